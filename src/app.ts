@@ -1,0 +1,143 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { expressMiddleware } from '@as-integrations/express5';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
+import type { Config } from './config/config';
+import { openDatabase, type Database } from './db/database';
+import { DomainError } from './errors/domain-error';
+import { statusOf } from './errors/error-codes';
+import { createLogger } from './logger';
+import { sendError } from './rest/error-response';
+import { createRestRouter } from './rest/rest-router';
+import { routeTable } from './rest/route-table';
+import { buildTimegateSchema } from './schema/build-schema';
+import { createContextFactory, type ContextFactory } from './schema/context-factory';
+import { formatGraphQLError } from './schema/format-error';
+import type { RequestContext } from './services/context';
+import { bootstrapDefaultWorkspace } from './services/workspace.service';
+
+export interface App {
+  /** Base URL the server listens on, e.g. `http://127.0.0.1:8080`. */
+  url: string;
+  server: http.Server;
+  database: Database;
+  schema: GraphQLSchema;
+  logger: Logger;
+  /** The admin key of the default workspace, when this start created it (first start only). */
+  bootstrapKey: string | null;
+  /** Stops accepting requests, lets in-flight ones finish, then closes the database. */
+  stop(): Promise<void>;
+}
+
+export interface AppOptions {
+  logger?: Logger;
+  /** The clock services read; tests pass their own. */
+  now?: () => Date;
+}
+
+/** Builds and starts the whole service. Listens on `config.port` (0 = any free port). */
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const logger = options.logger ?? createLogger(config);
+  const database = await openDatabase(config, logger);
+  try {
+    const created = await bootstrapDefaultWorkspace(database.orm.em.fork(), config.defaultWorkspaceName);
+    const schema = await buildTimegateSchema();
+    const contextFactory = createContextFactory({ orm: database.orm, masterKey: config.masterKey, logger, now: options.now });
+
+    const expressApp = express();
+    const server = http.createServer(expressApp);
+    expressApp.disable('x-powered-by');
+    // JSON responses are small and per-request; hashing each for an ETag costs more than it saves.
+    expressApp.set('etag', false);
+    expressApp.use(assignRequestId);
+
+    expressApp.get('/healthz', async (_req, res) => {
+      const healthy = await database.orm.isConnected().catch(() => false);
+      res.status(healthy ? 200 : 503).json({ status: healthy ? 'ok' : 'database_unreachable' });
+    });
+
+    const apollo = new ApolloServer<RequestContext>({
+      schema,
+      formatError: (formatted, error) => formatGraphQLError(formatted, error, { production: config.nodeEnv === 'production' }),
+      plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server })],
+      introspection: true,
+    });
+    await apollo.start();
+    expressApp.use(
+      '/graphql',
+      express.json({ limit: config.restBodyLimitBytes }),
+      expressMiddleware(apollo, { context: ({ req, res }) => graphQLContext(contextFactory, req, res) }),
+    );
+
+    expressApp.use(createRestRouter({ routes: routeTable, schema, contextFactory, config, logger }));
+    expressApp.use((req: Request, res: Response) => {
+      sendError(res, new DomainError('not_found', `No route for ${req.method} ${req.path}.`), res.locals.requestId);
+    });
+    expressApp.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+      sendError(res, httpError(error, logger), res.locals.requestId);
+    });
+
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, resolve);
+    });
+    const address = server.address() as AddressInfo;
+    const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    const url = `http://${host}:${address.port}`;
+    logger.info({ url }, 'timegate listening');
+
+    let stopping: Promise<void> | null = null;
+    const stop = () =>
+      (stopping ??= (async () => {
+        // apollo.stop() drains the HTTP server: no new connections, in-flight requests finish.
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await apollo.stop();
+        await closed;
+        await database.close();
+        logger.info('timegate stopped');
+      })());
+    return { url, server, database, schema, logger, bootstrapKey: created?.key ?? null, stop };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+function assignRequestId(req: Request, res: Response, next: NextFunction): void {
+  const incoming = req.get('X-Request-Id');
+  const requestId = incoming && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : crypto.randomUUID();
+  res.locals.requestId = requestId;
+  res.setHeader('X-Request-Id', requestId);
+  next();
+}
+
+/** Apollo context: an unauthenticated GraphQL request is refused with HTTP 401 like any other. */
+async function graphQLContext(contextFactory: ContextFactory, req: Request, res: Response): Promise<RequestContext> {
+  try {
+    return await contextFactory({ authorization: req.headers.authorization, requestId: res.locals.requestId });
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    throw new GraphQLError(error.message, {
+      extensions: {
+        code: error.code,
+        requestId: res.locals.requestId,
+        http: { status: statusOf(error.code), headers: new Map([['www-authenticate', 'Bearer']]) },
+      },
+    });
+  }
+}
+
+/** Errors raised by Express itself (body parser on /graphql, ...) in the REST error shape. */
+function httpError(error: unknown, logger: Logger): DomainError {
+  const type = (error as { type?: string }).type;
+  if (type === 'entity.too.large') return new DomainError('payload_too_large', 'The request body is larger than the limit.');
+  if (type === 'entity.parse.failed') return new DomainError('malformed_json', 'The request body is not valid JSON.');
+  logger.error({ err: error }, 'unhandled error');
+  return new DomainError('internal_error', 'Internal error.');
+}

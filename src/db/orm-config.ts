@@ -1,0 +1,31 @@
+import path from 'node:path';
+import { Migrator } from '@mikro-orm/migrations';
+import { defineConfig, type Options } from '@mikro-orm/postgresql';
+import { entities } from '../entities';
+
+/** Folder of the TypeScript migration sources (migrations are generated here and committed). */
+export const migrationsSourceDir = path.resolve(__dirname, '..', '..', '..', 'src', 'db', 'migrations');
+
+export function ormOptions(databaseUrl: string, overrides: Partial<Options> = {}): Options {
+  return defineConfig({
+    clientUrl: databaseUrl,
+    entities,
+    extensions: [Migrator],
+    forceUtcTimezone: true,
+    // Every request works on its own fork; touching the global context is a bug.
+    allowGlobalContext: false,
+    debug: false,
+    pool: { min: 0, max: 10 },
+    migrations: {
+      path: path.join(__dirname, 'migrations'),
+      pathTs: migrationsSourceDir,
+      glob: '!(*.d).js',
+      emit: 'ts',
+      silent: true,
+      snapshot: false,
+      transactional: true,
+      allOrNothing: true,
+    },
+    ...overrides,
+  });
+}

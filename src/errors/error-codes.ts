@@ -1,0 +1,33 @@
+/**
+ * The one table of error codes. Services throw DomainError with one of these codes; GraphQL puts the
+ * code in `extensions.code`; REST answers with the status given here. docs/errors.md lists the same
+ * codes, and a test checks the two agree.
+ */
+export const errorCodes = {
+  malformed_json: { status: 400, description: 'The request body is not valid JSON.' },
+  bad_request: { status: 400, description: 'The request is not well formed (query parameters, GraphQL document).' },
+  unauthenticated: { status: 401, description: 'The API key is missing, unknown or revoked.' },
+  forbidden: { status: 403, description: 'The API key is valid but lacks the scope this operation needs.' },
+  plan_limit_reached: { status: 403, description: "The workspace's plan does not allow more of this resource." },
+  not_found: { status: 404, description: 'No such resource in this workspace (an id of another workspace is unknown here too).' },
+  idempotency_conflict: {
+    status: 409,
+    description: 'The Idempotency-Key was already used with a different request, or that request is still running.',
+  },
+  resource_in_use: { status: 409, description: 'The resource cannot be deleted while other resources depend on it.' },
+  payload_too_large: { status: 413, description: 'The request body is larger than the limit.' },
+  unsupported_media_type: { status: 415, description: 'A write request must send Content-Type: application/json.' },
+  validation_failed: {
+    status: 422,
+    description: 'One or more fields are invalid, missing, unknown or not unique; `details` names each field.',
+  },
+  rate_limited: { status: 429, description: 'Too many requests for this key; retry after the Retry-After seconds.' },
+  internal_error: { status: 500, description: 'An unexpected error; the request id identifies it in the logs.' },
+  service_unavailable: { status: 503, description: 'The database is unreachable; retry later.' },
+} as const satisfies Record<string, { status: number; description: string }>;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+export function statusOf(code: string): number {
+  return (errorCodes as Record<string, { status: number }>)[code]?.status ?? 500;
+}

@@ -1,0 +1,7 @@
+import pino, { type Logger } from 'pino';
+import type { Config } from './config/config';
+
+/** Structured JSON logs on stdout. */
+export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
+  return pino({ level: config.logLevel, base: { service: 'timegate' } });
+}

@@ -1,0 +1,26 @@
+import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import * as apiKeys from '../services/api-key.service';
+import type { RequestContext } from '../services/context';
+import { ApiKeyType, CreateApiKeyInput } from '../schema/api-key.type';
+
+@Resolver(() => ApiKeyType)
+export class ApiKeyResolver {
+  @Authorized('admin', 'operator')
+  @Query(() => [ApiKeyType], { description: 'Keys of a workspace (secrets are never shown again).' })
+  apiKeys(@Ctx() ctx: RequestContext, @Arg('workspaceId', () => Int, { nullable: true }) workspaceId?: number) {
+    return apiKeys.listApiKeys(ctx, workspaceId ?? undefined);
+  }
+
+  @Authorized('admin', 'operator')
+  @Mutation(() => ApiKeyType, { description: 'Creates a key; its `key` is in this response only.' })
+  async createApiKey(@Ctx() ctx: RequestContext, @Arg('input') input: CreateApiKeyInput) {
+    const issued = await apiKeys.createApiKey(ctx, { ...input, workspaceId: input.workspaceId ?? undefined });
+    return { ...issued.apiKey, key: issued.key };
+  }
+
+  @Authorized('admin', 'operator')
+  @Mutation(() => ApiKeyType)
+  revokeApiKey(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+    return apiKeys.revokeApiKey(ctx, id);
+  }
+}

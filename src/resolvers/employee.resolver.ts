@@ -1,0 +1,39 @@
+import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../services/context';
+import * as employees from '../services/employee.service';
+import { pageRequest, toConnection } from '../schema/connection';
+import { CreateEmployeeInput, EmployeeConnection, EmployeesArgs, EmployeeType, UpdateEmployeeInput } from '../schema/employee.type';
+
+@Resolver(() => EmployeeType)
+export class EmployeeResolver {
+  @Authorized('read')
+  @Query(() => EmployeeType)
+  employee(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+    return employees.getEmployee(ctx, id);
+  }
+
+  @Authorized('read')
+  @Query(() => EmployeeConnection)
+  async employees(@Ctx() ctx: RequestContext, @Args() { companyId, isActive, search, ...page }: EmployeesArgs) {
+    const filter = { companyId: companyId ?? undefined, isActive: isActive ?? undefined, search: search ?? undefined };
+    return toConnection(await employees.listEmployees(ctx, filter, pageRequest(page)));
+  }
+
+  @Authorized('write')
+  @Mutation(() => EmployeeType)
+  createEmployee(@Ctx() ctx: RequestContext, @Arg('input') input: CreateEmployeeInput) {
+    return employees.createEmployee(ctx, input);
+  }
+
+  @Authorized('write')
+  @Mutation(() => EmployeeType)
+  updateEmployee(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('input') input: UpdateEmployeeInput) {
+    return employees.updateEmployee(ctx, id, input);
+  }
+
+  @Authorized('write')
+  @Mutation(() => EmployeeType)
+  deleteEmployee(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+    return employees.deleteEmployee(ctx, id);
+  }
+}

@@ -1,0 +1,6 @@
+import { ApiKeyResolver } from './api-key.resolver';
+import { CompanyResolver } from './company.resolver';
+import { EmployeeResolver } from './employee.resolver';
+import { WorkspaceResolver } from './workspace.resolver';
+
+export const resolvers = [WorkspaceResolver, ApiKeyResolver, CompanyResolver, EmployeeResolver] as const;

@@ -1,0 +1,38 @@
+import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../services/context';
+import * as workspaces from '../services/workspace.service';
+import { CreateWorkspaceInput, CreateWorkspacePayload, UpdateWorkspaceInput, WorkspacePlanInput, WorkspaceType } from '../schema/workspace.type';
+
+@Resolver(() => WorkspaceType)
+export class WorkspaceResolver {
+  @Authorized('read')
+  @Query(() => WorkspaceType, { description: "The caller's workspace." })
+  workspace(@Ctx() ctx: RequestContext) {
+    return workspaces.currentWorkspace(ctx);
+  }
+
+  @Authorized('operator')
+  @Query(() => [WorkspaceType], { description: 'Every workspace (operator key only).' })
+  workspaces(@Ctx() ctx: RequestContext) {
+    return workspaces.listWorkspaces(ctx);
+  }
+
+  @Authorized('operator')
+  @Mutation(() => CreateWorkspacePayload, { description: 'Creates a workspace and its first admin key (operator key only).' })
+  async createWorkspace(@Ctx() ctx: RequestContext, @Arg('input') input: CreateWorkspaceInput) {
+    const { workspace, issued } = await workspaces.createWorkspace(ctx, input);
+    return { workspace, apiKey: { ...issued.apiKey, key: issued.key } };
+  }
+
+  @Authorized('admin')
+  @Mutation(() => WorkspaceType)
+  updateWorkspace(@Ctx() ctx: RequestContext, @Arg('input') input: UpdateWorkspaceInput) {
+    return workspaces.updateWorkspace(ctx, input);
+  }
+
+  @Authorized('operator')
+  @Mutation(() => WorkspaceType, { description: "Changes a workspace's plan limits (operator key only)." })
+  setWorkspacePlan(@Ctx() ctx: RequestContext, @Arg('workspaceId', () => Int) workspaceId: number, @Arg('input') input: WorkspacePlanInput) {
+    return workspaces.setWorkspacePlan(ctx, workspaceId, input);
+  }
+}

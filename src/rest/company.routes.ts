@@ -1,0 +1,55 @@
+import { createCompanyBody, updateCompanyBody } from './body-schemas';
+import { companyFields } from './fragments';
+import { idParam, type RestRoute } from './route';
+
+export const companyRoutes: RestRoute[] = [
+  {
+    name: 'listCompanies',
+    method: 'GET',
+    path: '/public/v2/companies',
+    list: true,
+    document: `query ($first: Int, $after: String) {
+      companies(first: $first, after: $after) { totalCount nodes { ...CompanyFields } } } ${companyFields}`,
+    resultField: 'companies',
+    status: 200,
+    variables: () => ({}),
+  },
+  {
+    name: 'getCompany',
+    method: 'GET',
+    path: '/public/v2/companies/:id',
+    document: `query ($id: Int!) { company(id: $id) { ...CompanyFields } } ${companyFields}`,
+    resultField: 'company',
+    status: 200,
+    variables: ({ params }) => ({ id: idParam(params.id) }),
+  },
+  {
+    name: 'createCompany',
+    method: 'POST',
+    path: '/public/v2/companies',
+    body: { schema: createCompanyBody, wrapper: 'company' },
+    document: `mutation ($input: CreateCompanyInput!) { createCompany(input: $input) { ...CompanyFields } } ${companyFields}`,
+    resultField: 'createCompany',
+    status: 201,
+    variables: ({ body }) => ({ input: body }),
+  },
+  {
+    name: 'updateCompany',
+    method: 'PUT',
+    path: '/public/v2/companies/:id',
+    body: { schema: updateCompanyBody, wrapper: 'company' },
+    document: `mutation ($id: Int!, $input: UpdateCompanyInput!) { updateCompany(id: $id, input: $input) { ...CompanyFields } } ${companyFields}`,
+    resultField: 'updateCompany',
+    status: 200,
+    variables: ({ params, body }) => ({ id: idParam(params.id), input: body }),
+  },
+  {
+    name: 'deleteCompany',
+    method: 'DELETE',
+    path: '/public/v2/companies/:id',
+    document: `mutation ($id: Int!) { deleteCompany(id: $id) { ...CompanyFields } } ${companyFields}`,
+    resultField: 'deleteCompany',
+    status: 200,
+    variables: ({ params }) => ({ id: idParam(params.id) }),
+  },
+];

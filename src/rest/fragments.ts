@@ -1,0 +1,6 @@
+/** The fields each REST resource returns, as GraphQL fragments shared by its routes. */
+export const companyFields = `fragment CompanyFields on Company { id name code createdAt updatedAt }`;
+
+export const employeeFields = `fragment EmployeeFields on Employee {
+  id companyId name lastname code pin email isActive createdAt updatedAt
+}`;

@@ -1,0 +1,203 @@
+import express, { type Request, type Response } from 'express';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { execute, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config';
+import { DomainError, type FieldProblem } from '../errors/domain-error';
+import type { ContextFactory } from '../schema/context-factory';
+import { encodeCursor } from '../schema/connection';
+import type { RequestContext } from '../services/context';
+import { beginIdempotent, finishIdempotent, requestFingerprint } from '../services/idempotency.service';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/pagination';
+import { camelToSnake, renameKeys, snakeToCamel } from './case';
+import { sendError, toDomainError } from './error-response';
+import type { RestRoute } from './route';
+
+interface CompiledRoute {
+  route: RestRoute;
+  schema: GraphQLSchema;
+  document: DocumentNode;
+  validateBody?: ValidateFunction;
+  validateQuery?: ValidateFunction;
+}
+
+/**
+ * Builds the Express router of the REST compatibility surface from the route table. Every
+ * operation is parsed and validated against the schema here, so a broken mapping fails at start-up.
+ */
+export function createRestRouter(deps: {
+  routes: RestRoute[];
+  schema: GraphQLSchema;
+  contextFactory: ContextFactory;
+  config: Config;
+  logger: Logger;
+}): express.Router {
+  const bodyAjv = new Ajv({ allErrors: true, strict: true });
+  const queryAjv = new Ajv({ allErrors: true, coerceTypes: true, strict: true });
+  const router = express.Router();
+  const jsonParser = express.json({ limit: deps.config.restBodyLimitBytes, strict: false, type: () => true });
+  const production = deps.config.nodeEnv === 'production';
+
+  for (const route of deps.routes) {
+    const compiled = compileRoute(route, deps.schema, bodyAjv, queryAjv);
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    router[method](route.path, async (req: Request, res: Response) => {
+      const requestId = res.locals.requestId as string;
+      let ctx: RequestContext | undefined;
+      try {
+        ctx = await deps.contextFactory({ authorization: req.headers.authorization, requestId });
+        const body = compiled.validateBody ? await readBody(req, res, jsonParser, compiled) : undefined;
+        const query = readQuery(req, compiled);
+        const variables = { ...route.variables({ params: req.params as Record<string, string>, query, body }), ...paging(route, query) };
+
+        const idempotencyKey = route.method === 'POST' ? req.get('Idempotency-Key') : undefined;
+        if (idempotencyKey !== undefined) {
+          if (idempotencyKey.length === 0 || idempotencyKey.length > 255) {
+            throw DomainError.field('Idempotency-Key', 'invalid', 'The Idempotency-Key header must be 1 to 255 characters.');
+          }
+          const decision = await beginIdempotent(ctx, idempotencyKey, requestFingerprint(route.method, req.path, body), deps.config.idempotencyTtlHours);
+          if (decision.kind === 'replay') {
+            res.setHeader('Idempotent-Replayed', 'true');
+            res.status(decision.status).json(decision.body);
+            return;
+          }
+          const { status, payload } = await run(compiled, ctx, variables, res, deps.logger, production);
+          await finishIdempotent(ctx, idempotencyKey, status, payload);
+          res.status(status).json(payload);
+          return;
+        }
+        const { status, payload } = await run(compiled, ctx, variables, res, deps.logger, production);
+        res.status(status).json(payload);
+      } catch (error) {
+        sendError(res, toDomainError(error, deps.logger, production), requestId);
+      }
+    });
+  }
+  return router;
+}
+
+function compileRoute(route: RestRoute, schema: GraphQLSchema, bodyAjv: Ajv, queryAjv: Ajv): CompiledRoute {
+  const document = parse(route.document);
+  const problems = validate(schema, document);
+  if (problems.length > 0) throw new Error(`REST route ${route.name}: ${problems.map((p) => p.message).join('; ')}`);
+  return {
+    route,
+    schema,
+    document,
+    validateBody: route.body ? bodyAjv.compile(route.body.schema) : undefined,
+    validateQuery: route.query ? queryAjv.compile(route.query) : undefined,
+  };
+}
+
+/** Executes the route's operation and shapes the result: snake_case, bare arrays for lists. */
+async function run(compiled: CompiledRoute, ctx: RequestContext, variables: Record<string, unknown>, res: Response, logger: Logger, production: boolean) {
+  const result = await execute({ schema: compiled.schema, document: compiled.document, variableValues: variables, contextValue: ctx });
+  if (result.errors?.length) throw toDomainError(result.errors[0], logger, production);
+  const data = (result.data as Record<string, unknown> | null)?.[compiled.route.resultField];
+  if (data === null || data === undefined) throw new DomainError('not_found', 'Not found.');
+  if (compiled.route.list) {
+    const { totalCount, nodes } = data as { totalCount: number; nodes: unknown[] };
+    setPagingHeaders(res, totalCount, variables);
+    return { status: compiled.route.status, payload: renameKeys(nodes, camelToSnake) };
+  }
+  return { status: compiled.route.status, payload: renameKeys(data, camelToSnake) };
+}
+
+type JsonParser = ReturnType<typeof express.json>;
+
+/** Reads and checks the JSON body: 415 without a JSON Content-Type, 400 malformed, 413 too big, 422 invalid. */
+async function readBody(req: Request, res: Response, jsonParser: JsonParser, compiled: CompiledRoute): Promise<unknown> {
+  if (!req.is(['application/json', 'application/*+json'])) {
+    throw new DomainError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+  }
+  await new Promise<void>((resolve, reject) => {
+    jsonParser(req, res, (error?: unknown) => (error ? reject(bodyParserError(error)) : resolve()));
+  });
+  let body: unknown = req.body;
+  const wrapper = compiled.route.body?.wrapper;
+  if (wrapper && isObject(body) && Object.keys(body).length === 1 && isObject(body[wrapper])) body = body[wrapper];
+  if (!compiled.validateBody!(body)) throw DomainError.invalid(schemaProblems(compiled.validateBody!.errors ?? []));
+  return renameKeys(body, snakeToCamel);
+}
+
+function bodyParserError(error: unknown): DomainError {
+  const type = (error as { type?: string }).type;
+  if (type === 'entity.too.large') return new DomainError('payload_too_large', 'The request body is larger than the limit.');
+  if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
+    return new DomainError('unsupported_media_type', 'The body must be UTF-8 JSON without content encoding.');
+  }
+  return new DomainError('malformed_json', `The request body is not valid JSON: ${(error as Error).message}`);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Turns JSON Schema errors into field problems with the client's own (snake_case) field names. */
+export function schemaProblems(errors: ErrorObject[]): FieldProblem[] {
+  return errors.map((error) => {
+    const path = error.instancePath.split('/').filter(Boolean).join('.');
+    const join = (name: string) => (path ? `${path}.${name}` : name);
+    switch (error.keyword) {
+      case 'required': {
+        const field = join(String(error.params.missingProperty));
+        return { field, code: 'required', message: `${field} is required.` };
+      }
+      case 'additionalProperties': {
+        const field = join(String(error.params.additionalProperty));
+        return { field, code: 'unknown_field', message: `${field} is not a known field.` };
+      }
+      case 'type': {
+        const field = path || 'body';
+        const expected = String(error.params.type).replace(',', ' or ');
+        return { field, code: 'invalid_type', message: `${field} must be ${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}.` };
+      }
+      case 'maxLength':
+        return { field: path, code: 'too_long', message: `${path} must be at most ${error.params.limit} characters long.` };
+      default:
+        return { field: path || 'body', code: 'invalid', message: `${path || 'body'} ${error.message ?? 'is invalid'}.` };
+    }
+  });
+}
+
+function readQuery(req: Request, compiled: CompiledRoute): Record<string, unknown> {
+  const query: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
+  if (compiled.validateQuery && !compiled.validateQuery(query)) throw DomainError.invalid(schemaProblems(compiled.validateQuery.errors ?? []));
+  return query;
+}
+
+/** `page` (from 1) and `per_page` (default 100, at most 1000) become the connection's `first`/`after`. */
+function paging(route: RestRoute, query: Record<string, unknown>): Record<string, unknown> {
+  if (!route.list) return {};
+  const page = positiveInt(query.page, 'page', 1, 1_000_000);
+  const perPage = positiveInt(query.per_page, 'per_page', DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+  const offset = (page - 1) * perPage;
+  return { first: perPage, after: offset > 0 ? encodeCursor(offset - 1) : undefined };
+}
+
+function positiveInt(value: unknown, field: string, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  const number = typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : NaN;
+  if (!(number >= 1 && number <= max)) throw DomainError.field(field, 'out_of_range', `${field} must be an integer from 1 to ${max}.`);
+  return number;
+}
+
+/** `X-Total-Count` and an RFC 8288 `Link` header with first/prev/next/last pages. */
+function setPagingHeaders(res: Response, totalCount: number, variables: Record<string, unknown>): void {
+  const req = res.req;
+  const perPage = variables.first as number;
+  const page = positiveInt(req.query.page, 'page', 1, 1_000_000);
+  const lastPage = Math.max(1, Math.ceil(totalCount / Math.max(perPage, 1)));
+  const link = (p: number, rel: string) => {
+    const params = new URLSearchParams(req.query as Record<string, string>);
+    params.set('page', String(p));
+    params.set('per_page', String(perPage));
+    return `<${req.baseUrl}${req.path}?${params.toString()}>; rel="${rel}"`;
+  };
+  const links = [link(1, 'first')];
+  if (page > 1) links.push(link(Math.min(page - 1, lastPage), 'prev'));
+  if (page < lastPage) links.push(link(page + 1, 'next'));
+  links.push(link(lastPage, 'last'));
+  res.setHeader('X-Total-Count', String(totalCount));
+  res.setHeader('Link', links.join(', '));
+}

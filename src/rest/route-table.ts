@@ -1,0 +1,6 @@
+import { companyRoutes } from './company.routes';
+import { employeeRoutes } from './employee.routes';
+import type { RestRoute } from './route';
+
+/** Every REST route of the compatibility surface. Each is one GraphQL operation. */
+export const routeTable: RestRoute[] = [...companyRoutes, ...employeeRoutes];

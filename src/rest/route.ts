@@ -1,0 +1,36 @@
+import type { JsonSchema } from './body-schemas';
+
+/** What a REST route receives, already checked: path parameters, query parameters, the body. */
+export interface RouteInput {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+/**
+ * One REST route = one GraphQL operation. The router validates the body against `body.schema`,
+ * binds variables with `variables`, executes `document`, takes `resultField` from the data,
+ * renames it to snake_case and answers with `status`.
+ */
+export interface RestRoute {
+  /** Stable name of the route (also the OpenAPI operationId). */
+  name: string;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Express path, e.g. `/public/v2/employees/:id`. */
+  path: string;
+  document: string;
+  resultField: string;
+  status: number;
+  /** The request body's schema and the resource name it may be wrapped in. */
+  body?: { schema: JsonSchema; wrapper?: string };
+  /** Query parameters beyond paging (JSON Schema of an object; values are coerced from strings). */
+  query?: JsonSchema;
+  /** A paged list: `page`/`per_page` become `first`/`after`, the result is a bare array with paging headers. */
+  list?: boolean;
+  variables(input: RouteInput): Record<string, unknown>;
+}
+
+/** `:id` path parameters are integers; anything else names nothing and is a 404 like a missing id. */
+export function idParam(value: string | undefined): number {
+  return /^[1-9]\d{0,9}$/.test(value ?? '') && Number(value) <= 2_147_483_647 ? Number(value) : -1;
+}

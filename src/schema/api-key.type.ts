@@ -1,0 +1,25 @@
+import { Field, InputType, Int, ObjectType } from 'type-graphql';
+
+const SCOPES_DESCRIPTION =
+  'Scopes: `read`, `write` (includes read), `admin` (everything in the workspace, keys included), `doors:unlock`.';
+
+@ObjectType('ApiKey')
+export class ApiKeyType {
+  @Field(() => Int) id!: number;
+  @Field() name!: string;
+  @Field({ description: 'The public beginning of the key, e.g. `tg_live_AbC1`.' }) prefix!: string;
+  @Field({ description: 'The last four characters of the key.' }) last4!: string;
+  @Field(() => [String], { description: SCOPES_DESCRIPTION }) scopes!: string[];
+  @Field() createdAt!: Date;
+  @Field(() => Date, { nullable: true }) revokedAt?: Date | null;
+  @Field(() => String, { nullable: true, description: 'The secret key: present only in the response that created it.' })
+  key?: string | null;
+}
+
+@InputType()
+export class CreateApiKeyInput {
+  @Field(() => Int, { nullable: true, description: 'Required for the operator key; a workspace key creates keys of its own workspace.' })
+  workspaceId?: number;
+  @Field({ nullable: true }) name?: string;
+  @Field(() => [String], { description: SCOPES_DESCRIPTION }) scopes!: string[];
+}

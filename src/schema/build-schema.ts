@@ -1,0 +1,20 @@
+import 'reflect-metadata';
+import { printSchema, type GraphQLSchema } from 'graphql';
+import { buildSchema } from 'type-graphql';
+import { resolvers } from '../resolvers';
+import { authChecker } from './auth-checker';
+
+/** Builds the executable GraphQL schema from the resolvers (the one schema both APIs run). */
+export async function buildTimegateSchema(): Promise<GraphQLSchema> {
+  return buildSchema({
+    resolvers,
+    authChecker,
+    // Input rules live in the services; class-validator is not used.
+    validate: false,
+  });
+}
+
+/** The SDL committed as schema.graphql; a test fails when the two differ. */
+export function schemaSdl(schema: GraphQLSchema): string {
+  return `${printSchema(schema)}\n`;
+}

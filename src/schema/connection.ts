@@ -1,0 +1,82 @@
+import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
+import { DomainError } from '../errors/domain-error';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageRequest } from '../services/pagination';
+
+/**
+ * Relay connections. Cursors are opaque to clients; inside they carry the offset of the item, so
+ * that the REST surface's `page`/`per_page` and GraphQL's `first`/`after` read the same windows.
+ */
+export function encodeCursor(offset: number): string {
+  return Buffer.from(`o:${offset}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): number {
+  const match = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!match) throw DomainError.field('after', 'invalid_cursor', 'after must be a cursor returned by this API.');
+  return Number(match[1]);
+}
+
+@ArgsType()
+export class ConnectionArgs {
+  @Field(() => Int, { nullable: true, description: `How many items to return (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}).` })
+  first?: number;
+
+  @Field(() => String, { nullable: true, description: 'Return the items after this cursor.' })
+  after?: string;
+}
+
+export function pageRequest(args: ConnectionArgs): PageRequest {
+  const limit = args.first ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 0 || limit > MAX_PAGE_SIZE) {
+    throw DomainError.field('first', 'out_of_range', `first must be from 0 to ${MAX_PAGE_SIZE}.`);
+  }
+  return { offset: args.after ? decodeCursor(args.after) + 1 : 0, limit };
+}
+
+@ObjectType()
+export class PageInfo {
+  @Field() hasNextPage!: boolean;
+  @Field() hasPreviousPage!: boolean;
+  @Field(() => String, { nullable: true }) startCursor!: string | null;
+  @Field(() => String, { nullable: true }) endCursor!: string | null;
+}
+
+export interface ConnectionShape<T> {
+  edges: { cursor: string; node: T }[];
+  nodes: T[];
+  pageInfo: PageInfo;
+  totalCount: number;
+}
+
+/** Base class of a `<Name>Connection` object type with edges, nodes, pageInfo and totalCount. */
+export function Connection<T extends object>(nodeType: ClassType<T>) {
+  @ObjectType(`${nodeType.name}Edge`)
+  class Edge {
+    @Field() cursor!: string;
+    @Field(() => nodeType) node!: T;
+  }
+
+  @ObjectType()
+  abstract class ConnectionBase {
+    @Field(() => [Edge]) edges!: Edge[];
+    @Field(() => [nodeType], { description: 'The nodes of `edges`, for clients that need no cursors.' }) nodes!: T[];
+    @Field(() => PageInfo) pageInfo!: PageInfo;
+    @Field(() => Int, { description: 'How many items match, over all pages.' }) totalCount!: number;
+  }
+  return ConnectionBase;
+}
+
+export function toConnection<T>(page: Page<T>): ConnectionShape<T> {
+  const edges = page.items.map((node, index) => ({ cursor: encodeCursor(page.offset + index), node }));
+  return {
+    edges,
+    nodes: page.items,
+    totalCount: page.totalCount,
+    pageInfo: {
+      hasNextPage: page.offset + page.items.length < page.totalCount,
+      hasPreviousPage: page.offset > 0,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges[edges.length - 1]?.cursor ?? null,
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import crypto from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { authenticate } from '../services/api-key.service';
+import type { RequestContext } from '../services/context';
+
+/**
+ * The one way a request context is made, for Apollo, graphql-ws and the REST surface alike:
+ * authenticate the key, fork an EntityManager, attach a request id, a logger and the clock.
+ */
+export type ContextFactory = (request: { authorization?: string; requestId?: string }) => Promise<RequestContext>;
+
+export function createContextFactory(deps: { orm: MikroORM; masterKey: string | null; logger: Logger; now?: () => Date }): ContextFactory {
+  const now = deps.now ?? (() => new Date());
+  return async ({ authorization, requestId }) => {
+    const em = deps.orm.em.fork();
+    const principal = await authenticate(em, authorization, deps.masterKey);
+    const id = requestId ?? crypto.randomUUID();
+    return { principal, em, requestId: id, logger: deps.logger.child({ requestId: id }), now };
+  };
+}

@@ -1,0 +1,49 @@
+import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Connection, ConnectionArgs } from './connection';
+
+@ObjectType('Employee', { description: 'A person who uses terminals.' })
+export class EmployeeType {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) companyId!: number;
+  @Field({ description: 'First name, shown on the terminal.' }) name!: string;
+  @Field({ description: 'Last name, shown on the terminal.' }) lastname!: string;
+  @Field({ description: 'Unique in the workspace.' }) code!: string;
+  @Field(() => String, { nullable: true, description: 'The number the terminal knows the person by; unique per company.' })
+  pin?: string | null;
+  @Field(() => String, { nullable: true }) email?: string | null;
+  @Field() isActive!: boolean;
+  @Field() createdAt!: Date;
+  @Field() updatedAt!: Date;
+}
+
+@ObjectType('EmployeeConnection')
+export class EmployeeConnection extends Connection(EmployeeType) {}
+
+@ArgsType()
+export class EmployeesArgs extends ConnectionArgs {
+  @Field(() => Int, { nullable: true }) companyId?: number;
+  @Field({ nullable: true }) isActive?: boolean;
+  @Field({ nullable: true, description: 'Case-insensitive text found in name, last name, code, pin or e-mail.' }) search?: string;
+}
+
+@InputType()
+export class CreateEmployeeInput {
+  @Field(() => Int) companyId!: number;
+  @Field() name!: string;
+  @Field() lastname!: string;
+  @Field() code!: string;
+  @Field(() => String, { nullable: true, description: 'Letters and digits, at most 23.' }) pin?: string | null;
+  @Field(() => String, { nullable: true }) email?: string | null;
+  @Field({ nullable: true, description: 'Default true.' }) isActive?: boolean;
+}
+
+@InputType({ description: 'Only the fields given change; `null` clears `pin` or `email`.' })
+export class UpdateEmployeeInput {
+  @Field(() => Int, { nullable: true }) companyId?: number;
+  @Field({ nullable: true }) name?: string;
+  @Field({ nullable: true }) lastname?: string;
+  @Field({ nullable: true }) code?: string;
+  @Field(() => String, { nullable: true }) pin?: string | null;
+  @Field(() => String, { nullable: true }) email?: string | null;
+  @Field({ nullable: true }) isActive?: boolean;
+}

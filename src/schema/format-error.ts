@@ -1,0 +1,30 @@
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { DomainError } from '../errors/domain-error';
+
+/**
+ * One error shape for GraphQL: domain errors keep their code and field details; errors GraphQL
+ * itself raises (syntax, unknown fields, bad variables) keep Apollo's codes; anything unexpected
+ * becomes `internal_error` without internals in production.
+ */
+export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, options: { production: boolean }) {
+  const original = unwrapResolverError(error);
+  if (original instanceof DomainError) {
+    return {
+      message: original.message,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: original.code, details: original.details },
+    };
+  }
+  if (original instanceof GraphQLError || formatted.extensions?.code !== 'INTERNAL_SERVER_ERROR') {
+    const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
+    return { ...formatted, extensions: options.production ? extensions : formatted.extensions };
+  }
+  return {
+    message: options.production ? 'Internal error.' : formatted.message,
+    locations: formatted.locations,
+    path: formatted.path,
+    extensions: { code: 'internal_error' },
+  };
+}
