@@ -1,0 +1,30 @@
+import pino from 'pino';
+import { createApp, type App } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config/config';
+import { freshDatabaseUrl } from './database';
+
+export const MASTER_KEY = 'test-master-key-0123456789abcdefghijklmnopqrstuvwxyz';
+
+export interface TestApp {
+  app: App;
+  url: string;
+  config: Config;
+  /** Admin key of the default workspace created on first start. */
+  adminKey: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the real service on a free port against a fresh database. */
+export async function startTestApp(env: Record<string, string> = {}, label = 'app'): Promise<TestApp> {
+  const config = loadConfig({
+    DATABASE_URL: await freshDatabaseUrl(label),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    TIMEGATE_MASTER_KEY: MASTER_KEY,
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const app = await createApp(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  if (!app.bootstrapKey) throw new Error('expected a fresh database to create the default workspace');
+  return { app, url: app.url, config, adminKey: app.bootstrapKey, stop: () => app.stop() };
+}
