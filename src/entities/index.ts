@@ -1,10 +1,11 @@
 import { ApiKey } from './api-key.entity';
 import { Company } from './company.entity';
+import { Device } from './device.entity';
 import { Employee } from './employee.entity';
 import { IdempotencyRecord } from './idempotency-record.entity';
 import { Workspace } from './workspace.entity';
 
-export { ApiKey, Company, Employee, IdempotencyRecord, Workspace };
+export { ApiKey, Company, Device, Employee, IdempotencyRecord, Workspace };
 
 /** Every entity, for the ORM configuration. */
-export const entities = [Workspace, ApiKey, Company, Employee, IdempotencyRecord];
+export const entities = [Workspace, ApiKey, Company, Employee, Device, IdempotencyRecord];

@@ -1,6 +1,7 @@
 import { ApiKeyResolver } from './api-key.resolver';
 import { CompanyResolver } from './company.resolver';
+import { DeviceResolver } from './device.resolver';
 import { EmployeeResolver } from './employee.resolver';
 import { WorkspaceResolver } from './workspace.resolver';
 
-export const resolvers = [WorkspaceResolver, ApiKeyResolver, CompanyResolver, EmployeeResolver] as const;
+export const resolvers = [WorkspaceResolver, ApiKeyResolver, CompanyResolver, EmployeeResolver, DeviceResolver] as const;

@@ -1,6 +1,11 @@
-import { createCompanyBody, updateCompanyBody } from './body-schemas';
+import { limits } from '../services/validation';
+import { object, text } from './body-schemas';
 import { companyFields } from './fragments';
 import { idParam, type RestRoute } from './route';
+
+const companyBodyFields = { name: text(limits.companyName), code: text(limits.companyCode) };
+const createCompanyBody = object(companyBodyFields, ['name', 'code']);
+const updateCompanyBody = object(companyBodyFields);
 
 export const companyRoutes: RestRoute[] = [
   {

@@ -1,6 +1,19 @@
-import { createEmployeeBody, updateEmployeeBody } from './body-schemas';
+import { limits } from '../services/validation';
+import { id, nullableText, object, text } from './body-schemas';
 import { employeeFields } from './fragments';
 import { idParam, type RestRoute } from './route';
+
+const employeeBodyFields = {
+  company_id: id,
+  name: text(limits.personName),
+  lastname: text(limits.personName),
+  code: text(limits.employeeCode),
+  pin: nullableText(limits.pin),
+  email: nullableText(limits.email),
+  is_active: { type: 'boolean' },
+};
+const createEmployeeBody = object(employeeBodyFields, ['name', 'lastname', 'code', 'company_id']);
+const updateEmployeeBody = object(employeeBodyFields);
 
 export const employeeRoutes: RestRoute[] = [
   {

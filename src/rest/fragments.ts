@@ -4,3 +4,8 @@ export const companyFields = `fragment CompanyFields on Company { id name code c
 export const employeeFields = `fragment EmployeeFields on Employee {
   id companyId name lastname code pin email isActive createdAt updatedAt
 }`;
+
+export const deviceFields = `fragment DeviceFields on Device {
+  id companyId name serialNumber status modeType timeZone lastSeenAt firmware ip model protocol
+  userCount fingerprintCount faceCount attlogCount createdAt updatedAt
+}`;

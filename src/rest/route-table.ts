@@ -1,6 +1,7 @@
 import { companyRoutes } from './company.routes';
+import { deviceRoutes } from './device.routes';
 import { employeeRoutes } from './employee.routes';
 import type { RestRoute } from './route';
 
 /** Every REST route of the compatibility surface. Each is one GraphQL operation. */
-export const routeTable: RestRoute[] = [...companyRoutes, ...employeeRoutes];
+export const routeTable: RestRoute[] = [...companyRoutes, ...employeeRoutes, ...deviceRoutes];

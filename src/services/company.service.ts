@@ -1,4 +1,4 @@
-import { Company, Employee } from '../entities';
+import { Company, Device, Employee } from '../entities';
 import { DomainError } from '../errors/domain-error';
 import { workspaceOf, type RequestContext } from './context';
 import type { Page, PageRequest } from './pagination';
@@ -81,12 +81,16 @@ export async function updateCompany(ctx: RequestContext, id: number, input: Comp
   return company;
 }
 
-/** Refused while the company still owns employees (or, later, devices and areas). */
+/** Refused while the company still owns employees or devices. */
 export async function deleteCompany(ctx: RequestContext, id: number): Promise<Company> {
   const company = await getCompany(ctx, id);
   const employees = await ctx.em.count(Employee, { companyId: id });
-  if (employees > 0) {
-    throw new DomainError('resource_in_use', `Company ${id} still has ${employees} employee(s); delete or move them first.`);
+  const devices = await ctx.em.count(Device, { companyId: id });
+  if (employees > 0 || devices > 0) {
+    throw new DomainError(
+      'resource_in_use',
+      `Company ${id} still owns ${employees} employee(s) and ${devices} device(s); delete or move them first.`,
+    );
   }
   const snapshot = { ...company };
   await ctx.em.remove(company).flush();

@@ -1,0 +1,81 @@
+import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Company } from './company.entity';
+import { Workspace } from './workspace.entity';
+
+export enum DeviceStatus {
+  pending = 'pending',
+  online = 'online',
+  offline = 'offline',
+}
+
+export enum DeviceMode {
+  att = 'att',
+  acc = 'acc',
+}
+
+/** A terminal. Its serial number is its identity on the wire, so it is unique across the service. */
+@Entity({ tableName: 'device' })
+@Index({ name: 'device_workspace_company_index', properties: ['workspaceId', 'companyId'] })
+export class Device {
+  @PrimaryKey({ autoincrement: true })
+  id!: number;
+
+  @ManyToOne(() => Workspace, { mapToPk: true, fieldName: 'workspace_id', deleteRule: 'cascade' })
+  workspaceId!: number;
+
+  @ManyToOne(() => Company, { mapToPk: true, fieldName: 'company_id' })
+  companyId!: number;
+
+  @Property({ length: 100 })
+  name!: string;
+
+  @Property({ length: 64 })
+  @Unique({ name: 'device_serial_number_unique' })
+  serialNumber!: string;
+
+  /** `pending` until the terminal first connects; then `online`/`offline`, set only by the terminal service. */
+  @Enum({ items: () => DeviceStatus, default: DeviceStatus.pending })
+  status: DeviceStatus = DeviceStatus.pending;
+
+  @Enum({ items: () => DeviceMode, default: DeviceMode.att })
+  modeType: DeviceMode = DeviceMode.att;
+
+  /** IANA zone of the terminal's wall clock; punch times on the wire are local to it. */
+  @Property({ length: 64 })
+  timeZone!: string;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  lastSeenAt?: Date | null;
+
+  // Reported by the terminal (read-only through the API).
+  @Property({ length: 100, nullable: true })
+  firmware?: string | null;
+
+  @Property({ length: 64, nullable: true })
+  ip?: string | null;
+
+  @Property({ length: 100, nullable: true })
+  model?: string | null;
+
+  /** `att-push` or `acc-push`: the protocol family the terminal was last seen speaking. */
+  @Property({ length: 16, nullable: true })
+  protocol?: string | null;
+
+  @Property({ type: 'integer', nullable: true })
+  userCount?: number | null;
+
+  @Property({ type: 'integer', nullable: true })
+  fingerprintCount?: number | null;
+
+  @Property({ type: 'integer', nullable: true })
+  faceCount?: number | null;
+
+  @Property({ type: 'integer', nullable: true })
+  attlogCount?: number | null;
+
+  @Property({ type: 'timestamptz', onCreate: () => new Date() })
+  createdAt!: Date;
+
+  @Property({ type: 'timestamptz', onCreate: () => new Date(), onUpdate: () => new Date() })
+  updatedAt!: Date;
+}

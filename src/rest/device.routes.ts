@@ -1,0 +1,88 @@
+import { id, object, oneOf, text } from './body-schemas';
+import { deviceFields } from './fragments';
+import { idParam, type RestRoute, type RouteInput } from './route';
+
+const deviceBodyFields = {
+  company_id: id,
+  name: text(100),
+  serial_number: text(64),
+  mode_type: oneOf(['att', 'acc']),
+  time_zone: text(64),
+  // The reference body shape lists `status`; it is accepted for compatibility and ignored, because
+  // only the terminal decides whether it is online.
+  status: oneOf(['pending', 'online', 'offline']),
+};
+const createDeviceBody = object(deviceBodyFields, ['name', 'serial_number', 'company_id']);
+const updateDeviceBody = object(deviceBodyFields);
+
+function deviceInput({ body }: RouteInput) {
+  const { status: _readOnly, ...input } = body as Record<string, unknown>;
+  return input;
+}
+
+const listDocument = `query ($first: Int, $after: String, $companyId: Int) {
+  devices(first: $first, after: $after, companyId: $companyId) { totalCount nodes { ...DeviceFields } } } ${deviceFields}`;
+const listQuery = { type: 'object', properties: { company_id: { type: 'integer', minimum: 1 } } };
+
+export const deviceRoutes: RestRoute[] = [
+  {
+    name: 'listDevices',
+    method: 'GET',
+    path: '/public/v2/devices',
+    list: true,
+    query: listQuery,
+    document: listDocument,
+    resultField: 'devices',
+    status: 200,
+    variables: ({ query }) => ({ companyId: query.company_id }),
+  },
+  {
+    name: 'listDevicesV1',
+    method: 'GET',
+    path: '/v1/devices',
+    list: true,
+    query: listQuery,
+    document: listDocument,
+    resultField: 'devices',
+    status: 200,
+    variables: ({ query }) => ({ companyId: query.company_id }),
+  },
+  {
+    name: 'getDevice',
+    method: 'GET',
+    path: '/public/v2/devices/:id',
+    document: `query ($id: Int!) { device(id: $id) { ...DeviceFields } } ${deviceFields}`,
+    resultField: 'device',
+    status: 200,
+    variables: ({ params }) => ({ id: idParam(params.id) }),
+  },
+  {
+    name: 'createDevice',
+    method: 'POST',
+    path: '/public/v2/devices',
+    body: { schema: createDeviceBody, wrapper: 'device' },
+    document: `mutation ($input: CreateDeviceInput!) { createDevice(input: $input) { ...DeviceFields } } ${deviceFields}`,
+    resultField: 'createDevice',
+    status: 201,
+    variables: (input) => ({ input: deviceInput(input) }),
+  },
+  {
+    name: 'updateDevice',
+    method: 'PUT',
+    path: '/public/v2/devices/:id',
+    body: { schema: updateDeviceBody, wrapper: 'device' },
+    document: `mutation ($id: Int!, $input: UpdateDeviceInput!) { updateDevice(id: $id, input: $input) { ...DeviceFields } } ${deviceFields}`,
+    resultField: 'updateDevice',
+    status: 200,
+    variables: (input) => ({ id: idParam(input.params.id), input: deviceInput(input) }),
+  },
+  {
+    name: 'deleteDevice',
+    method: 'DELETE',
+    path: '/public/v2/devices/:id',
+    document: `mutation ($id: Int!) { deleteDevice(id: $id) { ...DeviceFields } } ${deviceFields}`,
+    resultField: 'deleteDevice',
+    status: 200,
+    variables: ({ params }) => ({ id: idParam(params.id) }),
+  },
+];

@@ -1,0 +1,54 @@
+import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { DeviceMode, DeviceStatus } from '../entities/device.entity';
+import { Connection, ConnectionArgs } from './connection';
+
+registerEnumType(DeviceStatus, { name: 'DeviceStatus', description: '`pending` until the terminal first connects, then `online` or `offline`.' });
+registerEnumType(DeviceMode, { name: 'DeviceMode', description: '`att`: attendance terminal; `acc`: access-control terminal.' });
+
+@ObjectType('Device', { description: 'A terminal (time clock or door controller).' })
+export class DeviceType {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) companyId!: number;
+  @Field() name!: string;
+  @Field({ description: 'Unique across the whole service: a terminal reports to one owner only.' }) serialNumber!: string;
+  @Field(() => DeviceStatus, { description: 'Read-only: follows the terminal.' }) status!: DeviceStatus;
+  @Field(() => DeviceMode) modeType!: DeviceMode;
+  @Field({ description: "IANA zone of the terminal's clock (default: the workspace's)." }) timeZone!: string;
+  @Field(() => Date, { nullable: true }) lastSeenAt?: Date | null;
+  @Field(() => String, { nullable: true, description: 'Reported by the terminal.' }) firmware?: string | null;
+  @Field(() => String, { nullable: true, description: 'Reported by the terminal.' }) ip?: string | null;
+  @Field(() => String, { nullable: true, description: 'Reported by the terminal.' }) model?: string | null;
+  @Field(() => String, { nullable: true, description: '`att-push` or `acc-push`, as last seen on the wire.' }) protocol?: string | null;
+  @Field(() => Int, { nullable: true, description: 'Reported by the terminal.' }) userCount?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Reported by the terminal.' }) fingerprintCount?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Reported by the terminal.' }) faceCount?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Reported by the terminal.' }) attlogCount?: number | null;
+  @Field() createdAt!: Date;
+  @Field() updatedAt!: Date;
+}
+
+@ObjectType('DeviceConnection')
+export class DeviceConnection extends Connection(DeviceType) {}
+
+@ArgsType()
+export class DevicesArgs extends ConnectionArgs {
+  @Field(() => Int, { nullable: true }) companyId?: number;
+}
+
+@InputType()
+export class CreateDeviceInput {
+  @Field(() => Int) companyId!: number;
+  @Field() name!: string;
+  @Field() serialNumber!: string;
+  @Field(() => DeviceMode, { nullable: true, description: 'Default `att`.' }) modeType?: DeviceMode;
+  @Field({ nullable: true }) timeZone?: string;
+}
+
+@InputType()
+export class UpdateDeviceInput {
+  @Field(() => Int, { nullable: true }) companyId?: number;
+  @Field({ nullable: true }) name?: string;
+  @Field({ nullable: true }) serialNumber?: string;
+  @Field(() => DeviceMode, { nullable: true }) modeType?: DeviceMode;
+  @Field({ nullable: true }) timeZone?: string;
+}

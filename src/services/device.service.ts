@@ -1,0 +1,123 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import { Company, Device, Workspace } from '../entities';
+import { DeviceMode } from '../entities/device.entity';
+import { DomainError } from '../errors/domain-error';
+import { workspaceOf, type RequestContext } from './context';
+import type { Page, PageRequest } from './pagination';
+import { uniqueViolationToDomainError } from './unique-violation';
+import { FieldChecker, isValidTimeZone } from './validation';
+import { lockWorkspace } from './workspace.service';
+
+export interface DeviceInput {
+  companyId?: number;
+  name?: string | null;
+  serialNumber?: string | null;
+  modeType?: DeviceMode | null;
+  timeZone?: string | null;
+}
+
+export interface DeviceFilter {
+  companyId?: number;
+}
+
+const SERIAL = /^[A-Za-z0-9_-]{1,64}$/;
+
+const SERIAL_TAKEN =
+  'This serial number is already registered (a terminal reports to one owner only). Remove it from the other device record first.';
+const uniqueFields = { device_serial_number_unique: { field: 'serialNumber', message: SERIAL_TAKEN } };
+
+function checkDevice(input: DeviceInput, creating: boolean): void {
+  const check = new FieldChecker();
+  if (creating && input.companyId === undefined) check.add('companyId', 'required', 'companyId is required.');
+  check.text('name', input.name, { max: 100, required: creating || input.name !== undefined });
+  check.text('serialNumber', input.serialNumber, { max: 64, required: creating || input.serialNumber !== undefined });
+  if (input.serialNumber && !SERIAL.test(input.serialNumber)) {
+    check.add('serialNumber', 'invalid_serial_number', 'serialNumber must be 1 to 64 letters, digits, "-" or "_", as printed on the terminal.');
+  }
+  if (input.modeType != null && !Object.values(DeviceMode).includes(input.modeType)) {
+    check.add('modeType', 'invalid_mode_type', 'modeType must be "att" (attendance) or "acc" (access control).');
+  }
+  if (input.timeZone != null && !isValidTimeZone(input.timeZone)) {
+    check.add('timeZone', 'invalid_time_zone', `timeZone must be an IANA time zone name such as "Europe/Berlin" (got "${input.timeZone}").`);
+  }
+  check.done();
+}
+
+export async function getDevice(ctx: RequestContext, id: number): Promise<Device> {
+  const device = await ctx.em.findOne(Device, { id, workspaceId: workspaceOf(ctx) });
+  if (!device) throw DomainError.notFound('Device', id);
+  return device;
+}
+
+export async function listDevices(ctx: RequestContext, filter: DeviceFilter, page: PageRequest): Promise<Page<Device>> {
+  const where: FilterQuery<Device> = { workspaceId: workspaceOf(ctx) };
+  if (filter.companyId !== undefined) where.companyId = filter.companyId;
+  const [items, totalCount] = await ctx.em.findAndCount(Device, where, { orderBy: { id: 'asc' }, offset: page.offset, limit: page.limit });
+  return { items, totalCount, offset: page.offset };
+}
+
+async function ensureCompany(ctx: RequestContext, companyId: number): Promise<void> {
+  if (!(await ctx.em.findOne(Company, { id: companyId, workspaceId: workspaceOf(ctx) }))) {
+    throw DomainError.field('companyId', 'not_found', `Company ${companyId} does not exist in this workspace.`);
+  }
+}
+
+async function ensureSerialFree(ctx: RequestContext, serialNumber: string, exceptId?: number): Promise<void> {
+  // Serials are compared without regard to case: terminals print them in upper case, people type either.
+  const other = await ctx.em.findOne(Device, { serialNumber: { $ilike: serialNumber.replace(/[\\%_]/g, (c) => `\\${c}`) } });
+  if (other && other.id !== exceptId) throw DomainError.field('serialNumber', 'already_taken', SERIAL_TAKEN);
+}
+
+export async function createDevice(ctx: RequestContext, input: DeviceInput): Promise<Device> {
+  checkDevice(input, true);
+  const workspaceId = workspaceOf(ctx);
+  try {
+    return await ctx.em.transactional(async (em) => {
+      const txCtx = { ...ctx, em };
+      const workspace: Workspace = await lockWorkspace(em, workspaceId);
+      await ensureCompany(txCtx, input.companyId!);
+      if ((await em.count(Device, { workspaceId })) >= workspace.maxDevices) {
+        throw new DomainError('plan_limit_reached', `This workspace's plan allows ${workspace.maxDevices} devices; ask the operator to raise the limit.`);
+      }
+      await ensureSerialFree(txCtx, input.serialNumber!);
+      const device = em.create(Device, {
+        workspaceId,
+        companyId: input.companyId!,
+        name: input.name!,
+        serialNumber: input.serialNumber!,
+        modeType: input.modeType ?? DeviceMode.att,
+        timeZone: input.timeZone ?? workspace.timeZone,
+      } as Device);
+      em.persist(device);
+      await em.flush();
+      return device;
+    });
+  } catch (error) {
+    throw uniqueViolationToDomainError(error, uniqueFields);
+  }
+}
+
+export async function updateDevice(ctx: RequestContext, id: number, input: DeviceInput): Promise<Device> {
+  checkDevice(input, false);
+  const device = await getDevice(ctx, id);
+  if (input.companyId !== undefined && input.companyId !== device.companyId) await ensureCompany(ctx, input.companyId);
+  if (input.serialNumber != null && input.serialNumber !== device.serialNumber) await ensureSerialFree(ctx, input.serialNumber, id);
+  if (input.companyId !== undefined) device.companyId = input.companyId;
+  if (input.name != null) device.name = input.name;
+  if (input.serialNumber != null) device.serialNumber = input.serialNumber;
+  if (input.modeType != null) device.modeType = input.modeType;
+  if (input.timeZone != null) device.timeZone = input.timeZone;
+  try {
+    await ctx.em.flush();
+  } catch (error) {
+    throw uniqueViolationToDomainError(error, uniqueFields);
+  }
+  return device;
+}
+
+export async function deleteDevice(ctx: RequestContext, id: number): Promise<Device> {
+  const device = await getDevice(ctx, id);
+  const snapshot = { ...device };
+  await ctx.em.remove(device).flush();
+  return Object.assign(new Device(), snapshot);
+}
