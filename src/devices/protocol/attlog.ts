@@ -1,0 +1,67 @@
+// ATTLOG upload (attendance PUSH, `POST /iclock/cdata?table=ATTLOG`): positional TAB-separated punches.
+import { type BodyInput, type DecodeOptions, type LineError, bodyText, splitFields, splitLines } from './records';
+import { parseLocalTime } from './time';
+
+export interface AttlogRecord {
+  /** 1-based line number in the body. */
+  line: number;
+  /** User PIN as sent (alphanumeric PINs exist). */
+  pin: string;
+  /** Device wall-clock time `YYYY-MM-DD HH:MM:SS`, validated, no zone. */
+  localTime: string;
+  /** Attendance state (0 check-in, 1 check-out, … configurable per device, §7.2). */
+  status: number;
+  /** Verify mode code (§7.1); see `verifyType()`. */
+  verify: number;
+  /** Field 5; often empty. */
+  workCode: string;
+  /** Fields 6+ (reserved and firmware extras), with trailing empty fields from trailing TABs removed. */
+  extras: string[];
+}
+
+export interface AttlogParseResult {
+  records: AttlogRecord[];
+  errors: LineError[];
+}
+
+const PIN = /^[^\s\x00-\x1f\x7f]{1,64}$/;
+const DIGITS = /^\d{1,9}$/;
+
+/**
+ * Parse an ATTLOG body. Each bad line is reported in `errors` with a precise reason and the good
+ * lines are kept; never throws. Tolerates CR LF, trailing TABs, missing final LF, extra columns.
+ */
+export function parseAttlog(body: BodyInput, options?: DecodeOptions): AttlogParseResult {
+  const records: AttlogRecord[] = [];
+  const errors: LineError[] = [];
+  for (const { line, text } of splitLines(bodyText(body, options))) {
+    const result = parseAttlogLine(text);
+    if (typeof result === 'string') errors.push({ line, text, reason: result });
+    else records.push({ line, ...result });
+  }
+  return { records, errors };
+}
+
+function parseAttlogLine(text: string): Omit<AttlogRecord, 'line'> | string {
+  const fields = splitFields(text);
+  if (fields.length === 1) {
+    if (/^\S+ +\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} +\d/.test(text)) {
+      return 'fields are separated by spaces, not TABs (TABs expanded by a log?)';
+    }
+    return 'not an ATTLOG record: no TAB-separated fields';
+  }
+  const [pin = '', time = '', status = '', verify = '', workCode = '', ...rest] = fields;
+  if (pin === '') return 'missing PIN (field 1 empty)';
+  if (!PIN.test(pin)) return `PIN ${JSON.stringify(pin)} contains whitespace or control characters`;
+  if (time === '') return 'missing time (field 2 empty)';
+  const parsedTime = parseLocalTime(time);
+  if (!parsedTime.ok) return `bad date: ${parsedTime.reason}`;
+  if (fields.length < 4) return `record cut short: ${fields.length} fields, need at least 4 (pin, time, status, verify)`;
+  if (status === '') return 'missing status (field 3 empty)';
+  if (!DIGITS.test(status)) return `non-numeric status ${JSON.stringify(status)}`;
+  if (verify === '') return 'missing verify mode (field 4 empty)';
+  if (!DIGITS.test(verify)) return `non-numeric verify mode ${JSON.stringify(verify)}`;
+  const extras = [...rest];
+  while (extras.length > 0 && extras[extras.length - 1] === '') extras.pop();
+  return { pin, localTime: time.replace('T', ' '), status: Number(status), verify: Number(verify), workCode, extras };
+}

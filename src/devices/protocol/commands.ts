@@ -1,0 +1,207 @@
+// Server → device command texts (the part after `C:<id>:`). The wire has NO escaping: a TAB in a
+// value starts a new field and a LF starts a new command, so every free-text value is sanitised
+// and every identifier (PIN, ids, numbers) is validated instead — silently "cleaning" a PIN could
+// address a different person, so those throw RangeError.
+import { base64PayloadError } from './base64-payload';
+
+/** Remove characters that could end a field or a command line: C0 controls (TAB, CR, LF, NUL…), DEL, NEL, U+2028/2029. */
+export function sanitizeValue(value: string | number): string {
+  return String(value).replace(/[\x00-\x1f\x7f\x85\u2028\u2029]/g, '');
+}
+
+/** Command ids: letters and digits, 1–16 chars (ATT-DOC §12). */
+export function isValidCommandId(id: string): boolean {
+  return /^[A-Za-z0-9]{1,16}$/.test(id);
+}
+
+const PIN = /^[A-Za-z0-9]{1,24}$/;
+
+function pin(value: string): string {
+  if (!PIN.test(value)) throw new RangeError(`invalid PIN ${JSON.stringify(value)}: letters and digits only, 1–24 chars`);
+  return value;
+}
+
+function int(value: number, name: string, min: number, max: number): string {
+  if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(`${name} must be an integer ${min}..${max}, got ${value}`);
+  return String(value);
+}
+
+function template(value: string, name: string): string {
+  const bad = base64PayloadError(name, value);
+  if (bad) throw new RangeError(bad);
+  return value;
+}
+
+/** `k=v` pairs joined by TAB, skipping undefined values; values sanitised. */
+function fields(pairs: Array<[string, string | number | undefined]>): string {
+  return pairs.filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${sanitizeValue(v!)}`).join('\t');
+}
+
+/** `C:<id>:<command>` — throws when the id is invalid or the command contains a line break/NUL. */
+export function formatCommandLine(id: string, command: string): string {
+  if (!isValidCommandId(id)) throw new RangeError(`invalid command id ${JSON.stringify(id)}`);
+  if (/[\r\n\x00]/.test(command)) throw new RangeError('command text must not contain CR, LF or NUL');
+  return `C:${id}:${command}`;
+}
+
+// ---------- attendance family ----------
+
+export interface AttendanceUser {
+  pin: string;
+  name?: string;
+  /** 0 user, 2 enroller, 6 admin, 10 custom, 14 super admin. */
+  privilege?: 0 | 2 | 6 | 10 | 14;
+  password?: string;
+  /** Card number (decimal string). */
+  card?: string;
+  group?: number;
+  /** 16-digit time-zone string. */
+  timeZones?: string;
+  verify?: number;
+  viceCard?: string;
+  /** `YYYY-MM-DDTHH:MM:SS` validity (needs `UserValidTimeFun=1` on the device). */
+  startDatetime?: string;
+  endDatetime?: string;
+}
+
+/** `DATA UPDATE USERINFO PIN=…\tName=…\t…` (only the given fields, in documented order). */
+export function updateUserInfoCommand(u: AttendanceUser): string {
+  return `DATA UPDATE USERINFO ${fields([
+    ['PIN', pin(u.pin)], ['Name', u.name], ['Pri', u.privilege], ['Passwd', u.password], ['Card', u.card],
+    ['Grp', u.group === undefined ? undefined : int(u.group, 'group', 0, 99)], ['TZ', u.timeZones],
+    ['Verify', u.verify === undefined ? undefined : int(u.verify, 'verify', -1, 255)], ['ViceCard', u.viceCard],
+    ['StartDatetime', u.startDatetime], ['EndDatetime', u.endDatetime],
+  ])}`;
+}
+
+/** `DATA DELETE USERINFO PIN=…` (the device also removes the user's templates and photos). */
+export function deleteUserInfoCommand(userPin: string): string {
+  return `DATA DELETE USERINFO PIN=${pin(userPin)}`;
+}
+
+/** `DATA UPDATE FINGERTMP PIN=\tFID=\tSize=\tValid=\tTMP=` (algorithm ≤ 10; Size = base64 length). */
+export function updateFingerprintCommand(t: { pin: string; fid: number; template: string; valid?: number }): string {
+  const tmp = template(t.template, 'TMP');
+  return `DATA UPDATE FINGERTMP ${fields([['PIN', pin(t.pin)], ['FID', int(t.fid, 'FID', 0, 9)], ['Size', tmp.length], ['Valid', int(t.valid ?? 1, 'Valid', 0, 3)], ['TMP', tmp]])}`;
+}
+
+/** `DATA UPDATE FACE PIN=\tFID=\tValid=\tSize=\tTMP=` (NIR face). */
+export function updateFaceCommand(t: { pin: string; fid: number; template: string; valid?: number }): string {
+  const tmp = template(t.template, 'TMP');
+  return `DATA UPDATE FACE ${fields([['PIN', pin(t.pin)], ['FID', int(t.fid, 'FID', 0, 99)], ['Valid', int(t.valid ?? 1, 'Valid', 0, 3)], ['Size', tmp.length], ['TMP', tmp]])}`;
+}
+
+export interface BiodataTemplate {
+  pin: string;
+  /** Biometric type index (§7.4): 1 fingerprint, 2 NIR face, 9 visible-light face… */
+  type: number;
+  no: number;
+  index?: number;
+  valid?: number;
+  duress?: number;
+  majorVer: number | string;
+  minorVer: number | string;
+  format?: number;
+  template: string;
+}
+
+function biodataFields(t: BiodataTemplate): string {
+  return fields([
+    ['Pin', pin(t.pin)], ['No', int(t.no, 'No', 0, 99)], ['Index', int(t.index ?? 0, 'Index', 0, 99)],
+    ['Valid', int(t.valid ?? 1, 'Valid', 0, 1)], ['Duress', int(t.duress ?? 0, 'Duress', 0, 1)],
+    ['Type', int(t.type, 'Type', 0, 10)], ['MajorVer', t.majorVer], ['MinorVer', t.minorVer],
+    ['Format', int(t.format ?? 0, 'Format', 0, 2)], ['Tmp', template(t.template, 'Tmp')],
+  ]);
+}
+
+/** `DATA UPDATE BIODATA Pin=…\tNo=…\t…\tTmp=…` (attendance). The device rejects other algorithm versions (-12/-30). */
+export function updateBiodataCommand(t: BiodataTemplate): string {
+  return `DATA UPDATE BIODATA ${biodataFields(t)}`;
+}
+
+/** `AC_UNLOCK`: pulse the lock relay of an attendance terminal. */
+export function acUnlockCommand(): string {
+  return 'AC_UNLOCK';
+}
+
+// ---------- access-control family ----------
+
+export interface AccessUser {
+  pin: string;
+  cardNo?: string;
+  password?: string;
+  group?: number;
+  /** 0 = unlimited, else ZK encoded seconds (see `encodeZkTime`). */
+  startTime?: number;
+  endTime?: number;
+  name?: string;
+  privilege?: number;
+}
+
+/** `DATA UPDATE user CardNo=\tPin=\tPassword=\tGroup=\tStartTime=\tEndTime=\tName=\tPrivilege=`. */
+export function updateAccessUserCommand(u: AccessUser): string {
+  return `DATA UPDATE user ${fields([
+    ['CardNo', u.cardNo ?? ''], ['Pin', pin(u.pin)], ['Password', u.password ?? ''],
+    ['Group', int(u.group ?? 0, 'group', 0, 99)], ['StartTime', int(u.startTime ?? 0, 'startTime', 0, 2 ** 31 - 1)],
+    ['EndTime', int(u.endTime ?? 0, 'endTime', 0, 2 ** 31 - 1)], ['Name', u.name ?? ''],
+    ['Privilege', int(u.privilege ?? 0, 'privilege', 0, 14)],
+  ])}`;
+}
+
+/**
+ * `DATA UPDATE userauthorize Pin=\tAuthorizeTimezoneId=\tAuthorizeDoorId=<bitmask>\tDevID=`.
+ * `doors` are 1-based door numbers, turned into the bitmask (door1=1, door2=2, door3=4, door4=8).
+ */
+export function updateUserAuthorizeCommand(a: { pin: string; timezoneId: number; doors: number[]; devId?: number }): string {
+  if (a.doors.length === 0) throw new RangeError('doors must not be empty');
+  const mask = a.doors.reduce((m, d) => m | (1 << (Number(int(d, 'door', 1, 8)) - 1)), 0);
+  return `DATA UPDATE userauthorize ${fields([['Pin', pin(a.pin)], ['AuthorizeTimezoneId', int(a.timezoneId, 'timezoneId', 1, 9999)], ['AuthorizeDoorId', mask], ['DevID', int(a.devId ?? 1, 'devId', 0, 255)]])}`;
+}
+
+/** `DATA UPDATE templatev10 Pin=\tFingerID=\tValid=\tTemplate=` (duress finger = fingerId + 16). */
+export function updateTemplateV10Command(t: { pin: string; fingerId: number; template: string; valid?: number }): string {
+  return `DATA UPDATE templatev10 ${fields([['Pin', pin(t.pin)], ['FingerID', int(t.fingerId, 'fingerId', 0, 25)], ['Valid', int(t.valid ?? 1, 'Valid', 0, 3)], ['Template', template(t.template, 'Template')]])}`;
+}
+
+/** `DATA UPDATE biodata …` (access-control table name is lower-case). */
+export function updateAccessBiodataCommand(t: BiodataTemplate): string {
+  return `DATA UPDATE biodata ${biodataFields(t)}`;
+}
+
+export type AccessTable = 'userauthorize' | 'templatev10' | 'biodata' | 'user';
+
+/** `DATA DELETE <table> Pin=…`. */
+export function deleteAccessRecordCommand(table: AccessTable, userPin: string): string {
+  return `DATA DELETE ${table} Pin=${pin(userPin)}`;
+}
+
+/** The three commands that remove a person from an access device, in the required order. */
+export function deleteAccessUserCommands(userPin: string): string[] {
+  return (['userauthorize', 'templatev10', 'user'] as const).map((t) => deleteAccessRecordCommand(t, userPin));
+}
+
+const hex2 = (n: number): string => n.toString(16).toUpperCase().padStart(2, '0');
+
+/**
+ * `CONTROL DEVICE 01<door>01<seconds>`: open door `door` (1–255; 0 = all) lock relay for
+ * `seconds` (1–254). Each operand is a two-digit hex byte (SEC-DOC §12.4): door 1 for 5 s →
+ * `CONTROL DEVICE 01010105`.
+ */
+export function openDoorCommand(door: number, seconds: number): string {
+  return `CONTROL DEVICE 01${hex2(Number(int(door, 'door', 0, 255)))}01${hex2(Number(int(seconds, 'seconds', 1, 254)))}`;
+}
+
+/** `CONTROL DEVICE 01<door>01FF`: normally open until closed. */
+export function holdDoorOpenCommand(door: number): string {
+  return `CONTROL DEVICE 01${hex2(Number(int(door, 'door', 0, 255)))}01FF`;
+}
+
+/** `CONTROL DEVICE 01<door>0100`: close (lock) now. Some terminals reject all-zero operands (-13). */
+export function closeDoorCommand(door: number): string {
+  return `CONTROL DEVICE 01${hex2(Number(int(door, 'door', 0, 255)))}0100`;
+}
+
+/** `CONTROL DEVICE 02<door>0000`: cancel alarm (door 0 = all). */
+export function cancelAlarmCommand(door: number): string {
+  return `CONTROL DEVICE 02${hex2(Number(int(door, 'door', 0, 255)))}0000`;
+}

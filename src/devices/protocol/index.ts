@@ -1,0 +1,15 @@
+// Public API of the pure PUSH protocol layer (see ../PROTOCOL.md). No I/O, no framework imports.
+export * from './records';
+export * from './time';
+export * from './request';
+export * from './attlog';
+export * from './operlog';
+export * from './options';
+export * from './attphoto';
+export * from './command-results';
+export * from './access-uploads';
+export * from './replies';
+export * from './commands';
+export * from './verify-type';
+export * from './token';
+export { base64PayloadError, base64DecodedLength } from './base64-payload';

@@ -1,0 +1,104 @@
+// Request-line helpers: which iclock endpoint a path names, case-insensitive query parameters,
+// and which protocol family a request belongs to.
+
+export type IclockEndpoint =
+  | 'cdata' | 'getrequest' | 'devicecmd' | 'ping' | 'registry' | 'push'
+  | 'querydata' | 'rtdata' | 'fdata' | 'exchange' | 'file';
+
+const ENDPOINTS = new Set<IclockEndpoint>(['cdata', 'getrequest', 'devicecmd', 'ping', 'registry', 'push', 'querydata', 'rtdata', 'fdata', 'exchange', 'file']);
+
+/**
+ * The endpoint named by a request path (query string ignored), or null. Accepts any case, a
+ * trailing slash (`/iclock/cdata/`) and the `.aspx` suffix of eSSL-branded firmware.
+ */
+export function iclockEndpoint(path: string): IclockEndpoint | null {
+  const bare = path.split(/[?#]/)[0]!;
+  const m = /^\/iclock\/([a-z]+)(?:\.aspx)?\/?$/i.exec(bare);
+  if (!m) return null;
+  const name = m[1]!.toLowerCase() as IclockEndpoint;
+  return ENDPOINTS.has(name) ? name : null;
+}
+
+function decodeComponent(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text; // malformed %-escape: keep what the device sent
+  }
+}
+
+/**
+ * Query parameters with case-insensitive names (`SN`/`sn`, `table`/`Table`). Values are
+ * percent-decoded; `+` is kept literally (devices encode spaces as `%20`, and `+` can occur in
+ * values). The first occurrence of a name wins. Splits each pair on its FIRST `=`, so the vendor
+ * doc's typo `table=tablename=user` yields table = `tablename=user` (see `uploadTable`).
+ */
+export class IclockQuery {
+  private readonly values = new Map<string, string>();
+
+  constructor(search: string) {
+    const text = search.startsWith('?') ? search.slice(1) : search.includes('?') ? search.slice(search.indexOf('?') + 1) : search;
+    for (const pair of text.split('&')) {
+      if (pair === '') continue;
+      const at = pair.indexOf('=');
+      const name = decodeComponent(at < 0 ? pair : pair.slice(0, at)).toLowerCase();
+      const value = at < 0 ? '' : decodeComponent(pair.slice(at + 1));
+      if (!this.values.has(name)) this.values.set(name, value);
+    }
+  }
+
+  /** Value of `name` (any case), or undefined. */
+  get(name: string): string | undefined {
+    return this.values.get(name.toLowerCase());
+  }
+
+  has(name: string): boolean {
+    return this.values.has(name.toLowerCase());
+  }
+
+  /** Lower-cased name → value. */
+  entries(): Map<string, string> {
+    return new Map(this.values);
+  }
+}
+
+/** Parse a query string (with or without leading `?`, or a whole path?query). */
+export function queryParams(search: string): IclockQuery {
+  return new IclockQuery(search);
+}
+
+/** What a `cdata` POST uploads: the table, and for tabledata the real table name and declared count. */
+export interface UploadTable {
+  /** Lower-cased `table` (`attlog`, `operlog`, `rtlog`, `tabledata`, …), or null. */
+  table: string | null;
+  /** For `tabledata` (and querydata): lower-cased `tablename`. */
+  tablename: string | null;
+  /** Declared `count` exactly as sent (the ack must echo it), or null. */
+  count: string | null;
+}
+
+/** Resolve the upload table, tolerating the `table=tablename=user` spelling of the vendor doc. */
+export function uploadTable(query: IclockQuery): UploadTable {
+  let table = query.get('table')?.toLowerCase() ?? null;
+  let tablename = query.get('tablename')?.toLowerCase() ?? null;
+  if (table?.startsWith('tablename=')) {
+    tablename ??= table.slice('tablename='.length);
+    table = 'tabledata';
+  }
+  return { table, tablename, count: query.get('count') ?? null };
+}
+
+export type ProtocolFamily = 'attendance' | 'access';
+
+/**
+ * Which family a request belongs to (reference §1): access when `DeviceType=acc` (any case), the
+ * endpoint is registry/push/querydata/rtdata, or the table is rtlog/rtstate/tabledata. `pushver=3.x`
+ * alone is NOT proof. Attendance otherwise. Callers should remember `access` per device once seen.
+ */
+export function requestFamily(endpoint: IclockEndpoint | null, query: IclockQuery): ProtocolFamily {
+  if (query.get('devicetype')?.toLowerCase() === 'acc') return 'access';
+  if (endpoint === 'registry' || endpoint === 'push' || endpoint === 'querydata' || endpoint === 'rtdata') return 'access';
+  const { table } = uploadTable(query);
+  if (table === 'rtlog' || table === 'rtstate' || table === 'tabledata') return 'access';
+  return 'attendance';
+}

@@ -1,0 +1,161 @@
+// Device time handling. Terminals speak wall-clock local time without a zone (`YYYY-MM-DD HH:MM:SS`)
+// and the access-control family also uses ZK "encoded seconds". Zone maths uses Intl only, so the
+// protocol layer stays dependency-free.
+
+/** A wall-clock date-time without zone, as the device sends it. */
+export interface LocalDateTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+export type LocalTimeResult = { ok: true; value: LocalDateTime } | { ok: false; reason: string };
+
+const LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/;
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/**
+ * Parse and validate `YYYY-MM-DD HH:MM:SS` (a `T` separator is accepted for the SDK320 and
+ * USERINFO validity forms). Rejects dates that do not exist (2024-02-30) and hours ≥ 24.
+ */
+export function parseLocalTime(text: string): LocalTimeResult {
+  const m = LOCAL_TIME.exec(text);
+  if (!m) return { ok: false, reason: `time ${JSON.stringify(text)} is not YYYY-MM-DD HH:MM:SS` };
+  const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  if (month < 1 || month > 12) return { ok: false, reason: `time ${text}: month ${month} does not exist` };
+  if (day < 1 || day > daysInMonth(year, month)) return { ok: false, reason: `time ${text}: day ${day} does not exist in ${m[1]}-${m[2]}` };
+  if (hour > 23) return { ok: false, reason: `time ${text}: hour ${hour} is out of range` };
+  if (minute > 59) return { ok: false, reason: `time ${text}: minute ${minute} is out of range` };
+  if (second > 59) return { ok: false, reason: `time ${text}: second ${second} is out of range` };
+  return { ok: true, value: { year, month, day, hour, minute, second } };
+}
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+/** `YYYY-MM-DD HH:MM:SS` */
+export function formatLocalDateTime(t: LocalDateTime): string {
+  return `${pad(t.year, 4)}-${pad(t.month)}-${pad(t.day)} ${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}`;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(zone: string): Intl.DateTimeFormat {
+  let f = formatters.get(zone);
+  if (!f) {
+    // Throws RangeError for an unknown zone: a configuration error the caller must see.
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(zone, f);
+  }
+  return f;
+}
+
+/** The wall-clock time in `zone` at instant `at`. */
+export function instantToLocal(at: Date, zone: string): LocalDateTime {
+  const parts: Record<string, number> = {};
+  for (const p of formatterFor(zone).formatToParts(at)) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute!, second: parts.second! };
+}
+
+/** `YYYY-MM-DD HH:MM:SS` of instant `at` in `zone`. */
+export function formatLocalTime(at: Date, zone: string): string {
+  return formatLocalDateTime(instantToLocal(at, zone));
+}
+
+function localAsUtcMs(t: LocalDateTime): number {
+  return Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second);
+}
+
+/** UTC offset of `zone` at instant `at`, in whole minutes (east positive: Asia/Kolkata → 330). */
+export function utcOffsetMinutes(zone: string, at: Date): number {
+  const whole = Math.floor(at.getTime() / 1000) * 1000; // Intl drops milliseconds
+  return Math.round((localAsUtcMs(instantToLocal(new Date(whole), zone)) - whole) / 60000);
+}
+
+/**
+ * Convert a device wall-clock time to an instant using the device's IANA zone.
+ *
+ * DST behaviour (same as Temporal's `disambiguation: 'compatible'`):
+ * - overlap (wall time occurs twice, autumn): the EARLIER instant (the pre-transition offset);
+ * - gap (wall time does not exist, spring): shifted FORWARD by the gap length, i.e. interpreted
+ *   with the pre-transition offset (Europe/Berlin 2024-03-31 02:30 → 03:30 CEST = 01:30Z).
+ * Throws RangeError for an invalid time or an unknown zone.
+ */
+export function localTimeToInstant(local: string | LocalDateTime, zone: string): Date {
+  let t: LocalDateTime;
+  if (typeof local === 'string') {
+    const parsed = parseLocalTime(local);
+    if (!parsed.ok) throw new RangeError(parsed.reason);
+    t = parsed.value;
+  } else {
+    t = local;
+  }
+  const asUtc = localAsUtcMs(t);
+  const day = 86_400_000;
+  const before = utcOffsetMinutes(zone, new Date(asUtc - day)) * 60000;
+  const after = utcOffsetMinutes(zone, new Date(asUtc + day)) * 60000;
+  const candidates = [asUtc - before, asUtc - after].filter((ms) => localAsUtcMs(instantToLocal(new Date(ms), zone)) === asUtc);
+  if (candidates.length > 0) return new Date(Math.min(...candidates));
+  // Gap: no instant shows this wall time; use the offset in force before the transition.
+  return new Date(asUtc - before);
+}
+
+/**
+ * The attendance handshake `TimeZone` value for `zone` at `at` (§6): whole hours as an integer
+ * (`8`, `-5`, `1` for Berlin in winter, `2` in summer), otherwise minutes (`330` Kolkata, `345`
+ * Kathmandu, `-210` St John's). Devices read |value| > 60 as minutes; every real non-whole-hour
+ * zone is at least ±3:30, so the two forms never collide. Recompute it at every handshake: in DST
+ * zones the value changes twice a year.
+ */
+export function timeZoneOption(zone: string, at: Date): string {
+  const minutes = utcOffsetMinutes(zone, at);
+  return String(minutes % 60 === 0 ? minutes / 60 : minutes);
+}
+
+/** `+0800` / `-0330` form used by `ServerTZ=` in the rtdata time reply. */
+export function offsetHhmm(zone: string, at: Date): string {
+  const minutes = utcOffsetMinutes(zone, at);
+  const abs = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${pad(Math.floor(abs / 60))}${pad(abs % 60)}`;
+}
+
+/**
+ * ZK "encoded seconds" (SEC-DOC 附录5): a 31-day-month calendar counted from 2000-01-01,
+ * `((Y-2000)*12*31 + (M-1)*31 + D-1)*86400 + h*3600 + m*60 + s`. NOT Unix time. Used by Security
+ * PUSH `starttime/endtime`, `SET OPTIONS DateTime=` and the rtdata time reply.
+ */
+export function encodeZkTime(t: LocalDateTime): number {
+  if (t.year < 2000) throw new RangeError(`ZK encoded time cannot represent year ${t.year}`);
+  return ((t.year - 2000) * 12 * 31 + (t.month - 1) * 31 + (t.day - 1)) * 86400 + t.hour * 3600 + t.minute * 60 + t.second;
+}
+
+/** Inverse of `encodeZkTime`. Throws RangeError for negative or non-integer input. */
+export function decodeZkTime(encoded: number): LocalDateTime {
+  if (!Number.isSafeInteger(encoded) || encoded < 0) throw new RangeError(`invalid ZK encoded time ${encoded}`);
+  let rest = encoded;
+  const second = rest % 60;
+  rest = Math.floor(rest / 60);
+  const minute = rest % 60;
+  rest = Math.floor(rest / 60);
+  const hour = rest % 24;
+  rest = Math.floor(rest / 24);
+  const day = (rest % 31) + 1;
+  rest = Math.floor(rest / 31);
+  const month = (rest % 12) + 1;
+  const year = Math.floor(rest / 12) + 2000;
+  return { year, month, day, hour, minute, second };
+}

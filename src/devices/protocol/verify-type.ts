@@ -1,0 +1,83 @@
+// Code tables for verify modes (ATTLOG field 4, rtlog `verifytype`) and rtlog event codes.
+// Raw codes are always kept by the parsers; these maps are for display and coarse routing only,
+// because older "Clock" firmware numbers verify modes differently (reference §7.1).
+
+/** Single factors a verify mode can combine. */
+export type VerifyFactor = 'fingerprint' | 'face' | 'card' | 'password' | 'palm' | 'vein' | 'pin';
+
+/** Coarse verify kind: the factor when there is one, `multi` for combinations/alternatives. */
+export type VerifyKind = VerifyFactor | 'any' | 'multi' | 'other';
+
+export interface VerifyType {
+  code: number;
+  kind: VerifyKind;
+  /** Descriptive name, e.g. `card+fingerprint`, `fingerprint/password`, `face`. */
+  name: string;
+  factors: VerifyFactor[];
+}
+
+// ATT-DOC Appendix 7 = SEC-DOC 附录3. '+' = all required, '/' = any of.
+const VERIFY_NAMES: Record<number, string> = {
+  0: 'any',
+  1: 'fingerprint',
+  2: 'pin',
+  3: 'password',
+  4: 'card',
+  5: 'fingerprint/password',
+  6: 'fingerprint/card',
+  7: 'card/password',
+  8: 'pin+fingerprint',
+  9: 'fingerprint+password',
+  10: 'card+fingerprint',
+  11: 'card+password',
+  12: 'fingerprint+password+card',
+  13: 'pin+fingerprint+password',
+  14: 'pin+fingerprint/card+fingerprint',
+  15: 'face',
+  16: 'face+fingerprint',
+  17: 'face+password',
+  18: 'face+card',
+  19: 'face+fingerprint+card',
+  20: 'face+fingerprint+password',
+  21: 'vein',
+  22: 'vein+password',
+  23: 'vein+card',
+  24: 'vein+password+card',
+  25: 'palm',
+  26: 'palm+card',
+  27: 'palm+face',
+  28: 'palm+fingerprint',
+  29: 'palm+fingerprint+face',
+  200: 'other',
+};
+
+/** Map a verify code (current PUSH numbering) to a name; unknown codes map to `other`. */
+export function verifyType(code: number): VerifyType {
+  const name = VERIFY_NAMES[code];
+  if (name === undefined || name === 'other') return { code, kind: 'other', name: 'other', factors: [] };
+  if (name === 'any') return { code, kind: 'any', name, factors: [] };
+  const factors = [...new Set(name.split(/[+/]/))] as VerifyFactor[];
+  return { code, kind: factors.length === 1 ? factors[0]! : 'multi', name, factors };
+}
+
+/** Coarse classification of an rtlog `event` code, enough for the service to route it. */
+export type RtlogEventClass = 'access-granted' | 'access-denied' | 'door' | 'alarm' | 'device' | 'unknown';
+
+const GRANTED = new Set([0, 1, 2, 3, 4, 5, 14, 15, 16, 17, 18, 19, 207, 208, 232]);
+const DENIED = new Set([20, 21, 22, 23, 24, 25, 26, 27, 29, 30, 34, 38, 39, 41, 44, 45]);
+const DOOR = new Set([8, 9, 12, 13, 200, 201, 202, 204, 205, 255]);
+const ALARM = new Set([28, 100, 101, 102, 103, 106, 107]);
+const DEVICE = new Set([6, 7, 105, 206, 214, 220, 221]);
+
+/**
+ * Classify an rtlog event code (SEC-DOC 附录2). Extended ranges: 6000–6999 are alarms; 4000–4999
+ * ("extended normal") and 5000–5999 ("extended abnormal") are firmware-specific and stay `unknown`.
+ */
+export function classifyRtlogEvent(event: number): RtlogEventClass {
+  if (GRANTED.has(event)) return 'access-granted';
+  if (DENIED.has(event)) return 'access-denied';
+  if (DOOR.has(event)) return 'door';
+  if (ALARM.has(event) || (event >= 6000 && event <= 6999)) return 'alarm';
+  if (DEVICE.has(event)) return 'device';
+  return 'unknown';
+}

@@ -1,0 +1,92 @@
+import { expect } from 'chai';
+import {
+  acUnlockCommand, cancelAlarmCommand, closeDoorCommand, commandBatchReply, deleteAccessUserCommands, deleteUserInfoCommand, formatCommandLine,
+  holdDoorOpenCommand, isValidCommandId, openDoorCommand, parseCommandResults, sanitizeValue, updateAccessBiodataCommand, updateAccessUserCommand,
+  updateBiodataCommand, updateFaceCommand, updateFingerprintCommand, updateTemplateV10Command, updateUserAuthorizeCommand, updateUserInfoCommand,
+} from '../../../src/devices/protocol';
+import { loadFixture } from './fixture';
+
+const TMP = Buffer.from('template bytes').toString('base64');
+
+describe('commands', () => {
+  it('attendance user commands', () => {
+    expect(updateUserInfoCommand({ pin: '36234', name: 'Ana Cruz', privilege: 0, password: '', card: '133440', group: 1, timeZones: '0001000000000000', verify: -1 }))
+      .to.equal('DATA UPDATE USERINFO PIN=36234\tName=Ana Cruz\tPri=0\tPasswd=\tCard=133440\tGrp=1\tTZ=0001000000000000\tVerify=-1');
+    expect(updateUserInfoCommand({ pin: '1', startDatetime: '2024-01-01T00:00:00', endDatetime: '2024-12-31T23:59:59' }))
+      .to.equal('DATA UPDATE USERINFO PIN=1\tStartDatetime=2024-01-01T00:00:00\tEndDatetime=2024-12-31T23:59:59');
+    expect(deleteUserInfoCommand('36234')).to.equal('DATA DELETE USERINFO PIN=36234');
+    expect(acUnlockCommand()).to.equal('AC_UNLOCK');
+  });
+
+  it('template pushes compute Size from the base64 length', () => {
+    expect(updateFingerprintCommand({ pin: '1', fid: 6, template: TMP })).to.equal(`DATA UPDATE FINGERTMP PIN=1\tFID=6\tSize=${TMP.length}\tValid=1\tTMP=${TMP}`);
+    expect(updateFaceCommand({ pin: '1', fid: 0, template: TMP })).to.equal(`DATA UPDATE FACE PIN=1\tFID=0\tValid=1\tSize=${TMP.length}\tTMP=${TMP}`);
+    const bio = { pin: '1', type: 9, no: 0, majorVer: 39, minorVer: 1, template: TMP };
+    expect(updateBiodataCommand(bio)).to.equal(`DATA UPDATE BIODATA Pin=1\tNo=0\tIndex=0\tValid=1\tDuress=0\tType=9\tMajorVer=39\tMinorVer=1\tFormat=0\tTmp=${TMP}`);
+    expect(updateAccessBiodataCommand(bio)).to.match(/^DATA UPDATE biodata Pin=1\t/);
+    expect(updateTemplateV10Command({ pin: '1', fingerId: 17, template: TMP })).to.equal(`DATA UPDATE templatev10 Pin=1\tFingerID=17\tValid=1\tTemplate=${TMP}`);
+    expect(() => updateFingerprintCommand({ pin: '1', fid: 0, template: 'ab\\/cd==' })).to.throw(RangeError, /JSON-escaped/);
+    expect(() => updateFingerprintCommand({ pin: '1', fid: 10, template: TMP })).to.throw(RangeError, /FID/);
+  });
+
+  it('access-control user, authorisation and delete commands', () => {
+    expect(updateAccessUserCommand({ pin: '41235478', name: 'Gym Member', cardNo: '123', startTime: 0, endTime: 0 }))
+      .to.equal('DATA UPDATE user CardNo=123\tPin=41235478\tPassword=\tGroup=0\tStartTime=0\tEndTime=0\tName=Gym Member\tPrivilege=0');
+    expect(updateUserAuthorizeCommand({ pin: '1', timezoneId: 1, doors: [1, 3] })).to.equal('DATA UPDATE userauthorize Pin=1\tAuthorizeTimezoneId=1\tAuthorizeDoorId=5\tDevID=1');
+    expect(deleteAccessUserCommands('1')).to.deep.equal(['DATA DELETE userauthorize Pin=1', 'DATA DELETE templatev10 Pin=1', 'DATA DELETE user Pin=1']);
+  });
+
+  it('fx 39: door control operands are two-digit hex bytes; the device echoes CONTROL DEVICE', () => {
+    expect(openDoorCommand(1, 5)).to.equal('CONTROL DEVICE 01010105');
+    expect(openDoorCommand(2, 200)).to.equal('CONTROL DEVICE 010201C8');
+    expect(holdDoorOpenCommand(1)).to.equal('CONTROL DEVICE 010101FF');
+    expect(closeDoorCommand(1)).to.equal('CONTROL DEVICE 01010100');
+    expect(cancelAlarmCommand(1)).to.equal('CONTROL DEVICE 02010000');
+    expect(() => openDoorCommand(1, 255)).to.throw(RangeError);
+    expect(() => openDoorCommand(256, 5)).to.throw(RangeError);
+    expect(() => openDoorCommand(1, 1.5)).to.throw(RangeError);
+    expect(commandBatchReply([{ id: '224', command: openDoorCommand(1, 5) }])).to.equal('C:224:CONTROL DEVICE 01010105');
+    expect(parseCommandResults(loadFixture('39').body).results[0]).to.deep.include({ id: '224', cmd: 'CONTROL DEVICE' });
+  });
+
+  it('command ids: letters and digits, at most 16', () => {
+    for (const ok of ['1', 'info8487', 'a13eeb9927464f9e']) expect(isValidCommandId(ok), ok).to.equal(true);
+    for (const bad of ['', 'a13eeb9927464f9e0', 'a-1', 'a:1', '1\n', 'ä']) expect(isValidCommandId(bad), bad).to.equal(false);
+    expect(() => formatCommandLine('1', 'CHECK\nC:2:REBOOT')).to.throw(RangeError);
+  });
+
+  describe('injection', () => {
+    const evil = 'Bob\tPri=14\r\nC:99:REBOOT\u0000\u2028';
+    it('a name with TAB, CR LF and a smuggled command stays inside one field of one line', () => {
+      const cmd = updateUserInfoCommand({ pin: '5', name: evil, privilege: 0 });
+      expect(cmd).to.equal('DATA UPDATE USERINFO PIN=5\tName=BobPri=14C:99:REBOOT\tPri=0');
+      const reply = commandBatchReply([{ id: '1', command: cmd }]);
+      expect(reply.split('\n')).to.have.length(1);
+      expect(reply.split('\t')).to.have.length(3);
+      expect(reply.match(/^C:/gm)).to.have.length(1);
+    });
+
+    it('every free-text field of every builder is sanitised', () => {
+      const commands = [
+        updateUserInfoCommand({ pin: '5', name: evil, password: evil, card: evil, timeZones: evil, viceCard: evil }),
+        updateAccessUserCommand({ pin: '5', name: evil, password: evil, cardNo: evil }),
+        updateBiodataCommand({ pin: '5', type: 1, no: 0, majorVer: evil, minorVer: evil, template: TMP }),
+      ];
+      for (const c of commands) {
+        expect(c).not.to.match(/[\r\n\x00\u2028]/);
+        expect(c.split('\t').every((f) => /^(DATA UPDATE \w+ )?\w+=/.test(f)), c).to.equal(true);
+      }
+      expect(sanitizeValue('a\u0085b\x7fc')).to.equal('abc');
+    });
+
+    it('identifiers are validated, not cleaned (a cleaned PIN could address someone else)', () => {
+      for (const pin of ['1\t2', '1\n', '', ' 1', 'C:1:REBOOT', 'x'.repeat(25)]) {
+        expect(() => updateUserInfoCommand({ pin }), JSON.stringify(pin)).to.throw(RangeError);
+        expect(() => deleteUserInfoCommand(pin)).to.throw(RangeError);
+        expect(() => deleteAccessUserCommands(pin)).to.throw(RangeError);
+      }
+      expect(() => updateUserAuthorizeCommand({ pin: '1', timezoneId: 1, doors: [] })).to.throw(RangeError);
+      expect(() => updateUserAuthorizeCommand({ pin: '1', timezoneId: 1, doors: [9] })).to.throw(RangeError);
+    });
+  });
+});

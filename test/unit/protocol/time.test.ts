@@ -1,0 +1,65 @@
+import { expect } from 'chai';
+import {
+  decodeZkTime, encodeZkTime, formatLocalTime, localTimeToInstant, offsetHhmm, parseLocalTime, timeZoneOption, utcOffsetMinutes,
+} from '../../../src/devices/protocol';
+
+describe('time', () => {
+  it('parseLocalTime validates real calendar dates', () => {
+    expect(parseLocalTime('2024-02-29 23:59:59')).to.deep.equal({ ok: true, value: { year: 2024, month: 2, day: 29, hour: 23, minute: 59, second: 59 } });
+    expect(parseLocalTime('2023-02-29 00:00:00').ok).to.equal(false);
+    expect(parseLocalTime('2024-02-30 00:00:00')).to.deep.equal({ ok: false, reason: 'time 2024-02-30 00:00:00: day 30 does not exist in 2024-02' });
+    expect(parseLocalTime('2024-04-31 00:00:00').ok).to.equal(false);
+    expect(parseLocalTime('2024-01-01 24:00:00').ok).to.equal(false);
+    expect(parseLocalTime('2024-01-01 25:00:00').ok).to.equal(false);
+    expect(parseLocalTime('2024-01-01 00:00:60').ok).to.equal(false);
+    expect(parseLocalTime('2024-1-1 0:0:0').ok).to.equal(false);
+    expect(parseLocalTime('2024-01-01T08:00:00').ok).to.equal(true);
+  });
+
+  it('timeZoneOption: hours when whole, minutes otherwise', () => {
+    const jan = new Date('2024-01-15T12:00:00Z');
+    const jul = new Date('2024-07-15T12:00:00Z');
+    expect(timeZoneOption('Asia/Kolkata', jan)).to.equal('330');
+    expect(timeZoneOption('Asia/Kathmandu', jan)).to.equal('345');
+    expect(timeZoneOption('Asia/Shanghai', jan)).to.equal('8');
+    expect(timeZoneOption('America/New_York', jan)).to.equal('-5');
+    expect(timeZoneOption('America/New_York', jul)).to.equal('-4');
+    expect(timeZoneOption('America/St_Johns', jan)).to.equal('-210');
+    expect(timeZoneOption('Europe/Berlin', jan)).to.equal('1');
+    expect(timeZoneOption('Europe/Berlin', jul)).to.equal('2');
+    expect(timeZoneOption('UTC', jan)).to.equal('0');
+    expect(offsetHhmm('Asia/Kathmandu', jan)).to.equal('+0545');
+    expect(() => timeZoneOption('Mars/Olympus', jan)).to.throw(RangeError);
+  });
+
+  it('localTimeToInstant: whole, non-whole and negative zones', () => {
+    expect(localTimeToInstant('2024-07-28 10:41:21', 'Asia/Kolkata').toISOString()).to.equal('2024-07-28T05:11:21.000Z');
+    expect(localTimeToInstant('2024-07-28 10:41:21', 'Asia/Kathmandu').toISOString()).to.equal('2024-07-28T04:56:21.000Z');
+    expect(localTimeToInstant('2024-01-15 08:00:00', 'America/New_York').toISOString()).to.equal('2024-01-15T13:00:00.000Z');
+    expect(localTimeToInstant('2024-01-01 00:30:00', 'America/Sao_Paulo').toISOString()).to.equal('2024-01-01T03:30:00.000Z');
+    expect(() => localTimeToInstant('2024-02-30 00:00:00', 'UTC')).to.throw(RangeError);
+  });
+
+  it('Europe/Berlin DST: gap shifts forward, overlap takes the earlier instant, round trips elsewhere', () => {
+    // Spring forward 2024-03-31 02:00 CET -> 03:00 CEST; 02:30 does not exist.
+    expect(localTimeToInstant('2024-03-31 01:59:59', 'Europe/Berlin').toISOString()).to.equal('2024-03-31T00:59:59.000Z');
+    expect(localTimeToInstant('2024-03-31 02:30:00', 'Europe/Berlin').toISOString()).to.equal('2024-03-31T01:30:00.000Z');
+    expect(formatLocalTime(localTimeToInstant('2024-03-31 02:30:00', 'Europe/Berlin'), 'Europe/Berlin')).to.equal('2024-03-31 03:30:00');
+    expect(localTimeToInstant('2024-03-31 03:00:00', 'Europe/Berlin').toISOString()).to.equal('2024-03-31T01:00:00.000Z');
+    // Fall back 2024-10-27 03:00 CEST -> 02:00 CET; 02:30 happens twice.
+    expect(localTimeToInstant('2024-10-27 02:30:00', 'Europe/Berlin').toISOString()).to.equal('2024-10-27T00:30:00.000Z');
+    expect(localTimeToInstant('2024-10-27 03:30:00', 'Europe/Berlin').toISOString()).to.equal('2024-10-27T02:30:00.000Z');
+    expect(utcOffsetMinutes('Europe/Berlin', new Date('2024-10-27T00:59:59Z'))).to.equal(120);
+    expect(utcOffsetMinutes('Europe/Berlin', new Date('2024-10-27T01:00:00Z'))).to.equal(60);
+  });
+
+  it('ZK encoded seconds round trip (31-day months, not Unix time)', () => {
+    const t = { year: 2017, month: 1, day: 10, hour: 11, minute: 49, second: 32 };
+    const encoded = encodeZkTime(t);
+    expect(encoded).to.equal((17 * 12 * 31 + 0 * 31 + 9) * 86400 + 11 * 3600 + 49 * 60 + 32);
+    expect(decodeZkTime(encoded)).to.deep.equal(t);
+    expect(decodeZkTime(encodeZkTime({ year: 2024, month: 12, day: 31, hour: 23, minute: 59, second: 59 }))).to.deep.equal({ year: 2024, month: 12, day: 31, hour: 23, minute: 59, second: 59 });
+    expect(() => encodeZkTime({ ...t, year: 1999 })).to.throw(RangeError);
+    expect(() => decodeZkTime(-1)).to.throw(RangeError);
+  });
+});
