@@ -37,7 +37,8 @@ export function sendRequest(
   options: { agent?: http.Agent; timeoutMs: number },
 ): InFlight {
   const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
-  const headers: Array<[string, string]> = [...request.headers];
+  // with headers given as an array Node adds no Host header itself; devices send it first (fx 25)
+  const headers: Array<[string, string]> = [['Host', base.host], ...request.headers];
   if (request.method === 'POST') headers.push(['Content-Length', String(body?.length ?? 0)]);
   const prefix = base.pathname.replace(/\/+$/, '');
   const transport = base.protocol === 'https:' ? https : http;
