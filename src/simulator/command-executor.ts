@@ -1,0 +1,275 @@
+// Executes one server command against the terminal's record store and says what to answer.
+// Pure apart from the store it is given: no I/O, so each verb is unit-tested on its own.
+// Return codes follow §3.8 (attendance) and §4.3 (security); tables a family does not have are
+// refused with -1004, unknown verbs with -1002, as current firmware does.
+import type { ParsedCommand } from './command-parser';
+import type { LogRecord, RecordStore } from './record-store';
+
+export type TerminalFamily = 'att' | 'acc';
+
+export const RC_OK = 0;
+export const RC_PARAM_ERROR = -1;
+export const RC_TEMPLATE_SIZE_MISMATCH = -9;
+export const RC_BAD_PARAMS = -11;
+export const RC_NOT_SUPPORTED = -1002;
+export const RC_TABLE_NOT_SUPPORTED = -1004;
+
+export interface ExecutionContext {
+  family: TerminalFamily;
+  store: RecordStore;
+  /** Current device local time, formatted for the wire (used to stamp door events). */
+  now(): string;
+  /** `key=value` lines a terminal appends after an `INFO` result (fx 15). */
+  infoLines(): string[];
+}
+
+/** What the terminal does once the results are posted. */
+export type CommandEffect = 'none' | 'reboot' | 'recheck' | 'upload-now';
+
+export interface CommandOutcome {
+  rc: number;
+  /** The `CMD=` echo of the result line. */
+  echo: string;
+  extraLines: string[];
+  effect: CommandEffect;
+  /** Log records the command created (door events) that must be uploaded. */
+  newLog: LogRecord[];
+  /** Users or templates changed: the next poll reports fresh INFO counters. */
+  dataChanged: boolean;
+}
+
+/** Attendance echoes only `DATA` for data commands (fx 12, 31); security echoes the full verb (fx 39). */
+export function commandEcho(family: TerminalFamily, verb: string): string {
+  if (family === 'acc') return verb;
+  if (verb.startsWith('DATA ')) return 'DATA';
+  if (/^CLEAR (LOG|PHOTO|DATA|BIODATA)$/.test(verb)) return verb.replace(' ', '_');
+  return verb;
+}
+
+const int = (value: string | undefined, fallback: number): number => {
+  const n = value === undefined || value.trim() === '' ? NaN : Number(value);
+  return Number.isInteger(n) ? n : fallback;
+};
+
+/** Biometric type of each attendance template table (§7.4). */
+const ATT_TEMPLATE_TYPES: Record<string, number> = { FINGERTMP: 1, FACE: 2 };
+
+export function executeCommand(ctx: ExecutionContext, cmd: ParsedCommand): CommandOutcome {
+  const outcome: CommandOutcome = {
+    rc: RC_OK,
+    echo: commandEcho(ctx.family, cmd.verb),
+    extraLines: [],
+    effect: 'none',
+    newLog: [],
+    dataChanged: false,
+  };
+  switch (cmd.verb) {
+    case 'DATA UPDATE':
+    case 'DATA DELETE': {
+      const table = (cmd.table ?? '').toLowerCase();
+      const run = ctx.family === 'att' ? attendanceData : accessData;
+      outcome.rc = run(ctx.store, cmd.verb === 'DATA UPDATE', table, cmd);
+      outcome.dataChanged = outcome.rc === RC_OK;
+      break;
+    }
+    case 'CONTROL DEVICE':
+      if (ctx.family !== 'acc') outcome.rc = RC_NOT_SUPPORTED;
+      else controlDevice(ctx, cmd.operand.trim(), outcome);
+      break;
+    case 'AC_UNLOCK':
+      openDoor(ctx, 1, outcome);
+      break;
+    case 'REBOOT':
+      outcome.effect = 'reboot';
+      break;
+    case 'CHECK':
+      outcome.effect = 'recheck';
+      break;
+    case 'LOG':
+      outcome.effect = 'upload-now';
+      break;
+    case 'INFO':
+      outcome.extraLines = ctx.infoLines();
+      break;
+    default:
+      outcome.rc = RC_NOT_SUPPORTED;
+  }
+  return outcome;
+}
+
+function attendanceData(store: RecordStore, update: boolean, table: string, cmd: ParsedCommand): number {
+  const upper = table.toUpperCase();
+  if (upper === 'USERINFO') {
+    return eachRecord(cmd, (r) => {
+      const pin = r.get('pin');
+      if (!pin) return RC_PARAM_ERROR;
+      if (!update) {
+        store.deleteUser(pin);
+        return RC_OK;
+      }
+      store.upsertUser(pin, {
+        name: r.get('name'),
+        privilege: r.get('pri'),
+        password: r.get('passwd'),
+        card: r.get('card'),
+        group: r.get('grp'),
+        timeZones: r.get('tz'),
+        verify: r.get('verify'),
+      });
+      return RC_OK;
+    });
+  }
+  if (upper in ATT_TEMPLATE_TYPES || upper === 'BIODATA') {
+    const fixedType = ATT_TEMPLATE_TYPES[upper];
+    return eachRecord(cmd, (r) => {
+      const pin = r.get('pin');
+      if (!pin) return RC_PARAM_ERROR;
+      const type = fixedType ?? int(r.get('type'), update ? 1 : NaN);
+      const noKey = upper === 'BIODATA' ? 'no' : 'fid';
+      if (!update) {
+        const no = r.has(noKey) ? int(r.get(noKey), 0) : undefined;
+        store.deleteTemplates(pin, Number.isNaN(type) ? undefined : type, no);
+        return RC_OK;
+      }
+      const tmp = r.get('tmp') ?? '';
+      if (tmp === '') return RC_PARAM_ERROR;
+      const size = r.get('size');
+      if (size !== undefined && int(size, -1) !== tmp.length) return RC_TEMPLATE_SIZE_MISMATCH;
+      store.upsertTemplate({
+        pin,
+        type,
+        no: int(r.get(noKey), 0),
+        index: int(r.get('index'), 0),
+        valid: r.get('valid') ?? '1',
+        duress: r.get('duress') ?? '0',
+        majorVer: r.get('majorver') ?? (type === 1 ? '10' : '0'),
+        minorVer: r.get('minorver') ?? '0',
+        format: r.get('format') ?? '0',
+        tmp,
+      });
+      return RC_OK;
+    });
+  }
+  return RC_TABLE_NOT_SUPPORTED;
+}
+
+function accessData(store: RecordStore, update: boolean, table: string, cmd: ParsedCommand): number {
+  if (!update && cmd.matchAll) {
+    if (table === 'user') store.deleteUser('*');
+    else if (table === 'userauthorize' || table === 'userauthorized') store.deleteAuthorizations('*');
+    else if (table === 'templatev10') store.deleteTemplates('*', 1);
+    else if (table === 'biodata') store.deleteTemplates('*');
+    else return RC_TABLE_NOT_SUPPORTED;
+    return RC_OK;
+  }
+  switch (table) {
+    case 'user':
+      return eachRecord(cmd, (r) => {
+        const pin = r.get('pin');
+        if (!pin) return RC_BAD_PARAMS;
+        if (!update) store.deleteUser(pin);
+        else
+          store.upsertUser(pin, {
+            card: r.get('cardno'),
+            password: r.get('password'),
+            group: r.get('group'),
+            startTime: r.get('starttime'),
+            endTime: r.get('endtime'),
+            name: r.get('name'),
+            privilege: r.get('privilege'),
+          });
+        return RC_OK;
+      });
+    case 'userauthorize':
+    case 'userauthorized':
+      return eachRecord(cmd, (r) => {
+        const pin = r.get('pin');
+        if (!pin) return RC_BAD_PARAMS;
+        if (!update) store.deleteAuthorizations(pin);
+        else
+          store.upsertAuthorization({
+            pin,
+            timezoneId: r.get('authorizetimezoneid') ?? r.get('authorizedtimezoneid') ?? '1',
+            doorId: r.get('authorizedoorid') ?? r.get('authorizeddoorid') ?? '1',
+            devId: r.get('devid') ?? '1',
+          });
+        return RC_OK;
+      });
+    case 'templatev10':
+    case 'biodata':
+      return eachRecord(cmd, (r) => {
+        const pin = r.get('pin');
+        if (!pin) return RC_BAD_PARAMS;
+        const isV10 = table === 'templatev10';
+        const noKey = isV10 ? 'fingerid' : 'no';
+        const type = isV10 ? 1 : int(r.get('type'), update ? 1 : NaN);
+        if (!update) {
+          const no = r.has(noKey) ? int(r.get(noKey), 0) : undefined;
+          store.deleteTemplates(pin, Number.isNaN(type) ? undefined : type, no);
+          return RC_OK;
+        }
+        const tmp = r.get(isV10 ? 'template' : 'tmp') ?? '';
+        if (tmp === '') return RC_BAD_PARAMS;
+        const size = r.get('size');
+        if (size !== undefined && int(size, -1) !== tmp.length) return RC_TEMPLATE_SIZE_MISMATCH;
+        store.upsertTemplate({
+          pin,
+          type,
+          no: int(r.get(noKey), 0),
+          index: int(r.get('index'), 0),
+          valid: r.get('valid') ?? '1',
+          duress: r.get('duress') ?? '0',
+          majorVer: r.get('majorver') ?? '10',
+          minorVer: r.get('minorver') ?? '0',
+          format: r.get('format') ?? '0',
+          tmp,
+        });
+        return RC_OK;
+      });
+    default:
+      return RC_TABLE_NOT_SUPPORTED;
+  }
+}
+
+/** Runs `apply` per record; the first failure is the command's result, like a firmware batch. */
+function eachRecord(cmd: ParsedCommand, apply: (r: Map<string, string>) => number): number {
+  if (cmd.records.length === 0) return RC_PARAM_ERROR;
+  for (const r of cmd.records) {
+    const rc = apply(r);
+    if (rc !== RC_OK) return rc;
+  }
+  return RC_OK;
+}
+
+/** `CONTROL DEVICE AABBCCDD[EE]` (§4.3): 01 output, 02 cancel alarm, 03 reboot, 04 normally open, 06 lock. */
+function controlDevice(ctx: ExecutionContext, operand: string, outcome: CommandOutcome): void {
+  if (!/^([0-9A-Fa-f]{2}){4,5}$/.test(operand)) {
+    outcome.rc = RC_BAD_PARAMS;
+    return;
+  }
+  const bytes = (operand.match(/../g) ?? []).map((h) => parseInt(h, 16));
+  const [action, door, , duration] = bytes as [number, number, number, number];
+  if (action === 0x01) {
+    if (duration === 0) closeDoor(ctx, door || 1, outcome);
+    else openDoor(ctx, door || 1, outcome);
+  } else if (action === 0x03) {
+    outcome.effect = 'reboot';
+  } else if (![0x02, 0x04, 0x05, 0x06, 0x07].includes(action)) {
+    outcome.rc = RC_BAD_PARAMS;
+  }
+}
+
+/** A remote open: counted, and on security terminals logged as rtlog event 8 (remote open). */
+function openDoor(ctx: ExecutionContext, door: number, outcome: CommandOutcome): void {
+  ctx.store.doorOpens++;
+  if (ctx.family === 'acc') outcome.newLog.push(doorEvent(ctx, door, 8));
+}
+
+function closeDoor(ctx: ExecutionContext, door: number, outcome: CommandOutcome): void {
+  outcome.newLog.push(doorEvent(ctx, door, 9));
+}
+
+function doorEvent(ctx: ExecutionContext, door: number, event: number): LogRecord {
+  // pin=0 marks a device event with no person; verifytype 200 = "other / door event" (§7.1)
+  return ctx.store.appendLog({ pin: '0', time: ctx.now(), status: 2, verify: 200, workcode: '0', event, door, cardNo: '0' });
+}

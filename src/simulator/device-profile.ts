@@ -1,0 +1,115 @@
+// What a simulated terminal says about itself: model, firmware, addresses, capacities. Rendered
+// as the attendance INFO list (§3.4), the `table=options` line (§3.3), the security registry
+// capability line (§4.1 step 2, fx 23/33) and the key=value lines after an INFO result.
+import type { TerminalFamily } from './command-executor';
+import type { RecordStore } from './record-store';
+import { derivedAddresses } from './wire-format';
+
+export interface DeviceProfile {
+  serialNumber: string;
+  family: TerminalFamily;
+  model: string;
+  firmware: string;
+  pushVersion: string;
+  language: number;
+  mac: string;
+  ip: string;
+}
+
+const DEFAULTS: Record<TerminalFamily, { model: string; firmware: string; pushVersion: string }> = {
+  att: { model: 'MB560-VL', firmware: 'Ver 8.0.4.7-20230615', pushVersion: '2.4.1' },
+  acc: { model: 'F20/M', firmware: 'Ver 8.0.1.3-20151229', pushVersion: '3.1.2' },
+};
+
+export function resolveProfile(input: {
+  serialNumber: string;
+  family: TerminalFamily;
+  model?: string;
+  firmware?: string;
+  pushVersion?: string;
+  language?: number;
+  macAddress?: string;
+  ipAddress?: string;
+}): DeviceProfile {
+  const d = DEFAULTS[input.family];
+  const addr = derivedAddresses(input.serialNumber);
+  return {
+    serialNumber: input.serialNumber,
+    family: input.family,
+    model: input.model ?? d.model,
+    firmware: input.firmware ?? d.firmware,
+    pushVersion: input.pushVersion ?? d.pushVersion,
+    language: input.language ?? 69,
+    mac: input.macAddress ?? addr.mac,
+    ip: input.ipAddress ?? addr.ip,
+  };
+}
+
+/** INFO: fw, users, fingerprints, attlogs, ip, fp alg, face alg, faces per enrolment, faces, feature bits (fx 27). */
+export function infoParameter(p: DeviceProfile, store: RecordStore): string {
+  const faces = store.countTemplates(2) + store.countTemplates(9);
+  return [p.firmware, store.users.size, store.countTemplates(1), store.log.length, p.ip, 10, 7, 15, faces, 111].join(',');
+}
+
+/** Inventory keys, shared by `table=options` and the INFO result lines. */
+function inventory(p: DeviceProfile, store: RecordStore): Array<[string, string]> {
+  return [
+    ['~DeviceName', p.model],
+    ['MAC', p.mac],
+    ['TransactionCount', String(store.log.length)],
+    ['UserCount', String(store.users.size)],
+    ['FingerFunOn', '1'],
+    ['FPVersion', '10'],
+    ['FPCount', String(store.countTemplates(1))],
+    ['FaceFunOn', '1'],
+    ['FaceVersion', '7'],
+    ['FaceCount', String(store.countTemplates(2) + store.countTemplates(9))],
+    ['FWVersion', p.firmware],
+    ['PushVersion', p.pushVersion],
+    ['Language', String(p.language)],
+    ['IPAddress', p.ip],
+    ['MultiBioDataSupport', '0:1:1:0:0:0:0:0:0:1:0'],
+  ];
+}
+
+/** `table=options` body: one comma-separated line, limited to the keys the server asked for if it did. */
+export function optionsLine(p: DeviceProfile, store: RecordStore, requested?: readonly string[]): string {
+  let pairs = inventory(p, store);
+  if (requested && requested.length > 0) {
+    const wanted = new Set(requested.map((k) => k.replace(/^~/, '').toLowerCase()));
+    pairs = pairs.filter(([k]) => wanted.has(k.replace(/^~/, '').toLowerCase()));
+  }
+  return pairs.map(([k, v]) => `${k}=${v}`).join(',');
+}
+
+export function infoResultLines(p: DeviceProfile, store: RecordStore): string[] {
+  return inventory(p, store).map(([k, v]) => `${k}=${v}`);
+}
+
+/** Registry body: `DeviceType=acc,~DeviceName=..,FirmVer=..,PushVersion=..,MAC=..,LockCount=1,...` on one line. */
+export function registryLine(p: DeviceProfile): string {
+  const pairs: Array<[string, string]> = [
+    ['DeviceType', 'acc'],
+    ['~DeviceName', p.model],
+    ['FirmVer', p.firmware],
+    ['PushVersion', p.pushVersion],
+    ['MAC', p.mac],
+    ['LockCount', '1'],
+    ['ReaderCount', '2'],
+    ['AuxInCount', '1'],
+    ['AuxOutCount', '1'],
+    ['CommType', 'ethernet'],
+    ['MaxPackageSize', '2048000'],
+    ['MachineType', '101'],
+    ['~IsOnlyRFMachine', '0'],
+    ['~MaxUserCount', '10000'],
+    ['~MaxAttLogCount', '100000'],
+    ['~MaxUserFingerCount', '10'],
+    ['IPAddress', p.ip],
+    ['~ZKFPVersion', '10'],
+    ['FingerFunOn', '1'],
+    ['FaceFunOn', '1'],
+    ['MultiBioDataSupport', '0:1:1:0:0:0:0:0:0:1:0'],
+  ];
+  return pairs.map(([k, v]) => `${k}=${v}`).join(',');
+}

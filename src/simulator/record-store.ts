@@ -1,0 +1,150 @@
+// The terminal's own memory: user table, templates, door authorisations and the attendance /
+// event log. Record indexes are assigned once and never reused, like the `index=` a security
+// device puts in rtlog (servers dedupe on (SN, index)).
+
+export interface UserRecord {
+  /** Internal slot number, stable for the life of the user (`uid=` in security uploads). */
+  uid: number;
+  pin: string;
+  name: string;
+  privilege: string;
+  password: string;
+  card: string;
+  group: string;
+  timeZones: string;
+  verify: string;
+  startTime: string;
+  endTime: string;
+}
+
+/** Biometric type index as in protocol §7.4: 1 fingerprint, 2 NIR face, 9 visible-light face. */
+export interface TemplateRecord {
+  pin: string;
+  type: number;
+  no: number;
+  index: number;
+  valid: string;
+  duress: string;
+  majorVer: string;
+  minorVer: string;
+  format: string;
+  tmp: string;
+}
+
+export interface AuthorizationRecord {
+  pin: string;
+  timezoneId: string;
+  doorId: string;
+  devId: string;
+}
+
+/** One attendance punch (attendance family) or real-time event (security family). */
+export interface LogRecord {
+  index: number;
+  pin: string;
+  /** Device local time, already formatted for the wire. */
+  time: string;
+  status: number;
+  verify: number;
+  workcode: string;
+  /** Security event code (§4.4): 0 normal verify, 8 remote open, 9 remote close, 27 not registered. */
+  event: number;
+  door: number;
+  cardNo: string;
+}
+
+const templateKey = (pin: string, type: number, no: number): string => `${pin}\u0000${type}\u0000${no}`;
+
+export class RecordStore {
+  readonly users = new Map<string, UserRecord>();
+  readonly templates = new Map<string, TemplateRecord>();
+  readonly authorizations = new Map<string, AuthorizationRecord>();
+  readonly log: LogRecord[] = [];
+  doorOpens = 0;
+  private nextUid = 1;
+  private nextLogIndex = 1;
+
+  /** Bounded so a long bench run does not grow without limit; the oldest records go first. */
+  constructor(private readonly maxLogRecords = 10_000) {}
+
+  upsertUser(pin: string, fields: Partial<Omit<UserRecord, 'uid' | 'pin'>>): UserRecord {
+    const existing = this.users.get(pin);
+    const user: UserRecord = existing ?? {
+      uid: this.nextUid++,
+      pin,
+      name: '',
+      privilege: '0',
+      password: '',
+      card: '',
+      group: '1',
+      timeZones: '0000000000000000',
+      verify: '0',
+      startTime: '0',
+      endTime: '0',
+    };
+    for (const [k, v] of Object.entries(fields) as [keyof typeof fields, string | undefined][]) {
+      if (v !== undefined) user[k] = v;
+    }
+    this.users.set(pin, user);
+    return user;
+  }
+
+  /** Deleting a user also drops its templates and authorisations, as firmware does. */
+  deleteUser(pin: string): boolean {
+    if (pin === '*') {
+      const had = this.users.size > 0;
+      this.users.clear();
+      this.templates.clear();
+      this.authorizations.clear();
+      return had;
+    }
+    this.deleteTemplates(pin);
+    this.deleteAuthorizations(pin);
+    return this.users.delete(pin);
+  }
+
+  upsertTemplate(t: TemplateRecord): void {
+    this.templates.set(templateKey(t.pin, t.type, t.no), t);
+  }
+
+  /** Removes matching templates; `undefined` criteria match anything, pin `*` means all pins. */
+  deleteTemplates(pin: string, type?: number, no?: number): number {
+    let removed = 0;
+    for (const [key, t] of this.templates) {
+      if (pin !== '*' && t.pin !== pin) continue;
+      if (type !== undefined && t.type !== type) continue;
+      if (no !== undefined && t.no !== no) continue;
+      this.templates.delete(key);
+      removed++;
+    }
+    return removed;
+  }
+
+  upsertAuthorization(a: AuthorizationRecord): void {
+    this.authorizations.set(`${a.pin}\u0000${a.doorId}\u0000${a.devId}`, a);
+  }
+
+  deleteAuthorizations(pin: string): number {
+    let removed = 0;
+    for (const [key, a] of this.authorizations) {
+      if (pin === '*' || a.pin === pin) {
+        this.authorizations.delete(key);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  appendLog(fields: Omit<LogRecord, 'index'>): LogRecord {
+    const record: LogRecord = { index: this.nextLogIndex++, ...fields };
+    this.log.push(record);
+    if (this.log.length > this.maxLogRecords) this.log.splice(0, this.log.length - this.maxLogRecords);
+    return record;
+  }
+
+  countTemplates(type: number): number {
+    let n = 0;
+    for (const t of this.templates.values()) if (t.type === type) n++;
+    return n;
+  }
+}

@@ -1,0 +1,609 @@
+// One simulated terminal. It behaves like firmware on the wire: handshake (and, on security
+// devices, registry + push + token cookie), a poll every Delay/RequestDelay, real-time uploads,
+// command execution with batched results, and it keeps whatever the server did not acknowledge.
+//
+// All traffic of one terminal is serial (one request in flight), as on a real device. The work
+// loop is driven by two flags: `wantPoll` (poll timer fired: handshake if needed, upload, poll)
+// and `wantFlush` (new data: upload only). Timers are plain setTimeout chains, so stop() and
+// goOffline() can clear them and tear down the request in flight.
+import { EventEmitter } from 'node:events';
+import http from 'node:http';
+import https from 'node:https';
+import {
+  commandEcho,
+  executeCommand,
+  type CommandEffect,
+  type CommandOutcome,
+  type ExecutionContext,
+  type TerminalFamily,
+} from './command-executor';
+import { parseCommandReply, type ParsedCommand } from './command-parser';
+import { infoParameter, infoResultLines, optionsLine, registryLine, resolveProfile, type DeviceProfile } from './device-profile';
+import { HttpStatusError, sendRequest, type HttpReply, type InFlight, type OutgoingRequest } from './http-transport';
+import {
+  accBiodataLine,
+  accTemplatev10Line,
+  accUserLine,
+  attlogLine,
+  biodataLine,
+  operlogFingerprintLine,
+  operlogUserLine,
+  rtlogLine,
+  rtstateLine,
+} from './record-lines';
+import { RecordStore, type LogRecord, type TemplateRecord, type UserRecord } from './record-store';
+import {
+  isUploadAcknowledged,
+  optionValue,
+  parseAttendanceOptions,
+  parseKeyValueLines,
+  parseRegistryCode,
+  secondsOption,
+} from './reply-parser';
+import * as requests from './request-builder';
+import { UploadQueues, type QueuedRecord } from './upload-queue';
+import { fakeTemplate, formatDeviceTime, joinRecords, parseTimeZoneOption, sessionToken, type LineEnding } from './wire-format';
+
+export interface SimulatedTerminalConfig {
+  serverUrl: string;
+  serialNumber: string;
+  family: TerminalFamily;
+  /** Overrides the server's Delay (attendance) / RequestDelay (security). */
+  pollIntervalMs?: number;
+  /** Overrides the server's ErrorDelay: wait before reconnecting after a failure. */
+  errorDelayMs?: number;
+  model?: string;
+  firmware?: string;
+  /** `pushver` of the handshake; defaults 2.4.1 (att) / 3.1.2 (acc). */
+  pushVersion?: string;
+  /** Minutes east of UTC for device local time; defaults to the server's TimeZone option, else 0. */
+  timeZoneOffset?: number;
+  lineEnding?: LineEnding;
+  language?: number;
+  macAddress?: string;
+  ipAddress?: string;
+  /** Shared agent (fleets); otherwise the terminal owns a one-socket agent. */
+  agent?: http.Agent;
+  /** See RequestContext.connection. Default `device`. */
+  connection?: 'device' | 'keep-alive';
+  /** Per-request timeout; the security TimeoutSec option applies when this is not set. Default 10 s. */
+  requestTimeoutMs?: number;
+  maxRecordsPerUpload?: number;
+  maxLogRecords?: number;
+  /** Re-upload users, templates and the whole log after every handshake (as some firmware does). */
+  resendHistoryOnHandshake?: boolean;
+  /** Time a REBOOT takes before the next handshake. Default 3 s. */
+  rebootDelayMs?: number;
+  /** Test hook: a number makes the command fail with that code without executing it. */
+  failCommands?: (command: ParsedCommand) => number | null;
+}
+
+export interface TerminalStats {
+  requests: number;
+  handshakes: number;
+  polls: number;
+  punchesQueued: number;
+  punchesSent: number;
+  punchesAcknowledged: number;
+  commandsExecuted: number;
+  uploadsRejected: number;
+  errors: number;
+}
+
+export interface PunchInput {
+  pin: string;
+  at?: Date;
+  /** Attendance state (§7.2) on att; inoutstatus on acc. Default 0. */
+  status?: number;
+  /** Verify mode (§7.1). Default 1 (fingerprint). */
+  verify?: number;
+  workcode?: string;
+  /** Security event code (§4.4). Default 0 (normal verify open). */
+  event?: number;
+  cardNo?: string;
+}
+
+export interface HandshakeEvent {
+  family: TerminalFamily;
+  options: Map<string, string>;
+  pollIntervalMs: number;
+  registryCode?: string;
+  sessionId?: string;
+  token?: string;
+}
+
+export interface UploadEvent {
+  table: string;
+  count: number;
+  status: number;
+  reply: string;
+  acknowledged: boolean;
+}
+
+export interface CommandEvent {
+  command: ParsedCommand;
+  rc: number;
+  echo: string;
+}
+
+interface Session {
+  options: Map<string, string>;
+  pollMs: number;
+  errorMs: number;
+  realtime: boolean;
+  timeoutMs: number;
+  token?: string;
+}
+
+const ATT_TABLES = ['OPERLOG', 'BIODATA', 'ATTLOG'] as const;
+const ACC_TABLES = ['user', 'templatev10', 'biodata', 'rtlog', 'rtstate'] as const;
+const ACC_TABLEDATA = new Set(['user', 'templatev10', 'biodata']);
+
+export class SimulatedTerminal extends EventEmitter {
+  readonly serialNumber: string;
+  readonly family: TerminalFamily;
+  readonly store: RecordStore;
+  readonly stats: TerminalStats = {
+    requests: 0,
+    handshakes: 0,
+    polls: 0,
+    punchesQueued: 0,
+    punchesSent: 0,
+    punchesAcknowledged: 0,
+    commandsExecuted: 0,
+    uploadsRejected: 0,
+    errors: 0,
+  };
+  private readonly profile: DeviceProfile;
+  private readonly queues: UploadQueues;
+  private readonly base: URL;
+  private readonly agent: http.Agent;
+  private readonly ownsAgent: boolean;
+  private readonly execution: ExecutionContext;
+  private tzOffset: number;
+  private session: Session | null = null;
+  private online = false;
+  private stopped = false;
+  private busy = false;
+  private wantPoll = false;
+  private wantFlush = false;
+  /** Bumped whenever connectivity changes, so a torn-down request's failure is not an error. */
+  private epoch = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private inFlight: InFlight | null = null;
+  private loop: Promise<void> = Promise.resolve();
+  private pendingResults: string[] = [];
+  private infoDue = true;
+
+  constructor(private readonly config: SimulatedTerminalConfig) {
+    super();
+    this.serialNumber = config.serialNumber;
+    this.family = config.family;
+    this.base = new URL(config.serverUrl);
+    this.store = new RecordStore(config.maxLogRecords);
+    this.profile = resolveProfile(config);
+    this.queues = new UploadQueues(config.family === 'att' ? ATT_TABLES : ACC_TABLES);
+    this.tzOffset = config.timeZoneOffset ?? 0;
+    this.ownsAgent = config.agent === undefined;
+    const agentOptions = { keepAlive: config.connection === 'keep-alive', maxSockets: 1 };
+    this.agent = config.agent ?? (this.base.protocol === 'https:' ? new https.Agent(agentOptions) : new http.Agent(agentOptions));
+    this.execution = {
+      family: config.family,
+      store: this.store,
+      now: () => this.deviceNow(),
+      infoLines: () => infoResultLines(this.profile, this.store),
+    };
+  }
+
+  get isOnline(): boolean {
+    return this.online;
+  }
+
+  get isConnected(): boolean {
+    return this.session !== null;
+  }
+
+  /** Records waiting for an acknowledgement (uploads and command results). */
+  get pendingCount(): number {
+    return this.queues.size() + this.pendingResults.length;
+  }
+
+  start(): void {
+    this.goOnline();
+  }
+
+  /** Stops all traffic for good and releases the terminal's own agent. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.goOffline();
+    await this.loop;
+    if (this.ownsAgent) this.agent.destroy();
+  }
+
+  /** Network unplugged: no more requests; everything not acknowledged stays queued. */
+  goOffline(): void {
+    this.online = false;
+    this.epoch++;
+    this.session = null;
+    this.clearTimer();
+    this.inFlight?.abort();
+  }
+
+  /** Network back: a fresh handshake, then the queued records. */
+  goOnline(): void {
+    if (this.stopped || this.online) return;
+    this.online = true;
+    this.epoch++;
+    this.session = null;
+    this.wantPoll = true;
+    this.drain();
+  }
+
+  /** A person verifies at the terminal. With Realtime on, it is uploaded at once. */
+  punch(input: PunchInput): LogRecord {
+    const record = this.store.appendLog({
+      pin: input.pin,
+      time: formatDeviceTime(input.at ?? new Date(), this.tzOffset),
+      status: input.status ?? 0,
+      verify: input.verify ?? 1,
+      workcode: input.workcode ?? '0',
+      event: input.event ?? 0,
+      door: 1,
+      cardNo: input.cardNo ?? '0',
+    });
+    this.queueLog(record);
+    this.stats.punchesQueued++;
+    if (this.session?.realtime !== false) this.kick();
+    return record;
+  }
+
+  /** A user enrolled on the terminal's own keypad: reported as OPERLOG `USER` / tabledata `user`. */
+  enrollUser(pin: string, fields: Partial<Omit<UserRecord, 'uid' | 'pin'>> = {}): UserRecord {
+    const user = this.store.upsertUser(pin, { name: fields.name ?? `User ${pin}`, ...fields });
+    this.queueUser(user);
+    this.infoDue = true;
+    this.kick();
+    return user;
+  }
+
+  /** A fingerprint enrolled on the terminal: OPERLOG `FP` (att) / tabledata `templatev10` (acc). */
+  enrollFingerprint(pin: string, fingerId = 0): TemplateRecord {
+    return this.enrollTemplate(pin, 1, fingerId);
+  }
+
+  /** Any biometric type (§7.4, e.g. 9 visible-light face): `table=BIODATA` (att) / tabledata `biodata` (acc). */
+  enrollBiometric(pin: string, type: number, no = 0): TemplateRecord {
+    return this.enrollTemplate(pin, type, no);
+  }
+
+  /** Queues users, templates and the whole log again, as firmware does after a handshake. */
+  resendHistory(): void {
+    for (const user of this.store.users.values()) this.queueUser(user);
+    for (const t of this.store.templates.values()) this.queueTemplate(t);
+    for (const r of this.store.log) this.queueLog(r);
+    this.kick();
+  }
+
+  private enrollTemplate(pin: string, type: number, no: number): TemplateRecord {
+    if (!this.store.users.has(pin)) this.enrollUser(pin);
+    const template: TemplateRecord = {
+      pin,
+      type,
+      no,
+      index: 0,
+      valid: '1',
+      duress: '0',
+      majorVer: type === 1 ? '10' : type === 9 ? '58' : '7',
+      minorVer: '0',
+      format: '0',
+      tmp: fakeTemplate(`${this.serialNumber}/${pin}/${type}/${no}`),
+    };
+    this.store.upsertTemplate(template);
+    this.queueTemplate(template);
+    this.infoDue = true;
+    this.kick();
+    return template;
+  }
+
+  // ---- queueing -------------------------------------------------------------------------
+
+  private queueLog(r: LogRecord): void {
+    const punch = r.pin !== '0';
+    if (this.family === 'att') this.queues.add('ATTLOG', { key: `log:${r.index}`, line: attlogLine(r), punch });
+    else this.queues.add('rtlog', { key: `log:${r.index}`, line: rtlogLine(r), punch });
+  }
+
+  private queueUser(u: UserRecord): void {
+    if (this.family === 'att') this.queues.add('OPERLOG', { key: `user:${u.pin}`, line: operlogUserLine(u), punch: false });
+    else this.queues.add('user', { key: `user:${u.pin}`, line: accUserLine(u), punch: false });
+  }
+
+  private queueTemplate(t: TemplateRecord): void {
+    const key = `tmp:${t.pin}:${t.type}:${t.no}`;
+    if (this.family === 'att') {
+      if (t.type === 1) this.queues.add('OPERLOG', { key, line: operlogFingerprintLine(t), punch: false });
+      else this.queues.add('BIODATA', { key, line: biodataLine(t), punch: false });
+      return;
+    }
+    const uid = this.store.users.get(t.pin)?.uid ?? 0;
+    if (t.type === 1) this.queues.add('templatev10', { key, line: accTemplatev10Line(t, uid), punch: false });
+    else this.queues.add('biodata', { key, line: accBiodataLine(t), punch: false });
+  }
+
+  private queueDoorState(open: boolean): void {
+    this.queues.add('rtstate', { key: 'rtstate', line: rtstateLine(this.deviceNow(), open), punch: false });
+  }
+
+  // ---- work loop ------------------------------------------------------------------------
+
+  private kick(): void {
+    this.wantFlush = true;
+    this.drain();
+  }
+
+  private drain(): void {
+    if (this.busy || !this.online) return;
+    this.busy = true;
+    this.loop = this.runLoop().finally(() => {
+      this.busy = false;
+      if (this.online && (this.wantPoll || this.wantFlush)) this.drain();
+    });
+  }
+
+  private async runLoop(): Promise<void> {
+    while (this.online && (this.wantPoll || this.wantFlush)) {
+      const epoch = this.epoch;
+      const poll = this.wantPoll;
+      this.wantPoll = false;
+      this.wantFlush = false;
+      try {
+        const nextMs = await this.cycle(poll);
+        if (nextMs !== null && epoch === this.epoch) this.schedule(nextMs);
+      } catch (err) {
+        // a request torn down by goOffline()/stop() is not a failure
+        if (epoch !== this.epoch || !this.online) continue;
+        this.fail(err);
+        this.session = null;
+        this.schedule(this.config.errorDelayMs ?? this.lastErrorDelayMs);
+      }
+    }
+  }
+
+  private lastErrorDelayMs = 30_000;
+
+  /** One pass; returns when the next poll is due, or null when this pass was upload-only. */
+  private async cycle(poll: boolean): Promise<number | null> {
+    if (this.session === null) {
+      if (!poll) return null; // new data while disconnected waits for the reconnect timer
+      await this.handshake();
+    }
+    await this.flushResults();
+    await this.flushUploads();
+    if (!poll) return null;
+    const effect = await this.poll();
+    await this.flushUploads();
+    if (effect === 'reboot') {
+      this.session = null;
+      return this.config.rebootDelayMs ?? 3_000;
+    }
+    if (effect === 'recheck') {
+      this.session = null;
+      return 0;
+    }
+    return this.session!.pollMs;
+  }
+
+  private schedule(ms: number): void {
+    this.clearTimer();
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.wantPoll = true;
+      this.drain();
+    }, ms);
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private fail(err: unknown): void {
+    this.stats.errors++;
+    // EventEmitter throws on an unhandled 'error'; a fleet of thousands should not need listeners
+    if (this.listenerCount('error') > 0) this.emit('error', err instanceof Error ? err : new Error(String(err)));
+  }
+
+  private deviceNow(): string {
+    return formatDeviceTime(new Date(), this.tzOffset);
+  }
+
+  private context(): requests.RequestContext {
+    return {
+      serialNumber: this.serialNumber,
+      family: this.family,
+      connection: this.config.connection ?? 'device',
+      token: this.session?.token,
+    };
+  }
+
+  private async send(request: OutgoingRequest, timeoutMs?: number): Promise<HttpReply> {
+    this.stats.requests++;
+    const inFlight = sendRequest(this.base, request, {
+      agent: this.agent,
+      timeoutMs: this.config.requestTimeoutMs ?? timeoutMs ?? this.session?.timeoutMs ?? 10_000,
+    });
+    this.inFlight = inFlight;
+    try {
+      return await inFlight.reply;
+    } finally {
+      if (this.inFlight === inFlight) this.inFlight = null;
+    }
+  }
+
+  private async sendOk(request: OutgoingRequest): Promise<HttpReply> {
+    const reply = await this.send(request);
+    if (reply.status !== 200) throw new HttpStatusError(reply.status, request.path);
+    return reply;
+  }
+
+  // ---- handshakes -----------------------------------------------------------------------
+
+  private async handshake(): Promise<void> {
+    const event = this.family === 'att' ? await this.attendanceHandshake() : await this.accessHandshake();
+    this.stats.handshakes++;
+    this.infoDue = true;
+    const session = this.session!;
+    if (optionValue(session.options, 'PushOptionsFlag')?.trim() === '1') {
+      const requested = optionValue(session.options, 'PushOptions')?.split(',').filter((k) => k.trim() !== '');
+      await this.uploadOptions(optionsLine(this.profile, this.store, requested));
+    }
+    if (this.config.resendHistoryOnHandshake) this.resendHistory();
+    this.emit('handshake', event);
+  }
+
+  private sessionFrom(options: Map<string, string>, delayKey: string): Session {
+    const errorMs = secondsOption(options, 'ErrorDelay', 30_000);
+    this.lastErrorDelayMs = errorMs;
+    if (this.config.timeZoneOffset === undefined) {
+      this.tzOffset = parseTimeZoneOption(optionValue(options, 'TimeZone')) ?? this.tzOffset;
+    }
+    return {
+      options,
+      pollMs: this.config.pollIntervalMs ?? secondsOption(options, delayKey, 30_000),
+      errorMs,
+      realtime: optionValue(options, 'Realtime')?.trim() !== '0',
+      timeoutMs: secondsOption(options, 'TimeoutSec', 10_000),
+    };
+  }
+
+  /** §3.1: `GET OPTION FROM: <SN>` block; a bare `OK` leaves firmware defaults (pitfall 14). */
+  private async attendanceHandshake(): Promise<HandshakeEvent> {
+    const reply = await this.sendOk(requests.attendanceHandshake(this.context(), this.profile.pushVersion, this.profile.language));
+    const { options } = parseAttendanceOptions(reply.body, this.serialNumber);
+    this.session = this.sessionFrom(options, 'Delay');
+    // stamp 0 means "upload everything of that table again" (§3.1)
+    if (optionValue(options, 'ATTLOGStamp')?.trim() === '0') for (const r of this.store.log) this.queueLog(r);
+    if (optionValue(options, 'OPERLOGStamp')?.trim() === '0') {
+      for (const u of this.store.users.values()) this.queueUser(u);
+      for (const t of this.store.templates.values()) if (t.type === 1) this.queueTemplate(t);
+    }
+    return { family: 'att', options, pollIntervalMs: this.session.pollMs };
+  }
+
+  /** §4.1: handshake, registry when unregistered, push for SessionID, then the token cookie. */
+  private async accessHandshake(): Promise<HandshakeEvent> {
+    const first = await this.sendOk(requests.accessHandshake(this.context(), this.profile.pushVersion));
+    const greeting = parseKeyValueLines(first.body);
+    const registered = optionValue(greeting, 'registry')?.trim().toLowerCase() === 'ok';
+    let registryCode = registered ? optionValue(greeting, 'RegistryCode')?.trim() : undefined;
+    let sessionId = registryCode !== undefined ? optionValue(greeting, 'SessionID')?.trim() : undefined;
+    if (registryCode === undefined) {
+      const reg = await this.sendOk(requests.registry(this.context(), registryLine(this.profile)));
+      const code = parseRegistryCode(reg.body);
+      if (code === null) throw new Error(`registry not acknowledged (reply ${JSON.stringify(reg.body.slice(0, 60))})`);
+      registryCode = code;
+    }
+    const pushCtx = { ...this.context(), token: sessionId ? sessionToken(registryCode, this.serialNumber, sessionId) : undefined };
+    const push = await this.sendOk(requests.pushConfig(pushCtx));
+    const config = parseKeyValueLines(push.body);
+    sessionId = optionValue(config, 'SessionID')?.trim() || sessionId;
+    if (!sessionId) throw new Error(`push reply carries no SessionID (reply ${JSON.stringify(push.body.slice(0, 60))})`);
+    const options = new Map([...greeting, ...config]);
+    const session = this.sessionFrom(options, 'RequestDelay');
+    session.token = sessionToken(registryCode, this.serialNumber, sessionId);
+    this.session = session;
+    this.queueDoorState(false);
+    return { family: 'acc', options, pollIntervalMs: session.pollMs, registryCode, sessionId, token: session.token };
+  }
+
+  // ---- uploads --------------------------------------------------------------------------
+
+  private async uploadOptions(line: string): Promise<void> {
+    const reply = await this.send(requests.dataUpload(this.context(), [['table', 'options']], line));
+    const acknowledged = reply.status === 200 && isUploadAcknowledged(reply.body, { count: 1 });
+    if (!acknowledged) this.stats.uploadsRejected++;
+    this.emit('upload', { table: 'options', count: 1, status: reply.status, reply: reply.body, acknowledged } satisfies UploadEvent);
+  }
+
+  private uploadParams(table: string, count: number): { params: Array<[string, string]>; tableName?: string } {
+    if (this.family === 'att') {
+      const stamp = optionValue(this.session!.options, `${table}Stamp`)?.trim();
+      return { params: [['table', table], ['Stamp', stamp && /^\d+$/.test(stamp) && stamp !== '0' ? stamp : '9999']] };
+    }
+    if (ACC_TABLEDATA.has(table)) {
+      return { params: [['table', 'tabledata'], ['tablename', table], ['count', String(count)]], tableName: table };
+    }
+    return { params: [['table', table]] };
+  }
+
+  private async flushUploads(): Promise<void> {
+    for (;;) {
+      const batch = this.queues.nextBatch(this.config.maxRecordsPerUpload ?? 100);
+      if (batch === null) return;
+      const { table, records } = batch;
+      const { params, tableName } = this.uploadParams(table, records.length);
+      const body = joinRecords(records.map((r) => r.line), this.config.lineEnding ?? 'lf');
+      const punches = countPunches(records);
+      this.stats.punchesSent += punches;
+      const reply = await this.send(requests.dataUpload(this.context(), params, body));
+      const acknowledged = reply.status === 200 && isUploadAcknowledged(reply.body, { tableName, count: records.length });
+      this.emit('upload', { table, count: records.length, status: reply.status, reply: reply.body, acknowledged } satisfies UploadEvent);
+      if (!acknowledged) {
+        // kept for the next cycle, like firmware that got no acknowledgement
+        this.stats.uploadsRejected++;
+        this.stats.errors++;
+        return;
+      }
+      this.queues.acknowledge(table, records);
+      this.stats.punchesAcknowledged += punches;
+    }
+  }
+
+  // ---- commands -------------------------------------------------------------------------
+
+  private async poll(): Promise<CommandEffect> {
+    const info = this.family === 'att' && this.infoDue ? infoParameter(this.profile, this.store) : undefined;
+    const reply = await this.sendOk(requests.getRequest(this.context(), info));
+    this.stats.polls++;
+    if (info !== undefined) this.infoDue = false;
+    const commands = parseCommandReply(reply.body);
+    this.emit('poll', { reply: reply.body, commands: commands.length });
+    let effect: CommandEffect = 'none';
+    for (const command of commands) {
+      const outcome = this.run(command);
+      for (const r of outcome.newLog) this.queueLog(r);
+      if (outcome.newLog.some((r) => r.event === 8)) this.queueDoorState(true);
+      if (outcome.dataChanged) this.infoDue = true;
+      if (outcome.effect === 'reboot' || (outcome.effect === 'recheck' && effect === 'none')) effect = outcome.effect;
+      const line = `ID=${command.id}&Return=${outcome.rc}&CMD=${outcome.echo}`;
+      this.pendingResults.push([line, ...outcome.extraLines].join('\n'));
+      this.stats.commandsExecuted++;
+      this.emit('command', { command, rc: outcome.rc, echo: outcome.echo } satisfies CommandEvent);
+    }
+    await this.flushResults();
+    return effect;
+  }
+
+  private run(command: ParsedCommand): CommandOutcome {
+    const injected = this.config.failCommands?.(command) ?? null;
+    if (injected === null) return executeCommand(this.execution, command);
+    return { rc: injected, echo: commandEcho(this.family, command.verb), extraLines: [], effect: 'none', newLog: [], dataChanged: false };
+  }
+
+  /** All results of a poll in one `devicecmd` body, LF-joined (fx 12, 31); kept until a 200. */
+  private async flushResults(): Promise<void> {
+    if (this.pendingResults.length === 0) return;
+    const results = this.pendingResults.slice();
+    const reply = await this.send(requests.commandResults(this.context(), results.join('\n')));
+    const acknowledged = reply.status === 200;
+    this.emit('upload', { table: 'devicecmd', count: results.length, status: reply.status, reply: reply.body, acknowledged } satisfies UploadEvent);
+    if (!acknowledged) throw new HttpStatusError(reply.status, '/iclock/devicecmd');
+    this.pendingResults.splice(0, results.length);
+  }
+}
+
+function countPunches(records: readonly QueuedRecord[]): number {
+  let n = 0;
+  for (const r of records) if (r.punch) n++;
+  return n;
+}

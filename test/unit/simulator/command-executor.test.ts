@@ -1,0 +1,64 @@
+import { expect } from 'chai';
+import { executeCommand, type ExecutionContext, type TerminalFamily } from '../../../src/simulator/command-executor';
+import { parseCommandReply } from '../../../src/simulator/command-parser';
+import { RecordStore } from '../../../src/simulator/record-store';
+
+function ctx(family: TerminalFamily): ExecutionContext {
+  return { family, store: new RecordStore(), now: () => '2024-01-01 08:00:00', infoLines: () => ['~DeviceName=X', 'UserCount=0'] };
+}
+const run = (c: ExecutionContext, line: string) => executeCommand(c, parseCommandReply(line)[0]!);
+
+describe('simulator: command execution', () => {
+  it('updates and deletes attendance users and templates, echoing DATA', () => {
+    const c = ctx('att');
+    const up = run(c, 'C:1:DATA UPDATE USERINFO PIN=7\tName=Ann Lee\tPri=14\tPasswd=\tCard=133440\tGrp=1\tTZ=0001000000000000');
+    expect([up.rc, up.echo]).to.deep.equal([0, 'DATA']);
+    expect(c.store.users.get('7')).to.include({ name: 'Ann Lee', privilege: '14', card: '133440' });
+    expect(run(c, 'C:2:DATA UPDATE FINGERTMP PIN=7\tFID=3\tSize=4\tValid=1\tTMP=AAA=').rc).to.equal(0);
+    expect(run(c, 'C:3:DATA UPDATE FINGERTMP PIN=7\tFID=4\tSize=99\tValid=1\tTMP=AAA=').rc).to.equal(-9);
+    expect(run(c, 'C:4:DATA UPDATE BIODATA Pin=7\tNo=0\tIndex=0\tValid=1\tDuress=0\tType=9\tMajorVer=58\tMinorVer=0\tFormat=0\tTmp=QUJD').rc).to.equal(0);
+    expect(c.store.templates.size).to.equal(2);
+    expect(run(c, 'C:5:DATA DELETE USERINFO PIN=7').rc).to.equal(0);
+    expect(c.store.users.size + c.store.templates.size).to.equal(0);
+    expect(run(c, 'C:6:DATA UPDATE user Pin=1').rc).to.equal(-1004);
+  });
+
+  it('handles security user, userauthorize and template tables with the full echo', () => {
+    const c = ctx('acc');
+    const up = run(c, 'C:1:DATA UPDATE user CardNo=\tPin=1\tPassword=\tGroup=1\tStartTime=0\tEndTime=0\tName=Bo\tPrivilege=0\nCardNo=\tPin=2\tName=Cy');
+    expect([up.rc, up.echo]).to.deep.equal([0, 'DATA UPDATE']);
+    expect([...c.store.users.keys()]).to.deep.equal(['1', '2']);
+    expect(run(c, 'C:2:DATA UPDATE userauthorize Pin=1\tAuthorizeTimezoneId=1\tAuthorizeDoorId=1\tDevID=1').rc).to.equal(0);
+    expect(run(c, 'C:3:DATA UPDATE templatev10 Pin=1\tFingerID=6\tValid=1\tTemplate=QUJD').rc).to.equal(0);
+    expect(run(c, 'C:4:DATA DELETE templatev10 Pin=1').rc).to.equal(0);
+    expect(run(c, 'C:5:DATA DELETE userauthorize Pin=1').rc).to.equal(0);
+    const del = run(c, 'C:6:DATA DELETE user Pin=1');
+    expect([del.rc, del.echo]).to.deep.equal([0, 'DATA DELETE']);
+    expect(c.store.authorizations.size).to.equal(0);
+    expect(run(c, 'C:7:DATA DELETE user *').rc).to.equal(0);
+    expect(c.store.users.size).to.equal(0);
+  });
+
+  it('records a door open for CONTROL DEVICE and AC_UNLOCK', () => {
+    const c = ctx('acc');
+    const open = run(c, 'C:224:CONTROL DEVICE 01010105');
+    expect([open.rc, open.echo]).to.deep.equal([0, 'CONTROL DEVICE']);
+    expect(open.newLog[0]).to.include({ pin: '0', event: 8, door: 1 });
+    expect(c.store.doorOpens).to.equal(1);
+    expect(run(c, 'C:225:CONTROL DEVICE 0101').rc).to.equal(-11);
+    expect(run(c, 'C:226:CONTROL DEVICE 03000000').effect).to.equal('reboot');
+    const att = ctx('att');
+    expect(run(att, 'C:1:AC_UNLOCK').rc).to.equal(0);
+    expect(att.store.doorOpens).to.equal(1);
+    expect(run(att, 'C:2:CONTROL DEVICE 01010105').rc).to.equal(-1002);
+  });
+
+  it('answers REBOOT, CHECK and INFO, and -1002 for anything unknown', () => {
+    const c = ctx('att');
+    expect(run(c, 'C:1:REBOOT')).to.include({ rc: 0, echo: 'REBOOT', effect: 'reboot' });
+    expect(run(c, 'C:2:CHECK')).to.include({ rc: 0, echo: 'CHECK', effect: 'recheck' });
+    expect(run(c, 'C:3:INFO').extraLines).to.deep.equal(['~DeviceName=X', 'UserCount=0']);
+    expect(run(c, 'C:4:USER ADD PIN=1')).to.include({ rc: -1002, echo: 'USER' });
+    expect(run(c, 'C:5:CLEAR LOG')).to.include({ rc: -1002, echo: 'CLEAR_LOG' });
+  });
+});
