@@ -23,13 +23,23 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
   // PostgreSQL runs as the unprivileged `postgres` user when we are root: it must reach the folder.
   if (process.getuid?.() === 0) fs.chmodSync(options.dataDir, 0o755);
 
-  const orphan = runningOrphan(pgDir);
-  if (orphan) {
+  const ownerFile = path.join(options.dataDir, 'owner.pid');
+  const running = runningPostmaster(pgDir);
+  if (running) {
+    const owner = Number(fs.existsSync(ownerFile) ? fs.readFileSync(ownerFile, 'utf8') : NaN);
+    if (isAlive(owner) && owner !== process.pid) {
+      // Another live process (the service, while the CLI runs) owns it: use it, never stop it.
+      return { serverUrl: (db) => url(running.port, db), stop: async () => undefined };
+    }
     // A previous process died without stopping its server (SIGKILL): adopt it rather than fail.
-    options.logger?.warn({ pid: orphan.pid, port: orphan.port }, 'adopting an embedded PostgreSQL left running by an earlier process');
+    options.logger?.warn({ pid: running.pid, port: running.port }, 'adopting an embedded PostgreSQL left running by an earlier process');
+    fs.writeFileSync(ownerFile, String(process.pid));
     return {
-      serverUrl: (db) => url(orphan.port, db),
-      stop: async () => stopByPid(orphan.pid),
+      serverUrl: (db) => url(running.port, db),
+      stop: async () => {
+        await stopByPid(running.pid);
+        fs.rmSync(ownerFile, { force: true });
+      },
     };
   }
 
@@ -61,10 +71,12 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
       await new Promise((resolve) => setTimeout(resolve, 150 * attempt));
     }
   }
+  fs.writeFileSync(ownerFile, String(process.pid));
   return {
     serverUrl: (db) => url(port, db),
     stop: async () => {
       await pg.stop();
+      fs.rmSync(ownerFile, { force: true });
     },
   };
 }
@@ -73,19 +85,25 @@ function url(port: number, database: string): string {
   return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
 }
 
-function runningOrphan(pgDir: string): { pid: number; port: number } | null {
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The postmaster recorded in the data folder, if it is still running. */
+function runningPostmaster(pgDir: string): { pid: number; port: number } | null {
   const pidFile = path.join(pgDir, 'postmaster.pid');
   if (!fs.existsSync(pidFile)) return null;
   const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
   const pid = Number(lines[0]);
   const port = Number(lines[3]);
-  if (!Number.isInteger(pid) || !Number.isInteger(port) || port <= 0) return null;
-  try {
-    process.kill(pid, 0);
-    return { pid, port };
-  } catch {
-    return null;
-  }
+  if (!Number.isInteger(port) || port <= 0 || !isAlive(pid)) return null;
+  return { pid, port };
 }
 
 async function stopByPid(pid: number): Promise<void> {

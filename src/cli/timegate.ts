@@ -1,0 +1,154 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config/config';
+import { openDatabase } from '../db/database';
+import { DomainError } from '../errors/domain-error';
+import { createLogger } from '../logger';
+import { runSimulateCommand } from '../simulator';
+import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-key.service';
+import type { RequestContext } from '../services/context';
+import { createWorkspace, listWorkspaces, setWorkspacePlan } from '../services/workspace.service';
+
+export const USAGE = `Usage: timegate <command> [options]
+
+Workspaces and keys (acts on the database of DATABASE_URL, or the embedded one in TIMEGATE_DATA_DIR):
+  workspace create --name <name> [--time-zone <IANA zone>]   create a workspace and print its admin key
+  workspace list                                             list workspaces and their plan limits
+  workspace plan --id <n> [--max-companies <n>] [--max-devices <n>] [--max-employees <n>]
+  key create --workspace <n> --scopes read,write[,admin,doors:unlock] [--name <name>]
+  key list --workspace <n>
+  key revoke --id <n>
+
+Terminals:
+  simulate --url <server> [options]                          play terminals against a server (simulate --help)
+
+Add --json for machine-readable output.
+`;
+
+type Printer = (value: unknown, text: string) => void;
+
+/** Runs one CLI command; returns the process exit code. */
+export async function runCli(argv: string[], out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
+  const [group, action, ...rest] = argv;
+  if (group === 'simulate') return runSimulateCommand(argv.slice(1));
+  if (!group || group === '--help' || group === '-h' || group === 'help') {
+    out(USAGE);
+    return group ? 0 : 2;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: 'string' },
+      'time-zone': { type: 'string' },
+      id: { type: 'string' },
+      workspace: { type: 'string' },
+      scopes: { type: 'string' },
+      'max-companies': { type: 'string' },
+      'max-devices': { type: 'string' },
+      'max-employees': { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const print: Printer = (value, text) => out(values.json ? JSON.stringify(value) : text);
+  const int = (name: string, value: string | undefined): number | undefined => {
+    if (value === undefined) return undefined;
+    if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number`);
+    return Number(value);
+  };
+  const required = (name: string, value: string | undefined): string => {
+    if (value === undefined) throw new UsageError(`--${name} is required`);
+    return value;
+  };
+
+  const config = loadConfig();
+  const logger = createLogger({ logLevel: process.env.LOG_LEVEL ?? 'warn' });
+  const database = await openDatabase(config, logger);
+  const ctx: RequestContext = {
+    principal: { kind: 'operator' },
+    em: database.orm.em.fork(),
+    requestId: 'cli',
+    logger,
+    now: () => new Date(),
+  };
+  try {
+    switch (`${group} ${action ?? ''}`.trim()) {
+      case 'workspace create': {
+        const { workspace, issued } = await createWorkspace(ctx, { name: required('name', values.name), timeZone: values['time-zone'] });
+        print(
+          { workspace: { id: workspace.id, name: workspace.name, timeZone: workspace.timeZone }, apiKey: { key: issued.key, scopes: issued.apiKey.scopes } },
+          `workspace ${workspace.id} "${workspace.name}" created\nadmin API key (shown only now): ${issued.key}`,
+        );
+        return 0;
+      }
+      case 'workspace list': {
+        const workspaces = await listWorkspaces(ctx);
+        print(
+          workspaces.map((w) => ({ id: w.id, name: w.name, timeZone: w.timeZone, maxCompanies: w.maxCompanies, maxDevices: w.maxDevices, maxEmployees: w.maxEmployees })),
+          workspaces.map((w) => `${w.id}\t${w.name}\t${w.timeZone}\tcompanies<=${w.maxCompanies} devices<=${w.maxDevices} employees<=${w.maxEmployees}`).join('\n'),
+        );
+        return 0;
+      }
+      case 'workspace plan': {
+        const w = await setWorkspacePlan(ctx, int('id', required('id', values.id))!, {
+          maxCompanies: int('max-companies', values['max-companies']),
+          maxDevices: int('max-devices', values['max-devices']),
+          maxEmployees: int('max-employees', values['max-employees']),
+        });
+        print({ id: w.id, maxCompanies: w.maxCompanies, maxDevices: w.maxDevices, maxEmployees: w.maxEmployees }, `workspace ${w.id}: companies<=${w.maxCompanies} devices<=${w.maxDevices} employees<=${w.maxEmployees}`);
+        return 0;
+      }
+      case 'key create': {
+        const issued = await createApiKey(ctx, {
+          workspaceId: int('workspace', required('workspace', values.workspace)),
+          name: values.name,
+          scopes: required('scopes', values.scopes).split(',').map((s) => s.trim()).filter(Boolean),
+        });
+        print({ id: issued.apiKey.id, key: issued.key, scopes: issued.apiKey.scopes }, `key ${issued.apiKey.id} created (shown only now): ${issued.key}`);
+        return 0;
+      }
+      case 'key list': {
+        const keys = await listApiKeys(ctx, int('workspace', required('workspace', values.workspace)));
+        print(
+          keys.map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, last4: k.last4, scopes: k.scopes, revokedAt: k.revokedAt ?? null })),
+          keys.map((k) => `${k.id}\t${k.prefix}…${k.last4}\t${k.scopes.join(',')}\t${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'}\t${k.name}`).join('\n'),
+        );
+        return 0;
+      }
+      case 'key revoke': {
+        const key = await revokeApiKey(ctx, int('id', required('id', values.id))!);
+        print({ id: key.id, revokedAt: key.revokedAt }, `key ${key.id} revoked`);
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown command "${group} ${action ?? ''}"`);
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+class UsageError extends Error {}
+
+/** Process entry (bin/timegate.js): runs the command and exits with its code. */
+export function main(argv: string[]): void {
+  runCli(argv).then(
+    (code) => process.exit(code),
+    (error) => {
+      if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+        process.stderr.write(`timegate: ${error.message}\n\n${USAGE}`);
+      } else if (error instanceof DomainError) {
+        const details = error.details.map((d) => `\n  ${d.field}: ${d.message}`).join('');
+        process.stderr.write(`timegate: ${error.message}${details}\n`);
+      } else if (error instanceof ConfigError) {
+        process.stderr.write(`${error.message}\n`);
+      } else {
+        process.stderr.write(`timegate: ${error instanceof Error ? error.stack : error}\n`);
+      }
+      process.exit(error instanceof UsageError || error instanceof DomainError || error instanceof ConfigError ? 2 : 1);
+    },
+  );
+}
+
+if (require.main === module) main(process.argv.slice(2));
+
