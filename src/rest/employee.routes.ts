@@ -8,7 +8,8 @@ const employeeBodyFields = {
   name: text(limits.personName),
   lastname: text(limits.personName),
   code: text(limits.employeeCode),
-  pin: nullableText(limits.pin),
+  // The pin's length and characters are checked by the service, whose message explains the terminal limit.
+  pin: { type: ['string', 'null'] },
   email: nullableText(limits.email),
   is_active: { type: 'boolean' },
 };
