@@ -23,7 +23,9 @@ describe('simulator: fleet and CLI', () => {
       expect(c.handshakes).to.equal(20);
       expect(c.punchesQueued).to.be.greaterThan(0);
       expect(c.punchesAcknowledged).to.be.greaterThan(0);
-      expect(c.requests).to.equal(server.requests.length);
+      // stop() aborts each terminal's in-flight request: the server may have seen it, the terminal
+      // does not count it as sent. At most one per terminal.
+      expect(c.requests).to.be.within(server.requests.length - 20, server.requests.length);
       expect(c.errors).to.equal(0);
       const after = server.requests.length;
       await new Promise((r) => setTimeout(r, 150));

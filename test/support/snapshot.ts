@@ -1,0 +1,41 @@
+import pg from 'pg';
+
+/**
+ * Every row of every table that belongs to a workspace (has a `workspace_id` column), ordered by id:
+ * comparing two snapshots proves a refused request changed nothing of that workspace.
+ */
+export async function workspaceSnapshot(databaseUrl: string, workspaceId: number): Promise<Record<string, unknown[]>> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const tables = await client.query<{ table_name: string }>(
+      `select table_name from information_schema.columns where column_name = 'workspace_id' and table_schema = 'public' order by table_name`,
+    );
+    const snapshot: Record<string, unknown[]> = {};
+    for (const { table_name } of tables.rows) {
+      const rows = await client.query(`select * from "${table_name}" where workspace_id = $1 order by 1`, [workspaceId]);
+      snapshot[table_name] = rows.rows;
+    }
+    const workspace = await client.query('select * from workspace where id = $1', [workspaceId]);
+    snapshot.workspace = workspace.rows;
+    return snapshot;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Row counts of every public table: a refused request must not add or remove rows anywhere. */
+export async function tableCounts(databaseUrl: string): Promise<Record<string, number>> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const tables = await client.query<{ tablename: string }>(`select tablename from pg_tables where schemaname = 'public' and tablename not like 'mikro_orm%' order by 1`);
+    const counts: Record<string, number> = {};
+    for (const { tablename } of tables.rows) {
+      counts[tablename] = Number((await client.query(`select count(*) from "${tablename}"`)).rows[0].count);
+    }
+    return counts;
+  } finally {
+    await client.end();
+  }
+}
