@@ -7,7 +7,7 @@ export type JsonSchema = Record<string, unknown>;
 
 export const text = (maxLength: number): JsonSchema => ({ type: 'string', maxLength });
 export const nullableText = (maxLength: number): JsonSchema => ({ type: ['string', 'null'], maxLength });
-export const id: JsonSchema = { type: 'integer', minimum: 1 };
+export const id: JsonSchema = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
 export const oneOf = (values: string[]): JsonSchema => ({ type: 'string', enum: values });
 
 export function object(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {

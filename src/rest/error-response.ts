@@ -16,15 +16,22 @@ export function errorBody(code: string, message: string, details: FieldProblem[]
 export function sendError(res: Response, error: DomainError, requestId: string): void {
   const status = statusOf(error.code);
   if (status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
-  // Field names in REST are snake_case, as in the bodies the client sent.
-  const details = error.details.map((d) => ({ ...d, field: d.field.split('.').map(camelToSnake).join('.') }));
-  res.status(status).json(errorBody(error.code, error.message, details, requestId));
+  res.status(status).json(errorBody(error.code, error.message, error.details, requestId));
 }
 
-/** Maps any error thrown or returned by GraphQL execution to the domain error the client gets. */
+/**
+ * Maps any error thrown or returned by GraphQL execution to the domain error the client gets.
+ * Services name fields as GraphQL does (camelCase); REST clients see their own snake_case names.
+ */
 export function toDomainError(error: unknown, logger: Logger, production: boolean): DomainError {
   const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
-  if (original instanceof DomainError) return original;
+  if (original instanceof DomainError) {
+    if (!(error instanceof GraphQLError)) return original;
+    const snake = (text: string, field: string) => text.split(field).join(field.split('.').map(camelToSnake).join('.'));
+    const details = original.details.map((d) => ({ ...d, field: snake(d.field, d.field), message: snake(d.message, d.field) }));
+    const message = original.details.reduce((text, d) => snake(text, d.field), original.message);
+    return new DomainError(original.code, message, details);
+  }
   if (original instanceof GraphQLError) {
     // Variable coercion failures: the body passed JSON Schema but GraphQL still refused a value.
     return new DomainError('validation_failed', original.message);

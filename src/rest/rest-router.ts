@@ -154,6 +154,11 @@ export function schemaProblems(errors: ErrorObject[]): FieldProblem[] {
       }
       case 'maxLength':
         return { field: path, code: 'too_long', message: `${path} must be at most ${error.params.limit} characters long.` };
+      case 'minimum':
+      case 'maximum':
+        return { field: path, code: 'out_of_range', message: `${path} must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${error.params.limit}.` };
+      case 'enum':
+        return { field: path, code: 'invalid_value', message: `${path} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}.` };
       default:
         return { field: path || 'body', code: 'invalid', message: `${path || 'body'} ${error.message ?? 'is invalid'}.` };
     }

@@ -1,0 +1,100 @@
+import { expect } from 'chai';
+import { createCompany, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
+import { rest } from '../support/http';
+import { tableCounts, workspaceSnapshot } from '../support/snapshot';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+interface BadInput {
+  name: string;
+  method: 'POST' | 'PUT';
+  path: () => string;
+  rawBody?: string | Buffer;
+  body?: unknown;
+  contentType?: string | null;
+  status: number;
+  code: string;
+  field?: string;
+}
+
+describe('bad input on REST bodies: a precise 4xx and nothing stored', () => {
+  let t: TestApp;
+  let ws: TestWorkspace;
+  let companyId: number;
+  let employeeId: number;
+  const employee = (extra: Record<string, unknown> = {}) => ({ name: 'A', lastname: 'B', code: 'BAD1', company_id: companyId, ...extra });
+
+  before(async () => {
+    t = await startTestApp({}, 'badinput');
+    ws = await createWorkspace(t.url);
+    companyId = (await createCompany(t.url, ws.key)).id;
+    employeeId = (await createEmployee(t.url, ws.key, companyId, { pin: '9' })).id;
+  });
+  after(() => t.stop());
+
+  const cases = (): BadInput[] => [
+    { name: 'malformed JSON', method: 'POST', path: () => '/public/v2/employees', rawBody: '{"name": "A",', status: 400, code: 'malformed_json' },
+    { name: 'truncated JSON string', method: 'PUT', path: () => `/public/v2/employees/${employeeId}`, rawBody: '{"name": "A', status: 400, code: 'malformed_json' },
+    { name: 'a JSON array instead of an object', method: 'POST', path: () => '/public/v2/companies', body: [{ name: 'x', code: 'y' }], status: 422, code: 'validation_failed', field: 'body' },
+    { name: 'a JSON string', method: 'POST', path: () => '/public/v2/companies', rawBody: '"company"', status: 422, code: 'validation_failed', field: 'body' },
+    { name: 'JSON null', method: 'POST', path: () => '/public/v2/companies', rawBody: 'null', status: 422, code: 'validation_failed', field: 'body' },
+    { name: 'empty body', method: 'POST', path: () => '/public/v2/companies', rawBody: '', status: 422, code: 'validation_failed' },
+    { name: 'wrong type: company_id as string', method: 'POST', path: () => '/public/v2/employees', body: employee({ company_id: String(companyId) }), status: 422, code: 'validation_failed', field: 'company_id' },
+    { name: 'wrong type: name as number', method: 'POST', path: () => '/public/v2/companies', body: { name: 12, code: 'x' }, status: 422, code: 'validation_failed', field: 'name' },
+    { name: 'wrong type: is_active as string', method: 'PUT', path: () => `/public/v2/employees/${employeeId}`, body: { is_active: 'false' }, status: 422, code: 'validation_failed', field: 'is_active' },
+    { name: 'wrong type: pin as number', method: 'POST', path: () => '/public/v2/employees', body: employee({ pin: 123 }), status: 422, code: 'validation_failed', field: 'pin' },
+    { name: 'id beyond 32 bits', method: 'POST', path: () => '/public/v2/employees', body: employee({ company_id: 2 ** 40 }), status: 422, code: 'validation_failed', field: 'company_id' },
+    { name: 'missing required field', method: 'POST', path: () => '/public/v2/employees', body: { name: 'A', code: 'x', company_id: companyId }, status: 422, code: 'validation_failed', field: 'lastname' },
+    { name: 'missing required field (wrapped)', method: 'POST', path: () => '/public/v2/companies', body: { company: { name: 'A' } }, status: 422, code: 'validation_failed', field: 'code' },
+    { name: 'unknown field', method: 'POST', path: () => '/public/v2/employees', body: employee({ nickname: 'x' }), status: 422, code: 'validation_failed', field: 'nickname' },
+    { name: 'unknown field next to the wrapper', method: 'POST', path: () => '/public/v2/companies', body: { company: { name: 'a', code: 'b' }, extra: 1 }, status: 422, code: 'validation_failed', field: 'company' },
+    { name: 'camelCase instead of snake_case', method: 'POST', path: () => '/public/v2/employees', body: { name: 'A', lastname: 'B', code: 'x', companyId }, status: 422, code: 'validation_failed', field: 'companyId' },
+    { name: 'NUL inside a string', method: 'POST', path: () => '/public/v2/employees', body: employee({ name: 'A\u0000B' }), status: 422, code: 'validation_failed', field: 'name' },
+    { name: 'TAB inside a name (would break terminal commands)', method: 'PUT', path: () => `/public/v2/employees/${employeeId}`, body: { lastname: 'a\tb' }, status: 422, code: 'validation_failed', field: 'lastname' },
+    { name: 'too long', method: 'POST', path: () => '/public/v2/companies', body: { name: 'x'.repeat(201), code: 'y' }, status: 422, code: 'validation_failed', field: 'name' },
+    { name: 'a 2 MB body', method: 'POST', path: () => '/public/v2/companies', rawBody: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024), code: 'big' }), status: 413, code: 'payload_too_large' },
+    { name: 'text/plain Content-Type', method: 'POST', path: () => '/public/v2/companies', rawBody: '{"name":"a","code":"b"}', contentType: 'text/plain', status: 415, code: 'unsupported_media_type' },
+    { name: 'form Content-Type', method: 'PUT', path: () => `/public/v2/employees/${employeeId}`, rawBody: 'name=a', contentType: 'application/x-www-form-urlencoded', status: 415, code: 'unsupported_media_type' },
+    { name: 'no Content-Type', method: 'POST', path: () => '/public/v2/companies', rawBody: '{"name":"a","code":"b"}', contentType: null, status: 415, code: 'unsupported_media_type' },
+    { name: 'duplicate code', method: 'POST', path: () => '/public/v2/employees', body: employee({ code: 'KEEP' }), status: 422, code: 'validation_failed', field: 'code' },
+    { name: 'unknown device mode', method: 'POST', path: () => '/public/v2/devices', body: { name: 'd', serial_number: 'S1', company_id: companyId, mode_type: 'door' }, status: 422, code: 'validation_failed', field: 'mode_type' },
+    { name: 'serial number with spaces', method: 'POST', path: () => '/public/v2/devices', body: { name: 'd', serial_number: 'S 1', company_id: companyId }, status: 422, code: 'validation_failed', field: 'serial_number' },
+    { name: 'unknown IANA zone', method: 'POST', path: () => '/public/v2/devices', body: { name: 'd', serial_number: 'S2', company_id: companyId, time_zone: 'Mars/Olympus' }, status: 422, code: 'validation_failed', field: 'time_zone' },
+  ];
+
+  it('answers each case with its status, code and field, and changes nothing', async () => {
+    await createEmployee(t.url, ws.key, companyId, { code: 'KEEP' });
+    const before = await workspaceSnapshot(t.config.databaseUrl!, ws.id);
+    const countsBefore = await tableCounts(t.config.databaseUrl!);
+    for (const c of cases()) {
+      const headers: Record<string, string> = {};
+      if (c.contentType !== null) headers['content-type'] = c.contentType ?? 'application/json';
+      const rawBody = c.rawBody ?? JSON.stringify(c.body);
+      const r = await rest(t.url, c.method, c.path(), { key: ws.key, rawBody, headers });
+      expect(r.status, `${c.name}: ${r.text.slice(0, 300)}`).to.equal(c.status);
+      expect(r.body.error.code, c.name).to.equal(c.code);
+      expect(r.body.error.message, c.name).to.be.a('string').and.not.empty;
+      expect(r.body.error.request_id, c.name).to.equal(r.headers.get('x-request-id'));
+      if (c.field) expect(r.body.error.details.map((d: any) => d.field), c.name).to.include(c.field);
+    }
+    expect(await workspaceSnapshot(t.config.databaseUrl!, ws.id)).to.deep.equal(before);
+    expect(await tableCounts(t.config.databaseUrl!)).to.deep.equal(countsBefore);
+  });
+
+  it('stores quotes, unicode and emoji exactly as sent', async () => {
+    const name = `O'Brien "Bob" \\ Ünïcødé 李雷 🚪`;
+    const created = await createEmployee(t.url, ws.key, companyId, { name, lastname: "</script><script>alert('x')</script>" });
+    const read = await rest(t.url, 'GET', `/public/v2/employees/${created.id}`, { key: ws.key });
+    expect(read.body.name).to.equal(name);
+    expect(read.body.lastname).to.equal("</script><script>alert('x')</script>");
+  });
+
+  it('answers unknown routes and unknown ids with a JSON 404', async () => {
+    const unknownRoute = await rest(t.url, 'GET', '/public/v2/nothing', { key: ws.key });
+    expect(unknownRoute.status).to.equal(404);
+    expect(unknownRoute.body.error.code).to.equal('not_found');
+    for (const id of ['abc', '0', '-1', '99999999999', '1.5']) {
+      const r = await rest(t.url, 'GET', `/public/v2/employees/${id}`, { key: ws.key });
+      expect(r.status, id).to.equal(404);
+    }
+  });
+});
