@@ -7,10 +7,11 @@ import { DomainError, type FieldProblem } from '../errors/domain-error';
 import type { ContextFactory } from '../schema/context-factory';
 import { encodeCursor } from '../schema/connection';
 import type { RequestContext } from '../services/context';
+import { statusOf } from '../errors/error-codes';
 import { beginIdempotent, finishIdempotent, requestFingerprint } from '../services/idempotency.service';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/pagination';
 import { camelToSnake, renameKeys, snakeToCamel } from './case';
-import { sendError, toDomainError } from './error-response';
+import { errorBody, sendError, toDomainError } from './error-response';
 import type { RestRoute } from './route';
 
 interface CompiledRoute {
@@ -43,37 +44,48 @@ export function createRestRouter(deps: {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     router[method](route.path, async (req: Request, res: Response) => {
       const requestId = res.locals.requestId as string;
-      let ctx: RequestContext | undefined;
       try {
-        ctx = await deps.contextFactory({ authorization: req.headers.authorization, requestId });
+        const ctx = await deps.contextFactory({ authorization: req.headers.authorization, requestId });
+        const idempotencyKey = route.method === 'POST' ? idempotencyKeyOf(req) : undefined;
         const body = compiled.validateBody ? await readBody(req, res, jsonParser, compiled) : undefined;
         const query = readQuery(req, compiled);
         const variables = { ...route.variables({ params: req.params as Record<string, string>, query, body }), ...paging(route, query) };
+        const execute = () => run(compiled, ctx, variables, res, deps.logger, production);
 
-        const idempotencyKey = route.method === 'POST' ? req.get('Idempotency-Key') : undefined;
-        if (idempotencyKey !== undefined) {
-          if (idempotencyKey.length === 0 || idempotencyKey.length > 255) {
-            throw DomainError.field('Idempotency-Key', 'invalid', 'The Idempotency-Key header must be 1 to 255 characters.');
-          }
-          const decision = await beginIdempotent(ctx, idempotencyKey, requestFingerprint(route.method, req.path, body), deps.config.idempotencyTtlHours);
-          if (decision.kind === 'replay') {
-            res.setHeader('Idempotent-Replayed', 'true');
-            res.status(decision.status).json(decision.body);
-            return;
-          }
-          const { status, payload } = await run(compiled, ctx, variables, res, deps.logger, production);
-          await finishIdempotent(ctx, idempotencyKey, status, payload);
+        if (idempotencyKey === undefined) {
+          const { status, payload } = await execute();
           res.status(status).json(payload);
           return;
         }
-        const { status, payload } = await run(compiled, ctx, variables, res, deps.logger, production);
-        res.status(status).json(payload);
+        // Stripe's rule: a request refused before it ran (auth, JSON Schema) stores nothing; once it
+        // runs, its outcome, success or domain error, is what the key replays.
+        const decision = await beginIdempotent(ctx, idempotencyKey, requestFingerprint(route.method, req.path, body), deps.config.idempotencyTtlHours);
+        if (decision.kind === 'replay') {
+          res.setHeader('Idempotent-Replayed', 'true');
+          res.status(decision.status).json(decision.body);
+          return;
+        }
+        const outcome = await execute().catch((error) => {
+          const domainError = toDomainError(error, deps.logger, production);
+          return { status: statusOf(domainError.code), payload: errorBody(domainError.code, domainError.message, domainError.details, requestId), error: domainError };
+        });
+        await finishIdempotent(ctx, idempotencyKey, outcome.status, outcome.payload);
+        if ('error' in outcome) sendError(res, outcome.error, requestId);
+        else res.status(outcome.status).json(outcome.payload);
       } catch (error) {
         sendError(res, toDomainError(error, deps.logger, production), requestId);
       }
     });
   }
   return router;
+}
+
+function idempotencyKeyOf(req: Request): string | undefined {
+  const key = req.get('Idempotency-Key');
+  if (key !== undefined && (key.length === 0 || key.length > 255)) {
+    throw DomainError.field('Idempotency-Key', 'invalid', 'The Idempotency-Key header must be 1 to 255 characters.');
+  }
+  return key;
 }
 
 function compileRoute(route: RestRoute, schema: GraphQLSchema, bodyAjv: Ajv, queryAjv: Ajv): CompiledRoute {
