@@ -5,7 +5,6 @@
  */
 export const errorCodes = {
   malformed_json: { status: 400, description: 'The request body is not valid JSON.' },
-  bad_request: { status: 400, description: 'The request is not well formed (query parameters, GraphQL document).' },
   unauthenticated: { status: 401, description: 'The API key is missing, unknown or revoked.' },
   forbidden: { status: 403, description: 'The API key is valid but lacks the scope this operation needs.' },
   plan_limit_reached: { status: 403, description: "The workspace's plan does not allow more of this resource." },
@@ -21,9 +20,7 @@ export const errorCodes = {
     status: 422,
     description: 'One or more fields are invalid, missing, unknown or not unique; `details` names each field.',
   },
-  rate_limited: { status: 429, description: 'Too many requests for this key; retry after the Retry-After seconds.' },
   internal_error: { status: 500, description: 'An unexpected error; the request id identifies it in the logs.' },
-  service_unavailable: { status: 503, description: 'The database is unreachable; retry later.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;
