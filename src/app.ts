@@ -66,6 +66,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       formatError: (formatted, error) => formatGraphQLError(formatted, error, { production: config.nodeEnv === 'production' }),
       plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server })],
       introspection: true,
+      // main.ts owns the signal handling: Apollo's own would re-raise SIGTERM before we finish.
+      stopOnTerminationSignals: false,
     });
     await apollo.start();
     expressApp.use(

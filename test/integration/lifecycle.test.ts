@@ -1,0 +1,130 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import pino from 'pino';
+import { createApp, type App } from '../../src/app';
+import { loadConfig } from '../../src/config/config';
+import { freePort, startEmbeddedPostgres } from '../../src/db/embedded-postgres';
+import { createCompany } from '../support/factories';
+import { rest } from '../support/http';
+import { startTestApp } from '../support/test-app';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+const quiet = pino({ level: 'silent' });
+const tempDir = (label: string) => fs.mkdtempSync(path.join(os.tmpdir(), `timegate-${label}-`));
+
+function embeddedApp(dataDir: string): Promise<App> {
+  return createApp(loadConfig({ TIMEGATE_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }), { logger: quiet });
+}
+
+describe('running the service', () => {
+  it('without DATABASE_URL: starts its own PostgreSQL, keeps data across restarts, runs side by side with another data folder', async function () {
+    this.timeout(120_000);
+    const dirA = tempDir('a');
+    const dirB = tempDir('b');
+    try {
+      const first = await embeddedApp(dirA);
+      expect(first.bootstrapKey).to.match(/^tg_live_/);
+      const key = first.bootstrapKey!;
+      const company = await createCompany(first.url, key, { code: 'KEPT' });
+      const other = await embeddedApp(dirB);
+      expect(other.bootstrapKey).to.match(/^tg_live_/).and.not.equal(key);
+      expect((await rest(other.url, 'GET', '/public/v2/companies', { key: other.bootstrapKey })).body).to.deep.equal([]);
+      await first.stop();
+      expect(fs.existsSync(path.join(dirA, 'pg', 'postmaster.pid')), 'PostgreSQL stopped with the service').to.equal(false);
+
+      const again = await embeddedApp(dirA);
+      expect(again.bootstrapKey, 'no second bootstrap').to.equal(null);
+      const read = await rest(again.url, 'GET', `/public/v2/companies/${company.id}`, { key });
+      expect(read.status).to.equal(200);
+      expect(read.body.code).to.equal('KEPT');
+      await again.stop();
+      await other.stop();
+    } finally {
+      fs.rmSync(dirA, { recursive: true, force: true });
+      fs.rmSync(dirB, { recursive: true, force: true });
+    }
+  });
+
+  it('/healthz answers 200, 503 while the database is unreachable, and 200 again once it is back', async function () {
+    this.timeout(120_000);
+    const dataDir = tempDir('health');
+    const port = await freePort();
+    let pg = await startEmbeddedPostgres({ dataDir, port });
+    const app = await createApp(loadConfig({ DATABASE_URL: pg.serverUrl('timegate'), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }), { logger: quiet });
+    try {
+      expect((await rest(app.url, 'GET', '/healthz')).status).to.equal(200);
+      await pg.stop();
+      const down = await rest(app.url, 'GET', '/healthz');
+      expect(down.status).to.equal(503);
+      expect(down.body.status).to.equal('database_unreachable');
+      pg = await startEmbeddedPostgres({ dataDir, port });
+      let status = 0;
+      for (let i = 0; i < 50 && status !== 200; i++) {
+        status = (await rest(app.url, 'GET', '/healthz')).status;
+        if (status !== 200) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(status).to.equal(200);
+    } finally {
+      await app.stop();
+      await pg.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a graceful stop lets an in-flight request finish before closing the database', async () => {
+    const t = await startTestApp({}, 'graceful');
+    const { port } = new URL(t.url);
+    const body = JSON.stringify({ name: 'In flight', code: 'FLIGHT' });
+    const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(
+        { host: '127.0.0.1', port, method: 'POST', path: '/public/v2/companies', headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        },
+      );
+      req.on('error', reject);
+      req.write(body.slice(0, 10));
+      // The rest of the body arrives after the stop has begun.
+      setTimeout(() => req.end(body.slice(10)), 300);
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    const stopped = t.stop();
+    const result = await response;
+    await stopped;
+    expect(result.status).to.equal(201);
+    expect(JSON.parse(result.body).code).to.equal('FLIGHT');
+  });
+
+  it('`npm start`s entry point stops cleanly on SIGTERM and refuses bad configuration with exit code 2', async function () {
+    this.timeout(120_000);
+    const dataDir = tempDir('main');
+    try {
+      const child = spawn(process.execPath, [path.join(root, 'dist', 'src', 'main.js')], {
+        env: { ...process.env, TIMEGATE_DATA_DIR: dataDir, PORT: String(await freePort()), HOST: '127.0.0.1', DATABASE_URL: '', LOG_LEVEL: 'info' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      for (let i = 0; i < 300 && !output.includes('tg_live_'); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(output).to.match(/admin API key[\s\S]*tg_live_[0-9A-Za-z]{40}/);
+      child.kill('SIGTERM');
+      expect(await exited).to.equal(0);
+      expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid')), 'PostgreSQL stopped').to.equal(false);
+
+      const bad = spawn(process.execPath, [path.join(root, 'dist', 'src', 'main.js')], { env: { ...process.env, PORT: 'nope' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      bad.stderr.on('data', (chunk) => (stderr += chunk));
+      expect(await new Promise((resolve) => bad.on('exit', resolve))).to.equal(2);
+      expect(stderr).to.contain('PORT must be an integer');
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
