@@ -154,8 +154,8 @@ export async function listPunches(ctx: RequestContext, filter: PunchFilter, page
     if (start) range.$gte = start.kind === 'date' ? isoToInstant({ kind: 'local', local: start.local }, zone) : isoToInstant(start, zone);
     if (end && end.kind === 'date') range.$lt = startOfNextDay(end.local, zone);
     else if (end) range.$lte = isoToInstant(end, zone);
-    const endAt = range.$lt ?? range.$lte;
-    if (range.$gte && endAt && endAt.getTime() < range.$gte.getTime()) {
+    const empty = range.$gte && (range.$lt ? range.$lt <= range.$gte : range.$lte && range.$lte < range.$gte);
+    if (empty) {
       throw DomainError.field('endDate', 'before_start_date', 'endDate must not be before startDate.');
     }
     where.punchTime = range;
