@@ -53,8 +53,11 @@ export async function recordPunches(em: EntityManager, workspaceId: number, punc
   const normalized = punches.map((p) => ({ ...p, punchTime: new Date(Math.floor(p.punchTime.getTime() / 1000) * 1000) }));
   const knex = em.getKnex();
   const insertedByKey = new Map<string, Punch>();
-  for (let start = 0; start < normalized.length; start += INSERT_CHUNK) {
-    const rows = normalized.slice(start, start + INSERT_CHUNK).map((p) => ({
+  // Rows go in key order so that two overlapping batches take their index locks in the same order
+  // and cannot deadlock each other; results are matched back to the inputs by key.
+  const ordered = [...normalized].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+  for (let start = 0; start < ordered.length; start += INSERT_CHUNK) {
+    const rows = ordered.slice(start, start + INSERT_CHUNK).map((p) => ({
       workspace_id: workspaceId,
       company_id: p.companyId,
       employee_id: p.employeeId,
