@@ -2,6 +2,8 @@ import { ApiKeyResolver } from './api-key.resolver';
 import { CompanyResolver } from './company.resolver';
 import { DeviceResolver } from './device.resolver';
 import { EmployeeResolver } from './employee.resolver';
+import { PunchResolver } from './punch.resolver';
+import { VerificationStateResolver } from './verification-state.resolver';
 import { WorkspaceResolver } from './workspace.resolver';
 
-export const resolvers = [WorkspaceResolver, ApiKeyResolver, CompanyResolver, EmployeeResolver, DeviceResolver] as const;
+export const resolvers = [WorkspaceResolver, ApiKeyResolver, CompanyResolver, EmployeeResolver, DeviceResolver, VerificationStateResolver, PunchResolver] as const;

@@ -9,3 +9,10 @@ export const deviceFields = `fragment DeviceFields on Device {
   id companyId name serialNumber status modeType timeZone lastSeenAt firmware ip model protocol
   userCount fingerprintCount faceCount attlogCount createdAt updatedAt
 }`;
+
+export const verificationStateFields = `fragment VerificationStateFields on VerificationState { id name value createdAt updatedAt }`;
+
+export const punchFields = `fragment PunchFields on Punch {
+  id companyId employeeId deviceId deviceSerial pin punchTime localTime timeZone punchState
+  verifyType verifyCode recordType workCode deviceRecordIndex receivedAt
+}`;

@@ -105,14 +105,16 @@ function compileRoute(route: RestRoute, schema: GraphQLSchema, bodyAjv: Ajv, que
 async function run(compiled: CompiledRoute, ctx: RequestContext, variables: Record<string, unknown>, res: Response, logger: Logger, production: boolean) {
   const result = await execute({ schema: compiled.schema, document: compiled.document, variableValues: variables, contextValue: ctx });
   if (result.errors?.length) throw toDomainError(result.errors[0], logger, production);
-  const data = (result.data as Record<string, unknown> | null)?.[compiled.route.resultField];
+  const all = (result.data ?? {}) as Record<string, any>;
+  const data = compiled.route.resultField.split('.').reduce<any>((value, field) => value?.[field], all);
   if (data === null || data === undefined) throw new DomainError('not_found', 'Not found.');
+  const status = typeof compiled.route.status === 'function' ? compiled.route.status(all) : compiled.route.status;
   if (compiled.route.list) {
     const { totalCount, nodes } = data as { totalCount: number; nodes: unknown[] };
     setPagingHeaders(res, totalCount, variables);
-    return { status: compiled.route.status, payload: renameKeys(nodes, camelToSnake) };
+    return { status, payload: renameKeys(nodes, camelToSnake) };
   }
-  return { status: compiled.route.status, payload: renameKeys(data, camelToSnake) };
+  return { status, payload: renameKeys(data, camelToSnake) };
 }
 
 type JsonParser = ReturnType<typeof express.json>;

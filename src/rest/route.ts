@@ -19,8 +19,10 @@ export interface RestRoute {
   /** Express path, e.g. `/public/v2/employees/:id`. */
   path: string;
   document: string;
+  /** The field of the operation's data to return; a dotted path reaches into a payload (`createPunch.punch`). */
   resultField: string;
-  status: number;
+  /** The success status, or a function of the operation's whole data when it depends on the outcome. */
+  status: number | ((data: Record<string, any>) => number);
   /** The request body's schema and the resource name it may be wrapped in. */
   body?: { schema: JsonSchema; wrapper?: string };
   /** Query parameters beyond paging (JSON Schema of an object; values are coerced from strings). */

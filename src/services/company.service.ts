@@ -1,4 +1,4 @@
-import { Company, Device, Employee } from '../entities';
+import { Company, Device, Employee, Punch } from '../entities';
 import { DomainError } from '../errors/domain-error';
 import { workspaceOf, type RequestContext } from './context';
 import type { Page, PageRequest } from './pagination';
@@ -81,7 +81,10 @@ export async function updateCompany(ctx: RequestContext, id: number, input: Comp
   return company;
 }
 
-/** Refused while the company still owns employees or devices. */
+/**
+ * Refused while the company still owns employees or devices, or has punches: punches are never
+ * deleted through the API (attendance history), and each names its company.
+ */
 export async function deleteCompany(ctx: RequestContext, id: number): Promise<Company> {
   const company = await getCompany(ctx, id);
   const employees = await ctx.em.count(Employee, { companyId: id });
@@ -91,6 +94,9 @@ export async function deleteCompany(ctx: RequestContext, id: number): Promise<Co
       'resource_in_use',
       `Company ${id} still owns ${employees} employee(s) and ${devices} device(s); delete or move them first.`,
     );
+  }
+  if ((await ctx.em.count(Punch, { companyId: id })) > 0) {
+    throw new DomainError('resource_in_use', `Company ${id} has punches; attendance history is kept, so the company cannot be deleted.`);
   }
   const snapshot = { ...company };
   await ctx.em.remove(company).flush();

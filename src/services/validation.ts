@@ -13,6 +13,7 @@ export const limits = {
   email: 254,
   workspaceName: 200,
   apiKeyName: 200,
+  stateName: 100,
 } as const;
 
 // Control characters would corrupt terminal commands (TAB/CR/LF separate fields and commands) and

@@ -5,6 +5,7 @@ import { DomainError } from '../errors/domain-error';
 import { issueKey, type IssuedApiKey } from './api-key.service';
 import { workspaceOf, type RequestContext } from './context';
 import { FieldChecker, isValidTimeZone, limits } from './validation';
+import { seedDefaultVerificationStates } from './verification-state.service';
 
 export interface WorkspaceInput {
   name?: string | null;
@@ -26,7 +27,10 @@ function checkWorkspace(input: WorkspaceInput, creating: boolean): void {
   check.done();
 }
 
-/** Creates a workspace with its first admin key. The caller decides who may do this. */
+/**
+ * Creates a workspace with its first admin key and its reference data (the default verification
+ * states), in one transaction. The caller decides who may do this.
+ */
 export async function createWorkspaceWithAdminKey(
   em: EntityManager,
   input: WorkspaceInput,
@@ -36,6 +40,7 @@ export async function createWorkspaceWithAdminKey(
     const workspace = tx.create(Workspace, { name: input.name!, timeZone: input.timeZone ?? 'UTC' } as Workspace);
     tx.persist(workspace);
     await tx.flush();
+    await seedDefaultVerificationStates(tx, workspace.id);
     const issued = await issueKey(tx, workspace.id, ['admin'], 'admin');
     return { workspace, issued };
   });

@@ -9,6 +9,7 @@ import { gql, rest } from './http';
 export interface ContractCase {
   name: string;
   rest: { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; path: string; body?: unknown };
+  /** `field` is the data field to compare; a dotted path reaches into a payload (`createPunch.punch`). */
   graphql: { query: string; variables?: Record<string, unknown>; field: string };
   /** Expected REST success status; omit when an error is expected. */
   status?: number;
@@ -36,7 +37,7 @@ export async function checkContract(baseUrl: string, key: string, c: ContractCas
   }
   expect(r.status, `${c.name}: REST status (${r.text})`).to.equal(c.status ?? 200);
   expect(g.errors, `${c.name}: GraphQL errors`).to.equal(undefined);
-  let gqlData: any = g.data?.[c.graphql.field];
+  let gqlData: any = c.graphql.field.split('.').reduce<any>((value, field) => value?.[field], g.data);
   if (gqlData && typeof gqlData === 'object' && 'nodes' in gqlData) gqlData = gqlData.nodes;
   const normalize = c.normalize ?? ((d: unknown) => d);
   expect(normalize(r.body), `${c.name}: same data`).to.deep.equal(normalize(renameKeys(gqlData, camelToSnake)));

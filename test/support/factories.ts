@@ -45,3 +45,17 @@ export async function createEmployee(baseUrl: string, key: string, companyId: nu
   if (response.status !== 201) throw new Error(`employee not created: ${response.status} ${response.text}`);
   return response.body as { id: number; name: string; code: string; pin: string | null; company_id: number; is_active: boolean };
 }
+
+export async function createDevice(baseUrl: string, key: string, companyId: number, overrides: Record<string, unknown> = {}) {
+  const response = await rest(baseUrl, 'POST', '/public/v2/devices', {
+    key,
+    body: { name: 'Front door', serial_number: unique('SN').toUpperCase(), company_id: companyId, ...overrides },
+  });
+  if (response.status !== 201) throw new Error(`device not created: ${response.status} ${response.text}`);
+  return response.body as { id: number; serial_number: string; company_id: number; time_zone: string };
+}
+
+/** Sets the workspace's IANA zone (bare dates in punch filters are read in it). */
+export async function setWorkspaceTimeZone(baseUrl: string, key: string, timeZone: string): Promise<void> {
+  await gqlData(baseUrl, key, 'mutation ($tz: String!) { updateWorkspace(input: { timeZone: $tz }) { id } }', { tz: timeZone });
+}

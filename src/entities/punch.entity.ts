@@ -1,0 +1,86 @@
+import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Company } from './company.entity';
+import { Device } from './device.entity';
+import { Employee } from './employee.entity';
+import { Workspace } from './workspace.entity';
+
+export enum PunchRecordType {
+  device = 'device',
+  manual = 'manual',
+}
+
+/**
+ * One attendance record. Written only through `recordPunches` (insert-on-conflict on the
+ * idempotence key) and never updated or deleted through the API.
+ */
+@Entity({ tableName: 'punch' })
+// The idempotence key: a terminal re-sending a record after a reconnect must not duplicate it. The
+// serial (not device_id) is used because it outlives the device record and is what the wire carries.
+@Unique({ name: 'punch_idempotence_key', properties: ['workspaceId', 'deviceSerial', 'pin', 'punchTime'] })
+@Index({ name: 'punch_workspace_time_index', properties: ['workspaceId', 'punchTime', 'id'] })
+@Index({ name: 'punch_company_time_index', properties: ['companyId', 'punchTime'] })
+@Index({ name: 'punch_employee_time_index', properties: ['employeeId', 'punchTime'] })
+@Index({ name: 'punch_device_time_index', properties: ['deviceId', 'punchTime'] })
+export class Punch {
+  @PrimaryKey({ autoincrement: true })
+  id!: number;
+
+  @ManyToOne(() => Workspace, { mapToPk: true, fieldName: 'workspace_id', deleteRule: 'cascade' })
+  workspaceId!: number;
+
+  /** Deleting a company that has punches is refused (attendance history is kept). */
+  @ManyToOne(() => Company, { mapToPk: true, fieldName: 'company_id' })
+  companyId!: number;
+
+  /** Null for a pin the service does not know yet (attached later) or after the employee is deleted. */
+  @ManyToOne(() => Employee, { mapToPk: true, fieldName: 'employee_id', nullable: true, deleteRule: 'set null' })
+  employeeId?: number | null;
+
+  /** Null after the device record is deleted; `deviceSerial` still says where the punch was made. */
+  @ManyToOne(() => Device, { mapToPk: true, fieldName: 'device_id', nullable: true, deleteRule: 'set null' })
+  deviceId?: number | null;
+
+  @Property({ length: 64 })
+  deviceSerial!: string;
+
+  /** The pin as the terminal knows it (alphanumeric pins exist). */
+  @Property({ length: 64 })
+  pin!: string;
+
+  /** The instant, in whole seconds (terminal clocks have no finer resolution). */
+  @Property({ type: 'timestamptz' })
+  punchTime!: Date;
+
+  /** The terminal's wall-clock time, `YYYY-MM-DD HH:MM:SS`, kept as the terminal said it. */
+  @Property({ length: 19 })
+  localTime!: string;
+
+  /** IANA zone used to turn `localTime` into `punchTime` (the device's zone at the time). */
+  @Property({ length: 64 })
+  timeZone!: string;
+
+  /** Raw attendance state value (see VerificationState). */
+  @Property({ length: 16 })
+  punchState!: string;
+
+  /** Name of the verify mode (`fingerprint`, `face`, `card+fingerprint`, ...); `manual` for manual punches. */
+  @Property({ length: 64, nullable: true })
+  verifyType?: string | null;
+
+  /** Raw verify-mode code as the terminal sent it; null for manual punches. */
+  @Property({ type: 'integer', nullable: true })
+  verifyCode?: number | null;
+
+  @Enum({ items: () => PunchRecordType })
+  recordType!: PunchRecordType;
+
+  @Property({ length: 32, nullable: true })
+  workCode?: string | null;
+
+  /** Access-control rtlog record index, for de-duplicating real-time logs. */
+  @Property({ type: 'integer', nullable: true })
+  deviceRecordIndex?: number | null;
+
+  @Property({ type: 'timestamptz' })
+  receivedAt!: Date;
+}

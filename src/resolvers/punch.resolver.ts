@@ -1,0 +1,27 @@
+import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../services/context';
+import * as punches from '../services/punch.service';
+import { pageRequest, toConnection } from '../schema/connection';
+import { CreatePunchInput, CreatePunchPayload, PunchConnection, PunchesArgs, PunchType } from '../schema/punch.type';
+
+@Resolver(() => PunchType)
+export class PunchResolver {
+  @Authorized('read')
+  @Query(() => PunchType)
+  punch(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+    return punches.getPunch(ctx, id);
+  }
+
+  @Authorized('read')
+  @Query(() => PunchConnection, { description: 'Newest first (then highest id).' })
+  async punches(@Ctx() ctx: RequestContext, @Args() { startDate, endDate, employeeId, deviceId, companyId, ...page }: PunchesArgs) {
+    const filter = { startDate: startDate ?? undefined, endDate: endDate ?? undefined, employeeId: employeeId ?? undefined, deviceId: deviceId ?? undefined, companyId: companyId ?? undefined };
+    return toConnection(await punches.listPunches(ctx, filter, pageRequest(page)));
+  }
+
+  @Authorized('write')
+  @Mutation(() => CreatePunchPayload, { description: 'A manual punch; repeating the same punch returns the stored one with `created: false`.' })
+  createPunch(@Ctx() ctx: RequestContext, @Arg('input') input: CreatePunchInput) {
+    return punches.createPunch(ctx, input);
+  }
+}

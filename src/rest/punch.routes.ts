@@ -1,0 +1,62 @@
+import { id, object, text } from './body-schemas';
+import { punchFields } from './fragments';
+import { idParam, type RestRoute } from './route';
+
+// Dates and the state value are checked by the service, which names the field and the format.
+const createPunchBody = object(
+  { employee_id: id, device_id: id, company_id: id, punch_time: text(64), punch_state: text(16) },
+  ['employee_id', 'device_id', 'company_id', 'punch_time', 'punch_state'],
+);
+
+const listQuery = {
+  type: 'object',
+  properties: {
+    start_date: { type: 'string' },
+    end_date: { type: 'string' },
+    employee_id: { type: 'integer', minimum: 1 },
+    device_id: { type: 'integer', minimum: 1 },
+    company_id: { type: 'integer', minimum: 1 },
+  },
+};
+
+export const punchRoutes: RestRoute[] = [
+  {
+    name: 'listPunches',
+    method: 'GET',
+    path: '/public/v2/punches',
+    list: true,
+    query: listQuery,
+    document: `query ($first: Int, $after: String, $startDate: String, $endDate: String, $employeeId: Int, $deviceId: Int, $companyId: Int) {
+      punches(first: $first, after: $after, startDate: $startDate, endDate: $endDate, employeeId: $employeeId, deviceId: $deviceId, companyId: $companyId) {
+        totalCount nodes { ...PunchFields } } } ${punchFields}`,
+    resultField: 'punches',
+    status: 200,
+    variables: ({ query }) => ({
+      startDate: query.start_date,
+      endDate: query.end_date,
+      employeeId: query.employee_id,
+      deviceId: query.device_id,
+      companyId: query.company_id,
+    }),
+  },
+  {
+    name: 'getPunch',
+    method: 'GET',
+    path: '/public/v2/punches/:id',
+    document: `query ($id: Int!) { punch(id: $id) { ...PunchFields } } ${punchFields}`,
+    resultField: 'punch',
+    status: 200,
+    variables: ({ params }) => ({ id: idParam(params.id) }),
+  },
+  {
+    name: 'createPunch',
+    method: 'POST',
+    path: '/public/v2/punches',
+    body: { schema: createPunchBody, wrapper: 'punch' },
+    document: `mutation ($input: CreatePunchInput!) { createPunch(input: $input) { created punch { ...PunchFields } } } ${punchFields}`,
+    resultField: 'createPunch.punch',
+    // A repeated punch is not created again: 200 with the stored punch instead of 201.
+    status: (data) => (data.createPunch.created ? 201 : 200),
+    variables: ({ body }) => ({ input: body }),
+  },
+];

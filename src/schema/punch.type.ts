@@ -1,0 +1,64 @@
+import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { PunchRecordType } from '../entities/punch.entity';
+import { Connection, ConnectionArgs } from './connection';
+
+registerEnumType(PunchRecordType, { name: 'PunchRecordType', description: '`device`: sent by a terminal; `manual`: entered through the API.' });
+
+@ObjectType('Punch', { description: 'An attendance record. Punches are never updated or deleted through the API.' })
+export class PunchType {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) companyId!: number;
+  @Field(() => Int, { nullable: true, description: 'Null while the pin is unknown to the service, or after the employee was deleted.' })
+  employeeId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Null after the device record was deleted; `deviceSerial` remains.' })
+  deviceId?: number | null;
+  @Field({ description: 'Serial of the terminal the punch was made on (kept when the device record is deleted).' }) deviceSerial!: string;
+  @Field({ description: 'The pin as the terminal knows it.' }) pin!: string;
+  @Field({ description: 'The instant (whole seconds, UTC).' }) punchTime!: Date;
+  @Field({ description: 'Wall-clock time on the terminal, `YYYY-MM-DD HH:MM:SS`.' }) localTime!: string;
+  @Field({ description: 'IANA zone of the terminal used to read `localTime`.' }) timeZone!: string;
+  @Field({ description: 'Raw attendance state value; see verificationStates for its name.' }) punchState!: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Verify mode name: `fingerprint`, `face`, `card`, `password`, `palm`, `vein`, `pin`, combinations such as `card+fingerprint`, `any`, `other`; `manual` for manual punches.',
+  })
+  verifyType?: string | null;
+  @Field(() => Int, { nullable: true, description: 'Raw verify-mode code from the terminal; null for manual punches.' }) verifyCode?: number | null;
+  @Field(() => PunchRecordType) recordType!: PunchRecordType;
+  @Field(() => String, { nullable: true }) workCode?: string | null;
+  @Field(() => Int, { nullable: true, description: 'Record index of an access-control real-time log, when there is one.' })
+  deviceRecordIndex?: number | null;
+  @Field({ description: 'When the service stored the punch.' }) receivedAt!: Date;
+}
+
+@ObjectType('PunchConnection')
+export class PunchConnection extends Connection(PunchType) {}
+
+@ArgsType()
+export class PunchesArgs extends ConnectionArgs {
+  @Field(() => String, { nullable: true, description: 'ISO 8601 date or date-time; without offset it is read in the workspace zone. Inclusive.' })
+  startDate?: string;
+  @Field(() => String, {
+    nullable: true,
+    description: 'ISO 8601 date or date-time; without offset it is read in the workspace zone. A bare date includes that whole day; a date-time is inclusive.',
+  })
+  endDate?: string;
+  @Field(() => Int, { nullable: true }) employeeId?: number;
+  @Field(() => Int, { nullable: true }) deviceId?: number;
+  @Field(() => Int, { nullable: true }) companyId?: number;
+}
+
+@InputType()
+export class CreatePunchInput {
+  @Field(() => Int) employeeId!: number;
+  @Field(() => Int) deviceId!: number;
+  @Field(() => Int) companyId!: number;
+  @Field({ description: 'ISO 8601 date-time; without offset it is the wall-clock time of the device zone.' }) punchTime!: string;
+  @Field({ description: 'The value of a verification state of the workspace.' }) punchState!: string;
+}
+
+@ObjectType()
+export class CreatePunchPayload {
+  @Field(() => PunchType) punch!: PunchType;
+  @Field({ description: 'False when this punch (same device, pin and time) already existed; `punch` is then the stored one.' }) created!: boolean;
+}

@@ -1,0 +1,233 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { formatLocalTime } from '../devices/protocol/time';
+import { Company, Device, Employee, Punch, Workspace } from '../entities';
+import { PunchRecordType } from '../entities/punch.entity';
+import { DomainError } from '../errors/domain-error';
+import { workspaceOf, type RequestContext } from './context';
+import { isoToInstant, parseIsoDate, startOfNextDay } from './iso-date';
+import type { Page, PageRequest } from './pagination';
+import { FieldChecker } from './validation';
+import { verificationStateExists } from './verification-state.service';
+
+/** A punch to store, as the terminal service or a manual entry describes it. */
+export interface NewPunch {
+  companyId: number;
+  employeeId: number | null;
+  deviceId: number | null;
+  deviceSerial: string;
+  pin: string;
+  /** Truncated to whole seconds before storing (terminal clock resolution). */
+  punchTime: Date;
+  localTime: string;
+  timeZone: string;
+  punchState: string;
+  verifyType: string | null;
+  verifyCode: number | null;
+  recordType: PunchRecordType;
+  workCode: string | null;
+  deviceRecordIndex: number | null;
+  receivedAt: Date;
+}
+
+export interface RecordedPunches {
+  /** Rows this call created, in input order. */
+  inserted: Punch[];
+  /** For every input that was already stored (earlier, concurrently, or earlier in the batch): the stored row, in input order. */
+  duplicates: Punch[];
+}
+
+// Bounded so that one statement stays well under PostgreSQL's 65535 bind parameters (16 per row).
+const INSERT_CHUNK = 2000;
+
+const keyOf = (p: { deviceSerial: string; pin: string; punchTime: Date }) => `${p.deviceSerial}\u0000${p.pin}\u0000${p.punchTime.getTime()}`;
+
+/**
+ * Stores a batch of punches idempotently: one multi-row `insert ... on conflict do nothing
+ * returning *` on the key (workspace, device serial, pin, punch time), then one select for the
+ * inputs that were not inserted. No select-then-insert, so concurrent senders of the same record
+ * cannot both insert it. Callers have validated the rows (the terminal parser, `createPunch`).
+ * `inserted.length + duplicates.length === punches.length`.
+ */
+export async function recordPunches(em: EntityManager, workspaceId: number, punches: readonly NewPunch[]): Promise<RecordedPunches> {
+  const normalized = punches.map((p) => ({ ...p, punchTime: new Date(Math.floor(p.punchTime.getTime() / 1000) * 1000) }));
+  const knex = em.getKnex();
+  const insertedByKey = new Map<string, Punch>();
+  // Rows go in key order so that two overlapping batches take their index locks in the same order
+  // and cannot deadlock each other; results are matched back to the inputs by key.
+  const ordered = [...normalized].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+  for (let start = 0; start < ordered.length; start += INSERT_CHUNK) {
+    const rows = ordered.slice(start, start + INSERT_CHUNK).map((p) => ({
+      workspace_id: workspaceId,
+      company_id: p.companyId,
+      employee_id: p.employeeId,
+      device_id: p.deviceId,
+      device_serial: p.deviceSerial,
+      pin: p.pin,
+      punch_time: p.punchTime,
+      local_time: p.localTime,
+      time_zone: p.timeZone,
+      punch_state: p.punchState,
+      verify_type: p.verifyType,
+      verify_code: p.verifyCode,
+      record_type: p.recordType,
+      work_code: p.workCode,
+      device_record_index: p.deviceRecordIndex,
+      received_at: p.receivedAt,
+    }));
+    const query = knex('punch').insert(rows).onConflict(['workspace_id', 'device_serial', 'pin', 'punch_time']).ignore().returning('*');
+    for (const row of await em.execute<Record<string, unknown>[]>(query)) {
+      const punch = em.map(Punch, row);
+      insertedByKey.set(keyOf(punch), punch);
+    }
+  }
+  const storedByKey = new Map<string, Punch>();
+  const missing = normalized.filter((p) => !insertedByKey.has(keyOf(p)));
+  if (missing.length > 0) {
+    // The conflicting rows are committed by now: the insert waited for any transaction holding them.
+    const query = knex('punch')
+      .select('*')
+      .where('workspace_id', workspaceId)
+      .whereIn(['device_serial', 'pin', 'punch_time'], missing.map((p) => [p.deviceSerial, p.pin, p.punchTime]));
+    for (const row of await em.execute<Record<string, unknown>[]>(query)) {
+      const punch = em.map(Punch, row);
+      storedByKey.set(keyOf(punch), punch);
+    }
+  }
+  const inserted: Punch[] = [];
+  const duplicates: Punch[] = [];
+  for (const p of normalized) {
+    const key = keyOf(p);
+    const fresh = insertedByKey.get(key);
+    if (fresh) {
+      inserted.push(fresh);
+      // A later input with the same key repeats this one: it is a duplicate of the row just made.
+      insertedByKey.delete(key);
+      storedByKey.set(key, fresh);
+      continue;
+    }
+    const stored = storedByKey.get(key);
+    if (!stored) throw new Error(`punch ${key} conflicted but cannot be read back`);
+    duplicates.push(stored);
+  }
+  return { inserted, duplicates };
+}
+
+export interface PunchFilter {
+  /** ISO 8601; a bare date or a date-time without offset is read in the workspace's zone. */
+  startDate?: string;
+  /** ISO 8601; a bare date includes that whole day; a date-time is inclusive. */
+  endDate?: string;
+  employeeId?: number;
+  deviceId?: number;
+  companyId?: number;
+}
+
+export interface ManualPunchInput {
+  employeeId: number;
+  deviceId: number;
+  companyId: number;
+  /** ISO 8601 date-time; without offset it is the wall-clock time of the device's zone. */
+  punchTime: string;
+  punchState: string;
+}
+
+export async function getPunch(ctx: RequestContext, id: number): Promise<Punch> {
+  const punch = await ctx.em.findOne(Punch, { id, workspaceId: workspaceOf(ctx) });
+  if (!punch) throw DomainError.notFound('Punch', id);
+  return punch;
+}
+
+const DATE_HELP = 'an ISO 8601 date (2024-07-28) or date-time (2024-07-28T08:30:00, optionally with Z or an offset such as -03:00)';
+
+/** Newest first (then highest id), filtered by an instant range and the owners. */
+export async function listPunches(ctx: RequestContext, filter: PunchFilter, page: PageRequest): Promise<Page<Punch>> {
+  const workspaceId = workspaceOf(ctx);
+  const check = new FieldChecker();
+  const start = filter.startDate == null ? null : parseIsoDate(filter.startDate);
+  const end = filter.endDate == null ? null : parseIsoDate(filter.endDate);
+  if (filter.startDate != null && !start) check.add('startDate', 'invalid_date', `startDate must be ${DATE_HELP}.`);
+  if (filter.endDate != null && !end) check.add('endDate', 'invalid_date', `endDate must be ${DATE_HELP}.`);
+  check.done();
+
+  const where: FilterQuery<Punch> = { workspaceId };
+  const range: { $gte?: Date; $lt?: Date; $lte?: Date } = {};
+  if (start || end) {
+    const zone = (await ctx.em.findOneOrFail(Workspace, workspaceId)).timeZone;
+    if (start) range.$gte = start.kind === 'date' ? isoToInstant({ kind: 'local', local: start.local }, zone) : isoToInstant(start, zone);
+    if (end && end.kind === 'date') range.$lt = startOfNextDay(end.local, zone);
+    else if (end) range.$lte = isoToInstant(end, zone);
+    const empty = range.$gte && (range.$lt ? range.$lt <= range.$gte : range.$lte && range.$lte < range.$gte);
+    if (empty) {
+      throw DomainError.field('endDate', 'before_start_date', 'endDate must not be before startDate.');
+    }
+    where.punchTime = range;
+  }
+  if (filter.employeeId !== undefined) where.employeeId = filter.employeeId;
+  if (filter.deviceId !== undefined) where.deviceId = filter.deviceId;
+  if (filter.companyId !== undefined) where.companyId = filter.companyId;
+  const [items, totalCount] = await ctx.em.findAndCount(Punch, where, {
+    orderBy: [{ punchTime: 'desc' }, { id: 'desc' }],
+    offset: page.offset,
+    limit: page.limit,
+  });
+  return { items, totalCount, offset: page.offset };
+}
+
+/**
+ * A manual punch, "as if made on the terminal": it takes the device's zone, serial and the
+ * employee's pin, and goes through the same idempotence key as terminal records. `created` is
+ * false when that punch already existed (the stored one is returned).
+ */
+export async function createPunch(ctx: RequestContext, input: ManualPunchInput): Promise<{ punch: Punch; created: boolean }> {
+  const workspaceId = workspaceOf(ctx);
+  const check = new FieldChecker();
+  const parsed = typeof input.punchTime === 'string' ? parseIsoDate(input.punchTime) : null;
+  const time = parsed && parsed.kind !== 'date' ? parsed : null;
+  if (!time) {
+    check.add('punchTime', 'invalid_date', 'punchTime must be an ISO 8601 date-time (2024-07-28T08:30:00, optionally with Z or an offset such as -03:00).');
+  }
+  check.text('punchState', input.punchState, { max: 16, required: true });
+  const company = await ctx.em.findOne(Company, { id: input.companyId, workspaceId });
+  const employee = await ctx.em.findOne(Employee, { id: input.employeeId, workspaceId });
+  const device = await ctx.em.findOne(Device, { id: input.deviceId, workspaceId });
+  if (!company) check.add('companyId', 'not_found', `Company ${input.companyId} does not exist in this workspace.`);
+  if (!employee) check.add('employeeId', 'not_found', `Employee ${input.employeeId} does not exist in this workspace.`);
+  if (!device) check.add('deviceId', 'not_found', `Device ${input.deviceId} does not exist in this workspace.`);
+  if (company && employee && employee.companyId !== company.id) {
+    check.add('employeeId', 'company_mismatch', `Employee ${employee.id} belongs to company ${employee.companyId}, not to company ${company.id}.`);
+  }
+  if (company && device && device.companyId !== company.id) {
+    check.add('deviceId', 'company_mismatch', `Device ${device.id} belongs to company ${device.companyId}, not to company ${company.id}.`);
+  }
+  if (employee && employee.pin == null) {
+    check.add('employeeId', 'employee_has_no_pin', `Employee ${employee.id} has no pin: a punch is recorded under the pin the terminal knows, so give the employee a pin first.`);
+  }
+  if (check.problems.every((p) => p.field !== 'punchState') && !(await verificationStateExists(ctx, input.punchState))) {
+    check.add('punchState', 'unknown_state', `punchState "${input.punchState}" is not the value of a verification state of this workspace.`);
+  }
+  check.done();
+
+  const zone = device!.timeZone;
+  const punchTime = isoToInstant(time!, zone);
+  const { inserted, duplicates } = await recordPunches(ctx.em, workspaceId, [
+    {
+      companyId: company!.id,
+      employeeId: employee!.id,
+      deviceId: device!.id,
+      deviceSerial: device!.serialNumber,
+      pin: employee!.pin!,
+      punchTime,
+      localTime: formatLocalTime(punchTime, zone),
+      timeZone: zone,
+      punchState: input.punchState,
+      verifyType: 'manual',
+      verifyCode: null,
+      recordType: PunchRecordType.manual,
+      workCode: null,
+      deviceRecordIndex: null,
+      receivedAt: ctx.now(),
+    },
+  ]);
+  return inserted.length > 0 ? { punch: inserted[0]!, created: true } : { punch: duplicates[0]!, created: false };
+}
