@@ -1,11 +1,15 @@
 import { ApiKey } from './api-key.entity';
+import { Area } from './area.entity';
+import { AreaEmployee } from './area-employee.entity';
+import { Assignment } from './assignment.entity';
 import { Company } from './company.entity';
 import { Device } from './device.entity';
+import { DeviceUser } from './device-user.entity';
 import { Employee } from './employee.entity';
 import { IdempotencyRecord } from './idempotency-record.entity';
 import { Workspace } from './workspace.entity';
 
-export { ApiKey, Company, Device, Employee, IdempotencyRecord, Workspace };
+export { ApiKey, Area, AreaEmployee, Assignment, Company, Device, DeviceUser, Employee, IdempotencyRecord, Workspace };
 
 /** Every entity, for the ORM configuration. */
-export const entities = [Workspace, ApiKey, Company, Employee, Device, IdempotencyRecord];
+export const entities = [Workspace, ApiKey, Company, Employee, Device, IdempotencyRecord, Area, AreaEmployee, Assignment, DeviceUser];
