@@ -13,6 +13,8 @@ export const limits = {
   email: 254,
   workspaceName: 200,
   apiKeyName: 200,
+  areaName: 200,
+  areaCode: 64,
 } as const;
 
 // Control characters would corrupt terminal commands (TAB/CR/LF separate fields and commands) and
