@@ -1,7 +1,9 @@
 import { ApiKeyResolver } from './api-key.resolver';
+import { AreaResolver } from './area.resolver';
+import { AssignmentResolver } from './assignment.resolver';
 import { CompanyResolver } from './company.resolver';
 import { DeviceResolver } from './device.resolver';
 import { EmployeeResolver } from './employee.resolver';
 import { WorkspaceResolver } from './workspace.resolver';
 
-export const resolvers = [WorkspaceResolver, ApiKeyResolver, CompanyResolver, EmployeeResolver, DeviceResolver] as const;
+export const resolvers = [WorkspaceResolver, ApiKeyResolver, CompanyResolver, EmployeeResolver, DeviceResolver, AreaResolver, AssignmentResolver] as const;

@@ -1,7 +1,9 @@
+import { areaRoutes } from './area.routes';
+import { assignmentRoutes } from './assignment.routes';
 import { companyRoutes } from './company.routes';
 import { deviceRoutes } from './device.routes';
 import { employeeRoutes } from './employee.routes';
 import type { RestRoute } from './route';
 
 /** Every REST route of the compatibility surface. Each is one GraphQL operation. */
-export const routeTable: RestRoute[] = [...companyRoutes, ...employeeRoutes, ...deviceRoutes];
+export const routeTable: RestRoute[] = [...companyRoutes, ...employeeRoutes, ...deviceRoutes, ...areaRoutes, ...assignmentRoutes];

@@ -14,7 +14,6 @@ export function checkBulkItems<T extends object>(
   idField: keyof T & string,
   options: { allowEmpty: boolean; permissionField?: keyof T & string },
 ): number[] {
-  if (!Array.isArray(items)) throw DomainError.field('items', 'invalid_type', 'items must be an array.');
   if (items.length === 0 && !options.allowEmpty) throw DomainError.field('items', 'empty', 'items must name at least one item.');
   if (items.length > MAX_BULK_ITEMS) {
     throw DomainError.field('items', 'too_many_items', `items may hold at most ${MAX_BULK_ITEMS} items (got ${items.length}); split the request.`);
