@@ -45,3 +45,18 @@ export async function createEmployee(baseUrl: string, key: string, companyId: nu
   if (response.status !== 201) throw new Error(`employee not created: ${response.status} ${response.text}`);
   return response.body as { id: number; name: string; code: string; pin: string | null; company_id: number; is_active: boolean };
 }
+
+export async function createDevice(baseUrl: string, key: string, companyId: number, overrides: Record<string, unknown> = {}) {
+  const response = await rest(baseUrl, 'POST', '/public/v2/devices', {
+    key,
+    body: { name: 'Door', serial_number: unique('SN').toUpperCase(), company_id: companyId, ...overrides },
+  });
+  if (response.status !== 201) throw new Error(`device not created: ${response.status} ${response.text}`);
+  return response.body as { id: number; name: string; serial_number: string; company_id: number; area_id: number | null };
+}
+
+export async function createArea(baseUrl: string, key: string, companyId: number, overrides: Record<string, unknown> = {}) {
+  const response = await rest(baseUrl, 'POST', '/public/v2/areas', { key, body: { name: unique('Area'), code: unique('A'), company_id: companyId, ...overrides } });
+  if (response.status !== 201) throw new Error(`area not created: ${response.status} ${response.text}`);
+  return response.body as { id: number; name: string; code: string; company_id: number; device_ids: number[]; employee_ids: number[] };
+}
