@@ -10,7 +10,7 @@ describe('areas and area membership', () => {
   let otherCompanyId: number;
   before(async () => {
     t = await startTestApp({}, 'areas');
-    ws = await createWorkspace(t.url, { maxCompanies: 3 });
+    ws = await createWorkspace(t.url, { maxCompanies: 3, maxDevices: 1000 });
     companyId = (await createCompany(t.url, ws.key)).id;
     otherCompanyId = (await createCompany(t.url, ws.key)).id;
   });
