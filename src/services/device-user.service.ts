@@ -19,7 +19,7 @@ const key = (deviceId: number, employeeId: number) => `${deviceId}:${employeeId}
 const unique = (ids: number[]) => [...new Set(ids)];
 
 /** The name a terminal shows for an employee. */
-export function terminalName(employee: Pick<Employee, 'name' | 'lastname'>): string {
+function terminalName(employee: Pick<Employee, 'name' | 'lastname'>): string {
   return `${employee.name} ${employee.lastname}`.trim();
 }
 
