@@ -1,4 +1,5 @@
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Area } from './area.entity';
 import { Company } from './company.entity';
 import { Workspace } from './workspace.entity';
 
@@ -25,6 +26,11 @@ export class Device {
 
   @ManyToOne(() => Company, { mapToPk: true, fieldName: 'company_id' })
   companyId!: number;
+
+  /** The area whose employees the device inherits; a device is in at most one area. */
+  @ManyToOne(() => Area, { mapToPk: true, fieldName: 'area_id', nullable: true, deleteRule: 'set null' })
+  @Index({ name: 'device_area_index' })
+  areaId?: number | null;
 
   @Property({ length: 100 })
   name!: string;

@@ -1,5 +1,6 @@
-import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../services/context';
+import { employeeAreaIds } from '../services/area.service';
 import * as employees from '../services/employee.service';
 import { pageRequest, toConnection } from '../schema/connection';
 import { CreateEmployeeInput, EmployeeConnection, EmployeesArgs, EmployeeType, UpdateEmployeeInput } from '../schema/employee.type';
@@ -17,6 +18,11 @@ export class EmployeeResolver {
   async employees(@Ctx() ctx: RequestContext, @Args() { companyId, isActive, search, ...page }: EmployeesArgs) {
     const filter = { companyId: companyId ?? undefined, isActive: isActive ?? undefined, search: search ?? undefined };
     return toConnection(await employees.listEmployees(ctx, filter, pageRequest(page)));
+  }
+
+  @FieldResolver(() => [Int], { description: 'The areas the employee is registered in.' })
+  areaIds(@Ctx() ctx: RequestContext, @Root() employee: EmployeeType) {
+    return employeeAreaIds(ctx, employee.id);
   }
 
   @Authorized('write')

@@ -1,4 +1,6 @@
 import { ApiKeyResolver } from './api-key.resolver';
+import { AreaResolver } from './area.resolver';
+import { AssignmentResolver } from './assignment.resolver';
 import { CompanyResolver } from './company.resolver';
 import { DeviceResolver } from './device.resolver';
 import { EmployeeResolver } from './employee.resolver';
@@ -6,4 +8,14 @@ import { PunchResolver } from './punch.resolver';
 import { VerificationStateResolver } from './verification-state.resolver';
 import { WorkspaceResolver } from './workspace.resolver';
 
-export const resolvers = [WorkspaceResolver, ApiKeyResolver, CompanyResolver, EmployeeResolver, DeviceResolver, VerificationStateResolver, PunchResolver] as const;
+export const resolvers = [
+  WorkspaceResolver,
+  ApiKeyResolver,
+  CompanyResolver,
+  EmployeeResolver,
+  DeviceResolver,
+  VerificationStateResolver,
+  PunchResolver,
+  AreaResolver,
+  AssignmentResolver,
+] as const;

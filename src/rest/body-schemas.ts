@@ -13,3 +13,11 @@ export const oneOf = (values: string[]): JsonSchema => ({ type: 'string', enum: 
 export function object(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
   return { type: 'object', properties, required, additionalProperties: false };
 }
+
+/**
+ * A bare-array bulk body (`[{device_id, permission_id}, ...]`). Counts (empty, more than the
+ * maximum) and duplicates are left to the service, so both APIs refuse them with the same error.
+ */
+export function bulkItems(properties: Record<string, JsonSchema>): JsonSchema {
+  return { type: 'array', items: object(properties, Object.keys(properties)) };
+}

@@ -8,6 +8,7 @@ const deviceBodyFields = {
   serial_number: text(64),
   mode_type: oneOf(['att', 'acc']),
   time_zone: text(64),
+  area_id: { type: ['integer', 'null'], minimum: 1 },
   // The reference body shape lists `status`; it is accepted for compatibility and ignored, because
   // only the terminal decides whether it is online.
   status: oneOf(['pending', 'online', 'offline']),

@@ -2,11 +2,11 @@
 export const companyFields = `fragment CompanyFields on Company { id name code createdAt updatedAt }`;
 
 export const employeeFields = `fragment EmployeeFields on Employee {
-  id companyId name lastname code pin email isActive createdAt updatedAt
+  id companyId name lastname code pin email isActive areaIds createdAt updatedAt
 }`;
 
 export const deviceFields = `fragment DeviceFields on Device {
-  id companyId name serialNumber status modeType timeZone lastSeenAt firmware ip model protocol
+  id companyId areaId name serialNumber status modeType timeZone lastSeenAt firmware ip model protocol
   userCount fingerprintCount faceCount attlogCount createdAt updatedAt
 }`;
 
@@ -15,4 +15,11 @@ export const verificationStateFields = `fragment VerificationStateFields on Veri
 export const punchFields = `fragment PunchFields on Punch {
   id companyId employeeId deviceId deviceSerial pin punchTime localTime timeZone punchState
   verifyType verifyCode recordType workCode deviceRecordIndex receivedAt
+}`;
+
+export const areaFields = `fragment AreaFields on Area { id name code companyId deviceIds employeeIds createdAt updatedAt }`;
+
+export const assignmentFields = `fragment AssignmentFields on Assignment {
+  employeeId deviceId permissionId source areaId syncStatus returnCode
+  employeeName employeeLastname employeePin deviceName deviceSerialNumber
 }`;

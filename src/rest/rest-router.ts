@@ -130,7 +130,7 @@ async function readBody(req: Request, res: Response, jsonParser: JsonParser, com
   let body: unknown = req.body;
   const wrapper = compiled.route.body?.wrapper;
   if (wrapper && isObject(body) && Object.keys(body).length === 1 && isObject(body[wrapper])) body = body[wrapper];
-  if (!compiled.validateBody!(body)) throw DomainError.invalid(schemaProblems(compiled.validateBody!.errors ?? []));
+  if (!compiled.validateBody!(body)) throw DomainError.invalid(schemaProblems(compiled.validateBody!.errors ?? [], compiled.route.body?.field));
   return renameKeys(body, snakeToCamel);
 }
 
@@ -148,9 +148,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Turns JSON Schema errors into field problems with the client's own (snake_case) field names. */
-export function schemaProblems(errors: ErrorObject[]): FieldProblem[] {
+export function schemaProblems(errors: ErrorObject[], bodyField?: string): FieldProblem[] {
   return errors.map((error) => {
-    const path = error.instancePath.split('/').filter(Boolean).join('.');
+    const path = [...(bodyField ? [bodyField] : []), ...error.instancePath.split('/').filter(Boolean)].join('.');
     const join = (name: string) => (path ? `${path}.${name}` : name);
     switch (error.keyword) {
       case 'required': {

@@ -1,3 +1,5 @@
+import { areaRoutes } from './area.routes';
+import { assignmentRoutes } from './assignment.routes';
 import { companyRoutes } from './company.routes';
 import { deviceRoutes } from './device.routes';
 import { employeeRoutes } from './employee.routes';
@@ -6,4 +8,12 @@ import type { RestRoute } from './route';
 import { verificationStateRoutes } from './verification-state.routes';
 
 /** Every REST route of the compatibility surface. Each is one GraphQL operation. */
-export const routeTable: RestRoute[] = [...companyRoutes, ...employeeRoutes, ...deviceRoutes, ...verificationStateRoutes, ...punchRoutes];
+export const routeTable: RestRoute[] = [
+  ...companyRoutes,
+  ...employeeRoutes,
+  ...deviceRoutes,
+  ...verificationStateRoutes,
+  ...punchRoutes,
+  ...areaRoutes,
+  ...assignmentRoutes,
+];

@@ -23,8 +23,12 @@ export interface RestRoute {
   resultField: string;
   /** The success status, or a function of the operation's whole data when it depends on the outcome. */
   status: number | ((data: Record<string, any>) => number);
-  /** The request body's schema and the resource name it may be wrapped in. */
-  body?: { schema: JsonSchema; wrapper?: string };
+  /**
+   * The request body's schema and the resource name it may be wrapped in. `field` names a body
+   * that is not an object (a bare array) in error details, as the GraphQL argument it becomes, so
+   * that both APIs name the same field (`items.3.device_id`).
+   */
+  body?: { schema: JsonSchema; wrapper?: string; field?: string };
   /** Query parameters beyond paging (JSON Schema of an object; values are coerced from strings). */
   query?: JsonSchema;
   /** A paged list: `page`/`per_page` become `first`/`after`, the result is a bare array with paging headers. */

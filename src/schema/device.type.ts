@@ -9,6 +9,7 @@ registerEnumType(DeviceMode, { name: 'DeviceMode', description: '`att`: attendan
 export class DeviceType {
   @Field(() => Int) id!: number;
   @Field(() => Int) companyId!: number;
+  @Field(() => Int, { nullable: true, description: 'The area whose employees the device inherits (at most one).' }) areaId?: number | null;
   @Field() name!: string;
   @Field({ description: 'Unique across the whole service: a terminal reports to one owner only.' }) serialNumber!: string;
   @Field(() => DeviceStatus, { description: 'Read-only: follows the terminal.' }) status!: DeviceStatus;
@@ -42,6 +43,7 @@ export class CreateDeviceInput {
   @Field() serialNumber!: string;
   @Field(() => DeviceMode, { nullable: true, description: 'Default `att`.' }) modeType?: DeviceMode;
   @Field({ nullable: true }) timeZone?: string;
+  @Field(() => Int, { nullable: true, description: 'An area of the same company; `null` takes the device out of its area.' }) areaId?: number | null;
 }
 
 @InputType()
@@ -51,4 +53,5 @@ export class UpdateDeviceInput {
   @Field({ nullable: true }) serialNumber?: string;
   @Field(() => DeviceMode, { nullable: true }) modeType?: DeviceMode;
   @Field({ nullable: true }) timeZone?: string;
+  @Field(() => Int, { nullable: true, description: 'An area of the same company; `null` takes the device out of its area.' }) areaId?: number | null;
 }

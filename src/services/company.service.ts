@@ -1,4 +1,4 @@
-import { Company, Device, Employee, Punch } from '../entities';
+import { Area, Company, Device, Employee, Punch } from '../entities';
 import { DomainError } from '../errors/domain-error';
 import { workspaceOf, type RequestContext } from './context';
 import type { Page, PageRequest } from './pagination';
@@ -82,17 +82,18 @@ export async function updateCompany(ctx: RequestContext, id: number, input: Comp
 }
 
 /**
- * Refused while the company still owns employees or devices, or has punches: punches are never
- * deleted through the API (attendance history), and each names its company.
+ * Refused while the company still owns employees, devices or areas, or has punches: punches are
+ * never deleted through the API (attendance history), and each names its company.
  */
 export async function deleteCompany(ctx: RequestContext, id: number): Promise<Company> {
   const company = await getCompany(ctx, id);
   const employees = await ctx.em.count(Employee, { companyId: id });
   const devices = await ctx.em.count(Device, { companyId: id });
-  if (employees > 0 || devices > 0) {
+  const areas = await ctx.em.count(Area, { companyId: id });
+  if (employees > 0 || devices > 0 || areas > 0) {
     throw new DomainError(
       'resource_in_use',
-      `Company ${id} still owns ${employees} employee(s) and ${devices} device(s); delete or move them first.`,
+      `Company ${id} still owns ${employees} employee(s), ${devices} device(s) and ${areas} area(s); delete or move them first.`,
     );
   }
   if ((await ctx.em.count(Punch, { companyId: id })) > 0) {

@@ -1,8 +1,10 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { Company, Device, Workspace } from '../entities';
+import { Assignment, Company, Device, Workspace } from '../entities';
 import { DeviceMode } from '../entities/device.entity';
 import { DomainError } from '../errors/domain-error';
+import { areaForDevice } from './area.service';
 import { workspaceOf, type RequestContext } from './context';
+import { recomputeDeviceUsers } from './device-user.service';
 import type { Page, PageRequest } from './pagination';
 import { uniqueViolationToDomainError } from './unique-violation';
 import { FieldChecker, isValidTimeZone } from './validation';
@@ -14,6 +16,8 @@ export interface DeviceInput {
   serialNumber?: string | null;
   modeType?: DeviceMode | null;
   timeZone?: string | null;
+  /** The area whose employees the device inherits; `null` takes it out of its area. */
+  areaId?: number | null;
 }
 
 export interface DeviceFilter {
@@ -80,7 +84,9 @@ export async function createDevice(ctx: RequestContext, input: DeviceInput): Pro
         throw new DomainError('plan_limit_reached', `This workspace's plan allows ${workspace.maxDevices} devices; ask the operator to raise the limit.`);
       }
       await ensureSerialFree(txCtx, input.serialNumber!);
+      const areaId = await areaForDevice(em, workspaceId, input.companyId!, input.areaId ?? null);
       const device = em.create(Device, {
+        areaId,
         workspaceId,
         companyId: input.companyId!,
         name: input.name!,
@@ -90,6 +96,7 @@ export async function createDevice(ctx: RequestContext, input: DeviceInput): Pro
       } as Device);
       em.persist(device);
       await em.flush();
+      await recomputeDeviceUsers(em, { deviceIds: [device.id] }, ctx.now());
       return device;
     });
   } catch (error) {
@@ -97,24 +104,41 @@ export async function createDevice(ctx: RequestContext, input: DeviceInput): Pro
   }
 }
 
+/**
+ * Recomputes what the terminal should hold in the same transaction. Moving the device to another
+ * company ends its direct assignments and takes it out of its area (unless a new area of the new
+ * company is given): both were bound to the old company.
+ */
 export async function updateDevice(ctx: RequestContext, id: number, input: DeviceInput): Promise<Device> {
   checkDevice(input, false);
-  const device = await getDevice(ctx, id);
-  if (input.companyId !== undefined && input.companyId !== device.companyId) await ensureCompany(ctx, input.companyId);
-  if (input.serialNumber != null && input.serialNumber !== device.serialNumber) await ensureSerialFree(ctx, input.serialNumber, id);
-  if (input.companyId !== undefined) device.companyId = input.companyId;
-  if (input.name != null) device.name = input.name;
-  if (input.serialNumber != null) device.serialNumber = input.serialNumber;
-  if (input.modeType != null) device.modeType = input.modeType;
-  if (input.timeZone != null) device.timeZone = input.timeZone;
+  const workspaceId = workspaceOf(ctx);
   try {
-    await ctx.em.flush();
+    return await ctx.em.transactional(async (em) => {
+      const txCtx = { ...ctx, em };
+      await lockWorkspace(em, workspaceId);
+      const device = await getDevice(txCtx, id);
+      const companyId = input.companyId ?? device.companyId;
+      const companyChanged = companyId !== device.companyId;
+      if (companyChanged) await ensureCompany(txCtx, companyId);
+      if (input.serialNumber != null && input.serialNumber !== device.serialNumber) await ensureSerialFree(txCtx, input.serialNumber, id);
+      if (input.areaId !== undefined) device.areaId = await areaForDevice(em, workspaceId, companyId, input.areaId);
+      else if (companyChanged) device.areaId = null;
+      device.companyId = companyId;
+      if (input.name != null) device.name = input.name;
+      if (input.serialNumber != null) device.serialNumber = input.serialNumber;
+      if (input.modeType != null) device.modeType = input.modeType;
+      if (input.timeZone != null) device.timeZone = input.timeZone;
+      await em.flush();
+      if (companyChanged) await em.nativeDelete(Assignment, { deviceId: id });
+      await recomputeDeviceUsers(em, { deviceIds: [id] }, ctx.now());
+      return device;
+    });
   } catch (error) {
     throw uniqueViolationToDomainError(error, uniqueFields);
   }
-  return device;
 }
 
+/** Its assignments and desired-state rows go with it: its terminal is no longer ours to command. */
 export async function deleteDevice(ctx: RequestContext, id: number): Promise<Device> {
   const device = await getDevice(ctx, id);
   const snapshot = { ...device };

@@ -1,7 +1,8 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import { Company, Employee } from '../entities';
+import { AreaEmployee, Assignment, Company, Employee } from '../entities';
 import { DomainError } from '../errors/domain-error';
 import { workspaceOf, type RequestContext } from './context';
+import { recomputeDeviceUsers } from './device-user.service';
 import type { Page, PageRequest } from './pagination';
 import { uniqueViolationToDomainError } from './unique-violation';
 import { FieldChecker, limits } from './validation';
@@ -111,31 +112,51 @@ export async function createEmployee(ctx: RequestContext, input: EmployeeInput):
   }
 }
 
+/**
+ * Every change that can alter what a terminal holds (pin, name, active flag, company) recomputes
+ * the employee's desired device state in the same transaction. Moving to another company ends the
+ * employee's direct assignments and area memberships: both were bound to the old company.
+ */
 export async function updateEmployee(ctx: RequestContext, id: number, input: EmployeeInput): Promise<Employee> {
   checkEmployee(input, false);
-  const employee = await getEmployee(ctx, id);
-  const companyId = input.companyId ?? employee.companyId;
-  if (input.companyId !== undefined && input.companyId !== employee.companyId) await companyOfWorkspace(ctx, input.companyId);
-  const pin = input.pin === undefined ? employee.pin : input.pin;
-  await ensureUnique(ctx, { id, companyId, code: input.code, pin: companyId !== employee.companyId || input.pin !== undefined ? pin : null });
-  employee.companyId = companyId;
-  if (input.name != null) employee.name = input.name;
-  if (input.lastname != null) employee.lastname = input.lastname;
-  if (input.code != null) employee.code = input.code;
-  if (input.pin !== undefined) employee.pin = input.pin;
-  if (input.email !== undefined) employee.email = input.email;
-  if (input.isActive != null) employee.isActive = input.isActive;
   try {
-    await ctx.em.flush();
+    return await ctx.em.transactional(async (em) => {
+      const txCtx = { ...ctx, em };
+      await lockWorkspace(em, workspaceOf(ctx));
+      const employee = await getEmployee(txCtx, id);
+      const companyId = input.companyId ?? employee.companyId;
+      const companyChanged = companyId !== employee.companyId;
+      if (companyChanged) await companyOfWorkspace(txCtx, companyId);
+      const pin = input.pin === undefined ? employee.pin : input.pin;
+      await ensureUnique(txCtx, { id, companyId, code: input.code, pin: companyChanged || input.pin !== undefined ? pin : null });
+      employee.companyId = companyId;
+      if (input.name != null) employee.name = input.name;
+      if (input.lastname != null) employee.lastname = input.lastname;
+      if (input.code != null) employee.code = input.code;
+      if (input.pin !== undefined) employee.pin = input.pin;
+      if (input.email !== undefined) employee.email = input.email;
+      if (input.isActive != null) employee.isActive = input.isActive;
+      await em.flush();
+      if (companyChanged) {
+        await em.nativeDelete(Assignment, { employeeId: id });
+        await em.nativeDelete(AreaEmployee, { employeeId: id });
+      }
+      await recomputeDeviceUsers(em, { employeeIds: [id] }, ctx.now());
+      return employee;
+    });
   } catch (error) {
     throw uniqueViolationToDomainError(error, uniqueFields);
   }
-  return employee;
 }
 
+/** Its assignments and memberships go with it; its desired-state rows stay, marked for removal. */
 export async function deleteEmployee(ctx: RequestContext, id: number): Promise<Employee> {
-  const employee = await getEmployee(ctx, id);
-  const snapshot = { ...employee };
-  await ctx.em.remove(employee).flush();
-  return Object.assign(new Employee(), snapshot);
+  return ctx.em.transactional(async (em) => {
+    await lockWorkspace(em, workspaceOf(ctx));
+    const employee = await getEmployee({ ...ctx, em }, id);
+    const snapshot = { ...employee };
+    await em.remove(employee).flush();
+    await recomputeDeviceUsers(em, { employeeIds: [id] }, ctx.now());
+    return Object.assign(new Employee(), snapshot);
+  });
 }

@@ -14,6 +14,8 @@ export const limits = {
   workspaceName: 200,
   apiKeyName: 200,
   stateName: 100,
+  areaName: 200,
+  areaCode: 64,
 } as const;
 
 // Control characters would corrupt terminal commands (TAB/CR/LF separate fields and commands) and

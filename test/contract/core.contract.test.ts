@@ -14,8 +14,8 @@ describe('contract: REST and GraphQL agree (companies, employees, devices)', () 
   let employeeId: number;
   let deviceId: number;
   const companyFields = 'id name code createdAt updatedAt';
-  const employeeFields = 'id companyId name lastname code pin email isActive createdAt updatedAt';
-  const deviceFields = 'id companyId name serialNumber status modeType timeZone lastSeenAt firmware ip model protocol userCount fingerprintCount faceCount attlogCount createdAt updatedAt';
+  const employeeFields = 'id companyId areaIds name lastname code pin email isActive createdAt updatedAt';
+  const deviceFields = 'id companyId areaId name serialNumber status modeType timeZone lastSeenAt firmware ip model protocol userCount fingerprintCount faceCount attlogCount createdAt updatedAt';
 
   before(async () => {
     t = await startTestApp({}, 'contract');

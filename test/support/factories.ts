@@ -11,7 +11,7 @@ export interface TestWorkspace {
 }
 
 /** A new workspace through the operator API, with an admin key and optional plan limits. */
-export async function createWorkspace(baseUrl: string, plan: { maxCompanies?: number; maxEmployees?: number } = {}): Promise<TestWorkspace> {
+export async function createWorkspace(baseUrl: string, plan: { maxCompanies?: number; maxDevices?: number; maxEmployees?: number } = {}): Promise<TestWorkspace> {
   const data = await gqlData(baseUrl, MASTER_KEY, `mutation ($name: String!) { createWorkspace(input: { name: $name }) { workspace { id } apiKey { key } } }`, {
     name: unique('ws'),
   });
@@ -49,13 +49,19 @@ export async function createEmployee(baseUrl: string, key: string, companyId: nu
 export async function createDevice(baseUrl: string, key: string, companyId: number, overrides: Record<string, unknown> = {}) {
   const response = await rest(baseUrl, 'POST', '/public/v2/devices', {
     key,
-    body: { name: 'Front door', serial_number: unique('SN').toUpperCase(), company_id: companyId, ...overrides },
+    body: { name: 'Door', serial_number: unique('SN').toUpperCase(), company_id: companyId, ...overrides },
   });
   if (response.status !== 201) throw new Error(`device not created: ${response.status} ${response.text}`);
-  return response.body as { id: number; serial_number: string; company_id: number; time_zone: string };
+  return response.body as { id: number; name: string; serial_number: string; company_id: number; time_zone: string; area_id: number | null };
 }
 
 /** Sets the workspace's IANA zone (bare dates in punch filters are read in it). */
 export async function setWorkspaceTimeZone(baseUrl: string, key: string, timeZone: string): Promise<void> {
   await gqlData(baseUrl, key, 'mutation ($tz: String!) { updateWorkspace(input: { timeZone: $tz }) { id } }', { tz: timeZone });
+}
+
+export async function createArea(baseUrl: string, key: string, companyId: number, overrides: Record<string, unknown> = {}) {
+  const response = await rest(baseUrl, 'POST', '/public/v2/areas', { key, body: { name: unique('Area'), code: unique('A'), company_id: companyId, ...overrides } });
+  if (response.status !== 201) throw new Error(`area not created: ${response.status} ${response.text}`);
+  return response.body as { id: number; name: string; code: string; company_id: number; device_ids: number[]; employee_ids: number[] };
 }

@@ -1,0 +1,98 @@
+import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../services/context';
+import * as areas from '../services/area.service';
+import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';
+import { AreaConnection, AreasArgs, AreaType, CreateAreaInput, DeviceRefInput, EmployeeRefInput, UpdateAreaInput } from '../schema/area.type';
+import { DeviceConnection, DeviceType } from '../schema/device.type';
+import { EmployeeConnection, EmployeeType } from '../schema/employee.type';
+
+@Resolver(() => AreaType)
+export class AreaResolver {
+  @Authorized('read')
+  @Query(() => AreaType, { description: 'An area by id or by name: a value of only digits is tried as an id first, then as a name.' })
+  area(@Ctx() ctx: RequestContext, @Arg('idOrName') idOrName: string) {
+    return areas.findArea(ctx, idOrName);
+  }
+
+  @Authorized('read')
+  @Query(() => AreaConnection)
+  async areas(@Ctx() ctx: RequestContext, @Args() { companyId, ...page }: AreasArgs) {
+    return toConnection(await areas.listAreas(ctx, { companyId: companyId ?? undefined }, pageRequest(page)));
+  }
+
+  @Authorized('read')
+  @Query(() => EmployeeConnection, { description: 'The employees registered in an area.' })
+  async areaEmployees(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Args() page: ConnectionArgs) {
+    return toConnection(await areas.listAreaEmployees(ctx, areaId, pageRequest(page)));
+  }
+
+  @Authorized('read')
+  @Query(() => DeviceConnection, { description: 'The devices of an area.' })
+  async areaDevices(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Args() page: ConnectionArgs) {
+    return toConnection(await areas.listAreaDevices(ctx, areaId, pageRequest(page)));
+  }
+
+  @FieldResolver(() => [Int])
+  deviceIds(@Ctx() ctx: RequestContext, @Root() area: AreaType) {
+    return areas.areaDeviceIds(ctx, area.id);
+  }
+
+  @FieldResolver(() => [Int])
+  employeeIds(@Ctx() ctx: RequestContext, @Root() area: AreaType) {
+    return areas.areaEmployeeIds(ctx, area.id);
+  }
+
+  @Authorized('write')
+  @Mutation(() => AreaType)
+  createArea(@Ctx() ctx: RequestContext, @Arg('input') input: CreateAreaInput) {
+    return areas.createArea(ctx, input);
+  }
+
+  @Authorized('write')
+  @Mutation(() => AreaType)
+  updateArea(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('input') input: UpdateAreaInput) {
+    return areas.updateArea(ctx, id, input);
+  }
+
+  @Authorized('write')
+  @Mutation(() => AreaType, { description: 'Deletes the area and its memberships (and so the assignments its devices inherited).' })
+  deleteArea(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+    return areas.deleteArea(ctx, id);
+  }
+
+  @Authorized('write')
+  @Mutation(() => [EmployeeType], { description: 'Registers employees in the area; returns all its employees.' })
+  addAreaEmployees(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Arg('items', () => [EmployeeRefInput]) items: EmployeeRefInput[]) {
+    return areas.changeAreaEmployees(ctx, areaId, 'add', items);
+  }
+
+  @Authorized('write')
+  @Mutation(() => [EmployeeType], { description: 'Removes employees from the area (non-members are ignored); returns all its employees.' })
+  removeAreaEmployees(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Arg('items', () => [EmployeeRefInput]) items: EmployeeRefInput[]) {
+    return areas.changeAreaEmployees(ctx, areaId, 'remove', items);
+  }
+
+  @Authorized('write')
+  @Mutation(() => [EmployeeType], { description: 'Makes the area\'s employees exactly `items`; returns them.' })
+  syncAreaEmployees(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Arg('items', () => [EmployeeRefInput]) items: EmployeeRefInput[]) {
+    return areas.changeAreaEmployees(ctx, areaId, 'sync', items);
+  }
+
+  @Authorized('write')
+  @Mutation(() => [DeviceType], { description: 'Puts devices in the area (moving them out of any other area); returns all its devices.' })
+  addAreaDevices(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Arg('items', () => [DeviceRefInput]) items: DeviceRefInput[]) {
+    return areas.changeAreaDevices(ctx, areaId, 'add', items);
+  }
+
+  @Authorized('write')
+  @Mutation(() => [DeviceType], { description: 'Takes devices out of the area (others are ignored); returns all its devices.' })
+  removeAreaDevices(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Arg('items', () => [DeviceRefInput]) items: DeviceRefInput[]) {
+    return areas.changeAreaDevices(ctx, areaId, 'remove', items);
+  }
+
+  @Authorized('write')
+  @Mutation(() => [DeviceType], { description: 'Makes the area\'s devices exactly `items`; returns them.' })
+  syncAreaDevices(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Arg('items', () => [DeviceRefInput]) items: DeviceRefInput[]) {
+    return areas.changeAreaDevices(ctx, areaId, 'sync', items);
+  }
+}

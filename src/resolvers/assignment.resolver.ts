@@ -1,0 +1,60 @@
+import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../services/context';
+import * as assignments from '../services/assignment.service';
+import { DeviceRefInput, EmployeeRefInput } from '../schema/area.type';
+import { AssignmentConnection, AssignmentType, DevicePermissionInput, EmployeePermissionInput } from '../schema/assignment.type';
+import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';
+
+const RESULT = 'Returns every assignment of the employee (direct and area-derived) after the change.';
+const DEVICE_RESULT = 'Returns every assignment of the device (direct and area-derived) after the change.';
+
+@Resolver(() => AssignmentType)
+export class AssignmentResolver {
+  @Authorized('read')
+  @Query(() => AssignmentConnection, { description: 'The devices an employee is on, directly or through areas.' })
+  async employeeDevices(@Ctx() ctx: RequestContext, @Arg('employeeId', () => Int) employeeId: number, @Args() page: ConnectionArgs) {
+    return toConnection(await assignments.listEmployeeDevices(ctx, employeeId, pageRequest(page)));
+  }
+
+  @Authorized('read')
+  @Query(() => AssignmentConnection, { description: 'The employees on a device, directly or through its area.' })
+  async deviceEmployees(@Ctx() ctx: RequestContext, @Arg('deviceId', () => Int) deviceId: number, @Args() page: ConnectionArgs) {
+    return toConnection(await assignments.listDeviceEmployees(ctx, deviceId, pageRequest(page)));
+  }
+
+  @Authorized('write')
+  @Mutation(() => [AssignmentType], { description: `Assigns devices to an employee; an assigned device gets the new permission. ${RESULT}` })
+  assignDevicesToEmployee(@Ctx() ctx: RequestContext, @Arg('employeeId', () => Int) employeeId: number, @Arg('items', () => [DevicePermissionInput]) items: DevicePermissionInput[]) {
+    return assignments.changeEmployeeDevices(ctx, employeeId, 'add', items);
+  }
+
+  @Authorized('write')
+  @Mutation(() => [AssignmentType], { description: `Removes direct assignments (unassigned devices are ignored). ${RESULT}` })
+  removeDevicesFromEmployee(@Ctx() ctx: RequestContext, @Arg('employeeId', () => Int) employeeId: number, @Arg('items', () => [DeviceRefInput]) items: DeviceRefInput[]) {
+    return assignments.changeEmployeeDevices(ctx, employeeId, 'remove', items);
+  }
+
+  @Authorized('write')
+  @Mutation(() => [AssignmentType], { description: `Makes the employee's DIRECT assignments exactly \`items\` (area-derived ones stay). ${RESULT}` })
+  syncEmployeeDevices(@Ctx() ctx: RequestContext, @Arg('employeeId', () => Int) employeeId: number, @Arg('items', () => [DevicePermissionInput]) items: DevicePermissionInput[]) {
+    return assignments.changeEmployeeDevices(ctx, employeeId, 'sync', items);
+  }
+
+  @Authorized('write')
+  @Mutation(() => [AssignmentType], { description: `Assigns employees to a device; an assigned employee gets the new permission. ${DEVICE_RESULT}` })
+  assignEmployeesToDevice(@Ctx() ctx: RequestContext, @Arg('deviceId', () => Int) deviceId: number, @Arg('items', () => [EmployeePermissionInput]) items: EmployeePermissionInput[]) {
+    return assignments.changeDeviceEmployees(ctx, deviceId, 'add', items);
+  }
+
+  @Authorized('write')
+  @Mutation(() => [AssignmentType], { description: `Removes direct assignments (unassigned employees are ignored). ${DEVICE_RESULT}` })
+  removeEmployeesFromDevice(@Ctx() ctx: RequestContext, @Arg('deviceId', () => Int) deviceId: number, @Arg('items', () => [EmployeeRefInput]) items: EmployeeRefInput[]) {
+    return assignments.changeDeviceEmployees(ctx, deviceId, 'remove', items);
+  }
+
+  @Authorized('write')
+  @Mutation(() => [AssignmentType], { description: `Makes the device's DIRECT assignments exactly \`items\` (area-derived ones stay). ${DEVICE_RESULT}` })
+  syncDeviceEmployees(@Ctx() ctx: RequestContext, @Arg('deviceId', () => Int) deviceId: number, @Arg('items', () => [EmployeePermissionInput]) items: EmployeePermissionInput[]) {
+    return assignments.changeDeviceEmployees(ctx, deviceId, 'sync', items);
+  }
+}

@@ -1,0 +1,62 @@
+import { bulkItems, id } from './body-schemas';
+import { assignmentFields } from './fragments';
+import { idParam, type RestRoute } from './route';
+
+const permission = { type: 'integer' };
+
+/**
+ * The four assignment routes of one side (`/employees/{id}/devices`, `/devices/{id}/employees`):
+ * GET list, POST add (bare array with permissions), DELETE remove (bare array of ids), POST .../sync.
+ */
+function sideRoutes(side: { path: string; anchor: 'employeeId' | 'deviceId'; list: string; add: string; remove: string; sync: string; item: 'device_id' | 'employee_id' }): RestRoute[] {
+  const itemType = side.item === 'device_id' ? 'Device' : 'Employee';
+  const withPermission = bulkItems({ [side.item]: id, permission_id: permission });
+  const idsOnly = bulkItems({ [side.item]: id });
+  const bulk = (name: string, method: 'POST' | 'DELETE', suffix: string, field: string, inputType: string, schema: typeof idsOnly): RestRoute => ({
+    name,
+    method,
+    path: side.path + suffix,
+    body: { schema, field: 'items' },
+    document: `mutation ($anchor: Int!, $items: [${inputType}!]!) { ${field}(${side.anchor}: $anchor, items: $items) { ...AssignmentFields } } ${assignmentFields}`,
+    resultField: field,
+    status: 200,
+    variables: ({ params, body }) => ({ anchor: idParam(params.id), items: body }),
+  });
+  return [
+    {
+      name: side.list,
+      method: 'GET',
+      path: side.path,
+      list: true,
+      document: `query ($anchor: Int!, $first: Int, $after: String) {
+        ${side.list}(${side.anchor}: $anchor, first: $first, after: $after) { totalCount nodes { ...AssignmentFields } } } ${assignmentFields}`,
+      resultField: side.list,
+      status: 200,
+      variables: ({ params }) => ({ anchor: idParam(params.id) }),
+    },
+    bulk(side.add, 'POST', '', side.add, `${itemType}PermissionInput`, withPermission),
+    bulk(side.remove, 'DELETE', '', side.remove, `${itemType}RefInput`, idsOnly),
+    bulk(side.sync, 'POST', '/sync', side.sync, `${itemType}PermissionInput`, withPermission),
+  ];
+}
+
+export const assignmentRoutes: RestRoute[] = [
+  ...sideRoutes({
+    path: '/public/v2/employees/:id/devices',
+    anchor: 'employeeId',
+    list: 'employeeDevices',
+    add: 'assignDevicesToEmployee',
+    remove: 'removeDevicesFromEmployee',
+    sync: 'syncEmployeeDevices',
+    item: 'device_id',
+  }),
+  ...sideRoutes({
+    path: '/public/v2/devices/:id/employees',
+    anchor: 'deviceId',
+    list: 'deviceEmployees',
+    add: 'assignEmployeesToDevice',
+    remove: 'removeEmployeesFromDevice',
+    sync: 'syncDeviceEmployees',
+    item: 'employee_id',
+  }),
+];

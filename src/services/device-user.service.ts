@@ -1,0 +1,132 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AreaEmployee, Assignment, Device, DeviceUser, Employee } from '../entities';
+import { SyncStatus } from '../entities/device-user.entity';
+
+/** Which pairs to recompute: every pair of these devices and every pair of these employees. */
+export interface DeviceUserScope {
+  deviceIds?: number[];
+  employeeIds?: number[];
+}
+
+interface Desired {
+  workspaceId: number;
+  pin: string;
+  name: string;
+  privilege: number;
+}
+
+const key = (deviceId: number, employeeId: number) => `${deviceId}:${employeeId}`;
+const unique = (ids: number[]) => [...new Set(ids)];
+
+/** The name a terminal shows for an employee. */
+function terminalName(employee: Pick<Employee, 'name' | 'lastname'>): string {
+  return `${employee.name} ${employee.lastname}`.trim();
+}
+
+/**
+ * Brings `device_user` in line with what the devices should hold, for every pair in `scope`.
+ *
+ * The effective set is direct assignments plus area-derived ones (an employee of an area is on
+ * every device of that area with privilege 0); when both exist the direct permission wins. Only
+ * active employees with a pin can be on a terminal. A pair whose desired content changed is set to
+ * `pending`; a pair that must leave a terminal keeps its row with `present = false` until the
+ * terminal service confirms the delete; unchanged rows are left alone (their status stays).
+ *
+ * Call it inside the transaction of the change, after flushing it, with the caller holding the
+ * workspace lock (so two recomputes of the same pairs never interleave).
+ */
+export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserScope, now: Date = new Date()): Promise<void> {
+  const deviceIds = unique(scope.deviceIds ?? []);
+  const employeeIds = unique(scope.employeeIds ?? []);
+  if (deviceIds.length === 0 && employeeIds.length === 0) return;
+  const inScope = (deviceId: number, employeeId: number) => deviceIds.includes(deviceId) || employeeIds.includes(employeeId);
+  const pairFilter = [
+    ...(deviceIds.length ? [{ deviceId: { $in: deviceIds } }] : []),
+    ...(employeeIds.length ? [{ employeeId: { $in: employeeIds } }] : []),
+  ];
+
+  const direct = await em.find(Assignment, { $or: pairFilter });
+  const permissions = new Map(direct.map((a) => [key(a.deviceId, a.employeeId), a.permission]));
+
+  // Area-derived pairs: members of the areas of the scoped devices, devices of the scoped employees' areas.
+  const scopedDevices = deviceIds.length ? await em.find(Device, { id: { $in: deviceIds } }) : [];
+  const scopedAreaIds = unique(scopedDevices.flatMap((d) => (d.areaId ? [d.areaId] : [])));
+  const memberFilter = [
+    ...(scopedAreaIds.length ? [{ areaId: { $in: scopedAreaIds } }] : []),
+    ...(employeeIds.length ? [{ employeeId: { $in: employeeIds } }] : []),
+  ];
+  const memberships = memberFilter.length ? await em.find(AreaEmployee, { $or: memberFilter }) : [];
+  const areaIds = unique(memberships.map((m) => m.areaId));
+  const areaDevices = areaIds.length ? await em.find(Device, { areaId: { $in: areaIds } }) : [];
+  const pairs = new Set(direct.map((a) => key(a.deviceId, a.employeeId)));
+  for (const membership of memberships) {
+    for (const device of areaDevices) {
+      if (device.areaId === membership.areaId && inScope(device.id, membership.employeeId)) pairs.add(key(device.id, membership.employeeId));
+    }
+  }
+
+  const pairList = [...pairs].map((p) => p.split(':').map(Number) as [number, number]);
+  const employees = new Map(
+    (pairList.length ? await em.find(Employee, { id: { $in: unique(pairList.map(([, e]) => e)) } }) : []).map((e) => [e.id, e]),
+  );
+  const desired = new Map<string, Desired>();
+  for (const [deviceId, employeeId] of pairList) {
+    const employee = employees.get(employeeId);
+    if (!employee || !employee.isActive || !employee.pin) continue;
+    desired.set(key(deviceId, employeeId), {
+      workspaceId: employee.workspaceId,
+      pin: employee.pin,
+      name: terminalName(employee),
+      privilege: permissions.get(key(deviceId, employeeId)) ?? 0,
+    });
+  }
+
+  const existing = await em.find(DeviceUser, { $or: pairFilter });
+  const seen = new Set<string>();
+  for (const row of existing) {
+    const pair = key(row.deviceId, row.employeeId);
+    seen.add(pair);
+    const want = desired.get(pair);
+    if (!want) {
+      // Leaves the terminal; the pin snapshot stays: it names the user to delete.
+      if (row.present) markPending(row, { present: false }, now);
+      continue;
+    }
+    if (row.present && row.pin === want.pin && row.name === want.name && row.privilege === want.privilege) continue;
+    const previousPin = row.pin !== want.pin ? (row.previousPin ?? row.pin) : row.previousPin;
+    markPending(row, { present: true, pin: want.pin, name: want.name, privilege: want.privilege, previousPin: previousPin === want.pin ? null : previousPin }, now);
+  }
+  for (const [pair, want] of desired) {
+    if (seen.has(pair)) continue;
+    const [deviceId, employeeId] = pair.split(':').map(Number);
+    em.persist(
+      em.create(DeviceUser, {
+        ...want,
+        deviceId,
+        employeeId,
+        present: true,
+        previousPin: null,
+        syncStatus: SyncStatus.pending,
+        returnCode: null,
+        changedAt: now,
+        syncedAt: null,
+      } as DeviceUser),
+    );
+  }
+  await em.flush();
+}
+
+function markPending(row: DeviceUser, change: Partial<DeviceUser>, now: Date): void {
+  Object.assign(row, change, { syncStatus: SyncStatus.pending, returnCode: null, changedAt: now });
+}
+
+/** The desired-state rows of some pairs, keyed `deviceId:employeeId` (for listing sync status). */
+export async function deviceUserRows(em: EntityManager, filter: { deviceId?: number; employeeId?: number }): Promise<Map<string, DeviceUser>> {
+  const rows = await em.find(DeviceUser, filter);
+  return new Map(rows.map((row) => [key(row.deviceId, row.employeeId), row]));
+}
+
+/** What a terminal should hold and what is still to do for it: the terminal service's work list. */
+export async function pendingDeviceUsers(em: EntityManager, deviceId: number): Promise<DeviceUser[]> {
+  return em.find(DeviceUser, { deviceId, syncStatus: { $ne: SyncStatus.synced } }, { orderBy: { present: 'asc', id: 'asc' } });
+}
