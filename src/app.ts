@@ -47,7 +47,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   try {
     const created = await bootstrapDefaultWorkspace(database.orm.em.fork(), config.defaultWorkspaceName);
     const schema = await buildTimegateSchema();
-    const contextFactory = createContextFactory({ orm: database.orm, masterKey: config.masterKey, logger, now: options.now });
+    const contextFactory = createContextFactory({ orm: database.orm, config, logger, now: options.now });
 
     const expressApp = express();
     const server = http.createServer(expressApp);
