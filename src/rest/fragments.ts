@@ -9,3 +9,11 @@ export const deviceFields = `fragment DeviceFields on Device {
   id companyId name serialNumber status modeType timeZone lastSeenAt firmware ip model protocol
   userCount fingerprintCount faceCount attlogCount createdAt updatedAt
 }`;
+
+export const doorActionFields = `fragment DoorActionFields on DoorAction {
+  actionId status timestamp deviceId deviceSerial deviceStatus door duration returnCode createdAt sentAt completedAt expiresAt
+}`;
+
+export const unknownTerminalFields = `fragment UnknownTerminalFields on UnknownTerminal {
+  serialNumber ip model firmware protocol firstSeenAt lastSeenAt requestCount
+}`;

@@ -4,7 +4,9 @@ import { DeviceMode } from '../entities/device.entity';
 import { DomainError } from '../errors/domain-error';
 import { workspaceOf, type RequestContext } from './context';
 import type { Page, PageRequest } from './pagination';
+import { notifyDeviceChanged } from './device-changes';
 import { uniqueViolationToDomainError } from './unique-violation';
+import { clearUnknownTerminal } from './unknown-terminal.service';
 import { FieldChecker, isValidTimeZone } from './validation';
 import { lockWorkspace } from './workspace.service';
 
@@ -72,7 +74,7 @@ export async function createDevice(ctx: RequestContext, input: DeviceInput): Pro
   checkDevice(input, true);
   const workspaceId = workspaceOf(ctx);
   try {
-    return await ctx.em.transactional(async (em) => {
+    const created = await ctx.em.transactional(async (em) => {
       const txCtx = { ...ctx, em };
       const workspace: Workspace = await lockWorkspace(em, workspaceId);
       await ensureCompany(txCtx, input.companyId!);
@@ -90,8 +92,12 @@ export async function createDevice(ctx: RequestContext, input: DeviceInput): Pro
       } as Device);
       em.persist(device);
       await em.flush();
+      // The serial is claimed: it leaves the unknown-terminal list and the terminal's next request is served.
+      await clearUnknownTerminal(txCtx, device.serialNumber);
       return device;
     });
+    notifyDeviceChanged(created.serialNumber);
+    return created;
   } catch (error) {
     throw uniqueViolationToDomainError(error, uniqueFields);
   }
@@ -100,6 +106,7 @@ export async function createDevice(ctx: RequestContext, input: DeviceInput): Pro
 export async function updateDevice(ctx: RequestContext, id: number, input: DeviceInput): Promise<Device> {
   checkDevice(input, false);
   const device = await getDevice(ctx, id);
+  const previousSerial = device.serialNumber;
   if (input.companyId !== undefined && input.companyId !== device.companyId) await ensureCompany(ctx, input.companyId);
   if (input.serialNumber != null && input.serialNumber !== device.serialNumber) await ensureSerialFree(ctx, input.serialNumber, id);
   if (input.companyId !== undefined) device.companyId = input.companyId;
@@ -112,6 +119,8 @@ export async function updateDevice(ctx: RequestContext, id: number, input: Devic
   } catch (error) {
     throw uniqueViolationToDomainError(error, uniqueFields);
   }
+  if (device.serialNumber !== previousSerial) await clearUnknownTerminal(ctx, device.serialNumber);
+  notifyDeviceChanged(previousSerial, device.serialNumber);
   return device;
 }
 
@@ -119,5 +128,6 @@ export async function deleteDevice(ctx: RequestContext, id: number): Promise<Dev
   const device = await getDevice(ctx, id);
   const snapshot = { ...device };
   await ctx.em.remove(device).flush();
+  notifyDeviceChanged(device.serialNumber);
   return Object.assign(new Device(), snapshot);
 }

@@ -22,6 +22,8 @@ export interface UnlockDoorInput {
 export interface DoorActionView extends DoorAction {
   deviceSerial: string;
   deviceStatus: DeviceStatus;
+  /** When it was requested (the REST reply's name for createdAt). */
+  timestamp: Date;
 }
 
 function checkUnlock(input: UnlockDoorInput): void {
@@ -47,7 +49,7 @@ async function findDevice(ctx: RequestContext, serialNumber: string): Promise<De
 }
 
 function view(action: DoorAction, device: Device): DoorActionView {
-  return Object.assign(Object.create(DoorAction.prototype) as DoorAction, action, { deviceSerial: device.serialNumber, deviceStatus: device.status });
+  return Object.assign(Object.create(DoorAction.prototype) as DoorAction, action, { deviceSerial: device.serialNumber, deviceStatus: device.status, timestamp: action.createdAt });
 }
 
 /**

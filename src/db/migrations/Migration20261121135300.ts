@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261121134918 extends Migration {
+export class Migration20261121135300 extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`create table "unknown_terminal" ("id" serial primary key, "serial_number" varchar(64) not null, "ip" varchar(64) not null, "model" varchar(100) null, "firmware" varchar(100) null, "protocol" varchar(16) null, "first_seen_at" timestamptz not null, "last_seen_at" timestamptz not null, "request_count" bigint not null default 0);`);
@@ -31,6 +31,7 @@ export class Migration20261121134918 extends Migration {
     this.addSql(`alter table "door_action" add constraint "door_action_requested_by_key_id_foreign" foreign key ("requested_by_key_id") references "api_key" ("id") on update cascade on delete set null;`);
 
     this.addSql(`alter table "device" add column "fp_algorithm" varchar(32) null, add column "face_algorithm" varchar(32) null, add column "remote_address" varchar(64) null, add column "poll_interval_seconds" int null, add column "reported_options" jsonb null, add column "registry_code" varchar(32) null, add column "session_id" varchar(32) null, add column "door_states" jsonb null;`);
+    this.addSql(`create index "device_serial_lower_index" on "device" (lower("serial_number"));`);
   }
 
   override async down(): Promise<void> {
@@ -44,6 +45,7 @@ export class Migration20261121134918 extends Migration {
 
     this.addSql(`drop table if exists "door_action" cascade;`);
 
+    this.addSql(`drop index "device_serial_lower_index";`);
     this.addSql(`alter table "device" drop column "fp_algorithm", drop column "face_algorithm", drop column "remote_address", drop column "poll_interval_seconds", drop column "reported_options", drop column "registry_code", drop column "session_id", drop column "door_states";`);
   }
 
