@@ -29,7 +29,8 @@ function remoteAddress(req: Request): string {
 export function createIclockRouter(deps: IclockRouterDeps): express.Router {
   const router = express.Router({ caseSensitive: false });
   // Raw bytes for every Content-Type, including none (a type-based parser drops such bodies, §2).
-  router.use(express.raw({ type: () => true, limit: deps.config.iclockBodyLimitBytes }));
+  const raw = express.raw({ type: () => true, limit: deps.config.iclockBodyLimitBytes });
+  router.use((req, res, next) => (/^\/iclock\//i.test(req.path) ? raw(req, res, next) : next()));
 
   router.all(/^\/iclock\/.*/i, async (req: Request, res: Response) => {
     const now = deps.now();

@@ -65,10 +65,10 @@ export async function enqueueCommand(ctx: RequestContext, input: EnqueueCommandI
 export async function takeCommandsForDelivery(ctx: RequestContext, deviceId: number, limit: number): Promise<CommandLine[]> {
   const now = ctx.now();
   const rows = await ctx.em.getConnection().execute<{ id: number; command_id: string; command: string }[]>(
-    `update device_command set status = 'sent', sent_at = ?, attempts = attempts + 1
+    `update device_command set status = 'sent', sent_at = ?::timestamptz, attempts = attempts + 1
      where id in (
        select id from device_command
-       where device_id = ? and status = 'queued' and (expires_at is null or expires_at > ?)
+       where device_id = ? and status = 'queued' and (expires_at is null or expires_at > ?::timestamptz)
        order by id limit ? for update skip locked)
      returning id, command_id, command`,
     [now, deviceId, now, limit],
@@ -99,7 +99,7 @@ export async function recordCommandResults(
          status = case when ? >= 0 then 'succeeded' when ? and attempts < ? then 'queued' else 'failed' end,
          return_code = ?,
          sent_at = case when ? and attempts < ? then null else sent_at end,
-         completed_at = case when ? and attempts < ? then null else ? end
+         completed_at = case when ? and attempts < ? then null else ?::timestamptz end
        where device_id = ? and command_id = ? and status in ('sent', 'queued')
        returning id`,
       [result.returnCode, retry, policy.maxAttempts, result.returnCode, retry, policy.maxAttempts, retry, policy.maxAttempts, now, deviceId, result.id],
@@ -122,13 +122,13 @@ export async function sweepCommands(ctx: RequestContext, policy: CommandPolicy):
     `update device_command set
        status = case when attempts < ? then 'queued' else 'failed' end,
        sent_at = case when attempts < ? then null else sent_at end,
-       completed_at = case when attempts < ? then null else ? end
+       completed_at = case when attempts < ? then null else ?::timestamptz end
      where status = 'sent' and sent_at < ?::timestamptz - make_interval(secs => ?)
      returning id`,
     [policy.maxAttempts, policy.maxAttempts, policy.maxAttempts, now, now, policy.timeoutSeconds],
   );
   const expired = await connection.execute<{ id: number }[]>(
-    `update device_command set status = 'expired', completed_at = ? where status = 'queued' and expires_at <= ? returning id`,
+    `update device_command set status = 'expired', completed_at = ?::timestamptz where status = 'queued' and expires_at <= ?::timestamptz returning id`,
     [now, now],
   );
   await mirrorDoorActions(ctx, [...retried, ...expired].map((r) => r.id));

@@ -11,7 +11,7 @@ export interface TestWorkspace {
 }
 
 /** A new workspace through the operator API, with an admin key and optional plan limits. */
-export async function createWorkspace(baseUrl: string, plan: { maxCompanies?: number; maxEmployees?: number } = {}): Promise<TestWorkspace> {
+export async function createWorkspace(baseUrl: string, plan: { maxCompanies?: number; maxEmployees?: number; maxDevices?: number } = {}): Promise<TestWorkspace> {
   const data = await gqlData(baseUrl, MASTER_KEY, `mutation ($name: String!) { createWorkspace(input: { name: $name }) { workspace { id } apiKey { key } } }`, {
     name: unique('ws'),
   });
