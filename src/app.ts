@@ -11,6 +11,7 @@ import type { Config } from './config/config';
 import { openDatabase, type Database } from './db/database';
 import { DomainError } from './errors/domain-error';
 import { statusOf } from './errors/error-codes';
+import { TerminalGateway } from './devices/terminal-gateway';
 import { createLogger } from './logger';
 import { sendError } from './rest/error-response';
 import { createRestRouter } from './rest/rest-router';
@@ -28,6 +29,8 @@ export interface App {
   database: Database;
   schema: GraphQLSchema;
   logger: Logger;
+  /** The /iclock side: `flush()` writes buffered presence, `sweep()` applies offline/command timeouts (tests call both). */
+  terminals: TerminalGateway;
   /** The admin key of the default workspace, when this start created it (first start only). */
   bootstrapKey: string | null;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database. */
@@ -47,13 +50,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   try {
     const created = await bootstrapDefaultWorkspace(database.orm.em.fork(), config.defaultWorkspaceName);
     const schema = await buildTimegateSchema();
-    const contextFactory = createContextFactory({ orm: database.orm, masterKey: config.masterKey, logger, now: options.now });
+    const contextFactory = createContextFactory({ orm: database.orm, config, logger, now: options.now });
 
     const expressApp = express();
     const server = http.createServer(expressApp);
     expressApp.disable('x-powered-by');
     // JSON responses are small and per-request; hashing each for an ETag costs more than it saves.
     expressApp.set('etag', false);
+    // Terminals first: their raw bodies must never meet a JSON or form parser.
+    const terminals = new TerminalGateway({ orm: database.orm, config, logger, now: options.now ?? (() => new Date()) });
+    expressApp.use(terminals.router);
     expressApp.use(assignRequestId);
 
     expressApp.get('/healthz', async (_req, res) => {
@@ -92,6 +98,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     const url = `http://${host}:${address.port}`;
     logger.info({ url }, 'timegate listening');
+    terminals.start();
 
     let stopping: Promise<void> | null = null;
     const stop = () =>
@@ -101,10 +108,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         server.closeIdleConnections();
         await apollo.stop();
         await closed;
+        await terminals.stop();
         await database.close();
         logger.info('timegate stopped');
       })());
-    return { url, server, database, schema, logger, bootstrapKey: created?.key ?? null, stop };
+    return { url, server, database, schema, logger, terminals, bootstrapKey: created?.key ?? null, stop };
   } catch (error) {
     await database.close();
     throw error;

@@ -68,6 +68,7 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
     principal: { kind: 'operator' },
     em: database.orm.em.fork(),
     requestId: 'cli',
+    config,
     logger,
     now: () => new Date(),
   };

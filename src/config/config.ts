@@ -17,6 +17,18 @@ export interface Config {
   restBodyLimitBytes: number;
   idempotencyTtlHours: number;
   defaultWorkspaceName: string;
+  iclockBodyLimitBytes: number;
+  attendanceDelaySeconds: number;
+  attendanceErrorDelaySeconds: number;
+  accessRequestDelaySeconds: number;
+  offlineMinSeconds: number;
+  commandBatchSize: number;
+  commandTimeoutSeconds: number;
+  commandMaxAttempts: number;
+  doorActionExpirySeconds: number;
+  presenceFlushMs: number;
+  terminalSweepMs: number;
+  deviceCacheTtlMs: number;
 }
 
 export interface SettingDescription {
@@ -67,6 +79,66 @@ export const settings: Record<keyof Config, SettingDescription> = {
     default: 'Default workspace',
     meaning: 'Name of the workspace created on first start of an empty database.',
   },
+  iclockBodyLimitBytes: {
+    env: 'TIMEGATE_ICLOCK_BODY_LIMIT',
+    default: '10485760',
+    meaning: 'Largest terminal upload (/iclock/*) in bytes; template and photo uploads can be several MB.',
+  },
+  attendanceDelaySeconds: {
+    env: 'TIMEGATE_ATT_DELAY',
+    default: '10',
+    meaning: 'Poll interval (`Delay`) advertised to attendance terminals: command latency and the basis of offline detection.',
+  },
+  attendanceErrorDelaySeconds: {
+    env: 'TIMEGATE_ATT_ERROR_DELAY',
+    default: '30',
+    meaning: '`ErrorDelay` advertised to terminals: seconds they wait before retrying after a failed request.',
+  },
+  accessRequestDelaySeconds: {
+    env: 'TIMEGATE_ACC_REQUEST_DELAY',
+    default: '5',
+    meaning: 'Poll interval (`RequestDelay`) advertised to access-control terminals (remote unlock latency).',
+  },
+  offlineMinSeconds: {
+    env: 'TIMEGATE_OFFLINE_MIN_SECONDS',
+    default: '60',
+    meaning: 'A terminal is offline after max(3 x its poll interval, this many seconds) without a request.',
+  },
+  commandBatchSize: {
+    env: 'TIMEGATE_COMMAND_BATCH_SIZE',
+    default: '5',
+    meaning: 'Most commands delivered in one poll reply (the protocol advises small batches).',
+  },
+  commandTimeoutSeconds: {
+    env: 'TIMEGATE_COMMAND_TIMEOUT',
+    default: '60',
+    meaning: 'A delivered command without a result after this many seconds is queued again (retried).',
+  },
+  commandMaxAttempts: {
+    env: 'TIMEGATE_COMMAND_MAX_ATTEMPTS',
+    default: '3',
+    meaning: 'Deliveries of one command (timeouts and transient codes -1003/-1005) before it is marked failed.',
+  },
+  doorActionExpirySeconds: {
+    env: 'TIMEGATE_UNLOCK_EXPIRY',
+    default: '60',
+    meaning: 'A remote unlock not delivered to the terminal within this many seconds expires (a late open is worse than none).',
+  },
+  presenceFlushMs: {
+    env: 'TIMEGATE_PRESENCE_FLUSH_MS',
+    default: '1000',
+    meaning: 'How often last-seen times, reported terminal info and unknown-serial contacts are written, batched, to the database.',
+  },
+  terminalSweepMs: {
+    env: 'TIMEGATE_TERMINAL_SWEEP_MS',
+    default: '5000',
+    meaning: 'How often silent terminals are marked offline and command timeouts/expiries are applied.',
+  },
+  deviceCacheTtlMs: {
+    env: 'TIMEGATE_DEVICE_CACHE_TTL_MS',
+    default: '5000',
+    meaning: 'How long a serial -> device lookup is cached per process (changes made in this process invalidate it at once).',
+  },
 };
 
 export class ConfigError extends Error {}
@@ -113,6 +185,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     restBodyLimitBytes: int('restBodyLimitBytes', 1048576, 1024, 100 * 1048576),
     idempotencyTtlHours: int('idempotencyTtlHours', 24, 1, 24 * 30),
     defaultWorkspaceName: str('defaultWorkspaceName') ?? 'Default workspace',
+    iclockBodyLimitBytes: int('iclockBodyLimitBytes', 10485760, 1024, 1024 * 1048576),
+    attendanceDelaySeconds: int('attendanceDelaySeconds', 10, 2, 300),
+    attendanceErrorDelaySeconds: int('attendanceErrorDelaySeconds', 30, 10, 600),
+    accessRequestDelaySeconds: int('accessRequestDelaySeconds', 5, 1, 300),
+    offlineMinSeconds: int('offlineMinSeconds', 60, 1, 86400),
+    commandBatchSize: int('commandBatchSize', 5, 1, 200),
+    commandTimeoutSeconds: int('commandTimeoutSeconds', 60, 1, 86400),
+    commandMaxAttempts: int('commandMaxAttempts', 3, 1, 100),
+    doorActionExpirySeconds: int('doorActionExpirySeconds', 60, 1, 86400),
+    presenceFlushMs: int('presenceFlushMs', 1000, 10, 86_400_000),
+    terminalSweepMs: int('terminalSweepMs', 5000, 10, 86_400_000),
+    deviceCacheTtlMs: int('deviceCacheTtlMs', 5000, 0, 3_600_000),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

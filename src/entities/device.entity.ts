@@ -14,9 +14,19 @@ export enum DeviceMode {
   acc = 'acc',
 }
 
+export interface DoorStateSnapshot {
+  door: number;
+  sensor: string;
+  relay: string | null;
+  alarms: string[];
+  localTime: string;
+}
+
 /** A terminal. Its serial number is its identity on the wire, so it is unique across the service. */
 @Entity({ tableName: 'device' })
 @Index({ name: 'device_workspace_company_index', properties: ['workspaceId', 'companyId'] })
+// Terminals are matched by serial without regard to case.
+@Index({ name: 'device_serial_lower_index', expression: 'create index "device_serial_lower_index" on "device" (lower("serial_number"))' })
 export class Device {
   @PrimaryKey({ autoincrement: true })
   id!: number;
@@ -78,6 +88,36 @@ export class Device {
 
   @Property({ type: 'integer', nullable: true })
   attlogCount?: number | null;
+
+  /** Fingerprint / face algorithm versions from INFO (templates of another version are rejected). */
+  @Property({ length: 32, nullable: true })
+  fpAlgorithm?: string | null;
+
+  @Property({ length: 32, nullable: true })
+  faceAlgorithm?: string | null;
+
+  /** Source address of the terminal's last request as the server saw it (usually the site's NAT). */
+  @Property({ length: 64, nullable: true })
+  remoteAddress?: string | null;
+
+  /** Poll interval we advertised at the last handshake (Delay / RequestDelay): the basis of offline detection. */
+  @Property({ type: 'integer', nullable: true })
+  pollIntervalSeconds?: number | null;
+
+  /** The raw `table=options` / registry key=value pairs last reported (MultiBioVersion, ~ZKFPVersion, ...). */
+  @Property({ type: 'jsonb', nullable: true })
+  reportedOptions?: Record<string, string> | null;
+
+  /** Security PUSH session: stable once issued, so the token cookie stays valid across reconnects. */
+  @Property({ length: 32, nullable: true })
+  registryCode?: string | null;
+
+  @Property({ length: 32, nullable: true })
+  sessionId?: string | null;
+
+  /** Last rtstate per door (sensor, relay, alarm flags, reported local time). */
+  @Property({ type: 'jsonb', nullable: true })
+  doorStates?: DoorStateSnapshot[] | null;
 
   @Property({ type: 'timestamptz', onCreate: () => new Date() })
   createdAt!: Date;

@@ -3,8 +3,10 @@ import { AreaResolver } from './area.resolver';
 import { AssignmentResolver } from './assignment.resolver';
 import { CompanyResolver } from './company.resolver';
 import { DeviceResolver } from './device.resolver';
+import { DoorActionResolver } from './door-action.resolver';
 import { EmployeeResolver } from './employee.resolver';
 import { PunchResolver } from './punch.resolver';
+import { UnknownTerminalResolver } from './unknown-terminal.resolver';
 import { VerificationStateResolver } from './verification-state.resolver';
 import { WorkspaceResolver } from './workspace.resolver';
 
@@ -18,4 +20,6 @@ export const resolvers = [
   PunchResolver,
   AreaResolver,
   AssignmentResolver,
+  DoorActionResolver,
+  UnknownTerminalResolver,
 ] as const;

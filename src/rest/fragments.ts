@@ -23,3 +23,11 @@ export const assignmentFields = `fragment AssignmentFields on Assignment {
   employeeId deviceId permissionId source areaId syncStatus returnCode
   employeeName employeeLastname employeePin deviceName deviceSerialNumber
 }`;
+
+export const doorActionFields = `fragment DoorActionFields on DoorAction {
+  actionId status timestamp deviceId deviceSerial deviceStatus door duration returnCode createdAt sentAt completedAt expiresAt
+}`;
+
+export const unknownTerminalFields = `fragment UnknownTerminalFields on UnknownTerminal {
+  serialNumber ip model firmware protocol firstSeenAt lastSeenAt requestCount
+}`;

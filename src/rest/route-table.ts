@@ -2,16 +2,23 @@ import { areaRoutes } from './area.routes';
 import { assignmentRoutes } from './assignment.routes';
 import { companyRoutes } from './company.routes';
 import { deviceRoutes } from './device.routes';
+import { doorActionRoutes } from './door-action.routes';
 import { employeeRoutes } from './employee.routes';
 import { punchRoutes } from './punch.routes';
 import type { RestRoute } from './route';
+import { unknownTerminalRoutes } from './unknown-terminal.routes';
 import { verificationStateRoutes } from './verification-state.routes';
 
-/** Every REST route of the compatibility surface. Each is one GraphQL operation. */
+/**
+ * Every REST route of the compatibility surface. Each is one GraphQL operation. Order matters where
+ * paths overlap: `/public/v2/devices/unclaimed` comes before `/public/v2/devices/:id`.
+ */
 export const routeTable: RestRoute[] = [
   ...companyRoutes,
   ...employeeRoutes,
+  ...unknownTerminalRoutes,
   ...deviceRoutes,
+  ...doorActionRoutes,
   ...verificationStateRoutes,
   ...punchRoutes,
   ...areaRoutes,

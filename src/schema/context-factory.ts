@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
+import type { Config } from '../config/config';
 import { authenticate } from '../services/api-key.service';
 import type { RequestContext } from '../services/context';
 
@@ -10,12 +11,12 @@ import type { RequestContext } from '../services/context';
  */
 export type ContextFactory = (request: { authorization?: string; requestId?: string }) => Promise<RequestContext>;
 
-export function createContextFactory(deps: { orm: MikroORM; masterKey: string | null; logger: Logger; now?: () => Date }): ContextFactory {
+export function createContextFactory(deps: { orm: MikroORM; config: Config; logger: Logger; now?: () => Date }): ContextFactory {
   const now = deps.now ?? (() => new Date());
   return async ({ authorization, requestId }) => {
     const em = deps.orm.em.fork();
-    const principal = await authenticate(em, authorization, deps.masterKey);
+    const principal = await authenticate(em, authorization, deps.config.masterKey);
     const id = requestId ?? crypto.randomUUID();
-    return { principal, em, requestId: id, logger: deps.logger.child({ requestId: id }), now };
+    return { principal, em, requestId: id, logger: deps.logger.child({ requestId: id }), now, config: deps.config };
   };
 }

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKey, Workspace } from '../entities';
 import { DomainError } from '../errors/domain-error';
-import { SCOPES, type Principal, type RequestContext, type Scope } from './context';
+import { SCOPES, workspaceOf, type Principal, type RequestContext, type Scope } from './context';
 import { FieldChecker, limits } from './validation';
 
 const LIVE_PREFIX = 'tg_live_';
@@ -76,8 +76,9 @@ function targetWorkspace(ctx: RequestContext, workspaceId: number | undefined): 
     if (workspaceId === undefined) throw DomainError.field('workspaceId', 'required', 'workspaceId is required for the operator key.');
     return workspaceId;
   }
-  if (workspaceId !== undefined && workspaceId !== ctx.principal.workspaceId) throw DomainError.notFound('Workspace', workspaceId);
-  return ctx.principal.workspaceId;
+  const own = workspaceOf(ctx);
+  if (workspaceId !== undefined && workspaceId !== own) throw DomainError.notFound('Workspace', workspaceId);
+  return own;
 }
 
 export async function createApiKey(

@@ -1,14 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
+import type { Config } from '../config/config';
 import { DomainError } from '../errors/domain-error';
 
 export const SCOPES = ['read', 'write', 'admin', 'doors:unlock'] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** Who is calling: a key of one workspace, or the operator (TIMEGATE_MASTER_KEY, no workspace). */
+/**
+ * Who is calling: a key of one workspace, the operator (TIMEGATE_MASTER_KEY, no workspace), or a
+ * terminal on `/iclock/*` (identified by its serial only; terminal services scope by its device row).
+ */
 export type Principal =
   | { kind: 'workspace'; workspaceId: number; keyId: number; scopes: readonly Scope[] }
-  | { kind: 'operator' };
+  | { kind: 'operator' }
+  | { kind: 'terminal'; serialNumber: string };
 
 /** Passed first to every service method: who calls, on which EntityManager fork, at what time. */
 export interface RequestContext {
@@ -17,6 +22,8 @@ export interface RequestContext {
   requestId: string;
   logger: Logger;
   now(): Date;
+  /** The service's settings (timeouts and limits that business rules apply). */
+  config: Config;
 }
 
 /**

@@ -6,7 +6,9 @@ import { areaForDevice } from './area.service';
 import { workspaceOf, type RequestContext } from './context';
 import { recomputeDeviceUsers } from './device-user.service';
 import type { Page, PageRequest } from './pagination';
+import { notifyDeviceChanged } from './device-changes';
 import { uniqueViolationToDomainError } from './unique-violation';
+import { clearUnknownTerminal } from './unknown-terminal.service';
 import { FieldChecker, isValidTimeZone } from './validation';
 import { lockWorkspace } from './workspace.service';
 
@@ -76,7 +78,7 @@ export async function createDevice(ctx: RequestContext, input: DeviceInput): Pro
   checkDevice(input, true);
   const workspaceId = workspaceOf(ctx);
   try {
-    return await ctx.em.transactional(async (em) => {
+    const created = await ctx.em.transactional(async (em) => {
       const txCtx = { ...ctx, em };
       const workspace: Workspace = await lockWorkspace(em, workspaceId);
       await ensureCompany(txCtx, input.companyId!);
@@ -97,8 +99,12 @@ export async function createDevice(ctx: RequestContext, input: DeviceInput): Pro
       em.persist(device);
       await em.flush();
       await recomputeDeviceUsers(em, { deviceIds: [device.id] }, ctx.now());
+      // The serial is claimed: it leaves the unknown-terminal list and the terminal's next request is served.
+      await clearUnknownTerminal(txCtx, device.serialNumber);
       return device;
     });
+    notifyDeviceChanged(created.serialNumber);
+    return created;
   } catch (error) {
     throw uniqueViolationToDomainError(error, uniqueFields);
   }
@@ -112,11 +118,13 @@ export async function createDevice(ctx: RequestContext, input: DeviceInput): Pro
 export async function updateDevice(ctx: RequestContext, id: number, input: DeviceInput): Promise<Device> {
   checkDevice(input, false);
   const workspaceId = workspaceOf(ctx);
+  let previousSerial = '';
   try {
-    return await ctx.em.transactional(async (em) => {
+    const updated = await ctx.em.transactional(async (em) => {
       const txCtx = { ...ctx, em };
       await lockWorkspace(em, workspaceId);
       const device = await getDevice(txCtx, id);
+      previousSerial = device.serialNumber;
       const companyId = input.companyId ?? device.companyId;
       const companyChanged = companyId !== device.companyId;
       if (companyChanged) await ensureCompany(txCtx, companyId);
@@ -131,8 +139,11 @@ export async function updateDevice(ctx: RequestContext, id: number, input: Devic
       await em.flush();
       if (companyChanged) await em.nativeDelete(Assignment, { deviceId: id });
       await recomputeDeviceUsers(em, { deviceIds: [id] }, ctx.now());
+      if (device.serialNumber !== previousSerial) await clearUnknownTerminal(txCtx, device.serialNumber);
       return device;
     });
+    notifyDeviceChanged(previousSerial, updated.serialNumber);
+    return updated;
   } catch (error) {
     throw uniqueViolationToDomainError(error, uniqueFields);
   }
@@ -143,5 +154,6 @@ export async function deleteDevice(ctx: RequestContext, id: number): Promise<Dev
   const device = await getDevice(ctx, id);
   const snapshot = { ...device };
   await ctx.em.remove(device).flush();
+  notifyDeviceChanged(device.serialNumber);
   return Object.assign(new Device(), snapshot);
 }

@@ -132,7 +132,10 @@ describe('areas and area membership', () => {
     it('adds, lists, removes and syncs employees; area.employee_ids and employee.area_ids follow', async () => {
       const area = await createArea(t.url, ws.key, companyId);
       const second = await createArea(t.url, ws.key, companyId);
-      const [e1, e2, e3] = await Promise.all([1, 2, 3].map(() => createEmployee(t.url, ws.key, companyId)));
+      // Created one after the other so that ids ascend in creation order (lists are ordered by id).
+      const e1 = await createEmployee(t.url, ws.key, companyId);
+      const e2 = await createEmployee(t.url, ws.key, companyId);
+      const e3 = await createEmployee(t.url, ws.key, companyId);
       const path = `/public/v2/areas/${area.id}/employees`;
       const added = await send('POST', path, [{ employee_id: e1.id }, { employee_id: e2.id }]);
       expect(added.status).to.equal(200);
@@ -161,7 +164,9 @@ describe('areas and area membership', () => {
     it('adds, lists, removes and syncs devices; a device is in at most one area and moves when added elsewhere', async () => {
       const a = await createArea(t.url, ws.key, companyId);
       const b = await createArea(t.url, ws.key, companyId);
-      const [d1, d2] = await Promise.all([1, 2].map(() => createDevice(t.url, ws.key, companyId)));
+      // Created one after the other so that d1 has the lower id (lists are ordered by id).
+      const d1 = await createDevice(t.url, ws.key, companyId);
+      const d2 = await createDevice(t.url, ws.key, companyId);
       const added = await send('POST', `/public/v2/areas/${a.id}/devices`, [{ device_id: d1.id }, { device_id: d2.id }]);
       expect(added.status).to.equal(200);
       expect(added.body.map((d: any) => [d.id, d.area_id])).to.deep.equal([[d1.id, a.id], [d2.id, a.id]]);

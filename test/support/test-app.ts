@@ -15,7 +15,7 @@ export interface TestApp {
 }
 
 /** Starts the real service on a free port against a fresh database. */
-export async function startTestApp(env: Record<string, string> = {}, label = 'app'): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, label = 'app', options: { now?: () => Date } = {}): Promise<TestApp> {
   const config = loadConfig({
     DATABASE_URL: await freshDatabaseUrl(label),
     PORT: '0',
@@ -24,7 +24,7 @@ export async function startTestApp(env: Record<string, string> = {}, label = 'ap
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const app = await createApp(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const app = await createApp(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), now: options.now });
   if (!app.bootstrapKey) throw new Error('expected a fresh database to create the default workspace');
   return { app, url: app.url, config, adminKey: app.bootstrapKey, stop: () => app.stop() };
 }

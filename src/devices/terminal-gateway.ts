@@ -1,0 +1,86 @@
+// Everything the terminal side of one process runs: the /iclock router, the serial cache, the
+// presence buffer flushed in batches, and the periodic sweep (offline detection, command timeouts
+// and expiries). Tests call `flush()` and `sweep()` directly, with an injected clock.
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type express from 'express';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config';
+import type { RequestContext } from '../services/context';
+import { deviceChanges } from '../services/device-changes';
+import { sweepCommands } from '../services/device-command.service';
+import { flushPresence, markSilentDevicesOffline } from '../services/presence.service';
+import { recordUnknownContacts } from '../services/unknown-terminal.service';
+import { createIclockRouter } from './iclock-router';
+import { PresenceBuffer } from './presence-buffer';
+import { TerminalCache } from './terminal-cache';
+
+export class TerminalGateway {
+  readonly router: express.Router;
+  private readonly cache: TerminalCache;
+  private readonly presence = new PresenceBuffer();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly onDeviceChanged = (serials: string[]) => this.cache.invalidate(serials);
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: { orm: MikroORM; config: Config; logger: Logger; now: () => Date }) {
+    this.cache = new TerminalCache(deps.config.deviceCacheTtlMs);
+    this.router = createIclockRouter({ ...deps, cache: this.cache, presence: this.presence });
+    deviceChanges.on('changed', this.onDeviceChanged);
+  }
+
+  start(): void {
+    const every = (ms: number, task: () => Promise<void>, what: string) => {
+      const timer = setInterval(() => task().catch((err) => this.deps.logger.error({ err }, `${what} failed`)), ms);
+      timer.unref();
+      this.timers.push(timer);
+    };
+    every(this.deps.config.presenceFlushMs, () => this.flush(), 'presence flush');
+    every(this.deps.config.terminalSweepMs, () => this.sweep(), 'terminal sweep');
+  }
+
+  /** Writes buffered last-seen times, changed terminal info and unknown-serial contacts (batched). */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      const batch = this.presence.drain();
+      if (batch.seen.length === 0 && batch.unknown.length === 0) return;
+      try {
+        const ctx = this.context();
+        const online = await flushPresence(ctx, batch.seen);
+        await recordUnknownContacts(ctx, batch.unknown);
+        if (online.length > 0) this.deps.logger.info({ devices: online }, 'terminals online');
+      } catch (error) {
+        this.presence.restore(batch);
+        throw error;
+      }
+    });
+    return this.flushing;
+  }
+
+  /** Flushes, then marks silent terminals offline and applies command timeouts and expiries. */
+  async sweep(): Promise<void> {
+    await this.flush();
+    const ctx = this.context();
+    const { config } = this.deps;
+    const offline = await markSilentDevicesOffline(ctx, { minSeconds: config.offlineMinSeconds, defaultPollSeconds: config.attendanceDelaySeconds });
+    if (offline.length > 0) this.deps.logger.info({ devices: offline }, 'terminals offline');
+    await sweepCommands(ctx, { timeoutSeconds: config.commandTimeoutSeconds, maxAttempts: config.commandMaxAttempts });
+  }
+
+  /** Stops the timers and writes what is still buffered. */
+  async stop(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    deviceChanges.off('changed', this.onDeviceChanged);
+    await this.flush().catch((err) => this.deps.logger.error({ err }, 'final presence flush failed'));
+  }
+
+  private context(): RequestContext {
+    return {
+      principal: { kind: 'terminal', serialNumber: '*' },
+      em: this.deps.orm.em.fork(),
+      requestId: 'terminal-gateway',
+      logger: this.deps.logger,
+      now: this.deps.now,
+      config: this.deps.config,
+    };
+  }
+}

@@ -1,0 +1,248 @@
+// What we answer on each /iclock endpoint (PROTOCOL.md "HTTP endpoints"). Transport concerns (raw
+// bodies, headers) live in iclock-router.ts; parsing and reply texts in ./protocol; database work
+// in the services. A reply is a status and a text body.
+import type { Config } from '../config/config';
+import type { RequestContext } from '../services/context';
+import { recordCommandResults, takeCommandsForDelivery } from '../services/device-command.service';
+import {
+  ensureAccessSession,
+  findTerminal,
+  recordProtocol,
+  recordReportedOptions,
+  type ReportedInfo,
+  type TerminalDevice,
+  type TerminalProtocol,
+} from '../services/terminal.service';
+import {
+  OK,
+  accessHandshakeReply,
+  attendanceHandshakeReply,
+  checkSessionToken,
+  commandBatchReply,
+  parseCommandResults,
+  parseInfo,
+  parseRegistry,
+  pushConfigReply,
+  registryReply,
+  rtdataTimeReply,
+  timeZoneOption,
+  tokenFromCookie,
+  uploadTable,
+  requestFamily,
+  type AccessConfigSettings,
+  type IclockEndpoint,
+  type IclockQuery,
+} from './protocol';
+import type { PresenceBuffer } from './presence-buffer';
+import type { TerminalCache } from './terminal-cache';
+import { handleAttPhoto, handleCdataUpload, handleTableData, type Upload } from './upload-handlers';
+
+export interface TerminalRequest {
+  endpoint: IclockEndpoint;
+  method: string;
+  query: IclockQuery;
+  serialNumber: string;
+  body: Buffer;
+  cookie: string | undefined;
+  remoteAddress: string;
+}
+
+export interface TerminalReply {
+  status: number;
+  body: string;
+}
+
+export interface TerminalDeps {
+  config: Config;
+  cache: TerminalCache;
+  presence: PresenceBuffer;
+}
+
+const reply = (body: string, status = 200): TerminalReply => ({ status, body });
+
+/** Keys we ask attendance terminals to report through `table=options` (algorithm versions, capacities). */
+export const PUSH_OPTION_KEYS = ['FingerFunOn', 'FaceFunOn', 'MultiBioDataSupport', 'MultiBioPhotoSupport', 'MultiBioVersion', 'MultiBioDataCount', 'MaxMultiBioDataCount'];
+
+function isHandshake(r: TerminalRequest): boolean {
+  return r.endpoint === 'cdata' && r.method === 'GET' && r.query.has('options');
+}
+
+/** Endpoints that are part of (re)registration and therefore carry no valid token yet. */
+function needsNoToken(r: TerminalRequest): boolean {
+  return isHandshake(r) || r.endpoint === 'registry' || r.endpoint === 'push' || r.endpoint === 'rtdata';
+}
+
+export async function handleTerminalRequest(ctx: RequestContext, deps: TerminalDeps, r: TerminalRequest): Promise<TerminalReply> {
+  const device = await deps.cache.get(r.serialNumber, (serial) => findTerminal(ctx, serial));
+  const family = requestFamily(r.endpoint, r.query);
+  if (!device) return unknownTerminal(ctx, deps, r, family);
+
+  // A token that is present but wrong means the session changed (or a forgery): refuse with a
+  // non-200 so the terminal keeps its data and registers again. A missing token is accepted:
+  // firmware exists that polls in access mode without ever calling /iclock/push (reference §1).
+  const presented = tokenFromCookie(r.cookie);
+  if (presented !== null && !needsNoToken(r)) {
+    const valid = device.registryCode !== null && device.sessionId !== null && checkSessionToken(presented, device.registryCode, r.serialNumber, device.sessionId);
+    if (!valid) {
+      ctx.logger.warn({ serial: r.serialNumber, endpoint: r.endpoint }, 'terminal session token mismatch: refused, the terminal will register again');
+      return reply('token mismatch: register again', 401);
+    }
+  }
+  deps.presence.touch(device.id, ctx.now(), changedReported(device, { remoteAddress: r.remoteAddress }));
+  deps.cache.patch(device.serialNumber, { reported: { ...device.reported, remoteAddress: r.remoteAddress } });
+
+  const access = family === 'access' || device.protocol === 'acc-push';
+  switch (r.endpoint) {
+    case 'cdata':
+      if (r.method === 'GET') return isHandshake(r) ? handshake(ctx, deps, device, r, access) : reply(OK);
+      return cdataUpload(ctx, deps, device, r);
+    case 'getrequest':
+      return poll(ctx, deps, device, r);
+    case 'ping':
+      return reply(OK);
+    case 'devicecmd': {
+      const { results, errors } = parseCommandResults(r.body);
+      if (errors.length > 0) ctx.logger.warn({ serial: r.serialNumber, errors: errors.slice(0, 20) }, 'unreadable command results');
+      await recordCommandResults(ctx, device.id, results, { timeoutSeconds: deps.config.commandTimeoutSeconds, maxAttempts: deps.config.commandMaxAttempts });
+      return reply(OK);
+    }
+    case 'registry':
+      return registry(ctx, deps, device, r);
+    case 'push': {
+      await detectProtocol(ctx, deps, device, 'acc-push');
+      const session = await accessSession(ctx, deps, device);
+      return reply(pushConfigReply(accessSettings(deps.config, session.sessionId)));
+    }
+    case 'querydata': {
+      const { tablename, count } = uploadTable(r.query);
+      if (r.query.get('type')?.toLowerCase() !== 'tabledata') return reply(OK);
+      return reply(await handleTableData(upload(ctx, device, r, tablename, count)));
+    }
+    case 'rtdata':
+      return reply(r.query.get('type')?.toLowerCase() === 'time' ? rtdataTimeReply(ctx.now(), device.timeZone) : OK);
+    case 'fdata':
+      return reply(await handleAttPhoto(upload(ctx, device, r, null, null)));
+    default:
+      // exchange (we never advertise encryption) and file (no firmware downloads are offered)
+      return reply('Not Found', 404);
+  }
+}
+
+/**
+ * Unknown serial: recorded (batched) for the unknown-terminal list, and answered so the terminal
+ * keeps its records and tries again later: an access-control handshake gets `OK` (the protocol's
+ * "not registered"), its registry 406 (the refusal SEC-DOC §7.4 defines), and every other request
+ * — attendance handshake, polls, uploads — 403, which every firmware treats as a failed exchange:
+ * nothing is deleted, and it retries after its ErrorDelay with a fresh handshake.
+ */
+function unknownTerminal(ctx: RequestContext, deps: TerminalDeps, r: TerminalRequest, family: 'access' | 'attendance'): TerminalReply {
+  const registered = r.endpoint === 'registry' ? parseRegistry(r.body) : null;
+  const info = r.endpoint === 'getrequest' && r.query.get('INFO') ? parseInfo(r.query.get('INFO')!) : null;
+  deps.presence.contact(
+    {
+      serialNumber: r.serialNumber,
+      ip: r.remoteAddress,
+      model: registered?.deviceName ?? null,
+      firmware: registered?.firmwareVersion ?? info?.firmware ?? null,
+      protocol: family === 'access' ? 'acc-push' : isHandshake(r) || r.endpoint === 'getrequest' ? 'att-push' : null,
+    },
+    ctx.now(),
+  );
+  if (isHandshake(r) && family === 'access') return reply(OK);
+  if (r.endpoint === 'registry') return reply('Unknown device', 406);
+  return reply(`Unknown device ${r.serialNumber}: register this serial number in Timegate`, 403);
+}
+
+/** The reported values that differ from what the device row holds (only those are written). */
+function changedReported(device: TerminalDevice, values: Partial<ReportedInfo>): Partial<ReportedInfo> | undefined {
+  const changed: Partial<ReportedInfo> = {};
+  let any = false;
+  for (const [key, value] of Object.entries(values) as Array<[keyof ReportedInfo, string | number | null]>) {
+    if (value === null || value === undefined || device.reported[key] === value) continue;
+    (changed as Record<string, unknown>)[key] = value;
+    any = true;
+  }
+  return any ? changed : undefined;
+}
+
+/** Remembers the family once seen (and the matching mode_type), and the poll interval we advertised. */
+async function detectProtocol(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, protocol: TerminalProtocol): Promise<void> {
+  const poll = protocol === 'acc-push' ? deps.config.accessRequestDelaySeconds : deps.config.attendanceDelaySeconds;
+  if (device.protocol === protocol && device.pollIntervalSeconds === poll) return;
+  await recordProtocol(ctx, device.id, protocol, poll);
+  deps.cache.patch(device.serialNumber, { protocol, pollIntervalSeconds: poll });
+}
+
+async function accessSession(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice): Promise<{ registryCode: string; sessionId: string }> {
+  if (device.registryCode !== null && device.sessionId !== null) return { registryCode: device.registryCode, sessionId: device.sessionId };
+  const session = await ensureAccessSession(ctx, device.id);
+  deps.cache.patch(device.serialNumber, session);
+  return session;
+}
+
+function accessSettings(config: Config, sessionId: string): AccessConfigSettings {
+  return { sessionId, requestDelay: config.accessRequestDelaySeconds, errorDelay: config.attendanceErrorDelaySeconds };
+}
+
+async function handshake(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, r: TerminalRequest, access: boolean): Promise<TerminalReply> {
+  if (access) {
+    await detectProtocol(ctx, deps, device, 'acc-push');
+    // Registered = we issued this terminal a RegistryCode; otherwise `OK` sends it to /iclock/registry.
+    if (device.registryCode === null) return reply(OK);
+    const session = await accessSession(ctx, deps, device);
+    return reply(accessHandshakeReply(session.registryCode, accessSettings(deps.config, session.sessionId)));
+  }
+  await detectProtocol(ctx, deps, device, 'att-push');
+  return reply(
+    attendanceHandshakeReply(r.serialNumber, {
+      timeZone: timeZoneOption(device.timeZone, ctx.now()),
+      delay: deps.config.attendanceDelaySeconds,
+      errorDelay: deps.config.attendanceErrorDelaySeconds,
+      pushOptions: PUSH_OPTION_KEYS,
+    }),
+  );
+}
+
+async function registry(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, r: TerminalRequest): Promise<TerminalReply> {
+  const parsed = parseRegistry(r.body);
+  if (parsed.errors.length > 0) ctx.logger.warn({ serial: r.serialNumber, errors: parsed.errors.slice(0, 20) }, 'unreadable registry segments');
+  await detectProtocol(ctx, deps, device, 'acc-push');
+  const session = await accessSession(ctx, deps, device);
+  await recordReportedOptions(ctx, device.id, parsed.options, { model: parsed.deviceName, firmware: parsed.firmwareVersion });
+  return reply(registryReply(session.registryCode));
+}
+
+async function poll(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, r: TerminalRequest): Promise<TerminalReply> {
+  const infoText = r.query.get('INFO');
+  if (infoText) {
+    const info = parseInfo(infoText);
+    const changed = changedReported(device, {
+      firmware: info.firmware?.slice(0, 100) ?? null,
+      ip: info.ip?.slice(0, 64) ?? null,
+      userCount: info.userCount,
+      fingerprintCount: info.fpCount,
+      faceCount: info.faceCount,
+      attlogCount: info.attlogCount,
+      fpAlgorithm: info.fpAlgorithm?.slice(0, 32) ?? null,
+      faceAlgorithm: info.faceAlgorithm?.slice(0, 32) ?? null,
+    });
+    if (changed) {
+      deps.presence.touch(device.id, ctx.now(), changed);
+      deps.cache.patch(device.serialNumber, { reported: { ...device.reported, ...changed } });
+    }
+  }
+  const commands = await takeCommandsForDelivery(ctx, device.id, deps.config.commandBatchSize);
+  return reply(commandBatchReply(commands));
+}
+
+function upload(ctx: RequestContext, device: TerminalDevice, r: TerminalRequest, tablename: string | null, declaredCount: string | null): Upload {
+  return { ctx, device, body: r.body, tablename, declaredCount };
+}
+
+async function cdataUpload(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, r: TerminalRequest): Promise<TerminalReply> {
+  const { table, tablename, count } = uploadTable(r.query);
+  // Attendance-only tables are positive evidence that the terminal (now) speaks attendance PUSH.
+  if (table === 'attlog' || table === 'operlog') await detectProtocol(ctx, deps, device, 'att-push');
+  else if (table === 'rtlog' || table === 'rtstate' || table === 'tabledata') await detectProtocol(ctx, deps, device, 'acc-push');
+  return reply(await handleCdataUpload(upload(ctx, device, r, tablename, count), table));
+}

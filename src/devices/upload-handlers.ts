@@ -1,0 +1,130 @@
+// The ONE place terminal uploads arrive after parsing: one function per table. Each parses the
+// body with the pure protocol layer, logs rejected lines, and returns the acknowledgement the
+// protocol expects. Punch ingestion (ATTLOG, rtlog) and user/template ingestion (OPERLOG, BIODATA,
+// tabledata) plug in here; until then those records are parsed, counted and acknowledged only.
+import type { DoorStateSnapshot } from '../entities/device.entity';
+import type { RequestContext } from '../services/context';
+import { recordDoorStates, recordReportedOptions, type TerminalDevice } from '../services/terminal.service';
+import {
+  OK,
+  parseAttlog,
+  parseAttPhoto,
+  parseBiodata,
+  parseOperlog,
+  parseOptions,
+  parseRtlog,
+  parseRtstate,
+  parseTableData,
+  tableDataAck,
+  truncate,
+  uploadAck,
+  type LineError,
+  type RtstateRecord,
+} from './protocol';
+
+export interface Upload {
+  ctx: RequestContext;
+  device: TerminalDevice;
+  body: Buffer;
+  /** Lower-cased `tablename` (tabledata / querydata). */
+  tablename: string | null;
+  /** Declared `count`, echoed in the tabledata acknowledgement. */
+  declaredCount: string | null;
+}
+
+function logRejected(u: Upload, table: string, errors: ReadonlyArray<LineError | { segment: string; reason: string }>): void {
+  if (errors.length === 0) return;
+  u.ctx.logger.warn({ serial: u.device.serialNumber, table, errors: errors.slice(0, 20), rejected: errors.length }, 'terminal upload lines rejected');
+}
+
+/** Attendance punches. Ingestion (insert-on-conflict into punches) plugs in here. */
+export async function handleAttlog(u: Upload): Promise<string> {
+  const { records, errors } = parseAttlog(u.body);
+  logRejected(u, 'ATTLOG', errors);
+  u.ctx.logger.info({ serial: u.device.serialNumber, records: records.length }, 'ATTLOG received (punch ingestion not enabled yet)');
+  return uploadAck(records.length);
+}
+
+/** Operation log with USER/FP/FACE/... records made on the terminal. */
+export async function handleOperlog(u: Upload): Promise<string> {
+  const { records, errors } = parseOperlog(u.body);
+  logRejected(u, 'OPERLOG', errors);
+  return uploadAck(records.length);
+}
+
+/** Unified templates (BIODATA). */
+export async function handleBiodata(u: Upload): Promise<string> {
+  const { records, errors } = parseBiodata(u.body);
+  logRejected(u, 'BIODATA', errors);
+  return uploadAck(records.length);
+}
+
+/** Attendance photos (`table=ATTPHOTO` or `/iclock/fdata`): one per request. */
+export async function handleAttPhoto(u: Upload): Promise<string> {
+  const parsed = parseAttPhoto(u.body);
+  if (!parsed.ok) logRejected(u, 'ATTPHOTO', [{ segment: '', reason: parsed.reason }]);
+  return OK;
+}
+
+/** Access-control events. Punch/door-event ingestion (dedupe on serial + index) plugs in here. */
+export async function handleRtlog(u: Upload): Promise<string> {
+  const { records, errors } = parseRtlog(u.body);
+  logRejected(u, 'rtlog', errors);
+  u.ctx.logger.info({ serial: u.device.serialNumber, records: records.length }, 'rtlog received (event ingestion not enabled yet)');
+  return OK;
+}
+
+function doorSnapshot(record: RtstateRecord): DoorStateSnapshot[] {
+  return record.doors.map((d) => ({
+    door: d.door,
+    sensor: d.sensor,
+    relay: d.relay,
+    alarms: Object.entries(d.alarms).filter(([, on]) => on).map(([name]) => name),
+    localTime: record.localTime,
+  }));
+}
+
+/** Door sensor/relay/alarm state: the latest record replaces the device's door snapshot. */
+export async function handleRtstate(u: Upload): Promise<string> {
+  const { records, errors } = parseRtstate(u.body);
+  logRejected(u, 'rtstate', errors);
+  const latest = records[records.length - 1];
+  if (latest) await recordDoorStates(u.ctx, u.device.id, doorSnapshot(latest));
+  return OK;
+}
+
+/** Security PUSH table uploads and DATA QUERY answers: `<tablename>=<declared count>`. */
+export async function handleTableData(u: Upload): Promise<string> {
+  const tablename = u.tablename ?? 'unknown';
+  const { rows, errors } = parseTableData(tablename, u.body);
+  logRejected(u, `tabledata:${tablename}`, errors);
+  const count = u.declaredCount !== null && /^\d+$/.test(u.declaredCount) ? u.declaredCount : String(rows.length);
+  return /^[A-Za-z][A-Za-z0-9_]*$/.test(tablename) ? tableDataAck(tablename, count) : OK;
+}
+
+/** Device parameters (`table=options`): stored raw (algorithm versions are read from them later). */
+export async function handleOptions(u: Upload): Promise<string> {
+  const { options, errors } = parseOptions(u.body);
+  logRejected(u, 'options', errors);
+  await recordReportedOptions(u.ctx, u.device.id, options, { model: options.DeviceName ?? null, firmware: options.FWVersion ?? options.FirmVer ?? null });
+  return OK;
+}
+
+const CDATA_HANDLERS: Record<string, (u: Upload) => Promise<string>> = {
+  attlog: handleAttlog,
+  operlog: handleOperlog,
+  biodata: handleBiodata,
+  attphoto: handleAttPhoto,
+  rtlog: handleRtlog,
+  rtstate: handleRtstate,
+  tabledata: handleTableData,
+  options: handleOptions,
+};
+
+/** `POST /iclock/cdata?table=...`: dispatch by table; an unknown table is logged with its body (pitfall 2) and acknowledged. */
+export async function handleCdataUpload(u: Upload, table: string | null): Promise<string> {
+  const handler = table ? CDATA_HANDLERS[table] : undefined;
+  if (handler) return handler(u);
+  u.ctx.logger.warn({ serial: u.device.serialNumber, table, body: truncate(u.body.toString('latin1'), 500) }, 'upload of an unhandled table acknowledged');
+  return OK;
+}

@@ -1,0 +1,66 @@
+import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Device } from './device.entity';
+import { Workspace } from './workspace.entity';
+
+export enum DeviceCommandStatus {
+  queued = 'queued',
+  sent = 'sent',
+  succeeded = 'succeeded',
+  failed = 'failed',
+  expired = 'expired',
+}
+
+/**
+ * A command waiting for, or delivered to, a terminal (`C:<commandId>:<command>` on a poll). The
+ * terminal echoes `commandId` in its result, so results are matched by (device, commandId).
+ */
+@Entity({ tableName: 'device_command' })
+@Unique({ name: 'device_command_device_command_id_unique', properties: ['deviceId', 'commandId'] })
+@Index({ name: 'device_command_delivery_index', properties: ['deviceId', 'status', 'id'] })
+export class DeviceCommand {
+  @PrimaryKey({ autoincrement: true })
+  id!: number;
+
+  @ManyToOne(() => Workspace, { mapToPk: true, fieldName: 'workspace_id', deleteRule: 'cascade' })
+  workspaceId!: number;
+
+  @ManyToOne(() => Device, { mapToPk: true, fieldName: 'device_id', deleteRule: 'cascade' })
+  deviceId!: number;
+
+  /** Letters and digits, at most 16 (ATT-DOC §12); never reused on a device. */
+  @Property({ length: 16 })
+  commandId!: string;
+
+  @Property({ type: 'text' })
+  command!: string;
+
+  /** What the command does (`door_unlock`, later `user_sync`, ...), for logs and the sync engine. */
+  @Property({ length: 32 })
+  kind!: string;
+
+  @Enum({ items: () => DeviceCommandStatus, default: DeviceCommandStatus.queued })
+  status: DeviceCommandStatus = DeviceCommandStatus.queued;
+
+  @Property({ type: 'integer', nullable: true })
+  returnCode?: number | null;
+
+  @Property({ type: 'integer', default: 0 })
+  attempts: number = 0;
+
+  /** What the command is for, e.g. `door_action:da_...` or `assignment:12`; free-form. */
+  @Property({ length: 64, nullable: true })
+  reference?: string | null;
+
+  @Property({ type: 'timestamptz' })
+  createdAt!: Date;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  sentAt?: Date | null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  completedAt?: Date | null;
+
+  /** Not delivered by then: `expired`. Null: kept until delivered. */
+  @Property({ type: 'timestamptz', nullable: true })
+  expiresAt?: Date | null;
+}

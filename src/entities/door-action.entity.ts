@@ -1,0 +1,54 @@
+import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { ApiKey } from './api-key.entity';
+import { DeviceCommand, DeviceCommandStatus } from './device-command.entity';
+import { Device } from './device.entity';
+import { Workspace } from './workspace.entity';
+
+/** A remote door opening requested through the API; its status follows its terminal command. */
+@Entity({ tableName: 'door_action' })
+@Index({ name: 'door_action_workspace_index', properties: ['workspaceId'] })
+export class DoorAction {
+  @PrimaryKey({ autoincrement: true })
+  id!: number;
+
+  /** Public id (`da_<random>`): not guessable, not sequential. */
+  @Property({ length: 40, unique: true })
+  actionId!: string;
+
+  @ManyToOne(() => Workspace, { mapToPk: true, fieldName: 'workspace_id', deleteRule: 'cascade' })
+  workspaceId!: number;
+
+  @ManyToOne(() => Device, { mapToPk: true, fieldName: 'device_id', deleteRule: 'cascade' })
+  deviceId!: number;
+
+  @ManyToOne(() => DeviceCommand, { mapToPk: true, fieldName: 'command_id', deleteRule: 'cascade' })
+  @Index()
+  commandId!: number;
+
+  @Property({ type: 'integer' })
+  door!: number;
+
+  @Property({ type: 'integer' })
+  duration!: number;
+
+  @Enum({ items: () => DeviceCommandStatus, default: DeviceCommandStatus.queued })
+  status: DeviceCommandStatus = DeviceCommandStatus.queued;
+
+  @Property({ type: 'integer', nullable: true })
+  returnCode?: number | null;
+
+  @ManyToOne(() => ApiKey, { mapToPk: true, fieldName: 'requested_by_key_id', nullable: true, deleteRule: 'set null' })
+  requestedByKeyId?: number | null;
+
+  @Property({ type: 'timestamptz' })
+  createdAt!: Date;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  sentAt?: Date | null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  completedAt?: Date | null;
+
+  @Property({ type: 'timestamptz' })
+  expiresAt!: Date;
+}

@@ -1,0 +1,18 @@
+import { Args, Authorized, Ctx, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../services/context';
+import * as unknownTerminals from '../services/unknown-terminal.service';
+import { pageRequest, toConnection } from '../schema/connection';
+import { UnknownTerminalConnection, UnknownTerminalsArgs, UnknownTerminalType } from '../schema/unknown-terminal.type';
+
+@Resolver(() => UnknownTerminalType)
+export class UnknownTerminalResolver {
+  /** Admin only: it reveals terminals and addresses at the workspace's sites. */
+  @Authorized('admin')
+  @Query(() => UnknownTerminalConnection, {
+    description:
+      'Unclaimed terminals connecting from an address one of your terminals uses, or the one with the exact serialNumber given. Create a device with that serial to claim it.',
+  })
+  async unknownTerminals(@Ctx() ctx: RequestContext, @Args() { serialNumber, ...page }: UnknownTerminalsArgs) {
+    return toConnection(await unknownTerminals.listUnknownTerminals(ctx, { serialNumber: serialNumber ?? undefined }, pageRequest(page)));
+  }
+}

@@ -1,0 +1,33 @@
+import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { DeviceCommandStatus } from '../entities/device-command.entity';
+import { DeviceStatus } from '../entities/device.entity';
+
+registerEnumType(DeviceCommandStatus, {
+  name: 'DoorActionStatus',
+  description: '`queued` (waiting for the terminal to poll), `sent`, then `succeeded` or `failed` (terminal return code), or `expired` (not delivered in time).',
+});
+
+@ObjectType('DoorAction', { description: 'A remote door opening; its status follows the terminal.' })
+export class DoorActionType {
+  @Field({ description: 'Public id (`da_...`).' }) actionId!: string;
+  @Field(() => DeviceCommandStatus) status!: DeviceCommandStatus;
+  @Field({ description: 'When the action was requested.' }) createdAt!: Date;
+  @Field({ description: 'Same as createdAt: the field name of the REST unlock reply.' }) timestamp!: Date;
+  @Field(() => Int) deviceId!: number;
+  @Field() deviceSerial!: string;
+  @Field(() => DeviceStatus, { description: 'The terminal\'s status now: an `offline` terminal receives the command only if it polls before expiresAt.' })
+  deviceStatus!: DeviceStatus;
+  @Field(() => Int) door!: number;
+  @Field(() => Int, { description: 'Seconds the lock stays released (attendance terminals apply their own lock time).' }) duration!: number;
+  @Field(() => Int, { nullable: true, description: 'The terminal\'s Return code (negative = failure).' }) returnCode?: number | null;
+  @Field(() => Date, { nullable: true }) sentAt?: Date | null;
+  @Field(() => Date, { nullable: true }) completedAt?: Date | null;
+  @Field() expiresAt!: Date;
+}
+
+@InputType()
+export class UnlockDoorInput {
+  @Field() deviceSerial!: string;
+  @Field(() => Int, { description: 'Seconds, 1–254.' }) duration!: number;
+  @Field(() => Int, { nullable: true, description: 'Door number, default 1.' }) door?: number;
+}

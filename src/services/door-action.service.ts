@@ -1,0 +1,103 @@
+// Remote door opening. The call queues the terminal command and returns at once; the action then
+// follows its command (queued -> sent -> succeeded/failed, or expired when the terminal does not
+// poll within the expiry) — see device-command.service.
+import { randomBytes } from 'node:crypto';
+import { Device, DoorAction } from '../entities';
+import { DeviceMode, type DeviceStatus } from '../entities/device.entity';
+import { DomainError } from '../errors/domain-error';
+import { acUnlockCommand, openDoorCommand } from '../devices/protocol';
+import { workspaceOf, type RequestContext } from './context';
+import { enqueueCommand } from './device-command.service';
+import { FieldChecker } from './validation';
+
+export interface UnlockDoorInput {
+  deviceSerial?: string | null;
+  /** Seconds the lock stays released, 1–254 (one byte on the wire; 255 would mean "normally open"). */
+  duration?: number | null;
+  /** Door number on the controller, default 1. Attendance terminals have one lock output: door 1 only. */
+  door?: number | null;
+}
+
+/** A door action with the device facts clients need alongside it. */
+export interface DoorActionView extends DoorAction {
+  deviceSerial: string;
+  deviceStatus: DeviceStatus;
+  /** When it was requested (the REST reply's name for createdAt). */
+  timestamp: Date;
+}
+
+function checkUnlock(input: UnlockDoorInput): void {
+  const check = new FieldChecker();
+  check.text('deviceSerial', input.deviceSerial, { max: 64, required: true });
+  if (input.duration === undefined || input.duration === null) check.add('duration', 'required', 'duration is required.');
+  else if (!Number.isInteger(input.duration) || input.duration < 1 || input.duration > 254) {
+    check.add('duration', 'out_of_range', 'duration must be an integer from 1 to 254 seconds (the terminal takes one byte; 255 would hold the door open).');
+  }
+  if (input.door != null && (!Number.isInteger(input.door) || input.door < 1 || input.door > 255)) {
+    check.add('door', 'out_of_range', 'door must be an integer from 1 to 255.');
+  }
+  check.done();
+}
+
+async function findDevice(ctx: RequestContext, serialNumber: string): Promise<Device> {
+  const device = await ctx.em.findOne(Device, {
+    workspaceId: workspaceOf(ctx),
+    serialNumber: { $ilike: serialNumber.replace(/[\\%_]/g, (c) => `\\${c}`) },
+  });
+  if (!device) throw DomainError.field('deviceSerial', 'not_found', `No device with serial number "${serialNumber}" in this workspace.`);
+  return device;
+}
+
+function view(action: DoorAction, device: Device): DoorActionView {
+  return Object.assign(Object.create(DoorAction.prototype) as DoorAction, action, { deviceSerial: device.serialNumber, deviceStatus: device.status, timestamp: action.createdAt });
+}
+
+/**
+ * Queues `CONTROL DEVICE 01<door>01<seconds>` (access control) or `AC_UNLOCK` (attendance; the
+ * terminal applies its own lock-release time) and records the door action. An offline terminal's
+ * action stays queued until it expires.
+ */
+export async function unlockDoor(ctx: RequestContext, input: UnlockDoorInput): Promise<DoorActionView> {
+  checkUnlock(input);
+  const device = await findDevice(ctx, input.deviceSerial!);
+  const door = input.door ?? 1;
+  if (device.modeType === DeviceMode.att && door !== 1) {
+    throw DomainError.field('door', 'out_of_range', 'Attendance terminals have a single lock output: door must be 1.');
+  }
+  const now = ctx.now();
+  const expiresAt = new Date(now.getTime() + ctx.config.doorActionExpirySeconds * 1000);
+  const actionId = `da_${randomBytes(12).toString('hex')}`;
+  const action = await ctx.em.transactional(async (em) => {
+    const txCtx = { ...ctx, em };
+    const command = await enqueueCommand(txCtx, {
+      workspaceId: device.workspaceId,
+      deviceId: device.id,
+      kind: 'door_unlock',
+      command: device.modeType === DeviceMode.acc ? openDoorCommand(door, input.duration!) : acUnlockCommand(),
+      reference: `door_action:${actionId}`,
+      expiresAt,
+    });
+    const created = em.create(DoorAction, {
+      actionId,
+      workspaceId: device.workspaceId,
+      deviceId: device.id,
+      commandId: command.id,
+      door,
+      duration: input.duration!,
+      requestedByKeyId: ctx.principal.kind === 'workspace' ? ctx.principal.keyId : null,
+      createdAt: now,
+      expiresAt,
+    } as DoorAction);
+    em.persist(created);
+    await em.flush();
+    return created;
+  });
+  return view(action, device);
+}
+
+export async function getDoorAction(ctx: RequestContext, actionId: string): Promise<DoorActionView> {
+  const action = await ctx.em.findOne(DoorAction, { actionId, workspaceId: workspaceOf(ctx) }, { disableIdentityMap: true });
+  if (!action) throw DomainError.notFound('Door action', actionId);
+  const device = await ctx.em.findOneOrFail(Device, { id: action.deviceId });
+  return view(action, device);
+}

@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createCompany, unique } from './factories';
+import { rest } from './http';
+
+/** Raw terminal-style HTTP: no Content-Type unless given, body as bytes. */
+export async function iclock(baseUrl: string, method: string, pathAndQuery: string, body?: string | Buffer, headers: Record<string, string> = {}) {
+  const response = await fetch(baseUrl + pathAndQuery, {
+    method,
+    headers,
+    body: body === undefined ? undefined : new Uint8Array(typeof body === 'string' ? Buffer.from(body, 'utf8') : body),
+  });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  return { status: response.status, headers: response.headers, text: bytes.toString('utf8'), bytes };
+}
+
+/** The body bytes of a captured request in test/fixtures/protocol (after the header block). */
+export function fixtureBody(name: string): Buffer {
+  const file = fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'protocol', name));
+  const start = file.indexOf('\n', file.indexOf('\nPOST ') + 1);
+  const blank = file.indexOf('\n\n', start);
+  return file.subarray(blank + 2);
+}
+
+/** A device of a new company of the key's workspace. */
+export async function createTerminalDevice(baseUrl: string, key: string, overrides: Record<string, unknown> = {}) {
+  const company = await createCompany(baseUrl, key);
+  const response = await rest(baseUrl, 'POST', '/public/v2/devices', {
+    key,
+    body: { name: 'Front door', serial_number: unique('SN').toUpperCase(), company_id: company.id, ...overrides },
+  });
+  if (response.status !== 201) throw new Error(`device not created: ${response.status} ${response.text}`);
+  return response.body as { id: number; serial_number: string; status: string };
+}
+
+/** Waits until `check` returns a value (the condition under test), polling; fails after `ms`. */
+export async function eventually<T>(check: () => Promise<T | null | undefined | false>, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
