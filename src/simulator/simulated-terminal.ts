@@ -79,6 +79,7 @@ export interface SimulatedTerminalConfig {
 }
 
 export interface TerminalStats {
+  /** Requests the server answered (any status). */
   requests: number;
   handshakes: number;
   polls: number;
@@ -427,14 +428,16 @@ export class SimulatedTerminal extends EventEmitter {
   }
 
   private async send(request: OutgoingRequest, timeoutMs?: number): Promise<HttpReply> {
-    this.stats.requests++;
     const inFlight = sendRequest(this.base, request, {
       agent: this.agent,
       timeoutMs: this.config.requestTimeoutMs ?? timeoutMs ?? this.session?.timeoutMs ?? 10_000,
     });
     this.inFlight = inFlight;
     try {
-      return await inFlight.reply;
+      const reply = await inFlight.reply;
+      // Counted once answered: a request torn down by stop() may or may not have reached the server.
+      this.stats.requests++;
+      return reply;
     } finally {
       if (this.inFlight === inFlight) this.inFlight = null;
     }
