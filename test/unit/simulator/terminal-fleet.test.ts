@@ -27,6 +27,8 @@ describe('simulator: fleet and CLI', () => {
       // which the server may have recorded without the terminal seeing its reply.
       expect(c.requests).to.be.within(server.requests.length - 20, server.requests.length);
       expect(c.errors).to.equal(0);
+      // Requests aborted by stop() may still land just after it; after that the fleet is silent.
+      await new Promise((r) => setTimeout(r, 50));
       const after = server.requests.length;
       await new Promise((r) => setTimeout(r, 150));
       expect(server.requests.length).to.equal(after);
