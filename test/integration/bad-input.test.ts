@@ -1,12 +1,12 @@
 import { expect } from 'chai';
-import { createCompany, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
+import { createArea, createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
 import { tableCounts, workspaceSnapshot } from '../support/snapshot';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 interface BadInput {
   name: string;
-  method: 'POST' | 'PUT';
+  method: 'POST' | 'PUT' | 'DELETE';
   path: () => string;
   rawBody?: string | Buffer;
   body?: unknown;
@@ -21,6 +21,8 @@ describe('bad input on REST bodies: a precise 4xx and nothing stored', () => {
   let ws: TestWorkspace;
   let companyId: number;
   let employeeId: number;
+  let deviceId: number;
+  let areaId: number;
   const employee = (extra: Record<string, unknown> = {}) => ({ name: 'A', lastname: 'B', code: 'BAD1', company_id: companyId, ...extra });
 
   before(async () => {
@@ -28,6 +30,8 @@ describe('bad input on REST bodies: a precise 4xx and nothing stored', () => {
     ws = await createWorkspace(t.url);
     companyId = (await createCompany(t.url, ws.key)).id;
     employeeId = (await createEmployee(t.url, ws.key, companyId, { pin: '9' })).id;
+    deviceId = (await createDevice(t.url, ws.key, companyId)).id;
+    areaId = (await createArea(t.url, ws.key, companyId)).id;
   });
   after(() => t.stop());
 
@@ -58,6 +62,22 @@ describe('bad input on REST bodies: a precise 4xx and nothing stored', () => {
     { name: 'duplicate code', method: 'POST', path: () => '/public/v2/employees', body: employee({ code: 'KEEP' }), status: 422, code: 'validation_failed', field: 'code' },
     { name: 'unknown device mode', method: 'POST', path: () => '/public/v2/devices', body: { name: 'd', serial_number: 'S1', company_id: companyId, mode_type: 'door' }, status: 422, code: 'validation_failed', field: 'mode_type' },
     { name: 'serial number with spaces', method: 'POST', path: () => '/public/v2/devices', body: { name: 'd', serial_number: 'S 1', company_id: companyId }, status: 422, code: 'validation_failed', field: 'serial_number' },
+    { name: 'area: name as a number', method: 'POST', path: () => '/public/v2/areas', body: { name: 5, code: 'A', company_id: companyId }, status: 422, code: 'validation_failed', field: 'name' },
+    { name: 'area: missing code (wrapped)', method: 'POST', path: () => '/public/v2/areas', body: { area: { name: 'Hall', company_id: companyId } }, status: 422, code: 'validation_failed', field: 'code' },
+    { name: 'verification state: value not numeric', method: 'POST', path: () => '/public/v2/verification_states', body: { name: 'Lunch', value: 'abc' }, status: 422, code: 'validation_failed', field: 'value' },
+    { name: 'verification state: value taken', method: 'POST', path: () => '/public/v2/verification_states', body: { name: 'Again', value: '0' }, status: 422, code: 'validation_failed', field: 'value' },
+    { name: 'punch: unreadable time', method: 'POST', path: () => '/public/v2/punches', body: { employee_id: employeeId, device_id: deviceId, company_id: companyId, punch_time: 'yesterday', punch_state: '0' }, status: 422, code: 'validation_failed', field: 'punch_time' },
+    { name: 'punch: unknown state', method: 'POST', path: () => '/public/v2/punches', body: { employee_id: employeeId, device_id: deviceId, company_id: companyId, punch_time: '2026-01-05T08:00:00Z', punch_state: '99' }, status: 422, code: 'validation_failed', field: 'punch_state' },
+    { name: 'assignments: an object instead of an array', method: 'POST', path: () => `/public/v2/employees/${employeeId}/devices`, body: { device_id: deviceId, permission_id: 0 }, status: 422, code: 'validation_failed' },
+    { name: 'assignments: an empty array', method: 'POST', path: () => `/public/v2/employees/${employeeId}/devices`, body: [], status: 422, code: 'validation_failed' },
+    { name: 'assignments: wrong item type', method: 'POST', path: () => `/public/v2/employees/${employeeId}/devices`, body: [{ device_id: String(deviceId), permission_id: 0 }], status: 422, code: 'validation_failed' },
+    { name: 'assignments: an item that is not an object', method: 'POST', path: () => `/public/v2/devices/${deviceId}/employees`, body: [employeeId], status: 422, code: 'validation_failed' },
+    { name: 'assignments: the same device twice', method: 'POST', path: () => `/public/v2/employees/${employeeId}/devices`, body: [{ device_id: deviceId, permission_id: 0 }, { device_id: deviceId, permission_id: 6 }], status: 422, code: 'validation_failed' },
+    { name: 'assignments: unknown privilege', method: 'POST', path: () => `/public/v2/employees/${employeeId}/devices`, body: [{ device_id: deviceId, permission_id: 3 }], status: 422, code: 'validation_failed' },
+    { name: 'assignments: unknown field in an item', method: 'POST', path: () => `/public/v2/devices/${deviceId}/employees/sync`, body: [{ employee_id: employeeId, permission_id: 0, role: 'x' }], status: 422, code: 'validation_failed' },
+    { name: 'assignments: 1001 items', method: 'POST', path: () => `/public/v2/devices/${deviceId}/employees`, body: Array.from({ length: 1001 }, (_, i) => ({ employee_id: i + 1, permission_id: 0 })), status: 422, code: 'validation_failed' },
+    { name: 'removal: a string instead of an array', method: 'DELETE', path: () => `/public/v2/devices/${deviceId}/employees`, body: 'all', status: 422, code: 'validation_failed' },
+    { name: 'area members: an unknown employee', method: 'POST', path: () => `/public/v2/areas/${areaId}/employees`, body: [{ employee_id: 987654 }], status: 422, code: 'validation_failed' },
     { name: 'unknown IANA zone', method: 'POST', path: () => '/public/v2/devices', body: { name: 'd', serial_number: 'S2', company_id: companyId, time_zone: 'Mars/Olympus' }, status: 422, code: 'validation_failed', field: 'time_zone' },
   ];
 
