@@ -14,6 +14,7 @@ import { statusOf } from './errors/error-codes';
 import { TerminalGateway } from './devices/terminal-gateway';
 import { createLogger } from './logger';
 import { sendError } from './rest/error-response';
+import { apiDocsRouter } from './rest/api-docs';
 import { createRestRouter } from './rest/rest-router';
 import { routeTable } from './rest/route-table';
 import { buildTimegateSchema } from './schema/build-schema';
@@ -82,6 +83,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       expressMiddleware(apollo, { context: ({ req, res }) => graphQLContext(contextFactory, req, res) }),
     );
 
+    expressApp.use(apiDocsRouter(routeTable, schema));
     expressApp.use(createRestRouter({ routes: routeTable, schema, contextFactory, config, logger }));
     expressApp.use((req: Request, res: Response) => {
       sendError(res, new DomainError('not_found', `No route for ${req.method} ${req.path}.`), res.locals.requestId);

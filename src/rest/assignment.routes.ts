@@ -12,16 +12,19 @@ function sideRoutes(side: { path: string; anchor: 'employeeId' | 'deviceId'; lis
   const itemType = side.item === 'device_id' ? 'Device' : 'Employee';
   const withPermission = bulkItems({ [side.item]: id, permission_id: permission });
   const idsOnly = bulkItems({ [side.item]: id });
-  const bulk = (name: string, method: 'POST' | 'DELETE', suffix: string, field: string, inputType: string, schema: typeof idsOnly): RestRoute => ({
+  const bulk = (name: string, method: 'POST' | 'DELETE', suffix: string, field: string, inputType: string, schema: typeof idsOnly): RestRoute => {
+    const example = schema === idsOnly ? [{ [side.item]: 12 }] : [{ [side.item]: 12, permission_id: 0 }, { [side.item]: 13, permission_id: 14 }];
+    return {
     name,
     method,
     path: side.path + suffix,
-    body: { schema, field: 'items' },
+    body: { schema, field: 'items', example },
     document: `mutation ($anchor: Int!, $items: [${inputType}!]!) { ${field}(${side.anchor}: $anchor, items: $items) { ...AssignmentFields } } ${assignmentFields}`,
     resultField: field,
     status: 200,
     variables: ({ params, body }) => ({ anchor: idParam(params.id), items: body }),
-  });
+    };
+  };
   return [
     {
       name: side.list,

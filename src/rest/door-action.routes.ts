@@ -9,7 +9,7 @@ export const doorActionRoutes: RestRoute[] = [
     name: 'unlockDoor',
     method: 'POST',
     path: '/v1/devices/door/unlock',
-    body: { schema: unlockBody, wrapper: 'door' },
+    body: { schema: unlockBody, wrapper: 'door', example: { device_serial: 'CRJP230860129', duration: 5 } },
     document: `mutation ($input: UnlockDoorInput!) { unlockDoor(input: $input) { ...DoorActionFields } } ${doorActionFields}`,
     resultField: 'unlockDoor',
     // Accepted, not done: the terminal executes it on its next poll; read the action back for the outcome.

@@ -52,7 +52,7 @@ export const punchRoutes: RestRoute[] = [
     name: 'createPunch',
     method: 'POST',
     path: '/public/v2/punches',
-    body: { schema: createPunchBody, wrapper: 'punch' },
+    body: { schema: createPunchBody, wrapper: 'punch', example: { employee_id: 1, device_id: 1, company_id: 1, punch_time: '2026-11-21T08:59:30+01:00', punch_state: '0' } },
     document: `mutation ($input: CreatePunchInput!) { createPunch(input: $input) { created punch { ...PunchFields } } } ${punchFields}`,
     resultField: 'createPunch.punch',
     // A repeated punch is not created again: 200 with the stored punch instead of 201.

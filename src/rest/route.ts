@@ -26,9 +26,10 @@ export interface RestRoute {
   /**
    * The request body's schema and the resource name it may be wrapped in. `field` names a body
    * that is not an object (a bare array) in error details, as the GraphQL argument it becomes, so
-   * that both APIs name the same field (`items.3.device_id`).
+   * that both APIs name the same field (`items.3.device_id`). `example` is shown in the OpenAPI
+   * document; a test checks that it validates.
    */
-  body?: { schema: JsonSchema; wrapper?: string; field?: string };
+  body?: { schema: JsonSchema; wrapper?: string; field?: string; example: unknown };
   /** Query parameters beyond paging (JSON Schema of an object; values are coerced from strings). */
   query?: JsonSchema;
   /** A paged list: `page`/`per_page` become `first`/`after`, the result is a bare array with paging headers. */

@@ -33,7 +33,7 @@ export const verificationStateRoutes: RestRoute[] = [
     name: 'createVerificationState',
     method: 'POST',
     path: '/public/v2/verification_states',
-    body: { schema: createStateBody, wrapper: 'verification_state' },
+    body: { schema: createStateBody, wrapper: 'verification_state', example: { name: 'Lunch out', value: '6' } },
     document: `mutation ($input: CreateVerificationStateInput!) {
       createVerificationState(input: $input) { ...VerificationStateFields } } ${verificationStateFields}`,
     resultField: 'createVerificationState',
@@ -44,7 +44,7 @@ export const verificationStateRoutes: RestRoute[] = [
     name: 'updateVerificationState',
     method: 'PUT',
     path: '/public/v2/verification_states/:id',
-    body: { schema: updateStateBody, wrapper: 'verification_state' },
+    body: { schema: updateStateBody, wrapper: 'verification_state', example: { name: 'Lunch break out' } },
     document: `mutation ($id: Int!, $input: UpdateVerificationStateInput!) {
       updateVerificationState(id: $id, input: $input) { ...VerificationStateFields } } ${verificationStateFields}`,
     resultField: 'updateVerificationState',

@@ -1,0 +1,206 @@
+import {
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  Kind,
+  parse,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLNamedType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { errorCodes } from '../errors/error-codes';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/pagination';
+import type { JsonSchema } from './body-schemas';
+import { camelToSnake } from './case';
+import type { RestRoute } from './route';
+
+/**
+ * The OpenAPI 3.1 document of the REST surface, generated from the route table: request bodies are
+ * the very JSON Schemas the router validates with, and each response schema is derived from the
+ * GraphQL selection the route executes, so the document cannot drift from what the API does.
+ */
+export function buildOpenApi(routes: RestRoute[], schema: GraphQLSchema, version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = operation(route, schema);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Timegate REST API',
+      version,
+      description:
+        'REST compatibility surface of Timegate. Every route runs a GraphQL operation of `/graphql`. ' +
+        'Bodies may be sent flat or wrapped in the resource name; lists are paged with `page`/`per_page` ' +
+        'and report `X-Total-Count` and `Link`; errors have one shape (see `Error`).',
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `tg_live_...`.' } },
+      schemas: { Error: errorSchema() },
+      responses: Object.fromEntries(
+        Object.entries(errorCodes).map(([code, { status, description }]) => [
+          code,
+          { description: `${status}: ${description}`, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        ]),
+      ),
+    },
+  };
+}
+
+function operation(route: RestRoute, schema: GraphQLSchema): Record<string, unknown> {
+  const parameters: unknown[] = [];
+  for (const [, name] of route.path.matchAll(/:(\w+)/g)) {
+    parameters.push({ name, in: 'path', required: true, schema: { type: 'string' }, description: name === 'id' ? 'The resource id.' : undefined });
+  }
+  if (route.list) {
+    parameters.push(
+      { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
+      { name: 'per_page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE } },
+    );
+  }
+  const queryProperties = (route.query?.properties ?? {}) as Record<string, JsonSchema>;
+  for (const [name, propertySchema] of Object.entries(queryProperties)) parameters.push({ name, in: 'query', schema: propertySchema });
+
+  const result = resultSchema(route, schema);
+  const statuses = typeof route.status === 'number' ? [route.status] : [201, 200];
+  const responses: Record<string, unknown> = {};
+  for (const status of statuses) {
+    responses[String(status)] = {
+      description: route.list ? 'A page of the list.' : 'The resource.',
+      headers: route.list
+        ? { 'X-Total-Count': { schema: { type: 'integer' } }, Link: { schema: { type: 'string' }, description: 'RFC 8288 first/prev/next/last.' } }
+        : undefined,
+      content: { 'application/json': { schema: route.list ? { type: 'array', items: result } : result } },
+    };
+  }
+  for (const code of ['unauthenticated', 'forbidden', 'not_found', 'validation_failed'] as const) {
+    responses[String(errorCodes[code].status)] ??= { $ref: `#/components/responses/${code}` };
+  }
+  if (route.body) {
+    responses['400'] = { $ref: '#/components/responses/malformed_json' };
+    responses['413'] = { $ref: '#/components/responses/payload_too_large' };
+    responses['415'] = { $ref: '#/components/responses/unsupported_media_type' };
+  }
+  if (route.method === 'POST') responses['409'] = { $ref: '#/components/responses/idempotency_conflict' };
+
+  return {
+    operationId: route.name,
+    parameters: parameters.length ? parameters : undefined,
+    requestBody: route.body ? requestBody(route.body) : undefined,
+    responses,
+  };
+}
+
+function requestBody(body: NonNullable<RestRoute['body']>): Record<string, unknown> {
+  const bodySchema = body.wrapper
+    ? { oneOf: [body.schema, { type: 'object', properties: { [body.wrapper]: body.schema }, required: [body.wrapper], additionalProperties: false }] }
+    : body.schema;
+  return { required: true, content: { 'application/json': { schema: bodySchema, example: body.example } } };
+}
+
+/** JSON Schema of what the route returns: the GraphQL selection of its result field, in snake_case. */
+function resultSchema(route: RestRoute, schema: GraphQLSchema): JsonSchema {
+  const document = parse(route.document);
+  const operationNode = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const fragments = new Map(
+    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
+  );
+  const root = operationNode.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
+  let type: GraphQLOutputType = root;
+  let selection: SelectionSetNode | undefined = operationNode.selectionSet;
+  const path = route.resultField.split('.');
+  if (route.list) path.push('nodes');
+  for (const name of path) {
+    const objectType: GraphQLNamedType = getNamedType(type);
+    if (!isObjectType(objectType) || !selection) throw new Error(`route ${route.name}: cannot follow ${name}`);
+    const fieldNode: FieldNode | undefined = fieldsOf(selection, fragments).find((f) => f.name.value === name);
+    if (!fieldNode) throw new Error(`route ${route.name}: ${name} is not selected`);
+    type = objectType.getFields()[name].type;
+    selection = fieldNode.selectionSet;
+  }
+  const unwrapped = route.list ? getNamedType(type) : getNullableType(type);
+  return typeSchema(unwrapped as GraphQLOutputType, selection, fragments, true);
+}
+
+function fieldsOf(selection: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>) {
+  const fields: FieldNode[] = [];
+  for (const node of selection.selections) {
+    if (node.kind === Kind.FIELD) fields.push(node);
+    else if (node.kind === Kind.FRAGMENT_SPREAD) fields.push(...fieldsOf(fragments.get(node.name.value)!.selectionSet, fragments));
+    else fields.push(...fieldsOf(node.selectionSet, fragments));
+  }
+  return fields;
+}
+
+function typeSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>, nonNull = isNonNullType(type)): JsonSchema {
+  const inner = getNullableType(type) as GraphQLOutputType;
+  let out: JsonSchema;
+  if (isListType(inner)) out = { type: 'array', items: typeSchema(inner.ofType, selection, fragments) };
+  else if (isEnumType(inner)) out = { type: 'string', enum: inner.getValues().map((v) => v.value) };
+  else if (isScalarType(inner)) out = scalarSchema(inner.name);
+  else if (isObjectType(inner) && selection) {
+    const properties: Record<string, JsonSchema> = {};
+    const required: string[] = [];
+    for (const field of fieldsOf(selection, fragments)) {
+      const name = camelToSnake(field.name.value);
+      properties[name] = typeSchema(inner.getFields()[field.name.value].type, field.selectionSet, fragments);
+      required.push(name);
+    }
+    out = { type: 'object', properties, required };
+  } else out = {};
+  if (!nonNull && typeof out.type === 'string') out = { ...out, type: [out.type, 'null'] };
+  return out;
+}
+
+function scalarSchema(name: string): JsonSchema {
+  switch (name) {
+    case 'Int':
+      return { type: 'integer' };
+    case 'Float':
+      return { type: 'number' };
+    case 'Boolean':
+      return { type: 'boolean' };
+    case 'DateTimeISO':
+      return { type: 'string', format: 'date-time' };
+    case 'JSON':
+    case 'JSONObject':
+      return {};
+    default:
+      return { type: 'string' };
+  }
+}
+
+function errorSchema(): JsonSchema {
+  return {
+    type: 'object',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['code', 'message', 'details', 'request_id'],
+        properties: {
+          code: { type: 'string', enum: Object.keys(errorCodes) },
+          message: { type: 'string' },
+          details: {
+            type: 'array',
+            items: { type: 'object', required: ['field', 'code', 'message'], properties: { field: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } } },
+          },
+          request_id: { type: 'string' },
+        },
+      },
+    },
+  };
+}
