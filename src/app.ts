@@ -13,6 +13,8 @@ import { DomainError } from './errors/domain-error';
 import { statusOf } from './errors/error-codes';
 import { TerminalGateway } from './devices/terminal-gateway';
 import { createLogger } from './logger';
+import { observeRequests, operationsRouter } from './observability/http';
+import { Metrics } from './observability/metrics';
 import { sendError } from './rest/error-response';
 import { apiDocsRouter } from './rest/api-docs';
 import { createRestRouter } from './rest/rest-router';
@@ -30,6 +32,8 @@ export interface App {
   database: Database;
   schema: GraphQLSchema;
   logger: Logger;
+  /** Prometheus metrics of this app (served at /metrics). */
+  metrics: Metrics;
   /** The /iclock side: `flush()` writes buffered presence, `sweep()` applies offline/command timeouts (tests call both). */
   terminals: TerminalGateway;
   /** The admin key of the default workspace, when this start created it (first start only). */
@@ -51,6 +55,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   try {
     const created = await bootstrapDefaultWorkspace(database.orm.em.fork(), config.defaultWorkspaceName);
     const schema = await buildTimegateSchema();
+    const metrics = new Metrics();
     const contextFactory = createContextFactory({ orm: database.orm, config, logger, now: options.now });
 
     const expressApp = express();
@@ -63,10 +68,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     expressApp.use(terminals.router);
     expressApp.use(assignRequestId);
 
-    expressApp.get('/healthz', async (_req, res) => {
-      const healthy = await database.orm.isConnected().catch(() => false);
-      res.status(healthy ? 200 : 503).json({ status: healthy ? 'ok' : 'database_unreachable' });
-    });
+    expressApp.use(observeRequests(metrics, logger));
+    expressApp.use(operationsRouter({ database, metrics, metricsToken: config.metricsToken }));
 
     const apollo = new ApolloServer<RequestContext>({
       schema,
@@ -114,7 +117,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         await database.close();
         logger.info('timegate stopped');
       })());
-    return { url, server, database, schema, logger, terminals, bootstrapKey: created?.key ?? null, stop };
+    return { url, server, database, schema, logger, metrics, terminals, bootstrapKey: created?.key ?? null, stop };
   } catch (error) {
     await database.close();
     throw error;

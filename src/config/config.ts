@@ -17,6 +17,7 @@ export interface Config {
   restBodyLimitBytes: number;
   idempotencyTtlHours: number;
   defaultWorkspaceName: string;
+  metricsToken: string | null;
   iclockBodyLimitBytes: number;
   attendanceDelaySeconds: number;
   attendanceErrorDelaySeconds: number;
@@ -73,6 +74,11 @@ export const settings: Record<keyof Config, SettingDescription> = {
     env: 'TIMEGATE_IDEMPOTENCY_TTL_HOURS',
     default: '24',
     meaning: 'How long a response stored under an Idempotency-Key is replayed.',
+  },
+  metricsToken: {
+    env: 'TIMEGATE_METRICS_TOKEN',
+    default: '(unset: /metrics is open)',
+    meaning: 'When set, `/metrics` requires `Authorization: Bearer <token>`.',
   },
   defaultWorkspaceName: {
     env: 'TIMEGATE_DEFAULT_WORKSPACE',
@@ -185,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     restBodyLimitBytes: int('restBodyLimitBytes', 1048576, 1024, 100 * 1048576),
     idempotencyTtlHours: int('idempotencyTtlHours', 24, 1, 24 * 30),
     defaultWorkspaceName: str('defaultWorkspaceName') ?? 'Default workspace',
+    metricsToken: str('metricsToken'),
     iclockBodyLimitBytes: int('iclockBodyLimitBytes', 10485760, 1024, 1024 * 1048576),
     attendanceDelaySeconds: int('attendanceDelaySeconds', 10, 2, 300),
     attendanceErrorDelaySeconds: int('attendanceErrorDelaySeconds', 30, 10, 600),

@@ -1,0 +1,62 @@
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
+import type { Database } from '../db/database';
+import type { Metrics } from './metrics';
+
+/**
+ * Counts and times every API request by its route pattern (never the raw path, which would explode
+ * the label set) and writes one access-log line with the request id.
+ */
+export function observeRequests(metrics: Metrics, logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = routeLabel(req, res);
+      metrics.httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
+      metrics.httpDuration.observe({ method: req.method, route }, seconds);
+      logger.info(
+        { requestId: res.locals.requestId, method: req.method, route, path: req.path, status: res.statusCode, ms: Math.round(seconds * 1e4) / 10 },
+        'request',
+      );
+    });
+    next();
+  };
+}
+
+function routeLabel(req: Request, res: Response): string {
+  if (req.route?.path) return `${req.baseUrl}${req.route.path}`;
+  if (req.baseUrl) return req.baseUrl;
+  return res.statusCode === 404 ? 'unmatched' : req.path;
+}
+
+/**
+ * Operational endpoints, without API keys: `/healthz` (liveness: the process serves and reaches its
+ * database), `/readyz` (readiness: database reachable and every migration applied) and `/metrics`
+ * (Prometheus text format; protected by `TIMEGATE_METRICS_TOKEN` when set).
+ */
+export function operationsRouter(deps: { database: Database; metrics: Metrics; metricsToken: string | null }): express.Router {
+  const router = express.Router();
+  router.get('/healthz', async (_req, res) => {
+    const healthy = await deps.database.orm.isConnected().catch(() => false);
+    res.status(healthy ? 200 : 503).json({ status: healthy ? 'ok' : 'database_unreachable' });
+  });
+  router.get('/readyz', async (_req, res) => {
+    const connected = await deps.database.orm.isConnected().catch(() => false);
+    const pending = connected ? await deps.database.orm.migrator.getPendingMigrations().catch(() => null) : null;
+    const ready = connected && pending !== null && pending.length === 0;
+    res.status(ready ? 200 : 503).json({
+      status: ready ? 'ready' : 'not_ready',
+      database: connected ? 'reachable' : 'unreachable',
+      pending_migrations: pending?.map((m) => m.name) ?? null,
+    });
+  });
+  router.get('/metrics', async (req, res) => {
+    if (deps.metricsToken && req.get('authorization') !== `Bearer ${deps.metricsToken}`) {
+      res.status(401).setHeader('WWW-Authenticate', 'Bearer').type('text/plain').send('metrics need the metrics token\n');
+      return;
+    }
+    res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
+  });
+  return router;
+}

@@ -1,0 +1,68 @@
+import client from 'prom-client';
+
+/**
+ * Every Prometheus metric of the service, in one registry per app (tests run several apps in one
+ * process). Names follow Prometheus conventions: `_total` counters, `_seconds` histograms.
+ */
+export class Metrics {
+  readonly registry = new client.Registry();
+
+  readonly httpRequests = new client.Counter({
+    name: 'timegate_http_requests_total',
+    help: 'HTTP requests by route (the route pattern, not the raw path) and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly httpDuration = new client.Histogram({
+    name: 'timegate_http_request_duration_seconds',
+    help: 'HTTP request latency by route.',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+
+  readonly terminalRequests = new client.Counter({
+    name: 'timegate_terminal_requests_total',
+    help: 'Terminal (/iclock) requests by endpoint and kind (poll, upload table, handshake...).',
+    labelNames: ['endpoint', 'kind'] as const,
+    registers: [this.registry],
+  });
+
+  readonly punchesIngested = new client.Counter({
+    name: 'timegate_punches_ingested_total',
+    help: 'Punches stored, by source (device or manual); duplicates are not counted.',
+    labelNames: ['source'] as const,
+    registers: [this.registry],
+  });
+
+  readonly commands = new client.Counter({
+    name: 'timegate_device_commands_total',
+    help: 'Terminal commands by event: queued, sent, succeeded, failed, expired.',
+    labelNames: ['event'] as const,
+    registers: [this.registry],
+  });
+
+  readonly outboxLag = new client.Gauge({
+    name: 'timegate_outbox_lag_seconds',
+    help: 'Age of the oldest event not yet fanned out by this process.',
+    registers: [this.registry],
+  });
+
+  readonly webhookAttempts = new client.Counter({
+    name: 'timegate_webhook_attempts_total',
+    help: 'Webhook delivery attempts by outcome (success, http_error, timeout, network_error).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly subscriptionsOpen = new client.Gauge({
+    name: 'timegate_subscriptions_open',
+    help: 'GraphQL subscriptions currently open on this process.',
+    registers: [this.registry],
+  });
+
+  constructor() {
+    client.collectDefaultMetrics({ register: this.registry, prefix: 'timegate_' });
+  }
+}

@@ -1,0 +1,37 @@
+import { expect } from 'chai';
+import { rest } from '../support/http';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+describe('observability', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ TIMEGATE_METRICS_TOKEN: 'metrics-secret' }, 'observability');
+  });
+  after(() => t.stop());
+
+  it('/readyz reports the database reachable and no pending migration', async () => {
+    const r = await rest(t.url, 'GET', '/readyz');
+    expect(r.status).to.equal(200);
+    expect(r.body).to.deep.equal({ status: 'ready', database: 'reachable', pending_migrations: [] });
+  });
+
+  it('/metrics counts requests by route pattern and status, behind its token', async () => {
+    await rest(t.url, 'GET', '/public/v2/companies/12345', { key: t.adminKey });
+    await rest(t.url, 'GET', '/public/v2/companies/67890', { key: t.adminKey });
+    expect((await rest(t.url, 'GET', '/metrics')).status).to.equal(401);
+    const r = await rest(t.url, 'GET', '/metrics', { headers: { authorization: 'Bearer metrics-secret' } });
+    expect(r.status).to.equal(200);
+    expect(r.text).to.match(/timegate_http_requests_total\{method="GET",route="\/public\/v2\/companies\/:id",status="404"\} 2/);
+    expect(r.text).to.contain('timegate_http_request_duration_seconds_bucket');
+    expect(r.text).to.contain('timegate_process_resident_memory_bytes');
+    expect(r.text).not.to.contain('12345');
+  });
+
+  it('every response carries a request id, the same one as in its error body; a sane client id is kept', async () => {
+    const mine = await rest(t.url, 'GET', '/public/v2/nothing', { key: t.adminKey, headers: { 'x-request-id': 'client-abc.123' } });
+    expect(mine.headers.get('x-request-id')).to.equal('client-abc.123');
+    expect(mine.body.error.request_id).to.equal('client-abc.123');
+    const injected = await rest(t.url, 'GET', '/public/v2/nothing', { key: t.adminKey, headers: { 'x-request-id': 'bad id\twith tab' } });
+    expect(injected.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+  });
+});
