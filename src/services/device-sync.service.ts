@@ -11,7 +11,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newCommandId } from './device-command.service';
 import type { RequestContext } from './context';
-import { syncCommands, templateFits, terminalOf, type SyncTemplate, type SyncTerminal } from './sync-commands';
+import { syncCommands, terminalOf, type SyncTemplate, type SyncTerminal } from './sync-commands';
 
 /** Advisory-lock namespace of per-device sync builds (second key: the device id). */
 const SYNC_LOCK_SPACE = 7242002;
@@ -139,34 +139,18 @@ export async function buildAllSyncCommands(ctx: RequestContext): Promise<void> {
   for (const { device_id } of devices) await buildSyncCommands(ctx, device_id);
 }
 
-export type ChangedTemplate = Pick<SyncTemplate, 'type' | 'version'>;
-
-function markPending(em: EntityManager, rowIds: number[], now: Date): Promise<unknown> {
-  if (rowIds.length === 0) return Promise.resolve();
-  return em.execute(
-    `update device_user set sync_status = 'pending', return_code = null, changed_at = ? where id in (${rowIds.map(() => '?').join(', ')})`,
-    [now, ...rowIds],
-  );
-}
-
 /**
- * New or changed templates of these employees: their rows on OTHER terminals that can take one
- * of the templates (same algorithm version) become pending, so the template follows the user.
+ * New or changed templates of these employees: their rows on the OTHER terminals become pending,
+ * so the templates follow the user. Whether a terminal can take a template is decided when its
+ * commands are built (with the versions it reported last, which may not be stored yet).
  */
-export async function markTemplatesChanged(em: EntityManager, changed: Map<number, ChangedTemplate[]>, sourceDeviceId: number, now: Date): Promise<void> {
-  if (changed.size === 0) return;
-  const employeeIds = [...changed.keys()];
-  const rows = await em.execute<(DeviceRow & { id: number; employee_id: number })[]>(
-    `select du.id, du.employee_id, d.mode_type, d.fp_algorithm, d.face_algorithm, d.reported_options
-     from device_user du join device d on d.id = du.device_id
-     where du.present and du.device_id <> ? and du.employee_id in (${employeeIds.map(() => '?').join(', ')})`,
-    [sourceDeviceId, ...employeeIds],
+export async function markTemplatesChanged(em: EntityManager, employeeIds: number[], sourceDeviceId: number, now: Date): Promise<void> {
+  if (employeeIds.length === 0) return;
+  await em.execute(
+    `update device_user set sync_status = 'pending', return_code = null, changed_at = ?
+     where present and device_id <> ? and employee_id in (${employeeIds.map(() => '?').join(', ')})`,
+    [now, sourceDeviceId, ...employeeIds],
   );
-  const due = rows.filter((r) => {
-    const terminal = terminalOf({ access: r.mode_type === 'acc', fpAlgorithm: r.fp_algorithm, faceAlgorithm: r.face_algorithm, reportedOptions: r.reported_options });
-    return changed.get(r.employee_id)!.some((t) => templateFits(terminal, t));
-  });
-  await markPending(em, due.map((r) => r.id), now);
 }
 
 /** The terminal reports new algorithm versions: its users that have templates are sent again. */

@@ -8,7 +8,6 @@ import { lockDeviceSync, markTemplatesChanged, syncTerminal } from './device-syn
 import { getEmployee } from './employee.service';
 import { enqueueCommand } from './device-command.service';
 import { majorVersion, templateDeleteCommand, type SyncTemplate } from './sync-commands';
-import type { ChangedTemplate } from './device-sync.service';
 import { lockWorkspace } from './workspace.service';
 
 /** A template as a terminal uploaded it, normalised across the five upload forms. */
@@ -37,7 +36,7 @@ const sameSlot = (a: UploadedTemplate, b: UploadedTemplate) => a.pin === b.pin &
 /**
  * Stores the templates a terminal uploaded under the employees of the terminal's company with
  * those pins (re-uploading the same template changes nothing; a different one replaces it) and
- * marks the employees' rows on other fitting terminals pending. Templates of pins no employee has
+ * marks the employees' rows on their other terminals pending. Templates of pins no employee has
  * are not stored: Timegate does not create people from terminal data. Returns how many were stored.
  */
 export async function recordTerminalTemplates(
@@ -61,7 +60,7 @@ export async function recordTerminalTemplates(
     if (unknown.length > 0) ctx.logger.info({ serial: device.serialNumber, pins: unknown.slice(0, 20) }, 'templates of pins without an employee not stored');
     if (known.length === 0) return 0;
     const now = ctx.now();
-    const changed = await em.execute<{ employee_id: number; type: number; version: string | null }[]>(
+    const changed = await em.execute<{ employee_id: number }[]>(
       `insert into employee_template (workspace_id, employee_id, type, no, sub_index, version, format, valid, duress, data, size, source_device_id, created_at, updated_at)
        values ${known.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
        on conflict (employee_id, type, no, sub_index) do update set
@@ -69,14 +68,12 @@ export async function recordTerminalTemplates(
          data = excluded.data, size = excluded.size, source_device_id = excluded.source_device_id, updated_at = excluded.updated_at
        where (employee_template.data, employee_template.version, employee_template.valid, employee_template.duress, employee_template.format)
          is distinct from (excluded.data, excluded.version, excluded.valid, excluded.duress, excluded.format)
-       returning employee_id, type, version`,
+       returning employee_id`,
       known.flatMap((t) => [
         device.workspaceId, employeeOf.get(t.pin), t.type, t.no, t.subIndex, t.version, t.format, t.valid, t.duress, t.data, t.data.length, device.id, now, now,
       ]),
     );
-    const byEmployee = new Map<number, ChangedTemplate[]>();
-    for (const c of changed) byEmployee.set(c.employee_id, [...(byEmployee.get(c.employee_id) ?? []), { type: c.type, version: c.version }]);
-    await markTemplatesChanged(em, byEmployee, device.id, now);
+    await markTemplatesChanged(em, [...new Set(changed.map((c) => c.employee_id))], device.id, now);
     return known.length;
   });
 }
