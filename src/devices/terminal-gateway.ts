@@ -8,6 +8,7 @@ import type { Config } from '../config/config';
 import type { RequestContext } from '../services/context';
 import { deviceChanges } from '../services/device-changes';
 import { sweepCommands } from '../services/device-command.service';
+import { buildAllSyncCommands } from '../services/device-sync.service';
 import { flushPresence, markSilentDevicesOffline } from '../services/presence.service';
 import { recordUnknownContacts } from '../services/unknown-terminal.service';
 import { createIclockRouter } from './iclock-router';
@@ -56,7 +57,7 @@ export class TerminalGateway {
     return this.flushing;
   }
 
-  /** Flushes, then marks silent terminals offline and applies command timeouts and expiries. */
+  /** Flushes, then marks silent terminals offline, applies command timeouts and expiries and builds pending sync commands. */
   async sweep(): Promise<void> {
     await this.flush();
     const ctx = this.context();
@@ -64,6 +65,7 @@ export class TerminalGateway {
     const offline = await markSilentDevicesOffline(ctx, { minSeconds: config.offlineMinSeconds, defaultPollSeconds: config.attendanceDelaySeconds });
     if (offline.length > 0) this.deps.logger.info({ devices: offline }, 'terminals offline');
     await sweepCommands(ctx, { timeoutSeconds: config.commandTimeoutSeconds, maxAttempts: config.commandMaxAttempts });
+    await buildAllSyncCommands(ctx);
   }
 
   /** Stops the timers and writes what is still buffered. */

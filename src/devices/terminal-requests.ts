@@ -4,6 +4,7 @@
 import type { Config } from '../config/config';
 import type { RequestContext } from '../services/context';
 import { recordCommandResults, takeCommandsForDelivery } from '../services/device-command.service';
+import { buildSyncCommands, markDeviceTemplatesPending } from '../services/device-sync.service';
 import {
   ensureAccessSession,
   findTerminal,
@@ -214,6 +215,7 @@ async function registry(ctx: RequestContext, deps: TerminalDeps, device: Termina
 
 async function poll(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, r: TerminalRequest): Promise<TerminalReply> {
   const infoText = r.query.get('INFO');
+  let reported = device.reported;
   if (infoText) {
     const info = parseInfo(infoText);
     const changed = changedReported(device, {
@@ -229,10 +231,23 @@ async function poll(ctx: RequestContext, deps: TerminalDeps, device: TerminalDev
     if (changed) {
       deps.presence.touch(device.id, ctx.now(), changed);
       deps.cache.patch(device.serialNumber, { reported: { ...device.reported, ...changed } });
+      reported = { ...device.reported, ...changed };
+      if (changed.fpAlgorithm !== undefined || changed.faceAlgorithm !== undefined) await markDeviceTemplatesPending(ctx, device.id);
     }
   }
+  await syncBeforeDelivery(ctx, device, reported);
   const commands = await takeCommandsForDelivery(ctx, device.id, deps.config.commandBatchSize);
   return reply(commandBatchReply(commands));
+}
+
+/** Turns the device's pending desired-state rows into commands, so this poll can deliver them. */
+async function syncBeforeDelivery(ctx: RequestContext, device: TerminalDevice, reported: ReportedInfo): Promise<void> {
+  try {
+    await buildSyncCommands(ctx, device.id, { fpAlgorithm: reported.fpAlgorithm, faceAlgorithm: reported.faceAlgorithm });
+  } catch (err) {
+    // The poll still delivers what is queued; the sweep builds again later.
+    ctx.logger.error({ err, serial: device.serialNumber }, 'building sync commands failed');
+  }
 }
 
 function upload(ctx: RequestContext, device: TerminalDevice, r: TerminalRequest, tablename: string | null, declaredCount: string | null): Upload {

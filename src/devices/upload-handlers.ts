@@ -1,10 +1,12 @@
 // The ONE place terminal uploads arrive after parsing: one function per table. Each parses the
 // body with the pure protocol layer, logs rejected lines, and returns the acknowledgement the
-// protocol expects. Punch ingestion (ATTLOG, rtlog) and user/template ingestion (OPERLOG, BIODATA,
-// tabledata) plug in here; until then those records are parsed, counted and acknowledged only.
+// protocol expects. Punch ingestion (ATTLOG, rtlog) plugs in here; templates (OPERLOG, BIODATA,
+// tabledata) are stored per employee (employee-template.service.ts).
 import type { DoorStateSnapshot } from '../entities/device.entity';
 import type { RequestContext } from '../services/context';
 import { recordDoorStates, recordReportedOptions, type TerminalDevice } from '../services/terminal.service';
+import { recordTerminalTemplates } from '../services/employee-template.service';
+import { biodataTemplate, operlogTemplates, tableDataTemplates } from './uploaded-templates';
 import {
   OK,
   parseAttlog,
@@ -45,17 +47,25 @@ export async function handleAttlog(u: Upload): Promise<string> {
   return uploadAck(records.length);
 }
 
-/** Operation log with USER/FP/FACE/... records made on the terminal. */
+/**
+ * Operation log with USER/FP/FACE/... records made on the terminal. Templates are stored for the
+ * employees with those pins; USER records are NOT turned into employees (people are managed in
+ * Timegate; the terminal's copy is what we send), only counted in the log.
+ */
 export async function handleOperlog(u: Upload): Promise<string> {
   const { records, errors } = parseOperlog(u.body);
   logRejected(u, 'OPERLOG', errors);
+  const users = records.filter((r) => r.kind === 'user').length;
+  if (users > 0) u.ctx.logger.info({ serial: u.device.serialNumber, users }, 'users enrolled on the terminal ignored');
+  await recordTerminalTemplates(u.ctx, u.device, operlogTemplates(records, u.device.reported));
   return uploadAck(records.length);
 }
 
-/** Unified templates (BIODATA). */
+/** Unified templates (BIODATA): stored per employee. */
 export async function handleBiodata(u: Upload): Promise<string> {
   const { records, errors } = parseBiodata(u.body);
   logRejected(u, 'BIODATA', errors);
+  await recordTerminalTemplates(u.ctx, u.device, records.map(biodataTemplate));
   return uploadAck(records.length);
 }
 
@@ -98,6 +108,7 @@ export async function handleTableData(u: Upload): Promise<string> {
   const tablename = u.tablename ?? 'unknown';
   const { rows, errors } = parseTableData(tablename, u.body);
   logRejected(u, `tabledata:${tablename}`, errors);
+  await recordTerminalTemplates(u.ctx, u.device, tableDataTemplates(rows));
   const count = u.declaredCount !== null && /^\d+$/.test(u.declaredCount) ? u.declaredCount : String(rows.length);
   return /^[A-Za-z][A-Za-z0-9_]*$/.test(tablename) ? tableDataAck(tablename, count) : OK;
 }

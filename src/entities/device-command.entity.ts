@@ -1,5 +1,6 @@
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Device } from './device.entity';
+import { DeviceUser } from './device-user.entity';
 import { Workspace } from './workspace.entity';
 
 export enum DeviceCommandStatus {
@@ -7,6 +8,7 @@ export enum DeviceCommandStatus {
   sent = 'sent',
   succeeded = 'succeeded',
   failed = 'failed',
+  /** Never delivered: past `expiresAt`, or (sync commands) the row changed again before it went out. */
   expired = 'expired',
 }
 
@@ -17,6 +19,9 @@ export enum DeviceCommandStatus {
 @Entity({ tableName: 'device_command' })
 @Unique({ name: 'device_command_device_command_id_unique', properties: ['deviceId', 'commandId'] })
 @Index({ name: 'device_command_delivery_index', properties: ['deviceId', 'status', 'id'] })
+// One command per step of one version of a desired-state row: two processes building the same
+// change cannot both queue it.
+@Unique({ name: 'device_command_sync_step_unique', properties: ['deviceUserId', 'deviceUserVersion', 'step'] })
 export class DeviceCommand {
   @PrimaryKey({ autoincrement: true })
   id!: number;
@@ -50,6 +55,18 @@ export class DeviceCommand {
   /** What the command is for, e.g. `door_action:da_...` or `assignment:12`; free-form. */
   @Property({ length: 64, nullable: true })
   reference?: string | null;
+
+  /** Sync commands: the `device_user` row this command brings to the terminal ... */
+  @ManyToOne(() => DeviceUser, { mapToPk: true, fieldName: 'device_user_id', nullable: true, deleteRule: 'cascade' })
+  deviceUserId?: number | null;
+
+  /** ... the row's `changed_at` it was built from (its version) ... */
+  @Property({ type: 'timestamptz', nullable: true })
+  deviceUserVersion?: Date | null;
+
+  /** ... and its position in that row's command sequence (0 first). */
+  @Property({ type: 'smallint', nullable: true })
+  step?: number | null;
 
   @Property({ type: 'timestamptz' })
   createdAt!: Date;

@@ -9,6 +9,7 @@ import { Device } from './device.entity';
 import { DeviceUser } from './device-user.entity';
 import { DoorAction } from './door-action.entity';
 import { Employee } from './employee.entity';
+import { EmployeeTemplate } from './employee-template.entity';
 import { IdempotencyRecord } from './idempotency-record.entity';
 import { Punch } from './punch.entity';
 import { UnknownTerminal } from './unknown-terminal.entity';
@@ -27,6 +28,7 @@ export {
   DeviceUser,
   DoorAction,
   Employee,
+  EmployeeTemplate,
   IdempotencyRecord,
   Punch,
   UnknownTerminal,
@@ -52,4 +54,5 @@ export const entities = [
   DoorAction,
   DeviceStatusChange,
   UnknownTerminal,
+  EmployeeTemplate,
 ];

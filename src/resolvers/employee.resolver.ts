@@ -3,6 +3,9 @@ import type { RequestContext } from '../services/context';
 import { employeeAreaIds } from '../services/area.service';
 import * as employees from '../services/employee.service';
 import { pageRequest, toConnection } from '../schema/connection';
+import { listEmployeeTemplates } from '../services/employee-template.service';
+import { EmployeeTemplateType } from '../schema/employee-template.type';
+import { templateView } from './employee-template.resolver';
 import { CreateEmployeeInput, EmployeeConnection, EmployeesArgs, EmployeeType, UpdateEmployeeInput } from '../schema/employee.type';
 
 @Resolver(() => EmployeeType)
@@ -23,6 +26,11 @@ export class EmployeeResolver {
   @FieldResolver(() => [Int], { description: 'The areas the employee is registered in.' })
   areaIds(@Ctx() ctx: RequestContext, @Root() employee: EmployeeType) {
     return employeeAreaIds(ctx, employee.id);
+  }
+
+  @FieldResolver(() => [EmployeeTemplateType], { description: 'Biometric templates enrolled on terminals (metadata only).' })
+  async templates(@Ctx() ctx: RequestContext, @Root() employee: EmployeeType) {
+    return (await listEmployeeTemplates(ctx, employee.id)).map(templateView);
   }
 
   @Authorized('write')

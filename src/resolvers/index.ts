@@ -5,6 +5,7 @@ import { CompanyResolver } from './company.resolver';
 import { DeviceResolver } from './device.resolver';
 import { DoorActionResolver } from './door-action.resolver';
 import { EmployeeResolver } from './employee.resolver';
+import { EmployeeTemplateResolver } from './employee-template.resolver';
 import { PunchResolver } from './punch.resolver';
 import { UnknownTerminalResolver } from './unknown-terminal.resolver';
 import { VerificationStateResolver } from './verification-state.resolver';
@@ -15,6 +16,7 @@ export const resolvers = [
   ApiKeyResolver,
   CompanyResolver,
   EmployeeResolver,
+  EmployeeTemplateResolver,
   DeviceResolver,
   VerificationStateResolver,
   PunchResolver,

@@ -1,7 +1,8 @@
 // The per-device command queue. Commands are delivered a few per poll and marked `sent` in the
 // same statement that picks them (`for update skip locked`), so two processes never deliver one
 // command twice. Results are matched by (device, command id), never by position (reference §3.7).
-// Door actions mirror the command they wait for (`mirrorDoorActions`).
+// Door actions mirror the command they wait for (`mirrorDoorActions`); desired-state rows the
+// outcome of the command sequence built for their current version (`mirrorDeviceUsers`).
 import { randomBytes } from 'node:crypto';
 import { DeviceCommand } from '../entities';
 import type { RequestContext } from './context';
@@ -37,7 +38,7 @@ const TRANSIENT_CODES = new Set([-1003, -1005]);
 const PENDING_CODE = -5000;
 
 /** A new command id: 12 random letters/digits (the wire allows ≤ 16); unique per device by constraint. */
-function newCommandId(): string {
+export function newCommandId(): string {
   return randomBytes(6).toString('hex');
 }
 
@@ -108,6 +109,7 @@ export async function recordCommandResults(
     touched.push(...rows.map((r) => r.id));
   }
   await mirrorDoorActions(ctx, touched);
+  await mirrorDeviceUsers(ctx, touched);
 }
 
 /**
@@ -132,6 +134,7 @@ export async function sweepCommands(ctx: RequestContext, policy: CommandPolicy):
     [now, now],
   );
   await mirrorDoorActions(ctx, [...retried, ...expired].map((r) => r.id));
+  await mirrorDeviceUsers(ctx, retried.map((r) => r.id));
 }
 
 /** Copies status, return code and times of these commands to the door actions waiting on them. */
@@ -141,5 +144,35 @@ async function mirrorDoorActions(ctx: RequestContext, commandIds: number[]): Pro
     `update door_action a set status = c.status, return_code = c.return_code, sent_at = c.sent_at, completed_at = c.completed_at
      from device_command c where a.command_id = c.id and c.id in (${commandIds.map(() => '?').join(', ')})`,
     commandIds,
+  );
+}
+
+/**
+ * Concludes the `device_user` rows whose commands these are, but only for the version the commands
+ * were built from (a row changed since stays `pending`): any failed step makes the row `failed`
+ * with the first failing step's return code; all steps succeeded makes it `synced` (and forgets a
+ * previous pin, which the sequence deleted). Anything still queued or sent leaves it alone.
+ */
+async function mirrorDeviceUsers(ctx: RequestContext, commandIds: number[]): Promise<void> {
+  if (commandIds.length === 0) return;
+  await ctx.em.getConnection().execute(
+    `with touched as (
+       select distinct device_user_id, device_user_version from device_command
+       where id in (${commandIds.map(() => '?').join(', ')}) and device_user_id is not null),
+     outcome as (
+       select c.device_user_id, c.device_user_version,
+              bool_or(c.status = 'failed') as failed,
+              bool_and(c.status = 'succeeded') as succeeded,
+              (array_agg(c.return_code order by c.step) filter (where c.status = 'failed'))[1] as return_code
+       from device_command c join touched t using (device_user_id, device_user_version)
+       group by c.device_user_id, c.device_user_version)
+     update device_user du set
+       sync_status = case when o.failed then 'failed' else 'synced' end,
+       return_code = case when o.failed then o.return_code else null end,
+       synced_at = case when o.failed then du.synced_at else ?::timestamptz end,
+       previous_pin = case when o.failed then du.previous_pin else null end
+     from outcome o
+     where du.id = o.device_user_id and du.changed_at = o.device_user_version and (o.failed or o.succeeded)`,
+    [...commandIds, ctx.now()],
   );
 }

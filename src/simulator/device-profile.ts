@@ -14,6 +14,8 @@ export interface DeviceProfile {
   language: number;
   mac: string;
   ip: string;
+  /** Fingerprint algorithm major version (INFO, `FPVersion`, `~ZKFPVersion`, enrolled templates). */
+  fingerprintVersion: string;
 }
 
 const DEFAULTS: Record<TerminalFamily, { model: string; firmware: string; pushVersion: string }> = {
@@ -30,6 +32,7 @@ export function resolveProfile(input: {
   language?: number;
   macAddress?: string;
   ipAddress?: string;
+  fingerprintVersion?: string;
 }): DeviceProfile {
   const d = DEFAULTS[input.family];
   const addr = derivedAddresses(input.serialNumber);
@@ -42,13 +45,14 @@ export function resolveProfile(input: {
     language: input.language ?? 69,
     mac: input.macAddress ?? addr.mac,
     ip: input.ipAddress ?? addr.ip,
+    fingerprintVersion: input.fingerprintVersion ?? '10',
   };
 }
 
 /** INFO: fw, users, fingerprints, attlogs, ip, fp alg, face alg, faces per enrolment, faces, feature bits (fx 27). */
 export function infoParameter(p: DeviceProfile, store: RecordStore): string {
   const faces = store.countTemplates(2) + store.countTemplates(9);
-  return [p.firmware, store.users.size, store.countTemplates(1), store.log.length, p.ip, 10, 7, 15, faces, 111].join(',');
+  return [p.firmware, store.users.size, store.countTemplates(1), store.log.length, p.ip, p.fingerprintVersion, 7, 15, faces, 111].join(',');
 }
 
 /** Inventory keys, shared by `table=options` and the INFO result lines. */
@@ -59,7 +63,7 @@ function inventory(p: DeviceProfile, store: RecordStore): Array<[string, string]
     ['TransactionCount', String(store.log.length)],
     ['UserCount', String(store.users.size)],
     ['FingerFunOn', '1'],
-    ['FPVersion', '10'],
+    ['FPVersion', p.fingerprintVersion],
     ['FPCount', String(store.countTemplates(1))],
     ['FaceFunOn', '1'],
     ['FaceVersion', '7'],
@@ -106,7 +110,7 @@ export function registryLine(p: DeviceProfile): string {
     ['~MaxAttLogCount', '100000'],
     ['~MaxUserFingerCount', '10'],
     ['IPAddress', p.ip],
-    ['~ZKFPVersion', '10'],
+    ['~ZKFPVersion', p.fingerprintVersion],
     ['FingerFunOn', '1'],
     ['FaceFunOn', '1'],
     ['MultiBioDataSupport', '0:1:1:0:0:0:0:0:0:1:0'],

@@ -62,6 +62,8 @@ export interface SimulatedTerminalConfig {
   language?: number;
   macAddress?: string;
   ipAddress?: string;
+  /** Fingerprint algorithm version the terminal reports and enrols with. Default `10`. */
+  fingerprintVersion?: string;
   /** Shared agent (fleets); otherwise the terminal owns a one-socket agent. */
   agent?: http.Agent;
   /** See RequestContext.connection. Default `device`. */
@@ -294,7 +296,7 @@ export class SimulatedTerminal extends EventEmitter {
       index: 0,
       valid: '1',
       duress: '0',
-      majorVer: type === 1 ? '10' : type === 9 ? '58' : '7',
+      majorVer: type === 1 ? this.profile.fingerprintVersion : type === 9 ? '58' : '7',
       minorVer: '0',
       format: '0',
       tmp: fakeTemplate(`${this.serialNumber}/${pin}/${type}/${no}`),

@@ -85,10 +85,20 @@ export function updateFingerprintCommand(t: { pin: string; fid: number; template
   return `DATA UPDATE FINGERTMP ${fields([['PIN', pin(t.pin)], ['FID', int(t.fid, 'FID', 0, 9)], ['Size', tmp.length], ['Valid', int(t.valid ?? 1, 'Valid', 0, 3)], ['TMP', tmp]])}`;
 }
 
+/** `DATA DELETE FINGERTMP PIN=…\tFID=…`: one finger of a user (algorithm ≤ 10 terminals). */
+export function deleteFingerprintCommand(userPin: string, fid: number): string {
+  return `DATA DELETE FINGERTMP ${fields([['PIN', pin(userPin)], ['FID', int(fid, 'FID', 0, 9)]])}`;
+}
+
 /** `DATA UPDATE FACE PIN=\tFID=\tValid=\tSize=\tTMP=` (NIR face). */
 export function updateFaceCommand(t: { pin: string; fid: number; template: string; valid?: number }): string {
   const tmp = template(t.template, 'TMP');
   return `DATA UPDATE FACE ${fields([['PIN', pin(t.pin)], ['FID', int(t.fid, 'FID', 0, 99)], ['Valid', int(t.valid ?? 1, 'Valid', 0, 3)], ['Size', tmp.length], ['TMP', tmp]])}`;
+}
+
+/** `DATA DELETE FACE PIN=…`: the user's NIR face templates (the face set is one enrolment). */
+export function deleteFaceCommand(userPin: string): string {
+  return `DATA DELETE FACE PIN=${pin(userPin)}`;
 }
 
 export interface BiodataTemplate {
@@ -117,6 +127,11 @@ function biodataFields(t: BiodataTemplate): string {
 /** `DATA UPDATE BIODATA Pin=…\tNo=…\t…\tTmp=…` (attendance). The device rejects other algorithm versions (-12/-30). */
 export function updateBiodataCommand(t: BiodataTemplate): string {
   return `DATA UPDATE BIODATA ${biodataFields(t)}`;
+}
+
+/** `DATA DELETE BIODATA Pin=…\tType=…\tNo=…`: one unified template of a user (attendance). */
+export function deleteBiodataCommand(t: { pin: string; type: number; no: number }): string {
+  return `DATA DELETE BIODATA ${fields([['Pin', pin(t.pin)], ['Type', int(t.type, 'Type', 0, 10)], ['No', int(t.no, 'No', 0, 99)]])}`;
 }
 
 /** `AC_UNLOCK`: pulse the lock relay of an attendance terminal. */
@@ -166,6 +181,16 @@ export function updateTemplateV10Command(t: { pin: string; fingerId: number; tem
 /** `DATA UPDATE biodata …` (access-control table name is lower-case). */
 export function updateAccessBiodataCommand(t: BiodataTemplate): string {
   return `DATA UPDATE biodata ${biodataFields(t)}`;
+}
+
+/** `DATA DELETE templatev10 Pin=…\tFingerID=…`: one finger of a user (access control). */
+export function deleteTemplateV10Command(userPin: string, fingerId: number): string {
+  return `DATA DELETE templatev10 ${fields([['Pin', pin(userPin)], ['FingerID', int(fingerId, 'fingerId', 0, 25)]])}`;
+}
+
+/** `DATA DELETE biodata Pin=…\tType=…\tNo=…`: one unified template of a user (access control). */
+export function deleteAccessBiodataCommand(t: { pin: string; type: number; no: number }): string {
+  return `DATA DELETE biodata ${fields([['Pin', pin(t.pin)], ['Type', int(t.type, 'Type', 0, 10)], ['No', int(t.no, 'No', 0, 99)]])}`;
 }
 
 export type AccessTable = 'userauthorize' | 'templatev10' | 'biodata' | 'user';

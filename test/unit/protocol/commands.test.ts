@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-  acUnlockCommand, cancelAlarmCommand, closeDoorCommand, commandBatchReply, deleteAccessUserCommands, deleteUserInfoCommand, formatCommandLine,
+  acUnlockCommand, cancelAlarmCommand, deleteAccessBiodataCommand, deleteBiodataCommand, deleteFaceCommand, deleteFingerprintCommand, deleteTemplateV10Command, closeDoorCommand, commandBatchReply, deleteAccessUserCommands, deleteUserInfoCommand, formatCommandLine,
   holdDoorOpenCommand, isValidCommandId, openDoorCommand, parseCommandResults, sanitizeValue, updateAccessBiodataCommand, updateAccessUserCommand,
   updateBiodataCommand, updateFaceCommand, updateFingerprintCommand, updateTemplateV10Command, updateUserAuthorizeCommand, updateUserInfoCommand,
 } from '../../../src/devices/protocol';
@@ -27,6 +27,15 @@ describe('commands', () => {
     expect(updateTemplateV10Command({ pin: '1', fingerId: 17, template: TMP })).to.equal(`DATA UPDATE templatev10 Pin=1\tFingerID=17\tValid=1\tTemplate=${TMP}`);
     expect(() => updateFingerprintCommand({ pin: '1', fid: 0, template: 'ab\\/cd==' })).to.throw(RangeError, /JSON-escaped/);
     expect(() => updateFingerprintCommand({ pin: '1', fid: 10, template: TMP })).to.throw(RangeError, /FID/);
+  });
+
+  it('single-template deletes name the finger or the type and number', () => {
+    expect(deleteFingerprintCommand('7', 3)).to.equal('DATA DELETE FINGERTMP PIN=7\tFID=3');
+    expect(deleteFaceCommand('7')).to.equal('DATA DELETE FACE PIN=7');
+    expect(deleteBiodataCommand({ pin: '7', type: 9, no: 0 })).to.equal('DATA DELETE BIODATA Pin=7\tType=9\tNo=0');
+    expect(deleteTemplateV10Command('7', 19)).to.equal('DATA DELETE templatev10 Pin=7\tFingerID=19');
+    expect(deleteAccessBiodataCommand({ pin: '7', type: 1, no: 2 })).to.equal('DATA DELETE biodata Pin=7\tType=1\tNo=2');
+    expect(() => deleteFingerprintCommand('7\tPIN=8', 0)).to.throw(RangeError);
   });
 
   it('access-control user, authorisation and delete commands', () => {

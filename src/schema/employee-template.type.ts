@@ -1,0 +1,46 @@
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+
+/** Biometric type index of the protocol (reference §7.4), by name. */
+export enum BiometricType {
+  generic = 'generic',
+  fingerprint = 'fingerprint',
+  face = 'face',
+  voice = 'voice',
+  iris = 'iris',
+  retina = 'retina',
+  palm_print = 'palm_print',
+  finger_vein = 'finger_vein',
+  palm_vein = 'palm_vein',
+  visible_light_face = 'visible_light_face',
+  visible_light_palm = 'visible_light_palm',
+}
+
+/** Index → name, in the order of the type index. */
+export const BIOMETRIC_TYPES = Object.values(BiometricType);
+
+export enum TemplateFormat {
+  zk = 'zk',
+  iso = 'iso',
+  ansi = 'ansi',
+}
+
+registerEnumType(BiometricType, { name: 'BiometricType', description: '`face` is the near-infrared face of older terminals; `visible_light_face` that of newer ones.' });
+registerEnumType(TemplateFormat, { name: 'TemplateFormat' });
+
+@ObjectType('EmployeeTemplate', { description: 'A biometric template enrolled on a terminal. Metadata only: the template itself never leaves the service except to terminals.' })
+export class EmployeeTemplateType {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) employeeId!: number;
+  @Field(() => BiometricType) type!: BiometricType;
+  @Field(() => Int, { description: 'Finger number 0-9 for fingerprints and finger veins; 0 for faces.' }) index!: number;
+  @Field(() => Int, { description: 'Part of a multi-template biometric (e.g. one of the templates of a face); 0 for fingerprints.' }) subIndex!: number;
+  @Field(() => String, { nullable: true, description: 'Algorithm version `major.minor`; a terminal only receives templates of its own major version.' })
+  version?: string | null;
+  @Field(() => TemplateFormat) format!: TemplateFormat;
+  @Field() valid!: boolean;
+  @Field({ description: 'A duress finger: verifying with it raises a silent alarm.' }) duress!: boolean;
+  @Field(() => Int, { description: 'Length of the base64 template.' }) size!: number;
+  @Field(() => Int, { nullable: true, description: 'The terminal it was enrolled on (null once that device is deleted).' }) sourceDeviceId?: number | null;
+  @Field() createdAt!: Date;
+  @Field() updatedAt!: Date;
+}

@@ -1,0 +1,163 @@
+// The sync engine: turns pending `device_user` rows into terminal commands (one command sequence
+// per row VERSION, the row's `changed_at`), and marks rows pending when what a terminal should
+// hold changes for another reason (a new template, new algorithm versions).
+//
+// Commands are built when the terminal polls (the only moment they can be delivered, and the
+// moment we know its latest capabilities), and by the periodic sweep for every connected terminal,
+// so a queued change never depends on the process that made it. Builders of one device are
+// serialised by a transaction-scoped advisory lock (a poll that finds it taken skips building:
+// the holder builds); a unique constraint on (device_user_id, version, step) backs that up.
+// Results flow back through `recordCommandResults` (device-command.service.ts).
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { newCommandId } from './device-command.service';
+import type { RequestContext } from './context';
+import { syncCommands, terminalOf, type SyncTemplate, type SyncTerminal } from './sync-commands';
+
+/** Advisory-lock namespace of per-device sync builds (second key: the device id). */
+const SYNC_LOCK_SPACE = 7242002;
+/** Rows turned into commands per build, so a poll of a device with thousands of changes stays short. */
+const ROWS_PER_BUILD = 50;
+
+export const SYNC_COMMAND_KIND = 'user_sync';
+
+/** Algorithm versions the terminal just reported on a poll (fresher than the device row). */
+export interface ReportedAlgorithms {
+  fpAlgorithm: string | null;
+  faceAlgorithm: string | null;
+}
+
+interface DeviceRow {
+  workspace_id: number;
+  mode_type: string;
+  fp_algorithm: string | null;
+  face_algorithm: string | null;
+  reported_options: Record<string, string> | null;
+}
+
+/** The terminal as the sync engine sees it (`reported` overrides the stored algorithm versions). */
+export async function syncTerminal(em: EntityManager, deviceId: number, reported?: ReportedAlgorithms): Promise<(SyncTerminal & { workspaceId: number }) | null> {
+  const [device] = await em.execute<DeviceRow[]>('select workspace_id, mode_type, fp_algorithm, face_algorithm, reported_options from device where id = ?', [deviceId]);
+  if (!device) return null;
+  const terminal = terminalOf({
+    access: device.mode_type === 'acc',
+    fpAlgorithm: reported?.fpAlgorithm ?? device.fp_algorithm,
+    faceAlgorithm: reported?.faceAlgorithm ?? device.face_algorithm,
+    reportedOptions: device.reported_options,
+  });
+  return { ...terminal, workspaceId: device.workspace_id };
+}
+
+/** Takes the device's build lock for the rest of the transaction; `wait: false` gives up at once. */
+export async function lockDeviceSync(em: EntityManager, deviceId: number, wait: boolean): Promise<boolean> {
+  if (wait) {
+    await em.execute('select pg_advisory_xact_lock(?, ?)', [SYNC_LOCK_SPACE, deviceId]);
+    return true;
+  }
+  const [row] = await em.execute<{ locked: boolean }[]>('select pg_try_advisory_xact_lock(?, ?) as locked', [SYNC_LOCK_SPACE, deviceId]);
+  return row!.locked;
+}
+
+/** The stored templates of some employees, as the command builders want them. */
+export async function templatesOf(em: EntityManager, employeeIds: number[]): Promise<Map<number, SyncTemplate[]>> {
+  const byEmployee = new Map<number, SyncTemplate[]>();
+  if (employeeIds.length === 0) return byEmployee;
+  const rows = await em.execute<(SyncTemplate & { employee_id: number; sub_index: number })[]>(
+    `select employee_id, type, no, sub_index, version, format, valid, duress, data from employee_template where employee_id in (${employeeIds.map(() => '?').join(', ')})`,
+    employeeIds,
+  );
+  for (const r of rows) {
+    const list = byEmployee.get(r.employee_id) ?? [];
+    list.push({ type: r.type, no: r.no, subIndex: r.sub_index, version: r.version, format: r.format, valid: r.valid, duress: r.duress, data: r.data });
+    byEmployee.set(r.employee_id, list);
+  }
+  return byEmployee;
+}
+
+interface PendingRow {
+  id: number;
+  employee_id: number;
+  pin: string;
+  previous_pin: string | null;
+  name: string;
+  privilege: number;
+  present: boolean;
+  /** `changed_at` as text: copied into the commands exactly (no rounding through a JS Date). */
+  version: string;
+}
+
+/**
+ * Builds the commands of the device's pending rows that have none for their current version yet
+ * (deletes first), and expires still-queued commands of their older versions (superseded). Returns how many
+ * rows were built; 0 also when another process holds the device's build lock.
+ */
+export async function buildSyncCommands(ctx: RequestContext, deviceId: number, reported?: ReportedAlgorithms): Promise<number> {
+  return ctx.em.transactional(async (em) => {
+    if (!(await lockDeviceSync(em, deviceId, false))) return 0;
+    const rows = await em.execute<PendingRow[]>(
+      `select du.id, du.employee_id, du.pin, du.previous_pin, du.name, du.privilege, du.present, du.changed_at::text as version
+       from device_user du
+       where du.device_id = ? and du.sync_status = 'pending'
+         and not exists (select 1 from device_command c where c.device_user_id = du.id and c.device_user_version = du.changed_at)
+       order by du.present, du.id limit ?`,
+      [deviceId, ROWS_PER_BUILD],
+    );
+    if (rows.length === 0) return 0;
+    const terminal = await syncTerminal(em, deviceId, reported);
+    if (!terminal) return 0;
+    const templates = await templatesOf(em, rows.filter((r) => r.present).map((r) => r.employee_id));
+    const now = ctx.now();
+    for (const row of rows) {
+      await em.execute(
+        `update device_command set status = 'expired', completed_at = ? where device_user_id = ? and status = 'queued' and device_user_version <> ?::timestamptz`,
+        [now, row.id, row.version],
+      );
+      const commands = syncCommands(
+        terminal,
+        { pin: row.pin, previousPin: row.previous_pin, name: row.name, privilege: row.privilege, present: row.present },
+        templates.get(row.employee_id) ?? [],
+      );
+      const values = commands.map(() => `(?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?)`).join(', ');
+      const params = commands.flatMap((command, step) => [
+        terminal.workspaceId, deviceId, newCommandId(), command, SYNC_COMMAND_KIND, `device_user:${row.id}`, row.id, row.version, step, now,
+      ]);
+      await em.execute(
+        `insert into device_command (workspace_id, device_id, command_id, command, kind, reference, device_user_id, device_user_version, step, created_at) values ${values}`,
+        params,
+      );
+    }
+    return rows.length;
+  });
+}
+
+/** Sweep: builds for every connected device with pending rows that have no commands yet. */
+export async function buildAllSyncCommands(ctx: RequestContext): Promise<void> {
+  const devices = await ctx.em.getConnection().execute<{ device_id: number }[]>(
+    `select distinct du.device_id from device_user du join device d on d.id = du.device_id
+     where du.sync_status = 'pending' and d.protocol is not null
+       and not exists (select 1 from device_command c where c.device_user_id = du.id and c.device_user_version = du.changed_at)`,
+  );
+  for (const { device_id } of devices) await buildSyncCommands(ctx, device_id);
+}
+
+/**
+ * New or changed templates of these employees: their rows on the OTHER terminals become pending,
+ * so the templates follow the user. Whether a terminal can take a template is decided when its
+ * commands are built (with the versions it reported last, which may not be stored yet).
+ */
+export async function markTemplatesChanged(em: EntityManager, employeeIds: number[], sourceDeviceId: number, now: Date): Promise<void> {
+  if (employeeIds.length === 0) return;
+  await em.execute(
+    `update device_user set sync_status = 'pending', return_code = null, changed_at = ?
+     where present and device_id <> ? and employee_id in (${employeeIds.map(() => '?').join(', ')})`,
+    [now, sourceDeviceId, ...employeeIds],
+  );
+}
+
+/** The terminal reports new algorithm versions: its users that have templates are sent again. */
+export async function markDeviceTemplatesPending(ctx: RequestContext, deviceId: number): Promise<void> {
+  await ctx.em.getConnection().execute(
+    `update device_user du set sync_status = 'pending', return_code = null, changed_at = ?
+     where du.device_id = ? and du.present and exists (select 1 from employee_template t where t.employee_id = du.employee_id)`,
+    [ctx.now(), deviceId],
+  );
+}

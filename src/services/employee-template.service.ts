@@ -1,0 +1,120 @@
+// Biometric templates: stored when terminals upload them, listed (metadata only) and deleted
+// through the API. A stored template reaches the employee's other terminals through the sync
+// engine (device-sync.service.ts), only where the algorithm version matches.
+import { EmployeeTemplate } from '../entities';
+import { DomainError } from '../errors/domain-error';
+import { workspaceOf, type RequestContext } from './context';
+import { lockDeviceSync, markTemplatesChanged, syncTerminal } from './device-sync.service';
+import { getEmployee } from './employee.service';
+import { enqueueCommand } from './device-command.service';
+import { majorVersion, templateDeleteCommand, type SyncTemplate } from './sync-commands';
+import { lockWorkspace } from './workspace.service';
+
+/** A template as a terminal uploaded it, normalised across the five upload forms. */
+export interface UploadedTemplate extends SyncTemplate {
+  pin: string;
+}
+
+/** `10` → `10.0`, `12.1` → `12.1`, `VX10.0` → `10.0`; null when there is no number. */
+export function normaliseVersion(text: string | null | undefined): string | null {
+  const major = majorVersion(text);
+  if (major === null) return null;
+  const minor = /\d+\.(\d+)/.exec(text ?? '')?.[1] ?? '0';
+  return `${major}.${Number(minor)}`;
+}
+
+/** BIODATA `Format`: a number, or the text some firmware writes (`ZK`, fx 20). */
+export function templateFormat(text: string | null): number {
+  const t = (text ?? '').trim().toUpperCase();
+  if (t === '1' || t === 'ISO') return 1;
+  if (t === '2' || t === 'ANSI') return 2;
+  return 0;
+}
+
+const sameSlot = (a: UploadedTemplate, b: UploadedTemplate) => a.pin === b.pin && a.type === b.type && a.no === b.no && a.subIndex === b.subIndex;
+
+/**
+ * Stores the templates a terminal uploaded under the employees of the terminal's company with
+ * those pins (re-uploading the same template changes nothing; a different one replaces it) and
+ * marks the employees' rows on their other terminals pending. Templates of pins no employee has
+ * are not stored: Timegate does not create people from terminal data. Returns how many were stored.
+ */
+export async function recordTerminalTemplates(
+  ctx: RequestContext,
+  device: { id: number; workspaceId: number; companyId: number; serialNumber: string },
+  uploaded: UploadedTemplate[],
+): Promise<number> {
+  // The last upload of a slot wins (one statement cannot update a row twice).
+  const templates = uploaded.filter((t, i) => !uploaded.slice(i + 1).some((later) => sameSlot(t, later)));
+  if (templates.length === 0) return 0;
+  return ctx.em.transactional(async (em) => {
+    await lockWorkspace(em, device.workspaceId);
+    const pins = [...new Set(templates.map((t) => t.pin))];
+    const employees = await em.execute<{ id: number; pin: string }[]>(
+      `select id, pin from employee where company_id = ? and pin in (${pins.map(() => '?').join(', ')})`,
+      [device.companyId, ...pins],
+    );
+    const employeeOf = new Map(employees.map((e) => [e.pin, e.id]));
+    const known = templates.filter((t) => employeeOf.has(t.pin));
+    const unknown = pins.filter((p) => !employeeOf.has(p));
+    if (unknown.length > 0) ctx.logger.info({ serial: device.serialNumber, pins: unknown.slice(0, 20) }, 'templates of pins without an employee not stored');
+    if (known.length === 0) return 0;
+    const now = ctx.now();
+    const changed = await em.execute<{ employee_id: number }[]>(
+      `insert into employee_template (workspace_id, employee_id, type, no, sub_index, version, format, valid, duress, data, size, source_device_id, created_at, updated_at)
+       values ${known.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+       on conflict (employee_id, type, no, sub_index) do update set
+         version = excluded.version, format = excluded.format, valid = excluded.valid, duress = excluded.duress,
+         data = excluded.data, size = excluded.size, source_device_id = excluded.source_device_id, updated_at = excluded.updated_at
+       where (employee_template.data, employee_template.version, employee_template.valid, employee_template.duress, employee_template.format)
+         is distinct from (excluded.data, excluded.version, excluded.valid, excluded.duress, excluded.format)
+       returning employee_id`,
+      known.flatMap((t) => [
+        device.workspaceId, employeeOf.get(t.pin), t.type, t.no, t.subIndex, t.version, t.format, t.valid, t.duress, t.data, t.data.length, device.id, now, now,
+      ]),
+    );
+    await markTemplatesChanged(em, [...new Set(changed.map((c) => c.employee_id))], device.id, now);
+    return known.length;
+  });
+}
+
+/** An employee's templates (404 for an employee of another workspace). */
+export async function listEmployeeTemplates(ctx: RequestContext, employeeId: number): Promise<EmployeeTemplate[]> {
+  await getEmployee(ctx, employeeId);
+  return ctx.em.find(EmployeeTemplate, { employeeId, workspaceId: workspaceOf(ctx) }, { orderBy: { type: 'asc', no: 'asc', subIndex: 'asc' } });
+}
+
+/**
+ * Deletes a template and queues its removal from every terminal that may hold it: the terminals
+ * the employee is on and the one it was enrolled on. Each device's sync lock is held while its
+ * delete is queued, so a user write built at the same moment cannot overtake it with the template.
+ */
+export async function deleteEmployeeTemplate(ctx: RequestContext, id: number): Promise<EmployeeTemplate> {
+  const workspaceId = workspaceOf(ctx);
+  return ctx.em.transactional(async (em) => {
+    const template = await em.findOne(EmployeeTemplate, { id, workspaceId });
+    if (!template) throw DomainError.notFound('Template', id);
+    const targets = await em.execute<{ device_id: number; pin: string }[]>(
+      `select device_id, pin from device_user where employee_id = ? and present
+       union select d.id, e.pin from device d join employee e on e.id = ? where d.id = ? and e.pin is not null
+       order by 1`,
+      [template.employeeId, template.employeeId, template.sourceDeviceId ?? 0],
+    );
+    const snapshot = Object.assign(new EmployeeTemplate(), template);
+    await em.remove(template).flush();
+    const txCtx = { ...ctx, em };
+    for (const target of targets) {
+      await lockDeviceSync(em, target.device_id, true);
+      const terminal = await syncTerminal(em, target.device_id);
+      if (!terminal) continue;
+      await enqueueCommand(txCtx, {
+        workspaceId,
+        deviceId: target.device_id,
+        kind: 'template_delete',
+        command: templateDeleteCommand(terminal, target.pin, { ...snapshot, version: snapshot.version ?? null }),
+        reference: `employee_template:${snapshot.id}`,
+      });
+    }
+    return snapshot;
+  });
+}
