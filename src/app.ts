@@ -12,9 +12,11 @@ import { openDatabase, type Database } from './db/database';
 import { DomainError } from './errors/domain-error';
 import { statusOf } from './errors/error-codes';
 import { TerminalGateway } from './devices/terminal-gateway';
+import { rateLimit } from './limits/rate-limit';
 import { createLogger } from './logger';
 import { observeRequests, operationsRouter } from './observability/http';
 import { Metrics } from './observability/metrics';
+import { securityHeaders } from './observability/security-headers';
 import { sendError } from './rest/error-response';
 import { apiDocsRouter } from './rest/api-docs';
 import { createRestRouter } from './rest/rest-router';
@@ -22,6 +24,7 @@ import { routeTable } from './rest/route-table';
 import { buildTimegateSchema } from './schema/build-schema';
 import { createContextFactory, type ContextFactory } from './schema/context-factory';
 import { formatGraphQLError } from './schema/format-error';
+import { costLimitPlugin, depthRule } from './schema/operation-limits';
 import type { RequestContext } from './services/context';
 import { bootstrapDefaultWorkspace } from './services/workspace.service';
 
@@ -69,13 +72,18 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     expressApp.use(assignRequestId);
 
     expressApp.use(observeRequests(metrics, logger));
+    expressApp.use(securityHeaders(config));
     expressApp.use(operationsRouter({ database, metrics, metricsToken: config.metricsToken }));
+    expressApp.use(apiDocsRouter(routeTable, schema));
+    expressApp.use(rateLimit({ perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst }));
 
     const apollo = new ApolloServer<RequestContext>({
       schema,
       formatError: (formatted, error) => formatGraphQLError(formatted, error, { production: config.nodeEnv === 'production' }),
-      plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server })],
-      introspection: true,
+      plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server }), costLimitPlugin(schema, config.graphqlMaxCost)],
+      validationRules: [depthRule(config.graphqlMaxDepth)],
+      introspection: config.graphqlIntrospection,
+      includeStacktraceInErrorResponses: config.nodeEnv !== 'production',
       // main.ts owns the signal handling: Apollo's own would re-raise SIGTERM before we finish.
       stopOnTerminationSignals: false,
     });
@@ -86,7 +94,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       expressMiddleware(apollo, { context: ({ req, res }) => graphQLContext(contextFactory, req, res) }),
     );
 
-    expressApp.use(apiDocsRouter(routeTable, schema));
     expressApp.use(createRestRouter({ routes: routeTable, schema, contextFactory, config, logger }));
     expressApp.use((req: Request, res: Response) => {
       sendError(res, new DomainError('not_found', `No route for ${req.method} ${req.path}.`), res.locals.requestId);

@@ -18,6 +18,12 @@ export interface Config {
   idempotencyTtlHours: number;
   defaultWorkspaceName: string;
   metricsToken: string | null;
+  corsOrigins: string[];
+  graphqlIntrospection: boolean;
+  graphqlMaxDepth: number;
+  graphqlMaxCost: number;
+  rateLimitPerMinute: number;
+  rateLimitBurst: number;
   iclockBodyLimitBytes: number;
   attendanceDelaySeconds: number;
   attendanceErrorDelaySeconds: number;
@@ -75,6 +81,28 @@ export const settings: Record<keyof Config, SettingDescription> = {
     default: '24',
     meaning: 'How long a response stored under an Idempotency-Key is replayed.',
   },
+  corsOrigins: {
+    env: 'TIMEGATE_CORS_ORIGINS',
+    default: '(unset: no CORS)',
+    meaning: 'Comma-separated origins allowed to call the API from browsers (`*` for any); unset sends no CORS headers.',
+  },
+  graphqlIntrospection: {
+    env: 'TIMEGATE_GRAPHQL_INTROSPECTION',
+    default: 'true (false when NODE_ENV=production)',
+    meaning: 'Whether GraphQL introspection queries are answered.',
+  },
+  graphqlMaxDepth: { env: 'TIMEGATE_GRAPHQL_MAX_DEPTH', default: '10', meaning: 'Deepest GraphQL selection allowed (query_too_complex beyond).' },
+  graphqlMaxCost: {
+    env: 'TIMEGATE_GRAPHQL_MAX_COST',
+    default: '50000',
+    meaning: 'Highest cost of one GraphQL operation: each field costs 1, a paged list its children times `first` (default 100).',
+  },
+  rateLimitPerMinute: {
+    env: 'TIMEGATE_RATE_LIMIT_PER_MINUTE',
+    default: '1200',
+    meaning: 'API requests per minute per key (token bucket refill; per process). Terminals are not limited.',
+  },
+  rateLimitBurst: { env: 'TIMEGATE_RATE_LIMIT_BURST', default: '200', meaning: 'Largest burst of API requests per key (bucket size).' },
   metricsToken: {
     env: 'TIMEGATE_METRICS_TOKEN',
     default: '(unset: /metrics is open)',
@@ -164,6 +192,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
     return value;
   };
+  const bool = (key: keyof Config, fallback: boolean): boolean => {
+    const raw = env[settings[key].env];
+    if (raw === undefined || raw === '') return fallback;
+    if (raw === 'true' || raw === '1') return true;
+    if (raw === 'false' || raw === '0') return false;
+    problems.push(`${settings[key].env} must be true or false (got "${raw}")`);
+    return fallback;
+  };
   const str = (key: keyof Config): string | null => {
     const raw = env[settings[key].env];
     return raw === undefined || raw === '' ? null : raw;
@@ -192,6 +228,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idempotencyTtlHours: int('idempotencyTtlHours', 24, 1, 24 * 30),
     defaultWorkspaceName: str('defaultWorkspaceName') ?? 'Default workspace',
     metricsToken: str('metricsToken'),
+    corsOrigins: (str('corsOrigins') ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    graphqlIntrospection: bool('graphqlIntrospection', (str('nodeEnv') ?? 'development') !== 'production'),
+    graphqlMaxDepth: int('graphqlMaxDepth', 10, 2, 100),
+    graphqlMaxCost: int('graphqlMaxCost', 50_000, 10, 100_000_000),
+    rateLimitPerMinute: int('rateLimitPerMinute', 1200, 1, 10_000_000),
+    rateLimitBurst: int('rateLimitBurst', 200, 1, 10_000_000),
     iclockBodyLimitBytes: int('iclockBodyLimitBytes', 10485760, 1024, 1024 * 1048576),
     attendanceDelaySeconds: int('attendanceDelaySeconds', 10, 2, 300),
     attendanceErrorDelaySeconds: int('attendanceErrorDelaySeconds', 30, 10, 600),

@@ -20,6 +20,11 @@ export const errorCodes = {
     status: 422,
     description: 'One or more fields are invalid, missing, unknown or not unique; `details` names each field.',
   },
+  query_too_complex: {
+    status: 400,
+    description: 'The GraphQL operation is deeper or costlier than the limits allow; ask for fewer items or levels.',
+  },
+  rate_limited: { status: 429, description: 'Too many requests for this key; retry after the Retry-After seconds.' },
   internal_error: { status: 500, description: 'An unexpected error; the request id identifies it in the logs.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 

@@ -17,6 +17,10 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
       extensions: { code: original.code, details: original.details },
     };
   }
+  if (formatted.extensions?.maxDepth !== undefined) {
+    // Apollo relabels every validation error GRAPHQL_VALIDATION_FAILED; the depth limit keeps its own code.
+    return { ...formatted, extensions: { code: 'query_too_complex', maxDepth: formatted.extensions.maxDepth } };
+  }
   if (original instanceof GraphQLError || formatted.extensions?.code !== 'INTERNAL_SERVER_ERROR') {
     const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
     return { ...formatted, extensions: options.production ? extensions : formatted.extensions };

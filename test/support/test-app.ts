@@ -22,6 +22,8 @@ export async function startTestApp(env: Record<string, string> = {}, label = 'ap
     HOST: '127.0.0.1',
     TIMEGATE_MASTER_KEY: MASTER_KEY,
     LOG_LEVEL: 'silent',
+    // Suites send hundreds of requests with one key; the rate-limit suite sets its own small limit.
+    TIMEGATE_RATE_LIMIT_BURST: '1000000',
     ...env,
   });
   const app = await createApp(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), now: options.now });
