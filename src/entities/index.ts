@@ -2,6 +2,7 @@ import { ApiKey } from './api-key.entity';
 import { Area } from './area.entity';
 import { AreaEmployee } from './area-employee.entity';
 import { Assignment } from './assignment.entity';
+import { AuditEvent } from './audit-event.entity';
 import { Company } from './company.entity';
 import { DeviceCommand } from './device-command.entity';
 import { DeviceStatusChange } from './device-status-change.entity';
@@ -21,6 +22,7 @@ export {
   Area,
   AreaEmployee,
   Assignment,
+  AuditEvent,
   Company,
   Device,
   DeviceCommand,
@@ -55,4 +57,5 @@ export const entities = [
   DeviceStatusChange,
   UnknownTerminal,
   EmployeeTemplate,
+  AuditEvent,
 ];

@@ -1,6 +1,7 @@
 import { ApiKeyResolver } from './api-key.resolver';
 import { AreaResolver } from './area.resolver';
 import { AssignmentResolver } from './assignment.resolver';
+import { AuditEventResolver } from './audit-event.resolver';
 import { CompanyResolver } from './company.resolver';
 import { DeviceResolver } from './device.resolver';
 import { DoorActionResolver } from './door-action.resolver';
@@ -24,4 +25,5 @@ export const resolvers = [
   AssignmentResolver,
   DoorActionResolver,
   UnknownTerminalResolver,
+  AuditEventResolver,
 ] as const;

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { resolvers } from '../resolvers';
+import { auditWrites } from './audit-middleware';
 import { authChecker } from './auth-checker';
 
 /** Builds the executable GraphQL schema from the resolvers (the one schema both APIs run). */
@@ -9,6 +10,7 @@ export async function buildTimegateSchema(): Promise<GraphQLSchema> {
   return buildSchema({
     resolvers,
     authChecker,
+    globalMiddlewares: [auditWrites],
     // Input rules live in the services; class-validator is not used.
     validate: false,
   });

@@ -1,0 +1,34 @@
+import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+
+/** One write made through the API (GraphQL mutation, or the REST route that ran it). */
+@Entity({ tableName: 'audit_event' })
+@Index({ name: 'audit_event_workspace_id_index', properties: ['workspaceId', 'id'] })
+export class AuditEvent {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id!: string;
+
+  /** Null for operator actions, which belong to no workspace. */
+  @Property({ type: 'integer', nullable: true })
+  workspaceId?: number | null;
+
+  /** The key that made the change; null for the operator key. */
+  @Property({ type: 'integer', nullable: true })
+  apiKeyId?: number | null;
+
+  /** The mutation, e.g. `createEmployee`. */
+  @Property({ length: 100 })
+  operation!: string;
+
+  @Property({ type: 'jsonb' })
+  arguments!: unknown;
+
+  /** `ok`, or the error code the caller got. */
+  @Property({ length: 64 })
+  outcome!: string;
+
+  @Property({ length: 128 })
+  requestId!: string;
+
+  @Property({ type: 'timestamptz' })
+  createdAt!: Date;
+}

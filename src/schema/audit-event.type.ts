@@ -1,0 +1,22 @@
+import { ArgsType, Field, Int, ObjectType } from 'type-graphql';
+import { GraphQLJSON } from 'graphql-scalars';
+import { Connection, ConnectionArgs } from './connection';
+
+@ObjectType('AuditEvent', { description: 'One write made through the API.' })
+export class AuditEventType {
+  @Field(() => String, { description: 'Increasing id (a 64-bit integer as a string).' }) id!: string;
+  @Field(() => Int, { nullable: true, description: 'The key that made the change (null: the operator key).' }) apiKeyId?: number | null;
+  @Field({ description: 'The mutation, e.g. `createEmployee` (REST routes run mutations too).' }) operation!: string;
+  @Field(() => GraphQLJSON, { description: 'The arguments, truncated to 4 KB.' }) arguments!: unknown;
+  @Field({ description: '`ok`, or the error code the caller got.' }) outcome!: string;
+  @Field() requestId!: string;
+  @Field() createdAt!: Date;
+}
+
+@ObjectType('AuditEventConnection')
+export class AuditEventConnection extends Connection(AuditEventType) {}
+
+@ArgsType()
+export class AuditEventsArgs extends ConnectionArgs {
+  @Field({ nullable: true, description: 'Only this mutation.' }) operation?: string;
+}
