@@ -9,10 +9,15 @@ import { Device } from './device.entity';
 import { DeviceUser } from './device-user.entity';
 import { DoorAction } from './door-action.entity';
 import { Employee } from './employee.entity';
+import { Event } from './event.entity';
+import { EventSequence } from './event-sequence.entity';
 import { IdempotencyRecord } from './idempotency-record.entity';
 import { Punch } from './punch.entity';
 import { UnknownTerminal } from './unknown-terminal.entity';
 import { VerificationState } from './verification-state.entity';
+import { WebhookAttempt } from './webhook-attempt.entity';
+import { WebhookDelivery } from './webhook-delivery.entity';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { Workspace } from './workspace.entity';
 
 export {
@@ -27,10 +32,15 @@ export {
   DeviceUser,
   DoorAction,
   Employee,
+  Event,
+  EventSequence,
   IdempotencyRecord,
   Punch,
   UnknownTerminal,
   VerificationState,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
   Workspace,
 };
 
@@ -52,4 +62,9 @@ export const entities = [
   DoorAction,
   DeviceStatusChange,
   UnknownTerminal,
+  EventSequence,
+  Event,
+  WebhookEndpoint,
+  WebhookDelivery,
+  WebhookAttempt,
 ];
