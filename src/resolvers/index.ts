@@ -5,6 +5,7 @@ import { CompanyResolver } from './company.resolver';
 import { DeviceResolver } from './device.resolver';
 import { DoorActionResolver } from './door-action.resolver';
 import { EmployeeResolver } from './employee.resolver';
+import { EventResolver } from './event.resolver';
 import { PunchResolver } from './punch.resolver';
 import { UnknownTerminalResolver } from './unknown-terminal.resolver';
 import { VerificationStateResolver } from './verification-state.resolver';
@@ -22,4 +23,5 @@ export const resolvers = [
   AssignmentResolver,
   DoorActionResolver,
   UnknownTerminalResolver,
+  EventResolver,
 ] as const;
