@@ -153,6 +153,11 @@ export class EventFeed {
     return subscriber.stream;
   }
 
+  /** Live subscribers of a workspace in this process (registered, replay done or not): for metrics and tests. */
+  subscriberCount(workspaceId: number): number {
+    return this.hubs.get(workspaceId)?.subscribers.size ?? 0;
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.pollTimer) clearInterval(this.pollTimer);

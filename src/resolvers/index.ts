@@ -9,6 +9,7 @@ import { EventResolver } from './event.resolver';
 import { PunchResolver } from './punch.resolver';
 import { UnknownTerminalResolver } from './unknown-terminal.resolver';
 import { VerificationStateResolver } from './verification-state.resolver';
+import { WebhookResolver } from './webhook.resolver';
 import { WorkspaceResolver } from './workspace.resolver';
 
 export const resolvers = [
@@ -24,4 +25,5 @@ export const resolvers = [
   DoorActionResolver,
   UnknownTerminalResolver,
   EventResolver,
+  WebhookResolver,
 ] as const;
