@@ -39,39 +39,40 @@ export async function recordEvents(ctx: RequestContext, events: readonly NewEven
   for (const e of events) counts.set(e.workspaceId, (counts.get(e.workspaceId) ?? 0) + 1);
   // Ascending workspace order: two transactions locking several counters cannot deadlock.
   const workspaces = [...counts.keys()].sort((a, b) => a - b);
-  const counters = await em.execute<{ workspace_id: number; last_sequence: string }[]>(
-    `insert into event_sequence (workspace_id, last_sequence)
-     select w, n from unnest(?::int[], ?::bigint[]) as t(w, n) order by w
-     on conflict (workspace_id) do update set last_sequence = event_sequence.last_sequence + excluded.last_sequence
-     returning workspace_id, last_sequence`,
-    [pgArray(workspaces), pgArray(workspaces.map((w) => counts.get(w)!))],
-  );
-  const next = new Map(counters.map((c) => [c.workspace_id, BigInt(c.last_sequence) - BigInt(counts.get(c.workspace_id)!) + 1n]));
+  const offsets = new Map<number, number>();
   const rows = events.map((e) => {
-    const sequence = next.get(e.workspaceId)!;
-    next.set(e.workspaceId, sequence + 1n);
-    return { workspace_id: e.workspaceId, sequence: sequence.toString(), type: e.type, data: e.data, created_at: now.toISOString() };
+    const offset = (offsets.get(e.workspaceId) ?? 0) + 1;
+    offsets.set(e.workspaceId, offset);
+    // `back`: how far below the counter's new value this event's sequence is.
+    return { workspace_id: e.workspaceId, back: counts.get(e.workspaceId)! - offset, type: e.type, data: e.data };
   });
-  const inserted = await em.execute<{ id: string; workspace_id: number }[]>(
-    `insert into event (workspace_id, sequence, type, data, created_at)
-     select workspace_id, sequence, type, data, created_at
-     from jsonb_to_recordset(?::jsonb) as t(workspace_id int, sequence bigint, type varchar, data jsonb, created_at timestamptz)
-     order by workspace_id, sequence
-     returning id, workspace_id`,
-    [JSON.stringify(rows)],
-  );
-  const ids = inserted.map((r) => String(r.id));
   const giveUpAt = new Date(now.getTime() + ctx.config.webhookRetryHours * 3_600_000);
   const endpointFilter = options.onlyEndpointId === undefined ? `w.enabled and e.type = any(w.event_types)` : `w.id = ${Number(options.onlyEndpointId)}`;
-  await em.execute(
-    `insert into webhook_delivery (workspace_id, endpoint_id, event_id, status, attempt_count, next_attempt_at, give_up_at, created_at)
-     select e.workspace_id, w.id, e.id, 'pending', 0, ?::timestamptz, ?::timestamptz, ?::timestamptz
-     from event e join webhook_endpoint w on w.workspace_id = e.workspace_id and ${endpointFilter}
-     where e.id = any(?::bigint[])
-     order by e.id, w.id`,
-    [now, giveUpAt, now, pgArray(ids)],
+  // One round trip: counters (locked, in workspace order) -> events (ids drawn after the lock, in
+  // sequence order) -> webhook deliveries -> NOTIFY (delivered at commit only).
+  const inserted = await em.execute<{ id: string }[]>(
+    `with counter as (
+       insert into event_sequence (workspace_id, last_sequence)
+       select w, n from unnest(?::int[], ?::bigint[]) as t(w, n) order by w
+       on conflict (workspace_id) do update set last_sequence = event_sequence.last_sequence + excluded.last_sequence
+       returning workspace_id, last_sequence),
+     input as (select * from jsonb_to_recordset(?::jsonb) as t(workspace_id int, back int, type varchar, data jsonb)),
+     e as (
+       insert into event (workspace_id, sequence, type, data, created_at)
+       select i.workspace_id, c.last_sequence - i.back, i.type, i.data, ?::timestamptz
+       from input i join counter c on c.workspace_id = i.workspace_id
+       order by i.workspace_id, c.last_sequence - i.back
+       returning id, workspace_id, type),
+     deliveries as (
+       insert into webhook_delivery (workspace_id, endpoint_id, event_id, status, attempt_count, next_attempt_at, give_up_at, created_at)
+       select e.workspace_id, w.id, e.id, 'pending', 0, ?::timestamptz, ?::timestamptz, ?::timestamptz
+       from e join webhook_endpoint w on w.workspace_id = e.workspace_id and ${endpointFilter}
+       order by e.id, w.id),
+     notified as (select pg_notify(?, workspace_id::text) from counter)
+     select e.id, (select count(*) from notified) as notified from e order by e.id`,
+    [pgArray(workspaces), pgArray(workspaces.map((w) => counts.get(w)!)), JSON.stringify(rows), now, now, giveUpAt, now, EVENT_CHANNEL],
   );
-  await em.execute(`select pg_notify(?, w::text) from unnest(?::int[]) as t(w)`, [EVENT_CHANNEL, pgArray(workspaces)]);
+  const ids = inserted.map((r) => String(r.id));
   return ids;
 }
 

@@ -19,10 +19,16 @@ export type SubscriptionContext = RequestContext & { events: EventFeed };
 
 const DATE_FIELDS = new Set(['punchTime', 'receivedAt', 'createdAt', 'timestamp', 'sentAt', 'completedAt', 'expiresAt', 'openedAt', 'at']);
 
+// One StoredEvent object is handed to every subscriber of its workspace in this process: map it once.
+const mapped = new WeakMap<StoredEvent, unknown>();
+
 /** The stored snake_case payload as the GraphQL object (camelCase, times as Dates). */
 function objectOf<T>(event: StoredEvent): T {
+  const cached = mapped.get(event);
+  if (cached) return cached as T;
   const object = renameKeys(event.data, snakeToCamel) as Record<string, unknown>;
   for (const key of Object.keys(object)) if (DATE_FIELDS.has(key) && typeof object[key] === 'string') object[key] = new Date(object[key] as string);
+  mapped.set(event, object);
   return object as T;
 }
 
