@@ -24,6 +24,8 @@ const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 100);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS ?? 2000);
+/** `terminal`: recordPunches, one record per call, as the terminal upload path calls it; `rest`: POST /public/v2/punches. */
+const SOURCE = process.env.BENCH_SOURCE ?? 'terminal';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -57,6 +59,12 @@ async function main(): Promise<void> {
     });
     while (app.events.subscriberCount(ws.id) < SUBSCRIBERS) await sleep(20);
 
+    const ctx = { principal: { kind: 'terminal' as const, serialNumber: '*' }, em: app.database.orm.em.fork(), requestId: 'bench', logger: app.logger, now: () => new Date(), config };
+    const line = (punchTime: Date) => ({
+      companyId: company.id, employeeId: employee.id, deviceId: device.id, deviceSerial: device.serial_number, pin: '1', punchTime,
+      localTime: punchTime.toISOString().slice(0, 19).replace('T', ' '), timeZone: 'UTC', punchState: '0', verifyType: 'fingerprint', verifyCode: 1,
+      recordType: PunchRecordType.device, workCode: null, deviceRecordIndex: null, receivedAt: new Date(),
+    });
     const total = RATE * SECONDS;
     const base = Date.UTC(2026, 0, 1);
     const started = performance.now();
@@ -68,6 +76,10 @@ async function main(): Promise<void> {
       if (wait > 1) await sleep(wait);
       const punchTime = new Date(base + i * 1000).toISOString();
       sentAt.set(punchTime, performance.timeOrigin + performance.now());
+      if (SOURCE === 'terminal') {
+        requests.push(recordPunches({ ...ctx, em: app.database.orm.em.fork() }, ws.id, [line(new Date(punchTime))]).then(() => true, () => failures++));
+        continue;
+      }
       requests.push(
         rest(app.url, 'POST', '/public/v2/punches', {
           key: ws.key,
@@ -85,7 +97,7 @@ async function main(): Promise<void> {
     while (latencies.length < expected && Date.now() < deadline) await sleep(50);
     latencies.sort((a, b) => a - b);
     if (latencies.length === 0) latencies.push(NaN);
-    console.log(`subscriptions: ${total} punches over REST at ${achieved.toFixed(0)}/s (target ${RATE}/s, ${failures} failed) to ${SUBSCRIBERS} subscribers`);
+    console.log(`subscriptions: ${total} punches (${SOURCE === 'terminal' ? 'recordPunches, the terminal upload path' : 'REST'}) at ${achieved.toFixed(0)}/s (target ${RATE}/s, ${failures} failed) to ${SUBSCRIBERS} subscribers`);
     console.log(
       `  received ${latencies.length}/${expected}; latency punch request -> subscriber: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`,
     );
@@ -106,12 +118,7 @@ async function main(): Promise<void> {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     await rest(app.url, 'POST', '/public/v2/webhooks', { key: ws.key, body: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, event_types: ['attendance.created'] } });
-    const ctx = { principal: { kind: 'terminal' as const, serialNumber: '*' }, em: app.database.orm.em.fork(), requestId: 'bench', logger: app.logger, now: () => new Date(), config };
-    const lines = Array.from({ length: WEBHOOKS }, (_, i) => ({
-      companyId: company.id, employeeId: employee.id, deviceId: device.id, deviceSerial: device.serial_number, pin: '1', punchTime: new Date(base + 10_000_000 + i * 1000),
-      localTime: '2026-01-01 00:00:00', timeZone: 'UTC', punchState: '0', verifyType: 'fingerprint', verifyCode: 1, recordType: PunchRecordType.device,
-      workCode: null, deviceRecordIndex: null, receivedAt: new Date(),
-    }));
+    const lines = Array.from({ length: WEBHOOKS }, (_, i) => line(new Date(base + 10_000_000 + i * 1000)));
     const queuedAt = performance.now();
     for (let i = 0; i < lines.length; i += 500) await recordPunches({ ...ctx, em: app.database.orm.em.fork() }, ws.id, lines.slice(i, i + 500));
     const webhookDeadline = Date.now() + 120_000;
