@@ -95,24 +95,24 @@ export async function recordCommandResults(
 ): Promise<void> {
   const now = ctx.now();
   await ctx.em.transactional(async (em) => {
-  const touched: number[] = [];
-  for (const result of results) {
-    if (result.returnCode === PENDING_CODE) continue;
-    const retry = TRANSIENT_CODES.has(result.returnCode);
-    const rows = await em.execute<{ id: number }[]>(
-      `update device_command set
-         status = case when ? >= 0 then 'succeeded' when ? and attempts < ? then 'queued' else 'failed' end,
-         return_code = ?,
-         sent_at = case when ? and attempts < ? then null else sent_at end,
-         completed_at = case when ? and attempts < ? then null else ?::timestamptz end
-       where device_id = ? and command_id = ? and status in ('sent', 'queued')
-       returning id`,
-      [result.returnCode, retry, policy.maxAttempts, result.returnCode, retry, policy.maxAttempts, retry, policy.maxAttempts, now, deviceId, result.id],
-    );
-    if (rows.length === 0) ctx.logger.warn({ deviceId, commandId: result.id, returnCode: result.returnCode }, 'result for an unknown or concluded command ignored');
-    touched.push(...rows.map((r) => r.id));
-  }
-  await mirrorDoorActions({ ...ctx, em }, touched);
+    const touched: number[] = [];
+    for (const result of results) {
+      if (result.returnCode === PENDING_CODE) continue;
+      const retry = TRANSIENT_CODES.has(result.returnCode);
+      const rows = await em.execute<{ id: number }[]>(
+        `update device_command set
+           status = case when ? >= 0 then 'succeeded' when ? and attempts < ? then 'queued' else 'failed' end,
+           return_code = ?,
+           sent_at = case when ? and attempts < ? then null else sent_at end,
+           completed_at = case when ? and attempts < ? then null else ?::timestamptz end
+         where device_id = ? and command_id = ? and status in ('sent', 'queued')
+         returning id`,
+        [result.returnCode, retry, policy.maxAttempts, result.returnCode, retry, policy.maxAttempts, retry, policy.maxAttempts, now, deviceId, result.id],
+      );
+      if (rows.length === 0) ctx.logger.warn({ deviceId, commandId: result.id, returnCode: result.returnCode }, 'result for an unknown or concluded command ignored');
+      touched.push(...rows.map((r) => r.id));
+    }
+    await mirrorDoorActions({ ...ctx, em }, touched);
   });
 }
 
@@ -124,20 +124,20 @@ export async function recordCommandResults(
 export async function sweepCommands(ctx: RequestContext, policy: CommandPolicy): Promise<void> {
   const now = ctx.now();
   await ctx.em.transactional(async (em) => {
-  const retried = await em.execute<{ id: number }[]>(
-    `update device_command set
-       status = case when attempts < ? then 'queued' else 'failed' end,
-       sent_at = case when attempts < ? then null else sent_at end,
-       completed_at = case when attempts < ? then null else ?::timestamptz end
-     where status = 'sent' and sent_at < ?::timestamptz - make_interval(secs => ?)
-     returning id`,
-    [policy.maxAttempts, policy.maxAttempts, policy.maxAttempts, now, now, policy.timeoutSeconds],
-  );
-  const expired = await em.execute<{ id: number }[]>(
-    `update device_command set status = 'expired', completed_at = ?::timestamptz where status = 'queued' and expires_at <= ?::timestamptz returning id`,
-    [now, now],
-  );
-  await mirrorDoorActions({ ...ctx, em }, [...retried, ...expired].map((r) => r.id));
+    const retried = await em.execute<{ id: number }[]>(
+      `update device_command set
+         status = case when attempts < ? then 'queued' else 'failed' end,
+         sent_at = case when attempts < ? then null else sent_at end,
+         completed_at = case when attempts < ? then null else ?::timestamptz end
+       where status = 'sent' and sent_at < ?::timestamptz - make_interval(secs => ?)
+       returning id`,
+      [policy.maxAttempts, policy.maxAttempts, policy.maxAttempts, now, now, policy.timeoutSeconds],
+    );
+    const expired = await em.execute<{ id: number }[]>(
+      `update device_command set status = 'expired', completed_at = ?::timestamptz where status = 'queued' and expires_at <= ?::timestamptz returning id`,
+      [now, now],
+    );
+    await mirrorDoorActions({ ...ctx, em }, [...retried, ...expired].map((r) => r.id));
   });
 }
 

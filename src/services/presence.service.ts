@@ -44,18 +44,18 @@ export async function flushPresence(ctx: RequestContext, entries: PresenceEntry[
   const sets = REPORTED.map(([, column]) => `${column} = coalesce(v.${column}, d.${column})`).join(', ');
   const changed = await ctx.em.transactional(async (em) => {
     const written = await em.execute<StatusChangeRow[]>(
-    `with v(${columns.join(', ')}) as (values ${rows.join(', ')}),
-     prev as (select d.id, d.status from device d join v on v.id = d.id order by d.id for update of d),
-     upd as (
-       update device d set last_seen_at = greatest(d.last_seen_at, v.seen), status = 'online', ${sets}
-       from v join prev on prev.id = v.id where d.id = v.id
-       returning d.id, d.workspace_id, d.company_id, d.serial_number, prev.status as previous, v.seen),
-     changes as (
-       insert into device_status_change (workspace_id, device_id, status, at)
-       select workspace_id, id, 'online', seen from upd where previous <> 'online'
-       returning workspace_id, device_id, status, at)
-     select c.*, upd.company_id, upd.serial_number from changes c join upd on upd.id = c.device_id order by c.device_id`,
-    params,
+      `with v(${columns.join(', ')}) as (values ${rows.join(', ')}),
+       prev as (select d.id, d.status from device d join v on v.id = d.id order by d.id for update of d),
+       upd as (
+         update device d set last_seen_at = greatest(d.last_seen_at, v.seen), status = 'online', ${sets}
+         from v join prev on prev.id = v.id where d.id = v.id
+         returning d.id, d.workspace_id, d.company_id, d.serial_number, prev.status as previous, v.seen),
+       changes as (
+         insert into device_status_change (workspace_id, device_id, status, at)
+         select workspace_id, id, 'online', seen from upd where previous <> 'online'
+         returning workspace_id, device_id, status, at)
+       select c.*, upd.company_id, upd.serial_number from changes c join upd on upd.id = c.device_id order by c.device_id`,
+      params,
     );
     await recordStatusEvents({ ...ctx, em }, written);
     return written;
