@@ -12,6 +12,10 @@ import { openDatabase, type Database } from './db/database';
 import { DomainError } from './errors/domain-error';
 import { statusOf } from './errors/error-codes';
 import { TerminalGateway } from './devices/terminal-gateway';
+import { EventFeed } from './events/event-feed';
+import { EventHousekeeping } from './events/event-housekeeping';
+import { startSubscriptionServer } from './events/subscription-server';
+import { WebhookWorker } from './events/webhook-worker';
 import { rateLimit } from './limits/rate-limit';
 import { createLogger } from './logger';
 import { observeRequests, operationsRouter } from './observability/http';
@@ -39,6 +43,12 @@ export interface App {
   metrics: Metrics;
   /** The /iclock side: `flush()` writes buffered presence, `sweep()` applies offline/command timeouts (tests call both). */
   terminals: TerminalGateway;
+  /** This process's live event feed (subscriptions read from it). */
+  events: EventFeed;
+  /** The webhook sender: `runOnce()` sends every due delivery now (tests call it with an injected clock). */
+  webhooks: WebhookWorker;
+  /** Periodic outbox retention purge: `purge()` runs it now. */
+  housekeeping: EventHousekeeping;
   /** The admin key of the default workspace, when this start created it (first start only). */
   bootstrapKey: string | null;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database. */
@@ -67,7 +77,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // JSON responses are small and per-request; hashing each for an ETag costs more than it saves.
     expressApp.set('etag', false);
     // Terminals first: their raw bodies must never meet a JSON or form parser.
-    const terminals = new TerminalGateway({ orm: database.orm, config, logger, now: options.now ?? (() => new Date()) });
+    const now = options.now ?? (() => new Date());
+    const terminals = new TerminalGateway({ orm: database.orm, config, logger, now });
     expressApp.use(terminals.router);
     expressApp.use(assignRequestId);
 
@@ -102,6 +113,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       sendError(res, httpError(error, logger), res.locals.requestId);
     });
 
+    const events = new EventFeed({ orm: database.orm, databaseUrl: database.url, pollMs: config.eventPollMs, logger });
+    await events.start();
+    const webhooks = new WebhookWorker({ orm: database.orm, config, logger, now });
+    events.onWake(() => webhooks.kick());
+    const housekeeping = new EventHousekeeping({ orm: database.orm, config, logger, now });
+    const subscriptions = startSubscriptionServer({ server, schema, orm: database.orm, config, contextFactory, events });
+
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, resolve);
@@ -111,6 +129,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const url = `http://${host}:${address.port}`;
     logger.info({ url }, 'timegate listening');
     terminals.start();
+    webhooks.start();
+    housekeeping.start();
 
     let stopping: Promise<void> | null = null;
     const stop = () =>
@@ -118,13 +138,18 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         // apollo.stop() drains the HTTP server: no new connections, in-flight requests finish.
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
+        await subscriptions.close();
         await apollo.stop();
         await closed;
         await terminals.stop();
+        housekeeping.stop();
+        // In-flight webhook requests finish (and are recorded) before the database closes.
+        await webhooks.stop();
+        await events.stop();
         await database.close();
         logger.info('timegate stopped');
       })());
-    return { url, server, database, schema, logger, metrics, terminals, bootstrapKey: created?.key ?? null, stop };
+    return { url, server, database, schema, logger, metrics, terminals, events, webhooks, housekeeping, bootstrapKey: created?.key ?? null, stop };
   } catch (error) {
     await database.close();
     throw error;

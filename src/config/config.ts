@@ -36,6 +36,16 @@ export interface Config {
   presenceFlushMs: number;
   terminalSweepMs: number;
   deviceCacheTtlMs: number;
+  eventRetentionDays: number;
+  eventPurgeMs: number;
+  eventPollMs: number;
+  webhookTimeoutMs: number;
+  webhookRetryHours: number;
+  webhookRetryBaseSeconds: number;
+  webhookDisableAfterHours: number;
+  webhookAllowPrivate: boolean;
+  webhookPollMs: number;
+  webhookConcurrency: number;
 }
 
 export interface SettingDescription {
@@ -173,6 +183,40 @@ export const settings: Record<keyof Config, SettingDescription> = {
     default: '5000',
     meaning: 'How long a serial -> device lookup is cached per process (changes made in this process invalidate it at once).',
   },
+  eventRetentionDays: {
+    env: 'TIMEGATE_EVENT_RETENTION_DAYS',
+    default: '7',
+    meaning: 'Days events stay in the outbox (subscription replay with `after`, webhook redelivery); older ones are purged.',
+  },
+  eventPurgeMs: { env: 'TIMEGATE_EVENT_PURGE_MS', default: '3600000', meaning: 'How often events older than the retention are purged.' },
+  eventPollMs: {
+    env: 'TIMEGATE_EVENT_POLL_MS',
+    default: '1000',
+    meaning: 'Fallback poll of the outbox for subscribers, in case a NOTIFY wake-up was lost (LISTEN connection down).',
+  },
+  webhookTimeoutMs: { env: 'TIMEGATE_WEBHOOK_TIMEOUT_MS', default: '10000', meaning: 'A webhook request without a complete response in this time is a failed attempt.' },
+  webhookRetryHours: {
+    env: 'TIMEGATE_WEBHOOK_RETRY_HOURS',
+    default: '72',
+    meaning: 'How long a failing webhook delivery is retried (exponential backoff with jitter) before it is marked failed.',
+  },
+  webhookRetryBaseSeconds: {
+    env: 'TIMEGATE_WEBHOOK_RETRY_BASE_SECONDS',
+    default: '30',
+    meaning: 'First retry delay; each further retry doubles it (capped at 12 hours), with ±20% jitter.',
+  },
+  webhookDisableAfterHours: {
+    env: 'TIMEGATE_WEBHOOK_DISABLE_AFTER_HOURS',
+    default: '24',
+    meaning: 'An endpoint whose every attempt failed for this long is disabled, with the reason in `disabled_reason`.',
+  },
+  webhookAllowPrivate: {
+    env: 'TIMEGATE_WEBHOOK_ALLOW_PRIVATE',
+    default: 'true in development, false when NODE_ENV=production',
+    meaning: 'Whether webhook URLs may point at private, loopback or link-local addresses (checked at creation and after DNS at each delivery).',
+  },
+  webhookPollMs: { env: 'TIMEGATE_WEBHOOK_POLL_MS', default: '1000', meaning: 'How often the webhook worker looks for due deliveries (new events also wake it at once).' },
+  webhookConcurrency: { env: 'TIMEGATE_WEBHOOK_CONCURRENCY', default: '10', meaning: 'Webhook requests one process sends at the same time.' },
 };
 
 export class ConfigError extends Error {}
@@ -214,6 +258,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = str('logLevel') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
   const embeddedPgPortRaw = str('embeddedPgPort');
+  const nodeEnv = str('nodeEnv') ?? 'development';
+  const allowPrivateRaw = str('webhookAllowPrivate');
+  if (allowPrivateRaw !== null && !['true', 'false'].includes(allowPrivateRaw)) {
+    problems.push(`TIMEGATE_WEBHOOK_ALLOW_PRIVATE must be true or false (got "${allowPrivateRaw}")`);
+  }
 
   const config: Config = {
     port: int('port', 8080, 0, 65535),
@@ -223,7 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPgPort: embeddedPgPortRaw === null ? null : int('embeddedPgPort', 0, 1, 65535),
     masterKey,
     logLevel,
-    nodeEnv: str('nodeEnv') ?? 'development',
+    nodeEnv,
     restBodyLimitBytes: int('restBodyLimitBytes', 1048576, 1024, 100 * 1048576),
     idempotencyTtlHours: int('idempotencyTtlHours', 24, 1, 24 * 30),
     defaultWorkspaceName: str('defaultWorkspaceName') ?? 'Default workspace',
@@ -246,6 +295,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     presenceFlushMs: int('presenceFlushMs', 1000, 10, 86_400_000),
     terminalSweepMs: int('terminalSweepMs', 5000, 10, 86_400_000),
     deviceCacheTtlMs: int('deviceCacheTtlMs', 5000, 0, 3_600_000),
+    // At least 7 days: replay and redelivery promise a week.
+    eventRetentionDays: int('eventRetentionDays', 7, 7, 3650),
+    eventPurgeMs: int('eventPurgeMs', 3_600_000, 1000, 86_400_000),
+    eventPollMs: int('eventPollMs', 1000, 10, 3_600_000),
+    webhookTimeoutMs: int('webhookTimeoutMs', 10_000, 100, 120_000),
+    webhookRetryHours: int('webhookRetryHours', 72, 1, 24 * 30),
+    webhookRetryBaseSeconds: int('webhookRetryBaseSeconds', 30, 1, 3600),
+    webhookDisableAfterHours: int('webhookDisableAfterHours', 24, 1, 24 * 30),
+    webhookAllowPrivate: allowPrivateRaw === null ? nodeEnv !== 'production' : allowPrivateRaw === 'true',
+    webhookPollMs: int('webhookPollMs', 1000, 10, 3_600_000),
+    webhookConcurrency: int('webhookConcurrency', 10, 1, 200),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

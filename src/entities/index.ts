@@ -11,10 +11,15 @@ import { DeviceUser } from './device-user.entity';
 import { DoorAction } from './door-action.entity';
 import { Employee } from './employee.entity';
 import { EmployeeTemplate } from './employee-template.entity';
+import { Event } from './event.entity';
+import { EventSequence } from './event-sequence.entity';
 import { IdempotencyRecord } from './idempotency-record.entity';
 import { Punch } from './punch.entity';
 import { UnknownTerminal } from './unknown-terminal.entity';
 import { VerificationState } from './verification-state.entity';
+import { WebhookAttempt } from './webhook-attempt.entity';
+import { WebhookDelivery } from './webhook-delivery.entity';
+import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { Workspace } from './workspace.entity';
 
 export {
@@ -31,10 +36,15 @@ export {
   DoorAction,
   Employee,
   EmployeeTemplate,
+  Event,
+  EventSequence,
   IdempotencyRecord,
   Punch,
   UnknownTerminal,
   VerificationState,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
   Workspace,
 };
 
@@ -58,4 +68,9 @@ export const entities = [
   UnknownTerminal,
   EmployeeTemplate,
   AuditEvent,
+  EventSequence,
+  Event,
+  WebhookEndpoint,
+  WebhookDelivery,
+  WebhookAttempt,
 ];

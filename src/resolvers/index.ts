@@ -7,9 +7,11 @@ import { DeviceResolver } from './device.resolver';
 import { DoorActionResolver } from './door-action.resolver';
 import { EmployeeResolver } from './employee.resolver';
 import { EmployeeTemplateResolver } from './employee-template.resolver';
+import { EventResolver } from './event.resolver';
 import { PunchResolver } from './punch.resolver';
 import { UnknownTerminalResolver } from './unknown-terminal.resolver';
 import { VerificationStateResolver } from './verification-state.resolver';
+import { WebhookResolver } from './webhook.resolver';
 import { WorkspaceResolver } from './workspace.resolver';
 
 export const resolvers = [
@@ -26,4 +28,6 @@ export const resolvers = [
   DoorActionResolver,
   UnknownTerminalResolver,
   AuditEventResolver,
+  EventResolver,
+  WebhookResolver,
 ] as const;

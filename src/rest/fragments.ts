@@ -31,3 +31,12 @@ export const doorActionFields = `fragment DoorActionFields on DoorAction {
 export const unknownTerminalFields = `fragment UnknownTerminalFields on UnknownTerminal {
   serialNumber ip model firmware protocol firstSeenAt lastSeenAt requestCount
 }`;
+
+export const webhookEndpointFields = `fragment WebhookEndpointFields on WebhookEndpoint {
+  id url description eventTypes enabled disabledReason secret createdAt updatedAt
+}`;
+
+export const webhookDeliveryFields = `fragment WebhookDeliveryFields on WebhookDelivery {
+  id endpointId eventId eventType status attemptCount nextAttemptAt createdAt completedAt
+  attempts { id attemptedAt statusCode durationMs responseExcerpt error succeeded }
+}`;

@@ -8,6 +8,7 @@ import { punchRoutes } from './punch.routes';
 import type { RestRoute } from './route';
 import { unknownTerminalRoutes } from './unknown-terminal.routes';
 import { verificationStateRoutes } from './verification-state.routes';
+import { webhookRoutes } from './webhook.routes';
 
 /**
  * Every REST route of the compatibility surface. Each is one GraphQL operation. Order matters where
@@ -23,4 +24,5 @@ export const routeTable: RestRoute[] = [
   ...punchRoutes,
   ...areaRoutes,
   ...assignmentRoutes,
+  ...webhookRoutes,
 ];

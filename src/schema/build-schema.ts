@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { createPubSub } from '@graphql-yoga/subscription';
 import { printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { resolvers } from '../resolvers';
@@ -13,6 +14,9 @@ export async function buildTimegateSchema(): Promise<GraphQLSchema> {
     globalMiddlewares: [auditWrites],
     // Input rules live in the services; class-validator is not used.
     validate: false,
+    // type-graphql insists on a PubSub once there are subscriptions; ours use `subscribe` functions
+    // over the outbox feed (replay + live), so this one never carries anything.
+    pubSub: createPubSub(),
   });
 }
 

@@ -15,7 +15,7 @@ export async function recordWrite(ctx: RequestContext, operation: string, args: 
   let text = JSON.stringify(args ?? {});
   if (text.length > MAX_ARGUMENT_BYTES) text = JSON.stringify({ truncated: text.slice(0, MAX_ARGUMENT_BYTES) });
   const em: EntityManager = ctx.em;
-  await em.getConnection().execute(
+  await em.execute(
     'insert into audit_event (workspace_id, api_key_id, operation, arguments, outcome, request_id, created_at) values (?, ?, ?, ?::jsonb, ?, ?, ?)',
     [
       principal.kind === 'workspace' ? principal.workspaceId : null,

@@ -5,6 +5,8 @@
 // outcome of the command sequence built for their current version (`mirrorDeviceUsers`).
 import { randomBytes } from 'node:crypto';
 import { DeviceCommand } from '../entities';
+import { doorActionData, doorOpenedData, type DoorActionRow } from '../events/event-payloads';
+import { recordEvents, type NewEvent } from '../events/outbox';
 import type { RequestContext } from './context';
 
 export interface EnqueueCommandInput {
@@ -65,18 +67,20 @@ export async function enqueueCommand(ctx: RequestContext, input: EnqueueCommandI
  */
 export async function takeCommandsForDelivery(ctx: RequestContext, deviceId: number, limit: number): Promise<CommandLine[]> {
   const now = ctx.now();
-  const rows = await ctx.em.getConnection().execute<{ id: number; command_id: string; command: string }[]>(
-    `update device_command set status = 'sent', sent_at = ?::timestamptz, attempts = attempts + 1
-     where id in (
-       select id from device_command
-       where device_id = ? and status = 'queued' and (expires_at is null or expires_at > ?::timestamptz)
-       order by id limit ? for update skip locked)
-     returning id, command_id, command`,
-    [now, deviceId, now, limit],
-  );
-  rows.sort((a, b) => a.id - b.id);
-  await mirrorDoorActions(ctx, rows.map((r) => r.id));
-  return rows.map((r) => ({ id: r.command_id, command: r.command }));
+  return ctx.em.transactional(async (em) => {
+    const rows = await em.execute<{ id: number; command_id: string; command: string }[]>(
+      `update device_command set status = 'sent', sent_at = ?::timestamptz, attempts = attempts + 1
+       where id in (
+         select id from device_command
+         where device_id = ? and status = 'queued' and (expires_at is null or expires_at > ?::timestamptz)
+         order by id limit ? for update skip locked)
+       returning id, command_id, command`,
+      [now, deviceId, now, limit],
+    );
+    rows.sort((a, b) => a.id - b.id);
+    await mirrorDoorActions({ ...ctx, em }, rows.map((r) => r.id));
+    return rows.map((r) => ({ id: r.command_id, command: r.command }));
+  });
 }
 
 /**
@@ -91,25 +95,27 @@ export async function recordCommandResults(
   policy: CommandPolicy,
 ): Promise<void> {
   const now = ctx.now();
-  const touched: number[] = [];
-  for (const result of results) {
-    if (result.returnCode === PENDING_CODE) continue;
-    const retry = TRANSIENT_CODES.has(result.returnCode);
-    const rows = await ctx.em.getConnection().execute<{ id: number }[]>(
-      `update device_command set
-         status = case when ? >= 0 then 'succeeded' when ? and attempts < ? then 'queued' else 'failed' end,
-         return_code = ?,
-         sent_at = case when ? and attempts < ? then null else sent_at end,
-         completed_at = case when ? and attempts < ? then null else ?::timestamptz end
-       where device_id = ? and command_id = ? and status in ('sent', 'queued')
-       returning id`,
-      [result.returnCode, retry, policy.maxAttempts, result.returnCode, retry, policy.maxAttempts, retry, policy.maxAttempts, now, deviceId, result.id],
-    );
-    if (rows.length === 0) ctx.logger.warn({ deviceId, commandId: result.id, returnCode: result.returnCode }, 'result for an unknown or concluded command ignored');
-    touched.push(...rows.map((r) => r.id));
-  }
-  await mirrorDoorActions(ctx, touched);
-  await mirrorDeviceUsers(ctx, touched);
+  await ctx.em.transactional(async (em) => {
+    const touched: number[] = [];
+    for (const result of results) {
+      if (result.returnCode === PENDING_CODE) continue;
+      const retry = TRANSIENT_CODES.has(result.returnCode);
+      const rows = await em.execute<{ id: number }[]>(
+        `update device_command set
+           status = case when ? >= 0 then 'succeeded' when ? and attempts < ? then 'queued' else 'failed' end,
+           return_code = ?,
+           sent_at = case when ? and attempts < ? then null else sent_at end,
+           completed_at = case when ? and attempts < ? then null else ?::timestamptz end
+         where device_id = ? and command_id = ? and status in ('sent', 'queued')
+         returning id`,
+        [result.returnCode, retry, policy.maxAttempts, result.returnCode, retry, policy.maxAttempts, retry, policy.maxAttempts, now, deviceId, result.id],
+      );
+      if (rows.length === 0) ctx.logger.warn({ deviceId, commandId: result.id, returnCode: result.returnCode }, 'result for an unknown or concluded command ignored');
+      touched.push(...rows.map((r) => r.id));
+    }
+    await mirrorDoorActions({ ...ctx, em }, touched);
+    await mirrorDeviceUsers({ ...ctx, em }, touched);
+  });
 }
 
 /**
@@ -119,32 +125,64 @@ export async function recordCommandResults(
  */
 export async function sweepCommands(ctx: RequestContext, policy: CommandPolicy): Promise<void> {
   const now = ctx.now();
-  const connection = ctx.em.getConnection();
-  const retried = await connection.execute<{ id: number }[]>(
-    `update device_command set
-       status = case when attempts < ? then 'queued' else 'failed' end,
-       sent_at = case when attempts < ? then null else sent_at end,
-       completed_at = case when attempts < ? then null else ?::timestamptz end
-     where status = 'sent' and sent_at < ?::timestamptz - make_interval(secs => ?)
-     returning id`,
-    [policy.maxAttempts, policy.maxAttempts, policy.maxAttempts, now, now, policy.timeoutSeconds],
-  );
-  const expired = await connection.execute<{ id: number }[]>(
-    `update device_command set status = 'expired', completed_at = ?::timestamptz where status = 'queued' and expires_at <= ?::timestamptz returning id`,
-    [now, now],
-  );
-  await mirrorDoorActions(ctx, [...retried, ...expired].map((r) => r.id));
-  await mirrorDeviceUsers(ctx, retried.map((r) => r.id));
+  await ctx.em.transactional(async (em) => {
+    const retried = await em.execute<{ id: number }[]>(
+      `update device_command set
+         status = case when attempts < ? then 'queued' else 'failed' end,
+         sent_at = case when attempts < ? then null else sent_at end,
+         completed_at = case when attempts < ? then null else ?::timestamptz end
+       where status = 'sent' and sent_at < ?::timestamptz - make_interval(secs => ?)
+       returning id`,
+      [policy.maxAttempts, policy.maxAttempts, policy.maxAttempts, now, now, policy.timeoutSeconds],
+    );
+    const expired = await em.execute<{ id: number }[]>(
+      `update device_command set status = 'expired', completed_at = ?::timestamptz where status = 'queued' and expires_at <= ?::timestamptz returning id`,
+      [now, now],
+    );
+    await mirrorDoorActions({ ...ctx, em }, [...retried, ...expired].map((r) => r.id));
+    await mirrorDeviceUsers({ ...ctx, em }, retried.map((r) => r.id));
+  });
 }
 
-/** Copies status, return code and times of these commands to the door actions waiting on them. */
+type MirroredRow = DoorActionRow & { id: number; workspace_id: number; previous: string };
+
+/**
+ * Copies status, return code and times of these commands to the door actions waiting on them, and
+ * records `door.action.updated` for each status that changed, plus `door.opened` for a success
+ * (in the caller's transaction). The self-join `old` reads each row as it was before the update.
+ */
 async function mirrorDoorActions(ctx: RequestContext, commandIds: number[]): Promise<void> {
   if (commandIds.length === 0) return;
-  await ctx.em.getConnection().execute(
+  const rows = await ctx.em.execute<MirroredRow[]>(
     `update door_action a set status = c.status, return_code = c.return_code, sent_at = c.sent_at, completed_at = c.completed_at
-     from device_command c where a.command_id = c.id and c.id in (${commandIds.map(() => '?').join(', ')})`,
+     from device_command c, door_action old, device d
+     where a.command_id = c.id and old.id = a.id and d.id = a.device_id and c.id in (${commandIds.map(() => '?').join(', ')})
+     returning a.id, a.workspace_id, a.action_id, a.status, a.device_id, d.company_id, d.serial_number, d.status as device_status,
+       a.door, a.duration, a.return_code, a.created_at, a.sent_at, a.completed_at, a.expires_at, old.status as previous`,
     commandIds,
   );
+  const events: NewEvent[] = [];
+  for (const row of rows.sort((a, b) => a.id - b.id)) {
+    if (row.status === row.previous) continue;
+    events.push({ workspaceId: row.workspace_id, type: 'door.action.updated', data: doorActionData(row) });
+    if (row.status === 'succeeded') {
+      events.push({
+        workspaceId: row.workspace_id,
+        type: 'door.opened',
+        data: doorOpenedData({
+          workspaceId: row.workspace_id,
+          deviceId: row.device_id,
+          companyId: row.company_id,
+          deviceSerial: row.serial_number,
+          door: row.door,
+          openedAt: new Date(row.completed_at!),
+          source: 'remote_unlock',
+          actionId: row.action_id,
+        }),
+      });
+    }
+  }
+  await recordEvents(ctx, events);
 }
 
 /**
@@ -155,7 +193,8 @@ async function mirrorDoorActions(ctx: RequestContext, commandIds: number[]): Pro
  */
 async function mirrorDeviceUsers(ctx: RequestContext, commandIds: number[]): Promise<void> {
   if (commandIds.length === 0) return;
-  await ctx.em.getConnection().execute(
+  // Inside the caller's transaction: it must see the command statuses it just wrote.
+  await ctx.em.execute(
     `with touched as (
        select distinct device_user_id, device_user_version from device_command
        where id in (${commandIds.map(() => '?').join(', ')}) and device_user_id is not null),

@@ -131,7 +131,7 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
 
 /** Sweep: builds for every connected device with pending rows that have no commands yet. */
 export async function buildAllSyncCommands(ctx: RequestContext): Promise<void> {
-  const devices = await ctx.em.getConnection().execute<{ device_id: number }[]>(
+  const devices = await ctx.em.execute<{ device_id: number }[]>(
     `select distinct du.device_id from device_user du join device d on d.id = du.device_id
      where du.sync_status = 'pending' and d.protocol is not null
        and not exists (select 1 from device_command c where c.device_user_id = du.id and c.device_user_version = du.changed_at)`,
@@ -155,7 +155,7 @@ export async function markTemplatesChanged(em: EntityManager, employeeIds: numbe
 
 /** The terminal reports new algorithm versions: its users that have templates are sent again. */
 export async function markDeviceTemplatesPending(ctx: RequestContext, deviceId: number): Promise<void> {
-  await ctx.em.getConnection().execute(
+  await ctx.em.execute(
     `update device_user du set sync_status = 'pending', return_code = null, changed_at = ?
      where du.device_id = ? and du.present and exists (select 1 from employee_template t where t.employee_id = du.employee_id)`,
     [ctx.now(), deviceId],

@@ -6,6 +6,8 @@ import { Device, DoorAction } from '../entities';
 import { DeviceMode, type DeviceStatus } from '../entities/device.entity';
 import { DomainError } from '../errors/domain-error';
 import { acUnlockCommand, openDoorCommand } from '../devices/protocol';
+import { doorActionData } from '../events/event-payloads';
+import { recordEvent } from '../events/outbox';
 import { workspaceOf, type RequestContext } from './context';
 import { enqueueCommand } from './device-command.service';
 import { FieldChecker } from './validation';
@@ -90,6 +92,26 @@ export async function unlockDoor(ctx: RequestContext, input: UnlockDoorInput): P
     } as DoorAction);
     em.persist(created);
     await em.flush();
+    // The first `door.action.updated` carries `queued`; each later status change follows.
+    await recordEvent(txCtx, {
+      workspaceId: device.workspaceId,
+      type: 'door.action.updated',
+      data: doorActionData({
+        action_id: actionId,
+        status: created.status,
+        device_id: device.id,
+        company_id: device.companyId,
+        serial_number: device.serialNumber,
+        device_status: device.status,
+        door,
+        duration: created.duration,
+        return_code: null,
+        created_at: now,
+        sent_at: null,
+        completed_at: null,
+        expires_at: expiresAt,
+      }),
+    });
     return created;
   });
   return view(action, device);

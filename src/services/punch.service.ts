@@ -1,6 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { formatLocalTime } from '../devices/protocol/time';
+import { punchData } from '../events/event-payloads';
+import { recordEvents } from '../events/outbox';
 import { Company, Device, Employee, Punch, Workspace } from '../entities';
 import { PunchRecordType } from '../entities/punch.entity';
 import { DomainError } from '../errors/domain-error';
@@ -43,13 +44,19 @@ const INSERT_CHUNK = 2000;
 const keyOf = (p: { deviceSerial: string; pin: string; punchTime: Date }) => `${p.deviceSerial}\u0000${p.pin}\u0000${p.punchTime.getTime()}`;
 
 /**
- * Stores a batch of punches idempotently: one multi-row `insert ... on conflict do nothing
+ * Stores a batch of punches idempotently, with an `attendance.created` event per inserted row: one multi-row `insert ... on conflict do nothing
  * returning *` on the key (workspace, device serial, pin, punch time), then one select for the
  * inputs that were not inserted. No select-then-insert, so concurrent senders of the same record
  * cannot both insert it. Callers have validated the rows (the terminal parser, `createPunch`).
  * `inserted.length + duplicates.length === punches.length`.
  */
-export async function recordPunches(em: EntityManager, workspaceId: number, punches: readonly NewPunch[]): Promise<RecordedPunches> {
+export async function recordPunches(ctx: RequestContext, workspaceId: number, punches: readonly NewPunch[]): Promise<RecordedPunches> {
+  // One transaction: the punches and their `attendance.created` events commit (or roll back) together.
+  return ctx.em.transactional((em) => insertPunches({ ...ctx, em }, workspaceId, punches));
+}
+
+async function insertPunches(ctx: RequestContext, workspaceId: number, punches: readonly NewPunch[]): Promise<RecordedPunches> {
+  const em = ctx.em;
   const normalized = punches.map((p) => ({ ...p, punchTime: new Date(Math.floor(p.punchTime.getTime() / 1000) * 1000) }));
   const knex = em.getKnex();
   const insertedByKey = new Map<string, Punch>();
@@ -110,6 +117,8 @@ export async function recordPunches(em: EntityManager, workspaceId: number, punc
     if (!stored) throw new Error(`punch ${key} conflicted but cannot be read back`);
     duplicates.push(stored);
   }
+  // Only new rows: a re-sent record emits nothing. Last statement, after every punch lock is taken.
+  await recordEvents(ctx, inserted.map((punch) => ({ workspaceId, type: 'attendance.created', data: punchData(punch) })));
   return { inserted, duplicates };
 }
 
@@ -210,7 +219,7 @@ export async function createPunch(ctx: RequestContext, input: ManualPunchInput):
 
   const zone = device!.timeZone;
   const punchTime = isoToInstant(time!, zone);
-  const { inserted, duplicates } = await recordPunches(ctx.em, workspaceId, [
+  const { inserted, duplicates } = await recordPunches(ctx, workspaceId, [
     {
       companyId: company!.id,
       employeeId: employee!.id,

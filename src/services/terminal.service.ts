@@ -79,7 +79,7 @@ function toTerminalDevice(d: Device): TerminalDevice {
 
 /** The device registered with this serial (any case), or null when no workspace has claimed it. */
 export async function findTerminal(ctx: RequestContext, serialNumber: string): Promise<TerminalDevice | null> {
-  const rows = await ctx.em.getConnection().execute<{ id: number }[]>('select id from device where lower(serial_number) = lower(?)', [serialNumber]);
+  const rows = await ctx.em.execute<{ id: number }[]>('select id from device where lower(serial_number) = lower(?)', [serialNumber]);
   if (rows.length === 0) return null;
   const device = await ctx.em.findOne(Device, { id: rows[0]!.id }, { disableIdentityMap: true });
   return device ? toTerminalDevice(device) : null;
@@ -102,7 +102,7 @@ export async function recordProtocol(ctx: RequestContext, deviceId: number, prot
  * token cookie depends on both). Atomic, so two processes registering the same terminal agree.
  */
 export async function ensureAccessSession(ctx: RequestContext, deviceId: number): Promise<{ registryCode: string; sessionId: string }> {
-  const rows = await ctx.em.getConnection().execute<{ registry_code: string; session_id: string }[]>(
+  const rows = await ctx.em.execute<{ registry_code: string; session_id: string }[]>(
     `update device set registry_code = coalesce(registry_code, ?), session_id = coalesce(session_id, ?) where id = ? returning registry_code, session_id`,
     [randomBytes(8).toString('hex'), randomBytes(16).toString('hex').toUpperCase(), deviceId],
   );
@@ -120,7 +120,7 @@ export async function recordReportedOptions(
   options: Record<string, string>,
   known: { model?: string | null; firmware?: string | null },
 ): Promise<void> {
-  await ctx.em.getConnection().execute(
+  await ctx.em.execute(
     `update device set reported_options = coalesce(reported_options, '{}'::jsonb) || ?::jsonb,
        model = coalesce(?, model), firmware = coalesce(?, firmware), updated_at = ? where id = ?`,
     [JSON.stringify(options), known.model?.slice(0, 100) ?? null, known.firmware?.slice(0, 100) ?? null, ctx.now(), deviceId],
@@ -129,5 +129,5 @@ export async function recordReportedOptions(
 
 /** Latest rtstate per door (sensor, relay, alarms), replacing the previous snapshot. */
 export async function recordDoorStates(ctx: RequestContext, deviceId: number, doors: DoorStateSnapshot[]): Promise<void> {
-  await ctx.em.getConnection().execute('update device set door_states = ?::jsonb where id = ?', [JSON.stringify(doors), deviceId]);
+  await ctx.em.execute('update device set door_states = ?::jsonb where id = ?', [JSON.stringify(doors), deviceId]);
 }

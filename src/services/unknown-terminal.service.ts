@@ -25,7 +25,7 @@ export async function recordUnknownContacts(ctx: RequestContext, contacts: Unkno
     params.push(c.serialNumber.slice(0, 64), c.ip.slice(0, 64), c.model?.slice(0, 100) ?? null, c.firmware?.slice(0, 100) ?? null, c.protocol, c.firstSeenAt, c.lastSeenAt, c.requests);
     return '(?::varchar, ?::varchar, ?::varchar, ?::varchar, ?::varchar, ?::timestamptz, ?::timestamptz, ?::bigint)';
   });
-  await ctx.em.getConnection().execute(
+  await ctx.em.execute(
     `insert into unknown_terminal (serial_number, ip, model, firmware, protocol, first_seen_at, last_seen_at, request_count)
      select * from (values ${rows.join(', ')}) v(serial_number, ip, model, firmware, protocol, first_seen_at, last_seen_at, request_count)
      where not exists (select 1 from device d where lower(d.serial_number) = lower(v.serial_number))
@@ -43,7 +43,7 @@ export async function recordUnknownContacts(ctx: RequestContext, contacts: Unkno
 
 /** Called when a device with this serial is created: the terminal is no longer unknown. */
 export async function clearUnknownTerminal(ctx: RequestContext, serialNumber: string): Promise<void> {
-  await ctx.em.getConnection().execute('delete from unknown_terminal where lower(serial_number) = lower(?)', [serialNumber]);
+  await ctx.em.execute('delete from unknown_terminal where lower(serial_number) = lower(?)', [serialNumber]);
 }
 
 const VISIBLE = `not exists (select 1 from device d where lower(d.serial_number) = lower(u.serial_number))

@@ -21,11 +21,13 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
     ids.device = (await rest(t.url, 'POST', '/public/v2/devices', { key: a.key, body: { name: 'D', serial_number: 'ISOLATION1', company_id: company.id } })).body.id;
     ids.area = (await rest(t.url, 'POST', '/public/v2/areas', { key: a.key, body: { name: 'Hall', code: 'HALL', company_id: company.id } })).body.id;
     ids.state = (await rest(t.url, 'GET', '/public/v2/verification_states', { key: a.key })).body[0].id;
+    ids.webhook = (await rest(t.url, 'POST', '/public/v2/webhooks', { key: a.key, body: { url: 'http://127.0.0.1:9/hook', event_types: ['attendance.created'] } })).body.id;
     const punch = await rest(t.url, 'POST', '/public/v2/punches', {
       key: a.key,
       body: { employee_id: ids.employee, device_id: ids.device, company_id: company.id, punch_time: '2026-01-05T08:00:00Z', punch_state: '0' },
     });
     ids.punch = punch.body.id;
+    ids.delivery = (await rest(t.url, 'GET', `/public/v2/webhooks/${ids.webhook}/deliveries`, { key: a.key })).body[0].id;
     // B owns a company too, so that "id exists in B's workspace" never hides a leak.
     await createCompany(t.url, b.key);
   });
@@ -33,7 +35,7 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
 
   /** The id of A that a route's `:id` names, from its path (`/public/v2/<resource>s/:id...`). */
   function idFor(path: string): number {
-    const resource = /\/(companies|employees|devices|areas|verification_states|punches|webhooks)\/:id/.exec(path)?.[1];
+    const resource = /\/(companies|employees|devices|areas|verification_states|punches|webhooks|webhook_deliveries)\/:id/.exec(path)?.[1];
     const byResource: Record<string, string> = {
       companies: 'company',
       employees: 'employee',
@@ -41,6 +43,8 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
       areas: 'area',
       verification_states: 'state',
       punches: 'punch',
+      webhooks: 'webhook',
+      webhook_deliveries: 'delivery',
     };
     const id = resource ? ids[byResource[resource]] : undefined;
     if (id === undefined) throw new Error(`no id of workspace A for ${path}: extend this test when adding a resource`);

@@ -1,0 +1,226 @@
+// Live events for this process's subscribers, from the outbox. One reader per workspace with
+// subscribers ("hub") reads `id > cursor` in id order and fans the rows out; it is woken by
+// NOTIFY (a dedicated pg client LISTENing, reconnected when it drops) and by a fallback poll, so a
+// lost wake-up only delays delivery. Events of a workspace commit in id order (see outbox.ts), so
+// reading `id > cursor` never skips one that commits late.
+import type { MikroORM } from '@mikro-orm/postgresql';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import { EventStream } from './event-stream';
+import { storedEvent, type StoredEvent } from './event-types';
+import { EVENT_CHANNEL } from './outbox';
+
+const PAGE = 500;
+/** A subscriber this far behind is cut off (it can resume with `after`) rather than grow memory without bound. */
+const MAX_BACKLOG = 10_000;
+
+export interface FeedSubscription {
+  workspaceId: number;
+  types: readonly string[];
+  /** Further filtering on the event's data (company, device, employee). */
+  matches(event: StoredEvent): boolean;
+  /** Replay everything after this event id first; null: live events only. */
+  after: string | null;
+}
+
+type EventRow = Parameters<typeof storedEvent>[0];
+
+interface Subscriber {
+  spec: FeedSubscription;
+  stream: EventStream;
+  /** Highest id handled; anything at or below is a duplicate. */
+  last: bigint;
+  /** Live events held back while the replay runs. */
+  held: StoredEvent[] | null;
+}
+
+class WorkspaceHub {
+  readonly subscribers = new Set<Subscriber>();
+  cursor = 0n;
+  readonly ready: Promise<void>;
+  private running: Promise<void> | null = null;
+  private again = false;
+
+  constructor(
+    private readonly workspaceId: number,
+    private readonly read: (workspaceId: number, after: bigint, types: readonly string[] | null) => Promise<StoredEvent[]>,
+    private readonly query: <T>(sql: string, params: unknown[]) => Promise<T[]>,
+    private readonly logger: Logger,
+  ) {
+    this.ready = this.query<{ max: string | null }>('select max(id) as max from event where workspace_id = ?', [workspaceId]).then(([row]) => {
+      this.cursor = BigInt(row?.max ?? 0);
+    });
+  }
+
+  wake(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      await this.ready;
+      do {
+        this.again = false;
+        await this.pull();
+      } while (this.again);
+    })()
+      .catch((err) => this.logger.error({ err, workspaceId: this.workspaceId }, 'event feed read failed'))
+      .finally(() => {
+        this.running = null;
+      });
+  }
+
+  private async pull(): Promise<void> {
+    for (;;) {
+      const events = await this.read(this.workspaceId, this.cursor, null);
+      for (const event of events) {
+        this.cursor = BigInt(event.id);
+        for (const subscriber of this.subscribers) deliver(subscriber, event);
+      }
+      if (events.length < PAGE) return;
+    }
+  }
+}
+
+function deliver(subscriber: Subscriber, event: StoredEvent): void {
+  if (subscriber.held) {
+    subscriber.held.push(event);
+    return;
+  }
+  const id = BigInt(event.id);
+  if (id <= subscriber.last) return;
+  subscriber.last = id;
+  if (!subscriber.spec.types.includes(event.type) || !subscriber.spec.matches(event)) return;
+  if (subscriber.stream.backlog >= MAX_BACKLOG) {
+    subscriber.stream.fail(new Error(`The subscriber fell ${MAX_BACKLOG} events behind; subscribe again with after: "${subscriber.last - 1n}".`));
+    return;
+  }
+  subscriber.stream.push(event);
+}
+
+export class EventFeed {
+  private readonly hubs = new Map<number, WorkspaceHub>();
+  private listener: pg.Client | null = null;
+  private pollTimer: NodeJS.Timeout | null = null;
+  private reconnectTimer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private readonly wakeListeners: Array<() => void> = [];
+
+  constructor(private readonly deps: { orm: MikroORM; databaseUrl: string; pollMs: number; logger: Logger }) {}
+
+  async start(): Promise<void> {
+    await this.listen();
+    this.pollTimer = setInterval(() => this.wakeAll(), this.deps.pollMs);
+    this.pollTimer.unref();
+  }
+
+  /** Called on every wake-up (NOTIFY or poll): the webhook worker uses it to look for new deliveries. */
+  onWake(listener: () => void): void {
+    this.wakeListeners.push(listener);
+  }
+
+  /** Replays what the subscription missed (`after`), then follows live events, in id order, each once. */
+  async subscribe(spec: FeedSubscription): Promise<EventStream> {
+    let hub = this.hubs.get(spec.workspaceId);
+    if (!hub) {
+      hub = new WorkspaceHub(spec.workspaceId, (w, after, types) => this.read(w, after, types), (sql, params) => this.query(sql, params), this.deps.logger);
+      this.hubs.set(spec.workspaceId, hub);
+    }
+    const owner = hub;
+    const subscriber: Subscriber = { spec, stream: null!, last: 0n, held: [] };
+    subscriber.stream = new EventStream(() => {
+      owner.subscribers.delete(subscriber);
+      if (owner.subscribers.size === 0 && this.hubs.get(spec.workspaceId) === owner) this.hubs.delete(spec.workspaceId);
+    });
+    await hub.ready;
+    // Joined before the replay reads: an event is either read by the replay or arrives from the hub
+    // afterwards (held until the replay ends); ids at or below `last` are dropped as duplicates.
+    hub.subscribers.add(subscriber);
+    subscriber.last = spec.after === null ? hub.cursor : BigInt(spec.after);
+    if (spec.after !== null) {
+      for (;;) {
+        const page = await this.read(spec.workspaceId, subscriber.last, spec.types);
+        for (const event of page) {
+          subscriber.last = BigInt(event.id);
+          if (spec.matches(event)) subscriber.stream.push(event);
+        }
+        if (page.length < PAGE) break;
+      }
+    }
+    const held = subscriber.held!;
+    subscriber.held = null;
+    for (const event of held) deliver(subscriber, event);
+    return subscriber.stream;
+  }
+
+  /** Live subscribers of a workspace in this process (registered, replay done or not): for metrics and tests. */
+  subscriberCount(workspaceId: number): number {
+    return this.hubs.get(workspaceId)?.subscribers.size ?? 0;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    for (const hub of this.hubs.values()) for (const s of hub.subscribers) s.stream.close();
+    this.hubs.clear();
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.end().catch(() => undefined);
+  }
+
+  private wakeAll(): void {
+    for (const hub of this.hubs.values()) hub.wake();
+    for (const listener of this.wakeListeners) listener();
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.deps.databaseUrl });
+    const retry = (err?: unknown) => {
+      if (this.listener !== client) return;
+      this.listener = null;
+      if (err) this.deps.logger.warn({ err }, 'event LISTEN connection lost; reconnecting (the outbox poll covers the gap)');
+      client.end().catch(() => undefined);
+      this.scheduleReconnect();
+    };
+    client.on('error', retry);
+    client.on('end', () => retry());
+    client.on('notification', (message) => {
+      const workspaceId = Number(message.payload);
+      this.hubs.get(workspaceId)?.wake();
+      for (const listener of this.wakeListeners) listener();
+    });
+    this.listener = client;
+    try {
+      await client.connect();
+      await client.query(`listen ${EVENT_CHANNEL}`);
+    } catch (err) {
+      retry(err);
+      return;
+    }
+    // Anything committed while not listening is picked up now.
+    this.wakeAll();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped || this.reconnectTimer) return;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      if (!this.stopped) void this.listen();
+    }, 1000);
+    this.reconnectTimer.unref();
+  }
+
+  private query<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return this.deps.orm.em.fork().getConnection().execute<T[]>(sql, params);
+  }
+
+  private async read(workspaceId: number, after: bigint, types: readonly string[] | null): Promise<StoredEvent[]> {
+    const typeFilter = types ? `and type in (${types.map(() => '?').join(', ')})` : '';
+    const rows = await this.query<EventRow>(
+      `select id, workspace_id, sequence, type, data, created_at from event where workspace_id = ? and id > ? ${typeFilter} order by id limit ${PAGE}`,
+      [workspaceId, after.toString(), ...(types ?? [])],
+    );
+    return rows.map(storedEvent);
+  }
+}

@@ -1,0 +1,78 @@
+import type { StoredEvent } from './event-types';
+
+/**
+ * A push-to-pull queue: the feed pushes events, graphql-ws pulls them with `next()`. `return()`
+ * (client completed or disconnected) runs `onClose` so the feed forgets the subscriber.
+ */
+export class EventStream implements AsyncIterableIterator<StoredEvent> {
+  private readonly queue: StoredEvent[] = [];
+  private waiting: ((result: IteratorResult<StoredEvent>) => void) | null = null;
+  private failWaiting: ((error: Error) => void) | null = null;
+  private closed = false;
+  private error: Error | null = null;
+
+  constructor(private readonly onClose: () => void) {}
+
+  /** Queued events not yet taken by the client. */
+  get backlog(): number {
+    return this.queue.length;
+  }
+
+  push(event: StoredEvent): void {
+    if (this.closed) return;
+    if (this.waiting) {
+      const resolve = this.waiting;
+      this.waiting = this.failWaiting = null;
+      resolve({ value: event, done: false });
+    } else this.queue.push(event);
+  }
+
+  /** Ends the stream with an error the client receives (after what is already queued). */
+  fail(error: Error): void {
+    if (this.closed) return;
+    this.error = error;
+    if (this.failWaiting) {
+      const reject = this.failWaiting;
+      this.waiting = this.failWaiting = null;
+      this.close();
+      reject(error);
+    }
+  }
+
+  next(): Promise<IteratorResult<StoredEvent>> {
+    if (this.queue.length > 0) return Promise.resolve({ value: this.queue.shift()!, done: false });
+    if (this.error) {
+      const error = this.error;
+      this.close();
+      return Promise.reject(error);
+    }
+    if (this.closed) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve, reject) => {
+      this.waiting = resolve;
+      this.failWaiting = reject;
+    });
+  }
+
+  return(): Promise<IteratorResult<StoredEvent>> {
+    this.close();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  throw(error: unknown): Promise<IteratorResult<StoredEvent>> {
+    this.close();
+    return Promise.reject(error);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.queue.length = 0;
+    this.waiting?.({ value: undefined, done: true });
+    this.waiting = this.failWaiting = null;
+    this.onClose();
+  }
+}

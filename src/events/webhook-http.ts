@@ -1,0 +1,47 @@
+// One webhook POST over node:http(s), dialling the address resolveTarget checked (not a second DNS
+// answer), with an overall timeout and at most 1 KB of the response kept.
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { hostOf, resolveTarget } from './address-policy';
+
+export interface WebhookResponse {
+  status: number;
+  excerpt: string;
+}
+
+const EXCERPT_BYTES = 1024;
+
+export async function postWebhook(url: string, headers: Record<string, string>, body: string, options: { timeoutMs: number; allowPrivate: boolean }): Promise<WebhookResponse> {
+  const target = new URL(url);
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  const resolved = await resolveTarget(hostOf(target), options.allowPrivate);
+  const lookup: LookupFunction = (_host, lookupOptions, callback) => {
+    if ((lookupOptions as { all?: boolean }).all) (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [resolved]);
+    else callback(null, resolved.address, resolved.family);
+  };
+  const transport = target.protocol === 'https:' ? https : http;
+  return new Promise<WebhookResponse>((resolve, reject) => {
+    const request = transport.request(
+      target,
+      { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body).toString() }, lookup, signal },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const finish = () => {
+          resolve({ status: response.statusCode ?? 0, excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8') });
+          response.destroy();
+        };
+        response.on('data', (chunk: Buffer) => {
+          if (size < EXCERPT_BYTES) chunks.push(chunk);
+          size += chunk.length;
+          if (size >= EXCERPT_BYTES) finish();
+        });
+        response.on('end', finish);
+        response.on('error', reject);
+      },
+    );
+    request.on('error', (error) => reject(signal.aborted ? new Error(`timed out after ${options.timeoutMs} ms`) : error));
+    request.end(body);
+  });
+}

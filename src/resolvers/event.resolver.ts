@@ -1,0 +1,91 @@
+import { Args, Authorized, Resolver, Root, Subscription } from 'type-graphql';
+import { DomainError } from '../errors/domain-error';
+import type { EventFeed } from '../events/event-feed';
+import { publicEventId, type StoredEvent } from '../events/event-types';
+import { renameKeys, snakeToCamel } from '../rest/case';
+import {
+  DeviceEventArgs,
+  DeviceStatusChangedEvent,
+  DoorActionUpdatedArgs,
+  DoorActionUpdatedEvent,
+  DoorOpenedEvent,
+  PunchCreatedArgs,
+  PunchCreatedEvent,
+} from '../schema/event.type';
+import { workspaceOf, type RequestContext } from '../services/context';
+
+/** graphql-ws operations get the request context plus this process's event feed. */
+export type SubscriptionContext = RequestContext & { events: EventFeed };
+
+const DATE_FIELDS = new Set(['punchTime', 'receivedAt', 'createdAt', 'timestamp', 'sentAt', 'completedAt', 'expiresAt', 'openedAt', 'at']);
+
+// One StoredEvent object is handed to every subscriber of its workspace in this process: map it once.
+const mapped = new WeakMap<StoredEvent, unknown>();
+
+/** The stored snake_case payload as the GraphQL object (camelCase, times as Dates). */
+function objectOf<T>(event: StoredEvent): T {
+  const cached = mapped.get(event);
+  if (cached) return cached as T;
+  const object = renameKeys(event.data, snakeToCamel) as Record<string, unknown>;
+  for (const key of Object.keys(object)) if (DATE_FIELDS.has(key) && typeof object[key] === 'string') object[key] = new Date(object[key] as string);
+  mapped.set(event, object);
+  return object as T;
+}
+
+function envelope(event: StoredEvent) {
+  return { cursor: event.id, eventId: publicEventId(event.id), sequence: event.sequence, type: event.type, createdAt: event.createdAt };
+}
+
+type Filter = Record<string, number | null | undefined>;
+
+/** Subscribes to the caller's workspace only; `filter` maps data fields (snake_case) to required values. */
+function follow(context: SubscriptionContext, types: string[], after: string | null | undefined, filter: Filter) {
+  const workspaceId = workspaceOf(context);
+  if (after != null && !/^\d{1,19}$/.test(after)) throw DomainError.field('after', 'invalid_cursor', 'after must be the `cursor` of an event (a decimal number).');
+  const wanted = Object.entries(filter).filter(([, value]) => value != null);
+  return context.events.subscribe({
+    workspaceId,
+    types,
+    after: after ?? null,
+    matches: (event) => wanted.every(([field, value]) => event.data[field] === value),
+  });
+}
+
+@Resolver()
+export class EventResolver {
+  @Authorized('read')
+  @Subscription(() => PunchCreatedEvent, {
+    description: 'Every new punch (terminal or manual); a re-sent punch is not new.',
+    subscribe: ({ args, context }) => follow(context, ['attendance.created'], args.after, { company_id: args.companyId, device_id: args.deviceId, employee_id: args.employeeId }),
+  })
+  punchCreated(@Root() event: StoredEvent, @Args() _args: PunchCreatedArgs): PunchCreatedEvent {
+    return { ...envelope(event), punch: objectOf(event) };
+  }
+
+  @Authorized('read')
+  @Subscription(() => DoorOpenedEvent, {
+    description: 'A door opened (a remote unlock the terminal confirmed).',
+    subscribe: ({ args, context }) => follow(context, ['door.opened'], args.after, { company_id: args.companyId, device_id: args.deviceId }),
+  })
+  doorOpened(@Root() event: StoredEvent, @Args() _args: DeviceEventArgs): DoorOpenedEvent {
+    return { ...envelope(event), doorOpening: objectOf(event) };
+  }
+
+  @Authorized('read')
+  @Subscription(() => DeviceStatusChangedEvent, {
+    description: 'A terminal came online (`device.online`) or went offline (`device.offline`).',
+    subscribe: ({ args, context }) => follow(context, ['device.online', 'device.offline'], args.after, { company_id: args.companyId, device_id: args.deviceId }),
+  })
+  deviceStatusChanged(@Root() event: StoredEvent, @Args() _args: DeviceEventArgs): DeviceStatusChangedEvent {
+    return { ...envelope(event), change: objectOf(event) };
+  }
+
+  @Authorized('read')
+  @Subscription(() => DoorActionUpdatedEvent, {
+    description: 'A door action was created (`queued`) or changed status (`sent`, `succeeded`, `failed`, `expired`).',
+    subscribe: ({ args, context }) => follow(context, ['door.action.updated'], args.after, { device_id: args.deviceId }),
+  })
+  doorActionUpdated(@Root() event: StoredEvent, @Args() _args: DoorActionUpdatedArgs): DoorActionUpdatedEvent {
+    return { ...envelope(event), doorAction: objectOf(event) };
+  }
+}

@@ -1,0 +1,84 @@
+import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { WebhookEndpoint } from '../entities';
+import { publicEventId } from '../events/event-types';
+import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';
+import {
+  CreateWebhookEndpointInput,
+  UpdateWebhookEndpointInput,
+  WebhookDeliveriesArgs,
+  WebhookDeliveryConnection,
+  WebhookDeliveryType,
+  WebhookEndpointConnection,
+  WebhookEndpointType,
+} from '../schema/webhook.type';
+import type { RequestContext } from '../services/context';
+import * as webhooks from '../services/webhook.service';
+
+/** The secret leaves the service only in create and rotate answers. */
+const endpointOut = (endpoint: WebhookEndpoint & { secretOnce?: string }): WebhookEndpointType => ({ ...endpoint, secret: endpoint.secretOnce ?? null });
+
+const deliveryOut = (delivery: webhooks.DeliveryView): WebhookDeliveryType => ({
+  ...delivery,
+  eventId: publicEventId(String(delivery.eventId)),
+  nextAttemptAt: delivery.status === 'pending' ? delivery.nextAttemptAt : null,
+});
+
+/** Webhooks receive every event of the workspace, so managing and reading them takes `admin`. */
+@Resolver(() => WebhookEndpointType)
+export class WebhookResolver {
+  @Authorized('admin')
+  @Query(() => WebhookEndpointConnection)
+  async webhookEndpoints(@Ctx() ctx: RequestContext, @Args() page: ConnectionArgs) {
+    const result = await webhooks.listWebhookEndpoints(ctx, pageRequest(page));
+    return toConnection({ ...result, items: result.items.map(endpointOut) });
+  }
+
+  @Authorized('admin')
+  @Query(() => WebhookEndpointType)
+  async webhookEndpoint(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+    return endpointOut(await webhooks.getWebhookEndpoint(ctx, id));
+  }
+
+  @Authorized('admin')
+  @Query(() => WebhookDeliveryConnection, { description: 'Deliveries of an endpoint, newest first, with every attempt.' })
+  async webhookDeliveries(@Ctx() ctx: RequestContext, @Args() { endpointId, ...page }: WebhookDeliveriesArgs) {
+    const result = await webhooks.listWebhookDeliveries(ctx, endpointId, pageRequest(page));
+    return toConnection({ ...result, items: result.items.map(deliveryOut) });
+  }
+
+  @Authorized('admin')
+  @Mutation(() => WebhookEndpointType, { description: 'Creates an endpoint; its `secret` is in this response only.' })
+  async createWebhookEndpoint(@Ctx() ctx: RequestContext, @Arg('input') input: CreateWebhookEndpointInput) {
+    return endpointOut(await webhooks.createWebhookEndpoint(ctx, input));
+  }
+
+  @Authorized('admin')
+  @Mutation(() => WebhookEndpointType)
+  async updateWebhookEndpoint(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('input') input: UpdateWebhookEndpointInput) {
+    return endpointOut(await webhooks.updateWebhookEndpoint(ctx, id, input));
+  }
+
+  @Authorized('admin')
+  @Mutation(() => WebhookEndpointType, { description: 'Deletes the endpoint and its delivery history.' })
+  async deleteWebhookEndpoint(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+    return endpointOut(await webhooks.deleteWebhookEndpoint(ctx, id));
+  }
+
+  @Authorized('admin')
+  @Mutation(() => WebhookEndpointType, { description: 'Replaces the signing secret at once; the new `secret` is in this response only.' })
+  async rotateWebhookSecret(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+    return endpointOut(await webhooks.rotateWebhookSecret(ctx, id));
+  }
+
+  @Authorized('admin')
+  @Mutation(() => WebhookDeliveryType, { description: 'Queues a `webhook.test` event for this endpoint; follow it with webhookDeliveries.' })
+  async testWebhookEndpoint(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+    return deliveryOut(await webhooks.testWebhookEndpoint(ctx, id));
+  }
+
+  @Authorized('admin')
+  @Mutation(() => WebhookDeliveryType, { description: 'Sends a delivery again (same event id), with a new retry window.' })
+  async redeliverWebhook(@Ctx() ctx: RequestContext, @Arg('deliveryId', () => Int) deliveryId: number) {
+    return deliveryOut(await webhooks.redeliverWebhook(ctx, deliveryId));
+  }
+}

@@ -1,0 +1,73 @@
+import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { WebhookDeliveryStatus } from '../entities/webhook-delivery.entity';
+import { Connection, ConnectionArgs } from './connection';
+
+registerEnumType(WebhookDeliveryStatus, {
+  name: 'WebhookDeliveryStatus',
+  description: '`pending` (waiting for its next attempt), `succeeded` (a 2xx answer), `failed` (retries exhausted).',
+});
+
+@ObjectType('WebhookEndpoint', { description: 'A URL that receives the events of the chosen types, signed per Standard Webhooks.' })
+export class WebhookEndpointType {
+  @Field(() => Int) id!: number;
+  @Field() url!: string;
+  @Field() description!: string;
+  @Field(() => [String], { description: 'attendance.created, door.opened, device.online, device.offline, door.action.updated.' }) eventTypes!: string[];
+  @Field() enabled!: boolean;
+  @Field(() => String, { nullable: true, description: 'Why the service disabled the endpoint (continued failure).' }) disabledReason?: string | null;
+  @Field(() => String, { nullable: true, description: 'The signing secret (`whsec_...`): only in the create and rotate responses.' }) secret?: string | null;
+  @Field() createdAt!: Date;
+  @Field() updatedAt!: Date;
+}
+
+@ObjectType('WebhookEndpointConnection')
+export class WebhookEndpointConnection extends Connection(WebhookEndpointType) {}
+
+@ObjectType('WebhookAttempt', { description: 'One HTTP request of a delivery.' })
+export class WebhookAttemptType {
+  @Field(() => Int) id!: number;
+  @Field() attemptedAt!: Date;
+  @Field(() => Int, { nullable: true, description: 'Null when no response came (timeout, connection error, refused address).' }) statusCode?: number | null;
+  @Field(() => Int) durationMs!: number;
+  @Field(() => String, { nullable: true, description: 'The first 1 KB of the response body.' }) responseExcerpt?: string | null;
+  @Field(() => String, { nullable: true }) error?: string | null;
+  @Field() succeeded!: boolean;
+}
+
+@ObjectType('WebhookDelivery', { description: 'One event for one endpoint, with every attempt.' })
+export class WebhookDeliveryType {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) endpointId!: number;
+  @Field({ description: 'The `id` of the webhook body and the `webhook-id` header (`evt_...`).' }) eventId!: string;
+  @Field() eventType!: string;
+  @Field(() => WebhookDeliveryStatus) status!: WebhookDeliveryStatus;
+  @Field(() => Int) attemptCount!: number;
+  @Field(() => Date, { nullable: true, description: 'When the next attempt is due (pending only).' }) nextAttemptAt?: Date | null;
+  @Field() createdAt!: Date;
+  @Field(() => Date, { nullable: true }) completedAt?: Date | null;
+  @Field(() => [WebhookAttemptType]) attempts!: WebhookAttemptType[];
+}
+
+@ObjectType('WebhookDeliveryConnection')
+export class WebhookDeliveryConnection extends Connection(WebhookDeliveryType) {}
+
+@ArgsType()
+export class WebhookDeliveriesArgs extends ConnectionArgs {
+  @Field(() => Int) endpointId!: number;
+}
+
+@InputType()
+export class CreateWebhookEndpointInput {
+  @Field({ description: 'http:// or https://.' }) url!: string;
+  @Field(() => [String]) eventTypes!: string[];
+  @Field({ nullable: true }) description?: string;
+  @Field({ nullable: true, description: 'Default true.' }) enabled?: boolean;
+}
+
+@InputType()
+export class UpdateWebhookEndpointInput {
+  @Field({ nullable: true }) url?: string;
+  @Field(() => [String], { nullable: true }) eventTypes?: string[];
+  @Field({ nullable: true }) description?: string;
+  @Field({ nullable: true, description: 'true re-enables an endpoint the service disabled (and clears disabledReason).' }) enabled?: boolean;
+}

@@ -1,0 +1,92 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import type { App } from '../../src/app';
+import { eventually } from './terminal';
+
+export interface Subscription<T = any> {
+  /** Every payload received so far (the subscription field's value). */
+  received: T[];
+  errors: unknown[];
+  /** Resolves when at least `count` payloads arrived. */
+  waitFor(count: number, ms?: number): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+/** A real graphql-ws client over `ws` (Node 20 has no global WebSocket). */
+export function wsClient(baseUrl: string, connectionParams: Record<string, unknown>, onClosed?: (event: { code: number; reason: string }) => void): Client {
+  return createClient({
+    url: `${baseUrl.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams,
+    retryAttempts: 0,
+    lazy: true,
+    on: { closed: (event) => onClosed?.(event as { code: number; reason: string }) },
+  });
+}
+
+/**
+ * Subscribes and resolves once the server has registered the subscriber (the feed counts it), so
+ * that events caused afterwards are certainly live for it: no sleep, no race (stack.md §9 item 7).
+ */
+export async function subscribe<T = any>(app: App, workspaceId: number, key: string, query: string, variables: Record<string, unknown> = {}): Promise<Subscription<T>> {
+  const client = wsClient(app.url, { authorization: `Bearer ${key}` });
+  const before = app.events.subscriberCount(workspaceId);
+  const received: T[] = [];
+  const errors: unknown[] = [];
+  const field = /\{\s*(\w+)/.exec(query.replace(/^\s*subscription[^{]*/, ''))![1]!;
+  const dispose = client.subscribe<Record<string, T>>(
+    { query, variables },
+    { next: (value) => (value.errors ? errors.push(value.errors) : received.push(value.data![field]!)), error: (e) => errors.push(e), complete: () => undefined },
+  );
+  await eventually(async () => app.events.subscriberCount(workspaceId) > before || errors.length > 0);
+  return {
+    received,
+    errors,
+    waitFor: (count, ms = 10_000) =>
+      eventually(async () => {
+        if (errors.length > 0) throw new Error(`subscription errors: ${JSON.stringify(errors)}`);
+        return received.length >= count ? received : null;
+      }, ms),
+    close: async () => {
+      dispose();
+      await client.dispose();
+    },
+  };
+}
+
+export interface ReceivedWebhook {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  json: any;
+}
+
+/** A real local HTTP receiver; `respond` chooses each answer's status (default 200); `hold` keeps requests unanswered. */
+export async function startReceiver(respond: (n: number) => number | 'hold' = () => 200) {
+  const received: ReceivedWebhook[] = [];
+  const held: http.ServerResponse[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const answer = respond(received.length);
+      received.push({ headers: req.headers, body, json: JSON.parse(body) });
+      if (answer === 'hold') held.push(res);
+      else res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer >= 300 ? `failure ${answer} ${'x'.repeat(2000)}` : 'ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  return {
+    url,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of held) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
