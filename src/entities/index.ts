@@ -8,6 +8,7 @@ import { DeviceStatusChange } from './device-status-change.entity';
 import { Device } from './device.entity';
 import { DeviceUser } from './device-user.entity';
 import { DoorAction } from './door-action.entity';
+import { DoorEvent } from './door-event.entity';
 import { Employee } from './employee.entity';
 import { IdempotencyRecord } from './idempotency-record.entity';
 import { Punch } from './punch.entity';
@@ -26,6 +27,7 @@ export {
   DeviceStatusChange,
   DeviceUser,
   DoorAction,
+  DoorEvent,
   Employee,
   IdempotencyRecord,
   Punch,
@@ -52,4 +54,5 @@ export const entities = [
   DoorAction,
   DeviceStatusChange,
   UnknownTerminal,
+  DoorEvent,
 ];

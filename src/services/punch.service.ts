@@ -42,9 +42,13 @@ const INSERT_CHUNK = 2000;
 
 const keyOf = (p: { deviceSerial: string; pin: string; punchTime: Date }) => `${p.deviceSerial}\u0000${p.pin}\u0000${p.punchTime.getTime()}`;
 
+const indexKeyOf = (p: { deviceSerial: string; deviceRecordIndex?: number | null }) =>
+  p.deviceRecordIndex == null ? null : `${p.deviceSerial}\u0000#${p.deviceRecordIndex}`;
+
 /**
  * Stores a batch of punches idempotently: one multi-row `insert ... on conflict do nothing
- * returning *` on the key (workspace, device serial, pin, punch time), then one select for the
+ * returning *` against both keys — (workspace, device serial, pin, punch time) and, for
+ * access-control records, (workspace, device serial, record index) — then one select for the
  * inputs that were not inserted. No select-then-insert, so concurrent senders of the same record
  * cannot both insert it. Callers have validated the rows (the terminal parser, `createPunch`).
  * `inserted.length + duplicates.length === punches.length`.
@@ -75,7 +79,8 @@ export async function recordPunches(em: EntityManager, workspaceId: number, punc
       device_record_index: p.deviceRecordIndex,
       received_at: p.receivedAt,
     }));
-    const query = knex('punch').insert(rows).onConflict(['workspace_id', 'device_serial', 'pin', 'punch_time']).ignore().returning('*');
+    // No conflict target: a conflict on either unique key means "already stored".
+    const query = knex('punch').insert(rows).onConflict().ignore().returning('*');
     for (const row of await em.execute<Record<string, unknown>[]>(query)) {
       const punch = em.map(Punch, row);
       insertedByKey.set(keyOf(punch), punch);
@@ -85,13 +90,19 @@ export async function recordPunches(em: EntityManager, workspaceId: number, punc
   const missing = normalized.filter((p) => !insertedByKey.has(keyOf(p)));
   if (missing.length > 0) {
     // The conflicting rows are committed by now: the insert waited for any transaction holding them.
+    const indexed = missing.filter((p) => p.deviceRecordIndex != null);
     const query = knex('punch')
       .select('*')
       .where('workspace_id', workspaceId)
-      .whereIn(['device_serial', 'pin', 'punch_time'], missing.map((p) => [p.deviceSerial, p.pin, p.punchTime]));
+      .where((q) => {
+        q.whereIn(['device_serial', 'pin', 'punch_time'], missing.map((p) => [p.deviceSerial, p.pin, p.punchTime]));
+        if (indexed.length > 0) q.orWhereIn(['device_serial', 'device_record_index'], indexed.map((p) => [p.deviceSerial, p.deviceRecordIndex!]));
+      });
     for (const row of await em.execute<Record<string, unknown>[]>(query)) {
       const punch = em.map(Punch, row);
       storedByKey.set(keyOf(punch), punch);
+      const byIndex = indexKeyOf(punch);
+      if (byIndex) storedByKey.set(byIndex, punch);
     }
   }
   const inserted: Punch[] = [];
@@ -104,9 +115,12 @@ export async function recordPunches(em: EntityManager, workspaceId: number, punc
       // A later input with the same key repeats this one: it is a duplicate of the row just made.
       insertedByKey.delete(key);
       storedByKey.set(key, fresh);
+      const byIndex = indexKeyOf(fresh);
+      if (byIndex) storedByKey.set(byIndex, fresh);
       continue;
     }
-    const stored = storedByKey.get(key);
+    const byIndex = indexKeyOf(p);
+    const stored = storedByKey.get(key) ?? (byIndex ? storedByKey.get(byIndex) : undefined);
     if (!stored) throw new Error(`punch ${key} conflicted but cannot be read back`);
     duplicates.push(stored);
   }
