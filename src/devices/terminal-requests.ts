@@ -1,5 +1,5 @@
 // What we answer on each /iclock endpoint (PROTOCOL.md "HTTP endpoints"). Transport concerns (raw
-// bodies, headers) live in iclock-router.ts; parsing and reply texts in ./protocol; database work
+// bodies, headers) live in iclock-handler.ts; parsing and reply texts in ./protocol; database work
 // in the services. A reply is a status and a text body.
 import type { Config } from '../config/config';
 import type { RequestContext } from '../services/context';
@@ -88,8 +88,11 @@ export async function handleTerminalRequest(ctx: RequestContext, deps: TerminalD
       return reply('token mismatch: register again', 401);
     }
   }
-  deps.presence.touch(device.id, ctx.now(), changedReported(device, { remoteAddress: r.remoteAddress }));
-  deps.cache.patch(device.serialNumber, { reported: { ...device.reported, remoteAddress: r.remoteAddress } });
+  if (device.reported.remoteAddress === r.remoteAddress) deps.presence.touch(device.id, ctx.now());
+  else {
+    deps.presence.touch(device.id, ctx.now(), { remoteAddress: r.remoteAddress });
+    deps.cache.patch(device.serialNumber, { reported: { ...device.reported, remoteAddress: r.remoteAddress } });
+  }
 
   const access = family === 'access' || device.protocol === 'acc-push';
   switch (r.endpoint) {
@@ -231,7 +234,11 @@ async function poll(ctx: RequestContext, deps: TerminalDeps, device: TerminalDev
       deps.cache.patch(device.serialNumber, { reported: { ...device.reported, ...changed } });
     }
   }
+  // The heartbeat fast path: nothing queued as far as this process knows, no query (see TerminalCache).
+  if (!device.hasPendingCommands) return reply(OK);
+  const version = deps.cache.pendingVersion(device.serialNumber);
   const commands = await takeCommandsForDelivery(ctx, device.id, deps.config.commandBatchSize);
+  if (commands.length < deps.config.commandBatchSize) deps.cache.drained(device.serialNumber, version);
   return reply(commandBatchReply(commands));
 }
 
