@@ -8,7 +8,7 @@ import type http from 'node:http';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { RequestContext } from '../services/context';
-import { iclockEndpoint, queryParams } from './protocol';
+import { iclockEndpoint, queryParams, type IclockEndpoint, type IclockQuery } from './protocol';
 import { handleTerminalRequest, type TerminalDeps, type TerminalReply } from './terminal-requests';
 
 export interface IclockHandlerDeps extends TerminalDeps {
@@ -25,9 +25,9 @@ export function isIclockRequest(url: string | undefined): boolean {
 }
 
 function sendText(res: http.ServerResponse, now: Date, { status, body }: TerminalReply): void {
-  const bytes = Buffer.from(body, 'utf8');
-  res.writeHead(status, { 'Content-Type': 'text/plain', 'Content-Length': bytes.length, Date: now.toUTCString() });
-  res.end(bytes);
+  res.writeHead(status, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(body), Date: now.toUTCString() });
+  // A string body goes out in one write together with the header block (a Buffer makes two).
+  res.end(body);
 }
 
 function remoteAddress(req: http.IncomingMessage): string {
@@ -85,24 +85,21 @@ function terminalContext(deps: IclockHandlerDeps, serialNumber: string): Request
 }
 
 export function createIclockHandler(deps: IclockHandlerDeps): (req: http.IncomingMessage, res: http.ServerResponse) => void {
-  const serve = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-    const url = req.url ?? '/';
-    const now = deps.now();
-    const endpoint = iclockEndpoint(url);
-    if (!endpoint) return sendText(res, now, { status: 404, body: 'Not Found' });
-    const query = queryParams(url);
-    const serialNumber = query.get('SN')?.trim();
-    if (!serialNumber || !/^[A-Za-z0-9_-]{1,64}$/.test(serialNumber)) return sendText(res, now, { status: 400, body: 'SN is required' });
-    let body: Buffer;
-    try {
-      body = await readBody(req, deps.config.iclockBodyLimitBytes);
-    } catch (error) {
-      deps.logger.warn({ err: error, path: url }, 'terminal request body unreadable');
-      return sendText(res, deps.now(), error instanceof BodyTooLarge ? { status: 413, body: 'Payload Too Large' } : { status: 400, body: 'Bad Request' });
-    }
+  const failed = (ctx: RequestContext, res: http.ServerResponse, now: Date, endpoint: string, error: unknown) => {
+    // Only infrastructure failures get here (parsers never throw): answer 503 so the terminal
+    // keeps its records and sends them again, rather than acknowledging data we did not keep.
+    ctx.logger.error({ err: error, endpoint }, 'terminal request failed');
+    if (!res.headersSent) sendText(res, now, { status: 503, body: 'Service Unavailable' });
+    else res.destroy();
+  };
+  const answer = (ctx: RequestContext, res: http.ServerResponse, now: Date, endpoint: string, reply: TerminalReply) => {
+    if (reply.status !== 200) ctx.logger.info({ endpoint, status: reply.status, reply: reply.body }, 'terminal request refused');
+    sendText(res, now, reply);
+  };
+  const dispatch = (req: http.IncomingMessage, res: http.ServerResponse, now: Date, endpoint: IclockEndpoint, query: IclockQuery, serialNumber: string, body: Buffer) => {
     const ctx = terminalContext(deps, serialNumber);
     try {
-      const reply = await handleTerminalRequest(ctx, deps, {
+      const reply = handleTerminalRequest(ctx, deps, {
         endpoint,
         method: req.method ?? 'GET',
         query,
@@ -111,20 +108,29 @@ export function createIclockHandler(deps: IclockHandlerDeps): (req: http.Incomin
         cookie: req.headers.cookie,
         remoteAddress: remoteAddress(req),
       });
-      if (reply.status !== 200) ctx.logger.info({ endpoint, status: reply.status, reply: reply.body }, 'terminal request refused');
-      sendText(res, now, reply);
+      // A heartbeat answered from memory is written in the same tick, without a promise.
+      if (reply instanceof Promise) reply.then((r) => answer(ctx, res, now, endpoint, r), (error) => failed(ctx, res, now, endpoint, error));
+      else answer(ctx, res, now, endpoint, reply);
     } catch (error) {
-      // Only infrastructure failures get here (parsers never throw): answer 503 so the terminal
-      // keeps its records and sends them again, rather than acknowledging data we did not keep.
-      ctx.logger.error({ err: error, endpoint }, 'terminal request failed');
-      sendText(res, now, { status: 503, body: 'Service Unavailable' });
+      failed(ctx, res, now, endpoint, error);
     }
   };
   return (req, res) => {
-    serve(req, res).catch((error) => {
-      deps.logger.error({ err: error }, 'terminal reply failed');
-      if (!res.headersSent) sendText(res, deps.now(), { status: 503, body: 'Service Unavailable' });
-      else res.destroy();
-    });
+    const url = req.url ?? '/';
+    const now = deps.now();
+    const endpoint = iclockEndpoint(url);
+    if (!endpoint) return sendText(res, now, { status: 404, body: 'Not Found' });
+    const query = queryParams(url);
+    const serialNumber = query.get('SN')?.trim();
+    if (!serialNumber || !/^[A-Za-z0-9_-]{1,64}$/.test(serialNumber)) return sendText(res, now, { status: 400, body: 'SN is required' });
+    const body = readBody(req, deps.config.iclockBodyLimitBytes);
+    if (Buffer.isBuffer(body)) return dispatch(req, res, now, endpoint, query, serialNumber, body);
+    body.then(
+      (bytes) => dispatch(req, res, now, endpoint, query, serialNumber, bytes),
+      (error) => {
+        deps.logger.warn({ err: error, path: url }, 'terminal request body unreadable');
+        sendText(res, deps.now(), error instanceof BodyTooLarge ? { status: 413, body: 'Payload Too Large' } : { status: 400, body: 'Bad Request' });
+      },
+    );
   };
 }

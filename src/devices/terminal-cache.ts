@@ -22,6 +22,12 @@ export class TerminalCache {
 
   constructor(private readonly ttlMs: number) {}
 
+  /** The cached device when its entry is fresh (no I/O), else undefined. */
+  peek(serialNumber: string): TerminalDevice | undefined {
+    const hit = this.entries.get(serialNumber.toLowerCase());
+    return hit && Date.now() - hit.loadedAt < this.ttlMs ? hit.device : undefined;
+  }
+
   async get(serialNumber: string, load: (serial: string) => Promise<TerminalDevice | null>): Promise<TerminalDevice | null> {
     const key = serialNumber.toLowerCase();
     const hit = this.entries.get(key);
