@@ -127,6 +127,54 @@ export async function recordPunches(em: EntityManager, workspaceId: number, punc
   return { inserted, duplicates };
 }
 
+const PUNCH_COLUMNS = [
+  'workspace_id', 'company_id', 'employee_id', 'device_id', 'device_serial', 'pin', 'punch_time', 'local_time', 'time_zone',
+  'punch_state', 'verify_type', 'verify_code', 'record_type', 'work_code', 'device_record_index', 'received_at',
+].join(', ');
+
+/**
+ * The terminal ingestion's bulk path: the same idempotent insert as `recordPunches` (no conflict
+ * target, so either unique key means "already stored"; rows in key order), but the rows travel as
+ * ONE bound JSON parameter (`json_populate_recordset`) and only the new ids come back — no entity
+ * mapping and no read-back of duplicates, which cost more than the insert at terminal volumes.
+ * Returns the ids of the rows created; the others were already stored.
+ */
+export async function storeDevicePunches(em: EntityManager, workspaceId: number, punches: readonly NewPunch[]): Promise<number[]> {
+  if (punches.length === 0) return [];
+  const rows = punches
+    .map((p) => ({ key: keyOf(p), p, punchTime: new Date(Math.floor(p.punchTime.getTime() / 1000) * 1000) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ p, punchTime }) => ({
+      workspace_id: workspaceId,
+      company_id: p.companyId,
+      employee_id: p.employeeId,
+      device_id: p.deviceId,
+      device_serial: p.deviceSerial,
+      pin: p.pin,
+      punch_time: punchTime,
+      local_time: p.localTime,
+      time_zone: p.timeZone,
+      punch_state: p.punchState,
+      verify_type: p.verifyType,
+      verify_code: p.verifyCode,
+      record_type: p.recordType,
+      work_code: p.workCode,
+      device_record_index: p.deviceRecordIndex,
+      received_at: p.receivedAt,
+    }));
+  // Through knex directly, so the JSON goes as a bound parameter: em.execute would inline it into
+  // the SQL text (escaping and re-measuring a large string per upload).
+  const query = em
+    .getKnex()
+    .raw(`insert into punch (${PUNCH_COLUMNS}) select ${PUNCH_COLUMNS} from json_populate_recordset(null::punch, ?::json) on conflict do nothing returning id`, [
+      JSON.stringify(rows),
+    ]);
+  const transaction = em.getTransactionContext();
+  if (transaction) query.transacting(transaction);
+  const result: { rows: { id: number }[] } = await query;
+  return result.rows.map((r) => r.id);
+}
+
 export interface PunchFilter {
   /** ISO 8601; a bare date or a date-time without offset is read in the workspace's zone. */
   startDate?: string;

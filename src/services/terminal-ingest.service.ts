@@ -7,7 +7,7 @@ import { createLocalTimeConverter, verifyType, type AttlogRecord, type RtlogEven
 import { DoorEventClass } from '../entities/door-event.entity';
 import { PunchRecordType } from '../entities/punch.entity';
 import type { RequestContext } from './context';
-import { recordPunches, type NewPunch } from './punch.service';
+import { storeDevicePunches, type NewPunch } from './punch.service';
 import type { TerminalDevice } from './terminal.service';
 
 export interface IngestResult {
@@ -73,8 +73,8 @@ export async function ingestAttlog(ctx: RequestContext, device: TerminalDevice, 
       receivedAt,
     }),
   );
-  const { inserted, duplicates } = await recordPunches(ctx.em, device.workspaceId, punches);
-  return { stored: inserted.length, duplicates: duplicates.length };
+  const inserted = await storeDevicePunches(ctx.em, device.workspaceId, punches);
+  return { stored: inserted.length, duplicates: punches.length - inserted.length };
 }
 
 export interface RtlogIngestResult {
@@ -104,7 +104,7 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
   const instant = (r: RtlogRecord) => toInstant(r.localTime, device.timeZone);
   const verifyName = (r: RtlogRecord) => (r.verifyType === null ? null : verifyType(r.verifyType).name);
 
-  const punches = await recordPunches(
+  const punchIds = await storeDevicePunches(
     ctx.em,
     device.workspaceId,
     punchRecords.map(
@@ -158,7 +158,7 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
     doorStored = (await ctx.em.execute<{ id: number }[]>(query)).length;
   }
   return {
-    punches: { stored: punches.inserted.length, duplicates: punches.duplicates.length },
+    punches: { stored: punchIds.length, duplicates: punchRecords.length - punchIds.length },
     doorEvents: { stored: doorStored, duplicates: doorRecords.length - doorStored },
     ignored: kept.length - doorRecords.length,
     rejected,
