@@ -4,6 +4,7 @@ import { AssignmentResolver } from './assignment.resolver';
 import { CompanyResolver } from './company.resolver';
 import { DeviceResolver } from './device.resolver';
 import { DoorActionResolver } from './door-action.resolver';
+import { DoorEventResolver } from './door-event.resolver';
 import { EmployeeResolver } from './employee.resolver';
 import { PunchResolver } from './punch.resolver';
 import { UnknownTerminalResolver } from './unknown-terminal.resolver';
@@ -21,5 +22,6 @@ export const resolvers = [
   AreaResolver,
   AssignmentResolver,
   DoorActionResolver,
+  DoorEventResolver,
   UnknownTerminalResolver,
 ] as const;
