@@ -1,8 +1,11 @@
 import { expect } from 'chai';
+import pino from 'pino';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config/config';
 import type { RequestContext } from '../../src/services/context';
 import { enqueueCommand } from '../../src/services/device-command.service';
 import { createWorkspace } from '../support/factories';
-import { createTerminalDevice, rawExchange } from '../support/terminal';
+import { createTerminalDevice, iclock, rawExchange } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const MANUAL = { TIMEGATE_PRESENCE_FLUSH_MS: '3600000', TIMEGATE_TERMINAL_SWEEP_MS: '3600000' };
@@ -50,5 +53,35 @@ describe('terminal fast path (/iclock outside Express)', () => {
     expect(await rawExchange(t.url, head(`GET /iclock/getrequest?SN=NOSUCH1`))).to.equal(reply('403 Forbidden', 'Unknown device NOSUCH1: register this serial number in Timegate'));
     expect(await rawExchange(t.url, head(`GET /iclock/getrequest`))).to.equal(reply('400 Bad Request', 'SN is required'));
     expect(await rawExchange(t.url, head(`GET /iclock/nosuch?SN=${sn}`))).to.equal(reply('404 Not Found', 'Not Found'));
+  });
+
+  it('a heartbeat writes nothing: the device row keeps its xmin across many polls', async () => {
+    const device = await createTerminalDevice(t.url, key);
+    const sn = device.serial_number;
+    await iclock(t.url, 'GET', `/iclock/cdata?SN=${sn}&options=all`);
+    await t.app.terminals.flush();
+    const [before] = await sql('select xmin::text as v from device where id = ?', [device.id]);
+    const replies = await Promise.all(Array.from({ length: 200 }, () => iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`)));
+    expect(new Set(replies.map((r) => r.text))).to.deep.equal(new Set(['OK']));
+    const [after] = await sql('select xmin::text as v from device where id = ?', [device.id]);
+    expect(after.v).to.equal(before.v);
+  });
+
+  it('a command queued by another process (no in-process notice) goes out once the device cache entry is reloaded', async () => {
+    const device = await createTerminalDevice(t.url, key);
+    const sn = device.serial_number;
+    const reloading = await createApp(loadConfig({ DATABASE_URL: t.config.databaseUrl!, PORT: '0', HOST: '127.0.0.1', TIMEGATE_MASTER_KEY: 'm'.repeat(40), TIMEGATE_DEVICE_CACHE_TTL_MS: '0', ...MANUAL }), { logger: pino({ level: 'silent' }), now });
+    try {
+      expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`)).text).to.equal('OK');
+      expect((await iclock(reloading.url, 'GET', `/iclock/getrequest?SN=${sn}`)).text).to.equal('OK');
+      const [{ workspace_id }] = await sql('select workspace_id from device where id = ?', [device.id]);
+      await sql(`insert into device_command (workspace_id, device_id, command_id, command, kind, status, attempts, created_at) values (?, ?, 'other1', 'INFO', 'test', 'queued', 0, now())`, [workspace_id, device.id]);
+      // This process's entry is fresh (TTL 5 s) and it heard of no command: still nothing to say.
+      expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`)).text).to.equal('OK');
+      // A process whose entry is reloaded reads the queue flag from the database.
+      expect((await iclock(reloading.url, 'GET', `/iclock/getrequest?SN=${sn}`)).text).to.equal('C:other1:INFO');
+    } finally {
+      await reloading.stop();
+    }
   });
 });
