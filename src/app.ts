@@ -11,6 +11,7 @@ import type { Config } from './config/config';
 import { openDatabase, type Database } from './db/database';
 import { DomainError } from './errors/domain-error';
 import { statusOf } from './errors/error-codes';
+import { isIclockRequest } from './devices/iclock-handler';
 import { TerminalGateway } from './devices/terminal-gateway';
 import { EventFeed } from './events/event-feed';
 import { EventHousekeeping } from './events/event-housekeeping';
@@ -72,14 +73,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const contextFactory = createContextFactory({ orm: database.orm, config, logger, now: options.now });
 
     const expressApp = express();
-    const server = http.createServer(expressApp);
+    const now = options.now ?? (() => new Date());
+    const terminals = new TerminalGateway({ orm: database.orm, config, logger, now });
+    // Terminals never go through Express: a heartbeat must cost a fraction of what Express routing
+    // and middleware do, and their raw bodies must never meet a JSON or form parser.
+    const server = http.createServer((req, res) => (isIclockRequest(req.url) ? terminals.handle(req, res) : expressApp(req, res)));
     expressApp.disable('x-powered-by');
     // JSON responses are small and per-request; hashing each for an ETag costs more than it saves.
     expressApp.set('etag', false);
-    // Terminals first: their raw bodies must never meet a JSON or form parser.
-    const now = options.now ?? (() => new Date());
-    const terminals = new TerminalGateway({ orm: database.orm, config, logger, now });
-    expressApp.use(terminals.router);
     expressApp.use(assignRequestId);
 
     expressApp.use(observeRequests(metrics, logger));

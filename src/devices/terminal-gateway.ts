@@ -1,32 +1,36 @@
-// Everything the terminal side of one process runs: the /iclock router, the serial cache, the
+// Everything the terminal side of one process runs: the /iclock handler, the serial cache, the
 // presence buffer flushed in batches, and the periodic sweep (offline detection, command timeouts
 // and expiries). Tests call `flush()` and `sweep()` directly, with an injected clock.
+import type http from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type express from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { RequestContext } from '../services/context';
+import { commandQueueChanges } from '../services/command-queue-changes';
 import { deviceChanges } from '../services/device-changes';
 import { sweepCommands } from '../services/device-command.service';
 import { buildAllSyncCommands } from '../services/device-sync.service';
 import { flushPresence, markSilentDevicesOffline } from '../services/presence.service';
 import { recordUnknownContacts } from '../services/unknown-terminal.service';
-import { createIclockRouter } from './iclock-router';
+import { createIclockHandler } from './iclock-handler';
 import { PresenceBuffer } from './presence-buffer';
 import { TerminalCache } from './terminal-cache';
 
 export class TerminalGateway {
-  readonly router: express.Router;
+  /** Serves one `/iclock/*` request (the http.Server calls it directly, see app.ts). */
+  readonly handle: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   private readonly cache: TerminalCache;
   private readonly presence = new PresenceBuffer();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly onDeviceChanged = (serials: string[]) => this.cache.invalidate(serials);
+  private readonly onCommandsQueued = (deviceIds: number[]) => this.cache.markPending(deviceIds);
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: { orm: MikroORM; config: Config; logger: Logger; now: () => Date }) {
     this.cache = new TerminalCache(deps.config.deviceCacheTtlMs);
-    this.router = createIclockRouter({ ...deps, cache: this.cache, presence: this.presence });
+    this.handle = createIclockHandler({ ...deps, cache: this.cache, presence: this.presence });
     deviceChanges.on('changed', this.onDeviceChanged);
+    commandQueueChanges.on('queued', this.onCommandsQueued);
   }
 
   start(): void {
@@ -72,6 +76,7 @@ export class TerminalGateway {
   async stop(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
     deviceChanges.off('changed', this.onDeviceChanged);
+    commandQueueChanges.off('queued', this.onCommandsQueued);
     await this.flush().catch((err) => this.deps.logger.error({ err }, 'final presence flush failed'));
   }
 

@@ -1,5 +1,5 @@
 // What we answer on each /iclock endpoint (PROTOCOL.md "HTTP endpoints"). Transport concerns (raw
-// bodies, headers) live in iclock-router.ts; parsing and reply texts in ./protocol; database work
+// bodies, headers) live in iclock-handler.ts; parsing and reply texts in ./protocol; database work
 // in the services. A reply is a status and a text body.
 import type { Config } from '../config/config';
 import type { RequestContext } from '../services/context';
@@ -73,10 +73,20 @@ function needsNoToken(r: TerminalRequest): boolean {
   return isHandshake(r) || r.endpoint === 'registry' || r.endpoint === 'push' || r.endpoint === 'rtdata';
 }
 
-export async function handleTerminalRequest(ctx: RequestContext, deps: TerminalDeps, r: TerminalRequest): Promise<TerminalReply> {
-  const device = await deps.cache.get(r.serialNumber, (serial) => findTerminal(ctx, serial));
+/**
+ * The reply to one terminal request. Synchronous when it can be answered from memory (a heartbeat
+ * of a cached device with nothing queued), so the transport can reply without a promise hop.
+ */
+export function handleTerminalRequest(ctx: RequestContext, deps: TerminalDeps, r: TerminalRequest): TerminalReply | Promise<TerminalReply> {
+  const cached = deps.cache.peek(r.serialNumber);
+  if (cached) return knownTerminal(ctx, deps, r, cached);
+  return deps.cache
+    .get(r.serialNumber, (serial) => findTerminal(ctx, serial))
+    .then((device) => (device ? knownTerminal(ctx, deps, r, device) : unknownTerminal(ctx, deps, r, requestFamily(r.endpoint, r.query))));
+}
+
+function knownTerminal(ctx: RequestContext, deps: TerminalDeps, r: TerminalRequest, device: TerminalDevice): TerminalReply | Promise<TerminalReply> {
   const family = requestFamily(r.endpoint, r.query);
-  if (!device) return unknownTerminal(ctx, deps, r, family);
 
   // A token that is present but wrong means the session changed (or a forgery): refuse with a
   // non-200 so the terminal keeps its data and registers again. A missing token is accepted:
@@ -89,8 +99,11 @@ export async function handleTerminalRequest(ctx: RequestContext, deps: TerminalD
       return reply('token mismatch: register again', 401);
     }
   }
-  deps.presence.touch(device.id, ctx.now(), changedReported(device, { remoteAddress: r.remoteAddress }));
-  deps.cache.patch(device.serialNumber, { reported: { ...device.reported, remoteAddress: r.remoteAddress } });
+  if (device.reported.remoteAddress === r.remoteAddress) deps.presence.touch(device.id, ctx.now());
+  else {
+    deps.presence.touch(device.id, ctx.now(), { remoteAddress: r.remoteAddress });
+    deps.cache.patch(device.serialNumber, { reported: { ...device.reported, remoteAddress: r.remoteAddress } });
+  }
 
   const access = family === 'access' || device.protocol === 'acc-push';
   switch (r.endpoint) {
@@ -101,32 +114,38 @@ export async function handleTerminalRequest(ctx: RequestContext, deps: TerminalD
       return poll(ctx, deps, device, r);
     case 'ping':
       return reply(OK);
-    case 'devicecmd': {
-      const { results, errors } = parseCommandResults(r.body);
-      if (errors.length > 0) ctx.logger.warn({ serial: r.serialNumber, errors: errors.slice(0, 20) }, 'unreadable command results');
-      await recordCommandResults(ctx, device.id, results, { timeoutSeconds: deps.config.commandTimeoutSeconds, maxAttempts: deps.config.commandMaxAttempts });
-      return reply(OK);
-    }
+    case 'devicecmd':
+      return commandResults(ctx, deps, device, r);
     case 'registry':
       return registry(ctx, deps, device, r);
-    case 'push': {
-      await detectProtocol(ctx, deps, device, 'acc-push');
-      const session = await accessSession(ctx, deps, device);
-      return reply(pushConfigReply(accessSettings(deps.config, session.sessionId)));
-    }
+    case 'push':
+      return push(ctx, deps, device);
     case 'querydata': {
       const { tablename, count } = uploadTable(r.query);
       if (r.query.get('type')?.toLowerCase() !== 'tabledata') return reply(OK);
-      return reply(await handleTableData(upload(ctx, device, r, tablename, count)));
+      return handleTableData(upload(ctx, device, r, tablename, count)).then((body) => reply(body));
     }
     case 'rtdata':
       return reply(r.query.get('type')?.toLowerCase() === 'time' ? rtdataTimeReply(ctx.now(), device.timeZone) : OK);
     case 'fdata':
-      return reply(await handleAttPhoto(upload(ctx, device, r, null, null)));
+      return handleAttPhoto(upload(ctx, device, r, null, null)).then((body) => reply(body));
     default:
       // exchange (we never advertise encryption) and file (no firmware downloads are offered)
       return reply('Not Found', 404);
   }
+}
+
+async function commandResults(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, r: TerminalRequest): Promise<TerminalReply> {
+  const { results, errors } = parseCommandResults(r.body);
+  if (errors.length > 0) ctx.logger.warn({ serial: r.serialNumber, errors: errors.slice(0, 20) }, 'unreadable command results');
+  await recordCommandResults(ctx, device.id, results, { timeoutSeconds: deps.config.commandTimeoutSeconds, maxAttempts: deps.config.commandMaxAttempts });
+  return reply(OK);
+}
+
+async function push(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice): Promise<TerminalReply> {
+  await detectProtocol(ctx, deps, device, 'acc-push');
+  const session = await accessSession(ctx, deps, device);
+  return reply(pushConfigReply(accessSettings(deps.config, session.sessionId)));
 }
 
 /**
@@ -213,30 +232,50 @@ async function registry(ctx: RequestContext, deps: TerminalDeps, device: Termina
   return reply(registryReply(session.registryCode));
 }
 
-async function poll(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, r: TerminalRequest): Promise<TerminalReply> {
+const OK_REPLY: TerminalReply = Object.freeze({ status: 200, body: OK });
+
+function poll(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, r: TerminalRequest): TerminalReply | Promise<TerminalReply> {
   const infoText = r.query.get('INFO');
-  let reported = device.reported;
-  if (infoText) {
-    const info = parseInfo(infoText);
-    const changed = changedReported(device, {
-      firmware: info.firmware?.slice(0, 100) ?? null,
-      ip: info.ip?.slice(0, 64) ?? null,
-      userCount: info.userCount,
-      fingerprintCount: info.fpCount,
-      faceCount: info.faceCount,
-      attlogCount: info.attlogCount,
-      fpAlgorithm: info.fpAlgorithm?.slice(0, 32) ?? null,
-      faceAlgorithm: info.faceAlgorithm?.slice(0, 32) ?? null,
-    });
-    if (changed) {
-      deps.presence.touch(device.id, ctx.now(), changed);
-      deps.cache.patch(device.serialNumber, { reported: { ...device.reported, ...changed } });
-      reported = { ...device.reported, ...changed };
-      if (changed.fpAlgorithm !== undefined || changed.faceAlgorithm !== undefined) await markDeviceTemplatesPending(ctx, device.id);
-    }
+  const changed = infoText ? reportedChanges(device, infoText) : undefined;
+  if (changed) return pollAfterInfoChange(ctx, deps, device, changed);
+  // The heartbeat fast path: nothing pending as far as this process knows, no query (see TerminalCache).
+  if (!device.hasPendingCommands) return OK_REPLY;
+  return deliverCommands(ctx, deps, device, device.reported);
+}
+
+function reportedChanges(device: TerminalDevice, infoText: string): Partial<ReportedInfo> | undefined {
+  const info = parseInfo(infoText);
+  return changedReported(device, {
+    firmware: info.firmware?.slice(0, 100) ?? null,
+    ip: info.ip?.slice(0, 64) ?? null,
+    userCount: info.userCount,
+    fingerprintCount: info.fpCount,
+    faceCount: info.faceCount,
+    attlogCount: info.attlogCount,
+    fpAlgorithm: info.fpAlgorithm?.slice(0, 32) ?? null,
+    faceAlgorithm: info.faceAlgorithm?.slice(0, 32) ?? null,
+  });
+}
+
+/** INFO values changed (rare): store them in the next presence batch; new algorithms re-send templates. */
+async function pollAfterInfoChange(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, changed: Partial<ReportedInfo>): Promise<TerminalReply> {
+  deps.presence.touch(device.id, ctx.now(), changed);
+  const reported = { ...device.reported, ...changed };
+  deps.cache.patch(device.serialNumber, { reported });
+  const algorithmsChanged = changed.fpAlgorithm !== undefined || changed.faceAlgorithm !== undefined;
+  if (algorithmsChanged) {
+    await markDeviceTemplatesPending(ctx, device.id);
+    deps.cache.markPending([device.id]);
   }
+  if (!algorithmsChanged && !device.hasPendingCommands) return OK_REPLY;
+  return deliverCommands(ctx, deps, device, reported);
+}
+
+async function deliverCommands(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, reported: ReportedInfo): Promise<TerminalReply> {
+  const version = deps.cache.pendingVersion(device.serialNumber);
   await syncBeforeDelivery(ctx, device, reported);
   const commands = await takeCommandsForDelivery(ctx, device.id, deps.config.commandBatchSize);
+  if (commands.length < deps.config.commandBatchSize) deps.cache.drained(device.serialNumber, version);
   return reply(commandBatchReply(commands));
 }
 

@@ -1,9 +1,10 @@
 // The ONE place terminal uploads arrive after parsing: one function per table. Each parses the
 // body with the pure protocol layer, logs rejected lines, and returns the acknowledgement the
-// protocol expects. Punch ingestion (ATTLOG, rtlog) plugs in here; templates (OPERLOG, BIODATA,
-// tabledata) are stored per employee (employee-template.service.ts).
+// protocol expects. Punches and door events (ATTLOG, rtlog) are stored here; templates (OPERLOG,
+// BIODATA, tabledata) are stored per employee (employee-template.service.ts).
 import type { DoorStateSnapshot } from '../entities/device.entity';
 import type { RequestContext } from '../services/context';
+import { ingestAttlog, ingestRtlog } from '../services/terminal-ingest.service';
 import { recordDoorStates, recordReportedOptions, type TerminalDevice } from '../services/terminal.service';
 import { recordTerminalTemplates } from '../services/employee-template.service';
 import { biodataTemplate, operlogTemplates, tableDataTemplates } from './uploaded-templates';
@@ -39,12 +40,17 @@ function logRejected(u: Upload, table: string, errors: ReadonlyArray<LineError |
   u.ctx.logger.warn({ serial: u.device.serialNumber, table, errors: errors.slice(0, 20), rejected: errors.length }, 'terminal upload lines rejected');
 }
 
-/** Attendance punches. Ingestion (insert-on-conflict into punches) plugs in here. */
+/**
+ * Attendance punches: every good line is stored (or was already); bad lines are logged and left
+ * out. `OK: n` counts the good lines — stored plus already stored — so n is the number of records
+ * the service holds from this body; the terminal only needs the 200 and an `OK` to move on.
+ */
 export async function handleAttlog(u: Upload): Promise<string> {
   const { records, errors } = parseAttlog(u.body);
   logRejected(u, 'ATTLOG', errors);
-  u.ctx.logger.info({ serial: u.device.serialNumber, records: records.length }, 'ATTLOG received (punch ingestion not enabled yet)');
-  return uploadAck(records.length);
+  const result = await ingestAttlog(u.ctx, u.device, records);
+  u.ctx.logger.debug({ serial: u.device.serialNumber, ...result }, 'ATTLOG stored');
+  return uploadAck(result.stored + result.duplicates);
 }
 
 /**
@@ -76,11 +82,13 @@ export async function handleAttPhoto(u: Upload): Promise<string> {
   return OK;
 }
 
-/** Access-control events. Punch/door-event ingestion (dedupe on serial + index) plugs in here. */
+/** Access-control events: door events and (granted, with a person) punches, deduped on serial + index. */
 export async function handleRtlog(u: Upload): Promise<string> {
   const { records, errors } = parseRtlog(u.body);
   logRejected(u, 'rtlog', errors);
-  u.ctx.logger.info({ serial: u.device.serialNumber, records: records.length }, 'rtlog received (event ingestion not enabled yet)');
+  const result = await ingestRtlog(u.ctx, u.device, records);
+  logRejected(u, 'rtlog', result.rejected.map((r) => ({ ...r, text: '' })));
+  u.ctx.logger.debug({ serial: u.device.serialNumber, punches: result.punches, doorEvents: result.doorEvents, ignored: result.ignored }, 'rtlog stored');
   return OK;
 }
 

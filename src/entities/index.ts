@@ -9,6 +9,7 @@ import { DeviceStatusChange } from './device-status-change.entity';
 import { Device } from './device.entity';
 import { DeviceUser } from './device-user.entity';
 import { DoorAction } from './door-action.entity';
+import { DoorEvent } from './door-event.entity';
 import { Employee } from './employee.entity';
 import { EmployeeTemplate } from './employee-template.entity';
 import { Event } from './event.entity';
@@ -34,6 +35,7 @@ export {
   DeviceStatusChange,
   DeviceUser,
   DoorAction,
+  DoorEvent,
   Employee,
   EmployeeTemplate,
   Event,
@@ -73,4 +75,5 @@ export const entities = [
   WebhookEndpoint,
   WebhookDelivery,
   WebhookAttempt,
+  DoorEvent,
 ];

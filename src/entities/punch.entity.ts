@@ -21,6 +21,13 @@ export enum PunchRecordType {
 @Index({ name: 'punch_company_time_index', properties: ['companyId', 'punchTime'] })
 @Index({ name: 'punch_employee_time_index', properties: ['employeeId', 'punchTime'] })
 @Index({ name: 'punch_device_time_index', properties: ['deviceId', 'punchTime'] })
+// Access-control records are identified by the terminal's record index (reference §8).
+@Index({
+  name: 'punch_record_index_key',
+  expression: 'create unique index "punch_record_index_key" on "punch" ("workspace_id", "device_serial", "device_record_index") where "device_record_index" is not null',
+})
+// Punches of pins nobody holds yet, found again when an employee gets that pin.
+@Index({ name: 'punch_unattached_pin_index', expression: 'create index "punch_unattached_pin_index" on "punch" ("company_id", "pin") where "employee_id" is null' })
 export class Punch {
   @PrimaryKey({ autoincrement: true })
   id!: number;
@@ -77,7 +84,7 @@ export class Punch {
   @Property({ length: 32, nullable: true })
   workCode?: string | null;
 
-  /** Access-control rtlog record index, for de-duplicating real-time logs. */
+  /** Access-control rtlog record index; unique per (workspace, serial) when present (`punch_record_index_key`). */
   @Property({ type: 'integer', nullable: true })
   deviceRecordIndex?: number | null;
 

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { DeviceCommand } from '../entities';
 import { doorActionData, doorOpenedData, type DoorActionRow } from '../events/event-payloads';
 import { recordEvents, type NewEvent } from '../events/outbox';
+import { notifyCommandsQueued } from './command-queue-changes';
 import type { RequestContext } from './context';
 
 export interface EnqueueCommandInput {
@@ -58,6 +59,7 @@ export async function enqueueCommand(ctx: RequestContext, input: EnqueueCommandI
   } as DeviceCommand);
   ctx.em.persist(command);
   await ctx.em.flush();
+  notifyCommandsQueued([input.deviceId]);
   return command;
 }
 
@@ -100,18 +102,19 @@ export async function recordCommandResults(
     for (const result of results) {
       if (result.returnCode === PENDING_CODE) continue;
       const retry = TRANSIENT_CODES.has(result.returnCode);
-      const rows = await em.execute<{ id: number }[]>(
+      const rows = await em.execute<{ id: number; status: string }[]>(
         `update device_command set
            status = case when ? >= 0 then 'succeeded' when ? and attempts < ? then 'queued' else 'failed' end,
            return_code = ?,
            sent_at = case when ? and attempts < ? then null else sent_at end,
            completed_at = case when ? and attempts < ? then null else ?::timestamptz end
          where device_id = ? and command_id = ? and status in ('sent', 'queued')
-         returning id`,
+         returning id, status`,
         [result.returnCode, retry, policy.maxAttempts, result.returnCode, retry, policy.maxAttempts, retry, policy.maxAttempts, now, deviceId, result.id],
       );
       if (rows.length === 0) ctx.logger.warn({ deviceId, commandId: result.id, returnCode: result.returnCode }, 'result for an unknown or concluded command ignored');
       touched.push(...rows.map((r) => r.id));
+      if (rows.some((r) => r.status === 'queued')) notifyCommandsQueued([deviceId]);
     }
     await mirrorDoorActions({ ...ctx, em }, touched);
     await mirrorDeviceUsers({ ...ctx, em }, touched);
@@ -126,19 +129,20 @@ export async function recordCommandResults(
 export async function sweepCommands(ctx: RequestContext, policy: CommandPolicy): Promise<void> {
   const now = ctx.now();
   await ctx.em.transactional(async (em) => {
-    const retried = await em.execute<{ id: number }[]>(
+    const retried = await em.execute<{ id: number; device_id: number; status: string }[]>(
       `update device_command set
          status = case when attempts < ? then 'queued' else 'failed' end,
          sent_at = case when attempts < ? then null else sent_at end,
          completed_at = case when attempts < ? then null else ?::timestamptz end
        where status = 'sent' and sent_at < ?::timestamptz - make_interval(secs => ?)
-       returning id`,
+       returning id, device_id, status`,
       [policy.maxAttempts, policy.maxAttempts, policy.maxAttempts, now, now, policy.timeoutSeconds],
     );
     const expired = await em.execute<{ id: number }[]>(
       `update device_command set status = 'expired', completed_at = ?::timestamptz where status = 'queued' and expires_at <= ?::timestamptz returning id`,
       [now, now],
     );
+    notifyCommandsQueued(retried.filter((r) => r.status === 'queued').map((r) => r.device_id));
     await mirrorDoorActions({ ...ctx, em }, [...retried, ...expired].map((r) => r.id));
     await mirrorDeviceUsers({ ...ctx, em }, retried.map((r) => r.id));
   });

@@ -8,6 +8,7 @@
 // serialised by a transaction-scoped advisory lock (a poll that finds it taken skips building:
 // the holder builds); a unique constraint on (device_user_id, version, step) backs that up.
 // Results flow back through `recordCommandResults` (device-command.service.ts).
+import { notifyCommandsQueued } from './command-queue-changes';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newCommandId } from './device-command.service';
 import type { RequestContext } from './context';
@@ -125,6 +126,7 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
         params,
       );
     }
+    notifyCommandsQueued([deviceId]);
     return rows.length;
   });
 }
@@ -146,11 +148,13 @@ export async function buildAllSyncCommands(ctx: RequestContext): Promise<void> {
  */
 export async function markTemplatesChanged(em: EntityManager, employeeIds: number[], sourceDeviceId: number, now: Date): Promise<void> {
   if (employeeIds.length === 0) return;
-  await em.execute(
+  const rows = await em.execute<{ device_id: number }[]>(
     `update device_user set sync_status = 'pending', return_code = null, changed_at = ?
-     where present and device_id <> ? and employee_id in (${employeeIds.map(() => '?').join(', ')})`,
+     where present and device_id <> ? and employee_id in (${employeeIds.map(() => '?').join(', ')})
+     returning device_id`,
     [now, sourceDeviceId, ...employeeIds],
   );
+  notifyCommandsQueued(rows.map((r) => r.device_id));
 }
 
 /** The terminal reports new algorithm versions: its users that have templates are sent again. */

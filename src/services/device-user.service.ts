@@ -1,3 +1,4 @@
+import { notifyCommandsQueued } from './command-queue-changes';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AreaEmployee, Assignment, Device, DeviceUser, Employee } from '../entities';
 import { SyncStatus } from '../entities/device-user.entity';
@@ -83,22 +84,28 @@ export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserS
 
   const existing = await em.find(DeviceUser, { $or: pairFilter });
   const seen = new Set<string>();
+  const changedDevices = new Set<number>();
   for (const row of existing) {
     const pair = key(row.deviceId, row.employeeId);
     seen.add(pair);
     const want = desired.get(pair);
     if (!want) {
       // Leaves the terminal; the pin snapshot stays: it names the user to delete.
-      if (row.present) markPending(row, { present: false }, now);
+      if (row.present) {
+        markPending(row, { present: false }, now);
+        changedDevices.add(row.deviceId);
+      }
       continue;
     }
     if (row.present && row.pin === want.pin && row.name === want.name && row.privilege === want.privilege) continue;
     const previousPin = row.pin !== want.pin ? (row.previousPin ?? row.pin) : row.previousPin;
     markPending(row, { present: true, pin: want.pin, name: want.name, privilege: want.privilege, previousPin: previousPin === want.pin ? null : previousPin }, now);
+    changedDevices.add(row.deviceId);
   }
   for (const [pair, want] of desired) {
     if (seen.has(pair)) continue;
     const [deviceId, employeeId] = pair.split(':').map(Number);
+    changedDevices.add(deviceId);
     em.persist(
       em.create(DeviceUser, {
         ...want,
@@ -114,6 +121,9 @@ export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserS
     );
   }
   await em.flush();
+  // Wakes this process's heartbeat fast path for those devices; other processes see the pending rows
+  // when their device cache entry is reloaded (TIMEGATE_DEVICE_CACHE_TTL_MS).
+  notifyCommandsQueued([...changedDevices]);
 }
 
 function markPending(row: DeviceUser, change: Partial<DeviceUser>, now: Date): void {

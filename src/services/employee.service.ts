@@ -3,6 +3,7 @@ import { AreaEmployee, Assignment, Company, Employee } from '../entities';
 import { DomainError } from '../errors/domain-error';
 import { workspaceOf, type RequestContext } from './context';
 import { recomputeDeviceUsers } from './device-user.service';
+import { attachRecordsOfPin } from './terminal-ingest.service';
 import type { Page, PageRequest } from './pagination';
 import { uniqueViolationToDomainError } from './unique-violation';
 import { FieldChecker, limits } from './validation';
@@ -105,6 +106,7 @@ export async function createEmployee(ctx: RequestContext, input: EmployeeInput):
       } as Employee);
       em.persist(employee);
       await em.flush();
+      await attachRecordsOfPin(txCtx, employee);
       return employee;
     });
   } catch (error) {
@@ -137,6 +139,8 @@ export async function updateEmployee(ctx: RequestContext, id: number, input: Emp
       if (input.email !== undefined) employee.email = input.email;
       if (input.isActive != null) employee.isActive = input.isActive;
       await em.flush();
+      // Terminal records of a pin nobody held belong to whoever holds it now.
+      if (companyChanged || input.pin !== undefined) await attachRecordsOfPin(txCtx, employee);
       if (companyChanged) {
         await em.nativeDelete(Assignment, { employeeId: id });
         await em.nativeDelete(AreaEmployee, { employeeId: id });

@@ -1,6 +1,6 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { formatLocalTime } from '../devices/protocol/time';
-import { punchData } from '../events/event-payloads';
+import { punchData, punchRowData } from '../events/event-payloads';
 import { recordEvents } from '../events/outbox';
 import { Company, Device, Employee, Punch, Workspace } from '../entities';
 import { PunchRecordType } from '../entities/punch.entity';
@@ -43,9 +43,14 @@ const INSERT_CHUNK = 2000;
 
 const keyOf = (p: { deviceSerial: string; pin: string; punchTime: Date }) => `${p.deviceSerial}\u0000${p.pin}\u0000${p.punchTime.getTime()}`;
 
+const indexKeyOf = (p: { deviceSerial: string; deviceRecordIndex?: number | null }) =>
+  p.deviceRecordIndex == null ? null : `${p.deviceSerial}\u0000#${p.deviceRecordIndex}`;
+
 /**
- * Stores a batch of punches idempotently, with an `attendance.created` event per inserted row: one multi-row `insert ... on conflict do nothing
- * returning *` on the key (workspace, device serial, pin, punch time), then one select for the
+ * Stores a batch of punches idempotently, with an `attendance.created` event per inserted row: one
+ * multi-row `insert ... on conflict do nothing returning *` against both keys — (workspace, device
+ * serial, pin, punch time) and, for access-control records, (workspace, device serial, record
+ * index) — then one select for the
  * inputs that were not inserted. No select-then-insert, so concurrent senders of the same record
  * cannot both insert it. Callers have validated the rows (the terminal parser, `createPunch`).
  * `inserted.length + duplicates.length === punches.length`.
@@ -82,7 +87,8 @@ async function insertPunches(ctx: RequestContext, workspaceId: number, punches: 
       device_record_index: p.deviceRecordIndex,
       received_at: p.receivedAt,
     }));
-    const query = knex('punch').insert(rows).onConflict(['workspace_id', 'device_serial', 'pin', 'punch_time']).ignore().returning('*');
+    // No conflict target: a conflict on either unique key means "already stored".
+    const query = knex('punch').insert(rows).onConflict().ignore().returning('*');
     for (const row of await em.execute<Record<string, unknown>[]>(query)) {
       const punch = em.map(Punch, row);
       insertedByKey.set(keyOf(punch), punch);
@@ -92,13 +98,19 @@ async function insertPunches(ctx: RequestContext, workspaceId: number, punches: 
   const missing = normalized.filter((p) => !insertedByKey.has(keyOf(p)));
   if (missing.length > 0) {
     // The conflicting rows are committed by now: the insert waited for any transaction holding them.
+    const indexed = missing.filter((p) => p.deviceRecordIndex != null);
     const query = knex('punch')
       .select('*')
       .where('workspace_id', workspaceId)
-      .whereIn(['device_serial', 'pin', 'punch_time'], missing.map((p) => [p.deviceSerial, p.pin, p.punchTime]));
+      .where((q) => {
+        q.whereIn(['device_serial', 'pin', 'punch_time'], missing.map((p) => [p.deviceSerial, p.pin, p.punchTime]));
+        if (indexed.length > 0) q.orWhereIn(['device_serial', 'device_record_index'], indexed.map((p) => [p.deviceSerial, p.deviceRecordIndex!]));
+      });
     for (const row of await em.execute<Record<string, unknown>[]>(query)) {
       const punch = em.map(Punch, row);
       storedByKey.set(keyOf(punch), punch);
+      const byIndex = indexKeyOf(punch);
+      if (byIndex) storedByKey.set(byIndex, punch);
     }
   }
   const inserted: Punch[] = [];
@@ -111,15 +123,69 @@ async function insertPunches(ctx: RequestContext, workspaceId: number, punches: 
       // A later input with the same key repeats this one: it is a duplicate of the row just made.
       insertedByKey.delete(key);
       storedByKey.set(key, fresh);
+      const byIndex = indexKeyOf(fresh);
+      if (byIndex) storedByKey.set(byIndex, fresh);
       continue;
     }
-    const stored = storedByKey.get(key);
+    const byIndex = indexKeyOf(p);
+    const stored = storedByKey.get(key) ?? (byIndex ? storedByKey.get(byIndex) : undefined);
     if (!stored) throw new Error(`punch ${key} conflicted but cannot be read back`);
     duplicates.push(stored);
   }
   // Only new rows: a re-sent record emits nothing. Last statement, after every punch lock is taken.
   await recordEvents(ctx, inserted.map((punch) => ({ workspaceId, type: 'attendance.created', data: punchData(punch) })));
   return { inserted, duplicates };
+}
+
+const PUNCH_COLUMNS = [
+  'workspace_id', 'company_id', 'employee_id', 'device_id', 'device_serial', 'pin', 'punch_time', 'local_time', 'time_zone',
+  'punch_state', 'verify_type', 'verify_code', 'record_type', 'work_code', 'device_record_index', 'received_at',
+].join(', ');
+
+/**
+ * The terminal ingestion's bulk path: the same idempotent insert as `recordPunches` (no conflict
+ * target, so either unique key means "already stored"; rows in key order), but the rows travel as
+ * ONE bound JSON parameter (`json_populate_recordset`) and only the new ids come back — no entity
+ * mapping and no read-back of duplicates, which cost more than the insert at terminal volumes.
+ * Each created row gets its `attendance.created` event, so `ctx.em` must be in a transaction.
+ * Returns the ids of the rows created; the others were already stored.
+ */
+export async function storeDevicePunches(ctx: RequestContext, workspaceId: number, punches: readonly NewPunch[]): Promise<number[]> {
+  const em = ctx.em;
+  if (punches.length === 0) return [];
+  const rows = punches
+    .map((p) => ({ key: keyOf(p), p, punchTime: new Date(Math.floor(p.punchTime.getTime() / 1000) * 1000) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ p, punchTime }) => ({
+      workspace_id: workspaceId,
+      company_id: p.companyId,
+      employee_id: p.employeeId,
+      device_id: p.deviceId,
+      device_serial: p.deviceSerial,
+      pin: p.pin,
+      punch_time: punchTime,
+      local_time: p.localTime,
+      time_zone: p.timeZone,
+      punch_state: p.punchState,
+      verify_type: p.verifyType,
+      verify_code: p.verifyCode,
+      record_type: p.recordType,
+      work_code: p.workCode,
+      device_record_index: p.deviceRecordIndex,
+      received_at: p.receivedAt,
+    }));
+  // Through knex directly, so the JSON goes as a bound parameter: em.execute would inline it into
+  // the SQL text (escaping and re-measuring a large string per upload).
+  const query = em
+    .getKnex()
+    .raw(`insert into punch (${PUNCH_COLUMNS}) select ${PUNCH_COLUMNS} from json_populate_recordset(null::punch, ?::json) on conflict do nothing returning id, ${PUNCH_COLUMNS}`, [
+      JSON.stringify(rows),
+    ]);
+  const transaction = em.getTransactionContext();
+  if (transaction) query.transacting(transaction);
+  const result: { rows: ({ id: number } & Record<string, unknown>)[] } = await query;
+  await recordEvents(ctx, result.rows.map((row) => ({ workspaceId, type: 'attendance.created', data: punchRowData(row) })));
+  return result.rows.map((r) => r.id);
 }
 
 export interface PunchFilter {

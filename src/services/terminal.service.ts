@@ -23,6 +23,11 @@ export interface TerminalDevice {
   sessionId: string | null;
   pollIntervalSeconds: number | null;
   reported: ReportedInfo;
+  /**
+   * Whether the device had queued commands when the row was read; the adapter keeps it current
+   * for this process (see TerminalCache) so that polls with nothing queued cost no query.
+   */
+  hasPendingCommands: boolean;
 }
 
 /** Values the terminal reports on polls (INFO) and where it connects from; written only when they change. */
@@ -50,8 +55,9 @@ export const REPORTED_COLUMNS: Record<keyof ReportedInfo, string> = {
   remoteAddress: 'remote_address',
 };
 
-function toTerminalDevice(d: Device): TerminalDevice {
+function toTerminalDevice(d: Device, hasPendingCommands: boolean): TerminalDevice {
   return {
+    hasPendingCommands,
     id: d.id,
     workspaceId: d.workspaceId,
     companyId: d.companyId,
@@ -79,10 +85,17 @@ function toTerminalDevice(d: Device): TerminalDevice {
 
 /** The device registered with this serial (any case), or null when no workspace has claimed it. */
 export async function findTerminal(ctx: RequestContext, serialNumber: string): Promise<TerminalDevice | null> {
-  const rows = await ctx.em.execute<{ id: number }[]>('select id from device where lower(serial_number) = lower(?)', [serialNumber]);
+  // Pending work: queued commands, or desired-state rows the sync engine has yet to turn into commands.
+  const rows = await ctx.em.execute<{ id: number; pending: boolean }[]>(
+    `select d.id,
+            exists (select 1 from device_command c where c.device_id = d.id and c.status = 'queued')
+            or exists (select 1 from device_user u where u.device_id = d.id and u.sync_status = 'pending') as pending
+     from device d where lower(d.serial_number) = lower(?)`,
+    [serialNumber],
+  );
   if (rows.length === 0) return null;
   const device = await ctx.em.findOne(Device, { id: rows[0]!.id }, { disableIdentityMap: true });
-  return device ? toTerminalDevice(device) : null;
+  return device ? toTerminalDevice(device, rows[0]!.pending) : null;
 }
 
 /**

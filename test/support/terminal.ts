@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import net from 'node:net';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createCompany, unique } from './factories';
@@ -42,4 +44,17 @@ export async function eventually<T>(check: () => Promise<T | null | undefined | 
     if (Date.now() > deadline) throw new Error('condition not reached in time');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** One raw HTTP/1.1 exchange over a socket: the exact response bytes (status line, headers, body). */
+export async function rawExchange(baseUrl: string, requestHead: string, body: Buffer | string = ''): Promise<string> {
+  const { hostname, port } = new URL(baseUrl);
+  const socket = net.connect(Number(port), hostname);
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk) => chunks.push(chunk));
+  socket.write(requestHead);
+  socket.write(body);
+  await once(socket, 'end');
+  socket.destroy();
+  return Buffer.concat(chunks).toString('latin1');
 }

@@ -159,3 +159,25 @@ export function decodeZkTime(encoded: number): LocalDateTime {
   const year = Math.floor(rest / 12) + 2000;
   return { year, month, day, hour, minute, second };
 }
+
+/**
+ * `localTimeToInstant` memoised per zone and wall-clock minute, for bulk ingestion (a history of
+ * thousands of records spans few minutes per zone; each uncached conversion costs four Intl calls).
+ * Exact: zone transitions happen on whole minutes, so one minute has one offset (or is wholly in a
+ * gap or an overlap) and the seconds are added to the minute's instant. The memo is bounded.
+ */
+export function createLocalTimeConverter(maxEntries = 10_000): (local: string, zone: string) => Date {
+  const minutes = new Map<string, number>();
+  return (local, zone) => {
+    const parsed = parseLocalTime(local);
+    if (!parsed.ok) throw new RangeError(parsed.reason);
+    const key = `${zone}\u0000${local.slice(0, 16)}`;
+    let start = minutes.get(key);
+    if (start === undefined) {
+      start = localTimeToInstant({ ...parsed.value, second: 0 }, zone).getTime();
+      if (minutes.size >= maxEntries) minutes.clear();
+      minutes.set(key, start);
+    }
+    return new Date(start + parsed.value.second * 1000);
+  };
+}

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-  decodeZkTime, encodeZkTime, formatLocalTime, localTimeToInstant, offsetHhmm, parseLocalTime, timeZoneOption, utcOffsetMinutes,
+  createLocalTimeConverter, decodeZkTime, encodeZkTime, formatLocalTime, localTimeToInstant, offsetHhmm, parseLocalTime, timeZoneOption, utcOffsetMinutes,
 } from '../../../src/devices/protocol';
 
 describe('time', () => {
@@ -61,5 +61,18 @@ describe('time', () => {
     expect(decodeZkTime(encodeZkTime({ year: 2024, month: 12, day: 31, hour: 23, minute: 59, second: 59 }))).to.deep.equal({ year: 2024, month: 12, day: 31, hour: 23, minute: 59, second: 59 });
     expect(() => encodeZkTime({ ...t, year: 1999 })).to.throw(RangeError);
     expect(() => decodeZkTime(-1)).to.throw(RangeError);
+  });
+
+  it('createLocalTimeConverter gives exactly localTimeToInstant, across DST gaps and overlaps', () => {
+    const convert = createLocalTimeConverter(50);
+    for (const zone of ['Europe/Berlin', 'America/Sao_Paulo', 'Asia/Kolkata', 'Australia/Lord_Howe', 'UTC']) {
+      for (const day of ['2024-03-31', '2024-10-27', '2024-04-07', '2024-10-06', '2024-11-03']) {
+        for (let minute = 0; minute < 24 * 60; minute += 7) {
+          const local = `${day} ${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+          expect(convert(local, zone).toISOString(), `${zone} ${local}`).to.equal(localTimeToInstant(local, zone).toISOString());
+        }
+      }
+    }
+    expect(() => convert('2024-02-30 10:00:00', 'UTC')).to.throw(RangeError);
   });
 });

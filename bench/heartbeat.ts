@@ -1,0 +1,82 @@
+// Heartbeats per second: `GET /iclock/getrequest` of a registered terminal with nothing queued,
+// against the service (its own process) and, in the same run with the same autocannon settings, a
+// bare node:http server answering `OK`. Also checks that heartbeats do not write the device row.
+// Run: npm run build && node dist/bench/heartbeat.js [--duration 10] [--connections 10]
+import 'reflect-metadata';
+import autocannon from 'autocannon';
+import { benchDatabase, createFleet, report, spawnServer, spawnService, withClient } from './support';
+
+function arg(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+}
+
+async function main(): Promise<void> {
+  const duration = arg('duration', 10);
+  const connections = arg('connections', 10);
+  const db = await benchDatabase('heartbeat');
+  const service = await spawnService(db.url);
+  const bare = await spawnServer('dist/bench/bare-server.js', {}, '/');
+  try {
+    const fleet = await createFleet(service.url, 1, 'HB');
+    const serial = fleet.serials[0]!;
+    const poll = `${service.url}/iclock/getrequest?SN=${serial}`;
+    // A handshake first, as a terminal does; then warm both servers up.
+    await fetch(`${service.url}/iclock/cdata?SN=${serial}&options=all&pushver=2.4.1`);
+    if ((await (await fetch(poll)).text()) !== 'OK') throw new Error('the heartbeat is not answered OK');
+    await autocannon({ url: poll, connections, duration: 2 });
+    await autocannon({ url: `${bare.url}/iclock/getrequest?SN=${serial}`, connections, duration: 2 });
+
+    const rowState = () =>
+      withClient(db.url, async (c) => {
+        const row = (await c.query('select xmin::text as xmin from device where id = $1', [fleet.deviceIds[0]])).rows[0];
+        const stats = (await c.query(`select n_tup_upd + n_tup_hot_upd as updates from pg_stat_user_tables where relname = 'device'`)).rows[0];
+        const commandScans = (await c.query(`select seq_scan + coalesce(idx_scan, 0) as scans from pg_stat_user_tables where relname = 'device_command'`)).rows[0];
+        return { xmin: row.xmin as string, updates: Number(stats.updates), commandScans: Number(commandScans.scans) };
+      });
+    const before = await rowState();
+    const ours = await autocannon({ url: poll, connections, duration });
+    // pg_stat counters are reported by backends at most once a second: wait for them to settle.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const after = await rowState();
+    const reference = await autocannon({ url: `${bare.url}/iclock/getrequest?SN=${serial}`, connections, duration });
+
+    const heartbeats = ours.requests.total;
+    const ratio = ours.requests.average / reference.requests.average;
+    const deviceWrites = after.updates - before.updates;
+    const result = {
+      bench: 'heartbeat',
+      connections,
+      durationSeconds: duration,
+      bareRequestsPerSecond: Math.round(reference.requests.average),
+      timegateRequestsPerSecond: Math.round(ours.requests.average),
+      ratio: Number(ratio.toFixed(3)),
+      target: 0.5,
+      met: ratio >= 0.5,
+      timegateLatencyP99Ms: ours.latency.p99,
+      heartbeats,
+      errors: ours.errors + ours.non2xx + ours.timeouts,
+      deviceRowUpdates: deviceWrites,
+      deviceCommandScans: after.commandScans - before.commandScans,
+      deviceXminChanged: before.xmin !== after.xmin,
+    };
+    report(result, [
+      `heartbeat (getrequest, nothing queued), autocannon -c ${connections} -d ${duration}:`,
+      `  bare node:http 'OK'   ${result.bareRequestsPerSecond} req/s`,
+      `  timegate /iclock      ${result.timegateRequestsPerSecond} req/s  (p99 ${ours.latency.p99} ms, ${result.errors} errors)`,
+      `  ratio                 ${(ratio * 100).toFixed(1)}% of bare (target >= 50%: ${result.met ? 'met' : 'NOT met'})`,
+      `  device row updates    ${deviceWrites} for ${heartbeats} heartbeats (presence is flushed in batches, TIMEGATE_PRESENCE_FLUSH_MS)`,
+      `  device_command scans  ${result.deviceCommandScans} (sweeps and cache reloads only, none per heartbeat)`,
+    ]);
+    if (deviceWrites > heartbeats / 1000 + 2 * duration + 5) throw new Error('the device row was written per heartbeat');
+  } finally {
+    await bare.stop();
+    await service.stop();
+    await db.stop();
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : error}\n`);
+  process.exit(1);
+});

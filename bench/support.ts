@@ -1,0 +1,140 @@
+// Shared pieces of the terminal benchmarks: a PostgreSQL (DATABASE_URL's server, or an embedded one
+// in a temporary folder), the service started as its own process (`node dist/src/main.js`), and a
+// workspace with devices made through the public API. The load generator runs in the bench process.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded-postgres';
+
+export const MASTER_KEY = 'bench-master-key-0123456789abcdefghijklmnopqrstuvwxyz';
+const ROOT = path.resolve(__dirname, '..', '..');
+
+export interface BenchDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** A fresh database: on DATABASE_URL's server when set, else on an embedded PostgreSQL. */
+export async function benchDatabase(label: string): Promise<BenchDatabase> {
+  const name = `tg_bench_${label}_${process.pid}`;
+  if (process.env.DATABASE_URL) {
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${name}`;
+    return { url: url.toString(), stop: async () => {} };
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'timegate-bench-pg-'));
+  const server: EmbeddedDatabase = await startEmbeddedPostgres({ dataDir, port: null });
+  return {
+    url: server.serverUrl(name),
+    stop: async () => {
+      await server.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ServiceProcess {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** `node <script>` with env; resolves once `/healthz` (or `readyPath`) answers 200. BENCH_NODE_ARGS (e.g. `--cpu-prof`) go to the service's node only. */
+export async function spawnServer(script: string, env: Record<string, string>, readyPath = '/healthz'): Promise<ServiceProcess> {
+  const port = await freePort();
+  const nodeArgs = script.includes('main.js') && process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, script)], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+    const ok = await fetch(url + readyPath).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error(`${script} did not start`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** The Timegate service as its own process against `databaseUrl`. */
+export function spawnService(databaseUrl: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
+  return spawnServer('dist/src/main.js', { DATABASE_URL: databaseUrl, TIMEGATE_MASTER_KEY: MASTER_KEY, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env });
+}
+
+async function call(url: string, key: string, method: string, pathName: string, body?: unknown): Promise<any> {
+  const response = await fetch(url + pathName, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await response.json();
+  if (!response.ok) throw new Error(`${method} ${pathName}: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+export interface BenchFleet {
+  key: string;
+  companyId: number;
+  serials: string[];
+  deviceIds: number[];
+}
+
+/** A workspace (plan raised) with one company and `count` devices `<prefix>0001...` in `timeZone`. */
+export async function createFleet(url: string, count: number, prefix: string, timeZone = 'UTC'): Promise<BenchFleet> {
+  const gql = async (key: string, query: string, variables: Record<string, unknown>) => {
+    const r = await call(url, key, 'POST', '/graphql', { query, variables });
+    if (r.errors) throw new Error(JSON.stringify(r.errors));
+    return r.data;
+  };
+  const created = await gql(MASTER_KEY, 'mutation ($name: String!) { createWorkspace(input: { name: $name }) { workspace { id } apiKey { key } } }', { name: `bench ${prefix}` });
+  const key: string = created.createWorkspace.apiKey.key;
+  await gql(MASTER_KEY, 'mutation ($id: Int!, $input: WorkspacePlanInput!) { setWorkspacePlan(workspaceId: $id, input: $input) { id } }', {
+    id: created.createWorkspace.workspace.id,
+    input: { maxDevices: count + 10, maxEmployees: 1000 },
+  });
+  const company = await call(url, key, 'POST', '/public/v2/companies', { name: 'Bench', code: `B${prefix}` });
+  const serials: string[] = [];
+  const deviceIds: number[] = [];
+  for (let i = 1; i <= count; i++) {
+    const serial = `${prefix}${String(i).padStart(4, '0')}`;
+    const device = await call(url, key, 'POST', '/public/v2/devices', { name: serial, serial_number: serial, company_id: company.id, time_zone: timeZone });
+    serials.push(serial);
+    deviceIds.push(device.id);
+  }
+  return { key, companyId: company.id, serials, deviceIds };
+}
+
+export async function withClient<T>(databaseUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Prints the machine-readable line first, then the readable summary. */
+export function report(result: Record<string, unknown>, summary: string[]): void {
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  for (const line of summary) process.stdout.write(`${line}\n`);
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}

@@ -1,0 +1,136 @@
+// Transport of the terminal protocol, below Express: the http.Server hands every `/iclock/*`
+// request straight to this handler (app.ts), so a heartbeat costs no routing, middleware or body
+// parsing. Raw bodies whatever the Content-Type (or none), any path case, trailing slash or `.aspx`,
+// and plain-text replies with Content-Length and a GMT Date header (the terminal sets its clock from
+// it) — never chunked, compressed or ETagged.
+import crypto from 'node:crypto';
+import type http from 'node:http';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { RequestContext } from '../services/context';
+import { iclockEndpoint, queryParams, type IclockEndpoint, type IclockQuery } from './protocol';
+import { handleTerminalRequest, type TerminalDeps, type TerminalReply } from './terminal-requests';
+
+export interface IclockHandlerDeps extends TerminalDeps {
+  orm: MikroORM;
+  logger: Logger;
+  now: () => Date;
+}
+
+const ICLOCK_PATH = /^\/iclock\//i;
+
+/** Whether the server should give this request to the terminal handler rather than to Express. */
+export function isIclockRequest(url: string | undefined): boolean {
+  return url !== undefined && ICLOCK_PATH.test(url);
+}
+
+function sendText(res: http.ServerResponse, now: Date, { status, body }: TerminalReply): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(body), Date: now.toUTCString() });
+  // A string body goes out in one write together with the header block (a Buffer makes two).
+  res.end(body);
+}
+
+function remoteAddress(req: http.IncomingMessage): string {
+  const address = req.socket.remoteAddress ?? 'unknown';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}
+
+class BodyTooLarge extends Error {}
+
+/** The raw body bytes, refused beyond `limit`. A GET/HEAD without a declared body is not read at all. */
+function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer> | Buffer {
+  const declared = req.headers['content-length'];
+  if (declared === undefined && req.headers['transfer-encoding'] === undefined) return Buffer.alloc(0);
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(new BodyTooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new BodyTooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * A terminal request context whose EntityManager fork, request id and child logger are made on
+ * first use: a heartbeat answered from memory needs none of them.
+ */
+function terminalContext(deps: IclockHandlerDeps, serialNumber: string): RequestContext {
+  let em: EntityManager | undefined;
+  let requestId: string | undefined;
+  let logger: Logger | undefined;
+  return {
+    principal: { kind: 'terminal', serialNumber },
+    get em() {
+      return (em ??= deps.orm.em.fork());
+    },
+    get requestId() {
+      return (requestId ??= crypto.randomUUID());
+    },
+    get logger() {
+      return (logger ??= deps.logger.child({ requestId: this.requestId, serial: serialNumber }));
+    },
+    now: deps.now,
+    config: deps.config,
+  };
+}
+
+export function createIclockHandler(deps: IclockHandlerDeps): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+  const failed = (ctx: RequestContext, res: http.ServerResponse, now: Date, endpoint: string, error: unknown) => {
+    // Only infrastructure failures get here (parsers never throw): answer 503 so the terminal
+    // keeps its records and sends them again, rather than acknowledging data we did not keep.
+    ctx.logger.error({ err: error, endpoint }, 'terminal request failed');
+    if (!res.headersSent) sendText(res, now, { status: 503, body: 'Service Unavailable' });
+    else res.destroy();
+  };
+  const answer = (ctx: RequestContext, res: http.ServerResponse, now: Date, endpoint: string, reply: TerminalReply) => {
+    if (reply.status !== 200) ctx.logger.info({ endpoint, status: reply.status, reply: reply.body }, 'terminal request refused');
+    sendText(res, now, reply);
+  };
+  const dispatch = (req: http.IncomingMessage, res: http.ServerResponse, now: Date, endpoint: IclockEndpoint, query: IclockQuery, serialNumber: string, body: Buffer) => {
+    const ctx = terminalContext(deps, serialNumber);
+    try {
+      const reply = handleTerminalRequest(ctx, deps, {
+        endpoint,
+        method: req.method ?? 'GET',
+        query,
+        serialNumber,
+        body,
+        cookie: req.headers.cookie,
+        remoteAddress: remoteAddress(req),
+      });
+      // A heartbeat answered from memory is written in the same tick, without a promise.
+      if (reply instanceof Promise) reply.then((r) => answer(ctx, res, now, endpoint, r), (error) => failed(ctx, res, now, endpoint, error));
+      else answer(ctx, res, now, endpoint, reply);
+    } catch (error) {
+      failed(ctx, res, now, endpoint, error);
+    }
+  };
+  return (req, res) => {
+    const url = req.url ?? '/';
+    const now = deps.now();
+    const endpoint = iclockEndpoint(url);
+    if (!endpoint) return sendText(res, now, { status: 404, body: 'Not Found' });
+    const query = queryParams(url);
+    const serialNumber = query.get('SN')?.trim();
+    if (!serialNumber || !/^[A-Za-z0-9_-]{1,64}$/.test(serialNumber)) return sendText(res, now, { status: 400, body: 'SN is required' });
+    const body = readBody(req, deps.config.iclockBodyLimitBytes);
+    if (Buffer.isBuffer(body)) return dispatch(req, res, now, endpoint, query, serialNumber, body);
+    body.then(
+      (bytes) => dispatch(req, res, now, endpoint, query, serialNumber, bytes),
+      (error) => {
+        deps.logger.warn({ err: error, path: url }, 'terminal request body unreadable');
+        sendText(res, deps.now(), error instanceof BodyTooLarge ? { status: 413, body: 'Payload Too Large' } : { status: 400, body: 'Bad Request' });
+      },
+    );
+  };
+}

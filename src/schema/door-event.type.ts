@@ -1,0 +1,40 @@
+import { ArgsType, Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { DoorEventClass } from '../entities/door-event.entity';
+import { Connection, ConnectionArgs } from './connection';
+
+registerEnumType(DoorEventClass, {
+  name: 'DoorEventClass',
+  description: '`granted`: a person was let in; `denied`: refused (not registered, expired, wrong time zone...); `door`: door/exit button/remote events; `alarm`: door alarms.',
+});
+
+@ObjectType('DoorEvent', { description: 'An access-control event of a terminal (rtlog) concerning a door. Read-only.' })
+export class DoorEventType {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) companyId!: number;
+  @Field(() => Int, { nullable: true, description: 'Null after the device record was deleted; `deviceSerial` remains.' }) deviceId?: number | null;
+  @Field() deviceSerial!: string;
+  @Field(() => Int, { nullable: true, description: 'Door / reader address (`eventaddr`).' }) door?: number | null;
+  @Field(() => Int, { description: 'Raw terminal event code (0 verified open, 8 remote open, 27 not registered, 200 door opened...).' }) eventCode!: number;
+  @Field(() => DoorEventClass) eventClass!: DoorEventClass;
+  @Field({ description: 'Whether the event opened the door.' }) opened!: boolean;
+  @Field(() => String, { nullable: true, description: 'Null for events without a person.' }) pin?: string | null;
+  @Field(() => Int, { nullable: true, description: 'Null without a person, while the pin is unknown in the company, or after the employee was deleted.' })
+  employeeId?: number | null;
+  @Field({ description: 'The instant.' }) time!: Date;
+  @Field({ description: 'Wall-clock time on the terminal, `YYYY-MM-DD HH:MM:SS`.' }) localTime!: string;
+  @Field() timeZone!: string;
+  @Field(() => Int, { nullable: true, description: '0 in, 1 out, 2 none.' }) inOutStatus?: number | null;
+  @Field(() => String, { nullable: true, description: 'Verify mode name, as for punches.' }) verifyType?: string | null;
+  @Field(() => String, { nullable: true, description: 'Raw `verifytype` as sent.' }) verifyCode?: string | null;
+  @Field(() => String, { nullable: true }) cardNo?: string | null;
+  @Field(() => Int, { description: 'The terminal record index (with the serial, the event identity).' }) deviceRecordIndex!: number;
+  @Field() receivedAt!: Date;
+}
+
+@ObjectType('DoorEventConnection')
+export class DoorEventConnection extends Connection(DoorEventType) {}
+
+@ArgsType()
+export class DoorEventsArgs extends ConnectionArgs {
+  @Field(() => Int) deviceId!: number;
+}

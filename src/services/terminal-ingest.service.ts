@@ -1,0 +1,219 @@
+// Punches and door events from terminal uploads (ATTLOG, rtlog). Records are already parsed and
+// validated by the protocol layer; here they get their employee (by pin within the device's
+// company), their instant (device-local time read in the device's zone) and are stored with
+// insert-on-conflict, so a re-sent history never duplicates anything. Called with a `terminal`
+// principal: everything is scoped by the device row the serial resolved to.
+import { createLocalTimeConverter, verifyType, type AttlogRecord, type RtlogEventClass, type RtlogRecord } from '../devices/protocol';
+import { DoorEventClass } from '../entities/door-event.entity';
+import { PunchRecordType } from '../entities/punch.entity';
+import type { RequestContext } from './context';
+import { storeDevicePunches, type NewPunch } from './punch.service';
+import { doorOpenedData } from '../events/event-payloads';
+import { recordEvents } from '../events/outbox';
+import type { TerminalDevice } from './terminal.service';
+
+export interface IngestResult {
+  /** New rows. */
+  stored: number;
+  /** Records already stored before (a re-sent history) or repeated in the same upload. */
+  duplicates: number;
+}
+
+/** A record this service refuses although the parser accepted it (e.g. an index beyond 32 bits). */
+export interface IngestRejection {
+  line: number;
+  reason: string;
+}
+
+const toInstant = createLocalTimeConverter();
+const MAX_RECORD_INDEX = 2_147_483_647;
+
+/** rtlog event classes kept as door events, in API spelling; device/unknown events are only logged. */
+const DOOR_EVENT_CLASSES: Partial<Record<RtlogEventClass, DoorEventClass>> = {
+  'access-granted': DoorEventClass.granted,
+  'access-denied': DoorEventClass.denied,
+  door: DoorEventClass.door,
+  alarm: DoorEventClass.alarm,
+};
+
+/** Event codes that open a door (SEC-DOC appendix 2): verified openings and the door-class openings. */
+const OPENING_DOOR_EVENTS = new Set([8, 200, 202, 205]);
+
+export function opensDoor(event: number, eventClass: RtlogEventClass): boolean {
+  return (eventClass === 'access-granted' && event !== 232) || OPENING_DOOR_EVENTS.has(event);
+}
+
+/** Employee ids of these pins in the company (one query; pins nobody holds are absent). */
+async function employeesByPin(ctx: RequestContext, companyId: number, pins: Iterable<string>): Promise<Map<string, number>> {
+  const unique = [...new Set(pins)];
+  if (unique.length === 0) return new Map();
+  const rows = await ctx.em.execute<{ id: number; pin: string }[]>('select id, pin from employee where company_id = ? and pin in (?)', [companyId, unique]);
+  return new Map(rows.map((r) => [r.pin, r.id]));
+}
+
+/** ATTLOG: every record is a punch; dedupe on (workspace, serial, pin, punch time). */
+export async function ingestAttlog(ctx: RequestContext, device: TerminalDevice, records: readonly AttlogRecord[]): Promise<IngestResult> {
+  if (records.length === 0) return { stored: 0, duplicates: 0 };
+  const employees = await employeesByPin(ctx, device.companyId, records.map((r) => r.pin));
+  const receivedAt = ctx.now();
+  const punches = records.map(
+    (r): NewPunch => ({
+      companyId: device.companyId,
+      employeeId: employees.get(r.pin) ?? null,
+      deviceId: device.id,
+      deviceSerial: device.serialNumber,
+      pin: r.pin,
+      punchTime: toInstant(r.localTime, device.timeZone),
+      localTime: r.localTime,
+      timeZone: device.timeZone,
+      punchState: String(r.status),
+      verifyType: verifyType(r.verify).name,
+      verifyCode: r.verify,
+      recordType: PunchRecordType.device,
+      workCode: r.workCode === '' ? null : r.workCode.slice(0, 32),
+      deviceRecordIndex: null,
+      receivedAt,
+    }),
+  );
+  // The punches and their attendance.created events commit together.
+  const inserted = await ctx.em.transactional((em) => storeDevicePunches({ ...ctx, em }, device.workspaceId, punches));
+  return { stored: inserted.length, duplicates: punches.length - inserted.length };
+}
+
+export interface RtlogIngestResult {
+  punches: IngestResult;
+  doorEvents: IngestResult;
+  /** Device/unknown-class events: acknowledged and logged, not stored. */
+  ignored: number;
+  rejected: IngestRejection[];
+}
+
+/**
+ * rtlog: door-related events (granted, denied, door, alarm classes) become door events; granted
+ * events of a person (`pin` not 0) also become punches. Both dedupe on (workspace, serial, index).
+ * Denied attempts (not registered, expired, ...) are door events only: nobody entered.
+ */
+export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, records: readonly RtlogRecord[]): Promise<RtlogIngestResult> {
+  const rejected: IngestRejection[] = [];
+  const kept: RtlogRecord[] = [];
+  for (const r of records) {
+    if (r.index < 0 || r.index > MAX_RECORD_INDEX) rejected.push({ line: r.line, reason: `record index ${r.index} is out of range (0..${MAX_RECORD_INDEX})` });
+    else kept.push(r);
+  }
+  const doorRecords = kept.filter((r) => DOOR_EVENT_CLASSES[r.eventClass] !== undefined);
+  const punchRecords = kept.filter((r) => r.eventClass === 'access-granted' && !r.deviceEvent);
+  const employees = await employeesByPin(ctx, device.companyId, doorRecords.filter((r) => !r.deviceEvent).map((r) => r.pin));
+  const receivedAt = ctx.now();
+  const instant = (r: RtlogRecord) => toInstant(r.localTime, device.timeZone);
+  const verifyName = (r: RtlogRecord) => (r.verifyType === null ? null : verifyType(r.verifyType).name);
+
+  // Punches, door events and their events (attendance.created, door.opened) commit together.
+  return ctx.em.transactional(async (em) => {
+    const tx = { ...ctx, em };
+    const punchIds = await storeDevicePunches(
+      tx,
+      device.workspaceId,
+      punchRecords.map(
+        (r): NewPunch => ({
+          companyId: device.companyId,
+          employeeId: employees.get(r.pin) ?? null,
+          deviceId: device.id,
+          deviceSerial: device.serialNumber,
+          pin: r.pin,
+          punchTime: instant(r),
+          localTime: r.localTime,
+          timeZone: device.timeZone,
+          // inoutstatus (0 in, 1 out) matches the default check-in/check-out states; 2 = none.
+          punchState: String(r.inOutStatus ?? 0),
+          verifyType: verifyName(r),
+          verifyCode: r.verifyType,
+          recordType: PunchRecordType.device,
+          workCode: null,
+          deviceRecordIndex: r.index,
+          receivedAt,
+        }),
+      ),
+    );
+
+    let doorStored = 0;
+    if (doorRecords.length > 0) {
+      const rows = doorRecords.map((r) => ({
+        workspace_id: device.workspaceId,
+        company_id: device.companyId,
+        device_id: device.id,
+        device_serial: device.serialNumber,
+        door: r.eventAddr,
+        event_code: r.event,
+        event_class: DOOR_EVENT_CLASSES[r.eventClass]!,
+        opened: opensDoor(r.event, r.eventClass),
+        pin: r.deviceEvent ? null : r.pin.slice(0, 64),
+        employee_id: r.deviceEvent ? null : (employees.get(r.pin) ?? null),
+        time: instant(r),
+        local_time: r.localTime,
+        time_zone: device.timeZone,
+        in_out_status: r.inOutStatus,
+        verify_type: verifyName(r),
+        verify_code: r.verifyTypeRaw?.slice(0, 32) ?? null,
+        card_no: r.cardNo === null || r.cardNo === '' || r.cardNo === '0' ? null : r.cardNo.slice(0, 64),
+        device_record_index: r.index,
+        received_at: receivedAt,
+      }));
+      // Index order: overlapping concurrent uploads take their index locks in the same order.
+      rows.sort((a, b) => a.device_record_index - b.device_record_index);
+      const query = em
+        .getKnex()('door_event')
+        .insert(rows)
+        .onConflict(['workspace_id', 'device_serial', 'device_record_index'])
+        .ignore()
+        .returning(['id', 'opened', 'door', 'time', 'employee_id', 'pin', 'event_code', 'verify_type']);
+      const stored = await em.execute<{ id: number; opened: boolean; door: number; time: Date; employee_id: number | null; pin: string | null; event_code: number; verify_type: string | null }[]>(query);
+      doorStored = stored.length;
+      await recordEvents(
+        tx,
+        stored
+          .filter((row) => row.opened)
+          .map((row) => ({
+            workspaceId: device.workspaceId,
+            type: 'door.opened' as const,
+            data: doorOpenedData({
+              workspaceId: device.workspaceId,
+              deviceId: device.id,
+              companyId: device.companyId,
+              deviceSerial: device.serialNumber,
+              door: row.door,
+              openedAt: new Date(row.time),
+              source: openingSource(row.event_code, row.verify_type),
+              employeeId: row.employee_id,
+              pin: row.pin,
+            }),
+          })),
+      );
+    }
+    return {
+      punches: { stored: punchIds.length, duplicates: punchRecords.length - punchIds.length },
+      doorEvents: { stored: doorStored, duplicates: doorRecords.length - doorStored },
+      ignored: kept.length - doorRecords.length,
+      rejected,
+    };
+  });
+}
+
+/** What opened the door, as reported by the terminal: a remote command, the exit button, or the verification used. */
+function openingSource(eventCode: number, verifyType: string | null): string {
+  if (eventCode === 8 || eventCode === 205) return 'remote';
+  if (eventCode === 202) return 'exit_button';
+  return verifyType ?? 'door';
+}
+
+/**
+ * An employee now holds `pin` in `companyId` (created, pin changed, moved company): the punches and
+ * door events of that pin in that company that belong to nobody are attached to them. A record's
+ * company is the company of the device that sent it, when it arrived.
+ */
+export async function attachRecordsOfPin(ctx: RequestContext, employee: { id: number; companyId: number; pin?: string | null }): Promise<void> {
+  if (employee.pin == null) return;
+  const params = [employee.id, employee.companyId, employee.pin];
+  // em.execute: part of the caller's transaction.
+  await ctx.em.execute('update punch set employee_id = ? where company_id = ? and pin = ? and employee_id is null', params);
+  await ctx.em.execute('update door_event set employee_id = ? where company_id = ? and pin = ? and employee_id is null', params);
+}

@@ -1,0 +1,87 @@
+import { expect } from 'chai';
+import pino from 'pino';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config/config';
+import type { RequestContext } from '../../src/services/context';
+import { enqueueCommand } from '../../src/services/device-command.service';
+import { createWorkspace } from '../support/factories';
+import { createTerminalDevice, iclock, rawExchange } from '../support/terminal';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+const MANUAL = { TIMEGATE_PRESENCE_FLUSH_MS: '3600000', TIMEGATE_TERMINAL_SWEEP_MS: '3600000' };
+
+describe('terminal fast path (/iclock outside Express)', () => {
+  let t: TestApp;
+  let key: string;
+  const clock = Date.parse('2026-03-02T07:00:00Z');
+  const now = () => new Date(clock);
+  const date = new Date(clock).toUTCString();
+  before(async () => {
+    t = await startTestApp(MANUAL, 'fastpath', { now });
+    key = (await createWorkspace(t.url, { maxCompanies: 100, maxDevices: 100 })).key;
+  });
+  after(() => t.stop());
+
+  const sql = <T = any>(query: string, params: unknown[] = []) => t.app.database.orm.em.fork().getConnection().execute<T[]>(query, params);
+  const ctx = (): RequestContext => ({ principal: { kind: 'terminal', serialNumber: '*' }, em: t.app.database.orm.em.fork(), requestId: 'test', logger: t.app.logger, now, config: t.config });
+  const head = (line: string, extra = '') => `${line} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: iClock Proxy/1.09\r\nConnection: close\r\n${extra}\r\n`;
+  const reply = (status: string, body: string) =>
+    `HTTP/1.1 ${status}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nDate: ${date}\r\nConnection: close\r\n\r\n${body}`;
+
+  it('answers handshake, empty poll, poll with commands and an upload with the same bytes as the Express adapter did', async () => {
+    const device = await createTerminalDevice(t.url, key, { time_zone: 'America/Sao_Paulo' });
+    const sn = device.serial_number;
+    const handshake = await rawExchange(t.url, head(`GET /iclock/cdata?SN=${sn}&options=all&pushver=2.4.1&language=69`));
+    const block = [
+      `GET OPTION FROM: ${sn}`, 'ATTLOGStamp=9999', 'OPERLOGStamp=9999', 'ATTPHOTOStamp=None', 'BIODATAStamp=9999', 'ErrorDelay=30', 'Delay=10',
+      'TransTimes=00:00;14:05', 'TransInterval=1',
+      'TransFlag=TransData AttLog\tOpLog\tAttPhoto\tEnrollUser\tChgUser\tEnrollFP\tChgFP\tUserPic\tFACE\tWORKCODE\tBioPhoto',
+      'TimeZone=-3', 'Realtime=1', 'Encrypt=None', 'ServerVer=2.3.0', 'PushProtVer=2.3.0', 'PushOptionsFlag=1',
+      'PushOptions=FingerFunOn,FaceFunOn,MultiBioDataSupport,MultiBioPhotoSupport,MultiBioVersion,MultiBioDataCount,MaxMultiBioDataCount',
+    ].join('\n');
+    expect(handshake).to.equal(reply('200 OK', block));
+    expect(await rawExchange(t.url, head(`GET /iclock/getrequest?SN=${sn}`))).to.equal(reply('200 OK', 'OK'));
+
+    const [{ workspace_id }] = await sql('select workspace_id from device where id = ?', [device.id]);
+    const command = await enqueueCommand(ctx(), { workspaceId: workspace_id, deviceId: device.id, kind: 'test', command: 'INFO' });
+    expect(await rawExchange(t.url, head(`GET /iclock/getrequest?SN=${sn}`))).to.equal(reply('200 OK', `C:${command.commandId}:INFO`));
+    expect(await rawExchange(t.url, head(`GET /iclock/getrequest?SN=${sn}`))).to.equal(reply('200 OK', 'OK'));
+
+    const body = '7\t2026-03-02 04:00:00\t0\t1\t\t0\t0\n';
+    const upload = await rawExchange(t.url, head(`POST /iclock/cdata?SN=${sn}&table=ATTLOG&Stamp=9999`, `Content-Length: ${body.length}\r\n`), body);
+    expect(upload).to.equal(reply('200 OK', 'OK: 1'));
+    expect(await rawExchange(t.url, head(`GET /iclock/getrequest?SN=NOSUCH1`))).to.equal(reply('403 Forbidden', 'Unknown device NOSUCH1: register this serial number in Timegate'));
+    expect(await rawExchange(t.url, head(`GET /iclock/getrequest`))).to.equal(reply('400 Bad Request', 'SN is required'));
+    expect(await rawExchange(t.url, head(`GET /iclock/nosuch?SN=${sn}`))).to.equal(reply('404 Not Found', 'Not Found'));
+  });
+
+  it('a heartbeat writes nothing: the device row keeps its xmin across many polls', async () => {
+    const device = await createTerminalDevice(t.url, key);
+    const sn = device.serial_number;
+    await iclock(t.url, 'GET', `/iclock/cdata?SN=${sn}&options=all`);
+    await t.app.terminals.flush();
+    const [before] = await sql('select xmin::text as v from device where id = ?', [device.id]);
+    const replies = await Promise.all(Array.from({ length: 200 }, () => iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`)));
+    expect(new Set(replies.map((r) => r.text))).to.deep.equal(new Set(['OK']));
+    const [after] = await sql('select xmin::text as v from device where id = ?', [device.id]);
+    expect(after.v).to.equal(before.v);
+  });
+
+  it('a command queued by another process (no in-process notice) goes out once the device cache entry is reloaded', async () => {
+    const device = await createTerminalDevice(t.url, key);
+    const sn = device.serial_number;
+    const reloading = await createApp(loadConfig({ DATABASE_URL: t.config.databaseUrl!, PORT: '0', HOST: '127.0.0.1', TIMEGATE_MASTER_KEY: 'm'.repeat(40), TIMEGATE_DEVICE_CACHE_TTL_MS: '0', ...MANUAL }), { logger: pino({ level: 'silent' }), now });
+    try {
+      expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`)).text).to.equal('OK');
+      expect((await iclock(reloading.url, 'GET', `/iclock/getrequest?SN=${sn}`)).text).to.equal('OK');
+      const [{ workspace_id }] = await sql('select workspace_id from device where id = ?', [device.id]);
+      await sql(`insert into device_command (workspace_id, device_id, command_id, command, kind, status, attempts, created_at) values (?, ?, 'other1', 'INFO', 'test', 'queued', 0, now())`, [workspace_id, device.id]);
+      // This process's entry is fresh (TTL 5 s) and it heard of no command: still nothing to say.
+      expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`)).text).to.equal('OK');
+      // A process whose entry is reloaded reads the queue flag from the database.
+      expect((await iclock(reloading.url, 'GET', `/iclock/getrequest?SN=${sn}`)).text).to.equal('C:other1:INFO');
+    } finally {
+      await reloading.stop();
+    }
+  });
+});
