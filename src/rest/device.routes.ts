@@ -25,29 +25,24 @@ const listDocument = `query ($first: Int, $after: String, $companyId: Int) {
   devices(first: $first, after: $after, companyId: $companyId) { totalCount nodes { ...DeviceFields } } } ${deviceFields}`;
 const listQuery = { type: 'object', properties: { company_id: { type: 'integer', minimum: 1 } } };
 
+function listRoute(name: string, path: string): RestRoute {
+  return {
+    name,
+    method: 'GET',
+    path,
+    list: true,
+    query: listQuery,
+    document: listDocument,
+    resultField: 'devices',
+    status: 200,
+    variables: ({ query }) => ({ companyId: query.company_id }),
+  };
+}
+
 export const deviceRoutes: RestRoute[] = [
-  {
-    name: 'listDevices',
-    method: 'GET',
-    path: '/public/v2/devices',
-    list: true,
-    query: listQuery,
-    document: listDocument,
-    resultField: 'devices',
-    status: 200,
-    variables: ({ query }) => ({ companyId: query.company_id }),
-  },
-  {
-    name: 'listDevicesV1',
-    method: 'GET',
-    path: '/v1/devices',
-    list: true,
-    query: listQuery,
-    document: listDocument,
-    resultField: 'devices',
-    status: 200,
-    variables: ({ query }) => ({ companyId: query.company_id }),
-  },
+  listRoute('listDevices', '/public/v2/devices'),
+  // The legacy device list: the same JSON array.
+  listRoute('listDevicesV1', '/v1/devices'),
   {
     name: 'getDevice',
     method: 'GET',
