@@ -2,7 +2,7 @@ import { Args, Authorized, Resolver, Root, Subscription } from 'type-graphql';
 import { DomainError } from '../errors/domain-error';
 import type { EventFeed } from '../events/event-feed';
 import { publicEventId, type StoredEvent } from '../events/event-types';
-import { renameKeys, snakeToCamel } from '../rest/case';
+import { renameKeys, snakeToCamel } from '../schema/case';
 import {
   DeviceEventArgs,
   DeviceStatusChangedEvent,

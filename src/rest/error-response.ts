@@ -3,7 +3,7 @@ import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
 import { DomainError, type FieldProblem } from '../errors/domain-error';
 import { statusOf } from '../errors/error-codes';
-import { camelToSnake } from './case';
+import { camelToSnake } from '../schema/case';
 
 export interface RestErrorBody {
   error: { code: string; message: string; details: FieldProblem[]; request_id: string };

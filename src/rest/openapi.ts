@@ -19,7 +19,7 @@ import {
 import { errorCodes } from '../errors/error-codes';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/pagination';
 import type { JsonSchema } from './body-schemas';
-import { camelToSnake } from './case';
+import { camelToSnake } from '../schema/case';
 import type { RestRoute } from './route';
 
 /**

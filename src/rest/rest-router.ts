@@ -10,7 +10,7 @@ import type { RequestContext } from '../services/context';
 import { statusOf } from '../errors/error-codes';
 import { beginIdempotent, finishIdempotent, requestFingerprint } from '../services/idempotency.service';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/pagination';
-import { camelToSnake, renameKeys, snakeToCamel } from './case';
+import { camelToSnake, renameKeys, snakeToCamel } from '../schema/case';
 import { errorBody, sendError, toDomainError } from './error-response';
 import type { RestRoute } from './route';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { camelToSnake, renameKeys } from '../../src/rest/case';
+import { camelToSnake, renameKeys } from '../../src/schema/case';
 import { gql, rest } from './http';
 
 /**

@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+
+/**
+ * The layering of architecture.md, checked by a test rather than by review: each rule names the
+ * folder, what its files must not import or do, and why.
+ */
+const src = path.resolve(__dirname, '..', '..', '..', 'src');
+
+function sources(folder: string): { file: string; text: string }[] {
+  const dir = path.join(src, folder);
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => ({ file: path.join(folder, f), text: fs.readFileSync(path.join(dir, f), 'utf8') }));
+}
+
+/** Value imports only: `import type` brings no dependency at run time. */
+function importsOf(text: string): string[] {
+  return [...text.matchAll(/^import(?! type)[\s\S]*?from '([^']+)';/gm)].map((m) => m[1]);
+}
+
+const rules: { folder: string; forbidden: RegExp; why: string; code?: RegExp }[] = [
+  { folder: 'entities', forbidden: /^(express|type-graphql|graphql|\.\.\/(schema|resolvers|rest|devices|services|events))/, why: 'entities are persistence only' },
+  { folder: 'services', forbidden: /^(express|type-graphql|\.\.\/(schema|resolvers|rest))/, why: 'business rules know no transport' },
+  { folder: 'devices/protocol', forbidden: /^(?!node:|\.\/)/, why: 'protocol code is pure: text in, typed values out' },
+  {
+    folder: 'rest',
+    forbidden: /^\.\.\/(services\/(?!(idempotency\.service|pagination|validation|context)$)|entities|resolvers)/,
+    why: 'REST routes run GraphQL operations; they call no business service',
+  },
+  {
+    folder: 'resolvers',
+    forbidden: /^(express|\.\.\/(entities|rest|devices))/,
+    code: /\b(ctx\.em|em)\.(find|findOne|create|persist|flush|execute|transactional|remove|count)\b/,
+    why: 'a resolver is one service call, with no EntityManager work',
+  },
+];
+
+describe('layering', () => {
+  for (const rule of rules) {
+    it(`src/${rule.folder}: ${rule.why}`, () => {
+      const files = sources(rule.folder);
+      expect(files.length, rule.folder).to.be.greaterThan(0);
+      const offences: string[] = [];
+      for (const { file, text } of files) {
+        for (const target of importsOf(text)) if (rule.forbidden.test(target)) offences.push(`${file} imports ${target}`);
+        if (rule.code?.test(text)) offences.push(`${file} uses the EntityManager`);
+      }
+      expect(offences).to.deep.equal([]);
+    });
+  }
+});
