@@ -1,24 +1,103 @@
 import { expect } from 'chai';
+import {
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLSchema,
+} from 'graphql';
 import { routeTable } from '../../src/rest/route-table';
+import type { RestRoute } from '../../src/rest/route';
+import { buildTimegateSchema } from '../../src/schema/build-schema';
 import { createCompany, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
-import { gql, rest } from '../support/http';
+import { gql, gqlData, rest } from '../support/http';
 import { workspaceSnapshot } from '../support/snapshot';
+import { iclock } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
+
+/**
+ * Generated sweep: every REST route and every GraphQL root field that names something by id is
+ * called with workspace B's key and workspace A's ids. The lists below are the only hand-written
+ * part; a new route, root field or id argument that they do not cover fails the sweep, so isolation
+ * is decided for it when it is added.
+ */
+
+/** A's resource behind each id-like GraphQL argument or input field (`id`/`idOrName` go by the field's type). */
+const idArguments: Record<string, string> = {
+  companyId: 'company',
+  employeeId: 'employee',
+  deviceId: 'device',
+  areaId: 'area',
+  endpointId: 'webhook',
+  deliveryId: 'delivery',
+  workspaceId: 'workspace',
+  actionId: 'doorAction',
+  deviceSerial: 'deviceSerial',
+  serialNumber: 'deviceSerial',
+};
+const idByType: Record<string, string> = {
+  Company: 'company',
+  Employee: 'employee',
+  Device: 'device',
+  Area: 'area',
+  Punch: 'punch',
+  VerificationState: 'state',
+  WebhookEndpoint: 'webhook',
+  WebhookDelivery: 'delivery',
+  ApiKey: 'apiKey',
+  EmployeeTemplate: 'template',
+};
+/** Root fields that name nothing of another workspace (creates without ids, the caller's own lists). */
+const rootFieldsWithoutIds = new Set([
+  'workspace', 'workspaces', 'companies', 'verificationStates', 'webhookEndpoints', 'auditEvents',
+  'createApiKey', 'createCompany', 'createVerificationState', 'createWebhookEndpoint', 'createWorkspace', 'updateWorkspace',
+]);
+/** REST path parameters → A's resource (by the path's first segment for `:id`). */
+const pathIds: Record<string, string> = {
+  companies: 'company', employees: 'employee', devices: 'device', areas: 'area', verification_states: 'state',
+  punches: 'punch', webhooks: 'webhook', webhook_deliveries: 'delivery', actions: 'doorAction',
+};
+/** REST body fields naming a resource of the caller's workspace. */
+const bodyIds: Record<string, string> = { company_id: 'company', employee_id: 'employee', device_id: 'device', area_id: 'area', device_serial: 'deviceSerial' };
+/** REST routes that name nothing by id: creates with no id in their body. */
+const routesWithoutIds = new Set(['createCompany', 'createVerificationState', 'createWebhookEndpoint']);
+
+/** Sample values for non-id inputs with a format of their own (others get a sample of their scalar type). */
+const samples: Record<string, unknown> = {
+  scopes: 'read', url: 'http://127.0.0.1:9/hook', eventTypes: 'attendance.created', punchTime: '2026-01-05T09:00:00Z', punchState: '0',
+  value: '7', timeZone: 'UTC', duration: 5, permissionId: 0,
+};
+
+const isIdName = (name: string) => name === 'id' || name === 'idOrName' || name in idArguments || /Id$|Serial$/.test(name);
 
 describe('tenant isolation: workspace B can neither see nor change anything of workspace A', () => {
   let t: TestApp;
   let a: TestWorkspace;
   let b: TestWorkspace;
-  const ids: Record<string, number> = {};
+  let schema: GraphQLSchema;
+  const ids: Record<string, number | string> = {};
 
-  before(async () => {
-    t = await startTestApp({}, 'isolation');
+  before(async function () {
+    this.timeout(60_000);
+    schema = await buildTimegateSchema();
+    // A frozen clock: A's webhook delivery fails once (nothing listens) and its retry never comes due
+    // during the sweep, so nothing of A changes in the background between two snapshots.
+    const frozen = new Date();
+    t = await startTestApp({ TIMEGATE_WEBHOOK_POLL_MS: '3600000', TIMEGATE_PRESENCE_FLUSH_MS: '3600000', TIMEGATE_TERMINAL_SWEEP_MS: '3600000' }, 'isolation', { now: () => frozen });
     a = await createWorkspace(t.url);
     b = await createWorkspace(t.url);
+    ids.workspace = a.id;
     const company = await createCompany(t.url, a.key);
     ids.company = company.id;
     ids.employee = (await createEmployee(t.url, a.key, company.id, { pin: '1' })).id;
-    ids.device = (await rest(t.url, 'POST', '/public/v2/devices', { key: a.key, body: { name: 'D', serial_number: 'ISOLATION1', company_id: company.id } })).body.id;
+    const device = (await rest(t.url, 'POST', '/public/v2/devices', { key: a.key, body: { name: 'D', serial_number: 'ISOLATION1', company_id: company.id, mode_type: 'acc' } })).body;
+    ids.device = device.id;
+    ids.deviceSerial = device.serial_number;
     ids.area = (await rest(t.url, 'POST', '/public/v2/areas', { key: a.key, body: { name: 'Hall', code: 'HALL', company_id: company.id } })).body.id;
     ids.state = (await rest(t.url, 'GET', '/public/v2/verification_states', { key: a.key })).body[0].id;
     ids.webhook = (await rest(t.url, 'POST', '/public/v2/webhooks', { key: a.key, body: { url: 'http://127.0.0.1:9/hook', event_types: ['attendance.created'] } })).body.id;
@@ -27,78 +106,162 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
       body: { employee_id: ids.employee, device_id: ids.device, company_id: company.id, punch_time: '2026-01-05T08:00:00Z', punch_state: '0' },
     });
     ids.punch = punch.body.id;
+    await t.app.webhooks.runOnce();
     ids.delivery = (await rest(t.url, 'GET', `/public/v2/webhooks/${ids.webhook}/deliveries`, { key: a.key })).body[0].id;
+    ids.doorAction = (await rest(t.url, 'POST', '/v1/devices/door/unlock', { key: a.key, body: { device_serial: 'ISOLATION1', duration: 5 } })).body.action_id;
+    ids.apiKey = (await gqlData(t.url, a.key, '{ apiKeys { id } }')).apiKeys[0].id;
+    const tmp = Buffer.alloc(300, 7).toString('base64');
+    const upload = await iclock(t.url, 'POST', '/iclock/cdata?SN=ISOLATION1&table=OPERLOG', `FP PIN=1\tFID=3\tSize=${tmp.length}\tValid=1\tTMP=${tmp}\n`);
+    expect(upload.status).to.equal(200);
+    ids.template = (await gqlData(t.url, a.key, 'query ($id: Int!) { employeeTemplates(employeeId: $id) { id } }', { id: ids.employee })).employeeTemplates[0].id;
+    // The terminal upload's presence is written now, not in the background during the sweep.
+    await t.app.terminals.flush();
     // B owns a company too, so that "id exists in B's workspace" never hides a leak.
     await createCompany(t.url, b.key);
   });
   after(() => t.stop());
 
-  /** The id of A that a route's `:id` names, from its path (`/public/v2/<resource>s/:id...`). */
-  function idFor(path: string): number {
-    const resource = /\/(companies|employees|devices|areas|verification_states|punches|webhooks|webhook_deliveries)\/:id/.exec(path)?.[1];
-    const byResource: Record<string, string> = {
-      companies: 'company',
-      employees: 'employee',
-      devices: 'device',
-      areas: 'area',
-      verification_states: 'state',
-      punches: 'punch',
-      webhooks: 'webhook',
-      webhook_deliveries: 'delivery',
-    };
-    const id = resource ? ids[byResource[resource]] : undefined;
-    if (id === undefined) throw new Error(`no id of workspace A for ${path}: extend this test when adding a resource`);
+  /** A's rows are exactly as before, table by table (so a failure names the table). */
+  async function expectUnchanged(before: Record<string, unknown[]>) {
+    const after = await workspaceSnapshot(t.config.databaseUrl!, a.id);
+    for (const table of Object.keys(before)) expect(after[table], `workspace A's ${table}`).to.deep.equal(before[table]);
+  }
+
+  function idOf(resource: string | undefined, what: string): number | string {
+    const id = resource === undefined ? undefined : ids[resource];
+    if (id === undefined) throw new Error(`no id of workspace A for ${what}: add it to the tables of this sweep`);
     return id;
   }
 
-  it('every REST route with an :id answers 404 to B for the ids of A, and A is unchanged', async () => {
+  /** The REST path with A's ids, or null for a route without path parameters. */
+  function pathWithIds(route: RestRoute): string | null {
+    if (!route.path.includes(':')) return null;
+    const segments = route.path.split('/');
+    return segments.map((s, i) => (s.startsWith(':') ? String(idOf(pathIds[segments[i - 1]!], `${route.name} ${s}`)) : s)).join('/');
+  }
+
+  /** The route's example body with every id-like field set to A's id. */
+  function bodyWithIds(route: RestRoute): { body: unknown; named: number } {
+    let named = 0;
+    const replace = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(replace);
+      if (value && typeof value === 'object') {
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => {
+          if (!/_id$|_serial$/.test(k) || k === 'permission_id') return [k, replace(v)];
+          named++;
+          return [k, idOf(bodyIds[k], `${route.name} body ${k}`)];
+        }));
+      }
+      return value;
+    };
+    return { body: route.body ? replace(route.body.example) : undefined, named };
+  }
+
+  it('every REST route is covered: an id of A in the path is 404 for B, in the body 422; A is unchanged', async () => {
     const before = await workspaceSnapshot(t.config.databaseUrl!, a.id);
-    const routes = routeTable.filter((r) => r.path.includes(':id') && idFor(r.path) !== undefined);
-    expect(routes.length).to.be.greaterThan(5);
-    for (const route of routes) {
-      const path = route.path.replace(':id', String(idFor(route.path)));
-      const body = route.body ? (route.body.schema.type === 'array' ? [] : {}) : undefined;
-      const r = await rest(t.url, route.method, path, { key: b.key, body });
-      expect(r.status, `${route.method} ${path}`).to.equal(404);
-      expect(r.body.error.code).to.equal('not_found');
+    const covered = { path: 0, body: 0 };
+    for (const route of routeTable) {
+      const path = pathWithIds(route);
+      const { body, named } = bodyWithIds(route);
+      const what = `${route.method} ${route.path}`;
+      if (path) {
+        const r = await rest(t.url, route.method, path, { key: b.key, body });
+        expect(r.status, what).to.equal(404);
+        expect(r.body.error.code, what).to.equal('not_found');
+        covered.path++;
+      } else if (named > 0) {
+        const r = await rest(t.url, route.method, route.path, { key: b.key, body });
+        expect(r.status, `${what} ${r.text}`).to.equal(422);
+        expect(r.body.error.details.map((d: { field: string }) => d.field).join(), what).to.match(/_id|_serial/);
+        covered.body++;
+      } else if (!route.list && !routesWithoutIds.has(route.name)) {
+        throw new Error(`${route.name} (${what}) names no id the sweep knows: add it to the tables of this sweep`);
+      }
     }
-    expect(await workspaceSnapshot(t.config.databaseUrl!, a.id)).to.deep.equal(before);
+    expect(covered.path).to.be.at.least(30);
+    expect(covered.body).to.be.at.least(4);
+    await expectUnchanged(before);
   });
 
-  it("B's lists never contain A's rows; B cannot create under A's company", async () => {
+  it("B's lists never contain A's rows, with or without A's ids as filters", async () => {
     for (const route of routeTable.filter((r) => r.list && !r.path.includes(':'))) {
-      const r = await rest(t.url, 'GET', route.path, { key: b.key });
-      expect(r.status, route.path).to.equal(200);
-      const rows = r.body as { id: number; company_id?: number }[];
-      expect(rows.filter((row) => row.company_id === ids.company), route.path).to.deep.equal([]);
-      if (route.path.endsWith('/companies')) expect(rows.map((row) => row.id), route.path).not.to.include(ids.company);
+      const filters = Object.keys((route.query?.properties as Record<string, unknown>) ?? {}).filter((k) => k in bodyIds);
+      for (const filter of [null, ...filters]) {
+        const query = filter ? `?${filter}=${ids[bodyIds[filter]!]}` : '';
+        const r = await rest(t.url, 'GET', route.path + query, { key: b.key });
+        expect(r.status, route.path + query).to.equal(200);
+        const rows = r.body as { id: number; company_id?: number }[];
+        expect(rows.filter((row) => row.company_id === ids.company), route.path + query).to.deep.equal([]);
+        if (filter) expect(rows, route.path + query).to.deep.equal([]);
+      }
     }
-    const employee = await rest(t.url, 'POST', '/public/v2/employees', { key: b.key, body: { name: 'x', lastname: 'y', code: 'z', company_id: ids.company } });
-    expect(employee.status).to.equal(422);
-    const device = await rest(t.url, 'POST', '/public/v2/devices', { key: b.key, body: { name: 'x', serial_number: 'ISOLATION2', company_id: ids.company } });
-    expect(device.status).to.equal(422);
     expect((await rest(t.url, 'GET', '/public/v2/employees', { key: a.key })).body).to.have.length(1);
   });
 
-  it('GraphQL: every query and mutation on an id of A is not_found for B', async () => {
-    const before = await workspaceSnapshot(t.config.databaseUrl!, a.id);
-    const operations = [
-      `{ company(id: ${ids.company}) { id } }`,
-      `{ employee(id: ${ids.employee}) { id } }`,
-      `{ device(id: ${ids.device}) { id } }`,
-      `mutation { updateCompany(id: ${ids.company}, input: { name: "hacked" }) { id } }`,
-      `mutation { deleteCompany(id: ${ids.company}) { id } }`,
-      `mutation { updateEmployee(id: ${ids.employee}, input: { name: "hacked" }) { id } }`,
-      `mutation { deleteEmployee(id: ${ids.employee}) { id } }`,
-      `mutation { updateDevice(id: ${ids.device}, input: { name: "hacked" }) { id } }`,
-      `mutation { deleteDevice(id: ${ids.device}) { id } }`,
-    ];
-    for (const query of operations) {
-      const r = await gql(t.url, b.key, query);
-      expect(r.errors?.[0].extensions?.code, query).to.equal('not_found');
+  /** A minimal valid value of a GraphQL input type; id-like names get A's ids. */
+  function valueFor(type: GraphQLInputType, name: string, what: string): unknown {
+    if (isNonNullType(type)) return valueFor(type.ofType, name, what);
+    if (name in samples && !isListType(type)) return samples[name];
+    if (isListType(type)) return [valueFor(type.ofType, name, what)];
+    if (isInputObjectType(type)) {
+      const fields = Object.values(type.getFields()).filter((f) => isNonNullType(f.type) || isIdName(f.name));
+      return Object.fromEntries(fields.map((f) => [f.name, valueFor(f.type, f.name, `${what}.${f.name}`)]));
     }
-    const lists = await gql(t.url, b.key, `{ employees(companyId: ${ids.company}) { totalCount } devices(companyId: ${ids.company}) { totalCount } }`);
-    expect(lists.data).to.deep.equal({ employees: { totalCount: 0 }, devices: { totalCount: 0 } });
-    expect(await workspaceSnapshot(t.config.databaseUrl!, a.id)).to.deep.equal(before);
+    if (isEnumType(type)) return type.getValues()[0]!.value;
+    if (isIdName(name)) {
+      const resource = name === 'id' || name === 'idOrName' ? idByType[what.split(':')[1]!] : idArguments[name];
+      const id = idOf(resource, what);
+      return type.name === 'String' ? String(id) : id;
+    }
+    if (isScalarType(type)) {
+      const scalars: Record<string, unknown> = { Int: 1, Float: 1, String: 'x', Boolean: false, DateTimeISO: '2026-01-05T08:00:00Z' };
+      if (!(type.name in scalars)) throw new Error(`no sample value for scalar ${type.name} (${what}): add it to the sweep`);
+      return scalars[type.name];
+    }
+    throw new Error(`unexpected input type at ${what}`);
+  }
+
+  /** True when an id-like name appears in the field's arguments or (nested) input fields. */
+  function namesAnId(type: GraphQLInputType, name: string, seen = new Set<string>()): boolean {
+    const named = getNamedType(type);
+    if (isIdName(name)) return true;
+    if (!isInputObjectType(named) || seen.has(named.name)) return false;
+    seen.add(named.name);
+    return Object.values(named.getFields()).some((f) => namesAnId(f.type, f.name, seen));
+  }
+
+  it('GraphQL: every root query and mutation with an id is not_found (or an id field error, or empty) for B with the ids of A; A is unchanged', async function () {
+    this.timeout(60_000);
+    const before = await workspaceSnapshot(t.config.databaseUrl!, a.id);
+    const roots = [schema.getQueryType()!, schema.getMutationType()!];
+    let swept = 0;
+    for (const root of roots) {
+      for (const field of Object.values(root.getFields()) as GraphQLField<unknown, unknown>[]) {
+        const withIds = field.args.some((arg) => namesAnId(arg.type, arg.name));
+        if (!withIds) {
+          if (!rootFieldsWithoutIds.has(field.name)) throw new Error(`root field ${field.name} is not covered by the isolation sweep: add it to its tables`);
+          continue;
+        }
+        const returned = getNamedType(field.type);
+        const args = field.args.filter((arg) => isNonNullType(arg.type) || namesAnId(arg.type, arg.name));
+        const variables = Object.fromEntries(args.map((arg) => [arg.name, valueFor(arg.type, arg.name, `${field.name}:${returned.name}`)]));
+        const selection = isObjectType(returned) && 'totalCount' in returned.getFields() ? '{ totalCount }' : isObjectType(returned) ? '{ __typename }' : '';
+        const operation = `${root === roots[0] ? 'query' : 'mutation'} (${args.map((arg) => `$${arg.name}: ${arg.type}`).join(', ')}) { result: ${field.name}(${args.map((arg) => `${arg.name}: $${arg.name}`).join(', ')}) ${selection} }`;
+        const r = await gql(t.url, b.key, operation, variables);
+        const what = `${field.name} ${JSON.stringify(variables)}: ${JSON.stringify(r.errors ?? r.data)}`;
+        const error = r.errors?.[0]?.extensions;
+        if (error) {
+          expect(error.code, what).to.be.oneOf(['not_found', 'validation_failed', 'forbidden']);
+          if (error.code === 'validation_failed') expect(error.details!.map((d) => d.field).join(), what).to.match(/Id\b|Serial\b/);
+        } else {
+          // Only a list filtered by A's ids may answer, and then with nothing of A.
+          const result = r.data?.result;
+          expect(Array.isArray(result) ? result.length : result?.totalCount, what).to.equal(0);
+        }
+        swept++;
+      }
+    }
+    expect(swept).to.be.at.least(45);
+    await expectUnchanged(before);
   });
 });

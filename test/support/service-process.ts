@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import pg from 'pg';
+import { freePort } from '../../src/db/embedded-postgres';
+import { eventually } from './terminal';
+import { MASTER_KEY } from './test-app';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+
+export interface ServiceProcess {
+  url: string;
+  child: ChildProcess;
+  /** Resolves with the signal (or exit code) the process ended with. */
+  exited: Promise<NodeJS.Signals | number | null>;
+  kill(signal: NodeJS.Signals): Promise<NodeJS.Signals | number | null>;
+}
+
+/** `npm start`'s entry point as a real child process on `databaseUrl`, ready (healthz 200) when this resolves. */
+export async function startServiceProcess(databaseUrl: string, env: Record<string, string> = {}, port?: number): Promise<ServiceProcess> {
+  const listen = port ?? (await freePort());
+  const child = spawn(process.execPath, [path.join(root, 'dist', 'src', 'main.js')], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(listen), HOST: '127.0.0.1', LOG_LEVEL: 'silent', TIMEGATE_MASTER_KEY: MASTER_KEY, TIMEGATE_RATE_LIMIT_BURST: '1000000', ...env },
+    stdio: 'ignore',
+  });
+  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
+  const url = `http://127.0.0.1:${listen}`;
+  await eventually(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok, 30_000);
+  return {
+    url,
+    child,
+    exited,
+    kill: (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Runs one query on its own connection (the test's view of the database, independent of the service). */
+export async function query<T extends pg.QueryResultRow = any>(databaseUrl: string, text: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A terminal's punch history as ATTLOG batches: `batches` bodies of `perBatch` lines, each line a
+ * distinct (pin, time), so every stored punch can be counted by its key.
+ */
+export function attlogHistory(batches: number, perBatch: number, start = Date.UTC(2026, 2, 2, 6, 0, 0)): { lines: string[]; body: string }[] {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const local = (ms: number) => {
+    const d = new Date(ms);
+    return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  };
+  return Array.from({ length: batches }, (_, b) => {
+    const lines = Array.from({ length: perBatch }, (_, i) => `${100 + (i % 7)}\t${local(start + (b * perBatch + i) * 61_000)}\t${i % 2}\t1\t\t0\t0`);
+    return { lines, body: `${lines.join('\r\n')}\r\n` };
+  });
+}
+
+/** The (pin, local time) keys of a device's stored punches, with how often each is stored. */
+export async function storedPunchKeys(databaseUrl: string, serial: string): Promise<Map<string, number>> {
+  const rows = await query<{ key: string; n: string }>(databaseUrl, `select pin || '\t' || local_time as key, count(*) as n from punch where device_serial = $1 group by 1`, [serial]);
+  return new Map(rows.map((r) => [r.key, Number(r.n)]));
+}
+
+/** `pin\tlocal time` of an ATTLOG line, the key `storedPunchKeys` counts by. */
+export const lineKey = (line: string) => line.split('\t').slice(0, 2).join('\t');
