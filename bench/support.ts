@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded-postgres';
 
@@ -137,4 +138,24 @@ export function report(result: Record<string, unknown>, summary: string[]): void
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** `--name <number>` from the command line, or `fallback`. */
+export function numberArg(name: string, fallback: number): number {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+}
+
+export interface Throughput {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+}
+
+/** The §8 method: a 2 s warm-up at the same settings, then the measured run. */
+export async function measure(options: Parameters<typeof autocannon>[0], duration: number): Promise<Throughput> {
+  await autocannon({ ...options, duration: 2 });
+  const r = await autocannon({ ...options, duration });
+  return { requestsPerSecond: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx };
 }

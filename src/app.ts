@@ -70,11 +70,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const created = await bootstrapDefaultWorkspace(database.orm.em.fork(), config.defaultWorkspaceName);
     const schema = await buildTimegateSchema();
     const metrics = new Metrics();
-    const contextFactory = createContextFactory({ orm: database.orm, config, logger, now: options.now });
+    const contextFactory = createContextFactory({ orm: database.orm, config, logger, metrics, now: options.now });
 
     const expressApp = express();
     const now = options.now ?? (() => new Date());
-    const terminals = new TerminalGateway({ orm: database.orm, config, logger, now });
+    const terminals = new TerminalGateway({ orm: database.orm, config, logger, metrics, now });
     // Terminals never go through Express: a heartbeat must cost a fraction of what Express routing
     // and middleware do, and their raw bodies must never meet a JSON or form parser.
     const server = http.createServer((req, res) => (isIclockRequest(req.url) ? terminals.handle(req, res) : expressApp(req, res)));

@@ -7,13 +7,16 @@ import crypto from 'node:crypto';
 import type http from 'node:http';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
+import type { Metrics } from '../observability/metrics';
 import type { RequestContext } from '../services/context';
 import { iclockEndpoint, queryParams, type IclockEndpoint, type IclockQuery } from './protocol';
+import { terminalRequestKind } from './request-kind';
 import { handleTerminalRequest, type TerminalDeps, type TerminalReply } from './terminal-requests';
 
 export interface IclockHandlerDeps extends TerminalDeps {
   orm: MikroORM;
   logger: Logger;
+  metrics: Metrics;
   now: () => Date;
 }
 
@@ -81,6 +84,7 @@ function terminalContext(deps: IclockHandlerDeps, serialNumber: string): Request
     },
     now: deps.now,
     config: deps.config,
+    metrics: deps.metrics,
   };
 }
 
@@ -98,10 +102,12 @@ export function createIclockHandler(deps: IclockHandlerDeps): (req: http.Incomin
   };
   const dispatch = (req: http.IncomingMessage, res: http.ServerResponse, now: Date, endpoint: IclockEndpoint, query: IclockQuery, serialNumber: string, body: Buffer) => {
     const ctx = terminalContext(deps, serialNumber);
+    const method = req.method ?? 'GET';
+    deps.metrics.countTerminalRequest(endpoint, terminalRequestKind(endpoint, method, query));
     try {
       const reply = handleTerminalRequest(ctx, deps, {
         endpoint,
-        method: req.method ?? 'GET',
+        method,
         query,
         serialNumber,
         body,

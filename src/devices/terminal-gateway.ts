@@ -5,6 +5,7 @@ import type http from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
+import type { Metrics } from '../observability/metrics';
 import type { RequestContext } from '../services/context';
 import { commandQueueChanges } from '../services/command-queue-changes';
 import { deviceChanges } from '../services/device-changes';
@@ -26,7 +27,7 @@ export class TerminalGateway {
   private readonly onCommandsQueued = (deviceIds: number[]) => this.cache.markPending(deviceIds);
   private flushing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly deps: { orm: MikroORM; config: Config; logger: Logger; now: () => Date }) {
+  constructor(private readonly deps: { orm: MikroORM; config: Config; logger: Logger; metrics: Metrics; now: () => Date }) {
     this.cache = new TerminalCache(deps.config.deviceCacheTtlMs);
     this.handle = createIclockHandler({ ...deps, cache: this.cache, presence: this.presence });
     deviceChanges.on('changed', this.onDeviceChanged);
@@ -88,6 +89,7 @@ export class TerminalGateway {
       logger: this.deps.logger,
       now: this.deps.now,
       config: this.deps.config,
+      metrics: this.deps.metrics,
     };
   }
 }

@@ -62,6 +62,16 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly terminalRequestChildren = new Map<string, client.Counter.Internal>();
+
+  /** Counts one terminal request; the labelled child is kept, so a heartbeat does not hash labels. */
+  countTerminalRequest(endpoint: string, kind: string): void {
+    const key = `${endpoint} ${kind}`;
+    let child = this.terminalRequestChildren.get(key);
+    if (!child) this.terminalRequestChildren.set(key, (child = this.terminalRequests.labels(endpoint, kind)));
+    child.inc();
+  }
+
   constructor() {
     client.collectDefaultMetrics({ register: this.registry, prefix: 'timegate_' });
   }

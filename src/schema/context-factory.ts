@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
+import type { Metrics } from '../observability/metrics';
 import { authenticate } from '../services/api-key.service';
 import type { RequestContext } from '../services/context';
 
@@ -11,12 +12,12 @@ import type { RequestContext } from '../services/context';
  */
 export type ContextFactory = (request: { authorization?: string; requestId?: string }) => Promise<RequestContext>;
 
-export function createContextFactory(deps: { orm: MikroORM; config: Config; logger: Logger; now?: () => Date }): ContextFactory {
+export function createContextFactory(deps: { orm: MikroORM; config: Config; logger: Logger; metrics?: Metrics; now?: () => Date }): ContextFactory {
   const now = deps.now ?? (() => new Date());
   return async ({ authorization, requestId }) => {
     const em = deps.orm.em.fork();
     const principal = await authenticate(em, authorization, deps.config.masterKey);
     const id = requestId ?? crypto.randomUUID();
-    return { principal, em, requestId: id, logger: deps.logger.child({ requestId: id }), now, config: deps.config };
+    return { principal, em, requestId: id, logger: deps.logger.child({ requestId: id }), now, config: deps.config, metrics: deps.metrics };
   };
 }

@@ -135,9 +135,51 @@ export async function areaDeviceIds(ctx: RequestContext, areaId: number): Promis
   return devices.map((device) => device.id);
 }
 
-export async function employeeAreaIds(ctx: RequestContext, employeeId: number): Promise<number[]> {
-  const rows = await ctx.em.find(AreaEmployee, { employeeId }, { orderBy: { areaId: 'asc' } });
-  return rows.map((row) => row.areaId);
+interface AreaIdsWaiter {
+  resolve(ids: number[]): void;
+  reject(error: unknown): void;
+}
+
+/** Area-id lookups waiting for the next turn of the event loop, per EntityManager (so per request). */
+const pendingAreaIds = new WeakMap<EntityManager, Map<number, AreaIdsWaiter[]>>();
+
+/**
+ * The employee's area ids, ascending. A list page resolves this field for each of its employees in
+ * the same turn of the event loop: those lookups are gathered and read in ONE query on the
+ * request's EntityManager (so inside its transaction), instead of one query per employee.
+ */
+export function employeeAreaIds(ctx: RequestContext, employeeId: number): Promise<number[]> {
+  const em = ctx.em;
+  let batch = pendingAreaIds.get(em);
+  if (!batch) {
+    const created = new Map<number, AreaIdsWaiter[]>();
+    pendingAreaIds.set(em, created);
+    setImmediate(() => {
+      pendingAreaIds.delete(em);
+      void loadAreaIds(em, created);
+    });
+    batch = created;
+  }
+  const waiting = batch;
+  return new Promise((resolve, reject) => {
+    const waiters = waiting.get(employeeId) ?? [];
+    waiters.push({ resolve, reject });
+    waiting.set(employeeId, waiters);
+  });
+}
+
+async function loadAreaIds(em: EntityManager, batch: Map<number, AreaIdsWaiter[]>): Promise<void> {
+  try {
+    const rows = await em.execute<{ employee_id: number; area_id: number }[]>(
+      'select employee_id, area_id from area_employee where employee_id in (?) order by area_id',
+      [[...batch.keys()]],
+    );
+    const byEmployee = new Map<number, number[]>();
+    for (const row of rows) byEmployee.set(row.employee_id, [...(byEmployee.get(row.employee_id) ?? []), row.area_id]);
+    for (const [employeeId, waiters] of batch) for (const w of waiters) w.resolve(byEmployee.get(employeeId) ?? []);
+  } catch (error) {
+    for (const waiters of batch.values()) for (const w of waiters) w.reject(error);
+  }
 }
 
 export async function listAreaEmployees(ctx: RequestContext, areaId: number, page: PageRequest): Promise<Page<Employee>> {

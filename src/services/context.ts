@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
+import type { Metrics } from '../observability/metrics';
 import { DomainError } from '../errors/domain-error';
 
 export const SCOPES = ['read', 'write', 'admin', 'doors:unlock'] as const;
@@ -24,6 +25,8 @@ export interface RequestContext {
   now(): Date;
   /** The service's settings (timeouts and limits that business rules apply). */
   config: Config;
+  /** The app's Prometheus counters; absent in scripts and hand-made contexts, which count nothing. */
+  metrics?: Metrics;
 }
 
 /**

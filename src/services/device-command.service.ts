@@ -40,6 +40,13 @@ const TRANSIENT_CODES = new Set([-1003, -1005]);
 /** -5000: accepted by the master controller, a second result follows from the sub-controller. */
 const PENDING_CODE = -5000;
 
+export type CommandEvent = 'queued' | 'sent' | 'succeeded' | 'failed' | 'expired';
+
+/** Counts command transitions once their transaction committed (a rolled-back one counts nothing). */
+export function countCommands(ctx: RequestContext, event: CommandEvent, count: number): void {
+  if (count > 0) ctx.metrics?.commands.inc({ event }, count);
+}
+
 /** A new command id: 12 random letters/digits (the wire allows ≤ 16); unique per device by constraint. */
 export function newCommandId(): string {
   return randomBytes(6).toString('hex');
@@ -59,6 +66,8 @@ export async function enqueueCommand(ctx: RequestContext, input: EnqueueCommandI
   } as DeviceCommand);
   ctx.em.persist(command);
   await ctx.em.flush();
+  // Inside a caller's transaction this counts before its commit: a rollback there is an error path.
+  countCommands(ctx, 'queued', 1);
   notifyCommandsQueued([input.deviceId]);
   return command;
 }
@@ -69,7 +78,7 @@ export async function enqueueCommand(ctx: RequestContext, input: EnqueueCommandI
  */
 export async function takeCommandsForDelivery(ctx: RequestContext, deviceId: number, limit: number): Promise<CommandLine[]> {
   const now = ctx.now();
-  return ctx.em.transactional(async (em) => {
+  const delivered = await ctx.em.transactional(async (em) => {
     const rows = await em.execute<{ id: number; command_id: string; command: string }[]>(
       `update device_command set status = 'sent', sent_at = ?::timestamptz, attempts = attempts + 1
        where id in (
@@ -83,6 +92,8 @@ export async function takeCommandsForDelivery(ctx: RequestContext, deviceId: num
     await mirrorDoorActions({ ...ctx, em }, rows.map((r) => r.id));
     return rows.map((r) => ({ id: r.command_id, command: r.command }));
   });
+  countCommands(ctx, 'sent', delivered.length);
+  return delivered;
 }
 
 /**
@@ -97,8 +108,9 @@ export async function recordCommandResults(
   policy: CommandPolicy,
 ): Promise<void> {
   const now = ctx.now();
-  await ctx.em.transactional(async (em) => {
+  const concluded = await ctx.em.transactional(async (em) => {
     const touched: number[] = [];
+    const statuses: string[] = [];
     for (const result of results) {
       if (result.returnCode === PENDING_CODE) continue;
       const retry = TRANSIENT_CODES.has(result.returnCode);
@@ -114,11 +126,15 @@ export async function recordCommandResults(
       );
       if (rows.length === 0) ctx.logger.warn({ deviceId, commandId: result.id, returnCode: result.returnCode }, 'result for an unknown or concluded command ignored');
       touched.push(...rows.map((r) => r.id));
+      statuses.push(...rows.map((r) => r.status));
       if (rows.some((r) => r.status === 'queued')) notifyCommandsQueued([deviceId]);
     }
     await mirrorDoorActions({ ...ctx, em }, touched);
     await mirrorDeviceUsers({ ...ctx, em }, touched);
+    return statuses;
   });
+  countCommands(ctx, 'succeeded', concluded.filter((s) => s === 'succeeded').length);
+  countCommands(ctx, 'failed', concluded.filter((s) => s === 'failed').length);
 }
 
 /**
@@ -128,7 +144,7 @@ export async function recordCommandResults(
  */
 export async function sweepCommands(ctx: RequestContext, policy: CommandPolicy): Promise<void> {
   const now = ctx.now();
-  await ctx.em.transactional(async (em) => {
+  const swept = await ctx.em.transactional(async (em) => {
     const retried = await em.execute<{ id: number; device_id: number; status: string }[]>(
       `update device_command set
          status = case when attempts < ? then 'queued' else 'failed' end,
@@ -145,7 +161,10 @@ export async function sweepCommands(ctx: RequestContext, policy: CommandPolicy):
     notifyCommandsQueued(retried.filter((r) => r.status === 'queued').map((r) => r.device_id));
     await mirrorDoorActions({ ...ctx, em }, [...retried, ...expired].map((r) => r.id));
     await mirrorDeviceUsers({ ...ctx, em }, retried.map((r) => r.id));
+    return { failed: retried.filter((r) => r.status === 'failed').length, expired: expired.length };
   });
+  countCommands(ctx, 'failed', swept.failed);
+  countCommands(ctx, 'expired', swept.expired);
 }
 
 type MirroredRow = DoorActionRow & { id: number; workspace_id: number; previous: string };

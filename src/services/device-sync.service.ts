@@ -10,7 +10,7 @@
 // Results flow back through `recordCommandResults` (device-command.service.ts).
 import { notifyCommandsQueued } from './command-queue-changes';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newCommandId } from './device-command.service';
+import { countCommands, newCommandId } from './device-command.service';
 import type { RequestContext } from './context';
 import { syncCommands, terminalOf, type SyncTemplate, type SyncTerminal } from './sync-commands';
 
@@ -92,7 +92,9 @@ interface PendingRow {
  * rows were built; 0 also when another process holds the device's build lock.
  */
 export async function buildSyncCommands(ctx: RequestContext, deviceId: number, reported?: ReportedAlgorithms): Promise<number> {
-  return ctx.em.transactional(async (em) => {
+  let queued = 0;
+  let superseded = 0;
+  const built = await ctx.em.transactional(async (em) => {
     if (!(await lockDeviceSync(em, deviceId, false))) return 0;
     const rows = await em.execute<PendingRow[]>(
       `select du.id, du.employee_id, du.pin, du.previous_pin, du.name, du.privilege, du.present, du.changed_at::text as version
@@ -108,10 +110,11 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
     const templates = await templatesOf(em, rows.filter((r) => r.present).map((r) => r.employee_id));
     const now = ctx.now();
     for (const row of rows) {
-      await em.execute(
-        `update device_command set status = 'expired', completed_at = ? where device_user_id = ? and status = 'queued' and device_user_version <> ?::timestamptz`,
+      const expired = await em.execute<{ id: number }[]>(
+        `update device_command set status = 'expired', completed_at = ? where device_user_id = ? and status = 'queued' and device_user_version <> ?::timestamptz returning id`,
         [now, row.id, row.version],
       );
+      superseded += expired.length;
       const commands = syncCommands(
         terminal,
         { pin: row.pin, previousPin: row.previous_pin, name: row.name, privilege: row.privilege, present: row.present },
@@ -125,10 +128,14 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
         `insert into device_command (workspace_id, device_id, command_id, command, kind, reference, device_user_id, device_user_version, step, created_at) values ${values}`,
         params,
       );
+      queued += commands.length;
     }
     notifyCommandsQueued([deviceId]);
     return rows.length;
   });
+  countCommands(ctx, 'queued', queued);
+  countCommands(ctx, 'expired', superseded);
+  return built;
 }
 
 /** Sweep: builds for every connected device with pending rows that have no commands yet. */

@@ -46,6 +46,11 @@ const keyOf = (p: { deviceSerial: string; pin: string; punchTime: Date }) => `${
 const indexKeyOf = (p: { deviceSerial: string; deviceRecordIndex?: number | null }) =>
   p.deviceRecordIndex == null ? null : `${p.deviceSerial}\u0000#${p.deviceRecordIndex}`;
 
+/** Counts punches stored (never duplicates), once their transaction committed. */
+export function countPunches(ctx: RequestContext, source: 'device' | 'manual', count: number): void {
+  if (count > 0) ctx.metrics?.punchesIngested.inc({ source }, count);
+}
+
 /**
  * Stores a batch of punches idempotently, with an `attendance.created` event per inserted row: one
  * multi-row `insert ... on conflict do nothing returning *` against both keys — (workspace, device
@@ -304,5 +309,6 @@ export async function createPunch(ctx: RequestContext, input: ManualPunchInput):
       receivedAt: ctx.now(),
     },
   ]);
+  countPunches(ctx, 'manual', inserted.length);
   return inserted.length > 0 ? { punch: inserted[0]!, created: true } : { punch: duplicates[0]!, created: false };
 }

@@ -7,7 +7,7 @@ import { createLocalTimeConverter, verifyType, type AttlogRecord, type RtlogEven
 import { DoorEventClass } from '../entities/door-event.entity';
 import { PunchRecordType } from '../entities/punch.entity';
 import type { RequestContext } from './context';
-import { storeDevicePunches, type NewPunch } from './punch.service';
+import { countPunches, storeDevicePunches, type NewPunch } from './punch.service';
 import { doorOpenedData } from '../events/event-payloads';
 import { recordEvents } from '../events/outbox';
 import type { TerminalDevice } from './terminal.service';
@@ -77,6 +77,7 @@ export async function ingestAttlog(ctx: RequestContext, device: TerminalDevice, 
   );
   // The punches and their attendance.created events commit together.
   const inserted = await ctx.em.transactional((em) => storeDevicePunches({ ...ctx, em }, device.workspaceId, punches));
+  countPunches(ctx, 'device', inserted.length);
   return { stored: inserted.length, duplicates: punches.length - inserted.length };
 }
 
@@ -108,7 +109,7 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
   const verifyName = (r: RtlogRecord) => (r.verifyType === null ? null : verifyType(r.verifyType).name);
 
   // Punches, door events and their events (attendance.created, door.opened) commit together.
-  return ctx.em.transactional(async (em) => {
+  const result = await ctx.em.transactional(async (em): Promise<RtlogIngestResult> => {
     const tx = { ...ctx, em };
     const punchIds = await storeDevicePunches(
       tx,
@@ -196,6 +197,8 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
       rejected,
     };
   });
+  countPunches(ctx, 'device', result.punches.stored);
+  return result;
 }
 
 /** What opened the door, as reported by the terminal: a remote command, the exit button, or the verification used. */

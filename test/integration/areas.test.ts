@@ -143,6 +143,9 @@ describe('areas and area membership', () => {
       expect(added.body[0]).to.include({ name: 'Ada', company_id: companyId });
       await send('POST', `/public/v2/areas/${second.id}/employees`, [{ employee_id: e1.id }]);
       expect((await get(`/public/v2/employees/${e1.id}`)).body.area_ids, 'an employee may be in several areas').to.deep.equal([area.id, second.id]);
+      const listed = (await get(`/public/v2/employees?company_id=${companyId}&per_page=1000`)).body as Array<{ id: number; area_ids: number[] }>;
+      const areasOf = new Map(listed.map((e) => [e.id, e.area_ids]));
+      expect([e1, e2, e3].map((e) => areasOf.get(e.id)), 'a list page reads its area ids in one batch, each employee gets its own').to.deep.equal([[area.id, second.id], [area.id], []]);
       expect((await get(path)).body.map((e: any) => e.id)).to.deep.equal([e1.id, e2.id]);
       expect((await get(`/public/v2/areas/${area.id}`)).body.employee_ids).to.deep.equal([e1.id, e2.id]);
 

@@ -1,0 +1,265 @@
+// `npm run bench`: every scenario of bench/, each with its baseline in the same run, one after the
+// other (each scenario is its own process: `node dist/bench/<name>.js`, runnable alone). Reads each
+// scenario's JSON line, prints its figures as it finishes, and writes bench/results/latest.json and
+// latest.md with the machine, the date and the git commit. Asserts nothing about time.
+// Run: npm run bench   (BENCH_ONLY=heartbeat,ingest to run some scenarios only)
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const RESULTS = path.join(ROOT, 'bench', 'results');
+
+interface Figure {
+  scenario: string;
+  measure: string;
+  value: number | null;
+  unit: string;
+  baseline?: { what: string; value: number | null };
+  ratio?: number | null;
+  target?: string;
+  met?: boolean | null;
+}
+
+interface Scenario {
+  name: string;
+  script: string;
+  args?: string[];
+  env?: Record<string, string>;
+  figures(output: ScenarioOutput): Figure[];
+}
+
+interface ScenarioOutput {
+  json: Record<string, any>;
+  text: string;
+}
+
+const num = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+
+/** bench/realtime.ts prints readable lines (and may print a JSON line later): read both. */
+function realtimeFigures(out: ScenarioOutput): { p50: number | null; p99: number | null; received: string | null; webhooks: number | null } {
+  const latency = /p50 ([\d.]+) ms, p99 ([\d.]+) ms/.exec(out.text);
+  const received = /received (\d+\/\d+)/.exec(out.text);
+  const webhooks = /webhooks: \d+\/\d+ delivered to a local receiver at (\d+)\/s/.exec(out.text);
+  const j = out.json;
+  return {
+    p50: num(j.p50Ms ?? j.latencyP50Ms) ?? (latency ? Number(latency[1]) : null),
+    p99: num(j.p99Ms ?? j.latencyP99Ms) ?? (latency ? Number(latency[2]) : null),
+    received: received?.[1] ?? null,
+    webhooks: num(j.webhooksPerSecond ?? j.webhookDeliveriesPerSecond) ?? (webhooks ? Number(webhooks[1]) : null),
+  };
+}
+
+const SCENARIOS: Scenario[] = [
+  {
+    name: 'heartbeat',
+    script: 'heartbeat.js',
+    figures: ({ json: j }) => [
+      {
+        scenario: '1 terminal heartbeats (getrequest, nothing queued)',
+        measure: 'requests/s',
+        value: j.timegateRequestsPerSecond,
+        unit: 'req/s',
+        baseline: { what: "bare node:http answering 'OK'", value: j.bareRequestsPerSecond },
+        ratio: j.ratio,
+        target: '>= 50% of bare',
+        met: j.met,
+      },
+    ],
+  },
+  {
+    name: 'ingest',
+    script: 'ingest.js',
+    figures: ({ json: j }) => [
+      {
+        scenario: `2 ATTLOG ingestion (${j.terminals} terminals, ${j.linesPerBody}-line bodies)`,
+        measure: 'punches stored/s',
+        value: j.punchesPerSecond,
+        unit: 'punches/s',
+        target: '>= 20000/s',
+        met: j.met,
+      },
+    ],
+  },
+  {
+    name: 'rest-read',
+    script: 'rest-read.js',
+    figures: ({ json: j }) => [
+      {
+        scenario: '3a REST GET /public/v2/employees/{id}',
+        measure: 'requests/s',
+        value: j.single.timegate.requestsPerSecond,
+        unit: 'req/s',
+        baseline: { what: 'Express 5 + pg, same queries', value: j.single.baseline.requestsPerSecond },
+        ratio: j.single.ratio,
+        target: '>= 70% of baseline',
+        met: j.single.met,
+      },
+      {
+        scenario: '3b REST GET /public/v2/employees?per_page=100',
+        measure: 'requests/s',
+        value: j.list.timegate.requestsPerSecond,
+        unit: 'req/s',
+        baseline: { what: 'Express 5 + pg, same queries', value: j.list.baseline.requestsPerSecond },
+        ratio: j.list.ratio,
+        target: '(none)',
+        met: null,
+      },
+      {
+        scenario: '4 GraphQL employees(first: 100)',
+        measure: 'requests/s',
+        value: j.graphqlList.timegate.requestsPerSecond,
+        unit: 'req/s',
+        baseline: { what: 'REST list (3b)', value: j.list.timegate.requestsPerSecond },
+        ratio: j.graphqlList.ratioToRestList,
+        target: '(none)',
+        met: null,
+      },
+    ],
+  },
+  {
+    name: 'realtime',
+    script: 'realtime.js',
+    figures: (out) => {
+      const r = realtimeFigures(out);
+      return [
+        { scenario: `5 punch -> subscriber latency p50 (100 subscribers, received ${r.received ?? '?'})`, measure: 'p50', value: r.p50, unit: 'ms' },
+        { scenario: '5 punch -> subscriber latency p99', measure: 'p99', value: r.p99, unit: 'ms', target: '< 100 ms', met: r.p99 === null ? null : r.p99 < 100 },
+        { scenario: '6 webhook deliveries to a local receiver', measure: 'deliveries/s', value: r.webhooks, unit: 'deliveries/s', target: '(none)', met: null },
+      ];
+    },
+  },
+  {
+    name: 'fleet-memory',
+    script: 'fleet-memory.js',
+    figures: ({ json: j }) => [
+      { scenario: `7 service RSS idle`, measure: 'RSS', value: Math.round(j.idleRssBytes / 1024), unit: 'KB' },
+      { scenario: `7 service RSS with ${j.online}/${j.terminals} terminals polling every ${j.pollIntervalSeconds} s (${j.pollsPerSecond} polls/s)`, measure: 'RSS', value: Math.round(j.loadedRssBytes / 1024), unit: 'KB' },
+      {
+        scenario: '7 RSS per polling terminal beyond idle',
+        measure: 'bytes/terminal',
+        value: j.rssBytesPerTerminal,
+        unit: 'B',
+        target: '< 2048 B',
+        met: j.met,
+      },
+      { scenario: '7 heap used per polling terminal beyond idle', measure: 'bytes/terminal', value: j.heapBytesPerTerminal, unit: 'B' },
+    ],
+  },
+  {
+    name: 'punch-latency',
+    script: 'punch-latency.js',
+    figures: ({ json: j }) => [
+      { scenario: 'extra: terminal punch -> row visible in the database, p50', measure: 'p50', value: j.p50Ms, unit: 'ms' },
+      { scenario: 'extra: terminal punch -> row visible in the database, p99', measure: 'p99', value: j.p99Ms, unit: 'ms' },
+    ],
+  },
+];
+
+/** Runs one scenario as its own process, echoing its output; the first JSON object line is its result. */
+function runScenario(s: Scenario): Promise<ScenarioOutput & { seconds: number; exitCode: number | null }> {
+  const began = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'bench', s.script), ...(s.args ?? [])], {
+      env: { ...process.env, ...s.env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let text = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      text += chunk;
+      process.stdout.write(chunk);
+    });
+    child.on('exit', (code) => {
+      const line = text.split('\n').find((l) => l.startsWith('{') && l.endsWith('}'));
+      let json: Record<string, any> = {};
+      try {
+        json = line ? JSON.parse(line) : {};
+      } catch {
+        json = {};
+      }
+      resolve({ json, text, seconds: Math.round((Date.now() - began) / 1000), exitCode: code });
+    });
+  });
+}
+
+function machine() {
+  const cpus = os.cpus();
+  const git = (args: string[]) => {
+    try {
+      return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+    } catch {
+      return null;
+    }
+  };
+  return {
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    cores: cpus.length,
+    memoryBytes: os.totalmem(),
+    node: process.version,
+    platform: `${os.type()} ${os.release()} ${os.arch()}`,
+    date: new Date().toISOString(),
+    gitCommit: git(['rev-parse', 'HEAD']),
+    gitDirty: (git(['status', '--porcelain', '--untracked-files=no']) ?? '') !== '',
+    database: process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL started by each scenario',
+  };
+}
+
+const cell = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+const metCell = (met: boolean | null | undefined) => (met === true ? 'met' : met === false ? '**NOT met**' : '');
+
+function markdown(result: { machine: ReturnType<typeof machine>; scenarios: Array<{ name: string; seconds: number; exitCode: number | null; figures: Figure[] }> }): string {
+  const m = result.machine;
+  const lines = [
+    '# Timegate benchmark results (`npm run bench`)',
+    '',
+    `- Date: ${m.date}`,
+    `- Commit: ${m.gitCommit ?? 'unknown'}${m.gitDirty ? ' (with uncommitted changes)' : ''}`,
+    `- Machine: ${m.cpuModel}, ${m.cores} cores, ${(m.memoryBytes / 1024 ** 3).toFixed(1)} GB memory, Node ${m.node}, ${m.platform}`,
+    `- Database: ${m.database}. Server and load generator in separate processes; 2 s warm-up, then 10 s measured (autocannon -c 10).`,
+    '- Method and scenario descriptions: docs/benchmarks.md.',
+    '',
+    '| scenario | figure | baseline | ratio | target | result |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const s of result.scenarios) {
+    if (s.exitCode !== 0) lines.push(`| ${s.name} | **failed** (exit ${s.exitCode}) | | | | |`);
+    for (const f of s.figures) {
+      const baseline = f.baseline ? `${cell(f.baseline.value)} ${f.unit} (${f.baseline.what})` : '';
+      const ratio = f.ratio === null || f.ratio === undefined ? '' : `${(f.ratio * 100).toFixed(1)}%`;
+      lines.push(`| ${f.scenario} | ${cell(f.value)} ${f.unit} | ${baseline} | ${ratio} | ${cell(f.target)} | ${metCell(f.met)} |`);
+    }
+  }
+  lines.push('', `Scenario run times: ${result.scenarios.map((s) => `${s.name} ${s.seconds} s`).join(', ')}.`, '');
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+  const selected = only ? SCENARIOS.filter((s) => only.includes(s.name)) : SCENARIOS;
+  const scenarios: Array<{ name: string; seconds: number; exitCode: number | null; figures: Figure[]; raw: Record<string, any> }> = [];
+  for (const s of selected) {
+    process.stdout.write(`\n=== ${s.name} ===\n`);
+    const out = await runScenario(s);
+    let figures: Figure[] = [];
+    try {
+      figures = out.exitCode === 0 ? s.figures(out) : [];
+    } catch (error) {
+      process.stderr.write(`could not read the figures of ${s.name}: ${error}\n`);
+    }
+    scenarios.push({ name: s.name, seconds: out.seconds, exitCode: out.exitCode, figures, raw: out.json });
+    for (const f of figures) {
+      const ratio = f.ratio === null || f.ratio === undefined ? '' : `, ${(f.ratio * 100).toFixed(1)}% of baseline`;
+      process.stdout.write(`>> ${f.scenario}: ${cell(f.value)} ${f.unit}${ratio}${f.target ? ` (target ${f.target}: ${metCell(f.met) || '-'})` : ''}\n`);
+    }
+  }
+  const result = { machine: machine(), scenarios };
+  fs.mkdirSync(RESULTS, { recursive: true });
+  fs.writeFileSync(path.join(RESULTS, 'latest.json'), `${JSON.stringify(result, null, 2)}\n`);
+  fs.writeFileSync(path.join(RESULTS, 'latest.md'), markdown(result));
+  process.stdout.write(`\nwritten: bench/results/latest.json, bench/results/latest.md\n`);
+  if (scenarios.some((s) => s.exitCode !== 0)) process.exitCode = 1;
+}
+
+void main();
