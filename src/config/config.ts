@@ -18,6 +18,7 @@ export interface Config {
   idempotencyTtlHours: number;
   defaultWorkspaceName: string;
   metricsToken: string | null;
+  keyCacheMs: number;
   corsOrigins: string[];
   graphqlIntrospection: boolean;
   graphqlMaxDepth: number;
@@ -113,6 +114,11 @@ export const settings: Record<keyof Config, SettingDescription> = {
     meaning: 'API requests per minute per key (token bucket refill; per process). Terminals are not limited.',
   },
   rateLimitBurst: { env: 'TIMEGATE_RATE_LIMIT_BURST', default: '200', meaning: 'Largest burst of API requests per key (bucket size).' },
+  keyCacheMs: {
+    env: 'TIMEGATE_KEY_CACHE_MS',
+    default: '5000',
+    meaning: 'How long a process trusts a key it has checked (0 = check every request); a revocation takes effect at once in the process that made it and within this time in the others.',
+  },
   metricsToken: {
     env: 'TIMEGATE_METRICS_TOKEN',
     default: '(unset: /metrics is open)',
@@ -277,6 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idempotencyTtlHours: int('idempotencyTtlHours', 24, 1, 24 * 30),
     defaultWorkspaceName: str('defaultWorkspaceName') ?? 'Default workspace',
     metricsToken: str('metricsToken'),
+    keyCacheMs: int('keyCacheMs', 5000, 0, 300_000),
     corsOrigins: (str('corsOrigins') ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     graphqlIntrospection: bool('graphqlIntrospection', (str('nodeEnv') ?? 'development') !== 'production'),
     graphqlMaxDepth: int('graphqlMaxDepth', 10, 2, 100),

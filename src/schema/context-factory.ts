@@ -16,7 +16,7 @@ export function createContextFactory(deps: { orm: MikroORM; config: Config; logg
   const now = deps.now ?? (() => new Date());
   return async ({ authorization, requestId }) => {
     const em = deps.orm.em.fork();
-    const principal = await authenticate(em, authorization, deps.config.masterKey);
+    const principal = await authenticate(em, authorization, deps.config.masterKey, deps.config.keyCacheMs);
     const id = requestId ?? crypto.randomUUID();
     return { principal, em, requestId: id, logger: deps.logger.child({ requestId: id }), now, config: deps.config, metrics: deps.metrics };
   };

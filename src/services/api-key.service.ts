@@ -57,17 +57,49 @@ function timingSafeEqualText(a: string, b: string): boolean {
  * by hash, so a wrong key never reaches a comparison of secrets; the master key is compared in
  * constant time.
  */
-export async function authenticate(em: EntityManager, authorization: string | undefined, masterKey: string | null): Promise<Principal> {
+export async function authenticate(
+  em: EntityManager,
+  authorization: string | undefined,
+  masterKey: string | null,
+  cacheMs = 0,
+  now = Date.now(),
+): Promise<Principal> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) throw new DomainError('unauthenticated', 'Send an API key as `Authorization: Bearer <key>`.');
   const key = match[1];
   if (masterKey !== null && timingSafeEqualText(key, masterKey)) return { kind: 'operator' };
-  const rows = await em.getConnection().execute<{ id: number; workspace_id: number; scopes: string[] }[]>(
+  const hash = hashKey(key);
+  const cached = validKeys.get(hash);
+  if (cached && cached.until > now) return cached.principal;
+  const rows = await em.execute<{ id: number; workspace_id: number; scopes: string[] }[]>(
     'select id, workspace_id, scopes from api_key where key_hash = ? and revoked_at is null',
-    [hashKey(key)],
+    [hash],
   );
   if (rows.length === 0) throw new DomainError('unauthenticated', 'The API key is not valid or has been revoked.');
-  return { kind: 'workspace', workspaceId: rows[0].workspace_id, keyId: rows[0].id, scopes: rows[0].scopes as Scope[] };
+  const principal: Principal = { kind: 'workspace', workspaceId: rows[0].workspace_id, keyId: rows[0].id, scopes: rows[0].scopes as Scope[] };
+  if (cacheMs > 0) rememberKey(hash, principal, now + cacheMs);
+  return principal;
+}
+
+/**
+ * Valid keys seen in the last `TIMEGATE_KEY_CACHE_MS` (hash → principal), so that an API request
+ * costs no key lookup. Only valid keys are kept (an unknown key is looked up every time), a
+ * revocation forgets the key in this process at once, and another process stops accepting it
+ * within the cache time. Bounded: when full, the oldest entries go first.
+ */
+const validKeys = new Map<string, { principal: Principal; until: number }>();
+const MAX_CACHED_KEYS = 10_000;
+
+function rememberKey(hash: string, principal: Principal, until: number): void {
+  validKeys.delete(hash);
+  validKeys.set(hash, { principal, until });
+  if (validKeys.size > MAX_CACHED_KEYS) validKeys.delete(validKeys.keys().next().value!);
+}
+
+function forgetKey(keyId: number): void {
+  for (const [hash, entry] of validKeys) {
+    if (entry.principal.kind === 'workspace' && entry.principal.keyId === keyId) validKeys.delete(hash);
+  }
 }
 
 /** Operators act on any workspace they name; a workspace admin only on its own. */
@@ -106,6 +138,7 @@ export async function revokeApiKey(ctx: RequestContext, id: number): Promise<Api
     apiKey.revokedAt = ctx.now();
     await ctx.em.flush();
   }
+  forgetKey(apiKey.id);
   return apiKey;
 }
 

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { MikroORM } from '@mikro-orm/postgresql';
+import pino from 'pino';
+import { createApp } from '../../src/app';
 import { ormOptions } from '../../src/db/orm-config';
 import { createKey, createWorkspace } from '../support/factories';
 import { gql, gqlData, rest } from '../support/http';
@@ -131,5 +133,23 @@ describe('workspaces and API keys', () => {
   it('the operator key has no workspace of its own: workspace resources are forbidden to it', async () => {
     const r = await rest(t.url, 'GET', '/public/v2/companies', { key: MASTER_KEY });
     expect(r.status).to.equal(403);
+  });
+
+  it('a key revoked through another process is refused once the key cache time has passed', async () => {
+    const other = await createApp({ ...t.config, keyCacheMs: 300 }, { logger: pino({ level: 'silent' }) });
+    try {
+      const ws = await createWorkspace(t.url);
+      const key = await createKey(t.url, ws.key, ['read']);
+      expect((await rest(other.url, 'GET', '/public/v2/companies', { key })).status).to.equal(200);
+      const { apiKeys } = await gqlData(t.url, ws.key, '{ apiKeys { id last4 } }');
+      const id = apiKeys.find((k: any) => k.last4 === key.slice(-4)).id;
+      await gqlData(t.url, ws.key, 'mutation ($id: Int!) { revokeApiKey(id: $id) { id } }', { id });
+      // The process that revoked it refuses it at once.
+      expect((await rest(t.url, 'GET', '/public/v2/companies', { key })).status).to.equal(401);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect((await rest(other.url, 'GET', '/public/v2/companies', { key })).status).to.equal(401);
+    } finally {
+      await other.stop();
+    }
   });
 });
