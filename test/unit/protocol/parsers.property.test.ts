@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import {
+  bodyText,
   parseAttlog,
   parseCommandResults,
   parseInfo,
@@ -148,7 +149,8 @@ describe('protocol parsers (property-based)', () => {
   it('ATTLOG: every record parsed from a mutated body is a fully valid line of that body', () => {
     fc.assert(
       fc.property(mutatedBody, (body) => {
-        const text = body.toString('utf8');
+        // Decoded as the parser does: strict UTF-8, else the documented single-byte fallback.
+        const text = bodyText(body);
         const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
         for (const record of parseAttlog(body).records) {
           const fields = lines[record.line - 1]!.split('\t');
