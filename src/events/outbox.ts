@@ -6,12 +6,16 @@
 // insert its events, so inside one workspace both `sequence` (gapless) and the global `id` grow in
 // commit order: an event never commits later with a lower id than one a reader has already seen.
 // Taking this lock last keeps lock order simple (a holder waits for nothing but its commit).
-// NOTIFY is transactional too (sent at commit only) and is just a wake-up carrying the workspace.
+// NOTIFY is transactional too (sent at commit only) and is just a wake-up carrying the workspace;
+// a second one, on WEBHOOK_CHANNEL, only when webhook deliveries were queued (so a workspace without
+// endpoints does not make every process look for deliveries at each event).
 import type { RequestContext } from '../services/context';
 import { doorOpenedData, type DoorOpening } from './event-payloads';
 import type { EventType, TEST_EVENT_TYPE } from './event-types';
 
 export const EVENT_CHANNEL = 'timegate_events';
+/** Notified (empty payload) only by transactions that queued webhook deliveries: wakes the webhook workers. */
+export const WEBHOOK_CHANNEL = 'timegate_webhooks';
 
 export interface NewEvent {
   workspaceId: number;
@@ -67,10 +71,12 @@ export async function recordEvents(ctx: RequestContext, events: readonly NewEven
        insert into webhook_delivery (workspace_id, endpoint_id, event_id, status, attempt_count, next_attempt_at, give_up_at, created_at)
        select e.workspace_id, w.id, e.id, 'pending', 0, ?::timestamptz, ?::timestamptz, ?::timestamptz
        from e join webhook_endpoint w on w.workspace_id = e.workspace_id and ${endpointFilter}
-       order by e.id, w.id),
-     notified as (select pg_notify(?, workspace_id::text) from counter)
+       order by e.id, w.id
+       returning 1),
+     notified as (select pg_notify(?, workspace_id::text) from counter
+                  union all select pg_notify(?, '') where exists (select 1 from deliveries))
      select e.id, (select count(*) from notified) as notified from e order by e.id`,
-    [pgArray(workspaces), pgArray(workspaces.map((w) => counts.get(w)!)), JSON.stringify(rows), now, now, giveUpAt, now, EVENT_CHANNEL],
+    [pgArray(workspaces), pgArray(workspaces.map((w) => counts.get(w)!)), JSON.stringify(rows), now, now, giveUpAt, now, EVENT_CHANNEL, WEBHOOK_CHANNEL],
   );
   const ids = inserted.map((r) => String(r.id));
   return ids;
