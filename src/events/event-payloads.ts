@@ -25,28 +25,6 @@ export function punchData(punch: Punch): Record<string, unknown> {
   };
 }
 
-/** The same payload from a raw `punch` row (the terminal bulk path reads no entities). */
-export function punchRowData(row: Record<string, any>): Record<string, unknown> {
-  return {
-    id: row.id,
-    company_id: row.company_id,
-    employee_id: row.employee_id ?? null,
-    device_id: row.device_id ?? null,
-    device_serial: row.device_serial,
-    pin: row.pin,
-    punch_time: iso(row.punch_time),
-    local_time: row.local_time,
-    time_zone: row.time_zone,
-    punch_state: row.punch_state,
-    verify_type: row.verify_type ?? null,
-    verify_code: row.verify_code ?? null,
-    record_type: row.record_type,
-    work_code: row.work_code ?? null,
-    device_record_index: row.device_record_index ?? null,
-    received_at: iso(row.received_at),
-  };
-}
-
 export interface DeviceStatusRow {
   device_id: number;
   company_id: number;

@@ -7,7 +7,9 @@ import { recordPunches } from '../../src/services/punch.service';
 import { subscribe } from '../support/events';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
-import { eventually } from '../support/terminal';
+import { eventually, iclock } from '../support/terminal';
+import { Punch } from '../../src/entities';
+import { punchData } from '../../src/events/event-payloads';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const PUNCHES = `subscription ($companyId: Int, $after: String) { punchCreated(companyId: $companyId, after: $after) { cursor sequence punch { id companyId employeeId } } }`;
@@ -103,6 +105,33 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
       }
     } finally {
       await live.close();
+    }
+  });
+
+  it('a terminal upload stores punches and events in one statement: the payload is the punch as the API shows it, a resend emits nothing', async () => {
+    const ws = await createWorkspace(t.url, { maxCompanies: 10, maxDevices: 20 });
+    const company = await createCompany(t.url, ws.key);
+    const device = await createDevice(t.url, ws.key, company.id, { time_zone: 'Asia/Kolkata' });
+    const employee = await createEmployee(t.url, ws.key, company.id, { pin: '77' });
+    const sub = await subscribe(t.app, ws.id, ws.key, PUNCHES);
+    try {
+      const body = '77\t2026-05-04 09:15:30\t1\t15\t7\t0\t0\r\n88\t2026-05-04 09:16:00\t0\t1\t\t0\t0\r\n';
+      const url = `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=9999`;
+      await iclock(t.url, 'GET', `/iclock/cdata?SN=${device.serial_number}&options=all`);
+      expect((await iclock(t.url, 'POST', url, body)).text).to.equal('OK: 2');
+      expect((await iclock(t.url, 'POST', url, body)).text, 'the same records again').to.equal('OK: 2');
+      const events = await sub.waitFor(2);
+      const em = t.app.database.orm.em.fork();
+      const stored = await em.find(Punch, { workspaceId: ws.id }, { orderBy: { id: 'asc' } });
+      expect(stored).to.have.length(2);
+      expect(events.map((e) => e.punch.id)).to.deep.equal(stored.map((p) => p.id));
+      expect(events[0].punch.employeeId).to.equal(employee.id);
+      const rows = await em.getConnection().execute<{ data: unknown }[]>(`select data from event where workspace_id = ? order by id`, [ws.id]);
+      expect(rows.map((r) => r.data)).to.deep.equal(stored.map((p) => punchData(p)));
+      const [{ n }] = await em.getConnection().execute(`select count(*)::int as n from event where workspace_id = ?`, [ws.id]);
+      expect(n, 'the resend emitted nothing').to.equal(2);
+    } finally {
+      await sub.close();
     }
   });
 
