@@ -165,7 +165,10 @@ function upload(agent: http.Agent, url: string, body: string): Promise<boolean> 
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve(res.statusCode === 200 && text === 'OK: 1'));
+      res.on('end', () => {
+        if (text !== 'OK: 1') console.error('upload failed:', res.statusCode, text);
+        resolve(res.statusCode === 200 && text === 'OK: 1');
+      });
     });
     req.on('error', reject);
     req.end(body);

@@ -144,6 +144,19 @@ const PUNCH_COLUMNS = [
 
 const isoSql = (column: string) => `to_char(p.${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+/**
+ * The rows the new punches reference, locked as their foreign-key checks lock them (key share).
+ * Those checks run at the END of a statement, so in the one-statement insert they would come after
+ * the outbox counter lock: a transaction holding a device row and waiting for the counter (the
+ * presence flush) would deadlock with it. Taken here, before the counter (new_events depends on this
+ * CTE), the lock order is the one of the two-statement form: referenced rows first, counter last.
+ */
+const LOCK_REFERENCED = ['workspace', 'company', 'employee', 'device']
+  .map((table) => `(select count(*) from (select 1 from ${table} where id in (select ${table}_id from p) for key share) locked)`)
+  .join(' + ')
+  .replace(/^/, 'select ')
+  .concat(' as n');
+
 /** punchData in SQL, over the inserted rows `p` (a test checks both give the same payload). */
 const PUNCH_EVENT_DATA = `jsonb_build_object(
   'id', p.id, 'company_id', p.company_id, 'employee_id', p.employee_id, 'device_id', p.device_id, 'device_serial', p.device_serial,
@@ -193,7 +206,8 @@ export async function storeDevicePunches(ctx: RequestContext, workspaceId: numbe
     `with p as (
        insert into punch (${PUNCH_COLUMNS}) select ${PUNCH_COLUMNS} from json_populate_recordset(null::punch, ?::json)
        on conflict do nothing returning id, ${PUNCH_COLUMNS}),
-     new_events as (select workspace_id, id::bigint as ord, 'attendance.created'::varchar as type, ${PUNCH_EVENT_DATA} as data from p),
+     referenced as (${LOCK_REFERENCED}),
+     new_events as (select workspace_id, id::bigint as ord, 'attendance.created'::varchar as type, ${PUNCH_EVENT_DATA} as data from p, referenced),
      ${tail.sql}`,
     [JSON.stringify(rows), ...tail.params],
   );

@@ -135,6 +135,35 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
     }
   });
 
+  it('a terminal upload takes the rows it references before the outbox counter: no deadlock with a transaction holding its device', async () => {
+    const ws = await createWorkspace(t.url, { maxCompanies: 10, maxDevices: 20 });
+    const company = await createCompany(t.url, ws.key);
+    const device = await createDevice(t.url, ws.key, company.id, { time_zone: 'UTC' });
+    await createEmployee(t.url, ws.key, company.id, { pin: '5' });
+    await iclock(t.url, 'GET', `/iclock/cdata?SN=${device.serial_number}&options=all`);
+    // Like the presence flush: a transaction locks the device row, then writes an event (counter lock).
+    const holder = new pg.Client({ connectionString: t.app.database.url });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from device where id = $1 for update', [device.id]);
+      const upload = iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=9999`, '5\t2026-05-04 10:00:00\t0\t1\t0\t0\t0\r\n');
+      // The upload is now waiting for a lock (the device row: it must not hold the counter meanwhile).
+      await eventually(async () => {
+        const rows = await holder.query(`select query from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`);
+        return rows.rowCount! > 0;
+      });
+      await holder.query(
+        `insert into event_sequence (workspace_id, last_sequence) values ($1, 1) on conflict (workspace_id) do update set last_sequence = event_sequence.last_sequence + 1`,
+        [ws.id],
+      );
+      await holder.query('commit');
+      expect((await upload).text).to.equal('OK: 1');
+    } finally {
+      await holder.end();
+    }
+  });
+
   it('NOTIFYs the webhook channel only from transactions that queued deliveries', async () => {
     const s = await setup();
     const client = new pg.Client({ connectionString: t.app.database.url });
