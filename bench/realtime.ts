@@ -1,4 +1,4 @@
-// `npm run bench:realtime`: latency from a REST punch to 100 graphql-ws subscribers at 200 punches/s,
+// `npm run bench:realtime`: latency from a punch upload to 100 graphql-ws subscribers at 200 punches/s,
 // and webhook deliveries per second to a local receiver. Prints figures; asserts nothing.
 // Uses DATABASE_URL when set, otherwise a throw-away embedded PostgreSQL.
 import 'reflect-metadata';
@@ -16,6 +16,7 @@ import { loadConfig } from '../src/config/config';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres';
 import { PunchRecordType } from '../src/entities/punch.entity';
 import { recordPunches } from '../src/services/punch.service';
+import { formatDeviceTime } from '../src/simulator/wire-format';
 import { createCompany, createDevice, createEmployee, createWorkspace } from '../test/support/factories';
 import { rest } from '../test/support/http';
 import { MASTER_KEY } from '../test/support/test-app';
@@ -24,8 +25,13 @@ const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 100);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WEBHOOKS = Number(process.env.BENCH_WEBHOOKS ?? 2000);
-/** `terminal`: recordPunches, one record per call, as the terminal upload path calls it; `rest`: POST /public/v2/punches. */
+/**
+ * `terminal`: what a terminal in realtime mode does, one ATTLOG line per `POST /iclock/cdata` over
+ * keep-alive HTTP (the real upload path, storeDevicePunches); `record`: recordPunches called
+ * in-process, one record per call; `rest`: POST /public/v2/punches.
+ */
 const SOURCE = process.env.BENCH_SOURCE ?? 'terminal';
+const SOURCES: Record<string, string> = { terminal: 'terminal ATTLOG uploads over HTTP, one line each', record: 'recordPunches in-process', rest: 'REST' };
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -39,12 +45,17 @@ async function main(): Promise<void> {
     pg = await startEmbeddedPostgres({ dataDir, port: null });
     databaseUrl = pg.serverUrl(`bench_${Date.now()}`);
   }
-  const config = loadConfig({ DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', NODE_ENV: 'production', TIMEGATE_MASTER_KEY: MASTER_KEY, TIMEGATE_WEBHOOK_ALLOW_PRIVATE: 'true' });
+  // TIMEGATE_* settings of the environment apply (e.g. TIMEGATE_EVENT_BATCH_MS=0 to compare).
+  const settings = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('TIMEGATE_'))) as Record<string, string>;
+  // One key sends every REST punch: the per-key rate limit (20/s by default) would be what is measured.
+  const config = loadConfig({ TIMEGATE_RATE_LIMIT_BURST: '1000000', TIMEGATE_RATE_LIMIT_PER_MINUTE: '10000000', ...settings, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', NODE_ENV: 'production', TIMEGATE_MASTER_KEY: MASTER_KEY, TIMEGATE_WEBHOOK_ALLOW_PRIVATE: 'true' });
   const app = await createApp(config, { logger: pino({ level: 'silent' }) });
   try {
     const ws = await createWorkspace(app.url, { maxEmployees: 10 });
     const company = await createCompany(app.url, ws.key);
-    const device = await createDevice(app.url, ws.key, company.id);
+    const device = await createDevice(app.url, ws.key, company.id, { time_zone: 'UTC' });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 20 });
+    await fetch(`${app.url}/iclock/cdata?SN=${device.serial_number}&options=all&pushver=2.4.1`);
     const employee = await createEmployee(app.url, ws.key, company.id, { pin: '1' });
 
     // --- subscription latency: the subscribers run in a worker thread, as remote clients would not share the server's CPU ---
@@ -69,15 +80,24 @@ async function main(): Promise<void> {
     const base = Date.UTC(2026, 0, 1);
     const started = performance.now();
     const requests: Promise<unknown>[] = [];
+    /** Punch request -> its commit acknowledged: the write side of the latency, without the fan-out. */
+    const writeLatencies: number[] = [];
+    const written = (sent: number) => () => writeLatencies.push(performance.timeOrigin + performance.now() - sent);
     let failures = 0;
     for (let i = 0; i < total; i++) {
       const due = started + (i * 1000) / RATE;
       const wait = due - performance.now();
       if (wait > 1) await sleep(wait);
       const punchTime = new Date(base + i * 1000).toISOString();
-      sentAt.set(punchTime, performance.timeOrigin + performance.now());
+      const sent = performance.timeOrigin + performance.now();
+      sentAt.set(punchTime, sent);
       if (SOURCE === 'terminal') {
-        requests.push(recordPunches({ ...ctx, em: app.database.orm.em.fork() }, ws.id, [line(new Date(punchTime))]).then(() => true, () => failures++));
+        const body = `1\t${formatDeviceTime(new Date(punchTime), 0)}\t0\t1\t0\t0\t0\r\n`;
+        requests.push(upload(agent, `${app.url}/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=9999`, body).then((ok) => (ok ? written(sent)() : failures++), () => failures++));
+        continue;
+      }
+      if (SOURCE === 'record') {
+        requests.push(recordPunches({ ...ctx, em: app.database.orm.em.fork() }, ws.id, [line(new Date(punchTime))]).then(written(sent), () => failures++));
         continue;
       }
       requests.push(
@@ -85,7 +105,7 @@ async function main(): Promise<void> {
           key: ws.key,
           body: { employee_id: employee.id, device_id: device.id, company_id: company.id, punch_time: punchTime, punch_state: '0' },
         }).then(
-          (r) => r.status === 201 || failures++,
+          (r) => (r.status === 201 ? written(sent)() : failures++),
           () => failures++,
         ),
       );
@@ -96,12 +116,16 @@ async function main(): Promise<void> {
     const deadline = Date.now() + 30_000;
     while (latencies.length < expected && Date.now() < deadline) await sleep(50);
     latencies.sort((a, b) => a - b);
+    writeLatencies.sort((a, b) => a - b);
     if (latencies.length === 0) latencies.push(NaN);
-    console.log(`subscriptions: ${total} punches (${SOURCE === 'terminal' ? 'recordPunches, the terminal upload path' : 'REST'}) at ${achieved.toFixed(0)}/s (target ${RATE}/s, ${failures} failed) to ${SUBSCRIBERS} subscribers`);
+    if (writeLatencies.length === 0) writeLatencies.push(NaN);
+    console.log(`subscriptions: ${total} punches (${SOURCES[SOURCE]}) at ${achieved.toFixed(0)}/s (target ${RATE}/s, ${failures} failed) to ${SUBSCRIBERS} subscribers`);
     console.log(
       `  received ${latencies.length}/${expected}; latency punch request -> subscriber: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`,
     );
+    console.log(`  of which the write (request -> committed): p50 ${percentile(writeLatencies, 50).toFixed(1)} ms, p99 ${percentile(writeLatencies, 99).toFixed(1)} ms (load average ${os.loadavg()[0]!.toFixed(1)})`);
     await subscribers.terminate();
+    agent.destroy();
 
     // --- webhook throughput ---
     let received = 0;
@@ -132,6 +156,23 @@ async function main(): Promise<void> {
     await pg?.stop();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** One terminal upload; true when the service stored the line (`OK: 1`). */
+function upload(agent: http.Agent, url: string, body: string): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent, headers: { 'Content-Length': Buffer.byteLength(body), 'User-Agent': 'iClock Proxy/1.09' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => {
+        if (text !== 'OK: 1') console.error('upload failed:', res.statusCode, text);
+        resolve(res.statusCode === 200 && text === 'OK: 1');
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** Worker thread: `count` graphql-ws clients; reports (punchTime, absolute receive time) in batches. */

@@ -114,7 +114,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       sendError(res, httpError(error, logger), res.locals.requestId);
     });
 
-    const events = new EventFeed({ orm: database.orm, databaseUrl: database.url, pollMs: config.eventPollMs, logger });
+    const events = new EventFeed({ orm: database.orm, databaseUrl: database.url, pollMs: config.eventPollMs, batchMs: config.eventBatchMs, logger });
     await events.start();
     const webhooks = new WebhookWorker({ orm: database.orm, config, logger, now });
     events.onWake(() => webhooks.kick());

@@ -40,6 +40,7 @@ export interface Config {
   eventRetentionDays: number;
   eventPurgeMs: number;
   eventPollMs: number;
+  eventBatchMs: number;
   webhookTimeoutMs: number;
   webhookRetryHours: number;
   webhookRetryBaseSeconds: number;
@@ -200,6 +201,11 @@ export const settings: Record<keyof Config, SettingDescription> = {
     default: '1000',
     meaning: 'Fallback poll of the outbox for subscribers, in case a NOTIFY wake-up was lost (LISTEN connection down).',
   },
+  eventBatchMs: {
+    env: 'TIMEGATE_EVENT_BATCH_MS',
+    default: '20',
+    meaning: 'While events keep coming, a workspace\'s subscribers are sent new events at most this often (an event after a quiet period goes at once): fewer, larger socket writes; 0 sends each wake-up at once.',
+  },
   webhookTimeoutMs: { env: 'TIMEGATE_WEBHOOK_TIMEOUT_MS', default: '10000', meaning: 'A webhook request without a complete response in this time is a failed attempt.' },
   webhookRetryHours: {
     env: 'TIMEGATE_WEBHOOK_RETRY_HOURS',
@@ -306,6 +312,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventRetentionDays: int('eventRetentionDays', 7, 7, 3650),
     eventPurgeMs: int('eventPurgeMs', 3_600_000, 1000, 86_400_000),
     eventPollMs: int('eventPollMs', 1000, 10, 3_600_000),
+    eventBatchMs: int('eventBatchMs', 20, 0, 1000),
     webhookTimeoutMs: int('webhookTimeoutMs', 10_000, 100, 120_000),
     webhookRetryHours: int('webhookRetryHours', 72, 1, 24 * 30),
     webhookRetryBaseSeconds: int('webhookRetryBaseSeconds', 30, 1, 3600),

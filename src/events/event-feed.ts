@@ -8,7 +8,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { EventStream } from './event-stream';
 import { storedEvent, type StoredEvent } from './event-types';
-import { EVENT_CHANNEL } from './outbox';
+import { EVENT_CHANNEL, WEBHOOK_CHANNEL } from './outbox';
 
 const PAGE = 500;
 /** A subscriber this far behind is cut off (it can resume with `after`) rather than grow memory without bound. */
@@ -40,12 +40,15 @@ class WorkspaceHub {
   readonly ready: Promise<void>;
   private running: Promise<void> | null = null;
   private again = false;
+  /** When the last read started: reads are at least `batchMs` apart (see wake). */
+  private lastRead = 0;
 
   constructor(
     private readonly workspaceId: number,
     private readonly read: (workspaceId: number, after: bigint, types: readonly string[] | null) => Promise<StoredEvent[]>,
     private readonly query: <T>(sql: string, params: unknown[]) => Promise<T[]>,
     private readonly logger: Logger,
+    private readonly batchMs: number,
   ) {
     this.ready = this.query<{ max: string | null }>('select max(id) as max from event where workspace_id = ?', [workspaceId]).then(([row]) => {
       this.cursor = BigInt(row?.max ?? 0);
@@ -61,6 +64,12 @@ class WorkspaceHub {
       await this.ready;
       do {
         this.again = false;
+        // Under a steady flow, wait out the batch window: the events meanwhile committed go out
+        // together (one socket write per subscriber for all of them, one outbox read). After a
+        // quiet period the window has long passed and the read starts at once.
+        const wait = this.lastRead + this.batchMs - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        this.lastRead = performance.now();
         await this.pull();
       } while (this.again);
     })()
@@ -106,7 +115,7 @@ export class EventFeed {
   private stopped = false;
   private readonly wakeListeners: Array<() => void> = [];
 
-  constructor(private readonly deps: { orm: MikroORM; databaseUrl: string; pollMs: number; logger: Logger }) {}
+  constructor(private readonly deps: { orm: MikroORM; databaseUrl: string; pollMs: number; batchMs: number; logger: Logger }) {}
 
   async start(): Promise<void> {
     await this.listen();
@@ -114,7 +123,7 @@ export class EventFeed {
     this.pollTimer.unref();
   }
 
-  /** Called on every wake-up (NOTIFY or poll): the webhook worker uses it to look for new deliveries. */
+  /** Called when webhook deliveries may be due (their NOTIFY, or the poll): the webhook worker looks for them. */
   onWake(listener: () => void): void {
     this.wakeListeners.push(listener);
   }
@@ -123,7 +132,7 @@ export class EventFeed {
   async subscribe(spec: FeedSubscription): Promise<EventStream> {
     let hub = this.hubs.get(spec.workspaceId);
     if (!hub) {
-      hub = new WorkspaceHub(spec.workspaceId, (w, after, types) => this.read(w, after, types), (sql, params) => this.query(sql, params), this.deps.logger);
+      hub = new WorkspaceHub(spec.workspaceId, (w, after, types) => this.read(w, after, types), (sql, params) => this.query(sql, params), this.deps.logger, this.deps.batchMs);
       this.hubs.set(spec.workspaceId, hub);
     }
     const owner = hub;
@@ -186,14 +195,13 @@ export class EventFeed {
     client.on('error', retry);
     client.on('end', () => retry());
     client.on('notification', (message) => {
-      const workspaceId = Number(message.payload);
-      this.hubs.get(workspaceId)?.wake();
-      for (const listener of this.wakeListeners) listener();
+      if (message.channel === WEBHOOK_CHANNEL) for (const listener of this.wakeListeners) listener();
+      else this.hubs.get(Number(message.payload))?.wake();
     });
     this.listener = client;
     try {
       await client.connect();
-      await client.query(`listen ${EVENT_CHANNEL}`);
+      await client.query(`listen ${EVENT_CHANNEL}; listen ${WEBHOOK_CHANNEL}`);
     } catch (err) {
       retry(err);
       return;

@@ -25,12 +25,6 @@ export function punchData(punch: Punch): Record<string, unknown> {
   };
 }
 
-/** The same payload from a raw `punch` row (the terminal bulk path reads no entities). */
-export function punchRowData(row: Record<string, unknown>): Record<string, unknown> {
-  const camel = Object.fromEntries(Object.entries(row).map(([key, value]) => [key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), value]));
-  return punchData(camel as unknown as Punch);
-}
-
 export interface DeviceStatusRow {
   device_id: number;
   company_id: number;

@@ -6,12 +6,16 @@
 // insert its events, so inside one workspace both `sequence` (gapless) and the global `id` grow in
 // commit order: an event never commits later with a lower id than one a reader has already seen.
 // Taking this lock last keeps lock order simple (a holder waits for nothing but its commit).
-// NOTIFY is transactional too (sent at commit only) and is just a wake-up carrying the workspace.
+// NOTIFY is transactional too (sent at commit only) and is just a wake-up carrying the workspace;
+// a second one, on WEBHOOK_CHANNEL, only when webhook deliveries were queued (so a workspace without
+// endpoints does not make every process look for deliveries at each event).
 import type { RequestContext } from '../services/context';
 import { doorOpenedData, type DoorOpening } from './event-payloads';
 import type { EventType, TEST_EVENT_TYPE } from './event-types';
 
 export const EVENT_CHANNEL = 'timegate_events';
+/** Notified (empty payload) only by transactions that queued webhook deliveries: wakes the webhook workers. */
+export const WEBHOOK_CHANNEL = 'timegate_webhooks';
 
 export interface NewEvent {
   workspaceId: number;
@@ -24,7 +28,47 @@ export interface RecordOptions {
   onlyEndpointId?: number;
 }
 
-const pgArray = (values: readonly (number | string)[]) => `{${values.join(',')}}`;
+/**
+ * The statement tail that appends to the outbox the rows of a CTE named `new_events` (columns
+ * `workspace_id int, ord bigint, type varchar, data jsonb`; `ord` orders a workspace's events), with
+ * their webhook deliveries and NOTIFYs. The caller writes `with <its CTEs>, new_events as (...), ` and
+ * then this text; the statement returns `select` (default: the event ids, in id order), plus a column
+ * `notified` that makes the NOTIFYs run (only when it returns a row, i.e. when there are events). One round trip:
+ * counters (locked, in workspace order) -> events (ids drawn after the lock, in sequence order) ->
+ * deliveries -> NOTIFY (delivered at commit only). Composed into a caller's own insert (the terminal
+ * punches), the change and its events are one statement: atomic even outside a transaction, and the
+ * counter lock is held only until that statement's commit, never across a client round trip.
+ */
+export function outboxTail(ctx: RequestContext, options: RecordOptions = {}, select = 'select e.id from e order by e.id'): { sql: string; params: (Date | string)[] } {
+  const now = ctx.now();
+  const giveUpAt = new Date(now.getTime() + ctx.config.webhookRetryHours * 3_600_000);
+  const endpointFilter = options.onlyEndpointId === undefined ? `w.enabled and e.type = any(w.event_types)` : `w.id = ${Number(options.onlyEndpointId)}`;
+  const sql = `counts as (select workspace_id, count(*) as n from new_events group by workspace_id),
+     counter as (
+       insert into event_sequence (workspace_id, last_sequence)
+       select workspace_id, n from counts order by workspace_id
+       on conflict (workspace_id) do update set last_sequence = event_sequence.last_sequence + excluded.last_sequence
+       returning workspace_id, last_sequence),
+     numbered as (
+       select n.workspace_id, n.type, n.data,
+              c.last_sequence - count(*) over (partition by n.workspace_id) + row_number() over (partition by n.workspace_id order by n.ord) as sequence
+       from new_events n join counter c on c.workspace_id = n.workspace_id),
+     e as (
+       insert into event (workspace_id, sequence, type, data, created_at)
+       select workspace_id, sequence, type, data, ?::timestamptz from numbered
+       order by workspace_id, sequence
+       returning id, workspace_id, type),
+     deliveries as (
+       insert into webhook_delivery (workspace_id, endpoint_id, event_id, status, attempt_count, next_attempt_at, give_up_at, created_at)
+       select e.workspace_id, w.id, e.id, 'pending', 0, ?::timestamptz, ?::timestamptz, ?::timestamptz
+       from e join webhook_endpoint w on w.workspace_id = e.workspace_id and ${endpointFilter}
+       order by e.id, w.id
+       returning 1),
+     notified as (select pg_notify(?, workspace_id::text) from counter
+                  union all select pg_notify(?, '') where exists (select 1 from deliveries))
+     ${select.replace(/^select /, 'select (select count(*) from notified) as notified, ')}`;
+  return { sql, params: [now, now, giveUpAt, now, EVENT_CHANNEL, WEBHOOK_CHANNEL] };
+}
 
 /**
  * Appends events to the outbox, creates their webhook deliveries and queues the NOTIFY, all in the
@@ -32,48 +76,15 @@ const pgArray = (values: readonly (number | string)[]) => `{${values.join(',')}}
  */
 export async function recordEvents(ctx: RequestContext, events: readonly NewEvent[], options: RecordOptions = {}): Promise<string[]> {
   if (events.length === 0) return [];
-  const em = ctx.em;
-  if (!em.isInTransaction()) throw new Error('recordEvents must run in the transaction of the change it records');
-  const now = ctx.now();
-  const counts = new Map<number, number>();
-  for (const e of events) counts.set(e.workspaceId, (counts.get(e.workspaceId) ?? 0) + 1);
-  // Ascending workspace order: two transactions locking several counters cannot deadlock.
-  const workspaces = [...counts.keys()].sort((a, b) => a - b);
-  const offsets = new Map<number, number>();
-  const rows = events.map((e) => {
-    const offset = (offsets.get(e.workspaceId) ?? 0) + 1;
-    offsets.set(e.workspaceId, offset);
-    // `back`: how far below the counter's new value this event's sequence is.
-    return { workspace_id: e.workspaceId, back: counts.get(e.workspaceId)! - offset, type: e.type, data: e.data };
-  });
-  const giveUpAt = new Date(now.getTime() + ctx.config.webhookRetryHours * 3_600_000);
-  const endpointFilter = options.onlyEndpointId === undefined ? `w.enabled and e.type = any(w.event_types)` : `w.id = ${Number(options.onlyEndpointId)}`;
-  // One round trip: counters (locked, in workspace order) -> events (ids drawn after the lock, in
-  // sequence order) -> webhook deliveries -> NOTIFY (delivered at commit only).
-  const inserted = await em.execute<{ id: string }[]>(
-    `with counter as (
-       insert into event_sequence (workspace_id, last_sequence)
-       select w, n from unnest(?::int[], ?::bigint[]) as t(w, n) order by w
-       on conflict (workspace_id) do update set last_sequence = event_sequence.last_sequence + excluded.last_sequence
-       returning workspace_id, last_sequence),
-     input as (select * from jsonb_to_recordset(?::jsonb) as t(workspace_id int, back int, type varchar, data jsonb)),
-     e as (
-       insert into event (workspace_id, sequence, type, data, created_at)
-       select i.workspace_id, c.last_sequence - i.back, i.type, i.data, ?::timestamptz
-       from input i join counter c on c.workspace_id = i.workspace_id
-       order by i.workspace_id, c.last_sequence - i.back
-       returning id, workspace_id, type),
-     deliveries as (
-       insert into webhook_delivery (workspace_id, endpoint_id, event_id, status, attempt_count, next_attempt_at, give_up_at, created_at)
-       select e.workspace_id, w.id, e.id, 'pending', 0, ?::timestamptz, ?::timestamptz, ?::timestamptz
-       from e join webhook_endpoint w on w.workspace_id = e.workspace_id and ${endpointFilter}
-       order by e.id, w.id),
-     notified as (select pg_notify(?, workspace_id::text) from counter)
-     select e.id, (select count(*) from notified) as notified from e order by e.id`,
-    [pgArray(workspaces), pgArray(workspaces.map((w) => counts.get(w)!)), JSON.stringify(rows), now, now, giveUpAt, now, EVENT_CHANNEL],
+  if (!ctx.em.isInTransaction()) throw new Error('recordEvents must run in the transaction of the change it records');
+  const rows = events.map((e, ord) => ({ workspace_id: e.workspaceId, ord, type: e.type, data: e.data }));
+  const tail = outboxTail(ctx, options);
+  const inserted = await ctx.em.execute<{ id: string }[]>(
+    `with new_events as (select * from jsonb_to_recordset(?::jsonb) as t(workspace_id int, ord bigint, type varchar, data jsonb)),
+     ${tail.sql}`,
+    [JSON.stringify(rows), ...tail.params],
   );
-  const ids = inserted.map((r) => String(r.id));
-  return ids;
+  return inserted.map((r) => String(r.id));
 }
 
 /** One event; see recordEvents. */

@@ -14,6 +14,8 @@ import type { ContextFactory } from '../schema/context-factory';
 import { authenticate } from '../services/api-key.service';
 import { hasScope } from '../services/context';
 import type { EventFeed } from './event-feed';
+import { subscribeShared } from './shared-execution';
+import { batchWrites } from './socket-batching';
 
 /** `Bearer <key>` from either accepted connectionParams shape, or undefined. */
 export function authorizationOf(params: Readonly<Record<string, unknown>> | undefined): string | undefined {
@@ -36,10 +38,13 @@ export function startSubscriptionServer(deps: {
   events: EventFeed;
 }): SubscriptionServer {
   const wsServer = new WebSocketServer({ server: deps.server, path: '/graphql' });
+  // Registered before useServer's own listener: every frame graphql-ws sends goes through the batching.
+  wsServer.on('connection', batchWrites);
   const authorizations = new WeakMap<object, string>();
   const cleanup = useServer<Record<string, unknown>>(
     {
       schema: deps.schema,
+      subscribe: subscribeShared,
       onConnect: async (ctx) => {
         const authorization = authorizationOf(ctx.connectionParams);
         let principal;

@@ -75,8 +75,8 @@ export async function ingestAttlog(ctx: RequestContext, device: TerminalDevice, 
       receivedAt,
     }),
   );
-  // The punches and their attendance.created events commit together.
-  const inserted = await ctx.em.transactional((em) => storeDevicePunches({ ...ctx, em }, device.workspaceId, punches));
+  // One statement: the punches and their attendance.created events commit together.
+  const inserted = await storeDevicePunches(ctx, device.workspaceId, punches);
   countPunches(ctx, 'device', inserted.length);
   return { stored: inserted.length, duplicates: punches.length - inserted.length };
 }

@@ -5,7 +5,7 @@ import { WebhookDeliveryStatus } from '../entities/webhook-delivery.entity';
 import { DomainError } from '../errors/domain-error';
 import { AddressRefused, hostOf, resolveTarget } from '../events/address-policy';
 import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from '../events/event-types';
-import { EVENT_CHANNEL, recordEvents } from '../events/outbox';
+import { recordEvents, WEBHOOK_CHANNEL } from '../events/outbox';
 import { generateWebhookSecret } from '../events/webhook-signature';
 import { workspaceOf, type RequestContext } from './context';
 import type { Page, PageRequest } from './pagination';
@@ -166,8 +166,8 @@ export async function redeliverWebhook(ctx: RequestContext, deliveryId: number):
   delivery.giveUpAt = new Date(now.getTime() + ctx.config.webhookRetryHours * 3_600_000);
   delivery.completedAt = null;
   await ctx.em.flush();
-  // Wake the workers of every process (the NOTIFY of the event channel).
-  await ctx.em.execute('select pg_notify(?, ?)', [EVENT_CHANNEL, String(delivery.workspaceId)]);
+  // Wake the webhook workers of every process.
+  await ctx.em.execute("select pg_notify(?, '')", [WEBHOOK_CHANNEL]);
   return (await views(ctx, [delivery]))[0]!;
 }
 

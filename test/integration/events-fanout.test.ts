@@ -1,0 +1,189 @@
+import { expect } from 'chai';
+import pg from 'pg';
+import { EVENT_CHANNEL, WEBHOOK_CHANNEL } from '../../src/events/outbox';
+import { PunchRecordType } from '../../src/entities/punch.entity';
+import type { RequestContext } from '../../src/services/context';
+import { recordPunches } from '../../src/services/punch.service';
+import { subscribe } from '../support/events';
+import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
+import { rest } from '../support/http';
+import { eventually, iclock } from '../support/terminal';
+import { Punch } from '../../src/entities';
+import { punchData } from '../../src/events/event-payloads';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+const PUNCHES = `subscription ($companyId: Int, $after: String) { punchCreated(companyId: $companyId, after: $after) { cursor sequence punch { id companyId employeeId } } }`;
+
+describe('event fan-out: shared executions, batched reads, webhook wake-ups', () => {
+  let t: TestApp;
+  const now = () => new Date('2026-05-04T08:00:00Z');
+  before(async () => {
+    // A wide batch window: reads of a busy workspace are grouped, which this suite must not notice.
+    t = await startTestApp({ TIMEGATE_EVENT_BATCH_MS: '200', TIMEGATE_WEBHOOK_POLL_MS: '3600000', TIMEGATE_EVENT_POLL_MS: '3600000' }, 'fanout', { now });
+  });
+  after(() => t.stop());
+
+  const terminalCtx = (): RequestContext => ({ principal: { kind: 'terminal', serialNumber: '*' }, em: t.app.database.orm.em.fork(), requestId: 'test', logger: t.app.logger, now, config: t.config });
+
+  async function setup(ws?: TestWorkspace) {
+    ws ??= await createWorkspace(t.url, { maxCompanies: 10, maxDevices: 20 });
+    const company = await createCompany(t.url, ws.key);
+    const device = await createDevice(t.url, ws.key, company.id);
+    const employee = await createEmployee(t.url, ws.key, company.id, { pin: String(100 + Math.floor(Math.random() * 800)) });
+    let second = 0;
+    const line = () => {
+      const at = new Date(Date.UTC(2026, 4, 4, 6, 0, second++));
+      return {
+        companyId: company.id, employeeId: employee.id, deviceId: device.id, deviceSerial: device.serial_number, pin: employee.pin!, punchTime: at,
+        localTime: at.toISOString().slice(0, 19).replace('T', ' '), timeZone: 'UTC', punchState: '0', verifyType: 'fingerprint', verifyCode: 1,
+        recordType: PunchRecordType.device, workCode: null, deviceRecordIndex: null, receivedAt: now(),
+      };
+    };
+    /** `count` punches, each its own transaction, all at once. Returns the punch ids. */
+    const burst = async (count: number) => {
+      const results = await Promise.all(Array.from({ length: count }, () => recordPunches(terminalCtx(), ws!.id, [line()])));
+      return results.map((r) => r.inserted[0]!.id);
+    };
+    return { ws, company, burst };
+  }
+
+  it('subscribers sharing an operation each get every event once, in order, with their own filter and workspace only', async () => {
+    const a = await setup();
+    const a2 = await setup(a.ws); // a second company of the same workspace
+    const b = await setup();
+    // Same document and variables twice (one shared execution), another filter, and the same
+    // document and variables in another workspace (never shared across workspaces).
+    const same1 = await subscribe(t.app, a.ws.id, a.ws.key, PUNCHES, { companyId: a.company.id });
+    const same2 = await subscribe(t.app, a.ws.id, a.ws.key, PUNCHES, { companyId: a.company.id });
+    const other = await subscribe(t.app, a.ws.id, a.ws.key, PUNCHES, { companyId: a2.company.id });
+    const all = await subscribe(t.app, a.ws.id, a.ws.key, PUNCHES);
+    const foreign = await subscribe(t.app, b.ws.id, b.ws.key, PUNCHES, { companyId: a.company.id });
+    const foreignAll = await subscribe(t.app, b.ws.id, b.ws.key, PUNCHES);
+    try {
+      const [mine, theirs, bs] = await Promise.all([a.burst(25), a2.burst(10), b.burst(5)]);
+      const ids = (events: { punch: { id: number } }[]) => events.map((e) => e.punch.id);
+      const sorted = (values: number[]) => [...values].sort((x, y) => x - y);
+      const [got1, got2, gotOther, gotAll, gotB] = await Promise.all([same1.waitFor(25), same2.waitFor(25), other.waitFor(10), all.waitFor(35), foreignAll.waitFor(5)]);
+      expect(sorted(ids(got1))).to.deep.equal(sorted(mine!));
+      expect(got2, 'the same payloads to both subscribers of one operation').to.deep.equal(got1);
+      expect(sorted(ids(gotOther))).to.deep.equal(sorted(theirs!));
+      expect(sorted(ids(gotAll))).to.deep.equal(sorted([...mine!, ...theirs!]));
+      expect(sorted(ids(gotB))).to.deep.equal(sorted(bs!));
+      for (const events of [got1, gotOther, gotAll, gotB]) {
+        const cursors = events.map((e) => BigInt(e.cursor));
+        cursors.forEach((c, i) => i > 0 && expect(c > cursors[i - 1]!, 'in id order, once').to.equal(true));
+      }
+      const sequences = gotAll.map((e) => BigInt(e.sequence));
+      sequences.forEach((s, i) => i > 0 && expect(s, 'gapless across both companies').to.equal(sequences[i - 1]! + 1n));
+      // Workspace b's subscriber with a's company filter got nothing: its last event is b's last punch, delivered after a's.
+      expect(foreign.received).to.deep.equal([]);
+      expect([same1, same2, other, all, foreign, foreignAll].flatMap((s) => s.errors)).to.deep.equal([]);
+    } finally {
+      for (const s of [same1, same2, other, all, foreign, foreignAll]) await s.close();
+    }
+  });
+
+  it('a replaying subscriber joining an operation others follow live gets the replay, then the shared live events', async () => {
+    const s = await setup();
+    const live = await subscribe(t.app, s.ws.id, s.ws.key, PUNCHES);
+    try {
+      const before = await s.burst(5);
+      const seen = await live.waitFor(5);
+      // Replays from the second event while a burst is committing: boundary without gap or repeat.
+      const during = s.burst(10);
+      const replay = await subscribe(t.app, s.ws.id, s.ws.key, PUNCHES, { after: seen[0].cursor });
+      try {
+        const later = await during;
+        const events = await replay.waitFor(14);
+        // Everything but the first event delivered (the lowest id of the first burst).
+        const expected = [...before, ...later].filter((id) => id !== seen[0].punch.id).sort((x, y) => x - y);
+        expect(events.map((e) => e.punch.id).sort((x: number, y: number) => x - y)).to.deep.equal(expected);
+        expect(new Set(events.map((e) => e.cursor)).size).to.equal(events.length);
+        expect((await live.waitFor(15)).slice(5).map((e) => e.cursor)).to.deep.equal(events.slice(4).map((e) => e.cursor));
+      } finally {
+        await replay.close();
+      }
+    } finally {
+      await live.close();
+    }
+  });
+
+  it('a terminal upload stores punches and events in one statement: the payload is the punch as the API shows it, a resend emits nothing', async () => {
+    const ws = await createWorkspace(t.url, { maxCompanies: 10, maxDevices: 20 });
+    const company = await createCompany(t.url, ws.key);
+    const device = await createDevice(t.url, ws.key, company.id, { time_zone: 'Asia/Kolkata' });
+    const employee = await createEmployee(t.url, ws.key, company.id, { pin: '77' });
+    const sub = await subscribe(t.app, ws.id, ws.key, PUNCHES);
+    try {
+      const body = '77\t2026-05-04 09:15:30\t1\t15\t7\t0\t0\r\n88\t2026-05-04 09:16:00\t0\t1\t\t0\t0\r\n';
+      const url = `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=9999`;
+      await iclock(t.url, 'GET', `/iclock/cdata?SN=${device.serial_number}&options=all`);
+      expect((await iclock(t.url, 'POST', url, body)).text).to.equal('OK: 2');
+      expect((await iclock(t.url, 'POST', url, body)).text, 'the same records again').to.equal('OK: 2');
+      const events = await sub.waitFor(2);
+      const em = t.app.database.orm.em.fork();
+      const stored = await em.find(Punch, { workspaceId: ws.id }, { orderBy: { id: 'asc' } });
+      expect(stored).to.have.length(2);
+      expect(events.map((e) => e.punch.id)).to.deep.equal(stored.map((p) => p.id));
+      expect(events[0].punch.employeeId).to.equal(employee.id);
+      const rows = await em.getConnection().execute<{ data: unknown }[]>(`select data from event where workspace_id = ? order by id`, [ws.id]);
+      expect(rows.map((r) => r.data)).to.deep.equal(stored.map((p) => punchData(p)));
+      const [{ n }] = await em.getConnection().execute(`select count(*)::int as n from event where workspace_id = ?`, [ws.id]);
+      expect(n, 'the resend emitted nothing').to.equal(2);
+    } finally {
+      await sub.close();
+    }
+  });
+
+  it('a terminal upload takes the rows it references before the outbox counter: no deadlock with a transaction holding its device', async () => {
+    const ws = await createWorkspace(t.url, { maxCompanies: 10, maxDevices: 20 });
+    const company = await createCompany(t.url, ws.key);
+    const device = await createDevice(t.url, ws.key, company.id, { time_zone: 'UTC' });
+    await createEmployee(t.url, ws.key, company.id, { pin: '5' });
+    await iclock(t.url, 'GET', `/iclock/cdata?SN=${device.serial_number}&options=all`);
+    // Like the presence flush: a transaction locks the device row, then writes an event (counter lock).
+    const holder = new pg.Client({ connectionString: t.app.database.url });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select 1 from device where id = $1 for update', [device.id]);
+      const upload = iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=9999`, '5\t2026-05-04 10:00:00\t0\t1\t0\t0\t0\r\n');
+      // The upload is now waiting for a lock (the device row: it must not hold the counter meanwhile).
+      await eventually(async () => {
+        const rows = await holder.query(`select query from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`);
+        return rows.rowCount! > 0;
+      });
+      await holder.query(
+        `insert into event_sequence (workspace_id, last_sequence) values ($1, 1) on conflict (workspace_id) do update set last_sequence = event_sequence.last_sequence + 1`,
+        [ws.id],
+      );
+      await holder.query('commit');
+      expect((await upload).text).to.equal('OK: 1');
+    } finally {
+      await holder.end();
+    }
+  });
+
+  it('NOTIFYs the webhook channel only from transactions that queued deliveries', async () => {
+    const s = await setup();
+    const client = new pg.Client({ connectionString: t.app.database.url });
+    const heard: { channel: string; payload: string | undefined }[] = [];
+    client.on('notification', (m) => heard.push({ channel: m.channel, payload: m.payload }));
+    await client.connect();
+    try {
+      await client.query(`listen ${EVENT_CHANNEL}; listen ${WEBHOOK_CHANNEL}`);
+      await s.burst(1);
+      await eventually(async () => heard.some((h) => h.channel === EVENT_CHANNEL && h.payload === String(s.ws.id)));
+      const created = await rest(t.url, 'POST', '/public/v2/webhooks', { key: s.ws.key, body: { url: 'https://hooks.example.com/x', event_types: ['attendance.created'] } });
+      expect(created.status).to.equal(201);
+      const marker = heard.length;
+      await s.burst(1);
+      await eventually(async () => heard.slice(marker).some((h) => h.channel === WEBHOOK_CHANNEL));
+      // Both NOTIFYs of a transaction arrive together at its commit: the first punch (no endpoint yet) sent no webhook wake-up.
+      expect(heard.slice(0, marker).filter((h) => h.channel === WEBHOOK_CHANNEL)).to.deep.equal([]);
+      expect(heard.slice(marker).map((h) => h.channel)).to.include(EVENT_CHANNEL);
+    } finally {
+      await client.end();
+    }
+  });
+});
