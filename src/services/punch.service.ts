@@ -74,24 +74,7 @@ async function insertPunches(ctx: RequestContext, workspaceId: number, punches: 
   // and cannot deadlock each other; results are matched back to the inputs by key.
   const ordered = [...normalized].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
   for (let start = 0; start < ordered.length; start += INSERT_CHUNK) {
-    const rows = ordered.slice(start, start + INSERT_CHUNK).map((p) => ({
-      workspace_id: workspaceId,
-      company_id: p.companyId,
-      employee_id: p.employeeId,
-      device_id: p.deviceId,
-      device_serial: p.deviceSerial,
-      pin: p.pin,
-      punch_time: p.punchTime,
-      local_time: p.localTime,
-      time_zone: p.timeZone,
-      punch_state: p.punchState,
-      verify_type: p.verifyType,
-      verify_code: p.verifyCode,
-      record_type: p.recordType,
-      work_code: p.workCode,
-      device_record_index: p.deviceRecordIndex,
-      received_at: p.receivedAt,
-    }));
+    const rows = ordered.slice(start, start + INSERT_CHUNK).map((p) => punchRow(workspaceId, p, p.punchTime));
     // No conflict target: a conflict on either unique key means "already stored".
     const query = knex('punch').insert(rows).onConflict().ignore().returning('*');
     for (const row of await em.execute<Record<string, unknown>[]>(query)) {
@@ -177,30 +160,35 @@ const PUNCH_EVENT_DATA = `jsonb_build_object(
  * Each created row gets its `attendance.created` event in the same statement, so no transaction is
  * needed (inside one, it joins it). Returns the ids of the rows created; the others were already stored.
  */
+/** The `punch` table row of a new punch (snake_case columns). */
+function punchRow(workspaceId: number, p: NewPunch, punchTime: Date) {
+  return {
+    workspace_id: workspaceId,
+    company_id: p.companyId,
+    employee_id: p.employeeId,
+    device_id: p.deviceId,
+    device_serial: p.deviceSerial,
+    pin: p.pin,
+    punch_time: punchTime,
+    local_time: p.localTime,
+    time_zone: p.timeZone,
+    punch_state: p.punchState,
+    verify_type: p.verifyType,
+    verify_code: p.verifyCode,
+    record_type: p.recordType,
+    work_code: p.workCode,
+    device_record_index: p.deviceRecordIndex,
+    received_at: p.receivedAt,
+  };
+}
+
 export async function storeDevicePunches(ctx: RequestContext, workspaceId: number, punches: readonly NewPunch[]): Promise<number[]> {
   const em = ctx.em;
   if (punches.length === 0) return [];
   const rows = punches
     .map((p) => ({ key: keyOf(p), p, punchTime: new Date(Math.floor(p.punchTime.getTime() / 1000) * 1000) }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map(({ p, punchTime }) => ({
-      workspace_id: workspaceId,
-      company_id: p.companyId,
-      employee_id: p.employeeId,
-      device_id: p.deviceId,
-      device_serial: p.deviceSerial,
-      pin: p.pin,
-      punch_time: punchTime,
-      local_time: p.localTime,
-      time_zone: p.timeZone,
-      punch_state: p.punchState,
-      verify_type: p.verifyType,
-      verify_code: p.verifyCode,
-      record_type: p.recordType,
-      work_code: p.workCode,
-      device_record_index: p.deviceRecordIndex,
-      received_at: p.receivedAt,
-    }));
+    .map(({ p, punchTime }) => punchRow(workspaceId, p, punchTime));
   // One statement: the punches, their attendance.created events (payload built in SQL, as
   // punchData builds it), webhook deliveries and NOTIFYs. Atomic without a transaction, and the
   // outbox counter lock is released by that statement's commit, not after another round trip.
