@@ -3,21 +3,21 @@ import { createPubSub } from '@graphql-yoga/subscription';
 import { printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { resolvers } from '../resolvers';
-import { auditWrites } from './audit-middleware';
+import { auditMutations } from './audit-mutations';
 import { authChecker } from './auth-checker';
 
 /** Builds the executable GraphQL schema from the resolvers (the one schema both APIs run). */
 export async function buildTimegateSchema(): Promise<GraphQLSchema> {
-  return buildSchema({
+  const schema = await buildSchema({
     resolvers,
     authChecker,
-    globalMiddlewares: [auditWrites],
     // Input rules live in the services; class-validator is not used.
     validate: false,
     // type-graphql insists on a PubSub once there are subscriptions; ours use `subscribe` functions
     // over the outbox feed (replay + live), so this one never carries anything.
     pubSub: createPubSub(),
   });
+  return auditMutations(schema);
 }
 
 /** The SDL committed as schema.graphql; a test fails when the two differ. */
