@@ -31,6 +31,12 @@ const rules: { folder: string; forbidden: RegExp; why: string; code?: RegExp }[]
     why: 'REST routes run GraphQL operations; they call no business service',
   },
   {
+    folder: 'devices',
+    forbidden: /^(express|type-graphql|\.\.\/(resolvers|rest|schema))/,
+    code: /\b(ctx\.em|em)\.(find|findOne|create|persist|flush|execute|transactional|remove|count|getKnex)\b/,
+    why: 'the terminal adapter parses, calls services and formats replies; it writes nothing itself',
+  },
+  {
     folder: 'resolvers',
     forbidden: /^(express|\.\.\/(entities|rest|devices))/,
     code: /\b(ctx\.em|em)\.(find|findOne|create|persist|flush|execute|transactional|remove|count)\b/,
