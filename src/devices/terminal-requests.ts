@@ -219,9 +219,17 @@ async function handshake(ctx: RequestContext, deps: TerminalDeps, device: Termin
       delay: deps.config.attendanceDelaySeconds,
       errorDelay: deps.config.attendanceErrorDelaySeconds,
       pushOptions: PUSH_OPTION_KEYS,
+      transFlags: STORED_TRANS_FLAGS,
     }),
   );
 }
+
+/**
+ * What attendance terminals are asked to upload: punches, the operation log with user and template
+ * changes, faces and work codes. Photos (attendance, user and comparison photos) are not asked for:
+ * Timegate does not store images, and asking for data it would discard costs the terminal's uplink.
+ */
+const STORED_TRANS_FLAGS = ['AttLog', 'OpLog', 'EnrollUser', 'ChgUser', 'EnrollFP', 'ChgFP', 'FACE', 'WORKCODE'] as const;
 
 async function registry(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, r: TerminalRequest): Promise<TerminalReply> {
   const parsed = parseRegistry(r.body);

@@ -35,7 +35,7 @@ describe('terminal fast path (/iclock outside Express)', () => {
     const block = [
       `GET OPTION FROM: ${sn}`, 'ATTLOGStamp=9999', 'OPERLOGStamp=9999', 'ATTPHOTOStamp=None', 'BIODATAStamp=9999', 'ErrorDelay=30', 'Delay=10',
       'TransTimes=00:00;14:05', 'TransInterval=1',
-      'TransFlag=TransData AttLog\tOpLog\tAttPhoto\tEnrollUser\tChgUser\tEnrollFP\tChgFP\tUserPic\tFACE\tWORKCODE\tBioPhoto',
+      'TransFlag=TransData AttLog\tOpLog\tEnrollUser\tChgUser\tEnrollFP\tChgFP\tFACE\tWORKCODE',
       'TimeZone=-3', 'Realtime=1', 'Encrypt=None', 'ServerVer=2.3.0', 'PushProtVer=2.3.0', 'PushOptionsFlag=1',
       'PushOptions=FingerFunOn,FaceFunOn,MultiBioDataSupport,MultiBioPhotoSupport,MultiBioVersion,MultiBioDataCount,MaxMultiBioDataCount',
     ].join('\n');
