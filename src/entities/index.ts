@@ -13,7 +13,6 @@ import { DoorEvent } from './door-event.entity';
 import { Employee } from './employee.entity';
 import { EmployeeTemplate } from './employee-template.entity';
 import { Event } from './event.entity';
-import { EventSequence } from './event-sequence.entity';
 import { IdempotencyRecord } from './idempotency-record.entity';
 import { Punch } from './punch.entity';
 import { UnknownTerminal } from './unknown-terminal.entity';
@@ -39,7 +38,6 @@ export {
   Employee,
   EmployeeTemplate,
   Event,
-  EventSequence,
   IdempotencyRecord,
   Punch,
   UnknownTerminal,
@@ -70,7 +68,6 @@ export const entities = [
   UnknownTerminal,
   EmployeeTemplate,
   AuditEvent,
-  EventSequence,
   Event,
   WebhookEndpoint,
   WebhookDelivery,

@@ -1,18 +1,29 @@
 // Live events for this process's subscribers, from the outbox. One reader per workspace with
 // subscribers ("hub") reads `id > cursor` in id order and fans the rows out; it is woken by
 // NOTIFY (a dedicated pg client LISTENing, reconnected when it drops) and by a fallback poll, so a
-// lost wake-up only delays delivery. Events of a workspace commit in id order (see outbox.ts), so
-// reading `id > cursor` never skips one that commits late.
+// lost wake-up only delays delivery. Only ids below the oldest running transaction are delivered
+// (DELIVERABLE_BELOW; see outbox.ts for how ids are drawn): an event that will still commit can
+// only have a higher id, so reading `id > cursor` never skips one that commits late. Rows read above
+// that bound are left for the next read, which comes when the older transaction ends (its NOTIFY,
+// or HELD_RETRY_MS when it wrote no event).
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { EventStream } from './event-stream';
 import { storedEvent, type StoredEvent } from './event-types';
-import { EVENT_CHANNEL, WEBHOOK_CHANNEL } from './outbox';
+import { EVENT_CHANNEL, EVENT_ID_SHIFT, WEBHOOK_CHANNEL } from './outbox';
 
 const PAGE = 500;
 /** A subscriber this far behind is cut off (it can resume with `after`) rather than grow memory without bound. */
 const MAX_BACKLOG = 10_000;
+/** Events were read that an older, still running transaction holds back: read again this soon. */
+const HELD_RETRY_MS = 5;
+/**
+ * The first event id that may still be written by a running transaction: the oldest transaction id
+ * of the statement's snapshot, shifted as outbox ids are. Everything below it has committed (and is
+ * visible in that snapshot) or rolled back.
+ */
+const DELIVERABLE_BELOW = `pg_snapshot_xmin(pg_current_snapshot())::text::bigint * ${2 ** EVENT_ID_SHIFT}`;
 
 export interface FeedSubscription {
   workspaceId: number;
@@ -24,6 +35,15 @@ export interface FeedSubscription {
 }
 
 type EventRow = Parameters<typeof storedEvent>[0];
+
+interface EventPage {
+  /** Deliverable events after the cursor, in id order. */
+  events: StoredEvent[];
+  /** Read stopped at an event an older running transaction still holds back. */
+  held: boolean;
+  /** A full page was read: there may be more deliverable events. */
+  more: boolean;
+}
 
 interface Subscriber {
   spec: FeedSubscription;
@@ -42,16 +62,18 @@ class WorkspaceHub {
   private again = false;
   /** When the last read started: reads are at least `batchMs` apart (see wake). */
   private lastRead = 0;
+  private heldTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly workspaceId: number,
-    private readonly read: (workspaceId: number, after: bigint, types: readonly string[] | null) => Promise<StoredEvent[]>,
+    private readonly read: (workspaceId: number, after: bigint, types: readonly string[] | null) => Promise<EventPage>,
     private readonly query: <T>(sql: string, params: unknown[]) => Promise<T[]>,
     private readonly logger: Logger,
     private readonly batchMs: number,
   ) {
-    this.ready = this.query<{ max: string | null }>('select max(id) as max from event where workspace_id = ?', [workspaceId]).then(([row]) => {
-      this.cursor = BigInt(row?.max ?? 0);
+    // Live from here: everything below has committed; whatever commits later has a higher id.
+    this.ready = this.query<{ below: string }>(`select ${DELIVERABLE_BELOW} as below`, []).then(([row]) => {
+      this.cursor = BigInt(row!.below) - 1n;
     });
   }
 
@@ -81,13 +103,24 @@ class WorkspaceHub {
 
   private async pull(): Promise<void> {
     for (;;) {
-      const events = await this.read(this.workspaceId, this.cursor, null);
-      for (const event of events) {
+      const page = await this.read(this.workspaceId, this.cursor, null);
+      for (const event of page.events) {
         this.cursor = BigInt(event.id);
         for (const subscriber of this.subscribers) deliver(subscriber, event);
       }
-      if (events.length < PAGE) return;
+      if (page.held) this.retryHeld();
+      if (page.held || !page.more) return;
     }
+  }
+
+  /** The older transaction may write no event (so no NOTIFY): look again shortly. */
+  private retryHeld(): void {
+    if (this.heldTimer) return;
+    this.heldTimer = setTimeout(() => {
+      this.heldTimer = null;
+      if (this.subscribers.size > 0) this.wake();
+    }, HELD_RETRY_MS);
+    this.heldTimer.unref();
   }
 }
 
@@ -149,11 +182,12 @@ export class EventFeed {
     if (spec.after !== null) {
       for (;;) {
         const page = await this.read(spec.workspaceId, subscriber.last, spec.types);
-        for (const event of page) {
+        for (const event of page.events) {
           subscriber.last = BigInt(event.id);
           if (spec.matches(event)) subscriber.stream.push(event);
         }
-        if (page.length < PAGE) break;
+        // Whatever is held back (and anything after it) comes from the hub, which reads past `last` too.
+        if (page.held || !page.more) break;
       }
     }
     const held = subscriber.held!;
@@ -223,12 +257,21 @@ export class EventFeed {
     return this.deps.orm.em.fork().getConnection().execute<T[]>(sql, params);
   }
 
-  private async read(workspaceId: number, after: bigint, types: readonly string[] | null): Promise<StoredEvent[]> {
+  /** One page after `after`, cut at the first event a running transaction still holds back. */
+  private async read(workspaceId: number, after: bigint, types: readonly string[] | null): Promise<EventPage> {
     const typeFilter = types ? `and type in (${types.map(() => '?').join(', ')})` : '';
-    const rows = await this.query<EventRow>(
-      `select id, workspace_id, sequence, type, data, created_at from event where workspace_id = ? and id > ? ${typeFilter} order by id limit ${PAGE}`,
+    // One statement, so the bound and the rows come from the same snapshot.
+    const rows = await this.query<EventRow & { below: string }>(
+      `with bound as (select ${DELIVERABLE_BELOW} as below)
+       select id, workspace_id, type, data, created_at, bound.below from event, bound
+       where workspace_id = ? and id > ? ${typeFilter} order by id limit ${PAGE}`,
       [workspaceId, after.toString(), ...(types ?? [])],
     );
-    return rows.map(storedEvent);
+    const events: StoredEvent[] = [];
+    for (const row of rows) {
+      if (BigInt(row.id) >= BigInt(row.below)) return { events, held: true, more: false };
+      events.push(storedEvent(row));
+    }
+    return { events, held: false, more: rows.length === PAGE };
   }
 }

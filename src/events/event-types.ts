@@ -5,11 +5,13 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent to one endpoint only, by `testWebhookEndpoint`; never fanned out nor offered to subscriptions. */
 export const TEST_EVENT_TYPE = 'webhook.test';
 
-/** An event as the outbox stores it; `id` (bigint) is a decimal string, the cursor of `after`. */
+/**
+ * An event as the outbox stores it; `id` (bigint) is a decimal string, the cursor of `after`. Ids
+ * grow within a workspace in delivery order but are not consecutive (see outbox.ts).
+ */
 export interface StoredEvent {
   id: string;
   workspaceId: number;
-  sequence: string;
   type: string;
   /** snake_case fields, as webhooks send them. */
   data: Record<string, unknown>;
@@ -20,6 +22,6 @@ export interface StoredEvent {
 export const publicEventId = (id: string) => `evt_${id}`;
 
 /** pg row -> StoredEvent. */
-export function storedEvent(row: { id: string; workspace_id: number; sequence: string; type: string; data: Record<string, unknown>; created_at: Date }): StoredEvent {
-  return { id: String(row.id), workspaceId: row.workspace_id, sequence: String(row.sequence), type: row.type, data: row.data, createdAt: new Date(row.created_at) };
+export function storedEvent(row: { id: string; workspace_id: number; type: string; data: Record<string, unknown>; created_at: Date }): StoredEvent {
+  return { id: String(row.id), workspaceId: row.workspace_id, type: row.type, data: row.data, createdAt: new Date(row.created_at) };
 }

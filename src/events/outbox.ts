@@ -1,11 +1,12 @@
 // Writing events. Every function here runs INSIDE the transaction of the change that causes the
 // event, as its last statements: a rollback removes the event with the change, a commit keeps both.
 //
-// Ordering: the per-workspace counter row (event_sequence) is incremented first, which locks it
-// until the transaction ends. A second transaction of the same workspace waits there before it can
-// insert its events, so inside one workspace both `sequence` (gapless) and the global `id` grow in
-// commit order: an event never commits later with a lower id than one a reader has already seen.
-// Taking this lock last keeps lock order simple (a holder waits for nothing but its commit).
+// Ordering without a lock: an event's id is its transaction's id shifted left by 20 bits plus its
+// rank in that transaction (EVENT_ID_SHIFT). Readers only deliver ids below the oldest transaction
+// still running (`deliverableBelow` in event-feed.ts): everything there has committed or aborted,
+// so no event can appear later below a cursor that a reader has passed. Ids therefore grow in the
+// order readers deliver them, and concurrent writers never wait for one another (a per-workspace
+// counter row did that before and serialised one workspace's terminal uploads; docs/decisions.md).
 // NOTIFY is transactional too (sent at commit only) and is just a wake-up carrying the workspace;
 // a second one, on WEBHOOK_CHANNEL, only when webhook deliveries were queued (so a workspace without
 // endpoints does not make every process look for deliveries at each event).
@@ -16,6 +17,15 @@ import type { EventType, TEST_EVENT_TYPE } from './event-types';
 export const EVENT_CHANNEL = 'timegate_events';
 /** Notified (empty payload) only by transactions that queued webhook deliveries: wakes the webhook workers. */
 export const WEBHOOK_CHANNEL = 'timegate_webhooks';
+
+/**
+ * event.id = transaction id * 2^EVENT_ID_SHIFT + rank of the event in its transaction. 2^20 events
+ * per transaction (the largest bulk write is 1,000 punches) and 2^43 transaction ids (centuries at
+ * thousands of write transactions per second) fit in a bigint. Going past the rank range fails the
+ * transaction (timegate_event_rank_overflow, created by the migration) rather than breaking the order.
+ */
+export const EVENT_ID_SHIFT = 20;
+const RANKS = 2 ** EVENT_ID_SHIFT;
 
 export interface NewEvent {
   workspaceId: number;
@@ -30,33 +40,34 @@ export interface RecordOptions {
 
 /**
  * The statement tail that appends to the outbox the rows of a CTE named `new_events` (columns
- * `workspace_id int, ord bigint, type varchar, data jsonb`; `ord` orders a workspace's events), with
- * their webhook deliveries and NOTIFYs. The caller writes `with <its CTEs>, new_events as (...), ` and
+ * `workspace_id int, ord bigint, type varchar, data jsonb`; `ord` orders the events), with their
+ * webhook deliveries and NOTIFYs. The caller writes `with <its CTEs>, new_events as (...), ` and
  * then this text; the statement returns `select` (default: the event ids, in id order), plus a column
- * `notified` that makes the NOTIFYs run (only when it returns a row, i.e. when there are events). One round trip:
- * counters (locked, in workspace order) -> events (ids drawn after the lock, in sequence order) ->
- * deliveries -> NOTIFY (delivered at commit only). Composed into a caller's own insert (the terminal
- * punches), the change and its events are one statement: atomic even outside a transaction, and the
- * counter lock is held only until that statement's commit, never across a client round trip.
+ * `notified` that makes the NOTIFYs run (only when it returns a row, i.e. when there are events). One
+ * round trip: ids (after the transaction's earlier events, if any) -> events -> deliveries -> NOTIFY
+ * (delivered at commit only). Composed into a caller's own insert (the terminal punches), the change
+ * and its events are one statement: atomic even outside a transaction.
  */
 export function outboxTail(ctx: RequestContext, options: RecordOptions = {}, select = 'select e.id from e order by e.id'): { sql: string; params: (Date | string)[] } {
   const now = ctx.now();
   const giveUpAt = new Date(now.getTime() + ctx.config.webhookRetryHours * 3_600_000);
   const endpointFilter = options.onlyEndpointId === undefined ? `w.enabled and e.type = any(w.event_types)` : `w.id = ${Number(options.onlyEndpointId)}`;
-  const sql = `counts as (select workspace_id, count(*) as n from new_events group by workspace_id),
-     counter as (
-       insert into event_sequence (workspace_id, last_sequence)
-       select workspace_id, n from counts order by workspace_id
-       on conflict (workspace_id) do update set last_sequence = event_sequence.last_sequence + excluded.last_sequence
-       returning workspace_id, last_sequence),
-     numbered as (
+  // The first free rank of this transaction: its earlier statements' events are visible to this one.
+  const sql = `xact as (select pg_current_xact_id()::text::bigint * ${RANKS} as first_id),
+     next_rank as (
+       select coalesce(max(event.id) + 1 - xact.first_id, 0) as rank
+       from xact left join event on event.id >= xact.first_id and event.id < xact.first_id + ${RANKS}
+       group by xact.first_id),
+     ranked as (
        select n.workspace_id, n.type, n.data,
-              c.last_sequence - count(*) over (partition by n.workspace_id) + row_number() over (partition by n.workspace_id order by n.ord) as sequence
-       from new_events n join counter c on c.workspace_id = n.workspace_id),
+              next_rank.rank + row_number() over (order by n.workspace_id, n.ord) - 1 as rank
+       from new_events n, next_rank),
      e as (
-       insert into event (workspace_id, sequence, type, data, created_at)
-       select workspace_id, sequence, type, data, ?::timestamptz from numbered
-       order by workspace_id, sequence
+       insert into event (id, workspace_id, type, data, created_at)
+       select xact.first_id + case when ranked.rank < ${RANKS} then ranked.rank else timegate_event_rank_overflow() end,
+              ranked.workspace_id, ranked.type, ranked.data, ?::timestamptz
+       from ranked, xact
+       order by ranked.rank
        returning id, workspace_id, type),
      deliveries as (
        insert into webhook_delivery (workspace_id, endpoint_id, event_id, status, attempt_count, next_attempt_at, give_up_at, created_at)
@@ -64,7 +75,7 @@ export function outboxTail(ctx: RequestContext, options: RecordOptions = {}, sel
        from e join webhook_endpoint w on w.workspace_id = e.workspace_id and ${endpointFilter}
        order by e.id, w.id
        returning 1),
-     notified as (select pg_notify(?, workspace_id::text) from counter
+     notified as (select pg_notify(?, workspace_id::text) from (select distinct workspace_id from e) ws
                   union all select pg_notify(?, '') where exists (select 1 from deliveries))
      ${select.replace(/^select /, 'select (select count(*) from notified) as notified, ')}`;
   return { sql, params: [now, now, giveUpAt, now, EVENT_CHANNEL, WEBHOOK_CHANNEL] };

@@ -33,7 +33,7 @@ function objectOf<T>(event: StoredEvent): T {
 }
 
 function envelope(event: StoredEvent) {
-  return { cursor: event.id, eventId: publicEventId(event.id), sequence: event.sequence, type: event.type, createdAt: event.createdAt };
+  return { cursor: event.id, eventId: publicEventId(event.id), type: event.type, createdAt: event.createdAt };
 }
 
 type Filter = Record<string, number | null | undefined>;

@@ -32,9 +32,8 @@ export class DoorActionUpdatedArgs extends EventCursorArgs {
 
 @InterfaceType('Event', { description: 'What every event delivered by a subscription carries.' })
 export abstract class EventEnvelope {
-  @Field({ description: 'Pass as `after` when subscribing again to resume right after this event.' }) cursor!: string;
+  @Field({ description: 'Pass as `after` when subscribing again to resume right after this event. Grows with every event of the workspace (not by 1).' }) cursor!: string;
   @Field({ description: 'The event id webhooks send too (`evt_<cursor>`).' }) eventId!: string;
-  @Field({ description: 'Gapless per workspace: 1, 2, 3... across all event types.' }) sequence!: string;
   @Field({ description: '`attendance.created`, `door.opened`, `device.online`, `device.offline` or `door.action.updated`.' }) type!: string;
   @Field() createdAt!: Date;
 }

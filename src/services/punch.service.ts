@@ -132,19 +132,6 @@ const PUNCH_COLUMNS = [
 
 const isoSql = (column: string) => `to_char(p.${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/**
- * The rows the new punches reference, locked as their foreign-key checks lock them (key share).
- * Those checks run at the END of a statement, so in the one-statement insert they would come after
- * the outbox counter lock: a transaction holding a device row and waiting for the counter (the
- * presence flush) would deadlock with it. Taken here, before the counter (new_events depends on this
- * CTE), the lock order is the one of the two-statement form: referenced rows first, counter last.
- */
-const LOCK_REFERENCED = ['workspace', 'company', 'employee', 'device']
-  .map((table) => `(select count(*) from (select 1 from ${table} where id in (select ${table}_id from p) for key share) locked)`)
-  .join(' + ')
-  .replace(/^/, 'select ')
-  .concat(' as n');
-
 /** punchData in SQL, over the inserted rows `p` (a test checks both give the same payload). */
 const PUNCH_EVENT_DATA = `jsonb_build_object(
   'id', p.id, 'company_id', p.company_id, 'employee_id', p.employee_id, 'device_id', p.device_id, 'device_serial', p.device_serial,
@@ -152,14 +139,6 @@ const PUNCH_EVENT_DATA = `jsonb_build_object(
   'verify_type', p.verify_type, 'verify_code', p.verify_code, 'record_type', p.record_type, 'work_code', p.work_code,
   'device_record_index', p.device_record_index, 'received_at', ${isoSql('received_at')})`;
 
-/**
- * The terminal ingestion's bulk path: the same idempotent insert as `recordPunches` (no conflict
- * target, so either unique key means "already stored"; rows in key order), but the rows travel as
- * ONE bound JSON parameter (`json_populate_recordset`) and only the new ids come back — no entity
- * mapping and no read-back of duplicates, which cost more than the insert at terminal volumes.
- * Each created row gets its `attendance.created` event in the same statement, so no transaction is
- * needed (inside one, it joins it). Returns the ids of the rows created; the others were already stored.
- */
 /** The `punch` table row of a new punch (snake_case columns). */
 function punchRow(workspaceId: number, p: NewPunch, punchTime: Date) {
   return {
@@ -182,6 +161,14 @@ function punchRow(workspaceId: number, p: NewPunch, punchTime: Date) {
   };
 }
 
+/**
+ * The terminal ingestion's bulk path: the same idempotent insert as `recordPunches` (no conflict
+ * target, so either unique key means "already stored"; rows in key order), but the rows travel as
+ * ONE bound JSON parameter (`json_populate_recordset`) and only the new ids come back — no entity
+ * mapping and no read-back of duplicates, which cost more than the insert at terminal volumes.
+ * Each created row gets its `attendance.created` event in the same statement, so no transaction is
+ * needed (inside one, it joins it). Returns the ids of the rows created; the others were already stored.
+ */
 export async function storeDevicePunches(ctx: RequestContext, workspaceId: number, punches: readonly NewPunch[]): Promise<number[]> {
   const em = ctx.em;
   if (punches.length === 0) return [];
@@ -190,8 +177,8 @@ export async function storeDevicePunches(ctx: RequestContext, workspaceId: numbe
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .map(({ p, punchTime }) => punchRow(workspaceId, p, punchTime));
   // One statement: the punches, their attendance.created events (payload built in SQL, as
-  // punchData builds it), webhook deliveries and NOTIFYs. Atomic without a transaction, and the
-  // outbox counter lock is released by that statement's commit, not after another round trip.
+  // punchData builds it), webhook deliveries and NOTIFYs. Atomic without a transaction, and no
+  // BEGIN/COMMIT round trips.
   // Through knex directly, so the JSON goes as a bound parameter: em.execute would inline it into
   // the SQL text (escaping and re-measuring a large string per upload).
   const tail = outboxTail(ctx, {}, 'select p.id from p order by p.id');
@@ -199,8 +186,7 @@ export async function storeDevicePunches(ctx: RequestContext, workspaceId: numbe
     `with p as (
        insert into punch (${PUNCH_COLUMNS}) select ${PUNCH_COLUMNS} from json_populate_recordset(null::punch, ?::json)
        on conflict do nothing returning id, ${PUNCH_COLUMNS}),
-     referenced as (${LOCK_REFERENCED}),
-     new_events as (select workspace_id, id::bigint as ord, 'attendance.created'::varchar as type, ${PUNCH_EVENT_DATA} as data from p, referenced),
+     new_events as (select workspace_id, id::bigint as ord, 'attendance.created'::varchar as type, ${PUNCH_EVENT_DATA} as data from p),
      ${tail.sql}`,
     [JSON.stringify(rows), ...tail.params],
   );

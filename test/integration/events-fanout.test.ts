@@ -10,9 +10,10 @@ import { rest } from '../support/http';
 import { eventually, iclock } from '../support/terminal';
 import { Punch } from '../../src/entities';
 import { punchData } from '../../src/events/event-payloads';
+import type { EventStream } from '../../src/events/event-stream';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-const PUNCHES = `subscription ($companyId: Int, $after: String) { punchCreated(companyId: $companyId, after: $after) { cursor sequence punch { id companyId employeeId } } }`;
+const PUNCHES = `subscription ($companyId: Int, $after: String) { punchCreated(companyId: $companyId, after: $after) { cursor punch { id companyId employeeId } } }`;
 
 describe('event fan-out: shared executions, batched reads, webhook wake-ups', () => {
   let t: TestApp;
@@ -44,7 +45,7 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
       const results = await Promise.all(Array.from({ length: count }, () => recordPunches(terminalCtx(), ws!.id, [line()])));
       return results.map((r) => r.inserted[0]!.id);
     };
-    return { ws, company, burst };
+    return { ws, company, device, line, burst };
   }
 
   it('subscribers sharing an operation each get every event once, in order, with their own filter and workspace only', async () => {
@@ -73,8 +74,8 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
         const cursors = events.map((e) => BigInt(e.cursor));
         cursors.forEach((c, i) => i > 0 && expect(c > cursors[i - 1]!, 'in id order, once').to.equal(true));
       }
-      const sequences = gotAll.map((e) => BigInt(e.sequence));
-      sequences.forEach((s, i) => i > 0 && expect(s, 'gapless across both companies').to.equal(sequences[i - 1]! + 1n));
+      const outbox = await t.app.database.orm.em.fork().getConnection().execute(`select id from event where workspace_id = ? order by id`, [a.ws.id]);
+      expect(gotAll.map((e) => e.cursor), 'every event of the outbox, across both companies').to.deep.equal(outbox.map((r) => String(r.id)));
       // Workspace b's subscriber with a's company filter got nothing: its last event is b's last punch, delivered after a's.
       expect(foreign.received).to.deep.equal([]);
       expect([same1, same2, other, all, foreign, foreignAll].flatMap((s) => s.errors)).to.deep.equal([]);
@@ -135,32 +136,49 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
     }
   });
 
-  it('a terminal upload takes the rows it references before the outbox counter: no deadlock with a transaction holding its device', async () => {
-    const ws = await createWorkspace(t.url, { maxCompanies: 10, maxDevices: 20 });
-    const company = await createCompany(t.url, ws.key);
-    const device = await createDevice(t.url, ws.key, company.id, { time_zone: 'UTC' });
-    await createEmployee(t.url, ws.key, company.id, { pin: '5' });
-    await iclock(t.url, 'GET', `/iclock/cdata?SN=${device.serial_number}&options=all`);
-    // Like the presence flush: a transaction locks the device row, then writes an event (counter lock).
-    const holder = new pg.Client({ connectionString: t.app.database.url });
-    await holder.connect();
+  it('writers of one workspace never wait for each other, and an event committed late is still delivered in id order', async () => {
+    const s = await setup();
+    await createEmployee(t.url, s.ws.key, s.company.id, { pin: '5' });
+    await iclock(t.url, 'GET', `/iclock/cdata?SN=${s.device.serial_number}&options=all`);
+    const sub = await subscribe(t.app, s.ws.id, s.ws.key, PUNCHES);
+    const [{ before }] = await t.app.database.orm.em.fork().getConnection().execute(`select coalesce(max(id), 0)::text as before from event`);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let recorded!: () => void;
+    const wasRecorded = new Promise<void>((resolve) => (recorded = resolve));
+    let replay: EventStream | undefined;
+    // An older transaction records a punch and its event, then stays open.
+    const holder = t.app.database.orm.em.fork().transactional(async (em) => {
+      const result = await recordPunches({ ...terminalCtx(), em }, s.ws.id, [s.line()]);
+      recorded();
+      await released;
+      return result.inserted[0]!.id;
+    });
     try {
-      await holder.query('begin');
-      await holder.query('select 1 from device where id = $1 for update', [device.id]);
-      const upload = iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=9999`, '5\t2026-05-04 10:00:00\t0\t1\t0\t0\t0\r\n');
-      // The upload is now waiting for a lock (the device row: it must not hold the counter meanwhile).
-      await eventually(async () => {
-        const rows = await holder.query(`select query from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`);
-        return rows.rowCount! > 0;
-      });
-      await holder.query(
-        `insert into event_sequence (workspace_id, last_sequence) values ($1, 1) on conflict (workspace_id) do update set last_sequence = event_sequence.last_sequence + 1`,
-        [ws.id],
-      );
-      await holder.query('commit');
-      expect((await upload).text).to.equal('OK: 1');
+      await wasRecorded;
+      // A younger upload of the same workspace commits while the older one is open: no lock to wait for.
+      const upload = await iclock(t.url, 'POST', `/iclock/cdata?SN=${s.device.serial_number}&table=ATTLOG&Stamp=9999`, '5\t2026-05-04 10:00:00\t0\t1\t0\t0\t0\r\n');
+      expect(upload.text).to.equal('OK: 1');
+      // A replay read now (it completes before subscribe returns) must stop at the younger event:
+      // delivering it would move the cursor past the older event, which could then never be delivered.
+      replay = await t.app.events.subscribe({ workspaceId: s.ws.id, types: ['attendance.created'], matches: () => true, after: before });
+      expect(replay.backlog, 'nothing delivered while an older transaction is open').to.equal(0);
     } finally {
-      await holder.end();
+      release();
+    }
+    const held = await holder;
+    try {
+      const replayed = [await replay!.next(), await replay!.next()].map((r) => r.value as { data: { id: number } });
+      expect(replayed[0]!.data.id, "the older event first").to.equal(held);
+      // The younger event committed first, but its id is higher: the subscriber gets both, older first.
+      const events = await sub.waitFor(2);
+      expect(events[0].punch.id).to.equal(held);
+      expect(events[1].punch.companyId).to.equal(s.company.id);
+      expect(BigInt(events[1].cursor) > BigInt(events[0].cursor)).to.equal(true);
+      expect(sub.errors).to.deep.equal([]);
+    } finally {
+      await sub.close();
+      replay?.close();
     }
   });
 

@@ -15,7 +15,7 @@ describe('shared subscription execution', () => {
     expect(operationKey(args({ ...reader, workspaceId: 2 }, query, { c: 1 }))).to.not.equal(base);
     expect(operationKey(args({ ...reader, scopes: ['read', 'write'] }, query, { c: 1 }))).to.not.equal(base);
     expect(operationKey(args(reader, query, { c: 2 }))).to.not.equal(base);
-    expect(operationKey(args(reader, 'subscription ($c: Int) { punchCreated(companyId: $c) { cursor sequence } }', { c: 1 }))).to.not.equal(base);
+    expect(operationKey(args(reader, 'subscription ($c: Int) { punchCreated(companyId: $c) { cursor eventId } }', { c: 1 }))).to.not.equal(base);
   });
 
   it('executes once per event and key', () => {
