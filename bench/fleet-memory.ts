@@ -2,8 +2,12 @@
 // simulated attendance terminals (TerminalFleet in this process, one shared keep-alive agent)
 // handshaking and polling every 10 s. The devices are registered first with one SQL insert. RSS and
 // heap are read from the service's own /metrics (timegate_process_resident_memory_bytes,
-// timegate_nodejs_heap_size_used_bytes), several samples each, median.
-// Run: npm run build && node dist/bench/fleet-memory.js [--terminals 10000] [--poll 10] [--settle 40]
+// timegate_nodejs_heap_size_used_bytes), several samples each, median. Loaded memory is sampled in
+// the steady state only: after `--settle` seconds AND once a whole poll interval has seen at least
+// 95 % of the expected polls (the first round of handshakes, option uploads and INFO polls writes to
+// the database and can take longer than the settle time on a busy machine).
+// Run: npm run build && node dist/bench/fleet-memory.js [--terminals 10000] [--poll 10] [--settle 40] [--samples 20] [--max-wait 180]
+import fs from 'node:fs';
 import 'reflect-metadata';
 import { TerminalFleet } from '../src/simulator';
 import { benchDatabase, createFleet, numberArg, report, spawnService, withClient } from './support';
@@ -21,15 +25,21 @@ async function memoryOf(url: string): Promise<Memory> {
   return { rssBytes: gauge('timegate_process_resident_memory_bytes'), heapUsedBytes: gauge('timegate_nodejs_heap_size_used_bytes') };
 }
 
-/** Median of `count` samples one second apart. */
-async function sampleMemory(url: string, count: number): Promise<Memory> {
+interface Sampled extends Memory {
+  rssMinBytes: number;
+  rssMaxBytes: number;
+}
+
+/** Median (and range) of `count` samples one second apart. */
+async function sampleMemory(url: string, count: number): Promise<Sampled> {
   const samples: Memory[] = [];
   for (let i = 0; i < count; i++) {
     samples.push(await memoryOf(url));
     await sleep(1000);
   }
-  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  return { rssBytes: median(samples.map((s) => s.rssBytes)), heapUsedBytes: median(samples.map((s) => s.heapUsedBytes)) };
+  const sorted = (values: number[]) => values.sort((a, b) => a - b);
+  const rss = sorted(samples.map((s) => s.rssBytes));
+  return { rssBytes: rss[Math.floor(count / 2)]!, heapUsedBytes: sorted(samples.map((s) => s.heapUsedBytes))[Math.floor(count / 2)]!, rssMinBytes: rss[0]!, rssMaxBytes: rss[count - 1]! };
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -38,6 +48,9 @@ async function main(): Promise<void> {
   const terminals = numberArg('terminals', 10_000);
   const pollSeconds = numberArg('poll', 10);
   const settleSeconds = numberArg('settle', 40);
+  // Samples one second apart: two poll intervals by default, so a whole cycle of polls, flushes and cache refreshes is covered.
+  const samples = numberArg('samples', Math.max(20, 2 * pollSeconds));
+  const maxWaitSeconds = numberArg('max-wait', 180);
   const db = await benchDatabase('memory');
   // The handshake tells each terminal its poll delay: the service's, so it is set to the poll interval.
   const service = await spawnService(db.url, { TIMEGATE_ATT_DELAY: String(pollSeconds) });
@@ -51,7 +64,7 @@ async function main(): Promise<void> {
         [companyId, terminals],
       ),
     );
-    const idle = await sampleMemory(service.url, 5);
+    const idle = await sampleMemory(service.url, 10);
 
     const fleet = new TerminalFleet({
       serverUrl: service.url,
@@ -66,10 +79,19 @@ async function main(): Promise<void> {
     fleet.start();
     try {
       await sleep(settleSeconds * 1000);
+      // Steady state: one whole poll interval with >= 95 % of the expected polls (checked every second).
+      const history: number[] = [];
+      let steady = false;
+      while (!steady && Date.now() - began < (settleSeconds + maxWaitSeconds) * 1000) {
+        history.push(fleet.counters().polls);
+        if (history.length > pollSeconds) steady = history.at(-1)! - history.at(-1 - pollSeconds)! >= 0.95 * terminals;
+        if (!steady) await sleep(1000);
+      }
       const before = fleet.counters();
-      const loaded = await sampleMemory(service.url, 10);
+      const sampleStart = Date.now();
+      const loaded = await sampleMemory(service.url, samples);
       const after = fleet.counters();
-      const pollsPerSecond = (after.polls - before.polls) / 10;
+      const pollsPerSecond = (after.polls - before.polls) / ((Date.now() - sampleStart) / 1000);
       const online = after.online;
       const perTerminal = (loaded.rssBytes - idle.rssBytes) / Math.max(online, 1);
       const heapPerTerminal = (loaded.heapUsedBytes - idle.heapUsedBytes) / Math.max(online, 1);
@@ -78,23 +100,28 @@ async function main(): Promise<void> {
         terminals,
         online,
         pollIntervalSeconds: pollSeconds,
-        measuredAfterSeconds: Math.round((Date.now() - began) / 1000),
+        steady,
+        samples,
+        measuredAfterSeconds: Math.round((sampleStart - began) / 1000),
         pollsPerSecond: Math.round(pollsPerSecond),
         expectedPollsPerSecond: Math.round(terminals / pollSeconds),
         fleetErrors: after.errors,
         idleRssBytes: idle.rssBytes,
         loadedRssBytes: loaded.rssBytes,
+        loadedRssMinBytes: loaded.rssMinBytes,
+        loadedRssMaxBytes: loaded.rssMaxBytes,
         idleHeapUsedBytes: idle.heapUsedBytes,
         loadedHeapUsedBytes: loaded.heapUsedBytes,
         rssBytesPerTerminal: Math.round(perTerminal),
         heapBytesPerTerminal: Math.round(heapPerTerminal),
         target: 2048,
-        met: perTerminal < 2048 && online === terminals,
+        met: perTerminal < 2048 && online === terminals && steady,
+        loadavg: fs.readFileSync('/proc/loadavg', 'utf8').trim(),
       };
       report(result, [
         `service memory with ${terminals} simulated terminals polling every ${pollSeconds} s (shared keep-alive agent, ${online} online):`,
-        `  polls ${result.pollsPerSecond}/s (expected ${result.expectedPollsPerSecond}/s), ${after.errors} fleet errors`,
-        `  RSS  idle ${mb(idle.rssBytes)}, loaded ${mb(loaded.rssBytes)}: ${result.rssBytesPerTerminal} B per terminal (target < 2048 B: ${result.met ? 'met' : 'NOT met'})`,
+        `  ${steady ? 'steady' : 'NOT steady'} after ${result.measuredAfterSeconds} s; polls ${result.pollsPerSecond}/s while sampling (expected ${result.expectedPollsPerSecond}/s), ${after.errors} fleet errors`,
+        `  RSS  idle ${mb(idle.rssBytes)}, loaded ${mb(loaded.rssBytes)} (median of ${samples}, range ${mb(loaded.rssMinBytes)}-${mb(loaded.rssMaxBytes)}): ${result.rssBytesPerTerminal} B per terminal (target < 2048 B: ${result.met ? 'met' : 'NOT met'})`,
         `  heap idle ${mb(idle.heapUsedBytes)}, loaded ${mb(loaded.heapUsedBytes)}: ${result.heapBytesPerTerminal} B per terminal`,
       ]);
     } finally {

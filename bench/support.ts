@@ -42,10 +42,17 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * The V8 flags of `npm start` (package.json), so the service is measured as it runs in production:
+ * the old generation may grow 25 % beyond the live heap before a major GC instead of V8's adaptive
+ * factor (up to 4x), see docs/decisions.md "Memory per terminal".
+ */
+export const SERVICE_NODE_FLAGS = ['--heap-growing-percent=25'];
+
 /** `node <script>` with env; resolves once `/healthz` (or `readyPath`) answers 200. BENCH_NODE_ARGS (e.g. `--cpu-prof`) go to the service's node only. */
 export async function spawnServer(script: string, env: Record<string, string>, readyPath = '/healthz'): Promise<ServiceProcess> {
   const port = await freePort();
-  const nodeArgs = script.includes('main.js') && process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [];
+  const nodeArgs = script.includes('main.js') ? [...SERVICE_NODE_FLAGS, ...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [])] : [];
   const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, script)], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -188,7 +188,7 @@ export const settings: Record<keyof Config, SettingDescription> = {
   deviceCacheTtlMs: {
     env: 'TIMEGATE_DEVICE_CACHE_TTL_MS',
     default: '5000',
-    meaning: 'How long a serial -> device lookup is cached per process (changes made in this process invalidate it at once).',
+    meaning: 'How stale a cached serial -> device entry may be: each process re-checks all its entries in one batched query every half TTL (changes made in this process invalidate them at once; 0 disables the cache).',
   },
   eventRetentionDays: {
     env: 'TIMEGATE_EVENT_RETENTION_DAYS',

@@ -12,6 +12,7 @@ import { deviceChanges } from '../services/device-changes';
 import { sweepCommands } from '../services/device-command.service';
 import { buildAllSyncCommands } from '../services/device-sync.service';
 import { flushPresence, markSilentDevicesOffline } from '../services/presence.service';
+import { findTerminalsById, terminalVersions } from '../services/terminal.service';
 import { recordUnknownContacts } from '../services/unknown-terminal.service';
 import { createIclockHandler } from './iclock-handler';
 import { PresenceBuffer } from './presence-buffer';
@@ -26,9 +27,13 @@ export class TerminalGateway {
   private readonly onDeviceChanged = (serials: string[]) => this.cache.invalidate(serials);
   private readonly onCommandsQueued = (deviceIds: number[]) => this.cache.markPending(deviceIds);
   private flushing: Promise<void> = Promise.resolve();
+  private refreshing: Promise<void> | null = null;
 
   constructor(private readonly deps: { orm: MikroORM; config: Config; logger: Logger; metrics: Metrics; now: () => Date }) {
-    this.cache = new TerminalCache(deps.config.deviceCacheTtlMs);
+    // An entry not served for as long as it takes to call a terminal offline is dropped, not refreshed.
+    const { config } = deps;
+    const idleSeconds = Math.max(3 * Math.max(config.attendanceDelaySeconds, config.accessRequestDelaySeconds), config.offlineMinSeconds);
+    this.cache = new TerminalCache(config.deviceCacheTtlMs, idleSeconds * 1000);
     this.handle = createIclockHandler({ ...deps, cache: this.cache, presence: this.presence });
     deviceChanges.on('changed', this.onDeviceChanged);
     commandQueueChanges.on('queued', this.onCommandsQueued);
@@ -42,6 +47,8 @@ export class TerminalGateway {
     };
     every(this.deps.config.presenceFlushMs, () => this.flush(), 'presence flush');
     every(this.deps.config.terminalSweepMs, () => this.sweep(), 'terminal sweep');
+    // Every half TTL, so a polled entry is renewed before it expires (TTL 0: nothing is cached).
+    if (this.deps.config.deviceCacheTtlMs > 0) every(Math.max(10, Math.floor(this.deps.config.deviceCacheTtlMs / 2)), () => this.refreshCache(), 'device cache refresh');
   }
 
   /** Writes buffered last-seen times, changed terminal info and unknown-serial contacts (batched). */
@@ -62,6 +69,18 @@ export class TerminalGateway {
     return this.flushing;
   }
 
+  /** Re-reads the cached devices' versions and pending flags in batches (see TerminalCache). */
+  refreshCache(): Promise<void> {
+    if (this.refreshing) return this.refreshing;
+    const ctx = this.context();
+    this.refreshing = this.cache
+      .refresh({ versions: (ids) => terminalVersions(ctx, ids), devices: (ids) => findTerminalsById(ctx, ids) })
+      .finally(() => {
+        this.refreshing = null;
+      });
+    return this.refreshing;
+  }
+
   /** Flushes, then marks silent terminals offline, applies command timeouts and expiries and builds pending sync commands. */
   async sweep(): Promise<void> {
     await this.flush();
@@ -78,6 +97,7 @@ export class TerminalGateway {
     for (const timer of this.timers) clearInterval(timer);
     deviceChanges.off('changed', this.onDeviceChanged);
     commandQueueChanges.off('queued', this.onCommandsQueued);
+    await this.refreshing?.catch(() => {});
     await this.flush().catch((err) => this.deps.logger.error({ err }, 'final presence flush failed'));
   }
 

@@ -271,11 +271,11 @@ async function pollAfterInfoChange(ctx: RequestContext, deps: TerminalDeps, devi
   const reported = { ...device.reported, ...changed };
   deps.cache.patch(device.serialNumber, { reported });
   const algorithmsChanged = changed.fpAlgorithm !== undefined || changed.faceAlgorithm !== undefined;
-  if (algorithmsChanged) {
-    await markDeviceTemplatesPending(ctx, device.id);
-    deps.cache.markPending([device.id]);
-  }
-  if (!algorithmsChanged && !device.hasPendingCommands) return OK_REPLY;
+  // Templates to send again in the new formats; none (a terminal's first INFO, before any user is
+  // assigned) means nothing new to deliver, and the poll costs no sync build and no delivery query.
+  const resend = algorithmsChanged ? await markDeviceTemplatesPending(ctx, device.id) : 0;
+  if (resend > 0) deps.cache.markPending([device.id]);
+  if (resend === 0 && !device.hasPendingCommands) return OK_REPLY;
   return deliverCommands(ctx, deps, device, reported);
 }
 

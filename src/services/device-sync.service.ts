@@ -165,10 +165,12 @@ export async function markTemplatesChanged(em: EntityManager, employeeIds: numbe
 }
 
 /** The terminal reports new algorithm versions: its users that have templates are sent again. */
-export async function markDeviceTemplatesPending(ctx: RequestContext, deviceId: number): Promise<void> {
-  await ctx.em.execute(
+export async function markDeviceTemplatesPending(ctx: RequestContext, deviceId: number): Promise<number> {
+  const marked = await ctx.em.execute<{ id: number }[]>(
     `update device_user du set sync_status = 'pending', return_code = null, changed_at = ?
-     where du.device_id = ? and du.present and exists (select 1 from employee_template t where t.employee_id = du.employee_id)`,
+     where du.device_id = ? and du.present and exists (select 1 from employee_template t where t.employee_id = du.employee_id)
+     returning du.id`,
     [ctx.now(), deviceId],
   );
+  return marked.length;
 }

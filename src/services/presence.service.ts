@@ -4,6 +4,7 @@
 // statement changes the row, and the sweep reads the database's last_seen_at, not a process's memory.
 import { deviceStatusData, type DeviceStatusRow } from '../events/event-payloads';
 import { recordEvents } from '../events/outbox';
+import { intArray, textArray } from './sql-arrays';
 import { REPORTED_COLUMNS, type ReportedInfo } from './terminal.service';
 import type { RequestContext } from './context';
 
@@ -35,16 +36,20 @@ const INTEGER_COLUMNS = new Set(['user_count', 'fingerprint_count', 'face_count'
  */
 export async function flushPresence(ctx: RequestContext, entries: PresenceEntry[]): Promise<number[]> {
   if (entries.length === 0) return [];
-  const params: unknown[] = [];
-  const rows = entries.map((e) => {
-    params.push(e.deviceId, e.seenAt, ...REPORTED.map(([key]) => e.reported?.[key] ?? null));
-    return `(?::int, ?::timestamptz, ${REPORTED.map(([, column]) => (INTEGER_COLUMNS.has(column) ? '?::int' : '?::varchar')).join(', ')})`;
-  });
+  // One array parameter per column (see sql-arrays.ts), whatever the batch size.
+  const params: string[] = [intArray(entries.map((e) => e.deviceId)), textArray(entries.map((e) => e.seenAt.toISOString()))];
+  const casts = ['int[]', 'timestamptz[]'];
+  for (const [key, column] of REPORTED) {
+    const integer = INTEGER_COLUMNS.has(column);
+    const values = entries.map((e) => e.reported?.[key] ?? null);
+    params.push(integer ? intArray(values as Array<number | null>) : textArray(values.map((v) => (v === null ? null : String(v)))));
+    casts.push(integer ? 'int[]' : 'varchar[]');
+  }
   const columns = ['id', 'seen', ...REPORTED.map(([, column]) => column)];
   const sets = REPORTED.map(([, column]) => `${column} = coalesce(v.${column}, d.${column})`).join(', ');
   const changed = await ctx.em.transactional(async (em) => {
     const written = await em.execute<StatusChangeRow[]>(
-      `with v(${columns.join(', ')}) as (values ${rows.join(', ')}),
+      `with v as (select * from unnest(${casts.map((cast) => `?::${cast}`).join(', ')}) as u(${columns.join(', ')})),
        prev as (select d.id, d.status from device d join v on v.id = d.id order by d.id for update of d),
        upd as (
          update device d set last_seen_at = greatest(d.last_seen_at, v.seen), status = 'online', ${sets}

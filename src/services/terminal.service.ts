@@ -3,9 +3,9 @@
 // what the terminal reports about itself. Called with a `terminal` principal; every write is keyed
 // by the device id the serial resolved to.
 import { randomBytes } from 'node:crypto';
-import { Device } from '../entities';
-import { DeviceMode, type DeviceStatus, type DoorStateSnapshot } from '../entities/device.entity';
+import { DeviceMode, DeviceStatus, type DoorStateSnapshot } from '../entities/device.entity';
 import type { RequestContext } from './context';
+import { intArray } from './sql-arrays';
 
 export type TerminalProtocol = 'att-push' | 'acc-push';
 
@@ -28,6 +28,8 @@ export interface TerminalDevice {
    * for this process (see TerminalCache) so that polls with nothing queued cost no query.
    */
   hasPendingCommands: boolean;
+  /** Changes whenever a column above changes in the database (see terminalVersions). */
+  version: string;
 }
 
 /** Values the terminal reports on polls (INFO) and where it connects from; written only when they change. */
@@ -55,47 +57,100 @@ export const REPORTED_COLUMNS: Record<keyof ReportedInfo, string> = {
   remoteAddress: 'remote_address',
 };
 
-function toTerminalDevice(d: Device, hasPendingCommands: boolean): TerminalDevice {
+/** Columns of a TerminalDevice; `version` changes whenever one of them does (refresh, see below). */
+const TERMINAL_COLUMNS = [
+  'id', 'workspace_id', 'company_id', 'serial_number', 'mode_type', 'protocol', 'time_zone', 'status', 'registry_code', 'session_id',
+  'poll_interval_seconds', 'firmware', 'ip', 'user_count', 'fingerprint_count', 'face_count', 'attlog_count', 'fp_algorithm',
+  'face_algorithm', 'remote_address',
+];
+// 64 bits of md5 over the cached columns: compared by the cache refresh instead of the whole row.
+const VERSION = `left(md5(row(${TERMINAL_COLUMNS.map((c) => `d.${c}`).join(', ')})::text), 16)`;
+// Pending work: queued commands, or desired-state rows the sync engine has yet to turn into commands.
+const PENDING = `(exists (select 1 from device_command c where c.device_id = d.id and c.status = 'queued')
+  or exists (select 1 from device_user u where u.device_id = d.id and u.sync_status = 'pending'))`;
+const SELECT_TERMINAL = `select ${TERMINAL_COLUMNS.map((c) => `d.${c}`).join(', ')}, ${VERSION} as version, ${PENDING} as pending from device d`;
+
+interface TerminalRow {
+  id: number;
+  workspace_id: number;
+  company_id: number;
+  serial_number: string;
+  mode_type: DeviceMode;
+  protocol: string | null;
+  time_zone: string;
+  status: DeviceStatus;
+  registry_code: string | null;
+  session_id: string | null;
+  poll_interval_seconds: number | null;
+  firmware: string | null;
+  ip: string | null;
+  user_count: number | null;
+  fingerprint_count: number | null;
+  face_count: number | null;
+  attlog_count: number | null;
+  fp_algorithm: string | null;
+  face_algorithm: string | null;
+  remote_address: string | null;
+  version: string;
+  pending: boolean;
+}
+
+// The few distinct values of these columns are stored as the same string constants, not one copy
+// per cached device.
+const MODES: Record<string, DeviceMode> = { att: DeviceMode.att, acc: DeviceMode.acc };
+const STATUSES: Record<string, DeviceStatus> = { pending: DeviceStatus.pending, online: DeviceStatus.online, offline: DeviceStatus.offline };
+const PROTOCOLS: Record<string, TerminalProtocol> = { 'att-push': 'att-push', 'acc-push': 'acc-push' };
+
+function toTerminalDevice(r: TerminalRow): TerminalDevice {
   return {
-    hasPendingCommands,
-    id: d.id,
-    workspaceId: d.workspaceId,
-    companyId: d.companyId,
-    serialNumber: d.serialNumber,
-    modeType: d.modeType,
-    protocol: (d.protocol as TerminalProtocol | null | undefined) ?? null,
-    timeZone: d.timeZone,
-    status: d.status,
-    registryCode: d.registryCode ?? null,
-    sessionId: d.sessionId ?? null,
-    pollIntervalSeconds: d.pollIntervalSeconds ?? null,
+    hasPendingCommands: r.pending,
+    version: r.version,
+    id: r.id,
+    workspaceId: r.workspace_id,
+    companyId: r.company_id,
+    serialNumber: r.serial_number,
+    modeType: MODES[r.mode_type] ?? r.mode_type,
+    protocol: r.protocol === null ? null : (PROTOCOLS[r.protocol] ?? (r.protocol as TerminalProtocol)),
+    timeZone: r.time_zone === 'UTC' ? 'UTC' : r.time_zone,
+    status: STATUSES[r.status] ?? r.status,
+    registryCode: r.registry_code,
+    sessionId: r.session_id,
+    pollIntervalSeconds: r.poll_interval_seconds,
     reported: {
-      firmware: d.firmware ?? null,
-      ip: d.ip ?? null,
-      userCount: d.userCount ?? null,
-      fingerprintCount: d.fingerprintCount ?? null,
-      faceCount: d.faceCount ?? null,
-      attlogCount: d.attlogCount ?? null,
-      fpAlgorithm: d.fpAlgorithm ?? null,
-      faceAlgorithm: d.faceAlgorithm ?? null,
-      remoteAddress: d.remoteAddress ?? null,
+      firmware: r.firmware,
+      ip: r.ip,
+      userCount: r.user_count,
+      fingerprintCount: r.fingerprint_count,
+      faceCount: r.face_count,
+      attlogCount: r.attlog_count,
+      fpAlgorithm: r.fp_algorithm,
+      faceAlgorithm: r.face_algorithm,
+      remoteAddress: r.remote_address,
     },
   };
 }
 
 /** The device registered with this serial (any case), or null when no workspace has claimed it. */
 export async function findTerminal(ctx: RequestContext, serialNumber: string): Promise<TerminalDevice | null> {
-  // Pending work: queued commands, or desired-state rows the sync engine has yet to turn into commands.
-  const rows = await ctx.em.execute<{ id: number; pending: boolean }[]>(
-    `select d.id,
-            exists (select 1 from device_command c where c.device_id = d.id and c.status = 'queued')
-            or exists (select 1 from device_user u where u.device_id = d.id and u.sync_status = 'pending') as pending
-     from device d where lower(d.serial_number) = lower(?)`,
-    [serialNumber],
-  );
-  if (rows.length === 0) return null;
-  const device = await ctx.em.findOne(Device, { id: rows[0]!.id }, { disableIdentityMap: true });
-  return device ? toTerminalDevice(device, rows[0]!.pending) : null;
+  const rows = await ctx.em.execute<TerminalRow[]>(`${SELECT_TERMINAL} where lower(d.serial_number) = lower(?)`, [serialNumber]);
+  return rows.length === 0 ? null : toTerminalDevice(rows[0]!);
+}
+
+/** These devices as the adapter caches them (ids that no longer exist are left out). */
+export async function findTerminalsById(ctx: RequestContext, ids: readonly number[]): Promise<TerminalDevice[]> {
+  if (ids.length === 0) return [];
+  const rows = await ctx.em.execute<TerminalRow[]>(`${SELECT_TERMINAL} where d.id = any(?::int[])`, [intArray(ids)]);
+  return rows.map(toTerminalDevice);
+}
+
+/**
+ * For each of these devices that still exists: the version of its cached columns and whether it
+ * has pending work. The cache refresh reads this (a few bytes per device) and reloads only the
+ * devices whose version changed.
+ */
+export async function terminalVersions(ctx: RequestContext, ids: readonly number[]): Promise<Array<{ id: number; version: string; pending: boolean }>> {
+  if (ids.length === 0) return [];
+  return ctx.em.execute(`select d.id, ${VERSION} as version, ${PENDING} as pending from device d where d.id = any(?::int[])`, [intArray(ids)]);
 }
 
 /**

@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import { TerminalCache, type RefreshSource, type TerminalVersion } from '../../../src/devices/terminal-cache';
+import { DeviceMode, DeviceStatus } from '../../../src/entities/device.entity';
+import type { TerminalDevice } from '../../../src/services/terminal.service';
+
+function device(id: number, serialNumber: string, version: string, timeZone = 'UTC'): TerminalDevice {
+  return {
+    id,
+    workspaceId: 1,
+    companyId: 1,
+    serialNumber,
+    modeType: DeviceMode.att,
+    protocol: 'att-push',
+    timeZone,
+    status: DeviceStatus.online,
+    registryCode: null,
+    sessionId: null,
+    pollIntervalSeconds: 10,
+    reported: { firmware: null, ip: null, userCount: null, fingerprintCount: null, faceCount: null, attlogCount: null, fpAlgorithm: null, faceAlgorithm: null, remoteAddress: null },
+    hasPendingCommands: false,
+    version,
+  };
+}
+
+/** A database stand-in that records what the cache asked for. */
+function source(rows: Map<number, TerminalDevice>, pending: Set<number> = new Set()) {
+  const asked = { versions: [] as number[][], devices: [] as number[][] };
+  const src: RefreshSource = {
+    versions: async (ids) => {
+      asked.versions.push(ids);
+      return ids.filter((id) => rows.has(id)).map((id): TerminalVersion => ({ id, version: rows.get(id)!.version, pending: pending.has(id) }));
+    },
+    devices: async (ids) => {
+      asked.devices.push(ids);
+      return ids.filter((id) => rows.has(id)).map((id) => ({ ...rows.get(id)!, hasPendingCommands: pending.has(id) }));
+    },
+  };
+  return { src, asked };
+}
+
+describe('terminal cache refresh', () => {
+  it('reads versions in one batch, updates pending flags, and reloads only the devices whose version changed', async () => {
+    const cache = new TerminalCache(60_000);
+    const db = new Map([1, 2, 3].map((id) => [id, device(id, `SN${id}`, 'v1')]));
+    for (const id of [1, 2, 3]) await cache.get(`SN${id}`, async () => ({ ...db.get(id)! }));
+    db.set(2, device(2, 'SN2', 'v2', 'Europe/Paris'));
+    const { src, asked } = source(db, new Set([3]));
+    await cache.refresh(src);
+    expect(asked.versions).to.deep.equal([[1, 2, 3]]);
+    expect(asked.devices).to.deep.equal([[2]]);
+    expect(cache.peek('SN2')!.timeZone).to.equal('Europe/Paris');
+    expect(cache.peek('sn3')!.hasPendingCommands).to.equal(true);
+    expect(cache.peek('SN1')!.hasPendingCommands).to.equal(false);
+  });
+
+  it('drops devices deleted or renamed in the database, and entries not served for idleMs', async () => {
+    const db = new Map([1, 2, 3].map((id) => [id, device(id, `SN${id}`, 'v1')]));
+    const cache = new TerminalCache(60_000);
+    for (const id of [1, 2, 3]) await cache.get(`SN${id}`, async () => ({ ...db.get(id)! }));
+    db.delete(1);
+    db.set(2, device(2, 'SN2-NEW', 'v2'));
+    await cache.refresh(source(db).src);
+    expect(cache.peek('SN1')).to.equal(undefined);
+    expect(cache.peek('SN2')).to.equal(undefined);
+    expect(cache.peek('SN3')!.id).to.equal(3);
+
+    const idle = new TerminalCache(60_000, 0);
+    await idle.get('SN3', async () => ({ ...db.get(3)! }));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const { src, asked } = source(db);
+    await idle.refresh(src);
+    expect(idle.size).to.equal(0);
+    expect(asked.versions).to.deep.equal([]);
+  });
+
+  it('keeps a command noticed in this process while the refresh was reading', async () => {
+    const db = new Map([[1, device(1, 'SN1', 'v1')]]);
+    const cache = new TerminalCache(60_000);
+    await cache.get('SN1', async () => ({ ...db.get(1)! }));
+    const { src } = source(db);
+    const refreshing = cache.refresh({ ...src, versions: async (ids) => { cache.markPending([1]); return src.versions(ids); } });
+    await refreshing;
+    expect(cache.peek('SN1')!.hasPendingCommands).to.equal(true);
+  });
+});
