@@ -13,7 +13,7 @@ export class EmployeeResolver {
   @Authorized('read')
   @Query(() => EmployeeType)
   employee(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
-    return employees.getEmployee(ctx, id);
+    return employees.readEmployee(ctx, id);
   }
 
   @Authorized('read')
@@ -25,7 +25,7 @@ export class EmployeeResolver {
 
   @FieldResolver(() => [Int], { description: 'The areas the employee is registered in.' })
   areaIds(@Ctx() ctx: RequestContext, @Root() employee: EmployeeType) {
-    return employeeAreaIds(ctx, employee.id);
+    return employeeAreaIds(ctx, employee);
   }
 
   @FieldResolver(() => [EmployeeTemplateType], { description: 'Biometric templates enrolled on terminals (metadata only).' })

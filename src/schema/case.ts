@@ -3,8 +3,18 @@ export function snakeToCamel(name: string): string {
   return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
+/** Names already converted: REST answers rename the same few schema field names on every request. */
+const snakeNames = new Map<string, string>();
+const SNAKE_NAMES_KEPT = 2000;
+
 export function camelToSnake(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  let snake = snakeNames.get(name);
+  if (snake === undefined) {
+    snake = name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    // Bounded, in case a caller ever renames keys that are not schema field names.
+    if (snakeNames.size < SNAKE_NAMES_KEPT) snakeNames.set(name, snake);
+  }
+  return snake;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -16,6 +26,8 @@ export function renameKeys(value: unknown, rename: (key: string) => string): unk
   if (Array.isArray(value)) return value.map((item) => renameKeys(item, rename));
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[rename(key)] = renameKeys(item, rename);
+  for (const key in value) {
+    if (Object.hasOwn(value, key)) out[rename(key)] = renameKeys(value[key], rename);
+  }
   return out;
 }

@@ -18,6 +18,19 @@ export function createContextFactory(deps: { orm: MikroORM; config: Config; logg
     const em = deps.orm.em.fork();
     const principal = await authenticate(em, authorization, deps.config.masterKey, deps.config.keyCacheMs);
     const id = requestId ?? crypto.randomUUID();
-    return { principal, em, requestId: id, logger: deps.logger.child({ requestId: id }), now, config: deps.config, metrics: deps.metrics };
+    // The request's child logger is made on first use: most requests never log through it, and a
+    // pino child (bindings serialised, a new instance) is a measurable part of a short read.
+    let logger: Logger | undefined;
+    return {
+      principal,
+      em,
+      requestId: id,
+      get logger() {
+        return (logger ??= deps.logger.child({ requestId: id }));
+      },
+      now,
+      config: deps.config,
+      metrics: deps.metrics,
+    };
   };
 }

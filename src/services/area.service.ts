@@ -144,11 +144,14 @@ interface AreaIdsWaiter {
 const pendingAreaIds = new WeakMap<EntityManager, Map<number, AreaIdsWaiter[]>>();
 
 /**
- * The employee's area ids, ascending. A list page resolves this field for each of its employees in
- * the same turn of the event loop: those lookups are gathered and read in ONE query on the
- * request's EntityManager (so inside its transaction), instead of one query per employee.
+ * The employee's area ids, ascending. Employees read by `readEmployee`/`listEmployees` carry them
+ * already; for the others (mutation results, area members) a list page resolves this field for each
+ * of its employees in the same turn of the event loop: those lookups are gathered and read in ONE
+ * query on the request's EntityManager (so inside its transaction), instead of one per employee.
  */
-export function employeeAreaIds(ctx: RequestContext, employeeId: number): Promise<number[]> {
+export function employeeAreaIds(ctx: RequestContext, employee: { id: number; areaIds?: number[] }): number[] | Promise<number[]> {
+  if (employee.areaIds) return employee.areaIds;
+  const employeeId = employee.id;
   const em = ctx.em;
   let batch = pendingAreaIds.get(em);
   if (!batch) {

@@ -1,4 +1,3 @@
-import type { FilterQuery } from '@mikro-orm/core';
 import { AreaEmployee, Assignment, Company, Employee } from '../entities';
 import { DomainError } from '../errors/domain-error';
 import { workspaceOf, type RequestContext } from './context';
@@ -49,16 +48,105 @@ export async function getEmployee(ctx: RequestContext, id: number): Promise<Empl
   return employee;
 }
 
-export async function listEmployees(ctx: RequestContext, filter: EmployeeFilter, page: PageRequest): Promise<Page<Employee>> {
-  const where: FilterQuery<Employee> = { workspaceId: workspaceOf(ctx) };
-  if (filter.companyId !== undefined) where.companyId = filter.companyId;
-  if (filter.isActive !== undefined) where.isActive = filter.isActive;
+/**
+ * An employee as the read operations (`employee`, `employees`) return it: its columns and its area
+ * ids, read in ONE statement and without entity hydration. These are the hottest reads of both
+ * APIs; MikroORM's `findOne` (query builder, hydration, identity map) plus a second round trip for
+ * the area ids cost more than the whole baseline request (docs/decisions.md, "REST read speed").
+ * Writes still load managed entities through `getEmployee`.
+ */
+export interface EmployeeView {
+  id: number;
+  companyId: number;
+  name: string;
+  lastname: string;
+  code: string;
+  pin: string | null;
+  email: string | null;
+  isActive: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  areaIds: number[];
+}
+
+interface EmployeeViewRow {
+  id: number;
+  company_id: number;
+  name: string;
+  lastname: string;
+  code: string;
+  pin: string | null;
+  email: string | null;
+  is_active: boolean;
+  created_at: string | Date;
+  updated_at: string | Date;
+  area_ids: number[];
+  total_count?: string | number;
+}
+
+const EMPLOYEE_VIEW_COLUMNS = `e.id, e.company_id, e.name, e.lastname, e.code, e.pin, e.email, e.is_active, e.created_at, e.updated_at,
+  array(select ae.area_id from area_employee ae where ae.employee_id = e.id order by ae.area_id) as area_ids`;
+
+function toEmployeeView(ctx: RequestContext, row: EmployeeViewRow): EmployeeView {
+  // The same parser MikroORM hydrates timestamptz columns with (the driver returns them as text).
+  const platform = ctx.em.getPlatform();
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    name: row.name,
+    lastname: row.lastname,
+    code: row.code,
+    pin: row.pin,
+    email: row.email,
+    isActive: row.is_active,
+    createdAt: platform.parseDate(row.created_at as string) as Date,
+    updatedAt: platform.parseDate(row.updated_at as string) as Date,
+    areaIds: row.area_ids,
+  };
+}
+
+/** One employee of the caller's workspace with its area ids (one query), or `not_found`. */
+export async function readEmployee(ctx: RequestContext, id: number): Promise<EmployeeView> {
+  const rows = await ctx.em.execute<EmployeeViewRow[]>(`select ${EMPLOYEE_VIEW_COLUMNS} from employee e where e.workspace_id = ? and e.id = ?`, [
+    workspaceOf(ctx),
+    id,
+  ]);
+  if (rows.length === 0) throw DomainError.notFound('Employee', id);
+  return toEmployeeView(ctx, rows[0]!);
+}
+
+/**
+ * A page of the workspace's employees with their area ids and the total count, in one query
+ * (`count(*) over ()`); only a page past the end (or of size 0) needs a second query for the count.
+ */
+export async function listEmployees(ctx: RequestContext, filter: EmployeeFilter, page: PageRequest): Promise<Page<EmployeeView>> {
+  const conditions = ['e.workspace_id = ?'];
+  const params: unknown[] = [workspaceOf(ctx)];
+  if (filter.companyId !== undefined) {
+    conditions.push('e.company_id = ?');
+    params.push(filter.companyId);
+  }
+  if (filter.isActive !== undefined) {
+    conditions.push('e.is_active = ?');
+    params.push(filter.isActive);
+  }
   if (filter.search) {
     const like = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    where.$or = [{ name: { $ilike: like } }, { lastname: { $ilike: like } }, { code: { $ilike: like } }, { pin: { $ilike: like } }, { email: { $ilike: like } }];
+    conditions.push('(e.name ilike ? or e.lastname ilike ? or e.code ilike ? or e.pin ilike ? or e.email ilike ?)');
+    params.push(like, like, like, like, like);
   }
-  const [items, totalCount] = await ctx.em.findAndCount(Employee, where, { orderBy: { id: 'asc' }, offset: page.offset, limit: page.limit });
-  return { items, totalCount, offset: page.offset };
+  const where = conditions.join(' and ');
+  const rows = await ctx.em.execute<EmployeeViewRow[]>(
+    `select ${EMPLOYEE_VIEW_COLUMNS}, count(*) over () as total_count from employee e where ${where} order by e.id limit ? offset ?`,
+    [...params, page.limit, page.offset],
+  );
+  let totalCount: number;
+  if (rows.length > 0) totalCount = Number(rows[0]!.total_count);
+  else {
+    const [count] = await ctx.em.execute<{ count: string | number }[]>(`select count(*) as count from employee e where ${where}`, params);
+    totalCount = Number(count!.count);
+  }
+  return { items: rows.map((row) => toEmployeeView(ctx, row)), totalCount, offset: page.offset };
 }
 
 /** A company of the caller's workspace, or a field error on `field` (the input names it). */

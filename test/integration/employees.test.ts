@@ -53,6 +53,8 @@ describe('employees', () => {
     expect(link).to.contain('</public/v2/employees?page=3&per_page=2>; rel="last"');
     const beyond = await rest(t.url, 'GET', '/public/v2/employees?page=9&per_page=2', { key: ws.key });
     expect(beyond.body).to.deep.equal([]);
+    // A page past the end has no row to carry the total: it is counted on its own.
+    expect(beyond.headers.get('x-total-count')).to.equal('6');
 
     const byCompany = await rest(t.url, 'GET', `/public/v2/employees?company_id=${c2.id}`, { key: ws.key });
     expect(byCompany.body.map((e: any) => e.name)).to.deep.equal(['Zed']);
@@ -62,6 +64,14 @@ describe('employees', () => {
     expect(search.body.map((e: any) => e.name)).to.deep.equal(['Zed']);
     const literalPercent = await rest(t.url, 'GET', '/public/v2/employees?search=%25', { key: ws.key });
     expect(literalPercent.body).to.deep.equal([]);
+    for (const literal of ['_', "'", '\\']) {
+      const r = await rest(t.url, 'GET', `/public/v2/employees?search=${encodeURIComponent(literal)}`, { key: ws.key });
+      expect(r.status, literal).to.equal(200);
+      expect(r.body, literal).to.deep.equal([]);
+    }
+    const combined = await rest(t.url, 'GET', `/public/v2/employees?company_id=${c1.id}&is_active=true&search=worker3`, { key: ws.key });
+    expect(combined.body.map((e: any) => e.name)).to.deep.equal(['Worker3']);
+    expect(combined.headers.get('x-total-count')).to.equal('1');
 
     for (const bad of ['page=0', 'per_page=1001', 'per_page=abc', 'company_id=x', 'is_active=maybe']) {
       const r = await rest(t.url, 'GET', `/public/v2/employees?${bad}`, { key: ws.key });
@@ -71,6 +81,8 @@ describe('employees', () => {
 
     const gqlPage = await gqlData(t.url, ws.key, '{ employees(first: 2) { totalCount pageInfo { hasNextPage endCursor } nodes { name } } }');
     expect(gqlPage.employees.totalCount).to.equal(6);
+    const empty = await gqlData(t.url, ws.key, '{ employees(first: 0) { totalCount nodes { name } } }');
+    expect(empty.employees).to.deep.equal({ totalCount: 6, nodes: [] });
     const next = await gqlData(t.url, ws.key, 'query ($after: String) { employees(first: 2, after: $after) { nodes { name } } }', {
       after: gqlPage.employees.pageInfo.endCursor,
     });
