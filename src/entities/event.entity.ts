@@ -14,7 +14,8 @@ export class Event {
   @PrimaryKey({ type: 'bigint', autoincrement: false })
   id!: string;
 
-  @ManyToOne(() => Workspace, { mapToPk: true, fieldName: 'workspace_id', deleteRule: 'cascade' })
+  /** No foreign-key constraint, as on punch.workspace_id: every event writer would lock the workspace row. */
+  @ManyToOne(() => Workspace, { mapToPk: true, fieldName: 'workspace_id', createForeignKeyConstraint: false })
   workspaceId!: number;
 
   @Property({ length: 64 })

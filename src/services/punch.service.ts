@@ -2,6 +2,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import { formatLocalTime } from '../devices/protocol/time';
 import { punchData } from '../events/event-payloads';
 import { outboxTail, recordEvents } from '../events/outbox';
+import { executePrepared } from './prepared-statement';
 import { Company, Device, Employee, Punch, Workspace } from '../entities';
 import { PunchRecordType } from '../entities/punch.entity';
 import { DomainError } from '../errors/domain-error';
@@ -170,7 +171,6 @@ function punchRow(workspaceId: number, p: NewPunch, punchTime: Date) {
  * needed (inside one, it joins it). Returns the ids of the rows created; the others were already stored.
  */
 export async function storeDevicePunches(ctx: RequestContext, workspaceId: number, punches: readonly NewPunch[]): Promise<number[]> {
-  const em = ctx.em;
   if (punches.length === 0) return [];
   const rows = punches
     .map((p) => ({ key: keyOf(p), p, punchTime: new Date(Math.floor(p.punchTime.getTime() / 1000) * 1000) }))
@@ -179,10 +179,10 @@ export async function storeDevicePunches(ctx: RequestContext, workspaceId: numbe
   // One statement: the punches, their attendance.created events (payload built in SQL, as
   // punchData builds it), webhook deliveries and NOTIFYs. Atomic without a transaction, and no
   // BEGIN/COMMIT round trips.
-  // Through knex directly, so the JSON goes as a bound parameter: em.execute would inline it into
-  // the SQL text (escaping and re-measuring a large string per upload).
+  // Bound parameters (em.execute would inline the JSON into the SQL text), prepared once per connection.
   const tail = outboxTail(ctx, {}, 'select p.id from p order by p.id');
-  const query = em.getKnex().raw(
+  const inserted = await executePrepared<{ id: number }>(
+    ctx,
     `with p as (
        insert into punch (${PUNCH_COLUMNS}) select ${PUNCH_COLUMNS} from json_populate_recordset(null::punch, ?::json)
        on conflict do nothing returning id, ${PUNCH_COLUMNS}),
@@ -190,10 +190,7 @@ export async function storeDevicePunches(ctx: RequestContext, workspaceId: numbe
      ${tail.sql}`,
     [JSON.stringify(rows), ...tail.params],
   );
-  const transaction = em.getTransactionContext();
-  if (transaction) query.transacting(transaction);
-  const result: { rows: { id: number }[] } = await query;
-  return result.rows.map((r) => r.id);
+  return inserted.map((r) => r.id);
 }
 
 export interface PunchFilter {
