@@ -75,7 +75,9 @@ describe('terminal endpoint under random and mutated /iclock requests (property-
     // Oracle: the pure parser's records are the fully valid lines.
     const valid = new Set(sentAttlog.flatMap((body) => parseAttlog(body).records.map((p) => `${p.pin}\t${p.localTime}`)));
     const stored = await storedPunchKeys(t.config.databaseUrl!, serial);
-    expect(stored.size).to.be.greaterThan(10);
+    // The oracle had work. Not a fixed count: the fixtures hold about a dozen distinct lines and a
+    // random run may resend the same few (a bound of 10 failed now and then).
+    expect(stored.size, 'punches stored').to.be.greaterThan(0);
     for (const [key, n] of stored) {
       expect(valid.has(key), `stored punch ${JSON.stringify(key)} is a valid line that was sent`).to.equal(true);
       expect(n).to.equal(1);
