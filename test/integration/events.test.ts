@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { recordEvent } from '../../src/events/outbox';
+import { EVENT_ID_SHIFT, recordEvent, recordEvents } from '../../src/events/outbox';
 import { SimulatedTerminal } from '../../src/simulator';
 import type { RequestContext } from '../../src/services/context';
 import { recordPunches } from '../../src/services/punch.service';
@@ -195,6 +195,25 @@ describe('events and subscriptions', () => {
     } finally {
       await sub.close();
     }
+  });
+
+  it('event ids carry their transaction id, and later statements of a transaction continue its ranks', async () => {
+    const s = await setup();
+    const em = t.app.database.orm.em.fork();
+    const { ids, txid } = await em.transactional(async (tx) => {
+      const ctx = { ...terminalCtx(), em: tx };
+      const first = await recordEvents(ctx, [
+        { workspaceId: s.ws.id, type: 'door.opened', data: { n: 1 } },
+        { workspaceId: s.ws.id, type: 'door.opened', data: { n: 2 } },
+      ]);
+      const third = await recordEvent(ctx, { workspaceId: s.ws.id, type: 'door.opened', data: { n: 3 } });
+      const [{ txid }] = await tx.execute(`select pg_current_xact_id()::text as txid`);
+      return { ids: [...first, third].map(BigInt), txid: BigInt(txid) };
+    });
+    const base = txid << BigInt(EVENT_ID_SHIFT);
+    expect(ids).to.deep.equal([base, base + 1n, base + 2n]);
+    const stored = await sql(`select id, data from event where workspace_id = ? and id >= ? order by id`, [s.ws.id, String(base)]);
+    expect(stored.map((r) => r.data.n)).to.deep.equal([1, 2, 3]);
   });
 
   it('a rolled-back change emits nothing', async () => {
