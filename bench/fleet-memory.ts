@@ -6,11 +6,13 @@
 // the steady state only: after `--settle` seconds AND once a whole poll interval has seen at least
 // 95 % of the expected polls (the first round of handshakes, option uploads and INFO polls writes to
 // the database and can take longer than the settle time on a busy machine).
+// Baseline: a bare node:http server polled at the same rate (bareServerGrowth), before the service starts.
 // Run: npm run build && node dist/bench/fleet-memory.js [--terminals 10000] [--poll 10] [--settle 40] [--samples 20] [--max-wait 180]
 import fs from 'node:fs';
+import http from 'node:http';
 import 'reflect-metadata';
 import { TerminalFleet } from '../src/simulator';
-import { benchDatabase, createFleet, numberArg, report, spawnService, withClient } from './support';
+import { benchDatabase, createFleet, numberArg, report, spawnServer, spawnService, withClient } from './support';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -44,6 +46,44 @@ async function sampleMemory(url: string, count: number): Promise<Sampled> {
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
+const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+
+/**
+ * The baseline: how much a bare node:http server answering `OK` (bench/bare-server.ts) grows when
+ * polled at the same rate over the same 64 keep-alive sockets. It holds no per-terminal state, so its
+ * growth is what serving that request rate costs Node itself.
+ */
+async function bareServerGrowth(requestsPerSecond: number, seconds: number): Promise<{ idleRssBytes: number; loadedRssBytes: number; requests: number }> {
+  const bare = await spawnServer('dist/bench/bare-server.js', {}, '/');
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  try {
+    await sleep(1000);
+    const idleRssBytes = rssOf(bare.child.pid!);
+    let requests = 0;
+    const perTick = requestsPerSecond / 100;
+    let owed = 0;
+    const timer = setInterval(() => {
+      for (owed += perTick; owed >= 1; owed--) {
+        http
+          .get(`${bare.url}/iclock/getrequest?SN=BARE`, { agent }, (res) => {
+            res.resume();
+            requests++;
+          })
+          .on('error', () => undefined); // requests in flight when the server stops
+      }
+    }, 10);
+    await sleep(seconds * 1000);
+    const samples: number[] = [];
+    for (let i = 0; i < 10; i++, await sleep(500)) samples.push(rssOf(bare.child.pid!));
+    clearInterval(timer);
+    samples.sort((a, b) => a - b);
+    return { idleRssBytes, loadedRssBytes: samples[5]!, requests };
+  } finally {
+    agent.destroy();
+    await bare.stop();
+  }
+}
+
 async function main(): Promise<void> {
   const terminals = numberArg('terminals', 10_000);
   const pollSeconds = numberArg('poll', 10);
@@ -51,6 +91,7 @@ async function main(): Promise<void> {
   // Samples one second apart: two poll intervals by default, so a whole cycle of polls, flushes and cache refreshes is covered.
   const samples = numberArg('samples', Math.max(20, 2 * pollSeconds));
   const maxWaitSeconds = numberArg('max-wait', 180);
+  const baseline = await bareServerGrowth(terminals / pollSeconds, 30);
   const db = await benchDatabase('memory');
   // The handshake tells each terminal its poll delay: the service's, so it is set to the poll interval.
   const service = await spawnService(db.url, { TIMEGATE_ATT_DELAY: String(pollSeconds) });
@@ -116,6 +157,9 @@ async function main(): Promise<void> {
         heapBytesPerTerminal: Math.round(heapPerTerminal),
         target: 2048,
         met: perTerminal < 2048 && online === terminals && steady,
+        bareIdleRssBytes: baseline.idleRssBytes,
+        bareLoadedRssBytes: baseline.loadedRssBytes,
+        bareRssBytesPerTerminal: Math.round((baseline.loadedRssBytes - baseline.idleRssBytes) / terminals),
         loadavg: fs.readFileSync('/proc/loadavg', 'utf8').trim(),
       };
       report(result, [
@@ -123,6 +167,7 @@ async function main(): Promise<void> {
         `  ${steady ? 'steady' : 'NOT steady'} after ${result.measuredAfterSeconds} s; polls ${result.pollsPerSecond}/s while sampling (expected ${result.expectedPollsPerSecond}/s), ${after.errors} fleet errors`,
         `  RSS  idle ${mb(idle.rssBytes)}, loaded ${mb(loaded.rssBytes)} (median of ${samples}, range ${mb(loaded.rssMinBytes)}-${mb(loaded.rssMaxBytes)}): ${result.rssBytesPerTerminal} B per terminal (target < 2048 B: ${result.met ? 'met' : 'NOT met'})`,
         `  heap idle ${mb(idle.heapUsedBytes)}, loaded ${mb(loaded.heapUsedBytes)}: ${result.heapBytesPerTerminal} B per terminal`,
+        `  baseline: bare node:http polled at the same rate: RSS ${mb(baseline.idleRssBytes)} -> ${mb(baseline.loadedRssBytes)}, ${result.bareRssBytesPerTerminal} B per terminal (no per-terminal state)`,
       ]);
     } finally {
       await fleet.stop();

@@ -141,6 +141,8 @@ const SCENARIOS: Scenario[] = [
         measure: 'bytes/terminal',
         value: j.rssBytesPerTerminal,
         unit: 'B',
+        baseline: { what: 'bare node:http polled at the same rate, B per terminal', value: j.bareRssBytesPerTerminal ?? null },
+        ratio: j.bareRssBytesPerTerminal ? j.rssBytesPerTerminal / j.bareRssBytesPerTerminal : null,
         target: '< 2048 B',
         met: j.met,
       },
