@@ -115,8 +115,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     });
 
     const events = new EventFeed({ orm: database.orm, databaseUrl: database.url, pollMs: config.eventPollMs, batchMs: config.eventBatchMs, logger });
+    metrics.observeEventFeed({ subscriberCount: () => events.totalSubscribers(), lagSeconds: () => events.lagSeconds() });
     await events.start();
-    const webhooks = new WebhookWorker({ orm: database.orm, config, logger, now });
+    const webhooks = new WebhookWorker({ orm: database.orm, config, logger, now, metrics });
     events.onWake(() => webhooks.kick());
     const housekeeping = new EventHousekeeping({ orm: database.orm, config, logger, now });
     const subscriptions = startSubscriptionServer({ server, schema, orm: database.orm, config, contextFactory, events });

@@ -41,6 +41,8 @@ interface EventPage {
   events: StoredEvent[];
   /** Read stopped at an event an older running transaction still holds back. */
   held: boolean;
+  /** When that held-back event was created (for the outbox-lag gauge). */
+  heldSince?: Date;
   /** A full page was read: there may be more deliverable events. */
   more: boolean;
 }
@@ -63,6 +65,8 @@ class WorkspaceHub {
   /** When the last read started: reads are at least `batchMs` apart (see wake). */
   private lastRead = 0;
   private heldTimer: NodeJS.Timeout | null = null;
+  /** Creation time of the oldest event read but held back (not fanned out yet), or null when caught up. */
+  pendingSince: Date | null = null;
 
   constructor(
     private readonly workspaceId: number,
@@ -108,6 +112,7 @@ class WorkspaceHub {
         this.cursor = BigInt(event.id);
         for (const subscriber of this.subscribers) deliver(subscriber, event);
       }
+      this.pendingSince = page.heldSince ?? null;
       if (page.held) this.retryHeld();
       if (page.held || !page.more) return;
     }
@@ -201,6 +206,20 @@ export class EventFeed {
     return this.hubs.get(workspaceId)?.subscribers.size ?? 0;
   }
 
+  /** Live subscribers of every workspace in this process (the subscriptions-open gauge). */
+  totalSubscribers(): number {
+    let total = 0;
+    for (const hub of this.hubs.values()) total += hub.subscribers.size;
+    return total;
+  }
+
+  /** Age in seconds of the oldest event read but held back, over all workspaces (the outbox-lag gauge). */
+  lagSeconds(now = Date.now()): number {
+    let oldest = now;
+    for (const hub of this.hubs.values()) if (hub.pendingSince && hub.pendingSince.getTime() < oldest) oldest = hub.pendingSince.getTime();
+    return Math.max(0, (now - oldest) / 1000);
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.pollTimer) clearInterval(this.pollTimer);
@@ -269,7 +288,7 @@ export class EventFeed {
     );
     const events: StoredEvent[] = [];
     for (const row of rows) {
-      if (BigInt(row.id) >= BigInt(row.below)) return { events, held: true, more: false };
+      if (BigInt(row.id) >= BigInt(row.below)) return { events, held: true, heldSince: new Date(row.created_at), more: false };
       events.push(storedEvent(row));
     }
     return { events, held: false, more: rows.length === PAGE };

@@ -12,6 +12,9 @@ export interface WebhookResponse {
 
 const EXCERPT_BYTES = 1024;
 
+/** The receiver did not answer within the timeout (told apart from connection errors in metrics). */
+export class WebhookTimeout extends Error {}
+
 export async function postWebhook(url: string, headers: Record<string, string>, body: string, options: { timeoutMs: number; allowPrivate: boolean }): Promise<WebhookResponse> {
   const target = new URL(url);
   const signal = AbortSignal.timeout(options.timeoutMs);
@@ -41,7 +44,7 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
         response.on('error', reject);
       },
     );
-    request.on('error', (error) => reject(signal.aborted ? new Error(`timed out after ${options.timeoutMs} ms`) : error));
+    request.on('error', (error) => reject(signal.aborted ? new WebhookTimeout(`timed out after ${options.timeoutMs} ms`) : error));
     request.end(body);
   });
 }

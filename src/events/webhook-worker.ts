@@ -5,7 +5,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import { publicEventId } from './event-types';
-import { postWebhook } from './webhook-http';
+import type { Metrics } from '../observability/metrics';
+import { postWebhook, WebhookTimeout } from './webhook-http';
 import { signWebhook } from './webhook-signature';
 
 interface Claimed {
@@ -28,6 +29,8 @@ interface Outcome {
   error: string | null;
   durationMs: number;
   succeeded: boolean;
+  /** The label of timegate_webhook_attempts_total. */
+  kind: 'success' | 'http_error' | 'timeout' | 'network_error';
 }
 
 const MAX_DELAY_MS = 12 * 3_600_000;
@@ -44,7 +47,7 @@ export class WebhookWorker {
   private queued = false;
   private stopped = false;
 
-  constructor(private readonly deps: { orm: MikroORM; config: Config; logger: Logger; now: () => Date }) {}
+  constructor(private readonly deps: { orm: MikroORM; config: Config; logger: Logger; now: () => Date; metrics?: Metrics }) {}
 
   start(): void {
     this.timer = setInterval(() => this.kick(), this.deps.config.webhookPollMs);
@@ -124,11 +127,13 @@ export class WebhookWorker {
     try {
       const response = await postWebhook(delivery.url, headers, body, { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivate });
       const succeeded = response.status >= 200 && response.status < 300;
-      outcome = { statusCode: response.status, excerpt: response.excerpt, error: succeeded ? null : `HTTP ${response.status}`, durationMs: 0, succeeded };
+      outcome = { statusCode: response.status, excerpt: response.excerpt, error: succeeded ? null : `HTTP ${response.status}`, durationMs: 0, succeeded, kind: succeeded ? 'success' : 'http_error' };
     } catch (error) {
-      outcome = { statusCode: null, excerpt: null, error: (error as Error).message || String(error), durationMs: 0, succeeded: false };
+      const kind = error instanceof WebhookTimeout ? 'timeout' : 'network_error';
+      outcome = { statusCode: null, excerpt: null, error: (error as Error).message || String(error), durationMs: 0, succeeded: false, kind };
     }
     outcome.durationMs = Math.round(performance.now() - started);
+    this.deps.metrics?.webhookAttempts.inc({ outcome: outcome.kind });
     await this.record(delivery, outcome).catch((err) => this.deps.logger.error({ err, deliveryId: delivery.id }, 'recording a webhook attempt failed'));
   }
 

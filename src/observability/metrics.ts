@@ -4,6 +4,12 @@ import client from 'prom-client';
  * Every Prometheus metric of the service, in one registry per app (tests run several apps in one
  * process). Names follow Prometheus conventions: `_total` counters, `_seconds` histograms.
  */
+/** What the subscription and outbox-lag gauges read from the event feed. */
+export interface EventFeedGauges {
+  subscriberCount(): number;
+  lagSeconds(): number;
+}
+
 export class Metrics {
   readonly registry = new client.Registry();
 
@@ -43,10 +49,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  readonly outboxLag = new client.Gauge({
+  /** Read at scrape time from the event feed (observeEventFeed); 0 until a feed is attached. */
+  private eventFeed: EventFeedGauges = { subscriberCount: () => 0, lagSeconds: () => 0 };
+
+  readonly outboxLag: client.Gauge = new client.Gauge({
     name: 'timegate_outbox_lag_seconds',
-    help: 'Age of the oldest event not yet fanned out by this process.',
+    help: 'Age of the oldest committed event this process has read but not yet fanned out to its subscribers (held behind an older running transaction); 0 when caught up.',
     registers: [this.registry],
+    collect: (): void => this.outboxLag.set(this.eventFeed.lagSeconds()),
   });
 
   readonly webhookAttempts = new client.Counter({
@@ -56,11 +66,17 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  readonly subscriptionsOpen = new client.Gauge({
+  readonly subscriptionsOpen: client.Gauge = new client.Gauge({
     name: 'timegate_subscriptions_open',
     help: 'GraphQL subscriptions currently open on this process.',
     registers: [this.registry],
+    collect: (): void => this.subscriptionsOpen.set(this.eventFeed.subscriberCount()),
   });
+
+  /** The event feed whose subscribers and lag the two gauges above report. */
+  observeEventFeed(feed: EventFeedGauges): void {
+    this.eventFeed = feed;
+  }
 
   private readonly terminalRequestChildren = new Map<string, client.Counter.Internal>();
 

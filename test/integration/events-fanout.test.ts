@@ -26,6 +26,9 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
 
   const terminalCtx = (): RequestContext => ({ principal: { kind: 'terminal', serialNumber: '*' }, em: t.app.database.orm.em.fork(), requestId: 'test', logger: t.app.logger, now, config: t.config });
 
+  const metricsText = async () => (await fetch(`${t.url}/metrics`)).text();
+  const gauge = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+
   async function setup(ws?: TestWorkspace) {
     ws ??= await createWorkspace(t.url, { maxCompanies: 10, maxDevices: 20 });
     const company = await createCompany(t.url, ws.key);
@@ -163,10 +166,14 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
       // delivering it would move the cursor past the older event, which could then never be delivered.
       replay = await t.app.events.subscribe({ workspaceId: s.ws.id, types: ['attendance.created'], matches: () => true, after: before });
       expect(replay.backlog, 'nothing delivered while an older transaction is open').to.equal(0);
+      // The held-back event shows in /metrics as outbox lag once the live reader has seen it.
+      await eventually(async () => gauge(await metricsText(), 'timegate_outbox_lag_seconds') > 0);
+      expect(gauge(await metricsText(), 'timegate_subscriptions_open'), 'the subscription and the replay').to.be.at.least(2);
     } finally {
       release();
     }
     const held = await holder;
+    await eventually(async () => gauge(await metricsText(), 'timegate_outbox_lag_seconds') === 0);
     try {
       const replayed = [await replay!.next(), await replay!.next()].map((r) => r.value as { data: { id: number } });
       expect(replayed[0]!.data.id, "the older event first").to.equal(held);

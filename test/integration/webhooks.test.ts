@@ -34,6 +34,12 @@ describe('webhooks', () => {
     return { ws, company, device, employee, punch };
   }
   const endpoint = (ws: TestWorkspace, url: string, eventTypes = ['attendance.created']) => rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, body: { url, event_types: eventTypes } });
+  /** timegate_webhook_attempts_total by outcome, from /metrics. */
+  const attemptCounts = async () => {
+    const text = await (await fetch(`${t.url}/metrics`)).text();
+    const count = (outcome: string) => Number(new RegExp(`^timegate_webhook_attempts_total\\{outcome="${outcome}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+    return { success: count('success'), http_error: count('http_error'), timeout: count('timeout'), network_error: count('network_error') };
+  };
   const deliveries = async (ws: TestWorkspace, id: number) => (await rest(t.url, 'GET', `/public/v2/webhooks/${id}/deliveries`, { key: ws.key })).body;
 
   it('manages endpoints through REST and GraphQL; the secret is shown on create and rotate only', async () => {
@@ -103,6 +109,7 @@ describe('webhooks', () => {
   it('retries after a 500 with backoff (injected clock), then succeeds; every attempt is readable', async () => {
     const s = await setup();
     const receiver = await startReceiver((n) => (n === 0 ? 500 : 200));
+    const countsBefore = await attemptCounts();
     try {
       const created = await endpoint(s.ws, receiver.url);
       await s.punch();
@@ -123,6 +130,8 @@ describe('webhooks', () => {
       expect(delivery).to.include({ status: 'succeeded', attemptCount: 2 });
       expect(delivery.attempts.map((a: any) => [a.statusCode, a.succeeded, a.error])).to.deep.equal([[500, false, 'HTTP 500'], [200, true, null]]);
       expect(delivery.attempts[0].responseExcerpt).to.match(/^failure 500 x+$/).and.have.length(1024);
+      const counts = await attemptCounts();
+      expect([counts.http_error - countsBefore.http_error, counts.success - countsBefore.success], 'attempts in /metrics by outcome').to.deep.equal([1, 1]);
     } finally {
       await receiver.close();
     }
@@ -133,6 +142,7 @@ describe('webhooks', () => {
     const receiver = await startReceiver(() => 'hold');
     const closed = await startReceiver();
     await closed.close();
+    const countsBefore = await attemptCounts();
     try {
       const slow = await endpoint(s.ws, receiver.url);
       const gone = await endpoint(s.ws, closed.url);
@@ -144,6 +154,8 @@ describe('webhooks', () => {
       const [refused] = await deliveries(s.ws, gone.body.id);
       expect(refused.attempts[0].error).to.match(/ECONNREFUSED/);
       expect(refused.status).to.equal('pending');
+      const counts = await attemptCounts();
+      expect([counts.timeout - countsBefore.timeout, counts.network_error - countsBefore.network_error], 'attempts in /metrics by outcome').to.deep.equal([1, 1]);
     } finally {
       await receiver.close();
     }
