@@ -11,7 +11,6 @@
 // a second one, on WEBHOOK_CHANNEL, only when webhook deliveries were queued (so a workspace without
 // endpoints does not make every process look for deliveries at each event).
 import type { RequestContext } from '../services/context';
-import { doorOpenedData, type DoorOpening } from './event-payloads';
 import type { EventType, TEST_EVENT_TYPE } from './event-types';
 
 export const EVENT_CHANNEL = 'timegate_events';
@@ -102,14 +101,6 @@ export async function recordEvents(ctx: RequestContext, events: readonly NewEven
 export async function recordEvent(ctx: RequestContext, event: NewEvent): Promise<string> {
   const [id] = await recordEvents(ctx, [event]);
   return id!;
-}
-
-/**
- * `door.opened`, for whoever learns that a door opened: the unlock flow (a succeeded door action)
- * and the terminal door-event ingestion. Call it inside the transaction that stores the opening.
- */
-export async function recordDoorOpened(ctx: RequestContext, opening: DoorOpening): Promise<string> {
-  return recordEvent(ctx, { workspaceId: opening.workspaceId, type: 'door.opened', data: doorOpenedData(opening) });
 }
 
 /** Deletes events (and with them their deliveries) older than the retention. Returns how many. */
