@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import 'reflect-metadata';
 import { TerminalFleet } from '../src/simulator';
-import { benchDatabase, createFleet, numberArg, report, spawnServer, spawnService, withClient } from './support';
+import { benchDatabase, createFleet, numberArg, report, spawnServer, spawnService, withClient, runScenario } from './support';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -178,7 +178,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : error}\n`);
-  process.exit(1);
-});
+runScenario(main);

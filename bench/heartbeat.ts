@@ -4,16 +4,11 @@
 // Run: npm run build && node dist/bench/heartbeat.js [--duration 10] [--connections 10]
 import 'reflect-metadata';
 import autocannon from 'autocannon';
-import { benchDatabase, createFleet, report, spawnServer, spawnService, withClient } from './support';
-
-function arg(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-}
+import { benchDatabase, createFleet, report, spawnServer, spawnService, withClient, numberArg, runScenario } from './support';
 
 async function main(): Promise<void> {
-  const duration = arg('duration', 10);
-  const connections = arg('connections', 10);
+  const duration = numberArg('duration', 10);
+  const connections = numberArg('connections', 10);
   const db = await benchDatabase('heartbeat');
   const service = await spawnService(db.url);
   const bare = await spawnServer('dist/bench/bare-server.js', {}, '/');
@@ -76,7 +71,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : error}\n`);
-  process.exit(1);
-});
+runScenario(main);

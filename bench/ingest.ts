@@ -5,12 +5,7 @@
 import 'reflect-metadata';
 import http from 'node:http';
 import { formatDeviceTime } from '../src/simulator/wire-format';
-import { benchDatabase, createFleet, report, spawnService, withClient } from './support';
-
-function arg(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-}
+import { benchDatabase, createFleet, report, spawnService, withClient, numberArg, runScenario } from './support';
 
 function post(agent: http.Agent, url: string, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
@@ -36,9 +31,9 @@ function attlogBody(b: number, lines: number, start: number): string {
 }
 
 async function main(): Promise<void> {
-  const terminals = arg('terminals', 50);
-  const bodies = arg('bodies', 40);
-  const lines = arg('lines', 100);
+  const terminals = numberArg('terminals', 50);
+  const bodies = numberArg('bodies', 40);
+  const lines = numberArg('lines', 100);
   const db = await benchDatabase('ingest');
   const service = await spawnService(db.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: terminals });
@@ -93,7 +88,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : error}\n`);
-  process.exit(1);
-});
+runScenario(main);

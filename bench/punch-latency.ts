@@ -4,15 +4,10 @@
 import 'reflect-metadata';
 import { once } from 'node:events';
 import { SimulatedTerminal } from '../src/simulator';
-import { benchDatabase, createFleet, percentile, report, spawnService, withClient } from './support';
-
-function arg(name: string, fallback: number): number {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-}
+import { benchDatabase, createFleet, percentile, report, spawnService, withClient, numberArg, runScenario } from './support';
 
 async function main(): Promise<void> {
-  const samples = arg('samples', 300);
+  const samples = numberArg('samples', 300);
   const db = await benchDatabase('latency');
   const service = await spawnService(db.url);
   const fleet = await createFleet(service.url, 1, 'LAT', 'Asia/Kolkata');
@@ -53,7 +48,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : error}\n`);
-  process.exit(1);
-});
+runScenario(main);

@@ -3,7 +3,7 @@
 // `GET /public/v2/employees?per_page=100`, and `employees(first: 100)` over POST /graphql.
 // Run: npm run build && node dist/bench/rest-read.js [--duration 10] [--connections 10] [--employees 200]
 import 'reflect-metadata';
-import { benchDatabase, createFleet, measure, numberArg, report, spawnServer, spawnService, type Throughput } from './support';
+import { benchDatabase, createFleet, measure, numberArg, report, spawnServer, spawnService, type Throughput, runScenario } from './support';
 
 const EMPLOYEE_FIELDS = 'id companyId name lastname code pin email isActive areaIds createdAt updatedAt';
 
@@ -77,7 +77,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : error}\n`);
-  process.exit(1);
-});
+runScenario(main);

@@ -166,3 +166,11 @@ export async function measure(options: Parameters<typeof autocannon>[0], duratio
   const r = await autocannon({ ...options, duration });
   return { requestsPerSecond: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx };
 }
+
+/** Runs a scenario's `main`; a failure prints its stack and exits 1 (bench/run.ts reports the scenario as failed). */
+export function runScenario(main: () => Promise<void>): void {
+  main().catch((error) => {
+    process.stderr.write(`${error instanceof Error ? error.stack : error}\n`);
+    process.exit(1);
+  });
+}
