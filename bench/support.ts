@@ -83,7 +83,8 @@ export function spawnService(databaseUrl: string, env: Record<string, string> = 
   return spawnServer('dist/src/main.js', { DATABASE_URL: databaseUrl, TIMEGATE_MASTER_KEY: MASTER_KEY, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env });
 }
 
-async function call(url: string, key: string, method: string, pathName: string, body?: unknown): Promise<any> {
+/** A JSON request with a bearer key; throws unless the answer is 2xx. */
+export async function call(url: string, key: string, method: string, pathName: string, body?: unknown): Promise<any> {
   const response = await fetch(url + pathName, {
     method,
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
