@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   try {
     const fleet = await createFleet(service.url, terminals, 'ING', 'Europe/Berlin');
     for (let pin = 1; pin <= KNOWN_PINS; pin++) {
-      await call(service.url, fleet.key, 'POST', '/public/v2/employees', { name: `Employee ${pin}`, code: `E${pin}`, pin: String(pin), company_id: fleet.companyId });
+      await call(service.url, fleet.key, 'POST', '/public/v2/employees', { name: 'Employee', lastname: String(pin), code: `E${pin}`, pin: String(pin), company_id: fleet.companyId });
     }
     for (const serial of fleet.serials) await fetch(`${service.url}/iclock/cdata?SN=${serial}&options=all&pushver=2.4.1`);
     const start = Date.UTC(2026, 0, 5, 6, 0, 0);
