@@ -51,7 +51,8 @@ async function main(): Promise<void> {
     const start = Date.UTC(2026, 0, 5, 6, 0, 0);
     // Warm-up on separate times (not counted), then the measured run.
     await Promise.all(fleet.serials.map((serial, t) => post(agent, `${service.url}/iclock/cdata?SN=${serial}&table=ATTLOG&Stamp=9999`, attlogBody(0, lines, start - 86_400_000 * (t + 1)))));
-    const [{ count: before }] = await withClient(db.url, async (c) => (await c.query('select count(*)::int as count from punch where punch_time >= $1', [new Date(start)])).rows);
+    const COUNT = 'select count(*)::int as count, (count(*) filter (where employee_id is not null))::int as attached from punch';
+    const [{ count: before, attached: attachedBefore }] = await withClient(db.url, async (c) => (await c.query(COUNT)).rows);
 
     let failures = 0;
     const began = process.hrtime.bigint();
@@ -64,11 +65,9 @@ async function main(): Promise<void> {
       }),
     );
     const seconds = Number(process.hrtime.bigint() - began) / 1e9;
-    const [{ count: after, attached }] = await withClient(
-      db.url,
-      async (c) => (await c.query('select count(*)::int as count, (count(*) filter (where employee_id is not null))::int as attached from punch where punch_time >= $1', [new Date(start)])).rows,
-    );
+    const [{ count: after, attached: attachedAfter }] = await withClient(db.url, async (c) => (await c.query(COUNT)).rows);
     const stored = after - before;
+    const attached = attachedAfter - attachedBefore;
     const sent = terminals * bodies * lines;
     const perSecond = stored / seconds;
     report(
