@@ -40,16 +40,21 @@ export class Punch {
   @ManyToOne(() => Workspace, { mapToPk: true, fieldName: 'workspace_id', createForeignKeyConstraint: false })
   workspaceId!: number;
 
+  // Company, employee and device: no foreign-key constraints either. A constraint is checked, and
+  // its parent row locked, once per inserted punch; the terminal statement locks each parent once
+  // per upload instead, and deleting a parent nulls its punches in the service (storeDevicePunches,
+  // lockPunchReferences, deleteEmployee, deleteDevice; docs/decisions.md).
+
   /** Deleting a company that has punches is refused (attendance history is kept). */
-  @ManyToOne(() => Company, { mapToPk: true, fieldName: 'company_id' })
+  @ManyToOne(() => Company, { mapToPk: true, fieldName: 'company_id', createForeignKeyConstraint: false })
   companyId!: number;
 
   /** Null for a pin the service does not know yet (attached later) or after the employee is deleted. */
-  @ManyToOne(() => Employee, { mapToPk: true, fieldName: 'employee_id', nullable: true, deleteRule: 'set null' })
+  @ManyToOne(() => Employee, { mapToPk: true, fieldName: 'employee_id', nullable: true, createForeignKeyConstraint: false })
   employeeId?: number | null;
 
   /** Null after the device record is deleted; `deviceSerial` still says where the punch was made. */
-  @ManyToOne(() => Device, { mapToPk: true, fieldName: 'device_id', nullable: true, deleteRule: 'set null' })
+  @ManyToOne(() => Device, { mapToPk: true, fieldName: 'device_id', nullable: true, createForeignKeyConstraint: false })
   deviceId?: number | null;
 
   @Property({ length: 64 })

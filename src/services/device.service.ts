@@ -151,9 +151,15 @@ export async function updateDevice(ctx: RequestContext, id: number, input: Devic
 
 /** Its assignments and desired-state rows go with it: its terminal is no longer ours to command. */
 export async function deleteDevice(ctx: RequestContext, id: number): Promise<Device> {
-  const device = await getDevice(ctx, id);
-  const snapshot = { ...device };
-  await ctx.em.remove(device).flush();
-  notifyDeviceChanged(device.serialNumber);
+  const snapshot = await ctx.em.transactional(async (em) => {
+    const device = await getDevice({ ...ctx, em }, id);
+    const before = { ...device };
+    await em.remove(device).flush();
+    // Punches keep the serial and lose the device (no foreign key does it: see the Punch entity).
+    // An upload being stored locked the row, so the delete above waited for it to commit.
+    await em.execute('update punch set device_id = null where device_id = ?', [id]);
+    return before;
+  });
+  notifyDeviceChanged(snapshot.serialNumber);
   return Object.assign(new Device(), snapshot);
 }

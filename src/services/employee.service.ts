@@ -248,6 +248,9 @@ export async function deleteEmployee(ctx: RequestContext, id: number): Promise<E
     const employee = await getEmployee({ ...ctx, em }, id);
     const snapshot = { ...employee };
     await em.remove(employee).flush();
+    // Punches keep the pin and lose the employee (no foreign key does it: see the Punch entity).
+    // A terminal upload naming this employee locked the row, so the delete above waited for it to commit.
+    await em.execute('update punch set employee_id = null where employee_id = ?', [id]);
     await recomputeDeviceUsers(em, { employeeIds: [id] }, ctx.now());
     return Object.assign(new Employee(), snapshot);
   });

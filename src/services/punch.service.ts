@@ -3,6 +3,7 @@ import { formatLocalTime } from '../devices/protocol/time';
 import { punchData } from '../events/event-payloads';
 import { outboxTail, recordEvents } from '../events/outbox';
 import { executePrepared } from './prepared-statement';
+import { intArray } from './sql-arrays';
 import { Company, Device, Employee, Punch, Workspace } from '../entities';
 import { PunchRecordType } from '../entities/punch.entity';
 import { DomainError } from '../errors/domain-error';
@@ -66,8 +67,32 @@ export async function recordPunches(ctx: RequestContext, workspaceId: number, pu
   return ctx.em.transactional((em) => insertPunches({ ...ctx, em }, workspaceId, punches));
 }
 
+/**
+ * Locks the company, device and employee rows the punches name, once each, for the rest of the
+ * transaction, and fails when one is gone: `punch` has no foreign keys (see the Punch entity), so
+ * this is what keeps a concurrent delete from leaving a punch that names a deleted row. Devices FOR
+ * SHARE (a delete or a move to another company waits), companies and employees FOR KEY SHARE.
+ */
+async function lockPunchReferences(ctx: RequestContext, workspaceId: number, punches: readonly NewPunch[]): Promise<void> {
+  const ids = (pick: (p: NewPunch) => number | null | undefined) => [...new Set(punches.map(pick).filter((id): id is number => id != null))];
+  const tables = [
+    { field: 'companyId', entity: 'Company', table: 'company', lock: 'key share', ids: ids((p) => p.companyId) },
+    { field: 'deviceId', entity: 'Device', table: 'device', lock: 'share', ids: ids((p) => p.deviceId) },
+    { field: 'employeeId', entity: 'Employee', table: 'employee', lock: 'key share', ids: ids((p) => p.employeeId) },
+  ] as const;
+  for (const { field, entity, table, lock, ids: wanted } of tables) {
+    if (wanted.length === 0) continue;
+    const rows = await ctx.em.execute<{ id: number }[]>(`select id from ${table} where workspace_id = ? and id = any(?::int[]) order by id for ${lock}`, [workspaceId, intArray(wanted)]);
+    const found = new Set(rows.map((r) => r.id));
+    const missing = wanted.find((id) => !found.has(id));
+    // Deleted since the caller checked it: the same answer as if it had been gone then.
+    if (missing !== undefined) throw DomainError.field(field, 'not_found', `${entity} ${missing} does not exist in this workspace.`);
+  }
+}
+
 async function insertPunches(ctx: RequestContext, workspaceId: number, punches: readonly NewPunch[]): Promise<RecordedPunches> {
   const em = ctx.em;
+  await lockPunchReferences(ctx, workspaceId, punches);
   const normalized = punches.map((p) => ({ ...p, punchTime: new Date(Math.floor(p.punchTime.getTime() / 1000) * 1000) }));
   const knex = em.getKnex();
   const insertedByKey = new Map<string, Punch>();
@@ -140,13 +165,24 @@ const PUNCH_EVENT_DATA = `jsonb_build_object(
   'verify_type', p.verify_type, 'verify_code', p.verify_code, 'record_type', p.record_type, 'work_code', p.work_code,
   'device_record_index', p.device_record_index, 'received_at', ${isoSql('received_at')})`;
 
+/**
+ * PUNCH_COLUMNS of the statement in storeDevicePunches: the input row `r`, except the company and
+ * device (the locked device row `dev`) and the employee (`emp`, whoever holds the pin, or null).
+ */
+const DEVICE_PUNCH_SELECT = PUNCH_COLUMNS.split(', ')
+  .map((c) => ({ company_id: 'dev.company_id', device_id: 'dev.id', employee_id: 'emp.id' })[c] ?? `r.${c}`)
+  .join(', ');
+
+/** A punch read by a terminal: its device, company and employee are settled when it is stored (storeDevicePunches). */
+export type DevicePunch = Omit<NewPunch, 'companyId' | 'deviceId' | 'employeeId'>;
+
 /** The `punch` table row of a new punch (snake_case columns). */
-function punchRow(workspaceId: number, p: NewPunch, punchTime: Date) {
+function punchRow(workspaceId: number, p: DevicePunch & Partial<Pick<NewPunch, 'companyId' | 'deviceId' | 'employeeId'>>, punchTime: Date) {
   return {
     workspace_id: workspaceId,
     company_id: p.companyId,
-    employee_id: p.employeeId,
-    device_id: p.deviceId,
+    employee_id: p.employeeId ?? null,
+    device_id: p.deviceId ?? null,
     device_serial: p.deviceSerial,
     pin: p.pin,
     punch_time: punchTime,
@@ -162,35 +198,58 @@ function punchRow(workspaceId: number, p: NewPunch, punchTime: Date) {
   };
 }
 
+/** The device was deleted while an upload of it was being stored: nothing was stored; the terminal sends it again. */
+export class DeviceGone extends Error {
+  constructor(deviceId: number) {
+    super(`device ${deviceId} was deleted while its upload was being stored; nothing was stored`);
+  }
+}
+
 /**
  * The terminal ingestion's bulk path: the same idempotent insert as `recordPunches` (no conflict
  * target, so either unique key means "already stored"; rows in key order), but the rows travel as
  * ONE bound JSON parameter (`json_populate_recordset`) and only the new ids come back — no entity
  * mapping and no read-back of duplicates, which cost more than the insert at terminal volumes.
+ *
+ * `punch` has no foreign keys to company, device and employee (docs/decisions.md, "Ingestion:
+ * references locked once per upload"); the statement keeps them true itself. It locks the device
+ * row (FOR SHARE: a concurrent delete or move waits for the upload, and an upload after a delete
+ * finds no row) and takes company and device from it; it finds the employee holding each pin in
+ * that company and locks those rows (FOR KEY SHARE: deleting one waits, then nulls its punches).
+ * One lock per row per upload, where foreign keys checked and locked per punch.
+ *
  * Each created row gets its `attendance.created` event in the same statement, so no transaction is
- * needed (inside one, it joins it). Returns the ids of the rows created; the others were already stored.
+ * needed (inside one, it joins it). Returns the ids of the rows created; the others were already
+ * stored. Throws DeviceGone when the device row no longer exists.
  */
-export async function storeDevicePunches(ctx: RequestContext, workspaceId: number, punches: readonly NewPunch[]): Promise<number[]> {
+export async function storeDevicePunches(ctx: RequestContext, device: { id: number; workspaceId: number }, punches: readonly DevicePunch[]): Promise<number[]> {
   if (punches.length === 0) return [];
   const rows = punches
     .map((p) => ({ key: keyOf(p), p, punchTime: new Date(Math.floor(p.punchTime.getTime() / 1000) * 1000) }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map(({ p, punchTime }) => punchRow(workspaceId, p, punchTime));
+    .map(({ p, punchTime }) => punchRow(device.workspaceId, p, punchTime));
   // One statement: the punches, their attendance.created events (payload built in SQL, as
   // punchData builds it), webhook deliveries and NOTIFYs. Atomic without a transaction, and no
-  // BEGIN/COMMIT round trips.
+  // BEGIN/COMMIT round trips. One result row per created punch, or a single row with a null id
+  // when none was created; no row at all when the device is gone.
   // Bound parameters (em.execute would inline the JSON into the SQL text), prepared once per connection.
-  const tail = outboxTail(ctx, {}, 'select p.id from p order by p.id');
-  const inserted = await executePrepared<{ id: number }>(
+  const tail = outboxTail(ctx, {}, 'select p.id from dev left join p on true order by p.id');
+  const result = await executePrepared<{ id: number | null }>(
     ctx,
-    `with p as (
-       insert into punch (${PUNCH_COLUMNS}) select ${PUNCH_COLUMNS} from json_populate_recordset(null::punch, ?::json)
+    `with r as materialized (select * from json_populate_recordset(null::punch, ?::json) with ordinality),
+     dev as (select d.id, d.company_id from device d where d.id = ?::int and d.workspace_id = ?::int for share),
+     emp as (select e.id, e.pin from employee e join dev on e.company_id = dev.company_id where e.pin in (select r.pin from r) for key share of e),
+     p as (
+       insert into punch (${PUNCH_COLUMNS})
+       select ${DEVICE_PUNCH_SELECT} from r cross join dev left join emp on emp.pin = r.pin
+       order by r.ordinality
        on conflict do nothing returning id, ${PUNCH_COLUMNS}),
      new_events as (select workspace_id, id::bigint as ord, 'attendance.created'::varchar as type, ${PUNCH_EVENT_DATA} as data from p),
      ${tail.sql}`,
-    [JSON.stringify(rows), ...tail.params],
+    [JSON.stringify(rows), device.id, device.workspaceId, ...tail.params],
   );
-  return inserted.map((r) => r.id);
+  if (result.length === 0) throw new DeviceGone(device.id);
+  return result.flatMap((r) => (r.id === null ? [] : [r.id]));
 }
 
 export interface PunchFilter {

@@ -7,7 +7,7 @@ import { createLocalTimeConverter, verifyType, type AttlogRecord, type RtlogEven
 import { DoorEventClass } from '../entities/door-event.entity';
 import { PunchRecordType } from '../entities/punch.entity';
 import type { RequestContext } from './context';
-import { countPunches, storeDevicePunches, type NewPunch } from './punch.service';
+import { countPunches, storeDevicePunches, type DevicePunch } from './punch.service';
 import { doorOpenedData } from '../events/event-payloads';
 import { recordEvents } from '../events/outbox';
 import type { TerminalDevice } from './terminal.service';
@@ -54,13 +54,9 @@ async function employeesByPin(ctx: RequestContext, companyId: number, pins: Iter
 /** ATTLOG: every record is a punch; dedupe on (workspace, serial, pin, punch time). */
 export async function ingestAttlog(ctx: RequestContext, device: TerminalDevice, records: readonly AttlogRecord[]): Promise<IngestResult> {
   if (records.length === 0) return { stored: 0, duplicates: 0 };
-  const employees = await employeesByPin(ctx, device.companyId, records.map((r) => r.pin));
   const receivedAt = ctx.now();
   const punches = records.map(
-    (r): NewPunch => ({
-      companyId: device.companyId,
-      employeeId: employees.get(r.pin) ?? null,
-      deviceId: device.id,
+    (r): DevicePunch => ({
       deviceSerial: device.serialNumber,
       pin: r.pin,
       punchTime: toInstant(r.localTime, device.timeZone),
@@ -76,7 +72,7 @@ export async function ingestAttlog(ctx: RequestContext, device: TerminalDevice, 
     }),
   );
   // One statement: the punches and their attendance.created events commit together.
-  const inserted = await storeDevicePunches(ctx, device.workspaceId, punches);
+  const inserted = await storeDevicePunches(ctx, device, punches);
   countPunches(ctx, 'device', inserted.length);
   return { stored: inserted.length, duplicates: punches.length - inserted.length };
 }
@@ -113,12 +109,9 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
     const tx = { ...ctx, em };
     const punchIds = await storeDevicePunches(
       tx,
-      device.workspaceId,
+      device,
       punchRecords.map(
-        (r): NewPunch => ({
-          companyId: device.companyId,
-          employeeId: employees.get(r.pin) ?? null,
-          deviceId: device.id,
+        (r): DevicePunch => ({
           deviceSerial: device.serialNumber,
           pin: r.pin,
           punchTime: instant(r),

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { createApp, type App } from '../../src/app';
 import { SimulatedTerminal } from '../../src/simulator';
 import { createEmployee, createWorkspace } from '../support/factories';
+import { openDeletion } from '../support/open-deletion';
 import { gqlData, rest } from '../support/http';
 import { createTerminalDevice, eventually, fixtureBody, iclock } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -138,5 +139,34 @@ describe('punch and door-event ingestion from terminals', () => {
     const r = await iclock(t.url, 'POST', `/iclock/cdata?SN=NOBODY${Date.now()}&table=ATTLOG`, '1\t2026-01-10 08:00:00\t0\t1');
     expect(r.status).to.equal(403);
     expect((await sql('select count(*)::int as n from punch'))[0].n).to.equal(before);
+  });
+
+  // punch has no foreign keys to employee and device: the upload statement locks them once instead.
+  it('an upload naming an employee whose deletion is under way waits for it and stores the punch without the employee', async () => {
+    const device = await createTerminalDevice(t.url, key);
+    const ada = await createEmployee(t.url, key, await companyOf(device.id), { pin: '77' });
+    const bob = await createEmployee(t.url, key, await companyOf(device.id), { pin: '78' });
+    const deletion = await openDeletion(t.app.database.url, 'employee', ada.id);
+    const body = '77\t2026-03-01 08:00:00\t0\t1\t\t0\t0\r\n78\t2026-03-01 08:00:01\t0\t1\t\t0\t0\r\n';
+    const upload = iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, body);
+    expect(await deletion.blocks(upload), 'the upload did not wait for the deletion').to.equal(true);
+    await deletion.commit();
+    expect((await upload).text).to.equal('OK: 2');
+    expect((await punchesOf(device.id)).map((r) => [r.pin, r.employee_id])).to.deep.equal([
+      ['77', null],
+      ['78', bob.id],
+    ]);
+  });
+
+  it('an upload of a device whose deletion is under way waits, then stores nothing and answers 503 so the terminal keeps its records', async () => {
+    const device = await createTerminalDevice(t.url, key);
+    // Cached by the handshake: the upload does not read the device row before its statement.
+    expect((await iclock(t.url, 'GET', `/iclock/cdata?SN=${device.serial_number}&options=all`)).status).to.equal(200);
+    const deletion = await openDeletion(t.app.database.url, 'device', device.id);
+    const upload = iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, '5\t2026-03-01 08:00:00\t0\t1\t\t0\t0\r\n');
+    expect(await deletion.blocks(upload), 'the upload did not wait for the deletion').to.equal(true);
+    await deletion.commit();
+    expect((await upload).status).to.equal(503);
+    expect(await sql('select count(*)::int as n from punch where device_serial = ?', [device.serial_number])).to.deep.equal([{ n: 0 }]);
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createCompany, createDevice, createEmployee, createWorkspace, setWorkspaceTimeZone, type TestWorkspace } from '../support/factories';
 import { gql, gqlData, rest } from '../support/http';
+import { openDeletion } from '../support/open-deletion';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 interface Setup {
@@ -319,6 +320,18 @@ describe('punches', () => {
     const del = await gql(t.url, s.ws.key, `mutation { deleteCompany(id: ${s.company.id}) { id } }`);
     expect(del.errors?.[0].extensions?.code).to.equal('resource_in_use');
     expect((await rest(t.url, 'GET', `/public/v2/companies/${s.company.id}`, { key: s.ws.key })).status).to.equal(200);
+  });
+
+  it('a manual punch naming an employee whose deletion is under way waits for it, then is refused (422 not_found) and stores nothing', async () => {
+    const s = await setup();
+    const deletion = await openDeletion(t.app.database.url, 'employee', s.employee.id);
+    const created = post(s, punchBody(s));
+    expect(await deletion.blocks(created), 'the punch did not wait for the deletion').to.equal(true);
+    await deletion.commit();
+    const r = await created;
+    expect(r.status, r.text).to.equal(422);
+    expect(r.body.error.details).to.deep.equal([{ field: 'employee_id', code: 'not_found', message: `Employee ${s.employee.id} does not exist in this workspace.` }]);
+    expect(await listAll(s.ws.key)).to.deep.equal([]);
   });
 
   it('punches are never updated or deleted through the API', async () => {

@@ -1,0 +1,39 @@
+import pg from 'pg';
+import { eventually } from './terminal';
+
+/**
+ * A deletion left in progress on its own connection: the row deleted and its punches nulled, as the
+ * service's deleteEmployee/deleteDevice do, in a transaction the test commits when it chooses. It
+ * stands for a delete that runs while a punch naming the row is being stored.
+ */
+export async function openDeletion(databaseUrl: string, table: 'employee' | 'device', id: number) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query('begin');
+  await client.query(`delete from ${table} where id = $1`, [id]);
+  await client.query(`update punch set ${table}_id = null where ${table}_id = $1`, [id]);
+  return {
+    /**
+     * Whether `work` waits for this transaction: true once another session of the database waits
+     * for a lock while `work` is still pending; false when `work` finished first.
+     */
+    async blocks(work: Promise<unknown>): Promise<boolean> {
+      let settled = false;
+      work.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      const waiting = async () =>
+        (await client.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)).rows[0].n > 0;
+      await eventually(async () => settled || (await waiting()));
+      return !settled;
+    },
+    async commit(): Promise<void> {
+      try {
+        await client.query('commit');
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
