@@ -1,9 +1,10 @@
 // serial -> device row, per process, so heartbeats do not query the database. An entry is served
 // while younger than the TTL. Rather than reloading each entry when it expires (one query per poll
 // once the poll interval exceeds the TTL: 1,000 queries/s for 10,000 terminals polling every 10 s),
-// the gateway calls `refresh()` every half TTL: one query per 2,000 cached devices reads each one's
-// version (a hash of the cached columns) and pending-work flag, and only devices whose version
-// changed are reloaded. An entry not served for `idleMs` is dropped instead of refreshed, so a
+// the gateway calls `refresh()` every half TTL: one query per 2,000 cached devices sends the version
+// (a hash of the cached columns) and pending-work flag the cache holds for each, and gets back only
+// the devices where the database differs (usually none); only devices whose version changed are
+// reloaded. An entry not served for `idleMs` is dropped instead of refreshed, so a
 // terminal that stopped polling costs nothing after a while.
 //
 // Only hits are cached: an unknown serial is looked up on every request, so a terminal whose serial
@@ -30,12 +31,14 @@ interface Entry {
 
 export interface TerminalVersion {
   id: number;
-  version: string;
+  /** Null when the device no longer exists. */
+  version: string | null;
   pending: boolean;
 }
 
 export interface RefreshSource {
-  versions(ids: number[]): Promise<TerminalVersion[]>;
+  /** The devices among `known` whose version or pending flag in the database differs from it (or that are gone). */
+  changes(known: TerminalVersion[]): Promise<TerminalVersion[]>;
   devices(ids: number[]): Promise<TerminalDevice[]>;
 }
 
@@ -131,8 +134,8 @@ export class TerminalCache {
   }
 
   /**
-   * Re-reads every entry served within `idleMs` and drops the others: versions and pending flags
-   * first (a few bytes per device), then the whole row of the devices whose version changed. An
+   * Re-reads every entry served within `idleMs` and drops the others: the versions and pending
+   * flags that differ from the cached ones first, then the whole row of the devices whose version changed. An
    * entry that this process changed while the read was under way is left as it is (and expires
    * unless the next refresh renews it); a device deleted, or whose serial changed, is dropped.
    */
@@ -147,17 +150,17 @@ export class TerminalCache {
       const chunk = due.slice(from, from + REFRESH_CHUNK);
       const changesBefore = chunk.map((entry) => entry.changes);
       const readAt = Date.now();
-      const versions = await source.versions(chunk.map((entry) => entry.device.id));
-      const found = new Map<number, TerminalVersion>();
-      for (const v of versions) found.set(v.id, v);
+      const changes = await source.changes(chunk.map((entry) => ({ id: entry.device.id, version: entry.device.version, pending: entry.device.hasPendingCommands })));
+      const changed = new Map<number, TerminalVersion>();
+      for (const c of changes) changed.set(c.id, c);
       const stale: Entry[] = [];
       chunk.forEach((entry, i) => {
         if (this.byId.get(entry.device.id) !== entry) return; // invalidated or replaced meanwhile
-        const current = found.get(entry.device.id);
-        if (!current) return this.remove(entry.device.serialNumber.toLowerCase(), entry);
+        const current = changed.get(entry.device.id);
+        if (current && current.version === null) return this.remove(entry.device.serialNumber.toLowerCase(), entry);
         if (entry.changes !== changesBefore[i]) return;
-        if (current.version !== entry.device.version) return void stale.push(entry);
-        entry.device.hasPendingCommands = current.pending;
+        if (current && current.version !== entry.device.version) return void stale.push(entry);
+        if (current) entry.device.hasPendingCommands = current.pending;
         entry.loadedAt = readAt;
       });
       if (stale.length === 0) continue;

@@ -12,7 +12,7 @@ import { deviceChanges } from '../services/device-changes';
 import { sweepCommands } from '../services/device-command.service';
 import { buildAllSyncCommands } from '../services/device-sync.service';
 import { flushPresence, markSilentDevicesOffline } from '../services/presence.service';
-import { findTerminalsById, terminalVersions } from '../services/terminal.service';
+import { changedTerminals, findTerminalsById } from '../services/terminal.service';
 import { recordUnknownContacts } from '../services/unknown-terminal.service';
 import { createIclockHandler } from './iclock-handler';
 import { PresenceBuffer } from './presence-buffer';
@@ -74,7 +74,7 @@ export class TerminalGateway {
     if (this.refreshing) return this.refreshing;
     const ctx = this.context();
     this.refreshing = this.cache
-      .refresh({ versions: (ids) => terminalVersions(ctx, ids), devices: (ids) => findTerminalsById(ctx, ids) })
+      .refresh({ changes: (known) => changedTerminals(ctx, known), devices: (ids) => findTerminalsById(ctx, ids) })
       .finally(() => {
         this.refreshing = null;
       });

@@ -4,6 +4,7 @@
 // statement changes the row, and the sweep reads the database's last_seen_at, not a process's memory.
 import { deviceStatusData, type DeviceStatusRow } from '../events/event-payloads';
 import { recordEvents } from '../events/outbox';
+import { executePrepared } from './prepared-statement';
 import { intArray, textArray } from './sql-arrays';
 import { REPORTED_COLUMNS, type ReportedInfo } from './terminal.service';
 import type { RequestContext } from './context';
@@ -48,7 +49,9 @@ export async function flushPresence(ctx: RequestContext, entries: PresenceEntry[
   const columns = ['id', 'seen', ...REPORTED.map(([, column]) => column)];
   const sets = REPORTED.map(([, column]) => `${column} = coalesce(v.${column}, d.${column})`).join(', ');
   const changed = await ctx.em.transactional(async (em) => {
-    const written = await em.execute<StatusChangeRow[]>(
+    // Bound parameters: em.execute would inline the arrays (thousands of values a second) into the SQL text.
+    const written = await executePrepared<StatusChangeRow>(
+      { ...ctx, em },
       `with v as (select * from unnest(${casts.map((cast) => `?::${cast}`).join(', ')}) as u(${columns.join(', ')})),
        prev as (select d.id, d.status from device d join v on v.id = d.id order by d.id for update of d),
        upd as (

@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { DeviceMode, DeviceStatus, type DoorStateSnapshot } from '../entities/device.entity';
 import type { RequestContext } from './context';
-import { intArray } from './sql-arrays';
+import { executePrepared } from './prepared-statement';
+import { intArray, textArray } from './sql-arrays';
 
 export type TerminalProtocol = 'att-push' | 'acc-push';
 
@@ -28,7 +29,7 @@ export interface TerminalDevice {
    * for this process (see TerminalCache) so that polls with nothing queued cost no query.
    */
   hasPendingCommands: boolean;
-  /** Changes whenever a column above changes in the database (see terminalVersions). */
+  /** Changes whenever a column above changes in the database (see changedTerminals). */
   version: string;
 }
 
@@ -144,13 +145,26 @@ export async function findTerminalsById(ctx: RequestContext, ids: readonly numbe
 }
 
 /**
- * For each of these devices that still exists: the version of its cached columns and whether it
- * has pending work. The cache refresh reads this (a few bytes per device) and reloads only the
- * devices whose version changed.
+ * The devices among `known` (what the cache holds: the version of the cached columns and whether
+ * the device has pending work) where the database says otherwise: their current version and
+ * pending flag, or a null version when the device no longer exists. The cache refresh reloads only
+ * the devices whose version changed.
  */
-export async function terminalVersions(ctx: RequestContext, ids: readonly number[]): Promise<Array<{ id: number; version: string; pending: boolean }>> {
-  if (ids.length === 0) return [];
-  return ctx.em.execute(`select d.id, ${VERSION} as version, ${PENDING} as pending from device d where d.id = any(?::int[])`, [intArray(ids)]);
+export async function changedTerminals(
+  ctx: RequestContext,
+  known: ReadonlyArray<{ id: number; version: string | null; pending: boolean }>,
+): Promise<Array<{ id: number; version: string | null; pending: boolean }>> {
+  if (known.length === 0) return [];
+  // Bound array parameters in a prepared statement: the cache sends thousands of devices every
+  // few seconds, and gets back only those that differ.
+  return executePrepared(
+    ctx,
+    `select k.id, cur.version, coalesce(cur.pending, false) as pending
+     from unnest(?::int[], ?::text[], ?::bool[]) as k(id, version, pending)
+     left join lateral (select ${VERSION} as version, ${PENDING} as pending from device d where d.id = k.id) cur on true
+     where cur.version is null or cur.version <> k.version or cur.pending <> k.pending`,
+    [intArray(known.map((k) => k.id)), textArray(known.map((k) => k.version)), `{${known.map((k) => (k.pending ? 't' : 'f')).join(',')}}`],
+  );
 }
 
 /**

@@ -85,24 +85,28 @@ describe('terminal fast path (/iclock outside Express)', () => {
     }
   });
 
-  it('a cache refresh picks up, without reloading each entry, commands queued and serials changed by another process', async () => {
+  it('a cache refresh picks up, without reloading each entry, commands queued, serials changed and devices deleted by another process', async () => {
     const device = await createTerminalDevice(t.url, key);
     const other = await createTerminalDevice(t.url, key);
+    const gone = await createTerminalDevice(t.url, key);
     const sn = device.serial_number;
     // An hour's TTL: the timer refresh (every half TTL) cannot run during the test, only the one called below.
     const cached = await createApp(loadConfig({ DATABASE_URL: t.config.databaseUrl!, PORT: '0', HOST: '127.0.0.1', TIMEGATE_MASTER_KEY: 'm'.repeat(40), TIMEGATE_DEVICE_CACHE_TTL_MS: '3600000', ...MANUAL }), { logger: pino({ level: 'silent' }), now });
     try {
       expect((await iclock(cached.url, 'GET', `/iclock/getrequest?SN=${sn}`)).text).to.equal('OK');
       expect((await iclock(cached.url, 'GET', `/iclock/getrequest?SN=${other.serial_number}`)).text).to.equal('OK');
+      expect((await iclock(cached.url, 'GET', `/iclock/getrequest?SN=${gone.serial_number}`)).text).to.equal('OK');
       const [{ workspace_id }] = await sql('select workspace_id from device where id = ?', [device.id]);
       await sql(`insert into device_command (workspace_id, device_id, command_id, command, kind, status, attempts, created_at) values (?, ?, 'other2', 'INFO', 'test', 'queued', 0, now())`, [workspace_id, device.id]);
       await sql('update device set serial_number = ? where id = ?', [`${other.serial_number}X`, other.id]);
+      await sql('delete from device where id = ?', [gone.id]);
       // The entries are fresh and this process heard of nothing: still the cached answers.
       expect((await iclock(cached.url, 'GET', `/iclock/getrequest?SN=${sn}`)).text).to.equal('OK');
       expect((await iclock(cached.url, 'GET', `/iclock/getrequest?SN=${other.serial_number}`)).text).to.equal('OK');
       await cached.terminals.refreshCache();
       expect((await iclock(cached.url, 'GET', `/iclock/getrequest?SN=${sn}`)).text).to.equal('C:other2:INFO');
       expect((await iclock(cached.url, 'GET', `/iclock/getrequest?SN=${other.serial_number}`)).status).to.equal(403);
+      expect((await iclock(cached.url, 'GET', `/iclock/getrequest?SN=${gone.serial_number}`)).status).to.equal(403);
     } finally {
       await cached.stop();
     }

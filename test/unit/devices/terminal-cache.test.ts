@@ -22,13 +22,15 @@ function device(id: number, serialNumber: string, version: string, timeZone = 'U
   };
 }
 
-/** A database stand-in that records what the cache asked for. */
+/** A database stand-in that records what the cache asked for (changedTerminals and findTerminalsById run against PostgreSQL in terminal-fast-path.test.ts). */
 function source(rows: Map<number, TerminalDevice>, pending: Set<number> = new Set()) {
-  const asked = { versions: [] as number[][], devices: [] as number[][] };
+  const asked = { changes: [] as number[][], devices: [] as number[][] };
   const src: RefreshSource = {
-    versions: async (ids) => {
-      asked.versions.push(ids);
-      return ids.filter((id) => rows.has(id)).map((id): TerminalVersion => ({ id, version: rows.get(id)!.version, pending: pending.has(id) }));
+    changes: async (known) => {
+      asked.changes.push(known.map((k) => k.id));
+      return known
+        .map((k): TerminalVersion => ({ id: k.id, version: rows.get(k.id)?.version ?? null, pending: pending.has(k.id) }))
+        .filter((current, i) => current.version !== known[i]!.version || current.pending !== known[i]!.pending);
     },
     devices: async (ids) => {
       asked.devices.push(ids);
@@ -39,14 +41,14 @@ function source(rows: Map<number, TerminalDevice>, pending: Set<number> = new Se
 }
 
 describe('terminal cache refresh', () => {
-  it('reads versions in one batch, updates pending flags, and reloads only the devices whose version changed', async () => {
+  it('asks for the differences in one batch, updates pending flags, and reloads only the devices whose version changed', async () => {
     const cache = new TerminalCache(60_000);
     const db = new Map([1, 2, 3].map((id) => [id, device(id, `SN${id}`, 'v1')]));
     for (const id of [1, 2, 3]) await cache.get(`SN${id}`, async () => ({ ...db.get(id)! }));
     db.set(2, device(2, 'SN2', 'v2', 'Europe/Paris'));
     const { src, asked } = source(db, new Set([3]));
     await cache.refresh(src);
-    expect(asked.versions).to.deep.equal([[1, 2, 3]]);
+    expect(asked.changes).to.deep.equal([[1, 2, 3]]);
     expect(asked.devices).to.deep.equal([[2]]);
     expect(cache.peek('SN2')!.timeZone).to.equal('Europe/Paris');
     expect(cache.peek('sn3')!.hasPendingCommands).to.equal(true);
@@ -70,7 +72,7 @@ describe('terminal cache refresh', () => {
     const { src, asked } = source(db);
     await idle.refresh(src);
     expect(idle.size).to.equal(0);
-    expect(asked.versions).to.deep.equal([]);
+    expect(asked.changes).to.deep.equal([]);
   });
 
   it('keeps a command noticed in this process while the refresh was reading', async () => {
@@ -78,7 +80,7 @@ describe('terminal cache refresh', () => {
     const cache = new TerminalCache(60_000);
     await cache.get('SN1', async () => ({ ...db.get(1)! }));
     const { src } = source(db);
-    const refreshing = cache.refresh({ ...src, versions: async (ids) => { cache.markPending([1]); return src.versions(ids); } });
+    const refreshing = cache.refresh({ ...src, changes: async (known) => { cache.markPending([1]); return src.changes(known); } });
     await refreshing;
     expect(cache.peek('SN1')!.hasPendingCommands).to.equal(true);
   });
