@@ -19,12 +19,23 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 interface Memory {
   rssBytes: number;
   heapUsedBytes: number;
+  /** The parts of the RSS (Linux /proc/<pid>/status): private anonymous memory (heap, malloc) and mapped files (the node binary's code, libraries). */
+  anonBytes: number;
+  fileBytes: number;
 }
 
-async function memoryOf(url: string): Promise<Memory> {
+const statusField = (status: string, field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN) * 1024;
+
+async function memoryOf(url: string, pid: number): Promise<Memory> {
   const text = await (await fetch(`${url}/metrics`)).text();
   const gauge = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
-  return { rssBytes: gauge('timegate_process_resident_memory_bytes'), heapUsedBytes: gauge('timegate_nodejs_heap_size_used_bytes') };
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return {
+    rssBytes: gauge('timegate_process_resident_memory_bytes'),
+    heapUsedBytes: gauge('timegate_nodejs_heap_size_used_bytes'),
+    anonBytes: statusField(status, 'RssAnon'),
+    fileBytes: statusField(status, 'RssFile'),
+  };
 }
 
 interface Sampled extends Memory {
@@ -32,16 +43,23 @@ interface Sampled extends Memory {
   rssMaxBytes: number;
 }
 
-/** Median (and range) of `count` samples one second apart. */
-async function sampleMemory(url: string, count: number): Promise<Sampled> {
+/** Median of each figure (and the RSS range) over `count` samples one second apart. */
+async function sampleMemory(url: string, pid: number, count: number): Promise<Sampled> {
   const samples: Memory[] = [];
   for (let i = 0; i < count; i++) {
-    samples.push(await memoryOf(url));
+    samples.push(await memoryOf(url, pid));
     await sleep(1000);
   }
-  const sorted = (values: number[]) => values.sort((a, b) => a - b);
-  const rss = sorted(samples.map((s) => s.rssBytes));
-  return { rssBytes: rss[Math.floor(count / 2)]!, heapUsedBytes: sorted(samples.map((s) => s.heapUsedBytes))[Math.floor(count / 2)]!, rssMinBytes: rss[0]!, rssMaxBytes: rss[count - 1]! };
+  const median = (pick: (m: Memory) => number) => samples.map(pick).sort((a, b) => a - b)[Math.floor(count / 2)]!;
+  const rss = samples.map((m) => m.rssBytes).sort((a, b) => a - b);
+  return {
+    rssBytes: median((m) => m.rssBytes),
+    heapUsedBytes: median((m) => m.heapUsedBytes),
+    anonBytes: median((m) => m.anonBytes),
+    fileBytes: median((m) => m.fileBytes),
+    rssMinBytes: rss[0]!,
+    rssMaxBytes: rss[count - 1]!,
+  };
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -105,7 +123,7 @@ async function main(): Promise<void> {
         [companyId, terminals],
       ),
     );
-    const idle = await sampleMemory(service.url, 10);
+    const idle = await sampleMemory(service.url, service.child.pid!, 10);
 
     const fleet = new TerminalFleet({
       serverUrl: service.url,
@@ -130,7 +148,7 @@ async function main(): Promise<void> {
       }
       const before = fleet.counters();
       const sampleStart = Date.now();
-      const loaded = await sampleMemory(service.url, samples);
+      const loaded = await sampleMemory(service.url, service.child.pid!, samples);
       const after = fleet.counters();
       const pollsPerSecond = (after.polls - before.polls) / ((Date.now() - sampleStart) / 1000);
       const online = after.online;
@@ -153,7 +171,13 @@ async function main(): Promise<void> {
         loadedRssMaxBytes: loaded.rssMaxBytes,
         idleHeapUsedBytes: idle.heapUsedBytes,
         loadedHeapUsedBytes: loaded.heapUsedBytes,
+        idleAnonBytes: idle.anonBytes,
+        loadedAnonBytes: loaded.anonBytes,
+        idleFileBytes: idle.fileBytes,
+        loadedFileBytes: loaded.fileBytes,
         rssBytesPerTerminal: Math.round(perTerminal),
+        anonBytesPerTerminal: Math.round((loaded.anonBytes - idle.anonBytes) / Math.max(online, 1)),
+        fileBytesPerTerminal: Math.round((loaded.fileBytes - idle.fileBytes) / Math.max(online, 1)),
         heapBytesPerTerminal: Math.round(heapPerTerminal),
         target: 2048,
         met: perTerminal < 2048 && online === terminals && steady,
@@ -166,6 +190,7 @@ async function main(): Promise<void> {
         `service memory with ${terminals} simulated terminals polling every ${pollSeconds} s (shared keep-alive agent, ${online} online):`,
         `  ${steady ? 'steady' : 'NOT steady'} after ${result.measuredAfterSeconds} s; polls ${result.pollsPerSecond}/s while sampling (expected ${result.expectedPollsPerSecond}/s), ${after.errors} fleet errors`,
         `  RSS  idle ${mb(idle.rssBytes)}, loaded ${mb(loaded.rssBytes)} (median of ${samples}, range ${mb(loaded.rssMinBytes)}-${mb(loaded.rssMaxBytes)}): ${result.rssBytesPerTerminal} B per terminal (target < 2048 B: ${result.met ? 'met' : 'NOT met'})`,
+        `  of which anonymous (heap, malloc) ${mb(idle.anonBytes)} -> ${mb(loaded.anonBytes)}: ${result.anonBytesPerTerminal} B per terminal; mapped files (node's code) ${mb(idle.fileBytes)} -> ${mb(loaded.fileBytes)}: ${result.fileBytesPerTerminal} B`,
         `  heap idle ${mb(idle.heapUsedBytes)}, loaded ${mb(loaded.heapUsedBytes)}: ${result.heapBytesPerTerminal} B per terminal`,
         `  baseline: bare node:http polled at the same rate: RSS ${mb(baseline.idleRssBytes)} -> ${mb(baseline.loadedRssBytes)}, ${result.bareRssBytesPerTerminal} B per terminal (no per-terminal state)`,
       ]);
