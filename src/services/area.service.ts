@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Area, AreaEmployee, Company, Device, Employee } from '../entities';
 import { DomainError } from '../errors/domain-error';
 import { checkBulkItems, checkBulkOwners } from './bulk-input';
-import { workspaceOf, type RequestContext } from './context';
+import { workspaceOf, type RequestContext, withEm } from './context';
 import { recomputeDeviceUsers } from './device-user.service';
 import type { Page, PageRequest } from './pagination';
 import { uniqueViolationToDomainError } from './unique-violation';
@@ -112,7 +112,7 @@ export async function updateArea(ctx: RequestContext, id: number, input: AreaInp
 export async function deleteArea(ctx: RequestContext, id: number): Promise<Area> {
   return ctx.em.transactional(async (em) => {
     await lockWorkspace(em, workspaceOf(ctx));
-    const area = await getArea({ ...ctx, em }, id);
+    const area = await getArea(withEm(ctx, em), id);
     const devices = await em.find(Device, { areaId: id });
     for (const device of devices) device.areaId = null;
     await em.nativeDelete(AreaEmployee, { areaId: id });
@@ -208,7 +208,7 @@ type Mode = 'add' | 'remove' | 'sync';
 async function inAreaTransaction<T>(ctx: RequestContext, areaId: number, work: (em: EntityManager, area: Area) => Promise<T>): Promise<T> {
   return ctx.em.transactional(async (em) => {
     await lockWorkspace(em, workspaceOf(ctx));
-    const area = await getArea({ ...ctx, em }, areaId);
+    const area = await getArea(withEm(ctx, em), areaId);
     return work(em, area);
   });
 }
@@ -227,7 +227,7 @@ export async function changeAreaEmployees(ctx: RequestContext, areaId: number, m
     for (const employeeId of toAdd) em.persist(em.create(AreaEmployee, { areaId, employeeId } as AreaEmployee));
     await em.flush();
     await recomputeDeviceUsers(em, { employeeIds: [...toRemove.map((m) => m.employeeId), ...toAdd] }, ctx.now());
-    const memberIds = await areaEmployeeIds({ ...ctx, em }, areaId);
+    const memberIds = await areaEmployeeIds(withEm(ctx, em), areaId);
     return em.find(Employee, { id: { $in: memberIds } }, { orderBy: { id: 'asc' } });
   });
 }

@@ -3,7 +3,7 @@ import { AreaEmployee, Assignment, Device, DeviceUser, Employee } from '../entit
 import type { SyncStatus } from '../entities/device-user.entity';
 import { DomainError } from '../errors/domain-error';
 import { checkBulkItems, checkBulkOwners } from './bulk-input';
-import { workspaceOf, type RequestContext } from './context';
+import { workspaceOf, type RequestContext, withEm } from './context';
 import { getDevice } from './device.service';
 import { deviceUserRows, recomputeDeviceUsers } from './device-user.service';
 import { getEmployee } from './employee.service';
@@ -148,7 +148,7 @@ export async function changeEmployeeDevices(
     const workspaceId = workspaceOf(ctx);
     await lockWorkspace(em, workspaceId);
     // The resource in the path first: an unknown or foreign one is a 404 whatever the body says.
-    const employee = await getEmployee({ ...ctx, em }, employeeId);
+    const employee = await getEmployee(withEm(ctx, em), employeeId);
     const ids = checkBulkItems(items, 'deviceId', { allowEmpty: mode === 'sync', permissionField: mode === 'remove' ? undefined : 'permissionId' });
     const devices = ids.length ? await em.find(Device, { id: { $in: ids }, workspaceId }) : [];
     checkBulkOwners(ids, 'deviceId', 'Device', new Map(devices.map((d) => [d.id, d.companyId])), { companyId: employee.companyId, owner: `employee ${employee.id}` });
@@ -169,7 +169,7 @@ export async function changeDeviceEmployees(
     const workspaceId = workspaceOf(ctx);
     await lockWorkspace(em, workspaceId);
     // The resource in the path first: an unknown or foreign one is a 404 whatever the body says.
-    const device = await getDevice({ ...ctx, em }, deviceId);
+    const device = await getDevice(withEm(ctx, em), deviceId);
     const ids = checkBulkItems(items, 'employeeId', { allowEmpty: mode === 'sync', permissionField: mode === 'remove' ? undefined : 'permissionId' });
     const employees = ids.length ? await em.find(Employee, { id: { $in: ids }, workspaceId }) : [];
     const byId = new Map(employees.map((e) => [e.id, e]));

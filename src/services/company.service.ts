@@ -1,6 +1,6 @@
 import { Area, Company, Device, Employee, Punch } from '../entities';
 import { DomainError } from '../errors/domain-error';
-import { workspaceOf, type RequestContext } from './context';
+import { workspaceOf, type RequestContext, withEm } from './context';
 import type { Page, PageRequest } from './pagination';
 import { uniqueViolationToDomainError } from './unique-violation';
 import { FieldChecker, limits } from './validation';
@@ -56,7 +56,7 @@ export async function createCompany(ctx: RequestContext, input: CompanyInput): P
           `This workspace's plan allows ${workspace.maxCompanies} ${workspace.maxCompanies === 1 ? 'company' : 'companies'}; ask the operator to raise the limit.`,
         );
       }
-      await ensureCodeFree({ ...ctx, em }, input.code!);
+      await ensureCodeFree(withEm(ctx, em), input.code!);
       const company = em.create(Company, { workspaceId, name: input.name!, code: input.code! } as Company);
       em.persist(company);
       await em.flush();

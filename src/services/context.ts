@@ -30,6 +30,15 @@ export interface RequestContext {
 }
 
 /**
+ * The same caller on another EntityManager (a transaction's). Fields are copied one by one rather
+ * than spread, so a context whose fields are getters on its class (the terminal adapter's, which
+ * makes its EntityManager, request id and logger on first use) keeps them.
+ */
+export function withEm(ctx: RequestContext, em: EntityManager): RequestContext {
+  return { principal: ctx.principal, em, requestId: ctx.requestId, logger: ctx.logger, now: ctx.now, config: ctx.config, metrics: ctx.metrics };
+}
+
+/**
  * `admin` grants everything in its workspace; `write` includes `read`. `doors:unlock` is separate so
  * that a key can open doors without being able to change people (and the reverse).
  */

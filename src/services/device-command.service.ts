@@ -8,7 +8,7 @@ import { DeviceCommand } from '../entities';
 import { doorActionData, doorOpenedData, type DoorActionRow } from '../events/event-payloads';
 import { recordEvents, type NewEvent } from '../events/outbox';
 import { notifyCommandsQueued } from './command-queue-changes';
-import type { RequestContext } from './context';
+import { type RequestContext, withEm } from './context';
 
 export interface EnqueueCommandInput {
   workspaceId: number;
@@ -89,7 +89,7 @@ export async function takeCommandsForDelivery(ctx: RequestContext, deviceId: num
       [now, deviceId, now, limit],
     );
     rows.sort((a, b) => a.id - b.id);
-    await mirrorDoorActions({ ...ctx, em }, rows.map((r) => r.id));
+    await mirrorDoorActions(withEm(ctx, em), rows.map((r) => r.id));
     return rows.map((r) => ({ id: r.command_id, command: r.command }));
   });
   countCommands(ctx, 'sent', delivered.length);
@@ -129,8 +129,8 @@ export async function recordCommandResults(
       statuses.push(...rows.map((r) => r.status));
       if (rows.some((r) => r.status === 'queued')) notifyCommandsQueued([deviceId]);
     }
-    await mirrorDoorActions({ ...ctx, em }, touched);
-    await mirrorDeviceUsers({ ...ctx, em }, touched);
+    await mirrorDoorActions(withEm(ctx, em), touched);
+    await mirrorDeviceUsers(withEm(ctx, em), touched);
     return statuses;
   });
   countCommands(ctx, 'succeeded', concluded.filter((s) => s === 'succeeded').length);
@@ -159,8 +159,8 @@ export async function sweepCommands(ctx: RequestContext, policy: CommandPolicy):
       [now, now],
     );
     notifyCommandsQueued(retried.filter((r) => r.status === 'queued').map((r) => r.device_id));
-    await mirrorDoorActions({ ...ctx, em }, [...retried, ...expired].map((r) => r.id));
-    await mirrorDeviceUsers({ ...ctx, em }, retried.map((r) => r.id));
+    await mirrorDoorActions(withEm(ctx, em), [...retried, ...expired].map((r) => r.id));
+    await mirrorDeviceUsers(withEm(ctx, em), retried.map((r) => r.id));
     return { failed: retried.filter((r) => r.status === 'failed').length, expired: expired.length };
   });
   countCommands(ctx, 'failed', swept.failed);

@@ -3,7 +3,7 @@ import { Assignment, Company, Device, Workspace } from '../entities';
 import { DeviceMode } from '../entities/device.entity';
 import { DomainError } from '../errors/domain-error';
 import { areaForDevice } from './area.service';
-import { workspaceOf, type RequestContext } from './context';
+import { workspaceOf, type RequestContext, withEm } from './context';
 import { recomputeDeviceUsers } from './device-user.service';
 import type { Page, PageRequest } from './pagination';
 import { notifyDeviceChanged } from './device-changes';
@@ -79,7 +79,7 @@ export async function createDevice(ctx: RequestContext, input: DeviceInput): Pro
   const workspaceId = workspaceOf(ctx);
   try {
     const created = await ctx.em.transactional(async (em) => {
-      const txCtx = { ...ctx, em };
+      const txCtx = withEm(ctx, em);
       const workspace: Workspace = await lockWorkspace(em, workspaceId);
       await ensureCompany(txCtx, input.companyId!);
       if ((await em.count(Device, { workspaceId })) >= workspace.maxDevices) {
@@ -121,7 +121,7 @@ export async function updateDevice(ctx: RequestContext, id: number, input: Devic
   let previousSerial = '';
   try {
     const updated = await ctx.em.transactional(async (em) => {
-      const txCtx = { ...ctx, em };
+      const txCtx = withEm(ctx, em);
       await lockWorkspace(em, workspaceId);
       const device = await getDevice(txCtx, id);
       previousSerial = device.serialNumber;
@@ -152,7 +152,7 @@ export async function updateDevice(ctx: RequestContext, id: number, input: Devic
 /** Its assignments and desired-state rows go with it: its terminal is no longer ours to command. */
 export async function deleteDevice(ctx: RequestContext, id: number): Promise<Device> {
   const snapshot = await ctx.em.transactional(async (em) => {
-    const device = await getDevice({ ...ctx, em }, id);
+    const device = await getDevice(withEm(ctx, em), id);
     const before = { ...device };
     await em.remove(device).flush();
     // Punches keep the serial and lose the device (no foreign key does it: see the Punch entity).

@@ -8,7 +8,7 @@ import { DomainError } from '../errors/domain-error';
 import { acUnlockCommand, openDoorCommand } from '../devices/protocol';
 import { doorActionData } from '../events/event-payloads';
 import { recordEvent } from '../events/outbox';
-import { workspaceOf, type RequestContext } from './context';
+import { workspaceOf, type RequestContext, withEm } from './context';
 import { enqueueCommand } from './device-command.service';
 import { FieldChecker } from './validation';
 
@@ -70,7 +70,7 @@ export async function unlockDoor(ctx: RequestContext, input: UnlockDoorInput): P
   const expiresAt = new Date(now.getTime() + ctx.config.doorActionExpirySeconds * 1000);
   const actionId = `da_${randomBytes(12).toString('hex')}`;
   const action = await ctx.em.transactional(async (em) => {
-    const txCtx = { ...ctx, em };
+    const txCtx = withEm(ctx, em);
     const command = await enqueueCommand(txCtx, {
       workspaceId: device.workspaceId,
       deviceId: device.id,

@@ -3,7 +3,7 @@
 // engine (device-sync.service.ts), only where the algorithm version matches.
 import { EmployeeTemplate } from '../entities';
 import { DomainError } from '../errors/domain-error';
-import { workspaceOf, type RequestContext } from './context';
+import { workspaceOf, type RequestContext, withEm } from './context';
 import { lockDeviceSync, markTemplatesChanged, syncTerminal } from './device-sync.service';
 import { getEmployee } from './employee.service';
 import { enqueueCommand } from './device-command.service';
@@ -102,7 +102,7 @@ export async function deleteEmployeeTemplate(ctx: RequestContext, id: number): P
     );
     const snapshot = Object.assign(new EmployeeTemplate(), template);
     await em.remove(template).flush();
-    const txCtx = { ...ctx, em };
+    const txCtx = withEm(ctx, em);
     for (const target of targets) {
       await lockDeviceSync(em, target.device_id, true);
       const terminal = await syncTerminal(em, target.device_id);

@@ -7,7 +7,7 @@ import { recordEvents } from '../events/outbox';
 import { executePrepared } from './prepared-statement';
 import { intArray, textArray } from './sql-arrays';
 import { REPORTED_COLUMNS, type ReportedInfo } from './terminal.service';
-import type { RequestContext } from './context';
+import { type RequestContext, withEm } from './context';
 
 type StatusChangeRow = DeviceStatusRow & { workspace_id: number };
 
@@ -51,7 +51,7 @@ export async function flushPresence(ctx: RequestContext, entries: PresenceEntry[
   const changed = await ctx.em.transactional(async (em) => {
     // Bound parameters: em.execute would inline the arrays (thousands of values a second) into the SQL text.
     const written = await executePrepared<StatusChangeRow>(
-      { ...ctx, em },
+      withEm(ctx, em),
       `with v as (select * from unnest(${casts.map((cast) => `?::${cast}`).join(', ')}) as u(${columns.join(', ')})),
        prev as (select d.id, d.status from device d join v on v.id = d.id order by d.id for update of d),
        upd as (
@@ -65,7 +65,7 @@ export async function flushPresence(ctx: RequestContext, entries: PresenceEntry[
        select c.*, upd.company_id, upd.serial_number from changes c join upd on upd.id = c.device_id order by c.device_id`,
       params,
     );
-    await recordStatusEvents({ ...ctx, em }, written);
+    await recordStatusEvents(withEm(ctx, em), written);
     return written;
   });
   return changed.map((r) => r.device_id);
@@ -92,7 +92,7 @@ export async function markSilentDevicesOffline(ctx: RequestContext, options: { m
        select c.*, silent.company_id, silent.serial_number from changes c join silent on silent.id = c.device_id order by c.device_id`,
       [now, options.defaultPollSeconds, options.minSeconds, now],
     );
-    await recordStatusEvents({ ...ctx, em }, rows);
+    await recordStatusEvents(withEm(ctx, em), rows);
     return rows;
   });
   return changed.map((r) => r.device_id);

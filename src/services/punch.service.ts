@@ -7,7 +7,7 @@ import { intArray } from './sql-arrays';
 import { Company, Device, Employee, Punch, Workspace } from '../entities';
 import { PunchRecordType } from '../entities/punch.entity';
 import { DomainError } from '../errors/domain-error';
-import { workspaceOf, type RequestContext } from './context';
+import { workspaceOf, type RequestContext, withEm } from './context';
 import { isoToInstant, parseIsoDate, startOfNextDay } from './iso-date';
 import type { Page, PageRequest } from './pagination';
 import { FieldChecker } from './validation';
@@ -64,7 +64,7 @@ export function countPunches(ctx: RequestContext, source: 'device' | 'manual', c
  */
 export async function recordPunches(ctx: RequestContext, workspaceId: number, punches: readonly NewPunch[]): Promise<RecordedPunches> {
   // One transaction: the punches and their `attendance.created` events commit (or roll back) together.
-  return ctx.em.transactional((em) => insertPunches({ ...ctx, em }, workspaceId, punches));
+  return ctx.em.transactional((em) => insertPunches(withEm(ctx, em), workspaceId, punches));
 }
 
 /**

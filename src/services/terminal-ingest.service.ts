@@ -6,7 +6,7 @@
 import { createLocalTimeConverter, verifyType, type AttlogRecord, type RtlogEventClass, type RtlogRecord } from '../devices/protocol';
 import { DoorEventClass } from '../entities/door-event.entity';
 import { PunchRecordType } from '../entities/punch.entity';
-import type { RequestContext } from './context';
+import { type RequestContext, withEm } from './context';
 import { countPunches, storeDevicePunches, type DevicePunch } from './punch.service';
 import { doorOpenedData } from '../events/event-payloads';
 import { recordEvents } from '../events/outbox';
@@ -106,7 +106,7 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
 
   // Punches, door events and their events (attendance.created, door.opened) commit together.
   const result = await ctx.em.transactional(async (em): Promise<RtlogIngestResult> => {
-    const tx = { ...ctx, em };
+    const tx = withEm(ctx, em);
     const punchIds = await storeDevicePunches(
       tx,
       device,

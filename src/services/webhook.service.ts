@@ -7,7 +7,7 @@ import { AddressRefused, hostOf, resolveTarget } from '../events/address-policy'
 import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from '../events/event-types';
 import { recordEvents, WEBHOOK_CHANNEL } from '../events/outbox';
 import { generateWebhookSecret } from '../events/webhook-signature';
-import { workspaceOf, type RequestContext } from './context';
+import { workspaceOf, type RequestContext, withEm } from './context';
 import type { Page, PageRequest } from './pagination';
 import { FieldChecker } from './validation';
 
@@ -135,7 +135,7 @@ export async function testWebhookEndpoint(ctx: RequestContext, id: number): Prom
   const endpoint = await findEndpoint(ctx, id);
   const [eventId] = await ctx.em.transactional((em) =>
     recordEvents(
-      { ...ctx, em },
+      withEm(ctx, em),
       [{ workspaceId: endpoint.workspaceId, type: TEST_EVENT_TYPE, data: { endpoint_id: endpoint.id, message: 'A test event sent from Timegate.' } }],
       { onlyEndpointId: endpoint.id },
     ),
