@@ -1,10 +1,9 @@
 // Heartbeats per second: `GET /iclock/getrequest` of a registered terminal with nothing queued,
 // against the service (its own process) and, in the same run with the same autocannon settings, a
-// bare node:http server answering `OK`. Also checks that heartbeats do not write the device row.
+// bare node:http server answering `OK`. Also checks that heartbeats do not write the device row. Two 10 s runs of each, interleaved (stack.md §8).
 // Run: npm run build && node dist/bench/heartbeat.js [--duration 10] [--connections 10]
 import 'reflect-metadata';
-import autocannon from 'autocannon';
-import { benchDatabase, createFleet, report, spawnServer, spawnService, withClient, numberArg, runScenario } from './support';
+import { benchDatabase, createFleet, measureSideBySide, report, spawnServer, spawnService, withClient, numberArg, runScenario } from './support';
 
 async function main(): Promise<void> {
   const duration = numberArg('duration', 10);
@@ -19,8 +18,6 @@ async function main(): Promise<void> {
     // A handshake first, as a terminal does; then warm both servers up.
     await fetch(`${service.url}/iclock/cdata?SN=${serial}&options=all&pushver=2.4.1`);
     if ((await (await fetch(poll)).text()) !== 'OK') throw new Error('the heartbeat is not answered OK');
-    await autocannon({ url: poll, connections, duration: 2 });
-    await autocannon({ url: `${bare.url}/iclock/getrequest?SN=${serial}`, connections, duration: 2 });
 
     const rowState = () =>
       withClient(db.url, async (c) => {
@@ -30,35 +27,36 @@ async function main(): Promise<void> {
         return { xmin: row.xmin as string, updates: Number(stats.updates), commandScans: Number(commandScans.scans) };
       });
     const before = await rowState();
-    const ours = await autocannon({ url: poll, connections, duration });
+    const { ours, baseline: reference } = await measureSideBySide({ url: poll, connections }, { url: `${bare.url}/iclock/getrequest?SN=${serial}`, connections }, duration);
     // pg_stat counters are reported by backends at most once a second: wait for them to settle.
     await new Promise((resolve) => setTimeout(resolve, 2500));
     const after = await rowState();
-    const reference = await autocannon({ url: `${bare.url}/iclock/getrequest?SN=${serial}`, connections, duration });
 
-    const heartbeats = ours.requests.total;
-    const ratio = ours.requests.average / reference.requests.average;
+    const heartbeats = ours.requests;
+    const ratio = ours.requestsPerSecond / reference.requestsPerSecond;
     const deviceWrites = after.updates - before.updates;
     const result = {
       bench: 'heartbeat',
       connections,
       durationSeconds: duration,
-      bareRequestsPerSecond: Math.round(reference.requests.average),
-      timegateRequestsPerSecond: Math.round(ours.requests.average),
+      bareRequestsPerSecond: reference.requestsPerSecond,
+      timegateRequestsPerSecond: ours.requestsPerSecond,
+      bareRuns: reference.runs,
+      timegateRuns: ours.runs,
       ratio: Number(ratio.toFixed(3)),
       target: 0.5,
       met: ratio >= 0.5,
-      timegateLatencyP99Ms: ours.latency.p99,
+      timegateLatencyP99Ms: ours.p99Ms,
       heartbeats,
-      errors: ours.errors + ours.non2xx + ours.timeouts,
+      errors: ours.errors,
       deviceRowUpdates: deviceWrites,
       deviceCommandScans: after.commandScans - before.commandScans,
       deviceXminChanged: before.xmin !== after.xmin,
     };
     report(result, [
-      `heartbeat (getrequest, nothing queued), autocannon -c ${connections} -d ${duration}:`,
-      `  bare node:http 'OK'   ${result.bareRequestsPerSecond} req/s`,
-      `  timegate /iclock      ${result.timegateRequestsPerSecond} req/s  (p99 ${ours.latency.p99} ms, ${result.errors} errors)`,
+      `heartbeat (getrequest, nothing queued), autocannon -c ${connections} -d ${duration}, two runs each interleaved with the bare server's:`,
+      `  bare node:http 'OK'   ${result.bareRequestsPerSecond} req/s (runs ${reference.runs.join(', ')})`,
+      `  timegate /iclock      ${result.timegateRequestsPerSecond} req/s (runs ${ours.runs.join(', ')}; p99 ${ours.p99Ms} ms, ${result.errors} errors)`,
       `  ratio                 ${(ratio * 100).toFixed(1)}% of bare (target >= 50%: ${result.met ? 'met' : 'NOT met'})`,
       `  device row updates    ${deviceWrites} for ${heartbeats} heartbeats (presence is flushed in batches, TIMEGATE_PRESENCE_FLUSH_MS)`,
       `  device_command scans  ${result.deviceCommandScans} (sweeps and cache reloads only, none per heartbeat)`,

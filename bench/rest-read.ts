@@ -3,7 +3,7 @@
 // `GET /public/v2/employees?per_page=100`, and `employees(first: 100)` over POST /graphql.
 // Run: npm run build && node dist/bench/rest-read.js [--duration 10] [--connections 10] [--employees 200]
 import 'reflect-metadata';
-import { benchDatabase, createFleet, measure, numberArg, report, spawnServer, spawnService, type Throughput, runScenario } from './support';
+import { benchDatabase, createFleet, measure, measureSideBySide, numberArg, report, spawnServer, spawnService, type Throughput, runScenario } from './support';
 
 const EMPLOYEE_FIELDS = 'id companyId name lastname code pin email isActive areaIds createdAt updatedAt';
 
@@ -38,11 +38,9 @@ async function main(): Promise<void> {
         const [ours, theirs] = await Promise.all([service.url, baseline.url].map(async (base) => (await fetch(base + path, { headers })).text()));
         if (ours !== theirs) throw new Error(`the two servers answer ${path} differently:\n${ours.slice(0, 300)}\n${theirs.slice(0, 300)}`);
       }
-      const get = (base: string, path: string) => measure({ url: base + path, connections, headers }, duration);
-      const singleOurs = await get(service.url, single);
-      const singleBase = await get(baseline.url, single);
-      const listOurs = await get(service.url, list);
-      const listBase = await get(baseline.url, list);
+      const compare = (path: string) => measureSideBySide({ url: service.url + path, connections, headers }, { url: baseline.url + path, connections, headers }, duration);
+      const { ours: singleOurs, baseline: singleBase } = await compare(single);
+      const { ours: listOurs, baseline: listBase } = await compare(list);
       const query = `query { employees(first: 100) { totalCount nodes { ${EMPLOYEE_FIELDS} } } }`;
       const graphql = await measure({ url: `${service.url}/graphql`, method: 'POST', connections, headers, body: JSON.stringify({ query }) }, duration);
 
@@ -56,9 +54,10 @@ async function main(): Promise<void> {
         list: { timegate: listOurs, baseline: listBase, ratio: ratio(listOurs, listBase) },
         graphqlList: { timegate: graphql, ratioToRestList: ratio(graphql, listOurs) },
       };
-      const line = (name: string, t: Throughput) => `  ${name.padEnd(34)} ${String(t.requestsPerSecond).padStart(6)} req/s  p50 ${t.p50Ms} ms, p99 ${t.p99Ms} ms, ${t.errors} errors`;
+      const line = (name: string, t: Throughput) =>
+        `  ${name.padEnd(34)} ${String(t.requestsPerSecond).padStart(6)} req/s${t.runs.length > 1 ? ` (runs ${t.runs.join(', ')})` : ''}  p50 ${t.p50Ms} ms, p99 ${t.p99Ms} ms, ${t.errors} errors`;
       report(result, [
-        `REST reads (autocannon -c ${connections} -d ${duration}, ${employees} employees; baseline = Express 5 + pg, key checked per request):`,
+        `REST reads (autocannon -c ${connections} -d ${duration}, two runs each interleaved with the baseline's, ${employees} employees; baseline = Express 5 + pg, key checked per request):`,
         line(`timegate GET ${single}`, singleOurs),
         line('baseline same', singleBase),
         `  single read ratio ${(result.single.ratio * 100).toFixed(1)}% of baseline (target >= 70%: ${result.single.met ? 'met' : 'NOT met'})`,

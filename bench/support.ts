@@ -159,13 +159,47 @@ export interface Throughput {
   p50Ms: number;
   p99Ms: number;
   errors: number;
+  /** Requests answered over all measured runs. */
+  requests: number;
+  /** Requests/s of each measured run (requestsPerSecond is their mean). */
+  runs: number[];
 }
 
-/** The §8 method: a 2 s warm-up at the same settings, then the measured run. */
-export async function measure(options: Parameters<typeof autocannon>[0], duration: number): Promise<Throughput> {
+type AutocannonOptions = Parameters<typeof autocannon>[0];
+
+function throughput(results: Awaited<ReturnType<typeof autocannon>>[]): Throughput {
+  const runs = results.map((r) => Math.round(r.requests.average));
+  return {
+    requestsPerSecond: Math.round(runs.reduce((a, b) => a + b, 0) / runs.length),
+    p50Ms: Math.max(...results.map((r) => r.latency.p50)),
+    p99Ms: Math.max(...results.map((r) => r.latency.p99)),
+    errors: results.reduce((n, r) => n + r.errors + r.timeouts + r.non2xx, 0),
+    requests: results.reduce((n, r) => n + r.requests.total, 0),
+    runs,
+  };
+}
+
+/** The §8 method for a figure without a baseline: a 2 s warm-up at the same settings, then one measured run. */
+export async function measure(options: AutocannonOptions, duration: number): Promise<Throughput> {
   await autocannon({ ...options, duration: 2 });
-  const r = await autocannon({ ...options, duration });
-  return { requestsPerSecond: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx };
+  return throughput([await autocannon({ ...options, duration })]);
+}
+
+/**
+ * The §8 method (stack.md: 2 runs x 10 s) for a figure and its baseline: both warmed up 2 s, then
+ * `runs` measured runs of each, interleaved (ours, baseline, ours, baseline), so that whatever else
+ * the shared machine does (a checkpoint, the page cache writing back the previous scenario's
+ * files) falls on both sides. Figures are the mean of the runs; latencies the worst run's.
+ */
+export async function measureSideBySide(ours: AutocannonOptions, baseline: AutocannonOptions, duration: number, runs = 2): Promise<{ ours: Throughput; baseline: Throughput }> {
+  await autocannon({ ...ours, duration: 2 });
+  await autocannon({ ...baseline, duration: 2 });
+  const results = { ours: [] as Awaited<ReturnType<typeof autocannon>>[], baseline: [] as Awaited<ReturnType<typeof autocannon>>[] };
+  for (let i = 0; i < runs; i++) {
+    results.ours.push(await autocannon({ ...ours, duration }));
+    results.baseline.push(await autocannon({ ...baseline, duration }));
+  }
+  return { ours: throughput(results.ours), baseline: throughput(results.baseline) };
 }
 
 /** Runs a scenario's `main`; a failure prints its stack and exits 1 (bench/run.ts reports the scenario as failed). */
