@@ -202,6 +202,7 @@ function punchRow(workspaceId: number, p: DevicePunch & Partial<Pick<NewPunch, '
 export class DeviceGone extends Error {
   constructor(deviceId: number) {
     super(`device ${deviceId} was deleted while its upload was being stored; nothing was stored`);
+    this.name = 'DeviceGone';
   }
 }
 
