@@ -10,8 +10,9 @@ export enum PunchRecordType {
 }
 
 /**
- * One attendance record. Written only through `recordPunches` (insert-on-conflict on the
- * idempotence key) and never updated or deleted through the API.
+ * One attendance record. Written only through `recordPunches` and, for terminals,
+ * `storeDevicePunches` (both insert-on-conflict on the idempotence keys), and never updated or
+ * deleted through the API.
  */
 @Entity({ tableName: 'punch' })
 // The idempotence key: a terminal re-sending a record after a reconnect must not duplicate it. The

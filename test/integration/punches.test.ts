@@ -326,8 +326,13 @@ describe('punches', () => {
     const s = await setup();
     const deletion = await openDeletion(t.app.database.url, 'employee', s.employee.id);
     const created = post(s, punchBody(s));
-    expect(await deletion.blocks(created), 'the punch did not wait for the deletion').to.equal(true);
-    await deletion.commit();
+    let waited: boolean;
+    try {
+      waited = await deletion.blocks(created);
+    } finally {
+      await deletion.commit();
+    }
+    expect(waited, 'the punch did not wait for the deletion').to.equal(true);
     const r = await created;
     expect(r.status, r.text).to.equal(422);
     expect(r.body.error.details).to.deep.equal([{ field: 'employee_id', code: 'not_found', message: `Employee ${s.employee.id} does not exist in this workspace.` }]);

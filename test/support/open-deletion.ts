@@ -14,8 +14,9 @@ export async function openDeletion(databaseUrl: string, table: 'employee' | 'dev
   await client.query(`update punch set ${table}_id = null where ${table}_id = $1`, [id]);
   return {
     /**
-     * Whether `work` waits for this transaction: true once another session of the database waits
-     * for a lock while `work` is still pending; false when `work` finished first.
+     * Whether `work` waits for this transaction: true once another session is blocked by this
+     * transaction's locks while `work` is still pending; false when `work` finished first. Commit
+     * in a `finally`, or a failed check leaves the locks held for the next tests.
      */
     async blocks(work: Promise<unknown>): Promise<boolean> {
       let settled = false;
@@ -24,7 +25,7 @@ export async function openDeletion(databaseUrl: string, table: 'employee' | 'dev
         () => (settled = true),
       );
       const waiting = async () =>
-        (await client.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`)).rows[0].n > 0;
+        (await client.query(`select count(*)::int as n from pg_stat_activity where pg_backend_pid() = any(pg_blocking_pids(pid))`)).rows[0].n > 0;
       await eventually(async () => settled || (await waiting()));
       return !settled;
     },
