@@ -12,3 +12,8 @@ export function intArray(values: ReadonlyArray<number | null | undefined>): stri
 export function textArray(values: ReadonlyArray<string | null | undefined>): string {
   return `{${values.map((v) => (v === null || v === undefined ? 'NULL' : `"${v.replace(/["\\]/g, '\\$&')}"`)).join(',')}}`;
 }
+
+/** A boolean[] literal. */
+export function boolArray(values: ReadonlyArray<boolean>): string {
+  return `{${values.map((v) => (v ? 't' : 'f')).join(',')}}`;
+}

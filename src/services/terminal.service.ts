@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { DeviceMode, DeviceStatus, type DoorStateSnapshot } from '../entities/device.entity';
 import type { RequestContext } from './context';
 import { executePrepared } from './prepared-statement';
-import { intArray, textArray } from './sql-arrays';
+import { boolArray, intArray, textArray } from './sql-arrays';
 
 export type TerminalProtocol = 'att-push' | 'acc-push';
 
@@ -163,7 +163,7 @@ export async function changedTerminals(
      from unnest(?::int[], ?::text[], ?::bool[]) as k(id, version, pending)
      left join lateral (select ${VERSION} as version, ${PENDING} as pending from device d where d.id = k.id) cur on true
      where cur.version is null or cur.version <> k.version or cur.pending <> k.pending`,
-    [intArray(known.map((k) => k.id)), textArray(known.map((k) => k.version)), `{${known.map((k) => (k.pending ? 't' : 'f')).join(',')}}`],
+    [intArray(known.map((k) => k.id)), textArray(known.map((k) => k.version)), boolArray(known.map((k) => k.pending))],
   );
 }
 
