@@ -99,9 +99,9 @@ function knownTerminal(ctx: RequestContext, deps: TerminalDeps, r: TerminalReque
       return reply('token mismatch: register again', 401);
     }
   }
-  if (device.reported.remoteAddress === r.remoteAddress) deps.presence.touch(device.id, ctx.now());
+  if (device.reported.remoteAddress === r.remoteAddress) deps.presence.touch(device.id, ctx.now().getTime());
   else {
-    deps.presence.touch(device.id, ctx.now(), { remoteAddress: r.remoteAddress });
+    deps.presence.touch(device.id, ctx.now().getTime(), { remoteAddress: r.remoteAddress });
     deps.cache.patch(device.serialNumber, { reported: { ...device.reported, remoteAddress: r.remoteAddress } });
   }
 
@@ -267,7 +267,7 @@ function reportedChanges(device: TerminalDevice, infoText: string): Partial<Repo
 
 /** INFO values changed (rare): store them in the next presence batch; new algorithms re-send templates. */
 async function pollAfterInfoChange(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, changed: Partial<ReportedInfo>): Promise<TerminalReply> {
-  deps.presence.touch(device.id, ctx.now(), changed);
+  deps.presence.touch(device.id, ctx.now().getTime(), changed);
   const reported = { ...device.reported, ...changed };
   deps.cache.patch(device.serialNumber, { reported });
   const algorithmsChanged = changed.fpAlgorithm !== undefined || changed.faceAlgorithm !== undefined;
