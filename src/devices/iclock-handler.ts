@@ -40,10 +40,13 @@ function remoteAddress(req: http.IncomingMessage): string {
 
 class BodyTooLarge extends Error {}
 
+/** The body of every GET without one (zero-length, so sharing it is safe): a heartbeat allocates no Buffer. */
+const NO_BODY = Buffer.alloc(0);
+
 /** The raw body bytes, refused beyond `limit`. A GET/HEAD without a declared body is not read at all. */
 function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer> | Buffer {
   const declared = req.headers['content-length'];
-  if (declared === undefined && req.headers['transfer-encoding'] === undefined) return Buffer.alloc(0);
+  if (declared === undefined && req.headers['transfer-encoding'] === undefined) return NO_BODY;
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(new BodyTooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -78,13 +78,15 @@ export class Metrics {
     this.eventFeed = feed;
   }
 
-  private readonly terminalRequestChildren = new Map<string, client.Counter.Internal>();
+  /** endpoint -> kind -> labelled child. Nested maps: a key string built per request would be a per-heartbeat allocation. */
+  private readonly terminalRequestChildren = new Map<string, Map<string, client.Counter.Internal>>();
 
   /** Counts one terminal request; the labelled child is kept, so a heartbeat does not hash labels. */
   countTerminalRequest(endpoint: string, kind: string): void {
-    const key = `${endpoint} ${kind}`;
-    let child = this.terminalRequestChildren.get(key);
-    if (!child) this.terminalRequestChildren.set(key, (child = this.terminalRequests.labels(endpoint, kind)));
+    let byKind = this.terminalRequestChildren.get(endpoint);
+    if (!byKind) this.terminalRequestChildren.set(endpoint, (byKind = new Map()));
+    let child = byKind.get(kind);
+    if (!child) byKind.set(kind, (child = this.terminalRequests.labels(endpoint, kind)));
     child.inc();
   }
 

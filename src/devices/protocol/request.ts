@@ -7,16 +7,25 @@ export type IclockEndpoint =
 
 const ENDPOINTS = new Set<IclockEndpoint>(['cdata', 'getrequest', 'devicecmd', 'ping', 'registry', 'push', 'querydata', 'rtdata', 'fdata', 'exchange', 'file']);
 
+/** `/iclock/<letters>`, an optional `.aspx` and trailing slash, then the end or the query. */
+const ENDPOINT_PATH = /^\/iclock\/[a-z]+(?:\.aspx)?\/?(?:[?#]|$)/i;
+const NAME_START = '/iclock/'.length;
+
 /**
  * The endpoint named by a request path (query string ignored), or null. Accepts any case, a
- * trailing slash (`/iclock/cdata/`) and the `.aspx` suffix of eSSL-branded firmware.
+ * trailing slash (`/iclock/cdata/`) and the `.aspx` suffix of eSSL-branded firmware. Runs on every
+ * heartbeat, so it matches without a match array and cuts only the name out.
  */
 export function iclockEndpoint(path: string): IclockEndpoint | null {
-  const bare = path.split(/[?#]/)[0]!;
-  const m = /^\/iclock\/([a-z]+)(?:\.aspx)?\/?$/i.exec(bare);
-  if (!m) return null;
-  const name = m[1]!.toLowerCase() as IclockEndpoint;
+  if (!ENDPOINT_PATH.test(path)) return null;
+  let end = NAME_START;
+  while (end < path.length && isLetter(path.charCodeAt(end))) end++;
+  const name = path.slice(NAME_START, end).toLowerCase() as IclockEndpoint;
   return ENDPOINTS.has(name) ? name : null;
+}
+
+function isLetter(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
 }
 
 function decodeComponent(text: string): string {
