@@ -45,9 +45,30 @@ export interface RefreshSource {
 /** Devices per refresh query: keeps each result small and short-lived. */
 const REFRESH_CHUNK = 2_000;
 
+/** Distinct values kept in `SharedStrings`; past that, new values are cached as they are. */
+const MAX_SHARED_STRINGS = 1_000;
+
+/**
+ * One copy of each value a fleet tends to have in common (time zone, firmware, algorithm
+ * versions): every row read or INFO parsed is a new string, and the cache would otherwise hold one
+ * copy per device for as long as the terminal polls.
+ */
+class SharedStrings {
+  private readonly values = new Map<string, string>();
+
+  get(value: string | null): string | null {
+    if (value === null) return null;
+    const shared = this.values.get(value);
+    if (shared !== undefined) return shared;
+    if (this.values.size < MAX_SHARED_STRINGS) this.values.set(value, value);
+    return value;
+  }
+}
+
 export class TerminalCache {
   private readonly entries = new Map<string, Entry>();
   private readonly byId = new Map<number, Entry>();
+  private readonly shared = new SharedStrings();
 
   constructor(
     private readonly ttlMs: number,
@@ -77,6 +98,7 @@ export class TerminalCache {
     const device = await load(serialNumber);
     const hit = this.entries.get(key);
     if (device) {
+      this.share(device);
       if (hit && hit.device.id === device.id) {
         // Same device: keep the entry and its pendingVersion. A command noticed while the row was
         // being read stays pending (one extra queue read at worst).
@@ -100,6 +122,7 @@ export class TerminalCache {
     const hit = this.entries.get(serialNumber.toLowerCase());
     if (!hit) return;
     Object.assign(hit.device, change);
+    this.share(hit.device);
     hit.changes++;
   }
 
@@ -174,10 +197,19 @@ export class TerminalCache {
         const key = entry.device.serialNumber.toLowerCase();
         const device = reloaded.get(entry.device.id);
         if (!device || device.serialNumber.toLowerCase() !== key) return this.remove(key, entry);
-        entry.device = device;
+        entry.device = this.share(device);
         entry.loadedAt = reloadAt;
       });
     }
+  }
+
+  private share(device: TerminalDevice): TerminalDevice {
+    device.timeZone = this.shared.get(device.timeZone)!;
+    const { reported } = device;
+    reported.firmware = this.shared.get(reported.firmware);
+    reported.fpAlgorithm = this.shared.get(reported.fpAlgorithm);
+    reported.faceAlgorithm = this.shared.get(reported.faceAlgorithm);
+    return device;
   }
 
   private remove(key: string, entry: Entry): void {
