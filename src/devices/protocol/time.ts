@@ -14,22 +14,41 @@ export interface LocalDateTime {
 
 export type LocalTimeResult = { ok: true; value: LocalDateTime } | { ok: false; reason: string };
 
-const LOCAL_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/;
-
 function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
+const ZERO = 48;
+
+/** The decimal number in `text[from, from + width)`, or -1 when a character is not a digit 0-9. */
+function digitsAt(text: string, from: number, width: number): number {
+  let value = 0;
+  for (let i = from; i < from + width; i++) {
+    const digit = text.charCodeAt(i) - ZERO;
+    if (!(digit >= 0 && digit <= 9)) return -1; // NaN past the end of the text, too
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
 /**
  * Parse and validate `YYYY-MM-DD HH:MM:SS` (a `T` separator is accepted for the SDK320 and
- * USERINFO validity forms). Rejects dates that do not exist (2024-02-30) and hours ≥ 24.
+ * USERINFO validity forms). Rejects dates that do not exist (2024-02-30) and hours ≥ 24. Runs twice
+ * per uploaded punch, so it reads the digits in place (no match array, no substrings).
  */
 export function parseLocalTime(text: string): LocalTimeResult {
-  const m = LOCAL_TIME.exec(text);
-  if (!m) return { ok: false, reason: `time ${JSON.stringify(text)} is not YYYY-MM-DD HH:MM:SS` };
-  const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  const separator = text.charCodeAt(10);
+  const shaped =
+    text.length === 19 && text[4] === '-' && text[7] === '-' && (separator === 32 || separator === 84) && text[13] === ':' && text[16] === ':';
+  const year = shaped ? digitsAt(text, 0, 4) : -1;
+  const month = digitsAt(text, 5, 2);
+  const day = digitsAt(text, 8, 2);
+  const hour = digitsAt(text, 11, 2);
+  const minute = digitsAt(text, 14, 2);
+  const second = digitsAt(text, 17, 2);
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return { ok: false, reason: `time ${JSON.stringify(text)} is not YYYY-MM-DD HH:MM:SS` };
   if (month < 1 || month > 12) return { ok: false, reason: `time ${text}: month ${month} does not exist` };
-  if (day < 1 || day > daysInMonth(year, month)) return { ok: false, reason: `time ${text}: day ${day} does not exist in ${m[1]}-${m[2]}` };
+  if (day < 1 || day > daysInMonth(year, month)) return { ok: false, reason: `time ${text}: day ${day} does not exist in ${text.slice(0, 7)}` };
   if (hour > 23) return { ok: false, reason: `time ${text}: hour ${hour} is out of range` };
   if (minute > 59) return { ok: false, reason: `time ${text}: minute ${minute} is out of range` };
   if (second > 59) return { ok: false, reason: `time ${text}: second ${second} is out of range` };
@@ -167,17 +186,28 @@ export function decodeZkTime(encoded: number): LocalDateTime {
  * gap or an overlap) and the seconds are added to the minute's instant. The memo is bounded.
  */
 export function createLocalTimeConverter(maxEntries = 10_000): (local: string, zone: string) => Date {
-  const minutes = new Map<string, number>();
+  // zone -> wall-clock minute (minutes since 1970 as if UTC) -> the minute's instant (ms). Number
+  // keys: a key string per punch would be most of what a conversion allocates.
+  const zones = new Map<string, Map<number, number>>();
+  let size = 0;
   return (local, zone) => {
     const parsed = parseLocalTime(local);
     if (!parsed.ok) throw new RangeError(parsed.reason);
-    const key = `${zone}\u0000${local.slice(0, 16)}`;
-    let start = minutes.get(key);
+    const t = parsed.value;
+    const minute = Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute) / 60_000;
+    let minutes = zones.get(zone);
+    let start = minutes?.get(minute);
     if (start === undefined) {
-      start = localTimeToInstant({ ...parsed.value, second: 0 }, zone).getTime();
-      if (minutes.size >= maxEntries) minutes.clear();
-      minutes.set(key, start);
+      start = localTimeToInstant({ ...t, second: 0 }, zone).getTime();
+      if (size >= maxEntries) {
+        zones.clear();
+        size = 0;
+        minutes = undefined;
+      }
+      if (!minutes) zones.set(zone, (minutes = new Map()));
+      minutes.set(minute, start);
+      size++;
     }
-    return new Date(start + parsed.value.second * 1000);
+    return new Date(start + t.second * 1000);
   };
 }

@@ -16,6 +16,15 @@ describe('time', () => {
     expect(parseLocalTime('2024-01-01T08:00:00').ok).to.equal(true);
   });
 
+  it('parseLocalTime accepts only the exact shape: digits 0-9, these separators, nothing around', () => {
+    for (const text of ['', '2024-01-01', '2024-01-01 00:00:0', '2024-01-01 00:00:00Z', ' 2024-01-01 00:00:00', '2024/01/01 00:00:00',
+      '2024-01-01t00:00:00', '2024-01-01_00:00:00', '2024-0a-01 00:00:00', '2024-01-01 00:00:-1', '\uff12024-01-01 00:00:0', '2024-01-01 00.00.00']) {
+      expect(parseLocalTime(text), JSON.stringify(text)).to.deep.equal({ ok: false, reason: `time ${JSON.stringify(text)} is not YYYY-MM-DD HH:MM:SS` });
+    }
+    expect(parseLocalTime('0000-12-31 00:00:00')).to.deep.equal({ ok: true, value: { year: 0, month: 12, day: 31, hour: 0, minute: 0, second: 0 } });
+    expect(parseLocalTime('2024-00-10 00:00:00')).to.deep.equal({ ok: false, reason: 'time 2024-00-10 00:00:00: month 0 does not exist' });
+  });
+
   it('timeZoneOption: hours when whole, minutes otherwise', () => {
     const jan = new Date('2024-01-15T12:00:00Z');
     const jul = new Date('2024-07-15T12:00:00Z');
