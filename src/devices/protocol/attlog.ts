@@ -35,14 +35,15 @@ export function parseAttlog(body: BodyInput, options?: DecodeOptions): AttlogPar
   const records: AttlogRecord[] = [];
   const errors: LineError[] = [];
   for (const { line, text } of splitLines(bodyText(body, options))) {
-    const result = parseAttlogLine(text);
+    const result = parseAttlogLine(line, text);
     if (typeof result === 'string') errors.push({ line, text, reason: result });
-    else records.push({ line, ...result });
+    else records.push(result);
   }
   return { records, errors };
 }
 
-function parseAttlogLine(text: string): Omit<AttlogRecord, 'line'> | string {
+/** The record of one line, or why it was refused. Fields are read by index: this runs once per uploaded punch. */
+function parseAttlogLine(line: number, text: string): AttlogRecord | string {
   const fields = splitFields(text);
   if (fields.length === 1) {
     if (/^\S+ +\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} +\d/.test(text)) {
@@ -50,7 +51,11 @@ function parseAttlogLine(text: string): Omit<AttlogRecord, 'line'> | string {
     }
     return 'not an ATTLOG record: no TAB-separated fields';
   }
-  const [pin = '', time = '', status = '', verify = '', workCode = '', ...rest] = fields;
+  const pin = fields[0] ?? '';
+  const time = fields[1] ?? '';
+  const status = fields[2] ?? '';
+  const verify = fields[3] ?? '';
+  const workCode = fields[4] ?? '';
   if (pin === '') return 'missing PIN (field 1 empty)';
   if (!PIN.test(pin)) return `PIN ${JSON.stringify(pin)} contains whitespace or control characters`;
   if (time === '') return 'missing time (field 2 empty)';
@@ -61,7 +66,7 @@ function parseAttlogLine(text: string): Omit<AttlogRecord, 'line'> | string {
   if (!DIGITS.test(status)) return `non-numeric status ${JSON.stringify(status)}`;
   if (verify === '') return 'missing verify mode (field 4 empty)';
   if (!DIGITS.test(verify)) return `non-numeric verify mode ${JSON.stringify(verify)}`;
-  const extras = [...rest];
+  const extras = fields.length > 5 ? fields.slice(5) : [];
   while (extras.length > 0 && extras[extras.length - 1] === '') extras.pop();
-  return { pin, localTime: time.replace('T', ' '), status: Number(status), verify: Number(verify), workCode, extras };
+  return { line, pin, localTime: time.replace('T', ' '), status: Number(status), verify: Number(verify), workCode, extras };
 }
