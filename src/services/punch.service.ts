@@ -165,19 +165,29 @@ const PUNCH_EVENT_DATA = `jsonb_build_object(
   'verify_type', p.verify_type, 'verify_code', p.verify_code, 'record_type', p.record_type, 'work_code', p.work_code,
   'device_record_index', p.device_record_index, 'received_at', ${isoSql('received_at')})`;
 
+/** The columns of a terminal punch that vary from punch to punch; the others are the upload's. */
+const DEVICE_PUNCH_OWN_COLUMNS = ['pin', 'punch_time', 'local_time', 'punch_state', 'verify_type', 'verify_code', 'work_code', 'device_record_index'];
+
 /**
- * PUNCH_COLUMNS of the statement in storeDevicePunches: the input row `r`, except the company and
- * device (the locked device row `dev`) and the employee (`emp`, whoever holds the pin, or null).
+ * PUNCH_COLUMNS of the statement in storeDevicePunches: the punch's own columns from the input row
+ * `r`; the workspace, company and device from the locked device row `dev`, with the upload's
+ * serial, zone, receipt time and record type; the employee from `emp` (whoever holds the pin, or null).
  */
 const DEVICE_PUNCH_SELECT = PUNCH_COLUMNS.split(', ')
-  .map((c) => ({ company_id: 'dev.company_id', device_id: 'dev.id', employee_id: 'emp.id' })[c] ?? `r.${c}`)
+  .map((c) => (DEVICE_PUNCH_OWN_COLUMNS.includes(c) ? `r.${c}` : c === 'employee_id' ? 'emp.id' : c === 'device_id' ? 'dev.id' : `dev.${c}`))
   .join(', ');
 
-/** A punch read by a terminal: its device, company and employee are settled when it is stored (storeDevicePunches). */
-export type DevicePunch = Omit<NewPunch, 'companyId' | 'deviceId' | 'employeeId'>;
+/** A punch read by a terminal: its device, company, employee, zone and receipt time are the upload's (storeDevicePunches). */
+export type DevicePunch = Pick<NewPunch, 'pin' | 'punchTime' | 'localTime' | 'punchState' | 'verifyType' | 'verifyCode' | 'workCode' | 'deviceRecordIndex'>;
+
+/** What every punch of one terminal upload has in common. */
+export interface DeviceUpload {
+  device: { id: number; workspaceId: number; serialNumber: string; timeZone: string };
+  receivedAt: Date;
+}
 
 /** The `punch` table row of a new punch (snake_case columns). */
-function punchRow(workspaceId: number, p: DevicePunch & Partial<Pick<NewPunch, 'companyId' | 'deviceId' | 'employeeId'>>, punchTime: Date) {
+function punchRow(workspaceId: number, p: NewPunch, punchTime: Date) {
   return {
     workspace_id: workspaceId,
     company_id: p.companyId,
@@ -223,12 +233,23 @@ export class DeviceGone extends Error {
  * needed (inside one, it joins it). Returns the ids of the rows created; the others were already
  * stored. Throws DeviceGone when the device row no longer exists.
  */
-export async function storeDevicePunches(ctx: RequestContext, device: { id: number; workspaceId: number }, punches: readonly DevicePunch[]): Promise<number[]> {
+export async function storeDevicePunches(ctx: RequestContext, upload: DeviceUpload, punches: readonly DevicePunch[]): Promise<number[]> {
   if (punches.length === 0) return [];
+  const { device } = upload;
+  // Only each punch's own columns travel per row, in the JSON parameter; the upload's travel once.
   const rows = punches
-    .map((p) => ({ key: keyOf(p), p, punchTime: new Date(Math.floor(p.punchTime.getTime() / 1000) * 1000) }))
+    .map((p) => ({ key: keyOf({ deviceSerial: device.serialNumber, pin: p.pin, punchTime: p.punchTime }), p }))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map(({ p, punchTime }) => punchRow(device.workspaceId, p, punchTime));
+    .map(({ p }) => ({
+      pin: p.pin,
+      punch_time: new Date(Math.floor(p.punchTime.getTime() / 1000) * 1000),
+      local_time: p.localTime,
+      punch_state: p.punchState,
+      verify_type: p.verifyType,
+      verify_code: p.verifyCode,
+      work_code: p.workCode,
+      device_record_index: p.deviceRecordIndex,
+    }));
   // One statement: the punches, their attendance.created events (payload built in SQL, as
   // punchData builds it), webhook deliveries and NOTIFYs. Atomic without a transaction, and no
   // BEGIN/COMMIT round trips. One result row per created punch, or a single row with a null id
@@ -238,7 +259,10 @@ export async function storeDevicePunches(ctx: RequestContext, device: { id: numb
   const result = await executePrepared<{ id: number | null }>(
     ctx,
     `with r as materialized (select * from json_populate_recordset(null::punch, ?::json) with ordinality),
-     dev as (select d.id, d.company_id from device d where d.id = ?::int and d.workspace_id = ?::int for share),
+     dev as (
+       select d.id, d.company_id, d.workspace_id, ?::varchar as device_serial, ?::varchar as time_zone, ?::timestamptz as received_at,
+         ?::varchar as record_type
+       from device d where d.id = ?::int and d.workspace_id = ?::int for share),
      emp as (select e.id, e.pin from employee e join dev on e.company_id = dev.company_id where e.pin in (select r.pin from r) for key share of e),
      p as (
        insert into punch (${PUNCH_COLUMNS})
@@ -247,7 +271,7 @@ export async function storeDevicePunches(ctx: RequestContext, device: { id: numb
        on conflict do nothing returning id, ${PUNCH_COLUMNS}),
      new_events as (select workspace_id, id::bigint as ord, 'attendance.created'::varchar as type, ${PUNCH_EVENT_DATA} as data from p),
      ${tail.sql}`,
-    [JSON.stringify(rows), device.id, device.workspaceId, ...tail.params],
+    [JSON.stringify(rows), device.serialNumber, device.timeZone, upload.receivedAt, PunchRecordType.device, device.id, device.workspaceId, ...tail.params],
   );
   if (result.length === 0) throw new DeviceGone(device.id);
   return result.flatMap((r) => (r.id === null ? [] : [r.id]));

@@ -5,7 +5,6 @@
 // principal: everything is scoped by the device row the serial resolved to.
 import { createLocalTimeConverter, verifyType, type AttlogRecord, type RtlogEventClass, type RtlogRecord } from '../devices/protocol';
 import { DoorEventClass } from '../entities/door-event.entity';
-import { PunchRecordType } from '../entities/punch.entity';
 import { type RequestContext, withEm } from './context';
 import { countPunches, storeDevicePunches, type DevicePunch } from './punch.service';
 import { doorOpenedData } from '../events/event-payloads';
@@ -54,25 +53,20 @@ async function employeesByPin(ctx: RequestContext, companyId: number, pins: Iter
 /** ATTLOG: every record is a punch; dedupe on (workspace, serial, pin, punch time). */
 export async function ingestAttlog(ctx: RequestContext, device: TerminalDevice, records: readonly AttlogRecord[]): Promise<IngestResult> {
   if (records.length === 0) return { stored: 0, duplicates: 0 };
-  const receivedAt = ctx.now();
   const punches = records.map(
     (r): DevicePunch => ({
-      deviceSerial: device.serialNumber,
       pin: r.pin,
       punchTime: toInstant(r.localTime, device.timeZone),
       localTime: r.localTime,
-      timeZone: device.timeZone,
       punchState: String(r.status),
       verifyType: verifyType(r.verify).name,
       verifyCode: r.verify,
-      recordType: PunchRecordType.device,
       workCode: r.workCode === '' ? null : r.workCode.slice(0, 32),
       deviceRecordIndex: null,
-      receivedAt,
     }),
   );
   // One statement: the punches and their attendance.created events commit together.
-  const inserted = await storeDevicePunches(ctx, device, punches);
+  const inserted = await storeDevicePunches(ctx, { device, receivedAt: ctx.now() }, punches);
   countPunches(ctx, 'device', inserted.length);
   return { stored: inserted.length, duplicates: punches.length - inserted.length };
 }
@@ -109,22 +103,18 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
     const tx = withEm(ctx, em);
     const punchIds = await storeDevicePunches(
       tx,
-      device,
+      { device, receivedAt },
       punchRecords.map(
         (r): DevicePunch => ({
-          deviceSerial: device.serialNumber,
           pin: r.pin,
           punchTime: instant(r),
           localTime: r.localTime,
-          timeZone: device.timeZone,
           // inoutstatus (0 in, 1 out) matches the default check-in/check-out states; 2 = none.
           punchState: String(r.inOutStatus ?? 0),
           verifyType: verifyName(r),
           verifyCode: r.verifyType,
-          recordType: PunchRecordType.device,
           workCode: null,
           deviceRecordIndex: r.index,
-          receivedAt,
         }),
       ),
     );
