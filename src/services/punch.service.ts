@@ -45,6 +45,17 @@ const INSERT_CHUNK = 2000;
 
 const keyOf = (p: { deviceSerial: string; pin: string; punchTime: Date }) => `${p.deviceSerial}\u0000${p.pin}\u0000${p.punchTime.getTime()}`;
 
+/**
+ * The order every writer inserts punches in (serial, pin, time), so that two overlapping batches
+ * take their index locks in the same order and cannot deadlock each other. A comparison, not a key
+ * string per punch: terminal uploads sort a hundred punches each.
+ */
+function byPunchKey(a: { pin: string; punchTime: Date; deviceSerial?: string }, b: { pin: string; punchTime: Date; deviceSerial?: string }): number {
+  if (a.deviceSerial !== b.deviceSerial) return a.deviceSerial! < b.deviceSerial! ? -1 : 1;
+  if (a.pin !== b.pin) return a.pin < b.pin ? -1 : 1;
+  return a.punchTime.getTime() - b.punchTime.getTime();
+}
+
 const indexKeyOf = (p: { deviceSerial: string; deviceRecordIndex?: number | null }) =>
   p.deviceRecordIndex == null ? null : `${p.deviceSerial}\u0000#${p.deviceRecordIndex}`;
 
@@ -96,9 +107,8 @@ async function insertPunches(ctx: RequestContext, workspaceId: number, punches: 
   const normalized = punches.map((p) => ({ ...p, punchTime: new Date(Math.floor(p.punchTime.getTime() / 1000) * 1000) }));
   const knex = em.getKnex();
   const insertedByKey = new Map<string, Punch>();
-  // Rows go in key order so that two overlapping batches take their index locks in the same order
-  // and cannot deadlock each other; results are matched back to the inputs by key.
-  const ordered = [...normalized].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+  // Rows go in key order (byPunchKey); results are matched back to the inputs by key.
+  const ordered = [...normalized].sort(byPunchKey);
   for (let start = 0; start < ordered.length; start += INSERT_CHUNK) {
     const rows = ordered.slice(start, start + INSERT_CHUNK).map((p) => punchRow(workspaceId, p, p.punchTime));
     // No conflict target: a conflict on either unique key means "already stored".
@@ -237,10 +247,10 @@ export async function storeDevicePunches(ctx: RequestContext, upload: DeviceUplo
   if (punches.length === 0) return [];
   const { device } = upload;
   // Only each punch's own columns travel per row, in the JSON parameter; the upload's travel once.
-  const rows = punches
-    .map((p) => ({ key: keyOf({ deviceSerial: device.serialNumber, pin: p.pin, punchTime: p.punchTime }), p }))
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map(({ p }) => ({
+  // In key order (byPunchKey; one serial here).
+  const rows = [...punches]
+    .sort(byPunchKey)
+    .map((p) => ({
       pin: p.pin,
       punch_time: new Date(Math.floor(p.punchTime.getTime() / 1000) * 1000),
       local_time: p.localTime,

@@ -3,7 +3,7 @@
 // company), their instant (device-local time read in the device's zone) and are stored with
 // insert-on-conflict, so a re-sent history never duplicates anything. Called with a `terminal`
 // principal: everything is scoped by the device row the serial resolved to.
-import { createLocalTimeConverter, verifyType, type AttlogRecord, type RtlogEventClass, type RtlogRecord } from '../devices/protocol';
+import { createLocalTimeConverter, verifyTypeName, type AttlogRecord, type RtlogEventClass, type RtlogRecord } from '../devices/protocol';
 import { DoorEventClass } from '../entities/door-event.entity';
 import { type RequestContext, withEm } from './context';
 import { countPunches, storeDevicePunches, type DevicePunch } from './punch.service';
@@ -59,7 +59,7 @@ export async function ingestAttlog(ctx: RequestContext, device: TerminalDevice, 
       punchTime: toInstant(r.localTime, device.timeZone),
       localTime: r.localTime,
       punchState: String(r.status),
-      verifyType: verifyType(r.verify).name,
+      verifyType: verifyTypeName(r.verify),
       verifyCode: r.verify,
       workCode: r.workCode === '' ? null : r.workCode.slice(0, 32),
       deviceRecordIndex: null,
@@ -96,7 +96,7 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
   const employees = await employeesByPin(ctx, device.companyId, doorRecords.filter((r) => !r.deviceEvent).map((r) => r.pin));
   const receivedAt = ctx.now();
   const instant = (r: RtlogRecord) => toInstant(r.localTime, device.timeZone);
-  const verifyName = (r: RtlogRecord) => (r.verifyType === null ? null : verifyType(r.verifyType).name);
+  const verifyName = (r: RtlogRecord) => (r.verifyType === null ? null : verifyTypeName(r.verifyType));
 
   // Punches, door events and their events (attendance.created, door.opened) commit together.
   const result = await ctx.em.transactional(async (em): Promise<RtlogIngestResult> => {

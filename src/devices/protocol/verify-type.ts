@@ -51,6 +51,11 @@ const VERIFY_NAMES: Record<number, string> = {
   200: 'other',
 };
 
+/** The name of a verify code (`verifyType(code).name`) without building the whole description: ingestion asks once per punch. */
+export function verifyTypeName(code: number): string {
+  return VERIFY_NAMES[code] ?? 'other';
+}
+
 /** Map a verify code (current PUSH numbering) to a name; unknown codes map to `other`. */
 export function verifyType(code: number): VerifyType {
   const name = VERIFY_NAMES[code];

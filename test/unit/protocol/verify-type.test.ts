@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { classifyRtlogEvent, verifyType } from '../../../src/devices/protocol';
+import { classifyRtlogEvent, verifyType, verifyTypeName } from '../../../src/devices/protocol';
 
 describe('verify types and rtlog events', () => {
   it('maps single factors, combinations and unknown codes, keeping the raw code', () => {
@@ -25,5 +25,11 @@ describe('verify types and rtlog events', () => {
     expect(classifyRtlogEvent(100)).to.equal('alarm');
     expect(classifyRtlogEvent(6001)).to.equal('alarm');
     expect(classifyRtlogEvent(4001)).to.equal('unknown');
+  });
+
+  it('verifyTypeName is the name verifyType gives, for every code', () => {
+    for (const code of [...Array(300).keys(), 999_999_999]) expect(verifyTypeName(code), String(code)).to.equal(verifyType(code).name);
+    expect(verifyTypeName(15)).to.equal('face');
+    expect(verifyTypeName(4242)).to.equal('other');
   });
 });
