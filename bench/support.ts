@@ -43,18 +43,29 @@ export interface ServiceProcess {
 }
 
 /**
- * The V8 flags of `npm start` (package.json), so the service is measured as it runs in production:
- * the old generation may grow 25 % beyond the live heap before a major GC instead of V8's adaptive
- * factor (up to 4x), see docs/decisions.md "Memory per terminal".
+ * The node flags and environment of `npm start`, read from package.json so the service is measured
+ * exactly as it runs in production (docs/decisions.md, "Memory per terminal"): a script of the form
+ * `NAME=value ... node --flag ... dist/src/main.js`, where a value may be `${NAME:-default}`.
  */
-export const SERVICE_NODE_FLAGS = ['--heap-growing-percent=25'];
+export function startCommand(): { env: Record<string, string>; nodeFlags: string[] } {
+  const script: string = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
+  const words = script.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  let at = 0;
+  for (let m; (m = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(words[at] ?? '')); at++) env[m[1]!] = /^\$\{\w+:-(.*)\}$/.exec(m[2]!)?.[1] ?? m[2]!;
+  if (words[at] !== 'node' || words.at(-1) !== 'dist/src/main.js') throw new Error(`unexpected start script: ${script}`);
+  return { env, nodeFlags: words.slice(at + 1, -1) };
+}
+
+const START = startCommand();
 
 /** `node <script>` with env; resolves once `/healthz` (or `readyPath`) answers 200. BENCH_NODE_ARGS (e.g. `--cpu-prof`) go to the service's node only. */
 export async function spawnServer(script: string, env: Record<string, string>, readyPath = '/healthz'): Promise<ServiceProcess> {
   const port = await freePort();
-  const nodeArgs = script.includes('main.js') ? [...SERVICE_NODE_FLAGS, ...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [])] : [];
+  const service = script.includes('main.js');
+  const nodeArgs = service ? [...START.nodeFlags, ...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [])] : [];
   const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, script)], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
+    env: { ...(service ? START.env : {}), ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
