@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { verifyType } from '../../src/devices/protocol/verify-type';
+import { verifyTypeName } from '../../src/devices/protocol/verify-type';
 import { localTimeToInstant } from '../../src/devices/protocol/time';
 import { PunchRecordType } from '../../src/entities/punch.entity';
 import type { RequestContext } from '../../src/services/context';
@@ -30,7 +30,7 @@ describe('recordPunches (batch, idempotent)', () => {
       localTime,
       timeZone: 'America/Sao_Paulo',
       punchState: '0',
-      verifyType: verifyType(code).name,
+      verifyType: verifyTypeName(code),
       verifyCode: code,
       recordType: PunchRecordType.device,
       workCode: null,

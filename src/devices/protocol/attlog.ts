@@ -11,7 +11,7 @@ export interface AttlogRecord {
   localTime: string;
   /** Attendance state (0 check-in, 1 check-out, … configurable per device, §7.2). */
   status: number;
-  /** Verify mode code (§7.1); see `verifyType()`. */
+  /** Verify mode code (§7.1); see `verifyTypeName()`. */
   verify: number;
   /** Field 5; often empty. */
   workCode: string;

@@ -2,20 +2,6 @@
 // Raw codes are always kept by the parsers; these maps are for display and coarse routing only,
 // because older "Clock" firmware numbers verify modes differently (reference §7.1).
 
-/** Single factors a verify mode can combine. */
-export type VerifyFactor = 'fingerprint' | 'face' | 'card' | 'password' | 'palm' | 'vein' | 'pin';
-
-/** Coarse verify kind: the factor when there is one, `multi` for combinations/alternatives. */
-export type VerifyKind = VerifyFactor | 'any' | 'multi' | 'other';
-
-export interface VerifyType {
-  code: number;
-  kind: VerifyKind;
-  /** Descriptive name, e.g. `card+fingerprint`, `fingerprint/password`, `face`. */
-  name: string;
-  factors: VerifyFactor[];
-}
-
 // ATT-DOC Appendix 7 = SEC-DOC 附录3. '+' = all required, '/' = any of.
 const VERIFY_NAMES: Record<number, string> = {
   0: 'any',
@@ -51,18 +37,9 @@ const VERIFY_NAMES: Record<number, string> = {
   200: 'other',
 };
 
-/** The name of a verify code (`verifyType(code).name`) without building the whole description: ingestion asks once per punch. */
+/** The name of a verify code (current PUSH numbering), e.g. `card+fingerprint`, `fingerprint/password`, `face`; unknown codes map to `other`. */
 export function verifyTypeName(code: number): string {
   return VERIFY_NAMES[code] ?? 'other';
-}
-
-/** Map a verify code (current PUSH numbering) to a name; unknown codes map to `other`. */
-export function verifyType(code: number): VerifyType {
-  const name = VERIFY_NAMES[code];
-  if (name === undefined || name === 'other') return { code, kind: 'other', name: 'other', factors: [] };
-  if (name === 'any') return { code, kind: 'any', name, factors: [] };
-  const factors = [...new Set(name.split(/[+/]/))] as VerifyFactor[];
-  return { code, kind: factors.length === 1 ? factors[0]! : 'multi', name, factors };
 }
 
 /** Coarse classification of an rtlog `event` code, enough for the service to route it. */

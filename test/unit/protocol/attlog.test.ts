@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseAttlog, uploadAck, verifyType } from '../../../src/devices/protocol';
+import { parseAttlog, uploadAck, verifyTypeName } from '../../../src/devices/protocol';
 import { loadFixture } from './fixture';
 
 describe('parseAttlog', () => {
@@ -12,7 +12,7 @@ describe('parseAttlog', () => {
       ['4', '2024-07-28 10:41:31', 0, 1, ''],
     ]);
     expect(records[0]!.extras).to.deep.equal(['0', '0']);
-    expect(verifyType(records[0]!.verify).kind).to.equal('fingerprint');
+    expect(verifyTypeName(records[0]!.verify)).to.equal('fingerprint');
     expect(uploadAck(records.length)).to.equal('OK: 3');
   });
 
@@ -22,7 +22,7 @@ describe('parseAttlog', () => {
     expect(records).to.deep.equal([
       { line: 1, pin: '2', localTime: '2022-07-12 16:00:20', status: 1, verify: 15, workCode: '', extras: ['0', '0', '', '', '43'] },
     ]);
-    expect(verifyType(15).kind).to.equal('face');
+    expect(verifyTypeName(15)).to.equal('face');
   });
 
   it('fx 28: nine vendor-doc records, reply OK: 9', () => {
