@@ -149,12 +149,7 @@ describe('punch and door-event ingestion from terminals', () => {
     const deletion = await openDeletion(t.app.database.url, 'employee', ada.id);
     const body = '77\t2026-03-01 08:00:00\t0\t1\t\t0\t0\r\n78\t2026-03-01 08:00:01\t0\t1\t\t0\t0\r\n';
     const upload = iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, body);
-    let waited: boolean;
-    try {
-      waited = await deletion.blocks(upload);
-    } finally {
-      await deletion.commit();
-    }
+    const waited = await deletion.blocksThenCommit(upload);
     expect(waited, 'the upload did not wait for the deletion').to.equal(true);
     expect((await upload).text).to.equal('OK: 2');
     expect((await punchesOf(device.id)).map((r) => [r.pin, r.employee_id])).to.deep.equal([
@@ -169,12 +164,7 @@ describe('punch and door-event ingestion from terminals', () => {
     expect((await iclock(t.url, 'GET', `/iclock/cdata?SN=${device.serial_number}&options=all`)).status).to.equal(200);
     const deletion = await openDeletion(t.app.database.url, 'device', device.id);
     const upload = iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, '5\t2026-03-01 08:00:00\t0\t1\t\t0\t0\r\n');
-    let waited: boolean;
-    try {
-      waited = await deletion.blocks(upload);
-    } finally {
-      await deletion.commit();
-    }
+    const waited = await deletion.blocksThenCommit(upload);
     expect(waited, 'the upload did not wait for the deletion').to.equal(true);
     expect((await upload).status).to.equal(503);
     expect(await sql('select count(*)::int as n from punch where device_serial = ?', [device.serial_number])).to.deep.equal([{ n: 0 }]);

@@ -326,12 +326,7 @@ describe('punches', () => {
     const s = await setup();
     const deletion = await openDeletion(t.app.database.url, 'employee', s.employee.id);
     const created = post(s, punchBody(s));
-    let waited: boolean;
-    try {
-      waited = await deletion.blocks(created);
-    } finally {
-      await deletion.commit();
-    }
+    const waited = await deletion.blocksThenCommit(created);
     expect(waited, 'the punch did not wait for the deletion').to.equal(true);
     const r = await created;
     expect(r.status, r.text).to.equal(422);

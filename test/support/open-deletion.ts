@@ -15,8 +15,8 @@ export async function openDeletion(databaseUrl: string, table: 'employee' | 'dev
   return {
     /**
      * Whether `work` waits for this transaction: true once another session is blocked by this
-     * transaction's locks while `work` is still pending; false when `work` finished first. Commit
-     * in a `finally`, or a failed check leaves the locks held for the next tests.
+     * transaction's locks while `work` is still pending; false when `work` finished first. Tests
+     * use `blocksThenCommit`: a failed check must not leave the locks held for the next tests.
      */
     async blocks(work: Promise<unknown>): Promise<boolean> {
       let settled = false;
@@ -28,6 +28,14 @@ export async function openDeletion(databaseUrl: string, table: 'employee' | 'dev
         (await client.query(`select count(*)::int as n from pg_stat_activity where pg_backend_pid() = any(pg_blocking_pids(pid))`)).rows[0].n > 0;
       await eventually(async () => settled || (await waiting()));
       return !settled;
+    },
+    /** `blocks(work)`, then `commit()` whatever the check found: whether `work` waited for this transaction. */
+    async blocksThenCommit(work: Promise<unknown>): Promise<boolean> {
+      try {
+        return await this.blocks(work);
+      } finally {
+        await this.commit();
+      }
     },
     async commit(): Promise<void> {
       try {

@@ -84,4 +84,23 @@ describe('terminal cache refresh', () => {
     await refreshing;
     expect(cache.peek('SN1')!.hasPendingCommands).to.equal(true);
   });
+
+  it('keeps each device its own values when it stores shared copies of them, loaded, patched or reloaded, past the shared set', async () => {
+    const cache = new TerminalCache(60_000);
+    const devices = 1_200; // more distinct firmware values than the shared set keeps
+    for (let id = 1; id <= devices; id++) {
+      const row = device(id, `SN${id}`, 'v1', id % 2 ? 'Europe/Berlin' : 'Asia/Kolkata');
+      row.reported = { ...row.reported, firmware: `Ver ${id}`, fpAlgorithm: '10', faceAlgorithm: id % 3 ? '7' : null };
+      await cache.get(`SN${id}`, async () => row);
+    }
+    cache.patch('SN5', { reported: { ...cache.peek('SN5')!.reported, firmware: 'Ver 9.9', fpAlgorithm: '12' } });
+    const db = new Map([[7, { ...device(7, 'SN7', 'v2', 'UTC'), reported: { ...device(7, 'SN7', 'v2').reported, firmware: 'Ver 7.7' } }]]);
+    await cache.refresh({ changes: async (known) => known.filter((k) => k.id === 7).map((k) => ({ id: k.id, version: 'v2', pending: false })), devices: async () => [db.get(7)!] });
+    for (let id = 1; id <= devices; id++) {
+      const cached = cache.peek(`SN${id}`)!;
+      const [firmware, fp, zone] = id === 5 ? ['Ver 9.9', '12', 'Europe/Berlin'] : id === 7 ? ['Ver 7.7', null, 'UTC'] : [`Ver ${id}`, '10', id % 2 ? 'Europe/Berlin' : 'Asia/Kolkata'];
+      expect([cached.reported.firmware, cached.reported.fpAlgorithm, cached.timeZone], `device ${id}`).to.deep.equal([firmware, fp, zone]);
+      if (id !== 7) expect(cached.reported.faceAlgorithm, `device ${id}`).to.equal(id % 3 ? '7' : null);
+    }
+  });
 });
