@@ -31,12 +31,13 @@ describe('punch and door-event ingestion from terminals', () => {
 
   const sql = <T = any>(query: string, params: unknown[] = []) => t.app.database.orm.em.fork().getConnection().execute<T[]>(query, params);
   const punchesOf = (deviceId: number) =>
-    sql('select pin, employee_id, punch_time, local_time, time_zone, punch_state, verify_type, verify_code, record_type, work_code, device_record_index, company_id from punch where device_id = ? order by punch_time, pin', [deviceId]);
+    sql('select pin, employee_id, punch_time, local_time, time_zone, punch_state, verify_type, verify_code, record_type, work_code, device_record_index, company_id, device_serial, received_at, workspace_id from punch where device_id = ? order by punch_time, pin', [deviceId]);
   const companyOf = async (deviceId: number) => (await sql('select company_id from device where id = ?', [deviceId]))[0].company_id as number;
 
   it('simulated terminal in Asia/Kolkata: punches stored with employee, instant, verify type and raw codes; a re-sent history adds nothing', async () => {
     const device = await createTerminalDevice(t.url, key, { time_zone: 'Asia/Kolkata' });
     const ada = await createEmployee(t.url, key, await companyOf(device.id), { pin: '1452' });
+    const started = Date.now();
     const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'att', pollIntervalMs: 60_000, errorDelayMs: 50 });
     try {
       terminal.start();
@@ -50,6 +51,12 @@ describe('punch and door-event ingestion from terminals', () => {
       expect(rows[0]).to.deep.include({ pin: '1452', employee_id: ada.id, local_time: '2026-04-01 09:00:00', time_zone: 'Asia/Kolkata', punch_state: '1', verify_type: 'face', verify_code: 15, record_type: 'device', work_code: '7', device_record_index: null });
       expect(new Date(rows[0].punch_time).toISOString()).to.equal('2026-04-01T03:30:00.000Z');
       expect(rows[1]).to.deep.include({ local_time: '2026-04-01 17:30:05', punch_state: '0', verify_type: 'card', verify_code: 4 });
+      // The upload's own columns (sent once per upload, not per punch) reach every row.
+      const [{ workspace_id: workspaceId }] = await sql('select workspace_id from device where id = ?', [device.id]);
+      for (const row of rows) {
+        expect(row).to.deep.include({ device_serial: device.serial_number, workspace_id: workspaceId, company_id: await companyOf(device.id) });
+        expect(new Date(row.received_at).getTime()).to.be.within(started - 1000, Date.now() + 1000);
+      }
 
       terminal.resendHistory();
       await eventually(async () => terminal.stats.punchesAcknowledged === 4);
