@@ -25,6 +25,8 @@ export function observeRequests(metrics: Metrics, logger: Logger) {
 }
 
 function routeLabel(req: Request, res: Response): string {
+  // The REST dispatcher names its route pattern in res.locals (it does not use Express's routing).
+  if (typeof res.locals.route === 'string') return res.locals.route;
   if (req.route?.path) return `${req.baseUrl}${req.route.path}`;
   if (req.baseUrl) return req.baseUrl;
   return res.statusCode === 404 ? 'unmatched' : req.path;

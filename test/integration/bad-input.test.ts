@@ -108,6 +108,30 @@ describe('bad input on REST bodies: a precise 4xx and nothing stored', () => {
     expect(read.body.lastname).to.equal("</script><script>alert('x')</script>");
   });
 
+  it('matches REST paths as Express does: any case, an optional trailing slash, encoded parameters, HEAD as GET', async () => {
+    const path = `/public/v2/employees/${employeeId}`;
+    const plain = await rest(t.url, 'GET', path, { key: ws.key });
+    expect(plain.status).to.equal(200);
+    expect(plain.body.id).to.equal(employeeId);
+    const encodedId = [...String(employeeId)].map((digit) => `%3${digit}`).join('');
+    for (const variant of [path.toUpperCase(), `${path}/`, `/public/v2/employees/${encodedId}`]) {
+      const r = await rest(t.url, 'GET', variant, { key: ws.key });
+      expect(r.status, variant).to.equal(200);
+      expect(r.body, variant).to.deep.equal(plain.body);
+    }
+    const head = await rest(t.url, 'HEAD', path, { key: ws.key });
+    expect(head.status).to.equal(200);
+    expect(head.text).to.equal('');
+    // A static segment wins over a parameter in the same place, whatever the table's order.
+    const unclaimed = await rest(t.url, 'GET', '/public/v2/devices/unclaimed', { key: ws.key });
+    expect(unclaimed.status).to.equal(200);
+    expect(unclaimed.body).to.be.an('array');
+    const wrongMethod = await rest(t.url, 'PATCH', path, { key: ws.key, body: { name: 'X' } });
+    expect(wrongMethod.status).to.equal(404);
+    expect(wrongMethod.body.error.message).to.equal(`No route for PATCH ${path}.`);
+    expect((await rest(t.url, 'GET', path, { key: ws.key })).body).to.deep.equal(plain.body);
+  });
+
   it('answers unknown routes and unknown ids with a JSON 404', async () => {
     const unknownRoute = await rest(t.url, 'GET', '/public/v2/nothing', { key: ws.key });
     expect(unknownRoute.status).to.equal(404);
