@@ -1,7 +1,8 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { execute, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { parse, validate, type GraphQLSchema } from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import { DomainError, type FieldProblem } from '../errors/domain-error';
@@ -17,8 +18,8 @@ import type { RestRoute } from './route';
 
 interface CompiledRoute {
   route: RestRoute;
-  schema: GraphQLSchema;
-  document: DocumentNode;
+  /** The route's operation compiled once to a function (graphql-jit); see compileRoute. */
+  operation: CompiledQuery;
   validateBody?: ValidateFunction;
   validateQuery?: ValidateFunction;
 }
@@ -108,10 +109,11 @@ function compileRoute(route: RestRoute, schema: GraphQLSchema, bodyAjv: Ajv, que
   const document = parse(route.document);
   const problems = validate(schema, document);
   if (problems.length > 0) throw new Error(`REST route ${route.name}: ${problems.map((p) => p.message).join('; ')}`);
+  const operation = compileQuery(schema, document);
+  if (!isCompiledQuery(operation)) throw new Error(`REST route ${route.name}: ${operation.errors?.map((e) => e.message).join('; ')}`);
   return {
     route,
-    schema,
-    document,
+    operation,
     validateBody: route.body ? bodyAjv.compile(route.body.schema) : undefined,
     validateQuery: route.query ? queryAjv.compile(route.query) : undefined,
   };
@@ -119,7 +121,7 @@ function compileRoute(route: RestRoute, schema: GraphQLSchema, bodyAjv: Ajv, que
 
 /** Executes the route's operation and shapes the result: snake_case, bare arrays for lists. */
 async function run(compiled: CompiledRoute, ctx: RequestContext, variables: Record<string, unknown>, res: Response, logger: Logger, production: boolean) {
-  const result = await execute({ schema: compiled.schema, document: compiled.document, variableValues: variables, contextValue: ctx });
+  const result = await compiled.operation.query(undefined, ctx, variables);
   if (result.errors?.length) throw toDomainError(result.errors[0], logger, production);
   const all = (result.data ?? {}) as Record<string, any>;
   const data = compiled.route.resultField.split('.').reduce<any>((value, field) => value?.[field], all);
