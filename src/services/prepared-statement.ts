@@ -19,6 +19,33 @@ function statementName(text: string): string {
   return name;
 }
 
+/** The statement in PostgreSQL's form (`$1`...) and its name, per statement text, once known to depend on the text only. */
+const natives = new Map<string, { text: string; name: string }>();
+
+/** Values knex binds as they are (no array expansion, no identifier, no raw fragment, no undefined). */
+function isPlainValue(value: unknown): boolean {
+  if (value === null) return true;
+  const type = typeof value;
+  return type === 'string' || type === 'number' || type === 'boolean' || type === 'bigint' || value instanceof Date || Buffer.isBuffer(value);
+}
+
+/**
+ * `?` placeholders to `$n`. knex's conversion of a statement text is the same for every call whose
+ * values are plain (it depends on the values only through arrays, `??` identifiers and raw
+ * fragments), so it runs once per text and is replayed; anything else goes through knex each time,
+ * with knex's own errors (an undefined value, say).
+ */
+function toNative(knex: ReturnType<RequestContext['em']['getKnex']>, sql: string, params: unknown[]): { name: string; text: string; values: unknown[] } {
+  const known = natives.get(sql);
+  const plain = params.every(isPlainValue);
+  if (known && plain) return { name: known.name, text: known.text, values: params };
+  const native = knex.raw(sql, params as never[]).toSQL().toNative();
+  const values = native.bindings as unknown[];
+  const name = statementName(native.sql);
+  if (plain && values.length === params.length && values.every((value, i) => value === params[i])) natives.set(sql, { text: native.sql, name });
+  return { name, text: native.sql, values };
+}
+
 /**
  * Runs `sql` (`?` placeholders) with `params` and returns its rows. Outside a transaction it is a
  * named prepared statement on a pooled connection; inside one it joins the transaction (unnamed:
@@ -26,14 +53,13 @@ function statementName(text: string): string {
  */
 export async function executePrepared<T>(ctx: RequestContext, sql: string, params: unknown[]): Promise<T[]> {
   const knex = ctx.em.getKnex();
-  const query = knex.raw(sql, params as never[]);
   const transaction = ctx.em.getTransactionContext();
-  if (transaction) return ((await query.transacting(transaction)) as { rows: T[] }).rows;
-  const native = query.toSQL().toNative();
+  if (transaction) return ((await knex.raw(sql, params as never[]).transacting(transaction)) as { rows: T[] }).rows;
+  const statement = toNative(knex, sql, params);
   const client = knex.client;
   const connection = (await client.acquireConnection()) as PgConnection;
   try {
-    const result = await connection.query({ name: statementName(native.sql), text: native.sql, values: native.bindings as unknown[] });
+    const result = await connection.query(statement);
     return result.rows as T[];
   } finally {
     await client.releaseConnection(connection);
