@@ -12,6 +12,7 @@ import { openDatabase, type Database } from './db/database';
 import { DomainError } from './errors/domain-error';
 import { statusOf } from './errors/error-codes';
 import { isIclockRequest } from './devices/iclock-handler';
+import { timeZoneSupportProblem } from './devices/protocol';
 import { TerminalGateway } from './devices/terminal-gateway';
 import { EventFeed } from './events/event-feed';
 import { EventHousekeeping } from './events/event-housekeeping';
@@ -64,6 +65,8 @@ export interface AppOptions {
 
 /** Builds and starts the whole service. Listens on `config.port` (0 = any free port). */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const timeZones = timeZoneSupportProblem();
+  if (timeZones) throw new Error(`Timegate needs IANA time-zone data: ${timeZones}`);
   const logger = options.logger ?? createLogger(config);
   const database = await openDatabase(config, logger);
   try {

@@ -211,3 +211,29 @@ export function createLocalTimeConverter(maxEntries = 10_000): (local: string, z
     return new Date(start + t.second * 1000);
   };
 }
+
+/** Conversions every runtime with IANA time-zone data gets right (DST and a half-hour zone included). */
+export const KNOWN_CONVERSIONS: readonly { local: string; zone: string; instant: string }[] = [
+  { local: '2024-07-01 12:00:00', zone: 'Europe/Berlin', instant: '2024-07-01T10:00:00.000Z' },
+  { local: '2024-01-15 12:00:00', zone: 'America/New_York', instant: '2024-01-15T17:00:00.000Z' },
+  { local: '2024-03-10 09:30:00', zone: 'Asia/Kolkata', instant: '2024-03-10T04:00:00.000Z' },
+];
+
+/**
+ * Null when this runtime converts device times correctly, else why not. A Node.js built without
+ * full ICU has no (or only UTC) time-zone data: every terminal time would fail or be stored wrong,
+ * so the service refuses to start instead (app start-up calls this). The check also loads the ICU
+ * zone data once, at start-up, rather than on the first terminal request.
+ */
+export function timeZoneSupportProblem(samples = KNOWN_CONVERSIONS): string | null {
+  for (const { local, zone, instant } of samples) {
+    let got: string;
+    try {
+      got = localTimeToInstant(local, zone).toISOString();
+    } catch (error) {
+      return `this Node.js cannot convert times in ${zone} (${(error as Error).message}); run a Node.js built with full ICU`;
+    }
+    if (got !== instant) return `this Node.js converts ${local} in ${zone} to ${got}, not ${instant}; its time-zone data is missing or wrong`;
+  }
+  return null;
+}

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-  createLocalTimeConverter, decodeZkTime, encodeZkTime, formatLocalTime, localTimeToInstant, offsetHhmm, parseLocalTime, timeZoneOption, utcOffsetMinutes,
+  createLocalTimeConverter, decodeZkTime, encodeZkTime, formatLocalTime, localTimeToInstant, offsetHhmm, parseLocalTime, timeZoneOption, timeZoneSupportProblem, utcOffsetMinutes,
 } from '../../../src/devices/protocol';
 
 describe('time', () => {
@@ -83,5 +83,15 @@ describe('time', () => {
       }
     }
     expect(() => convert('2024-02-30 10:00:00', 'UTC')).to.throw(RangeError);
+  });
+
+  it('timeZoneSupportProblem passes on this runtime and names a zone it cannot convert or converts wrong', () => {
+    expect(timeZoneSupportProblem()).to.equal(null);
+    expect(timeZoneSupportProblem([{ local: '2024-07-01 12:00:00', zone: 'Mars/Olympus_Mons', instant: '2024-07-01T12:00:00.000Z' }])).to.match(
+      /cannot convert times in Mars\/Olympus_Mons .*full ICU/,
+    );
+    expect(timeZoneSupportProblem([{ local: '2024-07-01 12:00:00', zone: 'Europe/Berlin', instant: '2024-07-01T12:00:00.000Z' }])).to.equal(
+      'this Node.js converts 2024-07-01 12:00:00 in Europe/Berlin to 2024-07-01T10:00:00.000Z, not 2024-07-01T12:00:00.000Z; its time-zone data is missing or wrong',
+    );
   });
 });
