@@ -33,9 +33,10 @@ type RouteHandler = (req: Request, res: Response, params: Record<string, string 
  * The routes are looked up in a radix tree (find-my-way) rather than registered as one Express
  * layer each: Express tries its layers one after another, a path-to-regexp match and a closure per
  * route, ~5 KB allocated per request (sampled) before a route near the end of the table even
- * starts. Matching keeps Express's rules:
- * case-insensitive paths, an optional trailing slash, decoded parameters, HEAD served by the GET
- * route. A path or method not in the table falls through (`next()`) to the app's 404.
+ * starts. Matching keeps Express's rules: case-insensitive paths, an optional trailing slash,
+ * decoded parameters, HEAD served by the GET route, a static segment before a parameter. A path or
+ * method not in the table (or a parameter that is not valid percent-encoding) falls through
+ * (`next()`) to the app's JSON 404.
  */
 export function createRestRouter(deps: {
   routes: RestRoute[];

@@ -108,7 +108,7 @@ describe('bad input on REST bodies: a precise 4xx and nothing stored', () => {
     expect(read.body.lastname).to.equal("</script><script>alert('x')</script>");
   });
 
-  it('matches REST paths as Express does: any case, an optional trailing slash, encoded parameters, HEAD as GET', async () => {
+  it('matches REST paths as Express does: any case, an optional trailing slash, encoded parameters, HEAD as GET; garbage paths are a JSON 404', async () => {
     const path = `/public/v2/employees/${employeeId}`;
     const plain = await rest(t.url, 'GET', path, { key: ws.key });
     expect(plain.status).to.equal(200);
@@ -126,6 +126,11 @@ describe('bad input on REST bodies: a precise 4xx and nothing stored', () => {
     const unclaimed = await rest(t.url, 'GET', '/public/v2/devices/unclaimed', { key: ws.key });
     expect(unclaimed.status).to.equal(200);
     expect(unclaimed.body).to.be.an('array');
+    for (const garbage of ['/public/v2/employees/%E0%A4%A', '/public/v2/employees/%zz', `/public/v2/employees/${'9'.repeat(150)}`]) {
+      const r = await rest(t.url, 'GET', garbage, { key: ws.key });
+      expect(r.status, garbage).to.equal(404);
+      expect(r.body.error.code, garbage).to.equal('not_found');
+    }
     const wrongMethod = await rest(t.url, 'PATCH', path, { key: ws.key, body: { name: 'X' } });
     expect(wrongMethod.status).to.equal(404);
     expect(wrongMethod.body.error.message).to.equal(`No route for PATCH ${path}.`);
