@@ -239,11 +239,26 @@ function markdown(result: { machine: ReturnType<typeof machine>; scenarios: Arra
   return lines.join('\n');
 }
 
+/**
+ * Between scenarios: the previous one's PostgreSQL files (a data folder of WAL and tables, just
+ * removed) are flushed and a moment passes, so that its write-back does not take CPU from the next
+ * scenario's measurement (an absolute figure such as ingestion has no baseline to share it with).
+ */
+async function settle(): Promise<void> {
+  try {
+    execFileSync('sync');
+  } catch {
+    // no sync(1) on this system: the pause alone
+  }
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+}
+
 async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const selected = only ? SCENARIOS.filter((s) => only.includes(s.name)) : SCENARIOS;
   const scenarios: Array<{ name: string; seconds: number; exitCode: number | null; figures: Figure[]; raw: Record<string, any> }> = [];
-  for (const s of selected) {
+  for (const [index, s] of selected.entries()) {
+    if (index > 0) await settle();
     process.stdout.write(`\n=== ${s.name} ===\n`);
     const out = await runScenario(s);
     let figures: Figure[] = [];
