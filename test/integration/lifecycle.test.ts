@@ -10,6 +10,8 @@ import { loadConfig } from '../../src/config/config';
 import { freePort, startEmbeddedPostgres } from '../../src/db/embedded-postgres';
 import { createCompany } from '../support/factories';
 import { rest } from '../support/http';
+import { freshDatabaseUrl } from '../support/database';
+import { query } from '../support/service-process';
 import { startTestApp } from '../support/test-app';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -125,6 +127,40 @@ describe('running the service', () => {
       expect(stderr).to.contain('PORT must be an integer');
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to start on a Node.js without time-zone data, saying why, before touching the database', async function () {
+    this.timeout(30_000);
+    const dir = tempDir('noicu');
+    let child: ReturnType<typeof spawn> | undefined;
+    try {
+      // What a Node.js built without full ICU does: any zone but UTC is unknown to Intl.
+      const preload = path.join(dir, 'no-time-zones.js');
+      fs.writeFileSync(
+        preload,
+        `const Real = Intl.DateTimeFormat;
+         Intl.DateTimeFormat = function (locale, options) {
+           if (options && options.timeZone && options.timeZone !== 'UTC') throw new RangeError('Invalid time zone specified: ' + options.timeZone);
+           return new Real(locale, options);
+         };`,
+      );
+      const databaseUrl = await freshDatabaseUrl('noicu');
+      child = spawn(process.execPath, ['--require', preload, path.join(root, 'dist', 'src', 'main.js')], {
+        env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(await freePort()), HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr!.on('data', (chunk) => (stderr += chunk));
+      const started = child;
+      expect(await new Promise((resolve) => started.on('exit', resolve))).to.equal(1);
+      expect(stderr).to.contain('Timegate needs IANA time-zone data: this Node.js cannot convert times in Europe/Berlin');
+      const name = new URL(databaseUrl).pathname.slice(1);
+      const admin = Object.assign(new URL(databaseUrl), { pathname: '/postgres' }).toString();
+      expect(await query(admin, 'select datname from pg_database where datname = $1', [name]), 'no database created').to.deep.equal([]);
+    } finally {
+      if (child && child.exitCode === null) child.kill('SIGKILL'); // a service that started after all
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });
