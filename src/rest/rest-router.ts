@@ -34,9 +34,9 @@ type RouteHandler = (req: Request, res: Response, params: Record<string, string 
  * layer each: Express tries its layers one after another, a path-to-regexp match and a closure per
  * route, ~5 KB allocated per request (sampled) before a route near the end of the table even
  * starts. Matching keeps Express's rules: case-insensitive paths, an optional trailing slash,
- * decoded parameters, HEAD served by the GET route, a static segment before a parameter. A path or
- * method not in the table (or a parameter that is not valid percent-encoding) falls through
- * (`next()`) to the app's JSON 404.
+ * decoded parameters, HEAD served by the GET route, OPTIONS answered with the allowed methods, a
+ * static segment before a parameter. A path or method not in the table (or a parameter that is not
+ * valid percent-encoding) falls through (`next()`) to the app's JSON 404.
  */
 export function createRestRouter(deps: {
   routes: RestRoute[];
@@ -91,11 +91,27 @@ export function createRestRouter(deps: {
     // The tree's own handler signature is node's (req, res); ours travels as the route's store.
     router.on(route.method as HTTPMethod, route.path, () => undefined, handler);
   }
+  const methods = [...new Set(deps.routes.map((route) => route.method))];
   return (req, res, next) => {
+    if (req.method === 'OPTIONS') return answerOptions(res, next, (method) => router.find(method, req.path) !== null, methods);
     const found = router.find((req.method === 'HEAD' ? 'GET' : req.method) as HTTPMethod, req.path);
     if (!found) return next();
     void (found.store as RouteHandler)(req, res, found.params);
   };
+}
+
+/**
+ * `OPTIONS` on a REST path answers 200 with the methods it allows (`Allow: DELETE, GET, HEAD, PUT`),
+ * as Express's router does for its routes; a path without routes falls through to the 404. (With
+ * CORS configured, a preflight never gets here: the CORS middleware answers it.)
+ */
+function answerOptions(res: Response, next: NextFunction, routed: (method: HTTPMethod) => boolean, methods: RestRoute['method'][]): void {
+  const allowed: string[] = methods.filter(routed);
+  if (allowed.length === 0) return next();
+  if (allowed.includes('GET')) allowed.push('HEAD');
+  const allow = allowed.sort().join(', ');
+  res.setHeader('Allow', allow);
+  res.status(200).type('text/plain').send(allow);
 }
 
 function idempotencyKeyOf(req: Request): string | undefined {

@@ -108,7 +108,7 @@ describe('bad input on REST bodies: a precise 4xx and nothing stored', () => {
     expect(read.body.lastname).to.equal("</script><script>alert('x')</script>");
   });
 
-  it('matches REST paths as Express does: any case, an optional trailing slash, encoded parameters, HEAD as GET; garbage paths are a JSON 404', async () => {
+  it('matches REST paths as Express does: any case, an optional trailing slash, encoded parameters, HEAD as GET, OPTIONS lists the methods; garbage paths are a JSON 404', async () => {
     const path = `/public/v2/employees/${employeeId}`;
     const plain = await rest(t.url, 'GET', path, { key: ws.key });
     expect(plain.status).to.equal(200);
@@ -131,6 +131,13 @@ describe('bad input on REST bodies: a precise 4xx and nothing stored', () => {
       expect(r.status, garbage).to.equal(404);
       expect(r.body.error.code, garbage).to.equal('not_found');
     }
+    for (const [optionsPath, allow] of [[path, 'DELETE, GET, HEAD, PUT'], ['/public/v2/employees', 'GET, HEAD, POST']]) {
+      const options = await rest(t.url, 'OPTIONS', optionsPath!, { key: ws.key });
+      expect(options.status, optionsPath).to.equal(200);
+      expect(options.headers.get('allow'), optionsPath).to.equal(allow);
+      expect(options.text, optionsPath).to.equal(allow);
+    }
+    expect((await rest(t.url, 'OPTIONS', '/public/v2/nothing', { key: ws.key })).status).to.equal(404);
     const wrongMethod = await rest(t.url, 'PATCH', path, { key: ws.key, body: { name: 'X' } });
     expect(wrongMethod.status).to.equal(404);
     expect(wrongMethod.body.error.message).to.equal(`No route for PATCH ${path}.`);
