@@ -18,6 +18,7 @@ import { EventFeed } from './events/event-feed';
 import { EventHousekeeping } from './events/event-housekeeping';
 import { startSubscriptionServer } from './events/subscription-server';
 import { WebhookWorker } from './events/webhook-worker';
+import { PeriodicJobs } from './jobs/periodic-jobs';
 import { rateLimit } from './limits/rate-limit';
 import { createLogger } from './logger';
 import { observeRequests, operationsRouter } from './observability/http';
@@ -51,6 +52,8 @@ export interface App {
   webhooks: WebhookWorker;
   /** Periodic outbox retention purge: `purge()` runs it now. */
   housekeeping: EventHousekeeping;
+  /** Every periodic background job of this process (presence, terminal_sweep, webhooks, event_purge, ...). */
+  jobs: PeriodicJobs;
   /** The admin key of the default workspace, when this start created it (first start only). */
   bootstrapKey: string | null;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database. */
@@ -77,6 +80,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
     const expressApp = express();
     const now = options.now ?? (() => new Date());
+    const jobs = new PeriodicJobs({ logger, sink: metrics.jobSink() });
     const terminals = new TerminalGateway({ orm: database.orm, config, logger, metrics, now });
     // Terminals never go through Express: a heartbeat must cost a fraction of what Express routing
     // and middleware do, and their raw bodies must never meet a JSON or form parser.
@@ -88,7 +92,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
     expressApp.use(observeRequests(metrics, logger));
     expressApp.use(securityHeaders(config));
-    expressApp.use(operationsRouter({ database, metrics, metricsToken: config.metricsToken }));
+    expressApp.use(operationsRouter({ database, metrics, metricsToken: config.metricsToken, failingJobs: () => jobs.failing() }));
     expressApp.use(apiDocsRouter(routeTable, schema));
     expressApp.use(rateLimit({ perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst }));
 
@@ -133,9 +137,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     const url = `http://${host}:${address.port}`;
     logger.info({ url }, 'timegate listening');
-    terminals.start();
-    webhooks.start();
-    housekeeping.start();
+    terminals.registerJobs(jobs);
+    webhooks.registerJobs(jobs);
+    housekeeping.registerJobs(jobs);
+    jobs.start();
 
     let stopping: Promise<void> | null = null;
     const stop = () =>
@@ -146,15 +151,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         await subscriptions.close();
         await apollo.stop();
         await closed;
+        await jobs.stop();
         await terminals.stop();
-        housekeeping.stop();
         // In-flight webhook requests finish (and are recorded) before the database closes.
         await webhooks.stop();
         await events.stop();
         await database.close();
         logger.info('timegate stopped');
       })());
-    return { url, server, database, schema, logger, metrics, terminals, events, webhooks, housekeeping, bootstrapKey: created?.key ?? null, stop };
+    return { url, server, database, schema, logger, metrics, terminals, events, webhooks, housekeeping, jobs, bootstrapKey: created?.key ?? null, stop };
   } catch (error) {
     await database.close();
     throw error;

@@ -1,6 +1,7 @@
 // Everything the terminal side of one process runs: the /iclock handler, the serial cache, the
 // presence buffer flushed in batches, and the periodic sweep (offline detection, command timeouts
-// and expiries). Tests call `flush()` and `sweep()` directly, with an injected clock.
+// and expiries), run by the process's PeriodicJobs. Tests call `flush()` and `sweep()` directly,
+// with an injected clock.
 import type http from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
@@ -15,6 +16,8 @@ import { flushPresence, markSilentDevicesOffline } from '../services/presence.se
 import { changedTerminals, findTerminalsById } from '../services/terminal.service';
 import { recordUnknownContacts } from '../services/unknown-terminal.service';
 import { createIclockHandler } from './iclock-handler';
+import { writeWithoutPoison } from '../jobs/poison';
+import type { PeriodicJobs } from '../jobs/periodic-jobs';
 import { PresenceBuffer } from './presence-buffer';
 import { TerminalCache } from './terminal-cache';
 
@@ -23,7 +26,6 @@ export class TerminalGateway {
   readonly handle: (req: http.IncomingMessage, res: http.ServerResponse) => void;
   private readonly cache: TerminalCache;
   private readonly presence = new PresenceBuffer();
-  private readonly timers: NodeJS.Timeout[] = [];
   private readonly onDeviceChanged = (serials: string[]) => this.cache.invalidate(serials);
   private readonly onCommandsQueued = (deviceIds: number[]) => this.cache.markPending(deviceIds);
   private flushing: Promise<void> = Promise.resolve();
@@ -39,34 +41,41 @@ export class TerminalGateway {
     commandQueueChanges.on('queued', this.onCommandsQueued);
   }
 
-  start(): void {
-    const every = (ms: number, task: () => Promise<void>, what: string) => {
-      const timer = setInterval(() => task().catch((err) => this.deps.logger.error({ err }, `${what} failed`)), ms);
-      timer.unref();
-      this.timers.push(timer);
-    };
-    every(this.deps.config.presenceFlushMs, () => this.flush(), 'presence flush');
-    every(this.deps.config.terminalSweepMs, () => this.sweep(), 'terminal sweep');
+  /** Puts the terminal side's background work on the process's job runner. */
+  registerJobs(jobs: PeriodicJobs): void {
+    jobs.add('presence', this.deps.config.presenceFlushMs, () => this.flush());
+    jobs.add('terminal_sweep', this.deps.config.terminalSweepMs, () => this.sweep());
     // Every half TTL, so a polled entry is renewed before it expires (TTL 0: nothing is cached).
-    if (this.deps.config.deviceCacheTtlMs > 0) every(Math.max(10, Math.floor(this.deps.config.deviceCacheTtlMs / 2)), () => this.refreshCache(), 'device cache refresh');
+    if (this.deps.config.deviceCacheTtlMs > 0) jobs.add('device_cache', Math.max(10, Math.floor(this.deps.config.deviceCacheTtlMs / 2)), () => this.refreshCache());
   }
 
-  /** Writes buffered last-seen times, changed terminal info and unknown-serial contacts (batched). */
+  /**
+   * Writes buffered last-seen times, changed terminal info and unknown-serial contacts (batched).
+   * Flushes never overlap; one that fails rejects for its caller only (the next one runs). A row
+   * the database refuses (a poison value) is dropped and logged, the rest of its batch written; a
+   * batch that could not be written for another reason (database down) is put back for the next.
+   */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(async () => {
+    const run = this.flushing.catch(() => undefined).then(async () => {
       const batch = this.presence.drain();
       if (batch.seen.length === 0 && batch.unknown.length === 0) return;
+      const ctx = this.context();
+      const dropped = (what: string) => (item: unknown, error: unknown) => {
+        this.deps.metrics.jobPoisonDropped.inc({ job: 'presence' });
+        this.deps.logger.warn({ err: error, [what]: item }, 'presence: the database refused a row; dropped, the rest of the batch is written');
+      };
       try {
-        const ctx = this.context();
-        const online = await flushPresence(ctx, batch.seen);
-        await recordUnknownContacts(ctx, batch.unknown);
+        const online = await writeWithoutPoison(batch.seen, (entries) => flushPresence(ctx, entries), dropped('device'));
+        batch.seen = [];
+        await writeWithoutPoison(batch.unknown, async (contacts) => [await recordUnknownContacts(ctx, contacts)], dropped('contact'));
         if (online.length > 0) this.deps.logger.info({ devices: online }, 'terminals online');
       } catch (error) {
         this.presence.restore(batch);
         throw error;
       }
     });
-    return this.flushing;
+    this.flushing = run;
+    return run;
   }
 
   /** Re-reads the cached devices' versions and pending flags in batches (see TerminalCache). */
@@ -92,9 +101,8 @@ export class TerminalGateway {
     await buildAllSyncCommands(ctx);
   }
 
-  /** Stops the timers and writes what is still buffered. */
+  /** Stops listening for changes and writes what is still buffered (the job runner stops first). */
   async stop(): Promise<void> {
-    for (const timer of this.timers) clearInterval(timer);
     deviceChanges.off('changed', this.onDeviceChanged);
     commandQueueChanges.off('queued', this.onCommandsQueued);
     await this.refreshing?.catch(() => {});

@@ -1,21 +1,15 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
+import type { PeriodicJobs } from '../jobs/periodic-jobs';
 import { purgeEvents } from './outbox';
 
 /** Purges events past the retention periodically; any process may run it (a delete is idempotent). */
 export class EventHousekeeping {
-  private timer: NodeJS.Timeout | null = null;
-
   constructor(private readonly deps: { orm: MikroORM; config: Config; logger: Logger; now: () => Date }) {}
 
-  start(): void {
-    this.timer = setInterval(() => this.purge().catch((err) => this.deps.logger.error({ err }, 'event purge failed')), this.deps.config.eventPurgeMs);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
+  registerJobs(jobs: PeriodicJobs): void {
+    jobs.add('event_purge', this.deps.config.eventPurgeMs, () => this.purge());
   }
 
   async purge(): Promise<number> {

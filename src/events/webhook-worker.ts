@@ -4,6 +4,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
+import type { PeriodicJobs } from '../jobs/periodic-jobs';
 import { publicEventId } from './event-types';
 import type { Metrics } from '../observability/metrics';
 import { postWebhook, WebhookTimeout } from './webhook-http';
@@ -42,16 +43,15 @@ export function retryDelayMs(attempt: number, baseSeconds: number, random = Math
 }
 
 export class WebhookWorker {
-  private timer: NodeJS.Timeout | null = null;
   private chain: Promise<number> = Promise.resolve(0);
   private queued = false;
   private stopped = false;
 
   constructor(private readonly deps: { orm: MikroORM; config: Config; logger: Logger; now: () => Date; metrics?: Metrics }) {}
 
-  start(): void {
-    this.timer = setInterval(() => this.kick(), this.deps.config.webhookPollMs);
-    this.timer.unref();
+  /** The poll that picks up retries coming due runs on the process's job runner (failures show in /readyz). */
+  registerJobs(jobs: PeriodicJobs): void {
+    jobs.add('webhooks', this.deps.config.webhookPollMs, () => this.runOnce());
   }
 
   /** Schedules a run soon (coalesced: at most one run waits behind the current one). */
@@ -76,7 +76,6 @@ export class WebhookWorker {
   /** Stops taking deliveries; resolves when the requests in flight have finished and been recorded. */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
     await this.chain.catch(() => undefined);
   }
 

@@ -34,10 +34,10 @@ function routeLabel(req: Request, res: Response): string {
 
 /**
  * Operational endpoints, without API keys: `/healthz` (liveness: the process serves and reaches its
- * database), `/readyz` (readiness: database reachable and every migration applied) and `/metrics`
+ * database), `/readyz` (readiness: database reachable, every migration applied, no periodic job failing 3 runs in a row) and `/metrics`
  * (Prometheus text format; protected by `TIMEGATE_METRICS_TOKEN` when set).
  */
-export function operationsRouter(deps: { database: Database; metrics: Metrics; metricsToken: string | null }): express.Router {
+export function operationsRouter(deps: { database: Database; metrics: Metrics; metricsToken: string | null; failingJobs: () => string[] }): express.Router {
   const router = express.Router();
   router.get('/healthz', async (_req, res) => {
     const healthy = await deps.database.orm.isConnected().catch(() => false);
@@ -46,11 +46,13 @@ export function operationsRouter(deps: { database: Database; metrics: Metrics; m
   router.get('/readyz', async (_req, res) => {
     const connected = await deps.database.orm.isConnected().catch(() => false);
     const pending = connected ? await deps.database.orm.migrator.getPendingMigrations().catch(() => null) : null;
-    const ready = connected && pending !== null && pending.length === 0;
+    const failingJobs = deps.failingJobs();
+    const ready = connected && pending !== null && pending.length === 0 && failingJobs.length === 0;
     res.status(ready ? 200 : 503).json({
       status: ready ? 'ready' : 'not_ready',
       database: connected ? 'reachable' : 'unreachable',
       pending_migrations: pending?.map((m) => m.name) ?? null,
+      failing_jobs: failingJobs,
     });
   });
   router.get('/metrics', async (req, res) => {

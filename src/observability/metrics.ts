@@ -1,4 +1,5 @@
 import client from 'prom-client';
+import type { JobOutcomeSink } from '../jobs/periodic-jobs';
 
 /**
  * Every Prometheus metric of the service, in one registry per app (tests run several apps in one
@@ -72,6 +73,35 @@ export class Metrics {
     registers: [this.registry],
     collect: (): void => this.subscriptionsOpen.set(this.eventFeed.subscriberCount()),
   });
+
+  readonly jobRuns = new client.Counter({
+    name: 'timegate_job_runs_total',
+    help: 'Runs of the periodic background jobs (presence, terminal_sweep, webhooks, ...) by outcome.',
+    labelNames: ['job', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly jobConsecutiveFailures = new client.Gauge({
+    name: 'timegate_job_consecutive_failures',
+    help: 'Runs in a row that failed, per periodic job (0 = its last run succeeded; 3 or more makes /readyz answer 503).',
+    labelNames: ['job'] as const,
+    registers: [this.registry],
+  });
+
+  readonly jobPoisonDropped = new client.Counter({
+    name: 'timegate_job_poison_rows_dropped_total',
+    help: 'Rows a periodic job dropped because the database refused their content (each is logged).',
+    labelNames: ['job'] as const,
+    registers: [this.registry],
+  });
+
+  /** Where the periodic job runner reports each run. */
+  jobSink(): JobOutcomeSink {
+    return {
+      jobRun: (job, outcome) => this.jobRuns.inc({ job, outcome }),
+      jobConsecutiveFailures: (job, failures) => this.jobConsecutiveFailures.set({ job }, failures),
+    };
+  }
 
   /** The event feed whose subscribers and lag the two gauges above report. */
   observeEventFeed(feed: EventFeedGauges): void {

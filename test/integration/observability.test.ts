@@ -12,7 +12,7 @@ describe('observability', () => {
   it('/readyz reports the database reachable and no pending migration', async () => {
     const r = await rest(t.url, 'GET', '/readyz');
     expect(r.status).to.equal(200);
-    expect(r.body).to.deep.equal({ status: 'ready', database: 'reachable', pending_migrations: [] });
+    expect(r.body).to.deep.equal({ status: 'ready', database: 'reachable', pending_migrations: [], failing_jobs: [] });
   });
 
   it('/metrics counts requests by route pattern and status, behind its token', async () => {

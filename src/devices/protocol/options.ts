@@ -104,7 +104,9 @@ export interface DeviceInfo {
  * Never throws; an unreadable count becomes null.
  */
 export function parseInfo(info: string): DeviceInfo {
-  const raw = info.split(',').map((v) => v.trim());
+  // Control characters (a NUL from a broken firmware or a crafted request) are no part of any INFO
+  // value, and PostgreSQL refuses NUL in text: dropped here, before they reach a stored column.
+  const raw = info.split(',').map((v) => v.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim());
   const str = (i: number): string | null => (raw[i] === undefined || raw[i] === '' ? null : raw[i]!);
   const int = (i: number): number | null => (str(i) === null ? null : parseIntStrict(raw[i]!));
   const bits = str(9);
