@@ -1,13 +1,14 @@
 // Batch writes of background jobs must not let one bad row block all the others forever. A row the
 // database refuses for its content (SQLSTATE class 22 "data exception", e.g. a NUL byte in text,
-// 23 "integrity constraint violation", 54 "program limit exceeded") is a poison value: it would fail
-// the same way on every retry. Any other failure (connection lost, server shutting down, deadlock)
+// 23 "integrity constraint violation", 54 "program limit exceeded"; 08P01 "protocol violation", which
+// is what a NUL byte inside a statement's text gets) is a poison value: it would fail the same way
+// on every retry. Any other failure (connection lost, server shutting down, deadlock)
 // is transient: the whole batch is kept for the next run.
 
 /** True when the database refused the statement because of the values it carried. */
 export function isPoisonError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^(22|23|54)[0-9A-Z]{3}$/.test(code);
+  return typeof code === 'string' && (/^(22|23|54)[0-9A-Z]{3}$/.test(code) || code === '08P01');
 }
 
 /**

@@ -90,6 +90,8 @@ describe('writeWithoutPoison', () => {
     expect(isPoisonError(dataException)).to.equal(true);
     expect(isPoisonError({ code: '23505' })).to.equal(true);
     expect(isPoisonError({ code: '54000' })).to.equal(true);
+    expect(isPoisonError({ code: '08P01' })).to.equal(true); // a NUL inside the statement text
+    expect(isPoisonError({ code: '08006' })).to.equal(false); // connection failure
     expect(isPoisonError(connectionLost)).to.equal(false);
     expect(isPoisonError({ code: '57P01' })).to.equal(false); // admin shutdown
     expect(isPoisonError({ code: '40P01' })).to.equal(false); // deadlock: retry
