@@ -24,6 +24,10 @@ export const errorCodes = {
     status: 400,
     description: 'The GraphQL operation is deeper or costlier than the limits allow; ask for fewer items or levels.',
   },
+  subscriber_too_slow: {
+    status: 409,
+    description: 'Subscriptions only: the client took events more slowly than they came and fell 10,000 behind; the subscription ended, resume it with `after`.',
+  },
   rate_limited: { status: 429, description: 'Too many requests for this key; retry after the Retry-After seconds.' },
   internal_error: { status: 500, description: 'An unexpected error; the request id identifies it in the logs.' },
 } as const satisfies Record<string, { status: number; description: string }>;

@@ -9,11 +9,14 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { DomainError } from '../errors/domain-error';
 import { EventStream } from './event-stream';
 import { storedEvent, type StoredEvent } from './event-types';
 import { EVENT_CHANNEL, EVENT_ID_SHIFT, WEBHOOK_CHANNEL } from './outbox';
 
 const PAGE = 500;
+/** A replay reads its next page when the client has fewer than this many events of it left to take. */
+const REPLAY_REFILL_BELOW = 50;
 /** A subscriber this far behind is cut off (it can resume with `after`) rather than grow memory without bound. */
 const MAX_BACKLOG = 10_000;
 /** Events were read that an older, still running transaction holds back: read again this soon. */
@@ -129,8 +132,23 @@ class WorkspaceHub {
   }
 }
 
+/** The replay is over: the live events held meanwhile go out, and later ones directly. */
+function goLive(subscriber: Subscriber): void {
+  const held = subscriber.held;
+  subscriber.held = null;
+  if (!held || subscriber.stream.isClosed) return;
+  for (const event of held) deliver(subscriber, event);
+}
+
 function deliver(subscriber: Subscriber, event: StoredEvent): void {
   if (subscriber.held) {
+    // Live events arriving during a long replay wait here; a replay so slow that they pile up is
+    // cut off like a live subscriber that falls behind.
+    if (subscriber.held.length >= MAX_BACKLOG) {
+      subscriber.held = [];
+      subscriber.stream.fail(tooSlow(subscriber.last));
+      return;
+    }
     subscriber.held.push(event);
     return;
   }
@@ -139,10 +157,15 @@ function deliver(subscriber: Subscriber, event: StoredEvent): void {
   subscriber.last = id;
   if (!subscriber.spec.types.includes(event.type) || !subscriber.spec.matches(event)) return;
   if (subscriber.stream.backlog >= MAX_BACKLOG) {
-    subscriber.stream.fail(new Error(`The subscriber fell ${MAX_BACKLOG} events behind; subscribe again with after: "${subscriber.last - 1n}".`));
+    subscriber.stream.fail(tooSlow(subscriber.last - 1n));
     return;
   }
   subscriber.stream.push(event);
+}
+
+/** The error a subscriber too far behind ends with: it can resume from where it was with `after`. */
+function tooSlow(resumeAfter: bigint): Error {
+  return new DomainError('subscriber_too_slow', `The subscriber fell ${MAX_BACKLOG} events behind and was closed; subscribe again with after: "${resumeAfter}".`);
 }
 
 export class EventFeed {
@@ -179,26 +202,51 @@ export class EventFeed {
       owner.subscribers.delete(subscriber);
       if (owner.subscribers.size === 0 && this.hubs.get(spec.workspaceId) === owner) this.hubs.delete(spec.workspaceId);
     });
-    await hub.ready;
+    try {
+      await hub.ready;
+    } catch (error) {
+      // The hub could not find its starting point (database down): forget it, so that the next
+      // subscriber of this workspace starts a new one instead of inheriting the failure for good.
+      if (hub.subscribers.size === 0 && this.hubs.get(spec.workspaceId) === hub) this.hubs.delete(spec.workspaceId);
+      throw error;
+    }
     // Joined before the replay reads: an event is either read by the replay or arrives from the hub
     // afterwards (held until the replay ends); ids at or below `last` are dropped as duplicates.
     hub.subscribers.add(subscriber);
     subscriber.last = spec.after === null ? hub.cursor : BigInt(spec.after);
-    if (spec.after !== null) {
-      for (;;) {
-        const page = await this.read(spec.workspaceId, subscriber.last, spec.types);
-        for (const event of page.events) {
-          subscriber.last = BigInt(event.id);
-          if (spec.matches(event)) subscriber.stream.push(event);
-        }
-        // Whatever is held back (and anything after it) comes from the hub, which reads past `last` too.
-        if (page.held || !page.more) break;
-      }
+    if (spec.after === null) {
+      goLive(subscriber);
+      return subscriber.stream;
     }
-    const held = subscriber.held!;
-    subscriber.held = null;
-    for (const event of held) deliver(subscriber, event);
+    // The replay runs while the client reads: it needs the stream to take events from to go on.
+    this.replay(subscriber).then(
+      () => goLive(subscriber),
+      (error: unknown) => {
+        this.deps.logger.error({ err: error, workspaceId: spec.workspaceId }, 'event replay failed');
+        subscriber.stream.fail(error instanceof DomainError ? error : new DomainError('internal_error', 'Reading the event history failed; subscribe again with after.'));
+      },
+    );
     return subscriber.stream;
+  }
+
+  /**
+   * Pages of history after the subscriber's cursor, one page in memory at a time: the next page is
+   * read only when the client has taken all but a few events of the previous one (back-pressure),
+   * and the replay stops when the client goes away.
+   */
+  private async replay(subscriber: Subscriber): Promise<void> {
+    const { spec, stream } = subscriber;
+    for (;;) {
+      const page = await this.read(spec.workspaceId, subscriber.last, spec.types);
+      for (const event of page.events) {
+        subscriber.last = BigInt(event.id);
+        if (spec.matches(event)) stream.push(event);
+      }
+      // Whatever is held back (and anything after it) comes from the hub, which reads past `last` too.
+      if (page.held || !page.more || stream.isClosed) return;
+      await stream.drained(REPLAY_REFILL_BELOW);
+      if (stream.isClosed) return;
+    }
   }
 
   /** Live subscribers of a workspace in this process (registered, replay done or not): for metrics and tests. */

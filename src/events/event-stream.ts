@@ -10,6 +10,8 @@ export class EventStream implements AsyncIterableIterator<StoredEvent> {
   private failWaiting: ((error: Error) => void) | null = null;
   private closed = false;
   private error: Error | null = null;
+  /** Resolves a `drained()` wait once the client took enough of the queue (or the stream closed). */
+  private drainWaiter: { below: number; resolve: () => void } | null = null;
 
   constructor(private readonly onClose: () => void) {}
 
@@ -31,6 +33,7 @@ export class EventStream implements AsyncIterableIterator<StoredEvent> {
   fail(error: Error): void {
     if (this.closed) return;
     this.error = error;
+    this.releaseDrainWaiter();
     if (this.failWaiting) {
       const reject = this.failWaiting;
       this.waiting = this.failWaiting = null;
@@ -39,8 +42,29 @@ export class EventStream implements AsyncIterableIterator<StoredEvent> {
     }
   }
 
+  /** True once the client completed, disconnected or the stream failed. */
+  get isClosed(): boolean {
+    return this.closed || this.error !== null;
+  }
+
+  /**
+   * Resolves when fewer than `below` events are queued, or the stream closed: a producer replaying
+   * history reads its next page only then, so a slow client never makes the server hold more than
+   * about a page of it in memory.
+   */
+  drained(below: number): Promise<void> {
+    if (this.queue.length < below || this.isClosed) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.drainWaiter = { below, resolve };
+    });
+  }
+
   next(): Promise<IteratorResult<StoredEvent>> {
-    if (this.queue.length > 0) return Promise.resolve({ value: this.queue.shift()!, done: false });
+    if (this.queue.length > 0) {
+      const value = this.queue.shift()!;
+      if (this.drainWaiter && this.queue.length < this.drainWaiter.below) this.releaseDrainWaiter();
+      return Promise.resolve({ value, done: false });
+    }
     if (this.error) {
       const error = this.error;
       this.close();
@@ -67,9 +91,16 @@ export class EventStream implements AsyncIterableIterator<StoredEvent> {
     return this;
   }
 
+  private releaseDrainWaiter(): void {
+    const waiter = this.drainWaiter;
+    this.drainWaiter = null;
+    waiter?.resolve();
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.releaseDrainWaiter();
     this.queue.length = 0;
     this.waiting?.({ value: undefined, done: true });
     this.waiting = this.failWaiting = null;
