@@ -20,6 +20,7 @@ import { startSubscriptionServer } from './events/subscription-server';
 import { WebhookWorker } from './events/webhook-worker';
 import { PeriodicJobs } from './jobs/periodic-jobs';
 import { rateLimit } from './limits/rate-limit';
+import { TokenBuckets } from './limits/token-bucket';
 import { createLogger } from './logger';
 import { observeRequests, operationsRouter } from './observability/http';
 import { Metrics } from './observability/metrics';
@@ -31,7 +32,8 @@ import { routeTable } from './rest/route-table';
 import { buildTimegateSchema } from './schema/build-schema';
 import { createContextFactory, type ContextFactory } from './schema/context-factory';
 import { formatGraphQLError } from './schema/format-error';
-import { costLimitPlugin, depthRule } from './schema/operation-limits';
+import { parseOptions, validationRules } from './schema/graphql-rules';
+import { costLimitPlugin } from './schema/operation-limits';
 import type { RequestContext } from './services/context';
 import { bootstrapDefaultWorkspace } from './services/workspace.service';
 
@@ -94,13 +96,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     expressApp.use(securityHeaders(config));
     expressApp.use(operationsRouter({ database, metrics, metricsToken: config.metricsToken, failingJobs: () => jobs.failing() }));
     expressApp.use(apiDocsRouter(routeTable, schema));
-    expressApp.use(rateLimit({ perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst }));
+    const rateLimits = new TokenBuckets(config.rateLimitPerMinute, config.rateLimitBurst);
+    expressApp.use(rateLimit(rateLimits));
 
     const apollo = new ApolloServer<RequestContext>({
       schema,
       formatError: (formatted, error) => formatGraphQLError(formatted, error, { production: config.nodeEnv === 'production' }),
       plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server }), costLimitPlugin(schema, config.graphqlMaxCost)],
-      validationRules: [depthRule(config.graphqlMaxDepth)],
+      validationRules: validationRules(config, { withIntrospectionRule: false }),
+      parseOptions: parseOptions(config),
       introspection: config.graphqlIntrospection,
       includeStacktraceInErrorResponses: config.nodeEnv !== 'production',
       // main.ts owns the signal handling: Apollo's own would re-raise SIGTERM before we finish.
@@ -127,7 +131,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const webhooks = new WebhookWorker({ orm: database.orm, config, logger, now, metrics });
     events.onWake(() => webhooks.kick());
     const housekeeping = new EventHousekeeping({ orm: database.orm, config, logger, now });
-    const subscriptions = startSubscriptionServer({ server, schema, orm: database.orm, config, contextFactory, events });
+    const subscriptions = startSubscriptionServer({ server, schema, orm: database.orm, config, contextFactory, events, rateLimits, logger });
+    subscriptions.registerJobs(jobs);
 
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

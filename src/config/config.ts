@@ -23,6 +23,10 @@ export interface Config {
   graphqlIntrospection: boolean;
   graphqlMaxDepth: number;
   graphqlMaxCost: number;
+  graphqlMaxTokens: number;
+  graphqlMaxFields: number;
+  wsMaxUnauthenticated: number;
+  wsInitTimeoutMs: number;
   rateLimitPerMinute: number;
   rateLimitBurst: number;
   iclockBodyLimitBytes: number;
@@ -86,7 +90,7 @@ export const settings: Record<keyof Config, SettingDescription> = {
   restBodyLimitBytes: {
     env: 'TIMEGATE_REST_BODY_LIMIT',
     default: '1048576',
-    meaning: 'Largest accepted REST/GraphQL request body in bytes; larger bodies get 413.',
+    meaning: 'Largest accepted REST/GraphQL request body in bytes (larger bodies get 413), and largest GraphQL WebSocket message (the socket is closed with 1009).',
   },
   idempotencyTtlHours: {
     env: 'TIMEGATE_IDEMPOTENCY_TTL_HOURS',
@@ -108,6 +112,26 @@ export const settings: Record<keyof Config, SettingDescription> = {
     env: 'TIMEGATE_GRAPHQL_MAX_COST',
     default: '50000',
     meaning: 'Highest cost of one GraphQL operation: each field costs 1, a paged list its children times `first` (default 100).',
+  },
+  graphqlMaxTokens: {
+    env: 'TIMEGATE_GRAPHQL_MAX_TOKENS',
+    default: '15000',
+    meaning: 'Most lexical tokens in one GraphQL document (HTTP and WebSocket); a larger one is refused before it is parsed further.',
+  },
+  graphqlMaxFields: {
+    env: 'TIMEGATE_GRAPHQL_MAX_FIELDS',
+    default: '2000',
+    meaning: 'Most field selections (aliases included, fragments counted where they are spread) in one GraphQL operation: an alias bomb is refused with query_too_complex.',
+  },
+  wsMaxUnauthenticated: {
+    env: 'TIMEGATE_WS_MAX_UNAUTHENTICATED',
+    default: '100',
+    meaning: 'WebSocket connections per process that have not yet been accepted with a valid key; more are closed at once (1013 try again later).',
+  },
+  wsInitTimeoutMs: {
+    env: 'TIMEGATE_WS_INIT_TIMEOUT_MS',
+    default: '3000',
+    meaning: 'A WebSocket that sends no connection_init within this time is closed (4408).',
   },
   rateLimitPerMinute: {
     env: 'TIMEGATE_RATE_LIMIT_PER_MINUTE',
@@ -294,6 +318,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlIntrospection: bool('graphqlIntrospection', (str('nodeEnv') ?? 'development') !== 'production'),
     graphqlMaxDepth: int('graphqlMaxDepth', 10, 2, 100),
     graphqlMaxCost: int('graphqlMaxCost', 50_000, 10, 100_000_000),
+    graphqlMaxTokens: int('graphqlMaxTokens', 15_000, 100, 10_000_000),
+    graphqlMaxFields: int('graphqlMaxFields', 2_000, 10, 1_000_000),
+    wsMaxUnauthenticated: int('wsMaxUnauthenticated', 100, 1, 1_000_000),
+    wsInitTimeoutMs: int('wsInitTimeoutMs', 3_000, 100, 60_000),
     rateLimitPerMinute: int('rateLimitPerMinute', 1200, 1, 10_000_000),
     rateLimitBurst: int('rateLimitBurst', 200, 1, 10_000_000),
     iclockBodyLimitBytes: int('iclockBodyLimitBytes', 10485760, 1024, 1024 * 1048576),

@@ -1,16 +1,29 @@
-// GraphQL subscriptions over graphql-ws on the same HTTP server and path as Apollo (`/graphql`).
-// The key comes in `connectionParams` (`{ authorization: 'Bearer <key>' }` or `{ apiKey: '<key>' }`)
-// and is checked once at connection_init: missing/unknown/revoked closes with 4401 Unauthorized, a
-// key without `read` (or the operator key, which has no workspace) with 4403 Forbidden.
+// GraphQL over graphql-ws on the same HTTP server and path as Apollo (`/graphql`). The key comes in
+// `connectionParams` (`{ authorization: 'Bearer <key>' }` or `{ apiKey: '<key>' }`) and is checked at
+// connection_init: missing/unknown/revoked closes with 4401 Unauthorized, a key without `read` (or
+// the operator key, which has no workspace) with 4403 Forbidden.
+//
+// Every operation on the socket passes the same rules as POST /graphql (graphql-rules.ts: token,
+// depth, field-count and cost limits, the introspection switch), takes from the same per-key rate
+// limit, and its errors are formatted (masked in production) by the same function. Frames are
+// capped at the HTTP body limit, sockets not yet accepted are capped per process and must send
+// connection_init in time, and an accepted socket whose key is revoked is closed with 4403 within
+// the key cache time.
 import type http from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import type { Logger } from 'pino';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { Config } from '../config/config';
 import { DomainError } from '../errors/domain-error';
+import type { PeriodicJobs } from '../jobs/periodic-jobs';
+import { rateLimitKey } from '../limits/rate-limit';
+import type { TokenBuckets } from '../limits/token-bucket';
 import type { SubscriptionContext } from '../resolvers/event.resolver';
 import type { ContextFactory } from '../schema/context-factory';
+import { formatGraphQLError } from '../schema/format-error';
+import { checkOperation } from '../schema/graphql-rules';
 import { authenticate } from '../services/api-key.service';
 import { hasScope } from '../services/context';
 import type { EventFeed } from './event-feed';
@@ -25,9 +38,17 @@ export function authorizationOf(params: Readonly<Record<string, unknown>> | unde
 }
 
 export interface SubscriptionServer {
+  /** Puts the periodic re-check of the open sockets' keys on the job runner. */
+  registerJobs(jobs: PeriodicJobs): void;
+  /** Closes every socket whose key is no longer valid (4403); the job runs it every key cache time. */
+  closeRevoked(): Promise<number>;
   /** Closes every socket (1001 going away) and the server. */
   close(): Promise<void>;
 }
+
+/** Close codes: RFC 6455 1013 "try again later"; graphql-ws's 4403 Forbidden. */
+const TRY_AGAIN_LATER = 1013;
+const FORBIDDEN = 4403;
 
 export function startSubscriptionServer(deps: {
   server: http.Server;
@@ -36,29 +57,66 @@ export function startSubscriptionServer(deps: {
   config: Config;
   contextFactory: ContextFactory;
   events: EventFeed;
+  rateLimits: TokenBuckets;
+  logger: Logger;
 }): SubscriptionServer {
-  const wsServer = new WebSocketServer({ server: deps.server, path: '/graphql' });
+  const { config } = deps;
+  const production = config.nodeEnv === 'production';
+  // A frame larger than a request body may be is refused by `ws` itself (close 1009), before it is buffered whole.
+  const wsServer = new WebSocketServer({ server: deps.server, path: '/graphql', maxPayload: config.restBodyLimitBytes });
+  const unauthenticated = new Set<WebSocket>();
+  const accepted = new Map<WebSocket, string>();
+  wsServer.on('connection', (socket: WebSocket) => {
+    if (unauthenticated.size >= config.wsMaxUnauthenticated) {
+      socket.close(TRY_AGAIN_LATER, 'Too many connections waiting for connection_init');
+      return;
+    }
+    unauthenticated.add(socket);
+    socket.once('close', () => {
+      unauthenticated.delete(socket);
+      accepted.delete(socket);
+    });
+  });
   // Registered before useServer's own listener: every frame graphql-ws sends goes through the batching.
   wsServer.on('connection', batchWrites);
   const authorizations = new WeakMap<object, string>();
+  const format = (error: GraphQLError | GraphQLFormattedError) =>
+    formatGraphQLError(error instanceof GraphQLError ? error.toJSON() : error, error, { production }) as unknown as GraphQLError;
+
   const cleanup = useServer<Record<string, unknown>>(
     {
       schema: deps.schema,
       subscribe: subscribeShared,
+      connectionInitWaitTimeout: config.wsInitTimeoutMs,
       onConnect: async (ctx) => {
+        const socket = ctx.extra.socket;
         const authorization = authorizationOf(ctx.connectionParams);
         let principal;
         try {
-          principal = await authenticate(deps.orm.em.fork(), authorization, deps.config.masterKey);
+          principal = await authenticate(deps.orm.em.fork(), authorization, config.masterKey);
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
-          ctx.extra.socket.close(4401, 'Unauthorized');
+          socket.close(4401, 'Unauthorized');
           return false;
         }
         if (principal.kind !== 'workspace' || !hasScope(principal.scopes, 'read')) return false; // 4403 Forbidden
         authorizations.set(ctx, authorization!);
+        unauthenticated.delete(socket);
+        accepted.set(socket, authorization!);
         return true;
       },
+      onSubscribe: (ctx, _id, payload) => {
+        const allowed = deps.rateLimits.take(rateLimitKey(authorizations.get(ctx), undefined));
+        if (!allowed.allowed) {
+          return [new GraphQLError(`Too many requests for this key; retry in ${allowed.retryAfterSeconds} s.`, { extensions: { code: 'rate_limited', retryAfter: allowed.retryAfterSeconds } })];
+        }
+        // Errors go back as GraphQLError objects (graphql-ws insists); onError formats them.
+        const checked = checkOperation(deps.schema, config, payload);
+        if ('errors' in checked) return checked.errors;
+        return { schema: deps.schema, document: checked.document, operationName: payload.operationName, variableValues: payload.variables };
+      },
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: result.errors.map(format) } : undefined),
+      onError: (_ctx, _id, _payload, errors) => errors.map(format),
       context: async (ctx): Promise<SubscriptionContext> => ({
         ...(await deps.contextFactory({ authorization: authorizations.get(ctx) })),
         events: deps.events,
@@ -66,7 +124,33 @@ export function startSubscriptionServer(deps: {
     },
     wsServer,
   );
+  // A client's protocol errors (an oversize frame: `ws` closes with 1009 itself) are not internal
+  // errors: graphql-ws would print each to the console, a log flood any anonymous client could cause.
+  wsServer.on('connection', (socket: WebSocket) => {
+    socket.removeAllListeners('error');
+    socket.on('error', (err) => deps.logger.debug({ err }, 'websocket client error'));
+  });
+
+  const closeRevoked = async (): Promise<number> => {
+    let closed = 0;
+    for (const [socket, authorization] of accepted) {
+      try {
+        await authenticate(deps.orm.em.fork(), authorization, config.masterKey, config.keyCacheMs);
+      } catch (error) {
+        // Only a definite "not valid" closes the socket; a database hiccup does not sign anyone out.
+        if (!(error instanceof DomainError)) throw error;
+        accepted.delete(socket);
+        socket.close(FORBIDDEN, 'Forbidden: the API key was revoked');
+        closed += 1;
+      }
+    }
+    if (closed > 0) deps.logger.info({ closed }, 'closed subscriptions of revoked API keys');
+    return closed;
+  };
+
   return {
+    registerJobs: (jobs) => jobs.add('socket_keys', Math.max(1000, config.keyCacheMs), closeRevoked),
+    closeRevoked,
     close: async () => {
       for (const client of wsServer.clients) client.close(1001, 'Going away');
       await cleanup.dispose();

@@ -29,7 +29,9 @@ function routeLabel(req: Request, res: Response): string {
   if (typeof res.locals.route === 'string') return res.locals.route;
   if (req.route?.path) return `${req.baseUrl}${req.route.path}`;
   if (req.baseUrl) return req.baseUrl;
-  return res.statusCode === 404 ? 'unmatched' : req.path;
+  // Answered before any route matched (a 404, a 429 of the rate limit, which runs first): a fixed
+  // label. The raw path would let anonymous traffic create a metric series per URL it invents.
+  return res.statusCode === 429 ? 'rate_limited' : 'unmatched';
 }
 
 /**

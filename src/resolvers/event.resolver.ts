@@ -39,9 +39,14 @@ function envelope(event: StoredEvent) {
 type Filter = Record<string, number | null | undefined>;
 
 /** Subscribes to the caller's workspace only; `filter` maps data fields (snake_case) to required values. */
+const MAX_EVENT_ID = 2n ** 63n - 1n;
+
 function follow(context: SubscriptionContext, types: string[], after: string | null | undefined, filter: Filter) {
   const workspaceId = workspaceOf(context);
-  if (after != null && !/^\d{1,19}$/.test(after)) throw DomainError.field('after', 'invalid_cursor', 'after must be the `cursor` of an event (a decimal number).');
+  // Event ids are PostgreSQL bigints: a larger number is no event's cursor (and must not reach SQL).
+  if (after != null && (!/^\d{1,19}$/.test(after) || BigInt(after) > MAX_EVENT_ID)) {
+    throw DomainError.field('after', 'invalid_cursor', 'after must be the `cursor` of an event (a decimal number).');
+  }
   const wanted = Object.entries(filter).filter(([, value]) => value != null);
   return context.events.subscribe({
     workspaceId,

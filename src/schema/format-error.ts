@@ -17,9 +17,10 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
       extensions: { code: original.code, details: original.details },
     };
   }
-  if (formatted.extensions?.maxDepth !== undefined) {
-    // Apollo relabels every validation error GRAPHQL_VALIDATION_FAILED; the depth limit keeps its own code.
-    return { ...formatted, extensions: { code: 'query_too_complex', maxDepth: formatted.extensions.maxDepth } };
+  if (formatted.extensions?.maxDepth !== undefined || formatted.extensions?.maxFields !== undefined) {
+    // Apollo relabels every validation error GRAPHQL_VALIDATION_FAILED; the depth and field limits keep their own code.
+    const { maxDepth, fields, maxFields } = formatted.extensions;
+    return { ...formatted, extensions: { code: 'query_too_complex', ...(maxDepth !== undefined ? { maxDepth } : { fields, maxFields }) } };
   }
   if (original instanceof GraphQLError || formatted.extensions?.code !== 'INTERNAL_SERVER_ERROR') {
     const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};

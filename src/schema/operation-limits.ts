@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import depthLimit from 'graphql-depth-limit';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
-import { GraphQLError, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { GraphQLError, Kind, visit, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { DEFAULT_PAGE_SIZE } from '../services/pagination';
 
 /**
@@ -12,8 +12,13 @@ import { DEFAULT_PAGE_SIZE } from '../services/pagination';
 export function depthRule(maxDepth: number): ValidationRule {
   const inner = depthLimit(maxDepth) as unknown as ValidationRule;
   // The package reports a plain validation error; ours carries the same code as the cost limit.
+  // It follows fragment spreads without a guard: on a fragment cycle it recursed until the stack
+  // overflowed (a 500). A document with a cycle is invalid anyway (NoFragmentCyclesRule says so),
+  // so the depth is not measured there.
   return (context) =>
-    inner(
+    hasFragmentCycle(context.getDocument())
+      ? {}
+      : inner(
       Object.create(context, {
         reportError: {
           value: (error: GraphQLError) =>
@@ -21,6 +26,29 @@ export function depthRule(maxDepth: number): ValidationRule {
         },
       }),
     );
+}
+
+/** True when some fragment spreads itself, directly or through others. */
+export function hasFragmentCycle(document: DocumentNode): boolean {
+  const spreads = new Map<string, string[]>();
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.FRAGMENT_DEFINITION) continue;
+    const names: string[] = [];
+    visit(definition.selectionSet, { FragmentSpread: (node) => void names.push(node.name.value) });
+    spreads.set(definition.name.value, names);
+  }
+  const done = new Set<string>();
+  const onPath = new Set<string>();
+  const cyclic = (name: string): boolean => {
+    if (onPath.has(name)) return true;
+    if (done.has(name) || !spreads.has(name)) return false;
+    onPath.add(name);
+    const found = spreads.get(name)!.some(cyclic);
+    onPath.delete(name);
+    done.add(name);
+    return found;
+  };
+  return [...spreads.keys()].some(cyclic);
 }
 
 const pagedListEstimator: ComplexityEstimator = ({ args, childComplexity, field }) => {
@@ -39,18 +67,19 @@ export function operationCost(schema: GraphQLSchema, query: import('graphql').Do
   });
 }
 
+export function costError(cost: number, maxCost: number): GraphQLError {
+  return new GraphQLError(`This operation costs ${cost}, more than the limit of ${maxCost}: ask for fewer items per page (first) or fewer nested lists.`, {
+    extensions: { code: 'query_too_complex', cost, maxCost, http: { status: 400 } },
+  });
+}
+
 export function costLimitPlugin(schema: GraphQLSchema, maxCost: number): ApolloServerPlugin {
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document }) {
           const cost = operationCost(schema, document, request.variables, request.operationName ?? undefined);
-          if (cost > maxCost) {
-            throw new GraphQLError(
-              `This operation costs ${cost}, more than the limit of ${maxCost}: ask for fewer items per page (first) or fewer nested lists.`,
-              { extensions: { code: 'query_too_complex', cost, maxCost, http: { status: 400 } } },
-            );
-          }
+          if (cost > maxCost) throw costError(cost, maxCost);
         },
       };
     },

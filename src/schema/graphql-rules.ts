@@ -1,0 +1,105 @@
+// The rules every GraphQL operation passes before it runs, whatever transport brought it (POST
+// /graphql and the graphql-ws socket share them): a token limit at parse time, the spec's validation
+// with our depth, field-count and (when disabled) introspection rules, and the cost limit. One module
+// so that the two transports cannot drift apart again (the socket once ran without any of them).
+import {
+  GraphQLError,
+  Kind,
+  NoSchemaIntrospectionCustomRule,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type SelectionSetNode,
+  type ValidationRule,
+} from 'graphql';
+import type { Config } from '../config/config';
+import { costError, depthRule, operationCost } from './operation-limits';
+
+export type GraphQLRulesConfig = Pick<Config, 'graphqlMaxDepth' | 'graphqlMaxCost' | 'graphqlMaxTokens' | 'graphqlMaxFields' | 'graphqlIntrospection'>;
+
+/** Validation rules added to the spec's (Apollo adds the introspection rule itself from its own option). */
+export function validationRules(config: GraphQLRulesConfig, options: { withIntrospectionRule: boolean }): ValidationRule[] {
+  const rules = [depthRule(config.graphqlMaxDepth), fieldCountRule(config.graphqlMaxFields)];
+  if (options.withIntrospectionRule && !config.graphqlIntrospection) rules.push(NoSchemaIntrospectionCustomRule);
+  return rules;
+}
+
+export function parseOptions(config: GraphQLRulesConfig): { maxTokens: number } {
+  return { maxTokens: config.graphqlMaxTokens };
+}
+
+/**
+ * Parses, validates and prices one operation the way POST /graphql does. Returns the document, or
+ * the errors to send (each with `extensions.code`).
+ */
+export function checkOperation(
+  schema: GraphQLSchema,
+  config: GraphQLRulesConfig,
+  request: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null },
+): { document: DocumentNode } | { errors: GraphQLError[] } {
+  let document: DocumentNode;
+  try {
+    document = parse(request.query, parseOptions(config));
+  } catch (error) {
+    const message = error instanceof GraphQLError ? error.message : 'The document could not be parsed.';
+    return { errors: [new GraphQLError(message, { extensions: { code: 'GRAPHQL_PARSE_FAILED' } })] };
+  }
+  const invalid = validate(schema, document, [...specifiedRules, ...validationRules(config, { withIntrospectionRule: true })]);
+  if (invalid.length > 0) {
+    return { errors: invalid.map((e) => (e.extensions?.code ? e : new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }))) };
+  }
+  const cost = operationCost(schema, document, request.variables ?? undefined, request.operationName ?? undefined);
+  if (cost > config.graphqlMaxCost) return { errors: [costError(cost, config.graphqlMaxCost)] };
+  return { document };
+}
+
+/**
+ * At most `maxFields` field selections per operation, counting aliases and every place a fragment
+ * is spread (memoised per fragment, so a fragment bomb is counted in linear time, not expanded).
+ * Fragment cycles are left to the spec's NoFragmentCyclesRule (a cycle counts as zero here).
+ */
+export function fieldCountRule(maxFields: number): ValidationRule {
+  return (context) => {
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const definition of context.getDocument().definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+    const counted = new Map<string, number>();
+    const visiting = new Set<string>();
+    const count = (selectionSet: SelectionSetNode): number => {
+      let total = 0;
+      for (const selection of selectionSet.selections) {
+        if (selection.kind === Kind.FIELD) total += 1 + (selection.selectionSet ? count(selection.selectionSet) : 0);
+        else if (selection.kind === Kind.INLINE_FRAGMENT) total += count(selection.selectionSet);
+        else total += fragmentCount(selection.name.value);
+      }
+      return total;
+    };
+    const fragmentCount = (name: string): number => {
+      const known = counted.get(name);
+      if (known !== undefined) return known;
+      const fragment = fragments.get(name);
+      if (!fragment || visiting.has(name)) return 0;
+      visiting.add(name);
+      const total = count(fragment.selectionSet);
+      visiting.delete(name);
+      counted.set(name, total);
+      return total;
+    };
+    return {
+      OperationDefinition(operation) {
+        const fields = count(operation.selectionSet);
+        if (fields > maxFields) {
+          context.reportError(
+            new GraphQLError(`This operation selects ${fields} fields (aliases and fragment spreads included), more than the limit of ${maxFields}.`, {
+              nodes: [operation],
+              extensions: { code: 'query_too_complex', fields, maxFields },
+            }),
+          );
+        }
+        return false;
+      },
+    };
+  };
+}
