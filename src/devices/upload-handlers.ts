@@ -37,6 +37,8 @@ export interface Upload {
 
 function logRejected(u: Upload, table: string, errors: ReadonlyArray<LineError | { segment: string; reason: string }>): void {
   if (errors.length === 0) return;
+  // The label is the table family, never a terminal-chosen tabledata name (bounded series).
+  u.ctx.metrics?.terminalLinesRejected.inc({ table: table.startsWith('tabledata:') ? 'tabledata' : table }, errors.length);
   u.ctx.logger.warn({ serial: u.device.serialNumber, table, errors: errors.slice(0, 20), rejected: errors.length }, 'terminal upload lines rejected');
 }
 

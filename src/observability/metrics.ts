@@ -74,6 +74,13 @@ export class Metrics {
     collect: (): void => this.subscriptionsOpen.set(this.eventFeed.subscriberCount()),
   });
 
+  readonly terminalLinesRejected = new client.Counter({
+    name: 'timegate_terminal_lines_rejected_total',
+    help: 'Lines (or segments) of terminal uploads left out because they could not be read or stored (a NUL byte, a bad field), by table; the rest of each upload is stored.',
+    labelNames: ['table'] as const,
+    registers: [this.registry],
+  });
+
   readonly jobRuns = new client.Counter({
     name: 'timegate_job_runs_total',
     help: 'Runs of the periodic background jobs (presence, terminal_sweep, webhooks, ...) by outcome.',

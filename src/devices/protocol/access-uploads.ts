@@ -55,7 +55,7 @@ function kvLine(text: string): KeyValueFields | string {
 export function parseRtlog(body: BodyInput, options?: DecodeOptions): RtlogParseResult {
   const records: RtlogRecord[] = [];
   const errors: LineError[] = [];
-  for (const { line, text } of splitLines(bodyText(body, options))) {
+  for (const { line, text } of splitLines(bodyText(body, options), errors)) {
     const r = rtlogRecord(text, line);
     if (typeof r === 'string') errors.push({ line, text, reason: r });
     else records.push(r);
@@ -144,7 +144,7 @@ export interface RtstateRecord {
 export function parseRtstate(body: BodyInput, options?: DecodeOptions): { records: RtstateRecord[]; errors: LineError[] } {
   const records: RtstateRecord[] = [];
   const errors: LineError[] = [];
-  for (const { line, text } of splitLines(bodyText(body, options))) {
+  for (const { line, text } of splitLines(bodyText(body, options), errors)) {
     const r = rtstateRecord(text, line);
     if (typeof r === 'string') errors.push({ line, text, reason: r });
     else records.push(r);
@@ -269,7 +269,7 @@ export function parseTableData(tablename: string, body: BodyInput, options?: Dec
   const table = tablename.toLowerCase();
   const rows: TableRow[] = [];
   const errors: LineError[] = [];
-  for (const { line, text } of splitLines(bodyText(body, options))) {
+  for (const { line, text } of splitLines(bodyText(body, options), errors)) {
     const r = tableRow(table, text, line);
     if (typeof r === 'string') errors.push({ line, text, reason: r });
     else rows.push(r);

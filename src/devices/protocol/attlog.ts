@@ -34,7 +34,7 @@ const DIGITS = /^\d{1,9}$/;
 export function parseAttlog(body: BodyInput, options?: DecodeOptions): AttlogParseResult {
   const records: AttlogRecord[] = [];
   const errors: LineError[] = [];
-  for (const { line, text } of splitLines(bodyText(body, options))) {
+  for (const { line, text } of splitLines(bodyText(body, options), errors)) {
     const result = parseAttlogLine(line, text);
     if (typeof result === 'string') errors.push({ line, text, reason: result });
     else records.push(result);

@@ -64,7 +64,7 @@ export function parseCommandResults(body: BodyInput, options?: DecodeOptions): C
     p.lastKey = key;
   };
 
-  for (const { line, text } of splitLines(bodyText(body, options))) {
+  for (const { line, text } of splitLines(bodyText(body, options), errors)) {
     if (/^id=/i.test(text)) {
       finish();
       const pairs = text.split(/&(?=[~A-Za-z_][\w.~-]*=)/);

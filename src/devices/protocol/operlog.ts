@@ -116,7 +116,7 @@ export function parseBiodata(body: BodyInput, options?: DecodeOptions): { record
 function parseTagged(body: BodyInput, options: DecodeOptions | undefined, onlyTag: string | null): OperlogParseResult {
   const records: OperlogRecord[] = [];
   const errors: LineError[] = [];
-  for (const { line, text } of splitLines(bodyText(body, options))) {
+  for (const { line, text } of splitLines(bodyText(body, options), errors)) {
     const result = parseOperlogLine(text, line, onlyTag);
     if (typeof result === 'string') errors.push({ line, text, reason: result });
     else records.push(result);

@@ -31,6 +31,10 @@ export function parseOptions(body: BodyInput, options?: DecodeOptions): OptionsP
   const line = text.split(/\r?\n/)[0] ?? '';
   if (line === '') return result;
   for (const segment of line.split(',')) {
+    if (segment.includes('\u0000')) {
+      result.errors.push({ segment: segment.replace(/\u0000/g, '\\0'), reason: 'contains a NUL byte' });
+      continue;
+    }
     const at = segment.indexOf('=');
     if (at <= 0) {
       const last = result.entries[result.entries.length - 1];

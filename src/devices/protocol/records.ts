@@ -59,14 +59,18 @@ export function bodyText(body: BodyInput, options?: DecodeOptions): string {
 
 /**
  * Split a body into records on LF, dropping one trailing CR per record (devices send LF or CR LF).
- * Never splits on commas or spaces. Empty lines (e.g. after the final LF) are skipped, but line
+ * Never splits on commas or spaces. A line with a NUL byte is left out and reported in `refused`. Empty lines (e.g. after the final LF) are skipped, but line
  * numbers still count them so errors point at the right line of the original body.
  */
-export function splitLines(text: string): BodyLine[] {
+export function splitLines(text: string, refused?: LineError[]): BodyLine[] {
   const lines: BodyLine[] = [];
   text.split('\n').forEach((raw, index) => {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (line.length > 0) lines.push({ line: index + 1, text: line });
+    if (line.length === 0) return;
+    // PostgreSQL cannot store a NUL in text: a line carrying one would fail its whole batch on
+    // every retry. It costs its own line only (reported in `refused`), never the upload.
+    if (line.includes('\u0000')) refused?.push({ line: index + 1, text: line.replace(/\u0000/g, '\\0'), reason: 'contains a NUL byte' });
+    else lines.push({ line: index + 1, text: line });
   });
   return lines;
 }

@@ -51,7 +51,8 @@ export class IclockQuery {
       if (pair === '') continue;
       const at = pair.indexOf('=');
       const name = decodeComponent(at < 0 ? pair : pair.slice(0, at)).toLowerCase();
-      const value = at < 0 ? '' : decodeComponent(pair.slice(at + 1));
+      // A %00 decodes to a NUL, which no value has a use for and PostgreSQL cannot store: dropped.
+      const value = at < 0 ? '' : decodeComponent(pair.slice(at + 1)).replace(/\u0000/g, '');
       if (!this.values.has(name)) this.values.set(name, value);
     }
   }

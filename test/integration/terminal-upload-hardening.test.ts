@@ -1,0 +1,56 @@
+import { expect } from 'chai';
+import { createWorkspace } from '../support/factories';
+import { createTerminalDevice, iclock } from '../support/terminal';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+// Regression: a NUL byte anywhere in a terminal upload made PostgreSQL refuse the whole statement;
+// the terminal got 503, re-sent the same batch forever, and its later punches never arrived.
+describe('terminal uploads: a bad byte costs its line, never the batch', () => {
+  let t: TestApp;
+  let key: string;
+  before(async () => {
+    t = await startTestApp({}, 'upload-hardening');
+    key = (await createWorkspace(t.url, { maxCompanies: 10, maxDevices: 10 })).key;
+  });
+  after(() => t.stop());
+
+  const sql = <T = any>(query: string, params: unknown[] = []) => t.app.database.orm.em.fork().getConnection().execute<T[]>(query, params);
+  const rejectedLines = async (table: string) => {
+    const text = await (await fetch(`${t.url}/metrics`)).text();
+    const match = new RegExp(`timegate_terminal_lines_rejected_total\\{table="${table}"\\} (\\d+)`).exec(text);
+    return match ? Number(match[1]) : 0;
+  };
+
+  it('ATTLOG: the line with a NUL is refused, the others are stored and acknowledged, exactly once on a re-send', async () => {
+    const device = await createTerminalDevice(t.url, key);
+    const before = await rejectedLines('ATTLOG');
+    const body = ['1\t2026-03-02 08:00:00\t0\t1\t0\t0', '2\t2026-03-02 08:01:00\t0\t1\tW\u0000X\t0', '3\t2026-03-02 08:02:00\t0\t1\t0\t0', ''].join('\n');
+    const first = await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, body);
+    expect(first.status).to.equal(200);
+    expect(first.text).to.equal('OK: 2');
+    const again = await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, body);
+    expect(again.status).to.equal(200);
+    expect(again.text).to.equal('OK: 2');
+    const stored = await sql('select pin from punch where device_serial = ? order by punch_time', [device.serial_number]);
+    expect(stored.map((r: any) => r.pin)).to.deep.equal(['1', '3']);
+    expect(await rejectedLines('ATTLOG')).to.equal(before + 2);
+  });
+
+  it('options and registry: the segment with a NUL is left out, the rest stored; handshake values lose NULs', async () => {
+    const device = await createTerminalDevice(t.url, key);
+    const sn = device.serial_number;
+    const handshake = await iclock(t.url, 'GET', `/iclock/cdata?SN=${sn}&options=all&pushver=2.4.1%00&language=69`);
+    expect(handshake.status).to.equal(200);
+    const options = await iclock(t.url, 'POST', `/iclock/cdata?SN=${sn}&table=options`, '~DeviceName=SpeedFace-V5L,Bad=A\u0000B,FWVersion=ZAM180-NF-Ver1.1.17');
+    expect(options.status).to.equal(200);
+    expect(options.text).to.equal('OK');
+    const [row] = await sql('select model, firmware, reported_options from device where id = ?', [device.id]);
+    expect(row.model).to.equal('SpeedFace-V5L');
+    expect(row.firmware).to.equal('ZAM180-NF-Ver1.1.17');
+    expect(row.reported_options).to.not.have.property('Bad');
+    // Presence (with the handshake's reported values) is written: nothing poisoned the batch.
+    await t.app.terminals.flush();
+    const [seen] = await sql('select status from device where id = ?', [device.id]);
+    expect(seen.status).to.equal('online');
+  });
+});
