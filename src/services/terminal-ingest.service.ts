@@ -65,11 +65,22 @@ export async function ingestAttlog(ctx: RequestContext, device: TerminalDevice, 
       deviceRecordIndex: null,
     }),
   );
-  // One statement: the punches and their attendance.created events commit together.
-  const inserted = await storeDevicePunches(ctx, { device, receivedAt: ctx.now() }, punches);
-  countPunches(ctx, 'device', inserted.length);
-  return { stored: inserted.length, duplicates: punches.length - inserted.length };
+  // One statement per chunk: each chunk's punches and their attendance.created events commit
+  // together. A 200,000-line upload is 40 short statements, not one that holds a connection and its
+  // locks for seconds while every other workspace waits. A failure after some chunks committed is
+  // harmless: the terminal re-sends the batch and the stored punches are duplicates (not counted twice).
+  const receivedAt = ctx.now();
+  let stored = 0;
+  for (let start = 0; start < punches.length; start += ATTLOG_CHUNK) {
+    const inserted = await storeDevicePunches(ctx, { device, receivedAt }, punches.slice(start, start + ATTLOG_CHUNK));
+    countPunches(ctx, 'device', inserted.length);
+    stored += inserted.length;
+  }
+  return { stored, duplicates: punches.length - stored };
 }
+
+/** Punches written by one statement of an ATTLOG upload. */
+export const ATTLOG_CHUNK = 5_000;
 
 export interface RtlogIngestResult {
   punches: IngestResult;

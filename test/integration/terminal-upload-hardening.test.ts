@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { ATTLOG_CHUNK } from '../../src/services/terminal-ingest.service';
 import { createWorkspace } from '../support/factories';
 import { createTerminalDevice, iclock } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -52,5 +53,33 @@ describe('terminal uploads: a bad byte costs its line, never the batch', () => {
     await t.app.terminals.flush();
     const [seen] = await sql('select status from device where id = ?', [device.id]);
     expect(seen.status).to.equal('online');
+  });
+
+  it('a large upload is written in bounded chunks: every punch stored once, a re-send counts them as already stored', async function () {
+    this.timeout(60_000);
+    const device = await createTerminalDevice(t.url, key);
+    const lines: string[] = [];
+    const start = Date.UTC(2026, 0, 5, 6, 0, 0);
+    for (let i = 0; i < ATTLOG_CHUNK * 2 + 1; i++) {
+      const at = new Date(start + i * 1000).toISOString().replace('T', ' ').slice(0, 19);
+      lines.push(`${(i % 50) + 1}\t${at}\t0\t1\t\t0`);
+    }
+    const body = lines.join('\n');
+    const first = await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, body);
+    expect(first.text).to.equal(`OK: ${lines.length}`);
+    const again = await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, body);
+    expect(again.text).to.equal(`OK: ${lines.length}`);
+    const [count] = await sql('select count(*)::int as n from punch where device_serial = ?', [device.serial_number]);
+    expect(count.n).to.equal(lines.length);
+    const [events] = await sql("select count(*)::int as n from event where type = 'attendance.created' and (data->>'device_id')::int = ?", [device.id]);
+    expect(events.n).to.equal(lines.length);
+  });
+
+  it('records dated in years 0000–0099 are refused, not stored 1,900 years off', async () => {
+    const device = await createTerminalDevice(t.url, key);
+    const reply = await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, '1\t0026-03-02 08:00:00\t0\t1\t\t0\n2\t2026-03-02 08:00:00\t0\t1\t\t0\n');
+    expect(reply.text).to.equal('OK: 1');
+    const stored = await sql('select pin, punch_time from punch where device_serial = ?', [device.serial_number]);
+    expect(stored.map((r: any) => [r.pin, new Date(r.punch_time).getUTCFullYear()])).to.deep.equal([['2', 2026]]);
   });
 });

@@ -15,7 +15,7 @@ import {
   splitFields,
   splitLines,
 } from './records';
-import { parseLocalTime } from './time';
+import { implausibleTime, parseLocalTime } from './time';
 import { type RtlogEventClass, classifyRtlogEvent } from './verify-type';
 
 export interface RtlogRecord {
@@ -71,6 +71,8 @@ function rtlogRecord(text: string, line: number): RtlogRecord | string {
   if (time === undefined) return 'missing time';
   const parsed = parseLocalTime(time);
   if (!parsed.ok) return `bad date: ${parsed.reason}`;
+  const implausible = implausibleTime(parsed.value);
+  if (implausible) return `bad date: ${implausible}`;
   const eventText = m.get('event');
   if (eventText === undefined) return 'missing event';
   const event = parseIntStrict(eventText);

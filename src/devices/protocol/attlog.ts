@@ -1,6 +1,6 @@
 // ATTLOG upload (attendance PUSH, `POST /iclock/cdata?table=ATTLOG`): positional TAB-separated punches.
 import { type BodyInput, type DecodeOptions, type LineError, bodyText, splitFields, splitLines } from './records';
-import { parseLocalTime } from './time';
+import { implausibleTime, parseLocalTime } from './time';
 
 export interface AttlogRecord {
   /** 1-based line number in the body. */
@@ -61,6 +61,8 @@ function parseAttlogLine(line: number, text: string): AttlogRecord | string {
   if (time === '') return 'missing time (field 2 empty)';
   const parsedTime = parseLocalTime(time);
   if (!parsedTime.ok) return `bad date: ${parsedTime.reason}`;
+  const implausible = implausibleTime(parsedTime.value);
+  if (implausible) return `bad date: ${implausible}`;
   if (fields.length < 4) return `record cut short: ${fields.length} fields, need at least 4 (pin, time, status, verify)`;
   if (status === '') return 'missing status (field 3 empty)';
   if (!DIGITS.test(status)) return `non-numeric status ${JSON.stringify(status)}`;

@@ -32,7 +32,7 @@ export function parseOptions(body: BodyInput, options?: DecodeOptions): OptionsP
   if (line === '') return result;
   for (const segment of line.split(',')) {
     if (segment.includes('\u0000')) {
-      result.errors.push({ segment: segment.replace(/\u0000/g, '\\0'), reason: 'contains a NUL byte' });
+      result.errors.push({ segment, reason: 'contains a NUL byte' });
       continue;
     }
     const at = segment.indexOf('=');

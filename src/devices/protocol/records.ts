@@ -69,7 +69,7 @@ export function splitLines(text: string, refused?: LineError[]): BodyLine[] {
     if (line.length === 0) return;
     // PostgreSQL cannot store a NUL in text: a line carrying one would fail its whole batch on
     // every retry. It costs its own line only (reported in `refused`), never the upload.
-    if (line.includes('\u0000')) refused?.push({ line: index + 1, text: line.replace(/\u0000/g, '\\0'), reason: 'contains a NUL byte' });
+    if (line.includes('\u0000')) refused?.push({ line: index + 1, text: line, reason: 'contains a NUL byte' });
     else lines.push({ line: index + 1, text: line });
   });
   return lines;

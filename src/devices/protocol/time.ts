@@ -14,8 +14,28 @@ export interface LocalDateTime {
 
 export type LocalTimeResult = { ok: true; value: LocalDateTime } | { ok: false; reason: string };
 
+/** Date.UTC, but years 0–99 are those years, not 1900–1999 (Date.UTC's two-digit-year rule). */
+function utcMs(year: number, monthIndex: number, day: number, hour = 0, minute = 0, second = 0): number {
+  const ms = Date.UTC(year, monthIndex, day, hour, minute, second);
+  if (year >= 0 && year <= 99) {
+    const date = new Date(ms);
+    date.setUTCFullYear(date.getUTCFullYear() - 1900);
+    return date.getTime();
+  }
+  return ms;
+}
+
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return new Date(utcMs(year, month, 0)).getUTCDate();
+}
+
+/** Years a terminal's record time may carry (a reset clock says 2000; 0000–1999 and 2100+ are corrupt). */
+export const PLAUSIBLE_YEARS = { from: 2000, to: 2099 } as const;
+
+/** Why a record time cannot be a real event's time, or null when it can. */
+export function implausibleTime(t: LocalDateTime): string | null {
+  if (t.year < PLAUSIBLE_YEARS.from || t.year > PLAUSIBLE_YEARS.to) return `year ${String(t.year).padStart(4, '0')} is implausible (accepted: ${PLAUSIBLE_YEARS.from}–${PLAUSIBLE_YEARS.to})`;
+  return null;
 }
 
 const ZERO = 48;
@@ -96,7 +116,7 @@ export function formatLocalTime(at: Date, zone: string): string {
 }
 
 function localAsUtcMs(t: LocalDateTime): number {
-  return Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second);
+  return utcMs(t.year, t.month - 1, t.day, t.hour, t.minute, t.second);
 }
 
 /** UTC offset of `zone` at instant `at`, in whole minutes (east positive: Asia/Kolkata → 330). */
