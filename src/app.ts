@@ -9,6 +9,7 @@ import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { Config } from './config/config';
 import { openDatabase, type Database } from './db/database';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './errors/database-unavailable';
 import { DomainError } from './errors/domain-error';
 import { statusOf } from './errors/error-codes';
 import { isIclockRequest } from './devices/iclock-handler';
@@ -32,7 +33,7 @@ import { routeTable } from './rest/route-table';
 import { buildTimegateSchema } from './schema/build-schema';
 import { createContextFactory, type ContextFactory } from './schema/context-factory';
 import { formatGraphQLError } from './schema/format-error';
-import { parseOptions, validationRules } from './schema/graphql-rules';
+import { parseOptions, unstorableInputPlugin, validationRules } from './schema/graphql-rules';
 import { costLimitPlugin } from './schema/operation-limits';
 import type { RequestContext } from './services/context';
 import { bootstrapDefaultWorkspace } from './services/workspace.service';
@@ -102,7 +103,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const apollo = new ApolloServer<RequestContext>({
       schema,
       formatError: (formatted, error) => formatGraphQLError(formatted, error, { production: config.nodeEnv === 'production' }),
-      plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server }), costLimitPlugin(schema, config.graphqlMaxCost)],
+      plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server }), costLimitPlugin(schema, config.graphqlMaxCost), unstorableInputPlugin()],
       validationRules: validationRules(config, { withIntrospectionRule: false }),
       parseOptions: parseOptions(config),
       introspection: config.graphqlIntrospection,
@@ -184,6 +185,15 @@ async function graphQLContext(contextFactory: ContextFactory, req: Request, res:
   try {
     return await contextFactory({ authorization: req.headers.authorization, requestId: res.locals.requestId });
   } catch (error) {
+    if (isDatabaseUnavailable(error)) {
+      throw new GraphQLError('The database is unavailable for a moment; nothing was changed. Retry shortly.', {
+        extensions: {
+          code: 'service_unavailable',
+          requestId: res.locals.requestId,
+          http: { status: 503, headers: new Map([['retry-after', String(DATABASE_RETRY_AFTER_SECONDS)]]) },
+        },
+      });
+    }
     if (!(error instanceof DomainError)) throw error;
     throw new GraphQLError(error.message, {
       extensions: {
@@ -200,6 +210,7 @@ function httpError(error: unknown, logger: Logger): DomainError {
   const type = (error as { type?: string }).type;
   if (type === 'entity.too.large') return new DomainError('payload_too_large', 'The request body is larger than the limit.');
   if (type === 'entity.parse.failed') return new DomainError('malformed_json', 'The request body is not valid JSON.');
+  if (isDatabaseUnavailable(error)) return new DomainError('service_unavailable', 'The database is unavailable for a moment; nothing was changed. Retry shortly.');
   logger.error({ err: error }, 'unhandled error');
   return new DomainError('internal_error', 'Internal error.');
 }

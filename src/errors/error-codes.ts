@@ -29,6 +29,10 @@ export const errorCodes = {
     description: 'Subscriptions only: the client took events more slowly than they came and fell 10,000 behind; the subscription ended, resume it with `after`.',
   },
   rate_limited: { status: 429, description: 'Too many requests for this key; retry after the Retry-After seconds.' },
+  service_unavailable: {
+    status: 503,
+    description: 'The database is unavailable for a moment (restart, failover); nothing was changed. Retry after the Retry-After seconds.',
+  },
   internal_error: { status: 500, description: 'An unexpected error; the request id identifies it in the logs.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../errors/database-unavailable';
 import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
 import { DomainError, type FieldProblem } from '../errors/domain-error';
@@ -16,6 +17,7 @@ export function errorBody(code: string, message: string, details: FieldProblem[]
 export function sendError(res: Response, error: DomainError, requestId: string): void {
   const status = statusOf(error.code);
   if (status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+  if (status === 503) res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
   res.status(status).json(errorBody(error.code, error.message, error.details, requestId));
 }
 
@@ -35,6 +37,10 @@ export function toDomainError(error: unknown, logger: Logger, production: boolea
   if (original instanceof GraphQLError) {
     // Variable coercion failures: the body passed JSON Schema but GraphQL still refused a value.
     return new DomainError('validation_failed', original.message);
+  }
+  if (isDatabaseUnavailable(original)) {
+    logger.warn({ err: original }, 'database unavailable');
+    return new DomainError('service_unavailable', 'The database is unavailable for a moment; nothing was changed. Retry shortly.');
   }
   logger.error({ err: original }, 'unexpected error');
   return new DomainError('internal_error', production ? 'Internal error.' : `Internal error: ${(original as Error)?.message ?? original}`);

@@ -12,6 +12,7 @@ import type { RequestContext } from '../services/context';
 import { statusOf } from '../errors/error-codes';
 import { beginIdempotent, finishIdempotent, requestFingerprint } from '../services/idempotency.service';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/pagination';
+import { unstorableError, unstorableStringAt } from '../services/validation';
 import { camelToSnake, renameKeys, snakeToCamel } from '../schema/case';
 import { errorBody, sendError, toDomainError } from './error-response';
 import type { RestRoute } from './route';
@@ -61,6 +62,8 @@ export function createRestRouter(deps: {
         const idempotencyKey = route.method === 'POST' ? idempotencyKeyOf(req) : undefined;
         const body = compiled.validateBody ? await readBody(req, res, jsonParser, compiled) : undefined;
         const query = readQuery(req, compiled);
+        const unstorable = unstorableStringAt(params) ?? unstorableStringAt(query) ?? unstorableStringAt(body);
+        if (unstorable) throw unstorableError(unstorable);
         const variables = { ...route.variables({ params: params as Record<string, string>, query, body }), ...paging(route, query) };
         const execute = () => run(compiled, ctx, variables, res, deps.logger, production);
 

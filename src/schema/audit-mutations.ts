@@ -1,11 +1,11 @@
 import type { GraphQLSchema } from 'graphql';
 import { DomainError } from '../errors/domain-error';
-import { recordWrite } from '../services/audit.service';
+import { finishWrite, recordWrite } from '../services/audit.service';
 import type { RequestContext } from '../services/context';
 
 /**
  * Every mutation, from GraphQL or from a REST route (both execute this schema), is written to the
- * audit log with its outcome. Calls refused before running (bad key, bad body) are not writes and
+ * audit log before it runs (outcome `pending`), and its outcome after. Calls refused before running (bad key, bad body) are not writes and
  * are not recorded; a refused scope is (outcome `forbidden`).
  *
  * The Mutation fields' resolvers are wrapped once the schema is built, rather than through a
@@ -18,13 +18,15 @@ export function auditMutations(schema: GraphQLSchema): GraphQLSchema {
     const resolve = field.resolve;
     if (!resolve) continue;
     field.resolve = async (root, args, context: RequestContext, info) => {
+      // The audit row comes first: a write that cannot be audited does not happen.
+      const auditId = await recordWrite(context, info.fieldName, args);
       try {
         const result = await resolve(root, args, context, info);
-        await recordWrite(context, info.fieldName, args, 'ok');
+        await finishWrite(context, auditId, 'ok');
         return result;
       } catch (error) {
-        await recordWrite(context, info.fieldName, args, error instanceof DomainError ? error.code : 'internal_error').catch((auditError) =>
-          context.logger.error({ err: auditError }, 'audit record failed'),
+        await finishWrite(context, auditId, error instanceof DomainError ? error.code : 'internal_error').catch((auditError) =>
+          context.logger.error({ err: auditError }, 'audit outcome not recorded'),
         );
         throw error;
       }

@@ -1,5 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
+import { isDatabaseUnavailable } from '../errors/database-unavailable';
 import { DomainError } from '../errors/domain-error';
 
 /**
@@ -15,6 +16,14 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
       locations: formatted.locations,
       path: formatted.path,
       extensions: { code: original.code, details: original.details },
+    };
+  }
+  if (isDatabaseUnavailable(original)) {
+    return {
+      message: 'The database is unavailable for a moment; nothing was changed. Retry shortly.',
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: 'service_unavailable' },
     };
   }
   if (formatted.extensions?.maxDepth !== undefined || formatted.extensions?.maxFields !== undefined) {

@@ -14,8 +14,12 @@ import {
   type GraphQLSchema,
   type SelectionSetNode,
   type ValidationRule,
+  valueFromASTUntyped,
+  visit,
 } from 'graphql';
+import type { ApolloServerPlugin } from '@apollo/server';
 import type { Config } from '../config/config';
+import { unstorableError, unstorableStringAt } from '../services/validation';
 import { costError, depthRule, operationCost } from './operation-limits';
 
 export type GraphQLRulesConfig = Pick<Config, 'graphqlMaxDepth' | 'graphqlMaxCost' | 'graphqlMaxTokens' | 'graphqlMaxFields' | 'graphqlIntrospection'>;
@@ -51,6 +55,8 @@ export function checkOperation(
   if (invalid.length > 0) {
     return { errors: invalid.map((e) => (e.extensions?.code ? e : new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }))) };
   }
+  const characters = unstorableInput(document, request.variables);
+  if (characters) return { errors: [characters] };
   const cost = operationCost(schema, document, request.variables ?? undefined, request.operationName ?? undefined);
   if (cost > config.graphqlMaxCost) return { errors: [costError(cost, config.graphqlMaxCost)] };
   return { document };
@@ -101,5 +107,37 @@ export function fieldCountRule(maxFields: number): ValidationRule {
         return false;
       },
     };
+  };
+}
+
+/**
+ * A NUL byte or a lone surrogate in a string argument (a variable or a literal) as a validation
+ * error, or null. Such a string reaching SQL is a database error, not the client's 422.
+ */
+export function unstorableInput(document: DocumentNode, variables: Record<string, unknown> | null | undefined): GraphQLError | null {
+  let field = unstorableStringAt(variables ?? {});
+  if (!field) {
+    visit(document, {
+      Argument(node) {
+        if (!field && unstorableStringAt(valueFromASTUntyped(node.value))) field = node.name.value;
+      },
+    });
+  }
+  if (!field) return null;
+  const error = unstorableError(field);
+  return new GraphQLError(error.message, { extensions: { code: error.code, details: error.details, http: { status: 422 } } });
+}
+
+/** Apollo plugin: the same check for POST /graphql. */
+export function unstorableInputPlugin(): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ request, document }) {
+          const error = unstorableInput(document, request.variables);
+          if (error) throw error;
+        },
+      };
+    },
   };
 }

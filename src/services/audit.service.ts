@@ -4,19 +4,28 @@ import { workspaceOf, type RequestContext } from './context';
 import type { Page, PageRequest } from './pagination';
 
 const MAX_ARGUMENT_BYTES = 4096;
+const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** `text` with each unpaired surrogate replaced by U+FFFD (String.prototype.toWellFormed). */
+function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATES, '\ufffd');
+}
 
 /**
- * Records one API write: who (key id), what (operation and its arguments), when, and the outcome.
- * Written on the request's own connection right after the operation, so it survives the operation's
- * failure too. Arguments are truncated: the audit log says what was asked, not a copy of the data.
+ * Records one API write before it runs: who (key id), what (operation and its arguments), when,
+ * with the outcome `pending`; `finishWrite` sets the outcome afterwards. Written first, on its own
+ * statement, so that no change can ever commit without its audit row: if this insert fails, the
+ * operation does not run; if the process dies mid-operation, the row says `pending`. Arguments are
+ * truncated (the audit log says what was asked, not a copy of the data) and made well-formed (a
+ * lone surrogate has no place in jsonb).
  */
-export async function recordWrite(ctx: RequestContext, operation: string, args: unknown, outcome: string): Promise<void> {
+export async function recordWrite(ctx: RequestContext, operation: string, args: unknown, outcome = 'pending'): Promise<number> {
   const principal = ctx.principal;
-  let text = JSON.stringify(args ?? {});
-  if (text.length > MAX_ARGUMENT_BYTES) text = JSON.stringify({ truncated: text.slice(0, MAX_ARGUMENT_BYTES) });
+  let text = JSON.stringify(args ?? {}, (_key, value: unknown) => (typeof value === 'string' ? wellFormed(value) : value));
+  if (text.length > MAX_ARGUMENT_BYTES) text = JSON.stringify({ truncated: wellFormed(text.slice(0, MAX_ARGUMENT_BYTES)) });
   const em: EntityManager = ctx.em;
-  await em.execute(
-    'insert into audit_event (workspace_id, api_key_id, operation, arguments, outcome, request_id, created_at) values (?, ?, ?, ?::jsonb, ?, ?, ?)',
+  const [row] = await em.execute<{ id: number }[]>(
+    'insert into audit_event (workspace_id, api_key_id, operation, arguments, outcome, request_id, created_at) values (?, ?, ?, ?::jsonb, ?, ?, ?) returning id',
     [
       principal.kind === 'workspace' ? principal.workspaceId : null,
       principal.kind === 'workspace' ? principal.keyId : null,
@@ -27,6 +36,12 @@ export async function recordWrite(ctx: RequestContext, operation: string, args: 
       ctx.now(),
     ],
   );
+  return row!.id;
+}
+
+/** Sets the outcome of a write recorded by `recordWrite` (`ok` or the error code). */
+export async function finishWrite(ctx: RequestContext, auditId: number, outcome: string): Promise<void> {
+  await ctx.em.execute('update audit_event set outcome = ? where id = ?', [outcome, auditId]);
 }
 
 /** The workspace's audit log, newest first. */

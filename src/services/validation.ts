@@ -18,9 +18,46 @@ export const limits = {
   areaCode: 64,
 } as const;
 
-// Control characters would corrupt terminal commands (TAB/CR/LF separate fields and commands) and
-// PostgreSQL cannot store NUL at all, so they are refused in every text field.
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+// Refused in every text field: C0 controls and DEL (TAB/CR/LF separate fields and commands on the
+// terminals, PostgreSQL cannot store NUL), C1 controls (U+0085 is a line break to some firmware),
+// the Unicode line and paragraph separators, and lone UTF-16 surrogates (no UTF-8 form: they cannot
+// be stored, and JSON carrying one is refused by PostgreSQL's jsonb).
+const FORBIDDEN_IN_TEXT = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// Refused in every string a client sends (names, searches, lookups): what cannot be stored or compared.
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** True when `value` holds a character no text field accepts (see FORBIDDEN_IN_TEXT). */
+export function hasForbiddenCharacters(value: string): boolean {
+  return FORBIDDEN_IN_TEXT.test(value);
+}
+
+/**
+ * The path (`name`, `employees[2].email`) of the first string in a client's input that holds a NUL
+ * or a lone surrogate, or null. Such a value reaching SQL is a database error (a 500), so every
+ * surface checks its whole input with this before running anything.
+ */
+export function unstorableStringAt(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return UNSTORABLE.test(value) ? path || '(value)' : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = unstorableStringAt(value[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      const found = UNSTORABLE.test(key) ? path || '(key)' : unstorableStringAt(child, path ? `${path}.${key}` : key);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/** The validation error for `unstorableStringAt`'s finding. */
+export function unstorableError(field: string): DomainError {
+  return DomainError.field(field, 'invalid_characters', `${field} must not contain NUL bytes or unpaired UTF-16 surrogates.`);
+}
 const PIN = /^[A-Za-z0-9]+$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -37,7 +74,9 @@ export class FieldChecker {
       return;
     }
     if (value.length > options.max) this.add(field, 'too_long', `${field} must be at most ${options.max} characters long.`);
-    if (CONTROL_CHARS.test(value)) this.add(field, 'invalid_characters', `${field} must not contain control characters (NUL, TAB, CR, LF, ...).`);
+    if (FORBIDDEN_IN_TEXT.test(value)) {
+      this.add(field, 'invalid_characters', `${field} must not contain control characters (NUL, TAB, CR, LF, U+0085...), line separators or unpaired surrogates.`);
+    }
   }
 
   pin(field: string, value: string | null | undefined): void {

@@ -1,0 +1,86 @@
+import { expect } from 'chai';
+import { createCompany, createWorkspace, type TestWorkspace } from '../support/factories';
+import { gql, rest } from '../support/http';
+import { query } from '../support/service-process';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+const LONE_SURROGATE = 'Ada\ud800';
+
+describe('API hardening: characters that cannot be stored, audit before every write, bounded metric labels', () => {
+  let t: TestApp;
+  let ws: TestWorkspace;
+  let companyId: number;
+  before(async () => {
+    t = await startTestApp({}, 'hardening-api');
+    ws = await createWorkspace(t.url);
+    companyId = (await createCompany(t.url, ws.key)).id;
+  });
+  after(() => t.stop());
+
+  const employeeCount = async () => (await query(t.config.databaseUrl!, 'select count(*)::int as n from employee where workspace_id = $1', [ws.id]))[0].n as number;
+
+  // Regression: a lone surrogate saved the change, answered 500 and left no audit entry.
+  it('a lone UTF-16 surrogate in a text field is a 422 on REST and GraphQL, and nothing is written', async () => {
+    const before = await employeeCount();
+    const viaRest = await rest(t.url, 'POST', '/public/v2/employees', { key: ws.key, body: { name: LONE_SURROGATE, lastname: 'L', code: 'S1', company_id: companyId } });
+    expect(viaRest.status).to.equal(422);
+    expect(viaRest.body.error.code).to.equal('validation_failed');
+    expect(viaRest.body.error.details[0]).to.include({ field: 'name', code: 'invalid_characters' });
+    const viaGraphQL = await gql(t.url, ws.key, 'mutation ($input: CreateEmployeeInput!) { createEmployee(input: $input) { id } }', {
+      input: { name: LONE_SURROGATE, lastname: 'L', code: 'S2', companyId },
+    });
+    expect(viaGraphQL.errors![0]!.extensions!.code).to.equal('validation_failed');
+    expect(viaGraphQL.errors![0]!.extensions!.details![0]).to.include({ code: 'invalid_characters' });
+    expect(await employeeCount()).to.equal(before);
+  });
+
+  // Regression: C1 controls and U+2028 were accepted in names, then stripped on the way to terminals.
+  for (const [label, character] of [['U+0085 (C1 next line)', '\u0085'], ['U+2028 (line separator)', '\u2028'], ['U+009B (C1 CSI)', '\u009b']] as const) {
+    it(`a name with ${label} is refused with invalid_characters`, async () => {
+      const response = await rest(t.url, 'POST', '/public/v2/employees', { key: ws.key, body: { name: `Ada${character}Lovelace`, lastname: 'L', code: `C${label.length}`, company_id: companyId } });
+      expect(response.status).to.equal(422);
+      expect(response.body.error.details[0]).to.include({ field: 'name', code: 'invalid_characters' });
+    });
+  }
+
+  // Regression: a NUL in a lookup or search reached SQL and answered 500.
+  it('a NUL byte in a path lookup or a search parameter is a 422, on REST and GraphQL', async () => {
+    const byName = await rest(t.url, 'GET', '/public/v2/areas/Front%00Door', { key: ws.key });
+    expect(byName.status).to.equal(422);
+    expect(byName.body.error.details[0]).to.include({ field: 'id', code: 'invalid_characters' });
+    const search = await rest(t.url, 'GET', '/public/v2/employees?search=a%00b', { key: ws.key });
+    expect(search.status).to.equal(422);
+    expect(search.body.error.details[0]).to.include({ field: 'search', code: 'invalid_characters' });
+    const literal = await gql(t.url, ws.key, '{ area(idOrName: "a\\u0000b") { id } }');
+    expect(literal.status).to.equal(422);
+    expect(literal.errors![0]!.extensions!.details![0]).to.include({ field: 'idOrName', code: 'invalid_characters' });
+    const variable = await gql(t.url, ws.key, 'query ($s: String) { employees(search: $s) { totalCount } }', { s: 'x\u0000' });
+    expect(variable.status).to.equal(422);
+    expect(variable.errors![0]!.extensions!.details![0]).to.include({ field: 's', code: 'invalid_characters' });
+  });
+
+  it('every mutation has its audit row, written before it runs: a refused write is audited with its outcome', async () => {
+    const created = await rest(t.url, 'POST', '/public/v2/employees', { key: ws.key, body: { name: 'Grace', lastname: 'Hopper', code: 'AUD1', company_id: companyId } });
+    expect(created.status).to.equal(201);
+    const failed = await rest(t.url, 'PUT', '/public/v2/employees/999999999', { key: ws.key, body: { name: 'Nobody' } });
+    expect(failed.status).to.equal(404);
+    const rows = await query(t.config.databaseUrl!, "select operation, outcome from audit_event where workspace_id = $1 and operation in ('createEmployee', 'updateEmployee') order by id desc limit 2", [ws.id]);
+    expect(rows).to.deep.equal([
+      { operation: 'updateEmployee', outcome: 'not_found' },
+      { operation: 'createEmployee', outcome: 'ok' },
+    ]);
+  });
+
+  // Regression: 429s were labelled with the raw path, so anonymous traffic created unbounded series.
+  it('rate-limited requests to invented paths are counted under a fixed label', async () => {
+    const limited = await startTestApp({ TIMEGATE_RATE_LIMIT_BURST: '1', TIMEGATE_RATE_LIMIT_PER_MINUTE: '1' }, 'hardening-api-429');
+    try {
+      for (let i = 0; i < 5; i++) await fetch(`${limited.url}/invented/path/${i}`);
+      const metrics = await (await fetch(`${limited.url}/metrics`)).text();
+      expect(metrics).to.not.match(/invented/);
+      expect(metrics).to.match(/timegate_http_requests_total\{method="GET",route="rate_limited",status="429"\} 4/);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
