@@ -16,6 +16,7 @@ export interface Config {
   nodeEnv: string;
   restBodyLimitBytes: number;
   idempotencyTtlHours: number;
+  idempotencyLeaseSeconds: number;
   defaultWorkspaceName: string;
   metricsToken: string | null;
   keyCacheMs: number;
@@ -91,6 +92,11 @@ export const settings: Record<keyof Config, SettingDescription> = {
     env: 'TIMEGATE_REST_BODY_LIMIT',
     default: '1048576',
     meaning: 'Largest accepted REST/GraphQL request body in bytes (larger bodies get 413), and largest GraphQL WebSocket message (the socket is closed with 1009).',
+  },
+  idempotencyLeaseSeconds: {
+    env: 'TIMEGATE_IDEMPOTENCY_LEASE_SECONDS',
+    default: '60',
+    meaning: 'A request with an Idempotency-Key still unfinished after this many seconds (its process died) no longer blocks a retry with the same key.',
   },
   idempotencyTtlHours: {
     env: 'TIMEGATE_IDEMPOTENCY_TTL_HOURS',
@@ -311,6 +317,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeEnv,
     restBodyLimitBytes: int('restBodyLimitBytes', 1048576, 1024, 100 * 1048576),
     idempotencyTtlHours: int('idempotencyTtlHours', 24, 1, 24 * 30),
+    idempotencyLeaseSeconds: int('idempotencyLeaseSeconds', 60, 1, 3600),
     defaultWorkspaceName: str('defaultWorkspaceName') ?? 'Default workspace',
     metricsToken: str('metricsToken'),
     keyCacheMs: int('keyCacheMs', 5000, 0, 300_000),

@@ -84,7 +84,7 @@ export function createRestRouter(deps: {
           const domainError = toDomainError(error, deps.logger, production);
           return { status: statusOf(domainError.code), payload: errorBody(domainError.code, domainError.message, domainError.details, requestId), error: domainError };
         });
-        await finishIdempotent(ctx, idempotencyKey, outcome.status, outcome.payload);
+        await finishIdempotent(ctx, idempotencyKey, outcome.status, outcome.payload, 'error' in outcome ? outcome.error.code : undefined);
         if ('error' in outcome) sendError(res, outcome.error, requestId);
         else res.status(outcome.status).json(outcome.payload);
       } catch (error) {

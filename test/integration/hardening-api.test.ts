@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { createCompany, createWorkspace, type TestWorkspace } from '../support/factories';
+import { requestFingerprint } from '../../src/services/idempotency.service';
+import { createCompany, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gql, rest } from '../support/http';
 import { query } from '../support/service-process';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -82,5 +83,61 @@ describe('API hardening: characters that cannot be stored, audit before every wr
     } finally {
       await limited.stop();
     }
+  });
+
+  describe('Idempotency-Key', () => {
+    const hookBody = (url: string) => ({ url, event_types: ['attendance.created'], description: 'idempotency' });
+
+    // Regression: a read key resending an admin's request with the same key got the stored response (a webhook secret).
+    it('belongs to the API key: another key never receives a stored response, and a refused attempt is not replayed', async () => {
+      const readKey = await createKey(t.url, ws.key, ['read']);
+      const headers = { 'Idempotency-Key': `hook-${Date.now()}` };
+      const created = await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, headers, body: hookBody('https://example.com/a') });
+      expect(created.status).to.equal(201);
+      expect(created.body.secret).to.be.a('string');
+      const stolen = await rest(t.url, 'POST', '/public/v2/webhooks', { key: readKey, headers, body: hookBody('https://example.com/a') });
+      expect(stolen.status).to.equal(403);
+      expect(stolen.text).to.not.contain(created.body.secret);
+      expect(stolen.headers.get('idempotent-replayed')).to.equal(null);
+
+      // The other way round: the read key is refused first; the admin's request with that key then runs.
+      const otherHeaders = { 'Idempotency-Key': `hook2-${Date.now()}` };
+      expect((await rest(t.url, 'POST', '/public/v2/webhooks', { key: readKey, headers: otherHeaders, body: hookBody('https://example.com/b') })).status).to.equal(403);
+      const admin = await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, headers: otherHeaders, body: hookBody('https://example.com/b') });
+      expect(admin.status).to.equal(201);
+      expect(admin.headers.get('idempotent-replayed')).to.equal(null);
+    });
+
+    it('the same body with its fields in another order is a replay, not a 409', async () => {
+      const headers = { 'Idempotency-Key': `order-${Date.now()}`, 'content-type': 'application/json' };
+      const first = await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, headers, rawBody: JSON.stringify({ url: 'https://example.com/o', event_types: ['attendance.created'] }) });
+      expect(first.status).to.equal(201);
+      const second = await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, headers, rawBody: JSON.stringify({ event_types: ['attendance.created'], url: 'https://example.com/o' }) });
+      expect(second.status).to.equal(201);
+      expect(second.headers.get('idempotent-replayed')).to.equal('true');
+      expect(second.body).to.deep.equal(first.body);
+    });
+
+    // Regression: a crash mid-request left the key answering 409 for 24 h though nothing was written.
+    it('a record left running by a crashed process stops blocking the key once its lease ran out', async () => {
+      const key = `crash-${Date.now()}`;
+      const principal = (await query(t.config.databaseUrl!, "select id from api_key where workspace_id = $1 order by id limit 1", [ws.id]))[0];
+      const body = hookBody('https://example.com/crash');
+      const insert = (lease: string) =>
+        query(
+          t.config.databaseUrl!,
+          `insert into idempotency_record (workspace_id, api_key_id, key, request_hash, created_at, lease_until) values ($1, $2, $3, $4, now(), now() + $5::interval)`,
+          [ws.id, principal.id, key, requestFingerprint('POST', '/public/v2/webhooks', body), lease],
+        );
+      await insert('30 seconds');
+      const running = await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, headers: { 'Idempotency-Key': key }, body });
+      expect(running.status).to.equal(409);
+      await query(t.config.databaseUrl!, "update idempotency_record set lease_until = now() - interval '1 second' where key = $1", [key]);
+      const retried = await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, headers: { 'Idempotency-Key': key }, body });
+      expect(retried.status).to.equal(201);
+      const replay = await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, headers: { 'Idempotency-Key': key }, body });
+      expect(replay.headers.get('idempotent-replayed')).to.equal('true');
+      expect(replay.body.id).to.equal(retried.body.id);
+    });
   });
 });

@@ -24,7 +24,6 @@ describe('periodic jobs survive poison values and failures', () => {
     const anonymous = `ANY${Date.now()}`;
 
     expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${anonymous}&INFO=X%00Y`)).status).to.equal(403);
-    // A NUL in a registry field reaches the unknown-terminal batch as is: the database refuses that row.
     const registry = await iclock(t.url, 'POST', `/iclock/registry?SN=${anonymous}B`, 'DeviceType=acc,~DeviceName=Bad\u0000Name,FirmVer=AC Ver 1');
     expect(registry.status).to.equal(406);
     await t.app.terminals.flush();
@@ -35,11 +34,34 @@ describe('periodic jobs survive poison values and failures', () => {
     expect(row.status).to.equal('online');
     expect(row.last_seen_at).to.be.an.instanceOf(Date);
 
-    // The INFO value lost its control byte; the refused registry row was dropped and counted.
-    const unknown = await query(t.config.databaseUrl!, 'select serial_number, firmware from unknown_terminal where serial_number like $1 order by serial_number', [`${anonymous}%`]);
-    expect(unknown).to.deep.equal([{ serial_number: anonymous, firmware: 'XY' }]);
+    // The control bytes never reached the database: the INFO value lost its NUL, the registry segment was left out.
+    const unknown = await query(t.config.databaseUrl!, 'select serial_number, model, firmware from unknown_terminal where serial_number like $1 order by serial_number', [`${anonymous}%`]);
+    expect(unknown).to.deep.equal([
+      { serial_number: anonymous, model: null, firmware: 'XY' },
+      { serial_number: `${anonymous}B`, model: null, firmware: 'AC Ver 1' },
+    ]);
+  });
+
+  it('a row the database refuses is dropped and counted; the rest of its batch is written', async () => {
+    const ws = await createWorkspace(t.url);
+    const device = await createTerminalDevice(t.url, ws.key);
+    const poisoned = `POISON${Date.now()}`;
+    // Defence in depth: inputs are cleaned at the protocol layer, so the poison is put straight into
+    // the presence buffer, as a value that slipped past every check would arrive there.
+    const buffer = (t.app.terminals as unknown as { presence: { contact(c: object, at: Date): void } }).presence;
+    buffer.contact({ serialNumber: poisoned, ip: '127.0.0.1', model: 'Bad\u0000Model', firmware: null, protocol: 'att-push' }, new Date());
+    buffer.contact({ serialNumber: `${poisoned}OK`, ip: '127.0.0.1', model: 'Good', firmware: null, protocol: 'att-push' }, new Date());
+    expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${device.serial_number}`)).status).to.equal(200);
+    await t.app.terminals.flush();
+
+    expect((await lastSeen(device.id)).status).to.equal('online');
+    const unknown = await query(t.config.databaseUrl!, 'select serial_number, model from unknown_terminal where serial_number like $1 order by serial_number', [`${poisoned}%`]);
+    expect(unknown).to.deep.equal([{ serial_number: `${poisoned}OK`, model: 'Good' }]);
     const metrics = await (await fetch(`${t.url}/metrics`)).text();
     expect(metrics).to.match(/timegate_job_poison_rows_dropped_total\{job="presence"\} 1\b/);
+    // And the next flush runs normally.
+    expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${device.serial_number}`)).status).to.equal(200);
+    await t.app.terminals.flush();
   });
 
   it('a flush after a failed one still runs, and a job failing 3 runs in a row makes /readyz answer 503 until it succeeds', async () => {
