@@ -1,26 +1,61 @@
 // Which addresses a webhook may reach. With TIMEGATE_WEBHOOK_ALLOW_PRIVATE=false, private,
-// loopback, link-local, CGNAT, multicast and reserved ranges are refused: at creation (literal IPs
-// and the name's current DNS answers) and again at each delivery, on the address actually dialled.
+// loopback, link-local, CGNAT, multicast and reserved ranges are refused, in every IPv6 spelling
+// too: at creation (literal IPs and the name's current DNS answers) and again at each delivery, on
+// the address actually dialled.
 import dns from 'node:dns/promises';
 import net from 'node:net';
 
-const blocked = new net.BlockList();
+const blockedV4 = new net.BlockList();
 for (const [prefix, bits] of [
   ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(prefix, bits, 'ipv4');
-for (const [prefix, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['64:ff9b::', 96]] as const) {
-  blocked.addSubnet(prefix, bits, 'ipv6');
+  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
+  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) blockedV4.addSubnet(prefix, bits, 'ipv4');
+
+// IPv6 is decided by allow-list: only global unicast (2000::/3) may be dialled, minus the parts of
+// it that are not ordinary hosts or that embed an IPv4 address a relay would forward to (so
+// [2002:7f00:1::] cannot reach 127.0.0.1 through 6to4). Everything else (::, ::1, the IPv4-compatible
+// ::/96 such as [::127.0.0.1], unique-local fc00::/7, link-local fe80::/10, the deprecated site-local
+// fec0::/10, multicast, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, discard 100::/64) is outside 2000::/3.
+// IPv4-mapped addresses (::ffff:a.b.c.d, in any spelling) are judged as the IPv4 address they are.
+const globalV6 = new net.BlockList();
+globalV6.addSubnet('2000::', 3, 'ipv6');
+const blockedGlobalV6 = new net.BlockList();
+for (const [prefix, bits] of [
+  ['2001::', 23], // IETF protocol assignments: Teredo 2001::/32 (embeds an IPv4), benchmarking, ORCHID
+  ['2001:db8::', 32], // documentation
+  ['2002::', 16], // 6to4: embeds an IPv4 address
+  ['3ffe::', 16], // the retired 6bone
+  ['3fff::', 20], // documentation (RFC 9637)
+  ['5f00::', 16], // SRv6 segment identifiers
+] as const) blockedGlobalV6.addSubnet(prefix, bits, 'ipv6');
+
+/** The 16 bytes of an IPv6 address in any textual form (`::`, embedded dotted quad), or null. */
+function ipv6Bytes(address: string): number[] | null {
+  if (net.isIP(address) !== 6) return null;
+  let text = address.replace(/%.*$/, '');
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.includes('::') ? text.split('::') as [string, string] : [text, null];
+  const groups = (part: string) => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
+  const left = groups(head);
+  const right = tail === null ? [] : groups(tail);
+  const all = tail === null ? left : [...left, ...Array(8 - left.length - right.length).fill(0), ...right];
+  return all.flatMap((g) => [g >> 8, g & 0xff]);
 }
 
 export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return blocked.check(mapped[1]!, 'ipv4');
   const family = net.isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) return blocked.check(address, 'ipv6');
-  return true;
+  if (family === 4) return blockedV4.check(address, 'ipv4');
+  if (family !== 6) return true;
+  const bytes = ipv6Bytes(address);
+  if (!bytes) return true;
+  // ::ffff:0:0/96: an IPv4 address written as IPv6; judged as that IPv4 address.
+  if (bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 0xff && bytes[11] === 0xff) return blockedV4.check(bytes.slice(12).join('.'), 'ipv4');
+  return !globalV6.check(address, 'ipv6') || blockedGlobalV6.check(address, 'ipv6');
 }
 
 export class AddressRefused extends Error {}
