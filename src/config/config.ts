@@ -53,6 +53,7 @@ export interface Config {
   webhookAllowPrivate: boolean;
   webhookPollMs: number;
   webhookConcurrency: number;
+  webhookEndpointConcurrency: number;
 }
 
 export interface SettingDescription {
@@ -258,7 +259,16 @@ export const settings: Record<keyof Config, SettingDescription> = {
     meaning: 'Whether webhook URLs may point at private, loopback or link-local addresses (checked at creation and after DNS at each delivery).',
   },
   webhookPollMs: { env: 'TIMEGATE_WEBHOOK_POLL_MS', default: '1000', meaning: 'How often the webhook worker looks for due deliveries (new events also wake it at once).' },
-  webhookConcurrency: { env: 'TIMEGATE_WEBHOOK_CONCURRENCY', default: '10', meaning: 'Webhook requests one process sends at the same time.' },
+  webhookConcurrency: {
+    env: 'TIMEGATE_WEBHOOK_CONCURRENCY',
+    default: '32',
+    meaning: 'Webhook requests one process sends at the same time (a continuous pool: a slow request holds one slot, never the others); one workspace gets at most half of them.',
+  },
+  webhookEndpointConcurrency: {
+    env: 'TIMEGATE_WEBHOOK_ENDPOINT_CONCURRENCY',
+    default: '8',
+    meaning: 'Webhook requests one process sends to one endpoint at the same time.',
+  },
 };
 
 export class ConfigError extends Error {}
@@ -354,7 +364,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookDisableAfterHours: int('webhookDisableAfterHours', 24, 1, 24 * 30),
     webhookAllowPrivate: allowPrivateRaw === null ? nodeEnv !== 'production' : allowPrivateRaw === 'true',
     webhookPollMs: int('webhookPollMs', 1000, 10, 3_600_000),
-    webhookConcurrency: int('webhookConcurrency', 10, 1, 200),
+    webhookConcurrency: int('webhookConcurrency', 32, 2, 1000),
+    webhookEndpointConcurrency: int('webhookEndpointConcurrency', 8, 1, 1000),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

@@ -13,6 +13,11 @@ export enum WebhookDeliveryStatus {
 @Entity({ tableName: 'webhook_delivery' })
 @Index({ name: 'webhook_delivery_due_index', properties: ['status', 'nextAttemptAt'] })
 @Index({ name: 'webhook_delivery_endpoint_index', properties: ['endpointId', 'id'] })
+// The worker's fair claim asks each endpoint for its oldest due pending deliveries.
+@Index({
+  name: 'webhook_delivery_pending_endpoint_index',
+  expression: `create index "webhook_delivery_pending_endpoint_index" on "webhook_delivery" ("endpoint_id", "next_attempt_at", "id") where "status" = 'pending'`,
+})
 export class WebhookDelivery {
   @PrimaryKey({ autoincrement: true })
   id!: number;

@@ -1,4 +1,6 @@
-// Sends due webhook deliveries. Claiming is one statement with `for update skip locked` that also
+// Sends due webhook deliveries from a continuous pool of requests (TIMEGATE_WEBHOOK_CONCURRENCY per
+// process, TIMEGATE_WEBHOOK_ENDPOINT_CONCURRENCY per endpoint, half the pool at most per workspace,
+// workspaces served in turn). Claiming is one statement with `for update skip locked` that also
 // pushes the row's due time past a lease, so with several processes each delivery is sent by one of
 // them; if that process dies mid-request, the lease runs out and another sends it (at least once).
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -43,8 +45,13 @@ export function retryDelayMs(attempt: number, baseSeconds: number, random = Math
 }
 
 export class WebhookWorker {
-  private chain: Promise<number> = Promise.resolve(0);
-  private queued = false;
+  /** Requests in flight in this process, and how many of them each endpoint and workspace holds. */
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly busyEndpoints = new Map<number, number>();
+  private readonly busyWorkspaces = new Map<number, number>();
+  private claiming: Promise<number> | null = null;
+  private claimAgain = false;
+  private attemptsMade = 0;
   private stopped = false;
 
   constructor(private readonly deps: { orm: MikroORM; config: Config; logger: Logger; now: () => Date; metrics?: Metrics }) {}
@@ -54,58 +61,136 @@ export class WebhookWorker {
     jobs.add('webhooks', this.deps.config.webhookPollMs, () => this.runOnce());
   }
 
-  /** Schedules a run soon (coalesced: at most one run waits behind the current one). */
+  /** New deliveries may be due: fill the free slots now (never waits for requests in flight). */
   kick(): void {
-    if (this.stopped || this.queued) return;
-    this.queued = true;
-    this.runOnce().catch((err) => this.deps.logger.error({ err }, 'webhook delivery run failed'));
+    if (this.stopped) return;
+    this.fill().catch((err) => this.deps.logger.error({ err }, 'claiming webhook deliveries failed'));
   }
 
   /**
-   * Sends every delivery due now (by the injected clock), including retries that come due, until
-   * none is left; runs of one process never overlap. Resolves with the number of attempts made.
+   * Sends every delivery due now (by the injected clock), including retries that come due, and
+   * resolves when none is due or in flight any more, with the number of attempts made meanwhile
+   * (by this call or by kicks). Tests and the periodic poll call it.
    */
-  runOnce(): Promise<number> {
-    this.chain = this.chain.catch(() => 0).then(() => {
-      this.queued = false;
-      return this.drain();
-    });
-    return this.chain;
+  async runOnce(): Promise<number> {
+    const before = this.attemptsMade;
+    for (;;) {
+      const claimed = await this.fill();
+      if (this.inFlight.size === 0 && claimed === 0) break;
+      if (this.inFlight.size > 0) await Promise.race(this.inFlight);
+    }
+    return this.attemptsMade - before;
   }
 
   /** Stops taking deliveries; resolves when the requests in flight have finished and been recorded. */
   async stop(): Promise<void> {
     this.stopped = true;
-    await this.chain.catch(() => undefined);
+    await this.claiming?.catch(() => undefined);
+    await Promise.all(this.inFlight);
   }
 
-  private async drain(): Promise<number> {
-    let attempts = 0;
-    while (!this.stopped) {
-      const claimed = await this.claim();
-      if (claimed.length === 0) break;
-      await Promise.all(claimed.map((delivery) => this.send(delivery)));
-      attempts += claimed.length;
+  /**
+   * A continuous pool: claims due deliveries into the free slots and starts each request at once;
+   * every request that ends frees its slot and claims again. No delivery waits for another (a
+   * batch used to wait for its slowest request). Claims made while one is running are coalesced.
+   * Resolves with the number of deliveries claimed.
+   */
+  private fill(): Promise<number> {
+    if (this.claiming) {
+      this.claimAgain = true;
+      return this.claiming;
     }
-    return attempts;
+    const run = (async () => {
+      let claimedTotal = 0;
+      do {
+        this.claimAgain = false;
+        const free = this.deps.config.webhookConcurrency - this.inFlight.size;
+        if (free <= 0 || this.stopped) break;
+        const claimed = await this.claim(free);
+        for (const delivery of claimed) this.start(delivery);
+        claimedTotal += claimed.length;
+        // A full claim may have left more due: look again while slots are free.
+        if (claimed.length === free) this.claimAgain = true;
+      } while (this.claimAgain && !this.stopped);
+      return claimedTotal;
+    })();
+    this.claiming = run;
+    void run
+      .finally(() => {
+        if (this.claiming === run) this.claiming = null;
+      })
+      .catch(() => undefined);
+    return run;
   }
 
-  private async claim(): Promise<Claimed[]> {
+  private start(delivery: Claimed): void {
+    const count = (map: Map<number, number>, key: number, by: number) => {
+      const n = (map.get(key) ?? 0) + by;
+      if (n > 0) map.set(key, n);
+      else map.delete(key);
+    };
+    count(this.busyEndpoints, delivery.endpoint_id, 1);
+    count(this.busyWorkspaces, delivery.workspace_id, 1);
+    const request: Promise<void> = this.send(delivery).finally(() => {
+      count(this.busyEndpoints, delivery.endpoint_id, -1);
+      count(this.busyWorkspaces, delivery.workspace_id, -1);
+      this.inFlight.delete(request);
+      this.attemptsMade += 1;
+      this.kick();
+    });
+    this.inFlight.add(request);
+  }
+
+  /**
+   * Claims up to `limit` due deliveries, fairly: each enabled endpoint offers its oldest due
+   * deliveries up to its free share (TIMEGATE_WEBHOOK_ENDPOINT_CONCURRENCY minus what it has in
+   * flight here), each workspace at most half the pool, and the workspaces take turns (round-robin
+   * by rank within the workspace, oldest first). One workspace's slow receiver therefore holds at
+   * most its own share of the pool, never everyone's.
+   */
+  private async claim(limit: number): Promise<Claimed[]> {
     const { config, now } = this.deps;
     const at = now();
     const lease = new Date(at.getTime() + config.webhookTimeoutMs + 60_000);
+    const workspaceCap = Math.max(1, Math.floor(config.webhookConcurrency / 2));
+    const ints = (values: Iterable<number>) => `{${[...values].join(',')}}`;
     return this.deps.orm.em.fork().getConnection().execute<Claimed[]>(
-      `with claimed as (
+      `with busy_endpoint as (select * from unnest(?::int[], ?::int[]) as b(endpoint_id, n)),
+       busy_workspace as (select * from unnest(?::int[], ?::int[]) as b(workspace_id, n)),
+       offered as (
+         select d.id, w.workspace_id, d.next_attempt_at
+         from webhook_endpoint w
+         left join busy_endpoint be on be.endpoint_id = w.id
+         cross join lateral (
+           select d2.id, d2.next_attempt_at from webhook_delivery d2
+           where d2.endpoint_id = w.id and d2.status = 'pending' and d2.next_attempt_at <= ?::timestamptz
+           order by d2.next_attempt_at, d2.id
+           limit greatest(0, ?::int - coalesce(be.n, 0))
+           for update of d2 skip locked) d
+         where w.enabled),
+       ranked as (
+         select o.id, o.next_attempt_at, row_number() over (partition by o.workspace_id order by o.next_attempt_at, o.id) as turn, coalesce(bw.n, 0) as busy
+         from offered o left join busy_workspace bw on bw.workspace_id = o.workspace_id),
+       picked as (
+         select id from ranked where turn <= ?::int - busy order by turn, next_attempt_at, id limit ?),
+       claimed as (
          update webhook_delivery d set next_attempt_at = ?::timestamptz, attempt_count = d.attempt_count + 1
-         where d.id in (
-           select d2.id from webhook_delivery d2 join webhook_endpoint w on w.id = d2.endpoint_id and w.enabled
-           where d2.status = 'pending' and d2.next_attempt_at <= ?::timestamptz
-           order by d2.next_attempt_at, d2.id limit ? for update of d2 skip locked)
+         from picked where d.id = picked.id
          returning d.*)
        select c.id, c.endpoint_id, c.attempt_count, c.give_up_at, w.url, w.secret, e.id as event_id, e.workspace_id, e.type, e.data, e.created_at
        from claimed c join webhook_endpoint w on w.id = c.endpoint_id join event e on e.id = c.event_id
        order by c.event_id`,
-      [lease, at, config.webhookConcurrency],
+      [
+        ints(this.busyEndpoints.keys()),
+        ints(this.busyEndpoints.values()),
+        ints(this.busyWorkspaces.keys()),
+        ints(this.busyWorkspaces.values()),
+        at,
+        config.webhookEndpointConcurrency,
+        workspaceCap,
+        limit,
+        lease,
+      ],
     );
   }
 
@@ -141,6 +226,11 @@ export class WebhookWorker {
     const { config, now } = this.deps;
     const at = now();
     await this.deps.orm.em.fork().transactional(async (em) => {
+      // Locks in the order a delete of the endpoint takes them (endpoint, then its deliveries and
+      // attempts): recording an attempt while the endpoint is deleted waits or finds it gone, it
+      // never deadlocks. FOR NO KEY UPDATE: this transaction updates the endpoint row below.
+      const [endpoint] = await em.execute<{ id: number }[]>('select id from webhook_endpoint where id = ? for no key update', [delivery.endpoint_id]);
+      if (!endpoint) return; // deleted meanwhile, with its deliveries: nothing left to record
       await em.execute(
         `insert into webhook_attempt (delivery_id, attempted_at, status_code, duration_ms, response_excerpt, error, succeeded) values (?, ?, ?, ?, ?, ?, ?)`,
         [delivery.id, at, outcome.statusCode, outcome.durationMs, outcome.excerpt, outcome.error, outcome.succeeded],
@@ -158,7 +248,7 @@ export class WebhookWorker {
       }
       const disableBefore = new Date(at.getTime() - config.webhookDisableAfterHours * 3_600_000);
       const reason = `Disabled automatically: every delivery attempt failed for ${config.webhookDisableAfterHours} hours (last error: ${outcome.error}).`;
-      const [endpoint] = await em.execute<{ enabled: boolean }[]>(
+      const [updated] = await em.execute<{ enabled: boolean }[]>(
         `update webhook_endpoint set
            failing_since = coalesce(failing_since, ?::timestamptz),
            enabled = enabled and not (coalesce(failing_since, ?::timestamptz) <= ?::timestamptz),
@@ -167,7 +257,7 @@ export class WebhookWorker {
          where id = ? returning enabled`,
         [at, at, disableBefore, at, disableBefore, reason, at, disableBefore, at, delivery.endpoint_id],
       );
-      if (endpoint && !endpoint.enabled) this.deps.logger.warn({ endpointId: delivery.endpoint_id }, 'webhook endpoint disabled after continued failure');
+      if (updated && !updated.enabled) this.deps.logger.warn({ endpointId: delivery.endpoint_id }, 'webhook endpoint disabled after continued failure');
     });
   }
 }
