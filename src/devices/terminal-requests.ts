@@ -105,7 +105,9 @@ function knownTerminal(ctx: RequestContext, deps: TerminalDeps, r: TerminalReque
     deps.cache.patch(device.serialNumber, { reported: { ...device.reported, remoteAddress: r.remoteAddress } });
   }
 
-  const access = family === 'access' || device.protocol === 'acc-push';
+  // An explicit DeviceType=att outranks a remembered access-control mode (the terminal was reset or
+  // re-flashed as a time clock); otherwise access once seen stays access.
+  const access = r.query.get('devicetype')?.toLowerCase() === 'att' ? false : family === 'access' || device.protocol === 'acc-push';
   switch (r.endpoint) {
     case 'cdata':
       if (r.method === 'GET') return isHandshake(r) ? handshake(ctx, deps, device, r, access) : reply(OK);
@@ -138,7 +140,13 @@ function knownTerminal(ctx: RequestContext, deps: TerminalDeps, r: TerminalReque
 async function commandResults(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, r: TerminalRequest): Promise<TerminalReply> {
   const { results, errors } = parseCommandResults(r.body);
   if (errors.length > 0) ctx.logger.warn({ serial: r.serialNumber, errors: errors.slice(0, 20) }, 'unreadable command results');
-  await recordCommandResults(ctx, device.id, results, { timeoutSeconds: deps.config.commandTimeoutSeconds, maxAttempts: deps.config.commandMaxAttempts });
+  await recordCommandResults(
+    ctx,
+    device.id,
+    results,
+    { timeoutSeconds: deps.config.commandTimeoutSeconds, maxAttempts: deps.config.commandMaxAttempts },
+    device.protocol === 'acc-push' ? 'access' : 'attendance',
+  );
   return reply(OK);
 }
 

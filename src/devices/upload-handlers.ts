@@ -90,7 +90,7 @@ export async function handleRtlog(u: Upload): Promise<string> {
   logRejected(u, 'rtlog', errors);
   const result = await ingestRtlog(u.ctx, u.device, records);
   logRejected(u, 'rtlog', result.rejected.map((r) => ({ ...r, text: '' })));
-  u.ctx.logger.debug({ serial: u.device.serialNumber, punches: result.punches, doorEvents: result.doorEvents, ignored: result.ignored }, 'rtlog stored');
+  u.ctx.logger.debug({ serial: u.device.serialNumber, punches: result.punches, doorEvents: result.doorEvents }, 'rtlog stored');
   return OK;
 }
 
@@ -119,7 +119,9 @@ export async function handleTableData(u: Upload): Promise<string> {
   const { rows, errors } = parseTableData(tablename, u.body);
   logRejected(u, `tabledata:${tablename}`, errors);
   await recordTerminalTemplates(u.ctx, u.device, tableDataTemplates(rows));
-  const count = u.declaredCount !== null && /^\d+$/.test(u.declaredCount) ? u.declaredCount : String(rows.length);
+  // Without a declared count, the number of records received (stored or refused): the terminal
+  // compares it with what it sent and would send the table again on `<table>=0`.
+  const count = u.declaredCount !== null && /^\d+$/.test(u.declaredCount) ? u.declaredCount : String(rows.length + errors.length);
   return /^[A-Za-z][A-Za-z0-9_]*$/.test(tablename) ? tableDataAck(tablename, count) : OK;
 }
 

@@ -10,6 +10,10 @@ export enum DoorEventClass {
   denied = 'denied',
   door = 'door',
   alarm = 'alarm',
+  /** Events of the terminal itself (start-up, tamper, firmware...), not of a door. */
+  device = 'device',
+  /** Codes Timegate does not know (newer firmware): kept with their raw code, never dropped. */
+  unknown = 'unknown',
 }
 
 /**

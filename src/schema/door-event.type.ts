@@ -4,10 +4,10 @@ import { Connection, ConnectionArgs } from './connection';
 
 registerEnumType(DoorEventClass, {
   name: 'DoorEventClass',
-  description: '`granted`: a person was let in; `denied`: refused (not registered, expired, wrong time zone...); `door`: door/exit button/remote events; `alarm`: door alarms.',
+  description: '`granted`: a person was let in; `denied`: refused (not registered, expired, wrong time zone...); `door`: door/exit button/remote events; `alarm`: door alarms; `device`: events of the terminal itself; `unknown`: codes Timegate does not know yet (see `eventCode`).',
 });
 
-@ObjectType('DoorEvent', { description: 'An access-control event of a terminal (rtlog) concerning a door. Read-only.' })
+@ObjectType('DoorEvent', { description: 'An access-control event of a terminal (rtlog): door events, and every other event code it reports (none is dropped). Read-only.' })
 export class DoorEventType {
   @Field(() => Int) id!: number;
   @Field(() => Int) companyId!: number;

@@ -99,14 +99,18 @@ export async function takeCommandsForDelivery(ctx: RequestContext, deviceId: num
 /**
  * Applies `devicecmd` results of one device: `Return >= 0` succeeded, transient codes go back to
  * the queue while attempts remain, other negative codes fail, -5000 waits for the second result.
- * A result naming a command id this device does not have is logged and ignored.
+ * On an attendance terminal a positive Return to a `DATA UPDATE`/`DATA DELETE` is an enrolment
+ * error code, not a success (only a query's positive Return is a count); access-control terminals
+ * answer >= 0 for success. A result naming a command id this device does not have is logged and ignored.
  */
 export async function recordCommandResults(
   ctx: RequestContext,
   deviceId: number,
   results: ReadonlyArray<{ id: string; returnCode: number }>,
   policy: CommandPolicy,
+  family: 'attendance' | 'access' = 'attendance',
 ): Promise<void> {
+  const attendance = family === 'attendance';
   const now = ctx.now();
   const concluded = await ctx.em.transactional(async (em) => {
     const touched: number[] = [];
@@ -116,13 +120,15 @@ export async function recordCommandResults(
       const retry = TRANSIENT_CODES.has(result.returnCode);
       const rows = await em.execute<{ id: number; status: string }[]>(
         `update device_command set
-           status = case when ? >= 0 then 'succeeded' when ? and attempts < ? then 'queued' else 'failed' end,
+           status = case
+             when ? > 0 and ? and (command like 'DATA UPDATE %' or command like 'DATA DELETE %') then 'failed'
+             when ? >= 0 then 'succeeded' when ? and attempts < ? then 'queued' else 'failed' end,
            return_code = ?,
            sent_at = case when ? and attempts < ? then null else sent_at end,
            completed_at = case when ? and attempts < ? then null else ?::timestamptz end
          where device_id = ? and command_id = ? and status in ('sent', 'queued')
          returning id, status`,
-        [result.returnCode, retry, policy.maxAttempts, result.returnCode, retry, policy.maxAttempts, retry, policy.maxAttempts, now, deviceId, result.id],
+        [result.returnCode, attendance, result.returnCode, retry, policy.maxAttempts, result.returnCode, retry, policy.maxAttempts, retry, policy.maxAttempts, now, deviceId, result.id],
       );
       if (rows.length === 0) ctx.logger.warn({ deviceId, commandId: result.id, returnCode: result.returnCode }, 'result for an unknown or concluded command ignored');
       touched.push(...rows.map((r) => r.id));

@@ -58,20 +58,32 @@ export async function lockDeviceSync(em: EntityManager, deviceId: number, wait: 
   return row!.locked;
 }
 
+/** A stored template, and the terminal it was captured on (null: enrolled through the API). */
+type StoredTemplate = SyncTemplate & { sourceDeviceId: number | null };
+
 /** The stored templates of some employees, as the command builders want them. */
-export async function templatesOf(em: EntityManager, employeeIds: number[]): Promise<Map<number, SyncTemplate[]>> {
-  const byEmployee = new Map<number, SyncTemplate[]>();
+export async function templatesOf(em: EntityManager, employeeIds: number[]): Promise<Map<number, StoredTemplate[]>> {
+  const byEmployee = new Map<number, StoredTemplate[]>();
   if (employeeIds.length === 0) return byEmployee;
-  const rows = await em.execute<(SyncTemplate & { employee_id: number; sub_index: number })[]>(
-    `select employee_id, type, no, sub_index, version, format, valid, duress, data from employee_template where employee_id in (${employeeIds.map(() => '?').join(', ')})`,
+  const rows = await em.execute<(SyncTemplate & { employee_id: number; sub_index: number; source_device_id: number | null })[]>(
+    `select employee_id, type, no, sub_index, version, format, valid, duress, data, source_device_id from employee_template where employee_id in (${employeeIds.map(() => '?').join(', ')})`,
     employeeIds,
   );
   for (const r of rows) {
     const list = byEmployee.get(r.employee_id) ?? [];
-    list.push({ type: r.type, no: r.no, subIndex: r.sub_index, version: r.version, format: r.format, valid: r.valid, duress: r.duress, data: r.data });
+    list.push({ type: r.type, no: r.no, subIndex: r.sub_index, version: r.version, format: r.format, valid: r.valid, duress: r.duress, data: r.data, sourceDeviceId: r.source_device_id });
     byEmployee.set(r.employee_id, list);
   }
   return byEmployee;
+}
+
+/**
+ * The templates to send to `deviceId` for a user: never one captured on that same terminal (it has
+ * it, and writing it back can overwrite a newer enrolment there), unless the user is re-created
+ * under a new pin, which deletes the terminal's copy.
+ */
+function templatesFor(deviceId: number, row: PendingRow, templates: StoredTemplate[]): SyncTemplate[] {
+  return row.previous_pin !== null ? templates : templates.filter((t) => t.sourceDeviceId !== deviceId);
 }
 
 interface PendingRow {
@@ -118,7 +130,7 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
       const commands = syncCommands(
         terminal,
         { pin: row.pin, previousPin: row.previous_pin, name: row.name, privilege: row.privilege, present: row.present },
-        templates.get(row.employee_id) ?? [],
+        templatesFor(deviceId, row, templates.get(row.employee_id) ?? []),
       );
       const values = commands.map(() => `(?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?)`).join(', ');
       const params = commands.flatMap((command, step) => [

@@ -27,12 +27,15 @@ export interface IngestRejection {
 const toInstant = createLocalTimeConverter();
 const MAX_RECORD_INDEX = 2_147_483_647;
 
-/** rtlog event classes kept as door events, in API spelling; device/unknown events are only logged. */
-const DOOR_EVENT_CLASSES: Partial<Record<RtlogEventClass, DoorEventClass>> = {
+/** rtlog event classes, in API spelling: every rtlog event is stored as a door event. */
+const DOOR_EVENT_CLASSES: Record<RtlogEventClass, DoorEventClass> = {
   'access-granted': DoorEventClass.granted,
   'access-denied': DoorEventClass.denied,
   door: DoorEventClass.door,
   alarm: DoorEventClass.alarm,
+  // Every event is stored: a code this version does not know may be the one that matters.
+  device: DoorEventClass.device,
+  unknown: DoorEventClass.unknown,
 };
 
 /** Event codes that open a door (SEC-DOC appendix 2): verified openings and the door-class openings. */
@@ -58,8 +61,9 @@ export async function ingestAttlog(ctx: RequestContext, device: TerminalDevice, 
       pin: r.pin,
       punchTime: toInstant(r.localTime, device.timeZone),
       localTime: r.localTime,
-      punchState: String(r.status),
-      verifyType: verifyTypeName(r.verify),
+      // Non-numeric values are kept as sent (the state as its raw text, the mode as its name).
+      punchState: r.status === null ? r.statusRaw.slice(0, 16) : String(r.status),
+      verifyType: r.verify === null ? r.verifyRaw.slice(0, 64) : verifyTypeName(r.verify),
       verifyCode: r.verify,
       workCode: r.workCode === '' ? null : r.workCode.slice(0, 32),
       deviceRecordIndex: null,
@@ -85,13 +89,11 @@ export const ATTLOG_CHUNK = 5_000;
 export interface RtlogIngestResult {
   punches: IngestResult;
   doorEvents: IngestResult;
-  /** Device/unknown-class events: acknowledged and logged, not stored. */
-  ignored: number;
   rejected: IngestRejection[];
 }
 
 /**
- * rtlog: door-related events (granted, denied, door, alarm classes) become door events; granted
+ * rtlog: every event becomes a door event (granted, denied, door, alarm, device, unknown); granted
  * events of a person (`pin` not 0) also become punches. Both dedupe on (workspace, serial, index).
  * Denied attempts (not registered, expired, ...) are door events only: nobody entered.
  */
@@ -102,9 +104,8 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
     if (r.index < 0 || r.index > MAX_RECORD_INDEX) rejected.push({ line: r.line, reason: `record index ${r.index} is out of range (0..${MAX_RECORD_INDEX})` });
     else kept.push(r);
   }
-  const doorRecords = kept.filter((r) => DOOR_EVENT_CLASSES[r.eventClass] !== undefined);
   const punchRecords = kept.filter((r) => r.eventClass === 'access-granted' && !r.deviceEvent);
-  const employees = await employeesByPin(ctx, device.companyId, doorRecords.filter((r) => !r.deviceEvent).map((r) => r.pin));
+  const employees = await employeesByPin(ctx, device.companyId, kept.filter((r) => !r.deviceEvent).map((r) => r.pin));
   const receivedAt = ctx.now();
   const instant = (r: RtlogRecord) => toInstant(r.localTime, device.timeZone);
   const verifyName = (r: RtlogRecord) => (r.verifyType === null ? null : verifyTypeName(r.verifyType));
@@ -131,8 +132,8 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
     );
 
     let doorStored = 0;
-    if (doorRecords.length > 0) {
-      const rows = doorRecords.map((r) => ({
+    if (kept.length > 0) {
+      const rows = kept.map((r) => ({
         workspace_id: device.workspaceId,
         company_id: device.companyId,
         device_id: device.id,
@@ -186,8 +187,7 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
     }
     return {
       punches: { stored: punchIds.length, duplicates: punchRecords.length - punchIds.length },
-      doorEvents: { stored: doorStored, duplicates: doorRecords.length - doorStored },
-      ignored: kept.length - doorRecords.length,
+      doorEvents: { stored: doorStored, duplicates: kept.length - doorStored },
       rejected,
     };
   });

@@ -228,6 +228,29 @@ describe('sync engine: assignments and templates reach the terminals', () => {
       expect(simB.store.users.has(e.pin!)).to.equal(true);
     });
 
+    // Regression: a change to the user rebuilt every terminal's commands with all stored templates,
+    // writing the terminal's own capture back to it (and over a newer enrolment there).
+    it('hardening: a template captured on a terminal is never sent back to that terminal, only to the others', async () => {
+      const [a, b] = [await device('att'), await device('att')];
+      const simA = terminal(a.serial_number, 'att');
+      terminal(b.serial_number, 'att');
+      const e = await employee();
+      await send('POST', `/public/v2/employees/${e.id}/devices`, [a, b].map((d) => ({ device_id: d.id, permission_id: 0 })));
+      for (const d of [a, b]) await settles(e.id, d.id);
+      simA.enrollFingerprint(e.pin!, 4);
+      await eventually(async () => (await sql(`select 1 from device_command where device_id = ? and command like 'DATA UPDATE FINGERTMP%'`, [b.id])).length > 0);
+      for (const d of [a, b]) await settles(e.id, d.id);
+
+      // A name change makes both rows pending again: B gets the template with the user, A only the user.
+      expect((await send('PUT', `/public/v2/employees/${e.id}`, { name: 'Renamed' })).status).to.equal(200);
+      for (const d of [a, b]) await settles(e.id, d.id);
+      const fingerprints = async (deviceId: number) => (await sql(`select count(*)::int as n from device_command where device_id = ? and command like 'DATA UPDATE FINGERTMP%'`, [deviceId]))[0].n;
+      expect(await fingerprints(a.id)).to.equal(0);
+      expect(await fingerprints(b.id)).to.equal(2);
+      const [user] = await sql(`select command from device_command where device_id = ? and command like 'DATA UPDATE USERINFO%' order by id desc limit 1`, [a.id]);
+      expect(user.command).to.contain('Name=Renamed');
+    });
+
     it('unified templates (BIODATA / tabledata biodata) are stored with their own version and type', async () => {
       const d = await device('acc');
       const sim = terminal(d.serial_number, 'acc');

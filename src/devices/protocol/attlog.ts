@@ -9,10 +9,14 @@ export interface AttlogRecord {
   pin: string;
   /** Device wall-clock time `YYYY-MM-DD HH:MM:SS`, validated, no zone. */
   localTime: string;
-  /** Attendance state (0 check-in, 1 check-out, … configurable per device, §7.2). */
-  status: number;
-  /** Verify mode code (§7.1); see `verifyTypeName()`. */
-  verify: number;
+  /** Attendance state (0 check-in, 1 check-out, … configurable per device, §7.2); null when not a number. */
+  status: number | null;
+  /** The status field as sent (a firmware may send a letter: the punch is kept with it). */
+  statusRaw: string;
+  /** Verify mode code (§7.1), see `verifyTypeName()`; null when not a number. */
+  verify: number | null;
+  /** The verify field as sent. */
+  verifyRaw: string;
   /** Field 5; often empty. */
   workCode: string;
   /** Fields 6+ (reserved and firmware extras), with trailing empty fields from trailing TABs removed. */
@@ -65,10 +69,19 @@ function parseAttlogLine(line: number, text: string): AttlogRecord | string {
   if (implausible) return `bad date: ${implausible}`;
   if (fields.length < 4) return `record cut short: ${fields.length} fields, need at least 4 (pin, time, status, verify)`;
   if (status === '') return 'missing status (field 3 empty)';
-  if (!DIGITS.test(status)) return `non-numeric status ${JSON.stringify(status)}`;
   if (verify === '') return 'missing verify mode (field 4 empty)';
-  if (!DIGITS.test(verify)) return `non-numeric verify mode ${JSON.stringify(verify)}`;
+  // A status or verify mode that is not a number is still a punch: kept with the raw value.
   const extras = fields.length > 5 ? fields.slice(5) : [];
   while (extras.length > 0 && extras[extras.length - 1] === '') extras.pop();
-  return { line, pin, localTime: time.replace('T', ' '), status: Number(status), verify: Number(verify), workCode, extras };
+  return {
+    line,
+    pin,
+    localTime: time.replace('T', ' '),
+    status: DIGITS.test(status) ? Number(status) : null,
+    statusRaw: status,
+    verify: DIGITS.test(verify) ? Number(verify) : null,
+    verifyRaw: verify,
+    workCode,
+    extras,
+  };
 }

@@ -46,7 +46,8 @@ export function parseOptions(body: BodyInput, options?: DecodeOptions): OptionsP
       }
       continue;
     }
-    const rawKey = segment.slice(0, at);
+    // `…, ~DeviceName=X` (a space after the comma) must not lose the field: keys are trimmed.
+    const rawKey = segment.slice(0, at).trim();
     const key = rawKey.replace(/^~+/, '');
     const value = segment.slice(at + 1);
     result.entries.push({ key, rawKey, value });

@@ -158,7 +158,7 @@ function checkRegistryCode(code: string): string {
 
 /**
  * Access-control handshake reply for a REGISTERED device (`GET /iclock/cdata?options=all`):
- * `registry=ok`, `RegistryCode=`, then the config. An unregistered device gets `OK` instead.
+ * `registry=ok`, `RegistryCode=`, then the config (with `PushVersion=` beside `PushProtVer=`). An unregistered device gets `OK` instead.
  */
 export function accessHandshakeReply(registryCode: string, s: AccessConfigSettings): string {
   const version = s.pushProtVer ?? ACCESS_PUSH_PROT_VER;
@@ -167,6 +167,8 @@ export function accessHandshakeReply(registryCode: string, s: AccessConfigSettin
     line('RegistryCode', checkRegistryCode(registryCode)),
     line('ServerVersion', s.serverVersion ?? ACCESS_PUSH_PROT_VER),
     line('ServerName', s.serverName ?? 'ADMS'),
+    // Both names: the vendor's server picks one by model, and firmware reads the one it knows.
+    line('PushVersion', version),
     line('PushProtVer', version),
     ...accessTimingLines(s),
   ].join('\n');

@@ -24,6 +24,18 @@ export function iclockEndpoint(path: string): IclockEndpoint | null {
   return ENDPOINTS.has(name) ? name : null;
 }
 
+/**
+ * The methods terminals use on every /iclock endpoint: GET (handshake, polls, pings) and POST
+ * (uploads, results, registry). Firmware families differ on which endpoint takes which (a few poll
+ * with POST), so both are accepted everywhere; anything else (PUT, DELETE, HEAD...) is no terminal
+ * and gets 405 with this list in `Allow`.
+ */
+export const ICLOCK_METHODS = ['GET', 'POST'] as const;
+
+export function isIclockMethod(method: string | undefined): boolean {
+  return method === 'GET' || method === 'POST';
+}
+
 function isLetter(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
 }

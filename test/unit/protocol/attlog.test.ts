@@ -12,7 +12,7 @@ describe('parseAttlog', () => {
       ['4', '2024-07-28 10:41:31', 0, 1, ''],
     ]);
     expect(records[0]!.extras).to.deep.equal(['0', '0']);
-    expect(verifyTypeName(records[0]!.verify)).to.equal('fingerprint');
+    expect(verifyTypeName(records[0]!.verify!)).to.equal('fingerprint');
     expect(uploadAck(records.length)).to.equal('OK: 3');
   });
 
@@ -20,7 +20,7 @@ describe('parseAttlog', () => {
     const { records, errors } = parseAttlog(loadFixture('05').body);
     expect(errors).to.deep.equal([]);
     expect(records).to.deep.equal([
-      { line: 1, pin: '2', localTime: '2022-07-12 16:00:20', status: 1, verify: 15, workCode: '', extras: ['0', '0', '', '', '43'] },
+      { line: 1, pin: '2', localTime: '2022-07-12 16:00:20', status: 1, statusRaw: '1', verify: 15, verifyRaw: '15', workCode: '', extras: ['0', '0', '', '', '43'] },
     ]);
     expect(verifyTypeName(15)).to.equal('face');
   });
@@ -48,8 +48,6 @@ describe('parseAttlog', () => {
       ['minute 60', '1\t2024-02-01 10:60:00\t0\t1', /minute 60/],
       ['garbage time', '1\tyesterday\t0\t1', /bad date: .*not YYYY-MM-DD HH:MM:SS/],
       ['missing pin', '\t2024-07-28 01:25:24\t0\t1', /missing PIN/],
-      ['non-numeric status', '1\t2024-07-28 01:25:24\tin\t1', /non-numeric status "in"/],
-      ['non-numeric verify', '1\t2024-07-28 01:25:24\t0\tx', /non-numeric verify mode "x"/],
       ['missing status', '1\t2024-07-28 01:25:24\t\t1', /missing status/],
       ['record cut short', '1\t2024-07-28 01:25:24', /record cut short: 2 fields/],
       ['cut inside the time', '1\t2024-07-28 01:2', /bad date/],
@@ -57,6 +55,15 @@ describe('parseAttlog', () => {
       ['garbage line', 'hello world', /no TAB-separated fields/],
       ['PIN with a space', '1 2\t2024-07-28 01:25:24\t0\t1', /PIN "1 2" contains whitespace/],
     ];
+    // Regression: a line whose status or verify field is not a number was dropped; it is a punch.
+    it('keeps a punch whose status or verify mode is not a number, with the raw value', () => {
+      const { records, errors } = parseAttlog('1\t2024-07-28 01:25:24\tin\t1\n2\t2024-07-28 01:25:25\t0\tFP\n');
+      expect(errors).to.deep.equal([]);
+      expect(records.map((r) => [r.pin, r.status, r.statusRaw, r.verify, r.verifyRaw])).to.deep.equal([
+        ['1', null, 'in', 1, '1'],
+        ['2', 0, '0', null, 'FP'],
+      ]);
+    });
     for (const [label, bad, reason] of cases) {
       it(label, () => {
         const result = parseAttlog(`${good}\r\n${bad}\r\n${good.replace('01:25:24', '01:25:25')}`);

@@ -159,8 +159,10 @@ describe('protocol parsers (property-based)', () => {
           expect(fields[0]).to.equal(record.pin);
           expect(fields[1]!.replace('T', ' ')).to.equal(record.localTime);
           expect(record.localTime).to.match(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-          expect(Number(fields[2])).to.equal(record.status);
-          expect(Number(fields[3])).to.equal(record.verify);
+          expect(fields[2]).to.equal(record.statusRaw);
+          expect(fields[3]).to.equal(record.verifyRaw);
+          expect(record.status).to.equal(/^\d+$/.test(fields[2]!) ? Number(fields[2]) : null);
+          expect(record.verify).to.equal(/^\d+$/.test(fields[3]!) ? Number(fields[3]) : null);
         }
       }),
       { numRuns: RUNS },

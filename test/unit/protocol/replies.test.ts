@@ -69,7 +69,7 @@ describe('replies', () => {
     expect(queryParams(fx.query).get('pushver')).to.equal('3.0.1');
     expect(fx.headers.connection).to.equal('starting');
     expect(accessHandshakeReply('Uy47fxftP3', { sessionId: '30BFB04B2C8AECC72C01C03BFD549D15' })).to.equal([
-      'registry=ok', 'RegistryCode=Uy47fxftP3', 'ServerVersion=3.0.1', 'ServerName=ADMS', 'PushProtVer=3.0.1',
+      'registry=ok', 'RegistryCode=Uy47fxftP3', 'ServerVersion=3.0.1', 'ServerName=ADMS', 'PushVersion=3.0.1', 'PushProtVer=3.0.1',
       'ErrorDelay=60', 'RequestDelay=2', 'TransTimes=00:00;14:00', 'TransInterval=1', 'TransTables=User Transaction',
       'Realtime=1', 'SessionID=30BFB04B2C8AECC72C01C03BFD549D15', 'TimeoutSec=10',
     ].join('\n'));

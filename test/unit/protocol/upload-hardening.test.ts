@@ -43,3 +43,12 @@ describe('protocol: implausible record times', () => {
     expect(parseLocalTime('0100-02-29 00:00:00').ok).to.equal(false); // 100 is no leap year
   });
 });
+
+describe('protocol: registry keys after a comma and a space', () => {
+  // Regression: `…, ~DeviceName=SpeedFace` lost the field to a key with a leading space.
+  it('trims keys, so a space after a comma keeps the field', () => {
+    const parsed = parseRegistry(Buffer.from('DeviceType=acc, ~DeviceName=SpeedFace,  FirmVer=AC Ver 4.7'));
+    expect(parsed.deviceName).to.equal('SpeedFace');
+    expect(parsed.firmwareVersion).to.equal('AC Ver 4.7');
+  });
+});
