@@ -71,18 +71,23 @@ describe('punch and door-event ingestion from terminals', () => {
     const body = ['1\t2026-01-10 08:00:00\t0\t1\t\t0\t0', '2\t2026-02-30 08:00:00\t0\t1', 'garbage', '3\t2026-01-10 08:00:01\t0\tx', '4\t2026-01-10 08:00:02\t1\t25\t\t0\t0', ''].join('\r\n');
     const reply = await iclock(logged.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=9999`, body);
     expect(reply.status).to.equal(200);
-    expect(reply.text).to.equal('OK: 2');
+    // The line with a verify mode that is not a number (`x`) is a punch too, kept with the raw value.
+    expect(reply.text).to.equal('OK: 3');
     const rows = await punchesOf(device.id);
-    expect(rows.map((r) => [r.pin, r.local_time, r.verify_type])).to.deep.equal([['1', '2026-01-10 08:00:00', 'fingerprint'], ['4', '2026-01-10 08:00:02', 'palm']]);
+    expect(rows.map((r) => [r.pin, r.local_time, r.verify_type])).to.deep.equal([
+      ['1', '2026-01-10 08:00:00', 'fingerprint'],
+      ['3', '2026-01-10 08:00:01', 'x'],
+      ['4', '2026-01-10 08:00:02', 'palm'],
+    ]);
     expect(new Date(rows[0].punch_time).toISOString()).to.equal('2026-01-10T07:00:00.000Z');
     const entry = logLines.find((l) => l.msg === 'terminal upload lines rejected' && l.serial === device.serial_number);
-    expect(entry).to.include({ table: 'ATTLOG', rejected: 3 });
-    expect(entry.errors.map((e: any) => e.line)).to.deep.equal([2, 3, 4]);
+    expect(entry).to.include({ table: 'ATTLOG', rejected: 2 });
+    expect(entry.errors.map((e: any) => e.line)).to.deep.equal([2, 3]);
     expect(entry.errors[0].reason).to.match(/day 30 does not exist/);
 
     // The same body again: nothing new, the same acknowledgement.
-    expect((await iclock(logged.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG`, body)).text).to.equal('OK: 2');
-    expect(await punchesOf(device.id)).to.have.length(2);
+    expect((await iclock(logged.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG`, body)).text).to.equal('OK: 3');
+    expect(await punchesOf(device.id)).to.have.length(3);
   });
 
   it('rtlog fixtures 19 and 35: the granted event is a punch and a door event; the not-registered event 27 only a door event; deduped on (serial, index)', async () => {
