@@ -7,7 +7,9 @@
 // Targets for B: REST p99 < 200 ms; every event and every webhook within 2 s of its upload.
 // Run: npm run build && node dist/bench/noisy-neighbour.js [--seconds 30] [--backlog 150000]
 import 'reflect-metadata';
+import { fork } from 'node:child_process';
 import http from 'node:http';
+import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -42,11 +44,59 @@ function attlog(lines: number, start: number, pinBase: number): string {
   return `${out.join('\r\n')}\r\n`;
 }
 
+/** NOISY_SKIP=upload,bombs,replay leaves those misbehaviours out (to see what each costs). */
+const skip = new Set((process.env.NOISY_SKIP ?? '').split(',').filter(Boolean));
+
+/** Workspace A's misbehaviour (the child process): until told to stop, then reports its counts. */
+async function attack(): Promise<void> {
+  const url = process.env.NOISY_URL!;
+  const key = process.env.NOISY_KEY!;
+  const serial = process.env.NOISY_SERIAL!;
+  const seconds = Number(process.env.NOISY_SECONDS);
+  const wsUrl = `${url.replace(/^http/, 'ws')}/graphql`;
+  let running = true;
+  const counts = { bigUploads: 0, aliasBombs: 0, aliasBombsRateLimited: 0, replayed: 0 };
+  const clients = [0, 1].map(() => createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 }));
+  process.on('message', () => {
+    running = false;
+    process.send!(counts, () => process.exit(0));
+  });
+  const bomb = `{ ${Array.from({ length: 45_000 }, (_, i) => `a${i}: __typename`).join(' ')} }`;
+  const bombBody = JSON.stringify({ query: bomb });
+  // The huge upload, at the start and half-way.
+  void (async () => {
+    for (let round = 0; round < 2 && running && !skip.has('upload'); round++) {
+      await fetch(`${url}/iclock/cdata?SN=${serial}&table=ATTLOG&Stamp=2`, { method: 'POST', body: attlog(200_000, Date.UTC(2025, round * 6, 1), 1000) }).catch(() => null);
+      counts.bigUploads += 1;
+      await sleep((seconds * 1000) / 2);
+    }
+  })();
+  // Alias bombs over HTTP and over the socket, back to back.
+  void (async () => {
+    while (running && !skip.has('bombs')) {
+      const r = await fetch(`${url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: bombBody }).catch(() => null);
+      await r?.arrayBuffer();
+      counts.aliasBombs += 1;
+      if (r?.status === 429) counts.aliasBombsRateLimited += 1;
+    }
+  })();
+  void (async () => {
+    while (running && !skip.has('bombs')) {
+      await new Promise<void>((resolve) => clients[0]!.subscribe({ query: bomb }, { next: () => undefined, error: () => resolve(), complete: () => resolve() }));
+      counts.aliasBombs += 1;
+    }
+  })();
+  // The replay of the whole history.
+  if (!skip.has('replay')) clients[1]!.subscribe({ query: 'subscription { punchCreated(after: "0") { cursor } }' }, { next: () => void (counts.replayed += 1), error: () => undefined, complete: () => undefined });
+}
+
 async function main(): Promise<void> {
   const seconds = numberArg('seconds', 30);
   const backlog = numberArg('backlog', 150_000);
   const db = await benchDatabase('noisy');
-  const service = await spawnService(db.url, { TIMEGATE_WEBHOOK_ALLOW_PRIVATE: 'true', TIMEGATE_RATE_LIMIT_BURST: '1000000', TIMEGATE_RATE_LIMIT_PER_MINUTE: '10000000' });
+  // The production settings, rate limit included: it is one of the defences (A's key runs out of
+  // tokens; B reads within its own limit).
+  const service = await spawnService(db.url, { TIMEGATE_WEBHOOK_ALLOW_PRIVATE: 'true' });
   const wsUrl = `${service.url.replace(/^http/, 'ws')}/graphql`;
   const arrivedWebhooks = new Map<string, number>();
   const slow = await receiver(true, new Map());
@@ -82,58 +132,28 @@ async function main(): Promise<void> {
     );
     await sleep(500);
 
-    let running = true;
+    // A's misbehaviour runs in a child process at a lower CPU priority: on this 2-core machine the
+    // load generator would otherwise take CPU from the service it is attacking, which a real
+    // attacker's machine does not. B's measuring client stays in this process, at normal priority.
     const deadline = performance.now() + seconds * 1000;
-    const misbehaviour: Promise<unknown>[] = [];
-    const counts = { bigUploads: 0, aliasBombs: 0, replayed: 0 };
+    const attacker = fork(__filename, ['--attacker'], {
+      env: { ...process.env, NOISY_URL: service.url, NOISY_KEY: a.key, NOISY_SERIAL: a.serials[0]!, NOISY_SECONDS: String(seconds) },
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    });
+    os.setPriority(attacker.pid!, 10);
+    const attackerCounts = new Promise<Record<string, number>>((resolve) => attacker.on('message', (m) => resolve(m as Record<string, number>)));
 
-    // A: the huge upload (twice, at the start and half-way).
-    misbehaviour.push(
-      (async () => {
-        for (let round = 0; round < 2 && running; round++) {
-          const body = attlog(200_000, Date.UTC(2025, round * 6, 1), 1000);
-          await fetch(`${service.url}/iclock/cdata?SN=${a.serials[0]}&table=ATTLOG&Stamp=2`, { method: 'POST', body }).catch(() => null);
-          counts.bigUploads += 1;
-          await sleep((seconds * 1000) / 2);
-        }
-      })(),
-    );
-    // A: alias bombs over HTTP and over the socket, back to back.
-    const bomb = `{ ${Array.from({ length: 45_000 }, (_, i) => `a${i}: __typename`).join(' ')} }`;
-    misbehaviour.push(
-      (async () => {
-        while (running) {
-          await fetch(`${service.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: bomb }) }).catch(() => null);
-          counts.aliasBombs += 1;
-        }
-      })(),
-    );
-    const aClient = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${a.key}` }, retryAttempts: 0 });
-    sockets.push(aClient);
-    misbehaviour.push(
-      (async () => {
-        while (running) {
-          await new Promise<void>((resolve) => aClient.subscribe({ query: bomb }, { next: () => undefined, error: () => resolve(), complete: () => resolve() }));
-          counts.aliasBombs += 1;
-        }
-      })(),
-    );
-    // A: the replay of the whole history.
-    const replayClient = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${a.key}` }, retryAttempts: 0 });
-    sockets.push(replayClient);
-    replayClient.subscribe({ query: 'subscription { punchCreated(after: "0") { cursor } }' }, { next: () => void (counts.replayed += 1), error: () => undefined, complete: () => undefined });
-
-    // B: REST reads at a steady pace (4 clients), and a punch every 200 ms.
+    // B: REST reads at a steady pace (3 clients, about 1,000 a minute: within B's rate limit), and a punch every 200 ms.
     const restLatencies: number[] = [];
     let restFailures = 0;
-    const readers = Array.from({ length: 4 }, async () => {
+    const readers = Array.from({ length: 3 }, async () => {
       while (performance.now() < deadline) {
         const began = performance.now();
         const r = await fetch(`${service.url}/public/v2/devices?per_page=10`, { headers: { authorization: `Bearer ${b.key}` } }).catch(() => null);
         if (r?.status === 200) await r.arrayBuffer();
         else restFailures += 1;
         restLatencies.push(performance.now() - began);
-        await sleep(20);
+        await sleep(150);
       }
     });
     const sent = new Map<string, number>();
@@ -148,7 +168,9 @@ async function main(): Promise<void> {
     })();
     await Promise.all([...readers, punches]);
     await sleep(2_500); // the last punches' 2 s window
-    running = false;
+    attacker.send('stop');
+    const counts = await Promise.race([attackerCounts, sleep(10_000).then(() => ({ bigUploads: NaN, aliasBombs: NaN, aliasBombsRateLimited: NaN, replayed: NaN }))]);
+    attacker.kill();
 
     const within = (arrived: Map<string, number>) => {
       const delays = [...sent].map(([k, t]) => (arrived.has(k) ? arrived.get(k)! - t : Infinity));
@@ -173,13 +195,12 @@ async function main(): Promise<void> {
         met: met.rest && met.events && met.webhooks,
       },
       [
-        `noisy neighbour: A sends ${counts.bigUploads} uploads of 200,000 lines, ${counts.aliasBombs} alias bombs, a never-answering webhook receiver, and replays ${counts.replayed} of ${backlog} events`,
+        `noisy neighbour: A sends ${counts.bigUploads} uploads of 200,000 lines, ${counts.aliasBombs} alias bombs (${counts.aliasBombsRateLimited} over HTTP refused by its rate limit), a never-answering webhook receiver, and replays ${counts.replayed} of ${backlog} events`,
         `  B REST: ${sorted.length} reads, p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${(sorted.at(-1) ?? NaN).toFixed(1)} ms, ${restFailures} failed (target p99 < 200 ms: ${met.rest ? 'PASS' : 'FAIL'})`,
         `  B events: ${events.within2s}/${events.total} within 2 s, max ${events.maxMs} ms, ${events.missing} missing (${met.events ? 'PASS' : 'FAIL'})`,
         `  B webhooks: ${webhooks.within2s}/${webhooks.total} within 2 s, max ${webhooks.maxMs} ms, ${webhooks.missing} missing (${met.webhooks ? 'PASS' : 'FAIL'})`,
       ],
     );
-    await Promise.race([Promise.all(misbehaviour), sleep(5_000)]);
   } finally {
     for (const socket of sockets) await socket.dispose();
     await slow.close();
@@ -189,4 +210,4 @@ async function main(): Promise<void> {
   }
 }
 
-runScenario(main);
+runScenario(process.argv.includes('--attacker') ? attack : main);

@@ -159,6 +159,15 @@ const SCENARIOS: Scenario[] = [
       { scenario: 'extra: terminal punch -> row visible in the database, p99', measure: 'p99', value: j.p99Ms, unit: 'ms' },
     ],
   },
+  {
+    name: 'noisy-neighbour',
+    script: 'noisy-neighbour.js',
+    figures: ({ json: j }) => [
+      { scenario: '8 noisy neighbour: B REST p99 while A misbehaves', measure: 'p99', value: j.bRest?.p99Ms ?? null, unit: 'ms', target: '< 200 ms', met: j.bRest ? j.bRest.p99Ms < 200 && j.bRest.failures === 0 : null },
+      { scenario: `8 noisy neighbour: B events within 2 s (of ${j.bEvents?.total ?? '?'}, max ${j.bEvents?.maxMs ?? '?'} ms)`, measure: 'within 2 s', value: j.bEvents?.within2s ?? null, unit: 'events', target: 'all', met: j.bEvents ? j.bEvents.within2s === j.bEvents.total : null },
+      { scenario: `8 noisy neighbour: B webhooks within 2 s (of ${j.bWebhooks?.total ?? '?'}, max ${j.bWebhooks?.maxMs ?? '?'} ms)`, measure: 'within 2 s', value: j.bWebhooks?.within2s ?? null, unit: 'webhooks', target: 'all', met: j.bWebhooks ? j.bWebhooks.within2s === j.bWebhooks.total : null },
+    ],
+  },
 ];
 
 /** Runs one scenario as its own process, echoing its output; the first JSON object line is its result. */

@@ -4,13 +4,13 @@
 // BIODATA, tabledata) are stored per employee (employee-template.service.ts).
 import type { DoorStateSnapshot } from '../entities/device.entity';
 import type { RequestContext } from '../services/context';
-import { ingestAttlog, ingestRtlog } from '../services/terminal-ingest.service';
+import { ATTLOG_CHUNK, ingestAttlog, ingestRtlog } from '../services/terminal-ingest.service';
 import { recordDoorStates, recordReportedOptions, type TerminalDevice } from '../services/terminal.service';
 import { recordTerminalTemplates } from '../services/employee-template.service';
 import { biodataTemplate, operlogTemplates, tableDataTemplates } from './uploaded-templates';
 import {
   OK,
-  parseAttlog,
+  parseAttlogChunks,
   parseAttPhoto,
   parseBiodata,
   parseOperlog,
@@ -48,9 +48,17 @@ function logRejected(u: Upload, table: string, errors: ReadonlyArray<LineError |
  * the service holds from this body; the terminal only needs the 200 and an `OK` to move on.
  */
 export async function handleAttlog(u: Upload): Promise<string> {
-  const { records, errors } = parseAttlog(u.body);
+  // Slice by slice: parsing 200,000 lines at once would hold the event loop for every other request.
+  const errors: LineError[] = [];
+  const result = { stored: 0, duplicates: 0 };
+  for (const chunk of parseAttlogChunks(u.body, ATTLOG_CHUNK)) {
+    errors.push(...chunk.errors);
+    const ingested = await ingestAttlog(u.ctx, u.device, chunk.records);
+    result.stored += ingested.stored;
+    result.duplicates += ingested.duplicates;
+    if (chunk.records.length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
   logRejected(u, 'ATTLOG', errors);
-  const result = await ingestAttlog(u.ctx, u.device, records);
   u.ctx.logger.debug({ serial: u.device.serialNumber, ...result }, 'ATTLOG stored');
   return uploadAck(result.stored + result.duplicates);
 }

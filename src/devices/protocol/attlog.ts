@@ -38,12 +38,34 @@ const DIGITS = /^\d{1,9}$/;
 export function parseAttlog(body: BodyInput, options?: DecodeOptions): AttlogParseResult {
   const records: AttlogRecord[] = [];
   const errors: LineError[] = [];
-  for (const { line, text } of splitLines(bodyText(body, options), errors)) {
+  for (const chunk of parseAttlogChunks(body, Infinity, options)) {
+    records.push(...chunk.records);
+    errors.push(...chunk.errors);
+  }
+  return { records, errors };
+}
+
+/**
+ * `parseAttlog` a slice of `chunkLines` lines at a time: a 200,000-line upload is parsed and stored
+ * slice by slice, and the caller yields between them, so other requests are served meanwhile.
+ */
+export function* parseAttlogChunks(body: BodyInput, chunkLines: number, options?: DecodeOptions): Generator<AttlogParseResult> {
+  const refused: LineError[] = [];
+  const lines = splitLines(bodyText(body, options), refused);
+  let records: AttlogRecord[] = [];
+  let errors: LineError[] = refused;
+  for (let i = 0; i < lines.length; i++) {
+    const { line, text } = lines[i]!;
     const result = parseAttlogLine(line, text);
     if (typeof result === 'string') errors.push({ line, text, reason: result });
     else records.push(result);
+    if ((i + 1) % chunkLines === 0 && i + 1 < lines.length) {
+      yield { records, errors };
+      records = [];
+      errors = [];
+    }
   }
-  return { records, errors };
+  yield { records, errors };
 }
 
 /** The record of one line, or why it was refused. Fields are read by index: this runs once per uploaded punch. */
