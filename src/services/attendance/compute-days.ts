@@ -1,7 +1,6 @@
 // The attendance engine's pure core: one employee's punches and shift in, one record per local date
 // out. No database, no clock of its own (`now` is a parameter), so every rule is unit-tested on its
-// own (test/unit/services/compute-days.test.ts). The rules are those of issue 13 (docs/attendance.md
-// will carry them with worked examples once the engine is wired to the API).
+// own (test/unit/services/compute-days.test.ts). docs/attendance.md states every rule with an example.
 import { formatLocalDateTime, instantToLocal, localTimeToInstant } from '../../devices/protocol';
 
 export type Pairing = 'first_last' | 'alternating' | 'by_state';
