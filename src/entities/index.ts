@@ -15,6 +15,7 @@ import { EmployeeTemplate } from './employee-template.entity';
 import { Event } from './event.entity';
 import { IdempotencyRecord } from './idempotency-record.entity';
 import { Punch } from './punch.entity';
+import { Shift } from './shift.entity';
 import { UnknownTerminal } from './unknown-terminal.entity';
 import { VerificationState } from './verification-state.entity';
 import { WebhookAttempt } from './webhook-attempt.entity';
@@ -40,6 +41,7 @@ export {
   Event,
   IdempotencyRecord,
   Punch,
+  Shift,
   UnknownTerminal,
   VerificationState,
   WebhookAttempt,
@@ -73,4 +75,5 @@ export const entities = [
   WebhookDelivery,
   WebhookAttempt,
   DoorEvent,
+  Shift,
 ];

@@ -10,6 +10,7 @@ import { EmployeeResolver } from './employee.resolver';
 import { EmployeeTemplateResolver } from './employee-template.resolver';
 import { EventResolver } from './event.resolver';
 import { PunchResolver } from './punch.resolver';
+import { ShiftResolver } from './shift.resolver';
 import { UnknownTerminalResolver } from './unknown-terminal.resolver';
 import { VerificationStateResolver } from './verification-state.resolver';
 import { WebhookResolver } from './webhook.resolver';
@@ -32,4 +33,5 @@ export const resolvers = [
   AuditEventResolver,
   EventResolver,
   WebhookResolver,
+  ShiftResolver,
 ] as const;

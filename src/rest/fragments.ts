@@ -40,3 +40,7 @@ export const webhookDeliveryFields = `fragment WebhookDeliveryFields on WebhookD
   id endpointId eventId eventType status attemptCount nextAttemptAt createdAt completedAt
   attempts { id attemptedAt statusCode durationMs responseExcerpt error succeeded }
 }`;
+
+export const shiftFields = `fragment ShiftFields on Shift {
+  id companyId name startTime endTime timeZone workdays breakMinutes breakAfterMinutes graceInMinutes graceOutMinutes
+  checkInBeforeMinutes checkOutAfterMinutes pairing isDefault createdAt updatedAt }`;

@@ -6,6 +6,7 @@ import { doorActionRoutes } from './door-action.routes';
 import { employeeRoutes } from './employee.routes';
 import { punchRoutes } from './punch.routes';
 import type { RestRoute } from './route';
+import { shiftRoutes } from './shift.routes';
 import { unknownTerminalRoutes } from './unknown-terminal.routes';
 import { verificationStateRoutes } from './verification-state.routes';
 import { webhookRoutes } from './webhook.routes';
@@ -25,4 +26,5 @@ export const routeTable: RestRoute[] = [
   ...areaRoutes,
   ...assignmentRoutes,
   ...webhookRoutes,
+  ...shiftRoutes,
 ];

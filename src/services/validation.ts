@@ -16,6 +16,7 @@ export const limits = {
   stateName: 100,
   areaName: 200,
   areaCode: 64,
+  shiftName: 200,
 } as const;
 
 // Refused in every text field: C0 controls and DEL (TAB/CR/LF separate fields and commands on the

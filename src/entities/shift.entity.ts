@@ -1,0 +1,75 @@
+import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { Company } from './company.entity';
+import { Workspace } from './workspace.entity';
+
+export enum ShiftPairing {
+  first_last = 'first_last',
+  alternating = 'alternating',
+  by_state = 'by_state',
+}
+
+/**
+ * A company's working time: when it starts and ends (local to `timeZone`; an end at or before the
+ * start is the next day), on which ISO weekdays, its unpaid break and the tolerances the attendance
+ * engine applies (src/services/attendance/compute-days.ts, docs/attendance.md).
+ */
+@Entity({ tableName: 'shift' })
+@Index({ name: 'shift_company_index', properties: ['companyId'] })
+export class Shift {
+  @PrimaryKey({ autoincrement: true })
+  id!: number;
+
+  @ManyToOne(() => Workspace, { mapToPk: true, fieldName: 'workspace_id', deleteRule: 'cascade' })
+  workspaceId!: number;
+
+  @ManyToOne(() => Company, { mapToPk: true, fieldName: 'company_id', deleteRule: 'cascade' })
+  companyId!: number;
+
+  @Property({ length: 200 })
+  name!: string;
+
+  /** `HH:MM`. */
+  @Property({ length: 5 })
+  startTime!: string;
+
+  @Property({ length: 5 })
+  endTime!: string;
+
+  @Property({ length: 64 })
+  timeZone!: string;
+
+  /** ISO weekdays 1 (Monday) – 7 (Sunday), ascending (a JSON array: read back as numbers). */
+  @Property({ type: 'json' })
+  workdays!: number[];
+
+  @Property({ type: 'smallint', default: 0 })
+  breakMinutes!: number;
+
+  @Property({ type: 'smallint', default: 360 })
+  breakAfterMinutes!: number;
+
+  @Property({ type: 'smallint', default: 0 })
+  graceInMinutes!: number;
+
+  @Property({ type: 'smallint', default: 0 })
+  graceOutMinutes!: number;
+
+  @Property({ type: 'smallint', default: 240 })
+  checkInBeforeMinutes!: number;
+
+  @Property({ type: 'smallint', default: 240 })
+  checkOutAfterMinutes!: number;
+
+  @Enum({ items: () => ShiftPairing, default: ShiftPairing.first_last })
+  pairing!: ShiftPairing;
+
+  /** Applies to every employee of the company without an assignment; at most one per company. */
+  @Property({ default: false })
+  isDefault!: boolean;
+
+  @Property({ type: 'timestamptz', onCreate: () => new Date() })
+  createdAt!: Date;
+
+  @Property({ type: 'timestamptz', onCreate: () => new Date(), onUpdate: () => new Date() })
+  updatedAt!: Date;
+}

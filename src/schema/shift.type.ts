@@ -1,0 +1,62 @@
+import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ShiftPairing } from '../entities/shift.entity';
+import { Connection, ConnectionArgs } from './connection';
+
+registerEnumType(ShiftPairing, {
+  name: 'ShiftPairing',
+  description: '`first_last`: worked = last punch - first punch; `alternating`: in, out, in, out... intervals summed; `by_state`: the punch state decides (0 in, 1 out, 2 break-out, 3 break-in, 4 overtime-in, 5 overtime-out).',
+});
+
+@ObjectType('Shift', { description: "A company's working time and the tolerances the attendance engine applies (docs/attendance.md)." })
+export class ShiftType {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) companyId!: number;
+  @Field() name!: string;
+  @Field({ description: '`HH:MM`, local to `timeZone`.' }) startTime!: string;
+  @Field({ description: '`HH:MM`; at or before `startTime`: the next day.' }) endTime!: string;
+  @Field({ description: 'IANA zone; the workspace zone when none was given.' }) timeZone!: string;
+  @Field(() => [Int], { description: 'ISO weekdays 1 (Monday) to 7 (Sunday).' }) workdays!: number[];
+  @Field(() => Int, { description: 'Unpaid break deducted from a day longer than `breakAfterMinutes` without recorded breaks.' }) breakMinutes!: number;
+  @Field(() => Int) breakAfterMinutes!: number;
+  @Field(() => Int) graceInMinutes!: number;
+  @Field(() => Int) graceOutMinutes!: number;
+  @Field(() => Int, { description: 'How long before the start punches still belong to the shift.' }) checkInBeforeMinutes!: number;
+  @Field(() => Int, { description: 'How long after the end punches still belong to the shift.' }) checkOutAfterMinutes!: number;
+  @Field(() => ShiftPairing) pairing!: ShiftPairing;
+  @Field({ description: 'Applies to every employee of the company without an assignment (one per company).' }) isDefault!: boolean;
+  @Field() createdAt!: Date;
+  @Field() updatedAt!: Date;
+}
+
+@ObjectType('ShiftConnection')
+export class ShiftConnection extends Connection(ShiftType) {}
+
+@ArgsType()
+export class ShiftListArgs extends ConnectionArgs {
+  @Field(() => Int, { nullable: true }) companyId?: number;
+}
+
+@InputType()
+export class UpdateShiftInput {
+  @Field({ nullable: true }) name?: string;
+  @Field({ nullable: true }) startTime?: string;
+  @Field({ nullable: true }) endTime?: string;
+  @Field({ nullable: true }) timeZone?: string;
+  @Field(() => [Int], { nullable: true }) workdays?: number[];
+  @Field(() => Int, { nullable: true }) breakMinutes?: number;
+  @Field(() => Int, { nullable: true }) breakAfterMinutes?: number;
+  @Field(() => Int, { nullable: true }) graceInMinutes?: number;
+  @Field(() => Int, { nullable: true }) graceOutMinutes?: number;
+  @Field(() => Int, { nullable: true }) checkInBeforeMinutes?: number;
+  @Field(() => Int, { nullable: true }) checkOutAfterMinutes?: number;
+  @Field(() => ShiftPairing, { nullable: true }) pairing?: ShiftPairing;
+  @Field({ nullable: true }) isDefault?: boolean;
+}
+
+@InputType()
+export class CreateShiftInput extends UpdateShiftInput {
+  @Field(() => Int) companyId!: number;
+  @Field() declare name: string;
+  @Field() declare startTime: string;
+  @Field() declare endTime: string;
+}
