@@ -13,6 +13,7 @@ import { DoorEvent } from './door-event.entity';
 import { Employee } from './employee.entity';
 import { EmployeeTemplate } from './employee-template.entity';
 import { Event } from './event.entity';
+import { Holiday } from './holiday.entity';
 import { IdempotencyRecord } from './idempotency-record.entity';
 import { Punch } from './punch.entity';
 import { Shift } from './shift.entity';
@@ -39,6 +40,7 @@ export {
   Employee,
   EmployeeTemplate,
   Event,
+  Holiday,
   IdempotencyRecord,
   Punch,
   Shift,
@@ -76,4 +78,5 @@ export const entities = [
   WebhookAttempt,
   DoorEvent,
   Shift,
+  Holiday,
 ];

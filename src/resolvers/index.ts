@@ -9,6 +9,7 @@ import { DoorEventResolver } from './door-event.resolver';
 import { EmployeeResolver } from './employee.resolver';
 import { EmployeeTemplateResolver } from './employee-template.resolver';
 import { EventResolver } from './event.resolver';
+import { HolidayResolver } from './holiday.resolver';
 import { PunchResolver } from './punch.resolver';
 import { ShiftResolver } from './shift.resolver';
 import { UnknownTerminalResolver } from './unknown-terminal.resolver';
@@ -34,4 +35,5 @@ export const resolvers = [
   EventResolver,
   WebhookResolver,
   ShiftResolver,
+  HolidayResolver,
 ] as const;

@@ -44,3 +44,5 @@ export const webhookDeliveryFields = `fragment WebhookDeliveryFields on WebhookD
 export const shiftFields = `fragment ShiftFields on Shift {
   id companyId name startTime endTime timeZone workdays breakMinutes breakAfterMinutes graceInMinutes graceOutMinutes
   checkInBeforeMinutes checkOutAfterMinutes pairing isDefault createdAt updatedAt }`;
+
+export const holidayFields = `fragment HolidayFields on Holiday { id companyId date name holidayType createdAt updatedAt }`;

@@ -4,6 +4,7 @@ import { companyRoutes } from './company.routes';
 import { deviceRoutes } from './device.routes';
 import { doorActionRoutes } from './door-action.routes';
 import { employeeRoutes } from './employee.routes';
+import { holidayRoutes } from './holiday.routes';
 import { punchRoutes } from './punch.routes';
 import type { RestRoute } from './route';
 import { shiftRoutes } from './shift.routes';
@@ -27,4 +28,5 @@ export const routeTable: RestRoute[] = [
   ...assignmentRoutes,
   ...webhookRoutes,
   ...shiftRoutes,
+  ...holidayRoutes,
 ];

@@ -17,6 +17,7 @@ export const limits = {
   areaName: 200,
   areaCode: 64,
   shiftName: 200,
+  holidayName: 200,
 } as const;
 
 // Refused in every text field: C0 controls and DEL (TAB/CR/LF separate fields and commands on the

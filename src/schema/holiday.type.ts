@@ -1,0 +1,35 @@
+import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Connection, ConnectionArgs } from './connection';
+
+@ObjectType('Holiday', { description: "A company's holiday: nobody is absent on it, and work on it is overtime." })
+export class HolidayType {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) companyId!: number;
+  @Field({ description: '`YYYY-MM-DD`, a local date.' }) date!: string;
+  @Field() name!: string;
+  @Field(() => Int, { description: '1 to 3: door schedules keep separate hours per type; attendance treats all alike.' }) holidayType!: number;
+  @Field() createdAt!: Date;
+  @Field() updatedAt!: Date;
+}
+
+@ObjectType('HolidayConnection')
+export class HolidayConnection extends Connection(HolidayType) {}
+
+@ArgsType()
+export class HolidayListArgs extends ConnectionArgs {
+  @Field(() => Int, { nullable: true }) companyId?: number;
+}
+
+@InputType()
+export class UpdateHolidayInput {
+  @Field({ nullable: true }) date?: string;
+  @Field({ nullable: true }) name?: string;
+  @Field(() => Int, { nullable: true }) holidayType?: number;
+}
+
+@InputType()
+export class CreateHolidayInput extends UpdateHolidayInput {
+  @Field(() => Int) companyId!: number;
+  @Field() declare date: string;
+  @Field() declare name: string;
+}
