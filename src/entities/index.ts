@@ -17,6 +17,7 @@ import { Holiday } from './holiday.entity';
 import { IdempotencyRecord } from './idempotency-record.entity';
 import { Punch } from './punch.entity';
 import { Shift } from './shift.entity';
+import { ShiftAssignment } from './shift-assignment.entity';
 import { UnknownTerminal } from './unknown-terminal.entity';
 import { VerificationState } from './verification-state.entity';
 import { WebhookAttempt } from './webhook-attempt.entity';
@@ -44,6 +45,7 @@ export {
   IdempotencyRecord,
   Punch,
   Shift,
+  ShiftAssignment,
   UnknownTerminal,
   VerificationState,
   WebhookAttempt,
@@ -79,4 +81,5 @@ export const entities = [
   DoorEvent,
   Shift,
   Holiday,
+  ShiftAssignment,
 ];

@@ -11,6 +11,7 @@ import { EmployeeTemplateResolver } from './employee-template.resolver';
 import { EventResolver } from './event.resolver';
 import { HolidayResolver } from './holiday.resolver';
 import { PunchResolver } from './punch.resolver';
+import { ShiftAssignmentResolver } from './shift-assignment.resolver';
 import { ShiftResolver } from './shift.resolver';
 import { UnknownTerminalResolver } from './unknown-terminal.resolver';
 import { VerificationStateResolver } from './verification-state.resolver';
@@ -36,4 +37,5 @@ export const resolvers = [
   WebhookResolver,
   ShiftResolver,
   HolidayResolver,
+  ShiftAssignmentResolver,
 ] as const;

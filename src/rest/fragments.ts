@@ -46,3 +46,5 @@ export const shiftFields = `fragment ShiftFields on Shift {
   checkInBeforeMinutes checkOutAfterMinutes pairing isDefault createdAt updatedAt }`;
 
 export const holidayFields = `fragment HolidayFields on Holiday { id companyId date name holidayType createdAt updatedAt }`;
+
+export const shiftAssignmentFields = `fragment ShiftAssignmentFields on ShiftAssignment { id shiftId employeeId areaId startDate endDate createdAt updatedAt }`;

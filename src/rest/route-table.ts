@@ -7,6 +7,7 @@ import { employeeRoutes } from './employee.routes';
 import { holidayRoutes } from './holiday.routes';
 import { punchRoutes } from './punch.routes';
 import type { RestRoute } from './route';
+import { shiftAssignmentRoutes } from './shift-assignment.routes';
 import { shiftRoutes } from './shift.routes';
 import { unknownTerminalRoutes } from './unknown-terminal.routes';
 import { verificationStateRoutes } from './verification-state.routes';
@@ -29,4 +30,5 @@ export const routeTable: RestRoute[] = [
   ...webhookRoutes,
   ...shiftRoutes,
   ...holidayRoutes,
+  ...shiftAssignmentRoutes,
 ];

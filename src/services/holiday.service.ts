@@ -4,7 +4,7 @@ import { DomainError } from '../errors/domain-error';
 import { workspaceOf, type RequestContext } from './context';
 import type { Page, PageRequest } from './pagination';
 import { uniqueViolationToDomainError } from './unique-violation';
-import { FieldChecker, limits } from './validation';
+import { FieldChecker, isCalendarDate, limits } from './validation';
 
 export interface HolidayInput {
   companyId?: number | null;
@@ -13,16 +13,8 @@ export interface HolidayInput {
   holidayType?: number | null;
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TAKEN = 'This company already has a holiday on this date.';
 const uniqueFields = { holiday_company_date_unique: { field: 'date', message: DATE_TAKEN } };
-
-/** A real calendar date `YYYY-MM-DD` (2026-02-30 is not one). */
-function isCalendarDate(text: string): boolean {
-  if (!DATE.test(text)) return false;
-  const parsed = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === text;
-}
 
 function checkHoliday(input: HolidayInput, creating: boolean): void {
   const check = new FieldChecker();

@@ -1,5 +1,5 @@
 import type { FilterQuery } from '@mikro-orm/postgresql';
-import { Company, Shift, Workspace } from '../entities';
+import { Company, Shift, ShiftAssignment, Workspace } from '../entities';
 import { ShiftPairing } from '../entities/shift.entity';
 import { DomainError } from '../errors/domain-error';
 import { workspaceOf, withEm, type RequestContext } from './context';
@@ -125,8 +125,11 @@ export async function updateShift(ctx: RequestContext, id: number, input: Omit<S
   });
 }
 
+/** A shift still assigned to someone is not deleted (its days would silently change). */
 export async function deleteShift(ctx: RequestContext, id: number): Promise<Shift> {
   const shift = await getShift(ctx, id);
+  const assigned = await ctx.em.count(ShiftAssignment, { shiftId: shift.id });
+  if (assigned > 0) throw new DomainError('resource_in_use', `Shift ${id} has ${assigned} assignment${assigned === 1 ? '' : 's'}; delete or move them first.`);
   const snapshot = { ...shift };
   await ctx.em.remove(shift).flush();
   return Object.assign(new Shift(), snapshot);

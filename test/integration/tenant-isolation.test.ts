@@ -37,6 +37,7 @@ const idArguments: Record<string, string> = {
   deliveryId: 'delivery',
   workspaceId: 'workspace',
   actionId: 'doorAction',
+  shiftId: 'shift',
   deviceSerial: 'deviceSerial',
   serialNumber: 'deviceSerial',
 };
@@ -53,6 +54,7 @@ const idByType: Record<string, string> = {
   EmployeeTemplate: 'template',
   Shift: 'shift',
   Holiday: 'holiday',
+  ShiftAssignment: 'shiftAssignment',
 };
 /** Root fields that name nothing of another workspace (creates without ids, the caller's own lists). */
 const rootFieldsWithoutIds = new Set([
@@ -62,17 +64,17 @@ const rootFieldsWithoutIds = new Set([
 /** REST path parameters → A's resource (by the path's first segment for `:id`). */
 const pathIds: Record<string, string> = {
   companies: 'company', employees: 'employee', devices: 'device', areas: 'area', verification_states: 'state',
-  punches: 'punch', webhooks: 'webhook', webhook_deliveries: 'delivery', actions: 'doorAction', shifts: 'shift', holidays: 'holiday',
+  punches: 'punch', webhooks: 'webhook', webhook_deliveries: 'delivery', actions: 'doorAction', shifts: 'shift', holidays: 'holiday', shift_assignments: 'shiftAssignment',
 };
 /** REST body fields naming a resource of the caller's workspace. */
-const bodyIds: Record<string, string> = { company_id: 'company', employee_id: 'employee', device_id: 'device', area_id: 'area', device_serial: 'deviceSerial' };
+const bodyIds: Record<string, string> = { shift_id: 'shift', company_id: 'company', employee_id: 'employee', device_id: 'device', area_id: 'area', device_serial: 'deviceSerial' };
 /** REST routes that name nothing by id: creates with no id in their body. */
 const routesWithoutIds = new Set(['createCompany', 'createVerificationState', 'createWebhookEndpoint']);
 
 /** Sample values for non-id inputs with a format of their own (others get a sample of their scalar type). */
 const samples: Record<string, unknown> = {
   scopes: 'read', url: 'http://127.0.0.1:9/hook', eventTypes: 'attendance.created', punchTime: '2026-01-05T09:00:00Z', punchState: '0',
-  value: '7', timeZone: 'UTC', duration: 5, permissionId: 0, startTime: '09:00', endTime: '17:00', workdays: 1, date: '2026-12-24', holidayType: 1,
+  value: '7', timeZone: 'UTC', duration: 5, permissionId: 0, startTime: '09:00', endTime: '17:00', workdays: 1, date: '2026-12-24', holidayType: 1, startDate: '2026-12-01', endDate: '2026-12-31',
 };
 
 const isIdName = (name: string) => name === 'id' || name === 'idOrName' || name in idArguments || /Id$|Serial$/.test(name);
@@ -103,6 +105,7 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
     ids.area = (await rest(t.url, 'POST', '/public/v2/areas', { key: a.key, body: { name: 'Hall', code: 'HALL', company_id: company.id } })).body.id;
     ids.holiday = (await rest(t.url, 'POST', '/public/v2/holidays', { key: a.key, body: { date: '2026-12-25', name: 'Christmas', company_id: company.id } })).body.id;
     ids.shift = (await rest(t.url, 'POST', '/public/v2/shifts', { key: a.key, body: { name: 'Day', start_time: '09:00', end_time: '17:00', company_id: company.id } })).body.id;
+    ids.shiftAssignment = (await rest(t.url, 'POST', '/public/v2/shift_assignments', { key: a.key, body: { shift_id: ids.shift, employee_id: ids.employee, start_date: '2026-01-01' } })).body.id;
     ids.state = (await rest(t.url, 'GET', '/public/v2/verification_states', { key: a.key })).body[0].id;
     ids.webhook = (await rest(t.url, 'POST', '/public/v2/webhooks', { key: a.key, body: { url: 'http://127.0.0.1:9/hook', event_types: ['attendance.created'] } })).body.id;
     const punch = await rest(t.url, 'POST', '/public/v2/punches', {

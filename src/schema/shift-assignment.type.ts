@@ -1,0 +1,40 @@
+import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Connection, ConnectionArgs } from './connection';
+
+@ObjectType('ShiftAssignment', { description: "A shift for an employee or an area's employees, from a date; an employee's own wins over an area's, which wins over the company default." })
+export class ShiftAssignmentType {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) shiftId!: number;
+  @Field(() => Int, { nullable: true }) employeeId?: number | null;
+  @Field(() => Int, { nullable: true }) areaId?: number | null;
+  @Field({ description: '`YYYY-MM-DD`, inclusive.' }) startDate!: string;
+  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, inclusive; null: open-ended.' }) endDate?: string | null;
+  @Field() createdAt!: Date;
+  @Field() updatedAt!: Date;
+}
+
+@ObjectType('ShiftAssignmentConnection')
+export class ShiftAssignmentConnection extends Connection(ShiftAssignmentType) {}
+
+@ArgsType()
+export class ShiftAssignmentListArgs extends ConnectionArgs {
+  @Field(() => Int, { nullable: true }) shiftId?: number;
+  @Field(() => Int, { nullable: true }) employeeId?: number;
+  @Field(() => Int, { nullable: true }) areaId?: number;
+}
+
+@InputType()
+export class UpdateShiftAssignmentInput {
+  @Field(() => Int, { nullable: true }) shiftId?: number;
+  @Field({ nullable: true }) startDate?: string;
+  @Field(() => String, { nullable: true }) endDate?: string | null;
+}
+
+@InputType()
+export class CreateShiftAssignmentInput {
+  @Field(() => Int) shiftId!: number;
+  @Field(() => Int, { nullable: true }) employeeId?: number;
+  @Field(() => Int, { nullable: true }) areaId?: number;
+  @Field() startDate!: string;
+  @Field(() => String, { nullable: true }) endDate?: string | null;
+}
