@@ -15,6 +15,7 @@ import { EmployeeTemplate } from './employee-template.entity';
 import { Event } from './event.entity';
 import { Holiday } from './holiday.entity';
 import { IdempotencyRecord } from './idempotency-record.entity';
+import { PayPeriod } from './pay-period.entity';
 import { Punch } from './punch.entity';
 import { Shift } from './shift.entity';
 import { ShiftAssignment } from './shift-assignment.entity';
@@ -43,6 +44,7 @@ export {
   Event,
   Holiday,
   IdempotencyRecord,
+  PayPeriod,
   Punch,
   Shift,
   ShiftAssignment,
@@ -82,4 +84,5 @@ export const entities = [
   Shift,
   Holiday,
   ShiftAssignment,
+  PayPeriod,
 ];

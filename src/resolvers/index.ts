@@ -10,6 +10,7 @@ import { EmployeeResolver } from './employee.resolver';
 import { EmployeeTemplateResolver } from './employee-template.resolver';
 import { EventResolver } from './event.resolver';
 import { HolidayResolver } from './holiday.resolver';
+import { PayPeriodResolver } from './pay-period.resolver';
 import { PunchResolver } from './punch.resolver';
 import { ShiftAssignmentResolver } from './shift-assignment.resolver';
 import { ShiftResolver } from './shift.resolver';
@@ -38,4 +39,5 @@ export const resolvers = [
   ShiftResolver,
   HolidayResolver,
   ShiftAssignmentResolver,
+  PayPeriodResolver,
 ] as const;

@@ -48,3 +48,5 @@ export const shiftFields = `fragment ShiftFields on Shift {
 export const holidayFields = `fragment HolidayFields on Holiday { id companyId date name holidayType createdAt updatedAt }`;
 
 export const shiftAssignmentFields = `fragment ShiftAssignmentFields on ShiftAssignment { id shiftId employeeId areaId startDate endDate createdAt updatedAt }`;
+
+export const payPeriodFields = `fragment PayPeriodFields on PayPeriod { id companyId startDate endDate lockedAt createdAt updatedAt }`;

@@ -5,6 +5,7 @@ import { deviceRoutes } from './device.routes';
 import { doorActionRoutes } from './door-action.routes';
 import { employeeRoutes } from './employee.routes';
 import { holidayRoutes } from './holiday.routes';
+import { payPeriodRoutes } from './pay-period.routes';
 import { punchRoutes } from './punch.routes';
 import type { RestRoute } from './route';
 import { shiftAssignmentRoutes } from './shift-assignment.routes';
@@ -31,4 +32,5 @@ export const routeTable: RestRoute[] = [
   ...shiftRoutes,
   ...holidayRoutes,
   ...shiftAssignmentRoutes,
+  ...payPeriodRoutes,
 ];

@@ -55,6 +55,7 @@ const idByType: Record<string, string> = {
   Shift: 'shift',
   Holiday: 'holiday',
   ShiftAssignment: 'shiftAssignment',
+  PayPeriod: 'payPeriod',
 };
 /** Root fields that name nothing of another workspace (creates without ids, the caller's own lists). */
 const rootFieldsWithoutIds = new Set([
@@ -64,7 +65,7 @@ const rootFieldsWithoutIds = new Set([
 /** REST path parameters → A's resource (by the path's first segment for `:id`). */
 const pathIds: Record<string, string> = {
   companies: 'company', employees: 'employee', devices: 'device', areas: 'area', verification_states: 'state',
-  punches: 'punch', webhooks: 'webhook', webhook_deliveries: 'delivery', actions: 'doorAction', shifts: 'shift', holidays: 'holiday', shift_assignments: 'shiftAssignment',
+  punches: 'punch', webhooks: 'webhook', webhook_deliveries: 'delivery', actions: 'doorAction', shifts: 'shift', holidays: 'holiday', shift_assignments: 'shiftAssignment', pay_periods: 'payPeriod',
 };
 /** REST body fields naming a resource of the caller's workspace. */
 const bodyIds: Record<string, string> = { shift_id: 'shift', company_id: 'company', employee_id: 'employee', device_id: 'device', area_id: 'area', device_serial: 'deviceSerial' };
@@ -105,6 +106,7 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
     ids.area = (await rest(t.url, 'POST', '/public/v2/areas', { key: a.key, body: { name: 'Hall', code: 'HALL', company_id: company.id } })).body.id;
     ids.holiday = (await rest(t.url, 'POST', '/public/v2/holidays', { key: a.key, body: { date: '2026-12-25', name: 'Christmas', company_id: company.id } })).body.id;
     ids.shift = (await rest(t.url, 'POST', '/public/v2/shifts', { key: a.key, body: { name: 'Day', start_time: '09:00', end_time: '17:00', company_id: company.id } })).body.id;
+    ids.payPeriod = (await rest(t.url, 'POST', '/public/v2/pay_periods', { key: a.key, body: { company_id: company.id, start_date: '2026-01-01', end_date: '2026-01-31' } })).body.id;
     ids.shiftAssignment = (await rest(t.url, 'POST', '/public/v2/shift_assignments', { key: a.key, body: { shift_id: ids.shift, employee_id: ids.employee, start_date: '2026-01-01' } })).body.id;
     ids.state = (await rest(t.url, 'GET', '/public/v2/verification_states', { key: a.key })).body[0].id;
     ids.webhook = (await rest(t.url, 'POST', '/public/v2/webhooks', { key: a.key, body: { url: 'http://127.0.0.1:9/hook', event_types: ['attendance.created'] } })).body.id;

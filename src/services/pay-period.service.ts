@@ -1,0 +1,108 @@
+import type { FilterQuery } from '@mikro-orm/postgresql';
+import { Company, PayPeriod } from '../entities';
+import { DomainError } from '../errors/domain-error';
+import { withEm, workspaceOf, type RequestContext } from './context';
+import type { Page, PageRequest } from './pagination';
+import { FieldChecker, isCalendarDate } from './validation';
+
+export interface PayPeriodInput {
+  companyId?: number | null;
+  startDate?: string | null;
+  endDate?: string | null;
+}
+
+/** At most a year and a day: a pay period is a week, a fortnight or a month. */
+const MAX_DAYS = 366;
+
+function checkRange(startDate: string | null | undefined, endDate: string | null | undefined, creating: boolean): void {
+  const check = new FieldChecker();
+  for (const [field, value] of [['startDate', startDate], ['endDate', endDate]] as const) {
+    if (value == null) {
+      if (creating || value !== undefined) check.add(field, 'required', `${field} is required.`);
+    } else if (!isCalendarDate(value)) {
+      check.add(field, 'invalid_date', `${field} must be a calendar date YYYY-MM-DD (got "${value}").`);
+    }
+  }
+  check.done();
+}
+
+function checkOrder(startDate: string, endDate: string): void {
+  if (endDate < startDate) throw DomainError.field('endDate', 'before_start_date', 'endDate must not be before startDate.');
+  const days = (Date.parse(`${endDate}T00:00:00Z`) - Date.parse(`${startDate}T00:00:00Z`)) / 86_400_000 + 1;
+  if (days > MAX_DAYS) throw DomainError.field('endDate', 'out_of_range', `A pay period spans at most ${MAX_DAYS} days.`);
+}
+
+export async function getPayPeriod(ctx: RequestContext, id: number): Promise<PayPeriod> {
+  const period = await ctx.em.findOne(PayPeriod, { id, workspaceId: workspaceOf(ctx) });
+  if (!period) throw DomainError.notFound('PayPeriod', id);
+  return period;
+}
+
+export async function listPayPeriods(ctx: RequestContext, filter: { companyId?: number }, page: PageRequest): Promise<Page<PayPeriod>> {
+  const where: FilterQuery<PayPeriod> = { workspaceId: workspaceOf(ctx) };
+  if (filter.companyId !== undefined) where.companyId = filter.companyId;
+  const [items, totalCount] = await ctx.em.findAndCount(PayPeriod, where, { orderBy: { startDate: 'asc', id: 'asc' }, offset: page.offset, limit: page.limit });
+  return { items, totalCount, offset: page.offset };
+}
+
+/** The periods of one company never overlap: a date belongs to at most one period. */
+async function checkNoOverlap(ctx: RequestContext, companyId: number, startDate: string, endDate: string, exceptId?: number): Promise<void> {
+  const clash = (await ctx.em.find(PayPeriod, { companyId })).find((p) => p.id !== exceptId && p.startDate <= endDate && startDate <= p.endDate);
+  if (clash) throw DomainError.field('startDate', 'overlapping', `Pay period ${clash.id} (${clash.startDate} to ${clash.endDate}) already covers some of these dates.`);
+}
+
+function refuseLocked(period: PayPeriod): void {
+  if (period.lockedAt) throw new DomainError('period_locked', `Pay period ${period.id} is locked; an admin must unlock it first.`);
+}
+
+export async function createPayPeriod(ctx: RequestContext, input: PayPeriodInput): Promise<PayPeriod> {
+  checkRange(input.startDate, input.endDate, true);
+  if (input.companyId == null) throw DomainError.field('companyId', 'required', 'companyId is required.');
+  checkOrder(input.startDate!, input.endDate!);
+  const workspaceId = workspaceOf(ctx);
+  return ctx.em.transactional(async (em) => {
+    const tx = withEm(ctx, em);
+    if (!(await em.findOne(Company, { id: input.companyId!, workspaceId }))) {
+      throw DomainError.field('companyId', 'not_found', `Company ${input.companyId} does not exist in this workspace.`);
+    }
+    await checkNoOverlap(tx, input.companyId!, input.startDate!, input.endDate!);
+    const period = em.create(PayPeriod, { workspaceId, companyId: input.companyId!, startDate: input.startDate!, endDate: input.endDate!, lockedAt: null } as PayPeriod);
+    await em.persist(period).flush();
+    return period;
+  });
+}
+
+/** Moves an unlocked period's dates (it stays in its company). */
+export async function updatePayPeriod(ctx: RequestContext, id: number, input: Omit<PayPeriodInput, 'companyId'>): Promise<PayPeriod> {
+  checkRange(input.startDate, input.endDate, false);
+  return ctx.em.transactional(async (em) => {
+    const tx = withEm(ctx, em);
+    const period = await getPayPeriod(tx, id);
+    refuseLocked(period);
+    const startDate = input.startDate ?? period.startDate;
+    const endDate = input.endDate ?? period.endDate;
+    checkOrder(startDate, endDate);
+    await checkNoOverlap(tx, period.companyId, startDate, endDate, period.id);
+    period.startDate = startDate;
+    period.endDate = endDate;
+    await em.flush();
+    return period;
+  });
+}
+
+export async function deletePayPeriod(ctx: RequestContext, id: number): Promise<PayPeriod> {
+  const period = await getPayPeriod(ctx, id);
+  refuseLocked(period);
+  const snapshot = { ...period };
+  await ctx.em.remove(period).flush();
+  return Object.assign(new PayPeriod(), snapshot);
+}
+
+/** Locks (`locked` true) or unlocks a period; admin keys only (the resolver's scope). Idempotent. */
+export async function setPayPeriodLock(ctx: RequestContext, id: number, locked: boolean): Promise<PayPeriod> {
+  const period = await getPayPeriod(ctx, id);
+  if (locked && !period.lockedAt) period.lockedAt = ctx.now();
+  if (!locked) period.lockedAt = null;
+  await ctx.em.flush();
+  return period;
+}
