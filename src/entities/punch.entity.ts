@@ -101,4 +101,11 @@ export class Punch {
 
   @Property({ type: 'timestamptz' })
   receivedAt!: Date;
+
+  /** Set when the punch was voided: it stays stored and listed, but no longer counts in attendance. */
+  @Property({ type: 'timestamptz', nullable: true })
+  voidedAt?: Date | null;
+
+  @Property({ length: 500, nullable: true })
+  voidReason?: string | null;
 }

@@ -1,6 +1,7 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../services/context';
 import * as punches from '../services/punch.service';
+import { voidPunch } from '../services/punch-void.service';
 import { pageRequest, toConnection } from '../schema/connection';
 import { CreatePunchInput, CreatePunchPayload, PunchConnection, PunchesArgs, PunchType } from '../schema/punch.type';
 
@@ -23,5 +24,11 @@ export class PunchResolver {
   @Mutation(() => CreatePunchPayload, { description: 'A manual punch; repeating the same punch returns the stored one with `created: false`.' })
   createPunch(@Ctx() ctx: RequestContext, @Arg('input') input: CreatePunchInput) {
     return punches.createPunch(ctx, input);
+  }
+
+  @Authorized('write')
+  @Mutation(() => PunchType, { description: 'Marks the punch as not counting in attendance, with a reason; it stays stored and listed.' })
+  voidPunch(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('reason') reason: string) {
+    return voidPunch(ctx, id, reason);
   }
 }

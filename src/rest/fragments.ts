@@ -14,7 +14,7 @@ export const verificationStateFields = `fragment VerificationStateFields on Veri
 
 export const punchFields = `fragment PunchFields on Punch {
   id companyId employeeId deviceId deviceSerial pin punchTime localTime timeZone punchState
-  verifyType verifyCode recordType workCode deviceRecordIndex receivedAt
+  verifyType verifyCode recordType workCode deviceRecordIndex receivedAt voidedAt voidReason
 }`;
 
 export const areaFields = `fragment AreaFields on Area { id name code companyId deviceIds employeeIds createdAt updatedAt }`;

@@ -1,3 +1,4 @@
+import { limits } from '../services/validation';
 import { id, object, text } from './body-schemas';
 import { punchFields } from './fragments';
 import { idParam, type RestRoute } from './route';
@@ -58,5 +59,15 @@ export const punchRoutes: RestRoute[] = [
     // A repeated punch is not created again: 200 with the stored punch instead of 201.
     status: (data) => (data.createPunch.created ? 201 : 200),
     variables: ({ body }) => ({ input: body }),
+  },
+  {
+    name: 'voidPunch',
+    method: 'POST',
+    path: '/public/v2/punches/:id/void',
+    body: { schema: object({ reason: text(limits.voidReason) }, ['reason']), example: { reason: 'Punched twice at the wrong terminal' } },
+    document: `mutation ($id: Int!, $reason: String!) { voidPunch(id: $id, reason: $reason) { ...PunchFields } } ${punchFields}`,
+    resultField: 'voidPunch',
+    status: 200,
+    variables: ({ params, body }) => ({ id: idParam(params.id), reason: (body as { reason: string }).reason }),
   },
 ];

@@ -29,6 +29,8 @@ export class PunchType {
   @Field(() => Int, { nullable: true, description: 'Record index of an access-control real-time log, when there is one.' })
   deviceRecordIndex?: number | null;
   @Field({ description: 'When the service stored the punch.' }) receivedAt!: Date;
+  @Field(() => Date, { nullable: true, description: 'When the punch was voided (it no longer counts in attendance); null while it counts.' }) voidedAt?: Date | null;
+  @Field(() => String, { nullable: true, description: 'Why it was voided.' }) voidReason?: string | null;
 }
 
 @ObjectType('PunchConnection')

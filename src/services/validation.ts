@@ -18,6 +18,7 @@ export const limits = {
   areaCode: 64,
   shiftName: 200,
   holidayName: 200,
+  voidReason: 500,
 } as const;
 
 // Refused in every text field: C0 controls and DEL (TAB/CR/LF separate fields and commands on the

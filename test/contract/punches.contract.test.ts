@@ -4,7 +4,7 @@ import { createCompany, createDevice, createEmployee, createWorkspace, setWorksp
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const fields = `id companyId employeeId deviceId deviceSerial pin punchTime localTime timeZone punchState
-  verifyType verifyCode recordType workCode deviceRecordIndex receivedAt`;
+  verifyType verifyCode recordType workCode deviceRecordIndex receivedAt voidedAt voidReason`;
 
 describe('contract: punches (REST = GraphQL)', () => {
   let t: TestApp;

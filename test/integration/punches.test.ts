@@ -65,6 +65,8 @@ describe('punches', () => {
       record_type: 'manual',
       work_code: null,
       device_record_index: null,
+      voided_at: null,
+      void_reason: null,
     });
     const got = await rest(t.url, 'GET', `/public/v2/punches/${id}`, { key: s.ws.key });
     expect(got.status).to.equal(200);
