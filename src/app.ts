@@ -20,6 +20,7 @@ import { EventHousekeeping } from './events/event-housekeeping';
 import { startSubscriptionServer } from './events/subscription-server';
 import { WebhookWorker } from './events/webhook-worker';
 import { PeriodicJobs } from './jobs/periodic-jobs';
+import { AttendanceWorker } from './services/attendance/attendance-worker';
 import { rateLimit } from './limits/rate-limit';
 import { TokenBuckets } from './limits/token-bucket';
 import { createLogger } from './logger';
@@ -57,6 +58,8 @@ export interface App {
   housekeeping: EventHousekeeping;
   /** Every periodic background job of this process (presence, terminal_sweep, webhooks, event_purge, ...). */
   jobs: PeriodicJobs;
+  /** Keeps stored attendance days current (tests run it with `jobs.runNow('attendance')`). */
+  attendance: AttendanceWorker;
   /** The admin key of the default workspace, when this start created it (first start only). */
   bootstrapKey: string | null;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database. */
@@ -132,6 +135,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const webhooks = new WebhookWorker({ orm: database.orm, config, logger, now, metrics });
     events.onWake(() => webhooks.kick());
     const housekeeping = new EventHousekeeping({ orm: database.orm, config, logger, now });
+    const attendance = new AttendanceWorker({ orm: database.orm, config, logger, now });
+    events.onActivity(() => attendance.kick());
     const subscriptions = startSubscriptionServer({ server, schema, orm: database.orm, config, contextFactory, events, rateLimits, logger });
     subscriptions.registerJobs(jobs);
 
@@ -146,6 +151,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     terminals.registerJobs(jobs);
     webhooks.registerJobs(jobs);
     housekeeping.registerJobs(jobs);
+    attendance.registerJobs(jobs);
     jobs.start();
 
     let stopping: Promise<void> | null = null;
@@ -157,6 +163,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         await subscriptions.close();
         await apollo.stop();
         await closed;
+        attendance.stop();
         await jobs.stop();
         await terminals.stop();
         // In-flight webhook requests finish (and are recorded) before the database closes.
@@ -165,7 +172,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         await database.close();
         logger.info('timegate stopped');
       })());
-    return { url, server, database, schema, logger, metrics, terminals, events, webhooks, housekeeping, jobs, bootstrapKey: created?.key ?? null, stop };
+    return { url, server, database, schema, logger, metrics, terminals, events, webhooks, housekeeping, attendance, jobs, bootstrapKey: created?.key ?? null, stop };
   } catch (error) {
     await database.close();
     throw error;

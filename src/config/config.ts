@@ -46,6 +46,8 @@ export interface Config {
   eventPurgeMs: number;
   eventPollMs: number;
   eventBatchMs: number;
+  attendancePollMs: number;
+  attendanceBatchDelayMs: number;
   webhookTimeoutMs: number;
   webhookRetryHours: number;
   webhookRetryBaseSeconds: number;
@@ -237,6 +239,16 @@ export const settings: Record<keyof Config, SettingDescription> = {
     default: '20',
     meaning: 'While events keep coming, a workspace\'s subscribers are sent new events at most this often (an event after a quiet period goes at once): fewer, larger socket writes; 0 sends each wake-up at once.',
   },
+  attendancePollMs: {
+    env: 'TIMEGATE_ATTENDANCE_POLL_MS',
+    default: '500',
+    meaning: 'How often the attendance worker looks for days to recompute without being woken (stale marks, days whose window ended, a lost NOTIFY).',
+  },
+  attendanceBatchDelayMs: {
+    env: 'TIMEGATE_ATTENDANCE_BATCH_DELAY_MS',
+    default: '100',
+    meaning: 'After a wake-up (new punches), the attendance worker waits this long so that one run takes the punches of many uploads together; 0 runs at once.',
+  },
   webhookTimeoutMs: { env: 'TIMEGATE_WEBHOOK_TIMEOUT_MS', default: '10000', meaning: 'A webhook request without a complete response in this time is a failed attempt.' },
   webhookRetryHours: {
     env: 'TIMEGATE_WEBHOOK_RETRY_HOURS',
@@ -358,6 +370,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventPurgeMs: int('eventPurgeMs', 3_600_000, 1000, 86_400_000),
     eventPollMs: int('eventPollMs', 1000, 10, 3_600_000),
     eventBatchMs: int('eventBatchMs', 20, 0, 1000),
+    attendancePollMs: int('attendancePollMs', 500, 10, 3_600_000),
+    attendanceBatchDelayMs: int('attendanceBatchDelayMs', 100, 0, 10_000),
     webhookTimeoutMs: int('webhookTimeoutMs', 10_000, 100, 120_000),
     webhookRetryHours: int('webhookRetryHours', 72, 1, 24 * 30),
     webhookRetryBaseSeconds: int('webhookRetryBaseSeconds', 30, 1, 3600),

@@ -1,5 +1,6 @@
 import { ApiKey } from './api-key.entity';
 import { Area } from './area.entity';
+import { AttendanceDay } from './attendance-day.entity';
 import { AreaEmployee } from './area-employee.entity';
 import { Assignment } from './assignment.entity';
 import { AuditEvent } from './audit-event.entity';
@@ -15,6 +16,7 @@ import { EmployeeTemplate } from './employee-template.entity';
 import { Event } from './event.entity';
 import { Holiday } from './holiday.entity';
 import { IdempotencyRecord } from './idempotency-record.entity';
+import { JobCursor } from './job-cursor.entity';
 import { PayPeriod } from './pay-period.entity';
 import { Punch } from './punch.entity';
 import { Shift } from './shift.entity';
@@ -31,6 +33,7 @@ export {
   Area,
   AreaEmployee,
   Assignment,
+  AttendanceDay,
   AuditEvent,
   Company,
   Device,
@@ -44,6 +47,7 @@ export {
   Event,
   Holiday,
   IdempotencyRecord,
+  JobCursor,
   PayPeriod,
   Punch,
   Shift,
@@ -85,4 +89,6 @@ export const entities = [
   Holiday,
   ShiftAssignment,
   PayPeriod,
+  AttendanceDay,
+  JobCursor,
 ];

@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { DomainError } from '../errors/domain-error';
 import { EventStream } from './event-stream';
 import { storedEvent, type StoredEvent } from './event-types';
-import { EVENT_CHANNEL, EVENT_ID_SHIFT, WEBHOOK_CHANNEL } from './outbox';
+import { ATTENDANCE_CHANNEL, EVENT_CHANNEL, EVENT_ID_SHIFT, WEBHOOK_CHANNEL } from './outbox';
 
 const PAGE = 500;
 /** A replay reads its next page when the client has fewer than this many events of it left to take. */
@@ -26,7 +26,7 @@ const HELD_RETRY_MS = 5;
  * of the statement's snapshot, shifted as outbox ids are. Everything below it has committed (and is
  * visible in that snapshot) or rolled back.
  */
-const DELIVERABLE_BELOW = `pg_snapshot_xmin(pg_current_snapshot())::text::bigint * ${2 ** EVENT_ID_SHIFT}`;
+export const DELIVERABLE_BELOW = `pg_snapshot_xmin(pg_current_snapshot())::text::bigint * ${2 ** EVENT_ID_SHIFT}`;
 
 export interface FeedSubscription {
   workspaceId: number;
@@ -175,6 +175,7 @@ export class EventFeed {
   private reconnectTimer: NodeJS.Timeout | null = null;
   private stopped = false;
   private readonly wakeListeners: Array<() => void> = [];
+  private readonly activityListeners: Array<() => void> = [];
 
   constructor(private readonly deps: { orm: MikroORM; databaseUrl: string; pollMs: number; batchMs: number; logger: Logger }) {}
 
@@ -187,6 +188,14 @@ export class EventFeed {
   /** Called when webhook deliveries may be due (their NOTIFY, or the poll): the webhook worker looks for them. */
   onWake(listener: () => void): void {
     this.wakeListeners.push(listener);
+  }
+
+  /**
+   * Called at every event NOTIFY and ATTENDANCE_CHANNEL NOTIFY (and after reconnecting): the
+   * attendance worker looks for new punches and stale days.
+   */
+  onActivity(listener: () => void): void {
+    this.activityListeners.push(listener);
   }
 
   /** Replays what the subscription missed (`after`), then follows live events, in id order, each once. */
@@ -297,18 +306,23 @@ export class EventFeed {
     client.on('end', () => retry());
     client.on('notification', (message) => {
       if (message.channel === WEBHOOK_CHANNEL) for (const listener of this.wakeListeners) listener();
-      else this.hubs.get(Number(message.payload))?.wake();
+      else if (message.channel === ATTENDANCE_CHANNEL) for (const listener of this.activityListeners) listener();
+      else {
+        this.hubs.get(Number(message.payload))?.wake();
+        for (const listener of this.activityListeners) listener();
+      }
     });
     this.listener = client;
     try {
       await client.connect();
-      await client.query(`listen ${EVENT_CHANNEL}; listen ${WEBHOOK_CHANNEL}`);
+      await client.query(`listen ${EVENT_CHANNEL}; listen ${WEBHOOK_CHANNEL}; listen ${ATTENDANCE_CHANNEL}`);
     } catch (err) {
       retry(err);
       return;
     }
     // Anything committed while not listening is picked up now.
     this.wakeAll();
+    for (const listener of this.activityListeners) listener();
   }
 
   private scheduleReconnect(): void {

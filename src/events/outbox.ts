@@ -16,6 +16,8 @@ import type { EventType, TEST_EVENT_TYPE } from './event-types';
 export const EVENT_CHANNEL = 'timegate_events';
 /** Notified (empty payload) only by transactions that queued webhook deliveries: wakes the webhook workers. */
 export const WEBHOOK_CHANNEL = 'timegate_webhooks';
+/** Notified when a change marked attendance days stale: wakes the attendance worker. */
+export const ATTENDANCE_CHANNEL = 'timegate_attendance';
 
 /**
  * event.id = transaction id * 2^EVENT_ID_SHIFT + rank of the event in its transaction. 2^20 events

@@ -4,6 +4,8 @@ import type { EventFeed } from '../events/event-feed';
 import { publicEventId, type StoredEvent } from '../events/event-types';
 import { renameKeys, snakeToCamel } from '../schema/case';
 import {
+  AttendanceDayUpdatedArgs,
+  AttendanceDayUpdatedEvent,
   DeviceEventArgs,
   DeviceStatusChangedEvent,
   DoorActionUpdatedArgs,
@@ -12,7 +14,9 @@ import {
   PunchCreatedArgs,
   PunchCreatedEvent,
 } from '../schema/event.type';
+import type { DayRecord } from '../services/attendance/day-store';
 import { workspaceOf, type RequestContext } from '../services/context';
+import { attendanceDayObject } from './timesheet.resolver';
 
 /** graphql-ws operations get the request context plus this process's event feed. */
 export type SubscriptionContext = RequestContext & { events: EventFeed };
@@ -92,5 +96,14 @@ export class EventResolver {
   })
   doorActionUpdated(@Root() event: StoredEvent, @Args() _args: DoorActionUpdatedArgs): DoorActionUpdatedEvent {
     return { ...envelope(event), doorAction: objectOf(event) };
+  }
+
+  @Authorized('read')
+  @Subscription(() => AttendanceDayUpdatedEvent, {
+    description: "An employee's attendance day was computed anew and changed (a punch, a void, a shift, assignment or holiday change, or its window ended).",
+    subscribe: ({ args, context }) => follow(context, ['attendance.day.updated'], args.after, { company_id: args.companyId, employee_id: args.employeeId }),
+  })
+  attendanceDayUpdated(@Root() event: StoredEvent, @Args() _args: AttendanceDayUpdatedArgs): AttendanceDayUpdatedEvent {
+    return { ...envelope(event), day: attendanceDayObject(event.data as unknown as DayRecord) };
   }
 }

@@ -14,6 +14,7 @@ import { PayPeriodResolver } from './pay-period.resolver';
 import { PunchResolver } from './punch.resolver';
 import { ShiftAssignmentResolver } from './shift-assignment.resolver';
 import { ShiftResolver } from './shift.resolver';
+import { TimesheetResolver } from './timesheet.resolver';
 import { UnknownTerminalResolver } from './unknown-terminal.resolver';
 import { VerificationStateResolver } from './verification-state.resolver';
 import { WebhookResolver } from './webhook.resolver';
@@ -39,5 +40,6 @@ export const resolvers = [
   ShiftResolver,
   HolidayResolver,
   ShiftAssignmentResolver,
+  TimesheetResolver,
   PayPeriodResolver,
 ] as const;

@@ -72,7 +72,10 @@ function operation(route: RestRoute, schema: GraphQLSchema): Record<string, unkn
     );
   }
   const queryProperties = (route.query?.properties ?? {}) as Record<string, JsonSchema>;
-  for (const [name, propertySchema] of Object.entries(queryProperties)) parameters.push({ name, in: 'query', schema: propertySchema });
+  const requiredQuery = (route.query?.required ?? []) as string[];
+  for (const [name, propertySchema] of Object.entries(queryProperties)) {
+    parameters.push({ name, in: 'query', schema: propertySchema, ...(requiredQuery.includes(name) ? { required: true } : {}) });
+  }
 
   const result = resultSchema(route, schema);
   const statuses = typeof route.status === 'number' ? [route.status] : [201, 200];
@@ -83,7 +86,11 @@ function operation(route: RestRoute, schema: GraphQLSchema): Record<string, unkn
       headers: route.list
         ? { 'X-Total-Count': { schema: { type: 'integer' } }, Link: { schema: { type: 'string' }, description: 'RFC 8288 first/prev/next/last.' } }
         : undefined,
-      content: { 'application/json': { schema: route.list ? { type: 'array', items: result } : result } },
+      content: {
+        'application/json': { schema: route.list ? { type: 'array', items: result } : result },
+        // Asked for with `Accept: text/csv`: the same rows, a header row of these columns (RFC 4180).
+        ...(route.csv ? { 'text/csv': { schema: { type: 'string', description: `Columns: ${route.csv.join(', ')}.` } } } : {}),
+      },
     };
   }
   for (const code of ['unauthenticated', 'forbidden', 'not_found', 'validation_failed'] as const) {

@@ -15,6 +15,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/pagination';
 import { unstorableError, unstorableStringAt } from '../services/validation';
 import { camelToSnake, renameKeys, snakeToCamel } from '../schema/case';
 import { errorBody, sendError, toDomainError } from './error-response';
+import { toCsv } from './csv';
 import type { RestRoute } from './route';
 
 interface CompiledRoute {
@@ -69,7 +70,8 @@ export function createRestRouter(deps: {
 
         if (idempotencyKey === undefined) {
           const { status, payload } = await execute();
-          res.status(status).json(payload);
+          if (route.csv && wantsCsv(req)) sendCsv(res, status, route, payload);
+          else res.status(status).json(payload);
           return;
         }
         // Stripe's rule: a request refused before it ran (auth, JSON Schema) stores nothing; once it
@@ -115,6 +117,18 @@ function answerOptions(res: Response, next: NextFunction, routed: (method: HTTPM
   const allow = allowed.sort().join(', ');
   res.setHeader('Allow', allow);
   res.status(200).type('text/plain').send(allow);
+}
+
+/** `Accept: text/csv` (preferred over JSON by the header's order and weights); JSON stays the default. */
+function wantsCsv(req: Request): boolean {
+  return req.get('Accept') !== undefined && req.accepts(['application/json', 'text/csv']) === 'text/csv';
+}
+
+function sendCsv(res: Response, status: number, route: RestRoute, payload: unknown): void {
+  const rows = (Array.isArray(payload) ? payload : [payload]) as Record<string, unknown>[];
+  res.status(status).type('text/csv; charset=utf-8');
+  res.setHeader('Content-Disposition', `attachment; filename="${route.name}.csv"`);
+  res.send(toCsv(route.csv!, rows));
 }
 
 function idempotencyKeyOf(req: Request): string | undefined {

@@ -10,6 +10,7 @@ import { punchRoutes } from './punch.routes';
 import type { RestRoute } from './route';
 import { shiftAssignmentRoutes } from './shift-assignment.routes';
 import { shiftRoutes } from './shift.routes';
+import { timesheetRoutes } from './timesheet.routes';
 import { unknownTerminalRoutes } from './unknown-terminal.routes';
 import { verificationStateRoutes } from './verification-state.routes';
 import { webhookRoutes } from './webhook.routes';
@@ -33,4 +34,5 @@ export const routeTable: RestRoute[] = [
   ...holidayRoutes,
   ...shiftAssignmentRoutes,
   ...payPeriodRoutes,
+  ...timesheetRoutes,
 ];

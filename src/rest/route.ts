@@ -34,6 +34,8 @@ export interface RestRoute {
   query?: JsonSchema;
   /** A paged list: `page`/`per_page` become `first`/`after`, the result is a bare array with paging headers. */
   list?: boolean;
+  /** The result may also be sent as CSV (`Accept: text/csv`): these snake_case fields, in this order, as columns. */
+  csv?: string[];
   variables(input: RouteInput): Record<string, unknown>;
 }
 

@@ -2,6 +2,7 @@ import { ArgsType, Field, InterfaceType, Int, ObjectType } from 'type-graphql';
 import { DeviceStatus } from '../entities/device.entity';
 import { DoorActionType } from './door-action.type';
 import { PunchType } from './punch.type';
+import { AttendanceDayType } from './timesheet.type';
 
 @ArgsType()
 export class EventCursorArgs {
@@ -20,6 +21,12 @@ export class PunchCreatedArgs extends EventCursorArgs {
 }
 
 @ArgsType()
+export class AttendanceDayUpdatedArgs extends EventCursorArgs {
+  @Field(() => Int, { nullable: true }) companyId?: number | null;
+  @Field(() => Int, { nullable: true }) employeeId?: number | null;
+}
+
+@ArgsType()
 export class DeviceEventArgs extends EventCursorArgs {
   @Field(() => Int, { nullable: true }) companyId?: number | null;
   @Field(() => Int, { nullable: true }) deviceId?: number | null;
@@ -34,7 +41,7 @@ export class DoorActionUpdatedArgs extends EventCursorArgs {
 export abstract class EventEnvelope {
   @Field({ description: 'Pass as `after` when subscribing again to resume right after this event. Grows with every event of the workspace (not by 1).' }) cursor!: string;
   @Field({ description: 'The event id webhooks send too (`evt_<cursor>`).' }) eventId!: string;
-  @Field({ description: '`attendance.created`, `door.opened`, `device.online`, `device.offline` or `door.action.updated`.' }) type!: string;
+  @Field({ description: '`attendance.created`, `door.opened`, `device.online`, `device.offline`, `door.action.updated` or `attendance.day.updated`.' }) type!: string;
   @Field() createdAt!: Date;
 }
 
@@ -78,4 +85,9 @@ export class DeviceStatusChangedEvent extends EventEnvelope {
 @ObjectType({ implements: EventEnvelope })
 export class DoorActionUpdatedEvent extends EventEnvelope {
   @Field(() => DoorActionType) doorAction!: DoorActionType;
+}
+
+@ObjectType({ implements: EventEnvelope })
+export class AttendanceDayUpdatedEvent extends EventEnvelope {
+  @Field(() => AttendanceDayType) day!: AttendanceDayType;
 }

@@ -1,6 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Area, AreaEmployee, Company, Device, Employee } from '../entities';
+import { Area, AreaEmployee, Company, Device, Employee, ShiftAssignment } from '../entities';
+import { markDaysStale } from './attendance/day-store';
 import { DomainError } from '../errors/domain-error';
 import { checkBulkItems, checkBulkOwners } from './bulk-input';
 import { workspaceOf, type RequestContext, withEm } from './context';
@@ -227,6 +228,9 @@ export async function changeAreaEmployees(ctx: RequestContext, areaId: number, m
     for (const employeeId of toAdd) em.persist(em.create(AreaEmployee, { areaId, employeeId } as AreaEmployee));
     await em.flush();
     await recomputeDeviceUsers(em, { employeeIds: [...toRemove.map((m) => m.employeeId), ...toAdd] }, ctx.now());
+    // The area's shift assignments now apply to other employees: their days are computed again.
+    const moved = [...toRemove.map((m) => m.employeeId), ...toAdd];
+    if (moved.length > 0 && (await em.count(ShiftAssignment, { areaId })) > 0) await markDaysStale(em as EntityManager, { employeeIds: moved }, null, null);
     const memberIds = await areaEmployeeIds(withEm(ctx, em), areaId);
     return em.find(Employee, { id: { $in: memberIds } }, { orderBy: { id: 'asc' } });
   });

@@ -1,4 +1,5 @@
-import type { FilterQuery } from '@mikro-orm/postgresql';
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import { flushWithStaleMarks, type StaleMark } from './attendance/day-store';
 import { Company, Holiday } from '../entities';
 import { DomainError } from '../errors/domain-error';
 import { workspaceOf, type RequestContext } from './context';
@@ -31,6 +32,9 @@ function checkHoliday(input: HolidayInput, creating: boolean): void {
   check.done();
 }
 
+/** A holiday changes the attendance day of its date (the date a shift starts on) for the whole company. */
+const aroundDate = (companyId: number, date: string): StaleMark => ({ scope: { companyId }, from: date, to: date });
+
 export async function getHoliday(ctx: RequestContext, id: number): Promise<Holiday> {
   const holiday = await ctx.em.findOne(Holiday, { id, workspaceId: workspaceOf(ctx) });
   if (!holiday) throw DomainError.notFound('Holiday', id);
@@ -58,7 +62,8 @@ export async function createHoliday(ctx: RequestContext, input: HolidayInput): P
   await ensureDateFree(ctx, input.companyId!, input.date!);
   const holiday = ctx.em.create(Holiday, { workspaceId, companyId: input.companyId!, date: input.date!, name: input.name!, holidayType: input.holidayType ?? 1 } as Holiday);
   try {
-    await ctx.em.persist(holiday).flush();
+    ctx.em.persist(holiday);
+    await flushWithStaleMarks(ctx.em as EntityManager, [aroundDate(holiday.companyId, holiday.date)]);
   } catch (error) {
     throw uniqueViolationToDomainError(error, uniqueFields);
   }
@@ -70,11 +75,13 @@ export async function updateHoliday(ctx: RequestContext, id: number, input: Omit
   checkHoliday(input, false);
   const holiday = await getHoliday(ctx, id);
   if (input.date != null && input.date !== holiday.date) await ensureDateFree(ctx, holiday.companyId, input.date, id);
+  const marks = [aroundDate(holiday.companyId, holiday.date)];
   if (input.date != null) holiday.date = input.date;
+  marks.push(aroundDate(holiday.companyId, holiday.date));
   if (input.name != null) holiday.name = input.name;
   if (input.holidayType != null) holiday.holidayType = input.holidayType;
   try {
-    await ctx.em.flush();
+    await flushWithStaleMarks(ctx.em as EntityManager, marks);
   } catch (error) {
     throw uniqueViolationToDomainError(error, uniqueFields);
   }
@@ -84,6 +91,7 @@ export async function updateHoliday(ctx: RequestContext, id: number, input: Omit
 export async function deleteHoliday(ctx: RequestContext, id: number): Promise<Holiday> {
   const holiday = await getHoliday(ctx, id);
   const snapshot = { ...holiday };
-  await ctx.em.remove(holiday).flush();
+  ctx.em.remove(holiday);
+  await flushWithStaleMarks(ctx.em as EntityManager, [aroundDate(holiday.companyId, holiday.date)]);
   return Object.assign(new Holiday(), snapshot);
 }

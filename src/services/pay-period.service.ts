@@ -1,4 +1,5 @@
-import type { FilterQuery } from '@mikro-orm/postgresql';
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import { markDaysStale, refreshCompanyDays, takeAttendanceLock } from './attendance/day-store';
 import { Company, PayPeriod } from '../entities';
 import { DomainError } from '../errors/domain-error';
 import { withEm, workspaceOf, type RequestContext } from './context';
@@ -101,8 +102,18 @@ export async function deletePayPeriod(ctx: RequestContext, id: number): Promise<
 /** Locks (`locked` true) or unlocks a period; admin keys only (the resolver's scope). Idempotent. */
 export async function setPayPeriodLock(ctx: RequestContext, id: number, locked: boolean): Promise<PayPeriod> {
   const period = await getPayPeriod(ctx, id);
-  if (locked && !period.lockedAt) period.lockedAt = ctx.now();
-  if (!locked) period.lockedAt = null;
-  await ctx.em.flush();
-  return period;
+  if (locked === (period.lockedAt != null)) return period;
+  await ctx.em.transactional(async (em) => {
+    if (locked) {
+      // What the lock freezes is computed now, with everything received until this moment.
+      await takeAttendanceLock(em as EntityManager);
+      await refreshCompanyDays(withEm(ctx, em), period.companyId, period.startDate, period.endDate);
+      await em.nativeUpdate(PayPeriod, { id }, { lockedAt: ctx.now() });
+    } else {
+      await em.nativeUpdate(PayPeriod, { id }, { lockedAt: null });
+      // Unlocked days catch up with what changed meanwhile (a punch flagged after_lock now counts).
+      await markDaysStale(em as EntityManager, { companyId: period.companyId }, period.startDate, period.endDate);
+    }
+  });
+  return (await ctx.em.refresh(period))!;
 }

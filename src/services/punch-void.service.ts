@@ -1,4 +1,7 @@
-import { PayPeriod, type Punch } from '../entities';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { PayPeriod, Punch } from '../entities';
+import { addDays } from './attendance/compute-days';
+import { markDaysStale } from './attendance/day-store';
 import { DomainError } from '../errors/domain-error';
 import type { RequestContext } from './context';
 import { getPunch } from './punch.service';
@@ -19,8 +22,10 @@ export async function voidPunch(ctx: RequestContext, id: number, reason: string)
   const date = punch.localTime.slice(0, 10);
   const locked = await ctx.em.findOne(PayPeriod, { companyId: punch.companyId, lockedAt: { $ne: null }, startDate: { $lte: date }, endDate: { $gte: date } });
   if (locked) throw new DomainError('period_locked', `The punch's date ${date} lies in locked pay period ${locked.id}; an admin must unlock it first.`);
-  punch.voidedAt = ctx.now();
-  punch.voidReason = reason;
-  await ctx.em.flush();
-  return punch;
+  // The void and the recomputation mark of the punch's days commit together.
+  await ctx.em.transactional(async (em) => {
+    await em.nativeUpdate(Punch, { id: punch.id }, { voidedAt: ctx.now(), voidReason: reason });
+    if (punch.employeeId) await markDaysStale(em as EntityManager, { employeeIds: [punch.employeeId] }, addDays(date, -1), addDays(date, 1));
+  });
+  return (await ctx.em.refresh(punch))!;
 }

@@ -1,4 +1,5 @@
-import type { FilterQuery } from '@mikro-orm/postgresql';
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import { flushWithStaleMarks, markDaysStale, type StaleScope } from './attendance/day-store';
 import { Area, AreaEmployee, Employee, Shift, ShiftAssignment } from '../entities';
 import { DomainError } from '../errors/domain-error';
 import { withEm, workspaceOf, type RequestContext } from './context';
@@ -67,6 +68,9 @@ async function checkNoOverlap(ctx: RequestContext, holder: { employeeId?: number
   }
 }
 
+/** The employees whose days an assignment decides: its employee, or its area's current members. */
+const holderScope = (a: ShiftAssignment): StaleScope => (a.employeeId != null ? { employeeIds: [a.employeeId] } : { areaId: a.areaId! });
+
 export async function createShiftAssignment(ctx: RequestContext, input: ShiftAssignmentInput): Promise<ShiftAssignment> {
   const check = new FieldChecker();
   if (input.shiftId == null) check.add('shiftId', 'required', 'shiftId is required.');
@@ -87,6 +91,7 @@ export async function createShiftAssignment(ctx: RequestContext, input: ShiftAss
       endDate: input.endDate ?? null,
     } as ShiftAssignment);
     await em.persist(assignment).flush();
+    await markDaysStale(em as EntityManager, holderScope(assignment), assignment.startDate, assignment.endDate ?? null);
     return assignment;
   });
 }
@@ -104,10 +109,14 @@ export async function updateShiftAssignment(ctx: RequestContext, id: number, inp
     if (endDate != null && endDate < startDate) throw DomainError.field('endDate', 'before_start_date', 'endDate must not be before startDate.');
     if (input.shiftId != null) await checkTargets(tx, input.shiftId, assignment);
     await checkNoOverlap(tx, assignment, startDate, endDate, assignment.id);
+    // From the earlier start to the later end of the old and the new dates: only those days can change.
+    const from = startDate < assignment.startDate ? startDate : assignment.startDate;
+    const to = endDate === null || assignment.endDate == null ? null : endDate > assignment.endDate ? endDate : assignment.endDate;
     if (input.shiftId != null) assignment.shiftId = input.shiftId;
     assignment.startDate = startDate;
     assignment.endDate = endDate;
     await em.flush();
+    await markDaysStale(em as EntityManager, holderScope(assignment), from, to);
     return assignment;
   });
 }
@@ -115,7 +124,8 @@ export async function updateShiftAssignment(ctx: RequestContext, id: number, inp
 export async function deleteShiftAssignment(ctx: RequestContext, id: number): Promise<ShiftAssignment> {
   const assignment = await getShiftAssignment(ctx, id);
   const snapshot = { ...assignment };
-  await ctx.em.remove(assignment).flush();
+  ctx.em.remove(assignment);
+  await flushWithStaleMarks(ctx.em as EntityManager, [{ scope: holderScope(assignment), from: assignment.startDate, to: assignment.endDate ?? null }]);
   return Object.assign(new ShiftAssignment(), snapshot);
 }
 

@@ -1,4 +1,5 @@
-import type { FilterQuery } from '@mikro-orm/postgresql';
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import { flushWithStaleMarks, markDaysStale } from './attendance/day-store';
 import { Company, Shift, ShiftAssignment, Workspace } from '../entities';
 import { ShiftPairing } from '../entities/shift.entity';
 import { DomainError } from '../errors/domain-error';
@@ -106,6 +107,8 @@ export async function createShift(ctx: RequestContext, input: ShiftInput): Promi
       isDefault: input.isDefault ?? false,
     } as Shift);
     await em.persist(shift).flush();
+    // A new default shift applies to every employee of the company without an assignment.
+    if (shift.isDefault) await markDaysStale(em as EntityManager, { companyId: company.id }, null, null);
     return shift;
   });
 }
@@ -121,6 +124,8 @@ export async function updateShift(ctx: RequestContext, id: number, input: Omit<S
     for (const [key, value] of Object.entries(rest)) if (value != null) (shift as unknown as Record<string, unknown>)[key] = value;
     if (workdays != null) shift.workdays = [...workdays].sort((a, b) => a - b);
     await em.flush();
+    // Any stored day of the company may be this shift's (or the default's): all are recomputed, locked periods excepted.
+    await markDaysStale(em as EntityManager, { companyId: shift.companyId }, null, null);
     return shift;
   });
 }
@@ -131,6 +136,7 @@ export async function deleteShift(ctx: RequestContext, id: number): Promise<Shif
   const assigned = await ctx.em.count(ShiftAssignment, { shiftId: shift.id });
   if (assigned > 0) throw new DomainError('resource_in_use', `Shift ${id} has ${assigned} assignment${assigned === 1 ? '' : 's'}; delete or move them first.`);
   const snapshot = { ...shift };
-  await ctx.em.remove(shift).flush();
+  ctx.em.remove(shift);
+  await flushWithStaleMarks(ctx.em as EntityManager, [{ scope: { companyId: shift.companyId }, from: null, to: null }]);
   return Object.assign(new Shift(), snapshot);
 }

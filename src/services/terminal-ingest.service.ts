@@ -1,3 +1,5 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { markDaysStale } from './attendance/day-store';
 // Punches and door events from terminal uploads (ATTLOG, rtlog). Records are already parsed and
 // validated by the protocol layer; here they get their employee (by pin within the device's
 // company), their instant (device-local time read in the device's zone) and are stored with
@@ -213,4 +215,6 @@ export async function attachRecordsOfPin(ctx: RequestContext, employee: { id: nu
   // em.execute: part of the caller's transaction.
   await ctx.em.execute('update punch set employee_id = ? where company_id = ? and pin = ? and employee_id is null', params);
   await ctx.em.execute('update door_event set employee_id = ? where company_id = ? and pin = ? and employee_id is null', params);
+  // Days computed before these punches were attached are computed again.
+  await markDaysStale(ctx.em as EntityManager, { employeeIds: [employee.id] }, null, null);
 }

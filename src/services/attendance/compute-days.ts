@@ -32,7 +32,7 @@ export interface DayPunch {
 }
 
 export type DayStatus = 'present' | 'incomplete' | 'absent' | 'holiday' | 'off' | 'scheduled';
-export type DayException = 'missing_in' | 'missing_out' | 'duplicate_ignored' | 'manual_punch' | 'outside_shift';
+export type DayException = 'missing_in' | 'missing_out' | 'duplicate_ignored' | 'manual_punch' | 'outside_shift' | 'after_lock';
 
 export interface AttendanceDay {
   date: string;
@@ -48,6 +48,8 @@ export interface AttendanceDay {
   overtimeMinutes: number;
   exceptions: DayException[];
   punchIds: number[];
+  /** When time alone changes this record (a workday's window ends: `scheduled` becomes final); null once it cannot. */
+  settlesAt: Date | null;
 }
 
 /** Punches of one employee closer than this count once (a finger held twice on the reader). */
@@ -210,7 +212,8 @@ export function computeDays(input: { shift: ShiftRules | null; from: string; to:
     const early = scheduledDay && lastOut && shift ? minutes(instance.end.getTime() - lastOut.getTime()) : 0;
 
     let status: DayStatus;
-    const over = instance ? now > instance.windowEnd : now.getTime() >= localTimeToInstant(`${addDays(date, 1)} 00:00:00`, zone).getTime();
+    const endsAt = instance ? instance.windowEnd : localTimeToInstant(`${addDays(date, 1)} 00:00:00`, zone);
+    const over = instance ? now > endsAt : now.getTime() >= endsAt.getTime();
     if (entry.punches.length === 0) status = !over && instance ? 'scheduled' : holiday ? 'holiday' : instance ? 'absent' : 'off';
     else if (!paired.complete) status = over ? 'incomplete' : 'scheduled';
     else status = 'present';
@@ -229,6 +232,7 @@ export function computeDays(input: { shift: ShiftRules | null; from: string; to:
       overtimeMinutes: paired.complete ? (scheduledDay ? Math.max(0, worked - scheduledMinutes) : worked) : 0,
       exceptions: [...exceptions].sort(),
       punchIds: all.map((p) => p.id).sort((a, b) => a - b),
+      settlesAt: over ? null : instance ? new Date(endsAt.getTime() + 1) : endsAt,
     });
   }
   return days;

@@ -85,6 +85,11 @@ describe('attendance engine: computeDays', () => {
   it('a day not over yet is scheduled; without a shift every date is a rest day', () => {
     const [today] = days(DAY_SHIFT, '2026-03-02', '2026-03-02', [punch('2026-03-02T09:00:00Z')], { now: new Date('2026-03-02T12:00:00Z') });
     expect(today!.status).to.equal('scheduled');
+    // It settles when its window ends (17:00 + 240 min check-out allowance), and not before.
+    expect(today!.settlesAt!.getTime()).to.be.greaterThan(new Date('2026-03-02T21:00:00Z').getTime());
+    expect(today!.settlesAt!.getTime()).to.be.lessThan(new Date('2026-03-02T21:00:01Z').getTime());
+    const [settled] = days(DAY_SHIFT, '2026-03-02', '2026-03-02', [punch('2026-03-02T09:00:00Z')], { now: today!.settlesAt! });
+    expect(settled).to.deep.include({ status: 'incomplete', settlesAt: null });
     const none = days(null, '2026-03-02', '2026-03-03', [punch('2026-03-02T09:00:00Z'), punch('2026-03-02T17:00:00Z')]);
     expect(none.map((d) => [d.status, d.overtimeMinutes])).to.deep.equal([['present', 480], ['off', 0]]);
   });

@@ -1,0 +1,48 @@
+import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
+import { Connection, ConnectionArgs } from './connection';
+
+@ObjectType('AttendanceDay', { description: "One employee's attendance on one local date, as the attendance engine computed it (docs/attendance.md)." })
+export class AttendanceDayType {
+  @Field(() => ID, { description: '`<employeeId>:<date>`: stable, so a normalising client caches the day.' }) id!: string;
+  @Field(() => Int) employeeId!: number;
+  @Field(() => Int) companyId!: number;
+  @Field({ description: '`YYYY-MM-DD`: the local date on which the shift starts (a 22:00–06:00 shift is one day).' }) date!: string;
+  @Field(() => Int, { nullable: true, description: 'The shift of this workday; null on a rest day or without a shift.' }) shiftId!: number | null;
+  @Field({ description: '`present`, `incomplete`, `absent`, `holiday`, `off` or `scheduled` (a day not over yet).' }) status!: string;
+  @Field(() => Date, { nullable: true }) firstIn!: Date | null;
+  @Field(() => Date, { nullable: true }) lastOut!: Date | null;
+  @Field(() => Int, { description: 'Shift length minus the unpaid break, on a workday that is not a holiday.' }) scheduledMinutes!: number;
+  @Field(() => Int) workedMinutes!: number;
+  @Field(() => Int) breakMinutes!: number;
+  @Field(() => Int) lateMinutes!: number;
+  @Field(() => Int) earlyLeaveMinutes!: number;
+  @Field(() => Int) overtimeMinutes!: number;
+  @Field(() => [String], { description: '`missing_in`, `missing_out`, `duplicate_ignored`, `manual_punch`, `outside_shift`, `after_lock`.' }) exceptions!: string[];
+  @Field(() => [Int], { description: 'Every punch of the day, counted or not (duplicates, outside the shift); voided punches are not listed.' }) punchIds!: number[];
+}
+
+@ObjectType('AttendanceDayConnection')
+export class AttendanceDayConnection extends Connection(AttendanceDayType) {}
+
+@ObjectType('TimesheetSummary', { description: "One employee's totals over a timesheet's range." })
+export class TimesheetSummaryType {
+  @Field(() => Int) employeeId!: number;
+  @Field(() => Int) daysPresent!: number;
+  @Field(() => Int) daysAbsent!: number;
+  @Field(() => Int) daysIncomplete!: number;
+  @Field(() => Int) workedMinutes!: number;
+  @Field(() => Int) overtimeMinutes!: number;
+  @Field(() => Int) lateMinutes!: number;
+}
+
+@ObjectType('TimesheetSummaryConnection')
+export class TimesheetSummaryConnection extends Connection(TimesheetSummaryType) {}
+
+@ArgsType()
+export class TimesheetArgs extends ConnectionArgs {
+  @Field({ description: '`YYYY-MM-DD`, inclusive.' }) startDate!: string;
+  @Field({ description: '`YYYY-MM-DD`, inclusive; at most 366 days after startDate.' }) endDate!: string;
+  @Field(() => Int, { nullable: true }) employeeId?: number | null;
+  @Field(() => Int, { nullable: true }) companyId?: number | null;
+  @Field(() => Int, { nullable: true, description: "The area's current employees." }) areaId?: number | null;
+}

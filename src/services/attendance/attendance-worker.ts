@@ -1,0 +1,66 @@
+// Keeps stored attendance days current, after the fact and in batches: terminal ingestion only
+// writes punches (and their `attendance.created` events, which it writes anyway); this worker
+// follows those events from the outbox with its own cursor, plus the days that changes marked stale
+// and the days whose window has ended, and recomputes them (day-store.ts). A wake-up (the event
+// NOTIFY) is delayed by `attendanceBatchDelayMs` so that one run takes many uploads together; a
+// poll every `attendancePollMs` covers everything else.
+//
+// One writer at a time across processes (the attendance advisory lock): a process that finds it
+// taken leaves the work to the holder. The cursor advances in the transaction that stores the days,
+// so a crash repeats a batch rather than losing it, and repeating it changes nothing.
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Config } from '../../config/config';
+import type { PeriodicJobs } from '../../jobs/periodic-jobs';
+import type { RequestContext } from '../context';
+import { processPendingDays } from './pending-days';
+
+export const ATTENDANCE_JOB = 'attendance';
+/** Batches in one run before the job yields to the runner (the next run follows at once when woken). */
+const MAX_BATCHES_PER_RUN = 50;
+
+export class AttendanceWorker {
+  private jobs: PeriodicJobs | null = null;
+  private kickTimer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly deps: { orm: MikroORM; config: Config; logger: Logger; now: () => Date }) {}
+
+  registerJobs(jobs: PeriodicJobs): void {
+    this.jobs = jobs;
+    jobs.add(ATTENDANCE_JOB, this.deps.config.attendancePollMs, () => this.runUntilIdle());
+  }
+
+  /** New punches or stale marks were committed: run soon, once for everything that arrives meanwhile. */
+  kick(): void {
+    if (this.kickTimer || !this.jobs) return;
+    const jobs = this.jobs;
+    this.kickTimer = setTimeout(() => {
+      this.kickTimer = null;
+      void jobs.runNow(ATTENDANCE_JOB);
+    }, this.deps.config.attendanceBatchDelayMs);
+    this.kickTimer.unref();
+  }
+
+  stop(): void {
+    if (this.kickTimer) clearTimeout(this.kickTimer);
+    this.kickTimer = null;
+    this.jobs = null;
+  }
+
+  /** Batches until nothing is left (or the per-run cap); returns how many days changed. */
+  async runUntilIdle(): Promise<number> {
+    let changed = 0;
+    for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch += 1) {
+      const result = await this.runBatch();
+      changed += result.changed;
+      if (!result.more) break;
+    }
+    return changed;
+  }
+
+  private runBatch() {
+    const { orm, config, logger, now } = this.deps;
+    const ctx: RequestContext = { principal: { kind: 'operator' }, em: orm.em.fork(), requestId: 'attendance-worker', logger, now, config };
+    return processPendingDays(ctx, { wait: false });
+  }
+}

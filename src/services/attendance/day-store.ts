@@ -1,0 +1,369 @@
+// Stored attendance days: computing them from the database's punches, shifts, assignments, holidays
+// and pay periods (the pure rules are compute-days.ts), writing what changed, and announcing it
+// (`attendance.day.updated`). Every writer holds the attendance lock (ATTENDANCE_LOCK) for its
+// transaction, so two computations of one day never race and an older result never overwrites a
+// newer one: the worker (attendance-worker.ts), a timesheet read that finds days never computed,
+// and a pay period being locked.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ATTENDANCE_CHANNEL, recordEvents, type NewEvent } from '../../events/outbox';
+import { withEm, type RequestContext } from '../context';
+import { intArray, textArray } from '../sql-arrays';
+import { addDays, computeDays, type AttendanceDay, type DayPunch, type Pairing, type ShiftRules } from './compute-days';
+
+/** pg_advisory_xact_lock key of the attendance writers ("tgattend" in ASCII, any constant would do). */
+export const ATTENDANCE_LOCK = '7463616474746e64';
+export const DAY_UPDATED_EVENT = 'attendance.day.updated';
+
+/** employee id -> the local dates to compute. */
+export type WantedDays = Map<number, Set<string>>;
+
+export function want(wanted: WantedDays, employeeId: number, from: string, to: string): void {
+  let dates = wanted.get(employeeId);
+  if (!dates) wanted.set(employeeId, (dates = new Set()));
+  for (let date = from; date <= to; date = addDays(date, 1)) dates.add(date);
+}
+
+/** A stored day as the APIs and events show it (snake_case, ISO 8601 UTC times). */
+export interface DayRecord {
+  employee_id: number;
+  company_id: number;
+  date: string;
+  shift_id: number | null;
+  status: string;
+  first_in: string | null;
+  last_out: string | null;
+  scheduled_minutes: number;
+  worked_minutes: number;
+  break_minutes: number;
+  late_minutes: number;
+  early_leave_minutes: number;
+  overtime_minutes: number;
+  exceptions: string[];
+  punch_ids: number[];
+}
+
+/** The SQL select list that reads an attendance_day row as a DayRecord. */
+export const DAY_RECORD_COLUMNS = `d.employee_id, d.company_id, d.date::text as date, d.shift_id, d.status, d.first_in, d.last_out,
+  d.scheduled_minutes, d.worked_minutes, d.break_minutes, d.late_minutes, d.early_leave_minutes, d.overtime_minutes,
+  d.exceptions, d.punch_ids`;
+
+const iso = (at: Date | string | null) => (at === null ? null : new Date(at).toISOString());
+
+/** A row selected with DAY_RECORD_COLUMNS (times come back as Dates) as a DayRecord. */
+export function dayRecordOf<T extends Omit<DayRecord, 'first_in' | 'last_out'> & { first_in: Date | string | null; last_out: Date | string | null }>(row: T): DayRecord & Omit<T, keyof DayRecord> {
+  return { ...row, first_in: iso(row.first_in), last_out: iso(row.last_out) };
+}
+
+function recordOf(employeeId: number, companyId: number, day: AttendanceDay): DayRecord {
+  return {
+    employee_id: employeeId,
+    company_id: companyId,
+    date: day.date,
+    shift_id: day.shiftId,
+    status: day.status,
+    first_in: iso(day.firstIn),
+    last_out: iso(day.lastOut),
+    scheduled_minutes: day.scheduledMinutes,
+    worked_minutes: day.workedMinutes,
+    break_minutes: day.breakMinutes,
+    late_minutes: day.lateMinutes,
+    early_leave_minutes: day.earlyLeaveMinutes,
+    overtime_minutes: day.overtimeMinutes,
+    exceptions: day.exceptions,
+    punch_ids: day.punchIds,
+  };
+}
+
+const sameRecord = (a: DayRecord, b: DayRecord) => JSON.stringify(a) === JSON.stringify(b);
+
+interface ShiftRow {
+  id: number;
+  company_id: number;
+  start_time: string;
+  end_time: string;
+  time_zone: string;
+  workdays: number[];
+  break_minutes: number;
+  break_after_minutes: number;
+  grace_in_minutes: number;
+  grace_out_minutes: number;
+  check_in_before_minutes: number;
+  check_out_after_minutes: number;
+  pairing: Pairing;
+  is_default: boolean;
+}
+
+interface AssignmentRow {
+  shift_id: number;
+  employee_id: number | null;
+  area_id: number | null;
+  start_date: string;
+  end_date: string | null;
+}
+
+function rulesOf(row: ShiftRow): ShiftRules {
+  return {
+    id: row.id,
+    startTime: row.start_time,
+    endTime: row.end_time,
+    timeZone: row.time_zone,
+    workdays: row.workdays,
+    breakMinutes: row.break_minutes,
+    breakAfterMinutes: row.break_after_minutes,
+    graceInMinutes: row.grace_in_minutes,
+    graceOutMinutes: row.grace_out_minutes,
+    checkInBeforeMinutes: row.check_in_before_minutes,
+    checkOutAfterMinutes: row.check_out_after_minutes,
+    pairing: row.pairing,
+  };
+}
+
+const covers = (a: AssignmentRow, date: string) => a.start_date <= date && (a.end_date === null || a.end_date >= date);
+
+/** Everything the computation of some employees' days needs, read in a fixed number of queries. */
+async function loadInputs(em: EntityManager, wanted: WantedDays) {
+  const employeeIds = [...wanted.keys()];
+  // Each employee's own date range: one employee's punch re-sent from last year must not make
+  // every other employee of the batch load a year of punches.
+  const firsts: string[] = [];
+  const lasts: string[] = [];
+  let from = '9999-12-31';
+  let to = '0000-01-01';
+  for (const dates of wanted.values()) {
+    const sorted = [...dates].sort();
+    firsts.push(sorted[0]!);
+    lasts.push(sorted.at(-1)!);
+    if (sorted[0]! < from) from = sorted[0]!;
+    if (sorted.at(-1)! > to) to = sorted.at(-1)!;
+  }
+  const ranges = `unnest(?::int[], ?::date[], ?::date[]) as r(employee_id, first_date, last_date)`;
+  const rangeParams = [intArray(employeeIds), textArray(firsts), textArray(lasts)];
+  const employees = await em.execute<{ id: number; company_id: number; workspace_id: number; time_zone: string }[]>(
+    `select e.id, e.company_id, e.workspace_id, w.time_zone from employee e join workspace w on w.id = e.workspace_id where e.id = any(?::int[])`,
+    [intArray(employeeIds)],
+  );
+  const companyIds = [...new Set(employees.map((e) => e.company_id))];
+  // One query after another: they share the transaction's connection.
+  const shifts = await em.execute<ShiftRow[]>(`select * from shift where company_id = any(?::int[])`, [intArray(companyIds)]);
+  const memberships = await em.execute<{ area_id: number; employee_id: number }[]>(
+    `select area_id, employee_id from area_employee where employee_id = any(?::int[]) order by area_id`,
+    [intArray(employeeIds)],
+  );
+  const assignments = await em.execute<AssignmentRow[]>(
+    `select shift_id, employee_id, area_id, start_date::text, end_date::text from shift_assignment
+     where (employee_id = any(?::int[]) or area_id in (select area_id from area_employee where employee_id = any(?::int[])))
+       and start_date <= ?::date and (end_date is null or end_date >= ?::date)
+     order by area_id nulls first, start_date`,
+    [intArray(employeeIds), intArray(employeeIds), to, from],
+  );
+  const holidays = await em.execute<{ company_id: number; date: string }[]>(
+    `select company_id, date::text from holiday where company_id = any(?::int[]) and date between ?::date - 1 and ?::date + 1`,
+    [intArray(companyIds), from, to],
+  );
+  const locks = await em.execute<{ company_id: number; start_date: string; end_date: string }[]>(
+    `select company_id, start_date::text, end_date::text from pay_period
+     where company_id = any(?::int[]) and locked_at is not null and start_date <= ?::date and end_date >= ?::date`,
+    [intArray(companyIds), to, from],
+  );
+  // Two days either side: a night shift's window reaches into the next date, and zones lie up to 14 h from UTC.
+  const punches = await em.execute<{ id: number; employee_id: number; punch_time: Date; punch_state: string; manual: boolean; voided: boolean }[]>(
+    `select p.id, p.employee_id, p.punch_time, p.punch_state, p.record_type = 'manual' as manual, p.voided_at is not null as voided
+     from ${ranges} join punch p on p.employee_id = r.employee_id and p.punch_time >= r.first_date - 2 and p.punch_time < r.last_date + 3`,
+    rangeParams,
+  );
+  const stored = await em.execute<(Omit<DayRecord, 'first_in' | 'last_out'> & { first_in: Date | null; last_out: Date | null; stale: boolean; settles_at: Date | null })[]>(
+    `select ${DAY_RECORD_COLUMNS}, d.stale, d.settles_at
+     from ${ranges} join attendance_day d on d.employee_id = r.employee_id and d.date between r.first_date and r.last_date`,
+    rangeParams,
+  );
+  return { employees, shifts, memberships, assignments, holidays, locks, punches, stored };
+}
+
+export interface RefreshOptions {
+  /**
+   * Announce days stored for the first time when they hold punches (the worker: a first punch makes
+   * a day). A day first computed without punches (the absent neighbour of a punch's day, a gap a
+   * read fills) is nobody's news.
+   */
+  announceNew: boolean;
+}
+
+/**
+ * Computes the wanted days, stores those that are new or changed, clears their stale marks and
+ * announces the changes. Runs in the caller's transaction (ctx.em), which must hold ATTENDANCE_LOCK.
+ * Days inside a locked pay period keep their values: a punch that arrives for one adds the
+ * `after_lock` exception and nothing else. Returns how many days changed.
+ */
+export async function refreshDays(ctx: RequestContext, wanted: WantedDays, options: RefreshOptions): Promise<number> {
+  if (wanted.size === 0) return 0;
+  const em = ctx.em as EntityManager;
+  const input = await loadInputs(em, wanted);
+  const now = ctx.now();
+  const shiftsById = new Map(input.shifts.map((s) => [s.id, s]));
+  const defaultShift = new Map(input.shifts.filter((s) => s.is_default).map((s) => [s.company_id, s]));
+  const holidays = new Map<number, Set<string>>();
+  for (const h of input.holidays) (holidays.get(h.company_id) ?? holidays.set(h.company_id, new Set()).get(h.company_id)!).add(h.date);
+  const stored = new Map(input.stored.map((row) => [`${row.employee_id}:${row.date}`, dayRecordOf(row)]));
+  const punches = new Map<number, DayPunch[]>();
+  for (const p of input.punches) {
+    (punches.get(p.employee_id) ?? punches.set(p.employee_id, []).get(p.employee_id)!).push({ id: p.id, at: new Date(p.punch_time), state: p.punch_state, manual: p.manual, voided: p.voided });
+  }
+  const areasOf = new Map<number, Set<number>>();
+  for (const m of input.memberships) (areasOf.get(m.employee_id) ?? areasOf.set(m.employee_id, new Set()).get(m.employee_id)!).add(m.area_id);
+
+  const writes: { record: DayRecord; workspaceId: number; settlesAt: Date | null; announce: boolean }[] = [];
+  for (const employee of input.employees) {
+    const dates = [...wanted.get(employee.id)!].sort();
+    const areas = areasOf.get(employee.id) ?? new Set<number>();
+    // The employee's own assignment, else one of an area (lowest area id first: the query's order), else the company default.
+    const shiftOn = (date: string): ShiftRow | null => {
+      const own = input.assignments.find((a) => a.employee_id === employee.id && covers(a, date));
+      const chosen = own ?? input.assignments.find((a) => a.area_id !== null && areas.has(a.area_id) && covers(a, date));
+      return chosen ? (shiftsById.get(chosen.shift_id) ?? null) : (defaultShift.get(employee.company_id) ?? null);
+    };
+    const locked = (date: string) => input.locks.some((l) => l.company_id === employee.company_id && l.start_date <= date && l.end_date >= date);
+    // Runs of consecutive dates under one shift are computed together.
+    let i = 0;
+    while (i < dates.length) {
+      const shift = shiftOn(dates[i]!);
+      let j = i;
+      while (j + 1 < dates.length && dates[j + 1] === addDays(dates[j]!, 1) && shiftOn(dates[j + 1]!) === shift) j += 1;
+      const days = computeDays({
+        shift: shift ? rulesOf(shift) : null,
+        from: dates[i]!,
+        to: dates[j]!,
+        punches: punches.get(employee.id) ?? [],
+        holidays: holidays.get(employee.company_id) ?? new Set(),
+        now,
+        zone: employee.time_zone,
+      });
+      for (const day of days) {
+        const before = stored.get(`${employee.id}:${day.date}`);
+        let record = recordOf(employee.id, employee.company_id, day);
+        let settlesAt = day.settlesAt;
+        if (before && locked(day.date)) {
+          // A locked day keeps its values; a punch it did not count is flagged, nothing more.
+          const arrivedLate = record.punch_ids.some((id) => !before.punch_ids.includes(id));
+          const { stale: _stale, settles_at: _settles, ...kept } = before;
+          record = { ...kept, exceptions: arrivedLate && !kept.exceptions.includes('after_lock') ? [...kept.exceptions, 'after_lock'].sort() : kept.exceptions };
+          settlesAt = null;
+        }
+        const changed = !before || !sameRecord(record, { ...before, stale: undefined, settles_at: undefined } as unknown as DayRecord);
+        const flagsChanged = before !== undefined && (before.stale || (before.settles_at?.getTime() ?? null) !== (settlesAt?.getTime() ?? null));
+        if (changed || flagsChanged) writes.push({ record, workspaceId: employee.workspace_id, settlesAt, announce: changed && (before !== undefined || (options.announceNew && record.punch_ids.length > 0)) });
+      }
+      i = j + 1;
+    }
+  }
+  if (writes.length === 0) return 0;
+  await em.execute(
+    `insert into attendance_day (workspace_id, company_id, employee_id, date, shift_id, status, first_in, last_out, scheduled_minutes,
+       worked_minutes, break_minutes, late_minutes, early_leave_minutes, overtime_minutes, exceptions, punch_ids, stale, settles_at, updated_at)
+     select r.workspace_id, r.company_id, r.employee_id, r.date, r.shift_id, r.status, r.first_in, r.last_out, r.scheduled_minutes,
+       r.worked_minutes, r.break_minutes, r.late_minutes, r.early_leave_minutes, r.overtime_minutes,
+       array(select jsonb_array_elements_text(r.exceptions)), array(select jsonb_array_elements_text(r.punch_ids)::int), false, r.settles_at, ?::timestamptz
+     from jsonb_to_recordset(?::jsonb) as r(workspace_id int, company_id int, employee_id int, date date, shift_id int, status varchar,
+       first_in timestamptz, last_out timestamptz, scheduled_minutes int, worked_minutes int, break_minutes int, late_minutes int,
+       early_leave_minutes int, overtime_minutes int, exceptions jsonb, punch_ids jsonb, settles_at timestamptz)
+     on conflict (employee_id, date) do update set company_id = excluded.company_id, shift_id = excluded.shift_id, status = excluded.status,
+       first_in = excluded.first_in, last_out = excluded.last_out, scheduled_minutes = excluded.scheduled_minutes,
+       worked_minutes = excluded.worked_minutes, break_minutes = excluded.break_minutes, late_minutes = excluded.late_minutes,
+       early_leave_minutes = excluded.early_leave_minutes, overtime_minutes = excluded.overtime_minutes, exceptions = excluded.exceptions,
+       punch_ids = excluded.punch_ids, stale = false, settles_at = excluded.settles_at, updated_at = excluded.updated_at`,
+    [now, JSON.stringify(writes.map((w) => ({ ...w.record, workspace_id: w.workspaceId, settles_at: w.settlesAt })))],
+  );
+  const events: NewEvent[] = writes.filter((w) => w.announce).map((w) => ({ workspaceId: w.workspaceId, type: DAY_UPDATED_EVENT, data: { ...w.record } }));
+  await recordEvents(withEm(ctx, em), events);
+  return events.length;
+}
+
+/** Takes the attendance lock for the caller's transaction, waiting for the holder (reads, locking a period). */
+export async function takeAttendanceLock(em: EntityManager): Promise<void> {
+  await em.execute(`select pg_advisory_xact_lock(x'${ATTENDANCE_LOCK}'::bigint)`);
+}
+
+/** Takes the attendance lock if free (the worker: a busy lock means another writer is at work). */
+export async function tryAttendanceLock(em: EntityManager): Promise<boolean> {
+  const [row] = await em.execute<{ locked: boolean }[]>(`select pg_try_advisory_xact_lock(x'${ATTENDANCE_LOCK}'::bigint) as locked`);
+  return row!.locked;
+}
+
+export interface StaleScope {
+  employeeIds?: number[];
+  companyId?: number;
+  /** The area's current members. */
+  areaId?: number;
+}
+
+/**
+ * Marks the stored days of a scope from `from` to `to` (inclusive; null: unbounded) for the worker
+ * to recompute, outside locked pay periods, and wakes the worker at commit. Runs in the caller's
+ * transaction, so a change and its mark commit together. Days never stored need no mark: they are
+ * computed when first read.
+ */
+export async function markDaysStale(em: EntityManager, scope: StaleScope, from: string | null, to: string | null): Promise<void> {
+  const conditions: string[] = [];
+  const params: unknown[] = [];
+  if (scope.employeeIds) {
+    conditions.push('d.employee_id = any(?::int[])');
+    params.push(intArray(scope.employeeIds));
+  }
+  if (scope.companyId !== undefined) {
+    conditions.push('d.company_id = ?');
+    params.push(scope.companyId);
+  }
+  if (scope.areaId !== undefined) {
+    conditions.push('d.employee_id in (select employee_id from area_employee where area_id = ?)');
+    params.push(scope.areaId);
+  }
+  if (conditions.length === 0) throw new Error('markDaysStale needs a scope');
+  if (from !== null) {
+    conditions.push('d.date >= ?::date');
+    params.push(from);
+  }
+  if (to !== null) {
+    conditions.push('d.date <= ?::date');
+    params.push(to);
+  }
+  await em.execute(
+    `with marked as (
+       update attendance_day d set stale = true
+       where ${conditions.join(' and ')} and not d.stale
+         and not exists (select 1 from pay_period p where p.company_id = d.company_id and p.locked_at is not null and d.date between p.start_date and p.end_date)
+       returning 1)
+     select pg_notify('${ATTENDANCE_CHANNEL}', '') from (select 1 from marked limit 1) m`,
+    params,
+  );
+}
+
+export type StaleMark = { scope: StaleScope; from: string | null; to: string | null };
+
+/**
+ * Flushes the caller's pending changes and marks the days they affect stale, in one transaction on
+ * the same EntityManager (a change without its mark, or a mark without its change, never commits).
+ */
+export async function flushWithStaleMarks(em: EntityManager, marks: StaleMark[]): Promise<void> {
+  await em.begin();
+  try {
+    await em.flush();
+    for (const mark of marks) await markDaysStale(em, mark.scope, mark.from, mark.to);
+    await em.commit();
+  } catch (error) {
+    await em.rollback();
+    throw error;
+  }
+}
+
+/**
+ * Computes and stores every day of a company's employees from `from` to `to` (a pay period being
+ * locked: what it freezes must be current). In the caller's transaction, which holds the attendance
+ * lock; a few hundred employees at a time so that memory stays flat.
+ */
+export async function refreshCompanyDays(ctx: RequestContext, companyId: number, from: string, to: string): Promise<void> {
+  const rows = await (ctx.em as EntityManager).execute<{ id: number }[]>(`select id from employee where company_id = ? order by id`, [companyId]);
+  for (let i = 0; i < rows.length; i += 200) {
+    const wanted: WantedDays = new Map();
+    for (const row of rows.slice(i, i + 200)) want(wanted, row.id, from, to);
+    await refreshDays(ctx, wanted, { announceNew: false });
+  }
+}

@@ -1,0 +1,145 @@
+// Reading attendance days: the days of a date range (at most 366 days) for the employees of a
+// filter, and one summary row per employee. Days never computed yet (an employee without punches,
+// dates before the service stored days) or marked stale are computed first, under the attendance
+// lock, so a read always answers with what the engine says now.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError } from '../../errors/domain-error';
+import { withEm, workspaceOf, type RequestContext } from '../context';
+import type { Page, PageRequest } from '../pagination';
+import { intArray } from '../sql-arrays';
+import { FieldChecker, isCalendarDate } from '../validation';
+import { hasPendingDays, processPendingDays } from './pending-days';
+import { DAY_RECORD_COLUMNS, dayRecordOf, refreshDays, takeAttendanceLock, want, type DayRecord, type WantedDays } from './day-store';
+
+export const MAX_TIMESHEET_DAYS = 366;
+/** Employees computed per transaction when a read finds days to compute. */
+const EMPLOYEES_PER_FILL = 200;
+
+export interface TimesheetFilter {
+  startDate: string;
+  endDate: string;
+  employeeId?: number | null;
+  companyId?: number | null;
+  areaId?: number | null;
+}
+
+export interface SummaryRow {
+  employee_id: number;
+  days_present: number;
+  days_absent: number;
+  days_incomplete: number;
+  worked_minutes: number;
+  overtime_minutes: number;
+  late_minutes: number;
+}
+
+function checkRange(filter: TimesheetFilter): void {
+  const check = new FieldChecker();
+  for (const field of ['startDate', 'endDate'] as const) {
+    if (!isCalendarDate(filter[field])) check.add(field, 'invalid_date', `${field} must be a calendar date YYYY-MM-DD (got "${filter[field]}").`);
+  }
+  check.done();
+  if (filter.endDate < filter.startDate) throw DomainError.field('endDate', 'before_start_date', 'endDate must not be before startDate.');
+  const days = (Date.parse(filter.endDate) - Date.parse(filter.startDate)) / 86_400_000 + 1;
+  if (days > MAX_TIMESHEET_DAYS) throw DomainError.field('endDate', 'out_of_range', `A timesheet spans at most ${MAX_TIMESHEET_DAYS} days (got ${days}).`);
+}
+
+/** The filter's employees (ids in order); a filter naming what this workspace does not have is a 404. */
+async function employeesOf(ctx: RequestContext, filter: TimesheetFilter): Promise<number[]> {
+  const workspaceId = workspaceOf(ctx);
+  const em = ctx.em as EntityManager;
+  const exists = async (table: string, id: number, name: string) => {
+    const [row] = await em.execute(`select 1 from ${table} where id = ? and workspace_id = ?`, [id, workspaceId]);
+    if (!row) throw DomainError.notFound(name, id);
+  };
+  if (filter.employeeId != null) await exists('employee', filter.employeeId, 'Employee');
+  if (filter.companyId != null) await exists('company', filter.companyId, 'Company');
+  if (filter.areaId != null) await exists('area', filter.areaId, 'Area');
+  const conditions = ['e.workspace_id = ?'];
+  const params: unknown[] = [workspaceId];
+  if (filter.employeeId != null) {
+    conditions.push('e.id = ?');
+    params.push(filter.employeeId);
+  }
+  if (filter.companyId != null) {
+    conditions.push('e.company_id = ?');
+    params.push(filter.companyId);
+  }
+  if (filter.areaId != null) {
+    conditions.push('e.id in (select employee_id from area_employee where area_id = ?)');
+    params.push(filter.areaId);
+  }
+  const rows = await em.execute<{ id: number }[]>(`select e.id from employee e where ${conditions.join(' and ')} order by e.id`, params);
+  return rows.map((r) => r.id);
+}
+
+/** Computes the days of the range that are missing, stale or due for these employees (nothing to do: one query). */
+async function ensureDays(ctx: RequestContext, employeeIds: number[], filter: TimesheetFilter): Promise<void> {
+  if (employeeIds.length === 0) return;
+  const em = ctx.em as EntityManager;
+  const todo = await em.execute<{ employee_id: number; date: string }[]>(
+    `select e.id as employee_id, g.date::date::text as date
+     from unnest(?::int[]) as e(id) cross join generate_series(?::date, ?::date, interval '1 day') as g(date)
+     left join attendance_day d on d.employee_id = e.id and d.date = g.date::date
+     where d.id is null or d.stale or d.settles_at <= ?::timestamptz`,
+    [intArray(employeeIds), filter.startDate, filter.endDate, ctx.now()],
+  );
+  if (todo.length === 0) return;
+  const byEmployee = new Map<number, string[]>();
+  for (const row of todo) (byEmployee.get(row.employee_id) ?? byEmployee.set(row.employee_id, []).get(row.employee_id)!).push(row.date);
+  const ids = [...byEmployee.keys()];
+  for (let i = 0; i < ids.length; i += EMPLOYEES_PER_FILL) {
+    const wanted: WantedDays = new Map();
+    for (const id of ids.slice(i, i + EMPLOYEES_PER_FILL)) for (const date of byEmployee.get(id)!) want(wanted, id, date, date);
+    await em.fork().transactional(async (tx) => {
+      await takeAttendanceLock(tx);
+      await refreshDays(withEm(ctx, tx), wanted, { announceNew: false });
+    });
+  }
+}
+
+async function prepare(ctx: RequestContext, filter: TimesheetFilter): Promise<number[]> {
+  checkRange(filter);
+  const employeeIds = await employeesOf(ctx, filter);
+  // Read-your-writes: punches the worker has not taken yet are taken now (it is usually idle and this is one query).
+  for (let batch = 0; batch < 20 && (await hasPendingDays(ctx.em as EntityManager)); batch += 1) {
+    if (!(await processPendingDays(ctx, { wait: true })).more) break;
+  }
+  await ensureDays(ctx, employeeIds, filter);
+  return employeeIds;
+}
+
+/** The days of the range, by employee then date. */
+export async function listTimesheetDays(ctx: RequestContext, filter: TimesheetFilter, page: PageRequest): Promise<Page<DayRecord>> {
+  const employeeIds = await prepare(ctx, filter);
+  if (employeeIds.length === 0) return { items: [], totalCount: 0, offset: page.offset };
+  const em = ctx.em as EntityManager;
+  const where = `d.employee_id = any(?::int[]) and d.date between ?::date and ?::date`;
+  const params = [intArray(employeeIds), filter.startDate, filter.endDate];
+  const [items, [count]] = await Promise.all([
+    em.execute<Parameters<typeof dayRecordOf>[0][]>(`select ${DAY_RECORD_COLUMNS} from attendance_day d where ${where} order by d.employee_id, d.date limit ? offset ?`, [...params, page.limit, page.offset]),
+    em.execute<{ n: string }[]>(`select count(*) as n from attendance_day d where ${where}`, params),
+  ]);
+  return { items: items.map(dayRecordOf), totalCount: Number(count!.n), offset: page.offset };
+}
+
+/** One row per employee of the filter, totals over the range. */
+export async function timesheetSummary(ctx: RequestContext, filter: TimesheetFilter, page: PageRequest): Promise<Page<SummaryRow>> {
+  const employeeIds = await prepare(ctx, filter);
+  const window = employeeIds.slice(page.offset, page.offset + page.limit);
+  if (window.length === 0) return { items: [], totalCount: employeeIds.length, offset: page.offset };
+  const rows = await (ctx.em as EntityManager).execute<SummaryRow[]>(
+    `select e.id as employee_id,
+       count(d.id) filter (where d.status = 'present')::int as days_present,
+       count(d.id) filter (where d.status = 'absent')::int as days_absent,
+       count(d.id) filter (where d.status = 'incomplete')::int as days_incomplete,
+       coalesce(sum(d.worked_minutes), 0)::int as worked_minutes,
+       coalesce(sum(d.overtime_minutes), 0)::int as overtime_minutes,
+       coalesce(sum(d.late_minutes), 0)::int as late_minutes
+     from unnest(?::int[]) as e(id)
+     left join attendance_day d on d.employee_id = e.id and d.date between ?::date and ?::date
+     group by e.id order by e.id`,
+    [intArray(window), filter.startDate, filter.endDate],
+  );
+  return { items: rows, totalCount: employeeIds.length, offset: page.offset };
+}
