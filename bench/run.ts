@@ -160,6 +160,24 @@ const SCENARIOS: Scenario[] = [
     ],
   },
   {
+    name: 'attendance',
+    script: 'attendance.js',
+    figures: ({ json: j }) => [
+      {
+        scenario: `9a ATTLOG ingestion with the attendance worker (${j.employees} employees, one month)`,
+        measure: 'punches/s',
+        value: j.ingestWithWorkerPerSecond,
+        unit: 'punches/s',
+        baseline: { what: 'the same ingestion with the worker off', value: j.ingestWithoutWorkerPerSecond },
+        ratio: j.ingestRatio,
+        target: '>= 0.8 of baseline',
+        met: j.ingestRatio >= 0.8,
+      },
+      { scenario: '9b month summary of the company through REST (median of 5)', measure: 'latency', value: j.summaryMedianMs, unit: 'ms', target: '< 1000 ms', met: j.summaryMedianMs < 1000 && j.summaryFirstMs < 1000 },
+      { scenario: `9c punch upload -> attendanceDayUpdated, p99 (${j.dayEventsReceived} received)`, measure: 'p99', value: j.dayEventP99Ms, unit: 'ms', target: '< 1000 ms', met: j.dayEventP99Ms !== null && j.dayEventP99Ms < 1000 },
+    ],
+  },
+  {
     name: 'noisy-neighbour',
     script: 'noisy-neighbour.js',
     figures: ({ json: j }) => [

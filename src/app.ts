@@ -151,7 +151,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     terminals.registerJobs(jobs);
     webhooks.registerJobs(jobs);
     housekeeping.registerJobs(jobs);
-    attendance.registerJobs(jobs);
+    if (config.attendanceWorker) attendance.registerJobs(jobs);
     jobs.start();
 
     let stopping: Promise<void> | null = null;

@@ -46,6 +46,7 @@ export interface Config {
   eventPurgeMs: number;
   eventPollMs: number;
   eventBatchMs: number;
+  attendanceWorker: boolean;
   attendancePollMs: number;
   attendanceBatchDelayMs: number;
   webhookTimeoutMs: number;
@@ -239,6 +240,11 @@ export const settings: Record<keyof Config, SettingDescription> = {
     default: '20',
     meaning: 'While events keep coming, a workspace\'s subscribers are sent new events at most this often (an event after a quiet period goes at once): fewer, larger socket writes; 0 sends each wake-up at once.',
   },
+  attendanceWorker: {
+    env: 'TIMEGATE_ATTENDANCE_WORKER',
+    default: 'true',
+    meaning: 'Whether this process runs the attendance worker that keeps stored days current after punches and changes (`false`: a worker in another process does the work, or else days are brought up to date, and their attendance.day.updated events sent, when a timesheet is read; the benchmark compares ingestion both ways).',
+  },
   attendancePollMs: {
     env: 'TIMEGATE_ATTENDANCE_POLL_MS',
     default: '500',
@@ -370,6 +376,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventPurgeMs: int('eventPurgeMs', 3_600_000, 1000, 86_400_000),
     eventPollMs: int('eventPollMs', 1000, 10, 3_600_000),
     eventBatchMs: int('eventBatchMs', 20, 0, 1000),
+    attendanceWorker: bool('attendanceWorker', true),
     attendancePollMs: int('attendancePollMs', 500, 10, 3_600_000),
     attendanceBatchDelayMs: int('attendanceBatchDelayMs', 100, 0, 10_000),
     webhookTimeoutMs: int('webhookTimeoutMs', 10_000, 100, 120_000),

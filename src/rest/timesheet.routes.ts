@@ -1,4 +1,3 @@
-import { MAX_TIMESHEET_DAYS } from '../services/attendance/timesheet.service';
 import type { RestRoute } from './route';
 
 const DAY_COLUMNS = [
@@ -12,7 +11,7 @@ const timesheetQuery = {
   type: 'object',
   properties: {
     start_date: { type: 'string', description: '`YYYY-MM-DD`, inclusive.' },
-    end_date: { type: 'string', description: `\`YYYY-MM-DD\`, inclusive; at most ${MAX_TIMESHEET_DAYS} days from start_date.` },
+    end_date: { type: 'string', description: `\`YYYY-MM-DD\`, inclusive; at most 366 days from start_date (the service's rule).` },
     employee_id: { type: 'integer', minimum: 1 },
     company_id: { type: 'integer', minimum: 1 },
     area_id: { type: 'integer', minimum: 1, description: "The area's current employees." },

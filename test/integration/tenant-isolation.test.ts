@@ -93,7 +93,12 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
     // A frozen clock: A's webhook delivery fails once (nothing listens) and its retry never comes due
     // during the sweep, so nothing of A changes in the background between two snapshots.
     const frozen = new Date();
-    t = await startTestApp({ TIMEGATE_WEBHOOK_POLL_MS: '3600000', TIMEGATE_PRESENCE_FLUSH_MS: '3600000', TIMEGATE_TERMINAL_SWEEP_MS: '3600000' }, 'isolation', { now: () => frozen });
+    // The attendance worker is off for the same reason (days are then computed only when read).
+    t = await startTestApp(
+      { TIMEGATE_WEBHOOK_POLL_MS: '3600000', TIMEGATE_PRESENCE_FLUSH_MS: '3600000', TIMEGATE_TERMINAL_SWEEP_MS: '3600000', TIMEGATE_ATTENDANCE_WORKER: 'false' },
+      'isolation',
+      { now: () => frozen },
+    );
     a = await createWorkspace(t.url);
     b = await createWorkspace(t.url);
     ids.workspace = a.id;
@@ -195,12 +200,19 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
   it("B's lists never contain A's rows, with or without A's ids as filters", async () => {
     for (const route of routeTable.filter((r) => r.list && !r.path.includes(':'))) {
       const filters = Object.keys((route.query?.properties as Record<string, unknown>) ?? {}).filter((k) => k in bodyIds);
+      // Timesheets need a date range, and answer a filter naming what B does not have with a 404 (as a path id).
+      const range = ((route.query?.required as string[] | undefined) ?? []).includes('start_date') ? 'start_date=2026-01-01&end_date=2026-01-31' : '';
       for (const filter of [null, ...filters]) {
-        const query = filter ? `?${filter}=${ids[bodyIds[filter]!]}` : '';
+        const params = [range, filter ? `${filter}=${ids[bodyIds[filter]!]}` : ''].filter(Boolean).join('&');
+        const query = params ? `?${params}` : '';
         const r = await rest(t.url, 'GET', route.path + query, { key: b.key });
+        if (filter && range) {
+          expect(r.status, route.path + query).to.equal(404);
+          continue;
+        }
         expect(r.status, route.path + query).to.equal(200);
-        const rows = r.body as { id: number; company_id?: number }[];
-        expect(rows.filter((row) => row.company_id === ids.company), route.path + query).to.deep.equal([]);
+        const rows = r.body as { id: number; company_id?: number; employee_id?: number }[];
+        expect(rows.filter((row) => row.company_id === ids.company || (range && row.employee_id === ids.employee)), route.path + query).to.deep.equal([]);
         if (filter) expect(rows, route.path + query).to.deep.equal([]);
       }
     }

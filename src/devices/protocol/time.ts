@@ -103,11 +103,60 @@ function formatterFor(zone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** The wall-clock time in `zone` at instant `at`. */
-export function instantToLocal(at: Date, zone: string): LocalDateTime {
+/** The wall-clock time in `zone` at instant `at`, straight from Intl (slow: a formatToParts call). */
+function intlInstantToLocal(at: Date, zone: string): LocalDateTime {
   const parts: Record<string, number> = {};
   for (const p of formatterFor(zone).formatToParts(at)) if (p.type !== 'literal') parts[p.type] = Number(p.value);
   return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute!, second: parts.second! };
+}
+
+function localAsUtcMs(t: LocalDateTime): number {
+  return utcMs(t.year, t.month - 1, t.day, t.hour, t.minute, t.second);
+}
+
+/** UTC offset of `zone` at whole second `wholeMs`, in milliseconds, from Intl. */
+function intlOffsetMs(zone: string, wholeMs: number): number {
+  return localAsUtcMs(intlInstantToLocal(new Date(wholeMs), zone)) - wholeMs;
+}
+
+const HOUR_MS = 3_600_000;
+/** `zone|UTC hour` -> the zone's offset (ms) throughout that hour, or null when it changes within it. */
+const hourOffsets = new Map<string, number | null>();
+const HOUR_OFFSETS_MAX = 200_000;
+
+/**
+ * UTC offset of `zone` at instant `at`, in milliseconds. Intl is asked once per zone and UTC hour
+ * (at its first and last second): when both agree, no transition falls inside the hour (zones change
+ * offset at most once within hours of each other) and the answer holds for every instant of it; an
+ * hour with a transition asks Intl for the instant itself. Attendance computes thousands of shift
+ * starts and punch dates per batch; formatToParts for each would dominate its time.
+ */
+function offsetMs(zone: string, at: Date): number {
+  const whole = Math.floor(at.getTime() / 1000) * 1000; // Intl drops milliseconds
+  const hour = Math.floor(whole / HOUR_MS);
+  const key = `${zone}|${hour}`;
+  let offset = hourOffsets.get(key);
+  if (offset === undefined) {
+    const first = intlOffsetMs(zone, hour * HOUR_MS);
+    const last = intlOffsetMs(zone, hour * HOUR_MS + HOUR_MS - 1000);
+    offset = first === last ? first : null;
+    if (hourOffsets.size >= HOUR_OFFSETS_MAX) hourOffsets.clear();
+    hourOffsets.set(key, offset);
+  }
+  return offset ?? intlOffsetMs(zone, whole);
+}
+
+/** The wall-clock time in `zone` at instant `at` (whole seconds). */
+export function instantToLocal(at: Date, zone: string): LocalDateTime {
+  const local = new Date(Math.floor(at.getTime() / 1000) * 1000 + offsetMs(zone, at));
+  return {
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    hour: local.getUTCHours(),
+    minute: local.getUTCMinutes(),
+    second: local.getUTCSeconds(),
+  };
 }
 
 /** `YYYY-MM-DD HH:MM:SS` of instant `at` in `zone`. */
@@ -115,14 +164,9 @@ export function formatLocalTime(at: Date, zone: string): string {
   return formatLocalDateTime(instantToLocal(at, zone));
 }
 
-function localAsUtcMs(t: LocalDateTime): number {
-  return utcMs(t.year, t.month - 1, t.day, t.hour, t.minute, t.second);
-}
-
 /** UTC offset of `zone` at instant `at`, in whole minutes (east positive: Asia/Kolkata → 330). */
 export function utcOffsetMinutes(zone: string, at: Date): number {
-  const whole = Math.floor(at.getTime() / 1000) * 1000; // Intl drops milliseconds
-  return Math.round((localAsUtcMs(instantToLocal(new Date(whole), zone)) - whole) / 60000);
+  return Math.round(offsetMs(zone, at) / 60000);
 }
 
 /**

@@ -18,6 +18,8 @@ import { processPendingDays } from './pending-days';
 export const ATTENDANCE_JOB = 'attendance';
 /** Batches in one run before the job yields to the runner (the next run follows at once when woken). */
 const MAX_BATCHES_PER_RUN = 50;
+/** Between two batches of a backlog, a pause this many times as long as the batch took. */
+const BACKLOG_PAUSE_FACTOR = 3;
 
 export class AttendanceWorker {
   private jobs: PeriodicJobs | null = null;
@@ -51,9 +53,14 @@ export class AttendanceWorker {
   async runUntilIdle(): Promise<number> {
     let changed = 0;
     for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch += 1) {
+      const began = performance.now();
       const result = await this.runBatch();
       changed += result.changed;
       if (!result.more) break;
+      // A backlog (a burst of uploads) is worked off with a quarter of the time at most: terminal
+      // requests keep the rest (ingestion comes first; days may lag by seconds under a burst), and
+      // the pause lets more punches gather into the next batch.
+      await new Promise((resolve) => setTimeout(resolve, BACKLOG_PAUSE_FACTOR * (performance.now() - began)));
     }
     return changed;
   }

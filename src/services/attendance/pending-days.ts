@@ -31,26 +31,24 @@ export async function processPendingDays(ctx: RequestContext, options: { wait: b
     else if (!(await tryAttendanceLock(em))) return { changed: 0, more: false };
     const [cursorRow] = await em.execute<{ position: string }[]>(`select position from job_cursor where name = ? for update`, [CURSOR]);
     const cursor = BigInt(cursorRow?.position ?? 0);
-    // Only events below every running transaction: none can commit later behind the cursor.
-    const events = await em.execute<{ id: string; data: { employee_id?: number | null; local_time?: string } | null; below: string }[]>(
-      `with bound as (select ${DELIVERABLE_BELOW} as below)
-       select e.id, case when e.type = 'attendance.created' then e.data end as data, bound.below
-       from event e, bound where e.id > ? order by e.id limit ${EVENT_PAGE}`,
+    // Only events below every running transaction: none can commit later behind the cursor. The page
+    // is cut there, and its punches are reduced in SQL to one date range per employee.
+    const [page] = await em.execute<{ last: string | null; full: boolean; held: boolean; ranges: { employee_id: number; dates: string[] }[] | null }[]>(
+      `with bound as (select ${DELIVERABLE_BELOW} as below),
+       page as (select e.id, e.type, e.data from event e where e.id > ? order by e.id limit ${EVENT_PAGE}),
+       ready as (select page.* from page, bound where page.id < bound.below)
+       select (select max(id) from ready)::text as last,
+              (select count(*) from page) = ${EVENT_PAGE} as full,
+              (select count(*) from page) > (select count(*) from ready) as held,
+              (select json_agg(r) from (
+                 select (data->>'employee_id')::int as employee_id, array_agg(distinct left(data->>'local_time', 10)) as dates
+                 from ready where type = 'attendance.created' and data->>'employee_id' is not null group by 1) r) as ranges`,
       [cursor.toString()],
     );
     const wanted: WantedDays = new Map();
-    let last = cursor;
-    let held = false;
-    for (const event of events) {
-      if (BigInt(event.id) >= BigInt(event.below)) {
-        held = true;
-        break;
-      }
-      last = BigInt(event.id);
-      const employeeId = event.data?.employee_id;
-      const localDate = event.data?.local_time?.slice(0, 10);
-      if (employeeId && localDate) want(wanted, employeeId, addDays(localDate, -1), addDays(localDate, 1));
-    }
+    const last = page!.last === null ? cursor : BigInt(page!.last);
+    // The punch's own date, and the dates whose shift windows may hold it (a night shift, an early start).
+    for (const range of page!.ranges ?? []) for (const date of range.dates) want(wanted, range.employee_id, addDays(date, -1), addDays(date, 1));
     const stale = await em.execute<{ employee_id: number; date: string }[]>(
       `select employee_id, date::text from attendance_day where stale order by employee_id, date limit ${DUE_PAGE}`,
     );
@@ -63,7 +61,7 @@ export async function processPendingDays(ctx: RequestContext, options: { wait: b
     if (last !== cursor) {
       await em.execute(`insert into job_cursor (name, position) values (?, ?) on conflict (name) do update set position = excluded.position`, [CURSOR, last.toString()]);
     }
-    return { changed, more: (events.length === EVENT_PAGE && !held) || stale.length === DUE_PAGE || due.length === DUE_PAGE };
+    return { changed, more: (page!.full && !page!.held) || stale.length === DUE_PAGE || due.length === DUE_PAGE };
   });
 }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-  createLocalTimeConverter, decodeZkTime, encodeZkTime, formatLocalTime, localTimeToInstant, offsetHhmm, parseLocalTime, timeZoneOption, timeZoneSupportProblem, utcOffsetMinutes,
+  createLocalTimeConverter, decodeZkTime, instantToLocal, encodeZkTime, formatLocalTime, localTimeToInstant, offsetHhmm, parseLocalTime, timeZoneOption, timeZoneSupportProblem, utcOffsetMinutes,
 } from '../../../src/devices/protocol';
 
 describe('time', () => {
@@ -83,6 +83,28 @@ describe('time', () => {
       }
     }
     expect(() => convert('2024-02-30 10:00:00', 'UTC')).to.throw(RangeError);
+  });
+
+  it('instantToLocal (an offset cached per zone and hour) agrees with Intl at every second near transitions, odd offsets included', () => {
+    const intl = (at: Date, zone: string) => {
+      const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(at);
+      const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
+      return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
+    };
+    const transitions: [string, string][] = [
+      ['Europe/Berlin', '2026-03-29T01:00:00Z'],
+      ['Europe/Berlin', '2026-10-25T01:00:00Z'],
+      ['Australia/Lord_Howe', '2026-04-04T15:00:00Z'], // 30-minute shift
+      ['America/Sao_Paulo', '2018-11-04T03:00:00Z'],
+      ['Asia/Kathmandu', '1986-01-01T00:00:00Z'], // +05:30 -> +05:45, mid-hour in UTC
+      ['Europe/Amsterdam', '1937-07-01T00:00:00Z'], // +00:19:32 -> +00:20
+    ];
+    for (const [zone, at] of transitions) {
+      const centre = Date.parse(at);
+      for (let ms = centre - 2 * 3_600_000; ms <= centre + 2 * 3_600_000; ms += 37_000) {
+        expect(instantToLocal(new Date(ms), zone), `${zone} ${new Date(ms).toISOString()}`).to.deep.equal(intl(new Date(ms), zone));
+      }
+    }
   });
 
   it('timeZoneSupportProblem passes on this runtime and names a zone it cannot convert or converts wrong', () => {
