@@ -5,6 +5,7 @@
 import type { DoorStateSnapshot } from '../entities/device.entity';
 import type { RequestContext } from '../services/context';
 import { ATTLOG_CHUNK, ingestAttlog, ingestRtlog } from '../services/terminal-ingest.service';
+import { applyDoorStates } from '../services/door-state.service';
 import { recordDoorStates, recordReportedOptions, type TerminalDevice } from '../services/terminal.service';
 import { recordTerminalTemplates } from '../services/employee-template.service';
 import { biodataTemplate, operlogTemplates, tableDataTemplates } from './uploaded-templates';
@@ -16,6 +17,7 @@ import {
   parseOperlog,
   parseOptions,
   parseRtlog,
+  localTimeToInstant,
   parseRtstate,
   parseTableData,
   tableDataAck,
@@ -117,7 +119,10 @@ export async function handleRtstate(u: Upload): Promise<string> {
   const { records, errors } = parseRtstate(u.body);
   logRejected(u, 'rtstate', errors);
   const latest = records[records.length - 1];
-  if (latest) await recordDoorStates(u.ctx, u.device.id, doorSnapshot(latest));
+  if (latest) {
+    await recordDoorStates(u.ctx, u.device.id, doorSnapshot(latest));
+    await applyDoorStates(u.ctx, u.device, latest.doors, localTimeToInstant(latest.localTime, u.device.timeZone));
+  }
   return OK;
 }
 

@@ -28,6 +28,10 @@ export class DoorAction {
   @Property({ type: 'integer' })
   door!: number;
 
+  /** `unlock`, `hold_open`, `close` or `cancel_alarm`. */
+  @Property({ length: 16, default: 'unlock' })
+  action: string = 'unlock';
+
   @Property({ type: 'integer' })
   duration!: number;
 

@@ -13,6 +13,7 @@ import { DoorAction } from './door-action.entity';
 import { DoorEvent } from './door-event.entity';
 import { Employee } from './employee.entity';
 import { EmployeeTemplate } from './employee-template.entity';
+import { Door } from './door.entity';
 import { Event } from './event.entity';
 import { Holiday } from './holiday.entity';
 import { IdempotencyRecord } from './idempotency-record.entity';
@@ -40,6 +41,7 @@ export {
   DeviceCommand,
   DeviceStatusChange,
   DeviceUser,
+  Door,
   DoorAction,
   DoorEvent,
   Employee,
@@ -91,4 +93,5 @@ export const entities = [
   PayPeriod,
   AttendanceDay,
   JobCursor,
+  Door,
 ];

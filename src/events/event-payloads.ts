@@ -40,6 +40,7 @@ export function deviceStatusData(row: DeviceStatusRow): Record<string, unknown> 
 /** A door_action row joined with its device (serial, company). */
 export interface DoorActionRow {
   action_id: string;
+  action: string;
   status: string;
   device_id: number;
   company_id: number;
@@ -57,6 +58,7 @@ export interface DoorActionRow {
 export function doorActionData(row: DoorActionRow): Record<string, unknown> {
   return {
     action_id: row.action_id,
+    action: row.action,
     status: row.status,
     device_id: row.device_id,
     company_id: row.company_id,

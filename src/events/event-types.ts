@@ -1,5 +1,15 @@
 /** The event types a subscriber or a webhook endpoint can receive. */
-export const EVENT_TYPES = ['attendance.created', 'door.opened', 'device.online', 'device.offline', 'door.action.updated', 'attendance.day.updated'] as const;
+export const EVENT_TYPES = [
+  'attendance.created',
+  'door.opened',
+  'device.online',
+  'device.offline',
+  'door.action.updated',
+  'attendance.day.updated',
+  'door.alarm',
+  'door.alarm.cleared',
+  'access.denied',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** Sent to one endpoint only, by `testWebhookEndpoint`; never fanned out nor offered to subscriptions. */

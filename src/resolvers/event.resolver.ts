@@ -4,6 +4,10 @@ import type { EventFeed } from '../events/event-feed';
 import { publicEventId, type StoredEvent } from '../events/event-types';
 import { renameKeys, snakeToCamel } from '../schema/case';
 import {
+  AccessDeniedArgs,
+  AccessDeniedEvent,
+  DoorAlarmArgs,
+  DoorAlarmEvent,
   AttendanceDayUpdatedArgs,
   AttendanceDayUpdatedEvent,
   DeviceEventArgs,
@@ -105,5 +109,24 @@ export class EventResolver {
   })
   attendanceDayUpdated(@Root() event: StoredEvent, @Args() _args: AttendanceDayUpdatedArgs): AttendanceDayUpdatedEvent {
     return { ...envelope(event), day: attendanceDayObject(event.data as unknown as DayRecord) };
+  }
+
+  @Authorized('read')
+  @Subscription(() => DoorAlarmEvent, {
+    description: 'A door alarm was raised (`door.alarm`: forced open, held open, tamper, duress, power, battery) or cleared (`door.alarm.cleared`).',
+    subscribe: ({ args, context }) =>
+      follow(context, ['door.alarm', 'door.alarm.cleared'], args.after, { company_id: args.companyId, device_id: args.deviceId, door_id: args.doorId }),
+  })
+  doorAlarm(@Root() event: StoredEvent, @Args() _args: DoorAlarmArgs): DoorAlarmEvent {
+    return { ...envelope(event), alarm: objectOf(event) };
+  }
+
+  @Authorized('read')
+  @Subscription(() => AccessDeniedEvent, {
+    description: 'A terminal refused someone (not registered, outside the schedule, expired, wrong verify mode, anti-passback, other).',
+    subscribe: ({ args, context }) => follow(context, ['access.denied'], args.after, { company_id: args.companyId, device_id: args.deviceId, employee_id: args.employeeId }),
+  })
+  accessDenied(@Root() event: StoredEvent, @Args() _args: AccessDeniedArgs): AccessDeniedEvent {
+    return { ...envelope(event), denial: objectOf(event) };
   }
 }

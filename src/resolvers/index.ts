@@ -5,6 +5,7 @@ import { AuditEventResolver } from './audit-event.resolver';
 import { CompanyResolver } from './company.resolver';
 import { DeviceResolver } from './device.resolver';
 import { DoorActionResolver } from './door-action.resolver';
+import { DoorResolver } from './door.resolver';
 import { DoorEventResolver } from './door-event.resolver';
 import { EmployeeResolver } from './employee.resolver';
 import { EmployeeTemplateResolver } from './employee-template.resolver';
@@ -32,6 +33,7 @@ export const resolvers = [
   AreaResolver,
   AssignmentResolver,
   DoorActionResolver,
+  DoorResolver,
   DoorEventResolver,
   UnknownTerminalResolver,
   AuditEventResolver,

@@ -3,6 +3,7 @@ import { assignmentRoutes } from './assignment.routes';
 import { companyRoutes } from './company.routes';
 import { deviceRoutes } from './device.routes';
 import { doorActionRoutes } from './door-action.routes';
+import { doorRoutes } from './door.routes';
 import { employeeRoutes } from './employee.routes';
 import { holidayRoutes } from './holiday.routes';
 import { payPeriodRoutes } from './pay-period.routes';
@@ -25,6 +26,7 @@ export const routeTable: RestRoute[] = [
   ...unknownTerminalRoutes,
   ...deviceRoutes,
   ...doorActionRoutes,
+  ...doorRoutes,
   ...verificationStateRoutes,
   ...punchRoutes,
   ...areaRoutes,

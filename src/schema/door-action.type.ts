@@ -10,6 +10,7 @@ registerEnumType(DeviceCommandStatus, {
 @ObjectType('DoorAction', { description: 'A remote door opening; its status follows the terminal.' })
 export class DoorActionType {
   @Field({ description: 'Public id (`da_...`).' }) actionId!: string;
+  @Field({ description: '`unlock`, `hold_open` (normally open until closed), `close` or `cancel_alarm`.' }) action!: string;
   @Field(() => DeviceCommandStatus) status!: DeviceCommandStatus;
   @Field({ description: 'When the action was requested.' }) createdAt!: Date;
   @Field({ description: 'Same as createdAt: the field name of the REST unlock reply.' }) timestamp!: Date;
@@ -18,7 +19,7 @@ export class DoorActionType {
   @Field(() => DeviceStatus, { description: 'The terminal\'s status now: an `offline` terminal receives the command only if it polls before expiresAt.' })
   deviceStatus!: DeviceStatus;
   @Field(() => Int) door!: number;
-  @Field(() => Int, { description: 'Seconds the lock stays released (attendance terminals apply their own lock time).' }) duration!: number;
+  @Field(() => Int, { description: 'Seconds the lock stays released for an `unlock` (attendance terminals apply their own lock time); 0 for the other actions.' }) duration!: number;
   @Field(() => Int, { nullable: true, description: 'The terminal\'s Return code (negative = failure).' }) returnCode?: number | null;
   @Field(() => Date, { nullable: true }) sentAt?: Date | null;
   @Field(() => Date, { nullable: true }) completedAt?: Date | null;

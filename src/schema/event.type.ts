@@ -33,6 +33,20 @@ export class DeviceEventArgs extends EventCursorArgs {
 }
 
 @ArgsType()
+export class DoorAlarmArgs extends EventCursorArgs {
+  @Field(() => Int, { nullable: true }) companyId?: number | null;
+  @Field(() => Int, { nullable: true }) deviceId?: number | null;
+  @Field(() => Int, { nullable: true }) doorId?: number | null;
+}
+
+@ArgsType()
+export class AccessDeniedArgs extends EventCursorArgs {
+  @Field(() => Int, { nullable: true }) companyId?: number | null;
+  @Field(() => Int, { nullable: true }) deviceId?: number | null;
+  @Field(() => Int, { nullable: true }) employeeId?: number | null;
+}
+
+@ArgsType()
 export class DoorActionUpdatedArgs extends EventCursorArgs {
   @Field(() => Int, { nullable: true }) deviceId?: number | null;
 }
@@ -41,7 +55,10 @@ export class DoorActionUpdatedArgs extends EventCursorArgs {
 export abstract class EventEnvelope {
   @Field({ description: 'Pass as `after` when subscribing again to resume right after this event. Grows with every event of the workspace (not by 1).' }) cursor!: string;
   @Field({ description: 'The event id webhooks send too (`evt_<cursor>`).' }) eventId!: string;
-  @Field({ description: '`attendance.created`, `door.opened`, `device.online`, `device.offline`, `door.action.updated` or `attendance.day.updated`.' }) type!: string;
+  @Field({
+    description: '`attendance.created`, `door.opened`, `device.online`, `device.offline`, `door.action.updated`, `attendance.day.updated`, `door.alarm`, `door.alarm.cleared` or `access.denied`.',
+  })
+  type!: string;
   @Field() createdAt!: Date;
 }
 
@@ -90,4 +107,45 @@ export class DoorActionUpdatedEvent extends EventEnvelope {
 @ObjectType({ implements: EventEnvelope })
 export class AttendanceDayUpdatedEvent extends EventEnvelope {
   @Field(() => AttendanceDayType) day!: AttendanceDayType;
+}
+
+@ObjectType('DoorAlarm', { description: 'A door alarm raised or cleared.' })
+export class DoorAlarmType {
+  @Field(() => Int) doorId!: number;
+  @Field(() => Int) deviceId!: number;
+  @Field(() => Int) companyId!: number;
+  @Field() deviceSerial!: string;
+  @Field(() => Int, { description: "The door's number on its terminal." }) door!: number;
+  @Field({ description: '`forced_open`, `held_open`, `tamper`, `duress`, `power` or `battery`.' }) kind!: string;
+  @Field({ description: 'When the terminal saw it (raised) or reported it gone (cleared).' }) at!: Date;
+  @Field(() => String, { nullable: true, description: '`rtlog` (an alarm record) or `rtstate` (the door status); null when cleared.' }) source?: string | null;
+  @Field(() => Int, { nullable: true, description: 'The raw rtlog code (28, 100–107), for `rtlog`.' }) eventCode?: number | null;
+  @Field(() => Int, { nullable: true, description: 'The person, when the terminal names one (duress).' }) employeeId?: number | null;
+  @Field(() => String, { nullable: true }) pin?: string | null;
+}
+
+@ObjectType({ implements: EventEnvelope })
+export class DoorAlarmEvent extends EventEnvelope {
+  @Field(() => DoorAlarmType) alarm!: DoorAlarmType;
+}
+
+@ObjectType('AccessDenial', { description: 'A person the terminal refused.' })
+export class AccessDenialType {
+  @Field(() => Int, { nullable: true, description: 'Null when the terminal names a door it does not have.' }) doorId?: number | null;
+  @Field(() => Int) deviceId!: number;
+  @Field(() => Int) companyId!: number;
+  @Field() deviceSerial!: string;
+  @Field(() => Int, { nullable: true }) door?: number | null;
+  @Field({ description: '`not_registered`, `outside_schedule`, `expired`, `wrong_verify_mode`, `anti_passback` or `other`.' }) reason!: string;
+  @Field(() => Int, { description: 'The raw rtlog event code (27 not registered, 22 outside the time zone, 29 expired...).' }) eventCode!: number;
+  @Field(() => Int, { nullable: true }) employeeId?: number | null;
+  @Field(() => String, { nullable: true }) pin?: string | null;
+  @Field(() => String, { nullable: true }) cardNo?: string | null;
+  @Field(() => String, { nullable: true }) verifyType?: string | null;
+  @Field() at!: Date;
+}
+
+@ObjectType({ implements: EventEnvelope })
+export class AccessDeniedEvent extends EventEnvelope {
+  @Field(() => AccessDenialType) denial!: AccessDenialType;
 }

@@ -186,7 +186,7 @@ async function mirrorDoorActions(ctx: RequestContext, commandIds: number[]): Pro
     `update door_action a set status = c.status, return_code = c.return_code, sent_at = c.sent_at, completed_at = c.completed_at
      from device_command c, door_action old, device d
      where a.command_id = c.id and old.id = a.id and d.id = a.device_id and c.id in (${commandIds.map(() => '?').join(', ')})
-     returning a.id, a.workspace_id, a.action_id, a.status, a.device_id, d.company_id, d.serial_number, d.status as device_status,
+     returning a.id, a.workspace_id, a.action_id, a.action, a.status, a.device_id, d.company_id, d.serial_number, d.status as device_status,
        a.door, a.duration, a.return_code, a.created_at, a.sent_at, a.completed_at, a.expires_at, old.status as previous`,
     commandIds,
   );
@@ -194,7 +194,8 @@ async function mirrorDoorActions(ctx: RequestContext, commandIds: number[]): Pro
   for (const row of rows.sort((a, b) => a.id - b.id)) {
     if (row.status === row.previous) continue;
     events.push({ workspaceId: row.workspace_id, type: 'door.action.updated', data: doorActionData(row) });
-    if (row.status === 'succeeded') {
+    // Unlocking and holding open open the door; closing and cancelling an alarm do not.
+    if (row.status === 'succeeded' && (row.action === 'unlock' || row.action === 'hold_open')) {
       events.push({
         workspaceId: row.workspace_id,
         type: 'door.opened',

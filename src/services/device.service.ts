@@ -1,3 +1,4 @@
+import { ensureDoors } from './door.service';
 import type { FilterQuery } from '@mikro-orm/core';
 import { Assignment, Company, Device, Workspace } from '../entities';
 import { DeviceMode } from '../entities/device.entity';
@@ -98,6 +99,7 @@ export async function createDevice(ctx: RequestContext, input: DeviceInput): Pro
       } as Device);
       em.persist(device);
       await em.flush();
+      await ensureDoors(em, device.id);
       await recomputeDeviceUsers(em, { deviceIds: [device.id] }, ctx.now());
       // The serial is claimed: it leaves the unknown-terminal list and the terminal's next request is served.
       await clearUnknownTerminal(txCtx, device.serialNumber);
@@ -138,6 +140,7 @@ export async function updateDevice(ctx: RequestContext, id: number, input: Devic
       if (input.timeZone != null) device.timeZone = input.timeZone;
       await em.flush();
       if (companyChanged) await em.nativeDelete(Assignment, { deviceId: id });
+      await ensureDoors(em, id);
       await recomputeDeviceUsers(em, { deviceIds: [id] }, ctx.now());
       if (device.serialNumber !== previousSerial) await clearUnknownTerminal(txCtx, device.serialNumber);
       return device;

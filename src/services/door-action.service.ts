@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { Device, DoorAction } from '../entities';
 import { DeviceMode, type DeviceStatus } from '../entities/device.entity';
 import { DomainError } from '../errors/domain-error';
-import { acUnlockCommand, openDoorCommand } from '../devices/protocol';
+import { acUnalarmCommand, acUnlockCommand, cancelAlarmCommand, closeDoorCommand, holdDoorOpenCommand, openDoorCommand } from '../devices/protocol';
 import { doorActionData } from '../events/event-payloads';
 import { recordEvent } from '../events/outbox';
 import { workspaceOf, type RequestContext, withEm } from './context';
@@ -54,43 +54,66 @@ function view(action: DoorAction, device: Device): DoorActionView {
   return Object.assign(Object.create(DoorAction.prototype) as DoorAction, action, { deviceSerial: device.serialNumber, deviceStatus: device.status, timestamp: action.createdAt });
 }
 
+/** What a door action asks of the lock. */
+export type DoorActionKind = 'unlock' | 'hold_open' | 'close' | 'cancel_alarm';
+export const DOOR_ACTION_KINDS: readonly DoorActionKind[] = ['unlock', 'hold_open', 'close', 'cancel_alarm'];
+
 /**
- * Queues `CONTROL DEVICE 01<door>01<seconds>` (access control) or `AC_UNLOCK` (attendance; the
- * terminal applies its own lock-release time) and records the door action. An offline terminal's
- * action stays queued until it expires.
+ * The terminal command of an action. Access control: `CONTROL DEVICE` (01 output with the seconds,
+ * FF normally open, 00 close; 02 cancel alarm). Attendance terminals with a lock output know only
+ * `AC_UNLOCK` (their own lock-release time) and `AC_UNALARM`: null for the rest.
  */
-export async function unlockDoor(ctx: RequestContext, input: UnlockDoorInput): Promise<DoorActionView> {
-  checkUnlock(input);
-  const device = await findDevice(ctx, input.deviceSerial!);
-  const door = input.door ?? 1;
+function doorCommand(device: Device, door: number, action: DoorActionKind, duration: number): string | null {
+  if (device.modeType === DeviceMode.acc) {
+    if (action === 'unlock') return openDoorCommand(door, duration);
+    if (action === 'hold_open') return holdDoorOpenCommand(door);
+    if (action === 'close') return closeDoorCommand(door);
+    return cancelAlarmCommand(door);
+  }
+  if (action === 'unlock') return acUnlockCommand();
+  if (action === 'cancel_alarm') return acUnalarmCommand();
+  return null;
+}
+
+/**
+ * Queues the action's terminal command and records the door action with its first
+ * `door.action.updated` (`queued`), in one transaction. An offline terminal's action stays queued
+ * until it expires. `duration` is the unlock's seconds (0 for the other actions).
+ */
+export async function queueDoorAction(ctx: RequestContext, device: Device, door: number, action: DoorActionKind, duration: number): Promise<DoorActionView> {
   if (device.modeType === DeviceMode.att && door !== 1) {
     throw DomainError.field('door', 'out_of_range', 'Attendance terminals have a single lock output: door must be 1.');
+  }
+  const command = doorCommand(device, door, action, duration);
+  if (command === null) {
+    throw DomainError.field('action', 'unsupported_by_device', `Attendance terminals take only unlock and cancel_alarm (the protocol has no ${action} for them).`);
   }
   const now = ctx.now();
   const expiresAt = new Date(now.getTime() + ctx.config.doorActionExpirySeconds * 1000);
   const actionId = `da_${randomBytes(12).toString('hex')}`;
-  const action = await ctx.em.transactional(async (em) => {
+  const created = await ctx.em.transactional(async (em) => {
     const txCtx = withEm(ctx, em);
-    const command = await enqueueCommand(txCtx, {
+    const queued = await enqueueCommand(txCtx, {
       workspaceId: device.workspaceId,
       deviceId: device.id,
-      kind: 'door_unlock',
-      command: device.modeType === DeviceMode.acc ? openDoorCommand(door, input.duration!) : acUnlockCommand(),
+      kind: action === 'unlock' ? 'door_unlock' : `door_${action}`,
+      command,
       reference: `door_action:${actionId}`,
       expiresAt,
     });
-    const created = em.create(DoorAction, {
+    const row = em.create(DoorAction, {
       actionId,
       workspaceId: device.workspaceId,
       deviceId: device.id,
-      commandId: command.id,
+      commandId: queued.id,
       door,
-      duration: input.duration!,
+      action,
+      duration,
       requestedByKeyId: ctx.principal.kind === 'workspace' ? ctx.principal.keyId : null,
       createdAt: now,
       expiresAt,
     } as DoorAction);
-    em.persist(created);
+    em.persist(row);
     await em.flush();
     // The first `door.action.updated` carries `queued`; each later status change follows.
     await recordEvent(txCtx, {
@@ -98,13 +121,14 @@ export async function unlockDoor(ctx: RequestContext, input: UnlockDoorInput): P
       type: 'door.action.updated',
       data: doorActionData({
         action_id: actionId,
-        status: created.status,
+        action,
+        status: row.status,
         device_id: device.id,
         company_id: device.companyId,
         serial_number: device.serialNumber,
         device_status: device.status,
         door,
-        duration: created.duration,
+        duration,
         return_code: null,
         created_at: now,
         sent_at: null,
@@ -112,9 +136,16 @@ export async function unlockDoor(ctx: RequestContext, input: UnlockDoorInput): P
         expires_at: expiresAt,
       }),
     });
-    return created;
+    return row;
   });
-  return view(action, device);
+  return view(created, device);
+}
+
+/** `/v1/devices/door/unlock` and `unlockDoor`: an unlock of a door of the device with this serial. */
+export async function unlockDoor(ctx: RequestContext, input: UnlockDoorInput): Promise<DoorActionView> {
+  checkUnlock(input);
+  const device = await findDevice(ctx, input.deviceSerial!);
+  return queueDoorAction(ctx, device, input.door ?? 1, 'unlock', input.duration!);
 }
 
 export async function getDoorAction(ctx: RequestContext, actionId: string): Promise<DoorActionView> {

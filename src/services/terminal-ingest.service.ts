@@ -10,6 +10,7 @@ import { DoorEventClass } from '../entities/door-event.entity';
 import { type RequestContext, withEm } from './context';
 import { countPunches, storeDevicePunches, type DevicePunch } from './punch.service';
 import { doorOpenedData } from '../events/event-payloads';
+import { applyRtlogDoorEvents } from './door-state.service';
 import { recordEvents } from '../events/outbox';
 import type { TerminalDevice } from './terminal.service';
 
@@ -40,8 +41,16 @@ const DOOR_EVENT_CLASSES: Record<RtlogEventClass, DoorEventClass> = {
   unknown: DoorEventClass.unknown,
 };
 
-/** Event codes that open a door (SEC-DOC appendix 2): verified openings and the door-class openings. */
-const OPENING_DOOR_EVENTS = new Set([8, 200, 202, 205]);
+/**
+ * Door-class codes that open a door (SEC-DOC appendix 2): 8 remote open, 202 exit button, 205 remote
+ * normally-open. Not 200 (the sensor saw the door open): that is the same opening as the verified
+ * entry or button before it, or a forced door, which is an alarm (102), not an opening.
+ */
+const OPENING_DOOR_EVENTS = new Set([8, 202, 205]);
+/** Remote openings (8, 205) that a door action of ours caused: its command result announces the opening. */
+const REMOTE_OPENINGS = new Set([8, 205]);
+/** How far back a door action counts as the cause of a terminal's remote opening. */
+const ACTION_ECHO_WINDOW_MS = 5 * 60_000;
 
 export function opensDoor(event: number, eventClass: RtlogEventClass): boolean {
   return (eventClass === 'access-granted' && event !== 232) || OPENING_DOOR_EVENTS.has(event);
@@ -163,13 +172,15 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
         .insert(rows)
         .onConflict(['workspace_id', 'device_serial', 'device_record_index'])
         .ignore()
-        .returning(['id', 'opened', 'door', 'time', 'employee_id', 'pin', 'event_code', 'verify_type']);
-      const stored = await em.execute<{ id: number; opened: boolean; door: number; time: Date; employee_id: number | null; pin: string | null; event_code: number; verify_type: string | null }[]>(query);
+        .returning(['id', 'opened', 'door', 'time', 'employee_id', 'pin', 'card_no', 'event_code', 'verify_type']);
+      const stored = await em.execute<{ id: number; opened: boolean; door: number; time: Date; employee_id: number | null; pin: string | null; card_no: string | null; event_code: number; verify_type: string | null }[]>(query);
       doorStored = stored.length;
+      stored.sort((a, b) => a.id - b.id);
+      const echoed = await remoteOpeningsOfActions(em, device.id, stored);
       await recordEvents(
         tx,
         stored
-          .filter((row) => row.opened)
+          .filter((row) => row.opened && !echoed.has(row.id))
           .map((row) => ({
             workspaceId: device.workspaceId,
             type: 'door.opened' as const,
@@ -186,6 +197,7 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
             }),
           })),
       );
+      await applyRtlogDoorEvents(tx, device, stored);
     }
     return {
       punches: { stored: punchIds.length, duplicates: punchRecords.length - punchIds.length },
@@ -195,6 +207,27 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
   });
   countPunches(ctx, 'device', result.punches.stored);
   return result;
+}
+
+/**
+ * The stored records that echo one of our door actions (a remote opening of a door that an unlock or
+ * hold-open was sent to shortly before): one physical opening is one `door.opened`, and the action's
+ * success already announces it, with the action id.
+ */
+async function remoteOpeningsOfActions(em: EntityManager, deviceId: number, rows: readonly { id: number; door: number; time: Date; event_code: number }[]): Promise<Set<number>> {
+  const remote = rows.filter((r) => REMOTE_OPENINGS.has(r.event_code));
+  if (remote.length === 0) return new Set();
+  const actions = await em.execute<{ door: number; sent_at: Date }[]>(
+    `select door, coalesce(sent_at, created_at) as sent_at from door_action
+     where device_id = ? and action in ('unlock', 'hold_open') and status in ('sent', 'succeeded') and created_at > ?`,
+    [deviceId, new Date(Math.min(...remote.map((r) => new Date(r.time).getTime())) - ACTION_ECHO_WINDOW_MS)],
+  );
+  const echoed = new Set<number>();
+  for (const r of remote) {
+    const at = new Date(r.time).getTime();
+    if (actions.some((a) => a.door === r.door && Math.abs(new Date(a.sent_at).getTime() - at) <= ACTION_ECHO_WINDOW_MS)) echoed.add(r.id);
+  }
+  return echoed;
 }
 
 /** What opened the door, as reported by the terminal: a remote command, the exit button, or the verification used. */

@@ -2,6 +2,8 @@
 // matched by serial, the Security PUSH session (RegistryCode/SessionID), the protocol family and
 // what the terminal reports about itself. Called with a `terminal` principal; every write is keyed
 // by the device id the serial resolved to.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ensureDoors } from './door.service';
 import { randomBytes } from 'node:crypto';
 import { DeviceMode, DeviceStatus, type DoorStateSnapshot } from '../entities/device.entity';
 import type { RequestContext } from './context';
@@ -177,6 +179,8 @@ export async function recordProtocol(ctx: RequestContext, deviceId: number, prot
   await ctx.em
     .getConnection()
     .execute('update device set protocol = ?, mode_type = ?, poll_interval_seconds = ?, updated_at = ? where id = ?', [protocol, mode, pollIntervalSeconds, ctx.now(), deviceId]);
+  // The family decides the doors: one lock output, or an access-control terminal's reported count.
+  await ensureDoors(ctx.em as EntityManager, deviceId);
 }
 
 /**
@@ -207,6 +211,7 @@ export async function recordReportedOptions(
        model = coalesce(?, model), firmware = coalesce(?, firmware), updated_at = ? where id = ?`,
     [JSON.stringify(options), known.model?.slice(0, 100) ?? null, known.firmware?.slice(0, 100) ?? null, ctx.now(), deviceId],
   );
+  if (Object.keys(options).some((key) => /^~?lockcount$/i.test(key))) await ensureDoors(ctx.em as EntityManager, deviceId);
 }
 
 /** Latest rtstate per door (sensor, relay, alarms), replacing the previous snapshot. */

@@ -252,6 +252,10 @@ function controlDevice(ctx: ExecutionContext, operand: string, outcome: CommandO
   if (action === 0x01) {
     if (duration === 0) closeDoor(ctx, door || 1, outcome);
     else openDoor(ctx, door || 1, outcome);
+  } else if (action === 0x02) {
+    // Cancel alarm: the alarms end, logged as event 7 (alarm cancelled).
+    ctx.store.doorAlarmBits = 0;
+    outcome.newLog.push(doorEvent(ctx, door || 1, 7));
   } else if (action === 0x03) {
     outcome.effect = 'reboot';
   } else if (![0x02, 0x04, 0x05, 0x06, 0x07].includes(action)) {

@@ -17,9 +17,12 @@ export function rtlogLine(r: LogRecord): string {
   );
 }
 
-/** Door sensor / relay / alarm snapshot for one door (fx 36): sensor 01 closed / 02 open. */
-export function rtstateLine(time: string, doorOpen: boolean): string {
-  return `time=${time}\tsensor=${doorOpen ? '02' : '01'}\trelay=${doorOpen ? '00' : '01'}\talarm=0000000000000000`;
+/**
+ * Door sensor / relay / alarm snapshot for one door (fx 36): sensor 01 closed / 02 open; relay 00
+ * energised (unlocked) / 01 released; `alarm` one byte per door, door 1 first.
+ */
+export function rtstateLine(time: string, doorOpen: boolean, alarmBits = 0, unlocked = doorOpen): string {
+  return `time=${time}\tsensor=${doorOpen ? '02' : '01'}\trelay=${unlocked ? '00' : '01'}\talarm=${alarmBits.toString(16).padStart(2, '0').toUpperCase()}00000000000000`;
 }
 
 /** OPERLOG user record in the 2.4 form (fx 30 plus `Verify`/`ViceCard`). */

@@ -61,6 +61,10 @@ export class RecordStore {
   readonly authorizations = new Map<string, AuthorizationRecord>();
   readonly log: LogRecord[] = [];
   doorOpens = 0;
+  /** Door 1's rtstate alarm byte (bit 0 opened accidentally, bit 4 open too long; SEC-DOC §10.3). */
+  doorAlarmBits = 0;
+  /** Door 1's sensor. */
+  doorOpen = false;
   private nextUid = 1;
   private nextLogIndex = 1;
 

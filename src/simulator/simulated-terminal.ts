@@ -279,6 +279,34 @@ export class SimulatedTerminal extends EventEmitter {
     return this.enrollTemplate(pin, type, no);
   }
 
+  /**
+   * Door 1 is forced (opened without an unlock: rtlog 102 and the rtstate alarm bit 0) or left open
+   * too long (rtlog 28, bit 4). Access-control terminals only. The alarm lasts until cancelled
+   * (`CONTROL DEVICE 02…`); a held-open alarm also ends when the door closes.
+   */
+  doorAlarm(kind: 'forced_open' | 'held_open'): LogRecord {
+    if (this.family !== 'acc') throw new Error('door alarms are simulated on access-control terminals');
+    this.store.doorOpen = true;
+    this.store.doorAlarmBits |= kind === 'forced_open' ? 0x01 : 0x10;
+    const record = this.store.appendLog({ pin: '0', time: this.deviceNow(), status: 2, verify: 200, workcode: '0', event: kind === 'forced_open' ? 102 : 28, door: 1, cardNo: '0' });
+    this.queueLog(record);
+    this.queueDoorState(false);
+    this.kick();
+    return record;
+  }
+
+  /** Door 1 closes (rtlog 201), which ends a held-open alarm. */
+  closeDoor(): LogRecord {
+    if (this.family !== 'acc') throw new Error('door states are simulated on access-control terminals');
+    this.store.doorOpen = false;
+    this.store.doorAlarmBits &= ~0x10;
+    const record = this.store.appendLog({ pin: '0', time: this.deviceNow(), status: 2, verify: 200, workcode: '0', event: 201, door: 1, cardNo: '0' });
+    this.queueLog(record);
+    this.queueDoorState(false);
+    this.kick();
+    return record;
+  }
+
   /** Queues users, templates and the whole log again, as firmware does after a handshake. */
   resendHistory(): void {
     for (const user of this.store.users.values()) this.queueUser(user);
@@ -333,8 +361,8 @@ export class SimulatedTerminal extends EventEmitter {
     else this.queues.add('biodata', { key, line: accBiodataLine(t), punch: false });
   }
 
-  private queueDoorState(open: boolean): void {
-    this.queues.add('rtstate', { key: 'rtstate', line: rtstateLine(this.deviceNow(), open), punch: false });
+  private queueDoorState(unlocked: boolean): void {
+    this.queues.add('rtstate', { key: 'rtstate', line: rtstateLine(this.deviceNow(), this.store.doorOpen || unlocked, this.store.doorAlarmBits, unlocked), punch: false });
   }
 
   // ---- work loop ------------------------------------------------------------------------
@@ -578,6 +606,7 @@ export class SimulatedTerminal extends EventEmitter {
       const outcome = this.run(command);
       for (const r of outcome.newLog) this.queueLog(r);
       if (outcome.newLog.some((r) => r.event === 8)) this.queueDoorState(true);
+      else if (outcome.newLog.some((r) => r.event === 7 || r.event === 9)) this.queueDoorState(false);
       if (outcome.dataChanged) this.infoDue = true;
       if (outcome.effect === 'reboot' || (outcome.effect === 'recheck' && effect === 'none')) effect = outcome.effect;
       const line = `ID=${command.id}&Return=${outcome.rc}&CMD=${outcome.echo}`;

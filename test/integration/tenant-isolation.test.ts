@@ -38,6 +38,7 @@ const idArguments: Record<string, string> = {
   workspaceId: 'workspace',
   actionId: 'doorAction',
   shiftId: 'shift',
+  doorId: 'door',
   deviceSerial: 'deviceSerial',
   serialNumber: 'deviceSerial',
 };
@@ -56,6 +57,7 @@ const idByType: Record<string, string> = {
   Holiday: 'holiday',
   ShiftAssignment: 'shiftAssignment',
   PayPeriod: 'payPeriod',
+  Door: 'door',
 };
 /** Root fields that name nothing of another workspace (creates without ids, the caller's own lists). */
 const rootFieldsWithoutIds = new Set([
@@ -65,7 +67,7 @@ const rootFieldsWithoutIds = new Set([
 /** REST path parameters → A's resource (by the path's first segment for `:id`). */
 const pathIds: Record<string, string> = {
   companies: 'company', employees: 'employee', devices: 'device', areas: 'area', verification_states: 'state',
-  punches: 'punch', webhooks: 'webhook', webhook_deliveries: 'delivery', actions: 'doorAction', shifts: 'shift', holidays: 'holiday', shift_assignments: 'shiftAssignment', pay_periods: 'payPeriod',
+  punches: 'punch', webhooks: 'webhook', webhook_deliveries: 'delivery', actions: 'doorAction', shifts: 'shift', holidays: 'holiday', shift_assignments: 'shiftAssignment', pay_periods: 'payPeriod', doors: 'door',
 };
 /** REST body fields naming a resource of the caller's workspace. */
 const bodyIds: Record<string, string> = { shift_id: 'shift', company_id: 'company', employee_id: 'employee', device_id: 'device', area_id: 'area', device_serial: 'deviceSerial' };
@@ -75,7 +77,7 @@ const routesWithoutIds = new Set(['createCompany', 'createVerificationState', 'c
 /** Sample values for non-id inputs with a format of their own (others get a sample of their scalar type). */
 const samples: Record<string, unknown> = {
   scopes: 'read', url: 'http://127.0.0.1:9/hook', eventTypes: 'attendance.created', punchTime: '2026-01-05T09:00:00Z', punchState: '0',
-  value: '7', timeZone: 'UTC', duration: 5, permissionId: 0, startTime: '09:00', endTime: '17:00', workdays: 1, date: '2026-12-24', holidayType: 1, startDate: '2026-12-01', endDate: '2026-12-31',
+  value: '7', timeZone: 'UTC', duration: 5, permissionId: 0, startTime: '09:00', endTime: '17:00', workdays: 1, date: '2026-12-24', holidayType: 1, startDate: '2026-12-01', endDate: '2026-12-31', action: 'close',
 };
 
 const isIdName = (name: string) => name === 'id' || name === 'idOrName' || name in idArguments || /Id$|Serial$/.test(name);
@@ -108,6 +110,7 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
     const device = (await rest(t.url, 'POST', '/public/v2/devices', { key: a.key, body: { name: 'D', serial_number: 'ISOLATION1', company_id: company.id, mode_type: 'acc' } })).body;
     ids.device = device.id;
     ids.deviceSerial = device.serial_number;
+    ids.door = (await rest(t.url, 'GET', `/public/v2/devices/${device.id}/doors`, { key: a.key })).body[0].id;
     ids.area = (await rest(t.url, 'POST', '/public/v2/areas', { key: a.key, body: { name: 'Hall', code: 'HALL', company_id: company.id } })).body.id;
     ids.holiday = (await rest(t.url, 'POST', '/public/v2/holidays', { key: a.key, body: { date: '2026-12-25', name: 'Christmas', company_id: company.id } })).body.id;
     ids.shift = (await rest(t.url, 'POST', '/public/v2/shifts', { key: a.key, body: { name: 'Day', start_time: '09:00', end_time: '17:00', company_id: company.id } })).body.id;

@@ -134,6 +134,11 @@ export function deleteBiodataCommand(t: { pin: string; type: number; no: number 
   return `DATA DELETE BIODATA ${fields([['Pin', pin(t.pin)], ['Type', int(t.type, 'Type', 0, 10)], ['No', int(t.no, 'No', 0, 99)]])}`;
 }
 
+/** `AC_UNALARM`: silence the alarm of an attendance terminal with a lock output. */
+export function acUnalarmCommand(): string {
+  return 'AC_UNALARM';
+}
+
 /** `AC_UNLOCK`: pulse the lock relay of an attendance terminal. */
 export function acUnlockCommand(): string {
   return 'AC_UNLOCK';

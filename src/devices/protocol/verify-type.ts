@@ -63,3 +63,56 @@ export function classifyRtlogEvent(event: number): RtlogEventClass {
   if (DEVICE.has(event)) return 'device';
   return 'unknown';
 }
+
+/** A door alarm, in API spelling. */
+export type DoorAlarmKind = 'forced_open' | 'held_open' | 'tamper' | 'duress' | 'power' | 'battery';
+
+/** rtlog alarm codes (SEC-DOC appendix 2): 28 door-open timeout, 100 tamper, 101/103 duress, 102 opened accidentally, 106 battery, 107 mains. */
+const ALARM_KINDS: Record<number, DoorAlarmKind> = { 28: 'held_open', 100: 'tamper', 101: 'duress', 102: 'forced_open', 103: 'duress', 106: 'battery', 107: 'power' };
+
+/** The alarm an rtlog event raises, or null. */
+export function rtlogAlarmKind(event: number): DoorAlarmKind | null {
+  return ALARM_KINDS[event] ?? null;
+}
+
+/** rtlog 7: the controller's alarms were cancelled (all of the door's, or the terminal's with door 0). */
+export const RTLOG_ALARM_CANCELLED = 7;
+/** rtlog 201: the door closed, which ends a held-open alarm. */
+export const RTLOG_DOOR_CLOSED = 201;
+
+/** The rtstate alarm flags of a door as alarm kinds (reader tamper counts as tamper; duress by password or finger alike). */
+export function rtstateAlarmKinds(flags: {
+  accidentalOpen: boolean;
+  tamper: boolean;
+  duressPassword: boolean;
+  duressFingerprint: boolean;
+  doorOpenTimeout: boolean;
+  mainsLost: boolean;
+  batteryLost: boolean;
+  readerTamper: boolean;
+}): DoorAlarmKind[] {
+  const kinds = new Set<DoorAlarmKind>();
+  if (flags.accidentalOpen) kinds.add('forced_open');
+  if (flags.doorOpenTimeout) kinds.add('held_open');
+  if (flags.tamper || flags.readerTamper) kinds.add('tamper');
+  if (flags.duressPassword || flags.duressFingerprint) kinds.add('duress');
+  if (flags.mainsLost) kinds.add('power');
+  if (flags.batteryLost) kinds.add('battery');
+  return [...kinds].sort();
+}
+
+/** Why a controller refused someone, in API spelling. */
+export type DenialReason = 'not_registered' | 'outside_schedule' | 'expired' | 'wrong_verify_mode' | 'anti_passback' | 'other';
+
+/**
+ * rtlog denial codes: 27 and 34 not registered; 21 door inactive time zone, 22 illegal time zone and
+ * 23 (what terminals send for a person without a valid time-zone authorisation, "invalid time
+ * period") outside the schedule; 29 expired; 41 wrong verify mode; 24 anti-passback; the rest other.
+ */
+const DENIAL_REASONS: Record<number, DenialReason> = {
+  21: 'outside_schedule', 22: 'outside_schedule', 23: 'outside_schedule', 24: 'anti_passback', 27: 'not_registered', 29: 'expired', 34: 'not_registered', 41: 'wrong_verify_mode',
+};
+
+export function rtlogDenialReason(event: number): DenialReason {
+  return DENIAL_REASONS[event] ?? 'other';
+}

@@ -1,0 +1,49 @@
+import { object, text } from './body-schemas';
+import { doorActionV2Fields, doorFields } from './fragments';
+import { idParam, type RestRoute } from './route';
+
+const updateDoorBody = object({ name: text(100) }, ['name']);
+// The action's names and the duration's range are the service's rules (both APIs give the same errors).
+const doorActionBody = object({ action: text(16), duration: { type: 'integer' } }, ['action']);
+
+export const doorRoutes: RestRoute[] = [
+  {
+    name: 'listDeviceDoors',
+    method: 'GET',
+    path: '/public/v2/devices/:id/doors',
+    document: `query ($id: Int!) { deviceDoors(deviceId: $id) { ...DoorFields } } ${doorFields}`,
+    resultField: 'deviceDoors',
+    status: 200,
+    variables: ({ params }) => ({ id: idParam(params.id) }),
+  },
+  {
+    name: 'getDoor',
+    method: 'GET',
+    path: '/public/v2/doors/:id',
+    document: `query ($id: Int!) { door(id: $id) { ...DoorFields } } ${doorFields}`,
+    resultField: 'door',
+    status: 200,
+    variables: ({ params }) => ({ id: idParam(params.id) }),
+  },
+  {
+    name: 'updateDoor',
+    method: 'PUT',
+    path: '/public/v2/doors/:id',
+    body: { schema: updateDoorBody, wrapper: 'door', example: { name: 'Main entrance' } },
+    document: `mutation ($id: Int!, $input: UpdateDoorInput!) { updateDoor(id: $id, input: $input) { ...DoorFields } } ${doorFields}`,
+    resultField: 'updateDoor',
+    status: 200,
+    variables: ({ params, body }) => ({ id: idParam(params.id), input: body }),
+  },
+  {
+    name: 'performDoorAction',
+    method: 'POST',
+    path: '/public/v2/doors/:id/actions',
+    body: { schema: doorActionBody, wrapper: 'door_action', example: { action: 'unlock', duration: 5 } },
+    document: `mutation ($id: Int!, $input: DoorActionInput!) { performDoorAction(doorId: $id, input: $input) { ...DoorActionV2Fields } } ${doorActionV2Fields}`,
+    resultField: 'performDoorAction',
+    // Accepted, not done: the terminal executes it on its next poll; follow the action for the outcome.
+    status: 202,
+    variables: ({ params, body }) => ({ id: idParam(params.id), input: body }),
+  },
+];

@@ -1,0 +1,33 @@
+import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { DoorRelay, DoorSensor } from '../entities/door.entity';
+
+registerEnumType(DoorSensor, { name: 'DoorSensor', description: 'The door sensor: `open`, `closed`, or `unknown` (not reported yet, or no sensor).' });
+registerEnumType(DoorRelay, { name: 'DoorRelay', description: 'The lock relay: `locked` (released), `unlocked` (energised), or `unknown` (not reported yet).' });
+
+@ObjectType('DoorState', { description: 'What the terminal last reported about the door (rtstate, rtlog).' })
+export class DoorStateType {
+  @Field(() => DoorSensor) sensor!: DoorSensor;
+  @Field(() => DoorRelay) relay!: DoorRelay;
+  @Field(() => [String], { description: 'Active alarms: `forced_open`, `held_open`, `tamper`, `duress`, `power`, `battery`.' }) alarms!: string[];
+}
+
+@ObjectType('Door', { description: "A terminal's door: an access-control terminal has as many as it reports, an attendance terminal one (its lock output)." })
+export class DoorType {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) deviceId!: number;
+  @Field(() => Int, { description: "The door's number on its terminal (1 …)." }) number!: number;
+  @Field() name!: string;
+  @Field(() => DoorStateType) state!: DoorStateType;
+  @Field() updatedAt!: Date;
+}
+
+@InputType()
+export class UpdateDoorInput {
+  @Field() name!: string;
+}
+
+@InputType()
+export class DoorActionInput {
+  @Field({ description: '`unlock` (with `duration`), `hold_open` (normally open until `close`), `close`, or `cancel_alarm`.' }) action!: string;
+  @Field(() => Int, { nullable: true, description: 'Seconds the lock stays released, 1–254: `unlock` only.' }) duration?: number | null;
+}

@@ -1,0 +1,93 @@
+// Doors: the locks of a terminal, named and addressed by id, with the state the terminal last
+// reported and the actions an operator takes on them. Which doors a terminal has follows what it
+// reports (ensureDoors); what it reports about them (rtstate, rtlog alarms) is door-state.service.ts.
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import { Device, Door } from '../entities';
+import { DeviceMode } from '../entities/device.entity';
+import { DomainError } from '../errors/domain-error';
+import { workspaceOf, type RequestContext } from './context';
+import { DOOR_ACTION_KINDS, queueDoorAction, type DoorActionKind, type DoorActionView } from './door-action.service';
+import { terminalOf } from './sync-commands';
+import { FieldChecker } from './validation';
+
+/** How many doors the terminal has: an access-control terminal's reported `LockCount` (1–8), else one lock output. */
+export function doorCountOf(device: { modeType: string; reportedOptions?: Record<string, string> | null }): number {
+  if (device.modeType !== DeviceMode.acc) return 1;
+  return terminalOf({ access: true, reportedOptions: device.reportedOptions ?? {} }).doors;
+}
+
+/**
+ * Brings the device's doors in line with what it has: missing ones are created (`Door N`), doors
+ * past its count are removed (a terminal that reports fewer locks). Runs in the caller's
+ * transaction; cheap when nothing changes.
+ */
+export async function ensureDoors(em: EntityManager, deviceId: number): Promise<void> {
+  const [device] = await em.execute<{ workspace_id: number; mode_type: string; reported_options: Record<string, string> | null }[]>(
+    'select workspace_id, mode_type, reported_options from device where id = ?',
+    [deviceId],
+  );
+  if (!device) return;
+  const count = doorCountOf({ modeType: device.mode_type, reportedOptions: device.reported_options });
+  await em.execute(
+    `insert into door (workspace_id, device_id, number, name, created_at, updated_at)
+     select ?, ?, n, 'Door ' || n, now(), now() from generate_series(1, ?::int) n
+     on conflict (device_id, number) do nothing`,
+    [device.workspace_id, deviceId, count],
+  );
+  await em.execute('delete from door where device_id = ? and number > ?', [deviceId, count]);
+}
+
+export async function getDoor(ctx: RequestContext, id: number): Promise<Door> {
+  const door = await ctx.em.findOne(Door, { id, workspaceId: workspaceOf(ctx) }, { disableIdentityMap: true });
+  if (!door) throw DomainError.notFound('Door', id);
+  return door;
+}
+
+/** The doors of a device of the caller's workspace, by number. */
+export async function listDeviceDoors(ctx: RequestContext, deviceId: number): Promise<Door[]> {
+  const where: FilterQuery<Device> = { id: deviceId, workspaceId: workspaceOf(ctx) };
+  if (!(await ctx.em.count(Device, where))) throw DomainError.notFound('Device', deviceId);
+  return ctx.em.find(Door, { deviceId }, { orderBy: { number: 'asc' }, disableIdentityMap: true });
+}
+
+export interface DoorInput {
+  name?: string | null;
+}
+
+/** Renames a door; its number and device are the terminal's. */
+export async function updateDoor(ctx: RequestContext, id: number, input: DoorInput): Promise<Door> {
+  const check = new FieldChecker();
+  check.text('name', input.name, { max: 100, required: true });
+  check.done();
+  const door = await ctx.em.findOne(Door, { id, workspaceId: workspaceOf(ctx) });
+  if (!door) throw DomainError.notFound('Door', id);
+  door.name = input.name!;
+  await ctx.em.flush();
+  return door;
+}
+
+export interface DoorActionInput {
+  action?: string | null;
+  /** Seconds, for `unlock` (1–254). */
+  duration?: number | null;
+}
+
+/** `POST /public/v2/doors/{id}/actions`: unlock (with a duration), hold open, close or cancel the alarm. */
+export async function performDoorAction(ctx: RequestContext, doorId: number, input: DoorActionInput): Promise<DoorActionView> {
+  const check = new FieldChecker();
+  const action = input.action as DoorActionKind;
+  if (input.action == null) check.add('action', 'required', 'action is required.');
+  else if (!DOOR_ACTION_KINDS.includes(action)) check.add('action', 'invalid_action', `action must be one of ${DOOR_ACTION_KINDS.join(', ')}.`);
+  if (action === 'unlock') {
+    if (input.duration == null) check.add('duration', 'required', 'duration is required to unlock.');
+    else if (!Number.isInteger(input.duration) || input.duration < 1 || input.duration > 254) {
+      check.add('duration', 'out_of_range', 'duration must be an integer from 1 to 254 seconds (the terminal takes one byte; hold_open keeps the door open).');
+    }
+  } else if (input.duration != null) {
+    check.add('duration', 'not_allowed', 'duration applies to unlock only.');
+  }
+  check.done();
+  const door = await getDoor(ctx, doorId);
+  const device = await ctx.em.findOneOrFail(Device, { id: door.deviceId });
+  return queueDoorAction(ctx, device, door.number, action, action === 'unlock' ? input.duration! : 0);
+}
