@@ -2,6 +2,13 @@ import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@m
 import { Device } from './device.entity';
 import { Workspace } from './workspace.entity';
 
+/** One authorisation of a person on a terminal: a schedule and the doors it opens. */
+export interface AccessGrant {
+  scheduleId: number;
+  /** Door n is bit n-1 (`AuthorizeDoorId`). */
+  doorMask: number;
+}
+
 export enum SyncStatus {
   pending = 'pending',
   synced = 'synced',
@@ -56,6 +63,25 @@ export class DeviceUser {
   /** false: the user must be removed from the terminal (the row stays until that is confirmed). */
   @Property()
   present!: boolean;
+
+  /**
+   * Access-control terminals: the person's grants from access levels, one per schedule with the
+   * doors (bitmask, door n = bit n-1) it opens; null when the person has no level on this terminal
+   * (every door, always: what an assignment alone gives).
+   */
+  @Property({ type: 'jsonb', nullable: true })
+  access?: AccessGrant[] | null;
+
+  /** The validity window the terminal enforces (`user` StartTime/EndTime), from the levels' member dates. */
+  @Property({ type: 'date', nullable: true })
+  validFrom?: string | null;
+
+  @Property({ type: 'date', nullable: true })
+  validUntil?: string | null;
+
+  /** The grants of the last version sent to the terminal: a grant no longer wanted is deleted by its row. */
+  @Property({ type: 'jsonb', nullable: true })
+  sentAccess?: AccessGrant[] | null;
 
   @Enum({ items: () => SyncStatus, default: SyncStatus.pending })
   syncStatus: SyncStatus = SyncStatus.pending;

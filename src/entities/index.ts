@@ -1,3 +1,5 @@
+import { AccessLevel, AccessLevelArea, AccessLevelDoor, AccessLevelEmployee } from './access-level.entity';
+import { AccessSchedule } from './access-schedule.entity';
 import { ApiKey } from './api-key.entity';
 import { Area } from './area.entity';
 import { AttendanceDay } from './attendance-day.entity';
@@ -5,6 +7,7 @@ import { AreaEmployee } from './area-employee.entity';
 import { Assignment } from './assignment.entity';
 import { AuditEvent } from './audit-event.entity';
 import { Company } from './company.entity';
+import { DeviceAccessSchedule } from './device-access-schedule.entity';
 import { DeviceCommand } from './device-command.entity';
 import { DeviceStatusChange } from './device-status-change.entity';
 import { Device } from './device.entity';
@@ -30,6 +33,11 @@ import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { Workspace } from './workspace.entity';
 
 export {
+  AccessLevel,
+  AccessLevelArea,
+  AccessLevelDoor,
+  AccessLevelEmployee,
+  AccessSchedule,
   ApiKey,
   Area,
   AreaEmployee,
@@ -38,6 +46,7 @@ export {
   AuditEvent,
   Company,
   Device,
+  DeviceAccessSchedule,
   DeviceCommand,
   DeviceStatusChange,
   DeviceUser,
@@ -94,4 +103,10 @@ export const entities = [
   AttendanceDay,
   JobCursor,
   Door,
+  AccessSchedule,
+  AccessLevel,
+  AccessLevelDoor,
+  AccessLevelEmployee,
+  AccessLevelArea,
+  DeviceAccessSchedule,
 ];

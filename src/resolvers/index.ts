@@ -6,6 +6,7 @@ import { CompanyResolver } from './company.resolver';
 import { DeviceResolver } from './device.resolver';
 import { DoorActionResolver } from './door-action.resolver';
 import { DoorResolver } from './door.resolver';
+import { AccessResolver } from './access.resolver';
 import { DoorEventResolver } from './door-event.resolver';
 import { EmployeeResolver } from './employee.resolver';
 import { EmployeeTemplateResolver } from './employee-template.resolver';
@@ -34,6 +35,7 @@ export const resolvers = [
   AssignmentResolver,
   DoorActionResolver,
   DoorResolver,
+  AccessResolver,
   DoorEventResolver,
   UnknownTerminalResolver,
   AuditEventResolver,

@@ -35,6 +35,12 @@ export const doorActionV2Fields = `fragment DoorActionV2Fields on DoorAction {
 
 export const doorFields = `fragment DoorFields on Door { id deviceId number name state { sensor relay alarms } updatedAt }`;
 
+export const accessScheduleFields = `fragment AccessScheduleFields on AccessSchedule {
+  id companyId name intervals { weekday startTime endTime } holidayIntervals { holidayType startTime endTime } builtIn createdAt updatedAt
+}`;
+
+export const accessLevelFields = `fragment AccessLevelFields on AccessLevel { id companyId name scheduleId doorIds createdAt updatedAt }`;
+
 export const unknownTerminalFields = `fragment UnknownTerminalFields on UnknownTerminal {
   serialNumber ip model firmware protocol firstSeenAt lastSeenAt requestCount
 }`;

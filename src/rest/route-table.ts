@@ -4,6 +4,7 @@ import { companyRoutes } from './company.routes';
 import { deviceRoutes } from './device.routes';
 import { doorActionRoutes } from './door-action.routes';
 import { doorRoutes } from './door.routes';
+import { accessRoutes } from './access.routes';
 import { employeeRoutes } from './employee.routes';
 import { holidayRoutes } from './holiday.routes';
 import { payPeriodRoutes } from './pay-period.routes';
@@ -27,6 +28,7 @@ export const routeTable: RestRoute[] = [
   ...deviceRoutes,
   ...doorActionRoutes,
   ...doorRoutes,
+  ...accessRoutes,
   ...verificationStateRoutes,
   ...punchRoutes,
   ...areaRoutes,

@@ -1,3 +1,4 @@
+import { createAlwaysSchedule } from './access-schedule.service';
 import { Area, Company, Device, Employee, Punch } from '../entities';
 import { DomainError } from '../errors/domain-error';
 import { workspaceOf, type RequestContext, withEm } from './context';
@@ -59,6 +60,8 @@ export async function createCompany(ctx: RequestContext, input: CompanyInput): P
       await ensureCodeFree(withEm(ctx, em), input.code!);
       const company = em.create(Company, { workspaceId, name: input.name!, code: input.code! } as Company);
       em.persist(company);
+      await em.flush();
+      createAlwaysSchedule(em, company);
       await em.flush();
       return company;
     });

@@ -12,7 +12,9 @@ import { notifyCommandsQueued } from './command-queue-changes';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { countCommands, newCommandId } from './device-command.service';
 import type { RequestContext } from './context';
-import { syncCommands, terminalOf, type SyncTemplate, type SyncTerminal } from './sync-commands';
+import { syncCommands, terminalOf, type SyncTemplate, type SyncTerminal, type TerminalGrant } from './sync-commands';
+import { releaseUnusedSchedules, timezoneIdsFor } from './access-sync.service';
+import type { AccessGrant } from '../entities/device-user.entity';
 
 /** Advisory-lock namespace of per-device sync builds (second key: the device id). */
 const SYNC_LOCK_SPACE = 7242002;
@@ -94,6 +96,10 @@ interface PendingRow {
   name: string;
   privilege: number;
   present: boolean;
+  access: AccessGrant[] | null;
+  sent_access: TerminalGrant[] | null;
+  valid_from: string | null;
+  valid_until: string | null;
   /** `changed_at` as text: copied into the commands exactly (no rounding through a JS Date). */
   version: string;
 }
@@ -109,7 +115,8 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
   const built = await ctx.em.transactional(async (em) => {
     if (!(await lockDeviceSync(em, deviceId, false))) return 0;
     const rows = await em.execute<PendingRow[]>(
-      `select du.id, du.employee_id, du.pin, du.previous_pin, du.name, du.privilege, du.present, du.changed_at::text as version
+      `select du.id, du.employee_id, du.pin, du.previous_pin, du.name, du.privilege, du.present, du.access, du.sent_access,
+         du.valid_from::text as valid_from, du.valid_until::text as valid_until, du.changed_at::text as version
        from device_user du
        where du.device_id = ? and du.sync_status = 'pending'
          and not exists (select 1 from device_command c where c.device_user_id = du.id and c.device_user_version = du.changed_at)
@@ -121,6 +128,14 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
     if (!terminal) return 0;
     const templates = await templatesOf(em, rows.filter((r) => r.present).map((r) => r.employee_id));
     const now = ctx.now();
+    // Access control: the terminal's time-zone ids of the schedules these rows use (each new one's
+    // timezone row is queued here, before the authorisations that refer to it).
+    const device = { id: deviceId, workspaceId: terminal.workspaceId };
+    const timezones = terminal.access
+      ? await timezoneIdsFor(em, device, rows.filter((r) => r.present).flatMap((r) => (r.access ?? []).map((g) => g.scheduleId)), now)
+      : new Map<number, number>();
+    const onTerminal = (grants: AccessGrant[] | null): TerminalGrant[] | null =>
+      grants === null ? null : grants.map((g) => ({ timezoneId: timezones.get(g.scheduleId)!, doorMask: g.doorMask }));
     for (const row of rows) {
       const expired = await em.execute<{ id: number }[]>(
         `update device_command set status = 'expired', completed_at = ? where device_user_id = ? and status = 'queued' and device_user_version <> ?::timestamptz returning id`,
@@ -129,7 +144,17 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
       superseded += expired.length;
       const commands = syncCommands(
         terminal,
-        { pin: row.pin, previousPin: row.previous_pin, name: row.name, privilege: row.privilege, present: row.present },
+        {
+          pin: row.pin,
+          previousPin: row.previous_pin,
+          name: row.name,
+          privilege: row.privilege,
+          present: row.present,
+          access: onTerminal(row.access),
+          sentAccess: row.sent_access,
+          validFrom: row.valid_from,
+          validUntil: row.valid_until,
+        },
         templatesFor(deviceId, row, templates.get(row.employee_id) ?? []),
       );
       const values = commands.map(() => `(?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?)`).join(', ');
@@ -141,7 +166,13 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
         params,
       );
       queued += commands.length;
+      if (terminal.access) {
+        // What the terminal holds once these commands ran: the next version's deletes start from it.
+        const sent = row.present ? (onTerminal(row.access) ?? null) : [];
+        await em.execute('update device_user set sent_access = ?::jsonb where id = ?', [sent === null ? null : JSON.stringify(sent), row.id]);
+      }
     }
+    if (terminal.access) await releaseUnusedSchedules(em, device, now);
     notifyCommandsQueued([deviceId]);
     return rows.length;
   });

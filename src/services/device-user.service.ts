@@ -1,7 +1,8 @@
 import { notifyCommandsQueued } from './command-queue-changes';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AreaEmployee, Assignment, Device, DeviceUser, Employee } from '../entities';
-import { SyncStatus } from '../entities/device-user.entity';
+import { SyncStatus, type AccessGrant } from '../entities/device-user.entity';
+import { levelAccess } from './access-sync.service';
 
 /** Which pairs to recompute: every pair of these devices and every pair of these employees. */
 export interface DeviceUserScope {
@@ -14,6 +15,10 @@ interface Desired {
   pin: string;
   name: string;
   privilege: number;
+  /** Access levels' grants on this terminal; null: no level reaches it (every door, always). */
+  access: AccessGrant[] | null;
+  validFrom: string | null;
+  validUntil: string | null;
 }
 
 const key = (deviceId: number, employeeId: number) => `${deviceId}:${employeeId}`;
@@ -66,6 +71,13 @@ export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserS
     }
   }
 
+  // Access levels put their members on the terminals of their doors, with their grants.
+  const levels = await levelAccess(em, { deviceIds, employeeIds });
+  for (const pair of levels.keys()) {
+    const [deviceId, employeeId] = pair.split(':').map(Number) as [number, number];
+    if (inScope(deviceId, employeeId)) pairs.add(pair);
+  }
+
   const pairList = [...pairs].map((p) => p.split(':').map(Number) as [number, number]);
   const employees = new Map(
     (pairList.length ? await em.find(Employee, { id: { $in: unique(pairList.map(([, e]) => e)) } }) : []).map((e) => [e.id, e]),
@@ -79,6 +91,9 @@ export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserS
       pin: employee.pin,
       name: terminalName(employee),
       privilege: permissions.get(key(deviceId, employeeId)) ?? 0,
+      access: levels.get(key(deviceId, employeeId))?.grants ?? null,
+      validFrom: levels.get(key(deviceId, employeeId))?.validFrom ?? null,
+      validUntil: levels.get(key(deviceId, employeeId))?.validUntil ?? null,
     });
   }
 
@@ -97,9 +112,11 @@ export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserS
       }
       continue;
     }
-    if (row.present && row.pin === want.pin && row.name === want.name && row.privilege === want.privilege) continue;
+    const sameAccess = JSON.stringify(row.access ?? null) === JSON.stringify(want.access) && (row.validFrom ?? null) === want.validFrom && (row.validUntil ?? null) === want.validUntil;
+    if (row.present && row.pin === want.pin && row.name === want.name && row.privilege === want.privilege && sameAccess) continue;
     const previousPin = row.pin !== want.pin ? (row.previousPin ?? row.pin) : row.previousPin;
-    markPending(row, { present: true, pin: want.pin, name: want.name, privilege: want.privilege, previousPin: previousPin === want.pin ? null : previousPin }, now);
+    const { workspaceId: _workspaceId, ...content } = want;
+    markPending(row, { ...content, present: true, previousPin: previousPin === want.pin ? null : previousPin }, now);
     changedDevices.add(row.deviceId);
   }
   for (const [pair, want] of desired) {
@@ -113,11 +130,13 @@ export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserS
         employeeId,
         present: true,
         previousPin: null,
+        // A new row: the terminal holds no authorisation of this person yet.
+        sentAccess: [],
         syncStatus: SyncStatus.pending,
         returnCode: null,
         changedAt: now,
         syncedAt: null,
-      } as DeviceUser),
+      } as unknown as DeviceUser),
     );
   }
   await em.flush();

@@ -9,6 +9,7 @@ import {
   deleteFaceCommand,
   deleteFingerprintCommand,
   deleteTemplateV10Command,
+  deleteUserAuthorizeCommand,
   deleteUserInfoCommand,
   updateAccessBiodataCommand,
   updateAccessUserCommand,
@@ -43,12 +44,46 @@ export interface SyncTemplate {
   data: string;
 }
 
+/** One `userauthorize` row: a time-zone id of the terminal and the doors (bitmask) it opens. */
+export interface TerminalGrant {
+  timezoneId: number;
+  doorMask: number;
+}
+
 export interface SyncRow {
   pin: string;
   previousPin: string | null;
   name: string;
   privilege: number;
   present: boolean;
+  /** Access control: the person's grants from access levels; null: no level (every door, time zone 1). */
+  access?: TerminalGrant[] | null;
+  /** The grants the terminal was last sent; null: what rows from before access levels hold (every door, time zone 1). */
+  sentAccess?: TerminalGrant[] | null;
+  /** The validity window (`YYYY-MM-DD`, inclusive); null: open. */
+  validFrom?: string | null;
+  validUntil?: string | null;
+}
+
+/** `YYYY-MM-DD` as the `user` table's YYYYMMDD number; 0 (unlimited) for none. */
+const yyyymmdd = (date: string | null | undefined) => (date ? Number(date.replaceAll('-', '')) : 0);
+
+/**
+ * The `userauthorize` commands taking the terminal from `sent` to `wanted`: a row no longer
+ * wanted, or wanted with other doors, is deleted by its own key (pin and time zone, never a
+ * wholesale delete); every wanted row is written.
+ */
+function authorizeCommands(pin: string, sent: readonly TerminalGrant[], wanted: readonly TerminalGrant[]): string[] {
+  const commands: string[] = [];
+  for (const old of sent) {
+    const now = wanted.find((g) => g.timezoneId === old.timezoneId);
+    if (!now || now.doorMask !== old.doorMask) commands.push(deleteUserAuthorizeCommand(pin, old.timezoneId));
+  }
+  for (const grant of wanted) {
+    const doors = Array.from({ length: 8 }, (_, i) => i + 1).filter((door) => grant.doorMask & (1 << (door - 1)));
+    commands.push(updateUserAuthorizeCommand({ pin, timezoneId: grant.timezoneId, doors }));
+  }
+  return commands;
 }
 
 /** The leading `major` of a version text (`10`, `10.0`, `VX10.0`, `12.0.1`); null when none. */
@@ -164,9 +199,12 @@ export function syncCommands(terminal: SyncTerminal, row: SyncRow, templates: re
   if (!row.present) return deleteUser(terminal, row.pin);
   const commands = row.previousPin && row.previousPin !== row.pin ? deleteUser(terminal, row.previousPin) : [];
   if (terminal.access) {
+    const everyDoor: TerminalGrant[] = [{ timezoneId: 1, doorMask: (1 << terminal.doors) - 1 }];
+    // A user re-created under a new pin starts with no authorisation (the old pin's were deleted).
+    const sent = commands.length > 0 ? [] : (row.sentAccess ?? everyDoor);
     commands.push(
-      updateAccessUserCommand({ pin: row.pin, name: row.name, privilege: row.privilege }),
-      updateUserAuthorizeCommand({ pin: row.pin, timezoneId: 1, doors: Array.from({ length: terminal.doors }, (_, i) => i + 1) }),
+      updateAccessUserCommand({ pin: row.pin, name: row.name, privilege: row.privilege, startTime: yyyymmdd(row.validFrom), endTime: yyyymmdd(row.validUntil) }),
+      ...authorizeCommands(row.pin, sent, row.access ?? everyDoor),
     );
   } else {
     commands.push(updateUserInfoCommand({ pin: row.pin, name: row.name, privilege: row.privilege as 0 | 2 | 6 | 14 }));

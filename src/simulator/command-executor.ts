@@ -180,12 +180,20 @@ function accessData(store: RecordStore, update: boolean, table: string, cmd: Par
           });
         return RC_OK;
       });
+    case 'timezone':
+      return eachRecord(cmd, (r) => {
+        const id = r.get('timezoneid');
+        if (!id) return RC_BAD_PARAMS;
+        if (!update) store.timezones.delete(id);
+        else store.timezones.set(id, new Map([...r].filter(([k]) => k.endsWith('time1') || k.endsWith('time2') || k.endsWith('time3')).map(([k, v]) => [k, int(v, 0)])));
+        return RC_OK;
+      });
     case 'userauthorize':
     case 'userauthorized':
       return eachRecord(cmd, (r) => {
         const pin = r.get('pin');
         if (!pin) return RC_BAD_PARAMS;
-        if (!update) store.deleteAuthorizations(pin);
+        if (!update) store.deleteAuthorizations(pin, r.get('authorizetimezoneid'));
         else
           store.upsertAuthorization({
             pin,

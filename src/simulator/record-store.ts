@@ -59,6 +59,8 @@ export class RecordStore {
   readonly users = new Map<string, UserRecord>();
   readonly templates = new Map<string, TemplateRecord>();
   readonly authorizations = new Map<string, AuthorizationRecord>();
+  /** `timezone` rows by id: field name (lower-case, e.g. `montime1`) -> the encoded interval. */
+  readonly timezones = new Map<string, Map<string, number>>();
   readonly log: LogRecord[] = [];
   doorOpens = 0;
   /** Door 1's rtstate alarm byte (bit 0 opened accidentally, bit 4 open too long; SEC-DOC §10.3). */
@@ -124,14 +126,16 @@ export class RecordStore {
     return removed;
   }
 
+  /** One row per person and time zone (the key Timegate deletes a grant by). */
   upsertAuthorization(a: AuthorizationRecord): void {
-    this.authorizations.set(`${a.pin}\u0000${a.doorId}\u0000${a.devId}`, a);
+    this.authorizations.set(`${a.pin}\u0000${a.timezoneId}`, a);
   }
 
-  deleteAuthorizations(pin: string): number {
+  /** Removes a person's authorisations (`pin` `*`: everyone's), or only the one of `timezoneId`. */
+  deleteAuthorizations(pin: string, timezoneId?: string): number {
     let removed = 0;
     for (const [key, a] of this.authorizations) {
-      if (pin === '*' || a.pin === pin) {
+      if ((pin === '*' || a.pin === pin) && (timezoneId === undefined || a.timezoneId === timezoneId)) {
         this.authorizations.delete(key);
         removed++;
       }

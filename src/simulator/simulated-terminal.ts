@@ -6,6 +6,7 @@
 // loop is driven by two flags: `wantPoll` (poll timer fired: handshake if needed, upload, poll)
 // and `wantFlush` (new data: upload only). Timers are plain setTimeout chains, so stop() and
 // goOffline() can clear them and tear down the request in flight.
+import { accessEvent } from './access-check';
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
@@ -78,6 +79,12 @@ export interface SimulatedTerminalConfig {
   rebootDelayMs?: number;
   /** Test hook: a number makes the command fail with that code without executing it. */
   failCommands?: (command: ParsedCommand) => number | null;
+  /**
+   * Access control: decide each verification from the tables the terminal holds (user validity,
+   * `userauthorize`, `timezone`) and log the refusal a controller logs (27, 29, 23) instead of an
+   * opening. Off by default: a plain simulator opens for everyone.
+   */
+  enforceAccess?: boolean;
 }
 
 export interface TerminalStats {
@@ -244,13 +251,15 @@ export class SimulatedTerminal extends EventEmitter {
 
   /** A person verifies at the terminal. With Realtime on, it is uploaded at once. */
   punch(input: PunchInput): LogRecord {
+    const time = formatDeviceTime(input.at ?? new Date(), this.tzOffset);
+    const decided = this.family === 'acc' && this.config.enforceAccess ? accessEvent(this.store, input.pin, 1, time) : 0;
     const record = this.store.appendLog({
       pin: input.pin,
-      time: formatDeviceTime(input.at ?? new Date(), this.tzOffset),
+      time,
       status: input.status ?? 0,
       verify: input.verify ?? 1,
       workcode: input.workcode ?? '0',
-      event: input.event ?? 0,
+      event: input.event ?? decided,
       door: 1,
       cardNo: input.cardNo ?? '0',
     });

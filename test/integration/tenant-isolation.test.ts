@@ -39,6 +39,8 @@ const idArguments: Record<string, string> = {
   actionId: 'doorAction',
   shiftId: 'shift',
   doorId: 'door',
+  scheduleId: 'accessSchedule',
+  accessLevelId: 'accessLevel',
   deviceSerial: 'deviceSerial',
   serialNumber: 'deviceSerial',
 };
@@ -58,6 +60,8 @@ const idByType: Record<string, string> = {
   ShiftAssignment: 'shiftAssignment',
   PayPeriod: 'payPeriod',
   Door: 'door',
+  AccessSchedule: 'accessSchedule',
+  AccessLevel: 'accessLevel',
 };
 /** Root fields that name nothing of another workspace (creates without ids, the caller's own lists). */
 const rootFieldsWithoutIds = new Set([
@@ -67,10 +71,10 @@ const rootFieldsWithoutIds = new Set([
 /** REST path parameters → A's resource (by the path's first segment for `:id`). */
 const pathIds: Record<string, string> = {
   companies: 'company', employees: 'employee', devices: 'device', areas: 'area', verification_states: 'state',
-  punches: 'punch', webhooks: 'webhook', webhook_deliveries: 'delivery', actions: 'doorAction', shifts: 'shift', holidays: 'holiday', shift_assignments: 'shiftAssignment', pay_periods: 'payPeriod', doors: 'door',
+  punches: 'punch', webhooks: 'webhook', webhook_deliveries: 'delivery', actions: 'doorAction', shifts: 'shift', holidays: 'holiday', shift_assignments: 'shiftAssignment', pay_periods: 'payPeriod', doors: 'door', access_schedules: 'accessSchedule', access_levels: 'accessLevel',
 };
 /** REST body fields naming a resource of the caller's workspace. */
-const bodyIds: Record<string, string> = { shift_id: 'shift', company_id: 'company', employee_id: 'employee', device_id: 'device', area_id: 'area', device_serial: 'deviceSerial' };
+const bodyIds: Record<string, string> = { schedule_id: 'accessSchedule', shift_id: 'shift', company_id: 'company', employee_id: 'employee', device_id: 'device', area_id: 'area', device_serial: 'deviceSerial' };
 /** REST routes that name nothing by id: creates with no id in their body. */
 const routesWithoutIds = new Set(['createCompany', 'createVerificationState', 'createWebhookEndpoint']);
 
@@ -111,6 +115,8 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
     ids.device = device.id;
     ids.deviceSerial = device.serial_number;
     ids.door = (await rest(t.url, 'GET', `/public/v2/devices/${device.id}/doors`, { key: a.key })).body[0].id;
+    ids.accessSchedule = (await rest(t.url, 'POST', '/public/v2/access_schedules', { key: a.key, body: { company_id: company.id, name: 'Hours', intervals: [{ weekday: 1, start_time: '08:00', end_time: '12:00' }] } })).body.id;
+    ids.accessLevel = (await rest(t.url, 'POST', '/public/v2/access_levels', { key: a.key, body: { company_id: company.id, name: 'Staff', schedule_id: ids.accessSchedule, door_ids: [ids.door] } })).body.id;
     ids.area = (await rest(t.url, 'POST', '/public/v2/areas', { key: a.key, body: { name: 'Hall', code: 'HALL', company_id: company.id } })).body.id;
     ids.holiday = (await rest(t.url, 'POST', '/public/v2/holidays', { key: a.key, body: { date: '2026-12-25', name: 'Christmas', company_id: company.id } })).body.id;
     ids.shift = (await rest(t.url, 'POST', '/public/v2/shifts', { key: a.key, body: { name: 'Day', start_time: '09:00', end_time: '17:00', company_id: company.id } })).body.id;

@@ -151,7 +151,7 @@ export interface AccessUser {
   cardNo?: string;
   password?: string;
   group?: number;
-  /** 0 = unlimited, else ZK encoded seconds (see `encodeZkTime`). */
+  /** The validity window's first and last day, `YYYYMMDD` as a number (20261231); 0 = unlimited. */
   startTime?: number;
   endTime?: number;
   name?: string;
@@ -162,8 +162,8 @@ export interface AccessUser {
 export function updateAccessUserCommand(u: AccessUser): string {
   return `DATA UPDATE user ${fields([
     ['CardNo', u.cardNo ?? ''], ['Pin', pin(u.pin)], ['Password', u.password ?? ''],
-    ['Group', int(u.group ?? 0, 'group', 0, 99)], ['StartTime', int(u.startTime ?? 0, 'startTime', 0, 2 ** 31 - 1)],
-    ['EndTime', int(u.endTime ?? 0, 'endTime', 0, 2 ** 31 - 1)], ['Name', u.name ?? ''],
+    ['Group', int(u.group ?? 0, 'group', 0, 99)], ['StartTime', int(u.startTime ?? 0, 'startTime', 0, 99991231)],
+    ['EndTime', int(u.endTime ?? 0, 'endTime', 0, 99991231)], ['Name', u.name ?? ''],
     ['Privilege', int(u.privilege ?? 0, 'privilege', 0, 14)],
   ])}`;
 }
@@ -176,6 +176,50 @@ export function updateUserAuthorizeCommand(a: { pin: string; timezoneId: number;
   if (a.doors.length === 0) throw new RangeError('doors must not be empty');
   const mask = a.doors.reduce((m, d) => m | (1 << (Number(int(d, 'door', 1, 8)) - 1)), 0);
   return `DATA UPDATE userauthorize ${fields([['Pin', pin(a.pin)], ['AuthorizeTimezoneId', int(a.timezoneId, 'timezoneId', 1, 9999)], ['AuthorizeDoorId', mask], ['DevID', int(a.devId ?? 1, 'devId', 0, 255)]])}`;
+}
+
+/** `DATA DELETE userauthorize Pin=…\tAuthorizeTimezoneId=…`: exactly one authorisation row of a user. */
+export function deleteUserAuthorizeCommand(userPin: string, timezoneId: number): string {
+  return `DATA DELETE userauthorize ${fields([['Pin', pin(userPin)], ['AuthorizeTimezoneId', int(timezoneId, 'timezoneId', 1, 9999)]])}`;
+}
+
+/** A time-zone interval `HH:MM`–`HH:MM` as the terminal stores it: `(HHMM_start << 16) + HHMM_end` (08:30–12:30 → 54396110). */
+export function timezoneInterval(start: string, end: string): number {
+  const hhmm = (t: string) => {
+    const match = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(t);
+    if (!match) throw new RangeError(`time must be HH:MM, got ${JSON.stringify(t)}`);
+    return Number(match[1]) * 100 + Number(match[2]);
+  };
+  return hhmm(start) * 65536 + hhmm(end);
+}
+
+/** The weekday field names of a `timezone` row, Sunday first as the table has them (ISO weekday 7, 1 … 6). */
+const TIMEZONE_DAYS: Array<[string, number]> = [['Sun', 7], ['Mon', 1], ['Tue', 2], ['Wed', 3], ['Thu', 4], ['Fri', 5], ['Sat', 6]];
+
+/**
+ * `DATA UPDATE timezone TimezoneId=\tSunTime1..3\tMonTime1..3 … SatTime3\tHol1Time1..3 … Hol3Time3`:
+ * up to 3 intervals per ISO weekday and per holiday type (1–3); a slot without an interval is 0.
+ */
+export function updateTimezoneCommand(tz: {
+  timezoneId: number;
+  intervals: ReadonlyArray<{ weekday: number; startTime: string; endTime: string }>;
+  holidayIntervals: ReadonlyArray<{ holidayType: number; startTime: string; endTime: string }>;
+}): string {
+  const slots = (list: ReadonlyArray<{ startTime: string; endTime: string }>, name: string): Array<[string, number]> => {
+    if (list.length > 3) throw new RangeError(`${name} has ${list.length} intervals; the table holds 3`);
+    const sorted = [...list].sort((a, b) => a.startTime.localeCompare(b.startTime));
+    return [1, 2, 3].map((n) => [`${name}Time${n}`, sorted[n - 1] ? timezoneInterval(sorted[n - 1]!.startTime, sorted[n - 1]!.endTime) : 0]);
+  };
+  return `DATA UPDATE timezone ${fields([
+    ['TimezoneId', int(tz.timezoneId, 'timezoneId', 1, 9999)],
+    ...TIMEZONE_DAYS.flatMap(([name, weekday]) => slots(tz.intervals.filter((i) => i.weekday === weekday), name)),
+    ...[1, 2, 3].flatMap((type) => slots(tz.holidayIntervals.filter((i) => i.holidayType === type), `Hol${type}`)),
+  ])}`;
+}
+
+/** `DATA DELETE timezone TimezoneId=…`: a schedule no longer used on the terminal. */
+export function deleteTimezoneCommand(timezoneId: number): string {
+  return `DATA DELETE timezone TimezoneId=${int(timezoneId, 'timezoneId', 1, 9999)}`;
 }
 
 /** `DATA UPDATE templatev10 Pin=\tFingerID=\tValid=\tTemplate=` (duress finger = fingerId + 16). */

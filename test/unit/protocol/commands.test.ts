@@ -1,5 +1,9 @@
 import { expect } from 'chai';
 import {
+  deleteTimezoneCommand,
+  deleteUserAuthorizeCommand,
+  timezoneInterval,
+  updateTimezoneCommand,
   acUnlockCommand, cancelAlarmCommand, deleteAccessBiodataCommand, deleteBiodataCommand, deleteFaceCommand, deleteFingerprintCommand, deleteTemplateV10Command, closeDoorCommand, commandBatchReply, deleteAccessUserCommands, deleteUserInfoCommand, formatCommandLine,
   holdDoorOpenCommand, isValidCommandId, openDoorCommand, parseCommandResults, sanitizeValue, updateAccessBiodataCommand, updateAccessUserCommand,
   updateBiodataCommand, updateFaceCommand, updateFingerprintCommand, updateTemplateV10Command, updateUserAuthorizeCommand, updateUserInfoCommand,
@@ -97,5 +101,22 @@ describe('commands', () => {
       expect(() => updateUserAuthorizeCommand({ pin: '1', timezoneId: 1, doors: [] })).to.throw(RangeError);
       expect(() => updateUserAuthorizeCommand({ pin: '1', timezoneId: 1, doors: [9] })).to.throw(RangeError);
     });
+  });
+
+  it('access tables: an interval is (HHMM start << 16) + HHMM end; timezone rows list Sunday first, 3 slots a day and per holiday type', () => {
+    expect(timezoneInterval('08:30', '12:30')).to.equal(54396110);
+    expect(timezoneInterval('00:00', '23:59')).to.equal(2359);
+    expect(() => timezoneInterval('24:00', '25:00')).to.throw(RangeError);
+    const row = updateTimezoneCommand({
+      timezoneId: 3,
+      intervals: [{ weekday: 7, startTime: '10:00', endTime: '11:00' }, { weekday: 1, startTime: '13:00', endTime: '17:00' }, { weekday: 1, startTime: '08:30', endTime: '12:30' }],
+      holidayIntervals: [{ holidayType: 2, startTime: '09:00', endTime: '10:00' }],
+    });
+    const fieldsOf = Object.fromEntries(row.replace('DATA UPDATE timezone ', '').split('\t').map((f: string) => f.split('=')));
+    expect(Object.keys(fieldsOf)).to.have.length(1 + 7 * 3 + 3 * 3);
+    expect(Object.keys(fieldsOf).slice(0, 5)).to.deep.equal(['TimezoneId', 'SunTime1', 'SunTime2', 'SunTime3', 'MonTime1']);
+    expect(fieldsOf).to.include({ TimezoneId: '3', SunTime1: String((1000 << 16) + 1100), MonTime1: '54396110', MonTime2: String((1300 << 16) + 1700), MonTime3: '0', Hol2Time1: String((900 << 16) + 1000), Hol1Time1: '0' });
+    expect(deleteTimezoneCommand(3)).to.equal('DATA DELETE timezone TimezoneId=3');
+    expect(deleteUserAuthorizeCommand('42', 3)).to.equal('DATA DELETE userauthorize Pin=42\tAuthorizeTimezoneId=3');
   });
 });

@@ -53,4 +53,29 @@ describe('sync commands', () => {
     expect(templateDeleteCommand(t, '42', finger())).to.equal('DATA DELETE templatev10 Pin=42\tFingerID=2');
     expect(templateDeleteCommand(terminalOf({ access: false }), '42', finger())).to.equal('DATA DELETE FINGERTMP PIN=42\tFID=2');
   });
+
+  it('access control: grants become userauthorize rows by time zone; a grant taken off or changed deletes exactly its row; the validity window rides on the user row', () => {
+    const t = terminalOf({ access: true, reportedOptions: { LockCount: '4' } });
+    const user = (start: number, end: number) => `DATA UPDATE user CardNo=\tPin=42\tPassword=\tGroup=0\tStartTime=${start}\tEndTime=${end}\tName=Ada Lovelace\tPrivilege=0`;
+    // No level: every door (mask 15) under time zone 1, as before access levels.
+    expect(syncCommands(t, { ...row, sentAccess: [] }, [])).to.deep.equal([user(0, 0), 'DATA UPDATE userauthorize Pin=42\tAuthorizeTimezoneId=1\tAuthorizeDoorId=15\tDevID=1']);
+    // Rows from before access levels were sent every door under 1: a level replaces that row.
+    expect(syncCommands(t, { ...row, access: [{ timezoneId: 2, doorMask: 3 }], validFrom: '2026-12-01', validUntil: '2027-02-28' }, [])).to.deep.equal([
+      user(20261201, 20270228),
+      'DATA DELETE userauthorize Pin=42\tAuthorizeTimezoneId=1',
+      'DATA UPDATE userauthorize Pin=42\tAuthorizeTimezoneId=2\tAuthorizeDoorId=3\tDevID=1',
+    ]);
+    // One grant taken off, one changed, one kept.
+    const sent = [{ timezoneId: 2, doorMask: 3 }, { timezoneId: 3, doorMask: 1 }, { timezoneId: 4, doorMask: 8 }];
+    expect(syncCommands(t, { ...row, sentAccess: sent, access: [{ timezoneId: 2, doorMask: 3 }, { timezoneId: 4, doorMask: 12 }] }, [])).to.deep.equal([
+      user(0, 0),
+      'DATA DELETE userauthorize Pin=42\tAuthorizeTimezoneId=3',
+      'DATA DELETE userauthorize Pin=42\tAuthorizeTimezoneId=4',
+      'DATA UPDATE userauthorize Pin=42\tAuthorizeTimezoneId=2\tAuthorizeDoorId=3\tDevID=1',
+      'DATA UPDATE userauthorize Pin=42\tAuthorizeTimezoneId=4\tAuthorizeDoorId=12\tDevID=1',
+    ]);
+    // A new pin: the old pin's user and rows go wholesale by pin, the new pin starts from nothing.
+    const moved = syncCommands(t, { ...row, previousPin: '41', sentAccess: sent, access: [{ timezoneId: 2, doorMask: 1 }] }, []);
+    expect(moved.filter((c) => c.includes('userauthorize'))).to.deep.equal(['DATA DELETE userauthorize Pin=41', 'DATA UPDATE userauthorize Pin=42\tAuthorizeTimezoneId=2\tAuthorizeDoorId=1\tDevID=1']);
+  });
 });

@@ -1,0 +1,154 @@
+// Access levels on the terminals. What a person may open on a terminal (their grants: per schedule,
+// the doors it opens, and a validity window) is part of the terminal's desired state (`device_user`
+// `access`, `valid_from`, `valid_until`, kept by recomputeDeviceUsers with levelAccess below); the
+// sync engine writes it as the terminal's own tables: one `timezone` row per schedule the terminal
+// needs, under a time-zone id allocated per terminal (`device_access_schedule`, reused), and one
+// `userauthorize` row per person and schedule (sync-commands.ts).
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { deleteTimezoneCommand, updateTimezoneCommand } from '../devices/protocol';
+import type { HolidayInterval, WeekdayInterval } from '../entities/access-schedule.entity';
+import type { AccessGrant } from '../entities/device-user.entity';
+import { notifyCommandsQueued } from './command-queue-changes';
+import { newCommandId } from './device-command.service';
+import { intArray } from './sql-arrays';
+
+/** Time-zone id 1: the built-in "Always" schedule, and what a person without levels is authorised under. */
+export const ALWAYS_TIMEZONE_ID = 1;
+/** Ids a terminal's timezone table takes (ZKAccess: 256 time zones). */
+const MAX_TIMEZONE_ID = 255;
+export const ACCESS_SCHEDULE_COMMAND_KIND = 'access_schedule';
+
+/** A person's access on one terminal, from their levels. */
+export interface LevelAccess {
+  grants: AccessGrant[];
+  validFrom: string | null;
+  validUntil: string | null;
+}
+
+const pairKey = (deviceId: number, employeeId: number) => `${deviceId}:${employeeId}`;
+
+/**
+ * The access levels' grants for the (device, employee) pairs in scope: the employee is a member of
+ * the level (directly, with dates, or through an area) and the level has doors on the device.
+ * Grants of one schedule are merged (the union of the doors); the validity window is the hull of the
+ * memberships' windows (open when any membership is). Pairs without a level are absent.
+ */
+export async function levelAccess(em: EntityManager, scope: { deviceIds: number[]; employeeIds: number[] }): Promise<Map<string, LevelAccess>> {
+  const rows = await em.execute<{ device_id: number; employee_id: number; schedule_id: number; door_number: number; start_date: string | null; end_date: string | null }[]>(
+    `with members as (
+       select m.access_level_id, m.employee_id, m.start_date::text as start_date, m.end_date::text as end_date from access_level_employee m
+       union all
+       select a.access_level_id, ae.employee_id, null, null from access_level_area a join area_employee ae on ae.area_id = a.area_id)
+     select d.device_id, m.employee_id, l.schedule_id, d.number as door_number, m.start_date, m.end_date
+     from members m
+     join access_level l on l.id = m.access_level_id
+     join access_level_door ld on ld.access_level_id = l.id
+     join door d on d.id = ld.door_id
+     where d.device_id = any(?::int[]) or m.employee_id = any(?::int[])
+     order by d.device_id, m.employee_id, l.schedule_id`,
+    [intArray(scope.deviceIds), intArray(scope.employeeIds)],
+  );
+  const result = new Map<string, LevelAccess & { open: { from: boolean; until: boolean } }>();
+  for (const row of rows) {
+    const key = pairKey(row.device_id, row.employee_id);
+    let access = result.get(key);
+    if (!access) result.set(key, (access = { grants: [], validFrom: null, validUntil: null, open: { from: false, until: false } }));
+    const grant = access.grants.find((g) => g.scheduleId === row.schedule_id);
+    if (grant) grant.doorMask |= 1 << (row.door_number - 1);
+    else access.grants.push({ scheduleId: row.schedule_id, doorMask: 1 << (row.door_number - 1) });
+    if (row.start_date === null) access.open.from = true;
+    else if (access.validFrom === null || row.start_date < access.validFrom) access.validFrom = row.start_date;
+    if (row.end_date === null) access.open.until = true;
+    else if (access.validUntil === null || row.end_date > access.validUntil) access.validUntil = row.end_date;
+  }
+  const plain = new Map<string, LevelAccess>();
+  for (const [key, access] of result) {
+    plain.set(key, {
+      grants: access.grants.sort((a, b) => a.scheduleId - b.scheduleId),
+      validFrom: access.open.from ? null : access.validFrom,
+      validUntil: access.open.until ? null : access.validUntil,
+    });
+  }
+  return plain;
+}
+
+interface ScheduleRow {
+  id: number;
+  built_in: boolean;
+  intervals: WeekdayInterval[];
+  holiday_intervals: HolidayInterval[];
+}
+
+function timezoneRow(schedule: ScheduleRow, timezoneId: number): string {
+  return updateTimezoneCommand({ timezoneId, intervals: schedule.intervals, holidayIntervals: schedule.holiday_intervals });
+}
+
+async function queueCommands(em: EntityManager, workspaceId: number, deviceId: number, commands: { command: string; reference: string }[], now: Date): Promise<void> {
+  if (commands.length === 0) return;
+  await em.execute(
+    `insert into device_command (workspace_id, device_id, command_id, command, kind, reference, created_at) values ${commands.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+    commands.flatMap((c) => [workspaceId, deviceId, newCommandId(), c.command, ACCESS_SCHEDULE_COMMAND_KIND, c.reference, now]),
+  );
+}
+
+/**
+ * The terminal's time-zone ids of these schedules, allocating (and queueing the `timezone` row of)
+ * each schedule the terminal does not hold yet: the built-in "Always" schedule is id 1, the others
+ * take the smallest free id from 2. Runs in the sync build's transaction, before the user commands
+ * that refer to the ids, so the terminal receives each time zone before its authorisations.
+ */
+export async function timezoneIdsFor(em: EntityManager, device: { id: number; workspaceId: number }, scheduleIds: number[], now: Date): Promise<Map<number, number>> {
+  const ids = new Map<number, number>();
+  if (scheduleIds.length === 0) return ids;
+  const held = await em.execute<{ schedule_id: number; timezone_id: number }[]>('select schedule_id, timezone_id from device_access_schedule where device_id = ?', [device.id]);
+  for (const row of held) ids.set(row.schedule_id, row.timezone_id);
+  const missing = [...new Set(scheduleIds)].filter((id) => !ids.has(id));
+  if (missing.length === 0) return ids;
+  const schedules = await em.execute<ScheduleRow[]>('select id, built_in, intervals, holiday_intervals from access_schedule where id = any(?::int[]) order by id', [intArray(missing)]);
+  const taken = new Set(held.map((r) => r.timezone_id));
+  const commands: { command: string; reference: string }[] = [];
+  for (const schedule of schedules) {
+    let timezoneId = ALWAYS_TIMEZONE_ID;
+    if (!schedule.built_in) {
+      timezoneId = 2;
+      while (taken.has(timezoneId)) timezoneId += 1;
+      if (timezoneId > MAX_TIMEZONE_ID) throw new Error(`device ${device.id} has no free time-zone id for schedule ${schedule.id}`);
+    }
+    taken.add(timezoneId);
+    ids.set(schedule.id, timezoneId);
+    await em.execute('insert into device_access_schedule (workspace_id, device_id, schedule_id, timezone_id) values (?, ?, ?, ?)', [device.workspaceId, device.id, schedule.id, timezoneId]);
+    commands.push({ command: timezoneRow(schedule, timezoneId), reference: `access_schedule:${schedule.id}` });
+  }
+  await queueCommands(em, device.workspaceId, device.id, commands, now);
+  return ids;
+}
+
+/**
+ * Schedules the terminal holds that no person on it uses any more: their time-zone rows are
+ * deleted and their ids freed for reuse. Id 1 stays (people without levels are authorised under it).
+ */
+export async function releaseUnusedSchedules(em: EntityManager, device: { id: number; workspaceId: number }, now: Date): Promise<void> {
+  const unused = await em.execute<{ schedule_id: number; timezone_id: number }[]>(
+    `delete from device_access_schedule s
+     where s.device_id = ? and s.timezone_id <> ${ALWAYS_TIMEZONE_ID}
+       and not exists (select 1 from device_user du, jsonb_array_elements(coalesce(du.access, '[]'::jsonb)) g
+                       where du.device_id = s.device_id and du.present and (g->>'scheduleId')::int = s.schedule_id)
+     returning s.schedule_id, s.timezone_id`,
+    [device.id],
+  );
+  await queueCommands(em, device.workspaceId, device.id, unused.map((r) => ({ command: deleteTimezoneCommand(r.timezone_id), reference: `access_schedule:${r.schedule_id}` })), now);
+}
+
+/** A schedule changed: every terminal holding it gets its `timezone` row again, and nothing else. */
+export async function markScheduleChanged(em: EntityManager, scheduleId: number, now: Date): Promise<void> {
+  const held = await em.execute<{ device_id: number; workspace_id: number; timezone_id: number }[]>(
+    'select device_id, workspace_id, timezone_id from device_access_schedule where schedule_id = ?',
+    [scheduleId],
+  );
+  if (held.length === 0) return;
+  const [schedule] = await em.execute<ScheduleRow[]>('select id, built_in, intervals, holiday_intervals from access_schedule where id = ?', [scheduleId]);
+  for (const row of held) {
+    await queueCommands(em, row.workspace_id, row.device_id, [{ command: timezoneRow(schedule!, row.timezone_id), reference: `access_schedule:${scheduleId}` }], now);
+  }
+  notifyCommandsQueued(held.map((r) => r.device_id));
+}

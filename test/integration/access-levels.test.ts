@@ -1,0 +1,179 @@
+import { expect } from 'chai';
+import { SimulatedTerminal } from '../../src/simulator';
+import { subscribe } from '../support/events';
+import { createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
+import { rest } from '../support/http';
+import { createTerminalDevice, eventually } from '../support/terminal';
+import { workspaceSnapshot } from '../support/snapshot';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+/** Access schedules and levels (issue 14): the API, the terminal's own tables, the simulated controller enforcing them. */
+describe('access schedules and levels', () => {
+  let t: TestApp;
+  let ws: TestWorkspace;
+  before(async () => {
+    t = await startTestApp({}, 'access_levels');
+    ws = await createWorkspace(t.url, { maxCompanies: 20, maxDevices: 50 });
+  });
+  after(() => t.stop());
+
+  const sql = <T = any>(query: string, params: unknown[] = []) => t.app.database.orm.em.fork().getConnection().execute<T[]>(query, params);
+  const call = (method: string, path: string, body?: unknown) => rest(t.url, method, path, { key: ws.key, body });
+  const company = async (code: string) => (await call('POST', '/public/v2/companies', { name: code, code })).body;
+  const officeHours = [1, 2, 3, 4, 5].map((weekday) => ({ weekday, start_time: '08:30', end_time: '12:30' }));
+  /** The commands queued for a device after `afterId`, in order. */
+  const commandsOf = async (deviceId: number, afterId = 0) =>
+    (await sql<{ id: number; command: string }>('select id, command from device_command where device_id = ? and id > ? order by id', [deviceId, afterId]));
+  const lastCommandId = async (deviceId: number) => (await sql('select coalesce(max(id), 0)::int as id from device_command where device_id = ?', [deviceId]))[0].id as number;
+
+  it('every company has a built-in "Always" schedule that cannot be changed; bad schedules and levels are refused precisely and change nothing', async () => {
+    const acme = await company('ACS1');
+    const other = await company('ACS2');
+    const schedules = (await call('GET', `/public/v2/access_schedules?company_id=${acme.id}`)).body;
+    expect(schedules).to.have.length(1);
+    expect(schedules[0]).to.include({ name: 'Always', built_in: true, company_id: acme.id });
+    expect(schedules[0].intervals).to.have.length(7);
+    expect((await call('PUT', `/public/v2/access_schedules/${schedules[0].id}`, { name: 'Sometimes' })).body.error.details[0]).to.include({ field: 'id', code: 'built_in' });
+    expect((await call('DELETE', `/public/v2/access_schedules/${schedules[0].id}`)).status).to.equal(422);
+
+    const before = await workspaceSnapshot(t.config.databaseUrl!, ws.id);
+    const bad: Array<[unknown[], string, string]> = [
+      [[{ weekday: 1, start_time: '08:00', end_time: '12:00' }, { weekday: 1, start_time: '11:00', end_time: '13:00' }], 'intervals.1', 'overlapping'],
+      [[{ weekday: 2, start_time: '12:00', end_time: '08:00' }], 'intervals.0.end_time', 'reversed_interval'],
+      [[1, 2, 3, 4].map((h) => ({ weekday: 3, start_time: `0${h}:00`, end_time: `0${h}:30` })), 'intervals.3', 'too_many_intervals'],
+      [[{ weekday: 8, start_time: '08:00', end_time: '09:00' }], 'intervals.0.weekday', 'out_of_range'],
+      [[{ weekday: 1, start_time: '25:00', end_time: '26:00' }], 'intervals.0.start_time', 'invalid_time'],
+    ];
+    for (const [intervals, field, code] of bad) {
+      const r = await call('POST', '/public/v2/access_schedules', { company_id: acme.id, name: 'Bad', intervals });
+      expect(r.status, code).to.equal(422);
+      expect(r.body.error.details.map((d: any) => [d.field, d.code]), code).to.deep.include([field, code]);
+    }
+    const foreignSchedule = (await call('POST', '/public/v2/access_schedules', { company_id: other.id, name: 'Theirs', intervals: officeHours })).body;
+    const panel = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc', company_id: other.id });
+    const [theirDoor] = (await call('GET', `/public/v2/devices/${panel.id}/doors`)).body;
+    const afterCreate = await workspaceSnapshot(t.config.databaseUrl!, ws.id);
+    // The refused schedules stored nothing: the only new ones are the one created and the new company's built-in.
+    expect(afterCreate.access_schedule!.filter((row: any) => !before.access_schedule!.some((old: any) => old.id === row.id)).map((row: any) => row.name).sort()).to.deep.equal(['Always', 'Theirs']);
+    const levelCases: Array<[Record<string, unknown>, string, string]> = [
+      [{ schedule_id: foreignSchedule.id, door_ids: [] }, 'schedule_id', 'company_mismatch'],
+      [{ schedule_id: schedules[0].id, door_ids: [theirDoor.id] }, 'door_ids.0', 'company_mismatch'],
+      [{ schedule_id: schedules[0].id, door_ids: [999999] }, 'door_ids.0', 'not_found'],
+      [{ schedule_id: 999999, door_ids: [] }, 'schedule_id', 'not_found'],
+    ];
+    for (const [body, field, code] of levelCases) {
+      const r = await call('POST', '/public/v2/access_levels', { company_id: acme.id, name: 'Bad', ...body });
+      expect(r.status, code).to.equal(422);
+      expect(r.body.error.details.map((d: any) => [d.field, d.code]), code).to.deep.include([field, code]);
+    }
+    const otherWs = await createWorkspace(t.url);
+    expect((await rest(t.url, 'GET', `/public/v2/access_schedules/${foreignSchedule.id}`, { key: otherWs.key })).status).to.equal(404);
+    const after = await workspaceSnapshot(t.config.databaseUrl!, ws.id);
+    expect(after.access_level).to.deep.equal(afterCreate.access_level);
+    expect(after.access_schedule).to.deep.equal(afterCreate.access_schedule);
+  });
+
+  it('a level reaches the terminal as its own tables; the controller grants inside the schedule, denies outside it and after the validity window; edits re-send only what changed', async () => {
+    const acme = await company('ACS3');
+    const device = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc', company_id: acme.id, time_zone: 'UTC' });
+    const [door] = (await call('GET', `/public/v2/devices/${device.id}/doors`)).body;
+    const ada = await createEmployee(t.url, ws.key, acme.id, { pin: '5001', name: 'Ada', lastname: 'Door' });
+    const bob = await createEmployee(t.url, ws.key, acme.id, { pin: '5002', name: 'Bob', lastname: 'Door' });
+    const schedule = (await call('POST', '/public/v2/access_schedules', { company_id: acme.id, name: 'Office hours', intervals: officeHours })).body;
+    const level = (await call('POST', '/public/v2/access_levels', { company_id: acme.id, name: 'Staff', schedule_id: schedule.id, door_ids: [door.id] })).body;
+    expect(level).to.include({ name: 'Staff', schedule_id: schedule.id });
+    expect(level.door_ids).to.deep.equal([door.id]);
+
+    const added = await call('POST', `/public/v2/access_levels/${level.id}/employees`, [{ employee_id: ada.id }, { employee_id: bob.id }]);
+    expect(added.status).to.equal(200);
+    expect(added.body.map((m: any) => m.employee_id)).to.deep.equal([ada.id, bob.id]);
+
+    const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'acc', pollIntervalMs: 50, enforceAccess: true });
+    const denied = await subscribe(t.app, ws.id, ws.key, `subscription { accessDenied(deviceId: ${device.id}) { denial { reason eventCode employeeId } } }`);
+    const punches = await subscribe(t.app, ws.id, ws.key, `subscription { punchCreated(deviceId: ${device.id}) { punch { employeeId localTime } } }`);
+    terminal.start();
+    try {
+      await eventually(async () => (await sql("select count(*)::int as n from device_user where device_id = ? and sync_status = 'synced'", [device.id]))[0].n === 2);
+      const sent = (await commandsOf(device.id)).map((c) => c.command);
+      const tz = (mon: string) => `DATA UPDATE timezone TimezoneId=2\tSunTime1=0\tSunTime2=0\tSunTime3=0\t${mon}`;
+      const weekdays = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri'].map((d) => `${d}Time1=54396110\t${d}Time2=0\t${d}Time3=0`).join('\t');
+      expect(sent[0]).to.equal(`${tz(weekdays)}\tSatTime1=0\tSatTime2=0\tSatTime3=0\tHol1Time1=0\tHol1Time2=0\tHol1Time3=0\tHol2Time1=0\tHol2Time2=0\tHol2Time3=0\tHol3Time1=0\tHol3Time2=0\tHol3Time3=0`);
+      expect(sent).to.include('DATA UPDATE user CardNo=\tPin=5001\tPassword=\tGroup=0\tStartTime=0\tEndTime=0\tName=Ada Door\tPrivilege=0');
+      expect(sent).to.include('DATA UPDATE userauthorize Pin=5001\tAuthorizeTimezoneId=2\tAuthorizeDoorId=1\tDevID=1');
+      expect(sent).to.include('DATA UPDATE userauthorize Pin=5002\tAuthorizeTimezoneId=2\tAuthorizeDoorId=1\tDevID=1');
+      expect(sent.filter((c) => c.startsWith('DATA UPDATE timezone'))).to.have.length(1);
+
+      // Monday 2026-11-23: granted at 09:00, refused at 13:00 (outside the schedule).
+      terminal.punch({ pin: '5001', at: new Date('2026-11-23T09:00:00Z') });
+      terminal.punch({ pin: '5001', at: new Date('2026-11-23T13:00:00Z') });
+      expect((await punches.waitFor(1))[0].punch).to.deep.equal({ employeeId: ada.id, localTime: '2026-11-23 09:00:00' });
+      expect((await denied.waitFor(1))[0].denial).to.deep.equal({ reason: 'outside_schedule', eventCode: 23, employeeId: ada.id });
+
+      // A validity window that has ended: the user row carries it and the controller refuses.
+      let mark = await lastCommandId(device.id);
+      await call('POST', `/public/v2/access_levels/${level.id}/employees`, [{ employee_id: ada.id, start_date: '2026-11-01', end_date: '2026-11-20' }]);
+      await eventually(async () => (await sql("select sync_status from device_user where device_id = ? and employee_id = ?", [device.id, ada.id]))[0].sync_status === 'synced' && (await commandsOf(device.id, mark)).length > 0);
+      const windowed = (await commandsOf(device.id, mark)).map((c) => c.command);
+      expect(windowed[0]).to.equal('DATA UPDATE user CardNo=\tPin=5001\tPassword=\tGroup=0\tStartTime=20261101\tEndTime=20261120\tName=Ada Door\tPrivilege=0');
+      terminal.punch({ pin: '5001', at: new Date('2026-11-23T09:30:00Z') });
+      expect((await denied.waitFor(2))[1].denial).to.deep.equal({ reason: 'expired', eventCode: 29, employeeId: ada.id });
+
+      // A schedule edit re-sends the time-zone row only.
+      mark = await lastCommandId(device.id);
+      const edited = await call('PUT', `/public/v2/access_schedules/${schedule.id}`, { intervals: [{ weekday: 1, start_time: '08:30', end_time: '14:00' }] });
+      expect(edited.status).to.equal(200);
+      const afterEdit = await commandsOf(device.id, mark);
+      expect(afterEdit.map((c) => c.command)).to.deep.equal([`DATA UPDATE timezone TimezoneId=2\tSunTime1=0\tSunTime2=0\tSunTime3=0\tMonTime1=${(830 << 16) + 1400}\tMonTime2=0\tMonTime3=0\t${['Tue', 'Wed', 'Thu', 'Fri', 'Sat'].map((d) => `${d}Time1=0\t${d}Time2=0\t${d}Time3=0`).join('\t')}\tHol1Time1=0\tHol1Time2=0\tHol1Time3=0\tHol2Time1=0\tHol2Time2=0\tHol2Time3=0\tHol3Time1=0\tHol3Time2=0\tHol3Time3=0`]);
+      await eventually(async () => (await sql("select status from device_command where id = ?", [afterEdit[0]!.id]))[0].status === 'succeeded');
+      terminal.punch({ pin: '5002', at: new Date('2026-11-23T13:30:00Z') });
+      expect((await punches.waitFor(2))[1].punch).to.deep.equal({ employeeId: bob.id, localTime: '2026-11-23 13:30:00' });
+
+      // Removing a member removes only their rows.
+      mark = await lastCommandId(device.id);
+      const removed = await call('DELETE', `/public/v2/access_levels/${level.id}/employees`, [{ employee_id: ada.id }]);
+      expect(removed.body.map((m: any) => m.employee_id)).to.deep.equal([bob.id]);
+      await eventually(async () => (await sql("select present, sync_status from device_user where device_id = ? and employee_id = ?", [device.id, ada.id]))[0]?.sync_status === 'synced');
+      const removal = (await commandsOf(device.id, mark)).map((c) => c.command);
+      expect(removal.every((c) => c.includes('Pin=5001'))).to.equal(true);
+      expect(removal[0]).to.equal('DATA DELETE userauthorize Pin=5001');
+      expect(terminal.store.users.has('5001')).to.equal(false);
+      expect([...terminal.store.authorizations.values()].map((a) => [a.pin, a.timezoneId])).to.deep.equal([['5002', '2']]);
+    } finally {
+      await denied.close();
+      await punches.close();
+      await terminal.stop();
+    }
+  });
+
+  it('a grant taken off a person deletes exactly that userauthorize row; an area member inherits the level', async () => {
+    const acme = await company('ACS4');
+    const device = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc', company_id: acme.id });
+    const [door] = (await call('GET', `/public/v2/devices/${device.id}/doors`)).body;
+    const eve = await createEmployee(t.url, ws.key, acme.id, { pin: '6001' });
+    const [always] = (await call('GET', `/public/v2/access_schedules?company_id=${acme.id}`)).body;
+    const nights = (await call('POST', '/public/v2/access_schedules', { company_id: acme.id, name: 'Nights', intervals: [{ weekday: 6, start_time: '20:00', end_time: '23:59' }] })).body;
+    const day = (await call('POST', '/public/v2/access_levels', { company_id: acme.id, name: 'Always', schedule_id: always.id, door_ids: [door.id] })).body;
+    const night = (await call('POST', '/public/v2/access_levels', { company_id: acme.id, name: 'Nights', schedule_id: nights.id, door_ids: [door.id] })).body;
+    const area = (await call('POST', '/public/v2/areas', { name: 'Ops', code: 'OPS4', company_id: acme.id })).body;
+    expect((await call('POST', `/public/v2/areas/${area.id}/employees`, [{ employee_id: eve.id }])).status).to.equal(200);
+    expect((await call('POST', `/public/v2/access_levels/${day.id}/areas`, [{ area_id: area.id }])).body).to.deep.equal([{ access_level_id: day.id, area_id: area.id }]);
+    await call('POST', `/public/v2/access_levels/${night.id}/employees`, [{ employee_id: eve.id }]);
+
+    const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'acc', pollIntervalMs: 50 });
+    terminal.start();
+    try {
+      await eventually(async () => (await sql("select sync_status from device_user where device_id = ?", [device.id]))[0]?.sync_status === 'synced');
+      expect([...terminal.store.authorizations.values()].map((a) => [a.timezoneId, a.doorId]).sort()).to.deep.equal([['1', '1'], ['2', '1']]);
+      const mark = await lastCommandId(device.id);
+      await call('DELETE', `/public/v2/access_levels/${night.id}/employees`, [{ employee_id: eve.id }]);
+      await eventually(async () => (await commandsOf(device.id, mark)).length >= 3 && (await sql("select sync_status from device_user where device_id = ?", [device.id]))[0]?.sync_status === 'synced');
+      const commands = (await commandsOf(device.id, mark)).map((c) => c.command);
+      expect(commands).to.include('DATA DELETE userauthorize Pin=6001\tAuthorizeTimezoneId=2');
+      expect(commands).to.include('DATA DELETE timezone TimezoneId=2');
+      await eventually(async () => terminal.store.authorizations.size === 1);
+      expect([...terminal.store.authorizations.values()].map((a) => a.timezoneId)).to.deep.equal(['1']);
+    } finally {
+      await terminal.stop();
+    }
+  });
+});
