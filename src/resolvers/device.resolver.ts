@@ -1,8 +1,10 @@
-import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { Device } from '../entities';
+import { deviceCapabilities } from '../services/door.service';
 import type { RequestContext } from '../services/context';
 import * as devices from '../services/device.service';
 import { pageRequest, toConnection } from '../schema/connection';
-import { CreateDeviceInput, DeviceConnection, DevicesArgs, DeviceType, UpdateDeviceInput } from '../schema/device.type';
+import { CreateDeviceInput, DeviceCapabilitiesType, DeviceConnection, DevicesArgs, DeviceType, UpdateDeviceInput } from '../schema/device.type';
 
 @Resolver(() => DeviceType)
 export class DeviceResolver {
@@ -34,5 +36,10 @@ export class DeviceResolver {
   @Mutation(() => DeviceType)
   deleteDevice(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
     return devices.deleteDevice(ctx, id);
+  }
+
+  @FieldResolver(() => DeviceCapabilitiesType)
+  capabilities(@Root() device: Device): DeviceCapabilitiesType {
+    return deviceCapabilities(device);
   }
 }

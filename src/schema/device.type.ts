@@ -5,6 +5,16 @@ import { Connection, ConnectionArgs } from './connection';
 registerEnumType(DeviceStatus, { name: 'DeviceStatus', description: '`pending` until the terminal first connects, then `online` or `offline`.' });
 registerEnumType(DeviceMode, { name: 'DeviceMode', description: '`att`: attendance terminal; `acc`: access-control terminal.' });
 
+@ObjectType('DeviceCapabilities', { description: 'What Timegate can do with this terminal, from its family and what it reported.' })
+export class DeviceCapabilitiesType {
+  @Field(() => Int, { description: "Its doors: an access-control terminal's reported LockCount (1–8), one lock output otherwise." }) doors!: number;
+  @Field({
+    description:
+      'Whether the terminal enforces access levels (schedules, validity windows, per-door rights): access-control terminals do; attendance terminals with a lock output do not yet (their PUSH 2.x access settings are not written), so their members may open at any hour.',
+  })
+  accessLevels!: boolean;
+}
+
 @ObjectType('Device', { description: 'A terminal (time clock or door controller).' })
 export class DeviceType {
   @Field(() => Int) id!: number;

@@ -5,7 +5,7 @@
 // needs, under a time-zone id allocated per terminal (`device_access_schedule`, reused), and one
 // `userauthorize` row per person and schedule (sync-commands.ts).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { deleteTimezoneCommand, updateTimezoneCommand } from '../devices/protocol';
+import { deleteHolidayCommand, deleteTimezoneCommand, updateHolidayCommand, updateTimezoneCommand } from '../devices/protocol';
 import type { HolidayInterval, WeekdayInterval } from '../entities/access-schedule.entity';
 import type { AccessGrant } from '../entities/device-user.entity';
 import { notifyCommandsQueued } from './command-queue-changes';
@@ -104,6 +104,14 @@ export async function timezoneIdsFor(em: EntityManager, device: { id: number; wo
   for (const row of held) ids.set(row.schedule_id, row.timezone_id);
   const missing = [...new Set(scheduleIds)].filter((id) => !ids.has(id));
   if (missing.length === 0) return ids;
+  // The terminal's first schedule: its holiday intervals need the company's holidays there too.
+  const holidays =
+    held.length === 0
+      ? await em.execute<{ date: string; holiday_type: number }[]>(
+          'select h.date::text as date, h.holiday_type from holiday h join device d on d.company_id = h.company_id where d.id = ? order by h.date',
+          [device.id],
+        )
+      : [];
   const schedules = await em.execute<ScheduleRow[]>('select id, built_in, intervals, holiday_intervals from access_schedule where id = any(?::int[]) order by id', [intArray(missing)]);
   const taken = new Set(held.map((r) => r.timezone_id));
   const commands: { command: string; reference: string }[] = [];
@@ -119,6 +127,7 @@ export async function timezoneIdsFor(em: EntityManager, device: { id: number; wo
     await em.execute('insert into device_access_schedule (workspace_id, device_id, schedule_id, timezone_id) values (?, ?, ?, ?)', [device.workspaceId, device.id, schedule.id, timezoneId]);
     commands.push({ command: timezoneRow(schedule, timezoneId), reference: `access_schedule:${schedule.id}` });
   }
+  for (const h of holidays) commands.push({ command: updateHolidayCommand({ date: h.date, holidayType: h.holiday_type }), reference: `holiday:${h.date}` });
   await queueCommands(em, device.workspaceId, device.id, commands, now);
   return ids;
 }
@@ -151,4 +160,23 @@ export async function markScheduleChanged(em: EntityManager, scheduleId: number,
     await queueCommands(em, row.workspace_id, row.device_id, [{ command: timezoneRow(schedule!, row.timezone_id), reference: `access_schedule:${scheduleId}` }], now);
   }
   notifyCommandsQueued(held.map((r) => r.device_id));
+}
+
+/**
+ * A company holiday was created, moved, retyped or deleted: the access-control terminals of the
+ * company that hold schedules get the change (the old date deleted, the new one written). Runs in
+ * the holiday change's transaction.
+ */
+export async function queueHolidayChange(em: EntityManager, companyId: number, change: { removed?: string | null; written?: { date: string; holidayType: number } | null }, now: Date): Promise<void> {
+  const devices = await em.execute<{ id: number; workspace_id: number }[]>(
+    `select d.id, d.workspace_id from device d where d.company_id = ? and d.mode_type = 'acc'
+       and exists (select 1 from device_access_schedule s where s.device_id = d.id)`,
+    [companyId],
+  );
+  if (devices.length === 0) return;
+  const commands: { command: string; reference: string }[] = [];
+  if (change.removed && change.removed !== change.written?.date) commands.push({ command: deleteHolidayCommand(change.removed), reference: `holiday:${change.removed}` });
+  if (change.written) commands.push({ command: updateHolidayCommand(change.written), reference: `holiday:${change.written.date}` });
+  for (const device of devices) await queueCommands(em, device.workspace_id, device.id, commands, now);
+  notifyCommandsQueued(devices.map((d) => d.id));
 }

@@ -17,6 +17,14 @@ export function doorCountOf(device: { modeType: string; reportedOptions?: Record
 }
 
 /**
+ * What Timegate can do with the terminal: its doors, and whether it enforces access levels (the
+ * access-control tables; attendance terminals' PUSH 2.x access settings are not written yet).
+ */
+export function deviceCapabilities(device: { modeType: string; reportedOptions?: Record<string, string> | null }): { doors: number; accessLevels: boolean } {
+  return { doors: doorCountOf(device), accessLevels: device.modeType === DeviceMode.acc };
+}
+
+/**
  * Brings the device's doors in line with what it has: missing ones are created (`Door N`), doors
  * past its count are removed (a terminal that reports fewer locks). Runs in the caller's
  * transaction; cheap when nothing changes.

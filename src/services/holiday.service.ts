@@ -1,5 +1,6 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { flushWithStaleMarks, type StaleMark } from './attendance/day-store';
+import { queueHolidayChange } from './access-sync.service';
 import { Company, Holiday } from '../entities';
 import { DomainError } from '../errors/domain-error';
 import { workspaceOf, type RequestContext } from './context';
@@ -63,7 +64,9 @@ export async function createHoliday(ctx: RequestContext, input: HolidayInput): P
   const holiday = ctx.em.create(Holiday, { workspaceId, companyId: input.companyId!, date: input.date!, name: input.name!, holidayType: input.holidayType ?? 1 } as Holiday);
   try {
     ctx.em.persist(holiday);
-    await flushWithStaleMarks(ctx.em as EntityManager, [aroundDate(holiday.companyId, holiday.date)]);
+    await flushWithStaleMarks(ctx.em as EntityManager, [aroundDate(holiday.companyId, holiday.date)], (em) =>
+      queueHolidayChange(em, holiday.companyId, { written: { date: holiday.date, holidayType: holiday.holidayType } }, ctx.now()),
+    );
   } catch (error) {
     throw uniqueViolationToDomainError(error, uniqueFields);
   }
@@ -76,12 +79,15 @@ export async function updateHoliday(ctx: RequestContext, id: number, input: Omit
   const holiday = await getHoliday(ctx, id);
   if (input.date != null && input.date !== holiday.date) await ensureDateFree(ctx, holiday.companyId, input.date, id);
   const marks = [aroundDate(holiday.companyId, holiday.date)];
+  const previousDate = holiday.date;
   if (input.date != null) holiday.date = input.date;
   marks.push(aroundDate(holiday.companyId, holiday.date));
   if (input.name != null) holiday.name = input.name;
   if (input.holidayType != null) holiday.holidayType = input.holidayType;
   try {
-    await flushWithStaleMarks(ctx.em as EntityManager, marks);
+    await flushWithStaleMarks(ctx.em as EntityManager, marks, (em) =>
+      queueHolidayChange(em, holiday.companyId, { removed: previousDate, written: { date: holiday.date, holidayType: holiday.holidayType } }, ctx.now()),
+    );
   } catch (error) {
     throw uniqueViolationToDomainError(error, uniqueFields);
   }
@@ -92,6 +98,8 @@ export async function deleteHoliday(ctx: RequestContext, id: number): Promise<Ho
   const holiday = await getHoliday(ctx, id);
   const snapshot = { ...holiday };
   ctx.em.remove(holiday);
-  await flushWithStaleMarks(ctx.em as EntityManager, [aroundDate(holiday.companyId, holiday.date)]);
+  await flushWithStaleMarks(ctx.em as EntityManager, [aroundDate(holiday.companyId, holiday.date)], (em) =>
+    queueHolidayChange(em, holiday.companyId, { removed: holiday.date }, ctx.now()),
+  );
   return Object.assign(new Holiday(), snapshot);
 }

@@ -17,13 +17,19 @@ function parts(localTime: string): { weekday: number; day: number; hhmm: number 
   };
 }
 
-/** True when time zone `id` opens at `localTime`. Id 1 without a row is the factory "always" zone. */
+/**
+ * True when time zone `id` opens at `localTime` (on a date of the `holiday` table, by the intervals
+ * of its holiday type). Id 1 without a row is the factory "always" zone.
+ */
 export function timezoneOpen(store: RecordStore, id: string, localTime: string): boolean {
   const row = store.timezones.get(id);
   if (!row) return id === '1';
-  const { weekday, hhmm } = parts(localTime);
+  const { weekday, day, hhmm } = parts(localTime);
+  // On a holiday the holiday type's intervals apply instead of the weekday's.
+  const holidayType = store.holidays.get(String(day));
+  const prefix = holidayType ? `hol${holidayType}` : DAY_FIELDS[weekday];
   for (const n of [1, 2, 3]) {
-    const value = row.get(`${DAY_FIELDS[weekday]}time${n}`) ?? 0;
+    const value = row.get(`${prefix}time${n}`) ?? 0;
     if (value === 0) continue;
     const start = Math.floor(value / 65536);
     const end = value % 65536;

@@ -180,6 +180,14 @@ function accessData(store: RecordStore, update: boolean, table: string, cmd: Par
           });
         return RC_OK;
       });
+    case 'holiday':
+      return eachRecord(cmd, (r) => {
+        const date = r.get('holiday');
+        if (!date) return RC_BAD_PARAMS;
+        if (!update) store.holidays.delete(date);
+        else store.holidays.set(date, int(r.get('holidaytype'), 1));
+        return RC_OK;
+      });
     case 'timezone':
       return eachRecord(cmd, (r) => {
         const id = r.get('timezoneid');

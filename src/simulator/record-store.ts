@@ -61,6 +61,8 @@ export class RecordStore {
   readonly authorizations = new Map<string, AuthorizationRecord>();
   /** `timezone` rows by id: field name (lower-case, e.g. `montime1`) -> the encoded interval. */
   readonly timezones = new Map<string, Map<string, number>>();
+  /** `holiday` rows: YYYYMMDD -> holiday type (1–3). */
+  readonly holidays = new Map<string, number>();
   readonly log: LogRecord[] = [];
   doorOpens = 0;
   /** Door 1's rtstate alarm byte (bit 0 opened accidentally, bit 4 open too long; SEC-DOC §10.3). */

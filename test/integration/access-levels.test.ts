@@ -176,4 +176,51 @@ describe('access schedules and levels', () => {
       await terminal.stop();
     }
   });
+
+  it("the company's holidays reach the terminals that hold schedules, and the controller opens by the holiday type's intervals on them", async () => {
+    const acme = await company('ACS5');
+    const device = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc', company_id: acme.id, time_zone: 'UTC' });
+    const [door] = (await call('GET', `/public/v2/devices/${device.id}/doors`)).body;
+    const kim = await createEmployee(t.url, ws.key, acme.id, { pin: '7001' });
+    // A holiday known before the terminal holds any schedule is sent with its first schedule.
+    await call('POST', '/public/v2/holidays', { company_id: acme.id, date: '2026-11-23', name: 'Founders day', holiday_type: 2 });
+    const schedule = (await call('POST', '/public/v2/access_schedules', {
+      company_id: acme.id,
+      name: 'Weekdays, short holidays',
+      intervals: officeHours,
+      holiday_intervals: [{ holiday_type: 2, start_time: '10:00', end_time: '11:00' }],
+    })).body;
+    const level = (await call('POST', '/public/v2/access_levels', { company_id: acme.id, name: 'Staff', schedule_id: schedule.id, door_ids: [door.id] })).body;
+    await call('POST', `/public/v2/access_levels/${level.id}/employees`, [{ employee_id: kim.id }]);
+    const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'acc', pollIntervalMs: 50, enforceAccess: true });
+    const denied = await subscribe(t.app, ws.id, ws.key, `subscription { accessDenied(deviceId: ${device.id}) { denial { reason eventCode } } }`);
+    const punches = await subscribe(t.app, ws.id, ws.key, `subscription { punchCreated(deviceId: ${device.id}) { punch { localTime } } }`);
+    terminal.start();
+    try {
+      await eventually(async () => (await sql("select sync_status from device_user where device_id = ?", [device.id]))[0]?.sync_status === 'synced');
+      expect((await commandsOf(device.id)).map((c) => c.command)).to.include('DATA UPDATE holiday Holiday=20261123\tHolidayType=2\tLoop=2');
+      // Monday 23 November is a holiday: 09:00 (office hours on a Monday) is refused, 10:30 opens.
+      terminal.punch({ pin: '7001', at: new Date('2026-11-23T09:00:00Z') });
+      terminal.punch({ pin: '7001', at: new Date('2026-11-23T10:30:00Z') });
+      expect((await denied.waitFor(1))[0].denial).to.deep.equal({ reason: 'outside_schedule', eventCode: 23 });
+      expect((await punches.waitFor(1))[0].punch).to.deep.equal({ localTime: '2026-11-23 10:30:00' });
+
+      // Holidays created, moved and deleted later follow.
+      const mark = await lastCommandId(device.id);
+      const created = (await call('POST', '/public/v2/holidays', { company_id: acme.id, date: '2026-12-25', name: 'Christmas', holiday_type: 1 })).body;
+      await call('PUT', `/public/v2/holidays/${created.id}`, { date: '2026-12-26' });
+      await call('DELETE', `/public/v2/holidays/${created.id}`);
+      expect((await commandsOf(device.id, mark)).map((c) => c.command)).to.deep.equal([
+        'DATA UPDATE holiday Holiday=20261225\tHolidayType=1\tLoop=2',
+        'DATA DELETE holiday Holiday=20261225',
+        'DATA UPDATE holiday Holiday=20261226\tHolidayType=1\tLoop=2',
+        'DATA DELETE holiday Holiday=20261226',
+      ]);
+      await eventually(async () => !terminal.store.holidays.has('20261226') && terminal.store.holidays.get('20261123') === 2);
+    } finally {
+      await denied.close();
+      await punches.close();
+      await terminal.stop();
+    }
+  });
 });

@@ -62,6 +62,11 @@ describe('doors', () => {
     expect((await rest(t.url, 'POST', `/public/v2/doors/${four[1].id}/actions`, { key: other.key, body: { action: 'close' } })).status).to.equal(404);
     expect((await rest(t.url, 'GET', `/public/v2/doors/${four[1].id}`, { key: ws.key })).body.name).to.equal('Loading bay');
 
+    const capabilities = async (id: number) =>
+      (await rest(t.url, 'POST', '/graphql', { key: ws.key, body: { query: `{ device(id: ${id}) { capabilities { doors accessLevels } } }` } })).body.data.device.capabilities;
+    expect(await capabilities(panel.id)).to.deep.equal({ doors: 4, accessLevels: true });
+    expect(await capabilities(clock.id)).to.deep.equal({ doors: 1, accessLevels: false });
+
     // A terminal that reports fewer locks loses the doors it no longer has.
     await iclock(t.url, 'POST', `/iclock/registry?SN=${panel.serial_number}`, 'DeviceType=acc,LockCount=2');
     expect((await doorsOf(panel.id)).map((d: any) => d.number)).to.deep.equal([1, 2]);

@@ -217,6 +217,21 @@ export function updateTimezoneCommand(tz: {
   ])}`;
 }
 
+/**
+ * `DATA UPDATE holiday Holiday=YYYYMMDD\tHolidayType=1..3\tLoop=2`: a holiday of that date (Loop 2:
+ * that year only; 1 would repeat it every year), whose opening hours are the time zones' HolNTime.
+ */
+export function updateHolidayCommand(h: { date: string; holidayType: number }): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(h.date)) throw new RangeError(`date must be YYYY-MM-DD, got ${JSON.stringify(h.date)}`);
+  return `DATA UPDATE holiday ${fields([['Holiday', h.date.replaceAll('-', '')], ['HolidayType', int(h.holidayType, 'holidayType', 1, 3)], ['Loop', 2]])}`;
+}
+
+/** `DATA DELETE holiday Holiday=YYYYMMDD`. */
+export function deleteHolidayCommand(date: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new RangeError(`date must be YYYY-MM-DD, got ${JSON.stringify(date)}`);
+  return `DATA DELETE holiday Holiday=${date.replaceAll('-', '')}`;
+}
+
 /** `DATA DELETE timezone TimezoneId=…`: a schedule no longer used on the terminal. */
 export function deleteTimezoneCommand(timezoneId: number): string {
   return `DATA DELETE timezone TimezoneId=${int(timezoneId, 'timezoneId', 1, 9999)}`;

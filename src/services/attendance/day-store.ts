@@ -340,13 +340,15 @@ export type StaleMark = { scope: StaleScope; from: string | null; to: string | n
 
 /**
  * Flushes the caller's pending changes and marks the days they affect stale, in one transaction on
- * the same EntityManager (a change without its mark, or a mark without its change, never commits).
+ * the same EntityManager (a change without its mark, or a mark without its change, never commits);
+ * `also` adds more work to that transaction.
  */
-export async function flushWithStaleMarks(em: EntityManager, marks: StaleMark[]): Promise<void> {
+export async function flushWithStaleMarks(em: EntityManager, marks: StaleMark[], also?: (em: EntityManager) => Promise<void>): Promise<void> {
   await em.begin();
   try {
     await em.flush();
     for (const mark of marks) await markDaysStale(em, mark.scope, mark.from, mark.to);
+    if (also) await also(em);
     await em.commit();
   } catch (error) {
     await em.rollback();
