@@ -39,6 +39,7 @@ export interface Config {
   commandTimeoutSeconds: number;
   commandMaxAttempts: number;
   doorActionExpirySeconds: number;
+  deviceActionExpirySeconds: number;
   presenceFlushMs: number;
   terminalSweepMs: number;
   deviceCacheTtlMs: number;
@@ -209,6 +210,11 @@ export const settings: Record<keyof Config, SettingDescription> = {
     default: '60',
     meaning: 'A remote unlock not delivered to the terminal within this many seconds expires (a late open is worse than none).',
   },
+  deviceActionExpirySeconds: {
+    env: 'TIMEGATE_DEVICE_ACTION_EXPIRY',
+    default: '86400',
+    meaning: 'A device action (info refresh, reboot, record count, backfill) whose commands the terminal has not taken within this many seconds expires (an offline terminal gets a day).',
+  },
   presenceFlushMs: {
     env: 'TIMEGATE_PRESENCE_FLUSH_MS',
     default: '1000',
@@ -368,6 +374,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     commandTimeoutSeconds: int('commandTimeoutSeconds', 60, 1, 86400),
     commandMaxAttempts: int('commandMaxAttempts', 3, 1, 100),
     doorActionExpirySeconds: int('doorActionExpirySeconds', 60, 1, 86400),
+    deviceActionExpirySeconds: int('deviceActionExpirySeconds', 86400, 1, 30 * 86400),
     presenceFlushMs: int('presenceFlushMs', 1000, 10, 86_400_000),
     terminalSweepMs: int('terminalSweepMs', 5000, 10, 86_400_000),
     deviceCacheTtlMs: int('deviceCacheTtlMs', 5000, 0, 3_600_000),

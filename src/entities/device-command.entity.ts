@@ -68,6 +68,10 @@ export class DeviceCommand {
   @Property({ type: 'smallint', nullable: true })
   step?: number | null;
 
+  /** The result's extra fields as the terminal sent them (`AttlogSum`, INFO lines...), when it sent any. */
+  @Property({ type: 'jsonb', nullable: true })
+  resultFields?: Record<string, string> | null;
+
   @Property({ type: 'timestamptz' })
   createdAt!: Date;
 

@@ -7,6 +7,7 @@ import { AreaEmployee } from './area-employee.entity';
 import { Assignment } from './assignment.entity';
 import { AuditEvent } from './audit-event.entity';
 import { Company } from './company.entity';
+import { DeviceAction } from './device-action.entity';
 import { DeviceAccessSchedule } from './device-access-schedule.entity';
 import { DeviceCommand } from './device-command.entity';
 import { DeviceStatusChange } from './device-status-change.entity';
@@ -47,6 +48,7 @@ export {
   Company,
   Device,
   DeviceAccessSchedule,
+  DeviceAction,
   DeviceCommand,
   DeviceStatusChange,
   DeviceUser,
@@ -109,4 +111,5 @@ export const entities = [
   AccessLevelEmployee,
   AccessLevelArea,
   DeviceAccessSchedule,
+  DeviceAction,
 ];

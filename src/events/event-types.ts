@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   'door.alarm',
   'door.alarm.cleared',
   'access.denied',
+  'device.action.updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -4,6 +4,8 @@ import type { EventFeed } from '../events/event-feed';
 import { publicEventId, type StoredEvent } from '../events/event-types';
 import { renameKeys, snakeToCamel } from '../schema/case';
 import {
+  DeviceActionUpdatedArgs,
+  DeviceActionUpdatedEvent,
   AccessDeniedArgs,
   AccessDeniedEvent,
   DoorAlarmArgs,
@@ -21,6 +23,7 @@ import {
 import type { DayRecord } from '../services/attendance/day-store';
 import { workspaceOf, type RequestContext } from '../services/context';
 import { attendanceDayObject } from './timesheet.resolver';
+import { deviceActionFromEvent as deviceActionObject } from '../services/device-action.service';
 
 /** graphql-ws operations get the request context plus this process's event feed. */
 export type SubscriptionContext = RequestContext & { events: EventFeed };
@@ -128,5 +131,14 @@ export class EventResolver {
   })
   accessDenied(@Root() event: StoredEvent, @Args() _args: AccessDeniedArgs): AccessDeniedEvent {
     return { ...envelope(event), denial: objectOf(event) };
+  }
+
+  @Authorized('read')
+  @Subscription(() => DeviceActionUpdatedEvent, {
+    description: 'A device action was created (`queued`) or changed status (`sent`, `succeeded` with its result, `failed`, `expired`).',
+    subscribe: ({ args, context }) => follow(context, ['device.action.updated'], args.after, { company_id: args.companyId, device_id: args.deviceId }),
+  })
+  deviceActionUpdated(@Root() event: StoredEvent, @Args() _args: DeviceActionUpdatedArgs): DeviceActionUpdatedEvent {
+    return { ...envelope(event), action: deviceActionObject(event.data) };
   }
 }

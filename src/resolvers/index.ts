@@ -7,6 +7,7 @@ import { DeviceResolver } from './device.resolver';
 import { DoorActionResolver } from './door-action.resolver';
 import { DoorResolver } from './door.resolver';
 import { AccessResolver } from './access.resolver';
+import { DeviceActionResolver } from './device-action.resolver';
 import { DoorEventResolver } from './door-event.resolver';
 import { EmployeeResolver } from './employee.resolver';
 import { EmployeeTemplateResolver } from './employee-template.resolver';
@@ -36,6 +37,7 @@ export const resolvers = [
   DoorActionResolver,
   DoorResolver,
   AccessResolver,
+  DeviceActionResolver,
   DoorEventResolver,
   UnknownTerminalResolver,
   AuditEventResolver,

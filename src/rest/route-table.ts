@@ -5,6 +5,7 @@ import { deviceRoutes } from './device.routes';
 import { doorActionRoutes } from './door-action.routes';
 import { doorRoutes } from './door.routes';
 import { accessRoutes } from './access.routes';
+import { deviceActionRoutes } from './device-action.routes';
 import { employeeRoutes } from './employee.routes';
 import { holidayRoutes } from './holiday.routes';
 import { payPeriodRoutes } from './pay-period.routes';
@@ -29,6 +30,7 @@ export const routeTable: RestRoute[] = [
   ...doorActionRoutes,
   ...doorRoutes,
   ...accessRoutes,
+  ...deviceActionRoutes,
   ...verificationStateRoutes,
   ...punchRoutes,
   ...areaRoutes,

@@ -1,5 +1,6 @@
 import { ArgsType, Field, InterfaceType, Int, ObjectType } from 'type-graphql';
 import { DeviceStatus } from '../entities/device.entity';
+import { DeviceActionType } from './device-action.type';
 import { DoorActionType } from './door-action.type';
 import { PunchType } from './punch.type';
 import { AttendanceDayType } from './timesheet.type';
@@ -47,6 +48,12 @@ export class AccessDeniedArgs extends EventCursorArgs {
 }
 
 @ArgsType()
+export class DeviceActionUpdatedArgs extends EventCursorArgs {
+  @Field(() => Int, { nullable: true }) companyId?: number | null;
+  @Field(() => Int, { nullable: true }) deviceId?: number | null;
+}
+
+@ArgsType()
 export class DoorActionUpdatedArgs extends EventCursorArgs {
   @Field(() => Int, { nullable: true }) deviceId?: number | null;
 }
@@ -56,7 +63,7 @@ export abstract class EventEnvelope {
   @Field({ description: 'Pass as `after` when subscribing again to resume right after this event. Grows with every event of the workspace (not by 1).' }) cursor!: string;
   @Field({ description: 'The event id webhooks send too (`evt_<cursor>`).' }) eventId!: string;
   @Field({
-    description: '`attendance.created`, `door.opened`, `device.online`, `device.offline`, `door.action.updated`, `attendance.day.updated`, `door.alarm`, `door.alarm.cleared` or `access.denied`.',
+    description: '`attendance.created`, `door.opened`, `device.online`, `device.offline`, `door.action.updated`, `attendance.day.updated`, `door.alarm`, `door.alarm.cleared`, `access.denied` or `device.action.updated`.',
   })
   type!: string;
   @Field() createdAt!: Date;
@@ -148,4 +155,9 @@ export class AccessDenialType {
 @ObjectType({ implements: EventEnvelope })
 export class AccessDeniedEvent extends EventEnvelope {
   @Field(() => AccessDenialType) denial!: AccessDenialType;
+}
+
+@ObjectType({ implements: EventEnvelope })
+export class DeviceActionUpdatedEvent extends EventEnvelope {
+  @Field(() => DeviceActionType) action!: DeviceActionType;
 }

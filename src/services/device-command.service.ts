@@ -3,6 +3,7 @@
 // command twice. Results are matched by (device, command id), never by position (reference §3.7).
 // Door actions mirror the command they wait for (`mirrorDoorActions`); desired-state rows the
 // outcome of the command sequence built for their current version (`mirrorDeviceUsers`).
+import { mirrorDeviceActions } from './device-action.service';
 import { randomBytes } from 'node:crypto';
 import { DeviceCommand } from '../entities';
 import { doorActionData, doorOpenedData, type DoorActionRow } from '../events/event-payloads';
@@ -90,6 +91,7 @@ export async function takeCommandsForDelivery(ctx: RequestContext, deviceId: num
     );
     rows.sort((a, b) => a.id - b.id);
     await mirrorDoorActions(withEm(ctx, em), rows.map((r) => r.id));
+    await mirrorDeviceActions(withEm(ctx, em), rows.map((r) => r.id));
     return rows.map((r) => ({ id: r.command_id, command: r.command }));
   });
   countCommands(ctx, 'sent', delivered.length);
@@ -106,7 +108,7 @@ export async function takeCommandsForDelivery(ctx: RequestContext, deviceId: num
 export async function recordCommandResults(
   ctx: RequestContext,
   deviceId: number,
-  results: ReadonlyArray<{ id: string; returnCode: number }>,
+  results: ReadonlyArray<{ id: string; returnCode: number; fields?: Record<string, string> }>,
   policy: CommandPolicy,
   family: 'attendance' | 'access' = 'attendance',
 ): Promise<void> {
@@ -124,11 +126,16 @@ export async function recordCommandResults(
              when ? > 0 and ? and (command like 'DATA UPDATE %' or command like 'DATA DELETE %') then 'failed'
              when ? >= 0 then 'succeeded' when ? and attempts < ? then 'queued' else 'failed' end,
            return_code = ?,
+           result_fields = coalesce(?::jsonb, result_fields),
            sent_at = case when ? and attempts < ? then null else sent_at end,
            completed_at = case when ? and attempts < ? then null else ?::timestamptz end
          where device_id = ? and command_id = ? and status in ('sent', 'queued')
          returning id, status`,
-        [result.returnCode, attendance, result.returnCode, retry, policy.maxAttempts, result.returnCode, retry, policy.maxAttempts, retry, policy.maxAttempts, now, deviceId, result.id],
+        [
+          result.returnCode, attendance, result.returnCode, retry, policy.maxAttempts, result.returnCode,
+          result.fields && Object.keys(result.fields).length > 0 ? JSON.stringify(result.fields) : null,
+          retry, policy.maxAttempts, retry, policy.maxAttempts, now, deviceId, result.id,
+        ],
       );
       if (rows.length === 0) ctx.logger.warn({ deviceId, commandId: result.id, returnCode: result.returnCode }, 'result for an unknown or concluded command ignored');
       touched.push(...rows.map((r) => r.id));
@@ -137,6 +144,7 @@ export async function recordCommandResults(
     }
     await mirrorDoorActions(withEm(ctx, em), touched);
     await mirrorDeviceUsers(withEm(ctx, em), touched);
+    await mirrorDeviceActions(withEm(ctx, em), touched);
     return statuses;
   });
   countCommands(ctx, 'succeeded', concluded.filter((s) => s === 'succeeded').length);
@@ -167,6 +175,7 @@ export async function sweepCommands(ctx: RequestContext, policy: CommandPolicy):
     notifyCommandsQueued(retried.filter((r) => r.status === 'queued').map((r) => r.device_id));
     await mirrorDoorActions(withEm(ctx, em), [...retried, ...expired].map((r) => r.id));
     await mirrorDeviceUsers(withEm(ctx, em), retried.map((r) => r.id));
+    await mirrorDeviceActions(withEm(ctx, em), [...retried, ...expired].map((r) => r.id));
     return { failed: retried.filter((r) => r.status === 'failed').length, expired: expired.length };
   });
   countCommands(ctx, 'failed', swept.failed);

@@ -2,7 +2,7 @@
 // Pure apart from the store it is given: no I/O, so each verb is unit-tested on its own.
 // Return codes follow §3.8 (attendance) and §4.3 (security); tables a family does not have are
 // refused with -1004, unknown verbs with -1002, as current firmware does.
-import type { ParsedCommand } from './command-parser';
+import { parseFields, type ParsedCommand } from './command-parser';
 import type { LogRecord, RecordStore } from './record-store';
 
 export type TerminalFamily = 'att' | 'acc';
@@ -36,6 +36,8 @@ export interface CommandOutcome {
   newLog: LogRecord[];
   /** Users or templates changed: the next poll reports fresh INFO counters. */
   dataChanged: boolean;
+  /** Stored log records the command asks to upload again (`DATA QUERY ATTLOG`). */
+  resend?: LogRecord[];
 }
 
 /** Attendance echoes only `DATA` for data commands (fx 12, 31); security echoes the full verb (fx 39). */
@@ -91,6 +93,30 @@ export function executeCommand(ctx: ExecutionContext, cmd: ParsedCommand): Comma
     case 'INFO':
       outcome.extraLines = ctx.infoLines();
       break;
+    case 'DATA QUERY': {
+      // Attendance records of a local range, uploaded again as ATTLOG; Return is how many.
+      const range = cmd.records[0];
+      if (ctx.family !== 'att' || (cmd.table ?? '').toUpperCase() !== 'ATTLOG' || !range?.get('starttime') || !range.get('endtime')) {
+        outcome.rc = ctx.family === 'att' ? RC_BAD_PARAMS : RC_NOT_SUPPORTED;
+        break;
+      }
+      const found = recordsBetween(ctx.store, range.get('starttime')!, range.get('endtime')!);
+      outcome.rc = found.length;
+      outcome.resend = found;
+      break;
+    }
+    case 'VERIFY SUM': {
+      // `VERIFY SUM ATTLOG StartTime=…\tEndTime=…`: the count comes back as AttlogSum on the result line.
+      const [table = '', ...rest] = cmd.operand.split(' ');
+      const fields = parseFields(rest.join(' '));
+      if (ctx.family !== 'att' || table.toUpperCase() !== 'ATTLOG' || !fields.get('starttime') || !fields.get('endtime')) {
+        outcome.rc = ctx.family === 'att' ? RC_BAD_PARAMS : RC_NOT_SUPPORTED;
+        break;
+      }
+      const count = recordsBetween(ctx.store, fields.get('starttime')!, fields.get('endtime')!).length;
+      outcome.echo = `VERIFY SUM&StartTime=${fields.get('starttime')}&EndTime=${fields.get('endtime')}&AttlogSum=${count}`;
+      break;
+    }
     default:
       outcome.rc = RC_NOT_SUPPORTED;
   }
@@ -255,6 +281,11 @@ function eachRecord(cmd: ParsedCommand, apply: (r: Map<string, string>) => numbe
     if (rc !== RC_OK) return rc;
   }
   return RC_OK;
+}
+
+/** The terminal's attendance records (people, not door events) between two local times, inclusive. */
+function recordsBetween(store: RecordStore, from: string, to: string): LogRecord[] {
+  return store.log.filter((r) => r.pin !== '0' && r.time >= from && r.time <= to);
 }
 
 /** `CONTROL DEVICE AABBCCDD[EE]` (§4.3): 01 output, 02 cancel alarm, 03 reboot, 04 normally open, 06 lock. */

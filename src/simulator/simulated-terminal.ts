@@ -614,6 +614,7 @@ export class SimulatedTerminal extends EventEmitter {
     for (const command of commands) {
       const outcome = this.run(command);
       for (const r of outcome.newLog) this.queueLog(r);
+      for (const r of outcome.resend ?? []) this.queueLog(r);
       if (outcome.newLog.some((r) => r.event === 8)) this.queueDoorState(true);
       else if (outcome.newLog.some((r) => r.event === 7 || r.event === 9)) this.queueDoorState(false);
       if (outcome.dataChanged) this.infoDue = true;

@@ -294,3 +294,35 @@ export function closeDoorCommand(door: number): string {
 export function cancelAlarmCommand(door: number): string {
   return `CONTROL DEVICE 02${hex2(Number(int(door, 'door', 0, 255)))}0000`;
 }
+
+// ---------- device operations ----------
+
+const LOCAL_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function localRange(from: string, to: string): Array<[string, string]> {
+  if (!LOCAL_DATE.test(from) || !LOCAL_DATE.test(to)) throw new RangeError(`dates must be YYYY-MM-DD, got ${JSON.stringify(from)}..${JSON.stringify(to)}`);
+  return [['StartTime', `${from} 00:00:00`], ['EndTime', `${to} 23:59:59`]];
+}
+
+/**
+ * `DATA QUERY ATTLOG StartTime=YYYY-MM-DD 00:00:00\tEndTime=YYYY-MM-DD 23:59:59` (attendance 2.x):
+ * the terminal uploads its records of that device-local range again as ATTLOG (the server dedupes).
+ */
+export function queryAttlogCommand(from: string, to: string): string {
+  return `DATA QUERY ATTLOG ${localRange(from, to).map(([k, v]) => `${k}=${v}`).join('\t')}`;
+}
+
+/** `VERIFY SUM ATTLOG StartTime=…\tEndTime=…`: the terminal answers its record count of the range (`AttlogSum=`). */
+export function verifySumAttlogCommand(from: string, to: string): string {
+  return `VERIFY SUM ATTLOG ${localRange(from, to).map(([k, v]) => `${k}=${v}`).join('\t')}`;
+}
+
+/** `INFO`: the terminal answers its firmware, counts and capacities as result lines. */
+export function infoCommand(): string {
+  return 'INFO';
+}
+
+/** Restart: `REBOOT` (attendance) or `CONTROL DEVICE 03000000` (access control). */
+export function rebootCommand(family: 'attendance' | 'access'): string {
+  return family === 'access' ? 'CONTROL DEVICE 03000000' : 'REBOOT';
+}

@@ -1,0 +1,26 @@
+import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../services/context';
+import * as actions from '../services/device-action.service';
+import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';
+import { CreateDeviceActionInput, DeviceActionConnection, DeviceActionType } from '../schema/device-action.type';
+
+@Resolver(() => DeviceActionType)
+export class DeviceActionResolver {
+  @Authorized('write')
+  @Mutation(() => DeviceActionType, { description: 'Queues an operation on a terminal and returns at once; follow it with deviceAction or the deviceActionUpdated subscription.' })
+  createDeviceAction(@Ctx() ctx: RequestContext, @Arg('deviceId', () => Int) deviceId: number, @Arg('input') input: CreateDeviceActionInput) {
+    return actions.createDeviceAction(ctx, deviceId, { type: input.type, options: { ...input.options } });
+  }
+
+  @Authorized('read')
+  @Query(() => DeviceActionType)
+  deviceAction(@Ctx() ctx: RequestContext, @Arg('deviceId', () => Int) deviceId: number, @Arg('actionId') actionId: string) {
+    return actions.getDeviceAction(ctx, deviceId, actionId);
+  }
+
+  @Authorized('read')
+  @Query(() => DeviceActionConnection, { description: "A device's actions, newest first." })
+  async deviceActions(@Ctx() ctx: RequestContext, @Arg('deviceId', () => Int) deviceId: number, @Args() args: ConnectionArgs) {
+    return toConnection(await actions.listDeviceActions(ctx, deviceId, pageRequest(args)));
+  }
+}

@@ -1,0 +1,56 @@
+import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { DEVICE_ACTION_TYPES } from '../services/device-action.service';
+import { Connection } from './connection';
+
+@ObjectType('DeviceActionOptions', { description: 'The range of a record count or backfill (terminal-local dates, inclusive).' })
+export class DeviceActionOptionsType {
+  @Field(() => String, { nullable: true }) startDate?: string | null;
+  @Field(() => String, { nullable: true }) endDate?: string | null;
+}
+
+@ObjectType('InfoField', { description: 'One value the terminal reported (its own key spelling).' })
+export class InfoFieldType {
+  @Field() key!: string;
+  @Field() value!: string;
+}
+
+@ObjectType('DeviceActionResult', { description: 'What the action found out; the fields of its type are set.' })
+export class DeviceActionResultType {
+  @Field(() => [InfoFieldType], { nullable: true, description: '`info.refresh`: what the terminal reported.' }) info?: InfoFieldType[] | null;
+  @Field(() => Int, { nullable: true, description: "`attendance.count`: the terminal's records in the range." }) deviceRecords?: number | null;
+  @Field(() => Int, { nullable: true, description: "`attendance.count`: Timegate's punches of this terminal in the range." }) timegateRecords?: number | null;
+  @Field(() => Boolean, { nullable: true, description: '`attendance.count`: the two agree (a mismatch is what a backfill is for).' }) matched?: boolean | null;
+  @Field(() => Int, { nullable: true, description: '`attendance.backfill`: queries sent (one per 31 days).' }) windows?: number | null;
+  @Field(() => Int, { nullable: true, description: '`attendance.backfill`: records the terminal found and uploads again.' }) recordsReceived?: number | null;
+  @Field(() => Int, { nullable: true, description: '`attendance.backfill`: punches of the range Timegate did not have before.' }) punchesNew?: number | null;
+  @Field(() => Int, { nullable: true, description: 'A failed action: the terminal return code.' }) returnCode?: number | null;
+}
+
+@ObjectType('DeviceAction', { description: 'An operation on a terminal; its status follows its commands.' })
+export class DeviceActionType {
+  @Field({ description: 'Public id (`dact_...`).' }) actionId!: string;
+  @Field(() => Int) deviceId!: number;
+  @Field({ description: DEVICE_ACTION_TYPES.join(', ') }) type!: string;
+  @Field(() => DeviceActionOptionsType) options!: DeviceActionOptionsType;
+  @Field({ description: '`queued`, `sent`, `succeeded`, `failed` or `expired`.' }) status!: string;
+  @Field(() => DeviceActionResultType, { nullable: true }) result?: DeviceActionResultType | null;
+  @Field() createdAt!: Date;
+  @Field(() => Date, { nullable: true }) completedAt?: Date | null;
+  @Field() expiresAt!: Date;
+}
+
+@InputType()
+export class DeviceActionOptionsInput {
+  @Field(() => String, { nullable: true }) startDate?: string | null;
+  @Field(() => String, { nullable: true }) endDate?: string | null;
+}
+
+@InputType()
+export class CreateDeviceActionInput {
+  @Field({ description: DEVICE_ACTION_TYPES.join(', ') }) type!: string;
+  @Field(() => DeviceActionOptionsInput, { nullable: true }) options?: DeviceActionOptionsInput | null;
+}
+
+
+@ObjectType('DeviceActionConnection')
+export class DeviceActionConnection extends Connection(DeviceActionType) {}

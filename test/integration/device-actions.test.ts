@@ -1,0 +1,129 @@
+import { expect } from 'chai';
+import { SimulatedTerminal } from '../../src/simulator';
+import { subscribe } from '../support/events';
+import { createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
+import { rest } from '../support/http';
+import { createTerminalDevice, eventually } from '../support/terminal';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+/** Device operations (issue 15, first slice): actions, their lifecycle and events, with the simulator playing each. */
+describe('device actions', () => {
+  let t: TestApp;
+  let ws: TestWorkspace;
+  before(async () => {
+    t = await startTestApp({}, 'device_actions');
+    ws = await createWorkspace(t.url, { maxCompanies: 20, maxDevices: 50 });
+  });
+  after(() => t.stop());
+
+  const sql = <T = any>(query: string, params: unknown[] = []) => t.app.database.orm.em.fork().getConnection().execute<T[]>(query, params);
+  const act = (deviceId: number, body: unknown, key = ws.key) => rest(t.url, 'POST', `/public/v2/devices/${deviceId}/actions`, { key, body });
+  const finished = (deviceId: number, actionId: string) =>
+    eventually(async () => {
+      const r = await rest(t.url, 'GET', `/public/v2/devices/${deviceId}/actions/${actionId}`, { key: ws.key });
+      return ['succeeded', 'failed', 'expired'].includes(r.body.status) ? r.body : null;
+    });
+
+  async function clockWithPunches() {
+    const device = await createTerminalDevice(t.url, ws.key, { time_zone: 'UTC' });
+    const [{ company_id }] = await sql('select company_id from device where id = ?', [device.id]);
+    const employee = await createEmployee(t.url, ws.key, company_id, { pin: '31' });
+    const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'att', pollIntervalMs: 50 });
+    terminal.start();
+    for (const at of ['2026-10-05T08:00:00Z', '2026-10-05T17:00:00Z', '2026-10-20T08:00:00Z', '2026-11-10T08:00:00Z', '2026-11-10T17:00:00Z']) terminal.punch({ pin: '31', at: new Date(at) });
+    await eventually(async () => (await sql('select count(*)::int as n from punch where device_id = ?', [device.id]))[0].n === 5);
+    return { device, employee, terminal };
+  }
+
+  it('a backfill recovers punches lost from the database, in windows of at most 31 days, and adds no duplicate; a count finds the mismatch before and none after', async () => {
+    const { device, terminal } = await clockWithPunches();
+    const updates = await subscribe(t.app, ws.id, ws.key, `subscription { deviceActionUpdated(deviceId: ${device.id}) { action { actionId type status } } }`);
+    try {
+      // Two punches go missing on our side (the terminal still has them).
+      await sql("delete from punch where device_id = ? and local_time in ('2026-10-05 17:00:00', '2026-11-10 08:00:00')", [device.id]);
+
+      const count = await act(device.id, { type: 'attendance.count', options: { start_date: '2026-10-01', end_date: '2026-11-30' } });
+      expect(count.status).to.equal(202);
+      expect(count.body).to.include({ type: 'attendance.count', status: 'queued' });
+      expect(count.body.action_id).to.match(/^dact_[0-9a-f]{24}$/);
+      const [verify] = await sql('select command from device_command where reference = ?', [`device_action:${count.body.action_id}`]);
+      expect(verify.command).to.equal('VERIFY SUM ATTLOG StartTime=2026-10-01 00:00:00\tEndTime=2026-11-30 23:59:59');
+      const counted = await finished(device.id, count.body.action_id);
+      expect(counted.status).to.equal('succeeded');
+      expect(counted.result).to.include({ device_records: 5, timegate_records: 3, matched: false });
+
+      const backfill = await act(device.id, { type: 'attendance.backfill', options: { start_date: '2026-10-01', end_date: '2026-11-30' } });
+      expect(backfill.status).to.equal(202);
+      const queries = await sql('select command from device_command where reference = ? order by id', [`device_action:${backfill.body.action_id}`]);
+      expect(queries.map((q) => q.command)).to.deep.equal([
+        'DATA QUERY ATTLOG StartTime=2026-10-01 00:00:00\tEndTime=2026-10-31 23:59:59',
+        'DATA QUERY ATTLOG StartTime=2026-11-01 00:00:00\tEndTime=2026-11-30 23:59:59',
+      ]);
+      const done = await finished(device.id, backfill.body.action_id);
+      expect(done.status).to.equal('succeeded');
+      expect(done.result).to.include({ windows: 2, records_received: 5 });
+      await eventually(async () => (await sql('select count(*)::int as n from punch where device_id = ?', [device.id]))[0].n === 5);
+      expect((await rest(t.url, 'GET', `/public/v2/devices/${device.id}/actions/${backfill.body.action_id}`, { key: ws.key })).body.result.punches_new).to.equal(2);
+      const times = await sql('select local_time from punch where device_id = ? order by local_time', [device.id]);
+      expect(times.map((r) => r.local_time)).to.deep.equal(['2026-10-05 08:00:00', '2026-10-05 17:00:00', '2026-10-20 08:00:00', '2026-11-10 08:00:00', '2026-11-10 17:00:00']);
+
+      const recount = await finished(device.id, (await act(device.id, { type: 'attendance.count', options: { start_date: '2026-10-01', end_date: '2026-11-30' } })).body.action_id);
+      expect(recount.result).to.include({ device_records: 5, timegate_records: 5, matched: true });
+
+      // Every status change was an event, in order.
+      const seen = (await updates.waitFor(9)).map((e: any) => [e.action.type, e.action.status]);
+      expect(seen.filter(([type]: string[]) => type === 'attendance.backfill')).to.deep.equal([
+        ['attendance.backfill', 'queued'], ['attendance.backfill', 'sent'], ['attendance.backfill', 'succeeded'],
+      ]);
+      const list = await rest(t.url, 'GET', `/public/v2/devices/${device.id}/actions`, { key: ws.key });
+      expect(list.body.map((a: any) => a.type)).to.deep.equal(['attendance.count', 'attendance.backfill', 'attendance.count']);
+    } finally {
+      await updates.close();
+      await terminal.stop();
+    }
+  });
+
+  it('info.refresh returns what the terminal reports; reboot restarts it', async () => {
+    const { device, terminal } = await clockWithPunches();
+    try {
+      const info = await finished(device.id, (await act(device.id, { type: 'info.refresh' })).body.action_id);
+      expect(info.status).to.equal('succeeded');
+      expect(info.result.info.length).to.be.greaterThan(3);
+      expect(info.result.info.map((f: any) => f.key)).to.include('UserCount');
+      const handshakes = terminal.stats.handshakes;
+      const reboot = await act(device.id, { type: 'reboot' });
+      const [command] = await sql('select command from device_command where reference = ?', [`device_action:${reboot.body.action_id}`]);
+      expect(command.command).to.equal('REBOOT');
+      expect((await finished(device.id, reboot.body.action_id)).status).to.equal('succeeded');
+      await eventually(async () => terminal.stats.handshakes > handshakes);
+    } finally {
+      await terminal.stop();
+    }
+  });
+
+  it('refuses unknown types, bad or missing options, what the terminal cannot do and foreign devices, queueing nothing', async () => {
+    const clock = await createTerminalDevice(t.url, ws.key);
+    const panel = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc' });
+    const cases: Array<[number, unknown, string, string]> = [
+      [clock.id, { type: 'explode' }, 'type', 'invalid_value'],
+      [clock.id, { type: 'attendance.backfill' }, 'options.start_date', 'required'],
+      [clock.id, { type: 'attendance.backfill', options: { start_date: '2026-11-30', end_date: '2026-11-01' } }, 'options.end_date', 'before_start_date'],
+      [clock.id, { type: 'attendance.backfill', options: { start_date: '2025-01-01', end_date: '2026-11-01' } }, 'options.end_date', 'out_of_range'],
+      [clock.id, { type: 'attendance.count', options: { start_date: '2026-02-30', end_date: '2026-03-01' } }, 'options.start_date', 'invalid_date'],
+      [clock.id, { type: 'reboot', options: { start_date: '2026-11-01' } }, 'options.start_date', 'not_allowed'],
+      [panel.id, { type: 'attendance.backfill', options: { start_date: '2026-11-01', end_date: '2026-11-02' } }, 'type', 'unsupported_by_device'],
+    ];
+    for (const [deviceId, body, field, code] of cases) {
+      const r = await act(deviceId, body);
+      expect(r.status, JSON.stringify(body)).to.equal(422);
+      expect(r.body.error.details.map((d: any) => [d.field, d.code]), JSON.stringify(body)).to.deep.include([field, code]);
+    }
+    const other = await createWorkspace(t.url);
+    expect((await act(clock.id, { type: 'reboot' }, other.key)).status).to.equal(404);
+    expect((await rest(t.url, 'GET', `/public/v2/devices/${clock.id}/actions`, { key: other.key })).status).to.equal(404);
+    const [{ n }] = await sql("select count(*)::int as n from device_action where device_id in (?, ?)", [clock.id, panel.id]);
+    expect(n).to.equal(0);
+    const [{ c }] = await sql("select count(*)::int as c from device_command where device_id in (?, ?) and kind like 'action_%'", [clock.id, panel.id]);
+    expect(c).to.equal(0);
+  });
+});
