@@ -6,7 +6,7 @@
 // is a `device.action.updated` event.
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { infoCommand, queryAttlogCommand, rebootCommand, verifySumAttlogCommand } from '../devices/protocol';
+import { clearLogCommand, infoCommand, queryAttlogCommand, rebootCommand, verifySumAttlogCommand } from '../devices/protocol';
 import { Device, DeviceAction } from '../entities';
 import { DeviceMode } from '../entities/device.entity';
 import { DomainError } from '../errors/domain-error';
@@ -17,7 +17,9 @@ import { enqueueCommand } from './device-command.service';
 import type { Page, PageRequest } from './pagination';
 import { FieldChecker, isCalendarDate } from './validation';
 
-export const DEVICE_ACTION_TYPES = ['info.refresh', 'reboot', 'attendance.count', 'attendance.backfill'] as const;
+export const DEVICE_ACTION_TYPES = ['info.refresh', 'reboot', 'attendance.count', 'attendance.backfill', 'logs.clear'] as const;
+/** How recent a matching `attendance.count` must be for `logs.clear`: no punch may be lost to a clear. */
+export const CLEAR_NEEDS_COUNT_WITHIN_MS = 60 * 60_000;
 export type DeviceActionType = (typeof DEVICE_ACTION_TYPES)[number];
 /** Days one `DATA QUERY ATTLOG` may span: firmware refuses longer ranges, so a backfill is cut into windows. */
 export const BACKFILL_WINDOW_DAYS = 31;
@@ -63,7 +65,7 @@ function plan(device: Device, type: string | null | undefined, options: Record<s
   const access = device.modeType === DeviceMode.acc;
   const known = kind === 'attendance.count' || kind === 'attendance.backfill' ? ['startDate', 'endDate'] : [];
   for (const [key, value] of Object.entries(options)) if (value != null && !known.includes(key)) check.add(`options.${key}`, 'not_allowed', `${kind} takes no option ${key}.`);
-  if ((kind === 'attendance.count' || kind === 'attendance.backfill') && access) {
+  if ((kind === 'attendance.count' || kind === 'attendance.backfill' || kind === 'logs.clear') && access) {
     check.add('type', 'unsupported_by_device', `${kind} needs an attendance terminal (ATTLOG queries); access-control terminals keep their events in rtlog.`);
   }
   let range = checkRange(check, options, kind === 'attendance.backfill');
@@ -79,6 +81,8 @@ function plan(device: Device, type: string | null | undefined, options: Record<s
       range ??= { startDate: addDays(today, -(BACKFILL_WINDOW_DAYS - 1)), endDate: today };
       return { type: kind, options: { ...range }, commands: [verifySumAttlogCommand(range.startDate, range.endDate)] };
     }
+    case 'logs.clear':
+      return { type: kind, options: {}, commands: [clearLogCommand()] };
     case 'attendance.backfill': {
       const commands: string[] = [];
       for (let from = range!.startDate; from <= range!.endDate; from = addDays(from, BACKFILL_WINDOW_DAYS)) {
@@ -141,6 +145,34 @@ async function findDevice(ctx: RequestContext, deviceId: number): Promise<Device
   return device;
 }
 
+/**
+ * `logs.clear` deletes the terminal's records for good: refused unless an `attendance.count` of
+ * this terminal succeeded within the hour and matched (and no punch of the terminal arrived since
+ * that count: a record Timegate got after the count could still be missing from it).
+ */
+async function requireMatchingCount(ctx: RequestContext, deviceId: number, now: Date): Promise<void> {
+  const [count] = await (ctx.em as EntityManager).execute<{ completed_at: Date; matched: boolean | null; device_records: number | null }[]>(
+    `select completed_at, (result->>'matched')::boolean as matched, (result->>'deviceRecords')::int as device_records from device_action
+     where device_id = ? and type = 'attendance.count' and status = 'succeeded' and completed_at > ?
+     order by completed_at desc limit 1`,
+    [deviceId, new Date(now.getTime() - CLEAR_NEEDS_COUNT_WITHIN_MS)],
+  );
+  if (!count || !count.matched) {
+    throw DomainError.field('type', 'count_not_matched', 'logs.clear needs an attendance.count of this terminal that matched within the last hour: run one (and a backfill if it does not match) first.');
+  }
+  // The count must have covered every record the terminal holds (its INFO total), not just a range of them.
+  const [device] = await (ctx.em as EntityManager).execute<{ attlog_count: number | null }[]>('select attlog_count from device where id = ?', [deviceId]);
+  if (device?.attlog_count != null && device.attlog_count !== count.device_records) {
+    throw DomainError.field(
+      'type',
+      'count_not_matched',
+      `The last attendance.count covered ${count.device_records} of the terminal's ${device.attlog_count} records: count a range that holds them all before clearing.`,
+    );
+  }
+  const [later] = await (ctx.em as EntityManager).execute<{ n: number }[]>('select count(*)::int as n from punch where device_id = ? and received_at > ?', [deviceId, count.completed_at]);
+  if (later!.n > 0) throw DomainError.field('type', 'count_not_matched', 'Punches of this terminal arrived after the last attendance.count: count again before clearing.');
+}
+
 /** Queues the action's commands and records it (`queued`, with its first event), in one transaction. */
 export async function createDeviceAction(ctx: RequestContext, deviceId: number, input: DeviceActionInput): Promise<DeviceActionView> {
   const options = input.options ?? {};
@@ -148,6 +180,7 @@ export async function createDeviceAction(ctx: RequestContext, deviceId: number, 
   const device = await findDevice(ctx, deviceId);
   const now = ctx.now();
   const planned = plan(device, input.type, options, now);
+  if (planned.type === 'logs.clear') await requireMatchingCount(ctx, device.id, now);
   const expiresAt = new Date(now.getTime() + ctx.config.deviceActionExpirySeconds * 1000);
   const actionId = `dact_${randomBytes(12).toString('hex')}`;
   const action = await ctx.em.transactional(async (em) => {
@@ -237,6 +270,8 @@ async function resultOf(em: EntityManager, action: ActionRow, commands: CommandR
       );
       return { deviceRecords: reported, timegateRecords: stored!.n, matched: reported === stored!.n };
     }
+    case 'logs.clear':
+      return {};
     case 'attendance.backfill':
       // A query's Return is the number of records the terminal found (and uploads as ATTLOG).
       return { windows: commands.length, recordsReceived: commands.reduce((n, c) => n + Math.max(0, c.return_code ?? 0), 0) };

@@ -93,6 +93,14 @@ export function executeCommand(ctx: ExecutionContext, cmd: ParsedCommand): Comma
     case 'INFO':
       outcome.extraLines = ctx.infoLines();
       break;
+    case 'CLEAR LOG':
+      // Every attendance record is gone from the terminal (its counters follow).
+      if (ctx.family !== 'att') outcome.rc = RC_NOT_SUPPORTED;
+      else {
+        ctx.store.log.length = 0;
+        outcome.dataChanged = true;
+      }
+      break;
     case 'DATA QUERY': {
       // Attendance records of a local range, uploaded again as ATTLOG; Return is how many.
       const range = cmd.records[0];

@@ -101,6 +101,32 @@ describe('device actions', () => {
     }
   });
 
+  it('logs.clear is refused without a matching count of every record within the hour, then clears the terminal', async () => {
+    const { device, terminal } = await clockWithPunches();
+    try {
+      const refused = await act(device.id, { type: 'logs.clear' });
+      expect(refused.status).to.equal(422);
+      expect(refused.body.error.details[0]).to.include({ field: 'type', code: 'count_not_matched' });
+      // A count that does not match (a punch lost on our side) does not allow it either.
+      await sql("delete from punch where device_id = ? and local_time = '2026-10-20 08:00:00'", [device.id]);
+      await finished(device.id, (await act(device.id, { type: 'attendance.count', options: { start_date: '2026-10-01', end_date: '2026-11-30' } })).body.action_id);
+      expect((await act(device.id, { type: 'logs.clear' })).body.error.details[0].code).to.equal('count_not_matched');
+      // Recovered, counted again: matched, and the terminal's total (INFO) is what was counted.
+      await finished(device.id, (await act(device.id, { type: 'attendance.backfill', options: { start_date: '2026-10-01', end_date: '2026-11-30' } })).body.action_id);
+      await eventually(async () => (await sql('select count(*)::int as n from punch where device_id = ?', [device.id]))[0].n === 5);
+      const recount = await finished(device.id, (await act(device.id, { type: 'attendance.count', options: { start_date: '2026-10-01', end_date: '2026-11-30' } })).body.action_id);
+      expect(recount.result.matched).to.equal(true);
+      await eventually(async () => (await sql('select attlog_count from device where id = ?', [device.id]))[0].attlog_count === 5);
+      const clear = await act(device.id, { type: 'logs.clear' });
+      expect(clear.status).to.equal(202);
+      expect((await finished(device.id, clear.body.action_id)).status).to.equal('succeeded');
+      expect(terminal.store.log).to.have.length(0);
+      expect((await sql('select count(*)::int as n from punch where device_id = ?', [device.id]))[0].n).to.equal(5);
+    } finally {
+      await terminal.stop();
+    }
+  });
+
   it('refuses unknown types, bad or missing options, what the terminal cannot do and foreign devices, queueing nothing', async () => {
     const clock = await createTerminalDevice(t.url, ws.key);
     const panel = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc' });

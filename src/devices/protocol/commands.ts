@@ -326,3 +326,8 @@ export function infoCommand(): string {
 export function rebootCommand(family: 'attendance' | 'access'): string {
   return family === 'access' ? 'CONTROL DEVICE 03000000' : 'REBOOT';
 }
+
+/** `CLEAR LOG`: the terminal deletes every attendance record it holds (attendance 2.x). */
+export function clearLogCommand(): string {
+  return 'CLEAR LOG';
+}
