@@ -5,6 +5,17 @@ import { Connection, ConnectionArgs } from './connection';
 registerEnumType(DeviceStatus, { name: 'DeviceStatus', description: '`pending` until the terminal first connects, then `online` or `offline`.' });
 registerEnumType(DeviceMode, { name: 'DeviceMode', description: '`att`: attendance terminal; `acc`: access-control terminal.' });
 
+@ObjectType('DeviceCapacity', {
+  description: 'Capacities as the terminal reports them (~MaxUserCount, ~MaxFingerCount, ~MaxFaceCount, ~MaxAttLogCount, ~MaxUserPhotoCount); many firmware count users in hundreds and records in ten-thousands. Null: not reported.',
+})
+export class DeviceCapacityType {
+  @Field(() => Int, { nullable: true }) users?: number | null;
+  @Field(() => Int, { nullable: true }) fingerprints?: number | null;
+  @Field(() => Int, { nullable: true }) faces?: number | null;
+  @Field(() => Int, { nullable: true }) records?: number | null;
+  @Field(() => Int, { nullable: true }) userPhotos?: number | null;
+}
+
 @ObjectType('DeviceCapabilities', { description: 'What Timegate can do with this terminal, from its family and what it reported.' })
 export class DeviceCapabilitiesType {
   @Field(() => Int, { description: "Its doors: an access-control terminal's reported LockCount (1–8), one lock output otherwise." }) doors!: number;
@@ -13,7 +24,14 @@ export class DeviceCapabilitiesType {
       'Whether the terminal enforces access levels (schedules, validity windows, per-door rights): access-control terminals do; attendance terminals with a lock output do not yet (their PUSH 2.x access settings are not written), so their members may open at any hour.',
   })
   accessLevels!: boolean;
+  @Field({ description: 'Fingerprint templates (FingerFunOn, or a fingerprint algorithm version reported).' }) fingerprint!: boolean;
+  @Field({ description: 'Face templates (FaceFunOn).' }) face!: boolean;
+  @Field({ description: 'Faces enrolled from a photo (BioPhotoFun, VisilightFun, or MultiBioPhotoSupport for visible-light faces).' }) facePhoto!: boolean;
+  @Field({ description: 'A display photo per user (PhotoFunOn or UserPicURLFunOn).' }) userPhoto!: boolean;
+  @Field({ description: 'Attendance records re-sent for a date range (attendance terminals: DATA QUERY ATTLOG), for attendance.count and attendance.backfill.' }) attendanceBackfill!: boolean;
+  @Field(() => DeviceCapacityType) capacity!: DeviceCapacityType;
 }
+
 
 @ObjectType('Device', { description: 'A terminal (time clock or door controller).' })
 export class DeviceType {

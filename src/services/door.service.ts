@@ -16,12 +16,53 @@ export function doorCountOf(device: { modeType: string; reportedOptions?: Record
   return terminalOf({ access: true, reportedOptions: device.reportedOptions ?? {} }).doors;
 }
 
+/** A reported option by name, ignoring case and the `~` prefix some firmware writes. */
+function reported(options: Record<string, string>, name: string): string | undefined {
+  const wanted = name.replace(/^~/, '').toLowerCase();
+  for (const [key, value] of Object.entries(options)) if (key.replace(/^~/, '').toLowerCase() === wanted) return value;
+  return undefined;
+}
+
+export interface DeviceCapabilities {
+  doors: number;
+  accessLevels: boolean;
+  fingerprint: boolean;
+  face: boolean;
+  facePhoto: boolean;
+  userPhoto: boolean;
+  attendanceBackfill: boolean;
+  capacity: { users: number | null; fingerprints: number | null; faces: number | null; records: number | null; userPhotos: number | null };
+}
+
 /**
- * What Timegate can do with the terminal: its doors, and whether it enforces access levels (the
- * access-control tables; attendance terminals' PUSH 2.x access settings are not written yet).
+ * What the terminal supports, from its family and what it reported (options, registry, INFO): its
+ * doors, whether it enforces access levels (the access-control tables; attendance terminals' PUSH
+ * 2.x access settings are not written yet), biometrics, photos, record queries, and capacities.
  */
-export function deviceCapabilities(device: { modeType: string; reportedOptions?: Record<string, string> | null }): { doors: number; accessLevels: boolean } {
-  return { doors: doorCountOf(device), accessLevels: device.modeType === DeviceMode.acc };
+export function deviceCapabilities(device: { modeType: string; reportedOptions?: Record<string, string> | null; fpAlgorithm?: string | null }): DeviceCapabilities {
+  const options = device.reportedOptions ?? {};
+  const on = (name: string) => reported(options, name) === '1';
+  const count = (name: string) => {
+    const value = reported(options, name);
+    return value !== undefined && /^\d{1,9}$/.test(value) ? Number(value) : null;
+  };
+  const photoTypes = (reported(options, 'MultiBioPhotoSupport') ?? '').split(':');
+  return {
+    doors: doorCountOf(device),
+    accessLevels: device.modeType === DeviceMode.acc,
+    fingerprint: on('FingerFunOn') || reported(options, 'FPVersion') !== undefined || reported(options, 'ZKFPVersion') !== undefined || Boolean(device.fpAlgorithm),
+    face: on('FaceFunOn'),
+    facePhoto: on('BioPhotoFun') || on('VisilightFun') || photoTypes[9] === '1',
+    userPhoto: on('PhotoFunOn') || on('UserPicURLFunOn'),
+    attendanceBackfill: device.modeType !== DeviceMode.acc,
+    capacity: {
+      users: count('MaxUserCount'),
+      fingerprints: count('MaxFingerCount') ?? count('MaxUserFingerCount'),
+      faces: count('MaxFaceCount'),
+      records: count('MaxAttLogCount'),
+      userPhotos: count('MaxUserPhotoCount'),
+    },
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import { SimulatedTerminal } from '../../src/simulator';
 import { subscribe } from '../support/events';
 import { createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
-import { createTerminalDevice, eventually } from '../support/terminal';
+import { createTerminalDevice, eventually, iclock } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** Device operations (issue 15, first slice): actions, their lifecycle and events, with the simulator playing each. */
@@ -125,6 +125,26 @@ describe('device actions', () => {
     } finally {
       await terminal.stop();
     }
+  });
+
+  it('a device shows what its firmware supports and its capacities, from what it reported', async () => {
+    const device = await createTerminalDevice(t.url, ws.key);
+    const capabilities = async () =>
+      (await rest(t.url, 'POST', '/graphql', {
+        key: ws.key,
+        body: { query: `{ device(id: ${device.id}) { capabilities { doors accessLevels fingerprint face facePhoto userPhoto attendanceBackfill capacity { users fingerprints faces records userPhotos } } } }` },
+      })).body.data.device.capabilities;
+    expect(await capabilities()).to.deep.include({ fingerprint: false, face: false, facePhoto: false, userPhoto: false, attendanceBackfill: true });
+    // The ProBio options of the vendor document (fixture 37), posted by this terminal.
+    const options =
+      '~DeviceName=ProBio,MAC=00:17:61:11:ad:4f,TransactionCount=23,~MaxAttLogCount=10,UserCount=7,~MaxUserCount=100,PhotoFunOn=1,~MaxUserPhotoCount=3000,FingerFunOn=1,FPVersion=10,~MaxFingerCount=40,FPCount=4,FaceFunOn=1,FaceVersion=7,~MaxFaceCount=2000,FaceCount=3,FvFunOn=0';
+    expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=options`, options)).status).to.equal(200);
+    expect(await capabilities()).to.deep.equal({
+      doors: 1, accessLevels: false, fingerprint: true, face: true, facePhoto: false, userPhoto: true, attendanceBackfill: true,
+      capacity: { users: 100, fingerprints: 40, faces: 2000, records: 10, userPhotos: 3000 },
+    });
+    await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=options`, 'BioPhotoFun=1,VisilightFun=1,~MaxBioPhotoCount=3000');
+    expect((await capabilities()).facePhoto).to.equal(true);
   });
 
   it('refuses unknown types, bad or missing options, what the terminal cannot do and foreign devices, queueing nothing', async () => {

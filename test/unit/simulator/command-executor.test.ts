@@ -59,6 +59,21 @@ describe('simulator: command execution', () => {
     expect(run(c, 'C:2:CHECK')).to.include({ rc: 0, echo: 'CHECK', effect: 'recheck' });
     expect(run(c, 'C:3:INFO').extraLines).to.deep.equal(['~DeviceName=X', 'UserCount=0']);
     expect(run(c, 'C:4:USER ADD PIN=1')).to.include({ rc: -1002, echo: 'USER' });
-    expect(run(c, 'C:5:CLEAR LOG')).to.include({ rc: -1002, echo: 'CLEAR_LOG' });
+    expect(run(c, 'C:5:CLEAR PHOTO')).to.include({ rc: -1002, echo: 'CLEAR_PHOTO' });
+  });
+
+  it('answers CLEAR LOG, DATA QUERY ATTLOG and VERIFY SUM ATTLOG from its records (attendance only)', () => {
+    const c = ctx('att');
+    for (const time of ['2026-10-05 08:00:00', '2026-10-31 23:59:59', '2026-11-01 00:00:00']) c.store.appendLog({ pin: '7', time, status: 0, verify: 1, workcode: '0', event: 0, door: 1, cardNo: '0' });
+    const query = run(c, 'C:6:DATA QUERY ATTLOG StartTime=2026-10-01 00:00:00\tEndTime=2026-10-31 23:59:59');
+    expect(query.rc).to.equal(2);
+    expect(query.resend!.map((r) => r.time)).to.deep.equal(['2026-10-05 08:00:00', '2026-10-31 23:59:59']);
+    expect(run(c, 'C:7:VERIFY SUM ATTLOG StartTime=2026-10-01 00:00:00\tEndTime=2026-11-30 23:59:59')).to.include({
+      rc: 0,
+      echo: 'VERIFY SUM&StartTime=2026-10-01 00:00:00&EndTime=2026-11-30 23:59:59&AttlogSum=3',
+    });
+    expect(run(c, 'C:8:CLEAR LOG')).to.include({ rc: 0, echo: 'CLEAR_LOG' });
+    expect(c.store.log).to.have.length(0);
+    expect(run(ctx('acc'), 'C:9:CLEAR LOG').rc).to.equal(-1002);
   });
 });
