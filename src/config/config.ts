@@ -40,6 +40,7 @@ export interface Config {
   commandMaxAttempts: number;
   doorActionExpirySeconds: number;
   deviceActionExpirySeconds: number;
+  clockSkewAlertSeconds: number;
   presenceFlushMs: number;
   terminalSweepMs: number;
   deviceCacheTtlMs: number;
@@ -215,6 +216,11 @@ export const settings: Record<keyof Config, SettingDescription> = {
     default: '86400',
     meaning: 'A device action (info refresh, reboot, record count, backfill) whose commands the terminal has not taken within this many seconds expires (an offline terminal gets a day).',
   },
+  clockSkewAlertSeconds: {
+    env: 'TIMEGATE_CLOCK_SKEW_ALERT_SECONDS',
+    default: '300',
+    meaning: "A terminal whose clock is off by more than this many seconds (measured on its real-time records) raises one device.clock_skew event, until it is back under the limit.",
+  },
   presenceFlushMs: {
     env: 'TIMEGATE_PRESENCE_FLUSH_MS',
     default: '1000',
@@ -375,6 +381,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     commandMaxAttempts: int('commandMaxAttempts', 3, 1, 100),
     doorActionExpirySeconds: int('doorActionExpirySeconds', 60, 1, 86400),
     deviceActionExpirySeconds: int('deviceActionExpirySeconds', 86400, 1, 30 * 86400),
+    clockSkewAlertSeconds: int('clockSkewAlertSeconds', 300, 1, 86400),
     presenceFlushMs: int('presenceFlushMs', 1000, 10, 86_400_000),
     terminalSweepMs: int('terminalSweepMs', 5000, 10, 86_400_000),
     deviceCacheTtlMs: int('deviceCacheTtlMs', 5000, 0, 3_600_000),

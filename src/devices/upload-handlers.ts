@@ -6,6 +6,7 @@ import type { DoorStateSnapshot } from '../entities/device.entity';
 import type { RequestContext } from '../services/context';
 import { ATTLOG_CHUNK, ingestAttlog, ingestRtlog } from '../services/terminal-ingest.service';
 import { applyDoorStates } from '../services/door-state.service';
+import { noteClockReading } from '../services/device-clock.service';
 import { recordDoorStates, recordReportedOptions, type TerminalDevice } from '../services/terminal.service';
 import { recordTerminalTemplates } from '../services/employee-template.service';
 import { biodataTemplate, operlogTemplates, tableDataTemplates } from './uploaded-templates';
@@ -53,8 +54,12 @@ export async function handleAttlog(u: Upload): Promise<string> {
   // Slice by slice: parsing 200,000 lines at once would hold the event loop for every other request.
   const errors: LineError[] = [];
   const result = { stored: 0, duplicates: 0 };
+  let records = 0;
+  let only: string | null = null;
   for (const chunk of parseAttlogChunks(u.body, ATTLOG_CHUNK)) {
     errors.push(...chunk.errors);
+    records += chunk.records.length;
+    only = chunk.records.length === 1 ? chunk.records[0]!.localTime : null;
     const ingested = await ingestAttlog(u.ctx, u.device, chunk.records);
     result.stored += ingested.stored;
     result.duplicates += ingested.duplicates;
@@ -62,6 +67,8 @@ export async function handleAttlog(u: Upload): Promise<string> {
   }
   logRejected(u, 'ATTLOG', errors);
   u.ctx.logger.debug({ serial: u.device.serialNumber, ...result }, 'ATTLOG stored');
+  // One record: a punch sent as it happened, which reads the terminal's clock.
+  if (records === 1 && only !== null) await noteClockReading(u.ctx, u.device, localTimeToInstant(only, u.device.timeZone), u.ctx.now());
   return uploadAck(result.stored + result.duplicates);
 }
 
@@ -100,6 +107,7 @@ export async function handleRtlog(u: Upload): Promise<string> {
   logRejected(u, 'rtlog', errors);
   const result = await ingestRtlog(u.ctx, u.device, records);
   logRejected(u, 'rtlog', result.rejected.map((r) => ({ ...r, text: '' })));
+  if (records.length === 1) await noteClockReading(u.ctx, u.device, localTimeToInstant(records[0]!.localTime, u.device.timeZone), u.ctx.now());
   u.ctx.logger.debug({ serial: u.device.serialNumber, punches: result.punches, doorEvents: result.doorEvents }, 'rtlog stored');
   return OK;
 }

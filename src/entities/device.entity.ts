@@ -108,6 +108,17 @@ export class Device {
   @Property({ type: 'jsonb', nullable: true })
   reportedOptions?: Record<string, string> | null;
 
+  /** The terminal's clock minus the real time, in seconds, measured on its real-time records (device-clock.service.ts). */
+  @Property({ type: 'integer', nullable: true })
+  clockSkewSeconds?: number | null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  clockCheckedAt?: Date | null;
+
+  /** A `device.clock_skew` event was sent for the current excess (re-armed once the skew is back under the limit). */
+  @Property({ default: false })
+  clockSkewAlerted: boolean = false;
+
   /** Security PUSH session: stable once issued, so the token cookie stays valid across reconnects. */
   @Property({ length: 32, nullable: true })
   registryCode?: string | null;

@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   'door.alarm.cleared',
   'access.denied',
   'device.action.updated',
+  'device.clock_skew',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -23,6 +23,8 @@ export class DeviceActionResultType {
   @Field(() => Int, { nullable: true, description: '`attendance.backfill`: queries sent (one per 31 days).' }) windows?: number | null;
   @Field(() => Int, { nullable: true, description: '`attendance.backfill`: records the terminal found and uploads again.' }) recordsReceived?: number | null;
   @Field(() => Int, { nullable: true, description: '`attendance.backfill`: punches of the range Timegate did not have before.' }) punchesNew?: number | null;
+  @Field(() => Int, { nullable: true, description: "`clock.sync`: the terminal's clock skew (seconds) when it was set." }) skewBefore?: number | null;
+  @Field(() => Int, { nullable: true, description: '`clock.sync`: the skew measured on its first real-time record after (null until it sends one).' }) skewAfter?: number | null;
   @Field(() => Int, { nullable: true, description: 'A failed action: the terminal return code.' }) returnCode?: number | null;
 }
 

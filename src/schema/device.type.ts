@@ -44,6 +44,9 @@ export class DeviceType {
   @Field(() => DeviceMode) modeType!: DeviceMode;
   @Field({ description: "IANA zone of the terminal's clock (default: the workspace's)." }) timeZone!: string;
   @Field(() => Date, { nullable: true }) lastSeenAt?: Date | null;
+  @Field(() => Int, { nullable: true, description: "The terminal's clock minus the real time, in seconds, measured on its real-time records; null until it sends one." })
+  clockSkewSeconds?: number | null;
+  @Field(() => Date, { nullable: true, description: 'When clockSkewSeconds was measured.' }) clockCheckedAt?: Date | null;
   @Field(() => String, { nullable: true, description: 'Reported by the terminal.' }) firmware?: string | null;
   @Field(() => String, { nullable: true, description: 'Reported by the terminal.' }) ip?: string | null;
   @Field(() => String, { nullable: true, description: 'Reported by the terminal.' }) model?: string | null;

@@ -6,7 +6,8 @@
 // is a `device.action.updated` event.
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { clearLogCommand, infoCommand, queryAttlogCommand, rebootCommand, verifySumAttlogCommand } from '../devices/protocol';
+import { checkCommand, clearLogCommand, encodeZkTime, infoCommand, instantToLocal, queryAttlogCommand, rebootCommand, setClockCommand, verifySumAttlogCommand } from '../devices/protocol';
+import { forgetClockReading } from './device-clock.service';
 import { Device, DeviceAction } from '../entities';
 import { DeviceMode } from '../entities/device.entity';
 import { DomainError } from '../errors/domain-error';
@@ -17,7 +18,7 @@ import { enqueueCommand } from './device-command.service';
 import type { Page, PageRequest } from './pagination';
 import { FieldChecker, isCalendarDate } from './validation';
 
-export const DEVICE_ACTION_TYPES = ['info.refresh', 'reboot', 'attendance.count', 'attendance.backfill', 'logs.clear'] as const;
+export const DEVICE_ACTION_TYPES = ['info.refresh', 'reboot', 'attendance.count', 'attendance.backfill', 'logs.clear', 'clock.sync'] as const;
 /** How recent a matching `attendance.count` must be for `logs.clear`: no punch may be lost to a clear. */
 export const CLEAR_NEEDS_COUNT_WITHIN_MS = 60 * 60_000;
 export type DeviceActionType = (typeof DEVICE_ACTION_TYPES)[number];
@@ -83,6 +84,13 @@ function plan(device: Device, type: string | null | undefined, options: Record<s
     }
     case 'logs.clear':
       return { type: kind, options: {}, commands: [clearLogCommand()] };
+    case 'clock.sync':
+      // The skew before, to compare with the one measured after (the result).
+      return {
+        type: kind,
+        options: {},
+        commands: [access ? setClockCommand(encodeZkTime(instantToLocal(now, device.timeZone))) : checkCommand()],
+      };
     case 'attendance.backfill': {
       const commands: string[] = [];
       for (let from = range!.startDate; from <= range!.endDate; from = addDays(from, BACKFILL_WINDOW_DAYS)) {
@@ -212,6 +220,12 @@ export async function createDeviceAction(ctx: RequestContext, deviceId: number, 
  */
 async function withNewPunches(em: EntityManager, views: DeviceActionView[]): Promise<DeviceActionView[]> {
   for (const v of views) {
+    if (v.type === 'clock.sync' && v.status === 'succeeded') {
+      // The remaining skew: the first reading of the terminal's clock taken after it was set.
+      const [device] = await em.execute<{ skew: number | null }[]>('select clock_skew_seconds as skew from device where id = ? and clock_checked_at > ?', [v.deviceId, v.completedAt]);
+      v.result = { ...v.result, skewAfter: device?.skew ?? null };
+      continue;
+    }
     if (v.type !== 'attendance.backfill' || v.status !== 'succeeded') continue;
     const [row] = await em.execute<{ n: number }[]>(
       'select count(*)::int as n from punch where device_id = ? and local_time >= ? and local_time <= ? and received_at >= ?',
@@ -272,6 +286,11 @@ async function resultOf(em: EntityManager, action: ActionRow, commands: CommandR
     }
     case 'logs.clear':
       return {};
+    case 'clock.sync': {
+      forgetClockReading(action.device_id);
+      const [device] = await em.execute<{ clock_skew_seconds: number | null }[]>('select clock_skew_seconds from device where id = ?', [action.device_id]);
+      return { skewBefore: device?.clock_skew_seconds ?? null };
+    }
     case 'attendance.backfill':
       // A query's Return is the number of records the terminal found (and uploads as ATTLOG).
       return { windows: commands.length, recordsReceived: commands.reduce((n, c) => n + Math.max(0, c.return_code ?? 0), 0) };

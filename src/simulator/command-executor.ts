@@ -2,6 +2,7 @@
 // Pure apart from the store it is given: no I/O, so each verb is unit-tested on its own.
 // Return codes follow §3.8 (attendance) and §4.3 (security); tables a family does not have are
 // refused with -1004, unknown verbs with -1002, as current firmware does.
+import { decodeZkTime } from '../devices/protocol';
 import { parseFields, type ParsedCommand } from './command-parser';
 import type { LogRecord, RecordStore } from './record-store';
 
@@ -38,6 +39,8 @@ export interface CommandOutcome {
   dataChanged: boolean;
   /** Stored log records the command asks to upload again (`DATA QUERY ATTLOG`). */
   resend?: LogRecord[];
+  /** `SET OPTIONS DateTime=<ZK seconds>`: the local wall time the clock was set to, read as if UTC. */
+  clockSetTo?: Date;
 }
 
 /** Attendance echoes only `DATA` for data commands (fx 12, 31); security echoes the full verb (fx 39). */
@@ -93,6 +96,16 @@ export function executeCommand(ctx: ExecutionContext, cmd: ParsedCommand): Comma
     case 'INFO':
       outcome.extraLines = ctx.infoLines();
       break;
+    case 'SET OPTIONS':
+    case 'SET OPTION': {
+      // Only the clock is modelled: `DateTime=<ZK-encoded local seconds>`; other options are accepted.
+      const match = /(?:^|,)\s*DateTime=(\d+)/.exec(cmd.operand);
+      if (match) {
+        const t = decodeZkTime(Number(match[1]));
+        outcome.clockSetTo = new Date(Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second));
+      }
+      break;
+    }
     case 'CLEAR LOG':
       // Every attendance record is gone from the terminal (its counters follow).
       if (ctx.family !== 'att') outcome.rc = RC_NOT_SUPPORTED;

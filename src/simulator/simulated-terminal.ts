@@ -85,6 +85,12 @@ export interface SimulatedTerminalConfig {
    * opening. Off by default: a plain simulator opens for everyone.
    */
   enforceAccess?: boolean;
+  /**
+   * The terminal's clock runs this many seconds off (default 0): its records carry the wrong time
+   * until the server sets it (`CHECK` on attendance terminals, which re-handshakes and takes the
+   * reply's time; `SET OPTIONS DateTime=` on access control).
+   */
+  clockSkewSeconds?: number;
 }
 
 export interface TerminalStats {
@@ -171,6 +177,8 @@ export class SimulatedTerminal extends EventEmitter {
   private readonly ownsAgent: boolean;
   private readonly execution: ExecutionContext;
   private tzOffset: number;
+  /** How far the terminal's clock is off, in ms (see clockSkewSeconds). */
+  private clockSkewMs: number;
   private session: Session | null = null;
   private online = false;
   private stopped = false;
@@ -194,6 +202,7 @@ export class SimulatedTerminal extends EventEmitter {
     this.profile = resolveProfile(config);
     this.queues = new UploadQueues(config.family === 'att' ? ATT_TABLES : ACC_TABLES);
     this.tzOffset = config.timeZoneOffset ?? 0;
+    this.clockSkewMs = (config.clockSkewSeconds ?? 0) * 1000;
     this.ownsAgent = config.agent === undefined;
     const agentOptions = { keepAlive: config.connection === 'keep-alive', maxSockets: 1 };
     this.agent = config.agent ?? (this.base.protocol === 'https:' ? new https.Agent(agentOptions) : new http.Agent(agentOptions));
@@ -251,7 +260,7 @@ export class SimulatedTerminal extends EventEmitter {
 
   /** A person verifies at the terminal. With Realtime on, it is uploaded at once. */
   punch(input: PunchInput): LogRecord {
-    const time = formatDeviceTime(input.at ?? new Date(), this.tzOffset);
+    const time = formatDeviceTime(input.at ?? new Date(Date.now() + this.clockSkewMs), this.tzOffset);
     const decided = this.family === 'acc' && this.config.enforceAccess ? accessEvent(this.store, input.pin, 1, time) : 0;
     const record = this.store.appendLog({
       pin: input.pin,
@@ -427,6 +436,8 @@ export class SimulatedTerminal extends EventEmitter {
       return this.config.rebootDelayMs ?? 3_000;
     }
     if (effect === 'recheck') {
+      // Re-handshaking, the terminal takes the server's time from the reply (Date header + TimeZone).
+      this.clockSkewMs = 0;
       this.session = null;
       return 0;
     }
@@ -454,7 +465,7 @@ export class SimulatedTerminal extends EventEmitter {
   }
 
   private deviceNow(): string {
-    return formatDeviceTime(new Date(), this.tzOffset);
+    return formatDeviceTime(new Date(Date.now() + this.clockSkewMs), this.tzOffset);
   }
 
   private context(): requests.RequestContext {
@@ -618,6 +629,7 @@ export class SimulatedTerminal extends EventEmitter {
       if (outcome.newLog.some((r) => r.event === 8)) this.queueDoorState(true);
       else if (outcome.newLog.some((r) => r.event === 7 || r.event === 9)) this.queueDoorState(false);
       if (outcome.dataChanged) this.infoDue = true;
+      if (outcome.clockSetTo !== undefined) this.clockSkewMs = outcome.clockSetTo.getTime() - this.tzOffset * 60_000 - Date.now();
       if (outcome.effect === 'reboot' || (outcome.effect === 'recheck' && effect === 'none')) effect = outcome.effect;
       const line = `ID=${command.id}&Return=${outcome.rc}&CMD=${outcome.echo}`;
       this.pendingResults.push([line, ...outcome.extraLines].join('\n'));

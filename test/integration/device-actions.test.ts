@@ -147,6 +147,71 @@ describe('device actions', () => {
     expect((await capabilities()).facePhoto).to.equal(true);
   });
 
+  it('a terminal clock off by 2:30 h shows its skew, raises device.clock_skew once (no loop), and clock.sync sets it and reads it back', async () => {
+    const device = await createTerminalDevice(t.url, ws.key, { time_zone: 'UTC' });
+    const [{ company_id }] = await sql('select company_id from device where id = ?', [device.id]);
+    await createEmployee(t.url, ws.key, company_id, { pin: '41' });
+    const receivedEvents = async () => (await sql("select data from event where type = 'device.clock_skew' and (data->>'device_id')::int = ?", [device.id])).map((r) => r.data);
+    const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'att', pollIntervalMs: 50, clockSkewSeconds: 9000 });
+    terminal.start();
+    try {
+      terminal.punch({ pin: '41' });
+      const skewed = await eventually(async () => {
+        const r = await rest(t.url, 'GET', `/public/v2/devices/${device.id}`, { key: ws.key });
+        return r.body.clock_skew_seconds !== null ? r.body : null;
+      });
+      expect(skewed.clock_skew_seconds).to.be.within(8995, 9005);
+      // More real-time punches, the clock still off: still one alert.
+      for (const seconds of [60, 120]) terminal.punch({ pin: '41', at: new Date(Date.now() + 9000_000 + seconds * 1000) });
+      await eventually(async () => (await sql('select count(*)::int as n from punch where device_id = ?', [device.id]))[0].n === 3);
+      const [alert, ...more] = await receivedEvents();
+      expect(more).to.have.length(0);
+      expect(alert).to.include({ device_id: device.id, likely_wrong_time_zone: true, limit_seconds: 300 });
+
+      const sync = await act(device.id, { type: 'clock.sync' });
+      expect(sync.status).to.equal(202);
+      const [command] = await sql('select command from device_command where reference = ?', [`device_action:${sync.body.action_id}`]);
+      expect(command.command).to.equal('CHECK');
+      const done = await finished(device.id, sync.body.action_id);
+      expect(done.status).to.equal('succeeded');
+      expect(done.result.skew_before).to.be.within(8995, 9005);
+      expect(done.result.skew_after).to.equal(null);
+      await eventually(async () => terminal.isConnected);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      terminal.punch({ pin: '41' });
+      const after = await eventually(async () => {
+        const r = await rest(t.url, 'GET', `/public/v2/devices/${device.id}/actions/${sync.body.action_id}`, { key: ws.key });
+        return r.body.result.skew_after !== null ? r.body.result : null;
+      });
+      expect(Math.abs(after.skew_after)).to.be.below(5);
+      expect((await rest(t.url, 'GET', `/public/v2/devices/${device.id}`, { key: ws.key })).body.clock_skew_seconds).to.be.within(-5, 5);
+      expect(await receivedEvents()).to.have.length(1);
+    } finally {
+      await terminal.stop();
+    }
+  });
+
+  it('clock.sync on an access-control terminal sets its clock with SET OPTIONS DateTime (ZK-encoded local time)', async () => {
+    const device = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc', time_zone: 'Asia/Kolkata' });
+    const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'acc', pollIntervalMs: 50, clockSkewSeconds: -600 });
+    terminal.start();
+    try {
+      const sync = await act(device.id, { type: 'clock.sync' });
+      const [command] = await sql('select command from device_command where reference = ?', [`device_action:${sync.body.action_id}`]);
+      expect(command.command).to.match(/^SET OPTIONS DateTime=\d+$/);
+      expect((await finished(device.id, sync.body.action_id)).status).to.equal('succeeded');
+      // The terminal's next real-time record reads its clock: set to within seconds.
+      terminal.doorAlarm('held_open');
+      const { skew } = await eventually(async () => {
+        const [row] = await sql('select clock_skew_seconds as s from device where id = ?', [device.id]);
+        return row.s === null ? null : { skew: row.s as number };
+      });
+      expect(Math.abs(skew)).to.be.below(5);
+    } finally {
+      await terminal.stop();
+    }
+  });
+
   it('refuses unknown types, bad or missing options, what the terminal cannot do and foreign devices, queueing nothing', async () => {
     const clock = await createTerminalDevice(t.url, ws.key);
     const panel = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc' });

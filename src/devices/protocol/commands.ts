@@ -331,3 +331,17 @@ export function rebootCommand(family: 'attendance' | 'access'): string {
 export function clearLogCommand(): string {
   return 'CLEAR LOG';
 }
+
+/**
+ * Sets an access-control terminal's clock: `SET OPTIONS DateTime=<ZK-encoded local seconds>` (the
+ * terminal's local wall time, `encodeZkTime`; SEC-DOC). Attendance terminals take the time from
+ * the handshake reply instead (the `Date` header and `TimeZone`), which `CHECK` makes them repeat.
+ */
+export function setClockCommand(encodedLocalTime: number): string {
+  return `SET OPTIONS DateTime=${int(encodedLocalTime, 'DateTime', 0, 2 ** 31 - 1)}`;
+}
+
+/** `CHECK`: the attendance terminal repeats its handshake (options, stamps, and its clock from the reply). */
+export function checkCommand(): string {
+  return 'CHECK';
+}
