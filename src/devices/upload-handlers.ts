@@ -7,6 +7,7 @@ import type { RequestContext } from '../services/context';
 import { ATTLOG_CHUNK, ingestAttlog, ingestRtlog } from '../services/terminal-ingest.service';
 import { applyDoorStates } from '../services/door-state.service';
 import { noteClockReading } from '../services/device-clock.service';
+import { recordReportedUsers } from '../services/user-reconcile.service';
 import { recordDoorStates, recordReportedOptions, type TerminalDevice } from '../services/terminal.service';
 import { recordTerminalTemplates } from '../services/employee-template.service';
 import { biodataTemplate, operlogTemplates, tableDataTemplates } from './uploaded-templates';
@@ -80,8 +81,9 @@ export async function handleAttlog(u: Upload): Promise<string> {
 export async function handleOperlog(u: Upload): Promise<string> {
   const { records, errors } = parseOperlog(u.body);
   logRejected(u, 'OPERLOG', errors);
-  const users = records.filter((r) => r.kind === 'user').length;
-  if (users > 0) u.ctx.logger.info({ serial: u.device.serialNumber, users }, 'users enrolled on the terminal ignored');
+  const users = records.filter((r) => r.kind === 'user');
+  // Not turned into employees: remembered as what the terminal holds (users.reconcile compares).
+  await recordReportedUsers(u.ctx, u.device, users.map((r) => ({ pin: r.pin, name: r.name, privilege: r.privilege })));
   await recordTerminalTemplates(u.ctx, u.device, operlogTemplates(records, u.device.reported));
   return uploadAck(records.length);
 }

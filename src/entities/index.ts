@@ -8,6 +8,7 @@ import { Assignment } from './assignment.entity';
 import { AuditEvent } from './audit-event.entity';
 import { Company } from './company.entity';
 import { DeviceAction } from './device-action.entity';
+import { DeviceReportedUser } from './device-reported-user.entity';
 import { DeviceAccessSchedule } from './device-access-schedule.entity';
 import { DeviceCommand } from './device-command.entity';
 import { DeviceStatusChange } from './device-status-change.entity';
@@ -50,6 +51,7 @@ export {
   DeviceAccessSchedule,
   DeviceAction,
   DeviceCommand,
+  DeviceReportedUser,
   DeviceStatusChange,
   DeviceUser,
   Door,
@@ -112,4 +114,5 @@ export const entities = [
   AccessLevelArea,
   DeviceAccessSchedule,
   DeviceAction,
+  DeviceReportedUser,
 ];

@@ -2,10 +2,11 @@ import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { DEVICE_ACTION_TYPES } from '../services/device-action.service';
 import { Connection } from './connection';
 
-@ObjectType('DeviceActionOptions', { description: 'The range of a record count or backfill (terminal-local dates, inclusive).' })
+@ObjectType('DeviceActionOptions', { description: 'The range of a record count or backfill (terminal-local dates, inclusive); fix for a reconcile.' })
 export class DeviceActionOptionsType {
   @Field(() => String, { nullable: true }) startDate?: string | null;
   @Field(() => String, { nullable: true }) endDate?: string | null;
+  @Field(() => Boolean, { nullable: true }) fix?: boolean | null;
 }
 
 @ObjectType('InfoField', { description: 'One value the terminal reported (its own key spelling).' })
@@ -25,6 +26,12 @@ export class DeviceActionResultType {
   @Field(() => Int, { nullable: true, description: '`attendance.backfill`: punches of the range Timegate did not have before.' }) punchesNew?: number | null;
   @Field(() => Int, { nullable: true, description: "`clock.sync`: the terminal's clock skew (seconds) when it was set." }) skewBefore?: number | null;
   @Field(() => Int, { nullable: true, description: '`clock.sync`: the skew measured on its first real-time record after (null until it sends one).' }) skewAfter?: number | null;
+  @Field(() => Boolean, { nullable: true, description: '`users.reconcile`: every user the terminal counted has arrived and was compared.' }) complete?: boolean | null;
+  @Field(() => Int, { nullable: true, description: '`users.reconcile`: users the terminal holds.' }) usersReported?: number | null;
+  @Field(() => [String], { nullable: true, description: '`users.reconcile`: pins Timegate sends to this terminal that it does not hold.' }) missingOnDevice?: string[] | null;
+  @Field(() => [String], { nullable: true, description: '`users.reconcile`: pins the terminal holds that Timegate does not send it.' }) unexpectedOnDevice?: string[] | null;
+  @Field(() => [String], { nullable: true, description: '`users.reconcile`: pins whose name or privilege differ.' }) differing?: string[] | null;
+  @Field(() => Int, { nullable: true, description: '`users.reconcile` with fix: users sent again plus delete commands queued.' }) fixed?: number | null;
   @Field(() => Int, { nullable: true, description: 'A failed action: the terminal return code.' }) returnCode?: number | null;
 }
 
@@ -45,6 +52,7 @@ export class DeviceActionType {
 export class DeviceActionOptionsInput {
   @Field(() => String, { nullable: true }) startDate?: string | null;
   @Field(() => String, { nullable: true }) endDate?: string | null;
+  @Field(() => Boolean, { nullable: true, description: '`users.reconcile`: queue the commands that close the gap.' }) fix?: boolean | null;
 }
 
 @InputType()

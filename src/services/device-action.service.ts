@@ -6,8 +6,9 @@
 // is a `device.action.updated` event.
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { checkCommand, clearLogCommand, encodeZkTime, infoCommand, instantToLocal, queryAttlogCommand, rebootCommand, setClockCommand, verifySumAttlogCommand } from '../devices/protocol';
+import { checkCommand, clearLogCommand, queryUsersCommand, encodeZkTime, infoCommand, instantToLocal, queryAttlogCommand, rebootCommand, setClockCommand, verifySumAttlogCommand } from '../devices/protocol';
 import { forgetClockReading } from './device-clock.service';
+import { finishReconciles } from './user-reconcile.service';
 import { Device, DeviceAction } from '../entities';
 import { DeviceMode } from '../entities/device.entity';
 import { DomainError } from '../errors/domain-error';
@@ -18,7 +19,7 @@ import { enqueueCommand } from './device-command.service';
 import type { Page, PageRequest } from './pagination';
 import { FieldChecker, isCalendarDate } from './validation';
 
-export const DEVICE_ACTION_TYPES = ['info.refresh', 'reboot', 'attendance.count', 'attendance.backfill', 'logs.clear', 'clock.sync'] as const;
+export const DEVICE_ACTION_TYPES = ['info.refresh', 'reboot', 'attendance.count', 'attendance.backfill', 'logs.clear', 'clock.sync', 'users.reconcile'] as const;
 /** How recent a matching `attendance.count` must be for `logs.clear`: no punch may be lost to a clear. */
 export const CLEAR_NEEDS_COUNT_WITHIN_MS = 60 * 60_000;
 export type DeviceActionType = (typeof DEVICE_ACTION_TYPES)[number];
@@ -64,8 +65,12 @@ function plan(device: Device, type: string | null | undefined, options: Record<s
   check.done();
   const kind = type as DeviceActionType;
   const access = device.modeType === DeviceMode.acc;
-  const known = kind === 'attendance.count' || kind === 'attendance.backfill' ? ['startDate', 'endDate'] : [];
+  const known = kind === 'attendance.count' || kind === 'attendance.backfill' ? ['startDate', 'endDate'] : kind === 'users.reconcile' ? ['fix'] : [];
   for (const [key, value] of Object.entries(options)) if (value != null && !known.includes(key)) check.add(`options.${key}`, 'not_allowed', `${kind} takes no option ${key}.`);
+  if (kind === 'users.reconcile' && options.fix != null && typeof options.fix !== 'boolean') check.add('options.fix', 'invalid_type', 'options.fix must be true or false.');
+  if (kind === 'users.reconcile' && access) {
+    check.add('type', 'unsupported_by_device', 'users.reconcile reads the attendance user table (DATA QUERY USERINFO); access-control terminals are not served yet.');
+  }
   if ((kind === 'attendance.count' || kind === 'attendance.backfill' || kind === 'logs.clear') && access) {
     check.add('type', 'unsupported_by_device', `${kind} needs an attendance terminal (ATTLOG queries); access-control terminals keep their events in rtlog.`);
   }
@@ -84,6 +89,8 @@ function plan(device: Device, type: string | null | undefined, options: Record<s
     }
     case 'logs.clear':
       return { type: kind, options: {}, commands: [clearLogCommand()] };
+    case 'users.reconcile':
+      return { type: kind, options: { fix: options.fix === true }, commands: [queryUsersCommand()] };
     case 'clock.sync':
       // The skew before, to compare with the one measured after (the result).
       return {
@@ -286,6 +293,9 @@ async function resultOf(em: EntityManager, action: ActionRow, commands: CommandR
     }
     case 'logs.clear':
       return {};
+    case 'users.reconcile':
+      // A query's Return is how many users the terminal holds; each arrives as an OPERLOG USER record.
+      return { complete: false, usersReported: Math.max(0, commands[0]?.return_code ?? 0) };
     case 'clock.sync': {
       forgetClockReading(action.device_id);
       const [device] = await em.execute<{ clock_skew_seconds: number | null }[]>('select clock_skew_seconds from device where id = ?', [action.device_id]);
@@ -313,6 +323,7 @@ export async function mirrorDeviceActions(ctx: RequestContext, commandIds: numbe
     [`{${commandIds.join(',')}}`],
   );
   const events: NewEvent[] = [];
+  const reconciled = new Set<number>();
   for (const action of actions) {
     const commands = await em.execute<CommandRow[]>('select status, return_code, result_fields from device_command where reference = ? order by id', [`device_action:${action.action_id}`]);
     const statuses = commands.map((c) => c.status);
@@ -328,8 +339,11 @@ export async function mirrorDeviceActions(ctx: RequestContext, commandIds: numbe
     const completedAt = done ? ctx.now() : null;
     await em.execute('update device_action set status = ?, result = ?::jsonb, completed_at = ? where id = ?', [status, result === null ? null : JSON.stringify(result), completedAt, action.id]);
     events.push(eventOf({ ...action, status, result, completed_at: completedAt }));
+    // The users may all have arrived before the answer.
+    if (action.type === 'users.reconcile' && status === 'succeeded') reconciled.add(action.device_id);
   }
   await recordEvents(ctx, events);
+  for (const deviceId of reconciled) await finishReconciles(ctx, deviceId);
 }
 
 /** A `device.action.updated` payload (REST spelling) as the action the APIs show. */

@@ -39,6 +39,8 @@ export interface CommandOutcome {
   dataChanged: boolean;
   /** Stored log records the command asks to upload again (`DATA QUERY ATTLOG`). */
   resend?: LogRecord[];
+  /** Pins of users the command asks to upload again (`DATA QUERY USERINFO`). */
+  resendUsers?: string[];
   /** `SET OPTIONS DateTime=<ZK seconds>`: the local wall time the clock was set to, read as if UTC. */
   clockSetTo?: Date;
 }
@@ -115,6 +117,12 @@ export function executeCommand(ctx: ExecutionContext, cmd: ParsedCommand): Comma
       }
       break;
     case 'DATA QUERY': {
+      if (ctx.family === 'att' && (cmd.table ?? '').toUpperCase() === 'USERINFO') {
+        // Every user, uploaded again as OPERLOG USER records; Return is how many.
+        outcome.resendUsers = [...ctx.store.users.keys()];
+        outcome.rc = outcome.resendUsers.length;
+        break;
+      }
       // Attendance records of a local range, uploaded again as ATTLOG; Return is how many.
       const range = cmd.records[0];
       if (ctx.family !== 'att' || (cmd.table ?? '').toUpperCase() !== 'ATTLOG' || !range?.get('starttime') || !range.get('endtime')) {

@@ -626,6 +626,7 @@ export class SimulatedTerminal extends EventEmitter {
       const outcome = this.run(command);
       for (const r of outcome.newLog) this.queueLog(r);
       for (const r of outcome.resend ?? []) this.queueLog(r);
+      for (const pin of outcome.resendUsers ?? []) this.queueUser(this.store.users.get(pin)!);
       if (outcome.newLog.some((r) => r.event === 8)) this.queueDoorState(true);
       else if (outcome.newLog.some((r) => r.event === 7 || r.event === 9)) this.queueDoorState(false);
       if (outcome.dataChanged) this.infoDue = true;

@@ -212,6 +212,49 @@ describe('device actions', () => {
     }
   });
 
+  it('users.reconcile finds one missing and one unexpected user, and with fix closes exactly that gap', async () => {
+    const device = await createTerminalDevice(t.url, ws.key);
+    const [{ company_id }] = await sql('select company_id from device where id = ?', [device.id]);
+    const ann = await createEmployee(t.url, ws.key, company_id, { pin: '51', name: 'Ann', lastname: 'Lee' });
+    const ben = await createEmployee(t.url, ws.key, company_id, { pin: '52', name: 'Ben', lastname: 'Ray' });
+    expect((await rest(t.url, 'POST', `/public/v2/devices/${device.id}/employees`, { key: ws.key, body: [{ employee_id: ann.id, permission_id: 0 }, { employee_id: ben.id, permission_id: 0 }] })).status).to.equal(200);
+    const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'att', pollIntervalMs: 50 });
+    terminal.start();
+    try {
+      await eventually(async () => terminal.store.users.has('51') && terminal.store.users.has('52'));
+      // Behind Timegate's back: Ben is gone from the terminal, someone unknown was added.
+      terminal.store.deleteUser('52');
+      terminal.store.upsertUser('99', { name: 'Stranger' });
+
+      const report = await act(device.id, { type: 'users.reconcile' });
+      const [query] = await sql('select command from device_command where reference = ?', [`device_action:${report.body.action_id}`]);
+      expect(query.command).to.equal('DATA QUERY USERINFO');
+      const found = await eventually(async () => {
+        const r = await rest(t.url, 'GET', `/public/v2/devices/${device.id}/actions/${report.body.action_id}`, { key: ws.key });
+        return r.body.result?.complete ? r.body.result : null;
+      });
+      expect(found).to.include({ complete: true, users_reported: 2 });
+      expect(found).to.deep.include({ missing_on_device: ['52'], unexpected_on_device: ['99'], differing: [] });
+      expect(found.fixed).to.equal(null);
+      expect(terminal.store.users.has('99')).to.equal(true);
+
+      const mark = (await sql('select coalesce(max(id), 0)::int as id from device_command where device_id = ?', [device.id]))[0].id;
+      const fix = await act(device.id, { type: 'users.reconcile', options: { fix: true } });
+      const fixed = await eventually(async () => {
+        const r = await rest(t.url, 'GET', `/public/v2/devices/${device.id}/actions/${fix.body.action_id}`, { key: ws.key });
+        return r.body.result?.complete ? r.body.result : null;
+      });
+      expect(fixed).to.deep.include({ missing_on_device: ['52'], unexpected_on_device: ['99'], fixed: 2 });
+      await eventually(async () => terminal.store.users.has('52') && !terminal.store.users.has('99'));
+      const queued = (await sql('select command from device_command where device_id = ? and id > ? order by id', [device.id, mark])).map((r) => r.command);
+      expect(queued.filter((c) => c.startsWith('DATA DELETE'))).to.deep.equal(['DATA DELETE USERINFO PIN=99']);
+      expect(queued.filter((c) => c.startsWith('DATA UPDATE USERINFO'))).to.deep.equal(['DATA UPDATE USERINFO PIN=52\tName=Ben Ray\tPri=0']);
+      expect(terminal.store.users.has('51')).to.equal(true);
+    } finally {
+      await terminal.stop();
+    }
+  });
+
   it('refuses unknown types, bad or missing options, what the terminal cannot do and foreign devices, queueing nothing', async () => {
     const clock = await createTerminalDevice(t.url, ws.key);
     const panel = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc' });

@@ -345,3 +345,8 @@ export function setClockCommand(encodedLocalTime: number): string {
 export function checkCommand(): string {
   return 'CHECK';
 }
+
+/** `DATA QUERY USERINFO`: the attendance terminal uploads every user it holds (OPERLOG `USER` records). */
+export function queryUsersCommand(): string {
+  return 'DATA QUERY USERINFO';
+}

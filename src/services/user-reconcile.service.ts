@@ -1,0 +1,120 @@
+// Who is really on a terminal. `users.reconcile` (device-action.service.ts) asks an attendance
+// terminal for its user table (`DATA QUERY USERINFO`); it answers with the number of users and
+// uploads each as an OPERLOG `USER` record, which lands in `device_reported_user`. Once every one
+// has arrived (in whichever order the result and the uploads come), the report is compared with
+// what Timegate says the terminal should hold (`device_user`): missing on the device, unexpected on
+// it, differing (name or privilege). With `fix`, exactly the commands that close the gap are queued:
+// the missing and differing users are sent again, the unexpected ones deleted by pin. Never a
+// wholesale clear.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { deleteAccessUserCommands, deleteUserInfoCommand } from '../devices/protocol';
+import { recordEvents, type NewEvent } from '../events/outbox';
+import { notifyCommandsQueued } from './command-queue-changes';
+import { withEm, type RequestContext } from './context';
+import { newCommandId } from './device-command.service';
+
+export interface ReportedUser {
+  pin: string;
+  name: string | null;
+  privilege: number | null;
+}
+
+/** Users a terminal reported (OPERLOG `USER`): remembered, then any reconcile waiting for them is finished. */
+export async function recordReportedUsers(ctx: RequestContext, device: { id: number; workspaceId: number }, users: readonly ReportedUser[]): Promise<void> {
+  if (users.length === 0) return;
+  const now = ctx.now();
+  await ctx.em.transactional(async (em) => {
+    await (em as EntityManager).execute(
+      `insert into device_reported_user (workspace_id, device_id, pin, name, privilege, reported_at)
+       select ?, ?, r.pin, r.name, r.privilege, ? from jsonb_to_recordset(?::jsonb) as r(pin text, name text, privilege int)
+       on conflict (device_id, pin) do update set name = excluded.name, privilege = excluded.privilege, reported_at = excluded.reported_at`,
+      [device.workspaceId, device.id, now, JSON.stringify(users.map((u) => ({ pin: u.pin.slice(0, 64), name: u.name?.slice(0, 201) ?? null, privilege: u.privilege })))],
+    );
+    await finishReconciles(withEm(ctx, em), device.id);
+  });
+}
+
+interface WaitingAction {
+  id: number;
+  workspace_id: number;
+  action_id: string;
+  device_id: number;
+  company_id: number;
+  mode_type: string;
+  options: { fix?: boolean };
+  result: { usersReported: number };
+  created_at: Date;
+  completed_at: Date;
+  expires_at: Date;
+}
+
+/**
+ * Finishes the device's reconciles whose terminal has now reported every user it counted (in the
+ * caller's transaction): the comparison, the fix when asked, the completed result and its event.
+ */
+export async function finishReconciles(ctx: RequestContext, deviceId: number): Promise<void> {
+  const em = ctx.em as EntityManager;
+  const waiting = await em.execute<WaitingAction[]>(
+    `select a.id, a.workspace_id, a.action_id, a.device_id, d.company_id, d.mode_type, a.options, a.result, a.created_at, a.completed_at, a.expires_at
+     from device_action a join device d on d.id = a.device_id
+     where a.device_id = ? and a.type = 'users.reconcile' and a.status = 'succeeded' and (a.result->>'complete')::boolean is false
+     for update of a`,
+    [deviceId],
+  );
+  const events: NewEvent[] = [];
+  for (const action of waiting) {
+    const reported = await em.execute<{ pin: string; name: string | null; privilege: number | null }[]>(
+      'select pin, name, privilege from device_reported_user where device_id = ? and reported_at >= ? order by pin',
+      [deviceId, action.created_at],
+    );
+    if (reported.length < action.result.usersReported) continue;
+    const desired = await em.execute<{ id: number; pin: string; name: string; privilege: number }[]>(
+      'select id, pin, name, privilege from device_user where device_id = ? and present order by pin',
+      [deviceId],
+    );
+    const onDevice = new Map(reported.map((r) => [r.pin, r]));
+    const wanted = new Map(desired.map((d) => [d.pin, d]));
+    const missing = desired.filter((d) => !onDevice.has(d.pin));
+    const unexpected = reported.filter((r) => !wanted.has(r.pin));
+    const differing = desired.filter((d) => {
+      const r = onDevice.get(d.pin);
+      return r !== undefined && ((r.name !== null && r.name !== d.name) || (r.privilege !== null && r.privilege !== d.privilege));
+    });
+    let fixedCommands = 0;
+    const now = ctx.now();
+    if (action.options.fix) {
+      const resend = [...missing, ...differing].map((d) => d.id);
+      if (resend.length > 0) {
+        await em.execute(`update device_user set sync_status = 'pending', return_code = null, changed_at = ? where id = any(?::int[])`, [now, `{${resend.join(',')}}`]);
+      }
+      const deletes = unexpected.flatMap((u) => (action.mode_type === 'acc' ? deleteAccessUserCommands(u.pin) : [deleteUserInfoCommand(u.pin)]));
+      if (deletes.length > 0) {
+        await em.execute(
+          `insert into device_command (workspace_id, device_id, command_id, command, kind, reference, created_at) values ${deletes.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+          deletes.flatMap((command) => [action.workspace_id, deviceId, newCommandId(), command, 'reconcile_fix', `reconcile:${action.action_id}`, now]),
+        );
+      }
+      fixedCommands = resend.length + deletes.length;
+      notifyCommandsQueued([deviceId]);
+    }
+    const result = {
+      complete: true,
+      usersReported: reported.length,
+      missingOnDevice: missing.map((d) => d.pin),
+      unexpectedOnDevice: unexpected.map((u) => u.pin),
+      differing: differing.map((d) => d.pin),
+      ...(action.options.fix ? { fixed: fixedCommands } : {}),
+    };
+    await em.execute('update device_action set result = ?::jsonb where id = ?', [JSON.stringify(result), action.id]);
+    events.push({
+      workspaceId: action.workspace_id,
+      type: 'device.action.updated',
+      data: {
+        action_id: action.action_id, device_id: deviceId, company_id: action.company_id, type: 'users.reconcile', options: action.options, status: 'succeeded',
+        result: { complete: true, users_reported: result.usersReported, missing_on_device: result.missingOnDevice, unexpected_on_device: result.unexpectedOnDevice, differing: result.differing, ...(action.options.fix ? { fixed: fixedCommands } : {}) },
+        created_at: new Date(action.created_at).toISOString(), completed_at: new Date(action.completed_at).toISOString(), expires_at: new Date(action.expires_at).toISOString(),
+      },
+    });
+  }
+  await recordEvents(ctx, events);
+}
