@@ -7,7 +7,9 @@ export const employeeFields = `fragment EmployeeFields on Employee {
 
 export const deviceFields = `fragment DeviceFields on Device {
   id companyId areaId name serialNumber status modeType timeZone lastSeenAt firmware ip model protocol
-  userCount fingerprintCount faceCount attlogCount clockSkewSeconds clockCheckedAt createdAt updatedAt
+  userCount fingerprintCount faceCount attlogCount clockSkewSeconds clockCheckedAt
+  capabilities { doors accessLevels fingerprint face facePhoto userPhoto attendanceBackfill capacity { users fingerprints faces records userPhotos } }
+  createdAt updatedAt
 }`;
 
 export const verificationStateFields = `fragment VerificationStateFields on VerificationState { id name value createdAt updatedAt }`;
