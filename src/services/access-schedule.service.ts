@@ -70,6 +70,15 @@ function checkSchedule(input: AccessScheduleInput, creating: boolean): void {
   const check = new FieldChecker();
   check.text('name', input.name, { max: 100, required: creating || input.name !== undefined });
   if (creating && input.companyId == null) check.add('companyId', 'required', 'companyId is required.');
+  // At most 3 a day and 3 per holiday type: a longer list is refused before it is looked at.
+  if (input.intervals != null && input.intervals.length > 7 * MAX_INTERVALS_PER_DAY) {
+    check.add('intervals', 'too_many_intervals', `intervals holds at most ${7 * MAX_INTERVALS_PER_DAY} intervals (3 per weekday).`);
+    check.done();
+  }
+  if (input.holidayIntervals != null && input.holidayIntervals.length > 3 * MAX_INTERVALS_PER_DAY) {
+    check.add('holidayIntervals', 'too_many_intervals', `holidayIntervals holds at most ${3 * MAX_INTERVALS_PER_DAY} intervals (3 per holiday type).`);
+    check.done();
+  }
   if (input.intervals != null) {
     input.intervals.forEach((interval, index) => {
       if (!Number.isInteger(interval.weekday) || interval.weekday < 1 || interval.weekday > 7) {

@@ -6,7 +6,7 @@
 // is a `device.action.updated` event.
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { checkCommand, clearLogCommand, queryUsersCommand, encodeZkTime, infoCommand, instantToLocal, queryAttlogCommand, rebootCommand, setClockCommand, verifySumAttlogCommand } from '../devices/protocol';
+import { checkCommand, clearLogCommand, queryUsersCommand, encodeZkTime, formatLocalTime, infoCommand, instantToLocal, queryAttlogCommand, rebootCommand, setClockCommand, verifySumAttlogCommand } from '../devices/protocol';
 import { forgetClockReading } from './device-clock.service';
 import { finishReconciles } from './user-reconcile.service';
 import { Device, DeviceAction } from '../entities';
@@ -54,7 +54,7 @@ function checkRange(check: FieldChecker, options: Record<string, unknown>, requi
 
 /** The terminal-local date of an instant (`YYYY-MM-DD`). */
 function localDate(at: Date, zone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+  return formatLocalTime(at, zone).slice(0, 10);
 }
 
 /** Checks the type and its options, and refuses what the terminal's family cannot do; returns the commands. */

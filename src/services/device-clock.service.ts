@@ -38,6 +38,15 @@ export interface ClockDevice {
 
 /** Notes a clock reading of a real-time record (`recordAt`, the record's instant) received at `receivedAt`. */
 export async function noteClockReading(ctx: RequestContext, device: ClockDevice, recordAt: Date, receivedAt: Date): Promise<void> {
+  try {
+    await writeClockReading(ctx, device, recordAt, receivedAt);
+  } catch (error) {
+    // A measurement must never fail the upload that carried it (its punches are stored already).
+    ctx.logger.warn({ err: error, deviceId: device.id }, 'clock reading not stored');
+  }
+}
+
+async function writeClockReading(ctx: RequestContext, device: ClockDevice, recordAt: Date, receivedAt: Date): Promise<void> {
   const skew = Math.round((recordAt.getTime() - receivedAt.getTime()) / 1000);
   if (Math.abs(skew) > MAX_READING_SECONDS) return;
   const limit = ctx.config.clockSkewAlertSeconds;

@@ -7,20 +7,13 @@ import { DeviceMode } from '../entities/device.entity';
 import { DomainError } from '../errors/domain-error';
 import { workspaceOf, type RequestContext } from './context';
 import { DOOR_ACTION_KINDS, queueDoorAction, type DoorActionKind, type DoorActionView } from './door-action.service';
-import { terminalOf } from './sync-commands';
+import { option, terminalOf } from './sync-commands';
 import { FieldChecker } from './validation';
 
 /** How many doors the terminal has: an access-control terminal's reported `LockCount` (1–8), else one lock output. */
 export function doorCountOf(device: { modeType: string; reportedOptions?: Record<string, string> | null }): number {
   if (device.modeType !== DeviceMode.acc) return 1;
   return terminalOf({ access: true, reportedOptions: device.reportedOptions ?? {} }).doors;
-}
-
-/** A reported option by name, ignoring case and the `~` prefix some firmware writes. */
-function reported(options: Record<string, string>, name: string): string | undefined {
-  const wanted = name.replace(/^~/, '').toLowerCase();
-  for (const [key, value] of Object.entries(options)) if (key.replace(/^~/, '').toLowerCase() === wanted) return value;
-  return undefined;
 }
 
 export interface DeviceCapabilities {
@@ -41,16 +34,16 @@ export interface DeviceCapabilities {
  */
 export function deviceCapabilities(device: { modeType: string; reportedOptions?: Record<string, string> | null; fpAlgorithm?: string | null }): DeviceCapabilities {
   const options = device.reportedOptions ?? {};
-  const on = (name: string) => reported(options, name) === '1';
+  const on = (name: string) => option(options, name) === '1';
   const count = (name: string) => {
-    const value = reported(options, name);
+    const value = option(options, name);
     return value !== undefined && /^\d{1,9}$/.test(value) ? Number(value) : null;
   };
-  const photoTypes = (reported(options, 'MultiBioPhotoSupport') ?? '').split(':');
+  const photoTypes = (option(options, 'MultiBioPhotoSupport') ?? '').split(':');
   return {
     doors: doorCountOf(device),
     accessLevels: device.modeType === DeviceMode.acc,
-    fingerprint: on('FingerFunOn') || reported(options, 'FPVersion') !== undefined || reported(options, 'ZKFPVersion') !== undefined || Boolean(device.fpAlgorithm),
+    fingerprint: on('FingerFunOn') || option(options, 'FPVersion') !== undefined || option(options, 'ZKFPVersion') !== undefined || Boolean(device.fpAlgorithm),
     face: on('FaceFunOn'),
     facePhoto: on('BioPhotoFun') || on('VisilightFun') || photoTypes[9] === '1',
     userPhoto: on('PhotoFunOn') || on('UserPicURLFunOn'),

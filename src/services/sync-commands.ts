@@ -95,7 +95,7 @@ export function majorVersion(text: string | null | undefined): number | null {
 }
 
 /** A reported option by name, ignoring case and the `~` prefix some firmware writes. */
-function option(options: Record<string, string>, ...names: string[]): string | undefined {
+export function option(options: Record<string, string>, ...names: string[]): string | undefined {
   const wanted = new Set(names.map((n) => n.replace(/^~/, '').toLowerCase()));
   for (const [key, value] of Object.entries(options)) if (wanted.has(key.replace(/^~/, '').toLowerCase())) return value;
   return undefined;

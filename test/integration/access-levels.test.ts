@@ -49,6 +49,14 @@ describe('access schedules and levels', () => {
       expect(r.status, code).to.equal(422);
       expect(r.body.error.details.map((d: any) => [d.field, d.code]), code).to.deep.include([field, code]);
     }
+    // A list longer than a week's 21 slots is refused as a whole, in both APIs.
+    const week = Array.from({ length: 22 }, (_, i) => ({ weekday: (i % 7) + 1, start_time: '08:00', end_time: '09:00' }));
+    expect((await call('POST', '/public/v2/access_schedules', { company_id: acme.id, name: 'Long', intervals: week })).status).to.equal(422);
+    const long = await call('POST', '/graphql', {
+      query: 'mutation ($input: CreateAccessScheduleInput!) { createAccessSchedule(input: $input) { id } }',
+      variables: { input: { companyId: acme.id, name: 'Long', intervals: week.map((w) => ({ weekday: w.weekday, startTime: w.start_time, endTime: w.end_time })) } },
+    });
+    expect(long.body.errors[0].extensions.details.map((d: any) => [d.field, d.code])).to.deep.equal([['intervals', 'too_many_intervals']]);
     const foreignSchedule = (await call('POST', '/public/v2/access_schedules', { company_id: other.id, name: 'Theirs', intervals: officeHours })).body;
     const panel = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc', company_id: other.id });
     const [theirDoor] = (await call('GET', `/public/v2/devices/${panel.id}/doors`)).body;

@@ -3,6 +3,8 @@
 // because older "Clock" firmware numbers verify modes differently (reference §7.1).
 
 // ATT-DOC Appendix 7 = SEC-DOC 附录3. '+' = all required, '/' = any of.
+import type { DoorState } from './access-uploads';
+
 const VERIFY_NAMES: Record<number, string> = {
   0: 'any',
   1: 'fingerprint',
@@ -81,16 +83,7 @@ export const RTLOG_ALARM_CANCELLED = 7;
 export const RTLOG_DOOR_CLOSED = 201;
 
 /** The rtstate alarm flags of a door as alarm kinds (reader tamper counts as tamper; duress by password or finger alike). */
-export function rtstateAlarmKinds(flags: {
-  accidentalOpen: boolean;
-  tamper: boolean;
-  duressPassword: boolean;
-  duressFingerprint: boolean;
-  doorOpenTimeout: boolean;
-  mainsLost: boolean;
-  batteryLost: boolean;
-  readerTamper: boolean;
-}): DoorAlarmKind[] {
+export function rtstateAlarmKinds(flags: DoorState['alarms']): DoorAlarmKind[] {
   const kinds = new Set<DoorAlarmKind>();
   if (flags.accidentalOpen) kinds.add('forced_open');
   if (flags.doorOpenTimeout) kinds.add('held_open');
