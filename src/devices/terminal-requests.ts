@@ -61,8 +61,11 @@ export interface TerminalDeps {
 
 const reply = (body: string, status = 200): TerminalReply => ({ status, body });
 
-/** Keys we ask attendance terminals to report through `table=options` (algorithm versions, capacities). */
-export const PUSH_OPTION_KEYS = ['FingerFunOn', 'FaceFunOn', 'MultiBioDataSupport', 'MultiBioPhotoSupport', 'MultiBioVersion', 'MultiBioDataCount', 'MaxMultiBioDataCount'];
+/** Keys we ask attendance terminals to report through `table=options` (algorithm versions, capacities, photo support). */
+export const PUSH_OPTION_KEYS = [
+  'FingerFunOn', 'FaceFunOn', 'MultiBioDataSupport', 'MultiBioPhotoSupport', 'MultiBioVersion', 'MultiBioDataCount', 'MaxMultiBioDataCount',
+  'BioPhotoFun', 'VisilightFun', 'PhotoFunOn',
+];
 
 function isHandshake(r: TerminalRequest): boolean {
   return r.endpoint === 'cdata' && r.method === 'GET' && r.query.has('options');

@@ -18,6 +18,8 @@ import { DoorAction } from './door-action.entity';
 import { DoorEvent } from './door-event.entity';
 import { Employee } from './employee.entity';
 import { EmployeeTemplate } from './employee-template.entity';
+import { EmployeePhoto } from './employee-photo.entity';
+import { FaceEnrollment } from './face-enrollment.entity';
 import { Door } from './door.entity';
 import { Event } from './event.entity';
 import { Holiday } from './holiday.entity';
@@ -58,8 +60,10 @@ export {
   DoorAction,
   DoorEvent,
   Employee,
+  EmployeePhoto,
   EmployeeTemplate,
   Event,
+  FaceEnrollment,
   Holiday,
   IdempotencyRecord,
   JobCursor,
@@ -115,4 +119,6 @@ export const entities = [
   DeviceAccessSchedule,
   DeviceAction,
   DeviceReportedUser,
+  EmployeePhoto,
+  FaceEnrollment,
 ];

@@ -11,6 +11,7 @@ import { DeviceActionResolver } from './device-action.resolver';
 import { DoorEventResolver } from './door-event.resolver';
 import { EmployeeResolver } from './employee.resolver';
 import { EmployeeTemplateResolver } from './employee-template.resolver';
+import { EmployeePhotoResolver } from './employee-photo.resolver';
 import { EventResolver } from './event.resolver';
 import { HolidayResolver } from './holiday.resolver';
 import { PayPeriodResolver } from './pay-period.resolver';
@@ -29,6 +30,7 @@ export const resolvers = [
   CompanyResolver,
   EmployeeResolver,
   EmployeeTemplateResolver,
+  EmployeePhotoResolver,
   DeviceResolver,
   VerificationStateResolver,
   PunchResolver,

@@ -86,7 +86,7 @@ function operation(route: RestRoute, schema: GraphQLSchema): Record<string, unkn
       headers: route.list
         ? { 'X-Total-Count': { schema: { type: 'integer' } }, Link: { schema: { type: 'string' }, description: 'RFC 8288 first/prev/next/last.' } }
         : undefined,
-      content: {
+      content: route.imageResult ? { [route.imageResult.mediaType]: { schema: { type: 'string', format: 'binary' } } } : {
         'application/json': { schema: route.list ? { type: 'array', items: result } : result },
         // Asked for with `Accept: text/csv`: the same rows, a header row of these columns (RFC 4180).
         ...(route.csv ? { 'text/csv': { schema: { type: 'string', description: `Columns: ${route.csv.join(', ')}.` } } } : {}),
@@ -101,12 +101,16 @@ function operation(route: RestRoute, schema: GraphQLSchema): Record<string, unkn
     responses['413'] = { $ref: '#/components/responses/payload_too_large' };
     responses['415'] = { $ref: '#/components/responses/unsupported_media_type' };
   }
+  if (route.imageBody) {
+    responses['413'] = { $ref: '#/components/responses/payload_too_large' };
+    responses['415'] = { $ref: '#/components/responses/unsupported_media_type' };
+  }
   if (route.method === 'POST') responses['409'] = { $ref: '#/components/responses/idempotency_conflict' };
 
   return {
     operationId: route.name,
     parameters: parameters.length ? parameters : undefined,
-    requestBody: route.body ? requestBody(route.body) : undefined,
+    requestBody: route.body ? requestBody(route.body) : route.imageBody ? imageRequestBody(route.imageBody) : undefined,
     responses,
   };
 }
@@ -116,6 +120,15 @@ function requestBody(body: NonNullable<RestRoute['body']>): Record<string, unkno
     ? { oneOf: [body.schema, { type: 'object', properties: { [body.wrapper]: body.schema }, required: [body.wrapper], additionalProperties: false }] }
     : body.schema;
   return { required: true, content: { 'application/json': { schema: bodySchema, example: body.example } } };
+}
+
+function imageRequestBody(image: NonNullable<RestRoute['imageBody']>): Record<string, unknown> {
+  const schema = { type: 'string', format: 'binary', maxLength: image.limitBytes };
+  return {
+    required: true,
+    description: `The image itself (not JSON), at most ${image.limitBytes} bytes.`,
+    content: Object.fromEntries(image.mediaTypes.map((type) => [type, { schema }])),
+  };
 }
 
 /** JSON Schema of what the route returns: the GraphQL selection of its result field, in snake_case. */

@@ -61,7 +61,7 @@ export function createRestRouter(deps: {
       try {
         const ctx = await deps.contextFactory({ authorization: req.headers.authorization, requestId });
         const idempotencyKey = route.method === 'POST' ? idempotencyKeyOf(req) : undefined;
-        const body = compiled.validateBody ? await readBody(req, res, jsonParser, compiled) : undefined;
+        const body = compiled.validateBody ? await readBody(req, res, jsonParser, compiled) : route.imageBody ? await readImage(req, res, route.imageBody) : undefined;
         const query = readQuery(req, compiled);
         const unstorable = unstorableStringAt(params) ?? unstorableStringAt(query) ?? unstorableStringAt(body);
         if (unstorable) throw unstorableError(unstorable);
@@ -71,6 +71,7 @@ export function createRestRouter(deps: {
         if (idempotencyKey === undefined) {
           const { status, payload } = await execute();
           if (route.csv && wantsCsv(req)) sendCsv(res, status, route, payload);
+          else if (route.imageResult) sendImage(res, status, route.imageResult, payload);
           else res.status(status).json(payload);
           return;
         }
@@ -129,6 +130,25 @@ function sendCsv(res: Response, status: number, route: RestRoute, payload: unkno
   res.status(status).type('text/csv; charset=utf-8');
   res.setHeader('Content-Disposition', `attachment; filename="${route.name}.csv"`);
   res.send(toCsv(route.csv!, rows));
+}
+
+/** An image result: its bytes with their media type; personal data, so never stored by a cache. */
+function sendImage(res: Response, status: number, image: NonNullable<RestRoute['imageResult']>, payload: unknown): void {
+  const bytes = Buffer.from(String((payload as Record<string, unknown>)[image.field] ?? ''), 'base64');
+  res.status(status).type(image.mediaType).setHeader('Cache-Control', 'private, no-store');
+  res.send(bytes);
+}
+
+/** Reads an image body (as base64): 415 for another media type, 413 above the route's limit. */
+async function readImage(req: Request, res: Response, image: NonNullable<RestRoute['imageBody']>): Promise<string> {
+  if (!req.is([...image.mediaTypes])) {
+    throw new DomainError('unsupported_media_type', `Send the image as the body with Content-Type ${image.mediaTypes.join(' or ')}.`);
+  }
+  const parser = express.raw({ limit: image.limitBytes, type: () => true });
+  await new Promise<void>((resolve, reject) => {
+    parser(req, res, (error?: unknown) => (error ? reject(bodyParserError(error)) : resolve()));
+  });
+  return Buffer.isBuffer(req.body) ? req.body.toString('base64') : '';
 }
 
 function idempotencyKeyOf(req: Request): string | undefined {

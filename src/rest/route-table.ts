@@ -7,6 +7,7 @@ import { doorRoutes } from './door.routes';
 import { accessRoutes } from './access.routes';
 import { deviceActionRoutes } from './device-action.routes';
 import { employeeRoutes } from './employee.routes';
+import { employeePhotoRoutes } from './employee-photo.routes';
 import { holidayRoutes } from './holiday.routes';
 import { payPeriodRoutes } from './pay-period.routes';
 import { punchRoutes } from './punch.routes';
@@ -25,6 +26,7 @@ import { webhookRoutes } from './webhook.routes';
 export const routeTable: RestRoute[] = [
   ...companyRoutes,
   ...employeeRoutes,
+  ...employeePhotoRoutes,
   ...unknownTerminalRoutes,
   ...deviceRoutes,
   ...doorActionRoutes,

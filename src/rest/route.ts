@@ -34,6 +34,13 @@ export interface RestRoute {
   query?: JsonSchema;
   /** A paged list: `page`/`per_page` become `first`/`after`, the result is a bare array with paging headers. */
   list?: boolean;
+  /**
+   * The body is an image, not JSON: one of `mediaTypes`, at most `limitBytes`; `variables` gets it
+   * as a base64 string in `body` (the GraphQL operation's argument).
+   */
+  imageBody?: { mediaTypes: readonly string[]; limitBytes: number };
+  /** The result is an image: the base64 `field` of the result (snake_case) is answered as `mediaType` bytes. */
+  imageResult?: { field: string; mediaType: string };
   /** The result may also be sent as CSV (`Accept: text/csv`): these snake_case fields, in this order, as columns. */
   csv?: string[];
   variables(input: RouteInput): Record<string, unknown>;

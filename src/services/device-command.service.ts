@@ -2,8 +2,10 @@
 // same statement that picks them (`for update skip locked`), so two processes never deliver one
 // command twice. Results are matched by (device, command id), never by position (reference §3.7).
 // Door actions mirror the command they wait for (`mirrorDoorActions`); desired-state rows the
-// outcome of the command sequence built for their current version (`mirrorDeviceUsers`).
+// outcome of the command sequence built for their current version (`mirrorDeviceUsers`); face
+// enrolments the command carrying the face (`mirrorFaceEnrollments`).
 import { mirrorDeviceActions } from './device-action.service';
+import { mirrorFaceEnrollments } from './face-enrollment.service';
 import { randomBytes } from 'node:crypto';
 import { DeviceCommand } from '../entities';
 import { doorActionData, doorOpenedData, type DoorActionRow } from '../events/event-payloads';
@@ -145,6 +147,7 @@ export async function recordCommandResults(
     await mirrorDoorActions(withEm(ctx, em), touched);
     await mirrorDeviceUsers(withEm(ctx, em), touched);
     await mirrorDeviceActions(withEm(ctx, em), touched);
+    await mirrorFaceEnrollments(withEm(ctx, em), touched);
     return statuses;
   });
   countCommands(ctx, 'succeeded', concluded.filter((s) => s === 'succeeded').length);
@@ -176,6 +179,7 @@ export async function sweepCommands(ctx: RequestContext, policy: CommandPolicy):
     await mirrorDoorActions(withEm(ctx, em), [...retried, ...expired].map((r) => r.id));
     await mirrorDeviceUsers(withEm(ctx, em), retried.map((r) => r.id));
     await mirrorDeviceActions(withEm(ctx, em), [...retried, ...expired].map((r) => r.id));
+    await mirrorFaceEnrollments(withEm(ctx, em), retried.map((r) => r.id));
     return { failed: retried.filter((r) => r.status === 'failed').length, expired: expired.length };
   });
   countCommands(ctx, 'failed', swept.failed);
@@ -228,7 +232,8 @@ async function mirrorDoorActions(ctx: RequestContext, commandIds: number[]): Pro
  * Concludes the `device_user` rows whose commands these are, but only for the version the commands
  * were built from (a row changed since stays `pending`): any failed step makes the row `failed`
  * with the first failing step's return code; all steps succeeded makes it `synced` (and forgets a
- * previous pin, which the sequence deleted). Anything still queued or sent leaves it alone.
+ * previous pin, which the sequence deleted). Anything still queued or sent leaves it alone. A
+ * refused face photo does not fail the user: the photo's own status reports it.
  */
 async function mirrorDeviceUsers(ctx: RequestContext, commandIds: number[]): Promise<void> {
   if (commandIds.length === 0) return;
@@ -239,9 +244,9 @@ async function mirrorDeviceUsers(ctx: RequestContext, commandIds: number[]): Pro
        where id in (${commandIds.map(() => '?').join(', ')}) and device_user_id is not null),
      outcome as (
        select c.device_user_id, c.device_user_version,
-              bool_or(c.status = 'failed') as failed,
-              bool_and(c.status = 'succeeded') as succeeded,
-              (array_agg(c.return_code order by c.step) filter (where c.status = 'failed'))[1] as return_code
+              bool_or(c.status = 'failed' and c.kind <> 'face_photo') as failed,
+              bool_and(c.status = 'succeeded' or (c.status = 'failed' and c.kind = 'face_photo')) as succeeded,
+              (array_agg(c.return_code order by c.step) filter (where c.status = 'failed' and c.kind <> 'face_photo'))[1] as return_code
        from device_command c join touched t using (device_user_id, device_user_version)
        group by c.device_user_id, c.device_user_version)
      update device_user du set

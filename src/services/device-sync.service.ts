@@ -12,7 +12,8 @@ import { notifyCommandsQueued } from './command-queue-changes';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { countCommands, newCommandId } from './device-command.service';
 import type { RequestContext } from './context';
-import { syncCommands, terminalOf, type SyncTemplate, type SyncTerminal, type TerminalGrant } from './sync-commands';
+import { syncCommands, templateFits, terminalOf, type SyncTemplate, type SyncTerminal, type TerminalGrant } from './sync-commands';
+import { isFacePhotoCommand, loadPhotoContext, photosDue, recordFaceEnrollments, VISIBLE_FACE_TYPE } from './face-enrollment.service';
 import { releaseUnusedSchedules, timezoneIdsFor } from './access-sync.service';
 import type { AccessGrant } from '../entities/device-user.entity';
 
@@ -22,6 +23,8 @@ const SYNC_LOCK_SPACE = 7242002;
 const ROWS_PER_BUILD = 50;
 
 export const SYNC_COMMAND_KIND = 'user_sync';
+/** The face-photo step of a user's sequence: its outcome is the photo's status, not the user's (a photo without a usable face does not fail the user). */
+export const FACE_PHOTO_COMMAND_KIND = 'face_photo';
 
 /** Algorithm versions the terminal just reported on a poll (fresher than the device row). */
 export interface ReportedAlgorithms {
@@ -126,7 +129,9 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
     if (rows.length === 0) return 0;
     const terminal = await syncTerminal(em, deviceId, reported);
     if (!terminal) return 0;
-    const templates = await templatesOf(em, rows.filter((r) => r.present).map((r) => r.employee_id));
+    const presentEmployees = rows.filter((r) => r.present).map((r) => r.employee_id);
+    const templates = await templatesOf(em, presentEmployees);
+    const photos = await loadPhotoContext(em, deviceId, presentEmployees);
     const now = ctx.now();
     // Access control: the terminal's time-zone ids of the schedules these rows use (each new one's
     // timezone row is queued here, before the authorisations that refer to it).
@@ -142,6 +147,8 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
         [now, row.id, row.version],
       );
       superseded += expired.length;
+      const stored = templates.get(row.employee_id) ?? [];
+      const due = row.present ? photosDue(terminal, photos, row.employee_id, row.previous_pin !== null, stored) : { facePhoto: null, userPhoto: null };
       const commands = syncCommands(
         terminal,
         {
@@ -154,18 +161,22 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
           sentAccess: row.sent_access,
           validFrom: row.valid_from,
           validUntil: row.valid_until,
+          ...due,
         },
-        templatesFor(deviceId, row, templates.get(row.employee_id) ?? []),
+        templatesFor(deviceId, row, stored),
       );
       const values = commands.map(() => `(?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?)`).join(', ');
       const params = commands.flatMap((command, step) => [
-        terminal.workspaceId, deviceId, newCommandId(), command, SYNC_COMMAND_KIND, `device_user:${row.id}`, row.id, row.version, step, now,
+        terminal.workspaceId, deviceId, newCommandId(), command, isFacePhotoCommand(command) ? FACE_PHOTO_COMMAND_KIND : SYNC_COMMAND_KIND, `device_user:${row.id}`, row.id, row.version, step, now,
       ]);
-      await em.execute(
-        `insert into device_command (workspace_id, device_id, command_id, command, kind, reference, device_user_id, device_user_version, step, created_at) values ${values}`,
+      const inserted = await em.execute<{ id: number; step: number }[]>(
+        `insert into device_command (workspace_id, device_id, command_id, command, kind, reference, device_user_id, device_user_version, step, created_at) values ${values} returning id, step`,
         params,
       );
       queued += commands.length;
+      const commandIds = inserted.sort((a, b) => a.step - b.step).map((c) => c.id);
+      const holdsFace = stored.some((t) => t.type === VISIBLE_FACE_TYPE && templateFits(terminal, t));
+      await recordFaceEnrollments(em, device, photos, { employeeId: row.employee_id, present: row.present, commands, commandIds, holdsFace }, now);
       if (terminal.access) {
         // What the terminal holds once these commands ran: the next version's deletes start from it.
         const sent = row.present ? (onTerminal(row.access) ?? null) : [];

@@ -34,19 +34,19 @@ export interface DeviceCapabilities {
  */
 export function deviceCapabilities(device: { modeType: string; reportedOptions?: Record<string, string> | null; fpAlgorithm?: string | null }): DeviceCapabilities {
   const options = device.reportedOptions ?? {};
+  const terminal = terminalOf({ access: device.modeType === DeviceMode.acc, reportedOptions: options });
   const on = (name: string) => option(options, name) === '1';
   const count = (name: string) => {
     const value = option(options, name);
     return value !== undefined && /^\d{1,9}$/.test(value) ? Number(value) : null;
   };
-  const photoTypes = (option(options, 'MultiBioPhotoSupport') ?? '').split(':');
   return {
     doors: doorCountOf(device),
     accessLevels: device.modeType === DeviceMode.acc,
     fingerprint: on('FingerFunOn') || option(options, 'FPVersion') !== undefined || option(options, 'ZKFPVersion') !== undefined || Boolean(device.fpAlgorithm),
     face: on('FaceFunOn'),
-    facePhoto: on('BioPhotoFun') || on('VisilightFun') || photoTypes[9] === '1',
-    userPhoto: on('PhotoFunOn') || on('UserPicURLFunOn'),
+    facePhoto: terminal.facePhoto,
+    userPhoto: terminal.userPhoto,
     attendanceBackfill: device.modeType !== DeviceMode.acc,
     capacity: {
       users: count('MaxUserCount'),

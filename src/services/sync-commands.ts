@@ -19,6 +19,8 @@ import {
   updateTemplateV10Command,
   updateUserAuthorizeCommand,
   updateUserInfoCommand,
+  updateBioPhotoCommand,
+  updateUserPicCommand,
   type BiodataTemplate,
 } from '../devices/protocol';
 
@@ -31,6 +33,10 @@ export interface SyncTerminal {
   versions: Map<number, number>;
   /** Access terminals with unified templates (`MultiBioDataSupport`) also get `biodata` deletes. */
   biodata: boolean;
+  /** Enrols visible-light faces from a photo (BIOPHOTO). */
+  facePhoto: boolean;
+  /** Shows a photo of the user (USERPIC). */
+  userPhoto: boolean;
 }
 
 export interface SyncTemplate {
@@ -63,6 +69,10 @@ export interface SyncRow {
   /** The validity window (`YYYY-MM-DD`, inclusive); null: open. */
   validFrom?: string | null;
   validUntil?: string | null;
+  /** The employee's photo (base64 JPEG) to enrol the face from (BIOPHOTO); the caller decides when it is due. */
+  facePhoto?: string | null;
+  /** The employee's photo (base64 JPEG) to show on the terminal (USERPIC). */
+  userPhoto?: string | null;
 }
 
 /** `YYYY-MM-DD` as the `user` table's YYYYMMDD number; 0 (unlimited) for none. */
@@ -122,11 +132,15 @@ export function terminalOf(device: {
   set(2, device.faceAlgorithm ?? option(options, 'FaceVersion'));
   (option(options, 'MultiBioVersion') ?? '').split(':').forEach((text, type) => set(type, text));
   const lockCount = Number(option(options, 'LockCount'));
+  const on = (name: string) => option(options, name) === '1';
   return {
     access: device.access,
     doors: Number.isInteger(lockCount) && lockCount >= 1 ? Math.min(lockCount, 8) : 1,
     versions,
     biodata: /1/.test(option(options, 'MultiBioDataSupport') ?? ''),
+    // Comparison photos: the function flags, or visible-light faces (type 9) in the photo-support map.
+    facePhoto: on('BioPhotoFun') || on('VisilightFun') || (option(options, 'MultiBioPhotoSupport') ?? '').split(':')[9] === '1',
+    userPhoto: on('PhotoFunOn') || on('UserPicURLFunOn'),
   };
 }
 
@@ -193,7 +207,8 @@ function deleteUser(terminal: SyncTerminal, pin: string): string[] {
 /**
  * The command sequence for one row, in order: a row leaving the terminal deletes its user; a
  * present row first deletes the user under a previous pin, then writes the user record (access:
- * plus its authorisation on every door, time zone 1), then each template that fits the terminal.
+ * plus its authorisation on every door, time zone 1), then each template that fits the terminal,
+ * then the photos the caller found due (face from a photo, display photo) where the terminal takes them.
  */
 export function syncCommands(terminal: SyncTerminal, row: SyncRow, templates: readonly SyncTemplate[]): string[] {
   if (!row.present) return deleteUser(terminal, row.pin);
@@ -212,5 +227,8 @@ export function syncCommands(terminal: SyncTerminal, row: SyncRow, templates: re
   const fitting = templates.filter((t) => templateFits(terminal, t));
   fitting.sort((a, b) => a.type - b.type || a.no - b.no || a.subIndex - b.subIndex);
   for (const t of fitting) commands.push(templateUpdateCommand(terminal, row.pin, t));
+  const family = terminal.access ? 'access' : 'attendance';
+  if (row.facePhoto && terminal.facePhoto) commands.push(updateBioPhotoCommand(family, { pin: row.pin, content: row.facePhoto }));
+  if (row.userPhoto && terminal.userPhoto) commands.push(updateUserPicCommand(family, { pin: row.pin, content: row.userPhoto }));
   return commands;
 }

@@ -21,6 +21,9 @@ export const limits = {
   voidReason: 500,
 } as const;
 
+/** Face photos: the largest upload (before it is normalised) and the image types accepted. */
+export const photoLimits = { maxBytes: 5 * 1024 * 1024, mediaTypes: ['image/jpeg', 'image/png'] } as const;
+
 // Refused in every text field: C0 controls and DEL (TAB/CR/LF separate fields and commands on the
 // terminals, PostgreSQL cannot store NUL), C1 controls (U+0085 is a line break to some firmware),
 // the Unicode line and paragraph separators, and lone UTF-16 surrogates (no UTF-8 form: they cannot

@@ -4,7 +4,9 @@
 // refused with -1004, unknown verbs with -1002, as current firmware does.
 import { decodeZkTime } from '../devices/protocol';
 import { parseFields, type ParsedCommand } from './command-parser';
-import type { LogRecord, RecordStore } from './record-store';
+import { createHash } from 'node:crypto';
+import type { LogRecord, RecordStore, TemplateRecord } from './record-store';
+import { fakeTemplate } from './wire-format';
 
 export type TerminalFamily = 'att' | 'acc';
 
@@ -12,6 +14,7 @@ export const RC_OK = 0;
 export const RC_PARAM_ERROR = -1;
 export const RC_TEMPLATE_SIZE_MISMATCH = -9;
 export const RC_BAD_PARAMS = -11;
+export const RC_PHOTO_SIZE_MISMATCH = -2;
 export const RC_NOT_SUPPORTED = -1002;
 export const RC_TABLE_NOT_SUPPORTED = -1004;
 
@@ -22,13 +25,16 @@ export interface ExecutionContext {
   now(): string;
   /** `key=value` lines a terminal appends after an `INFO` result (fx 15). */
   infoLines(): string[];
+  /** Photos: which the terminal takes, and its answer to a comparison photo (`0` or a code such as `D01E0001`). */
+  photos?: { visibleFace: 'photo' | 'template' | 'none'; userPhoto: boolean; faceVersion: string; enrollResult(pin: string): string };
 }
 
 /** What the terminal does once the results are posted. */
 export type CommandEffect = 'none' | 'reboot' | 'recheck' | 'upload-now';
 
 export interface CommandOutcome {
-  rc: number;
+  /** The Return value: a number, or the hexadecimal photo codes (`D01E0001`). */
+  rc: number | string;
   /** The `CMD=` echo of the result line. */
   echo: string;
   extraLines: string[];
@@ -43,6 +49,8 @@ export interface CommandOutcome {
   resendUsers?: string[];
   /** `SET OPTIONS DateTime=<ZK seconds>`: the local wall time the clock was set to, read as if UTC. */
   clockSetTo?: Date;
+  /** Templates the terminal made (a face enrolled from a photo with `PostBackTmpFlag=1`), to upload. */
+  newTemplates?: TemplateRecord[];
 }
 
 /** Attendance echoes only `DATA` for data commands (fx 12, 31); security echoes the full verb (fx 39). */
@@ -74,8 +82,11 @@ export function executeCommand(ctx: ExecutionContext, cmd: ParsedCommand): Comma
     case 'DATA UPDATE':
     case 'DATA DELETE': {
       const table = (cmd.table ?? '').toLowerCase();
-      const run = ctx.family === 'att' ? attendanceData : accessData;
-      outcome.rc = run(ctx.store, cmd.verb === 'DATA UPDATE', table, cmd);
+      if (table === 'biophoto' || table === 'userpic') outcome.rc = photoData(ctx, cmd.verb === 'DATA UPDATE', table, cmd, outcome);
+      else {
+        const run = ctx.family === 'att' ? attendanceData : accessData;
+        outcome.rc = run(ctx.store, cmd.verb === 'DATA UPDATE', table, cmd);
+      }
       outcome.dataChanged = outcome.rc === RC_OK;
       break;
     }
@@ -300,6 +311,44 @@ function accessData(store: RecordStore, update: boolean, table: string, cmd: Par
     default:
       return RC_TABLE_NOT_SUPPORTED;
   }
+}
+
+/**
+ * BIOPHOTO / USERPIC (both families, the table name in either case). A comparison photo is checked
+ * (`Size` against the content, -2 otherwise), answered with the configured result, and on success
+ * kept with the visible-light face "extracted" from it (a template derived from the photo bytes),
+ * uploaded when `PostBackTmpFlag=1`. Terminals without photo support answer -1002.
+ */
+function photoData(ctx: ExecutionContext, update: boolean, table: string, cmd: ParsedCommand, outcome: CommandOutcome): number | string {
+  const photos = ctx.photos;
+  const supported = table === 'biophoto' ? photos?.visibleFace === 'photo' : photos?.userPhoto === true;
+  if (!photos || !supported) return RC_NOT_SUPPORTED;
+  const store = table === 'biophoto' ? ctx.store.bioPhotos : ctx.store.userPhotos;
+  let result: number | string = RC_OK;
+  for (const r of cmd.records) {
+    const pin = r.get('pin');
+    if (!pin) return RC_PARAM_ERROR;
+    if (!update) {
+      store.delete(pin);
+      continue;
+    }
+    const content = r.get('content') ?? '';
+    if (content === '' || int(r.get('size'), -1) !== content.length) return RC_PHOTO_SIZE_MISMATCH;
+    if (table === 'userpic') {
+      store.set(pin, content);
+      continue;
+    }
+    result = photos.enrollResult(pin);
+    if (result !== '0') return result;
+    store.set(pin, content);
+    const template: TemplateRecord = {
+      pin, type: 9, no: 0, index: 0, valid: '1', duress: '0', majorVer: photos.faceVersion, minorVer: '0', format: '0',
+      tmp: fakeTemplate(`face-from-photo/${createHash('sha256').update(content).digest('hex')}`),
+    };
+    ctx.store.upsertTemplate(template);
+    if (r.get('postbacktmpflag') === '1') (outcome.newTemplates ??= []).push(template);
+  }
+  return cmd.records.length === 0 ? RC_PARAM_ERROR : RC_OK;
 }
 
 /** Runs `apply` per record; the first failure is the command's result, like a firmware batch. */

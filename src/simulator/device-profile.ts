@@ -16,7 +16,18 @@ export interface DeviceProfile {
   ip: string;
   /** Fingerprint algorithm major version (INFO, `FPVersion`, `~ZKFPVersion`, enrolled templates). */
   fingerprintVersion: string;
+  /**
+   * Visible-light faces: `photo` enrols them from comparison photos (BioPhotoFun, VisilightFun,
+   * MultiBioPhotoSupport) and takes templates; `template` only takes templates of its version;
+   * `none` (default) reports no visible-light face algorithm.
+   */
+  visibleFace: 'photo' | 'template' | 'none';
+  /** Shows user photos (USERPIC, `PhotoFunOn`). */
+  userPhoto: boolean;
 }
+
+/** The visible-light face algorithm the simulator reports and enrols with (type 9, as in MultiBioVersion). */
+export const VISIBLE_FACE_VERSION = '58';
 
 const DEFAULTS: Record<TerminalFamily, { model: string; firmware: string; pushVersion: string }> = {
   att: { model: 'MB560-VL', firmware: 'Ver 8.0.4.7-20230615', pushVersion: '2.4.1' },
@@ -33,6 +44,8 @@ export function resolveProfile(input: {
   macAddress?: string;
   ipAddress?: string;
   fingerprintVersion?: string;
+  visibleFace?: 'photo' | 'template' | 'none';
+  userPhoto?: boolean;
 }): DeviceProfile {
   const d = DEFAULTS[input.family];
   const addr = derivedAddresses(input.serialNumber);
@@ -46,7 +59,18 @@ export function resolveProfile(input: {
     mac: input.macAddress ?? addr.mac,
     ip: input.ipAddress ?? addr.ip,
     fingerprintVersion: input.fingerprintVersion ?? '10',
+    visibleFace: input.visibleFace ?? 'none',
+    userPhoto: input.userPhoto ?? false,
   };
+}
+
+/** Face and photo keys: the algorithm versions by biometric type, photo support (ATT-DOC §10.1, "比对照片"). */
+function faceOptions(p: DeviceProfile): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  if (p.visibleFace !== 'none') pairs.push(['MultiBioVersion', `0:${p.fingerprintVersion}.0:7.0:0:0:0:0:0:0:${VISIBLE_FACE_VERSION}.0:0`]);
+  if (p.visibleFace === 'photo') pairs.push(['BioPhotoFun', '1'], ['VisilightFun', '1'], ['MultiBioPhotoSupport', '0:0:0:0:0:0:0:0:0:1:0']);
+  if (p.userPhoto) pairs.push(['PhotoFunOn', '1']);
+  return pairs;
 }
 
 /** INFO: fw, users, fingerprints, attlogs, ip, fp alg, face alg, faces per enrolment, faces, feature bits (fx 27). */
@@ -73,6 +97,7 @@ function inventory(p: DeviceProfile, store: RecordStore): Array<[string, string]
     ['Language', String(p.language)],
     ['IPAddress', p.ip],
     ['MultiBioDataSupport', '0:1:1:0:0:0:0:0:0:1:0'],
+    ...faceOptions(p),
   ];
 }
 
@@ -114,6 +139,7 @@ export function registryLine(p: DeviceProfile): string {
     ['FingerFunOn', '1'],
     ['FaceFunOn', '1'],
     ['MultiBioDataSupport', '0:1:1:0:0:0:0:0:0:1:0'],
+    ...faceOptions(p),
   ];
   return pairs.map(([k, v]) => `${k}=${v}`).join(',');
 }

@@ -64,6 +64,9 @@ export class RecordStore {
   /** `holiday` rows: YYYYMMDD -> holiday type (1–3). */
   readonly holidays = new Map<string, number>();
   readonly log: LogRecord[] = [];
+  /** Comparison photos (BIOPHOTO) and display photos (USERPIC) by pin: the base64 content. */
+  readonly bioPhotos = new Map<string, string>();
+  readonly userPhotos = new Map<string, string>();
   doorOpens = 0;
   /** Door 1's rtstate alarm byte (bit 0 opened accidentally, bit 4 open too long; SEC-DOC §10.3). */
   doorAlarmBits = 0;
@@ -97,17 +100,21 @@ export class RecordStore {
     return user;
   }
 
-  /** Deleting a user also drops its templates and authorisations, as firmware does. */
+  /** Deleting a user also drops its templates, authorisations and photos, as firmware does. */
   deleteUser(pin: string): boolean {
     if (pin === '*') {
       const had = this.users.size > 0;
       this.users.clear();
       this.templates.clear();
       this.authorizations.clear();
+      this.bioPhotos.clear();
+      this.userPhotos.clear();
       return had;
     }
     this.deleteTemplates(pin);
     this.deleteAuthorizations(pin);
+    this.bioPhotos.delete(pin);
+    this.userPhotos.delete(pin);
     return this.users.delete(pin);
   }
 

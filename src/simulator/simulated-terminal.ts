@@ -19,7 +19,7 @@ import {
   type TerminalFamily,
 } from './command-executor';
 import { parseCommandReply, type ParsedCommand } from './command-parser';
-import { infoParameter, infoResultLines, optionsLine, registryLine, resolveProfile, type DeviceProfile } from './device-profile';
+import { infoParameter, infoResultLines, optionsLine, registryLine, resolveProfile, VISIBLE_FACE_VERSION, type DeviceProfile } from './device-profile';
 import { HttpStatusError, sendRequest, type HttpReply, type InFlight, type OutgoingRequest } from './http-transport';
 import {
   accBiodataLine,
@@ -91,6 +91,15 @@ export interface SimulatedTerminalConfig {
    * reply's time; `SET OPTIONS DateTime=` on access control).
    */
   clockSkewSeconds?: number;
+  /** Visible-light faces: `photo` (enrols from comparison photos), `template` (takes templates only), `none` (default). */
+  visibleFace?: 'photo' | 'template' | 'none';
+  /** Shows user photos (USERPIC). Default false. */
+  userPhoto?: boolean;
+  /**
+   * The answer to a comparison photo (BIOPHOTO) of a pin: `0` (default) enrols the face, or a
+   * failure such as `D01E0001` (no face), `D01E0003` (not sharp), `-1001` (full).
+   */
+  photoEnrollResult?: (pin: string) => string;
 }
 
 export interface TerminalStats {
@@ -138,7 +147,7 @@ export interface UploadEvent {
 
 export interface CommandEvent {
   command: ParsedCommand;
-  rc: number;
+  rc: number | string;
   echo: string;
 }
 
@@ -211,6 +220,12 @@ export class SimulatedTerminal extends EventEmitter {
       store: this.store,
       now: () => this.deviceNow(),
       infoLines: () => infoResultLines(this.profile, this.store),
+      photos: {
+        visibleFace: this.profile.visibleFace,
+        userPhoto: this.profile.userPhoto,
+        faceVersion: VISIBLE_FACE_VERSION,
+        enrollResult: (pin) => this.photoEnrollResult(pin),
+      },
     };
   }
 
@@ -627,6 +642,7 @@ export class SimulatedTerminal extends EventEmitter {
       for (const r of outcome.newLog) this.queueLog(r);
       for (const r of outcome.resend ?? []) this.queueLog(r);
       for (const pin of outcome.resendUsers ?? []) this.queueUser(this.store.users.get(pin)!);
+      for (const template of outcome.newTemplates ?? []) this.queueTemplate(template);
       if (outcome.newLog.some((r) => r.event === 8)) this.queueDoorState(true);
       else if (outcome.newLog.some((r) => r.event === 7 || r.event === 9)) this.queueDoorState(false);
       if (outcome.dataChanged) this.infoDue = true;
@@ -639,6 +655,10 @@ export class SimulatedTerminal extends EventEmitter {
     }
     await this.flushResults();
     return effect;
+  }
+
+  private photoEnrollResult(pin: string): string {
+    return this.config.photoEnrollResult?.(pin) ?? '0';
   }
 
   private run(command: ParsedCommand): CommandOutcome {

@@ -188,7 +188,9 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
       const { body, named } = bodyWithIds(route);
       const what = `${route.method} ${route.path}`;
       if (path) {
-        const r = await rest(t.url, route.method, path, { key: b.key, body });
+        // An image body is read before the operation runs: send one, so the id is what decides.
+        const image = route.imageBody ? { rawBody: Buffer.from('image'), headers: { 'content-type': route.imageBody.mediaTypes[0]! } } : {};
+        const r = await rest(t.url, route.method, path, { key: b.key, body, ...image });
         expect(r.status, what).to.equal(404);
         expect(r.body.error.code, what).to.equal('not_found');
         covered.path++;

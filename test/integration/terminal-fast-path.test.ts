@@ -37,7 +37,7 @@ describe('terminal fast path (/iclock outside Express)', () => {
       'TransTimes=00:00;14:05', 'TransInterval=1',
       'TransFlag=TransData AttLog\tOpLog\tEnrollUser\tChgUser\tEnrollFP\tChgFP\tFACE\tWORKCODE',
       'TimeZone=-3', 'Realtime=1', 'Encrypt=None', 'ServerVer=2.3.0', 'PushProtVer=2.3.0', 'PushOptionsFlag=1',
-      'PushOptions=FingerFunOn,FaceFunOn,MultiBioDataSupport,MultiBioPhotoSupport,MultiBioVersion,MultiBioDataCount,MaxMultiBioDataCount',
+      'PushOptions=FingerFunOn,FaceFunOn,MultiBioDataSupport,MultiBioPhotoSupport,MultiBioVersion,MultiBioDataCount,MaxMultiBioDataCount,BioPhotoFun,VisilightFun,PhotoFunOn',
     ].join('\n');
     expect(handshake).to.equal(reply('200 OK', block));
     expect(await rawExchange(t.url, head(`GET /iclock/getrequest?SN=${sn}`))).to.equal(reply('200 OK', 'OK'));

@@ -65,7 +65,7 @@ describe('terminal HTTP adapter (/iclock)', () => {
         'ServerVer=2.3.0',
         'PushProtVer=2.3.0',
         'PushOptionsFlag=1',
-        'PushOptions=FingerFunOn,FaceFunOn,MultiBioDataSupport,MultiBioPhotoSupport,MultiBioVersion,MultiBioDataCount,MaxMultiBioDataCount',
+        'PushOptions=FingerFunOn,FaceFunOn,MultiBioDataSupport,MultiBioPhotoSupport,MultiBioVersion,MultiBioDataCount,MaxMultiBioDataCount,BioPhotoFun,VisilightFun,PhotoFunOn',
       ].join('\n'),
     );
     expect(r.headers.get('content-length')).to.equal(String(r.bytes.length));

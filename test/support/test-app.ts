@@ -15,7 +15,7 @@ export interface TestApp {
 }
 
 /** Starts the real service on a free port against a fresh database. */
-export async function startTestApp(env: Record<string, string> = {}, label = 'app', options: { now?: () => Date } = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, label = 'app', options: { now?: () => Date; logger?: pino.Logger } = {}): Promise<TestApp> {
   const config = loadConfig({
     DATABASE_URL: await freshDatabaseUrl(label),
     PORT: '0',
@@ -26,7 +26,7 @@ export async function startTestApp(env: Record<string, string> = {}, label = 'ap
     TIMEGATE_RATE_LIMIT_BURST: '1000000',
     ...env,
   });
-  const app = await createApp(config, { logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), now: options.now });
+  const app = await createApp(config, { logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), now: options.now });
   if (!app.bootstrapKey) throw new Error('expected a fresh database to create the default workspace');
   return { app, url: app.url, config, adminKey: app.bootstrapKey, stop: () => app.stop() };
 }

@@ -33,6 +33,14 @@ interface Pending {
 const KEY = /^[~A-Za-z_][\w.~-]*$/;
 
 /**
+ * The photo-enrolment codes (`D01E0001`…: no face, face covered, ..., ATT-DOC appendix 9) are
+ * written in hexadecimal; they become their signed 32-bit value, negative like every failure.
+ */
+function photoReturnCode(text: string): number | null {
+  return /^[Dd]01[Ee][0-9A-Fa-f]{4}$/.test(text.trim()) ? parseInt(text.trim(), 16) | 0 : null;
+}
+
+/**
  * Parse a devicecmd body. Handles several results per body (one per line), lines without `ID=`
  * that continue the previous result (INFO extras, one-key-per-line Shell/GetFile results), the
  * lower-case `return` spelling and `&SN=`. A line that is not `key=value` continues the previous
@@ -49,7 +57,7 @@ export function parseCommandResults(body: BodyInput, options?: DecodeOptions): C
     current = null;
     const rc = p.values.get('return');
     if (rc === undefined) return void errors.push({ line: p.line, text: p.text, reason: `result ${p.id} has no Return=` });
-    const returnCode = parseIntStrict(rc);
+    const returnCode = parseIntStrict(rc) ?? photoReturnCode(rc);
     if (returnCode === null) return void errors.push({ line: p.line, text: p.text, reason: `result ${p.id}: non-numeric Return ${JSON.stringify(rc)}` });
     const result: CommandResult = { line: p.line, id: p.id, returnCode, cmd: p.values.get('cmd') ?? '', fields: p.fields };
     const sn = p.values.get('sn');

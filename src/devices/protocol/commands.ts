@@ -350,3 +350,35 @@ export function checkCommand(): string {
 export function queryUsersCommand(): string {
   return 'DATA QUERY USERINFO';
 }
+
+/** Protocol table names: attendance firmware spells them upper-case, access-control firmware lower-case. */
+const photoTable = (family: 'attendance' | 'access', table: 'BIOPHOTO' | 'USERPIC') => (family === 'access' ? table.toLowerCase() : table);
+
+/**
+ * `DATA UPDATE BIOPHOTO PIN=…\tType=9\tNo=0\tIndex=0\tSize=…\tContent=<base64 JPEG>\tFormat=0\tUrl=\tPostBackTmpFlag=1`:
+ * a comparison photo the terminal enrols a visible-light face from (ATT-DOC §10.1, "比对照片");
+ * `PostBackTmpFlag=1` asks it to upload the template it extracted, as a BIODATA record.
+ * `Format=0` carries the photo inline (1 would make the terminal fetch `Url`).
+ */
+export function updateBioPhotoCommand(family: 'attendance' | 'access', p: { pin: string; content: string }): string {
+  const content = template(p.content, 'Content');
+  return `DATA UPDATE ${photoTable(family, 'BIOPHOTO')} ${fields([
+    ['PIN', pin(p.pin)], ['Type', 9], ['No', 0], ['Index', 0], ['Size', content.length], ['Content', content], ['Format', 0], ['Url', ''], ['PostBackTmpFlag', 1],
+  ])}`;
+}
+
+/** `DATA DELETE BIOPHOTO PIN=…\tType=9`: the user's comparison photo. */
+export function deleteBioPhotoCommand(family: 'attendance' | 'access', userPin: string): string {
+  return `DATA DELETE ${photoTable(family, 'BIOPHOTO')} ${fields([['PIN', pin(userPin)], ['Type', 9]])}`;
+}
+
+/** `DATA UPDATE USERPIC PIN=…\tSize=…\tContent=<base64 JPEG>`: the photo a terminal shows when the user verifies (§10.1.7). */
+export function updateUserPicCommand(family: 'attendance' | 'access', p: { pin: string; content: string }): string {
+  const content = template(p.content, 'Content');
+  return `DATA UPDATE ${photoTable(family, 'USERPIC')} ${fields([['PIN', pin(p.pin)], ['Size', content.length], ['Content', content]])}`;
+}
+
+/** `DATA DELETE USERPIC PIN=…`. */
+export function deleteUserPicCommand(family: 'attendance' | 'access', userPin: string): string {
+  return `DATA DELETE ${photoTable(family, 'USERPIC')} ${fields([['PIN', pin(userPin)]])}`;
+}

@@ -17,6 +17,13 @@ describe('parseCommandResults', () => {
     ]);
   });
 
+  it('photo enrolment codes are hexadecimal (D01E0001 no face) and become their signed 32-bit value; other text is an error', () => {
+    const parsed = parseCommandResults('ID=p1&Return=D01E0001&CMD=DATA\nID=p2&Return=d01e0006&CMD=DATA\nID=p3&Return=ABCD&CMD=DATA');
+    expect(parsed.results.map((r) => [r.id, r.returnCode])).to.deep.equal([['p1', 0xd01e0001 | 0], ['p2', 0xd01e0006 | 0]]);
+    expect(parsed.results[0]!.returnCode).to.be.below(0);
+    expect(parsed.errors.map((e) => e.reason)).to.deep.equal(['result p3: non-numeric Return "ABCD"']);
+  });
+
   it('fx 39: lower-case return and a full command description', () => {
     const { results, errors } = parseCommandResults(loadFixture('39').body);
     expect(errors).to.deep.equal([]);

@@ -6,7 +6,7 @@ import {
   updateTimezoneCommand,
   acUnlockCommand, cancelAlarmCommand, deleteAccessBiodataCommand, deleteBiodataCommand, deleteFaceCommand, deleteFingerprintCommand, deleteTemplateV10Command, closeDoorCommand, commandBatchReply, deleteAccessUserCommands, deleteUserInfoCommand, formatCommandLine,
   holdDoorOpenCommand, isValidCommandId, openDoorCommand, parseCommandResults, sanitizeValue, updateAccessBiodataCommand, updateAccessUserCommand,
-  updateBiodataCommand, updateFaceCommand, updateFingerprintCommand, updateTemplateV10Command, updateUserAuthorizeCommand, updateUserInfoCommand,
+  updateBiodataCommand, updateFaceCommand, updateBioPhotoCommand, deleteBioPhotoCommand, updateUserPicCommand, deleteUserPicCommand, updateFingerprintCommand, updateTemplateV10Command, updateUserAuthorizeCommand, updateUserInfoCommand,
 } from '../../../src/devices/protocol';
 import { loadFixture } from './fixture';
 
@@ -31,6 +31,19 @@ describe('commands', () => {
     expect(updateTemplateV10Command({ pin: '1', fingerId: 17, template: TMP })).to.equal(`DATA UPDATE templatev10 Pin=1\tFingerID=17\tValid=1\tTemplate=${TMP}`);
     expect(() => updateFingerprintCommand({ pin: '1', fid: 0, template: 'ab\\/cd==' })).to.throw(RangeError, /JSON-escaped/);
     expect(() => updateFingerprintCommand({ pin: '1', fid: 10, template: TMP })).to.throw(RangeError, /FID/);
+  });
+
+  it('photos: BIOPHOTO carries the JPEG inline and asks the template back; USERPIC the display photo; lower-case tables on access control', () => {
+    const jpeg = Buffer.from('jpeg bytes').toString('base64');
+    expect(updateBioPhotoCommand('attendance', { pin: '7', content: jpeg })).to.equal(
+      `DATA UPDATE BIOPHOTO PIN=7\tType=9\tNo=0\tIndex=0\tSize=${jpeg.length}\tContent=${jpeg}\tFormat=0\tUrl=\tPostBackTmpFlag=1`,
+    );
+    expect(updateBioPhotoCommand('access', { pin: '7', content: jpeg })).to.match(/^DATA UPDATE biophoto PIN=7\tType=9\t/);
+    expect(updateUserPicCommand('attendance', { pin: '7', content: jpeg })).to.equal(`DATA UPDATE USERPIC PIN=7\tSize=${jpeg.length}\tContent=${jpeg}`);
+    expect(deleteBioPhotoCommand('access', '7')).to.equal('DATA DELETE biophoto PIN=7\tType=9');
+    expect(deleteUserPicCommand('attendance', '7')).to.equal('DATA DELETE USERPIC PIN=7');
+    expect(() => updateBioPhotoCommand('attendance', { pin: '7', content: 'not base64!\n' })).to.throw(RangeError);
+    expect(() => updateUserPicCommand('attendance', { pin: '7\tX', content: jpeg })).to.throw(RangeError);
   });
 
   it('single-template deletes name the finger or the type and number', () => {

@@ -9,6 +9,27 @@ function ctx(family: TerminalFamily): ExecutionContext {
 const run = (c: ExecutionContext, line: string) => executeCommand(c, parseCommandReply(line)[0]!);
 
 describe('simulator: command execution', () => {
+  it('enrols a face from a comparison photo (posting the template back), answers each failure code, and keeps display photos', () => {
+    const c: ExecutionContext = { ...ctx('att'), photos: { visibleFace: 'photo', userPhoto: true, faceVersion: '58', enrollResult: (pin) => (pin === '9' ? 'D01E0001' : '0') } };
+    const ok = run(c, 'C:1:DATA UPDATE BIOPHOTO PIN=7\tType=9\tNo=0\tIndex=0\tSize=8\tContent=QUJDREVG\tFormat=0\tUrl=\tPostBackTmpFlag=1');
+    expect(ok.rc).to.equal(0);
+    expect(c.store.bioPhotos.get('7')).to.equal('QUJDREVG');
+    expect(ok.newTemplates).to.have.length(1);
+    expect(ok.newTemplates![0]).to.include({ pin: '7', type: 9, majorVer: '58' });
+    expect(run(c, 'C:2:DATA UPDATE BIOPHOTO PIN=7\tType=9\tSize=8\tContent=QUJDREVG\tPostBackTmpFlag=0').newTemplates).to.equal(undefined);
+    expect(run(c, 'C:3:DATA UPDATE BIOPHOTO PIN=9\tType=9\tSize=8\tContent=QUJDREVG\tPostBackTmpFlag=1').rc).to.equal('D01E0001');
+    expect(c.store.bioPhotos.has('9')).to.equal(false);
+    expect(run(c, 'C:4:DATA UPDATE BIOPHOTO PIN=7\tType=9\tSize=99\tContent=QUJDREVG').rc).to.equal(-2);
+    expect(run(c, 'C:5:DATA UPDATE USERPIC PIN=7\tSize=8\tContent=QUJDREVG').rc).to.equal(0);
+    expect(c.store.userPhotos.get('7')).to.equal('QUJDREVG');
+    expect(run(c, 'C:6:DATA DELETE USERPIC PIN=7').rc).to.equal(0);
+    expect(run(c, 'C:7:DATA DELETE BIOPHOTO PIN=7\tType=9').rc).to.equal(0);
+    expect(c.store.userPhotos.size + c.store.bioPhotos.size).to.equal(0);
+    // A terminal without photo support refuses the tables (-1002), in either spelling.
+    expect(run({ ...ctx('acc'), photos: { visibleFace: 'template', userPhoto: false, faceVersion: '58', enrollResult: () => '0' } }, 'C:8:DATA UPDATE biophoto PIN=7\tType=9\tSize=8\tContent=QUJDREVG').rc).to.equal(-1002);
+    expect(run(ctx('att'), 'C:9:DATA UPDATE USERPIC PIN=7\tSize=8\tContent=QUJDREVG').rc).to.equal(-1002);
+  });
+
   it('updates and deletes attendance users and templates, echoing DATA', () => {
     const c = ctx('att');
     const up = run(c, 'C:1:DATA UPDATE USERINFO PIN=7\tName=Ann Lee\tPri=14\tPasswd=\tCard=133440\tGrp=1\tTZ=0001000000000000');
