@@ -119,6 +119,13 @@ export class Device {
   @Property({ default: false })
   clockSkewAlerted: boolean = false;
 
+  /**
+   * An attendance terminal refused the PUSH 2.x access tables (`AccTimeZone`: -1004 no such table,
+   * -1002 not supported): it gets no access settings from then on and says so in its capabilities.
+   */
+  @Property({ default: false })
+  accessTablesRefused: boolean = false;
+
   /** Security PUSH session: stable once issued, so the token cookie stays valid across reconnects. */
   @Property({ length: 32, nullable: true })
   registryCode?: string | null;

@@ -21,7 +21,7 @@ export class DeviceCapabilitiesType {
   @Field(() => Int, { description: "Its doors: an access-control terminal's reported LockCount (1–8), one lock output otherwise." }) doors!: number;
   @Field({
     description:
-      'Whether the terminal enforces access levels (schedules, validity windows, per-door rights): access-control terminals do; attendance terminals with a lock output do not yet (their PUSH 2.x access settings are not written), so their members may open at any hour.',
+      "Whether the terminal enforces access levels: access-control terminals do (schedules, validity windows, per-door rights); attendance terminals do by their PUSH 2.x settings (weekday schedules, up to 3 time zones a person) until they refuse those tables, after which this is false and their members may open at any hour.",
   })
   accessLevels!: boolean;
   @Field({ description: 'Fingerprint templates (FingerFunOn, or a fingerprint algorithm version reported).' }) fingerprint!: boolean;

@@ -146,17 +146,18 @@ function refuseBuiltIn(schedule: AccessSchedule): void {
   if (schedule.builtIn) throw DomainError.field('id', 'built_in', `Schedule ${schedule.id} is the company's built-in "Always" schedule; it cannot be changed or deleted.`);
 }
 
-/** Changes a schedule; the terminals holding it get its time-zone row again (and nothing else). */
+/** Changes a schedule; the terminals holding it get its time-zone rows again (see markScheduleChanged). */
 export async function updateAccessSchedule(ctx: RequestContext, id: number, input: Omit<AccessScheduleInput, 'companyId'>): Promise<AccessSchedule> {
   checkSchedule(input, false);
   const schedule = await getAccessSchedule(ctx, id);
   refuseBuiltIn(schedule);
+  const previous = { intervals: schedule.intervals };
   if (input.name != null) schedule.name = input.name;
   if (input.intervals != null) schedule.intervals = sortedWeek(input.intervals);
   if (input.holidayIntervals != null) schedule.holidayIntervals = sortedHolidays(input.holidayIntervals);
   await ctx.em.transactional(async (em) => {
     await em.flush();
-    await markScheduleChanged(em, schedule.id, ctx.now());
+    await markScheduleChanged(em, schedule.id, ctx.now(), previous);
   });
   return schedule;
 }

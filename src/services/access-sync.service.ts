@@ -3,9 +3,20 @@
 // `access`, `valid_from`, `valid_until`, kept by recomputeDeviceUsers with levelAccess below); the
 // sync engine writes it as the terminal's own tables: one `timezone` row per schedule the terminal
 // needs, under a time-zone id allocated per terminal (`device_access_schedule`, reused), and one
-// `userauthorize` row per person and schedule (sync-commands.ts).
+// `userauthorize` row per person and schedule (sync-commands.ts). Attendance terminals get the PUSH
+// 2.x equivalent: a schedule is one to three `AccTimeZone` rows (one interval per weekday each) under
+// a block of three ids allocated per terminal, and a person's `TZ` lists the ids of their schedules.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { deleteHolidayCommand, deleteTimezoneCommand, updateHolidayCommand, updateTimezoneCommand } from '../devices/protocol';
+import {
+  accTimeZoneSlots,
+  deleteAccTimeZoneCommand,
+  deleteHolidayCommand,
+  deleteTimezoneCommand,
+  MAX_ACC_TIMEZONE_ID,
+  updateAccTimeZoneCommand,
+  updateHolidayCommand,
+  updateTimezoneCommand,
+} from '../devices/protocol';
 import type { HolidayInterval, WeekdayInterval } from '../entities/access-schedule.entity';
 import type { AccessGrant } from '../entities/device-user.entity';
 import { notifyCommandsQueued } from './command-queue-changes';
@@ -132,11 +143,60 @@ export async function timezoneIdsFor(em: EntityManager, device: { id: number; wo
   return ids;
 }
 
+/** The `AccTimeZone` rows of a schedule whose block starts at `base`: its slots, the rest of the block closed. */
+function accTimeZoneRows(schedule: ScheduleRow, base: number): string[] {
+  const size = schedule.built_in ? 1 : 3;
+  return Array.from({ length: size }, (_, slot) => updateAccTimeZoneCommand({ id: base + slot, slot, intervals: schedule.intervals }));
+}
+
+/** The ids a schedule's slots take on an attendance terminal. */
+const slotIds = (schedule: Pick<ScheduleRow, 'built_in' | 'intervals'>, base: number) =>
+  schedule.built_in ? [base] : Array.from({ length: accTimeZoneSlots(schedule.intervals) }, (_, slot) => base + slot);
+
+/**
+ * Attendance terminals: the `AccTimeZone` ids of these schedules' slots, allocating a block of
+ * three ids (and queueing its rows) for each schedule the terminal does not hold yet. The built-in
+ * "Always" is id 1 (the time zone attendance firmware ships open all day); other schedules take the
+ * lowest free block from 2 (2-4, 5-7, …, up to id 50). The block's base is kept like an access
+ * terminal's time-zone id (`device_access_schedule`).
+ */
+export async function accTimeZoneIdsFor(em: EntityManager, device: { id: number; workspaceId: number }, scheduleIds: number[], now: Date): Promise<Map<number, number[]>> {
+  const ids = new Map<number, number[]>();
+  if (scheduleIds.length === 0) return ids;
+  const wanted = [...new Set(scheduleIds)];
+  const schedules = await em.execute<(ScheduleRow & { base: number | null })[]>(
+    `select s.id, s.built_in, s.intervals, s.holiday_intervals, das.timezone_id as base
+     from access_schedule s left join device_access_schedule das on das.schedule_id = s.id and das.device_id = ?
+     where s.id = any(?::int[]) order by s.id`,
+    [device.id, intArray(wanted)],
+  );
+  const held = await em.execute<{ timezone_id: number }[]>('select timezone_id from device_access_schedule where device_id = ?', [device.id]);
+  const taken = new Set(held.flatMap((r) => (r.timezone_id === ALWAYS_TIMEZONE_ID ? [1] : [r.timezone_id, r.timezone_id + 1, r.timezone_id + 2])));
+  const commands: { command: string; reference: string }[] = [];
+  for (const schedule of schedules) {
+    let base = schedule.base;
+    if (base === null) {
+      base = ALWAYS_TIMEZONE_ID;
+      if (!schedule.built_in) {
+        base = 2;
+        while ([base, base + 1, base + 2].some((id) => taken.has(id))) base += 1;
+        if (base + 2 > MAX_ACC_TIMEZONE_ID) throw new Error(`device ${device.id} has no free AccTimeZone ids for schedule ${schedule.id}`);
+      }
+      for (const id of schedule.built_in ? [base] : [base, base + 1, base + 2]) taken.add(id);
+      await em.execute('insert into device_access_schedule (workspace_id, device_id, schedule_id, timezone_id) values (?, ?, ?, ?)', [device.workspaceId, device.id, schedule.id, base]);
+      commands.push(...accTimeZoneRows(schedule, base).map((command) => ({ command, reference: `access_schedule:${schedule.id}` })));
+    }
+    ids.set(schedule.id, slotIds(schedule, base));
+  }
+  await queueCommands(em, device.workspaceId, device.id, commands, now);
+  return ids;
+}
+
 /**
  * Schedules the terminal holds that no person on it uses any more: their time-zone rows are
  * deleted and their ids freed for reuse. Id 1 stays (people without levels are authorised under it).
  */
-export async function releaseUnusedSchedules(em: EntityManager, device: { id: number; workspaceId: number }, now: Date): Promise<void> {
+export async function releaseUnusedSchedules(em: EntityManager, device: { id: number; workspaceId: number }, now: Date, family: 'access' | 'attendance' = 'access'): Promise<void> {
   const unused = await em.execute<{ schedule_id: number; timezone_id: number }[]>(
     `delete from device_access_schedule s
      where s.device_id = ? and s.timezone_id <> ${ALWAYS_TIMEZONE_ID}
@@ -145,21 +205,57 @@ export async function releaseUnusedSchedules(em: EntityManager, device: { id: nu
      returning s.schedule_id, s.timezone_id`,
     [device.id],
   );
-  await queueCommands(em, device.workspaceId, device.id, unused.map((r) => ({ command: deleteTimezoneCommand(r.timezone_id), reference: `access_schedule:${r.schedule_id}` })), now);
+  const deletes = unused.flatMap((r) =>
+    (family === 'access' ? [deleteTimezoneCommand(r.timezone_id)] : [0, 1, 2].map((slot) => deleteAccTimeZoneCommand(r.timezone_id + slot))).map((command) => ({
+      command,
+      reference: `access_schedule:${r.schedule_id}`,
+    })),
+  );
+  await queueCommands(em, device.workspaceId, device.id, deletes, now);
 }
 
-/** A schedule changed: every terminal holding it gets its `timezone` row again, and nothing else. */
-export async function markScheduleChanged(em: EntityManager, scheduleId: number, now: Date): Promise<void> {
-  const held = await em.execute<{ device_id: number; workspace_id: number; timezone_id: number }[]>(
-    'select device_id, workspace_id, timezone_id from device_access_schedule where schedule_id = ?',
+/**
+ * A schedule changed: every terminal holding it gets its time-zone rows again, and nothing else;
+ * except that on attendance terminals a change in the number of intervals a day changes which ids
+ * its people hold (`TZ`), so their rows there are sent again too.
+ */
+export async function markScheduleChanged(em: EntityManager, scheduleId: number, now: Date, previous?: Pick<ScheduleRow, 'intervals'>): Promise<void> {
+  const held = await em.execute<{ device_id: number; workspace_id: number; timezone_id: number; mode_type: string }[]>(
+    'select s.device_id, s.workspace_id, s.timezone_id, d.mode_type from device_access_schedule s join device d on d.id = s.device_id where s.schedule_id = ?',
     [scheduleId],
   );
   if (held.length === 0) return;
   const [schedule] = await em.execute<ScheduleRow[]>('select id, built_in, intervals, holiday_intervals from access_schedule where id = ?', [scheduleId]);
   for (const row of held) {
-    await queueCommands(em, row.workspace_id, row.device_id, [{ command: timezoneRow(schedule!, row.timezone_id), reference: `access_schedule:${scheduleId}` }], now);
+    const rows = row.mode_type === 'acc' ? [timezoneRow(schedule!, row.timezone_id)] : accTimeZoneRows(schedule!, row.timezone_id);
+    await queueCommands(em, row.workspace_id, row.device_id, rows.map((command) => ({ command, reference: `access_schedule:${scheduleId}` })), now);
+  }
+  const attendance = held.filter((r) => r.mode_type !== 'acc').map((r) => r.device_id);
+  if (previous && attendance.length > 0 && accTimeZoneSlots(previous.intervals) !== accTimeZoneSlots(schedule!.intervals)) {
+    await em.execute(
+      `update device_user du set sync_status = 'pending', return_code = null, changed_at = ?
+       where du.device_id = any(?::int[]) and du.present
+         and exists (select 1 from jsonb_array_elements(coalesce(du.access, '[]'::jsonb)) g where (g->>'scheduleId')::int = ?)`,
+      [now, intArray(attendance), scheduleId],
+    );
   }
   notifyCommandsQueued(held.map((r) => r.device_id));
+}
+
+/**
+ * Attendance terminals that answered an `AccTimeZone` row with "no such table" (-1004) or "not
+ * supported" (-1002) do not have the PUSH 2.x access settings: remember it, so they get no more of
+ * them and their capabilities say so. Runs in the results' transaction.
+ */
+export async function noteRefusedAccessTables(em: EntityManager, deviceId: number, commandIds: number[]): Promise<void> {
+  if (commandIds.length === 0) return;
+  await em.execute(
+    `update device set access_tables_refused = true
+     where id = ? and mode_type <> 'acc' and not access_tables_refused
+       and exists (select 1 from device_command c where c.id = any(?::int[]) and c.device_id = device.id and c.status = 'failed'
+                   and c.command like 'DATA UPDATE AccTimeZone %' and c.return_code in (-1002, -1004))`,
+    [deviceId, intArray(commandIds)],
+  );
 }
 
 /**

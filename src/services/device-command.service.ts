@@ -6,6 +6,7 @@
 // enrolments the command carrying the face (`mirrorFaceEnrollments`).
 import { mirrorDeviceActions } from './device-action.service';
 import { mirrorFaceEnrollments } from './face-enrollment.service';
+import { noteRefusedAccessTables } from './access-sync.service';
 import { randomBytes } from 'node:crypto';
 import { DeviceCommand } from '../entities';
 import { doorActionData, doorOpenedData, type DoorActionRow } from '../events/event-payloads';
@@ -148,6 +149,7 @@ export async function recordCommandResults(
     await mirrorDeviceUsers(withEm(ctx, em), touched);
     await mirrorDeviceActions(withEm(ctx, em), touched);
     await mirrorFaceEnrollments(withEm(ctx, em), touched);
+    if (attendance) await noteRefusedAccessTables(em, deviceId, touched);
     return statuses;
   });
   countCommands(ctx, 'succeeded', concluded.filter((s) => s === 'succeeded').length);

@@ -14,7 +14,7 @@ import { countCommands, newCommandId } from './device-command.service';
 import type { RequestContext } from './context';
 import { syncCommands, templateFits, terminalOf, type SyncTemplate, type SyncTerminal, type TerminalGrant } from './sync-commands';
 import { isFacePhotoCommand, loadPhotoContext, photosDue, recordFaceEnrollments, VISIBLE_FACE_TYPE } from './face-enrollment.service';
-import { releaseUnusedSchedules, timezoneIdsFor } from './access-sync.service';
+import { accTimeZoneIdsFor, releaseUnusedSchedules, timezoneIdsFor } from './access-sync.service';
 import type { AccessGrant } from '../entities/device-user.entity';
 
 /** Advisory-lock namespace of per-device sync builds (second key: the device id). */
@@ -38,17 +38,19 @@ interface DeviceRow {
   fp_algorithm: string | null;
   face_algorithm: string | null;
   reported_options: Record<string, string> | null;
+  access_tables_refused: boolean;
 }
 
 /** The terminal as the sync engine sees it (`reported` overrides the stored algorithm versions). */
 export async function syncTerminal(em: EntityManager, deviceId: number, reported?: ReportedAlgorithms): Promise<(SyncTerminal & { workspaceId: number }) | null> {
-  const [device] = await em.execute<DeviceRow[]>('select workspace_id, mode_type, fp_algorithm, face_algorithm, reported_options from device where id = ?', [deviceId]);
+  const [device] = await em.execute<DeviceRow[]>('select workspace_id, mode_type, fp_algorithm, face_algorithm, reported_options, access_tables_refused from device where id = ?', [deviceId]);
   if (!device) return null;
   const terminal = terminalOf({
     access: device.mode_type === 'acc',
     fpAlgorithm: reported?.fpAlgorithm ?? device.fp_algorithm,
     faceAlgorithm: reported?.faceAlgorithm ?? device.face_algorithm,
     reportedOptions: device.reported_options,
+    accessTablesRefused: device.access_tables_refused,
   });
   return { ...terminal, workspaceId: device.workspace_id };
 }
@@ -136,11 +138,15 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
     // Access control: the terminal's time-zone ids of the schedules these rows use (each new one's
     // timezone row is queued here, before the authorisations that refer to it).
     const device = { id: deviceId, workspaceId: terminal.workspaceId };
+    // Attendance terminals: each schedule is 1-3 AccTimeZone ids (one per interval of a day).
+    const scheduleIds = rows.filter((r) => r.present).flatMap((r) => (r.access ?? []).map((g) => g.scheduleId));
     const timezones = terminal.access
-      ? await timezoneIdsFor(em, device, rows.filter((r) => r.present).flatMap((r) => (r.access ?? []).map((g) => g.scheduleId)), now)
-      : new Map<number, number>();
+      ? new Map([...(await timezoneIdsFor(em, device, scheduleIds, now))].map(([schedule, id]) => [schedule, [id]]))
+      : terminal.accessTables
+        ? await accTimeZoneIdsFor(em, device, scheduleIds, now)
+        : new Map<number, number[]>();
     const onTerminal = (grants: AccessGrant[] | null): TerminalGrant[] | null =>
-      grants === null ? null : grants.map((g) => ({ timezoneId: timezones.get(g.scheduleId)!, doorMask: g.doorMask }));
+      grants === null ? null : grants.flatMap((g) => (timezones.get(g.scheduleId) ?? []).map((timezoneId) => ({ timezoneId, doorMask: g.doorMask })));
     for (const row of rows) {
       const expired = await em.execute<{ id: number }[]>(
         `update device_command set status = 'expired', completed_at = ? where device_user_id = ? and status = 'queued' and device_user_version <> ?::timestamptz returning id`,
@@ -177,13 +183,13 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
       const commandIds = inserted.sort((a, b) => a.step - b.step).map((c) => c.id);
       const holdsFace = stored.some((t) => t.type === VISIBLE_FACE_TYPE && templateFits(terminal, t));
       await recordFaceEnrollments(em, device, photos, { employeeId: row.employee_id, present: row.present, commands, commandIds, holdsFace }, now);
-      if (terminal.access) {
+      if (terminal.access || terminal.accessTables) {
         // What the terminal holds once these commands ran: the next version's deletes start from it.
         const sent = row.present ? (onTerminal(row.access) ?? null) : [];
         await em.execute('update device_user set sent_access = ?::jsonb where id = ?', [sent === null ? null : JSON.stringify(sent), row.id]);
       }
     }
-    if (terminal.access) await releaseUnusedSchedules(em, device, now);
+    if (terminal.access || terminal.accessTables) await releaseUnusedSchedules(em, device, now, terminal.access ? 'access' : 'attendance');
     notifyCommandsQueued([deviceId]);
     return rows.length;
   });

@@ -29,12 +29,17 @@ export interface DeviceCapabilities {
 
 /**
  * What the terminal supports, from its family and what it reported (options, registry, INFO): its
- * doors, whether it enforces access levels (the access-control tables; attendance terminals' PUSH
- * 2.x access settings are not written yet), biometrics, photos, record queries, and capacities.
+ * doors, whether it enforces access levels (the access-control tables, or an attendance terminal's
+ * PUSH 2.x access settings until it refused them), biometrics, photos, record queries, and capacities.
  */
-export function deviceCapabilities(device: { modeType: string; reportedOptions?: Record<string, string> | null; fpAlgorithm?: string | null }): DeviceCapabilities {
+export function deviceCapabilities(device: {
+  modeType: string;
+  reportedOptions?: Record<string, string> | null;
+  fpAlgorithm?: string | null;
+  accessTablesRefused?: boolean;
+}): DeviceCapabilities {
   const options = device.reportedOptions ?? {};
-  const terminal = terminalOf({ access: device.modeType === DeviceMode.acc, reportedOptions: options });
+  const terminal = terminalOf({ access: device.modeType === DeviceMode.acc, reportedOptions: options, accessTablesRefused: device.accessTablesRefused });
   const on = (name: string) => option(options, name) === '1';
   const count = (name: string) => {
     const value = option(options, name);
@@ -42,7 +47,7 @@ export function deviceCapabilities(device: { modeType: string; reportedOptions?:
   };
   return {
     doors: doorCountOf(device),
-    accessLevels: device.modeType === DeviceMode.acc,
+    accessLevels: terminal.access || terminal.accessTables,
     fingerprint: on('FingerFunOn') || option(options, 'FPVersion') !== undefined || option(options, 'ZKFPVersion') !== undefined || Boolean(device.fpAlgorithm),
     face: on('FaceFunOn'),
     facePhoto: terminal.facePhoto,

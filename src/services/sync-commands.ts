@@ -21,6 +21,7 @@ import {
   updateUserInfoCommand,
   updateBioPhotoCommand,
   updateUserPicCommand,
+  userTimeZonesField,
   type BiodataTemplate,
 } from '../devices/protocol';
 
@@ -37,6 +38,8 @@ export interface SyncTerminal {
   facePhoto: boolean;
   /** Shows a photo of the user (USERPIC). */
   userPhoto: boolean;
+  /** Attendance terminals: takes the PUSH 2.x access settings (`AccTimeZone`, the user's `TZ`) until it refuses them. */
+  accessTables: boolean;
 }
 
 export interface SyncTemplate {
@@ -121,6 +124,7 @@ export function terminalOf(device: {
   fpAlgorithm?: string | null;
   faceAlgorithm?: string | null;
   reportedOptions?: Record<string, string> | null;
+  accessTablesRefused?: boolean;
 }): SyncTerminal {
   const options = device.reportedOptions ?? {};
   const versions = new Map<number, number>();
@@ -141,6 +145,7 @@ export function terminalOf(device: {
     // Comparison photos: the function flags, or visible-light faces (type 9) in the photo-support map.
     facePhoto: on('BioPhotoFun') || on('VisilightFun') || (option(options, 'MultiBioPhotoSupport') ?? '').split(':')[9] === '1',
     userPhoto: on('PhotoFunOn') || on('UserPicURLFunOn'),
+    accessTables: !device.access && !device.accessTablesRefused,
   };
 }
 
@@ -197,6 +202,17 @@ export function templateDeleteCommand(terminal: SyncTerminal, pin: string, t: Pi
   }
 }
 
+/**
+ * The `TZ` of an attendance terminal's user: with levels, the person's own time zones (the
+ * `AccTimeZone` ids of their schedules' slots; the firmware holds 3, further ones are not sent);
+ * levels taken away, back to the group's time zones (always open); never managed, nothing.
+ */
+function attendanceTimeZones(row: SyncRow): string | undefined {
+  if (row.access && row.access.length > 0) return userTimeZonesField([...new Set(row.access.map((g) => g.timezoneId))].slice(0, 3));
+  if (row.sentAccess && row.sentAccess.length > 0) return userTimeZonesField(null);
+  return undefined;
+}
+
 /** Removes a person: attendance `DATA DELETE USERINFO` (takes the templates too); access in the reference's order. */
 function deleteUser(terminal: SyncTerminal, pin: string): string[] {
   if (!terminal.access) return [deleteUserInfoCommand(pin)];
@@ -222,7 +238,8 @@ export function syncCommands(terminal: SyncTerminal, row: SyncRow, templates: re
       ...authorizeCommands(row.pin, sent, row.access ?? everyDoor),
     );
   } else {
-    commands.push(updateUserInfoCommand({ pin: row.pin, name: row.name, privilege: row.privilege as 0 | 2 | 6 | 14 }));
+    const timeZones = terminal.accessTables ? attendanceTimeZones(row) : undefined;
+    commands.push(updateUserInfoCommand({ pin: row.pin, name: row.name, privilege: row.privilege as 0 | 2 | 6 | 14, ...(timeZones ? { timeZones } : {}) }));
   }
   const fitting = templates.filter((t) => templateFits(terminal, t));
   fitting.sort((a, b) => a.type - b.type || a.no - b.no || a.subIndex - b.subIndex);

@@ -25,6 +25,8 @@ export interface ExecutionContext {
   now(): string;
   /** `key=value` lines a terminal appends after an `INFO` result (fx 15). */
   infoLines(): string[];
+  /** Attendance terminals: holds the PUSH 2.x access settings (`AccTimeZone`); false answers -1004 like firmware without them. */
+  accessTables?: boolean;
   /** Photos: which the terminal takes, and its answer to a comparison photo (`0` or a code such as `D01E0001`). */
   photos?: { visibleFace: 'photo' | 'template' | 'none'; userPhoto: boolean; faceVersion: string; enrollResult(pin: string): string };
 }
@@ -83,6 +85,7 @@ export function executeCommand(ctx: ExecutionContext, cmd: ParsedCommand): Comma
     case 'DATA DELETE': {
       const table = (cmd.table ?? '').toLowerCase();
       if (table === 'biophoto' || table === 'userpic') outcome.rc = photoData(ctx, cmd.verb === 'DATA UPDATE', table, cmd, outcome);
+      else if (ctx.family === 'att' && table === 'acctimezone') outcome.rc = ctx.accessTables === false ? RC_TABLE_NOT_SUPPORTED : accTimeZoneData(ctx.store, cmd.verb === 'DATA UPDATE', cmd);
       else {
         const run = ctx.family === 'att' ? attendanceData : accessData;
         outcome.rc = run(ctx.store, cmd.verb === 'DATA UPDATE', table, cmd);
@@ -311,6 +314,17 @@ function accessData(store: RecordStore, update: boolean, table: string, cmd: Par
     default:
       return RC_TABLE_NOT_SUPPORTED;
   }
+}
+
+/** `AccTimeZone` rows by `UID`: the fields as sent (`SunStart`, `SunEnd`, … lower-cased). */
+function accTimeZoneData(store: RecordStore, update: boolean, cmd: ParsedCommand): number {
+  return eachRecord(cmd, (r) => {
+    const uid = r.get('uid');
+    if (!uid) return RC_PARAM_ERROR;
+    if (!update) store.accTimeZones.delete(uid);
+    else store.accTimeZones.set(uid, new Map([...r].filter(([k]) => k !== 'uid')));
+    return RC_OK;
+  });
 }
 
 /**

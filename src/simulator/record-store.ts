@@ -61,6 +61,8 @@ export class RecordStore {
   readonly authorizations = new Map<string, AuthorizationRecord>();
   /** `timezone` rows by id: field name (lower-case, e.g. `montime1`) -> the encoded interval. */
   readonly timezones = new Map<string, Map<string, number>>();
+  /** Attendance terminals' `AccTimeZone` rows by UID: field (lower-case, e.g. `monstart`) -> `HHMM`. */
+  readonly accTimeZones = new Map<string, Map<string, string>>();
   /** `holiday` rows: YYYYMMDD -> holiday type (1–3). */
   readonly holidays = new Map<string, number>();
   readonly log: LogRecord[] = [];

@@ -95,6 +95,8 @@ export interface SimulatedTerminalConfig {
   visibleFace?: 'photo' | 'template' | 'none';
   /** Shows user photos (USERPIC). Default false. */
   userPhoto?: boolean;
+  /** Attendance terminals: holds the PUSH 2.x access settings (`AccTimeZone`). Default true; false answers -1004. */
+  accessTables?: boolean;
   /**
    * The answer to a comparison photo (BIOPHOTO) of a pin: `0` (default) enrols the face, or a
    * failure such as `D01E0001` (no face), `D01E0003` (not sharp), `-1001` (full).
@@ -220,6 +222,7 @@ export class SimulatedTerminal extends EventEmitter {
       store: this.store,
       now: () => this.deviceNow(),
       infoLines: () => infoResultLines(this.profile, this.store),
+      accessTables: config.accessTables ?? true,
       photos: {
         visibleFace: this.profile.visibleFace,
         userPhoto: this.profile.userPhoto,

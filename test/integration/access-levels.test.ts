@@ -153,6 +153,78 @@ describe('access schedules and levels', () => {
     }
   });
 
+  it('attendance terminals get the PUSH 2.x settings: AccTimeZone rows per interval of a day, the person\'s own TZ; a terminal refusing the table says so in its capabilities', async () => {
+    const acme = await company('ACS9');
+    const clock = await createTerminalDevice(t.url, ws.key, { mode_type: 'att', company_id: acme.id, time_zone: 'UTC' });
+    const [door] = (await call('GET', `/public/v2/devices/${clock.id}/doors`)).body;
+    const ada = await createEmployee(t.url, ws.key, acme.id, { pin: '6001', name: 'Ada', lastname: 'Clock' });
+    const split = [...officeHours, { weekday: 1, start_time: '13:30', end_time: '17:00' }];
+    const schedule = (await call('POST', '/public/v2/access_schedules', { company_id: acme.id, name: 'Split day', intervals: split })).body;
+    const level = (await call('POST', '/public/v2/access_levels', { company_id: acme.id, name: 'Clocks', schedule_id: schedule.id, door_ids: [door.id] })).body;
+    await call('POST', `/public/v2/access_levels/${level.id}/employees`, [{ employee_id: ada.id }]);
+    const capabilities = async (deviceId: number) => (await call('GET', `/public/v2/devices/${deviceId}`)).body.capabilities.access_levels;
+    expect(await capabilities(clock.id)).to.equal(true);
+
+    const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: clock.serial_number, family: 'att', pollIntervalMs: 50 });
+    terminal.start();
+    try {
+      await eventually(async () => (await sql("select sync_status from device_user where device_id = ? and employee_id = ?", [clock.id, ada.id]))[0]?.sync_status === 'synced');
+      const sent = (await commandsOf(clock.id)).map((c) => c.command);
+      const day = (name: string, start: string, end: string) => `${name}Start=${start}\t${name}End=${end}`;
+      const row = (uid: number, monday: [string, string], weekdays: [string, string]) =>
+        `DATA UPDATE AccTimeZone UID=${uid}\t${day('Sun', '2359', '0000')}\t${day('Mon', ...monday)}\t${['Tue', 'Wed', 'Thu', 'Fri'].map((d) => day(d, ...weekdays)).join('\t')}\t${day('Sat', '2359', '0000')}`;
+      // Two intervals on Monday: two slots (ids 2 and 3); the block's third id is sent closed.
+      expect(sent.slice(0, 3)).to.deep.equal([row(2, ['0830', '1230'], ['0830', '1230']), row(3, ['1330', '1700'], ['2359', '0000']), row(4, ['2359', '0000'], ['2359', '0000'])]);
+      expect(sent[3]).to.equal('DATA UPDATE USERINFO PIN=6001\tName=Ada Clock\tPri=0\tTZ=0001000200030000');
+      expect(terminal.store.users.get('6001')!.timeZones).to.equal('0001000200030000');
+      expect(terminal.store.accTimeZones.get('3')!.get('monstart')).to.equal('1330');
+
+      // One interval a day now: the rows again, and the person's TZ shrinks to the one id.
+      const mark = await lastCommandId(clock.id);
+      await call('PUT', `/public/v2/access_schedules/${schedule.id}`, { intervals: officeHours });
+      await eventually(async () => (await commandsOf(clock.id, mark)).some((c) => c.command.startsWith('DATA UPDATE USERINFO')));
+      const edited = (await commandsOf(clock.id, mark)).map((c) => c.command);
+      expect(edited.slice(0, 3)).to.deep.equal([row(2, ['0830', '1230'], ['0830', '1230']), row(3, ['2359', '0000'], ['2359', '0000']), row(4, ['2359', '0000'], ['2359', '0000'])]);
+      expect(edited[3]).to.equal('DATA UPDATE USERINFO PIN=6001\tName=Ada Clock\tPri=0\tTZ=0001000200000000');
+
+      // Out of the level but still assigned: back to the group's time zones; the block is deleted.
+      await call('POST', `/public/v2/employees/${ada.id}/devices`, [{ device_id: clock.id, permission_id: 0 }]);
+      const beforeRemoval = await lastCommandId(clock.id);
+      await call('DELETE', `/public/v2/access_levels/${level.id}/employees`, [{ employee_id: ada.id }]);
+      const reset = 'DATA UPDATE USERINFO PIN=6001\tName=Ada Clock\tPri=0\tTZ=0000000100000000';
+      const removal = await eventually(async () => {
+        const list = (await commandsOf(clock.id, beforeRemoval)).map((c) => c.command);
+        return list.includes(reset) && list.includes('DATA DELETE AccTimeZone UID=4') ? list : null;
+      });
+      // The block goes (by its own ids); the person stays, on the group's time zones. (The direct
+      // assignment may have re-sent the user once more with its levels just before.)
+      expect(removal.filter((c) => c.startsWith('DATA DELETE'))).to.deep.equal(['DATA DELETE AccTimeZone UID=2', 'DATA DELETE AccTimeZone UID=3', 'DATA DELETE AccTimeZone UID=4']);
+      expect(removal.filter((c) => c === reset)).to.have.length(1);
+      await eventually(async () => terminal.store.users.get('6001')?.timeZones === '0000000100000000' && terminal.store.accTimeZones.size === 0);
+    } finally {
+      await terminal.stop();
+    }
+
+    // Firmware without the access tables answers -1004: the device says so and gets no more of them.
+    const old = await createTerminalDevice(t.url, ws.key, { mode_type: 'att', company_id: acme.id });
+    const [oldDoor] = (await call('GET', `/public/v2/devices/${old.id}/doors`)).body;
+    await call('PUT', `/public/v2/access_levels/${level.id}`, { door_ids: [door.id, oldDoor.id] });
+    await call('POST', `/public/v2/access_levels/${level.id}/employees`, [{ employee_id: ada.id }]);
+    const plain = new SimulatedTerminal({ serverUrl: t.url, serialNumber: old.serial_number, family: 'att', pollIntervalMs: 50, accessTables: false });
+    plain.start();
+    try {
+      await eventually(async () => (await capabilities(old.id)) === false);
+      const [refused] = await sql("select status, return_code from device_command where device_id = ? and command like 'DATA UPDATE AccTimeZone%' order by id limit 1", [old.id]);
+      expect(refused).to.deep.equal({ status: 'failed', return_code: -1004 });
+      await call('PUT', `/public/v2/employees/${ada.id}`, { name: 'Adele' });
+      await eventually(async () => (await sql("select 1 from device_command where device_id = ? and command like 'DATA UPDATE USERINFO PIN=6001%Adele%' and status = 'succeeded'", [old.id])).length > 0);
+      const [user] = await sql("select command from device_command where device_id = ? and command like 'DATA UPDATE USERINFO PIN=6001%Adele%'", [old.id]);
+      expect(user.command).to.equal('DATA UPDATE USERINFO PIN=6001\tName=Adele Clock\tPri=0');
+    } finally {
+      await plain.stop();
+    }
+  });
+
   it('a grant taken off a person deletes exactly that userauthorize row; an area member inherits the level', async () => {
     const acme = await company('ACS4');
     const device = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc', company_id: acme.id });

@@ -140,7 +140,7 @@ describe('device actions', () => {
       '~DeviceName=ProBio,MAC=00:17:61:11:ad:4f,TransactionCount=23,~MaxAttLogCount=10,UserCount=7,~MaxUserCount=100,PhotoFunOn=1,~MaxUserPhotoCount=3000,FingerFunOn=1,FPVersion=10,~MaxFingerCount=40,FPCount=4,FaceFunOn=1,FaceVersion=7,~MaxFaceCount=2000,FaceCount=3,FvFunOn=0';
     expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=options`, options)).status).to.equal(200);
     expect(await capabilities()).to.deep.equal({
-      doors: 1, accessLevels: false, fingerprint: true, face: true, facePhoto: false, userPhoto: true, attendanceBackfill: true,
+      doors: 1, accessLevels: true, fingerprint: true, face: true, facePhoto: false, userPhoto: true, attendanceBackfill: true,
       capacity: { users: 100, fingerprints: 40, faces: 2000, records: 10, userPhotos: 3000 },
     });
     await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=options`, 'BioPhotoFun=1,VisilightFun=1,~MaxBioPhotoCount=3000');

@@ -382,3 +382,52 @@ export function updateUserPicCommand(family: 'attendance' | 'access', p: { pin: 
 export function deleteUserPicCommand(family: 'attendance' | 'access', userPin: string): string {
   return `DATA DELETE ${photoTable(family, 'USERPIC')} ${fields([['PIN', pin(userPin)]])}`;
 }
+
+/** Time-zone ids of attendance terminals' access settings (ZKTeco attendance firmware: 50). */
+export const MAX_ACC_TIMEZONE_ID = 50;
+
+/**
+ * How many `AccTimeZone` rows a schedule needs on an attendance terminal: such a row holds ONE
+ * interval per weekday, so slot k holds each day's k-th interval (1 to 3 rows).
+ */
+export function accTimeZoneSlots(intervals: ReadonlyArray<{ weekday: number }>): number {
+  const perDay = [1, 2, 3, 4, 5, 6, 7].map((weekday) => intervals.filter((i) => i.weekday === weekday).length);
+  return Math.min(3, Math.max(1, ...perDay));
+}
+
+/**
+ * `DATA UPDATE AccTimeZone UID=…\tSunStart=HHMM\tSunEnd=HHMM … SatStart\tSatEnd` (attendance PUSH
+ * access settings): slot `slot` (0-based) of a schedule, i.e. each weekday's interval of that rank.
+ * A day without one is closed: 2359–0000, a window that ends before it starts (the convention of
+ * ZKTeco's own tools for "no access").
+ */
+export function updateAccTimeZoneCommand(tz: { id: number; slot: number; intervals: ReadonlyArray<{ weekday: number; startTime: string; endTime: string }> }): string {
+  const hhmm = (t: string) => {
+    if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(t)) throw new RangeError(`time must be HH:MM, got ${JSON.stringify(t)}`);
+    return t.replace(':', '');
+  };
+  return `DATA UPDATE AccTimeZone ${fields([
+    ['UID', int(tz.id, 'id', 1, MAX_ACC_TIMEZONE_ID)],
+    ...TIMEZONE_DAYS.flatMap(([name, weekday]): Array<[string, string]> => {
+      const day = tz.intervals.filter((i) => i.weekday === weekday).sort((a, b) => a.startTime.localeCompare(b.startTime))[tz.slot];
+      return day ? [[`${name}Start`, hhmm(day.startTime)], [`${name}End`, hhmm(day.endTime)]] : [[`${name}Start`, '2359'], [`${name}End`, '0000']];
+    }),
+  ])}`;
+}
+
+/** `DATA DELETE AccTimeZone UID=…`. */
+export function deleteAccTimeZoneCommand(id: number): string {
+  return `DATA DELETE AccTimeZone UID=${int(id, 'id', 1, MAX_ACC_TIMEZONE_ID)}`;
+}
+
+/**
+ * The USERINFO `TZ` field: four 4-digit hexadecimal groups, [own time zones?][tz1][tz2][tz3].
+ * `null`: the group's time zones (`0000000100000000`, what terminals are given by default: group 1,
+ * whose time zone 1 is always open); ids: the person's own time zones (at most 3).
+ */
+export function userTimeZonesField(ids: readonly number[] | null): string {
+  if (ids === null) return '0000000100000000';
+  if (ids.length === 0 || ids.length > 3) throw new RangeError(`a person holds 1 to 3 time zones, got ${ids.length}`);
+  const hex = (n: number) => n.toString(16).toUpperCase().padStart(4, '0');
+  return [1, ...ids, 0, 0].slice(0, 4).map((n, i) => (i === 0 ? hex(n) : hex(Number(int(n, 'timezone', 0, MAX_ACC_TIMEZONE_ID))))).join('');
+}

@@ -6,6 +6,7 @@ import {
   updateTimezoneCommand,
   acUnlockCommand, cancelAlarmCommand, deleteAccessBiodataCommand, deleteBiodataCommand, deleteFaceCommand, deleteFingerprintCommand, deleteTemplateV10Command, closeDoorCommand, commandBatchReply, deleteAccessUserCommands, deleteUserInfoCommand, formatCommandLine,
   holdDoorOpenCommand, isValidCommandId, openDoorCommand, parseCommandResults, sanitizeValue, updateAccessBiodataCommand, updateAccessUserCommand,
+  accTimeZoneSlots, deleteAccTimeZoneCommand, updateAccTimeZoneCommand, userTimeZonesField,
   updateBiodataCommand, updateFaceCommand, updateBioPhotoCommand, deleteBioPhotoCommand, updateUserPicCommand, deleteUserPicCommand, updateFingerprintCommand, updateTemplateV10Command, updateUserAuthorizeCommand, updateUserInfoCommand,
 } from '../../../src/devices/protocol';
 import { loadFixture } from './fixture';
@@ -44,6 +45,26 @@ describe('commands', () => {
     expect(deleteUserPicCommand('attendance', '7')).to.equal('DATA DELETE USERPIC PIN=7');
     expect(() => updateBioPhotoCommand('attendance', { pin: '7', content: 'not base64!\n' })).to.throw(RangeError);
     expect(() => updateUserPicCommand('attendance', { pin: '7\tX', content: jpeg })).to.throw(RangeError);
+  });
+
+  it('attendance access settings: an AccTimeZone row holds one interval a day (slot k = each day\'s k-th), closed days 2359-0000; TZ is [own?][tz1][tz2][tz3] in hex', () => {
+    const intervals = [
+      { weekday: 1, startTime: '13:30', endTime: '17:00' },
+      { weekday: 1, startTime: '08:30', endTime: '12:30' },
+      { weekday: 7, startTime: '10:00', endTime: '11:00' },
+    ];
+    expect(accTimeZoneSlots(intervals)).to.equal(2);
+    expect(accTimeZoneSlots([])).to.equal(1);
+    expect(updateAccTimeZoneCommand({ id: 2, slot: 0, intervals })).to.equal(
+      'DATA UPDATE AccTimeZone UID=2\tSunStart=1000\tSunEnd=1100\tMonStart=0830\tMonEnd=1230\tTueStart=2359\tTueEnd=0000\tWedStart=2359\tWedEnd=0000\tThuStart=2359\tThuEnd=0000\tFriStart=2359\tFriEnd=0000\tSatStart=2359\tSatEnd=0000',
+    );
+    expect(updateAccTimeZoneCommand({ id: 3, slot: 1, intervals })).to.match(/^DATA UPDATE AccTimeZone UID=3\tSunStart=2359\tSunEnd=0000\tMonStart=1330\tMonEnd=1700\t/);
+    expect(deleteAccTimeZoneCommand(3)).to.equal('DATA DELETE AccTimeZone UID=3');
+    expect(userTimeZonesField(null)).to.equal('0000000100000000');
+    expect(userTimeZonesField([2])).to.equal('0001000200000000');
+    expect(userTimeZonesField([11, 12, 13])).to.equal('0001000B000C000D');
+    expect(() => userTimeZonesField([1, 2, 3, 4])).to.throw(RangeError);
+    expect(() => updateAccTimeZoneCommand({ id: 51, slot: 0, intervals })).to.throw(RangeError);
   });
 
   it('single-template deletes name the finger or the type and number', () => {

@@ -9,6 +9,15 @@ function ctx(family: TerminalFamily): ExecutionContext {
 const run = (c: ExecutionContext, line: string) => executeCommand(c, parseCommandReply(line)[0]!);
 
 describe('simulator: command execution', () => {
+  it('attendance terminals keep AccTimeZone rows by UID, or answer -1004 when they have no access tables', () => {
+    const c = ctx('att');
+    expect(run(c, 'C:1:DATA UPDATE AccTimeZone UID=2\tSunStart=2359\tSunEnd=0000\tMonStart=0830\tMonEnd=1230').rc).to.equal(0);
+    expect(c.store.accTimeZones.get('2')!.get('monstart')).to.equal('0830');
+    expect(run(c, 'C:2:DATA DELETE AccTimeZone UID=2').rc).to.equal(0);
+    expect(c.store.accTimeZones.size).to.equal(0);
+    expect(run({ ...ctx('att'), accessTables: false }, 'C:3:DATA UPDATE AccTimeZone UID=2\tMonStart=0830\tMonEnd=1230').rc).to.equal(-1004);
+  });
+
   it('enrols a face from a comparison photo (posting the template back), answers each failure code, and keeps display photos', () => {
     const c: ExecutionContext = { ...ctx('att'), photos: { visibleFace: 'photo', userPhoto: true, faceVersion: '58', enrollResult: (pin) => (pin === '9' ? 'D01E0001' : '0') } };
     const ok = run(c, 'C:1:DATA UPDATE BIOPHOTO PIN=7\tType=9\tNo=0\tIndex=0\tSize=8\tContent=QUJDREVG\tFormat=0\tUrl=\tPostBackTmpFlag=1');
