@@ -109,17 +109,19 @@ export async function updateArea(ctx: RequestContext, id: number, input: AreaInp
   return area;
 }
 
-/** Deleting an area ends its memberships, and with them the assignments its devices inherited. */
+/** Deleting an area ends its memberships, and with them the assignments its devices inherited and the access levels its members had through it. */
 export async function deleteArea(ctx: RequestContext, id: number): Promise<Area> {
   return ctx.em.transactional(async (em) => {
     await lockWorkspace(em, workspaceOf(ctx));
     const area = await getArea(withEm(ctx, em), id);
     const devices = await em.find(Device, { areaId: id });
     for (const device of devices) device.areaId = null;
+    // Its members also lose the access levels they had through the area, on those levels' terminals.
+    const members = await em.find(AreaEmployee, { areaId: id });
     await em.nativeDelete(AreaEmployee, { areaId: id });
     const snapshot = { ...area };
     await em.remove(area).flush();
-    await recomputeDeviceUsers(em, { deviceIds: devices.map((d) => d.id) }, ctx.now());
+    await recomputeDeviceUsers(em, { deviceIds: devices.map((d) => d.id), employeeIds: members.map((m) => m.employeeId) }, ctx.now());
     return Object.assign(new Area(), snapshot);
   });
 }

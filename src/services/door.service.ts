@@ -8,6 +8,7 @@ import { DomainError } from '../errors/domain-error';
 import { workspaceOf, type RequestContext } from './context';
 import { DOOR_ACTION_KINDS, queueDoorAction, type DoorActionKind, type DoorActionView } from './door-action.service';
 import { option, terminalOf } from './sync-commands';
+import { recomputeDeviceUsers } from './device-user.service';
 import { FieldChecker } from './validation';
 
 /** How many doors the terminal has: an access-control terminal's reported `LockCount` (1–8), else one lock output. */
@@ -65,8 +66,8 @@ export function deviceCapabilities(device: {
 
 /**
  * Brings the device's doors in line with what it has: missing ones are created (`Door N`), doors
- * past its count are removed (a terminal that reports fewer locks). Runs in the caller's
- * transaction; cheap when nothing changes.
+ * past its count are removed (a terminal that reports fewer locks), and the access levels' members
+ * on the terminal are recomputed without them. Runs in the caller's transaction; cheap when nothing changes.
  */
 export async function ensureDoors(em: EntityManager, deviceId: number): Promise<void> {
   const [device] = await em.execute<{ workspace_id: number; mode_type: string; reported_options: Record<string, string> | null }[]>(
@@ -81,7 +82,9 @@ export async function ensureDoors(em: EntityManager, deviceId: number): Promise<
      on conflict (device_id, number) do nothing`,
     [device.workspace_id, deviceId, count],
   );
-  await em.execute('delete from door where device_id = ? and number > ?', [deviceId, count]);
+  const removed = await em.execute<{ id: number }[]>('delete from door where device_id = ? and number > ? returning id', [deviceId, count]);
+  // Levels lose those doors (cascade): the people they reached on this terminal get their new rights.
+  if (removed.length > 0) await recomputeDeviceUsers(em, { deviceIds: [deviceId] });
 }
 
 export async function getDoor(ctx: RequestContext, id: number): Promise<Door> {

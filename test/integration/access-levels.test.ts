@@ -3,7 +3,7 @@ import { SimulatedTerminal } from '../../src/simulator';
 import { subscribe } from '../support/events';
 import { createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
-import { createTerminalDevice, eventually } from '../support/terminal';
+import { createTerminalDevice, eventually, iclock } from '../support/terminal';
 import { workspaceSnapshot } from '../support/snapshot';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -255,6 +255,31 @@ describe('access schedules and levels', () => {
     } finally {
       await terminal.stop();
     }
+  });
+
+  it('a door the terminal no longer reports, and an area deleted, take away the rights they gave at once', async () => {
+    const acme = await company('ACS10');
+    const panel = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc', company_id: acme.id });
+    await iclock(t.url, 'POST', `/iclock/registry?SN=${panel.serial_number}`, 'DeviceType=acc,LockCount=2');
+    const doors = (await call('GET', `/public/v2/devices/${panel.id}/doors`)).body;
+    const always = (await call('GET', `/public/v2/access_schedules?company_id=${acme.id}`)).body[0];
+    const ada = await createEmployee(t.url, ws.key, acme.id, { pin: '7001' });
+    const bob = await createEmployee(t.url, ws.key, acme.id, { pin: '7002' });
+    const hall = (await call('POST', '/public/v2/areas', { name: 'Hall', code: 'HALL10', company_id: acme.id })).body;
+    await call('POST', `/public/v2/areas/${hall.id}/employees`, [{ employee_id: bob.id }]);
+    const second = (await call('POST', '/public/v2/access_levels', { company_id: acme.id, name: 'Door 2', schedule_id: always.id, door_ids: [doors[1].id] })).body;
+    const first = (await call('POST', '/public/v2/access_levels', { company_id: acme.id, name: 'Door 1', schedule_id: always.id, door_ids: [doors[0].id] })).body;
+    await call('POST', `/public/v2/access_levels/${second.id}/employees`, [{ employee_id: ada.id }]);
+    await call('POST', `/public/v2/access_levels/${first.id}/areas`, [{ area_id: hall.id }]);
+    const present = async (employeeId: number) => (await sql('select present from device_user where device_id = ? and employee_id = ?', [panel.id, employeeId]))[0]?.present;
+    expect([await present(ada.id), await present(bob.id)]).to.deep.equal([true, true]);
+
+    // The controller now reports one lock: door 2 and with it Ada's only right there are gone.
+    await iclock(t.url, 'POST', `/iclock/registry?SN=${panel.serial_number}`, 'DeviceType=acc,LockCount=1');
+    expect(await present(ada.id)).to.equal(false);
+    // Deleting the area ends Bob's level membership through it, and his place on the panel.
+    expect((await call('DELETE', `/public/v2/areas/${hall.id}`)).status).to.equal(200);
+    expect(await present(bob.id)).to.equal(false);
   });
 
   it("the company's holidays reach the terminals that hold schedules, and the controller opens by the holiday type's intervals on them", async () => {
