@@ -141,6 +141,9 @@ export async function handleTableData(u: Upload): Promise<string> {
   const tablename = u.tablename ?? 'unknown';
   const { rows, errors } = parseTableData(tablename, u.body);
   logRejected(u, `tabledata:${tablename}`, errors);
+  // Users are remembered as what the terminal holds (users.reconcile compares), never made employees.
+  const users = rows.filter((r) => r.kind === 'user');
+  await recordReportedUsers(u.ctx, u.device, users.map((r) => ({ pin: r.pin, name: r.name, privilege: r.privilege })));
   await recordTerminalTemplates(u.ctx, u.device, tableDataTemplates(rows));
   // Without a declared count, the number of records received (stored or refused): the terminal
   // compares it with what it sent and would send the table again on `<table>=0`.

@@ -15,6 +15,15 @@ export class InfoFieldType {
   @Field() value!: string;
 }
 
+@ObjectType('TemplateCounts', { description: '`users.reconcile`: templates the terminal says it holds against what Timegate put there.' })
+export class TemplateCountsType {
+  @Field(() => Int, { nullable: true, description: "Fingerprints by the terminal's own counter (INFO); null when it does not report one (access-control terminals)." })
+  fingerprintsOnDevice?: number | null;
+  @Field(() => Int, { description: 'Stored fingerprints of its users of the algorithm version it takes.' }) fingerprintsExpected!: number;
+  @Field(() => Int, { nullable: true, description: "People with a face by the terminal's own counter; null when not reported." }) facesOnDevice?: number | null;
+  @Field(() => Int, { description: 'Its users with a stored face template of a version it takes.' }) facesExpected!: number;
+}
+
 @ObjectType('DeviceActionResult', { description: 'What the action found out; the fields of its type are set.' })
 export class DeviceActionResultType {
   @Field(() => [InfoFieldType], { nullable: true, description: '`info.refresh`: what the terminal reported.' }) info?: InfoFieldType[] | null;
@@ -31,6 +40,7 @@ export class DeviceActionResultType {
   @Field(() => [String], { nullable: true, description: '`users.reconcile`: pins Timegate sends to this terminal that it does not hold.' }) missingOnDevice?: string[] | null;
   @Field(() => [String], { nullable: true, description: '`users.reconcile`: pins the terminal holds that Timegate does not send it.' }) unexpectedOnDevice?: string[] | null;
   @Field(() => [String], { nullable: true, description: '`users.reconcile`: pins whose name or privilege differ.' }) differing?: string[] | null;
+  @Field(() => TemplateCountsType, { nullable: true, description: '`users.reconcile`: template counts, terminal against Timegate.' }) templates?: TemplateCountsType | null;
   @Field(() => Int, { nullable: true, description: '`users.reconcile` with fix: users sent again plus delete commands queued.' }) fixed?: number | null;
   @Field(() => Int, { nullable: true, description: 'A failed action: the terminal return code.' }) returnCode?: number | null;
 }

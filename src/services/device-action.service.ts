@@ -6,7 +6,7 @@
 // is a `device.action.updated` event.
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { checkCommand, clearLogCommand, queryUsersCommand, encodeZkTime, formatLocalTime, infoCommand, instantToLocal, queryAttlogCommand, rebootCommand, setClockCommand, verifySumAttlogCommand } from '../devices/protocol';
+import { checkCommand, clearLogCommand, queryAccessUsersCommand, queryUsersCommand, encodeZkTime, formatLocalTime, infoCommand, instantToLocal, queryAttlogCommand, rebootCommand, setClockCommand, verifySumAttlogCommand } from '../devices/protocol';
 import { forgetClockReading } from './device-clock.service';
 import { finishReconciles } from './user-reconcile.service';
 import { Device, DeviceAction } from '../entities';
@@ -68,9 +68,6 @@ function plan(device: Device, type: string | null | undefined, options: Record<s
   const known = kind === 'attendance.count' || kind === 'attendance.backfill' ? ['startDate', 'endDate'] : kind === 'users.reconcile' ? ['fix'] : [];
   for (const [key, value] of Object.entries(options)) if (value != null && !known.includes(key)) check.add(`options.${key}`, 'not_allowed', `${kind} takes no option ${key}.`);
   if (kind === 'users.reconcile' && options.fix != null && typeof options.fix !== 'boolean') check.add('options.fix', 'invalid_type', 'options.fix must be true or false.');
-  if (kind === 'users.reconcile' && access) {
-    check.add('type', 'unsupported_by_device', 'users.reconcile reads the attendance user table (DATA QUERY USERINFO); access-control terminals are not served yet.');
-  }
   if ((kind === 'attendance.count' || kind === 'attendance.backfill' || kind === 'logs.clear') && access) {
     check.add('type', 'unsupported_by_device', `${kind} needs an attendance terminal (ATTLOG queries); access-control terminals keep their events in rtlog.`);
   }
@@ -90,7 +87,7 @@ function plan(device: Device, type: string | null | undefined, options: Record<s
     case 'logs.clear':
       return { type: kind, options: {}, commands: [clearLogCommand()] };
     case 'users.reconcile':
-      return { type: kind, options: { fix: options.fix === true }, commands: [queryUsersCommand()] };
+      return { type: kind, options: { fix: options.fix === true }, commands: [access ? queryAccessUsersCommand() : queryUsersCommand()] };
     case 'clock.sync':
       // The skew before, to compare with the one measured after (the result).
       return {
@@ -294,7 +291,8 @@ async function resultOf(em: EntityManager, action: ActionRow, commands: CommandR
     case 'logs.clear':
       return {};
     case 'users.reconcile':
-      // A query's Return is how many users the terminal holds; each arrives as an OPERLOG USER record.
+      // A query's Return is how many users the terminal holds; each arrives as an OPERLOG USER record
+      // (attendance) or a `user` row posted to /iclock/querydata (access control).
       return { complete: false, usersReported: Math.max(0, commands[0]?.return_code ?? 0) };
     case 'clock.sync': {
       forgetClockReading(action.device_id);

@@ -1,6 +1,7 @@
-// Who is really on a terminal. `users.reconcile` (device-action.service.ts) asks an attendance
-// terminal for its user table (`DATA QUERY USERINFO`); it answers with the number of users and
-// uploads each as an OPERLOG `USER` record, which lands in `device_reported_user`. Once every one
+// Who is really on a terminal. `users.reconcile` (device-action.service.ts) asks the terminal for
+// its user table (attendance `DATA QUERY USERINFO`: each user comes back as an OPERLOG `USER`
+// record; access control `DATA QUERY tablename=user,…`: the rows are posted to /iclock/querydata);
+// it answers with the number of users, and the users land in `device_reported_user`. Once every one
 // has arrived (in whichever order the result and the uploads come), the report is compared with
 // what Timegate says the terminal should hold (`device_user`): missing on the device, unexpected on
 // it, differing (name or privilege). With `fix`, exactly the commands that close the gap are queued:
@@ -12,6 +13,7 @@ import { recordEvents, type NewEvent } from '../events/outbox';
 import { notifyCommandsQueued } from './command-queue-changes';
 import { withEm, type RequestContext } from './context';
 import { newCommandId } from './device-command.service';
+import { templateFits, terminalOf } from './sync-commands';
 
 export interface ReportedUser {
   pin: string;
@@ -32,6 +34,31 @@ export async function recordReportedUsers(ctx: RequestContext, device: { id: num
     );
     await finishReconciles(withEm(ctx, em), device.id);
   });
+}
+
+/**
+ * Templates: what the terminal says it holds (its INFO counters: fingerprints, and people with a
+ * face; null when it does not report them, as access-control terminals) against what Timegate's
+ * stored templates put there (fingerprints, and people with a face template, of the algorithm
+ * versions the terminal takes). A gap is a reason to re-send the users concerned.
+ */
+async function templateCounts(em: EntityManager, deviceId: number, employeeIds: number[]) {
+  const [device] = await em.execute<{ mode_type: string; fp_algorithm: string | null; face_algorithm: string | null; reported_options: Record<string, string> | null; fingerprint_count: number | null; face_count: number | null }[]>(
+    'select mode_type, fp_algorithm, face_algorithm, reported_options, fingerprint_count, face_count from device where id = ?',
+    [deviceId],
+  );
+  const terminal = terminalOf({ access: device!.mode_type === 'acc', fpAlgorithm: device!.fp_algorithm, faceAlgorithm: device!.face_algorithm, reportedOptions: device!.reported_options });
+  const stored = await em.execute<{ employee_id: number; type: number; version: string | null }[]>(
+    'select employee_id, type, version from employee_template where employee_id = any(?::int[])',
+    [`{${employeeIds.join(',')}}`],
+  );
+  const fitting = stored.filter((t) => templateFits(terminal, t));
+  return {
+    fingerprintsOnDevice: device!.fingerprint_count,
+    fingerprintsExpected: fitting.filter((t) => t.type === 1).length,
+    facesOnDevice: device!.face_count,
+    facesExpected: new Set(fitting.filter((t) => t.type === 2 || t.type === 9).map((t) => t.employee_id)).size,
+  };
 }
 
 interface WaitingAction {
@@ -68,8 +95,8 @@ export async function finishReconciles(ctx: RequestContext, deviceId: number): P
       [deviceId, action.created_at],
     );
     if (reported.length < action.result.usersReported) continue;
-    const desired = await em.execute<{ id: number; pin: string; name: string; privilege: number }[]>(
-      'select id, pin, name, privilege from device_user where device_id = ? and present order by pin',
+    const desired = await em.execute<{ id: number; employee_id: number; pin: string; name: string; privilege: number }[]>(
+      'select id, employee_id, pin, name, privilege from device_user where device_id = ? and present order by pin',
       [deviceId],
     );
     const onDevice = new Map(reported.map((r) => [r.pin, r]));
@@ -97,12 +124,14 @@ export async function finishReconciles(ctx: RequestContext, deviceId: number): P
       fixedCommands = resend.length + deletes.length;
       notifyCommandsQueued([deviceId]);
     }
+    const templates = await templateCounts(em, deviceId, desired.map((d) => d.employee_id));
     const result = {
       complete: true,
       usersReported: reported.length,
       missingOnDevice: missing.map((d) => d.pin),
       unexpectedOnDevice: unexpected.map((u) => u.pin),
       differing: differing.map((d) => d.pin),
+      templates,
       ...(action.options.fix ? { fixed: fixedCommands } : {}),
     };
     await em.execute('update device_action set result = ?::jsonb where id = ?', [JSON.stringify(result), action.id]);
@@ -111,7 +140,14 @@ export async function finishReconciles(ctx: RequestContext, deviceId: number): P
       type: 'device.action.updated',
       data: {
         action_id: action.action_id, device_id: deviceId, company_id: action.company_id, type: 'users.reconcile', options: action.options, status: 'succeeded',
-        result: { complete: true, users_reported: result.usersReported, missing_on_device: result.missingOnDevice, unexpected_on_device: result.unexpectedOnDevice, differing: result.differing, ...(action.options.fix ? { fixed: fixedCommands } : {}) },
+        result: {
+          complete: true, users_reported: result.usersReported, missing_on_device: result.missingOnDevice, unexpected_on_device: result.unexpectedOnDevice, differing: result.differing,
+          templates: {
+            fingerprints_on_device: templates.fingerprintsOnDevice, fingerprints_expected: templates.fingerprintsExpected,
+            faces_on_device: templates.facesOnDevice, faces_expected: templates.facesExpected,
+          },
+          ...(action.options.fix ? { fixed: fixedCommands } : {}),
+        },
         created_at: new Date(action.created_at).toISOString(), completed_at: new Date(action.completed_at).toISOString(), expires_at: new Date(action.expires_at).toISOString(),
       },
     });

@@ -7,6 +7,7 @@ import { parseFields, type ParsedCommand } from './command-parser';
 import { createHash } from 'node:crypto';
 import type { LogRecord, RecordStore, TemplateRecord } from './record-store';
 import { fakeTemplate } from './wire-format';
+import { accUserLine } from './record-lines';
 
 export type TerminalFamily = 'att' | 'acc';
 
@@ -53,6 +54,8 @@ export interface CommandOutcome {
   clockSetTo?: Date;
   /** Templates the terminal made (a face enrolled from a photo with `PostBackTmpFlag=1`), to upload. */
   newTemplates?: TemplateRecord[];
+  /** Security PUSH `DATA QUERY tablename=…`: the rows to post to `/iclock/querydata` before the result. */
+  queryAnswer?: { table: string; lines: string[] };
 }
 
 /** Attendance echoes only `DATA` for data commands (fx 12, 31); security echoes the full verb (fx 39). */
@@ -131,6 +134,14 @@ export function executeCommand(ctx: ExecutionContext, cmd: ParsedCommand): Comma
       }
       break;
     case 'DATA QUERY': {
+      const accessTable = /^tablename=(\w+)/i.exec(cmd.table ?? '')?.[1]?.toLowerCase();
+      if (ctx.family === 'acc' && accessTable === 'user') {
+        // The user table goes to /iclock/querydata; Return is the number of rows (fx 38).
+        const lines = [...ctx.store.users.values()].map(accUserLine);
+        outcome.queryAnswer = { table: 'user', lines };
+        outcome.rc = lines.length;
+        break;
+      }
       if (ctx.family === 'att' && (cmd.table ?? '').toUpperCase() === 'USERINFO') {
         // Every user, uploaded again as OPERLOG USER records; Return is how many.
         outcome.resendUsers = [...ctx.store.users.keys()];

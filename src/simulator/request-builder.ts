@@ -85,6 +85,11 @@ export function dataUpload(ctx: RequestContext, params: Array<[string, string]>,
   return req;
 }
 
+/** Security PUSH answer to a `DATA QUERY`: `POST /iclock/querydata?type=tabledata&cmdid=…&tablename=…&count=…&packcnt=1&packidx=1` (fx 38). */
+export function queryData(ctx: RequestContext, params: Array<[string, string]>, body: string): OutgoingRequest {
+  return post(ctx, '/iclock/querydata', params, body);
+}
+
 export function commandResults(ctx: RequestContext, body: string): OutgoingRequest {
   const req = post(ctx, '/iclock/devicecmd', [], body);
   if (ctx.family === 'att') req.headers = deviceHeaders(ctx, { contentType: false });

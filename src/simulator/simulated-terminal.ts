@@ -646,6 +646,7 @@ export class SimulatedTerminal extends EventEmitter {
       for (const r of outcome.resend ?? []) this.queueLog(r);
       for (const pin of outcome.resendUsers ?? []) this.queueUser(this.store.users.get(pin)!);
       for (const template of outcome.newTemplates ?? []) this.queueTemplate(template);
+      if (outcome.queryAnswer) await this.postQueryAnswer(command.id, outcome.queryAnswer);
       if (outcome.newLog.some((r) => r.event === 8)) this.queueDoorState(true);
       else if (outcome.newLog.some((r) => r.event === 7 || r.event === 9)) this.queueDoorState(false);
       if (outcome.dataChanged) this.infoDue = true;
@@ -658,6 +659,15 @@ export class SimulatedTerminal extends EventEmitter {
     }
     await this.flushResults();
     return effect;
+  }
+
+  /** The rows of a `DATA QUERY` in one packet, before the command's result (fx 38). */
+  private async postQueryAnswer(commandId: string, answer: { table: string; lines: string[] }): Promise<void> {
+    const params: Array<[string, string]> = [
+      ['type', 'tabledata'], ['cmdid', commandId], ['tablename', answer.table], ['count', String(answer.lines.length)], ['packcnt', '1'], ['packidx', '1'],
+    ];
+    const reply = await this.send(requests.queryData(this.context(), params, joinRecords(answer.lines, this.config.lineEnding ?? 'lf')));
+    this.emit('upload', { table: `querydata:${answer.table}`, count: answer.lines.length, status: reply.status, reply: reply.body, acknowledged: reply.status === 200 } satisfies UploadEvent);
   }
 
   private photoEnrollResult(pin: string): string {

@@ -222,6 +222,9 @@ describe('device actions', () => {
     terminal.start();
     try {
       await eventually(async () => terminal.store.users.has('51') && terminal.store.users.has('52'));
+      // Ann's fingerprint, enrolled on the terminal: stored, and counted in the terminal's INFO.
+      terminal.enrollFingerprint('51', 2);
+      await eventually(async () => (await sql('select fingerprint_count from device where id = ?', [device.id]))[0].fingerprint_count === 1);
       // Behind Timegate's back: Ben is gone from the terminal, someone unknown was added.
       terminal.store.deleteUser('52');
       terminal.store.upsertUser('99', { name: 'Stranger' });
@@ -236,6 +239,8 @@ describe('device actions', () => {
       expect(found).to.include({ complete: true, users_reported: 2 });
       expect(found).to.deep.include({ missing_on_device: ['52'], unexpected_on_device: ['99'], differing: [] });
       expect(found.fixed).to.equal(null);
+      // Attendance terminals count their templates in INFO: Ann's one fingerprint, as expected.
+      expect(found.templates).to.deep.equal({ fingerprints_on_device: 1, fingerprints_expected: 1, faces_on_device: 0, faces_expected: 0 });
       expect(terminal.store.users.has('99')).to.equal(true);
 
       const mark = (await sql('select coalesce(max(id), 0)::int as id from device_command where device_id = ?', [device.id]))[0].id;
@@ -250,6 +255,43 @@ describe('device actions', () => {
       expect(queued.filter((c) => c.startsWith('DATA DELETE'))).to.deep.equal(['DATA DELETE USERINFO PIN=99']);
       expect(queued.filter((c) => c.startsWith('DATA UPDATE USERINFO'))).to.deep.equal(['DATA UPDATE USERINFO PIN=52\tName=Ben Ray\tPri=0']);
       expect(terminal.store.users.has('51')).to.equal(true);
+    } finally {
+      await terminal.stop();
+    }
+  });
+
+  it('users.reconcile on an access-control terminal reads its user table through querydata, fixes the gap by pin, and compares template counts', async () => {
+    const device = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc' });
+    const [{ company_id }] = await sql('select company_id from device where id = ?', [device.id]);
+    const cy = await createEmployee(t.url, ws.key, company_id, { pin: '61', name: 'Cy', lastname: 'Dee' });
+    const di = await createEmployee(t.url, ws.key, company_id, { pin: '62', name: 'Di', lastname: 'Eve' });
+    await rest(t.url, 'POST', `/public/v2/devices/${device.id}/employees`, { key: ws.key, body: [{ employee_id: cy.id, permission_id: 0 }, { employee_id: di.id, permission_id: 0 }] });
+    const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'acc', pollIntervalMs: 50 });
+    const uploads: string[] = [];
+    terminal.on('upload', (u) => uploads.push(u.table));
+    terminal.start();
+    try {
+      await eventually(async () => terminal.store.users.has('61') && terminal.store.users.has('62'));
+      // Cy's fingerprint, enrolled on the terminal, is stored and expected there.
+      terminal.enrollFingerprint('61', 3);
+      await eventually(async () => (await sql('select 1 from employee_template where employee_id = ?', [cy.id])).length > 0);
+      terminal.store.deleteUser('62');
+      terminal.store.upsertUser('98', { name: 'Stranger' });
+
+      const fix = await act(device.id, { type: 'users.reconcile', options: { fix: true } });
+      const [query] = await sql('select command from device_command where reference = ?', [`device_action:${fix.body.action_id}`]);
+      expect(query.command).to.equal('DATA QUERY tablename=user,fielddesc=*,filter=*');
+      const fixed = await eventually(async () => {
+        const r = await rest(t.url, 'GET', `/public/v2/devices/${device.id}/actions/${fix.body.action_id}`, { key: ws.key });
+        return r.body.result?.complete ? r.body.result : null;
+      });
+      expect(uploads).to.include('querydata:user');
+      expect(fixed).to.deep.include({ users_reported: 2, missing_on_device: ['62'], unexpected_on_device: ['98'], differing: [], fixed: 4 });
+      // Access-control terminals report no template counters; Timegate expects Cy's one fingerprint.
+      expect(fixed.templates).to.deep.equal({ fingerprints_on_device: null, fingerprints_expected: 1, faces_on_device: null, faces_expected: 0 });
+      await eventually(async () => terminal.store.users.has('62') && !terminal.store.users.has('98'));
+      const deletes = (await sql(`select command from device_command where reference = ? order by id`, [`reconcile:${fix.body.action_id}`])).map((r) => r.command);
+      expect(deletes).to.deep.equal(['DATA DELETE userauthorize Pin=98', 'DATA DELETE templatev10 Pin=98', 'DATA DELETE user Pin=98']);
     } finally {
       await terminal.stop();
     }

@@ -351,6 +351,15 @@ export function queryUsersCommand(): string {
   return 'DATA QUERY USERINFO';
 }
 
+/**
+ * `DATA QUERY tablename=user,fielddesc=*,filter=*` (Security PUSH): the terminal posts its user
+ * table to `/iclock/querydata` (`type=tabledata&tablename=user`, in packets), then answers with the
+ * number of rows as Return.
+ */
+export function queryAccessUsersCommand(): string {
+  return 'DATA QUERY tablename=user,fielddesc=*,filter=*';
+}
+
 /** Protocol table names: attendance firmware spells them upper-case, access-control firmware lower-case. */
 const photoTable = (family: 'attendance' | 'access', table: 'BIOPHOTO' | 'USERPIC') => (family === 'access' ? table.toLowerCase() : table);
 

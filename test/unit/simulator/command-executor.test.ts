@@ -9,6 +9,16 @@ function ctx(family: TerminalFamily): ExecutionContext {
 const run = (c: ExecutionContext, line: string) => executeCommand(c, parseCommandReply(line)[0]!);
 
 describe('simulator: command execution', () => {
+  it('access control answers DATA QUERY tablename=user with its rows for /iclock/querydata and their number', () => {
+    const c = ctx('acc');
+    run(c, 'C:1:DATA UPDATE user CardNo=\tPin=7\tPassword=\tGroup=0\tStartTime=0\tEndTime=0\tName=Ann\tPrivilege=0');
+    const out = run(c, 'C:2:DATA QUERY tablename=user,fielddesc=*,filter=*');
+    expect(out.rc).to.equal(1);
+    expect(out.queryAnswer!.table).to.equal('user');
+    expect(out.queryAnswer!.lines[0]).to.match(/^user uid=1\tcardno=\tpin=7\t.*name=Ann\tprivilege=0/);
+    expect(run(c, 'C:3:DATA QUERY tablename=transaction,fielddesc=*,filter=*').rc).to.equal(-1002);
+  });
+
   it('attendance terminals keep AccTimeZone rows by UID, or answer -1004 when they have no access tables', () => {
     const c = ctx('att');
     expect(run(c, 'C:1:DATA UPDATE AccTimeZone UID=2\tSunStart=2359\tSunEnd=0000\tMonStart=0830\tMonEnd=1230').rc).to.equal(0);
