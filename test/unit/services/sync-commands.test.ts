@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { majorVersion, syncCommands, templateDeleteCommand, templateFits, terminalOf, type SyncTemplate } from '../../../src/services/sync-commands';
 import { normaliseVersion, templateFormat } from '../../../src/services/employee-template.service';
-import { photosDue, type PhotoContext } from '../../../src/services/face-enrollment.service';
 
 const TMP = Buffer.from('fingerprint template').toString('base64');
 const finger = (overrides: Partial<SyncTemplate> = {}): SyncTemplate => ({ type: 1, no: 2, subIndex: 0, version: '10.0', format: 0, valid: true, duress: false, data: TMP, ...overrides });
@@ -78,34 +77,5 @@ describe('sync commands', () => {
     // A new pin: the old pin's user and rows go wholesale by pin, the new pin starts from nothing.
     const moved = syncCommands(t, { ...row, previousPin: '41', sentAccess: sent, access: [{ timezoneId: 2, doorMask: 1 }] }, []);
     expect(moved.filter((c) => c.includes('userauthorize'))).to.deep.equal(['DATA DELETE userauthorize Pin=41', 'DATA UPDATE userauthorize Pin=42\tAuthorizeTimezoneId=2\tAuthorizeDoorId=1\tDevID=1']);
-  });
-
-  it('photos: a face photo goes where no stored face template fits and the terminal has not answered for it; the display photo once per photo', () => {
-    const photoTerminal = terminalOf({ access: false, reportedOptions: { BioPhotoFun: '1', VisilightFun: '1', PhotoFunOn: '1', MultiBioVersion: '0:10.0:0:0:0:0:0:0:0:58.0:0' } });
-    const plain = terminalOf({ access: false, fpAlgorithm: '10' });
-    expect([photoTerminal.facePhoto, photoTerminal.userPhoto, plain.facePhoto, plain.userPhoto]).to.deep.equal([true, true, false, false]);
-    const photo = { employeeId: 1, content: 'QUJD', sha256: 'a'.repeat(64) };
-    const context = (enrollment?: { status: string; photo_sha256?: string }) =>
-      ({
-        photos: new Map([[1, photo]]),
-        enrollments: new Map(enrollment ? [[1, { employee_id: 1, photo_sha256: photo.sha256, method: 'photo', ...enrollment }]] : []),
-      }) as PhotoContext;
-    const face58 = { type: 9, version: '58.0' };
-    expect(photosDue(photoTerminal, context(), 1, false, [])).to.deep.equal({ facePhoto: 'QUJD', userPhoto: 'QUJD' });
-    // A stored face template of the terminal's version goes instead of the photo (never both).
-    expect(photosDue(photoTerminal, context(), 1, false, [face58]).facePhoto).to.equal(null);
-    expect(photosDue(photoTerminal, context(), 1, false, [{ type: 9, version: '39.0' }]).facePhoto).to.equal('QUJD');
-    // Answered for this photo (enrolled or refused): not again, unless the user was re-created.
-    expect(photosDue(photoTerminal, context({ status: 'enrolled' }), 1, false, [])).to.deep.equal({ facePhoto: null, userPhoto: null });
-    expect(photosDue(photoTerminal, context({ status: 'failed' }), 1, false, []).facePhoto).to.equal(null);
-    expect(photosDue(photoTerminal, context({ status: 'pending' }), 1, false, []).facePhoto).to.equal('QUJD');
-    expect(photosDue(photoTerminal, context({ status: 'enrolled', photo_sha256: 'b'.repeat(64) }), 1, false, []).facePhoto).to.equal('QUJD');
-    expect(photosDue(photoTerminal, context({ status: 'enrolled' }), 1, true, [])).to.deep.equal({ facePhoto: 'QUJD', userPhoto: 'QUJD' });
-    expect(photosDue(plain, context(), 1, false, [])).to.deep.equal({ facePhoto: null, userPhoto: null });
-    expect(photosDue(photoTerminal, context(), 2, false, [])).to.deep.equal({ facePhoto: null, userPhoto: null });
-    expect(syncCommands(photoTerminal, { ...row, facePhoto: 'QUJD', userPhoto: 'QUJD' }, []).slice(1)).to.deep.equal([
-      'DATA UPDATE BIOPHOTO PIN=42\tType=9\tNo=0\tIndex=0\tSize=4\tContent=QUJD\tFormat=0\tUrl=\tPostBackTmpFlag=1',
-      'DATA UPDATE USERPIC PIN=42\tSize=4\tContent=QUJD',
-    ]);
   });
 });
