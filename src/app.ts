@@ -29,6 +29,7 @@ import { Metrics } from './observability/metrics';
 import { securityHeaders } from './observability/security-headers';
 import { sendError } from './rest/error-response';
 import { apiDocsRouter } from './rest/api-docs';
+import { webRouter } from './web/console';
 import { createRestRouter } from './rest/rest-router';
 import { routeTable } from './rest/route-table';
 import { buildTimegateSchema } from './schema/build-schema';
@@ -100,6 +101,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     expressApp.use(securityHeaders(config));
     expressApp.use(operationsRouter({ database, metrics, metricsToken: config.metricsToken, failingJobs: () => jobs.failing() }));
     expressApp.use(apiDocsRouter(routeTable, schema));
+    expressApp.use(webRouter());
     const rateLimits = new TokenBuckets(config.rateLimitPerMinute, config.rateLimitBurst);
     expressApp.use(rateLimit(rateLimits));
 

@@ -6,11 +6,22 @@ import type { Config } from '../config/config';
 /**
  * Security headers on every API response (helmet's defaults: no sniffing, no framing, HSTS, a strict
  * referrer policy...) and CORS only for the configured origins. The Content-Security-Policy allows
- * what the /docs page needs from our own origin (Swagger UI uses inline styles).
+ * scripts from our own origin only; /docs (Swagger UI), the console and the GraphQL explorer use
+ * inline styles and data: fonts and images.
  */
 export function securityHeaders(config: Pick<Config, 'corsOrigins'>) {
   const headers = helmet({
-    contentSecurityPolicy: { directives: { 'default-src': ["'self'"], 'style-src': ["'self'", "'unsafe-inline'"], 'img-src': ["'self'", 'data:'] } },
+    contentSecurityPolicy: {
+      directives: {
+        'default-src': ["'self'"],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:'],
+        'font-src': ["'self'", 'data:'],
+        // Not helmet's default `upgrade-insecure-requests`: on plain HTTP by host name or address
+        // (a LAN install, TLS ended at a proxy) it sent /docs' and the console's assets to https.
+        'upgrade-insecure-requests': null,
+      },
+    },
   });
   const origins = config.corsOrigins;
   const corsHandler =

@@ -11,6 +11,12 @@ export class ApiKeyResolver {
     return apiKeys.listApiKeys(ctx, workspaceId ?? undefined);
   }
 
+  @Authorized('read', 'doors:unlock')
+  @Query(() => ApiKeyType, { description: 'The key making this request: its name and scopes (what a client may offer its user).' })
+  currentApiKey(@Ctx() ctx: RequestContext) {
+    return apiKeys.currentApiKey(ctx);
+  }
+
   @Authorized('admin', 'operator')
   @Mutation(() => ApiKeyType, { description: 'Creates a key; its `key` is in this response only.' })
   async createApiKey(@Ctx() ctx: RequestContext, @Arg('input') input: CreateApiKeyInput) {

@@ -142,6 +142,12 @@ export async function revokeApiKey(ctx: RequestContext, id: number): Promise<Api
   return apiKey;
 }
 
+/** The key of the request itself (the operator key is not an API key: forbidden). */
+export async function currentApiKey(ctx: RequestContext): Promise<ApiKey> {
+  if (ctx.principal.kind !== 'workspace') throw new DomainError('forbidden', 'The operator key is not an API key of a workspace.');
+  return ctx.em.findOneOrFail(ApiKey, { id: ctx.principal.keyId, workspaceId: ctx.principal.workspaceId });
+}
+
 export async function listApiKeys(ctx: RequestContext, workspaceId?: number): Promise<ApiKey[]> {
   return ctx.em.find(ApiKey, { workspaceId: targetWorkspace(ctx, workspaceId) }, { orderBy: { id: 'asc' } });
 }

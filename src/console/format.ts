@@ -1,0 +1,11 @@
+/** A time as the reader's locale shows it, or a dash. */
+export function when(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+}
+
+/** Today's date (`YYYY-MM-DD`) in the browser's zone. */
+export function today(): string {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}

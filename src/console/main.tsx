@@ -1,0 +1,121 @@
+// Timegate's operations console: a client of the service's own GraphQL API and subscriptions.
+import { render } from 'preact';
+import { useMemo, useState } from 'preact/hooks';
+import { Provider, useQuery } from '@urql/preact';
+import { createApiClient, errorCode, errorMessage } from './client';
+import { SessionContext } from './app-context';
+import { ErrorNote } from './components';
+import { SessionDocument, WorkspaceNameDocument } from './gql';
+import { href, useRoute } from './router';
+import { forgetKey, rememberKey, storedKey } from './session';
+import { Overview } from './pages/overview';
+import { DeviceList, DevicePage } from './pages/devices';
+import { EmployeeList, EmployeePage } from './pages/employees';
+import { PunchList } from './pages/punches';
+import './styles.css';
+
+function SignIn({ notice, onKey }: { notice: string | null; onKey: (key: string) => void }) {
+  const [key, setKey] = useState('');
+  return (
+    <main class="signin">
+      <h1>Timegate</h1>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (key.trim()) onKey(key.trim());
+        }}
+      >
+        <label for="api-key">API key</label>
+        <input id="api-key" name="api-key" type="password" autocomplete="off" value={key} onInput={(e) => setKey((e.target as HTMLInputElement).value)} required />
+        <button type="submit">Sign in</button>
+        <ErrorNote message={notice} />
+        <p class="hint">The key is kept in this browser tab only, until you sign out or close it.</p>
+      </form>
+    </main>
+  );
+}
+
+const PAGES: Array<[string, string]> = [
+  ['', 'Overview'],
+  ['devices', 'Devices'],
+  ['employees', 'Employees'],
+  ['punches', 'Punches'],
+];
+
+function Shell({ onSignOut }: { onSignOut: (notice: string | null) => void }) {
+  const [session] = useQuery({ query: SessionDocument });
+  const [workspace] = useQuery({ query: WorkspaceNameDocument });
+  const route = useRoute();
+  const code = errorCode(session.error);
+  if (code === 'unauthenticated' || code === 'forbidden') {
+    queueMicrotask(() => onSignOut(code === 'unauthenticated' ? 'This API key is unknown or was revoked.' : 'This API key has no access to the console.'));
+    return null;
+  }
+  if (!session.data) return <main class="loading">{session.error ? <ErrorNote message={errorMessage(session.error)} /> : 'Loading…'}</main>;
+  const key = session.data.currentApiKey;
+  const value = { keyName: key.name, scopes: key.scopes, workspace: workspace.data?.workspace.name ?? null };
+  const [page = '', id] = route;
+  const view =
+    page === 'devices' && id ? <DevicePage id={Number(id)} /> :
+    page === 'devices' ? <DeviceList /> :
+    page === 'employees' && id ? <EmployeePage id={Number(id)} /> :
+    page === 'employees' ? <EmployeeList /> :
+    page === 'punches' ? <PunchList /> :
+    <Overview />;
+  return (
+    <SessionContext.Provider value={value}>
+      <header class="top">
+        <div class="brand">
+          <strong>Timegate</strong>
+          <span class="workspace">{value.workspace ?? ''}</span>
+        </div>
+        <nav aria-label="Pages">
+          {PAGES.map(([path, label]) => (
+            <a href={href(path)} aria-current={page === path ? 'page' : undefined}>
+              {label}
+            </a>
+          ))}
+        </nav>
+        <div class="who">
+          <span class="key" title="The key's scopes">
+            {key.name} · {key.scopes.join(', ')}
+          </span>
+          <button type="button" class="link" onClick={() => onSignOut(null)}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="content">{view}</main>
+    </SessionContext.Provider>
+  );
+}
+
+function App() {
+  const [key, setKey] = useState(storedKey());
+  const [notice, setNotice] = useState<string | null>(null);
+  const signOut = (message: string | null) => {
+    forgetKey();
+    setNotice(message);
+    setKey(null);
+  };
+  const client = useMemo(() => (key ? createApiClient(key, () => signOut('This API key was revoked.')) : null), [key]);
+  if (!key || !client) {
+    return (
+      <SignIn
+        notice={notice}
+        onKey={(k) => {
+          rememberKey(k);
+          setNotice(null);
+          setKey(k);
+        }}
+      />
+    );
+  }
+  return (
+    <Provider value={client}>
+      <Shell onSignOut={signOut} />
+    </Provider>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

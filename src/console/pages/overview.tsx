@@ -1,0 +1,184 @@
+// The overview: a status board of every terminal that updates live, unclaimed terminals with a
+// "register" action, the latest punches as they arrive, punches per hour, and open door alarms.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useMutation, useQuery, useSubscription } from '@urql/preact';
+import { useAllowed } from '../app-context';
+import { errorMessage } from '../client';
+import { Empty, ErrorNote, Section, StatusBadge } from '../components';
+import { when, today } from '../format';
+import {
+  CompaniesDocument, DeviceStatusFeedDocument, DevicesDocument, DoorAlarmFeedDocument, PunchFeedDocument, PunchesDocument,
+  RegisterDeviceDocument, UnknownTerminalsDocument, type PunchFeedSubscription,
+} from '../gql';
+import { href } from '../router';
+import { HourChart } from './hour-chart';
+
+type Punch = PunchFeedSubscription['punchCreated']['punch'];
+
+function StatusBoard() {
+  const [devices] = useQuery({ query: DevicesDocument, variables: { first: 1000 } });
+  const [changes] = useSubscription({ query: DeviceStatusFeedDocument }, (seen: Record<number, string> = {}, event) => ({
+    ...seen,
+    [event.deviceStatusChanged.change.deviceId]: event.deviceStatusChanged.change.status,
+  }));
+  const list = (devices.data?.devices.nodes ?? []).map((d) => ({ ...d, status: changes.data?.[d.id] ?? d.status }));
+  const count = (status: string) => list.filter((d) => d.status === status).length;
+  return (
+    <Section title="Terminals">
+      <ErrorNote message={errorMessage(devices.error)} />
+      <ul class="counts" aria-label="Terminals by status">
+        {(['online', 'offline', 'pending'] as const).map((status) => (
+          <li class={`count count-${status}`} data-status={status}>
+            <span class="count-value">{count(status)}</span> {status}
+          </li>
+        ))}
+      </ul>
+      {list.length === 0 ? (
+        <Empty>No terminals yet: point a terminal at this service, then register it below.</Empty>
+      ) : (
+        <ul class="board" aria-label="Status board">
+          {list.map((d) => (
+            <li class={`tile tile-${d.status}`} data-serial={d.serialNumber}>
+              <a href={href('devices', d.id)}>
+                <span class="tile-name">{d.name}</span>
+                <span class="tile-serial">{d.serialNumber}</span>
+                <StatusBadge status={d.status} />
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+function Unclaimed() {
+  const canWrite = useAllowed('write');
+  const [terminals, refresh] = useQuery({ query: UnknownTerminalsDocument });
+  const [companies] = useQuery({ query: CompaniesDocument, pause: !canWrite });
+  const [registering, register] = useMutation(RegisterDeviceDocument);
+  const [companyId, setCompanyId] = useState<number | null>(null);
+  useEffect(() => {
+    const timer = setInterval(() => refresh({ requestPolicy: 'network-only' }), 5000);
+    return () => clearInterval(timer);
+  }, []);
+  const list = terminals.data?.unknownTerminals.nodes ?? [];
+  const company = companyId ?? companies.data?.companies.nodes[0]?.id ?? null;
+  return (
+    <Section title="Unclaimed terminals">
+      {list.length === 0 ? (
+        <Empty>No unknown terminal has called in.</Empty>
+      ) : (
+        <>
+          {canWrite && (
+            <p class="inline-form">
+              <label for="register-company">Register into company</label>
+              <select id="register-company" value={company ?? ''} onChange={(e) => setCompanyId(Number((e.target as HTMLSelectElement).value))}>
+                {(companies.data?.companies.nodes ?? []).map((c) => (
+                  <option value={c.id}>{c.name}</option>
+                ))}
+              </select>
+            </p>
+          )}
+          <table>
+            <thead>
+              <tr><th scope="col">Serial</th><th scope="col">Model</th><th scope="col">Address</th><th scope="col">Last seen</th>{canWrite && <th scope="col"><span class="sr-only">Actions</span></th>}</tr>
+            </thead>
+            <tbody>
+              {list.map((t) => (
+                <tr>
+                  <td>{t.serialNumber}</td>
+                  <td>{t.model ?? '—'}</td>
+                  <td>{t.ip}</td>
+                  <td>{when(t.lastSeenAt)}</td>
+                  {canWrite && (
+                    <td>
+                      <button
+                        type="button"
+                        disabled={registering.fetching || company === null}
+                        onClick={async () => {
+                          await register({ input: { companyId: company!, name: t.model ?? t.serialNumber, serialNumber: t.serialNumber } });
+                          refresh({ requestPolicy: 'network-only' });
+                        }}
+                      >
+                        Register {t.serialNumber}
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <ErrorNote message={errorMessage(registering.error)} />
+        </>
+      )}
+    </Section>
+  );
+}
+
+function LatestPunches() {
+  const day = useMemo(today, []);
+  const [initial] = useQuery({ query: PunchesDocument, variables: { first: 1000, startDate: day, endDate: day } });
+  const [live] = useSubscription({ query: PunchFeedDocument }, (seen: Punch[] = [], event) => [event.punchCreated.punch, ...seen].slice(0, 500));
+  const known = new Set((live.data ?? []).map((p) => p.id));
+  const punches = [...(live.data ?? []), ...(initial.data?.punches.nodes ?? []).filter((p) => !known.has(p.id)).reverse()];
+  return (
+    <>
+      <Section title="Punches per hour, today">
+        <HourChart times={punches.filter((p) => p.localTime.startsWith(day)).map((p) => p.localTime)} />
+      </Section>
+      <Section title="Latest punches" actions={<a href={href('punches')}>All punches</a>}>
+        {punches.length === 0 ? (
+          <Empty>No punches today yet.</Empty>
+        ) : (
+          <ol class="feed" aria-label="Latest punches" aria-live="polite">
+            {punches.slice(0, 12).map((p) => (
+              <li data-punch={p.id}>
+                <span class="feed-time">{p.localTime.slice(11)}</span> <strong>{p.pin}</strong> on {p.deviceSerial} <span class="muted">{p.verifyType ?? ''}</span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </Section>
+    </>
+  );
+}
+
+function OpenAlarms() {
+  const [alarms] = useSubscription({ query: DoorAlarmFeedDocument }, (open: Record<string, { serial: string; door: number; kind: string; at: string }> = {}, event) => {
+    const a = event.doorAlarm.alarm;
+    const key = `${a.doorId}:${a.kind}`;
+    const next = { ...open };
+    if (event.doorAlarm.type === 'door.alarm') next[key] = { serial: a.deviceSerial, door: a.door, kind: a.kind, at: a.at };
+    else delete next[key];
+    return next;
+  });
+  const list = Object.values(alarms.data ?? {});
+  return (
+    <Section title="Open alarms">
+      {list.length === 0 ? (
+        <Empty>No door alarm since this page opened.</Empty>
+      ) : (
+        <ul class="alarms">
+          {list.map((a) => (
+            <li class="alarm">
+              <strong>{a.kind.replace('_', ' ')}</strong> · door {a.door} of {a.serial} · {when(a.at)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+export function Overview() {
+  return (
+    <div class="grid">
+      <h1 class="sr-only">Overview</h1>
+      <StatusBoard />
+      <OpenAlarms />
+      <LatestPunches />
+      <Unclaimed />
+    </div>
+  );
+}

@@ -1,0 +1,186 @@
+import os from 'node:os';
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright-core';
+import { SimulatedTerminal } from '../../src/simulator';
+import { accessibilityViolations, launchBrowser, screenshot } from '../support/browser';
+import { createCompany, createDevice, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+/** The console and the GraphQL explorer in a real Chromium, against the real service and the simulator (issue 16). */
+describe('console in the browser', () => {
+  let t: TestApp;
+  let ws: TestWorkspace;
+  let browser: Browser;
+  let companyId: number;
+  const terminals: SimulatedTerminal[] = [];
+  before(async () => {
+    // Every address of the machine, so that the page can be opened by host name too.
+    t = await startTestApp({ HOST: '0.0.0.0', TIMEGATE_PRESENCE_FLUSH_MS: '200' }, 'console');
+    ws = await createWorkspace(t.url, { maxDevices: 20 });
+    companyId = (await createCompany(t.url, ws.key, { name: 'Acme Works' })).id;
+    browser = await launchBrowser();
+  });
+  afterEach(async () => {
+    await Promise.all(terminals.splice(0).map((terminal) => terminal.stop()));
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.stop();
+  });
+
+  function terminal(serialNumber: string, family: 'att' | 'acc'): SimulatedTerminal {
+    const sim = new SimulatedTerminal({ serverUrl: t.url, serialNumber, family, pollIntervalMs: 100 });
+    terminals.push(sim);
+    sim.start();
+    return sim;
+  }
+
+  async function signedIn(key = ws.key): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const refused: string[] = [];
+    page.on('pageerror', (error) => refused.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) refused.push(message.text());
+    });
+    await page.goto(`${t.url}/`);
+    expect(new URL(page.url()).pathname).to.equal('/console');
+    await page.getByLabel('API key').fill(key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
+    problems.set(page, refused);
+    return page;
+  }
+
+  /** Page errors and CSP refusals seen by each signed-in page. */
+  const problems = new Map<Page, string[]>();
+
+  /** axe-core finds nothing serious or critical, and the page threw nothing and had nothing refused by the CSP. */
+  async function expectAccessible(page: Page): Promise<void> {
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
+    expect(problems.get(page) ?? []).to.deep.equal([]);
+  }
+
+  it('signs in with a key, shows the workspace and the key scopes; a terminal comes online and a punch arrives without a reload', async () => {
+    const device = await createDevice(t.url, ws.key, companyId, { name: 'Front clock', mode_type: 'att' });
+    const page = await signedIn();
+    await page.getByText('admin', { exact: false }).first().waitFor();
+    const tile = page.locator(`.tile[data-serial="${device.serial_number}"]`);
+    await tile.waitFor();
+    expect(await tile.getAttribute('class')).to.contain('tile-pending');
+
+    const sim = terminal(device.serial_number, 'att');
+    await page.locator(`.tile-online[data-serial="${device.serial_number}"]`).waitFor({ timeout: 15_000 });
+    expect(await page.locator('.count-online .count-value').textContent()).to.equal('1');
+
+    sim.punch({ pin: '4711' });
+    const feed = page.getByRole('list', { name: 'Latest punches' });
+    await feed.getByText('4711').waitFor({ timeout: 15_000 });
+    await screenshot(page, 'overview');
+    await expectAccessible(page);
+
+    // On a phone-width screen nothing runs off the side.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate('document.documentElement.scrollWidth <= innerWidth')).to.equal(true);
+    await screenshot(page, 'overview-phone');
+    await page.close();
+  });
+
+  it('creates an employee, assigns a terminal and shows it synced; opens a door and shows the action succeed', async () => {
+    const panel = await createDevice(t.url, ws.key, companyId, { name: 'Gate', mode_type: 'acc' });
+    terminal(panel.serial_number, 'acc');
+    const page = await signedIn();
+    await page.getByRole('link', { name: 'Employees' }).click();
+    await page.getByLabel('First name').fill('Grace');
+    await page.getByLabel('Last name').fill('Hopper');
+    await page.getByLabel('Employee code').fill('GH-1');
+    await page.getByLabel('Pin on the terminals').fill('8101');
+    await page.getByRole('button', { name: 'Create employee' }).click();
+    await page.getByRole('heading', { name: 'Grace Hopper' }).waitFor();
+    await screenshot(page, 'employees');
+    await expectAccessible(page);
+
+    await page.getByLabel('Terminal', { exact: true }).selectOption({ label: `Gate (${panel.serial_number})` });
+    await page.getByRole('button', { name: 'Assign' }).click();
+    const row = page.locator(`tr[data-device="${panel.id}"]`);
+    await row.locator('.badge-synced').waitFor({ timeout: 15_000 });
+    await screenshot(page, 'employee-synced');
+
+    await row.getByRole('link', { name: 'Gate' }).click();
+    await page.getByRole('button', { name: 'Open Door 1' }).click();
+    await page.getByRole('status').locator('.badge-succeeded').waitFor({ timeout: 15_000 });
+    await page.getByRole('cell', { name: 'Grace Hopper' }).waitFor();
+    await screenshot(page, 'device-door-opened');
+    await expectAccessible(page);
+    await page.close();
+  });
+
+  it('a read-only key is offered no write or door buttons; a bad key gets a clear message; punches can be filtered', async () => {
+    const device = await createDevice(t.url, ws.key, companyId, { name: 'Side door', mode_type: 'acc' });
+    const reader = await createKey(t.url, ws.key, ['read']);
+    const page = await signedIn(reader);
+    await page.getByText('read', { exact: true }).or(page.getByText(/· read$/)).first().waitFor();
+    await page.goto(`${t.url}/console#/employees`);
+    await page.getByRole('heading', { name: 'Employees' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Create employee' }).count()).to.equal(0);
+    await page.goto(`${t.url}/console#/devices/${device.id}`);
+    await page.getByRole('heading', { name: 'Doors' }).waitFor();
+    expect(await page.getByRole('button', { name: /^Open / }).count()).to.equal(0);
+    await page.goto(`${t.url}/console#/punches`);
+    await page.getByLabel('From').waitFor();
+    await screenshot(page, 'punches');
+    await expectAccessible(page);
+    await page.close();
+
+    const stranger = await browser.newPage();
+    await stranger.goto(`${t.url}/console`);
+    await stranger.getByLabel('API key').fill('tg_live_not_a_real_key');
+    await stranger.getByRole('button', { name: 'Sign in' }).click();
+    await stranger.getByRole('alert').getByText('unknown or was revoked').waitFor();
+    await screenshot(stranger, 'sign-in-refused');
+    await expectAccessible(stranger);
+    await stranger.close();
+  });
+
+  it('the GraphQL explorer works offline: a query and a subscription, with the key as a header', async () => {
+    const device = await createDevice(t.url, ws.key, companyId, { name: 'Explorer clock', mode_type: 'att' });
+    const sim = terminal(device.serial_number, 'att');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const external: string[] = [];
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('request', (request) => {
+      if (!request.url().startsWith(t.url) && !request.url().startsWith(t.url.replace('http', 'ws')) && !request.url().startsWith('data:')) external.push(request.url());
+    });
+    await page.goto(`${t.url}/graphql`);
+    await page.getByLabel('API key').fill(ws.key);
+    await page.getByRole('button', { name: 'Open the explorer' }).click();
+    await page.locator('.graphiql-execute-button').click();
+    await page.locator('.result-window').getByText('"name"').waitFor({ timeout: 15_000 });
+    await screenshot(page, 'graphiql-query');
+
+    await page.goto(`${t.url}/graphql#query=${encodeURIComponent('subscription { punchCreated { punch { pin } } }')}`);
+    await page.reload();
+    await page.locator('.graphiql-execute-button').click();
+    await page.waitForTimeout(500);
+    sim.punch({ pin: '5150' });
+    await page.locator('.result-window').getByText('5150').waitFor({ timeout: 15_000 });
+    await screenshot(page, 'graphiql-subscription');
+    expect(external).to.deep.equal([]);
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('/docs loads its assets by address and by host name over plain HTTP', async () => {
+    const port = new URL(t.url).port;
+    for (const host of ['127.0.0.1', os.hostname()]) {
+      const page = await browser.newPage();
+      const failed: string[] = [];
+      page.on('requestfailed', (request) => failed.push(request.url()));
+      await page.goto(`http://${host}:${port}/docs`);
+      await page.locator('.swagger-ui .info .title').waitFor({ timeout: 15_000 });
+      expect(failed, host).to.deep.equal([]);
+      await screenshot(page, `docs-${host === '127.0.0.1' ? 'address' : 'hostname'}`);
+      await page.close();
+    }
+  });
+});
