@@ -12,6 +12,11 @@ import { Overview } from './pages/overview';
 import { DeviceList, DevicePage } from './pages/devices';
 import { EmployeeList, EmployeePage } from './pages/employees';
 import { PunchList } from './pages/punches';
+import { Timesheets } from './pages/timesheets';
+import { Webhooks } from './pages/webhooks';
+import { ApiKeys } from './pages/api-keys';
+import { Access } from './pages/access';
+import { allows } from './session';
 import './styles.css';
 
 function SignIn({ notice, onKey }: { notice: string | null; onKey: (key: string) => void }) {
@@ -35,11 +40,16 @@ function SignIn({ notice, onKey }: { notice: string | null; onKey: (key: string)
   );
 }
 
-const PAGES: Array<[string, string]> = [
-  ['', 'Overview'],
-  ['devices', 'Devices'],
-  ['employees', 'Employees'],
-  ['punches', 'Punches'],
+/** Pages and the scope each needs (webhooks and keys are the admin's). */
+const PAGES: Array<[string, string, 'read' | 'admin']> = [
+  ['', 'Overview', 'read'],
+  ['devices', 'Devices', 'read'],
+  ['employees', 'Employees', 'read'],
+  ['punches', 'Punches', 'read'],
+  ['timesheets', 'Timesheets', 'read'],
+  ['access', 'Access', 'read'],
+  ['webhooks', 'Webhooks', 'admin'],
+  ['keys', 'API keys', 'admin'],
 ];
 
 function Shell({ onSignOut }: { onSignOut: (notice: string | null) => void }) {
@@ -61,6 +71,10 @@ function Shell({ onSignOut }: { onSignOut: (notice: string | null) => void }) {
     page === 'employees' && id ? <EmployeePage id={Number(id)} /> :
     page === 'employees' ? <EmployeeList /> :
     page === 'punches' ? <PunchList /> :
+    page === 'timesheets' ? <Timesheets /> :
+    page === 'access' ? <Access /> :
+    page === 'webhooks' && allows(key.scopes, 'admin') ? <Webhooks /> :
+    page === 'keys' && allows(key.scopes, 'admin') ? <ApiKeys /> :
     <Overview />;
   return (
     <SessionContext.Provider value={value}>
@@ -70,7 +84,7 @@ function Shell({ onSignOut }: { onSignOut: (notice: string | null) => void }) {
           <span class="workspace">{value.workspace ?? ''}</span>
         </div>
         <nav aria-label="Pages">
-          {PAGES.map(([path, label]) => (
+          {PAGES.filter(([, , scope]) => allows(key.scopes, scope)).map(([path, label]) => (
             <a href={href(path)} aria-current={page === path ? 'page' : undefined}>
               {label}
             </a>

@@ -3,7 +3,8 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
 import { accessibilityViolations, launchBrowser, screenshot } from '../support/browser';
-import { createCompany, createDevice, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
+import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
+import { gqlData, rest } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** The console and the GraphQL explorer in a real Chromium, against the real service and the simulator (issue 16). */
@@ -15,7 +16,7 @@ describe('console in the browser', () => {
   const terminals: SimulatedTerminal[] = [];
   before(async () => {
     // Every address of the machine, so that the page can be opened by host name too.
-    t = await startTestApp({ HOST: '0.0.0.0', TIMEGATE_PRESENCE_FLUSH_MS: '200' }, 'console');
+    t = await startTestApp({ HOST: '0.0.0.0', TIMEGATE_PRESENCE_FLUSH_MS: '200', TIMEGATE_KEY_CACHE_MS: '500' }, 'console');
     ws = await createWorkspace(t.url, { maxDevices: 20 });
     companyId = (await createCompany(t.url, ws.key, { name: 'Acme Works' })).id;
     browser = await launchBrowser();
@@ -139,6 +140,75 @@ describe('console in the browser', () => {
     await screenshot(stranger, 'sign-in-refused');
     await expectAccessible(stranger);
     await stranger.close();
+  });
+
+  it('timesheet month grid with CSV export, access schedules, a device action followed to its end', async () => {
+    const clock = await createDevice(t.url, ws.key, companyId, { name: 'Hall clock', mode_type: 'att' });
+    terminal(clock.serial_number, 'att');
+    const ada = await createEmployee(t.url, ws.key, companyId, { name: 'Ada', lastname: 'Sheet', pin: '9301' });
+    const day = new Date().toISOString().slice(0, 10);
+    for (const time of ['08:00:00', '16:30:00']) {
+      const punch = await rest(t.url, 'POST', '/public/v2/punches', { key: ws.key, body: { employee_id: ada.id, device_id: clock.id, company_id: companyId, punch_time: `${day}T${time}Z`, punch_state: '0' } });
+      expect(punch.status, punch.text).to.be.oneOf([200, 201]);
+    }
+    const page = await signedIn();
+    await page.goto(`${t.url}/console#/timesheets`);
+    await page.getByLabel('Company').selectOption({ label: 'Acme Works' });
+    const row = page.locator(`tr[data-employee="${ada.id}"]`);
+    await row.waitFor({ timeout: 15_000 });
+    expect(await row.locator('td.day:not(.cell-none)').count()).to.be.above(0);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const csv = await (await download.createReadStream()).toArray();
+    const text = Buffer.concat(csv as Buffer[]).toString('utf8');
+    expect(text.split('\n')[0]).to.match(/^employee_id,date,shift_id,status/);
+    expect(text).to.contain(`${ada.id},${day}`);
+    await screenshot(page, 'timesheets');
+    await expectAccessible(page);
+
+    await page.getByRole('link', { name: 'Access' }).click();
+    await page.getByRole('rowheader', { name: 'Always' }).first().waitFor();
+    await screenshot(page, 'access');
+    await expectAccessible(page);
+
+    await page.goto(`${t.url}/console#/devices/${clock.id}`);
+    await page.getByRole('button', { name: 'Read info' }).click();
+    await page.locator('tr[data-action] .badge-succeeded').waitFor({ timeout: 15_000 });
+    await screenshot(page, 'device-actions');
+    await page.close();
+  });
+
+  it('admins see webhooks with deliveries, and keys: a key is created (shown once) and revoked; a revoked key is signed out', async () => {
+    const hook = await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, body: { url: 'http://127.0.0.1:9/hook', event_types: ['attendance.created'] } });
+    expect(hook.status).to.equal(201);
+    const page = await signedIn();
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByText('http://127.0.0.1:9/hook').waitFor();
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    await page.getByRole('button', { name: 'Show deliveries' }).click();
+    await page.getByRole('cell', { name: /webhook\.test/ }).waitFor({ timeout: 15_000 });
+    await screenshot(page, 'webhooks');
+    await expectAccessible(page);
+
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByLabel('Name').fill('kiosk');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.getByRole('status').locator('code').textContent())!;
+    expect(secret).to.match(/^tg_/);
+    await page.getByRole('button', { name: 'Revoke kiosk' }).click();
+    await page.getByText(/^revoked/).waitFor();
+    await screenshot(page, 'api-keys');
+    await expectAccessible(page);
+    await page.close();
+
+    // Signed in with a key that is then revoked: the console signs out and says why.
+    const temporary = await createKey(t.url, ws.key, ['read']);
+    const reader = await signedIn(temporary);
+    expect(await reader.getByRole('link', { name: 'API keys' }).count()).to.equal(0);
+    const keys = await gqlData(t.url, ws.key, '{ apiKeys { id prefix last4 revokedAt } }');
+    const mine = keys.apiKeys.find((k: any) => temporary.startsWith(k.prefix) && temporary.endsWith(k.last4) && !k.revokedAt);
+    await gqlData(t.url, ws.key, 'mutation ($id: Int!) { revokeApiKey(id: $id) { id } }', { id: mine.id });
+    await reader.getByRole('alert').getByText('revoked').waitFor({ timeout: 20_000 });
+    await reader.close();
   });
 
   it('the GraphQL explorer works offline: a query and a subscription, with the key as a header', async () => {

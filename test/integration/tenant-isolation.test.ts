@@ -65,7 +65,7 @@ const idByType: Record<string, string> = {
 };
 /** Root fields that name nothing of another workspace (creates without ids, the caller's own lists). */
 const rootFieldsWithoutIds = new Set([
-  'workspace', 'workspaces', 'companies', 'verificationStates', 'webhookEndpoints', 'auditEvents',
+  'workspace', 'workspaces', 'currentApiKey', 'companies', 'verificationStates', 'webhookEndpoints', 'auditEvents',
   'createApiKey', 'createCompany', 'createVerificationState', 'createWebhookEndpoint', 'createWorkspace', 'updateWorkspace',
 ]);
 /** REST path parameters → A's resource (by the path's first segment for `:id`). */

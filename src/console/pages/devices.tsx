@@ -6,7 +6,7 @@ import { useAllowed } from '../app-context';
 import { errorMessage } from '../client';
 import { Empty, ErrorNote, Section, StatusBadge } from '../components';
 import { when } from '../format';
-import { DevicePageDocument, DevicesDocument, DoorActionStatusDocument, OpenDoorDocument } from '../gql';
+import { DeviceActionsDocument, DevicePageDocument, DevicesDocument, DoorActionStatusDocument, OpenDoorDocument, StartDeviceActionDocument } from '../gql';
 import { href } from '../router';
 
 export function DeviceList() {
@@ -82,6 +82,70 @@ function OpenDoorButton({ doorId, label }: { doorId: number; label: string }) {
   );
 }
 
+const ACTIONS: Array<[string, string]> = [
+  ['info.refresh', 'Read info'],
+  ['attendance.count', 'Count records'],
+  ['users.reconcile', 'Check users'],
+  ['clock.sync', 'Set clock'],
+  ['reboot', 'Reboot'],
+];
+
+/** What an action found, in a few words. */
+function outcome(result: Record<string, unknown> | null | undefined): string {
+  if (!result) return '';
+  if (result.matched !== null && result.matched !== undefined) return `terminal ${result.deviceRecords}, Timegate ${result.timegateRecords}${result.matched ? '' : ' (mismatch)'}`;
+  if (result.complete) {
+    const missing = (result.missingOnDevice as string[]).length;
+    const unexpected = (result.unexpectedOnDevice as string[]).length;
+    return `${result.usersReported} users; ${missing} missing, ${unexpected} unexpected`;
+  }
+  if (result.skewAfter !== null && result.skewAfter !== undefined) return `clock off by ${result.skewAfter} s`;
+  return '';
+}
+
+function DeviceActions({ deviceId, attendance }: { deviceId: number; attendance: boolean }) {
+  const canWrite = useAllowed('write');
+  const [actions, refresh] = useQuery({ query: DeviceActionsDocument, variables: { deviceId } });
+  const [starting, start] = useMutation(StartDeviceActionDocument);
+  const list = actions.data?.deviceActions.nodes ?? [];
+  const busy = list.some((a) => !FINAL.includes(a.status));
+  useEffect(() => {
+    const timer = setInterval(() => refresh({ requestPolicy: 'network-only' }), busy ? 700 : 5000);
+    return () => clearInterval(timer);
+  }, [deviceId, busy]);
+  return (
+    <Section title="Device actions">
+      {canWrite && (
+        <p class="inline-form">
+          {ACTIONS.filter(([type]) => attendance || type !== 'attendance.count').map(([type, label]) => (
+            <button type="button" disabled={starting.fetching} onClick={async () => { await start({ deviceId, input: { type } }); refresh({ requestPolicy: 'network-only' }); }}>
+              {label}
+            </button>
+          ))}
+        </p>
+      )}
+      <ErrorNote message={errorMessage(starting.error)} />
+      {list.length === 0 ? (
+        <Empty>No actions yet.</Empty>
+      ) : (
+        <table>
+          <thead><tr><th scope="col">Action</th><th scope="col">Status</th><th scope="col">Result</th><th scope="col">Started</th></tr></thead>
+          <tbody>
+            {[...list].reverse().map((a) => (
+              <tr data-action={a.actionId}>
+                <td>{a.type}</td>
+                <td><StatusBadge status={a.status} /></td>
+                <td>{outcome(a.result as Record<string, unknown> | null)}</td>
+                <td>{when(a.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Section>
+  );
+}
+
 export function DevicePage({ id }: { id: number }) {
   const canUnlock = useAllowed('doors:unlock');
   const [page, refresh] = useQuery({ query: DevicePageDocument, variables: { id } });
@@ -116,6 +180,7 @@ export function DevicePage({ id }: { id: number }) {
           ))}
         </ul>
       </Section>
+      <DeviceActions deviceId={device.id} attendance={device.modeType !== 'acc'} />
       <Section title="Assigned employees">
         {deviceEmployees.nodes.length === 0 ? (
           <Empty>Nobody is assigned to this terminal.</Empty>
