@@ -12,6 +12,7 @@ import { DoorEventResolver } from './door-event.resolver';
 import { EmployeeResolver } from './employee.resolver';
 import { EmployeeTemplateResolver } from './employee-template.resolver';
 import { EmployeePhotoResolver } from './employee-photo.resolver';
+import { DeviceCommandResolver } from './device-command.resolver';
 import { EventResolver } from './event.resolver';
 import { HolidayResolver } from './holiday.resolver';
 import { PayPeriodResolver } from './pay-period.resolver';
@@ -31,6 +32,7 @@ export const resolvers = [
   EmployeeResolver,
   EmployeeTemplateResolver,
   EmployeePhotoResolver,
+  DeviceCommandResolver,
   DeviceResolver,
   VerificationStateResolver,
   PunchResolver,

@@ -110,7 +110,16 @@ describe('console in the browser', () => {
     await page.getByRole('button', { name: 'Open Door 1' }).click();
     await page.getByRole('status').locator('.badge-succeeded').waitFor({ timeout: 15_000 });
     await page.getByRole('cell', { name: 'Grace Hopper' }).waitFor();
+    await page.getByText('Nothing waiting for this terminal.').waitFor({ timeout: 15_000 });
     await screenshot(page, 'device-door-opened');
+    await expectAccessible(page);
+
+    // Edit the employee: the new name is shown and goes to the terminal again.
+    await page.getByRole('link', { name: 'Grace Hopper' }).click();
+    await page.getByLabel('First name').fill('Gracie');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'Gracie Hopper' }).waitFor();
+    await page.locator(`tr[data-device="${panel.id}"] .badge-synced`).waitFor({ timeout: 15_000 });
     await expectAccessible(page);
     await page.close();
   });

@@ -123,6 +123,28 @@ describe('command queue and remote unlock', () => {
     expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${device.serial_number}`)).text).to.equal('OK');
   });
 
+  it('deviceCommands lists a device\'s queue newest first, by status, with verbs but never the command text; scoped and checked', async () => {
+    const device = await createTerminalDevice(t.url, key, { mode_type: 'acc' });
+    const [{ workspace_id }] = await sql('select workspace_id from device where id = ?', [device.id]);
+    await enqueueCommand(ctx(), { workspaceId: workspace_id, deviceId: device.id, kind: 'user_sync', command: 'DATA UPDATE user CardNo=\tPin=77\tName=Secret Person' });
+    await enqueueCommand(ctx(), { workspaceId: workspace_id, deviceId: device.id, kind: 'door_unlock', command: 'CONTROL DEVICE 01010105' });
+    const LIST = 'query ($id: Int!, $status: [String!]) { deviceCommands(deviceId: $id, status: $status) { totalCount nodes { kind verb status attempts } } }';
+    const queued = await gql(t.url, key, LIST, { id: device.id, status: ['queued', 'sent'] });
+    expect(queued.data.deviceCommands).to.deep.equal({
+      totalCount: 2,
+      nodes: [
+        { kind: 'door_unlock', verb: 'CONTROL DEVICE 01010105', status: 'queued', attempts: 0 },
+        { kind: 'user_sync', verb: 'DATA UPDATE user', status: 'queued', attempts: 0 },
+      ],
+    });
+    expect(JSON.stringify(queued)).to.not.include('Secret');
+    expect((await gql(t.url, key, LIST, { id: device.id, status: ['failed'] })).data.deviceCommands.totalCount).to.equal(0);
+    const bad = await gql(t.url, key, LIST, { id: device.id, status: ['stuck'] });
+    expect(bad.errors![0].extensions!.details![0]).to.include({ field: 'status.0', code: 'invalid_value' });
+    const other = (await createWorkspace(t.url)).key;
+    expect((await gql(t.url, other, LIST, { id: device.id })).errors![0].extensions!.code).to.equal('not_found');
+  });
+
   it('unlock needs doors:unlock, checks duration and the serial, and keeps actions per workspace', async () => {
     const device = await createTerminalDevice(t.url, key);
     const writeKey = await createKey(t.url, key, ['write']);

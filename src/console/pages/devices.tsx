@@ -6,7 +6,7 @@ import { useAllowed } from '../app-context';
 import { errorMessage } from '../client';
 import { Empty, ErrorNote, Section, StatusBadge } from '../components';
 import { when } from '../format';
-import { DeviceActionsDocument, DevicePageDocument, DevicesDocument, DoorActionStatusDocument, OpenDoorDocument, StartDeviceActionDocument } from '../gql';
+import { DeviceActionsDocument, DeviceCommandsDocument, DevicePageDocument, DevicesDocument, DoorActionStatusDocument, OpenDoorDocument, StartDeviceActionDocument } from '../gql';
 import { href } from '../router';
 
 export function DeviceList() {
@@ -146,6 +146,48 @@ function DeviceActions({ deviceId, attendance }: { deviceId: number; attendance:
   );
 }
 
+/** The terminal's pending (queued or sent) or failed commands: what it has not taken, or refused. */
+function DeviceCommands({ deviceId }: { deviceId: number }) {
+  const [which, setWhich] = useState<'pending' | 'failed'>('pending');
+  const status = which === 'pending' ? ['queued', 'sent'] : ['failed'];
+  const [commands, refresh] = useQuery({ query: DeviceCommandsDocument, variables: { deviceId, status } });
+  useEffect(() => {
+    const timer = setInterval(() => refresh({ requestPolicy: 'network-only' }), 3000);
+    return () => clearInterval(timer);
+  }, [deviceId, which]);
+  const list = commands.data?.deviceCommands.nodes ?? [];
+  return (
+    <Section title="Commands">
+      <p class="field">
+        <label for="commands-status">Show</label>
+        <select id="commands-status" value={which} onChange={(e) => setWhich((e.target as HTMLSelectElement).value as 'pending' | 'failed')}>
+          <option value="pending">pending (queued or sent)</option>
+          <option value="failed">failed</option>
+        </select>
+      </p>
+      <ErrorNote message={errorMessage(commands.error)} />
+      {list.length === 0 ? (
+        <Empty>{which === 'pending' ? 'Nothing waiting for this terminal.' : 'No failed commands.'}</Empty>
+      ) : (
+        <table>
+          <thead><tr><th scope="col">Command</th><th scope="col">For</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Queued</th></tr></thead>
+          <tbody>
+            {list.map((c) => (
+              <tr>
+                <td><code>{c.verb}</code></td>
+                <td>{c.kind}</td>
+                <td><StatusBadge status={c.status} />{c.returnCode !== null && c.returnCode !== undefined && <span class="muted"> code {c.returnCode}</span>}</td>
+                <td>{c.attempts}</td>
+                <td>{when(c.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Section>
+  );
+}
+
 export function DevicePage({ id }: { id: number }) {
   const canUnlock = useAllowed('doors:unlock');
   const [page, refresh] = useQuery({ query: DevicePageDocument, variables: { id } });
@@ -181,6 +223,7 @@ export function DevicePage({ id }: { id: number }) {
         </ul>
       </Section>
       <DeviceActions deviceId={device.id} attendance={device.modeType !== 'acc'} />
+      <DeviceCommands deviceId={device.id} />
       <Section title="Assigned employees">
         {deviceEmployees.nodes.length === 0 ? (
           <Empty>Nobody is assigned to this terminal.</Empty>

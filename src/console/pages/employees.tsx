@@ -5,7 +5,7 @@ import { useMutation, useQuery } from '@urql/preact';
 import { useAllowed } from '../app-context';
 import { errorMessage } from '../client';
 import { Empty, ErrorNote, Section, StatusBadge } from '../components';
-import { AssignDeviceDocument, CompaniesDocument, CreateEmployeeDocument, DevicesDocument, EmployeePageDocument, EmployeesDocument } from '../gql';
+import { AreasDocument, AssignDeviceDocument, CompaniesDocument, CreateEmployeeDocument, DevicesDocument, EmployeePageDocument, EmployeesDocument, UpdateEmployeeDocument } from '../gql';
 import { href } from '../router';
 
 function Field({ id, label, value, onInput, required = false }: { id: string; label: string; value: string; onInput: (v: string) => void; required?: boolean }) {
@@ -88,11 +88,42 @@ export function EmployeeList() {
   );
 }
 
+function EditEmployee({ employee, onSaved }: { employee: { id: number; name: string; lastname: string; code: string; pin?: string | null; isActive: boolean }; onSaved: () => void }) {
+  const [saving, save] = useMutation(UpdateEmployeeDocument);
+  const [form, setForm] = useState({ name: employee.name, lastname: employee.lastname, code: employee.code, pin: employee.pin ?? '', isActive: employee.isActive });
+  const set = (key: 'name' | 'lastname' | 'code' | 'pin') => (value: string) => setForm({ ...form, [key]: value });
+  return (
+    <Section title="Edit">
+      <form
+        class="form"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const result = await save({ id: employee.id, input: { name: form.name, lastname: form.lastname, code: form.code, pin: form.pin || null, isActive: form.isActive } });
+          if (result.data) onSaved();
+        }}
+      >
+        <Field id="edit-name" label="First name" value={form.name} onInput={set('name')} required />
+        <Field id="edit-lastname" label="Last name" value={form.lastname} onInput={set('lastname')} required />
+        <Field id="edit-code" label="Employee code" value={form.code} onInput={set('code')} required />
+        <Field id="edit-pin" label="Pin on the terminals" value={form.pin} onInput={set('pin')} />
+        <p class="field">
+          <label class="check">
+            <input type="checkbox" checked={form.isActive} onChange={(e) => setForm({ ...form, isActive: (e.target as HTMLInputElement).checked })} /> Active
+          </label>
+        </p>
+        <button type="submit" disabled={saving.fetching}>Save</button>
+        <ErrorNote message={errorMessage(saving.error)} />
+      </form>
+    </Section>
+  );
+}
+
 export function EmployeePage({ id }: { id: number }) {
   const canWrite = useAllowed('write');
   const [page, refresh] = useQuery({ query: EmployeePageDocument, variables: { id } });
   const [devices] = useQuery({ query: DevicesDocument, variables: { first: 1000 }, pause: !canWrite });
   const [assigning, assign] = useMutation(AssignDeviceDocument);
+  const [areas] = useQuery({ query: AreasDocument });
   const [deviceId, setDeviceId] = useState('');
   const pending = page.data?.employeeDevices.nodes.some((a) => a.syncStatus === 'pending') ?? false;
   useEffect(() => {
@@ -113,7 +144,8 @@ export function EmployeePage({ id }: { id: number }) {
           <dt>Pin</dt><dd>{employee.pin ?? '—'}</dd>
           <dt>Email</dt><dd>{employee.email ?? '—'}</dd>
           <dt>Active</dt><dd>{employee.isActive ? 'yes' : 'no'}</dd>
-          <dt>Templates</dt><dd>{employee.templates.length === 0 ? 'none' : employee.templates.map((t) => t.type.replaceAll('_', ' ')).join(', ')}</dd>
+          <dt>Areas</dt><dd>{employee.areaIds.length === 0 ? 'none' : employee.areaIds.map((a) => areas.data?.areas.nodes.find((x) => x.id === a)?.name ?? `#${a}`).join(', ')}</dd>
+          <dt>Templates</dt><dd>{employee.templates.length === 0 ? 'none' : employee.templates.map((t) => `${t.type.replaceAll('_', ' ')}${t.version ? ` ${t.version}` : ''}`).join(', ')}</dd>
         </dl>
       </Section>
       <Section title="Terminals">
@@ -153,6 +185,7 @@ export function EmployeePage({ id }: { id: number }) {
           </form>
         )}
       </Section>
+      {canWrite && <EditEmployee key={employee.id} employee={employee} onSaved={() => refresh({ requestPolicy: 'network-only' })} />}
     </div>
   );
 }

@@ -1,0 +1,19 @@
+import { Arg, Args, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../services/context';
+import { listDeviceCommands } from '../services/device-command-list.service';
+import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';
+import { DeviceCommandConnection, DeviceCommandType } from '../schema/device-command.type';
+
+@Resolver(() => DeviceCommandType)
+export class DeviceCommandResolver {
+  @Authorized('read')
+  @Query(() => DeviceCommandConnection, { description: "A device's commands, newest first; `status` keeps only those (e.g. [\"queued\", \"sent\"] for pending, [\"failed\"])." })
+  async deviceCommands(
+    @Ctx() ctx: RequestContext,
+    @Arg('deviceId', () => Int) deviceId: number,
+    @Args() args: ConnectionArgs,
+    @Arg('status', () => [String], { nullable: true }) status?: string[] | null,
+  ) {
+    return toConnection(await listDeviceCommands(ctx, deviceId, status ?? null, pageRequest(args)));
+  }
+}
