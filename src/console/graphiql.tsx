@@ -42,4 +42,25 @@ function Explorer() {
   return <GraphiQL fetcher={fetcher} defaultQuery={'{\n  workspace {\n    name\n  }\n}\n'} query={linked ?? undefined} />;
 }
 
+/**
+ * GraphiQL's editors are CodeMirror text areas without an accessible name: name them (operation,
+ * variables, headers, result) as they appear, so a screen reader says which editor has focus.
+ */
+function labelEditors(): void {
+  for (const area of document.querySelectorAll<HTMLTextAreaElement>('textarea:not([aria-label])')) {
+    const tools = area.closest('.graphiql-editor-tool');
+    const editors = tools ? [...tools.querySelectorAll('.graphiql-editor')] : [];
+    const index = editors.findIndex((editor) => editor.contains(area));
+    const label = area.closest('.graphiql-query-editor')
+      ? 'GraphQL operation'
+      : area.closest('.result-window')
+        ? 'Result'
+        : tools
+          ? (['Variables', 'Headers'][index] ?? 'Editor')
+          : null;
+    if (label) area.setAttribute('aria-label', label);
+  }
+}
+
+new MutationObserver(labelEditors).observe(document.body, { childList: true, subtree: true });
 createRoot(document.getElementById('graphiql')!).render(<Explorer />);

@@ -68,6 +68,7 @@ describe('console in the browser', () => {
     const tile = page.locator(`.tile[data-serial="${device.serial_number}"]`);
     await tile.waitFor();
     expect(await tile.getAttribute('class')).to.contain('tile-pending');
+    expect(await page.locator('.count-online .count-value').textContent()).to.equal('0');
 
     const sim = terminal(device.serial_number, 'att');
     await page.locator(`.tile-online[data-serial="${device.serial_number}"]`).waitFor({ timeout: 15_000 });
@@ -78,6 +79,17 @@ describe('console in the browser', () => {
     await feed.getByText('4711').waitFor({ timeout: 15_000 });
     await screenshot(page, 'overview');
     await expectAccessible(page);
+
+    // An unknown terminal calls in: it is offered for registration, and once registered it is on the board.
+    const stranger = `UNREG${Date.now().toString(36).toUpperCase()}`;
+    const unknown = new SimulatedTerminal({ serverUrl: t.url, serialNumber: stranger, family: 'att', pollIntervalMs: 200 });
+    terminals.push(unknown);
+    unknown.start();
+    await page.getByRole('button', { name: `Register ${stranger}` }).click({ timeout: 20_000 });
+    await page.locator(`.tile[data-serial="${stranger}"]`).waitFor({ timeout: 15_000 }).catch(async (error) => {
+      await screenshot(page, 'overview-register-failed');
+      throw error;
+    });
 
     // On a phone-width screen nothing runs off the side.
     await page.setViewportSize({ width: 390, height: 844 });
@@ -90,7 +102,13 @@ describe('console in the browser', () => {
     const panel = await createDevice(t.url, ws.key, companyId, { name: 'Gate', mode_type: 'acc' });
     terminal(panel.serial_number, 'acc');
     const page = await signedIn();
+    await page.getByRole('link', { name: 'Devices' }).click();
+    await page.getByRole('link', { name: 'Gate' }).waitFor();
+    await screenshot(page, 'devices');
+    await expectAccessible(page);
     await page.getByRole('link', { name: 'Employees' }).click();
+    await page.getByLabel('Search').waitFor();
+    await expectAccessible(page);
     await page.getByLabel('First name').fill('Grace');
     await page.getByLabel('Last name').fill('Hopper');
     await page.getByLabel('Employee code').fill('GH-1');
@@ -227,6 +245,9 @@ describe('console in the browser', () => {
     const external: string[] = [];
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) errors.push(message.text());
+    });
     page.on('request', (request) => {
       if (!request.url().startsWith(t.url) && !request.url().startsWith(t.url.replace('http', 'ws')) && !request.url().startsWith('data:')) external.push(request.url());
     });
@@ -236,6 +257,7 @@ describe('console in the browser', () => {
     await page.locator('.graphiql-execute-button').click();
     await page.locator('.result-window').getByText('"name"').waitFor({ timeout: 15_000 });
     await screenshot(page, 'graphiql-query');
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
 
     await page.goto(`${t.url}/graphql#query=${encodeURIComponent('subscription { punchCreated { punch { pin } } }')}`);
     await page.reload();

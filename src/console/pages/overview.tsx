@@ -15,8 +15,16 @@ import { HourChart } from './hour-chart';
 
 type Punch = PunchFeedSubscription['punchCreated']['punch'];
 
+/** Fired when this page registered a terminal: the board reads the devices again. */
+const DEVICES_CHANGED = 'timegate:devices-changed';
+
 function StatusBoard() {
-  const [devices] = useQuery({ query: DevicesDocument, variables: { first: 1000 } });
+  const [devices, refresh] = useQuery({ query: DevicesDocument, variables: { first: 1000 } });
+  useEffect(() => {
+    const changed = () => refresh({ requestPolicy: 'network-only' });
+    addEventListener(DEVICES_CHANGED, changed);
+    return () => removeEventListener(DEVICES_CHANGED, changed);
+  }, []);
   const [changes] = useSubscription({ query: DeviceStatusFeedDocument }, (seen: Record<number, string> = {}, event) => ({
     ...seen,
     [event.deviceStatusChanged.change.deviceId]: event.deviceStatusChanged.change.status,
@@ -97,8 +105,9 @@ function Unclaimed() {
                         type="button"
                         disabled={registering.fetching || company === null}
                         onClick={async () => {
-                          await register({ input: { companyId: company!, name: t.model ?? t.serialNumber, serialNumber: t.serialNumber } });
+                          const result = await register({ input: { companyId: company!, name: t.model ?? t.serialNumber, serialNumber: t.serialNumber } });
                           refresh({ requestPolicy: 'network-only' });
+                          if (result.data) dispatchEvent(new Event(DEVICES_CHANGED));
                         }}
                       >
                         Register {t.serialNumber}
