@@ -30,6 +30,7 @@ import { securityHeaders } from './observability/security-headers';
 import { sendError } from './rest/error-response';
 import { apiDocsRouter } from './rest/api-docs';
 import { webRouter } from './web/console';
+import compression from 'compression';
 import { createRestRouter } from './rest/rest-router';
 import { routeTable } from './rest/route-table';
 import { buildTimegateSchema } from './schema/build-schema';
@@ -99,6 +100,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
     expressApp.use(observeRequests(metrics, logger));
     expressApp.use(securityHeaders(config));
+    // gzip/deflate/brotli for clients that ask (Accept-Encoding), on bodies over 1 KB: /openapi.json,
+    // /metrics, long lists, the console's bundles. Small answers and terminal traffic (not Express) are untouched.
+    expressApp.use(compression({ threshold: 1024 }));
     expressApp.use(operationsRouter({ database, metrics, metricsToken: config.metricsToken, failingJobs: () => jobs.failing() }));
     expressApp.use(apiDocsRouter(routeTable, schema));
     expressApp.use(webRouter());

@@ -93,7 +93,7 @@ function knownTerminal(ctx: RequestContext, deps: TerminalDeps, r: TerminalReque
 
   // A token that is present but wrong means the session changed (or a forgery): refuse with a
   // non-200 so the terminal keeps its data and registers again. A missing token is accepted:
-  // firmware exists that polls in access mode without ever calling /iclock/push (reference §1).
+  // firmware exists that polls in access mode without ever calling /iclock/push (src/devices/PROTOCOL.md, protocol families).
   const presented = tokenFromCookie(r.cookie);
   if (presented !== null && !needsNoToken(r)) {
     const valid = device.registryCode !== null && device.sessionId !== null && checkSessionToken(presented, device.registryCode, r.serialNumber, device.sessionId);

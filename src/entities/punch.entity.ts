@@ -22,7 +22,7 @@ export enum PunchRecordType {
 @Index({ name: 'punch_company_time_index', properties: ['companyId', 'punchTime'] })
 @Index({ name: 'punch_employee_time_index', properties: ['employeeId', 'punchTime'] })
 @Index({ name: 'punch_device_time_index', properties: ['deviceId', 'punchTime'] })
-// Access-control records are identified by the terminal's record index (reference §8).
+// Access-control records are identified by the terminal's record index (SEC-DOC on rtlog; src/devices/PROTOCOL.md).
 @Index({
   name: 'punch_record_index_key',
   expression: 'create unique index "punch_record_index_key" on "punch" ("workspace_id", "device_serial", "device_record_index") where "device_record_index" is not null',

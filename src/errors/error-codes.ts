@@ -9,6 +9,7 @@ export const errorCodes = {
   forbidden: { status: 403, description: 'The API key is valid but lacks the scope this operation needs.' },
   plan_limit_reached: { status: 403, description: "The workspace's plan does not allow more of this resource." },
   not_found: { status: 404, description: 'No such resource in this workspace (an id of another workspace is unknown here too).' },
+  method_not_allowed: { status: 405, description: 'The path exists but not with this method; the Allow header lists the methods it has.' },
   idempotency_conflict: {
     status: 409,
     description: 'The Idempotency-Key was already used with a different request, or that request is still running.',
@@ -16,7 +17,7 @@ export const errorCodes = {
   period_locked: { status: 409, description: 'The pay period is locked (payroll was run); an admin must unlock it before it or its days change.' },
   resource_in_use: { status: 409, description: 'The resource cannot be deleted while other resources depend on it.' },
   payload_too_large: { status: 413, description: 'The request body is larger than the limit.' },
-  unsupported_media_type: { status: 415, description: 'A write request must send Content-Type: application/json.' },
+  unsupported_media_type: { status: 415, description: 'A write request must send Content-Type: application/json (an employee photo: image/jpeg or image/png).' },
   validation_failed: {
     status: 422,
     description: 'One or more fields are invalid, missing, unknown or not unique; `details` names each field.',

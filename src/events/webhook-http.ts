@@ -8,6 +8,8 @@ import { hostOf, resolveTarget } from './address-policy';
 export interface WebhookResponse {
   status: number;
   excerpt: string;
+  /** The receiver's `Retry-After` header, as sent (seconds or an HTTP date). */
+  retryAfter: string | null;
 }
 
 const EXCERPT_BYTES = 1024;
@@ -37,7 +39,12 @@ export async function postWebhook(url: string, headers: Record<string, string>, 
         const chunks: Buffer[] = [];
         let size = 0;
         const finish = () => {
-          resolve({ status: response.statusCode ?? 0, excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8') });
+          const retryAfter = response.headers['retry-after'];
+          resolve({
+            status: response.statusCode ?? 0,
+            excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8'),
+            retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
+          });
           response.destroy();
         };
         response.on('data', (chunk: Buffer) => {

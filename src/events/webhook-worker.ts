@@ -34,9 +34,20 @@ interface Outcome {
   succeeded: boolean;
   /** The label of timegate_webhook_attempts_total. */
   kind: 'success' | 'http_error' | 'timeout' | 'network_error';
+  /** A 429 or 503 that said when to come back. */
+  retryAfterMs?: number;
 }
 
 const MAX_DELAY_MS = 12 * 3_600_000;
+
+/** `Retry-After` as milliseconds from `now`: delay-seconds or an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
+export function retryAfterMs(value: string | null, now: Date): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (/^\d{1,10}$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now.getTime());
+}
 
 /** Exponential backoff with ±20% jitter: base, 2 x base, 4 x base, ... capped at 12 hours. */
 export function retryDelayMs(attempt: number, baseSeconds: number, random = Math.random()): number {
@@ -212,6 +223,7 @@ export class WebhookWorker {
       const response = await postWebhook(delivery.url, headers, body, { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivate });
       const succeeded = response.status >= 200 && response.status < 300;
       outcome = { statusCode: response.status, excerpt: response.excerpt, error: succeeded ? null : `HTTP ${response.status}`, durationMs: 0, succeeded, kind: succeeded ? 'success' : 'http_error' };
+      if (response.status === 429 || response.status === 503) outcome.retryAfterMs = retryAfterMs(response.retryAfter, now());
     } catch (error) {
       const kind = error instanceof WebhookTimeout ? 'timeout' : 'network_error';
       outcome = { statusCode: null, excerpt: null, error: (error as Error).message || String(error), durationMs: 0, succeeded: false, kind };
@@ -240,10 +252,25 @@ export class WebhookWorker {
         await em.execute(`update webhook_endpoint set failing_since = null where id = ?`, [delivery.endpoint_id]);
         return;
       }
-      if (at.getTime() >= new Date(delivery.give_up_at).getTime()) {
+      if (outcome.statusCode === 410) {
+        // 410 Gone: the receiver asks for no more (Standard Webhooks): the delivery ends and the
+        // endpoint is disabled at once, until someone enables it again.
+        await em.execute(`update webhook_delivery set status = 'failed', completed_at = ?, next_attempt_at = ? where id = ?`, [at, at, delivery.id]);
+        await em.execute(
+          `update webhook_endpoint set enabled = false, disabled_reason = ?, failing_since = coalesce(failing_since, ?::timestamptz), updated_at = ? where id = ? and enabled`,
+          ['Disabled automatically: the endpoint answered 410 Gone (the receiver asked not to be sent more).', at, at, delivery.endpoint_id],
+        );
+        this.deps.logger.warn({ endpointId: delivery.endpoint_id }, 'webhook endpoint disabled: 410 Gone');
+        return;
+      }
+      const giveUpAt = new Date(delivery.give_up_at).getTime();
+      if (at.getTime() >= giveUpAt) {
         await em.execute(`update webhook_delivery set status = 'failed', completed_at = ?, next_attempt_at = ? where id = ?`, [at, at, delivery.id]);
       } else {
-        const next = new Date(at.getTime() + retryDelayMs(delivery.attempt_count, config.webhookRetryBaseSeconds));
+        // The receiver's Retry-After (429, 503) is honoured when later than our backoff, within the retry window.
+        const backoff = at.getTime() + retryDelayMs(delivery.attempt_count, config.webhookRetryBaseSeconds);
+        const asked = outcome.retryAfterMs === undefined ? backoff : at.getTime() + outcome.retryAfterMs;
+        const next = new Date(Math.min(Math.max(backoff, asked), giveUpAt));
         await em.execute(`update webhook_delivery set next_attempt_at = ? where id = ?`, [next, delivery.id]);
       }
       const disableBefore = new Date(at.getTime() - config.webhookDisableAfterHours * 3_600_000);

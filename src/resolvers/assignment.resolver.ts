@@ -1,4 +1,4 @@
-import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../services/context';
 import * as assignments from '../services/assignment.service';
 import { DeviceRefInput, EmployeeRefInput } from '../schema/area.type';
@@ -10,6 +10,11 @@ const DEVICE_RESULT = 'Returns every assignment of the device (direct and area-d
 
 @Resolver(() => AssignmentType)
 export class AssignmentResolver {
+  @FieldResolver(() => ID, { description: '`<employeeId>:<deviceId>`: one assignment per pair.' })
+  id(@Root() assignment: { employeeId: number; deviceId: number }): string {
+    return `${assignment.employeeId}:${assignment.deviceId}`;
+  }
+
   @Authorized('read')
   @Query(() => AssignmentConnection, { description: 'The devices an employee is on, directly or through areas.' })
   async employeeDevices(@Ctx() ctx: RequestContext, @Arg('employeeId', () => Int) employeeId: number, @Args() page: ConnectionArgs) {

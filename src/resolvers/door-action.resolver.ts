@@ -1,10 +1,15 @@
-import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../services/context';
 import * as doorActions from '../services/door-action.service';
 import { DoorActionType, UnlockDoorInput } from '../schema/door-action.type';
 
 @Resolver(() => DoorActionType)
 export class DoorActionResolver {
+  @FieldResolver(() => ID, { description: 'The action id again, as the id a normalising client caches by.' })
+  id(@Root() action: { actionId: string }): string {
+    return action.actionId;
+  }
+
   @Authorized('doors:unlock')
   @Mutation(() => DoorActionType, { description: 'Queues a remote door opening and returns at once; follow it with doorAction(actionId).' })
   unlockDoor(@Ctx() ctx: RequestContext, @Arg('input') input: UnlockDoorInput) {

@@ -1,4 +1,4 @@
-import { Args, Authorized, Ctx, Query, Resolver } from 'type-graphql';
+import { Args, Authorized, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../services/context';
 import * as unknownTerminals from '../services/unknown-terminal.service';
 import { pageRequest, toConnection } from '../schema/connection';
@@ -6,6 +6,11 @@ import { UnknownTerminalConnection, UnknownTerminalsArgs, UnknownTerminalType } 
 
 @Resolver(() => UnknownTerminalType)
 export class UnknownTerminalResolver {
+  @FieldResolver(() => ID, { description: 'The serial number (upper case): one entry per terminal.' })
+  id(@Root() terminal: { serialNumber: string }): string {
+    return terminal.serialNumber.toUpperCase();
+  }
+
   /** Admin only: it reveals terminals and addresses at the workspace's sites. */
   @Authorized('admin')
   @Query(() => UnknownTerminalConnection, {

@@ -65,6 +65,7 @@ export const areaRoutes: RestRoute[] = [
     document: `query ($idOrName: String!) { area(idOrName: $idOrName) { ...AreaFields } } ${areaFields}`,
     resultField: 'area',
     status: 200,
+    idOrName: true,
     variables: ({ params }) => ({ idOrName: params.id }),
   },
   {

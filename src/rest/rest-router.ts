@@ -16,7 +16,7 @@ import { unstorableError, unstorableStringAt } from '../services/validation';
 import { camelToSnake, renameKeys, snakeToCamel } from '../schema/case';
 import { errorBody, sendError, toDomainError } from './error-response';
 import { toCsv } from './csv';
-import type { RestRoute } from './route';
+import { idParam, type RestRoute } from './route';
 
 interface CompiledRoute {
   route: RestRoute;
@@ -60,6 +60,12 @@ export function createRestRouter(deps: {
       res.locals.route = route.path;
       try {
         const ctx = await deps.contextFactory({ authorization: req.headers.authorization, requestId });
+        const unstorableParam = unstorableStringAt(params);
+        if (unstorableParam) throw unstorableError(unstorableParam);
+        // An `:id` that is not an id names nothing: 404 with what the client sent (not a stand-in value).
+        if (params.id !== undefined && !route.idOrName && idParam(params.id) === -1) {
+          throw new DomainError('not_found', `${JSON.stringify(params.id)} is not an id of ${route.path.split('/:id')[0]}: ids are whole numbers from 1 to 2147483647.`);
+        }
         const idempotencyKey = route.method === 'POST' ? idempotencyKeyOf(req) : undefined;
         const body = compiled.validateBody ? await readBody(req, res, jsonParser, compiled) : route.imageBody ? await readImage(req, res, route.imageBody) : undefined;
         const query = readQuery(req, compiled);
@@ -99,10 +105,15 @@ export function createRestRouter(deps: {
   }
   const methods = [...new Set(deps.routes.map((route) => route.method))];
   return (req, res, next) => {
-    if (req.method === 'OPTIONS') return answerOptions(res, next, (method) => router.find(method, req.path) !== null, methods);
+    const routed = (method: HTTPMethod) => router.find(method, req.path) !== null;
+    if (req.method === 'OPTIONS') return answerOptions(res, next, routed, methods);
     const found = router.find((req.method === 'HEAD' ? 'GET' : req.method) as HTTPMethod, req.path);
-    if (!found) return next();
-    void (found.store as RouteHandler)(req, res, found.params);
+    if (found) return void (found.store as RouteHandler)(req, res, found.params);
+    // A path of the API with another method: 405 and what it allows (RFC 9110 §15.5.6).
+    const allowed = allowedMethods(methods, routed);
+    if (allowed === null) return next();
+    res.setHeader('Allow', allowed);
+    sendError(res, new DomainError('method_not_allowed', `${req.method} is not allowed on ${req.path}; it allows ${allowed}.`), res.locals.requestId);
   };
 }
 
@@ -112,12 +123,18 @@ export function createRestRouter(deps: {
  * CORS configured, a preflight never gets here: the CORS middleware answers it.)
  */
 function answerOptions(res: Response, next: NextFunction, routed: (method: HTTPMethod) => boolean, methods: RestRoute['method'][]): void {
-  const allowed: string[] = methods.filter(routed);
-  if (allowed.length === 0) return next();
-  if (allowed.includes('GET')) allowed.push('HEAD');
-  const allow = allowed.sort().join(', ');
+  const allow = allowedMethods(methods, routed);
+  if (allow === null) return next();
   res.setHeader('Allow', allow);
   res.status(200).type('text/plain').send(allow);
+}
+
+/** The methods a path has (`DELETE, GET, HEAD, PUT`), or null when it is not a path of the API. */
+function allowedMethods(methods: RestRoute['method'][], routed: (method: HTTPMethod) => boolean): string | null {
+  const allowed: string[] = methods.filter(routed);
+  if (allowed.length === 0) return null;
+  if (allowed.includes('GET')) allowed.push('HEAD');
+  return allowed.sort().join(', ');
 }
 
 /** `Accept: text/csv` (preferred over JSON by the header's order and weights); JSON stays the default. */
@@ -193,7 +210,7 @@ type JsonParser = ReturnType<typeof express.json>;
 
 /** Reads and checks the JSON body: 415 without a JSON Content-Type, 400 malformed, 413 too big, 422 invalid. */
 async function readBody(req: Request, res: Response, jsonParser: JsonParser, compiled: CompiledRoute): Promise<unknown> {
-  if (!req.is(['application/json', 'application/*+json'])) {
+  if (!req.is(['application/json'])) {
     throw new DomainError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
   }
   await new Promise<void>((resolve, reject) => {

@@ -41,6 +41,8 @@ export interface RestRoute {
   imageBody?: { mediaTypes: readonly string[]; limitBytes: number };
   /** The result is an image: the base64 `field` of the result (snake_case) is answered as `mediaType` bytes. */
   imageResult?: { field: string; mediaType: string };
+  /** `:id` may also be a name (areas by code or name): the router does not refuse a non-numeric one. */
+  idOrName?: boolean;
   /** The result may also be sent as CSV (`Accept: text/csv`): these snake_case fields, in this order, as columns. */
   csv?: string[];
   variables(input: RouteInput): Record<string, unknown>;

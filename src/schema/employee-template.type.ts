@@ -1,6 +1,6 @@
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 
-/** Biometric type index of the protocol (reference §7.4), by name. */
+/** Biometric type index of the protocol (the biometric type table of ATT-DOC; src/devices/PROTOCOL.md), by name. */
 export enum BiometricType {
   generic = 'generic',
   fingerprint = 'fingerprint',

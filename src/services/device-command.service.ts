@@ -1,6 +1,6 @@
 // The per-device command queue. Commands are delivered a few per poll and marked `sent` in the
 // same statement that picks them (`for update skip locked`), so two processes never deliver one
-// command twice. Results are matched by (device, command id), never by position (reference §3.7).
+// command twice. Results are matched by (device, command id), never by position (ATT-DOC on command results; src/devices/PROTOCOL.md).
 // Door actions mirror the command they wait for (`mirrorDoorActions`); desired-state rows the
 // outcome of the command sequence built for their current version (`mirrorDeviceUsers`); face
 // enrolments the command carrying the face (`mirrorFaceEnrollments`).

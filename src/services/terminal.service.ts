@@ -172,7 +172,7 @@ export async function changedTerminals(
 /**
  * Records the family the terminal speaks and the poll interval we advertised. `mode_type` follows
  * the family (an acc-push terminal is an access-control device), because a terminal switched
- * between T&A and A&C mode in its menu changes both (reference §1).
+ * between T&A and A&C mode in its menu changes both (src/devices/PROTOCOL.md, protocol families).
  */
 export async function recordProtocol(ctx: RequestContext, deviceId: number, protocol: TerminalProtocol, pollIntervalSeconds: number): Promise<void> {
   const mode = protocol === 'acc-push' ? DeviceMode.acc : DeviceMode.att;

@@ -133,6 +133,8 @@ export async function rotateWebhookSecret(ctx: RequestContext, id: number): Prom
 /** Queues a `webhook.test` event for this endpoint only; the worker sends it like any delivery. */
 export async function testWebhookEndpoint(ctx: RequestContext, id: number): Promise<DeliveryView> {
   const endpoint = await findEndpoint(ctx, id);
+  // A disabled endpoint gets no deliveries, a test neither (docs/events.md).
+  if (!endpoint.enabled) throw DomainError.field('id', 'endpoint_disabled', `Webhook endpoint ${endpoint.id} is disabled: enable it first.`);
   const [eventId] = await ctx.em.transactional((em) =>
     recordEvents(
       withEm(ctx, em),

@@ -138,10 +138,28 @@ describe('bad input on REST bodies: a precise 4xx and nothing stored', () => {
       expect(options.text, optionsPath).to.equal(allow);
     }
     expect((await rest(t.url, 'OPTIONS', '/public/v2/nothing', { key: ws.key })).status).to.equal(404);
+    // A path of the API with a method it does not have: 405 and what it allows (RFC 9110).
     const wrongMethod = await rest(t.url, 'PATCH', path, { key: ws.key, body: { name: 'X' } });
-    expect(wrongMethod.status).to.equal(404);
-    expect(wrongMethod.body.error.message).to.equal(`No route for PATCH ${path}.`);
+    expect(wrongMethod.status).to.equal(405);
+    expect(wrongMethod.headers.get('allow')).to.equal('DELETE, GET, HEAD, PUT');
+    expect(wrongMethod.body.error.code).to.equal('method_not_allowed');
+    expect((await rest(t.url, 'DELETE', '/public/v2/employees', { key: ws.key })).headers.get('allow')).to.equal('GET, HEAD, POST');
+    expect((await rest(t.url, 'PATCH', '/public/v2/nothing', { key: ws.key })).status).to.equal(404);
     expect((await rest(t.url, 'GET', path, { key: ws.key })).body).to.deep.equal(plain.body);
+  });
+
+  it('takes JSON only as application/json (415 otherwise, merge-patch included), compresses large answers for clients that accept it', async () => {
+    for (const type of ['application/merge-patch+json', 'application/vnd.api+json', 'text/plain']) {
+      const r = await rest(t.url, 'PUT', `/public/v2/employees/${employeeId}`, { key: ws.key, rawBody: JSON.stringify({ name: 'Typed' }), headers: { 'content-type': type } });
+      expect(r.status, type).to.equal(415);
+      expect(r.body.error.code, type).to.equal('unsupported_media_type');
+    }
+    expect((await rest(t.url, 'GET', `/public/v2/employees/${employeeId}`, { key: ws.key })).body.name).to.not.equal('Typed');
+    const compressed = await fetch(`${t.url}/openapi.json`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(compressed.headers.get('content-encoding')).to.equal('gzip');
+    expect(((await compressed.json()) as { openapi: string }).openapi).to.match(/^3\./);
+    const plain = await fetch(`${t.url}/openapi.json`, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).to.equal(null);
   });
 
   it('answers unknown routes and unknown ids with a JSON 404', async () => {
@@ -151,6 +169,8 @@ describe('bad input on REST bodies: a precise 4xx and nothing stored', () => {
     for (const id of ['abc', '0', '-1', '99999999999', '1.5']) {
       const r = await rest(t.url, 'GET', `/public/v2/employees/${id}`, { key: ws.key });
       expect(r.status, id).to.equal(404);
+      // The message names what the client sent, not a stand-in value.
+      expect(r.body.error.message, id).to.contain(JSON.stringify(id)).and.not.contain('"-1" was');
     }
   });
 });

@@ -163,8 +163,9 @@ describe('command queue and remote unlock', () => {
     expect(count).to.equal(0);
 
     const unlockKey = await createKey(t.url, key, ['doors:unlock']);
-    const ok = await gql(t.url, unlockKey, 'mutation ($s: String!) { unlockDoor(input: { deviceSerial: $s, duration: 4 }) { actionId status } }', { s: device.serial_number });
+    const ok = await gql(t.url, unlockKey, 'mutation ($s: String!) { unlockDoor(input: { deviceSerial: $s, duration: 4 }) { id actionId status } }', { s: device.serial_number });
     expect(ok.data.unlockDoor.status).to.equal('queued');
+    expect(ok.data.unlockDoor.id, 'an id for normalising clients').to.equal(ok.data.unlockDoor.actionId);
     const hidden = await rest(t.url, 'GET', `/v1/devices/door/actions/${ok.data.unlockDoor.actionId}`, { key: other.key });
     expect(hidden.status).to.equal(404);
   });

@@ -89,6 +89,9 @@ describe('limits and security headers', () => {
     expect(other.headers.get('access-control-allow-origin')).to.equal(null);
     const preflight = await fetch(`${t.url}/graphql`, { method: 'OPTIONS', headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST' } });
     expect(preflight.status).to.equal(204);
+    // Only the methods the API has (no PATCH); the policy keeps plain-HTTP assets on plain HTTP.
+    expect(preflight.headers.get('access-control-allow-methods')).to.equal('GET,HEAD,PUT,POST,DELETE');
+    expect(allowed.headers.get('content-security-policy')).to.contain("script-src 'self'").and.not.contain('upgrade-insecure-requests');
   });
 
   it('in production, error bodies carry no stack trace', async () => {

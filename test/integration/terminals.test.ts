@@ -148,6 +148,9 @@ describe('terminal HTTP adapter (/iclock)', () => {
     expect(entry).to.include({ ip: '127.0.0.1', firmware: 'ZMM720-NF-Ver1.2.7', protocol: 'att-push', request_count: 3 });
     const hidden = await gqlData(t.url, other.key, '{ unknownTerminals { totalCount nodes { serialNumber } } }');
     expect(hidden.unknownTerminals.nodes.map((n: any) => n.serialNumber)).to.not.include(serial);
+    // An id for normalising clients: the serial.
+    const mine = await gqlData(t.url, site.key, '{ unknownTerminals { nodes { id serialNumber } } }');
+    expect(mine.unknownTerminals.nodes.find((n: any) => n.serialNumber === serial)).to.deep.equal({ id: serial.toUpperCase(), serialNumber: serial });
     const writeOnly = await rest(t.url, 'GET', '/public/v2/devices/unclaimed', { key: (await gqlData(t.url, site.key, 'mutation { createApiKey(input: { scopes: ["write"] }) { key } }')).createApiKey.key });
     expect(writeOnly.status).to.equal(403);
 

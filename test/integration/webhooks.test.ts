@@ -213,6 +213,38 @@ describe('webhooks', () => {
     }
   });
 
+  it('Standard Webhooks: a 410 Gone disables the endpoint at once; Retry-After on 429/503 is honoured within the retry window; no test event for a disabled endpoint', async () => {
+    const s = await setup();
+    const gone = await startReceiver(() => 410);
+    const busy = await startReceiver((n) => (n === 0 ? { status: 429, headers: { 'retry-after': '600' } } : n === 1 ? { status: 503, headers: { 'retry-after': new Date(clock + 1000 * 3_600_000).toUTCString() } } : 200));
+    try {
+      const goneEndpoint = await endpoint(s.ws, gone.url);
+      const busyEndpoint = await endpoint(s.ws, busy.url);
+      await s.punch();
+      await t.app.webhooks.runOnce();
+      const disabled = (await rest(t.url, 'GET', `/public/v2/webhooks/${goneEndpoint.body.id}`, { key: s.ws.key })).body;
+      expect(disabled).to.include({ enabled: false });
+      expect(disabled.disabled_reason).to.match(/410 Gone/);
+      expect((await deliveries(s.ws, goneEndpoint.body.id))[0]).to.include({ status: 'failed', attempt_count: 1 });
+      const refused = await rest(t.url, 'POST', `/public/v2/webhooks/${goneEndpoint.body.id}/test`, { key: s.ws.key });
+      expect(refused.status).to.equal(422);
+      expect(refused.body.error.details[0]).to.include({ code: 'endpoint_disabled' });
+
+      // 429 with Retry-After: 600 s, later than the 30 s backoff: the next attempt waits for it.
+      const [first] = await deliveries(s.ws, busyEndpoint.body.id);
+      expect(Date.parse(first.next_attempt_at) - clock).to.equal(600_000);
+      clock += 600_000;
+      await t.app.webhooks.runOnce();
+      expect(busy.received).to.have.length(2);
+      // 503 asking for 1000 hours: capped at the end of the 72-hour window, where the last attempt goes.
+      const [second] = await deliveries(s.ws, busyEndpoint.body.id);
+      expect(Date.parse(second.next_attempt_at)).to.equal(Date.parse(second.created_at) + 72 * 3_600_000);
+    } finally {
+      await gone.close();
+      await busy.close();
+    }
+  });
+
   it('with TIMEGATE_WEBHOOK_ALLOW_PRIVATE=false: private targets are refused at creation (422) and after DNS at delivery time', async () => {
     const strict = await startTestApp({ TIMEGATE_WEBHOOK_ALLOW_PRIVATE: 'false', TIMEGATE_WEBHOOK_POLL_MS: '3600000' }, 'webhooks-strict', { now });
     const receiver = await startReceiver();

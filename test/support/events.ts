@@ -63,7 +63,7 @@ export interface ReceivedWebhook {
 }
 
 /** A real local HTTP receiver; `respond` chooses each answer's status (default 200); `hold` keeps requests unanswered. */
-export async function startReceiver(respond: (n: number) => number | 'hold' = () => 200) {
+export async function startReceiver(respond: (n: number) => number | 'hold' | { status: number; headers: Record<string, string> } = () => 200) {
   const received: ReceivedWebhook[] = [];
   const held: http.ServerResponse[] = [];
   const server = http.createServer((req, res) => {
@@ -74,7 +74,10 @@ export async function startReceiver(respond: (n: number) => number | 'hold' = ()
       const answer = respond(received.length);
       received.push({ headers: req.headers, body, json: JSON.parse(body) });
       if (answer === 'hold') held.push(res);
-      else res.writeHead(answer, { 'content-type': 'text/plain' }).end(answer >= 300 ? `failure ${answer} ${'x'.repeat(2000)}` : 'ok');
+      else {
+        const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
+        res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end(status >= 300 ? `failure ${status} ${'x'.repeat(2000)}` : 'ok');
+      }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

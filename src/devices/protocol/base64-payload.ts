@@ -1,5 +1,5 @@
 // Validation of base64 payloads (templates, photos). Mangled log copies are the usual source of
-// bad payloads (reference §8.6): PHP JSON-escapes `/` as `\/`, syslog expands TABs, lines get cut.
+// bad payloads (PROTOCOL.md): PHP JSON-escapes `/` as `\/`, syslog expands TABs, lines get cut.
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 

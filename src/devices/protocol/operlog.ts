@@ -21,7 +21,7 @@ interface RecordBase {
   fields: Record<string, string>;
 }
 
-/** `OPLOG <OpType>\t<Operator>\t<OpTime>\t<Obj1>..<Obj4>`; codes in reference §7.3. */
+/** `OPLOG <OpType>\t<Operator>\t<OpTime>\t<Obj1>..<Obj4>`; codes in the operation log table of ATT-DOC. */
 export interface OplogRecord {
   kind: 'oplog';
   line: number;

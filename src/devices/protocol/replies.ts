@@ -1,6 +1,6 @@
 // Reply bodies, byte-exact. Line-ending policy (one rule for every multi-line reply): lines joined
 // by a single LF, NO trailing LF — the shape of the attendance handshake block proven on live
-// devices (reference §3.1, DA-TESTS LEGACY_BLOCK_TEMPLATE). `RegistryCode=` and `<table>=<n>` are
+// devices (PROTOCOL.md, DA-TESTS LEGACY_BLOCK_TEMPLATE). `RegistryCode=` and `<table>=<n>` are
 // single lines without any newline (vendor example Content-Length 23). The adapter must send them
 // with Content-Type text/plain, a GMT Date header, Content-Length, no chunking, no gzip.
 import { formatCommandLine } from './commands';
@@ -21,7 +21,7 @@ function line(key: string, value: string | number): string {
   return `${key}=${v}`;
 }
 
-/** All TransFlag text-form tokens (reference §3.1). OpLog is needed for user/template uploads. */
+/** All TransFlag text-form tokens (PROTOCOL.md). OpLog is needed for user/template uploads. */
 export const ALL_TRANS_FLAGS = ['AttLog', 'OpLog', 'AttPhoto', 'EnrollUser', 'ChgUser', 'EnrollFP', 'ChgFP', 'UserPic', 'FACE', 'WORKCODE', 'BioPhoto'] as const;
 
 export interface AttendanceHandshakeSettings {

@@ -113,7 +113,7 @@ export function uploadTable(query: IclockQuery): UploadTable {
 export type ProtocolFamily = 'attendance' | 'access';
 
 /**
- * Which family a request belongs to (reference §1): access when `DeviceType=acc` (any case), the
+ * Which family a request belongs to (PROTOCOL.md): access when `DeviceType=acc` (any case), the
  * endpoint is registry/push/querydata/rtdata, or the table is rtlog/rtstate/tabledata. `pushver=3.x`
  * alone is NOT proof. Attendance otherwise. Callers should remember `access` per device once seen.
  */

@@ -1,6 +1,6 @@
 // Code tables for verify modes (ATTLOG field 4, rtlog `verifytype`) and rtlog event codes.
 // Raw codes are always kept by the parsers; these maps are for display and coarse routing only,
-// because older "Clock" firmware numbers verify modes differently (reference §7.1).
+// because older "Clock" firmware numbers verify modes differently (PROTOCOL.md).
 
 // ATT-DOC Appendix 7 = SEC-DOC 附录3. '+' = all required, '/' = any of.
 import type { DoorState } from './access-uploads';
