@@ -36,7 +36,7 @@ import { routeTable } from './rest/route-table';
 import { buildTimegateSchema } from './schema/build-schema';
 import { createContextFactory, type ContextFactory } from './schema/context-factory';
 import { formatGraphQLError } from './schema/format-error';
-import { parseOptions, unstorableInputPlugin, validationRules } from './schema/graphql-rules';
+import { legacyJsonStatusPlugin, parseOptions, unstorableInputPlugin, validationRules } from './schema/graphql-rules';
 import { costLimitPlugin } from './schema/operation-limits';
 import type { RequestContext } from './services/context';
 import { bootstrapDefaultWorkspace } from './services/workspace.service';
@@ -112,7 +112,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const apollo = new ApolloServer<RequestContext>({
       schema,
       formatError: (formatted, error) => formatGraphQLError(formatted, error, { production: config.nodeEnv === 'production' }),
-      plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server }), costLimitPlugin(schema, config.graphqlMaxCost), unstorableInputPlugin()],
+      plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server }), costLimitPlugin(schema, config.graphqlMaxCost), unstorableInputPlugin(), legacyJsonStatusPlugin()],
       validationRules: validationRules(config, { withIntrospectionRule: false }),
       parseOptions: parseOptions(config),
       introspection: config.graphqlIntrospection,

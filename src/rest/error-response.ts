@@ -14,10 +14,20 @@ export function errorBody(code: string, message: string, details: FieldProblem[]
   return { error: { code, message, details, request_id: requestId } };
 }
 
+/**
+ * An error answered outside GraphQL execution (authentication, rate limit, body parsing, size): the
+ * REST shape `{error: {...}}`, except on `/graphql`, where every body keeps the GraphQL shape
+ * `{errors: [{message, extensions: {code, ...}}]}` so that GraphQL clients read it as usual.
+ */
 export function sendError(res: Response, error: DomainError, requestId: string): void {
   const status = statusOf(error.code);
   if (status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
   if (status === 503) res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+  const path = res.req?.originalUrl?.split('?')[0] ?? '';
+  if (path === '/graphql' || path === '/graphql/') {
+    res.status(status).json({ errors: [{ message: error.message, extensions: { code: error.code, details: error.details, requestId } }] });
+    return;
+  }
   res.status(status).json(errorBody(error.code, error.message, error.details, requestId));
 }
 

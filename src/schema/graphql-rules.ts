@@ -3,6 +3,7 @@
 // with our depth, field-count and (when disabled) introspection rules, and the cost limit. One module
 // so that the two transports cannot drift apart again (the socket once ran without any of them).
 import {
+  getOperationAST,
   GraphQLError,
   Kind,
   NoSchemaIntrospectionCustomRule,
@@ -17,6 +18,7 @@ import {
   valueFromASTUntyped,
   visit,
 } from 'graphql';
+import { getVariableValues } from 'graphql/execution/values';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Config } from '../config/config';
 import { unstorableError, unstorableStringAt } from '../services/validation';
@@ -57,6 +59,13 @@ export function checkOperation(
   }
   const characters = unstorableInput(document, request.variables);
   if (characters) return { errors: [characters] };
+  // Variables that do not fit their types: refused here with the code HTTP gives them (Apollo's
+  // BAD_USER_INPUT), rather than by graphql-js later without one.
+  const operation = getOperationAST(document, request.operationName ?? undefined);
+  if (operation) {
+    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {});
+    if (coerced.errors) return { errors: coerced.errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'BAD_USER_INPUT' } })) };
+  }
   const cost = operationCost(schema, document, request.variables ?? undefined, request.operationName ?? undefined);
   if (cost > config.graphqlMaxCost) return { errors: [costError(cost, config.graphqlMaxCost)] };
   return { document };
@@ -136,6 +145,29 @@ export function unstorableInputPlugin(): ApolloServerPlugin {
         async didResolveOperation({ request, document }) {
           const error = unstorableInput(document, request.variables);
           if (error) throw error;
+        },
+      };
+    },
+  };
+}
+
+/**
+ * GraphQL over HTTP: a client that accepts only `application/json` (not
+ * `application/graphql-response+json`) gets a request it sent wrongly (a document that does not
+ * parse or validate, variables that do not coerce) as 200 with `errors`, as the spec's "legacy"
+ * watershed asks; the error's code is in `extensions.code` either way. Newer clients keep the 4xx.
+ */
+export function legacyJsonStatusPlugin(): ApolloServerPlugin {
+  return {
+    async requestDidStart({ request }) {
+      const accept = request.http?.headers.get('accept') ?? '';
+      // Only a client that names application/json (and not the newer type); `*/*` or no Accept keeps the 4xx.
+      const legacy = !/application\/graphql-response\+json/i.test(accept) && /application\/json/i.test(accept);
+      if (!legacy) return;
+      return {
+        async willSendResponse({ response }) {
+          const status = response.http.status;
+          if (response.body.kind === 'single' && response.body.singleResult.data === undefined && status === 400) response.http.status = 200;
         },
       };
     },
