@@ -129,5 +129,9 @@ export class Metrics {
 
   constructor() {
     client.collectDefaultMetrics({ register: this.registry, prefix: 'timegate_' });
+    // prom-client also exports three gauges named `…_total`, a suffix Prometheus reserves for
+    // counters (`promtool check metrics` refuses them); the same counts stay available by type in
+    // `timegate_nodejs_active_handles`, `…_requests` and `…_resources` (sum them for the total).
+    for (const name of ['active_handles', 'active_requests', 'active_resources']) this.registry.removeSingleMetric(`timegate_nodejs_${name}_total`);
   }
 }

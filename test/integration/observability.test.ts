@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { expect } from 'chai';
 import { rest } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -25,6 +26,19 @@ describe('observability', () => {
     expect(r.text).to.contain('timegate_http_request_duration_seconds_bucket');
     expect(r.text).to.contain('timegate_process_resident_memory_bytes');
     expect(r.text).not.to.contain('12345');
+  });
+
+  it("`promtool check metrics` finds nothing to complain about (Prometheus' own linter; .ci/run installs it)", async () => {
+    // Some traffic first, so that every labelled family has samples.
+    await rest(t.url, 'GET', '/public/v2/companies', { key: t.adminKey });
+    await rest(t.url, 'GET', '/public/v2/nothing', { key: t.adminKey });
+    const metrics = (await rest(t.url, 'GET', '/metrics', { headers: { authorization: 'Bearer metrics-secret' } })).text;
+    expect(metrics).to.contain('timegate_nodejs_active_handles');
+    expect(metrics).to.not.match(/^timegate_nodejs_active_\w+_total/m);
+    const promtool = spawnSync(process.env.PROMTOOL_PATH ?? 'promtool', ['check', 'metrics'], { input: metrics, encoding: 'utf8' });
+    expect(promtool.error, 'promtool is not installed: Debian package `prometheus` (.ci/run installs it)').to.equal(undefined);
+    expect(`${promtool.stdout}${promtool.stderr}`.trim()).to.equal('');
+    expect(promtool.status).to.equal(0);
   });
 
   it('every response carries a request id, the same one as in its error body; a sane client id is kept', async () => {
