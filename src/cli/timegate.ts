@@ -1,7 +1,11 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config/config';
+import fs from 'node:fs';
+import path from 'node:path';
 import { openDatabase } from '../db/database';
+import { hasEmbeddedData } from '../db/embedded-postgres';
+import { StartupError } from '../errors/startup-error';
 import { DomainError } from '../errors/domain-error';
 import { createLogger } from '../logger';
 import { runSimulateCommand } from '../simulator';
@@ -22,8 +26,23 @@ Workspaces and keys (acts on the database of DATABASE_URL, or the embedded one i
 Terminals:
   simulate --url <server> [options]                          play terminals against a server (simulate --help)
 
-Add --json for machine-readable output.
+Add --json for machine-readable output; --help after a command explains it; --version prints the version.
+Exit codes: 0 done, 1 unexpected failure, 2 bad usage or refused (unknown workspace or key, invalid value).
 `;
+
+/** One line per command, for `timegate <command> --help`. */
+const COMMAND_HELP: Record<string, string> = {
+  'workspace create': 'timegate workspace create --name <name> [--time-zone <IANA zone>] [--json]\n  Creates a workspace (plan: 1 company, 10 devices, 5,000 employees) and prints its admin API key, once.',
+  'workspace list': 'timegate workspace list [--json]\n  Lists the workspaces with their time zone and plan limits.',
+  'workspace plan': 'timegate workspace plan --id <n> [--max-companies <n>] [--max-devices <n>] [--max-employees <n>] [--json]\n  Changes the plan limits of a workspace.',
+  'key create': 'timegate key create --workspace <n> --scopes read,write[,admin,doors:unlock] [--name <name>] [--json]\n  Creates an API key of the workspace and prints it, once.',
+  'key list': 'timegate key list --workspace <n> [--json]\n  Lists the keys of a workspace by prefix and last four characters (never the secret).',
+  'key revoke': 'timegate key revoke --id <n> [--json]\n  Revokes a key: requests with it are refused from now on.',
+};
+
+function packageVersion(): string {
+  return (JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+}
 
 type Printer = (value: unknown, text: string) => void;
 
@@ -31,9 +50,19 @@ type Printer = (value: unknown, text: string) => void;
 export async function runCli(argv: string[], out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
   const [group, action, ...rest] = argv;
   if (group === 'simulate') return runSimulateCommand(argv.slice(1));
+  if (group === '--version' || group === '-V' || group === 'version') {
+    out(packageVersion());
+    return 0;
+  }
   if (!group || group === '--help' || group === '-h' || group === 'help') {
     out(USAGE);
     return group ? 0 : 2;
+  }
+  const command = [group, action].filter((word) => word !== undefined && !word.startsWith('-')).join(' ');
+  if (!COMMAND_HELP[command]) throw new UsageError(`unknown command "${command}"`);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    out(COMMAND_HELP[command]!);
+    return 0;
   }
   const { values } = parseArgs({
     args: rest,
@@ -62,6 +91,13 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
   };
 
   const config = loadConfig();
+  // Never a new, empty database by mistake: without DATABASE_URL the data folder must hold the service's.
+  if (!config.databaseUrl && !hasEmbeddedData(config.dataDir)) {
+    throw new StartupError(
+      `there is no Timegate database in ${path.resolve(config.dataDir)}: run this where the service keeps its data (or set TIMEGATE_DATA_DIR to that folder), or set DATABASE_URL.`,
+    );
+  }
+  process.stderr.write(`timegate: using ${config.databaseUrl ? `the database of DATABASE_URL (${databaseName(config.databaseUrl)})` : `the embedded PostgreSQL in ${path.resolve(config.dataDir)}`}\n`);
   const logger = createLogger({ logLevel: process.env.LOG_LEVEL ?? 'warn' });
   const database = await openDatabase(config, logger);
   const ctx: RequestContext = {
@@ -122,7 +158,7 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
         return 0;
       }
       default:
-        throw new UsageError(`unknown command "${group} ${action ?? ''}"`);
+        throw new UsageError(`unknown command "${command}"`);
     }
   } finally {
     await database.close();
@@ -130,6 +166,12 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
 }
 
 class UsageError extends Error {}
+
+/** `host:port/database` of a connection URL, without the credentials. */
+function databaseName(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.host}${parsed.pathname}`;
+}
 
 /** Process entry (bin/timegate.js): runs the command and exits with its code. */
 export function main(argv: string[]): void {
@@ -143,10 +185,12 @@ export function main(argv: string[]): void {
         process.stderr.write(`timegate: ${error.message}${details}\n`);
       } else if (error instanceof ConfigError) {
         process.stderr.write(`${error.message}\n`);
+      } else if (error instanceof StartupError) {
+        process.stderr.write(`timegate: ${error.message}\n`);
       } else {
         process.stderr.write(`timegate: ${error instanceof Error ? error.stack : error}\n`);
       }
-      process.exit(error instanceof UsageError || error instanceof DomainError || error instanceof ConfigError ? 2 : 1);
+      process.exit(error instanceof UsageError || error instanceof DomainError || error instanceof ConfigError || error instanceof StartupError ? 2 : 1);
     },
   );
 }

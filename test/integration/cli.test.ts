@@ -1,0 +1,115 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { closedAncestor, freePort } from '../../src/db/embedded-postgres';
+import { startTestApp, MASTER_KEY, type TestApp } from '../support/test-app';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+const version = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** The `timegate` command and the service's start-up refusals, as a person at a shell sees them (issue 17). */
+describe('timegate command line and start-up', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({}, 'cli');
+  });
+  after(() => t.stop());
+
+  const cli = (args: string[], env: Record<string, string | undefined> = { DATABASE_URL: t.config.databaseUrl ?? undefined }) => {
+    const r = spawnSync(process.execPath, [path.join(root, 'dist', 'src', 'cli', 'timegate.js'), ...args], {
+      env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: undefined, ...env },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+
+  it('--version, --help for every command, and one clean line per message', () => {
+    expect(cli(['--version'])).to.include({ status: 0, stdout: `${version}\n` });
+    for (const command of ['workspace create', 'workspace list', 'workspace plan', 'key create', 'key list', 'key revoke']) {
+      const r = cli([...command.split(' '), '--help']);
+      expect(r.status, command).to.equal(0);
+      expect(r.stdout, command).to.match(new RegExp(`^timegate ${command} `));
+    }
+    const unknown = cli(['workspace', 'explode']);
+    expect(unknown.status).to.equal(2);
+    expect(unknown.stderr).to.contain('timegate: unknown command "workspace explode"');
+    expect(cli(['key']).stderr).to.contain('unknown command "key"\n');
+  });
+
+  it('says which database it uses, makes keys there, and a missing workspace or key is an error (exit 2)', () => {
+    const created = cli(['workspace', 'create', '--name', 'Branch office', '--json']);
+    expect(created.status, created.stderr).to.equal(0);
+    expect(created.stderr).to.match(/^timegate: using the database of DATABASE_URL \(127\.0\.0\.1:\d+\/\w+\)\n$/);
+    const workspace = JSON.parse(created.stdout).workspace.id as number;
+    const key = cli(['key', 'create', '--workspace', String(workspace), '--scopes', 'read', '--json']);
+    expect(key.status).to.equal(0);
+    const listed = cli(['key', 'list', '--workspace', String(workspace), '--json']);
+    expect(JSON.parse(listed.stdout)).to.have.length(2);
+    const missing = cli(['key', 'list', '--workspace', '999999']);
+    expect(missing.status).to.equal(2);
+    expect(missing.stderr).to.contain('Workspace "999999" was not found.');
+    expect(cli(['key', 'revoke', '--id', '999999']).status).to.equal(2);
+    expect(cli(['key', 'revoke', '--id', String(JSON.parse(key.stdout).id)]).status).to.equal(0);
+  });
+
+  it('pointed at a folder without a database, it says so and creates nothing', () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'timegate-cli-'));
+    try {
+      const r = cli(['workspace', 'list'], { TIMEGATE_DATA_DIR: path.join(empty, 'data') });
+      expect(r.status).to.equal(2);
+      expect(r.stderr).to.equal(`timegate: there is no Timegate database in ${path.join(empty, 'data')}: run this where the service keeps its data (or set TIMEGATE_DATA_DIR to that folder), or set DATABASE_URL.\n`);
+      expect(fs.readdirSync(empty)).to.deep.equal([]);
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('a folder PostgreSQL could not enter is found before anything starts (what `mktemp -d` makes)', () => {
+    const closed = fs.mkdtempSync(path.join(os.tmpdir(), 'timegate-closed-'));
+    try {
+      fs.chmodSync(closed, 0o700);
+      expect(closedAncestor(path.join(closed, 'data'))).to.deep.equal({ dir: closed, mode: 0o700 });
+      fs.chmodSync(closed, 0o755);
+      expect(closedAncestor(path.join(closed, 'data'))).to.equal(null);
+    } finally {
+      fs.rmSync(closed, { recursive: true, force: true });
+    }
+  });
+
+  it('a second service on the same data folder, or on a port in use, stops at once with one sentence', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'timegate-twice-'));
+    fs.chmodSync(dataDir, 0o755);
+    const port = await freePort();
+    const env = { ...process.env, DATABASE_URL: undefined, TIMEGATE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', TIMEGATE_MASTER_KEY: MASTER_KEY, LOG_LEVEL: 'warn' };
+    const first = spawn(process.execPath, [path.join(root, 'dist', 'src', 'main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const deadline = Date.now() + 60_000;
+      while (!(await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false))) {
+        if (Date.now() > deadline) throw new Error('the first service did not start');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const second = spawnSync(process.execPath, [path.join(root, 'dist', 'src', 'main.js')], { env, encoding: 'utf8', timeout: 30_000 });
+      expect(second.status).to.equal(1);
+      expect(second.stderr).to.match(/^timegate: another Timegate is already running on the data folder .* \(process \d+\): stop it first, or give this copy its own TIMEGATE_DATA_DIR or a DATABASE_URL\.\n$/);
+      expect(second.stdout).to.equal('');
+
+      const otherData = fs.mkdtempSync(path.join(os.tmpdir(), 'timegate-port-'));
+      fs.chmodSync(otherData, 0o755);
+      try {
+        const clash = spawnSync(process.execPath, [path.join(root, 'dist', 'src', 'main.js')], { env: { ...env, TIMEGATE_DATA_DIR: otherData }, encoding: 'utf8', timeout: 60_000 });
+        expect(clash.status).to.equal(1);
+        expect(clash.stderr).to.contain(`timegate: port ${port} on 127.0.0.1 is already in use: stop the process that holds it or set PORT to a free one.`);
+        expect(clash.stderr).to.not.match(/\n\s+at /);
+      } finally {
+        fs.rmSync(otherData, { recursive: true, force: true });
+      }
+    } finally {
+      first.kill('SIGTERM');
+      await new Promise((resolve) => first.once('exit', resolve));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
