@@ -1,10 +1,11 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Device } from '../entities';
 import { deviceCapabilities } from '../services/door.service';
+import { deviceSyncState, type DeviceSyncState } from '../services/device-sync-state.service';
 import type { RequestContext } from '../services/context';
 import * as devices from '../services/device.service';
 import { pageRequest, toConnection } from '../schema/connection';
-import { CreateDeviceInput, DeviceCapabilitiesType, DeviceConnection, DevicesArgs, DeviceType, UpdateDeviceInput } from '../schema/device.type';
+import { CreateDeviceInput, DeviceCapabilitiesType, DeviceConnection, DevicesArgs, DeviceSyncStateType, DeviceType, UpdateDeviceInput } from '../schema/device.type';
 
 @Resolver(() => DeviceType)
 export class DeviceResolver {
@@ -36,6 +37,12 @@ export class DeviceResolver {
   @Mutation(() => DeviceType)
   deleteDevice(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
     return devices.deleteDevice(ctx, id);
+  }
+
+  @Authorized('read')
+  @FieldResolver(() => DeviceSyncStateType, { description: "The terminal's people by sync status (one query for every device of a list)." })
+  syncState(@Ctx() ctx: RequestContext, @Root() device: Device): Promise<DeviceSyncState> {
+    return deviceSyncState(ctx, device.id);
   }
 
   @FieldResolver(() => DeviceCapabilitiesType)

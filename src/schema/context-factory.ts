@@ -31,6 +31,7 @@ export function createContextFactory(deps: { orm: MikroORM; config: Config; logg
       now,
       config: deps.config,
       metrics: deps.metrics,
+      loaders: new Map(),
     };
   };
 }

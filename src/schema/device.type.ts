@@ -33,6 +33,13 @@ export class DeviceCapabilitiesType {
 }
 
 
+@ObjectType('DeviceSyncState', { description: "The terminal's people by sync status: what it holds as Timegate says (synced), what is on its way (pending), what it refused (failed)." })
+export class DeviceSyncStateType {
+  @Field(() => Int) synced!: number;
+  @Field(() => Int) pending!: number;
+  @Field(() => Int) failed!: number;
+}
+
 @ObjectType('Device', { description: 'A terminal (time clock or door controller).' })
 export class DeviceType {
   @Field(() => Int) id!: number;

@@ -27,6 +27,8 @@ export interface RequestContext {
   config: Config;
   /** The app's Prometheus counters; absent in scripts and hand-made contexts, which count nothing. */
   metrics?: Metrics;
+  /** Per-request batch loaders (DataLoader), so a field of every node of a list costs one query. */
+  loaders?: Map<string, unknown>;
 }
 
 /**

@@ -124,6 +124,11 @@ describe('console in the browser', () => {
     await row.locator('.badge-synced').waitFor({ timeout: 15_000 });
     await screenshot(page, 'employee-synced');
 
+    // The devices list shows the terminal's people in sync.
+    await page.getByRole('link', { name: 'Devices' }).click();
+    await page.locator(`td.sync-state[data-device="${panel.id}"]`).getByText('1 synced').waitFor({ timeout: 15_000 });
+    await page.goto(`${t.url}/console#/employees`);
+    await page.getByRole('link', { name: 'Grace Hopper' }).click();
     await row.getByRole('link', { name: 'Gate' }).click();
     await page.getByRole('button', { name: 'Open Door 1' }).click();
     await page.getByRole('status').locator('.badge-succeeded').waitFor({ timeout: 15_000 });

@@ -88,6 +88,9 @@ describe('employee-device assignments, area inheritance and pending device chang
       const q = await gqlData(t.url, ws.key, `query ($e: Int!, $d: Int!) { employeeDevices(employeeId: $e) { totalCount nodes { deviceId } } deviceEmployees(deviceId: $d) { nodes { employeeId } } }`, { e: e.id, d: d.id });
       expect(q.employeeDevices).to.deep.equal({ totalCount: 1, nodes: [{ deviceId: d.id }] });
       expect(q.deviceEmployees.nodes).to.deep.equal([{ employeeId: e.id }]);
+      // Each device counts its people by sync status (one batched query for a whole list).
+      const states = await gqlData(t.url, ws.key, `{ devices(first: 1000) { nodes { id syncState { synced pending failed } } } }`);
+      expect(states.devices.nodes.find((n: any) => n.id === d.id).syncState).to.deep.equal({ synced: 0, pending: 1, failed: 0 });
       // An id for normalising clients: the pair.
       const ids = await gqlData(t.url, ws.key, `query ($e: Int!) { employeeDevices(employeeId: $e) { nodes { id } } }`, { e: e.id });
       expect(ids.employeeDevices.nodes).to.deep.equal([{ id: `${e.id}:${d.id}` }]);

@@ -20,7 +20,7 @@ export function DeviceList() {
       ) : (
         <table>
           <thead>
-            <tr><th scope="col">Name</th><th scope="col">Serial</th><th scope="col">Status</th><th scope="col">Last seen</th><th scope="col">Family</th><th scope="col">Firmware</th></tr>
+            <tr><th scope="col">Name</th><th scope="col">Serial</th><th scope="col">Status</th><th scope="col">Last seen</th><th scope="col">Family</th><th scope="col">Firmware</th><th scope="col">People in sync</th></tr>
           </thead>
           <tbody>
             {list.map((d) => (
@@ -31,6 +31,11 @@ export function DeviceList() {
                 <td>{when(d.lastSeenAt)}</td>
                 <td>{d.modeType === 'acc' ? 'access control' : 'attendance'}</td>
                 <td>{d.firmware ?? '—'}</td>
+                <td class="sync-state" data-device={d.id}>
+                  {d.syncState.synced} synced
+                  {d.syncState.pending > 0 && <> · <StatusBadge status="pending" /> {d.syncState.pending}</>}
+                  {d.syncState.failed > 0 && <> · <StatusBadge status="failed" /> {d.syncState.failed}</>}
+                </td>
               </tr>
             ))}
           </tbody>
