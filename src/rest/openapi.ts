@@ -29,11 +29,16 @@ import type { RestRoute } from './route';
  */
 export function buildOpenApi(routes: RestRoute[], schema: GraphQLSchema, version: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const tags = new Set<string>();
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
     paths[path] ??= {};
-    paths[path][route.method.toLowerCase()] = operation(route, schema);
+    const op = operation(route, schema);
+    (op.tags as string[]).forEach((tag) => tags.add(tag));
+    paths[path][route.method.toLowerCase()] = op;
   }
+  // Only the error responses some operation refers to (the others are GraphQL's alone).
+  const used = new Set([...JSON.stringify(paths).matchAll(/#\/components\/responses\/(\w+)/g)].map((m) => m[1]!));
   return {
     openapi: '3.1.0',
     info: {
@@ -43,21 +48,64 @@ export function buildOpenApi(routes: RestRoute[], schema: GraphQLSchema, version
         'REST compatibility surface of Timegate. Every route runs a GraphQL operation of `/graphql`. ' +
         'Bodies may be sent flat or wrapped in the resource name; lists are paged with `page`/`per_page` ' +
         'and report `X-Total-Count` and `Link`; errors have one shape (see `Error`).',
+      contact: { name: 'Timegate maintainers' },
+      // A proprietary licence as an SPDX expression (LicenseRef- names one that is not on the SPDX list).
+      license: { name: 'Proprietary (UNLICENSED): all rights reserved', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: '/' }],
     security: [{ bearerAuth: [] }],
+    tags: [...tags].sort().map((name) => ({ name, description: `Operations on ${name.toLowerCase()}.` })),
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `tg_live_...`.' } },
       schemas: { Error: errorSchema() },
+      headers: RATE_LIMIT_HEADERS,
       responses: Object.fromEntries(
-        Object.entries(errorCodes).map(([code, { status, description }]) => [
-          code,
-          { description: `${status}: ${description}`, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-        ]),
+        Object.entries(errorCodes)
+          .filter(([code]) => used.has(code))
+          .map(([code, { status, description }]) => [
+            code,
+            {
+              description: `${status}: ${description}`,
+              ...(code === 'rate_limited' ? { headers: Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }])) } : {}),
+              ...(code === 'service_unavailable' ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } } : {}),
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+            },
+          ]),
       ),
     },
   };
+}
+
+const RATE_LIMIT_HEADERS = {
+  'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Limit': { description: "The key's burst: requests it may make at once.", schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Remaining': { description: 'Requests left right now.', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Reset': { description: 'Seconds until the bucket is full again.', schema: { type: 'integer', minimum: 0 } },
+};
+
+/** Deletes a service may refuse while other resources depend on the resource (409 `resource_in_use`). */
+const GUARDED_DELETES = new Set(['deleteCompany', 'deleteShift', 'deleteAccessSchedule']);
+
+/** `listEmployees` → `List employees`. */
+function summaryOf(name: string): string {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The resource a path is about (`/public/v2/access_levels/{id}` → `Access levels`), its tag. */
+function tagOf(path: string): string {
+  const segment = path.replace(/^\/(public\/v2|v1)\//, '').split('/')[0] ?? 'other';
+  const words = segment.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The GraphQL root field the route runs, and what the schema says of it. */
+function descriptionOf(route: RestRoute, schema: GraphQLSchema): string {
+  const field = route.resultField.split('.')[0]!;
+  const definition = schema.getQueryType()?.getFields()[field] ?? schema.getMutationType()?.getFields()[field];
+  const said = definition?.description ? `${definition.description.trim()} ` : '';
+  return `${said}Runs the GraphQL ${schema.getQueryType()?.getFields()[field] ? 'query' : 'mutation'} \`${field}\`.`;
 }
 
 function operation(route: RestRoute, schema: GraphQLSchema): Record<string, unknown> {
@@ -106,9 +154,16 @@ function operation(route: RestRoute, schema: GraphQLSchema): Record<string, unkn
     responses['415'] = { $ref: '#/components/responses/unsupported_media_type' };
   }
   if (route.method === 'POST') responses['409'] = { $ref: '#/components/responses/idempotency_conflict' };
+  if (GUARDED_DELETES.has(route.name)) responses['409'] = { $ref: '#/components/responses/resource_in_use' };
+  responses['429'] = { $ref: '#/components/responses/rate_limited' };
+  responses['500'] = { $ref: '#/components/responses/internal_error' };
+  responses['503'] = { $ref: '#/components/responses/service_unavailable' };
 
   return {
     operationId: route.name,
+    summary: summaryOf(route.name),
+    description: descriptionOf(route, schema),
+    tags: [tagOf(route.path)],
     parameters: parameters.length ? parameters : undefined,
     requestBody: route.body ? requestBody(route.body) : route.imageBody ? imageRequestBody(route.imageBody) : undefined,
     responses,
