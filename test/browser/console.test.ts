@@ -109,6 +109,12 @@ describe('console in the browser', () => {
     await page.getByRole('link', { name: 'Employees' }).click();
     await page.getByLabel('Search').waitFor();
     await expectAccessible(page);
+    // Keyboard: the pages are reachable with Tab from the top, and focus is visible (an outline).
+    await page.reload();
+    await page.getByLabel('Search').waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).to.equal('Overview');
+    expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).to.not.equal('none');
     await page.getByLabel('First name').fill('Grace');
     await page.getByLabel('Last name').fill('Hopper');
     await page.getByLabel('Employee code').fill('GH-1');
@@ -164,10 +170,13 @@ describe('console in the browser', () => {
     await expectAccessible(page);
     await page.close();
 
+    // With the keyboard alone: Tab to the key, type it, Enter; the refusal is announced (role alert).
     const stranger = await browser.newPage();
     await stranger.goto(`${t.url}/console`);
-    await stranger.getByLabel('API key').fill('tg_live_not_a_real_key');
-    await stranger.getByRole('button', { name: 'Sign in' }).click();
+    await stranger.keyboard.press('Tab');
+    expect(await stranger.evaluate('document.activeElement.id')).to.equal('api-key');
+    await stranger.keyboard.type('tg_live_not_a_real_key');
+    await stranger.keyboard.press('Enter');
     await stranger.getByRole('alert').getByText('unknown or was revoked').waitFor();
     await screenshot(stranger, 'sign-in-refused');
     await expectAccessible(stranger);
