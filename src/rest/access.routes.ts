@@ -7,7 +7,7 @@ const weekdayInterval = object({ weekday: { type: 'integer' }, start_time: text(
 const holidayInterval = object({ holiday_type: { type: 'integer' }, start_time: text(5), end_time: text(5) }, ['holiday_type', 'start_time', 'end_time']);
 const scheduleFields = { name: text(100), intervals: { type: 'array', maxItems: 21, items: weekdayInterval }, holiday_intervals: { type: 'array', maxItems: 9, items: holidayInterval } };
 const levelFields = { name: text(100), schedule_id: id, door_ids: { type: 'array', maxItems: 256, items: id } };
-const companyQuery = { type: 'object', properties: { company_id: { type: 'integer', minimum: 1 } } };
+const companyQuery = { type: 'object', properties: { company_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } } };
 
 const exampleSchedule = {
   company_id: 1,

@@ -50,7 +50,7 @@ export const areaRoutes: RestRoute[] = [
     method: 'GET',
     path: '/public/v2/areas',
     list: true,
-    query: { type: 'object', properties: { company_id: { type: 'integer', minimum: 1 } } },
+    query: { type: 'object', properties: { company_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } } },
     document: `query ($first: Int, $after: String, $companyId: Int) {
       areas(first: $first, after: $after, companyId: $companyId) { totalCount nodes { ...AreaFields } } } ${areaFields}`,
     resultField: 'areas',

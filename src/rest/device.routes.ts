@@ -23,7 +23,7 @@ function deviceInput({ body }: RouteInput) {
 
 const listDocument = `query ($first: Int, $after: String, $companyId: Int) {
   devices(first: $first, after: $after, companyId: $companyId) { totalCount nodes { ...DeviceFields } } } ${deviceFields}`;
-const listQuery = { type: 'object', properties: { company_id: { type: 'integer', minimum: 1 } } };
+const listQuery = { type: 'object', properties: { company_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } } };
 
 function listRoute(name: string, path: string): RestRoute {
   return {

@@ -24,7 +24,7 @@ export const employeeRoutes: RestRoute[] = [
     list: true,
     query: {
       type: 'object',
-      properties: { company_id: { type: 'integer', minimum: 1 }, is_active: { type: 'boolean' }, search: { type: 'string', maxLength: 200 } },
+      properties: { company_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 }, is_active: { type: 'boolean' }, search: { type: 'string', maxLength: 200 } },
     },
     document: `query ($first: Int, $after: String, $companyId: Int, $isActive: Boolean, $search: String) {
       employees(first: $first, after: $after, companyId: $companyId, isActive: $isActive, search: $search) {

@@ -14,7 +14,7 @@ export const holidayRoutes: RestRoute[] = [
     method: 'GET',
     path: '/public/v2/holidays',
     list: true,
-    query: { type: 'object', properties: { company_id: { type: 'integer', minimum: 1 } } },
+    query: { type: 'object', properties: { company_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } } },
     document: `query ($first: Int, $after: String, $companyId: Int) {
       holidays(first: $first, after: $after, companyId: $companyId) { totalCount nodes { ...HolidayFields } } } ${holidayFields}`,
     resultField: 'holidays',

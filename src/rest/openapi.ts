@@ -111,11 +111,18 @@ function descriptionOf(route: RestRoute, schema: GraphQLSchema): string {
 function operation(route: RestRoute, schema: GraphQLSchema): Record<string, unknown> {
   const parameters: unknown[] = [];
   for (const [, name] of route.path.matchAll(/:(\w+)/g)) {
-    parameters.push({ name, in: 'path', required: true, schema: { type: 'string' }, description: name === 'id' ? 'The resource id.' : undefined });
+    const numeric = name === 'id' && !route.idOrName;
+    parameters.push({
+      name,
+      in: 'path',
+      required: true,
+      schema: numeric ? { type: 'integer', minimum: 1, maximum: 2_147_483_647 } : { type: 'string', minLength: 1 },
+      description: name === 'id' ? (route.idOrName ? 'The resource id, or its code or name.' : 'The resource id.') : undefined,
+    });
   }
   if (route.list) {
     parameters.push(
-      { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
+      { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1 } },
       { name: 'per_page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE } },
     );
   }

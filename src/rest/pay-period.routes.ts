@@ -21,7 +21,7 @@ export const payPeriodRoutes: RestRoute[] = [
     method: 'GET',
     path: '/public/v2/pay_periods',
     list: true,
-    query: { type: 'object', properties: { company_id: { type: 'integer', minimum: 1 } } },
+    query: { type: 'object', properties: { company_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } } },
     document: `query ($first: Int, $after: String, $companyId: Int) {
       payPeriods(first: $first, after: $after, companyId: $companyId) { totalCount nodes { ...PayPeriodFields } } } ${payPeriodFields}`,
     resultField: 'payPeriods',

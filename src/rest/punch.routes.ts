@@ -14,9 +14,9 @@ const listQuery = {
   properties: {
     start_date: { type: 'string' },
     end_date: { type: 'string' },
-    employee_id: { type: 'integer', minimum: 1 },
-    device_id: { type: 'integer', minimum: 1 },
-    company_id: { type: 'integer', minimum: 1 },
+    employee_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
+    device_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
+    company_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
   },
 };
 

@@ -4,7 +4,7 @@ import { idParam, type RestRoute } from './route';
 
 const createBody = object({ shift_id: id, employee_id: id, area_id: id, start_date: text(10), end_date: nullableText(10) }, ['shift_id', 'start_date']);
 const updateBody = object({ shift_id: id, start_date: text(10), end_date: nullableText(10) });
-const idFilter = { type: 'integer', minimum: 1 };
+const idFilter = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
 
 export const shiftAssignmentRoutes: RestRoute[] = [
   {

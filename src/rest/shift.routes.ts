@@ -29,7 +29,7 @@ export const shiftRoutes: RestRoute[] = [
     method: 'GET',
     path: '/public/v2/shifts',
     list: true,
-    query: { type: 'object', properties: { company_id: { type: 'integer', minimum: 1 } } },
+    query: { type: 'object', properties: { company_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } } },
     document: `query ($first: Int, $after: String, $companyId: Int) {
       shifts(first: $first, after: $after, companyId: $companyId) { totalCount nodes { ...ShiftFields } } } ${shiftFields}`,
     resultField: 'shifts',

@@ -12,8 +12,8 @@ const timesheetQuery = {
   properties: {
     start_date: { type: 'string', description: '`YYYY-MM-DD`, inclusive.' },
     end_date: { type: 'string', description: `\`YYYY-MM-DD\`, inclusive; at most 366 days from start_date (the service's rule).` },
-    employee_id: { type: 'integer', minimum: 1 },
-    company_id: { type: 'integer', minimum: 1 },
+    employee_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
+    company_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
     area_id: { type: 'integer', minimum: 1, description: "The area's current employees." },
   },
   required: ['start_date', 'end_date'],

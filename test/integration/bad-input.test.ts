@@ -162,6 +162,15 @@ describe('bad input on REST bodies: a precise 4xx and nothing stored', () => {
     expect(plain.headers.get('content-encoding')).to.equal(null);
   });
 
+  it('an id in a query beyond the id range is a field error naming the query parameter', async () => {
+    for (const path of ['/public/v2/punches?employee_id=99999999999', '/public/v2/employees?company_id=2147483648']) {
+      const r = await rest(t.url, 'GET', path, { key: ws.key });
+      expect(r.status, path).to.equal(422);
+      const field = path.split('?')[1]!.split('=')[0]!;
+      expect(r.body.error.details, path).to.deep.equal([{ field, code: 'out_of_range', message: `${field} must be at most 2147483647.` }]);
+    }
+  });
+
   it('answers unknown routes and unknown ids with a JSON 404', async () => {
     const unknownRoute = await rest(t.url, 'GET', '/public/v2/nothing', { key: ws.key });
     expect(unknownRoute.status).to.equal(404);
