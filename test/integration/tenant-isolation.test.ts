@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { Ajv } from 'ajv';
 import {
   getNamedType,
   isEnumType,
@@ -295,5 +296,37 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
     }
     expect(swept).to.be.at.least(45);
     await expectUnchanged(before);
+  });
+
+  // Last: it calls every route as A (A changes). Every answer, success or error, must be a status the
+  // OpenAPI document lists for that operation, with a body its schema accepts.
+  it('OpenAPI: the real response of every REST route, success or error, is documented and matches its schema', async () => {
+    const { body: doc } = await rest(t.url, 'GET', '/openapi.json');
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    ajv.addFormat('date-time', true);
+    ajv.addFormat('binary', true);
+    ajv.addSchema({ ...doc, $id: 'openapi' });
+    const resolve = (value: any): any => (value?.$ref ? resolve(value.$ref.replace('#/', '').split('/').reduce((o: any, k: string) => o[k], doc)) : value);
+    const checked: string[] = [];
+    // Reads first, then writes, deletes last: so that most routes still find what they name.
+    const order = { GET: 0, POST: 1, PUT: 1, DELETE: 2 } as const;
+    for (const route of [...routeTable].sort((x, y) => order[x.method] - order[y.method])) {
+      const path = pathWithIds(route) ?? route.path;
+      const { body } = bodyWithIds(route);
+      const image = route.imageBody ? { rawBody: Buffer.from('not an image'), headers: { 'content-type': route.imageBody.mediaTypes[0]! } } : {};
+      const r = await rest(t.url, route.method, path, { key: a.key, body, ...image });
+      const operation = doc.paths[route.path.replace(/:(\w+)/g, '{$1}')][route.method.toLowerCase()];
+      const documented = resolve(operation.responses[String(r.status)]);
+      expect(documented, `${route.method} ${route.path} answered ${r.status}, which it does not document: ${r.text.slice(0, 200)}`).to.not.equal(undefined);
+      const content = documented.content?.['application/json'];
+      if (content && r.headers.get('content-type')?.includes('application/json')) {
+        // References inside the schema point into the document, registered as `openapi`.
+        const schema = JSON.parse(JSON.stringify(resolve(content.schema)).replaceAll('"#/components/', '"openapi#/components/'));
+        const valid = ajv.validate(schema, r.body);
+        expect(valid, `${route.method} ${route.path} ${r.status}: ${JSON.stringify(ajv.errors?.slice(0, 3))}`).to.equal(true);
+      }
+      checked.push(`${route.name} ${r.status}`);
+    }
+    expect(checked).to.have.length(routeTable.length);
   });
 });
