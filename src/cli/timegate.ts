@@ -148,7 +148,7 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
         const keys = await listApiKeys(ctx, int('workspace', required('workspace', values.workspace)));
         print(
           keys.map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, last4: k.last4, scopes: k.scopes, revokedAt: k.revokedAt ?? null })),
-          keys.map((k) => `${k.id}\t${k.prefix}…${k.last4}\t${k.scopes.join(',')}\t${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'}\t${k.name}`).join('\n'),
+          keys.map((k) => `${k.id}\t${k.prefix}…${k.last4}\t${k.scopes.join(',')}\t${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'}\t${k.name || '(no name)'}`).join('\n'),
         );
         return 0;
       }
