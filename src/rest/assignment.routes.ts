@@ -2,7 +2,8 @@ import { bulkItems, id } from './body-schemas';
 import { assignmentFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
-const permission = { type: 'integer' };
+// Terminal privileges (0 user, 2 enroller, 6 admin, 14 super admin): the router refuses others with the service's code.
+const permission = { type: 'integer', enum: [0, 2, 6, 14] };
 
 /**
  * The four assignment routes of one side (`/employees/{id}/devices`, `/devices/{id}/employees`):
