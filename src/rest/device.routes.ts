@@ -1,4 +1,4 @@
-import { id, object, oneOf, text } from './body-schemas';
+import { id, object, oneOf, text, timeZoneSchema } from './body-schemas';
 import { deviceFields } from './fragments';
 import { idParam, type RestRoute, type RouteInput } from './route';
 
@@ -7,7 +7,7 @@ const deviceBodyFields = {
   name: text(100),
   serial_number: text(64),
   mode_type: oneOf(['att', 'acc']),
-  time_zone: text(64),
+  time_zone: timeZoneSchema,
   area_id: { type: ['integer', 'null'], minimum: 1 },
   // The reference body shape lists `status`; it is accepted for compatibility and ignored, because
   // only the terminal decides whether it is online.

@@ -1,5 +1,5 @@
 import { limits } from '../services/validation';
-import { id, nullableText, object, text } from './body-schemas';
+import { emailSchema, id, object, pinSchema, text } from './body-schemas';
 import { employeeFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
@@ -8,9 +8,8 @@ const employeeBodyFields = {
   name: text(limits.personName),
   lastname: text(limits.personName),
   code: text(limits.employeeCode),
-  // The pin's length and characters are checked by the service, whose message explains the terminal limit.
-  pin: { type: ['string', 'null'] },
-  email: nullableText(limits.email),
+  pin: pinSchema,
+  email: emailSchema,
   is_active: { type: 'boolean' },
 };
 const createEmployeeBody = object(employeeBodyFields, ['name', 'lastname', 'code', 'company_id']);

@@ -47,8 +47,9 @@ export function createRestRouter(deps: {
   config: Config;
   logger: Logger;
 }): (req: Request, res: Response, next: NextFunction) => void {
-  const bodyAjv = new Ajv({ allErrors: true, strict: true });
-  const queryAjv = new Ajv({ allErrors: true, coerceTypes: true, strict: true });
+  // `verbose` keeps the failing schema with each error: its `x-error-codes` name the code to give.
+  const bodyAjv = withAnnotations(new Ajv({ allErrors: true, strict: true, verbose: true }));
+  const queryAjv = withAnnotations(new Ajv({ allErrors: true, coerceTypes: true, strict: true, verbose: true }));
   const router = FindMyWay<FindMyWay.HTTPVersion.V1>({ caseSensitive: false, ignoreTrailingSlash: true });
   const jsonParser = express.json({ limit: deps.config.restBodyLimitBytes, strict: false, type: () => true });
   const production = deps.config.nodeEnv === 'production';
@@ -236,11 +237,22 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The annotations body-schemas.ts puts on formatted fields (they change no validation). */
+function withAnnotations(ajv: Ajv): Ajv {
+  ajv.addKeyword({ keyword: 'x-error-codes', schemaType: 'object' });
+  ajv.addKeyword({ keyword: 'x-error-message', schemaType: 'string' });
+  return ajv;
+}
+
 /** Turns JSON Schema errors into field problems with the client's own (snake_case) field names. */
 export function schemaProblems(errors: ErrorObject[], bodyField?: string): FieldProblem[] {
   return errors.map((error) => {
     const path = [...(bodyField ? [bodyField] : []), ...error.instancePath.split('/').filter(Boolean)].join('.');
     const join = (name: string) => (path ? `${path}.${name}` : name);
+    // A formatted field: the code the service gives the same mistake, and what is expected.
+    const annotated = error.parentSchema as { 'x-error-codes'?: Record<string, string>; 'x-error-message'?: string } | undefined;
+    const code = annotated?.['x-error-codes']?.[error.keyword];
+    if (code) return { field: path, code, message: `${path} ${annotated?.['x-error-message'] ?? 'has the wrong format'}.` };
     switch (error.keyword) {
       case 'required': {
         const field = join(String(error.params.missingProperty));

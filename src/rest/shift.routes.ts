@@ -1,5 +1,5 @@
 import { limits } from '../services/validation';
-import { id, object, oneOf, text, type JsonSchema } from './body-schemas';
+import { id, object, oneOf, text, timeOfDay, timeZoneSchema, type JsonSchema } from './body-schemas';
 import { shiftFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
@@ -7,9 +7,9 @@ import { idParam, type RestRoute } from './route';
 const minutes: JsonSchema = { type: 'integer' };
 const shiftBodyFields = {
   name: text(limits.shiftName),
-  start_time: text(5),
-  end_time: text(5),
-  time_zone: text(64),
+  start_time: timeOfDay,
+  end_time: timeOfDay,
+  time_zone: timeZoneSchema,
   workdays: { type: 'array', items: { type: 'integer' }, maxItems: 7 },
   break_minutes: minutes,
   break_after_minutes: minutes,
