@@ -1,4 +1,4 @@
-import { id, nullableText, object, text, timeOfDay, type JsonSchema } from './body-schemas';
+import { bulkItems, id, nullableText, object, text, timeOfDay, type JsonSchema } from './body-schemas';
 import { accessLevelFields, accessScheduleFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
@@ -78,7 +78,7 @@ function memberRoutes(o: { suffix: string; list: string; add: string; remove: st
     name,
     method,
     path: path + suffix,
-    body: { schema: { type: 'array', items: schema }, field: 'items', example },
+    body: { schema: { ...bulkItems({}), items: schema }, field: 'items', example },
     document: `mutation ($anchor: Int!, $items: [${inputType}!]!) { ${name}(accessLevelId: $anchor, items: $items) { ${o.fields} } }`,
     resultField: name,
     status: 200,

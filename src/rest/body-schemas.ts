@@ -6,6 +6,8 @@
  * (`x-error-codes`: JSON Schema keyword → error code; `x-error-message` says what is expected).
  * Uniqueness and whether a time zone exists stay the services' job.
  */
+import { limits } from '../services/validation';
+
 export type JsonSchema = Record<string, unknown>;
 
 export const text = (maxLength: number): JsonSchema => ({ type: 'string', maxLength });
@@ -40,9 +42,15 @@ export function object(properties: Record<string, JsonSchema>, required: string[
 }
 
 /**
- * A bare-array bulk body (`[{device_id, permission_id}, ...]`). Counts (empty, more than the
- * maximum) and duplicates are left to the service, so both APIs refuse them with the same error.
+ * A bare-array bulk body (`[{device_id, permission_id}, ...]`). The maximum is in the schema (with
+ * the service's code); emptiness (allowed for a sync) and duplicates are left to the service.
  */
 export function bulkItems(properties: Record<string, JsonSchema>): JsonSchema {
-  return { type: 'array', items: object(properties, Object.keys(properties)) };
+  return {
+    type: 'array',
+    maxItems: limits.bulkItems,
+    'x-error-codes': { maxItems: 'too_many_items' },
+    'x-error-message': `may hold at most ${limits.bulkItems} items; split the request`,
+    items: object(properties, Object.keys(properties)),
+  };
 }

@@ -1,9 +1,9 @@
 import { PERMISSIONS } from '../entities/assignment.entity';
 import { DomainError } from '../errors/domain-error';
-import { FieldChecker } from './validation';
+import { FieldChecker, limits } from './validation';
 
 /** The most items one bulk request (assignments, area membership) may carry. */
-export const MAX_BULK_ITEMS = 1000;
+export const MAX_BULK_ITEMS = limits.bulkItems;
 
 /**
  * Checks the `items` array of a bulk operation and returns the ids it names (field `idField` of

@@ -19,6 +19,8 @@ export const limits = {
   shiftName: 200,
   holidayName: 200,
   voidReason: 500,
+  /** Items of one bulk request (assignments, area and access-level membership). */
+  bulkItems: 1000,
 } as const;
 
 /** Face photos: the largest upload (before it is normalised) and the image types accepted. */
@@ -65,6 +67,20 @@ export function unstorableError(field: string): DomainError {
   return DomainError.field(field, 'invalid_characters', `${field} must not contain NUL bytes or unpaired UTF-16 surrogates.`);
 }
 const PIN = /^[A-Za-z0-9]+$/;
+
+/** Length in Unicode code points (a surrogate pair counts once). */
+export function codePoints(value: string): number {
+  let count = 0;
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < value.length) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    count++;
+  }
+  return count;
+}
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export class FieldChecker {
@@ -79,7 +95,8 @@ export class FieldChecker {
       if (options.required) this.add(field, 'blank', `${field} must not be blank.`);
       return;
     }
-    if (value.length > options.max) this.add(field, 'too_long', `${field} must be at most ${options.max} characters long.`);
+    // Characters are code points, as JSON Schema's maxLength and PostgreSQL's varchar count them (an emoji is one).
+    if (codePoints(value) > options.max) this.add(field, 'too_long', `${field} must be at most ${options.max} characters long.`);
     if (FORBIDDEN_IN_TEXT.test(value)) {
       this.add(field, 'invalid_characters', `${field} must not contain control characters (NUL, TAB, CR, LF, U+0085...), line separators or unpaired surrogates.`);
     }
@@ -98,7 +115,7 @@ export class FieldChecker {
 
   email(field: string, value: string | null | undefined): void {
     if (value === undefined || value === null) return;
-    if (value.length > limits.email || !EMAIL.test(value)) this.add(field, 'invalid_email', `${field} must be an e-mail address.`);
+    if (codePoints(value) > limits.email || !EMAIL.test(value)) this.add(field, 'invalid_email', `${field} must be an e-mail address.`);
   }
 
   positive(field: string, value: number | undefined, max = 1_000_000): void {

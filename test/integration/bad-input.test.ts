@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createArea, createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
-import { rest } from '../support/http';
+import { gql, rest } from '../support/http';
 import { tableCounts, workspaceSnapshot } from '../support/snapshot';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -106,6 +106,26 @@ describe('bad input on REST bodies: a precise 4xx and nothing stored', () => {
     const read = await rest(t.url, 'GET', `/public/v2/employees/${created.id}`, { key: ws.key });
     expect(read.body.name).to.equal(name);
     expect(read.body.lastname).to.equal("</script><script>alert('x')</script>");
+  });
+
+  it('counts lengths in characters (code points), as JSON Schema and PostgreSQL do, on both APIs', async () => {
+    const hundred = '🚪'.repeat(100); // 100 characters, 200 UTF-16 units
+    const created = await createEmployee(t.url, ws.key, companyId, { name: hundred });
+    expect(created.name).to.equal(hundred);
+    const tooLong = await rest(t.url, 'PUT', `/public/v2/employees/${created.id}`, { key: ws.key, body: { name: `${hundred}🚪` } });
+    expect(tooLong.status).to.equal(422);
+    expect(tooLong.body.error.details[0]).to.include({ field: 'name', code: 'too_long' });
+    const overGraphql = await gql(t.url, ws.key, 'mutation ($id: Int!, $n: String!) { updateEmployee(id: $id, input: { name: $n }) { id } }', { id: created.id, n: `${hundred}🚪` });
+    expect(overGraphql.errors![0].extensions!.details![0]).to.include({ field: 'name', code: 'too_long' });
+    const viaGraphql = await gql(t.url, ws.key, 'mutation ($id: Int!, $n: String!) { updateEmployee(id: $id, input: { name: $n }) { name } }', { id: created.id, n: hundred.slice(2) + '🚪' });
+    expect(viaGraphql.data.updateEmployee.name).to.have.length(200);
+  });
+
+  it('a bulk body over 1,000 items is refused by its schema with the service\'s code, on every bulk route', async () => {
+    const items = Array.from({ length: 1001 }, (_, i) => ({ device_id: i + 1, permission_id: 0 }));
+    const r = await rest(t.url, 'POST', `/public/v2/employees/${employeeId}/devices`, { key: ws.key, body: items });
+    expect(r.status).to.equal(422);
+    expect(r.body.error.details).to.deep.equal([{ field: 'items', code: 'too_many_items', message: 'items may hold at most 1000 items; split the request.' }]);
   });
 
   it('matches REST paths as Express does: any case, an optional trailing slash, encoded parameters, HEAD as GET, OPTIONS lists the methods; garbage paths are a JSON 404', async () => {
