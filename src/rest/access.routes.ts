@@ -1,12 +1,12 @@
-import { bulkItems, id, nullableText, object, text, timeOfDay, type JsonSchema } from './body-schemas';
+import { bulkItems, filled, id, type JsonSchema, nullableText, object, timeOfDay } from './body-schemas';
 import { accessLevelFields, accessScheduleFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
 // Shapes and types only: times, weekdays, overlaps and the per-day limit are the service's rules.
 const weekdayInterval = object({ weekday: { type: 'integer' }, start_time: timeOfDay, end_time: timeOfDay }, ['weekday', 'start_time', 'end_time']);
 const holidayInterval = object({ holiday_type: { type: 'integer' }, start_time: timeOfDay, end_time: timeOfDay }, ['holiday_type', 'start_time', 'end_time']);
-const scheduleFields = { name: text(100), intervals: { type: 'array', maxItems: 21, items: weekdayInterval }, holiday_intervals: { type: 'array', maxItems: 9, items: holidayInterval } };
-const levelFields = { name: text(100), schedule_id: id, door_ids: { type: 'array', maxItems: 256, items: id } };
+const scheduleFields = { name: filled(100), intervals: { type: 'array', maxItems: 21, items: weekdayInterval }, holiday_intervals: { type: 'array', maxItems: 9, items: holidayInterval } };
+const levelFields = { name: filled(100), schedule_id: id, door_ids: { type: 'array', maxItems: 256, items: id } };
 const companyQuery = { type: 'object', properties: { company_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } } };
 
 const exampleSchedule = {

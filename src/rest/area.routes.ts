@@ -1,9 +1,9 @@
 import { limits } from '../services/validation';
-import { bulkItems, id, object, text } from './body-schemas';
+import { bulkItems, filled, id, object } from './body-schemas';
 import { areaFields, deviceFields, employeeFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
-const areaBodyFields = { company_id: id, name: text(limits.areaName), code: text(limits.areaCode) };
+const areaBodyFields = { company_id: id, name: filled(limits.areaName), code: filled(limits.areaCode) };
 const createAreaBody = object(areaBodyFields, ['name', 'code', 'company_id']);
 const updateAreaBody = object(areaBodyFields);
 

@@ -12,6 +12,14 @@ export type JsonSchema = Record<string, unknown>;
 
 export const text = (maxLength: number): JsonSchema => ({ type: 'string', maxLength });
 export const nullableText = (maxLength: number): JsonSchema => ({ type: ['string', 'null'], maxLength });
+/** Text that must say something (names, codes, reasons): not empty, not only spaces, refused as the services do (`blank`). */
+export const filled = (maxLength: number): JsonSchema => ({
+  type: 'string',
+  maxLength,
+  pattern: '\\S',
+  'x-error-codes': { pattern: 'blank' },
+  'x-error-message': 'must not be blank',
+});
 export const id: JsonSchema = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
 export const oneOf = (values: string[]): JsonSchema => ({ type: 'string', enum: values });
 

@@ -1,9 +1,9 @@
 import { limits } from '../services/validation';
-import { object, text } from './body-schemas';
+import { filled, object } from './body-schemas';
 import { companyFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
-const companyBodyFields = { name: text(limits.companyName), code: text(limits.companyCode) };
+const companyBodyFields = { name: filled(limits.companyName), code: filled(limits.companyCode) };
 const createCompanyBody = object(companyBodyFields, ['name', 'code']);
 const updateCompanyBody = object(companyBodyFields);
 

@@ -1,11 +1,11 @@
-import { id, object, oneOf, text, timeZoneSchema } from './body-schemas';
+import { filled, id, object, oneOf, timeZoneSchema } from './body-schemas';
 import { deviceFields } from './fragments';
 import { idParam, type RestRoute, type RouteInput } from './route';
 
 const deviceBodyFields = {
   company_id: id,
-  name: text(100),
-  serial_number: text(64),
+  name: filled(100),
+  serial_number: filled(64),
   mode_type: oneOf(['att', 'acc']),
   time_zone: timeZoneSchema,
   area_id: { type: ['integer', 'null'], minimum: 1 },

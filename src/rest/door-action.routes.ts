@@ -1,9 +1,9 @@
-import { object, text } from './body-schemas';
+import { filled, object } from './body-schemas';
 import { doorActionFields } from './fragments';
 import type { RestRoute } from './route';
 
 const unlockBody = object(
-  { device_serial: text(64), duration: { type: 'integer', minimum: 1, maximum: 254 }, door: { type: 'integer', minimum: 1, maximum: 255 } },
+  { device_serial: filled(64), duration: { type: 'integer', minimum: 1, maximum: 254 }, door: { type: 'integer', minimum: 1, maximum: 255 } },
   ['device_serial', 'duration'],
 );
 

@@ -1,8 +1,8 @@
-import { object, text } from './body-schemas';
+import { filled, object, text } from './body-schemas';
 import { doorActionV2Fields, doorFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
-const updateDoorBody = object({ name: text(100) }, ['name']);
+const updateDoorBody = object({ name: filled(100) }, ['name']);
 // The action's names are checked by the service (its `invalid_action` names them); the duration's
 // range is in the schema too, with the same code (out_of_range) both APIs give.
 const doorActionBody = object({ action: text(16), duration: { type: 'integer', minimum: 1, maximum: 254 } }, ['action']);

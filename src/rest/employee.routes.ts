@@ -1,13 +1,13 @@
 import { limits } from '../services/validation';
-import { emailSchema, id, object, pinSchema, text } from './body-schemas';
+import { emailSchema, filled, id, object, pinSchema } from './body-schemas';
 import { employeeFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
 const employeeBodyFields = {
   company_id: id,
-  name: text(limits.personName),
-  lastname: text(limits.personName),
-  code: text(limits.employeeCode),
+  name: filled(limits.personName),
+  lastname: filled(limits.personName),
+  code: filled(limits.employeeCode),
   pin: pinSchema,
   email: emailSchema,
   is_active: { type: 'boolean' },

@@ -1,11 +1,11 @@
 import { limits } from '../services/validation';
-import { id, object, text } from './body-schemas';
+import { filled, id, object, text } from './body-schemas';
 import { punchFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
 // Dates and the state value are checked by the service, which names the field and the format.
 const createPunchBody = object(
-  { employee_id: id, device_id: id, company_id: id, punch_time: text(64), punch_state: text(16) },
+  { employee_id: id, device_id: id, company_id: id, punch_time: text(64), punch_state: filled(16) },
   ['employee_id', 'device_id', 'company_id', 'punch_time', 'punch_state'],
 );
 
@@ -64,7 +64,7 @@ export const punchRoutes: RestRoute[] = [
     name: 'voidPunch',
     method: 'POST',
     path: '/public/v2/punches/:id/void',
-    body: { schema: object({ reason: text(limits.voidReason) }, ['reason']), example: { reason: 'Punched twice at the wrong terminal' } },
+    body: { schema: object({ reason: filled(limits.voidReason) }, ['reason']), example: { reason: 'Punched twice at the wrong terminal' } },
     document: `mutation ($id: Int!, $reason: String!) { voidPunch(id: $id, reason: $reason) { ...PunchFields } } ${punchFields}`,
     resultField: 'voidPunch',
     status: 200,

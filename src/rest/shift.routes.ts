@@ -1,12 +1,12 @@
 import { limits } from '../services/validation';
-import { id, object, oneOf, text, timeOfDay, timeZoneSchema, type JsonSchema } from './body-schemas';
+import { filled, id, type JsonSchema, object, oneOf, timeOfDay, timeZoneSchema } from './body-schemas';
 import { shiftFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
 // Shapes and types only; formats (HH:MM, zones, weekdays, minute ranges) are the service's rules.
 const minutes: JsonSchema = { type: 'integer' };
 const shiftBodyFields = {
-  name: text(limits.shiftName),
+  name: filled(limits.shiftName),
   start_time: timeOfDay,
   end_time: timeOfDay,
   time_zone: timeZoneSchema,

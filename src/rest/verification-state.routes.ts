@@ -1,10 +1,10 @@
 import { limits } from '../services/validation';
-import { object, text } from './body-schemas';
+import { filled, object, text } from './body-schemas';
 import { verificationStateFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
 // `value` is checked for shape only; its range and format are the service's rule (with its message).
-const stateBodyFields = { name: text(limits.stateName), value: text(16) };
+const stateBodyFields = { name: filled(limits.stateName), value: text(16) };
 const createStateBody = object(stateBodyFields, ['name', 'value']);
 const updateStateBody = object(stateBodyFields);
 

@@ -1,10 +1,10 @@
-import { object, text } from './body-schemas';
+import { filled, object, text } from './body-schemas';
 import { webhookDeliveryFields, webhookEndpointFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
 // URL format, event type names and reachability are the service's checks (same errors in GraphQL).
 const endpointBodyFields = {
-  url: text(2048),
+  url: filled(2048),
   event_types: { type: 'array', items: { type: 'string', maxLength: 64 } },
   description: text(500),
   enabled: { type: 'boolean' },

@@ -121,6 +121,14 @@ describe('bad input on REST bodies: a precise 4xx and nothing stored', () => {
     expect(viaGraphql.data.updateEmployee.name).to.have.length(200);
   });
 
+  it('a name of spaces is blank by the body schema, with the code GraphQL gives it', async () => {
+    const r = await rest(t.url, 'POST', '/public/v2/companies', { key: ws.key, body: { name: '   ', code: 'BLANK1' } });
+    expect(r.status).to.equal(422);
+    expect(r.body.error.details).to.deep.equal([{ field: 'name', code: 'blank', message: 'name must not be blank.' }]);
+    const viaGraphql = await gql(t.url, ws.key, 'mutation { createCompany(input: { name: "   ", code: "BLANK2" }) { id } }');
+    expect(viaGraphql.errors![0].extensions!.details![0]).to.include({ field: 'name', code: 'blank' });
+  });
+
   it('a bulk body over 1,000 items is refused by its schema with the service\'s code, on every bulk route', async () => {
     const items = Array.from({ length: 1001 }, (_, i) => ({ device_id: i + 1, permission_id: 0 }));
     const r = await rest(t.url, 'POST', `/public/v2/employees/${employeeId}/devices`, { key: ws.key, body: items });
