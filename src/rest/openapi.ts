@@ -16,7 +16,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { errorCodes } from '../errors/error-codes';
+import { errorCodes, type ErrorCode } from '../errors/error-codes';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/pagination';
 import type { JsonSchema } from './body-schemas';
 import { camelToSnake } from '../schema/case';
@@ -84,8 +84,27 @@ const RATE_LIMIT_HEADERS = {
   'RateLimit-Reset': { description: 'Seconds until the bucket is full again.', schema: { type: 'integer', minimum: 0 } },
 };
 
-/** Deletes a service may refuse while other resources depend on the resource (409 `resource_in_use`). */
-const GUARDED_DELETES = new Set(['deleteCompany', 'deleteShift', 'deleteAccessSchedule']);
+/** Operations a service may refuse with a code beyond the common ones, by status. */
+const EXTRA_REFUSALS: Record<string, Partial<Record<string, ErrorCode>>> = {
+  deleteCompany: { '409': 'resource_in_use' },
+  deleteShift: { '409': 'resource_in_use' },
+  deleteAccessSchedule: { '409': 'resource_in_use' },
+  updatePayPeriod: { '409': 'period_locked' },
+  deletePayPeriod: { '409': 'period_locked' },
+  voidPunch: { '409': 'period_locked' },
+  createCompany: { '403': 'plan_limit_reached' },
+  createDevice: { '403': 'plan_limit_reached' },
+  createEmployee: { '403': 'plan_limit_reached' },
+};
+
+/** One response for several codes of one status (OpenAPI has one entry per status). */
+function sharedResponse(codes: ErrorCode[]): Record<string, unknown> {
+  const status = errorCodes[codes[0]!].status;
+  return {
+    description: `${status}: ${codes.map((code) => `\`${code}\`: ${errorCodes[code].description}`).join(' Or ')}`,
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+  };
+}
 
 /** `listEmployees` → `List employees`. */
 function summaryOf(name: string): string {
@@ -161,7 +180,10 @@ function operation(route: RestRoute, schema: GraphQLSchema): Record<string, unkn
     responses['415'] = { $ref: '#/components/responses/unsupported_media_type' };
   }
   if (route.method === 'POST') responses['409'] = { $ref: '#/components/responses/idempotency_conflict' };
-  if (GUARDED_DELETES.has(route.name)) responses['409'] = { $ref: '#/components/responses/resource_in_use' };
+  for (const [status, code] of Object.entries(EXTRA_REFUSALS[route.name] ?? {})) {
+    const existing = (responses[status] as { $ref?: string } | undefined)?.$ref?.split('/').pop() as ErrorCode | undefined;
+    responses[status] = existing ? sharedResponse([existing, code!]) : { $ref: `#/components/responses/${code}` };
+  }
   responses['429'] = { $ref: '#/components/responses/rate_limited' };
   responses['500'] = { $ref: '#/components/responses/internal_error' };
   responses['503'] = { $ref: '#/components/responses/service_unavailable' };
