@@ -63,7 +63,7 @@ function Shell({ onSignOut }: { onSignOut: (notice: string | null) => void }) {
   }
   if (!session.data) return <main class="loading">{session.error ? <ErrorNote message={errorMessage(session.error)} /> : 'Loading…'}</main>;
   const key = session.data.currentApiKey;
-  const value = { keyName: key.name, scopes: key.scopes, workspace: workspace.data?.workspace.name ?? null };
+  const value = { keyId: key.id, keyName: key.name, scopes: key.scopes, workspace: workspace.data?.workspace.name ?? null };
   const [page = '', id] = route;
   const view =
     page === 'devices' && id ? <DevicePage id={Number(id)} /> :

@@ -2,8 +2,13 @@ import { bulkItems, id } from './body-schemas';
 import { assignmentFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
-// Terminal privileges (0 user, 2 enroller, 6 admin, 14 super admin): the router refuses others with the service's code.
-const permission = { type: 'integer', enum: [0, 2, 6, 14] };
+// Terminal privileges (0 user, 2 enroller, 6 admin, 14 super admin), refused with the service's code.
+const permission = {
+  type: 'integer',
+  enum: [0, 2, 6, 14],
+  'x-error-codes': { enum: 'invalid_permission' },
+  'x-error-message': 'must be a terminal privilege: 0 (user), 2 (enroller), 6 (admin) or 14 (super admin)',
+};
 
 /**
  * The four assignment routes of one side (`/employees/{id}/devices`, `/devices/{id}/employees`):

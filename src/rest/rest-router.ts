@@ -273,10 +273,6 @@ export function schemaProblems(errors: ErrorObject[], bodyField?: string): Field
       case 'maximum':
         return { field: path, code: 'out_of_range', message: `${path} must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${error.params.limit}.` };
       case 'enum':
-        // A terminal privilege keeps the code the service gives it over GraphQL.
-        if (path.endsWith('permission_id')) {
-          return { field: path, code: 'invalid_permission', message: `${path} must be a terminal privilege: 0 (user), 2 (enroller), 6 (admin) or 14 (super admin).` };
-        }
         return { field: path, code: 'invalid_value', message: `${path} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}.` };
       default:
         return { field: path || 'body', code: 'invalid', message: `${path || 'body'} ${error.message ?? 'is invalid'}.` };

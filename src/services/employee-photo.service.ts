@@ -8,9 +8,8 @@ import { DomainError } from '../errors/domain-error';
 import { deleteBioPhotoCommand, deleteUserPicCommand } from '../devices/protocol';
 import { notifyCommandsQueued } from './command-queue-changes';
 import { workspaceOf, withEm, type RequestContext } from './context';
-import { enqueueCommand } from './device-command.service';
-import { lockDeviceSync, syncTerminal } from './device-sync.service';
 import { getEmployee } from './employee.service';
+import { queueOnHolders, templateHolders } from './employee-template.service';
 import { FACE_RETURN_CODES, returnCodeText, VISIBLE_FACE_TYPE } from './face-enrollment.service';
 import { normalisePhoto } from './photo-image';
 import { templateDeleteCommand } from './sync-commands';
@@ -133,8 +132,7 @@ export async function deleteEmployeePhoto(ctx: RequestContext, employeeId: numbe
 
 /**
  * Deletes the employee's stored templates of these types and queues their removal from every
- * terminal that may hold them, each under the device's sync lock (so a user write built at the
- * same moment cannot overtake it). `keepOnPhotoTerminals`: terminals that enrol from photos are
+ * terminal that may hold them (queueOnHolders: under each device's sync lock). `keepOnPhotoTerminals`: terminals that enrol from photos are
  * left alone (a new photo overwrites their face). `photos`: also delete the comparison and display photos.
  */
 async function removeFaces(
@@ -150,25 +148,16 @@ async function removeFaces(
   );
   if (removed.length === 0 && !options.photos) return;
   const sources = [...new Set(removed.map((t) => t.source_device_id).filter((id): id is number => id !== null))];
-  const targets = await em.execute<{ device_id: number; pin: string }[]>(
-    `select device_id, pin from device_user where employee_id = ? and present
-     union select d.id, e.pin from device d join employee e on e.id = ? where d.id = any(?::int[]) and e.pin is not null
-     order by 1`,
-    [employeeId, employeeId, `{${sources.join(',')}}`],
-  );
-  const txCtx = withEm(ctx, em);
-  for (const target of targets) {
-    await lockDeviceSync(em, target.device_id, true);
-    const terminal = await syncTerminal(em, target.device_id);
-    if (!terminal || (options.keepOnPhotoTerminals && terminal.facePhoto)) continue;
+  const holders = await templateHolders(em, employeeId, sources);
+  await queueOnHolders(withEm(ctx, em), holders, { kind: 'face_delete', reference: `employee:${employeeId}` }, (terminal, pin) => {
+    if (options.keepOnPhotoTerminals && terminal.facePhoto) return [];
     const family = terminal.access ? 'access' : 'attendance';
-    const commands = removed.map((t) => templateDeleteCommand(terminal, target.pin, t));
-    if (options.photos && terminal.facePhoto) commands.push(deleteBioPhotoCommand(family, target.pin));
-    if (options.photos && terminal.userPhoto) commands.push(deleteUserPicCommand(family, target.pin));
-    for (const command of [...new Set(commands)]) {
-      await enqueueCommand(txCtx, { workspaceId: terminal.workspaceId, deviceId: target.device_id, kind: 'face_delete', command, reference: `employee:${employeeId}` });
-    }
-  }
+    return [
+      ...removed.map((t) => templateDeleteCommand(terminal, pin, t)),
+      ...(options.photos && terminal.facePhoto ? [deleteBioPhotoCommand(family, pin)] : []),
+      ...(options.photos && terminal.userPhoto ? [deleteUserPicCommand(family, pin)] : []),
+    ];
+  });
 }
 
 /**

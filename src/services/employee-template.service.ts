@@ -1,13 +1,14 @@
 // Biometric templates: stored when terminals upload them, listed (metadata only) and deleted
 // through the API. A stored template reaches the employee's other terminals through the sync
 // engine (device-sync.service.ts), only where the algorithm version matches.
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { EmployeeTemplate } from '../entities';
 import { DomainError } from '../errors/domain-error';
 import { workspaceOf, type RequestContext, withEm } from './context';
 import { lockDeviceSync, markTemplatesChanged, syncTerminal } from './device-sync.service';
 import { getEmployee } from './employee.service';
 import { enqueueCommand } from './device-command.service';
-import { majorVersion, templateDeleteCommand, type SyncTemplate } from './sync-commands';
+import { majorVersion, templateDeleteCommand, type SyncTemplate, type SyncTerminal } from './sync-commands';
 import { lockWorkspace } from './workspace.service';
 
 /** A template as a terminal uploaded it, normalised across the five upload forms. */
@@ -94,27 +95,50 @@ export async function deleteEmployeeTemplate(ctx: RequestContext, id: number): P
   return ctx.em.transactional(async (em) => {
     const template = await em.findOne(EmployeeTemplate, { id, workspaceId });
     if (!template) throw DomainError.notFound('Template', id);
-    const targets = await em.execute<{ device_id: number; pin: string }[]>(
-      `select device_id, pin from device_user where employee_id = ? and present
-       union select d.id, e.pin from device d join employee e on e.id = ? where d.id = ? and e.pin is not null
-       order by 1`,
-      [template.employeeId, template.employeeId, template.sourceDeviceId ?? 0],
-    );
+    const holders = await templateHolders(em, template.employeeId, template.sourceDeviceId ? [template.sourceDeviceId] : []);
     const snapshot = Object.assign(new EmployeeTemplate(), template);
     await em.remove(template).flush();
-    const txCtx = withEm(ctx, em);
-    for (const target of targets) {
-      await lockDeviceSync(em, target.device_id, true);
-      const terminal = await syncTerminal(em, target.device_id);
-      if (!terminal) continue;
-      await enqueueCommand(txCtx, {
-        workspaceId,
-        deviceId: target.device_id,
-        kind: 'template_delete',
-        command: templateDeleteCommand(terminal, target.pin, { ...snapshot, version: snapshot.version ?? null }),
-        reference: `employee_template:${snapshot.id}`,
-      });
-    }
+    await queueOnHolders(withEm(ctx, em), holders, { kind: 'template_delete', reference: `employee_template:${snapshot.id}` }, (terminal, pin) => [
+      templateDeleteCommand(terminal, pin, { ...snapshot, version: snapshot.version ?? null }),
+    ]);
     return snapshot;
   });
+}
+
+/** A terminal that may hold an employee's templates, and the pin it knows the employee by. */
+export interface TemplateHolder {
+  deviceId: number;
+  pin: string;
+}
+
+/** The terminals the employee is on, and those the templates were captured on (where the employee has a pin). */
+export async function templateHolders(em: EntityManager, employeeId: number, sourceDeviceIds: number[]): Promise<TemplateHolder[]> {
+  const rows = await em.execute<{ device_id: number; pin: string }[]>(
+    `select device_id, pin from device_user where employee_id = ? and present
+     union select d.id, e.pin from device d join employee e on e.id = ? where d.id = any(?::int[]) and e.pin is not null
+     order by 1`,
+    [employeeId, employeeId, `{${sourceDeviceIds.join(',')}}`],
+  );
+  return rows.map((r) => ({ deviceId: r.device_id, pin: r.pin }));
+}
+
+/**
+ * Queues on each holder the commands `commandsFor` builds for its terminal (none: nothing), each
+ * under the device's sync lock, so that a user write built at the same moment cannot overtake them.
+ */
+export async function queueOnHolders(
+  ctx: RequestContext,
+  holders: TemplateHolder[],
+  what: { kind: string; reference: string },
+  commandsFor: (terminal: SyncTerminal & { workspaceId: number }, pin: string) => string[],
+): Promise<void> {
+  const em = ctx.em as EntityManager;
+  for (const holder of holders) {
+    await lockDeviceSync(em, holder.deviceId, true);
+    const terminal = await syncTerminal(em, holder.deviceId);
+    if (!terminal) continue;
+    for (const command of [...new Set(commandsFor(terminal, holder.pin))]) {
+      await enqueueCommand(ctx, { workspaceId: terminal.workspaceId, deviceId: holder.deviceId, kind: what.kind, command, reference: what.reference });
+    }
+  }
 }

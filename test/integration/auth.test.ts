@@ -77,6 +77,16 @@ describe('workspaces and API keys', () => {
     expect(keys.errors?.[0].extensions?.code).to.equal('forbidden');
   });
 
+  it('currentApiKey tells any key its own name and scopes (a door-only key too); the operator key is not one', async () => {
+    const ws = await createWorkspace(t.url);
+    const doorKey = await gqlData(t.url, ws.key, 'mutation { createApiKey(input: { name: "gate panel", scopes: ["doors:unlock"] }) { id key } }');
+    const mine = await gqlData(t.url, doorKey.createApiKey.key, '{ currentApiKey { id name scopes } }');
+    expect(mine.currentApiKey).to.deep.equal({ id: doorKey.createApiKey.id, name: 'gate panel', scopes: ['doors:unlock'] });
+    const admin = await gqlData(t.url, ws.key, '{ currentApiKey { scopes } }');
+    expect(admin.currentApiKey.scopes).to.deep.equal(['admin']);
+    expect((await gql(t.url, MASTER_KEY, '{ currentApiKey { id } }')).errors?.[0].extensions?.code).to.equal('forbidden');
+  });
+
   it('lists keys by prefix and last four characters, never the secret, and stores only hashes', async () => {
     const ws = await createWorkspace(t.url);
     const key = await createKey(t.url, ws.key, ['read', 'doors:unlock']);

@@ -163,6 +163,20 @@ describe('employee photos', () => {
     await synced(e.id, [a.id, b.id, c.id]);
     expect(await photosSent()).to.equal(1);
     expect((await status(e.id)).body.devices.find((d: any) => d.device_id === a.id)).to.include({ status: 'enrolled', method: 'photo' });
+
+    // A new photo: the old face goes from the terminal that cannot enrol (B), A enrols again, and
+    // A's new template replaces the old one on B.
+    const faceDeletes = async (deviceId: number) =>
+      (await sql(`select command from device_command where device_id = ? and kind = 'face_delete'`, [deviceId])).map((r) => r.command);
+    expect((await putPhoto(e.id, await picture(1200, 900, 'png'), 'image/png')).status).to.equal(200);
+    expect(await faceDeletes(b.id)).to.deep.equal([`DATA DELETE biodata Pin=${e.pin}\tType=9\tNo=0`]);
+    expect(await faceDeletes(a.id)).to.deep.equal([]);
+    await eventually(async () => (await photosSent()) === 2);
+    const renewed = await eventually(async () => {
+      const onBNow = [...simB.store.templates.values()].find((x) => x.pin === e.pin && x.type === 9);
+      return onBNow && onBNow.tmp !== onA.tmp ? onBNow : null;
+    });
+    expect((await sql(`select data from employee_template where employee_id = ? and type = 9`, [e.id]))[0].data).to.equal(renewed.tmp);
   });
 
   it('a terminal that finds no face reports failed with its code and meaning; the user itself stays synced', async () => {

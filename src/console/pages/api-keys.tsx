@@ -1,5 +1,6 @@
 // API keys (admins): list, create (the secret is shown once), revoke.
-import { useState } from 'preact/hooks';
+import { useContext, useState } from 'preact/hooks';
+import { SessionContext } from '../app-context';
 import { useMutation, useQuery } from '@urql/preact';
 import { errorMessage } from '../client';
 import { ErrorNote, Section } from '../components';
@@ -9,6 +10,7 @@ import { ApiKeysDocument, CreateApiKeyDocument, RevokeApiKeyDocument } from '../
 const SCOPES = ['read', 'write', 'admin', 'doors:unlock'];
 
 export function ApiKeys() {
+  const { keyId } = useContext(SessionContext);
   const [keys, refresh] = useQuery({ query: ApiKeysDocument });
   const [creating, create] = useMutation(CreateApiKeyDocument);
   const [revoking, revoke] = useMutation(RevokeApiKeyDocument);
@@ -24,16 +26,19 @@ export function ApiKeys() {
           <tbody>
             {(keys.data?.apiKeys ?? []).map((k) => (
               <tr>
-                <td>{k.name}</td>
+                <td>{k.name || <span class="muted">(no name)</span>}</td>
                 <td><code>{k.prefix}…{k.last4}</code></td>
                 <td>{k.scopes.join(', ')}</td>
                 <td>{when(k.createdAt)}</td>
                 <td>
                   {k.revokedAt ? (
                     <span class="muted">revoked {when(k.revokedAt)}</span>
+                  ) : k.id === keyId ? (
+                    // Not offered for the key this console is signed in with: it would lock you out.
+                    <span class="muted">this console's key</span>
                   ) : (
                     <button type="button" onClick={async () => { await revoke({ id: k.id }); refresh({ requestPolicy: 'network-only' }); }}>
-                      Revoke {k.name}
+                      Revoke {k.name || `${k.prefix}…${k.last4}`}
                     </button>
                   )}
                 </td>
