@@ -16,7 +16,7 @@ import { isIclockRequest } from './devices/iclock-handler';
 import { timeZoneSupportProblem } from './devices/protocol';
 import { TerminalGateway } from './devices/terminal-gateway';
 import { EventFeed } from './events/event-feed';
-import { EventHousekeeping } from './events/event-housekeeping';
+import { HistoryHousekeeping } from './db/history-housekeeping';
 import { startSubscriptionServer } from './events/subscription-server';
 import { WebhookWorker } from './events/webhook-worker';
 import { PeriodicJobs } from './jobs/periodic-jobs';
@@ -57,7 +57,7 @@ export interface App {
   /** The webhook sender: `runOnce()` sends every due delivery now (tests call it with an injected clock). */
   webhooks: WebhookWorker;
   /** Periodic outbox retention purge: `purge()` runs it now. */
-  housekeeping: EventHousekeeping;
+  housekeeping: HistoryHousekeeping;
   /** Every periodic background job of this process (presence, terminal_sweep, webhooks, event_purge, ...). */
   jobs: PeriodicJobs;
   /** Keeps stored attendance days current (tests run it with `jobs.runNow('attendance')`). */
@@ -142,7 +142,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await events.start();
     const webhooks = new WebhookWorker({ orm: database.orm, config, logger, now, metrics });
     events.onWake(() => webhooks.kick());
-    const housekeeping = new EventHousekeeping({ orm: database.orm, config, logger, now });
+    const housekeeping = new HistoryHousekeeping({ orm: database.orm, config, logger, now });
+    // This month's and the coming months' partitions exist before the first row arrives (a row
+    // without its month would land in the default partition and have to be moved later).
+    await housekeeping.ensurePartitions();
     const attendance = new AttendanceWorker({ orm: database.orm, config, logger, now });
     events.onActivity(() => attendance.kick());
     const subscriptions = startSubscriptionServer({ server, schema, orm: database.orm, config, contextFactory, events, rateLimits, logger });

@@ -25,7 +25,7 @@ async function generateTypes(): Promise<void> {
     filename: 'gql.ts',
     schema: parse(printSchema(schema)),
     documents: [{ location: documentPath, document: parse(fs.readFileSync(documentPath, 'utf8')) }],
-    config: { scalars: { DateTimeISO: 'string' }, enumsAsTypes: true, useTypeImports: true, skipTypename: true },
+    config: { scalars: { DateTimeISO: 'string', SafeInt: 'number' }, enumsAsTypes: true, useTypeImports: true, skipTypename: true },
     // typescript-operations emits the schema types the operations use (enums, inputs) itself.
     plugins: [{ typescriptOperations: {} }, { typedDocumentNode: {} }],
     pluginMap: { typescriptOperations: operationsPlugin, typedDocumentNode: typedDocumentPlugin },

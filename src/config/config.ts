@@ -239,9 +239,9 @@ export const settings: Record<keyof Config, SettingDescription> = {
   eventRetentionDays: {
     env: 'TIMEGATE_EVENT_RETENTION_DAYS',
     default: '7',
-    meaning: 'Days events stay in the outbox (subscription replay with `after`, webhook redelivery); older ones are purged.',
+    meaning: 'Days events stay at least in the outbox (subscription replay with `after`, webhook redelivery); a month of events is dropped once all of it is older.',
   },
-  eventPurgeMs: { env: 'TIMEGATE_EVENT_PURGE_MS', default: '3600000', meaning: 'How often events older than the retention are purged.' },
+  eventPurgeMs: { env: 'TIMEGATE_EVENT_PURGE_MS', default: '3600000', meaning: 'How often the history partitions of the coming months are created and event months past the retention dropped.' },
   eventPollMs: {
     env: 'TIMEGATE_EVENT_POLL_MS',
     default: '1000',

@@ -67,7 +67,8 @@ export class AttendanceDay {
   @Property({ type: 'text[]' })
   exceptions!: string[];
 
-  @Property({ type: ArrayType, columnType: 'int[]' })
+  /** 64-bit punch ids, numbers here (below 2^53, like Punch.id). */
+  @Property({ type: new ArrayType((id) => Number(id)), columnType: 'bigint[]' })
   punchIds!: number[];
 
   /** A change (shift, assignment, holiday, void) may alter this day: recompute it. */

@@ -1,9 +1,11 @@
-import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, Index, PrimaryKey, PrimaryKeyProp, Property } from '@mikro-orm/core';
 
 /** One write made through the API (GraphQL mutation, or the REST route that ran it). */
 @Entity({ tableName: 'audit_event' })
 @Index({ name: 'audit_event_workspace_id_index', properties: ['workspaceId', 'id'] })
 export class AuditEvent {
+  [PrimaryKeyProp]?: ['id', 'createdAt'];
+
   @PrimaryKey({ type: 'bigint', autoincrement: true })
   id!: string;
 
@@ -29,6 +31,7 @@ export class AuditEvent {
   @Property({ length: 128 })
   requestId!: string;
 
-  @Property({ type: 'timestamptz' })
+  /** Part of the primary key: the table is partitioned by month on it (src/db/partitions.ts). */
+  @PrimaryKey({ type: 'timestamptz' })
   createdAt!: Date;
 }

@@ -1,4 +1,4 @@
-import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, PrimaryKey, PrimaryKeyProp, Property } from '@mikro-orm/core';
 import { Workspace } from './workspace.entity';
 
 /**
@@ -10,6 +10,8 @@ import { Workspace } from './workspace.entity';
 @Index({ name: 'event_workspace_id_index', properties: ['workspaceId', 'id'] })
 @Index({ name: 'event_created_at_index', properties: ['createdAt'] })
 export class Event {
+  [PrimaryKeyProp]?: ['id', 'createdAt'];
+
   /** bigint: read as a string (node-pg), exposed as the `String` cursor. Set by the outbox, not a sequence. */
   @PrimaryKey({ type: 'bigint', autoincrement: false })
   id!: string;
@@ -25,6 +27,7 @@ export class Event {
   @Property({ type: 'jsonb' })
   data!: Record<string, unknown>;
 
-  @Property({ type: 'timestamptz' })
+  /** Part of the primary key: the table is partitioned by month on it (src/db/partitions.ts). */
+  @PrimaryKey({ type: 'timestamptz' })
   createdAt!: Date;
 }

@@ -1,4 +1,4 @@
-import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { BigIntType, Entity, Enum, Index, ManyToOne, PrimaryKey, PrimaryKeyProp, Property, Unique } from '@mikro-orm/core';
 import { Company } from './company.entity';
 import { Device } from './device.entity';
 import { Employee } from './employee.entity';
@@ -22,15 +22,24 @@ export enum PunchRecordType {
 @Index({ name: 'punch_company_time_index', properties: ['companyId', 'punchTime'] })
 @Index({ name: 'punch_employee_time_index', properties: ['employeeId', 'punchTime'] })
 @Index({ name: 'punch_device_time_index', properties: ['deviceId', 'punchTime'] })
-// Access-control records are identified by the terminal's record index (SEC-DOC on rtlog; src/devices/PROTOCOL.md).
+// Access-control records are identified by the terminal's record index (SEC-DOC on rtlog; src/devices/PROTOCOL.md),
+// with their time: a partitioned table's unique keys must hold the partition column, and a re-sent
+// record carries the same time.
 @Index({
   name: 'punch_record_index_key',
-  expression: 'create unique index "punch_record_index_key" on "punch" ("workspace_id", "device_serial", "device_record_index") where "device_record_index" is not null',
+  expression:
+    'create unique index "punch_record_index_key" on "punch" ("workspace_id", "device_serial", "device_record_index", "punch_time") where "device_record_index" is not null',
 })
 // Punches of pins nobody holds yet, found again when an employee gets that pin.
 @Index({ name: 'punch_unattached_pin_index', expression: 'create index "punch_unattached_pin_index" on "punch" ("company_id", "pin") where "employee_id" is null' })
 export class Punch {
-  @PrimaryKey({ autoincrement: true })
+  [PrimaryKeyProp]?: ['id', 'punchTime'];
+
+  /**
+   * 64-bit in the database (a sequence that outlives 2^31 rows), a JavaScript number here: ids stay
+   * below 2^53 for as long as anyone will run this (a million punches a second for 285 years).
+   */
+  @PrimaryKey({ type: new BigIntType('number'), autoincrement: true })
   id!: number;
 
   /**
@@ -66,7 +75,8 @@ export class Punch {
   pin!: string;
 
   /** The instant, in whole seconds (terminal clocks have no finer resolution). */
-  @Property({ type: 'timestamptz' })
+  /** Part of the primary key: the table is partitioned by month on it (src/db/partitions.ts). */
+  @PrimaryKey({ type: 'timestamptz' })
   punchTime!: Date;
 
   /** The terminal's wall-clock time, `YYYY-MM-DD HH:MM:SS`, kept as the terminal said it. */

@@ -1,5 +1,4 @@
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
-import { Event } from './event.entity';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { Workspace } from './workspace.entity';
 
@@ -28,8 +27,12 @@ export class WebhookDelivery {
   @ManyToOne(() => WebhookEndpoint, { mapToPk: true, fieldName: 'endpoint_id', deleteRule: 'cascade' })
   endpointId!: number;
 
-  /** Purging an event (retention) purges its deliveries. */
-  @ManyToOne(() => Event, { mapToPk: true, fieldName: 'event_id', deleteRule: 'cascade' })
+  /**
+   * The event delivered. No foreign key: `event` is partitioned, and a key can only reference its
+   * (id, created_at) pair; dropping an event partition (retention) deletes its deliveries first
+   * (src/db/partitions.ts).
+   */
+  @Property({ type: 'bigint' })
   @Index()
   eventId!: string;
 

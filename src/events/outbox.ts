@@ -104,10 +104,3 @@ export async function recordEvent(ctx: RequestContext, event: NewEvent): Promise
   const [id] = await recordEvents(ctx, [event]);
   return id!;
 }
-
-/** Deletes events (and with them their deliveries) older than the retention. Returns how many. */
-export async function purgeEvents(ctx: RequestContext, retentionDays: number): Promise<number> {
-  const cutoff = new Date(ctx.now().getTime() - retentionDays * 86_400_000);
-  const rows = await ctx.em.execute<{ id: string }[]>(`delete from event where created_at < ?::timestamptz returning id`, [cutoff]);
-  return rows.length;
-}

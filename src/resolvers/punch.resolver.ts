@@ -1,4 +1,5 @@
-import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { GraphQLSafeInt } from 'graphql-scalars';
+import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../services/context';
 import * as punches from '../services/punch.service';
 import { voidPunch } from '../services/punch-void.service';
@@ -9,7 +10,7 @@ import { CreatePunchInput, CreatePunchPayload, PunchConnection, PunchesArgs, Pun
 export class PunchResolver {
   @Authorized('read')
   @Query(() => PunchType)
-  punch(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  punch(@Ctx() ctx: RequestContext, @Arg('id', () => GraphQLSafeInt) id: number) {
     return punches.getPunch(ctx, id);
   }
 
@@ -28,7 +29,7 @@ export class PunchResolver {
 
   @Authorized('write')
   @Mutation(() => PunchType, { description: 'Marks the punch as not counting in attendance, with a reason; it stays stored and listed.' })
-  voidPunch(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('reason') reason: string) {
+  voidPunch(@Ctx() ctx: RequestContext, @Arg('id', () => GraphQLSafeInt) id: number, @Arg('reason') reason: string) {
     return voidPunch(ctx, id, reason);
   }
 }

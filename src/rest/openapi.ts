@@ -20,7 +20,7 @@ import { errorCodes, type ErrorCode } from '../errors/error-codes';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/pagination';
 import type { JsonSchema } from './body-schemas';
 import { camelToSnake } from '../schema/case';
-import type { RestRoute } from './route';
+import { MAX_ID, MAX_LONG_ID, type RestRoute } from './route';
 
 /**
  * The OpenAPI 3.1 document of the REST surface, generated from the route table: request bodies are
@@ -135,7 +135,7 @@ function operation(route: RestRoute, schema: GraphQLSchema): Record<string, unkn
       name,
       in: 'path',
       required: true,
-      schema: numeric ? { type: 'integer', minimum: 1, maximum: 2_147_483_647 } : { type: 'string', minLength: 1 },
+      schema: numeric ? { type: 'integer', ...(route.longId ? { format: 'int64' } : {}), minimum: 1, maximum: route.longId ? MAX_LONG_ID : MAX_ID } : { type: 'string', minLength: 1 },
       description: name === 'id' ? (route.idOrName ? 'The resource id, or its code or name.' : 'The resource id.') : undefined,
     });
   }
@@ -273,6 +273,8 @@ function scalarSchema(name: string): JsonSchema {
   switch (name) {
     case 'Int':
       return { type: 'integer' };
+    case 'SafeInt':
+      return { type: 'integer', format: 'int64', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER };
     case 'Float':
       return { type: 'number' };
     case 'Boolean':

@@ -1,7 +1,7 @@
 import { limits } from '../services/validation';
 import { filled, id, object, text } from './body-schemas';
 import { punchFields } from './fragments';
-import { idParam, type RestRoute } from './route';
+import { idParam, MAX_LONG_ID, type RestRoute } from './route';
 
 // Dates and the state value are checked by the service, which names the field and the format.
 const createPunchBody = object(
@@ -44,10 +44,11 @@ export const punchRoutes: RestRoute[] = [
     name: 'getPunch',
     method: 'GET',
     path: '/public/v2/punches/:id',
-    document: `query ($id: Int!) { punch(id: $id) { ...PunchFields } } ${punchFields}`,
+    longId: true,
+    document: `query ($id: SafeInt!) { punch(id: $id) { ...PunchFields } } ${punchFields}`,
     resultField: 'punch',
     status: 200,
-    variables: ({ params }) => ({ id: idParam(params.id) }),
+    variables: ({ params }) => ({ id: idParam(params.id, MAX_LONG_ID) }),
   },
   {
     name: 'createPunch',
@@ -65,9 +66,10 @@ export const punchRoutes: RestRoute[] = [
     method: 'POST',
     path: '/public/v2/punches/:id/void',
     body: { schema: object({ reason: filled(limits.voidReason) }, ['reason']), example: { reason: 'Punched twice at the wrong terminal' } },
-    document: `mutation ($id: Int!, $reason: String!) { voidPunch(id: $id, reason: $reason) { ...PunchFields } } ${punchFields}`,
+    longId: true,
+    document: `mutation ($id: SafeInt!, $reason: String!) { voidPunch(id: $id, reason: $reason) { ...PunchFields } } ${punchFields}`,
     resultField: 'voidPunch',
     status: 200,
-    variables: ({ params, body }) => ({ id: idParam(params.id), reason: (body as { reason: string }).reason }),
+    variables: ({ params, body }) => ({ id: idParam(params.id, MAX_LONG_ID), reason: (body as { reason: string }).reason }),
   },
 ];

@@ -16,7 +16,7 @@ import { unstorableError, unstorableStringAt } from '../services/validation';
 import { camelToSnake, renameKeys, snakeToCamel } from '../schema/case';
 import { errorBody, sendError, toDomainError } from './error-response';
 import { toCsv } from './csv';
-import { idParam, type RestRoute } from './route';
+import { idParam, MAX_ID, MAX_LONG_ID, type RestRoute } from './route';
 
 interface CompiledRoute {
   route: RestRoute;
@@ -64,8 +64,9 @@ export function createRestRouter(deps: {
         const unstorableParam = unstorableStringAt(params);
         if (unstorableParam) throw unstorableError(unstorableParam);
         // An `:id` that is not an id names nothing: 404 with what the client sent (not a stand-in value).
-        if (params.id !== undefined && !route.idOrName && idParam(params.id) === -1) {
-          throw new DomainError('not_found', `${JSON.stringify(params.id)} is not an id of ${route.path.split('/:id')[0]}: ids are whole numbers from 1 to 2147483647.`);
+        const maxId = route.longId ? MAX_LONG_ID : MAX_ID;
+        if (params.id !== undefined && !route.idOrName && idParam(params.id, maxId) === -1) {
+          throw new DomainError('not_found', `${JSON.stringify(params.id)} is not an id of ${route.path.split('/:id')[0]}: ids are whole numbers from 1 to ${maxId}.`);
         }
         const idempotencyKey = route.method === 'POST' ? idempotencyKeyOf(req) : undefined;
         const body = compiled.validateBody ? await readBody(req, res, jsonParser, compiled) : route.imageBody ? await readImage(req, res, route.imageBody) : undefined;

@@ -43,12 +43,19 @@ export interface RestRoute {
   imageResult?: { field: string; mediaType: string };
   /** `:id` may also be a name (areas by code or name): the router does not refuse a non-numeric one. */
   idOrName?: boolean;
+  /** `:id` is a 64-bit id (punches): up to MAX_LONG_ID instead of MAX_ID. */
+  longId?: boolean;
   /** The result may also be sent as CSV (`Accept: text/csv`): these snake_case fields, in this order, as columns. */
   csv?: string[];
   variables(input: RouteInput): Record<string, unknown>;
 }
 
+/** The largest id of most resources (PostgreSQL `integer`, GraphQL `Int`). */
+export const MAX_ID = 2_147_483_647;
+/** The largest 64-bit id the APIs carry (punches; GraphQL `SafeInt`): JSON numbers stay exact up to here. */
+export const MAX_LONG_ID = Number.MAX_SAFE_INTEGER;
+
 /** `:id` path parameters are integers; anything else names nothing and is a 404 like a missing id. */
-export function idParam(value: string | undefined): number {
-  return /^[1-9]\d{0,9}$/.test(value ?? '') && Number(value) <= 2_147_483_647 ? Number(value) : -1;
+export function idParam(value: string | undefined, max = MAX_ID): number {
+  return /^[1-9]\d{0,15}$/.test(value ?? '') && Number(value) <= max ? Number(value) : -1;
 }

@@ -1,3 +1,4 @@
+import { GraphQLSafeInt } from 'graphql-scalars';
 import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PunchRecordType } from '../entities/punch.entity';
 import { Connection, ConnectionArgs } from './connection';
@@ -6,7 +7,7 @@ registerEnumType(PunchRecordType, { name: 'PunchRecordType', description: '`devi
 
 @ObjectType('Punch', { description: 'An attendance record. Punches are never updated or deleted through the API.' })
 export class PunchType {
-  @Field(() => Int) id!: number;
+  @Field(() => GraphQLSafeInt, { description: 'A 64-bit id (see the `SafeInt` scalar).' }) id!: number;
   @Field(() => Int) companyId!: number;
   @Field(() => Int, { nullable: true, description: 'Null while the pin is unknown to the service, or after the employee was deleted.' })
   employeeId?: number | null;

@@ -1,3 +1,4 @@
+import { GraphQLSafeInt } from 'graphql-scalars';
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
 import { Connection, ConnectionArgs } from './connection';
 
@@ -18,7 +19,7 @@ export class AttendanceDayType {
   @Field(() => Int) earlyLeaveMinutes!: number;
   @Field(() => Int) overtimeMinutes!: number;
   @Field(() => [String], { description: '`missing_in`, `missing_out`, `duplicate_ignored`, `manual_punch`, `outside_shift`, `after_lock`.' }) exceptions!: string[];
-  @Field(() => [Int], { description: 'Every punch of the day, counted or not (duplicates, outside the shift); voided punches are not listed.' }) punchIds!: number[];
+  @Field(() => [GraphQLSafeInt], { description: 'Every punch of the day, counted or not (duplicates, outside the shift); voided punches are not listed.' }) punchIds!: number[];
 }
 
 @ObjectType('AttendanceDayConnection')

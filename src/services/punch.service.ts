@@ -266,7 +266,7 @@ export async function storeDevicePunches(ctx: RequestContext, upload: DeviceUplo
   // when none was created; no row at all when the device is gone.
   // Bound parameters (em.execute would inline the JSON into the SQL text), prepared once per connection.
   const tail = outboxTail(ctx, {}, 'select p.id from dev left join p on true order by p.id');
-  const result = await executePrepared<{ id: number | null }>(
+  const result = await executePrepared<{ id: string | null }>(
     ctx,
     `with r as materialized (select * from json_populate_recordset(null::punch, ?::json) with ordinality),
      dev as (
@@ -284,7 +284,8 @@ export async function storeDevicePunches(ctx: RequestContext, upload: DeviceUplo
     [JSON.stringify(rows), device.serialNumber, device.timeZone, upload.receivedAt, PunchRecordType.device, device.id, device.workspaceId, ...tail.params],
   );
   if (result.length === 0) throw new DeviceGone(device.id);
-  return result.flatMap((r) => (r.id === null ? [] : [r.id]));
+  // node-pg reads the 64-bit id as a string.
+  return result.flatMap((r) => (r.id === null ? [] : [Number(r.id)]));
 }
 
 export interface PunchFilter {

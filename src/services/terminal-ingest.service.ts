@@ -124,25 +124,12 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
   // Punches, door events and their events (attendance.created, door.opened) commit together.
   const result = await ctx.em.transactional(async (em): Promise<RtlogIngestResult> => {
     const tx = withEm(ctx, em);
-    const punchIds = await storeDevicePunches(
-      tx,
-      { device, receivedAt },
-      punchRecords.map(
-        (r): DevicePunch => ({
-          pin: r.pin,
-          punchTime: instant(r),
-          localTime: r.localTime,
-          // inoutstatus (0 in, 1 out) matches the default check-in/check-out states; 2 = none.
-          punchState: String(r.inOutStatus ?? 0),
-          verifyType: verifyName(r),
-          verifyCode: r.verifyType,
-          workCode: null,
-          deviceRecordIndex: r.index,
-        }),
-      ),
-    );
-
+    // Door events first: their unique key (workspace, serial, index) decides which records are new.
+    // A punch's partitioned table can only key the index together with the time, and a terminal
+    // that re-numbers its clock re-sends an index with another time; only records whose door event
+    // is new become punches, so each index is one punch whatever time it comes back with.
     let doorStored = 0;
+    const newIndexes = new Set<number>();
     if (kept.length > 0) {
       const rows = kept.map((r) => ({
         workspace_id: device.workspaceId,
@@ -172,9 +159,10 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
         .insert(rows)
         .onConflict(['workspace_id', 'device_serial', 'device_record_index'])
         .ignore()
-        .returning(['id', 'opened', 'door', 'time', 'employee_id', 'pin', 'card_no', 'event_code', 'verify_type']);
-      const stored = await em.execute<{ id: number; opened: boolean; door: number; time: Date; employee_id: number | null; pin: string | null; card_no: string | null; event_code: number; verify_type: string | null }[]>(query);
+        .returning(['id', 'opened', 'door', 'time', 'employee_id', 'pin', 'card_no', 'event_code', 'verify_type', 'device_record_index']);
+      const stored = await em.execute<{ id: number; opened: boolean; door: number; time: Date; employee_id: number | null; pin: string | null; card_no: string | null; event_code: number; verify_type: string | null; device_record_index: number }[]>(query);
       doorStored = stored.length;
+      for (const row of stored) newIndexes.add(row.device_record_index);
       stored.sort((a, b) => a.id - b.id);
       const echoed = await remoteOpeningsOfActions(em, device.id, stored);
       await recordEvents(
@@ -199,6 +187,26 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
       );
       await applyRtlogDoorEvents(tx, device, stored);
     }
+
+    const punchIds = await storeDevicePunches(
+      tx,
+      { device, receivedAt },
+      // newIndexes.delete: a body repeating an index stores its first record, as its door event does.
+      punchRecords.filter((r) => newIndexes.delete(r.index)).map(
+        (r): DevicePunch => ({
+          pin: r.pin,
+          punchTime: instant(r),
+          localTime: r.localTime,
+          // inoutstatus (0 in, 1 out) matches the default check-in/check-out states; 2 = none.
+          punchState: String(r.inOutStatus ?? 0),
+          verifyType: verifyName(r),
+          verifyCode: r.verifyType,
+          workCode: null,
+          deviceRecordIndex: r.index,
+        }),
+      ),
+    );
+
     return {
       punches: { stored: punchIds.length, duplicates: punchRecords.length - punchIds.length },
       doorEvents: { stored: doorStored, duplicates: kept.length - doorStored },

@@ -256,17 +256,4 @@ describe('events and subscriptions', () => {
     expect(result.data).to.deep.equal({ __typename: 'Query' });
     await viaApiKey.dispose();
   });
-
-  it('purges events past the retention', async () => {
-    const s = await setup();
-    await s.punch();
-    const before = (await sql('select count(*)::int as n from event where workspace_id = ?', [s.ws.id]))[0].n;
-    expect(before).to.equal(1);
-    clock += 7 * 86_400_000 - 1000;
-    await t.app.housekeeping.purge();
-    expect((await sql('select count(*)::int as n from event where workspace_id = ?', [s.ws.id]))[0].n, 'kept for 7 days').to.equal(1);
-    clock += 2000;
-    await t.app.housekeeping.purge();
-    expect((await sql('select count(*)::int as n from event where workspace_id = ?', [s.ws.id]))[0].n).to.equal(0);
-  });
 });

@@ -10,7 +10,9 @@ export async function workspaceSnapshot(databaseUrl: string, workspaceId: number
   try {
     const tables = await client.query<{ table_name: string }>(
       // The audit log records refused writes too: that is its purpose, not a change of the workspace's data.
-      `select table_name from information_schema.columns where column_name = 'workspace_id' and table_schema = 'public' and table_name <> 'audit_event' order by table_name`,
+      // Partitions are read through their parent table.
+      `select table_name from information_schema.columns where column_name = 'workspace_id' and table_schema = 'public' and table_name <> 'audit_event'
+         and table_name not in (select inhrelid::regclass::text from pg_inherits) order by table_name`,
     );
     const snapshot: Record<string, unknown[]> = {};
     for (const { table_name } of tables.rows) {
@@ -30,7 +32,8 @@ export async function tableCounts(databaseUrl: string): Promise<Record<string, n
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const tables = await client.query<{ tablename: string }>(`select tablename from pg_tables where schemaname = 'public' and tablename not like 'mikro_orm%' and tablename <> 'audit_event' order by 1`);
+    const tables = await client.query<{ tablename: string }>(`select tablename from pg_tables where schemaname = 'public' and tablename not like 'mikro_orm%' and tablename <> 'audit_event'
+         and tablename not in (select inhrelid::regclass::text from pg_inherits) order by 1`);
     const counts: Record<string, number> = {};
     for (const { tablename } of tables.rows) {
       counts[tablename] = Number((await client.query(`select count(*) from "${tablename}"`)).rows[0].count);

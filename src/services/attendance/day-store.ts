@@ -42,10 +42,13 @@ export interface DayRecord {
   punch_ids: number[];
 }
 
-/** The SQL select list that reads an attendance_day row as a DayRecord. */
+/**
+ * The SQL select list that reads an attendance_day row as a DayRecord. Punch ids are 64-bit, which
+ * node-pg returns as strings; as float8 they arrive as numbers, exact below 2^53 (every punch id).
+ */
 export const DAY_RECORD_COLUMNS = `d.employee_id, d.company_id, d.date::text as date, d.shift_id, d.status, d.first_in, d.last_out,
   d.scheduled_minutes, d.worked_minutes, d.break_minutes, d.late_minutes, d.early_leave_minutes, d.overtime_minutes,
-  d.exceptions, d.punch_ids`;
+  d.exceptions, d.punch_ids::float8[] as punch_ids`;
 
 const iso = (at: Date | string | null) => (at === null ? null : new Date(at).toISOString());
 
@@ -167,11 +170,11 @@ async function loadInputs(em: EntityManager, wanted: WantedDays) {
   );
   // Two days either side: a night shift's window reaches into the next date, and zones lie up to 14 h from UTC.
   const punches = await em.execute<{ id: number; employee_id: number; punch_time: Date; punch_state: string; manual: boolean; voided: boolean }[]>(
-    `select p.id, p.employee_id, p.punch_time, p.punch_state, p.record_type = 'manual' as manual, p.voided_at is not null as voided
+    `select p.id::float8 as id, p.employee_id, p.punch_time, p.punch_state, p.record_type = 'manual' as manual, p.voided_at is not null as voided
      from ${ranges} join punch p on p.employee_id = r.employee_id and p.punch_time >= r.first_date - 2 and p.punch_time < r.last_date + 3`,
     rangeParams,
   );
-  const stored = await em.execute<(Omit<DayRecord, 'first_in' | 'last_out'> & { first_in: Date | null; last_out: Date | null; stale: boolean; settles_at: Date | null })[]>(
+  const stored = await em.execute<(Omit<DayRecord, 'first_in' | 'last_out'> & { first_in: Date | null; last_out: Date | null; stale: boolean; settles_at: string | null })[]>(
     `select ${DAY_RECORD_COLUMNS}, d.stale, d.settles_at
      from ${ranges} join attendance_day d on d.employee_id = r.employee_id and d.date between r.first_date and r.last_date`,
     rangeParams,
@@ -249,7 +252,7 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
           settlesAt = null;
         }
         const changed = !before || !sameRecord(record, { ...before, stale: undefined, settles_at: undefined } as unknown as DayRecord);
-        const flagsChanged = before !== undefined && (before.stale || (before.settles_at?.getTime() ?? null) !== (settlesAt?.getTime() ?? null));
+        const flagsChanged = before !== undefined && (before.stale || (before.settles_at === null ? null : new Date(before.settles_at).getTime()) !== (settlesAt?.getTime() ?? null));
         if (changed || flagsChanged) writes.push({ record, workspaceId: employee.workspace_id, settlesAt, announce: changed && (before !== undefined || (options.announceNew && record.punch_ids.length > 0)) });
       }
       i = j + 1;
@@ -261,7 +264,7 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
        worked_minutes, break_minutes, late_minutes, early_leave_minutes, overtime_minutes, exceptions, punch_ids, stale, settles_at, updated_at)
      select r.workspace_id, r.company_id, r.employee_id, r.date, r.shift_id, r.status, r.first_in, r.last_out, r.scheduled_minutes,
        r.worked_minutes, r.break_minutes, r.late_minutes, r.early_leave_minutes, r.overtime_minutes,
-       array(select jsonb_array_elements_text(r.exceptions)), array(select jsonb_array_elements_text(r.punch_ids)::int), false, r.settles_at, ?::timestamptz
+       array(select jsonb_array_elements_text(r.exceptions)), array(select jsonb_array_elements_text(r.punch_ids)::bigint), false, r.settles_at, ?::timestamptz
      from jsonb_to_recordset(?::jsonb) as r(workspace_id int, company_id int, employee_id int, date date, shift_id int, status varchar,
        first_in timestamptz, last_out timestamptz, scheduled_minutes int, worked_minutes int, break_minutes int, late_minutes int,
        early_leave_minutes int, overtime_minutes int, exceptions jsonb, punch_ids jsonb, settles_at timestamptz)

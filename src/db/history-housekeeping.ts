@@ -1,0 +1,34 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config';
+import type { PeriodicJobs } from '../jobs/periodic-jobs';
+import { dropExpiredEvents, ensurePartitions } from './partitions';
+
+/**
+ * Keeps the partitioned history in shape: the coming months' partitions exist before rows need
+ * them, and event months past the retention are dropped. Any process may run either job: both
+ * take the same advisory lock and check what another process already did.
+ */
+export class HistoryHousekeeping {
+  constructor(private readonly deps: { orm: MikroORM; config: Config; logger: Logger; now: () => Date }) {}
+
+  registerJobs(jobs: PeriodicJobs): void {
+    jobs.add('partitions', this.deps.config.eventPurgeMs, () => this.ensurePartitions());
+    jobs.add('event_purge', this.deps.config.eventPurgeMs, () => this.purge());
+  }
+
+  async ensurePartitions(): Promise<string[]> {
+    const created = await ensurePartitions(this.deps.orm.em.fork(), this.deps.now());
+    if (created.length > 0) this.deps.logger.info({ created }, 'history partitions created');
+    return created;
+  }
+
+  /** Drops the events (and their webhook deliveries) of months wholly past the retention. */
+  async purge(): Promise<number> {
+    const { orm, config, logger, now } = this.deps;
+    const cutoff = new Date(now().getTime() - config.eventRetentionDays * 86_400_000);
+    const purged = await dropExpiredEvents(orm.em.fork(), cutoff);
+    if (purged > 0) logger.info({ purged }, 'events purged');
+    return purged;
+  }
+}

@@ -1,0 +1,210 @@
+import { expect } from 'chai';
+import pino from 'pino';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { createApp } from '../../src/app';
+import { loadConfig } from '../../src/config/config';
+import { ormOptions } from '../../src/db/orm-config';
+import { ensurePartitions, listPartitions } from '../../src/db/partitions';
+import { freshDatabaseUrl } from '../support/database';
+import { createCompany, createDevice, createEmployee, createWorkspace } from '../support/factories';
+import { gql, gqlData, rest } from '../support/http';
+import { iclock } from '../support/terminal';
+import { MASTER_KEY, startTestApp, type TestApp } from '../support/test-app';
+
+/** The migration before the one that partitions the history tables. */
+const PREVIOUS_VERSION = 'Migration20261125155600';
+
+describe('partitioned history and 64-bit punch ids', () => {
+  let t: TestApp;
+  let clock = Date.parse('2026-03-15T10:00:00Z');
+  const now = () => new Date(clock);
+  before(async () => {
+    t = await startTestApp({ TIMEGATE_EVENT_PURGE_MS: '3600000', TIMEGATE_TERMINAL_SWEEP_MS: '3600000' }, 'partitions', { now });
+  });
+  after(() => t.stop());
+
+  const sql = <T = any>(query: string, params: unknown[] = []) => t.app.database.orm.em.fork().getConnection().execute<T[]>(query, params);
+  const partitionOf = async (table: string, id: number | string) => (await sql(`select tableoid::regclass::text as part from ${table} where id = ?`, [id]))[0]?.part;
+
+  it('the service creates last month to three months ahead at start, for punch, event and audit_event', async () => {
+    for (const table of ['punch', 'event', 'audit_event']) {
+      const parts = await listPartitions(t.app.database.orm.em.fork(), table);
+      expect(parts, table).to.include.members([`${table}_y2026m02`, `${table}_y2026m03`, `${table}_y2026m04`, `${table}_y2026m05`, `${table}_y2026m06`, `${table}_default`]);
+    }
+  });
+
+  it('a punch of a month without a partition waits in the default one and moves to its month when that is created', async () => {
+    const ws = await createWorkspace(t.url, { maxCompanies: 5 });
+    const company = await createCompany(t.url, ws.key);
+    const employee = await createEmployee(t.url, ws.key, company.id, { pin: '4401' });
+    const device = await createDevice(t.url, ws.key, company.id);
+    const created = await rest(t.url, 'POST', '/public/v2/punches', {
+      key: ws.key,
+      body: { employee_id: employee.id, device_id: device.id, company_id: company.id, punch_time: '2026-08-10T07:59:00Z', punch_state: '0' },
+    });
+    expect(created.status).to.equal(201);
+    expect(await partitionOf('punch', created.body.id)).to.equal('punch_default');
+
+    clock = Date.parse('2026-07-20T10:00:00Z');
+    const made = await t.app.housekeeping.ensurePartitions();
+    expect(made).to.include('punch_y2026m08');
+    expect(await partitionOf('punch', created.body.id)).to.equal('punch_y2026m08');
+    expect((await sql('select count(*)::int as n from punch_default'))[0].n, 'nothing left behind').to.equal(0);
+    const read = await rest(t.url, 'GET', `/public/v2/punches/${created.body.id}`, { key: ws.key });
+    expect(read.status).to.equal(200);
+    expect(read.body).to.deep.include({ id: created.body.id, punch_time: '2026-08-10T07:59:00.000Z' });
+    // The same punch again is still recognised in its new partition.
+    const again = await rest(t.url, 'POST', '/public/v2/punches', {
+      key: ws.key,
+      body: { employee_id: employee.id, device_id: device.id, company_id: company.id, punch_time: '2026-08-10T07:59:00Z', punch_state: '0' },
+    });
+    expect(again.status).to.equal(200);
+    expect(again.body.id).to.equal(created.body.id);
+  });
+
+  it('several processes creating the same partitions at once make each exactly once', async () => {
+    const at = new Date('2027-05-03T00:00:00Z');
+    const runs = await Promise.all([0, 1, 2, 3].map(() => ensurePartitions(t.app.database.orm.em.fork(), at)));
+    const made = runs.flat();
+    expect(made.filter((name) => name === 'punch_y2027m08')).to.have.length(1);
+    expect(new Set(made).size, 'no partition made twice').to.equal(made.length);
+    expect(await listPartitions(t.app.database.orm.em.fork(), 'event')).to.include.members(['event_y2027m04', 'event_y2027m08']);
+  });
+
+  it('retention drops event months once they are wholly past it, with their webhook deliveries; stray old rows of the default partition go too', async () => {
+    const ws = await createWorkspace(t.url, { maxCompanies: 5 });
+    const endpoint = await rest(t.url, 'POST', '/public/v2/webhooks', {
+      key: ws.key,
+      body: { url: 'http://127.0.0.1:9/hook', event_types: ['attendance.created'] },
+    });
+    expect(endpoint.status, endpoint.text).to.equal(201);
+    clock = Date.parse('2026-09-12T10:00:00Z');
+    await t.app.housekeeping.ensurePartitions();
+    const company = await createCompany(t.url, ws.key);
+    const employee = await createEmployee(t.url, ws.key, company.id, { pin: '5501' });
+    const device = await createDevice(t.url, ws.key, company.id);
+    const punch = await rest(t.url, 'POST', '/public/v2/punches', {
+      key: ws.key,
+      body: { employee_id: employee.id, device_id: device.id, company_id: company.id, punch_time: '2026-09-12T09:00:00Z', punch_state: '0' },
+    });
+    expect(punch.status).to.equal(201);
+    const [event] = await sql(`select id, tableoid::regclass::text as part from event where workspace_id = ? and type = 'attendance.created'`, [ws.id]);
+    expect(event.part).to.equal('event_y2026m09');
+    expect((await sql('select count(*)::int as n from webhook_delivery where event_id = ?', [event.id]))[0].n).to.equal(1);
+    await sql(`insert into event (id, workspace_id, type, data, created_at) values (42, ?, 'company.created', '{}', '2019-01-01T00:00:00Z')`, [ws.id]);
+    expect(await partitionOf('event', 42)).to.equal('event_default');
+
+    clock = Date.parse('2026-10-07T23:00:00Z'); // September ended 6 days 23 hours ago
+    await t.app.housekeeping.purge();
+    expect(await partitionOf('event', event.id), 'kept: September is not yet 7 days past').to.equal('event_y2026m09');
+    expect(await partitionOf('event', 42), 'a default-partition row past the retention').to.equal(undefined);
+
+    clock = Date.parse('2026-10-08T00:01:00Z');
+    const purged = await t.app.housekeeping.purge();
+    expect(purged).to.be.greaterThan(0);
+    expect(await listPartitions(t.app.database.orm.em.fork(), 'event')).to.not.include('event_y2026m09');
+    expect((await sql('select count(*)::int as n from webhook_delivery where event_id = ?', [event.id]))[0].n).to.equal(0);
+    expect(await listPartitions(t.app.database.orm.em.fork(), 'punch'), 'punches are history: never dropped').to.include('punch_y2026m09');
+  });
+
+  it('punch ids past 2^31 (and far past it) go through the terminal protocol, REST and GraphQL unchanged', async () => {
+    clock = Date.parse('2026-11-10T10:00:00Z');
+    await t.app.housekeeping.ensurePartitions();
+    const ws = await createWorkspace(t.url, { maxCompanies: 5 });
+    const company = await createCompany(t.url, ws.key);
+    const employee = await createEmployee(t.url, ws.key, company.id, { pin: '7001' });
+    const device = await createDevice(t.url, ws.key, company.id, { time_zone: 'UTC' });
+    const bigIds: number[] = [];
+    for (const [start, time] of [[2 ** 31 + 5, '2026-11-10 08:00:00'], [2 ** 40 + 7, '2026-11-10 17:00:00']] as const) {
+      await sql(`select setval('punch_id_seq', ?, false)`, [start]);
+      const upload = await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, `7001\t${time}\t0\t1\t0\t0\t0\n`);
+      expect(upload.text).to.equal('OK: 1');
+      bigIds.push(start);
+    }
+    const list = await rest(t.url, 'GET', `/public/v2/punches?employee_id=${employee.id}`, { key: ws.key });
+    expect(list.status, list.text).to.equal(200);
+    expect(list.body.map((p: any) => p.id).sort()).to.deep.equal(bigIds.sort());
+    const one = await rest(t.url, 'GET', `/public/v2/punches/${2 ** 40 + 7}`, { key: ws.key });
+    expect(one.status).to.equal(200);
+    expect(one.body.id).to.equal(2 ** 40 + 7);
+
+    const data = await gqlData(t.url, ws.key, 'query ($id: SafeInt!) { punch(id: $id) { id pin } }', { id: 2 ** 40 + 7 });
+    expect(data.punch).to.deep.equal({ id: 2 ** 40 + 7, pin: '7001' });
+    const literal = await gqlData(t.url, ws.key, `{ punch(id: ${2 ** 31 + 5}) { id } }`);
+    expect(literal.punch.id).to.equal(2 ** 31 + 5);
+    const tooBig = await gql(t.url, ws.key, `{ punch(id: ${2 ** 53}) { id } }`);
+    expect(tooBig.errors?.[0]?.extensions?.code).to.equal('GRAPHQL_VALIDATION_FAILED');
+
+    const voided = await rest(t.url, 'POST', `/public/v2/punches/${2 ** 31 + 5}/void`, { key: ws.key, body: { reason: 'test' } });
+    expect(voided.status).to.equal(200);
+    expect(voided.body.voided_at).to.be.a('string');
+    const missing = await rest(t.url, 'GET', `/public/v2/punches/${2 ** 53}`, { key: ws.key });
+    expect(missing.status).to.equal(404);
+    expect(missing.body.error.message).to.include(String(2 ** 53)).and.include(String(Number.MAX_SAFE_INTEGER));
+
+    // The day's punch ids (64-bit array) as both APIs give them.
+    const day = await rest(t.url, 'GET', `/public/v2/timesheets?employee_id=${employee.id}&start_date=2026-11-10&end_date=2026-11-10`, { key: ws.key });
+    expect(day.status, day.text).to.equal(200);
+    expect(day.body[0].punch_ids).to.deep.equal([2 ** 40 + 7]);
+  });
+
+  it('migrates a database of the previous version in place: rows, ids and sequences kept, months partitioned, odd times in the default partition', async () => {
+    const url = await freshDatabaseUrl('partition-upgrade');
+    const orm = await MikroORM.init(ormOptions(url));
+    try {
+      await orm.migrator.up({ to: PREVIOUS_VERSION });
+      const conn = orm.em.fork().getConnection();
+      const columns = `(workspace_id, company_id, device_serial, pin, punch_time, local_time, time_zone, punch_state, record_type, received_at)`;
+      for (const [pin, time] of [['1', '2026-01-05T08:00:00Z'], ['2', '2026-01-05T17:00:00Z'], ['3', '2025-06-30T23:59:59Z'], ['4', '1999-12-31T23:00:00Z'], ['5', '2031-01-01T00:00:00Z']]) {
+        await conn.execute(`insert into punch ${columns} values (1, 1, 'OLD1', ?, ?, '2026-01-05 08:00:00', 'UTC', '0', 'device', now())`, [pin, time]);
+      }
+      await conn.execute(`insert into event (id, workspace_id, type, data, created_at) values (1000, 1, 'company.created', '{"id": 1}', '2026-01-05T08:00:00Z')`);
+      await conn.execute(`insert into audit_event (workspace_id, operation, arguments, outcome, request_id, created_at) values (1, 'createCompany', '{}', 'ok', 'r1', '2026-01-05T08:00:00Z')`);
+      const before = await conn.execute(`select id, pin, punch_time from punch order by id`);
+      expect(before.map((row: any) => row.id)).to.deep.equal([1, 2, 3, 4, 5]);
+
+      await orm.migrator.up();
+      const after = await conn.execute(`select id::int as id, pin, punch_time, tableoid::regclass::text as part from punch order by id`);
+      expect(after.map((row: any) => [row.id, row.pin, row.part])).to.deep.equal([
+        [1, '1', 'punch_y2026m01'],
+        [2, '2', 'punch_y2026m01'],
+        [3, '3', 'punch_y2025m06'],
+        [4, '4', 'punch_default'],
+        [5, '5', 'punch_default'],
+      ]);
+      expect(after.map((row: any) => new Date(row.punch_time).toISOString())).to.deep.equal(before.map((row: any) => new Date(row.punch_time).toISOString()));
+      const [types] = await conn.execute(
+        `select (select data_type from information_schema.sequences where sequence_name = 'punch_id_seq') as seq,
+                (select data_type from information_schema.columns where table_name = 'punch' and column_name = 'id') as id,
+                (select udt_name from information_schema.columns where table_name = 'attendance_day' and column_name = 'punch_ids') as day_ids,
+                (select relkind from pg_class where relname = 'punch') as kind`,
+      );
+      expect(types).to.deep.equal({ seq: 'bigint', id: 'bigint', day_ids: '_int8', kind: 'p' });
+      expect(await conn.execute(`select tableoid::regclass::text as part from event where id = 1000`)).to.deep.equal([{ part: 'event_y2026m01' }]);
+      expect(await conn.execute(`select operation, tableoid::regclass::text as part from audit_event`)).to.deep.equal([{ operation: 'createCompany', part: 'audit_event_y2026m01' }]);
+    } finally {
+      await orm.close(true);
+    }
+
+    // The upgraded database serves: new punches continue the sequence, the old ones read back.
+    const config = loadConfig({ DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', TIMEGATE_MASTER_KEY: MASTER_KEY, LOG_LEVEL: 'silent', TIMEGATE_RATE_LIMIT_BURST: '1000000' });
+    const app = await createApp(config, { logger: pino({ level: 'silent' }) });
+    try {
+      const key = app.bootstrapKey!;
+      const company = await createCompany(app.url, key);
+      const employee = await createEmployee(app.url, key, company.id, { pin: '9' });
+      const device = await createDevice(app.url, key, company.id);
+      const old = await rest(app.url, 'GET', '/public/v2/punches/3', { key });
+      expect(old.status).to.equal(200);
+      expect(old.body).to.deep.include({ id: 3, pin: '3', punch_time: '2025-06-30T23:59:59.000Z' });
+      const created = await rest(app.url, 'POST', '/public/v2/punches', {
+        key,
+        body: { employee_id: employee.id, device_id: device.id, company_id: company.id, punch_time: new Date().toISOString(), punch_state: '0' },
+      });
+      expect(created.status).to.equal(201);
+      expect(created.body.id).to.equal(6);
+    } finally {
+      await app.stop();
+    }
+  });
+});
