@@ -3,11 +3,17 @@
 // the punches stored are counted in the database afterwards. Pins 1..18 belong to employees of the
 // terminals' company and 19..20 to nobody, so both paths run: a punch attached to its employee
 // (the usual case) and one kept for an unknown pin.
-// Run: npm run build && node dist/bench/ingest.js [--terminals 50] [--bodies 40] [--lines 100]
+//
+// The baseline (bench/baseline-ingest-server.ts) takes the same bodies from the same terminals into
+// the same punch table with one multi-row INSERT ... ON CONFLICT DO NOTHING and nothing else: the
+// physical limit of this machine and PostgreSQL for these rows. Two runs of each, interleaved
+// (Timegate, baseline, Timegate, baseline), each on its own day of the current month (so the rows
+// land in the month's partition, as live punches do); the ratio is of the totals.
+// Run: npm run build && node dist/bench/ingest.js [--terminals 50] [--bodies 40] [--lines 100] [--runs 2]
 import 'reflect-metadata';
 import http from 'node:http';
 import { formatDeviceTime } from '../src/simulator/wire-format';
-import { benchDatabase, call, createFleet, report, spawnService, withClient, numberArg, runScenario } from './support';
+import { benchDatabase, call, createFleet, report, spawnServer, spawnService, withClient, numberArg, runScenario } from './support';
 
 function post(agent: http.Agent, url: string, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
@@ -35,65 +41,107 @@ function attlogBody(b: number, lines: number, start: number): string {
   return `${records.join('\r\n')}\r\n`;
 }
 
+interface Run {
+  seconds: number;
+  stored: number;
+  attached: number;
+  failures: number;
+}
+
 async function main(): Promise<void> {
   const terminals = numberArg('terminals', 50);
   const bodies = numberArg('bodies', 40);
   const lines = numberArg('lines', 100);
+  const runs = numberArg('runs', 2);
   const db = await benchDatabase('ingest');
   const service = await spawnService(db.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: terminals });
+  let baseline: Awaited<ReturnType<typeof spawnServer>> | null = null;
   try {
     const fleet = await createFleet(service.url, terminals, 'ING', 'Europe/Berlin');
     for (let pin = 1; pin <= KNOWN_PINS; pin++) {
       await call(service.url, fleet.key, 'POST', '/public/v2/employees', { name: 'Employee', lastname: String(pin), code: `E${pin}`, pin: String(pin), company_id: fleet.companyId });
     }
     for (const serial of fleet.serials) await fetch(`${service.url}/iclock/cdata?SN=${serial}&options=all&pushver=2.4.1`);
-    const start = Date.UTC(2026, 0, 5, 6, 0, 0);
-    // Warm-up on separate times (not counted), then the measured run.
-    await Promise.all(fleet.serials.map((serial, t) => post(agent, `${service.url}/iclock/cdata?SN=${serial}&table=ATTLOG&Stamp=9999`, attlogBody(0, lines, start - 86_400_000 * (t + 1)))));
+    baseline = await spawnServer('dist/bench/baseline-ingest-server.js', { DATABASE_URL: db.url });
+    const now = new Date();
+    // Day d of this month, 06:00 UTC; a run's 4,000 seconds per terminal stay inside it.
+    const day = (d: number) => Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), d, 6, 0, 0);
     const COUNT = 'select count(*)::int as count, (count(*) filter (where employee_id is not null))::int as attached from punch';
-    const [{ count: before, attached: attachedBefore }] = await withClient(db.url, async (c) => (await c.query(COUNT)).rows);
+    const counts = () => withClient(db.url, async (c) => (await c.query(COUNT)).rows[0] as { count: number; attached: number });
 
-    let failures = 0;
-    const began = process.hrtime.bigint();
-    await Promise.all(
-      fleet.serials.map(async (serial) => {
-        for (let b = 0; b < bodies; b++) {
-          const r = await post(agent, `${service.url}/iclock/cdata?SN=${serial}&table=ATTLOG&Stamp=9999`, attlogBody(b, lines, start));
-          if (r.status !== 200 || r.text !== `OK: ${lines}`) failures++;
-        }
-      }),
-    );
-    const seconds = Number(process.hrtime.bigint() - began) / 1e9;
-    const [{ count: after, attached: attachedAfter }] = await withClient(db.url, async (c) => (await c.query(COUNT)).rows);
-    const stored = after - before;
-    const attached = attachedAfter - attachedBefore;
-    const sent = terminals * bodies * lines;
-    const perSecond = stored / seconds;
+    const upload = async (url: string, start: number): Promise<Run> => {
+      const before = await counts();
+      let failures = 0;
+      const began = process.hrtime.bigint();
+      await Promise.all(
+        fleet.serials.map(async (serial) => {
+          for (let b = 0; b < bodies; b++) {
+            const r = await post(agent, `${url}/iclock/cdata?SN=${serial}&table=ATTLOG&Stamp=9999`, attlogBody(b, lines, start));
+            if (r.status !== 200 || r.text !== `OK: ${lines}`) failures++;
+          }
+        }),
+      );
+      const seconds = Number(process.hrtime.bigint() - began) / 1e9;
+      const after = await counts();
+      return { seconds, stored: after.count - before.count, attached: after.attached - before.attached, failures };
+    };
+
+    // Warm-up of both on separate times (not counted), then the measured runs, interleaved.
+    await upload(service.url, day(1) - 86_400_000 * 2);
+    await upload(baseline.url, day(1) - 86_400_000);
+    const ours: Run[] = [];
+    const theirs: Run[] = [];
+    for (let r = 0; r < runs; r++) {
+      ours.push(await upload(service.url, day(2 + 2 * r)));
+      theirs.push(await upload(baseline.url, day(3 + 2 * r)));
+    }
+    const total = (list: Run[]) => ({
+      seconds: list.reduce((n, r) => n + r.seconds, 0),
+      stored: list.reduce((n, r) => n + r.stored, 0),
+      attached: list.reduce((n, r) => n + r.attached, 0),
+      failures: list.reduce((n, r) => n + r.failures, 0),
+    });
+    const mine = total(ours);
+    const base = total(theirs);
+    const sent = terminals * bodies * lines * runs;
+    const perSecond = mine.stored / mine.seconds;
+    const basePerSecond = base.stored / base.seconds;
+    const ratio = Number((perSecond / basePerSecond).toFixed(3));
+    const rate = (run: Run) => Math.round(run.stored / run.seconds);
     report(
       {
         bench: 'ingest',
         terminals,
         bodiesPerTerminal: bodies,
         linesPerBody: lines,
+        runs,
         punchesSent: sent,
-        punchesStored: stored,
-        punchesWithEmployee: attached,
-        failedUploads: failures,
-        seconds: Number(seconds.toFixed(2)),
+        punchesStored: mine.stored,
+        punchesWithEmployee: mine.attached,
+        failedUploads: mine.failures,
+        seconds: Number(mine.seconds.toFixed(2)),
         punchesPerSecond: Math.round(perSecond),
-        uploadsPerSecond: Math.round((terminals * bodies) / seconds),
+        runsPerSecond: ours.map(rate),
+        uploadsPerSecond: Math.round((terminals * bodies * runs) / mine.seconds),
+        baseline: { punchesStored: base.stored, failedUploads: base.failures, punchesPerSecond: Math.round(basePerSecond), runsPerSecond: theirs.map(rate) },
+        ratio,
         target: 20000,
-        met: perSecond >= 20000 && stored === sent,
+        ratioTarget: 0.8,
+        met: perSecond >= 20000 && mine.stored === sent,
+        ratioMet: ratio >= 0.8 && mine.stored === sent && base.stored === sent,
       },
       [
-        `ATTLOG ingestion: ${terminals} terminals x ${bodies} bodies x ${lines} lines (distinct times, device zone Europe/Berlin)`,
-        `  stored ${stored} of ${sent} punches in ${seconds.toFixed(2)} s (counted in the database; ${attached} attached to their employee), ${failures} failed uploads`,
-        `  ${Math.round(perSecond)} punches/s, ${Math.round((terminals * bodies) / seconds)} uploads/s (target >= 20000 punches/s: ${perSecond >= 20000 ? 'met' : 'NOT met'})`,
+        `ATTLOG ingestion: ${terminals} terminals x ${bodies} bodies x ${lines} lines (distinct times, device zone Europe/Berlin), ${runs} runs each, interleaved with the baseline`,
+        `  Timegate: stored ${mine.stored} of ${sent} punches in ${mine.seconds.toFixed(2)} s (${mine.attached} attached to their employee), ${mine.failures} failed uploads`,
+        `  Timegate: ${Math.round(perSecond)} punches/s (runs ${ours.map(rate).join(', ')}) (target >= 20000 punches/s: ${perSecond >= 20000 ? 'met' : 'NOT met'})`,
+        `  baseline (node:http + pg, one INSERT per body): ${Math.round(basePerSecond)} punches/s (runs ${theirs.map(rate).join(', ')}), ${base.failures} failed uploads`,
+        `  ratio ${ratio} (target >= 0.8: ${ratio >= 0.8 ? 'met' : 'NOT met'})`,
       ],
     );
   } finally {
     agent.destroy();
+    await baseline?.stop();
     await service.stop();
     await db.stop();
   }
