@@ -1,4 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
+import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres';
@@ -24,7 +25,7 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
   }
   try {
     const orm = await MikroORM.init(ormOptions(url));
-    await orm.migrator.up();
+    await migrateExclusively(orm, url);
     return {
       orm,
       url,
@@ -36,5 +37,25 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
   } catch (error) {
     await embedded?.stop();
     throw error;
+  }
+}
+
+/** Arbitrary key of the advisory lock held while migrating. */
+const MIGRATION_LOCK_KEY = 7_412_002;
+
+/**
+ * Applies the pending migrations while holding a session advisory lock: processes started together
+ * on one database (an upgrade rolled out to every process at once) migrate one at a time, and the
+ * ones that wait find nothing left to do.
+ */
+async function migrateExclusively(orm: MikroORM, url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await orm.migrator.up();
+  } finally {
+    // Ending the session releases the lock, also when a migration failed.
+    await client.end();
   }
 }

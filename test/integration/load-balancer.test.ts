@@ -65,9 +65,8 @@ describe('three processes behind HAProxy, round robin, on one PostgreSQL', funct
     databaseUrl = await freshDatabaseUrl('load-balancer');
     // Short poll intervals and offline threshold, so presence shows within seconds.
     const env = { TIMEGATE_ATT_DELAY: '2', TIMEGATE_OFFLINE_MIN_SECONDS: '3', TIMEGATE_TERMINAL_SWEEP_MS: '300', TIMEGATE_PRESENCE_FLUSH_MS: '200', TIMEGATE_WEBHOOK_POLL_MS: '200' };
-    // The first process migrates the new database; the others start against it together.
-    processes.push(await startServiceProcess(databaseUrl, env));
-    processes.push(...(await Promise.all([startServiceProcess(databaseUrl, env), startServiceProcess(databaseUrl, env)])));
+    // All three start at once on the new database: one migrates it while the others wait for it.
+    processes.push(...(await Promise.all([0, 1, 2].map(() => startServiceProcess(databaseUrl, env)))));
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'timegate-haproxy-'));
     const port = await freePort();
     fs.writeFileSync(path.join(folder, 'haproxy.cfg'), haproxyConfig(port, processes));
