@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Area, AreaEmployee, Company, Device, Employee, ShiftAssignment } from '../entities';
@@ -138,54 +139,38 @@ export async function areaDeviceIds(ctx: RequestContext, areaId: number): Promis
   return devices.map((device) => device.id);
 }
 
-interface AreaIdsWaiter {
-  resolve(ids: number[]): void;
-  reject(error: unknown): void;
-}
-
-/** Area-id lookups waiting for the next turn of the event loop, per EntityManager (so per request). */
-const pendingAreaIds = new WeakMap<EntityManager, Map<number, AreaIdsWaiter[]>>();
+/**
+ * Area-id loaders per EntityManager (so per request, and inside its transaction when there is one).
+ * Batching only, no cache: a mutation that changes memberships and then returns employees must
+ * read the new ids.
+ */
+const areaIdLoaders = new WeakMap<EntityManager, DataLoader<number, number[]>>();
 
 /**
  * The employee's area ids, ascending. Employees read by `readEmployee`/`listEmployees` carry them
- * already; for the others (mutation results, area members) a list page resolves this field for each
- * of its employees in the same turn of the event loop: those lookups are gathered and read in ONE
- * query on the request's EntityManager (so inside its transaction), instead of one per employee.
+ * already; for the others (mutation results, area members) the lookups a list page makes in one
+ * turn of the event loop are read in ONE query (DataLoader), instead of one per employee.
  */
 export function employeeAreaIds(ctx: RequestContext, employee: { id: number; areaIds?: number[] }): number[] | Promise<number[]> {
   if (employee.areaIds) return employee.areaIds;
-  const employeeId = employee.id;
   const em = ctx.em;
-  let batch = pendingAreaIds.get(em);
-  if (!batch) {
-    const created = new Map<number, AreaIdsWaiter[]>();
-    pendingAreaIds.set(em, created);
-    setImmediate(() => {
-      pendingAreaIds.delete(em);
-      void loadAreaIds(em, created);
-    });
-    batch = created;
-  }
-  const waiting = batch;
-  return new Promise((resolve, reject) => {
-    const waiters = waiting.get(employeeId) ?? [];
-    waiters.push({ resolve, reject });
-    waiting.set(employeeId, waiters);
-  });
-}
-
-async function loadAreaIds(em: EntityManager, batch: Map<number, AreaIdsWaiter[]>): Promise<void> {
-  try {
-    const rows = await em.execute<{ employee_id: number; area_id: number }[]>(
-      'select employee_id, area_id from area_employee where employee_id in (?) order by area_id',
-      [[...batch.keys()]],
+  let loader = areaIdLoaders.get(em);
+  if (!loader) {
+    loader = new DataLoader<number, number[]>(
+      async (employeeIds) => {
+        const rows = await em.execute<{ employee_id: number; area_id: number }[]>(
+          'select employee_id, area_id from area_employee where employee_id = any(?::int[]) order by area_id',
+          [`{${employeeIds.join(',')}}`],
+        );
+        const byEmployee = new Map<number, number[]>();
+        for (const row of rows) (byEmployee.get(row.employee_id) ?? byEmployee.set(row.employee_id, []).get(row.employee_id)!).push(row.area_id);
+        return employeeIds.map((id) => byEmployee.get(id) ?? []);
+      },
+      { cache: false },
     );
-    const byEmployee = new Map<number, number[]>();
-    for (const row of rows) byEmployee.set(row.employee_id, [...(byEmployee.get(row.employee_id) ?? []), row.area_id]);
-    for (const [employeeId, waiters] of batch) for (const w of waiters) w.resolve(byEmployee.get(employeeId) ?? []);
-  } catch (error) {
-    for (const waiters of batch.values()) for (const w of waiters) w.reject(error);
+    areaIdLoaders.set(em, loader);
   }
+  return loader.load(employee.id);
 }
 
 export async function listAreaEmployees(ctx: RequestContext, areaId: number, page: PageRequest): Promise<Page<Employee>> {
