@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
@@ -34,6 +35,7 @@ import compression from 'compression';
 import { createRestRouter } from './rest/rest-router';
 import { routeTable } from './rest/route-table';
 import { buildTimegateSchema } from './schema/build-schema';
+import { compiledExecutionGateway } from './schema/compiled-execution';
 import { createContextFactory, type ContextFactory } from './schema/context-factory';
 import { formatGraphQLError } from './schema/format-error';
 import { legacyJsonStatusPlugin, parseOptions, unstorableInputPlugin, validationRules } from './schema/graphql-rules';
@@ -112,9 +114,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     expressApp.use(rateLimit(rateLimits));
 
     const apollo = new ApolloServer<RequestContext>({
-      schema,
+      // Our schema, executed by graphql-jit (src/schema/compiled-execution.ts).
+      gateway: compiledExecutionGateway(schema),
       formatError: (formatted, error) => formatGraphQLError(formatted, error, { production: config.nodeEnv === 'production' }),
-      plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server }), costLimitPlugin(schema, config.graphqlMaxCost), unstorableInputPlugin(), legacyJsonStatusPlugin()],
+      plugins: [
+        ApolloServerPluginDrainHttpServer({ httpServer: server }),
+        // No cache hints are used; the default cache-control plugin would wrap every field resolver.
+        ApolloServerPluginCacheControlDisabled(),
+        costLimitPlugin(schema, config.graphqlMaxCost),
+        unstorableInputPlugin(),
+        legacyJsonStatusPlugin(),
+      ],
       validationRules: validationRules(config, { withIntrospectionRule: false }),
       parseOptions: parseOptions(config),
       introspection: config.graphqlIntrospection,

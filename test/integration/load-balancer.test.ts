@@ -65,7 +65,12 @@ describe('three processes behind HAProxy, round robin, on one PostgreSQL', funct
     databaseUrl = await freshDatabaseUrl('load-balancer');
     // Short poll intervals and offline threshold, so presence shows within seconds.
     const env = { TIMEGATE_ATT_DELAY: '2', TIMEGATE_OFFLINE_MIN_SECONDS: '3', TIMEGATE_TERMINAL_SWEEP_MS: '300', TIMEGATE_PRESENCE_FLUSH_MS: '200', TIMEGATE_WEBHOOK_POLL_MS: '200' };
-    // All three start at once on the new database: one migrates it while the others wait for it.
+    // The database exists, as in production; all three start at once on it: one migrates it while
+    // the others wait for it.
+    const admin = new URL(databaseUrl);
+    const name = admin.pathname.slice(1);
+    admin.pathname = '/postgres';
+    await query(admin.toString(), `create database "${name}"`);
     processes.push(...(await Promise.all([0, 1, 2].map(() => startServiceProcess(databaseUrl, env)))));
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'timegate-haproxy-'));
     const port = await freePort();
