@@ -1,4 +1,5 @@
-import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int } from 'type-graphql';
+import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
 
 @ObjectType('WeekdayInterval', { description: 'Doors open on this ISO weekday from startTime to endTime (inclusive), local to the terminal.' })

@@ -1,4 +1,5 @@
-import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, InputType, Int } from 'type-graphql';
+import { ObjectType } from './object-type';
 
 const SCOPES_DESCRIPTION =
   'Scopes: `read`, `write` (includes read), `admin` (everything in the workspace, keys included), `doors:unlock`.';

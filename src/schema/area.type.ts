@@ -1,4 +1,5 @@
-import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int } from 'type-graphql';
+import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
 
 @ObjectType('Area', { description: 'A place in a company; its devices inherit every employee registered in it (permission 0).' })

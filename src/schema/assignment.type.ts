@@ -1,4 +1,5 @@
-import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, InputType, Int, registerEnumType } from 'type-graphql';
+import { ObjectType } from './object-type';
 import { SyncStatus } from '../entities/device-user.entity';
 import { AssignmentSource } from '../services/assignment.service';
 import { Connection } from './connection';

@@ -1,4 +1,5 @@
-import { ArgsType, Field, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, Int } from 'type-graphql';
+import { ObjectType } from './object-type';
 import { GraphQLJSON } from 'graphql-scalars';
 import { Connection, ConnectionArgs } from './connection';
 

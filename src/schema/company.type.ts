@@ -1,4 +1,5 @@
-import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, InputType, Int } from 'type-graphql';
+import { ObjectType } from './object-type';
 import { Connection } from './connection';
 
 @ObjectType('Company', { description: 'The enterprise that owns devices, employees and areas.' })

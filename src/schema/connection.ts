@@ -1,4 +1,5 @@
-import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
+import { ArgsType, Field, Int, type ClassType } from 'type-graphql';
+import { ObjectType } from './object-type';
 import { DomainError } from '../errors/domain-error';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageRequest } from '../services/pagination';
 

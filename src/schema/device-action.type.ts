@@ -1,4 +1,5 @@
-import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, InputType, Int } from 'type-graphql';
+import { ObjectType } from './object-type';
 import { DEVICE_ACTION_TYPES } from '../services/device-action.service';
 import { Connection } from './connection';
 

@@ -1,4 +1,5 @@
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Field, Int } from 'type-graphql';
+import { ObjectType } from './object-type';
 import { Connection } from './connection';
 
 @ObjectType('DeviceCommand', { description: "A command queued for a terminal and how it ended. The command's text is not shown (it can carry names, templates, photos): only its verb and table." })

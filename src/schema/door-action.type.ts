@@ -1,4 +1,5 @@
-import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, InputType, Int, registerEnumType } from 'type-graphql';
+import { ObjectType } from './object-type';
 import { DeviceCommandStatus } from '../entities/device-command.entity';
 import { DeviceStatus } from '../entities/device.entity';
 

@@ -1,4 +1,5 @@
-import { ArgsType, Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, Int, registerEnumType } from 'type-graphql';
+import { ObjectType } from './object-type';
 import { DoorEventClass } from '../entities/door-event.entity';
 import { Connection, ConnectionArgs } from './connection';
 

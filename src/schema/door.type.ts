@@ -1,4 +1,5 @@
-import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, InputType, Int, registerEnumType } from 'type-graphql';
+import { ObjectType } from './object-type';
 import { DoorRelay, DoorSensor } from '../entities/door.entity';
 
 registerEnumType(DoorSensor, { name: 'DoorSensor', description: 'The door sensor: `open`, `closed`, or `unknown` (not reported yet, or no sensor).' });

@@ -1,4 +1,5 @@
-import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Int, registerEnumType } from 'type-graphql';
+import { ObjectType } from './object-type';
 
 export enum FaceEnrollmentStatusValue {
   pending = 'pending',

@@ -1,4 +1,5 @@
-import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Int, registerEnumType } from 'type-graphql';
+import { ObjectType } from './object-type';
 
 /** Biometric type index of the protocol (the biometric type table of ATT-DOC; src/devices/PROTOCOL.md), by name. */
 export enum BiometricType {

@@ -1,4 +1,5 @@
-import { ArgsType, Field, InterfaceType, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, InterfaceType, Int } from 'type-graphql';
+import { ObjectType } from './object-type';
 import { DeviceStatus } from '../entities/device.entity';
 import { DeviceActionType } from './device-action.type';
 import { DoorActionType } from './door-action.type';

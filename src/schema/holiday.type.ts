@@ -1,4 +1,5 @@
-import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int } from 'type-graphql';
+import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
 
 @ObjectType('Holiday', { description: "A company's holiday: nobody is absent on it, and work on it is overtime." })

@@ -1,4 +1,5 @@
-import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int } from 'type-graphql';
+import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
 
 @ObjectType('PayPeriod', { description: "A company's pay period; once locked by an admin its attendance days never change." })

@@ -1,5 +1,6 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
-import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql';
+import { ObjectType } from './object-type';
 import { PunchRecordType } from '../entities/punch.entity';
 import { Connection, ConnectionArgs } from './connection';
 

@@ -1,4 +1,5 @@
-import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int } from 'type-graphql';
+import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
 
 @ObjectType('ShiftAssignment', { description: "A shift for an employee or an area's employees, from a date; an employee's own wins over an area's, which wins over the company default." })

@@ -1,4 +1,5 @@
-import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql';
+import { ObjectType } from './object-type';
 import { ShiftPairing } from '../entities/shift.entity';
 import { Connection, ConnectionArgs } from './connection';
 

@@ -1,5 +1,6 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
-import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, ID, Int } from 'type-graphql';
+import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
 
 @ObjectType('AttendanceDay', { description: "One employee's attendance on one local date, as the attendance engine computed it (docs/attendance.md)." })

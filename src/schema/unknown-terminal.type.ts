@@ -1,4 +1,5 @@
-import { ArgsType, Field, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, Int } from 'type-graphql';
+import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
 
 @ObjectType('UnknownTerminal', { description: 'A terminal that contacts the service with a serial number no workspace has registered yet.' })

@@ -1,4 +1,5 @@
-import { ArgsType, Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql';
+import { ObjectType } from './object-type';
 import { WebhookDeliveryStatus } from '../entities/webhook-delivery.entity';
 import { Connection, ConnectionArgs } from './connection';
 

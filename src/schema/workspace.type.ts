@@ -1,4 +1,5 @@
-import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, InputType, Int } from 'type-graphql';
+import { ObjectType } from './object-type';
 import { ApiKeyType } from './api-key.type';
 
 @ObjectType('Workspace', { description: 'The tenant: every resource belongs to exactly one workspace.' })
