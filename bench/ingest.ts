@@ -55,7 +55,6 @@ async function main(): Promise<void> {
   const runs = numberArg('runs', 2);
   const db = await benchDatabase('ingest');
   const service = await spawnService(db.url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: terminals });
   let baseline: Awaited<ReturnType<typeof spawnServer>> | null = null;
   try {
     const fleet = await createFleet(service.url, terminals, 'ING', 'Europe/Berlin');
@@ -72,6 +71,9 @@ async function main(): Promise<void> {
 
     const upload = async (url: string, start: number): Promise<Run> => {
       const before = await counts();
+      // Fresh keep-alive connections per run: a socket left idle while the other server ran would
+      // have been closed by its server (keep-alive timeout) and fail the next request.
+      const agent = new http.Agent({ keepAlive: true, maxSockets: terminals });
       let failures = 0;
       const began = process.hrtime.bigint();
       await Promise.all(
@@ -83,6 +85,7 @@ async function main(): Promise<void> {
         }),
       );
       const seconds = Number(process.hrtime.bigint() - began) / 1e9;
+      agent.destroy();
       const after = await counts();
       return { seconds, stored: after.count - before.count, attached: after.attached - before.attached, failures };
     };
@@ -140,7 +143,6 @@ async function main(): Promise<void> {
       ],
     );
   } finally {
-    agent.destroy();
     await baseline?.stop();
     await service.stop();
     await db.stop();

@@ -8,7 +8,6 @@ import { Workspace } from './workspace.entity';
  */
 @Entity({ tableName: 'event' })
 @Index({ name: 'event_workspace_id_index', properties: ['workspaceId', 'id'] })
-@Index({ name: 'event_created_at_index', properties: ['createdAt'] })
 export class Event {
   [PrimaryKeyProp]?: ['id', 'createdAt'];
 
