@@ -117,10 +117,18 @@ async function main(): Promise<void> {
     };
     await send(RATE * WARMUP_SECONDS, -1_000_000, false);
     await sleep(500);
+    // Every garbage-collection pause of the service (it runs in this process) while measured.
+    const gcPauses: number[] = [];
+    const gcObserver = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) gcPauses.push(entry.duration);
+    });
+    gcObserver.observe({ entryTypes: ['gc'] });
     const achieved = await send(total, 0, true);
     const expected = total * SUBSCRIBERS;
     const deadline = Date.now() + 30_000;
     while (latencies.length < expected && Date.now() < deadline) await sleep(50);
+    gcObserver.disconnect();
+    gcPauses.sort((a, b) => a - b);
     latencies.sort((a, b) => a - b);
     writeLatencies.sort((a, b) => a - b);
     if (latencies.length === 0) latencies.push(NaN);
@@ -128,6 +136,10 @@ async function main(): Promise<void> {
     console.log(`subscriptions: ${total} punches (${SOURCES[SOURCE]}, after ${WARMUP_SECONDS} s of warm-up) at ${achieved.toFixed(0)}/s (target ${RATE}/s, ${failures} failed) to ${SUBSCRIBERS} subscribers`);
     console.log(
       `  received ${latencies.length}/${expected}; latency punch request -> subscriber: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`,
+    );
+    console.log(`  tail: p99.9 ${percentile(latencies, 99.9).toFixed(1)} ms`);
+    console.log(
+      `  GC pauses while measured: ${gcPauses.length}, ${gcPauses.reduce((a, b) => a + b, 0).toFixed(0)} ms in all; p50 ${(gcPauses.length ? percentile(gcPauses, 50) : 0).toFixed(1)} ms, p99 ${(gcPauses.length ? percentile(gcPauses, 99) : 0).toFixed(1)} ms, max ${(gcPauses.at(-1) ?? 0).toFixed(1)} ms; over 10 ms: ${gcPauses.filter((d) => d > 10).length}, over 50 ms: ${gcPauses.filter((d) => d > 50).length}`,
     );
     console.log(`  of which the write (request -> committed): p50 ${percentile(writeLatencies, 50).toFixed(1)} ms, p99 ${percentile(writeLatencies, 99).toFixed(1)} ms (load average ${os.loadavg()[0]!.toFixed(1)})`);
     await subscribers.terminate();
