@@ -303,8 +303,13 @@ export interface StaleScope {
  * to recompute, outside locked pay periods, and wakes the worker at commit. Runs in the caller's
  * transaction, so a change and its mark commit together. Days never stored need no mark: they are
  * computed when first read.
+ *
+ * Takes the attendance lock first: a computation in progress may have read the data this change
+ * replaces, and would store its result as fresh after the mark (or insert a day the mark never
+ * saw). Waiting for it means the mark lands after its write, and a later computation sees the change.
  */
 export async function markDaysStale(em: EntityManager, scope: StaleScope, from: string | null, to: string | null): Promise<void> {
+  await takeAttendanceLock(em);
   const conditions: string[] = [];
   const params: unknown[] = [];
   if (scope.employeeIds) {
