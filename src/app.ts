@@ -154,8 +154,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     events.onWake(() => webhooks.kick());
     const housekeeping = new HistoryHousekeeping({ orm: database.orm, config, logger, now });
     // This month's and the coming months' partitions exist before the first row arrives (a row
-    // without its month would land in the default partition and have to be moved later).
-    await housekeeping.ensurePartitions();
+    // without its month would land in the default partition and have to be moved later). A failure
+    // here (a lock held too long) must not stop the start: rows still have the default partition,
+    // and the periodic job tries again.
+    await housekeeping.ensurePartitions().catch((error: unknown) => logger.warn({ err: error }, 'history partitions not created at start; the periodic job retries'));
     const attendance = new AttendanceWorker({ orm: database.orm, config, logger, now });
     events.onActivity(() => attendance.kick());
     const subscriptions = startSubscriptionServer({ server, schema, orm: database.orm, config, contextFactory, events, rateLimits, logger });

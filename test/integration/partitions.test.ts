@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import pino from 'pino';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { createApp } from '../../src/app';
+import pg from 'pg';
+import { createApp, type App } from '../../src/app';
 import { loadConfig } from '../../src/config/config';
 import { ormOptions } from '../../src/db/orm-config';
 import { ensurePartitions, listPartitions } from '../../src/db/partitions';
@@ -26,6 +27,20 @@ describe('partitioned history and 64-bit punch ids', () => {
   const sql = <T = any>(query: string, params: unknown[] = []) => t.app.database.orm.em.fork().getConnection().execute<T[]>(query, params);
   const partitionOf = async (table: string, id: number | string) => (await sql(`select tableoid::regclass::text as part from ${table} where id = ?`, [id]))[0]?.part;
 
+  /** A workspace with one employee (pin) and one device; `punchAt` records a manual punch through REST. */
+  async function punchingWorkspace(pin: string) {
+    const ws = await createWorkspace(t.url, { maxCompanies: 5 });
+    const company = await createCompany(t.url, ws.key);
+    const employee = await createEmployee(t.url, ws.key, company.id, { pin });
+    const device = await createDevice(t.url, ws.key, company.id);
+    const punchAt = (time: string) =>
+      rest(t.url, 'POST', '/public/v2/punches', {
+        key: ws.key,
+        body: { employee_id: employee.id, device_id: device.id, company_id: company.id, punch_time: time, punch_state: '0' },
+      });
+    return { ws, punchAt };
+  }
+
   it('the service creates last month to three months ahead at start, for punch, event and audit_event', async () => {
     for (const table of ['punch', 'event', 'audit_event']) {
       const parts = await listPartitions(t.app.database.orm.em.fork(), table);
@@ -34,14 +49,8 @@ describe('partitioned history and 64-bit punch ids', () => {
   });
 
   it('a punch of a month without a partition waits in the default one and moves to its month when that is created', async () => {
-    const ws = await createWorkspace(t.url, { maxCompanies: 5 });
-    const company = await createCompany(t.url, ws.key);
-    const employee = await createEmployee(t.url, ws.key, company.id, { pin: '4401' });
-    const device = await createDevice(t.url, ws.key, company.id);
-    const created = await rest(t.url, 'POST', '/public/v2/punches', {
-      key: ws.key,
-      body: { employee_id: employee.id, device_id: device.id, company_id: company.id, punch_time: '2026-08-10T07:59:00Z', punch_state: '0' },
-    });
+    const { ws, punchAt } = await punchingWorkspace('4401');
+    const created = await punchAt('2026-08-10T07:59:00Z');
     expect(created.status).to.equal(201);
     expect(await partitionOf('punch', created.body.id)).to.equal('punch_default');
 
@@ -54,10 +63,7 @@ describe('partitioned history and 64-bit punch ids', () => {
     expect(read.status).to.equal(200);
     expect(read.body).to.deep.include({ id: created.body.id, punch_time: '2026-08-10T07:59:00.000Z' });
     // The same punch again is still recognised in its new partition.
-    const again = await rest(t.url, 'POST', '/public/v2/punches', {
-      key: ws.key,
-      body: { employee_id: employee.id, device_id: device.id, company_id: company.id, punch_time: '2026-08-10T07:59:00Z', punch_state: '0' },
-    });
+    const again = await punchAt('2026-08-10T07:59:00Z');
     expect(again.status).to.equal(200);
     expect(again.body.id).to.equal(created.body.id);
   });
@@ -71,8 +77,28 @@ describe('partitioned history and 64-bit punch ids', () => {
     expect(await listPartitions(t.app.database.orm.em.fork(), 'event')).to.include.members(['event_y2027m04', 'event_y2027m08']);
   });
 
+  it('a start whose partition maintenance cannot get its locks still serves; the next run creates the months', async function () {
+    this.timeout(30_000);
+    const blocker = new pg.Client({ connectionString: t.config.databaseUrl! });
+    await blocker.connect();
+    let second: App | null = null;
+    try {
+      await blocker.query('begin');
+      await blocker.query('lock table punch_default in access exclusive mode');
+      const later = () => new Date('2031-06-15T10:00:00Z');
+      second = await createApp(t.config, { logger: pino({ level: 'silent' }), now: later });
+      expect((await fetch(`${second.url}/healthz`)).status).to.equal(200);
+      expect(await listPartitions(t.app.database.orm.em.fork(), 'punch')).to.not.include('punch_y2031m06');
+      await blocker.query('rollback');
+      expect(await second.housekeeping.ensurePartitions()).to.include('punch_y2031m06');
+    } finally {
+      await blocker.end();
+      await second?.stop();
+    }
+  });
+
   it('retention drops event months once they are wholly past it, with their webhook deliveries; stray old rows of the default partition go too', async () => {
-    const ws = await createWorkspace(t.url, { maxCompanies: 5 });
+    const { ws, punchAt } = await punchingWorkspace('5501');
     const endpoint = await rest(t.url, 'POST', '/public/v2/webhooks', {
       key: ws.key,
       body: { url: 'http://127.0.0.1:9/hook', event_types: ['attendance.created'] },
@@ -80,13 +106,7 @@ describe('partitioned history and 64-bit punch ids', () => {
     expect(endpoint.status, endpoint.text).to.equal(201);
     clock = Date.parse('2026-09-12T10:00:00Z');
     await t.app.housekeeping.ensurePartitions();
-    const company = await createCompany(t.url, ws.key);
-    const employee = await createEmployee(t.url, ws.key, company.id, { pin: '5501' });
-    const device = await createDevice(t.url, ws.key, company.id);
-    const punch = await rest(t.url, 'POST', '/public/v2/punches', {
-      key: ws.key,
-      body: { employee_id: employee.id, device_id: device.id, company_id: company.id, punch_time: '2026-09-12T09:00:00Z', punch_state: '0' },
-    });
+    const punch = await punchAt('2026-09-12T09:00:00Z');
     expect(punch.status).to.equal(201);
     const [event] = await sql(`select id, tableoid::regclass::text as part from event where workspace_id = ? and type = 'attendance.created'`, [ws.id]);
     expect(event.part).to.equal('event_y2026m09');
