@@ -1,6 +1,7 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../services/context';
 import * as areas from '../services/area.service';
+import { employeeViews } from '../services/employee.service';
 import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';
 import { AreaConnection, AreasArgs, AreaType, CreateAreaInput, DeviceRefInput, EmployeeRefInput, UpdateAreaInput } from '../schema/area.type';
 import { DeviceConnection, DeviceType } from '../schema/device.type';
@@ -23,7 +24,8 @@ export class AreaResolver {
   @Authorized('read')
   @Query(() => EmployeeConnection, { description: 'The employees registered in an area.' })
   async areaEmployees(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Args() page: ConnectionArgs) {
-    return toConnection(await areas.listAreaEmployees(ctx, areaId, pageRequest(page)));
+    const members = await areas.listAreaEmployees(ctx, areaId, pageRequest(page));
+    return toConnection({ ...members, items: await employeeViews(ctx, members.items) });
   }
 
   @Authorized('read')
@@ -62,20 +64,20 @@ export class AreaResolver {
 
   @Authorized('write')
   @Mutation(() => [EmployeeType], { description: 'Registers employees in the area; returns all its employees.' })
-  addAreaEmployees(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Arg('items', () => [EmployeeRefInput]) items: EmployeeRefInput[]) {
-    return areas.changeAreaEmployees(ctx, areaId, 'add', items);
+  async addAreaEmployees(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Arg('items', () => [EmployeeRefInput]) items: EmployeeRefInput[]) {
+    return employeeViews(ctx, await areas.changeAreaEmployees(ctx, areaId, 'add', items));
   }
 
   @Authorized('write')
   @Mutation(() => [EmployeeType], { description: 'Removes employees from the area (non-members are ignored); returns all its employees.' })
-  removeAreaEmployees(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Arg('items', () => [EmployeeRefInput]) items: EmployeeRefInput[]) {
-    return areas.changeAreaEmployees(ctx, areaId, 'remove', items);
+  async removeAreaEmployees(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Arg('items', () => [EmployeeRefInput]) items: EmployeeRefInput[]) {
+    return employeeViews(ctx, await areas.changeAreaEmployees(ctx, areaId, 'remove', items));
   }
 
   @Authorized('write')
   @Mutation(() => [EmployeeType], { description: 'Makes the area\'s employees exactly `items`; returns them.' })
-  syncAreaEmployees(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Arg('items', () => [EmployeeRefInput]) items: EmployeeRefInput[]) {
-    return areas.changeAreaEmployees(ctx, areaId, 'sync', items);
+  async syncAreaEmployees(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Arg('items', () => [EmployeeRefInput]) items: EmployeeRefInput[]) {
+    return employeeViews(ctx, await areas.changeAreaEmployees(ctx, areaId, 'sync', items));
   }
 
   @Authorized('write')

@@ -1,6 +1,5 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../services/context';
-import { employeeAreaIds } from '../services/area.service';
 import * as employees from '../services/employee.service';
 import { pageRequest, toConnection } from '../schema/connection';
 import { listEmployeeTemplates } from '../services/employee-template.service';
@@ -23,11 +22,6 @@ export class EmployeeResolver {
     return toConnection(await employees.listEmployees(ctx, filter, pageRequest(page)));
   }
 
-  @FieldResolver(() => [Int], { description: 'The areas the employee is registered in.' })
-  areaIds(@Ctx() ctx: RequestContext, @Root() employee: EmployeeType) {
-    return employeeAreaIds(ctx, employee);
-  }
-
   @FieldResolver(() => [EmployeeTemplateType], { description: 'Biometric templates enrolled on terminals (metadata only).' })
   async templates(@Ctx() ctx: RequestContext, @Root() employee: EmployeeType) {
     return (await listEmployeeTemplates(ctx, employee.id)).map(templateView);
@@ -35,19 +29,22 @@ export class EmployeeResolver {
 
   @Authorized('write')
   @Mutation(() => EmployeeType)
-  createEmployee(@Ctx() ctx: RequestContext, @Arg('input') input: CreateEmployeeInput) {
-    return employees.createEmployee(ctx, input);
+  async createEmployee(@Ctx() ctx: RequestContext, @Arg('input') input: CreateEmployeeInput) {
+    const [employee] = await employees.employeeViews(ctx, [await employees.createEmployee(ctx, input)]);
+    return employee;
   }
 
   @Authorized('write')
   @Mutation(() => EmployeeType)
-  updateEmployee(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('input') input: UpdateEmployeeInput) {
-    return employees.updateEmployee(ctx, id, input);
+  async updateEmployee(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('input') input: UpdateEmployeeInput) {
+    const [employee] = await employees.employeeViews(ctx, [await employees.updateEmployee(ctx, id, input)]);
+    return employee;
   }
 
   @Authorized('write')
   @Mutation(() => EmployeeType)
-  deleteEmployee(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
-    return employees.deleteEmployee(ctx, id);
+  async deleteEmployee(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+    const [employee] = await employees.employeeViews(ctx, [await employees.deleteEmployee(ctx, id)]);
+    return employee;
   }
 }

@@ -15,6 +15,10 @@ export class EmployeeType {
   @Field() isActive!: boolean;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
+  // A plain field rather than a field resolver: every resolver returns employees with their area
+  // ids (employeeViews), and a resolved field costs a resolve-info object and type-graphql's
+  // argument handling for each node of a list.
+  @Field(() => [Int], { description: 'The areas the employee is registered in.' }) areaIds!: number[];
 }
 
 @ObjectType('EmployeeConnection')

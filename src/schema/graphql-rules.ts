@@ -124,17 +124,28 @@ export function fieldCountRule(maxFields: number): ValidationRule {
  * error, or null. Such a string reaching SQL is a database error, not the client's 422.
  */
 export function unstorableInput(document: DocumentNode, variables: Record<string, unknown> | null | undefined): GraphQLError | null {
-  let field = unstorableStringAt(variables ?? {});
-  if (!field) {
-    visit(document, {
-      Argument(node) {
-        if (!field && unstorableStringAt(valueFromASTUntyped(node.value))) field = node.name.value;
-      },
-    });
-  }
+  const field = unstorableStringAt(variables ?? {}) ?? unstorableLiteral(document);
   if (!field) return null;
   const error = unstorableError(field);
   return new GraphQLError(error.message, { extensions: { code: error.code, details: error.details, http: { status: 422 } } });
+}
+
+/**
+ * The argument holding an unstorable string literal, or null. Remembered per document: Apollo hands
+ * every request of the same query text the same parsed document, and its literals do not change.
+ */
+const literalChecks = new WeakMap<DocumentNode, string | null>();
+function unstorableLiteral(document: DocumentNode): string | null {
+  const known = literalChecks.get(document);
+  if (known !== undefined) return known;
+  let field: string | null = null;
+  visit(document, {
+    Argument(node) {
+      if (!field && unstorableStringAt(valueFromASTUntyped(node.value))) field = node.name.value;
+    },
+  });
+  literalChecks.set(document, field);
+  return field;
 }
 
 /** Apollo plugin: the same check for POST /graphql. */

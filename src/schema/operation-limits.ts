@@ -74,11 +74,22 @@ export function costError(cost: number, maxCost: number): GraphQLError {
 }
 
 export function costLimitPlugin(schema: GraphQLSchema, maxCost: number): ApolloServerPlugin {
+  // Apollo hands every request of the same query text the same parsed document. Without variables
+  // the cost depends on the document and the operation name only, so it is computed once for them.
+  const costsOf = new WeakMap<DocumentNode, Map<string, number>>();
+  const costOf = (document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | undefined) => {
+    if (variables && Object.keys(variables).length > 0) return operationCost(schema, document, variables, operationName);
+    let costs = costsOf.get(document);
+    if (!costs) costsOf.set(document, (costs = new Map()));
+    let cost = costs.get(operationName ?? '');
+    if (cost === undefined) costs.set(operationName ?? '', (cost = operationCost(schema, document, undefined, operationName)));
+    return cost;
+  };
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document }) {
-          const cost = operationCost(schema, document, request.variables, request.operationName ?? undefined);
+          const cost = costOf(document, request.variables, request.operationName ?? undefined);
           if (cost > maxCost) throw costError(cost, maxCost);
         },
       };

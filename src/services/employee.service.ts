@@ -8,6 +8,7 @@ import { uniqueViolationToDomainError } from './unique-violation';
 import { FieldChecker, limits } from './validation';
 import { lockWorkspace } from './workspace.service';
 import { executePrepared } from './prepared-statement';
+import { employeeAreaIds } from './area.service';
 
 export interface EmployeeInput {
   companyId?: number;
@@ -104,6 +105,27 @@ function toEmployeeView(ctx: RequestContext, row: EmployeeViewRow): EmployeeView
     updatedAt: platform.parseDate(row.updated_at as string) as Date,
     areaIds: row.area_ids,
   };
+}
+
+/**
+ * Employees as the API shows them, with their area ids: the area-id lookups of all of them are one
+ * query (employeeAreaIds batches them through DataLoader).
+ */
+export async function employeeViews(ctx: RequestContext, list: readonly Employee[]): Promise<EmployeeView[]> {
+  const areaIds = await Promise.all(list.map((employee) => employeeAreaIds(ctx, employee)));
+  return list.map((e, index) => ({
+    id: e.id,
+    companyId: e.companyId,
+    name: e.name,
+    lastname: e.lastname,
+    code: e.code,
+    pin: e.pin ?? null,
+    email: e.email ?? null,
+    isActive: e.isActive,
+    createdAt: e.createdAt,
+    updatedAt: e.updatedAt,
+    areaIds: areaIds[index]!,
+  }));
 }
 
 /** One employee of the caller's workspace with its area ids (one query), or `not_found`. */
