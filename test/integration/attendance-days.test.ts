@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { AttendanceWorker } from '../../src/services/attendance/attendance-worker';
 import { subscribe } from '../support/events';
 import { createArea, createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
@@ -266,5 +267,38 @@ describe('attendance days: computed from terminal punches, kept current, read as
     // The other workspace sees none of these days.
     const theirs = await rest(t.url, 'GET', `/public/v2/timesheets?start_date=2026-03-02&end_date=2026-03-02`, { key: other.key });
     expect(theirs.body.map((d: any) => d.employee_id)).to.deep.equal([foreign.id]);
+  });
+});
+
+// Regression: a process stopping with a backlog of punches (after a burst of uploads) waited for the
+// worker to work it all off, minutes after SIGTERM. Now a stopped worker starts no further batch; the
+// backlog waits, committed cursor and all, for the next run.
+describe('attendance worker: stopping with a backlog', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ TIMEGATE_ATTENDANCE_WORKER: 'false' }, 'attendance-stop');
+  });
+  after(() => t.stop());
+
+  it('a stopped worker runs no batch and moves no cursor; a running one then takes the backlog', async () => {
+    const ws = await createWorkspace(t.url);
+    const c = await createCompany(t.url, ws.key);
+    const device = await createDevice(t.url, ws.key, c.id);
+    const e = await createEmployee(t.url, ws.key, c.id, { pin: '77' });
+    const lines = Array.from({ length: 20 }, (_, i) => `77\t2026-03-${String(2 + i).padStart(2, '0')} 09:00:00\t0\t1\t0`).join('\n');
+    expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, lines)).text).to.match(/^OK/);
+    const cursor = async () => (await query(t.config.databaseUrl!, `select position from job_cursor where name = 'attendance'`))[0]?.position ?? null;
+    const before = await cursor();
+
+    const deps = { orm: t.app.database.orm, config: t.config, logger: t.app.logger, now: () => new Date() };
+    const stopped = new AttendanceWorker(deps);
+    stopped.stop();
+    expect(await stopped.runUntilIdle()).to.equal(0);
+    expect(await cursor(), 'no batch ran').to.equal(before);
+    expect(await query(t.config.databaseUrl!, 'select 1 from attendance_day where employee_id = $1', [e.id])).to.have.length(0);
+
+    expect(await new AttendanceWorker(deps).runUntilIdle()).to.be.greaterThan(0);
+    expect(await cursor()).to.not.equal(before);
+    expect(await query(t.config.databaseUrl!, 'select 1 from attendance_day where employee_id = $1', [e.id])).to.have.length.greaterThan(19);
   });
 });

@@ -24,6 +24,7 @@ const BACKLOG_PAUSE_FACTOR = 3;
 export class AttendanceWorker {
   private jobs: PeriodicJobs | null = null;
   private kickTimer: NodeJS.Timeout | null = null;
+  private stopping = false;
 
   constructor(private readonly deps: { orm: MikroORM; config: Config; logger: Logger; now: () => Date }) {}
 
@@ -43,7 +44,9 @@ export class AttendanceWorker {
     this.kickTimer.unref();
   }
 
+  /** No batch starts after this; the one in progress finishes (the process waits for it on stop). */
   stop(): void {
+    this.stopping = true;
     if (this.kickTimer) clearTimeout(this.kickTimer);
     this.kickTimer = null;
     this.jobs = null;
@@ -52,7 +55,9 @@ export class AttendanceWorker {
   /** Batches until nothing is left (or the per-run cap); returns how many days changed. */
   async runUntilIdle(): Promise<number> {
     let changed = 0;
-    for (let batch = 0; batch < MAX_BATCHES_PER_RUN; batch += 1) {
+    // A backlog is left for the next start rather than holding a stopping process: the cursor is
+    // committed with each batch, so nothing is lost.
+    for (let batch = 0; batch < MAX_BATCHES_PER_RUN && !this.stopping; batch += 1) {
       const began = performance.now();
       const result = await this.runBatch();
       changed += result.changed;
