@@ -141,12 +141,16 @@ describe('areas and area membership', () => {
       expect(added.status).to.equal(200);
       expect(added.body.map((e: any) => e.id)).to.deep.equal([e1.id, e2.id]);
       expect(added.body[0]).to.include({ name: 'Ada', company_id: companyId });
-      await send('POST', `/public/v2/areas/${second.id}/employees`, [{ employee_id: e1.id }]);
+      expect(added.body.map((e: any) => e.area_ids), 'the members returned carry their area ids').to.deep.equal([[area.id], [area.id]]);
+      const inSecond = await send('POST', `/public/v2/areas/${second.id}/employees`, [{ employee_id: e1.id }]);
+      expect(inSecond.body.map((e: any) => e.area_ids)).to.deep.equal([[area.id, second.id]]);
+      const updated = await send('PUT', `/public/v2/employees/${e1.id}`, { lastname: 'Byron' });
+      expect(updated.body, 'an updated employee carries its area ids').to.include({ lastname: 'Byron' }).and.to.have.deep.property('area_ids', [area.id, second.id]);
       expect((await get(`/public/v2/employees/${e1.id}`)).body.area_ids, 'an employee may be in several areas').to.deep.equal([area.id, second.id]);
       const listed = (await get(`/public/v2/employees?company_id=${companyId}&per_page=1000`)).body as Array<{ id: number; area_ids: number[] }>;
       const areasOf = new Map(listed.map((e) => [e.id, e.area_ids]));
       expect([e1, e2, e3].map((e) => areasOf.get(e.id)), 'a list page reads its area ids in one batch, each employee gets its own').to.deep.equal([[area.id, second.id], [area.id], []]);
-      expect((await get(path)).body.map((e: any) => e.id)).to.deep.equal([e1.id, e2.id]);
+      expect((await get(path)).body.map((e: any) => [e.id, e.area_ids])).to.deep.equal([[e1.id, [area.id, second.id]], [e2.id, [area.id]]]);
       expect((await get(`/public/v2/areas/${area.id}`)).body.employee_ids).to.deep.equal([e1.id, e2.id]);
 
       const again = await send('POST', path, [{ employee_id: e1.id }]);
@@ -158,7 +162,7 @@ describe('areas and area membership', () => {
 
       const synced = await send('POST', `${path}/sync`, [{ employee_id: e3.id }, { employee_id: e1.id }]);
       expect(synced.status).to.equal(200);
-      expect(synced.body.map((e: any) => e.id)).to.deep.equal([e1.id, e3.id]);
+      expect(synced.body.map((e: any) => [e.id, e.area_ids])).to.deep.equal([[e1.id, [area.id, second.id]], [e3.id, [area.id]]]);
       const cleared = await send('POST', `${path}/sync`, []);
       expect(cleared.body).to.deep.equal([]);
       expect((await get(`/public/v2/areas/${area.id}`)).body.employee_ids).to.deep.equal([]);

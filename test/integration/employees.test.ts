@@ -87,6 +87,15 @@ describe('employees', () => {
       after: gqlPage.employees.pageInfo.endCursor,
     });
     expect(next.employees.nodes.map((e: any) => e.name)).to.deep.equal(['Worker2', 'Worker3']);
+    // Edges are built only when selected; their cursors are the page's and lead to the same windows.
+    const withEdges = await gqlData(t.url, ws.key, 'query ($after: String) { employees(first: 2, after: $after) { pageInfo { startCursor endCursor } edges { cursor node { name } } } }', {
+      after: gqlPage.employees.pageInfo.endCursor,
+    });
+    const edges = withEdges.employees.edges;
+    expect(edges.map((e: any) => e.node.name)).to.deep.equal(['Worker2', 'Worker3']);
+    expect([edges[0].cursor, edges[1].cursor]).to.deep.equal([withEdges.employees.pageInfo.startCursor, withEdges.employees.pageInfo.endCursor]);
+    const fromEdge = await gqlData(t.url, ws.key, 'query ($after: String) { employees(first: 1, after: $after) { nodes { name } } }', { after: edges[0].cursor });
+    expect(fromEdge.employees.nodes.map((e: any) => e.name)).to.deep.equal(['Worker3']);
     const badCursor = await gql(t.url, ws.key, '{ employees(after: "nope") { totalCount } }');
     expect(badCursor.errors?.[0].extensions?.code).to.equal('validation_failed');
   });

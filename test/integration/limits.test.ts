@@ -70,6 +70,16 @@ describe('limits and security headers', () => {
     expect(costly.errors?.[0].message).to.match(/costs \d+, more than the limit of 2000/);
     const cheap = await gql(t.url, ws.key, 'query ($n: Int) { employees(first: $n) { nodes { id name } } }', { n: 10 });
     expect(cheap.errors).to.equal(undefined);
+    // The cost of a document without variables is remembered per parsed document: the second request
+    // of the same text is refused too, and the same text with variables is priced per request.
+    // (Another workspace: this suite's rate limit is small, and it is per key.)
+    const other = await createWorkspace(t.url);
+    const literal = '{ employees(first: 1000) { nodes { id name lastname code pin email isActive } } }';
+    for (let i = 0; i < 2; i += 1) expect((await gql(t.url, other.key, literal)).errors?.[0].extensions?.code, `request ${i + 1}`).to.equal('query_too_complex');
+    const priced = 'query ($n: Int) { employees(first: $n) { nodes { id name lastname code pin email isActive } } }';
+    expect((await gql(t.url, other.key, priced, { n: 1000 })).errors?.[0].extensions?.code).to.equal('query_too_complex');
+    expect((await gql(t.url, other.key, priced, { n: 5 })).errors).to.equal(undefined);
+    expect((await gql(t.url, other.key, priced, { n: 1000 })).errors?.[0].extensions?.code).to.equal('query_too_complex');
   });
 
   it('introspection can be switched off', async () => {
