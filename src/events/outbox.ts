@@ -10,7 +10,9 @@
 // NOTIFY is transactional too (sent at commit only) and is just a wake-up carrying the workspace;
 // a second one, on WEBHOOK_CHANNEL, only when webhook deliveries were queued (so a workspace without
 // endpoints does not make every process look for deliveries at each event).
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../services/context';
+import { executeBound } from '../services/prepared-statement';
 import type { EventType, TEST_EVENT_TYPE } from './event-types';
 
 export const EVENT_CHANNEL = 'timegate_events';
@@ -91,7 +93,8 @@ export async function recordEvents(ctx: RequestContext, events: readonly NewEven
   if (!ctx.em.isInTransaction()) throw new Error('recordEvents must run in the transaction of the change it records');
   const rows = events.map((e, ord) => ({ workspace_id: e.workspaceId, ord, type: e.type, data: e.data }));
   const tail = outboxTail(ctx, options);
-  const inserted = await ctx.em.execute<{ id: string }[]>(
+  const inserted = await executeBound<{ id: string }>(
+    ctx.em as EntityManager,
     `with new_events as (select * from jsonb_to_recordset(?::jsonb) as t(workspace_id int, ord bigint, type varchar, data jsonb)),
      ${tail.sql}`,
     [JSON.stringify(rows), ...tail.params],

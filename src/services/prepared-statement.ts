@@ -1,6 +1,7 @@
 // Hot statements as named prepared statements: PostgreSQL parses and plans a long statement (the
 // terminal punch insert with its outbox CTEs) once per connection instead of at every upload.
 import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from './context';
 
 interface PgConnection {
@@ -64,4 +65,17 @@ export async function executePrepared<T>(ctx: RequestContext, sql: string, param
   } finally {
     await client.releaseConnection(connection);
   }
+}
+
+/**
+ * Runs `sql` (`?` placeholders) in `em`'s transaction, or on the pool, with its parameters BOUND.
+ * MikroORM's `em.execute` inlines parameters into the statement text, escaping each string
+ * character by character: for a large JSON parameter (a batch of days or events) that was most of
+ * the statement's cost in node (measured: 163 MB of garbage in 25 s of ingestion).
+ */
+export async function executeBound<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+  const query = em.getKnex().raw(sql, params as never[]);
+  const transaction = em.getTransactionContext();
+  if (transaction) query.transacting(transaction);
+  return ((await query) as { rows: T[] }).rows;
 }

@@ -7,6 +7,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ATTENDANCE_CHANNEL, recordEvents, type NewEvent } from '../../events/outbox';
 import { withEm, type RequestContext } from '../context';
+import { executeBound } from '../prepared-statement';
 import { intArray, textArray } from '../sql-arrays';
 import { addDays, computeDays, type AttendanceDay, type DayPunch, type Pairing, type ShiftRules } from './compute-days';
 
@@ -259,7 +260,8 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
     }
   }
   if (writes.length === 0) return 0;
-  await em.execute(
+  await executeBound(
+    em,
     `insert into attendance_day (workspace_id, company_id, employee_id, date, shift_id, status, first_in, last_out, scheduled_minutes,
        worked_minutes, break_minutes, late_minutes, early_leave_minutes, overtime_minutes, exceptions, punch_ids, stale, settles_at, updated_at)
      select r.workspace_id, r.company_id, r.employee_id, r.date, r.shift_id, r.status, r.first_in, r.last_out, r.scheduled_minutes,
