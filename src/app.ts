@@ -186,11 +186,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         await subscriptions.close();
         await apollo.stop();
         await closed;
+        // Background work takes nothing new from here on: a backlog (attendance days, webhook
+        // deliveries) waits in the database for the next process instead of holding this one.
         attendance.stop();
+        const webhooksStopped = webhooks.stop();
         await jobs.stop();
         await terminals.stop();
         // In-flight webhook requests finish (and are recorded) before the database closes.
-        await webhooks.stop();
+        await webhooksStopped;
         await events.stop();
         await database.close();
         logger.info('timegate stopped');

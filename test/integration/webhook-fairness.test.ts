@@ -63,3 +63,44 @@ describe('webhooks: one workspace\'s slow receiver never delays another\'s', () 
     }
   });
 });
+
+// Regression: a stopping process went on claiming webhook deliveries until its whole backlog had
+// been attempted (the poll job, which stop waits for, kept refilling the pool as requests timed out).
+describe('webhooks: a stopping process takes no new delivery', () => {
+  it('only the requests already in flight finish; the rest stay pending for the next process', async function () {
+    this.timeout(60_000);
+    const t = await startTestApp(
+      { TIMEGATE_WEBHOOK_CONCURRENCY: '2', TIMEGATE_WEBHOOK_ENDPOINT_CONCURRENCY: '2', TIMEGATE_WEBHOOK_TIMEOUT_MS: '300', TIMEGATE_WEBHOOK_POLL_MS: '100' },
+      'webhook-stop',
+    );
+    const slow = await startReceiver(() => 'hold');
+    let stopped = false;
+    try {
+      const ws = await createWorkspace(t.url);
+      const hook = await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, body: { url: slow.url, event_types: ['attendance.created'] } });
+      expect(hook.status).to.equal(201);
+      const company = await createCompany(t.url, ws.key);
+      const device = await createDevice(t.url, ws.key, company.id);
+      const employee = await createEmployee(t.url, ws.key, company.id, { pin: '9' });
+      for (let i = 0; i < 8; i++) {
+        const punch = await rest(t.url, 'POST', '/public/v2/punches', {
+          key: ws.key,
+          body: { employee_id: employee.id, device_id: device.id, company_id: company.id, punch_time: new Date(Date.UTC(2026, 5, 1, 8, 0, i)).toISOString(), punch_state: '0' },
+        });
+        expect(punch.status).to.equal(201);
+      }
+      await eventually(async () => slow.received.length >= 2);
+      await t.stop();
+      stopped = true;
+      // The two held requests timed out and were recorded; nothing else was sent.
+      expect(slow.received).to.have.length(2);
+      const rows = await query(t.config.databaseUrl!, 'select attempt_count, status from webhook_delivery where workspace_id = $1 order by id', [ws.id]);
+      expect(rows).to.have.length(8);
+      expect(rows.filter((r) => r.attempt_count === 1)).to.have.length(2);
+      expect(rows.filter((r) => r.attempt_count === 0 && r.status === 'pending'), 'left for the next process').to.have.length(6);
+    } finally {
+      if (!stopped) await t.stop();
+      await slow.close();
+    }
+  });
+});
