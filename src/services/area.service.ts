@@ -9,6 +9,7 @@ import { workspaceOf, type RequestContext, withEm } from './context';
 import { recomputeDeviceUsers } from './device-user.service';
 import type { Page, PageRequest } from './pagination';
 import { uniqueViolationToDomainError } from './unique-violation';
+import { intArray } from './sql-arrays';
 import { FieldChecker, limits } from './validation';
 import { lockWorkspace } from './workspace.service';
 
@@ -129,14 +130,48 @@ export async function deleteArea(ctx: RequestContext, id: number): Promise<Area>
 
 // --- membership -----------------------------------------------------------------------------
 
-export async function areaEmployeeIds(ctx: RequestContext, areaId: number): Promise<number[]> {
-  const rows = await ctx.em.find(AreaEmployee, { areaId }, { orderBy: { employeeId: 'asc' } });
-  return rows.map((row) => row.employeeId);
+/**
+ * The member lists of areas, per EntityManager like the area-id loaders below: the `employeeIds`
+ * and `deviceIds` of every area of a list page are two queries, not two per area. No cache (a
+ * mutation reads the lists it has just changed, after its flush).
+ */
+const areaMemberLoaders = new WeakMap<EntityManager, { employees: DataLoader<number, number[]>; devices: DataLoader<number, number[]> }>();
+
+function areaMembers(ctx: RequestContext) {
+  const em = ctx.em as EntityManager;
+  let loaders = areaMemberLoaders.get(em);
+  if (!loaders) {
+    const workspaceId = workspaceOf(ctx);
+    const byArea = (areaIds: readonly number[], rows: { area_id: number; id: number }[]) => {
+      const grouped = new Map<number, number[]>();
+      for (const row of rows) (grouped.get(row.area_id) ?? grouped.set(row.area_id, []).get(row.area_id)!).push(row.id);
+      return areaIds.map((id) => grouped.get(id) ?? []);
+    };
+    loaders = {
+      employees: new DataLoader<number, number[]>(
+        async (areaIds) =>
+          byArea(areaIds, await em.execute('select area_id, employee_id as id from area_employee where area_id = any(?::int[]) order by employee_id', [intArray(areaIds)])),
+        { cache: false },
+      ),
+      devices: new DataLoader<number, number[]>(
+        async (areaIds) =>
+          byArea(areaIds, await em.execute('select area_id, id from device where workspace_id = ? and area_id = any(?::int[]) order by id', [workspaceId, intArray(areaIds)])),
+        { cache: false },
+      ),
+    };
+    areaMemberLoaders.set(em, loaders);
+  }
+  return loaders;
 }
 
-export async function areaDeviceIds(ctx: RequestContext, areaId: number): Promise<number[]> {
-  const devices = await ctx.em.find(Device, { areaId, workspaceId: workspaceOf(ctx) }, { orderBy: { id: 'asc' } });
-  return devices.map((device) => device.id);
+/** The employees registered in the area, ascending (batched with the other areas of the request). */
+export function areaEmployeeIds(ctx: RequestContext, areaId: number): Promise<number[]> {
+  return areaMembers(ctx).employees.load(areaId);
+}
+
+/** The devices of the area, ascending (batched with the other areas of the request). */
+export function areaDeviceIds(ctx: RequestContext, areaId: number): Promise<number[]> {
+  return areaMembers(ctx).devices.load(areaId);
 }
 
 /**

@@ -129,6 +129,37 @@ describe('areas and area membership', () => {
   });
 
   describe('membership', () => {
+    it('a list of areas reads all their members in one query per kind (DataLoader); each area gets its own', async () => {
+      const company = (await createCompany(t.url, ws.key)).id;
+      const [a1, a2, a3] = [await createArea(t.url, ws.key, company), await createArea(t.url, ws.key, company), await createArea(t.url, ws.key, company)];
+      const [e1, e2, e3] = [await createEmployee(t.url, ws.key, company), await createEmployee(t.url, ws.key, company), await createEmployee(t.url, ws.key, company)];
+      const [d1, d2] = [await createDevice(t.url, ws.key, company), await createDevice(t.url, ws.key, company)];
+      await send('POST', `/public/v2/areas/${a1.id}/employees`, [{ employee_id: e1.id }, { employee_id: e2.id }]);
+      await send('POST', `/public/v2/areas/${a2.id}/employees`, [{ employee_id: e3.id }, { employee_id: e1.id }]);
+      await send('POST', `/public/v2/areas/${a1.id}/devices`, [{ device_id: d1.id }]);
+      await send('POST', `/public/v2/areas/${a3.id}/devices`, [{ device_id: d2.id }]);
+
+      // Every statement the ORM runs during the request, through MikroORM's onQuery hook.
+      const config = t.app.database.orm.config;
+      const original = config.get('onQuery');
+      const statements: string[] = [];
+      config.set('onQuery', (sql: string, params: unknown[]) => (statements.push(sql), original(sql, params)));
+      let data: any;
+      try {
+        data = await gqlData(t.url, ws.key, `{ areas(companyId: ${company}, first: 10) { nodes { id employeeIds deviceIds } } }`);
+      } finally {
+        config.set('onQuery', original);
+      }
+      expect(data.areas.nodes).to.deep.equal([
+        { id: a1.id, employeeIds: [e1.id, e2.id], deviceIds: [d1.id] },
+        { id: a2.id, employeeIds: [e1.id, e3.id], deviceIds: [] },
+        { id: a3.id, employeeIds: [], deviceIds: [d2.id] },
+      ]);
+      // (Matched quoted or not: the ORM's own queries quote table names.)
+      expect(statements.filter((sql) => /from "?area_employee"?/.test(sql)), statements.join('\n')).to.have.length(1);
+      expect(statements.filter((sql) => /from "?device"?( |$)/.test(sql)), statements.join('\n')).to.have.length(1);
+    });
+
     it('adds, lists, removes and syncs employees; area.employee_ids and employee.area_ids follow', async () => {
       const area = await createArea(t.url, ws.key, companyId);
       const second = await createArea(t.url, ws.key, companyId);
