@@ -35,11 +35,12 @@ import compression from 'compression';
 import { createRestRouter } from './rest/rest-router';
 import { routeTable } from './rest/route-table';
 import { buildTimegateSchema } from './schema/build-schema';
-import { compiledExecutionGateway } from './schema/compiled-execution';
+import { CompiledOperations, compiledExecutionGateway } from './schema/compiled-execution';
+import { RepeatedQueries } from './schema/repeated-queries';
 import { createContextFactory, type ContextFactory } from './schema/context-factory';
 import { formatGraphQLError } from './schema/format-error';
 import { legacyJsonStatusPlugin, parseOptions, unstorableInputPlugin, validationRules } from './schema/graphql-rules';
-import { costLimitPlugin } from './schema/operation-limits';
+import { costLimit, costLimitPlugin } from './schema/operation-limits';
 import type { RequestContext } from './services/context';
 import { bootstrapDefaultWorkspace } from './services/workspace.service';
 
@@ -113,16 +114,20 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const rateLimits = new TokenBuckets(config.rateLimitPerMinute, config.rateLimitBurst);
     expressApp.use(rateLimit(rateLimits));
 
+    const operations = new CompiledOperations(schema);
+    const graphqlCost = costLimit(schema, config.graphqlMaxCost);
+    const repeatedQueries = new RepeatedQueries({ operations, contextFactory, costLimit: graphqlCost, metrics });
     const apollo = new ApolloServer<RequestContext>({
       // Our schema, executed by graphql-jit (src/schema/compiled-execution.ts).
-      gateway: compiledExecutionGateway(schema),
+      gateway: compiledExecutionGateway(schema, operations),
       formatError: (formatted, error) => formatGraphQLError(formatted, error, { production: config.nodeEnv === 'production' }),
       plugins: [
         ApolloServerPluginDrainHttpServer({ httpServer: server }),
         // No cache hints are used; the default cache-control plugin would wrap every field resolver.
         ApolloServerPluginCacheControlDisabled(),
-        costLimitPlugin(schema, config.graphqlMaxCost),
+        costLimitPlugin(graphqlCost),
         unstorableInputPlugin(),
+        repeatedQueries.plugin(),
         legacyJsonStatusPlugin(),
       ],
       validationRules: validationRules(config, { withIntrospectionRule: false }),
@@ -136,6 +141,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     expressApp.use(
       '/graphql',
       express.json({ limit: config.restBodyLimitBytes }),
+      // A query Apollo already validated and ran is answered directly (src/schema/repeated-queries.ts).
+      repeatedQueries.handler,
       expressMiddleware(apollo, { context: ({ req, res }) => graphQLContext(contextFactory, req, res) }),
     );
 

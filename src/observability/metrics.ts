@@ -29,6 +29,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly graphqlRequests = new client.Counter({
+    name: 'timegate_graphql_requests_total',
+    help: 'Requests to /graphql by the path that answered them: repeated (a remembered query run directly) or apollo.',
+    labelNames: ['path'] as const,
+    registers: [this.registry],
+  });
+
   readonly terminalRequests = new client.Counter({
     name: 'timegate_terminal_requests_total',
     help: 'Terminal (/iclock) requests by endpoint and kind (poll, upload table, handshake...).',

@@ -6,30 +6,51 @@
 // Apollo Server 4 exposes execution only through its gateway interface: a "gateway" whose load()
 // returns the schema and an executor. This one serves our own schema, never a federated one.
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
-import { GraphQLError, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { RequestContext } from '../services/context';
 
 /** Documents kept compiled, least recently used dropped first (clients send a bounded set of operations). */
 const MAX_COMPILED = 500;
 
-export function compiledExecutionGateway(schema: GraphQLSchema): GatewayInterface {
-  const compiled = new Map<string, CompiledQuery>();
-  const executor: GatewayExecutor = async (request) => {
+/**
+ * The compiled functions of validated documents, shared by Apollo's executor and the repeated-query
+ * path (src/schema/repeated-queries.ts). Only ever given documents that passed validation.
+ */
+export class CompiledOperations {
+  private readonly compiled = new Map<string, CompiledQuery>();
+
+  constructor(private readonly schema: GraphQLSchema) {}
+
+  async execute(
+    operation: { source: string; document: DocumentNode; operationName?: string | null },
+    context: RequestContext,
+    variables: Record<string, unknown>,
+  ): Promise<ExecutionResult> {
     // The source text and the operation name identify the compiled function; variables vary per call.
-    const key = `${request.operationName ?? ''}\n${request.source}`;
-    let operation = compiled.get(key);
-    if (operation) {
-      compiled.delete(key);
+    const key = `${operation.operationName ?? ''}\n${operation.source}`;
+    let compiled = this.compiled.get(key);
+    if (compiled) {
+      this.compiled.delete(key);
     } else {
-      const result = compileQuery(schema, request.document, request.operationName ?? undefined);
+      const result = compileQuery(this.schema, operation.document, operation.operationName ?? undefined);
       if (!isCompiledQuery(result)) return result as ExecutionResult;
-      operation = result;
-      if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
+      compiled = result;
+      if (this.compiled.size >= MAX_COMPILED) this.compiled.delete(this.compiled.keys().next().value!);
     }
-    compiled.set(key, operation);
-    const result = (await operation.query(undefined, request.context, request.request.variables ?? {})) as ExecutionResult;
+    this.compiled.set(key, compiled);
+    const result = (await compiled.query(undefined, context, variables)) as ExecutionResult;
     return result.errors ? { ...result, errors: result.errors.map(asGraphQLError) } : result;
-  };
+  }
+}
+
+export function compiledExecutionGateway(schema: GraphQLSchema, operations: CompiledOperations): GatewayInterface {
+  const executor: GatewayExecutor = (request) =>
+    operations.execute(
+      { source: request.source, document: request.document, operationName: request.operationName },
+      request.context as unknown as RequestContext,
+      request.request.variables ?? {},
+    );
   return {
     onSchemaLoadOrUpdate(callback) {
       callback({ apiSchema: schema, coreSupergraphSdl: '' });

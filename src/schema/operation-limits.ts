@@ -73,9 +73,13 @@ export function costError(cost: number, maxCost: number): GraphQLError {
   });
 }
 
-export function costLimitPlugin(schema: GraphQLSchema, maxCost: number): ApolloServerPlugin {
-  // Apollo hands every request of the same query text the same parsed document. Without variables
-  // the cost depends on the document and the operation name only, so it is computed once for them.
+/**
+ * The cost check of an operation: a `query_too_complex` error when it costs more than `maxCost`, or
+ * null. Apollo hands every request of the same query text the same parsed document (and the
+ * repeated-query path keeps it too). Without variables the cost depends on the document and the
+ * operation name only, so it is computed once for them.
+ */
+export function costLimit(schema: GraphQLSchema, maxCost: number): (document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | undefined) => GraphQLError | null {
   const costsOf = new WeakMap<DocumentNode, Map<string, number>>();
   const costOf = (document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | undefined) => {
     if (variables && Object.keys(variables).length > 0) return operationCost(schema, document, variables, operationName);
@@ -85,12 +89,27 @@ export function costLimitPlugin(schema: GraphQLSchema, maxCost: number): ApolloS
     if (cost === undefined) costs.set(operationName ?? '', (cost = operationCost(schema, document, undefined, operationName)));
     return cost;
   };
+  return (document, variables, operationName) => {
+    let cost: number;
+    try {
+      cost = costOf(document, variables, operationName);
+    } catch (error) {
+      // Pricing coerces the variables first: one that does not fit its type is the client's
+      // mistake (Apollo's BAD_USER_INPUT, 400), not the internal error an escaping throw became.
+      if (!(error instanceof GraphQLError)) throw error;
+      return new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+    }
+    return cost > maxCost ? costError(cost, maxCost) : null;
+  };
+}
+
+export function costLimitPlugin(check: ReturnType<typeof costLimit>): ApolloServerPlugin {
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document }) {
-          const cost = costOf(document, request.variables, request.operationName ?? undefined);
-          if (cost > maxCost) throw costError(cost, maxCost);
+          const error = check(document, request.variables, request.operationName ?? undefined);
+          if (error) throw error;
         },
       };
     },
