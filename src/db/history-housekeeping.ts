@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { PeriodicJobs } from '../jobs/periodic-jobs';
-import { dropExpiredEvents, ensurePartitions } from './partitions';
+import { dropExpiredAttempts, dropExpiredEvents, ensurePartitions } from './partitions';
 
 /**
  * Keeps the partitioned history in shape: the coming months' partitions exist before rows need
@@ -23,12 +23,17 @@ export class HistoryHousekeeping {
     return created;
   }
 
-  /** Drops the events (and their webhook deliveries) of months wholly past the retention. */
+  /**
+   * Drops the events (and their webhook deliveries) and the webhook attempts of months wholly past
+   * the retention. Returns how many events went.
+   */
   async purge(): Promise<number> {
     const { orm, config, logger, now } = this.deps;
     const cutoff = new Date(now().getTime() - config.eventRetentionDays * 86_400_000);
+    // Attempts first: the deliveries the event purge deletes then have no attempts left to cascade to.
+    const attempts = await dropExpiredAttempts(orm.em.fork(), cutoff);
     const purged = await dropExpiredEvents(orm.em.fork(), cutoff);
-    if (purged > 0) logger.info({ purged }, 'events purged');
+    if (purged > 0 || attempts > 0) logger.info({ purged, attempts }, 'events purged');
     return purged;
   }
 }

@@ -1,6 +1,6 @@
 // Monthly partitions of the history tables (PostgreSQL declarative range partitioning).
 //
-// `punch`, `event` and `audit_event` are partitioned by month of one timestamp column (UTC months),
+// `punch`, `event`, `audit_event` and `webhook_attempt` are partitioned by month of one timestamp column (UTC months),
 // each with a default partition that catches what no month holds (a terminal whose clock says 1999
 // or 2040). The service creates the coming months ahead so that rows almost never land in the
 // default partition; when some did, creating their month moves them out of it first (PostgreSQL
@@ -14,7 +14,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 export interface PartitionedTable {
-  table: 'punch' | 'event' | 'audit_event';
+  table: 'punch' | 'event' | 'audit_event' | 'webhook_attempt';
   column: string;
 }
 
@@ -22,6 +22,7 @@ export const PARTITIONED_TABLES: readonly PartitionedTable[] = [
   { table: 'punch', column: 'punch_time' },
   { table: 'event', column: 'created_at' },
   { table: 'audit_event', column: 'created_at' },
+  { table: 'webhook_attempt', column: 'attempted_at' },
 ];
 
 /** Months created ahead of the current one. */
@@ -123,5 +124,29 @@ export async function dropExpiredEvents(em: EntityManager, cutoff: Date): Promis
     await tx.execute(`delete from webhook_delivery d using event_default e where d.event_id = e.id and e.created_at < ?`, [cutoff]);
     return tx.execute<{ id: string }[]>('delete from event_default where created_at < ? returning id', [cutoff]);
   });
+  return dropped + stray.length;
+}
+
+/**
+ * Drops the webhook attempt partitions whose whole month ended before `cutoff`, and the default
+ * partition's attempts older than it. An attempt is never older than its event, so this only takes
+ * attempts of events that are past the retention themselves. Returns how many attempts went.
+ */
+export async function dropExpiredAttempts(em: EntityManager, cutoff: Date): Promise<number> {
+  let dropped = 0;
+  for (const name of await listPartitions(em, 'webhook_attempt')) {
+    const month = partitionMonth('webhook_attempt', name);
+    if (!month || monthStart(month, 1) > cutoff) continue;
+    dropped += await em.transactional(async (tx) => {
+      await tx.execute(`set local lock_timeout = '5s'`);
+      await tx.execute('select pg_advisory_xact_lock(?)', [PARTITION_LOCK_KEY]);
+      const [found] = await tx.execute<{ found: boolean }[]>('select to_regclass(?) is not null as found', [name]);
+      if (!found.found) return 0;
+      const [count] = await tx.execute<{ n: number }[]>(`select count(*)::int as n from "${name}"`);
+      await tx.execute(`drop table "${name}"`);
+      return count.n;
+    });
+  }
+  const stray = await em.execute<{ id: string }[]>('delete from webhook_attempt_default where attempted_at < ? returning id', [cutoff]);
   return dropped + stray.length;
 }

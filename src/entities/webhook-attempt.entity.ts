@@ -1,16 +1,22 @@
-import { Entity, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { BigIntType, Entity, ManyToOne, PrimaryKey, PrimaryKeyProp, Property } from '@mikro-orm/core';
 import { WebhookDelivery } from './webhook-delivery.entity';
 
-/** One HTTP request of a delivery, as sent and answered (or why it could not be). */
+/**
+ * One HTTP request of a delivery, as sent and answered (or why it could not be). An append-only log,
+ * partitioned by month of `attempted_at` (docs/history.md): the key holds the partition column.
+ */
 @Entity({ tableName: 'webhook_attempt' })
 export class WebhookAttempt {
-  @PrimaryKey({ autoincrement: true })
+  [PrimaryKeyProp]?: ['id', 'attemptedAt'];
+
+  /** 64-bit in the database, a JavaScript number here (exact up to 2^53; GraphQL `SafeInt`). */
+  @PrimaryKey({ type: new BigIntType('number'), autoincrement: true })
   id!: number;
 
   @ManyToOne(() => WebhookDelivery, { mapToPk: true, fieldName: 'delivery_id', deleteRule: 'cascade', index: true })
   deliveryId!: number;
 
-  @Property({ type: 'timestamptz' })
+  @PrimaryKey({ type: 'timestamptz' })
   attemptedAt!: Date;
 
   /** HTTP status; null when no response came (timeout, refused connection, refused address). */

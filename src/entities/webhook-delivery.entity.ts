@@ -1,4 +1,4 @@
-import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { BigIntType, Entity, Enum, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { Workspace } from './workspace.entity';
 
@@ -18,7 +18,8 @@ export enum WebhookDeliveryStatus {
   expression: `create index "webhook_delivery_pending_endpoint_index" on "webhook_delivery" ("endpoint_id", "next_attempt_at", "id") where "status" = 'pending'`,
 })
 export class WebhookDelivery {
-  @PrimaryKey({ autoincrement: true })
+  /** 64-bit in the database (one per event and endpoint), a JavaScript number here (GraphQL `SafeInt`). */
+  @PrimaryKey({ type: new BigIntType('number'), autoincrement: true })
   id!: number;
 
   @ManyToOne(() => Workspace, { mapToPk: true, fieldName: 'workspace_id', deleteRule: 'cascade' })

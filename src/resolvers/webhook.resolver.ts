@@ -1,3 +1,4 @@
+import { GraphQLSafeInt } from 'graphql-scalars';
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { WebhookEndpoint } from '../entities';
 import { publicEventId } from '../events/event-types';
@@ -78,7 +79,7 @@ export class WebhookResolver {
 
   @Authorized('admin')
   @Mutation(() => WebhookDeliveryType, { description: 'Sends a delivery again (same event id), with a new retry window.' })
-  async redeliverWebhook(@Ctx() ctx: RequestContext, @Arg('deliveryId', () => Int) deliveryId: number) {
+  async redeliverWebhook(@Ctx() ctx: RequestContext, @Arg('deliveryId', () => GraphQLSafeInt) deliveryId: number) {
     return deliveryOut(await webhooks.redeliverWebhook(ctx, deliveryId));
   }
 }

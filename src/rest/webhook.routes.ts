@@ -1,6 +1,6 @@
 import { filled, object, text } from './body-schemas';
 import { webhookDeliveryFields, webhookEndpointFields } from './fragments';
-import { idParam, type RestRoute } from './route';
+import { idParam, MAX_LONG_ID, type RestRoute } from './route';
 
 // URL format, event type names and reachability are the service's checks (same errors in GraphQL).
 const endpointBodyFields = {
@@ -98,9 +98,10 @@ export const webhookRoutes: RestRoute[] = [
     name: 'redeliverWebhook',
     method: 'POST',
     path: '/public/v2/webhook_deliveries/:id/redeliver',
-    document: `mutation ($deliveryId: Int!) { redeliverWebhook(deliveryId: $deliveryId) { ...WebhookDeliveryFields } } ${webhookDeliveryFields}`,
+    longId: true,
+    document: `mutation ($deliveryId: SafeInt!) { redeliverWebhook(deliveryId: $deliveryId) { ...WebhookDeliveryFields } } ${webhookDeliveryFields}`,
     resultField: 'redeliverWebhook',
     status: 202,
-    variables: ({ params }) => ({ deliveryId: idParam(params.id) }),
+    variables: ({ params }) => ({ deliveryId: idParam(params.id, MAX_LONG_ID) }),
   },
 ];

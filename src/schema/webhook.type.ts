@@ -1,3 +1,4 @@
+import { GraphQLSafeInt } from 'graphql-scalars';
 import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { WebhookDeliveryStatus } from '../entities/webhook-delivery.entity';
@@ -26,7 +27,7 @@ export class WebhookEndpointConnection extends Connection(WebhookEndpointType) {
 
 @ObjectType('WebhookAttempt', { description: 'One HTTP request of a delivery.' })
 export class WebhookAttemptType {
-  @Field(() => Int) id!: number;
+  @Field(() => GraphQLSafeInt, { description: 'A 64-bit id (see the `SafeInt` scalar).' }) id!: number;
   @Field() attemptedAt!: Date;
   @Field(() => Int, { nullable: true, description: 'Null when no response came (timeout, connection error, refused address).' }) statusCode?: number | null;
   @Field(() => Int) durationMs!: number;
@@ -37,7 +38,7 @@ export class WebhookAttemptType {
 
 @ObjectType('WebhookDelivery', { description: 'One event for one endpoint, with every attempt.' })
 export class WebhookDeliveryType {
-  @Field(() => Int) id!: number;
+  @Field(() => GraphQLSafeInt, { description: 'A 64-bit id (see the `SafeInt` scalar).' }) id!: number;
   @Field(() => Int) endpointId!: number;
   @Field({ description: 'The `id` of the webhook body and the `webhook-id` header (`evt_...`).' }) eventId!: string;
   @Field() eventType!: string;

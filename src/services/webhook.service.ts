@@ -177,10 +177,11 @@ async function views(ctx: RequestContext, deliveries: WebhookDelivery[]): Promis
   if (deliveries.length === 0) return [];
   const ids = deliveries.map((d) => d.id);
   const attempts = await ctx.em.find(WebhookAttempt, { deliveryId: { $in: ids } }, { orderBy: { id: 'asc' } });
-  const types = await ctx.em.execute<{ id: number; type: string }[]>(
+  const types = await ctx.em.execute<{ id: string; type: string }[]>(
     `select d.id, e.type from webhook_delivery d join event e on e.id = d.event_id where d.id in (${ids.map(() => '?').join(', ')})`,
     ids,
   );
-  const typeOf = new Map(types.map((t) => [t.id, t.type]));
+  // node-pg reads the 64-bit id as a string.
+  const typeOf = new Map(types.map((t) => [Number(t.id), t.type]));
   return deliveries.map((d) => Object.assign(d, { eventType: typeOf.get(d.id) ?? '', attempts: attempts.filter((a) => a.deliveryId === d.id) }));
 }

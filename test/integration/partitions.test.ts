@@ -41,8 +41,8 @@ describe('partitioned history and 64-bit punch ids', () => {
     return { ws, punchAt };
   }
 
-  it('the service creates last month to three months ahead at start, for punch, event and audit_event', async () => {
-    for (const table of ['punch', 'event', 'audit_event']) {
+  it('the service creates last month to three months ahead at start, for punch, event, audit_event and webhook_attempt', async () => {
+    for (const table of ['punch', 'event', 'audit_event', 'webhook_attempt']) {
       const parts = await listPartitions(t.app.database.orm.em.fork(), table);
       expect(parts, table).to.include.members([`${table}_y2026m02`, `${table}_y2026m03`, `${table}_y2026m04`, `${table}_y2026m05`, `${table}_y2026m06`, `${table}_default`]);
     }
@@ -113,17 +113,29 @@ describe('partitioned history and 64-bit punch ids', () => {
     expect((await sql('select count(*)::int as n from webhook_delivery where event_id = ?', [event.id]))[0].n).to.equal(1);
     await sql(`insert into event (id, workspace_id, type, data, created_at) values (42, ?, 'company.created', '{}', '2019-01-01T00:00:00Z')`, [ws.id]);
     expect(await partitionOf('event', 42)).to.equal('event_default');
+    // Webhook attempts: one in September (its delivery's month), one stray in the default partition.
+    const [delivery] = await sql(`select id from webhook_delivery where event_id = ?`, [event.id]);
+    const attempt = async (at: string) =>
+      (await sql(`insert into webhook_attempt (delivery_id, attempted_at, duration_ms, succeeded) values (?, ?, 5, false) returning id`, [delivery.id, at]))[0].id;
+    const september = await attempt('2026-09-12T09:00:05Z');
+    const stray = await attempt('2019-01-01T00:00:00Z');
+    expect(await partitionOf('webhook_attempt', september)).to.equal('webhook_attempt_y2026m09');
+    expect(await partitionOf('webhook_attempt', stray)).to.equal('webhook_attempt_default');
 
     clock = Date.parse('2026-10-07T23:00:00Z'); // September ended 6 days 23 hours ago
     await t.app.housekeeping.purge();
     expect(await partitionOf('event', event.id), 'kept: September is not yet 7 days past').to.equal('event_y2026m09');
     expect(await partitionOf('event', 42), 'a default-partition row past the retention').to.equal(undefined);
+    expect(await partitionOf('webhook_attempt', september), 'kept with its month').to.equal('webhook_attempt_y2026m09');
+    expect(await partitionOf('webhook_attempt', stray), 'a default-partition attempt past the retention').to.equal(undefined);
 
     clock = Date.parse('2026-10-08T00:01:00Z');
     const purged = await t.app.housekeeping.purge();
     expect(purged).to.be.greaterThan(0);
     expect(await listPartitions(t.app.database.orm.em.fork(), 'event')).to.not.include('event_y2026m09');
     expect((await sql('select count(*)::int as n from webhook_delivery where event_id = ?', [event.id]))[0].n).to.equal(0);
+    expect(await listPartitions(t.app.database.orm.em.fork(), 'webhook_attempt')).to.not.include('webhook_attempt_y2026m09');
+    expect(await listPartitions(t.app.database.orm.em.fork(), 'webhook_attempt'), 'later months stay').to.include('webhook_attempt_y2026m10');
     expect(await listPartitions(t.app.database.orm.em.fork(), 'punch'), 'punches are history: never dropped').to.include('punch_y2026m09');
   });
 
@@ -225,6 +237,49 @@ describe('partitioned history and 64-bit punch ids', () => {
       expect(created.body.id).to.equal(6);
     } finally {
       await app.stop();
+    }
+  });
+
+  it('migrates webhook deliveries and attempts in place: ids kept and 64-bit, attempts partitioned by month, the cascade kept', async () => {
+    const url = await freshDatabaseUrl('attempt-upgrade');
+    const orm = await MikroORM.init(ormOptions(url));
+    try {
+      await orm.migrator.up({ to: 'Migration20261125192443' });
+      const conn = orm.em.fork().getConnection();
+      const [ws] = await conn.execute(`insert into workspace (name, created_at, updated_at) values ('Old', now(), now()) returning id`);
+      const [endpoint] = await conn.execute(
+        `insert into webhook_endpoint (workspace_id, url, event_types, secret, created_at, updated_at) values (?, 'https://hooks.example.com/x', '{attendance.created}', 'whsec_x', now(), now()) returning id`,
+        [ws.id],
+      );
+      const [delivery] = await conn.execute(
+        `insert into webhook_delivery (workspace_id, endpoint_id, event_id, next_attempt_at, give_up_at, created_at) values (?, ?, 1000, now(), now(), now()) returning id`,
+        [ws.id, endpoint.id],
+      );
+      for (const at of ['2026-01-05T08:00:00Z', '2026-02-01T00:00:00Z', '1999-01-01T00:00:00Z']) {
+        await conn.execute(`insert into webhook_attempt (delivery_id, attempted_at, duration_ms, succeeded) values (?, ?, 10, false)`, [delivery.id, at]);
+      }
+
+      await orm.migrator.up();
+      const rows = await conn.execute(`select id::int as id, delivery_id::int as delivery, tableoid::regclass::text as part from webhook_attempt order by id`);
+      expect(rows).to.deep.equal([
+        { id: 1, delivery: delivery.id, part: 'webhook_attempt_y2026m01' },
+        { id: 2, delivery: delivery.id, part: 'webhook_attempt_y2026m02' },
+        { id: 3, delivery: delivery.id, part: 'webhook_attempt_default' },
+      ]);
+      const [types] = await conn.execute(
+        `select (select data_type from information_schema.sequences where sequence_name = 'webhook_attempt_id_seq') as attempt_seq,
+                (select data_type from information_schema.sequences where sequence_name = 'webhook_delivery_id_seq') as delivery_seq,
+                (select data_type from information_schema.columns where table_name = 'webhook_delivery' and column_name = 'id') as delivery_id,
+                (select data_type from information_schema.columns where table_name = 'webhook_attempt' and column_name = 'delivery_id') as attempt_delivery_id,
+                (select relkind from pg_class where relname = 'webhook_attempt') as kind`,
+      );
+      expect(types).to.deep.equal({ attempt_seq: 'bigint', delivery_seq: 'bigint', delivery_id: 'bigint', attempt_delivery_id: 'bigint', kind: 'p' });
+      const [next] = await conn.execute(`insert into webhook_attempt (delivery_id, attempted_at, duration_ms, succeeded) values (?, now(), 1, true) returning id::int as id`, [delivery.id]);
+      expect(next.id, 'the sequence continues').to.equal(4);
+      await conn.execute('delete from webhook_delivery where id = ?', [delivery.id]);
+      expect(await conn.execute('select count(*)::int as n from webhook_attempt'), 'attempts go with their delivery').to.deep.equal([{ n: 0 }]);
+    } finally {
+      await orm.close(true);
     }
   });
 });

@@ -185,6 +185,39 @@ describe('webhooks', () => {
     }
   });
 
+  it('delivery and attempt ids past 2^31 go through REST and GraphQL unchanged (64-bit, SafeInt)', async () => {
+    const s = await setup();
+    const receiver = await startReceiver();
+    const sql = (query: string, params: unknown[]) => t.app.database.orm.em.fork().getConnection().execute(query, params);
+    try {
+      const created = await endpoint(s.ws, receiver.url);
+      const deliveryId = 2 ** 31 + 3;
+      const attemptId = 2 ** 40 + 9;
+      await sql(`select setval('webhook_delivery_id_seq', ?, false)`, [deliveryId]);
+      await sql(`select setval('webhook_attempt_id_seq', ?, false)`, [attemptId]);
+      const test = await rest(t.url, 'POST', `/public/v2/webhooks/${created.body.id}/test`, { key: s.ws.key });
+      expect(test.status).to.equal(202);
+      expect(test.body.id).to.equal(deliveryId);
+      await t.app.webhooks.runOnce();
+      const [delivery] = await deliveries(s.ws, created.body.id);
+      expect(delivery).to.include({ id: deliveryId, event_type: 'webhook.test', status: 'succeeded' });
+      expect(delivery.attempts.map((a: any) => a.id)).to.deep.equal([attemptId]);
+
+      const again = await rest(t.url, 'POST', `/public/v2/webhook_deliveries/${deliveryId}/redeliver`, { key: s.ws.key });
+      expect(again.status, again.text).to.equal(202);
+      expect(again.body.id).to.equal(deliveryId);
+      await t.app.webhooks.runOnce();
+      const redone = await gqlData(t.url, s.ws.key, 'mutation ($d: SafeInt!) { redeliverWebhook(deliveryId: $d) { id status } }', { d: deliveryId });
+      expect(redone.redeliverWebhook).to.deep.equal({ id: deliveryId, status: 'pending' });
+      await t.app.webhooks.runOnce();
+      const listed = await gqlData(t.url, s.ws.key, 'query ($e: Int!) { webhookDeliveries(endpointId: $e) { nodes { id eventType attempts { id } } } }', { e: created.body.id });
+      expect(listed.webhookDeliveries.nodes).to.deep.equal([{ id: deliveryId, eventType: 'webhook.test', attempts: [{ id: attemptId }, { id: attemptId + 1 }, { id: attemptId + 2 }] }]);
+      expect(receiver.received).to.have.length(3);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('disables an endpoint that failed continuously for a day, with the reason; enabling clears it', async () => {
     const s = await setup();
     const receiver = await startReceiver(() => 503);
