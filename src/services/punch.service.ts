@@ -3,7 +3,7 @@ import { formatLocalTime } from '../devices/protocol/time';
 import { punchData } from '../events/event-payloads';
 import { outboxTail, recordEvents } from '../events/outbox';
 import { executePrepared } from './prepared-statement';
-import { intArray } from './sql-arrays';
+import { intArray, textArray } from './sql-arrays';
 import { Company, Device, Employee, Punch, Workspace } from '../entities';
 import { PunchRecordType } from '../entities/punch.entity';
 import { DomainError } from '../errors/domain-error';
@@ -228,9 +228,11 @@ export class DeviceGone extends Error {
 
 /**
  * The terminal ingestion's bulk path: the same idempotent insert as `recordPunches` (no conflict
- * target, so either unique key means "already stored"; rows in key order), but the rows travel as
- * ONE bound JSON parameter (`json_populate_recordset`) and only the new ids come back — no entity
- * mapping and no read-back of duplicates, which cost more than the insert at terminal volumes.
+ * target, so either unique key means "already stored"; rows in key order), but each column of the
+ * rows travels as ONE bound array parameter (`unnest`) and only the number of new rows comes back:
+ * no entity mapping and no read-back of duplicates, which cost more than the insert at terminal
+ * volumes. Arrays rather than one JSON document: a quarter of the bytes on the wire (no key names),
+ * and cheaper for PostgreSQL to read.
  *
  * `punch` has no foreign keys to company, device and employee (docs/decisions.md, "Ingestion:
  * references locked once per upload"); the statement keeps them true itself. It locks the device
@@ -240,35 +242,26 @@ export class DeviceGone extends Error {
  * One lock per row per upload, where foreign keys checked and locked per punch.
  *
  * Each created row gets its `attendance.created` event in the same statement, so no transaction is
- * needed (inside one, it joins it). Returns the ids of the rows created; the others were already
+ * needed (inside one, it joins it). Returns how many rows were created; the others were already
  * stored. Throws DeviceGone when the device row no longer exists.
  */
-export async function storeDevicePunches(ctx: RequestContext, upload: DeviceUpload, punches: readonly DevicePunch[]): Promise<number[]> {
-  if (punches.length === 0) return [];
+export async function storeDevicePunches(ctx: RequestContext, upload: DeviceUpload, punches: readonly DevicePunch[]): Promise<number> {
+  if (punches.length === 0) return 0;
   const { device } = upload;
-  // Only each punch's own columns travel per row, in the JSON parameter; the upload's travel once.
-  // In key order (byPunchKey; one serial here).
-  const rows = [...punches]
-    .sort(byPunchKey)
-    .map((p) => ({
-      pin: p.pin,
-      punch_time: new Date(Math.floor(p.punchTime.getTime() / 1000) * 1000),
-      local_time: p.localTime,
-      punch_state: p.punchState,
-      verify_type: p.verifyType,
-      verify_code: p.verifyCode,
-      work_code: p.workCode,
-      device_record_index: p.deviceRecordIndex,
-    }));
+  // Only each punch's own columns travel per row; the upload's travel once. In key order (byPunchKey; one serial here).
+  const rows = [...punches].sort(byPunchKey);
   // One statement: the punches, their attendance.created events (payload built in SQL, as
   // punchData builds it), webhook deliveries and NOTIFYs. Atomic without a transaction, and no
-  // BEGIN/COMMIT round trips. One result row per created punch, or a single row with a null id
-  // when none was created; no row at all when the device is gone.
-  // Bound parameters (em.execute would inline the JSON into the SQL text), prepared once per connection.
-  const tail = outboxTail(ctx, {}, 'select p.id from dev left join p on true order by p.id');
-  const result = await executePrepared<{ id: string | null }>(
+  // BEGIN/COMMIT round trips. One result row (the count of created punches), or no row at all when
+  // the device is gone. Bound parameters, prepared once per connection.
+  const tail = outboxTail(ctx, {}, 'select count(p.id)::int as stored from dev left join p on true group by dev.id');
+  const result = await executePrepared<{ stored: number }>(
     ctx,
-    `with r as materialized (select * from json_populate_recordset(null::punch, ?::json) with ordinality),
+    `with r as materialized (
+       select u.pin, to_timestamp(u.epoch) as punch_time, u.local_time, u.punch_state, u.verify_type, u.verify_code, u.work_code,
+              u.device_record_index, u.ordinality
+       from unnest(?::varchar[], ?::bigint[], ?::varchar[], ?::varchar[], ?::varchar[], ?::int[], ?::varchar[], ?::int[]) with ordinality
+         as u(pin, epoch, local_time, punch_state, verify_type, verify_code, work_code, device_record_index, ordinality)),
      dev as (
        select d.id, d.company_id, d.workspace_id, ?::varchar as device_serial, ?::varchar as time_zone, ?::timestamptz as received_at,
          ?::varchar as record_type
@@ -281,11 +274,27 @@ export async function storeDevicePunches(ctx: RequestContext, upload: DeviceUplo
        on conflict do nothing returning id, ${PUNCH_COLUMNS}),
      new_events as (select workspace_id, id::bigint as ord, 'attendance.created'::varchar as type, ${PUNCH_EVENT_DATA} as data from p),
      ${tail.sql}`,
-    [JSON.stringify(rows), device.serialNumber, device.timeZone, upload.receivedAt, PunchRecordType.device, device.id, device.workspaceId, ...tail.params],
+    [
+      textArray(rows.map((p) => p.pin)),
+      // Whole seconds: terminals record seconds, and the idempotence key compares instants.
+      intArray(rows.map((p) => Math.floor(p.punchTime.getTime() / 1000))),
+      textArray(rows.map((p) => p.localTime)),
+      textArray(rows.map((p) => p.punchState)),
+      textArray(rows.map((p) => p.verifyType)),
+      intArray(rows.map((p) => p.verifyCode)),
+      textArray(rows.map((p) => p.workCode)),
+      intArray(rows.map((p) => p.deviceRecordIndex)),
+      device.serialNumber,
+      device.timeZone,
+      upload.receivedAt,
+      PunchRecordType.device,
+      device.id,
+      device.workspaceId,
+      ...tail.params,
+    ],
   );
   if (result.length === 0) throw new DeviceGone(device.id);
-  // node-pg reads the 64-bit id as a string.
-  return result.flatMap((r) => (r.id === null ? [] : [Number(r.id)]));
+  return result[0]!.stored;
 }
 
 export interface PunchFilter {

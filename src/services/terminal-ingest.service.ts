@@ -88,8 +88,8 @@ export async function ingestAttlog(ctx: RequestContext, device: TerminalDevice, 
   let stored = 0;
   for (let start = 0; start < punches.length; start += ATTLOG_CHUNK) {
     const inserted = await storeDevicePunches(ctx, { device, receivedAt }, punches.slice(start, start + ATTLOG_CHUNK));
-    countPunches(ctx, 'device', inserted.length);
-    stored += inserted.length;
+    countPunches(ctx, 'device', inserted);
+    stored += inserted;
   }
   return { stored, duplicates: punches.length - stored };
 }
@@ -188,7 +188,7 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
       await applyRtlogDoorEvents(tx, device, stored);
     }
 
-    const punchIds = await storeDevicePunches(
+    const punchesStored = await storeDevicePunches(
       tx,
       { device, receivedAt },
       // newIndexes.delete: a body repeating an index stores its first record, as its door event does.
@@ -208,7 +208,7 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
     );
 
     return {
-      punches: { stored: punchIds.length, duplicates: punchRecords.length - punchIds.length },
+      punches: { stored: punchesStored, duplicates: punchRecords.length - punchesStored },
       doorEvents: { stored: doorStored, duplicates: kept.length - doorStored },
       rejected,
     };
