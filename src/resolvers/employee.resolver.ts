@@ -2,7 +2,7 @@ import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolv
 import type { RequestContext } from '../services/context';
 import * as employees from '../services/employee.service';
 import { pageRequest, toConnection } from '../schema/connection';
-import { listEmployeeTemplates } from '../services/employee-template.service';
+import { templatesOfEmployee } from '../services/employee-template.service';
 import { EmployeeTemplateType } from '../schema/employee-template.type';
 import { templateView } from './employee-template.resolver';
 import { CreateEmployeeInput, EmployeeConnection, EmployeesArgs, EmployeeType, UpdateEmployeeInput } from '../schema/employee.type';
@@ -24,7 +24,7 @@ export class EmployeeResolver {
 
   @FieldResolver(() => [EmployeeTemplateType], { description: 'Biometric templates enrolled on terminals (metadata only).' })
   async templates(@Ctx() ctx: RequestContext, @Root() employee: EmployeeType) {
-    return (await listEmployeeTemplates(ctx, employee.id)).map(templateView);
+    return (await templatesOfEmployee(ctx, employee.id)).map(templateView);
   }
 
   @Authorized('write')

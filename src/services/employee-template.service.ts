@@ -2,6 +2,7 @@
 // through the API. A stored template reaches the employee's other terminals through the sync
 // engine (device-sync.service.ts), only where the algorithm version matches.
 import type { EntityManager } from '@mikro-orm/postgresql';
+import DataLoader from 'dataloader';
 import { EmployeeTemplate } from '../entities';
 import { DomainError } from '../errors/domain-error';
 import { workspaceOf, type RequestContext, withEm } from './context';
@@ -77,6 +78,40 @@ export async function recordTerminalTemplates(
     await markTemplatesChanged(em, [...new Set(changed.map((c) => c.employee_id))], device.id, now);
     return known.length;
   });
+}
+
+/**
+ * Template loaders per EntityManager (so per request, and inside its transaction when there is one).
+ * Batching only, no cache: a template deleted during the request is not read back.
+ */
+const templateLoaders = new WeakMap<EntityManager, DataLoader<number, EmployeeTemplate[]>>();
+
+/**
+ * The templates of an employee the request has already read from its workspace (the `templates`
+ * field of a list): the lookups a page makes in one turn of the event loop are ONE query (DataLoader),
+ * instead of two per employee. Scoped to the caller's workspace like every read.
+ */
+export function templatesOfEmployee(ctx: RequestContext, employeeId: number): Promise<EmployeeTemplate[]> {
+  const em = ctx.em as EntityManager;
+  let loader = templateLoaders.get(em);
+  if (!loader) {
+    const workspaceId = workspaceOf(ctx);
+    loader = new DataLoader<number, EmployeeTemplate[]>(
+      async (employeeIds) => {
+        const templates = await em.find(
+          EmployeeTemplate,
+          { employeeId: { $in: [...employeeIds] }, workspaceId },
+          { orderBy: { employeeId: 'asc', type: 'asc', no: 'asc', subIndex: 'asc' } },
+        );
+        const byEmployee = new Map<number, EmployeeTemplate[]>();
+        for (const template of templates) (byEmployee.get(template.employeeId) ?? byEmployee.set(template.employeeId, []).get(template.employeeId)!).push(template);
+        return employeeIds.map((id) => byEmployee.get(id) ?? []);
+      },
+      { cache: false },
+    );
+    templateLoaders.set(em, loader);
+  }
+  return loader.load(employeeId);
 }
 
 /** An employee's templates (404 for an employee of another workspace). */

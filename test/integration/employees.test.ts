@@ -156,4 +156,34 @@ describe('employees', () => {
     expect(fields).to.have.members(['name:blank', 'pin:invalid_pin', 'email:invalid_email']);
     expect((await gqlData(t.url, ws.key, '{ employees { totalCount } }')).employees.totalCount).to.equal(0);
   });
+
+  it("a page of employees reads its templates in one query, each employee's own, in type and index order", async () => {
+    const ws = await createWorkspace(t.url);
+    const company = await createCompany(t.url, ws.key);
+    const [e1, e2, e3] = [await createEmployee(t.url, ws.key, company.id), await createEmployee(t.url, ws.key, company.id), await createEmployee(t.url, ws.key, company.id)];
+    const sql = (query: string, params: unknown[]) => t.app.database.orm.em.fork().getConnection().execute(query, params);
+    const template = (employeeId: number, no: number) =>
+      sql(`insert into employee_template (workspace_id, employee_id, type, no, data, size, created_at, updated_at) values (?, ?, 1, ?, 'x', 1, now(), now())`, [ws.id, employeeId, no]);
+    await template(e1.id, 6);
+    await template(e1.id, 2);
+    await template(e3.id, 0);
+
+    // Every statement the ORM runs during the request, through MikroORM's onQuery hook.
+    const config = t.app.database.orm.config;
+    const original = config.get('onQuery');
+    const statements: string[] = [];
+    config.set('onQuery', (text: string, params: unknown[]) => (statements.push(text), original(text, params)));
+    let data: any;
+    try {
+      data = await gqlData(t.url, ws.key, `{ employees(companyId: ${company.id}, first: 10) { nodes { id templates { index } } } }`);
+    } finally {
+      config.set('onQuery', original);
+    }
+    expect(data.employees.nodes).to.deep.equal([
+      { id: e1.id, templates: [{ index: 2 }, { index: 6 }] },
+      { id: e2.id, templates: [] },
+      { id: e3.id, templates: [{ index: 0 }] },
+    ]);
+    expect(statements.filter((text) => /from "?employee_template"?/.test(text)), statements.join('\n')).to.have.length(1);
+  });
 });
