@@ -275,6 +275,9 @@ describe('punches', () => {
     const page2 = await rest(t.url, 'GET', '/public/v2/punches?per_page=2&page=2', { key: s.ws.key });
     expect(page2.body.map((p: any) => p.id)).to.deep.equal(expected.slice(2, 4));
     expect(page2.headers.get('x-total-count')).to.equal('5');
+    const pastTheEnd = await rest(t.url, 'GET', '/public/v2/punches?per_page=2&page=9', { key: s.ws.key });
+    expect(pastTheEnd.body).to.deep.equal([]);
+    expect(pastTheEnd.headers.get('x-total-count'), 'the total of a page past the end').to.equal('5');
     const links = Object.fromEntries(
       page2.headers.get('link')!.split(', ').map((l) => {
         const [, url, rel] = /^<([^>]+)>; rel="(\w+)"$/.exec(l)!;
