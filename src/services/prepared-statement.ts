@@ -56,11 +56,11 @@ export async function executePrepared<T>(ctx: RequestContext, sql: string, param
   const knex = ctx.em.getKnex();
   const transaction = ctx.em.getTransactionContext();
   if (transaction) return ((await knex.raw(sql, params as never[]).transacting(transaction)) as { rows: T[] }).rows;
-  const statement = toNative(knex, sql, params);
+  const { name, text, values } = toNative(knex, sql, params);
   const client = knex.client;
   const connection = (await client.acquireConnection()) as PgConnection;
   try {
-    const result = await connection.query(statement);
+    const result = await connection.query({ name, text, values });
     return result.rows as T[];
   } finally {
     await client.releaseConnection(connection);

@@ -2,7 +2,7 @@ import { formatLocalTime } from '../devices/protocol/time';
 import { punchData } from '../events/event-payloads';
 import { outboxTail, recordEvents } from '../events/outbox';
 import { executePrepared } from './prepared-statement';
-import { intArray, textArray } from './sql-arrays';
+import { intArray } from './sql-arrays';
 import { Company, Device, Employee, Punch } from '../entities';
 import { PunchRecordType } from '../entities/punch.entity';
 import { DomainError } from '../errors/domain-error';
@@ -227,11 +227,18 @@ export class DeviceGone extends Error {
 
 /**
  * The terminal ingestion's bulk path: the same idempotent insert as `recordPunches` (no conflict
- * target, so either unique key means "already stored"; rows in key order), but each column of the
- * rows travels as ONE bound array parameter (`unnest`) and only the number of new rows comes back:
- * no entity mapping and no read-back of duplicates, which cost more than the insert at terminal
- * volumes. Arrays rather than one JSON document: a quarter of the bytes on the wire (no key names),
- * and cheaper for PostgreSQL to read.
+ * target, so either unique key means "already stored"; rows in key order), but the rows travel as
+ * ONE bound JSON parameter, each punch an array of its own columns, and only the number of new rows
+ * comes back: no entity mapping and no read-back of duplicates, which cost more than the insert at
+ * terminal volumes.
+ *
+ * Why this form: arrays without key names are a third of the bytes of JSON objects; and
+ * `json_array_elements` is always estimated at 100 rows, whatever the upload's size, so the plan
+ * PostgreSQL keeps for the prepared statement after five runs (the "generic plan") is the plan each
+ * upload would get anyway. One array per column read with `unnest` was estimated from the arrays'
+ * lengths: the generic plan, made without them, guessed a few rows and joined in nested loops,
+ * which made uploads of 500 lines for 1,000 employees 2.5 times slower (24,416 -> 9,799 punches/s),
+ * and planning every upload instead cost a third of the 100-line uploads' throughput.
  *
  * `punch` has no foreign keys to company, device and employee (docs/decisions.md, "Ingestion:
  * references locked once per upload"); the statement keeps them true itself. It locks the device
@@ -257,10 +264,9 @@ export async function storeDevicePunches(ctx: RequestContext, upload: DeviceUplo
   const result = await executePrepared<{ stored: number }>(
     ctx,
     `with r as materialized (
-       select u.pin, to_timestamp(u.epoch) as punch_time, u.local_time, u.punch_state, u.verify_type, u.verify_code, u.work_code,
-              u.device_record_index, u.ordinality
-       from unnest(?::varchar[], ?::bigint[], ?::varchar[], ?::varchar[], ?::varchar[], ?::int[], ?::varchar[], ?::int[]) with ordinality
-         as u(pin, epoch, local_time, punch_state, verify_type, verify_code, work_code, device_record_index, ordinality)),
+       select item->>0 as pin, to_timestamp((item->>1)::bigint) as punch_time, item->>2 as local_time, item->>3 as punch_state,
+              item->>4 as verify_type, (item->>5)::int as verify_code, item->>6 as work_code, (item->>7)::int as device_record_index, ordinality
+       from json_array_elements(?::json) with ordinality as t(item, ordinality)),
      dev as (
        select d.id, d.company_id, d.workspace_id, ?::varchar as device_serial, ?::varchar as time_zone, ?::timestamptz as received_at,
          ?::varchar as record_type
@@ -274,15 +280,11 @@ export async function storeDevicePunches(ctx: RequestContext, upload: DeviceUplo
      new_events as (select workspace_id, id::bigint as ord, 'attendance.created'::varchar as type, ${PUNCH_EVENT_DATA} as data from p),
      ${tail.sql}`,
     [
-      textArray(rows.map((p) => p.pin)),
-      // Whole seconds: terminals record seconds, and the idempotence key compares instants.
-      intArray(rows.map((p) => Math.floor(p.punchTime.getTime() / 1000))),
-      textArray(rows.map((p) => p.localTime)),
-      textArray(rows.map((p) => p.punchState)),
-      textArray(rows.map((p) => p.verifyType)),
-      intArray(rows.map((p) => p.verifyCode)),
-      textArray(rows.map((p) => p.workCode)),
-      intArray(rows.map((p) => p.deviceRecordIndex)),
+      // Each punch as an array of its own columns, in this order (no key names on the wire).
+      JSON.stringify(
+        // Whole seconds: terminals record seconds, and the idempotence key compares instants.
+        rows.map((p) => [p.pin, Math.floor(p.punchTime.getTime() / 1000), p.localTime, p.punchState, p.verifyType, p.verifyCode, p.workCode, p.deviceRecordIndex]),
+      ),
       device.serialNumber,
       device.timeZone,
       upload.receivedAt,
