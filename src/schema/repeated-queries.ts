@@ -25,13 +25,13 @@ import { unstorableInput } from './graphql-rules';
 /** Documents remembered, least recently used dropped first. */
 const MAX_REMEMBERED = 500;
 
-/** Apollo's content type for each Accept value this path answers (no Accept: application/json). */
-const CONTENT_TYPES: Record<string, string> = {
-  '': 'application/json; charset=utf-8',
-  '*/*': 'application/json; charset=utf-8',
-  'application/json': 'application/json; charset=utf-8',
-  'application/graphql-response+json': 'application/graphql-response+json; charset=utf-8',
-};
+/** Apollo's content type for each Accept value this path answers (no Accept: application/json). A Map: any header value is a safe key. */
+const CONTENT_TYPES = new Map<string, string>([
+  ['', 'application/json; charset=utf-8'],
+  ['*/*', 'application/json; charset=utf-8'],
+  ['application/json', 'application/json; charset=utf-8'],
+  ['application/graphql-response+json', 'application/graphql-response+json; charset=utf-8'],
+]);
 
 interface Remembered {
   source: string;
@@ -68,18 +68,18 @@ export class RepeatedQueries {
 
   /** Express handler in front of Apollo's (after the JSON body parser). */
   readonly handler = (req: Request, res: Response, next: NextFunction): void => {
-    this.answer(req, res).then(
-      (answered) => {
+    // A failure here (the database, say) is Apollo's to answer, like anything else not answered here.
+    void this.answer(req, res)
+      .catch(() => false)
+      .then((answered) => {
         this.deps.metrics?.graphqlRequests.inc({ path: answered ? 'repeated' : 'apollo' });
-        if (!answered) next();
-      },
-      () => next(),
-    );
+        if (!answered && !res.headersSent) next();
+      });
   };
 
   /** True when the request was answered here; false sends it on to Apollo. */
   private async answer(req: Request, res: Response): Promise<boolean> {
-    const contentType = CONTENT_TYPES[req.headers.accept ?? ''];
+    const contentType = CONTENT_TYPES.get(req.headers.accept ?? '');
     const body: unknown = req.body;
     if (req.method !== 'POST' || !contentType || !isPlainRequest(body)) return false;
     const known = this.remembered.get(keyOf(body.query, body.operationName));

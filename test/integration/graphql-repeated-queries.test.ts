@@ -56,6 +56,13 @@ describe('GraphQL repeated queries', () => {
       expect((await answeredBy()).repeated, accept).to.equal(before.repeated + 1);
       expect(repeated, accept).to.deep.equal(viaApollo);
     }
+    // Header values that name an object's own properties are just unknown values: Apollo answers them.
+    const beforeOdd = await answeredBy();
+    for (const accept of ['constructor', '__proto__', 'toString']) {
+      const odd = await post({ query: LIST }, { accept });
+      expect(odd.status, accept).to.equal(406);
+    }
+    expect(await answeredBy()).to.deep.equal({ repeated: beforeOdd.repeated, apollo: beforeOdd.apollo + 3 });
     const before = await answeredBy();
     const weighted = await post({ query: LIST }, { accept: 'application/graphql-response+json, application/json;q=0.9' });
     expect(weighted.status).to.equal(200);
