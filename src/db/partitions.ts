@@ -100,26 +100,38 @@ async function createMonthPartition(em: EntityManager, table: string, column: st
 }
 
 /**
- * Drops the event partitions whose whole month ended before `cutoff`, and the default partition's
- * events older than it, with their webhook deliveries (and, by cascade, their attempts). Returns
- * how many events went.
+ * Drops the partitions of `table` whose whole month ended before `cutoff`, each in its own
+ * transaction under the partition lock; `beforeDrop` runs in that transaction first (the rows that
+ * go with the partition's rows). Returns how many rows went.
  */
-export async function dropExpiredEvents(em: EntityManager, cutoff: Date): Promise<number> {
+async function dropMonthsBefore(em: EntityManager, table: PartitionedTable['table'], cutoff: Date, beforeDrop?: (tx: EntityManager, name: string) => Promise<void>): Promise<number> {
   let dropped = 0;
-  for (const name of await listPartitions(em, 'event')) {
-    const month = partitionMonth('event', name);
+  for (const name of await listPartitions(em, table)) {
+    const month = partitionMonth(table, name);
     if (!month || monthStart(month, 1) > cutoff) continue;
     dropped += await em.transactional(async (tx) => {
       await tx.execute(`set local lock_timeout = '5s'`);
       await tx.execute('select pg_advisory_xact_lock(?)', [PARTITION_LOCK_KEY]);
       const [found] = await tx.execute<{ found: boolean }[]>('select to_regclass(?) is not null as found', [name]);
       if (!found.found) return 0;
-      await tx.execute(`delete from webhook_delivery d using "${name}" e where d.event_id = e.id`);
+      await beforeDrop?.(tx, name);
       const [count] = await tx.execute<{ n: number }[]>(`select count(*)::int as n from "${name}"`);
       await tx.execute(`drop table "${name}"`);
       return count.n;
     });
   }
+  return dropped;
+}
+
+/**
+ * Drops the event partitions whose whole month ended before `cutoff`, and the default partition's
+ * events older than it, with their webhook deliveries (and, by cascade, their attempts). Returns
+ * how many events went.
+ */
+export async function dropExpiredEvents(em: EntityManager, cutoff: Date): Promise<number> {
+  const dropped = await dropMonthsBefore(em, 'event', cutoff, (tx, name) =>
+    tx.execute(`delete from webhook_delivery d using "${name}" e where d.event_id = e.id`).then(() => undefined),
+  );
   const stray = await em.transactional(async (tx) => {
     await tx.execute(`delete from webhook_delivery d using event_default e where d.event_id = e.id and e.created_at < ?`, [cutoff]);
     return tx.execute<{ id: string }[]>('delete from event_default where created_at < ? returning id', [cutoff]);
@@ -133,20 +145,7 @@ export async function dropExpiredEvents(em: EntityManager, cutoff: Date): Promis
  * attempts of events that are past the retention themselves. Returns how many attempts went.
  */
 export async function dropExpiredAttempts(em: EntityManager, cutoff: Date): Promise<number> {
-  let dropped = 0;
-  for (const name of await listPartitions(em, 'webhook_attempt')) {
-    const month = partitionMonth('webhook_attempt', name);
-    if (!month || monthStart(month, 1) > cutoff) continue;
-    dropped += await em.transactional(async (tx) => {
-      await tx.execute(`set local lock_timeout = '5s'`);
-      await tx.execute('select pg_advisory_xact_lock(?)', [PARTITION_LOCK_KEY]);
-      const [found] = await tx.execute<{ found: boolean }[]>('select to_regclass(?) is not null as found', [name]);
-      if (!found.found) return 0;
-      const [count] = await tx.execute<{ n: number }[]>(`select count(*)::int as n from "${name}"`);
-      await tx.execute(`drop table "${name}"`);
-      return count.n;
-    });
-  }
+  const dropped = await dropMonthsBefore(em, 'webhook_attempt', cutoff);
   const stray = await em.execute<{ id: string }[]>('delete from webhook_attempt_default where attempted_at < ? returning id', [cutoff]);
   return dropped + stray.length;
 }

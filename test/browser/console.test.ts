@@ -229,6 +229,13 @@ describe('console in the browser', () => {
     await page.getByRole('cell', { name: /webhook\.test/ }).waitFor({ timeout: 15_000 });
     await screenshot(page, 'webhooks');
     await expectAccessible(page);
+    // Replay sends the delivery's 64-bit id (SafeInt) back: the mutation answers the same delivery, pending again.
+    const [listed] = (await rest(t.url, 'GET', `/public/v2/webhooks/${hook.body.id}/deliveries`, { key: ws.key })).body;
+    const replayed = page.waitForResponse((r) => r.url().endsWith('/graphql') && (r.request().postData() ?? '').includes('RedeliverWebhook'));
+    await page.getByRole('button', { name: 'Replay' }).click();
+    const answer = await (await replayed).json();
+    expect(answer.errors).to.equal(undefined);
+    expect(answer.data.redeliverWebhook).to.deep.equal({ id: listed.id, status: 'pending' });
 
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByLabel('Name').fill('kiosk');

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createArea, createCompany, createDevice, createEmployee, createWorkspace, unique, type TestWorkspace } from '../support/factories';
 import { gql, gqlData, rest } from '../support/http';
+import { statementsDuring } from '../support/statements';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 describe('areas and area membership', () => {
@@ -139,17 +140,10 @@ describe('areas and area membership', () => {
       await send('POST', `/public/v2/areas/${a1.id}/devices`, [{ device_id: d1.id }]);
       await send('POST', `/public/v2/areas/${a3.id}/devices`, [{ device_id: d2.id }]);
 
-      // Every statement the ORM runs during the request, through MikroORM's onQuery hook.
-      const config = t.app.database.orm.config;
-      const original = config.get('onQuery');
-      const statements: string[] = [];
-      config.set('onQuery', (sql: string, params: unknown[]) => (statements.push(sql), original(sql, params)));
-      let data: any;
-      try {
-        data = await gqlData(t.url, ws.key, `{ areas(companyId: ${company}, first: 10) { nodes { id employeeIds deviceIds } } }`);
-      } finally {
-        config.set('onQuery', original);
-      }
+      // Every statement the ORM runs during the request.
+      const { result: data, statements } = await statementsDuring(t.app, () =>
+        gqlData(t.url, ws.key, `{ areas(companyId: ${company}, first: 10) { nodes { id employeeIds deviceIds } } }`),
+      );
       expect(data.areas.nodes).to.deep.equal([
         { id: a1.id, employeeIds: [e1.id, e2.id], deviceIds: [d1.id] },
         { id: a2.id, employeeIds: [e1.id, e3.id], deviceIds: [] },

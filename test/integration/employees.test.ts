@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createCompany, createEmployee, createWorkspace } from '../support/factories';
 import { gql, gqlData, rest } from '../support/http';
+import { statementsDuring } from '../support/statements';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 describe('employees', () => {
@@ -168,17 +169,10 @@ describe('employees', () => {
     await template(e1.id, 2);
     await template(e3.id, 0);
 
-    // Every statement the ORM runs during the request, through MikroORM's onQuery hook.
-    const config = t.app.database.orm.config;
-    const original = config.get('onQuery');
-    const statements: string[] = [];
-    config.set('onQuery', (text: string, params: unknown[]) => (statements.push(text), original(text, params)));
-    let data: any;
-    try {
-      data = await gqlData(t.url, ws.key, `{ employees(companyId: ${company.id}, first: 10) { nodes { id templates { index } } } }`);
-    } finally {
-      config.set('onQuery', original);
-    }
+    // Every statement the ORM runs during the request.
+    const { result: data, statements } = await statementsDuring(t.app, () =>
+      gqlData(t.url, ws.key, `{ employees(companyId: ${company.id}, first: 10) { nodes { id templates { index } } } }`),
+    );
     expect(data.employees.nodes).to.deep.equal([
       { id: e1.id, templates: [{ index: 2 }, { index: 6 }] },
       { id: e2.id, templates: [] },
