@@ -50,20 +50,21 @@ export function parseAttlog(body: BodyInput, options?: DecodeOptions): AttlogPar
  * slice by slice, and the caller yields between them, so other requests are served meanwhile.
  */
 export function* parseAttlogChunks(body: BodyInput, chunkLines: number, options?: DecodeOptions): Generator<AttlogParseResult> {
-  const refused: LineError[] = [];
-  const lines = splitLines(bodyText(body, options), refused);
   let records: AttlogRecord[] = [];
-  let errors: LineError[] = refused;
-  for (let i = 0; i < lines.length; i++) {
-    const { line, text } = lines[i]!;
-    const result = parseAttlogLine(line, text);
-    if (typeof result === 'string') errors.push({ line, text, reason: result });
-    else records.push(result);
-    if ((i + 1) % chunkLines === 0 && i + 1 < lines.length) {
+  let errors: LineError[] = [];
+  let taken = 0;
+  // Refused lines (NUL bytes) go to the slice being read, in line order with the others.
+  for (const { line, text } of splitLines(bodyText(body, options), { push: (error) => errors.push(error) })) {
+    if (taken === chunkLines) {
       yield { records, errors };
       records = [];
       errors = [];
+      taken = 0;
     }
+    const result = parseAttlogLine(line, text);
+    if (typeof result === 'string') errors.push({ line, text, reason: result });
+    else records.push(result);
+    taken++;
   }
   yield { records, errors };
 }

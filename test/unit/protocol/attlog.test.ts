@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseAttlog, uploadAck, verifyTypeName } from '../../../src/devices/protocol';
+import { parseAttlog, parseAttlogChunks, uploadAck, verifyTypeName } from '../../../src/devices/protocol';
 import { loadFixture } from './fixture';
 
 describe('parseAttlog', () => {
@@ -81,6 +81,22 @@ describe('parseAttlog', () => {
       expect(parseAttlog('\r\n\n')).to.deep.equal({ records: [], errors: [] });
       expect(parseAttlog(Buffer.from([0, 0, 0])).errors).to.have.length(1);
     });
+  });
+
+  it('slices a body into chunks of good and bad lines, each refusal (a NUL byte included) in the slice holding its line', () => {
+    const line = (n: number) => `${n}\t2024-07-28 01:25:${String(n).padStart(2, '0')}\t0\t1`;
+    const body = [line(1), line(2), 'junk', line(4), `${line(5)}\u0000`, line(6), '', line(8)].join('\r\n');
+    const chunks = [...parseAttlogChunks(body, 2)];
+    // Slices of two lines read (good or refused by the parser); a NUL line and blank lines are not counted.
+    expect(chunks.map((c) => ({ records: c.records.map((r) => r.line), errors: c.errors.map((e) => e.line) }))).to.deep.equal([
+      { records: [1, 2], errors: [] },
+      { records: [4], errors: [3, 5] },
+      { records: [6, 8], errors: [] },
+    ]);
+    expect(chunks[1]!.errors[1]!.reason).to.equal('contains a NUL byte');
+    // Exactly full slices: no empty slice after the last one.
+    expect([...parseAttlogChunks([line(1), line(2)].join('\n'), 2)].map((c) => c.records.length)).to.deep.equal([2]);
+    expect([...parseAttlogChunks('', 2)]).to.deep.equal([{ records: [], errors: [] }]);
   });
 
   it('decodes invalid UTF-8 with a fallback instead of failing', () => {

@@ -84,7 +84,7 @@ describe('protocol parsers (property-based)', () => {
           const { errors } = parse(body);
           // Every fallback decoding keeps LF bytes as line ends, so line numbers are those of the bytes.
           const withNul: LineError[] = [];
-          const nonEmpty = new Set(splitLines(body.toString('latin1'), withNul).map((l) => l.line));
+          const nonEmpty = new Set([...splitLines(body.toString('latin1'), withNul)].map((l) => l.line));
           for (const refused of withNul) nonEmpty.add(refused.line);
           for (const error of errors) {
             expect(error.reason, JSON.stringify(error)).to.be.a('string').and.not.equal('');
