@@ -111,7 +111,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     expressApp.use(operationsRouter({ database, metrics, metricsToken: config.metricsToken, failingJobs: () => jobs.failing() }));
     expressApp.use(apiDocsRouter(routeTable, schema));
     expressApp.use(webRouter());
-    const rateLimits = new TokenBuckets(config.rateLimitPerMinute, config.rateLimitBurst);
+    const rateLimits = {
+      requests: new TokenBuckets(config.rateLimitPerMinute, config.rateLimitBurst),
+      bytes: new TokenBuckets(config.rateLimitBytesPerMinute, config.rateLimitBurstBytes),
+    };
     expressApp.use(rateLimit(rateLimits));
 
     const operations = new CompiledOperations(schema);
@@ -167,7 +170,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await housekeeping.ensurePartitions().catch((error: unknown) => logger.warn({ err: error }, 'history partitions not created at start; the periodic job retries'));
     const attendance = new AttendanceWorker({ orm: database.orm, config, logger, now });
     events.onActivity(() => attendance.kick());
-    const subscriptions = startSubscriptionServer({ server, schema, orm: database.orm, config, contextFactory, events, rateLimits, logger });
+    const subscriptions = startSubscriptionServer({ server, schema, orm: database.orm, config, contextFactory, events, rateLimits, metrics, logger });
     subscriptions.registerJobs(jobs);
 
     await new Promise<void>((resolve, reject) => {

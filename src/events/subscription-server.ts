@@ -8,7 +8,9 @@
 // limit, and its errors are formatted (masked in production) by the same function. Frames are
 // capped at the HTTP body limit, sockets not yet accepted are capped per process and must send
 // connection_init in time, and an accepted socket whose key is revoked is closed with 4403 within
-// the key cache time.
+// the key cache time. Message bytes take from the key's body-byte budget (the address's before
+// connection_init); a socket that spent it is not read until it refills: its next frames wait in
+// the network buffers instead of being parsed, and the sender slows down to the budget.
 import type http from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
@@ -19,7 +21,8 @@ import type { Config } from '../config/config';
 import { DomainError } from '../errors/domain-error';
 import type { PeriodicJobs } from '../jobs/periodic-jobs';
 import { rateLimitKey } from '../limits/rate-limit';
-import type { TokenBuckets } from '../limits/token-bucket';
+import type { ApiRateLimits } from '../limits/rate-limit';
+import type { Metrics } from '../observability/metrics';
 import type { SubscriptionContext } from '../resolvers/event.resolver';
 import type { ContextFactory } from '../schema/context-factory';
 import { formatGraphQLError } from '../schema/format-error';
@@ -46,6 +49,10 @@ export interface SubscriptionServer {
   close(): Promise<void>;
 }
 
+function messageBytes(data: Buffer | ArrayBuffer | Buffer[]): number {
+  return Array.isArray(data) ? data.reduce((n, part) => n + part.length, 0) : data.byteLength;
+}
+
 /** Close codes: RFC 6455 1013 "try again later"; graphql-ws's 4403 Forbidden. */
 const TRY_AGAIN_LATER = 1013;
 const FORBIDDEN = 4403;
@@ -57,7 +64,8 @@ export function startSubscriptionServer(deps: {
   config: Config;
   contextFactory: ContextFactory;
   events: EventFeed;
-  rateLimits: TokenBuckets;
+  rateLimits: ApiRateLimits;
+  metrics: Metrics;
   logger: Logger;
 }): SubscriptionServer {
   const { config } = deps;
@@ -66,11 +74,20 @@ export function startSubscriptionServer(deps: {
   const wsServer = new WebSocketServer({ server: deps.server, path: '/graphql', maxPayload: config.restBodyLimitBytes });
   const unauthenticated = new Set<WebSocket>();
   const accepted = new Map<WebSocket, string>();
-  wsServer.on('connection', (socket: WebSocket) => {
+  const throttle = (socket: WebSocket, key: string, bytes: number) => {
+    const waitMs = deps.rateLimits.bytes.spend(key, bytes);
+    if (waitMs === 0 || socket.isPaused) return;
+    socket.pause();
+    deps.metrics.websocketThrottled.inc();
+    setTimeout(() => socket.resume(), waitMs).unref();
+  };
+  wsServer.on('connection', (socket: WebSocket, request: http.IncomingMessage) => {
     if (unauthenticated.size >= config.wsMaxUnauthenticated) {
       socket.close(TRY_AGAIN_LATER, 'Too many connections waiting for connection_init');
       return;
     }
+    const address = request.socket.remoteAddress;
+    socket.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => throttle(socket, rateLimitKey(accepted.get(socket), address), messageBytes(data)));
     unauthenticated.add(socket);
     socket.once('close', () => {
       unauthenticated.delete(socket);
@@ -106,7 +123,7 @@ export function startSubscriptionServer(deps: {
         return true;
       },
       onSubscribe: (ctx, _id, payload) => {
-        const allowed = deps.rateLimits.take(rateLimitKey(authorizations.get(ctx), undefined));
+        const allowed = deps.rateLimits.requests.take(rateLimitKey(authorizations.get(ctx), undefined));
         if (!allowed.allowed) {
           return [new GraphQLError(`Too many requests for this key; retry in ${allowed.retryAfterSeconds} s.`, { extensions: { code: 'rate_limited', retryAfter: allowed.retryAfterSeconds } })];
         }

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
 import { DomainError } from '../errors/domain-error';
 import { sendError } from '../rest/error-response';
@@ -13,23 +14,58 @@ export function rateLimitKey(authorization: string | undefined, address: string 
   return bearer ? `k:${crypto.createHash('sha256').update(bearer).digest('base64url').slice(0, 22)}` : `ip:${address}`;
 }
 
+/** Bytes a connection had read when its last request with a body ended (where a chunked body's charge starts). */
+const connectionRead = new WeakMap<Socket, number>();
+
+/** The per-key budgets of the API surfaces: requests, and request body bytes. */
+export interface ApiRateLimits {
+  requests: TokenBuckets;
+  bytes: TokenBuckets;
+}
+
 /**
  * Per-key rate limit of the API surfaces (REST, GraphQL over HTTP and over WebSocket), reported with the IETF
  * `RateLimit-Limit`/`-Remaining`/`-Reset` headers and answered 429 with `Retry-After` when spent.
- * Buckets live in each process: with N processes behind
+ * Two budgets: requests, and body bytes. A body whose declared length is over the byte budget is
+ * refused before it is decoded or parsed (Node reads and discards it): a client sending megabyte
+ * documents back to back (alias bombs, which the GraphQL limits refuse only after reading and
+ * parsing them) made the process spend most of its time collecting their garbage, and every other
+ * workspace waited. A chunked body, whose
+ * size is known only once read, is charged when its request ends and may run the budget into debt,
+ * refusing the key's next bodies. Buckets live in each process: with N processes behind
  * a balancer a key gets up to N times the limit (documented in docs/limits.md).
  */
-export function rateLimit(buckets: TokenBuckets) {
+export function rateLimit(limits: ApiRateLimits) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    const result = buckets.take(rateLimitKey(req.get('authorization'), req.ip));
+    const key = rateLimitKey(req.get('authorization'), req.ip);
+    const result = limits.requests.take(key);
     res.setHeader('RateLimit-Limit', String(result.limit));
     res.setHeader('RateLimit-Remaining', String(result.remaining));
     res.setHeader('RateLimit-Reset', String(result.resetSeconds));
-    if (result.allowed) {
-      next();
+    if (!result.allowed) {
+      res.setHeader('Retry-After', String(result.retryAfterSeconds));
+      sendError(res, new DomainError('rate_limited', `Too many requests for this key; retry in ${result.retryAfterSeconds} s.`), res.locals.requestId);
       return;
     }
-    res.setHeader('Retry-After', String(result.retryAfterSeconds));
-    sendError(res, new DomainError('rate_limited', `Too many requests for this key; retry in ${result.retryAfterSeconds} s.`), res.locals.requestId);
+    const declared = req.headers['content-length'];
+    if (declared !== undefined) {
+      const bytes = limits.bytes.take(key, Number(declared) || 0);
+      if (!bytes.allowed) {
+        res.setHeader('Retry-After', String(bytes.retryAfterSeconds));
+        const message = `Too many request bytes for this key: this ${declared}-byte body is over its budget; retry in ${bytes.retryAfterSeconds} s.`;
+        sendError(res, new DomainError('rate_limited', message), res.locals.requestId);
+        return;
+      }
+      res.once('finish', () => connectionRead.set(req.socket, req.socket.bytesRead));
+    } else if (req.headers['transfer-encoding'] !== undefined) {
+      // Node may have read the whole request before this runs: what it cost is what the connection
+      // read since the end of its previous request with a body (bodyless requests' headers included).
+      const start = connectionRead.get(req.socket) ?? 0;
+      res.once('finish', () => {
+        limits.bytes.spend(key, req.socket.bytesRead - start);
+        connectionRead.set(req.socket, req.socket.bytesRead);
+      });
+    }
+    next();
   };
 }

@@ -36,6 +36,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly websocketThrottled = new client.Counter({
+    name: 'timegate_websocket_throttled_total',
+    help: 'Times a GraphQL WebSocket was left unread until its key\'s request-byte budget refilled.',
+    registers: [this.registry],
+  });
+
   readonly terminalRequests = new client.Counter({
     name: 'timegate_terminal_requests_total',
     help: 'Terminal (/iclock) requests by endpoint and kind (poll, upload table, handshake...).',

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { TokenBuckets } from '../../src/limits/token-bucket';
 import { createWorkspace } from '../support/factories';
+import { wsClient } from '../support/events';
 import { gql, rest } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -55,6 +56,24 @@ describe('limits and security headers', () => {
     now += 10 * 60_000;
     buckets.take('b');
     expect(buckets.size).to.equal(1);
+  });
+
+  it('the byte budget takes amounts, and spent bytes run it into debt for at most one bucket', () => {
+    let now = 0;
+    const bytes = new TokenBuckets(60_000, 4096, () => now);
+    expect(bytes.take('a', 3000).allowed).to.equal(true);
+    const refused = bytes.take('a', 3000);
+    expect(refused.allowed).to.equal(false);
+    expect(refused.retryAfterSeconds).to.equal(2); // 1,904 bytes missing at 1,000 a second
+    // A body larger than the bucket counts as a full bucket (it can pass when the bucket is full).
+    expect(bytes.take('b', 1_000_000).allowed).to.equal(true);
+    expect(bytes.spend('c', 3000)).to.equal(0);
+    expect(bytes.spend('c', 3000)).to.equal(1904);
+    expect(bytes.spend('c', 1_000_000)).to.equal(4096, 'debt stops at one bucket');
+    now += 4096;
+    expect(bytes.take('c', 1).allowed).to.equal(false);
+    now += 10;
+    expect(bytes.take('c', 1).allowed).to.equal(true);
   });
 
   it('refuses GraphQL operations that are too deep or too costly, with a clear error', async () => {
@@ -114,6 +133,75 @@ describe('limits and security headers', () => {
       expect(JSON.stringify(development.errors)).to.contain('stacktrace');
     } finally {
       await production.stop();
+    }
+  });
+});
+
+describe('request byte budget', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ TIMEGATE_RATE_LIMIT_BURST_BYTES: '4096', TIMEGATE_RATE_LIMIT_BYTES_PER_MINUTE: '60000', TIMEGATE_METRICS_TOKEN: 'metrics' }, 'byte-budget');
+  });
+  after(() => t.stop());
+
+  /** A GraphQL request of about `size` bytes (the query padded with whitespace, which is no token). */
+  const padded = (size: number) => JSON.stringify({ query: `{ companies { nodes { id } } }${' '.repeat(size - 50)}` });
+  const post = (key: string, body: string | ReadableStream) =>
+    fetch(`${t.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+
+  it('refuses a body over the key\'s byte budget with 429 and Retry-After; requests without a body and other keys go on', async () => {
+    const ws = await createWorkspace(t.url);
+    expect((await post(ws.key, padded(3000))).status).to.equal(200);
+    const refused = await post(ws.key, padded(3000));
+    expect(refused.status).to.equal(429);
+    const body = (await refused.json()) as { errors: { message: string; extensions: { code: string } }[] };
+    expect(body.errors[0]!.extensions.code).to.equal('rate_limited');
+    expect(body.errors[0]!.message).to.match(/request bytes/);
+    expect(Number(refused.headers.get('retry-after'))).to.equal(2);
+    expect((await rest(t.url, 'GET', '/public/v2/companies', { key: ws.key })).status).to.equal(200);
+    const other = await createWorkspace(t.url);
+    expect((await post(other.key, padded(3000))).status).to.equal(200);
+  });
+
+  it('charges a chunked body when it has been read: the next body of the key is refused', async () => {
+    const ws = await createWorkspace(t.url);
+    const text = padded(3500);
+    const chunked = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(text));
+        controller.close();
+      },
+    });
+    const first = await post(ws.key, chunked);
+    expect(first.status).to.equal(200);
+    expect(((await first.json()) as { data: { companies: { nodes: unknown[] } } }).data.companies.nodes).to.be.an('array');
+    expect((await post(ws.key, padded(1000))).status).to.equal(429);
+  });
+
+  it('leaves a WebSocket unread while its key is over the budget, and answers every operation', async () => {
+    const ws = await createWorkspace(t.url);
+    const client = wsClient(t.url, { authorization: `Bearer ${ws.key}` });
+    const query = `{ companies { nodes { id } } }${' '.repeat(3000)}`;
+    const answer = () =>
+      new Promise<{ data?: any; errors?: unknown }>((resolve) => {
+        client.subscribe({ query }, { next: (value) => resolve(value as { data?: any }), error: (errors) => resolve({ errors }), complete: () => undefined });
+      });
+    const throttled = async () => {
+      const text = await (await fetch(`${t.url}/metrics`, { headers: { authorization: 'Bearer metrics' } })).text();
+      return Number(/^timegate_websocket_throttled_total (\d+)/m.exec(text)?.[1] ?? 0);
+    };
+    try {
+      const before = await throttled();
+      expect((await answer()).data.companies.nodes).to.be.an('array');
+      // The second message takes the budget into debt (3,000 + 3,000 bytes of 4,096): the socket is paused about 2 s.
+      expect((await answer()).data.companies.nodes).to.be.an('array');
+      expect(await throttled()).to.equal(before + 1);
+      const sent = Date.now();
+      const third = await answer();
+      expect(third.data.companies.nodes, 'answered once the socket is read again').to.be.an('array');
+      expect(Date.now() - sent, 'the third message was read only after the pause').to.be.at.least(1000);
+    } finally {
+      await client.dispose();
     }
   });
 });
