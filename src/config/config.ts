@@ -47,6 +47,8 @@ export interface Config {
   terminalSweepMs: number;
   deviceCacheTtlMs: number;
   eventRetentionDays: number;
+  commandArchiveDays: number;
+  commandLogRetentionDays: number;
   eventPurgeMs: number;
   eventPollMs: number;
   eventBatchMs: number;
@@ -250,6 +252,16 @@ export const settings: Record<keyof Config, SettingDescription> = {
     default: '7',
     meaning: 'Days events stay at least in the outbox (subscription replay with `after`, webhook redelivery); a month of events is dropped once all of it is older.',
   },
+  commandArchiveDays: {
+    env: 'TIMEGATE_COMMAND_ARCHIVE_DAYS',
+    default: '7',
+    meaning: 'Days a finished device command stays in the live command queue before it moves to the command log archive (which keeps its verb and outcome, not its text).',
+  },
+  commandLogRetentionDays: {
+    env: 'TIMEGATE_COMMAND_LOG_RETENTION_DAYS',
+    default: '365',
+    meaning: 'Days archived device commands are kept at least; a month of them is dropped once all of it is older.',
+  },
   eventPurgeMs: { env: 'TIMEGATE_EVENT_PURGE_MS', default: '3600000', meaning: 'How often the history partitions of the coming months are created and event months past the retention dropped.' },
   eventPollMs: {
     env: 'TIMEGATE_EVENT_POLL_MS',
@@ -398,6 +410,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deviceCacheTtlMs: int('deviceCacheTtlMs', 5000, 0, 3_600_000),
     // At least 7 days: replay and redelivery promise a week.
     eventRetentionDays: int('eventRetentionDays', 7, 7, 3650),
+    commandArchiveDays: int('commandArchiveDays', 7, 1, 3650),
+    commandLogRetentionDays: int('commandLogRetentionDays', 365, 7, 3650),
     eventPurgeMs: int('eventPurgeMs', 3_600_000, 1000, 86_400_000),
     eventPollMs: int('eventPollMs', 1000, 10, 3_600_000),
     eventBatchMs: int('eventBatchMs', 20, 0, 1000),

@@ -2,12 +2,15 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { PeriodicJobs } from '../jobs/periodic-jobs';
-import { dropExpiredAttempts, dropExpiredEvents, ensurePartitions } from './partitions';
+import { archiveFinishedCommands } from '../services/device-command-archive.service';
+import { dropExpiredAttempts, dropExpiredCommandLog, dropExpiredEvents, ensurePartitions } from './partitions';
 
 /**
  * Keeps the partitioned history in shape: the coming months' partitions exist before rows need
- * them, and event months past the retention are dropped. Any process may run either job: both
- * take the same advisory lock and check what another process already did.
+ * them, event months past the retention are dropped, and finished device commands move to the
+ * command log archive, whose months past its retention are dropped. Any process may run any of
+ * these jobs: partition changes take the same advisory lock and check what another process
+ * already did, and the archive moves rows it locked (others skip them).
  */
 export class HistoryHousekeeping {
   constructor(private readonly deps: { orm: MikroORM; config: Config; logger: Logger; now: () => Date }) {}
@@ -15,6 +18,16 @@ export class HistoryHousekeeping {
   registerJobs(jobs: PeriodicJobs): void {
     jobs.add('partitions', this.deps.config.eventPurgeMs, () => this.ensurePartitions());
     jobs.add('event_purge', this.deps.config.eventPurgeMs, () => this.purge());
+    jobs.add('command_archive', this.deps.config.eventPurgeMs, () => this.archiveCommands());
+  }
+
+  /** Moves finished commands past the archive age, then drops archive months past the retention. */
+  async archiveCommands(): Promise<{ archived: number; dropped: number }> {
+    const { orm, config, logger, now } = this.deps;
+    const archived = await archiveFinishedCommands(orm.em.fork(), new Date(now().getTime() - config.commandArchiveDays * 86_400_000));
+    const dropped = await dropExpiredCommandLog(orm.em.fork(), new Date(now().getTime() - config.commandLogRetentionDays * 86_400_000));
+    if (archived > 0 || dropped > 0) logger.info({ archived, dropped }, 'device commands archived');
+    return { archived, dropped };
   }
 
   async ensurePartitions(): Promise<string[]> {

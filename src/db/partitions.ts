@@ -1,6 +1,7 @@
 // Monthly partitions of the history tables (PostgreSQL declarative range partitioning).
 //
-// `punch`, `event`, `audit_event` and `webhook_attempt` are partitioned by month of one timestamp column (UTC months),
+// `punch`, `event`, `audit_event`, `webhook_attempt` and `device_command_archive` are partitioned by
+// month of one timestamp column (UTC months),
 // each with a default partition that catches what no month holds (a terminal whose clock says 1999
 // or 2040). The service creates the coming months ahead so that rows almost never land in the
 // default partition; when some did, creating their month moves them out of it first (PostgreSQL
@@ -14,7 +15,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 export interface PartitionedTable {
-  table: 'punch' | 'event' | 'audit_event' | 'webhook_attempt';
+  table: 'punch' | 'event' | 'audit_event' | 'webhook_attempt' | 'device_command_archive';
   column: string;
 }
 
@@ -23,6 +24,7 @@ export const PARTITIONED_TABLES: readonly PartitionedTable[] = [
   { table: 'event', column: 'created_at' },
   { table: 'audit_event', column: 'created_at' },
   { table: 'webhook_attempt', column: 'attempted_at' },
+  { table: 'device_command_archive', column: 'completed_at' },
 ];
 
 /** Months created ahead of the current one. */
@@ -147,5 +149,15 @@ export async function dropExpiredEvents(em: EntityManager, cutoff: Date): Promis
 export async function dropExpiredAttempts(em: EntityManager, cutoff: Date): Promise<number> {
   const dropped = await dropMonthsBefore(em, 'webhook_attempt', cutoff);
   const stray = await em.execute<{ id: string }[]>('delete from webhook_attempt_default where attempted_at < ? returning id', [cutoff]);
+  return dropped + stray.length;
+}
+
+/**
+ * Drops the archived device commands of months wholly past `cutoff`, and the default partition's
+ * older than it. Returns how many commands went.
+ */
+export async function dropExpiredCommandLog(em: EntityManager, cutoff: Date): Promise<number> {
+  const dropped = await dropMonthsBefore(em, 'device_command_archive', cutoff);
+  const stray = await em.execute<{ id: number }[]>('delete from device_command_archive_default where completed_at < ? returning id', [cutoff]);
   return dropped + stray.length;
 }

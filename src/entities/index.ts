@@ -11,6 +11,7 @@ import { DeviceAction } from './device-action.entity';
 import { DeviceReportedUser } from './device-reported-user.entity';
 import { DeviceAccessSchedule } from './device-access-schedule.entity';
 import { DeviceCommand } from './device-command.entity';
+import { DeviceCommandArchive } from './device-command-archive.entity';
 import { DeviceStatusChange } from './device-status-change.entity';
 import { Device } from './device.entity';
 import { DeviceUser } from './device-user.entity';
@@ -53,6 +54,7 @@ export {
   DeviceAccessSchedule,
   DeviceAction,
   DeviceCommand,
+  DeviceCommandArchive,
   DeviceReportedUser,
   DeviceStatusChange,
   DeviceUser,
@@ -94,6 +96,7 @@ export const entities = [
   Assignment,
   DeviceUser,
   DeviceCommand,
+  DeviceCommandArchive,
   DoorAction,
   DeviceStatusChange,
   UnknownTerminal,

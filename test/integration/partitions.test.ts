@@ -139,6 +139,64 @@ describe('partitioned history and 64-bit punch ids', () => {
     expect(await listPartitions(t.app.database.orm.em.fork(), 'punch'), 'punches are history: never dropped').to.include('punch_y2026m09');
   });
 
+  it('finished device commands nothing reads any more move to the partitioned command log archive, listed as before; its retention drops old months', async () => {
+    clock = Date.parse('2026-11-20T10:00:00Z');
+    await t.app.housekeeping.ensurePartitions();
+    expect(await listPartitions(t.app.database.orm.em.fork(), 'device_command_archive')).to.include.members(['device_command_archive_y2026m11', 'device_command_archive_y2027m02', 'device_command_archive_default']);
+    const ws = await createWorkspace(t.url);
+    const company = await createCompany(t.url, ws.key);
+    const device = await createDevice(t.url, ws.key, company.id);
+    const command = async (commandId: string, text: string, status: string, completedAt: string | null, reference: string | null = null) =>
+      (
+        await sql(
+          `insert into device_command (workspace_id, device_id, command_id, command, kind, status, return_code, attempts, reference, created_at, sent_at, completed_at)
+           values (?, ?, ?, ?, 'user_sync', ?, ?, 1, ?, '2026-09-30T10:00:00Z', ?, ?) returning id`,
+          [ws.id, device.id, commandId, text, status, status === 'failed' ? -1 : 0, reference, completedAt, completedAt],
+        )
+      )[0].id as number;
+    const old = await command('C1', 'DATA UPDATE USERINFO PIN=7\tName=Secret Person', 'succeeded', '2026-11-01T08:00:00Z');
+    const recent = await command('C2', 'DATA UPDATE USERINFO PIN=8\tName=Recent', 'failed', '2026-11-19T08:00:00Z');
+    const queued = await command('C3', 'DATA DELETE USERINFO PIN=9', 'queued', null);
+    const partOfAction = await command('C4', 'CONTROL DEVICE 01010105', 'succeeded', '2026-11-01T08:00:00Z', 'device_action:da_1');
+    await command('C5', 'CONTROL DEVICE 01010106', 'sent', null, 'device_action:da_1');
+    const ofDoorAction = await command('C6', 'CONTROL DEVICE 01010105', 'succeeded', '2026-11-01T08:00:00Z');
+    await sql(`insert into door_action (action_id, workspace_id, device_id, command_id, door, duration, status, created_at, expires_at) values ('da_door', ?, ?, ?, 1, 5, 'succeeded', now(), now())`, [ws.id, device.id, ofDoorAction]);
+    const stray = await command('C7', 'CLEAR LOG', 'expired', '2025-12-31T20:00:00Z');
+    const list = async (status?: string[]) =>
+      (
+        await gqlData(t.url, ws.key, 'query ($d: Int!, $s: [String!]) { deviceCommands(deviceId: $d, status: $s) { totalCount nodes { id verb status completedAt } } }', {
+          d: device.id,
+          s: status ?? null,
+        })
+      ).deviceCommands;
+    const before = await list();
+
+    const moved = await t.app.housekeeping.archiveCommands();
+    expect(moved).to.deep.equal({ archived: 2, dropped: 0 });
+    const live = (await sql('select id from device_command where device_id = ? order by id', [device.id])).map((r: { id: number }) => r.id);
+    expect(live, 'recent, queued, in an action still in flight, or read by a door action: kept').to.deep.equal([recent, queued, partOfAction, partOfAction + 1, ofDoorAction]);
+    expect(await partitionOf('device_command_archive', old)).to.equal('device_command_archive_y2026m11');
+    expect(await partitionOf('device_command_archive', stray)).to.equal('device_command_archive_default');
+    const columns = (await sql(`select column_name from information_schema.columns where table_name = 'device_command_archive'`)).map((r: { column_name: string }) => r.column_name);
+    expect(columns, "the archive keeps the verb, not the text (a person's name, a template, a photo)").to.include('verb').and.not.include('command');
+    expect((await sql('select verb from device_command_archive where id = ?', [old]))[0].verb).to.equal('DATA UPDATE USERINFO');
+    // The list reads both tables: the same commands, in the same order, with the same verbs.
+    expect(await list()).to.deep.equal(before);
+    expect(before.totalCount).to.equal(7);
+    expect((await list(['succeeded'])).nodes.map((n: { id: number }) => n.id)).to.deep.equal([ofDoorAction, partOfAction, old]);
+    expect((await list(['expired'])).nodes.map((n: { verb: string }) => n.verb)).to.deep.equal(['CLEAR LOG']);
+    expect(await t.app.housekeeping.archiveCommands(), 'a second run finds nothing new').to.deep.equal({ archived: 0, dropped: 0 });
+
+    // A year on, the archive months wholly past the retention (365 days) go, the default partition's old rows too.
+    clock = Date.parse('2027-12-15T10:00:00Z');
+    await t.app.housekeeping.ensurePartitions();
+    // The recent failure is past the archive age by now: it moves, and goes with November.
+    expect(await t.app.housekeeping.archiveCommands()).to.deep.equal({ archived: 1, dropped: 3 });
+    expect(await listPartitions(t.app.database.orm.em.fork(), 'device_command_archive')).to.not.include('device_command_archive_y2026m11');
+    expect(await partitionOf('device_command_archive', stray)).to.equal(undefined);
+    expect((await list()).nodes.map((n: { id: number }) => n.id), 'the live commands stay').to.deep.equal([ofDoorAction, partOfAction + 1, partOfAction, queued]);
+  });
+
   it('punch ids past 2^31 (and far past it) go through the terminal protocol, REST and GraphQL unchanged', async () => {
     clock = Date.parse('2026-11-10T10:00:00Z');
     await t.app.housekeeping.ensurePartitions();
