@@ -1,4 +1,4 @@
-import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { BigIntType, Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Company } from './company.entity';
 import { Device } from './device.entity';
 import { Employee } from './employee.entity';
@@ -30,7 +30,8 @@ export enum DoorEventClass {
   expression: 'create index "door_event_unattached_pin_index" on "door_event" ("company_id", "pin") where "employee_id" is null and "pin" is not null',
 })
 export class DoorEvent {
-  @PrimaryKey({ autoincrement: true })
+  /** 64-bit in the database, a JavaScript number here (exact up to 2^53; GraphQL `SafeInt`). */
+  @PrimaryKey({ type: new BigIntType('number'), autoincrement: true })
   id!: number;
 
   @ManyToOne(() => Workspace, { mapToPk: true, fieldName: 'workspace_id', deleteRule: 'cascade' })

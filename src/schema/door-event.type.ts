@@ -1,3 +1,4 @@
+import { GraphQLSafeInt } from 'graphql-scalars';
 import { ArgsType, Field, Int, registerEnumType } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { DoorEventClass } from '../entities/door-event.entity';
@@ -10,7 +11,7 @@ registerEnumType(DoorEventClass, {
 
 @ObjectType('DoorEvent', { description: 'An access-control event of a terminal (rtlog): door events, and every other event code it reports (none is dropped). Read-only.' })
 export class DoorEventType {
-  @Field(() => Int) id!: number;
+  @Field(() => GraphQLSafeInt, { description: 'A 64-bit id (see the `SafeInt` scalar).' }) id!: number;
   @Field(() => Int) companyId!: number;
   @Field(() => Int, { nullable: true, description: 'Null after the device record was deleted; `deviceSerial` remains.' }) deviceId?: number | null;
   @Field() deviceSerial!: string;

@@ -9,7 +9,7 @@ import { ensurePartitions, listPartitions } from '../../src/db/partitions';
 import { freshDatabaseUrl } from '../support/database';
 import { createCompany, createDevice, createEmployee, createWorkspace } from '../support/factories';
 import { gql, gqlData, rest } from '../support/http';
-import { iclock } from '../support/terminal';
+import { createTerminalDevice, iclock } from '../support/terminal';
 import { MASTER_KEY, startTestApp, type TestApp } from '../support/test-app';
 
 /** The migration before the one that partitions the history tables. */
@@ -236,6 +236,14 @@ describe('partitioned history and 64-bit punch ids', () => {
     const day = await rest(t.url, 'GET', `/public/v2/timesheets?employee_id=${employee.id}&start_date=2026-11-10&end_date=2026-11-10`, { key: ws.key });
     expect(day.status, day.text).to.equal(200);
     expect(day.body[0].punch_ids).to.deep.equal([2 ** 40 + 7]);
+
+    // Door events (access-control terminals' rtlog) have 64-bit ids too.
+    const access = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc', company_id: company.id, time_zone: 'UTC' });
+    await sql(`select setval('door_event_id_seq', ?, false)`, [2 ** 40 + 9]);
+    const rtlog = await iclock(t.url, 'POST', `/iclock/cdata?SN=${access.serial_number}&table=rtlog`, 'time=2026-11-10 09:00:00\tpin=7001\tcardno=0\teventaddr=1\tevent=0\tinoutstatus=0\tverifytype=1\tindex=77\n');
+    expect(rtlog.text).to.equal('OK');
+    const doorEvents = await gqlData(t.url, ws.key, 'query ($d: Int!) { doorEvents(deviceId: $d) { nodes { id deviceRecordIndex employeeId } } }', { d: access.id });
+    expect(doorEvents.doorEvents.nodes).to.deep.equal([{ id: 2 ** 40 + 9, deviceRecordIndex: 77, employeeId: employee.id }]);
   });
 
   it('migrates a database of the previous version in place: rows, ids and sequences kept, months partitioned, odd times in the default partition', async () => {
