@@ -161,7 +161,7 @@ export const settings: Record<keyof Config, SettingDescription> = {
     meaning:
       'Request body bytes per minute per key, REST and GraphQL over HTTP and WebSocket together (token bucket refill; per process). A body beyond it gets 429 before it is read; a WebSocket beyond it is not read until the budget refills.',
   },
-  rateLimitBurstBytes: { env: 'TIMEGATE_RATE_LIMIT_BURST_BYTES', default: '8388608', meaning: 'Largest burst of request body bytes per key (bucket size).' },
+  rateLimitBurstBytes: { env: 'TIMEGATE_RATE_LIMIT_BURST_BYTES', default: '2097152', meaning: 'Largest burst of request body bytes per key (bucket size).' },
   keyCacheMs: {
     env: 'TIMEGATE_KEY_CACHE_MS',
     default: '5000',
@@ -393,7 +393,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: int('rateLimitPerMinute', 1200, 1, 10_000_000),
     rateLimitBurst: int('rateLimitBurst', 200, 1, 10_000_000),
     rateLimitBytesPerMinute: int('rateLimitBytesPerMinute', 33_554_432, 1024, 1024 * 1048576),
-    rateLimitBurstBytes: int('rateLimitBurstBytes', 8_388_608, 1024, 1024 * 1048576),
+    rateLimitBurstBytes: int('rateLimitBurstBytes', 2_097_152, 1024, 1024 * 1048576),
     iclockBodyLimitBytes: int('iclockBodyLimitBytes', 10485760, 1024, 1024 * 1048576),
     attendanceDelaySeconds: int('attendanceDelaySeconds', 10, 2, 300),
     attendanceErrorDelaySeconds: int('attendanceErrorDelaySeconds', 30, 10, 600),

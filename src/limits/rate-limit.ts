@@ -24,16 +24,16 @@ export interface ApiRateLimits {
 }
 
 /**
- * Per-key rate limit of the API surfaces (REST, GraphQL over HTTP and over WebSocket), reported with the IETF
- * `RateLimit-Limit`/`-Remaining`/`-Reset` headers and answered 429 with `Retry-After` when spent.
- * Two budgets: requests, and body bytes. A body whose declared length is over the byte budget is
- * refused before it is decoded or parsed (Node reads and discards it): a client sending megabyte
- * documents back to back (alias bombs, which the GraphQL limits refuse only after reading and
- * parsing them) made the process spend most of its time collecting their garbage, and every other
- * workspace waited. A chunked body, whose
- * size is known only once read, is charged when its request ends and may run the budget into debt,
- * refusing the key's next bodies. Buckets live in each process: with N processes behind
- * a balancer a key gets up to N times the limit (documented in docs/limits.md).
+ * Per-key rate limit of the API surfaces (REST, GraphQL over HTTP and over WebSocket), reported
+ * with the IETF `RateLimit-Limit`/`-Remaining`/`-Reset` headers and answered 429 with `Retry-After`
+ * when spent. Two budgets: requests, and body bytes. A body whose declared length is over the byte
+ * budget is refused before it is decoded or parsed, and its connection closed rather than read to
+ * the end: a client sending megabyte documents back to back (alias bombs, which the GraphQL limits
+ * refuse only after reading and parsing them) made the process spend most of its time collecting
+ * their garbage, and every other workspace waited. A chunked body, whose size is known only once
+ * read, is charged when its request ends and may run the budget into debt, refusing the key's next
+ * bodies. Buckets live in each process: with N processes behind a balancer a key gets up to N times
+ * the limit (documented in docs/limits.md).
  */
 export function rateLimit(limits: ApiRateLimits) {
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -52,6 +52,7 @@ export function rateLimit(limits: ApiRateLimits) {
       const bytes = limits.bytes.take(key, Number(declared) || 0);
       if (!bytes.allowed) {
         res.setHeader('Retry-After', String(bytes.retryAfterSeconds));
+        res.setHeader('Connection', 'close');
         const message = `Too many request bytes for this key: this ${declared}-byte body is over its budget; retry in ${bytes.retryAfterSeconds} s.`;
         sendError(res, new DomainError('rate_limited', message), res.locals.requestId);
         return;
