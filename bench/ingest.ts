@@ -9,8 +9,11 @@
 // physical limit of this machine and PostgreSQL for these rows. Two runs of each, interleaved
 // (Timegate, baseline, Timegate, baseline), each on its own day of the current month (so the rows
 // land in the month's partition, as live punches do); the ratio is of the totals.
+// Where the time goes: the CPU of PostgreSQL (all its processes), of the HTTP server and of this
+// load generator during each run (Linux /proc), per punch stored.
 // Run: npm run build && node dist/bench/ingest.js [--terminals 50] [--bodies 40] [--lines 100] [--runs 2]
 import 'reflect-metadata';
+import fs from 'node:fs';
 import http from 'node:http';
 import { formatDeviceTime } from '../src/simulator/wire-format';
 import { benchDatabase, call, createFleet, report, spawnServer, spawnService, withClient, numberArg, runScenario } from './support';
@@ -46,6 +49,29 @@ interface Run {
   stored: number;
   attached: number;
   failures: number;
+  /** CPU seconds during the run: PostgreSQL's processes, the server's, this process's. */
+  cpu: { postgres: number; server: number; generator: number };
+}
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/** CPU seconds used so far by `pid`, by all PostgreSQL processes, and by this process. */
+function cpuSeconds(serverPid: number): Run['cpu'] {
+  const ticks = (pid: string) => {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  };
+  let postgres = 0;
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) postgres += ticks(pid);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return { postgres: postgres / TICKS_PER_SECOND, server: ticks(String(serverPid)) / TICKS_PER_SECOND, generator: ticks(String(process.pid)) / TICKS_PER_SECOND };
 }
 
 async function main(): Promise<void> {
@@ -69,12 +95,14 @@ async function main(): Promise<void> {
     const COUNT = 'select count(*)::int as count, (count(*) filter (where employee_id is not null))::int as attached from punch';
     const counts = () => withClient(db.url, async (c) => (await c.query(COUNT)).rows[0] as { count: number; attached: number });
 
-    const upload = async (url: string, start: number): Promise<Run> => {
+    const upload = async (server: { url: string; child: { pid?: number } }, start: number): Promise<Run> => {
+      const url = server.url;
       const before = await counts();
       // Fresh keep-alive connections per run: a socket left idle while the other server ran would
       // have been closed by its server (keep-alive timeout) and fail the next request.
       const agent = new http.Agent({ keepAlive: true, maxSockets: terminals });
       let failures = 0;
+      const cpuBefore = cpuSeconds(server.child.pid!);
       const began = process.hrtime.bigint();
       await Promise.all(
         fleet.serials.map(async (serial) => {
@@ -85,25 +113,38 @@ async function main(): Promise<void> {
         }),
       );
       const seconds = Number(process.hrtime.bigint() - began) / 1e9;
+      const cpuAfter = cpuSeconds(server.child.pid!);
       agent.destroy();
       const after = await counts();
-      return { seconds, stored: after.count - before.count, attached: after.attached - before.attached, failures };
+      const cpu = { postgres: cpuAfter.postgres - cpuBefore.postgres, server: cpuAfter.server - cpuBefore.server, generator: cpuAfter.generator - cpuBefore.generator };
+      return { seconds, stored: after.count - before.count, attached: after.attached - before.attached, failures, cpu };
     };
 
     // Warm-up of both on separate times (not counted), then the measured runs, interleaved.
-    await upload(service.url, day(1) - 86_400_000 * 2);
-    await upload(baseline.url, day(1) - 86_400_000);
+    await upload(service, day(1) - 86_400_000 * 2);
+    await upload(baseline, day(1) - 86_400_000);
     const ours: Run[] = [];
     const theirs: Run[] = [];
     for (let r = 0; r < runs; r++) {
-      ours.push(await upload(service.url, day(2 + 2 * r)));
-      theirs.push(await upload(baseline.url, day(3 + 2 * r)));
+      ours.push(await upload(service, day(2 + 2 * r)));
+      theirs.push(await upload(baseline!, day(3 + 2 * r)));
     }
     const total = (list: Run[]) => ({
       seconds: list.reduce((n, r) => n + r.seconds, 0),
       stored: list.reduce((n, r) => n + r.stored, 0),
       attached: list.reduce((n, r) => n + r.attached, 0),
       failures: list.reduce((n, r) => n + r.failures, 0),
+      cpu: {
+        postgres: list.reduce((n, r) => n + r.cpu.postgres, 0),
+        server: list.reduce((n, r) => n + r.cpu.server, 0),
+        generator: list.reduce((n, r) => n + r.cpu.generator, 0),
+      },
+    });
+    /** CPU microseconds per punch stored: PostgreSQL, server, load generator. */
+    const perPunch = (run: Run) => ({
+      postgres: Math.round((run.cpu.postgres * 1e6) / run.stored),
+      server: Math.round((run.cpu.server * 1e6) / run.stored),
+      generator: Math.round((run.cpu.generator * 1e6) / run.stored),
     });
     const mine = total(ours);
     const base = total(theirs);
@@ -127,7 +168,8 @@ async function main(): Promise<void> {
         punchesPerSecond: Math.round(perSecond),
         runsPerSecond: ours.map(rate),
         uploadsPerSecond: Math.round((terminals * bodies * runs) / mine.seconds),
-        baseline: { punchesStored: base.stored, failedUploads: base.failures, punchesPerSecond: Math.round(basePerSecond), runsPerSecond: theirs.map(rate) },
+        cpuMicrosecondsPerPunch: perPunch(mine),
+        baseline: { punchesStored: base.stored, failedUploads: base.failures, punchesPerSecond: Math.round(basePerSecond), runsPerSecond: theirs.map(rate), cpuMicrosecondsPerPunch: perPunch(base) },
         ratio,
         target: 20000,
         ratioTarget: 0.8,
@@ -140,6 +182,7 @@ async function main(): Promise<void> {
         `  Timegate: ${Math.round(perSecond)} punches/s (runs ${ours.map(rate).join(', ')}) (target >= 20000 punches/s: ${perSecond >= 20000 ? 'met' : 'NOT met'})`,
         `  baseline (node:http + pg, one INSERT per body): ${Math.round(basePerSecond)} punches/s (runs ${theirs.map(rate).join(', ')}), ${base.failures} failed uploads`,
         `  ratio ${ratio} (target >= 0.8: ${ratio >= 0.8 ? 'met' : 'NOT met'})`,
+        `  CPU per punch (µs): Timegate ${JSON.stringify(perPunch(mine))}, baseline ${JSON.stringify(perPunch(base))}`,
       ],
     );
   } finally {
