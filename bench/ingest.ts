@@ -55,18 +55,23 @@ interface Run {
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
-/** CPU seconds used so far by `pid`, by all PostgreSQL processes, and by this process. */
+/**
+ * CPU seconds used so far by `pid`, by all PostgreSQL processes, and by this process. PostgreSQL's
+ * count includes its ended backends (a pool closes idle connections): the postmaster's waited-for
+ * children's time.
+ */
 function cpuSeconds(serverPid: number): Run['cpu'] {
-  const ticks = (pid: string) => {
+  const ticks = (pid: string, withChildren = false) => {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
+    // utime, stime; then cutime, cstime (ended children that were waited for).
+    return Number(fields[11]) + Number(fields[12]) + (withChildren ? Number(fields[13]) + Number(fields[14]) : 0);
   };
   let postgres = 0;
   for (const pid of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
-      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) postgres += ticks(pid);
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) postgres += ticks(pid, true);
     } catch {
       // The process ended meanwhile.
     }
