@@ -43,10 +43,11 @@ export async function archiveFinishedCommands(em: EntityManager, cutoff: Date): 
            where c.status in ('succeeded', 'failed', 'expired') and coalesce(c.completed_at, c.created_at) < ?
              and not exists (select 1 from door_action a where a.command_id = c.id)
              and not exists (select 1 from face_enrollment f where f.command_id = c.id)
+             -- Two conditions rather than one with OR: each is a hash anti-join over the commands in flight.
              and not exists (
                select 1 from device_command o
-               where o.status in ('queued', 'sent')
-                 and ((o.device_user_id = c.device_user_id and o.device_user_version = c.device_user_version) or o.reference = c.reference))
+               where o.status in ('queued', 'sent') and o.device_user_id = c.device_user_id and o.device_user_version = c.device_user_version)
+             and not exists (select 1 from device_command o where o.status in ('queued', 'sent') and o.reference = c.reference)
            order by c.id
            limit ${ARCHIVE_BATCH}
            for update of c skip locked)
