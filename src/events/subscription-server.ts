@@ -52,6 +52,9 @@ function messageBytes(data: Buffer | ArrayBuffer | Buffer[]): number {
   return Array.isArray(data) ? data.reduce((n, part) => n + part.length, 0) : data.byteLength;
 }
 
+/** Longest single pause of a socket over its byte budget (below graphql-ws's 12 s keep-alive). */
+const MAX_PAUSE_MS = 5_000;
+
 /** Close codes: RFC 6455 1013 "try again later"; graphql-ws's 4403 Forbidden. */
 const TRY_AGAIN_LATER = 1013;
 const FORBIDDEN = 4403;
@@ -78,7 +81,9 @@ export function startSubscriptionServer(deps: {
     if (waitMs === 0 || socket.isPaused) return;
     socket.pause();
     deps.metrics.websocketThrottled.inc();
-    setTimeout(() => socket.resume(), waitMs).unref();
+    // At most MAX_PAUSE_MS at a time: an unread socket cannot answer graphql-ws's keep-alive ping
+    // (12 s), and is terminated if it stays unread that long. Still in debt, its next message pauses it again.
+    setTimeout(() => socket.resume(), Math.min(waitMs, MAX_PAUSE_MS)).unref();
   };
   wsServer.on('connection', (socket: WebSocket, request: http.IncomingMessage) => {
     if (unauthenticated.size >= config.wsMaxUnauthenticated) {

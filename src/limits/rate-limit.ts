@@ -48,8 +48,9 @@ export function rateLimit(limits: ApiRateLimits) {
       return;
     }
     const declared = req.headers['content-length'];
-    if (declared !== undefined) {
-      const bytes = limits.bytes.take(key, Number(declared) || 0);
+    // An empty body costs nothing: a key in debt (chunked bodies, WebSocket messages) still reads.
+    if (declared !== undefined && Number(declared) > 0) {
+      const bytes = limits.bytes.take(key, Number(declared));
       if (!bytes.allowed) {
         res.setHeader('Retry-After', String(bytes.retryAfterSeconds));
         res.setHeader('Connection', 'close');

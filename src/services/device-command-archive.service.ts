@@ -14,6 +14,8 @@ import { commandVerb } from './device-command-list.service';
 
 /** Commands moved per transaction. */
 const ARCHIVE_BATCH = 1_000;
+/** Batches per run: the first run after an upgrade meets years of commands; it moves them over several runs. */
+const MAX_BATCHES_PER_RUN = 100;
 
 interface MovedCommand {
   id: number;
@@ -35,7 +37,7 @@ interface MovedCommand {
 /** Moves the finished commands completed before `cutoff` that nothing reads any more; returns how many moved. */
 export async function archiveFinishedCommands(em: EntityManager, cutoff: Date): Promise<number> {
   let moved = 0;
-  for (;;) {
+  for (let run = 0; run < MAX_BATCHES_PER_RUN; run++) {
     const batch = await em.transactional(async (tx) => {
       const rows = await tx.execute<MovedCommand[]>(
         `with candidates as (
@@ -72,6 +74,7 @@ export async function archiveFinishedCommands(em: EntityManager, cutoff: Date): 
       return rows.length;
     });
     moved += batch;
-    if (batch < ARCHIVE_BATCH) return moved;
+    if (batch < ARCHIVE_BATCH) break;
   }
+  return moved;
 }

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { expect } from 'chai';
 import { TokenBuckets } from '../../src/limits/token-bucket';
 import { createWorkspace } from '../support/factories';
@@ -158,6 +159,7 @@ describe('request byte budget', () => {
     expect(body.errors[0]!.extensions.code).to.equal('rate_limited');
     expect(body.errors[0]!.message).to.match(/request bytes/);
     expect(Number(refused.headers.get('retry-after'))).to.equal(2);
+    expect(refused.headers.get('connection'), 'the unread body ends the connection').to.equal('close');
     expect((await rest(t.url, 'GET', '/public/v2/companies', { key: ws.key })).status).to.equal(200);
     const other = await createWorkspace(t.url);
     expect((await post(other.key, padded(3000))).status).to.equal(200);
@@ -165,7 +167,7 @@ describe('request byte budget', () => {
 
   it('charges a chunked body when it has been read: the next body of the key is refused', async () => {
     const ws = await createWorkspace(t.url);
-    const text = padded(3500);
+    const text = padded(6000); // more than the bucket: the key ends in debt
     const chunked = new ReadableStream({
       start(controller) {
         controller.enqueue(new TextEncoder().encode(text));
@@ -176,6 +178,16 @@ describe('request byte budget', () => {
     expect(first.status).to.equal(200);
     expect(((await first.json()) as { data: { companies: { nodes: unknown[] } } }).data.companies.nodes).to.be.an('array');
     expect((await post(ws.key, padded(1000))).status).to.equal(429);
+    // An empty body costs nothing: the key in debt still gets its answer.
+    const empty = await new Promise<number>((resolve, reject) => {
+      const req = http.request(`${t.url}/public/v2/companies`, { method: 'GET', headers: { authorization: `Bearer ${ws.key}`, 'content-length': '0' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(empty).to.equal(200);
   });
 
   it('leaves a WebSocket unread while its key is over the budget, and answers every operation', async () => {
@@ -200,6 +212,34 @@ describe('request byte budget', () => {
       const third = await answer();
       expect(third.data.companies.nodes, 'answered once the socket is read again').to.be.an('array');
       expect(Date.now() - sent, 'the third message was read only after the pause').to.be.at.least(1000);
+    } finally {
+      await client.dispose();
+    }
+  });
+});
+
+describe('request byte budget: a long WebSocket pause', () => {
+  let t: TestApp;
+  before(async () => {
+    // 100 bytes a second: a debt of ~1,900 bytes would keep the socket unread for 19 s.
+    t = await startTestApp({ TIMEGATE_RATE_LIMIT_BURST_BYTES: '4096', TIMEGATE_RATE_LIMIT_BYTES_PER_MINUTE: '6000' }, 'byte-budget-pause');
+  });
+  after(() => t.stop());
+
+  it('is cut into pauses of at most 5 s (graphql-ws terminates a socket that leaves its 12 s ping unanswered)', async () => {
+    const ws = await createWorkspace(t.url);
+    const client = wsClient(t.url, { authorization: `Bearer ${ws.key}` });
+    const query = `{ companies { nodes { id } } }${' '.repeat(3000)}`;
+    const answer = () =>
+      new Promise<{ data?: any; errors?: unknown }>((resolve) => {
+        client.subscribe({ query }, { next: (value) => resolve(value as { data?: any }), error: (errors) => resolve({ errors }), complete: () => undefined });
+      });
+    try {
+      await answer();
+      await answer(); // into debt: ~1,900 bytes, 19 s at this rate
+      const sent = Date.now();
+      expect((await answer()).data.companies.nodes).to.be.an('array');
+      expect(Date.now() - sent).to.be.within(4000, 9000);
     } finally {
       await client.dispose();
     }

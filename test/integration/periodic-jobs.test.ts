@@ -86,6 +86,6 @@ describe('periodic jobs survive poison values and failures', () => {
   });
 
   it('the registered jobs are the presence flush, the terminal sweep, the device cache, webhooks and the event purge', () => {
-    expect(t.app.jobs.states().map((s) => s.name)).to.include.members(['presence', 'terminal_sweep', 'device_cache', 'webhooks', 'partitions', 'event_purge']);
+    expect(t.app.jobs.states().map((s) => s.name)).to.include.members(['presence', 'terminal_sweep', 'device_cache', 'webhooks', 'partitions', 'event_purge', 'command_archive']);
   });
 });
