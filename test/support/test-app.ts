@@ -22,8 +22,10 @@ export async function startTestApp(env: Record<string, string> = {}, label = 'ap
     HOST: '127.0.0.1',
     TIMEGATE_MASTER_KEY: MASTER_KEY,
     LOG_LEVEL: 'silent',
-    // Suites send hundreds of requests with one key; the rate-limit suite sets its own small limit.
+    // Suites send hundreds of requests (and megabytes of bodies) with one key; the rate-limit and
+    // byte-budget suites set their own small limits.
     TIMEGATE_RATE_LIMIT_BURST: '1000000',
+    TIMEGATE_RATE_LIMIT_BURST_BYTES: String(1024 ** 3),
     ...env,
   });
   const app = await createApp(config, { logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), now: options.now });
