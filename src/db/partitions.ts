@@ -104,9 +104,15 @@ async function createMonthPartition(em: EntityManager, table: string, column: st
 /**
  * Drops the partitions of `table` whose whole month ended before `cutoff`, each in its own
  * transaction under the partition lock; `beforeDrop` runs in that transaction first (the rows that
- * go with the partition's rows). Returns how many rows went.
+ * go with the partition's rows). Returns how many rows went (`countSql` over them: the events of event rows).
  */
-async function dropMonthsBefore(em: EntityManager, table: PartitionedTable['table'], cutoff: Date, beforeDrop?: (tx: EntityManager, name: string) => Promise<void>): Promise<number> {
+async function dropMonthsBefore(
+  em: EntityManager,
+  table: PartitionedTable['table'],
+  cutoff: Date,
+  beforeDrop?: (tx: EntityManager, name: string) => Promise<void>,
+  countSql = 'count(*)',
+): Promise<number> {
   let dropped = 0;
   for (const name of await listPartitions(em, table)) {
     const month = partitionMonth(table, name);
@@ -117,7 +123,7 @@ async function dropMonthsBefore(em: EntityManager, table: PartitionedTable['tabl
       const [found] = await tx.execute<{ found: boolean }[]>('select to_regclass(?) is not null as found', [name]);
       if (!found.found) return 0;
       await beforeDrop?.(tx, name);
-      const [count] = await tx.execute<{ n: number }[]>(`select count(*)::int as n from "${name}"`);
+      const [count] = await tx.execute<{ n: number }[]>(`select coalesce(${countSql}, 0)::int as n from "${name}"`);
       await tx.execute(`drop table "${name}"`);
       return count.n;
     });
@@ -131,14 +137,20 @@ async function dropMonthsBefore(em: EntityManager, table: PartitionedTable['tabl
  * how many events went.
  */
 export async function dropExpiredEvents(em: EntityManager, cutoff: Date): Promise<number> {
-  const dropped = await dropMonthsBefore(em, 'event', cutoff, (tx, name) =>
-    tx.execute(`delete from webhook_delivery d using "${name}" e where d.event_id = e.id`).then(() => undefined),
+  // A row may hold several events (src/events/event-batch.ts): the ids of its span.
+  const eventIds = (table: string, where = 'true') => `(select e.id + k.n as id from "${table}" e, generate_series(0, e.span - 1) k(n) where ${where})`;
+  const dropped = await dropMonthsBefore(
+    em,
+    'event',
+    cutoff,
+    (tx, name) => tx.execute(`delete from webhook_delivery d using ${eventIds(name)} e where d.event_id = e.id`).then(() => undefined),
+    'sum(span)',
   );
   const stray = await em.transactional(async (tx) => {
-    await tx.execute(`delete from webhook_delivery d using event_default e where d.event_id = e.id and e.created_at < ?`, [cutoff]);
-    return tx.execute<{ id: string }[]>('delete from event_default where created_at < ? returning id', [cutoff]);
+    await tx.execute(`delete from webhook_delivery d using ${eventIds('event_default', 'e.created_at < ?')} e where d.event_id = e.id`, [cutoff]);
+    return tx.execute<{ span: number }[]>('delete from event_default where created_at < ? returning span', [cutoff]);
   });
-  return dropped + stray.length;
+  return dropped + stray.reduce((sum, row) => sum + row.span, 0);
 }
 
 /**

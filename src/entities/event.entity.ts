@@ -1,13 +1,14 @@
-import { Entity, Index, ManyToOne, PrimaryKey, PrimaryKeyProp, Property } from '@mikro-orm/core';
+import { Check, Entity, Index, ManyToOne, PrimaryKey, PrimaryKeyProp, Property } from '@mikro-orm/core';
 import { Workspace } from './workspace.entity';
 
 /**
- * The outbox: one row per event, written in the transaction of the change that caused it (see
+ * The outbox: one row per event (or per batch of a terminal upload's punches), written in the transaction of the change that caused it (see
  * src/events/outbox.ts). `id` is the writing transaction's id shifted left plus the event's rank
  * in it, so ids grow in the order readers may deliver them (below the oldest running transaction).
  */
 @Entity({ tableName: 'event' })
 @Index({ name: 'event_workspace_id_index', properties: ['workspaceId', 'id'] })
+@Check({ name: 'event_span_check', expression: 'span >= 1 and span <= 256' })
 export class Event {
   [PrimaryKeyProp]?: ['id', 'createdAt'];
 
@@ -22,7 +23,11 @@ export class Event {
   @Property({ length: 64 })
   type!: string;
 
-  /** The payload as webhooks send it (snake_case field names). */
+  /** How many events the row holds: ids `id` to `id + span - 1` (src/events/event-batch.ts). */
+  @Property({ default: 1 })
+  span!: number;
+
+  /** The payload as webhooks send it (snake_case field names); for a span above 1, the batch form. */
   @Property({ type: 'jsonb' })
   data!: Record<string, unknown>;
 

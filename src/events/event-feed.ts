@@ -11,7 +11,8 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { DomainError } from '../errors/domain-error';
 import { EventStream } from './event-stream';
-import { storedEvent, type StoredEvent } from './event-types';
+import { eventsAfter, firstRowAfter, type EventRow } from './event-batch';
+import type { StoredEvent } from './event-types';
 import { ATTENDANCE_CHANNEL, EVENT_CHANNEL, EVENT_ID_SHIFT, WEBHOOK_CHANNEL } from './outbox';
 
 const PAGE = 500;
@@ -36,8 +37,6 @@ export interface FeedSubscription {
   /** Replay everything after this event id first; null: live events only. */
   after: string | null;
 }
-
-type EventRow = Parameters<typeof storedEvent>[0];
 
 interface EventPage {
   /** Deliverable events after the cursor, in id order. */
@@ -341,18 +340,24 @@ export class EventFeed {
   /** One page after `after`, cut at the first event a running transaction still holds back. */
   private async read(workspaceId: number, after: bigint, types: readonly string[] | null): Promise<EventPage> {
     const typeFilter = types ? `and type in (${types.map(() => '?').join(', ')})` : '';
-    // One statement, so the bound and the rows come from the same snapshot.
-    const rows = await this.query<EventRow & { below: string }>(
+    // One statement, so the bound and the rows come from the same snapshot. Rows, not events: a row
+    // may hold a batch (event-batch.ts), and the one holding `after` may hold later events too.
+    // A page ends with the row that reaches PAGE events.
+    const rows = await this.query<EventRow & { below: string; before: string }>(
       `with bound as (select ${DELIVERABLE_BELOW} as below)
-       select id, workspace_id, type, data, created_at, bound.below from event, bound
-       where workspace_id = ? and id > ? ${typeFilter} order by id limit ${PAGE}`,
-      [workspaceId, after.toString(), ...(types ?? [])],
+       select page.*, bound.below from (
+         select id, workspace_id, type, data, created_at, span, sum(span) over (order by id rows unbounded preceding) - span as before
+         from event where workspace_id = ? and id > ? and id + span - 1 > ? ${typeFilter} order by id limit ${PAGE}) page, bound
+       where page.before < ${PAGE} order by page.id`,
+      [workspaceId, firstRowAfter(after).toString(), after.toString(), ...(types ?? [])],
     );
     const events: StoredEvent[] = [];
     for (const row of rows) {
+      // A row's events are all of one transaction: all deliverable, or none.
       if (BigInt(row.id) >= BigInt(row.below)) return { events, held: true, heldSince: new Date(row.created_at), more: false };
-      events.push(storedEvent(row));
+      events.push(...eventsAfter([row], after));
     }
-    return { events, held: false, more: rows.length === PAGE };
+    const last = rows.at(-1);
+    return { events, held: false, more: rows.length === PAGE || (last !== undefined && Number(last.before) + Number(last.span) >= PAGE) };
   }
 }

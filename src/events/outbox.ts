@@ -43,7 +43,8 @@ export interface RecordOptions {
 
 /**
  * The statement tail that appends to the outbox the rows of a CTE named `new_events` (columns
- * `workspace_id int, ord bigint, type varchar, data jsonb`; `ord` orders the events), with their
+ * `workspace_id int, ord bigint, type varchar, data jsonb, span int`; `ord` orders the rows; a
+ * span above 1 is a batch of events, event-batch.ts), with their
  * webhook deliveries and NOTIFYs. The caller writes `with <its CTEs>, new_events as (...), ` and
  * then this text; the statement returns `select` (default: the event ids, in id order), plus a column
  * `notified` that makes the NOTIFYs run (only when it returns a row, i.e. when there are events). One
@@ -58,25 +59,26 @@ export function outboxTail(ctx: RequestContext, options: RecordOptions = {}, sel
   // The first free rank of this transaction: its earlier statements' events are visible to this one.
   const sql = `xact as (select pg_current_xact_id()::text::bigint * ${RANKS} as first_id),
      next_rank as (
-       select coalesce(max(event.id) + 1 - xact.first_id, 0) as rank
+       select coalesce(max(event.id + event.span) - xact.first_id, 0) as rank
        from xact left join event on event.id >= xact.first_id and event.id < xact.first_id + ${RANKS}
        group by xact.first_id),
      ranked as (
-       select n.workspace_id, n.type, n.data,
-              next_rank.rank + row_number() over (order by n.workspace_id, n.ord) - 1 as rank
+       select n.workspace_id, n.type, n.data, n.span,
+              next_rank.rank + sum(n.span) over (order by n.workspace_id, n.ord rows unbounded preceding) - n.span as rank
        from new_events n, next_rank),
      e as (
-       insert into event (id, workspace_id, type, data, created_at)
-       select xact.first_id + case when ranked.rank < ${RANKS} then ranked.rank else timegate_event_rank_overflow() end,
-              ranked.workspace_id, ranked.type, ranked.data, ?::timestamptz
+       insert into event (id, workspace_id, type, data, created_at, span)
+       select xact.first_id + case when ranked.rank + ranked.span <= ${RANKS} then ranked.rank else timegate_event_rank_overflow() end,
+              ranked.workspace_id, ranked.type, ranked.data, ?::timestamptz, ranked.span
        from ranked, xact
        order by ranked.rank
-       returning id, workspace_id, type),
+       returning id, workspace_id, type, span),
      deliveries as (
        insert into webhook_delivery (workspace_id, endpoint_id, event_id, status, attempt_count, next_attempt_at, give_up_at, created_at)
-       select e.workspace_id, w.id, e.id, 'pending', 0, ?::timestamptz, ?::timestamptz, ?::timestamptz
-       from e join webhook_endpoint w on w.workspace_id = e.workspace_id and ${endpointFilter}
-       order by e.id, w.id
+       select e.workspace_id, w.id, e.id + k.n, 'pending', 0, ?::timestamptz, ?::timestamptz, ?::timestamptz
+       from e cross join lateral generate_series(0, e.span - 1) k(n)
+       join webhook_endpoint w on w.workspace_id = e.workspace_id and ${endpointFilter}
+       order by e.id, k.n, w.id
        returning 1),
      notified as (select pg_notify(?, workspace_id::text) from (select distinct workspace_id from e) ws
                   union all select pg_notify(?, '') where exists (select 1 from deliveries))
@@ -95,7 +97,7 @@ export async function recordEvents(ctx: RequestContext, events: readonly NewEven
   const tail = outboxTail(ctx, options);
   const inserted = await executeBound<{ id: string }>(
     ctx.em as EntityManager,
-    `with new_events as (select * from jsonb_to_recordset(?::jsonb) as t(workspace_id int, ord bigint, type varchar, data jsonb)),
+    `with new_events as (select t.*, 1 as span from jsonb_to_recordset(?::jsonb) as t(workspace_id int, ord bigint, type varchar, data jsonb)),
      ${tail.sql}`,
     [JSON.stringify(rows), ...tail.params],
   );

@@ -7,6 +7,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { PeriodicJobs } from '../jobs/periodic-jobs';
+import { eventRowHolding } from './event-batch';
 import { publicEventId } from './event-types';
 import type { Metrics } from '../observability/metrics';
 import { postWebhook, WebhookTimeout } from './webhook-http';
@@ -188,8 +189,9 @@ export class WebhookWorker {
          update webhook_delivery d set next_attempt_at = ?::timestamptz, attempt_count = d.attempt_count + 1
          from picked where d.id = picked.id
          returning d.*)
-       select c.id, c.endpoint_id, c.attempt_count, c.give_up_at, w.url, w.secret, e.id as event_id, e.workspace_id, e.type, e.data, e.created_at
-       from claimed c join webhook_endpoint w on w.id = c.endpoint_id join event e on e.id = c.event_id
+       select c.id, c.endpoint_id, c.attempt_count, c.give_up_at, w.url, w.secret, c.event_id,
+              e.workspace_id, e.type, e.event_data as data, e.created_at
+       from claimed c join webhook_endpoint w on w.id = c.endpoint_id join ${eventRowHolding('e', 'c.event_id')}
        order by c.event_id`,
       [
         ints(this.busyEndpoints.keys()),

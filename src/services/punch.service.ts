@@ -1,5 +1,6 @@
 import { formatLocalTime } from '../devices/protocol/time';
 import { punchData } from '../events/event-payloads';
+import { MAX_SPAN } from '../events/event-batch';
 import { outboxTail, recordEvents } from '../events/outbox';
 import { executePrepared } from './prepared-statement';
 import { intArray } from './sql-arrays';
@@ -165,14 +166,24 @@ const PUNCH_COLUMNS = [
   'punch_state', 'verify_type', 'verify_code', 'record_type', 'work_code', 'device_record_index', 'received_at',
 ].join(', ');
 
-const isoSql = (column: string) => `to_char(p.${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** An ISO 8601 UTC text of a timestamptz expression, as punchData writes it. */
+const isoSql = (expression: string) => `to_char(${expression} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** punchData in SQL, over the inserted rows `p` (a test checks both give the same payload). */
-const PUNCH_EVENT_DATA = `jsonb_build_object(
-  'id', p.id, 'company_id', p.company_id, 'employee_id', p.employee_id, 'device_id', p.device_id, 'device_serial', p.device_serial,
-  'pin', p.pin, 'punch_time', ${isoSql('punch_time')}, 'local_time', p.local_time, 'time_zone', p.time_zone, 'punch_state', p.punch_state,
-  'verify_type', p.verify_type, 'verify_code', p.verify_code, 'record_type', p.record_type, 'work_code', p.work_code,
-  'device_record_index', p.device_record_index, 'received_at', ${isoSql('received_at')})`;
+/**
+ * punchData in SQL over the inserted rows `p` (numbered `n`), per group of up to MAX_SPAN of them:
+ * one punch's payload for a group of one (a punch sent as it happens, the usual upload), else the
+ * batch form of event-batch.ts. What every punch of the upload shares comes from the device row
+ * `dev`, as the punches took it. A test checks that the events read back equal punchData of the
+ * stored punches.
+ */
+const PUNCH_OWN_KEYS = ['id', 'employee_id', 'pin', 'punch_time', 'local_time', 'punch_state', 'verify_type', 'verify_code', 'work_code', 'device_record_index'];
+const punchFieldSql = (key: string) => (key === 'punch_time' ? isoSql('p.punch_time') : `p.${key}`);
+const PUNCH_COMMON_SQL = `(select jsonb_build_object('company_id', dev.company_id, 'device_id', dev.id, 'device_serial', dev.device_serial,
+     'time_zone', dev.time_zone, 'record_type', dev.record_type, 'received_at', ${isoSql('dev.received_at')}) from dev)`;
+const PUNCH_GROUP_DATA = `case when count(*) = 1
+  then ${PUNCH_COMMON_SQL} || jsonb_build_object(${PUNCH_OWN_KEYS.map((k) => `'${k}', min(${punchFieldSql(k)})`).join(', ')})
+  else jsonb_build_object('common', ${PUNCH_COMMON_SQL}, 'keys', '${JSON.stringify(PUNCH_OWN_KEYS)}'::jsonb,
+    'rows', jsonb_agg(jsonb_build_array(${PUNCH_OWN_KEYS.map(punchFieldSql).join(', ')}) order by p.n)) end`;
 
 /** The columns of a terminal punch that vary from punch to punch; the others are the upload's. */
 const DEVICE_PUNCH_OWN_COLUMNS = ['pin', 'punch_time', 'local_time', 'punch_state', 'verify_type', 'verify_code', 'work_code', 'device_record_index'];
@@ -276,8 +287,12 @@ export async function storeDevicePunches(ctx: RequestContext, upload: DeviceUplo
        insert into punch (${PUNCH_COLUMNS})
        select ${DEVICE_PUNCH_SELECT} from r cross join dev left join emp on emp.pin = r.pin
        order by r.ordinality
-       on conflict do nothing returning id, ${PUNCH_COLUMNS}),
-     new_events as (select workspace_id, id::bigint as ord, 'attendance.created'::varchar as type, ${PUNCH_EVENT_DATA} as data from p),
+       on conflict do nothing returning id, employee_id, pin, punch_time, local_time, punch_state, verify_type, verify_code, work_code, device_record_index),
+     numbered as (select p.*, row_number() over (order by p.id) - 1 as n from p),
+     new_events as (
+       select (select workspace_id from dev) as workspace_id, p.n / ${MAX_SPAN} as ord, 'attendance.created'::varchar as type,
+              ${PUNCH_GROUP_DATA} as data, count(*)::int as span
+       from numbered p group by p.n / ${MAX_SPAN}),
      ${tail.sql}`,
     [
       // Each punch as an array of its own columns, in this order (no key names on the wire).

@@ -4,6 +4,7 @@ import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../entities';
 import { WebhookDeliveryStatus } from '../entities/webhook-delivery.entity';
 import { DomainError } from '../errors/domain-error';
 import { AddressRefused, hostOf, resolveTarget } from '../events/address-policy';
+import { eventRowHolding } from '../events/event-batch';
 import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from '../events/event-types';
 import { recordEvents, WEBHOOK_CHANNEL } from '../events/outbox';
 import { generateWebhookSecret } from '../events/webhook-signature';
@@ -178,7 +179,7 @@ async function views(ctx: RequestContext, deliveries: WebhookDelivery[]): Promis
   const ids = deliveries.map((d) => d.id);
   const attempts = await ctx.em.find(WebhookAttempt, { deliveryId: { $in: ids } }, { orderBy: { id: 'asc' } });
   const types = await ctx.em.execute<{ id: string; type: string }[]>(
-    `select d.id, e.type from webhook_delivery d join event e on e.id = d.event_id where d.id in (${ids.map(() => '?').join(', ')})`,
+    `select d.id, e.type from webhook_delivery d join ${eventRowHolding('e', 'd.event_id')} where d.id in (${ids.map(() => '?').join(', ')})`,
     ids,
   );
   // node-pg reads the 64-bit id as a string.

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { ATTLOG_CHUNK } from '../../src/services/terminal-ingest.service';
+import { readOutbox } from '../support/events';
 import { createWorkspace } from '../support/factories';
 import { createTerminalDevice, iclock } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -71,8 +72,18 @@ describe('terminal uploads: a bad byte costs its line, never the batch', () => {
     expect(again.text).to.equal(`OK: ${lines.length}`);
     const [count] = await sql('select count(*)::int as n from punch where device_serial = ?', [device.serial_number]);
     expect(count.n).to.equal(lines.length);
-    const [events] = await sql("select count(*)::int as n from event where type = 'attendance.created' and (data->>'device_id')::int = ?", [device.id]);
-    expect(events.n).to.equal(lines.length);
+    // One attendance.created event per punch, written as outbox rows of at most 256 (event-batch.ts); the re-send wrote none.
+    const [{ workspace_id: workspaceId }] = await sql('select workspace_id from device where id = ?', [device.id]);
+    const events = (await readOutbox((text, params) => sql(text, params), workspaceId, 'attendance.created')).filter((e) => e.data.device_id === device.id);
+    expect(events).to.have.length(lines.length);
+    expect(new Set(events.map((e) => e.id)).size).to.equal(events.length);
+    expect(new Set(events.map((e) => e.data.id)).size).to.equal(lines.length);
+    const [rows] = await sql(
+      "select count(*)::int as n, max(span) as widest from event where type = 'attendance.created' and coalesce(data->'common', data)->>'device_id' = ?",
+      [String(device.id)],
+    );
+    // Two chunks of 5,000 (20 rows each: 19 of 256, one of 136) and the last line alone.
+    expect(rows).to.deep.equal({ n: 2 * Math.ceil(ATTLOG_CHUNK / 256) + 1, widest: 256 });
   });
 
   it('records dated in years 0000–0099 are refused, not stored 1,900 years off', async () => {

@@ -3,7 +3,10 @@ import { expect } from 'chai';
 import { startReceiver } from '../support/events';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData, rest } from '../support/http';
+import { iclock } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { Punch } from '../../src/entities';
+import { punchData } from '../../src/events/event-payloads';
 
 /** Standard Webhooks verification, written from the specification (not the service's code). */
 function expectedSignature(secret: string, id: string, timestamp: string, body: string): string {
@@ -101,6 +104,31 @@ describe('webhooks', () => {
       const [delivery] = await deliveries(s.ws, created.body.id);
       expect(delivery).to.include({ status: 'succeeded', attempt_count: 1, event_id: id, event_type: 'attendance.created' });
       expect(delivery.attempts[0]).to.include({ status_code: 200, succeeded: true, response_excerpt: 'ok', error: null });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('a terminal upload is one outbox row, and still one webhook per punch, each its own event and payload', async () => {
+    const s = await setup();
+    const receiver = await startReceiver();
+    try {
+      const created = await endpoint(s.ws, receiver.url);
+      const body = '42\t2026-04-01 08:00:00\t0\t1\r\n42\t2026-04-01 12:00:00\t1\t1\r\n7\t2026-04-01 12:30:00\t0\t15\r\n';
+      await iclock(t.url, 'GET', `/iclock/cdata?SN=${s.device.serial_number}&options=all`);
+      expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${s.device.serial_number}&table=ATTLOG&Stamp=1`, body)).text).to.equal('OK: 3');
+      const em = t.app.database.orm.em.fork();
+      const [row] = await em.getConnection().execute(`select id::text, span from event where workspace_id = ? and type = 'attendance.created'`, [s.ws.id]);
+      expect(row.span).to.equal(3);
+      await t.app.webhooks.runOnce();
+      expect(receiver.received).to.have.length(3);
+      const stored = await em.find(Punch, { workspaceId: s.ws.id }, { orderBy: { id: 'asc' } });
+      const hooks = [...receiver.received].sort((a, b) => a.json.data.id - b.json.data.id);
+      expect(hooks.map((h) => h.json.data)).to.deep.equal(stored.map((p) => punchData(p)));
+      expect(hooks.map((h) => h.headers['webhook-id'])).to.deep.equal([0n, 1n, 2n].map((n) => `evt_${BigInt(row.id) + n}`));
+      expect(hooks.map((h) => h.json.id)).to.deep.equal(hooks.map((h) => h.headers['webhook-id']));
+      const listed = await deliveries(s.ws, created.body.id);
+      expect(listed.map((d: any) => [d.event_id, d.event_type, d.status]).sort()).to.deep.equal(hooks.map((h) => [h.json.id, 'attendance.created', 'succeeded']).sort());
     } finally {
       await receiver.close();
     }

@@ -4,6 +4,8 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { App } from '../../src/app';
 import { eventually } from './terminal';
+import { expandEventRow, type EventRow } from '../../src/events/event-batch';
+import type { StoredEvent } from '../../src/events/event-types';
 
 export interface Subscription<T = any> {
   /** Every payload received so far (the subscription field's value). */
@@ -92,4 +94,20 @@ export async function startReceiver(respond: (n: number) => number | 'hold' | { 
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * The outbox's events as readers see them: rows read with `execute` (workspace, then optionally
+ * one type) and their batches expanded (src/events/event-batch.ts), in id order.
+ */
+export async function readOutbox(
+  execute: (sql: string, params: unknown[]) => Promise<EventRow[]>,
+  workspaceId: number,
+  type?: string,
+): Promise<StoredEvent[]> {
+  const rows = await execute(
+    `select id, workspace_id, type, data, created_at, span from event where workspace_id = ? ${type ? 'and type = ?' : ''} order by id`,
+    type ? [workspaceId, type] : [workspaceId],
+  );
+  return rows.flatMap(expandEventRow);
 }

@@ -4,6 +4,7 @@
 // neighbours, whose shift windows may hold it), days marked stale by a change, and days whose
 // window has ended; all recomputed by refreshDays in one transaction with the cursor's advance.
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { firstRowAfter, MAX_SPAN } from '../../events/event-batch';
 import { DELIVERABLE_BELOW } from '../../events/event-feed';
 import { withEm, type RequestContext } from '../context';
 import { addDays } from './compute-days';
@@ -32,18 +33,34 @@ export async function processPendingDays(ctx: RequestContext, options: { wait: b
     const [cursorRow] = await em.execute<{ position: string }[]>(`select position from job_cursor where name = ? for update`, [CURSOR]);
     const cursor = BigInt(cursorRow?.position ?? 0);
     // Only events below every running transaction: none can commit later behind the cursor. The page
-    // is cut there, and its punches are reduced in SQL to one date range per employee.
+    // is cut there, and its punches are reduced in SQL to one date range per employee. Rows of a
+    // batch (event-batch.ts) are read whole: the cursor always ends at a row's last event.
     const [page] = await em.execute<{ last: string | null; full: boolean; held: boolean; ranges: { employee_id: number; dates: string[] }[] | null }[]>(
       `with bound as (select ${DELIVERABLE_BELOW} as below),
-       page as (select e.id, e.type, e.data from event e where e.id > ? order by e.id limit ${EVENT_PAGE}),
-       ready as (select page.* from page, bound where page.id < bound.below)
-       select (select max(id) from ready)::text as last,
-              (select count(*) from page) = ${EVENT_PAGE} as full,
+       rows as (
+         select e.id, e.span, e.type, e.data, sum(e.span) over (order by e.id rows unbounded preceding) - e.span as before
+         from event e where e.id > ? and e.id + e.span - 1 > ? order by e.id limit ${EVENT_PAGE}),
+       page as (select * from rows where before < ${EVENT_PAGE}),
+       ready as (select page.* from page, bound where page.id < bound.below),
+       -- Batch rows: where the two fields sit in their rows, and the rows, taken out of the stored
+       -- (compressed) value once per batch, not once per punch.
+       batches as materialized (
+         select (select n - 1 from jsonb_array_elements_text(data->'keys') with ordinality k(key, n) where key = 'employee_id')::int as employee,
+                (select n - 1 from jsonb_array_elements_text(data->'keys') with ordinality k(key, n) where key = 'local_time')::int as local_time,
+                data->'rows' as items
+         from ready where type = 'attendance.created' and span > 1),
+       punches as (
+         select data->>'employee_id' as employee_id, data->>'local_time' as local_time
+         from ready where type = 'attendance.created' and span = 1
+         union all
+         select b.item->>batches.employee, b.item->>batches.local_time from batches cross join lateral jsonb_array_elements(batches.items) b(item))
+       select (select max(id + span - 1) from ready)::text as last,
+              (select count(*) from rows) = ${EVENT_PAGE} or (select count(*) from page) < (select count(*) from rows) as full,
               (select count(*) from page) > (select count(*) from ready) as held,
               (select json_agg(r) from (
-                 select (data->>'employee_id')::int as employee_id, array_agg(distinct left(data->>'local_time', 10)) as dates
-                 from ready where type = 'attendance.created' and data->>'employee_id' is not null group by 1) r) as ranges`,
-      [cursor.toString()],
+                 select employee_id::int, array_agg(distinct left(local_time, 10)) as dates
+                 from punches where employee_id is not null group by 1) r) as ranges`,
+      [firstRowAfter(cursor).toString(), cursor.toString()],
     );
     const wanted: WantedDays = new Map();
     const last = page!.last === null ? cursor : BigInt(page!.last);
@@ -68,7 +85,8 @@ export async function processPendingDays(ctx: RequestContext, options: { wait: b
 /** True when punches or stale marks wait for the worker (one cheap query when it is caught up). */
 export async function hasPendingDays(em: EntityManager): Promise<boolean> {
   const [row] = await em.execute<{ pending: boolean }[]>(
-    `select exists (select 1 from event where id > coalesce((select position from job_cursor where name = ?), 0) and type = 'attendance.created')
+    `select exists (select 1 from event, (select coalesce((select position from job_cursor where name = ?), 0) as position) cursor
+                   where id > cursor.position - ${MAX_SPAN} and id + span - 1 > cursor.position and type = 'attendance.created')
          or exists (select 1 from attendance_day where stale) as pending`,
     [CURSOR],
   );
