@@ -2,9 +2,10 @@ import { Check, Entity, Index, ManyToOne, PrimaryKey, PrimaryKeyProp, Property }
 import { Workspace } from './workspace.entity';
 
 /**
- * The outbox: one row per event (or per batch of a terminal upload's punches), written in the transaction of the change that caused it (see
- * src/events/outbox.ts). `id` is the writing transaction's id shifted left plus the event's rank
- * in it, so ids grow in the order readers may deliver them (below the oldest running transaction).
+ * The outbox: one row per event (or per batch of a terminal upload's punches,
+ * src/events/event-batch.ts), written in the transaction of the change that caused it (see
+ * src/events/outbox.ts). `id` is the writing transaction's id shifted left plus the event's rank in
+ * it, so ids grow in the order readers may deliver them (below the oldest running transaction).
  */
 @Entity({ tableName: 'event' })
 @Index({ name: 'event_workspace_id_index', properties: ['workspaceId', 'id'] })
