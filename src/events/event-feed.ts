@@ -228,7 +228,12 @@ export class EventFeed {
     }
     // The replay runs while the client reads: it needs the stream to take events from to go on.
     this.replay(subscriber).then(
-      () => goLive(subscriber),
+      () => {
+        goLive(subscriber);
+        // A replay that stopped at events an older transaction still held back leaves them to the
+        // hub, whose NOTIFY for them may have come before it existed: it reads now (and retries).
+        owner.wake();
+      },
       (error: unknown) => {
         this.deps.logger.error({ err: error, workspaceId: spec.workspaceId }, 'event replay failed');
         subscriber.stream.fail(error instanceof DomainError ? error : new DomainError('internal_error', 'Reading the event history failed; subscribe again with after.'));

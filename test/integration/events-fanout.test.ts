@@ -20,7 +20,8 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
   const now = () => new Date('2026-05-04T08:00:00Z');
   before(async () => {
     // A wide batch window: reads of a busy workspace are grouped, which this suite must not notice.
-    t = await startTestApp({ TIMEGATE_EVENT_BATCH_MS: '200', TIMEGATE_WEBHOOK_POLL_MS: '3600000', TIMEGATE_EVENT_POLL_MS: '3600000' }, 'fanout', { now });
+    // No attendance worker: its day events would wake readers that this suite checks wake by themselves.
+    t = await startTestApp({ TIMEGATE_EVENT_BATCH_MS: '200', TIMEGATE_WEBHOOK_POLL_MS: '3600000', TIMEGATE_EVENT_POLL_MS: '3600000', TIMEGATE_ATTENDANCE_WORKER: 'false' }, 'fanout', { now });
   });
   after(() => t.stop());
 
@@ -132,9 +133,9 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
       expect(events.map((e) => e.punch.id)).to.deep.equal(stored.map((p) => p.id));
       expect(events[0].punch.employeeId).to.equal(employee.id);
       // The two events are one outbox row (a batch, event-batch.ts); read back, each is its punch as punchData gives it.
-      const rows = await em.getConnection().execute(`select id::text, span from event where workspace_id = ?`, [ws.id]);
+      const rows = await em.getConnection().execute(`select id::text, span from event where workspace_id = ? and type = 'attendance.created'`, [ws.id]);
       expect(rows, 'the resend emitted nothing').to.deep.equal([{ id: events[0].cursor, span: 2 }]);
-      const outbox = await readOutbox((sql, params) => em.getConnection().execute(sql, params), ws.id);
+      const outbox = await readOutbox((sql, params) => em.getConnection().execute(sql, params), ws.id, 'attendance.created');
       expect(outbox.map((e) => e.data)).to.deep.equal(stored.map((p) => punchData(p)));
       expect(outbox.map((e) => e.id)).to.deep.equal(events.map((e) => e.cursor));
       // Keys in jsonb's order, as an event stored alone reads back: the same JSON text.
@@ -194,6 +195,30 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
     } finally {
       await sub.close();
       replay?.close();
+    }
+  });
+
+  it('a replay stopped by an older transaction that writes no event still gets its events when that transaction ends', async () => {
+    const s = await setup();
+    // The older transaction: it has an id, so events written after it wait for it; it writes no
+    // event, so its end sends no NOTIFY (and this suite's fallback poll is an hour).
+    const holder = new pg.Client({ connectionString: t.app.database.url });
+    await holder.connect();
+    let sub: Awaited<ReturnType<typeof subscribe<{ punch: { id: number } }>>> | undefined;
+    try {
+      await holder.query('begin');
+      await holder.query('select pg_current_xact_id()');
+      const punches = await s.burst(2);
+      // The workspace's first subscriber: its reader starts after the NOTIFYs of these events.
+      sub = await subscribe<{ punch: { id: number } }>(t.app, s.ws.id, s.ws.key, PUNCHES, { after: '0' });
+      expect(sub.received, 'held back while the older transaction runs').to.deep.equal([]);
+      await holder.query('commit');
+      const events = await sub.waitFor(2);
+      expect(events.map((e) => e.punch.id).sort((a, b) => a - b)).to.deep.equal([...punches].sort((a, b) => a - b));
+      expect(sub.errors).to.deep.equal([]);
+    } finally {
+      await sub?.close();
+      await holder.end();
     }
   });
 
