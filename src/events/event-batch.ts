@@ -71,14 +71,15 @@ export function eventsAfter(rows: readonly EventRow[], after: bigint): StoredEve
 
 /**
  * SQL: the outbox row `alias` holding the event id `idSql`, as a lateral join's condition (the
- * newest row at or below the id, and the id within its span), with that one event's payload as
- * `alias.event_data` (built in SQL: a webhook delivery needs one event, not its whole batch).
+ * newest row at or below the id, and the id within its span). With `payload`, that one event's
+ * payload as `alias.event_data` (built in SQL: a webhook delivery needs one event, not its whole
+ * batch); without, the row's stored value is not read at all.
  */
-export function eventRowHolding(alias: string, idSql: string): string {
+export function eventRowHolding(alias: string, idSql: string, options: { payload: boolean }): string {
   const data = `case when x.span = 1 then x.data else (x.data->'common') || (
       select jsonb_object_agg(k.key, x.data->'rows'->(${idSql} - x.id)::int->(k.n::int - 1))
       from jsonb_array_elements_text(x.data->'keys') with ordinality k(key, n)) end`;
   return `lateral (
-    select x.id, x.workspace_id, x.type, x.created_at, x.span, ${data} as event_data from event x
+    select x.id, x.workspace_id, x.type, x.created_at, x.span${options.payload ? `, ${data} as event_data` : ''} from event x
     where x.id <= ${idSql} and x.id > ${idSql} - ${MAX_SPAN} order by x.id desc limit 1) ${alias} on ${idSql} < ${alias}.id + ${alias}.span`;
 }

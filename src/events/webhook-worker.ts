@@ -191,7 +191,7 @@ export class WebhookWorker {
          returning d.*)
        select c.id, c.endpoint_id, c.attempt_count, c.give_up_at, w.url, w.secret, c.event_id,
               e.workspace_id, e.type, e.event_data as data, e.created_at
-       from claimed c join webhook_endpoint w on w.id = c.endpoint_id join ${eventRowHolding('e', 'c.event_id')}
+       from claimed c join webhook_endpoint w on w.id = c.endpoint_id join ${eventRowHolding('e', 'c.event_id', { payload: true })}
        order by c.event_id`,
       [
         ints(this.busyEndpoints.keys()),

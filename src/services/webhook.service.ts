@@ -179,7 +179,7 @@ async function views(ctx: RequestContext, deliveries: WebhookDelivery[]): Promis
   const ids = deliveries.map((d) => d.id);
   const attempts = await ctx.em.find(WebhookAttempt, { deliveryId: { $in: ids } }, { orderBy: { id: 'asc' } });
   const types = await ctx.em.execute<{ id: string; type: string }[]>(
-    `select d.id, e.type from webhook_delivery d join ${eventRowHolding('e', 'd.event_id')} where d.id in (${ids.map(() => '?').join(', ')})`,
+    `select d.id, e.type from webhook_delivery d join ${eventRowHolding('e', 'd.event_id', { payload: false })} where d.id in (${ids.map(() => '?').join(', ')})`,
     ids,
   );
   // node-pg reads the 64-bit id as a string.

@@ -301,4 +301,18 @@ describe('attendance worker: stopping with a backlog', () => {
     expect(await cursor()).to.not.equal(before);
     expect(await query(t.config.databaseUrl!, 'select 1 from attendance_day where employee_id = $1', [e.id])).to.have.length.greaterThan(19);
   });
+
+  it('with no worker running, a timesheet read computes the days of an upload it finds waiting (one outbox batch)', async () => {
+    const ws = await createWorkspace(t.url);
+    const c = await createCompany(t.url, ws.key);
+    const device = await createDevice(t.url, ws.key, c.id);
+    const e = await createEmployee(t.url, ws.key, c.id, { pin: '78' });
+    const lines = ['78\t2026-03-10 09:00:00\t0\t1\t0', '78\t2026-03-10 17:00:00\t1\t1\t0'].join('\n');
+    expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, lines)).text).to.equal('OK: 2');
+    expect((await query(t.config.databaseUrl!, `select span from event where workspace_id = $1 and type = 'attendance.created'`, [ws.id])).map((r) => r.span)).to.deep.equal([2]);
+    const read = await rest(t.url, 'GET', `/public/v2/timesheets?employee_id=${e.id}&start_date=2026-03-10&end_date=2026-03-10`, { key: ws.key });
+    expect(read.status, read.text).to.equal(200);
+    expect(read.body).to.have.length(1);
+    expect(read.body[0].punch_ids).to.have.length(2);
+  });
 });

@@ -148,6 +148,26 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
     }
   });
 
+  it('a subscriber resuming after an event inside an upload\'s batch gets exactly the events after it', async () => {
+    const s = await setup();
+    await createEmployee(t.url, s.ws.key, s.company.id, { pin: '31' });
+    const body = '31\t2026-05-04 07:00:00\t0\t1\r\n31\t2026-05-04 12:00:00\t1\t1\r\n31\t2026-05-04 12:30:00\t0\t1\r\n31\t2026-05-04 17:00:00\t1\t1\r\n';
+    expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${s.device.serial_number}&table=ATTLOG&Stamp=1`, body)).text).to.equal('OK: 4');
+    const connection = t.app.database.orm.em.fork().getConnection();
+    const outbox = await readOutbox((sql, params) => connection.execute(sql, params), s.ws.id, 'attendance.created');
+    expect(outbox).to.have.length(4);
+    expect((await connection.execute(`select span from event where workspace_id = ? and type = 'attendance.created'`, [s.ws.id])).map((r) => r.span)).to.deep.equal([4]);
+    const sub = await subscribe<{ cursor: string; punch: { id: number } }>(t.app, s.ws.id, s.ws.key, PUNCHES, { after: outbox[1]!.id });
+    try {
+      const events = await sub.waitFor(2);
+      expect(events.map((e) => e.cursor)).to.deep.equal([outbox[2]!.id, outbox[3]!.id]);
+      expect(events.map((e) => e.punch.id)).to.deep.equal([outbox[2]!.data.id, outbox[3]!.data.id]);
+      expect(sub.errors).to.deep.equal([]);
+    } finally {
+      await sub.close();
+    }
+  });
+
   it('writers of one workspace never wait for each other, and an event committed late is still delivered in id order', async () => {
     const s = await setup();
     await createEmployee(t.url, s.ws.key, s.company.id, { pin: '5' });

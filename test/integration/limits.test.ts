@@ -6,6 +6,15 @@ import { wsClient } from '../support/events';
 import { gql, rest } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
 
+
+/** One query of ~3,000 bytes over the socket (a small companies list padded with spaces); resolves with its answer. */
+function paddedQuery(client: ReturnType<typeof wsClient>): Promise<{ data?: any; errors?: unknown }> {
+  const query = `{ companies { nodes { id } } }${' '.repeat(3000)}`;
+  return new Promise((resolve) => {
+    client.subscribe({ query }, { next: (value) => resolve(value as { data?: any }), error: (errors) => resolve({ errors }), complete: () => undefined });
+  });
+}
+
 describe('limits and security headers', () => {
   let t: TestApp;
   before(async () => {
@@ -193,11 +202,7 @@ describe('request byte budget', () => {
   it('leaves a WebSocket unread while its key is over the budget, and answers every operation', async () => {
     const ws = await createWorkspace(t.url);
     const client = wsClient(t.url, { authorization: `Bearer ${ws.key}` });
-    const query = `{ companies { nodes { id } } }${' '.repeat(3000)}`;
-    const answer = () =>
-      new Promise<{ data?: any; errors?: unknown }>((resolve) => {
-        client.subscribe({ query }, { next: (value) => resolve(value as { data?: any }), error: (errors) => resolve({ errors }), complete: () => undefined });
-      });
+    const answer = () => paddedQuery(client);
     const throttled = async () => {
       const text = await (await fetch(`${t.url}/metrics`, { headers: { authorization: 'Bearer metrics' } })).text();
       return Number(/^timegate_websocket_throttled_total (\d+)/m.exec(text)?.[1] ?? 0);
@@ -229,11 +234,7 @@ describe('request byte budget: a long WebSocket pause', () => {
   it('is cut into pauses of at most 5 s (graphql-ws terminates a socket that leaves its 12 s ping unanswered)', async () => {
     const ws = await createWorkspace(t.url);
     const client = wsClient(t.url, { authorization: `Bearer ${ws.key}` });
-    const query = `{ companies { nodes { id } } }${' '.repeat(3000)}`;
-    const answer = () =>
-      new Promise<{ data?: any; errors?: unknown }>((resolve) => {
-        client.subscribe({ query }, { next: (value) => resolve(value as { data?: any }), error: (errors) => resolve({ errors }), complete: () => undefined });
-      });
+    const answer = () => paddedQuery(client);
     try {
       await answer();
       await answer(); // into debt: ~1,900 bytes, 19 s at this rate

@@ -113,6 +113,14 @@ describe('partitioned history and 64-bit punch ids', () => {
     expect((await sql('select count(*)::int as n from webhook_delivery where event_id = ?', [event.id]))[0].n).to.equal(1);
     await sql(`insert into event (id, workspace_id, type, data, created_at) values (42, ?, 'company.created', '{}', '2019-01-01T00:00:00Z')`, [ws.id]);
     expect(await partitionOf('event', 42)).to.equal('event_default');
+    // Batch rows (src/events/event-batch.ts): deliveries of their later events go with them too.
+    const batch = '{"common": {}, "keys": ["id"], "rows": [[1], [2], [3]]}';
+    await sql(`insert into event (id, workspace_id, type, data, created_at, span) values (5000, ?, 'attendance.created', ?::jsonb, '2026-09-12T09:30:00Z', 3)`, [ws.id, batch]);
+    await sql(`insert into event (id, workspace_id, type, data, created_at, span) values (60, ?, 'attendance.created', ?::jsonb, '2019-01-01T00:00:00Z', 3)`, [ws.id, batch]);
+    for (const eventId of [5001, 5002, 62]) {
+      await sql(`insert into webhook_delivery (workspace_id, endpoint_id, event_id, next_attempt_at, give_up_at, created_at) values (?, ?, ?, now(), now(), now())`, [ws.id, endpoint.body.id, eventId]);
+    }
+    const batchDeliveries = async (ids: number[]) => (await sql(`select count(*)::int as n from webhook_delivery where event_id in (${ids.join(', ')})`))[0].n;
     // Webhook attempts: one in September (its delivery's month), one stray in the default partition.
     const [delivery] = await sql(`select id from webhook_delivery where event_id = ?`, [event.id]);
     const attempt = async (at: string) =>
@@ -126,12 +134,15 @@ describe('partitioned history and 64-bit punch ids', () => {
     await t.app.housekeeping.purge();
     expect(await partitionOf('event', event.id), 'kept: September is not yet 7 days past').to.equal('event_y2026m09');
     expect(await partitionOf('event', 42), 'a default-partition row past the retention').to.equal(undefined);
+    expect(await batchDeliveries([62]), "a stray batch row's deliveries").to.equal(0);
+    expect(await batchDeliveries([5001, 5002]), "September's batch is kept with its deliveries").to.equal(2);
     expect(await partitionOf('webhook_attempt', september), 'kept with its month').to.equal('webhook_attempt_y2026m09');
     expect(await partitionOf('webhook_attempt', stray), 'a default-partition attempt past the retention').to.equal(undefined);
 
     clock = Date.parse('2026-10-08T00:01:00Z');
     const purged = await t.app.housekeeping.purge();
     expect(purged).to.be.greaterThan(0);
+    expect(await batchDeliveries([5001, 5002]), "the batch's deliveries went with its month").to.equal(0);
     expect(await listPartitions(t.app.database.orm.em.fork(), 'event')).to.not.include('event_y2026m09');
     expect((await sql('select count(*)::int as n from webhook_delivery where event_id = ?', [event.id]))[0].n).to.equal(0);
     expect(await listPartitions(t.app.database.orm.em.fork(), 'webhook_attempt')).to.not.include('webhook_attempt_y2026m09');
