@@ -6,6 +6,9 @@ import { entities } from '../entities';
 /** Folder of the TypeScript migration sources (migrations are generated here and committed). */
 export const migrationsSourceDir = path.resolve(__dirname, '..', '..', '..', 'src', 'db', 'migrations');
 
+/** Connections of a Timegate process to PostgreSQL (docs/deployment.md sizes max_connections from it). */
+export const DATABASE_POOL_SIZE = 10;
+
 export function ormOptions(databaseUrl: string, overrides: Partial<Options> = {}): Options {
   return defineConfig({
     clientUrl: databaseUrl,
@@ -15,7 +18,7 @@ export function ormOptions(databaseUrl: string, overrides: Partial<Options> = {}
     // Every request works on its own fork; touching the global context is a bug.
     allowGlobalContext: false,
     debug: false,
-    pool: { min: 0, max: 10 },
+    pool: { min: 0, max: DATABASE_POOL_SIZE },
     migrations: {
       path: path.join(__dirname, 'migrations'),
       pathTs: migrationsSourceDir,

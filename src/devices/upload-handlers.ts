@@ -10,6 +10,7 @@ import { noteClockReading } from '../services/device-clock.service';
 import { recordReportedUsers } from '../services/user-reconcile.service';
 import { recordDoorStates, recordReportedOptions, type TerminalDevice } from '../services/terminal.service';
 import { recordTerminalTemplates } from '../services/employee-template.service';
+import { uploadSlots } from './upload-slots';
 import { biodataTemplate, operlogTemplates, tableDataTemplates } from './uploaded-templates';
 import {
   OK,
@@ -52,19 +53,27 @@ function logRejected(u: Upload, table: string, errors: ReadonlyArray<LineError |
  * the service holds from this body; the terminal only needs the 200 and an `OK` to move on.
  */
 export async function handleAttlog(u: Upload): Promise<string> {
-  // Slice by slice: parsing 200,000 lines at once would hold the event loop for every other request.
   const errors: LineError[] = [];
   const result = { stored: 0, duplicates: 0 };
   let records = 0;
   let only: string | null = null;
-  for (const chunk of parseAttlogChunks(u.body, ATTLOG_CHUNK)) {
-    errors.push(...chunk.errors);
-    records += chunk.records.length;
-    only = chunk.records.length === 1 ? chunk.records[0]!.localTime : null;
-    const ingested = await ingestAttlog(u.ctx, u.device, chunk.records);
-    result.stored += ingested.stored;
-    result.duplicates += ingested.duplicates;
-    if (chunk.records.length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+  // Slice by slice: parsing 200,000 lines at once would hold the event loop for every other request.
+  // Each slice is parsed and stored holding an upload slot (upload-slots.ts), given back between
+  // slices, so a long upload takes its turn with the others.
+  const chunks = parseAttlogChunks(u.body, ATTLOG_CHUNK);
+  for (let last = false; !last; ) {
+    last = await uploadSlots.run(async () => {
+      const { value: chunk } = chunks.next();
+      if (!chunk) return true;
+      errors.push(...chunk.errors);
+      records += chunk.records.length;
+      only = chunk.records.length === 1 ? chunk.records[0]!.localTime : null;
+      const ingested = await ingestAttlog(u.ctx, u.device, chunk.records);
+      result.stored += ingested.stored;
+      result.duplicates += ingested.duplicates;
+      if (chunk.records.length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      return chunk.last;
+    });
   }
   logRejected(u, 'ATTLOG', errors);
   u.ctx.logger.debug({ serial: u.device.serialNumber, ...result }, 'ATTLOG stored');
@@ -105,11 +114,15 @@ export async function handleAttPhoto(u: Upload): Promise<string> {
 
 /** Access-control events: door events and (granted, with a person) punches, deduped on serial + index. */
 export async function handleRtlog(u: Upload): Promise<string> {
-  const { records, errors } = parseRtlog(u.body);
-  logRejected(u, 'rtlog', errors);
-  const result = await ingestRtlog(u.ctx, u.device, records);
+  // Parsed and stored holding an upload slot, like ATTLOG (upload-slots.ts).
+  const { only, result } = await uploadSlots.run(async () => {
+    const { records, errors } = parseRtlog(u.body);
+    logRejected(u, 'rtlog', errors);
+    return { only: records.length === 1 ? records[0]!.localTime : null, result: await ingestRtlog(u.ctx, u.device, records) };
+  });
   logRejected(u, 'rtlog', result.rejected.map((r) => ({ ...r, text: '' })));
-  if (records.length === 1) await noteClockReading(u.ctx, u.device, localTimeToInstant(records[0]!.localTime, u.device.timeZone), u.ctx.now());
+  // One record: an event sent as it happened, which reads the terminal's clock.
+  if (only !== null) await noteClockReading(u.ctx, u.device, localTimeToInstant(only, u.device.timeZone), u.ctx.now());
   u.ctx.logger.debug({ serial: u.device.serialNumber, punches: result.punches, doorEvents: result.doorEvents }, 'rtlog stored');
   return OK;
 }

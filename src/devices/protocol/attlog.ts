@@ -28,6 +28,11 @@ export interface AttlogParseResult {
   errors: LineError[];
 }
 
+/** A slice of an ATTLOG body; `last` when no slice follows it. */
+export interface AttlogChunk extends AttlogParseResult {
+  last: boolean;
+}
+
 const PIN = /^[^\s\x00-\x1f\x7f]{1,64}$/;
 const DIGITS = /^\d{1,9}$/;
 
@@ -49,14 +54,14 @@ export function parseAttlog(body: BodyInput, options?: DecodeOptions): AttlogPar
  * `parseAttlog` a slice of `chunkLines` lines at a time: a 200,000-line upload is parsed and stored
  * slice by slice, and the caller yields between them, so other requests are served meanwhile.
  */
-export function* parseAttlogChunks(body: BodyInput, chunkLines: number, options?: DecodeOptions): Generator<AttlogParseResult> {
+export function* parseAttlogChunks(body: BodyInput, chunkLines: number, options?: DecodeOptions): Generator<AttlogChunk> {
   let records: AttlogRecord[] = [];
   let errors: LineError[] = [];
   let taken = 0;
   // Refused lines (NUL bytes) go to the slice being read, in line order with the others.
   for (const { line, text } of splitLines(bodyText(body, options), { push: (error) => errors.push(error) })) {
     if (taken === chunkLines) {
-      yield { records, errors };
+      yield { records, errors, last: false };
       records = [];
       errors = [];
       taken = 0;
@@ -66,7 +71,7 @@ export function* parseAttlogChunks(body: BodyInput, chunkLines: number, options?
     else records.push(result);
     taken++;
   }
-  yield { records, errors };
+  yield { records, errors, last: true };
 }
 
 /** The record of one line, or why it was refused. Fields are read by index: this runs once per uploaded punch. */

@@ -96,7 +96,8 @@ describe('parseAttlog', () => {
     expect(chunks[1]!.errors[1]!.reason).to.equal('contains a NUL byte');
     // Exactly full slices: no empty slice after the last one.
     expect([...parseAttlogChunks([line(1), line(2)].join('\n'), 2)].map((c) => c.records.length)).to.deep.equal([2]);
-    expect([...parseAttlogChunks('', 2)]).to.deep.equal([{ records: [], errors: [] }]);
+    expect([...parseAttlogChunks('', 2)]).to.deep.equal([{ records: [], errors: [], last: true }]);
+    expect(chunks.map((c) => c.last)).to.deep.equal([false, false, true]);
   });
 
   it('decodes invalid UTF-8 with a fallback instead of failing', () => {
