@@ -14,6 +14,7 @@ import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './errors/da
 import { DomainError } from './errors/domain-error';
 import { statusOf } from './errors/error-codes';
 import { isIclockRequest } from './devices/iclock-handler';
+import { uploadSlots } from './devices/upload-slots';
 import { timeZoneSupportProblem } from './devices/protocol';
 import { TerminalGateway } from './devices/terminal-gateway';
 import { EventFeed } from './events/event-feed';
@@ -168,7 +169,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // here (a lock held too long) must not stop the start: rows still have the default partition,
     // and the periodic job tries again.
     await housekeeping.ensurePartitions().catch((error: unknown) => logger.warn({ err: error }, 'history partitions not created at start; the periodic job retries'));
-    const attendance = new AttendanceWorker({ orm: database.orm, config, logger, now });
+    // Ingestion comes first: a burst of uploads is stored before the days it changes are computed.
+    const attendance = new AttendanceWorker({ orm: database.orm, config, logger, now, ingestionSaturated: () => uploadSlots.saturated });
     events.onActivity(() => attendance.kick());
     const subscriptions = startSubscriptionServer({ server, schema, orm: database.orm, config, contextFactory, events, rateLimits, metrics, logger });
     subscriptions.registerJobs(jobs);

@@ -19,9 +19,14 @@ export class Slots {
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`slots need a positive integer size, got ${size}`);
   }
 
-  /** Uploads waiting for a slot now (for tests and metrics). */
+  /** Uploads waiting for a slot now. */
   get queued(): number {
     return this.waiting.length;
+  }
+
+  /** Every slot is taken and work waits for one. */
+  get saturated(): boolean {
+    return this.waiting.length > 0;
   }
 
   async run<T>(work: () => Promise<T>): Promise<T> {

@@ -302,6 +302,37 @@ describe('attendance worker: stopping with a backlog', () => {
     expect(await query(t.config.databaseUrl!, 'select 1 from attendance_day where employee_id = $1', [e.id])).to.have.length.greaterThan(19);
   });
 
+  it('while terminal uploads queue for a slot, a batch waits: until they stop, or 5 s at most', async () => {
+    const ws = await createWorkspace(t.url);
+    const c = await createCompany(t.url, ws.key);
+    const device = await createDevice(t.url, ws.key, c.id);
+    const e = await createEmployee(t.url, ws.key, c.id, { pin: '79' });
+    const days = async () => (await query(t.config.databaseUrl!, 'select 1 from attendance_day where employee_id = $1', [e.id])).length;
+    const upload = async (day: number) => {
+      const line = `79\t2026-04-${String(day).padStart(2, '0')} 09:00:00\t0\t1\t0`;
+      expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, line)).text).to.equal('OK: 1');
+    };
+    let saturated = true;
+    const worker = new AttendanceWorker({ orm: t.app.database.orm, config: t.config, logger: t.app.logger, now: () => new Date(), ingestionSaturated: () => saturated });
+
+    await upload(6);
+    const released = worker.runUntilIdle();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await days(), 'no batch while uploads queue').to.equal(0);
+    saturated = false;
+    expect(await released).to.be.greaterThan(0);
+    expect(await days()).to.be.greaterThan(0);
+
+    // Saturated for good: the batch runs anyway after the longest wait.
+    saturated = true;
+    const before = await days();
+    await upload(20);
+    const began = Date.now();
+    expect(await worker.runUntilIdle()).to.be.greaterThan(0);
+    expect(Date.now() - began).to.be.within(4_900, 15_000);
+    expect(await days()).to.be.greaterThan(before);
+  });
+
   it('with no worker running, a timesheet read computes the days of an upload it finds waiting (one outbox batch)', async () => {
     const ws = await createWorkspace(t.url);
     const c = await createCompany(t.url, ws.key);

@@ -20,13 +20,25 @@ export const ATTENDANCE_JOB = 'attendance';
 const MAX_BATCHES_PER_RUN = 50;
 /** Between two batches of a backlog, a pause this many times as long as the batch took. */
 const BACKLOG_PAUSE_FACTOR = 3;
+/** How long a batch waits at most for terminal uploads to stop queueing, and how often it looks. */
+const MAX_INGESTION_WAIT_MS = 5000;
+const INGESTION_LOOK_MS = 50;
+
+export interface AttendanceWorkerDeps {
+  orm: MikroORM;
+  config: Config;
+  logger: Logger;
+  now: () => Date;
+  /** True while terminal uploads queue for this process's upload slots (ingestion is saturated). */
+  ingestionSaturated?: () => boolean;
+}
 
 export class AttendanceWorker {
   private jobs: PeriodicJobs | null = null;
   private kickTimer: NodeJS.Timeout | null = null;
   private stopping = false;
 
-  constructor(private readonly deps: { orm: MikroORM; config: Config; logger: Logger; now: () => Date }) {}
+  constructor(private readonly deps: AttendanceWorkerDeps) {}
 
   registerJobs(jobs: PeriodicJobs): void {
     this.jobs = jobs;
@@ -58,6 +70,8 @@ export class AttendanceWorker {
     // A backlog is left for the next start rather than holding a stopping process: the cursor is
     // committed with each batch, so nothing is lost.
     for (let batch = 0; batch < MAX_BATCHES_PER_RUN && !this.stopping; batch += 1) {
+      await this.waitForIngestion();
+      if (this.stopping) break;
       const began = performance.now();
       const result = await this.runBatch();
       changed += result.changed;
@@ -68,6 +82,19 @@ export class AttendanceWorker {
       await new Promise((resolve) => setTimeout(resolve, BACKLOG_PAUSE_FACTOR * (performance.now() - began)));
     }
     return changed;
+  }
+
+  /**
+   * While terminal uploads queue for a slot, ingestion has the database to itself: a batch waits
+   * until they stop queueing, at most MAX_INGESTION_WAIT_MS, so under a burst the days are computed
+   * after it, once for all its punches, and under a sustained overload a batch still runs every few
+   * seconds (docs/decisions.md, "The attendance worker yields to a burst").
+   */
+  private async waitForIngestion(): Promise<void> {
+    const saturated = this.deps.ingestionSaturated;
+    if (!saturated) return;
+    const until = performance.now() + MAX_INGESTION_WAIT_MS;
+    while (saturated() && !this.stopping && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, INGESTION_LOOK_MS));
   }
 
   private runBatch() {
