@@ -1,14 +1,17 @@
 // ATTLOG ingestion in punches per second: 50 terminals (distinct serials) each upload 100-line
 // bodies with distinct punch times (so nothing dedupes), concurrently, over keep-alive connections;
-// the punches stored are counted in the database afterwards. Pins 1..18 belong to employees of the
-// terminals' company and 19..20 to nobody, so both paths run: a punch attached to its employee
-// (the usual case) and one kept for an unknown pin.
+// the punches stored are counted in the database afterwards. Each terminal has its own 20 pins, 18
+// of them employees of the terminals' company and 2 nobody's, so both paths run: a punch attached to
+// its employee (the usual case) and one kept for an unknown pin. A run spreads each terminal's
+// punches over 20 days, 10 a day for each pin, as a fleet uploading weeks of history after an
+// outage does (earlier versions of this scenario put all of a run on one day: 10,000 punches per
+// person and day, which only made the attendance worker recompute enormous days).
 //
 // The baseline (bench/baseline-ingest-server.ts) takes the same bodies from the same terminals into
 // the same punch table with one multi-row INSERT ... ON CONFLICT DO NOTHING and nothing else: the
 // physical limit of this machine and PostgreSQL for these rows. Two runs of each, interleaved
-// (Timegate, baseline, Timegate, baseline), each on its own day of the current month (so the rows
-// land in the month's partition, as live punches do); the ratio is of the totals.
+// (Timegate, baseline, Timegate, baseline), each on its own 20 days from the first of last month on
+// (so the rows land in the monthly partitions the service keeps ready); the ratio is of the totals.
 // Where the time goes: the CPU of PostgreSQL (all its processes), of the HTTP server and of this
 // load generator during each run (Linux /proc), per punch stored.
 // Run: npm run build && node dist/bench/ingest.js [--terminals 50] [--bodies 40] [--lines 100] [--runs 2]
@@ -31,15 +34,24 @@ function post(agent: http.Agent, url: string, body: string): Promise<{ status: n
   });
 }
 
-/** Pins 1..KNOWN_PINS of the 20 that bodies use belong to employees. */
+/** Pins of terminal t: t * PINS + 1 .. t * PINS + PINS; the first KNOWN_PINS belong to employees. */
+const PINS = 20;
 const KNOWN_PINS = 18;
+/** Days one run's punches are spread over. */
+const DAYS_PER_RUN = 20;
+const DAY_MS = 86_400_000;
 
-/** Body `b` of terminal `t`: `lines` ATTLOG records, each at its own second (pins 1..20). */
-function attlogBody(b: number, lines: number, start: number): string {
+/**
+ * Body `b` of terminal `t` in the run starting at `start` (midnight UTC): `lines` ATTLOG records on
+ * day `b % DAYS_PER_RUN` from 06:00, a minute apart, pins in turn; the bodies that share a day follow
+ * each other, so every (pin, time) is distinct.
+ */
+function attlogBody(t: number, b: number, lines: number, start: number): string {
   const records: string[] = [];
+  const first = start + (b % DAYS_PER_RUN) * DAY_MS + 6 * 3_600_000 + Math.floor(b / DAYS_PER_RUN) * lines * 60_000;
   for (let i = 0; i < lines; i++) {
-    const at = new Date(start + (b * lines + i) * 1000);
-    records.push(`${(i % 20) + 1}\t${formatDeviceTime(at, 0)}\t${i % 2}\t${i % 3 === 0 ? 15 : 1}\t0\t0\t0`);
+    const at = new Date(first + i * 60_000);
+    records.push(`${t * PINS + (i % PINS) + 1}\t${formatDeviceTime(at, 0)}\t${i % 2}\t${i % 3 === 0 ? 15 : 1}\t0\t0\t0`);
   }
   return `${records.join('\r\n')}\r\n`;
 }
@@ -85,22 +97,48 @@ async function main(): Promise<void> {
   const lines = numberArg('lines', 100);
   const runs = numberArg('runs', 2);
   const db = await benchDatabase('ingest');
-  const service = await spawnService(db.url);
+  // The set-up creates 900 employees with one key: no rate limit in the way.
+  const service = await spawnService(db.url, { TIMEGATE_RATE_LIMIT_BURST: '1000000', TIMEGATE_RATE_LIMIT_PER_MINUTE: '1000000' });
   let baseline: Awaited<ReturnType<typeof spawnServer>> | null = null;
   try {
     const fleet = await createFleet(service.url, terminals, 'ING', 'Europe/Berlin');
-    for (let pin = 1; pin <= KNOWN_PINS; pin++) {
-      await call(service.url, fleet.key, 'POST', '/public/v2/employees', { name: 'Employee', lastname: String(pin), code: `E${pin}`, pin: String(pin), company_id: fleet.companyId });
+    // The employees, ten requests at a time.
+    const pins = fleet.serials.flatMap((_, t) => Array.from({ length: KNOWN_PINS }, (_, p) => t * PINS + p + 1));
+    for (let i = 0; i < pins.length; i += 10) {
+      await Promise.all(
+        pins.slice(i, i + 10).map((pin) =>
+          call(service.url, fleet.key, 'POST', '/public/v2/employees', { name: 'Employee', lastname: String(pin), code: `E${pin}`, pin: String(pin), company_id: fleet.companyId }),
+        ),
+      );
     }
     for (const serial of fleet.serials) await fetch(`${service.url}/iclock/cdata?SN=${serial}&options=all&pushver=2.4.1`);
     baseline = await spawnServer('dist/bench/baseline-ingest-server.js', { DATABASE_URL: db.url });
     const now = new Date();
-    // Day d of this month, 06:00 UTC; a run's 4,000 seconds per terminal stay inside it.
-    const day = (d: number) => Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), d, 6, 0, 0);
+    // Run k's 20 days, from the first of last month on: the service keeps the partitions of last
+    // month to three months ahead, so six runs' days all have theirs.
+    const runStart = (k: number) => Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1) + k * DAYS_PER_RUN * DAY_MS;
     const COUNT = 'select count(*)::int as count, (count(*) filter (where employee_id is not null))::int as attached from punch';
     const counts = () => withClient(db.url, async (c) => (await c.query(COUNT)).rows[0] as { count: number; attached: number });
 
+    // The attendance worker computes the days of a run's punches after the burst (it yields to
+    // queued uploads): each run starts when the worker has caught up, so neither side's run carries
+    // the other's after-work. How long that took is reported.
+    const CAUGHT_UP = `select coalesce((select position from job_cursor where name = 'attendance'), 0)
+        >= coalesce((select max(id + span - 1) from event where type = 'attendance.created'), 0) as done`;
+    const catchUps: number[] = [];
+    const workerOn = process.env.TIMEGATE_ATTENDANCE_WORKER !== 'false';
+    const waitForWorker = async () => {
+      if (!workerOn) return;
+      const began = Date.now();
+      while (!(await withClient(db.url, async (c) => (await c.query(CAUGHT_UP)).rows[0].done as boolean))) {
+        if (Date.now() - began > 300_000) throw new Error('the attendance worker did not catch up within 300 s');
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      catchUps.push(Number(((Date.now() - began) / 1000).toFixed(1)));
+    };
+
     const upload = async (server: { url: string; child: { pid?: number } }, start: number): Promise<Run> => {
+      await waitForWorker();
       const url = server.url;
       const before = await counts();
       // Fresh keep-alive connections per run: a socket left idle while the other server ran would
@@ -110,9 +148,9 @@ async function main(): Promise<void> {
       const cpuBefore = cpuSeconds(server.child.pid!);
       const began = process.hrtime.bigint();
       await Promise.all(
-        fleet.serials.map(async (serial) => {
+        fleet.serials.map(async (serial, t) => {
           for (let b = 0; b < bodies; b++) {
-            const r = await post(agent, `${url}/iclock/cdata?SN=${serial}&table=ATTLOG&Stamp=9999`, attlogBody(b, lines, start));
+            const r = await post(agent, `${url}/iclock/cdata?SN=${serial}&table=ATTLOG&Stamp=9999`, attlogBody(t, b, lines, start));
             if (r.status !== 200 || r.text !== `OK: ${lines}`) failures++;
           }
         }),
@@ -126,13 +164,13 @@ async function main(): Promise<void> {
     };
 
     // Warm-up of both on separate times (not counted), then the measured runs, interleaved.
-    await upload(service, day(1) - 86_400_000 * 2);
-    await upload(baseline, day(1) - 86_400_000);
+    await upload(service, runStart(0));
+    await upload(baseline, runStart(1));
     const ours: Run[] = [];
     const theirs: Run[] = [];
     for (let r = 0; r < runs; r++) {
-      ours.push(await upload(service, day(2 + 2 * r)));
-      theirs.push(await upload(baseline!, day(3 + 2 * r)));
+      ours.push(await upload(service, runStart(2 + 2 * r)));
+      theirs.push(await upload(baseline!, runStart(3 + 2 * r)));
     }
     const total = (list: Run[]) => ({
       seconds: list.reduce((n, r) => n + r.seconds, 0),
@@ -173,6 +211,8 @@ async function main(): Promise<void> {
         punchesPerSecond: Math.round(perSecond),
         runsPerSecond: ours.map(rate),
         uploadsPerSecond: Math.round((terminals * bodies * runs) / mine.seconds),
+        attendanceWorker: workerOn,
+        attendanceCatchUpSeconds: catchUps,
         cpuMicrosecondsPerPunch: perPunch(mine),
         baseline: { punchesStored: base.stored, failedUploads: base.failures, punchesPerSecond: Math.round(basePerSecond), runsPerSecond: theirs.map(rate), cpuMicrosecondsPerPunch: perPunch(base) },
         ratio,
@@ -188,6 +228,9 @@ async function main(): Promise<void> {
         `  baseline (node:http + pg, one INSERT per body): ${Math.round(basePerSecond)} punches/s (runs ${theirs.map(rate).join(', ')}), ${base.failures} failed uploads`,
         `  ratio ${ratio} (target >= 0.8: ${ratio >= 0.8 ? 'met' : 'NOT met'})`,
         `  CPU per punch (µs): Timegate ${JSON.stringify(perPunch(mine))}, baseline ${JSON.stringify(perPunch(base))}`,
+        workerOn
+          ? `  attendance worker caught up before each run after ${catchUps.join(', ')} s (Timegate's runs are the 1st and every other from the 3rd)`
+          : '  attendance worker off',
       ],
     );
   } finally {
