@@ -8,6 +8,7 @@ import { markDaysStale } from './attendance/day-store';
 import { createLocalTimeConverter, verifyTypeName, type AttlogRecord, type RtlogEventClass, type RtlogRecord } from '../devices/protocol';
 import { DoorEventClass } from '../entities/door-event.entity';
 import { type RequestContext, withEm } from './context';
+import { cutToCodePoints } from './validation';
 import { countPunches, storeDevicePunches, type DevicePunch } from './punch.service';
 import { doorOpenedData } from '../events/event-payloads';
 import { applyRtlogDoorEvents } from './door-state.service';
@@ -73,10 +74,10 @@ export async function ingestAttlog(ctx: RequestContext, device: TerminalDevice, 
       punchTime: toInstant(r.localTime, device.timeZone),
       localTime: r.localTime,
       // Non-numeric values are kept as sent (the state as its raw text, the mode as its name).
-      punchState: r.status === null ? r.statusRaw.slice(0, 16) : String(r.status),
-      verifyType: r.verify === null ? r.verifyRaw.slice(0, 64) : verifyTypeName(r.verify),
+      punchState: r.status === null ? cutToCodePoints(r.statusRaw, 16) : String(r.status),
+      verifyType: r.verify === null ? cutToCodePoints(r.verifyRaw, 64) : verifyTypeName(r.verify),
       verifyCode: r.verify,
-      workCode: r.workCode === '' ? null : r.workCode.slice(0, 32),
+      workCode: r.workCode === '' ? null : cutToCodePoints(r.workCode, 32),
       deviceRecordIndex: null,
     }),
   );
@@ -140,15 +141,15 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
         event_code: r.event,
         event_class: DOOR_EVENT_CLASSES[r.eventClass]!,
         opened: opensDoor(r.event, r.eventClass),
-        pin: r.deviceEvent ? null : r.pin.slice(0, 64),
+        pin: r.deviceEvent ? null : cutToCodePoints(r.pin, 64),
         employee_id: r.deviceEvent ? null : (employees.get(r.pin) ?? null),
         time: instant(r),
         local_time: r.localTime,
         time_zone: device.timeZone,
         in_out_status: r.inOutStatus,
         verify_type: verifyName(r),
-        verify_code: r.verifyTypeRaw?.slice(0, 32) ?? null,
-        card_no: r.cardNo === null || r.cardNo === '' || r.cardNo === '0' ? null : r.cardNo.slice(0, 64),
+        verify_code: r.verifyTypeRaw === null ? null : cutToCodePoints(r.verifyTypeRaw, 32),
+        card_no: r.cardNo === null || r.cardNo === '' || r.cardNo === '0' ? null : cutToCodePoints(r.cardNo, 64),
         device_record_index: r.index,
         received_at: receivedAt,
       }));

@@ -12,6 +12,7 @@ import { deleteAccessUserCommands, deleteUserInfoCommand } from '../devices/prot
 import { recordEvents, type NewEvent } from '../events/outbox';
 import { notifyCommandsQueued } from './command-queue-changes';
 import { withEm, type RequestContext } from './context';
+import { cutToCodePoints } from './validation';
 import { newCommandId } from './device-command.service';
 import { templateFits, terminalOf } from './sync-commands';
 
@@ -30,7 +31,7 @@ export async function recordReportedUsers(ctx: RequestContext, device: { id: num
       `insert into device_reported_user (workspace_id, device_id, pin, name, privilege, reported_at)
        select ?, ?, r.pin, r.name, r.privilege, ? from jsonb_to_recordset(?::jsonb) as r(pin text, name text, privilege int)
        on conflict (device_id, pin) do update set name = excluded.name, privilege = excluded.privilege, reported_at = excluded.reported_at`,
-      [device.workspaceId, device.id, now, JSON.stringify(users.map((u) => ({ pin: u.pin.slice(0, 64), name: u.name?.slice(0, 201) ?? null, privilege: u.privilege })))],
+      [device.workspaceId, device.id, now, JSON.stringify(users.map((u) => ({ pin: cutToCodePoints(u.pin, 64), name: u.name == null ? null : cutToCodePoints(u.name, 201), privilege: u.privilege })))],
     );
     await finishReconciles(withEm(ctx, em), device.id);
   });

@@ -81,6 +81,22 @@ export function codePoints(value: string): number {
   }
   return count;
 }
+/**
+ * `value` cut to at most `max` code points, never between the two halves of a surrogate pair: a
+ * column of `varchar(max)` counts code points, and a lone half is refused inside `jsonb` (a JSON
+ * parameter) and stored as U+FFFD in text. `String.slice` counts UTF-16 units and cuts an emoji.
+ */
+export function cutToCodePoints(value: string, max: number): string {
+  if (value.length <= max) return value;
+  let end = 0;
+  for (let count = 0; count < max && end < value.length; count++) {
+    const unit = value.charCodeAt(end);
+    const next = value.charCodeAt(end + 1);
+    end += unit >= 0xd800 && unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+  }
+  return value.slice(0, end);
+}
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export class FieldChecker {

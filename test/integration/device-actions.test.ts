@@ -212,6 +212,15 @@ describe('device actions', () => {
     }
   });
 
+  it('a user the terminal reports with a name cut to its 201 characters at an emoji is remembered, with the emoji whole', async () => {
+    const device = await createTerminalDevice(t.url, ws.key);
+    const name = `${'n'.repeat(200)}😀 and more`;
+    const reply = await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=OPERLOG&Stamp=1`, `USER PIN=61\tName=${name}\tPri=0\tPasswd=\tCard=\tGrp=1\tTZ=\n`);
+    expect(reply.status, reply.text).to.equal(200);
+    const rows = await sql('select pin, name from device_reported_user where device_id = ?', [device.id]);
+    expect(rows).to.deep.equal([{ pin: '61', name: `${'n'.repeat(200)}😀` }]);
+  });
+
   it('users.reconcile finds one missing and one unexpected user, and with fix closes exactly that gap', async () => {
     const device = await createTerminalDevice(t.url, ws.key);
     const [{ company_id }] = await sql('select company_id from device where id = ?', [device.id]);

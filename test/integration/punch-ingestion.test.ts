@@ -146,6 +146,18 @@ describe('punch and door-event ingestion from terminals', () => {
     expect(elsewhere.id).to.not.equal(created.id);
   });
 
+  it('fields cut to their column length at an emoji keep it whole: stored, not refused by the database (which would answer 503 for ever)', async () => {
+    const device = await createTerminalDevice(t.url, key, { time_zone: 'UTC' });
+    // The state is kept to 16 characters, the verify mode to 64 and the work code to 32 (code
+    // points, as the columns count them); a cut by UTF-16 units would split each emoji here.
+    const body = `5\t2026-01-11 08:00:00\t${'s'.repeat(15)}😀x\t${'v'.repeat(63)}😀x\t${'w'.repeat(31)}😀x\n`;
+    const reply = await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG`, body);
+    expect(reply.status, reply.text).to.equal(200);
+    expect(reply.text).to.equal('OK: 1');
+    const [row] = await sql('select punch_state, verify_type, work_code from punch where device_id = ?', [device.id]);
+    expect(row).to.deep.equal({ punch_state: `${'s'.repeat(15)}😀`, verify_type: `${'v'.repeat(63)}😀`, work_code: `${'w'.repeat(31)}😀` });
+  });
+
   it('an unknown serial never stores punches', async () => {
     const before = (await sql('select count(*)::int as n from punch'))[0].n;
     const r = await iclock(t.url, 'POST', `/iclock/cdata?SN=NOBODY${Date.now()}&table=ATTLOG`, '1\t2026-01-10 08:00:00\t0\t1');
