@@ -36,6 +36,7 @@ import {
 } from './protocol';
 import type { PresenceBuffer } from './presence-buffer';
 import type { TerminalCache } from './terminal-cache';
+import { cutToCodePoints } from '../services/validation';
 import { handleAttPhoto, handleCdataUpload, handleTableData, type Upload } from './upload-handlers';
 
 export interface TerminalRequest {
@@ -264,15 +265,16 @@ function poll(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, r
 
 function reportedChanges(device: TerminalDevice, infoText: string): Partial<ReportedInfo> | undefined {
   const info = parseInfo(infoText);
+  const cut = (value: string | null | undefined, max: number) => (value == null ? null : cutToCodePoints(value, max));
   return changedReported(device, {
-    firmware: info.firmware?.slice(0, 100) ?? null,
-    ip: info.ip?.slice(0, 64) ?? null,
+    firmware: cut(info.firmware, 100),
+    ip: cut(info.ip, 64),
     userCount: info.userCount,
     fingerprintCount: info.fpCount,
     faceCount: info.faceCount,
     attlogCount: info.attlogCount,
-    fpAlgorithm: info.fpAlgorithm?.slice(0, 32) ?? null,
-    faceAlgorithm: info.faceAlgorithm?.slice(0, 32) ?? null,
+    fpAlgorithm: cut(info.fpAlgorithm, 32),
+    faceAlgorithm: cut(info.faceAlgorithm, 32),
   });
 }
 
