@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { uploadSlots } from '../../src/devices/upload-slots';
 import { AttendanceWorker } from '../../src/services/attendance/attendance-worker';
 import { subscribe } from '../support/events';
 import { createArea, createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
@@ -267,6 +268,34 @@ describe('attendance days: computed from terminal punches, kept current, read as
     // The other workspace sees none of these days.
     const theirs = await rest(t.url, 'GET', `/public/v2/timesheets?start_date=2026-03-02&end_date=2026-03-02`, { key: other.key });
     expect(theirs.body.map((d: any) => d.employee_id)).to.deep.equal([foreign.id]);
+  });
+
+  it('an upload waits for a free upload slot, then is stored; while it waits, the worker computes no day', async () => {
+    const c = await company();
+    const waiting = await c.employee();
+    const manual = await c.employee();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const holders = Array.from({ length: uploadSlots.size }, () => uploadSlots.run(() => held));
+    try {
+      const reply = iclock(t.url, 'POST', `/iclock/cdata?SN=${c.device.serial_number}&table=ATTLOG&Stamp=1`, `${waiting.pin}\t2026-03-16 09:00:00\t0\t1\t0`);
+      await eventually(async () => uploadSlots.queued === 1);
+      // A punch that needs no slot wakes the worker; with an upload queued, its batch waits.
+      const created = await rest(t.url, 'POST', '/public/v2/punches', { key: ws.key, body: { employee_id: manual.id, company_id: c.id, device_id: c.device.id, punch_time: '2026-03-16T09:00:00', punch_state: '0' } });
+      expect(created.status, created.text).to.equal(201);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const stored = async (employeeId: number) => (await query(t.config.databaseUrl!, 'select 1 from punch where employee_id = $1', [employeeId])).length;
+      expect(await stored(waiting.id), 'the upload is not stored before it has a slot').to.equal(0);
+      expect(await query(t.config.databaseUrl!, 'select 1 from attendance_day where employee_id = $1', [manual.id]), 'no batch while an upload queues').to.have.length(0);
+      release();
+      expect((await reply).text).to.equal('OK: 1');
+      expect(await stored(waiting.id)).to.equal(1);
+      await storedDay(manual.id, '2026-03-16', (row) => row.punch_ids.length === 1);
+      await storedDay(waiting.id, '2026-03-16', (row) => row.punch_ids.length === 1);
+    } finally {
+      release();
+      await Promise.all(holders);
+    }
   });
 });
 
