@@ -23,6 +23,21 @@ describe('device actions', () => {
       const r = await rest(t.url, 'GET', `/public/v2/devices/${deviceId}/actions/${actionId}`, { key: ws.key });
       return ['succeeded', 'failed', 'expired'].includes(r.body.status) ? r.body : null;
     });
+  /**
+   * Sends a real-time record (again each second) until `check` sees the clock reading it carries. A
+   * reading is skipped, by design, when another transaction holds the device row (a poll's presence
+   * write): the terminal's next record reads the clock again, as a real one would a moment later.
+   */
+  const untilClockRead = <T>(send: () => void, check: () => Promise<T | null>) => {
+    let sentAt = 0;
+    return eventually(async () => {
+      if (Date.now() - sentAt >= 1000) {
+        send();
+        sentAt = Date.now();
+      }
+      return check();
+    });
+  };
 
   async function clockWithPunches() {
     const device = await createTerminalDevice(t.url, ws.key, { time_zone: 'UTC' });
@@ -155,15 +170,19 @@ describe('device actions', () => {
     const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'att', pollIntervalMs: 50, clockSkewSeconds: 9000 });
     terminal.start();
     try {
-      terminal.punch({ pin: '41' });
-      const skewed = await eventually(async () => {
-        const r = await rest(t.url, 'GET', `/public/v2/devices/${device.id}`, { key: ws.key });
-        return r.body.clock_skew_seconds !== null ? r.body : null;
-      });
+      const skewed = await untilClockRead(
+        () => terminal.punch({ pin: '41' }),
+        async () => {
+          const r = await rest(t.url, 'GET', `/public/v2/devices/${device.id}`, { key: ws.key });
+          return r.body.clock_skew_seconds !== null ? r.body : null;
+        },
+      );
       expect(skewed.clock_skew_seconds).to.be.within(8995, 9005);
+      const punchCount = async () => (await sql('select count(*)::int as n from punch where device_id = ?', [device.id]))[0].n as number;
+      const before = await eventually(async () => (terminal.pendingCount === 0 ? punchCount() : null));
       // More real-time punches, the clock still off: still one alert.
       for (const seconds of [60, 120]) terminal.punch({ pin: '41', at: new Date(Date.now() + 9000_000 + seconds * 1000) });
-      await eventually(async () => (await sql('select count(*)::int as n from punch where device_id = ?', [device.id]))[0].n === 3);
+      await eventually(async () => (await punchCount()) === before + 2);
       const [alert, ...more] = await receivedEvents();
       expect(more).to.have.length(0);
       expect(alert).to.include({ device_id: device.id, likely_wrong_time_zone: true, limit_seconds: 300 });
@@ -178,11 +197,13 @@ describe('device actions', () => {
       expect(done.result.skew_after).to.equal(null);
       await eventually(async () => terminal.isConnected);
       await new Promise((resolve) => setTimeout(resolve, 1100));
-      terminal.punch({ pin: '41' });
-      const after = await eventually(async () => {
-        const r = await rest(t.url, 'GET', `/public/v2/devices/${device.id}/actions/${sync.body.action_id}`, { key: ws.key });
-        return r.body.result.skew_after !== null ? r.body.result : null;
-      });
+      const after = await untilClockRead(
+        () => terminal.punch({ pin: '41' }),
+        async () => {
+          const r = await rest(t.url, 'GET', `/public/v2/devices/${device.id}/actions/${sync.body.action_id}`, { key: ws.key });
+          return r.body.result.skew_after !== null ? r.body.result : null;
+        },
+      );
       expect(Math.abs(after.skew_after)).to.be.below(5);
       expect((await rest(t.url, 'GET', `/public/v2/devices/${device.id}`, { key: ws.key })).body.clock_skew_seconds).to.be.within(-5, 5);
       expect(await receivedEvents()).to.have.length(1);
@@ -201,11 +222,13 @@ describe('device actions', () => {
       expect(command.command).to.match(/^SET OPTIONS DateTime=\d+$/);
       expect((await finished(device.id, sync.body.action_id)).status).to.equal('succeeded');
       // The terminal's next real-time record reads its clock: set to within seconds.
-      terminal.doorAlarm('held_open');
-      const { skew } = await eventually(async () => {
-        const [row] = await sql('select clock_skew_seconds as s from device where id = ?', [device.id]);
-        return row.s === null ? null : { skew: row.s as number };
-      });
+      const { skew } = await untilClockRead(
+        () => terminal.doorAlarm('held_open'),
+        async () => {
+          const [row] = await sql('select clock_skew_seconds as s from device where id = ?', [device.id]);
+          return row.s === null ? null : { skew: row.s as number };
+        },
+      );
       expect(Math.abs(skew)).to.be.below(5);
     } finally {
       await terminal.stop();
