@@ -195,6 +195,11 @@ describe('access schedules and levels', () => {
       const removal = await eventually(async () => {
         const list = (await commandsOf(clock.id, beforeRemoval)).map((c) => c.command);
         return list.includes(reset) && list.includes('DATA DELETE AccTimeZone UID=4') ? list : null;
+      }).catch(async (error) => {
+        // Seen once in CI and never again: say what the terminal was sent, so the next failure explains itself.
+        const commands = await sql('select id, command, status, device_user_version::text as version from device_command where device_id = ? order by id', [clock.id]);
+        const users = await sql('select present, access, sent_access, sync_status, changed_at::text as version from device_user where device_id = ?', [clock.id]);
+        throw new Error(`${error.message}; mark ${beforeRemoval}; commands ${JSON.stringify(commands)}; device_user ${JSON.stringify(users)}`);
       });
       // The block goes (by its own ids); the person stays, on the group's time zones. (The direct
       // assignment may have re-sent the user once more with its levels just before.)
