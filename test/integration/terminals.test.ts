@@ -92,6 +92,17 @@ describe('terminal HTTP adapter (/iclock)', () => {
     expect(during.v).to.equal(before.v, 'no database write while polling');
   });
 
+  it('an INFO firmware longer than its 100 characters is cut at a code point: an emoji across the cut is left out whole, not halved', async () => {
+    const device = await createTerminalDevice(t.url, key);
+    const firmware = `${'v'.repeat(99)}😀tail`;
+    const reply = await iclock(t.url, 'GET', `/iclock/getrequest?SN=${device.serial_number}&INFO=${encodeURIComponent(firmware)},3,2,120,10.0.0.1,10,7,12,1,111`);
+    expect(reply.status).to.equal(200);
+    await t.app.terminals.flush();
+    const [stored] = await sql('select firmware, ip from device where id = ?', [device.id]);
+    // 99 letters and the emoji are 100 code points (101 UTF-16 units: String.slice(0, 100) halves the emoji).
+    expect(stored).to.deep.equal({ firmware: `${'v'.repeat(99)}😀`, ip: '10.0.0.1' });
+  });
+
   it('access control: stable RegistryCode and SessionID, token checked, wrong token refused with a non-200', async () => {
     const device = await createTerminalDevice(t.url, key);
     const sn = device.serial_number;
