@@ -12,6 +12,7 @@ import type { Principal, RequestContext } from '../services/context';
 import { ICLOCK_METHODS, iclockEndpoint, isIclockMethod, queryParams, type IclockEndpoint, type IclockQuery } from './protocol';
 import { terminalRequestKind } from './request-kind';
 import { handleTerminalRequest, type TerminalDeps, type TerminalReply } from './terminal-requests';
+import { TerminalGone } from './upload-handlers';
 
 export interface IclockHandlerDeps extends TerminalDeps {
   orm: MikroORM;
@@ -106,6 +107,13 @@ class TerminalContext implements RequestContext {
 
 export function createIclockHandler(deps: IclockHandlerDeps): (req: http.IncomingMessage, res: http.ServerResponse) => void {
   const failed = (ctx: RequestContext, res: http.ServerResponse, now: Date, endpoint: string, error: unknown) => {
+    if (error instanceof TerminalGone) {
+      // Nobody to answer: the upload was left for the terminal's re-send (upload-handlers.ts).
+      deps.metrics.terminalUploadsAbandoned.inc();
+      ctx.logger.info({ endpoint }, error.message);
+      res.destroy();
+      return;
+    }
     // Only infrastructure failures get here (parsers never throw): answer 503 so the terminal
     // keeps its records and sends them again, rather than acknowledging data we did not keep.
     ctx.logger.error({ err: error, endpoint }, 'terminal request failed');
@@ -129,6 +137,7 @@ export function createIclockHandler(deps: IclockHandlerDeps): (req: http.Incomin
         body,
         cookie: req.headers.cookie,
         remoteAddress: remoteAddress(req),
+        clientGone: () => res.destroyed,
       });
       // A heartbeat answered from memory is written in the same tick, without a promise.
       if (reply instanceof Promise) reply.then((r) => answer(ctx, res, now, endpoint, r), (error) => failed(ctx, res, now, endpoint, error));

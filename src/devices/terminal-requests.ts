@@ -47,6 +47,8 @@ export interface TerminalRequest {
   body: Buffer;
   cookie: string | undefined;
   remoteAddress: string;
+  /** The terminal closed the connection before its answer (it timed out and will send again). */
+  clientGone: () => boolean;
 }
 
 export interface TerminalReply {
@@ -311,7 +313,7 @@ async function syncBeforeDelivery(ctx: RequestContext, device: TerminalDevice, r
 }
 
 function upload(ctx: RequestContext, device: TerminalDevice, r: TerminalRequest, tablename: string | null, declaredCount: string | null): Upload {
-  return { ctx, device, body: r.body, tablename, declaredCount };
+  return { ctx, device, body: r.body, tablename, declaredCount, clientGone: r.clientGone };
 }
 
 async function cdataUpload(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, r: TerminalRequest): Promise<TerminalReply> {

@@ -38,6 +38,26 @@ export interface Upload {
   tablename: string | null;
   /** Declared `count`, echoed in the tabledata acknowledgement. */
   declaredCount: string | null;
+  /** The terminal closed the connection before its answer. */
+  clientGone: () => boolean;
+}
+
+/**
+ * The terminal hung up while its upload waited for a slot (under a burst, past the terminal's own
+ * timeout). Nothing of it is parsed or stored: the terminal keeps every record it was not
+ * acknowledged and sends the body again, so working on it now would only lengthen the queue for
+ * the terminals still waiting. Slices stored before it hung up stay stored (a re-send finds them).
+ */
+export class TerminalGone extends Error {
+  constructor(serialNumber: string) {
+    super(`terminal ${serialNumber} closed the connection while its upload waited; left for its re-send`);
+    this.name = 'TerminalGone';
+  }
+}
+
+/** Throws TerminalGone when the upload's terminal has hung up (checked as each slot is granted). */
+function stillWanted(u: Upload): void {
+  if (u.clientGone()) throw new TerminalGone(u.device.serialNumber);
 }
 
 function logRejected(u: Upload, table: string, errors: ReadonlyArray<LineError | { segment: string; reason: string }>): void {
@@ -63,6 +83,7 @@ export async function handleAttlog(u: Upload): Promise<string> {
   const chunks = parseAttlogChunks(u.body, ATTLOG_CHUNK);
   for (let last = false; !last; ) {
     last = await uploadSlots.run(async () => {
+      stillWanted(u);
       const { value: chunk } = chunks.next();
       if (!chunk) return true;
       errors.push(...chunk.errors);
@@ -116,6 +137,7 @@ export async function handleAttPhoto(u: Upload): Promise<string> {
 export async function handleRtlog(u: Upload): Promise<string> {
   // Parsed and stored holding an upload slot, like ATTLOG (upload-slots.ts).
   const { only, result } = await uploadSlots.run(async () => {
+    stillWanted(u);
     const { records, errors } = parseRtlog(u.body);
     logRejected(u, 'rtlog', errors);
     return { only: records.length === 1 ? records[0]!.localTime : null, result: await ingestRtlog(u.ctx, u.device, records) };

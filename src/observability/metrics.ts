@@ -94,6 +94,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly terminalUploadsAbandoned = new client.Counter({
+    name: 'timegate_terminal_uploads_abandoned_total',
+    help: 'Terminal uploads left unparsed because the terminal closed the connection while they waited for an upload slot (it sends them again).',
+    registers: [this.registry],
+  });
+
   readonly jobRuns = new client.Counter({
     name: 'timegate_job_runs_total',
     help: 'Runs of the periodic background jobs (presence, terminal_sweep, webhooks, ...) by outcome.',

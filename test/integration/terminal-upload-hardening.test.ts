@@ -1,8 +1,10 @@
 import { expect } from 'chai';
+import net from 'node:net';
+import { uploadSlots } from '../../src/devices/upload-slots';
 import { ATTLOG_CHUNK } from '../../src/services/terminal-ingest.service';
 import { readOutbox } from '../support/events';
 import { createWorkspace } from '../support/factories';
-import { createTerminalDevice, iclock } from '../support/terminal';
+import { createTerminalDevice, eventually, iclock } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // Regression: a NUL byte anywhere in a terminal upload made PostgreSQL refuse the whole statement;
@@ -92,5 +94,33 @@ describe('terminal uploads: a bad byte costs its line, never the batch', () => {
     expect(reply.text).to.equal('OK: 1');
     const stored = await sql('select pin, punch_time from punch where device_serial = ?', [device.serial_number]);
     expect(stored.map((r: any) => [r.pin, new Date(r.punch_time).getUTCFullYear()])).to.deep.equal([['2', 2026]]);
+  });
+  it('an upload whose terminal hangs up while it waits for a slot is left unparsed and unstored; the re-send is stored once', async () => {
+    const device = await createTerminalDevice(t.url, key);
+    const abandoned = async () => Number(/^timegate_terminal_uploads_abandoned_total (\d+)$/m.exec(await (await fetch(`${t.url}/metrics`)).text())?.[1] ?? 0);
+    const before = await abandoned();
+    const body = '7\t2026-03-02 08:00:00\t0\t1\t0\t0\n';
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const holders = Array.from({ length: uploadSlots.size }, () => uploadSlots.run(() => held));
+    try {
+      const { hostname, port } = new URL(t.url);
+      const socket = net.connect(Number(port), hostname);
+      socket.on('error', () => undefined);
+      socket.write(`POST /iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1 HTTP/1.1\r\nHost: ${hostname}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      await eventually(async () => uploadSlots.queued === 1);
+      // The terminal times out and closes the connection while its upload is queued.
+      socket.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      release();
+      await eventually(async () => (await abandoned()) === before + 1);
+      expect(await sql('select 1 from punch where device_serial = ?', [device.serial_number]), 'nothing of a hung-up upload is stored').to.have.length(0);
+    } finally {
+      release();
+      await Promise.all(holders);
+    }
+    const resent = await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, body);
+    expect(resent.text).to.equal('OK: 1');
+    expect(await sql('select pin from punch where device_serial = ?', [device.serial_number])).to.deep.equal([{ pin: '7' }]);
   });
 });
