@@ -105,13 +105,18 @@ describe('terminal uploads: a bad byte costs its line, never the batch', () => {
     const holders = Array.from({ length: uploadSlots.size }, () => uploadSlots.run(() => held));
     try {
       const { hostname, port } = new URL(t.url);
+      const accepted: net.Socket[] = [];
+      const onConnection = (serverSide: net.Socket) => accepted.push(serverSide);
+      t.app.server.on('connection', onConnection);
       const socket = net.connect(Number(port), hostname);
       socket.on('error', () => undefined);
       socket.write(`POST /iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1 HTTP/1.1\r\nHost: ${hostname}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
       await eventually(async () => uploadSlots.queued === 1);
-      // The terminal times out and closes the connection while its upload is queued.
+      t.app.server.off('connection', onConnection);
+      const serverSide = accepted.find((s) => s.remotePort === socket.localPort)!;
+      // The terminal times out and closes the connection while its upload is queued; the slot comes once the service has seen it go.
       socket.destroy();
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await eventually(async () => serverSide.destroyed);
       release();
       await eventually(async () => (await abandoned()) === before + 1);
       expect(await sql('select 1 from punch where device_serial = ?', [device.serial_number]), 'nothing of a hung-up upload is stored').to.have.length(0);
