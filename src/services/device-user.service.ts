@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AreaEmployee, Assignment, Device, DeviceUser, Employee } from '../entities';
 import { SyncStatus, type AccessGrant } from '../entities/device-user.entity';
 import { levelAccess } from './access-sync.service';
+import { intArray } from './sql-arrays';
 
 /** Which pairs to recompute: every pair of these devices and every pair of these employees. */
 export interface DeviceUserScope {
@@ -100,6 +101,7 @@ export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserS
   const existing = await em.find(DeviceUser, { $or: pairFilter });
   const seen = new Set<string>();
   const changedDevices = new Set<number>();
+  const markedPending: number[] = [];
   for (const row of existing) {
     const pair = key(row.deviceId, row.employeeId);
     seen.add(pair);
@@ -108,6 +110,7 @@ export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserS
       // Leaves the terminal; the pin snapshot stays: it names the user to delete.
       if (row.present) {
         markPending(row, { present: false }, now);
+        markedPending.push(row.id);
         changedDevices.add(row.deviceId);
       }
       continue;
@@ -117,6 +120,7 @@ export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserS
     const previousPin = row.pin !== want.pin ? (row.previousPin ?? row.pin) : row.previousPin;
     const { workspaceId: _workspaceId, ...content } = want;
     markPending(row, { ...content, present: true, previousPin: previousPin === want.pin ? null : previousPin }, now);
+    markedPending.push(row.id);
     changedDevices.add(row.deviceId);
   }
   for (const [pair, want] of desired) {
@@ -140,6 +144,15 @@ export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserS
     );
   }
   await em.flush();
+  // The flush writes only the columns that differ from the row as it was read. A row read `pending`
+  // whose previous version's commands completed since (another transaction marked it `synced`, for
+  // that version) would keep `synced` under this new version, which would then never be built: the
+  // terminal would keep the old state (a removed access level, say). So the status is written
+  // explicitly, after the flush, which holds these rows' locks until the commit: the completion
+  // either came before (and is overwritten here) or comes after and no longer matches the version.
+  if (markedPending.length > 0) {
+    await em.execute(`update device_user set sync_status = 'pending', return_code = null where id = any(?::int[])`, [intArray(markedPending)]);
+  }
   // Wakes this process's heartbeat fast path for those devices; other processes see the pending rows
   // when their device cache entry is reloaded (TIMEGATE_DEVICE_CACHE_TTL_MS).
   notifyCommandsQueued([...changedDevices]);

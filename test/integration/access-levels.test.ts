@@ -196,7 +196,8 @@ describe('access schedules and levels', () => {
         const list = (await commandsOf(clock.id, beforeRemoval)).map((c) => c.command);
         return list.includes(reset) && list.includes('DATA DELETE AccTimeZone UID=4') ? list : null;
       }).catch(async (error) => {
-        // Seen once in CI and never again: say what the terminal was sent, so the next failure explains itself.
+        // On a timeout, say what the terminal was sent and the row's state (how the lost update of
+        // device-user-lost-update.test.ts was found).
         const commands = await sql('select id, command, status, device_user_version::text as version from device_command where device_id = ? order by id', [clock.id]);
         const users = await sql('select present, access, sent_access, sync_status, changed_at::text as version from device_user where device_id = ?', [clock.id]);
         throw new Error(`${error.message}; mark ${beforeRemoval}; commands ${JSON.stringify(commands)}; device_user ${JSON.stringify(users)}`);
