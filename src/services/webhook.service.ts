@@ -164,11 +164,16 @@ export async function redeliverWebhook(ctx: RequestContext, deliveryId: number):
   const endpoint = await findEndpoint(ctx, delivery.endpointId);
   if (!endpoint.enabled) throw DomainError.field('endpointId', 'endpoint_disabled', `Webhook endpoint ${endpoint.id} is disabled: enable it first.`);
   const now = ctx.now();
-  delivery.status = WebhookDeliveryStatus.pending;
-  delivery.nextAttemptAt = now;
-  delivery.giveUpAt = new Date(now.getTime() + ctx.config.webhookRetryHours * 3_600_000);
-  delivery.completedAt = null;
-  await ctx.em.flush();
+  // Every column written, not a flush of those that differ from the row as read: a delivery read
+  // `pending` that a worker completed meanwhile would keep `succeeded` (unchanged from `pending` as
+  // far as the flush knew) and the redelivery asked for would never be sent.
+  await ctx.em.execute('update webhook_delivery set status = ?, next_attempt_at = ?, give_up_at = ?, completed_at = null where id = ?', [
+    WebhookDeliveryStatus.pending,
+    now,
+    new Date(now.getTime() + ctx.config.webhookRetryHours * 3_600_000),
+    delivery.id,
+  ]);
+  await ctx.em.refresh(delivery);
   // Wake the webhook workers of every process.
   await ctx.em.execute("select pg_notify(?, '')", [WEBHOOK_CHANNEL]);
   return (await views(ctx, [delivery]))[0]!;

@@ -1,9 +1,11 @@
 import crypto from 'node:crypto';
 import { expect } from 'chai';
+import pg from 'pg';
 import { startReceiver } from '../support/events';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData, rest } from '../support/http';
-import { iclock } from '../support/terminal';
+import { query } from '../support/service-process';
+import { eventually, iclock } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { Punch } from '../../src/entities';
 import { punchData } from '../../src/events/event-payloads';
@@ -209,6 +211,39 @@ describe('webhooks', () => {
       expect(receiver.received[2]!.json).to.include({ type: 'webhook.test', id: test.body.event_id });
       expect((await rest(t.url, 'POST', '/public/v2/webhook_deliveries/999999/redeliver', { key: s.ws.key })).status).to.equal(404);
     } finally {
+      await receiver.close();
+    }
+  });
+
+  it('a redelivery asked while the worker completes the delivery is still sent again', async () => {
+    const s = await setup();
+    const receiver = await startReceiver();
+    const worker = new pg.Client({ connectionString: t.config.databaseUrl! });
+    await worker.connect();
+    try {
+      const created = await endpoint(s.ws, receiver.url);
+      await s.punch();
+      await t.app.webhooks.runOnce();
+      await eventually(async () => receiver.received.length === 1);
+      const [delivery] = await deliveries(s.ws, created.body.id);
+      // A retry scheduled for later: pending, not due, so no worker of the app takes it.
+      await worker.query("update webhook_delivery set status = 'pending', completed_at = null, next_attempt_at = $2 where id = $1", [delivery.id, new Date(clock + 3_600_000)]);
+      // Another worker holds the delivery while it sends it; the redelivery reads it pending and waits to write.
+      await worker.query('begin');
+      await worker.query('select 1 from webhook_delivery where id = $1 for update', [delivery.id]);
+      const again = rest(t.url, 'POST', `/public/v2/webhook_deliveries/${delivery.id}/redeliver`, { key: s.ws.key });
+      // (Asked on a connection of its own: inside a transaction, pg_stat_activity is read once and kept.)
+      const redeliveryWaits = "select 1 from pg_stat_activity where wait_event_type = 'Lock' and query ilike 'update%webhook_delivery%next_attempt_at%'";
+      await eventually(async () => (await query(t.config.databaseUrl!, redeliveryWaits)).length > 0);
+      await worker.query("update webhook_delivery set status = 'succeeded', completed_at = now() where id = $1", [delivery.id]);
+      await worker.query('commit');
+      expect((await again).status).to.equal(202);
+      // The redelivery is what was asked last: the event goes out again.
+      await t.app.webhooks.runOnce();
+      await eventually(async () => receiver.received.length === 2);
+      expect(receiver.received.map((r) => r.headers['webhook-id'])).to.deep.equal([delivery.event_id, delivery.event_id]);
+    } finally {
+      await worker.end();
       await receiver.close();
     }
   });
