@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, type Options } from '@mikro-orm/postgresql';
 import { entities } from '../entities';
+import { afterCommitHooks } from './after-commit';
 
 /** Folder of the TypeScript migration sources (migrations are generated here and committed). */
 export const migrationsSourceDir = path.resolve(__dirname, '..', '..', '..', 'src', 'db', 'migrations');
@@ -15,6 +16,8 @@ export function ormOptions(databaseUrl: string, overrides: Partial<Options> = {}
     entities,
     extensions: [Migrator],
     forceUtcTimezone: true,
+    // Notices that must wait for the COMMIT of the change they announce (after-commit.ts).
+    subscribers: [afterCommitHooks],
     // Every request works on its own fork; touching the global context is a bug.
     allowGlobalContext: false,
     debug: false,

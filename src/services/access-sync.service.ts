@@ -239,7 +239,7 @@ export async function markScheduleChanged(em: EntityManager, scheduleId: number,
       [now, intArray(attendance), scheduleId],
     );
   }
-  notifyCommandsQueued(held.map((r) => r.device_id));
+  notifyCommandsQueued(em, held.map((r) => r.device_id));
 }
 
 /**
@@ -274,5 +274,5 @@ export async function queueHolidayChange(em: EntityManager, companyId: number, c
   if (change.removed && change.removed !== change.written?.date) commands.push({ command: deleteHolidayCommand(change.removed), reference: `holiday:${change.removed}` });
   if (change.written) commands.push({ command: updateHolidayCommand(change.written), reference: `holiday:${change.written.date}` });
   for (const device of devices) await queueCommands(em, device.workspace_id, device.id, commands, now);
-  notifyCommandsQueued(devices.map((d) => d.id));
+  notifyCommandsQueued(em, devices.map((d) => d.id));
 }

@@ -1,4 +1,6 @@
 import { EventEmitter } from 'node:events';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { afterCommit } from '../db/after-commit';
 
 /**
  * In-process notice that devices have queued commands again (enqueued, or put back for a retry),
@@ -8,19 +10,14 @@ import { EventEmitter } from 'node:events';
  */
 export const commandQueueChanges = new EventEmitter<{ queued: [deviceIds: number[]] }>();
 
-/** The second notice of the same devices, once the change's transaction has had time to commit. */
-const AFTER_COMMIT_MS = 250;
-
 /**
- * Most callers notify from inside the transaction that queued the work: a poll woken at once may
- * still read the queue before that commit, find nothing and clear the device's flag, and the work
- * would then wait for the next cache reload. So the notice is given twice: now, for the usual case,
- * and again a moment later, when the transaction has committed. A second notice costs one queue
- * read on the device's next poll at most.
+ * Notices that these devices have work queued by the statements run on `em`, given once that work is
+ * committed (afterCommit): a poll woken before the commit would read the queue, find nothing, clear
+ * the device's flag, and the work would wait for the next cache reload. Nothing when the
+ * transaction rolls back, as nothing was queued.
  */
-export function notifyCommandsQueued(deviceIds: readonly number[]): void {
+export function notifyCommandsQueued(em: EntityManager, deviceIds: readonly number[]): void {
   if (deviceIds.length === 0) return;
   const ids = [...new Set(deviceIds)];
-  commandQueueChanges.emit('queued', ids);
-  setTimeout(() => commandQueueChanges.emit('queued', ids), AFTER_COMMIT_MS).unref();
+  afterCommit(em, () => commandQueueChanges.emit('queued', ids));
 }

@@ -72,7 +72,7 @@ export async function enqueueCommand(ctx: RequestContext, input: EnqueueCommandI
   await ctx.em.flush();
   // Inside a caller's transaction this counts before its commit: a rollback there is an error path.
   countCommands(ctx, 'queued', 1);
-  notifyCommandsQueued([input.deviceId]);
+  notifyCommandsQueued(ctx.em, [input.deviceId]);
   return command;
 }
 
@@ -143,7 +143,7 @@ export async function recordCommandResults(
       if (rows.length === 0) ctx.logger.warn({ deviceId, commandId: result.id, returnCode: result.returnCode }, 'result for an unknown or concluded command ignored');
       touched.push(...rows.map((r) => r.id));
       statuses.push(...rows.map((r) => r.status));
-      if (rows.some((r) => r.status === 'queued')) notifyCommandsQueued([deviceId]);
+      if (rows.some((r) => r.status === 'queued')) notifyCommandsQueued(em, [deviceId]);
     }
     await mirrorDoorActions(withEm(ctx, em), touched);
     await mirrorDeviceUsers(withEm(ctx, em), touched);
@@ -177,7 +177,7 @@ export async function sweepCommands(ctx: RequestContext, policy: CommandPolicy):
       `update device_command set status = 'expired', completed_at = ?::timestamptz where status = 'queued' and expires_at <= ?::timestamptz returning id`,
       [now, now],
     );
-    notifyCommandsQueued(retried.filter((r) => r.status === 'queued').map((r) => r.device_id));
+    notifyCommandsQueued(em, retried.filter((r) => r.status === 'queued').map((r) => r.device_id));
     await mirrorDoorActions(withEm(ctx, em), [...retried, ...expired].map((r) => r.id));
     await mirrorDeviceUsers(withEm(ctx, em), retried.map((r) => r.id));
     await mirrorDeviceActions(withEm(ctx, em), [...retried, ...expired].map((r) => r.id));

@@ -190,7 +190,7 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
       }
     }
     if (terminal.access || terminal.accessTables) await releaseUnusedSchedules(em, device, now, terminal.access ? 'access' : 'attendance');
-    notifyCommandsQueued([deviceId]);
+    notifyCommandsQueued(em, [deviceId]);
     return rows.length;
   });
   countCommands(ctx, 'queued', queued);
@@ -221,7 +221,7 @@ export async function markTemplatesChanged(em: EntityManager, employeeIds: numbe
      returning device_id`,
     [now, sourceDeviceId, ...employeeIds],
   );
-  notifyCommandsQueued(rows.map((r) => r.device_id));
+  notifyCommandsQueued(em, rows.map((r) => r.device_id));
 }
 
 /** The terminal reports new algorithm versions: its users that have templates are sent again. */

@@ -155,7 +155,7 @@ export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserS
   }
   // Wakes this process's heartbeat fast path for those devices; other processes see the pending rows
   // when their device cache entry is reloaded (TIMEGATE_DEVICE_CACHE_TTL_MS).
-  notifyCommandsQueued([...changedDevices]);
+  notifyCommandsQueued(em, [...changedDevices]);
 }
 
 function markPending(row: DeviceUser, change: Partial<DeviceUser>, now: Date): void {

@@ -102,7 +102,7 @@ export async function putEmployeePhoto(ctx: RequestContext, employeeId: number, 
     return { stored: await em.findOneOrFail(EmployeePhoto, { id: saved!.id }), devices: marked.map((m) => m.device_id) };
   });
   // Once committed: a poll woken earlier would find the rows not yet pending and go back to sleep.
-  notifyCommandsQueued(devices);
+  notifyCommandsQueued(ctx.em, devices);
   return view(stored);
 }
 

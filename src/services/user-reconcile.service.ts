@@ -123,7 +123,7 @@ export async function finishReconciles(ctx: RequestContext, deviceId: number): P
         );
       }
       fixedCommands = resend.length + deletes.length;
-      notifyCommandsQueued([deviceId]);
+      notifyCommandsQueued(em, [deviceId]);
     }
     const templates = await templateCounts(em, deviceId, desired.map((d) => d.employee_id));
     const result = {
