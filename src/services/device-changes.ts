@@ -1,4 +1,6 @@
 import { EventEmitter } from 'node:events';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { afterCommit } from '../db/after-commit';
 
 /**
  * In-process notice that a device row changed (created, renamed serial, zone/mode edited, deleted),
@@ -7,6 +9,7 @@ import { EventEmitter } from 'node:events';
  */
 export const deviceChanges = new EventEmitter<{ changed: [serialNumbers: string[]] }>();
 
-export function notifyDeviceChanged(...serialNumbers: string[]): void {
-  deviceChanges.emit('changed', serialNumbers);
+/** Given once the change made on `em` is committed (afterCommit): a request that reloaded the row before would see the old one. */
+export function notifyDeviceChanged(em: EntityManager, ...serialNumbers: string[]): void {
+  afterCommit(em, () => deviceChanges.emit('changed', serialNumbers));
 }

@@ -105,7 +105,7 @@ export async function createDevice(ctx: RequestContext, input: DeviceInput): Pro
       await clearUnknownTerminal(txCtx, device.serialNumber);
       return device;
     });
-    notifyDeviceChanged(created.serialNumber);
+    notifyDeviceChanged(ctx.em, created.serialNumber);
     return created;
   } catch (error) {
     throw uniqueViolationToDomainError(error, uniqueFields);
@@ -145,7 +145,7 @@ export async function updateDevice(ctx: RequestContext, id: number, input: Devic
       if (device.serialNumber !== previousSerial) await clearUnknownTerminal(txCtx, device.serialNumber);
       return device;
     });
-    notifyDeviceChanged(previousSerial, updated.serialNumber);
+    notifyDeviceChanged(ctx.em, previousSerial, updated.serialNumber);
     return updated;
   } catch (error) {
     throw uniqueViolationToDomainError(error, uniqueFields);
@@ -163,6 +163,6 @@ export async function deleteDevice(ctx: RequestContext, id: number): Promise<Dev
     await em.execute('update punch set device_id = null where device_id = ?', [id]);
     return before;
   });
-  notifyDeviceChanged(snapshot.serialNumber);
+  notifyDeviceChanged(ctx.em, snapshot.serialNumber);
   return Object.assign(new Device(), snapshot);
 }
