@@ -44,7 +44,7 @@ function attlog(lines: number, start: number, pinBase: number): string {
   return `${out.join('\r\n')}\r\n`;
 }
 
-/** NOISY_SKIP=upload,bombs,replay leaves those misbehaviours out (to see what each costs). */
+/** NOISY_SKIP=upload,bombs,replay leaves those misbehaviours out (to see what each costs); http-bombs or socket-bombs one kind of bomb. */
 const skip = new Set((process.env.NOISY_SKIP ?? '').split(',').filter(Boolean));
 
 /** Workspace A's misbehaviour (the child process): until told to stop, then reports its counts. */
@@ -73,7 +73,7 @@ async function attack(): Promise<void> {
   })();
   // Alias bombs over HTTP and over the socket, back to back.
   void (async () => {
-    while (running && !skip.has('bombs')) {
+    while (running && !skip.has('bombs') && !skip.has('http-bombs')) {
       const r = await fetch(`${url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: bombBody }).catch(() => null);
       await r?.arrayBuffer();
       counts.aliasBombs += 1;
@@ -81,7 +81,7 @@ async function attack(): Promise<void> {
     }
   })();
   void (async () => {
-    while (running && !skip.has('bombs')) {
+    while (running && !skip.has('bombs') && !skip.has('socket-bombs')) {
       await new Promise<void>((resolve) => clients[0]!.subscribe({ query: bomb }, { next: () => undefined, error: () => resolve(), complete: () => resolve() }));
       counts.aliasBombs += 1;
     }

@@ -30,7 +30,8 @@ export interface ApiRateLimits {
  * budget is refused before it is decoded or parsed, and its connection closed rather than read to
  * the end: a client sending megabyte documents back to back (alias bombs, which the GraphQL limits
  * refuse only after reading and parsing them) made the process spend most of its time collecting
- * their garbage, and every other workspace waited. A chunked body, whose size is known only once
+ * their garbage, and every other workspace waited. A request over the request budget that has a
+ * body is answered the same way (429, connection closed, body unread). A chunked body, whose size is known only once
  * read, is charged when its request ends and may run the budget into debt, refusing the key's next
  * bodies. Buckets live in each process: with N processes behind a balancer a key gets up to N times
  * the limit (documented in docs/limits.md).
@@ -42,12 +43,17 @@ export function rateLimit(limits: ApiRateLimits) {
     res.setHeader('RateLimit-Limit', String(result.limit));
     res.setHeader('RateLimit-Remaining', String(result.remaining));
     res.setHeader('RateLimit-Reset', String(result.resetSeconds));
+    const declared = req.headers['content-length'];
+    const hasBody = (declared !== undefined && Number(declared) > 0) || req.headers['transfer-encoding'] !== undefined;
     if (!result.allowed) {
       res.setHeader('Retry-After', String(result.retryAfterSeconds));
+      // Nor is its body read: to keep the connection, Node would read it to the end, and refused
+      // megabyte bodies read back to back made a full collection every ~200 ms (noisy-neighbour
+      // scenario), each pausing every workspace's requests.
+      if (hasBody) res.setHeader('Connection', 'close');
       sendError(res, new DomainError('rate_limited', `Too many requests for this key; retry in ${result.retryAfterSeconds} s.`), res.locals.requestId);
       return;
     }
-    const declared = req.headers['content-length'];
     // An empty body costs nothing: a key in debt (chunked bodies, WebSocket messages) still reads.
     if (declared !== undefined && Number(declared) > 0) {
       const bytes = limits.bytes.take(key, Number(declared));

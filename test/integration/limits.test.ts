@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { expect } from 'chai';
 import { TokenBuckets } from '../../src/limits/token-bucket';
 import { createWorkspace } from '../support/factories';
@@ -51,6 +52,29 @@ describe('limits and security headers', () => {
     expect((await rest(t.url, 'GET', '/public/v2/companies', { key: other.key })).status).to.equal(200);
     // Terminals and health checks are never limited.
     for (let i = 0; i < 8; i++) expect((await rest(t.url, 'GET', '/healthz')).status).to.equal(200);
+  });
+
+  it('a refused request with a body ends its connection unread; one without keeps it', async () => {
+    // The limit runs before the key is looked up: an unknown key spends its own bucket (and spares the admin key's).
+    const ws = { key: `tg_unknown_${Date.now()}` };
+    for (let i = 0; i < 5; i++) expect((await rest(t.url, 'GET', '/public/v2/companies', { key: ws.key })).status).to.equal(401);
+    const bodiless = await rest(t.url, 'GET', '/public/v2/companies', { key: ws.key });
+    expect(bodiless.status).to.equal(429);
+    expect(bodiless.headers.get('connection')).to.not.equal('close');
+    // A 10 MB body announced, 1 KB of it sent: the answer comes, and the service closes the
+    // connection rather than waiting for (and reading) the rest.
+    const { port } = new URL(t.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    let answer = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (answer += chunk));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.on('error', () => undefined);
+    socket.write(
+      `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${ws.key}\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n${' '.repeat(1024)}`,
+    );
+    await closed;
+    expect(answer).to.match(/^HTTP\/1\.1 429 /);
+    expect(answer).to.match(/\r\nConnection: close\r\n/i);
   });
 
   it('the token bucket refills at the configured rate', () => {
