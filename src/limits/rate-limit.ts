@@ -31,9 +31,9 @@ export interface ApiRateLimits {
  * the end: a client sending megabyte documents back to back (alias bombs, which the GraphQL limits
  * refuse only after reading and parsing them) made the process spend most of its time collecting
  * their garbage, and every other workspace waited. A request over the request budget that has a
- * body is answered the same way (429, connection closed, body unread). A chunked body, whose size is known only once
- * read, is charged when its request ends and may run the budget into debt, refusing the key's next
- * bodies. Buckets live in each process: with N processes behind a balancer a key gets up to N times
+ * body is answered the same way (429, connection closed, body unread). A chunked body, whose size
+ * is known only once read, is charged when its request ends and may run the budget into debt,
+ * refusing the key's next bodies. Buckets live in each process: with N processes behind a balancer a key gets up to N times
  * the limit (documented in docs/limits.md).
  */
 export function rateLimit(limits: ApiRateLimits) {
