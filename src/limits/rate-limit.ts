@@ -33,8 +33,8 @@ export interface ApiRateLimits {
  * their garbage, and every other workspace waited. A request over the request budget that has a
  * body is answered the same way (429, connection closed, body unread). A chunked body, whose size
  * is known only once read, is charged when its request ends and may run the budget into debt,
- * refusing the key's next bodies. Buckets live in each process: with N processes behind a balancer a key gets up to N times
- * the limit (documented in docs/limits.md).
+ * refusing the key's next bodies. Buckets live in each process: with N processes behind a balancer
+ * a key gets up to N times the limit (documented in docs/limits.md).
  */
 export function rateLimit(limits: ApiRateLimits) {
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -44,19 +44,20 @@ export function rateLimit(limits: ApiRateLimits) {
     res.setHeader('RateLimit-Remaining', String(result.remaining));
     res.setHeader('RateLimit-Reset', String(result.resetSeconds));
     const declared = req.headers['content-length'];
-    const hasBody = (declared !== undefined && Number(declared) > 0) || req.headers['transfer-encoding'] !== undefined;
+    const declaredBytes = declared === undefined ? 0 : Number(declared);
+    const chunked = declaredBytes <= 0 && req.headers['transfer-encoding'] !== undefined;
     if (!result.allowed) {
       res.setHeader('Retry-After', String(result.retryAfterSeconds));
       // Nor is its body read: to keep the connection, Node would read it to the end, and refused
       // megabyte bodies read back to back made a full collection every ~200 ms (noisy-neighbour
       // scenario), each pausing every workspace's requests.
-      if (hasBody) res.setHeader('Connection', 'close');
+      if (declaredBytes > 0 || chunked) res.setHeader('Connection', 'close');
       sendError(res, new DomainError('rate_limited', `Too many requests for this key; retry in ${result.retryAfterSeconds} s.`), res.locals.requestId);
       return;
     }
     // An empty body costs nothing: a key in debt (chunked bodies, WebSocket messages) still reads.
-    if (declared !== undefined && Number(declared) > 0) {
-      const bytes = limits.bytes.take(key, Number(declared));
+    if (declaredBytes > 0) {
+      const bytes = limits.bytes.take(key, declaredBytes);
       if (!bytes.allowed) {
         res.setHeader('Retry-After', String(bytes.retryAfterSeconds));
         res.setHeader('Connection', 'close');
@@ -65,7 +66,7 @@ export function rateLimit(limits: ApiRateLimits) {
         return;
       }
       res.once('finish', () => connectionRead.set(req.socket, req.socket.bytesRead));
-    } else if (req.headers['transfer-encoding'] !== undefined) {
+    } else if (chunked) {
       // Node may have read the whole request before this runs: what it cost is what the connection
       // read since the end of its previous request with a body (bodyless requests' headers included).
       const start = connectionRead.get(req.socket) ?? 0;
