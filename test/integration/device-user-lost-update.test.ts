@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { createEmployee, createWorkspace } from '../support/factories';
 import { rest } from '../support/http';
-import { query } from '../support/service-process';
-import { createTerminalDevice, eventually } from '../support/terminal';
+import { waitForLockWait } from '../support/service-process';
+import { createTerminalDevice } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // Regression: a person's change that landed while their previous version's commands were
@@ -35,9 +35,7 @@ describe('device users: a change racing the completion of the previous version',
       expect(row, 'the assignment made a desired-state row').to.exist;
       const renamed = rest(t.url, 'PUT', `/public/v2/employees/${ann.id}`, { key: ws.key, body: { name: 'Anne' } });
       // The rename has read the row (pending) and now waits to write it.
-      const waiting = "select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like 'update \"device_user\" set %'";
-      // (Asked on a connection of its own: inside a transaction, pg_stat_activity is read once and kept.)
-      await eventually(async () => (await query(t.config.databaseUrl!, waiting)).length > 0);
+      await waitForLockWait(t.config.databaseUrl!, 'update "device_user" set %');
       await completion.query("update device_user set sync_status = 'synced' where id = $1 and changed_at = $2", [row.id, row.changed_at]);
       await completion.query('commit');
       expect((await renamed).status).to.equal(200);

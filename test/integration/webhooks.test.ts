@@ -4,7 +4,7 @@ import pg from 'pg';
 import { startReceiver } from '../support/events';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData, rest } from '../support/http';
-import { query } from '../support/service-process';
+import { waitForLockWait } from '../support/service-process';
 import { eventually, iclock } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { Punch } from '../../src/entities';
@@ -232,9 +232,7 @@ describe('webhooks', () => {
       await worker.query('begin');
       await worker.query('select 1 from webhook_delivery where id = $1 for update', [delivery.id]);
       const again = rest(t.url, 'POST', `/public/v2/webhook_deliveries/${delivery.id}/redeliver`, { key: s.ws.key });
-      // (Asked on a connection of its own: inside a transaction, pg_stat_activity is read once and kept.)
-      const redeliveryWaits = "select 1 from pg_stat_activity where wait_event_type = 'Lock' and query ilike 'update%webhook_delivery%next_attempt_at%'";
-      await eventually(async () => (await query(t.config.databaseUrl!, redeliveryWaits)).length > 0);
+      await waitForLockWait(t.config.databaseUrl!, 'update%webhook_delivery%next_attempt_at%');
       await worker.query("update webhook_delivery set status = 'succeeded', completed_at = now() where id = $1", [delivery.id]);
       await worker.query('commit');
       expect((await again).status).to.equal(202);
