@@ -52,6 +52,7 @@ export interface Config {
   eventPurgeMs: number;
   eventPollMs: number;
   eventBatchMs: number;
+  gcCompactionSeconds: number;
   attendanceWorker: boolean;
   attendancePollMs: number;
   attendanceBatchDelayMs: number;
@@ -273,6 +274,11 @@ export const settings: Record<keyof Config, SettingDescription> = {
     default: '20',
     meaning: 'While events keep coming, a workspace\'s subscribers are sent new events at most this often (an event after a quiet period goes at once): fewer, larger socket writes; 0 sends each wake-up at once.',
   },
+  gcCompactionSeconds: {
+    env: 'TIMEGATE_GC_COMPACTION_SECONDS',
+    default: '30',
+    meaning: 'A full garbage collection compacts the whole old generation (returning its emptied pages to the system) at most once in this many seconds; 0 compacts at every full collection (least memory, longest pauses).',
+  },
   attendanceWorker: {
     env: 'TIMEGATE_ATTENDANCE_WORKER',
     default: 'true',
@@ -415,6 +421,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventPurgeMs: int('eventPurgeMs', 3_600_000, 1000, 86_400_000),
     eventPollMs: int('eventPollMs', 1000, 10, 3_600_000),
     eventBatchMs: int('eventBatchMs', 20, 0, 1000),
+    gcCompactionSeconds: int('gcCompactionSeconds', 30, 0, 86_400),
     attendanceWorker: bool('attendanceWorker', true),
     attendancePollMs: int('attendancePollMs', 500, 10, 3_600_000),
     attendanceBatchDelayMs: int('attendanceBatchDelayMs', 100, 0, 10_000),
