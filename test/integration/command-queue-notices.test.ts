@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import { ormOptions } from '../../src/db/orm-config';
 import { commandQueueChanges, notifyCommandsQueued } from '../../src/services/command-queue-changes';
 import { query } from '../support/service-process';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -67,5 +68,22 @@ describe('queued-command notices', () => {
     expect(error?.message).to.equal('the change failed');
     await tick();
     expect(seen).to.deep.equal([]);
+  });
+
+  it('refuses to wait for a COMMIT on an ORM made without the commit hooks: the notice would never come', async () => {
+    const bare = await MikroORM.init(ormOptions(t.config.databaseUrl!, { subscribers: [] }));
+    try {
+      const error = await bare.em
+        .fork()
+        .transactional(async (tx) => {
+          await tx.execute('select 1');
+          notifyCommandsQueued(tx as EntityManager, [6]);
+        })
+        .then(() => null, (e: Error) => e);
+      expect(error?.message).to.equal('afterCommit: this ORM was made without afterCommitHooks (use ormOptions)');
+      expect(seen).to.deep.equal([]);
+    } finally {
+      await bare.close();
+    }
   });
 });
