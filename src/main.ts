@@ -4,7 +4,7 @@ import { createApp } from './app';
 import { ConfigError, loadConfig } from './config/config';
 import { dataFolderOwner } from './db/embedded-postgres';
 import { StartupError } from './errors/startup-error';
-import { limitFullCompaction } from './gc-compaction';
+import { compactWhenFragmented } from './gc-compaction';
 import { createLogger } from './logger';
 
 /** Process entry: load the configuration, start the service, stop it cleanly on SIGINT/SIGTERM. */
@@ -25,9 +25,9 @@ async function main(): Promise<void> {
     throw new StartupError(`another Timegate is already running on the data folder ${config.dataDir} (process ${owner}): stop it first, or give this copy its own TIMEGATE_DATA_DIR or a DATABASE_URL.`);
   }
   await checkPortFree(config.port, config.host);
-  limitFullCompaction(config.gcCompactionSeconds);
   const logger = createLogger(config);
   const app = await createApp(config, { logger });
+  compactWhenFragmented(config.gcCompactionSeconds);
   if (app.bootstrapKey) {
     process.stdout.write(
       `\nFirst start: created the default workspace. Its admin API key (shown only now, store it safely):\n\n  ${app.bootstrapKey}\n\n`,

@@ -277,7 +277,7 @@ export const settings: Record<keyof Config, SettingDescription> = {
   gcCompactionSeconds: {
     env: 'TIMEGATE_GC_COMPACTION_SECONDS',
     default: '30',
-    meaning: 'A full garbage collection compacts the whole old generation (returning its emptied pages to the system) at most once in this many seconds; 0 compacts at every full collection (least memory, longest pauses).',
+    meaning: 'How often the service looks at the old generation and compacts it (returning its emptied pages to the system) when more than 4 MB of it is free but committed; 0 compacts at every full collection instead (longest pauses).',
   },
   attendanceWorker: {
     env: 'TIMEGATE_ATTENDANCE_WORKER',
