@@ -35,12 +35,13 @@ function fullGc(): () => void {
 
 /**
  * Now and every `intervalSeconds`, compacts the old generation when it is fragmented (above); 0
- * makes every full GC compact instead (`--compact-on-every-full-gc`). Returns a stop function.
+ * makes every full GC compact instead (`--compact-on-every-full-gc`). The timer does not keep the
+ * process alive.
  */
-export function compactWhenFragmented(intervalSeconds: number): () => void {
+export function compactWhenFragmented(intervalSeconds: number): void {
   if (intervalSeconds === 0) {
     v8.setFlagsFromString('--compact-on-every-full-gc');
-    return () => undefined;
+    return;
   }
   v8.setFlagsFromString('--no-compact-on-every-full-gc');
   const gc = fullGc();
@@ -56,7 +57,5 @@ export function compactWhenFragmented(intervalSeconds: number): () => void {
   // At once too: what start-up left (modules, migrations, the ORM's metadata) is compacted right
   // after it.
   compactIfFragmented();
-  const timer = setInterval(compactIfFragmented, intervalSeconds * 1000);
-  timer.unref();
-  return () => clearInterval(timer);
+  setInterval(compactIfFragmented, intervalSeconds * 1000).unref();
 }
