@@ -48,10 +48,6 @@ export async function query<T extends pg.QueryResultRow = any>(databaseUrl: stri
 }
 
 /**
- * A terminal's punch history as ATTLOG batches: `batches` bodies of `perBatch` lines, each line a
- * distinct (pin, time), so every stored punch can be counted by its key.
- */
-/**
  * Waits until a statement of the service matching `queryLike` (SQL `ilike`) waits on a row lock:
  * how the race tests let a concurrent change in at the right moment. Asked on a connection of its
  * own: inside a transaction, pg_stat_activity is read once and kept.
@@ -61,6 +57,10 @@ export async function waitForLockWait(databaseUrl: string, queryLike: string): P
   await eventually(async () => (await query(databaseUrl, waiting, [queryLike])).length > 0);
 }
 
+/**
+ * A terminal's punch history as ATTLOG batches: `batches` bodies of `perBatch` lines, each line a
+ * distinct (pin, time), so every stored punch can be counted by its key.
+ */
 export function attlogHistory(batches: number, perBatch: number, start = Date.UTC(2026, 2, 2, 6, 0, 0)): { lines: string[]; body: string }[] {
   const pad = (n: number) => String(n).padStart(2, '0');
   const local = (ms: number) => {

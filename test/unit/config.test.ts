@@ -25,6 +25,14 @@ describe('configuration', () => {
     }
   });
 
+  it('compaction check: every 30 s by default, 0 for every full GC, no negative or fractional interval', () => {
+    expect(loadConfig({}).gcCompactionSeconds).to.equal(30);
+    expect(loadConfig({ TIMEGATE_GC_COMPACTION_SECONDS: '0' }).gcCompactionSeconds).to.equal(0);
+    for (const bad of ['-1', '2.5', 'soon']) {
+      expect(() => loadConfig({ TIMEGATE_GC_COMPACTION_SECONDS: bad }), bad).to.throw(ConfigError, `TIMEGATE_GC_COMPACTION_SECONDS must be an integer from 0 to 86400 (got "${bad}")`);
+    }
+  });
+
   it('the README documents every environment variable', () => {
     const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
     for (const setting of Object.values(settings)) expect(readme, setting.env).to.contain(`\`${setting.env}\``);
