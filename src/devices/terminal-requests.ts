@@ -4,7 +4,7 @@
 import type { Config } from '../config/config';
 import type { RequestContext } from '../services/context';
 import { recordCommandResults, takeCommandsForDelivery } from '../services/device-command.service';
-import { buildSyncCommands, markDeviceTemplatesPending } from '../services/device-sync.service';
+import { buildSyncCommands, recordTemplateAlgorithms } from '../services/device-sync.service';
 import {
   ensureAccessSession,
   findTerminal,
@@ -280,7 +280,7 @@ function reportedChanges(device: TerminalDevice, infoText: string): Partial<Repo
   });
 }
 
-/** INFO values changed (rare): store them in the next presence batch; new algorithms re-send templates. */
+/** INFO values changed (rare): stored with the next presence batch, new algorithms at once (they re-send templates). */
 async function pollAfterInfoChange(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, changed: Partial<ReportedInfo>): Promise<TerminalReply> {
   deps.presence.touch(device.id, ctx.now().getTime(), changed);
   const reported = { ...device.reported, ...changed };
@@ -288,7 +288,7 @@ async function pollAfterInfoChange(ctx: RequestContext, deps: TerminalDeps, devi
   const algorithmsChanged = changed.fpAlgorithm !== undefined || changed.faceAlgorithm !== undefined;
   // Templates to send again in the new formats; none (a terminal's first INFO, before any user is
   // assigned) means nothing new to deliver, and the poll costs no sync build and no delivery query.
-  const resend = algorithmsChanged ? await markDeviceTemplatesPending(ctx, device.id) : 0;
+  const resend = algorithmsChanged ? await recordTemplateAlgorithms(ctx, device.id, changed) : 0;
   if (resend > 0) deps.cache.markPending([device.id]);
   if (resend === 0 && !device.hasPendingCommands) return OK_REPLY;
   return deliverCommands(ctx, deps, device, reported);

@@ -254,6 +254,34 @@ describe('sync engine: assignments and templates reach the terminals', () => {
       expect(user.command).to.contain('Name=Renamed');
     });
 
+    // Regression (a flake in CI): the versions a terminal reported in INFO lived only in the adapter's
+    // cache until the next presence batch (an hour here). A cache entry reloaded from the row in
+    // between — here after an edit of the device — forgot them, and the next build marked the user
+    // synced without the template.
+    it('hardening: the algorithm versions a terminal reported survive a reload of its cache entry', async () => {
+      const [a, b] = [await device('att'), await device('att')];
+      const simA = terminal(a.serial_number, 'att');
+      const simB = terminal(b.serial_number, 'att');
+      const e = await employee();
+      await send('POST', `/public/v2/employees/${e.id}/devices`, [a, b].map((d) => ({ device_id: d.id, permission_id: 0 })));
+      for (const d of [a, b]) await settles(e.id, d.id);
+      const [stored] = await sql(`select fp_algorithm from device where id = ?`, [b.id]);
+      expect(stored.fp_algorithm).to.equal('10');
+      // B's INFO after the user arrived has been answered: its next polls carry none.
+      const polls = simB.stats.polls;
+      await eventually(async () => simB.stats.polls >= polls + 3);
+
+      expect((await send('PUT', `/public/v2/devices/${b.id}`, { name: 'Reloaded' })).status).to.equal(200);
+      const [{ last }] = await sql(`select coalesce(max(id), 0) as last from device_command where device_id = ?`, [b.id]);
+      const enrolled = simA.enrollFingerprint(e.pin!, 5);
+      await eventually(async () => [...simB.store.templates.values()].find((x) => x.pin === e.pin && x.no === 5 && x.tmp === enrolled.tmp));
+      await settles(e.id, b.id);
+      // One build, with the template: not the user alone first (marked synced without it), then again
+      // once the terminal's next INFO told the versions anew.
+      const built = await sql(`select command from device_command where device_id = ? and id > ? order by id`, [b.id, last]);
+      expect(built.map((c) => c.command.split(' PIN=')[0])).to.deep.equal(['DATA UPDATE USERINFO', 'DATA UPDATE FINGERTMP']);
+    });
+
     it('unified templates (BIODATA / tabledata biodata) are stored with their own version and type', async () => {
       const d = await device('acc');
       const sim = terminal(d.serial_number, 'acc');
