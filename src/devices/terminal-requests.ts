@@ -4,11 +4,12 @@
 import type { Config } from '../config/config';
 import type { RequestContext } from '../services/context';
 import { recordCommandResults, takeCommandsForDelivery } from '../services/device-command.service';
-import { buildSyncCommands, recordTemplateAlgorithms } from '../services/device-sync.service';
+import { buildSyncCommands, markDeviceTemplatesPending } from '../services/device-sync.service';
 import {
   ensureAccessSession,
   findTerminal,
   recordProtocol,
+  recordTemplateAlgorithms,
   recordReportedOptions,
   type ReportedInfo,
   type TerminalDevice,
@@ -288,7 +289,8 @@ async function pollAfterInfoChange(ctx: RequestContext, deps: TerminalDeps, devi
   const algorithmsChanged = changed.fpAlgorithm !== undefined || changed.faceAlgorithm !== undefined;
   // Templates to send again in the new formats; none (a terminal's first INFO, before any user is
   // assigned) means nothing new to deliver, and the poll costs no sync build and no delivery query.
-  const resend = algorithmsChanged ? await recordTemplateAlgorithms(ctx, device.id, changed) : 0;
+  if (algorithmsChanged) await recordTemplateAlgorithms(ctx, device.id, changed);
+  const resend = algorithmsChanged ? await markDeviceTemplatesPending(ctx, device.id) : 0;
   if (resend > 0) deps.cache.markPending([device.id]);
   if (resend === 0 && !device.hasPendingCommands) return OK_REPLY;
   return deliverCommands(ctx, deps, device, reported);

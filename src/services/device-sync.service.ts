@@ -224,20 +224,8 @@ export async function markTemplatesChanged(em: EntityManager, employeeIds: numbe
   notifyCommandsQueued(em, rows.map((r) => r.device_id));
 }
 
-/**
- * The terminal reports new algorithm versions: they are stored at once (not with the next presence
- * batch, like its other INFO values), and its users that have templates are sent again. Every
- * build reads the versions from the row when the caller has none of its own (the sweep, a poll
- * served from a cache entry reloaded meanwhile), and a build without them would mark the users
- * synced without their templates.
- */
-export async function recordTemplateAlgorithms(ctx: RequestContext, deviceId: number, reported: Partial<ReportedAlgorithms>): Promise<number> {
-  // Two statements, each committed alone: no transaction holds the device row while it waits for
-  // user rows that a build may hold.
-  await ctx.em.execute(
-    'update device set fp_algorithm = coalesce(?, fp_algorithm), face_algorithm = coalesce(?, face_algorithm) where id = ?',
-    [reported.fpAlgorithm ?? null, reported.faceAlgorithm ?? null, deviceId],
-  );
+/** The terminal reports new algorithm versions (recordTemplateAlgorithms): its users that have templates are sent again. */
+export async function markDeviceTemplatesPending(ctx: RequestContext, deviceId: number): Promise<number> {
   const marked = await ctx.em.execute<{ id: number }[]>(
     `update device_user du set sync_status = 'pending', return_code = null, changed_at = ?
      where du.device_id = ? and du.present and exists (select 1 from employee_template t where t.employee_id = du.employee_id)

@@ -184,6 +184,20 @@ export async function recordProtocol(ctx: RequestContext, deviceId: number, prot
 }
 
 /**
+ * Stores a terminal's reported template algorithm versions at once; its other INFO values wait for
+ * the next presence batch. Every build without versions of its own (the sweep, another process, a
+ * poll served from a cache entry reloaded before that batch) reads them from the row, and a build
+ * without them marks users synced without their templates.
+ */
+export async function recordTemplateAlgorithms(ctx: RequestContext, deviceId: number, reported: { fpAlgorithm?: string | null; faceAlgorithm?: string | null }): Promise<void> {
+  await ctx.em.execute('update device set fp_algorithm = coalesce(?, fp_algorithm), face_algorithm = coalesce(?, face_algorithm) where id = ?', [
+    reported.fpAlgorithm ?? null,
+    reported.faceAlgorithm ?? null,
+    deviceId,
+  ]);
+}
+
+/**
  * The device's Security PUSH RegistryCode and SessionID, created on first use and then stable (the
  * token cookie depends on both). Atomic, so two processes registering the same terminal agree.
  */

@@ -4,6 +4,7 @@ import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/config';
 import type { RequestContext } from '../../src/services/context';
 import { enqueueCommand } from '../../src/services/device-command.service';
+import { recordTemplateAlgorithms } from '../../src/services/terminal.service';
 import { createWorkspace } from '../support/factories';
 import { createTerminalDevice, iclock, rawExchange } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -83,6 +84,17 @@ describe('terminal fast path (/iclock outside Express)', () => {
     } finally {
       await reloading.stop();
     }
+  });
+
+  it('a poll whose INFO reports new algorithm versions stores them at once, not with the presence batch', async () => {
+    const device = await createTerminalDevice(t.url, key);
+    const info = encodeURIComponent('Ver 8.0.4-20190101,0,0,0,192.168.1.201,12,7,15,0,111');
+    expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${device.serial_number}&INFO=${info}`)).text).to.equal('OK');
+    // The presence batch (with the INFO counters) is an hour away here: the versions did not wait for it.
+    expect(await sql('select fp_algorithm, face_algorithm, user_count from device where id = ?', [device.id])).to.deep.equal([{ fp_algorithm: '12', face_algorithm: '7', user_count: null }]);
+    // A later report of one of them keeps the other.
+    await recordTemplateAlgorithms(ctx(), device.id, { fpAlgorithm: '13' });
+    expect(await sql('select fp_algorithm, face_algorithm from device where id = ?', [device.id])).to.deep.equal([{ fp_algorithm: '13', face_algorithm: '7' }]);
   });
 
   it('a cache refresh picks up, without reloading each entry, commands queued, serials changed and devices deleted by another process', async () => {
