@@ -285,12 +285,14 @@ function reportedChanges(device: TerminalDevice, infoText: string): Partial<Repo
 async function pollAfterInfoChange(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, changed: Partial<ReportedInfo>): Promise<TerminalReply> {
   deps.presence.touch(device.id, ctx.now().getTime(), changed);
   const reported = { ...device.reported, ...changed };
-  deps.cache.patch(device.serialNumber, { reported });
   const algorithmsChanged = changed.fpAlgorithm !== undefined || changed.faceAlgorithm !== undefined;
   // Templates to send again in the new formats; none (a terminal's first INFO, before any user is
   // assigned) means nothing new to deliver, and the poll costs no sync build and no delivery query.
   if (algorithmsChanged) await recordTemplateAlgorithms(ctx, device.id, changed);
   const resend = algorithmsChanged ? await markDeviceTemplatesPending(ctx, device.id) : 0;
+  // Only now: had a write failed (503), the cache would already hold the new versions, and the
+  // terminal's next INFO, the same, would no longer count as a change to store and act on.
+  deps.cache.patch(device.serialNumber, { reported });
   if (resend > 0) deps.cache.markPending([device.id]);
   if (resend === 0 && !device.hasPendingCommands) return OK_REPLY;
   return deliverCommands(ctx, deps, device, reported);

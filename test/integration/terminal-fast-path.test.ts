@@ -97,6 +97,29 @@ describe('terminal fast path (/iclock outside Express)', () => {
     expect(await sql('select fp_algorithm, face_algorithm from device where id = ?', [device.id])).to.deep.equal([{ fp_algorithm: '13', face_algorithm: '7' }]);
   });
 
+  it('a poll whose versions could not be stored (503) stores them on the next poll with the same INFO', async () => {
+    const device = await createTerminalDevice(t.url, key);
+    const info = encodeURIComponent('Ver 8.0.4-20190101,0,0,0,192.168.1.201,66,7,15,0,111');
+    // The first write of fingerprint version 66 fails (a sequence: its step survives the rollback).
+    await sql(`create sequence fail_fp66`);
+    await sql(`create function fail_fp66() returns trigger language plpgsql as $$
+      begin
+        if new.fp_algorithm = '66' and old.fp_algorithm is distinct from '66' and nextval('fail_fp66') = 1 then raise exception 'injected failure'; end if;
+        return new;
+      end $$`);
+    await sql(`create trigger fail_fp66 before update on device for each row execute function fail_fp66()`);
+    try {
+      expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${device.serial_number}&INFO=${info}`)).status).to.equal(503);
+      expect(await sql('select fp_algorithm from device where id = ?', [device.id])).to.deep.equal([{ fp_algorithm: null }]);
+      expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${device.serial_number}&INFO=${info}`)).text).to.equal('OK');
+      expect(await sql('select fp_algorithm from device where id = ?', [device.id])).to.deep.equal([{ fp_algorithm: '66' }]);
+    } finally {
+      await sql('drop trigger fail_fp66 on device');
+      await sql('drop function fail_fp66()');
+      await sql('drop sequence fail_fp66');
+    }
+  });
+
   it('a cache refresh picks up, without reloading each entry, commands queued, serials changed and devices deleted by another process', async () => {
     const device = await createTerminalDevice(t.url, key);
     const other = await createTerminalDevice(t.url, key);
