@@ -8,21 +8,36 @@
 // request in flight. Without the flag V8 only evacuates the pages it finds nearly empty, and the
 // half-empty pages a burst leaves (the connection ramp of a fleet, a large upload) stay committed.
 //
-// So V8's own full GCs do not compact, and the service checks the old space every interval: when it
-// holds more than FRAGMENTED_BYTES of committed memory that no object uses, it runs one compacting
-// GC. A fragmented heap is compacted within one interval, at most once per interval, and a heap
-// that does not fragment is never paid for. The flag is a plain runtime check in V8's collector,
-// switched on for that one collection only.
+// So V8's own full GCs do not compact, and the service checks the old space every interval. It
+// runs one compacting GC when the old space holds more than FRAGMENTED_BYTES of committed memory that
+// no object uses, or when its used bytes grew by more than GROWN_BYTES since the last compaction:
+// a fleet's connection ramp promotes tens of MB of short-lived objects (handshake queries, rows
+// read), and a polling fleet afterwards promotes too little to start a full GC that would collect
+// them, so that garbage would otherwise stay resident for good. A compaction that is due waits
+// while the event loop was more than half busy over the interval (the pause would stall every
+// request in flight), at most MAX_DEFERRED_INTERVALS intervals; after a burst it comes within one
+// interval of the burst's end. A heap that neither fragments nor grows is never paid for. The flag
+// is a plain runtime check in V8's collector, switched on for that one collection only.
 import v8 from 'node:v8';
+import { performance } from 'node:perf_hooks';
 import vm from 'node:vm';
 
 /** Free committed old-space memory that makes a compaction worth its pause (~400 B per terminal of a 10,000-terminal fleet). */
 export const FRAGMENTED_BYTES = 4 * 1024 * 1024;
 
+/** Growth of the old space's used bytes since the last compaction that makes one worth its pause: garbage no full GC has collected yet, or new live objects spread over half-empty pages. */
+export const GROWN_BYTES = 4 * 1024 * 1024;
+
+/** The old space's committed bytes, and the bytes its objects (live, or garbage not yet collected) take. */
+function oldSpace(): { size: number; used: number } {
+  const old = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'old_space');
+  return old ? { size: old.space_size, used: old.space_used_size } : { size: 0, used: 0 };
+}
+
 /** Committed old-space bytes that hold no object: free lists of partly used pages, and pages not yet swept. */
 export function oldSpaceSlack(): number {
-  const old = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'old_space');
-  return old ? old.space_size - old.space_used_size : 0;
+  const { size, used } = oldSpace();
+  return size - used;
 }
 
 /** V8's full collection, without `--expose-gc` on the command line (it is only needed while `gc` is looked up). */
@@ -33,10 +48,17 @@ function fullGc(): () => void {
   return gc;
 }
 
+/** Event-loop utilisation over an interval above which a compaction waits: a busy process would stall every request in flight. */
+export const BUSY_UTILISATION = 0.5;
+
+/** Intervals a compaction that is due waits at most for a quieter one. */
+export const MAX_DEFERRED_INTERVALS = 6;
+
 /**
- * Now and every `intervalSeconds`, compacts the old generation when it is fragmented (above); 0
- * makes every full GC compact instead (`--compact-on-every-full-gc`). The timer does not keep the
- * process alive.
+ * Compacts the old generation now, and then every `intervalSeconds` when it is fragmented or has
+ * grown since the last compaction (above), preferring an interval in which the event loop was
+ * less than half busy; 0 makes every full GC compact instead (`--compact-on-every-full-gc`). The
+ * timer does not keep the process alive.
  */
 export function compactWhenFragmented(intervalSeconds: number): void {
   if (intervalSeconds === 0) {
@@ -45,17 +67,31 @@ export function compactWhenFragmented(intervalSeconds: number): void {
   }
   v8.setFlagsFromString('--no-compact-on-every-full-gc');
   const gc = fullGc();
-  const compactIfFragmented = () => {
-    if (oldSpaceSlack() <= FRAGMENTED_BYTES) return;
+  let usedAfterCompaction = 0;
+  let deferred = 0;
+  let utilisation = performance.eventLoopUtilization();
+  const compact = () => {
     v8.setFlagsFromString('--compact-on-every-full-gc');
     try {
       gc();
     } finally {
       v8.setFlagsFromString('--no-compact-on-every-full-gc');
     }
+    usedAfterCompaction = oldSpace().used;
+    deferred = 0;
   };
-  // At once too: what start-up left (modules, migrations, the ORM's metadata) is compacted right
-  // after it.
-  compactIfFragmented();
-  setInterval(compactIfFragmented, intervalSeconds * 1000).unref();
+  const compactIfWorthIt = () => {
+    const busy = performance.eventLoopUtilization(utilisation).utilization > BUSY_UTILISATION;
+    utilisation = performance.eventLoopUtilization();
+    const { size, used } = oldSpace();
+    // V8's own full GCs collect garbage too: the growth counts from the lowest use seen.
+    usedAfterCompaction = Math.min(usedAfterCompaction, used);
+    if (size - used <= FRAGMENTED_BYTES && used - usedAfterCompaction <= GROWN_BYTES) return;
+    if (busy && ++deferred < MAX_DEFERRED_INTERVALS) return;
+    compact();
+  };
+  // Unconditionally at once: what start-up left (modules, migrations, the ORM's metadata, garbage no
+  // GC has collected yet) is compacted right after it, so an idle service starts from its live size.
+  compact();
+  setInterval(compactIfWorthIt, intervalSeconds * 1000).unref();
 }

@@ -276,8 +276,8 @@ export const settings: Record<keyof Config, SettingDescription> = {
   },
   gcCompactionSeconds: {
     env: 'TIMEGATE_GC_COMPACTION_SECONDS',
-    default: '30',
-    meaning: 'How often the service looks at the old generation and compacts it (returning its emptied pages to the system) when more than 4 MB of it is free but committed; 0 compacts at every full collection instead (longest pauses).',
+    default: '10',
+    meaning: 'How often the service looks at the old generation and compacts it (returning its emptied pages to the system) when more than 4 MB of it is free but committed, or it grew by more than 4 MB since the last compaction; a compaction waits while the event loop was more than half busy, at most six intervals; 0 compacts at every full collection instead (longest pauses).',
   },
   attendanceWorker: {
     env: 'TIMEGATE_ATTENDANCE_WORKER',
@@ -421,7 +421,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventPurgeMs: int('eventPurgeMs', 3_600_000, 1000, 86_400_000),
     eventPollMs: int('eventPollMs', 1000, 10, 3_600_000),
     eventBatchMs: int('eventBatchMs', 20, 0, 1000),
-    gcCompactionSeconds: int('gcCompactionSeconds', 30, 0, 86_400),
+    gcCompactionSeconds: int('gcCompactionSeconds', 10, 0, 86_400),
     attendanceWorker: bool('attendanceWorker', true),
     attendancePollMs: int('attendancePollMs', 500, 10, 3_600_000),
     attendanceBatchDelayMs: int('attendanceBatchDelayMs', 100, 0, 10_000),

@@ -4,73 +4,134 @@ import { expect } from 'chai';
 
 const modulePath = path.resolve(__dirname, '..', '..', 'src', 'gc-compaction.js');
 
+interface Scenario {
+  /** The check interval given to compactWhenFragmented (0: every full GC compacts). */
+  intervalSeconds: number;
+  /**
+   * What is done to the old space after compactWhenFragmented: `fragment` keeps every other one of
+   * 400,000 promoted objects and runs a full GC of V8's own (half-empty pages: slack ~12 MB, ~1 MB
+   * once compacted); `grow` drops all of them without any full GC (~12 MB of used bytes that are
+   * garbage no GC has collected, on full pages).
+   */
+  garbage: 'fragment' | 'grow';
+  /** Seconds after the garbage at which the old space is observed. */
+  observeAt: number[];
+  /** Keeps the event loop ~80 % busy until this many seconds after the garbage (0: idle). */
+  busySeconds?: number;
+  nodeFlags?: string[];
+}
+
 interface Observed {
-  /** Old-space slack (MB) after fragmenting it and running a full GC. */
-  fragmented: number;
-  /** The same, 1.5 intervals later. */
-  later: number;
-  /** Full GCs in a further 1.5 quiet intervals (nothing allocated). */
-  fullGcsWhileQuiet: number;
+  /** Old-space slack and used bytes (MB) right after the garbage was made, then at each `observeAt`. */
+  slack: number[];
+  used: number[];
+  /** Full GCs in the whole run after the garbage was made. */
+  fullGcs: number;
 }
 
 /**
- * A fresh node, started WITHOUT --expose-gc or --compact-on-every-full-gc: compactWhenFragmented, then
- * 400,000 small objects promoted to the old generation, every other one dropped, and a full GC of
- * V8's own (the script's `gc`, looked up the way the module does). A compacting GC returns the
- * half-empty pages (old-space slack ~1 MB); a plain mark-sweep keeps them (~12 MB).
+ * A fresh node, started WITHOUT --expose-gc or --compact-on-every-full-gc, runs compactWhenFragmented
+ * and then the scenario. The script's own `gc` is looked up the way the module does it.
  */
-function observe(intervalSeconds: number, nodeFlags: string[] = []): Observed {
+function observe(scenario: Scenario): Observed {
   const script = `
     const v8 = require('node:v8');
     const vm = require('node:vm');
     const { PerformanceObserver, performance, constants } = require('node:perf_hooks');
-    const { compactWhenFragmented, oldSpaceSlack } = require(${JSON.stringify(modulePath)});
-    const fullGcs = [];
+    const { compactWhenFragmented } = require(${JSON.stringify(modulePath)});
+    // Entries arrive asynchronously: counted by when the collection started.
+    let fullGcs = 0;
+    let countFrom = Infinity;
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) if (e.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) fullGcs.push(e.startTime);
+      for (const e of list.getEntries()) if (e.startTime >= countFrom && e.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) fullGcs++;
     }).observe({ entryTypes: ['gc'] });
     v8.setFlagsFromString('--expose-gc');
     const gc = vm.runInNewContext('gc');
     const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-    const mb = () => oldSpaceSlack() / 1e6;
+    const old = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space');
+    const slack = [], used = [];
+    const look = () => { const o = old(); slack.push((o.space_size - o.space_used_size) / 1e6); used.push(o.space_used_size / 1e6); };
     (async () => {
       if (typeof globalThis.gc !== 'undefined') throw new Error('gc is exposed');
-      compactWhenFragmented(${intervalSeconds});
+      compactWhenFragmented(${scenario.intervalSeconds});
       let all = [];
       for (let i = 0; i < 400000; i++) all.push({ a: i, b: i + 1, c: i + 2, d: i + 3 });
       gc(); gc();
-      const kept = all.filter((_, i) => i % 2 === 0);
-      all = null;
-      gc();
-      const fragmented = mb();
-      await sleep(${intervalSeconds * 1500 || 200});
-      const later = mb();
-      const quietFrom = performance.now();
-      await sleep(${intervalSeconds * 1500 || 200});
-      const fullGcsWhileQuiet = fullGcs.filter((t) => t >= quietFrom).length;
-      process.stdout.write(JSON.stringify({ fragmented, later, fullGcsWhileQuiet, kept: kept.length }));
+      let kept = null;
+      if (${JSON.stringify(scenario.garbage)} === 'fragment') {
+        kept = all.filter((_, i) => i % 2 === 0);
+        all = null;
+        gc();
+      } else {
+        // Promoted by the two collections above; dropped now, and no full GC follows.
+        all = null;
+      }
+      const start = performance.now();
+      countFrom = start;
+      look();
+      const busyUntil = start + ${(scenario.busySeconds ?? 0) * 1000};
+      for (const at of ${JSON.stringify(scenario.observeAt)}) {
+        while (performance.now() < start + at * 1000) {
+          if (performance.now() < busyUntil) {
+            const sliceEnd = performance.now() + 80;
+            while (performance.now() < sliceEnd) {}
+          }
+          await sleep(20);
+        }
+        look();
+      }
+      await sleep(10);
+      process.stdout.write(JSON.stringify({ slack, used, fullGcs, kept: kept && kept.length }));
     })().catch((error) => { console.error(error); process.exit(1); });`;
-  const run = spawnSync(process.execPath, [...nodeFlags, '-e', script], { encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(process.execPath, [...(scenario.nodeFlags ?? []), '-e', script], { encoding: 'utf8', timeout: 60_000 });
   expect(run.status, run.stderr).to.equal(0);
   return JSON.parse(run.stdout) as Observed;
 }
 
 describe('old-generation compaction', () => {
   it("V8's own full GCs do not compact; the check compacts a fragmented old space within an interval", () => {
-    const seen = observe(1);
-    expect(seen.fragmented, 'a full GC of V8 leaves the half-empty pages').to.be.above(8);
-    expect(seen.later, 'the check compacted them').to.be.below(4);
+    const seen = observe({ intervalSeconds: 1, garbage: 'fragment', observeAt: [1.5] });
+    expect(seen.slack[0], 'a full GC of V8 leaves the half-empty pages').to.be.above(8);
+    expect(seen.slack[1], 'the check compacted them').to.be.below(4);
   });
 
   it('takes the compaction out of full GCs also when node was started with --compact-on-every-full-gc', () => {
-    expect(observe(1, ['--compact-on-every-full-gc']).fragmented).to.be.above(8);
+    expect(observe({ intervalSeconds: 1, garbage: 'fragment', observeAt: [], nodeFlags: ['--compact-on-every-full-gc'] }).slack[0]).to.be.above(8);
   });
 
-  it('runs no GC while the old space is not fragmented', () => {
-    expect(observe(1).fullGcsWhileQuiet).to.equal(0);
+  it('collects garbage that no full GC of V8 would collect, once the old space grew by more than 4 MB', () => {
+    const seen = observe({ intervalSeconds: 1, garbage: 'grow', observeAt: [1.5] });
+    expect(seen.used[0], 'the dropped objects still count as used').to.be.above(10);
+    expect(seen.slack[0], 'on full pages: not a fragmentation').to.be.below(4);
+    expect(seen.used[0] - seen.used[1], 'the check collected them').to.be.above(8);
+  });
+
+  it('(control) without a check in the window, V8 leaves that garbage where it is', () => {
+    const seen = observe({ intervalSeconds: 600, garbage: 'grow', observeAt: [1.5] });
+    expect(seen.used[0] - seen.used[1]).to.be.below(1);
+    expect(seen.fullGcs).to.equal(0);
+  });
+
+  it('waits while the event loop is busy, and compacts after at most six busy intervals', () => {
+    const seen = observe({ intervalSeconds: 1, garbage: 'fragment', observeAt: [2.5, 7.5], busySeconds: 7.5 });
+    expect(seen.slack[1], 'two busy checks passed: deferred').to.be.above(8);
+    expect(seen.slack[2], 'the sixth busy check compacts anyway').to.be.below(4);
+  });
+
+  it('compacts at the first check after a busy spell ends', () => {
+    const seen = observe({ intervalSeconds: 1, garbage: 'fragment', observeAt: [2.5, 4.5], busySeconds: 2.6 });
+    expect(seen.slack[1], 'deferred while busy').to.be.above(8);
+    expect(seen.slack[2], 'compacted once the loop was quiet for an interval').to.be.below(4);
+  });
+
+  it('runs no GC while the old space neither fragments nor grows', () => {
+    const seen = observe({ intervalSeconds: 1, garbage: 'fragment', observeAt: [1.5, 3] });
+    expect(seen.slack[1]).to.be.below(4);
+    // The compaction between 0 and 1.5 s is the only full GC; none in the quiet 1.5 s after it.
+    expect(seen.fullGcs).to.equal(1);
   });
 
   it('with an interval of 0, every full GC compacts', () => {
-    expect(observe(0).fragmented).to.be.below(4);
+    expect(observe({ intervalSeconds: 0, garbage: 'fragment', observeAt: [] }).slack[0]).to.be.below(4);
   });
 });
