@@ -64,27 +64,48 @@ export function deviceCapabilities(device: {
   };
 }
 
+/** What decides a device's doors; a caller that has just written the row passes it and saves the read. */
+export interface DoorSource {
+  workspaceId: number;
+  modeType: string;
+  reportedOptions: Record<string, string> | null;
+}
+
+/** The device columns a DoorSource is read from: a write that changes them returns them (`returning …`). */
+export const DOOR_SOURCE_COLUMNS = 'workspace_id, mode_type, reported_options';
+export type DoorSourceRow = { workspace_id: number; mode_type: string; reported_options: Record<string, string> | null };
+export const doorSourceOf = (row: DoorSourceRow): DoorSource => ({ workspaceId: row.workspace_id, modeType: row.mode_type, reportedOptions: row.reported_options });
+
 /**
  * Brings the device's doors in line with what it has: missing ones are created (`Door N`), doors
  * past its count are removed (a terminal that reports fewer locks), and the access levels' members
- * on the terminal are recomputed without them. Runs in the caller's transaction; cheap when nothing changes.
+ * on the terminal are recomputed without them. One statement when nothing is removed (a terminal's
+ * handshake and option upload run this); runs in the caller's transaction.
  */
-export async function ensureDoors(em: EntityManager, deviceId: number): Promise<void> {
-  const [device] = await em.execute<{ workspace_id: number; mode_type: string; reported_options: Record<string, string> | null }[]>(
-    'select workspace_id, mode_type, reported_options from device where id = ?',
-    [deviceId],
-  );
+export async function ensureDoors(em: EntityManager, deviceId: number, known?: DoorSource): Promise<void> {
+  const device = known ?? (await readDoorSource(em, deviceId));
   if (!device) return;
-  const count = doorCountOf({ modeType: device.mode_type, reportedOptions: device.reported_options });
-  await em.execute(
-    `insert into door (workspace_id, device_id, number, name, created_at, updated_at)
-     select ?, ?, n, 'Door ' || n, now(), now() from generate_series(1, ?::int) n
-     on conflict (device_id, number) do nothing`,
-    [device.workspace_id, deviceId, count],
+  const count = doorCountOf(device);
+  // Both parts run to completion whatever the outer select reads (PostgreSQL, "Data-Modifying
+  // Statements in WITH"); they touch different door numbers, so the shared snapshot is harmless.
+  const [{ removed }] = await em.execute<{ removed: number }[]>(
+    `with added as (
+       insert into door (workspace_id, device_id, number, name, created_at, updated_at)
+       select ?, ?, n, 'Door ' || n, now(), now() from generate_series(1, ?::int) n
+       on conflict (device_id, number) do nothing
+     ), gone as (
+       delete from door where device_id = ? and number > ? returning id
+     )
+     select count(*)::int as removed from gone`,
+    [device.workspaceId, deviceId, count, deviceId, count],
   );
-  const removed = await em.execute<{ id: number }[]>('delete from door where device_id = ? and number > ? returning id', [deviceId, count]);
   // Levels lose those doors (cascade): the people they reached on this terminal get their new rights.
-  if (removed.length > 0) await recomputeDeviceUsers(em, { deviceIds: [deviceId] });
+  if (removed > 0) await recomputeDeviceUsers(em, { deviceIds: [deviceId] });
+}
+
+async function readDoorSource(em: EntityManager, deviceId: number): Promise<DoorSource | undefined> {
+  const [row] = await em.execute<DoorSourceRow[]>(`select ${DOOR_SOURCE_COLUMNS} from device where id = ?`, [deviceId]);
+  return row && doorSourceOf(row);
 }
 
 export async function getDoor(ctx: RequestContext, id: number): Promise<Door> {

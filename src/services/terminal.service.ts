@@ -3,7 +3,7 @@
 // what the terminal reports about itself. Called with a `terminal` principal; every write is keyed
 // by the device id the serial resolved to.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ensureDoors } from './door.service';
+import { DOOR_SOURCE_COLUMNS, doorSourceOf, ensureDoors, type DoorSourceRow } from './door.service';
 import { randomBytes } from 'node:crypto';
 import { DeviceMode, DeviceStatus, type DoorStateSnapshot } from '../entities/device.entity';
 import type { RequestContext } from './context';
@@ -176,11 +176,13 @@ export async function changedTerminals(
  */
 export async function recordProtocol(ctx: RequestContext, deviceId: number, protocol: TerminalProtocol, pollIntervalSeconds: number): Promise<void> {
   const mode = protocol === 'acc-push' ? DeviceMode.acc : DeviceMode.att;
-  await ctx.em
-    .getConnection()
-    .execute('update device set protocol = ?, mode_type = ?, poll_interval_seconds = ?, updated_at = ? where id = ?', [protocol, mode, pollIntervalSeconds, ctx.now(), deviceId]);
+  const [row] = await ctx.em.execute<DoorSourceRow[]>(
+    `update device set protocol = ?, mode_type = ?, poll_interval_seconds = ?, updated_at = ? where id = ?
+     returning ${DOOR_SOURCE_COLUMNS}`,
+    [protocol, mode, pollIntervalSeconds, ctx.now(), deviceId],
+  );
   // The family decides the doors: one lock output, or an access-control terminal's reported count.
-  await ensureDoors(ctx.em as EntityManager, deviceId);
+  if (row) await ensureDoors(ctx.em as EntityManager, deviceId, doorSourceOf(row));
 }
 
 /**
@@ -220,12 +222,13 @@ export async function recordReportedOptions(
   options: Record<string, string>,
   known: { model?: string | null; firmware?: string | null },
 ): Promise<void> {
-  await ctx.em.execute(
+  const [row] = await ctx.em.execute<DoorSourceRow[]>(
     `update device set reported_options = coalesce(reported_options, '{}'::jsonb) || ?::jsonb,
-       model = coalesce(?, model), firmware = coalesce(?, firmware), updated_at = ? where id = ?`,
+       model = coalesce(?, model), firmware = coalesce(?, firmware), updated_at = ? where id = ?
+     returning ${DOOR_SOURCE_COLUMNS}`,
     [JSON.stringify(options), known.model?.slice(0, 100) ?? null, known.firmware?.slice(0, 100) ?? null, ctx.now(), deviceId],
   );
-  if (Object.keys(options).some((key) => /^~?lockcount$/i.test(key))) await ensureDoors(ctx.em as EntityManager, deviceId);
+  if (row && Object.keys(options).some((key) => /^~?lockcount$/i.test(key))) await ensureDoors(ctx.em as EntityManager, deviceId, doorSourceOf(row));
 }
 
 /** Latest rtstate per door (sensor, relay, alarms), replacing the previous snapshot. */

@@ -71,6 +71,10 @@ describe('doors', () => {
     // A terminal that reports fewer locks loses the doors it no longer has.
     await iclock(t.url, 'POST', `/iclock/registry?SN=${panel.serial_number}`, 'DeviceType=acc,LockCount=2');
     expect((await doorsOf(panel.id)).map((d: any) => d.number)).to.deep.equal([1, 2]);
+    // Re-flashed as a time clock, it handshakes as an attendance terminal: one lock output.
+    expect((await iclock(t.url, 'GET', `/iclock/cdata?SN=${panel.serial_number}&options=all&DeviceType=att`)).status).to.equal(200);
+    expect((await doorsOf(panel.id)).map((d: any) => [d.number, d.name])).to.deep.equal([[1, 'Door 1']]);
+    expect(await capabilities(panel.id)).to.deep.include({ doors: 1 });
   });
 
   it('hold_open, close and cancel_alarm reach the terminal as CONTROL DEVICE commands and finish; an unlock opens the door once', async () => {
