@@ -28,16 +28,10 @@ export const FRAGMENTED_BYTES = 4 * 1024 * 1024;
 /** Growth of the old space's used bytes since the last compaction that makes one worth its pause: garbage no full GC has collected yet, or new live objects spread over half-empty pages. */
 export const GROWN_BYTES = 4 * 1024 * 1024;
 
-/** The old space's committed bytes, and the bytes its objects (live, or garbage not yet collected) take. */
+/** The old space's committed bytes, and the bytes its objects (live, or garbage not yet collected) take; the difference is its slack (free lists of partly used pages, pages not yet swept). */
 function oldSpace(): { size: number; used: number } {
   const old = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'old_space');
   return old ? { size: old.space_size, used: old.space_used_size } : { size: 0, used: 0 };
-}
-
-/** Committed old-space bytes that hold no object: free lists of partly used pages, and pages not yet swept. */
-export function oldSpaceSlack(): number {
-  const { size, used } = oldSpace();
-  return size - used;
 }
 
 /** V8's full collection, without `--expose-gc` on the command line (it is only needed while `gc` is looked up). */
@@ -60,7 +54,7 @@ export const MAX_DEFERRED_INTERVALS = 6;
  * less than half busy; 0 makes every full GC compact instead (`--compact-on-every-full-gc`). The
  * timer does not keep the process alive.
  */
-export function compactWhenFragmented(intervalSeconds: number): void {
+export function compactWhenWorthIt(intervalSeconds: number): void {
   if (intervalSeconds === 0) {
     v8.setFlagsFromString('--compact-on-every-full-gc');
     return;

@@ -4,7 +4,7 @@ import { createApp } from './app';
 import { ConfigError, loadConfig } from './config/config';
 import { dataFolderOwner } from './db/embedded-postgres';
 import { StartupError } from './errors/startup-error';
-import { compactWhenFragmented } from './gc-compaction';
+import { compactWhenWorthIt } from './gc-compaction';
 import { createLogger } from './logger';
 
 /** Process entry: load the configuration, start the service, stop it cleanly on SIGINT/SIGTERM. */
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   await checkPortFree(config.port, config.host);
   const logger = createLogger(config);
   const app = await createApp(config, { logger });
-  compactWhenFragmented(config.gcCompactionSeconds);
+  compactWhenWorthIt(config.gcCompactionSeconds);
   if (app.bootstrapKey) {
     process.stdout.write(
       `\nFirst start: created the default workspace. Its admin API key (shown only now, store it safely):\n\n  ${app.bootstrapKey}\n\n`,

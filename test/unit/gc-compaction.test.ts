@@ -5,10 +5,10 @@ import { expect } from 'chai';
 const modulePath = path.resolve(__dirname, '..', '..', 'src', 'gc-compaction.js');
 
 interface Scenario {
-  /** The check interval given to compactWhenFragmented (0: every full GC compacts). */
+  /** The check interval given to compactWhenWorthIt (0: every full GC compacts). */
   intervalSeconds: number;
   /**
-   * What is done to the old space after compactWhenFragmented: `fragment` keeps every other one of
+   * What is done to the old space after compactWhenWorthIt: `fragment` keeps every other one of
    * 400,000 promoted objects and runs a full GC of V8's own (half-empty pages: slack ~12 MB, ~1 MB
    * once compacted); `grow` drops all of them without any full GC (~12 MB of used bytes that are
    * garbage no GC has collected, on full pages).
@@ -30,7 +30,7 @@ interface Observed {
 }
 
 /**
- * A fresh node, started WITHOUT --expose-gc or --compact-on-every-full-gc, runs compactWhenFragmented
+ * A fresh node, started WITHOUT --expose-gc or --compact-on-every-full-gc, runs compactWhenWorthIt
  * and then the scenario. The script's own `gc` is looked up the way the module does it.
  */
 function observe(scenario: Scenario): Observed {
@@ -38,7 +38,7 @@ function observe(scenario: Scenario): Observed {
     const v8 = require('node:v8');
     const vm = require('node:vm');
     const { PerformanceObserver, performance, constants } = require('node:perf_hooks');
-    const { compactWhenFragmented } = require(${JSON.stringify(modulePath)});
+    const { compactWhenWorthIt } = require(${JSON.stringify(modulePath)});
     // Entries arrive asynchronously: counted by when the collection started.
     let fullGcs = 0;
     let countFrom = Infinity;
@@ -53,7 +53,7 @@ function observe(scenario: Scenario): Observed {
     const look = () => { const o = old(); slack.push((o.space_size - o.space_used_size) / 1e6); used.push(o.space_used_size / 1e6); };
     (async () => {
       if (typeof globalThis.gc !== 'undefined') throw new Error('gc is exposed');
-      compactWhenFragmented(${scenario.intervalSeconds});
+      compactWhenWorthIt(${scenario.intervalSeconds});
       let all = [];
       for (let i = 0; i < 400000; i++) all.push({ a: i, b: i + 1, c: i + 2, d: i + 3 });
       gc(); gc();
