@@ -224,8 +224,10 @@ describe('console in the browser', () => {
     const page = await signedIn();
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByText('http://127.0.0.1:9/hook').waitFor();
-    await page.getByRole('button', { name: 'Send a test event' }).click();
+    // The list is open and empty when the test event is sent: it shows the new delivery by itself.
     await page.getByRole('button', { name: 'Show deliveries' }).click();
+    await page.getByText('No deliveries yet.').waitFor();
+    await page.getByRole('button', { name: 'Send a test event' }).click();
     await page.getByRole('cell', { name: /webhook\.test/ }).waitFor({ timeout: 15_000 });
     await screenshot(page, 'webhooks');
     await expectAccessible(page);

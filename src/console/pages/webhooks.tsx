@@ -1,13 +1,17 @@
 // Webhooks (admins): endpoints, each one's latest deliveries with every attempt, replay and test.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useMutation, useQuery } from '@urql/preact';
 import { errorMessage } from '../client';
 import { Empty, ErrorNote, Section, StatusBadge } from '../components';
 import { when } from '../format';
 import { RedeliverWebhookDocument, TestWebhookDocument, WebhookDeliveriesDocument, WebhooksDocument } from '../gql';
 
-function Deliveries({ endpointId }: { endpointId: number }) {
+/** `tests`: test events sent from this page so far; each one, once queued, reloads the open list. */
+function Deliveries({ endpointId, tests }: { endpointId: number; tests: number }) {
   const [deliveries, refresh] = useQuery({ query: WebhookDeliveriesDocument, variables: { endpointId } });
+  useEffect(() => {
+    if (tests > 0) refresh({ requestPolicy: 'network-only' });
+  }, [tests]);
   const [replaying, replay] = useMutation(RedeliverWebhookDocument);
   const list = deliveries.data?.webhookDeliveries.nodes ?? [];
   if (list.length === 0) return <Empty>No deliveries yet.</Empty>;
@@ -45,6 +49,11 @@ export function Webhooks() {
   const [endpoints] = useQuery({ query: WebhooksDocument });
   const [testing, test] = useMutation(TestWebhookDocument);
   const [open, setOpen] = useState<number | null>(null);
+  const [tests, setTests] = useState(0);
+  const sendTest = async (id: number) => {
+    await test({ id });
+    setTests((n) => n + 1);
+  };
   const list = endpoints.data?.webhookEndpoints.nodes ?? [];
   return (
     <Section title="Webhooks">
@@ -63,9 +72,9 @@ export function Webhooks() {
                 <button type="button" onClick={() => setOpen(open === e.id ? null : e.id)} aria-expanded={open === e.id}>
                   {open === e.id ? 'Hide deliveries' : 'Show deliveries'}
                 </button>
-                {e.enabled && <button type="button" onClick={() => test({ id: e.id })}>Send a test event</button>}
+                {e.enabled && <button type="button" onClick={() => sendTest(e.id)}>Send a test event</button>}
               </p>
-              {open === e.id && <Deliveries endpointId={e.id} />}
+              {open === e.id && <Deliveries endpointId={e.id} tests={tests} />}
             </li>
           ))}
         </ul>
