@@ -288,6 +288,8 @@ async function pollAfterInfoChange(ctx: RequestContext, deps: TerminalDeps, devi
   const algorithmsChanged = changed.fpAlgorithm !== undefined || changed.faceAlgorithm !== undefined;
   // Templates to send again in the new formats; none (a terminal's first INFO, before any user is
   // assigned) means nothing new to deliver, and the poll costs no sync build and no delivery query.
+  // Two statements, each committed alone: no transaction holds the device row while it waits for
+  // user rows that a sync build may hold.
   if (algorithmsChanged) await recordTemplateAlgorithms(ctx, device.id, changed);
   const resend = algorithmsChanged ? await markDeviceTemplatesPending(ctx, device.id) : 0;
   // Only now: had a write failed (503), the cache would already hold the new versions, and the

@@ -1,16 +1,23 @@
 // Webhooks (admins): endpoints, each one's latest deliveries with every attempt, replay and test.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useMutation, useQuery } from '@urql/preact';
 import { errorMessage } from '../client';
 import { Empty, ErrorNote, Section, StatusBadge } from '../components';
 import { when } from '../format';
 import { RedeliverWebhookDocument, TestWebhookDocument, WebhookDeliveriesDocument, WebhooksDocument } from '../gql';
 
-/** `tests`: test events sent from this page so far; each one, once queued, reloads the open list. */
+/**
+ * `tests`: test events sent to this endpoint from this page so far. Each one sent while the list is
+ * open reloads it once queued (the console keeps no GraphQL cache that would); opening the list
+ * reads it anyway.
+ */
 function Deliveries({ endpointId, tests }: { endpointId: number; tests: number }) {
   const [deliveries, refresh] = useQuery({ query: WebhookDeliveriesDocument, variables: { endpointId } });
+  const testsSeen = useRef(tests);
   useEffect(() => {
-    if (tests > 0) refresh({ requestPolicy: 'network-only' });
+    if (tests === testsSeen.current) return;
+    testsSeen.current = tests;
+    refresh({ requestPolicy: 'network-only' });
   }, [tests]);
   const [replaying, replay] = useMutation(RedeliverWebhookDocument);
   const list = deliveries.data?.webhookDeliveries.nodes ?? [];
@@ -49,10 +56,10 @@ export function Webhooks() {
   const [endpoints] = useQuery({ query: WebhooksDocument });
   const [testing, test] = useMutation(TestWebhookDocument);
   const [open, setOpen] = useState<number | null>(null);
-  const [tests, setTests] = useState(0);
+  const [tests, setTests] = useState<Record<number, number>>({});
   const sendTest = async (id: number) => {
     await test({ id });
-    setTests((n) => n + 1);
+    setTests((sent) => ({ ...sent, [id]: (sent[id] ?? 0) + 1 }));
   };
   const list = endpoints.data?.webhookEndpoints.nodes ?? [];
   return (
@@ -74,7 +81,7 @@ export function Webhooks() {
                 </button>
                 {e.enabled && <button type="button" onClick={() => sendTest(e.id)}>Send a test event</button>}
               </p>
-              {open === e.id && <Deliveries endpointId={e.id} tests={tests} />}
+              {open === e.id && <Deliveries endpointId={e.id} tests={tests[e.id] ?? 0} />}
             </li>
           ))}
         </ul>
