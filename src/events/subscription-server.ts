@@ -99,7 +99,7 @@ export function startSubscriptionServer(deps: {
     });
   });
   // Registered before useServer's own listener: every frame graphql-ws sends goes through the batching.
-  wsServer.on('connection', batchWrites);
+  wsServer.on('connection', (socket: WebSocket) => batchWrites(socket));
   const authorizations = new WeakMap<object, string>();
   const format = (error: GraphQLError | GraphQLFormattedError) =>
     formatGraphQLError(error instanceof GraphQLError ? error.toJSON() : error, error, { production }) as unknown as GraphQLError;
