@@ -18,7 +18,7 @@ import type { WebSocket } from 'ws';
 
 const MAX_UNSENT = 256 * 1024;
 /** How long the frames of one event-loop turn may keep the loop before subscribers wait for the next. */
-export const TURN_BUDGET_MS = 10;
+const TURN_BUDGET_MS = 10;
 
 type Callback = (err?: Error) => void;
 
@@ -49,7 +49,10 @@ export class TurnBudget {
 
 const processTurn = new TurnBudget(TURN_BUDGET_MS);
 
-/** For `wsServer.on('connection', batchWrites)`; `turn` is shared by every socket of the process. */
+/**
+ * For a WebSocketServer's `connection` event, with the socket only (the event's second argument is
+ * the request). `turn` is shared by every socket of the process.
+ */
 export function batchWrites(socket: WebSocket, turn: TurnBudget = processTurn): void {
   // `ws` keeps the TCP socket in `_socket` (always set for a server-side socket).
   const raw = (socket as unknown as { _socket?: Socket })._socket;
