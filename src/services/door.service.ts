@@ -79,8 +79,9 @@ export const doorSourceOf = (row: DoorSourceRow): DoorSource => ({ workspaceId: 
 /**
  * Brings the device's doors in line with what it has: missing ones are created (`Door N`), doors
  * past its count are removed (a terminal that reports fewer locks), and the access levels' members
- * on the terminal are recomputed without them. One statement when nothing is removed (a terminal's
- * handshake and option upload run this); runs in the caller's transaction.
+ * on the terminal are recomputed without them. One statement when the caller passes the device's
+ * DoorSource (a terminal's handshake and option upload do) and nothing is removed, one read more
+ * without it; runs in the caller's transaction.
  */
 export async function ensureDoors(em: EntityManager, deviceId: number, known?: DoorSource): Promise<void> {
   const device = known ?? (await readDoorSource(em, deviceId));

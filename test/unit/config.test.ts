@@ -25,7 +25,7 @@ describe('configuration', () => {
     }
   });
 
-  it('compaction check: every 30 s by default, 0 for every full GC, no negative or fractional interval', () => {
+  it('compaction check: every 10 s by default, 0 for every full GC, no negative or fractional interval', () => {
     expect(loadConfig({}).gcCompactionSeconds).to.equal(10);
     expect(loadConfig({ TIMEGATE_GC_COMPACTION_SECONDS: '0' }).gcCompactionSeconds).to.equal(0);
     for (const bad of ['-1', '2.5', 'soon']) {

@@ -57,9 +57,10 @@ export function Webhooks() {
   const [testing, test] = useMutation(TestWebhookDocument);
   const [open, setOpen] = useState<number | null>(null);
   const [tests, setTests] = useState<Record<number, number>>({});
+  // Counted once queued: a refused test event (shown above) has nothing new for the list to show.
   const sendTest = async (id: number) => {
-    await test({ id });
-    setTests((sent) => ({ ...sent, [id]: (sent[id] ?? 0) + 1 }));
+    const sent = await test({ id });
+    if (!sent.error) setTests((counts) => ({ ...counts, [id]: (counts[id] ?? 0) + 1 }));
   };
   const list = endpoints.data?.webhookEndpoints.nodes ?? [];
   return (
