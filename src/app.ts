@@ -41,6 +41,7 @@ import { RepeatedQueries } from './schema/repeated-queries';
 import { createContextFactory, type ContextFactory } from './schema/context-factory';
 import { formatGraphQLError } from './schema/format-error';
 import { legacyJsonStatusPlugin, parseOptions, unstorableInputPlugin, validationRules } from './schema/graphql-rules';
+import { graphqlHttpErrorsPlugin, graphqlHttpGuard } from './schema/graphql-http-guard';
 import { costLimit, costLimitPlugin } from './schema/operation-limits';
 import type { RequestContext } from './services/context';
 import { bootstrapDefaultWorkspace } from './services/workspace.service';
@@ -133,6 +134,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         unstorableInputPlugin(),
         repeatedQueries.plugin(),
         legacyJsonStatusPlugin(),
+        graphqlHttpErrorsPlugin(),
       ],
       validationRules: validationRules(config, { withIntrospectionRule: false }),
       parseOptions: parseOptions(config),
@@ -144,6 +146,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await apollo.start();
     expressApp.use(
       '/graphql',
+      graphqlHttpGuard(),
       express.json({ limit: config.restBodyLimitBytes }),
       // A query Apollo already validated and ran is answered directly (src/schema/repeated-queries.ts).
       repeatedQueries.handler,

@@ -58,13 +58,23 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
     out(USAGE);
     return group ? 0 : 2;
   }
+  if (group.startsWith('-')) throw new UsageError(`unknown option "${group}"`);
+  const wantsHelp = argv.includes('--help') || argv.includes('-h');
   const command = [group, action].filter((word) => word !== undefined && !word.startsWith('-')).join(' ');
-  if (!COMMAND_HELP[command]) throw new UsageError(`unknown command "${command}"`);
-  if (argv.includes('--help') || argv.includes('-h')) {
+  // `timegate workspace --help`: the group's commands.
+  const groupHelp = Object.entries(COMMAND_HELP).filter(([name]) => name.startsWith(`${group} `));
+  if (command === group && wantsHelp && groupHelp.length > 0) {
+    out(groupHelp.map(([, help]) => help).join('\n\n'));
+    return 0;
+  }
+  if (!COMMAND_HELP[command]) {
+    throw new UsageError(groupHelp.length > 0 ? `unknown command "${command}": ${group} has ${groupHelp.map(([name]) => `"${name}"`).join(', ')}` : `unknown command "${command}"`);
+  }
+  if (wantsHelp) {
     out(COMMAND_HELP[command]!);
     return 0;
   }
-  const { values } = parseArgs({
+  const { values } = asUsageError(() => parseArgs({
     args: rest,
     options: {
       name: { type: 'string' },
@@ -78,7 +88,7 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
       json: { type: 'boolean', default: false },
     },
     strict: true,
-  });
+  }));
   const print: Printer = (value, text) => out(values.json ? JSON.stringify(value) : text);
   const int = (name: string, value: string | undefined): number | undefined => {
     if (value === undefined) return undefined;
@@ -167,6 +177,16 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
 
 class UsageError extends Error {}
 
+/** node:util's parseArgs refusals (an unknown option, a missing value) as usage errors: exit 2. */
+function asUsageError<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS')) throw new UsageError((error as Error).message);
+    throw error;
+  }
+}
+
 /** `host:port/database` of a connection URL, without the credentials. */
 function databaseName(url: string): string {
   const parsed = new URL(url);
@@ -178,7 +198,7 @@ export function main(argv: string[]): void {
   runCli(argv).then(
     (code) => process.exit(code),
     (error) => {
-      if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      if (error instanceof UsageError) {
         process.stderr.write(`timegate: ${error.message}\n\n${USAGE}`);
       } else if (error instanceof DomainError) {
         const details = error.details.map((d) => `\n  ${d.field}: ${d.message}`).join('');

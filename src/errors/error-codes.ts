@@ -26,6 +26,11 @@ export const errorCodes = {
     status: 400,
     description: 'The GraphQL operation is deeper or costlier than the limits allow; ask for fewer items or levels.',
   },
+  csrf_prevented: {
+    status: 400,
+    description: 'A GET to /graphql without a preflight header (`apollo-require-preflight` or `x-apollo-operation-name`) or a JSON Content-Type, which a page on another site could send.',
+  },
+  unsupported_operation: { status: 400, description: 'A subscription sent over HTTP; subscriptions run over WebSocket (graphql-ws) on /graphql.' },
   subscriber_too_slow: {
     status: 409,
     description: 'Subscriptions only: the client took events more slowly than they came and fell 10,000 behind; the subscription ended, resume it with `after`.',

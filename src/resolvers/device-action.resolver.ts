@@ -1,4 +1,4 @@
-import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../services/context';
 import * as actions from '../services/device-action.service';
 import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';
@@ -6,6 +6,11 @@ import { CreateDeviceActionInput, DeviceActionConnection, DeviceActionType } fro
 
 @Resolver(() => DeviceActionType)
 export class DeviceActionResolver {
+  @FieldResolver(() => ID, { description: 'The action id again, as the id a normalising client caches by.' })
+  id(@Root() action: { actionId: string }): string {
+    return action.actionId;
+  }
+
   @Authorized('write')
   @Mutation(() => DeviceActionType, { description: 'Queues an operation on a terminal and returns at once; follow it with deviceAction or the deviceActionUpdated subscription.' })
   createDeviceAction(@Ctx() ctx: RequestContext, @Arg('deviceId', () => Int) deviceId: number, @Arg('input') input: CreateDeviceActionInput) {

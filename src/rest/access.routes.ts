@@ -3,8 +3,8 @@ import { accessLevelFields, accessScheduleFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
 // Shapes and types only: times, weekdays, overlaps and the per-day limit are the service's rules.
-const weekdayInterval = object({ weekday: { type: 'integer' }, start_time: timeOfDay, end_time: timeOfDay }, ['weekday', 'start_time', 'end_time']);
-const holidayInterval = object({ holiday_type: { type: 'integer' }, start_time: timeOfDay, end_time: timeOfDay }, ['holiday_type', 'start_time', 'end_time']);
+const weekdayInterval = object({ weekday: { type: 'integer', minimum: 1, maximum: 7, description: 'ISO weekday: 1 Monday ... 7 Sunday.' }, start_time: timeOfDay, end_time: timeOfDay }, ['weekday', 'start_time', 'end_time']);
+const holidayInterval = object({ holiday_type: { type: 'integer', minimum: 1, maximum: 3 }, start_time: timeOfDay, end_time: timeOfDay }, ['holiday_type', 'start_time', 'end_time']);
 const scheduleFields = { name: filled(100), intervals: { type: 'array', maxItems: 21, items: weekdayInterval }, holiday_intervals: { type: 'array', maxItems: 9, items: holidayInterval } };
 const levelFields = { name: filled(100), schedule_id: id, door_ids: { type: 'array', maxItems: 256, items: id } };
 const companyQuery = { type: 'object', properties: { company_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } } };

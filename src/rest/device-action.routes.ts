@@ -1,11 +1,12 @@
-import { nullableText, object, text } from './body-schemas';
+import { DEVICE_ACTION_TYPES } from '../services/action-kinds';
+import { nullableText, object, oneOf } from './body-schemas';
 import { idParam, type RestRoute } from './route';
 
 const fields = `actionId deviceId type options { startDate endDate fix } status
   result { info { key value } deviceRecords timegateRecords matched windows recordsReceived punchesNew skewBefore skewAfter complete usersReported missingOnDevice unexpectedOnDevice differing templates { fingerprintsOnDevice fingerprintsExpected facesOnDevice facesExpected } fixed returnCode }
   createdAt completedAt expiresAt`;
 // The type's names and the options' rules are the service's (both APIs give the same errors).
-const createBody = object({ type: text(40), options: object({ start_date: nullableText(10), end_date: nullableText(10), fix: { type: ['boolean', 'null'] } }) }, ['type']);
+const createBody = object({ type: oneOf([...DEVICE_ACTION_TYPES]), options: object({ start_date: nullableText(10), end_date: nullableText(10), fix: { type: ['boolean', 'null'] } }) }, ['type']);
 
 export const deviceActionRoutes: RestRoute[] = [
   {

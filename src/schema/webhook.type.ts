@@ -43,7 +43,7 @@ export class WebhookDeliveryType {
   @Field({ description: 'The `id` of the webhook body and the `webhook-id` header (`evt_...`).' }) eventId!: string;
   @Field() eventType!: string;
   @Field(() => WebhookDeliveryStatus) status!: WebhookDeliveryStatus;
-  @Field(() => Int) attemptCount!: number;
+  @Field(() => Int, { description: 'Attempts that ended, each listed in `attempts` (one in flight counts once it ends).' }) attemptCount!: number;
   @Field(() => Date, { nullable: true, description: 'When the next attempt is due (pending only).' }) nextAttemptAt?: Date | null;
   @Field() createdAt!: Date;
   @Field(() => Date, { nullable: true }) completedAt?: Date | null;

@@ -40,7 +40,7 @@ export async function getAccessLevel(ctx: RequestContext, id: number): Promise<A
 
 export async function listAccessLevels(ctx: RequestContext, filter: { companyId?: number }, page: PageRequest): Promise<Page<AccessLevelView>> {
   const where: FilterQuery<AccessLevel> = { workspaceId: workspaceOf(ctx) };
-  if (filter.companyId !== undefined) where.companyId = filter.companyId;
+  if (filter.companyId != null) where.companyId = filter.companyId;
   const [items, totalCount] = await ctx.em.findAndCount(AccessLevel, where, { orderBy: { id: 'asc' }, offset: page.offset, limit: page.limit });
   return { items: await withDoors(ctx.em as EntityManager, items), totalCount, offset: page.offset };
 }

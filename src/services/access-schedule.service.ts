@@ -118,7 +118,7 @@ export async function getAccessSchedule(ctx: RequestContext, id: number): Promis
 
 export async function listAccessSchedules(ctx: RequestContext, filter: { companyId?: number }, page: PageRequest): Promise<Page<AccessSchedule>> {
   const where: FilterQuery<AccessSchedule> = { workspaceId: workspaceOf(ctx) };
-  if (filter.companyId !== undefined) where.companyId = filter.companyId;
+  if (filter.companyId != null) where.companyId = filter.companyId;
   const [items, totalCount] = await ctx.em.findAndCount(AccessSchedule, where, { orderBy: { id: 'asc' }, offset: page.offset, limit: page.limit });
   return { items, totalCount, offset: page.offset };
 }

@@ -58,7 +58,7 @@ export async function findArea(ctx: RequestContext, idOrName: string): Promise<A
 
 export async function listAreas(ctx: RequestContext, filter: AreaFilter, page: PageRequest): Promise<Page<Area>> {
   const where: FilterQuery<Area> = { workspaceId: workspaceOf(ctx) };
-  if (filter.companyId !== undefined) where.companyId = filter.companyId;
+  if (filter.companyId != null) where.companyId = filter.companyId;
   const [items, totalCount] = await ctx.em.findAndCount(Area, where, { orderBy: { id: 'asc' }, offset: page.offset, limit: page.limit });
   return { items, totalCount, offset: page.offset };
 }

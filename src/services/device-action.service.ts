@@ -19,7 +19,8 @@ import { enqueueCommand } from './device-command.service';
 import type { Page, PageRequest } from './pagination';
 import { FieldChecker, isCalendarDate } from './validation';
 
-export const DEVICE_ACTION_TYPES = ['info.refresh', 'reboot', 'attendance.count', 'attendance.backfill', 'logs.clear', 'clock.sync', 'users.reconcile'] as const;
+import { DEVICE_ACTION_TYPES } from './action-kinds';
+export { DEVICE_ACTION_TYPES };
 /** How recent a matching `attendance.count` must be for `logs.clear`: no punch may be lost to a clear. */
 export const CLEAR_NEEDS_COUNT_WITHIN_MS = 60 * 60_000;
 export type DeviceActionType = (typeof DEVICE_ACTION_TYPES)[number];

@@ -58,7 +58,7 @@ export async function getDevice(ctx: RequestContext, id: number): Promise<Device
 
 export async function listDevices(ctx: RequestContext, filter: DeviceFilter, page: PageRequest): Promise<Page<Device>> {
   const where: FilterQuery<Device> = { workspaceId: workspaceOf(ctx) };
-  if (filter.companyId !== undefined) where.companyId = filter.companyId;
+  if (filter.companyId != null) where.companyId = filter.companyId;
   const [items, totalCount] = await ctx.em.findAndCount(Device, where, { orderBy: { id: 'asc' }, offset: page.offset, limit: page.limit });
   return { items, totalCount, offset: page.offset };
 }

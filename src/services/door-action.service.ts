@@ -54,9 +54,8 @@ function view(action: DoorAction, device: Device): DoorActionView {
   return Object.assign(Object.create(DoorAction.prototype) as DoorAction, action, { deviceSerial: device.serialNumber, deviceStatus: device.status, timestamp: action.createdAt });
 }
 
-/** What a door action asks of the lock. */
-export type DoorActionKind = 'unlock' | 'hold_open' | 'close' | 'cancel_alarm';
-export const DOOR_ACTION_KINDS: readonly DoorActionKind[] = ['unlock', 'hold_open', 'close', 'cancel_alarm'];
+import type { DoorActionKind } from './action-kinds';
+export { DOOR_ACTION_KINDS, type DoorActionKind } from './action-kinds';
 
 /**
  * The terminal command of an action. Access control: `CONTROL DEVICE` (01 output with the seconds,

@@ -44,7 +44,7 @@ export async function getHoliday(ctx: RequestContext, id: number): Promise<Holid
 
 export async function listHolidays(ctx: RequestContext, filter: { companyId?: number }, page: PageRequest): Promise<Page<Holiday>> {
   const where: FilterQuery<Holiday> = { workspaceId: workspaceOf(ctx) };
-  if (filter.companyId !== undefined) where.companyId = filter.companyId;
+  if (filter.companyId != null) where.companyId = filter.companyId;
   const [items, totalCount] = await ctx.em.findAndCount(Holiday, where, { orderBy: { date: 'asc', id: 'asc' }, offset: page.offset, limit: page.limit });
   return { items, totalCount, offset: page.offset };
 }

@@ -41,7 +41,7 @@ export async function getPayPeriod(ctx: RequestContext, id: number): Promise<Pay
 
 export async function listPayPeriods(ctx: RequestContext, filter: { companyId?: number }, page: PageRequest): Promise<Page<PayPeriod>> {
   const where: FilterQuery<PayPeriod> = { workspaceId: workspaceOf(ctx) };
-  if (filter.companyId !== undefined) where.companyId = filter.companyId;
+  if (filter.companyId != null) where.companyId = filter.companyId;
   const [items, totalCount] = await ctx.em.findAndCount(PayPeriod, where, { orderBy: { startDate: 'asc', id: 'asc' }, offset: page.offset, limit: page.limit });
   return { items, totalCount, offset: page.offset };
 }

@@ -38,9 +38,9 @@ export async function listShiftAssignments(
   page: PageRequest,
 ): Promise<Page<ShiftAssignment>> {
   const where: FilterQuery<ShiftAssignment> = { workspaceId: workspaceOf(ctx) };
-  if (filter.shiftId !== undefined) where.shiftId = filter.shiftId;
-  if (filter.employeeId !== undefined) where.employeeId = filter.employeeId;
-  if (filter.areaId !== undefined) where.areaId = filter.areaId;
+  if (filter.shiftId != null) where.shiftId = filter.shiftId;
+  if (filter.employeeId != null) where.employeeId = filter.employeeId;
+  if (filter.areaId != null) where.areaId = filter.areaId;
   const [items, totalCount] = await ctx.em.findAndCount(ShiftAssignment, where, { orderBy: { startDate: 'asc', id: 'asc' }, offset: page.offset, limit: page.limit });
   return { items, totalCount, offset: page.offset };
 }

@@ -70,7 +70,7 @@ export async function getShift(ctx: RequestContext, id: number): Promise<Shift> 
 
 export async function listShifts(ctx: RequestContext, filter: { companyId?: number }, page: PageRequest): Promise<Page<Shift>> {
   const where: FilterQuery<Shift> = { workspaceId: workspaceOf(ctx) };
-  if (filter.companyId !== undefined) where.companyId = filter.companyId;
+  if (filter.companyId != null) where.companyId = filter.companyId;
   const [items, totalCount] = await ctx.em.findAndCount(Shift, where, { orderBy: { id: 'asc' }, offset: page.offset, limit: page.limit });
   return { items, totalCount, offset: page.offset };
 }

@@ -189,5 +189,11 @@ async function views(ctx: RequestContext, deliveries: WebhookDelivery[]): Promis
   );
   // node-pg reads the 64-bit id as a string.
   const typeOf = new Map(types.map((t) => [Number(t.id), t.type]));
-  return deliveries.map((d) => Object.assign(d, { eventType: typeOf.get(d.id) ?? '', attempts: attempts.filter((a) => a.deliveryId === d.id) }));
+  // A copy, not the managed entity: `attemptCount` here counts the attempts that ended (those listed),
+  // while the row's counter also counts one a worker has started (it drives the backoff) and must
+  // never be flushed back with the listed number.
+  return deliveries.map((d) => {
+    const listed = attempts.filter((a) => a.deliveryId === d.id);
+    return { ...d, attemptCount: listed.length, eventType: typeOf.get(d.id) ?? '', attempts: listed };
+  });
 }

@@ -14,6 +14,7 @@ const page = (title: string, root: string, bundle: string) => `<!doctype html>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>${title}</title>
+  <link rel="icon" href="/favicon.svg" type="image/svg+xml">
   <link rel="stylesheet" href="/console/assets/${bundle}.css">
 </head>
 <body>
@@ -22,6 +23,9 @@ const page = (title: string, root: string, bundle: string) => `<!doctype html>
 </body>
 </html>
 `;
+
+// The console's icon: a clock face, drawn inline (no build step, no binary in the repository).
+const favicon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="14" fill="#1f4e79"/><path d="M16 7v9l6 4" stroke="#fff" stroke-width="3" fill="none" stroke-linecap="round"/></svg>`;
 
 const consolePage = page('Timegate console', 'app', 'main');
 const explorerPage = page('Timegate GraphQL explorer', 'graphiql', 'graphiql');
@@ -42,6 +46,12 @@ export function webRouter(): express.Router {
     res.type('html').send(html);
   };
   router.get('/', (_req, res) => res.redirect(302, '/console'));
+  router.get('/favicon.svg', (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=86400');
+    res.type('image/svg+xml').send(favicon);
+  });
+  // Browsers ask for /favicon.ico on pages that name no icon (the API docs, a JSON answer).
+  router.get('/favicon.ico', (_req, res) => res.redirect(301, '/favicon.svg'));
   router.get('/console', send(consolePage));
   // A browser opening /graphql (asking for HTML, no query in the address) gets the explorer; every
   // GraphQL request, GET or POST, goes on to the API.

@@ -36,7 +36,23 @@ describe('timegate command line and start-up', () => {
     const unknown = cli(['workspace', 'explode']);
     expect(unknown.status).to.equal(2);
     expect(unknown.stderr).to.contain('timegate: unknown command "workspace explode"');
-    expect(cli(['key']).stderr).to.contain('unknown command "key"\n');
+    expect(cli(['key']).stderr).to.contain('unknown command "key": key has "key create", "key list", "key revoke"\n');
+  });
+
+  it('a group asked for --help lists its commands; unknown options are usage errors (exit 2) on every command', () => {
+    for (const group of ['workspace', 'key']) {
+      const r = cli([group, '--help']);
+      expect(r.status, group).to.equal(0);
+      expect(r.stdout.match(new RegExp(`^timegate ${group} \\w+`, 'gm'))?.length, group).to.equal(3);
+    }
+    const bogus = cli(['--bogus']);
+    expect(bogus.status).to.equal(2);
+    expect(bogus.stderr).to.contain('timegate: unknown option "--bogus"');
+    for (const args of [['key', 'list', '--bogus'], ['workspace', 'list', '--nope'], ['workspace', 'plan', '--id'], ['simulate', '--bogus']]) {
+      const r = cli(args);
+      expect(r.status, args.join(' ')).to.equal(2);
+      expect(r.stderr, args.join(' ')).to.match(/Unknown option|argument missing/);
+    }
   });
 
   it('says which database it uses, makes keys there, and a missing workspace or key is an error (exit 2)', () => {

@@ -75,7 +75,7 @@ describe('webhooks', () => {
       ['ftp://hooks.example.com/x', ['attendance.created'], 'url', 'invalid_url'],
       ['not a url', ['attendance.created'], 'url', 'invalid_url'],
       ['https://user:pw@hooks.example.com/', ['attendance.created'], 'url', 'invalid_url'],
-      ['https://hooks.example.com/', ['punch.made'], 'event_types', 'unknown_event_type'],
+      ['https://hooks.example.com/', ['punch.made'], 'event_types.0', 'unknown_event_type'],
       ['https://hooks.example.com/', [], 'event_types', 'required'],
     ];
     for (const [url, types, field, code] of cases) {

@@ -27,7 +27,7 @@ const rules: { folder: string; forbidden: RegExp; why: string; code?: RegExp }[]
   { folder: 'devices/protocol', forbidden: /^(?!node:|\.\/)/, why: 'protocol code is pure: text in, typed values out' },
   {
     folder: 'rest',
-    forbidden: /^\.\.\/(services\/(?!(idempotency\.service|pagination|validation|context)$)|entities|resolvers)/,
+    forbidden: /^\.\.\/(services\/(?!(idempotency\.service|pagination|validation|context|action-kinds)$)|entities|resolvers)/,
     why: 'REST routes run GraphQL operations; they call no business service',
   },
   {
