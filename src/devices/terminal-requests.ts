@@ -131,7 +131,9 @@ function knownTerminal(ctx: RequestContext, deps: TerminalDeps, r: TerminalReque
       return push(ctx, deps, device);
     case 'querydata': {
       const { tablename, count } = uploadTable(r.query);
-      if (r.query.get('type')?.toLowerCase() !== 'tabledata') return reply(OK);
+      // `type=tablename` is how the vendor document's own query examples spell `tabledata`.
+      const type = r.query.get('type')?.toLowerCase();
+      if (type !== 'tabledata' && type !== 'tablename') return reply(OK);
       return handleTableData(upload(ctx, device, r, tablename, count)).then((body) => reply(body));
     }
     case 'rtdata':

@@ -24,6 +24,7 @@ import {
   parseRtstate,
   parseTableData,
   tableDataAck,
+  tableDataTag,
   truncate,
   uploadAck,
   type LineError,
@@ -171,9 +172,17 @@ export async function handleRtstate(u: Upload): Promise<string> {
   return OK;
 }
 
-/** Security PUSH table uploads and DATA QUERY answers: `<tablename>=<declared count>`. */
+/**
+ * Security PUSH table uploads and DATA QUERY answers: `<tablename>=<declared count>`. Without a
+ * `tablename=` the rows' own tag names the table (the vendor document's query answers); a body
+ * naming no table at all is logged and acknowledged with `OK`, never as a made-up table.
+ */
 export async function handleTableData(u: Upload): Promise<string> {
-  const tablename = u.tablename ?? 'unknown';
+  const tablename = u.tablename ?? tableDataTag(u.body);
+  if (tablename === null) {
+    u.ctx.logger.warn({ serial: u.device.serialNumber, body: truncate(u.body.toString('latin1'), 500) }, 'table rows without a table name acknowledged');
+    return OK;
+  }
   const { rows, errors } = parseTableData(tablename, u.body);
   logRejected(u, `tabledata:${tablename}`, errors);
   // Users are remembered as what the terminal holds (users.reconcile compares), never made employees.

@@ -30,13 +30,53 @@ describe('terminal protocol: behaviours the peer test suites check', () => {
 
   it('wrong HTTP methods on /iclock/* answer 405 with Allow, never a registry code', async () => {
     const device = await createTerminalDevice(t.url, key);
-    for (const [method, path] of [['PUT', 'ping'], ['DELETE', 'registry'], ['PATCH', 'cdata'], ['DELETE', 'getrequest']] as const) {
+    for (const [method, path, allow] of [['PUT', 'ping', 'GET, POST'], ['DELETE', 'registry', 'GET, POST'], ['PATCH', 'cdata', 'GET, POST'], ['DELETE', 'getrequest', 'GET']] as const) {
       const reply = await iclock(t.url, method, `/iclock/${path}?SN=${device.serial_number}`);
       expect(reply.status, `${method} ${path}`).to.equal(405);
-      expect(reply.headers.get('allow')).to.equal('GET, POST');
+      expect(reply.headers.get('allow')).to.equal(allow);
       expect(reply.text).to.not.match(/RegistryCode/);
     }
     expect((await iclock(t.url, 'GET', `/iclock/ping?SN=${device.serial_number}`)).status).to.equal(200);
+  });
+
+  // Regression (issue 37): a POST poll and a GET result were answered 200 like real requests.
+  it('the command poll takes only GET and command results only POST: 405 with Allow otherwise', async () => {
+    const device = await createTerminalDevice(t.url, key);
+    const poll = await iclock(t.url, 'POST', `/iclock/getrequest?SN=${device.serial_number}`, '');
+    expect(poll.status).to.equal(405);
+    expect(poll.headers.get('allow')).to.equal('GET');
+    const results = await iclock(t.url, 'GET', `/iclock/devicecmd?SN=${device.serial_number}`);
+    expect(results.status).to.equal(405);
+    expect(results.headers.get('allow')).to.equal('POST');
+    expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${device.serial_number}`)).status).to.equal(200);
+    expect((await iclock(t.url, 'POST', `/iclock/devicecmd?SN=${device.serial_number}`, 'ID=1&Return=0&CMD=INFO')).status).to.equal(200);
+  });
+
+  // Regression (issue 37): a PIN-and-time ATTLOG line was refused as cut short: a real punch lost.
+  it('an ATTLOG line of PIN and time only is stored, with state 0 and no verify mode', async () => {
+    const device = await createTerminalDevice(t.url, key);
+    const reply = await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, '7\t2026-03-02 08:00:00\n8\t2026-03-02 08:01:00\t1\n');
+    expect(reply.text).to.equal('OK: 2');
+    const rows = await sql('select pin, local_time, punch_state, verify_type, verify_code from punch where device_serial = ? order by pin', [device.serial_number]);
+    expect(rows).to.deep.equal([
+      { pin: '7', local_time: '2026-03-02 08:00:00', punch_state: '0', verify_type: null, verify_code: null },
+      { pin: '8', local_time: '2026-03-02 08:01:00', punch_state: '1', verify_type: null, verify_code: null },
+    ]);
+  });
+
+  // Regression (issue 37): query rows posted without tablename= were acknowledged `unknown=1`.
+  it('querydata rows without a tablename are acknowledged with the table their rows name, as the vendor document does', async () => {
+    const device = await accessTerminal();
+    const sn = device.serial_number;
+    const row = 'biodata pin=1\tno=0\tindex=0\tvalid=1\tduress=0\ttype=1\tmajorver=10\tminorver=0\tformat=0\ttmp=';
+    // The vendor document's query answer: `type=tablename`, no tablename=, two packets of one row.
+    const first = await iclock(t.url, 'POST', `/iclock/querydata?SN=${sn}&type=tablename&count=1&packcnt=2&packidx=1`, row);
+    expect(first.text).to.equal('biodata=1');
+    const typed = await iclock(t.url, 'POST', `/iclock/querydata?SN=${sn}&type=tabledata&cmdid=9&count=2`, 'user uid=1\tpin=1\nuser uid=2\tpin=2');
+    expect(typed.text).to.equal('user=2');
+    // Rows that name no table: acknowledged, never as a made-up table.
+    const untagged = await iclock(t.url, 'POST', `/iclock/querydata?SN=${sn}&type=tabledata&count=1`, 'pin=1\tname=x');
+    expect(untagged.text).to.equal('OK');
   });
 
   it('an explicit DeviceType=att outranks a remembered access-control mode', async () => {
