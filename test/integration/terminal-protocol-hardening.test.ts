@@ -1,8 +1,10 @@
 import { expect } from 'chai';
 import type { RequestContext } from '../../src/services/context';
 import { enqueueCommand } from '../../src/services/device-command.service';
-import { createWorkspace } from '../support/factories';
+import { createEmployee, createWorkspace } from '../support/factories';
+import { rest } from '../support/http';
 import { createTerminalDevice, fixtureBody, iclock } from '../support/terminal';
+import { encodeZkTime } from '../../src/devices/protocol';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // The terminal behaviours where two public PUSH servers' test suites (ported and run against
@@ -77,6 +79,45 @@ describe('terminal protocol: behaviours the peer test suites check', () => {
     // Rows that name no table: acknowledged, never as a made-up table.
     const untagged = await iclock(t.url, 'POST', `/iclock/querydata?SN=${sn}&type=tabledata&count=1`, 'pin=1\tname=x');
     expect(untagged.text).to.equal('OK');
+  });
+
+  /** Polls like the terminal until nothing more is queued; the commands delivered, without their `C:<id>:`. */
+  const pollAll = async (sn: string): Promise<string[]> => {
+    const commands: string[] = [];
+    for (let polls = 0; polls < 50; polls++) {
+      const reply = await iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`);
+      if (reply.text === 'OK') return commands;
+      commands.push(...reply.text.split('\n').map((line) => line.replace(/^C:[^:]+:/, '')));
+    }
+    throw new Error('the queue never drained');
+  };
+
+  // Issue 35: the Security PUSH document, sections 12.1.1.1 and 12.1.1.5 (and 7.4 for the options).
+  it('the user validity and the userauthorize DevID follow the DateFmtFunOn and AccSupportFunList the terminal reported', async () => {
+    const device = await accessTerminal(); // fx 33: DateFmtFunOn=0, position 26 of AccSupportFunList is 0
+    const sn = device.serial_number;
+    const call = (method: string, path: string, body?: unknown) => rest(t.url, method, path, { key, body });
+    const [{ company_id }] = await sql('select company_id from device where id = ?', [device.id]);
+    const employee = await createEmployee(t.url, key, company_id, { pin: '7001', name: 'Val', lastname: 'Idity' });
+    const [door] = (await call('GET', `/public/v2/devices/${device.id}/doors`)).body;
+    const schedule = (await call('POST', '/public/v2/access_schedules', { company_id, name: 'Days', intervals: [{ weekday: 1, start_time: '08:00', end_time: '18:00' }] })).body;
+    const level = (await call('POST', '/public/v2/access_levels', { company_id, name: 'Door', schedule_id: schedule.id, door_ids: [door.id] })).body;
+    const member = (end: string) => call('POST', `/public/v2/access_levels/${level.id}/employees`, [{ employee_id: employee.id, start_date: '2026-11-01', end_date: end }]);
+    expect((await member('2026-11-20')).status).to.equal(200);
+    const before = (await pollAll(sn)).filter((c) => c.includes('Pin=7001'));
+    expect(before).to.include('DATA UPDATE user CardNo=\tPin=7001\tPassword=\tGroup=0\tStartTime=20261101\tEndTime=20261120\tName=Val Idity\tPrivilege=0');
+    expect(before.filter((c) => c.startsWith('DATA UPDATE userauthorize'))).to.deep.equal(['DATA UPDATE userauthorize Pin=7001\tAuthorizeTimezoneId=2\tAuthorizeDoorId=1']);
+
+    // The terminal reports ZK-encoded validity and DevID in its tables; the next change is written so.
+    const list = /AccSupportFunList=(\d+)/.exec(fixtureBody('33-zkdoc-acc-registry-F20M.txt').toString())![1]!;
+    const options = `DateFmtFunOn=1,AccSupportFunList=${list.slice(0, 26)}1${list.slice(27)}`;
+    expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${sn}&table=options`, options)).text).to.equal('OK');
+    expect((await member('2026-11-25')).status).to.equal(200);
+    const after = (await pollAll(sn)).filter((c) => c.includes('Pin=7001'));
+    const start = encodeZkTime({ year: 2026, month: 11, day: 1, hour: 0, minute: 0, second: 0 });
+    const end = encodeZkTime({ year: 2026, month: 11, day: 25, hour: 23, minute: 59, second: 59 });
+    expect(after).to.include(`DATA UPDATE user CardNo=\tPin=7001\tPassword=\tGroup=0\tStartTime=${start}\tEndTime=${end}\tName=Val Idity\tPrivilege=0`);
+    expect(after.filter((c) => c.startsWith('DATA UPDATE userauthorize'))).to.deep.equal(['DATA UPDATE userauthorize Pin=7001\tAuthorizeTimezoneId=2\tAuthorizeDoorId=1\tDevID=1']);
   });
 
   it('an explicit DeviceType=att outranks a remembered access-control mode', async () => {

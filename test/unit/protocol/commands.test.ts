@@ -79,7 +79,7 @@ describe('commands', () => {
   it('access-control user, authorisation and delete commands', () => {
     expect(updateAccessUserCommand({ pin: '41235478', name: 'Gym Member', cardNo: '123', startTime: 0, endTime: 0 }))
       .to.equal('DATA UPDATE user CardNo=123\tPin=41235478\tPassword=\tGroup=0\tStartTime=0\tEndTime=0\tName=Gym Member\tPrivilege=0');
-    expect(updateUserAuthorizeCommand({ pin: '1', timezoneId: 1, doors: [1, 3] })).to.equal('DATA UPDATE userauthorize Pin=1\tAuthorizeTimezoneId=1\tAuthorizeDoorId=5\tDevID=1');
+    expect(updateUserAuthorizeCommand({ pin: '1', timezoneId: 1, doors: [1, 3] })).to.equal('DATA UPDATE userauthorize Pin=1\tAuthorizeTimezoneId=1\tAuthorizeDoorId=5');
     expect(deleteAccessUserCommands('1')).to.deep.equal(['DATA DELETE userauthorize Pin=1', 'DATA DELETE templatev10 Pin=1', 'DATA DELETE user Pin=1']);
   });
 
