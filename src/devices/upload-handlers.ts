@@ -9,6 +9,7 @@ import { applyDoorStates } from '../services/door-state.service';
 import { noteClockReading } from '../services/device-clock.service';
 import { recordReportedUsers } from '../services/user-reconcile.service';
 import { recordDoorStates, recordReportedOptions, type TerminalDevice } from '../services/terminal.service';
+import { attachCommandResultFields } from '../services/device-command.service';
 import { recordTerminalTemplates } from '../services/employee-template.service';
 import { uploadSlots } from './upload-slots';
 import { biodataTemplate, operlogTemplates, tableDataTemplates } from './uploaded-templates';
@@ -200,6 +201,21 @@ export async function handleOptions(u: Upload): Promise<string> {
   const { options, errors } = parseOptions(u.body);
   logRejected(u, 'options', errors);
   await recordReportedOptions(u.ctx, u.device.id, options, { model: options.DeviceName ?? null, firmware: options.FWVersion ?? options.FirmVer ?? null });
+  return OK;
+}
+
+/**
+ * The answer to a Security PUSH `GET OPTIONS` (`/iclock/querydata?type=options&cmdid=…`): the pairs
+ * are what the terminal reports about itself (stored like a `table=options` push) and the result of
+ * that command (`info.refresh` shows them). Acknowledged `OK`.
+ */
+export async function handleQueriedOptions(u: Upload, commandId: string | null): Promise<string> {
+  const { options, errors } = parseOptions(u.body);
+  logRejected(u, 'options', errors);
+  await recordReportedOptions(u.ctx, u.device.id, options, { model: options.DeviceName ?? null, firmware: options.FirmVer ?? options.FWVersion ?? null });
+  if (commandId !== null && !(await attachCommandResultFields(u.ctx, u.device.id, commandId, options))) {
+    u.ctx.logger.warn({ serial: u.device.serialNumber, commandId }, 'options posted for an unknown or concluded command: stored as reported options only');
+  }
   return OK;
 }
 

@@ -339,9 +339,32 @@ export function verifySumAttlogCommand(from: string, to: string): string {
   return `VERIFY SUM ATTLOG ${localRange(from, to).map(([k, v]) => `${k}=${v}`).join('\t')}`;
 }
 
-/** `INFO`: the terminal answers its firmware, counts and capacities as result lines. */
+/** `INFO` (attendance PUSH): the terminal answers its firmware, counts and capacities as result lines. */
 export function infoCommand(): string {
   return 'INFO';
+}
+
+/**
+ * What an access-control terminal is asked for by `info.refresh`: the keys of the Security PUSH
+ * document's own `GET OPTIONS` examples (section 12.5.2: identity, doors, readers, capacities,
+ * algorithm, event and verify support; `DateFmtFunOn`; the biometric switches), without `ComPwd`
+ * (the terminal's communication password, which Timegate has no use for and should not hold).
+ */
+export const ACCESS_INFO_OPTION_KEYS = [
+  '~SerialNumber', 'FirmVer', '~DeviceName', 'LockCount', 'ReaderCount', 'AuxInCount', 'AuxOutCount', 'MachineType', '~IsOnlyRFMachine',
+  '~MaxUserCount', '~MaxAttLogCount', '~MaxFingerCount', '~MaxUserFingerCount', 'MThreshold', 'IPAddress', 'NetMask', 'GATEIPAddress',
+  '~ZKFPVersion', 'SimpleEventType', 'VerifyStyles', 'EventTypes', 'DateFmtFunOn', 'FingerFunOn', 'FvFunOn', 'FaceFunOn',
+] as const;
+
+/**
+ * `GET OPTIONS k1,k2,…` (Security PUSH, section 12.5.2): the access-control terminal posts the
+ * values as one `k=v,k=v` line to `/iclock/querydata?type=options&cmdid=<id>&tablename=options`,
+ * then answers `Return=0&CMD=GET OPTIONS`. Access controllers have no `INFO` verb.
+ */
+export function getOptionsCommand(keys: readonly string[]): string {
+  if (keys.length === 0) throw new RangeError('GET OPTIONS needs at least one key');
+  for (const key of keys) if (!/^~?[A-Za-z][A-Za-z0-9]{0,63}$/.test(key)) throw new RangeError(`invalid option name ${JSON.stringify(key)}`);
+  return `GET OPTIONS ${keys.join(',')}`;
 }
 
 /** Restart: `REBOOT` (attendance) or `CONTROL DEVICE 03000000` (access control). */
