@@ -9,7 +9,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics';
 import type { Principal, RequestContext } from '../services/context';
-import { ICLOCK_METHODS, iclockEndpoint, isIclockMethod, queryParams, type IclockEndpoint, type IclockQuery } from './protocol';
+import { iclockEndpoint, iclockMethods, isIclockMethod, queryParams, type IclockEndpoint, type IclockQuery } from './protocol';
 import { terminalRequestKind } from './request-kind';
 import { handleTerminalRequest, type TerminalDeps, type TerminalReply } from './terminal-requests';
 import { TerminalGone } from './upload-handlers';
@@ -151,8 +151,8 @@ export function createIclockHandler(deps: IclockHandlerDeps): (req: http.Incomin
     const now = deps.now();
     const endpoint = iclockEndpoint(url);
     if (!endpoint) return sendText(res, now, { status: 404, body: 'Not Found' });
-    if (!isIclockMethod(req.method)) {
-      res.setHeader('Allow', ICLOCK_METHODS.join(', '));
+    if (!isIclockMethod(req.method, endpoint)) {
+      res.setHeader('Allow', iclockMethods(endpoint).join(', '));
       return sendText(res, now, { status: 405, body: 'Method Not Allowed' });
     }
     const query = queryParams(url);

@@ -19,7 +19,7 @@ export function terminalRequestKind(endpoint: IclockEndpoint, method: string, qu
     case 'push':
       return 'config';
     case 'querydata':
-      return query.get('type')?.toLowerCase() === 'tabledata' ? 'tabledata' : 'query';
+      return ['tabledata', 'tablename'].includes(query.get('type')?.toLowerCase() ?? '') ? 'tabledata' : 'query';
     case 'rtdata':
       return 'time';
     case 'fdata':

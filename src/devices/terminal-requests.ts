@@ -38,7 +38,7 @@ import {
 import type { PresenceBuffer } from './presence-buffer';
 import type { TerminalCache } from './terminal-cache';
 import { cutToCodePoints } from '../services/validation';
-import { handleAttPhoto, handleCdataUpload, handleTableData, type Upload } from './upload-handlers';
+import { handleAttPhoto, handleCdataUpload, handleQueriedOptions, handleTableData, type Upload } from './upload-handlers';
 
 export interface TerminalRequest {
   endpoint: IclockEndpoint;
@@ -131,7 +131,10 @@ function knownTerminal(ctx: RequestContext, deps: TerminalDeps, r: TerminalReque
       return push(ctx, deps, device);
     case 'querydata': {
       const { tablename, count } = uploadTable(r.query);
-      if (r.query.get('type')?.toLowerCase() !== 'tabledata') return reply(OK);
+      // `type=tablename` is how the vendor document's own query examples spell `tabledata`.
+      const type = r.query.get('type')?.toLowerCase();
+      if (type === 'options') return handleQueriedOptions(upload(ctx, device, r, tablename, count), r.query.get('cmdid') ?? null).then((body) => reply(body));
+      if (type !== 'tabledata' && type !== 'tablename') return reply(OK);
       return handleTableData(upload(ctx, device, r, tablename, count)).then((body) => reply(body));
     }
     case 'rtdata':

@@ -9,6 +9,7 @@ import { applyDoorStates } from '../services/door-state.service';
 import { noteClockReading } from '../services/device-clock.service';
 import { recordReportedUsers } from '../services/user-reconcile.service';
 import { recordDoorStates, recordReportedOptions, type TerminalDevice } from '../services/terminal.service';
+import { attachCommandResultFields } from '../services/device-command.service';
 import { recordTerminalTemplates } from '../services/employee-template.service';
 import { uploadSlots } from './upload-slots';
 import { biodataTemplate, operlogTemplates, tableDataTemplates } from './uploaded-templates';
@@ -24,6 +25,7 @@ import {
   parseRtstate,
   parseTableData,
   tableDataAck,
+  tableDataTag,
   truncate,
   uploadAck,
   type LineError,
@@ -171,9 +173,17 @@ export async function handleRtstate(u: Upload): Promise<string> {
   return OK;
 }
 
-/** Security PUSH table uploads and DATA QUERY answers: `<tablename>=<declared count>`. */
+/**
+ * Security PUSH table uploads and DATA QUERY answers: `<tablename>=<declared count>`. Without a
+ * `tablename=` the rows' own tag names the table (the vendor document's query answers); a body
+ * naming no table at all is logged and acknowledged with `OK`, never as a made-up table.
+ */
 export async function handleTableData(u: Upload): Promise<string> {
-  const tablename = u.tablename ?? 'unknown';
+  const tablename = u.tablename ?? tableDataTag(u.body);
+  if (tablename === null) {
+    u.ctx.logger.warn({ serial: u.device.serialNumber, body: truncate(u.body.toString('latin1'), 500) }, 'table rows without a table name acknowledged');
+    return OK;
+  }
   const { rows, errors } = parseTableData(tablename, u.body);
   logRejected(u, `tabledata:${tablename}`, errors);
   // Users are remembered as what the terminal holds (users.reconcile compares), never made employees.
@@ -191,6 +201,21 @@ export async function handleOptions(u: Upload): Promise<string> {
   const { options, errors } = parseOptions(u.body);
   logRejected(u, 'options', errors);
   await recordReportedOptions(u.ctx, u.device.id, options, { model: options.DeviceName ?? null, firmware: options.FWVersion ?? options.FirmVer ?? null });
+  return OK;
+}
+
+/**
+ * The answer to a Security PUSH `GET OPTIONS` (`/iclock/querydata?type=options&cmdid=…`): the pairs
+ * are what the terminal reports about itself (stored like a `table=options` push) and the result of
+ * that command (`info.refresh` shows them). Acknowledged `OK`.
+ */
+export async function handleQueriedOptions(u: Upload, commandId: string | null): Promise<string> {
+  const { options, errors } = parseOptions(u.body);
+  logRejected(u, 'options', errors);
+  await recordReportedOptions(u.ctx, u.device.id, options, { model: options.DeviceName ?? null, firmware: options.FirmVer ?? options.FWVersion ?? null });
+  if (commandId !== null && !(await attachCommandResultFields(u.ctx, u.device.id, commandId, options))) {
+    u.ctx.logger.warn({ serial: u.device.serialNumber, commandId }, 'options posted for an unknown or concluded command: stored as reported options only');
+  }
   return OK;
 }
 

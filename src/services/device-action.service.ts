@@ -6,7 +6,7 @@
 // is a `device.action.updated` event.
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { checkCommand, clearLogCommand, queryAccessUsersCommand, queryUsersCommand, encodeZkTime, formatLocalTime, infoCommand, instantToLocal, queryAttlogCommand, rebootCommand, setClockCommand, verifySumAttlogCommand } from '../devices/protocol';
+import { ACCESS_INFO_OPTION_KEYS, checkCommand, clearLogCommand, getOptionsCommand, queryAccessUsersCommand, queryUsersCommand, encodeZkTime, formatLocalTime, infoCommand, instantToLocal, queryAttlogCommand, rebootCommand, setClockCommand, verifySumAttlogCommand } from '../devices/protocol';
 import { forgetClockReading } from './device-clock.service';
 import { finishReconciles } from './user-reconcile.service';
 import { Device, DeviceAction } from '../entities';
@@ -21,7 +21,7 @@ import { FieldChecker, isCalendarDate } from './validation';
 
 import { DEVICE_ACTION_TYPES } from './action-kinds';
 export { DEVICE_ACTION_TYPES };
-/** How recent a matching `attendance.count` must be for `logs.clear`: no punch may be lost to a clear. */
+/** How recent the terminal's record count (`info.refresh` or `attendance.count`) must be for `logs.clear`. */
 export const CLEAR_NEEDS_COUNT_WITHIN_MS = 60 * 60_000;
 export type DeviceActionType = (typeof DEVICE_ACTION_TYPES)[number];
 /** Days one `DATA QUERY ATTLOG` may span: firmware refuses longer ranges, so a backfill is cut into windows. */
@@ -76,7 +76,8 @@ function plan(device: Device, type: string | null | undefined, options: Record<s
   check.done();
   switch (kind) {
     case 'info.refresh':
-      return { type: kind, options: {}, commands: [infoCommand()] };
+      // Access controllers have no INFO verb: their document reads parameters with GET OPTIONS.
+      return { type: kind, options: {}, commands: [access ? getOptionsCommand(ACCESS_INFO_OPTION_KEYS) : infoCommand()] };
     case 'reboot':
       return { type: kind, options: {}, commands: [rebootCommand(access ? 'access' : 'attendance')] };
     case 'attendance.count': {
@@ -158,32 +159,78 @@ async function findDevice(ctx: RequestContext, deviceId: number): Promise<Device
   return device;
 }
 
+/** The terminal's attendance-record count in an `info.refresh` result (the `TransactionCount` line of its INFO answer). */
+function infoRecordCount(result: { info?: Array<{ key: string; value: string }> } | null): number | null {
+  const line = result?.info?.find((f) => f.key.replace(/^~/, '').toLowerCase() === 'transactioncount');
+  return line && /^\d{1,9}$/.test(line.value.trim()) ? Number(line.value.trim()) : null;
+}
+
 /**
- * `logs.clear` deletes the terminal's records for good: refused unless an `attendance.count` of
- * this terminal succeeded within the hour and matched (and no punch of the terminal arrived since
- * that count: a record Timegate got after the count could still be missing from it).
+ * `logs.clear` deletes the terminal's records for good, so it needs the terminal's own count, from
+ * the newest of its `info.refresh` (every record it holds) and `attendance.count` (the records of a
+ * range) that succeeded within the hour. Allowed when Timegate had received at least as many of
+ * the terminal's records (of that range, made since its last clear by Timegate) by the time of the
+ * count: Timegate holds only records this terminal sent, so as many means all of them. Holding MORE
+ * (the terminal was cleared from its menu, or overwrote old records) is no reason to refuse. A count of a range must also cover the
+ * terminal's total (its last reported record count). A refusal says how many records would be lost,
+ * since when, and what to run.
  */
-async function requireMatchingCount(ctx: RequestContext, deviceId: number, now: Date): Promise<void> {
-  const [count] = await (ctx.em as EntityManager).execute<{ completed_at: Date; matched: boolean | null; device_records: number | null }[]>(
-    `select completed_at, (result->>'matched')::boolean as matched, (result->>'deviceRecords')::int as device_records from device_action
-     where device_id = ? and type = 'attendance.count' and status = 'succeeded' and completed_at > ?
-     order by completed_at desc limit 1`,
-    [deviceId, new Date(now.getTime() - CLEAR_NEEDS_COUNT_WITHIN_MS)],
+async function requireSafeClear(ctx: RequestContext, device: Device, now: Date): Promise<void> {
+  const em = ctx.em as EntityManager;
+  const [latest] = await em.execute<{ type: string; completed_at: Date; options: { startDate?: string; endDate?: string }; result: Record<string, any> | null }[]>(
+    `select type, completed_at, options, result from device_action
+     where device_id = ? and type in ('info.refresh', 'attendance.count') and status = 'succeeded' and completed_at > ?
+     order by completed_at desc, id desc limit 1`,
+    [device.id, new Date(now.getTime() - CLEAR_NEEDS_COUNT_WITHIN_MS)],
   );
-  if (!count || !count.matched) {
-    throw DomainError.field('type', 'count_not_matched', 'logs.clear needs an attendance.count of this terminal that matched within the last hour: run one (and a backfill if it does not match) first.');
+  const counted = latest?.type === 'info.refresh' ? infoRecordCount(latest.result as { info?: Array<{ key: string; value: string }> }) : latest ? Number(latest.result?.deviceRecords) : null;
+  if (!latest || counted === null || !Number.isInteger(counted)) {
+    throw DomainError.field(
+      'type',
+      'count_required',
+      latest
+        ? "logs.clear needs the terminal's record count: its last info.refresh did not report one (TransactionCount). Run attendance.count over every day it may hold records, then clear within the hour."
+        : "logs.clear needs the terminal's record count from within the last hour: run info.refresh (or attendance.count over every day it may hold records), then clear.",
+    );
   }
-  // The count must have covered every record the terminal holds (its INFO total), not just a range of them.
-  const [device] = await (ctx.em as EntityManager).execute<{ attlog_count: number | null }[]>('select attlog_count from device where id = ?', [deviceId]);
-  if (device?.attlog_count != null && device.attlog_count !== count.device_records) {
+  const at = new Date(latest.completed_at);
+  const range = latest.type === 'attendance.count' ? { from: latest.options.startDate!, to: latest.options.endDate! } : null;
+  // What Timegate holds of the records the terminal counted: received by the time of the count (a
+  // later one was made after it) and made after the terminal's last clear (it holds none older).
+  const [cleared] = await em.execute<{ at: Date | null }[]>(
+    "select max(completed_at) as at from device_action where device_id = ? and type = 'logs.clear' and status = 'succeeded'",
+    [device.id],
+  );
+  const [held] = await em.execute<{ n: number; first: string | null }[]>(
+    `select count(*)::int as n, min(local_time) as first from punch
+     where device_id = ? and received_at <= ? and punch_time > ?${range ? ' and local_time >= ? and local_time <= ?' : ''}`,
+    [device.id, at, cleared?.at ?? new Date(0), ...(range ? [`${range.from} 00:00:00`, `${range.to} 23:59:59`] : [])],
+  );
+  const countedWhen = `${latest.type} at ${at.toISOString()}`;
+  if (held!.n < counted) {
+    const first = held!.first?.slice(0, 10) ?? null;
+    const since = range ? `of ${range.from} to ${range.to}` : first ? `of any day the terminal holds (Timegate's oldest record from it is of ${first})` : 'of any day the terminal holds (Timegate holds none from it)';
+    const backfillFrom = range ? range.from : (first ?? localDate(device.createdAt, device.timeZone));
     throw DomainError.field(
       'type',
       'count_not_matched',
-      `The last attendance.count covered ${count.device_records} of the terminal's ${device.attlog_count} records: count a range that holds them all before clearing.`,
+      `Clearing would delete ${counted - held!.n} record(s) Timegate does not hold: the terminal counted ${counted} ${range ? `between ${range.from} and ${range.to}` : 'in all'} (${countedWhen}) and Timegate had received ${held!.n} of them. ` +
+        `The missing records are ${since}. Run attendance.backfill from ${backfillFrom}${range ? '' : ' (or earlier, if the terminal holds older records)'} to ${range ? range.to : localDate(now, device.timeZone)}, then ${latest.type} again, and clear.`,
     );
   }
-  const [later] = await (ctx.em as EntityManager).execute<{ n: number }[]>('select count(*)::int as n from punch where device_id = ? and received_at > ?', [deviceId, count.completed_at]);
-  if (later!.n > 0) throw DomainError.field('type', 'count_not_matched', 'Punches of this terminal arrived after the last attendance.count: count again before clearing.');
+  // A count of a range says nothing of the records outside it: the terminal's total must be no more.
+  if (range) {
+    const [row] = await em.execute<{ attlog_count: number | null }[]>('select attlog_count from device where id = ?', [device.id]);
+    const total = row?.attlog_count ?? null;
+    if (total !== null && total > counted) {
+      throw DomainError.field(
+        'type',
+        'count_not_matched',
+        `Clearing would delete ${total - counted} record(s) outside the counted range ${range.from} to ${range.to}: the terminal holds ${total} in all, the count (${countedWhen}) covered ${counted}. ` +
+          'Run info.refresh (it counts every record), or attendance.count over every day the terminal may hold records, then clear.',
+      );
+    }
+  }
 }
 
 /** Queues the action's commands and records it (`queued`, with its first event), in one transaction. */
@@ -193,7 +240,7 @@ export async function createDeviceAction(ctx: RequestContext, deviceId: number, 
   const device = await findDevice(ctx, deviceId);
   const now = ctx.now();
   const planned = plan(device, input.type, options, now);
-  if (planned.type === 'logs.clear') await requireMatchingCount(ctx, device.id, now);
+  if (planned.type === 'logs.clear') await requireSafeClear(ctx, device, now);
   const expiresAt = new Date(now.getTime() + ctx.config.deviceActionExpirySeconds * 1000);
   const actionId = `dact_${randomBytes(12).toString('hex')}`;
   const action = await ctx.em.transactional(async (em) => {
@@ -277,8 +324,13 @@ interface CommandRow {
 /** What a succeeded action found out. */
 async function resultOf(em: EntityManager, action: ActionRow, commands: CommandRow[]): Promise<Record<string, unknown>> {
   switch (action.type) {
-    case 'info.refresh':
-      return { info: commands.flatMap((c) => Object.entries(c.result_fields ?? {}).map(([key, value]) => ({ key, value }))) };
+    case 'info.refresh': {
+      const info = commands.flatMap((c) => Object.entries(c.result_fields ?? {}).map(([key, value]) => ({ key, value })));
+      // The record count the terminal just reported is the device's (logs.clear compares with it).
+      const records = infoRecordCount({ info });
+      if (records !== null) await em.execute('update device set attlog_count = ? where id = ?', [records, action.device_id]);
+      return { info };
+    }
     case 'reboot':
       return {};
     case 'attendance.count': {

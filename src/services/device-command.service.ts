@@ -157,6 +157,22 @@ export async function recordCommandResults(
 }
 
 /**
+ * Values a terminal posted for one of its commands before the command's result (the options a
+ * Security PUSH `GET OPTIONS` asks for arrive at `/iclock/querydata`): kept with the command as its
+ * result fields, as the extra lines of an `INFO` result are. Only a command of this device that is
+ * still waiting for its result; returns whether one was.
+ */
+export async function attachCommandResultFields(ctx: RequestContext, deviceId: number, commandId: string, fields: Record<string, string>): Promise<boolean> {
+  if (Object.keys(fields).length === 0) return false;
+  const rows = await ctx.em.execute<{ id: number }[]>(
+    `update device_command set result_fields = coalesce(result_fields, '{}'::jsonb) || ?::jsonb
+     where device_id = ? and command_id = ? and status in ('sent', 'queued') returning id`,
+    [JSON.stringify(fields), deviceId, commandId],
+  );
+  return rows.length > 0;
+}
+
+/**
  * Periodic housekeeping (every process may run it; each statement is idempotent): sent commands
  * without a result after the timeout are queued again, or failed after the last attempt; queued
  * commands past their expiry are expired.

@@ -22,7 +22,9 @@ import {
   updateBioPhotoCommand,
   updateUserPicCommand,
   userTimeZonesField,
+  terminalDialect,
   type BiodataTemplate,
+  type TerminalDialect,
 } from '../devices/protocol';
 
 /** What the sync engine needs to know about a terminal. */
@@ -40,6 +42,8 @@ export interface SyncTerminal {
   userPhoto: boolean;
   /** Attendance terminals: takes the PUSH 2.x access settings (`AccTimeZone`, the user's `TZ`) until it refuses them. */
   accessTables: boolean;
+  /** Access control: how `user` validity and `userauthorize` DevID are written (its `DateFmtFunOn`, `AccSupportFunList`). */
+  dialect: TerminalDialect;
 }
 
 export interface SyncTemplate {
@@ -86,7 +90,7 @@ const yyyymmdd = (date: string | null | undefined) => (date ? Number(date.replac
  * wanted, or wanted with other doors, is deleted by its own key (pin and time zone, never a
  * wholesale delete); every wanted row is written.
  */
-function authorizeCommands(pin: string, sent: readonly TerminalGrant[], wanted: readonly TerminalGrant[]): string[] {
+function authorizeCommands(pin: string, sent: readonly TerminalGrant[], wanted: readonly TerminalGrant[], dialect: TerminalDialect): string[] {
   const commands: string[] = [];
   for (const old of sent) {
     const now = wanted.find((g) => g.timezoneId === old.timezoneId);
@@ -94,7 +98,7 @@ function authorizeCommands(pin: string, sent: readonly TerminalGrant[], wanted: 
   }
   for (const grant of wanted) {
     const doors = Array.from({ length: 8 }, (_, i) => i + 1).filter((door) => grant.doorMask & (1 << (door - 1)));
-    commands.push(updateUserAuthorizeCommand({ pin, timezoneId: grant.timezoneId, doors }));
+    commands.push(updateUserAuthorizeCommand({ pin, timezoneId: grant.timezoneId, doors }, dialect));
   }
   return commands;
 }
@@ -146,6 +150,7 @@ export function terminalOf(device: {
     facePhoto: on('BioPhotoFun') || on('VisilightFun') || (option(options, 'MultiBioPhotoSupport') ?? '').split(':')[9] === '1',
     userPhoto: on('PhotoFunOn') || on('UserPicURLFunOn'),
     accessTables: !device.access && !device.accessTablesRefused,
+    dialect: terminalDialect(options),
   };
 }
 
@@ -234,8 +239,8 @@ export function syncCommands(terminal: SyncTerminal, row: SyncRow, templates: re
     // A user re-created under a new pin starts with no authorisation (the old pin's were deleted).
     const sent = commands.length > 0 ? [] : (row.sentAccess ?? everyDoor);
     commands.push(
-      updateAccessUserCommand({ pin: row.pin, name: row.name, privilege: row.privilege, startTime: yyyymmdd(row.validFrom), endTime: yyyymmdd(row.validUntil) }),
-      ...authorizeCommands(row.pin, sent, row.access ?? everyDoor),
+      updateAccessUserCommand({ pin: row.pin, name: row.name, privilege: row.privilege, startTime: yyyymmdd(row.validFrom), endTime: yyyymmdd(row.validUntil) }, terminal.dialect),
+      ...authorizeCommands(row.pin, sent, row.access ?? everyDoor, terminal.dialect),
     );
   } else {
     const timeZones = terminal.accessTables ? attendanceTimeZones(row) : undefined;

@@ -73,9 +73,10 @@ export async function ingestAttlog(ctx: RequestContext, device: TerminalDevice, 
       pin: r.pin,
       punchTime: toInstant(r.localTime, device.timeZone),
       localTime: r.localTime,
-      // Non-numeric values are kept as sent (the state as its raw text, the mode as its name).
+      // Non-numeric values are kept as sent (the state as its raw text, the mode as its name); a
+      // line without a verify mode has none (null), not an invented one.
       punchState: r.status === null ? cutToCodePoints(r.statusRaw, 16) : String(r.status),
-      verifyType: r.verify === null ? cutToCodePoints(r.verifyRaw, 64) : verifyTypeName(r.verify),
+      verifyType: r.verify !== null ? verifyTypeName(r.verify) : r.verifyRaw === '' ? null : cutToCodePoints(r.verifyRaw, 64),
       verifyCode: r.verify,
       workCode: r.workCode === '' ? null : cutToCodePoints(r.workCode, 32),
       deviceRecordIndex: null,

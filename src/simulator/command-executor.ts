@@ -26,6 +26,8 @@ export interface ExecutionContext {
   now(): string;
   /** `key=value` lines a terminal appends after an `INFO` result (fx 15). */
   infoLines(): string[];
+  /** Security PUSH: every parameter the terminal can answer to `GET OPTIONS` (its registry and inventory keys). */
+  optionPairs?(): Array<[string, string]>;
   /** Attendance terminals: holds the PUSH 2.x access settings (`AccTimeZone`); false answers -1004 like firmware without them. */
   accessTables?: boolean;
   /** Photos: which the terminal takes, and its answer to a comparison photo (`0` or a code such as `D01E0001`). */
@@ -54,8 +56,8 @@ export interface CommandOutcome {
   clockSetTo?: Date;
   /** Templates the terminal made (a face enrolled from a photo with `PostBackTmpFlag=1`), to upload. */
   newTemplates?: TemplateRecord[];
-  /** Security PUSH `DATA QUERY tablename=…`: the rows to post to `/iclock/querydata` before the result. */
-  queryAnswer?: { table: string; lines: string[] };
+  /** Security PUSH `DATA QUERY tablename=…` / `GET OPTIONS`: what to post to `/iclock/querydata` before the result. */
+  queryAnswer?: { table: string; lines: string[]; type?: 'tabledata' | 'options' };
 }
 
 /** Attendance echoes only `DATA` for data commands (fx 12, 31); security echoes the full verb (fx 39). */
@@ -113,8 +115,21 @@ export function executeCommand(ctx: ExecutionContext, cmd: ParsedCommand): Comma
       outcome.effect = 'upload-now';
       break;
     case 'INFO':
-      outcome.extraLines = ctx.infoLines();
+      // An attendance verb: access controllers do not know it (Security PUSH has GET OPTIONS).
+      if (ctx.family === 'acc') outcome.rc = RC_NOT_SUPPORTED;
+      else outcome.extraLines = ctx.infoLines();
       break;
+    case 'GET OPTIONS': {
+      // Security PUSH section 12.5.2: the values go to /iclock/querydata (type=options), then Return=0.
+      if (ctx.family !== 'acc') {
+        outcome.rc = RC_NOT_SUPPORTED;
+        break;
+      }
+      const known = new Map((ctx.optionPairs?.() ?? []).map(([k, v]) => [k.replace(/^~/, '').toLowerCase(), [k, v] as const]));
+      const pairs = cmd.operand.split(',').map((k) => known.get(k.trim().replace(/^~/, '').toLowerCase())).filter((p) => p !== undefined);
+      outcome.queryAnswer = { table: 'options', type: 'options', lines: [pairs.map(([k, v]) => `${k}=${v}`).join(',')] };
+      break;
+    }
     case 'SET OPTIONS':
     case 'SET OPTION': {
       // Only the clock is modelled: `DateTime=<ZK-encoded local seconds>`; other options are accepted.

@@ -139,6 +139,9 @@ export function registryLine(p: DeviceProfile): string {
     ['FingerFunOn', '1'],
     ['FaceFunOn', '1'],
     ['MultiBioDataSupport', '0:1:1:0:0:0:0:0:0:1:0'],
+    // Validity as YYYYMMDD, and tables with a DevID field (position 26 of AccSupportFunList).
+    ['DateFmtFunOn', '0'],
+    ['AccSupportFunList', `${'0'.repeat(26)}1${'0'.repeat(7)}`],
     ...faceOptions(p),
   ];
   return pairs.map(([k, v]) => `${k}=${v}`).join(',');

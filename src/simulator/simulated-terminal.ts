@@ -222,6 +222,7 @@ export class SimulatedTerminal extends EventEmitter {
       store: this.store,
       now: () => this.deviceNow(),
       infoLines: () => infoResultLines(this.profile, this.store),
+      optionPairs: () => [...registryLine(this.profile).split(','), ...infoResultLines(this.profile, this.store)].map((pair): [string, string] => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
       accessTables: config.accessTables ?? true,
       photos: {
         visibleFace: this.profile.visibleFace,
@@ -662,9 +663,9 @@ export class SimulatedTerminal extends EventEmitter {
   }
 
   /** The rows of a `DATA QUERY` in one packet, before the command's result (fx 38). */
-  private async postQueryAnswer(commandId: string, answer: { table: string; lines: string[] }): Promise<void> {
+  private async postQueryAnswer(commandId: string, answer: { table: string; lines: string[]; type?: 'tabledata' | 'options' }): Promise<void> {
     const params: Array<[string, string]> = [
-      ['type', 'tabledata'], ['cmdid', commandId], ['tablename', answer.table], ['count', String(answer.lines.length)], ['packcnt', '1'], ['packidx', '1'],
+      ['type', answer.type ?? 'tabledata'], ['cmdid', commandId], ['tablename', answer.table], ['count', String(answer.lines.length)], ['packcnt', '1'], ['packidx', '1'],
     ];
     const reply = await this.send(requests.queryData(this.context(), params, joinRecords(answer.lines, this.config.lineEnding ?? 'lf')));
     this.emit('upload', { table: `querydata:${answer.table}`, count: answer.lines.length, status: reply.status, reply: reply.body, acknowledged: reply.status === 200 } satisfies UploadEvent);

@@ -116,27 +116,112 @@ describe('device actions', () => {
     }
   });
 
-  it('logs.clear is refused without a matching count of every record within the hour, then clears the terminal', async () => {
+  const clearError = async (deviceId: number) => {
+    const refused = await act(deviceId, { type: 'logs.clear' });
+    expect(refused.status).to.equal(422);
+    return refused.body.error.details[0] as { field: string; code: string; message: string };
+  };
+  const punchCount = async (deviceId: number) => (await sql('select count(*)::int as n from punch where device_id = ?', [deviceId]))[0].n as number;
+
+  it('logs.clear is refused without a count of the terminal within the hour, and says what would be lost and what to run; after the backfill it clears', async () => {
     const { device, terminal } = await clockWithPunches();
     try {
-      const refused = await act(device.id, { type: 'logs.clear' });
-      expect(refused.status).to.equal(422);
-      expect(refused.body.error.details[0]).to.include({ field: 'type', code: 'count_not_matched' });
-      // A count that does not match (a punch lost on our side) does not allow it either.
+      const none = await clearError(device.id);
+      expect(none).to.include({ field: 'type', code: 'count_required' });
+      expect(none.message).to.match(/run info\.refresh/);
+      // A punch lost on our side: the terminal's count (info.refresh, every record) is one more.
       await sql("delete from punch where device_id = ? and local_time = '2026-10-20 08:00:00'", [device.id]);
-      await finished(device.id, (await act(device.id, { type: 'attendance.count', options: { start_date: '2026-10-01', end_date: '2026-11-30' } })).body.action_id);
-      expect((await act(device.id, { type: 'logs.clear' })).body.error.details[0].code).to.equal('count_not_matched');
-      // Recovered, counted again: matched, and the terminal's total (INFO) is what was counted.
-      await finished(device.id, (await act(device.id, { type: 'attendance.backfill', options: { start_date: '2026-10-01', end_date: '2026-11-30' } })).body.action_id);
-      await eventually(async () => (await sql('select count(*)::int as n from punch where device_id = ?', [device.id]))[0].n === 5);
-      const recount = await finished(device.id, (await act(device.id, { type: 'attendance.count', options: { start_date: '2026-10-01', end_date: '2026-11-30' } })).body.action_id);
-      expect(recount.result.matched).to.equal(true);
-      await eventually(async () => (await sql('select attlog_count from device where id = ?', [device.id]))[0].attlog_count === 5);
+      const info = await finished(device.id, (await act(device.id, { type: 'info.refresh' })).body.action_id);
+      expect(info.result.info).to.deep.include({ key: 'TransactionCount', value: '5' });
+      const lost = await clearError(device.id);
+      expect(lost.code).to.equal('count_not_matched');
+      expect(lost.message).to.match(/^Clearing would delete 1 record\(s\) Timegate does not hold: the terminal counted 5 in all \(info\.refresh at [^)]+\) and Timegate had received 4 of them\./);
+      expect(lost.message).to.contain("Timegate's oldest record from it is of 2026-10-05");
+      expect(lost.message).to.match(/Run attendance\.backfill from 2026-10-05 \(or earlier, if the terminal holds older records\) to \d{4}-\d{2}-\d{2}, then info\.refresh again, and clear\.$/);
+      // Done as it says: backfilled, counted again, cleared.
+      await finished(device.id, (await act(device.id, { type: 'attendance.backfill', options: { start_date: '2026-10-05', end_date: '2026-11-30' } })).body.action_id);
+      await eventually(async () => (await punchCount(device.id)) === 5);
+      await finished(device.id, (await act(device.id, { type: 'info.refresh' })).body.action_id);
       const clear = await act(device.id, { type: 'logs.clear' });
       expect(clear.status).to.equal(202);
       expect((await finished(device.id, clear.body.action_id)).status).to.equal('succeeded');
       expect(terminal.store.log).to.have.length(0);
-      expect((await sql('select count(*)::int as n from punch where device_id = ?', [device.id]))[0].n).to.equal(5);
+      expect(await punchCount(device.id)).to.equal(5);
+    } finally {
+      await terminal.stop();
+    }
+  });
+
+  // Regression (issue 35): the guard compared with a count info.refresh did not update, so it refused a safe clear.
+  it('logs.clear takes the count of the latest info.refresh, which also becomes the terminal\'s record count', async () => {
+    const { device, terminal } = await clockWithPunches();
+    try {
+      await sql('update device set attlog_count = 99 where id = ?', [device.id]);
+      await finished(device.id, (await act(device.id, { type: 'info.refresh' })).body.action_id);
+      expect((await sql('select attlog_count from device where id = ?', [device.id]))[0].attlog_count).to.equal(5);
+      const clear = await act(device.id, { type: 'logs.clear' });
+      expect(clear.status).to.equal(202);
+      expect((await finished(device.id, clear.body.action_id)).status).to.equal('succeeded');
+      expect(terminal.store.log).to.have.length(0);
+    } finally {
+      await terminal.stop();
+    }
+  });
+
+  // Regression (issue 35): with more records in Timegate than on the terminal the guard could never pass.
+  it('logs.clear is allowed when Timegate holds more of the range than the terminal (records the terminal no longer has)', async () => {
+    const { device, terminal } = await clockWithPunches();
+    try {
+      // The terminal lost two old records (overwritten, or cleared from its menu); Timegate keeps them.
+      terminal.store.log.splice(0, 2);
+      const count = await finished(device.id, (await act(device.id, { type: 'attendance.count', options: { start_date: '2026-10-01', end_date: '2026-11-30' } })).body.action_id);
+      expect(count.result).to.include({ device_records: 3, timegate_records: 5, matched: false });
+      await sql('update device set attlog_count = 3 where id = ?', [device.id]);
+      const clear = await act(device.id, { type: 'logs.clear' });
+      expect(clear.status).to.equal(202);
+      expect((await finished(device.id, clear.body.action_id)).status).to.equal('succeeded');
+      expect(await punchCount(device.id)).to.equal(5);
+    } finally {
+      await terminal.stop();
+    }
+  });
+
+  it('logs.clear after a count of a range refuses records outside that range, and a range missing records names it', async () => {
+    const { device, terminal } = await clockWithPunches();
+    try {
+      await finished(device.id, (await act(device.id, { type: 'info.refresh' })).body.action_id);
+      // October only: 3 of the terminal's 5 records.
+      await finished(device.id, (await act(device.id, { type: 'attendance.count', options: { start_date: '2026-10-01', end_date: '2026-10-31' } })).body.action_id);
+      const outside = await clearError(device.id);
+      expect(outside.code).to.equal('count_not_matched');
+      expect(outside.message).to.match(/^Clearing would delete 2 record\(s\) outside the counted range 2026-10-01 to 2026-10-31: the terminal holds 5 in all, the count \(attendance\.count at [^)]+\) covered 3\./);
+      await sql("delete from punch where device_id = ? and local_time = '2026-11-10 17:00:00'", [device.id]);
+      await finished(device.id, (await act(device.id, { type: 'attendance.count', options: { start_date: '2026-10-01', end_date: '2026-11-30' } })).body.action_id);
+      const missing = await clearError(device.id);
+      expect(missing.message).to.match(/^Clearing would delete 1 record\(s\) Timegate does not hold: the terminal counted 5 between 2026-10-01 and 2026-11-30 \(attendance\.count at [^)]+\) and Timegate had received 4 of them\. The missing records are of 2026-10-01 to 2026-11-30\. Run attendance\.backfill from 2026-10-01 to 2026-11-30, then attendance\.count again, and clear\.$/);
+    } finally {
+      await terminal.stop();
+    }
+  });
+
+  it('info.refresh on an access-control terminal asks GET OPTIONS (its document has no INFO) and shows what it answered', async () => {
+    const device = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc' });
+    const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'acc', pollIntervalMs: 50 });
+    terminal.start();
+    try {
+      const refresh = await act(device.id, { type: 'info.refresh' });
+      const [command] = await sql('select command from device_command where reference = ?', [`device_action:${refresh.body.action_id}`]);
+      expect(command.command).to.match(/^GET OPTIONS ~SerialNumber,FirmVer,~DeviceName,LockCount,/);
+      expect(command.command).to.not.contain('ComPwd');
+      const done = await finished(device.id, refresh.body.action_id);
+      expect(done.status).to.equal('succeeded');
+      const info = Object.fromEntries(done.result.info.map((f: any) => [f.key, f.value]));
+      expect(info).to.include({ LockCount: '1', ReaderCount: '2', DateFmtFunOn: '0', MaxUserCount: '10000' });
+      expect(info.FirmVer).to.be.a('string');
+      // What it answered is also what it reports about itself.
+      const [{ reported_options }] = await sql('select reported_options from device where id = ?', [device.id]);
+      expect(reported_options).to.include({ DateFmtFunOn: '0', MaxAttLogCount: '100000' });
+      expect((await sql("select count(*)::int as n from device_command where device_id = ? and command = 'INFO'", [device.id]))[0].n).to.equal(0);
     } finally {
       await terminal.stop();
     }

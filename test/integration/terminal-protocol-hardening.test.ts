@@ -1,8 +1,10 @@
 import { expect } from 'chai';
 import type { RequestContext } from '../../src/services/context';
 import { enqueueCommand } from '../../src/services/device-command.service';
-import { createWorkspace } from '../support/factories';
+import { createEmployee, createWorkspace } from '../support/factories';
+import { rest } from '../support/http';
 import { createTerminalDevice, fixtureBody, iclock } from '../support/terminal';
+import { encodeZkTime } from '../../src/devices/protocol';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // The terminal behaviours where two public PUSH servers' test suites (ported and run against
@@ -30,13 +32,92 @@ describe('terminal protocol: behaviours the peer test suites check', () => {
 
   it('wrong HTTP methods on /iclock/* answer 405 with Allow, never a registry code', async () => {
     const device = await createTerminalDevice(t.url, key);
-    for (const [method, path] of [['PUT', 'ping'], ['DELETE', 'registry'], ['PATCH', 'cdata'], ['DELETE', 'getrequest']] as const) {
+    for (const [method, path, allow] of [['PUT', 'ping', 'GET, POST'], ['DELETE', 'registry', 'GET, POST'], ['PATCH', 'cdata', 'GET, POST'], ['DELETE', 'getrequest', 'GET']] as const) {
       const reply = await iclock(t.url, method, `/iclock/${path}?SN=${device.serial_number}`);
       expect(reply.status, `${method} ${path}`).to.equal(405);
-      expect(reply.headers.get('allow')).to.equal('GET, POST');
+      expect(reply.headers.get('allow')).to.equal(allow);
       expect(reply.text).to.not.match(/RegistryCode/);
     }
     expect((await iclock(t.url, 'GET', `/iclock/ping?SN=${device.serial_number}`)).status).to.equal(200);
+  });
+
+  // Regression (issue 37): a POST poll and a GET result were answered 200 like real requests.
+  it('the command poll takes only GET and command results only POST: 405 with Allow otherwise', async () => {
+    const device = await createTerminalDevice(t.url, key);
+    const poll = await iclock(t.url, 'POST', `/iclock/getrequest?SN=${device.serial_number}`, '');
+    expect(poll.status).to.equal(405);
+    expect(poll.headers.get('allow')).to.equal('GET');
+    const results = await iclock(t.url, 'GET', `/iclock/devicecmd?SN=${device.serial_number}`);
+    expect(results.status).to.equal(405);
+    expect(results.headers.get('allow')).to.equal('POST');
+    expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${device.serial_number}`)).status).to.equal(200);
+    expect((await iclock(t.url, 'POST', `/iclock/devicecmd?SN=${device.serial_number}`, 'ID=1&Return=0&CMD=INFO')).status).to.equal(200);
+  });
+
+  // Regression (issue 37): a PIN-and-time ATTLOG line was refused as cut short: a real punch lost.
+  it('an ATTLOG line of PIN and time only is stored, with state 0 and no verify mode', async () => {
+    const device = await createTerminalDevice(t.url, key);
+    const reply = await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, '7\t2026-03-02 08:00:00\n8\t2026-03-02 08:01:00\t1\n');
+    expect(reply.text).to.equal('OK: 2');
+    const rows = await sql('select pin, local_time, punch_state, verify_type, verify_code from punch where device_serial = ? order by pin', [device.serial_number]);
+    expect(rows).to.deep.equal([
+      { pin: '7', local_time: '2026-03-02 08:00:00', punch_state: '0', verify_type: null, verify_code: null },
+      { pin: '8', local_time: '2026-03-02 08:01:00', punch_state: '1', verify_type: null, verify_code: null },
+    ]);
+  });
+
+  // Regression (issue 37): query rows posted without tablename= were acknowledged `unknown=1`.
+  it('querydata rows without a tablename are acknowledged with the table their rows name, as the vendor document does', async () => {
+    const device = await accessTerminal();
+    const sn = device.serial_number;
+    const row = 'biodata pin=1\tno=0\tindex=0\tvalid=1\tduress=0\ttype=1\tmajorver=10\tminorver=0\tformat=0\ttmp=';
+    // The vendor document's query answer: `type=tablename`, no tablename=, two packets of one row.
+    const first = await iclock(t.url, 'POST', `/iclock/querydata?SN=${sn}&type=tablename&count=1&packcnt=2&packidx=1`, row);
+    expect(first.text).to.equal('biodata=1');
+    const typed = await iclock(t.url, 'POST', `/iclock/querydata?SN=${sn}&type=tabledata&cmdid=9&count=2`, 'user uid=1\tpin=1\nuser uid=2\tpin=2');
+    expect(typed.text).to.equal('user=2');
+    // Rows that name no table: acknowledged, never as a made-up table.
+    const untagged = await iclock(t.url, 'POST', `/iclock/querydata?SN=${sn}&type=tabledata&count=1`, 'pin=1\tname=x');
+    expect(untagged.text).to.equal('OK');
+  });
+
+  /** Polls like the terminal until nothing more is queued; the commands delivered, without their `C:<id>:`. */
+  const pollAll = async (sn: string): Promise<string[]> => {
+    const commands: string[] = [];
+    for (let polls = 0; polls < 50; polls++) {
+      const reply = await iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`);
+      if (reply.text === 'OK') return commands;
+      commands.push(...reply.text.split('\n').map((line) => line.replace(/^C:[^:]+:/, '')));
+    }
+    throw new Error('the queue never drained');
+  };
+
+  // Issue 35: the Security PUSH document, sections 12.1.1.1 and 12.1.1.5 (and 7.4 for the options).
+  it('the user validity and the userauthorize DevID follow the DateFmtFunOn and AccSupportFunList the terminal reported', async () => {
+    const device = await accessTerminal(); // fx 33: DateFmtFunOn=0, position 26 of AccSupportFunList is 0
+    const sn = device.serial_number;
+    const call = (method: string, path: string, body?: unknown) => rest(t.url, method, path, { key, body });
+    const [{ company_id }] = await sql('select company_id from device where id = ?', [device.id]);
+    const employee = await createEmployee(t.url, key, company_id, { pin: '7001', name: 'Val', lastname: 'Idity' });
+    const [door] = (await call('GET', `/public/v2/devices/${device.id}/doors`)).body;
+    const schedule = (await call('POST', '/public/v2/access_schedules', { company_id, name: 'Days', intervals: [{ weekday: 1, start_time: '08:00', end_time: '18:00' }] })).body;
+    const level = (await call('POST', '/public/v2/access_levels', { company_id, name: 'Door', schedule_id: schedule.id, door_ids: [door.id] })).body;
+    const member = (end: string) => call('POST', `/public/v2/access_levels/${level.id}/employees`, [{ employee_id: employee.id, start_date: '2026-11-01', end_date: end }]);
+    expect((await member('2026-11-20')).status).to.equal(200);
+    const before = (await pollAll(sn)).filter((c) => c.includes('Pin=7001'));
+    expect(before).to.include('DATA UPDATE user CardNo=\tPin=7001\tPassword=\tGroup=0\tStartTime=20261101\tEndTime=20261120\tName=Val Idity\tPrivilege=0');
+    expect(before.filter((c) => c.startsWith('DATA UPDATE userauthorize'))).to.deep.equal(['DATA UPDATE userauthorize Pin=7001\tAuthorizeTimezoneId=2\tAuthorizeDoorId=1']);
+
+    // The terminal reports ZK-encoded validity and DevID in its tables; the next change is written so.
+    const list = /AccSupportFunList=(\d+)/.exec(fixtureBody('33-zkdoc-acc-registry-F20M.txt').toString())![1]!;
+    const options = `DateFmtFunOn=1,AccSupportFunList=${list.slice(0, 26)}1${list.slice(27)}`;
+    expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${sn}&table=options`, options)).text).to.equal('OK');
+    expect((await member('2026-11-25')).status).to.equal(200);
+    const after = (await pollAll(sn)).filter((c) => c.includes('Pin=7001'));
+    const start = encodeZkTime({ year: 2026, month: 11, day: 1, hour: 0, minute: 0, second: 0 });
+    const end = encodeZkTime({ year: 2026, month: 11, day: 25, hour: 23, minute: 59, second: 59 });
+    expect(after).to.include(`DATA UPDATE user CardNo=\tPin=7001\tPassword=\tGroup=0\tStartTime=${start}\tEndTime=${end}\tName=Val Idity\tPrivilege=0`);
+    expect(after.filter((c) => c.startsWith('DATA UPDATE userauthorize'))).to.deep.equal(['DATA UPDATE userauthorize Pin=7001\tAuthorizeTimezoneId=2\tAuthorizeDoorId=1\tDevID=1']);
   });
 
   it('an explicit DeviceType=att outranks a remembered access-control mode', async () => {

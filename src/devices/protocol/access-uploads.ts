@@ -262,6 +262,21 @@ export interface TableDataParseResult {
 }
 
 /**
+ * The table the rows of a tabledata/querydata body name with their leading tag (`biodata pin=1…`),
+ * lower-cased; null when the first record has no tag. The vendor's Security PUSH document shows
+ * query answers posted without `tablename=` (its biodata query example,
+ * `querydata?…&type=tablename&count=1&packcnt=2&packidx=1`) and acknowledged with the rows' table
+ * (`biodata=1`): this is where that name comes from.
+ */
+export function tableDataTag(body: BodyInput, options?: DecodeOptions): string | null {
+  for (const { text } of splitLines(bodyText(body, options))) {
+    const match = /^([A-Za-z][A-Za-z0-9_]{0,63}) [^=\t ]+=/.exec(text);
+    return match ? match[1]!.toLowerCase() : null;
+  }
+  return null;
+}
+
+/**
  * Parse `table=tabledata&tablename=<t>` uploads and `/iclock/querydata?type=tabledata` rows:
  * `<tablename> k=v\tk=v…` per line (the tag is optional and matched case-insensitively).
  * Typed rows for `user`, `templatev10`, `biodata`, `userpic`, `biophoto`; generic otherwise.

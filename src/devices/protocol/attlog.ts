@@ -9,13 +9,17 @@ export interface AttlogRecord {
   pin: string;
   /** Device wall-clock time `YYYY-MM-DD HH:MM:SS`, validated, no zone. */
   localTime: string;
-  /** Attendance state (0 check-in, 1 check-out, … configurable per device, §7.2); null when not a number. */
+  /**
+   * Attendance state (0 check-in, 1 check-out, … configurable per device); null when not a number.
+   * 0 when the line has no state (`PIN\tTIME` only, or an empty field): the state a terminal without
+   * state keys records.
+   */
   status: number | null;
-  /** The status field as sent (a firmware may send a letter: the punch is kept with it). */
+  /** The status field as sent (a firmware may send a letter: the punch is kept with it); '' when absent. */
   statusRaw: string;
-  /** Verify mode code (§7.1), see `verifyTypeName()`; null when not a number. */
+  /** Verify mode code, see `verifyTypeName()`; null when not a number or not sent (`verifyRaw` is then ''). */
   verify: number | null;
-  /** The verify field as sent. */
+  /** The verify field as sent; '' when absent. */
   verifyRaw: string;
   /** Field 5; often empty. */
   workCode: string;
@@ -37,7 +41,7 @@ const PIN = /^[^\s\x00-\x1f\x7f]{1,64}$/;
 const DIGITS = /^\d{1,9}$/;
 
 /**
- * Parse an ATTLOG body. Each bad line is reported in `errors` with a precise reason and the good
+ * Parse an ATTLOG body (PIN and time required; state, verify mode and the rest optional). Each bad line is reported in `errors` with a precise reason and the good
  * lines are kept; never throws. Tolerates CR LF, trailing TABs, missing final LF, extra columns.
  */
 export function parseAttlog(body: BodyInput, options?: DecodeOptions): AttlogParseResult {
@@ -95,9 +99,8 @@ function parseAttlogLine(line: number, text: string): AttlogRecord | string {
   if (!parsedTime.ok) return `bad date: ${parsedTime.reason}`;
   const implausible = implausibleTime(parsedTime.value);
   if (implausible) return `bad date: ${implausible}`;
-  if (fields.length < 4) return `record cut short: ${fields.length} fields, need at least 4 (pin, time, status, verify)`;
-  if (status === '') return 'missing status (field 3 empty)';
-  if (verify === '') return 'missing verify mode (field 4 empty)';
+  // PIN and time make a punch: a line without state or verify mode (some firmware writes only the
+  // two) is kept, with state 0 and no verify mode, rather than losing a real punch.
   // A status or verify mode that is not a number is still a punch: kept with the raw value.
   const extras = fields.length > 5 ? fields.slice(5) : [];
   while (extras.length > 0 && extras[extras.length - 1] === '') extras.pop();
@@ -105,7 +108,7 @@ function parseAttlogLine(line: number, text: string): AttlogRecord | string {
     line,
     pin,
     localTime: time.replace('T', ' '),
-    status: DIGITS.test(status) ? Number(status) : null,
+    status: status === '' ? 0 : DIGITS.test(status) ? Number(status) : null,
     statusRaw: status,
     verify: DIGITS.test(verify) ? Number(verify) : null,
     verifyRaw: verify,

@@ -3,6 +3,8 @@
 // and every identifier (PIN, ids, numbers) is validated instead — silently "cleaning" a PIN could
 // address a different person, so those throw RangeError.
 import { base64PayloadError } from './base64-payload';
+import { DEFAULT_TERMINAL_DIALECT, type TerminalDialect } from './dialect';
+import { encodeZkTime } from './time';
 
 /** Remove characters that could end a field or a command line: C0 controls (TAB, CR, LF, NUL…), DEL, NEL, U+2028/2029. */
 export function sanitizeValue(value: string | number): string {
@@ -146,36 +148,56 @@ export function acUnlockCommand(): string {
 
 // ---------- access-control family ----------
 
+/**
+ * A `user` validity bound in the terminal's date format. `yyyymmdd` is the day as a number
+ * (20261231); 0 is unlimited in both formats. ZK-encoded seconds name an instant, so the first day
+ * starts at 00:00:00 and the last ends at 23:59:59 (terminal-local time): the window stays whole days.
+ */
+export function userValidityField(yyyymmdd: number, bound: 'start' | 'end', dialect: TerminalDialect): number {
+  const day = Number(int(yyyymmdd, bound === 'start' ? 'startTime' : 'endTime', 0, 99991231));
+  if (day === 0 || dialect.dateFormat === 'yyyymmdd') return day;
+  const [year, month, date] = [Math.floor(day / 10000), Math.floor(day / 100) % 100, day % 100];
+  if (month < 1 || month > 12 || date < 1 || date > 31) throw new RangeError(`${day} is not a YYYYMMDD date`);
+  return bound === 'start'
+    ? encodeZkTime({ year, month, day: date, hour: 0, minute: 0, second: 0 })
+    : encodeZkTime({ year, month, day: date, hour: 23, minute: 59, second: 59 });
+}
+
 export interface AccessUser {
   pin: string;
   cardNo?: string;
   password?: string;
   group?: number;
-  /** The validity window's first and last day, `YYYYMMDD` as a number (20261231); 0 = unlimited. */
+  /** The validity window's first and last day, `YYYYMMDD` as a number (20261231); 0 = unlimited. Written as the dialect says. */
   startTime?: number;
   endTime?: number;
   name?: string;
   privilege?: number;
 }
 
-/** `DATA UPDATE user CardNo=\tPin=\tPassword=\tGroup=\tStartTime=\tEndTime=\tName=\tPrivilege=`. */
-export function updateAccessUserCommand(u: AccessUser): string {
+/** `DATA UPDATE user CardNo=\tPin=\tPassword=\tGroup=\tStartTime=\tEndTime=\tName=\tPrivilege=` (validity in the terminal's `dialect`). */
+export function updateAccessUserCommand(u: AccessUser, dialect: TerminalDialect = DEFAULT_TERMINAL_DIALECT): string {
   return `DATA UPDATE user ${fields([
     ['CardNo', u.cardNo ?? ''], ['Pin', pin(u.pin)], ['Password', u.password ?? ''],
-    ['Group', int(u.group ?? 0, 'group', 0, 99)], ['StartTime', int(u.startTime ?? 0, 'startTime', 0, 99991231)],
-    ['EndTime', int(u.endTime ?? 0, 'endTime', 0, 99991231)], ['Name', u.name ?? ''],
+    ['Group', int(u.group ?? 0, 'group', 0, 99)], ['StartTime', userValidityField(u.startTime ?? 0, 'start', dialect)],
+    ['EndTime', userValidityField(u.endTime ?? 0, 'end', dialect)], ['Name', u.name ?? ''],
     ['Privilege', int(u.privilege ?? 0, 'privilege', 0, 14)],
   ])}`;
 }
 
 /**
- * `DATA UPDATE userauthorize Pin=\tAuthorizeTimezoneId=\tAuthorizeDoorId=<bitmask>\tDevID=`.
+ * `DATA UPDATE userauthorize Pin=\tAuthorizeTimezoneId=\tAuthorizeDoorId=<bitmask>[\tDevID=]`.
  * `doors` are 1-based door numbers, turned into the bitmask (door1=1, door2=2, door3=4, door4=8).
+ * `DevID` (default 1, the terminal itself) only where the `dialect` says the tables have it.
  */
-export function updateUserAuthorizeCommand(a: { pin: string; timezoneId: number; doors: number[]; devId?: number }): string {
+export function updateUserAuthorizeCommand(
+  a: { pin: string; timezoneId: number; doors: number[]; devId?: number },
+  dialect: TerminalDialect = DEFAULT_TERMINAL_DIALECT,
+): string {
   if (a.doors.length === 0) throw new RangeError('doors must not be empty');
   const mask = a.doors.reduce((m, d) => m | (1 << (Number(int(d, 'door', 1, 8)) - 1)), 0);
-  return `DATA UPDATE userauthorize ${fields([['Pin', pin(a.pin)], ['AuthorizeTimezoneId', int(a.timezoneId, 'timezoneId', 1, 9999)], ['AuthorizeDoorId', mask], ['DevID', int(a.devId ?? 1, 'devId', 0, 255)]])}`;
+  const devId = dialect.devIdInAuthorize ? int(a.devId ?? 1, 'devId', 0, 255) : undefined;
+  return `DATA UPDATE userauthorize ${fields([['Pin', pin(a.pin)], ['AuthorizeTimezoneId', int(a.timezoneId, 'timezoneId', 1, 9999)], ['AuthorizeDoorId', mask], ['DevID', devId]])}`;
 }
 
 /** `DATA DELETE userauthorize Pin=…\tAuthorizeTimezoneId=…`: exactly one authorisation row of a user. */
@@ -317,9 +339,32 @@ export function verifySumAttlogCommand(from: string, to: string): string {
   return `VERIFY SUM ATTLOG ${localRange(from, to).map(([k, v]) => `${k}=${v}`).join('\t')}`;
 }
 
-/** `INFO`: the terminal answers its firmware, counts and capacities as result lines. */
+/** `INFO` (attendance PUSH): the terminal answers its firmware, counts and capacities as result lines. */
 export function infoCommand(): string {
   return 'INFO';
+}
+
+/**
+ * What an access-control terminal is asked for by `info.refresh`: the keys of the Security PUSH
+ * document's own `GET OPTIONS` examples (section 12.5.2: identity, doors, readers, capacities,
+ * algorithm, event and verify support; `DateFmtFunOn`; the biometric switches), without `ComPwd`
+ * (the terminal's communication password, which Timegate has no use for and should not hold).
+ */
+export const ACCESS_INFO_OPTION_KEYS = [
+  '~SerialNumber', 'FirmVer', '~DeviceName', 'LockCount', 'ReaderCount', 'AuxInCount', 'AuxOutCount', 'MachineType', '~IsOnlyRFMachine',
+  '~MaxUserCount', '~MaxAttLogCount', '~MaxFingerCount', '~MaxUserFingerCount', 'MThreshold', 'IPAddress', 'NetMask', 'GATEIPAddress',
+  '~ZKFPVersion', 'SimpleEventType', 'VerifyStyles', 'EventTypes', 'DateFmtFunOn', 'FingerFunOn', 'FvFunOn', 'FaceFunOn',
+] as const;
+
+/**
+ * `GET OPTIONS k1,k2,…` (Security PUSH, section 12.5.2): the access-control terminal posts the
+ * values as one `k=v,k=v` line to `/iclock/querydata?type=options&cmdid=<id>&tablename=options`,
+ * then answers `Return=0&CMD=GET OPTIONS`. Access controllers have no `INFO` verb.
+ */
+export function getOptionsCommand(keys: readonly string[]): string {
+  if (keys.length === 0) throw new RangeError('GET OPTIONS needs at least one key');
+  for (const key of keys) if (!/^~?[A-Za-z][A-Za-z0-9]{0,63}$/.test(key)) throw new RangeError(`invalid option name ${JSON.stringify(key)}`);
+  return `GET OPTIONS ${keys.join(',')}`;
 }
 
 /** Restart: `REBOOT` (attendance) or `CONTROL DEVICE 03000000` (access control). */

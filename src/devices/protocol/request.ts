@@ -25,15 +25,25 @@ export function iclockEndpoint(path: string): IclockEndpoint | null {
 }
 
 /**
- * The methods terminals use on every /iclock endpoint: GET (handshake, polls, pings) and POST
- * (uploads, results, registry). Firmware families differ on which endpoint takes which (a few poll
- * with POST), so both are accepted everywhere; anything else (PUT, DELETE, HEAD...) is no terminal
- * and gets 405 with this list in `Allow`.
+ * The methods terminals use on /iclock endpoints: GET (handshake, polls, pings) and POST (uploads,
+ * results, registry). The command poll is only ever a GET and command results only ever a POST
+ * (both PUSH documents: "getrequest" uses GET, "devicecmd" uses POST), so each of those two takes
+ * its one method; the other endpoints take both, because firmware families differ on them (the
+ * vendor's `/iclock/push` example POSTs what its text calls a GET). Anything else gets 405 with
+ * the endpoint's list in `Allow`.
  */
 export const ICLOCK_METHODS = ['GET', 'POST'] as const;
 
-export function isIclockMethod(method: string | undefined): boolean {
-  return method === 'GET' || method === 'POST';
+const ENDPOINT_METHODS: Partial<Record<IclockEndpoint, readonly string[]>> = { getrequest: ['GET'], devicecmd: ['POST'] };
+
+/** The methods `endpoint` answers (its `Allow` header on a 405). */
+export function iclockMethods(endpoint: IclockEndpoint): readonly string[] {
+  return ENDPOINT_METHODS[endpoint] ?? ICLOCK_METHODS;
+}
+
+export function isIclockMethod(method: string | undefined, endpoint?: IclockEndpoint): boolean {
+  if (method !== 'GET' && method !== 'POST') return false;
+  return endpoint === undefined || iclockMethods(endpoint).includes(method);
 }
 
 function isLetter(code: number): boolean {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-  type AccessUserRow, type TemplateV10Row, OK, decodeZkTime, parseRtlog, parseRtstate, parseTableData, queryParams, tableDataAck, uploadTable,
+  type AccessUserRow, type TemplateV10Row, OK, decodeZkTime, parseRtlog, parseRtstate, parseTableData, queryParams, tableDataAck, tableDataTag, uploadTable,
 } from '../../../src/devices/protocol';
 import { loadFixture } from './fixture';
 
@@ -107,5 +107,15 @@ describe('parseTableData', () => {
 
   it('starttime/endtime are ZK encoded seconds', () => {
     expect(decodeZkTime(0)).to.deep.equal({ year: 2000, month: 1, day: 1, hour: 0, minute: 0, second: 0 });
+  });
+});
+
+describe('tableDataTag', () => {
+  it('names the table of query rows posted without tablename= (fx 38 rows; the vendor biodata query example)', () => {
+    expect(tableDataTag(loadFixture('38').body)).to.equal('user');
+    expect(tableDataTag('\r\nbiodata pin=1\tno=0\ttype=1\tmajorver=10\ttmp=AAAA')).to.equal('biodata');
+    expect(tableDataTag('pin=1\tname=x')).to.equal(null);
+    expect(tableDataTag('')).to.equal(null);
+    expect(tableDataTag('user\tpin=1')).to.equal(null);
   });
 });

@@ -48,8 +48,6 @@ describe('parseAttlog', () => {
       ['minute 60', '1\t2024-02-01 10:60:00\t0\t1', /minute 60/],
       ['garbage time', '1\tyesterday\t0\t1', /bad date: .*not YYYY-MM-DD HH:MM:SS/],
       ['missing pin', '\t2024-07-28 01:25:24\t0\t1', /missing PIN/],
-      ['missing status', '1\t2024-07-28 01:25:24\t\t1', /missing status/],
-      ['record cut short', '1\t2024-07-28 01:25:24', /record cut short: 2 fields/],
       ['cut inside the time', '1\t2024-07-28 01:2', /bad date/],
       ['TABs turned into spaces', '1452 2015-07-30 15:16:28 0 1 0 0 0', /separated by spaces, not TABs/],
       ['garbage line', 'hello world', /no TAB-separated fields/],
@@ -62,6 +60,16 @@ describe('parseAttlog', () => {
       expect(records.map((r) => [r.pin, r.status, r.statusRaw, r.verify, r.verifyRaw])).to.deep.equal([
         ['1', null, 'in', 1, '1'],
         ['2', 0, '0', null, 'FP'],
+      ]);
+    });
+    // Regression (issue 37): a line with only PIN and time was refused as cut short, losing a real punch.
+    it('keeps a punch of PIN and time only, with state 0 and no verify mode', () => {
+      const { records, errors } = parseAttlog('1\t2024-07-28 01:25:24\r\n2\t2024-07-28 01:25:25\t\t\n3\t2024-07-28 01:25:26\t1\n');
+      expect(errors).to.deep.equal([]);
+      expect(records.map((r) => [r.pin, r.localTime, r.status, r.statusRaw, r.verify, r.verifyRaw, r.workCode, r.extras])).to.deep.equal([
+        ['1', '2024-07-28 01:25:24', 0, '', null, '', '', []],
+        ['2', '2024-07-28 01:25:25', 0, '', null, '', '', []],
+        ['3', '2024-07-28 01:25:26', 1, '1', null, '', '', []],
       ]);
     });
     for (const [label, bad, reason] of cases) {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import {
+  ACCESS_INFO_OPTION_KEYS, getOptionsCommand,
   deleteTimezoneCommand,
   deleteUserAuthorizeCommand,
   timezoneInterval,
@@ -79,8 +80,17 @@ describe('commands', () => {
   it('access-control user, authorisation and delete commands', () => {
     expect(updateAccessUserCommand({ pin: '41235478', name: 'Gym Member', cardNo: '123', startTime: 0, endTime: 0 }))
       .to.equal('DATA UPDATE user CardNo=123\tPin=41235478\tPassword=\tGroup=0\tStartTime=0\tEndTime=0\tName=Gym Member\tPrivilege=0');
-    expect(updateUserAuthorizeCommand({ pin: '1', timezoneId: 1, doors: [1, 3] })).to.equal('DATA UPDATE userauthorize Pin=1\tAuthorizeTimezoneId=1\tAuthorizeDoorId=5\tDevID=1');
+    expect(updateUserAuthorizeCommand({ pin: '1', timezoneId: 1, doors: [1, 3] })).to.equal('DATA UPDATE userauthorize Pin=1\tAuthorizeTimezoneId=1\tAuthorizeDoorId=5');
     expect(deleteAccessUserCommands('1')).to.deep.equal(['DATA DELETE userauthorize Pin=1', 'DATA DELETE templatev10 Pin=1', 'DATA DELETE user Pin=1']);
+  });
+
+  it('access-control parameters are read with GET OPTIONS (Security PUSH section 12.5.2), never the communication password', () => {
+    expect(getOptionsCommand(['FirmVer', '~DeviceName', 'LockCount'])).to.equal('GET OPTIONS FirmVer,~DeviceName,LockCount');
+    expect(getOptionsCommand(ACCESS_INFO_OPTION_KEYS)).to.match(/^GET OPTIONS ~SerialNumber,FirmVer,~DeviceName,LockCount,ReaderCount,/);
+    expect(ACCESS_INFO_OPTION_KEYS).to.include('DateFmtFunOn').and.not.include('ComPwd');
+    expect(() => getOptionsCommand([])).to.throw(RangeError);
+    expect(() => getOptionsCommand(['LockCount\nC:1:CLEAR DATA'])).to.throw(RangeError);
+    expect(() => getOptionsCommand(['a,b'])).to.throw(RangeError);
   });
 
   it('fx 39: door control operands are two-digit hex bytes; the device echoes CONTROL DEVICE', () => {

@@ -159,10 +159,13 @@ describe('protocol parsers (property-based)', () => {
           expect(fields[0]).to.equal(record.pin);
           expect(fields[1]!.replace('T', ' ')).to.equal(record.localTime);
           expect(record.localTime).to.match(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-          expect(fields[2]).to.equal(record.statusRaw);
-          expect(fields[3]).to.equal(record.verifyRaw);
-          expect(record.status).to.equal(/^\d+$/.test(fields[2]!) ? Number(fields[2]) : null);
-          expect(record.verify).to.equal(/^\d+$/.test(fields[3]!) ? Number(fields[3]) : null);
+          // State and verify mode are optional: absent reads as '' (state 0, no verify mode).
+          const state = fields[2] ?? '';
+          const verify = fields[3] ?? '';
+          expect(state).to.equal(record.statusRaw);
+          expect(verify).to.equal(record.verifyRaw);
+          expect(record.status).to.equal(state === '' ? 0 : /^\d+$/.test(state) ? Number(state) : null);
+          expect(record.verify).to.equal(/^\d+$/.test(verify) ? Number(verify) : null);
         }
       }),
       { numRuns: RUNS },

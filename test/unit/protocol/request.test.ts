@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { fixtureNames, loadFixture } from './fixture';
-import { iclockEndpoint, queryParams, requestFamily, uploadTable } from '../../../src/devices/protocol';
+import { iclockEndpoint, iclockMethods, isIclockMethod, queryParams, requestFamily, uploadTable } from '../../../src/devices/protocol';
 
 describe('iclockEndpoint', () => {
   it('accepts trailing slash, .aspx, any case; rejects others', () => {
@@ -52,5 +52,17 @@ describe('requestFamily over every fixture', () => {
       expect(requestFamily(endpoint, queryParams(fx.query)), n).to.equal(expected[n]);
     }
     expect(requestFamily('cdata', queryParams('SN=1&options=all&DeviceType=ACC'))).to.equal('access');
+  });
+});
+
+describe('iclockMethods', () => {
+  it('the poll is GET only, command results POST only, every other endpoint GET and POST', () => {
+    expect(iclockMethods('getrequest')).to.deep.equal(['GET']);
+    expect(iclockMethods('devicecmd')).to.deep.equal(['POST']);
+    expect(iclockMethods('cdata')).to.deep.equal(['GET', 'POST']);
+    expect(isIclockMethod('POST', 'getrequest')).to.equal(false);
+    expect(isIclockMethod('GET', 'devicecmd')).to.equal(false);
+    expect(isIclockMethod('PUT', 'ping')).to.equal(false);
+    expect(isIclockMethod('POST', 'registry')).to.equal(true);
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { majorVersion, syncCommands, templateDeleteCommand, templateFits, terminalOf, type SyncTemplate } from '../../../src/services/sync-commands';
 import { normaliseVersion, templateFormat } from '../../../src/services/employee-template.service';
+import { encodeZkTime } from '../../../src/devices/protocol';
 
 const TMP = Buffer.from('fingerprint template').toString('base64');
 const finger = (overrides: Partial<SyncTemplate> = {}): SyncTemplate => ({ type: 1, no: 2, subIndex: 0, version: '10.0', format: 0, valid: true, duress: false, data: TMP, ...overrides });
@@ -41,7 +42,7 @@ describe('sync commands', () => {
   });
 
   it('access: user, authorisation on all doors, templatev10; deletes in the reference order', () => {
-    const t = terminalOf({ access: true, reportedOptions: { '~ZKFPVersion': '10', LockCount: '2', MultiBioDataSupport: '0:1:1' } });
+    const t = terminalOf({ access: true, reportedOptions: { '~ZKFPVersion': '10', LockCount: '2', MultiBioDataSupport: '0:1:1', AccSupportFunList: WITH_DEVID } });
     expect(syncCommands(t, { ...row, name: 'Tab\there' }, [finger({ duress: true })])).to.deep.equal([
       'DATA UPDATE user CardNo=\tPin=42\tPassword=\tGroup=0\tStartTime=0\tEndTime=0\tName=Tabhere\tPrivilege=0',
       'DATA UPDATE userauthorize Pin=42\tAuthorizeTimezoneId=1\tAuthorizeDoorId=3\tDevID=1',
@@ -55,7 +56,7 @@ describe('sync commands', () => {
   });
 
   it('access control: grants become userauthorize rows by time zone; a grant taken off or changed deletes exactly its row; the validity window rides on the user row', () => {
-    const t = terminalOf({ access: true, reportedOptions: { LockCount: '4' } });
+    const t = terminalOf({ access: true, reportedOptions: { LockCount: '4', AccSupportFunList: WITH_DEVID } });
     const user = (start: number, end: number) => `DATA UPDATE user CardNo=\tPin=42\tPassword=\tGroup=0\tStartTime=${start}\tEndTime=${end}\tName=Ada Lovelace\tPrivilege=0`;
     // No level: every door (mask 15) under time zone 1, as before access levels.
     expect(syncCommands(t, { ...row, sentAccess: [] }, [])).to.deep.equal([user(0, 0), 'DATA UPDATE userauthorize Pin=42\tAuthorizeTimezoneId=1\tAuthorizeDoorId=15\tDevID=1']);
@@ -78,4 +79,23 @@ describe('sync commands', () => {
     const moved = syncCommands(t, { ...row, previousPin: '41', sentAccess: sent, access: [{ timezoneId: 2, doorMask: 1 }] }, []);
     expect(moved.filter((c) => c.includes('userauthorize'))).to.deep.equal(['DATA DELETE userauthorize Pin=41', 'DATA UPDATE userauthorize Pin=42\tAuthorizeTimezoneId=2\tAuthorizeDoorId=1\tDevID=1']);
   });
+
+  it('access control: the validity and DevID follow what the terminal reported (DateFmtFunOn, AccSupportFunList position 26)', () => {
+    const plain = terminalOf({ access: true, reportedOptions: { LockCount: '1' } });
+    const seconds = terminalOf({ access: true, reportedOptions: { LockCount: '1', '~DateFmtFunOn': '1', AccSupportFunList: WITH_DEVID } });
+    const windowed = { ...row, sentAccess: [], validFrom: '2026-12-01', validUntil: '2027-02-28' };
+    expect(syncCommands(plain, windowed, [])).to.deep.equal([
+      'DATA UPDATE user CardNo=\tPin=42\tPassword=\tGroup=0\tStartTime=20261201\tEndTime=20270228\tName=Ada Lovelace\tPrivilege=0',
+      'DATA UPDATE userauthorize Pin=42\tAuthorizeTimezoneId=1\tAuthorizeDoorId=1',
+    ]);
+    const start = encodeZkTime({ year: 2026, month: 12, day: 1, hour: 0, minute: 0, second: 0 });
+    const end = encodeZkTime({ year: 2027, month: 2, day: 28, hour: 23, minute: 59, second: 59 });
+    expect(syncCommands(seconds, windowed, [])).to.deep.equal([
+      `DATA UPDATE user CardNo=\tPin=42\tPassword=\tGroup=0\tStartTime=${start}\tEndTime=${end}\tName=Ada Lovelace\tPrivilege=0`,
+      'DATA UPDATE userauthorize Pin=42\tAuthorizeTimezoneId=1\tAuthorizeDoorId=1\tDevID=1',
+    ]);
+  });
 });
+
+/** An `AccSupportFunList` with a 1 at position 26: the terminal's tables have a DevID field. */
+const WITH_DEVID = `${'0'.repeat(26)}1${'0'.repeat(7)}`;

@@ -19,6 +19,16 @@ describe('simulator: command execution', () => {
     expect(run(c, 'C:3:DATA QUERY tablename=transaction,fielddesc=*,filter=*').rc).to.equal(-1002);
   });
 
+  it('access control has no INFO; it answers GET OPTIONS with the keys it knows, for /iclock/querydata type=options', () => {
+    const c = { ...ctx('acc'), optionPairs: (): Array<[string, string]> => [['~DeviceName', 'F20/M'], ['LockCount', '2'], ['DateFmtFunOn', '1']] };
+    expect(run(c, 'C:1:INFO').rc).to.equal(-1002);
+    const out = run(c, 'C:2:GET OPTIONS DeviceName,LockCount,~MaxUserCount,DateFmtFunOn');
+    expect(out.rc).to.equal(0);
+    expect(out.echo).to.equal('GET OPTIONS');
+    expect(out.queryAnswer).to.deep.equal({ table: 'options', type: 'options', lines: ['~DeviceName=F20/M,LockCount=2,DateFmtFunOn=1'] });
+    expect(run(ctx('att'), 'C:3:GET OPTIONS LockCount').rc).to.equal(-1002);
+  });
+
   it('attendance terminals keep AccTimeZone rows by UID, or answer -1004 when they have no access tables', () => {
     const c = ctx('att');
     expect(run(c, 'C:1:DATA UPDATE AccTimeZone UID=2\tSunStart=2359\tSunEnd=0000\tMonStart=0830\tMonEnd=1230').rc).to.equal(0);
