@@ -10,6 +10,7 @@ export * from './command-results';
 export * from './access-uploads';
 export * from './replies';
 export * from './commands';
+export * from './record-batches';
 export * from './verify-type';
 export * from './token';
 export { base64PayloadError, base64DecodedLength } from './base64-payload';
