@@ -62,7 +62,7 @@ export function splitRecordCommand(family: RecordFamily, command: string): Split
 /**
  * The bytes one command may take on a terminal: its `MaxPackageSize` shared among the commands of
  * one poll's reply, at most MAX_COMMAND_BYTES; DEFAULT_PACKAGE_BYTES shared when it reports none
- * (attendance terminals never do; the PUSH SDK recommends replies of 40 KB at most).
+ * (attendance terminals never do: their documents name no limit, so a conservative reply size).
  */
 export function commandByteBudget(maxPackageSize: string | number | null | undefined, commandsPerPoll: number): number {
   const reported = Number(maxPackageSize);
