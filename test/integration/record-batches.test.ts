@@ -135,4 +135,26 @@ describe('multi-record commands: table rows reach a terminal many per command', 
     ]);
     expect((await poll()).length).to.equal(0);
   });
+
+  it('a multi-record command never answered, after its last attempt, puts its records back in the queue alone', async () => {
+    const device = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc' });
+    const [{ company_id: companyId }] = await sql('select company_id from device where id = ?', [device.id]);
+    const sn = device.serial_number;
+    await iclock(t.url, 'GET', `/iclock/cdata?SN=${sn}&options=all&pushver=3.1.2&DeviceType=acc`);
+    await iclock(t.url, 'POST', `/iclock/registry?SN=${sn}`, 'DeviceType=acc,~DeviceName=F20/M,LockCount=1,MaxPackageSize=2048000');
+    const staff = await people(companyId, 2, 830000);
+    await call('POST', `/public/v2/devices/${device.id}/employees`, staff.map((e) => ({ employee_id: e.id, permission_id: 0 })));
+    const poll = async () => parseCommandReply((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`)).text);
+    expect((await poll()).map((c) => c.records.length)).to.deep.equal([2, 2]);
+    // No answer: the sweep finds the commands sent long ago, on their last attempt.
+    await sql(`update device_command set attempts = ?, sent_at = now() - interval '1 hour' where device_id = ? and status = 'sent'`, [t.config.commandMaxAttempts, device.id]);
+    await t.app.terminals.sweep();
+    const alone = await poll();
+    expect(alone.map((c) => [c.table, c.records.length])).to.deep.equal([['user', 1], ['user', 1], ['userauthorize', 1], ['userauthorize', 1]]);
+    const [batches] = await sql("select count(*) filter (where status = 'failed')::int as failed from device_command where device_id = ? and kind = 'record_batch'", [device.id]);
+    expect(batches.failed).to.equal(2);
+    await iclock(t.url, 'POST', `/iclock/devicecmd?SN=${sn}`, alone.map((c) => `ID=${c.id}&Return=0&CMD=DATA UPDATE`).join('\n'));
+    const rows = await sql("select count(*)::int as n from device_user where device_id = ? and sync_status = 'synced'", [device.id]);
+    expect(rows[0].n).to.equal(2);
+  });
 });
