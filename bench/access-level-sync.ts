@@ -23,7 +23,11 @@ async function main(): Promise<void> {
   const people = numberArg('people', 500);
   const pollMs = numberArg('poll-ms', 100);
   const db = await benchDatabase('access_level');
-  const service = await spawnService(db.url, { TIMEGATE_RATE_LIMIT_PER_MINUTE: '10000000', TIMEGATE_RATE_LIMIT_BURST: '10000000' });
+  // A service that does not come up (a loaded machine) must not leave the database running.
+  const service = await spawnService(db.url, { TIMEGATE_RATE_LIMIT_PER_MINUTE: '10000000', TIMEGATE_RATE_LIMIT_BURST: '10000000' }).catch(async (error) => {
+    await db.stop();
+    throw error;
+  });
   const fleet = await createFleet(service.url, 1, 'ACL');
   const terminal = new SimulatedTerminal({ serverUrl: service.url, serialNumber: fleet.serials[0]!, family: 'acc', lockCount: 4, pollIntervalMs: pollMs, connection: 'keep-alive' });
   let counting: Delivered = { commands: 0, records: 0, bytes: 0, polls: 0, seconds: 0 };
