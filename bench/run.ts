@@ -212,6 +212,16 @@ const SCENARIOS: Scenario[] = [
     ],
   },
   {
+    name: 'access-level-sync',
+    script: 'access-level-sync.js',
+    figures: ({ json: j }) => [
+      { scenario: `extra: ${j.people} people x ${j.doors} doors onto one controller, commands`, measure: 'commands', value: num(j.add?.commands), unit: 'commands' },
+      { scenario: `extra: ${j.people} people x ${j.doors} doors onto one controller, bytes`, measure: 'bytes', value: num(j.add?.bytes), unit: 'bytes' },
+      { scenario: `extra: ${j.people} people x ${j.doors} doors taken off one controller, commands`, measure: 'commands', value: num(j.remove?.commands), unit: 'commands' },
+      { scenario: `extra: ${j.people} people x ${j.doors} doors taken off one controller, bytes`, measure: 'bytes', value: num(j.remove?.bytes), unit: 'bytes' },
+    ],
+  },
+  {
     name: 'attendance',
     script: 'attendance.js',
     figures: ({ json: j }) => [

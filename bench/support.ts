@@ -74,7 +74,11 @@ export async function spawnServer(script: string, env: Record<string, string>, r
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
     const ok = await fetch(url + readyPath).then((r) => r.ok, () => false);
     if (ok) break;
-    if (Date.now() > deadline) throw new Error(`${script} did not start`);
+    if (Date.now() > deadline) {
+      // Not left running behind the failed scenario.
+      child.kill('SIGTERM');
+      throw new Error(`${script} did not start`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {

@@ -13,6 +13,20 @@ export enum DeviceCommandStatus {
 }
 
 /**
+ * A `device_command` row's status: a command's, or `batched` for a record carried by the
+ * multi-record command `batchId` (never delivered itself; it concludes with that command, and is
+ * queued on its own when that command is refused).
+ */
+export enum DeviceCommandRowStatus {
+  queued = 'queued',
+  sent = 'sent',
+  succeeded = 'succeeded',
+  failed = 'failed',
+  expired = 'expired',
+  batched = 'batched',
+}
+
+/**
  * A command waiting for, or delivered to, a terminal (`C:<commandId>:<command>` on a poll). The
  * terminal echoes `commandId` in its result, so results are matched by (device, commandId).
  */
@@ -43,8 +57,8 @@ export class DeviceCommand {
   @Property({ length: 32 })
   kind!: string;
 
-  @Enum({ items: () => DeviceCommandStatus, default: DeviceCommandStatus.queued })
-  status: DeviceCommandStatus = DeviceCommandStatus.queued;
+  @Enum({ items: () => DeviceCommandRowStatus, default: DeviceCommandRowStatus.queued })
+  status: DeviceCommandRowStatus = DeviceCommandRowStatus.queued;
 
   @Property({ type: 'integer', nullable: true })
   returnCode?: number | null;
@@ -67,6 +81,13 @@ export class DeviceCommand {
   /** ... and its position in that row's command sequence (0 first). */
   @Property({ type: 'smallint', nullable: true })
   step?: number | null;
+
+  /**
+   * A record packed into a multi-record command: that command (the records keep their own text,
+   * step and row, and are retried one by one when the command is refused). Null: sent as itself.
+   */
+  @ManyToOne(() => DeviceCommand, { mapToPk: true, fieldName: 'batch_id', nullable: true, deleteRule: 'set null', index: 'device_command_batch_index' })
+  batchId?: number | null;
 
   /** The result's extra fields as the terminal sent them (`AttlogSum`, INFO lines...), when it sent any. */
   @Property({ type: 'jsonb', nullable: true })

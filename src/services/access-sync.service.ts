@@ -20,7 +20,7 @@ import {
 import type { HolidayInterval, WeekdayInterval } from '../entities/access-schedule.entity';
 import type { AccessGrant } from '../entities/device-user.entity';
 import { notifyCommandsQueued } from './command-queue-changes';
-import { newCommandId } from './device-command.service';
+import { DEFAULT_COMMANDS_PER_POLL, queueRecords, recordTarget } from './record-batch-queue';
 import { intArray } from './sql-arrays';
 
 /** Time-zone id 1: the built-in "Always" schedule, and what a person without levels is authorised under. */
@@ -94,12 +94,12 @@ function timezoneRow(schedule: ScheduleRow, timezoneId: number): string {
   return updateTimezoneCommand({ timezoneId, intervals: schedule.intervals, holidayIntervals: schedule.holiday_intervals });
 }
 
-async function queueCommands(em: EntityManager, workspaceId: number, deviceId: number, commands: { command: string; reference: string }[], now: Date): Promise<void> {
+/** Queues table rows for one terminal, many records per command where its family allows (record-batch-queue.ts). */
+async function queueCommands(em: EntityManager, _workspaceId: number, deviceId: number, commands: { command: string; reference: string }[], now: Date): Promise<void> {
   if (commands.length === 0) return;
-  await em.execute(
-    `insert into device_command (workspace_id, device_id, command_id, command, kind, reference, created_at) values ${commands.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-    commands.flatMap((c) => [workspaceId, deviceId, newCommandId(), c.command, ACCESS_SCHEDULE_COMMAND_KIND, c.reference, now]),
-  );
+  const target = await recordTarget(em, deviceId, DEFAULT_COMMANDS_PER_POLL);
+  if (!target) return;
+  await queueRecords(em, target, commands.map((c) => [{ command: c.command, kind: ACCESS_SCHEDULE_COMMAND_KIND, reference: c.reference }]), now);
 }
 
 /**

@@ -48,8 +48,8 @@ export async function archiveFinishedCommands(em: EntityManager, cutoff: Date): 
              -- Two conditions rather than one with OR: each is a hash anti-join over the commands in flight.
              and not exists (
                select 1 from device_command o
-               where o.status in ('queued', 'sent') and o.device_user_id = c.device_user_id and o.device_user_version = c.device_user_version)
-             and not exists (select 1 from device_command o where o.status in ('queued', 'sent') and o.reference = c.reference)
+               where o.status in ('queued', 'sent', 'batched') and o.device_user_id = c.device_user_id and o.device_user_version = c.device_user_version)
+             and not exists (select 1 from device_command o where o.status in ('queued', 'sent', 'batched') and o.reference = c.reference)
            order by c.id
            limit ${ARCHIVE_BATCH}
            for update of c skip locked)

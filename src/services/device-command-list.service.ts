@@ -1,7 +1,7 @@
 // A device's command queue as operators see it: what was queued for the terminal, and how each
 // command ended. The command's text is not shown, only its verb and table: it can carry a person's
 // name, a biometric template or a photo.
-import { DeviceCommandStatus } from '../entities/device-command.entity';
+import { DeviceCommandRowStatus } from '../entities/device-command.entity';
 import type { RequestContext } from './context';
 import { getDevice } from './device.service';
 import type { Page, PageRequest } from './pagination';
@@ -22,7 +22,7 @@ export interface DeviceCommandView {
   expiresAt: Date | null;
 }
 
-const STATUSES = Object.values(DeviceCommandStatus) as string[];
+const STATUSES = Object.values(DeviceCommandRowStatus) as string[];
 
 /** `DATA UPDATE USERINFO PIN=…` → `DATA UPDATE USERINFO`; `CONTROL DEVICE 01010105` → `CONTROL DEVICE 01010105` (no personal data in it). */
 export function commandVerb(command: string): string {

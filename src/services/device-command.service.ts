@@ -7,6 +7,7 @@
 import { mirrorDeviceActions } from './device-action.service';
 import { mirrorFaceEnrollments } from './face-enrollment.service';
 import { noteRefusedAccessTables } from './access-sync.service';
+import { concludeRecordBatches } from './record-batch-outcomes';
 import { randomBytes } from 'node:crypto';
 import { DeviceCommand } from '../entities';
 import { doorActionData, doorOpenedData, type DoorActionRow } from '../events/event-payloads';
@@ -145,6 +146,8 @@ export async function recordCommandResults(
       statuses.push(...rows.map((r) => r.status));
       if (rows.some((r) => r.status === 'queued')) notifyCommandsQueued(em, [deviceId]);
     }
+    // Records carried by a multi-record command conclude with it (or are queued alone after a refusal).
+    touched.push(...(await concludeRecordBatches(em, touched)));
     await mirrorDoorActions(withEm(ctx, em), touched);
     await mirrorDeviceUsers(withEm(ctx, em), touched);
     await mirrorDeviceActions(withEm(ctx, em), touched);
@@ -194,10 +197,11 @@ export async function sweepCommands(ctx: RequestContext, policy: CommandPolicy):
       [now, now],
     );
     notifyCommandsQueued(em, retried.filter((r) => r.status === 'queued').map((r) => r.device_id));
+    const carried = await concludeRecordBatches(em, [...retried, ...expired].map((r) => r.id));
     await mirrorDoorActions(withEm(ctx, em), [...retried, ...expired].map((r) => r.id));
-    await mirrorDeviceUsers(withEm(ctx, em), retried.map((r) => r.id));
+    await mirrorDeviceUsers(withEm(ctx, em), [...retried.map((r) => r.id), ...carried]);
     await mirrorDeviceActions(withEm(ctx, em), [...retried, ...expired].map((r) => r.id));
-    await mirrorFaceEnrollments(withEm(ctx, em), retried.map((r) => r.id));
+    await mirrorFaceEnrollments(withEm(ctx, em), [...retried.map((r) => r.id), ...carried]);
     return { failed: retried.filter((r) => r.status === 'failed').length, expired: expired.length };
   });
   countCommands(ctx, 'failed', swept.failed);

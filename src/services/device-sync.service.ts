@@ -10,7 +10,9 @@
 // Results flow back through `recordCommandResults` (device-command.service.ts).
 import { notifyCommandsQueued } from './command-queue-changes';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { countCommands, newCommandId } from './device-command.service';
+import { countCommands } from './device-command.service';
+import { queueRecords, recordTarget, type QueuedRecord } from './record-batch-queue';
+import { intArray, textArray } from './sql-arrays';
 import type { RequestContext } from './context';
 import { syncCommands, templateFits, terminalOf, type SyncTemplate, type SyncTerminal, type TerminalGrant } from './sync-commands';
 import { isFacePhotoCommand, loadPhotoContext, photosDue, recordFaceEnrollments, VISIBLE_FACE_TYPE } from './face-enrollment.service';
@@ -19,8 +21,12 @@ import type { AccessGrant } from '../entities/device-user.entity';
 
 /** Advisory-lock namespace of per-device sync builds (second key: the device id). */
 const SYNC_LOCK_SPACE = 7242002;
-/** Rows turned into commands per build, so a poll of a device with thousands of changes stays short. */
-const ROWS_PER_BUILD = 50;
+/**
+ * Rows turned into commands per build, so a poll of a device with thousands of changes stays short;
+ * large enough that the records of one change (an access level of a few hundred people) travel in
+ * a few multi-record commands (each statement of a build covers all its rows).
+ */
+const ROWS_PER_BUILD = 500;
 
 export const SYNC_COMMAND_KIND = 'user_sync';
 /** The face-photo step of a user's sequence: its outcome is the photo's status, not the user's (a photo without a usable face does not fail the user). */
@@ -130,7 +136,8 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
     );
     if (rows.length === 0) return 0;
     const terminal = await syncTerminal(em, deviceId, reported);
-    if (!terminal) return 0;
+    const target = await recordTarget(em, deviceId, ctx.config.commandBatchSize);
+    if (!terminal || !target) return 0;
     const presentEmployees = rows.filter((r) => r.present).map((r) => r.employee_id);
     const templates = await templatesOf(em, presentEmployees);
     const photos = await loadPhotoContext(em, deviceId, presentEmployees);
@@ -147,12 +154,15 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
         : new Map<number, number[]>();
     const onTerminal = (grants: AccessGrant[] | null): TerminalGrant[] | null =>
       grants === null ? null : grants.flatMap((g) => (timezones.get(g.scheduleId) ?? []).map((timezoneId) => ({ timezoneId, doorMask: g.doorMask })));
-    for (const row of rows) {
-      const expired = await em.execute<{ id: number }[]>(
-        `update device_command set status = 'expired', completed_at = ? where device_user_id = ? and status = 'queued' and device_user_version <> ?::timestamptz returning id`,
-        [now, row.id, row.version],
-      );
-      superseded += expired.length;
+    // Older versions' commands still queued are superseded (one statement for the build).
+    const expired = await em.execute<{ id: number }[]>(
+      `update device_command c set status = 'expired', completed_at = ?
+       from unnest(?::int[], ?::text[]) as r(id, version)
+       where c.device_user_id = r.id and c.status = 'queued' and c.device_user_version <> r.version::timestamptz returning c.id`,
+      [now, intArray(rows.map((r) => r.id)), textArray(rows.map((r) => r.version))],
+    );
+    superseded += expired.length;
+    const built = rows.map((row) => {
       const stored = templates.get(row.employee_id) ?? [];
       const due = row.present ? photosDue(terminal, photos, row.employee_id, row.previous_pin !== null, stored) : { facePhoto: null, userPhoto: null };
       const commands = syncCommands(
@@ -171,23 +181,29 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
         },
         templatesFor(deviceId, row, stored),
       );
-      const values = commands.map(() => `(?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?)`).join(', ');
-      const params = commands.flatMap((command, step) => [
-        terminal.workspaceId, deviceId, newCommandId(), command, isFacePhotoCommand(command) ? FACE_PHOTO_COMMAND_KIND : SYNC_COMMAND_KIND, `device_user:${row.id}`, row.id, row.version, step, now,
-      ]);
-      const inserted = await em.execute<{ id: number; step: number }[]>(
-        `insert into device_command (workspace_id, device_id, command_id, command, kind, reference, device_user_id, device_user_version, step, created_at) values ${values} returning id, step`,
-        params,
-      );
-      queued += commands.length;
-      const commandIds = inserted.sort((a, b) => a.step - b.step).map((c) => c.id);
+      const records: QueuedRecord[] = commands.map((command, step) => ({
+        command, kind: isFacePhotoCommand(command) ? FACE_PHOTO_COMMAND_KIND : SYNC_COMMAND_KIND, reference: `device_user:${row.id}`,
+        deviceUserId: row.id, deviceUserVersion: row.version, step,
+      }));
+      return { row, stored, commands, records };
+    });
+    // Every row's sequence at once: the records of one table travel together, each row's order kept.
+    await queueRecords(em, target, built.map((b) => b.records), now);
+    queued += built.reduce((n, b) => n + b.records.length, 0);
+    const leaving = built.filter((b) => !b.row.present).map((b) => b.row.employee_id);
+    if (leaving.length > 0) await em.execute('delete from face_enrollment where device_id = ? and employee_id = any(?::int[])', [deviceId, intArray(leaving)]);
+    for (const { row, stored, commands, records } of built) {
+      if (!row.present || !photos.photos.has(row.employee_id)) continue;
       const holdsFace = stored.some((t) => t.type === VISIBLE_FACE_TYPE && templateFits(terminal, t));
-      await recordFaceEnrollments(em, device, photos, { employeeId: row.employee_id, present: row.present, commands, commandIds, holdsFace }, now);
-      if (terminal.access || terminal.accessTables) {
-        // What the terminal holds once these commands ran: the next version's deletes start from it.
-        const sent = row.present ? (onTerminal(row.access) ?? null) : [];
-        await em.execute('update device_user set sent_access = ?::jsonb where id = ?', [sent === null ? null : JSON.stringify(sent), row.id]);
-      }
+      await recordFaceEnrollments(em, device, photos, { employeeId: row.employee_id, present: row.present, commands, commandIds: records.map((r) => r.id!), holdsFace }, now);
+    }
+    if (terminal.access || terminal.accessTables) {
+      // What the terminal holds once these commands ran: the next version's deletes start from it.
+      const sent = built.map(({ row }) => ({ id: row.id, sent: row.present ? (onTerminal(row.access) ?? null) : [] }));
+      await em.execute(
+        `update device_user du set sent_access = s.sent from jsonb_to_recordset(?::jsonb) as s(id int, sent jsonb) where du.id = s.id`,
+        [JSON.stringify(sent)],
+      );
     }
     if (terminal.access || terminal.accessTables) await releaseUnusedSchedules(em, device, now, terminal.access ? 'access' : 'attendance');
     notifyCommandsQueued(em, [deviceId]);

@@ -13,7 +13,7 @@ import { recordEvents, type NewEvent } from '../events/outbox';
 import { notifyCommandsQueued } from './command-queue-changes';
 import { withEm, type RequestContext } from './context';
 import { cutToCodePoints } from './validation';
-import { newCommandId } from './device-command.service';
+import { queueRecords, recordTarget } from './record-batch-queue';
 import { templateFits, terminalOf } from './sync-commands';
 
 export interface ReportedUser {
@@ -115,13 +115,11 @@ export async function finishReconciles(ctx: RequestContext, deviceId: number): P
       if (resend.length > 0) {
         await em.execute(`update device_user set sync_status = 'pending', return_code = null, changed_at = ? where id = any(?::int[])`, [now, `{${resend.join(',')}}`]);
       }
-      const deletes = unexpected.flatMap((u) => (action.mode_type === 'acc' ? deleteAccessUserCommands(u.pin) : [deleteUserInfoCommand(u.pin)]));
-      if (deletes.length > 0) {
-        await em.execute(
-          `insert into device_command (workspace_id, device_id, command_id, command, kind, reference, created_at) values ${deletes.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-          deletes.flatMap((command) => [action.workspace_id, deviceId, newCommandId(), command, 'reconcile_fix', `reconcile:${action.action_id}`, now]),
-        );
-      }
+      const deletesOf = unexpected.map((u) => (action.mode_type === 'acc' ? deleteAccessUserCommands(u.pin) : [deleteUserInfoCommand(u.pin)]));
+      const deletes = deletesOf.flat();
+      const target = deletes.length > 0 ? await recordTarget(em, deviceId, ctx.config.commandBatchSize) : null;
+      // Each unexpected user's deletes in order (authorisations and templates before the user).
+      if (target) await queueRecords(em, target, deletesOf.map((commands) => commands.map((command) => ({ command, kind: 'reconcile_fix', reference: `reconcile:${action.action_id}` }))), now);
       fixedCommands = resend.length + deletes.length;
       notifyCommandsQueued(em, [deviceId]);
     }

@@ -24,6 +24,8 @@ export interface DeviceProfile {
   visibleFace: 'photo' | 'template' | 'none';
   /** Shows user photos (USERPIC, `PhotoFunOn`). */
   userPhoto: boolean;
+  /** Doors of an access controller (registry `LockCount`). */
+  lockCount: number;
 }
 
 /** The visible-light face algorithm the simulator reports and enrols with (type 9, as in MultiBioVersion). */
@@ -46,6 +48,7 @@ export function resolveProfile(input: {
   fingerprintVersion?: string;
   visibleFace?: 'photo' | 'template' | 'none';
   userPhoto?: boolean;
+  lockCount?: number;
 }): DeviceProfile {
   const d = DEFAULTS[input.family];
   const addr = derivedAddresses(input.serialNumber);
@@ -61,6 +64,7 @@ export function resolveProfile(input: {
     fingerprintVersion: input.fingerprintVersion ?? '10',
     visibleFace: input.visibleFace ?? 'none',
     userPhoto: input.userPhoto ?? false,
+    lockCount: input.lockCount ?? 1,
   };
 }
 
@@ -123,7 +127,7 @@ export function registryLine(p: DeviceProfile): string {
     ['FirmVer', p.firmware],
     ['PushVersion', p.pushVersion],
     ['MAC', p.mac],
-    ['LockCount', '1'],
+    ['LockCount', String(p.lockCount)],
     ['ReaderCount', '2'],
     ['AuxInCount', '1'],
     ['AuxOutCount', '1'],

@@ -95,6 +95,8 @@ export interface SimulatedTerminalConfig {
   visibleFace?: 'photo' | 'template' | 'none';
   /** Shows user photos (USERPIC). Default false. */
   userPhoto?: boolean;
+  /** Access control: doors (registry `LockCount`). Default 1. */
+  lockCount?: number;
   /** Attendance terminals: holds the PUSH 2.x access settings (`AccTimeZone`). Default true; false answers -1004. */
   accessTables?: boolean;
   /**

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { createApp, type App } from '../../src/app';
 import { SimulatedTerminal, type SimulatedTerminalConfig } from '../../src/simulator';
+import { parseCommandReply } from '../../src/simulator/command-parser';
 import { createArea, createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gql, gqlData, rest } from '../support/http';
 import { eventually, iclock } from '../support/terminal';
@@ -175,15 +176,21 @@ describe('sync engine: assignments and templates reach the terminals', () => {
         await send('POST', `/public/v2/devices/${d.id}/employees`, employees.map((e) => ({ employee_id: e.id, permission_id: 0 })));
         const polls = await Promise.all(Array.from({ length: 12 }, (_, i) => iclock(i % 2 ? t.url : second.url, 'GET', `/iclock/getrequest?SN=${d.serial_number}`)));
         await Promise.all([t.app.terminals.sweep(), second.terminals.sweep()]);
-        const delivered = polls.flatMap((p) => (p.text === 'OK' ? [] : p.text.split('\n')));
-        const texts = delivered.map((line) => line.split(':').slice(2).join(':'));
-        expect(new Set(texts).size).to.equal(texts.length);
-        const [{ commands, distinct }] = await sql(
-          `select count(*)::int as commands, count(distinct (device_user_id, device_user_version, step))::int as distinct from device_command where device_id = ?`,
+        const delivered = polls.flatMap((p) => (p.text === 'OK' ? [] : parseCommandReply(p.text)));
+        // Each record once: 6 users and their 6 authorisations, in two multi-record commands.
+        const records = delivered.flatMap((c) => c.records.map((r) => `${c.table} ${r.get('pin')}`));
+        expect(new Set(records).size).to.equal(records.length);
+        expect(records).to.have.length(12);
+        const [{ commands, distinct, batches }] = await sql(
+          `select count(*) filter (where device_user_id is not null)::int as commands,
+                  count(distinct (device_user_id, device_user_version, step)) filter (where device_user_id is not null)::int as distinct,
+                  count(*) filter (where kind = 'record_batch')::int as batches
+           from device_command where device_id = ?`,
           [d.id],
         );
         expect(commands).to.equal(12); // 6 users x (user + userauthorize), built once
         expect(distinct).to.equal(12);
+        expect(batches).to.equal(2);
       } finally {
         await second.stop();
       }

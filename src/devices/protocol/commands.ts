@@ -5,6 +5,7 @@
 import { base64PayloadError } from './base64-payload';
 import { DEFAULT_TERMINAL_DIALECT, type TerminalDialect } from './dialect';
 import { encodeZkTime } from './time';
+import { isMultiRecordCommand } from './record-batches';
 
 /** Remove characters that could end a field or a command line: C0 controls (TAB, CR, LF, NUL…), DEL, NEL, U+2028/2029. */
 export function sanitizeValue(value: string | number): string {
@@ -39,10 +40,13 @@ function fields(pairs: Array<[string, string | number | undefined]>): string {
   return pairs.filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${sanitizeValue(v!)}`).join('\t');
 }
 
-/** `C:<id>:<command>` — throws when the id is invalid or the command contains a line break/NUL. */
+/**
+ * `C:<id>:<command>` — throws when the id is invalid or the command contains CR/NUL, or a LF other
+ * than between the records of a multi-record DATA command (record-batches.ts).
+ */
 export function formatCommandLine(id: string, command: string): string {
   if (!isValidCommandId(id)) throw new RangeError(`invalid command id ${JSON.stringify(id)}`);
-  if (/[\r\n\x00]/.test(command)) throw new RangeError('command text must not contain CR, LF or NUL');
+  if (/[\r\x00]/.test(command) || (command.includes('\n') && !isMultiRecordCommand(command))) throw new RangeError('command text must not contain CR, LF or NUL');
   return `C:${id}:${command}`;
 }
 

@@ -11,6 +11,7 @@ export * from './access-uploads';
 export * from './replies';
 export * from './commands';
 export * from './dialect';
+export * from './record-batches';
 export * from './verify-type';
 export * from './token';
 export { base64PayloadError, base64DecodedLength } from './base64-payload';

@@ -29,6 +29,25 @@ describe('simulator: command execution', () => {
     expect(run(ctx('att'), 'C:3:GET OPTIONS LockCount').rc).to.equal(-1002);
   });
 
+  it('a multi-record command (a record per line) is applied record by record and answered once; a bad record is its code', () => {
+    const c = ctx('acc');
+    const users = ['1', '2', '3'].map((pin) => `CardNo=\tPin=${pin}\tPassword=\tGroup=0\tStartTime=0\tEndTime=0\tName=P${pin}\tPrivilege=0`);
+    const reply = `C:1:DATA UPDATE user ${users.join('\n')}\nC:2:DATA UPDATE userauthorize Pin=1\tAuthorizeTimezoneId=1\tAuthorizeDoorId=15\tDevID=1\nPin=2\tAuthorizeTimezoneId=1\tAuthorizeDoorId=15\tDevID=1`;
+    const [update, authorize, ...more] = parseCommandReply(reply);
+    expect(more).to.deep.equal([]);
+    expect(executeCommand(c, update!).rc).to.equal(0);
+    expect(executeCommand(c, authorize!).rc).to.equal(0);
+    expect([...c.store.users.keys()]).to.deep.equal(['1', '2', '3']);
+    expect(c.store.authorizations.size).to.equal(2);
+    expect(run(c, 'C:3:DATA DELETE userauthorize Pin=1\nPin=2').rc).to.equal(0);
+    expect(c.store.authorizations.size).to.equal(0);
+    expect(run(c, 'C:4:DATA DELETE user Pin=1\nPin=2').rc).to.equal(0);
+    expect([...c.store.users.keys()]).to.deep.equal(['3']);
+    // A record without its key fails the command with the terminal's code; the records before it stay applied.
+    expect(run(c, 'C:5:DATA UPDATE user Pin=8\tName=A\nName=nobody').rc).to.equal(-11);
+    expect(c.store.users.has('8')).to.equal(true);
+  });
+
   it('attendance terminals keep AccTimeZone rows by UID, or answer -1004 when they have no access tables', () => {
     const c = ctx('att');
     expect(run(c, 'C:1:DATA UPDATE AccTimeZone UID=2\tSunStart=2359\tSunEnd=0000\tMonStart=0830\tMonEnd=1230').rc).to.equal(0);
