@@ -372,10 +372,15 @@ export async function flushWithStaleMarks(em: EntityManager, marks: StaleMark[],
  * lock; a few hundred employees at a time so that memory stays flat.
  */
 export async function refreshCompanyDays(ctx: RequestContext, companyId: number, from: string, to: string): Promise<void> {
-  const rows = await (ctx.em as EntityManager).execute<{ id: number }[]>(`select id from employee where company_id = ? order by id`, [companyId]);
+  // A deleted employee's days are computed up to the local date of their deletion, never after it.
+  const rows = await (ctx.em as EntityManager).execute<{ id: number; last_date: string | null }[]>(
+    `select e.id, (e.deleted_at at time zone w.time_zone)::date::text as last_date from employee e join workspace w on w.id = e.workspace_id
+     where e.company_id = ? and (e.deleted_at is null or (e.deleted_at at time zone w.time_zone)::date >= ?::date) order by e.id`,
+    [companyId, from],
+  );
   for (let i = 0; i < rows.length; i += 200) {
     const wanted: WantedDays = new Map();
-    for (const row of rows.slice(i, i + 200)) want(wanted, row.id, from, to);
+    for (const row of rows.slice(i, i + 200)) want(wanted, row.id, from, row.last_date !== null && row.last_date < to ? row.last_date : to);
     await refreshDays(ctx, wanted, { announceNew: false });
   }
 }
