@@ -16,7 +16,7 @@ describe('locked pay period: deleting an employee and reusing their pin changes 
 
   before(async () => {
     t = await startTestApp({}, 'locked-days-delete');
-    ws = await createWorkspace(t.url);
+    ws = await createWorkspace(t.url, { maxCompanies: 5 });
   });
   after(() => t.stop());
 
@@ -88,5 +88,28 @@ describe('locked pay period: deleting an employee and reusing their pin changes 
     await upload([[now, '0']]);
     const [{ n: bNow }] = await db(`select count(*)::int as n from punch where employee_id = $1`, [b.id]);
     expect(bNow).to.equal(1);
+  });
+
+  it('a locked day stored for the first time after the lock (its employee created later) counts only the punches received by the lock; later ones are flagged after_lock', async () => {
+    const company = await createCompany(t.url, ws.key);
+    const device = await createDevice(t.url, ws.key, company.id);
+    expect((await rest(t.url, 'POST', '/public/v2/shifts', { key: ws.key, body: { company_id: company.id, name: 'Day', start_time: '09:00', end_time: '17:00', is_default: true } })).status).to.equal(201);
+    const pin = '5151';
+    const upload = async (lines: [string, string][]) => {
+      const body = lines.map(([time, state]) => `${pin}\t${time}\t${state}\t1\t0`).join('\n');
+      expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, body)).text).to.match(/^OK/);
+    };
+    // Enrolled on the terminal only: the punches wait for an employee with the pin.
+    await upload([['2026-09-07 09:00:00', '0'], ['2026-09-07 16:30:00', '1']]);
+    const period = await rest(t.url, 'POST', '/public/v2/pay_periods', { key: ws.key, body: { company_id: company.id, start_date: '2026-09-01', end_date: '2026-09-30' } });
+    expect((await rest(t.url, 'POST', `/public/v2/pay_periods/${period.body.id}/lock`, { key: ws.key })).status).to.equal(200);
+    await upload([['2026-09-12 08:00:00', '0'], ['2026-09-12 18:30:00', '1']]);
+    const c = await createEmployee(t.url, ws.key, company.id, { pin });
+    await t.app.jobs.runNow('attendance');
+    const summary = await rest(t.url, 'GET', `/public/v2/timesheets/summary?employee_id=${c.id}&start_date=2026-09-01&end_date=2026-09-30`, { key: ws.key });
+    expect(summary.body[0]).to.deep.include({ employee_id: c.id, days_present: 1, worked_minutes: 450, overtime_minutes: 0 });
+    const saturday = await rest(t.url, 'GET', `/public/v2/timesheets?employee_id=${c.id}&start_date=2026-09-12&end_date=2026-09-12`, { key: ws.key });
+    expect(saturday.body[0]).to.deep.include({ status: 'off', worked_minutes: 0, overtime_minutes: 0, punch_ids: [] });
+    expect(saturday.body[0].exceptions).to.include('after_lock');
   });
 });
