@@ -20,6 +20,9 @@ export function ormOptions(databaseUrl: string, overrides: Partial<Options> = {}
     subscribers: [afterCommitHooks],
     // Every request works on its own fork; touching the global context is a bug.
     allowGlobalContext: false,
+    // The `live` filter of Employee hides deleted employees from lookups; it must not reach through
+    // references: a punch or a day of a deleted employee still names them (their history).
+    autoJoinRefsForFilters: false,
     debug: false,
     pool: { min: 0, max: DATABASE_POOL_SIZE },
     migrations: {

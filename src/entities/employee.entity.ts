@@ -1,11 +1,25 @@
-import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Entity, Filter, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Company } from './company.entity';
 import { Workspace } from './workspace.entity';
 
-/** A person who uses terminals; `pin` is the number under which the terminal knows them. */
+/**
+ * A person who uses terminals; `pin` is the number under which the terminal knows them.
+ *
+ * An employee with history (punches or stored attendance days) is never removed: deleting them sets
+ * `deletedAt` (docs/attendance.md, "Deleting an employee"). A deleted employee is invisible to every
+ * lookup through the ORM (the default `live` filter), and their code and pin are free for a new
+ * employee (the unique indexes cover live rows only); their punches and days stay theirs.
+ */
 @Entity({ tableName: 'employee' })
-@Unique({ name: 'employee_workspace_code_unique', properties: ['workspaceId', 'code'] })
-@Unique({ name: 'employee_company_pin_unique', properties: ['companyId', 'pin'] })
+@Filter({ name: 'live', cond: { deletedAt: null }, default: true })
+@Unique({
+  name: 'employee_workspace_code_unique',
+  expression: 'create unique index "employee_workspace_code_unique" on "employee" ("workspace_id", "code") where "deleted_at" is null',
+})
+@Unique({
+  name: 'employee_company_pin_unique',
+  expression: 'create unique index "employee_company_pin_unique" on "employee" ("company_id", "pin") where "deleted_at" is null',
+})
 @Index({ name: 'employee_workspace_company_index', properties: ['workspaceId', 'companyId'] })
 export class Employee {
   @PrimaryKey({ autoincrement: true })
@@ -41,4 +55,8 @@ export class Employee {
 
   @Property({ type: 'timestamptz', onCreate: () => new Date(), onUpdate: () => new Date() })
   updatedAt!: Date;
+
+  /** When the employee was deleted; null while they exist. Their history stays attached to this row. */
+  @Property({ type: 'timestamptz', nullable: true })
+  deletedAt?: Date | null;
 }

@@ -19,7 +19,7 @@ export class DoorResolver {
     return doors.listDeviceDoors(ctx, deviceId);
   }
 
-  @Authorized('write')
+  @Authorized('write', 'doors:manage')
   @Mutation(() => DoorType)
   updateDoor(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('input') input: UpdateDoorInput) {
     return doors.updateDoor(ctx, id, input);

@@ -102,6 +102,10 @@ export async function deleteCompany(ctx: RequestContext, id: number): Promise<Co
   if ((await ctx.em.count(Punch, { companyId: id })) > 0) {
     throw new DomainError('resource_in_use', `Company ${id} has punches; attendance history is kept, so the company cannot be deleted.`);
   }
+  // Deleted employees with history (stored attendance days) are kept as well, and name their company.
+  if ((await ctx.em.count(Employee, { companyId: id }, { filters: false })) > 0) {
+    throw new DomainError('resource_in_use', `Company ${id} has attendance history of deleted employees; it is kept, so the company cannot be deleted.`);
+  }
   const snapshot = { ...company };
   await ctx.em.remove(company).flush();
   return Object.assign(new Company(), snapshot);

@@ -4,7 +4,7 @@ import type { Config } from '../config/config';
 import type { Metrics } from '../observability/metrics';
 import { DomainError } from '../errors/domain-error';
 
-export const SCOPES = ['read', 'write', 'admin', 'doors:unlock'] as const;
+export const SCOPES = ['read', 'write', 'admin', 'doors:unlock', 'doors:manage'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /**
@@ -41,12 +41,15 @@ export function withEm(ctx: RequestContext, em: EntityManager): RequestContext {
 }
 
 /**
- * `admin` grants everything in its workspace; `write` includes `read`. `doors:unlock` is separate so
- * that a key can open doors without being able to change people (and the reverse).
+ * `admin` grants everything in its workspace; `write` and `doors:manage` include `read`.
+ * `doors:manage` (who may pass which door when: access levels, schedules, members) is apart from
+ * `write` because a grant is permanent door access, and apart from `doors:unlock` (opening a door
+ * now) so that a key can open doors without being able to change people or grants, and the reverse.
+ * docs/security.md has the scope table.
  */
 export function hasScope(granted: readonly Scope[], needed: Scope): boolean {
   if (granted.includes('admin') || granted.includes(needed)) return true;
-  return needed === 'read' && granted.includes('write');
+  return needed === 'read' && (granted.includes('write') || granted.includes('doors:manage'));
 }
 
 /** The caller's workspace; the operator has none and must name one where an operation allows it. */

@@ -53,7 +53,7 @@ export async function recordTerminalTemplates(
     await lockWorkspace(em, device.workspaceId);
     const pins = [...new Set(templates.map((t) => t.pin))];
     const employees = await em.execute<{ id: number; pin: string }[]>(
-      `select id, pin from employee where company_id = ? and pin in (${pins.map(() => '?').join(', ')})`,
+      `select id, pin from employee where company_id = ? and deleted_at is null and pin in (${pins.map(() => '?').join(', ')})`,
       [device.companyId, ...pins],
     );
     const employeeOf = new Map(employees.map((e) => [e.pin, e.id]));

@@ -1,4 +1,4 @@
-import { AreaEmployee, Assignment, Company, Employee } from '../entities';
+import { AccessLevelEmployee, AreaEmployee, Assignment, Company, Employee, EmployeePhoto, EmployeeTemplate, FaceEnrollment } from '../entities';
 import { DomainError } from '../errors/domain-error';
 import { workspaceOf, type RequestContext, withEm } from './context';
 import { recomputeDeviceUsers } from './device-user.service';
@@ -131,7 +131,7 @@ export async function employeeViews(ctx: RequestContext, list: readonly Employee
 /** One employee of the caller's workspace with its area ids (one query), or `not_found`. */
 export async function readEmployee(ctx: RequestContext, id: number): Promise<EmployeeView> {
   // Prepared once per connection: the hottest REST read skips PostgreSQL's parse and plan.
-  const rows = await executePrepared<EmployeeViewRow>(ctx, `select ${EMPLOYEE_VIEW_COLUMNS} from employee e where e.workspace_id = ?::int and e.id = ?::int`, [
+  const rows = await executePrepared<EmployeeViewRow>(ctx, `select ${EMPLOYEE_VIEW_COLUMNS} from employee e where e.workspace_id = ?::int and e.id = ?::int and e.deleted_at is null`, [
     workspaceOf(ctx),
     id,
   ]);
@@ -144,7 +144,7 @@ export async function readEmployee(ctx: RequestContext, id: number): Promise<Emp
  * (`count(*) over ()`); only a page past the end (or of size 0) needs a second query for the count.
  */
 export async function listEmployees(ctx: RequestContext, filter: EmployeeFilter, page: PageRequest): Promise<Page<EmployeeView>> {
-  const conditions = ['e.workspace_id = ?'];
+  const conditions = ['e.workspace_id = ?', 'e.deleted_at is null'];
   const params: unknown[] = [workspaceOf(ctx)];
   if (filter.companyId !== undefined) {
     conditions.push('e.company_id = ?');
@@ -265,17 +265,45 @@ export async function updateEmployee(ctx: RequestContext, id: number, input: Emp
   }
 }
 
-/** Its assignments and memberships go with it; its desired-state rows stay, marked for removal. */
+/**
+ * An employee with history (punches or stored attendance days) is kept, marked deleted
+ * (docs/attendance.md, "Deleting an employee"): their punches and days, locked ones included, stay
+ * theirs, while they leave every list, lookup and terminal and their code and pin are free again.
+ * An employee without history is removed. Either way their assignments, memberships and biometric
+ * data go; their desired-state rows stay, marked for removal.
+ */
 export async function deleteEmployee(ctx: RequestContext, id: number): Promise<Employee> {
   return ctx.em.transactional(async (em) => {
     await lockWorkspace(em, workspaceOf(ctx));
     const employee = await getEmployee(withEm(ctx, em), id);
     const snapshot = { ...employee };
-    await em.remove(employee).flush();
-    // Punches keep the pin and lose the employee (no foreign key does it: see the Punch entity).
-    // A terminal upload naming this employee locked the row, so the delete above waited for it to commit.
-    await em.execute('update punch set employee_id = null where employee_id = ?', [id]);
+    // A terminal upload naming this employee holds KEY SHARE on the row until it commits: waiting
+    // for it here means the history check below sees its punches, and an upload after this
+    // transaction no longer matches the employee (deleted_at is set, or the row is gone).
+    await em.execute('select 1 from employee where id = ? for update', [id]);
+    if (await hasHistory(withEm(ctx, em), id)) {
+      await em.nativeDelete(Assignment, { employeeId: id });
+      await em.nativeDelete(AreaEmployee, { employeeId: id });
+      await em.nativeDelete(AccessLevelEmployee, { employeeId: id });
+      await em.nativeDelete(EmployeeTemplate, { employeeId: id });
+      await em.nativeDelete(EmployeePhoto, { employeeId: id });
+      await em.nativeDelete(FaceEnrollment, { employeeId: id });
+      employee.deletedAt = ctx.now();
+      employee.isActive = false;
+      await em.flush();
+    } else {
+      await em.remove(employee).flush();
+    }
     await recomputeDeviceUsers(em, { employeeIds: [id] }, ctx.now());
     return Object.assign(new Employee(), snapshot);
   });
+}
+
+/** Whether any punch or stored attendance day names the employee. */
+async function hasHistory(ctx: RequestContext, employeeId: number): Promise<boolean> {
+  const [row] = await ctx.em.execute<{ found: boolean }[]>(
+    `select exists (select 1 from punch where employee_id = ?) or exists (select 1 from attendance_day where employee_id = ?) as found`,
+    [employeeId, employeeId],
+  );
+  return row!.found;
 }

@@ -285,7 +285,7 @@ export async function storeDevicePunches(ctx: RequestContext, upload: DeviceUplo
        select d.id, d.company_id, d.workspace_id, ?::varchar as device_serial, ?::varchar as time_zone, ?::timestamptz as received_at,
          ?::varchar as record_type
        from device d where d.id = ?::int and d.workspace_id = ?::int for share),
-     emp as (select e.id, e.pin from employee e join dev on e.company_id = dev.company_id where e.pin in (select r.pin from r) for key share of e),
+     emp as (select e.id, e.pin from employee e join dev on e.company_id = dev.company_id where e.pin in (select r.pin from r) and e.deleted_at is null for key share of e),
      p as (
        insert into punch (${PUNCH_COLUMNS})
        select ${DEVICE_PUNCH_SELECT} from r cross join dev left join emp on emp.pin = r.pin

@@ -61,7 +61,7 @@ export function opensDoor(event: number, eventClass: RtlogEventClass): boolean {
 async function employeesByPin(ctx: RequestContext, companyId: number, pins: Iterable<string>): Promise<Map<string, number>> {
   const unique = [...new Set(pins)];
   if (unique.length === 0) return new Map();
-  const rows = await ctx.em.execute<{ id: number; pin: string }[]>('select id, pin from employee where company_id = ? and pin in (?)', [companyId, unique]);
+  const rows = await ctx.em.execute<{ id: number; pin: string }[]>('select id, pin from employee where company_id = ? and pin in (?) and deleted_at is null', [companyId, unique]);
   return new Map(rows.map((r) => [r.pin, r.id]));
 }
 
@@ -254,10 +254,13 @@ function openingSource(eventCode: number, verifyType: string | null): string {
  */
 export async function attachRecordsOfPin(ctx: RequestContext, employee: { id: number; companyId: number; pin?: string | null }): Promise<void> {
   if (employee.pin == null) return;
-  const params = [employee.id, employee.companyId, employee.pin];
+  // Records made while a deleted employee held the pin are not the new holder's: only those after
+  // the last such deletion are attached (a reused pin never inherits another person's history).
+  const since = `coalesce((select max(deleted_at) from employee where company_id = ? and pin = ? and deleted_at is not null), '-infinity')`;
+  const params = [employee.id, employee.companyId, employee.pin, employee.companyId, employee.pin];
   // em.execute: part of the caller's transaction.
-  await ctx.em.execute('update punch set employee_id = ? where company_id = ? and pin = ? and employee_id is null', params);
-  await ctx.em.execute('update door_event set employee_id = ? where company_id = ? and pin = ? and employee_id is null', params);
+  await ctx.em.execute(`update punch set employee_id = ? where company_id = ? and pin = ? and employee_id is null and punch_time > ${since}`, params);
+  await ctx.em.execute(`update door_event set employee_id = ? where company_id = ? and pin = ? and employee_id is null and time > ${since}`, params);
   // Days computed before these punches were attached are computed again.
   await markDaysStale(ctx.em as EntityManager, { employeeIds: [employee.id] }, null, null);
 }

@@ -182,6 +182,22 @@ describe('punch and door-event ingestion from terminals', () => {
     ]);
   });
 
+  it('an upload during the deletion of an employee with history waits, then stores the punch unattached; their earlier punch stays theirs', async () => {
+    const device = await createTerminalDevice(t.url, key);
+    const ada = await createEmployee(t.url, key, await companyOf(device.id), { pin: '87' });
+    const first = await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, '87\t2026-03-01 08:00:00\t0\t1\t\t0\t0\r\n');
+    expect(first.text).to.equal('OK: 1');
+    const deletion = await openDeletion(t.app.database.url, 'employee', ada.id, { soft: true });
+    const upload = iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, '87\t2026-03-02 08:00:00\t0\t1\t\t0\t0\r\n');
+    const waited = await deletion.blocksThenCommit(upload);
+    expect(waited, 'the upload did not wait for the deletion').to.equal(true);
+    expect((await upload).text).to.equal('OK: 1');
+    expect((await punchesOf(device.id)).map((r) => [r.pin, r.employee_id])).to.deep.equal([
+      ['87', ada.id],
+      ['87', null],
+    ]);
+  });
+
   it('an upload of a device whose deletion is under way waits, then stores nothing and answers 503 so the terminal keeps its records', async () => {
     const device = await createTerminalDevice(t.url, key);
     // Cached by the handshake: the upload does not read the device row before its statement.

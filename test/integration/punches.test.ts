@@ -313,13 +313,13 @@ describe('punches', () => {
     expect((await listAll(a.ws.key)).map((p) => p.id)).to.deep.equal([punch.body.id]);
   });
 
-  it('deleting the device or the employee keeps their punches (serial and pin kept); the company cannot be deleted while it has punches', async () => {
+  it('deleting the device or the employee keeps their punches (serial and pin kept, the deleted employee still named); the company cannot be deleted while it has punches', async () => {
     const s = await setup();
     const punch = await post(s, punchBody(s));
     expect((await rest(t.url, 'DELETE', `/public/v2/devices/${s.device.id}`, { key: s.ws.key })).status).to.equal(200);
     expect((await gql(t.url, s.ws.key, `mutation { deleteEmployee(id: ${s.employee.id}) { id } }`)).errors).to.equal(undefined);
     const kept = await rest(t.url, 'GET', `/public/v2/punches/${punch.body.id}`, { key: s.ws.key });
-    expect(kept.body).to.deep.equal({ ...punch.body, device_id: null, employee_id: null });
+    expect(kept.body).to.deep.equal({ ...punch.body, device_id: null });
     expect(kept.body.device_serial).to.equal(s.device.serial_number);
     expect(kept.body.pin).to.equal('1001');
     const del = await gql(t.url, s.ws.key, `mutation { deleteCompany(id: ${s.company.id}) { id } }`);

@@ -2,16 +2,23 @@ import pg from 'pg';
 import { eventually } from './terminal';
 
 /**
- * A deletion left in progress on its own connection: the row deleted and its punches nulled, as the
- * service's deleteEmployee/deleteDevice do, in a transaction the test commits when it chooses. It
- * stands for a delete that runs while a punch naming the row is being stored.
+ * A deletion left in progress on its own connection, in a transaction the test commits when it
+ * chooses: the row deleted and its punches nulled, as the service's deleteDevice and deleteEmployee
+ * (of an employee without history) do, or with `soft` the employee marked deleted, as deleteEmployee
+ * does to an employee with history. It stands for a delete that runs while a punch naming the row is
+ * being stored.
  */
-export async function openDeletion(databaseUrl: string, table: 'employee' | 'device', id: number) {
+export async function openDeletion(databaseUrl: string, table: 'employee' | 'device', id: number, options: { soft?: boolean } = {}) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   await client.query('begin');
-  await client.query(`delete from ${table} where id = $1`, [id]);
-  await client.query(`update punch set ${table}_id = null where ${table}_id = $1`, [id]);
+  if (options.soft && table === 'employee') {
+    await client.query(`select 1 from employee where id = $1 for update`, [id]);
+    await client.query(`update employee set deleted_at = now(), is_active = false where id = $1`, [id]);
+  } else {
+    await client.query(`delete from ${table} where id = $1`, [id]);
+    await client.query(`update punch set ${table}_id = null where ${table}_id = $1`, [id]);
+  }
   return {
     /**
      * Whether `work` waits for this transaction: true once another session is blocked by this

@@ -7,7 +7,7 @@ import { ErrorNote, Section } from '../components';
 import { when } from '../format';
 import { ApiKeysDocument, CreateApiKeyDocument, RevokeApiKeyDocument } from '../gql';
 
-const SCOPES = ['read', 'write', 'admin', 'doors:unlock'];
+const SCOPES = ['read', 'write', 'admin', 'doors:unlock', 'doors:manage'];
 
 export function ApiKeys() {
   const { keyId } = useContext(SessionContext);

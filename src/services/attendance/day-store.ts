@@ -164,14 +164,14 @@ async function loadInputs(em: EntityManager, wanted: WantedDays) {
     `select company_id, date::text from holiday where company_id = any(?::int[]) and date between ?::date - 1 and ?::date + 1`,
     [intArray(companyIds), from, to],
   );
-  const locks = await em.execute<{ company_id: number; start_date: string; end_date: string }[]>(
-    `select company_id, start_date::text, end_date::text from pay_period
+  const locks = await em.execute<{ company_id: number; start_date: string; end_date: string; locked_at: Date }[]>(
+    `select company_id, start_date::text, end_date::text, locked_at from pay_period
      where company_id = any(?::int[]) and locked_at is not null and start_date <= ?::date and end_date >= ?::date`,
     [intArray(companyIds), to, from],
   );
   // Two days either side: a night shift's window reaches into the next date, and zones lie up to 14 h from UTC.
-  const punches = await em.execute<{ id: number; employee_id: number; punch_time: Date; punch_state: string; manual: boolean; voided: boolean }[]>(
-    `select p.id::float8 as id, p.employee_id, p.punch_time, p.punch_state, p.record_type = 'manual' as manual, p.voided_at is not null as voided
+  const punches = await em.execute<{ id: number; employee_id: number; punch_time: Date; punch_state: string; manual: boolean; voided: boolean; received_at: Date }[]>(
+    `select p.id::float8 as id, p.employee_id, p.punch_time, p.punch_state, p.record_type = 'manual' as manual, p.voided_at is not null as voided, p.received_at
      from ${ranges} join punch p on p.employee_id = r.employee_id and p.punch_time >= r.first_date - 2 and p.punch_time < r.last_date + 3`,
     rangeParams,
   );
@@ -208,9 +208,16 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
   const holidays = new Map<number, Set<string>>();
   for (const h of input.holidays) (holidays.get(h.company_id) ?? holidays.set(h.company_id, new Set()).get(h.company_id)!).add(h.date);
   const stored = new Map(input.stored.map((row) => [`${row.employee_id}:${row.date}`, dayRecordOf(row)]));
-  const punches = new Map<number, DayPunch[]>();
+  const punches = new Map<number, (DayPunch & { receivedAt: Date })[]>();
   for (const p of input.punches) {
-    (punches.get(p.employee_id) ?? punches.set(p.employee_id, []).get(p.employee_id)!).push({ id: p.id, at: new Date(p.punch_time), state: p.punch_state, manual: p.manual, voided: p.voided });
+    (punches.get(p.employee_id) ?? punches.set(p.employee_id, []).get(p.employee_id)!).push({
+      id: p.id,
+      at: new Date(p.punch_time),
+      state: p.punch_state,
+      manual: p.manual,
+      voided: p.voided,
+      receivedAt: new Date(p.received_at),
+    });
   }
   const areasOf = new Map<number, Set<number>>();
   for (const m of input.memberships) (areasOf.get(m.employee_id) ?? areasOf.set(m.employee_id, new Set()).get(m.employee_id)!).add(m.area_id);
@@ -225,7 +232,7 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
       const chosen = own ?? input.assignments.find((a) => a.area_id !== null && areas.has(a.area_id) && covers(a, date));
       return chosen ? (shiftsById.get(chosen.shift_id) ?? null) : (defaultShift.get(employee.company_id) ?? null);
     };
-    const locked = (date: string) => input.locks.some((l) => l.company_id === employee.company_id && l.start_date <= date && l.end_date >= date);
+    const lockOf = (date: string) => input.locks.find((l) => l.company_id === employee.company_id && l.start_date <= date && l.end_date >= date);
     // Runs of consecutive dates under one shift are computed together.
     let i = 0;
     while (i < dates.length) {
@@ -245,7 +252,25 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
         const before = stored.get(`${employee.id}:${day.date}`);
         let record = recordOf(employee.id, employee.company_id, day);
         let settlesAt = day.settlesAt;
-        if (before && locked(day.date)) {
+        const lock = lockOf(day.date);
+        if (!before && lock) {
+          // A locked day stored for the first time (an employee or punches attached after the lock):
+          // it is what it was at the lock, from the punches received by then; later ones are flagged.
+          const atLock = computeDays({
+            shift: shift ? rulesOf(shift) : null,
+            from: day.date,
+            to: day.date,
+            punches: (punches.get(employee.id) ?? []).filter((p) => p.receivedAt <= new Date(lock.locked_at)),
+            holidays: holidays.get(employee.company_id) ?? new Set(),
+            now,
+            zone: employee.time_zone,
+          })[0]!;
+          const late = record.punch_ids.some((id) => !atLock.punchIds.includes(id));
+          record = recordOf(employee.id, employee.company_id, atLock);
+          if (late) record.exceptions = [...record.exceptions, 'after_lock'].sort();
+          settlesAt = null;
+        }
+        if (before && lock) {
           // A locked day keeps its values; a punch it did not count is flagged, nothing more.
           const arrivedLate = record.punch_ids.some((id) => !before.punch_ids.includes(id));
           const { stale: _stale, settles_at: _settles, ...kept } = before;
@@ -372,10 +397,15 @@ export async function flushWithStaleMarks(em: EntityManager, marks: StaleMark[],
  * lock; a few hundred employees at a time so that memory stays flat.
  */
 export async function refreshCompanyDays(ctx: RequestContext, companyId: number, from: string, to: string): Promise<void> {
-  const rows = await (ctx.em as EntityManager).execute<{ id: number }[]>(`select id from employee where company_id = ? order by id`, [companyId]);
+  // A deleted employee's days are computed up to the local date of their deletion, never after it.
+  const rows = await (ctx.em as EntityManager).execute<{ id: number; last_date: string | null }[]>(
+    `select e.id, (e.deleted_at at time zone w.time_zone)::date::text as last_date from employee e join workspace w on w.id = e.workspace_id
+     where e.company_id = ? and (e.deleted_at is null or (e.deleted_at at time zone w.time_zone)::date >= ?::date) order by e.id`,
+    [companyId, from],
+  );
   for (let i = 0; i < rows.length; i += 200) {
     const wanted: WantedDays = new Map();
-    for (const row of rows.slice(i, i + 200)) want(wanted, row.id, from, to);
+    for (const row of rows.slice(i, i + 200)) want(wanted, row.id, from, row.last_date !== null && row.last_date < to ? row.last_date : to);
     await refreshDays(ctx, wanted, { announceNew: false });
   }
 }

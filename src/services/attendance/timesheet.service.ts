@@ -6,7 +6,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../errors/domain-error';
 import { withEm, workspaceOf, type RequestContext } from '../context';
 import type { Page, PageRequest } from '../pagination';
-import { intArray } from '../sql-arrays';
+import { intArray, textArray } from '../sql-arrays';
 import { FieldChecker, isCalendarDate } from '../validation';
 import { hasPendingDays, processPendingDays } from './pending-days';
 import { DAY_RECORD_COLUMNS, dayRecordOf, refreshDays, takeAttendanceLock, want, type DayRecord, type WantedDays } from './day-store';
@@ -44,8 +44,20 @@ function checkRange(filter: TimesheetFilter): void {
   if (days > MAX_TIMESHEET_DAYS) throw DomainError.field('endDate', 'out_of_range', `A timesheet spans at most ${MAX_TIMESHEET_DAYS} days (got ${days}).`);
 }
 
-/** The filter's employees (ids in order); a filter naming what this workspace does not have is a 404. */
-async function employeesOf(ctx: RequestContext, filter: TimesheetFilter): Promise<number[]> {
+/**
+ * An employee of a timesheet, and the last local date they existed: a deleted employee's history
+ * stays readable (payroll of the periods they worked), and no day after their deletion is computed.
+ */
+interface SheetEmployee {
+  id: number;
+  lastDate: string | null;
+}
+
+/**
+ * The filter's employees in id order, deleted ones included when they existed on a date of the range;
+ * a filter naming what this workspace does not have is a 404.
+ */
+async function employeesOf(ctx: RequestContext, filter: TimesheetFilter): Promise<SheetEmployee[]> {
   const workspaceId = workspaceOf(ctx);
   const em = ctx.em as EntityManager;
   const exists = async (table: string, id: number, name: string) => {
@@ -55,8 +67,8 @@ async function employeesOf(ctx: RequestContext, filter: TimesheetFilter): Promis
   if (filter.employeeId != null) await exists('employee', filter.employeeId, 'Employee');
   if (filter.companyId != null) await exists('company', filter.companyId, 'Company');
   if (filter.areaId != null) await exists('area', filter.areaId, 'Area');
-  const conditions = ['e.workspace_id = ?'];
-  const params: unknown[] = [workspaceId];
+  const conditions = ['e.workspace_id = ?', `(e.deleted_at is null or (e.deleted_at at time zone w.time_zone)::date >= ?::date)`];
+  const params: unknown[] = [workspaceId, filter.startDate];
   if (filter.employeeId != null) {
     conditions.push('e.id = ?');
     params.push(filter.employeeId);
@@ -69,20 +81,24 @@ async function employeesOf(ctx: RequestContext, filter: TimesheetFilter): Promis
     conditions.push('e.id in (select employee_id from area_employee where area_id = ?)');
     params.push(filter.areaId);
   }
-  const rows = await em.execute<{ id: number }[]>(`select e.id from employee e where ${conditions.join(' and ')} order by e.id`, params);
-  return rows.map((r) => r.id);
+  const rows = await em.execute<{ id: number; last_date: string | null }[]>(
+    `select e.id, (e.deleted_at at time zone w.time_zone)::date::text as last_date
+     from employee e join workspace w on w.id = e.workspace_id where ${conditions.join(' and ')} order by e.id`,
+    params,
+  );
+  return rows.map((r) => ({ id: r.id, lastDate: r.last_date }));
 }
 
 /** Computes the days of the range that are missing, stale or due for these employees (nothing to do: one query). */
-async function ensureDays(ctx: RequestContext, employeeIds: number[], filter: TimesheetFilter): Promise<void> {
-  if (employeeIds.length === 0) return;
+async function ensureDays(ctx: RequestContext, employees: SheetEmployee[], filter: TimesheetFilter): Promise<void> {
+  if (employees.length === 0) return;
   const em = ctx.em as EntityManager;
   const todo = await em.execute<{ employee_id: number; date: string }[]>(
     `select e.id as employee_id, g.date::date::text as date
-     from unnest(?::int[]) as e(id) cross join generate_series(?::date, ?::date, interval '1 day') as g(date)
+     from unnest(?::int[], ?::date[]) as e(id, last_date) cross join generate_series(?::date, ?::date, interval '1 day') as g(date)
      left join attendance_day d on d.employee_id = e.id and d.date = g.date::date
-     where d.id is null or d.stale or d.settles_at <= ?::timestamptz`,
-    [intArray(employeeIds), filter.startDate, filter.endDate, ctx.now()],
+     where (e.last_date is null or g.date::date <= e.last_date) and (d.id is null or d.stale or d.settles_at <= ?::timestamptz)`,
+    [intArray(employees.map((e) => e.id)), textArray(employees.map((e) => e.lastDate)), filter.startDate, filter.endDate, ctx.now()],
   );
   if (todo.length === 0) return;
   const byEmployee = new Map<number, string[]>();
@@ -100,13 +116,13 @@ async function ensureDays(ctx: RequestContext, employeeIds: number[], filter: Ti
 
 async function prepare(ctx: RequestContext, filter: TimesheetFilter): Promise<number[]> {
   checkRange(filter);
-  const employeeIds = await employeesOf(ctx, filter);
+  const employees = await employeesOf(ctx, filter);
   // Read-your-writes: punches the worker has not taken yet are taken now (it is usually idle and this is one query).
   for (let batch = 0; batch < 20 && (await hasPendingDays(ctx.em as EntityManager)); batch += 1) {
     if (!(await processPendingDays(ctx, { wait: true })).more) break;
   }
-  await ensureDays(ctx, employeeIds, filter);
-  return employeeIds;
+  await ensureDays(ctx, employees, filter);
+  return employees.map((e) => e.id);
 }
 
 /** The days of the range, by employee then date. */
