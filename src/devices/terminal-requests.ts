@@ -6,6 +6,7 @@ import type { RequestContext } from '../services/context';
 import { recordCommandResults, takeCommandsForDelivery } from '../services/device-command.service';
 import { buildSyncCommands, markDeviceTemplatesPending } from '../services/device-sync.service';
 import {
+  confirmPairing,
   ensureAccessSession,
   findTerminal,
   recordProtocol,
@@ -19,7 +20,6 @@ import {
   OK,
   accessHandshakeReply,
   attendanceHandshakeReply,
-  checkSessionToken,
   commandBatchReply,
   parseCommandResults,
   parseInfo,
@@ -28,7 +28,6 @@ import {
   registryReply,
   rtdataTimeReply,
   timeZoneOption,
-  tokenFromCookie,
   uploadTable,
   requestFamily,
   type AccessConfigSettings,
@@ -36,6 +35,7 @@ import {
   type IclockQuery,
 } from './protocol';
 import type { PresenceBuffer } from './presence-buffer';
+import { sourceAllowed, terminalProof, type TerminalProof } from './terminal-proof';
 import type { TerminalCache } from './terminal-cache';
 import { cutToCodePoints } from '../services/validation';
 import { handleAttPhoto, handleCdataUpload, handleTableData, type Upload } from './upload-handlers';
@@ -81,6 +81,50 @@ function needsNoToken(r: TerminalRequest): boolean {
 }
 
 /**
+ * Requests that change what Timegate holds about the terminal itself: its capability options, and
+ * attendance-only uploads (they switch its family, and with it its doors).
+ */
+function changesConfiguration(r: TerminalRequest): boolean {
+  if (r.endpoint !== 'cdata' || r.method !== 'POST') return false;
+  const { table } = uploadTable(r.query);
+  return table === 'options' || table === 'attlog' || table === 'operlog';
+}
+
+type RefusalReason = 'source_address' | 'push_comm_key' | 'session' | 'pairing';
+
+function refuse(ctx: RequestContext, r: TerminalRequest, reason: RefusalReason, answer: TerminalReply): TerminalReply {
+  ctx.metrics?.terminalRequestsRefused.labels(reason).inc();
+  ctx.logger.warn({ serial: r.serialNumber, endpoint: r.endpoint, reason, remoteAddress: r.remoteAddress }, 'terminal request refused: it cannot prove it comes from the terminal');
+  return answer;
+}
+
+/**
+ * Whether the request may act for the device (docs/security.md, "Terminals"), or the refusal to
+ * answer. Once a RegistryCode is issued the serial is registered: its registry, handshake, options
+ * and attendance uploads need proof (the session token, or the device's PushCommKey), and once the
+ * terminal has proved its session (paired) every request does. Refusals are the protocol's own:
+ * 406 for a registry (SEC-DOC §7.4), `OK` ("not registered") for an access handshake, which leaks
+ * nothing and sends a real terminal to a registry that stays refused until an admin resets the
+ * pairing, 401 for a session request, 403 for a source address or PushCommKey.
+ */
+function admission(ctx: RequestContext, r: TerminalRequest, device: TerminalDevice, proof: TerminalProof): TerminalReply | null {
+  if (device.registryCode === null) {
+    // No session yet: a token can only be stale or forged (the terminal registers again).
+    if (proof.token === 'wrong' && !needsNoToken(r)) return refuse(ctx, r, 'session', reply('token mismatch: register again', 401));
+    return null;
+  }
+  if (proof.proven) return null;
+  if (r.endpoint === 'registry') return refuse(ctx, r, 'pairing', reply('Registration refused: this terminal is paired; reset its pairing in Timegate', 406));
+  if (isHandshake(r)) return refuse(ctx, r, 'pairing', reply(OK));
+  // Right after registering, the terminal fetches its SessionID here before it can compute a token.
+  if (r.endpoint === 'push') return device.paired ? refuse(ctx, r, 'session', reply('token required', 401)) : null;
+  if (r.endpoint === 'rtdata') return null;
+  if (changesConfiguration(r) || proof.token === 'wrong' || device.paired) return refuse(ctx, r, 'session', reply('token mismatch: register again', 401));
+  // Registered but not yet paired (it never sent a token): the serial is its credential.
+  return null;
+}
+
+/**
  * The reply to one terminal request. Synchronous when it can be answered from memory (a heartbeat
  * of a cached device with nothing queued), so the transport can reply without a promise hop.
  */
@@ -95,17 +139,28 @@ export function handleTerminalRequest(ctx: RequestContext, deps: TerminalDeps, r
 function knownTerminal(ctx: RequestContext, deps: TerminalDeps, r: TerminalRequest, device: TerminalDevice): TerminalReply | Promise<TerminalReply> {
   const family = requestFamily(r.endpoint, r.query);
 
-  // A token that is present but wrong means the session changed (or a forgery): refuse with a
-  // non-200 so the terminal keeps its data and registers again. A missing token is accepted:
-  // firmware exists that polls in access mode without ever calling /iclock/push (src/devices/PROTOCOL.md, protocol families).
-  const presented = tokenFromCookie(r.cookie);
-  if (presented !== null && !needsNoToken(r)) {
-    const valid = device.registryCode !== null && device.sessionId !== null && checkSessionToken(presented, device.registryCode, r.serialNumber, device.sessionId);
-    if (!valid) {
-      ctx.logger.warn({ serial: r.serialNumber, endpoint: r.endpoint }, 'terminal session token mismatch: refused, the terminal will register again');
-      return reply('token mismatch: register again', 401);
-    }
+  if (!sourceAllowed(device, r.remoteAddress)) {
+    return refuse(ctx, r, 'source_address', r.endpoint === 'registry' ? reply('Registration refused', 406) : reply('source address not allowed', 403));
   }
+  const proof = terminalProof(device, r.serialNumber, r.cookie, r.query);
+  // The vendor key travels in the handshake (ATT-DOC): required there once set, and never wrong.
+  if (proof.commKey === 'wrong' || (proof.commKey === 'missing' && isHandshake(r))) {
+    return refuse(ctx, r, 'push_comm_key', r.endpoint === 'registry' ? reply('Registration refused', 406) : reply('pushcommkey mismatch', 403));
+  }
+  const refused = admission(ctx, r, device, proof);
+  if (refused) return refused;
+  if (proof.token === 'valid' && !device.paired) return confirmThenServe(ctx, deps, r, device, family);
+  return serve(ctx, deps, r, device, family);
+}
+
+/** The first valid token after registration: the terminal is paired from now on. */
+async function confirmThenServe(ctx: RequestContext, deps: TerminalDeps, r: TerminalRequest, device: TerminalDevice, family: 'access' | 'attendance'): Promise<TerminalReply> {
+  await confirmPairing(ctx, device.id, device.registryCode!);
+  deps.cache.patch(device.serialNumber, { paired: true });
+  return serve(ctx, deps, r, { ...device, paired: true }, family);
+}
+
+function serve(ctx: RequestContext, deps: TerminalDeps, r: TerminalRequest, device: TerminalDevice, family: 'access' | 'attendance'): TerminalReply | Promise<TerminalReply> {
   if (device.reported.remoteAddress === r.remoteAddress) deps.presence.touch(device.id, ctx.now().getTime());
   else {
     deps.presence.touch(device.id, ctx.now().getTime(), { remoteAddress: r.remoteAddress });
