@@ -80,14 +80,9 @@ function needsNoToken(r: TerminalRequest): boolean {
   return isHandshake(r) || r.endpoint === 'registry' || r.endpoint === 'push' || r.endpoint === 'rtdata';
 }
 
-/**
- * Requests that change what Timegate holds about the terminal itself: its capability options, and
- * attendance-only uploads (they switch its family, and with it its doors).
- */
+/** The terminal's capability options (LockCount, algorithm versions...): what it says it is. */
 function changesConfiguration(r: TerminalRequest): boolean {
-  if (r.endpoint !== 'cdata' || r.method !== 'POST') return false;
-  const { table } = uploadTable(r.query);
-  return table === 'options' || table === 'attlog' || table === 'operlog';
+  return r.endpoint === 'cdata' && r.method === 'POST' && uploadTable(r.query).table === 'options';
 }
 
 type RefusalReason = 'source_address' | 'push_comm_key' | 'session' | 'pairing';
@@ -102,7 +97,8 @@ function refuse(ctx: RequestContext, r: TerminalRequest, reason: RefusalReason, 
  * Whether the request may act for the device (docs/security.md, "Terminals"), or the refusal to
  * answer. Once a RegistryCode is issued the serial is registered: its registry, handshake, options
  * and attendance uploads need proof (the session token, or the device's PushCommKey), and once the
- * terminal has proved its session (paired) every request does. Refusals are the protocol's own:
+ * terminal has proved its session (paired) every request does. (An unproven attendance upload to a
+ * registered serial is stored but does not switch its family: see cdataUpload.) Refusals are the protocol's own:
  * 406 for a registry (SEC-DOC §7.4), `OK` ("not registered") for an access handshake, which leaks
  * nothing and sends a real terminal to a registry that stays refused until an admin resets the
  * pairing, 401 for a session request, 403 for a source address or PushCommKey.
@@ -149,18 +145,32 @@ function knownTerminal(ctx: RequestContext, deps: TerminalDeps, r: TerminalReque
   }
   const refused = admission(ctx, r, device, proof);
   if (refused) return refused;
-  if (proof.token === 'valid' && !device.paired) return confirmThenServe(ctx, deps, r, device, family);
-  return serve(ctx, deps, r, device, family);
+  if (proof.token === 'valid' && !device.paired) return confirmThenServe(ctx, deps, r, device, family, proof);
+  return serve(ctx, deps, r, device, family, proof);
 }
 
 /** The first valid token after registration: the terminal is paired from now on. */
-async function confirmThenServe(ctx: RequestContext, deps: TerminalDeps, r: TerminalRequest, device: TerminalDevice, family: 'access' | 'attendance'): Promise<TerminalReply> {
+async function confirmThenServe(
+  ctx: RequestContext,
+  deps: TerminalDeps,
+  r: TerminalRequest,
+  device: TerminalDevice,
+  family: 'access' | 'attendance',
+  proof: TerminalProof,
+): Promise<TerminalReply> {
   await confirmPairing(ctx, device.id, device.registryCode!);
   deps.cache.patch(device.serialNumber, { paired: true });
-  return serve(ctx, deps, r, { ...device, paired: true }, family);
+  return serve(ctx, deps, r, { ...device, paired: true }, family, proof);
 }
 
-function serve(ctx: RequestContext, deps: TerminalDeps, r: TerminalRequest, device: TerminalDevice, family: 'access' | 'attendance'): TerminalReply | Promise<TerminalReply> {
+function serve(
+  ctx: RequestContext,
+  deps: TerminalDeps,
+  r: TerminalRequest,
+  device: TerminalDevice,
+  family: 'access' | 'attendance',
+  proof: TerminalProof,
+): TerminalReply | Promise<TerminalReply> {
   if (device.reported.remoteAddress === r.remoteAddress) deps.presence.touch(device.id, ctx.now().getTime());
   else {
     deps.presence.touch(device.id, ctx.now().getTime(), { remoteAddress: r.remoteAddress });
@@ -173,7 +183,7 @@ function serve(ctx: RequestContext, deps: TerminalDeps, r: TerminalRequest, devi
   switch (r.endpoint) {
     case 'cdata':
       if (r.method === 'GET') return isHandshake(r) ? handshake(ctx, deps, device, r, access) : reply(OK);
-      return cdataUpload(ctx, deps, device, r);
+      return cdataUpload(ctx, deps, device, r, device.registryCode === null || proof.proven);
     case 'getrequest':
       return poll(ctx, deps, device, r);
     case 'ping':
@@ -377,10 +387,11 @@ function upload(ctx: RequestContext, device: TerminalDevice, r: TerminalRequest,
   return { ctx, device, body: r.body, tablename, declaredCount, clientGone: r.clientGone };
 }
 
-async function cdataUpload(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, r: TerminalRequest): Promise<TerminalReply> {
+/** `mayChangeFamily`: the terminal has no session, or proved it (a registered serial's family is not an anonymous upload's to switch). */
+async function cdataUpload(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, r: TerminalRequest, mayChangeFamily: boolean): Promise<TerminalReply> {
   const { table, tablename, count } = uploadTable(r.query);
   // Attendance-only tables are positive evidence that the terminal (now) speaks attendance PUSH.
-  if (table === 'attlog' || table === 'operlog') await detectProtocol(ctx, deps, device, 'att-push');
+  if ((table === 'attlog' || table === 'operlog') && mayChangeFamily) await detectProtocol(ctx, deps, device, 'att-push');
   else if (table === 'rtlog' || table === 'rtstate' || table === 'tabledata') await detectProtocol(ctx, deps, device, 'acc-push');
   return reply(await handleCdataUpload(upload(ctx, device, r, tablename, count), table));
 }
