@@ -1,7 +1,9 @@
+import { once } from 'node:events';
 import { expect } from 'chai';
+import { SimulatedTerminal, type HandshakeEvent } from '../../src/simulator';
 import { createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData, rest } from '../support/http';
-import { createTerminalDevice, fixtureBody, iclock, registerAccessTerminal, type PairedTerminal } from '../support/terminal';
+import { createTerminalDevice, eventually, fixtureBody, iclock, registerAccessTerminal, type PairedTerminal } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const FOUR_DOORS = 'DeviceType=acc,~DeviceName=inBio460,FirmVer=AC Ver 5.7.8,PushVersion=3.1.2,LockCount=4,ReaderCount=4';
@@ -217,6 +219,23 @@ describe('terminal identity: a request must prove it comes from the terminal', (
     expect(four[2]).to.include({ name: 'Loading bay' });
     expect((await call('GET', `/public/v2/access_levels/${level.id}`)).body.door_ids).to.have.members(doorIds);
     expect(await grantMask(device.id, ada.id)).to.equal(0b1111);
+  });
+
+  it('a simulated controller stays paired across a reconnect: its stored cookie proves it on the next handshake', async () => {
+    const device = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc' });
+    const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'acc', pollIntervalMs: 50, errorDelayMs: 50 });
+    terminal.start();
+    try {
+      const [first] = (await once(terminal, 'handshake')) as [HandshakeEvent];
+      await eventually(async () => (await call('GET', `/public/v2/devices/${device.id}`)).body.pairing === 'paired');
+      terminal.goOffline();
+      terminal.goOnline();
+      const [second] = (await once(terminal, 'handshake')) as [HandshakeEvent];
+      expect(second).to.include({ registryCode: first.registryCode, sessionId: first.sessionId });
+      expect(terminal.stats.errors).to.equal(0);
+    } finally {
+      await terminal.stop();
+    }
   });
 
   it('the first registration and handshake of a new controller need no cookie; attendance terminals have no session and are not asked for one', async () => {
