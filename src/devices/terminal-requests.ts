@@ -95,11 +95,11 @@ function refuse(ctx: RequestContext, r: TerminalRequest, reason: RefusalReason, 
 
 /**
  * Whether the request may act for the device (docs/security.md, "Terminals"), or the refusal to
- * answer. Once a RegistryCode is issued the serial is registered: its registry, handshake, options
- * and attendance uploads need proof (the session token, or the device's PushCommKey), and once the
- * terminal has proved its session (paired) every request does. (An unproven attendance upload to a
- * registered serial is stored but does not switch its family: see cdataUpload.) Refusals are the protocol's own:
- * 406 for a registry (SEC-DOC §7.4), `OK` ("not registered") for an access handshake, which leaks
+ * answer. Once a RegistryCode is issued the serial is registered: its registry, handshake and
+ * options need proof (the session token, or the device's PushCommKey; an unproven attendance upload
+ * is stored but does not switch its family, see cdataUpload), and once the terminal has proved its
+ * session (paired) every request does. Refusals are the protocol's own: 406 for a registry
+ * (SEC-DOC §7.4), `OK` ("not registered") for an access handshake, which leaks
  * nothing and sends a real terminal to a registry that stays refused until an admin resets the
  * pairing, 401 for a session request, 403 for a source address or PushCommKey.
  */
@@ -115,7 +115,9 @@ function admission(ctx: RequestContext, r: TerminalRequest, device: TerminalDevi
   // Right after registering, the terminal fetches its SessionID here before it can compute a token.
   if (r.endpoint === 'push') return device.paired ? refuse(ctx, r, 'session', reply('token required', 401)) : null;
   if (r.endpoint === 'rtdata') return null;
-  if (changesConfiguration(r) || proof.token === 'wrong' || device.paired) return refuse(ctx, r, 'session', reply('token mismatch: register again', 401));
+  if (changesConfiguration(r) || proof.token === 'wrong' || device.paired) {
+    return refuse(ctx, r, 'session', reply(proof.token === 'wrong' ? 'token mismatch: register again' : 'token required', 401));
+  }
   // Registered but not yet paired (it never sent a token): the serial is its credential.
   return null;
 }
