@@ -166,6 +166,9 @@ export async function performDoorAction(ctx: RequestContext, doorId: number, inp
   }
   check.done();
   const door = await getDoor(ctx, doorId);
+  if (!door.present) {
+    throw DomainError.field('doorId', 'door_absent', `Door ${door.number} is absent: its terminal reports fewer locks (LockCount) and would refuse the command.`);
+  }
   const device = await ctx.em.findOneOrFail(Device, { id: door.deviceId });
   return queueDoorAction(ctx, device, door.number, action, action === 'unlock' ? input.duration! : 0);
 }

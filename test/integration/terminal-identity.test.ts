@@ -212,6 +212,9 @@ describe('terminal identity: a request must prove it comes from the terminal', (
     expect(one[1]!.absent_since).to.be.a('string');
     expect((await call('GET', `/public/v2/access_levels/${level.id}`)).body.door_ids).to.have.members(doorIds);
     expect(await grantMask(device.id, ada.id)).to.equal(0b0001);
+    const unlock = await call('POST', `/public/v2/doors/${doorIds[1]}/actions`, { action: 'unlock', duration: 3 });
+    expect(unlock.status).to.equal(422);
+    expect(unlock.body.error.details[0]).to.include({ field: 'door_id', code: 'door_absent' });
 
     await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=options`, 'LockCount=4', session.cookie);
     const four = await doorsOf(device.id);
