@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { invalidCidrs } from '../services/source-address';
 
 /**
  * Every setting of the service, described once: the environment variable, its default and what it
@@ -33,6 +34,7 @@ export interface Config {
   rateLimitBytesPerMinute: number;
   rateLimitBurstBytes: number;
   iclockBodyLimitBytes: number;
+  trustedProxies: string[];
   attendanceDelaySeconds: number;
   attendanceErrorDelaySeconds: number;
   accessRequestDelaySeconds: number;
@@ -182,6 +184,12 @@ export const settings: Record<keyof Config, SettingDescription> = {
     env: 'TIMEGATE_ICLOCK_BODY_LIMIT',
     default: '10485760',
     meaning: 'Largest terminal upload (/iclock/*) in bytes; template and photo uploads can be several MB.',
+  },
+  trustedProxies: {
+    env: 'TIMEGATE_TRUSTED_PROXIES',
+    default: '(unset: none)',
+    meaning:
+      'Comma-separated addresses or CIDRs of reverse proxies in front of the terminal endpoint (/iclock/*): only for requests from these is the terminal address taken from X-Forwarded-For (for device source allow-lists and the address shown); otherwise the header is ignored.',
   },
   attendanceDelaySeconds: {
     env: 'TIMEGATE_ATT_DELAY',
@@ -373,6 +381,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`TIMEGATE_WEBHOOK_ALLOW_PRIVATE must be true or false (got "${allowPrivateRaw}")`);
   }
 
+  const trustedProxies = (str('trustedProxies') ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  const badProxies = invalidCidrs(trustedProxies);
+  if (badProxies.length > 0) problems.push(`TIMEGATE_TRUSTED_PROXIES must list addresses or CIDRs (got "${badProxies.join('", "')}")`);
+
   const config: Config = {
     port: int('port', 8080, 0, 65535),
     host: str('host') ?? '0.0.0.0',
@@ -401,6 +413,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitBytesPerMinute: int('rateLimitBytesPerMinute', 33_554_432, 1024, 1024 * 1048576),
     rateLimitBurstBytes: int('rateLimitBurstBytes', 2_097_152, 1024, 1024 * 1048576),
     iclockBodyLimitBytes: int('iclockBodyLimitBytes', 10485760, 1024, 1024 * 1048576),
+    trustedProxies,
     attendanceDelaySeconds: int('attendanceDelaySeconds', 10, 2, 300),
     attendanceErrorDelaySeconds: int('attendanceErrorDelaySeconds', 30, 10, 600),
     accessRequestDelaySeconds: int('accessRequestDelaySeconds', 5, 1, 300),

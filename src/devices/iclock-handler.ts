@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics';
 import type { Principal, RequestContext } from '../services/context';
 import { iclockEndpoint, iclockMethods, isIclockMethod, queryParams, type IclockEndpoint, type IclockQuery } from './protocol';
+import { cidrMatcher, clientAddress } from '../services/source-address';
 import { terminalRequestKind } from './request-kind';
 import { handleTerminalRequest, type TerminalDeps, type TerminalReply } from './terminal-requests';
 import { TerminalGone } from './upload-handlers';
@@ -34,9 +35,10 @@ function sendText(res: http.ServerResponse, now: Date, { status, body }: Termina
   res.end(body);
 }
 
-function remoteAddress(req: http.IncomingMessage): string {
-  const address = req.socket.remoteAddress ?? 'unknown';
-  return address.startsWith('::ffff:') ? address.slice(7) : address;
+/** The terminal's address: the socket peer, or X-Forwarded-For behind a trusted proxy (TIMEGATE_TRUSTED_PROXIES). */
+function remoteAddress(req: http.IncomingMessage, trustedProxy: ((address: string) => boolean) | null): string {
+  const forwarded = req.headers['x-forwarded-for'];
+  return clientAddress(req.socket.remoteAddress ?? 'unknown', Array.isArray(forwarded) ? forwarded.join(',') : forwarded, trustedProxy);
 }
 
 class BodyTooLarge extends Error {}
@@ -106,6 +108,7 @@ class TerminalContext implements RequestContext {
 }
 
 export function createIclockHandler(deps: IclockHandlerDeps): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+  const trustedProxy = deps.config.trustedProxies.length > 0 ? cidrMatcher(deps.config.trustedProxies) : null;
   const failed = (ctx: RequestContext, res: http.ServerResponse, now: Date, endpoint: string, error: unknown) => {
     if (error instanceof TerminalGone) {
       // Nobody to answer: the upload was left for the terminal's re-send (upload-handlers.ts).
@@ -136,7 +139,7 @@ export function createIclockHandler(deps: IclockHandlerDeps): (req: http.Incomin
         serialNumber,
         body,
         cookie: req.headers.cookie,
-        remoteAddress: remoteAddress(req),
+        remoteAddress: remoteAddress(req, trustedProxy),
         clientGone: () => res.destroyed,
       });
       // A heartbeat answered from memory is written in the same tick, without a promise.

@@ -6,6 +6,7 @@ import type { RequestContext } from '../services/context';
 import { recordCommandResults, takeCommandsForDelivery } from '../services/device-command.service';
 import { buildSyncCommands, markDeviceTemplatesPending } from '../services/device-sync.service';
 import {
+  confirmPairing,
   ensureAccessSession,
   findTerminal,
   recordProtocol,
@@ -19,7 +20,6 @@ import {
   OK,
   accessHandshakeReply,
   attendanceHandshakeReply,
-  checkSessionToken,
   commandBatchReply,
   parseCommandResults,
   parseInfo,
@@ -28,7 +28,6 @@ import {
   registryReply,
   rtdataTimeReply,
   timeZoneOption,
-  tokenFromCookie,
   uploadTable,
   requestFamily,
   type AccessConfigSettings,
@@ -36,6 +35,7 @@ import {
   type IclockQuery,
 } from './protocol';
 import type { PresenceBuffer } from './presence-buffer';
+import { sourceAllowed, terminalProof, type TerminalProof } from './terminal-proof';
 import type { TerminalCache } from './terminal-cache';
 import { cutToCodePoints } from '../services/validation';
 import { handleAttPhoto, handleCdataUpload, handleQueriedOptions, handleTableData, type Upload } from './upload-handlers';
@@ -80,6 +80,48 @@ function needsNoToken(r: TerminalRequest): boolean {
   return isHandshake(r) || r.endpoint === 'registry' || r.endpoint === 'push' || r.endpoint === 'rtdata';
 }
 
+/** The terminal's capability options (LockCount, algorithm versions...): what it says it is. */
+function changesConfiguration(r: TerminalRequest): boolean {
+  return r.endpoint === 'cdata' && r.method === 'POST' && uploadTable(r.query).table === 'options';
+}
+
+type RefusalReason = 'source_address' | 'push_comm_key' | 'session' | 'pairing';
+
+function refuse(ctx: RequestContext, r: TerminalRequest, reason: RefusalReason, answer: TerminalReply): TerminalReply {
+  ctx.metrics?.terminalRequestsRefused.labels(reason).inc();
+  ctx.logger.warn({ serial: r.serialNumber, endpoint: r.endpoint, reason, remoteAddress: r.remoteAddress }, 'terminal request refused: it cannot prove it comes from the terminal');
+  return answer;
+}
+
+/**
+ * Whether the request may act for the device (docs/security.md, "Terminals"), or the refusal to
+ * answer. Once a RegistryCode is issued the serial is registered: its registry, handshake and
+ * options need proof (the session token, or the device's PushCommKey; an unproven attendance upload
+ * is stored but does not switch its family, see cdataUpload), and once the terminal has proved its
+ * session (paired) every request does. Refusals are the protocol's own: 406 for a registry
+ * (SEC-DOC §7.4), `OK` ("not registered") for an access handshake, which leaks
+ * nothing and sends a real terminal to a registry that stays refused until an admin resets the
+ * pairing, 401 for a session request, 403 for a source address or PushCommKey.
+ */
+function admission(ctx: RequestContext, r: TerminalRequest, device: TerminalDevice, proof: TerminalProof): TerminalReply | null {
+  if (device.registryCode === null) {
+    // No session yet: a token can only be stale or forged (the terminal registers again).
+    if (proof.token === 'wrong' && !needsNoToken(r)) return refuse(ctx, r, 'session', reply('token mismatch: register again', 401));
+    return null;
+  }
+  if (proof.proven) return null;
+  if (r.endpoint === 'registry') return refuse(ctx, r, 'pairing', reply('Registration refused: this terminal is paired; reset its pairing in Timegate', 406));
+  if (isHandshake(r)) return refuse(ctx, r, 'pairing', reply(OK));
+  // Right after registering, the terminal fetches its SessionID here before it can compute a token.
+  if (r.endpoint === 'push') return device.paired ? refuse(ctx, r, 'session', reply('token required', 401)) : null;
+  if (r.endpoint === 'rtdata') return null;
+  if (changesConfiguration(r) || proof.token === 'wrong' || device.paired) {
+    return refuse(ctx, r, 'session', reply(proof.token === 'wrong' ? 'token mismatch: register again' : 'token required', 401));
+  }
+  // Registered but not yet paired (it never sent a token): the serial is its credential.
+  return null;
+}
+
 /**
  * The reply to one terminal request. Synchronous when it can be answered from memory (a heartbeat
  * of a cached device with nothing queued), so the transport can reply without a promise hop.
@@ -95,17 +137,42 @@ export function handleTerminalRequest(ctx: RequestContext, deps: TerminalDeps, r
 function knownTerminal(ctx: RequestContext, deps: TerminalDeps, r: TerminalRequest, device: TerminalDevice): TerminalReply | Promise<TerminalReply> {
   const family = requestFamily(r.endpoint, r.query);
 
-  // A token that is present but wrong means the session changed (or a forgery): refuse with a
-  // non-200 so the terminal keeps its data and registers again. A missing token is accepted:
-  // firmware exists that polls in access mode without ever calling /iclock/push (src/devices/PROTOCOL.md, protocol families).
-  const presented = tokenFromCookie(r.cookie);
-  if (presented !== null && !needsNoToken(r)) {
-    const valid = device.registryCode !== null && device.sessionId !== null && checkSessionToken(presented, device.registryCode, r.serialNumber, device.sessionId);
-    if (!valid) {
-      ctx.logger.warn({ serial: r.serialNumber, endpoint: r.endpoint }, 'terminal session token mismatch: refused, the terminal will register again');
-      return reply('token mismatch: register again', 401);
-    }
+  if (!sourceAllowed(device, r.remoteAddress)) {
+    return refuse(ctx, r, 'source_address', r.endpoint === 'registry' ? reply('Registration refused', 406) : reply('source address not allowed', 403));
   }
+  const proof = terminalProof(device, r.serialNumber, r.cookie, r.query);
+  // The vendor key travels in the handshake (ATT-DOC): required there once set, and never wrong.
+  if (proof.commKey === 'wrong' || (proof.commKey === 'missing' && isHandshake(r))) {
+    return refuse(ctx, r, 'push_comm_key', r.endpoint === 'registry' ? reply('Registration refused', 406) : reply('pushcommkey mismatch', 403));
+  }
+  const refused = admission(ctx, r, device, proof);
+  if (refused) return refused;
+  if (proof.token === 'valid' && !device.paired) return confirmThenServe(ctx, deps, r, device, family, proof);
+  return serve(ctx, deps, r, device, family, proof);
+}
+
+/** The first valid token after registration: the terminal is paired from now on. */
+async function confirmThenServe(
+  ctx: RequestContext,
+  deps: TerminalDeps,
+  r: TerminalRequest,
+  device: TerminalDevice,
+  family: 'access' | 'attendance',
+  proof: TerminalProof,
+): Promise<TerminalReply> {
+  await confirmPairing(ctx, device.id, device.registryCode!);
+  deps.cache.patch(device.serialNumber, { paired: true });
+  return serve(ctx, deps, r, { ...device, paired: true }, family, proof);
+}
+
+function serve(
+  ctx: RequestContext,
+  deps: TerminalDeps,
+  r: TerminalRequest,
+  device: TerminalDevice,
+  family: 'access' | 'attendance',
+  proof: TerminalProof,
+): TerminalReply | Promise<TerminalReply> {
   if (device.reported.remoteAddress === r.remoteAddress) deps.presence.touch(device.id, ctx.now().getTime());
   else {
     deps.presence.touch(device.id, ctx.now().getTime(), { remoteAddress: r.remoteAddress });
@@ -118,7 +185,7 @@ function knownTerminal(ctx: RequestContext, deps: TerminalDeps, r: TerminalReque
   switch (r.endpoint) {
     case 'cdata':
       if (r.method === 'GET') return isHandshake(r) ? handshake(ctx, deps, device, r, access) : reply(OK);
-      return cdataUpload(ctx, deps, device, r);
+      return cdataUpload(ctx, deps, device, r, device.registryCode === null || proof.proven);
     case 'getrequest':
       return poll(ctx, deps, device, r);
     case 'ping':
@@ -325,10 +392,11 @@ function upload(ctx: RequestContext, device: TerminalDevice, r: TerminalRequest,
   return { ctx, device, body: r.body, tablename, declaredCount, clientGone: r.clientGone };
 }
 
-async function cdataUpload(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, r: TerminalRequest): Promise<TerminalReply> {
+/** `mayChangeFamily`: the terminal has no session, or proved it (a registered serial's family is not an anonymous upload's to switch). */
+async function cdataUpload(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, r: TerminalRequest, mayChangeFamily: boolean): Promise<TerminalReply> {
   const { table, tablename, count } = uploadTable(r.query);
   // Attendance-only tables are positive evidence that the terminal (now) speaks attendance PUSH.
-  if (table === 'attlog' || table === 'operlog') await detectProtocol(ctx, deps, device, 'att-push');
+  if ((table === 'attlog' || table === 'operlog') && mayChangeFamily) await detectProtocol(ctx, deps, device, 'att-push');
   else if (table === 'rtlog' || table === 'rtstate' || table === 'tabledata') await detectProtocol(ctx, deps, device, 'acc-push');
   return reply(await handleCdataUpload(upload(ctx, device, r, tablename, count), table));
 }

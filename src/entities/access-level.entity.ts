@@ -33,7 +33,7 @@ export class AccessLevel {
   updatedAt!: Date;
 }
 
-/** A door of a level; a door that goes (its terminal reports fewer locks) leaves its levels. */
+/** A door of a level. A door its terminal no longer reports stays in its levels, absent (door.present), and counts again when it is back. */
 @Entity({ tableName: 'access_level_door' })
 @Unique({ name: 'access_level_door_unique', properties: ['accessLevelId', 'doorId'] })
 export class AccessLevelDoor {

@@ -133,6 +133,26 @@ export class Device {
   @Property({ length: 32, nullable: true })
   sessionId?: string | null;
 
+  /**
+   * When the terminal first proved its session (a valid token cookie after registration). From then
+   * on it is paired: a request without the token is refused, and only `resetTerminalPairing` lets
+   * the serial register again (docs/security.md, terminals).
+   */
+  @Property({ type: 'timestamptz', nullable: true })
+  pairedAt?: Date | null;
+
+  /**
+   * The `pushcommkey` the terminal sends in its handshake (ATT-DOC "Initialization information
+   * exchange"), set by an admin; when set, a handshake without it or with another value is refused.
+   * Never shown by the API (only whether one is set).
+   */
+  @Property({ length: 64, nullable: true })
+  pushCommKey?: string | null;
+
+  /** Source addresses (CIDR) the terminal's requests may come from; null: any. */
+  @Property({ type: 'text[]', nullable: true })
+  allowedSourceCidrs?: string[] | null;
+
   /** Last rtstate per door (sensor, relay, alarm flags, reported local time). */
   @Property({ type: 'jsonb', nullable: true })
   doorStates?: DoorStateSnapshot[] | null;

@@ -50,6 +50,16 @@ export class Door {
   @Property({ type: 'text[]', default: '{}' })
   alarms: string[] = [];
 
+  /**
+   * Whether the terminal has this door now: a door past a lower `LockCount` is kept, absent (left
+   * out of the compiled access tables), and comes back with its id and levels when the count rises.
+   */
+  @Property({ default: true })
+  present: boolean = true;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  absentSince?: Date | null;
+
   @Property({ type: 'timestamptz', onCreate: () => new Date() })
   createdAt!: Date;
 

@@ -94,6 +94,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly terminalRequestsRefused = new client.Counter({
+    name: 'timegate_terminal_requests_refused_total',
+    help: 'Terminal requests refused because they could not prove they come from the terminal, by reason: source_address (not on the device allow-list), push_comm_key (missing or wrong), session (token missing or wrong), pairing (registry or handshake of a paired serial without proof).',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   readonly terminalUploadsAbandoned = new client.Counter({
     name: 'timegate_terminal_uploads_abandoned_total',
     help: 'Terminal uploads left unparsed because the terminal closed the connection while they waited for an upload slot (it sends them again).',

@@ -4,8 +4,9 @@ import { deviceCapabilities } from '../services/door.service';
 import { deviceSyncState, type DeviceSyncState } from '../services/device-sync-state.service';
 import type { RequestContext } from '../services/context';
 import * as devices from '../services/device.service';
+import * as pairing from '../services/terminal-pairing.service';
 import { pageRequest, toConnection } from '../schema/connection';
-import { CreateDeviceInput, DeviceCapabilitiesType, DeviceConnection, DevicesArgs, DeviceSyncStateType, DeviceType, UpdateDeviceInput } from '../schema/device.type';
+import { CreateDeviceInput, DeviceCapabilitiesType, DevicePairing, DeviceConnection, DevicesArgs, DeviceSyncStateType, DeviceType, UpdateDeviceInput } from '../schema/device.type';
 
 @Resolver(() => DeviceType)
 export class DeviceResolver {
@@ -37,6 +38,26 @@ export class DeviceResolver {
   @Mutation(() => DeviceType)
   deleteDevice(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
     return devices.deleteDevice(ctx, id);
+  }
+
+  @Authorized('admin')
+  @Mutation(() => DeviceType, {
+    description:
+      "Forgets the access-control terminal's RegistryCode and SessionID: its next registration is accepted and gets new ones (a replaced or factory-reset controller). Until then a paired serial cannot register again.",
+  })
+  resetTerminalPairing(@Ctx() ctx: RequestContext, @Arg('deviceId', () => Int) deviceId: number) {
+    return pairing.resetTerminalPairing(ctx, deviceId);
+  }
+
+  @FieldResolver(() => DevicePairing)
+  pairing(@Root() device: Device): DevicePairing {
+    if (device.pairedAt) return DevicePairing.paired;
+    return device.registryCode ? DevicePairing.registered : DevicePairing.unpaired;
+  }
+
+  @FieldResolver(() => Boolean, { description: 'Whether a pushCommKey is set (its value is never shown).' })
+  pushCommKeySet(@Root() device: Device): boolean {
+    return Boolean(device.pushCommKey);
   }
 
   @Authorized('read')

@@ -9,6 +9,8 @@ const deviceBodyFields = {
   mode_type: oneOf(['att', 'acc']),
   time_zone: timeZoneSchema,
   area_id: { type: ['integer', 'null'], minimum: 1 },
+  push_comm_key: { type: ['string', 'null'], maxLength: 64 },
+  allowed_source_cidrs: { type: ['array', 'null'], maxItems: 32, items: { type: 'string', maxLength: 64 } },
   // The reference body shape lists `status`; it is accepted for compatibility and ignored, because
   // only the terminal decides whether it is online.
   status: oneOf(['pending', 'online', 'offline']),
@@ -71,6 +73,15 @@ export const deviceRoutes: RestRoute[] = [
     resultField: 'updateDevice',
     status: 200,
     variables: (input) => ({ id: idParam(input.params.id), input: deviceInput(input) }),
+  },
+  {
+    name: 'resetTerminalPairing',
+    method: 'POST',
+    path: '/public/v2/devices/:id/reset_pairing',
+    document: `mutation ($id: Int!) { resetTerminalPairing(deviceId: $id) { ...DeviceFields } } ${deviceFields}`,
+    resultField: 'resetTerminalPairing',
+    status: 200,
+    variables: ({ params }) => ({ id: idParam(params.id) }),
   },
   {
     name: 'deleteDevice',

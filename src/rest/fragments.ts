@@ -7,7 +7,7 @@ export const employeeFields = `fragment EmployeeFields on Employee {
 
 export const deviceFields = `fragment DeviceFields on Device {
   id companyId areaId name serialNumber status modeType timeZone lastSeenAt firmware ip model protocol
-  userCount fingerprintCount faceCount attlogCount clockSkewSeconds clockCheckedAt
+  userCount fingerprintCount faceCount attlogCount clockSkewSeconds clockCheckedAt pairing pairedAt pushCommKeySet allowedSourceCidrs
   capabilities { doors accessLevels fingerprint face facePhoto userPhoto attendanceBackfill capacity { users fingerprints faces records userPhotos } }
   createdAt updatedAt
 }`;
@@ -35,7 +35,7 @@ export const doorActionV2Fields = `fragment DoorActionV2Fields on DoorAction {
   actionId action status deviceId deviceSerial deviceStatus door duration returnCode createdAt sentAt completedAt expiresAt
 }`;
 
-export const doorFields = `fragment DoorFields on Door { id deviceId number name state { sensor relay alarms } updatedAt }`;
+export const doorFields = `fragment DoorFields on Door { id deviceId number name present absentSince state { sensor relay alarms } updatedAt }`;
 
 export const accessScheduleFields = `fragment AccessScheduleFields on AccessSchedule {
   id companyId name intervals { weekday startTime endTime } holidayIntervals { holidayType startTime endTime } builtIn createdAt updatedAt

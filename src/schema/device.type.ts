@@ -6,6 +6,18 @@ import { Connection, ConnectionArgs } from './connection';
 registerEnumType(DeviceStatus, { name: 'DeviceStatus', description: '`pending` until the terminal first connects, then `online` or `offline`.' });
 registerEnumType(DeviceMode, { name: 'DeviceMode', description: '`att`: attendance terminal; `acc`: access-control terminal.' });
 
+/** Where an access-control terminal stands in its Security PUSH pairing (docs/security.md, terminals). */
+export enum DevicePairing {
+  unpaired = 'unpaired',
+  registered = 'registered',
+  paired = 'paired',
+}
+registerEnumType(DevicePairing, {
+  name: 'DevicePairing',
+  description:
+    '`unpaired`: no RegistryCode issued (attendance terminals always; the next registry is accepted). `registered`: a RegistryCode was issued and the terminal has not yet proved its session; its registry and handshake need the token. `paired`: it proved its session; every request needs the token, and only resetTerminalPairing lets the serial register again.',
+});
+
 @ObjectType('DeviceCapacity', {
   description: 'Capacities as the terminal reports them (~MaxUserCount, ~MaxFingerCount, ~MaxFaceCount, ~MaxAttLogCount, ~MaxUserPhotoCount); many firmware count users in hundreds and records in ten-thousands. Null: not reported.',
 })
@@ -63,6 +75,9 @@ export class DeviceType {
   @Field(() => Int, { nullable: true, description: 'Reported by the terminal.' }) fingerprintCount?: number | null;
   @Field(() => Int, { nullable: true, description: 'Reported by the terminal.' }) faceCount?: number | null;
   @Field(() => Int, { nullable: true, description: 'Reported by the terminal.' }) attlogCount?: number | null;
+  @Field(() => Date, { nullable: true, description: 'When the access-control terminal first proved its session (see pairing); null until then.' }) pairedAt?: Date | null;
+  @Field(() => [String], { nullable: true, description: "Source addresses (CIDRs) the terminal's requests must come from; null: any. Others are refused and counted." })
+  allowedSourceCidrs?: string[] | null;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
 }
@@ -83,6 +98,13 @@ export class CreateDeviceInput {
   @Field(() => DeviceMode, { nullable: true, description: 'Default `att`.' }) modeType?: DeviceMode;
   @Field({ nullable: true }) timeZone?: string;
   @Field(() => Int, { nullable: true, description: 'An area of the same company; `null` takes the device out of its area.' }) areaId?: number | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "The `pushcommkey` the terminal's handshake carries: once set, a handshake without it or with another value is refused, and it proves the terminal when its token is missing. Write-only (see pushCommKeySet); null or \"\" removes it.",
+  })
+  pushCommKey?: string | null;
+  @Field(() => [String], { nullable: true, description: 'Source addresses or CIDRs the terminal may call from (at most 32); null or [] allows any.' })
+  allowedSourceCidrs?: string[] | null;
 }
 
 @InputType()
@@ -93,4 +115,11 @@ export class UpdateDeviceInput {
   @Field(() => DeviceMode, { nullable: true }) modeType?: DeviceMode;
   @Field({ nullable: true }) timeZone?: string;
   @Field(() => Int, { nullable: true, description: 'An area of the same company; `null` takes the device out of its area.' }) areaId?: number | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "The `pushcommkey` the terminal's handshake carries: once set, a handshake without it or with another value is refused, and it proves the terminal when its token is missing. Write-only (see pushCommKeySet); null or \"\" removes it.",
+  })
+  pushCommKey?: string | null;
+  @Field(() => [String], { nullable: true, description: 'Source addresses or CIDRs the terminal may call from (at most 32); null or [] allows any.' })
+  allowedSourceCidrs?: string[] | null;
 }

@@ -18,6 +18,9 @@ export class DoorType {
   @Field(() => Int) deviceId!: number;
   @Field(() => Int, { description: "The door's number on its terminal (1 …)." }) number!: number;
   @Field() name!: string;
+  @Field({ description: "Whether the terminal has this door now. A door past a lower reported LockCount is absent: kept with its id, name and access levels, left out of what the terminal is sent, and present again when the count rises." })
+  present!: boolean;
+  @Field(() => Date, { nullable: true, description: 'Since when the door is absent; null while present.' }) absentSince?: Date | null;
   @Field(() => DoorStateType) state!: DoorStateType;
   @Field() updatedAt!: Date;
 }

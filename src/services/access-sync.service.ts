@@ -40,7 +40,8 @@ const pairKey = (deviceId: number, employeeId: number) => `${deviceId}:${employe
 
 /**
  * The access levels' grants for the (device, employee) pairs in scope: the employee is a member of
- * the level (directly, with dates, or through an area) and the level has doors on the device.
+ * the level (directly, with dates, or through an area) and the level has doors on the device that
+ * the terminal has now (an absent door, past a lower LockCount, is left out until it is back).
  * Grants of one schedule are merged (the union of the doors); the validity window is the hull of the
  * memberships' windows (open when any membership is). Pairs without a level are absent.
  */
@@ -54,7 +55,7 @@ export async function levelAccess(em: EntityManager, scope: { deviceIds: number[
      from members m
      join access_level l on l.id = m.access_level_id
      join access_level_door ld on ld.access_level_id = l.id
-     join door d on d.id = ld.door_id
+     join door d on d.id = ld.door_id and d.present
      where d.device_id = any(?::int[]) or m.employee_id = any(?::int[])
      order by d.device_id, m.employee_id, l.schedule_id`,
     [intArray(scope.deviceIds), intArray(scope.employeeIds)],

@@ -19,9 +19,14 @@ function wellFormed(text: string): string {
  * truncated (the audit log says what was asked, not a copy of the data) and made well-formed (a
  * lone surrogate has no place in jsonb).
  */
+/** Arguments whose value is a credential: the audit log says one was given, not what it is. */
+const SECRET_ARGUMENTS = new Set(['pushCommKey']);
+
 export async function recordWrite(ctx: RequestContext, operation: string, args: unknown, outcome = 'pending'): Promise<number> {
   const principal = ctx.principal;
-  let text = JSON.stringify(args ?? {}, (_key, value: unknown) => (typeof value === 'string' ? wellFormed(value) : value));
+  let text = JSON.stringify(args ?? {}, (key, value: unknown) =>
+    SECRET_ARGUMENTS.has(key) && value != null && value !== '' ? '[redacted]' : typeof value === 'string' ? wellFormed(value) : value,
+  );
   if (text.length > MAX_ARGUMENT_BYTES) text = JSON.stringify({ truncated: wellFormed(text.slice(0, MAX_ARGUMENT_BYTES)) });
   const em: EntityManager = ctx.em;
   const [row] = await em.execute<{ id: number }[]>(

@@ -10,6 +10,7 @@ import type { Page, PageRequest } from './pagination';
 import { notifyDeviceChanged } from './device-changes';
 import { uniqueViolationToDomainError } from './unique-violation';
 import { clearUnknownTerminal } from './unknown-terminal.service';
+import { invalidCidrs, MAX_CIDRS, parseCidr } from './source-address';
 import { FieldChecker, isValidTimeZone } from './validation';
 import { lockWorkspace } from './workspace.service';
 
@@ -21,6 +22,10 @@ export interface DeviceInput {
   timeZone?: string | null;
   /** The area whose employees the device inherits; `null` takes it out of its area. */
   areaId?: number | null;
+  /** The `pushcommkey` the terminal's handshake carries (docs/security.md); `null` or `""` removes it. */
+  pushCommKey?: string | null;
+  /** Source addresses (CIDRs) the terminal may call from; `null` or `[]`: any. */
+  allowedSourceCidrs?: string[] | null;
 }
 
 export interface DeviceFilter {
@@ -28,6 +33,7 @@ export interface DeviceFilter {
 }
 
 const SERIAL = /^[A-Za-z0-9_-]{1,64}$/;
+const PUSH_COMM_KEY = /^[\x21-\x7e]{1,64}$/;
 
 const SERIAL_TAKEN =
   'This serial number is already registered (a terminal reports to one owner only). Remove it from the other device record first.';
@@ -44,10 +50,27 @@ function checkDevice(input: DeviceInput, creating: boolean): void {
   if (input.modeType != null && !Object.values(DeviceMode).includes(input.modeType)) {
     check.add('modeType', 'invalid_mode_type', 'modeType must be "att" (attendance) or "acc" (access control).');
   }
+  if (input.pushCommKey != null && input.pushCommKey !== '' && !PUSH_COMM_KEY.test(input.pushCommKey)) {
+    check.add('pushCommKey', 'invalid_push_comm_key', 'pushCommKey must be 1 to 64 printable ASCII characters without spaces, as the terminal sends it.');
+  }
+  if (input.allowedSourceCidrs != null) {
+    if (input.allowedSourceCidrs.length > MAX_CIDRS) check.add('allowedSourceCidrs', 'too_many_items', `allowedSourceCidrs may list at most ${MAX_CIDRS} entries.`);
+    const bad = invalidCidrs(input.allowedSourceCidrs);
+    if (bad.length > 0) {
+      check.add('allowedSourceCidrs', 'invalid_cidr', `allowedSourceCidrs must list IPv4/IPv6 addresses or CIDRs such as "203.0.113.0/24" (got "${bad.slice(0, 3).join('", "')}").`);
+    }
+  }
   if (input.timeZone != null && !isValidTimeZone(input.timeZone)) {
     check.add('timeZone', 'invalid_time_zone', `timeZone must be an IANA time zone name such as "Europe/Berlin" (got "${input.timeZone}").`);
   }
   check.done();
+}
+
+/** An allow-list as stored: trimmed entries, bare addresses as written; empty means none. */
+function normalisedCidrs(list: string[] | null | undefined): string[] | null {
+  if (list == null) return null;
+  const entries = list.map((entry) => entry.trim()).filter((entry) => parseCidr(entry) !== null);
+  return entries.length === 0 ? null : [...new Set(entries)];
 }
 
 export async function getDevice(ctx: RequestContext, id: number): Promise<Device> {
@@ -96,6 +119,8 @@ export async function createDevice(ctx: RequestContext, input: DeviceInput): Pro
         serialNumber: input.serialNumber!,
         modeType: input.modeType ?? DeviceMode.att,
         timeZone: input.timeZone ?? workspace.timeZone,
+        pushCommKey: input.pushCommKey || null,
+        allowedSourceCidrs: normalisedCidrs(input.allowedSourceCidrs),
       } as Device);
       em.persist(device);
       await em.flush();
@@ -138,6 +163,8 @@ export async function updateDevice(ctx: RequestContext, id: number, input: Devic
       if (input.serialNumber != null) device.serialNumber = input.serialNumber;
       if (input.modeType != null) device.modeType = input.modeType;
       if (input.timeZone != null) device.timeZone = input.timeZone;
+      if (input.pushCommKey !== undefined) device.pushCommKey = input.pushCommKey || null;
+      if (input.allowedSourceCidrs !== undefined) device.allowedSourceCidrs = normalisedCidrs(input.allowedSourceCidrs);
       await em.flush();
       if (companyChanged) await em.nativeDelete(Assignment, { deviceId: id });
       await ensureDoors(em, id);

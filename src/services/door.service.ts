@@ -78,30 +78,36 @@ export const doorSourceOf = (row: DoorSourceRow): DoorSource => ({ workspaceId: 
 
 /**
  * Brings the device's doors in line with what it has: missing ones are created (`Door N`), doors
- * past its count are removed (a terminal that reports fewer locks), and the access levels' members
- * on the terminal are recomputed without them. One statement when the caller passes the device's
- * DoorSource (a terminal's handshake and option upload do) and nothing is removed, one read more
- * without it; runs in the caller's transaction.
+ * past its count are marked absent (a terminal that reports fewer locks: kept with their id, name
+ * and access levels, left out of the compiled access tables), and absent doors within the count are
+ * present again. A door is never deleted here: a `LockCount` is what a request claims, and a lower
+ * one must not cost the customer the door's configuration. When presence changes, the people the
+ * levels reach on this terminal get their new rights. One statement when the caller passes the
+ * device's DoorSource (a terminal's handshake and option upload do) and nothing changes, one read
+ * more without it; runs in the caller's transaction.
  */
 export async function ensureDoors(em: EntityManager, deviceId: number, known?: DoorSource): Promise<void> {
   const device = known ?? (await readDoorSource(em, deviceId));
   if (!device) return;
   const count = doorCountOf(device);
-  // Both parts run to completion whatever the outer select reads (PostgreSQL, "Data-Modifying
-  // Statements in WITH"); they touch different door numbers, so the shared snapshot is harmless.
-  const [{ removed }] = await em.execute<{ removed: number }[]>(
+  // The parts run to completion whatever the outer select reads (PostgreSQL, "Data-Modifying
+  // Statements in WITH"); they touch different door rows, so the shared snapshot is harmless.
+  const [{ changed }] = await em.execute<{ changed: number }[]>(
     `with added as (
        insert into door (workspace_id, device_id, number, name, created_at, updated_at)
        select ?, ?, n, 'Door ' || n, now(), now() from generate_series(1, ?::int) n
-       on conflict (device_id, number) do nothing
+       on conflict (device_id, number) do update set present = true, absent_since = null, updated_at = now()
+         where not door.present
+       returning id, xmax <> 0 as returned
      ), gone as (
-       delete from door where device_id = ? and number > ? returning id
+       update door set present = false, absent_since = now(), updated_at = now()
+       where device_id = ? and number > ? and present returning id
      )
-     select count(*)::int as removed from gone`,
+     select ((select count(*) from added where returned) + (select count(*) from gone))::int as changed`,
     [device.workspaceId, deviceId, count, deviceId, count],
   );
-  // Levels lose those doors (cascade): the people they reached on this terminal get their new rights.
-  if (removed > 0) await recomputeDeviceUsers(em, { deviceIds: [deviceId] });
+  // Levels' doors went away or came back: the people they reach on this terminal get their new rights.
+  if (changed > 0) await recomputeDeviceUsers(em, { deviceIds: [deviceId] });
 }
 
 async function readDoorSource(em: EntityManager, deviceId: number): Promise<DoorSource | undefined> {
@@ -160,6 +166,9 @@ export async function performDoorAction(ctx: RequestContext, doorId: number, inp
   }
   check.done();
   const door = await getDoor(ctx, doorId);
+  if (!door.present) {
+    throw DomainError.field('doorId', 'door_absent', `Door ${door.number} is absent: its terminal reports fewer locks (LockCount) and would refuse the command.`);
+  }
   const device = await ctx.em.findOneOrFail(Device, { id: door.deviceId });
   return queueDoorAction(ctx, device, door.number, action, action === 'unlock' ? input.duration! : 0);
 }

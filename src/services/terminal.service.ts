@@ -24,6 +24,12 @@ export interface TerminalDevice {
   status: DeviceStatus;
   registryCode: string | null;
   sessionId: string | null;
+  /** The terminal proved its session once (paired_at): from then on every request must carry the token. */
+  paired: boolean;
+  /** The vendor `pushcommkey` its handshake must carry, when an admin set one. */
+  pushCommKey: string | null;
+  /** Where its requests may come from (CIDRs); null: anywhere. */
+  allowedSourceCidrs: string[] | null;
   pollIntervalSeconds: number | null;
   reported: ReportedInfo;
   /**
@@ -63,7 +69,7 @@ export const REPORTED_COLUMNS: Record<keyof ReportedInfo, string> = {
 /** Columns of a TerminalDevice; `version` changes whenever one of them does (refresh, see below). */
 const TERMINAL_COLUMNS = [
   'id', 'workspace_id', 'company_id', 'serial_number', 'mode_type', 'protocol', 'time_zone', 'status', 'registry_code', 'session_id',
-  'poll_interval_seconds', 'firmware', 'ip', 'user_count', 'fingerprint_count', 'face_count', 'attlog_count', 'fp_algorithm',
+  'paired_at', 'push_comm_key', 'allowed_source_cidrs', 'poll_interval_seconds', 'firmware', 'ip', 'user_count', 'fingerprint_count', 'face_count', 'attlog_count', 'fp_algorithm',
   'face_algorithm', 'remote_address',
 ];
 // 64 bits of md5 over the cached columns: compared by the cache refresh instead of the whole row.
@@ -84,6 +90,9 @@ interface TerminalRow {
   status: DeviceStatus;
   registry_code: string | null;
   session_id: string | null;
+  paired_at: Date | null;
+  push_comm_key: string | null;
+  allowed_source_cidrs: string[] | null;
   poll_interval_seconds: number | null;
   firmware: string | null;
   ip: string | null;
@@ -118,6 +127,9 @@ function toTerminalDevice(r: TerminalRow): TerminalDevice {
     status: STATUSES[r.status] ?? r.status,
     registryCode: r.registry_code,
     sessionId: r.session_id,
+    paired: r.paired_at !== null,
+    pushCommKey: r.push_comm_key,
+    allowedSourceCidrs: r.allowed_source_cidrs,
     pollIntervalSeconds: r.poll_interval_seconds,
     reported: {
       firmware: r.firmware,
@@ -209,6 +221,14 @@ export async function ensureAccessSession(ctx: RequestContext, deviceId: number)
     [randomBytes(8).toString('hex'), randomBytes(16).toString('hex').toUpperCase(), deviceId],
   );
   return { registryCode: rows[0]!.registry_code, sessionId: rows[0]!.session_id };
+}
+
+/**
+ * The terminal proved its session (a valid token after registration): it is paired from now on.
+ * Idempotent; a pairing reset in between (registry_code cleared) is not undone.
+ */
+export async function confirmPairing(ctx: RequestContext, deviceId: number, registryCode: string): Promise<void> {
+  await ctx.em.execute('update device set paired_at = ? where id = ? and paired_at is null and registry_code = ?', [ctx.now(), deviceId, registryCode]);
 }
 
 /**

@@ -155,6 +155,18 @@ export interface CommandEvent {
   echo: string;
 }
 
+/**
+ * What a security terminal keeps in its own storage once registered: the RegistryCode and SessionID
+ * it was given and the token computed from them. Unlike the connection session, it survives
+ * reconnects, errors and reboots, so the terminal proves itself on its next handshake and registry
+ * (Security PUSH §7.2–7.5 examples carry the cookie even before registration).
+ */
+interface Credentials {
+  registryCode: string;
+  sessionId: string;
+  token: string;
+}
+
 interface Session {
   options: Map<string, string>;
   pollMs: number;
@@ -193,6 +205,7 @@ export class SimulatedTerminal extends EventEmitter {
   /** How far the terminal's clock is off, in ms (see clockSkewSeconds). */
   private clockSkewMs: number;
   private session: Session | null = null;
+  private credentials: Credentials | null = null;
   private online = false;
   private stopped = false;
   private busy = false;
@@ -494,7 +507,7 @@ export class SimulatedTerminal extends EventEmitter {
       serialNumber: this.serialNumber,
       family: this.family,
       connection: this.config.connection ?? 'device',
-      token: this.session?.token,
+      token: this.session?.token ?? this.credentials?.token,
     };
   }
 
@@ -577,7 +590,8 @@ export class SimulatedTerminal extends EventEmitter {
       if (code === null) throw new Error(`registry not acknowledged (reply ${JSON.stringify(reg.body.slice(0, 60))})`);
       registryCode = code;
     }
-    const pushCtx = { ...this.context(), token: sessionId ? sessionToken(registryCode, this.serialNumber, sessionId) : undefined };
+    // After a fresh registration the terminal has no SessionID yet; its stored token (if any) goes along.
+    const pushCtx = { ...this.context(), token: sessionId ? sessionToken(registryCode, this.serialNumber, sessionId) : this.credentials?.token };
     const push = await this.sendOk(requests.pushConfig(pushCtx));
     const config = parseKeyValueLines(push.body);
     sessionId = optionValue(config, 'SessionID')?.trim() || sessionId;
@@ -585,6 +599,7 @@ export class SimulatedTerminal extends EventEmitter {
     const options = new Map([...greeting, ...config]);
     const session = this.sessionFrom(options, 'RequestDelay');
     session.token = sessionToken(registryCode, this.serialNumber, sessionId);
+    this.credentials = { registryCode, sessionId, token: session.token };
     this.session = session;
     this.queueDoorState(false);
     return { family: 'acc', options, pollIntervalMs: session.pollMs, registryCode, sessionId, token: session.token };

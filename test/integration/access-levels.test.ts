@@ -3,7 +3,7 @@ import { SimulatedTerminal } from '../../src/simulator';
 import { subscribe } from '../support/events';
 import { createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
-import { createTerminalDevice, eventually, iclock } from '../support/terminal';
+import { createTerminalDevice, eventually, iclock, registerAccessTerminal } from '../support/terminal';
 import { workspaceSnapshot } from '../support/snapshot';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -269,7 +269,7 @@ describe('access schedules and levels', () => {
   it('a door the terminal no longer reports, and an area deleted, take away the rights they gave at once', async () => {
     const acme = await company('ACS10');
     const panel = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc', company_id: acme.id });
-    await iclock(t.url, 'POST', `/iclock/registry?SN=${panel.serial_number}`, 'DeviceType=acc,LockCount=2');
+    const session = await registerAccessTerminal(t.url, panel.serial_number, 'DeviceType=acc,LockCount=2');
     const doors = (await call('GET', `/public/v2/devices/${panel.id}/doors`)).body;
     const always = (await call('GET', `/public/v2/access_schedules?company_id=${acme.id}`)).body[0];
     const ada = await createEmployee(t.url, ws.key, acme.id, { pin: '7001' });
@@ -284,7 +284,7 @@ describe('access schedules and levels', () => {
     expect([await present(ada.id), await present(bob.id)]).to.deep.equal([true, true]);
 
     // The controller now reports one lock: door 2 and with it Ada's only right there are gone.
-    await iclock(t.url, 'POST', `/iclock/registry?SN=${panel.serial_number}`, 'DeviceType=acc,LockCount=1');
+    await iclock(t.url, 'POST', `/iclock/registry?SN=${panel.serial_number}`, 'DeviceType=acc,LockCount=1', session.cookie);
     expect(await present(ada.id)).to.equal(false);
     // Deleting the area ends Bob's level membership through it, and his place on the panel.
     expect((await call('DELETE', `/public/v2/areas/${hall.id}`)).status).to.equal(200);

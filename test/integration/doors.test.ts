@@ -3,7 +3,7 @@ import { SimulatedTerminal } from '../../src/simulator';
 import { startReceiver, subscribe } from '../support/events';
 import { createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
-import { createTerminalDevice, eventually, iclock } from '../support/terminal';
+import { createTerminalDevice, eventually, iclock, registerAccessTerminal } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -40,8 +40,7 @@ describe('doors', () => {
     const panel = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc' });
     expect(await doorsOf(panel.id)).to.have.length(1);
     // The controller registers and reports four locks.
-    const registry = await iclock(t.url, 'POST', `/iclock/registry?SN=${panel.serial_number}`, 'DeviceType=acc,~DeviceName=inBio460,FirmVer=AC Ver 5.7.8,PushVersion=3.1.2,LockCount=4,ReaderCount=4');
-    expect(registry.status).to.equal(200);
+    const session = await registerAccessTerminal(t.url, panel.serial_number, 'DeviceType=acc,~DeviceName=inBio460,FirmVer=AC Ver 5.7.8,PushVersion=3.1.2,LockCount=4,ReaderCount=4');
     const four = await doorsOf(panel.id);
     expect(four.map((d: any) => [d.number, d.name])).to.deep.equal([[1, 'Door 1'], [2, 'Door 2'], [3, 'Door 3'], [4, 'Door 4']]);
 
@@ -68,12 +67,13 @@ describe('doors', () => {
     // Attendance terminals: their PUSH 2.x access settings, until they refuse them (access-levels.test.ts).
     expect(await capabilities(clock.id)).to.deep.equal({ doors: 1, accessLevels: true });
 
-    // A terminal that reports fewer locks loses the doors it no longer has.
-    await iclock(t.url, 'POST', `/iclock/registry?SN=${panel.serial_number}`, 'DeviceType=acc,LockCount=2');
-    expect((await doorsOf(panel.id)).map((d: any) => d.number)).to.deep.equal([1, 2]);
+    // A terminal that reports fewer locks keeps the doors it no longer has, absent.
+    await iclock(t.url, 'POST', `/iclock/registry?SN=${panel.serial_number}`, 'DeviceType=acc,LockCount=2', session.cookie);
+    expect((await doorsOf(panel.id)).map((d: any) => [d.number, d.present])).to.deep.equal([[1, true], [2, true], [3, false], [4, false]]);
     // Re-flashed as a time clock, it handshakes as an attendance terminal: one lock output.
-    expect((await iclock(t.url, 'GET', `/iclock/cdata?SN=${panel.serial_number}&options=all&DeviceType=att`)).status).to.equal(200);
-    expect((await doorsOf(panel.id)).map((d: any) => [d.number, d.name])).to.deep.equal([[1, 'Door 1']]);
+    expect((await iclock(t.url, 'GET', `/iclock/cdata?SN=${panel.serial_number}&options=all&DeviceType=att`, undefined, session.cookie)).status).to.equal(200);
+    expect((await doorsOf(panel.id)).filter((d: any) => d.present).map((d: any) => [d.number, d.name])).to.deep.equal([[1, 'Door 1']]);
+    expect((await doorsOf(panel.id))[1]).to.include({ name: 'Loading bay', present: false });
     expect(await capabilities(panel.id)).to.deep.include({ doors: 1 });
   });
 

@@ -3,7 +3,7 @@ import type { RequestContext } from '../../src/services/context';
 import { enqueueCommand } from '../../src/services/device-command.service';
 import { createEmployee, createWorkspace } from '../support/factories';
 import { rest } from '../support/http';
-import { createTerminalDevice, fixtureBody, iclock } from '../support/terminal';
+import { createTerminalDevice, fixtureBody, iclock, registerAccessTerminal } from '../support/terminal';
 import { encodeZkTime } from '../../src/devices/protocol';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -25,9 +25,8 @@ describe('terminal protocol: behaviours the peer test suites check', () => {
     const device = await createTerminalDevice(t.url, key);
     const sn = device.serial_number;
     await iclock(t.url, 'GET', `/iclock/cdata?SN=${sn}&options=all&pushver=3.1.2&DeviceType=acc`);
-    const registered = await iclock(t.url, 'POST', `/iclock/registry?SN=${sn}`, fixtureBody('33-zkdoc-acc-registry-F20M.txt'));
-    expect(registered.text).to.match(/^RegistryCode=/);
-    return device;
+    const session = await registerAccessTerminal(t.url, sn, fixtureBody('33-zkdoc-acc-registry-F20M.txt'));
+    return { ...device, cookie: session.cookie };
   };
 
   it('wrong HTTP methods on /iclock/* answer 405 with Allow, never a registry code', async () => {
@@ -123,14 +122,14 @@ describe('terminal protocol: behaviours the peer test suites check', () => {
   it('an explicit DeviceType=att outranks a remembered access-control mode', async () => {
     const device = await accessTerminal();
     expect((await sql('select protocol from device where id = ?', [device.id]))[0].protocol).to.equal('acc-push');
-    const handshake = await iclock(t.url, 'GET', `/iclock/cdata?SN=${device.serial_number}&options=all&pushver=2.4.1&DeviceType=att`);
+    const handshake = await iclock(t.url, 'GET', `/iclock/cdata?SN=${device.serial_number}&options=all&pushver=2.4.1&DeviceType=att`, undefined, device.cookie);
     expect(handshake.text).to.match(/^GET OPTION FROM: /);
     expect((await sql('select protocol from device where id = ?', [device.id]))[0].protocol).to.equal('att-push');
   });
 
   it('the access-control handshake reply carries PushVersion= beside PushProtVer=', async () => {
     const device = await accessTerminal();
-    const handshake = await iclock(t.url, 'GET', `/iclock/cdata?SN=${device.serial_number}&options=all&pushver=3.1.2`);
+    const handshake = await iclock(t.url, 'GET', `/iclock/cdata?SN=${device.serial_number}&options=all&pushver=3.1.2`, undefined, device.cookie);
     expect(handshake.text).to.match(/\nPushVersion=[\d.]+\n/);
     expect(handshake.text).to.match(/\nPushProtVer=[\d.]+\n/);
   });

@@ -109,20 +109,22 @@ describe('terminal HTTP adapter (/iclock)', () => {
     expect((await iclock(t.url, 'GET', `/iclock/cdata?SN=${sn}&options=all&pushver=3.1.2&DeviceType=acc`)).text).to.equal('OK');
     const registryBody = fixtureBody('33-zkdoc-acc-registry-F20M.txt');
     const first = await iclock(t.url, 'POST', `/iclock/registry?SN=${sn}`, registryBody, { 'content-type': 'application/push;charset=UTF-8' });
-    const second = await iclock(t.url, 'POST', `/iclock/registry?SN=${sn}`, registryBody);
     expect(first.text).to.match(/^RegistryCode=[0-9a-f]{16}$/);
-    expect(second.text).to.equal(first.text);
     const code = first.text.slice('RegistryCode='.length);
+    // Registered, not yet paired: push hands out the SessionID the terminal needs for its token.
     const push1 = await iclock(t.url, 'POST', `/iclock/push?SN=${sn}`, '');
-    const push2 = await iclock(t.url, 'GET', `/iclock/push?SN=${sn}`);
     const sessionId = /SessionID=(\w+)/.exec(push1.text)![1]!;
-    expect(push2.text).to.equal(push1.text);
     expect(push1.text).to.include('RequestDelay=5');
-    const handshake = await iclock(t.url, 'GET', `/iclock/cdata?SN=${sn}&options=all&pushver=3.1.2`);
+    const good = { cookie: `token=${sessionToken(code, sn, sessionId)}` };
+    const push2 = await iclock(t.url, 'GET', `/iclock/push?SN=${sn}`, undefined, good);
+    expect(push2.text).to.equal(push1.text);
+    // The terminal registers again with its token (firmware does, on every connection): same code.
+    const second = await iclock(t.url, 'POST', `/iclock/registry?SN=${sn}`, registryBody, good);
+    expect(second.text).to.equal(first.text);
+    const handshake = await iclock(t.url, 'GET', `/iclock/cdata?SN=${sn}&options=all&pushver=3.1.2`, undefined, good);
     expect(handshake.text.split('\n').slice(0, 2)).to.deep.equal(['registry=ok', `RegistryCode=${code}`]);
     expect(handshake.text).to.include(`SessionID=${sessionId}`);
 
-    const good = { cookie: `token=${sessionToken(code, sn, sessionId)}` };
     expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`, undefined, good)).text).to.equal('OK');
     const bad = { cookie: 'token=0123456789abcdef0123456789abcdef' };
     const refused = await iclock(t.url, 'POST', `/iclock/cdata?SN=${sn}&table=tabledata&tablename=user&count=2`, 'user uid=1\tpin=1\tname=A\nuser uid=2\tpin=2\tname=B', bad);

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import net from 'node:net';
 import fs from 'node:fs';
 import path from 'node:path';
+import { sessionToken } from '../../src/devices/protocol';
 import { createCompany, unique } from './factories';
 import { rest } from './http';
 
@@ -57,4 +58,27 @@ export async function rawExchange(baseUrl: string, requestHead: string, body: Bu
   await once(socket, 'end');
   socket.destroy();
   return Buffer.concat(chunks).toString('latin1');
+}
+
+/** An access-control terminal's session after it registered and fetched its SessionID: `cookie` proves it. */
+export interface PairedTerminal {
+  registryCode: string;
+  sessionId: string;
+  /** `{ cookie: 'token=…' }`, the headers of every request the terminal sends from then on. */
+  cookie: { cookie: string };
+}
+
+/**
+ * Registers `serial` as the terminal does (SEC-DOC §7): registry with its capability line, then
+ * push for the SessionID; returns the token cookie. The terminal is paired by its first request
+ * that carries the cookie.
+ */
+export async function registerAccessTerminal(baseUrl: string, serial: string, registryBody: string | Buffer): Promise<PairedTerminal> {
+  const registry = await iclock(baseUrl, 'POST', `/iclock/registry?SN=${serial}`, registryBody);
+  const registryCode = /^RegistryCode=(\w+)$/.exec(registry.text)?.[1];
+  if (!registryCode) throw new Error(`registry refused: ${registry.status} ${registry.text}`);
+  const push = await iclock(baseUrl, 'POST', `/iclock/push?SN=${serial}`, '');
+  const sessionId = /SessionID=(\w+)/.exec(push.text)?.[1];
+  if (!sessionId) throw new Error(`push without SessionID: ${push.status} ${push.text}`);
+  return { registryCode, sessionId, cookie: { cookie: `token=${sessionToken(registryCode, serial, sessionId)}` } };
 }

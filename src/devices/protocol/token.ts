@@ -37,3 +37,14 @@ export function newRegistryCode(): string {
 export function newSessionId(): string {
   return randomBytes(16).toString('hex').toUpperCase();
 }
+
+/**
+ * True when the handshake's `pushcommkey` (ATT-DOC, "Initialization information exchange": the
+ * ciphertext that binds a terminal to its server) equals the one set for the device. Compared in
+ * constant time over their SHA-256, so neither the value nor its length leaks through timing.
+ */
+export function checkPushCommKey(presented: string | undefined | null, expected: string): boolean {
+  if (presented == null || presented === '') return false;
+  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+  return timingSafeEqual(digest(presented), digest(expected));
+}

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { checkSessionToken, newRegistryCode, newSessionId, registryReply, sessionToken, tokenFromCookie } from '../../../src/devices/protocol';
+import { checkPushCommKey, checkSessionToken, newRegistryCode, newSessionId, registryReply, sessionToken, tokenFromCookie } from '../../../src/devices/protocol';
 import { loadFixture } from './fixture';
 
 describe('session token', () => {
@@ -27,6 +27,16 @@ describe('session token', () => {
     expect(checkSessionToken(token, 'CODE1', 'SN2', 'SESSION1')).to.equal(false);
     expect(checkSessionToken(undefined, 'CODE1', 'SN1', 'SESSION1')).to.equal(false);
     expect(tokenFromCookie(undefined)).to.equal(null);
+  });
+
+  it("fx 25: compares the handshake's pushcommkey with the device's, exactly", () => {
+    const fx25 = loadFixture('25');
+    const carried = new URLSearchParams(fx25.query).get('pushcommkey');
+    expect(checkPushCommKey(carried, '4a9594af164f2b9779b59e8554b5df26')).to.equal(true);
+    expect(checkPushCommKey(carried, '4A9594AF164F2B9779B59E8554B5DF26')).to.equal(false);
+    expect(checkPushCommKey(carried, '4a9594af164f2b9779b59e8554b5df2')).to.equal(false);
+    expect(checkPushCommKey(undefined, 'k')).to.equal(false);
+    expect(checkPushCommKey('', '')).to.equal(false);
   });
 
   it('generates registry codes and session ids usable in replies', () => {

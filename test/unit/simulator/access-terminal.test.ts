@@ -39,6 +39,22 @@ describe('simulator: access-control terminal against a recording server', () => 
     expect(rtstate.body).to.match(/^time=\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\tsensor=01\trelay=01\talarm=0{16}\n$/);
   });
 
+  it('keeps its token across a reconnect: the next handshake and registry carry the cookie, as a controller does', async () => {
+    await boot();
+    terminal.start();
+    const [first] = (await once(terminal, 'handshake')) as [HandshakeEvent];
+    terminal.goOffline();
+    const seen = server.requests.length;
+    terminal.goOnline();
+    await once(terminal, 'handshake');
+    const after = server.requests.slice(seen);
+    const handshake = after.find((r) => r.pathname === '/iclock/cdata' && r.method === 'GET');
+    const registry = after.find((r) => r.pathname === '/iclock/registry');
+    expect(handshake!.headers.cookie).to.equal(`token=${first.token}`);
+    // The recording server answers every handshake "not registered": the terminal registers with its cookie.
+    expect(registry!.headers.cookie).to.equal(`token=${first.token}`);
+  });
+
   it('skips registry when the handshake says registry=ok and signs the push with that session', async () => {
     await boot({ registered: true });
     terminal.start();
