@@ -81,10 +81,10 @@ describe('terminal protocol: behaviours the peer test suites check', () => {
   });
 
   /** Polls like the terminal until nothing more is queued; the commands delivered, without their `C:<id>:`. */
-  const pollAll = async (sn: string): Promise<string[]> => {
+  const pollAll = async (sn: string, cookie: Record<string, string>): Promise<string[]> => {
     const commands: string[] = [];
     for (let polls = 0; polls < 50; polls++) {
-      const reply = await iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`);
+      const reply = await iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`, undefined, cookie);
       if (reply.text === 'OK') return commands;
       commands.push(...reply.text.split('\n').map((line) => line.replace(/^C:[^:]+:/, '')));
     }
@@ -103,16 +103,16 @@ describe('terminal protocol: behaviours the peer test suites check', () => {
     const level = (await call('POST', '/public/v2/access_levels', { company_id, name: 'Door', schedule_id: schedule.id, door_ids: [door.id] })).body;
     const member = (end: string) => call('POST', `/public/v2/access_levels/${level.id}/employees`, [{ employee_id: employee.id, start_date: '2026-11-01', end_date: end }]);
     expect((await member('2026-11-20')).status).to.equal(200);
-    const before = (await pollAll(sn)).filter((c) => c.includes('Pin=7001'));
+    const before = (await pollAll(sn, device.cookie)).filter((c) => c.includes('Pin=7001'));
     expect(before).to.include('DATA UPDATE user CardNo=\tPin=7001\tPassword=\tGroup=0\tStartTime=20261101\tEndTime=20261120\tName=Val Idity\tPrivilege=0');
     expect(before.filter((c) => c.startsWith('DATA UPDATE userauthorize'))).to.deep.equal(['DATA UPDATE userauthorize Pin=7001\tAuthorizeTimezoneId=2\tAuthorizeDoorId=1']);
 
     // The terminal reports ZK-encoded validity and DevID in its tables; the next change is written so.
     const list = /AccSupportFunList=(\d+)/.exec(fixtureBody('33-zkdoc-acc-registry-F20M.txt').toString())![1]!;
     const options = `DateFmtFunOn=1,AccSupportFunList=${list.slice(0, 26)}1${list.slice(27)}`;
-    expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${sn}&table=options`, options)).text).to.equal('OK');
+    expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${sn}&table=options`, options, device.cookie)).text).to.equal('OK');
     expect((await member('2026-11-25')).status).to.equal(200);
-    const after = (await pollAll(sn)).filter((c) => c.includes('Pin=7001'));
+    const after = (await pollAll(sn, device.cookie)).filter((c) => c.includes('Pin=7001'));
     const start = encodeZkTime({ year: 2026, month: 11, day: 1, hour: 0, minute: 0, second: 0 });
     const end = encodeZkTime({ year: 2026, month: 11, day: 25, hour: 23, minute: 59, second: 59 });
     expect(after).to.include(`DATA UPDATE user CardNo=\tPin=7001\tPassword=\tGroup=0\tStartTime=${start}\tEndTime=${end}\tName=Val Idity\tPrivilege=0`);
