@@ -10,7 +10,7 @@ import type { Metrics } from '../observability/metrics';
 import type { RequestContext } from '../services/context';
 import { commandQueueChanges } from '../services/command-queue-changes';
 import { deviceChanges } from '../services/device-changes';
-import { sweepCommands } from '../services/device-command.service';
+import { sweepCommands } from '../services/commands/command-queue';
 import { buildAllSyncCommands } from '../services/device-sync.service';
 import { flushPresence, markSilentDevicesOffline } from '../services/presence.service';
 import { changedTerminals, findTerminalsById } from '../services/terminal.service';

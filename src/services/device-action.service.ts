@@ -15,7 +15,7 @@ import { DomainError } from '../errors/domain-error';
 import { recordEvents, type NewEvent } from '../events/outbox';
 import { addDays } from './attendance/compute-days';
 import { withEm, workspaceOf, type RequestContext } from './context';
-import { enqueueCommand } from './device-command.service';
+import { enqueueCommand } from './commands/command-queue';
 import type { Page, PageRequest } from './pagination';
 import { FieldChecker, isCalendarDate } from './validation';
 
@@ -50,6 +50,18 @@ function checkRange(check: FieldChecker, options: Record<string, unknown>, requi
   if (end < start) check.add('options.endDate', 'before_start_date', `options.endDate ${end} is before options.startDate ${start}.`);
   else if (daysBetween(start, end) + 1 > MAX_RANGE_DAYS) check.add('options.endDate', 'out_of_range', `A range spans at most ${MAX_RANGE_DAYS} days.`);
   return { startDate: start, endDate: end };
+}
+
+export const CLOCK_SYNC_COMMAND_KIND = 'action_clock.sync';
+/** The stored form of an access terminal's clock set: the value is rendered at delivery. */
+const CLOCK_AT_DELIVERY = 'SET OPTIONS DateTime={delivery time}';
+
+/**
+ * The command queue's renderer of `clock.sync` commands: the time of delivery in the terminal's
+ * zone, so the clock is set to when the terminal fetched the command, not when it was queued.
+ */
+export function renderClockSync(template: string, delivery: { now: Date; timeZone: string }): string {
+  return template === CLOCK_AT_DELIVERY ? setClockCommand(encodeZkTime(instantToLocal(delivery.now, delivery.timeZone))) : template;
 }
 
 /** The terminal-local date of an instant (`YYYY-MM-DD`). */
@@ -89,12 +101,9 @@ function plan(device: Device, type: string | null | undefined, options: Record<s
     case 'users.reconcile':
       return { type: kind, options: { fix: options.fix === true }, commands: [access ? queryAccessUsersCommand() : queryUsersCommand()] };
     case 'clock.sync':
-      // The skew before, to compare with the one measured after (the result).
-      return {
-        type: kind,
-        options: {},
-        commands: [access ? setClockCommand(encodeZkTime(instantToLocal(now, device.timeZone))) : checkCommand()],
-      };
+      // Access control: the time is written when the terminal fetches the command (renderClockSync),
+      // not now. Attendance: CHECK, the terminal takes the time from its next handshake's reply.
+      return { type: kind, options: {}, commands: [access ? CLOCK_AT_DELIVERY : checkCommand()] };
     case 'attendance.backfill': {
       const commands: string[] = [];
       for (let from = range!.startDate; from <= range!.endDate; from = addDays(from, BACKFILL_WINDOW_DAYS)) {
@@ -198,7 +207,9 @@ export async function createDeviceAction(ctx: RequestContext, deviceId: number, 
   const action = await ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
     for (const command of planned.commands) {
-      await enqueueCommand(tx, { workspaceId: device.workspaceId, deviceId: device.id, kind: `action_${planned.type}`, command, reference: `device_action:${actionId}`, expiresAt });
+      await enqueueCommand(tx, {
+        workspaceId: device.workspaceId, deviceId: device.id, kind: `action_${planned.type}`, command, lane: 'interactive', reference: `device_action:${actionId}`, deadline: expiresAt,
+      });
     }
     const row = em.create(DeviceAction, {
       actionId,

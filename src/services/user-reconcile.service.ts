@@ -13,7 +13,7 @@ import { recordEvents, type NewEvent } from '../events/outbox';
 import { notifyCommandsQueued } from './command-queue-changes';
 import { withEm, type RequestContext } from './context';
 import { cutToCodePoints } from './validation';
-import { newCommandId } from './device-command.service';
+import { enqueueCommands } from './commands/command-queue';
 import { templateFits, terminalOf } from './sync-commands';
 
 export interface ReportedUser {
@@ -117,9 +117,11 @@ export async function finishReconciles(ctx: RequestContext, deviceId: number): P
       }
       const deletes = unexpected.flatMap((u) => (action.mode_type === 'acc' ? deleteAccessUserCommands(u.pin) : [deleteUserInfoCommand(u.pin)]));
       if (deletes.length > 0) {
-        await em.execute(
-          `insert into device_command (workspace_id, device_id, command_id, command, kind, reference, created_at) values ${deletes.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-          deletes.flatMap((command) => [action.workspace_id, deviceId, newCommandId(), command, 'reconcile_fix', `reconcile:${action.action_id}`, now]),
+        // Users the terminal holds and should not: revocations, ahead of any addition.
+        await enqueueCommands(
+          em,
+          deletes.map((command) => ({ workspaceId: action.workspace_id, deviceId, kind: 'reconcile_fix', command, lane: 'revocation' as const, reference: `reconcile:${action.action_id}` })),
+          now,
         );
       }
       fixedCommands = resend.length + deletes.length;

@@ -218,9 +218,10 @@ describe('device actions', () => {
     terminal.start();
     try {
       const sync = await act(device.id, { type: 'clock.sync' });
+      expect((await finished(device.id, sync.body.action_id)).status).to.equal('succeeded');
+      // Stored as it went out: the value was rendered when the terminal fetched it.
       const [command] = await sql('select command from device_command where reference = ?', [`device_action:${sync.body.action_id}`]);
       expect(command.command).to.match(/^SET OPTIONS DateTime=\d+$/);
-      expect((await finished(device.id, sync.body.action_id)).status).to.equal('succeeded');
       // The terminal's next real-time record reads its clock: set to within seconds.
       const { skew } = await untilClockRead(
         () => terminal.doorAlarm('held_open'),

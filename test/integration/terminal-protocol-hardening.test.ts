@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { RequestContext } from '../../src/services/context';
-import { enqueueCommand } from '../../src/services/device-command.service';
+import { enqueueCommand } from '../../src/services/commands/command-queue';
 import { createWorkspace } from '../support/factories';
 import { createTerminalDevice, fixtureBody, iclock } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
