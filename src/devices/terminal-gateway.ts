@@ -12,6 +12,7 @@ import { commandQueueChanges } from '../services/command-queue-changes';
 import { deviceChanges } from '../services/device-changes';
 import { sweepCommands } from '../services/commands/command-queue';
 import { buildAllSyncCommands } from '../services/device-sync.service';
+import { concludeClockSyncs } from '../services/device-action.service';
 import { flushPresence, markSilentDevicesOffline } from '../services/presence.service';
 import { changedTerminals, findTerminalsById } from '../services/terminal.service';
 import { recordUnknownContacts } from '../services/unknown-terminal.service';
@@ -98,6 +99,7 @@ export class TerminalGateway {
     const offline = await markSilentDevicesOffline(ctx, { minSeconds: config.offlineMinSeconds, defaultPollSeconds: config.attendanceDelaySeconds });
     if (offline.length > 0) this.deps.logger.info({ devices: offline }, 'terminals offline');
     await sweepCommands(ctx, { timeoutSeconds: config.commandTimeoutSeconds, maxAttempts: config.commandMaxAttempts });
+    await concludeClockSyncs(ctx);
     await buildAllSyncCommands(ctx);
   }
 

@@ -38,6 +38,10 @@ export class DeviceAction {
   @Property({ type: 'jsonb', nullable: true })
   result?: Record<string, unknown> | null;
 
+  /** Why it is where it is once concluded, retried or verifying (src/services/action-status-detail.ts); null otherwise. */
+  @Property({ length: 32, nullable: true })
+  statusDetail?: string | null;
+
   @ManyToOne(() => ApiKey, { mapToPk: true, fieldName: 'requested_by_key_id', nullable: true, deleteRule: 'set null' })
   requestedByKeyId?: number | null;
 

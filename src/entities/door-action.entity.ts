@@ -41,6 +41,10 @@ export class DoorAction {
   @Property({ type: 'integer', nullable: true })
   returnCode?: number | null;
 
+  /** Why it is where it is once concluded or retried (src/services/action-status-detail.ts); null otherwise. */
+  @Property({ length: 32, nullable: true })
+  statusDetail?: string | null;
+
   @ManyToOne(() => ApiKey, { mapToPk: true, fieldName: 'requested_by_key_id', nullable: true, deleteRule: 'set null' })
   requestedByKeyId?: number | null;
 

@@ -12,6 +12,8 @@ import { recordEvent, recordEvents, type NewEvent } from '../events/outbox';
 import { workspaceOf, type RequestContext, withEm } from './context';
 import { enqueueCommand } from './commands/command-queue';
 import { FieldChecker } from './validation';
+import { requireRoomForAction } from './pending-action-bound';
+import { COMMAND_DETAIL_SQL, shownDetail, waitingDetail } from './action-status-detail';
 
 export interface UnlockDoorInput {
   deviceSerial?: string | null;
@@ -52,7 +54,12 @@ async function findDevice(ctx: RequestContext, serialNumber: string): Promise<De
 }
 
 function view(action: DoorAction, device: Device): DoorActionView {
-  return Object.assign(Object.create(DoorAction.prototype) as DoorAction, action, { deviceSerial: device.serialNumber, deviceStatus: device.status, timestamp: action.createdAt });
+  return Object.assign(Object.create(DoorAction.prototype) as DoorAction, action, {
+    deviceSerial: device.serialNumber,
+    deviceStatus: device.status,
+    timestamp: action.createdAt,
+    statusDetail: shownDetail(action.statusDetail, action.status, device.status),
+  });
 }
 
 /** What a door action asks of the lock. */
@@ -94,6 +101,7 @@ export async function queueDoorAction(ctx: RequestContext, device: Device, door:
   const actionId = `da_${randomBytes(12).toString('hex')}`;
   const created = await ctx.em.transactional(async (em) => {
     const txCtx = withEm(ctx, em);
+    await requireRoomForAction(txCtx, device, 'door_action');
     const queued = await enqueueCommand(txCtx, {
       workspaceId: device.workspaceId,
       deviceId: device.id,
@@ -126,6 +134,7 @@ export async function queueDoorAction(ctx: RequestContext, device: Device, door:
         action_id: actionId,
         action,
         status: row.status,
+        status_detail: waitingDetail(row.status, device.status),
         device_id: device.id,
         company_id: device.companyId,
         serial_number: device.serialNumber,
@@ -168,17 +177,18 @@ type MirroredRow = DoorActionRow & { id: number; workspace_id: number; previous:
 export async function mirrorDoorActions(ctx: RequestContext, commandIds: number[]): Promise<void> {
   if (commandIds.length === 0) return;
   const rows = await ctx.em.execute<MirroredRow[]>(
-    `update door_action a set status = c.status, return_code = c.return_code, sent_at = c.sent_at, completed_at = c.completed_at
+    `update door_action a set status = c.status, status_detail = ${COMMAND_DETAIL_SQL}, return_code = c.return_code, sent_at = c.sent_at, completed_at = c.completed_at
      from device_command c, door_action old, device d
      where a.command_id = c.id and old.id = a.id and d.id = a.device_id and c.id in (${commandIds.map(() => '?').join(', ')})
      returning a.id, a.workspace_id, a.action_id, a.action, a.status, a.device_id, d.company_id, d.serial_number, d.status as device_status,
-       a.door, a.duration, a.return_code, a.created_at, a.sent_at, a.completed_at, a.expires_at, old.status as previous`,
+       a.door, a.duration, a.return_code, a.status_detail, a.created_at, a.sent_at, a.completed_at, a.expires_at, old.status as previous`,
     commandIds,
   );
   const events: NewEvent[] = [];
   for (const row of rows.sort((a, b) => a.id - b.id)) {
     if (row.status === row.previous) continue;
-    events.push({ workspaceId: row.workspace_id, type: 'door.action.updated', data: doorActionData(row) });
+    const data = doorActionData({ ...row, status_detail: shownDetail(row.status_detail, row.status, row.device_status) });
+    events.push({ workspaceId: row.workspace_id, type: 'door.action.updated', data });
     // Unlocking and holding open open the door; closing and cancelling an alarm do not.
     if (row.status === 'succeeded' && (row.action === 'unlock' || row.action === 'hold_open')) {
       events.push({
