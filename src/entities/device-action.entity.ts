@@ -11,6 +11,11 @@ import { Workspace } from './workspace.entity';
  */
 @Entity({ tableName: 'device_action' })
 @Index({ name: 'device_action_device_index', properties: ['deviceId', 'id'] })
+// The per-terminal bound counts a device's pending actions; clock.sync checks find the ones waiting.
+@Index({
+  name: 'device_action_pending_index',
+  expression: `create index "device_action_pending_index" on "device_action" ("device_id", "type") where "status" in ('queued', 'sent')`,
+})
 export class DeviceAction {
   @PrimaryKey({ autoincrement: true })
   id!: number;

@@ -7,6 +7,11 @@ import { Workspace } from './workspace.entity';
 /** A remote door opening requested through the API; its status follows its terminal command. */
 @Entity({ tableName: 'door_action' })
 @Index({ name: 'door_action_workspace_index', properties: ['workspaceId'] })
+// The per-terminal bound counts a device's pending actions (src/services/pending-action-bound.ts).
+@Index({
+  name: 'door_action_pending_index',
+  expression: `create index "door_action_pending_index" on "door_action" ("device_id") where "status" in ('queued', 'sent')`,
+})
 export class DoorAction {
   @PrimaryKey({ autoincrement: true })
   id!: number;
