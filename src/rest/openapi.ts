@@ -265,7 +265,8 @@ function typeSchema(type: GraphQLOutputType, selection: SelectionSetNode | undef
     }
     out = { type: 'object', properties, required };
   } else out = {};
-  if (!nonNull && typeof out.type === 'string') out = { ...out, type: [out.type, 'null'] };
+  // A nullable enum lists null among its values too (JSON Schema checks `enum` whatever `type` allows).
+  if (!nonNull && typeof out.type === 'string') out = { ...out, type: [out.type, 'null'], ...(Array.isArray(out.enum) ? { enum: [...out.enum, null] } : {}) };
   return out;
 }
 
