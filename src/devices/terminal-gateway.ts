@@ -91,7 +91,7 @@ export class TerminalGateway {
     return this.refreshing;
   }
 
-  /** Flushes, then marks silent terminals offline, applies command timeouts and expiries and builds pending sync commands. */
+  /** Flushes, then marks silent terminals offline, applies command timeouts and deadlines, concludes clock syncs and builds pending sync commands. */
   async sweep(): Promise<void> {
     await this.flush();
     const ctx = this.context();
