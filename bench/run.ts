@@ -183,6 +183,21 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: 'remote-open',
+    script: 'remote-open.js',
+    figures: ({ json: j }) => [
+      {
+        scenario: `remote open, unlock -> delivered, 1 s poll, ${j.bulkWaiting} bulk commands waiting`,
+        measure: 'p99 latency',
+        value: j.bulkP99Ms,
+        unit: 'ms',
+        baseline: { what: 'same, empty queue', value: j.emptyP99Ms },
+        target: 'within one poll interval (1000 ms) of the empty queue',
+        met: j.met,
+      },
+    ],
+  },
+  {
     name: 'fleet-memory',
     script: 'fleet-memory.js',
     figures: ({ json: j }) => [

@@ -45,6 +45,7 @@ import { graphqlHttpErrorsPlugin, graphqlHttpGuard } from './schema/graphql-http
 import { costLimit, costLimitPlugin } from './schema/operation-limits';
 import type { RequestContext } from './services/context';
 import { bootstrapDefaultWorkspace } from './services/workspace.service';
+import { registerCommandEngines } from './services/commands/engines';
 
 export interface App {
   /** Base URL the server listens on, e.g. `http://127.0.0.1:8080`. */
@@ -84,6 +85,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const timeZones = timeZoneSupportProblem();
   if (timeZones) throw new Error(`Timegate needs IANA time-zone data: ${timeZones}`);
   const logger = options.logger ?? createLogger(config);
+  // The engines that queue terminal commands plug into the queue before any command moves.
+  registerCommandEngines();
   const database = await openDatabase(config, logger);
   try {
     const created = await bootstrapDefaultWorkspace(database.orm.em.fork(), config.defaultWorkspaceName);

@@ -44,6 +44,7 @@ export interface Config {
   commandMaxAttempts: number;
   doorActionExpirySeconds: number;
   deviceActionExpirySeconds: number;
+  pendingActionsPerDevice: number;
   clockSkewAlertSeconds: number;
   presenceFlushMs: number;
   terminalSweepMs: number;
@@ -236,6 +237,11 @@ export const settings: Record<keyof Config, SettingDescription> = {
     default: '86400',
     meaning: 'A device action (info refresh, reboot, record count, backfill) whose commands the terminal has not taken within this many seconds expires (an offline terminal gets a day).',
   },
+  pendingActionsPerDevice: {
+    env: 'TIMEGATE_PENDING_ACTIONS_PER_DEVICE',
+    default: '100',
+    meaning: 'Most door actions, and separately most device actions, one terminal may have pending (queued or sent); beyond, creating one answers 429 device_queue_full with Retry-After.',
+  },
   clockSkewAlertSeconds: {
     env: 'TIMEGATE_CLOCK_SKEW_ALERT_SECONDS',
     default: '300',
@@ -423,6 +429,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     commandMaxAttempts: int('commandMaxAttempts', 3, 1, 100),
     doorActionExpirySeconds: int('doorActionExpirySeconds', 60, 1, 86400),
     deviceActionExpirySeconds: int('deviceActionExpirySeconds', 86400, 1, 30 * 86400),
+    pendingActionsPerDevice: int('pendingActionsPerDevice', 100, 1, 100_000),
     clockSkewAlertSeconds: int('clockSkewAlertSeconds', 300, 1, 86400),
     presenceFlushMs: int('presenceFlushMs', 1000, 10, 86_400_000),
     terminalSweepMs: int('terminalSweepMs', 5000, 10, 86_400_000),

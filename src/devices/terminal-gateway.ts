@@ -10,8 +10,9 @@ import type { Metrics } from '../observability/metrics';
 import type { RequestContext } from '../services/context';
 import { commandQueueChanges } from '../services/command-queue-changes';
 import { deviceChanges } from '../services/device-changes';
-import { sweepCommands } from '../services/device-command.service';
+import { sweepCommands } from '../services/commands/command-queue';
 import { buildAllSyncCommands } from '../services/device-sync.service';
+import { concludeClockSyncs } from '../services/device-action.service';
 import { flushPresence, markSilentDevicesOffline } from '../services/presence.service';
 import { changedTerminals, findTerminalsById } from '../services/terminal.service';
 import { recordUnknownContacts } from '../services/unknown-terminal.service';
@@ -90,7 +91,7 @@ export class TerminalGateway {
     return this.refreshing;
   }
 
-  /** Flushes, then marks silent terminals offline, applies command timeouts and expiries and builds pending sync commands. */
+  /** Flushes, then marks silent terminals offline, applies command timeouts and deadlines, concludes clock syncs and builds pending sync commands. */
   async sweep(): Promise<void> {
     await this.flush();
     const ctx = this.context();
@@ -98,6 +99,7 @@ export class TerminalGateway {
     const offline = await markSilentDevicesOffline(ctx, { minSeconds: config.offlineMinSeconds, defaultPollSeconds: config.attendanceDelaySeconds });
     if (offline.length > 0) this.deps.logger.info({ devices: offline }, 'terminals offline');
     await sweepCommands(ctx, { timeoutSeconds: config.commandTimeoutSeconds, maxAttempts: config.commandMaxAttempts });
+    await concludeClockSyncs(ctx);
     await buildAllSyncCommands(ctx);
   }
 

@@ -3,7 +3,7 @@
 // in the services. A reply is a status and a text body.
 import type { Config } from '../config/config';
 import type { RequestContext } from '../services/context';
-import { recordCommandResults, takeCommandsForDelivery } from '../services/device-command.service';
+import { recordCommandResults, takeCommandsForDelivery } from '../services/commands/command-queue';
 import { buildSyncCommands, markDeviceTemplatesPending } from '../services/device-sync.service';
 import {
   confirmPairing,

@@ -7,9 +7,10 @@ import type { RequestContext } from '../services/context';
 import { ATTLOG_CHUNK, ingestAttlog, ingestRtlog } from '../services/terminal-ingest.service';
 import { applyDoorStates } from '../services/door-state.service';
 import { noteClockReading } from '../services/device-clock.service';
+import { concludeClockSyncs } from '../services/device-action.service';
 import { recordReportedUsers } from '../services/user-reconcile.service';
 import { recordDoorStates, recordReportedOptions, type TerminalDevice } from '../services/terminal.service';
-import { attachCommandResultFields } from '../services/device-command.service';
+import { attachCommandResultFields } from '../services/commands/command-queue';
 import { recordTerminalTemplates } from '../services/employee-template.service';
 import { uploadSlots } from './upload-slots';
 import { biodataTemplate, operlogTemplates, tableDataTemplates } from './uploaded-templates';
@@ -58,6 +59,12 @@ export class TerminalGone extends Error {
 }
 
 /** Throws TerminalGone when the upload's terminal has hung up (checked as each slot is granted). */
+
+/** A real-time record's time read as the terminal's clock; a stored reading may conclude a waiting clock.sync. */
+async function readClock(u: Upload, localTime: string): Promise<void> {
+  if (await noteClockReading(u.ctx, u.device, localTimeToInstant(localTime, u.device.timeZone), u.ctx.now())) await concludeClockSyncs(u.ctx, u.device.id);
+}
+
 function stillWanted(u: Upload): void {
   if (u.clientGone()) throw new TerminalGone(u.device.serialNumber);
 }
@@ -101,7 +108,7 @@ export async function handleAttlog(u: Upload): Promise<string> {
   logRejected(u, 'ATTLOG', errors);
   u.ctx.logger.debug({ serial: u.device.serialNumber, ...result }, 'ATTLOG stored');
   // One record: a punch sent as it happened, which reads the terminal's clock.
-  if (records === 1 && only !== null) await noteClockReading(u.ctx, u.device, localTimeToInstant(only, u.device.timeZone), u.ctx.now());
+  if (records === 1 && only !== null) await readClock(u, only);
   return uploadAck(result.stored + result.duplicates);
 }
 
@@ -146,7 +153,7 @@ export async function handleRtlog(u: Upload): Promise<string> {
   });
   logRejected(u, 'rtlog', result.rejected.map((r) => ({ ...r, text: '' })));
   // One record: an event sent as it happened, which reads the terminal's clock.
-  if (only !== null) await noteClockReading(u.ctx, u.device, localTimeToInstant(only, u.device.timeZone), u.ctx.now());
+  if (only !== null) await readClock(u, only);
   u.ctx.logger.debug({ serial: u.device.serialNumber, punches: result.punches, doorEvents: result.doorEvents }, 'rtlog stored');
   return OK;
 }

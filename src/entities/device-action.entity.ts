@@ -11,6 +11,11 @@ import { Workspace } from './workspace.entity';
  */
 @Entity({ tableName: 'device_action' })
 @Index({ name: 'device_action_device_index', properties: ['deviceId', 'id'] })
+// The per-terminal bound counts a device's pending actions; clock.sync checks find the ones waiting.
+@Index({
+  name: 'device_action_pending_index',
+  expression: `create index "device_action_pending_index" on "device_action" ("device_id", "type") where "status" in ('queued', 'sent')`,
+})
 export class DeviceAction {
   @PrimaryKey({ autoincrement: true })
   id!: number;
@@ -37,6 +42,10 @@ export class DeviceAction {
   /** What the terminal answered, once it succeeded (per type); the failing return code otherwise. */
   @Property({ type: 'jsonb', nullable: true })
   result?: Record<string, unknown> | null;
+
+  /** Why it is where it is once concluded, retried or verifying (src/services/action-status-detail.ts); null otherwise. */
+  @Property({ length: 32, nullable: true })
+  statusDetail?: string | null;
 
   @ManyToOne(() => ApiKey, { mapToPk: true, fieldName: 'requested_by_key_id', nullable: true, deleteRule: 'set null' })
   requestedByKeyId?: number | null;

@@ -32,7 +32,8 @@ export enum DeviceCommandRowStatus {
  */
 @Entity({ tableName: 'device_command' })
 @Unique({ name: 'device_command_device_command_id_unique', properties: ['deviceId', 'commandId'] })
-@Index({ name: 'device_command_delivery_index', properties: ['deviceId', 'status', 'id'] })
+// Serves the delivery query: a device's queued commands by lane priority, then in queue order.
+@Index({ name: 'device_command_delivery_index', properties: ['deviceId', 'status', 'priority', 'id'] })
 // One command per step of one version of a desired-state row: two processes building the same
 // change cannot both queue it.
 @Unique({ name: 'device_command_sync_step_unique', properties: ['deviceUserId', 'deviceUserVersion', 'step'] })
@@ -56,6 +57,13 @@ export class DeviceCommand {
   /** What the command does (`door_unlock`, later `user_sync`, ...), for logs and the sync engine. */
   @Property({ length: 32 })
   kind!: string;
+
+  /**
+   * Its lane at delivery (src/services/commands/command-queue.ts): 0 door actions, 1 other interactive
+   * commands, 2 revocations, 3 bulk. Lower goes first; within one, queue order.
+   */
+  @Property({ type: 'smallint', default: 3 })
+  priority: number = 3;
 
   @Enum({ items: () => DeviceCommandRowStatus, default: DeviceCommandRowStatus.queued })
   status: DeviceCommandRowStatus = DeviceCommandRowStatus.queued;
@@ -102,7 +110,7 @@ export class DeviceCommand {
   @Property({ type: 'timestamptz', nullable: true })
   completedAt?: Date | null;
 
-  /** Not delivered by then: `expired`. Null: kept until delivered. */
+  /** Its deadline: not delivered by then, never sent (`expired`). Null: kept until delivered. */
   @Property({ type: 'timestamptz', nullable: true })
   expiresAt?: Date | null;
 }

@@ -7,6 +7,11 @@ import { Workspace } from './workspace.entity';
 /** A remote door opening requested through the API; its status follows its terminal command. */
 @Entity({ tableName: 'door_action' })
 @Index({ name: 'door_action_workspace_index', properties: ['workspaceId'] })
+// The per-terminal bound counts a device's pending actions (src/services/pending-action-bound.ts).
+@Index({
+  name: 'door_action_pending_index',
+  expression: `create index "door_action_pending_index" on "door_action" ("device_id") where "status" in ('queued', 'sent')`,
+})
 export class DoorAction {
   @PrimaryKey({ autoincrement: true })
   id!: number;
@@ -40,6 +45,10 @@ export class DoorAction {
 
   @Property({ type: 'integer', nullable: true })
   returnCode?: number | null;
+
+  /** Why it is where it is once concluded or retried (src/services/action-status-detail.ts); null otherwise. */
+  @Property({ length: 32, nullable: true })
+  statusDetail?: string | null;
 
   @ManyToOne(() => ApiKey, { mapToPk: true, fieldName: 'requested_by_key_id', nullable: true, deleteRule: 'set null' })
   requestedByKeyId?: number | null;

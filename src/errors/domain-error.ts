@@ -13,6 +13,8 @@ export class DomainError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details: FieldProblem[] = [],
+    /** A refusal for now: the seconds to wait (REST `Retry-After`, GraphQL `extensions.retryAfter`). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'DomainError';

@@ -36,6 +36,10 @@ export const errorCodes = {
     description: 'Subscriptions only: the client took events more slowly than they came and fell 10,000 behind; the subscription ended, resume it with `after`.',
   },
   rate_limited: { status: 429, description: 'Too many requests for this key; retry after the Retry-After seconds.' },
+  device_queue_full: {
+    status: 429,
+    description: 'The terminal already has as many pending door actions (or device actions) as allowed (TIMEGATE_PENDING_ACTIONS_PER_DEVICE); nothing was queued. Retry after the Retry-After seconds.',
+  },
   service_unavailable: {
     status: 503,
     description: 'The database is unavailable for a moment (restart, failover); nothing was changed. Retry after the Retry-After seconds.',

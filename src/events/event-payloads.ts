@@ -49,6 +49,8 @@ export interface DoorActionRow {
   door: number;
   duration: number;
   return_code: number | null;
+  /** Shown detail (stored, or what a queued action waits for). */
+  status_detail?: string | null;
   created_at: Date | string;
   sent_at: Date | string | null;
   completed_at: Date | string | null;
@@ -60,6 +62,7 @@ export function doorActionData(row: DoorActionRow): Record<string, unknown> {
     action_id: row.action_id,
     action: row.action,
     status: row.status,
+    status_detail: row.status_detail ?? null,
     device_id: row.device_id,
     company_id: row.company_id,
     device_serial: row.serial_number,

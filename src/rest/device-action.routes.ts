@@ -2,7 +2,7 @@ import { DEVICE_ACTION_TYPES } from '../services/action-kinds';
 import { nullableText, object, oneOf } from './body-schemas';
 import { idParam, type RestRoute } from './route';
 
-const fields = `actionId deviceId type options { startDate endDate fix } status
+const fields = `actionId deviceId type options { startDate endDate fix } status statusDetail
   result { info { key value } deviceRecords timegateRecords matched windows recordsReceived punchesNew skewBefore skewAfter complete usersReported missingOnDevice unexpectedOnDevice differing templates { fingerprintsOnDevice fingerprintsExpected facesOnDevice facesExpected } fixed returnCode }
   createdAt completedAt expiresAt`;
 // The type's names and the options' rules are the service's (both APIs give the same errors).

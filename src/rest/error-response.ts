@@ -23,9 +23,11 @@ export function sendError(res: Response, error: DomainError, requestId: string):
   const status = statusOf(error.code);
   if (status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
   if (status === 503) res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+  if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
   const path = res.req?.originalUrl?.split('?')[0] ?? '';
   if (path === '/graphql' || path === '/graphql/') {
-    res.status(status).json({ errors: [{ message: error.message, extensions: { code: error.code, details: error.details, requestId } }] });
+    const retryAfter = error.retryAfterSeconds !== undefined ? { retryAfter: error.retryAfterSeconds } : {};
+    res.status(status).json({ errors: [{ message: error.message, extensions: { code: error.code, details: error.details, requestId, ...retryAfter } }] });
     return;
   }
   res.status(status).json(errorBody(error.code, error.message, error.details, requestId));
@@ -42,7 +44,7 @@ export function toDomainError(error: unknown, logger: Logger, production: boolea
     const snake = (text: string, field: string) => text.split(field).join(field.split('.').map(camelToSnake).join('.'));
     const details = original.details.map((d) => ({ ...d, field: snake(d.field, d.field), message: snake(d.message, d.field) }));
     const message = original.details.reduce((text, d) => snake(text, d.field), original.message);
-    return new DomainError(original.code, message, details);
+    return new DomainError(original.code, message, details, original.retryAfterSeconds);
   }
   if (original instanceof GraphQLError) {
     // Variable coercion failures: the body passed JSON Schema but GraphQL still refused a value.

@@ -27,12 +27,12 @@ export const assignmentFields = `fragment AssignmentFields on Assignment {
 }`;
 
 export const doorActionFields = `fragment DoorActionFields on DoorAction {
-  actionId status timestamp deviceId deviceSerial deviceStatus door duration returnCode createdAt sentAt completedAt expiresAt
+  actionId status statusDetail timestamp deviceId deviceSerial deviceStatus door duration returnCode createdAt sentAt completedAt expiresAt
 }`;
 
 /** A door action as the `/public/v2` door routes show it (the /v1 unlock reply keeps its own fields). */
 export const doorActionV2Fields = `fragment DoorActionV2Fields on DoorAction {
-  actionId action status deviceId deviceSerial deviceStatus door duration returnCode createdAt sentAt completedAt expiresAt
+  actionId action status statusDetail deviceId deviceSerial deviceStatus door duration returnCode createdAt sentAt completedAt expiresAt
 }`;
 
 export const doorFields = `fragment DoorFields on Door { id deviceId number name present absentSince state { sensor relay alarms } updatedAt }`;

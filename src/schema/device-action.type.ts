@@ -2,6 +2,7 @@ import { Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { DEVICE_ACTION_TYPES } from '../services/device-action.service';
 import { Connection } from './connection';
+import { ActionStatusDetail, STATUS_DETAIL_DESCRIPTION } from './door-action.type';
 
 @ObjectType('DeviceActionOptions', { description: 'The range of a record count or backfill (terminal-local dates, inclusive); fix for a reconcile.' })
 export class DeviceActionOptionsType {
@@ -53,6 +54,7 @@ export class DeviceActionType {
   @Field({ description: DEVICE_ACTION_TYPES.join(', ') }) type!: string;
   @Field(() => DeviceActionOptionsType) options!: DeviceActionOptionsType;
   @Field({ description: '`queued`, `sent`, `succeeded`, `failed` or `expired`.' }) status!: string;
+  @Field(() => ActionStatusDetail, { nullable: true, description: STATUS_DETAIL_DESCRIPTION }) statusDetail?: string | null;
   @Field(() => DeviceActionResultType, { nullable: true }) result?: DeviceActionResultType | null;
   @Field() createdAt!: Date;
   @Field(() => Date, { nullable: true }) completedAt?: Date | null;

@@ -2,6 +2,14 @@ import { Field, InputType, Int, registerEnumType } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { DeviceCommandStatus } from '../entities/device-command.entity';
 import { DeviceStatus } from '../entities/device.entity';
+import { STATUS_DETAILS, type StatusDetail } from '../services/action-status-detail';
+
+/** The `statusDetail` codes of door and device actions (docs/device-operations.md, "Status details"). */
+export const ActionStatusDetail = Object.fromEntries(STATUS_DETAILS.map((code) => [code, code])) as { [K in StatusDetail]: K };
+registerEnumType(ActionStatusDetail, { name: 'ActionStatusDetail', description: 'Why a door or device action is where it is (see statusDetail).' });
+
+export const STATUS_DETAIL_DESCRIPTION =
+  'Why the action is where it is: `device_pending` (waiting for a terminal that never connected), `device_offline` (waiting for an offline terminal), `no_answer` (the terminal fetched it and did not answer), `device_refused` (the terminal refused it: see the return code), `deadline_passed` (not delivered before its deadline), for clock.sync `awaiting_clock_reading`, `clock_skew_after_sync` or `clock_not_read`; null when nothing needs saying.';
 
 registerEnumType(DeviceCommandStatus, {
   name: 'DoorActionStatus',
@@ -13,6 +21,7 @@ export class DoorActionType {
   @Field({ description: 'Public id (`da_...`).' }) actionId!: string;
   @Field({ description: '`unlock`, `hold_open` (normally open until closed), `close` or `cancel_alarm`.' }) action!: string;
   @Field(() => DeviceCommandStatus) status!: DeviceCommandStatus;
+  @Field(() => ActionStatusDetail, { nullable: true, description: STATUS_DETAIL_DESCRIPTION }) statusDetail?: string | null;
   @Field({ description: 'When the action was requested.' }) createdAt!: Date;
   @Field({ description: 'Same as createdAt: the field name of the REST unlock reply.' }) timestamp!: Date;
   @Field(() => Int) deviceId!: number;

@@ -15,7 +15,7 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
       message: original.message,
       locations: formatted.locations,
       path: formatted.path,
-      extensions: { code: original.code, details: original.details },
+      extensions: { code: original.code, details: original.details, ...(original.retryAfterSeconds !== undefined ? { retryAfter: original.retryAfterSeconds } : {}) },
     };
   }
   if (isDatabaseUnavailable(original)) {

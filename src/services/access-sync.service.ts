@@ -20,7 +20,7 @@ import {
 import type { HolidayInterval, WeekdayInterval } from '../entities/access-schedule.entity';
 import type { AccessGrant } from '../entities/device-user.entity';
 import { notifyCommandsQueued } from './command-queue-changes';
-import { DEFAULT_COMMANDS_PER_POLL, queueRecords, recordTarget } from './record-batch-queue';
+import { DEFAULT_COMMANDS_PER_POLL, queueRecords, recordTarget } from './commands/record-batches';
 import { intArray } from './sql-arrays';
 
 /** Time-zone id 1: the built-in "Always" schedule, and what a person without levels is authorised under. */
@@ -95,7 +95,7 @@ function timezoneRow(schedule: ScheduleRow, timezoneId: number): string {
   return updateTimezoneCommand({ timezoneId, intervals: schedule.intervals, holidayIntervals: schedule.holiday_intervals });
 }
 
-/** Queues table rows for one terminal, many records per command where its family allows (record-batch-queue.ts). */
+/** Queues table rows for one terminal, many records per command where its family allows (commands/record-batches.ts). */
 async function queueCommands(em: EntityManager, _workspaceId: number, deviceId: number, commands: { command: string; reference: string }[], now: Date): Promise<void> {
   if (commands.length === 0) return;
   const target = await recordTarget(em, deviceId, DEFAULT_COMMANDS_PER_POLL);
@@ -246,16 +246,17 @@ export async function markScheduleChanged(em: EntityManager, scheduleId: number,
 /**
  * Attendance terminals that answered an `AccTimeZone` row with "no such table" (-1004) or "not
  * supported" (-1002) do not have the PUSH 2.x access settings: remember it, so they get no more of
- * them and their capabilities say so. Runs in the results' transaction.
+ * them and their capabilities say so. Runs in the results' transaction (an outcome handler of
+ * `access_schedule` commands, commands/engines.ts).
  */
-export async function noteRefusedAccessTables(em: EntityManager, deviceId: number, commandIds: number[]): Promise<void> {
+export async function noteRefusedAccessTables(em: EntityManager, commandIds: number[]): Promise<void> {
   if (commandIds.length === 0) return;
   await em.execute(
     `update device set access_tables_refused = true
-     where id = ? and mode_type <> 'acc' and not access_tables_refused
-       and exists (select 1 from device_command c where c.id = any(?::int[]) and c.device_id = device.id and c.status = 'failed'
-                   and c.command like 'DATA UPDATE AccTimeZone %' and c.return_code in (-1002, -1004))`,
-    [deviceId, intArray(commandIds)],
+     where mode_type <> 'acc' and not access_tables_refused
+       and id in (select c.device_id from device_command c where c.id = any(?::int[]) and c.status = 'failed'
+                  and c.command like 'DATA UPDATE AccTimeZone %' and c.return_code in (-1002, -1004))`,
+    [intArray(commandIds)],
   );
 }
 

@@ -15,9 +15,11 @@ import { DomainError } from '../errors/domain-error';
 import { recordEvents, type NewEvent } from '../events/outbox';
 import { addDays } from './attendance/compute-days';
 import { withEm, workspaceOf, type RequestContext } from './context';
-import { enqueueCommand } from './device-command.service';
+import { enqueueCommand } from './commands/command-queue';
 import type { Page, PageRequest } from './pagination';
+import { commandDetail, shownDetail, waitingDetail } from './action-status-detail';
 import { FieldChecker, isCalendarDate } from './validation';
+import { requireRoomForAction } from './pending-action-bound';
 
 import { DEVICE_ACTION_TYPES } from './action-kinds';
 export { DEVICE_ACTION_TYPES };
@@ -51,6 +53,18 @@ function checkRange(check: FieldChecker, options: Record<string, unknown>, requi
   if (end < start) check.add('options.endDate', 'before_start_date', `options.endDate ${end} is before options.startDate ${start}.`);
   else if (daysBetween(start, end) + 1 > MAX_RANGE_DAYS) check.add('options.endDate', 'out_of_range', `A range spans at most ${MAX_RANGE_DAYS} days.`);
   return { startDate: start, endDate: end };
+}
+
+export const CLOCK_SYNC_COMMAND_KIND = 'action_clock.sync';
+/** The stored form of an access terminal's clock set: the value is rendered at delivery. */
+const CLOCK_AT_DELIVERY = 'SET OPTIONS DateTime={delivery time}';
+
+/**
+ * The command queue's renderer of `clock.sync` commands: the time of delivery in the terminal's
+ * zone, so the clock is set to when the terminal fetched the command, not when it was queued.
+ */
+export function renderClockSync(template: string, delivery: { now: Date; timeZone: string }): string {
+  return template === CLOCK_AT_DELIVERY ? setClockCommand(encodeZkTime(instantToLocal(delivery.now, delivery.timeZone))) : template;
 }
 
 /** The terminal-local date of an instant (`YYYY-MM-DD`). */
@@ -91,12 +105,9 @@ function plan(device: Device, type: string | null | undefined, options: Record<s
     case 'users.reconcile':
       return { type: kind, options: { fix: options.fix === true }, commands: [access ? queryAccessUsersCommand() : queryUsersCommand()] };
     case 'clock.sync':
-      // The skew before, to compare with the one measured after (the result).
-      return {
-        type: kind,
-        options: {},
-        commands: [access ? setClockCommand(encodeZkTime(instantToLocal(now, device.timeZone))) : checkCommand()],
-      };
+      // Access control: the time is written when the terminal fetches the command (renderClockSync),
+      // not now. Attendance: CHECK, the terminal takes the time from its next handshake's reply.
+      return { type: kind, options: {}, commands: [access ? CLOCK_AT_DELIVERY : checkCommand()] };
     case 'attendance.backfill': {
       const commands: string[] = [];
       for (let from = range!.startDate; from <= range!.endDate; from = addDays(from, BACKFILL_WINDOW_DAYS)) {
@@ -115,19 +126,22 @@ export interface DeviceActionView {
   type: string;
   options: Record<string, unknown>;
   status: string;
+  /** src/services/action-status-detail.ts */
+  statusDetail: string | null;
   result: Record<string, unknown> | null;
   createdAt: Date;
   completedAt: Date | null;
   expiresAt: Date;
 }
 
-function view(action: DeviceAction): DeviceActionView {
+function view(action: DeviceAction, deviceStatus: string): DeviceActionView {
   return {
     actionId: action.actionId,
     deviceId: action.deviceId,
     type: action.type,
     options: action.options,
     status: action.status,
+    statusDetail: shownDetail(action.statusDetail, action.status, deviceStatus),
     result: action.result ?? null,
     createdAt: action.createdAt,
     completedAt: action.completedAt ?? null,
@@ -141,14 +155,17 @@ function snakeKeys(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
 }
 
-function eventOf(action: { workspace_id: number; action_id: string; device_id: number; company_id: number; type: string; options: unknown; status: string; result: unknown; created_at: Date | string; completed_at: Date | string | null; expires_at: Date | string }): NewEvent {
+function eventOf(action: {
+  workspace_id: number; action_id: string; device_id: number; company_id: number; type: string; options: unknown; status: string; status_detail: string | null;
+  result: unknown; created_at: Date | string; completed_at: Date | string | null; expires_at: Date | string;
+}): NewEvent {
   const iso = (at: Date | string | null) => (at === null ? null : new Date(at).toISOString());
   return {
     workspaceId: action.workspace_id,
     type: 'device.action.updated',
     data: {
       action_id: action.action_id, device_id: action.device_id, company_id: action.company_id, type: action.type, options: snakeKeys(action.options),
-      status: action.status, result: snakeKeys(action.result), created_at: iso(action.created_at), completed_at: iso(action.completed_at), expires_at: iso(action.expires_at),
+      status: action.status, status_detail: action.status_detail, result: snakeKeys(action.result), created_at: iso(action.created_at), completed_at: iso(action.completed_at), expires_at: iso(action.expires_at),
     },
   };
 }
@@ -245,8 +262,11 @@ export async function createDeviceAction(ctx: RequestContext, deviceId: number, 
   const actionId = `dact_${randomBytes(12).toString('hex')}`;
   const action = await ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
+    await requireRoomForAction(tx, device, 'device_action');
     for (const command of planned.commands) {
-      await enqueueCommand(tx, { workspaceId: device.workspaceId, deviceId: device.id, kind: `action_${planned.type}`, command, reference: `device_action:${actionId}`, expiresAt });
+      await enqueueCommand(tx, {
+        workspaceId: device.workspaceId, deviceId: device.id, kind: `action_${planned.type}`, command, lane: 'interactive', reference: `device_action:${actionId}`, deadline: expiresAt,
+      });
     }
     const row = em.create(DeviceAction, {
       actionId,
@@ -260,10 +280,11 @@ export async function createDeviceAction(ctx: RequestContext, deviceId: number, 
     } as DeviceAction);
     em.persist(row);
     await em.flush();
-    await recordEvents(tx, [eventOf({ ...row, workspace_id: row.workspaceId, action_id: actionId, device_id: device.id, company_id: device.companyId, created_at: now, completed_at: null, expires_at: expiresAt, result: null })]);
+    const event = { ...row, workspace_id: row.workspaceId, action_id: actionId, device_id: device.id, company_id: device.companyId, status_detail: waitingDetail(row.status, device.status) };
+    await recordEvents(tx, [eventOf({ ...event, created_at: now, completed_at: null, expires_at: expiresAt, result: null })]);
     return row;
   });
-  return view(action);
+  return view(action, device.status);
 }
 
 /**
@@ -272,12 +293,6 @@ export async function createDeviceAction(ctx: RequestContext, deviceId: number, 
  */
 async function withNewPunches(em: EntityManager, views: DeviceActionView[]): Promise<DeviceActionView[]> {
   for (const v of views) {
-    if (v.type === 'clock.sync' && v.status === 'succeeded') {
-      // The remaining skew: the first reading of the terminal's clock taken after it was set.
-      const [device] = await em.execute<{ skew: number | null }[]>('select clock_skew_seconds as skew from device where id = ? and clock_checked_at > ?', [v.deviceId, v.completedAt]);
-      v.result = { ...v.result, skewAfter: device?.skew ?? null };
-      continue;
-    }
     if (v.type !== 'attendance.backfill' || v.status !== 'succeeded') continue;
     const [row] = await em.execute<{ n: number }[]>(
       'select count(*)::int as n from punch where device_id = ? and local_time >= ? and local_time <= ? and received_at >= ?',
@@ -289,16 +304,16 @@ async function withNewPunches(em: EntityManager, views: DeviceActionView[]): Pro
 }
 
 export async function getDeviceAction(ctx: RequestContext, deviceId: number, actionId: string): Promise<DeviceActionView> {
-  await findDevice(ctx, deviceId);
+  const device = await findDevice(ctx, deviceId);
   const action = await ctx.em.findOne(DeviceAction, { actionId, deviceId, workspaceId: workspaceOf(ctx) }, { disableIdentityMap: true });
   if (!action) throw DomainError.notFound('Device action', actionId);
-  return (await withNewPunches(ctx.em as EntityManager, [view(action)]))[0]!;
+  return (await withNewPunches(ctx.em as EntityManager, [view(action, device.status)]))[0]!;
 }
 
 export async function listDeviceActions(ctx: RequestContext, deviceId: number, page: PageRequest): Promise<Page<DeviceActionView>> {
-  await findDevice(ctx, deviceId);
+  const device = await findDevice(ctx, deviceId);
   const [items, totalCount] = await ctx.em.findAndCount(DeviceAction, { deviceId, workspaceId: workspaceOf(ctx) }, { orderBy: { id: 'desc' }, offset: page.offset, limit: page.limit, disableIdentityMap: true });
-  return { items: await withNewPunches(ctx.em as EntityManager, items.map(view)), totalCount, offset: page.offset };
+  return { items: await withNewPunches(ctx.em as EntityManager, items.map((item) => view(item, device.status))), totalCount, offset: page.offset };
 }
 
 interface ActionRow {
@@ -311,6 +326,9 @@ interface ActionRow {
   type: DeviceActionType;
   options: { startDate?: string; endDate?: string };
   status: string;
+  status_detail: string | null;
+  device_status: string;
+  result: Record<string, unknown> | null;
   created_at: Date;
   expires_at: Date;
 }
@@ -318,6 +336,7 @@ interface ActionRow {
 interface CommandRow {
   status: string;
   return_code: number | null;
+  attempts: number;
   result_fields: Record<string, string> | null;
 }
 
@@ -358,16 +377,22 @@ async function resultOf(em: EntityManager, action: ActionRow, commands: CommandR
   }
 }
 
+/** The largest clock skew (seconds, either way) a `clock.sync` may leave and still succeed. */
+export const CLOCK_SYNC_TOLERANCE_SECONDS = 2;
+
 /**
  * Brings the actions of these commands in line with their commands (in the caller's transaction,
- * after the commands changed): each action whose status changes is updated, with its result once
- * every command succeeded, and announced.
+ * after the commands changed; the command queue's outcome handler of `action_*` commands): each
+ * action whose status or detail changes is updated, with its result once every command succeeded,
+ * and announced. A `clock.sync` whose command succeeded is not done yet: it stays `sent`
+ * (`awaiting_clock_reading`) until a reading of the terminal's clock concludes it (concludeClockSyncs).
  */
 export async function mirrorDeviceActions(ctx: RequestContext, commandIds: number[]): Promise<void> {
   if (commandIds.length === 0) return;
   const em = ctx.em as EntityManager;
   const actions = await em.execute<ActionRow[]>(
-    `select a.id, a.workspace_id, a.action_id, a.device_id, d.company_id, d.time_zone, a.type, a.options, a.status, a.created_at, a.expires_at
+    `select a.id, a.workspace_id, a.action_id, a.device_id, d.company_id, d.time_zone, d.status as device_status, a.type, a.options, a.status, a.status_detail,
+       a.result, a.created_at, a.expires_at
      from device_action a join device d on d.id = a.device_id
      where a.status in ('queued', 'sent') and 'device_action:' || a.action_id in (select reference from device_command where id = any(?::int[]))
      for update of a`,
@@ -376,25 +401,69 @@ export async function mirrorDeviceActions(ctx: RequestContext, commandIds: numbe
   const events: NewEvent[] = [];
   const reconciled = new Set<number>();
   for (const action of actions) {
-    const commands = await em.execute<CommandRow[]>('select status, return_code, result_fields from device_command where reference = ? order by id', [`device_action:${action.action_id}`]);
+    const commands = await em.execute<CommandRow[]>('select status, return_code, attempts, result_fields from device_command where reference = ? order by id', [`device_action:${action.action_id}`]);
     const statuses = commands.map((c) => c.status);
     let status = 'queued';
     if (statuses.includes('failed')) status = 'failed';
     else if (statuses.includes('expired')) status = 'expired';
     else if (statuses.every((s) => s === 'succeeded')) status = 'succeeded';
     else if (statuses.some((s) => s !== 'queued')) status = 'sent';
-    if (status === action.status) continue;
+    const failedCommand = commands.find((c) => c.status === 'failed');
+    let detail = failedCommand ? commandDetail(failedCommand) : status === 'expired' ? 'deadline_passed' : (commands.map(commandDetail).find((d) => d !== null) ?? null);
+    const verifyClock = action.type === 'clock.sync' && status === 'succeeded';
+    if (verifyClock) {
+      status = 'sent';
+      detail = 'awaiting_clock_reading';
+    }
+    if (status === action.status && detail === action.status_detail) continue;
     const done = status === 'succeeded' || status === 'failed' || status === 'expired';
     const result =
-      status === 'succeeded' ? await resultOf(em, action, commands) : status === 'failed' ? { returnCode: commands.find((c) => c.status === 'failed')!.return_code } : null;
+      status === 'succeeded' || verifyClock
+        ? await resultOf(em, action, commands)
+        : status === 'failed' ? { returnCode: failedCommand!.return_code } : null;
     const completedAt = done ? ctx.now() : null;
-    await em.execute('update device_action set status = ?, result = ?::jsonb, completed_at = ? where id = ?', [status, result === null ? null : JSON.stringify(result), completedAt, action.id]);
-    events.push(eventOf({ ...action, status, result, completed_at: completedAt }));
+    await em.execute('update device_action set status = ?, status_detail = ?, result = ?::jsonb, completed_at = ? where id = ?', [
+      status, detail, result === null ? null : JSON.stringify(result), completedAt, action.id,
+    ]);
+    events.push(eventOf({ ...action, status, status_detail: shownDetail(detail, status, action.device_status), result, completed_at: completedAt }));
     // The users may all have arrived before the answer.
     if (action.type === 'users.reconcile' && status === 'succeeded') reconciled.add(action.device_id);
   }
   await recordEvents(ctx, events);
   for (const deviceId of reconciled) await finishReconciles(ctx, deviceId);
+}
+
+/**
+ * Concludes the `clock.sync` actions waiting for a reading of their terminal's clock (of one device,
+ * or all): a reading taken after the clock was set succeeds within CLOCK_SYNC_TOLERANCE_SECONDS and
+ * fails beyond (`clock_skew_after_sync`), with the skew in `result.skewAfter`; no reading by the
+ * action's expiry fails it (`clock_not_read`). Run after a clock reading is stored, and by the sweep.
+ */
+export async function concludeClockSyncs(ctx: RequestContext, deviceId: number | null = null): Promise<void> {
+  const now = ctx.now();
+  await ctx.em.transactional(async (em) => {
+    const waiting = await (em as EntityManager).execute<(ActionRow & { skew: number | null; checked_at: Date | null; set_at: Date | null })[]>(
+      `select a.id, a.workspace_id, a.action_id, a.device_id, d.company_id, d.status as device_status, a.type, a.options, a.status, a.status_detail, a.result,
+         a.created_at, a.expires_at, d.clock_skew_seconds as skew, d.clock_checked_at as checked_at,
+         (select max(c.completed_at) from device_command c where c.reference = 'device_action:' || a.action_id) as set_at
+       from device_action a join device d on d.id = a.device_id
+       where a.type = 'clock.sync' and a.status = 'sent' and a.status_detail = 'awaiting_clock_reading' and (?::int is null or a.device_id = ?)
+       for update of a skip locked`,
+      [deviceId, deviceId],
+    );
+    const events: NewEvent[] = [];
+    for (const action of waiting) {
+      const read = action.checked_at !== null && action.set_at !== null && new Date(action.checked_at) > new Date(action.set_at) && action.skew !== null;
+      if (!read && now < new Date(action.expires_at)) continue;
+      const within = read && Math.abs(action.skew!) <= CLOCK_SYNC_TOLERANCE_SECONDS;
+      const status = within ? 'succeeded' : 'failed';
+      const detail = within ? null : read ? 'clock_skew_after_sync' : 'clock_not_read';
+      const result = { ...(action.result ?? {}), skewAfter: read ? action.skew : null };
+      await em.execute('update device_action set status = ?, status_detail = ?, result = ?::jsonb, completed_at = ? where id = ?', [status, detail, JSON.stringify(result), now, action.id]);
+      events.push(eventOf({ ...action, status, status_detail: detail, result, completed_at: now }));
+    }
+    await recordEvents(withEm(ctx, em), events);
+  });
 }
 
 /** A `device.action.updated` payload (REST spelling) as the action the APIs show. */
@@ -408,6 +477,7 @@ export function deviceActionFromEvent(data: Record<string, unknown>): DeviceActi
     type: data.type as string,
     options: camel(data.options) as Record<string, unknown>,
     status: data.status as string,
+    statusDetail: (data.status_detail as string | null | undefined) ?? null,
     result: camel(data.result) as Record<string, unknown> | null,
     createdAt: date(data.created_at)!,
     completedAt: date(data.completed_at),

@@ -36,24 +36,28 @@ export interface ClockDevice {
   serialNumber: string;
 }
 
-/** Notes a clock reading of a real-time record (`recordAt`, the record's instant) received at `receivedAt`. */
-export async function noteClockReading(ctx: RequestContext, device: ClockDevice, recordAt: Date, receivedAt: Date): Promise<void> {
+/**
+ * Notes a clock reading of a real-time record (`recordAt`, the record's instant) received at
+ * `receivedAt`. True when it was stored (a reading close to the last one, or skipped, is not).
+ */
+export async function noteClockReading(ctx: RequestContext, device: ClockDevice, recordAt: Date, receivedAt: Date): Promise<boolean> {
   try {
-    await writeClockReading(ctx, device, recordAt, receivedAt);
+    return await writeClockReading(ctx, device, recordAt, receivedAt);
   } catch (error) {
     // A measurement must never fail the upload that carried it (its punches are stored already).
     ctx.logger.warn({ err: error, deviceId: device.id }, 'clock reading not stored');
+    return false;
   }
 }
 
-async function writeClockReading(ctx: RequestContext, device: ClockDevice, recordAt: Date, receivedAt: Date): Promise<void> {
+async function writeClockReading(ctx: RequestContext, device: ClockDevice, recordAt: Date, receivedAt: Date): Promise<boolean> {
   const skew = Math.round((recordAt.getTime() - receivedAt.getTime()) / 1000);
-  if (Math.abs(skew) > MAX_READING_SECONDS) return;
+  if (Math.abs(skew) > MAX_READING_SECONDS) return false;
   const limit = ctx.config.clockSkewAlertSeconds;
   const last = lastWritten.get(device.id);
   const crosses = last !== undefined && Math.abs(last.skew) > limit !== Math.abs(skew) > limit;
-  if (last && !crosses && Math.abs(last.skew - skew) < SAME_SKEW_SECONDS && receivedAt.getTime() - last.at < REWRITE_MS) return;
-  await ctx.em.transactional(async (em) => {
+  if (last && !crosses && Math.abs(last.skew - skew) < SAME_SKEW_SECONDS && receivedAt.getTime() - last.at < REWRITE_MS) return false;
+  return ctx.em.transactional(async (em) => {
     // A reading never waits: when another transaction holds the device row, this one is skipped
     // (the terminal's next real-time record reads its clock again).
     const [row] = await (em as EntityManager).execute<{ was_alerted: boolean; alerted: boolean }[]>(
@@ -62,10 +66,10 @@ async function writeClockReading(ctx: RequestContext, device: ClockDevice, recor
        returning old.clock_skew_alerted as was_alerted, device.clock_skew_alerted as alerted`,
       [device.id, skew, receivedAt, Math.abs(skew) > limit, device.id],
     );
-    if (!row) return;
+    if (!row) return false;
     if (lastWritten.size >= MAX_REMEMBERED) lastWritten.clear();
     lastWritten.set(device.id, { skew, at: receivedAt.getTime() });
-    if (row.was_alerted || !row.alerted) return;
+    if (row.was_alerted || !row.alerted) return true;
     await recordEvents(withEm(ctx, em), [
       {
         workspaceId: device.workspaceId,
@@ -81,6 +85,7 @@ async function writeClockReading(ctx: RequestContext, device: ClockDevice, recor
         },
       },
     ]);
+    return true;
   });
 }
 

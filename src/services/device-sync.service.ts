@@ -7,17 +7,27 @@
 // so a queued change never depends on the process that made it. Builders of one device are
 // serialised by a transaction-scoped advisory lock (a poll that finds it taken skips building:
 // the holder builds); a unique constraint on (device_user_id, version, step) backs that up.
-// Results flow back through `recordCommandResults` (device-command.service.ts).
+// Commands go through the command queue (commands/command-queue.ts); their outcome comes back to
+// `mirrorDeviceUsers`, the outcome handler of `user_sync` and `face_photo` commands (commands/engines.ts).
 import { notifyCommandsQueued } from './command-queue-changes';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { countCommands } from './device-command.service';
-import { queueRecords, recordTarget, type QueuedRecord } from './record-batch-queue';
-import { intArray, textArray } from './sql-arrays';
+import { countCommands, expireSupersededVersions, type CommandLane } from './commands/command-queue';
+import { queueRecords, recordTarget, type QueuedRecord } from './commands/record-batches';
+import { intArray } from './sql-arrays';
 import type { RequestContext } from './context';
 import { syncCommands, templateFits, terminalOf, type SyncTemplate, type SyncTerminal, type TerminalGrant } from './sync-commands';
 import { isFacePhotoCommand, loadPhotoContext, photosDue, recordFaceEnrollments, VISIBLE_FACE_TYPE } from './face-enrollment.service';
 import { accTimeZoneIdsFor, releaseUnusedSchedules, timezoneIdsFor } from './access-sync.service';
 import type { AccessGrant } from '../entities/device-user.entity';
+
+/**
+ * The lane of a step of a person's sequence: a delete (the person leaving, a previous pin, an
+ * authorisation taken off) is a revocation and goes ahead of every addition; the rest is bulk.
+ * Inside the revocation lane a person's deletes keep their order (authorisations before the user).
+ */
+export function syncLane(command: string): CommandLane {
+  return command.startsWith('DATA DELETE ') ? 'revocation' : 'bulk';
+}
 
 /** Advisory-lock namespace of per-device sync builds (second key: the device id). */
 const SYNC_LOCK_SPACE = 7242002;
@@ -155,13 +165,7 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
     const onTerminal = (grants: AccessGrant[] | null): TerminalGrant[] | null =>
       grants === null ? null : grants.flatMap((g) => (timezones.get(g.scheduleId) ?? []).map((timezoneId) => ({ timezoneId, doorMask: g.doorMask })));
     // Older versions' commands still queued are superseded (one statement for the build).
-    const expired = await em.execute<{ id: number }[]>(
-      `update device_command c set status = 'expired', completed_at = ?
-       from unnest(?::int[], ?::text[]) as r(id, version)
-       where c.device_user_id = r.id and c.status = 'queued' and c.device_user_version <> r.version::timestamptz returning c.id`,
-      [now, intArray(rows.map((r) => r.id)), textArray(rows.map((r) => r.version))],
-    );
-    superseded += expired.length;
+    superseded += await expireSupersededVersions(em, rows.map((r) => ({ deviceUserId: r.id, version: r.version })), now);
     const built = rows.map((row) => {
       const stored = templates.get(row.employee_id) ?? [];
       const due = row.present ? photosDue(terminal, photos, row.employee_id, row.previous_pin !== null, stored) : { facePhoto: null, userPhoto: null };
@@ -182,7 +186,7 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
         templatesFor(deviceId, row, stored),
       );
       const records: QueuedRecord[] = commands.map((command, step) => ({
-        command, kind: isFacePhotoCommand(command) ? FACE_PHOTO_COMMAND_KIND : SYNC_COMMAND_KIND, reference: `device_user:${row.id}`,
+        command, kind: isFacePhotoCommand(command) ? FACE_PHOTO_COMMAND_KIND : SYNC_COMMAND_KIND, lane: syncLane(command), reference: `device_user:${row.id}`,
         deviceUserId: row.id, deviceUserVersion: row.version, step,
       }));
       return { row, stored, commands, records };
@@ -249,4 +253,36 @@ export async function markDeviceTemplatesPending(ctx: RequestContext, deviceId: 
     [ctx.now(), deviceId],
   );
   return marked.length;
+}
+
+/**
+ * Concludes the `device_user` rows whose commands these are, but only for the version the commands
+ * were built from (a row changed since stays `pending`): any failed step makes the row `failed`
+ * with the first failing step's return code; all steps succeeded makes it `synced` (and forgets a
+ * previous pin, which the sequence deleted). Anything still queued or sent leaves it alone. A
+ * refused face photo does not fail the user: the photo's own status reports it.
+ */
+export async function mirrorDeviceUsers(ctx: RequestContext, commandIds: number[]): Promise<void> {
+  if (commandIds.length === 0) return;
+  // Inside the caller's transaction: it must see the command statuses it just wrote.
+  await ctx.em.execute(
+    `with touched as (
+       select distinct device_user_id, device_user_version from device_command
+       where id in (${commandIds.map(() => '?').join(', ')}) and device_user_id is not null),
+     outcome as (
+       select c.device_user_id, c.device_user_version,
+              bool_or(c.status = 'failed' and c.kind <> 'face_photo') as failed,
+              bool_and(c.status = 'succeeded' or (c.status = 'failed' and c.kind = 'face_photo')) as succeeded,
+              (array_agg(c.return_code order by c.step) filter (where c.status = 'failed' and c.kind <> 'face_photo'))[1] as return_code
+       from device_command c join touched t using (device_user_id, device_user_version)
+       group by c.device_user_id, c.device_user_version)
+     update device_user du set
+       sync_status = case when o.failed then 'failed' else 'synced' end,
+       return_code = case when o.failed then o.return_code else null end,
+       synced_at = case when o.failed then du.synced_at else ?::timestamptz end,
+       previous_pin = case when o.failed then du.previous_pin else null end
+     from outcome o
+     where du.id = o.device_user_id and du.changed_at = o.device_user_version and (o.failed or o.succeeded)`,
+    [...commandIds, ctx.now()],
+  );
 }

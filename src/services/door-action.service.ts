@@ -1,16 +1,19 @@
 // Remote door opening. The call queues the terminal command and returns at once; the action then
 // follows its command (queued -> sent -> succeeded/failed, or expired when the terminal does not
-// poll within the expiry) — see device-command.service.
+// poll within the expiry) — see services/commands/command-queue.ts, which calls `mirrorDoorActions`
+// (registered in commands/engines.ts) when the command changes.
 import { randomBytes } from 'node:crypto';
 import { Device, DoorAction } from '../entities';
 import { DeviceMode, type DeviceStatus } from '../entities/device.entity';
 import { DomainError } from '../errors/domain-error';
 import { acUnalarmCommand, acUnlockCommand, cancelAlarmCommand, closeDoorCommand, holdDoorOpenCommand, openDoorCommand } from '../devices/protocol';
-import { doorActionData } from '../events/event-payloads';
-import { recordEvent } from '../events/outbox';
+import { doorActionData, doorOpenedData, type DoorActionRow } from '../events/event-payloads';
+import { recordEvent, recordEvents, type NewEvent } from '../events/outbox';
 import { workspaceOf, type RequestContext, withEm } from './context';
-import { enqueueCommand } from './device-command.service';
+import { enqueueCommand } from './commands/command-queue';
 import { FieldChecker } from './validation';
+import { requireRoomForAction } from './pending-action-bound';
+import { COMMAND_DETAIL_SQL, shownDetail, waitingDetail } from './action-status-detail';
 
 export interface UnlockDoorInput {
   deviceSerial?: string | null;
@@ -51,7 +54,12 @@ async function findDevice(ctx: RequestContext, serialNumber: string): Promise<De
 }
 
 function view(action: DoorAction, device: Device): DoorActionView {
-  return Object.assign(Object.create(DoorAction.prototype) as DoorAction, action, { deviceSerial: device.serialNumber, deviceStatus: device.status, timestamp: action.createdAt });
+  return Object.assign(Object.create(DoorAction.prototype) as DoorAction, action, {
+    deviceSerial: device.serialNumber,
+    deviceStatus: device.status,
+    timestamp: action.createdAt,
+    statusDetail: shownDetail(action.statusDetail, action.status, device.status),
+  });
 }
 
 import type { DoorActionKind } from './action-kinds';
@@ -92,13 +100,16 @@ export async function queueDoorAction(ctx: RequestContext, device: Device, door:
   const actionId = `da_${randomBytes(12).toString('hex')}`;
   const created = await ctx.em.transactional(async (em) => {
     const txCtx = withEm(ctx, em);
+    await requireRoomForAction(txCtx, device, 'door_action');
     const queued = await enqueueCommand(txCtx, {
       workspaceId: device.workspaceId,
       deviceId: device.id,
       kind: action === 'unlock' ? 'door_unlock' : `door_${action}`,
       command,
+      lane: 'interactive',
+      door: true,
       reference: `door_action:${actionId}`,
-      expiresAt,
+      deadline: expiresAt,
     });
     const row = em.create(DoorAction, {
       actionId,
@@ -122,6 +133,7 @@ export async function queueDoorAction(ctx: RequestContext, device: Device, door:
         action_id: actionId,
         action,
         status: row.status,
+        status_detail: waitingDetail(row.status, device.status),
         device_id: device.id,
         company_id: device.companyId,
         serial_number: device.serialNumber,
@@ -152,4 +164,47 @@ export async function getDoorAction(ctx: RequestContext, actionId: string): Prom
   if (!action) throw DomainError.notFound('Door action', actionId);
   const device = await ctx.em.findOneOrFail(Device, { id: action.deviceId });
   return view(action, device);
+}
+
+type MirroredRow = DoorActionRow & { id: number; workspace_id: number; previous: string };
+
+/**
+ * Copies status, return code and times of these commands to the door actions waiting on them, and
+ * records `door.action.updated` for each status that changed, plus `door.opened` for a success
+ * (in the caller's transaction). The self-join `old` reads each row as it was before the update.
+ */
+export async function mirrorDoorActions(ctx: RequestContext, commandIds: number[]): Promise<void> {
+  if (commandIds.length === 0) return;
+  const rows = await ctx.em.execute<MirroredRow[]>(
+    `update door_action a set status = c.status, status_detail = ${COMMAND_DETAIL_SQL}, return_code = c.return_code, sent_at = c.sent_at, completed_at = c.completed_at
+     from device_command c, door_action old, device d
+     where a.command_id = c.id and old.id = a.id and d.id = a.device_id and c.id in (${commandIds.map(() => '?').join(', ')})
+     returning a.id, a.workspace_id, a.action_id, a.action, a.status, a.device_id, d.company_id, d.serial_number, d.status as device_status,
+       a.door, a.duration, a.return_code, a.status_detail, a.created_at, a.sent_at, a.completed_at, a.expires_at, old.status as previous`,
+    commandIds,
+  );
+  const events: NewEvent[] = [];
+  for (const row of rows.sort((a, b) => a.id - b.id)) {
+    if (row.status === row.previous) continue;
+    const data = doorActionData({ ...row, status_detail: shownDetail(row.status_detail, row.status, row.device_status) });
+    events.push({ workspaceId: row.workspace_id, type: 'door.action.updated', data });
+    // Unlocking and holding open open the door; closing and cancelling an alarm do not.
+    if (row.status === 'succeeded' && (row.action === 'unlock' || row.action === 'hold_open')) {
+      events.push({
+        workspaceId: row.workspace_id,
+        type: 'door.opened',
+        data: doorOpenedData({
+          workspaceId: row.workspace_id,
+          deviceId: row.device_id,
+          companyId: row.company_id,
+          deviceSerial: row.serial_number,
+          door: row.door,
+          openedAt: new Date(row.completed_at!),
+          source: 'remote_unlock',
+          actionId: row.action_id,
+        }),
+      });
+    }
+  }
+  await recordEvents(ctx, events);
 }

@@ -8,7 +8,7 @@ import { DomainError } from '../errors/domain-error';
 import { workspaceOf, type RequestContext, withEm } from './context';
 import { lockDeviceSync, markTemplatesChanged, syncTerminal } from './device-sync.service';
 import { getEmployee } from './employee.service';
-import { enqueueCommand } from './device-command.service';
+import { enqueueCommand } from './commands/command-queue';
 import { majorVersion, templateDeleteCommand, type SyncTemplate, type SyncTerminal } from './sync-commands';
 import { lockWorkspace } from './workspace.service';
 
@@ -173,7 +173,9 @@ export async function queueOnHolders(
     const terminal = await syncTerminal(em, holder.deviceId);
     if (!terminal) continue;
     for (const command of [...new Set(commandsFor(terminal, holder.pin))]) {
-      await enqueueCommand(ctx, { workspaceId: terminal.workspaceId, deviceId: holder.deviceId, kind: what.kind, command, reference: what.reference });
+      // Taking a template or a photo off a terminal revokes what a person can use there: ahead of additions.
+      const lane = command.startsWith('DATA DELETE ') ? 'revocation' : 'bulk';
+      await enqueueCommand(ctx, { workspaceId: terminal.workspaceId, deviceId: holder.deviceId, kind: what.kind, command, lane, reference: what.reference });
     }
   }
 }

@@ -70,7 +70,8 @@ export async function beginIdempotent(ctx: RequestContext, key: string, fingerpr
 }
 
 /** Outcomes that are not the request's result but a refusal to run it: never stored, never replayed. */
-const NOT_RUN = new Set(['unauthenticated', 'forbidden']);
+// `device_queue_full` is a refusal for now (retry after Retry-After): a retry with the key must run again.
+const NOT_RUN = new Set(['unauthenticated', 'forbidden', 'device_queue_full']);
 
 /**
  * Stores the response to replay. Server errors, and refusals of the key itself (nothing ran; a

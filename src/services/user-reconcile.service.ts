@@ -13,7 +13,7 @@ import { recordEvents, type NewEvent } from '../events/outbox';
 import { notifyCommandsQueued } from './command-queue-changes';
 import { withEm, type RequestContext } from './context';
 import { cutToCodePoints } from './validation';
-import { queueRecords, recordTarget } from './record-batch-queue';
+import { queueRecords, recordTarget } from './commands/record-batches';
 import { templateFits, terminalOf } from './sync-commands';
 
 export interface ReportedUser {
@@ -118,8 +118,8 @@ export async function finishReconciles(ctx: RequestContext, deviceId: number): P
       const deletesOf = unexpected.map((u) => (action.mode_type === 'acc' ? deleteAccessUserCommands(u.pin) : [deleteUserInfoCommand(u.pin)]));
       const deletes = deletesOf.flat();
       const target = deletes.length > 0 ? await recordTarget(em, deviceId, ctx.config.commandBatchSize) : null;
-      // Each unexpected user's deletes in order (authorisations and templates before the user).
-      if (target) await queueRecords(em, target, deletesOf.map((commands) => commands.map((command) => ({ command, kind: 'reconcile_fix', reference: `reconcile:${action.action_id}` }))), now);
+      // Each unexpected user's deletes in order (authorisations and templates before the user): revocations, ahead of any addition.
+      if (target) await queueRecords(em, target, deletesOf.map((commands) => commands.map((command) => ({ command, kind: 'reconcile_fix', lane: 'revocation' as const, reference: `reconcile:${action.action_id}` }))), now);
       fixedCommands = resend.length + deletes.length;
       notifyCommandsQueued(em, [deviceId]);
     }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createApp, type App } from '../../src/app';
 import type { RequestContext } from '../../src/services/context';
-import { enqueueCommand } from '../../src/services/device-command.service';
+import { enqueueCommand } from '../../src/services/commands/command-queue';
 import { SimulatedTerminal } from '../../src/simulator';
 import pino from 'pino';
 import { createKey, createWorkspace } from '../support/factories';

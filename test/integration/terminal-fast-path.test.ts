@@ -3,7 +3,7 @@ import pino from 'pino';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/config';
 import type { RequestContext } from '../../src/services/context';
-import { enqueueCommand } from '../../src/services/device-command.service';
+import { enqueueCommand } from '../../src/services/commands/command-queue';
 import { recordTemplateAlgorithms } from '../../src/services/terminal.service';
 import { createWorkspace } from '../support/factories';
 import { createTerminalDevice, iclock, rawExchange } from '../support/terminal';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { RequestContext } from '../../src/services/context';
-import { enqueueCommand } from '../../src/services/device-command.service';
+import { enqueueCommand } from '../../src/services/commands/command-queue';
 import { createEmployee, createWorkspace } from '../support/factories';
 import { rest } from '../support/http';
 import { createTerminalDevice, fixtureBody, iclock, registerAccessTerminal } from '../support/terminal';

@@ -44,7 +44,31 @@ const rules: { folder: string; forbidden: RegExp; why: string; code?: RegExp }[]
   },
 ];
 
+/** The command queue is a port: engines plug into it (commands/engines.ts); it imports none of them. */
+const QUEUE = 'services/commands/command-queue.ts';
+
+/** A relative import of `file` as a path under src, with its `.ts`. */
+function resolveImport(file: string, target: string): string {
+  return path.join(path.dirname(file), `${target}.ts`);
+}
+
 describe('layering', () => {
+  it(`src/${QUEUE}: the command queue imports no engine, and nothing it imports imports it back`, () => {
+    const text = fs.readFileSync(path.join(src, QUEUE), 'utf8');
+    const relative = importsOf(text).filter((t) => t.startsWith('.'));
+    expect(relative.filter((t) => /\.service$|engines$/.test(t)), 'engines imported by the queue').to.deep.equal([]);
+    const cycles = relative.filter((t) => importsOf(fs.readFileSync(path.join(src, resolveImport(QUEUE, t)), 'utf8')).some((i) => /command-queue$/.test(i)));
+    expect(cycles, 'modules the queue imports that import it back').to.deep.equal([]);
+  });
+
+  it('only the command queue writes device_command (engines queue through it)', () => {
+    const offences = sources('.')
+      .filter(({ file }) => !file.startsWith('services/commands/') && !file.startsWith('db/migrations') && file !== 'services/device-command-archive.service.ts')
+      .filter(({ text }) => /\b(insert\s+into|update|delete\s+from)\s+device_command\b(?!_)/i.test(text))
+      .map(({ file }) => file);
+    expect(offences).to.deep.equal([]);
+  });
+
   for (const rule of rules) {
     it(`src/${rule.folder}: ${rule.why}`, () => {
       const files = sources(rule.folder);

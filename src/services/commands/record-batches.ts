@@ -3,12 +3,14 @@
 // everything that reads the outcome of one record (a person's sync status, a face enrolment)
 // works as for a command of its own; records packed together are rows with status `batched`
 // pointing at the multi-record command that carries them (`batch_id`), which alone is delivered.
-// The outcome comes back in record-batch-outcomes.ts: success concludes every record, a refusal
-// queues each record on its own so one bad row does not block the rest.
+// The queue concludes the records with the command that carried them (`concludeRecordBatches` in
+// command-queue.ts):
+// success concludes every record, a refusal queues each record on its own so one bad row does not
+// block the rest. Part of the queue: the only other module that writes `device_command`.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { commandByteBudget, packRecordCommands, type RecordFamily } from '../devices/protocol';
-import { option } from './sync-commands';
-import { newCommandId } from './device-command.service';
+import { commandByteBudget, packRecordCommands, type RecordFamily } from '../../devices/protocol';
+import { option } from '../sync-commands';
+import { newCommandId, priorityOf, type CommandLane } from './command-queue';
 
 /** The kind of a multi-record command (bulk work: table rows of one kind, many people). */
 export const RECORD_BATCH_COMMAND_KIND = 'record_batch';
@@ -20,6 +22,8 @@ export const DEFAULT_COMMANDS_PER_POLL = 5;
 export interface QueuedRecord {
   command: string;
   kind: string;
+  /** Default `bulk`; the records of one multi-record command share a lane (one table, one verb). */
+  lane?: CommandLane;
   reference: string | null;
   deviceUserId?: number | null;
   deviceUserVersion?: string | null;
@@ -52,8 +56,8 @@ export async function recordTarget(em: EntityManager, deviceId: number, commands
   };
 }
 
-const COLUMNS = '(workspace_id, device_id, command_id, command, kind, reference, device_user_id, device_user_version, step, status, batch_id, created_at)';
-const VALUES = '(?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?, ?, ?)';
+const COLUMNS = '(workspace_id, device_id, command_id, command, kind, priority, reference, device_user_id, device_user_version, step, status, batch_id, created_at)';
+const VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?, ?, ?)';
 
 /**
  * Queues the records of `sequences` (each in the order it must reach the terminal; see
@@ -64,7 +68,7 @@ export async function queueRecords(em: EntityManager, target: RecordTarget, sequ
   const packed = packRecordCommands(target.family, sequences.map((records) => records.map((record) => ({ command: record.command, item: record }))), target.maxCommandBytes);
   let singles: QueuedRecord[] = [];
   const row = (r: QueuedRecord, status: string, batchId: number | null) => [
-    target.workspaceId, target.id, newCommandId(), r.command, r.kind, r.reference, r.deviceUserId ?? null, r.deviceUserVersion ?? null, r.step ?? null, status, batchId, now,
+    target.workspaceId, target.id, newCommandId(), r.command, r.kind, priorityOf(r.lane ?? 'bulk'), r.reference, r.deviceUserId ?? null, r.deviceUserVersion ?? null, r.step ?? null, status, batchId, now,
   ];
   const insert = async (records: QueuedRecord[], status: string, batchId: number | null) => {
     if (records.length === 0) return;
@@ -85,10 +89,11 @@ export async function queueRecords(em: EntityManager, target: RecordTarget, sequ
     singles = [];
     const [batch] = await em.execute<{ id: number }[]>(
       `insert into device_command ${COLUMNS} values ${VALUES} returning id`,
-      row({ command: command.command, kind: RECORD_BATCH_COMMAND_KIND, reference: null }, 'queued', null),
+      row({ command: command.command, kind: RECORD_BATCH_COMMAND_KIND, lane: command.items[0]!.lane, reference: null }, 'queued', null),
     );
     await insert(command.items, 'batched', batch!.id);
   }
   await insert(singles, 'queued', null);
   return packed.length;
 }
+

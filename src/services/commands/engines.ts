@@ -1,0 +1,21 @@
+// Start-up wiring of the command queue: each engine that queues terminal commands registers the
+// outcome handler of its command kinds (and, where a payload is computed at delivery, a renderer).
+// The queue (command-queue.ts) knows none of them; this file is the one place that knows them all,
+// and nothing imports it but the app's start-up (createApp) and tests that use the queue alone.
+import { ACCESS_SCHEDULE_COMMAND_KIND, noteRefusedAccessTables } from '../access-sync.service';
+import { CLOCK_SYNC_COMMAND_KIND, mirrorDeviceActions, renderClockSync } from '../device-action.service';
+import { FACE_PHOTO_COMMAND_KIND, mirrorDeviceUsers, SYNC_COMMAND_KIND } from '../device-sync.service';
+import { mirrorDoorActions } from '../door-action.service';
+import { mirrorFaceEnrollments } from '../face-enrollment.service';
+import { registerCommandHandler, registerCommandRenderer } from './command-queue';
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** Registers every engine with the command queue (idempotent: a second call replaces the same entries). */
+export function registerCommandEngines(): void {
+  registerCommandHandler('door_actions', { kinds: ['door_*'], onChange: mirrorDoorActions });
+  registerCommandHandler('device_actions', { kinds: ['action_*'], onChange: mirrorDeviceActions });
+  registerCommandHandler('device_users', { kinds: [SYNC_COMMAND_KIND, FACE_PHOTO_COMMAND_KIND], onChange: mirrorDeviceUsers });
+  registerCommandHandler('face_enrollments', { kinds: [SYNC_COMMAND_KIND, FACE_PHOTO_COMMAND_KIND], onChange: mirrorFaceEnrollments });
+  registerCommandHandler('access_tables', { kinds: [ACCESS_SCHEDULE_COMMAND_KIND], onChange: (ctx, ids) => noteRefusedAccessTables(ctx.em as EntityManager, ids) });
+  registerCommandRenderer(CLOCK_SYNC_COMMAND_KIND, renderClockSync);
+}
