@@ -1,4 +1,5 @@
 import { DomainError, type FieldProblem } from '../errors/domain-error';
+import { daysBetween } from './calendar-date';
 
 /**
  * Field rules shared by every surface. GraphQL clients reach services without the REST JSON
@@ -134,6 +135,37 @@ export class FieldChecker {
     if (codePoints(value) > limits.email || !EMAIL.test(value)) this.add(field, 'invalid_email', `${field} must be an e-mail address.`);
   }
 
+  /**
+   * A calendar date `YYYY-MM-DD` within DATE_RANGE; true when `value` is one (then the caller may
+   * compute with it). Every date parameter of both APIs goes through here before any work.
+   */
+  date(field: string, value: unknown, options: { required?: boolean } = {}): value is string {
+    if (value === undefined || value === null) {
+      if (options.required) this.add(field, 'required', `${field} is required.`);
+      return false;
+    }
+    if (typeof value !== 'string' || !isCalendarDate(value)) {
+      this.add(field, 'invalid_date', `${field} must be a calendar date YYYY-MM-DD (got ${JSON.stringify(value)}).`);
+      return false;
+    }
+    if (value < DATE_RANGE.first || value > DATE_RANGE.last) {
+      this.add(field, 'out_of_range', `${field} must be a date from ${DATE_RANGE.first} to ${DATE_RANGE.last} (got "${value}").`);
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * The order and span of two dates already checked with `date`: `end` not before `start`, and at
+   * most `maxDays` days from the one to the other, both included (timesheets, summaries, pay
+   * periods, device action ranges).
+   */
+  span(fields: { start: string; end: string }, start: string, end: string, maxDays = MAX_SPAN_DAYS): void {
+    const days = daysBetween(start, end) + 1;
+    if (days < 1) this.add(fields.end, 'before_start_date', `${fields.end} (${end}) must not be before ${fields.start} (${start}).`);
+    else if (days > maxDays) this.add(fields.end, 'out_of_range', `${fields.start} to ${fields.end} spans at most ${maxDays} days (got ${days}).`);
+  }
+
   positive(field: string, value: number | undefined, max = 1_000_000): void {
     if (value === undefined) return;
     if (!Number.isInteger(value) || value < 0 || value > max) this.add(field, 'out_of_range', `${field} must be an integer from 0 to ${max}.`);
@@ -149,7 +181,17 @@ export class FieldChecker {
   }
 }
 
-/** A real calendar date `YYYY-MM-DD` (2026-02-30 is not one). */
+/**
+ * The dates the APIs accept, inclusive: wide enough for any working life and pay history, narrow
+ * enough that every date the engine derives from one (a day before, a day after, a span of
+ * MAX_SPAN_DAYS) is a four-digit year PostgreSQL and string order agree on. Date-times (punch
+ * times and filters) take the same years.
+ */
+export const DATE_RANGE = { first: '1900-01-01', last: '2199-12-31', firstYear: 1900, lastYear: 2199 } as const;
+/** The most days (both ends included) a timesheet, a summary, a pay period or a device action's range covers. */
+export const MAX_SPAN_DAYS = 366;
+
+/** A real calendar date `YYYY-MM-DD` (2026-02-30 is not one); check the range with FieldChecker.date. */
 export function isCalendarDate(text: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
   const parsed = new Date(`${text}T00:00:00Z`);

@@ -9,7 +9,8 @@ import { ATTENDANCE_CHANNEL, recordEvents, type NewEvent } from '../../events/ou
 import { withEm, type RequestContext } from '../context';
 import { executeBound } from '../prepared-statement';
 import { intArray, textArray } from '../sql-arrays';
-import { addDays, computeDays, type AttendanceDay, type DayPunch, type Pairing, type ShiftRules } from './compute-days';
+import { addDays, datesFrom } from '../calendar-date';
+import { computeDays, type AttendanceDay, type DayPunch, type Pairing, type ShiftRules } from './compute-days';
 
 /** pg_advisory_xact_lock key of the attendance writers ("tgattend" in ASCII, any constant would do). */
 export const ATTENDANCE_LOCK = '7463616474746e64';
@@ -21,7 +22,7 @@ export type WantedDays = Map<number, Set<string>>;
 export function want(wanted: WantedDays, employeeId: number, from: string, to: string): void {
   let dates = wanted.get(employeeId);
   if (!dates) wanted.set(employeeId, (dates = new Set()));
-  for (let date = from; date <= to; date = addDays(date, 1)) dates.add(date);
+  for (const date of datesFrom(from, to)) dates.add(date);
 }
 
 /** A stored day as the APIs and events show it (snake_case, ISO 8601 UTC times). */

@@ -7,11 +7,11 @@ import { DomainError } from '../../errors/domain-error';
 import { withEm, workspaceOf, type RequestContext } from '../context';
 import type { Page, PageRequest } from '../pagination';
 import { intArray } from '../sql-arrays';
-import { FieldChecker, isCalendarDate } from '../validation';
+import { FieldChecker, MAX_SPAN_DAYS } from '../validation';
 import { hasPendingDays, processPendingDays } from './pending-days';
 import { DAY_RECORD_COLUMNS, dayRecordOf, refreshDays, takeAttendanceLock, want, type DayRecord, type WantedDays } from './day-store';
 
-export const MAX_TIMESHEET_DAYS = 366;
+export const MAX_TIMESHEET_DAYS = MAX_SPAN_DAYS;
 /** Employees computed per transaction when a read finds days to compute. */
 const EMPLOYEES_PER_FILL = 200;
 
@@ -35,13 +35,10 @@ export interface SummaryRow {
 
 function checkRange(filter: TimesheetFilter): void {
   const check = new FieldChecker();
-  for (const field of ['startDate', 'endDate'] as const) {
-    if (!isCalendarDate(filter[field])) check.add(field, 'invalid_date', `${field} must be a calendar date YYYY-MM-DD (got "${filter[field]}").`);
-  }
+  const start = check.date('startDate', filter.startDate, { required: true });
+  const end = check.date('endDate', filter.endDate, { required: true });
+  if (start && end) check.span({ start: 'startDate', end: 'endDate' }, filter.startDate, filter.endDate, MAX_TIMESHEET_DAYS);
   check.done();
-  if (filter.endDate < filter.startDate) throw DomainError.field('endDate', 'before_start_date', 'endDate must not be before startDate.');
-  const days = (Date.parse(filter.endDate) - Date.parse(filter.startDate)) / 86_400_000 + 1;
-  if (days > MAX_TIMESHEET_DAYS) throw DomainError.field('endDate', 'out_of_range', `A timesheet spans at most ${MAX_TIMESHEET_DAYS} days (got ${days}).`);
 }
 
 /** The filter's employees (ids in order); a filter naming what this workspace does not have is a 404. */
