@@ -31,13 +31,22 @@ export const photoLimits = { maxBytes: 5 * 1024 * 1024, mediaTypes: ['image/jpeg
 // terminals, PostgreSQL cannot store NUL), C1 controls (U+0085 is a line break to some firmware),
 // the Unicode line and paragraph separators, and lone UTF-16 surrogates (no UTF-8 form: they cannot
 // be stored, and JSON carrying one is refused by PostgreSQL's jsonb).
-const FORBIDDEN_IN_TEXT = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const CONTROL_IN_TEXT = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// Also refused: Unicode format characters (category Cf), which are invisible and change how the
+// text around them shows: bidirectional embeddings, overrides and isolates (U+202A-U+202E,
+// U+2066-U+2069) and marks (U+200E, U+200F, U+061C) make "Eve\u202Eladmin" display as another
+// name in the console and on a terminal's screen; zero-width spaces (U+200B, U+2060, U+FEFF), the
+// soft hyphen and tag characters make two names that look alike differ. The two joiners (ZWNJ
+// U+200C, ZWJ U+200D) are accepted between two visible characters only: Persian and Indic names
+// need them inside words, and emoji sequences (a ZWJ between two emoji) use them; at the start or
+// end of a text, next to a space or another format character, they join nothing and are refused.
+const INVISIBLE_IN_TEXT = /(?![\u200c\u200d])\p{Cf}|(?<![^\s\p{Cf}])[\u200c\u200d]|[\u200c\u200d](?![^\s\p{Cf}])/u;
 // Refused in every string a client sends (names, searches, lookups): what cannot be stored or compared.
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** True when `value` holds a character no text field accepts (see FORBIDDEN_IN_TEXT). */
+/** True when `value` holds a character no text field accepts (controls, separators, lone surrogates, invisible format characters). */
 export function hasForbiddenCharacters(value: string): boolean {
-  return FORBIDDEN_IN_TEXT.test(value);
+  return CONTROL_IN_TEXT.test(value) || INVISIBLE_IN_TEXT.test(value);
 }
 
 /**
@@ -114,8 +123,12 @@ export class FieldChecker {
     }
     // Characters are code points, as JSON Schema's maxLength and PostgreSQL's varchar count them (an emoji is one).
     if (codePoints(value) > options.max) this.add(field, 'too_long', `${field} must be at most ${options.max} characters long.`);
-    if (FORBIDDEN_IN_TEXT.test(value)) {
-      this.add(field, 'invalid_characters', `${field} must not contain control characters (NUL, TAB, CR, LF, U+0085...), line separators or unpaired surrogates.`);
+    if (hasForbiddenCharacters(value)) {
+      this.add(
+        field,
+        'invalid_characters',
+        `${field} must not contain control characters (NUL, TAB, CR, LF, U+0085...), line separators, unpaired surrogates or invisible format characters (bidirectional overrides and marks such as U+202E and U+200E, zero-width spaces, U+FEFF; a zero-width joiner only between two visible characters).`,
+      );
     }
   }
 

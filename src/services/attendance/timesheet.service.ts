@@ -7,9 +7,10 @@ import { DomainError } from '../../errors/domain-error';
 import { withEm, workspaceOf, type RequestContext } from '../context';
 import type { Page, PageRequest } from '../pagination';
 import { intArray } from '../sql-arrays';
+import { CpuSlice } from '../cpu-slice';
 import { FieldChecker, MAX_SPAN_DAYS } from '../validation';
 import { hasPendingDays, processPendingDays } from './pending-days';
-import { DAY_RECORD_COLUMNS, dayRecordOf, refreshDays, takeAttendanceLock, want, type DayRecord, type WantedDays } from './day-store';
+import { DAY_RECORD_COLUMNS, dayRecordOf, refreshDays, takeAttendanceLock, type DayRecord, type WantedDays } from './day-store';
 
 export const MAX_TIMESHEET_DAYS = MAX_SPAN_DAYS;
 /** Employees computed per transaction when a read finds days to compute. */
@@ -74,20 +75,21 @@ async function employeesOf(ctx: RequestContext, filter: TimesheetFilter): Promis
 async function ensureDays(ctx: RequestContext, employeeIds: number[], filter: TimesheetFilter): Promise<void> {
   if (employeeIds.length === 0) return;
   const em = ctx.em as EntityManager;
-  const todo = await em.execute<{ employee_id: number; date: string }[]>(
-    `select e.id as employee_id, g.date::date::text as date
+  // One row per employee (its dates as an array): a year for 5,000 employees is 1.8 million dates,
+  // which as rows would be parsed and regrouped in one synchronous go.
+  const todo = await em.execute<{ employee_id: number; dates: string[] }[]>(
+    `select e.id as employee_id, array_agg(g.date::date::text order by g.date) as dates
      from unnest(?::int[]) as e(id) cross join generate_series(?::date, ?::date, interval '1 day') as g(date)
      left join attendance_day d on d.employee_id = e.id and d.date = g.date::date
-     where d.id is null or d.stale or d.settles_at <= ?::timestamptz`,
+     where d.id is null or d.stale or d.settles_at <= ?::timestamptz
+     group by e.id order by e.id`,
     [intArray(employeeIds), filter.startDate, filter.endDate, ctx.now()],
   );
-  if (todo.length === 0) return;
-  const byEmployee = new Map<number, string[]>();
-  for (const row of todo) (byEmployee.get(row.employee_id) ?? byEmployee.set(row.employee_id, []).get(row.employee_id)!).push(row.date);
-  const ids = [...byEmployee.keys()];
-  for (let i = 0; i < ids.length; i += EMPLOYEES_PER_FILL) {
+  const slice = new CpuSlice();
+  for (let i = 0; i < todo.length; i += EMPLOYEES_PER_FILL) {
     const wanted: WantedDays = new Map();
-    for (const id of ids.slice(i, i + EMPLOYEES_PER_FILL)) for (const date of byEmployee.get(id)!) want(wanted, id, date, date);
+    for (const row of todo.slice(i, i + EMPLOYEES_PER_FILL)) wanted.set(row.employee_id, new Set(row.dates));
+    if (slice.spent()) await slice.pause();
     await em.fork().transactional(async (tx) => {
       await takeAttendanceLock(tx);
       await refreshDays(withEm(ctx, tx), wanted, { announceNew: false });
