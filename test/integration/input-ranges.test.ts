@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createCompany, createEmployee, createKey, createWorkspace } from '../support/factories';
+import { rest } from '../support/http';
 import { query, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -9,12 +10,12 @@ import { startTestApp, type TestApp } from '../support/test-app';
  */
 const REQUEST_TIMEOUT_MS = 10_000;
 
-async function call(url: string, path: string, init: { key?: string; method?: string; body?: unknown } = {}) {
+async function call(url: string, path: string, init: { key?: string; method?: string; body?: unknown; timeoutMs?: number } = {}) {
   const response = await fetch(url + path, {
     method: init.method ?? 'GET',
     headers: { ...(init.key ? { authorization: `Bearer ${init.key}` } : {}), ...(init.body ? { 'content-type': 'application/json' } : {}) },
     body: init.body ? JSON.stringify(init.body) : undefined,
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    signal: AbortSignal.timeout(init.timeoutMs ?? REQUEST_TIMEOUT_MS),
   });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
@@ -107,5 +108,43 @@ describe('input ranges: no date makes a request hold the event loop or reach SQL
     expect(filter.body.error.details[0]).to.include({ field: 'start_date', code: 'out_of_range' });
     expect((await query(t.config.databaseUrl!, 'select count(*)::int as n from punch'))[0].n).to.equal(before);
     await healthy();
+  });
+
+  // A year of days for 400 employees is seconds of CPU. Computed in one synchronous go, /healthz
+  // and every other request waited for it; in 10 ms slices they are answered in between. The
+  // measure is relative (the longest /healthz wait against the request's own time), so a loaded
+  // machine slows both alike.
+  it('a timesheet that computes a year of days for 400 employees gives the event loop back: /healthz answers throughout', async function () {
+    this.timeout(300_000);
+    const other = await createWorkspace(t.url);
+    const company = await createCompany(t.url, other.key);
+    const shift = await rest(t.url, 'POST', '/public/v2/shifts', { key: other.key, body: { company_id: company.id, name: 'Day', start_time: '08:00', end_time: '17:00', is_default: true } });
+    expect(shift.status).to.equal(201);
+    await query(
+      t.config.databaseUrl!,
+      `insert into employee (workspace_id, company_id, name, lastname, code, is_active, created_at, updated_at)
+       select $1, $2, 'Ada', 'L', 'Y' || g, true, now(), now() from generate_series(1, 400) g`,
+      [other.id, company.id],
+    );
+    let running = true;
+    const started = Date.now();
+    const summary = call(service.url, '/public/v2/timesheets/summary?start_date=2025-01-01&end_date=2025-12-31&per_page=1', { key: other.key, timeoutMs: 240_000 }).finally(() => {
+      running = false;
+    });
+    const waits: number[] = [];
+    while (running) {
+      const asked = Date.now();
+      await healthy();
+      waits.push(Date.now() - asked);
+    }
+    const answer = await summary;
+    const took = Date.now() - started;
+    expect(answer.status).to.equal(200);
+    expect(answer.body).to.have.length(1);
+    expect((await query(t.config.databaseUrl!, 'select count(*)::int as n from attendance_day where workspace_id = $1', [other.id]))[0].n).to.equal(400 * 365);
+    const longest = Math.max(...waits);
+    console.log(`      summary ${took} ms; ${waits.length} /healthz answers in the meantime, the longest took ${longest} ms`);
+    expect(waits.length).to.be.greaterThan(10);
+    expect(longest, `the longest /healthz wait against the summary's ${took} ms`).to.be.below(took / 5);
   });
 });

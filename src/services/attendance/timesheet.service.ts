@@ -13,8 +13,11 @@ import { hasPendingDays, processPendingDays } from './pending-days';
 import { DAY_RECORD_COLUMNS, dayRecordOf, refreshDays, takeAttendanceLock, type DayRecord, type WantedDays } from './day-store';
 
 export const MAX_TIMESHEET_DAYS = MAX_SPAN_DAYS;
-/** Employees computed per transaction when a read finds days to compute. */
-const EMPLOYEES_PER_FILL = 200;
+/**
+ * Employees computed per transaction when a read finds days to compute: a year of days for 50 is
+ * one statement of about 18,000 rows, whose JSON is built in one synchronous go.
+ */
+const EMPLOYEES_PER_FILL = 50;
 
 export interface TimesheetFilter {
   startDate: string;
