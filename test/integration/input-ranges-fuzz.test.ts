@@ -129,7 +129,6 @@ describe('input ranges under extreme and malformed values: every REST route and 
   });
 
   async function send(method: string, path: string, body?: string, contentType = 'application/json') {
-    const started = Date.now();
     const response = await fetch(service.url + path, {
       method,
       headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': contentType } : {}) },
@@ -137,7 +136,7 @@ describe('input ranges under extreme and malformed values: every REST route and 
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
     const text = await response.text();
-    return { status: response.status, text, type: response.headers.get('content-type') ?? '', ms: Date.now() - started };
+    return { status: response.status, text, type: response.headers.get('content-type') ?? '' };
   }
 
   const healthz = async (after: string) => {
@@ -191,21 +190,19 @@ describe('input ranges under extreme and malformed values: every REST route and 
     const said = `${what}: ${request.method} ${request.path} ${request.body?.slice(0, 200) ?? ''} -> ${r.status} ${r.text.slice(0, 300)}`;
     expect(r.status, said).to.be.within(400, 499);
     expect(r.type, said).to.match(/^application\/json/);
-    return r.ms;
   }
 
   it('REST: each date, time and number parameter of every route at an extreme is a 4xx in bounded time, /healthz alive', async function () {
     this.timeout(300_000);
     const noSlot: string[] = [];
     let requests = 0;
-    let slowest = 0;
     for (const [index, route] of routeTable.entries()) {
       const slots = slotsOf(route);
       if (slots.length === 0) noSlot.push(`${route.method} ${route.path}`);
       for (const slot of slots) {
         const values = valuesFor(slot);
         for (const value of sweep(slot.kind, values, index)) {
-          slowest = Math.max(slowest, await expectRefused(`${slot.where} ${slot.name}=${JSON.stringify(value)}`, restRequest(route, slot, value)));
+          await expectRefused(`${slot.where} ${slot.name}=${JSON.stringify(value)}`, restRequest(route, slot, value));
           requests++;
         }
       }
@@ -213,7 +210,6 @@ describe('input ranges under extreme and malformed values: every REST route and 
     }
     expect(noSlot, 'routes with no parameter to drive').to.deep.equal([]);
     expect(requests).to.be.greaterThan(400);
-    console.log(`      ${requests} REST requests, slowest answer ${slowest} ms`);
   });
 
   it('REST: random routes, parameters and extreme values (property)', async function () {
@@ -236,9 +232,6 @@ describe('input ranges under extreme and malformed values: every REST route and 
       path: string[];
       kind: Kind;
     }
-    const GQL_DATES = DATES;
-    const GQL_TIMES = TIMES;
-    const GQL_NUMBERS = NUMBERS;
 
     function scalarKind(name: string, typeName: string): Kind | null {
       if (typeName === 'Int' || typeName === 'SafeInt' || typeName === 'Float') return 'number';
@@ -345,7 +338,7 @@ describe('input ranges under extreme and malformed values: every REST route and 
           if (slots.length === 0) continue;
           fields++;
           for (const [s, slot] of slots.entries()) {
-            const values = slot.kind === 'date' ? GQL_DATES : slot.kind === 'time' ? GQL_TIMES : GQL_NUMBERS;
+            const values = slot.kind === 'date' ? DATES : slot.kind === 'time' ? TIMES : NUMBERS;
             for (const value of sweep(slot.kind, values, s + fields)) {
               const { query, variables } = operation(kind, field, slot, value);
               const body = JSON.stringify({ query, variables }).replaceAll(`"${RAW_HUGE}"`, '1e309');
@@ -366,7 +359,6 @@ describe('input ranges under extreme and malformed values: every REST route and 
         }
       }
       expect(fields).to.be.greaterThan(50);
-      console.log(`      ${requests} GraphQL operations over ${fields} root fields`);
     });
   });
 });
