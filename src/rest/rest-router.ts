@@ -283,6 +283,13 @@ export function schemaProblems(errors: ErrorObject[], bodyField?: string): Field
 
 function readQuery(req: Request, compiled: CompiledRoute): Record<string, unknown> {
   const query: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
+  // Ajv coerces as JavaScript's Number() does ("0x10" is 16, "1e3" is 1000, " 7 " is 7): an
+  // integer parameter is refused unless written in plain decimal digits, before the schema runs.
+  const properties = (compiled.route.query?.properties ?? {}) as Record<string, { type?: unknown }>;
+  const notDecimal = Object.keys(properties)
+    .filter((name) => properties[name]!.type === 'integer' && typeof query[name] === 'string' && !/^-?\d{1,16}$/.test(query[name] as string))
+    .map((field) => ({ field, code: 'invalid_type', message: `${field} must be an integer written in decimal digits.` }));
+  if (notDecimal.length > 0) throw DomainError.invalid(notDecimal);
   if (compiled.validateQuery && !compiled.validateQuery(query)) throw DomainError.invalid(schemaProblems(compiled.validateQuery.errors ?? []));
   return query;
 }

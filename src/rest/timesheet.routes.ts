@@ -10,11 +10,11 @@ const SUMMARY_COLUMNS = ['employee_id', 'days_present', 'days_absent', 'days_inc
 const timesheetQuery = {
   type: 'object',
   properties: {
-    start_date: { type: 'string', description: '`YYYY-MM-DD`, inclusive.' },
-    end_date: { type: 'string', description: `\`YYYY-MM-DD\`, inclusive; at most 366 days from start_date (the service's rule).` },
+    start_date: { type: 'string', description: '`YYYY-MM-DD` from 1900-01-01 to 2199-12-31, inclusive.' },
+    end_date: { type: 'string', description: `\`YYYY-MM-DD\` from 1900-01-01 to 2199-12-31, inclusive; at most 366 days from start_date (the service's rule).` },
     employee_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
     company_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
-    area_id: { type: 'integer', minimum: 1, description: "The area's current employees." },
+    area_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647, description: "The area's current employees." },
   },
   required: ['start_date', 'end_date'],
 };

@@ -40,11 +40,11 @@ export class PunchConnection extends Connection(PunchType) {}
 
 @ArgsType()
 export class PunchesArgs extends ConnectionArgs {
-  @Field(() => String, { nullable: true, description: 'ISO 8601 date or date-time; without offset it is read in the workspace zone. Inclusive.' })
+  @Field(() => String, { nullable: true, description: 'ISO 8601 date or date-time (years 1900 to 2199); without offset it is read in the workspace zone. Inclusive.' })
   startDate?: string;
   @Field(() => String, {
     nullable: true,
-    description: 'ISO 8601 date or date-time; without offset it is read in the workspace zone. A bare date includes that whole day; a date-time is inclusive.',
+    description: 'ISO 8601 date or date-time (years 1900 to 2199); without offset it is read in the workspace zone. A bare date includes that whole day; a date-time is inclusive.',
   })
   endDate?: string;
   @Field(() => Int, { nullable: true }) employeeId?: number;

@@ -42,8 +42,8 @@ export class TimesheetSummaryConnection extends Connection(TimesheetSummaryType)
 
 @ArgsType()
 export class TimesheetArgs extends ConnectionArgs {
-  @Field({ description: '`YYYY-MM-DD`, inclusive.' }) startDate!: string;
-  @Field({ description: '`YYYY-MM-DD`, inclusive; at most 366 days after startDate.' }) endDate!: string;
+  @Field({ description: '`YYYY-MM-DD` from 1900-01-01 to 2199-12-31, inclusive.' }) startDate!: string;
+  @Field({ description: '`YYYY-MM-DD` from 1900-01-01 to 2199-12-31, inclusive; at most 366 days after startDate.' }) endDate!: string;
   @Field(() => Int, { nullable: true }) employeeId?: number | null;
   @Field(() => Int, { nullable: true }) companyId?: number | null;
   @Field(() => Int, { nullable: true, description: "The area's current employees." }) areaId?: number | null;

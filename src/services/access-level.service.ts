@@ -9,7 +9,7 @@ import { checkBulkItems } from './bulk-input';
 import { workspaceOf, type RequestContext } from './context';
 import { recomputeDeviceUsers } from './device-user.service';
 import type { Page, PageRequest } from './pagination';
-import { FieldChecker, isCalendarDate } from './validation';
+import { FieldChecker } from './validation';
 import { lockWorkspace } from './workspace.service';
 
 export interface AccessLevelInput {
@@ -184,11 +184,9 @@ async function checkOwners(ctx: RequestContext, entity: typeof Employee | typeof
 function checkWindows(items: LevelEmployeeItem[]): void {
   const check = new FieldChecker();
   items.forEach((item, index) => {
-    for (const key of ['startDate', 'endDate'] as const) {
-      const value = item[key];
-      if (value != null && !isCalendarDate(value)) check.add(`items.${index}.${key}`, 'invalid_date', `${key} must be a calendar date YYYY-MM-DD (got "${value}").`);
-    }
-    if (item.startDate && item.endDate && isCalendarDate(item.startDate) && isCalendarDate(item.endDate) && item.endDate < item.startDate) {
+    const startOk = check.date(`items.${index}.startDate`, item.startDate);
+    const endOk = check.date(`items.${index}.endDate`, item.endDate);
+    if (startOk && endOk && item.endDate! < item.startDate!) {
       check.add(`items.${index}.endDate`, 'before_start_date', `endDate ${item.endDate} is before startDate ${item.startDate}.`);
     }
   });

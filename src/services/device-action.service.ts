@@ -13,12 +13,12 @@ import { Device, DeviceAction } from '../entities';
 import { DeviceMode } from '../entities/device.entity';
 import { DomainError } from '../errors/domain-error';
 import { recordEvents, type NewEvent } from '../events/outbox';
-import { addDays } from './attendance/compute-days';
+import { addDays, daysBetween } from './calendar-date';
 import { withEm, workspaceOf, type RequestContext } from './context';
 import { enqueueCommand } from './commands/command-queue';
 import type { Page, PageRequest } from './pagination';
 import { commandDetail, shownDetail, waitingDetail } from './action-status-detail';
-import { FieldChecker, isCalendarDate } from './validation';
+import { FieldChecker, MAX_SPAN_DAYS } from './validation';
 import { requireRoomForAction } from './pending-action-bound';
 
 import { DEVICE_ACTION_TYPES } from './action-kinds';
@@ -29,7 +29,7 @@ export type DeviceActionType = (typeof DEVICE_ACTION_TYPES)[number];
 /** Days one `DATA QUERY ATTLOG` may span: firmware refuses longer ranges, so a backfill is cut into windows. */
 export const BACKFILL_WINDOW_DAYS = 31;
 /** The longest backfill or count one action may ask for. */
-export const MAX_RANGE_DAYS = 366;
+export const MAX_RANGE_DAYS = MAX_SPAN_DAYS;
 
 export interface DeviceActionInput {
   type?: string | null;
@@ -38,20 +38,15 @@ export interface DeviceActionInput {
 
 type Range = { startDate: string; endDate: string };
 
-const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-
-/** `options.startDate`/`endDate` (REST: `start_date`, `end_date`). */
+/** `options.startDate`/`endDate` (REST: `start_date`, `end_date`): both or neither (unless required). */
 function checkRange(check: FieldChecker, options: Record<string, unknown>, required: boolean): Range | null {
   const start = options.startDate ?? undefined;
   const end = options.endDate ?? undefined;
   if (start === undefined && end === undefined && !required) return null;
-  for (const [key, value] of [['startDate', start], ['endDate', end]] as const) {
-    if (value === undefined || value === null) check.add(`options.${key}`, 'required', `options.${key} is required.`);
-    else if (typeof value !== 'string' || !isCalendarDate(value)) check.add(`options.${key}`, 'invalid_date', `options.${key} must be a calendar date YYYY-MM-DD.`);
-  }
-  if (typeof start !== 'string' || typeof end !== 'string' || !isCalendarDate(start) || !isCalendarDate(end)) return null;
-  if (end < start) check.add('options.endDate', 'before_start_date', `options.endDate ${end} is before options.startDate ${start}.`);
-  else if (daysBetween(start, end) + 1 > MAX_RANGE_DAYS) check.add('options.endDate', 'out_of_range', `A range spans at most ${MAX_RANGE_DAYS} days.`);
+  const startOk = check.date('options.startDate', start, { required: true });
+  const endOk = check.date('options.endDate', end, { required: true });
+  if (!startOk || !endOk) return null;
+  check.span({ start: 'options.startDate', end: 'options.endDate' }, start, end, MAX_RANGE_DAYS);
   return { startDate: start, endDate: end };
 }
 
@@ -110,9 +105,9 @@ function plan(device: Device, type: string | null | undefined, options: Record<s
       return { type: kind, options: {}, commands: [access ? CLOCK_AT_DELIVERY : checkCommand()] };
     case 'attendance.backfill': {
       const commands: string[] = [];
-      for (let from = range!.startDate; from <= range!.endDate; from = addDays(from, BACKFILL_WINDOW_DAYS)) {
-        const to = addDays(from, BACKFILL_WINDOW_DAYS - 1);
-        commands.push(queryAttlogCommand(from, to < range!.endDate ? to : range!.endDate));
+      const days = daysBetween(range!.startDate, range!.endDate) + 1;
+      for (let offset = 0; offset < days; offset += BACKFILL_WINDOW_DAYS) {
+        commands.push(queryAttlogCommand(addDays(range!.startDate, offset), addDays(range!.startDate, Math.min(offset + BACKFILL_WINDOW_DAYS, days) - 1)));
       }
       return { type: kind, options: { ...range! }, commands };
     }

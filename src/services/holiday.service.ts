@@ -6,7 +6,7 @@ import { DomainError } from '../errors/domain-error';
 import { workspaceOf, type RequestContext } from './context';
 import type { Page, PageRequest } from './pagination';
 import { uniqueViolationToDomainError } from './unique-violation';
-import { FieldChecker, isCalendarDate, limits } from './validation';
+import { FieldChecker, limits } from './validation';
 
 export interface HolidayInput {
   companyId?: number | null;
@@ -22,11 +22,7 @@ function checkHoliday(input: HolidayInput, creating: boolean): void {
   const check = new FieldChecker();
   check.text('name', input.name, { max: limits.holidayName, required: creating || input.name !== undefined });
   if (creating && input.companyId == null) check.add('companyId', 'required', 'companyId is required.');
-  if (input.date == null) {
-    if (creating || input.date !== undefined) check.add('date', 'required', 'date is required.');
-  } else if (!isCalendarDate(input.date)) {
-    check.add('date', 'invalid_date', `date must be a calendar date YYYY-MM-DD (got "${input.date}").`);
-  }
+  check.date('date', input.date, { required: creating || input.date !== undefined });
   if (input.holidayType != null && (!Number.isInteger(input.holidayType) || input.holidayType < 1 || input.holidayType > 3)) {
     check.add('holidayType', 'out_of_range', 'holidayType must be 1, 2 or 3.');
   }

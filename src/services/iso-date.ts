@@ -1,4 +1,5 @@
 import { localTimeToInstant, parseLocalTime, type LocalDateTime } from '../devices/protocol/time';
+import { DATE_RANGE } from './validation';
 
 /**
  * An ISO 8601 date or date-time as clients send it in filters and punch times:
@@ -15,21 +16,39 @@ export type IsoDate =
 // offset is read as `+`: an unencoded `+` in a query string arrives as a space.
 const ISO = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:(Z)|([+\- ])(\d{2})(?::?(\d{2}))?)?)?$/i;
 
-/** Parses `text`, or returns null when it is not a real ISO 8601 date or date-time (from 1970). */
-export function parseIsoDate(text: string): IsoDate | null {
+/**
+ * Reads `text` as an ISO 8601 date or date-time: `invalid_date` when it is not a real one,
+ * `out_of_range` when its year (as written) is outside DATE_RANGE, so that no instant the
+ * engine works with leaves the years PostgreSQL and the attendance calendar handle alike.
+ */
+export function readIsoDate(text: string): { ok: true; value: IsoDate } | { ok: false; code: 'invalid_date' | 'out_of_range' } {
   const m = ISO.exec(text);
-  if (!m) return null;
+  if (!m) return { ok: false, code: 'invalid_date' };
   const [, date, hh, mm, ss, fraction, zulu, sign, offsetH, offsetM] = m;
   const parsed = parseLocalTime(`${date} ${hh ?? '00'}:${mm ?? '00'}:${ss ?? '00'}`);
-  // Years before 1970 are refused: no terminal clock goes there, and Date.UTC maps years < 100 to 19xx.
-  if (!parsed.ok || parsed.value.year < 1970) return null;
-  if (hh === undefined) return { kind: 'date', local: parsed.value };
-  if (!zulu && !sign) return { kind: 'local', local: parsed.value };
+  if (!parsed.ok) return { ok: false, code: 'invalid_date' };
+  if (!zulu && sign && (Number(offsetH) > 23 || Number(offsetM ?? 0) > 59)) return { ok: false, code: 'invalid_date' };
+  // Before Date.UTC is called: it maps years below 100 to 19xx.
+  if (parsed.value.year < DATE_RANGE.firstYear || parsed.value.year > DATE_RANGE.lastYear) return { ok: false, code: 'out_of_range' };
+  if (hh === undefined) return { ok: true, value: { kind: 'date', local: parsed.value } };
+  if (!zulu && !sign) return { ok: true, value: { kind: 'local', local: parsed.value } };
   const offsetMinutes = zulu ? 0 : (sign === '-' ? -1 : 1) * (Number(offsetH) * 60 + Number(offsetM ?? 0));
-  if (!zulu && (Number(offsetH) > 23 || Number(offsetM ?? 0) > 59)) return null;
   const t = parsed.value;
   const millis = fraction ? Math.floor(Number(`0.${fraction}`) * 1000) : 0;
-  return { kind: 'instant', at: new Date(Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second, millis) - offsetMinutes * 60_000) };
+  return { ok: true, value: { kind: 'instant', at: new Date(Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second, millis) - offsetMinutes * 60_000) } };
+}
+
+/** `text` read by readIsoDate, or null when it is not a date or date-time the APIs accept. */
+export function parseIsoDate(text: string): IsoDate | null {
+  const read = readIsoDate(text);
+  return read.ok ? read.value : null;
+}
+
+/** The message of a refused ISO date or date-time parameter; `format` says what a valid one looks like. */
+export function isoDateMessage(field: string, code: 'invalid_date' | 'out_of_range', format: string): string {
+  return code === 'out_of_range'
+    ? `${field} must be in the years ${DATE_RANGE.firstYear} to ${DATE_RANGE.lastYear}.`
+    : `${field} must be ${format}.`;
 }
 
 /** The instant `date` names when wall-clock times are read in `zone`. */

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PayPeriod, Punch } from '../entities';
-import { addDays } from './attendance/compute-days';
+import { addDays } from './calendar-date';
 import { markDaysStale } from './attendance/day-store';
 import { DomainError } from '../errors/domain-error';
 import type { RequestContext } from './context';

@@ -8,7 +8,7 @@ import { Company, Device, Employee, Punch } from '../entities';
 import { PunchRecordType } from '../entities/punch.entity';
 import { DomainError } from '../errors/domain-error';
 import { workspaceOf, type RequestContext, withEm } from './context';
-import { isoToInstant, parseIsoDate, startOfNextDay } from './iso-date';
+import { isoDateMessage, isoToInstant, readIsoDate, startOfNextDay, type IsoDate } from './iso-date';
 import type { Page, PageRequest } from './pagination';
 import { FieldChecker } from './validation';
 import { verificationStateExists } from './verification-state.service';
@@ -365,10 +365,15 @@ const PUNCH_VIEW_COLUMNS = `p.id::float8 as "id", p.workspace_id as "workspaceId
 export async function listPunches(ctx: RequestContext, filter: PunchFilter, page: PageRequest): Promise<Page<PunchView>> {
   const workspaceId = workspaceOf(ctx);
   const check = new FieldChecker();
-  const start = filter.startDate == null ? null : parseIsoDate(filter.startDate);
-  const end = filter.endDate == null ? null : parseIsoDate(filter.endDate);
-  if (filter.startDate != null && !start) check.add('startDate', 'invalid_date', `startDate must be ${DATE_HELP}.`);
-  if (filter.endDate != null && !end) check.add('endDate', 'invalid_date', `endDate must be ${DATE_HELP}.`);
+  const read = (field: 'startDate' | 'endDate'): IsoDate | null => {
+    const text = filter[field];
+    if (text == null) return null;
+    const result = readIsoDate(text);
+    if (!result.ok) check.add(field, result.code, isoDateMessage(field, result.code, DATE_HELP));
+    return result.ok ? result.value : null;
+  };
+  const start = read('startDate');
+  const end = read('endDate');
   check.done();
 
   const conditions = ['p.workspace_id = ?'];
@@ -428,10 +433,11 @@ export async function listPunches(ctx: RequestContext, filter: PunchFilter, page
 export async function createPunch(ctx: RequestContext, input: ManualPunchInput): Promise<{ punch: Punch; created: boolean }> {
   const workspaceId = workspaceOf(ctx);
   const check = new FieldChecker();
-  const parsed = typeof input.punchTime === 'string' ? parseIsoDate(input.punchTime) : null;
-  const time = parsed && parsed.kind !== 'date' ? parsed : null;
+  const parsed = typeof input.punchTime === 'string' ? readIsoDate(input.punchTime) : ({ ok: false, code: 'invalid_date' } as const);
+  const time = parsed.ok && parsed.value.kind !== 'date' ? parsed.value : null;
   if (!time) {
-    check.add('punchTime', 'invalid_date', 'punchTime must be an ISO 8601 date-time (2024-07-28T08:30:00, optionally with Z or an offset such as -03:00).');
+    const code = parsed.ok ? 'invalid_date' : parsed.code;
+    check.add('punchTime', code, isoDateMessage('punchTime', code, 'an ISO 8601 date-time (2024-07-28T08:30:00, optionally with Z or an offset such as -03:00)'));
   }
   check.text('punchState', input.punchState, { max: 16, required: true });
   const company = await ctx.em.findOne(Company, { id: input.companyId, workspaceId });

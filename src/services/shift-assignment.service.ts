@@ -4,7 +4,7 @@ import { Area, AreaEmployee, Employee, Shift, ShiftAssignment } from '../entitie
 import { DomainError } from '../errors/domain-error';
 import { withEm, workspaceOf, type RequestContext } from './context';
 import type { Page, PageRequest } from './pagination';
-import { FieldChecker, isCalendarDate } from './validation';
+import { FieldChecker } from './validation';
 
 export interface ShiftAssignmentInput {
   shiftId?: number | null;
@@ -18,12 +18,8 @@ export interface ShiftAssignmentInput {
 const OPEN_END = '9999-12-31';
 
 function checkDates(check: FieldChecker, startDate: string | null | undefined, endDate: string | null | undefined, creating: boolean): void {
-  if (startDate == null) {
-    if (creating || startDate !== undefined) check.add('startDate', 'required', 'startDate is required.');
-  } else if (!isCalendarDate(startDate)) {
-    check.add('startDate', 'invalid_date', `startDate must be a calendar date YYYY-MM-DD (got "${startDate}").`);
-  }
-  if (endDate != null && !isCalendarDate(endDate)) check.add('endDate', 'invalid_date', `endDate must be a calendar date YYYY-MM-DD (got "${endDate}").`);
+  check.date('startDate', startDate, { required: creating || startDate !== undefined });
+  check.date('endDate', endDate);
 }
 
 export async function getShiftAssignment(ctx: RequestContext, id: number): Promise<ShiftAssignment> {
@@ -137,7 +133,9 @@ const covers = (a: ShiftAssignment, date: string) => a.startDate <= date && date
  * shift, else none.
  */
 export async function effectiveShift(ctx: RequestContext, employeeId: number, date: string): Promise<Shift | null> {
-  if (!isCalendarDate(date)) throw DomainError.field('date', 'invalid_date', `date must be a calendar date YYYY-MM-DD (got "${date}").`);
+  const check = new FieldChecker();
+  check.date('date', date, { required: true });
+  check.done();
   const workspaceId = workspaceOf(ctx);
   const employee = await ctx.em.findOne(Employee, { id: employeeId, workspaceId });
   if (!employee) throw DomainError.notFound('Employee', employeeId);

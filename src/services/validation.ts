@@ -1,4 +1,5 @@
 import { DomainError, type FieldProblem } from '../errors/domain-error';
+import { daysBetween } from './calendar-date';
 
 /**
  * Field rules shared by every surface. GraphQL clients reach services without the REST JSON
@@ -30,13 +31,22 @@ export const photoLimits = { maxBytes: 5 * 1024 * 1024, mediaTypes: ['image/jpeg
 // terminals, PostgreSQL cannot store NUL), C1 controls (U+0085 is a line break to some firmware),
 // the Unicode line and paragraph separators, and lone UTF-16 surrogates (no UTF-8 form: they cannot
 // be stored, and JSON carrying one is refused by PostgreSQL's jsonb).
-const FORBIDDEN_IN_TEXT = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const CONTROL_IN_TEXT = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// Also refused: Unicode format characters (category Cf), which are invisible and change how the
+// text around them shows: bidirectional embeddings, overrides and isolates (U+202A-U+202E,
+// U+2066-U+2069) and marks (U+200E, U+200F, U+061C) make "Eve\u202Eladmin" display as another
+// name in the console and on a terminal's screen; zero-width spaces (U+200B, U+2060, U+FEFF), the
+// soft hyphen and tag characters make two names that look alike differ. The two joiners (ZWNJ
+// U+200C, ZWJ U+200D) are accepted between two visible characters only: Persian and Indic names
+// need them inside words, and emoji sequences (a ZWJ between two emoji) use them; at the start or
+// end of a text, next to a space or another format character, they join nothing and are refused.
+const INVISIBLE_IN_TEXT = /(?![\u200c\u200d])\p{Cf}|(?<![^\s\p{Cf}])[\u200c\u200d]|[\u200c\u200d](?![^\s\p{Cf}])/u;
 // Refused in every string a client sends (names, searches, lookups): what cannot be stored or compared.
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** True when `value` holds a character no text field accepts (see FORBIDDEN_IN_TEXT). */
+/** True when `value` holds a character no text field accepts (controls, separators, lone surrogates, invisible format characters). */
 export function hasForbiddenCharacters(value: string): boolean {
-  return FORBIDDEN_IN_TEXT.test(value);
+  return CONTROL_IN_TEXT.test(value) || INVISIBLE_IN_TEXT.test(value);
 }
 
 /**
@@ -113,8 +123,12 @@ export class FieldChecker {
     }
     // Characters are code points, as JSON Schema's maxLength and PostgreSQL's varchar count them (an emoji is one).
     if (codePoints(value) > options.max) this.add(field, 'too_long', `${field} must be at most ${options.max} characters long.`);
-    if (FORBIDDEN_IN_TEXT.test(value)) {
-      this.add(field, 'invalid_characters', `${field} must not contain control characters (NUL, TAB, CR, LF, U+0085...), line separators or unpaired surrogates.`);
+    if (hasForbiddenCharacters(value)) {
+      this.add(
+        field,
+        'invalid_characters',
+        `${field} must not contain control characters (NUL, TAB, CR, LF, U+0085...), line separators, unpaired surrogates or invisible format characters (bidirectional overrides and marks such as U+202E and U+200E, zero-width spaces, U+FEFF; a zero-width joiner only between two visible characters).`,
+      );
     }
   }
 
@@ -134,6 +148,37 @@ export class FieldChecker {
     if (codePoints(value) > limits.email || !EMAIL.test(value)) this.add(field, 'invalid_email', `${field} must be an e-mail address.`);
   }
 
+  /**
+   * A calendar date `YYYY-MM-DD` within DATE_RANGE; true when `value` is one (then the caller may
+   * compute with it). Every date parameter of both APIs goes through here before any work.
+   */
+  date(field: string, value: unknown, options: { required?: boolean } = {}): value is string {
+    if (value === undefined || value === null) {
+      if (options.required) this.add(field, 'required', `${field} is required.`);
+      return false;
+    }
+    if (typeof value !== 'string' || !isCalendarDate(value)) {
+      this.add(field, 'invalid_date', `${field} must be a calendar date YYYY-MM-DD (got ${JSON.stringify(value)}).`);
+      return false;
+    }
+    if (value < DATE_RANGE.first || value > DATE_RANGE.last) {
+      this.add(field, 'out_of_range', `${field} must be a date from ${DATE_RANGE.first} to ${DATE_RANGE.last} (got "${value}").`);
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * The order and span of two dates already checked with `date`: `end` not before `start`, and at
+   * most `maxDays` days from the one to the other, both included (timesheets, summaries, pay
+   * periods, device action ranges).
+   */
+  span(fields: { start: string; end: string }, start: string, end: string, maxDays = MAX_SPAN_DAYS): void {
+    const days = daysBetween(start, end) + 1;
+    if (days < 1) this.add(fields.end, 'before_start_date', `${fields.end} (${end}) must not be before ${fields.start} (${start}).`);
+    else if (days > maxDays) this.add(fields.end, 'out_of_range', `${fields.start} to ${fields.end} spans at most ${maxDays} days (got ${days}).`);
+  }
+
   positive(field: string, value: number | undefined, max = 1_000_000): void {
     if (value === undefined) return;
     if (!Number.isInteger(value) || value < 0 || value > max) this.add(field, 'out_of_range', `${field} must be an integer from 0 to ${max}.`);
@@ -149,7 +194,17 @@ export class FieldChecker {
   }
 }
 
-/** A real calendar date `YYYY-MM-DD` (2026-02-30 is not one). */
+/**
+ * The dates the APIs accept, inclusive: wide enough for any working life and pay history, narrow
+ * enough that every date the engine derives from one (a day before, a day after, a span of
+ * MAX_SPAN_DAYS) is a four-digit year PostgreSQL and string order agree on. Date-times (punch
+ * times and filters) take the same years.
+ */
+export const DATE_RANGE = { first: '1900-01-01', last: '2199-12-31', firstYear: 1900, lastYear: 2199 } as const;
+/** The most days (both ends included) a timesheet, a summary, a pay period or a device action's range covers. */
+export const MAX_SPAN_DAYS = 366;
+
+/** A real calendar date `YYYY-MM-DD` (2026-02-30 is not one); check the range with FieldChecker.date. */
 export function isCalendarDate(text: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
   const parsed = new Date(`${text}T00:00:00Z`);

@@ -44,6 +44,67 @@ describe('API hardening: characters that cannot be stored, audit before every wr
     });
   }
 
+  // Regression: bidirectional overrides, marks and invisible format characters were accepted in
+  // names: "Eve\u202Eladmin" displays as another name in the console and on a terminal's screen.
+  describe('invisible format characters in names (Unicode Cf)', () => {
+    const INVISIBLE = [
+      ['U+202E (right-to-left override)', '\u202e'],
+      ['U+200E (left-to-right mark)', '\u200e'],
+      ['U+FEFF (zero-width no-break space)', '\ufeff'],
+      ['U+2066 (left-to-right isolate)', '\u2066'],
+      ['U+200B (zero-width space)', '\u200b'],
+    ] as const;
+    const creates = [
+      { what: 'employee', path: '/public/v2/employees', table: 'employee', mutation: 'createEmployee(input: { name: $name, lastname: "L", code: $code, companyId: $companyId })', body: (name: string, code: string) => ({ name, lastname: 'L', code, company_id: companyId }) },
+      { what: 'company', path: '/public/v2/companies', table: 'company', mutation: 'createCompany(input: { name: $name, code: $code })', body: (name: string, code: string) => ({ name, code }) },
+      { what: 'device', path: '/public/v2/devices', table: 'device', mutation: 'createDevice(input: { name: $name, serialNumber: $code, companyId: $companyId })', body: (name: string, code: string) => ({ name, serial_number: code, company_id: companyId }) },
+    ];
+    const rows = async (table: string) => (await query(t.config.databaseUrl!, `select count(*)::int as n from ${table} where workspace_id = $1`, [ws.id]))[0].n as number;
+
+    for (const [label, character] of INVISIBLE) {
+      it(`an employee, company or device name with ${label} is refused on REST and GraphQL, and nothing is stored`, async () => {
+        for (const create of creates) {
+          const before = await rows(create.table);
+          const name = `Eve${character}nimda`;
+          const viaRest = await rest(t.url, 'POST', create.path, { key: ws.key, body: create.body(name, `INV${create.what.length}R`) });
+          expect(viaRest.status, `${create.what} via REST`).to.equal(422);
+          expect(viaRest.body.error.code).to.equal('validation_failed');
+          expect(viaRest.body.error.details.some((d: { field: string; code: string }) => d.field === 'name' && d.code === 'invalid_characters'), `${create.what}: ${viaRest.text}`).to.equal(true);
+          const usesCompany = create.mutation.includes('$companyId');
+          const viaGraphQL = await gql(
+            t.url,
+            ws.key,
+            `mutation ($name: String!, $code: String!${usesCompany ? ', $companyId: Int!' : ''}) { ${create.mutation} { id } }`,
+            { name, code: `INV${create.what.length}G`, ...(usesCompany ? { companyId } : {}) },
+          );
+          expect(viaGraphQL.errors?.[0]?.extensions?.code, `${create.what} via GraphQL`).to.equal('validation_failed');
+          expect(viaGraphQL.errors![0]!.extensions!.details, create.what).to.satisfy((details: { field: string; code: string }[]) => details.some((d) => d.field === 'name' && d.code === 'invalid_characters'));
+          expect(await rows(create.table), `${create.what}: nothing stored`).to.equal(before);
+        }
+      });
+    }
+
+    it('a rename to such a name is refused too and the stored name stays', async () => {
+      const created = await rest(t.url, 'POST', '/public/v2/employees', { key: ws.key, body: { name: 'Eve', lastname: 'L', code: 'INVRENAME', company_id: companyId } });
+      expect(created.status).to.equal(201);
+      const renamed = await rest(t.url, 'PUT', `/public/v2/employees/${created.body.id}`, { key: ws.key, body: { lastname: 'L\u202eX' } });
+      expect(renamed.status).to.equal(422);
+      expect(renamed.body.error.details[0]).to.include({ field: 'lastname', code: 'invalid_characters' });
+      expect((await rest(t.url, 'GET', `/public/v2/employees/${created.body.id}`, { key: ws.key })).body.lastname).to.equal('L');
+    });
+
+    it('zero-width joiners are accepted between two visible characters (emoji sequences, Persian and Indic names), refused at an edge', async () => {
+      for (const [name, code] of [['Dev \u{1F469}\u200d\u{1F4BB}', 'ZWJ1'], ['\u0645\u06cc\u200c\u0646\u0627', 'ZWNJ1']] as const) {
+        const accepted = await rest(t.url, 'POST', '/public/v2/employees', { key: ws.key, body: { name, lastname: 'L', code, company_id: companyId } });
+        expect(accepted.status, name).to.equal(201);
+        expect(accepted.body.name).to.equal(name);
+      }
+      const edge = await rest(t.url, 'POST', '/public/v2/employees', { key: ws.key, body: { name: 'Ada\u200d', lastname: 'L', code: 'ZWJ2', company_id: companyId } });
+      expect(edge.status).to.equal(422);
+      expect(edge.body.error.details[0]).to.include({ field: 'name', code: 'invalid_characters' });
+    });
+  });
+
   // Regression: a NUL in a lookup or search reached SQL and answered 500.
   it('a NUL byte in a path lookup or a search parameter is a 422, on REST and GraphQL', async () => {
     const byName = await rest(t.url, 'GET', '/public/v2/areas/Front%00Door', { key: ws.key });

@@ -2,6 +2,7 @@
 // out. No database, no clock of its own (`now` is a parameter), so every rule is unit-tested on its
 // own (test/unit/services/compute-days.test.ts). docs/attendance.md states every rule with an example.
 import { formatLocalDateTime, instantToLocal, localTimeToInstant } from '../../devices/protocol';
+import { addDays, datesFrom } from '../calendar-date';
 
 export type Pairing = 'first_last' | 'alternating' | 'by_state';
 
@@ -62,13 +63,6 @@ interface Instance {
   end: Date;
   windowStart: Date;
   windowEnd: Date;
-}
-
-/** `YYYY-MM-DD` plus `days`. */
-export function addDays(date: string, days: number): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
 }
 
 /** ISO weekday (1 Monday … 7 Sunday) of a `YYYY-MM-DD`. */
@@ -158,7 +152,7 @@ export function computeDays(input: { shift: ShiftRules | null; from: string; to:
   // Shift instances of the range, and of the day before (its night shift ends on `from`).
   const instances = new Map<string, Instance>();
   if (shift) {
-    for (let date = addDays(from, -1); date <= to; date = addDays(date, 1)) {
+    for (const date of datesFrom(addDays(from, -1), to)) {
       if (shift.workdays.includes(isoWeekday(date))) instances.set(date, instanceOn(shift, date));
     }
   }
@@ -185,7 +179,7 @@ export function computeDays(input: { shift: ShiftRules | null; from: string; to:
   for (const punch of duplicates) bucket(owner(punch).date).duplicates.push(punch);
 
   const days: AttendanceDay[] = [];
-  for (let date = from; date <= to; date = addDays(date, 1)) {
+  for (const date of datesFrom(from, to)) {
     const entry = byDate.get(date) ?? { punches: [], outside: [], duplicates: [] };
     const instance = instances.get(date);
     const holiday = holidays.has(date);

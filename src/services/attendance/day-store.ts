@@ -9,7 +9,9 @@ import { ATTENDANCE_CHANNEL, recordEvents, type NewEvent } from '../../events/ou
 import { withEm, type RequestContext } from '../context';
 import { executeBound } from '../prepared-statement';
 import { intArray, textArray } from '../sql-arrays';
-import { addDays, computeDays, type AttendanceDay, type DayPunch, type Pairing, type ShiftRules } from './compute-days';
+import { addDays, datesFrom } from '../calendar-date';
+import { CpuSlice } from '../cpu-slice';
+import { computeDays, type AttendanceDay, type DayPunch, type Pairing, type ShiftRules } from './compute-days';
 
 /** pg_advisory_xact_lock key of the attendance writers ("tgattend" in ASCII, any constant would do). */
 export const ATTENDANCE_LOCK = '7463616474746e64';
@@ -21,7 +23,7 @@ export type WantedDays = Map<number, Set<string>>;
 export function want(wanted: WantedDays, employeeId: number, from: string, to: string): void {
   let dates = wanted.get(employeeId);
   if (!dates) wanted.set(employeeId, (dates = new Set()));
-  for (let date = from; date <= to; date = addDays(date, 1)) dates.add(date);
+  for (const date of datesFrom(from, to)) dates.add(date);
 }
 
 /** A stored day as the APIs and events show it (snake_case, ISO 8601 UTC times). */
@@ -223,7 +225,10 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
   for (const m of input.memberships) (areasOf.get(m.employee_id) ?? areasOf.set(m.employee_id, new Set()).get(m.employee_id)!).add(m.area_id);
 
   const writes: { record: DayRecord; workspaceId: number; settlesAt: Date | null; announce: boolean }[] = [];
+  // A year of days for 200 employees is seconds of CPU: computed in slices, other requests go in between.
+  const slice = new CpuSlice();
   for (const employee of input.employees) {
+    if (slice.spent()) await slice.pause();
     const dates = [...wanted.get(employee.id)!].sort();
     const areas = areasOf.get(employee.id) ?? new Set<number>();
     // The employee's own assignment, else one of an area (lowest area id first: the query's order), else the company default.

@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { firstRowAfter, MAX_SPAN } from '../../events/event-batch';
 import { DELIVERABLE_BELOW } from '../../events/event-feed';
 import { withEm, type RequestContext } from '../context';
-import { addDays } from './compute-days';
+import { addDays } from '../calendar-date';
 import { refreshDays, takeAttendanceLock, tryAttendanceLock, want, type WantedDays } from './day-store';
 
 const CURSOR = 'attendance';

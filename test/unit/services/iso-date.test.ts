@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isoToInstant, parseIsoDate, startOfNextDay } from '../../../src/services/iso-date';
+import { isoToInstant, parseIsoDate, readIsoDate, startOfNextDay } from '../../../src/services/iso-date';
 
 describe('parseIsoDate', () => {
   it('reads a bare date, a date-time without offset and a date-time with Z or an offset', () => {
@@ -22,10 +22,20 @@ describe('parseIsoDate', () => {
   });
 
   it('refuses what is not a real date or date-time', () => {
-    for (const text of ['', 'today', '2024-5-10', '2024-02-30', '2023-02-29', '2024-05-10T24:00:00', '2024-05-10T10:60', '2024-05-10T10:00:00+25:00', '1969-12-31', '2024-05-10T10:00:00Zjunk']) {
+    for (const text of ['', 'today', '2024-5-10', '2024-02-30', '2023-02-29', '2024-05-10T24:00:00', '2024-05-10T10:60', '2024-05-10T10:00:00+25:00', '2024-05-10T10:00:00Zjunk', '+010000-01-01', '10000-01-01']) {
       expect(parseIsoDate(text), text).to.equal(null);
+      expect(readIsoDate(text), text).to.deep.equal({ ok: false, code: 'invalid_date' });
     }
     expect(parseIsoDate('2024-02-29')?.kind).to.equal('date');
+  });
+
+  it('refuses years outside 1900-2199 as out of range, whatever the offset', () => {
+    for (const text of ['0000-01-01', '0099-12-31T10:00:00Z', '1899-12-31T23:59:59', '2200-01-01', '9999-12-31', '9999-12-31T23:59:59+14:00']) {
+      expect(readIsoDate(text), text).to.deep.equal({ ok: false, code: 'out_of_range' });
+    }
+    expect(parseIsoDate('1900-01-01')?.kind).to.equal('date');
+    expect((parseIsoDate('1969-12-31T12:00:00Z') as { at: Date }).at.toISOString()).to.equal('1969-12-31T12:00:00.000Z');
+    expect((parseIsoDate('2199-12-31T23:59:59Z') as { at: Date }).at.toISOString()).to.equal('2199-12-31T23:59:59.000Z');
   });
 
   it('reads local times in the given zone and finds the next local midnight, across DST too', () => {
