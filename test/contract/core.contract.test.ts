@@ -15,7 +15,7 @@ describe('contract: REST and GraphQL agree (companies, employees, devices)', () 
   let deviceId: number;
   const companyFields = 'id name code createdAt updatedAt';
   const employeeFields = 'id companyId areaIds name lastname code pin email isActive createdAt updatedAt';
-  const deviceFields = 'id companyId areaId name serialNumber status modeType timeZone lastSeenAt firmware ip model protocol userCount fingerprintCount faceCount attlogCount clockSkewSeconds clockCheckedAt capabilities { doors accessLevels fingerprint face facePhoto userPhoto attendanceBackfill capacity { users fingerprints faces records userPhotos } } createdAt updatedAt';
+  const deviceFields = 'id companyId areaId name serialNumber status modeType timeZone lastSeenAt firmware ip model protocol userCount fingerprintCount faceCount attlogCount clockSkewSeconds clockCheckedAt pairing pairedAt pushCommKeySet allowedSourceCidrs capabilities { doors accessLevels fingerprint face facePhoto userPhoto attendanceBackfill capacity { users fingerprints faces records userPhotos } } createdAt updatedAt';
 
   before(async () => {
     t = await startTestApp({}, 'contract');
