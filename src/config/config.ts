@@ -45,6 +45,7 @@ export interface Config {
   doorActionExpirySeconds: number;
   deviceActionExpirySeconds: number;
   pendingActionsPerDevice: number;
+  requestComputeBudgetMs: number;
   clockSkewAlertSeconds: number;
   presenceFlushMs: number;
   terminalSweepMs: number;
@@ -242,6 +243,11 @@ export const settings: Record<keyof Config, SettingDescription> = {
     default: '100',
     meaning: 'Most door actions, and separately most device actions, one terminal may have pending (queued or sent); beyond, creating one answers 429 device_queue_full with Retry-After.',
   },
+  requestComputeBudgetMs: {
+    env: 'TIMEGATE_REQUEST_COMPUTE_BUDGET_MS',
+    default: '20000',
+    meaning: 'Most milliseconds one timesheet or summary request spends computing missing or stale days; past it (with days left) the request answers 503 computation_budget_exceeded with Retry-After, keeping the days it computed, so a retry continues where it stopped.',
+  },
   clockSkewAlertSeconds: {
     env: 'TIMEGATE_CLOCK_SKEW_ALERT_SECONDS',
     default: '300',
@@ -430,6 +436,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     doorActionExpirySeconds: int('doorActionExpirySeconds', 60, 1, 86400),
     deviceActionExpirySeconds: int('deviceActionExpirySeconds', 86400, 1, 30 * 86400),
     pendingActionsPerDevice: int('pendingActionsPerDevice', 100, 1, 100_000),
+    requestComputeBudgetMs: int('requestComputeBudgetMs', 20_000, 1, 600_000),
     clockSkewAlertSeconds: int('clockSkewAlertSeconds', 300, 1, 86400),
     presenceFlushMs: int('presenceFlushMs', 1000, 10, 86_400_000),
     terminalSweepMs: int('terminalSweepMs', 5000, 10, 86_400_000),

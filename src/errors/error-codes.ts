@@ -40,6 +40,10 @@ export const errorCodes = {
     status: 429,
     description: 'The terminal already has as many pending door actions (or device actions) as allowed (TIMEGATE_PENDING_ACTIONS_PER_DEVICE); nothing was queued. Retry after the Retry-After seconds.',
   },
+  computation_budget_exceeded: {
+    status: 503,
+    description: 'A timesheet or summary needed more days computed than one request may compute; the days computed are kept: retry after Retry-After to continue, or ask for a shorter range or fewer employees.',
+  },
   service_unavailable: {
     status: 503,
     description: 'The database is unavailable for a moment (restart, failover); nothing was changed. Retry after the Retry-After seconds.',

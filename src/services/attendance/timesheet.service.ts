@@ -106,7 +106,19 @@ async function ensureDays(ctx: RequestContext, employees: SheetEmployee[], filte
     [intArray(employees.map((e) => e.id)), textArray(employees.map((e) => e.lastDate)), filter.startDate, filter.endDate, ctx.now()],
   );
   const slice = new CpuSlice();
+  // The request's budget for this work: past it, what was computed stays stored and the client is
+  // told to come back (each request computes at least one batch, so retries always progress).
+  const started = performance.now();
   for (let i = 0; i < todo.length; i += EMPLOYEES_PER_FILL) {
+    const elapsed = performance.now() - started;
+    if (i > 0 && elapsed > ctx.config.requestComputeBudgetMs) {
+      throw new DomainError(
+        'computation_budget_exceeded',
+        `Computing this range's days takes longer than one request may (${i} of ${todo.length} employees done in ${Math.round(elapsed)} ms, and kept); retry to continue, or ask for a shorter range or fewer employees.`,
+        [],
+        1,
+      );
+    }
     const wanted: WantedDays = new Map();
     for (const row of todo.slice(i, i + EMPLOYEES_PER_FILL)) wanted.set(row.employee_id, new Set(row.dates));
     if (slice.spent()) await slice.pause();
