@@ -1,5 +1,5 @@
 // ATTLOG upload (attendance PUSH, `POST /iclock/cdata?table=ATTLOG`): positional TAB-separated punches.
-import { type BodyInput, type DecodeOptions, type LineError, bodyText, splitFields, splitLines } from './records';
+import { type BodyInput, type DecodeOptions, type LineError, bodyLines, splitFields } from './records';
 import { implausibleTime, parseLocalTime } from './time';
 
 export interface AttlogRecord {
@@ -63,7 +63,7 @@ export function* parseAttlogChunks(body: BodyInput, chunkLines: number, options?
   let errors: LineError[] = [];
   let taken = 0;
   // Refused lines (NUL bytes) go to the slice being read, in line order with the others.
-  for (const { line, text } of splitLines(bodyText(body, options), { push: (error) => errors.push(error) })) {
+  for (const { line, text } of bodyLines(body, options, { push: (error) => errors.push(error) })) {
     if (taken === chunkLines) {
       yield { records, errors, last: false };
       records = [];

@@ -29,7 +29,11 @@ export interface DecodeOptions {
   language?: string | number;
 }
 
+import { isUtf8 } from 'node:buffer';
+
 const utf8Strict = new TextDecoder('utf-8', { fatal: true });
+/** For the pieces after the first: a BOM there is text of a line, not a mark to drop. */
+const utf8StrictKeepBom = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 // Node 20 ships full ICU, so GB18030 (a superset of GB2312/GBK) is available without a dependency.
 const gb18030 = new TextDecoder('gb18030');
 // WHATWG maps the 'latin1' label to windows-1252; it never fails, so it is the last resort.
@@ -57,6 +61,30 @@ export function bodyText(body: BodyInput, options?: DecodeOptions): string {
   return decodeBody(body, options).text;
 }
 
+/** Bytes a body is decoded at a time by `bodyLines` (each piece ends at a line break). */
+export const BODY_PIECE_BYTES = 256 * 1024;
+
+/**
+ * The records of a body as `splitLines` gives them, decoded piece by piece: a valid UTF-8 body is
+ * cut after a line break every `pieceBytes` and each piece is decoded when the caller reaches it,
+ * so a 7 MB upload is never one 7 MB string decoded in one go while every other request waits.
+ * A body that is not valid UTF-8 (checked without decoding) is decoded whole, with the fallback.
+ */
+export function* bodyLines(body: BodyInput, options?: DecodeOptions, refused?: RefusedLines, pieceBytes = BODY_PIECE_BYTES): Generator<BodyLine> {
+  if (typeof body === 'string' || body.length <= pieceBytes || !isUtf8(body)) {
+    yield* splitLines(bodyText(body, options), refused);
+    return;
+  }
+  let firstLine = 0;
+  for (let start = 0; start < body.length; ) {
+    const lf = body.indexOf(0x0a, Math.min(start + pieceBytes, body.length) - 1);
+    const end = lf === -1 ? body.length : lf + 1;
+    const piece = (start === 0 ? utf8Strict : utf8StrictKeepBom).decode(body.subarray(start, end));
+    firstLine = yield* splitLines(piece, refused, firstLine);
+    start = end;
+  }
+}
+
 /** Where lines refused while splitting go (an array, or a sink that follows the caller's current slice). */
 export interface RefusedLines {
   push(error: LineError): unknown;
@@ -71,8 +99,8 @@ export interface RefusedLines {
  * slice by slice, and an array of every line up front (two heap objects per line) kept ~15 MB of
  * small objects alive for the whole upload, which every full garbage collection had to mark and move.
  */
-export function* splitLines(text: string, refused?: RefusedLines): Generator<BodyLine> {
-  let index = 0;
+export function* splitLines(text: string, refused?: RefusedLines, firstLine = 0): Generator<BodyLine, number> {
+  let index = firstLine;
   for (let start = 0; start <= text.length; index++) {
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
@@ -85,6 +113,8 @@ export function* splitLines(text: string, refused?: RefusedLines): Generator<Bod
     if (line.includes('\u0000')) refused?.push({ line: index + 1, text: line, reason: 'contains a NUL byte' });
     else yield { line: index + 1, text: line };
   }
+  // The line number a text continuing this one starts at (the empty line after a final LF is its first).
+  return index - 1;
 }
 
 /** Split one record into TAB-separated fields. A trailing TAB yields a trailing empty field. */

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import {
+  bodyLines,
   bodyText,
   parseAttlog,
   parseCommandResults,
@@ -77,6 +78,21 @@ const lineParsers: Record<string, (body: Buffer) => { errors: LineError[] }> = {
 };
 
 describe('protocol parsers (property-based)', () => {
+  it('bodyLines, decoding piece by piece, gives the lines, line numbers and refusals of splitLines on the whole text', () => {
+    const line = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 12 }), fc.constantFrom('', '\r', 'a\u0000b', '\uFEFFx', 'é😀ü'));
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 40 }), fc.constantFrom('\n', '\r\n'), fc.boolean(), fc.integer({ min: 1, max: 24 }), (lines, eol, finalEol, pieceBytes) => {
+        const body = Buffer.from(lines.join(eol) + (finalEol ? eol : ''), 'utf8');
+        const wholeRefused: LineError[] = [];
+        const piecesRefused: LineError[] = [];
+        const whole = [...splitLines(bodyText(body), wholeRefused)];
+        expect([...bodyLines(body, {}, piecesRefused, pieceBytes)]).to.deep.equal(whole);
+        expect(piecesRefused).to.deep.equal(wholeRefused);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
   for (const [name, parse] of Object.entries(lineParsers)) {
     it(`${name} never throws on mutated fixtures or arbitrary bytes; every error names a real line of the body`, () => {
       fc.assert(
