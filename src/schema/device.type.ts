@@ -90,6 +90,10 @@ export class DevicesArgs extends ConnectionArgs {
   @Field(() => Int, { nullable: true }) companyId?: number;
 }
 
+const PUSH_COMM_KEY_DESCRIPTION =
+  "The `pushcommkey` the terminal's handshake carries: once set, a handshake without it or with another value is refused, and it proves the terminal when its token is missing. Write-only (see pushCommKeySet); null or \"\" removes it.";
+const SOURCE_CIDRS_DESCRIPTION = 'Source addresses or CIDRs the terminal may call from (at most 32); null or [] allows any.';
+
 @InputType()
 export class CreateDeviceInput {
   @Field(() => Int) companyId!: number;
@@ -98,12 +102,9 @@ export class CreateDeviceInput {
   @Field(() => DeviceMode, { nullable: true, description: 'Default `att`.' }) modeType?: DeviceMode;
   @Field({ nullable: true }) timeZone?: string;
   @Field(() => Int, { nullable: true, description: 'An area of the same company; `null` takes the device out of its area.' }) areaId?: number | null;
-  @Field(() => String, {
-    nullable: true,
-    description: "The `pushcommkey` the terminal's handshake carries: once set, a handshake without it or with another value is refused, and it proves the terminal when its token is missing. Write-only (see pushCommKeySet); null or \"\" removes it.",
-  })
+  @Field(() => String, { nullable: true, description: PUSH_COMM_KEY_DESCRIPTION })
   pushCommKey?: string | null;
-  @Field(() => [String], { nullable: true, description: 'Source addresses or CIDRs the terminal may call from (at most 32); null or [] allows any.' })
+  @Field(() => [String], { nullable: true, description: SOURCE_CIDRS_DESCRIPTION })
   allowedSourceCidrs?: string[] | null;
 }
 
@@ -115,11 +116,8 @@ export class UpdateDeviceInput {
   @Field(() => DeviceMode, { nullable: true }) modeType?: DeviceMode;
   @Field({ nullable: true }) timeZone?: string;
   @Field(() => Int, { nullable: true, description: 'An area of the same company; `null` takes the device out of its area.' }) areaId?: number | null;
-  @Field(() => String, {
-    nullable: true,
-    description: "The `pushcommkey` the terminal's handshake carries: once set, a handshake without it or with another value is refused, and it proves the terminal when its token is missing. Write-only (see pushCommKeySet); null or \"\" removes it.",
-  })
+  @Field(() => String, { nullable: true, description: PUSH_COMM_KEY_DESCRIPTION })
   pushCommKey?: string | null;
-  @Field(() => [String], { nullable: true, description: 'Source addresses or CIDRs the terminal may call from (at most 32); null or [] allows any.' })
+  @Field(() => [String], { nullable: true, description: SOURCE_CIDRS_DESCRIPTION })
   allowedSourceCidrs?: string[] | null;
 }

@@ -111,6 +111,9 @@ describe('multi-record commands: table rows reach a terminal many per command', 
     expect(users.slice(1).map((c) => c.records.length)).to.deep.equal([1, 1, 1, 1, 1, 1]);
     const [batch] = await sql("select status, return_code from device_command where device_id = ? and kind = 'record_batch' and command like 'DATA UPDATE user %'", [device.id]);
     expect(batch).to.deep.equal({ status: 'failed', return_code: -11 });
+    // Queued alone, a record is no longer carried: it is a command of its own.
+    const [carried] = await sql("select count(*)::int as n from device_command where device_id = ? and kind <> 'record_batch' and batch_id is not null and command like 'DATA UPDATE user %'", [device.id]);
+    expect(carried.n).to.equal(0);
   });
 
   it('a poll answered by hand: one negative Return for the whole command puts each of its records back in the queue alone', async () => {

@@ -293,8 +293,8 @@ async function renderAtDelivery(em: EntityManager, deviceId: number, rows: Taken
  * Return for the whole command (Security PUSH document, section 12.1.1): a success concludes every
  * record with it; a refusal (a negative Return, an attendance enrolment code, or no answer after
  * the last attempt) cannot say which record was bad, so each record is queued again on its own,
- * under its own command id: the good ones succeed, the bad one fails with its own return code, and
- * the rows that mirror records (device_user, face_enrollment) end right. Runs in the transaction
+ * under its own command id and no longer carried (`batch_id` cleared): the good ones succeed, the
+ * bad one fails with its own return code, and the rows that mirror records (device_user, face_enrollment) end right. Runs in the transaction
  * that concluded the commands; returns the records concluded with them, for their outcome handlers.
  */
 async function concludeRecordBatches(em: EntityManager, commandIds: readonly number[]): Promise<ChangedCommand[]> {
@@ -307,7 +307,7 @@ async function concludeRecordBatches(em: EntityManager, commandIds: readonly num
     [intArray([...commandIds])],
   );
   const retried = await em.execute<{ device_id: number }[]>(
-    `update device_command r set status = 'queued', attempts = 0, sent_at = null, completed_at = null
+    `update device_command r set status = 'queued', attempts = 0, sent_at = null, completed_at = null, batch_id = null
      from device_command b
      where r.batch_id = b.id and r.status = 'batched' and b.id = any(?::int[]) and b.status = 'failed'
      returning r.device_id`,
