@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { parseAttlog } from '../../src/devices/protocol';
+import { parseAttlog, parseRtlog } from '../../src/devices/protocol';
 import { createWorkspace } from '../support/factories';
 import { rest } from '../support/http';
 import { lineKey, storedPunchKeys } from '../support/service-process';
@@ -40,6 +40,9 @@ describe('terminal endpoint under random and mutated /iclock requests (property-
   it('every reply is a well-formed protocol reply (200/4xx/503, exact Content-Length); only fully valid ATTLOG lines are stored, every acknowledged one', async function () {
     this.timeout(120_000);
     const sentAttlog: Buffer[] = [];
+    // A random request may also be a real rtlog upload from the known terminal (an access
+    // controller's punch channel), whose punches are stored as well.
+    const sentRtlog: Buffer[] = [];
     const acknowledgedAttlog: Buffer[] = [];
     const randomRequest = fc.record({
       method: fc.constantFrom('GET', 'POST', 'PUT'),
@@ -65,6 +68,8 @@ describe('terminal endpoint under random and mutated /iclock requests (property-
           if (reply.text.startsWith('OK')) acknowledgedAttlog.push(r.body);
         } else if (sn === serial && r.table === 'ATTLOG') {
           sentAttlog.push(r.body);
+        } else if (sn === serial && r.table === 'rtlog') {
+          sentRtlog.push(r.body);
         }
       }),
       { numRuns: 120 },
@@ -73,7 +78,10 @@ describe('terminal endpoint under random and mutated /iclock requests (property-
 
     expect(acknowledgedAttlog.length, 'ATTLOG uploads acknowledged').to.be.greaterThan(20);
     // Oracle: the pure parser's records are the fully valid lines.
-    const valid = new Set(sentAttlog.flatMap((body) => parseAttlog(body).records.map((p) => `${p.pin}\t${p.localTime}`)));
+    const valid = new Set([
+      ...sentAttlog.flatMap((body) => parseAttlog(body).records.map((p) => `${p.pin}\t${p.localTime}`)),
+      ...sentRtlog.flatMap((body) => parseRtlog(body).records.map((p) => `${p.pin}\t${p.localTime}`)),
+    ]);
     const stored = await storedPunchKeys(t.config.databaseUrl!, serial);
     // The oracle had work. Not a fixed count: the fixtures hold about a dozen distinct lines and a
     // random run may resend the same few (a bound of 10 failed now and then).
