@@ -15,7 +15,7 @@ import { createApp } from '../src/app';
 import { loadConfig } from '../src/config/config';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres';
 import { PunchRecordType } from '../src/entities/punch.entity';
-import { recordPunches } from '../src/services/punch.service';
+import { recordPunches } from '../src/services/attendance/punch.service';
 import { formatDeviceTime } from '../src/simulator/wire-format';
 import { createCompany, createDevice, createEmployee, createWorkspace } from '../test/support/factories';
 import { rest } from '../test/support/http';

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config/config';
 import { openDatabase, type Database } from './db/database';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './errors/database-unavailable';
+import { DATABASE_UNAVAILABLE_MESSAGE, toPublicError } from './errors/public-error';
 import { DomainError } from './errors/domain-error';
 import { statusOf } from './errors/error-codes';
 import { isIclockRequest } from './devices/iclock-handler';
@@ -18,8 +19,8 @@ import { uploadSlots } from './devices/upload-slots';
 import { timeZoneSupportProblem } from './devices/protocol';
 import { TerminalGateway } from './devices/terminal-gateway';
 import { EventFeed } from './events/event-feed';
-import { HistoryHousekeeping } from './db/history-housekeeping';
-import { startSubscriptionServer } from './events/subscription-server';
+import { HistoryHousekeeping } from './jobs/history-housekeeping';
+import { startSubscriptionServer } from './schema/subscription-server';
 import { WebhookWorker } from './events/webhook-worker';
 import { PeriodicJobs } from './jobs/periodic-jobs';
 import { AttendanceWorker } from './services/attendance/attendance-worker';
@@ -29,13 +30,13 @@ import { createLogger } from './logger';
 import { observeRequests, operationsRouter } from './observability/http';
 import { Metrics } from './observability/metrics';
 import { securityHeaders } from './observability/security-headers';
-import { sendError } from './rest/error-response';
+import { sendError } from './errors/error-response';
 import { apiDocsRouter } from './rest/api-docs';
 import { webRouter } from './web/console';
 import compression from 'compression';
 import { createRestRouter } from './rest/rest-router';
 import { routeTable } from './rest/route-table';
-import { buildTimegateSchema } from './schema/build-schema';
+import { buildTimegateSchema } from './build-schema';
 import { CompiledOperations, compiledExecutionGateway } from './schema/compiled-execution';
 import { RepeatedQueries } from './schema/repeated-queries';
 import { createContextFactory, type ContextFactory } from './schema/context-factory';
@@ -43,8 +44,8 @@ import { formatGraphQLError } from './schema/format-error';
 import { legacyJsonStatusPlugin, parseOptions, unstorableInputPlugin, validationRules } from './schema/graphql-rules';
 import { graphqlHttpErrorsPlugin, graphqlHttpGuard } from './schema/graphql-http-guard';
 import { costLimit, costLimitPlugin } from './schema/operation-limits';
-import type { RequestContext } from './services/context';
-import { bootstrapDefaultWorkspace } from './services/workspace.service';
+import type { RequestContext } from './services/shared/context';
+import { bootstrapDefaultWorkspace } from './services/directory/workspace.service';
 import { registerCommandEngines } from './services/commands/engines';
 
 export interface App {
@@ -161,7 +162,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       sendError(res, new DomainError('not_found', `No route for ${req.method} ${req.path}.`), res.locals.requestId);
     });
     expressApp.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-      sendError(res, httpError(error, logger), res.locals.requestId);
+      sendError(res, httpError(error, logger, config.nodeEnv === 'production'), res.locals.requestId);
     });
 
     const events = new EventFeed({ orm: database.orm, databaseUrl: database.url, pollMs: config.eventPollMs, batchMs: config.eventBatchMs, logger });
@@ -237,7 +238,7 @@ async function graphQLContext(contextFactory: ContextFactory, req: Request, res:
     return await contextFactory({ authorization: req.headers.authorization, requestId: res.locals.requestId });
   } catch (error) {
     if (isDatabaseUnavailable(error)) {
-      throw new GraphQLError('The database is unavailable for a moment; nothing was changed. Retry shortly.', {
+      throw new GraphQLError(DATABASE_UNAVAILABLE_MESSAGE, {
         extensions: {
           code: 'service_unavailable',
           requestId: res.locals.requestId,
@@ -257,11 +258,9 @@ async function graphQLContext(contextFactory: ContextFactory, req: Request, res:
 }
 
 /** Errors raised by Express itself (body parser on /graphql, ...) in the REST error shape. */
-function httpError(error: unknown, logger: Logger): DomainError {
+function httpError(error: unknown, logger: Logger, production: boolean): DomainError {
   const type = (error as { type?: string }).type;
   if (type === 'entity.too.large') return new DomainError('payload_too_large', 'The request body is larger than the limit.');
   if (type === 'entity.parse.failed') return new DomainError('malformed_json', 'The request body is not valid JSON.');
-  if (isDatabaseUnavailable(error)) return new DomainError('service_unavailable', 'The database is unavailable for a moment; nothing was changed. Retry shortly.');
-  logger.error({ err: error }, 'unhandled error');
-  return new DomainError('internal_error', 'Internal error.');
+  return toPublicError(error, { logger, production });
 }

@@ -9,9 +9,9 @@ import { StartupError } from '../errors/startup-error';
 import { DomainError } from '../errors/domain-error';
 import { createLogger } from '../logger';
 import { runSimulateCommand } from '../simulator';
-import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-key.service';
-import type { RequestContext } from '../services/context';
-import { createWorkspace, listWorkspaces, setWorkspacePlan } from '../services/workspace.service';
+import { createApiKey, listApiKeys, revokeApiKey } from '../services/identity/api-key.service';
+import type { RequestContext } from '../services/shared/context';
+import { createWorkspace, listWorkspaces, setWorkspacePlan } from '../services/directory/workspace.service';
 
 export const USAGE = `Usage: timegate <command> [options]
 

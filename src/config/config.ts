@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { invalidCidrs } from '../services/source-address';
+import { invalidCidrs } from '../kernel/source-address';
 
 /**
  * Every setting of the service, described once: the environment variable, its default and what it

@@ -8,9 +8,9 @@
 // "Memory per terminal"). The arrays hold one slot per poll until the flush; when they are full
 // they are first compacted to one slot per device, so they never outgrow the number of devices
 // polling between two flushes, even while flushes fail.
-import type { PresenceEntry } from '../services/presence.service';
-import type { ReportedInfo } from '../services/terminal.service';
-import type { UnknownContact } from '../services/unknown-terminal.service';
+import type { PresenceEntry } from '../services/terminals/presence.service';
+import type { ReportedInfo } from '../services/terminals/terminal.service';
+import type { UnknownContact } from '../services/terminals/unknown-terminal.service';
 
 const INITIAL_SLOTS = 1024;
 

@@ -15,7 +15,7 @@
 // (`markPending`), cleared after a poll found the queue drained, and re-read from the database by
 // every refresh or reload — so a command queued by ANOTHER process goes out at the latest on the
 // first poll after the next refresh (TTL + the device's poll interval).
-import type { TerminalDevice } from '../services/terminal.service';
+import type { TerminalDevice } from '../services/terminals/terminal.service';
 
 interface Entry {
   device: TerminalDevice;

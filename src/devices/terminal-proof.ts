@@ -3,8 +3,8 @@
 // (`Cookie: token=md5(RegistryCode + SN + SessionID)`, known only to the terminal we registered) and
 // the vendor's `pushcommkey` (sent in the handshake, compared with the value an admin set). On top
 // of either, a device may restrict where its requests come from (allowed source CIDRs).
-import { cidrMatcher } from '../services/source-address';
-import type { TerminalDevice } from '../services/terminal.service';
+import { cidrMatcher } from '../kernel/source-address';
+import type { TerminalDevice } from '../services/terminals/terminal.service';
 import { checkPushCommKey, checkSessionToken, tokenFromCookie, type IclockQuery } from './protocol';
 
 /** `valid`: the session's token; `missing`: no token cookie; `wrong`: another (or malformed) token, or a token where no session exists. */

@@ -3,15 +3,15 @@
 // protocol expects. Punches and door events (ATTLOG, rtlog) are stored here; templates (OPERLOG,
 // BIODATA, tabledata) are stored per employee (employee-template.service.ts).
 import type { DoorStateSnapshot } from '../entities/device.entity';
-import type { RequestContext } from '../services/context';
-import { ATTLOG_CHUNK, ingestAttlog, ingestRtlog } from '../services/terminal-ingest.service';
-import { applyDoorStates } from '../services/door-state.service';
-import { noteClockReading } from '../services/device-clock.service';
-import { concludeClockSyncs } from '../services/device-action.service';
-import { recordReportedUsers } from '../services/user-reconcile.service';
-import { recordDoorStates, recordReportedOptions, type TerminalDevice } from '../services/terminal.service';
+import type { RequestContext } from '../services/shared/context';
+import { ATTLOG_CHUNK, ingestAttlog, ingestRtlog } from '../services/terminals/terminal-ingest.service';
+import { applyDoorStates } from '../services/access/door-state.service';
+import { noteClockReading } from '../services/fleet/device-clock.service';
+import { concludeClockSyncs } from '../services/fleet/device-action.service';
+import { recordReportedUsers } from '../services/sync/user-reconcile.service';
+import { recordDoorStates, recordReportedOptions, type TerminalDevice } from '../services/terminals/terminal.service';
 import { attachCommandResultFields } from '../services/commands/command-queue';
-import { recordTerminalTemplates } from '../services/employee-template.service';
+import { recordTerminalTemplates } from '../services/directory/employee-template.service';
 import { uploadSlots } from './upload-slots';
 import { biodataTemplate, operlogTemplates, tableDataTemplates } from './uploaded-templates';
 import {

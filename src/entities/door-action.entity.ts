@@ -7,7 +7,7 @@ import { Workspace } from './workspace.entity';
 /** A remote door opening requested through the API; its status follows its terminal command. */
 @Entity({ tableName: 'door_action' })
 @Index({ name: 'door_action_workspace_index', properties: ['workspaceId'] })
-// The per-terminal bound counts a device's pending actions (src/services/pending-action-bound.ts).
+// The per-terminal bound counts a device's pending actions (src/services/commands/pending-action-bound.ts).
 @Index({
   name: 'door_action_pending_index',
   expression: `create index "door_action_pending_index" on "door_action" ("device_id") where "status" in ('queued', 'sent')`,
@@ -46,7 +46,7 @@ export class DoorAction {
   @Property({ type: 'integer', nullable: true })
   returnCode?: number | null;
 
-  /** Why it is where it is once concluded or retried (src/services/action-status-detail.ts); null otherwise. */
+  /** Why it is where it is once concluded or retried (src/services/fleet/action-status-detail.ts); null otherwise. */
   @Property({ length: 32, nullable: true })
   statusDetail?: string | null;
 

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { DomainError } from '../errors/domain-error';
 import { EventStream } from './event-stream';
 import { eventsAfter, firstRowAfter, type EventRow } from './event-batch';
+import type { RequestContext } from '../services/shared/context';
 import type { StoredEvent } from './event-types';
 import { ATTENDANCE_CHANNEL, EVENT_CHANNEL, EVENT_ID_SHIFT, WEBHOOK_CHANNEL } from './outbox';
 
@@ -28,6 +29,9 @@ const HELD_RETRY_MS = 5;
  * visible in that snapshot) or rolled back.
  */
 export const DELIVERABLE_BELOW = `pg_snapshot_xmin(pg_current_snapshot())::text::bigint * ${2 ** EVENT_ID_SHIFT}`;
+
+/** What a GraphQL subscription's resolvers get: the request context and the live event feed. */
+export type SubscriptionContext = RequestContext & { events: EventFeed };
 
 export interface FeedSubscription {
   workspaceId: number;

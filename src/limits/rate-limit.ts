@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { NextFunction, Request, Response } from 'express';
 import { DomainError } from '../errors/domain-error';
-import { sendError } from '../rest/error-response';
+import { sendError } from '../errors/error-response';
 import type { TokenBuckets } from './token-bucket';
 
 /**

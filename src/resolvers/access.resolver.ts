@@ -1,7 +1,7 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/context';
-import * as levels from '../services/access-level.service';
-import * as schedules from '../services/access-schedule.service';
+import type { RequestContext } from '../services/shared/context';
+import * as levels from '../services/access/access-level.service';
+import * as schedules from '../services/access/access-schedule.service';
 import { pageRequest, toConnection } from '../schema/connection';
 import { ConnectionArgs } from '../schema/connection';
 import { EmployeeRefInput } from '../schema/area.type';

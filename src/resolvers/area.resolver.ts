@@ -1,7 +1,7 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../services/context';
-import * as areas from '../services/area.service';
-import { employeeViews } from '../services/employee.service';
+import type { RequestContext } from '../services/shared/context';
+import * as areas from '../services/directory/area.service';
+import { employeeViews } from '../services/directory/employee.service';
 import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';
 import { AreaConnection, AreasArgs, AreaType, CreateAreaInput, DeviceRefInput, EmployeeRefInput, UpdateAreaInput } from '../schema/area.type';
 import { DeviceConnection, DeviceType } from '../schema/device.type';

@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../services/context';
-import * as assignments from '../services/assignment.service';
+import type { RequestContext } from '../services/shared/context';
+import * as assignments from '../services/sync/assignment.service';
 import { DeviceRefInput, EmployeeRefInput } from '../schema/area.type';
 import { AssignmentConnection, AssignmentType, DevicePermissionInput, EmployeePermissionInput } from '../schema/assignment.type';
 import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';

@@ -1,6 +1,6 @@
 import { Args, Authorized, Ctx, Query, Resolver } from 'type-graphql';
-import { listAuditEvents } from '../services/audit.service';
-import type { RequestContext } from '../services/context';
+import { listAuditEvents } from '../services/shared/audit.service';
+import type { RequestContext } from '../services/shared/context';
 import { AuditEventConnection, AuditEventsArgs, AuditEventType } from '../schema/audit-event.type';
 import { pageRequest, toConnection } from '../schema/connection';
 

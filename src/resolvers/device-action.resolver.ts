@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../services/context';
-import * as actions from '../services/device-action.service';
+import type { RequestContext } from '../services/shared/context';
+import * as actions from '../services/fleet/device-action.service';
 import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';
 import { CreateDeviceActionInput, DeviceActionConnection, DeviceActionType } from '../schema/device-action.type';
 

@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/context';
-import { listDeviceCommands } from '../services/device-command-list.service';
+import type { RequestContext } from '../services/shared/context';
+import { listDeviceCommands } from '../services/commands/device-command-list.service';
 import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';
 import { DeviceCommandConnection, DeviceCommandType } from '../schema/device-command.type';
 

@@ -1,10 +1,10 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Device } from '../entities';
-import { deviceCapabilities } from '../services/door.service';
-import { deviceSyncState, type DeviceSyncState } from '../services/device-sync-state.service';
-import type { RequestContext } from '../services/context';
-import * as devices from '../services/device.service';
-import * as pairing from '../services/terminal-pairing.service';
+import { deviceCapabilities } from '../services/access/door.service';
+import { deviceSyncState, type DeviceSyncState } from '../services/sync/device-sync-state.service';
+import type { RequestContext } from '../services/shared/context';
+import * as devices from '../services/terminals/device.service';
+import * as pairing from '../services/terminals/terminal-pairing.service';
 import { pageRequest, toConnection } from '../schema/connection';
 import { CreateDeviceInput, DeviceCapabilitiesType, DevicePairing, DeviceConnection, DevicesArgs, DeviceSyncStateType, DeviceType, UpdateDeviceInput } from '../schema/device.type';
 

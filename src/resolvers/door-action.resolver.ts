@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../services/context';
-import * as doorActions from '../services/door-action.service';
+import type { RequestContext } from '../services/shared/context';
+import * as doorActions from '../services/access/door-action.service';
 import { DoorActionType, UnlockDoorInput } from '../schema/door-action.type';
 
 @Resolver(() => DoorActionType)

@@ -1,6 +1,6 @@
 import { Args, Authorized, Ctx, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/context';
-import { listDoorEvents } from '../services/door-event.service';
+import type { RequestContext } from '../services/shared/context';
+import { listDoorEvents } from '../services/access/door-event.service';
 import { pageRequest, toConnection } from '../schema/connection';
 import { DoorEventConnection, DoorEventsArgs, DoorEventType } from '../schema/door-event.type';
 

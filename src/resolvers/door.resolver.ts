@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Door } from '../entities';
-import type { RequestContext } from '../services/context';
-import * as doors from '../services/door.service';
+import type { RequestContext } from '../services/shared/context';
+import * as doors from '../services/access/door.service';
 import { DoorActionType } from '../schema/door-action.type';
 import { DoorActionInput, DoorStateType, DoorType, UpdateDoorInput } from '../schema/door.type';
 

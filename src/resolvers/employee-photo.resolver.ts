@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/context';
-import * as photos from '../services/employee-photo.service';
+import type { RequestContext } from '../services/shared/context';
+import * as photos from '../services/directory/employee-photo.service';
 import { EmployeePhotoContentType, EmployeePhotoStatusType, EmployeePhotoType } from '../schema/employee-photo.type';
 
 @Resolver(() => EmployeePhotoType)

@@ -1,8 +1,8 @@
 import { Args, Authorized, Resolver, Root, Subscription } from 'type-graphql';
 import { DomainError } from '../errors/domain-error';
-import type { EventFeed } from '../events/event-feed';
+import type { SubscriptionContext } from '../events/event-feed';
 import { publicEventId, type StoredEvent } from '../events/event-types';
-import { renameKeys, snakeToCamel } from '../schema/case';
+import { renameKeys, snakeToCamel } from '../kernel/case';
 import {
   DeviceActionUpdatedArgs,
   DeviceActionUpdatedEvent,
@@ -21,12 +21,11 @@ import {
   PunchCreatedEvent,
 } from '../schema/event.type';
 import type { DayRecord } from '../services/attendance/day-store';
-import { workspaceOf, type RequestContext } from '../services/context';
+import { workspaceOf } from '../services/shared/context';
 import { attendanceDayObject } from './timesheet.resolver';
-import { deviceActionFromEvent as deviceActionObject } from '../services/device-action.service';
+import { deviceActionFromEvent as deviceActionObject } from '../services/fleet/device-action.service';
 
 /** graphql-ws operations get the request context plus this process's event feed. */
-export type SubscriptionContext = RequestContext & { events: EventFeed };
 
 const DATE_FIELDS = new Set(['punchTime', 'receivedAt', 'createdAt', 'timestamp', 'sentAt', 'completedAt', 'expiresAt', 'openedAt', 'at']);
 

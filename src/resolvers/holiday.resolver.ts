@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/context';
-import * as holidays from '../services/holiday.service';
+import type { RequestContext } from '../services/shared/context';
+import * as holidays from '../services/attendance/holiday.service';
 import { pageRequest, toConnection } from '../schema/connection';
 import { CreateHolidayInput, HolidayConnection, HolidayListArgs, HolidayType, UpdateHolidayInput } from '../schema/holiday.type';
 

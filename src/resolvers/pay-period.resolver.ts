@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/context';
-import * as periods from '../services/pay-period.service';
+import type { RequestContext } from '../services/shared/context';
+import * as periods from '../services/attendance/pay-period.service';
 import { pageRequest, toConnection } from '../schema/connection';
 import { CreatePayPeriodInput, PayPeriodConnection, PayPeriodListArgs, PayPeriodType, UpdatePayPeriodInput } from '../schema/pay-period.type';
 

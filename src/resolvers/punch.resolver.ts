@@ -1,8 +1,8 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/context';
-import * as punches from '../services/punch.service';
-import { voidPunch } from '../services/punch-void.service';
+import type { RequestContext } from '../services/shared/context';
+import * as punches from '../services/attendance/punch.service';
+import { voidPunch } from '../services/attendance/punch-void.service';
 import { pageRequest, toConnection } from '../schema/connection';
 import { CreatePunchInput, CreatePunchPayload, PunchConnection, PunchesArgs, PunchType } from '../schema/punch.type';
 

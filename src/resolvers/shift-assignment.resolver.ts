@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/context';
-import * as assignments from '../services/shift-assignment.service';
+import type { RequestContext } from '../services/shared/context';
+import * as assignments from '../services/attendance/shift-assignment.service';
 import { pageRequest, toConnection } from '../schema/connection';
 import {
   CreateShiftAssignmentInput,

@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/context';
-import * as shifts from '../services/shift.service';
+import type { RequestContext } from '../services/shared/context';
+import * as shifts from '../services/attendance/shift.service';
 import { pageRequest, toConnection } from '../schema/connection';
 import { CreateShiftInput, ShiftConnection, ShiftListArgs, ShiftType, UpdateShiftInput } from '../schema/shift.type';
 

@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/context';
-import * as states from '../services/verification-state.service';
+import type { RequestContext } from '../services/shared/context';
+import * as states from '../services/directory/verification-state.service';
 import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';
 import {
   CreateVerificationStateInput,

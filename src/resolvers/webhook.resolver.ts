@@ -12,8 +12,8 @@ import {
   WebhookEndpointConnection,
   WebhookEndpointType,
 } from '../schema/webhook.type';
-import type { RequestContext } from '../services/context';
-import * as webhooks from '../services/webhook.service';
+import type { RequestContext } from '../services/shared/context';
+import * as webhooks from '../services/webhooks/webhook.service';
 
 /** The secret leaves the service only in create and rotate answers. */
 const endpointOut = (endpoint: WebhookEndpoint & { secretOnce?: string }): WebhookEndpointType => ({ ...endpoint, secret: endpoint.secretOnce ?? null });

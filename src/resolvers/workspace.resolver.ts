@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/context';
-import * as workspaces from '../services/workspace.service';
+import type { RequestContext } from '../services/shared/context';
+import * as workspaces from '../services/directory/workspace.service';
 import { CreateWorkspaceInput, CreateWorkspacePayload, UpdateWorkspaceInput, WorkspacePlanInput, WorkspaceType } from '../schema/workspace.type';
 
 @Resolver(() => WorkspaceType)

@@ -1,7 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { DomainError } from '../errors/domain-error';
-import { finishWrite, recordWrite } from '../services/audit.service';
-import type { RequestContext } from '../services/context';
+import { finishWrite, recordWrite } from '../services/shared/audit.service';
+import type { RequestContext } from '../services/shared/context';
 
 /**
  * Every mutation, from GraphQL or from a REST route (both execute this schema), is written to the

@@ -3,8 +3,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { Metrics } from '../observability/metrics';
-import { authenticate } from '../services/api-key.service';
-import type { RequestContext } from '../services/context';
+import { authenticate } from '../services/identity/api-key.service';
+import type { RequestContext } from '../services/shared/context';
 
 /**
  * The one way a request context is made, for Apollo, graphql-ws and the REST surface alike:

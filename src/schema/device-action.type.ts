@@ -1,6 +1,6 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
-import { DEVICE_ACTION_TYPES } from '../services/device-action.service';
+import { DEVICE_ACTION_TYPES } from '../services/fleet/device-action.service';
 import { Connection } from './connection';
 import { ActionStatusDetail, STATUS_DETAIL_DESCRIPTION } from './door-action.type';
 

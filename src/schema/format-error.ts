@@ -2,6 +2,7 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { isDatabaseUnavailable } from '../errors/database-unavailable';
 import { DomainError } from '../errors/domain-error';
+import { toPublicError } from '../errors/public-error';
 
 /**
  * One error shape for GraphQL: domain errors keep their code and field details; errors GraphQL
@@ -10,20 +11,17 @@ import { DomainError } from '../errors/domain-error';
  */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, options: { production: boolean }) {
   const original = unwrapResolverError(error);
-  if (original instanceof DomainError) {
+  if (original instanceof DomainError || isDatabaseUnavailable(original)) {
+    const publicError = toPublicError(original, options);
     return {
-      message: original.message,
+      message: publicError.message,
       locations: formatted.locations,
       path: formatted.path,
-      extensions: { code: original.code, details: original.details, ...(original.retryAfterSeconds !== undefined ? { retryAfter: original.retryAfterSeconds } : {}) },
-    };
-  }
-  if (isDatabaseUnavailable(original)) {
-    return {
-      message: 'The database is unavailable for a moment; nothing was changed. Retry shortly.',
-      locations: formatted.locations,
-      path: formatted.path,
-      extensions: { code: 'service_unavailable' },
+      extensions: {
+        code: publicError.code,
+        ...(publicError.details.length > 0 || original instanceof DomainError ? { details: publicError.details } : {}),
+        ...(publicError.retryAfterSeconds !== undefined ? { retryAfter: publicError.retryAfterSeconds } : {}),
+      },
     };
   }
   if (formatted.extensions?.maxDepth !== undefined || formatted.extensions?.maxFields !== undefined) {
@@ -35,10 +33,7 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
     const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
     return { ...formatted, extensions: options.production ? extensions : formatted.extensions };
   }
-  return {
-    message: options.production ? 'Internal error.' : formatted.message,
-    locations: formatted.locations,
-    path: formatted.path,
-    extensions: { code: 'internal_error' },
-  };
+  // Unexpected: graphql-http-guard.ts logs it with the request id; the client gets internal_error.
+  const publicError = toPublicError(original, options);
+  return { message: publicError.message, locations: formatted.locations, path: formatted.path, extensions: { code: publicError.code } };
 }

@@ -5,10 +5,10 @@ import type { NextFunction, Request, Response } from 'express';
 import { GraphQLError } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { DomainError } from '../errors/domain-error';
-import { sendError } from '../rest/error-response';
+import { sendError } from '../errors/error-response';
 import { statusOf } from '../errors/error-codes';
 import { isDatabaseUnavailable } from '../errors/database-unavailable';
-import type { RequestContext } from '../services/context';
+import type { RequestContext } from '../services/shared/context';
 
 const ALLOWED_METHODS = 'GET, POST';
 /** Headers a browser cannot send cross-site without a CORS preflight (Apollo's CSRF rule). */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { formatLocalTime } from '../../src/devices/protocol';
-import { CLOCK_SYNC_TOLERANCE_SECONDS } from '../../src/services/device-action.service';
+import { CLOCK_SYNC_TOLERANCE_SECONDS } from '../../src/services/fleet/device-action.service';
 import { createWorkspace } from '../support/factories';
 import { gql, rest } from '../support/http';
 import { createTerminalDevice, iclock } from '../support/terminal';

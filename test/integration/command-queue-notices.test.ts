@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { ormOptions } from '../../src/db/orm-config';
-import { commandQueueChanges, notifyCommandsQueued } from '../../src/services/command-queue-changes';
+import { commandQueueChanges, notifyCommandsQueued } from '../../src/services/commands/command-queue-changes';
 import { query } from '../support/service-process';
 import { startTestApp, type TestApp } from '../support/test-app';
 

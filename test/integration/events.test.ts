@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { EVENT_ID_SHIFT, recordEvent, recordEvents } from '../../src/events/outbox';
 import { SimulatedTerminal } from '../../src/simulator';
-import type { RequestContext } from '../../src/services/context';
-import { recordPunches } from '../../src/services/punch.service';
+import type { RequestContext } from '../../src/services/shared/context';
+import { recordPunches } from '../../src/services/attendance/punch.service';
 import { PunchRecordType } from '../../src/entities/punch.entity';
 import { subscribe, wsClient } from '../support/events';
 import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';

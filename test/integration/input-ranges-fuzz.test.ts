@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { getNamedType, getNullableType, isEnumType, isInputObjectType, isListType, isNonNullType, isObjectType, isAbstractType, type GraphQLArgument, type GraphQLField, type GraphQLInputType, type GraphQLInputField } from 'graphql';
 import { routeTable } from '../../src/rest/route-table';
 import type { RestRoute } from '../../src/rest/route';
-import { buildTimegateSchema } from '../../src/schema/build-schema';
+import { buildTimegateSchema } from '../../src/build-schema';
 import { createArea, createCompany, createDevice, createEmployee, createWorkspace } from '../support/factories';
 import { rest } from '../support/http';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';

@@ -14,7 +14,7 @@ import {
 } from 'graphql';
 import { routeTable } from '../../src/rest/route-table';
 import type { RestRoute } from '../../src/rest/route';
-import { buildTimegateSchema } from '../../src/schema/build-schema';
+import { buildTimegateSchema } from '../../src/build-schema';
 import { createCompany, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gql, gqlData, rest } from '../support/http';
 import { workspaceSnapshot } from '../support/snapshot';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { RequestContext } from '../../src/services/context';
+import type { RequestContext } from '../../src/services/shared/context';
 import { enqueueCommand } from '../../src/services/commands/command-queue';
 import { createEmployee, createWorkspace } from '../support/factories';
 import { rest } from '../support/http';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import net from 'node:net';
 import { uploadSlots } from '../../src/devices/upload-slots';
-import { ATTLOG_CHUNK } from '../../src/services/terminal-ingest.service';
+import { ATTLOG_CHUNK } from '../../src/services/terminals/terminal-ingest.service';
 import { readOutbox } from '../support/events';
 import { createWorkspace } from '../support/factories';
 import { createTerminalDevice, eventually, iclock } from '../support/terminal';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { camelToSnake, renameKeys } from '../../src/schema/case';
+import { camelToSnake, renameKeys } from '../../src/kernel/case';
 import { gql, rest } from './http';
 
 /**

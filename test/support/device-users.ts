@@ -1,6 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ormOptions } from '../../src/db/orm-config';
-import { pendingDeviceUsers } from '../../src/services/device-user.service';
+import { pendingDeviceUsers } from '../../src/services/sync/device-user.service';
 
 /** Direct read access to the desired-state table, as the terminal service will have it. */
 export class DeviceUserTable {

@@ -3,82 +3,158 @@ import path from 'node:path';
 import { expect } from 'chai';
 
 /**
- * The layering of architecture.md, checked by a test rather than by review: each rule names the
- * folder, what its files must not import or do, and why.
+ * The layering of docs/architecture.md, checked by a test rather than by review. Every file under
+ * src belongs to a unit (a folder; a capability folder of src/services; the composition roots at the
+ * top). ARROWS says which units a unit may import at run time (`import type` brings no dependency);
+ * the table "Who may import whom" in docs/architecture.md must say the same.
  */
 const src = path.resolve(__dirname, '..', '..', '..', 'src');
+const architecture = path.resolve(__dirname, '..', '..', '..', 'docs', 'architecture.md');
 
-function sources(folder: string): { file: string; text: string }[] {
-  const dir = path.join(src, folder);
-  return fs
-    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts'))
-    .map((f) => ({ file: path.join(folder, f), text: fs.readFileSync(path.join(dir, f), 'utf8') }));
+/** Any capability folder of src/services (directory, terminals, commands, attendance, …). */
+const CAPABILITIES = 'services/*';
+const KERNEL = ['kernel', 'errors'];
+const FOUNDATION = [...KERNEL, 'config', 'db', 'entities'];
+
+const ARROWS: Record<string, string[]> = {
+  kernel: [],
+  errors: ['kernel'],
+  config: KERNEL,
+  entities: KERNEL,
+  db: [...KERNEL, 'config', 'entities'],
+  'devices/protocol': ['kernel'],
+  'services/shared': FOUNDATION,
+  [CAPABILITIES]: [...FOUNDATION, 'devices/protocol', 'events', 'services/shared', CAPABILITIES],
+  events: [...FOUNDATION, 'limits', 'services/shared'],
+  limits: [...KERNEL, 'config'],
+  jobs: [...FOUNDATION, 'services/shared', CAPABILITIES],
+  observability: [...FOUNDATION, 'jobs'],
+  devices: [...FOUNDATION, 'devices/protocol', 'events', 'jobs', 'limits', 'observability', 'services/shared', CAPABILITIES],
+  schema: [...FOUNDATION, 'events', 'limits', 'observability', 'services/shared', CAPABILITIES],
+  resolvers: [...KERNEL, 'config', 'events', 'schema', 'services/shared', CAPABILITIES],
+  rest: [...KERNEL, 'config', 'events', 'limits', 'schema', 'services/shared', CAPABILITIES],
+  web: [...KERNEL, 'config'],
+  simulator: ['kernel', 'devices/protocol'],
+};
+/** Composition roots (app.ts, main.ts, build-schema.ts, …) and the CLI wire everything together. */
+const UNCHECKED = new Set(['(root)', 'cli', 'console']);
+
+function unitOf(file: string): string {
+  const parts = file.split('/');
+  if (parts.length === 1) return '(root)';
+  if (parts[0] === 'services') return parts.length > 2 && parts[1] !== 'shared' ? CAPABILITIES : parts.length > 2 ? 'services/shared' : '(services root)';
+  if (parts[0] === 'devices' && parts[1] === 'protocol') return 'devices/protocol';
+  return parts[0]!;
 }
+
+const files = fs
+  .readdirSync(src, { recursive: true, encoding: 'utf8' })
+  .filter((f) => /\.tsx?$/.test(f))
+  .map((f) => ({ file: f.split(path.sep).join('/'), text: fs.readFileSync(path.join(src, f), 'utf8') }));
+const known = new Set(files.map((f) => f.file));
 
 /** Value imports only: `import type` brings no dependency at run time. */
 function importsOf(text: string): string[] {
-  return [...text.matchAll(/^import(?! type)[\s\S]*?from '([^']+)';/gm)].map((m) => m[1]);
+  return [...text.matchAll(/^(?:import|export)(?! type)[^;]*?from '([^']+)';/gm)].map((m) => m[1]!);
 }
 
-const rules: { folder: string; forbidden: RegExp; why: string; code?: RegExp }[] = [
-  { folder: 'entities', forbidden: /^(express|type-graphql|graphql|\.\.\/(schema|resolvers|rest|devices|services|events))/, why: 'entities are persistence only' },
-  { folder: 'services', forbidden: /^(express|type-graphql|\.\.\/(schema|resolvers|rest))/, why: 'business rules know no transport' },
-  { folder: 'devices/protocol', forbidden: /^(?!node:|\.\/)/, why: 'protocol code is pure: text in, typed values out' },
-  {
-    folder: 'rest',
-    forbidden: /^\.\.\/(services\/(?!(idempotency\.service|pagination|validation|context|action-kinds)$)|entities|resolvers)/,
-    why: 'REST routes run GraphQL operations; they call no business service',
-  },
-  {
-    folder: 'devices',
-    forbidden: /^(express|type-graphql|\.\.\/(resolvers|rest|schema))/,
-    code: /\b(ctx\.em|em)\.(find|findOne|create|persist|flush|execute|transactional|remove|count|getKnex)\b/,
-    why: 'the terminal adapter parses, calls services and formats replies; it writes nothing itself',
-  },
-  {
-    folder: 'resolvers',
-    forbidden: /^(express|\.\.\/(entities|rest|devices))/,
-    code: /\b(ctx\.em|em)\.(find|findOne|create|persist|flush|execute|transactional|remove|count)\b/,
-    why: 'a resolver is one service call, with no EntityManager work',
-  },
-];
-
-/** The command queue is a port: engines plug into it (commands/engines.ts); it imports none of them. */
-const QUEUE = 'services/commands/command-queue.ts';
-
-/** A relative import of `file` as a path under src, with its `.ts`. */
-function resolveImport(file: string, target: string): string {
-  return path.join(path.dirname(file), `${target}.ts`);
+/** A relative import of `file` as a file under src, or null for a package. */
+function resolveImport(file: string, target: string): string | null {
+  if (!target.startsWith('.')) return null;
+  const base = path.posix.normalize(path.posix.join(path.posix.dirname(file), target));
+  return [`${base}.ts`, `${base}.tsx`, `${base}/index.ts`].find((c) => known.has(c)) ?? `${base}.ts`;
 }
+
+/** Package imports a unit may not make, whatever its arrows. */
+const FORBIDDEN_PACKAGES: Record<string, RegExp> = {
+  entities: /^(express|type-graphql|graphql)$/,
+  [CAPABILITIES]: /^(express|type-graphql)$/,
+  'services/shared': /^(express|type-graphql)$/,
+  'devices/protocol': /^(?!node:)/,
+  devices: /^(express|type-graphql)$/,
+  resolvers: /^express$/,
+  kernel: /^(express|type-graphql|@mikro-orm\/.*)$/,
+};
+
+/** REST routes run GraphQL operations; the few service modules they use are request plumbing. */
+const REST_SERVICE_MODULES = /^services\/(shared\/(idempotency\.service|pagination|validation|context)|fleet\/action-kinds)\.ts$/;
+
+/** Reading rows is allowed everywhere; these units never write or query through the EntityManager. */
+const NO_ENTITY_MANAGER = /\b(ctx\.em|em)\.(find|findOne|create|persist|flush|execute|transactional|remove|count|getKnex)\b/;
 
 describe('layering', () => {
-  it(`src/${QUEUE}: the command queue imports no engine, and nothing it imports imports it back`, () => {
-    const text = fs.readFileSync(path.join(src, QUEUE), 'utf8');
-    const relative = importsOf(text).filter((t) => t.startsWith('.'));
-    expect(relative.filter((t) => /\.service$|engines$/.test(t)), 'engines imported by the queue').to.deep.equal([]);
-    const cycles = relative.filter((t) => importsOf(fs.readFileSync(path.join(src, resolveImport(QUEUE, t)), 'utf8')).some((i) => /command-queue$/.test(i)));
-    expect(cycles, 'modules the queue imports that import it back').to.deep.equal([]);
+  it('every file imports only the units its unit may import (docs/architecture.md, "Who may import whom")', () => {
+    const offences: string[] = [];
+    for (const { file, text } of files) {
+      const from = unitOf(file);
+      if (UNCHECKED.has(from)) continue;
+      const allowed = ARROWS[from];
+      if (!allowed) {
+        offences.push(`${file}: unit ${from} has no row in ARROWS`);
+        continue;
+      }
+      for (const target of importsOf(text)) {
+        const resolved = resolveImport(file, target);
+        if (resolved === null) {
+          if (FORBIDDEN_PACKAGES[from]?.test(target)) offences.push(`${file} imports the package ${target}`);
+          continue;
+        }
+        const to = unitOf(resolved);
+        if (to !== from && !allowed.includes(to)) offences.push(`${file} (${from}) imports ${resolved} (${to})`);
+        if (from === 'rest' && to.startsWith('services') && !REST_SERVICE_MODULES.test(resolved)) offences.push(`${file}: REST calls the service ${resolved}`);
+      }
+      if ((from === 'devices' || from === 'resolvers') && NO_ENTITY_MANAGER.test(text)) offences.push(`${file} uses the EntityManager`);
+    }
+    expect(offences).to.deep.equal([]);
+  });
+
+  it('src/services holds capability folders only (no loose files)', () => {
+    expect(files.filter(({ file }) => unitOf(file) === '(services root)').map(({ file }) => file)).to.deep.equal([]);
+  });
+
+  it('docs/architecture.md lists the same arrows', () => {
+    const text = fs.readFileSync(architecture, 'utf8');
+    const section = text.slice(text.indexOf('## Who may import whom'));
+    const documented: Record<string, string[]> = {};
+    for (const m of section.matchAll(/^\| `([^`]+)` \| (.*) \|$/gm)) {
+      documented[m[1]!] = [...m[2]!.matchAll(/`([^`]+)`/g)].map((x) => x[1]!).sort();
+    }
+    const expected = Object.fromEntries(Object.entries(ARROWS).map(([unit, to]) => [unit, [...to].sort()]));
+    expect(documented).to.deep.equal(expected);
+  });
+
+  it('there is no import circle between files', () => {
+    const graph = new Map(files.map(({ file, text }) => [file, importsOf(text).map((t) => resolveImport(file, t)).filter((t): t is string => t !== null && known.has(t))]));
+    const state = new Map<string, 'open' | 'done'>();
+    const circles: string[] = [];
+    const visit = (file: string, trail: string[]) => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        circles.push([...trail.slice(trail.indexOf(file)), file].join(' → '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const next of graph.get(file) ?? []) visit(next, [...trail, file]);
+      state.set(file, 'done');
+    };
+    for (const file of graph.keys()) visit(file, []);
+    expect(circles).to.deep.equal([]);
+  });
+
+  it('the command queue is a port: it imports no engine (engines register in commands/engines.ts)', () => {
+    const queue = 'services/commands/command-queue.ts';
+    const text = files.find((f) => f.file === queue)!.text;
+    const engines = importsOf(text)
+      .map((t) => resolveImport(queue, t))
+      .filter((t): t is string => t !== null && (/\.service\.ts$/.test(t) || /engines\.ts$/.test(t)));
+    expect(engines).to.deep.equal([]);
   });
 
   it('only the command queue writes device_command (engines queue through it)', () => {
-    const offences = sources('.')
-      .filter(({ file }) => !file.startsWith('services/commands/') && !file.startsWith('db/migrations') && file !== 'services/device-command-archive.service.ts')
+    const offences = files
+      .filter(({ file }) => !file.startsWith('services/commands/') && !file.startsWith('db/migrations'))
       .filter(({ text }) => /\b(insert\s+into|update|delete\s+from)\s+device_command\b(?!_)/i.test(text))
       .map(({ file }) => file);
     expect(offences).to.deep.equal([]);
   });
-
-  for (const rule of rules) {
-    it(`src/${rule.folder}: ${rule.why}`, () => {
-      const files = sources(rule.folder);
-      expect(files.length, rule.folder).to.be.greaterThan(0);
-      const offences: string[] = [];
-      for (const { file, text } of files) {
-        for (const target of importsOf(text)) if (rule.forbidden.test(target)) offences.push(`${file} imports ${target}`);
-        if (rule.code?.test(text)) offences.push(`${file} uses the EntityManager`);
-      }
-      expect(offences).to.deep.equal([]);
-    });
-  }
 });

@@ -2,7 +2,7 @@
 // out. No database, no clock of its own (`now` is a parameter), so every rule is unit-tested on its
 // own (test/unit/services/compute-days.test.ts). docs/attendance.md states every rule with an example.
 import { formatLocalDateTime, instantToLocal, localTimeToInstant } from '../../devices/protocol';
-import { addDays, datesFrom } from '../calendar-date';
+import { addDays, datesFrom } from '../../kernel/calendar-date';
 
 export type Pairing = 'first_last' | 'alternating' | 'by_state';
 

@@ -6,11 +6,11 @@
 // and a pay period being locked.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ATTENDANCE_CHANNEL, recordEvents, type NewEvent } from '../../events/outbox';
-import { withEm, type RequestContext } from '../context';
-import { executeBound } from '../prepared-statement';
-import { intArray, textArray } from '../sql-arrays';
-import { addDays, datesFrom } from '../calendar-date';
-import { CpuSlice } from '../cpu-slice';
+import { withEm, type RequestContext } from '../shared/context';
+import { executeBound } from '../shared/prepared-statement';
+import { intArray, textArray } from '../shared/sql-arrays';
+import { addDays, datesFrom } from '../../kernel/calendar-date';
+import { CpuSlice } from '../../kernel/cpu-slice';
 import { computeDays, type AttendanceDay, type DayPunch, type Pairing, type ShiftRules } from './compute-days';
 
 /** pg_advisory_xact_lock key of the attendance writers ("tgattend" in ASCII, any constant would do). */

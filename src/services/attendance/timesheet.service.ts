@@ -4,11 +4,11 @@
 // lock, so a read always answers with what the engine says now.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../errors/domain-error';
-import { withEm, workspaceOf, type RequestContext } from '../context';
-import type { Page, PageRequest } from '../pagination';
-import { intArray, textArray } from '../sql-arrays';
-import { CpuSlice } from '../cpu-slice';
-import { FieldChecker, MAX_SPAN_DAYS } from '../validation';
+import { withEm, workspaceOf, type RequestContext } from '../shared/context';
+import type { Page, PageRequest } from '../shared/pagination';
+import { intArray, textArray } from '../shared/sql-arrays';
+import { CpuSlice } from '../../kernel/cpu-slice';
+import { FieldChecker, MAX_SPAN_DAYS } from '../shared/validation';
 import { hasPendingDays, processPendingDays } from './pending-days';
 import { DAY_RECORD_COLUMNS, dayRecordOf, refreshDays, takeAttendanceLock, type DayRecord, type WantedDays } from './day-store';
 

@@ -11,9 +11,9 @@
 // (device, command id), never by position (ATT-DOC on command results; src/devices/PROTOCOL.md).
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { notifyCommandsQueued } from '../command-queue-changes';
-import { type RequestContext, withEm } from '../context';
-import { intArray, textArray } from '../sql-arrays';
+import { notifyCommandsQueued } from './command-queue-changes';
+import { type RequestContext, withEm } from '../shared/context';
+import { intArray, textArray } from '../shared/sql-arrays';
 
 /**
  * Which commands go first at a poll (docs/decisions.md, "Command lanes"):

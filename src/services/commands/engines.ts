@@ -2,11 +2,11 @@
 // outcome handler of its command kinds (and, where a payload is computed at delivery, a renderer).
 // The queue (command-queue.ts) knows none of them; this file is the one place that knows them all,
 // and nothing imports it but the app's start-up (createApp) and tests that use the queue alone.
-import { ACCESS_SCHEDULE_COMMAND_KIND, noteRefusedAccessTables } from '../access-sync.service';
-import { CLOCK_SYNC_COMMAND_KIND, mirrorDeviceActions, renderClockSync } from '../device-action.service';
-import { FACE_PHOTO_COMMAND_KIND, mirrorDeviceUsers, SYNC_COMMAND_KIND } from '../device-sync.service';
-import { mirrorDoorActions } from '../door-action.service';
-import { mirrorFaceEnrollments } from '../face-enrollment.service';
+import { ACCESS_SCHEDULE_COMMAND_KIND, noteRefusedAccessTables } from '../sync/access-sync.service';
+import { CLOCK_SYNC_COMMAND_KIND, mirrorDeviceActions, renderClockSync } from '../fleet/device-action.service';
+import { FACE_PHOTO_COMMAND_KIND, mirrorDeviceUsers, SYNC_COMMAND_KIND } from '../sync/device-sync.service';
+import { mirrorDoorActions } from '../access/door-action.service';
+import { mirrorFaceEnrollments } from '../directory/face-enrollment.service';
 import { registerCommandHandler, registerCommandRenderer } from './command-queue';
 import type { EntityManager } from '@mikro-orm/postgresql';
 

@@ -9,7 +9,7 @@
 // block the rest. Part of the queue: the only other module that writes `device_command`.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { commandByteBudget, packRecordCommands, type RecordFamily } from '../../devices/protocol';
-import { option } from '../sync-commands';
+import { option } from '../sync/sync-commands';
 import { newCommandId, priorityOf, type CommandLane } from './command-queue';
 
 /** The kind of a multi-record command (bulk work: table rows of one kind, many people). */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { TerminalCache, type RefreshSource, type TerminalVersion } from '../../../src/devices/terminal-cache';
 import { DeviceMode, DeviceStatus } from '../../../src/entities/device.entity';
-import type { TerminalDevice } from '../../../src/services/terminal.service';
+import type { TerminalDevice } from '../../../src/services/terminals/terminal.service';
 
 function device(id: number, serialNumber: string, version: string, timeZone = 'UTC'): TerminalDevice {
   return {

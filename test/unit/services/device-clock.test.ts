@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { looksLikeWrongZone } from '../../../src/services/device-clock.service';
+import { looksLikeWrongZone } from '../../../src/services/fleet/device-clock.service';
 
 describe('device clock', () => {
   it('a skew of whole quarter hours, at least half an hour, looks like a wrong time zone; drift does not', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { FACE_RETURN_CODES, photosDue, returnCodeText, type PhotoContext } from '../../../src/services/face-enrollment.service';
-import { syncCommands, terminalOf } from '../../../src/services/sync-commands';
+import { FACE_RETURN_CODES, photosDue, returnCodeText, type PhotoContext } from '../../../src/services/directory/face-enrollment.service';
+import { syncCommands, terminalOf } from '../../../src/services/sync/sync-commands';
 import { parseCommandResults } from '../../../src/devices/protocol';
 
 const row = { pin: '42', previousPin: null, name: 'Ada Lovelace', privilege: 0, present: true };

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { cidrMatcher, clientAddress, invalidCidrs, parseCidr } from '../../../src/services/source-address';
+import { cidrMatcher, clientAddress, invalidCidrs, parseCidr } from '../../../src/kernel/source-address';
 
 describe('source addresses', () => {
   it('reads addresses and CIDRs of both families and names the entries that are neither', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { majorVersion, syncCommands, templateDeleteCommand, templateFits, terminalOf, type SyncTemplate } from '../../../src/services/sync-commands';
-import { normaliseVersion, templateFormat } from '../../../src/services/employee-template.service';
+import { majorVersion, syncCommands, templateDeleteCommand, templateFits, terminalOf, type SyncTemplate } from '../../../src/services/sync/sync-commands';
+import { normaliseVersion, templateFormat } from '../../../src/services/directory/employee-template.service';
 import { encodeZkTime } from '../../../src/devices/protocol';
 
 const TMP = Buffer.from('fingerprint template').toString('base64');

@@ -1,0 +1,55 @@
+import type { Response } from 'express';
+import { DATABASE_RETRY_AFTER_SECONDS } from './database-unavailable';
+import { GraphQLError } from 'graphql';
+import type { Logger } from 'pino';
+import { DomainError, type FieldProblem } from './domain-error';
+import { statusOf } from './error-codes';
+import { toPublicError } from './public-error';
+import { camelToSnake } from '../kernel/case';
+
+export interface RestErrorBody {
+  error: { code: string; message: string; details: FieldProblem[]; request_id: string };
+}
+
+export function errorBody(code: string, message: string, details: FieldProblem[], requestId: string): RestErrorBody {
+  return { error: { code, message, details, request_id: requestId } };
+}
+
+/**
+ * An error answered outside GraphQL execution (authentication, rate limit, body parsing, size): the
+ * REST shape `{error: {...}}`, except on `/graphql`, where every body keeps the GraphQL shape
+ * `{errors: [{message, extensions: {code, ...}}]}` so that GraphQL clients read it as usual.
+ */
+export function sendError(res: Response, error: DomainError, requestId: string): void {
+  const status = statusOf(error.code);
+  if (status === 401) res.setHeader('WWW-Authenticate', 'Bearer');
+  if (status === 503) res.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+  if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+  const path = res.req?.originalUrl?.split('?')[0] ?? '';
+  if (path === '/graphql' || path === '/graphql/') {
+    const retryAfter = error.retryAfterSeconds !== undefined ? { retryAfter: error.retryAfterSeconds } : {};
+    res.status(status).json({ errors: [{ message: error.message, extensions: { code: error.code, details: error.details, requestId, ...retryAfter } }] });
+    return;
+  }
+  res.status(status).json(errorBody(error.code, error.message, error.details, requestId));
+}
+
+/**
+ * Maps any error thrown or returned by GraphQL execution to the domain error the client gets.
+ * Services name fields as GraphQL does (camelCase); REST clients see their own snake_case names.
+ */
+export function toDomainError(error: unknown, logger: Logger, production: boolean): DomainError {
+  const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
+  if (original instanceof DomainError) {
+    if (!(error instanceof GraphQLError)) return original;
+    const snake = (text: string, field: string) => text.split(field).join(field.split('.').map(camelToSnake).join('.'));
+    const details = original.details.map((d) => ({ ...d, field: snake(d.field, d.field), message: snake(d.message, d.field) }));
+    const message = original.details.reduce((text, d) => snake(text, d.field), original.message);
+    return new DomainError(original.code, message, details, original.retryAfterSeconds);
+  }
+  if (original instanceof GraphQLError) {
+    // Variable coercion failures: the body passed JSON Schema but GraphQL still refused a value.
+    return new DomainError('validation_failed', original.message);
+  }
+  return toPublicError(original, { logger, production });
+}

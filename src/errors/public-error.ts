@@ -1,0 +1,31 @@
+import type { Logger } from 'pino';
+import { isDatabaseUnavailable } from './database-unavailable';
+import { DomainError } from './domain-error';
+
+/**
+ * The one mapping from anything thrown to what a client is told, used by REST, GraphQL over HTTP
+ * and GraphQL over WebSocket (and the terminal-free Express error handler):
+ * - a domain error is answered as it is (its code, message, details, Retry-After);
+ * - a database outage is `service_unavailable` (503, Retry-After), and nothing was changed;
+ * - anything else is `internal_error`: logged with its stack, and its message shown to the client
+ *   only outside production (a developer reading a 500 locally wants the cause; a customer must
+ *   not see internals).
+ */
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable for a moment; nothing was changed. Retry shortly.';
+
+export interface PublicErrorOptions {
+  production: boolean;
+  /** Where an unexpected error is logged; omitted when the caller logs it itself. */
+  logger?: Pick<Logger, 'warn' | 'error'>;
+}
+
+export function toPublicError(error: unknown, options: PublicErrorOptions): DomainError {
+  if (error instanceof DomainError) return error;
+  if (isDatabaseUnavailable(error)) {
+    options.logger?.warn({ err: error }, 'database unavailable');
+    return new DomainError('service_unavailable', DATABASE_UNAVAILABLE_MESSAGE);
+  }
+  options.logger?.error({ err: error }, 'unexpected error');
+  const cause = error instanceof Error ? error.message : String(error);
+  return new DomainError('internal_error', options.production ? 'Internal error.' : `Internal error: ${cause}`);
+}

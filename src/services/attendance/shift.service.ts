@@ -1,0 +1,142 @@
+import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import { flushWithStaleMarks, markDaysStale } from './day-store';
+import { Company, Shift, ShiftAssignment, Workspace } from '../../entities';
+import { ShiftPairing } from '../../entities/shift.entity';
+import { DomainError } from '../../errors/domain-error';
+import { workspaceOf, withEm, type RequestContext } from '../shared/context';
+import type { Page, PageRequest } from '../shared/pagination';
+import { FieldChecker, isValidTimeZone, limits } from '../shared/validation';
+
+export interface ShiftInput {
+  companyId?: number | null;
+  name?: string | null;
+  startTime?: string | null;
+  endTime?: string | null;
+  timeZone?: string | null;
+  workdays?: number[] | null;
+  breakMinutes?: number | null;
+  breakAfterMinutes?: number | null;
+  graceInMinutes?: number | null;
+  graceOutMinutes?: number | null;
+  checkInBeforeMinutes?: number | null;
+  checkOutAfterMinutes?: number | null;
+  pairing?: ShiftPairing | null;
+  isDefault?: boolean | null;
+}
+
+const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+/** The minute fields, each with its default and its largest value. */
+const MINUTE_FIELDS = {
+  breakMinutes: { default: 0, max: 720 },
+  breakAfterMinutes: { default: 360, max: 1440 },
+  graceInMinutes: { default: 0, max: 720 },
+  graceOutMinutes: { default: 0, max: 720 },
+  checkInBeforeMinutes: { default: 240, max: 720 },
+  checkOutAfterMinutes: { default: 240, max: 720 },
+} as const;
+const DEFAULT_WORKDAYS = [1, 2, 3, 4, 5];
+
+function checkShift(input: ShiftInput, creating: boolean): void {
+  const check = new FieldChecker();
+  check.text('name', input.name, { max: limits.shiftName, required: creating || input.name !== undefined });
+  if (creating && input.companyId == null) check.add('companyId', 'required', 'companyId is required.');
+  for (const field of ['startTime', 'endTime'] as const) {
+    const value = input[field];
+    if (value == null) {
+      if (creating || value !== undefined) check.add(field, 'required', `${field} is required.`);
+    } else if (!TIME.test(value)) {
+      check.add(field, 'invalid_time', `${field} must be a time of day "HH:MM" from 00:00 to 23:59 (got "${value}").`);
+    }
+  }
+  if (input.timeZone != null && !isValidTimeZone(input.timeZone)) {
+    check.add('timeZone', 'invalid_time_zone', `timeZone must be an IANA time zone name such as "Europe/Berlin" (got "${input.timeZone}").`);
+  }
+  if (input.workdays != null) {
+    const valid = input.workdays.length > 0 && input.workdays.every((d) => Number.isInteger(d) && d >= 1 && d <= 7) && new Set(input.workdays).size === input.workdays.length;
+    if (!valid) check.add('workdays', 'invalid_workdays', 'workdays must list ISO weekdays from 1 (Monday) to 7 (Sunday), each once, at least one.');
+  }
+  for (const [field, rule] of Object.entries(MINUTE_FIELDS) as [keyof typeof MINUTE_FIELDS, { max: number }][]) {
+    const value = input[field];
+    if (value != null && (!Number.isInteger(value) || value < 0 || value > rule.max)) check.add(field, 'out_of_range', `${field} must be a whole number of minutes from 0 to ${rule.max}.`);
+  }
+  check.done();
+}
+
+export async function getShift(ctx: RequestContext, id: number): Promise<Shift> {
+  const shift = await ctx.em.findOne(Shift, { id, workspaceId: workspaceOf(ctx) });
+  if (!shift) throw DomainError.notFound('Shift', id);
+  return shift;
+}
+
+export async function listShifts(ctx: RequestContext, filter: { companyId?: number }, page: PageRequest): Promise<Page<Shift>> {
+  const where: FilterQuery<Shift> = { workspaceId: workspaceOf(ctx) };
+  if (filter.companyId != null) where.companyId = filter.companyId;
+  const [items, totalCount] = await ctx.em.findAndCount(Shift, where, { orderBy: { id: 'asc' }, offset: page.offset, limit: page.limit });
+  return { items, totalCount, offset: page.offset };
+}
+
+/** A company has at most one default shift: making one the default unsets the previous one. */
+async function clearOtherDefaults(ctx: RequestContext, companyId: number, exceptId: number | null): Promise<void> {
+  await ctx.em.nativeUpdate(Shift, { companyId, isDefault: true, ...(exceptId !== null ? { id: { $ne: exceptId } } : {}) }, { isDefault: false });
+}
+
+export async function createShift(ctx: RequestContext, input: ShiftInput): Promise<Shift> {
+  checkShift(input, true);
+  const workspaceId = workspaceOf(ctx);
+  return ctx.em.transactional(async (em) => {
+    const tx = withEm(ctx, em);
+    const company = await em.findOne(Company, { id: input.companyId!, workspaceId });
+    if (!company) throw DomainError.field('companyId', 'not_found', `Company ${input.companyId} does not exist in this workspace.`);
+    const workspace = await em.findOneOrFail(Workspace, { id: workspaceId });
+    if (input.isDefault) await clearOtherDefaults(tx, company.id, null);
+    const shift = em.create(Shift, {
+      workspaceId,
+      companyId: company.id,
+      name: input.name!,
+      startTime: input.startTime!,
+      endTime: input.endTime!,
+      timeZone: input.timeZone ?? workspace.timeZone,
+      workdays: [...(input.workdays ?? DEFAULT_WORKDAYS)].sort((a, b) => a - b),
+      breakMinutes: input.breakMinutes ?? MINUTE_FIELDS.breakMinutes.default,
+      breakAfterMinutes: input.breakAfterMinutes ?? MINUTE_FIELDS.breakAfterMinutes.default,
+      graceInMinutes: input.graceInMinutes ?? MINUTE_FIELDS.graceInMinutes.default,
+      graceOutMinutes: input.graceOutMinutes ?? MINUTE_FIELDS.graceOutMinutes.default,
+      checkInBeforeMinutes: input.checkInBeforeMinutes ?? MINUTE_FIELDS.checkInBeforeMinutes.default,
+      checkOutAfterMinutes: input.checkOutAfterMinutes ?? MINUTE_FIELDS.checkOutAfterMinutes.default,
+      pairing: input.pairing ?? ShiftPairing.first_last,
+      isDefault: input.isDefault ?? false,
+    } as Shift);
+    await em.persist(shift).flush();
+    // A new default shift applies to every employee of the company without an assignment.
+    if (shift.isDefault) await markDaysStale(em as EntityManager, { companyId: company.id }, null, null);
+    return shift;
+  });
+}
+
+/** Changes a shift; it stays in its company (`companyId` is not an update field). */
+export async function updateShift(ctx: RequestContext, id: number, input: Omit<ShiftInput, 'companyId'>): Promise<Shift> {
+  checkShift(input, false);
+  return ctx.em.transactional(async (em) => {
+    const tx = withEm(ctx, em);
+    const shift = await getShift(tx, id);
+    if (input.isDefault) await clearOtherDefaults(tx, shift.companyId, shift.id);
+    const { workdays, ...rest } = input;
+    for (const [key, value] of Object.entries(rest)) if (value != null) (shift as unknown as Record<string, unknown>)[key] = value;
+    if (workdays != null) shift.workdays = [...workdays].sort((a, b) => a - b);
+    await em.flush();
+    // Any stored day of the company may be this shift's (or the default's): all are recomputed, locked periods excepted.
+    await markDaysStale(em as EntityManager, { companyId: shift.companyId }, null, null);
+    return shift;
+  });
+}
+
+/** A shift still assigned to someone is not deleted (its days would silently change). */
+export async function deleteShift(ctx: RequestContext, id: number): Promise<Shift> {
+  const shift = await getShift(ctx, id);
+  const assigned = await ctx.em.count(ShiftAssignment, { shiftId: shift.id });
+  if (assigned > 0) throw new DomainError('resource_in_use', `Shift ${id} has ${assigned} assignment${assigned === 1 ? '' : 's'}; delete or move them first.`);
+  const snapshot = { ...shift };
+  ctx.em.remove(shift);
+  await flushWithStaleMarks(ctx.em as EntityManager, [{ scope: { companyId: shift.companyId }, from: null, to: null }]);
+  return Object.assign(new Shift(), snapshot);
+}

@@ -1,0 +1,112 @@
+import { createAlwaysSchedule } from '../access/access-schedule.service';
+import { Area, Company, Device, Employee, Punch } from '../../entities';
+import { DomainError } from '../../errors/domain-error';
+import { workspaceOf, type RequestContext, withEm } from '../shared/context';
+import type { Page, PageRequest } from '../shared/pagination';
+import { uniqueViolationToDomainError } from '../shared/unique-violation';
+import { FieldChecker, limits } from '../shared/validation';
+import { lockWorkspace } from './workspace.service';
+
+export interface CompanyInput {
+  name?: string | null;
+  code?: string | null;
+}
+
+const uniqueFields = {
+  company_workspace_code_unique: { field: 'code', message: 'Another company of this workspace already has this code.' },
+};
+
+function checkCompany(input: CompanyInput, creating: boolean): void {
+  const check = new FieldChecker();
+  check.text('name', input.name, { max: limits.companyName, required: creating || input.name !== undefined });
+  check.text('code', input.code, { max: limits.companyCode, required: creating || input.code !== undefined });
+  check.done();
+}
+
+/** The company with this id in the caller's workspace; a foreign id is as unknown as a missing one. */
+export async function getCompany(ctx: RequestContext, id: number): Promise<Company> {
+  const company = await ctx.em.findOne(Company, { id, workspaceId: workspaceOf(ctx) });
+  if (!company) throw DomainError.notFound('Company', id);
+  return company;
+}
+
+export async function listCompanies(ctx: RequestContext, page: PageRequest): Promise<Page<Company>> {
+  const [items, totalCount] = await ctx.em.findAndCount(
+    Company,
+    { workspaceId: workspaceOf(ctx) },
+    { orderBy: { id: 'asc' }, offset: page.offset, limit: page.limit },
+  );
+  return { items, totalCount, offset: page.offset };
+}
+
+async function ensureCodeFree(ctx: RequestContext, code: string, exceptId?: number): Promise<void> {
+  const other = await ctx.em.findOne(Company, { workspaceId: workspaceOf(ctx), code });
+  if (other && other.id !== exceptId) throw DomainError.field('code', 'already_taken', uniqueFields.company_workspace_code_unique.message);
+}
+
+export async function createCompany(ctx: RequestContext, input: CompanyInput): Promise<Company> {
+  checkCompany(input, true);
+  const workspaceId = workspaceOf(ctx);
+  try {
+    return await ctx.em.transactional(async (em) => {
+      const workspace = await lockWorkspace(em, workspaceId);
+      const count = await em.count(Company, { workspaceId });
+      if (count >= workspace.maxCompanies) {
+        throw new DomainError(
+          'plan_limit_reached',
+          `This workspace's plan allows ${workspace.maxCompanies} ${workspace.maxCompanies === 1 ? 'company' : 'companies'}; ask the operator to raise the limit.`,
+        );
+      }
+      await ensureCodeFree(withEm(ctx, em), input.code!);
+      const company = em.create(Company, { workspaceId, name: input.name!, code: input.code! } as Company);
+      em.persist(company);
+      await em.flush();
+      createAlwaysSchedule(em, company);
+      await em.flush();
+      return company;
+    });
+  } catch (error) {
+    throw uniqueViolationToDomainError(error, uniqueFields);
+  }
+}
+
+export async function updateCompany(ctx: RequestContext, id: number, input: CompanyInput): Promise<Company> {
+  checkCompany(input, false);
+  const company = await getCompany(ctx, id);
+  if (input.code != null && input.code !== company.code) await ensureCodeFree(ctx, input.code, id);
+  if (input.name != null) company.name = input.name;
+  if (input.code != null) company.code = input.code;
+  try {
+    await ctx.em.flush();
+  } catch (error) {
+    throw uniqueViolationToDomainError(error, uniqueFields);
+  }
+  return company;
+}
+
+/**
+ * Refused while the company still owns employees, devices or areas, or has punches: punches are
+ * never deleted through the API (attendance history), and each names its company.
+ */
+export async function deleteCompany(ctx: RequestContext, id: number): Promise<Company> {
+  const company = await getCompany(ctx, id);
+  const employees = await ctx.em.count(Employee, { companyId: id });
+  const devices = await ctx.em.count(Device, { companyId: id });
+  const areas = await ctx.em.count(Area, { companyId: id });
+  if (employees > 0 || devices > 0 || areas > 0) {
+    throw new DomainError(
+      'resource_in_use',
+      `Company ${id} still owns ${employees} employee(s), ${devices} device(s) and ${areas} area(s); delete or move them first.`,
+    );
+  }
+  if ((await ctx.em.count(Punch, { companyId: id })) > 0) {
+    throw new DomainError('resource_in_use', `Company ${id} has punches; attendance history is kept, so the company cannot be deleted.`);
+  }
+  // Deleted employees with history (stored attendance days) are kept as well, and name their company.
+  if ((await ctx.em.count(Employee, { companyId: id }, { filters: false })) > 0) {
+    throw new DomainError('resource_in_use', `Company ${id} has attendance history of deleted employees; it is kept, so the company cannot be deleted.`);
+  }
+  const snapshot = { ...company };
+  await ctx.em.remove(company).flush();
+  return Object.assign(new Company(), snapshot);
+}

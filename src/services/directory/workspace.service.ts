@@ -1,0 +1,118 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Workspace } from '../../entities';
+import { DomainError } from '../../errors/domain-error';
+import { issueKey, type IssuedApiKey } from '../identity/api-key.service';
+import { workspaceOf, type RequestContext } from '../shared/context';
+import { FieldChecker, isValidTimeZone, limits } from '../shared/validation';
+import { seedDefaultVerificationStates } from './verification-state.service';
+
+export interface WorkspaceInput {
+  name?: string | null;
+  timeZone?: string | null;
+}
+
+export interface PlanLimitsInput {
+  maxCompanies?: number;
+  maxDevices?: number;
+  maxEmployees?: number;
+}
+
+function checkWorkspace(input: WorkspaceInput, creating: boolean): void {
+  const check = new FieldChecker();
+  check.text('name', input.name, { max: limits.workspaceName, required: creating || input.name !== undefined });
+  if (input.timeZone !== undefined && input.timeZone !== null && !isValidTimeZone(input.timeZone)) {
+    check.add('timeZone', 'invalid_time_zone', `timeZone must be an IANA time zone name such as "Europe/Berlin" (got "${input.timeZone}").`);
+  }
+  check.done();
+}
+
+/**
+ * Creates a workspace with its first admin key and its reference data (the default verification
+ * states), in one transaction. The caller decides who may do this.
+ */
+export async function createWorkspaceWithAdminKey(
+  em: EntityManager,
+  input: WorkspaceInput,
+): Promise<{ workspace: Workspace; issued: IssuedApiKey }> {
+  checkWorkspace(input, true);
+  return em.transactional(async (tx) => {
+    const workspace = tx.create(Workspace, { name: input.name!, timeZone: input.timeZone ?? 'UTC' } as Workspace);
+    tx.persist(workspace);
+    await tx.flush();
+    await seedDefaultVerificationStates(tx, workspace.id);
+    const issued = await issueKey(tx, workspace.id, ['admin'], 'admin');
+    return { workspace, issued };
+  });
+}
+
+export function requireOperator(ctx: RequestContext): void {
+  if (ctx.principal.kind !== 'operator') throw new DomainError('forbidden', 'Only the operator key (TIMEGATE_MASTER_KEY) may do this.');
+}
+
+export async function createWorkspace(ctx: RequestContext, input: WorkspaceInput) {
+  requireOperator(ctx);
+  return createWorkspaceWithAdminKey(ctx.em, input);
+}
+
+export async function currentWorkspace(ctx: RequestContext): Promise<Workspace> {
+  return ctx.em.findOneOrFail(Workspace, workspaceOf(ctx));
+}
+
+export async function listWorkspaces(ctx: RequestContext): Promise<Workspace[]> {
+  requireOperator(ctx);
+  return ctx.em.find(Workspace, {}, { orderBy: { id: 'asc' } });
+}
+
+export async function updateWorkspace(ctx: RequestContext, input: WorkspaceInput): Promise<Workspace> {
+  checkWorkspace(input, false);
+  const workspace = await currentWorkspace(ctx);
+  if (input.name != null) workspace.name = input.name;
+  if (input.timeZone != null) workspace.timeZone = input.timeZone;
+  await ctx.em.flush();
+  return workspace;
+}
+
+export async function setWorkspacePlan(ctx: RequestContext, workspaceId: number, input: PlanLimitsInput): Promise<Workspace> {
+  requireOperator(ctx);
+  const check = new FieldChecker();
+  check.positive('maxCompanies', input.maxCompanies);
+  check.positive('maxDevices', input.maxDevices);
+  check.positive('maxEmployees', input.maxEmployees);
+  check.done();
+  const workspace = await ctx.em.findOne(Workspace, workspaceId);
+  if (!workspace) throw DomainError.notFound('Workspace', workspaceId);
+  if (input.maxCompanies !== undefined) workspace.maxCompanies = input.maxCompanies;
+  if (input.maxDevices !== undefined) workspace.maxDevices = input.maxDevices;
+  if (input.maxEmployees !== undefined) workspace.maxEmployees = input.maxEmployees;
+  await ctx.em.flush();
+  return workspace;
+}
+
+/**
+ * First start on an empty database: creates the default workspace and returns its admin key so
+ * that the process can print it once. An advisory lock keeps two processes starting together from
+ * both doing it.
+ */
+export async function bootstrapDefaultWorkspace(em: EntityManager, name: string): Promise<{ workspace: Workspace; key: string } | null> {
+  return em.transactional(async (tx) => {
+    await tx.getConnection().execute('select pg_advisory_xact_lock(7242001)', [], 'all', tx.getTransactionContext());
+    if ((await tx.count(Workspace, {})) > 0) return null;
+    const { workspace, issued } = await createWorkspaceWithAdminKey(tx, { name });
+    return { workspace, key: issued.key };
+  });
+}
+
+/**
+ * Locks the workspace row for the rest of the transaction and returns it, so that a plan-limit
+ * count and the insert it guards cannot interleave with another request's.
+ *
+ * FOR NO KEY UPDATE, not FOR UPDATE: two writers still wait for each other, but the foreign-key
+ * checks of other transactions (FOR KEY SHARE on the workspace row) do not wait for this one. With
+ * FOR UPDATE, an employee creation that then waited for the attendance lock deadlocked with the
+ * attendance worker, which held that lock while its day insert checked its workspace key.
+ */
+export async function lockWorkspace(em: EntityManager, workspaceId: number): Promise<Workspace> {
+  const [row] = await em.execute<Record<string, unknown>[]>('select * from workspace where id = ? for no key update', [workspaceId]);
+  if (!row) throw DomainError.notFound('Workspace', workspaceId);
+  return em.map(Workspace, row);
+}

@@ -1,0 +1,156 @@
+import crypto from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ApiKey, Workspace } from '../../entities';
+import { DomainError } from '../../errors/domain-error';
+import { SCOPES, workspaceOf, type Principal, type RequestContext, type Scope } from '../shared/context';
+import { FieldChecker, limits } from '../shared/validation';
+
+const LIVE_PREFIX = 'tg_live_';
+const SECRET_LENGTH = 40;
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** `tg_live_` + 40 base62 characters (about 238 bits) from the system CSPRNG, without modulo bias. */
+export function generateKey(): string {
+  let secret = '';
+  while (secret.length < SECRET_LENGTH) {
+    for (const byte of crypto.randomBytes(64)) {
+      if (byte < 248 && secret.length < SECRET_LENGTH) secret += BASE62[byte % 62];
+    }
+  }
+  return LIVE_PREFIX + secret;
+}
+
+/** Keys carry ~238 bits of entropy, so a plain SHA-256 is a safe, fast one-way hash for lookup. */
+export function hashKey(key: string): string {
+  return crypto.createHash('sha256').update(key).digest('hex');
+}
+
+/** A created key: the entity plus the secret, which is shown this once and never again. */
+export interface IssuedApiKey {
+  apiKey: ApiKey;
+  key: string;
+}
+
+export async function issueKey(em: EntityManager, workspaceId: number, scopes: Scope[], name: string): Promise<IssuedApiKey> {
+  const key = generateKey();
+  const apiKey = em.create(ApiKey, {
+    workspaceId,
+    name,
+    keyHash: hashKey(key),
+    prefix: key.slice(0, LIVE_PREFIX.length + 4),
+    last4: key.slice(-4),
+    scopes: [...new Set(scopes)],
+  } as ApiKey);
+  em.persist(apiKey);
+  await em.flush();
+  return { apiKey, key };
+}
+
+function timingSafeEqualText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && crypto.timingSafeEqual(left, right);
+}
+
+/**
+ * Resolves `Authorization: Bearer <key>` to a principal, or throws `unauthenticated`. The lookup is
+ * by hash, so a wrong key never reaches a comparison of secrets; the master key is compared in
+ * constant time.
+ */
+export async function authenticate(
+  em: EntityManager,
+  authorization: string | undefined,
+  masterKey: string | null,
+  cacheMs = 0,
+  now = Date.now(),
+): Promise<Principal> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!match) throw new DomainError('unauthenticated', 'Send an API key as `Authorization: Bearer <key>`.');
+  const key = match[1];
+  if (masterKey !== null && timingSafeEqualText(key, masterKey)) return { kind: 'operator' };
+  const hash = hashKey(key);
+  const cached = validKeys.get(hash);
+  if (cached && cached.until > now) return cached.principal;
+  const rows = await em.execute<{ id: number; workspace_id: number; scopes: string[] }[]>(
+    'select id, workspace_id, scopes from api_key where key_hash = ? and revoked_at is null',
+    [hash],
+  );
+  if (rows.length === 0) throw new DomainError('unauthenticated', 'The API key is not valid or has been revoked.');
+  const principal: Principal = { kind: 'workspace', workspaceId: rows[0].workspace_id, keyId: rows[0].id, scopes: rows[0].scopes as Scope[] };
+  if (cacheMs > 0) rememberKey(hash, principal, now + cacheMs);
+  return principal;
+}
+
+/**
+ * Valid keys seen in the last `TIMEGATE_KEY_CACHE_MS` (hash → principal), so that an API request
+ * costs no key lookup. Only valid keys are kept (an unknown key is looked up every time), a
+ * revocation forgets the key in this process at once, and another process stops accepting it
+ * within the cache time. Bounded: when full, the oldest entries go first.
+ */
+const validKeys = new Map<string, { principal: Principal; until: number }>();
+const MAX_CACHED_KEYS = 10_000;
+
+function rememberKey(hash: string, principal: Principal, until: number): void {
+  validKeys.delete(hash);
+  validKeys.set(hash, { principal, until });
+  if (validKeys.size > MAX_CACHED_KEYS) validKeys.delete(validKeys.keys().next().value!);
+}
+
+function forgetKey(keyId: number): void {
+  for (const [hash, entry] of validKeys) {
+    if (entry.principal.kind === 'workspace' && entry.principal.keyId === keyId) validKeys.delete(hash);
+  }
+}
+
+/** Operators act on any workspace they name; a workspace admin only on its own. */
+function targetWorkspace(ctx: RequestContext, workspaceId: number | undefined): number {
+  if (ctx.principal.kind === 'operator') {
+    if (workspaceId === undefined) throw DomainError.field('workspaceId', 'required', 'workspaceId is required for the operator key.');
+    return workspaceId;
+  }
+  const own = workspaceOf(ctx);
+  if (workspaceId !== undefined && workspaceId !== own) throw DomainError.notFound('Workspace', workspaceId);
+  return own;
+}
+
+export async function createApiKey(
+  ctx: RequestContext,
+  input: { workspaceId?: number; name?: string | null; scopes: string[] },
+): Promise<IssuedApiKey> {
+  const check = new FieldChecker();
+  check.text('name', input.name, { max: limits.apiKeyName });
+  if (input.scopes.length === 0) check.add('scopes', 'required', 'Give the key at least one scope.');
+  for (const scope of input.scopes) {
+    if (!SCOPES.includes(scope as Scope)) check.add('scopes', 'invalid_scope', `Unknown scope "${scope}"; scopes are ${SCOPES.join(', ')}.`);
+  }
+  check.done();
+  const workspaceId = targetWorkspace(ctx, input.workspaceId);
+  if (!(await ctx.em.findOne(Workspace, workspaceId))) throw DomainError.notFound('Workspace', workspaceId);
+  return issueKey(ctx.em, workspaceId, input.scopes as Scope[], input.name ?? '');
+}
+
+export async function revokeApiKey(ctx: RequestContext, id: number): Promise<ApiKey> {
+  const apiKey = await ctx.em.findOne(ApiKey, { id });
+  if (!apiKey || (ctx.principal.kind === 'workspace' && apiKey.workspaceId !== ctx.principal.workspaceId)) {
+    throw DomainError.notFound('API key', id);
+  }
+  if (!apiKey.revokedAt) {
+    apiKey.revokedAt = ctx.now();
+    await ctx.em.flush();
+  }
+  forgetKey(apiKey.id);
+  return apiKey;
+}
+
+/** The key of the request itself (the operator key is not an API key: forbidden). */
+export async function currentApiKey(ctx: RequestContext): Promise<ApiKey> {
+  if (ctx.principal.kind !== 'workspace') throw new DomainError('forbidden', 'The operator key is not an API key of a workspace.');
+  return ctx.em.findOneOrFail(ApiKey, { id: ctx.principal.keyId, workspaceId: ctx.principal.workspaceId });
+}
+
+export async function listApiKeys(ctx: RequestContext, workspaceId?: number): Promise<ApiKey[]> {
+  const target = targetWorkspace(ctx, workspaceId);
+  // The operator names a workspace: one that does not exist is an error, not an empty list.
+  if (ctx.principal.kind === 'operator' && !(await ctx.em.findOne(Workspace, target))) throw DomainError.notFound('Workspace', target);
+  return ctx.em.find(ApiKey, { workspaceId: target }, { orderBy: { id: 'asc' } });
+}

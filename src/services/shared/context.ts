@@ -1,0 +1,61 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Config } from '../../config/config';
+import type { Metrics } from '../../observability/metrics';
+import { DomainError } from '../../errors/domain-error';
+
+export const SCOPES = ['read', 'write', 'admin', 'doors:unlock', 'doors:manage'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/**
+ * Who is calling: a key of one workspace, the operator (TIMEGATE_MASTER_KEY, no workspace), or a
+ * terminal on `/iclock/*` (identified by its serial only; terminal services scope by its device row).
+ */
+export type Principal =
+  | { kind: 'workspace'; workspaceId: number; keyId: number; scopes: readonly Scope[] }
+  | { kind: 'operator' }
+  | { kind: 'terminal'; serialNumber: string };
+
+/** Passed first to every service method: who calls, on which EntityManager fork, at what time. */
+export interface RequestContext {
+  principal: Principal;
+  em: EntityManager;
+  requestId: string;
+  logger: Logger;
+  now(): Date;
+  /** The service's settings (timeouts and limits that business rules apply). */
+  config: Config;
+  /** The app's Prometheus counters; absent in scripts and hand-made contexts, which count nothing. */
+  metrics?: Metrics;
+  /** Per-request batch loaders (DataLoader), so a field of every node of a list costs one query. */
+  loaders?: Map<string, unknown>;
+}
+
+/**
+ * The same caller on another EntityManager (a transaction's). Fields are copied one by one rather
+ * than spread, so a context whose fields are getters on its class (the terminal adapter's, which
+ * makes its EntityManager, request id and logger on first use) keeps them.
+ */
+export function withEm(ctx: RequestContext, em: EntityManager): RequestContext {
+  return { principal: ctx.principal, em, requestId: ctx.requestId, logger: ctx.logger, now: ctx.now, config: ctx.config, metrics: ctx.metrics };
+}
+
+/**
+ * `admin` grants everything in its workspace; `write` and `doors:manage` include `read`.
+ * `doors:manage` (who may pass which door when: access levels, schedules, members) is apart from
+ * `write` because a grant is permanent door access, and apart from `doors:unlock` (opening a door
+ * now) so that a key can open doors without being able to change people or grants, and the reverse.
+ * docs/security.md has the scope table.
+ */
+export function hasScope(granted: readonly Scope[], needed: Scope): boolean {
+  if (granted.includes('admin') || granted.includes(needed)) return true;
+  return needed === 'read' && (granted.includes('write') || granted.includes('doors:manage'));
+}
+
+/** The caller's workspace; the operator has none and must name one where an operation allows it. */
+export function workspaceOf(ctx: RequestContext): number {
+  if (ctx.principal.kind !== 'workspace') {
+    throw new DomainError('forbidden', 'This operation acts on a workspace: call it with a key of that workspace.');
+  }
+  return ctx.principal.workspaceId;
+}

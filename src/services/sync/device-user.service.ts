@@ -1,0 +1,174 @@
+import { notifyCommandsQueued } from '../commands/command-queue-changes';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AreaEmployee, Assignment, Device, DeviceUser, Employee } from '../../entities';
+import { SyncStatus, type AccessGrant } from '../../entities/device-user.entity';
+import { levelAccess } from './access-sync.service';
+import { intArray } from '../shared/sql-arrays';
+
+/** Which pairs to recompute: every pair of these devices and every pair of these employees. */
+export interface DeviceUserScope {
+  deviceIds?: number[];
+  employeeIds?: number[];
+}
+
+interface Desired {
+  workspaceId: number;
+  pin: string;
+  name: string;
+  privilege: number;
+  /** Access levels' grants on this terminal; null: no level reaches it (every door, always). */
+  access: AccessGrant[] | null;
+  validFrom: string | null;
+  validUntil: string | null;
+}
+
+const key = (deviceId: number, employeeId: number) => `${deviceId}:${employeeId}`;
+const unique = (ids: number[]) => [...new Set(ids)];
+
+/** The name a terminal shows for an employee. */
+function terminalName(employee: Pick<Employee, 'name' | 'lastname'>): string {
+  return `${employee.name} ${employee.lastname}`.trim();
+}
+
+/**
+ * Brings `device_user` in line with what the devices should hold, for every pair in `scope`.
+ *
+ * The effective set is direct assignments plus area-derived ones (an employee of an area is on
+ * every device of that area with privilege 0); when both exist the direct permission wins. Only
+ * active employees with a pin can be on a terminal. A pair whose desired content changed is set to
+ * `pending`; a pair that must leave a terminal keeps its row with `present = false` until the
+ * terminal service confirms the delete; unchanged rows are left alone (their status stays).
+ *
+ * Call it inside the transaction of the change, after flushing it, with the caller holding the
+ * workspace lock (so two recomputes of the same pairs never interleave).
+ */
+export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserScope, now: Date = new Date()): Promise<void> {
+  const deviceIds = unique(scope.deviceIds ?? []);
+  const employeeIds = unique(scope.employeeIds ?? []);
+  if (deviceIds.length === 0 && employeeIds.length === 0) return;
+  const inScope = (deviceId: number, employeeId: number) => deviceIds.includes(deviceId) || employeeIds.includes(employeeId);
+  const pairFilter = [
+    ...(deviceIds.length ? [{ deviceId: { $in: deviceIds } }] : []),
+    ...(employeeIds.length ? [{ employeeId: { $in: employeeIds } }] : []),
+  ];
+
+  const direct = await em.find(Assignment, { $or: pairFilter });
+  const permissions = new Map(direct.map((a) => [key(a.deviceId, a.employeeId), a.permission]));
+
+  // Area-derived pairs: members of the areas of the scoped devices, devices of the scoped employees' areas.
+  const scopedDevices = deviceIds.length ? await em.find(Device, { id: { $in: deviceIds } }) : [];
+  const scopedAreaIds = unique(scopedDevices.flatMap((d) => (d.areaId ? [d.areaId] : [])));
+  const memberFilter = [
+    ...(scopedAreaIds.length ? [{ areaId: { $in: scopedAreaIds } }] : []),
+    ...(employeeIds.length ? [{ employeeId: { $in: employeeIds } }] : []),
+  ];
+  const memberships = memberFilter.length ? await em.find(AreaEmployee, { $or: memberFilter }) : [];
+  const areaIds = unique(memberships.map((m) => m.areaId));
+  const areaDevices = areaIds.length ? await em.find(Device, { areaId: { $in: areaIds } }) : [];
+  const pairs = new Set(direct.map((a) => key(a.deviceId, a.employeeId)));
+  for (const membership of memberships) {
+    for (const device of areaDevices) {
+      if (device.areaId === membership.areaId && inScope(device.id, membership.employeeId)) pairs.add(key(device.id, membership.employeeId));
+    }
+  }
+
+  // Access levels put their members on the terminals of their doors, with their grants.
+  const levels = await levelAccess(em, { deviceIds, employeeIds });
+  for (const pair of levels.keys()) {
+    const [deviceId, employeeId] = pair.split(':').map(Number) as [number, number];
+    if (inScope(deviceId, employeeId)) pairs.add(pair);
+  }
+
+  const pairList = [...pairs].map((p) => p.split(':').map(Number) as [number, number]);
+  const employees = new Map(
+    (pairList.length ? await em.find(Employee, { id: { $in: unique(pairList.map(([, e]) => e)) } }) : []).map((e) => [e.id, e]),
+  );
+  const desired = new Map<string, Desired>();
+  for (const [deviceId, employeeId] of pairList) {
+    const employee = employees.get(employeeId);
+    if (!employee || !employee.isActive || !employee.pin) continue;
+    desired.set(key(deviceId, employeeId), {
+      workspaceId: employee.workspaceId,
+      pin: employee.pin,
+      name: terminalName(employee),
+      privilege: permissions.get(key(deviceId, employeeId)) ?? 0,
+      access: levels.get(key(deviceId, employeeId))?.grants ?? null,
+      validFrom: levels.get(key(deviceId, employeeId))?.validFrom ?? null,
+      validUntil: levels.get(key(deviceId, employeeId))?.validUntil ?? null,
+    });
+  }
+
+  const existing = await em.find(DeviceUser, { $or: pairFilter });
+  const seen = new Set<string>();
+  const changedDevices = new Set<number>();
+  const markedPending: number[] = [];
+  for (const row of existing) {
+    const pair = key(row.deviceId, row.employeeId);
+    seen.add(pair);
+    const want = desired.get(pair);
+    if (!want) {
+      // Leaves the terminal; the pin snapshot stays: it names the user to delete.
+      if (row.present) {
+        markPending(row, { present: false }, now);
+        markedPending.push(row.id);
+        changedDevices.add(row.deviceId);
+      }
+      continue;
+    }
+    const sameAccess = JSON.stringify(row.access ?? null) === JSON.stringify(want.access) && (row.validFrom ?? null) === want.validFrom && (row.validUntil ?? null) === want.validUntil;
+    if (row.present && row.pin === want.pin && row.name === want.name && row.privilege === want.privilege && sameAccess) continue;
+    const previousPin = row.pin !== want.pin ? (row.previousPin ?? row.pin) : row.previousPin;
+    const { workspaceId: _workspaceId, ...content } = want;
+    markPending(row, { ...content, present: true, previousPin: previousPin === want.pin ? null : previousPin }, now);
+    markedPending.push(row.id);
+    changedDevices.add(row.deviceId);
+  }
+  for (const [pair, want] of desired) {
+    if (seen.has(pair)) continue;
+    const [deviceId, employeeId] = pair.split(':').map(Number);
+    changedDevices.add(deviceId);
+    em.persist(
+      em.create(DeviceUser, {
+        ...want,
+        deviceId,
+        employeeId,
+        present: true,
+        previousPin: null,
+        // A new row: the terminal holds no authorisation of this person yet.
+        sentAccess: [],
+        syncStatus: SyncStatus.pending,
+        returnCode: null,
+        changedAt: now,
+        syncedAt: null,
+      } as unknown as DeviceUser),
+    );
+  }
+  await em.flush();
+  // The flush writes only the columns that differ from the row as it was read. A row read `pending`
+  // whose previous version's commands completed since (another transaction marked it `synced`, for
+  // that version) would keep `synced` under this new version, which would then never be built: the
+  // terminal would keep the old state (a removed access level, say). So the status is written
+  // explicitly, after the flush, which holds these rows' locks until the commit: the completion
+  // either came before (and is overwritten here) or comes after and no longer matches the version.
+  if (markedPending.length > 0) {
+    await em.execute(`update device_user set sync_status = 'pending', return_code = null where id = any(?::int[])`, [intArray(markedPending)]);
+  }
+  // Wakes this process's heartbeat fast path for those devices; other processes see the pending rows
+  // when their device cache entry is reloaded (TIMEGATE_DEVICE_CACHE_TTL_MS).
+  notifyCommandsQueued(em, [...changedDevices]);
+}
+
+function markPending(row: DeviceUser, change: Partial<DeviceUser>, now: Date): void {
+  Object.assign(row, change, { syncStatus: SyncStatus.pending, returnCode: null, changedAt: now });
+}
+
+/** The desired-state rows of some pairs, keyed `deviceId:employeeId` (for listing sync status). */
+export async function deviceUserRows(em: EntityManager, filter: { deviceId?: number; employeeId?: number }): Promise<Map<string, DeviceUser>> {
+  const rows = await em.find(DeviceUser, filter);
+  return new Map(rows.map((row) => [key(row.deviceId, row.employeeId), row]));
+}
+
+/** What a terminal should hold and what is still to do for it: the terminal service's work list. */
+export async function pendingDeviceUsers(em: EntityManager, deviceId: number): Promise<DeviceUser[]> {
+  return em.find(DeviceUser, { deviceId, syncStatus: { $ne: SyncStatus.synced } }, { orderBy: { present: 'asc', id: 'asc' } });
+}
