@@ -1,3 +1,4 @@
+import { LOCK_KEYS } from '../kernel/lock-keys';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -41,7 +42,7 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
 }
 
 /** Arbitrary key of the advisory lock held while migrating. */
-const MIGRATION_LOCK_KEY = 7_412_002;
+const MIGRATION_LOCK_KEY = LOCK_KEYS.migrations;
 
 /**
  * Applies the pending migrations while holding a session advisory lock: processes started together

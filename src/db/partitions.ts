@@ -12,6 +12,7 @@
 // Every step runs under a transaction-scoped advisory lock, so several processes running the same
 // maintenance never race, and with a short lock timeout, so a busy table delays the maintenance to
 // its next run instead of stalling ingestion behind a waiting ACCESS EXCLUSIVE lock.
+import { LOCK_KEYS } from '../kernel/lock-keys';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 export interface PartitionedTable {
@@ -31,7 +32,7 @@ export const PARTITIONED_TABLES: readonly PartitionedTable[] = [
 export const MONTHS_AHEAD = 3;
 
 /** Arbitrary key of the advisory lock that serialises partition changes across processes. */
-const PARTITION_LOCK_KEY = 7_412_001;
+const PARTITION_LOCK_KEY = LOCK_KEYS.partitions;
 
 const NAME = /^(.+)_y(\d{4})m(\d{2})$/;
 

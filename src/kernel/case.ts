@@ -1,18 +1,18 @@
+import { boundedCache } from './cache';
+
 /** Field-name conversion between the REST surface (snake_case) and GraphQL (camelCase). */
 export function snakeToCamel(name: string): string {
   return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
 /** Names already converted: REST answers rename the same few schema field names on every request. */
-const snakeNames = new Map<string, string>();
-const SNAKE_NAMES_KEPT = 2000;
+const snakeNames = boundedCache<string, string>(2000);
 
 export function camelToSnake(name: string): string {
   let snake = snakeNames.get(name);
   if (snake === undefined) {
     snake = name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-    // Bounded, in case a caller ever renames keys that are not schema field names.
-    if (snakeNames.size < SNAKE_NAMES_KEPT) snakeNames.set(name, snake);
+    snakeNames.set(name, snake);
   }
   return snake;
 }
@@ -30,4 +30,10 @@ export function renameKeys(value: unknown, rename: (key: string) => string): unk
     if (Object.hasOwn(value, key)) out[rename(key)] = renameKeys(value[key], rename);
   }
   return out;
+}
+
+/** Renames the top-level keys of an object (event payloads are flat at the top); other values pass. */
+export function renameTopKeys(value: unknown, rename: (key: string) => string): unknown {
+  if (!isPlainObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [rename(k), v]));
 }

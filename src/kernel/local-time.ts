@@ -2,6 +2,8 @@
 // (`YYYY-MM-DD HH:MM:SS`); instants are stored. Zone maths uses Intl only, so every layer (the pure
 // protocol code included) may import this file.
 
+import { boundedCache } from './cache';
+
 /** A wall-clock date-time without zone, as the device sends it. */
 export interface LocalDateTime {
   year: number;
@@ -73,7 +75,7 @@ export function formatLocalDateTime(t: LocalDateTime): string {
   return `${pad(t.year, 4)}-${pad(t.month)}-${pad(t.day)} ${pad(t.hour)}:${pad(t.minute)}:${pad(t.second)}`;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
+const formatters = boundedCache<string, Intl.DateTimeFormat>(1_000);
 
 function formatterFor(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
@@ -111,9 +113,9 @@ function intlOffsetMs(zone: string, wholeMs: number): number {
 }
 
 const HOUR_MS = 3_600_000;
-/** `zone|UTC hour` -> the zone's offset (ms) throughout that hour, or null when it changes within it. */
-const hourOffsets = new Map<string, number | null>();
-const HOUR_OFFSETS_MAX = 200_000;
+/** `zone|UTC hour` -> the zone's offset (ms) throughout that hour, or TRANSITION_HOUR when it changes within it. */
+const TRANSITION_HOUR = Number.NaN;
+const hourOffsets = boundedCache<string, number>(200_000);
 
 /**
  * UTC offset of `zone` at instant `at`, in milliseconds. Intl is asked once per zone and UTC hour
@@ -130,11 +132,10 @@ function offsetMs(zone: string, at: Date): number {
   if (offset === undefined) {
     const first = intlOffsetMs(zone, hour * HOUR_MS);
     const last = intlOffsetMs(zone, hour * HOUR_MS + HOUR_MS - 1000);
-    offset = first === last ? first : null;
-    if (hourOffsets.size >= HOUR_OFFSETS_MAX) hourOffsets.clear();
+    offset = first === last ? first : TRANSITION_HOUR;
     hourOffsets.set(key, offset);
   }
-  return offset ?? intlOffsetMs(zone, whole);
+  return Number.isNaN(offset) ? intlOffsetMs(zone, whole) : offset;
 }
 
 /** The wall-clock time in `zone` at instant `at` (whole seconds). */
@@ -195,6 +196,7 @@ export function localTimeToInstant(local: string | LocalDateTime, zone: string):
  * gap or an overlap) and the seconds are added to the minute's instant. The memo is bounded.
  */
 export function createLocalTimeConverter(maxEntries = 10_000): (local: string, zone: string) => Date {
+  // A memo for one ingest batch (created and dropped with it), not a process cache: plain maps, emptied when full.
   // zone -> wall-clock minute (minutes since 1970 as if UTC) -> the minute's instant (ms). Number
   // keys: a key string per punch would be most of what a conversion allocates.
   const zones = new Map<string, Map<number, number>>();

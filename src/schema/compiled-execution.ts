@@ -5,6 +5,7 @@
 //
 // Apollo Server 4 exposes execution only through its gateway interface: a "gateway" whose load()
 // returns the schema and an executor. This one serves our own schema, never a federated one.
+import { boundedCache } from '../kernel/cache';
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
 import { GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
@@ -18,7 +19,7 @@ const MAX_COMPILED = 500;
  * path (src/schema/repeated-queries.ts). Only ever given documents that passed validation.
  */
 export class CompiledOperations {
-  private readonly compiled = new Map<string, CompiledQuery>();
+  private readonly compiled = boundedCache<string, CompiledQuery>(MAX_COMPILED);
 
   constructor(private readonly schema: GraphQLSchema) {}
 
@@ -30,15 +31,12 @@ export class CompiledOperations {
     // The source text and the operation name identify the compiled function; variables vary per call.
     const key = `${operation.operationName ?? ''}\n${operation.source}`;
     let compiled = this.compiled.get(key);
-    if (compiled) {
-      this.compiled.delete(key);
-    } else {
+    if (!compiled) {
       const result = compileQuery(this.schema, operation.document, operation.operationName ?? undefined);
       if (!isCompiledQuery(result)) return result as ExecutionResult;
       compiled = result;
-      if (this.compiled.size >= MAX_COMPILED) this.compiled.delete(this.compiled.keys().next().value!);
+      this.compiled.set(key, compiled);
     }
-    this.compiled.set(key, compiled);
     const result = (await compiled.query(undefined, context, variables)) as ExecutionResult;
     return result.errors ? { ...result, errors: result.errors.map(asGraphQLError) } : result;
   }

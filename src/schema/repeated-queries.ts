@@ -13,6 +13,7 @@
 // extensions, an Accept header this path does not serve plainly, a refused key, a check that
 // fails, a result with errors) goes on to Apollo, which answers it as it always did, with its error
 // formatting and status codes. Queries read; running one again on Apollo's path changes nothing.
+import { boundedCache } from '../kernel/cache';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { DocumentNode } from 'graphql';
 import type { NextFunction, Request, Response } from 'express';
@@ -40,7 +41,7 @@ interface Remembered {
 }
 
 export class RepeatedQueries {
-  private readonly remembered = new Map<string, Remembered>();
+  private readonly remembered = boundedCache<string, Remembered>(MAX_REMEMBERED);
 
   constructor(
     private readonly deps: {
@@ -59,7 +60,6 @@ export class RepeatedQueries {
           if (operation.operation !== 'query' || typeof request.query !== 'string' || request.extensions) return;
           const key = keyOf(request.query, request.operationName);
           if (this.remembered.has(key)) return;
-          if (this.remembered.size >= MAX_REMEMBERED) this.remembered.delete(this.remembered.keys().next().value!);
           this.remembered.set(key, { source: request.query, document, operationName: request.operationName ?? null });
         },
       }),
@@ -95,10 +95,6 @@ export class RepeatedQueries {
     }
     const result = await this.deps.operations.execute(known, context, variables);
     if (result.errors || result.data == null) return false;
-    // Recently used documents stay remembered longest.
-    const key = keyOf(known.source, known.operationName);
-    this.remembered.delete(key);
-    this.remembered.set(key, known);
     res.status(200).setHeader('Content-Type', contentType);
     // Apollo's serialisation (the result object, then a newline), sent as its Express integration sends it.
     res.send(`${JSON.stringify({ data: result.data })}\n`);

@@ -4,6 +4,7 @@
 // transaction, so two computations of one day never race and an older result never overwrites a
 // newer one: the worker (attendance-worker.ts), a timesheet read that finds days never computed,
 // and a pay period being locked.
+import { LOCK_KEYS } from '../../kernel/lock-keys';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ATTENDANCE_CHANNEL, recordEvents, type NewEvent } from '../../events/outbox';
 import { withEm, type RequestContext } from '../shared/context';
@@ -13,8 +14,8 @@ import { addDays, datesFrom } from '../../kernel/calendar-date';
 import { CpuSlice } from '../../kernel/cpu-slice';
 import { computeDays, type AttendanceDay, type DayPunch, type Pairing, type ShiftRules } from './compute-days';
 
-/** pg_advisory_xact_lock key of the attendance writers ("tgattend" in ASCII, any constant would do). */
-export const ATTENDANCE_LOCK = '7463616474746e64';
+/** pg_advisory_xact_lock key of the attendance writers (src/kernel/lock-keys.ts). */
+export const ATTENDANCE_LOCK = LOCK_KEYS.attendanceWritersHex;
 export const DAY_UPDATED_EVENT = 'attendance.day.updated';
 
 /** employee id -> the local dates to compute. */

@@ -3,12 +3,13 @@
 // device actions, per terminal. Beyond, a new one is refused with 429 `device_queue_full` and a
 // `Retry-After` of the terminal's poll interval (by then it has taken some). Separate counts, so that
 // a flood of device actions never blocks a door action (which the queue's lanes deliver first).
+import { LOCK_SPACES } from '../../kernel/lock-keys';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../errors/domain-error';
 import type { RequestContext } from '../shared/context';
 
 /** Advisory-lock namespace of the per-device count (second key: the device id). */
-const BOUND_LOCK_SPACE = 7242004;
+const BOUND_LOCK_SPACE = LOCK_SPACES.pendingActions;
 
 /**
  * Refuses one more pending action of this kind for the device, in the caller's transaction: the

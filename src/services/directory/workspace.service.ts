@@ -1,3 +1,4 @@
+import { LOCK_KEYS } from '../../kernel/lock-keys';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Workspace } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
@@ -95,7 +96,7 @@ export async function setWorkspacePlan(ctx: RequestContext, workspaceId: number,
  */
 export async function bootstrapDefaultWorkspace(em: EntityManager, name: string): Promise<{ workspace: Workspace; key: string } | null> {
   return em.transactional(async (tx) => {
-    await tx.getConnection().execute('select pg_advisory_xact_lock(7242001)', [], 'all', tx.getTransactionContext());
+    await tx.getConnection().execute('select pg_advisory_xact_lock(?)', [LOCK_KEYS.firstWorkspace], 'all', tx.getTransactionContext());
     if ((await tx.count(Workspace, {})) > 0) return null;
     const { workspace, issued } = await createWorkspaceWithAdminKey(tx, { name });
     return { workspace, key: issued.key };

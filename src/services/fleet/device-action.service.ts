@@ -14,6 +14,7 @@ import { DeviceMode } from '../../entities/device.entity';
 import { DomainError } from '../../errors/domain-error';
 import { recordEvents, type NewEvent } from '../../events/outbox';
 import { addDays, daysBetween } from '../../kernel/calendar-date';
+import { camelToSnake, renameTopKeys, snakeToCamel } from '../../kernel/case';
 import { withEm, workspaceOf, type RequestContext } from '../shared/context';
 import { enqueueCommand } from '../commands/command-queue';
 import type { Page, PageRequest } from '../shared/pagination';
@@ -145,10 +146,7 @@ function view(action: DeviceAction, deviceStatus: string): DeviceActionView {
 }
 
 /** Top-level keys in REST spelling (`startDate` -> `start_date`), as event payloads use. */
-function snakeKeys(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
-}
+const snakeKeys = (value: unknown): unknown => renameTopKeys(value, camelToSnake);
 
 function eventOf(action: {
   workspace_id: number; action_id: string; device_id: number; company_id: number; type: string; options: unknown; status: string; status_detail: string | null;
@@ -463,8 +461,7 @@ export async function concludeClockSyncs(ctx: RequestContext, deviceId: number |
 
 /** A `device.action.updated` payload (REST spelling) as the action the APIs show. */
 export function deviceActionFromEvent(data: Record<string, unknown>): DeviceActionView {
-  const camel = (value: unknown) =>
-    value === null || typeof value !== 'object' ? value : Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]));
+  const camel = (value: unknown) => renameTopKeys(value, snakeToCamel);
   const date = (value: unknown) => (typeof value === 'string' ? new Date(value) : null);
   return {
     actionId: data.action_id as string,

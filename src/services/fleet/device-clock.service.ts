@@ -5,6 +5,7 @@
 // `device.clock_skew` event, re-armed only once the skew is back under the limit. Nothing here ever
 // corrects a clock by itself (a terminal in the wrong zone would be "corrected" forever): that is the
 // operator's `clock.sync` action (device-action.service.ts).
+import { boundedCache } from '../../kernel/cache';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvents } from '../../events/outbox';
 import { withEm, type RequestContext } from '../shared/context';
@@ -17,7 +18,7 @@ const REWRITE_MS = 10 * 60_000;
 const MAX_REMEMBERED = 100_000;
 
 /** This process's last written reading per device: a terminal punching all day costs a write per 10 minutes. */
-const lastWritten = new Map<number, { skew: number; at: number }>();
+const lastWritten = boundedCache<number, { skew: number; at: number }>(MAX_REMEMBERED);
 
 /**
  * A skew that is a whole number of quarter hours (within a minute) and at least half an hour is
@@ -67,7 +68,6 @@ async function writeClockReading(ctx: RequestContext, device: ClockDevice, recor
       [device.id, skew, receivedAt, Math.abs(skew) > limit, device.id],
     );
     if (!row) return false;
-    if (lastWritten.size >= MAX_REMEMBERED) lastWritten.clear();
     lastWritten.set(device.id, { skew, at: receivedAt.getTime() });
     if (row.was_alerted || !row.alerted) return true;
     await recordEvents(withEm(ctx, em), [

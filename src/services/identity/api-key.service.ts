@@ -1,3 +1,4 @@
+import { boundedCache } from '../../kernel/cache';
 import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKey, Workspace } from '../../entities';
@@ -81,25 +82,22 @@ export async function authenticate(
   return principal;
 }
 
+const MAX_CACHED_KEYS = 10_000;
 /**
  * Valid keys seen in the last `TIMEGATE_KEY_CACHE_MS` (hash → principal), so that an API request
  * costs no key lookup. Only valid keys are kept (an unknown key is looked up every time), a
  * revocation forgets the key in this process at once, and another process stops accepting it
- * within the cache time. Bounded: when full, the oldest entries go first.
+ * within the cache time. Bounded: when full, the least recently used go first.
  */
-const validKeys = new Map<string, { principal: Principal; until: number }>();
-const MAX_CACHED_KEYS = 10_000;
+const validKeys = boundedCache<string, { principal: Principal; until: number }>(MAX_CACHED_KEYS);
 
 function rememberKey(hash: string, principal: Principal, until: number): void {
-  validKeys.delete(hash);
   validKeys.set(hash, { principal, until });
-  if (validKeys.size > MAX_CACHED_KEYS) validKeys.delete(validKeys.keys().next().value!);
 }
 
 function forgetKey(keyId: number): void {
-  for (const [hash, entry] of validKeys) {
-    if (entry.principal.kind === 'workspace' && entry.principal.keyId === keyId) validKeys.delete(hash);
-  }
+  const hashes = [...validKeys.entries()].filter(([, entry]) => entry.principal.kind === 'workspace' && entry.principal.keyId === keyId).map(([hash]) => hash);
+  for (const hash of hashes) validKeys.delete(hash);
 }
 
 /** Operators act on any workspace they name; a workspace admin only on its own. */

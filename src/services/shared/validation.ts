@@ -46,7 +46,7 @@ const INVISIBLE_IN_TEXT = /(?![\u200c\u200d])\p{Cf}|(?<![^\s\p{Cf}])[\u200c\u200
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** True when `value` holds a character no text field accepts (controls, separators, lone surrogates, invisible format characters). */
-export function hasForbiddenCharacters(value: string): boolean {
+function hasForbiddenCharacters(value: string): boolean {
   return CONTROL_IN_TEXT.test(value) || INVISIBLE_IN_TEXT.test(value);
 }
 

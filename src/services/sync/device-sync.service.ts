@@ -9,6 +9,7 @@
 // the holder builds); a unique constraint on (device_user_id, version, step) backs that up.
 // Commands go through the command queue (commands/command-queue.ts); their outcome comes back to
 // `mirrorDeviceUsers`, the outcome handler of `user_sync` and `face_photo` commands (commands/engines.ts).
+import { LOCK_SPACES } from '../../kernel/lock-keys';
 import { notifyCommandsQueued } from '../commands/command-queue-changes';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { countCommands, expireSupersededVersions, type CommandLane } from '../commands/command-queue';
@@ -30,7 +31,7 @@ export function syncLane(command: string): CommandLane {
 }
 
 /** Advisory-lock namespace of per-device sync builds (second key: the device id). */
-const SYNC_LOCK_SPACE = 7242002;
+const SYNC_LOCK_SPACE = LOCK_SPACES.deviceSync;
 /**
  * Rows turned into commands per build, so a poll of a device with thousands of changes stays short;
  * large enough that the records of one change (an access level of a few hundred people) travel in

@@ -4,7 +4,7 @@
 // by the device id the serial resolved to.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DOOR_SOURCE_COLUMNS, doorSourceOf, ensureDoors, type DoorSourceRow } from '../access/door.service';
-import { randomBytes } from 'node:crypto';
+import { newRegistryCode, newSessionId } from '../../devices/protocol';
 import { DeviceMode, DeviceStatus, type DoorStateSnapshot } from '../../entities/device.entity';
 import type { RequestContext } from '../shared/context';
 import { executePrepared } from '../shared/prepared-statement';
@@ -218,7 +218,7 @@ export async function recordTemplateAlgorithms(ctx: RequestContext, deviceId: nu
 export async function ensureAccessSession(ctx: RequestContext, deviceId: number): Promise<{ registryCode: string; sessionId: string }> {
   const rows = await ctx.em.execute<{ registry_code: string; session_id: string }[]>(
     `update device set registry_code = coalesce(registry_code, ?), session_id = coalesce(session_id, ?) where id = ? returning registry_code, session_id`,
-    [randomBytes(8).toString('hex'), randomBytes(16).toString('hex').toUpperCase(), deviceId],
+    [newRegistryCode(), newSessionId(), deviceId],
   );
   return { registryCode: rows[0]!.registry_code, sessionId: rows[0]!.session_id };
 }
