@@ -1,6 +1,6 @@
 // Heartbeats per second: `GET /iclock/getrequest` of a registered terminal with nothing queued,
 // against the service (its own process) and, in the same run with the same autocannon settings, a
-// bare node:http server answering `OK`. Also checks that heartbeats do not write the device row. Two 10 s runs of each, interleaved (stack.md §8).
+// bare node:http server answering `OK`. Also checks that heartbeats do not write the device row. Two 10 s runs of each, interleaved (the method of docs/benchmarks.md).
 // Run: npm run build && node dist/bench/heartbeat.js [--duration 10] [--connections 10]
 import 'reflect-metadata';
 import { benchDatabase, createFleet, measureSideBySide, report, spawnServer, spawnService, withClient, numberArg, runScenario } from './support';

@@ -194,14 +194,14 @@ function throughput(results: Awaited<ReturnType<typeof autocannon>>[]): Throughp
   };
 }
 
-/** The §8 method for a figure without a baseline: a 2 s warm-up at the same settings, then one measured run. */
+/** The benchmark method (docs/benchmarks.md) for a figure without a baseline: a 2 s warm-up at the same settings, then one measured run. */
 export async function measure(options: AutocannonOptions, duration: number): Promise<Throughput> {
   await autocannon({ ...options, duration: 2 });
   return throughput([await autocannon({ ...options, duration })]);
 }
 
 /**
- * The §8 method (stack.md: 2 runs x 10 s) for a figure and its baseline: both warmed up 2 s, then
+ * The benchmark method (docs/benchmarks.md: 2 runs x 10 s) for a figure and its baseline: both warmed up 2 s, then
  * `runs` measured runs of each, interleaved (ours, baseline, ours, baseline), so that whatever else
  * the shared machine does (a checkpoint, the page cache writing back the previous scenario's
  * files) falls on both sides. Figures are the mean of the runs; latencies the worst run's.

@@ -44,7 +44,7 @@ import { formatGraphQLError } from './schema/format-error';
 import { legacyJsonStatusPlugin, parseOptions, unstorableInputPlugin, validationRules } from './schema/graphql-rules';
 import { graphqlHttpErrorsPlugin, graphqlHttpGuard } from './schema/graphql-http-guard';
 import { costLimit, costLimitPlugin } from './schema/operation-limits';
-import type { RequestContext } from './services/shared/context';
+import type { RequestContext } from './services/common/context';
 import { bootstrapDefaultWorkspace } from './services/directory/workspace.service';
 import { registerCommandEngines } from './services/commands/engines';
 

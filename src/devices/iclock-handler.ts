@@ -8,7 +8,7 @@ import type http from 'node:http';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics';
-import type { Principal, RequestContext } from '../services/shared/context';
+import type { Principal, RequestContext } from '../services/common/context';
 import { iclockEndpoint, iclockMethods, isIclockMethod, queryParams, type IclockEndpoint, type IclockQuery } from './protocol';
 import { cidrMatcher, clientAddress } from '../kernel/source-address';
 import { terminalRequestKind } from './request-kind';

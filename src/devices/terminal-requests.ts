@@ -2,7 +2,7 @@
 // bodies, headers) live in iclock-handler.ts; parsing and reply texts in ./protocol; database work
 // in the services. A reply is a status and a text body.
 import type { Config } from '../config/config';
-import type { RequestContext } from '../services/shared/context';
+import type { RequestContext } from '../services/common/context';
 import { recordCommandResults, takeCommandsForDelivery } from '../services/commands/command-queue';
 import { buildSyncCommands, markDeviceTemplatesPending } from '../services/sync/device-sync.service';
 import {
@@ -37,7 +37,7 @@ import {
 import type { PresenceBuffer } from './presence-buffer';
 import { sourceAllowed, terminalProof, type TerminalProof } from './terminal-proof';
 import type { TerminalCache } from './terminal-cache';
-import { cutToCodePoints } from '../services/shared/validation';
+import { cutToCodePoints } from '../services/common/validation';
 import { handleAttPhoto, handleCdataUpload, handleQueriedOptions, handleTableData, type Upload } from './upload-handlers';
 
 export interface TerminalRequest {

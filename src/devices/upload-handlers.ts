@@ -3,7 +3,7 @@
 // protocol expects. Punches and door events (ATTLOG, rtlog) are stored here; templates (OPERLOG,
 // BIODATA, tabledata) are stored per employee (employee-template.service.ts).
 import type { DoorStateSnapshot } from '../entities/device.entity';
-import type { RequestContext } from '../services/shared/context';
+import type { RequestContext } from '../services/common/context';
 import { ATTLOG_CHUNK, ingestAttlog, ingestRtlog } from '../services/terminals/terminal-ingest.service';
 import { applyDoorStates } from '../services/access/door-state.service';
 import { noteClockReading } from '../services/fleet/device-clock.service';

@@ -9,7 +9,7 @@
 // object is the other half: the feed hands the same StoredEvent object to every live subscriber of
 // its workspace, so a WeakMap on it keeps each shared result exactly as long as the event lives.
 import { createSourceEventStream, execute, print, type ExecutionArgs, type ExecutionResult } from 'graphql';
-import type { RequestContext } from '../services/shared/context';
+import type { RequestContext } from '../services/common/context';
 
 type Result = ExecutionResult | Promise<ExecutionResult>;
 

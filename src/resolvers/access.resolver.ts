@@ -1,9 +1,8 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/shared/context';
+import type { RequestContext } from '../services/common/context';
 import * as levels from '../services/access/access-level.service';
 import * as schedules from '../services/access/access-schedule.service';
-import { pageRequest, toConnection } from '../schema/connection';
-import { ConnectionArgs } from '../schema/connection';
+import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';
 import { EmployeeRefInput } from '../schema/area.type';
 import {
   AccessLevelAreaConnection,

@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import * as apiKeys from '../services/identity/api-key.service';
-import type { RequestContext } from '../services/shared/context';
+import type { RequestContext } from '../services/common/context';
 import { ApiKeyType, CreateApiKeyInput } from '../schema/api-key.type';
 
 @Resolver(() => ApiKeyType)

@@ -1,5 +1,5 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../services/shared/context';
+import type { RequestContext } from '../services/common/context';
 import * as assignments from '../services/sync/assignment.service';
 import { DeviceRefInput, EmployeeRefInput } from '../schema/area.type';
 import { AssignmentConnection, AssignmentType, DevicePermissionInput, EmployeePermissionInput } from '../schema/assignment.type';

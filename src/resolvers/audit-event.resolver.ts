@@ -1,6 +1,6 @@
 import { Args, Authorized, Ctx, Query, Resolver } from 'type-graphql';
-import { listAuditEvents } from '../services/shared/audit.service';
-import type { RequestContext } from '../services/shared/context';
+import { listAuditEvents } from '../services/common/audit.service';
+import type { RequestContext } from '../services/common/context';
 import { AuditEventConnection, AuditEventsArgs, AuditEventType } from '../schema/audit-event.type';
 import { pageRequest, toConnection } from '../schema/connection';
 

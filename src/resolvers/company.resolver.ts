@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import * as companies from '../services/directory/company.service';
-import type { RequestContext } from '../services/shared/context';
+import type { RequestContext } from '../services/common/context';
 import { CompanyConnection, CompanyType, CreateCompanyInput, UpdateCompanyInput } from '../schema/company.type';
 import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';
 

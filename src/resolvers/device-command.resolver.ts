@@ -1,5 +1,5 @@
 import { Arg, Args, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/shared/context';
+import type { RequestContext } from '../services/common/context';
 import { listDeviceCommands } from '../services/commands/device-command-list.service';
 import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';
 import { DeviceCommandConnection, DeviceCommandType } from '../schema/device-command.type';

@@ -1,5 +1,5 @@
 import { Args, Authorized, Ctx, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/shared/context';
+import type { RequestContext } from '../services/common/context';
 import { listDoorEvents } from '../services/access/door-event.service';
 import { pageRequest, toConnection } from '../schema/connection';
 import { DoorEventConnection, DoorEventsArgs, DoorEventType } from '../schema/door-event.type';

@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/shared/context';
+import type { RequestContext } from '../services/common/context';
 import * as photos from '../services/directory/employee-photo.service';
 import { EmployeePhotoContentType, EmployeePhotoStatusType, EmployeePhotoType } from '../schema/employee-photo.type';
 

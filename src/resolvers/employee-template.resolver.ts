@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { EmployeeTemplate } from '../entities';
-import type { RequestContext } from '../services/shared/context';
+import type { RequestContext } from '../services/common/context';
 import * as templates from '../services/directory/employee-template.service';
 import { BIOMETRIC_TYPES, BiometricType, EmployeeTemplateType, TemplateFormat } from '../schema/employee-template.type';
 

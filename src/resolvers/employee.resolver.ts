@@ -1,5 +1,5 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../services/shared/context';
+import type { RequestContext } from '../services/common/context';
 import * as employees from '../services/directory/employee.service';
 import { pageRequest, toConnection } from '../schema/connection';
 import { templatesOfEmployee } from '../services/directory/employee-template.service';

@@ -21,7 +21,7 @@ import {
   PunchCreatedEvent,
 } from '../schema/event.type';
 import type { DayRecord } from '../services/attendance/day-store';
-import { workspaceOf } from '../services/shared/context';
+import { workspaceOf } from '../services/common/context';
 import { attendanceDayObject } from './timesheet.resolver';
 import { deviceActionFromEvent as deviceActionObject } from '../services/fleet/device-action.service';
 

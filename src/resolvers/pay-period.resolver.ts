@@ -1,5 +1,5 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/shared/context';
+import type { RequestContext } from '../services/common/context';
 import * as periods from '../services/attendance/pay-period.service';
 import { pageRequest, toConnection } from '../schema/connection';
 import { CreatePayPeriodInput, PayPeriodConnection, PayPeriodListArgs, PayPeriodType, UpdatePayPeriodInput } from '../schema/pay-period.type';

@@ -1,6 +1,6 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/shared/context';
+import type { RequestContext } from '../services/common/context';
 import * as punches from '../services/attendance/punch.service';
 import { voidPunch } from '../services/attendance/punch-void.service';
 import { pageRequest, toConnection } from '../schema/connection';

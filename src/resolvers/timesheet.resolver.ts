@@ -4,7 +4,7 @@ import { pageRequest, toConnection } from '../schema/connection';
 import { AttendanceDayConnection, TimesheetArgs, TimesheetSummaryConnection, type AttendanceDayType, type TimesheetSummaryType } from '../schema/timesheet.type';
 import type { DayRecord } from '../services/attendance/day-store';
 import { listTimesheetDays, timesheetSummary } from '../services/attendance/timesheet.service';
-import type { RequestContext } from '../services/shared/context';
+import type { RequestContext } from '../services/common/context';
 
 /** A stored day (snake_case, ISO times) as the GraphQL object; also used by the attendanceDayUpdated subscription. */
 export function attendanceDayObject(record: DayRecord): AttendanceDayType {

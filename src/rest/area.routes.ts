@@ -1,4 +1,4 @@
-import { limits } from '../services/shared/validation';
+import { limits } from '../services/common/validation';
 import { bulkItems, filled, id, object } from './body-schemas';
 import { areaFields, deviceFields, employeeFields } from './fragments';
 import { idParam, type RestRoute } from './route';

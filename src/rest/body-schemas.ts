@@ -6,7 +6,7 @@
  * (`x-error-codes`: JSON Schema keyword → error code; `x-error-message` says what is expected).
  * Uniqueness and whether a time zone exists stay the services' job.
  */
-import { limits } from '../services/shared/validation';
+import { limits } from '../services/common/validation';
 
 export type JsonSchema = Record<string, unknown>;
 

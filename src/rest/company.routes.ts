@@ -1,4 +1,4 @@
-import { limits } from '../services/shared/validation';
+import { limits } from '../services/common/validation';
 import { filled, object } from './body-schemas';
 import { companyFields } from './fragments';
 import { idParam, type RestRoute } from './route';

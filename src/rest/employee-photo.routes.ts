@@ -1,4 +1,4 @@
-import { photoLimits } from '../services/shared/validation';
+import { photoLimits } from '../services/common/validation';
 import { idParam, type RestRoute } from './route';
 
 const photoFields = 'employeeId contentType size width height sha256 createdAt updatedAt';

@@ -1,4 +1,4 @@
-import { limits } from '../services/shared/validation';
+import { limits } from '../services/common/validation';
 import { emailSchema, filled, id, object, pinSchema } from './body-schemas';
 import { employeeFields } from './fragments';
 import { idParam, type RestRoute } from './route';

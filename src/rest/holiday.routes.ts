@@ -1,4 +1,4 @@
-import { limits } from '../services/shared/validation';
+import { limits } from '../services/common/validation';
 import { filled, id, object, text } from './body-schemas';
 import { holidayFields } from './fragments';
 import { idParam, type RestRoute } from './route';

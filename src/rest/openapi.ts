@@ -17,7 +17,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { errorCodes, type ErrorCode } from '../errors/error-codes';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/shared/pagination';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/common/pagination';
 import type { JsonSchema } from './body-schemas';
 import { camelToSnake } from '../kernel/case';
 import { MAX_ID, MAX_LONG_ID, type RestRoute } from './route';

@@ -1,4 +1,4 @@
-import { limits } from '../services/shared/validation';
+import { limits } from '../services/common/validation';
 import { filled, id, object, text } from './body-schemas';
 import { punchFields } from './fragments';
 import { idParam, MAX_LONG_ID, type RestRoute } from './route';

@@ -8,11 +8,11 @@ import type { Config } from '../config/config';
 import { DomainError, type FieldProblem } from '../errors/domain-error';
 import type { ContextFactory } from '../schema/context-factory';
 import { encodeCursor } from '../schema/connection';
-import type { RequestContext } from '../services/shared/context';
+import type { RequestContext } from '../services/common/context';
 import { statusOf } from '../errors/error-codes';
-import { beginIdempotent, finishIdempotent, requestFingerprint } from '../services/shared/idempotency.service';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/shared/pagination';
-import { unstorableError, unstorableStringAt } from '../services/shared/validation';
+import { beginIdempotent, finishIdempotent, requestFingerprint } from '../services/common/idempotency.service';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/common/pagination';
+import { unstorableError, unstorableStringAt } from '../services/common/validation';
 import { camelToSnake, renameKeys, snakeToCamel } from '../kernel/case';
 import { errorBody, sendError, toDomainError } from '../errors/error-response';
 import { toCsv } from './csv';
@@ -196,8 +196,9 @@ function compileRoute(route: RestRoute, schema: GraphQLSchema, bodyAjv: Ajv, que
 async function run(compiled: CompiledRoute, ctx: RequestContext, variables: Record<string, unknown>, res: Response, logger: Logger, production: boolean) {
   const result = await compiled.operation.query(undefined, ctx, variables);
   if (result.errors?.length) throw toDomainError(result.errors[0], logger, production);
+  // oxlint-disable-next-line typescript/no-explicit-any -- the operation's data is JSON of the route's own query
   const all = (result.data ?? {}) as Record<string, any>;
-  const data = compiled.route.resultField.split('.').reduce<any>((value, field) => value?.[field], all);
+  const data = compiled.route.resultField.split('.').reduce<unknown>((value, field) => (value as Record<string, unknown> | null | undefined)?.[field], all);
   if (data === null || data === undefined) throw new DomainError('not_found', 'Not found.');
   const status = typeof compiled.route.status === 'function' ? compiled.route.status(all) : compiled.route.status;
   if (compiled.route.list) {

@@ -22,6 +22,7 @@ export interface RestRoute {
   /** The field of the operation's data to return; a dotted path reaches into a payload (`createPunch.punch`). */
   resultField: string;
   /** The success status, or a function of the operation's whole data when it depends on the outcome. */
+  // oxlint-disable-next-line typescript/no-explicit-any -- an operation's data is JSON of the route's own query
   status: number | ((data: Record<string, any>) => number);
   /**
    * The request body's schema and the resource name it may be wrapped in. `field` names a body

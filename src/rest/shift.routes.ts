@@ -1,4 +1,4 @@
-import { limits } from '../services/shared/validation';
+import { limits } from '../services/common/validation';
 import { filled, id, type JsonSchema, object, oneOf, timeOfDay, timeZoneSchema } from './body-schemas';
 import { shiftFields } from './fragments';
 import { idParam, type RestRoute } from './route';

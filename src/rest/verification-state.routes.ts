@@ -1,4 +1,4 @@
-import { limits } from '../services/shared/validation';
+import { limits } from '../services/common/validation';
 import { filled, object, text } from './body-schemas';
 import { verificationStateFields } from './fragments';
 import { idParam, type RestRoute } from './route';

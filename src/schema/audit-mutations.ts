@@ -1,7 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { DomainError } from '../errors/domain-error';
-import { finishWrite, recordWrite } from '../services/shared/audit.service';
-import type { RequestContext } from '../services/shared/context';
+import { finishWrite, recordWrite } from '../services/common/audit.service';
+import type { RequestContext } from '../services/common/context';
 
 /**
  * Every mutation, from GraphQL or from a REST route (both execute this schema), is written to the

@@ -1,6 +1,6 @@
 import type { AuthChecker } from 'type-graphql';
 import { DomainError } from '../errors/domain-error';
-import { hasScope, type RequestContext, type Scope } from '../services/shared/context';
+import { hasScope, type RequestContext, type Scope } from '../services/common/context';
 
 /**
  * `@Authorized(...roles)`: the caller needs ANY of the roles. A role is a key scope or `operator`

@@ -9,7 +9,7 @@ import { boundedCache } from '../kernel/cache';
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
 import { GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import type { RequestContext } from '../services/shared/context';
+import type { RequestContext } from '../services/common/context';
 
 /** Documents kept compiled, least recently used dropped first (clients send a bounded set of operations). */
 const MAX_COMPILED = 500;

@@ -1,7 +1,7 @@
 import { ArgsType, Field, Int, type ClassType } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { DomainError } from '../errors/domain-error';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageRequest } from '../services/shared/pagination';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageRequest } from '../services/common/pagination';
 
 /**
  * Relay connections. Cursors are opaque to clients; inside they carry the offset of the item, so

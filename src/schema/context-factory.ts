@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { Metrics } from '../observability/metrics';
 import { authenticate } from '../services/identity/api-key.service';
-import type { RequestContext } from '../services/shared/context';
+import type { RequestContext } from '../services/common/context';
 
 /**
  * The one way a request context is made, for Apollo, graphql-ws and the REST surface alike:

@@ -8,7 +8,7 @@ import { DomainError } from '../errors/domain-error';
 import { sendError } from '../errors/error-response';
 import { statusOf } from '../errors/error-codes';
 import { isDatabaseUnavailable } from '../errors/database-unavailable';
-import type { RequestContext } from '../services/shared/context';
+import type { RequestContext } from '../services/common/context';
 
 const ALLOWED_METHODS = 'GET, POST';
 /** Headers a browser cannot send cross-site without a CORS preflight (Apollo's CSRF rule). */

@@ -21,7 +21,7 @@ import {
 import { getVariableValues } from 'graphql/execution/values';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Config } from '../config/config';
-import { unstorableError, unstorableStringAt } from '../services/shared/validation';
+import { unstorableError, unstorableStringAt } from '../services/common/validation';
 import { costError, depthRule, operationCost } from './operation-limits';
 
 export type GraphQLRulesConfig = Pick<Config, 'graphqlMaxDepth' | 'graphqlMaxCost' | 'graphqlMaxTokens' | 'graphqlMaxFields' | 'graphqlIntrospection'>;

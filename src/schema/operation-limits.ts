@@ -2,7 +2,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import depthLimit from 'graphql-depth-limit';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import { GraphQLError, Kind, visit, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
-import { DEFAULT_PAGE_SIZE } from '../services/shared/pagination';
+import { DEFAULT_PAGE_SIZE } from '../services/common/pagination';
 
 /**
  * GraphQL protection: a depth limit (a validation rule: fails before anything runs) and a cost limit

@@ -26,7 +26,7 @@ import type { ContextFactory } from './context-factory';
 import { formatGraphQLError } from './format-error';
 import { checkOperation } from './graphql-rules';
 import { authenticate } from '../services/identity/api-key.service';
-import { hasScope } from '../services/shared/context';
+import { hasScope } from '../services/common/context';
 import type { EventFeed, SubscriptionContext } from '../events/event-feed';
 import { subscribeShared } from '../events/shared-execution';
 import { batchWrites } from '../events/socket-batching';

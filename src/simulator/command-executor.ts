@@ -1,6 +1,6 @@
 // Executes one server command against the terminal's record store and says what to answer.
 // Pure apart from the store it is given: no I/O, so each verb is unit-tested on its own.
-// Return codes follow §3.8 (attendance) and §4.3 (security); tables a family does not have are
+// Return codes follow the two PUSH documents (ATT-DOC for attendance, SEC-DOC for security); tables a family does not have are
 // refused with -1004, unknown verbs with -1002, as current firmware does.
 import { decodeZkTime } from '../devices/protocol';
 import { parseFields, type ParsedCommand } from './command-parser';
@@ -73,7 +73,7 @@ const int = (value: string | undefined, fallback: number): number => {
   return Number.isInteger(n) ? n : fallback;
 };
 
-/** Biometric type of each attendance template table (§7.4). */
+/** Biometric type of each attendance template table. */
 const ATT_TEMPLATE_TYPES: Record<string, number> = { FINGERTMP: 1, FACE: 2 };
 
 export function executeCommand(ctx: ExecutionContext, cmd: ParsedCommand): CommandOutcome {
@@ -406,7 +406,7 @@ function recordsBetween(store: RecordStore, from: string, to: string): LogRecord
   return store.log.filter((r) => r.pin !== '0' && r.time >= from && r.time <= to);
 }
 
-/** `CONTROL DEVICE AABBCCDD[EE]` (§4.3): 01 output, 02 cancel alarm, 03 reboot, 04 normally open, 06 lock. */
+/** `CONTROL DEVICE AABBCCDD[EE]`: 01 output, 02 cancel alarm, 03 reboot, 04 normally open, 06 lock. */
 function controlDevice(ctx: ExecutionContext, operand: string, outcome: CommandOutcome): void {
   if (!/^([0-9A-Fa-f]{2}){4,5}$/.test(operand)) {
     outcome.rc = RC_BAD_PARAMS;
@@ -439,6 +439,6 @@ function closeDoor(ctx: ExecutionContext, door: number, outcome: CommandOutcome)
 }
 
 function doorEvent(ctx: ExecutionContext, door: number, event: number): LogRecord {
-  // pin=0 marks a device event with no person; verifytype 200 = "other / door event" (§7.1)
+  // pin=0 marks a device event with no person; verifytype 200 = "other / door event"
   return ctx.store.appendLog({ pin: '0', time: ctx.now(), status: 2, verify: 200, workcode: '0', event, door, cardNo: '0' });
 }

@@ -1,5 +1,5 @@
 // Reads the commands a server hands out in a poll reply: `C:<id>:<description>` lines joined by
-// LF (§3.6, §4.3). A line that does not start with `C:` continues the previous command (the extra
+// LF. A line that does not start with `C:` continues the previous command (the extra
 // records of a multi-record `DATA UPDATE`). Field values are split on TAB only, key from value on
 // the first `=`, because names contain spaces and template base64 contains `=`.
 

@@ -1,6 +1,6 @@
 // What a simulated terminal says about itself: model, firmware, addresses, capacities. Rendered
-// as the attendance INFO list (§3.4), the `table=options` line (§3.3), the security registry
-// capability line (§4.1 step 2, fx 23/33) and the key=value lines after an INFO result.
+// as the attendance INFO list, the `table=options` line, the security registry
+// capability line (fx 23/33) and the key=value lines after an INFO result.
 import type { TerminalFamily } from './command-executor';
 import type { RecordStore } from './record-store';
 import { derivedAddresses } from './wire-format';

@@ -1,6 +1,6 @@
 // Store records rendered as upload lines, per protocol family. Field order and spelling follow
 // the fixtures: attendance ATTLOG is positional (fx 28), OPERLOG/BIODATA are tagged key=value
-// (fx 30, §3.5), security tables are lower-case key=value (fx 19, fx 21, §4.2).
+// (fx 30), security tables are lower-case key=value (fx 19, fx 21).
 import type { LogRecord, TemplateRecord, UserRecord } from './record-store';
 import { cleanField } from './wire-format';
 
@@ -9,7 +9,7 @@ export function attlogLine(r: LogRecord): string {
   return [r.pin, r.time, r.status, r.verify, r.workcode, 0, 0].join('\t');
 }
 
-/** The field list of the brief / fx 35: `time=..\tpin=..\tcardno=..\teventaddr=..\tevent=..\tinoutstatus=..\tverifytype=..\tindex=..`. */
+/** The field list of fx 35: `time=..\tpin=..\tcardno=..\teventaddr=..\tevent=..\tinoutstatus=..\tverifytype=..\tindex=..`. */
 export function rtlogLine(r: LogRecord): string {
   return (
     `time=${r.time}\tpin=${r.pin}\tcardno=${r.cardNo || '0'}\teventaddr=${r.door}\tevent=${r.event}` +
@@ -55,7 +55,7 @@ export function accUserLine(u: UserRecord): string {
 }
 
 export function accTemplatev10Line(t: TemplateRecord, uid: number): string {
-  // "resverd" is the vendor's own spelling (§4.2); duress fingers are reported as fingerid + 16.
+  // "resverd" is the vendor's own spelling; duress fingers are reported as fingerid + 16.
   const fingerId = t.duress === '1' ? t.no + 16 : t.no;
   return (
     `templatev10 size=${t.tmp.length}\tuid=${uid}\tpin=${t.pin}\tfingerid=${fingerId}\tvalid=${t.valid}` +

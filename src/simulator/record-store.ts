@@ -17,7 +17,7 @@ export interface UserRecord {
   endTime: string;
 }
 
-/** Biometric type index as in protocol §7.4: 1 fingerprint, 2 NIR face, 9 visible-light face. */
+/** Biometric type index as the PUSH documents number them: 1 fingerprint, 2 NIR face, 9 visible-light face. */
 export interface TemplateRecord {
   pin: string;
   type: number;
@@ -47,7 +47,7 @@ export interface LogRecord {
   status: number;
   verify: number;
   workcode: string;
-  /** Security event code (§4.4): 0 normal verify, 8 remote open, 9 remote close, 27 not registered. */
+  /** Security event code: 0 normal verify, 8 remote open, 9 remote close, 27 not registered. */
   event: number;
   door: number;
   cardNo: string;

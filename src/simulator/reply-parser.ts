@@ -1,5 +1,5 @@
 // Pure readers of server replies: option blocks, registry/push answers and upload acknowledgements.
-// A terminal is lenient about line ends (LF or CR LF both work on real devices, §3.1) but strict
+// A terminal is lenient about line ends (LF or CR LF both work on real devices) but strict
 // about acknowledgements: anything but the expected answer means "keep the data and retry".
 
 /** `key=value` lines (LF or CR LF) into a map; the key ends at the first `=`. Other lines are ignored. */
@@ -42,15 +42,15 @@ export function secondsOption(options: Map<string, string>, name: string, fallba
   return Number.isFinite(n) && n > 0 ? n * 1000 : fallbackMs;
 }
 
-/** Registry reply must be exactly `RegistryCode=<code>` (§4.1 step 2); `OK` is a refusal in practice. */
+/** Registry reply must be exactly `RegistryCode=<code>`; `OK` is a refusal in practice. */
 export function parseRegistryCode(body: string): string | null {
   const m = /^RegistryCode=([^\r\n]{1,64})\s*$/.exec(body.trim());
   return m ? m[1]! : null;
 }
 
 /**
- * Whether an upload reply acknowledges the batch. Attendance: `OK`, `OK: n`, `OK:n` (§3.5).
- * Security `tabledata`: exactly `<tablename>=<declared count>` (§4.2); other security tables: `OK`.
+ * Whether an upload reply acknowledges the batch. Attendance: `OK`, `OK: n`, `OK:n`.
+ * Security `tabledata`: exactly `<tablename>=<declared count>`; other security tables: `OK`.
  */
 export function isUploadAcknowledged(body: string, expected: { tableName?: string; count: number }): boolean {
   const reply = body.trim();

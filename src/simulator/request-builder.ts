@@ -48,7 +48,7 @@ const post = (ctx: RequestContext, path: string, params: Array<[string, string]>
   body,
 });
 
-/** Attendance handshake (§3.1): `options=all&pushver=..&language=..&DeviceType=att&PushOptionsFlag=1`. */
+/** Attendance handshake: `options=all&pushver=..&language=..&DeviceType=att&PushOptionsFlag=1`. */
 export function attendanceHandshake(ctx: RequestContext, pushVersion: string, language: number): OutgoingRequest {
   return get(ctx, '/iclock/cdata', [
     ['options', 'all'],
@@ -59,7 +59,7 @@ export function attendanceHandshake(ctx: RequestContext, pushVersion: string, la
   ], false);
 }
 
-/** Security handshake (§4.1 step 1, fx 32): no Content-Type and no cookie yet. */
+/** Security handshake (fx 32): no Content-Type and no cookie yet. */
 export function accessHandshake(ctx: RequestContext, pushVersion: string): OutgoingRequest {
   return get(ctx, '/iclock/cdata', [['options', 'all'], ['pushver', pushVersion], ['DeviceType', 'acc']], false);
 }
@@ -73,7 +73,7 @@ export function pushConfig(ctx: RequestContext): OutgoingRequest {
   return post(ctx, '/iclock/push', [], '');
 }
 
-/** Command poll / heartbeat; attendance terminals add `INFO=` now and then (§3.4, fx 27). */
+/** Command poll / heartbeat; attendance terminals add `INFO=` now and then (fx 27). */
 export function getRequest(ctx: RequestContext, info?: string): OutgoingRequest {
   return get(ctx, '/iclock/getrequest', info === undefined ? [] : [['INFO', info]], ctx.family === 'acc');
 }

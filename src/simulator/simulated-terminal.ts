@@ -122,12 +122,12 @@ export interface TerminalStats {
 export interface PunchInput {
   pin: string;
   at?: Date;
-  /** Attendance state (§7.2) on att; inoutstatus on acc. Default 0. */
+  /** Attendance state on att; inoutstatus on acc. Default 0. */
   status?: number;
-  /** Verify mode (§7.1). Default 1 (fingerprint). */
+  /** Verify mode. Default 1 (fingerprint). */
   verify?: number;
   workcode?: string;
-  /** Security event code (§4.4). Default 0 (normal verify open). */
+  /** Security event code. Default 0 (normal verify open). */
   event?: number;
   cardNo?: string;
 }
@@ -159,7 +159,7 @@ export interface CommandEvent {
  * What a security terminal keeps in its own storage once registered: the RegistryCode and SessionID
  * it was given and the token computed from them. Unlike the connection session, it survives
  * reconnects, errors and reboots, so the terminal proves itself on its next handshake and registry
- * (Security PUSH §7.2–7.5 examples carry the cookie even before registration).
+ * (Security PUSH  examples carry the cookie even before registration).
  */
 interface Credentials {
   registryCode: string;
@@ -326,7 +326,7 @@ export class SimulatedTerminal extends EventEmitter {
     return this.enrollTemplate(pin, 1, fingerId);
   }
 
-  /** Any biometric type (§7.4, e.g. 9 visible-light face): `table=BIODATA` (att) / tabledata `biodata` (acc). */
+  /** Any biometric type (e.g. 9 visible-light face): `table=BIODATA` (att) / tabledata `biodata` (acc). */
   enrollBiometric(pin: string, type: number, no = 0): TemplateRecord {
     return this.enrollTemplate(pin, type, no);
   }
@@ -563,12 +563,12 @@ export class SimulatedTerminal extends EventEmitter {
     };
   }
 
-  /** §3.1: `GET OPTION FROM: <SN>` block; a bare `OK` leaves firmware defaults (pitfall 14). */
+  /** The `GET OPTION FROM: <SN>` block; a bare `OK` leaves firmware defaults (pitfall 14). */
   private async attendanceHandshake(): Promise<HandshakeEvent> {
     const reply = await this.sendOk(requests.attendanceHandshake(this.context(), this.profile.pushVersion, this.profile.language));
     const { options } = parseAttendanceOptions(reply.body, this.serialNumber);
     this.session = this.sessionFrom(options, 'Delay');
-    // stamp 0 means "upload everything of that table again" (§3.1)
+    // stamp 0 means "upload everything of that table again"
     if (optionValue(options, 'ATTLOGStamp')?.trim() === '0') for (const r of this.store.log) this.queueLog(r);
     if (optionValue(options, 'OPERLOGStamp')?.trim() === '0') {
       for (const u of this.store.users.values()) this.queueUser(u);
@@ -577,7 +577,7 @@ export class SimulatedTerminal extends EventEmitter {
     return { family: 'att', options, pollIntervalMs: this.session.pollMs };
   }
 
-  /** §4.1: handshake, registry when unregistered, push for SessionID, then the token cookie. */
+  /** Security PUSH start: handshake, registry when unregistered, push for SessionID, then the token cookie. */
   private async accessHandshake(): Promise<HandshakeEvent> {
     const first = await this.sendOk(requests.accessHandshake(this.context(), this.profile.pushVersion));
     const greeting = parseKeyValueLines(first.body);

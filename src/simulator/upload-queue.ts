@@ -1,6 +1,6 @@
 // Records waiting for the server's acknowledgement, per upload table. A record leaves its queue
 // only when the server acknowledged the exact line that was sent: a real terminal keeps
-// unacknowledged data and sends it again later (protocol §2 "Status codes", §8.1).
+// unacknowledged data and sends it again later (protocol).
 
 export interface QueuedRecord {
   /** Identity of the record (e.g. `log:17`, `user:42`): re-queuing the same record never doubles it. */

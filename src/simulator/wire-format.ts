@@ -7,7 +7,7 @@ export type LineEnding = 'lf' | 'crlf';
 
 const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
 
-/** `YYYY-MM-DD HH:MM:SS` in device local wall-clock time: terminals send no zone (§2, §6). */
+/** `YYYY-MM-DD HH:MM:SS` in device local wall-clock time: terminals send no zone. */
 export function formatDeviceTime(at: Date, offsetMinutes: number): string {
   const d = new Date(at.getTime() + offsetMinutes * 60_000);
   return (
@@ -56,7 +56,7 @@ export function joinRecords(lines: readonly string[], ending: LineEnding): strin
   return lines.map((l) => l + eol).join('');
 }
 
-/** Names and values go on the wire between TABs with no escaping (§3.6): strip what would split them. */
+/** Names and values go on the wire between TABs with no escaping: strip what would split them. */
 export function cleanField(value: string): string {
   return value.replace(/[\t\r\n]/g, ' ');
 }

@@ -7,7 +7,7 @@ import { createCompany, createDevice, createEmployee, createKey, createWorkspace
 import { gqlData, rest } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-/** The console and the GraphQL explorer in a real Chromium, against the real service and the simulator (issue 16). */
+/** The console and the GraphQL explorer in a real Chromium, against the real service and the simulator. */
 describe('console in the browser', () => {
   let t: TestApp;
   let ws: TestWorkspace;

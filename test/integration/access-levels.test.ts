@@ -7,7 +7,7 @@ import { createTerminalDevice, eventually, iclock, registerAccessTerminal } from
 import { workspaceSnapshot } from '../support/snapshot';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-/** Access schedules and levels (issue 14): the API, the terminal's own tables, the simulated controller enforcing them. */
+/** Access schedules and levels: the API, the terminal's own tables, the simulated controller enforcing them. */
 describe('access schedules and levels', () => {
   let t: TestApp;
   let ws: TestWorkspace;

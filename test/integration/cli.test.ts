@@ -9,7 +9,7 @@ import { startTestApp, MASTER_KEY, type TestApp } from '../support/test-app';
 const root = path.resolve(__dirname, '..', '..', '..');
 const version = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
 
-/** The `timegate` command and the service's start-up refusals, as a person at a shell sees them (issue 17). */
+/** The `timegate` command and the service's start-up refusals, as a person at a shell sees them. */
 describe('timegate command line and start-up', () => {
   let t: TestApp;
   before(async () => {

@@ -6,7 +6,7 @@ import { rest } from '../support/http';
 import { createTerminalDevice, eventually, iclock } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-/** Device operations (issue 15, first slice): actions, their lifecycle and events, with the simulator playing each. */
+/** Device operations: actions, their lifecycle and events, with the simulator playing each. */
 describe('device actions', () => {
   let t: TestApp;
   let ws: TestWorkspace;
@@ -152,7 +152,7 @@ describe('device actions', () => {
     }
   });
 
-  // Regression (issue 35): the guard compared with a count info.refresh did not update, so it refused a safe clear.
+  // Regression: the guard compared with a count info.refresh did not update, so it refused a safe clear.
   it('logs.clear takes the count of the latest info.refresh, which also becomes the terminal\'s record count', async () => {
     const { device, terminal } = await clockWithPunches();
     try {
@@ -168,7 +168,7 @@ describe('device actions', () => {
     }
   });
 
-  // Regression (issue 35): with more records in Timegate than on the terminal the guard could never pass.
+  // Regression: with more records in Timegate than on the terminal the guard could never pass.
   it('logs.clear is allowed when Timegate holds more of the range than the terminal (records the terminal no longer has)', async () => {
     const { device, terminal } = await clockWithPunches();
     try {

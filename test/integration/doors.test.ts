@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Doors (issue 14): listing and naming, door commands and their lifecycle, alarms and refusals as events. */
+/** Doors: listing and naming, door commands and their lifecycle, alarms and refusals as events. */
 describe('doors', () => {
   let t: TestApp;
   let ws: TestWorkspace;

@@ -8,7 +8,7 @@ import { gql, rest } from '../support/http';
 import { eventually } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-/** Faces from photos (issue 15): stored, enrolled on photo terminals, their templates re-used, removed everywhere. */
+/** Faces from photos: stored, enrolled on photo terminals, their templates re-used, removed everywhere. */
 describe('employee photos', () => {
   let t: TestApp;
   let ws: TestWorkspace;

@@ -3,7 +3,7 @@ import { serverAudits } from 'graphql-http';
 import { wsClient } from '../support/events';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-/** GraphQL over HTTP and over graphql-ws as clients and the spec's audit expect (issue 17). */
+/** GraphQL over HTTP and over graphql-ws as clients and the spec's audit expect. */
 describe('GraphQL over HTTP conformance', () => {
   let t: TestApp;
   before(async () => {

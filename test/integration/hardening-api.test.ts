@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { requestFingerprint } from '../../src/services/shared/idempotency.service';
+import { requestFingerprint } from '../../src/services/common/idempotency.service';
 import { createCompany, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gql, rest } from '../support/http';
 import { query } from '../support/service-process';

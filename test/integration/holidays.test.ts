@@ -3,7 +3,7 @@ import { createCompany, createWorkspace, type TestWorkspace } from '../support/f
 import { gqlData, rest } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-describe('holidays (attendance engine and door schedules, issues 13 and 14)', () => {
+describe('holidays (attendance engine and door schedules)', () => {
   let t: TestApp;
   let ws: TestWorkspace;
   let companyId: number;

@@ -6,7 +6,7 @@ import { rest } from '../support/http';
 import { createTerminalDevice, eventually, iclock } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-/** Multi-record commands (issue 35): table rows travel many per command, a refused command is retried record by record. */
+/** Multi-record commands: table rows travel many per command, a refused command is retried record by record. */
 describe('multi-record commands: table rows reach a terminal many per command', () => {
   let t: TestApp;
   let ws: TestWorkspace;

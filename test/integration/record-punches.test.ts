@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { verifyTypeName } from '../../src/devices/protocol/verify-type';
 import { localTimeToInstant } from '../../src/devices/protocol/time';
 import { PunchRecordType } from '../../src/entities/punch.entity';
-import type { RequestContext } from '../../src/services/shared/context';
+import type { RequestContext } from '../../src/services/common/context';
 import { recordPunches, type NewPunch } from '../../src/services/attendance/punch.service';
 import { createCompany, createDevice, createWorkspace } from '../support/factories';
 import { rest } from '../support/http';

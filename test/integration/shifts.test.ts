@@ -3,7 +3,7 @@ import { createCompany, createWorkspace, type TestWorkspace } from '../support/f
 import { gql, gqlData, rest } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-describe('shifts (attendance engine, issue 13)', () => {
+describe('shifts (attendance engine)', () => {
   let t: TestApp;
   let ws: TestWorkspace;
   let companyId: number;

@@ -6,7 +6,7 @@ import { fixtureBody, iclock } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
- * Events caused by real terminal traffic (issue 5: "each event type end to end from its cause"):
+ * Events caused by real terminal traffic ("each event type end to end from its cause"):
  * an ATTLOG upload and an access-control rtlog upload reach GraphQL subscribers, and a re-sent
  * history emits nothing again.
  */

@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 const FOUR_DOORS = 'DeviceType=acc,~DeviceName=inBio460,FirmVer=AC Ver 5.7.8,PushVersion=3.1.2,LockCount=4,ReaderCount=4';
 
 /**
- * Terminals prove who they are (issue 36): an anonymous request that knows a serial can neither
+ * Terminals prove who they are: an anonymous request that knows a serial can neither
  * re-register a paired controller nor learn its RegistryCode/SessionID; re-registration is an admin
  * action; PushCommKey and source allow-lists; a lower LockCount never deletes doors. Real protocol
  * bytes over HTTP, the attacker being any HTTP client without the terminal's token.

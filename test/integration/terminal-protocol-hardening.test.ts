@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { RequestContext } from '../../src/services/shared/context';
+import type { RequestContext } from '../../src/services/common/context';
 import { enqueueCommand } from '../../src/services/commands/command-queue';
 import { createEmployee, createWorkspace } from '../support/factories';
 import { rest } from '../support/http';
@@ -40,7 +40,7 @@ describe('terminal protocol: behaviours the peer test suites check', () => {
     expect((await iclock(t.url, 'GET', `/iclock/ping?SN=${device.serial_number}`)).status).to.equal(200);
   });
 
-  // Regression (issue 37): a POST poll and a GET result were answered 200 like real requests.
+  // Regression: a POST poll and a GET result were answered 200 like real requests.
   it('the command poll takes only GET and command results only POST: 405 with Allow otherwise', async () => {
     const device = await createTerminalDevice(t.url, key);
     const poll = await iclock(t.url, 'POST', `/iclock/getrequest?SN=${device.serial_number}`, '');
@@ -53,7 +53,7 @@ describe('terminal protocol: behaviours the peer test suites check', () => {
     expect((await iclock(t.url, 'POST', `/iclock/devicecmd?SN=${device.serial_number}`, 'ID=1&Return=0&CMD=INFO')).status).to.equal(200);
   });
 
-  // Regression (issue 37): a PIN-and-time ATTLOG line was refused as cut short: a real punch lost.
+  // Regression: a PIN-and-time ATTLOG line was refused as cut short: a real punch lost.
   it('an ATTLOG line of PIN and time only is stored, with state 0 and no verify mode', async () => {
     const device = await createTerminalDevice(t.url, key);
     const reply = await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, '7\t2026-03-02 08:00:00\n8\t2026-03-02 08:01:00\t1\n');
@@ -65,7 +65,7 @@ describe('terminal protocol: behaviours the peer test suites check', () => {
     ]);
   });
 
-  // Regression (issue 37): query rows posted without tablename= were acknowledged `unknown=1`.
+  // Regression: query rows posted without tablename= were acknowledged `unknown=1`.
   it('querydata rows without a tablename are acknowledged with the table their rows name, as the vendor document does', async () => {
     const device = await accessTerminal();
     const sn = device.serial_number;
@@ -91,7 +91,7 @@ describe('terminal protocol: behaviours the peer test suites check', () => {
     throw new Error('the queue never drained');
   };
 
-  // Issue 35: the Security PUSH document, sections 12.1.1.1 and 12.1.1.5 (and 7.4 for the options).
+  // the Security PUSH document, sections 12.1.1.1 and 12.1.1.5 (and 7.4 for the options).
   it('the user validity and the userauthorize DevID follow the DateFmtFunOn and AccSupportFunList the terminal reported', async () => {
     const device = await accessTerminal(); // fx 33: DateFmtFunOn=0, position 26 of AccSupportFunList is 0
     const sn = device.serial_number;

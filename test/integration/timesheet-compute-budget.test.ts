@@ -1,4 +1,4 @@
-// Issue 36: a request's computation has a budget. A timesheet that needs more days computed than
+// a request's computation has a budget. A timesheet that needs more days computed than
 // one request may compute answers 503 computation_budget_exceeded with Retry-After, keeps what it
 // computed, and a retry continues from there.
 import { expect } from 'chai';

@@ -30,7 +30,7 @@ export function wsClient(baseUrl: string, connectionParams: Record<string, unkno
 
 /**
  * Subscribes and resolves once the server has registered the subscriber (the feed counts it), so
- * that events caused afterwards are certainly live for it: no sleep, no race (stack.md §9 item 7).
+ * that events caused afterwards are certainly live for it: no sleep, no race.
  */
 export async function subscribe<T = any>(app: App, workspaceId: number, key: string, query: string, variables: Record<string, unknown> = {}): Promise<Subscription<T>> {
   const client = wsClient(app.url, { authorization: `Bearer ${key}` });

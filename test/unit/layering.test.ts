@@ -23,16 +23,16 @@ const ARROWS: Record<string, string[]> = {
   entities: KERNEL,
   db: [...KERNEL, 'config', 'entities'],
   'devices/protocol': ['kernel'],
-  'services/shared': FOUNDATION,
-  [CAPABILITIES]: [...FOUNDATION, 'devices/protocol', 'events', 'services/shared', CAPABILITIES],
-  events: [...FOUNDATION, 'limits', 'services/shared'],
+  'services/common': FOUNDATION,
+  [CAPABILITIES]: [...FOUNDATION, 'devices/protocol', 'events', 'services/common', CAPABILITIES],
+  events: [...FOUNDATION, 'limits', 'services/common'],
   limits: [...KERNEL, 'config'],
-  jobs: [...FOUNDATION, 'services/shared', CAPABILITIES],
+  jobs: [...FOUNDATION, 'services/common', CAPABILITIES],
   observability: [...FOUNDATION, 'jobs'],
-  devices: [...FOUNDATION, 'devices/protocol', 'events', 'jobs', 'limits', 'observability', 'services/shared', CAPABILITIES],
-  schema: [...FOUNDATION, 'events', 'limits', 'observability', 'services/shared', CAPABILITIES],
-  resolvers: [...KERNEL, 'config', 'events', 'schema', 'services/shared', CAPABILITIES],
-  rest: [...KERNEL, 'config', 'events', 'limits', 'schema', 'services/shared', CAPABILITIES],
+  devices: [...FOUNDATION, 'devices/protocol', 'events', 'jobs', 'limits', 'observability', 'services/common', CAPABILITIES],
+  schema: [...FOUNDATION, 'events', 'limits', 'observability', 'services/common', CAPABILITIES],
+  resolvers: [...KERNEL, 'config', 'events', 'schema', 'services/common', CAPABILITIES],
+  rest: [...KERNEL, 'config', 'events', 'limits', 'schema', 'services/common', CAPABILITIES],
   web: [...KERNEL, 'config'],
   simulator: ['kernel', 'devices/protocol'],
 };
@@ -42,7 +42,7 @@ const UNCHECKED = new Set(['(root)', 'cli', 'console']);
 function unitOf(file: string): string {
   const parts = file.split('/');
   if (parts.length === 1) return '(root)';
-  if (parts[0] === 'services') return parts.length > 2 && parts[1] !== 'shared' ? CAPABILITIES : parts.length > 2 ? 'services/shared' : '(services root)';
+  if (parts[0] === 'services') return parts.length > 2 && parts[1] !== 'common' ? CAPABILITIES : parts.length > 2 ? 'services/common' : '(services root)';
   if (parts[0] === 'devices' && parts[1] === 'protocol') return 'devices/protocol';
   return parts[0]!;
 }
@@ -69,7 +69,7 @@ function resolveImport(file: string, target: string): string | null {
 const FORBIDDEN_PACKAGES: Record<string, RegExp> = {
   entities: /^(express|type-graphql|graphql)$/,
   [CAPABILITIES]: /^(express|type-graphql)$/,
-  'services/shared': /^(express|type-graphql)$/,
+  'services/common': /^(express|type-graphql)$/,
   'devices/protocol': /^(?!node:)/,
   devices: /^(express|type-graphql)$/,
   resolvers: /^express$/,
@@ -77,7 +77,7 @@ const FORBIDDEN_PACKAGES: Record<string, RegExp> = {
 };
 
 /** REST routes run GraphQL operations; the few service modules they use are request plumbing. */
-const REST_SERVICE_MODULES = /^services\/(shared\/(idempotency\.service|pagination|validation|context)|fleet\/action-kinds)\.ts$/;
+const REST_SERVICE_MODULES = /^services\/(common\/(idempotency\.service|pagination|validation|context)|fleet\/action-kinds)\.ts$/;
 
 /** Reading rows is allowed everywhere; these units never write or query through the EntityManager. */
 const NO_ENTITY_MANAGER = /\b(ctx\.em|em)\.(find|findOne|create|persist|flush|execute|transactional|remove|count|getKnex)\b/;

@@ -7,7 +7,7 @@ const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
 // No telemetry or update checks: the linters must work offline.
 const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_UPDATE_NOTIFIER: '1' };
 
-/** The committed OpenAPI document passes the linters integrators check it with (issue 17). */
+/** The committed OpenAPI document passes the linters integrators check it with. */
 describe('OpenAPI lint', () => {
   it('redocly lint (recommended ruleset): no error, no warning', () => {
     const r = spawnSync(bin('redocly'), ['lint', 'openapi.json', '--config', 'redocly.yaml', '--format', 'json'], { cwd: root, env, encoding: 'utf8', timeout: 120_000 });

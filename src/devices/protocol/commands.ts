@@ -109,7 +109,7 @@ export function deleteFaceCommand(userPin: string): string {
 
 export interface BiodataTemplate {
   pin: string;
-  /** Biometric type index (§7.4): 1 fingerprint, 2 NIR face, 9 visible-light face… */
+  /** Biometric type index: 1 fingerprint, 2 NIR face, 9 visible-light face… */
   type: number;
   no: number;
   index?: number;
@@ -430,7 +430,7 @@ export function deleteBioPhotoCommand(family: 'attendance' | 'access', userPin: 
   return `DATA DELETE ${photoTable(family, 'BIOPHOTO')} ${fields([['PIN', pin(userPin)], ['Type', 9]])}`;
 }
 
-/** `DATA UPDATE USERPIC PIN=…\tSize=…\tContent=<base64 JPEG>`: the photo a terminal shows when the user verifies (§10.1.7). */
+/** `DATA UPDATE USERPIC PIN=…\tSize=…\tContent=<base64 JPEG>`: the photo a terminal shows when the user verifies. */
 export function updateUserPicCommand(family: 'attendance' | 'access', p: { pin: string; content: string }): string {
   const content = template(p.content, 'Content');
   return `DATA UPDATE ${photoTable(family, 'USERPIC')} ${fields([['PIN', pin(p.pin)], ['Size', content.length], ['Content', content]])}`;

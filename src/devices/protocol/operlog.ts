@@ -57,7 +57,7 @@ export interface TemplateRecord extends RecordBase {
   template: string;
 }
 
-/** BIODATA unified template (any biometric type, §7.4). */
+/** BIODATA unified template (any biometric type). */
 export interface BiodataRecord extends RecordBase {
   kind: 'biodata';
   pin: string;

@@ -64,7 +64,7 @@ export const ATTENDANCE_PUSH_PROT_VER = '2.3.0';
 
 /**
  * Attendance handshake reply (`GET /iclock/cdata?options=all`): `GET OPTION FROM: <SN>` then one
- * option per line. `Encrypt=None` always: encryption needs ZK's closed library (§3.2).
+ * option per line. `Encrypt=None` always: encryption needs ZK's closed library.
  */
 export function attendanceHandshakeReply(sn: string, s: AttendanceHandshakeSettings): string {
   if (/[\r\n\x00]/.test(sn)) throw new RangeError('serial number must not contain CR, LF or NUL');

@@ -28,7 +28,7 @@ export function implausibleTime(t: LocalDateTime): string | null {
 }
 
 /**
- * The attendance handshake `TimeZone` value for `zone` at `at` (§6): whole hours as an integer
+ * The attendance handshake `TimeZone` value for `zone` at `at`: whole hours as an integer
  * (`8`, `-5`, `1` for Berlin in winter, `2` in summer), otherwise minutes (`330` Kolkata, `345`
  * Kathmandu, `-210` St John's). Devices read |value| > 60 as minutes; every real non-whole-hour
  * zone is at least ±3:30, so the two forms never collide. Recompute it at every handshake: in DST

@@ -5,11 +5,11 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { AccessLevel, AccessLevelArea, AccessLevelDoor, AccessLevelEmployee, AccessSchedule, Area, Company, Employee } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
-import { checkBulkItems } from '../shared/bulk-input';
-import { workspaceOf, type RequestContext } from '../shared/context';
+import { checkBulkItems } from '../common/bulk-input';
+import { workspaceOf, type RequestContext } from '../common/context';
 import { recomputeDeviceUsers } from '../sync/device-user.service';
-import type { Page, PageRequest } from '../shared/pagination';
-import { FieldChecker } from '../shared/validation';
+import type { Page, PageRequest } from '../common/pagination';
+import { FieldChecker } from '../common/validation';
 import { lockWorkspace } from '../directory/workspace.service';
 
 export interface AccessLevelInput {

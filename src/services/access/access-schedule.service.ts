@@ -7,9 +7,9 @@ import { AccessLevel, AccessSchedule, Company } from '../../entities';
 import type { HolidayInterval, WeekdayInterval } from '../../entities/access-schedule.entity';
 import { DomainError } from '../../errors/domain-error';
 import { markScheduleChanged } from '../sync/access-sync.service';
-import { workspaceOf, type RequestContext } from '../shared/context';
-import type { Page, PageRequest } from '../shared/pagination';
-import { FieldChecker } from '../shared/validation';
+import { workspaceOf, type RequestContext } from '../common/context';
+import type { Page, PageRequest } from '../common/pagination';
+import { FieldChecker } from '../common/validation';
 
 export interface AccessScheduleInput {
   companyId?: number | null;

@@ -9,9 +9,9 @@ import { DomainError } from '../../errors/domain-error';
 import { acUnalarmCommand, acUnlockCommand, cancelAlarmCommand, closeDoorCommand, holdDoorOpenCommand, openDoorCommand } from '../../devices/protocol';
 import { doorActionData, doorOpenedData, type DoorActionRow } from '../../events/event-payloads';
 import { recordEvent, recordEvents, type NewEvent } from '../../events/outbox';
-import { workspaceOf, type RequestContext, withEm } from '../shared/context';
+import { workspaceOf, type RequestContext, withEm } from '../common/context';
 import { enqueueCommand } from '../commands/command-queue';
-import { FieldChecker } from '../shared/validation';
+import { FieldChecker } from '../common/validation';
 import { requireRoomForAction } from '../commands/pending-action-bound';
 import { COMMAND_DETAIL_SQL, shownDetail, waitingDetail } from '../fleet/action-status-detail';
 

@@ -1,7 +1,7 @@
 import { Device, DoorEvent } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
-import { workspaceOf, type RequestContext } from '../shared/context';
-import type { Page, PageRequest } from '../shared/pagination';
+import { workspaceOf, type RequestContext } from '../common/context';
+import type { Page, PageRequest } from '../common/pagination';
 
 /** A device's door events, newest first (then highest id). The device must be of the caller's workspace. */
 export async function listDoorEvents(ctx: RequestContext, deviceId: number, page: PageRequest): Promise<Page<DoorEvent>> {

@@ -15,7 +15,7 @@ import {
 } from '../../devices/protocol';
 import { DoorRelay, DoorSensor } from '../../entities/door.entity';
 import { recordEvents, type NewEvent } from '../../events/outbox';
-import { withEm, type RequestContext } from '../shared/context';
+import { withEm, type RequestContext } from '../common/context';
 
 export interface DoorDevice {
   id: number;

@@ -5,11 +5,11 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { Device, Door } from '../../entities';
 import { DeviceMode } from '../../entities/device.entity';
 import { DomainError } from '../../errors/domain-error';
-import { workspaceOf, type RequestContext } from '../shared/context';
+import { workspaceOf, type RequestContext } from '../common/context';
 import { DOOR_ACTION_KINDS, queueDoorAction, type DoorActionKind, type DoorActionView } from './door-action.service';
 import { option, terminalOf } from '../sync/sync-commands';
 import { recomputeDeviceUsers } from '../sync/device-user.service';
-import { FieldChecker } from '../shared/validation';
+import { FieldChecker } from '../common/validation';
 
 /** How many doors the terminal has: an access-control terminal's reported `LockCount` (1–8), else one lock output. */
 export function doorCountOf(device: { modeType: string; reportedOptions?: Record<string, string> | null }): number {

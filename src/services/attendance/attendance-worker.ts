@@ -12,7 +12,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/config';
 import type { PeriodicJobs } from '../../jobs/periodic-jobs';
-import type { RequestContext } from '../shared/context';
+import type { RequestContext } from '../common/context';
 import { processPendingDays } from './pending-days';
 
 export const ATTENDANCE_JOB = 'attendance';

@@ -7,9 +7,9 @@
 import { LOCK_KEYS } from '../../kernel/lock-keys';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ATTENDANCE_CHANNEL, recordEvents, type NewEvent } from '../../events/outbox';
-import { withEm, type RequestContext } from '../shared/context';
-import { executeBound } from '../shared/prepared-statement';
-import { intArray, textArray } from '../shared/sql-arrays';
+import { withEm, type RequestContext } from '../common/context';
+import { executeBound } from '../common/prepared-statement';
+import { intArray, textArray } from '../common/sql-arrays';
 import { addDays, datesFrom } from '../../kernel/calendar-date';
 import { CpuSlice } from '../../kernel/cpu-slice';
 import { computeDays, type AttendanceDay, type DayPunch, type Pairing, type ShiftRules } from './compute-days';

@@ -3,10 +3,10 @@ import { flushWithStaleMarks, type StaleMark } from './day-store';
 import { queueHolidayChange } from '../sync/access-sync.service';
 import { Company, Holiday } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
-import { workspaceOf, type RequestContext } from '../shared/context';
-import type { Page, PageRequest } from '../shared/pagination';
-import { uniqueViolationToDomainError } from '../shared/unique-violation';
-import { FieldChecker, limits } from '../shared/validation';
+import { workspaceOf, type RequestContext } from '../common/context';
+import type { Page, PageRequest } from '../common/pagination';
+import { uniqueViolationToDomainError } from '../common/unique-violation';
+import { FieldChecker, limits } from '../common/validation';
 
 export interface HolidayInput {
   companyId?: number | null;

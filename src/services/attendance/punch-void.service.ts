@@ -3,9 +3,9 @@ import { PayPeriod, Punch } from '../../entities';
 import { addDays } from '../../kernel/calendar-date';
 import { markDaysStale } from './day-store';
 import { DomainError } from '../../errors/domain-error';
-import type { RequestContext } from '../shared/context';
+import type { RequestContext } from '../common/context';
 import { getPunch } from './punch.service';
-import { FieldChecker, limits } from '../shared/validation';
+import { FieldChecker, limits } from '../common/validation';
 
 /**
  * Marks a punch as not counting, with the reason (the mutation is audit-logged like every write).

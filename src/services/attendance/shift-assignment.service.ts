@@ -2,9 +2,9 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { flushWithStaleMarks, markDaysStale, type StaleScope } from './day-store';
 import { Area, AreaEmployee, Employee, Shift, ShiftAssignment } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
-import { withEm, workspaceOf, type RequestContext } from '../shared/context';
-import type { Page, PageRequest } from '../shared/pagination';
-import { FieldChecker } from '../shared/validation';
+import { withEm, workspaceOf, type RequestContext } from '../common/context';
+import type { Page, PageRequest } from '../common/pagination';
+import { FieldChecker } from '../common/validation';
 
 export interface ShiftAssignmentInput {
   shiftId?: number | null;

@@ -3,9 +3,9 @@ import { flushWithStaleMarks, markDaysStale } from './day-store';
 import { Company, Shift, ShiftAssignment, Workspace } from '../../entities';
 import { ShiftPairing } from '../../entities/shift.entity';
 import { DomainError } from '../../errors/domain-error';
-import { workspaceOf, withEm, type RequestContext } from '../shared/context';
-import type { Page, PageRequest } from '../shared/pagination';
-import { FieldChecker, isValidTimeZone, limits } from '../shared/validation';
+import { workspaceOf, withEm, type RequestContext } from '../common/context';
+import type { Page, PageRequest } from '../common/pagination';
+import { FieldChecker, isValidTimeZone, limits } from '../common/validation';
 
 export interface ShiftInput {
   companyId?: number | null;

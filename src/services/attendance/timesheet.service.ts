@@ -4,11 +4,11 @@
 // lock, so a read always answers with what the engine says now.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../errors/domain-error';
-import { withEm, workspaceOf, type RequestContext } from '../shared/context';
-import type { Page, PageRequest } from '../shared/pagination';
-import { intArray, textArray } from '../shared/sql-arrays';
+import { withEm, workspaceOf, type RequestContext } from '../common/context';
+import type { Page, PageRequest } from '../common/pagination';
+import { intArray, textArray } from '../common/sql-arrays';
 import { CpuSlice } from '../../kernel/cpu-slice';
-import { FieldChecker, MAX_SPAN_DAYS } from '../shared/validation';
+import { FieldChecker, MAX_SPAN_DAYS } from '../common/validation';
 import { hasPendingDays, processPendingDays } from './pending-days';
 import { DAY_RECORD_COLUMNS, dayRecordOf, refreshDays, takeAttendanceLock, type DayRecord, type WantedDays } from './day-store';
 

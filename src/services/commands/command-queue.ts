@@ -12,8 +12,8 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notifyCommandsQueued } from './command-queue-changes';
-import { type RequestContext, withEm } from '../shared/context';
-import { intArray, textArray } from '../shared/sql-arrays';
+import { type RequestContext, withEm } from '../common/context';
+import { intArray, textArray } from '../common/sql-arrays';
 
 /**
  * Which commands go first at a poll (docs/decisions.md, "Command lanes"):

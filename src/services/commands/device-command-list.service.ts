@@ -2,10 +2,10 @@
 // command ended. The command's text is not shown, only its verb and table: it can carry a person's
 // name, a biometric template or a photo.
 import { DeviceCommandRowStatus } from '../../entities/device-command.entity';
-import type { RequestContext } from '../shared/context';
+import type { RequestContext } from '../common/context';
 import { getDevice } from '../terminals/device.service';
-import type { Page, PageRequest } from '../shared/pagination';
-import { FieldChecker } from '../shared/validation';
+import type { Page, PageRequest } from '../common/pagination';
+import { FieldChecker } from '../common/validation';
 
 export interface DeviceCommandView {
   id: number;

@@ -1,4 +1,4 @@
-// The bound on what one terminal can be asked to do at once (issue "device-action floods"): at most
+// The bound on what one terminal can be asked to do at once (a flood of device actions must not bury a terminal): at most
 // TIMEGATE_PENDING_ACTIONS_PER_DEVICE pending (queued or sent) door actions, and separately as many
 // device actions, per terminal. Beyond, a new one is refused with 429 `device_queue_full` and a
 // `Retry-After` of the terminal's poll interval (by then it has taken some). Separate counts, so that
@@ -6,7 +6,7 @@
 import { LOCK_SPACES } from '../../kernel/lock-keys';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../errors/domain-error';
-import type { RequestContext } from '../shared/context';
+import type { RequestContext } from '../common/context';
 
 /** Advisory-lock namespace of the per-device count (second key: the device id). */
 const BOUND_LOCK_SPACE = LOCK_SPACES.pendingActions;

@@ -4,13 +4,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Area, AreaEmployee, Company, Device, Employee, ShiftAssignment } from '../../entities';
 import { markDaysStale } from '../attendance/day-store';
 import { DomainError } from '../../errors/domain-error';
-import { checkBulkItems, checkBulkOwners } from '../shared/bulk-input';
-import { workspaceOf, type RequestContext, withEm } from '../shared/context';
+import { checkBulkItems, checkBulkOwners } from '../common/bulk-input';
+import { workspaceOf, type RequestContext, withEm } from '../common/context';
 import { recomputeDeviceUsers } from '../sync/device-user.service';
-import type { Page, PageRequest } from '../shared/pagination';
-import { uniqueViolationToDomainError } from '../shared/unique-violation';
-import { intArray } from '../shared/sql-arrays';
-import { FieldChecker, limits } from '../shared/validation';
+import type { Page, PageRequest } from '../common/pagination';
+import { uniqueViolationToDomainError } from '../common/unique-violation';
+import { intArray } from '../common/sql-arrays';
+import { FieldChecker, limits } from '../common/validation';
 import { lockWorkspace } from './workspace.service';
 
 export interface AreaInput {

@@ -1,10 +1,10 @@
 import { createAlwaysSchedule } from '../access/access-schedule.service';
 import { Area, Company, Device, Employee, Punch } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
-import { workspaceOf, type RequestContext, withEm } from '../shared/context';
-import type { Page, PageRequest } from '../shared/pagination';
-import { uniqueViolationToDomainError } from '../shared/unique-violation';
-import { FieldChecker, limits } from '../shared/validation';
+import { workspaceOf, type RequestContext, withEm } from '../common/context';
+import type { Page, PageRequest } from '../common/pagination';
+import { uniqueViolationToDomainError } from '../common/unique-violation';
+import { FieldChecker, limits } from '../common/validation';
 import { lockWorkspace } from './workspace.service';
 
 export interface CompanyInput {

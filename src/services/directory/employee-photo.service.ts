@@ -7,7 +7,7 @@ import type { FaceEnrollmentMethod, FaceEnrollmentStatus } from '../../entities/
 import { DomainError } from '../../errors/domain-error';
 import { deleteBioPhotoCommand, deleteUserPicCommand } from '../../devices/protocol';
 import { notifyCommandsQueued } from '../commands/command-queue-changes';
-import { workspaceOf, withEm, type RequestContext } from '../shared/context';
+import { workspaceOf, withEm, type RequestContext } from '../common/context';
 import { getEmployee } from './employee.service';
 import { queueOnHolders, templateHolders } from './employee-template.service';
 import { FACE_RETURN_CODES, returnCodeText, VISIBLE_FACE_TYPE } from './face-enrollment.service';

@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import { EmployeeTemplate } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
-import { workspaceOf, type RequestContext, withEm } from '../shared/context';
+import { workspaceOf, type RequestContext, withEm } from '../common/context';
 import { lockDeviceSync, markTemplatesChanged, syncTerminal } from '../sync/device-sync.service';
 import { getEmployee } from './employee.service';
 import { enqueueCommand } from '../commands/command-queue';

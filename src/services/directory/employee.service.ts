@@ -1,13 +1,13 @@
 import { AccessLevelEmployee, AreaEmployee, Assignment, Company, Employee, EmployeePhoto, EmployeeTemplate, FaceEnrollment } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
-import { workspaceOf, type RequestContext, withEm } from '../shared/context';
+import { workspaceOf, type RequestContext, withEm } from '../common/context';
 import { recomputeDeviceUsers } from '../sync/device-user.service';
 import { attachRecordsOfPin } from '../terminals/terminal-ingest.service';
-import type { Page, PageRequest } from '../shared/pagination';
-import { uniqueViolationToDomainError } from '../shared/unique-violation';
-import { FieldChecker, limits } from '../shared/validation';
+import type { Page, PageRequest } from '../common/pagination';
+import { uniqueViolationToDomainError } from '../common/unique-violation';
+import { FieldChecker, limits } from '../common/validation';
 import { lockWorkspace } from './workspace.service';
-import { executePrepared } from '../shared/prepared-statement';
+import { executePrepared } from '../common/prepared-statement';
 import { employeeAreaIds } from './area.service';
 
 export interface EmployeeInput {

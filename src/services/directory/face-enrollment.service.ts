@@ -11,7 +11,7 @@
 // once it answered, so re-sending a user (a name change) does not re-enrol its face.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FaceEnrollmentMethod, FaceEnrollmentStatus } from '../../entities/face-enrollment.entity';
-import type { RequestContext } from '../shared/context';
+import type { RequestContext } from '../common/context';
 import { templateFits, type SyncTemplate, type SyncTerminal } from '../sync/sync-commands';
 
 /** Biometric type index of visible-light faces, the type terminals extract from a photo. */

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { DomainError } from '../../errors/domain-error';
-import { photoLimits } from '../shared/validation';
+import { photoLimits } from '../common/validation';
 
 const PHOTO_MAX_BYTES = photoLimits.maxBytes;
 /** Largest image accepted, in pixels (a 40-megapixel camera), so a decompression bomb is refused unread. */

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { VerificationState } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
-import { workspaceOf, type RequestContext } from '../shared/context';
-import type { Page, PageRequest } from '../shared/pagination';
-import { uniqueViolationToDomainError } from '../shared/unique-violation';
-import { FieldChecker, limits } from '../shared/validation';
+import { workspaceOf, type RequestContext } from '../common/context';
+import type { Page, PageRequest } from '../common/pagination';
+import { uniqueViolationToDomainError } from '../common/unique-violation';
+import { FieldChecker, limits } from '../common/validation';
 
 export interface VerificationStateInput {
   name?: string | null;

@@ -3,8 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Workspace } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
 import { issueKey, type IssuedApiKey } from '../identity/api-key.service';
-import { workspaceOf, type RequestContext } from '../shared/context';
-import { FieldChecker, isValidTimeZone, limits } from '../shared/validation';
+import { workspaceOf, type RequestContext } from '../common/context';
+import { FieldChecker, isValidTimeZone, limits } from '../common/validation';
 import { seedDefaultVerificationStates } from './verification-state.service';
 
 export interface WorkspaceInput {

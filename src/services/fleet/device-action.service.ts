@@ -15,11 +15,11 @@ import { DomainError } from '../../errors/domain-error';
 import { recordEvents, type NewEvent } from '../../events/outbox';
 import { addDays, daysBetween } from '../../kernel/calendar-date';
 import { camelToSnake, renameTopKeys, snakeToCamel } from '../../kernel/case';
-import { withEm, workspaceOf, type RequestContext } from '../shared/context';
+import { withEm, workspaceOf, type RequestContext } from '../common/context';
 import { enqueueCommand } from '../commands/command-queue';
-import type { Page, PageRequest } from '../shared/pagination';
+import type { Page, PageRequest } from '../common/pagination';
 import { commandDetail, shownDetail, waitingDetail } from './action-status-detail';
-import { FieldChecker, MAX_SPAN_DAYS } from '../shared/validation';
+import { FieldChecker, MAX_SPAN_DAYS } from '../common/validation';
 import { requireRoomForAction } from '../commands/pending-action-bound';
 
 import { DEVICE_ACTION_TYPES } from './action-kinds';
@@ -187,7 +187,7 @@ function infoRecordCount(result: { info?: Array<{ key: string; value: string }> 
  */
 async function requireSafeClear(ctx: RequestContext, device: Device, now: Date): Promise<void> {
   const em = ctx.em as EntityManager;
-  const [latest] = await em.execute<{ type: string; completed_at: Date; options: { startDate?: string; endDate?: string }; result: Record<string, any> | null }[]>(
+  const [latest] = await em.execute<{ type: string; completed_at: Date; options: { startDate?: string; endDate?: string }; result: Record<string, unknown> | null }[]>(
     `select type, completed_at, options, result from device_action
      where device_id = ? and type in ('info.refresh', 'attendance.count') and status = 'succeeded' and completed_at > ?
      order by completed_at desc, id desc limit 1`,

@@ -3,8 +3,8 @@ import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKey, Workspace } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
-import { SCOPES, workspaceOf, type Principal, type RequestContext, type Scope } from '../shared/context';
-import { FieldChecker, limits } from '../shared/validation';
+import { SCOPES, workspaceOf, type Principal, type RequestContext, type Scope } from '../common/context';
+import { FieldChecker, limits } from '../common/validation';
 
 const LIVE_PREFIX = 'tg_live_';
 const SECRET_LENGTH = 40;

@@ -21,7 +21,7 @@ import type { HolidayInterval, WeekdayInterval } from '../../entities/access-sch
 import type { AccessGrant } from '../../entities/device-user.entity';
 import { notifyCommandsQueued } from '../commands/command-queue-changes';
 import { DEFAULT_COMMANDS_PER_POLL, queueRecords, recordTarget } from '../commands/record-batches';
-import { intArray } from '../shared/sql-arrays';
+import { intArray } from '../common/sql-arrays';
 
 /** Time-zone id 1: the built-in "Always" schedule, and what a person without levels is authorised under. */
 export const ALWAYS_TIMEZONE_ID = 1;

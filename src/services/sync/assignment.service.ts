@@ -2,13 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AreaEmployee, Assignment, Device, DeviceUser, Employee } from '../../entities';
 import type { SyncStatus } from '../../entities/device-user.entity';
 import { DomainError } from '../../errors/domain-error';
-import { checkBulkItems, checkBulkOwners } from '../shared/bulk-input';
-import { workspaceOf, type RequestContext, withEm } from '../shared/context';
+import { checkBulkItems, checkBulkOwners } from '../common/bulk-input';
+import { workspaceOf, type RequestContext, withEm } from '../common/context';
 import { getDevice } from '../terminals/device.service';
 import { deviceUserRows, recomputeDeviceUsers } from './device-user.service';
 import { getEmployee } from '../directory/employee.service';
-import type { Page, PageRequest } from '../shared/pagination';
-import { FieldChecker } from '../shared/validation';
+import type { Page, PageRequest } from '../common/pagination';
+import { FieldChecker } from '../common/validation';
 import { lockWorkspace } from '../directory/workspace.service';
 
 export enum AssignmentSource {

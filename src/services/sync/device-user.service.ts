@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AreaEmployee, Assignment, Device, DeviceUser, Employee } from '../../entities';
 import { SyncStatus, type AccessGrant } from '../../entities/device-user.entity';
 import { levelAccess } from './access-sync.service';
-import { intArray } from '../shared/sql-arrays';
+import { intArray } from '../common/sql-arrays';
 
 /** Which pairs to recompute: every pair of these devices and every pair of these employees. */
 export interface DeviceUserScope {

@@ -11,8 +11,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { deleteAccessUserCommands, deleteUserInfoCommand } from '../../devices/protocol';
 import { recordEvents, type NewEvent } from '../../events/outbox';
 import { notifyCommandsQueued } from '../commands/command-queue-changes';
-import { withEm, type RequestContext } from '../shared/context';
-import { cutToCodePoints } from '../shared/validation';
+import { withEm, type RequestContext } from '../common/context';
+import { cutToCodePoints } from '../common/validation';
 import { queueRecords, recordTarget } from '../commands/record-batches';
 import { templateFits, terminalOf } from './sync-commands';
 

@@ -4,14 +4,14 @@ import { Assignment, Company, Device, Workspace } from '../../entities';
 import { DeviceMode } from '../../entities/device.entity';
 import { DomainError } from '../../errors/domain-error';
 import { areaForDevice } from '../directory/area.service';
-import { workspaceOf, type RequestContext, withEm } from '../shared/context';
+import { workspaceOf, type RequestContext, withEm } from '../common/context';
 import { recomputeDeviceUsers } from '../sync/device-user.service';
-import type { Page, PageRequest } from '../shared/pagination';
+import type { Page, PageRequest } from '../common/pagination';
 import { notifyDeviceChanged } from './device-changes';
-import { uniqueViolationToDomainError } from '../shared/unique-violation';
+import { uniqueViolationToDomainError } from '../common/unique-violation';
 import { clearUnknownTerminal } from './unknown-terminal.service';
 import { invalidCidrs, MAX_CIDRS, parseCidr } from '../../kernel/source-address';
-import { FieldChecker, isValidTimeZone } from '../shared/validation';
+import { FieldChecker, isValidTimeZone } from '../common/validation';
 import { lockWorkspace } from '../directory/workspace.service';
 
 export interface DeviceInput {

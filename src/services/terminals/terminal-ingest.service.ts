@@ -7,8 +7,8 @@ import { markDaysStale } from '../attendance/day-store';
 // principal: everything is scoped by the device row the serial resolved to.
 import { createLocalTimeConverter, verifyTypeName, type AttlogRecord, type RtlogEventClass, type RtlogRecord } from '../../devices/protocol';
 import { DoorEventClass } from '../../entities/door-event.entity';
-import { type RequestContext, withEm } from '../shared/context';
-import { cutToCodePoints } from '../shared/validation';
+import { type RequestContext, withEm } from '../common/context';
+import { cutToCodePoints } from '../common/validation';
 import { countPunches, storeDevicePunches, type DevicePunch } from '../attendance/punch.service';
 import { doorOpenedData } from '../../events/event-payloads';
 import { applyRtlogDoorEvents } from '../access/door-state.service';

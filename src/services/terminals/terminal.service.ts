@@ -6,9 +6,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DOOR_SOURCE_COLUMNS, doorSourceOf, ensureDoors, type DoorSourceRow } from '../access/door.service';
 import { newRegistryCode, newSessionId } from '../../devices/protocol';
 import { DeviceMode, DeviceStatus, type DoorStateSnapshot } from '../../entities/device.entity';
-import type { RequestContext } from '../shared/context';
-import { executePrepared } from '../shared/prepared-statement';
-import { boolArray, intArray, textArray } from '../shared/sql-arrays';
+import type { RequestContext } from '../common/context';
+import { executePrepared } from '../common/prepared-statement';
+import { boolArray, intArray, textArray } from '../common/sql-arrays';
 
 export type TerminalProtocol = 'att-push' | 'acc-push';
 

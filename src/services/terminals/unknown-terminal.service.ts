@@ -3,8 +3,8 @@
 // own terminals uses (same site), or the one whose exact serial it asks for (the serial printed on
 // the terminal is the proof of possession). Claiming = creating a device with that serial.
 import { UnknownTerminal } from '../../entities';
-import { workspaceOf, type RequestContext } from '../shared/context';
-import type { Page, PageRequest } from '../shared/pagination';
+import { workspaceOf, type RequestContext } from '../common/context';
+import type { Page, PageRequest } from '../common/pagination';
 
 export interface UnknownContact {
   serialNumber: string;

@@ -8,9 +8,9 @@ import { eventRowHolding } from '../../events/event-batch';
 import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from '../../events/event-types';
 import { recordEvents, WEBHOOK_CHANNEL } from '../../events/outbox';
 import { generateWebhookSecret } from '../../events/webhook-signature';
-import { workspaceOf, type RequestContext, withEm } from '../shared/context';
-import type { Page, PageRequest } from '../shared/pagination';
-import { FieldChecker } from '../shared/validation';
+import { workspaceOf, type RequestContext, withEm } from '../common/context';
+import type { Page, PageRequest } from '../common/pagination';
+import { FieldChecker } from '../common/validation';
 
 export interface WebhookEndpointInput {
   url?: string | null;

@@ -62,7 +62,7 @@ describe('parseAttlog', () => {
         ['2', 0, '0', null, 'FP'],
       ]);
     });
-    // Regression (issue 37): a line with only PIN and time was refused as cut short, losing a real punch.
+    // Regression: a line with only PIN and time was refused as cut short, losing a real punch.
     it('keeps a punch of PIN and time only, with state 0 and no verify mode', () => {
       const { records, errors } = parseAttlog('1\t2024-07-28 01:25:24\r\n2\t2024-07-28 01:25:25\t\t\n3\t2024-07-28 01:25:26\t1\n');
       expect(errors).to.deep.equal([]);

@@ -38,7 +38,7 @@ describe('requestFamily over every fixture', () => {
     '01': 'attendance', '02': 'attendance', '05': 'attendance', '07': 'attendance', '12': 'attendance', '19': 'access',
     '21': 'access', '23': 'access', '25': 'attendance', '26': 'attendance', '27': 'attendance', '28': 'attendance',
     '29': 'attendance', '30': 'attendance', '31': 'attendance',
-    // fx 32 is an access device, but its first handshake carries only pushver=3.0.1, which is not proof (§1).
+    // fx 32 is an access device, but its first handshake carries only pushver=3.0.1, which is not proof.
     '32': 'attendance', '33': 'access', '34': 'access', '35': 'access', '36': 'access',
     // Options, devicecmd and ping look the same in both families: the adapter keeps per-device state.
     '37': 'attendance', '38': 'access', '39': 'attendance', '40': 'attendance',

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { codePoints, cutToCodePoints } from '../../../src/services/shared/validation';
+import { codePoints, cutToCodePoints } from '../../../src/services/common/validation';
 
 describe('cutToCodePoints', () => {
   it('keeps a value that fits, and cuts by code points, never through a surrogate pair', () => {
