@@ -2,6 +2,7 @@ import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql'
 import { ObjectType } from './object-type';
 import { ShiftPairing } from '../entities/shift.entity';
 import { Connection, ConnectionArgs } from './connection';
+import { PayPolicyInput, PayPolicyOverridesType } from './pay-policy.type';
 
 registerEnumType(ShiftPairing, {
   name: 'ShiftPairing',
@@ -25,6 +26,10 @@ export class ShiftType {
   @Field(() => Int, { description: 'How long after the end punches still belong to the shift.' }) checkOutAfterMinutes!: number;
   @Field(() => ShiftPairing) pairing!: ShiftPairing;
   @Field({ description: 'Applies to every employee of the company without an assignment (one per company).' }) isDefault!: boolean;
+  @Field(() => Int, { nullable: true, description: 'Punch rounding step, 1-60 minutes, each punch on its own; null: seconds are dropped.' }) roundingMinutes!: number | null;
+  @Field({ description: '`nearest` (half up), `down` or `up`, on the grid of roundingMinutes counted from the shift start.' }) roundingMode!: string;
+  @Field({ description: 'A recorded break `replaces` the unpaid break, `adds` to it, or `tops_up` (counts towards it; default).' }) recordedBreak!: string;
+  @Field(() => PayPolicyOverridesType, { description: "The shift's overrides of its company's pay policy." }) payPolicy!: PayPolicyOverridesType;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
 }
@@ -52,6 +57,10 @@ export class UpdateShiftInput {
   @Field(() => Int, { nullable: true }) checkOutAfterMinutes?: number;
   @Field(() => ShiftPairing, { nullable: true }) pairing?: ShiftPairing;
   @Field({ nullable: true }) isDefault?: boolean;
+  @Field(() => Int, { nullable: true, description: '1-60; null: no rounding.' }) roundingMinutes?: number | null;
+  @Field({ nullable: true, description: '`nearest`, `down` or `up`.' }) roundingMode?: string;
+  @Field({ nullable: true, description: '`replaces`, `adds` or `tops_up`.' }) recordedBreak?: string;
+  @Field(() => PayPolicyInput, { nullable: true, description: 'Overrides of the company policy (weekly settings are the company\'s alone).' }) payPolicy?: PayPolicyInput;
 }
 
 @InputType()
