@@ -131,6 +131,14 @@ async function ensureDays(ctx: RequestContext, employees: SheetEmployee[], filte
   }
 }
 
+/**
+ * Brings the filter's days up to date (punches not yet taken, days missing, stale or due) and
+ * returns its employees' ids: what every read of days (timesheets, summaries, payroll exports) does first.
+ */
+export async function prepareTimesheet(ctx: RequestContext, filter: TimesheetFilter): Promise<number[]> {
+  return prepare(ctx, filter);
+}
+
 async function prepare(ctx: RequestContext, filter: TimesheetFilter): Promise<number[]> {
   checkRange(filter);
   const employees = await employeesOf(ctx, filter);
