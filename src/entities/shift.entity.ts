@@ -79,6 +79,21 @@ export class Shift {
   @Property({ type: 'json', default: '{}' })
   payPolicy: Record<string, unknown> = {};
 
+  /** A flexible shift: start–end is the span in which work counts; lateness only against the core hours. */
+  @Property({ default: false })
+  flexible: boolean = false;
+
+  /** `HH:MM` core hours of a flexible shift; null: none. */
+  @Property({ length: 5, nullable: true })
+  coreStart?: string | null;
+
+  @Property({ length: 5, nullable: true })
+  coreEnd?: string | null;
+
+  /** A flexible shift's scheduled minutes; null: the shift's length minus its unpaid break. */
+  @Property({ type: 'smallint', nullable: true })
+  requiredMinutes?: number | null;
+
   /** Applies to every employee of the company without an assignment; at most one per company. */
   @Property({ default: false })
   isDefault!: boolean;

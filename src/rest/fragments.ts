@@ -60,7 +60,7 @@ export const webhookDeliveryFields = `fragment WebhookDeliveryFields on WebhookD
 
 export const shiftFields = `fragment ShiftFields on Shift {
   id companyId name startTime endTime timeZone workdays breakMinutes breakAfterMinutes graceInMinutes graceOutMinutes
-  checkInBeforeMinutes checkOutAfterMinutes pairing isDefault roundingMinutes roundingMode recordedBreak
+  checkInBeforeMinutes checkOutAfterMinutes pairing isDefault roundingMinutes roundingMode recordedBreak flexible coreStart coreEnd requiredMinutes
   payPolicy { earlyOvertime overtimeMinMinutes dailyOvertimeAfterMinutes doubleTimeAfterMinutes nightStart nightEnd holidayWork restDayWork }
   createdAt updatedAt }`;
 

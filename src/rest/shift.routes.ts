@@ -23,6 +23,10 @@ const shiftBodyFields = {
   rounding_mode: oneOf(['nearest', 'down', 'up']),
   recorded_break: oneOf(['replaces', 'adds', 'tops_up']),
   pay_policy: payPolicySchema(false),
+  flexible: { type: 'boolean' },
+  core_start: { ...timeOfDay, type: ['string', 'null'] },
+  core_end: { ...timeOfDay, type: ['string', 'null'] },
+  required_minutes: { type: ['integer', 'null'] },
 };
 const createShiftBody = object({ company_id: id, ...shiftBodyFields }, ['company_id', 'name', 'start_time', 'end_time']);
 const updateShiftBody = object(shiftBodyFields);

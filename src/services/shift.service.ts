@@ -31,6 +31,10 @@ export interface ShiftInput {
   recordedBreak?: string | null;
   /** Overrides of the company's pay policy; a key set to null inherits the company's value again. */
   payPolicy?: PayPolicyInput | null;
+  flexible?: boolean | null;
+  coreStart?: string | null;
+  coreEnd?: string | null;
+  requiredMinutes?: number | null;
 }
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -76,11 +80,23 @@ function checkShift(input: ShiftInput, creating: boolean): void {
     check.add('recordedBreak', 'invalid_value', 'recordedBreak must be `replaces`, `adds` or `tops_up`.');
   }
   checkPayPolicy(check, 'payPolicy', input.payPolicy);
+  for (const field of ['coreStart', 'coreEnd'] as const) {
+    const value = input[field];
+    if (value != null && !TIME.test(value)) check.add(field, 'invalid_time', `${field} must be a time of day "HH:MM" from 00:00 to 23:59 (got "${value}").`);
+  }
+  if (input.requiredMinutes != null && (!Number.isInteger(input.requiredMinutes) || input.requiredMinutes < 0 || input.requiredMinutes > 1440)) {
+    check.add('requiredMinutes', 'out_of_range', 'requiredMinutes must be a whole number of minutes from 0 to 1440 (null: the shift length minus its break).');
+  }
   // A week spans shifts: weekly overtime is the company's alone.
   for (const key of ['weeklyOvertimeAfterMinutes', 'weekStart'] as const) {
     if (input.payPolicy?.[key] !== undefined) check.add(`payPolicy.${key}`, 'not_allowed', `${key} is set on the company's pay policy, not on a shift.`);
   }
   check.done();
+}
+
+/** Core hours come as a pair (both or neither). */
+function checkCore(shift: Shift): void {
+  if ((shift.coreStart == null) !== (shift.coreEnd == null)) throw DomainError.field(shift.coreStart == null ? 'coreStart' : 'coreEnd', 'required', 'Core hours need both coreStart and coreEnd.');
 }
 
 function mergedPolicy(input: ShiftInput, stored: Record<string, unknown>): Record<string, unknown> {
@@ -137,7 +153,12 @@ export async function createShift(ctx: RequestContext, input: ShiftInput): Promi
       roundingMode: input.roundingMode ?? 'nearest',
       recordedBreak: input.recordedBreak ?? 'tops_up',
       payPolicy: mergedPolicy(input, {}),
+      flexible: input.flexible ?? false,
+      coreStart: input.coreStart ?? null,
+      coreEnd: input.coreEnd ?? null,
+      requiredMinutes: input.requiredMinutes ?? null,
     } as Shift);
+    checkCore(shift);
     await em.persist(shift).flush();
     // A new default shift applies to every employee of the company without an assignment.
     if (shift.isDefault) await markDaysStale(em as EntityManager, { companyId: company.id }, null, null);
@@ -152,10 +173,14 @@ export async function updateShift(ctx: RequestContext, id: number, input: Omit<S
     const tx = withEm(ctx, em);
     const shift = await getShift(tx, id);
     if (input.isDefault) await clearOtherDefaults(tx, shift.companyId, shift.id);
-    const { workdays, payPolicy, roundingMinutes, ...rest } = input;
+    const { workdays, payPolicy, roundingMinutes, coreStart, coreEnd, requiredMinutes, ...rest } = input;
     for (const [key, value] of Object.entries(rest)) if (value != null) (shift as unknown as Record<string, unknown>)[key] = value;
-    // null turns rounding off again.
+    // null turns rounding off again, removes a core time or the required minutes.
     if (roundingMinutes !== undefined) shift.roundingMinutes = roundingMinutes;
+    if (coreStart !== undefined) shift.coreStart = coreStart;
+    if (coreEnd !== undefined) shift.coreEnd = coreEnd;
+    if (requiredMinutes !== undefined) shift.requiredMinutes = requiredMinutes;
+    checkCore(shift);
     if (payPolicy != null) shift.payPolicy = mergedPolicy(input, shift.payPolicy);
     if (workdays != null) shift.workdays = [...workdays].sort((a, b) => a - b);
     await em.flush();

@@ -30,6 +30,15 @@ export interface ShiftRules {
   recordedBreak?: RecordedBreakRule;
   /** The shift's overrides of the company's pay policy (pay-rules.ts). */
   payPolicy?: Partial<PayPolicy> | null;
+  /**
+   * A flexible shift: `startTime`–`endTime` is the span in which work counts, `requiredMinutes` the
+   * day's scheduled minutes, and lateness and early leave are measured against the core hours only
+   * (`coreStart`–`coreEnd`; without them, nobody is late or leaves early).
+   */
+  flexible?: boolean;
+  coreStart?: string | null;
+  coreEnd?: string | null;
+  requiredMinutes?: number | null;
 }
 
 export interface DayPunch {
@@ -282,7 +291,8 @@ export function computeDays(input: {
     const shiftBreak = (worked: number) =>
       shift ? unpaidBreakMinutes({ workedMinutes: worked, recordedBreakMinutes: 0, breakMinutes: shift.breakMinutes, breakAfterMinutes: shift.breakAfterMinutes, rule: 'tops_up' }) : 0;
     const shiftLength = instance ? minutesBetween(instance.start, instance.end) : 0;
-    const scheduledMinutes = scheduledDay ? shiftLength - shiftBreak(shiftLength) : 0;
+    const flexible = shift?.flexible === true;
+    const scheduledMinutes = !scheduledDay ? 0 : flexible && shift?.requiredMinutes != null ? shift.requiredMinutes : shiftLength - shiftBreak(shiftLength);
     // Work before the shift start is paid only with early overtime.
     const intervals =
       instance && !policy.earlyOvertime
@@ -296,8 +306,11 @@ export function computeDays(input: {
     const worked = paired.complete ? gross - unpaid : 0;
     const firstIn = paired.firstIn?.punch.at ?? null;
     const lastOut = paired.lastOut?.punch.at ?? null;
-    const late = scheduledDay && shift && paired.firstIn ? lateMinutes(paired.firstIn.at, instance.start, shift.graceInMinutes) : 0;
-    const early = scheduledDay && shift && paired.lastOut ? earlyLeaveMinutes(paired.lastOut.at, instance.end, shift.graceOutMinutes) : 0;
+    // A flexible shift measures lateness and early leave against its core hours only.
+    const lateFrom = !instance || !shift ? null : flexible ? coreInstant(shift, date, shift.coreStart) : instance.start;
+    const earlyFrom = !instance || !shift ? null : flexible ? coreInstant(shift, date, shift.coreEnd) : instance.end;
+    const late = scheduledDay && shift && paired.firstIn && lateFrom ? lateMinutes(paired.firstIn.at, lateFrom, shift.graceInMinutes) : 0;
+    const early = scheduledDay && shift && paired.lastOut && earlyFrom ? earlyLeaveMinutes(paired.lastOut.at, earlyFrom, shift.graceOutMinutes) : 0;
 
     let status: DayStatus;
     const endsAt = instance ? instance.windowEnd : localTimeToInstant(`${addDays(date, 1)} 00:00:00`, zone);
@@ -335,6 +348,12 @@ export function computeDays(input: {
     });
   }
   return days;
+}
+
+/** A core-hours time of the instance dated `date` (a time before the shift's start is on the next day); null without one. */
+function coreInstant(shift: ShiftRules, date: string, time: string | null | undefined): Date | null {
+  if (!time) return null;
+  return localTimeToInstant(`${time < shift.startTime ? addDays(date, 1) : date} ${time}:00`, shift.timeZone);
 }
 
 function notEmployed(date: string, punchIds: number[]): AttendanceDay {

@@ -104,6 +104,10 @@ interface ShiftRow {
   rounding_mode: RoundingMode;
   recorded_break: RecordedBreakRule;
   pay_policy: Partial<PayPolicy>;
+  flexible: boolean;
+  core_start: string | null;
+  core_end: string | null;
+  required_minutes: number | null;
   is_default: boolean;
 }
 
@@ -133,6 +137,10 @@ function rulesOf(row: ShiftRow): ShiftRules {
     roundingMode: row.rounding_mode,
     recordedBreak: row.recorded_break,
     payPolicy: row.pay_policy,
+    flexible: row.flexible,
+    coreStart: row.core_start,
+    coreEnd: row.core_end,
+    requiredMinutes: row.required_minutes,
   };
 }
 

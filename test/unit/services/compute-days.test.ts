@@ -213,4 +213,17 @@ describe('attendance engine: computeDays', () => {
     expect(result[0]).to.deep.include({ workedMinutes: 0, scheduledMinutes: 0, lateMinutes: 0, overtimeMinutes: 0 });
     expect(Object.values(result[0]!.pay).every((m) => m === 0)).to.equal(true);
   });
+
+  it('a flexible day: work counts from 07:00 to 19:00, 480 required minutes, late only against the 10:00-15:00 core hours', () => {
+    const flex: ShiftRules = { ...DAY_SHIFT, startTime: '07:00', endTime: '19:00', breakMinutes: 30, flexible: true, coreStart: '10:00', coreEnd: '15:00', requiredMinutes: 480, graceInMinutes: 0 };
+    // 09:40 to 18:40: 540 minutes, 30 break: 510 paid, 480 required: 30 overtime; not late (before 10:00), no early leave (after 15:00).
+    const [day] = days(flex, '2026-03-02', '2026-03-02', [punch('2026-03-02T09:40:00Z'), punch('2026-03-02T18:40:00Z', '1')]);
+    expect(day).to.deep.include({ status: 'present', scheduledMinutes: 480, workedMinutes: 510, lateMinutes: 0, earlyLeaveMinutes: 0, overtimeMinutes: 30 });
+    // 10:20 to 14:30: late 20 against the core start, early leave 30 against the core end.
+    const [late] = days(flex, '2026-03-03', '2026-03-03', [punch('2026-03-03T10:20:00Z'), punch('2026-03-03T14:30:00Z', '1')]);
+    expect(late).to.deep.include({ lateMinutes: 20, earlyLeaveMinutes: 30 });
+    // Without core hours nobody is late.
+    const [free] = days({ ...flex, coreStart: null, coreEnd: null }, '2026-03-04', '2026-03-04', [punch('2026-03-04T12:00:00Z'), punch('2026-03-04T16:00:00Z', '1')]);
+    expect(free).to.deep.include({ lateMinutes: 0, earlyLeaveMinutes: 0, workedMinutes: 240 });
+  });
 });
