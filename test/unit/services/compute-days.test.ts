@@ -115,6 +115,10 @@ describe('attendance engine: computeDays', () => {
       const [day] = days(byState, '2026-03-02', '2026-03-02', [punch('2026-03-02T12:30:00Z', '3')]);
       expect(day).to.deep.include({ status: 'incomplete', firstIn: null, lastOut: null, lateMinutes: 0, earlyLeaveMinutes: 0 });
       expect(day!.exceptions).to.deep.equal(['missing_in', 'missing_out']);
+      // After a check-in, a break-in at 12:30 is still no last out: no 270 minutes of early leave.
+      const [afterIn] = days(byState, '2026-03-03', '2026-03-03', [punch('2026-03-03T09:00:00Z', '0'), punch('2026-03-03T12:30:00Z', '3')]);
+      expect(afterIn).to.deep.include({ status: 'incomplete', lastOut: null, earlyLeaveMinutes: 0, lateMinutes: 0 });
+      expect(afterIn!.exceptions).to.deep.equal(['missing_out']);
     });
 
     it('by_state: lateness from the check-in even when a break punch comes first; the last out is the check-out', () => {
