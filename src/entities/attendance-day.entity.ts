@@ -64,6 +64,10 @@ export class AttendanceDay {
   @Property()
   overtimeMinutes!: number;
 
+  /** Paid minutes by pay code, `[{code, minutes}]`, non-zero codes in code order (pay-rules.ts). */
+  @Property({ type: 'json', default: '[]' })
+  payItems!: { code: string; minutes: number }[];
+
   @Property({ type: 'text[]' })
   exceptions!: string[];
 

@@ -17,6 +17,10 @@ export class Company {
   @Property({ length: 64 })
   code!: string;
 
+  /** The company's overtime and premium policy (only the keys it sets; the rest are defaults, pay-rules.ts). */
+  @Property({ type: 'json', default: '{}' })
+  payPolicy: Record<string, unknown> = {};
+
   @Property({ type: 'timestamptz', onCreate: () => new Date() })
   createdAt!: Date;
 

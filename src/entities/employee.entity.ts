@@ -50,6 +50,13 @@ export class Employee {
   @Property({ default: true })
   isActive: boolean = true;
 
+  /** First and last day of employment (inclusive; null: open). Days outside are `not_employed`. */
+  @Property({ type: 'date', nullable: true })
+  employmentStartDate?: string | null;
+
+  @Property({ type: 'date', nullable: true })
+  employmentEndDate?: string | null;
+
   @Property({ type: 'timestamptz', onCreate: () => new Date() })
   createdAt!: Date;
 

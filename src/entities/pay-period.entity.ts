@@ -28,6 +28,14 @@ export class PayPeriod {
   @Property({ type: 'timestamptz', nullable: true })
   lockedAt?: Date | null;
 
+  /**
+   * The payroll export's rows as of the lock (src/services/payroll/): a locked period exports these,
+   * byte for byte the same whatever changes later (an employee renamed, a punch re-sent); null while
+   * unlocked.
+   */
+  @Property({ type: 'json', nullable: true, lazy: true })
+  exportRows?: unknown[] | null;
+
   @Property({ type: 'timestamptz', onCreate: () => new Date() })
   createdAt!: Date;
 

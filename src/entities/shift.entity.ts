@@ -63,6 +63,37 @@ export class Shift {
   @Enum({ items: () => ShiftPairing, default: ShiftPairing.first_last })
   pairing!: ShiftPairing;
 
+  /** Punch rounding (docs/attendance.md, "Minute rules"): 1–60 minutes; null: seconds are dropped. */
+  @Property({ type: 'smallint', nullable: true })
+  roundingMinutes?: number | null;
+
+  /** `nearest`, `down` or `up`, each punch on its own. */
+  @Property({ length: 8, default: 'nearest' })
+  roundingMode: string = 'nearest';
+
+  /** How a recorded break meets the unpaid break: `replaces`, `adds` or `tops_up`. */
+  @Property({ length: 8, default: 'tops_up' })
+  recordedBreak: string = 'tops_up';
+
+  /** The shift's overrides of its company's pay policy (only the keys it sets; pay-rules.ts). */
+  @Property({ type: 'json', default: '{}' })
+  payPolicy: Record<string, unknown> = {};
+
+  /** A flexible shift: start–end is the span in which work counts; lateness only against the core hours. */
+  @Property({ default: false })
+  flexible: boolean = false;
+
+  /** `HH:MM` core hours of a flexible shift; null: none. */
+  @Property({ length: 5, nullable: true })
+  coreStart?: string | null;
+
+  @Property({ length: 5, nullable: true })
+  coreEnd?: string | null;
+
+  /** A flexible shift's scheduled minutes; null: the shift's length minus its unpaid break. */
+  @Property({ type: 'smallint', nullable: true })
+  requiredMinutes?: number | null;
+
   /** Applies to every employee of the company without an assignment; at most one per company. */
   @Property({ default: false })
   isDefault!: boolean;

@@ -1,4 +1,6 @@
-import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { effectivePolicy } from '../services/attendance/pay-rules';
+import type { Company } from '../entities';
 import * as companies from '../services/directory/company.service';
 import type { RequestContext } from '../services/common/context';
 import { CompanyConnection, CompanyType, CreateCompanyInput, UpdateCompanyInput } from '../schema/company.type';
@@ -6,6 +8,11 @@ import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection'
 
 @Resolver(() => CompanyType)
 export class CompanyResolver {
+  @FieldResolver()
+  payPolicy(@Root() company: Company) {
+    return effectivePolicy(company.payPolicy, null);
+  }
+
   @Authorized('read')
   @Query(() => CompanyType)
   company(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {

@@ -2,10 +2,24 @@ import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type
 import type { RequestContext } from '../services/common/context';
 import * as periods from '../services/attendance/pay-period.service';
 import { pageRequest, toConnection } from '../schema/connection';
-import { CreatePayPeriodInput, PayPeriodConnection, PayPeriodListArgs, PayPeriodType, UpdatePayPeriodInput } from '../schema/pay-period.type';
+import { CreatePayPeriodInput, PayPeriodConnection, PayPeriodListArgs, PayPeriodType, PayrollExportRowType, PayrollExportType, UpdatePayPeriodInput } from '../schema/pay-period.type';
+import { renameKeys, snakeToCamel } from '../kernel/case';
+import { exportPayPeriod } from '../services/payroll/payroll-export.service';
 
 @Resolver(() => PayPeriodType)
 export class PayPeriodResolver {
+  @Authorized('read')
+  @Query(() => PayrollExportType, { description: "The period's payroll export: one row per employee and pay code (docs/payroll-export.md)." })
+  async payPeriodExport(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int) id: number,
+    @Arg('columns', () => String, { nullable: true, description: 'CSV columns and headers: `column[:header],...`.' }) columns?: string | null,
+    @Arg('codes', () => String, { nullable: true, description: "Pay codes renamed for the payroll provider: `code:provider_code,...`." }) codes?: string | null,
+  ) {
+    const result = await exportPayPeriod(ctx, id, { columns, codes });
+    return { ...result, rows: renameKeys(result.rows, snakeToCamel) as PayrollExportRowType[] };
+  }
+
   @Authorized('read')
   @Query(() => PayPeriodType)
   payPeriod(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {

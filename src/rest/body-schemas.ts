@@ -45,6 +45,26 @@ export const timeOfDay = formatted({ type: 'string' }, '^([01][0-9]|2[0-3]):[0-5
 /** An IANA time zone name's shape (`UTC`, `Europe/Berlin`, `Etc/GMT+5`); whether it exists is the service's check. */
 export const timeZoneSchema = formatted({ type: 'string', maxLength: 64 }, '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$', 'invalid_time_zone', 'must be an IANA time zone name such as "Europe/Berlin"');
 
+const nullableMinutes: JsonSchema = { type: ['integer', 'null'] };
+const nullableTime: JsonSchema = { ...timeOfDay, type: ['string', 'null'] };
+/**
+ * A pay policy change (docs/attendance.md, "Pay items"): a field left out keeps its value, null resets
+ * it. Ranges are the service's rules. `company`: the weekly settings are allowed (a shift's are not).
+ */
+export function payPolicySchema(company: boolean): JsonSchema {
+  return object({
+    early_overtime: { type: ['boolean', 'null'] },
+    overtime_min_minutes: nullableMinutes,
+    daily_overtime_after_minutes: nullableMinutes,
+    ...(company ? { weekly_overtime_after_minutes: nullableMinutes, week_start: nullableMinutes } : {}),
+    double_time_after_minutes: nullableMinutes,
+    night_start: nullableTime,
+    night_end: nullableTime,
+    holiday_work: { type: ['string', 'null'], enum: ['holiday', 'overtime', null] },
+    rest_day_work: { type: ['string', 'null'], enum: ['rest_day', 'overtime', null] },
+  });
+}
+
 export function object(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
   return { type: 'object', properties, required, additionalProperties: false };
 }

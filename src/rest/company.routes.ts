@@ -1,9 +1,9 @@
 import { limits } from '../services/common/validation';
-import { filled, object } from './body-schemas';
+import { filled, object, payPolicySchema } from './body-schemas';
 import { companyFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
-const companyBodyFields = { name: filled(limits.companyName), code: filled(limits.companyCode) };
+const companyBodyFields = { name: filled(limits.companyName), code: filled(limits.companyCode), pay_policy: payPolicySchema(true) };
 const createCompanyBody = object(companyBodyFields, ['name', 'code']);
 const updateCompanyBody = object(companyBodyFields);
 

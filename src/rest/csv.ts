@@ -1,10 +1,12 @@
 // CSV as RFC 4180 writes it: a header row, CRLF line ends, a field quoted (quotes doubled) when it
 // holds a comma, a quote or a line break. UTF-8 without a byte-order mark. Lists inside a cell
-// (exceptions, punch ids) are joined with `;`; null is an empty field.
+// (exceptions, punch ids) are joined with `;`, an object in a list as its values joined with `:`
+// (pay items: `regular:450;overtime:30`); null is an empty field.
 
 function cell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = Array.isArray(value) ? value.join(';') : String(value);
+  const item = (v: unknown) => (v !== null && typeof v === 'object' ? Object.values(v).join(':') : String(v));
+  const text = Array.isArray(value) ? value.map(item).join(';') : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

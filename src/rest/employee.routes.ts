@@ -11,6 +11,8 @@ const employeeBodyFields = {
   pin: pinSchema,
   email: emailSchema,
   is_active: { type: 'boolean' },
+  employment_start_date: { type: ['string', 'null'], description: '`YYYY-MM-DD`: the first day of employment; null: open.' },
+  employment_end_date: { type: ['string', 'null'], description: '`YYYY-MM-DD`: the last day of employment (inclusive); null: open.' },
 };
 const createEmployeeBody = object(employeeBodyFields, ['name', 'lastname', 'code', 'company_id']);
 const updateEmployeeBody = object(employeeBodyFields);

@@ -1,8 +1,10 @@
 /** The fields each REST resource returns, as GraphQL fragments shared by its routes. */
-export const companyFields = `fragment CompanyFields on Company { id name code createdAt updatedAt }`;
+export const companyFields = `fragment CompanyFields on Company { id name code
+  payPolicy { earlyOvertime overtimeMinMinutes dailyOvertimeAfterMinutes weeklyOvertimeAfterMinutes weekStart doubleTimeAfterMinutes nightStart nightEnd holidayWork restDayWork }
+  createdAt updatedAt }`;
 
 export const employeeFields = `fragment EmployeeFields on Employee {
-  id companyId name lastname code pin email isActive areaIds createdAt updatedAt
+  id companyId name lastname code pin email isActive employmentStartDate employmentEndDate areaIds createdAt updatedAt
 }`;
 
 export const deviceFields = `fragment DeviceFields on Device {
@@ -58,7 +60,9 @@ export const webhookDeliveryFields = `fragment WebhookDeliveryFields on WebhookD
 
 export const shiftFields = `fragment ShiftFields on Shift {
   id companyId name startTime endTime timeZone workdays breakMinutes breakAfterMinutes graceInMinutes graceOutMinutes
-  checkInBeforeMinutes checkOutAfterMinutes pairing isDefault createdAt updatedAt }`;
+  checkInBeforeMinutes checkOutAfterMinutes pairing isDefault roundingMinutes roundingMode recordedBreak flexible coreStart coreEnd requiredMinutes
+  payPolicy { earlyOvertime overtimeMinMinutes dailyOvertimeAfterMinutes doubleTimeAfterMinutes nightStart nightEnd holidayWork restDayWork }
+  createdAt updatedAt }`;
 
 export const holidayFields = `fragment HolidayFields on Holiday { id companyId date name holidayType createdAt updatedAt }`;
 

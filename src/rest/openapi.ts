@@ -161,7 +161,8 @@ function operation(route: RestRoute, schema: GraphQLSchema): Record<string, unkn
         ? { 'X-Total-Count': { schema: { type: 'integer' } }, Link: { schema: { type: 'string' }, description: 'RFC 8288 first/prev/next/last.' } }
         : undefined,
       content: route.imageResult ? { [route.imageResult.mediaType]: { schema: { type: 'string', format: 'binary' } } } : {
-        'application/json': { schema: route.list ? { type: 'array', items: result } : result },
+        'application/json': { schema: route.list ? { type: 'array', items: result } : withoutProperty(result, route.csvField) },
+        ...(route.csvField ? { 'text/csv': { schema: { type: 'string', description: 'The CSV document (`Accept: text/csv` or `format=csv`).' } } } : {}),
         // Asked for with `Accept: text/csv`: the same rows, a header row of these columns (RFC 4180).
         ...(route.csv ? { 'text/csv': { schema: { type: 'string', description: `Columns: ${route.csv.join(', ')}.` } } } : {}),
       },
@@ -310,4 +311,11 @@ function errorSchema(): JsonSchema {
       },
     },
   };
+}
+
+/** The JSON answer of a route with a CSV document: the document's field is not in it. */
+function withoutProperty(schema: Record<string, any>, field: string | undefined): Record<string, any> {
+  if (!field || !schema.properties?.[field]) return schema;
+  const { [field]: _dropped, ...properties } = schema.properties;
+  return { ...schema, properties, ...(Array.isArray(schema.required) ? { required: schema.required.filter((r: string) => r !== field) } : {}) };
 }

@@ -17,6 +17,26 @@ const byId = (name: string, method: RestRoute['method'], suffix: string, field: 
 
 export const payPeriodRoutes: RestRoute[] = [
   {
+    name: 'exportPayPeriod',
+    method: 'GET',
+    path: '/public/v2/pay_periods/:id/export',
+    query: {
+      type: 'object',
+      properties: {
+        format: { type: 'string', enum: ['csv', 'json'], description: '`csv` or `json`; without it, `Accept: text/csv` asks for CSV and JSON is the default.' },
+        columns: { type: 'string', maxLength: 2000, description: 'CSV columns, in order, each optionally renamed: `employee_code:EmpNo,pay_code:Type,hours` (docs/payroll-export.md).' },
+        codes: { type: 'string', maxLength: 2000, description: "Pay codes renamed for the payroll provider: `overtime:OT150,night:N25`." },
+      },
+    },
+    document: `query ($id: Int!, $columns: String, $codes: String) { payPeriodExport(id: $id, columns: $columns, codes: $codes) {
+      payPeriodId companyId startDate endDate timeZone locked csv
+      rows { employeeId employeeCode employeeName companyCode companyName startDate endDate payCode minutes hours hoursMinutes } } }`,
+    resultField: 'payPeriodExport',
+    csvField: 'csv',
+    status: 200,
+    variables: ({ params, query }) => ({ id: idParam(params.id), columns: query.columns, codes: query.codes }),
+  },
+  {
     name: 'listPayPeriods',
     method: 'GET',
     path: '/public/v2/pay_periods',

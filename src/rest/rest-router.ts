@@ -78,7 +78,8 @@ export function createRestRouter(deps: {
 
         if (idempotencyKey === undefined) {
           const { status, payload } = await execute();
-          if (route.csv && wantsCsv(req)) sendCsv(res, status, route, payload);
+          if (route.csvField) sendCsvDocument(req, res, status, route, route.csvField, payload as Record<string, unknown>);
+          else if (route.csv && wantsCsv(req)) sendCsv(res, status, route, payload);
           else if (route.imageResult) sendImage(res, status, route.imageResult, payload);
           else res.status(status).json(payload);
           return;
@@ -149,6 +150,19 @@ function sendCsv(res: Response, status: number, route: RestRoute, payload: unkno
   res.status(status).type('text/csv; charset=utf-8');
   res.setHeader('Content-Disposition', `attachment; filename="${route.name}.csv"`);
   res.send(toCsv(route.csv!, rows));
+}
+
+/** A CSV document the operation wrote (csvField) on `Accept: text/csv` or `?format=csv`; otherwise the JSON without it. */
+function sendCsvDocument(req: Request, res: Response, status: number, route: RestRoute, field: string, payload: Record<string, unknown>): void {
+  const { [field]: document, ...rest } = payload;
+  const format = req.query.format;
+  if (format === 'csv' || (format !== 'json' && wantsCsv(req))) {
+    res.status(status).type('text/csv; charset=utf-8');
+    res.setHeader('Content-Disposition', `attachment; filename="${route.name}.csv"`);
+    res.send(String(document ?? ''));
+  } else {
+    res.status(status).json(rest);
+  }
 }
 
 /** An image result: its bytes with their media type; personal data, so never stored by a cache. */

@@ -48,6 +48,12 @@ export interface RestRoute {
   longId?: boolean;
   /** The result may also be sent as CSV (`Accept: text/csv`): these snake_case fields, in this order, as columns. */
   csv?: string[];
+  /**
+   * The result's (snake_case) field holding a whole CSV document the service wrote (a payroll
+   * export): answered as a text/csv attachment for `Accept: text/csv` or `?format=csv`, and left out
+   * of the JSON answer.
+   */
+  csvField?: string;
   variables(input: RouteInput): Record<string, unknown>;
 }
 

@@ -1,5 +1,5 @@
 import { limits } from '../services/common/validation';
-import { filled, id, type JsonSchema, object, oneOf, timeOfDay, timeZoneSchema } from './body-schemas';
+import { filled, id, type JsonSchema, object, oneOf, payPolicySchema, timeOfDay, timeZoneSchema } from './body-schemas';
 import { shiftFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
@@ -19,6 +19,14 @@ const shiftBodyFields = {
   check_out_after_minutes: minutes,
   pairing: oneOf(['first_last', 'alternating', 'by_state']),
   is_default: { type: 'boolean' },
+  rounding_minutes: { type: ['integer', 'null'] },
+  rounding_mode: oneOf(['nearest', 'down', 'up']),
+  recorded_break: oneOf(['replaces', 'adds', 'tops_up']),
+  pay_policy: payPolicySchema(false),
+  flexible: { type: 'boolean' },
+  core_start: { ...timeOfDay, type: ['string', 'null'] },
+  core_end: { ...timeOfDay, type: ['string', 'null'] },
+  required_minutes: { type: ['integer', 'null'] },
 };
 const createShiftBody = object({ company_id: id, ...shiftBodyFields }, ['company_id', 'name', 'start_time', 'end_time']);
 const updateShiftBody = object(shiftBodyFields);

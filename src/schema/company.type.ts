@@ -1,3 +1,4 @@
+import { PayPolicyInput, PayPolicyType } from './pay-policy.type';
 import { Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { Connection } from './connection';
@@ -7,6 +8,7 @@ export class CompanyType {
   @Field(() => Int) id!: number;
   @Field() name!: string;
   @Field({ description: 'Unique in the workspace.' }) code!: string;
+  @Field(() => PayPolicyType, { description: 'The overtime and premium policy, defaults filled in.' }) payPolicy!: PayPolicyType;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
 }
@@ -18,10 +20,12 @@ export class CompanyConnection extends Connection(CompanyType) {}
 export class CreateCompanyInput {
   @Field() name!: string;
   @Field() code!: string;
+  @Field(() => PayPolicyInput, { nullable: true }) payPolicy?: PayPolicyInput;
 }
 
 @InputType()
 export class UpdateCompanyInput {
   @Field({ nullable: true }) name?: string;
   @Field({ nullable: true }) code?: string;
+  @Field(() => PayPolicyInput, { nullable: true, description: 'A field left out keeps its value; null resets it to the default.' }) payPolicy?: PayPolicyInput;
 }

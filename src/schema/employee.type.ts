@@ -13,6 +13,8 @@ export class EmployeeType {
   pin?: string | null;
   @Field(() => String, { nullable: true }) email?: string | null;
   @Field() isActive!: boolean;
+  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, the first day of employment; days before it are `not_employed`. Null: open.' }) employmentStartDate!: string | null;
+  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, the last day of employment (inclusive); days after it are `not_employed`. Null: open.' }) employmentEndDate!: string | null;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
   // A plain field rather than a field resolver: every resolver returns employees with their area
@@ -40,6 +42,8 @@ export class CreateEmployeeInput {
   @Field(() => String, { nullable: true, description: 'Letters and digits, at most 23.' }) pin?: string | null;
   @Field(() => String, { nullable: true }) email?: string | null;
   @Field({ nullable: true, description: 'Default true.' }) isActive?: boolean;
+  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`; null: open.' }) employmentStartDate?: string | null;
+  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, inclusive; null: open.' }) employmentEndDate?: string | null;
 }
 
 @InputType({ description: 'Only the fields given change; `null` clears `pin` or `email`.' })
@@ -51,4 +55,6 @@ export class UpdateEmployeeInput {
   @Field(() => String, { nullable: true }) pin?: string | null;
   @Field(() => String, { nullable: true }) email?: string | null;
   @Field({ nullable: true }) isActive?: boolean;
+  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`; null clears it.' }) employmentStartDate?: string | null;
+  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, inclusive; null clears it.' }) employmentEndDate?: string | null;
 }

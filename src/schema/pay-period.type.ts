@@ -33,3 +33,30 @@ export class CreatePayPeriodInput {
   @Field() startDate!: string;
   @Field() endDate!: string;
 }
+
+@ObjectType('PayrollExportRow', { description: 'Paid minutes of one employee under one pay code over a pay period (docs/payroll-export.md).' })
+export class PayrollExportRowType {
+  @Field(() => Int) employeeId!: number;
+  @Field() employeeCode!: string;
+  @Field({ description: 'First and last name.' }) employeeName!: string;
+  @Field() companyCode!: string;
+  @Field() companyName!: string;
+  @Field({ description: "`YYYY-MM-DD`, the period's first local date." }) startDate!: string;
+  @Field({ description: "`YYYY-MM-DD`, the period's last local date (inclusive)." }) endDate!: string;
+  @Field({ description: '`regular`, `overtime`, `double_time`, `night`, `holiday` or `rest_day`.' }) payCode!: string;
+  @Field(() => Int) minutes!: number;
+  @Field({ description: 'Decimal hours, two places, rounded half up (`7.50`).' }) hours!: string;
+  @Field({ description: '`H:MM` (`7:30`).' }) hoursMinutes!: string;
+}
+
+@ObjectType('PayrollExport', { description: "A pay period's payroll export; a locked period's is the same every time until it is unlocked." })
+export class PayrollExportType {
+  @Field(() => Int) payPeriodId!: number;
+  @Field(() => Int) companyId!: number;
+  @Field() startDate!: string;
+  @Field() endDate!: string;
+  @Field({ description: "The workspace's zone: the dates are local dates in it." }) timeZone!: string;
+  @Field() locked!: boolean;
+  @Field(() => [PayrollExportRowType]) rows!: PayrollExportRowType[];
+  @Field({ description: 'The rows as RFC 4180 CSV under the requested column mapping.' }) csv!: string;
+}

@@ -2,6 +2,7 @@ import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql'
 import { ObjectType } from './object-type';
 import { ShiftPairing } from '../entities/shift.entity';
 import { Connection, ConnectionArgs } from './connection';
+import { PayPolicyInput, PayPolicyOverridesType } from './pay-policy.type';
 
 registerEnumType(ShiftPairing, {
   name: 'ShiftPairing',
@@ -25,6 +26,14 @@ export class ShiftType {
   @Field(() => Int, { description: 'How long after the end punches still belong to the shift.' }) checkOutAfterMinutes!: number;
   @Field(() => ShiftPairing) pairing!: ShiftPairing;
   @Field({ description: 'Applies to every employee of the company without an assignment (one per company).' }) isDefault!: boolean;
+  @Field(() => Int, { nullable: true, description: 'Punch rounding step, 1-60 minutes, each punch on its own; null: seconds are dropped.' }) roundingMinutes!: number | null;
+  @Field({ description: '`nearest` (half up), `down` or `up`, on the grid of roundingMinutes counted from the shift start.' }) roundingMode!: string;
+  @Field({ description: 'A recorded break `replaces` the unpaid break, `adds` to it, or `tops_up` (counts towards it; default).' }) recordedBreak!: string;
+  @Field(() => PayPolicyOverridesType, { description: "The shift's overrides of its company's pay policy." }) payPolicy!: PayPolicyOverridesType;
+  @Field({ description: 'Flexible: startTime-endTime is the span in which work counts; lateness and early leave only against the core hours.' }) flexible!: boolean;
+  @Field(() => String, { nullable: true, description: '`HH:MM`, start of the core hours (flexible shifts).' }) coreStart!: string | null;
+  @Field(() => String, { nullable: true, description: '`HH:MM`, end of the core hours.' }) coreEnd!: string | null;
+  @Field(() => Int, { nullable: true, description: "A flexible shift's scheduled minutes; null: its length minus the unpaid break." }) requiredMinutes!: number | null;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
 }
@@ -52,6 +61,14 @@ export class UpdateShiftInput {
   @Field(() => Int, { nullable: true }) checkOutAfterMinutes?: number;
   @Field(() => ShiftPairing, { nullable: true }) pairing?: ShiftPairing;
   @Field({ nullable: true }) isDefault?: boolean;
+  @Field(() => Int, { nullable: true, description: '1-60; null: no rounding.' }) roundingMinutes?: number | null;
+  @Field({ nullable: true, description: '`nearest`, `down` or `up`.' }) roundingMode?: string;
+  @Field({ nullable: true, description: '`replaces`, `adds` or `tops_up`.' }) recordedBreak?: string;
+  @Field({ nullable: true }) flexible?: boolean;
+  @Field(() => String, { nullable: true, description: '`HH:MM`; null removes it.' }) coreStart?: string | null;
+  @Field(() => String, { nullable: true, description: '`HH:MM`; null removes it.' }) coreEnd?: string | null;
+  @Field(() => Int, { nullable: true, description: '0-1440; null: the shift length minus its break.' }) requiredMinutes?: number | null;
+  @Field(() => PayPolicyInput, { nullable: true, description: 'Overrides of the company policy (weekly settings are the company\'s alone).' }) payPolicy?: PayPolicyInput;
 }
 
 @InputType()

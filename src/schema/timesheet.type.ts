@@ -3,6 +3,12 @@ import { ArgsType, Field, ID, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
 
+@ObjectType('PayItem', { description: 'Paid minutes under one pay code (docs/attendance.md, "Pay items").' })
+export class PayItemType {
+  @Field({ description: '`regular`, `overtime`, `double_time`, `night` (a premium on top), `holiday` or `rest_day`.' }) code!: string;
+  @Field(() => Int) minutes!: number;
+}
+
 @ObjectType('AttendanceDay', { description: "One employee's attendance on one local date, as the attendance engine computed it (docs/attendance.md)." })
 export class AttendanceDayType {
   @Field(() => ID, { description: '`<employeeId>:<date>`: stable, so a normalising client caches the day.' }) id!: string;
@@ -10,7 +16,7 @@ export class AttendanceDayType {
   @Field(() => Int) companyId!: number;
   @Field({ description: '`YYYY-MM-DD`: the local date on which the shift starts (a 22:00–06:00 shift is one day).' }) date!: string;
   @Field(() => Int, { nullable: true, description: 'The shift of this workday; null on a rest day or without a shift.' }) shiftId!: number | null;
-  @Field({ description: '`present`, `incomplete`, `absent`, `holiday`, `off` or `scheduled` (a day not over yet).' }) status!: string;
+  @Field({ description: '`present`, `incomplete`, `absent`, `holiday`, `off`, `scheduled` (a day not over yet) or `not_employed` (outside the employment dates).' }) status!: string;
   @Field(() => Date, { nullable: true }) firstIn!: Date | null;
   @Field(() => Date, { nullable: true }) lastOut!: Date | null;
   @Field(() => Int, { description: 'Shift length minus the unpaid break, on a workday that is not a holiday.' }) scheduledMinutes!: number;
@@ -18,7 +24,8 @@ export class AttendanceDayType {
   @Field(() => Int) breakMinutes!: number;
   @Field(() => Int) lateMinutes!: number;
   @Field(() => Int) earlyLeaveMinutes!: number;
-  @Field(() => Int) overtimeMinutes!: number;
+  @Field(() => Int, { description: 'Overtime and double time of the day, after weekly settlement.' }) overtimeMinutes!: number;
+  @Field(() => [PayItemType], { description: 'Paid minutes by pay code, the non-zero codes in code order.' }) payItems!: PayItemType[];
   @Field(() => [String], { description: '`missing_in`, `missing_out`, `duplicate_ignored`, `manual_punch`, `outside_shift`, `after_lock`.' }) exceptions!: string[];
   @Field(() => [GraphQLSafeInt], { description: 'Every punch of the day, counted or not (duplicates, outside the shift); voided punches are not listed.' }) punchIds!: number[];
 }
@@ -35,6 +42,7 @@ export class TimesheetSummaryType {
   @Field(() => Int) workedMinutes!: number;
   @Field(() => Int) overtimeMinutes!: number;
   @Field(() => Int) lateMinutes!: number;
+  @Field(() => [PayItemType], { description: 'The days\' pay items totalled by code, non-zero codes in code order.' }) payItems!: PayItemType[];
 }
 
 @ObjectType('TimesheetSummaryConnection')

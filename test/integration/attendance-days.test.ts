@@ -76,7 +76,7 @@ describe('attendance days: computed from terminal punches, kept current, read as
     // Exactly the documented field names, nothing else.
     const shown = await day(e.id, '2026-03-02');
     expect(Object.keys(shown).sort()).to.deep.equal(
-      ['break_minutes', 'date', 'early_leave_minutes', 'employee_id', 'exceptions', 'first_in', 'last_out', 'late_minutes', 'overtime_minutes', 'punch_ids', 'scheduled_minutes', 'shift_id', 'status', 'worked_minutes'],
+      ['break_minutes', 'date', 'early_leave_minutes', 'employee_id', 'exceptions', 'first_in', 'last_out', 'late_minutes', 'overtime_minutes', 'pay_items', 'punch_ids', 'scheduled_minutes', 'shift_id', 'status', 'worked_minutes'],
     );
     expect(shown).to.deep.include({ status: 'present', shift_id: c.shiftId, scheduled_minutes: 450, worked_minutes: 418, break_minutes: 30, overtime_minutes: 0, last_out: '2026-03-02T16:40:00.000Z' });
     // The same upload again (a terminal re-sending after a reconnect) changes nothing and announces nothing.
@@ -90,6 +90,7 @@ describe('attendance days: computed from terminal punches, kept current, read as
   it('a missing check-out is incomplete with 0 minutes; the check-out re-sent from the terminal history days later completes the old day, with its event', async () => {
     const c = await company();
     const e = await c.employee();
+    // 08:58: paid from the 09:00 start (early_overtime is off).
     await c.upload([[e.pin, '2026-03-03 08:58:00']]);
     await storedDay(e.id, '2026-03-03', (row) => row.status === 'incomplete');
     expect(await day(e.id, '2026-03-03')).to.deep.include({ status: 'incomplete', worked_minutes: 0, exceptions: ['missing_out'] });
@@ -98,7 +99,7 @@ describe('attendance days: computed from terminal punches, kept current, read as
     await c.upload([[e.pin, '2026-03-09 09:00:00'], [e.pin, '2026-03-03 17:03:00', '1']]);
     const events = await sub.waitFor(1);
     await eventually(async () => sub.received.some((ev) => ev.day.date === '2026-03-03'));
-    expect(sub.received.find((ev) => ev.day.date === '2026-03-03').day).to.deep.equal({ date: '2026-03-03', status: 'present', workedMinutes: 485 });
+    expect(sub.received.find((ev) => ev.day.date === '2026-03-03').day).to.deep.equal({ date: '2026-03-03', status: 'present', workedMinutes: 483 });
     expect(events.length).to.be.greaterThan(0);
     await sub.close();
   });
@@ -108,7 +109,7 @@ describe('attendance days: computed from terminal punches, kept current, read as
     const e = await c.employee();
     await c.upload([[e.pin, '2026-03-02 21:55:00'], [e.pin, '2026-03-03 06:02:00', '1']]);
     await storedDay(e.id, '2026-03-02', (row) => row.status === 'present');
-    expect(await day(e.id, '2026-03-02')).to.deep.include({ status: 'present', worked_minutes: 487, scheduled_minutes: 480 });
+    expect(await day(e.id, '2026-03-02')).to.deep.include({ status: 'present', worked_minutes: 482, scheduled_minutes: 480 }); // paid from the 22:00 start
     expect((await day(e.id, '2026-03-03')).status).to.equal('absent');
 
     const berlin = await company({ name: 'Night Berlin', start_time: '22:00', end_time: '06:00', workdays: [1, 2, 3, 4, 5, 6, 7], time_zone: 'Europe/Berlin' });
@@ -120,13 +121,13 @@ describe('attendance days: computed from terminal punches, kept current, read as
     expect(await day(b.id, '2026-03-28')).to.deep.include({ status: 'present', scheduled_minutes: 420, worked_minutes: 420, overtime_minutes: 0, first_in: '2026-03-28T21:00:00.000Z' });
   });
 
-  it('alternating pairing sums a lunch out/in; by_state deducts recorded break punches instead of the unpaid break', async () => {
-    const alternating = await company({ pairing: 'alternating', break_minutes: 60 });
+  it('alternating pairing sums a lunch out/in; by_state deducts recorded break punches instead of the unpaid break (recorded_break: replaces)', async () => {
+    const alternating = await company({ pairing: 'alternating', break_minutes: 60, recorded_break: 'replaces' });
     const a = await alternating.employee();
     await alternating.upload([[a.pin, '2026-03-04 09:00:00'], [a.pin, '2026-03-04 12:00:00'], [a.pin, '2026-03-04 12:30:00'], [a.pin, '2026-03-04 17:00:00']]);
     expect(await day(a.id, '2026-03-04')).to.deep.include({ status: 'present', worked_minutes: 450, break_minutes: 30 });
 
-    const byState = await company({ pairing: 'by_state', break_minutes: 60 });
+    const byState = await company({ pairing: 'by_state', break_minutes: 60, recorded_break: 'replaces' });
     const s = await byState.employee();
     await byState.upload([[s.pin, '2026-03-04 09:00:00', '0'], [s.pin, '2026-03-04 12:00:00', '2'], [s.pin, '2026-03-04 12:45:00', '3'], [s.pin, '2026-03-04 17:00:00', '1']]);
     expect(await day(s.id, '2026-03-04')).to.deep.include({ status: 'present', worked_minutes: 435, break_minutes: 45 });
@@ -148,14 +149,15 @@ describe('attendance days: computed from terminal punches, kept current, read as
     expect(await day(m.id, '2026-03-05')).to.deep.include({ status: 'present', worked_minutes: 480, exceptions: ['manual_punch'] });
   });
 
-  it('holidays and rest days: no punches is holiday or off, work on either is all overtime; a holiday added later recomputes the day', async () => {
+  it('holidays and rest days: no punches is holiday or off, work on a rest day is paid as rest_day; a holiday added later recomputes the day', async () => {
     const c = await company();
     const e = await c.employee();
     await rest(t.url, 'POST', '/public/v2/holidays', { key: ws.key, body: { company_id: c.id, date: '2026-03-06', name: 'Founders day' } });
     expect(await day(e.id, '2026-03-06')).to.deep.include({ status: 'holiday', scheduled_minutes: 0 });
     expect(await day(e.id, '2026-03-07')).to.deep.include({ status: 'off', shift_id: null });
     await c.upload([[e.pin, '2026-03-08 10:00:00'], [e.pin, '2026-03-08 14:00:00', '1']]);
-    expect(await day(e.id, '2026-03-08')).to.deep.include({ status: 'present', worked_minutes: 240, overtime_minutes: 240, scheduled_minutes: 0 });
+    expect(await day(e.id, '2026-03-08')).to.deep.include({ status: 'present', worked_minutes: 240, overtime_minutes: 0, scheduled_minutes: 0 });
+    expect((await day(e.id, '2026-03-08')).pay_items).to.deep.equal([{ code: 'rest_day', minutes: 240 }]);
     // A workday already stored as absent becomes a holiday when one is declared for it.
     expect((await day(e.id, '2026-03-10')).status).to.equal('absent');
     await rest(t.url, 'POST', '/public/v2/holidays', { key: ws.key, body: { company_id: c.id, date: '2026-03-10', name: 'Storm' } });
@@ -238,20 +240,20 @@ describe('attendance days: computed from terminal punches, kept current, read as
     expect(summary.status).to.equal(200);
     expect(summary.headers.get('x-total-count')).to.equal('2');
     expect(summary.body).to.deep.equal([
-      { employee_id: a.id, days_present: 1, days_absent: 3, days_incomplete: 1, worked_minutes: 530, overtime_minutes: 50, late_minutes: 10 },
-      { employee_id: b.id, days_present: 0, days_absent: 5, days_incomplete: 0, worked_minutes: 0, overtime_minutes: 0, late_minutes: 0 },
+      { employee_id: a.id, days_present: 1, days_absent: 3, days_incomplete: 1, worked_minutes: 530, overtime_minutes: 50, late_minutes: 10, pay_items: [{ code: 'regular', minutes: 480 }, { code: 'overtime', minutes: 50 }] },
+      { employee_id: b.id, days_present: 0, days_absent: 5, days_incomplete: 0, worked_minutes: 0, overtime_minutes: 0, late_minutes: 0, pay_items: [] },
     ]);
 
     const csv = await timesheet({ employee_id: a.id, start_date: '2026-03-02', end_date: '2026-03-03' }, { accept: 'text/csv' });
     expect(csv.status).to.equal(200);
     expect(csv.headers.get('content-type')).to.equal('text/csv; charset=utf-8');
     const lines = csv.text.split('\r\n');
-    expect(lines[0]).to.equal('employee_id,date,shift_id,status,first_in,last_out,scheduled_minutes,worked_minutes,break_minutes,late_minutes,early_leave_minutes,overtime_minutes,exceptions,punch_ids');
-    expect(lines[1]).to.match(new RegExp(`^${a.id},2026-03-02,${c.shiftId},present,2026-03-02T09:10:00.000Z,2026-03-02T18:00:00.000Z,480,530,0,10,0,50,,\\d+;\\d+$`));
-    expect(lines[2]).to.match(new RegExp(`^${a.id},2026-03-03,${c.shiftId},incomplete,2026-03-03T09:00:00.000Z,,480,0,0,0,0,0,missing_out,\\d+$`));
+    expect(lines[0]).to.equal('employee_id,date,shift_id,status,first_in,last_out,scheduled_minutes,worked_minutes,break_minutes,late_minutes,early_leave_minutes,overtime_minutes,pay_items,exceptions,punch_ids');
+    expect(lines[1]).to.match(new RegExp(`^${a.id},2026-03-02,${c.shiftId},present,2026-03-02T09:10:00.000Z,2026-03-02T18:00:00.000Z,480,530,0,10,0,50,regular:480;overtime:50,,\\d+;\\d+$`));
+    expect(lines[2]).to.match(new RegExp(`^${a.id},2026-03-03,${c.shiftId},incomplete,2026-03-03T09:00:00.000Z,,480,0,0,0,0,0,,missing_out,\\d+$`));
     expect(lines.at(-1)).to.equal('');
     const summaryCsv = await rest(t.url, 'GET', `/public/v2/timesheets/summary?employee_id=${b.id}&start_date=2026-03-02&end_date=2026-03-06`, { key: ws.key, headers: { accept: 'text/csv' } });
-    expect(summaryCsv.text).to.equal(`employee_id,days_present,days_absent,days_incomplete,worked_minutes,overtime_minutes,late_minutes\r\n${b.id},0,5,0,0,0,0\r\n`);
+    expect(summaryCsv.text).to.equal(`employee_id,days_present,days_absent,days_incomplete,worked_minutes,overtime_minutes,late_minutes,pay_items\r\n${b.id},0,5,0,0,0,0,\r\n`);
 
     const refused = async (params: Record<string, string | number>, status: number, field?: string, code?: string) => {
       const response = await timesheet(params);

@@ -3,6 +3,8 @@
 // own (test/unit/services/compute-days.test.ts). docs/attendance.md states every rule with an example.
 import { formatLocalDateTime, instantToLocal, localTimeToInstant } from '../../devices/protocol';
 import { addDays, datesFrom } from '../../kernel/calendar-date';
+import { countedAt, earlyLeaveMinutes, lateMinutes, minutesBetween, unpaidBreakMinutes, type RecordedBreakRule, type RoundingMode } from './minute-rules';
+import { dayPayItems, effectivePolicy, nightMinutes, noPay, settleWeeks, type PayItems, type PayPolicy } from './pay-rules';
 
 export type Pairing = 'first_last' | 'alternating' | 'by_state';
 
@@ -21,6 +23,22 @@ export interface ShiftRules {
   checkInBeforeMinutes: number;
   checkOutAfterMinutes: number;
   pairing: Pairing;
+  /** Punch rounding (minute-rules.ts): 1–60 minutes; null or absent: seconds are dropped. */
+  roundingMinutes?: number | null;
+  roundingMode?: RoundingMode;
+  /** How a recorded break meets the unpaid break (minute-rules.ts); default `tops_up`. */
+  recordedBreak?: RecordedBreakRule;
+  /** The shift's overrides of the company's pay policy (pay-rules.ts). */
+  payPolicy?: Partial<PayPolicy> | null;
+  /**
+   * A flexible shift: `startTime`–`endTime` is the span in which work counts, `requiredMinutes` the
+   * day's scheduled minutes, and lateness and early leave are measured against the core hours only
+   * (`coreStart`–`coreEnd`; without them, nobody is late or leaves early).
+   */
+  flexible?: boolean;
+  coreStart?: string | null;
+  coreEnd?: string | null;
+  requiredMinutes?: number | null;
 }
 
 export interface DayPunch {
@@ -32,7 +50,7 @@ export interface DayPunch {
   voided: boolean;
 }
 
-export type DayStatus = 'present' | 'incomplete' | 'absent' | 'holiday' | 'off' | 'scheduled';
+export type DayStatus = 'present' | 'incomplete' | 'absent' | 'holiday' | 'off' | 'scheduled' | 'not_employed';
 export type DayException = 'missing_in' | 'missing_out' | 'duplicate_ignored' | 'manual_punch' | 'outside_shift' | 'after_lock';
 
 export interface AttendanceDay {
@@ -46,7 +64,10 @@ export interface AttendanceDay {
   breakMinutes: number;
   lateMinutes: number;
   earlyLeaveMinutes: number;
+  /** Overtime and double time (pay-rules.ts), after weekly settlement. */
   overtimeMinutes: number;
+  /** Paid minutes by pay code (pay-rules.ts). */
+  pay: PayItems;
   exceptions: DayException[];
   punchIds: number[];
   /** When time alone changes this record (a workday's window ends: `scheduled` becomes final); null once it cannot. */
@@ -86,58 +107,127 @@ function instanceOn(shift: ShiftRules, date: string): Instance {
 
 const minutes = (ms: number) => Math.max(0, Math.round(ms / MINUTE));
 
-/** What the punches of one record say: worked time, recorded breaks, and what is missing. */
-function pair(pairing: Pairing, punches: DayPunch[]): { worked: number; recordedBreak: number; complete: boolean; missing: DayException | null } {
-  if (punches.length === 0) return { worked: 0, recordedBreak: 0, complete: false, missing: null };
+/** The terminal states that are a real check-in and a real check-out of the day (by_state pairing). */
+const DAY_IN_STATES = new Set(['0', '4']);
+const DAY_OUT_STATES = new Set(['1', '5']);
+
+interface Paired {
+  /** Work intervals, from counted in to counted out. */
+  intervals: [Date, Date][];
+  /** Recorded break (ms): gaps between intervals (alternating) or break-out to break-in (by_state). */
+  recordedBreak: number;
+  complete: boolean;
+  missing: DayException[];
+  /** The punch that is the day's first real in, and its counted instant; null without one. */
+  firstIn: { punch: DayPunch; at: Date } | null;
+  lastOut: { punch: DayPunch; at: Date } | null;
+}
+
+/**
+ * What the punches of one record say: work intervals, recorded breaks, the real first in and last
+ * out, and what is missing. `counted` gives the instant a punch counts at as an in or an out.
+ */
+function pair(pairing: Pairing, punches: DayPunch[], counted: (punch: DayPunch, as: 'in' | 'out') => Date): Paired {
+  const none: Paired = { intervals: [], recordedBreak: 0, complete: false, missing: [], firstIn: null, lastOut: null };
+  if (punches.length === 0) return none;
+  const inOf = (punch: DayPunch) => ({ punch, at: counted(punch, 'in') });
+  const outOf = (punch: DayPunch) => ({ punch, at: counted(punch, 'out') });
   if (pairing === 'first_last') {
-    if (punches.length === 1) return { worked: 0, recordedBreak: 0, complete: false, missing: 'missing_out' };
-    return { worked: punches.at(-1)!.at.getTime() - punches[0]!.at.getTime(), recordedBreak: 0, complete: true, missing: null };
+    const firstIn = inOf(punches[0]!);
+    if (punches.length === 1) return { ...none, missing: ['missing_out'], firstIn };
+    const lastOut = outOf(punches.at(-1)!);
+    return { intervals: [[firstIn.at, lastOut.at]], recordedBreak: 0, complete: true, missing: [], firstIn, lastOut };
   }
   if (pairing === 'alternating') {
-    if (punches.length % 2 === 1) return { worked: 0, recordedBreak: 0, complete: false, missing: 'missing_out' };
-    let worked = 0;
+    const firstIn = inOf(punches[0]!);
+    // An odd count ends with an in that has no out: there is no last out (and no early leave).
+    if (punches.length % 2 === 1) return { ...none, missing: ['missing_out'], firstIn };
+    const intervals: [Date, Date][] = [];
     let recordedBreak = 0;
     for (let i = 0; i < punches.length; i += 2) {
-      worked += punches[i + 1]!.at.getTime() - punches[i]!.at.getTime();
-      if (i > 0) recordedBreak += punches[i]!.at.getTime() - punches[i - 1]!.at.getTime();
+      intervals.push([counted(punches[i]!, 'in'), counted(punches[i + 1]!, 'out')]);
+      if (i > 0) recordedBreak += intervals.at(-1)![0].getTime() - intervals.at(-2)![1].getTime();
     }
-    return { worked, recordedBreak, complete: true, missing: null };
+    return { intervals, recordedBreak, complete: true, missing: [], firstIn, lastOut: outOf(punches.at(-1)!) };
   }
   // by_state: work runs from an in (0 check-in, 3 break-in, 4 overtime-in) to the next out (1, 2, 5);
-  // a break from a break-out (2) to the next break-in (3).
+  // a break from a break-out (2) to the next break-in (3). The day's first in is its first check-in
+  // (0) or overtime-in (4), its last out the last check-out (1) or overtime-out (5): a break punch
+  // is neither, so a lone break-in is never a last out and a lone check-out never a first in.
+  const firstInPunch = punches.find((p) => DAY_IN_STATES.has(p.state));
+  const lastOutPunch = punches.findLast((p) => DAY_OUT_STATES.has(p.state));
+  const firstIn = firstInPunch ? inOf(firstInPunch) : null;
+  const lastOut = lastOutPunch ? outOf(lastOutPunch) : null;
+  const missing: DayException[] = [];
+  if (!firstIn) missing.push('missing_in');
+  if (!lastOut) missing.push('missing_out');
   const IN = new Set(['0', '3', '4']);
   const OUT = new Set(['1', '2', '5']);
-  let worked = 0;
+  const intervals: [Date, Date][] = [];
   let recordedBreak = 0;
-  let openSince: number | null = null;
-  let breakSince: number | null = null;
+  let openSince: Date | null = null;
+  let breakSince: Date | null = null;
+  let matched = true;
   for (const punch of punches) {
-    const at = punch.at.getTime();
     if (IN.has(punch.state)) {
-      if (openSince !== null) return { worked: 0, recordedBreak: 0, complete: false, missing: 'missing_out' };
-      if (punch.state === '3' && breakSince !== null) recordedBreak += at - breakSince;
+      if (openSince !== null) {
+        if (!missing.includes('missing_out')) missing.push('missing_out');
+        matched = false;
+        break;
+      }
+      const at = counted(punch, 'in');
+      if (punch.state === '3' && breakSince !== null) recordedBreak += at.getTime() - breakSince.getTime();
       breakSince = null;
       openSince = at;
     } else if (OUT.has(punch.state)) {
-      if (openSince === null) return { worked: 0, recordedBreak: 0, complete: false, missing: 'missing_in' };
-      worked += at - openSince;
+      if (openSince === null) {
+        if (!missing.includes('missing_in')) missing.push('missing_in');
+        matched = false;
+        break;
+      }
+      const at = counted(punch, 'out');
+      intervals.push([openSince, at]);
       openSince = null;
       if (punch.state === '2') breakSince = at;
     }
   }
-  if (openSince !== null || breakSince !== null) return { worked: 0, recordedBreak: 0, complete: false, missing: 'missing_out' };
-  return { worked, recordedBreak, complete: true, missing: null };
+  if (matched && (openSince !== null || breakSince !== null) && !missing.includes('missing_out')) missing.push('missing_out');
+  const complete = missing.length === 0;
+  return { intervals: complete ? intervals : [], recordedBreak: complete ? recordedBreak : 0, complete, missing: missing.sort(), firstIn, lastOut };
 }
+
+/** An employee's employment dates (inclusive; null: open). */
+export interface Employment {
+  startDate: string | null;
+  endDate: string | null;
+}
+
+export const employedOn = (employment: Employment | null | undefined, date: string): boolean =>
+  !employment || ((employment.startDate === null || employment.startDate <= date) && (employment.endDate === null || employment.endDate >= date));
 
 /**
  * The attendance days of one employee from `from` to `to` (local dates, inclusive) under `shift`
  * (null: no shift applies, every date is a rest day). `punches` must cover the dates' windows (a
- * night shift reaches into the next day; the caller loads a day more on each side).
+ * night shift reaches into the next day; the caller loads a day more on each side). `policy` is the
+ * company's pay policy (the shift's overrides apply on top); weekly overtime is settled by the caller
+ * over whole weeks (settleDays). Dates outside `employment` are `not_employed` and count nowhere.
  */
-export function computeDays(input: { shift: ShiftRules | null; from: string; to: string; punches: readonly DayPunch[]; holidays: ReadonlySet<string>; now: Date; zone: string }): AttendanceDay[] {
+export function computeDays(input: {
+  shift: ShiftRules | null;
+  from: string;
+  to: string;
+  punches: readonly DayPunch[];
+  holidays: ReadonlySet<string>;
+  now: Date;
+  zone: string;
+  policy?: Partial<PayPolicy> | null;
+  employment?: Employment | null;
+}): AttendanceDay[] {
   const { shift, from, to, holidays, now } = input;
   const zone = shift?.timeZone ?? input.zone;
   const localDate = (at: Date) => formatLocalDateTime(instantToLocal(at, zone)).slice(0, 10);
+  const policy = effectivePolicy(input.policy, shift?.payPolicy);
+  const rounding = shift?.roundingMinutes ? { minutes: shift.roundingMinutes, mode: shift.roundingMode ?? 'nearest' } : null;
 
   // Voided punches never count; punches closer than a minute to the last kept one count once.
   const sorted = input.punches.filter((p) => !p.voided).sort((a, b) => a.at.getTime() - b.at.getTime() || a.id - b.id);
@@ -184,26 +274,43 @@ export function computeDays(input: { shift: ShiftRules | null; from: string; to:
     const instance = instances.get(date);
     const holiday = holidays.has(date);
     const all = [...entry.punches, ...entry.outside, ...entry.duplicates];
+    const punchIds = all.map((p) => p.id).sort((a, b) => a - b);
+    if (!employedOn(input.employment, date)) {
+      days.push(notEmployed(date, punchIds));
+      continue;
+    }
     const exceptions = new Set<DayException>();
     if (entry.duplicates.length > 0) exceptions.add('duplicate_ignored');
     if (entry.outside.length > 0) exceptions.add('outside_shift');
     if (all.some((p) => p.manual)) exceptions.add('manual_punch');
-    const paired = pair(shift?.pairing ?? 'first_last', entry.punches);
-    if (paired.missing) exceptions.add(paired.missing);
+    const counted = (punch: DayPunch) => countedAt(punch.at, rounding, instance?.start ?? null);
+    const paired = pair(shift?.pairing ?? 'first_last', entry.punches, counted);
+    for (const missing of paired.missing) exceptions.add(missing);
 
     const scheduledDay = instance !== undefined && !holiday;
-    const scheduledMinutes = scheduledDay && shift ? minutes(instance.end.getTime() - instance.start.getTime()) - shift.breakMinutes : 0;
-    let worked = minutes(paired.worked);
-    let breakMinutes = minutes(paired.recordedBreak);
-    // The unpaid break comes off a long day only when no break was recorded.
-    if (shift && paired.complete && paired.recordedBreak === 0 && worked > shift.breakAfterMinutes) {
-      worked -= shift.breakMinutes;
-      breakMinutes = shift.breakMinutes;
-    }
-    const firstIn = entry.punches[0]?.at ?? null;
-    const lastOut = entry.punches.length > 1 ? entry.punches.at(-1)!.at : null;
-    const late = scheduledDay && firstIn && shift ? minutes(firstIn.getTime() - instance.start.getTime()) : 0;
-    const early = scheduledDay && lastOut && shift ? minutes(instance.end.getTime() - lastOut.getTime()) : 0;
+    const shiftBreak = (worked: number) =>
+      shift ? unpaidBreakMinutes({ workedMinutes: worked, recordedBreakMinutes: 0, breakMinutes: shift.breakMinutes, breakAfterMinutes: shift.breakAfterMinutes, rule: 'tops_up' }) : 0;
+    const shiftLength = instance ? minutesBetween(instance.start, instance.end) : 0;
+    const flexible = shift?.flexible === true;
+    const scheduledMinutes = !scheduledDay ? 0 : flexible && shift?.requiredMinutes != null ? shift.requiredMinutes : shiftLength - shiftBreak(shiftLength);
+    // Work before the shift start is paid only with early overtime.
+    const intervals =
+      instance && !policy.earlyOvertime
+        ? paired.intervals.map(([a, b]): [Date, Date] => [a < instance.start ? instance.start : a, b]).filter(([a, b]) => b > a)
+        : paired.intervals;
+    const gross = intervals.reduce((sum, [a, b]) => sum + minutesBetween(a, b), 0);
+    const recordedBreak = minutes(paired.recordedBreak);
+    const unpaid = shift
+      ? unpaidBreakMinutes({ workedMinutes: gross, recordedBreakMinutes: recordedBreak, breakMinutes: shift.breakMinutes, breakAfterMinutes: shift.breakAfterMinutes, rule: shift.recordedBreak ?? 'tops_up' })
+      : 0;
+    const worked = paired.complete ? gross - unpaid : 0;
+    const firstIn = paired.firstIn?.punch.at ?? null;
+    const lastOut = paired.lastOut?.punch.at ?? null;
+    // A flexible shift measures lateness and early leave against its core hours only.
+    const lateFrom = !instance || !shift ? null : flexible ? coreInstant(shift, date, shift.coreStart) : instance.start;
+    const earlyFrom = !instance || !shift ? null : flexible ? coreInstant(shift, date, shift.coreEnd) : instance.end;
+    const late = scheduledDay && shift && paired.firstIn && lateFrom ? lateMinutes(paired.firstIn.at, lateFrom, shift.graceInMinutes) : 0;
+    const early = scheduledDay && shift && paired.lastOut && earlyFrom ? earlyLeaveMinutes(paired.lastOut.at, earlyFrom, shift.graceOutMinutes) : 0;
 
     let status: DayStatus;
     const endsAt = instance ? instance.windowEnd : localTimeToInstant(`${addDays(date, 1)} 00:00:00`, zone);
@@ -212,6 +319,16 @@ export function computeDays(input: { shift: ShiftRules | null; from: string; to:
     else if (!paired.complete) status = over ? 'incomplete' : 'scheduled';
     else status = 'present';
 
+    const pay = paired.complete
+      ? dayPayItems({
+          kind: holiday ? 'holiday' : instance ? 'workday' : 'rest_day',
+          paidMinutes: worked,
+          scheduledMinutes,
+          nightMinutes: nightMinutes(intervals, policy.nightStart, policy.nightEnd, zone),
+          policy,
+        })
+      : noPay();
+
     days.push({
       date,
       shiftId: instance && shift ? shift.id : null,
@@ -219,15 +336,50 @@ export function computeDays(input: { shift: ShiftRules | null; from: string; to:
       firstIn,
       lastOut,
       scheduledMinutes,
-      workedMinutes: paired.complete ? worked : 0,
-      breakMinutes: paired.complete ? breakMinutes : 0,
-      lateMinutes: shift && late > shift.graceInMinutes ? late : 0,
-      earlyLeaveMinutes: shift && early > shift.graceOutMinutes ? early : 0,
-      overtimeMinutes: paired.complete ? (scheduledDay ? Math.max(0, worked - scheduledMinutes) : worked) : 0,
+      workedMinutes: worked,
+      breakMinutes: paired.complete ? recordedBreak + unpaid : 0,
+      lateMinutes: late,
+      earlyLeaveMinutes: early,
+      overtimeMinutes: pay.overtime + pay.double_time,
+      pay,
       exceptions: [...exceptions].sort(),
-      punchIds: all.map((p) => p.id).sort((a, b) => a - b),
+      punchIds,
       settlesAt: over ? null : instance ? new Date(endsAt.getTime() + 1) : endsAt,
     });
   }
   return days;
+}
+
+/** A core-hours time of the instance dated `date` (a time before the shift's start is on the next day); null without one. */
+function coreInstant(shift: ShiftRules, date: string, time: string | null | undefined): Date | null {
+  if (!time) return null;
+  return localTimeToInstant(`${time < shift.startTime ? addDays(date, 1) : date} ${time}:00`, shift.timeZone);
+}
+
+function notEmployed(date: string, punchIds: number[]): AttendanceDay {
+  return {
+    date,
+    shiftId: null,
+    status: 'not_employed',
+    firstIn: null,
+    lastOut: null,
+    scheduledMinutes: 0,
+    workedMinutes: 0,
+    breakMinutes: 0,
+    lateMinutes: 0,
+    earlyLeaveMinutes: 0,
+    overtimeMinutes: 0,
+    pay: noPay(),
+    exceptions: [],
+    punchIds,
+    settlesAt: null,
+  };
+}
+
+/** Weekly overtime over whole weeks of one employee's days (pay-rules.ts settleWeeks), overtime minutes kept in step. */
+export function settleDays(days: readonly AttendanceDay[], policy: Partial<PayPolicy> | null | undefined): void {
+  const effective = effectivePolicy(policy, null);
+  if (effective.weeklyOvertimeAfterMinutes === null) return;
+  settleWeeks(days, effective);
+  for (const day of days) day.overtimeMinutes = day.pay.overtime + day.pay.double_time;
 }

@@ -12,7 +12,9 @@ import { executeBound } from '../common/prepared-statement';
 import { intArray, textArray } from '../common/sql-arrays';
 import { addDays, datesFrom } from '../../kernel/calendar-date';
 import { CpuSlice } from '../../kernel/cpu-slice';
-import { computeDays, type AttendanceDay, type DayPunch, type Pairing, type ShiftRules } from './compute-days';
+import { computeDays, settleDays, type AttendanceDay, type DayPunch, type Pairing, type ShiftRules } from './compute-days';
+import type { RecordedBreakRule, RoundingMode } from './minute-rules';
+import { payItemList, weekOf, type PayItem, type PayPolicy } from './pay-rules';
 
 /** pg_advisory_xact_lock key of the attendance writers (src/kernel/lock-keys.ts). */
 export const ATTENDANCE_LOCK = LOCK_KEYS.attendanceWritersHex;
@@ -42,6 +44,7 @@ export interface DayRecord {
   late_minutes: number;
   early_leave_minutes: number;
   overtime_minutes: number;
+  pay_items: PayItem[];
   exceptions: string[];
   punch_ids: number[];
 }
@@ -52,7 +55,7 @@ export interface DayRecord {
  */
 export const DAY_RECORD_COLUMNS = `d.employee_id, d.company_id, d.date::text as date, d.shift_id, d.status, d.first_in, d.last_out,
   d.scheduled_minutes, d.worked_minutes, d.break_minutes, d.late_minutes, d.early_leave_minutes, d.overtime_minutes,
-  d.exceptions, d.punch_ids::float8[] as punch_ids`;
+  d.pay_items, d.exceptions, d.punch_ids::float8[] as punch_ids`;
 
 const iso = (at: Date | string | null) => (at === null ? null : new Date(at).toISOString());
 
@@ -76,6 +79,7 @@ function recordOf(employeeId: number, companyId: number, day: AttendanceDay): Da
     late_minutes: day.lateMinutes,
     early_leave_minutes: day.earlyLeaveMinutes,
     overtime_minutes: day.overtimeMinutes,
+    pay_items: payItemList(day.pay),
     exceptions: day.exceptions,
     punch_ids: day.punchIds,
   };
@@ -97,6 +101,14 @@ interface ShiftRow {
   check_in_before_minutes: number;
   check_out_after_minutes: number;
   pairing: Pairing;
+  rounding_minutes: number | null;
+  rounding_mode: RoundingMode;
+  recorded_break: RecordedBreakRule;
+  pay_policy: Partial<PayPolicy>;
+  flexible: boolean;
+  core_start: string | null;
+  core_end: string | null;
+  required_minutes: number | null;
   is_default: boolean;
 }
 
@@ -122,6 +134,14 @@ function rulesOf(row: ShiftRow): ShiftRules {
     checkInBeforeMinutes: row.check_in_before_minutes,
     checkOutAfterMinutes: row.check_out_after_minutes,
     pairing: row.pairing,
+    roundingMinutes: row.rounding_minutes,
+    roundingMode: row.rounding_mode,
+    recordedBreak: row.recorded_break,
+    payPolicy: row.pay_policy,
+    flexible: row.flexible,
+    coreStart: row.core_start,
+    coreEnd: row.core_end,
+    requiredMinutes: row.required_minutes,
   };
 }
 
@@ -145,8 +165,11 @@ async function loadInputs(em: EntityManager, wanted: WantedDays) {
   }
   const ranges = `unnest(?::int[], ?::date[], ?::date[]) as r(employee_id, first_date, last_date)`;
   const rangeParams = [intArray(employeeIds), textArray(firsts), textArray(lasts)];
-  const employees = await em.execute<{ id: number; company_id: number; workspace_id: number; time_zone: string }[]>(
-    `select e.id, e.company_id, e.workspace_id, w.time_zone from employee e join workspace w on w.id = e.workspace_id where e.id = any(?::int[])`,
+  const employees = await em.execute<
+    { id: number; company_id: number; workspace_id: number; time_zone: string; pay_policy: Partial<PayPolicy>; employment_start_date: string | null; employment_end_date: string | null }[]
+  >(
+    `select e.id, e.company_id, e.workspace_id, w.time_zone, c.pay_policy, e.employment_start_date::text, e.employment_end_date::text
+     from employee e join workspace w on w.id = e.workspace_id join company c on c.id = e.company_id where e.id = any(?::int[])`,
     [intArray(employeeIds)],
   );
   const companyIds = [...new Set(employees.map((e) => e.company_id))];
@@ -204,6 +227,7 @@ export interface RefreshOptions {
 export async function refreshDays(ctx: RequestContext, wanted: WantedDays, options: RefreshOptions): Promise<number> {
   if (wanted.size === 0) return 0;
   const em = ctx.em as EntityManager;
+  await wholeWeeks(em, wanted);
   const input = await loadInputs(em, wanted);
   const now = ctx.now();
   const shiftsById = new Map(input.shifts.map((s) => [s.id, s]));
@@ -239,78 +263,102 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
       return chosen ? (shiftsById.get(chosen.shift_id) ?? null) : (defaultShift.get(employee.company_id) ?? null);
     };
     const lockOf = (date: string) => input.locks.find((l) => l.company_id === employee.company_id && l.start_date <= date && l.end_date >= date);
-    // Runs of consecutive dates under one shift are computed together.
+    const employment = { startDate: employee.employment_start_date, endDate: employee.employment_end_date };
+    const computeRun = (shift: ShiftRow | null, from: string, to: string, dayPunches: readonly DayPunch[]) =>
+      computeDays({
+        shift: shift ? rulesOf(shift) : null,
+        from,
+        to,
+        punches: dayPunches,
+        holidays: holidays.get(employee.company_id) ?? new Set(),
+        now,
+        zone: employee.time_zone,
+        policy: employee.pay_policy,
+        employment,
+      });
+    // Runs of consecutive dates under one shift are computed together; weekly overtime is then
+    // settled over all of them (the wanted dates hold whole weeks when the company has it: wholeWeeks).
+    const computed: { day: AttendanceDay; shift: ShiftRow | null }[] = [];
     let i = 0;
     while (i < dates.length) {
       const shift = shiftOn(dates[i]!);
       let j = i;
       while (j + 1 < dates.length && dates[j + 1] === addDays(dates[j]!, 1) && shiftOn(dates[j + 1]!) === shift) j += 1;
-      const days = computeDays({
-        shift: shift ? rulesOf(shift) : null,
-        from: dates[i]!,
-        to: dates[j]!,
-        punches: punches.get(employee.id) ?? [],
-        holidays: holidays.get(employee.company_id) ?? new Set(),
-        now,
-        zone: employee.time_zone,
-      });
-      for (const day of days) {
-        const before = stored.get(`${employee.id}:${day.date}`);
-        let record = recordOf(employee.id, employee.company_id, day);
-        let settlesAt = day.settlesAt;
-        const lock = lockOf(day.date);
-        if (!before && lock) {
-          // A locked day stored for the first time (an employee or punches attached after the lock):
-          // it is what it was at the lock, from the punches received by then; later ones are flagged.
-          const atLock = computeDays({
-            shift: shift ? rulesOf(shift) : null,
-            from: day.date,
-            to: day.date,
-            punches: (punches.get(employee.id) ?? []).filter((p) => p.receivedAt <= new Date(lock.locked_at)),
-            holidays: holidays.get(employee.company_id) ?? new Set(),
-            now,
-            zone: employee.time_zone,
-          })[0]!;
-          const late = record.punch_ids.some((id) => !atLock.punchIds.includes(id));
-          record = recordOf(employee.id, employee.company_id, atLock);
-          if (late) record.exceptions = [...record.exceptions, 'after_lock'].sort();
-          settlesAt = null;
-        }
-        if (before && lock) {
-          // A locked day keeps its values; a punch it did not count is flagged, nothing more.
-          const arrivedLate = record.punch_ids.some((id) => !before.punch_ids.includes(id));
-          const { stale: _stale, settles_at: _settles, ...kept } = before;
-          record = { ...kept, exceptions: arrivedLate && !kept.exceptions.includes('after_lock') ? [...kept.exceptions, 'after_lock'].sort() : kept.exceptions };
-          settlesAt = null;
-        }
-        const changed = !before || !sameRecord(record, { ...before, stale: undefined, settles_at: undefined } as unknown as DayRecord);
-        const flagsChanged = before !== undefined && (before.stale || (before.settles_at === null ? null : new Date(before.settles_at).getTime()) !== (settlesAt?.getTime() ?? null));
-        if (changed || flagsChanged) writes.push({ record, workspaceId: employee.workspace_id, settlesAt, announce: changed && (before !== undefined || (options.announceNew && record.punch_ids.length > 0)) });
-      }
+      for (const day of computeRun(shift, dates[i]!, dates[j]!, punches.get(employee.id) ?? [])) computed.push({ day, shift });
       i = j + 1;
+    }
+    settleDays(computed.map((c) => c.day), employee.pay_policy);
+    for (const { day, shift } of computed) {
+      const before = stored.get(`${employee.id}:${day.date}`);
+      let record = recordOf(employee.id, employee.company_id, day);
+      let settlesAt = day.settlesAt;
+      const lock = lockOf(day.date);
+      if (!before && lock) {
+        // A locked day stored for the first time (an employee or punches attached after the lock):
+        // it is what it was at the lock, from the punches received by then; later ones are flagged.
+        const atLock = computeRun(
+          shift,
+          day.date,
+          day.date,
+          (punches.get(employee.id) ?? []).filter((p) => p.receivedAt <= new Date(lock.locked_at)),
+        )[0]!;
+        const late = record.punch_ids.some((id) => !atLock.punchIds.includes(id));
+        record = recordOf(employee.id, employee.company_id, atLock);
+        if (late) record.exceptions = [...record.exceptions, 'after_lock'].sort();
+        settlesAt = null;
+      }
+      if (before && lock) {
+        // A locked day keeps its values; a punch it did not count is flagged, nothing more.
+        const arrivedLate = record.punch_ids.some((id) => !before.punch_ids.includes(id));
+        const { stale: _stale, settles_at: _settles, ...kept } = before;
+        record = { ...kept, exceptions: arrivedLate && !kept.exceptions.includes('after_lock') ? [...kept.exceptions, 'after_lock'].sort() : kept.exceptions };
+        settlesAt = null;
+      }
+      const changed = !before || !sameRecord(record, { ...before, stale: undefined, settles_at: undefined } as unknown as DayRecord);
+      const flagsChanged = before !== undefined && (before.stale || (before.settles_at === null ? null : new Date(before.settles_at).getTime()) !== (settlesAt?.getTime() ?? null));
+      if (changed || flagsChanged) writes.push({ record, workspaceId: employee.workspace_id, settlesAt, announce: changed && (before !== undefined || (options.announceNew && record.punch_ids.length > 0)) });
     }
   }
   if (writes.length === 0) return 0;
   await executeBound(
     em,
     `insert into attendance_day (workspace_id, company_id, employee_id, date, shift_id, status, first_in, last_out, scheduled_minutes,
-       worked_minutes, break_minutes, late_minutes, early_leave_minutes, overtime_minutes, exceptions, punch_ids, stale, settles_at, updated_at)
+       worked_minutes, break_minutes, late_minutes, early_leave_minutes, overtime_minutes, pay_items, exceptions, punch_ids, stale, settles_at, updated_at)
      select r.workspace_id, r.company_id, r.employee_id, r.date, r.shift_id, r.status, r.first_in, r.last_out, r.scheduled_minutes,
-       r.worked_minutes, r.break_minutes, r.late_minutes, r.early_leave_minutes, r.overtime_minutes,
+       r.worked_minutes, r.break_minutes, r.late_minutes, r.early_leave_minutes, r.overtime_minutes, r.pay_items,
        array(select jsonb_array_elements_text(r.exceptions)), array(select jsonb_array_elements_text(r.punch_ids)::bigint), false, r.settles_at, ?::timestamptz
      from jsonb_to_recordset(?::jsonb) as r(workspace_id int, company_id int, employee_id int, date date, shift_id int, status varchar,
        first_in timestamptz, last_out timestamptz, scheduled_minutes int, worked_minutes int, break_minutes int, late_minutes int,
-       early_leave_minutes int, overtime_minutes int, exceptions jsonb, punch_ids jsonb, settles_at timestamptz)
+       early_leave_minutes int, overtime_minutes int, pay_items jsonb, exceptions jsonb, punch_ids jsonb, settles_at timestamptz)
      on conflict (employee_id, date) do update set company_id = excluded.company_id, shift_id = excluded.shift_id, status = excluded.status,
        first_in = excluded.first_in, last_out = excluded.last_out, scheduled_minutes = excluded.scheduled_minutes,
        worked_minutes = excluded.worked_minutes, break_minutes = excluded.break_minutes, late_minutes = excluded.late_minutes,
-       early_leave_minutes = excluded.early_leave_minutes, overtime_minutes = excluded.overtime_minutes, exceptions = excluded.exceptions,
+       early_leave_minutes = excluded.early_leave_minutes, overtime_minutes = excluded.overtime_minutes, pay_items = excluded.pay_items, exceptions = excluded.exceptions,
        punch_ids = excluded.punch_ids, stale = false, settles_at = excluded.settles_at, updated_at = excluded.updated_at`,
     [now, JSON.stringify(writes.map((w) => ({ ...w.record, workspace_id: w.workspaceId, settles_at: w.settlesAt })))],
   );
   const events: NewEvent[] = writes.filter((w) => w.announce).map((w) => ({ workspaceId: w.workspaceId, type: DAY_UPDATED_EVENT, data: { ...w.record } }));
   await recordEvents(withEm(ctx, em), events);
   return events.length;
+}
+
+/**
+ * Weekly overtime moves minutes between the days of a week, so an employee whose company has a
+ * weekly threshold is computed in whole pay weeks: a punch on Monday can change Friday's pay items.
+ */
+async function wholeWeeks(em: EntityManager, wanted: WantedDays): Promise<void> {
+  const weekly = await em.execute<{ id: number; week_start: number }[]>(
+    `select e.id, coalesce((c.pay_policy->>'weekStart')::int, 1) as week_start from employee e join company c on c.id = e.company_id
+     where e.id = any(?::int[]) and c.pay_policy->>'weeklyOvertimeAfterMinutes' is not null`,
+    [intArray([...wanted.keys()])],
+  );
+  for (const { id, week_start } of weekly) {
+    const dates = wanted.get(id)!;
+    for (const date of [...dates]) {
+      const first = weekOf(date, week_start);
+      if (!dates.has(first) || !dates.has(addDays(first, 6))) want(wanted, id, first, addDays(first, 6));
+    }
+  }
 }
 
 /** Takes the attendance lock for the caller's transaction, waiting for the holder (reads, locking a period). */

@@ -5,6 +5,7 @@ import { DomainError } from '../../errors/domain-error';
 import { withEm, workspaceOf, type RequestContext } from '../common/context';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker } from '../common/validation';
+import { periodRows } from '../payroll/payroll-export.service';
 
 export interface PayPeriodInput {
   companyId?: number | null;
@@ -104,9 +105,11 @@ export async function setPayPeriodLock(ctx: RequestContext, id: number, locked: 
       // What the lock freezes is computed now, with everything received until this moment.
       await takeAttendanceLock(em as EntityManager);
       await refreshCompanyDays(withEm(ctx, em), period.companyId, period.startDate, period.endDate);
-      await em.nativeUpdate(PayPeriod, { id }, { lockedAt: ctx.now() });
+      // The export is frozen with the days: the same bytes every time until the period is unlocked.
+      const exportRows = await periodRows(em as EntityManager, period);
+      await em.nativeUpdate(PayPeriod, { id }, { lockedAt: ctx.now(), exportRows });
     } else {
-      await em.nativeUpdate(PayPeriod, { id }, { lockedAt: null });
+      await em.nativeUpdate(PayPeriod, { id }, { lockedAt: null, exportRows: null });
       // Unlocked days catch up with what changed meanwhile (a punch flagged after_lock now counts).
       await markDaysStale(em as EntityManager, { companyId: period.companyId }, period.startDate, period.endDate);
     }

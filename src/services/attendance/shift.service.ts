@@ -6,6 +6,10 @@ import { DomainError } from '../../errors/domain-error';
 import { workspaceOf, withEm, type RequestContext } from '../common/context';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker, isValidTimeZone, limits } from '../common/validation';
+import { checkPayPolicy, mergePayPolicy, type PayPolicyInput } from './pay-policy-input';
+
+const ROUNDING_MODES = ['nearest', 'down', 'up'];
+const RECORDED_BREAK_RULES = ['replaces', 'adds', 'tops_up'];
 
 export interface ShiftInput {
   companyId?: number | null;
@@ -22,6 +26,15 @@ export interface ShiftInput {
   checkOutAfterMinutes?: number | null;
   pairing?: ShiftPairing | null;
   isDefault?: boolean | null;
+  roundingMinutes?: number | null;
+  roundingMode?: string | null;
+  recordedBreak?: string | null;
+  /** Overrides of the company's pay policy; a key set to null inherits the company's value again. */
+  payPolicy?: PayPolicyInput | null;
+  flexible?: boolean | null;
+  coreStart?: string | null;
+  coreEnd?: string | null;
+  requiredMinutes?: number | null;
 }
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -59,7 +72,38 @@ function checkShift(input: ShiftInput, creating: boolean): void {
     const value = input[field];
     if (value != null && (!Number.isInteger(value) || value < 0 || value > rule.max)) check.add(field, 'out_of_range', `${field} must be a whole number of minutes from 0 to ${rule.max}.`);
   }
+  if (input.roundingMinutes != null && (!Number.isInteger(input.roundingMinutes) || input.roundingMinutes < 1 || input.roundingMinutes > 60)) {
+    check.add('roundingMinutes', 'out_of_range', 'roundingMinutes must be a whole number of minutes from 1 to 60 (null: no rounding, seconds are dropped).');
+  }
+  if (input.roundingMode != null && !ROUNDING_MODES.includes(input.roundingMode)) check.add('roundingMode', 'invalid_value', 'roundingMode must be `nearest`, `down` or `up`.');
+  if (input.recordedBreak != null && !RECORDED_BREAK_RULES.includes(input.recordedBreak)) {
+    check.add('recordedBreak', 'invalid_value', 'recordedBreak must be `replaces`, `adds` or `tops_up`.');
+  }
+  checkPayPolicy(check, 'payPolicy', input.payPolicy);
+  for (const field of ['coreStart', 'coreEnd'] as const) {
+    const value = input[field];
+    if (value != null && !TIME.test(value)) check.add(field, 'invalid_time', `${field} must be a time of day "HH:MM" from 00:00 to 23:59 (got "${value}").`);
+  }
+  if (input.requiredMinutes != null && (!Number.isInteger(input.requiredMinutes) || input.requiredMinutes < 0 || input.requiredMinutes > 1440)) {
+    check.add('requiredMinutes', 'out_of_range', 'requiredMinutes must be a whole number of minutes from 0 to 1440 (null: the shift length minus its break).');
+  }
+  // A week spans shifts: weekly overtime is the company's alone.
+  for (const key of ['weeklyOvertimeAfterMinutes', 'weekStart'] as const) {
+    if (input.payPolicy?.[key] !== undefined) check.add(`payPolicy.${key}`, 'not_allowed', `${key} is set on the company's pay policy, not on a shift.`);
+  }
   check.done();
+}
+
+/** Core hours come as a pair (both or neither). */
+function checkCore(shift: Shift): void {
+  if ((shift.coreStart == null) !== (shift.coreEnd == null)) throw DomainError.field(shift.coreStart == null ? 'coreStart' : 'coreEnd', 'required', 'Core hours need both coreStart and coreEnd.');
+}
+
+function mergedPolicy(input: ShiftInput, stored: Record<string, unknown>): Record<string, unknown> {
+  const check = new FieldChecker();
+  const merged = mergePayPolicy(check, 'payPolicy', stored, input.payPolicy);
+  check.done();
+  return merged;
 }
 
 export async function getShift(ctx: RequestContext, id: number): Promise<Shift> {
@@ -105,7 +149,16 @@ export async function createShift(ctx: RequestContext, input: ShiftInput): Promi
       checkOutAfterMinutes: input.checkOutAfterMinutes ?? MINUTE_FIELDS.checkOutAfterMinutes.default,
       pairing: input.pairing ?? ShiftPairing.first_last,
       isDefault: input.isDefault ?? false,
+      roundingMinutes: input.roundingMinutes ?? null,
+      roundingMode: input.roundingMode ?? 'nearest',
+      recordedBreak: input.recordedBreak ?? 'tops_up',
+      payPolicy: mergedPolicy(input, {}),
+      flexible: input.flexible ?? false,
+      coreStart: input.coreStart ?? null,
+      coreEnd: input.coreEnd ?? null,
+      requiredMinutes: input.requiredMinutes ?? null,
     } as Shift);
+    checkCore(shift);
     await em.persist(shift).flush();
     // A new default shift applies to every employee of the company without an assignment.
     if (shift.isDefault) await markDaysStale(em as EntityManager, { companyId: company.id }, null, null);
@@ -120,8 +173,15 @@ export async function updateShift(ctx: RequestContext, id: number, input: Omit<S
     const tx = withEm(ctx, em);
     const shift = await getShift(tx, id);
     if (input.isDefault) await clearOtherDefaults(tx, shift.companyId, shift.id);
-    const { workdays, ...rest } = input;
+    const { workdays, payPolicy, roundingMinutes, coreStart, coreEnd, requiredMinutes, ...rest } = input;
     for (const [key, value] of Object.entries(rest)) if (value != null) (shift as unknown as Record<string, unknown>)[key] = value;
+    // null turns rounding off again, removes a core time or the required minutes.
+    if (roundingMinutes !== undefined) shift.roundingMinutes = roundingMinutes;
+    if (coreStart !== undefined) shift.coreStart = coreStart;
+    if (coreEnd !== undefined) shift.coreEnd = coreEnd;
+    if (requiredMinutes !== undefined) shift.requiredMinutes = requiredMinutes;
+    checkCore(shift);
+    if (payPolicy != null) shift.payPolicy = mergedPolicy(input, shift.payPolicy);
     if (workdays != null) shift.workdays = [...workdays].sort((a, b) => a - b);
     await em.flush();
     // Any stored day of the company may be this shift's (or the default's): all are recomputed, locked periods excepted.

@@ -10,6 +10,7 @@ import { intArray, textArray } from '../common/sql-arrays';
 import { CpuSlice } from '../../kernel/cpu-slice';
 import { FieldChecker, MAX_SPAN_DAYS } from '../common/validation';
 import { hasPendingDays, processPendingDays } from './pending-days';
+import { PAY_CODES, type PayItem } from './pay-rules';
 import { DAY_RECORD_COLUMNS, dayRecordOf, refreshDays, takeAttendanceLock, type DayRecord, type WantedDays } from './day-store';
 
 export const MAX_TIMESHEET_DAYS = MAX_SPAN_DAYS;
@@ -35,6 +36,7 @@ export interface SummaryRow {
   worked_minutes: number;
   overtime_minutes: number;
   late_minutes: number;
+  pay_items: PayItem[];
 }
 
 function checkRange(filter: TimesheetFilter): void {
@@ -129,6 +131,14 @@ async function ensureDays(ctx: RequestContext, employees: SheetEmployee[], filte
   }
 }
 
+/**
+ * Brings the filter's days up to date (punches not yet taken, days missing, stale or due) and
+ * returns its employees' ids: what every read of days (timesheets, summaries, payroll exports) does first.
+ */
+export async function prepareTimesheet(ctx: RequestContext, filter: TimesheetFilter): Promise<number[]> {
+  return prepare(ctx, filter);
+}
+
 async function prepare(ctx: RequestContext, filter: TimesheetFilter): Promise<number[]> {
   checkRange(filter);
   const employees = await employeesOf(ctx, filter);
@@ -159,7 +169,8 @@ export async function timesheetSummary(ctx: RequestContext, filter: TimesheetFil
   const employeeIds = await prepare(ctx, filter);
   const window = employeeIds.slice(page.offset, page.offset + page.limit);
   if (window.length === 0) return { items: [], totalCount: employeeIds.length, offset: page.offset };
-  const rows = await (ctx.em as EntityManager).execute<SummaryRow[]>(
+  const em = ctx.em as EntityManager;
+  const rows = await em.execute<Omit<SummaryRow, 'pay_items'>[]>(
     `select e.id as employee_id,
        count(d.id) filter (where d.status = 'present')::int as days_present,
        count(d.id) filter (where d.status = 'absent')::int as days_absent,
@@ -172,5 +183,16 @@ export async function timesheetSummary(ctx: RequestContext, filter: TimesheetFil
      group by e.id order by e.id`,
     [intArray(window), filter.startDate, filter.endDate],
   );
-  return { items: rows, totalCount: employeeIds.length, offset: page.offset };
+  const totals = await em.execute<{ employee_id: number; code: string; minutes: number }[]>(
+    `select d.employee_id, i->>'code' as code, sum((i->>'minutes')::int)::int as minutes
+     from attendance_day d cross join jsonb_array_elements(d.pay_items) i
+     where d.employee_id = any(?::int[]) and d.date between ?::date and ?::date group by 1, 2`,
+    [intArray(window), filter.startDate, filter.endDate],
+  );
+  const items = rows.map((row) => {
+    const mine = totals.filter((t) => t.employee_id === row.employee_id && t.minutes > 0);
+    const pay_items = PAY_CODES.flatMap((code) => mine.filter((t) => t.code === code).map((t) => ({ code, minutes: t.minutes })));
+    return { ...row, pay_items };
+  });
+  return { items, totalCount: employeeIds.length, offset: page.offset };
 }

@@ -6,10 +6,15 @@ import type { Page, PageRequest } from '../common/pagination';
 import { uniqueViolationToDomainError } from '../common/unique-violation';
 import { FieldChecker, limits } from '../common/validation';
 import { lockWorkspace } from './workspace.service';
+import { checkPayPolicy, mergePayPolicy, type PayPolicyInput } from '../attendance/pay-policy-input';
+import { markDaysStale } from '../attendance/day-store';
+import type { EntityManager } from '@mikro-orm/postgresql';
 
 export interface CompanyInput {
   name?: string | null;
   code?: string | null;
+  /** The overtime and premium policy: a key left out keeps its value, null resets it to the default. */
+  payPolicy?: PayPolicyInput | null;
 }
 
 const uniqueFields = {
@@ -20,7 +25,15 @@ function checkCompany(input: CompanyInput, creating: boolean): void {
   const check = new FieldChecker();
   check.text('name', input.name, { max: limits.companyName, required: creating || input.name !== undefined });
   check.text('code', input.code, { max: limits.companyCode, required: creating || input.code !== undefined });
+  checkPayPolicy(check, 'payPolicy', input.payPolicy);
   check.done();
+}
+
+function mergedPolicy(stored: Record<string, unknown>, input: PayPolicyInput | null | undefined): Record<string, unknown> {
+  const check = new FieldChecker();
+  const merged = mergePayPolicy(check, 'payPolicy', stored, input);
+  check.done();
+  return merged;
 }
 
 /** The company with this id in the caller's workspace; a foreign id is as unknown as a missing one. */
@@ -58,7 +71,7 @@ export async function createCompany(ctx: RequestContext, input: CompanyInput): P
         );
       }
       await ensureCodeFree(withEm(ctx, em), input.code!);
-      const company = em.create(Company, { workspaceId, name: input.name!, code: input.code! } as Company);
+      const company = em.create(Company, { workspaceId, name: input.name!, code: input.code!, payPolicy: mergedPolicy({}, input.payPolicy) } as Company);
       em.persist(company);
       await em.flush();
       createAlwaysSchedule(em, company);
@@ -76,8 +89,18 @@ export async function updateCompany(ctx: RequestContext, id: number, input: Comp
   if (input.code != null && input.code !== company.code) await ensureCodeFree(ctx, input.code, id);
   if (input.name != null) company.name = input.name;
   if (input.code != null) company.code = input.code;
+  const policyChanged = input.payPolicy != null && JSON.stringify(mergedPolicy(company.payPolicy, input.payPolicy)) !== JSON.stringify(company.payPolicy);
+  if (policyChanged) company.payPolicy = mergedPolicy(company.payPolicy, input.payPolicy);
   try {
-    await ctx.em.flush();
+    if (policyChanged) {
+      // A policy change is a rule change: every unlocked day of the company is recomputed (and announced when it changes).
+      await ctx.em.transactional(async (em) => {
+        await em.flush();
+        await markDaysStale(em as EntityManager, { companyId: company.id }, null, null);
+      });
+    } else {
+      await ctx.em.flush();
+    }
   } catch (error) {
     throw uniqueViolationToDomainError(error, uniqueFields);
   }

@@ -9,6 +9,8 @@ import { FieldChecker, limits } from '../common/validation';
 import { lockWorkspace } from './workspace.service';
 import { executePrepared } from '../common/prepared-statement';
 import { employeeAreaIds } from './area.service';
+import { markDaysStale } from '../attendance/day-store';
+import type { EntityManager } from '@mikro-orm/postgresql';
 
 export interface EmployeeInput {
   companyId?: number;
@@ -18,6 +20,9 @@ export interface EmployeeInput {
   pin?: string | null;
   email?: string | null;
   isActive?: boolean | null;
+  /** First and last day of employment (`YYYY-MM-DD`, inclusive); null: open. */
+  employmentStartDate?: string | null;
+  employmentEndDate?: string | null;
 }
 
 export interface EmployeeFilter {
@@ -41,6 +46,11 @@ function checkEmployee(input: EmployeeInput, creating: boolean): void {
   check.text('code', input.code, { max: limits.employeeCode, required: required('code') });
   check.pin('pin', input.pin);
   check.email('email', input.email);
+  const start = input.employmentStartDate != null && check.date('employmentStartDate', input.employmentStartDate);
+  const end = input.employmentEndDate != null && check.date('employmentEndDate', input.employmentEndDate);
+  if (start && end && input.employmentEndDate! < input.employmentStartDate!) {
+    check.add('employmentEndDate', 'before_start_date', 'employmentEndDate must not be before employmentStartDate.');
+  }
   check.done();
 }
 
@@ -66,6 +76,8 @@ export interface EmployeeView {
   pin: string | null;
   email: string | null;
   isActive: boolean;
+  employmentStartDate: string | null;
+  employmentEndDate: string | null;
   createdAt: Date;
   updatedAt: Date;
   areaIds: number[];
@@ -80,13 +92,16 @@ interface EmployeeViewRow {
   pin: string | null;
   email: string | null;
   is_active: boolean;
+  employment_start_date: string | null;
+  employment_end_date: string | null;
   created_at: string | Date;
   updated_at: string | Date;
   area_ids: number[];
   total_count?: string | number;
 }
 
-const EMPLOYEE_VIEW_COLUMNS = `e.id, e.company_id, e.name, e.lastname, e.code, e.pin, e.email, e.is_active, e.created_at, e.updated_at,
+const EMPLOYEE_VIEW_COLUMNS = `e.id, e.company_id, e.name, e.lastname, e.code, e.pin, e.email, e.is_active,
+  e.employment_start_date::text, e.employment_end_date::text, e.created_at, e.updated_at,
   array(select ae.area_id from area_employee ae where ae.employee_id = e.id order by ae.area_id) as area_ids`;
 
 function toEmployeeView(ctx: RequestContext, row: EmployeeViewRow): EmployeeView {
@@ -101,6 +116,8 @@ function toEmployeeView(ctx: RequestContext, row: EmployeeViewRow): EmployeeView
     pin: row.pin,
     email: row.email,
     isActive: row.is_active,
+    employmentStartDate: row.employment_start_date,
+    employmentEndDate: row.employment_end_date,
     createdAt: platform.parseDate(row.created_at as string) as Date,
     updatedAt: platform.parseDate(row.updated_at as string) as Date,
     areaIds: row.area_ids,
@@ -122,6 +139,8 @@ export async function employeeViews(ctx: RequestContext, list: readonly Employee
     pin: e.pin ?? null,
     email: e.email ?? null,
     isActive: e.isActive,
+    employmentStartDate: e.employmentStartDate ?? null,
+    employmentEndDate: e.employmentEndDate ?? null,
     createdAt: e.createdAt,
     updatedAt: e.updatedAt,
     areaIds: areaIds[index]!,
@@ -215,6 +234,8 @@ export async function createEmployee(ctx: RequestContext, input: EmployeeInput):
         pin: input.pin ?? null,
         email: input.email ?? null,
         isActive: input.isActive ?? true,
+        employmentStartDate: input.employmentStartDate ?? null,
+        employmentEndDate: input.employmentEndDate ?? null,
       } as Employee);
       em.persist(employee);
       await em.flush();
@@ -250,7 +271,17 @@ export async function updateEmployee(ctx: RequestContext, id: number, input: Emp
       if (input.pin !== undefined) employee.pin = input.pin;
       if (input.email !== undefined) employee.email = input.email;
       if (input.isActive != null) employee.isActive = input.isActive;
+      const startDate = input.employmentStartDate === undefined ? (employee.employmentStartDate ?? null) : input.employmentStartDate;
+      const endDate = input.employmentEndDate === undefined ? (employee.employmentEndDate ?? null) : input.employmentEndDate;
+      if (startDate !== null && endDate !== null && endDate < startDate) {
+        throw DomainError.field('employmentEndDate', 'before_start_date', 'employmentEndDate must not be before employmentStartDate.');
+      }
+      const employmentChanged = startDate !== (employee.employmentStartDate ?? null) || endDate !== (employee.employmentEndDate ?? null);
+      employee.employmentStartDate = startDate;
+      employee.employmentEndDate = endDate;
       await em.flush();
+      // Employment dates decide which days count: the employee's unlocked days are recomputed.
+      if (employmentChanged) await markDaysStale(em as EntityManager, { employeeIds: [id] }, null, null);
       // Terminal records of a pin nobody held belong to whoever holds it now.
       if (companyChanged || input.pin !== undefined) await attachRecordsOfPin(txCtx, employee);
       if (companyChanged) {

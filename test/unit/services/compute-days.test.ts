@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { computeDays, type DayPunch, type ShiftRules } from '../../../src/services/attendance/compute-days';
+import { computeDays, settleDays, type DayPunch, type ShiftRules } from '../../../src/services/attendance/compute-days';
 
 const DAY_SHIFT: ShiftRules = {
   id: 1, startTime: '09:00', endTime: '17:00', timeZone: 'UTC', workdays: [1, 2, 3, 4, 5], breakMinutes: 30, breakAfterMinutes: 360,
@@ -28,7 +28,8 @@ describe('attendance engine: computeDays', () => {
   it('a night shift across midnight is one day, dated by its start', () => {
     const night = { ...DAY_SHIFT, startTime: '22:00', endTime: '06:00', breakMinutes: 0 };
     const result = days(night, '2026-03-02', '2026-03-03', [punch('2026-03-02T21:55:00Z'), punch('2026-03-03T06:02:00Z', '1')]);
-    expect(result[0]).to.deep.include({ date: '2026-03-02', status: 'present', workedMinutes: 487, scheduledMinutes: 480 });
+    // The 5 minutes before the 22:00 start are not paid (early_overtime is off by default).
+    expect(result[0]).to.deep.include({ date: '2026-03-02', status: 'present', workedMinutes: 482, scheduledMinutes: 480 });
     expect(result[0]!.punchIds).to.have.length(2);
     expect(result[1]).to.deep.include({ date: '2026-03-03', status: 'absent' });
   });
@@ -48,8 +49,9 @@ describe('attendance engine: computeDays', () => {
 
   it('by_state: break-out and break-in punches make the break; states decide, not the order', () => {
     const shift = { ...DAY_SHIFT, pairing: 'by_state' as const };
+    // A 20-minute recorded break counts towards the 30-minute unpaid break (tops_up): 10 more come off.
     const [day] = days(shift, '2026-03-02', '2026-03-02', [punch('2026-03-02T09:00:00Z', '0'), punch('2026-03-02T12:00:00Z', '2'), punch('2026-03-02T12:20:00Z', '3'), punch('2026-03-02T17:00:00Z', '1')]);
-    expect(day).to.deep.include({ status: 'present', workedMinutes: 460, breakMinutes: 20 });
+    expect(day).to.deep.include({ status: 'present', workedMinutes: 450, breakMinutes: 30 });
     const [odd] = days(shift, '2026-03-03', '2026-03-03', [punch('2026-03-03T09:00:00Z', '1'), punch('2026-03-03T17:00:00Z', '1')]);
     expect(odd).to.deep.include({ status: 'incomplete', workedMinutes: 0 });
     expect(odd!.exceptions).to.include('missing_in');
@@ -68,11 +70,16 @@ describe('attendance engine: computeDays', () => {
     expect(day!.exceptions).to.deep.equal(['missing_out']);
   });
 
-  it('a holiday without punches is holiday; worked on a holiday or a rest day, it is all overtime', () => {
+  it('a holiday without punches is holiday; worked on a holiday or a rest day, it is all holiday or rest_day pay', () => {
     const result = days(DAY_SHIFT, '2026-03-02', '2026-03-08', [punch('2026-03-03T10:00:00Z'), punch('2026-03-03T14:00:00Z'), punch('2026-03-07T08:00:00Z'), punch('2026-03-07T12:00:00Z')], { holidays: ['2026-03-02', '2026-03-03'] });
     expect(result.map((d) => d.status)).to.deep.equal(['holiday', 'present', 'absent', 'absent', 'absent', 'present', 'off']);
-    expect(result[1]).to.deep.include({ scheduledMinutes: 0, workedMinutes: 240, overtimeMinutes: 240 });
-    expect(result[5]).to.deep.include({ shiftId: null, scheduledMinutes: 0, workedMinutes: 240, overtimeMinutes: 240 });
+    expect(result[1]).to.deep.include({ scheduledMinutes: 0, workedMinutes: 240, overtimeMinutes: 0 });
+    expect(result[1]!.pay).to.deep.include({ holiday: 240, regular: 0 });
+    expect(result[5]).to.deep.include({ shiftId: null, scheduledMinutes: 0, workedMinutes: 240, overtimeMinutes: 0 });
+    expect(result[5]!.pay).to.deep.include({ rest_day: 240, regular: 0 });
+    // Paid as overtime instead when the policy says so.
+    const asOvertime = computeDays({ shift: DAY_SHIFT, from: '2026-03-03', to: '2026-03-07', punches: [punch('2026-03-03T10:00:00Z'), punch('2026-03-03T14:00:00Z'), punch('2026-03-07T08:00:00Z'), punch('2026-03-07T12:00:00Z')], holidays: new Set(['2026-03-03']), now: LATER, zone: 'UTC', policy: { holidayWork: 'overtime', restDayWork: 'overtime' } });
+    expect([asOvertime[0]!.overtimeMinutes, asOvertime[4]!.overtimeMinutes]).to.deep.equal([240, 240]);
   });
 
   it('voided punches are ignored; manual punches are flagged', () => {
@@ -91,6 +98,136 @@ describe('attendance engine: computeDays', () => {
     const [settled] = days(DAY_SHIFT, '2026-03-02', '2026-03-02', [punch('2026-03-02T09:00:00Z')], { now: today!.settlesAt! });
     expect(settled).to.deep.include({ status: 'incomplete', settlesAt: null });
     const none = days(null, '2026-03-02', '2026-03-03', [punch('2026-03-02T09:00:00Z'), punch('2026-03-02T17:00:00Z')]);
-    expect(none.map((d) => [d.status, d.overtimeMinutes])).to.deep.equal([['present', 480], ['off', 0]]);
+    expect(none.map((d) => [d.status, d.pay.rest_day])).to.deep.equal([['present', 480], ['off', 0]]);
+  });
+
+  describe('pairing: lateness from the first in, early leave from the last out', () => {
+    const byState = { ...DAY_SHIFT, pairing: 'by_state' as const };
+
+    it('by_state: a lone check-out at 17:00 is no first in: no late minutes, missing_in', () => {
+      const [day] = days(byState, '2026-03-02', '2026-03-02', [punch('2026-03-02T17:00:00Z', '1')]);
+      expect(day).to.deep.include({ status: 'incomplete', firstIn: null, lateMinutes: 0, earlyLeaveMinutes: 0, workedMinutes: 0 });
+      expect(day!.lastOut!.toISOString()).to.equal('2026-03-02T17:00:00.000Z');
+      expect(day!.exceptions).to.deep.equal(['missing_in']);
+    });
+
+    it('by_state: a lone break-in at 12:30 is no last out: no early leave, missing_in and missing_out', () => {
+      const [day] = days(byState, '2026-03-02', '2026-03-02', [punch('2026-03-02T12:30:00Z', '3')]);
+      expect(day).to.deep.include({ status: 'incomplete', firstIn: null, lastOut: null, lateMinutes: 0, earlyLeaveMinutes: 0 });
+      expect(day!.exceptions).to.deep.equal(['missing_in', 'missing_out']);
+      // After a check-in, a break-in at 12:30 is still no last out: no 270 minutes of early leave.
+      const [afterIn] = days(byState, '2026-03-03', '2026-03-03', [punch('2026-03-03T09:00:00Z', '0'), punch('2026-03-03T12:30:00Z', '3')]);
+      expect(afterIn).to.deep.include({ status: 'incomplete', lastOut: null, earlyLeaveMinutes: 0, lateMinutes: 0 });
+      expect(afterIn!.exceptions).to.deep.equal(['missing_out']);
+    });
+
+    it('by_state: lateness from the check-in even when a break punch comes first; the last out is the check-out', () => {
+      const [day] = days(byState, '2026-03-02', '2026-03-02', [punch('2026-03-02T09:20:00Z', '0'), punch('2026-03-02T12:00:00Z', '2'), punch('2026-03-02T12:30:00Z', '3'), punch('2026-03-02T16:30:00Z', '1')]);
+      expect(day).to.deep.include({ status: 'present', lateMinutes: 20, earlyLeaveMinutes: 30 });
+    });
+
+    it('alternating: an unmatched last punch gives no last out and no early leave', () => {
+      const shift = { ...DAY_SHIFT, pairing: 'alternating' as const };
+      const [day] = days(shift, '2026-03-02', '2026-03-02', [punch('2026-03-02T09:10:00Z'), punch('2026-03-02T12:00:00Z'), punch('2026-03-02T12:30:00Z')]);
+      expect(day).to.deep.include({ status: 'incomplete', lastOut: null, earlyLeaveMinutes: 0, lateMinutes: 10 });
+      expect(day!.exceptions).to.deep.equal(['missing_out']);
+    });
+  });
+
+  describe('minute rules', () => {
+    it('seconds are dropped: 09:05:59 with 5 minutes grace is not late; 479.5 gross minutes pay 479', () => {
+      const shift = { ...DAY_SHIFT, breakMinutes: 0 };
+      const [day] = days(shift, '2026-03-02', '2026-03-02', [punch('2026-03-02T09:05:59Z'), punch('2026-03-02T17:05:29Z', '1')]);
+      expect(day).to.deep.include({ lateMinutes: 0, workedMinutes: 480 });
+      const [half] = days(shift, '2026-03-03', '2026-03-03', [punch('2026-03-03T09:00:30Z'), punch('2026-03-03T16:59:59Z', '1')]);
+      expect(half).to.deep.include({ workedMinutes: 479 });
+      const [late] = days(shift, '2026-03-04', '2026-03-04', [punch('2026-03-04T09:06:00Z'), punch('2026-03-04T17:00:00Z', '1')]);
+      expect(late).to.deep.include({ lateMinutes: 6 });
+    });
+
+    it('punch rounding to 15 minutes, each punch on its own: nearest, down, up', () => {
+      const ps = () => [punch('2026-03-02T08:53:00Z'), punch('2026-03-02T17:05:00Z', '1')];
+      const policy = { earlyOvertime: true };
+      const run = (mode: 'nearest' | 'down' | 'up', punches = ps()) =>
+        computeDays({ shift: { ...DAY_SHIFT, breakMinutes: 0, roundingMinutes: 15, roundingMode: mode }, from: '2026-03-02', to: '2026-03-02', punches, holidays: new Set(), now: LATER, zone: 'UTC', policy })[0]!;
+      expect(run('nearest').workedMinutes).to.equal(480); // 09:00 to 17:00
+      expect(run('down').workedMinutes).to.equal(495); // 08:45 to 17:00
+      expect(run('up').workedMinutes).to.equal(495); // 09:00 to 17:15
+      // Lateness is measured from the rounded in: 09:07 is 09:00 to the nearest quarter, 09:15 rounded up.
+      const lateIn = () => [punch('2026-03-02T09:07:00Z'), punch('2026-03-02T17:00:00Z', '1')];
+      expect(run('nearest', lateIn()).lateMinutes).to.equal(0);
+      expect(run('up', lateIn()).lateMinutes).to.equal(15);
+    });
+
+    it('the unpaid break has no cliff: 360 minutes pay 360, 361 pay 360, 400 pay 370', () => {
+      const paid = (end: string) => days(DAY_SHIFT, '2026-03-02', '2026-03-02', [punch('2026-03-02T09:00:00Z'), punch(end, '1')])[0]!.workedMinutes;
+      expect(paid('2026-03-02T15:00:00Z')).to.equal(360);
+      expect(paid('2026-03-02T15:01:00Z')).to.equal(360);
+      expect(paid('2026-03-02T15:40:00Z')).to.equal(370);
+    });
+
+    it('a recorded break replaces, adds to, or tops up the unpaid break (shift setting)', () => {
+      const ps = () => [punch('2026-03-02T09:00:00Z'), punch('2026-03-02T12:00:00Z'), punch('2026-03-02T12:10:00Z'), punch('2026-03-02T17:00:00Z')];
+      const worked = (recordedBreak: 'replaces' | 'adds' | 'tops_up') => days({ ...DAY_SHIFT, pairing: 'alternating', recordedBreak }, '2026-03-02', '2026-03-02', ps())[0]!;
+      // 470 minutes between the punches, 10 recorded.
+      expect(worked('replaces')).to.deep.include({ workedMinutes: 470, breakMinutes: 10 });
+      expect(worked('adds')).to.deep.include({ workedMinutes: 440, breakMinutes: 40 });
+      expect(worked('tops_up')).to.deep.include({ workedMinutes: 450, breakMinutes: 30 });
+    });
+  });
+
+  describe('pay items', () => {
+    it('early overtime off: an 08:42 check-in is paid from 09:00; on: the 18 minutes are overtime', () => {
+      const ps = () => [punch('2026-03-02T08:42:00Z'), punch('2026-03-02T17:00:00Z', '1')];
+      const [off] = days(DAY_SHIFT, '2026-03-02', '2026-03-02', ps());
+      expect(off).to.deep.include({ workedMinutes: 450, overtimeMinutes: 0 });
+      expect(off!.pay).to.deep.include({ regular: 450, overtime: 0 });
+      const [on] = computeDays({ shift: DAY_SHIFT, from: '2026-03-02', to: '2026-03-02', punches: ps(), holidays: new Set(), now: LATER, zone: 'UTC', policy: { earlyOvertime: true } });
+      expect(on).to.deep.include({ workedMinutes: 468, overtimeMinutes: 18 });
+      expect(on!.pay).to.deep.include({ regular: 450, overtime: 18 });
+    });
+
+    it('a night premium across midnight: 22:00-06:00 worked, window 22:00-05:00, counts 420 night minutes', () => {
+      const night = { ...DAY_SHIFT, startTime: '22:00', endTime: '06:00', breakMinutes: 0, payPolicy: { nightStart: '22:00', nightEnd: '05:00' } };
+      const [day] = days(night, '2026-03-02', '2026-03-02', [punch('2026-03-02T22:00:00Z'), punch('2026-03-03T06:00:00Z', '1')]);
+      expect(day!.pay).to.deep.include({ regular: 480, night: 420 });
+    });
+
+    it('weekly overtime across a week with daily overtime: only regular minutes count towards 40 h', () => {
+      // Monday to Friday 09:00-18:30 (9.5 h, 30 min break: 540 paid; 450 scheduled, 90 daily overtime each day).
+      const ps: DayPunch[] = [];
+      for (const d of ['02', '03', '04', '05', '06']) ps.push(punch(`2026-03-${d}T09:00:00Z`), punch(`2026-03-${d}T18:30:00Z`, '1'));
+      // Saturday 4 h on a rest day, paid as regular-counting? No: rest_day code; add a Saturday shift day instead.
+      const shift = { ...DAY_SHIFT, workdays: [1, 2, 3, 4, 5, 6] };
+      ps.push(punch('2026-03-07T09:00:00Z'), punch('2026-03-07T17:00:00Z', '1'));
+      const policy = { weeklyOvertimeAfterMinutes: 2400 };
+      const week = computeDays({ shift, from: '2026-03-02', to: '2026-03-08', punches: ps, holidays: new Set(), now: LATER, zone: 'UTC', policy });
+      settleDays(week, policy);
+      // Regular: 5 x 450 = 2250, then Saturday 450 of which 150 fit under 2400: 300 move to overtime.
+      expect(week.map((d) => d.pay.regular)).to.deep.equal([450, 450, 450, 450, 450, 150, 0]);
+      expect(week.map((d) => d.overtimeMinutes)).to.deep.equal([90, 90, 90, 90, 90, 300, 0]);
+      const total = week.reduce((sum, d) => sum + d.pay.regular + d.pay.overtime, 0);
+      expect(total).to.equal(week.reduce((sum, d) => sum + d.workedMinutes, 0));
+    });
+  });
+
+  it('employment dates: days outside them are not_employed, count nowhere, and are never absent', () => {
+    const result = computeDays({ shift: DAY_SHIFT, from: '2026-03-02', to: '2026-03-06', punches: [punch('2026-03-02T09:00:00Z'), punch('2026-03-02T17:00:00Z', '1')], holidays: new Set(), now: LATER, zone: 'UTC', employment: { startDate: '2026-03-03', endDate: '2026-03-05' } });
+    expect(result.map((d) => d.status)).to.deep.equal(['not_employed', 'absent', 'absent', 'absent', 'not_employed']);
+    expect(result[0]).to.deep.include({ workedMinutes: 0, scheduledMinutes: 0, lateMinutes: 0, overtimeMinutes: 0 });
+    expect(Object.values(result[0]!.pay).every((m) => m === 0)).to.equal(true);
+  });
+
+  it('a flexible day: work counts from 07:00 to 19:00, 480 required minutes, late only against the 10:00-15:00 core hours', () => {
+    const flex: ShiftRules = { ...DAY_SHIFT, startTime: '07:00', endTime: '19:00', breakMinutes: 30, flexible: true, coreStart: '10:00', coreEnd: '15:00', requiredMinutes: 480, graceInMinutes: 0 };
+    // 09:40 to 18:40: 540 minutes, 30 break: 510 paid, 480 required: 30 overtime; not late (before 10:00), no early leave (after 15:00).
+    const [day] = days(flex, '2026-03-02', '2026-03-02', [punch('2026-03-02T09:40:00Z'), punch('2026-03-02T18:40:00Z', '1')]);
+    expect(day).to.deep.include({ status: 'present', scheduledMinutes: 480, workedMinutes: 510, lateMinutes: 0, earlyLeaveMinutes: 0, overtimeMinutes: 30 });
+    // 10:20 to 14:30: late 20 against the core start, early leave 30 against the core end.
+    const [late] = days(flex, '2026-03-03', '2026-03-03', [punch('2026-03-03T10:20:00Z'), punch('2026-03-03T14:30:00Z', '1')]);
+    expect(late).to.deep.include({ lateMinutes: 20, earlyLeaveMinutes: 30 });
+    // Without core hours nobody is late.
+    const [free] = days({ ...flex, coreStart: null, coreEnd: null }, '2026-03-04', '2026-03-04', [punch('2026-03-04T12:00:00Z'), punch('2026-03-04T16:00:00Z', '1')]);
+    expect(free).to.deep.include({ lateMinutes: 0, earlyLeaveMinutes: 0, workedMinutes: 240 });
   });
 });
