@@ -1,3 +1,5 @@
+import { AbsenceRequest } from './absence-request.entity';
+import { AbsenceType } from './absence-type.entity';
 import { AccessLevel, AccessLevelArea, AccessLevelDoor, AccessLevelEmployee } from './access-level.entity';
 import { AccessSchedule } from './access-schedule.entity';
 import { ApiKey } from './api-key.entity';
@@ -38,6 +40,8 @@ import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { Workspace } from './workspace.entity';
 
 export {
+  AbsenceRequest,
+  AbsenceType,
   AccessLevel,
   AccessLevelArea,
   AccessLevelDoor,
@@ -124,4 +128,6 @@ export const entities = [
   DeviceReportedUser,
   EmployeePhoto,
   FaceEnrollment,
+  AbsenceType,
+  AbsenceRequest,
 ];

@@ -4,6 +4,8 @@ import type { EventFeed } from '../events/event-feed';
 import { publicEventId, type StoredEvent } from '../events/event-types';
 import { renameKeys, snakeToCamel } from '../schema/case';
 import {
+  AbsenceRequestUpdatedArgs,
+  AbsenceRequestUpdatedEvent,
   DeviceActionUpdatedArgs,
   DeviceActionUpdatedEvent,
   AccessDeniedArgs,
@@ -23,6 +25,7 @@ import {
 import type { DayRecord } from '../services/attendance/day-store';
 import { workspaceOf, type RequestContext } from '../services/context';
 import { attendanceDayObject } from './timesheet.resolver';
+import { absenceRequestObject } from '../schema/absence.type';
 import { deviceActionFromEvent as deviceActionObject } from '../services/device-action.service';
 
 /** graphql-ws operations get the request context plus this process's event feed. */
@@ -140,5 +143,14 @@ export class EventResolver {
   })
   deviceActionUpdated(@Root() event: StoredEvent, @Args() _args: DeviceActionUpdatedArgs): DeviceActionUpdatedEvent {
     return { ...envelope(event), action: deviceActionObject(event.data) };
+  }
+
+  @Authorized('read')
+  @Subscription(() => AbsenceRequestUpdatedEvent, {
+    description: 'An absence request was filed (`pending`) or decided (`approved`, `rejected`, `cancelled`).',
+    subscribe: ({ args, context }) => follow(context, ['absence_request.updated'], args.after, { company_id: args.companyId, employee_id: args.employeeId }),
+  })
+  absenceRequestUpdated(@Root() event: StoredEvent, @Args() _args: AbsenceRequestUpdatedArgs): AbsenceRequestUpdatedEvent {
+    return { ...envelope(event), request: absenceRequestObject(event.data) };
   }
 }

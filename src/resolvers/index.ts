@@ -1,3 +1,4 @@
+import { AbsenceResolver } from './absence.resolver';
 import { ApiKeyResolver } from './api-key.resolver';
 import { AreaResolver } from './area.resolver';
 import { AssignmentResolver } from './assignment.resolver';
@@ -52,4 +53,5 @@ export const resolvers = [
   ShiftAssignmentResolver,
   TimesheetResolver,
   PayPeriodResolver,
+  AbsenceResolver,
 ] as const;

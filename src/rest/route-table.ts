@@ -1,3 +1,4 @@
+import { absenceRoutes } from './absence.routes';
 import { areaRoutes } from './area.routes';
 import { assignmentRoutes } from './assignment.routes';
 import { companyRoutes } from './company.routes';
@@ -43,4 +44,5 @@ export const routeTable: RestRoute[] = [
   ...shiftAssignmentRoutes,
   ...payPeriodRoutes,
   ...timesheetRoutes,
+  ...absenceRoutes,
 ];

@@ -32,7 +32,18 @@ export interface DayPunch {
   voided: boolean;
 }
 
-export type DayStatus = 'present' | 'incomplete' | 'absent' | 'holiday' | 'off' | 'scheduled';
+export type DayStatus = 'present' | 'incomplete' | 'absent' | 'holiday' | 'off' | 'scheduled' | 'leave';
+
+/** An approved absence on one date (src/services/leave/day-absences.ts builds them from the requests). */
+export interface DayAbsence {
+  absenceTypeId: number;
+  /** The type's pay item code. */
+  code: string;
+  paid: boolean;
+  /** 1: the whole day; 0.5: a half day; null: an hourly absence of `minutes`. */
+  fraction: number | null;
+  minutes: number;
+}
 export type DayException = 'missing_in' | 'missing_out' | 'duplicate_ignored' | 'manual_punch' | 'outside_shift' | 'after_lock';
 
 export interface AttendanceDay {
@@ -49,6 +60,11 @@ export interface AttendanceDay {
   overtimeMinutes: number;
   exceptions: DayException[];
   punchIds: number[];
+  /** The approved absence of a workday that is not a holiday; null otherwise (a holiday or rest day is not charged). */
+  absenceTypeId: number | null;
+  absenceCode: string | null;
+  /** Paid leave: the scheduled minutes of a paid whole day, half of them for a half day, an hourly absence's minutes; 0 when unpaid. */
+  leaveMinutes: number;
   /** When time alone changes this record (a workday's window ends: `scheduled` becomes final); null once it cannot. */
   settlesAt: Date | null;
 }
@@ -134,7 +150,7 @@ function pair(pairing: Pairing, punches: DayPunch[]): { worked: number; recorded
  * (null: no shift applies, every date is a rest day). `punches` must cover the dates' windows (a
  * night shift reaches into the next day; the caller loads a day more on each side).
  */
-export function computeDays(input: { shift: ShiftRules | null; from: string; to: string; punches: readonly DayPunch[]; holidays: ReadonlySet<string>; now: Date; zone: string }): AttendanceDay[] {
+export function computeDays(input: { shift: ShiftRules | null; from: string; to: string; punches: readonly DayPunch[]; holidays: ReadonlySet<string>; now: Date; zone: string; absences?: ReadonlyMap<string, DayAbsence> }): AttendanceDay[] {
   const { shift, from, to, holidays, now } = input;
   const zone = shift?.timeZone ?? input.zone;
   const localDate = (at: Date) => formatLocalDateTime(instantToLocal(at, zone)).slice(0, 10);
@@ -211,6 +227,11 @@ export function computeDays(input: { shift: ShiftRules | null; from: string; to:
     if (entry.punches.length === 0) status = !over && instance ? 'scheduled' : holiday ? 'holiday' : instance ? 'absent' : 'off';
     else if (!paired.complete) status = over ? 'incomplete' : 'scheduled';
     else status = 'present';
+    // Leave counts on a scheduled workday only. A whole day is `leave` whatever was punched; a part
+    // (a half day, some hours) is `leave` when nothing was punched, else the punches decide.
+    const absence = scheduledDay ? input.absences?.get(date) : undefined;
+    if (absence && (absence.fraction === 1 || entry.punches.length === 0)) status = 'leave';
+    const leaveMinutes = absence?.paid ? (absence.fraction === null ? absence.minutes : Math.round(scheduledMinutes * absence.fraction)) : 0;
 
     days.push({
       date,
@@ -226,6 +247,9 @@ export function computeDays(input: { shift: ShiftRules | null; from: string; to:
       overtimeMinutes: paired.complete ? (scheduledDay ? Math.max(0, worked - scheduledMinutes) : worked) : 0,
       exceptions: [...exceptions].sort(),
       punchIds: all.map((p) => p.id).sort((a, b) => a - b),
+      absenceTypeId: absence?.absenceTypeId ?? null,
+      absenceCode: absence?.code ?? null,
+      leaveMinutes,
       settlesAt: over ? null : instance ? new Date(endsAt.getTime() + 1) : endsAt,
     });
   }

@@ -35,6 +35,8 @@ export interface SummaryRow {
   worked_minutes: number;
   overtime_minutes: number;
   late_minutes: number;
+  days_leave: number;
+  leave_minutes: number;
 }
 
 function checkRange(filter: TimesheetFilter): void {
@@ -166,7 +168,9 @@ export async function timesheetSummary(ctx: RequestContext, filter: TimesheetFil
        count(d.id) filter (where d.status = 'incomplete')::int as days_incomplete,
        coalesce(sum(d.worked_minutes), 0)::int as worked_minutes,
        coalesce(sum(d.overtime_minutes), 0)::int as overtime_minutes,
-       coalesce(sum(d.late_minutes), 0)::int as late_minutes
+       coalesce(sum(d.late_minutes), 0)::int as late_minutes,
+       count(d.id) filter (where d.status = 'leave')::int as days_leave,
+       coalesce(sum(d.leave_minutes), 0)::int as leave_minutes
      from unnest(?::int[]) as e(id)
      left join attendance_day d on d.employee_id = e.id and d.date between ?::date and ?::date
      group by e.id order by e.id`,
