@@ -30,6 +30,7 @@ import { IdempotencyRecord } from './idempotency-record.entity';
 import { JobCursor } from './job-cursor.entity';
 import { PayPeriod } from './pay-period.entity';
 import { Punch } from './punch.entity';
+import { PunchCorrection } from './punch-correction.entity';
 import { Shift } from './shift.entity';
 import { ShiftAssignment } from './shift-assignment.entity';
 import { UnknownTerminal } from './unknown-terminal.entity';
@@ -75,6 +76,7 @@ export {
   JobCursor,
   PayPeriod,
   Punch,
+  PunchCorrection,
   Shift,
   ShiftAssignment,
   UnknownTerminal,
@@ -130,4 +132,5 @@ export const entities = [
   FaceEnrollment,
   AbsenceType,
   AbsenceRequest,
+  PunchCorrection,
 ];

@@ -17,7 +17,7 @@ export const errorCodes = {
   period_locked: { status: 409, description: 'The pay period is locked (payroll was run); an admin must unlock it before it or its days change.' },
   invalid_transition: {
     status: 409,
-    description: 'The request is no longer in a state that allows this decision (an absence request already approved, rejected or cancelled).',
+    description: 'The request is no longer in a state that allows this decision (an absence request or punch correction already approved, rejected or cancelled).',
   },
   resource_in_use: { status: 409, description: 'The resource cannot be deleted while other resources depend on it.' },
   payload_too_large: { status: 413, description: 'The request body is larger than the limit.' },

@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   'device.action.updated',
   'device.clock_skew',
   'absence_request.updated',
+  'punch_correction.updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -4,6 +4,8 @@ import type { EventFeed } from '../events/event-feed';
 import { publicEventId, type StoredEvent } from '../events/event-types';
 import { renameKeys, snakeToCamel } from '../schema/case';
 import {
+  PunchCorrectionUpdatedArgs,
+  PunchCorrectionUpdatedEvent,
   AbsenceRequestUpdatedArgs,
   AbsenceRequestUpdatedEvent,
   DeviceActionUpdatedArgs,
@@ -25,7 +27,7 @@ import {
 import type { DayRecord } from '../services/attendance/day-store';
 import { workspaceOf, type RequestContext } from '../services/context';
 import { attendanceDayObject } from './timesheet.resolver';
-import { absenceRequestObject } from '../schema/absence.type';
+import { absenceRequestObject, punchCorrectionObject } from '../schema/absence.type';
 import { deviceActionFromEvent as deviceActionObject } from '../services/device-action.service';
 
 /** graphql-ws operations get the request context plus this process's event feed. */
@@ -152,5 +154,14 @@ export class EventResolver {
   })
   absenceRequestUpdated(@Root() event: StoredEvent, @Args() _args: AbsenceRequestUpdatedArgs): AbsenceRequestUpdatedEvent {
     return { ...envelope(event), request: absenceRequestObject(event.data) };
+  }
+
+  @Authorized('read')
+  @Subscription(() => PunchCorrectionUpdatedEvent, {
+    description: 'A punch correction was filed (`pending`) or decided (`approved`, `rejected`, `cancelled`).',
+    subscribe: ({ args, context }) => follow(context, ['punch_correction.updated'], args.after, { company_id: args.companyId, employee_id: args.employeeId }),
+  })
+  punchCorrectionUpdated(@Root() event: StoredEvent, @Args() _args: PunchCorrectionUpdatedArgs): PunchCorrectionUpdatedEvent {
+    return { ...envelope(event), correction: punchCorrectionObject(event.data) };
   }
 }

@@ -18,6 +18,7 @@ import { EventResolver } from './event.resolver';
 import { HolidayResolver } from './holiday.resolver';
 import { PayPeriodResolver } from './pay-period.resolver';
 import { PunchResolver } from './punch.resolver';
+import { PunchCorrectionResolver } from './punch-correction.resolver';
 import { ShiftAssignmentResolver } from './shift-assignment.resolver';
 import { ShiftResolver } from './shift.resolver';
 import { TimesheetResolver } from './timesheet.resolver';
@@ -54,4 +55,5 @@ export const resolvers = [
   TimesheetResolver,
   PayPeriodResolver,
   AbsenceResolver,
+  PunchCorrectionResolver,
 ] as const;

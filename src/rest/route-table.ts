@@ -12,6 +12,7 @@ import { employeePhotoRoutes } from './employee-photo.routes';
 import { holidayRoutes } from './holiday.routes';
 import { payPeriodRoutes } from './pay-period.routes';
 import { punchRoutes } from './punch.routes';
+import { punchCorrectionRoutes } from './punch-correction.routes';
 import type { RestRoute } from './route';
 import { shiftAssignmentRoutes } from './shift-assignment.routes';
 import { shiftRoutes } from './shift.routes';
@@ -45,4 +46,5 @@ export const routeTable: RestRoute[] = [
   ...payPeriodRoutes,
   ...timesheetRoutes,
   ...absenceRoutes,
+  ...punchCorrectionRoutes,
 ];

@@ -1,3 +1,4 @@
+import { GraphQLSafeInt } from 'graphql-scalars';
 import { ArgsType, Field, Float, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
@@ -116,4 +117,65 @@ export class AbsenceBalanceType {
   @Field(() => Float, { description: 'Approved requests.' }) taken!: number;
   @Field(() => Float, { description: 'Requests waiting for a decision.' }) pending!: number;
   @Field(() => Float, { nullable: true, description: 'allowance + carriedOver − taken − pending; null without an allowance.' }) remaining!: number | null;
+}
+
+@ObjectType('CorrectionPunch', { description: 'One punch a correction adds.' })
+export class CorrectionPunchType {
+  @Field() punchTime!: Date;
+  @Field({ description: 'The terminal state it stands for (0 check-in, 1 check-out...).' }) punchState!: string;
+}
+
+@ObjectType('PunchCorrection', { description: "A request to add an employee's forgotten punches, or to void one; an approver decides it." })
+export class PunchCorrectionType {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) companyId!: number;
+  @Field(() => Int) employeeId!: number;
+  @Field(() => [CorrectionPunchType], { description: 'The punches to add, in time order; empty for a void.' }) punches!: CorrectionPunchType[];
+  @Field(() => GraphQLSafeInt, { nullable: true, description: 'The punch to void; null when punches are added.' }) voidPunchId!: number | null;
+  @Field(() => [GraphQLSafeInt], { description: 'The manual punches its approval created (each has `correctionId`).' }) createdPunchIds!: number[];
+  @Field({ description: 'The first local date it touches.' }) firstDate!: string;
+  @Field({ description: 'The last local date it touches.' }) lastDate!: string;
+  @Field() reason!: string;
+  @Field({ description: '`pending`, `approved`, `rejected` or `cancelled`.' }) state!: string;
+  @Field(() => Int, { nullable: true }) requestedByKeyId!: number | null;
+  @Field(() => Int, { nullable: true, description: 'The API key that decided it (approved: who approved the punches).' }) decidedByKeyId!: number | null;
+  @Field(() => Date, { nullable: true }) decidedAt!: Date | null;
+  @Field(() => String, { nullable: true }) decisionComment!: string | null;
+  @Field() createdAt!: Date;
+  @Field() updatedAt!: Date;
+}
+
+/** A `punch_correction.updated` payload as the GraphQL object. */
+export function punchCorrectionObject(data: Record<string, unknown>): PunchCorrectionType {
+  const object = absenceRequestObject(data) as unknown as Record<string, unknown>;
+  object.punches = (data.punches as { punch_time: string; punch_state: string }[]).map((p) => ({ punchTime: new Date(p.punch_time), punchState: p.punch_state }));
+  return object as unknown as PunchCorrectionType;
+}
+
+@ObjectType('PunchCorrectionConnection')
+export class PunchCorrectionConnection extends Connection(PunchCorrectionType) {}
+
+@ArgsType()
+export class PunchCorrectionListArgs extends ConnectionArgs {
+  @Field(() => Int, { nullable: true }) companyId?: number;
+  @Field(() => Int, { nullable: true }) employeeId?: number;
+  @Field({ nullable: true, description: '`pending`, `approved`, `rejected` or `cancelled`.' }) state?: string;
+  @Field({ nullable: true, description: '`YYYY-MM-DD`: corrections whose last date is on or after it.' }) startDate?: string;
+  @Field({ nullable: true, description: '`YYYY-MM-DD`: corrections whose first date is on or before it.' }) endDate?: string;
+}
+
+@InputType()
+export class CorrectionPunchInput {
+  @Field({ description: 'ISO 8601 date-time; without an offset, wall-clock time in the workspace zone.' }) punchTime!: string;
+  @Field() punchState!: string;
+}
+
+@InputType()
+export class CreatePunchCorrectionInput {
+  @Field(() => Int) employeeId!: number;
+  @Field({ description: 'Why (the approver reads it).' }) reason!: string;
+  @Field(() => String, { nullable: true, description: 'One punch to add: ISO 8601 date-time.' }) punchTime?: string | null;
+  @Field(() => String, { nullable: true }) punchState?: string | null;
+  @Field(() => [CorrectionPunchInput], { nullable: true, description: 'Several punches to add (a forgotten week), instead of punchTime/punchState.' }) punches?: CorrectionPunchInput[] | null;
+  @Field(() => GraphQLSafeInt, { nullable: true, description: 'A punch of the employee to void, instead of adding punches.' }) voidPunchId?: number | null;
 }
