@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { Client } from 'pg';
+import { ATTENDANCE_LOCK } from '../../src/services/attendance/day-store';
+import { eventually } from '../support/terminal';
 import { subscribe } from '../support/events';
 import { createCompany, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gql, gqlData, rest } from '../support/http';
@@ -232,6 +235,34 @@ describe('absences: types, requests, approvals, balances, and the days they make
     expect(await list(', state: "pending"')).to.equal(0);
     expect(await list(', startDate: "2026-08-21", endDate: "2026-08-31"')).to.equal(1);
     expect(await list(', startDate: "2026-08-22"')).to.equal(0);
+  });
+
+  // Regression of a deadlock found in review: filing a request locked the employee row FOR UPDATE and
+  // then waited for the attendance lock, while the lock holder (the worker) stored a day of that
+  // employee, whose foreign-key check waits for FOR UPDATE. The row is now locked FOR NO KEY UPDATE.
+  it('filing a request while the worker holds the attendance lock: the worker can still store a day of that employee', async function () {
+    this.timeout(60_000);
+    const { employee, types } = await setup();
+    const worker = new Client({ connectionString: t.config.databaseUrl! });
+    await worker.connect();
+    try {
+      await worker.query('begin');
+      await worker.query(`select pg_advisory_xact_lock(x'${ATTENDANCE_LOCK}'::bigint)`);
+      const filing = request({ employee_id: employee.id, absence_type_id: types.VAC!.id, start_date: '2026-08-31', end_date: '2026-08-31' });
+      await eventually(async () => {
+        const { rows } = await worker.query(`select 1 from pg_locks where locktype = 'advisory' and not granted`);
+        return rows.length > 0;
+      }, 10_000);
+      // What the worker's day insert does for its foreign key: it must not wait for the filing.
+      await worker.query(`set local lock_timeout = '5s'`);
+      const { rows } = await worker.query('select id from employee where id = $1 for key share', [employee.id]);
+      expect(rows).to.deep.equal([{ id: employee.id }]);
+      await worker.query('commit');
+      const filed = await filing;
+      expect(filed.status, filed.text).to.equal(201);
+    } finally {
+      await worker.end();
+    }
   });
 
   it('tenant isolation: another workspace neither sees nor decides nor files against any of it', async () => {

@@ -188,8 +188,15 @@ export async function createAbsenceRequest(ctx: RequestContext, input: AbsenceRe
   const workspaceId = workspaceOf(ctx);
   return ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
-    // One employee's requests are created one at a time: two overlapping ones cannot both pass the check.
-    const employee = await em.findOne(Employee, { id: input.employeeId!, workspaceId }, { lockMode: 4 /* pessimistic write */ });
+    // One employee's requests are created one at a time: two overlapping ones cannot both pass the
+    // check. FOR NO KEY UPDATE, not FOR UPDATE: the attendance worker, holding the attendance lock
+    // this transaction waits for below, stores days whose foreign-key check takes FOR KEY SHARE on
+    // this row, which FOR UPDATE would block (a deadlock).
+    const [locked] = await (em as EntityManager).execute<{ id: number }[]>(
+      `select id from employee where id = ? and workspace_id = ? and deleted_at is null for no key update`,
+      [input.employeeId, workspaceId],
+    );
+    const employee = locked ? await em.findOne(Employee, { id: locked.id, workspaceId }) : null;
     if (!employee) throw DomainError.field('employeeId', 'not_found', `Employee ${input.employeeId} does not exist in this workspace.`);
     const type = await em.findOne(AbsenceType, { id: input.absenceTypeId!, workspaceId });
     if (!type) throw DomainError.field('absenceTypeId', 'not_found', `Absence type ${input.absenceTypeId} does not exist in this workspace.`);
