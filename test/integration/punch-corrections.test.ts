@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { subscribe } from '../support/events';
+import { startReceiver, subscribe } from '../support/events';
+import { eventually } from '../support/terminal';
 import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gql, gqlData, rest } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -173,6 +174,35 @@ describe('punch corrections: forgotten punches added and punches voided on appro
     const absence = await rest(t.url, 'POST', '/public/v2/absence_requests', { key: writeKey, body: { employee_id: employee.id, absence_type_id: types[0].id, start_date: '2026-03-12', end_date: '2026-03-12' } });
     expect(absence.status, absence.text).to.equal(201);
     expect((await rest(t.url, 'POST', `/public/v2/absence_requests/${absence.body.id}/approve`, { key: readKey, body: {} })).status).to.equal(403);
+  });
+
+  it('webhooks: an endpoint subscribed to punch_correction.updated and absence_request.updated receives each filing and decision', async () => {
+    const own = await createWorkspace(t.url);
+    const company = await createCompany(t.url, own.key);
+    await rest(t.url, 'POST', '/public/v2/shifts', { key: own.key, body: { company_id: company.id, name: 'Day', start_time: '09:00', end_time: '17:00', is_default: true } });
+    const employee = await createEmployee(t.url, own.key, company.id);
+    const receiver = await startReceiver();
+    try {
+      const hook = await rest(t.url, 'POST', '/public/v2/webhooks', { key: own.key, body: { url: receiver.url, event_types: ['punch_correction.updated', 'absence_request.updated'] } });
+      expect(hook.status, hook.text).to.equal(201);
+      const correction = await rest(t.url, 'POST', '/public/v2/punch_corrections', { key: own.key, body: { employee_id: employee.id, reason: 'Forgot', punch_time: '2026-03-18T17:00:00Z', punch_state: '1' } });
+      await rest(t.url, 'POST', `/public/v2/punch_corrections/${correction.body.id}/approve`, { key: own.key, body: { comment: 'ok' } });
+      const vacation = (await rest(t.url, 'GET', `/public/v2/absence_types?company_id=${company.id}`, { key: own.key })).body.find((type: any) => type.code === 'VAC');
+      const absence = await rest(t.url, 'POST', '/public/v2/absence_requests', { key: own.key, body: { employee_id: employee.id, absence_type_id: vacation.id, start_date: '2026-03-19', end_date: '2026-03-19' } });
+      expect(absence.status, absence.text).to.equal(201);
+      await eventually(async () => {
+        await t.app.webhooks.runOnce();
+        return receiver.received.length >= 3;
+      }, 15_000);
+      const seen = receiver.received.map((r) => [r.json.type, r.json.data.id, r.json.data.state]).sort();
+      expect(seen).to.deep.equal([
+        ['absence_request.updated', absence.body.id, 'pending'],
+        ['punch_correction.updated', correction.body.id, 'approved'],
+        ['punch_correction.updated', correction.body.id, 'pending'],
+      ]);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('tenant isolation: another workspace neither sees, decides, nor files against our corrections, employees or punches', async () => {
