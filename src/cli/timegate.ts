@@ -19,7 +19,7 @@ Workspaces and keys (acts on the database of DATABASE_URL, or the embedded one i
   workspace create --name <name> [--time-zone <IANA zone>]   create a workspace and print its admin key
   workspace list                                             list workspaces and their plan limits
   workspace plan --id <n> [--max-companies <n>] [--max-devices <n>] [--max-employees <n>]
-  key create --workspace <n> --scopes read,write[,admin,doors:unlock,doors:manage] [--name <name>]
+  key create --workspace <n> --scopes read,write[,admin,doors:unlock,doors:manage,approve] [--name <name>]
   key list --workspace <n>
   key revoke --id <n>
 
@@ -35,7 +35,7 @@ const COMMAND_HELP: Record<string, string> = {
   'workspace create': 'timegate workspace create --name <name> [--time-zone <IANA zone>] [--json]\n  Creates a workspace (plan: 1 company, 10 devices, 5,000 employees) and prints its admin API key, once.',
   'workspace list': 'timegate workspace list [--json]\n  Lists the workspaces with their time zone and plan limits.',
   'workspace plan': 'timegate workspace plan --id <n> [--max-companies <n>] [--max-devices <n>] [--max-employees <n>] [--json]\n  Changes the plan limits of a workspace.',
-  'key create': 'timegate key create --workspace <n> --scopes read,write[,admin,doors:unlock,doors:manage] [--name <name>] [--json]\n  Creates an API key of the workspace and prints it, once.',
+  'key create': 'timegate key create --workspace <n> --scopes read,write[,admin,doors:unlock,doors:manage,approve] [--name <name>] [--json]\n  Creates an API key of the workspace and prints it, once.',
   'key list': 'timegate key list --workspace <n> [--json]\n  Lists the keys of a workspace by prefix and last four characters (never the secret).',
   'key revoke': 'timegate key revoke --id <n> [--json]\n  Revokes a key: requests with it are refused from now on.',
 };

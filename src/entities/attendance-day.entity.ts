@@ -75,6 +75,18 @@ export class AttendanceDay {
   @Property({ type: new ArrayType((id) => Number(id)), columnType: 'bigint[]' })
   punchIds!: number[];
 
+  /** The approved absence on this workday (docs/attendance.md, "Leave"); null without one. No constraint: history stays. */
+  @Property({ type: 'integer', nullable: true })
+  absenceTypeId?: number | null;
+
+  /** The absence type's pay item code, as it was when the day was computed. */
+  @Property({ length: 20, nullable: true })
+  absenceCode?: string | null;
+
+  /** Paid leave minutes of the day (the scheduled minutes of a paid full day; half of them for a half day; an hourly absence's hours). */
+  @Property({ default: 0 })
+  leaveMinutes!: number;
+
   /** A change (shift, assignment, holiday, void) may alter this day: recompute it. */
   @Property({ default: false })
   stale!: boolean;

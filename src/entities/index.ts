@@ -1,3 +1,5 @@
+import { AbsenceRequest } from './absence-request.entity';
+import { AbsenceType } from './absence-type.entity';
 import { AccessLevel, AccessLevelArea, AccessLevelDoor, AccessLevelEmployee } from './access-level.entity';
 import { AccessSchedule } from './access-schedule.entity';
 import { ApiKey } from './api-key.entity';
@@ -28,6 +30,7 @@ import { IdempotencyRecord } from './idempotency-record.entity';
 import { JobCursor } from './job-cursor.entity';
 import { PayPeriod } from './pay-period.entity';
 import { Punch } from './punch.entity';
+import { PunchCorrection } from './punch-correction.entity';
 import { Shift } from './shift.entity';
 import { ShiftAssignment } from './shift-assignment.entity';
 import { UnknownTerminal } from './unknown-terminal.entity';
@@ -38,6 +41,8 @@ import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { Workspace } from './workspace.entity';
 
 export {
+  AbsenceRequest,
+  AbsenceType,
   AccessLevel,
   AccessLevelArea,
   AccessLevelDoor,
@@ -71,6 +76,7 @@ export {
   JobCursor,
   PayPeriod,
   Punch,
+  PunchCorrection,
   Shift,
   ShiftAssignment,
   UnknownTerminal,
@@ -124,4 +130,7 @@ export const entities = [
   DeviceReportedUser,
   EmployeePhoto,
   FaceEnrollment,
+  AbsenceType,
+  AbsenceRequest,
+  PunchCorrection,
 ];

@@ -118,4 +118,8 @@ export class Punch {
 
   @Property({ length: 500, nullable: true })
   voidReason?: string | null;
+
+  /** The approved punch correction that created this manual punch (its approver is on the correction); null otherwise. */
+  @Property({ type: 'integer', nullable: true })
+  correctionId?: number | null;
 }

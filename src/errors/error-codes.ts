@@ -15,12 +15,20 @@ export const errorCodes = {
     description: 'The Idempotency-Key was already used with a different request, or that request is still running.',
   },
   period_locked: { status: 409, description: 'The pay period is locked (payroll was run); an admin must unlock it before it or its days change.' },
+  invalid_transition: {
+    status: 409,
+    description: 'The request is no longer in a state that allows this decision (an absence request or punch correction already approved, rejected or cancelled).',
+  },
   resource_in_use: { status: 409, description: 'The resource cannot be deleted while other resources depend on it.' },
   payload_too_large: { status: 413, description: 'The request body is larger than the limit.' },
   unsupported_media_type: { status: 415, description: 'A write request must send Content-Type: application/json (an employee photo: image/jpeg or image/png).' },
   validation_failed: {
     status: 422,
     description: 'One or more fields are invalid, missing, unknown or not unique; `details` names each field.',
+  },
+  insufficient_balance: {
+    status: 422,
+    description: "The absence request takes more than remains of the employee's allowance for the type in that year (pending requests included); the message gives the balance.",
   },
   query_too_complex: {
     status: 400,

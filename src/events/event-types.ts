@@ -11,6 +11,8 @@ export const EVENT_TYPES = [
   'access.denied',
   'device.action.updated',
   'device.clock_skew',
+  'absence_request.updated',
+  'punch_correction.updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -4,6 +4,10 @@ import type { SubscriptionContext } from '../events/event-feed';
 import { publicEventId, type StoredEvent } from '../events/event-types';
 import { renameKeys, snakeToCamel } from '../kernel/case';
 import {
+  PunchCorrectionUpdatedArgs,
+  PunchCorrectionUpdatedEvent,
+  AbsenceRequestUpdatedArgs,
+  AbsenceRequestUpdatedEvent,
   DeviceActionUpdatedArgs,
   DeviceActionUpdatedEvent,
   AccessDeniedArgs,
@@ -23,6 +27,7 @@ import {
 import type { DayRecord } from '../services/attendance/day-store';
 import { workspaceOf } from '../services/common/context';
 import { attendanceDayObject } from './timesheet.resolver';
+import { absenceRequestObject, punchCorrectionObject } from '../schema/absence.type';
 import { deviceActionFromEvent as deviceActionObject } from '../services/fleet/device-action.service';
 
 /** graphql-ws operations get the request context plus this process's event feed. */
@@ -139,5 +144,23 @@ export class EventResolver {
   })
   deviceActionUpdated(@Root() event: StoredEvent, @Args() _args: DeviceActionUpdatedArgs): DeviceActionUpdatedEvent {
     return { ...envelope(event), action: deviceActionObject(event.data) };
+  }
+
+  @Authorized('read')
+  @Subscription(() => AbsenceRequestUpdatedEvent, {
+    description: 'An absence request was filed (`pending`) or decided (`approved`, `rejected`, `cancelled`).',
+    subscribe: ({ args, context }) => follow(context, ['absence_request.updated'], args.after, { company_id: args.companyId, employee_id: args.employeeId }),
+  })
+  absenceRequestUpdated(@Root() event: StoredEvent, @Args() _args: AbsenceRequestUpdatedArgs): AbsenceRequestUpdatedEvent {
+    return { ...envelope(event), request: absenceRequestObject(event.data) };
+  }
+
+  @Authorized('read')
+  @Subscription(() => PunchCorrectionUpdatedEvent, {
+    description: 'A punch correction was filed (`pending`) or decided (`approved`, `rejected`, `cancelled`).',
+    subscribe: ({ args, context }) => follow(context, ['punch_correction.updated'], args.after, { company_id: args.companyId, employee_id: args.employeeId }),
+  })
+  punchCorrectionUpdated(@Root() event: StoredEvent, @Args() _args: PunchCorrectionUpdatedArgs): PunchCorrectionUpdatedEvent {
+    return { ...envelope(event), correction: punchCorrectionObject(event.data) };
   }
 }

@@ -1,3 +1,4 @@
+import { AbsenceResolver } from './absence.resolver';
 import { ApiKeyResolver } from './api-key.resolver';
 import { AreaResolver } from './area.resolver';
 import { AssignmentResolver } from './assignment.resolver';
@@ -17,6 +18,7 @@ import { EventResolver } from './event.resolver';
 import { HolidayResolver } from './holiday.resolver';
 import { PayPeriodResolver } from './pay-period.resolver';
 import { PunchResolver } from './punch.resolver';
+import { PunchCorrectionResolver } from './punch-correction.resolver';
 import { ShiftAssignmentResolver } from './shift-assignment.resolver';
 import { ShiftResolver } from './shift.resolver';
 import { TimesheetResolver } from './timesheet.resolver';
@@ -52,4 +54,6 @@ export const resolvers = [
   ShiftAssignmentResolver,
   TimesheetResolver,
   PayPeriodResolver,
+  AbsenceResolver,
+  PunchCorrectionResolver,
 ] as const;

@@ -1,3 +1,4 @@
+import { absenceRoutes } from './absence.routes';
 import { areaRoutes } from './area.routes';
 import { assignmentRoutes } from './assignment.routes';
 import { companyRoutes } from './company.routes';
@@ -11,6 +12,7 @@ import { employeePhotoRoutes } from './employee-photo.routes';
 import { holidayRoutes } from './holiday.routes';
 import { payPeriodRoutes } from './pay-period.routes';
 import { punchRoutes } from './punch.routes';
+import { punchCorrectionRoutes } from './punch-correction.routes';
 import type { RestRoute } from './route';
 import { shiftAssignmentRoutes } from './shift-assignment.routes';
 import { shiftRoutes } from './shift.routes';
@@ -43,4 +45,6 @@ export const routeTable: RestRoute[] = [
   ...shiftAssignmentRoutes,
   ...payPeriodRoutes,
   ...timesheetRoutes,
+  ...absenceRoutes,
+  ...punchCorrectionRoutes,
 ];

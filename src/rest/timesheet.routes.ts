@@ -2,9 +2,9 @@ import type { RestRoute } from './route';
 
 const DAY_COLUMNS = [
   'employee_id', 'date', 'shift_id', 'status', 'first_in', 'last_out', 'scheduled_minutes', 'worked_minutes', 'break_minutes',
-  'late_minutes', 'early_leave_minutes', 'overtime_minutes', 'pay_items', 'exceptions', 'punch_ids',
+  'late_minutes', 'early_leave_minutes', 'overtime_minutes', 'pay_items', 'exceptions', 'punch_ids', 'absence_type_id', 'absence_code', 'leave_minutes',
 ];
-const SUMMARY_COLUMNS = ['employee_id', 'days_present', 'days_absent', 'days_incomplete', 'worked_minutes', 'overtime_minutes', 'late_minutes', 'pay_items'];
+const SUMMARY_COLUMNS = ['employee_id', 'days_present', 'days_absent', 'days_incomplete', 'worked_minutes', 'overtime_minutes', 'late_minutes', 'days_leave', 'leave_minutes', 'pay_items'];
 
 // Dates are checked by the service (a real calendar date, the order, the span) so both APIs give the same errors.
 const timesheetQuery = {
@@ -38,7 +38,7 @@ export const timesheetRoutes: RestRoute[] = [
     csv: DAY_COLUMNS,
     query: timesheetQuery,
     document: `query (${args}) { timesheet(${pass}) { totalCount nodes {
-      employeeId date shiftId status firstIn lastOut scheduledMinutes workedMinutes breakMinutes lateMinutes earlyLeaveMinutes overtimeMinutes payItems { code minutes } exceptions punchIds } } }`,
+      employeeId date shiftId status firstIn lastOut scheduledMinutes workedMinutes breakMinutes lateMinutes earlyLeaveMinutes overtimeMinutes payItems { code minutes } exceptions punchIds absenceTypeId absenceCode leaveMinutes } } }`,
     resultField: 'timesheet',
     status: 200,
     variables,
@@ -51,7 +51,7 @@ export const timesheetRoutes: RestRoute[] = [
     csv: SUMMARY_COLUMNS,
     query: timesheetQuery,
     document: `query (${args}) { timesheetSummary(${pass}) { totalCount nodes {
-      employeeId daysPresent daysAbsent daysIncomplete workedMinutes overtimeMinutes lateMinutes payItems { code minutes } } } }`,
+      employeeId daysPresent daysAbsent daysIncomplete workedMinutes overtimeMinutes lateMinutes daysLeave leaveMinutes payItems { code minutes } } } }`,
     resultField: 'timesheetSummary',
     status: 200,
     variables,

@@ -2,7 +2,7 @@ import { Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 
 const SCOPES_DESCRIPTION =
-  'Scopes: `read`, `write` (includes read), `admin` (everything in the workspace, keys included), `doors:unlock` (door actions), `doors:manage` (access levels, schedules and their members; includes read).';
+  'Scopes: `read`, `write` (includes read), `admin` (everything in the workspace, keys included), `doors:unlock` (door actions), `doors:manage` (access levels, schedules and their members; includes read), `approve` (decides absence requests and punch corrections; includes read).';
 
 @ObjectType('ApiKey')
 export class ApiKeyType {

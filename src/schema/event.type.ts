@@ -5,6 +5,7 @@ import { DeviceActionType } from './device-action.type';
 import { DoorActionType } from './door-action.type';
 import { PunchType } from './punch.type';
 import { AttendanceDayType } from './timesheet.type';
+import { AbsenceRequestType, PunchCorrectionType } from './absence.type';
 
 @ArgsType()
 export class EventCursorArgs {
@@ -64,7 +65,7 @@ export abstract class EventEnvelope {
   @Field({ description: 'Pass as `after` when subscribing again to resume right after this event. Grows with every event of the workspace (not by 1).' }) cursor!: string;
   @Field({ description: 'The event id webhooks send too (`evt_<cursor>`).' }) eventId!: string;
   @Field({
-    description: '`attendance.created`, `door.opened`, `device.online`, `device.offline`, `door.action.updated`, `attendance.day.updated`, `door.alarm`, `door.alarm.cleared`, `access.denied` or `device.action.updated`.',
+    description: '`attendance.created`, `door.opened`, `device.online`, `device.offline`, `door.action.updated`, `attendance.day.updated`, `door.alarm`, `door.alarm.cleared`, `access.denied`, `device.action.updated`, `absence_request.updated` or `punch_correction.updated`.',
   })
   type!: string;
   @Field() createdAt!: Date;
@@ -161,4 +162,26 @@ export class AccessDeniedEvent extends EventEnvelope {
 @ObjectType({ implements: EventEnvelope })
 export class DeviceActionUpdatedEvent extends EventEnvelope {
   @Field(() => DeviceActionType) action!: DeviceActionType;
+}
+
+@ArgsType()
+export class AbsenceRequestUpdatedArgs extends EventCursorArgs {
+  @Field(() => Int, { nullable: true }) companyId?: number | null;
+  @Field(() => Int, { nullable: true }) employeeId?: number | null;
+}
+
+@ObjectType({ implements: EventEnvelope })
+export class AbsenceRequestUpdatedEvent extends EventEnvelope {
+  @Field(() => AbsenceRequestType) request!: AbsenceRequestType;
+}
+
+@ArgsType()
+export class PunchCorrectionUpdatedArgs extends EventCursorArgs {
+  @Field(() => Int, { nullable: true }) companyId?: number | null;
+  @Field(() => Int, { nullable: true }) employeeId?: number | null;
+}
+
+@ObjectType({ implements: EventEnvelope })
+export class PunchCorrectionUpdatedEvent extends EventEnvelope {
+  @Field(() => PunchCorrectionType) correction!: PunchCorrectionType;
 }

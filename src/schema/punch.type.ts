@@ -33,6 +33,8 @@ export class PunchType {
   @Field({ description: 'When the service stored the punch.' }) receivedAt!: Date;
   @Field(() => Date, { nullable: true, description: 'When the punch was voided (it no longer counts in attendance); null while it counts.' }) voidedAt?: Date | null;
   @Field(() => String, { nullable: true, description: 'Why it was voided.' }) voidReason?: string | null;
+  @Field(() => Int, { nullable: true, description: 'The approved punch correction that created this manual punch (it names the approver); null otherwise.' })
+  correctionId?: number | null;
 }
 
 @ObjectType('PunchConnection')

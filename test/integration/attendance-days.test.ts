@@ -76,7 +76,7 @@ describe('attendance days: computed from terminal punches, kept current, read as
     // Exactly the documented field names, nothing else.
     const shown = await day(e.id, '2026-03-02');
     expect(Object.keys(shown).sort()).to.deep.equal(
-      ['break_minutes', 'date', 'early_leave_minutes', 'employee_id', 'exceptions', 'first_in', 'last_out', 'late_minutes', 'overtime_minutes', 'pay_items', 'punch_ids', 'scheduled_minutes', 'shift_id', 'status', 'worked_minutes'],
+      ['absence_code', 'absence_type_id', 'break_minutes', 'date', 'early_leave_minutes', 'employee_id', 'exceptions', 'first_in', 'last_out', 'late_minutes', 'leave_minutes', 'overtime_minutes', 'pay_items', 'punch_ids', 'scheduled_minutes', 'shift_id', 'status', 'worked_minutes'],
     );
     expect(shown).to.deep.include({ status: 'present', shift_id: c.shiftId, scheduled_minutes: 450, worked_minutes: 418, break_minutes: 30, overtime_minutes: 0, last_out: '2026-03-02T16:40:00.000Z' });
     // The same upload again (a terminal re-sending after a reconnect) changes nothing and announces nothing.
@@ -240,20 +240,20 @@ describe('attendance days: computed from terminal punches, kept current, read as
     expect(summary.status).to.equal(200);
     expect(summary.headers.get('x-total-count')).to.equal('2');
     expect(summary.body).to.deep.equal([
-      { employee_id: a.id, days_present: 1, days_absent: 3, days_incomplete: 1, worked_minutes: 530, overtime_minutes: 50, late_minutes: 10, pay_items: [{ code: 'regular', minutes: 480 }, { code: 'overtime', minutes: 50 }] },
-      { employee_id: b.id, days_present: 0, days_absent: 5, days_incomplete: 0, worked_minutes: 0, overtime_minutes: 0, late_minutes: 0, pay_items: [] },
+      { employee_id: a.id, days_present: 1, days_absent: 3, days_incomplete: 1, worked_minutes: 530, overtime_minutes: 50, late_minutes: 10, days_leave: 0, leave_minutes: 0, pay_items: [{ code: 'regular', minutes: 480 }, { code: 'overtime', minutes: 50 }] },
+      { employee_id: b.id, days_present: 0, days_absent: 5, days_incomplete: 0, worked_minutes: 0, overtime_minutes: 0, late_minutes: 0, days_leave: 0, leave_minutes: 0, pay_items: [] },
     ]);
 
     const csv = await timesheet({ employee_id: a.id, start_date: '2026-03-02', end_date: '2026-03-03' }, { accept: 'text/csv' });
     expect(csv.status).to.equal(200);
     expect(csv.headers.get('content-type')).to.equal('text/csv; charset=utf-8');
     const lines = csv.text.split('\r\n');
-    expect(lines[0]).to.equal('employee_id,date,shift_id,status,first_in,last_out,scheduled_minutes,worked_minutes,break_minutes,late_minutes,early_leave_minutes,overtime_minutes,pay_items,exceptions,punch_ids');
-    expect(lines[1]).to.match(new RegExp(`^${a.id},2026-03-02,${c.shiftId},present,2026-03-02T09:10:00.000Z,2026-03-02T18:00:00.000Z,480,530,0,10,0,50,regular:480;overtime:50,,\\d+;\\d+$`));
-    expect(lines[2]).to.match(new RegExp(`^${a.id},2026-03-03,${c.shiftId},incomplete,2026-03-03T09:00:00.000Z,,480,0,0,0,0,0,,missing_out,\\d+$`));
+    expect(lines[0]).to.equal('employee_id,date,shift_id,status,first_in,last_out,scheduled_minutes,worked_minutes,break_minutes,late_minutes,early_leave_minutes,overtime_minutes,pay_items,exceptions,punch_ids,absence_type_id,absence_code,leave_minutes');
+    expect(lines[1]).to.match(new RegExp(`^${a.id},2026-03-02,${c.shiftId},present,2026-03-02T09:10:00.000Z,2026-03-02T18:00:00.000Z,480,530,0,10,0,50,regular:480;overtime:50,,\\d+;\\d+,,,0$`));
+    expect(lines[2]).to.match(new RegExp(`^${a.id},2026-03-03,${c.shiftId},incomplete,2026-03-03T09:00:00.000Z,,480,0,0,0,0,0,,missing_out,\\d+,,,0$`));
     expect(lines.at(-1)).to.equal('');
     const summaryCsv = await rest(t.url, 'GET', `/public/v2/timesheets/summary?employee_id=${b.id}&start_date=2026-03-02&end_date=2026-03-06`, { key: ws.key, headers: { accept: 'text/csv' } });
-    expect(summaryCsv.text).to.equal(`employee_id,days_present,days_absent,days_incomplete,worked_minutes,overtime_minutes,late_minutes,pay_items\r\n${b.id},0,5,0,0,0,0,\r\n`);
+    expect(summaryCsv.text).to.equal(`employee_id,days_present,days_absent,days_incomplete,worked_minutes,overtime_minutes,late_minutes,days_leave,leave_minutes,pay_items\r\n${b.id},0,5,0,0,0,0,0,0,\r\n`);
 
     const refused = async (params: Record<string, string | number>, status: number, field?: string, code?: string) => {
       const response = await timesheet(params);

@@ -50,7 +50,18 @@ export interface DayPunch {
   voided: boolean;
 }
 
-export type DayStatus = 'present' | 'incomplete' | 'absent' | 'holiday' | 'off' | 'scheduled' | 'not_employed';
+export type DayStatus = 'present' | 'incomplete' | 'absent' | 'holiday' | 'off' | 'scheduled' | 'not_employed' | 'leave';
+
+/** An approved absence on one date (src/services/leave/day-absences.ts builds them from the requests). */
+export interface DayAbsence {
+  absenceTypeId: number;
+  /** The type's pay item code. */
+  code: string;
+  paid: boolean;
+  /** 1: the whole day; 0.5: a half day; null: an hourly absence of `minutes`. */
+  fraction: number | null;
+  minutes: number;
+}
 export type DayException = 'missing_in' | 'missing_out' | 'duplicate_ignored' | 'manual_punch' | 'outside_shift' | 'after_lock';
 
 export interface AttendanceDay {
@@ -70,6 +81,11 @@ export interface AttendanceDay {
   pay: PayItems;
   exceptions: DayException[];
   punchIds: number[];
+  /** The approved absence of a workday that is not a holiday; null otherwise (a holiday or rest day is not charged). */
+  absenceTypeId: number | null;
+  absenceCode: string | null;
+  /** Paid leave: the scheduled minutes of a paid whole day, half of them for a half day, an hourly absence's minutes; 0 when unpaid. */
+  leaveMinutes: number;
   /** When time alone changes this record (a workday's window ends: `scheduled` becomes final); null once it cannot. */
   settlesAt: Date | null;
 }
@@ -222,6 +238,8 @@ export function computeDays(input: {
   zone: string;
   policy?: Partial<PayPolicy> | null;
   employment?: Employment | null;
+  /** Approved absences by local date (src/services/leave/day-absences.ts). */
+  absences?: ReadonlyMap<string, DayAbsence>;
 }): AttendanceDay[] {
   const { shift, from, to, holidays, now } = input;
   const zone = shift?.timeZone ?? input.zone;
@@ -318,6 +336,11 @@ export function computeDays(input: {
     if (entry.punches.length === 0) status = !over && instance ? 'scheduled' : holiday ? 'holiday' : instance ? 'absent' : 'off';
     else if (!paired.complete) status = over ? 'incomplete' : 'scheduled';
     else status = 'present';
+    // Leave counts on a scheduled workday only. A whole day is `leave` whatever was punched; a part
+    // (a half day, some hours) is `leave` when nothing was punched, else the punches decide.
+    const absence = scheduledDay ? input.absences?.get(date) : undefined;
+    if (absence && (absence.fraction === 1 || entry.punches.length === 0)) status = 'leave';
+    const leaveMinutes = absence?.paid ? (absence.fraction === null ? absence.minutes : Math.round(scheduledMinutes * absence.fraction)) : 0;
 
     const pay = paired.complete
       ? dayPayItems({
@@ -344,6 +367,9 @@ export function computeDays(input: {
       pay,
       exceptions: [...exceptions].sort(),
       punchIds,
+      absenceTypeId: absence?.absenceTypeId ?? null,
+      absenceCode: absence?.code ?? null,
+      leaveMinutes,
       settlesAt: over ? null : instance ? new Date(endsAt.getTime() + 1) : endsAt,
     });
   }
@@ -372,6 +398,9 @@ function notEmployed(date: string, punchIds: number[]): AttendanceDay {
     pay: noPay(),
     exceptions: [],
     punchIds,
+    absenceTypeId: null,
+    absenceCode: null,
+    leaveMinutes: 0,
     settlesAt: null,
   };
 }

@@ -12,6 +12,7 @@ import { executeBound } from '../common/prepared-statement';
 import { intArray, textArray } from '../common/sql-arrays';
 import { addDays, datesFrom } from '../../kernel/calendar-date';
 import { CpuSlice } from '../../kernel/cpu-slice';
+import { loadApprovedAbsences } from '../leave/day-absences';
 import { computeDays, settleDays, type AttendanceDay, type DayPunch, type Pairing, type ShiftRules } from './compute-days';
 import type { RecordedBreakRule, RoundingMode } from './minute-rules';
 import { payItemList, weekOf, type PayItem, type PayPolicy } from './pay-rules';
@@ -47,6 +48,9 @@ export interface DayRecord {
   pay_items: PayItem[];
   exceptions: string[];
   punch_ids: number[];
+  absence_type_id: number | null;
+  absence_code: string | null;
+  leave_minutes: number;
 }
 
 /**
@@ -55,7 +59,7 @@ export interface DayRecord {
  */
 export const DAY_RECORD_COLUMNS = `d.employee_id, d.company_id, d.date::text as date, d.shift_id, d.status, d.first_in, d.last_out,
   d.scheduled_minutes, d.worked_minutes, d.break_minutes, d.late_minutes, d.early_leave_minutes, d.overtime_minutes,
-  d.pay_items, d.exceptions, d.punch_ids::float8[] as punch_ids`;
+  d.pay_items, d.exceptions, d.punch_ids::float8[] as punch_ids, d.absence_type_id, d.absence_code, d.leave_minutes`;
 
 const iso = (at: Date | string | null) => (at === null ? null : new Date(at).toISOString());
 
@@ -79,9 +83,13 @@ function recordOf(employeeId: number, companyId: number, day: AttendanceDay): Da
     late_minutes: day.lateMinutes,
     early_leave_minutes: day.earlyLeaveMinutes,
     overtime_minutes: day.overtimeMinutes,
-    pay_items: payItemList(day.pay),
+    // Paid leave is a pay item of its own, under the absence type's code.
+    pay_items: [...payItemList(day.pay), ...(day.absenceCode !== null && day.leaveMinutes > 0 ? [{ code: day.absenceCode, minutes: day.leaveMinutes }] : [])],
     exceptions: day.exceptions,
     punch_ids: day.punchIds,
+    absence_type_id: day.absenceTypeId,
+    absence_code: day.absenceCode,
+    leave_minutes: day.leaveMinutes,
   };
 }
 
@@ -206,14 +214,15 @@ async function loadInputs(em: EntityManager, wanted: WantedDays) {
      from ${ranges} join attendance_day d on d.employee_id = r.employee_id and d.date between r.first_date and r.last_date`,
     rangeParams,
   );
-  return { employees, shifts, memberships, assignments, holidays, locks, punches, stored };
+  const absences = await loadApprovedAbsences(em, employeeIds, from, to);
+  return { employees, shifts, memberships, assignments, holidays, locks, punches, stored, absences };
 }
 
 export interface RefreshOptions {
   /**
    * Announce days stored for the first time when they hold punches (the worker: a first punch makes
    * a day). A day first computed without punches (the absent neighbour of a punch's day, a gap a
-   * read fills) is nobody's news.
+   * read fills) is nobody's news. A first day of approved leave is (the decision made it).
    */
   announceNew: boolean;
 }
@@ -275,6 +284,7 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
         zone: employee.time_zone,
         policy: employee.pay_policy,
         employment,
+        absences: input.absences.get(employee.id),
       });
     // Runs of consecutive dates under one shift are computed together; weekly overtime is then
     // settled over all of them (the wanted dates hold whole weeks when the company has it: wholeWeeks).
@@ -316,25 +326,26 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
       }
       const changed = !before || !sameRecord(record, { ...before, stale: undefined, settles_at: undefined } as unknown as DayRecord);
       const flagsChanged = before !== undefined && (before.stale || (before.settles_at === null ? null : new Date(before.settles_at).getTime()) !== (settlesAt?.getTime() ?? null));
-      if (changed || flagsChanged) writes.push({ record, workspaceId: employee.workspace_id, settlesAt, announce: changed && (before !== undefined || (options.announceNew && record.punch_ids.length > 0)) });
+      if (changed || flagsChanged) writes.push({ record, workspaceId: employee.workspace_id, settlesAt, announce: changed && (before !== undefined || (options.announceNew && (record.punch_ids.length > 0 || record.absence_type_id !== null))) });
     }
   }
   if (writes.length === 0) return 0;
   await executeBound(
     em,
     `insert into attendance_day (workspace_id, company_id, employee_id, date, shift_id, status, first_in, last_out, scheduled_minutes,
-       worked_minutes, break_minutes, late_minutes, early_leave_minutes, overtime_minutes, pay_items, exceptions, punch_ids, stale, settles_at, updated_at)
+       worked_minutes, break_minutes, late_minutes, early_leave_minutes, overtime_minutes, pay_items, exceptions, punch_ids, absence_type_id, absence_code, leave_minutes, stale, settles_at, updated_at)
      select r.workspace_id, r.company_id, r.employee_id, r.date, r.shift_id, r.status, r.first_in, r.last_out, r.scheduled_minutes,
        r.worked_minutes, r.break_minutes, r.late_minutes, r.early_leave_minutes, r.overtime_minutes, r.pay_items,
-       array(select jsonb_array_elements_text(r.exceptions)), array(select jsonb_array_elements_text(r.punch_ids)::bigint), false, r.settles_at, ?::timestamptz
+       array(select jsonb_array_elements_text(r.exceptions)), array(select jsonb_array_elements_text(r.punch_ids)::bigint), r.absence_type_id, r.absence_code, r.leave_minutes, false, r.settles_at, ?::timestamptz
      from jsonb_to_recordset(?::jsonb) as r(workspace_id int, company_id int, employee_id int, date date, shift_id int, status varchar,
        first_in timestamptz, last_out timestamptz, scheduled_minutes int, worked_minutes int, break_minutes int, late_minutes int,
-       early_leave_minutes int, overtime_minutes int, pay_items jsonb, exceptions jsonb, punch_ids jsonb, settles_at timestamptz)
+       early_leave_minutes int, overtime_minutes int, pay_items jsonb, exceptions jsonb, punch_ids jsonb, absence_type_id int, absence_code varchar, leave_minutes int, settles_at timestamptz)
      on conflict (employee_id, date) do update set company_id = excluded.company_id, shift_id = excluded.shift_id, status = excluded.status,
        first_in = excluded.first_in, last_out = excluded.last_out, scheduled_minutes = excluded.scheduled_minutes,
        worked_minutes = excluded.worked_minutes, break_minutes = excluded.break_minutes, late_minutes = excluded.late_minutes,
        early_leave_minutes = excluded.early_leave_minutes, overtime_minutes = excluded.overtime_minutes, pay_items = excluded.pay_items, exceptions = excluded.exceptions,
-       punch_ids = excluded.punch_ids, stale = false, settles_at = excluded.settles_at, updated_at = excluded.updated_at`,
+       punch_ids = excluded.punch_ids, absence_type_id = excluded.absence_type_id, absence_code = excluded.absence_code,
+       leave_minutes = excluded.leave_minutes, stale = false, settles_at = excluded.settles_at, updated_at = excluded.updated_at`,
     [now, JSON.stringify(writes.map((w) => ({ ...w.record, workspace_id: w.workspaceId, settles_at: w.settlesAt })))],
   );
   const events: NewEvent[] = writes.filter((w) => w.announce).map((w) => ({ workspaceId: w.workspaceId, type: DAY_UPDATED_EVENT, data: { ...w.record } }));

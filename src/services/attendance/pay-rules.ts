@@ -8,7 +8,8 @@ export const PAY_CODES = ['regular', 'overtime', 'double_time', 'night', 'holida
 export type PayCode = (typeof PAY_CODES)[number];
 export type PayItems = Record<PayCode, number>;
 export interface PayItem {
-  code: PayCode;
+  /** A work pay code, or (paid leave) the absence type's code. */
+  code: PayCode | (string & {});
   minutes: number;
 }
 

@@ -347,7 +347,7 @@ const DATE_HELP = 'an ISO 8601 date (2024-07-28) or date-time (2024-07-28T08:30:
 export type PunchView = Pick<
   Punch,
   | 'id' | 'workspaceId' | 'companyId' | 'employeeId' | 'deviceId' | 'deviceSerial' | 'pin' | 'punchTime' | 'localTime' | 'timeZone' | 'punchState'
-  | 'verifyType' | 'verifyCode' | 'recordType' | 'workCode' | 'deviceRecordIndex' | 'receivedAt' | 'voidedAt' | 'voidReason'
+  | 'verifyType' | 'verifyCode' | 'recordType' | 'workCode' | 'deviceRecordIndex' | 'receivedAt' | 'voidedAt' | 'voidReason' | 'correctionId'
 >;
 
 /** The punch columns as PunchView's names (the 64-bit id read as a double: exact below 2^53, as the APIs carry it). */
@@ -355,7 +355,7 @@ const PUNCH_VIEW_COLUMNS = `p.id::float8 as "id", p.workspace_id as "workspaceId
   p.device_id as "deviceId", p.device_serial as "deviceSerial", p.pin, p.punch_time as "punchTime", p.local_time as "localTime",
   p.time_zone as "timeZone", p.punch_state as "punchState", p.verify_type as "verifyType", p.verify_code as "verifyCode",
   p.record_type as "recordType", p.work_code as "workCode", p.device_record_index as "deviceRecordIndex", p.received_at as "receivedAt",
-  p.voided_at as "voidedAt", p.void_reason as "voidReason"`;
+  p.voided_at as "voidedAt", p.void_reason as "voidReason", p.correction_id as "correctionId"`;
 
 /**
  * Newest first (then highest id), filtered by an instant range and the owners. One statement (the

@@ -36,6 +36,8 @@ export interface SummaryRow {
   worked_minutes: number;
   overtime_minutes: number;
   late_minutes: number;
+  days_leave: number;
+  leave_minutes: number;
   pay_items: PayItem[];
 }
 
@@ -177,7 +179,9 @@ export async function timesheetSummary(ctx: RequestContext, filter: TimesheetFil
        count(d.id) filter (where d.status = 'incomplete')::int as days_incomplete,
        coalesce(sum(d.worked_minutes), 0)::int as worked_minutes,
        coalesce(sum(d.overtime_minutes), 0)::int as overtime_minutes,
-       coalesce(sum(d.late_minutes), 0)::int as late_minutes
+       coalesce(sum(d.late_minutes), 0)::int as late_minutes,
+       count(d.id) filter (where d.status = 'leave')::int as days_leave,
+       coalesce(sum(d.leave_minutes), 0)::int as leave_minutes
      from unnest(?::int[]) as e(id)
      left join attendance_day d on d.employee_id = e.id and d.date between ?::date and ?::date
      group by e.id order by e.id`,
@@ -191,7 +195,9 @@ export async function timesheetSummary(ctx: RequestContext, filter: TimesheetFil
   );
   const items = rows.map((row) => {
     const mine = totals.filter((t) => t.employee_id === row.employee_id && t.minutes > 0);
-    const pay_items = PAY_CODES.flatMap((code) => mine.filter((t) => t.code === code).map((t) => ({ code, minutes: t.minutes })));
+    // The work codes in their order, then paid leave by absence code (alphabetical).
+    const leave = mine.filter((t) => !(PAY_CODES as readonly string[]).includes(t.code)).sort((x, y) => (x.code < y.code ? -1 : 1));
+    const pay_items = [...PAY_CODES.flatMap((code) => mine.filter((t) => t.code === code).map((t) => ({ code, minutes: t.minutes }))), ...leave.map((t) => ({ code: t.code, minutes: t.minutes }))];
     return { ...row, pay_items };
   });
   return { items, totalCount: employeeIds.length, offset: page.offset };

@@ -4,7 +4,7 @@ import type { Config } from '../../config/config';
 import type { Metrics } from '../../observability/metrics';
 import { DomainError } from '../../errors/domain-error';
 
-export const SCOPES = ['read', 'write', 'admin', 'doors:unlock', 'doors:manage'] as const;
+export const SCOPES = ['read', 'write', 'admin', 'doors:unlock', 'doors:manage', 'approve'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /**
@@ -41,15 +41,17 @@ export function withEm(ctx: RequestContext, em: EntityManager): RequestContext {
 }
 
 /**
- * `admin` grants everything in its workspace; `write` and `doors:manage` include `read`.
+ * `admin` grants everything in its workspace; `write`, `doors:manage` and `approve` include `read`.
  * `doors:manage` (who may pass which door when: access levels, schedules, members) is apart from
  * `write` because a grant is permanent door access, and apart from `doors:unlock` (opening a door
  * now) so that a key can open doors without being able to change people or grants, and the reverse.
+ * `approve` (deciding absence requests and punch corrections) is apart from `write` so that the HR
+ * portal that files requests for employees cannot also grant them.
  * docs/security.md has the scope table.
  */
 export function hasScope(granted: readonly Scope[], needed: Scope): boolean {
   if (granted.includes('admin') || granted.includes(needed)) return true;
-  return needed === 'read' && (granted.includes('write') || granted.includes('doors:manage'));
+  return needed === 'read' && (granted.includes('write') || granted.includes('doors:manage') || granted.includes('approve'));
 }
 
 /** The caller's workspace; the operator has none and must name one where an operation allows it. */

@@ -1,4 +1,5 @@
 import { createAlwaysSchedule } from '../access/access-schedule.service';
+import { seedAbsenceTypes } from '../leave/absence-type.service';
 import { Area, Company, Device, Employee, Punch } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
 import { workspaceOf, type RequestContext, withEm } from '../common/context';
@@ -75,6 +76,7 @@ export async function createCompany(ctx: RequestContext, input: CompanyInput): P
       em.persist(company);
       await em.flush();
       createAlwaysSchedule(em, company);
+      seedAbsenceTypes(em, company);
       await em.flush();
       return company;
     });

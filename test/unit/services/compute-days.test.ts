@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { computeDays, settleDays, type DayPunch, type ShiftRules } from '../../../src/services/attendance/compute-days';
+import { computeDays, settleDays, type DayAbsence, type DayPunch, type ShiftRules } from '../../../src/services/attendance/compute-days';
 
 const DAY_SHIFT: ShiftRules = {
   id: 1, startTime: '09:00', endTime: '17:00', timeZone: 'UTC', workdays: [1, 2, 3, 4, 5], breakMinutes: 30, breakAfterMinutes: 360,
@@ -229,5 +229,25 @@ describe('attendance engine: computeDays', () => {
     // Without core hours nobody is late.
     const [free] = days({ ...flex, coreStart: null, coreEnd: null }, '2026-03-04', '2026-03-04', [punch('2026-03-04T12:00:00Z'), punch('2026-03-04T16:00:00Z', '1')]);
     expect(free).to.deep.include({ lateMinutes: 0, earlyLeaveMinutes: 0, workedMinutes: 240 });
+  });
+
+  it('approved leave: a paid whole workday is leave with its scheduled minutes; holidays and rest days inside the range are not charged', () => {
+    const vacation: DayAbsence = { absenceTypeId: 7, code: 'VAC', paid: true, fraction: 1, minutes: 0 };
+    const absences = new Map(['2026-03-06', '2026-03-07', '2026-03-09'].map((date) => [date, vacation]));
+    // Friday, Saturday (rest day), Monday (a holiday).
+    const result = computeDays({ shift: DAY_SHIFT, from: '2026-03-06', to: '2026-03-09', punches: [], holidays: new Set(['2026-03-09']), now: LATER, zone: 'UTC', absences });
+    expect(result.map((d) => [d.status, d.absenceCode, d.leaveMinutes])).to.deep.equal([['leave', 'VAC', 450], ['off', null, 0], ['off', null, 0], ['holiday', null, 0]]);
+    // A future day of approved leave is already leave, not scheduled.
+    const [future] = computeDays({ shift: DAY_SHIFT, from: '2026-03-06', to: '2026-03-06', punches: [], holidays: new Set(), now: new Date('2026-03-01T00:00:00Z'), zone: 'UTC', absences });
+    expect(future).to.deep.include({ status: 'leave', absenceTypeId: 7, leaveMinutes: 450 });
+  });
+
+  it('approved leave: unpaid leave pays 0 minutes; a half day pays half; an hourly absence its minutes, and punches on the rest of the day decide the status', () => {
+    const on = (absence: DayAbsence, punches: DayPunch[] = []) =>
+      computeDays({ shift: DAY_SHIFT, from: '2026-03-02', to: '2026-03-02', punches, holidays: new Set(), now: LATER, zone: 'UTC', absences: new Map([['2026-03-02', absence]]) })[0]!;
+    expect(on({ absenceTypeId: 3, code: 'UNPAID', paid: false, fraction: 1, minutes: 0 })).to.deep.include({ status: 'leave', absenceCode: 'UNPAID', leaveMinutes: 0 });
+    expect(on({ absenceTypeId: 1, code: 'VAC', paid: true, fraction: 0.5, minutes: 0 })).to.deep.include({ status: 'leave', leaveMinutes: 225 });
+    const doctor = on({ absenceTypeId: 4, code: 'DOC', paid: true, fraction: null, minutes: 120 }, [punch('2026-03-02T11:00:00Z'), punch('2026-03-02T17:00:00Z', '1')]);
+    expect(doctor).to.deep.include({ status: 'present', absenceCode: 'DOC', leaveMinutes: 120, workedMinutes: 360 });
   });
 });

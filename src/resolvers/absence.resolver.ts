@@ -1,0 +1,99 @@
+import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../services/common/context';
+import * as types from '../services/leave/absence-type.service';
+import * as requests from '../services/leave/absence-request.service';
+import { pageRequest, toConnection } from '../schema/connection';
+import { renameKeys, snakeToCamel } from '../kernel/case';
+import {
+  AbsenceBalanceType,
+  AbsenceRequestConnection,
+  AbsenceRequestListArgs,
+  AbsenceRequestType,
+  absenceRequestObject,
+  AbsenceTypeConnection,
+  AbsenceTypeListArgs,
+  AbsenceTypeType,
+  CreateAbsenceRequestInput,
+  CreateAbsenceTypeInput,
+  UpdateAbsenceTypeInput,
+} from '../schema/absence.type';
+import type { AbsenceRequest } from '../entities';
+
+const requestObject = (request: AbsenceRequest) => absenceRequestObject(requests.absenceRequestData(request));
+
+@Resolver()
+export class AbsenceResolver {
+  @Authorized('read')
+  @Query(() => AbsenceTypeType)
+  absenceType(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+    return types.getAbsenceType(ctx, id);
+  }
+
+  @Authorized('read')
+  @Query(() => AbsenceTypeConnection)
+  async absenceTypes(@Ctx() ctx: RequestContext, @Args() args: AbsenceTypeListArgs) {
+    return toConnection(await types.listAbsenceTypes(ctx, { companyId: args.companyId }, pageRequest(args)));
+  }
+
+  @Authorized('write')
+  @Mutation(() => AbsenceTypeType)
+  createAbsenceType(@Ctx() ctx: RequestContext, @Arg('input') input: CreateAbsenceTypeInput) {
+    return types.createAbsenceType(ctx, input);
+  }
+
+  @Authorized('write')
+  @Mutation(() => AbsenceTypeType)
+  updateAbsenceType(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('input') input: UpdateAbsenceTypeInput) {
+    return types.updateAbsenceType(ctx, id, input);
+  }
+
+  @Authorized('write')
+  @Mutation(() => AbsenceTypeType, { description: 'Deletes a type no request uses (409 resource_in_use otherwise).' })
+  deleteAbsenceType(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+    return types.deleteAbsenceType(ctx, id);
+  }
+
+  @Authorized('read')
+  @Query(() => AbsenceRequestType)
+  async absenceRequest(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+    return requestObject(await requests.getAbsenceRequest(ctx, id));
+  }
+
+  @Authorized('read')
+  @Query(() => AbsenceRequestConnection, { description: 'Absence requests, by start date; filters by company, employee, type, state, and a date range they touch.' })
+  async absenceRequests(@Ctx() ctx: RequestContext, @Args() args: AbsenceRequestListArgs) {
+    const { first: _first, after: _after, ...filter } = args;
+    const page = await requests.listAbsenceRequests(ctx, filter, pageRequest(args));
+    return toConnection({ ...page, items: page.items.map(requestObject) });
+  }
+
+  @Authorized('write')
+  @Mutation(() => AbsenceRequestType, { description: 'Files a request (pending) on behalf of an employee.' })
+  async createAbsenceRequest(@Ctx() ctx: RequestContext, @Arg('input') input: CreateAbsenceRequestInput) {
+    return requestObject(await requests.createAbsenceRequest(ctx, input));
+  }
+
+  @Authorized('approve')
+  @Mutation(() => AbsenceRequestType, { description: 'Approves a pending request (scope `approve` or `admin`): its workdays become `leave` at once.' })
+  async approveAbsenceRequest(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('comment', () => String, { nullable: true }) comment?: string | null) {
+    return requestObject(await requests.decideAbsenceRequest(ctx, id, 'approve', comment));
+  }
+
+  @Authorized('approve')
+  @Mutation(() => AbsenceRequestType, { description: 'Rejects a pending request (scope `approve` or `admin`).' })
+  async rejectAbsenceRequest(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('comment', () => String, { nullable: true }) comment?: string | null) {
+    return requestObject(await requests.decideAbsenceRequest(ctx, id, 'reject', comment));
+  }
+
+  @Authorized('write', 'approve')
+  @Mutation(() => AbsenceRequestType, { description: 'Cancels a pending request (`write`), or an approved one (`approve` or `admin`: its days revert at once).' })
+  async cancelAbsenceRequest(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('comment', () => String, { nullable: true }) comment?: string | null) {
+    return requestObject(await requests.decideAbsenceRequest(ctx, id, 'cancel', comment));
+  }
+
+  @Authorized('read')
+  @Query(() => [AbsenceBalanceType], { description: "An employee's balance per absence type of their company for a year (default: the current year)." })
+  async absenceBalances(@Ctx() ctx: RequestContext, @Arg('employeeId', () => Int) employeeId: number, @Arg('year', () => Int, { nullable: true }) year?: number | null) {
+    return (await requests.absenceBalances(ctx, employeeId, year)).map((row) => renameKeys(row, snakeToCamel) as AbsenceBalanceType);
+  }
+}

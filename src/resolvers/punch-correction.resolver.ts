@@ -1,0 +1,49 @@
+import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../services/common/context';
+import * as corrections from '../services/leave/punch-correction.service';
+import { pageRequest, toConnection } from '../schema/connection';
+import { CreatePunchCorrectionInput, PunchCorrectionConnection, PunchCorrectionListArgs, punchCorrectionObject, PunchCorrectionType } from '../schema/absence.type';
+import type { PunchCorrection } from '../entities';
+
+const correctionObject = (correction: PunchCorrection) => punchCorrectionObject(corrections.punchCorrectionData(correction));
+
+@Resolver()
+export class PunchCorrectionResolver {
+  @Authorized('read')
+  @Query(() => PunchCorrectionType)
+  async punchCorrection(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+    return correctionObject(await corrections.getPunchCorrection(ctx, id));
+  }
+
+  @Authorized('read')
+  @Query(() => PunchCorrectionConnection, { description: 'Punch corrections, oldest first; filters by company, employee, state, and a date range they touch.' })
+  async punchCorrections(@Ctx() ctx: RequestContext, @Args() args: PunchCorrectionListArgs) {
+    const { first: _first, after: _after, ...filter } = args;
+    const page = await corrections.listPunchCorrections(ctx, filter, pageRequest(args));
+    return toConnection({ ...page, items: page.items.map(correctionObject) });
+  }
+
+  @Authorized('write')
+  @Mutation(() => PunchCorrectionType, { description: 'Files a correction (pending): punches to add (one or several), or a punch to void.' })
+  async createPunchCorrection(@Ctx() ctx: RequestContext, @Arg('input') input: CreatePunchCorrectionInput) {
+    return correctionObject(await corrections.createPunchCorrection(ctx, input));
+  }
+
+  @Authorized('approve')
+  @Mutation(() => PunchCorrectionType, { description: 'Approves a pending correction (scope `approve` or `admin`): its manual punches are created (or its punch voided) and the days recomputed at once.' })
+  async approvePunchCorrection(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('comment', () => String, { nullable: true }) comment?: string | null) {
+    return correctionObject(await corrections.decidePunchCorrection(ctx, id, 'approve', comment));
+  }
+
+  @Authorized('approve')
+  @Mutation(() => PunchCorrectionType, { description: 'Rejects a pending correction (scope `approve` or `admin`); nothing changes.' })
+  async rejectPunchCorrection(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('comment', () => String, { nullable: true }) comment?: string | null) {
+    return correctionObject(await corrections.decidePunchCorrection(ctx, id, 'reject', comment));
+  }
+
+  @Authorized('write', 'approve')
+  @Mutation(() => PunchCorrectionType, { description: 'Cancels a pending correction.' })
+  async cancelPunchCorrection(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('comment', () => String, { nullable: true }) comment?: string | null) {
+    return correctionObject(await corrections.decidePunchCorrection(ctx, id, 'cancel', comment));
+  }
+}
