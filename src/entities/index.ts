@@ -30,6 +30,8 @@ import { PayPeriod } from './pay-period.entity';
 import { Punch } from './punch.entity';
 import { Shift } from './shift.entity';
 import { ShiftAssignment } from './shift-assignment.entity';
+import { Roster } from './roster.entity';
+import { ScheduleOverride } from './schedule-override.entity';
 import { UnknownTerminal } from './unknown-terminal.entity';
 import { VerificationState } from './verification-state.entity';
 import { WebhookAttempt } from './webhook-attempt.entity';
@@ -73,6 +75,8 @@ export {
   Punch,
   Shift,
   ShiftAssignment,
+  Roster,
+  ScheduleOverride,
   UnknownTerminal,
   VerificationState,
   WebhookAttempt,
@@ -109,7 +113,9 @@ export const entities = [
   DoorEvent,
   Shift,
   Holiday,
+  Roster,
   ShiftAssignment,
+  ScheduleOverride,
   PayPeriod,
   AttendanceDay,
   JobCursor,

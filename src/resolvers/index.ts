@@ -18,6 +18,8 @@ import { HolidayResolver } from './holiday.resolver';
 import { PayPeriodResolver } from './pay-period.resolver';
 import { PunchResolver } from './punch.resolver';
 import { ShiftAssignmentResolver } from './shift-assignment.resolver';
+import { RosterResolver } from './roster.resolver';
+import { ScheduleOverrideResolver } from './schedule-override.resolver';
 import { ShiftResolver } from './shift.resolver';
 import { TimesheetResolver } from './timesheet.resolver';
 import { UnknownTerminalResolver } from './unknown-terminal.resolver';
@@ -50,6 +52,8 @@ export const resolvers = [
   ShiftResolver,
   HolidayResolver,
   ShiftAssignmentResolver,
+  RosterResolver,
+  ScheduleOverrideResolver,
   TimesheetResolver,
   PayPeriodResolver,
 ] as const;

@@ -13,6 +13,8 @@ import { payPeriodRoutes } from './pay-period.routes';
 import { punchRoutes } from './punch.routes';
 import type { RestRoute } from './route';
 import { shiftAssignmentRoutes } from './shift-assignment.routes';
+import { rosterRoutes } from './roster.routes';
+import { scheduleOverrideRoutes } from './schedule-override.routes';
 import { shiftRoutes } from './shift.routes';
 import { timesheetRoutes } from './timesheet.routes';
 import { unknownTerminalRoutes } from './unknown-terminal.routes';
@@ -40,7 +42,9 @@ export const routeTable: RestRoute[] = [
   ...webhookRoutes,
   ...shiftRoutes,
   ...holidayRoutes,
+  ...rosterRoutes,
   ...shiftAssignmentRoutes,
+  ...scheduleOverrideRoutes,
   ...payPeriodRoutes,
   ...timesheetRoutes,
 ];

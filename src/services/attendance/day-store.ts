@@ -12,6 +12,7 @@ import { intArray, textArray } from '../sql-arrays';
 import { addDays, datesFrom } from '../calendar-date';
 import { CpuSlice } from '../cpu-slice';
 import { computeDays, type AttendanceDay, type DayPunch, type Pairing, type ShiftRules } from './compute-days';
+import { scheduledShift, type ScheduleAssignment, type ScheduleRoster } from './schedule';
 
 /** pg_advisory_xact_lock key of the attendance writers ("tgattend" in ASCII, any constant would do). */
 export const ATTENDANCE_LOCK = '7463616474746e64';
@@ -100,12 +101,17 @@ interface ShiftRow {
 }
 
 interface AssignmentRow {
-  shift_id: number;
+  shift_id: number | null;
+  roster_id: number | null;
   employee_id: number | null;
   area_id: number | null;
   start_date: string;
   end_date: string | null;
 }
+
+const scheduleAssignmentOf = (a: AssignmentRow): ScheduleAssignment => ({
+  shiftId: a.shift_id, rosterId: a.roster_id, employeeId: a.employee_id, areaId: a.area_id, startDate: a.start_date, endDate: a.end_date,
+});
 
 function rulesOf(row: ShiftRow): ShiftRules {
   return {
@@ -123,8 +129,6 @@ function rulesOf(row: ShiftRow): ShiftRules {
     pairing: row.pairing,
   };
 }
-
-const covers = (a: AssignmentRow, date: string) => a.start_date <= date && (a.end_date === null || a.end_date >= date);
 
 /** Everything the computation of some employees' days needs, read in a fixed number of queries. */
 async function loadInputs(em: EntityManager, wanted: WantedDays) {
@@ -156,11 +160,20 @@ async function loadInputs(em: EntityManager, wanted: WantedDays) {
     [intArray(employeeIds)],
   );
   const assignments = await em.execute<AssignmentRow[]>(
-    `select shift_id, employee_id, area_id, start_date::text, end_date::text from shift_assignment
+    `select shift_id, roster_id, employee_id, area_id, start_date::text, end_date::text from shift_assignment
      where (employee_id = any(?::int[]) or area_id in (select area_id from area_employee where employee_id = any(?::int[])))
        and start_date <= ?::date and (end_date is null or end_date >= ?::date)
      order by area_id nulls first, start_date`,
     [intArray(employeeIds), intArray(employeeIds), to, from],
+  );
+  const rosters = await em.execute<{ id: number; start_date: string; days: (number | null)[] }[]>(
+    `select id, start_date::text, days from roster where id = any(?::int[])`,
+    [intArray([...new Set(assignments.flatMap((a) => (a.roster_id === null ? [] : [a.roster_id])))])],
+  );
+  // A day's override decides its shift, and that shift's window may reach the neighbouring dates.
+  const overrides = await em.execute<{ employee_id: number; date: string; shift_id: number | null }[]>(
+    `select o.employee_id, o.date::text, o.shift_id from ${ranges} join schedule_override o on o.employee_id = r.employee_id and o.date between r.first_date - 1 and r.last_date + 1`,
+    rangeParams,
   );
   const holidays = await em.execute<{ company_id: number; date: string }[]>(
     `select company_id, date::text from holiday where company_id = any(?::int[]) and date between ?::date - 1 and ?::date + 1`,
@@ -182,7 +195,7 @@ async function loadInputs(em: EntityManager, wanted: WantedDays) {
      from ${ranges} join attendance_day d on d.employee_id = r.employee_id and d.date between r.first_date and r.last_date`,
     rangeParams,
   );
-  return { employees, shifts, memberships, assignments, holidays, locks, punches, stored };
+  return { employees, shifts, memberships, assignments, rosters, overrides, holidays, locks, punches, stored };
 }
 
 export interface RefreshOptions {
@@ -223,6 +236,19 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
   }
   const areasOf = new Map<number, Set<number>>();
   for (const m of input.memberships) (areasOf.get(m.employee_id) ?? areasOf.set(m.employee_id, new Set()).get(m.employee_id)!).add(m.area_id);
+  const assignments = input.assignments.map(scheduleAssignmentOf);
+  const rosters = new Map<number, ScheduleRoster>(input.rosters.map((r) => [r.id, { id: r.id, startDate: r.start_date, days: r.days }]));
+  const overridesOf = new Map<number, Map<string, number | null>>();
+  for (const o of input.overrides) (overridesOf.get(o.employee_id) ?? overridesOf.set(o.employee_id, new Map()).get(o.employee_id)!).set(o.date, o.shift_id);
+  // One rules object per shift and kind, so that runs of dates under the same rules are found by identity.
+  // A shift named for the date itself (an override, a roster's entry) runs that day whatever its workdays.
+  const rulesCache = new Map<string, ShiftRules>();
+  const rulesFor = (row: ShiftRow, everyDay: boolean): ShiftRules => {
+    const key = `${row.id}:${everyDay}`;
+    let rules = rulesCache.get(key);
+    if (!rules) rulesCache.set(key, (rules = everyDay ? { ...rulesOf(row), workdays: [1, 2, 3, 4, 5, 6, 7] } : rulesOf(row)));
+    return rules;
+  };
 
   const writes: { record: DayRecord; workspaceId: number; settlesAt: Date | null; announce: boolean }[] = [];
   // A year of days for 200 employees is seconds of CPU: computed in slices, other requests go in between.
@@ -230,12 +256,20 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
   for (const employee of input.employees) {
     if (slice.spent()) await slice.pause();
     const dates = [...wanted.get(employee.id)!].sort();
-    const areas = areasOf.get(employee.id) ?? new Set<number>();
-    // The employee's own assignment, else one of an area (lowest area id first: the query's order), else the company default.
-    const shiftOn = (date: string): ShiftRow | null => {
-      const own = input.assignments.find((a) => a.employee_id === employee.id && covers(a, date));
-      const chosen = own ?? input.assignments.find((a) => a.area_id !== null && areas.has(a.area_id) && covers(a, date));
-      return chosen ? (shiftsById.get(chosen.shift_id) ?? null) : (defaultShift.get(employee.company_id) ?? null);
+    // Which shift applies on a date (schedule.ts): an override, the own or an area's assignment (a
+    // shift or a roster's entry), else the company default.
+    const schedule = {
+      employeeId: employee.id,
+      areaIds: areasOf.get(employee.id) ?? new Set<number>(),
+      overrides: overridesOf.get(employee.id) ?? new Map<string, number | null>(),
+      assignments,
+      rosters,
+      defaultShiftId: defaultShift.get(employee.company_id)?.id ?? null,
+    };
+    const shiftOn = (date: string): ShiftRules | null => {
+      const { shiftId, source } = scheduledShift(schedule, date);
+      const row = shiftId === null ? undefined : shiftsById.get(shiftId);
+      return row ? rulesFor(row, source === 'override' || source === 'roster') : null;
     };
     const lockOf = (date: string) => input.locks.find((l) => l.company_id === employee.company_id && l.start_date <= date && l.end_date >= date);
     // Runs of consecutive dates under one shift are computed together.
@@ -245,7 +279,7 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
       let j = i;
       while (j + 1 < dates.length && dates[j + 1] === addDays(dates[j]!, 1) && shiftOn(dates[j + 1]!) === shift) j += 1;
       const days = computeDays({
-        shift: shift ? rulesOf(shift) : null,
+        shift,
         from: dates[i]!,
         to: dates[j]!,
         punches: punches.get(employee.id) ?? [],
@@ -262,7 +296,7 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
           // A locked day stored for the first time (an employee or punches attached after the lock):
           // it is what it was at the lock, from the punches received by then; later ones are flagged.
           const atLock = computeDays({
-            shift: shift ? rulesOf(shift) : null,
+            shift,
             from: day.date,
             to: day.date,
             punches: (punches.get(employee.id) ?? []).filter((p) => p.receivedAt <= new Date(lock.locked_at)),
