@@ -152,4 +152,22 @@ describe('rosters: repeating cycles of shifts and days off, assigned instead of 
     const effective = await gqlData(t.url, ws.key, 'query ($e: Int!) { effectiveShift(employeeId: $e, date: "2026-03-29") { id } }', { e: employee.id });
     expect(effective.effectiveShift).to.deep.equal({ id: early });
   });
+
+  it("a roster's night shift keeps its punches after midnight when the next date is a day off (no punch counted twice)", async () => {
+    const companyId = (await createCompany(t.url, ws.key)).id;
+    const device = await createDevice(t.url, ws.key, companyId);
+    const night = await shift(ws.key, companyId, 'Night', { start_time: '22:00', end_time: '06:00' });
+    const roster = (await createRoster({ company_id: companyId, name: 'Night, off', start_date: '2026-03-02', days: [night, null] })).body;
+    const pin = String(pinSeq++);
+    const employee = await createEmployee(t.url, ws.key, companyId, { pin });
+    await rest(t.url, 'POST', '/public/v2/shift_assignments', { key: ws.key, body: { roster_id: roster.id, employee_id: employee.id, start_date: '2026-03-02' } });
+    const body = [`${pin}\t2026-03-02 21:55:00\t0\t1\t0`, `${pin}\t2026-03-03 06:05:00\t1\t1\t0`].join('\n');
+    expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, body)).text).to.match(/^OK/);
+    // Read the day off alone first (its own run), then both.
+    const [off] = await timesheet(employee.id, '2026-03-03', '2026-03-03');
+    expect(off).to.deep.include({ status: 'off', shift_id: null, worked_minutes: 0 });
+    expect((off as unknown as { punch_ids: number[] }).punch_ids).to.deep.equal([]);
+    const [worked] = await timesheet(employee.id, '2026-03-02', '2026-03-02');
+    expect(worked).to.deep.include({ status: 'present', shift_id: night, worked_minutes: 490 });
+  });
 });

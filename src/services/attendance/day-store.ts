@@ -13,6 +13,7 @@ import { addDays, datesFrom } from '../calendar-date';
 import { CpuSlice } from '../cpu-slice';
 import { computeDays, type AttendanceDay, type DayPunch, type Pairing, type ShiftRules } from './compute-days';
 import { scheduledShift, type ScheduleAssignment, type ScheduleRoster } from './schedule';
+import { heldByPrevious } from './shift-boundary';
 
 /** pg_advisory_xact_lock key of the attendance writers ("tgattend" in ASCII, any constant would do). */
 export const ATTENDANCE_LOCK = '7463616474746e64';
@@ -162,7 +163,7 @@ async function loadInputs(em: EntityManager, wanted: WantedDays) {
   const assignments = await em.execute<AssignmentRow[]>(
     `select shift_id, roster_id, employee_id, area_id, start_date::text, end_date::text from shift_assignment
      where (employee_id = any(?::int[]) or area_id in (select area_id from area_employee where employee_id = any(?::int[])))
-       and start_date <= ?::date and (end_date is null or end_date >= ?::date)
+       and start_date <= ?::date and (end_date is null or end_date >= ?::date - 1)
      order by area_id nulls first, start_date`,
     [intArray(employeeIds), intArray(employeeIds), to, from],
   );
@@ -278,11 +279,17 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
       const shift = shiftOn(dates[i]!);
       let j = i;
       while (j + 1 < dates.length && dates[j + 1] === addDays(dates[j]!, 1) && shiftOn(dates[j + 1]!) === shift) j += 1;
+      // The date before runs another shift: the punches its instance holds (a night shift's end) are its own.
+      const dayBefore = addDays(dates[i]!, -1);
+      const previous = shiftOn(dayBefore);
+      const allPunches = punches.get(employee.id) ?? [];
+      const held = previous !== shift ? heldByPrevious(previous, dayBefore, shift, allPunches) : new Set<DayPunch>();
+      const runPunches = held.size === 0 ? allPunches : allPunches.filter((p) => !held.has(p));
       const days = computeDays({
         shift,
         from: dates[i]!,
         to: dates[j]!,
-        punches: punches.get(employee.id) ?? [],
+        punches: runPunches,
         holidays: holidays.get(employee.company_id) ?? new Set(),
         now,
         zone: employee.time_zone,
@@ -299,7 +306,7 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
             shift,
             from: day.date,
             to: day.date,
-            punches: (punches.get(employee.id) ?? []).filter((p) => p.receivedAt <= new Date(lock.locked_at)),
+            punches: runPunches.filter((p) => p.receivedAt <= new Date(lock.locked_at)),
             holidays: holidays.get(employee.company_id) ?? new Set(),
             now,
             zone: employee.time_zone,
