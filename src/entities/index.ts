@@ -33,6 +33,8 @@ import { Punch } from './punch.entity';
 import { PunchCorrection } from './punch-correction.entity';
 import { Shift } from './shift.entity';
 import { ShiftAssignment } from './shift-assignment.entity';
+import { Roster } from './roster.entity';
+import { ScheduleOverride } from './schedule-override.entity';
 import { UnknownTerminal } from './unknown-terminal.entity';
 import { VerificationState } from './verification-state.entity';
 import { WebhookAttempt } from './webhook-attempt.entity';
@@ -79,6 +81,8 @@ export {
   PunchCorrection,
   Shift,
   ShiftAssignment,
+  Roster,
+  ScheduleOverride,
   UnknownTerminal,
   VerificationState,
   WebhookAttempt,
@@ -115,7 +119,9 @@ export const entities = [
   DoorEvent,
   Shift,
   Holiday,
+  Roster,
   ShiftAssignment,
+  ScheduleOverride,
   PayPeriod,
   AttendanceDay,
   JobCursor,

@@ -20,6 +20,8 @@ import { PayPeriodResolver } from './pay-period.resolver';
 import { PunchResolver } from './punch.resolver';
 import { PunchCorrectionResolver } from './punch-correction.resolver';
 import { ShiftAssignmentResolver } from './shift-assignment.resolver';
+import { RosterResolver } from './roster.resolver';
+import { ScheduleOverrideResolver } from './schedule-override.resolver';
 import { ShiftResolver } from './shift.resolver';
 import { TimesheetResolver } from './timesheet.resolver';
 import { UnknownTerminalResolver } from './unknown-terminal.resolver';
@@ -52,6 +54,8 @@ export const resolvers = [
   ShiftResolver,
   HolidayResolver,
   ShiftAssignmentResolver,
+  RosterResolver,
+  ScheduleOverrideResolver,
   TimesheetResolver,
   PayPeriodResolver,
   AbsenceResolver,

@@ -22,7 +22,7 @@ export class ShiftAssignmentResolver {
   @Authorized('read')
   @Query(() => ShiftAssignmentConnection)
   async shiftAssignments(@Ctx() ctx: RequestContext, @Args() args: ShiftAssignmentListArgs) {
-    return toConnection(await assignments.listShiftAssignments(ctx, { shiftId: args.shiftId, employeeId: args.employeeId, areaId: args.areaId }, pageRequest(args)));
+    return toConnection(await assignments.listShiftAssignments(ctx, { shiftId: args.shiftId, rosterId: args.rosterId, employeeId: args.employeeId, areaId: args.areaId }, pageRequest(args)));
   }
 
   @Authorized('read')

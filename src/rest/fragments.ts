@@ -66,6 +66,8 @@ export const shiftFields = `fragment ShiftFields on Shift {
 
 export const holidayFields = `fragment HolidayFields on Holiday { id companyId date name holidayType createdAt updatedAt }`;
 
-export const shiftAssignmentFields = `fragment ShiftAssignmentFields on ShiftAssignment { id shiftId employeeId areaId startDate endDate createdAt updatedAt }`;
+export const rosterFields = `fragment RosterFields on Roster { id companyId name startDate days createdAt updatedAt }`;
+export const scheduleOverrideFields = `fragment ScheduleOverrideFields on ScheduleOverride { id employeeId date shiftId createdAt updatedAt }`;
+export const shiftAssignmentFields = `fragment ShiftAssignmentFields on ShiftAssignment { id shiftId rosterId employeeId areaId startDate endDate createdAt updatedAt }`;
 
 export const payPeriodFields = `fragment PayPeriodFields on PayPeriod { id companyId startDate endDate lockedAt createdAt updatedAt }`;

@@ -15,6 +15,8 @@ import { punchRoutes } from './punch.routes';
 import { punchCorrectionRoutes } from './punch-correction.routes';
 import type { RestRoute } from './route';
 import { shiftAssignmentRoutes } from './shift-assignment.routes';
+import { rosterRoutes } from './roster.routes';
+import { scheduleOverrideRoutes } from './schedule-override.routes';
 import { shiftRoutes } from './shift.routes';
 import { timesheetRoutes } from './timesheet.routes';
 import { unknownTerminalRoutes } from './unknown-terminal.routes';
@@ -42,7 +44,9 @@ export const routeTable: RestRoute[] = [
   ...webhookRoutes,
   ...shiftRoutes,
   ...holidayRoutes,
+  ...rosterRoutes,
   ...shiftAssignmentRoutes,
+  ...scheduleOverrideRoutes,
   ...payPeriodRoutes,
   ...timesheetRoutes,
   ...absenceRoutes,

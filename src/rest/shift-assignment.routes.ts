@@ -2,8 +2,9 @@ import { id, nullableText, object, text } from './body-schemas';
 import { shiftAssignmentFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
-const createBody = object({ shift_id: id, employee_id: id, area_id: id, start_date: text(10), end_date: nullableText(10) }, ['shift_id', 'start_date']);
-const updateBody = object({ shift_id: id, start_date: text(10), end_date: nullableText(10) });
+// Exactly one of shift_id and roster_id (the service's rule, `shift_or_roster`).
+const createBody = object({ shift_id: id, roster_id: id, employee_id: id, area_id: id, start_date: text(10), end_date: nullableText(10) }, ['start_date']);
+const updateBody = object({ shift_id: id, roster_id: id, start_date: text(10), end_date: nullableText(10) });
 const idFilter = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
 
 export const shiftAssignmentRoutes: RestRoute[] = [
@@ -12,12 +13,12 @@ export const shiftAssignmentRoutes: RestRoute[] = [
     method: 'GET',
     path: '/public/v2/shift_assignments',
     list: true,
-    query: { type: 'object', properties: { shift_id: idFilter, employee_id: idFilter, area_id: idFilter } },
-    document: `query ($first: Int, $after: String, $shiftId: Int, $employeeId: Int, $areaId: Int) {
-      shiftAssignments(first: $first, after: $after, shiftId: $shiftId, employeeId: $employeeId, areaId: $areaId) { totalCount nodes { ...ShiftAssignmentFields } } } ${shiftAssignmentFields}`,
+    query: { type: 'object', properties: { shift_id: idFilter, roster_id: idFilter, employee_id: idFilter, area_id: idFilter } },
+    document: `query ($first: Int, $after: String, $shiftId: Int, $rosterId: Int, $employeeId: Int, $areaId: Int) {
+      shiftAssignments(first: $first, after: $after, shiftId: $shiftId, rosterId: $rosterId, employeeId: $employeeId, areaId: $areaId) { totalCount nodes { ...ShiftAssignmentFields } } } ${shiftAssignmentFields}`,
     resultField: 'shiftAssignments',
     status: 200,
-    variables: ({ query }) => ({ shiftId: query.shift_id, employeeId: query.employee_id, areaId: query.area_id }),
+    variables: ({ query }) => ({ shiftId: query.shift_id, rosterId: query.roster_id, employeeId: query.employee_id, areaId: query.area_id }),
   },
   {
     name: 'getShiftAssignment',

@@ -39,6 +39,7 @@ const idArguments: Record<string, string> = {
   workspaceId: 'workspace',
   actionId: 'doorAction',
   shiftId: 'shift',
+  rosterId: 'roster',
   doorId: 'door',
   scheduleId: 'accessSchedule',
   accessLevelId: 'accessLevel',
@@ -59,6 +60,8 @@ const idByType: Record<string, string> = {
   Shift: 'shift',
   Holiday: 'holiday',
   ShiftAssignment: 'shiftAssignment',
+  Roster: 'roster',
+  ScheduleOverride: 'scheduleOverride',
   PayPeriod: 'payPeriod',
   Door: 'door',
   AccessSchedule: 'accessSchedule',
@@ -72,10 +75,10 @@ const rootFieldsWithoutIds = new Set([
 /** REST path parameters → A's resource (by the path's first segment for `:id`). */
 const pathIds: Record<string, string> = {
   companies: 'company', employees: 'employee', devices: 'device', areas: 'area', verification_states: 'state',
-  punches: 'punch', webhooks: 'webhook', webhook_deliveries: 'delivery', actions: 'doorAction', shifts: 'shift', holidays: 'holiday', shift_assignments: 'shiftAssignment', pay_periods: 'payPeriod', doors: 'door', access_schedules: 'accessSchedule', access_levels: 'accessLevel',
+  punches: 'punch', webhooks: 'webhook', webhook_deliveries: 'delivery', actions: 'doorAction', shifts: 'shift', holidays: 'holiday', shift_assignments: 'shiftAssignment', rosters: 'roster', schedule_overrides: 'scheduleOverride', pay_periods: 'payPeriod', doors: 'door', access_schedules: 'accessSchedule', access_levels: 'accessLevel',
 };
 /** REST body fields naming a resource of the caller's workspace. */
-const bodyIds: Record<string, string> = { schedule_id: 'accessSchedule', shift_id: 'shift', company_id: 'company', employee_id: 'employee', device_id: 'device', area_id: 'area', device_serial: 'deviceSerial' };
+const bodyIds: Record<string, string> = { schedule_id: 'accessSchedule', shift_id: 'shift', roster_id: 'roster', company_id: 'company', employee_id: 'employee', device_id: 'device', area_id: 'area', device_serial: 'deviceSerial' };
 /** REST routes that name nothing by id: creates with no id in their body. */
 const routesWithoutIds = new Set(['createCompany', 'createVerificationState', 'createWebhookEndpoint']);
 
@@ -123,6 +126,8 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
     ids.shift = (await rest(t.url, 'POST', '/public/v2/shifts', { key: a.key, body: { name: 'Day', start_time: '09:00', end_time: '17:00', company_id: company.id } })).body.id;
     ids.payPeriod = (await rest(t.url, 'POST', '/public/v2/pay_periods', { key: a.key, body: { company_id: company.id, start_date: '2026-01-01', end_date: '2026-01-31' } })).body.id;
     ids.shiftAssignment = (await rest(t.url, 'POST', '/public/v2/shift_assignments', { key: a.key, body: { shift_id: ids.shift, employee_id: ids.employee, start_date: '2026-01-01' } })).body.id;
+    ids.roster = (await rest(t.url, 'POST', '/public/v2/rosters', { key: a.key, body: { company_id: company.id, name: 'Rota', start_date: '2026-01-01', days: [ids.shift, null] } })).body.id;
+    ids.scheduleOverride = (await rest(t.url, 'POST', '/public/v2/schedule_overrides', { key: a.key, body: { employee_id: ids.employee, date: '2026-01-10', shift_id: ids.shift } })).body.id;
     ids.state = (await rest(t.url, 'GET', '/public/v2/verification_states', { key: a.key })).body[0].id;
     ids.webhook = (await rest(t.url, 'POST', '/public/v2/webhooks', { key: a.key, body: { url: 'http://127.0.0.1:9/hook', event_types: ['attendance.created'] } })).body.id;
     const punch = await rest(t.url, 'POST', '/public/v2/punches', {

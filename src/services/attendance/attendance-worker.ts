@@ -3,7 +3,9 @@
 // follows those events from the outbox with its own cursor, plus the days that changes marked stale
 // and the days whose window has ended, and recomputes them (day-store.ts). A wake-up (the event
 // NOTIFY) is delayed by `attendanceBatchDelayMs` so that one run takes many uploads together; a
-// poll every `attendancePollMs` covers everything else.
+// poll every `attendancePollMs` covers everything else. Live first: every wake-up also runs the
+// live lane (live-days.ts), a job of its own, so the day of a punch made just now is computed within
+// a fraction of a second even while the main job works through a backlog (or waits for it).
 //
 // One writer at a time across processes (the attendance advisory lock): a process that finds it
 // taken leaves the work to the holder. The cursor advances in the transaction that stores the days,
@@ -13,9 +15,11 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config/config';
 import type { PeriodicJobs } from '../../jobs/periodic-jobs';
 import type { RequestContext } from '../common/context';
+import { processLiveDays } from './live-days';
 import { processPendingDays } from './pending-days';
 
 export const ATTENDANCE_JOB = 'attendance';
+export const ATTENDANCE_LIVE_JOB = 'attendance-live';
 /** Batches in one run before the job yields to the runner (the next run follows at once when woken). */
 const MAX_BATCHES_PER_RUN = 50;
 /** Between two batches of a backlog, a pause this many times as long as the batch took. */
@@ -36,6 +40,7 @@ export interface AttendanceWorkerDeps {
 export class AttendanceWorker {
   private jobs: PeriodicJobs | null = null;
   private kickTimer: NodeJS.Timeout | null = null;
+  private liveTimer: NodeJS.Timeout | null = null;
   private stopping = false;
 
   constructor(private readonly deps: AttendanceWorkerDeps) {}
@@ -43,12 +48,22 @@ export class AttendanceWorker {
   registerJobs(jobs: PeriodicJobs): void {
     this.jobs = jobs;
     jobs.add(ATTENDANCE_JOB, this.deps.config.attendancePollMs, () => this.runUntilIdle());
+    jobs.add(ATTENDANCE_LIVE_JOB, this.deps.config.attendancePollMs, async () => void (await this.serveLive()));
   }
 
   /** New punches or stale marks were committed: run soon, once for everything that arrives meanwhile. */
   kick(): void {
-    if (this.kickTimer || !this.jobs) return;
+    if (!this.jobs) return;
     const jobs = this.jobs;
+    // The live lane runs on its own: a run of the main job in progress (a backlog) does not hold it.
+    if (!this.liveTimer) {
+      this.liveTimer = setTimeout(() => {
+        this.liveTimer = null;
+        void jobs.runNow(ATTENDANCE_LIVE_JOB);
+      }, this.deps.config.attendanceBatchDelayMs);
+      this.liveTimer.unref();
+    }
+    if (this.kickTimer) return;
     this.kickTimer = setTimeout(() => {
       this.kickTimer = null;
       void jobs.runNow(ATTENDANCE_JOB);
@@ -61,7 +76,15 @@ export class AttendanceWorker {
     this.stopping = true;
     if (this.kickTimer) clearTimeout(this.kickTimer);
     this.kickTimer = null;
+    if (this.liveTimer) clearTimeout(this.liveTimer);
+    this.liveTimer = null;
     this.jobs = null;
+  }
+
+  /** One run of the live lane: the days of punches made in the last minutes (live-days.ts); returns how many changed. */
+  async serveLive(): Promise<number> {
+    if (this.stopping) return 0;
+    return (await processLiveDays(this.context())).changed;
   }
 
   /** Batches until nothing is left (or the per-run cap); returns how many days changed. */
@@ -98,8 +121,11 @@ export class AttendanceWorker {
   }
 
   private runBatch() {
+    return processPendingDays(this.context(), { wait: false });
+  }
+
+  private context(): RequestContext {
     const { orm, config, logger, now } = this.deps;
-    const ctx: RequestContext = { principal: { kind: 'operator' }, em: orm.em.fork(), requestId: 'attendance-worker', logger, now, config };
-    return processPendingDays(ctx, { wait: false });
+    return { principal: { kind: 'operator' }, em: orm.em.fork(), requestId: 'attendance-worker', logger, now, config };
   }
 }

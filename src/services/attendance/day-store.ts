@@ -12,8 +12,10 @@ import { executeBound } from '../common/prepared-statement';
 import { intArray, textArray } from '../common/sql-arrays';
 import { addDays, datesFrom } from '../../kernel/calendar-date';
 import { CpuSlice } from '../../kernel/cpu-slice';
+import { type AttendanceDay, computeDays, type DayPunch, type Pairing, settleDays, type ShiftRules } from './compute-days';
+import { scheduledShift, type ScheduleAssignment, type ScheduleRoster } from './schedule';
+import { heldByPrevious } from './shift-boundary';
 import { loadApprovedAbsences } from '../leave/day-absences';
-import { computeDays, settleDays, type AttendanceDay, type DayPunch, type Pairing, type ShiftRules } from './compute-days';
 import type { RecordedBreakRule, RoundingMode } from './minute-rules';
 import { payItemList, weekOf, type PayItem, type PayPolicy } from './pay-rules';
 
@@ -121,12 +123,17 @@ interface ShiftRow {
 }
 
 interface AssignmentRow {
-  shift_id: number;
+  shift_id: number | null;
+  roster_id: number | null;
   employee_id: number | null;
   area_id: number | null;
   start_date: string;
   end_date: string | null;
 }
+
+const scheduleAssignmentOf = (a: AssignmentRow): ScheduleAssignment => ({
+  shiftId: a.shift_id, rosterId: a.roster_id, employeeId: a.employee_id, areaId: a.area_id, startDate: a.start_date, endDate: a.end_date,
+});
 
 function rulesOf(row: ShiftRow): ShiftRules {
   return {
@@ -152,8 +159,6 @@ function rulesOf(row: ShiftRow): ShiftRules {
     requiredMinutes: row.required_minutes,
   };
 }
-
-const covers = (a: AssignmentRow, date: string) => a.start_date <= date && (a.end_date === null || a.end_date >= date);
 
 /** Everything the computation of some employees' days needs, read in a fixed number of queries. */
 async function loadInputs(em: EntityManager, wanted: WantedDays) {
@@ -188,11 +193,20 @@ async function loadInputs(em: EntityManager, wanted: WantedDays) {
     [intArray(employeeIds)],
   );
   const assignments = await em.execute<AssignmentRow[]>(
-    `select shift_id, employee_id, area_id, start_date::text, end_date::text from shift_assignment
+    `select shift_id, roster_id, employee_id, area_id, start_date::text, end_date::text from shift_assignment
      where (employee_id = any(?::int[]) or area_id in (select area_id from area_employee where employee_id = any(?::int[])))
-       and start_date <= ?::date and (end_date is null or end_date >= ?::date)
+       and start_date <= ?::date and (end_date is null or end_date >= ?::date - 1)
      order by area_id nulls first, start_date`,
     [intArray(employeeIds), intArray(employeeIds), to, from],
+  );
+  const rosters = await em.execute<{ id: number; start_date: string; days: (number | null)[] }[]>(
+    `select id, start_date::text, days from roster where id = any(?::int[])`,
+    [intArray([...new Set(assignments.flatMap((a) => (a.roster_id === null ? [] : [a.roster_id])))])],
+  );
+  // A day's override decides its shift, and that shift's window may reach the neighbouring dates.
+  const overrides = await em.execute<{ employee_id: number; date: string; shift_id: number | null }[]>(
+    `select o.employee_id, o.date::text, o.shift_id from ${ranges} join schedule_override o on o.employee_id = r.employee_id and o.date between r.first_date - 1 and r.last_date + 1`,
+    rangeParams,
   );
   const holidays = await em.execute<{ company_id: number; date: string }[]>(
     `select company_id, date::text from holiday where company_id = any(?::int[]) and date between ?::date - 1 and ?::date + 1`,
@@ -215,7 +229,7 @@ async function loadInputs(em: EntityManager, wanted: WantedDays) {
     rangeParams,
   );
   const absences = await loadApprovedAbsences(em, employeeIds, from, to);
-  return { employees, shifts, memberships, assignments, holidays, locks, punches, stored, absences };
+  return { employees, shifts, memberships, assignments, rosters, overrides, holidays, locks, punches, stored, absences };
 }
 
 export interface RefreshOptions {
@@ -257,6 +271,19 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
   }
   const areasOf = new Map<number, Set<number>>();
   for (const m of input.memberships) (areasOf.get(m.employee_id) ?? areasOf.set(m.employee_id, new Set()).get(m.employee_id)!).add(m.area_id);
+  const assignments = input.assignments.map(scheduleAssignmentOf);
+  const rosters = new Map<number, ScheduleRoster>(input.rosters.map((r) => [r.id, { id: r.id, startDate: r.start_date, days: r.days }]));
+  const overridesOf = new Map<number, Map<string, number | null>>();
+  for (const o of input.overrides) (overridesOf.get(o.employee_id) ?? overridesOf.set(o.employee_id, new Map()).get(o.employee_id)!).set(o.date, o.shift_id);
+  // One rules object per shift and kind, so that runs of dates under the same rules are found by identity.
+  // A shift named for the date itself (an override, a roster's entry) runs that day whatever its workdays.
+  const rulesCache = new Map<string, ShiftRules>();
+  const rulesFor = (row: ShiftRow, everyDay: boolean): ShiftRules => {
+    const key = `${row.id}:${everyDay}`;
+    let rules = rulesCache.get(key);
+    if (!rules) rulesCache.set(key, (rules = everyDay ? { ...rulesOf(row), workdays: [1, 2, 3, 4, 5, 6, 7] } : rulesOf(row)));
+    return rules;
+  };
 
   const writes: { record: DayRecord; workspaceId: number; settlesAt: Date | null; announce: boolean }[] = [];
   // A year of days for 200 employees is seconds of CPU: computed in slices, other requests go in between.
@@ -264,18 +291,26 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
   for (const employee of input.employees) {
     if (slice.spent()) await slice.pause();
     const dates = [...wanted.get(employee.id)!].sort();
-    const areas = areasOf.get(employee.id) ?? new Set<number>();
-    // The employee's own assignment, else one of an area (lowest area id first: the query's order), else the company default.
-    const shiftOn = (date: string): ShiftRow | null => {
-      const own = input.assignments.find((a) => a.employee_id === employee.id && covers(a, date));
-      const chosen = own ?? input.assignments.find((a) => a.area_id !== null && areas.has(a.area_id) && covers(a, date));
-      return chosen ? (shiftsById.get(chosen.shift_id) ?? null) : (defaultShift.get(employee.company_id) ?? null);
+    // Which shift applies on a date (schedule.ts): an override, the own or an area's assignment (a
+    // shift or a roster's entry), else the company default.
+    const schedule = {
+      employeeId: employee.id,
+      areaIds: areasOf.get(employee.id) ?? new Set<number>(),
+      overrides: overridesOf.get(employee.id) ?? new Map<string, number | null>(),
+      assignments,
+      rosters,
+      defaultShiftId: defaultShift.get(employee.company_id)?.id ?? null,
+    };
+    const shiftOn = (date: string): ShiftRules | null => {
+      const { shiftId, source } = scheduledShift(schedule, date);
+      const row = shiftId === null ? undefined : shiftsById.get(shiftId);
+      return row ? rulesFor(row, source === 'override' || source === 'roster') : null;
     };
     const lockOf = (date: string) => input.locks.find((l) => l.company_id === employee.company_id && l.start_date <= date && l.end_date >= date);
     const employment = { startDate: employee.employment_start_date, endDate: employee.employment_end_date };
-    const computeRun = (shift: ShiftRow | null, from: string, to: string, dayPunches: readonly DayPunch[]) =>
+    const computeRun = (shift: ShiftRules | null, from: string, to: string, dayPunches: readonly DayPunch[]) =>
       computeDays({
-        shift: shift ? rulesOf(shift) : null,
+        shift,
         from,
         to,
         punches: dayPunches,
@@ -288,17 +323,23 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
       });
     // Runs of consecutive dates under one shift are computed together; weekly overtime is then
     // settled over all of them (the wanted dates hold whole weeks when the company has it: wholeWeeks).
-    const computed: { day: AttendanceDay; shift: ShiftRow | null }[] = [];
+    const computed: { day: AttendanceDay; shift: ShiftRules | null; runPunches: readonly (DayPunch & { receivedAt: Date })[] }[] = [];
     let i = 0;
     while (i < dates.length) {
       const shift = shiftOn(dates[i]!);
       let j = i;
       while (j + 1 < dates.length && dates[j + 1] === addDays(dates[j]!, 1) && shiftOn(dates[j + 1]!) === shift) j += 1;
-      for (const day of computeRun(shift, dates[i]!, dates[j]!, punches.get(employee.id) ?? [])) computed.push({ day, shift });
+      // The date before runs another shift: the punches its instance holds (a night shift's end) are its own.
+      const dayBefore = addDays(dates[i]!, -1);
+      const previous = shiftOn(dayBefore);
+      const allPunches = punches.get(employee.id) ?? [];
+      const held = previous !== shift ? heldByPrevious(previous, dayBefore, shift, allPunches) : new Set<DayPunch>();
+      const runPunches = held.size === 0 ? allPunches : allPunches.filter((p) => !held.has(p));
+      for (const day of computeRun(shift, dates[i]!, dates[j]!, runPunches)) computed.push({ day, shift, runPunches });
       i = j + 1;
     }
     settleDays(computed.map((c) => c.day), employee.pay_policy);
-    for (const { day, shift } of computed) {
+    for (const { day, shift, runPunches } of computed) {
       const before = stored.get(`${employee.id}:${day.date}`);
       let record = recordOf(employee.id, employee.company_id, day);
       let settlesAt = day.settlesAt;
@@ -310,7 +351,7 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
           shift,
           day.date,
           day.date,
-          (punches.get(employee.id) ?? []).filter((p) => p.receivedAt <= new Date(lock.locked_at)),
+          runPunches.filter((p) => p.receivedAt <= new Date(lock.locked_at)),
         )[0]!;
         const late = record.punch_ids.some((id) => !atLock.punchIds.includes(id));
         record = recordOf(employee.id, employee.company_id, atLock);

@@ -1,6 +1,6 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { flushWithStaleMarks, markDaysStale } from './day-store';
-import { Company, Shift, ShiftAssignment, Workspace } from '../../entities';
+import { Company, ScheduleOverride, Shift, ShiftAssignment, Workspace } from '../../entities';
 import { ShiftPairing } from '../../entities/shift.entity';
 import { DomainError } from '../../errors/domain-error';
 import { workspaceOf, withEm, type RequestContext } from '../common/context';
@@ -195,6 +195,11 @@ export async function deleteShift(ctx: RequestContext, id: number): Promise<Shif
   const shift = await getShift(ctx, id);
   const assigned = await ctx.em.count(ShiftAssignment, { shiftId: shift.id });
   if (assigned > 0) throw new DomainError('resource_in_use', `Shift ${id} has ${assigned} assignment${assigned === 1 ? '' : 's'}; delete or move them first.`);
+  // A roster's entries and schedule overrides name shifts too: deleting one would silently change their days.
+  const [rostered] = await (ctx.em as EntityManager).execute<{ id: number }[]>(`select id from roster where company_id = ? and days @> ?::jsonb limit 1`, [shift.companyId, JSON.stringify([shift.id])]);
+  if (rostered) throw new DomainError('resource_in_use', `Shift ${id} is in roster ${rostered.id}; take it out of the roster first.`);
+  const overrides = await ctx.em.count(ScheduleOverride, { shiftId: shift.id });
+  if (overrides > 0) throw new DomainError('resource_in_use', `Shift ${id} is named by ${overrides} schedule override${overrides === 1 ? '' : 's'}; delete or change them first.`);
   const snapshot = { ...shift };
   ctx.em.remove(shift);
   await flushWithStaleMarks(ctx.em as EntityManager, [{ scope: { companyId: shift.companyId }, from: null, to: null }]);

@@ -20,6 +20,9 @@ export const limits = {
   areaCode: 64,
   shiftName: 200,
   holidayName: 200,
+  rosterName: 200,
+  /** Entries of a roster's repeating cycle (a year at most). */
+  rosterDays: 366,
   voidReason: 500,
   /** Items of one bulk request (assignments, area and access-level membership). */
   bulkItems: 1000,
