@@ -65,3 +65,6 @@ export const holidayFields = `fragment HolidayFields on Holiday { id companyId d
 export const shiftAssignmentFields = `fragment ShiftAssignmentFields on ShiftAssignment { id shiftId employeeId areaId startDate endDate createdAt updatedAt }`;
 
 export const payPeriodFields = `fragment PayPeriodFields on PayPeriod { id companyId startDate endDate lockedAt createdAt updatedAt }`;
+
+export const doorEventFields = `fragment DoorEventFields on DoorEvent {
+  id companyId deviceId deviceSerial door eventCode eventClass reason opened pin employeeId time localTime timeZone inOutStatus verifyType verifyCode cardNo deviceRecordIndex receivedAt }`;

@@ -144,7 +144,7 @@ export class AccessDenialType {
   @Field(() => Int) companyId!: number;
   @Field() deviceSerial!: string;
   @Field(() => Int, { nullable: true }) door?: number | null;
-  @Field({ description: '`not_registered`, `outside_schedule`, `expired`, `wrong_verify_mode`, `anti_passback` or `other`.' }) reason!: string;
+  @Field({ description: 'One of the refusal reasons of docs/access-control-operations.md (`not_registered`, `outside_schedule`, `anti_passback`, `interlock`, `multi_person_wait`, `expired`...) or `other`.' }) reason!: string;
   @Field(() => Int, { description: 'The raw rtlog event code (27 not registered, 22 outside the time zone, 29 expired...).' }) eventCode!: number;
   @Field(() => Int, { nullable: true }) employeeId?: number | null;
   @Field(() => String, { nullable: true }) pin?: string | null;
