@@ -27,6 +27,7 @@ import { Holiday } from './holiday.entity';
 import { IdempotencyRecord } from './idempotency-record.entity';
 import { JobCursor } from './job-cursor.entity';
 import { PayPeriod } from './pay-period.entity';
+import { Lockdown, LockdownDoor } from './lockdown.entity';
 import { Punch } from './punch.entity';
 import { Shift } from './shift.entity';
 import { ShiftAssignment } from './shift-assignment.entity';
@@ -69,6 +70,8 @@ export {
   Holiday,
   IdempotencyRecord,
   JobCursor,
+  Lockdown,
+  LockdownDoor,
   PayPeriod,
   Punch,
   Shift,
@@ -124,4 +127,6 @@ export const entities = [
   DeviceReportedUser,
   EmployeePhoto,
   FaceEnrollment,
+  Lockdown,
+  LockdownDoor,
 ];

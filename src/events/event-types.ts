@@ -11,6 +11,7 @@ export const EVENT_TYPES = [
   'access.denied',
   'device.action.updated',
   'device.clock_skew',
+  'lockdown.updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

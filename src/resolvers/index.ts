@@ -9,6 +9,7 @@ import { DoorResolver } from './door.resolver';
 import { AccessResolver } from './access.resolver';
 import { DeviceActionResolver } from './device-action.resolver';
 import { DoorEventResolver } from './door-event.resolver';
+import { LockdownResolver } from './lockdown.resolver';
 import { EmployeeResolver } from './employee.resolver';
 import { EmployeeTemplateResolver } from './employee-template.resolver';
 import { EmployeePhotoResolver } from './employee-photo.resolver';
@@ -43,6 +44,7 @@ export const resolvers = [
   AccessResolver,
   DeviceActionResolver,
   DoorEventResolver,
+  LockdownResolver,
   UnknownTerminalResolver,
   AuditEventResolver,
   EventResolver,

@@ -68,3 +68,7 @@ export const payPeriodFields = `fragment PayPeriodFields on PayPeriod { id compa
 
 export const doorEventFields = `fragment DoorEventFields on DoorEvent {
   id companyId deviceId deviceSerial door eventCode eventClass reason opened pin employeeId time localTime timeZone inOutStatus verifyType verifyCode cardNo deviceRecordIndex receivedAt }`;
+
+export const lockdownFields = `fragment LockdownFields on Lockdown {
+  id companyId scope areaId mode reason status createdAt releasedAt doorsPending doorsConfirmed doorsFailed
+  doors { doorId deviceId door state detail returnCode confirmedAt updatedAt } }`;

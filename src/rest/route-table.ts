@@ -5,6 +5,7 @@ import { deviceRoutes } from './device.routes';
 import { doorActionRoutes } from './door-action.routes';
 import { doorRoutes } from './door.routes';
 import { doorEventRoutes } from './door-event.routes';
+import { lockdownRoutes } from './lockdown.routes';
 import { accessRoutes } from './access.routes';
 import { deviceActionRoutes } from './device-action.routes';
 import { employeeRoutes } from './employee.routes';
@@ -33,6 +34,7 @@ export const routeTable: RestRoute[] = [
   ...doorActionRoutes,
   ...doorRoutes,
   ...doorEventRoutes,
+  ...lockdownRoutes,
   ...accessRoutes,
   ...deviceActionRoutes,
   ...verificationStateRoutes,
