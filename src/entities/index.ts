@@ -27,6 +27,7 @@ import { Holiday } from './holiday.entity';
 import { IdempotencyRecord } from './idempotency-record.entity';
 import { JobCursor } from './job-cursor.entity';
 import { PayPeriod } from './pay-period.entity';
+import { LinkageRule } from './linkage-rule.entity';
 import { Lockdown, LockdownDoor } from './lockdown.entity';
 import { Punch } from './punch.entity';
 import { Shift } from './shift.entity';
@@ -70,6 +71,7 @@ export {
   Holiday,
   IdempotencyRecord,
   JobCursor,
+  LinkageRule,
   Lockdown,
   LockdownDoor,
   PayPeriod,
@@ -129,4 +131,5 @@ export const entities = [
   FaceEnrollment,
   Lockdown,
   LockdownDoor,
+  LinkageRule,
 ];

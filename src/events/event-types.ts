@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   'device.action.updated',
   'device.clock_skew',
   'lockdown.updated',
+  'linkage.triggered',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -10,6 +10,7 @@ import { AccessResolver } from './access.resolver';
 import { DeviceActionResolver } from './device-action.resolver';
 import { DoorEventResolver } from './door-event.resolver';
 import { LockdownResolver } from './lockdown.resolver';
+import { LinkageRuleResolver } from './linkage-rule.resolver';
 import { EmployeeResolver } from './employee.resolver';
 import { EmployeeTemplateResolver } from './employee-template.resolver';
 import { EmployeePhotoResolver } from './employee-photo.resolver';
@@ -45,6 +46,7 @@ export const resolvers = [
   DeviceActionResolver,
   DoorEventResolver,
   LockdownResolver,
+  LinkageRuleResolver,
   UnknownTerminalResolver,
   AuditEventResolver,
   EventResolver,

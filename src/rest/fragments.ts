@@ -72,3 +72,6 @@ export const doorEventFields = `fragment DoorEventFields on DoorEvent {
 export const lockdownFields = `fragment LockdownFields on Lockdown {
   id companyId scope areaId mode reason status createdAt releasedAt doorsPending doorsConfirmed doorsFailed
   doors { doorId deviceId door state detail returnCode confirmedAt updatedAt } }`;
+
+export const linkageRuleFields = `fragment LinkageRuleFields on LinkageRule {
+  id companyId name trigger deviceId doorId refusalCount refusalWindowMinutes lockdownMode lockdownAreaId lockdownDoorIds auxOutput auxOutputSeconds lastTriggeredAt createdAt }`;

@@ -6,6 +6,7 @@ import { doorActionRoutes } from './door-action.routes';
 import { doorRoutes } from './door.routes';
 import { doorEventRoutes } from './door-event.routes';
 import { lockdownRoutes } from './lockdown.routes';
+import { linkageRuleRoutes } from './linkage-rule.routes';
 import { accessRoutes } from './access.routes';
 import { deviceActionRoutes } from './device-action.routes';
 import { employeeRoutes } from './employee.routes';
@@ -35,6 +36,7 @@ export const routeTable: RestRoute[] = [
   ...doorRoutes,
   ...doorEventRoutes,
   ...lockdownRoutes,
+  ...linkageRuleRoutes,
   ...accessRoutes,
   ...deviceActionRoutes,
   ...verificationStateRoutes,

@@ -64,7 +64,7 @@ export abstract class EventEnvelope {
   @Field({ description: 'Pass as `after` when subscribing again to resume right after this event. Grows with every event of the workspace (not by 1).' }) cursor!: string;
   @Field({ description: 'The event id webhooks send too (`evt_<cursor>`).' }) eventId!: string;
   @Field({
-    description: '`attendance.created`, `door.opened`, `device.online`, `device.offline`, `door.action.updated`, `attendance.day.updated`, `door.alarm`, `door.alarm.cleared`, `access.denied`, `device.action.updated` or `lockdown.updated`.',
+    description: '`attendance.created`, `door.opened`, `device.online`, `device.offline`, `door.action.updated`, `attendance.day.updated`, `door.alarm`, `door.alarm.cleared`, `access.denied`, `device.action.updated`, `lockdown.updated` or `linkage.triggered`.',
   })
   type!: string;
   @Field() createdAt!: Date;

@@ -321,6 +321,11 @@ export function cancelAlarmCommand(door: number): string {
   return `CONTROL DEVICE 02${hex2(Number(int(door, 'door', 0, 255)))}0000`;
 }
 
+/** `CONTROL DEVICE 01<output>02<seconds>`: pulse auxiliary output `output` (1–255) for 1–254 s (CC `02` = aux output). */
+export function pulseAuxOutputCommand(output: number, seconds: number): string {
+  return `CONTROL DEVICE 01${hex2(Number(int(output, 'output', 1, 255)))}02${hex2(Number(int(seconds, 'seconds', 1, 254)))}`;
+}
+
 /**
  * `CONTROL DEVICE 06<door><01|00>00`: lock the door down (`01`: every verification refused, the
  * relay kept locked) or lift the lock (`00`). Operation 06 of the ControlDevice table (SEC-DOC

@@ -183,8 +183,17 @@ async function load(em: EntityManager, workspaceId: number, id: number): Promise
  * at once. A door already in an active lockdown refuses the new one (409 `lockdown_active`).
  */
 export async function createLockdown(ctx: RequestContext, input: CreateLockdownInput): Promise<LockdownView> {
-  check(input);
   const workspaceId = workspaceOf(ctx);
+  return startLockdown(ctx, workspaceId, input, ctx.principal.kind === 'workspace' ? ctx.principal.keyId : null);
+}
+
+/**
+ * `createLockdown` for a workspace named by the caller: an API request, or a linkage rule run by
+ * the terminal ingestion (inside its transaction: this one is then a savepoint, so that a refused
+ * lockdown leaves the ingestion intact).
+ */
+export async function startLockdown(ctx: RequestContext, workspaceId: number, input: CreateLockdownInput, requestedByKeyId: number | null): Promise<LockdownView> {
+  check(input);
   const now = ctx.now();
   return ctx.em.transactional(async (em) => {
     const { companyId, scope, doors } = await targetsOf(em as EntityManager, workspaceId, input);
@@ -199,7 +208,7 @@ export async function createLockdown(ctx: RequestContext, input: CreateLockdownI
     }
     const lockdown = em.create(Lockdown, {
       workspaceId, companyId, scope, areaId: input.areaId ?? null, mode: input.mode!, reason: input.reason!.trim(), status: 'active',
-      requestedByKeyId: ctx.principal.kind === 'workspace' ? ctx.principal.keyId : null, createdAt: now,
+      requestedByKeyId, createdAt: now,
     } as Lockdown);
     em.persist(lockdown);
     await em.flush();

@@ -6,7 +6,7 @@ import {
   timezoneInterval,
   updateTimezoneCommand,
   acUnlockCommand, cancelAlarmCommand, deleteAccessBiodataCommand, deleteBiodataCommand, deleteFaceCommand, deleteFingerprintCommand, deleteTemplateV10Command, closeDoorCommand, commandBatchReply, deleteAccessUserCommands, deleteUserInfoCommand, formatCommandLine,
-  emergencyOpenDoorCommand, holdDoorOpenCommand, isValidCommandId, lockDownDoorCommand, openDoorCommand, parseCommandResults, sanitizeValue, updateAccessBiodataCommand, updateAccessUserCommand,
+  emergencyOpenDoorCommand, holdDoorOpenCommand, isValidCommandId, lockDownDoorCommand, pulseAuxOutputCommand, openDoorCommand, parseCommandResults, sanitizeValue, updateAccessBiodataCommand, updateAccessUserCommand,
   accTimeZoneSlots, deleteAccTimeZoneCommand, updateAccTimeZoneCommand, userTimeZonesField,
   updateBiodataCommand, updateFaceCommand, updateBioPhotoCommand, deleteBioPhotoCommand, updateUserPicCommand, deleteUserPicCommand, updateFingerprintCommand, updateTemplateV10Command, updateUserAuthorizeCommand, updateUserInfoCommand,
 } from '../../../src/devices/protocol';
@@ -116,6 +116,13 @@ describe('commands', () => {
     expect(() => lockDownDoorCommand(0, true)).to.throw(RangeError);
     expect(() => emergencyOpenDoorCommand(256, true)).to.throw(RangeError);
     expect(commandBatchReply([{ id: 'L1', command: lockDownDoorCommand(3, true) }])).to.equal('C:L1:CONTROL DEVICE 06030100');
+  });
+
+  it('aux output pulse: operation 01 with address type 02 (auxiliary output) and the seconds', () => {
+    expect(pulseAuxOutputCommand(1, 30)).to.equal('CONTROL DEVICE 0101021E');
+    expect(pulseAuxOutputCommand(2, 5)).to.equal('CONTROL DEVICE 01020205');
+    expect(() => pulseAuxOutputCommand(0, 5)).to.throw(RangeError);
+    expect(() => pulseAuxOutputCommand(1, 255)).to.throw(RangeError);
   });
 
   it('command ids: letters and digits, at most 16', () => {
