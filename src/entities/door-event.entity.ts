@@ -25,6 +25,8 @@ export enum DoorEventClass {
 // A terminal re-sends its log after reconnects: its record index identifies the event (SEC-DOC on rtlog; src/devices/PROTOCOL.md).
 @Unique({ name: 'door_event_record_key', properties: ['workspaceId', 'deviceSerial', 'deviceRecordIndex'] })
 @Index({ name: 'door_event_device_time_index', properties: ['deviceId', 'time', 'id'] })
+// The workspace-wide door events list (newest first, any device) walks this one.
+@Index({ name: 'door_event_workspace_time_index', properties: ['workspaceId', 'time', 'id'] })
 @Index({
   name: 'door_event_unattached_pin_index',
   expression: 'create index "door_event_unattached_pin_index" on "door_event" ("company_id", "pin") where "employee_id" is null and "pin" is not null',

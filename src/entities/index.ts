@@ -29,6 +29,8 @@ import { Holiday } from './holiday.entity';
 import { IdempotencyRecord } from './idempotency-record.entity';
 import { JobCursor } from './job-cursor.entity';
 import { PayPeriod } from './pay-period.entity';
+import { LinkageRule } from './linkage-rule.entity';
+import { Lockdown, LockdownDoor } from './lockdown.entity';
 import { Punch } from './punch.entity';
 import { PunchCorrection } from './punch-correction.entity';
 import { Shift } from './shift.entity';
@@ -76,6 +78,9 @@ export {
   Holiday,
   IdempotencyRecord,
   JobCursor,
+  LinkageRule,
+  Lockdown,
+  LockdownDoor,
   PayPeriod,
   Punch,
   PunchCorrection,
@@ -139,4 +144,7 @@ export const entities = [
   AbsenceType,
   AbsenceRequest,
   PunchCorrection,
+  Lockdown,
+  LockdownDoor,
+  LinkageRule,
 ];

@@ -19,6 +19,10 @@ export const errorCodes = {
     status: 409,
     description: 'The request is no longer in a state that allows this decision (an absence request or punch correction already approved, rejected or cancelled).',
   },
+  lockdown_active: {
+    status: 409,
+    description: 'The door is in an active lockdown (or evacuation): a remote command that would undo it, or a second lockdown of it, waits for the release; an `admin` key may override a remote unlock.',
+  },
   resource_in_use: { status: 409, description: 'The resource cannot be deleted while other resources depend on it.' },
   payload_too_large: { status: 413, description: 'The request body is larger than the limit.' },
   unsupported_media_type: { status: 415, description: 'A write request must send Content-Type: application/json (an employee photo: image/jpeg or image/png).' },

@@ -13,6 +13,8 @@ export const EVENT_TYPES = [
   'device.clock_skew',
   'absence_request.updated',
   'punch_correction.updated',
+  'lockdown.updated',
+  'linkage.triggered',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

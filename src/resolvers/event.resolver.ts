@@ -24,6 +24,7 @@ import {
   PunchCreatedArgs,
   PunchCreatedEvent,
 } from '../schema/event.type';
+import { LockdownUpdatedArgs, LockdownUpdatedEvent } from '../schema/lockdown.type';
 import type { DayRecord } from '../services/attendance/day-store';
 import { workspaceOf } from '../services/common/context';
 import { attendanceDayObject } from './timesheet.resolver';
@@ -32,7 +33,7 @@ import { deviceActionFromEvent as deviceActionObject } from '../services/fleet/d
 
 /** graphql-ws operations get the request context plus this process's event feed. */
 
-const DATE_FIELDS = new Set(['punchTime', 'receivedAt', 'createdAt', 'timestamp', 'sentAt', 'completedAt', 'expiresAt', 'openedAt', 'at']);
+const DATE_FIELDS = new Set(['punchTime', 'receivedAt', 'createdAt', 'timestamp', 'sentAt', 'completedAt', 'expiresAt', 'openedAt', 'at', 'releasedAt']);
 
 // One StoredEvent object is handed to every subscriber of its workspace in this process: map it once.
 const mapped = new WeakMap<StoredEvent, unknown>();
@@ -162,5 +163,14 @@ export class EventResolver {
   })
   punchCorrectionUpdated(@Root() event: StoredEvent, @Args() _args: PunchCorrectionUpdatedArgs): PunchCorrectionUpdatedEvent {
     return { ...envelope(event), correction: punchCorrectionObject(event.data) };
+  }
+
+  @Authorized('read')
+  @Subscription(() => LockdownUpdatedEvent, {
+    description: 'A lockdown or evacuation started (`created`), one of its doors changed state (`door`: confirmed, failed, released...), or it was released (`released`).',
+    subscribe: ({ args, context }) => follow(context, ['lockdown.updated'], args.after, { company_id: args.companyId, lockdown_id: args.lockdownId }),
+  })
+  lockdownUpdated(@Root() event: StoredEvent, @Args() _args: LockdownUpdatedArgs): LockdownUpdatedEvent {
+    return { ...envelope(event), lockdown: objectOf(event) };
   }
 }

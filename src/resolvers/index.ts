@@ -10,6 +10,8 @@ import { DoorResolver } from './door.resolver';
 import { AccessResolver } from './access.resolver';
 import { DeviceActionResolver } from './device-action.resolver';
 import { DoorEventResolver } from './door-event.resolver';
+import { LockdownResolver } from './lockdown.resolver';
+import { LinkageRuleResolver } from './linkage-rule.resolver';
 import { EmployeeResolver } from './employee.resolver';
 import { EmployeeTemplateResolver } from './employee-template.resolver';
 import { EmployeePhotoResolver } from './employee-photo.resolver';
@@ -47,6 +49,8 @@ export const resolvers = [
   AccessResolver,
   DeviceActionResolver,
   DoorEventResolver,
+  LockdownResolver,
+  LinkageRuleResolver,
   UnknownTerminalResolver,
   AuditEventResolver,
   EventResolver,

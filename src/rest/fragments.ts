@@ -71,3 +71,13 @@ export const scheduleOverrideFields = `fragment ScheduleOverrideFields on Schedu
 export const shiftAssignmentFields = `fragment ShiftAssignmentFields on ShiftAssignment { id shiftId rosterId employeeId areaId startDate endDate createdAt updatedAt }`;
 
 export const payPeriodFields = `fragment PayPeriodFields on PayPeriod { id companyId startDate endDate lockedAt createdAt updatedAt }`;
+
+export const doorEventFields = `fragment DoorEventFields on DoorEvent {
+  id companyId deviceId deviceSerial door eventCode eventClass reason opened pin employeeId time localTime timeZone inOutStatus verifyType verifyCode cardNo deviceRecordIndex receivedAt }`;
+
+export const lockdownFields = `fragment LockdownFields on Lockdown {
+  id companyId scope areaId mode reason status createdAt releasedAt doorsPending doorsConfirmed doorsFailed
+  doors { doorId deviceId door state detail returnCode confirmedAt updatedAt } }`;
+
+export const linkageRuleFields = `fragment LinkageRuleFields on LinkageRule {
+  id companyId name trigger deviceId doorId refusalCount refusalWindowMinutes lockdownMode lockdownAreaId lockdownDoorIds auxOutput auxOutputSeconds lastTriggeredAt createdAt }`;

@@ -5,6 +5,9 @@ import { companyRoutes } from './company.routes';
 import { deviceRoutes } from './device.routes';
 import { doorActionRoutes } from './door-action.routes';
 import { doorRoutes } from './door.routes';
+import { doorEventRoutes } from './door-event.routes';
+import { lockdownRoutes } from './lockdown.routes';
+import { linkageRuleRoutes } from './linkage-rule.routes';
 import { accessRoutes } from './access.routes';
 import { deviceActionRoutes } from './device-action.routes';
 import { employeeRoutes } from './employee.routes';
@@ -35,6 +38,9 @@ export const routeTable: RestRoute[] = [
   ...deviceRoutes,
   ...doorActionRoutes,
   ...doorRoutes,
+  ...doorEventRoutes,
+  ...lockdownRoutes,
+  ...linkageRuleRoutes,
   ...accessRoutes,
   ...deviceActionRoutes,
   ...verificationStateRoutes,

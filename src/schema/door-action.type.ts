@@ -41,4 +41,5 @@ export class UnlockDoorInput {
   @Field() deviceSerial!: string;
   @Field(() => Int, { description: 'Seconds, 1–254.' }) duration!: number;
   @Field(() => Int, { nullable: true, description: 'Door number, default 1.' }) door?: number;
+  @Field(() => Boolean, { nullable: true, description: 'Open the door even though it is locked down (an `admin` key only); otherwise a locked-down door answers `lockdown_active`.' }) override?: boolean;
 }

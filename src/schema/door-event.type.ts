@@ -3,6 +3,14 @@ import { ArgsType, Field, Int, registerEnumType } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { DoorEventClass } from '../entities/door-event.entity';
 import { Connection, ConnectionArgs } from './connection';
+import { DENIAL_REASONS } from '../devices/protocol';
+
+/** Refusal reasons as a GraphQL enum (values = the API spelling). */
+export const DoorDenialReason = Object.fromEntries(DENIAL_REASONS.map((r) => [r, r])) as Record<string, string>;
+registerEnumType(DoorDenialReason, {
+  name: 'DoorDenialReason',
+  description: 'Why a controller refused someone, from its rtlog code (docs/access-control-operations.md has the table); `other` for a code outside the vendor table.',
+});
 
 registerEnumType(DoorEventClass, {
   name: 'DoorEventClass',
@@ -18,6 +26,7 @@ export class DoorEventType {
   @Field(() => Int, { nullable: true, description: 'Door / reader address (`eventaddr`).' }) door?: number | null;
   @Field(() => Int, { description: 'Raw terminal event code (0 verified open, 8 remote open, 27 not registered, 200 door opened...).' }) eventCode!: number;
   @Field(() => DoorEventClass) eventClass!: DoorEventClass;
+  @Field(() => DoorDenialReason, { nullable: true, description: 'Why the person was refused; null unless `eventClass` is `denied`.' }) reason?: string | null;
   @Field({ description: 'Whether the event opened the door.' }) opened!: boolean;
   @Field(() => String, { nullable: true, description: 'Null for events without a person.' }) pin?: string | null;
   @Field(() => Int, { nullable: true, description: 'Null without a person, while the pin is unknown in the company, or after the employee was deleted.' })
@@ -38,5 +47,13 @@ export class DoorEventConnection extends Connection(DoorEventType) {}
 
 @ArgsType()
 export class DoorEventsArgs extends ConnectionArgs {
-  @Field(() => Int) deviceId!: number;
+  @Field(() => Int, { nullable: true }) companyId?: number;
+  @Field(() => Int, { nullable: true }) deviceId?: number;
+  @Field(() => Int, { nullable: true, description: 'A door (its device and number).' }) doorId?: number;
+  @Field(() => DoorEventClass, { nullable: true }) eventClass?: DoorEventClass;
+  @Field(() => Int, { nullable: true, description: 'A raw rtlog event code.' }) eventCode?: number;
+  @Field(() => DoorDenialReason, { nullable: true, description: 'Refusals with this reason.' }) reason?: string;
+  @Field(() => Int, { nullable: true }) employeeId?: number;
+  @Field(() => String, { nullable: true, description: 'ISO 8601 date or date-time; without offset it is read in the workspace zone. Inclusive.' }) startDate?: string;
+  @Field(() => String, { nullable: true, description: 'ISO 8601 date (that whole day) or date-time (inclusive); without offset read in the workspace zone.' }) endDate?: string;
 }

@@ -34,4 +34,5 @@ export class UpdateDoorInput {
 export class DoorActionInput {
   @Field({ description: '`unlock` (with `duration`), `hold_open` (normally open until `close`), `close`, or `cancel_alarm`.' }) action!: string;
   @Field(() => Int, { nullable: true, description: 'Seconds the lock stays released, 1–254: `unlock` only.' }) duration?: number | null;
+  @Field(() => Boolean, { nullable: true, description: 'Undo an active lockdown (unlock, hold_open) or evacuation (close) of the door: an `admin` key only; otherwise `lockdown_active`.' }) override?: boolean | null;
 }

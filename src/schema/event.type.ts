@@ -65,7 +65,7 @@ export abstract class EventEnvelope {
   @Field({ description: 'Pass as `after` when subscribing again to resume right after this event. Grows with every event of the workspace (not by 1).' }) cursor!: string;
   @Field({ description: 'The event id webhooks send too (`evt_<cursor>`).' }) eventId!: string;
   @Field({
-    description: '`attendance.created`, `door.opened`, `device.online`, `device.offline`, `door.action.updated`, `attendance.day.updated`, `door.alarm`, `door.alarm.cleared`, `access.denied`, `device.action.updated`, `absence_request.updated` or `punch_correction.updated`.',
+    description: '`attendance.created`, `door.opened`, `device.online`, `device.offline`, `door.action.updated`, `attendance.day.updated`, `door.alarm`, `door.alarm.cleared`, `access.denied`, `device.action.updated`, `absence_request.updated`, `punch_correction.updated`, `lockdown.updated` or `linkage.triggered`.',
   })
   type!: string;
   @Field() createdAt!: Date;
@@ -145,7 +145,7 @@ export class AccessDenialType {
   @Field(() => Int) companyId!: number;
   @Field() deviceSerial!: string;
   @Field(() => Int, { nullable: true }) door?: number | null;
-  @Field({ description: '`not_registered`, `outside_schedule`, `expired`, `wrong_verify_mode`, `anti_passback` or `other`.' }) reason!: string;
+  @Field({ description: 'One of the refusal reasons of docs/access-control-operations.md (`not_registered`, `outside_schedule`, `anti_passback`, `interlock`, `multi_person_wait`, `expired`...) or `other`.' }) reason!: string;
   @Field(() => Int, { description: 'The raw rtlog event code (27 not registered, 22 outside the time zone, 29 expired...).' }) eventCode!: number;
   @Field(() => Int, { nullable: true }) employeeId?: number | null;
   @Field(() => String, { nullable: true }) pin?: string | null;

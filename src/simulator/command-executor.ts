@@ -406,14 +406,14 @@ function recordsBetween(store: RecordStore, from: string, to: string): LogRecord
   return store.log.filter((r) => r.pin !== '0' && r.time >= from && r.time <= to);
 }
 
-/** `CONTROL DEVICE AABBCCDD[EE]`: 01 output, 02 cancel alarm, 03 reboot, 04 normally open, 06 lock. */
+/** `CONTROL DEVICE AABBCCDD[EE]`: 01 output, 02 cancel alarm, 03 reboot, 04 normally open, 06 lock down, 07 emergency open. */
 function controlDevice(ctx: ExecutionContext, operand: string, outcome: CommandOutcome): void {
   if (!/^([0-9A-Fa-f]{2}){4,5}$/.test(operand)) {
     outcome.rc = RC_BAD_PARAMS;
     return;
   }
   const bytes = (operand.match(/../g) ?? []).map((h) => parseInt(h, 16));
-  const [action, door, , duration] = bytes as [number, number, number, number];
+  const [action, door, flag, duration] = bytes as [number, number, number, number];
   if (action === 0x01) {
     if (duration === 0) closeDoor(ctx, door || 1, outcome);
     else openDoor(ctx, door || 1, outcome);
@@ -423,6 +423,15 @@ function controlDevice(ctx: ExecutionContext, operand: string, outcome: CommandO
     outcome.newLog.push(doorEvent(ctx, door || 1, 7));
   } else if (action === 0x03) {
     outcome.effect = 'reboot';
+  } else if ((action === 0x06 || action === 0x07) && ctx.family === 'acc') {
+    // 06 lock down (01) / lift it (00); 07 emergency open (01) / back to normal (00). Door 0 is no door.
+    if (door === 0 || flag > 1) {
+      outcome.rc = RC_BAD_PARAMS;
+      return;
+    }
+    const doors = action === 0x06 ? ctx.store.lockedDownDoors : ctx.store.emergencyOpenDoors;
+    if (flag === 1) doors.add(door);
+    else doors.delete(door);
   } else if (![0x02, 0x04, 0x05, 0x06, 0x07].includes(action)) {
     outcome.rc = RC_BAD_PARAMS;
   }

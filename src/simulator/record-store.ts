@@ -74,6 +74,10 @@ export class RecordStore {
   doorAlarmBits = 0;
   /** Door 1's sensor. */
   doorOpen = false;
+  /** Doors locked down by `CONTROL DEVICE 06<door>01` (every verification refused) until `06<door>00`. */
+  readonly lockedDownDoors = new Set<number>();
+  /** Doors held open by `CONTROL DEVICE 07<door>01` (emergency open) until `07<door>00`. */
+  readonly emergencyOpenDoors = new Set<number>();
   private nextUid = 1;
   private nextLogIndex = 1;
 

@@ -295,7 +295,7 @@ export class SimulatedTerminal extends EventEmitter {
   /** A person verifies at the terminal. With Realtime on, it is uploaded at once. */
   punch(input: PunchInput): LogRecord {
     const time = formatDeviceTime(input.at ?? new Date(Date.now() + this.clockSkewMs), this.tzOffset);
-    const decided = this.family === 'acc' && this.config.enforceAccess ? accessEvent(this.store, input.pin, 1, time) : 0;
+    const decided = this.family === 'acc' ? this.doorDecision(input.pin, 1, time) : 0;
     const record = this.store.appendLog({
       pin: input.pin,
       time,
@@ -310,6 +310,18 @@ export class SimulatedTerminal extends EventEmitter {
     this.stats.punchesQueued++;
     if (this.session?.realtime !== false) this.kick();
     return record;
+  }
+
+  /**
+   * Access control: a door locked down (`CONTROL DEVICE 06`) refuses everyone — logged with the
+   * generic refusal 23, as the vendor's table has no code of its own for it; a door held open for
+   * an evacuation (`07`) lets everyone through (1, verified during a normally-open period); else
+   * the tables decide when `enforceAccess` is on.
+   */
+  private doorDecision(pin: string, door: number, time: string): number {
+    if (this.store.lockedDownDoors.has(door)) return 23;
+    if (this.store.emergencyOpenDoors.has(door)) return 1;
+    return this.config.enforceAccess ? accessEvent(this.store, pin, door, time) : 0;
   }
 
   /** A user enrolled on the terminal's own keypad: reported as OPERLOG `USER` / tabledata `user`. */

@@ -30,9 +30,9 @@ const ARROWS: Record<string, string[]> = {
   jobs: [...FOUNDATION, 'services/common', CAPABILITIES],
   observability: [...FOUNDATION, 'jobs'],
   devices: [...FOUNDATION, 'devices/protocol', 'events', 'jobs', 'limits', 'observability', 'services/common', CAPABILITIES],
-  schema: [...FOUNDATION, 'events', 'limits', 'observability', 'services/common', CAPABILITIES],
+  schema: [...FOUNDATION, 'devices/protocol', 'events', 'limits', 'observability', 'services/common', CAPABILITIES],
   resolvers: [...KERNEL, 'config', 'events', 'schema', 'services/common', CAPABILITIES],
-  rest: [...KERNEL, 'config', 'events', 'limits', 'schema', 'services/common', CAPABILITIES],
+  rest: [...KERNEL, 'config', 'devices/protocol', 'events', 'limits', 'schema', 'services/common', CAPABILITIES],
   web: [...KERNEL, 'config'],
   simulator: ['kernel', 'devices/protocol'],
 };

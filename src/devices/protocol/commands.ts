@@ -321,6 +321,30 @@ export function cancelAlarmCommand(door: number): string {
   return `CONTROL DEVICE 02${hex2(Number(int(door, 'door', 0, 255)))}0000`;
 }
 
+/** `CONTROL DEVICE 01<output>02<seconds>`: pulse auxiliary output `output` (1–255) for 1–254 s (CC `02` = aux output). */
+export function pulseAuxOutputCommand(output: number, seconds: number): string {
+  return `CONTROL DEVICE 01${hex2(Number(int(output, 'output', 1, 255)))}02${hex2(Number(int(seconds, 'seconds', 1, 254)))}`;
+}
+
+/**
+ * `CONTROL DEVICE 06<door><01|00>00`: lock the door down (`01`: every verification refused, the
+ * relay kept locked) or lift the lock (`00`). Operation 06 of the ControlDevice table (SEC-DOC
+ * §12.4); the door in BB and the switch in CC follow the table's layout for operations 01, 02 and
+ * 04 (PROTOCOL.md, "Lockdown").
+ */
+export function lockDownDoorCommand(door: number, locked: boolean): string {
+  return `CONTROL DEVICE 06${hex2(Number(int(door, 'door', 1, 255)))}${locked ? '01' : '00'}00`;
+}
+
+/**
+ * `CONTROL DEVICE 07<door><01|00>00`: emergency open of the door (`01`: released and held open,
+ * whatever the schedules) or its end (`00`: back to normal operation). Operation 07 (SEC-DOC §12.4,
+ * "emergency double open/close"), same layout as 06.
+ */
+export function emergencyOpenDoorCommand(door: number, open: boolean): string {
+  return `CONTROL DEVICE 07${hex2(Number(int(door, 'door', 1, 255)))}${open ? '01' : '00'}00`;
+}
+
 // ---------- device operations ----------
 
 const LOCAL_DATE = /^\d{4}-\d{2}-\d{2}$/;

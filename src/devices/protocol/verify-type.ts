@@ -94,18 +94,58 @@ export function rtstateAlarmKinds(flags: DoorState['alarms']): DoorAlarmKind[] {
   return [...kinds].sort();
 }
 
-/** Why a controller refused someone, in API spelling. */
-export type DenialReason = 'not_registered' | 'outside_schedule' | 'expired' | 'wrong_verify_mode' | 'anti_passback' | 'other';
+/** Why a controller refused someone, in API spelling (docs/access-control-operations.md has the table). */
+export type DenialReason =
+  | 'interval_too_short'
+  | 'outside_schedule'
+  | 'anti_passback'
+  | 'interlock'
+  | 'multi_person_wait'
+  | 'not_registered'
+  | 'expired'
+  | 'wrong_password'
+  | 'card_lost'
+  | 'blacklisted'
+  | 'wrong_verify_mode'
+  | 'background_verification_failed'
+  | 'background_verification_timeout'
+  | 'other';
 
 /**
- * rtlog denial codes: 27 and 34 not registered; 21 door inactive time zone, 22 illegal time zone and
- * 23 (what terminals send for a person without a valid time-zone authorisation, "invalid time
- * period") outside the schedule; 29 expired; 41 wrong verify mode; 24 anti-passback; the rest other.
+ * Every refusal code of the vendor's rtlog table (the Security PUSH document, appendix 2) with its
+ * reason. 21 (door inactive time zone), 22 (illegal time zone) and 23 ("access denied", what
+ * terminals send for a person without a valid time-zone authorisation) are all `outside_schedule`;
+ * 27 (card) and 34 (fingerprint) are both `not_registered`. Any other code the terminal classes as
+ * a refusal (a newer firmware's) is `other`, with its raw code kept beside it.
  */
-const DENIAL_REASONS: Record<number, DenialReason> = {
-  21: 'outside_schedule', 22: 'outside_schedule', 23: 'outside_schedule', 24: 'anti_passback', 27: 'not_registered', 29: 'expired', 34: 'not_registered', 41: 'wrong_verify_mode',
-};
+export const RTLOG_DENIAL_REASONS: Readonly<Record<number, DenialReason>> = Object.freeze({
+  20: 'interval_too_short',
+  21: 'outside_schedule',
+  22: 'outside_schedule',
+  23: 'outside_schedule',
+  24: 'anti_passback',
+  25: 'interlock',
+  26: 'multi_person_wait',
+  27: 'not_registered',
+  29: 'expired',
+  30: 'wrong_password',
+  34: 'not_registered',
+  38: 'card_lost',
+  39: 'blacklisted',
+  41: 'wrong_verify_mode',
+  44: 'background_verification_failed',
+  45: 'background_verification_timeout',
+});
 
+/** The reason of an rtlog refusal code; `other` for a code outside the vendor's table. */
 export function rtlogDenialReason(event: number): DenialReason {
-  return DENIAL_REASONS[event] ?? 'other';
+  return RTLOG_DENIAL_REASONS[event] ?? 'other';
 }
+
+/** The rtlog codes that carry this reason (for filtering stored events by reason); empty for `other`. */
+export function rtlogCodesOfReason(reason: DenialReason): number[] {
+  return Object.entries(RTLOG_DENIAL_REASONS).filter(([, r]) => r === reason).map(([code]) => Number(code));
+}
+
+/** Every reason in API spelling, `other` last. */
+export const DENIAL_REASONS: readonly DenialReason[] = Object.freeze([...new Set(Object.values(RTLOG_DENIAL_REASONS)), 'other'] as DenialReason[]);

@@ -14,6 +14,7 @@ import { enqueueCommand } from '../commands/command-queue';
 import { FieldChecker } from '../common/validation';
 import { requireRoomForAction } from '../commands/pending-action-bound';
 import { COMMAND_DETAIL_SQL, shownDetail, waitingDetail } from '../fleet/action-status-detail';
+import { assertDoorCommandAllowed } from './lockdown.service';
 
 export interface UnlockDoorInput {
   deviceSerial?: string | null;
@@ -21,6 +22,8 @@ export interface UnlockDoorInput {
   duration?: number | null;
   /** Door number on the controller, default 1. Attendance terminals have one lock output: door 1 only. */
   door?: number | null;
+  /** Undo an active lockdown of the door (an `admin` key only). */
+  override?: boolean | null;
 }
 
 /** A door action with the device facts clients need alongside it. */
@@ -85,9 +88,11 @@ function doorCommand(device: Device, door: number, action: DoorActionKind, durat
 /**
  * Queues the action's terminal command and records the door action with its first
  * `door.action.updated` (`queued`), in one transaction. An offline terminal's action stays queued
- * until it expires. `duration` is the unlock's seconds (0 for the other actions).
+ * until it expires. `duration` is the unlock's seconds (0 for the other actions). A command that
+ * would undo an active lockdown of the door is refused (409 `lockdown_active`) unless `override`
+ * is asked by an `admin` key.
  */
-export async function queueDoorAction(ctx: RequestContext, device: Device, door: number, action: DoorActionKind, duration: number): Promise<DoorActionView> {
+export async function queueDoorAction(ctx: RequestContext, device: Device, door: number, action: DoorActionKind, duration: number, override = false): Promise<DoorActionView> {
   if (device.modeType === DeviceMode.att && door !== 1) {
     throw DomainError.field('door', 'out_of_range', 'Attendance terminals have a single lock output: door must be 1.');
   }
@@ -95,6 +100,7 @@ export async function queueDoorAction(ctx: RequestContext, device: Device, door:
   if (command === null) {
     throw DomainError.field('action', 'unsupported_by_device', `Attendance terminals take only unlock and cancel_alarm (the protocol has no ${action} for them).`);
   }
+  await assertDoorCommandAllowed(ctx, device.id, door, action, override);
   const now = ctx.now();
   const expiresAt = new Date(now.getTime() + ctx.config.doorActionExpirySeconds * 1000);
   const actionId = `da_${randomBytes(12).toString('hex')}`;
@@ -156,7 +162,7 @@ export async function queueDoorAction(ctx: RequestContext, device: Device, door:
 export async function unlockDoor(ctx: RequestContext, input: UnlockDoorInput): Promise<DoorActionView> {
   checkUnlock(input);
   const device = await findDevice(ctx, input.deviceSerial!);
-  return queueDoorAction(ctx, device, input.door ?? 1, 'unlock', input.duration!);
+  return queueDoorAction(ctx, device, input.door ?? 1, 'unlock', input.duration!, input.override ?? false);
 }
 
 export async function getDoorAction(ctx: RequestContext, actionId: string): Promise<DoorActionView> {

@@ -148,6 +148,8 @@ export interface DoorActionInput {
   action?: string | null;
   /** Seconds, for `unlock` (1–254). */
   duration?: number | null;
+  /** Undo an active lockdown of the door (an `admin` key only). */
+  override?: boolean | null;
 }
 
 /** `POST /public/v2/doors/{id}/actions`: unlock (with a duration), hold open, close or cancel the alarm. */
@@ -170,5 +172,5 @@ export async function performDoorAction(ctx: RequestContext, doorId: number, inp
     throw DomainError.field('doorId', 'door_absent', `Door ${door.number} is absent: its terminal reports fewer locks (LockCount) and would refuse the command.`);
   }
   const device = await ctx.em.findOneOrFail(Device, { id: door.deviceId });
-  return queueDoorAction(ctx, device, door.number, action, action === 'unlock' ? input.duration! : 0);
+  return queueDoorAction(ctx, device, door.number, action, action === 'unlock' ? input.duration! : 0, input.override ?? false);
 }

@@ -12,6 +12,7 @@ import { cutToCodePoints } from '../common/validation';
 import { countPunches, storeDevicePunches, type DevicePunch } from '../attendance/punch.service';
 import { doorOpenedData } from '../../events/event-payloads';
 import { applyRtlogDoorEvents } from '../access/door-state.service';
+import { runLinkageRules } from '../access/linkage.service';
 import { recordEvents } from '../../events/outbox';
 import type { TerminalDevice } from './terminal.service';
 
@@ -188,6 +189,7 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
           })),
       );
       await applyRtlogDoorEvents(tx, device, stored);
+      await runLinkageRules(tx, device, stored);
     }
 
     const punchesStored = await storeDevicePunches(

@@ -6,7 +6,7 @@ import {
   timezoneInterval,
   updateTimezoneCommand,
   acUnlockCommand, cancelAlarmCommand, deleteAccessBiodataCommand, deleteBiodataCommand, deleteFaceCommand, deleteFingerprintCommand, deleteTemplateV10Command, closeDoorCommand, commandBatchReply, deleteAccessUserCommands, deleteUserInfoCommand, formatCommandLine,
-  holdDoorOpenCommand, isValidCommandId, openDoorCommand, parseCommandResults, sanitizeValue, updateAccessBiodataCommand, updateAccessUserCommand,
+  emergencyOpenDoorCommand, holdDoorOpenCommand, isValidCommandId, lockDownDoorCommand, pulseAuxOutputCommand, openDoorCommand, parseCommandResults, sanitizeValue, updateAccessBiodataCommand, updateAccessUserCommand,
   accTimeZoneSlots, deleteAccTimeZoneCommand, updateAccTimeZoneCommand, userTimeZonesField,
   updateBiodataCommand, updateFaceCommand, updateBioPhotoCommand, deleteBioPhotoCommand, updateUserPicCommand, deleteUserPicCommand, updateFingerprintCommand, updateTemplateV10Command, updateUserAuthorizeCommand, updateUserInfoCommand,
 } from '../../../src/devices/protocol';
@@ -104,6 +104,25 @@ describe('commands', () => {
     expect(() => openDoorCommand(1, 1.5)).to.throw(RangeError);
     expect(commandBatchReply([{ id: '224', command: openDoorCommand(1, 5) }])).to.equal('C:224:CONTROL DEVICE 01010105');
     expect(parseCommandResults(loadFixture('39').body).results[0]).to.deep.include({ id: '224', cmd: 'CONTROL DEVICE' });
+  });
+
+  it('lockdown: operation 06 locks a door down and lifts it, 07 opens it for an emergency and ends it (door in BB, switch in CC)', () => {
+    expect(lockDownDoorCommand(1, true)).to.equal('CONTROL DEVICE 06010100');
+    expect(lockDownDoorCommand(1, false)).to.equal('CONTROL DEVICE 06010000');
+    expect(lockDownDoorCommand(4, true)).to.equal('CONTROL DEVICE 06040100');
+    expect(emergencyOpenDoorCommand(2, true)).to.equal('CONTROL DEVICE 07020100');
+    expect(emergencyOpenDoorCommand(2, false)).to.equal('CONTROL DEVICE 07020000');
+    // Door 0 would address every door of the controller: a lockdown names its doors one by one.
+    expect(() => lockDownDoorCommand(0, true)).to.throw(RangeError);
+    expect(() => emergencyOpenDoorCommand(256, true)).to.throw(RangeError);
+    expect(commandBatchReply([{ id: 'L1', command: lockDownDoorCommand(3, true) }])).to.equal('C:L1:CONTROL DEVICE 06030100');
+  });
+
+  it('aux output pulse: operation 01 with address type 02 (auxiliary output) and the seconds', () => {
+    expect(pulseAuxOutputCommand(1, 30)).to.equal('CONTROL DEVICE 0101021E');
+    expect(pulseAuxOutputCommand(2, 5)).to.equal('CONTROL DEVICE 01020205');
+    expect(() => pulseAuxOutputCommand(0, 5)).to.throw(RangeError);
+    expect(() => pulseAuxOutputCommand(1, 255)).to.throw(RangeError);
   });
 
   it('command ids: letters and digits, at most 16', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { classifyRtlogEvent, verifyTypeName } from '../../../src/devices/protocol';
+import { classifyRtlogEvent, DENIAL_REASONS, rtlogCodesOfReason, rtlogDenialReason, verifyTypeName } from '../../../src/devices/protocol';
 
 describe('verify types and rtlog events', () => {
   it('names single factors, combinations and alternatives; unknown codes are other', () => {
@@ -26,5 +26,40 @@ describe('verify types and rtlog events', () => {
     expect(classifyRtlogEvent(100)).to.equal('alarm');
     expect(classifyRtlogEvent(6001)).to.equal('alarm');
     expect(classifyRtlogEvent(4001)).to.equal('unknown');
+  });
+});
+
+describe('rtlog refusal reasons', () => {
+  it('gives every refusal code of the vendor table its own reason', () => {
+    expect(rtlogDenialReason(20)).to.equal('interval_too_short');
+    expect([21, 22, 23].map(rtlogDenialReason)).to.deep.equal(['outside_schedule', 'outside_schedule', 'outside_schedule']);
+    expect(rtlogDenialReason(24)).to.equal('anti_passback');
+    expect(rtlogDenialReason(25)).to.equal('interlock');
+    expect(rtlogDenialReason(26)).to.equal('multi_person_wait');
+    expect([27, 34].map(rtlogDenialReason)).to.deep.equal(['not_registered', 'not_registered']);
+    expect(rtlogDenialReason(29)).to.equal('expired');
+    expect(rtlogDenialReason(30)).to.equal('wrong_password');
+    expect(rtlogDenialReason(38)).to.equal('card_lost');
+    expect(rtlogDenialReason(39)).to.equal('blacklisted');
+    expect(rtlogDenialReason(41)).to.equal('wrong_verify_mode');
+    expect(rtlogDenialReason(44)).to.equal('background_verification_failed');
+    expect(rtlogDenialReason(45)).to.equal('background_verification_timeout');
+    expect(rtlogDenialReason(5001)).to.equal('other');
+  });
+
+  it('names a reason for exactly the codes classed as refusals', () => {
+    for (let code = 0; code < 7000; code++) {
+      const denied = classifyRtlogEvent(code) === 'access-denied';
+      expect(rtlogDenialReason(code) !== 'other', `code ${code}`).to.equal(denied);
+    }
+  });
+
+  it('finds the codes of a reason for filtering, and lists each reason once with other last', () => {
+    expect(rtlogCodesOfReason('outside_schedule')).to.deep.equal([21, 22, 23]);
+    expect(rtlogCodesOfReason('not_registered')).to.deep.equal([27, 34]);
+    expect(rtlogCodesOfReason('other')).to.deep.equal([]);
+    expect(new Set(DENIAL_REASONS).size).to.equal(DENIAL_REASONS.length);
+    expect(DENIAL_REASONS.at(-1)).to.equal('other');
+    for (const reason of DENIAL_REASONS.slice(0, -1)) expect(rtlogCodesOfReason(reason)).to.not.be.empty;
   });
 });
