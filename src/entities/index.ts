@@ -21,6 +21,7 @@ import { Employee } from './employee.entity';
 import { EmployeeTemplate } from './employee-template.entity';
 import { EmployeePhoto } from './employee-photo.entity';
 import { FaceEnrollment } from './face-enrollment.entity';
+import { DeviceDoorRules } from './device-door-rules.entity';
 import { Door } from './door.entity';
 import { Event } from './event.entity';
 import { Holiday } from './holiday.entity';
@@ -66,6 +67,7 @@ export {
   EmployeeTemplate,
   Event,
   FaceEnrollment,
+  DeviceDoorRules,
   Holiday,
   IdempotencyRecord,
   JobCursor,
@@ -124,4 +126,5 @@ export const entities = [
   DeviceReportedUser,
   EmployeePhoto,
   FaceEnrollment,
+  DeviceDoorRules,
 ];

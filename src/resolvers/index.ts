@@ -6,6 +6,7 @@ import { CompanyResolver } from './company.resolver';
 import { DeviceResolver } from './device.resolver';
 import { DoorActionResolver } from './door-action.resolver';
 import { DoorResolver } from './door.resolver';
+import { DoorRulesResolver } from './door-rules.resolver';
 import { AccessResolver } from './access.resolver';
 import { DeviceActionResolver } from './device-action.resolver';
 import { DoorEventResolver } from './door-event.resolver';
@@ -40,6 +41,7 @@ export const resolvers = [
   AssignmentResolver,
   DoorActionResolver,
   DoorResolver,
+  DoorRulesResolver,
   AccessResolver,
   DeviceActionResolver,
   DoorEventResolver,

@@ -4,6 +4,7 @@ import { companyRoutes } from './company.routes';
 import { deviceRoutes } from './device.routes';
 import { doorActionRoutes } from './door-action.routes';
 import { doorRoutes } from './door.routes';
+import { doorRulesRoutes } from './door-rules.routes';
 import { accessRoutes } from './access.routes';
 import { deviceActionRoutes } from './device-action.routes';
 import { employeeRoutes } from './employee.routes';
@@ -31,6 +32,7 @@ export const routeTable: RestRoute[] = [
   ...deviceRoutes,
   ...doorActionRoutes,
   ...doorRoutes,
+  ...doorRulesRoutes,
   ...accessRoutes,
   ...deviceActionRoutes,
   ...verificationStateRoutes,

@@ -7,6 +7,7 @@ import { CLOCK_SYNC_COMMAND_KIND, mirrorDeviceActions, renderClockSync } from '.
 import { FACE_PHOTO_COMMAND_KIND, mirrorDeviceUsers, SYNC_COMMAND_KIND } from '../device-sync.service';
 import { mirrorDoorActions } from '../door-action.service';
 import { mirrorFaceEnrollments } from '../face-enrollment.service';
+import { CONTROLLER_RULES_COMMAND_KIND, mirrorControllerRules } from '../access/controller-rules.service';
 import { registerCommandHandler, registerCommandRenderer } from './command-queue';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
@@ -17,5 +18,6 @@ export function registerCommandEngines(): void {
   registerCommandHandler('device_users', { kinds: [SYNC_COMMAND_KIND, FACE_PHOTO_COMMAND_KIND], onChange: mirrorDeviceUsers });
   registerCommandHandler('face_enrollments', { kinds: [SYNC_COMMAND_KIND, FACE_PHOTO_COMMAND_KIND], onChange: mirrorFaceEnrollments });
   registerCommandHandler('access_tables', { kinds: [ACCESS_SCHEDULE_COMMAND_KIND], onChange: (ctx, ids) => noteRefusedAccessTables(ctx.em as EntityManager, ids) });
+  registerCommandHandler('controller_rules', { kinds: [CONTROLLER_RULES_COMMAND_KIND], onChange: mirrorControllerRules });
   registerCommandRenderer(CLOCK_SYNC_COMMAND_KIND, renderClockSync);
 }
