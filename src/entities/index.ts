@@ -22,6 +22,7 @@ import { EmployeeTemplate } from './employee-template.entity';
 import { EmployeePhoto } from './employee-photo.entity';
 import { FaceEnrollment } from './face-enrollment.entity';
 import { DeviceDoorRules } from './device-door-rules.entity';
+import { VisitorPass } from './visitor-pass.entity';
 import { Door } from './door.entity';
 import { Event } from './event.entity';
 import { Holiday } from './holiday.entity';
@@ -68,6 +69,7 @@ export {
   Event,
   FaceEnrollment,
   DeviceDoorRules,
+  VisitorPass,
   Holiday,
   IdempotencyRecord,
   JobCursor,
@@ -127,4 +129,5 @@ export const entities = [
   EmployeePhoto,
   FaceEnrollment,
   DeviceDoorRules,
+  VisitorPass,
 ];

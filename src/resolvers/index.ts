@@ -7,6 +7,7 @@ import { DeviceResolver } from './device.resolver';
 import { DoorActionResolver } from './door-action.resolver';
 import { DoorResolver } from './door.resolver';
 import { DoorRulesResolver } from './door-rules.resolver';
+import { VisitorPassResolver } from './visitor-pass.resolver';
 import { AccessResolver } from './access.resolver';
 import { DeviceActionResolver } from './device-action.resolver';
 import { DoorEventResolver } from './door-event.resolver';
@@ -42,6 +43,7 @@ export const resolvers = [
   DoorActionResolver,
   DoorResolver,
   DoorRulesResolver,
+  VisitorPassResolver,
   AccessResolver,
   DeviceActionResolver,
   DoorEventResolver,

@@ -5,6 +5,7 @@ import { deviceRoutes } from './device.routes';
 import { doorActionRoutes } from './door-action.routes';
 import { doorRoutes } from './door.routes';
 import { doorRulesRoutes } from './door-rules.routes';
+import { visitorPassRoutes } from './visitor-pass.routes';
 import { accessRoutes } from './access.routes';
 import { deviceActionRoutes } from './device-action.routes';
 import { employeeRoutes } from './employee.routes';
@@ -33,6 +34,7 @@ export const routeTable: RestRoute[] = [
   ...doorActionRoutes,
   ...doorRoutes,
   ...doorRulesRoutes,
+  ...visitorPassRoutes,
   ...accessRoutes,
   ...deviceActionRoutes,
   ...verificationStateRoutes,

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { antiPassbackCode, doorRuleCombinations, doorRulesOptionsCommand, formatCommandLine, interlockCode } from '../../../src/devices/protocol';
+import { antiPassbackCode, DEFAULT_TERMINAL_DIALECT, doorRuleCombinations, doorRulesOptionsCommand, formatCommandLine, interlockCode, updateAccessUserCommand } from '../../../src/devices/protocol';
 
 // The controller parameters `AntiPassback` and `InterLock` (ZKAccess C3 / inBio parameter list) and
 // the Security PUSH `SET OPTIONS k=v,k=v` grammar (section 12.5.1) they travel in.
@@ -53,5 +53,19 @@ describe('controller door rules (AntiPassback, InterLock, SET OPTIONS)', () => {
     expect(formatCommandLine('a1', command)).to.equal('C:a1:SET OPTIONS AntiPassback=4,InterLock=1');
     expect(() => doorRulesOptionsCommand({ antiPassback: 256, interlock: 0 })).to.throw(RangeError);
     expect(() => doorRulesOptionsCommand({ antiPassback: 0, interlock: -1 })).to.throw(RangeError);
+  });
+});
+
+// A visitor pass's user row: its window to the second in the terminal's DateFmtFunOn format.
+describe('user row with a validity window to the second (visitor passes)', () => {
+  const window = { start: { year: 2026, month: 11, day: 27, hour: 8, minute: 0, second: 0 }, end: { year: 2026, month: 11, day: 27, hour: 17, minute: 59, second: 59 } };
+  it('DateFmtFunOn=1: both instants ZK-encoded exactly (SEC-DOC appendix 5)', () => {
+    const day = ((26 * 12 + 10) * 31 + 26) * 86400;
+    expect(updateAccessUserCommand({ pin: '90000001', cardNo: '123', name: 'Grace', window }, { dateFormat: 'zk-seconds', devIdInAuthorize: false }))
+      .to.equal(`DATA UPDATE user CardNo=123\tPin=90000001\tPassword=\tGroup=0\tStartTime=${day + 8 * 3600}\tEndTime=${day + 17 * 3600 + 59 * 60 + 59}\tName=Grace\tPrivilege=0`);
+  });
+  it('YYYYMMDD terminals: the first and the last day of the window', () => {
+    expect(updateAccessUserCommand({ pin: '90000001', name: 'Grace', window }, DEFAULT_TERMINAL_DIALECT))
+      .to.equal('DATA UPDATE user CardNo=\tPin=90000001\tPassword=\tGroup=0\tStartTime=20261127\tEndTime=20261127\tName=Grace\tPrivilege=0');
   });
 });
