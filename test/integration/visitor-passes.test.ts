@@ -136,4 +136,27 @@ describe('visitor passes', () => {
     // Its pin is free again.
     expect((await call('POST', '/public/v2/visitor_passes', { ...body, pin: '7777' })).status).to.equal(201);
   });
+
+  it('a users.reconcile fix keeps a live visitor on the controller (it is not an unexpected user)', async () => {
+    const acme = await company('VIS4');
+    const device = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc', company_id: acme.id });
+    const [door] = (await call('GET', `/public/v2/devices/${device.id}/doors`)).body;
+    const host = await createEmployee(t.url, ws.key, acme.id, { pin: '4201' });
+    const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'acc', pollIntervalMs: 50 });
+    terminal.start();
+    try {
+      const pass = (await call('POST', '/public/v2/visitor_passes', {
+        company_id: acme.id, name: 'Stay', host_employee_id: host.id, valid_from: new Date().toISOString(), valid_until: new Date(Date.now() + 3600_000).toISOString(), door_ids: [door.id],
+      })).body;
+      await eventually(async () => terminal.store.users.has(pass.pin));
+      terminal.store.upsertUser('98', { name: 'Stranger' });
+      const fix = await call('POST', `/public/v2/devices/${device.id}/actions`, { type: 'users.reconcile', options: { fix: true } });
+      const result = await eventually(async () => (await call('GET', `/public/v2/devices/${device.id}/actions/${fix.body.action_id}`)).body.result?.complete && (await call('GET', `/public/v2/devices/${device.id}/actions/${fix.body.action_id}`)).body.result);
+      expect(result.unexpected_on_device).to.deep.equal(['98']);
+      await eventually(async () => !terminal.store.users.has('98'));
+      expect(terminal.store.users.has(pass.pin)).to.equal(true);
+    } finally {
+      await terminal.stop();
+    }
+  });
 });
