@@ -23,6 +23,7 @@ import { HistoryHousekeeping } from './jobs/history-housekeeping';
 import { startSubscriptionServer } from './schema/subscription-server';
 import { WebhookWorker } from './events/webhook-worker';
 import { PeriodicJobs } from './jobs/periodic-jobs';
+import { removeEndedVisitorPasses, VISITOR_PASS_SWEEP_MS } from './services/access/visitor-pass.service';
 import { AttendanceWorker } from './services/attendance/attendance-worker';
 import { rateLimit } from './limits/rate-limit';
 import { TokenBuckets } from './limits/token-bucket';
@@ -193,6 +194,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     terminals.registerJobs(jobs);
     webhooks.registerJobs(jobs);
     housekeeping.registerJobs(jobs);
+    // Ended visitor passes leave their controllers (the controllers already refuse them by EndTime).
+    jobs.add('visitor_passes', VISITOR_PASS_SWEEP_MS, () => removeEndedVisitorPasses(database.orm.em.fork(), now()));
     if (config.attendanceWorker) attendance.registerJobs(jobs);
     jobs.start();
 

@@ -23,6 +23,8 @@ import { Employee } from './employee.entity';
 import { EmployeeTemplate } from './employee-template.entity';
 import { EmployeePhoto } from './employee-photo.entity';
 import { FaceEnrollment } from './face-enrollment.entity';
+import { DeviceDoorRules } from './device-door-rules.entity';
+import { VisitorPass } from './visitor-pass.entity';
 import { Door } from './door.entity';
 import { Event } from './event.entity';
 import { Holiday } from './holiday.entity';
@@ -75,6 +77,8 @@ export {
   EmployeeTemplate,
   Event,
   FaceEnrollment,
+  DeviceDoorRules,
+  VisitorPass,
   Holiday,
   IdempotencyRecord,
   JobCursor,
@@ -147,4 +151,6 @@ export const entities = [
   Lockdown,
   LockdownDoor,
   LinkageRule,
+  DeviceDoorRules,
+  VisitorPass,
 ];

@@ -7,6 +7,8 @@ import { CompanyResolver } from './company.resolver';
 import { DeviceResolver } from './device.resolver';
 import { DoorActionResolver } from './door-action.resolver';
 import { DoorResolver } from './door.resolver';
+import { DoorRulesResolver } from './door-rules.resolver';
+import { VisitorPassResolver } from './visitor-pass.resolver';
 import { AccessResolver } from './access.resolver';
 import { DeviceActionResolver } from './device-action.resolver';
 import { DoorEventResolver } from './door-event.resolver';
@@ -46,6 +48,8 @@ export const resolvers = [
   AssignmentResolver,
   DoorActionResolver,
   DoorResolver,
+  DoorRulesResolver,
+  VisitorPassResolver,
   AccessResolver,
   DeviceActionResolver,
   DoorEventResolver,

@@ -8,6 +8,8 @@ import { doorRoutes } from './door.routes';
 import { doorEventRoutes } from './door-event.routes';
 import { lockdownRoutes } from './lockdown.routes';
 import { linkageRuleRoutes } from './linkage-rule.routes';
+import { doorRulesRoutes } from './door-rules.routes';
+import { visitorPassRoutes } from './visitor-pass.routes';
 import { accessRoutes } from './access.routes';
 import { deviceActionRoutes } from './device-action.routes';
 import { employeeRoutes } from './employee.routes';
@@ -41,6 +43,8 @@ export const routeTable: RestRoute[] = [
   ...doorEventRoutes,
   ...lockdownRoutes,
   ...linkageRuleRoutes,
+  ...doorRulesRoutes,
+  ...visitorPassRoutes,
   ...accessRoutes,
   ...deviceActionRoutes,
   ...verificationStateRoutes,

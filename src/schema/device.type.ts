@@ -42,6 +42,8 @@ export class DeviceCapabilitiesType {
   @Field({ description: 'Faces enrolled from a photo (BioPhotoFun, VisilightFun, or MultiBioPhotoSupport for visible-light faces).' }) facePhoto!: boolean;
   @Field({ description: 'A display photo per user (PhotoFunOn or UserPicURLFunOn).' }) userPhoto!: boolean;
   @Field({ description: 'Attendance records re-sent for a date range (attendance terminals: DATA QUERY ATTLOG), for attendance.count and attendance.backfill.' }) attendanceBackfill!: boolean;
+  @Field({ description: "Anti-passback enforced by the terminal itself (access controllers of 1, 2 or 4 doors: the AntiPassback parameter); set with updateDeviceDoorRules." }) antiPassback!: boolean;
+  @Field({ description: 'Interlock enforced by the terminal itself (access controllers of 2 or 4 doors: the InterLock parameter); set with updateDeviceDoorRules.' }) interlock!: boolean;
   @Field(() => DeviceCapacityType) capacity!: DeviceCapacityType;
 }
 

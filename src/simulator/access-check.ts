@@ -1,7 +1,8 @@
 // What an access-control terminal decides when a person verifies at door 1, from the tables it was
-// sent: the user (and its StartTime/EndTime validity, YYYYMMDD), its `userauthorize` rows and their
+// sent: the user (and its StartTime/EndTime validity, YYYYMMDD or ZK-encoded seconds), its `userauthorize` rows and their
 // `timezone` rows. The rtlog event code it logs: 0 opened, 27 not registered, 29 outside the
 // validity window, 23 no authorisation for this door at this time ("invalid time period").
+import { encodeZkTime, parseLocalTime } from '../devices/protocol';
 import type { RecordStore } from './record-store';
 
 /** Timezone field prefixes by JavaScript weekday (0 Sunday). */
@@ -45,7 +46,12 @@ export function accessEvent(store: RecordStore, pin: string, door: number, local
   const { day } = parts(localTime);
   const from = Number(user.startTime || 0);
   const until = Number(user.endTime || 0);
-  if ((from > 0 && day < from) || (until > 0 && day > until)) return 29;
+  // StartTime/EndTime are YYYYMMDD days, or ZK-encoded seconds on DateFmtFunOn=1 firmware (any value past 99991231).
+  const parsed = parseLocalTime(localTime);
+  const seconds = parsed.ok ? encodeZkTime(parsed.value) : 0;
+  const before = (bound: number) => (bound > 99_991_231 ? seconds < bound : day < bound);
+  const after = (bound: number) => (bound > 99_991_231 ? seconds > bound : day > bound);
+  if ((from > 0 && before(from)) || (until > 0 && after(until))) return 29;
   for (const a of store.authorizations.values()) {
     if (a.pin !== pin || !(Number(a.doorId) & (1 << (door - 1)))) continue;
     if (timezoneOpen(store, a.timezoneId, localTime)) return 0;

@@ -132,7 +132,14 @@ export function executeCommand(ctx: ExecutionContext, cmd: ParsedCommand): Comma
     }
     case 'SET OPTIONS':
     case 'SET OPTION': {
-      // Only the clock is modelled: `DateTime=<ZK-encoded local seconds>`; other options are accepted.
+      // The clock (`DateTime=<ZK-encoded local seconds>`) is set; access controllers keep every other
+      // parameter (`AntiPassback`, `InterLock`…) for the door rules they enforce (door-rules.ts).
+      if (ctx.family === 'acc') {
+        for (const pair of cmd.operand.split(',')) {
+          const eq = pair.indexOf('=');
+          if (eq > 0 && pair.slice(0, eq).trim() !== 'DateTime') ctx.store.parameters.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+        }
+      }
       const match = /(?:^|,)\s*DateTime=(\d+)/.exec(cmd.operand);
       if (match) {
         const t = decodeZkTime(Number(match[1]));

@@ -1,5 +1,5 @@
 // The terminal's own memory: user table, templates, door authorisations and the attendance /
-// event log. Record indexes are assigned once and never reused, like the `index=` a security
+// event log, the parameters it was set and the state of its door rules. Record indexes are assigned once and never reused, like the `index=` a security
 // device puts in rtlog (servers dedupe on (SN, index)).
 
 export interface UserRecord {
@@ -53,6 +53,8 @@ export interface LogRecord {
   cardNo: string;
 }
 
+import { ControllerRuleState } from './door-rules';
+
 const templateKey = (pin: string, type: number, no: number): string => `${pin}\u0000${type}\u0000${no}`;
 
 export class RecordStore {
@@ -69,6 +71,10 @@ export class RecordStore {
   /** Comparison photos (BIOPHOTO) and display photos (USERPIC) by pin: the base64 content. */
   readonly bioPhotos = new Map<string, string>();
   readonly userPhotos = new Map<string, string>();
+  /** Parameters written with `SET OPTIONS` (access control), by name as sent: `AntiPassback`, `InterLock`… */
+  readonly parameters = new Map<string, string>();
+  /** The door rules' run-time state (last passages, open doors). */
+  readonly rules = new ControllerRuleState();
   doorOpens = 0;
   /** Door 1's rtstate alarm byte (bit 0 opened accidentally, bit 4 open too long; SEC-DOC §10.3). */
   doorAlarmBits = 0;

@@ -122,8 +122,10 @@ export interface TerminalStats {
 export interface PunchInput {
   pin: string;
   at?: Date;
-  /** Attendance state on att; inoutstatus on acc. Default 0. */
+  /** Attendance state on att; inoutstatus on acc (0 the door's in reader, 1 its out reader). Default 0. */
   status?: number;
+  /** Access control: the door verified at (rtlog `eventaddr`). Default 1. */
+  door?: number;
   /** Verify mode. Default 1 (fingerprint). */
   verify?: number;
   workcode?: string;
@@ -292,10 +294,14 @@ export class SimulatedTerminal extends EventEmitter {
     this.drain();
   }
 
-  /** A person verifies at the terminal. With Realtime on, it is uploaded at once. */
+  /**
+   * A person verifies at the terminal (access control: at `door`, by its in or out reader as
+   * `status` says). With Realtime on, it is uploaded at once.
+   */
   punch(input: PunchInput): LogRecord {
     const time = formatDeviceTime(input.at ?? new Date(Date.now() + this.clockSkewMs), this.tzOffset);
-    const decided = this.family === 'acc' ? this.doorDecision(input.pin, 1, time) : 0;
+    const door = input.door ?? 1;
+    const decided = this.family === 'acc' ? this.doorDecision(input.pin, door, input.status ?? 0, time) : 0;
     const record = this.store.appendLog({
       pin: input.pin,
       time,
@@ -303,7 +309,7 @@ export class SimulatedTerminal extends EventEmitter {
       verify: input.verify ?? 1,
       workcode: input.workcode ?? '0',
       event: input.event ?? decided,
-      door: 1,
+      door,
       cardNo: input.cardNo ?? '0',
     });
     this.queueLog(record);
@@ -318,10 +324,22 @@ export class SimulatedTerminal extends EventEmitter {
    * an evacuation (`07`) lets everyone through (1, verified during a normally-open period); else
    * the tables decide when `enforceAccess` is on.
    */
-  private doorDecision(pin: string, door: number, time: string): number {
+  private doorDecision(pin: string, door: number, direction: number, time: string): number {
     if (this.store.lockedDownDoors.has(door)) return 23;
     if (this.store.emergencyOpenDoors.has(door)) return 1;
-    return this.config.enforceAccess ? accessEvent(this.store, pin, door, time) : 0;
+    return this.config.enforceAccess ? this.decide(pin, door, direction, time) : 0;
+  }
+
+  /**
+   * What the controller decides: the person's rights (user, validity, authorisations; access-check.ts),
+   * then its door rules (door-rules.ts). A granted verification is a passage, and opens the door.
+   */
+  private decide(pin: string, door: number, direction: number, time: string): number {
+    const rights = accessEvent(this.store, pin, door, time);
+    if (rights !== 0) return rights;
+    const ruled = this.store.rules.decide(this.store.parameters, this.profile.lockCount, pin, door, direction);
+    if (ruled === 0) this.store.rules.pass(this.store.parameters, this.profile.lockCount, pin, door, direction);
+    return ruled;
   }
 
   /** A user enrolled on the terminal's own keypad: reported as OPERLOG `USER` / tabledata `user`. */
@@ -359,12 +377,15 @@ export class SimulatedTerminal extends EventEmitter {
     return record;
   }
 
-  /** Door 1 closes (rtlog 201), which ends a held-open alarm. */
-  closeDoor(): LogRecord {
+  /** A door closes (rtlog 201; door 1 by default), which ends door 1's held-open alarm. */
+  closeDoor(door = 1): LogRecord {
     if (this.family !== 'acc') throw new Error('door states are simulated on access-control terminals');
-    this.store.doorOpen = false;
-    this.store.doorAlarmBits &= ~0x10;
-    const record = this.store.appendLog({ pin: '0', time: this.deviceNow(), status: 2, verify: 200, workcode: '0', event: 201, door: 1, cardNo: '0' });
+    this.store.rules.close(door);
+    if (door === 1) {
+      this.store.doorOpen = false;
+      this.store.doorAlarmBits &= ~0x10;
+    }
+    const record = this.store.appendLog({ pin: '0', time: this.deviceNow(), status: 2, verify: 200, workcode: '0', event: 201, door, cardNo: '0' });
     this.queueLog(record);
     this.queueDoorState(false);
     this.kick();

@@ -4,7 +4,7 @@
 // address a different person, so those throw RangeError.
 import { base64PayloadError } from './base64-payload';
 import { DEFAULT_TERMINAL_DIALECT, type TerminalDialect } from './dialect';
-import { encodeZkTime } from './time';
+import { encodeZkTime, type LocalDateTime } from './time';
 import { isMultiRecordCommand } from './record-batches';
 
 /** Remove characters that could end a field or a command line: C0 controls (TAB, CR, LF, NUL…), DEL, NEL, U+2028/2029. */
@@ -175,16 +175,27 @@ export interface AccessUser {
   /** The validity window's first and last day, `YYYYMMDD` as a number (20261231); 0 = unlimited. Written as the dialect says. */
   startTime?: number;
   endTime?: number;
+  /**
+   * A validity window to the second (a visitor pass), device-local; wins over startTime/endTime.
+   * `DateFmtFunOn=1` terminals get both instants exactly; `YYYYMMDD` terminals can only hold days,
+   * so they get the first and the last day of the window (the terminal admits to that day's end).
+   */
+  window?: { start: LocalDateTime; end: LocalDateTime };
   name?: string;
   privilege?: number;
+}
+
+/** The `StartTime`/`EndTime` of a window to the second, in the terminal's format. */
+function windowField(t: LocalDateTime, dialect: TerminalDialect): number {
+  return dialect.dateFormat === 'zk-seconds' ? encodeZkTime(t) : t.year * 10000 + t.month * 100 + t.day;
 }
 
 /** `DATA UPDATE user CardNo=\tPin=\tPassword=\tGroup=\tStartTime=\tEndTime=\tName=\tPrivilege=` (validity in the terminal's `dialect`). */
 export function updateAccessUserCommand(u: AccessUser, dialect: TerminalDialect = DEFAULT_TERMINAL_DIALECT): string {
   return `DATA UPDATE user ${fields([
     ['CardNo', u.cardNo ?? ''], ['Pin', pin(u.pin)], ['Password', u.password ?? ''],
-    ['Group', int(u.group ?? 0, 'group', 0, 99)], ['StartTime', userValidityField(u.startTime ?? 0, 'start', dialect)],
-    ['EndTime', userValidityField(u.endTime ?? 0, 'end', dialect)], ['Name', u.name ?? ''],
+    ['Group', int(u.group ?? 0, 'group', 0, 99)], ['StartTime', u.window ? windowField(u.window.start, dialect) : userValidityField(u.startTime ?? 0, 'start', dialect)],
+    ['EndTime', u.window ? windowField(u.window.end, dialect) : userValidityField(u.endTime ?? 0, 'end', dialect)], ['Name', u.name ?? ''],
     ['Privilege', int(u.privilege ?? 0, 'privilege', 0, 14)],
   ])}`;
 }

@@ -11,6 +11,7 @@ export * from './access-uploads';
 export * from './replies';
 export * from './commands';
 export * from './dialect';
+export * from './door-rules';
 export * from './record-batches';
 export * from './verify-type';
 export * from './token';

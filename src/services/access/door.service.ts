@@ -10,6 +10,7 @@ import { DOOR_ACTION_KINDS, queueDoorAction, type DoorActionKind, type DoorActio
 import { option, terminalOf } from '../sync/sync-commands';
 import { recomputeDeviceUsers } from '../sync/device-user.service';
 import { FieldChecker } from '../common/validation';
+import { doorRuleSupport } from './door-rule-support';
 
 /** How many doors the terminal has: an access-control terminal's reported `LockCount` (1–8), else one lock output. */
 export function doorCountOf(device: { modeType: string; reportedOptions?: Record<string, string> | null }): number {
@@ -25,6 +26,9 @@ export interface DeviceCapabilities {
   facePhoto: boolean;
   userPhoto: boolean;
   attendanceBackfill: boolean;
+  /** Door rules the terminal enforces itself (services/access/door-rule-support.ts). */
+  antiPassback: boolean;
+  interlock: boolean;
   capacity: { users: number | null; fingerprints: number | null; faces: number | null; records: number | null; userPhotos: number | null };
 }
 
@@ -46,14 +50,16 @@ export function deviceCapabilities(device: {
     const value = option(options, name);
     return value !== undefined && /^\d{1,9}$/.test(value) ? Number(value) : null;
   };
+  const doors = doorCountOf(device);
   return {
-    doors: doorCountOf(device),
+    doors,
     accessLevels: terminal.access || terminal.accessTables,
     fingerprint: on('FingerFunOn') || option(options, 'FPVersion') !== undefined || option(options, 'ZKFPVersion') !== undefined || Boolean(device.fpAlgorithm),
     face: on('FaceFunOn'),
     facePhoto: terminal.facePhoto,
     userPhoto: terminal.userPhoto,
     attendanceBackfill: device.modeType !== DeviceMode.acc,
+    ...doorRuleSupport(device.modeType, doors),
     capacity: {
       users: count('MaxUserCount'),
       fingerprints: count('MaxFingerCount') ?? count('MaxUserFingerCount'),

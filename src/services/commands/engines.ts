@@ -7,9 +7,10 @@ import { CLOCK_SYNC_COMMAND_KIND, mirrorDeviceActions, renderClockSync } from '.
 import { FACE_PHOTO_COMMAND_KIND, mirrorDeviceUsers, SYNC_COMMAND_KIND } from '../sync/device-sync.service';
 import { mirrorDoorActions } from '../access/door-action.service';
 import { mirrorFaceEnrollments } from '../directory/face-enrollment.service';
-import { LOCKDOWN_COMMAND_KINDS, mirrorLockdownDoors } from '../access/lockdown.service';
+import { CONTROLLER_RULES_COMMAND_KIND, mirrorControllerRules } from '../access/controller-rules.service';
 import { registerCommandHandler, registerCommandRenderer } from './command-queue';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { LOCKDOWN_COMMAND_KINDS, mirrorLockdownDoors } from '../access/lockdown.service';
 
 /** Registers every engine with the command queue (idempotent: a second call replaces the same entries). */
 export function registerCommandEngines(): void {
@@ -19,5 +20,6 @@ export function registerCommandEngines(): void {
   registerCommandHandler('face_enrollments', { kinds: [SYNC_COMMAND_KIND, FACE_PHOTO_COMMAND_KIND], onChange: mirrorFaceEnrollments });
   registerCommandHandler('access_tables', { kinds: [ACCESS_SCHEDULE_COMMAND_KIND], onChange: (ctx, ids) => noteRefusedAccessTables(ctx.em as EntityManager, ids) });
   registerCommandHandler('lockdowns', { kinds: LOCKDOWN_COMMAND_KINDS, onChange: mirrorLockdownDoors });
+  registerCommandHandler('controller_rules', { kinds: [CONTROLLER_RULES_COMMAND_KIND], onChange: mirrorControllerRules });
   registerCommandRenderer(CLOCK_SYNC_COMMAND_KIND, renderClockSync);
 }

@@ -10,6 +10,7 @@ import { lockWorkspace } from './workspace.service';
 import { executePrepared } from '../common/prepared-statement';
 import { employeeAreaIds } from './area.service';
 import { markDaysStale } from '../attendance/day-store';
+import { visitorPinInUse } from '../access/visitor-pass.service';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 export interface EmployeeInput {
@@ -209,6 +210,8 @@ async function ensureUnique(ctx: RequestContext, employee: { id?: number; compan
   if (employee.pin != null) {
     const other = await ctx.em.findOne(Employee, { companyId: employee.companyId, pin: employee.pin });
     if (other && other.id !== employee.id) problems.add('pin', 'already_taken', uniqueFields.employee_company_pin_unique.message);
+    // A live visitor pass holds its pin on the controllers: an employee under it would share its user row.
+    else if (await visitorPinInUse(ctx.em as EntityManager, employee.companyId, employee.pin)) problems.add('pin', 'already_taken', 'A visitor pass of this company holds this pin until it is removed from the controllers.');
   }
   problems.done();
 }

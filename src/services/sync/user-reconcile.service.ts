@@ -103,7 +103,10 @@ export async function finishReconciles(ctx: RequestContext, deviceId: number): P
     const onDevice = new Map(reported.map((r) => [r.pin, r]));
     const wanted = new Map(desired.map((d) => [d.pin, d]));
     const missing = desired.filter((d) => !onDevice.has(d.pin));
-    const unexpected = reported.filter((r) => !wanted.has(r.pin));
+    // Visitors' pins (passes not yet removed from the controllers) are expected too: a fix must not delete a live pass.
+    const visitors = await em.execute<{ pin: string }[]>('select pin from visitor_pass where company_id = ? and removed_at is null', [action.company_id]);
+    const visitorPins = new Set(visitors.map((v) => v.pin));
+    const unexpected = reported.filter((r) => !wanted.has(r.pin) && !visitorPins.has(r.pin));
     const differing = desired.filter((d) => {
       const r = onDevice.get(d.pin);
       return r !== undefined && ((r.name !== null && r.name !== d.name) || (r.privilege !== null && r.privilege !== d.privilege));

@@ -18,4 +18,15 @@ describe('simulated controller: access decisions', () => {
     expect(accessEvent(store, '7', 1, '2026-12-07 09:00:00')).to.equal(29); // after EndTime
     expect(accessEvent(store, '8', 1, '2026-11-23 09:00:00')).to.equal(27);
   });
+
+  it('reads a window in ZK-encoded seconds (DateFmtFunOn=1 firmware) to the second', () => {
+    const store = new RecordStore();
+    const day = ((26 * 12 + 10) * 31 + 26) * 86400; // 2026-11-27
+    store.upsertUser('90000001', { startTime: String(day + 8 * 3600), endTime: String(day + 17 * 3600 + 59 * 60 + 59) });
+    store.upsertAuthorization({ pin: '90000001', timezoneId: '1', doorId: '1', devId: '1' });
+    expect(accessEvent(store, '90000001', 1, '2026-11-27 07:59:59')).to.equal(29);
+    expect(accessEvent(store, '90000001', 1, '2026-11-27 08:00:00')).to.equal(0);
+    expect(accessEvent(store, '90000001', 1, '2026-11-27 17:59:59')).to.equal(0);
+    expect(accessEvent(store, '90000001', 1, '2026-11-27 18:00:00')).to.equal(29);
+  });
 });

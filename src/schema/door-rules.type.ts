@@ -1,0 +1,67 @@
+import { Field, InputType, Int } from 'type-graphql';
+import { ObjectType } from './object-type';
+
+@ObjectType('AntiPassbackPair', { description: 'Between doors: a person alternates between passing an entry door and an exit door (the first passage may be at either).' })
+export class AntiPassbackPairType {
+  @Field(() => [Int]) entryDoorIds!: number[];
+  @Field(() => [Int]) exitDoorIds!: number[];
+}
+
+@ObjectType('AntiPassback', { description: "A controller's anti-passback: a second passage in the same direction is refused (rtlog 24) until the opposite one." })
+export class AntiPassbackType {
+  @Field({ description: '`in_out`: between the in and out readers of each door of doorIds; `between_doors`: between the sides of each pair.' }) type!: string;
+  @Field({ description: '`hard`: the controller refuses. The only mode controllers enforce.' }) mode!: string;
+  @Field({ description: 'Always false: controllers keep the state until the opposite passage.' }) dailyReset!: boolean;
+  @Field(() => [Int], { nullable: true }) doorIds?: number[] | null;
+  @Field(() => [AntiPassbackPairType], { nullable: true }) pairs?: AntiPassbackPairType[] | null;
+}
+
+@ObjectType('Interlock', { description: 'Groups of doors of one controller of which only one may be open at a time: a verification at another is refused (rtlog 25).' })
+export class InterlockType {
+  @Field(() => [[Int]], { description: 'Door ids, per group.' }) groups!: number[][];
+}
+
+@ObjectType('DeviceDoorRules', { description: 'Door rules an access controller enforces itself, and the state of their delivery.' })
+export class DeviceDoorRulesType {
+  @Field(() => Int) deviceId!: number;
+  @Field(() => AntiPassbackType, { nullable: true, description: 'Null: off.' }) antiPassback?: AntiPassbackType | null;
+  @Field(() => InterlockType, { nullable: true, description: 'Null: none.' }) interlock?: InterlockType | null;
+  @Field(() => Int, { description: 'The AntiPassback parameter written to the controller (0 off).' }) antiPassbackValue!: number;
+  @Field(() => Int, { description: 'The InterLock parameter written to the controller (0 none).' }) interlockValue!: number;
+  @Field({ description: '`none` (never set), `pending` (queued or sent), `applied` (the controller accepted SET OPTIONS), `failed` (refused, unanswered or expired).' }) deliveryStatus!: string;
+  @Field(() => Int, { nullable: true, description: "The controller's Return for the command." }) deliveryReturnCode?: number | null;
+  @Field(() => Date, { nullable: true }) updatedAt?: Date | null;
+}
+
+@ObjectType('DoorRules', { description: "The controller's rules as they concern this door." })
+export class DoorRulesType {
+  @Field(() => AntiPassbackType, { nullable: true, description: "The controller's anti-passback when it involves this door." }) antiPassback?: AntiPassbackType | null;
+  @Field(() => [Int], { nullable: true, description: "The door ids of this door's interlock group." }) interlockGroup?: number[] | null;
+  @Field({ description: 'Delivery of the controller rules (see DeviceDoorRules.deliveryStatus).' }) deliveryStatus!: string;
+}
+
+@InputType('AntiPassbackPairInput')
+export class AntiPassbackPairInput {
+  @Field(() => [Int]) entryDoorIds!: number[];
+  @Field(() => [Int]) exitDoorIds!: number[];
+}
+
+@InputType('AntiPassbackInput')
+export class AntiPassbackInput {
+  @Field({ description: '`in_out` or `between_doors`.' }) type!: string;
+  @Field(() => String, { nullable: true, description: '`hard` (default). `soft` is refused: no controller enforces it.' }) mode?: string;
+  @Field(() => Boolean, { nullable: true, description: 'true is refused: no controller resets its anti-passback state by time.' }) dailyReset?: boolean;
+  @Field(() => [Int], { nullable: true }) doorIds?: number[];
+  @Field(() => [AntiPassbackPairInput], { nullable: true }) pairs?: AntiPassbackPairInput[];
+}
+
+@InputType('InterlockInput')
+export class InterlockInput {
+  @Field(() => [[Int]]) groups!: number[][];
+}
+
+@InputType('DeviceDoorRulesInput')
+export class DeviceDoorRulesInput {
+  @Field(() => AntiPassbackInput, { nullable: true, description: 'Null or absent: off.' }) antiPassback?: AntiPassbackInput | null;
+  @Field(() => InterlockInput, { nullable: true, description: 'Null or absent: none.' }) interlock?: InterlockInput | null;
+}

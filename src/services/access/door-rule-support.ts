@@ -1,0 +1,19 @@
+// Which controller door rules a terminal can enforce itself. Anti-passback and interlock are
+// parameters of the vendor's access controllers (PUSH 3.x, `AntiPassback` and `InterLock`), each a
+// value from a list per door count (1, 2 or 4 doors; devices/protocol/door-rules.ts). Attendance
+// terminals (PUSH 2.x) have neither, and a controller reporting another door count has no list.
+import { DeviceMode } from '../../entities/device.entity';
+
+export interface DoorRuleSupport {
+  antiPassback: boolean;
+  interlock: boolean;
+}
+
+/** What the terminal of this family and door count enforces. Interlock needs two doors at least. */
+export function doorRuleSupport(modeType: string, doors: number): DoorRuleSupport {
+  const controller = modeType === DeviceMode.acc;
+  return {
+    antiPassback: controller && [1, 2, 4].includes(doors),
+    interlock: controller && [2, 4].includes(doors),
+  };
+}
