@@ -7,6 +7,8 @@ import { AreaEmployee } from './area-employee.entity';
 import { Assignment } from './assignment.entity';
 import { AuditEvent } from './audit-event.entity';
 import { Company } from './company.entity';
+import { ConsoleSession } from './console-session.entity';
+import { ConsoleSignIn } from './console-sign-in.entity';
 import { DeviceAction } from './device-action.entity';
 import { DeviceReportedUser } from './device-reported-user.entity';
 import { DeviceAccessSchedule } from './device-access-schedule.entity';
@@ -38,6 +40,8 @@ import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { Workspace } from './workspace.entity';
 
 export {
+  ConsoleSession,
+  ConsoleSignIn,
   AccessLevel,
   AccessLevelArea,
   AccessLevelDoor,
@@ -86,6 +90,8 @@ export const entities = [
   Workspace,
   ApiKey,
   Company,
+  ConsoleSession,
+  ConsoleSignIn,
   Employee,
   Device,
   IdempotencyRecord,

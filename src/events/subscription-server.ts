@@ -28,6 +28,7 @@ import { formatGraphQLError } from '../schema/format-error';
 import { checkOperation } from '../schema/graphql-rules';
 import { authenticate } from '../services/api-key.service';
 import { hasScope } from '../services/context';
+import { consoleCredential } from '../services/identity/session-credential';
 import type { EventFeed } from './event-feed';
 import { subscribeShared } from './shared-execution';
 import { batchWrites } from './socket-batching';
@@ -111,9 +112,13 @@ export function startSubscriptionServer(deps: {
       connectionInitWaitTimeout: config.wsInitTimeoutMs,
       onConnect: async (ctx) => {
         const socket = ctx.extra.socket;
-        const authorization = authorizationOf(ctx.connectionParams);
+        let authorization: string | undefined;
         let principal;
         try {
+          // The console signed in with single sign-on: the handshake's session cookie, with the
+          // session's CSRF token in the connection parameters.
+          const csrfToken = typeof ctx.connectionParams?.csrfToken === 'string' ? ctx.connectionParams.csrfToken : undefined;
+          authorization = consoleCredential({ authorization: authorizationOf(ctx.connectionParams), cookie: ctx.extra.request.headers.cookie }, csrfToken);
           principal = await authenticate(deps.orm.em.fork(), authorization, config.masterKey);
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
