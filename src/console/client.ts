@@ -1,18 +1,22 @@
 // The console is a client of Timegate's own GraphQL API: queries and mutations over HTTP,
-// subscriptions over graphql-ws on the same origin, both with the API key.
-import { Client, fetchExchange, subscriptionExchange, type CombinedError } from '@urql/core';
+// subscriptions over graphql-ws on the same origin, both with the API key, or with the single
+// sign-on session's cookie (the browser sends it) and its CSRF token.
+import { Client, fetchExchange, mapExchange, subscriptionExchange, type CombinedError } from '@urql/core';
 import { createClient as createWsClient } from 'graphql-ws';
 
-export function createApiClient(key: string, onUnauthenticated: () => void): Client {
+export type Credential = { kind: 'key'; key: string } | { kind: 'session'; csrfToken: string };
+
+export function createApiClient(credential: Credential, onUnauthenticated: () => void): Client {
   const url = `${location.origin}/graphql`;
+  const headers: Record<string, string> = credential.kind === 'key' ? { authorization: `Bearer ${credential.key}` } : { 'x-csrf-token': credential.csrfToken };
   const ws = createWsClient({
     url: url.replace(/^http/, 'ws'),
-    connectionParams: { authorization: `Bearer ${key}` },
+    connectionParams: credential.kind === 'key' ? { authorization: `Bearer ${credential.key}` } : { csrfToken: credential.csrfToken },
     retryAttempts: Infinity,
     shouldRetry: () => true,
     on: {
       closed: (event) => {
-        // 4401/4403: the key was refused (revoked while the console was open).
+        // 4401/4403: the key was refused (revoked while the console was open) or the session ended.
         const code = (event as CloseEvent | undefined)?.code;
         if (code === 4401 || code === 4403) onUnauthenticated();
       },
@@ -23,8 +27,15 @@ export function createApiClient(key: string, onUnauthenticated: () => void): Cli
     requestPolicy: 'cache-and-network',
     // POST only: GET requests would need Apollo's CSRF pre-flight header.
     preferGetMethod: false,
-    fetchOptions: () => ({ headers: { authorization: `Bearer ${key}` } }),
+    fetchOptions: () => ({ headers, credentials: 'same-origin' }),
     exchanges: [
+      // Any answer saying the credential is no longer valid (a session expired or ended elsewhere,
+      // a key revoked) signs the console out, whichever page asked.
+      mapExchange({
+        onResult(result) {
+          if (errorCode(result.error) === 'unauthenticated') onUnauthenticated();
+        },
+      }),
       fetchExchange,
       subscriptionExchange({
         forwardSubscription: (request) => ({
