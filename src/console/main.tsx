@@ -142,7 +142,9 @@ function signInNotice(): string | null {
 
 function App() {
   const key = storedKey();
-  const [state, setState] = useState<SignedIn>(key ? { kind: 'key', key } : { kind: 'loading' });
+  // The page says whether a session cookie came with it: only then is there a session to wait for.
+  const maybeSession = document.getElementById('app')?.dataset.session !== undefined;
+  const [state, setState] = useState<SignedIn>(key ? { kind: 'key', key } : maybeSession ? { kind: 'loading' } : { kind: 'nobody', singleSignOn: false });
   const [notice, setNotice] = useState<string | null>(signInNotice);
   const [singleSignOn, setSingleSignOn] = useState(false);
   // Asked once at start: whether a single sign-on session is open (the cookie is invisible to
@@ -151,7 +153,10 @@ function App() {
     fetchSession().then(
       (answer) => {
         setSingleSignOn(answer.signedIn || answer.singleSignOn);
-        setState((current) => (current.kind !== 'loading' ? current : answer.signedIn ? { kind: 'session', session: answer } : { kind: 'nobody', singleSignOn: answer.singleSignOn }));
+        setState((current) => {
+          if (current.kind === 'key' || current.kind === 'session') return current;
+          return answer.signedIn ? { kind: 'session', session: answer } : { kind: 'nobody', singleSignOn: answer.singleSignOn };
+        });
       },
       (error: Error) => {
         setNotice(error.message);
