@@ -6,7 +6,18 @@ import { createClient as createWsClient } from 'graphql-ws';
 
 export type Credential = { kind: 'key'; key: string } | { kind: 'session'; csrfToken: string };
 
-export function createApiClient(credential: Credential, onUnauthenticated: () => void): Client {
+/** The API client of one sign-in; `close()` ends its WebSocket and silences it once that sign-in is over. */
+export interface ApiClient {
+  client: Client;
+  close(): void;
+}
+
+export function createApiClient(credential: Credential, onUnauthenticatedNow: () => void): ApiClient {
+  let closed = false;
+  // A sign-out closes this client: its socket, closed by the service afterwards, must not sign out again.
+  const onUnauthenticated = () => {
+    if (!closed) onUnauthenticatedNow();
+  };
   const url = `${location.origin}/graphql`;
   const headers: Record<string, string> = credential.kind === 'key' ? { authorization: `Bearer ${credential.key}` } : { 'x-csrf-token': credential.csrfToken };
   const ws = createWsClient({
@@ -22,7 +33,7 @@ export function createApiClient(credential: Credential, onUnauthenticated: () =>
       },
     },
   });
-  return new Client({
+  const client = new Client({
     url,
     requestPolicy: 'cache-and-network',
     // POST only: GET requests would need Apollo's CSRF pre-flight header.
@@ -44,6 +55,13 @@ export function createApiClient(credential: Credential, onUnauthenticated: () =>
       }),
     ],
   });
+  return {
+    client,
+    close: () => {
+      closed = true;
+      void ws.dispose();
+    },
+  };
 }
 
 /** The GraphQL error code (`extensions.code`), or `network` when the request did not get through. */

@@ -171,7 +171,7 @@ function App() {
     setState({ kind: 'nobody', singleSignOn: singleSignOn || state.kind === 'session' });
   };
   const credential: Credential | null = state.kind === 'key' ? { kind: 'key', key: state.key } : state.kind === 'session' ? { kind: 'session', csrfToken: state.session.csrfToken } : null;
-  const client = useMemo(
+  const api = useMemo(
     () =>
       credential
         ? createApiClient(credential, () =>
@@ -180,6 +180,8 @@ function App() {
         : null,
     [state],
   );
+  useEffect(() => () => api?.close(), [api]);
+  const client = api?.client ?? null;
   if (state.kind === 'loading') return <main class="loading">Loading…</main>;
   if (!client || state.kind === 'nobody') {
     return (
