@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 /**
  * Console single sign-on against a real OpenID provider (oidc-provider on loopback): the session
  * cookie's flags, roles as scopes, the CSRF token, sign-out, expiry, and the audit log naming the
- * person behind each change (issue 41).
+ * person behind each change.
  */
 describe('single sign-on: sessions, cookie, CSRF and audit', () => {
   let provider: TestProvider;
