@@ -34,6 +34,8 @@ import { securityHeaders } from './observability/security-headers';
 import { sendError } from './errors/error-response';
 import { apiDocsRouter } from './rest/api-docs';
 import { webRouter } from './web/console';
+import { sessionCredential } from './web/session-cookie';
+import { singleSignOnRouter } from './web/single-sign-on';
 import compression from 'compression';
 import { createRestRouter } from './rest/rest-router';
 import { routeTable } from './rest/route-table';
@@ -123,6 +125,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       bytes: new TokenBuckets(config.rateLimitBytesPerMinute, config.rateLimitBurstBytes),
     };
     expressApp.use(rateLimit(rateLimits));
+    expressApp.use(singleSignOnRouter({ orm: database.orm, config, logger, now }));
 
     const operations = new CompiledOperations(schema);
     const graphqlCost = costLimit(schema, config.graphqlMaxCost);
@@ -152,6 +155,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     expressApp.use(
       '/graphql',
       graphqlHttpGuard(),
+      // The console signed in with single sign-on: its session cookie, with the CSRF token header.
+      sessionCredential(),
       express.json({ limit: config.restBodyLimitBytes }),
       // A query Apollo already validated and ran is answered directly (src/schema/repeated-queries.ts).
       repeatedQueries.handler,

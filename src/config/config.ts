@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseRoleMap, type RoleMapping } from './console-roles';
 import { invalidCidrs } from '../kernel/source-address';
 
 /**
@@ -68,6 +69,15 @@ export interface Config {
   webhookPollMs: number;
   webhookConcurrency: number;
   webhookEndpointConcurrency: number;
+  publicUrl: string | null;
+  oidcIssuer: string | null;
+  oidcClientId: string | null;
+  oidcClientSecret: string | null;
+  oidcScopes: string;
+  oidcRoleClaim: string;
+  oidcRoleMap: RoleMapping[];
+  oidcWorkspaceId: number | null;
+  sessionMinutes: number;
 }
 
 export interface SettingDescription {
@@ -346,6 +356,46 @@ export const settings: Record<keyof Config, SettingDescription> = {
     default: '8',
     meaning: 'Webhook requests one process sends to one endpoint at the same time.',
   },
+  publicUrl: {
+    env: 'TIMEGATE_PUBLIC_URL',
+    default: '(unset: taken from each request)',
+    meaning:
+      'The address people open the console at, e.g. `https://timegate.example.com`: the single sign-on redirect URI is this plus `/auth/oidc/callback`, and the session cookie is `Secure` when it is https.',
+  },
+  oidcIssuer: {
+    env: 'TIMEGATE_OIDC_ISSUER',
+    default: '(unset: no single sign-on)',
+    meaning:
+      'OpenID Connect issuer of the console\'s single sign-on (discovered at `<issuer>/.well-known/openid-configuration`). Unset, the console signs in with API keys only. Must be https (http only on a loopback address).',
+  },
+  oidcClientId: { env: 'TIMEGATE_OIDC_CLIENT_ID', default: '(unset)', meaning: 'Client (application) id registered at the provider; required with TIMEGATE_OIDC_ISSUER.' },
+  oidcClientSecret: {
+    env: 'TIMEGATE_OIDC_CLIENT_SECRET',
+    default: '(unset: a public client, PKCE only)',
+    meaning: 'Client secret registered at the provider (sent with HTTP Basic authentication to its token endpoint).',
+  },
+  oidcScopes: { env: 'TIMEGATE_OIDC_SCOPES', default: 'openid profile email', meaning: 'Scopes asked for at sign-in (Okta needs `groups` added to send group claims).' },
+  oidcRoleClaim: {
+    env: 'TIMEGATE_OIDC_ROLE_CLAIM',
+    default: 'groups',
+    meaning: 'Claim (of the ID token or the userinfo answer) whose values decide a person\'s console roles: `groups` (group ids at Entra ID, names at Okta) or `roles` (Entra ID app roles).',
+  },
+  oidcRoleMap: {
+    env: 'TIMEGATE_OIDC_ROLE_MAP',
+    default: '(unset: nobody may sign in)',
+    meaning:
+      'Comma-separated `value=role` pairs: a person whose role claim holds the value gets the role (admin, hr, security or viewer; several roles add up); `*=viewer` gives everyone who signs in at least viewer. A person with no role is refused.',
+  },
+  oidcWorkspaceId: {
+    env: 'TIMEGATE_OIDC_WORKSPACE_ID',
+    default: '(unset: the first workspace)',
+    meaning: 'Workspace that people signed in with single sign-on work in.',
+  },
+  sessionMinutes: {
+    env: 'TIMEGATE_SESSION_MINUTES',
+    default: '480',
+    meaning: 'Lifetime of a console session after single sign-on; the person signs in again after it (a sign-out ends it at once).',
+  },
 };
 
 export class ConfigError extends Error {}
@@ -396,6 +446,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const trustedProxies = (str('trustedProxies') ?? '').split(',').map((p) => p.trim()).filter(Boolean);
   const badProxies = invalidCidrs(trustedProxies);
   if (badProxies.length > 0) problems.push(`TIMEGATE_TRUSTED_PROXIES must list addresses or CIDRs (got "${badProxies.join('", "')}")`);
+
+  const oidcIssuer = str('oidcIssuer');
+  const oidcClientId = str('oidcClientId');
+  const roleMap = parseRoleMap(str('oidcRoleMap') ?? '');
+  problems.push(...roleMap.problems.map((p) => `TIMEGATE_OIDC_ROLE_MAP: ${p}`));
+  if (oidcIssuer !== null) {
+    const issuer = URL.canParse(oidcIssuer) ? new URL(oidcIssuer) : null;
+    const loopback = issuer !== null && ['localhost', '127.0.0.1', '[::1]'].includes(issuer.hostname);
+    if (!issuer || !(issuer.protocol === 'https:' || (issuer.protocol === 'http:' && loopback))) {
+      problems.push(`TIMEGATE_OIDC_ISSUER must be an https URL (http only on a loopback address) (got "${oidcIssuer}")`);
+    }
+    if (oidcClientId === null) problems.push('TIMEGATE_OIDC_CLIENT_ID is required with TIMEGATE_OIDC_ISSUER');
+  }
+  const publicUrl = str('publicUrl');
+  if (publicUrl !== null && !/^https?:\/\/[^/]+\/?$/.test(publicUrl)) {
+    problems.push(`TIMEGATE_PUBLIC_URL must be http(s)://host[:port] with no path (got "${publicUrl}")`);
+  }
+  const oidcWorkspaceRaw = str('oidcWorkspaceId');
 
   const config: Config = {
     port: int('port', 8080, 0, 65535),
@@ -460,6 +528,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookPollMs: int('webhookPollMs', 1000, 10, 3_600_000),
     webhookConcurrency: int('webhookConcurrency', 32, 2, 1000),
     webhookEndpointConcurrency: int('webhookEndpointConcurrency', 8, 1, 1000),
+    publicUrl: publicUrl?.replace(/\/$/, '') ?? null,
+    oidcIssuer,
+    oidcClientId,
+    oidcClientSecret: str('oidcClientSecret'),
+    oidcScopes: str('oidcScopes') ?? 'openid profile email',
+    oidcRoleClaim: str('oidcRoleClaim') ?? 'groups',
+    oidcRoleMap: roleMap.mappings,
+    oidcWorkspaceId: oidcWorkspaceRaw === null ? null : int('oidcWorkspaceId', 1, 1, 2_147_483_647),
+    sessionMinutes: int('sessionMinutes', 480, 1, 30 * 24 * 60),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

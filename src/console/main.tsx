@@ -1,13 +1,13 @@
 // Timegate's operations console: a client of the service's own GraphQL API and subscriptions.
 import { render } from 'preact';
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Provider, useQuery } from '@urql/preact';
-import { createApiClient, errorCode, errorMessage } from './client';
+import { createApiClient, errorCode, errorMessage, type Credential } from './client';
 import { SessionContext } from './app-context';
 import { ErrorNote } from './components';
 import { SessionDocument, WorkspaceNameDocument } from './gql';
 import { href, useRoute } from './router';
-import { forgetKey, rememberKey, storedKey } from './session';
+import { endSession, fetchSession, forgetKey, reaches, rememberKey, SIGN_IN_NOTICES, storedKey, type Area, type PersonSession } from './session';
 import { Overview } from './pages/overview';
 import { DeviceList, DevicePage } from './pages/devices';
 import { EmployeeList, EmployeePage } from './pages/employees';
@@ -16,14 +16,21 @@ import { Timesheets } from './pages/timesheets';
 import { Webhooks } from './pages/webhooks';
 import { ApiKeys } from './pages/api-keys';
 import { Access } from './pages/access';
-import { allows } from './session';
 import './styles.css';
 
-function SignIn({ notice, onKey }: { notice: string | null; onKey: (key: string) => void }) {
+function SignIn({ notice, singleSignOn, onKey }: { notice: string | null; singleSignOn: boolean; onKey: (key: string) => void }) {
   const [key, setKey] = useState('');
   return (
     <main class="signin">
       <h1>Timegate</h1>
+      {singleSignOn && (
+        <div class="sso">
+          <a class="button" href="/auth/oidc/login">
+            Sign in with your organisation
+          </a>
+          <p class="hint">Or, for installs and machines, with an API key:</p>
+        </div>
+      )}
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -40,22 +47,32 @@ function SignIn({ notice, onKey }: { notice: string | null; onKey: (key: string)
   );
 }
 
-/** Pages and the scope each needs (webhooks and keys are the admin's). */
-const PAGES: Array<[string, string, 'read' | 'admin']> = [
-  ['', 'Overview', 'read'],
-  ['devices', 'Devices', 'read'],
-  ['employees', 'Employees', 'read'],
-  ['punches', 'Punches', 'read'],
-  ['timesheets', 'Timesheets', 'read'],
-  ['access', 'Access', 'read'],
+/**
+ * Pages and the area each belongs to: a role (or a key's scopes) sees the pages of the areas it
+ * reaches, and a page it does not reach is not shown even by its address (session.ts, `reaches`).
+ */
+const PAGES: Array<[string, string, Area]> = [
+  ['', 'Overview', 'all'],
+  ['devices', 'Devices', 'all'],
+  ['employees', 'Employees', 'people'],
+  ['punches', 'Punches', 'people'],
+  ['timesheets', 'Timesheets', 'people'],
+  ['access', 'Access', 'doors'],
   ['webhooks', 'Webhooks', 'admin'],
   ['keys', 'API keys', 'admin'],
 ];
 
-function Shell({ onSignOut }: { onSignOut: (notice: string | null) => void }) {
+/** Who is signed in, as the header shows it. */
+interface Signer {
+  keyId: number | null;
+  label: string;
+  detail: string;
+  scopes: string[];
+}
+
+/** Signed in with a key: the key is asked for its name and scopes. */
+function KeyShell({ onSignOut }: { onSignOut: (notice: string | null) => void }) {
   const [session] = useQuery({ query: SessionDocument });
-  const [workspace] = useQuery({ query: WorkspaceNameDocument });
-  const route = useRoute();
   const code = errorCode(session.error);
   if (code === 'unauthenticated' || code === 'forbidden') {
     queueMicrotask(() => onSignOut(code === 'unauthenticated' ? 'This API key is unknown or was revoked.' : 'This API key has no access to the console.'));
@@ -63,9 +80,17 @@ function Shell({ onSignOut }: { onSignOut: (notice: string | null) => void }) {
   }
   if (!session.data) return <main class="loading">{session.error ? <ErrorNote message={errorMessage(session.error)} /> : 'Loading…'}</main>;
   const key = session.data.currentApiKey;
-  const value = { keyId: key.id, keyName: key.name, scopes: key.scopes, workspace: workspace.data?.workspace.name ?? null };
+  return <Shell signer={{ keyId: key.id, label: key.name, detail: key.scopes.join(', '), scopes: key.scopes }} onSignOut={onSignOut} />;
+}
+
+function Shell({ signer, onSignOut }: { signer: Signer; onSignOut: (notice: string | null) => void }) {
+  const [workspace] = useQuery({ query: WorkspaceNameDocument });
+  const route = useRoute();
+  const value = { keyId: signer.keyId, keyName: signer.label, scopes: signer.scopes, workspace: workspace.data?.workspace.name ?? null };
   const [page = '', id] = route;
+  const reachable = (path: string) => PAGES.some(([p, , area]) => p === path && reaches(signer.scopes, area));
   const view =
+    !reachable(page) ? <Overview /> :
     page === 'devices' && id ? <DevicePage id={Number(id)} /> :
     page === 'devices' ? <DeviceList /> :
     page === 'employees' && id ? <EmployeePage id={Number(id)} /> :
@@ -73,8 +98,8 @@ function Shell({ onSignOut }: { onSignOut: (notice: string | null) => void }) {
     page === 'punches' ? <PunchList /> :
     page === 'timesheets' ? <Timesheets /> :
     page === 'access' ? <Access /> :
-    page === 'webhooks' && allows(key.scopes, 'admin') ? <Webhooks /> :
-    page === 'keys' && allows(key.scopes, 'admin') ? <ApiKeys /> :
+    page === 'webhooks' ? <Webhooks /> :
+    page === 'keys' ? <ApiKeys /> :
     <Overview />;
   return (
     <SessionContext.Provider value={value}>
@@ -84,15 +109,15 @@ function Shell({ onSignOut }: { onSignOut: (notice: string | null) => void }) {
           <span class="workspace">{value.workspace ?? ''}</span>
         </div>
         <nav aria-label="Pages">
-          {PAGES.filter(([, , scope]) => allows(key.scopes, scope)).map(([path, label]) => (
+          {PAGES.filter(([, , area]) => reaches(signer.scopes, area)).map(([path, label]) => (
             <a href={href(path)} aria-current={page === path ? 'page' : undefined}>
               {label}
             </a>
           ))}
         </nav>
         <div class="who">
-          <span class="key" title="The key's scopes">
-            {key.name} · {key.scopes.join(', ')}
+          <span class="key" title={signer.keyId === null ? 'Your roles' : "The key's scopes"}>
+            {signer.label} · {signer.detail}
           </span>
           <button type="button" class="link" onClick={() => onSignOut(null)}>
             Sign out
@@ -104,30 +129,83 @@ function Shell({ onSignOut }: { onSignOut: (notice: string | null) => void }) {
   );
 }
 
+/** The sign-in state: a key, a single sign-on session, or nobody (with what the sign-in page offers). */
+type SignedIn = { kind: 'key'; key: string } | { kind: 'session'; session: PersonSession } | { kind: 'nobody'; singleSignOn: boolean } | { kind: 'loading' };
+
+/** A `?signin=<reason>` left by a refused single sign-on, read once and taken out of the address. */
+function signInNotice(): string | null {
+  const reason = new URLSearchParams(location.search).get('signin');
+  if (reason === null) return null;
+  history.replaceState(null, '', `${location.pathname}${location.hash}`);
+  return SIGN_IN_NOTICES[reason] ?? SIGN_IN_NOTICES.failed!;
+}
+
 function App() {
-  const [key, setKey] = useState(storedKey());
-  const [notice, setNotice] = useState<string | null>(null);
+  const key = storedKey();
+  // The page says whether a session cookie came with it: only then is there a session to wait for.
+  const maybeSession = document.getElementById('app')?.dataset.session !== undefined;
+  const [state, setState] = useState<SignedIn>(key ? { kind: 'key', key } : maybeSession ? { kind: 'loading' } : { kind: 'nobody', singleSignOn: false });
+  const [notice, setNotice] = useState<string | null>(signInNotice);
+  const [singleSignOn, setSingleSignOn] = useState(false);
+  // Asked once at start: whether a single sign-on session is open (the cookie is invisible to
+  // scripts) and whether the sign-in page offers single sign-on.
+  useEffect(() => {
+    fetchSession().then(
+      (answer) => {
+        setSingleSignOn(answer.signedIn || answer.singleSignOn);
+        setState((current) => {
+          if (current.kind === 'key' || current.kind === 'session') return current;
+          return answer.signedIn ? { kind: 'session', session: answer } : { kind: 'nobody', singleSignOn: answer.singleSignOn };
+        });
+      },
+      (error: Error) => {
+        setNotice(error.message);
+        setState((current) => (current.kind === 'loading' ? { kind: 'nobody', singleSignOn: false } : current));
+      },
+    );
+  }, []);
   const signOut = (message: string | null) => {
     forgetKey();
+    if (state.kind === 'session') void endSession(state.session.csrfToken);
     setNotice(message);
-    setKey(null);
+    setState({ kind: 'nobody', singleSignOn: singleSignOn || state.kind === 'session' });
   };
-  const client = useMemo(() => (key ? createApiClient(key, () => signOut('This API key was revoked.')) : null), [key]);
-  if (!key || !client) {
+  const credential: Credential | null = state.kind === 'key' ? { kind: 'key', key: state.key } : state.kind === 'session' ? { kind: 'session', csrfToken: state.session.csrfToken } : null;
+  const api = useMemo(
+    () =>
+      credential
+        ? createApiClient(credential, () =>
+            signOut(credential.kind === 'key' ? 'This API key is unknown or was revoked.' : 'Your session has ended (it expired, or you signed out elsewhere). Sign in again.'),
+          )
+        : null,
+    [state],
+  );
+  useEffect(() => () => api?.close(), [api]);
+  const client = api?.client ?? null;
+  if (state.kind === 'loading') return <main class="loading">Loading…</main>;
+  if (!client || state.kind === 'nobody') {
     return (
       <SignIn
         notice={notice}
+        singleSignOn={singleSignOn || (state.kind === 'nobody' && state.singleSignOn)}
         onKey={(k) => {
           rememberKey(k);
           setNotice(null);
-          setKey(k);
+          setState({ kind: 'key', key: k });
         }}
       />
     );
   }
   return (
     <Provider value={client}>
-      <Shell onSignOut={signOut} />
+      {state.kind === 'key' ? (
+        <KeyShell onSignOut={signOut} />
+      ) : (
+        <Shell
+          signer={{ keyId: null, label: state.session.name ?? state.session.email ?? state.session.subject, detail: state.session.roles.join(', '), scopes: state.session.scopes }}
+          onSignOut={signOut}
+        />
+      )}
     </Provider>
   );
 }

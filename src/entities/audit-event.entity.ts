@@ -17,6 +17,14 @@ export class AuditEvent {
   @Property({ type: 'integer', nullable: true })
   apiKeyId?: number | null;
 
+  /** The person behind a change made in a console session (the provider's `sub`); null for API keys. */
+  @Property({ length: 255, nullable: true })
+  actorSubject?: string | null;
+
+  /** That person's email at sign-in, as the provider gave it. */
+  @Property({ length: 320, nullable: true })
+  actorEmail?: string | null;
+
   /** The mutation, e.g. `createEmployee`. */
   @Property({ length: 100 })
   operation!: string;

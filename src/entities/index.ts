@@ -9,6 +9,8 @@ import { AreaEmployee } from './area-employee.entity';
 import { Assignment } from './assignment.entity';
 import { AuditEvent } from './audit-event.entity';
 import { Company } from './company.entity';
+import { ConsoleSession } from './console-session.entity';
+import { ConsoleSignIn } from './console-sign-in.entity';
 import { DeviceAction } from './device-action.entity';
 import { DeviceReportedUser } from './device-reported-user.entity';
 import { DeviceAccessSchedule } from './device-access-schedule.entity';
@@ -49,6 +51,8 @@ import { Workspace } from './workspace.entity';
 export {
   AbsenceRequest,
   AbsenceType,
+  ConsoleSession,
+  ConsoleSignIn,
   AccessLevel,
   AccessLevelArea,
   AccessLevelDoor,
@@ -105,6 +109,8 @@ export const entities = [
   Workspace,
   ApiKey,
   Company,
+  ConsoleSession,
+  ConsoleSignIn,
   Employee,
   Device,
   IdempotencyRecord,

@@ -7,6 +7,10 @@ export const errorCodes = {
   malformed_json: { status: 400, description: 'The request body is not valid JSON.' },
   unauthenticated: { status: 401, description: 'The API key is missing, unknown or revoked.' },
   forbidden: { status: 403, description: 'The API key is valid but lacks the scope this operation needs.' },
+  csrf_refused: {
+    status: 403,
+    description: 'A console request signed in with the session cookie came without its CSRF token (the X-CSRF-Token header, or csrfToken in the WebSocket connection parameters) or with a wrong one.',
+  },
   plan_limit_reached: { status: 403, description: "The workspace's plan does not allow more of this resource." },
   not_found: { status: 404, description: 'No such resource in this workspace (an id of another workspace is unknown here too).' },
   method_not_allowed: { status: 405, description: 'The path exists but not with this method; the Allow header lists the methods it has.' },

@@ -30,6 +30,7 @@ import { hasScope } from '../services/common/context';
 import type { EventFeed, SubscriptionContext } from '../events/event-feed';
 import { subscribeShared } from '../events/shared-execution';
 import { batchWrites } from '../events/socket-batching';
+import { consoleCredential } from '../services/identity/session-credential';
 
 /** `Bearer <key>` from either accepted connectionParams shape, or undefined. */
 export function authorizationOf(params: Readonly<Record<string, unknown>> | undefined): string | undefined {
@@ -110,9 +111,13 @@ export function startSubscriptionServer(deps: {
       connectionInitWaitTimeout: config.wsInitTimeoutMs,
       onConnect: async (ctx) => {
         const socket = ctx.extra.socket;
-        const authorization = authorizationOf(ctx.connectionParams);
+        let authorization: string | undefined;
         let principal;
         try {
+          // The console signed in with single sign-on: the handshake's session cookie, with the
+          // session's CSRF token in the connection parameters.
+          const csrfToken = typeof ctx.connectionParams?.csrfToken === 'string' ? ctx.connectionParams.csrfToken : undefined;
+          authorization = consoleCredential({ authorization: authorizationOf(ctx.connectionParams), cookie: ctx.extra.request.headers.cookie }, csrfToken);
           principal = await authenticate(deps.orm.em.fork(), authorization, config.masterKey);
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;

@@ -33,7 +33,7 @@ const ARROWS: Record<string, string[]> = {
   schema: [...FOUNDATION, 'devices/protocol', 'events', 'limits', 'observability', 'services/common', CAPABILITIES],
   resolvers: [...KERNEL, 'config', 'events', 'schema', 'services/common', CAPABILITIES],
   rest: [...KERNEL, 'config', 'devices/protocol', 'events', 'limits', 'schema', 'services/common', CAPABILITIES],
-  web: [...KERNEL, 'config'],
+  web: [...FOUNDATION, 'services/common', CAPABILITIES],
   simulator: ['kernel', 'devices/protocol'],
 };
 /** Composition roots (app.ts, main.ts, build-schema.ts, …) and the CLI wire everything together. */

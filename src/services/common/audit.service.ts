@@ -12,7 +12,7 @@ function wellFormed(text: string): string {
 }
 
 /**
- * Records one API write before it runs: who (key id), what (operation and its arguments), when,
+ * Records one API write before it runs: who (key id, or the person of a console session), what (operation and its arguments), when,
  * with the outcome `pending`; `finishWrite` sets the outcome afterwards. Written first, on its own
  * statement, so that no change can ever commit without its audit row: if this insert fails, the
  * operation does not run; if the process dies mid-operation, the row says `pending`. Arguments are
@@ -30,10 +30,13 @@ export async function recordWrite(ctx: RequestContext, operation: string, args: 
   if (text.length > MAX_ARGUMENT_BYTES) text = JSON.stringify({ truncated: wellFormed(text.slice(0, MAX_ARGUMENT_BYTES)) });
   const em: EntityManager = ctx.em;
   const [row] = await em.execute<{ id: number }[]>(
-    'insert into audit_event (workspace_id, api_key_id, operation, arguments, outcome, request_id, created_at) values (?, ?, ?, ?::jsonb, ?, ?, ?) returning id',
+    'insert into audit_event (workspace_id, api_key_id, actor_subject, actor_email, operation, arguments, outcome, request_id, created_at) values (?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?) returning id',
     [
       principal.kind === 'workspace' ? principal.workspaceId : null,
       principal.kind === 'workspace' ? principal.keyId : null,
+      // A change made in a console session names the person (single sign-on) behind it.
+      (principal.kind === 'workspace' && principal.person?.subject) || null,
+      (principal.kind === 'workspace' && principal.person?.email) || null,
       operation,
       text,
       outcome,

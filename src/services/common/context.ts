@@ -7,12 +7,20 @@ import { DomainError } from '../../errors/domain-error';
 export const SCOPES = ['read', 'write', 'admin', 'doors:unlock', 'doors:manage', 'approve'] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/** The person behind a console session (single sign-on): who the audit log names. */
+export interface SessionPerson {
+  sessionId: number;
+  subject: string;
+  email: string | null;
+}
+
 /**
- * Who is calling: a key of one workspace, the operator (TIMEGATE_MASTER_KEY, no workspace), or a
- * terminal on `/iclock/*` (identified by its serial only; terminal services scope by its device row).
+ * Who is calling: a key of one workspace or a person signed in to the console (a session: no key,
+ * the scopes of their roles), the operator (TIMEGATE_MASTER_KEY, no workspace), or a terminal on
+ * `/iclock/*` (identified by its serial only; terminal services scope by its device row).
  */
 export type Principal =
-  | { kind: 'workspace'; workspaceId: number; keyId: number; scopes: readonly Scope[] }
+  | { kind: 'workspace'; workspaceId: number; keyId: number | null; scopes: readonly Scope[]; person?: SessionPerson }
   | { kind: 'operator' }
   | { kind: 'terminal'; serialNumber: string };
 

@@ -27,7 +27,7 @@ export function canonicalJson(value: unknown): string {
 
 /** The workspace and API key a record belongs to: only that key's requests see it. */
 function owner(ctx: RequestContext): { workspaceId: number; apiKeyId: number } {
-  if (ctx.principal.kind !== 'workspace') throw new DomainError('forbidden', 'Idempotency-Key needs a workspace API key.');
+  if (ctx.principal.kind !== 'workspace' || ctx.principal.keyId === null) throw new DomainError('forbidden', 'Idempotency-Key needs a workspace API key.');
   return { workspaceId: ctx.principal.workspaceId, apiKeyId: ctx.principal.keyId };
 }
 

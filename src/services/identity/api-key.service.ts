@@ -5,6 +5,7 @@ import { ApiKey, Workspace } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
 import { SCOPES, workspaceOf, type Principal, type RequestContext, type Scope } from '../common/context';
 import { FieldChecker, limits } from '../common/validation';
+import { sessionPrincipal } from './console-session.service';
 
 const LIVE_PREFIX = 'tg_live_';
 const SECRET_LENGTH = 40;
@@ -65,6 +66,9 @@ export async function authenticate(
   cacheMs = 0,
   now = Date.now(),
 ): Promise<Principal> {
+  // A console session (the cookie, turned into this by the GraphQL entry once its CSRF token matched).
+  const session = /^Session\s+(tgs_\S+)\s*$/.exec(authorization ?? '');
+  if (session) return sessionPrincipal(em, session[1], new Date(now));
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) throw new DomainError('unauthenticated', 'Send an API key as `Authorization: Bearer <key>`.');
   const key = match[1];
@@ -143,6 +147,7 @@ export async function revokeApiKey(ctx: RequestContext, id: number): Promise<Api
 /** The key of the request itself (the operator key is not an API key: forbidden). */
 export async function currentApiKey(ctx: RequestContext): Promise<ApiKey> {
   if (ctx.principal.kind !== 'workspace') throw new DomainError('forbidden', 'The operator key is not an API key of a workspace.');
+  if (ctx.principal.keyId === null) throw new DomainError('forbidden', 'A console session is not an API key.');
   return ctx.em.findOneOrFail(ApiKey, { id: ctx.principal.keyId, workspaceId: ctx.principal.workspaceId });
 }
 

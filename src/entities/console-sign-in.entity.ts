@@ -1,0 +1,21 @@
+import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+
+/**
+ * A single sign-on that has left for the provider and not come back yet: the `state` it carries
+ * there and back, and the PKCE verifier and nonce that only this service knows. Used once; any
+ * process behind a load balancer can take the callback.
+ */
+@Entity({ tableName: 'console_sign_in' })
+export class ConsoleSignIn {
+  @PrimaryKey({ length: 64 })
+  state!: string;
+
+  @Property({ length: 128 })
+  codeVerifier!: string;
+
+  @Property({ length: 64 })
+  nonce!: string;
+
+  @Property({ type: 'timestamptz' })
+  createdAt!: Date;
+}

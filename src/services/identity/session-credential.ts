@@ -1,0 +1,46 @@
+// The console session's cookie, and how a request signed in with it becomes a credential of the API
+// (GraphQL over HTTP and over WebSocket alike).
+import { DomainError } from '../../errors/domain-error';
+import { csrfTokenMatches } from './console-session.service';
+
+export const SESSION_COOKIE = 'timegate_session';
+export const CSRF_HEADER = 'x-csrf-token';
+
+/** The session token in a Cookie header, or null. */
+export function sessionTokenOf(cookieHeader: string | undefined): string | null {
+  for (const part of (cookieHeader ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === SESSION_COOKIE) {
+      const value = part.slice(at + 1).trim();
+      return /^tgs_[\w-]{43}$/.test(value) ? value : null;
+    }
+  }
+  return null;
+}
+
+/**
+ * The cookie: HttpOnly (no script reads it; the CSRF token is what the console's script gets),
+ * SameSite=Lax (not sent with another site's POSTs, subrequests or WebSocket handshakes; sent when
+ * the provider redirects the browser back, a top-level GET), Secure when the console is served over
+ * https, Path=/ (the console at /console, the API at /graphql), expiring with the session.
+ */
+export function sessionCookie(token: string, expiresAt: Date, secure: boolean): string {
+  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}; Expires=${expiresAt.toUTCString()}`;
+}
+
+export function clearedSessionCookie(secure: boolean): string {
+  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}; Expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+}
+
+/**
+ * The credential of an API request from the console: the Authorization header when there is one
+ * (a machine, or the console signed in with a key), otherwise the session cookie, but only with the
+ * session's CSRF token alongside. Throws `csrf_refused` for a cookie without its token.
+ */
+export function consoleCredential(headers: { authorization?: string; cookie?: string }, csrfToken: string | undefined): string | undefined {
+  if (headers.authorization) return headers.authorization;
+  const token = sessionTokenOf(headers.cookie);
+  if (token === null) return undefined;
+  if (!csrfTokenMatches(token, csrfToken)) throw new DomainError('csrf_refused', 'A request signed in with the console session must carry the session\'s X-CSRF-Token header.');
+  return `Session ${token}`;
+}
