@@ -25,6 +25,7 @@ const rules: { folder: string; forbidden: RegExp; why: string; code?: RegExp }[]
   { folder: 'entities', forbidden: /^(express|type-graphql|graphql|\.\.\/(schema|resolvers|rest|devices|services|events))/, why: 'entities are persistence only' },
   { folder: 'services', forbidden: /^(express|type-graphql|\.\.\/(schema|resolvers|rest))/, why: 'business rules know no transport' },
   { folder: 'devices/protocol', forbidden: /^(?!node:|\.\/)/, why: 'protocol code is pure: text in, typed values out' },
+  { folder: 'scim', forbidden: /^(?!node:|\.\/)/, why: 'the SCIM protocol (filters, paths, PATCH, projection) is pure: JSON in, JSON out' },
   {
     folder: 'rest',
     forbidden: /^\.\.\/(services\/(?!(idempotency\.service|pagination|validation|context|action-kinds)$)|entities|resolvers)/,
