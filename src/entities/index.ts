@@ -28,6 +28,8 @@ import { IdempotencyRecord } from './idempotency-record.entity';
 import { JobCursor } from './job-cursor.entity';
 import { PayPeriod } from './pay-period.entity';
 import { Punch } from './punch.entity';
+import { ScimGroup, ScimGroupAccessLevel, ScimGroupMember } from './scim-group.entity';
+import { ScimUser } from './scim-user.entity';
 import { Shift } from './shift.entity';
 import { ShiftAssignment } from './shift-assignment.entity';
 import { UnknownTerminal } from './unknown-terminal.entity';
@@ -38,6 +40,10 @@ import { WebhookEndpoint } from './webhook-endpoint.entity';
 import { Workspace } from './workspace.entity';
 
 export {
+  ScimGroup,
+  ScimGroupAccessLevel,
+  ScimGroupMember,
+  ScimUser,
   AccessLevel,
   AccessLevelArea,
   AccessLevelDoor,
@@ -83,6 +89,10 @@ export {
 
 /** Every entity, for the ORM configuration. */
 export const entities = [
+  ScimGroup,
+  ScimGroupAccessLevel,
+  ScimGroupMember,
+  ScimUser,
   Workspace,
   ApiKey,
   Company,

@@ -9,6 +9,7 @@ import { deviceActionRoutes } from './device-action.routes';
 import { employeeRoutes } from './employee.routes';
 import { employeePhotoRoutes } from './employee-photo.routes';
 import { holidayRoutes } from './holiday.routes';
+import { identityRoutes } from './identity.routes';
 import { payPeriodRoutes } from './pay-period.routes';
 import { punchRoutes } from './punch.routes';
 import type { RestRoute } from './route';
@@ -43,4 +44,5 @@ export const routeTable: RestRoute[] = [
   ...shiftAssignmentRoutes,
   ...payPeriodRoutes,
   ...timesheetRoutes,
+  ...identityRoutes,
 ];

@@ -4,7 +4,7 @@ import type { Config } from '../config/config';
 import type { Metrics } from '../observability/metrics';
 import { DomainError } from '../errors/domain-error';
 
-export const SCOPES = ['read', 'write', 'admin', 'doors:unlock', 'doors:manage'] as const;
+export const SCOPES = ['read', 'write', 'admin', 'doors:unlock', 'doors:manage', 'scim'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /**
@@ -12,7 +12,7 @@ export type Scope = (typeof SCOPES)[number];
  * terminal on `/iclock/*` (identified by its serial only; terminal services scope by its device row).
  */
 export type Principal =
-  | { kind: 'workspace'; workspaceId: number; keyId: number; scopes: readonly Scope[] }
+  | { kind: 'workspace'; workspaceId: number; keyId: number; scopes: readonly Scope[]; companyId?: number | null }
   | { kind: 'operator' }
   | { kind: 'terminal'; serialNumber: string };
 
@@ -45,9 +45,13 @@ export function withEm(ctx: RequestContext, em: EntityManager): RequestContext {
  * `doors:manage` (who may pass which door when: access levels, schedules, members) is apart from
  * `write` because a grant is permanent door access, and apart from `doors:unlock` (opening a door
  * now) so that a key can open doors without being able to change people or grants, and the reverse.
+ * `scim` is apart from all: a directory's token reaches `/scim/v2` of one company and nothing else,
+ * and no other key (admin included) reaches `/scim/v2` (isScimPrincipal).
  * docs/security.md has the scope table.
  */
 export function hasScope(granted: readonly Scope[], needed: Scope): boolean {
+  if (needed === 'scim') return granted.includes('scim');
+  if (granted.includes('scim')) return false;
   if (granted.includes('admin') || granted.includes(needed)) return true;
   return needed === 'read' && (granted.includes('write') || granted.includes('doors:manage'));
 }
@@ -58,4 +62,9 @@ export function workspaceOf(ctx: RequestContext): number {
     throw new DomainError('forbidden', 'This operation acts on a workspace: call it with a key of that workspace.');
   }
   return ctx.principal.workspaceId;
+}
+
+/** A SCIM token: a workspace key with the `scim` scope, bound to one company. */
+export function isScimPrincipal(principal: Principal): principal is Extract<Principal, { kind: 'workspace' }> & { companyId: number } {
+  return principal.kind === 'workspace' && principal.scopes.includes('scim') && typeof principal.companyId === 'number';
 }
