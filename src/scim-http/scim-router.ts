@@ -10,6 +10,7 @@ import { listResponse, parseListPage, parseProjection, project } from '../scim/p
 import type { JsonObject } from '../scim/resource';
 import { ENTERPRISE_USER, GROUP, USER, schemaResource, type SchemaDefinition } from '../scim/schemas';
 import type { ContextFactory } from '../schema/context-factory';
+import { finishWrite, recordWrite } from '../services/audit.service';
 import { isScimPrincipal, type RequestContext } from '../services/context';
 import * as groups from '../services/identity/scim-groups.service';
 import * as users from '../services/identity/scim-users.service';
@@ -64,6 +65,16 @@ const resourceRoutes = (core: SchemaDefinition, service: typeof users | typeof g
 
 const SCHEMAS = [USER, ENTERPRISE_USER, GROUP];
 
+/** A body as the audit log keeps it: a password (a directory may send one) is never written down, in any case or PATCH form. */
+function withoutPasswords(body: unknown): unknown {
+  if (body === undefined) return undefined;
+  return JSON.parse(JSON.stringify(body), function (this: Record<string, unknown>, key: string, value: unknown) {
+    if (/^password$/i.test(key)) return '[redacted]';
+    if (key === 'value' && typeof this.path === 'string' && /(^|:)password$/i.test(this.path)) return '[redacted]';
+    return value;
+  });
+}
+
 export function scimRouter(deps: { contextFactory: ContextFactory; logger: Logger; bodyLimitBytes: number }): Router {
   const router = express.Router({ caseSensitive: false });
   const send = (res: Response, status: number, body?: unknown, headers: Record<string, string> = {}) => {
@@ -90,12 +101,21 @@ export function scimRouter(deps: { contextFactory: ContextFactory; logger: Logge
     }
   });
   router.use(express.json({ type: ['application/scim+json', 'application/json'], limit: deps.bodyLimitBytes }));
-  const route = (handler: Handler) => async (req: Request, res: Response) => {
+  /** A handler; a write (`operation` named) is in the audit log like every API write, before it runs and with its outcome. */
+  const route = (handler: Handler, operation?: string) => async (req: Request, res: Response) => {
+    const ctx = res.locals.scimContext as RequestContext;
+    let auditId: number | null = null;
     try {
+      if (operation) auditId = await recordWrite(ctx, operation, { id: req.params.id, body: withoutPasswords(req.body) });
       const baseUrl = `${req.protocol}://${req.get('host')}${SCIM_BASE_PATH}`;
-      const result = await handler(res.locals.scimContext as RequestContext, req, baseUrl);
+      const result = await handler(ctx, req, baseUrl);
+      if (auditId !== null) await finishWrite(ctx, auditId, 'ok');
       send(res, result.status, result.body, result.location ? { Location: result.location } : {});
     } catch (error) {
+      if (auditId !== null) {
+        const outcome = error instanceof ScimError ? (error.scimType ?? `scim_${error.status}`) : 'internal_error';
+        await finishWrite(ctx, auditId, outcome).catch((auditError) => deps.logger.error({ err: auditError }, 'audit outcome not recorded'));
+      }
       fail(res, error);
     }
   };
@@ -114,14 +134,14 @@ export function scimRouter(deps: { contextFactory: ContextFactory; logger: Logge
     if (!found) throw new ScimError(404, null, `No schema ${JSON.stringify(req.params.id)}.`);
     return { status: 200, body: schemaResource(found, baseUrl) };
   }));
-  for (const [path, core, service] of [['/Users', USER, users], ['/Groups', GROUP, groups]] as const) {
+  for (const [path, core, service, name] of [['/Users', USER, users, 'User'], ['/Groups', GROUP, groups, 'Group']] as const) {
     const handlers = resourceRoutes(core, service);
     router.get(path, route(handlers.list!));
-    router.post(path, route(handlers.create!));
+    router.post(path, route(handlers.create!, `scim.create${name}`));
     router.get(`${path}/:id`, route(handlers.get!));
-    router.put(`${path}/:id`, route(handlers.replace!));
-    router.patch(`${path}/:id`, route(handlers.patch!));
-    router.delete(`${path}/:id`, route(handlers.remove!));
+    router.put(`${path}/:id`, route(handlers.replace!, `scim.replace${name}`));
+    router.patch(`${path}/:id`, route(handlers.patch!, `scim.patch${name}`));
+    router.delete(`${path}/:id`, route(handlers.remove!, `scim.delete${name}`));
   }
   router.use((req: Request, res: Response) => fail(res, new ScimError(404, null, `No SCIM endpoint ${req.method} ${SCIM_BASE_PATH}${req.path}.`)));
   router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => fail(res, error));

@@ -142,6 +142,18 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
       expect((await scim('GET', `/Users/${user.id}`)).body).to.deep.equal(user);
     });
 
+    it('SCIM writes are in the audit log with their outcome, never with a password', async () => {
+      const user = await created({ password: 'Secret-1' });
+      await scim('PATCH', `/Users/${user.id}`, patchOp({ op: 'replace', path: 'password', value: 'Secret-2' }, { op: 'replace', path: 'id', value: '1' }));
+      const { auditEvents } = await gqlData(t.url, ws.key, '{ auditEvents(first: 20) { nodes { operation arguments outcome } } }');
+      const mine = auditEvents.nodes.filter((e: { arguments: { id?: string; body?: { userName?: string } } }) => e.arguments.body?.userName === user.userName || e.arguments.id === user.id);
+      expect(mine.map((e: { operation: string; outcome: string }) => [e.operation, e.outcome])).to.deep.equal([
+        ['scim.patchUser', 'mutability'],
+        ['scim.createUser', 'ok'],
+      ]);
+      expect(JSON.stringify(mine)).to.not.match(/Secret-/);
+    });
+
     it('employeeNumber that is not a valid PIN, or the PIN of another employee, gives the next free PIN; no employeeNumber: the userName is the code', async () => {
       await createEmployee(t.url, ws.key, companyId, { pin: '90000' });
       const taken = await created({ [ENTERPRISE]: { employeeNumber: '90000' } });
@@ -260,7 +272,11 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
       expect(response.text).to.equal('');
       expectScimError(await scim('GET', `/Users/${user.id}`), 404);
       expect((await rest(t.url, 'GET', `/public/v2/employees/${user.id}`, { key: ws.key })).status).to.equal(404);
-      // The userName is free again.
+      // The userName is free again; so it is after a delete through the API.
+      const again = await scim('POST', '/Users', newUser({ userName: user.userName }));
+      expect(again.status).to.equal(201);
+      expect((await rest(t.url, 'DELETE', `/public/v2/employees/${again.body.id}`, { key: ws.key })).status).to.equal(200);
+      expectScimError(await scim('GET', `/Users/${again.body.id}`), 404);
       expect((await scim('POST', '/Users', newUser({ userName: user.userName }))).status).to.equal(201);
     });
   });

@@ -123,7 +123,7 @@ async function readGroupBody(em: EntityManager, scope: ScimScope, body: Json): P
   const ids = values.map((v) => (/^[1-9]\d{0,9}$/.test(v) && Number(v) <= 2_147_483_647 ? Number(v) : -1));
   const known = ids.length
     ? await em.execute<{ employee_id: number }[]>(
-        `select s.employee_id from scim_user s join employee e on e.id = s.employee_id and e.deleted_at is null where s.company_id = ? and s.employee_id = any(?::int[])`,
+        `select s.employee_id from scim_user s join employee e on e.id = s.employee_id and e.deleted_at is null and e.company_id = s.company_id where s.company_id = ? and s.employee_id = any(?::int[])`,
         [scope.companyId, intArray(ids.filter((id) => id > 0))],
       )
     : [];

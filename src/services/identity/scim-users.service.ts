@@ -50,7 +50,7 @@ async function userRows(em: EntityManager, scope: ScimScope, narrow: { employeeI
   }
   return em.execute<UserRow[]>(
     `select s.employee_id, s.document, s.created_at, greatest(s.updated_at, e.updated_at) as updated_at, e.is_active
-     from scim_user s join employee e on e.id = s.employee_id and e.deleted_at is null
+     from scim_user s join employee e on e.id = s.employee_id and e.deleted_at is null and e.company_id = s.company_id
      where ${conditions.join(' and ')} order by s.employee_id`,
     params,
   );
@@ -128,7 +128,7 @@ export async function listScimUsers(ctx: RequestContext, filter: Filter | null, 
 
 async function checkUserNameFree(em: EntityManager, scope: ScimScope, userName: string, exceptEmployeeId: number | null): Promise<void> {
   const [taken] = await em.execute<{ employee_id: number }[]>(
-    `select s.employee_id from scim_user s join employee e on e.id = s.employee_id and e.deleted_at is null
+    `select s.employee_id from scim_user s join employee e on e.id = s.employee_id and e.deleted_at is null and e.company_id = s.company_id
      where s.company_id = ? and lower(s.user_name) = lower(?)`,
     [scope.companyId, userName],
   );
@@ -174,6 +174,11 @@ export async function createScimUser(ctx: RequestContext, body: unknown, baseUrl
     const tx = withEm(ctx, em);
     await lockWorkspace(em, scope.workspaceId);
     await checkUserNameFree(em, scope, getAttr(document, 'userName') as string, null);
+    // A user whose employee was deleted through the API (kept, marked deleted) no longer holds its userName.
+    await em.execute(
+      `delete from scim_user s using employee e where e.id = s.employee_id and s.company_id = ? and lower(s.user_name) = lower(?) and (e.deleted_at is not null or e.company_id <> s.company_id)`,
+      [scope.companyId, getAttr(document, 'userName') as string],
+    );
     const pin = await choosePin(em, scope, fields.employeeNumber, null, null);
     const employee = await createEmployee(tx, {
       companyId: scope.companyId,
