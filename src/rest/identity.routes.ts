@@ -8,15 +8,6 @@ const companyQuery = { type: 'object', properties: { company_id: { type: 'intege
 
 export const identityRoutes: RestRoute[] = [
   {
-    name: 'listApiKeys',
-    method: 'GET',
-    path: '/public/v2/api_keys',
-    document: `query { apiKeys { ${apiKeyFields} } }`,
-    resultField: 'apiKeys',
-    status: 200,
-    variables: () => ({}),
-  },
-  {
     name: 'createApiKey',
     method: 'POST',
     path: '/public/v2/api_keys',

@@ -82,14 +82,11 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
       expect((await problems('{ scopes: ["scim"], companyId: $c }', { c: otherCompany }))![0]).to.include({ field: 'companyId', code: 'not_found' });
     });
 
-    it('REST creates and lists scim keys too (POST /public/v2/api_keys)', async () => {
+    it('REST creates and revokes scim keys too (/public/v2/api_keys)', async () => {
       const response = await rest(t.url, 'POST', '/public/v2/api_keys', { key: ws.key, body: { name: 'Okta', scopes: ['scim'], company_id: companyId } });
       expect(response.status, response.text).to.equal(201);
       expect(response.body).to.include({ name: 'Okta', company_id: companyId });
       expect((await scim('GET', '/Users?count=1', undefined, response.body.key)).status).to.equal(200);
-      const listed = await rest(t.url, 'GET', '/public/v2/api_keys', { key: ws.key });
-      expect(listed.body.map((k: { id: number }) => k.id)).to.include(response.body.id);
-      expect(listed.body.find((k: { id: number }) => k.id === response.body.id)).to.not.have.property('key');
       const revoked = await rest(t.url, 'DELETE', `/public/v2/api_keys/${response.body.id}`, { key: ws.key });
       expect(revoked.status).to.equal(200);
       expectScimError(await scim('GET', '/Users', undefined, response.body.key), 401);

@@ -79,7 +79,7 @@ const pathIds: Record<string, string> = {
 /** REST body fields naming a resource of the caller's workspace. */
 const bodyIds: Record<string, string> = { schedule_id: 'accessSchedule', shift_id: 'shift', company_id: 'company', employee_id: 'employee', device_id: 'device', area_id: 'area', device_serial: 'deviceSerial' };
 /** REST routes that name nothing by id: creates with no id in their body. */
-const routesWithoutIds = new Set(['createCompany', 'createVerificationState', 'createWebhookEndpoint']);
+const routesWithoutIds = new Set(['createCompany', 'createVerificationState', 'createWebhookEndpoint', 'listDirectoryGroups']);
 
 /** Sample values for non-id inputs with a format of their own (others get a sample of their scalar type). */
 const samples: Record<string, unknown> = {
