@@ -38,6 +38,7 @@ import { sessionCredential } from './web/session-cookie';
 import { singleSignOnRouter } from './web/single-sign-on';
 import compression from 'compression';
 import { createRestRouter } from './rest/rest-router';
+import { SCIM_BASE_PATH, scimRouter } from './scim-http/scim-router';
 import { routeTable } from './rest/route-table';
 import { buildTimegateSchema } from './build-schema';
 import { CompiledOperations, compiledExecutionGateway } from './schema/compiled-execution';
@@ -163,6 +164,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       expressMiddleware(apollo, { context: ({ req, res }) => graphQLContext(contextFactory, req, res) }),
     );
 
+    // A company's directory provisions its people here, with a `scim` key (docs/identity.md).
+    expressApp.use(SCIM_BASE_PATH, scimRouter({ contextFactory, logger, bodyLimitBytes: config.restBodyLimitBytes }));
     expressApp.use(createRestRouter({ routes: routeTable, schema, contextFactory, config, logger }));
     expressApp.use((req: Request, res: Response) => {
       sendError(res, new DomainError('not_found', `No route for ${req.method} ${req.path}.`), res.locals.requestId);

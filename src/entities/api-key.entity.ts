@@ -1,4 +1,5 @@
 import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { Company } from './company.entity';
 import { Workspace } from './workspace.entity';
 
 /** An API key of a workspace. Only the SHA-256 hash of the secret is stored. */
@@ -27,6 +28,10 @@ export class ApiKey {
 
   @Property({ type: 'text[]' })
   scopes!: string[];
+
+  /** A `scim` key's company: the directory it serves provisions this company's people, and only them. */
+  @ManyToOne(() => Company, { mapToPk: true, fieldName: 'company_id', nullable: true, deleteRule: 'cascade' })
+  companyId?: number | null;
 
   @Property({ type: 'timestamptz', onCreate: () => new Date() })
   createdAt!: Date;

@@ -37,6 +37,8 @@ import { LinkageRule } from './linkage-rule.entity';
 import { Lockdown, LockdownDoor } from './lockdown.entity';
 import { Punch } from './punch.entity';
 import { PunchCorrection } from './punch-correction.entity';
+import { ScimGroup, ScimGroupAccessLevel, ScimGroupMember } from './scim-group.entity';
+import { ScimUser } from './scim-user.entity';
 import { Shift } from './shift.entity';
 import { ShiftAssignment } from './shift-assignment.entity';
 import { Roster } from './roster.entity';
@@ -53,6 +55,10 @@ export {
   AbsenceType,
   ConsoleSession,
   ConsoleSignIn,
+  ScimGroup,
+  ScimGroupAccessLevel,
+  ScimGroupMember,
+  ScimUser,
   AccessLevel,
   AccessLevelArea,
   AccessLevelDoor,
@@ -106,6 +112,10 @@ export {
 
 /** Every entity, for the ORM configuration. */
 export const entities = [
+  ScimGroup,
+  ScimGroupAccessLevel,
+  ScimGroupMember,
+  ScimUser,
   Workspace,
   ApiKey,
   Company,

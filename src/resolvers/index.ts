@@ -5,6 +5,7 @@ import { AssignmentResolver } from './assignment.resolver';
 import { AuditEventResolver } from './audit-event.resolver';
 import { CompanyResolver } from './company.resolver';
 import { DeviceResolver } from './device.resolver';
+import { DirectoryGroupResolver } from './directory-group.resolver';
 import { DoorActionResolver } from './door-action.resolver';
 import { DoorResolver } from './door.resolver';
 import { DoorRulesResolver } from './door-rules.resolver';
@@ -36,6 +37,7 @@ import { WorkspaceResolver } from './workspace.resolver';
 export const resolvers = [
   WorkspaceResolver,
   ApiKeyResolver,
+  DirectoryGroupResolver,
   CompanyResolver,
   EmployeeResolver,
   EmployeeTemplateResolver,

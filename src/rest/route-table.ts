@@ -15,6 +15,7 @@ import { deviceActionRoutes } from './device-action.routes';
 import { employeeRoutes } from './employee.routes';
 import { employeePhotoRoutes } from './employee-photo.routes';
 import { holidayRoutes } from './holiday.routes';
+import { identityRoutes } from './identity.routes';
 import { payPeriodRoutes } from './pay-period.routes';
 import { punchRoutes } from './punch.routes';
 import { punchCorrectionRoutes } from './punch-correction.routes';
@@ -61,4 +62,5 @@ export const routeTable: RestRoute[] = [
   ...timesheetRoutes,
   ...absenceRoutes,
   ...punchCorrectionRoutes,
+  ...identityRoutes,
 ];

@@ -2,7 +2,7 @@ import { Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 
 const SCOPES_DESCRIPTION =
-  'Scopes: `read`, `write` (includes read), `admin` (everything in the workspace, keys included), `doors:unlock` (door actions), `doors:manage` (access levels, schedules and their members; includes read), `approve` (decides absence requests and punch corrections; includes read).';
+  'Scopes: `read`, `write` (includes read), `admin` (everything in the workspace, keys included), `doors:unlock` (door actions), `doors:manage` (access levels, schedules and their members; includes read), `approve` (deciding absence requests and punch corrections; includes read), `scim` (alone, with `companyId`: a directory\'s SCIM token, reaching `/scim/v2` of that company and nothing else).';
 
 @ObjectType('ApiKey')
 export class ApiKeyType {
@@ -11,6 +11,7 @@ export class ApiKeyType {
   @Field({ description: 'The public beginning of the key, e.g. `tg_live_AbC1`.' }) prefix!: string;
   @Field({ description: 'The last four characters of the key.' }) last4!: string;
   @Field(() => [String], { description: SCOPES_DESCRIPTION }) scopes!: string[];
+  @Field(() => Int, { nullable: true, description: 'The company a `scim` key provisions; null for other keys.' }) companyId?: number | null;
   @Field() createdAt!: Date;
   @Field(() => Date, { nullable: true }) revokedAt?: Date | null;
   @Field(() => String, { nullable: true, description: 'The secret key: present only in the response that created it.' })
@@ -23,4 +24,6 @@ export class CreateApiKeyInput {
   workspaceId?: number;
   @Field({ nullable: true }) name?: string;
   @Field(() => [String], { description: SCOPES_DESCRIPTION }) scopes!: string[];
+  @Field(() => Int, { nullable: true, description: 'Required with the `scim` scope (and only with it): the company whose people the directory provisions.' })
+  companyId?: number;
 }

@@ -66,6 +66,7 @@ const idByType: Record<string, string> = {
   Door: 'door',
   AccessSchedule: 'accessSchedule',
   AccessLevel: 'accessLevel',
+  DirectoryGroup: 'directoryGroup',
 };
 /** Root fields that name nothing of another workspace (creates without ids, the caller's own lists). */
 const rootFieldsWithoutIds = new Set([
@@ -76,11 +77,12 @@ const rootFieldsWithoutIds = new Set([
 const pathIds: Record<string, string> = {
   companies: 'company', employees: 'employee', devices: 'device', areas: 'area', verification_states: 'state',
   punches: 'punch', webhooks: 'webhook', webhook_deliveries: 'delivery', actions: 'doorAction', shifts: 'shift', holidays: 'holiday', shift_assignments: 'shiftAssignment', rosters: 'roster', schedule_overrides: 'scheduleOverride', pay_periods: 'payPeriod', doors: 'door', access_schedules: 'accessSchedule', access_levels: 'accessLevel',
+  api_keys: 'spareApiKey', directory_groups: 'directoryGroup',
 };
 /** REST body fields naming a resource of the caller's workspace. */
 const bodyIds: Record<string, string> = { schedule_id: 'accessSchedule', shift_id: 'shift', roster_id: 'roster', company_id: 'company', employee_id: 'employee', device_id: 'device', area_id: 'area', device_serial: 'deviceSerial' };
 /** REST routes that name nothing by id: creates with no id in their body. */
-const routesWithoutIds = new Set(['createCompany', 'createVerificationState', 'createWebhookEndpoint']);
+const routesWithoutIds = new Set(['createCompany', 'createVerificationState', 'createWebhookEndpoint', 'listDirectoryGroups']);
 
 /** Sample values for non-id inputs with a format of their own (others get a sample of their scalar type). */
 const samples: Record<string, unknown> = {
@@ -139,6 +141,11 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
     ids.delivery = (await rest(t.url, 'GET', `/public/v2/webhooks/${ids.webhook}/deliveries`, { key: a.key })).body[0].id;
     ids.doorAction = (await rest(t.url, 'POST', '/v1/devices/door/unlock', { key: a.key, body: { device_serial: 'ISOLATION1', duration: 5 } })).body.action_id;
     ids.apiKey = (await gqlData(t.url, a.key, '{ apiKeys { id } }')).apiKeys[0].id;
+    // REST routes take a key of A that may be revoked (the OpenAPI sweep calls every route as A).
+    ids.spareApiKey = (await gqlData(t.url, a.key, 'mutation { createApiKey(input: { scopes: ["read"] }) { id } }')).createApiKey.id;
+    const scimKey = (await gqlData(t.url, a.key, 'mutation ($c: Int!) { createApiKey(input: { scopes: ["scim"], companyId: $c }) { key } }', { c: company.id })).createApiKey.key;
+    const group = await rest(t.url, 'POST', '/scim/v2/Groups', { key: scimKey, body: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Staff' } });
+    ids.directoryGroup = group.body.id;
     const tmp = Buffer.alloc(300, 7).toString('base64');
     const upload = await iclock(t.url, 'POST', '/iclock/cdata?SN=ISOLATION1&table=OPERLOG', `FP PIN=1\tFID=3\tSize=${tmp.length}\tValid=1\tTMP=${tmp}\n`);
     expect(upload.status).to.equal(200);

@@ -4,7 +4,7 @@ import type { Config } from '../../config/config';
 import type { Metrics } from '../../observability/metrics';
 import { DomainError } from '../../errors/domain-error';
 
-export const SCOPES = ['read', 'write', 'admin', 'doors:unlock', 'doors:manage', 'approve'] as const;
+export const SCOPES = ['read', 'write', 'admin', 'doors:unlock', 'doors:manage', 'approve', 'scim'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** The person behind a console session (single sign-on): who the audit log names. */
@@ -20,7 +20,7 @@ export interface SessionPerson {
  * `/iclock/*` (identified by its serial only; terminal services scope by its device row).
  */
 export type Principal =
-  | { kind: 'workspace'; workspaceId: number; keyId: number | null; scopes: readonly Scope[]; person?: SessionPerson }
+  | { kind: 'workspace'; workspaceId: number; keyId: number | null; scopes: readonly Scope[]; person?: SessionPerson; companyId?: number | null }
   | { kind: 'operator' }
   | { kind: 'terminal'; serialNumber: string };
 
@@ -55,9 +55,13 @@ export function withEm(ctx: RequestContext, em: EntityManager): RequestContext {
  * now) so that a key can open doors without being able to change people or grants, and the reverse.
  * `approve` (deciding absence requests and punch corrections) is apart from `write` so that the HR
  * portal that files requests for employees cannot also grant them.
+ * `scim` is apart from all: a directory's token reaches `/scim/v2` of one company and nothing else,
+ * and no other key (admin included) reaches `/scim/v2` (isScimPrincipal).
  * docs/security.md has the scope table.
  */
 export function hasScope(granted: readonly Scope[], needed: Scope): boolean {
+  if (needed === 'scim') return granted.includes('scim');
+  if (granted.includes('scim')) return false;
   if (granted.includes('admin') || granted.includes(needed)) return true;
   return needed === 'read' && (granted.includes('write') || granted.includes('doors:manage') || granted.includes('approve'));
 }
@@ -68,4 +72,9 @@ export function workspaceOf(ctx: RequestContext): number {
     throw new DomainError('forbidden', 'This operation acts on a workspace: call it with a key of that workspace.');
   }
   return ctx.principal.workspaceId;
+}
+
+/** A SCIM token: a workspace key with the `scim` scope, bound to one company. */
+export function isScimPrincipal(principal: Principal): principal is Extract<Principal, { kind: 'workspace' }> & { companyId: number } {
+  return principal.kind === 'workspace' && principal.scopes.includes('scim') && typeof principal.companyId === 'number';
 }

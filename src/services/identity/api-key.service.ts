@@ -1,7 +1,7 @@
 import { boundedCache } from '../../kernel/cache';
 import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApiKey, Workspace } from '../../entities';
+import { ApiKey, Company, Workspace } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
 import { SCOPES, workspaceOf, type Principal, type RequestContext, type Scope } from '../common/context';
 import { FieldChecker, limits } from '../common/validation';
@@ -33,7 +33,7 @@ export interface IssuedApiKey {
   key: string;
 }
 
-export async function issueKey(em: EntityManager, workspaceId: number, scopes: Scope[], name: string): Promise<IssuedApiKey> {
+export async function issueKey(em: EntityManager, workspaceId: number, scopes: Scope[], name: string, companyId: number | null = null): Promise<IssuedApiKey> {
   const key = generateKey();
   const apiKey = em.create(ApiKey, {
     workspaceId,
@@ -42,6 +42,7 @@ export async function issueKey(em: EntityManager, workspaceId: number, scopes: S
     prefix: key.slice(0, LIVE_PREFIX.length + 4),
     last4: key.slice(-4),
     scopes: [...new Set(scopes)],
+    companyId,
   } as ApiKey);
   em.persist(apiKey);
   await em.flush();
@@ -76,12 +77,12 @@ export async function authenticate(
   const hash = hashKey(key);
   const cached = validKeys.get(hash);
   if (cached && cached.until > now) return cached.principal;
-  const rows = await em.execute<{ id: number; workspace_id: number; scopes: string[] }[]>(
-    'select id, workspace_id, scopes from api_key where key_hash = ? and revoked_at is null',
+  const rows = await em.execute<{ id: number; workspace_id: number; scopes: string[]; company_id: number | null }[]>(
+    'select id, workspace_id, scopes, company_id from api_key where key_hash = ? and revoked_at is null',
     [hash],
   );
   if (rows.length === 0) throw new DomainError('unauthenticated', 'The API key is not valid or has been revoked.');
-  const principal: Principal = { kind: 'workspace', workspaceId: rows[0].workspace_id, keyId: rows[0].id, scopes: rows[0].scopes as Scope[] };
+  const principal: Principal = { kind: 'workspace', workspaceId: rows[0].workspace_id, keyId: rows[0].id, scopes: rows[0].scopes as Scope[], companyId: rows[0].company_id };
   if (cacheMs > 0) rememberKey(hash, principal, now + cacheMs);
   return principal;
 }
@@ -117,7 +118,7 @@ function targetWorkspace(ctx: RequestContext, workspaceId: number | undefined): 
 
 export async function createApiKey(
   ctx: RequestContext,
-  input: { workspaceId?: number; name?: string | null; scopes: string[] },
+  input: { workspaceId?: number; name?: string | null; scopes: string[]; companyId?: number | null },
 ): Promise<IssuedApiKey> {
   const check = new FieldChecker();
   check.text('name', input.name, { max: limits.apiKeyName });
@@ -125,10 +126,18 @@ export async function createApiKey(
   for (const scope of input.scopes) {
     if (!SCOPES.includes(scope as Scope)) check.add('scopes', 'invalid_scope', `Unknown scope "${scope}"; scopes are ${SCOPES.join(', ')}.`);
   }
+  // A SCIM token serves one company's directory and nothing else (docs/identity.md).
+  const scim = input.scopes.includes('scim');
+  if (scim && input.scopes.some((s) => s !== 'scim')) check.add('scopes', 'invalid_scope', 'A "scim" key has no other scope: it reaches /scim/v2 only.');
+  if (scim && input.companyId == null) check.add('companyId', 'required', 'A "scim" key is bound to one company: give companyId.');
+  if (!scim && input.companyId != null) check.add('companyId', 'not_allowed', 'Only a "scim" key is bound to a company.');
   check.done();
   const workspaceId = targetWorkspace(ctx, input.workspaceId);
   if (!(await ctx.em.findOne(Workspace, workspaceId))) throw DomainError.notFound('Workspace', workspaceId);
-  return issueKey(ctx.em, workspaceId, input.scopes as Scope[], input.name ?? '');
+  if (scim && !(await ctx.em.findOne(Company, { id: input.companyId!, workspaceId }))) {
+    throw DomainError.field('companyId', 'not_found', `Company ${input.companyId} does not exist in this workspace.`);
+  }
+  return issueKey(ctx.em, workspaceId, input.scopes as Scope[], input.name ?? '', scim ? input.companyId! : null);
 }
 
 export async function revokeApiKey(ctx: RequestContext, id: number): Promise<ApiKey> {

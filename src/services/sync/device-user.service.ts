@@ -119,7 +119,12 @@ export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserS
     if (row.present && row.pin === want.pin && row.name === want.name && row.privilege === want.privilege && sameAccess) continue;
     const previousPin = row.pin !== want.pin ? (row.previousPin ?? row.pin) : row.previousPin;
     const { workspaceId: _workspaceId, ...content } = want;
-    markPending(row, { ...content, present: true, previousPin: previousPin === want.pin ? null : previousPin }, now);
+    // A person coming back to a terminal that deleted them (deactivated, then active again) is
+    // re-created there: the terminal lost their templates and photos with the user record, the ones
+    // captured on it included, so everything is sent again. A previous pin equal to the pin says so
+    // (no delete is sent for it; the sequence's success forgets it like any previous pin).
+    const returning = !row.present;
+    markPending(row, { ...content, present: true, previousPin: returning ? (previousPin ?? want.pin) : previousPin === want.pin ? null : previousPin }, now);
     markedPending.push(row.id);
     changedDevices.add(row.deviceId);
   }

@@ -1,0 +1,27 @@
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { RequestContext } from '../services/common/context';
+import * as directoryGroups from '../services/identity/scim-groups.service';
+import { DirectoryGroupMappingInput, DirectoryGroupType } from '../schema/directory-group.type';
+
+@Resolver(() => DirectoryGroupType)
+export class DirectoryGroupResolver {
+  @Authorized('read')
+  @Query(() => [DirectoryGroupType], { description: 'Directory groups provisioned over SCIM, with their mapping.' })
+  directoryGroups(@Ctx() ctx: RequestContext, @Arg('companyId', () => Int, { nullable: true }) companyId?: number) {
+    return directoryGroups.listDirectoryGroups(ctx, companyId ?? undefined);
+  }
+
+  @Authorized('read')
+  @Query(() => DirectoryGroupType)
+  directoryGroup(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string) {
+    return directoryGroups.getDirectoryGroup(ctx, id);
+  }
+
+  @Authorized('admin')
+  @Mutation(() => DirectoryGroupType, {
+    description: 'Maps a directory group to an area and access levels of its company: its members get them (and lose them on leaving the group).',
+  })
+  setDirectoryGroupMapping(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string, @Arg('input') input: DirectoryGroupMappingInput) {
+    return directoryGroups.setDirectoryGroupMapping(ctx, id, { areaId: input.areaId ?? null, accessLevelIds: input.accessLevelIds });
+  }
+}
