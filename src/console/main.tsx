@@ -16,6 +16,10 @@ import { Timesheets } from './pages/timesheets';
 import { Webhooks } from './pages/webhooks';
 import { ApiKeys } from './pages/api-keys';
 import { Access } from './pages/access';
+import { AttendanceReport } from './pages/attendance-report';
+import { Shifts } from './pages/shifts';
+import { Holidays } from './pages/holidays';
+import { PayPeriods } from './pages/pay-periods';
 import { allows } from './session';
 import './styles.css';
 
@@ -47,6 +51,10 @@ const PAGES: Array<[string, string, 'read' | 'admin']> = [
   ['employees', 'Employees', 'read'],
   ['punches', 'Punches', 'read'],
   ['timesheets', 'Timesheets', 'read'],
+  ['report', 'Attendance report', 'read'],
+  ['shifts', 'Shifts', 'read'],
+  ['holidays', 'Holidays', 'read'],
+  ['pay-periods', 'Pay periods', 'read'],
   ['access', 'Access', 'read'],
   ['webhooks', 'Webhooks', 'admin'],
   ['keys', 'API keys', 'admin'],
@@ -72,6 +80,10 @@ function Shell({ onSignOut }: { onSignOut: (notice: string | null) => void }) {
     page === 'employees' ? <EmployeeList /> :
     page === 'punches' ? <PunchList /> :
     page === 'timesheets' ? <Timesheets /> :
+    page === 'report' ? <AttendanceReport /> :
+    page === 'shifts' ? <Shifts /> :
+    page === 'holidays' ? <Holidays /> :
+    page === 'pay-periods' ? <PayPeriods /> :
     page === 'access' ? <Access /> :
     page === 'webhooks' && allows(key.scopes, 'admin') ? <Webhooks /> :
     page === 'keys' && allows(key.scopes, 'admin') ? <ApiKeys /> :

@@ -11,6 +11,7 @@ import {
   RegisterDeviceDocument, UnknownTerminalsDocument, type PunchFeedSubscription,
 } from '../gql';
 import { href } from '../router';
+import { useDirectory } from '../people';
 import { HourChart } from './hour-chart';
 
 type Punch = PunchFeedSubscription['punchCreated']['punch'];
@@ -126,6 +127,7 @@ function Unclaimed() {
 }
 
 function LatestPunches() {
+  const directory = useDirectory();
   const day = useMemo(today, []);
   const [initial] = useQuery({ query: PunchesDocument, variables: { first: 1000, startDate: day, endDate: day } });
   const [live] = useSubscription({ query: PunchFeedDocument }, (seen: Punch[] = [], event) => [event.punchCreated.punch, ...seen].slice(0, 500));
@@ -143,7 +145,7 @@ function LatestPunches() {
           <ol class="feed" aria-label="Latest punches" aria-live="polite">
             {punches.slice(0, 12).map((p) => (
               <li data-punch={p.id}>
-                <span class="feed-time">{p.localTime.slice(11)}</span> <strong>{p.pin}</strong> on {p.deviceSerial} <span class="muted">{p.verifyType ?? ''}</span>
+                <span class="feed-time">{p.localTime.slice(11)}</span> <strong>{directory.employeeName(p.employeeId, p.pin)}</strong> {directory.stateName(p.punchState)} on {directory.deviceName(p.deviceId, p.deviceSerial)} <span class="muted">{p.verifyType ?? ''}</span>
               </li>
             ))}
           </ol>
