@@ -20,6 +20,8 @@ import { AttendanceReport } from './pages/attendance-report';
 import { Shifts } from './pages/shifts';
 import { Holidays } from './pages/holidays';
 import { PayPeriods } from './pages/pay-periods';
+import { DoorBoardPage } from './pages/doors';
+import { Refused } from './pages/refused';
 import { allows } from './session';
 import './styles.css';
 
@@ -55,6 +57,8 @@ const PAGES: Array<[string, string, 'read' | 'admin']> = [
   ['shifts', 'Shifts', 'read'],
   ['holidays', 'Holidays', 'read'],
   ['pay-periods', 'Pay periods', 'read'],
+  ['doors', 'Door board', 'read'],
+  ['refused', 'Refused today', 'read'],
   ['access', 'Access', 'read'],
   ['webhooks', 'Webhooks', 'admin'],
   ['keys', 'API keys', 'admin'],
@@ -84,6 +88,8 @@ function Shell({ onSignOut }: { onSignOut: (notice: string | null) => void }) {
     page === 'shifts' ? <Shifts /> :
     page === 'holidays' ? <Holidays /> :
     page === 'pay-periods' ? <PayPeriods /> :
+    page === 'doors' ? <DoorBoardPage /> :
+    page === 'refused' ? <Refused /> :
     page === 'access' ? <Access /> :
     page === 'webhooks' && allows(key.scopes, 'admin') ? <Webhooks /> :
     page === 'keys' && allows(key.scopes, 'admin') ? <ApiKeys /> :

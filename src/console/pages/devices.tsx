@@ -8,6 +8,7 @@ import { Empty, ErrorNote, Section, StatusBadge } from '../components';
 import { when } from '../format';
 import { DeviceActionsDocument, DeviceCommandsDocument, DevicePageDocument, DevicesDocument, DoorActionStatusDocument, OpenDoorDocument, StartDeviceActionDocument } from '../gql';
 import { href } from '../router';
+import { LevelReach } from './level-reach';
 
 export function DeviceList() {
   const [devices] = useQuery({ query: DevicesDocument, variables: { first: 1000 } });
@@ -229,9 +230,10 @@ export function DevicePage({ id }: { id: number }) {
       </Section>
       <DeviceActions deviceId={device.id} attendance={device.modeType !== 'acc'} />
       <DeviceCommands deviceId={device.id} />
+      {deviceDoors.length > 0 && <LevelReach companyId={device.companyId} doorIds={deviceDoors.map((d) => d.id)} />}
       <Section title="Assigned employees">
         {deviceEmployees.nodes.length === 0 ? (
-          <Empty>Nobody is assigned to this terminal.</Empty>
+          <Empty>Nobody is assigned to this terminal directly{deviceDoors.length > 0 ? ' (see the people who reach it through access levels)' : ''}.</Empty>
         ) : (
           <table>
             <thead><tr><th scope="col">Employee</th><th scope="col">Pin</th><th scope="col">Via</th><th scope="col">Sync</th></tr></thead>
