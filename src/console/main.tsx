@@ -83,7 +83,7 @@ function Shell({ onSignOut }: { onSignOut: (notice: string | null) => void }) {
     page === 'employees' && id ? <EmployeePage id={Number(id)} /> :
     page === 'employees' ? <EmployeeList /> :
     page === 'punches' ? <PunchList /> :
-    page === 'timesheets' ? <Timesheets /> :
+    page === 'timesheets' ? <Timesheets month={id} /> :
     page === 'report' ? <AttendanceReport /> :
     page === 'shifts' ? <Shifts /> :
     page === 'holidays' ? <Holidays /> :

@@ -55,11 +55,12 @@ async function downloadCsv(companyId: number, start: string, end: string): Promi
 
 const WEEKDAY = new Intl.DateTimeFormat(undefined, { weekday: 'short', timeZone: 'UTC' });
 
-export function Timesheets() {
+/** `month` (`YYYY-MM`, from the address `#/timesheets/2026-03`): the month to open, else this month. */
+export function Timesheets({ month: initialMonth }: { month?: string }) {
   const directory = useDirectory();
   const { companyId, picker } = useCompanyPicker('timesheet-company');
   const [view, setView] = useState<'month' | 'week'>('month');
-  const [month, setMonth] = useState(today().slice(0, 7));
+  const [month, setMonth] = useState(initialMonth && /^\d{4}-\d{2}$/.test(initialMonth) ? initialMonth : today().slice(0, 7));
   const [weekOf, setWeekOf] = useState(today());
   const [version, setVersion] = useState(0);
   const [open, setOpen] = useState<{ employeeId: number; date: string } | null>(null);
