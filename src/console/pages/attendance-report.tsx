@@ -93,7 +93,7 @@ export function AttendanceReport() {
             {lines.length === 0 ? (
               <Empty>Nothing to report in this range.</Empty>
             ) : (
-              <table>
+              <table class="fold-on-phone">
                 <thead><tr><th scope="col">Date</th><th scope="col">Person</th><th scope="col">What</th><th scope="col">Day</th></tr></thead>
                 <tbody>
                   {lines.map((l) => (

@@ -24,7 +24,7 @@ export function Holidays() {
         {list.length === 0 ? (
           <Empty>No holidays in this company.</Empty>
         ) : (
-          <table>
+          <table class="fold-on-phone">
             <thead><tr><th scope="col">Date</th><th scope="col">Holiday</th>{canWrite && <th scope="col"><span class="sr-only">Actions</span></th>}</tr></thead>
             <tbody>
               {list.map((h) => (

@@ -28,7 +28,7 @@ export function PayPeriods() {
         {list.length === 0 ? (
           <Empty>No pay periods in this company.</Empty>
         ) : (
-          <table>
+          <table class="fold-on-phone">
             <thead><tr><th scope="col">Period</th><th scope="col">State</th>{canLock && <th scope="col"><span class="sr-only">Actions</span></th>}</tr></thead>
             <tbody>
               {list.map((p) => {

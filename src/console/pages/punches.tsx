@@ -43,7 +43,7 @@ export function PunchList() {
       {list.length === 0 ? (
         <Empty>No punches in this range.</Empty>
       ) : (
-        <table>
+        <table class="fold-on-phone">
           <thead><tr><th scope="col">Local time</th><th scope="col">Person</th><th scope="col">Terminal</th><th scope="col">Type</th><th scope="col">Verified by</th></tr></thead>
           <tbody aria-live="polite">
             {list.map((p) => (

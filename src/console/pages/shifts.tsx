@@ -149,7 +149,7 @@ export function Shifts() {
         {shifts.length === 0 ? (
           <Empty>No shifts in this company yet.</Empty>
         ) : (
-          <table>
+          <table class="fold-on-phone">
             <thead><tr><th scope="col">Shift</th><th scope="col">Hours</th><th scope="col">Workdays</th><th scope="col">Break</th><th scope="col">Grace in / out</th>{canWrite && <th scope="col"><span class="sr-only">Actions</span></th>}</tr></thead>
             <tbody>
               {shifts.map((s) => (
@@ -173,7 +173,7 @@ export function Shifts() {
         {assignments.length === 0 ? (
           <Empty>No assignments: everyone works the company's default shift.</Empty>
         ) : (
-          <table>
+          <table class="fold-on-phone">
             <thead><tr><th scope="col">Who</th><th scope="col">Shift</th><th scope="col">From</th><th scope="col">Until</th>{canWrite && <th scope="col"><span class="sr-only">Actions</span></th>}</tr></thead>
             <tbody>
               {assignments.map((a) => (
