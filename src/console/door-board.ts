@@ -47,13 +47,23 @@ export function useDoorBoard(eventsPerDevice = 200): DoorBoard {
     const timer = setInterval(() => setVersion((v) => v + 1), 10_000);
     return () => clearInterval(timer);
   }, []);
+  // A load that takes longer than the events that ask for another is not thrown away: loads run one
+  // at a time, the newest request runs after the current one, and every finished load is shown.
+  const running = useRef(false);
+  const wanted = useRef(false);
+  const mounted = useRef(true);
+  useEffect(() => () => { mounted.current = false; }, []);
   useEffect(() => {
-    let cancelled = false;
+    if (running.current) {
+      wanted.current = true;
+      return;
+    }
+    running.current = true;
     (async () => {
       const policy = { requestPolicy: 'network-only' as const };
       const listed = await client.query(DoorBoardDevicesDocument, {}, policy).toPromise();
       if (listed.error) throw new Error(listed.error.message);
-      const devices = (listed.data?.devices.nodes ?? []).filter((d) => d.modeType === 'acc' || d.capabilities.doors > 0);
+      const devices = (listed.data?.devices.nodes ?? []).filter((d) => d.modeType === 'acc');
       const perDevice = await Promise.all(devices.map(async (device) => {
         const [doors, events] = await Promise.all([
           client.query(DeviceDoorsNowDocument, { deviceId: device.id }, policy).toPromise(),
@@ -64,7 +74,7 @@ export function useDoorBoard(eventsPerDevice = 200): DoorBoard {
           events: events?.data?.doorEvents.nodes ?? [],
         };
       }));
-      if (cancelled) return;
+      if (!mounted.current) return;
       setBoard({
         loaded: true,
         error: null,
@@ -72,8 +82,15 @@ export function useDoorBoard(eventsPerDevice = 200): DoorBoard {
         doors: perDevice.flatMap((d) => d.doors),
         events: perDevice.flatMap((d) => d.events).sort((a, b) => b.time.localeCompare(a.time)),
       });
-    })().catch((error: Error) => !cancelled && setBoard((b) => ({ ...b, loaded: true, error: error.message })));
-    return () => { cancelled = true; };
+    })()
+      .catch((error: Error) => mounted.current && setBoard((b) => ({ ...b, loaded: true, error: error.message })))
+      .finally(() => {
+        running.current = false;
+        if (wanted.current && mounted.current) {
+          wanted.current = false;
+          setVersion((v) => v + 1);
+        }
+      });
   }, [version]);
   return { ...board, reload };
 }
