@@ -1,3 +1,4 @@
+import { useRef } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 
 export function StatusBadge({ status }: { status: string | null | undefined }) {
@@ -28,4 +29,44 @@ export function Section({ title, children, actions }: { title: string; children:
 
 export function Empty({ children }: { children: ComponentChildren }) {
   return <p class="empty">{children}</p>;
+}
+
+/**
+ * A button for a destructive action: it opens a modal dialog that says what will happen and asks
+ * again (the native <dialog>: focus moves into it, Escape cancels, the page behind is inert).
+ */
+export function ConfirmButton({ label, labelDetail, title, children, confirm, onConfirm, disabled = false }: {
+  /** `labelDetail` is read by screen readers after the visible `label` (which object the button acts on). */
+  label: string; labelDetail?: string; title: string; children?: ComponentChildren; confirm: string; onConfirm: () => void | Promise<void>; disabled?: boolean;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  return (
+    <>
+      <button type="button" class="danger" disabled={disabled} onClick={() => dialog.current?.showModal()}>
+        {label}
+        {labelDetail && <span class="sr-only"> {labelDetail}</span>}
+      </button>
+      <dialog ref={dialog} aria-label={title} class="confirm">
+        <form
+          method="dialog"
+          onSubmit={async (event) => {
+            const submitter = (event as SubmitEvent).submitter as HTMLButtonElement | null;
+            if (submitter?.value === 'confirm') await onConfirm();
+          }}
+        >
+          <h2>{title}</h2>
+          {children}
+          <p class="inline-form">
+            <button type="submit" value="cancel" class="secondary" formNoValidate autofocus>Cancel</button>
+            <button type="submit" value="confirm" class="danger">{confirm}</button>
+          </p>
+        </form>
+      </dialog>
+    </>
+  );
+}
+
+/** An employee's full name. */
+export function personName(e: { name: string; lastname: string } | null | undefined): string {
+  return e ? `${e.name} ${e.lastname}`.trim() : 'unknown person';
 }

@@ -16,6 +16,12 @@ import { Timesheets } from './pages/timesheets';
 import { Webhooks } from './pages/webhooks';
 import { ApiKeys } from './pages/api-keys';
 import { Access } from './pages/access';
+import { AttendanceReport } from './pages/attendance-report';
+import { Shifts } from './pages/shifts';
+import { Holidays } from './pages/holidays';
+import { PayPeriods } from './pages/pay-periods';
+import { DoorBoardPage } from './pages/doors';
+import { Refused } from './pages/refused';
 import './styles.css';
 
 function SignIn({ notice, singleSignOn, onKey }: { notice: string | null; singleSignOn: boolean; onKey: (key: string) => void }) {
@@ -57,6 +63,12 @@ const PAGES: Array<[string, string, Area]> = [
   ['employees', 'Employees', 'people'],
   ['punches', 'Punches', 'people'],
   ['timesheets', 'Timesheets', 'people'],
+  ['report', 'Attendance report', 'people'],
+  ['shifts', 'Shifts', 'people'],
+  ['holidays', 'Holidays', 'people'],
+  ['pay-periods', 'Pay periods', 'people'],
+  ['doors', 'Door board', 'doors'],
+  ['refused', 'Refused today', 'doors'],
   ['access', 'Access', 'doors'],
   ['webhooks', 'Webhooks', 'admin'],
   ['keys', 'API keys', 'admin'],
@@ -96,7 +108,13 @@ function Shell({ signer, onSignOut }: { signer: Signer; onSignOut: (notice: stri
     page === 'employees' && id ? <EmployeePage id={Number(id)} /> :
     page === 'employees' ? <EmployeeList /> :
     page === 'punches' ? <PunchList /> :
-    page === 'timesheets' ? <Timesheets /> :
+    page === 'timesheets' ? <Timesheets month={id} /> :
+    page === 'report' ? <AttendanceReport /> :
+    page === 'shifts' ? <Shifts /> :
+    page === 'holidays' ? <Holidays /> :
+    page === 'pay-periods' ? <PayPeriods /> :
+    page === 'doors' ? <DoorBoardPage /> :
+    page === 'refused' ? <Refused /> :
     page === 'access' ? <Access /> :
     page === 'webhooks' ? <Webhooks /> :
     page === 'keys' ? <ApiKeys /> :

@@ -6,8 +6,10 @@ import { useAllowed } from '../app-context';
 import { errorMessage } from '../client';
 import { Empty, ErrorNote, Section, StatusBadge } from '../components';
 import { when } from '../format';
-import { DeviceActionsDocument, DeviceCommandsDocument, DevicePageDocument, DevicesDocument, DoorActionStatusDocument, OpenDoorDocument, StartDeviceActionDocument } from '../gql';
+import { DeviceCommandsDocument, DevicePageDocument, DevicesDocument, DoorActionStatusDocument, OpenDoorDocument } from '../gql';
 import { href } from '../router';
+import { LevelReach } from './level-reach';
+import { DeviceActions, WhyNotOnline } from './device-actions';
 
 export function DeviceList() {
   const [devices] = useQuery({ query: DevicesDocument, variables: { first: 1000 } });
@@ -87,70 +89,6 @@ function OpenDoorButton({ doorId, label }: { doorId: number; label: string }) {
   );
 }
 
-const ACTIONS: Array<[string, string]> = [
-  ['info.refresh', 'Read info'],
-  ['attendance.count', 'Count records'],
-  ['users.reconcile', 'Check users'],
-  ['clock.sync', 'Set clock'],
-  ['reboot', 'Reboot'],
-];
-
-/** What an action found, in a few words. */
-function outcome(result: Record<string, unknown> | null | undefined): string {
-  if (!result) return '';
-  if (result.matched !== null && result.matched !== undefined) return `terminal ${result.deviceRecords}, Timegate ${result.timegateRecords}${result.matched ? '' : ' (mismatch)'}`;
-  if (result.complete) {
-    const missing = (result.missingOnDevice as string[]).length;
-    const unexpected = (result.unexpectedOnDevice as string[]).length;
-    return `${result.usersReported} users; ${missing} missing, ${unexpected} unexpected`;
-  }
-  if (result.skewAfter !== null && result.skewAfter !== undefined) return `clock off by ${result.skewAfter} s`;
-  return '';
-}
-
-function DeviceActions({ deviceId, attendance }: { deviceId: number; attendance: boolean }) {
-  const canWrite = useAllowed('write');
-  const [actions, refresh] = useQuery({ query: DeviceActionsDocument, variables: { deviceId } });
-  const [starting, start] = useMutation(StartDeviceActionDocument);
-  const list = actions.data?.deviceActions.nodes ?? [];
-  const busy = list.some((a) => !FINAL.includes(a.status));
-  useEffect(() => {
-    const timer = setInterval(() => refresh({ requestPolicy: 'network-only' }), busy ? 700 : 5000);
-    return () => clearInterval(timer);
-  }, [deviceId, busy]);
-  return (
-    <Section title="Device actions">
-      {canWrite && (
-        <p class="inline-form">
-          {ACTIONS.filter(([type]) => attendance || type !== 'attendance.count').map(([type, label]) => (
-            <button type="button" disabled={starting.fetching} onClick={async () => { await start({ deviceId, input: { type } }); refresh({ requestPolicy: 'network-only' }); }}>
-              {label}
-            </button>
-          ))}
-        </p>
-      )}
-      <ErrorNote message={errorMessage(starting.error)} />
-      {list.length === 0 ? (
-        <Empty>No actions yet.</Empty>
-      ) : (
-        <table>
-          <thead><tr><th scope="col">Action</th><th scope="col">Status</th><th scope="col">Result</th><th scope="col">Started</th></tr></thead>
-          <tbody>
-            {[...list].reverse().map((a) => (
-              <tr data-action={a.actionId}>
-                <td>{a.type}</td>
-                <td><StatusBadge status={a.status} /></td>
-                <td>{outcome(a.result as Record<string, unknown> | null)}</td>
-                <td>{when(a.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </Section>
-  );
-}
-
 /** The terminal's pending (queued or sent) or failed commands: what it has not taken, or refused. */
 function DeviceCommands({ deviceId }: { deviceId: number }) {
   const [which, setWhich] = useState<'pending' | 'failed'>('pending');
@@ -209,7 +147,7 @@ export function DevicePage({ id }: { id: number }) {
         <dl class="facts">
           <dt>Serial</dt><dd>{device.serialNumber}</dd>
           <dt>Family</dt><dd>{device.modeType === 'acc' ? 'access control' : 'attendance'}</dd>
-          <dt>Last seen</dt><dd>{when(device.lastSeenAt)}</dd>
+          <WhyNotOnline device={device} />
           <dt>Model</dt><dd>{device.model ?? '—'}</dd>
           <dt>Firmware</dt><dd>{device.firmware ?? '—'}</dd>
           <dt>Clock skew</dt><dd>{device.clockSkewSeconds === null || device.clockSkewSeconds === undefined ? '—' : `${device.clockSkewSeconds} s`}</dd>
@@ -229,9 +167,10 @@ export function DevicePage({ id }: { id: number }) {
       </Section>
       <DeviceActions deviceId={device.id} attendance={device.modeType !== 'acc'} />
       <DeviceCommands deviceId={device.id} />
+      {device.modeType === 'acc' && deviceDoors.length > 0 && <LevelReach companyId={device.companyId} doorIds={deviceDoors.map((d) => d.id)} />}
       <Section title="Assigned employees">
         {deviceEmployees.nodes.length === 0 ? (
-          <Empty>Nobody is assigned to this terminal.</Empty>
+          <Empty>Nobody is assigned to this terminal directly{device.modeType === 'acc' && deviceDoors.length > 0 ? ' (see the people who reach it through access levels)' : ''}.</Empty>
         ) : (
           <table>
             <thead><tr><th scope="col">Employee</th><th scope="col">Pin</th><th scope="col">Via</th><th scope="col">Sync</th></tr></thead>

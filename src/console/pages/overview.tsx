@@ -1,5 +1,5 @@
 // The overview: a status board of every terminal that updates live, unclaimed terminals with a
-// "register" action, the latest punches as they arrive, punches per hour, and open door alarms.
+// "register" action, the latest punches as they arrive, punches per hour, and the door alarms open now.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useMutation, useQuery, useSubscription } from '@urql/preact';
 import { useAllowed } from '../app-context';
@@ -7,10 +7,12 @@ import { errorMessage } from '../client';
 import { Empty, ErrorNote, Section, StatusBadge } from '../components';
 import { when, today } from '../format';
 import {
-  CompaniesDocument, DeviceStatusFeedDocument, DevicesDocument, DoorAlarmFeedDocument, PunchFeedDocument, PunchesDocument,
+  CompaniesDocument, DeviceStatusFeedDocument, DevicesDocument, PunchFeedDocument, PunchesDocument,
   RegisterDeviceDocument, UnknownTerminalsDocument, type PunchFeedSubscription,
 } from '../gql';
 import { href } from '../router';
+import { useDirectory } from '../people';
+import { useDoorBoard } from '../door-board';
 import { HourChart } from './hour-chart';
 
 type Punch = PunchFeedSubscription['punchCreated']['punch'];
@@ -126,6 +128,7 @@ function Unclaimed() {
 }
 
 function LatestPunches() {
+  const directory = useDirectory();
   const day = useMemo(today, []);
   const [initial] = useQuery({ query: PunchesDocument, variables: { first: 1000, startDate: day, endDate: day } });
   const [live] = useSubscription({ query: PunchFeedDocument }, (seen: Punch[] = [], event) => [event.punchCreated.punch, ...seen].slice(0, 500));
@@ -143,7 +146,7 @@ function LatestPunches() {
           <ol class="feed" aria-label="Latest punches" aria-live="polite">
             {punches.slice(0, 12).map((p) => (
               <li data-punch={p.id}>
-                <span class="feed-time">{p.localTime.slice(11)}</span> <strong>{p.pin}</strong> on {p.deviceSerial} <span class="muted">{p.verifyType ?? ''}</span>
+                <span class="feed-time">{p.localTime.slice(11)}</span> <strong>{directory.employeeName(p.employeeId, p.pin)}</strong> {directory.stateName(p.punchState)} on {directory.deviceName(p.deviceId, p.deviceSerial)} <span class="muted">{p.verifyType ?? ''}</span>
               </li>
             ))}
           </ol>
@@ -153,25 +156,21 @@ function LatestPunches() {
   );
 }
 
+/** Alarms open now: the doors' state as the API reports it, kept current by the alarm subscription. */
 function OpenAlarms() {
-  const [alarms] = useSubscription({ query: DoorAlarmFeedDocument }, (open: Record<string, { serial: string; door: number; kind: string; at: string }> = {}, event) => {
-    const a = event.doorAlarm.alarm;
-    const key = `${a.doorId}:${a.kind}`;
-    const next = { ...open };
-    if (event.doorAlarm.type === 'door.alarm') next[key] = { serial: a.deviceSerial, door: a.door, kind: a.kind, at: a.at };
-    else delete next[key];
-    return next;
-  });
-  const list = Object.values(alarms.data ?? {});
+  const board = useDoorBoard(0);
+  const list = board.doors.filter((d) => d.state.alarms.length > 0);
   return (
-    <Section title="Open alarms">
-      {list.length === 0 ? (
-        <Empty>No door alarm since this page opened.</Empty>
+    <Section title="Open alarms" actions={<a href={href('doors')}>Door board</a>}>
+      {!board.loaded ? (
+        <p role="status">Loading the doors…</p>
+      ) : list.length === 0 ? (
+        <Empty>No door is in alarm.</Empty>
       ) : (
-        <ul class="alarms">
-          {list.map((a) => (
+        <ul class="alarms" aria-label="Open alarms">
+          {list.map((d) => (
             <li class="alarm">
-              <strong>{a.kind.replace('_', ' ')}</strong> · door {a.door} of {a.serial} · {when(a.at)}
+              <strong>{d.state.alarms.map((a) => a.replaceAll('_', ' ')).join(', ')}</strong> · {d.name} of {d.device.name} · since {when(d.updatedAt)}
             </li>
           ))}
         </ul>

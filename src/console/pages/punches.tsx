@@ -1,14 +1,17 @@
-// Punches: a date range with filters, and the live feed on top while the range includes today.
+// Punches: a date range with filters, and the live feed on top while the range includes today;
+// people, terminals and punch types by name.
 import { useState } from 'preact/hooks';
 import { useQuery, useSubscription } from '@urql/preact';
 import { errorMessage } from '../client';
 import { Empty, ErrorNote, Section } from '../components';
 import { today } from '../format';
 import { DevicesDocument, PunchFeedDocument, PunchesDocument, type PunchFeedSubscription } from '../gql';
+import { useDirectory } from '../people';
 
 type Punch = PunchFeedSubscription['punchCreated']['punch'];
 
 export function PunchList() {
+  const directory = useDirectory();
   const [range, setRange] = useState({ start: today(), end: today(), deviceId: '' });
   const [devices] = useQuery({ query: DevicesDocument, variables: { first: 1000 } });
   const deviceId = range.deviceId ? Number(range.deviceId) : null;
@@ -40,15 +43,15 @@ export function PunchList() {
       {list.length === 0 ? (
         <Empty>No punches in this range.</Empty>
       ) : (
-        <table>
-          <thead><tr><th scope="col">Local time</th><th scope="col">Pin</th><th scope="col">Device</th><th scope="col">State</th><th scope="col">Verified by</th></tr></thead>
+        <table class="fold-on-phone">
+          <thead><tr><th scope="col">Local time</th><th scope="col">Person</th><th scope="col">Terminal</th><th scope="col">Type</th><th scope="col">Verified by</th></tr></thead>
           <tbody aria-live="polite">
             {list.map((p) => (
               <tr data-punch={p.id}>
                 <td>{p.localTime}</td>
-                <td>{p.pin}</td>
-                <td>{p.deviceSerial}</td>
-                <td>{p.punchState}</td>
+                <td>{directory.employeeName(p.employeeId, p.pin)}</td>
+                <td>{directory.deviceName(p.deviceId, p.deviceSerial)}</td>
+                <td>{directory.stateName(p.punchState)}</td>
                 <td>{p.verifyType ?? '—'}</td>
               </tr>
             ))}

@@ -1,19 +1,35 @@
-// A company's month as a grid: one row per employee, one cell per day, coloured by the day's status
-// with the hours worked; totals per employee; the same rows as CSV from the REST surface.
+// A company's timesheet as a month or a week: one row per employee, one cell per day, coloured by
+// the day's status with the hours worked; a cell opens that person's day (punches, exceptions,
+// late and early minutes, add or void a punch); totals per employee; the same rows as CSV from the
+// REST surface.
 import { useState } from 'preact/hooks';
-import { useQuery } from '@urql/preact';
-import { errorMessage } from '../client';
+import { useAttendanceDays, type AttendanceDayRow } from '../attendance-days';
+import { useCompanyPicker } from '../company-picker';
 import { Empty, ErrorNote, Section } from '../components';
-import { CompaniesDocument, TimesheetDocument } from '../gql';
+import { today } from '../format';
+import { useDirectory } from '../people';
 import { storedKey } from '../session';
+import { DayDetail } from './day-detail';
 
 const STATUSES = ['present', 'incomplete', 'absent', 'holiday', 'off', 'scheduled'];
 
+function dates(start: string, count: number): string[] {
+  const first = new Date(`${start}T00:00:00Z`);
+  return Array.from({ length: count }, (_, i) => new Date(first.getTime() + i * 86_400_000).toISOString().slice(0, 10));
+}
+
 function monthRange(month: string): { start: string; end: string; days: string[] } {
   const [year, m] = month.split('-').map(Number) as [number, number];
-  const count = new Date(Date.UTC(year, m, 0)).getUTCDate();
-  const days = Array.from({ length: count }, (_, i) => `${month}-${String(i + 1).padStart(2, '0')}`);
-  return { start: days[0]!, end: days[count - 1]!, days };
+  const days = dates(`${month}-01`, new Date(Date.UTC(year, m, 0)).getUTCDate());
+  return { start: days[0]!, end: days.at(-1)!, days };
+}
+
+/** Monday to Sunday of the week that holds `day`. */
+function weekRange(day: string): { start: string; end: string; days: string[] } {
+  const d = new Date(`${day}T00:00:00Z`);
+  const monday = new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
+  const days = dates(monday, 7);
+  return { start: days[0]!, end: days[6]!, days };
 }
 
 /** Every page of the REST CSV (per_page 1000), joined under one header, saved as a file. */
@@ -31,93 +47,143 @@ async function downloadCsv(companyId: number, start: string, end: string): Promi
   }
   const link = document.createElement('a');
   link.href = URL.createObjectURL(new Blob([parts.join('')], { type: 'text/csv' }));
-  link.download = `timesheet-${start.slice(0, 7)}.csv`;
+  link.download = `timesheet-${start}_${end}.csv`;
   link.click();
   URL.revokeObjectURL(link.href);
 }
 
-export function Timesheets() {
-  const [companies] = useQuery({ query: CompaniesDocument });
-  const [month, setMonth] = useState(new Date().toISOString().slice(0, 7));
-  const [chosen, setChosen] = useState('');
+
+const WEEKDAY = new Intl.DateTimeFormat(undefined, { weekday: 'short', timeZone: 'UTC' });
+
+/** `month` (`YYYY-MM`, from the address `#/timesheets/2026-03`): the month to open, else this month. */
+export function Timesheets({ month: initialMonth }: { month?: string }) {
+  const directory = useDirectory();
+  const { companyId, picker } = useCompanyPicker('timesheet-company');
+  const [view, setView] = useState<'month' | 'week'>('month');
+  const [month, setMonth] = useState(initialMonth && /^\d{4}-\d{2}$/.test(initialMonth) ? initialMonth : today().slice(0, 7));
+  const [weekOf, setWeekOf] = useState(today());
+  const [version, setVersion] = useState(0);
+  const [open, setOpen] = useState<{ employeeId: number; date: string } | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
-  const companyId = Number(chosen || companies.data?.companies.nodes[0]?.id || 0);
-  const { start, end, days } = monthRange(month);
-  const [sheet] = useQuery({ query: TimesheetDocument, variables: { companyId, startDate: start, endDate: end }, pause: !companyId });
-  const byEmployee = new Map<number, Map<string, { status: string; workedMinutes: number; overtimeMinutes: number }>>();
-  for (const day of sheet.data?.timesheet.nodes ?? []) {
-    const row = byEmployee.get(day.employeeId) ?? new Map();
+  const { start, end, days } = view === 'month' ? monthRange(month) : weekRange(weekOf);
+  const sheet = useAttendanceDays(companyId, start, end, version);
+  const byEmployee = new Map<number, Map<string, AttendanceDayRow>>();
+  for (const day of sheet.days ?? []) {
+    const row = byEmployee.get(day.employeeId) ?? new Map<string, AttendanceDayRow>();
     row.set(day.date, day);
     byEmployee.set(day.employeeId, row);
   }
-  const employees = (sheet.data?.employees.nodes ?? []).filter((e) => byEmployee.has(e.id));
+  const employees = sheet.employees.filter((e) => byEmployee.has(e.id));
   return (
-    <Section
-      title="Timesheets"
-      actions={
-        companyId > 0 && (
-          <button type="button" onClick={() => downloadCsv(companyId, start, end).then(() => setExportError(null), (e: Error) => setExportError(e.message))}>
-            Export CSV
-          </button>
-        )
-      }
-    >
-      <form class="filters" onSubmit={(e) => e.preventDefault()}>
-        <p class="field">
-          <label for="timesheet-company">Company</label>
-          <select id="timesheet-company" value={String(companyId)} onChange={(e) => setChosen((e.target as HTMLSelectElement).value)}>
-            {(companies.data?.companies.nodes ?? []).map((c) => (
-              <option value={c.id}>{c.name}</option>
-            ))}
-          </select>
-        </p>
-        <p class="field">
-          <label for="timesheet-month">Month</label>
-          <input id="timesheet-month" type="month" value={month} onChange={(e) => setMonth((e.target as HTMLInputElement).value || month)} />
-        </p>
-      </form>
-      <ErrorNote message={errorMessage(sheet.error) ?? exportError} />
-      <ul class="legend" aria-label="Legend">
-        {STATUSES.map((s) => (
-          <li><span class={`cell-${s} swatch`} /> {s}</li>
-        ))}
-      </ul>
-      {employees.length === 0 ? (
-        <Empty>No attendance days in this month.</Empty>
-      ) : (
-        <div class="sheet-scroll">
-          <table class="sheet">
-            <thead>
-              <tr>
-                <th scope="col">Employee</th>
-                {days.map((d) => <th scope="col" class="day">{Number(d.slice(8))}</th>)}
-                <th scope="col">Hours</th>
-              </tr>
-            </thead>
-            <tbody>
-              {employees.map((e) => {
-                const row = byEmployee.get(e.id)!;
-                const minutes = [...row.values()].reduce((sum, d) => sum + d.workedMinutes, 0);
-                return (
-                  <tr data-employee={e.id}>
-                    <th scope="row">{e.name} {e.lastname}</th>
-                    {days.map((d) => {
-                      const day = row.get(d);
-                      return (
-                        <td class={`day cell-${day?.status ?? 'none'}`} title={day ? `${d}: ${day.status}, ${(day.workedMinutes / 60).toFixed(1)} h` : d}>
-                          {day && day.workedMinutes > 0 ? (day.workedMinutes / 60).toFixed(1) : ''}
-                          <span class="sr-only">{day ? ` ${day.status}` : ' no day'}</span>
-                        </td>
-                      );
-                    })}
-                    <td>{(minutes / 60).toFixed(1)}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+    <div class="stack">
+      <Section
+        title="Timesheets"
+        actions={
+          companyId > 0 && (
+            <button type="button" onClick={() => downloadCsv(companyId, start, end).then(() => setExportError(null), (e: Error) => setExportError(e.message))}>
+              Export CSV
+            </button>
+          )
+        }
+      >
+        <form class="filters" onSubmit={(e) => e.preventDefault()}>
+          {picker}
+          <p class="field">
+            <label for="timesheet-view">View</label>
+            <select id="timesheet-view" value={view} onChange={(e) => setView((e.target as HTMLSelectElement).value as 'month' | 'week')}>
+              <option value="month">Month</option>
+              <option value="week">Week</option>
+            </select>
+          </p>
+          {view === 'month' ? (
+            <p class="field">
+              <label for="timesheet-month">Month</label>
+              <input id="timesheet-month" type="month" value={month} onChange={(e) => setMonth((e.target as HTMLInputElement).value || month)} />
+            </p>
+          ) : (
+            <p class="field">
+              <label for="timesheet-week">Week of</label>
+              <input id="timesheet-week" type="date" value={weekOf} onChange={(e) => setWeekOf((e.target as HTMLInputElement).value || weekOf)} />
+            </p>
+          )}
+        </form>
+        <ErrorNote message={sheet.error ?? exportError} />
+        <ul class="legend" aria-label="Legend">
+          {STATUSES.map((s) => (
+            <li><span class={`cell-${s} swatch`} /> {s}</li>
+          ))}
+          <li><span class="late-mark">!</span> late, left early or an exception</li>
+        </ul>
+        {sheet.days === null ? (
+          <p role="status">Loading the timesheet…</p>
+        ) : employees.length === 0 ? (
+          <Empty>No attendance days in this {view}.</Empty>
+        ) : (
+          <div class="sheet-scroll">
+            <table class={`sheet sheet-${view}`} aria-label={`Timesheet ${start} to ${end}`}>
+              <thead>
+                <tr>
+                  <th scope="col">Employee</th>
+                  {days.map((d) => (
+                    <th scope="col" class="day">{view === 'week' ? `${WEEKDAY.format(new Date(`${d}T00:00:00Z`))} ${Number(d.slice(8))}` : Number(d.slice(8))}</th>
+                  ))}
+                  <th scope="col">Hours</th>
+                  <th scope="col">Late</th>
+                </tr>
+              </thead>
+              <tbody>
+                {employees.map((e) => {
+                  const row = byEmployee.get(e.id)!;
+                  const name = `${e.name} ${e.lastname}`;
+                  let worked = 0;
+                  let late = 0;
+                  for (const d of row.values()) {
+                    worked += d.workedMinutes;
+                    late += d.lateMinutes;
+                  }
+                  return (
+                    <tr data-employee={e.id}>
+                      <th scope="row">{name}</th>
+                      {days.map((d) => {
+                        const day = row.get(d);
+                        if (!day) return <td class="day cell-none"><span class="sr-only">no day</span></td>;
+                        const flagged = day.lateMinutes > 0 || day.earlyLeaveMinutes > 0 || day.exceptions.length > 0;
+                        return (
+                          <td class={`day cell-${day.status}`}>
+                            <button
+                              type="button"
+                              class="cell-button"
+                              aria-label={`${name}, ${d}: ${day.status}, ${(day.workedMinutes / 60).toFixed(1)} h${day.lateMinutes ? `, ${day.lateMinutes} min late` : ''}${flagged && !day.lateMinutes ? ', exceptions' : ''}`}
+                              aria-expanded={open?.employeeId === e.id && open.date === d}
+                              onClick={() => setOpen({ employeeId: e.id, date: d })}
+                            >
+                              {day.workedMinutes > 0 ? (day.workedMinutes / 60).toFixed(1) : '·'}
+                              {flagged && <span class="late-mark" aria-hidden="true">!</span>}
+                            </button>
+                          </td>
+                        );
+                      })}
+                      <td>{(worked / 60).toFixed(1)}</td>
+                      <td>{late > 0 ? `${late} min` : '—'}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Section>
+      {open && (
+        <DayDetail
+          key={`${open.employeeId}:${open.date}`}
+          employeeId={open.employeeId}
+          companyId={companyId}
+          date={open.date}
+          directory={directory}
+          onClose={() => setOpen(null)}
+          onChanged={() => setVersion((v) => v + 1)}
+        />
       )}
-    </Section>
+    </div>
   );
 }
