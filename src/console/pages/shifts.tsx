@@ -132,7 +132,7 @@ export function Shifts() {
   const employees = data.data?.employees.nodes ?? [];
   const areas = data.data?.areas.nodes ?? [];
   const shiftIds = new Set(shifts.map((s) => s.id));
-  const assignments = (data.data?.shiftAssignments.nodes ?? []).filter((a) => shiftIds.has(a.shiftId));
+  const assignments = (data.data?.shiftAssignments.nodes ?? []).filter((a) => a.shiftId !== null && shiftIds.has(a.shiftId));
   const shiftName = new Map(shifts.map((s) => [s.id, s.name]));
   const who = (a: { employeeId?: number | null; areaId?: number | null }) => {
     if (a.employeeId) {
@@ -179,19 +179,19 @@ export function Shifts() {
               {assignments.map((a) => (
                 <tr data-assignment={a.id}>
                   <td>{who(a)}</td>
-                  <td>{shiftName.get(a.shiftId)}</td>
+                  <td>{(a.shiftId === null ? "their roster" : shiftName.get(a.shiftId))}</td>
                   <td>{a.startDate}</td>
                   <td>{a.endDate ?? 'open-ended'}</td>
                   {canWrite && (
                     <td>
                       <ConfirmButton
                         label="Remove"
-                        labelDetail={`${shiftName.get(a.shiftId)} for ${who(a)}`}
+                        labelDetail={`${(a.shiftId === null ? "their roster" : shiftName.get(a.shiftId))} for ${who(a)}`}
                         title="Remove this assignment?"
                         confirm="Remove assignment"
                         onConfirm={async () => { await remove({ id: a.id }); reload(); }}
                       >
-                        <p>{who(a)} will no longer work {shiftName.get(a.shiftId)} from {a.startDate}; their days follow the shift that applies instead (an area's or the company default).</p>
+                        <p>{who(a)} will no longer work {(a.shiftId === null ? "their roster" : shiftName.get(a.shiftId))} from {a.startDate}; their days follow the shift that applies instead (an area's or the company default).</p>
                       </ConfirmButton>
                     </td>
                   )}
