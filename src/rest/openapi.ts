@@ -314,8 +314,9 @@ function errorSchema(): JsonSchema {
 }
 
 /** The JSON answer of a route with a CSV document: the document's field is not in it. */
-function withoutProperty(schema: Record<string, any>, field: string | undefined): Record<string, any> {
-  if (!field || !schema.properties?.[field]) return schema;
-  const { [field]: _dropped, ...properties } = schema.properties;
+function withoutProperty(schema: Record<string, unknown>, field: string | undefined): Record<string, unknown> {
+  const all = schema.properties as Record<string, unknown> | undefined;
+  if (!field || !all?.[field]) return schema;
+  const { [field]: _dropped, ...properties } = all;
   return { ...schema, properties, ...(Array.isArray(schema.required) ? { required: schema.required.filter((r: string) => r !== field) } : {}) };
 }

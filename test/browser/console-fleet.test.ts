@@ -6,7 +6,7 @@ import { createCompany, createDevice, createWorkspace, type TestWorkspace } from
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-/** A field engineer's work on a terminal's page, each task done as a person would and checked through the API (issue 42). */
+/** A field engineer's work on a terminal's page, each task done as a person would and checked through the API. */
 describe('console in the browser: fleet', () => {
   let t: TestApp;
   let ws: TestWorkspace;

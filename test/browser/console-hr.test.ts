@@ -12,7 +12,7 @@ function lastWeekday(): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** HR's daily work in the console, each task done as a person would and checked through the API (issue 42). */
+/** HR's daily work in the console, each task done as a person would and checked through the API. */
 describe('console in the browser: HR', () => {
   let t: TestApp;
   let ws: TestWorkspace;

@@ -6,7 +6,7 @@ import { createArea, createCompany, createDevice, createEmployee, createWorkspac
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-/** A security operator's work in the console, each task done as a person would and checked through the API (issue 42). */
+/** A security operator's work in the console, each task done as a person would and checked through the API. */
 describe('console in the browser: security', () => {
   let t: TestApp;
   let ws: TestWorkspace;

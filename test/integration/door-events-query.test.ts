@@ -4,7 +4,7 @@ import { gql, gqlData, rest } from '../support/http';
 import { createTerminalDevice, iclock } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-/** Door events across devices (issue 40): filters, refusal reasons, paging, tenant isolation. */
+/** Door events across devices: filters, refusal reasons, paging, tenant isolation. */
 describe('door events query', () => {
   let t: TestApp;
   let ws: TestWorkspace;

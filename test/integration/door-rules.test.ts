@@ -7,7 +7,7 @@ import { createTerminalDevice, eventually } from '../support/terminal';
 import { workspaceSnapshot } from '../support/snapshot';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-/** Controller door rules (issue 40): anti-passback and interlock set through the API, compiled to SET OPTIONS, enforced by the controller. */
+/** Controller door rules: anti-passback and interlock set through the API, compiled to SET OPTIONS, enforced by the controller. */
 describe('controller door rules (anti-passback, interlock)', () => {
   let t: TestApp;
   let ws: TestWorkspace;

@@ -6,7 +6,7 @@ import { rest } from '../support/http';
 import { eventually, iclock } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-/** Linkage rules (issue 40): a door event on a controller starts a lockdown, an aux-output pulse and linkage.triggered. */
+/** Linkage rules: a door event on a controller starts a lockdown, an aux-output pulse and linkage.triggered. */
 describe('linkage rules', () => {
   let t: TestApp;
   let ws: TestWorkspace;

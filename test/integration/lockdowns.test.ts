@@ -6,7 +6,7 @@ import { rest } from '../support/http';
 import { eventually } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-/** Lockdown and evacuation (issue 40): door by door through the interactive lane, enforced by the controllers, released. */
+/** Lockdown and evacuation: door by door through the interactive lane, enforced by the controllers, released. */
 describe('lockdowns', () => {
   let t: TestApp;
   let ws: TestWorkspace;

@@ -7,7 +7,7 @@ import { createTerminalDevice, eventually } from '../support/terminal';
 import { workspaceSnapshot } from '../support/snapshot';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-/** Visitor passes (issue 40): a user row the controller itself ends, removed afterwards, listed with its uses. */
+/** Visitor passes: a user row the controller itself ends, removed afterwards, listed with its uses. */
 describe('visitor passes', () => {
   let t: TestApp;
   let ws: TestWorkspace;
