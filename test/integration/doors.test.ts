@@ -6,7 +6,6 @@ import { rest } from '../support/http';
 import { createTerminalDevice, eventually, iclock, registerAccessTerminal } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Doors: listing and naming, door commands and their lifecycle, alarms and refusals as events. */
 describe('doors', () => {
@@ -19,6 +18,12 @@ describe('doors', () => {
   after(() => t.stop());
 
   const sql = <T = any>(query: string, params: unknown[] = []) => t.app.database.orm.em.fork().getConnection().execute<T[]>(query, params);
+  /**
+   * Events of these types about the device in the outbox: every subscriber and webhook reads them
+   * from there, so once the terminal's upload was acknowledged this count is final (no waiting).
+   */
+  const outboxCount = async (types: string[], deviceId: number) =>
+    (await sql(`select count(*)::int as n from event where type = any(?) and (data->>'device_id')::int = ?`, [`{${types.join(',')}}`, deviceId]))[0].n as number;
   const doorsOf = async (deviceId: number) => (await rest(t.url, 'GET', `/public/v2/devices/${deviceId}/doors`, { key: ws.key })).body;
   const action = (doorId: number, body: Record<string, unknown>, key = ws.key) => rest(t.url, 'POST', `/public/v2/doors/${doorId}/actions`, { key, body });
   const actionStatus = (actionId: string, status: string) =>
@@ -100,7 +105,8 @@ describe('doors', () => {
       await actionStatus(unlock.body.action_id, 'succeeded');
       // The terminal logs its remote openings (rtlog 8) too: each physical opening is one door.opened.
       await eventually(async () => (await sql("select count(*)::int as n from door_event where device_id = ? and event_code = 8", [device.id]))[0].n === 2);
-      await sleep(300);
+      expect(await outboxCount(['door.opened'], device.id), 'one door.opened per physical opening').to.equal(2);
+      await eventually(async () => opened.received.length >= 2);
       expect(opened.received.map((e: any) => e.doorOpening)).to.deep.equal([
         { door: 1, source: 'remote_unlock', actionId: (await sql("select action_id from door_action where device_id = ? and action = 'hold_open'", [device.id]))[0].action_id },
         { door: 1, source: 'remote_unlock', actionId: unlock.body.action_id },
@@ -161,9 +167,12 @@ describe('doors', () => {
       expect(raised).to.deep.equal({ type: 'door.alarm', alarm: { doorId: door.id, deviceId: device.id, door: 1, kind: 'forced_open', source: raised.alarm.source, eventCode: raised.alarm.eventCode } });
       // Both the rtlog record (102) and the rtstate flag report it: still one event.
       await eventually(async () => (await sql('select count(*)::int as n from door_event where device_id = ? and event_code = 102', [device.id]))[0].n === 1);
-      await sleep(300);
+      expect(await outboxCount(['door.alarm'], device.id), 'one alarm for the record and the flag').to.equal(1);
       expect(alarms.received).to.have.length(1);
+      // The rtstate report (sensor open) follows the record; the alarm is still the one event.
+      await eventually(async () => ((await doorsOf(device.id))[0].state.sensor === 'open' ? true : null));
       expect((await doorsOf(device.id))[0].state).to.deep.include({ sensor: 'open', alarms: ['forced_open'] });
+      expect(await outboxCount(['door.alarm'], device.id)).to.equal(1);
 
       const cancel = await action(door.id, { action: 'cancel_alarm' });
       await actionStatus(cancel.body.action_id, 'succeeded');
@@ -179,7 +188,7 @@ describe('doors', () => {
       const [, , , ended] = await alarms.waitFor(4);
       expect(ended).to.deep.include({ type: 'door.alarm.cleared' });
       expect(ended.alarm).to.include({ kind: 'held_open' });
-      await sleep(300);
+      expect(await outboxCount(['door.alarm', 'door.alarm.cleared'], device.id)).to.equal(4);
       expect(alarms.received).to.have.length(4);
 
       await t.app.webhooks.runOnce();
@@ -218,8 +227,8 @@ describe('doors', () => {
         { doorId: door.id, door: 1, reason: 'expired', eventCode: 29, employeeId: employee.id, pin: '4242' },
       ]);
       // The terminal re-sends its log: nothing new.
-      await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=rtlog`, `${lines}\n`);
-      await sleep(300);
+      expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=rtlog`, `${lines}\n`)).status).to.equal(200);
+      expect(await outboxCount(['access.denied'], device.id), 'no event for a re-sent record').to.equal(3);
       expect(denied.received).to.have.length(3);
     } finally {
       await denied.close();
