@@ -29,7 +29,14 @@ async function main(): Promise<void> {
     throw error;
   });
   const fleet = await createFleet(service.url, 1, 'ACL');
-  const terminal = new SimulatedTerminal({ serverUrl: service.url, serialNumber: fleet.serials[0]!, family: 'acc', lockCount: 4, pollIntervalMs: pollMs, connection: 'keep-alive' });
+  const terminal = new SimulatedTerminal({
+    serverUrl: service.url,
+    serialNumber: fleet.serials[0]!,
+    family: 'acc',
+    lockCount: 4,
+    pollIntervalMs: pollMs,
+    connection: 'keep-alive',
+  });
   let counting: Delivered = { commands: 0, records: 0, bytes: 0, polls: 0, seconds: 0 };
   terminal.on('poll', ({ reply }: { reply: string }) => {
     const commands = parseCommandReply(reply);
@@ -48,12 +55,21 @@ async function main(): Promise<void> {
       return listed.length === 4 ? listed : null;
     });
     const schedule = await call(service.url, fleet.key, 'POST', '/public/v2/access_schedules', {
-      company_id: fleet.companyId, name: 'Office', intervals: [1, 2, 3, 4, 5].map((weekday) => ({ weekday, start_time: '08:30', end_time: '17:30' })),
+      company_id: fleet.companyId,
+      name: 'Office',
+      intervals: [1, 2, 3, 4, 5].map((weekday) => ({ weekday, start_time: '08:30', end_time: '17:30' })),
     });
-    const level = await call(service.url, fleet.key, 'POST', '/public/v2/access_levels', { company_id: fleet.companyId, name: 'Everyone', schedule_id: schedule.id, door_ids: doors.map((d) => d.id) });
+    const level = await call(service.url, fleet.key, 'POST', '/public/v2/access_levels', {
+      company_id: fleet.companyId,
+      name: 'Everyone',
+      schedule_id: schedule.id,
+      door_ids: doors.map((d) => d.id),
+    });
     // The people exist already (written by SQL: creating them is not what is measured).
     const employees = await withClient(db.url, async (client) => {
-      const { rows: [workspace] } = await client.query('select workspace_id from company where id = $1', [fleet.companyId]);
+      const {
+        rows: [workspace],
+      } = await client.query('select workspace_id from company where id = $1', [fleet.companyId]);
       const { rows } = await client.query(
         `insert into employee (workspace_id, company_id, name, lastname, code, pin, created_at, updated_at)
          select $1, $2, 'Person' || g, 'Bench', 'E' || g, g::text, now(), now() from generate_series(100001, 100000 + $3::int) g returning id`,
@@ -65,7 +81,9 @@ async function main(): Promise<void> {
     const settled = (status: 'synced' | 'gone') =>
       withClient(db.url, (client) =>
         until(async () => {
-          const { rows: [row] } = await client.query(
+          const {
+            rows: [row],
+          } = await client.query(
             status === 'synced'
               ? "select count(*)::int as n from device_user where device_id = $1 and present and sync_status = 'synced'"
               : "select (count(*) filter (where present or sync_status = 'pending'))::int as n from device_user where device_id = $1",

@@ -64,19 +64,43 @@ interface Setup {
 
 async function setUp(label: string, employees: number, worker: boolean): Promise<Setup> {
   const db = await benchDatabase(label);
-  const service = await spawnService(db.url, { TIMEGATE_ATTENDANCE_WORKER: String(worker), TIMEGATE_RATE_LIMIT_BURST: '1000000', TIMEGATE_RATE_LIMIT_PER_MINUTE: '1000000' });
+  const service = await spawnService(db.url, {
+    TIMEGATE_ATTENDANCE_WORKER: String(worker),
+    TIMEGATE_RATE_LIMIT_BURST: '1000000',
+    TIMEGATE_RATE_LIMIT_PER_MINUTE: '1000000',
+  });
   const fleet = await createFleet(service.url, TERMINALS, label.toUpperCase().slice(0, 3));
-  await call(service.url, fleet.key, 'POST', '/public/v2/shifts', { company_id: fleet.companyId, name: 'Office', start_time: '09:00', end_time: '17:00', break_minutes: 30, is_default: true });
+  await call(service.url, fleet.key, 'POST', '/public/v2/shifts', {
+    company_id: fleet.companyId,
+    name: 'Office',
+    start_time: '09:00',
+    end_time: '17:00',
+    break_minutes: 30,
+    is_default: true,
+  });
   // Employees with pins 1..N, 20 requests at a time.
   for (let first = 1; first <= employees; first += 20) {
     await Promise.all(
       Array.from({ length: Math.min(20, employees - first + 1) }, (_, i) =>
-        call(service.url, fleet.key, 'POST', '/public/v2/employees', { name: 'Employee', lastname: String(first + i), code: `E${first + i}`, pin: String(first + i), company_id: fleet.companyId }),
+        call(service.url, fleet.key, 'POST', '/public/v2/employees', {
+          name: 'Employee',
+          lastname: String(first + i),
+          code: `E${first + i}`,
+          pin: String(first + i),
+          company_id: fleet.companyId,
+        }),
       ),
     );
   }
   for (const serial of fleet.serials) await fetch(`${service.url}/iclock/cdata?SN=${serial}&options=all&pushver=2.4.1`);
-  return { service, key: fleet.key, companyId: fleet.companyId, serials: fleet.serials, databaseUrl: db.url, stop: async () => (await service.stop(), await db.stop()) };
+  return {
+    service,
+    key: fleet.key,
+    companyId: fleet.companyId,
+    serials: fleet.serials,
+    databaseUrl: db.url,
+    stop: async () => (await service.stop(), await db.stop()),
+  };
 }
 
 /** Uploads the month from the terminals (each its share of the bodies, all at once); punches per second. */
@@ -149,7 +173,12 @@ async function main(): Promise<void> {
     // (c) upload -> attendanceDayUpdated.
     const sent = new Map<string, number>();
     const latencies: number[] = [];
-    const client = createClient({ url: `${on.service.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${on.key}` }, retryAttempts: 0 });
+    const client = createClient({
+      url: `${on.service.url.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${on.key}` },
+      retryAttempts: 0,
+    });
     await new Promise<void>((resolve, reject) => {
       client.subscribe<{ attendanceDayUpdated: { day: { employeeId: number; date: string } } }>(
         { query: 'subscription { attendanceDayUpdated { day { employeeId date } } }' },
@@ -169,14 +198,21 @@ async function main(): Promise<void> {
       );
       client.on('connected', () => setTimeout(resolve, 200));
     });
-    const employeeIds = (await withClient(on.databaseUrl, async (c) => (await c.query('select id, pin from employee order by id')).rows)) as Array<{ id: number; pin: string }>;
+    const employeeIds = (await withClient(on.databaseUrl, async (c) => (await c.query('select id, pin from employee order by id')).rows)) as Array<{
+      id: number;
+      pin: string;
+    }>;
     const agent = new http.Agent({ keepAlive: true });
     const uploads = 400;
     for (let i = 0; i < uploads; i++) {
       const employee = employeeIds[i % employeeIds.length]!;
       const date = `2026-04-${pad(1 + Math.floor(i / employeeIds.length))}`;
       sent.set(`${employee.id}:${date}`, performance.now());
-      void post(agent, `${on.service.url}/iclock/cdata?SN=${on.serials[i % TERMINALS]}&table=ATTLOG&Stamp=1`, `${employee.pin}\t${date} 09:0${i % 10}:00\t0\t1\t0\r\n`);
+      void post(
+        agent,
+        `${on.service.url}/iclock/cdata?SN=${on.serials[i % TERMINALS]}&table=ATTLOG&Stamp=1`,
+        `${employee.pin}\t${date} 09:0${i % 10}:00\t0\t1\t0\r\n`,
+      );
       await sleep(50);
     }
     const deadline = Date.now() + 10_000;

@@ -45,7 +45,10 @@ app.get('/public/v2/employees', async (req, res) => {
   const workspaceId = await workspaceOf(req, res);
   if (workspaceId === null) return;
   const perPage = Math.min(1000, Number(req.query.per_page ?? 100));
-  const { rows } = await pool.query(`select ${COLUMNS}, count(*) over () as total from employee e where e.workspace_id = $1 order by e.id limit $2`, [workspaceId, perPage]);
+  const { rows } = await pool.query(`select ${COLUMNS}, count(*) over () as total from employee e where e.workspace_id = $1 order by e.id limit $2`, [
+    workspaceId,
+    perPage,
+  ]);
   res.setHeader('X-Total-Count', String(rows[0]?.total ?? 0));
   res.json(rows.map(({ total: _total, ...row }) => row));
 });

@@ -58,21 +58,45 @@ async function main(): Promise<void> {
     // Simulated controllers: a controller's doors exist once it has reported them; one holds an alarm.
     const controllers: SimulatedTerminal[] = [];
     for (let i = 1; i <= CONTROLLERS; i++) {
-      const device = await call(service.url, key, 'POST', '/public/v2/devices', { name: `Controller ${i}`, serial_number: `ACC${pad(i)}BENCH`, company_id: companyId, mode_type: 'acc' });
+      const device = await call(service.url, key, 'POST', '/public/v2/devices', {
+        name: `Controller ${i}`,
+        serial_number: `ACC${pad(i)}BENCH`,
+        company_id: companyId,
+        mode_type: 'acc',
+      });
       const sim = new SimulatedTerminal({ serverUrl: service.url, serialNumber: device.serial_number, family: 'acc', pollIntervalMs: 1000 });
       sim.start();
       controllers.push(sim);
       for (;;) {
-        const doors = await call(service.url, key, 'POST', '/graphql', { query: 'query ($d: Int!) { deviceDoors(deviceId: $d) { id } }', variables: { d: device.id } });
+        const doors = await call(service.url, key, 'POST', '/graphql', {
+          query: 'query ($d: Int!) { deviceDoors(deviceId: $d) { id } }',
+          variables: { d: device.id },
+        });
         if (doors.data?.deviceDoors.length > 0) break;
         await sleep(200);
       }
     }
     controllers[0]!.doorAlarm('held_open');
-    await call(service.url, key, 'POST', '/public/v2/shifts', { company_id: companyId, name: 'Office', start_time: '09:00', end_time: '17:00', break_minutes: 30, is_default: true });
+    await call(service.url, key, 'POST', '/public/v2/shifts', {
+      company_id: companyId,
+      name: 'Office',
+      start_time: '09:00',
+      end_time: '17:00',
+      break_minutes: 30,
+      is_default: true,
+    });
     for (let first = 1; first <= EMPLOYEES; first += 20) {
-      await Promise.all(Array.from({ length: Math.min(20, EMPLOYEES - first + 1) }, (_, i) =>
-        call(service.url, key, 'POST', '/public/v2/employees', { name: 'Employee', lastname: String(first + i), code: `E${first + i}`, pin: String(first + i), company_id: companyId })));
+      await Promise.all(
+        Array.from({ length: Math.min(20, EMPLOYEES - first + 1) }, (_, i) =>
+          call(service.url, key, 'POST', '/public/v2/employees', {
+            name: 'Employee',
+            lastname: String(first + i),
+            code: `E${first + i}`,
+            pin: String(first + i),
+            company_id: companyId,
+          }),
+        ),
+      );
     }
     // March 2026 from the first terminal: in at ~09:00, out at ~17:00 on every workday.
     const serial = fleet.serials[0]!;
@@ -92,7 +116,9 @@ async function main(): Promise<void> {
     }
     await withClient(database.url, async (c) => {
       for (;;) {
-        const { rows } = await c.query(`select (select position from job_cursor where name = 'attendance') >= (select max(id) from event where type = 'attendance.created') as done`);
+        const { rows } = await c.query(
+          `select (select position from job_cursor where name = 'attendance') >= (select max(id) from event where type = 'attendance.created') as done`,
+        );
         if (rows[0].done) return;
         await sleep(100);
       }
@@ -112,20 +138,37 @@ async function main(): Promise<void> {
       await context.close();
       return result;
     };
-    const overview = await measure('', (page) => page.locator('.tile').nth(TERMINALS + CONTROLLERS - 1).waitFor());
+    const overview = await measure('', (page) =>
+      page
+        .locator('.tile')
+        .nth(TERMINALS + CONTROLLERS - 1)
+        .waitFor(),
+    );
     const doorBoard = await measure('#/doors', async (page) => {
-      await page.locator('tr[data-door]').nth(CONTROLLERS - 1).waitFor();
+      await page
+        .locator('tr[data-door]')
+        .nth(CONTROLLERS - 1)
+        .waitFor();
       await page.getByRole('list', { name: 'Alarms open now' }).getByText('held open', { exact: true }).waitFor();
     });
-    const timesheet = await measure('#/timesheets/2026-03', (page) => page.locator('tr[data-employee]').nth(EMPLOYEES - 1).waitFor({ timeout: 120_000 }));
+    const timesheet = await measure('#/timesheets/2026-03', (page) =>
+      page
+        .locator('tr[data-employee]')
+        .nth(EMPLOYEES - 1)
+        .waitFor({ timeout: 120_000 }),
+    );
     const ms = (n: number) => Math.round(n);
     report(
       {
         bench: 'console',
-        overviewColdMs: ms(overview.cold), overviewWarmMs: ms(overview.warm),
-        doorBoardColdMs: ms(doorBoard.cold), doorBoardWarmMs: ms(doorBoard.warm),
-        timesheetColdMs: ms(timesheet.cold), timesheetWarmMs: ms(timesheet.warm),
-        employees: EMPLOYEES, punches: lines.length,
+        overviewColdMs: ms(overview.cold),
+        overviewWarmMs: ms(overview.warm),
+        doorBoardColdMs: ms(doorBoard.cold),
+        doorBoardWarmMs: ms(doorBoard.warm),
+        timesheetColdMs: ms(timesheet.cold),
+        timesheetWarmMs: ms(timesheet.warm),
+        employees: EMPLOYEES,
+        punches: lines.length,
       },
       [
         `console overview usable (${TERMINALS + CONTROLLERS} terminals on the board): cold ${ms(overview.cold)} ms, warm median ${ms(overview.warm)} ms (max ${ms(overview.warmMax)} ms)`,

@@ -23,11 +23,16 @@ async function main(): Promise<void> {
       withClient(db.url, async (c) => {
         const row = (await c.query('select xmin::text as xmin from device where id = $1', [fleet.deviceIds[0]])).rows[0];
         const stats = (await c.query(`select n_tup_upd + n_tup_hot_upd as updates from pg_stat_user_tables where relname = 'device'`)).rows[0];
-        const commandScans = (await c.query(`select seq_scan + coalesce(idx_scan, 0) as scans from pg_stat_user_tables where relname = 'device_command'`)).rows[0];
+        const commandScans = (await c.query(`select seq_scan + coalesce(idx_scan, 0) as scans from pg_stat_user_tables where relname = 'device_command'`))
+          .rows[0];
         return { xmin: row.xmin as string, updates: Number(stats.updates), commandScans: Number(commandScans.scans) };
       });
     const before = await rowState();
-    const { ours, baseline: reference } = await measureSideBySide({ url: poll, connections }, { url: `${bare.url}/iclock/getrequest?SN=${serial}`, connections }, duration);
+    const { ours, baseline: reference } = await measureSideBySide(
+      { url: poll, connections },
+      { url: `${bare.url}/iclock/getrequest?SN=${serial}`, connections },
+      duration,
+    );
     // pg_stat counters are reported by backends at most once a second: wait for them to settle.
     await new Promise((resolve) => setTimeout(resolve, 2500));
     const after = await rowState();

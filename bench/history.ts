@@ -21,7 +21,8 @@ async function main(): Promise<void> {
   const db = await benchDatabase('history');
   const service = await spawnService(db.url, { TIMEGATE_RATE_LIMIT_PER_MINUTE: '10000000', TIMEGATE_RATE_LIMIT_BURST: '10000000' });
   try {
-    const gql = async (query: string, variables: Record<string, unknown>) => (await call(service.url, MASTER_KEY, 'POST', '/graphql', { query, variables })).data;
+    const gql = async (query: string, variables: Record<string, unknown>) =>
+      (await call(service.url, MASTER_KEY, 'POST', '/graphql', { query, variables })).data;
     const created = await gql('mutation { createWorkspace(input: { name: "history" }) { workspace { id } apiKey { key } } }', {});
     const key: string = created.createWorkspace.apiKey.key;
     const workspaceId: number = created.createWorkspace.workspace.id;
@@ -36,7 +37,12 @@ async function main(): Promise<void> {
       companyIds.push(company.id);
       const made = await Promise.all(
         Array.from({ length: Math.min(DEVICES_PER_COMPANY, devices - c * DEVICES_PER_COMPANY) }, (_, d) =>
-          call(service.url, key, 'POST', '/public/v2/devices', { name: `T${c}-${d}`, serial_number: `HIST${c}X${d}`, company_id: company.id, time_zone: 'UTC' }),
+          call(service.url, key, 'POST', '/public/v2/devices', {
+            name: `T${c}-${d}`,
+            serial_number: `HIST${c}X${d}`,
+            company_id: company.id,
+            time_zone: 'UTC',
+          }),
         ),
       );
       deviceIds.push(...made.map((device) => device.id));
@@ -49,7 +55,9 @@ async function main(): Promise<void> {
     await withClient(db.url, async (client) => {
       for (let m = 0; m < MONTHS; m++) {
         const month = monthStart(first, m);
-        await client.query(`create table if not exists "${partitionName('punch', month)}" partition of punch for values from ('${month.toISOString()}') to ('${monthStart(month, 1).toISOString()}')`);
+        await client.query(
+          `create table if not exists "${partitionName('punch', month)}" partition of punch for values from ('${month.toISOString()}') to ('${monthStart(month, 1).toISOString()}')`,
+        );
       }
       const { rows } = await client.query('select min(id) as first, max(id) as last from device where workspace_id = $1', [workspaceId]);
       const firstDevice = Number(rows[0].first);
@@ -107,7 +115,12 @@ async function main(): Promise<void> {
       await Promise.all(Array.from({ length: clients }, worker));
       const sorted = [...times].sort((a, b) => a - b);
       const round = (ms: number) => Number(ms.toFixed(1));
-      return { p50Ms: round(percentile(sorted, 50)), p99Ms: round(percentile(sorted, 99)), maxMs: round(sorted.at(-1)!), meanRows: Math.round(rows / times.length) };
+      return {
+        p50Ms: round(percentile(sorted, 50)),
+        p99Ms: round(percentile(sorted, 99)),
+        maxMs: round(sorted.at(-1)!),
+        meanRows: Math.round(rows / times.length),
+      };
     };
     const deviceDay = await measure(() => {
       const d = randomDay();
@@ -120,7 +133,21 @@ async function main(): Promise<void> {
     });
     const met = deviceDay.p99Ms < 50 && companyWeek.p99Ms < 50;
     report(
-      { bench: 'history', punches: stored, bytesPerPunch, devices, companies, months: MONTHS, loadSeconds: Math.round(loadSeconds), requests, clients, deviceDay, companyWeek, target: 50, met },
+      {
+        bench: 'history',
+        punches: stored,
+        bytesPerPunch,
+        devices,
+        companies,
+        months: MONTHS,
+        loadSeconds: Math.round(loadSeconds),
+        requests,
+        clients,
+        deviceDay,
+        companyWeek,
+        target: 50,
+        met,
+      },
       [
         `History: ${stored} punches of ${devices} terminals (${companies} companies) over ${MONTHS} monthly partitions, loaded in ${Math.round(loadSeconds)} s; ${bytesPerPunch} bytes per punch with its indexes`,
         `  a device's day (REST, ~${deviceDay.meanRows} punches):   p50 ${deviceDay.p50Ms} ms, p99 ${deviceDay.p99Ms} ms, max ${deviceDay.maxMs} ms`,

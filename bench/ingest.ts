@@ -23,12 +23,16 @@ import { benchDatabase, call, createFleet, report, spawnServer, spawnService, wi
 
 function post(agent: http.Agent, url: string, body: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { 'Content-Length': Buffer.byteLength(body), 'User-Agent': 'iClock Proxy/1.09' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', agent, headers: { 'Content-Length': Buffer.byteLength(body), 'User-Agent': 'iClock Proxy/1.09' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -88,7 +92,11 @@ function cpuSeconds(serverPid: number): Run['cpu'] {
       // The process ended meanwhile.
     }
   }
-  return { postgres: postgres / TICKS_PER_SECOND, server: ticks(String(serverPid)) / TICKS_PER_SECOND, generator: ticks(String(process.pid)) / TICKS_PER_SECOND };
+  return {
+    postgres: postgres / TICKS_PER_SECOND,
+    server: ticks(String(serverPid)) / TICKS_PER_SECOND,
+    generator: ticks(String(process.pid)) / TICKS_PER_SECOND,
+  };
 }
 
 async function main(): Promise<void> {
@@ -102,14 +110,21 @@ async function main(): Promise<void> {
   let baseline: Awaited<ReturnType<typeof spawnServer>> | null = null;
   try {
     // createFleet's plan allows 1,000 employees.
-    if (terminals * KNOWN_PINS > 1000) throw new Error(`--terminals ${terminals} needs ${terminals * KNOWN_PINS} employees; at most ${Math.floor(1000 / KNOWN_PINS)} terminals`);
+    if (terminals * KNOWN_PINS > 1000)
+      throw new Error(`--terminals ${terminals} needs ${terminals * KNOWN_PINS} employees; at most ${Math.floor(1000 / KNOWN_PINS)} terminals`);
     const fleet = await createFleet(service.url, terminals, 'ING', 'Europe/Berlin');
     // The employees, ten requests at a time.
     const pins = fleet.serials.flatMap((_, t) => Array.from({ length: KNOWN_PINS }, (_, p) => t * PINS + p + 1));
     for (let i = 0; i < pins.length; i += 10) {
       await Promise.all(
         pins.slice(i, i + 10).map((pin) =>
-          call(service.url, fleet.key, 'POST', '/public/v2/employees', { name: 'Employee', lastname: String(pin), code: `E${pin}`, pin: String(pin), company_id: fleet.companyId }),
+          call(service.url, fleet.key, 'POST', '/public/v2/employees', {
+            name: 'Employee',
+            lastname: String(pin),
+            code: `E${pin}`,
+            pin: String(pin),
+            company_id: fleet.companyId,
+          }),
         ),
       );
     }
@@ -161,7 +176,11 @@ async function main(): Promise<void> {
       const cpuAfter = cpuSeconds(server.child.pid!);
       agent.destroy();
       const after = await counts();
-      const cpu = { postgres: cpuAfter.postgres - cpuBefore.postgres, server: cpuAfter.server - cpuBefore.server, generator: cpuAfter.generator - cpuBefore.generator };
+      const cpu = {
+        postgres: cpuAfter.postgres - cpuBefore.postgres,
+        server: cpuAfter.server - cpuBefore.server,
+        generator: cpuAfter.generator - cpuBefore.generator,
+      };
       return { seconds, stored: after.count - before.count, attached: after.attached - before.attached, failures, cpu };
     };
 
@@ -216,7 +235,13 @@ async function main(): Promise<void> {
         attendanceWorker: workerOn,
         attendanceCatchUpSeconds: catchUps,
         cpuMicrosecondsPerPunch: perPunch(mine),
-        baseline: { punchesStored: base.stored, failedUploads: base.failures, punchesPerSecond: Math.round(basePerSecond), runsPerSecond: theirs.map(rate), cpuMicrosecondsPerPunch: perPunch(base) },
+        baseline: {
+          punchesStored: base.stored,
+          failedUploads: base.failures,
+          punchesPerSecond: Math.round(basePerSecond),
+          runsPerSecond: theirs.map(rate),
+          cpuMicrosecondsPerPunch: perPunch(base),
+        },
         ratio,
         target: 20000,
         ratioTarget: 0.8,

@@ -62,7 +62,13 @@ const stats = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length === 0
     ? { samples: 0, p50Ms: null, p95Ms: null, p99Ms: null, maxMs: null }
-    : { samples: sorted.length, p50Ms: Math.round(percentile(sorted, 50)), p95Ms: Math.round(percentile(sorted, 95)), p99Ms: Math.round(percentile(sorted, 99)), maxMs: Math.round(sorted.at(-1)!) };
+    : {
+        samples: sorted.length,
+        p50Ms: Math.round(percentile(sorted, 50)),
+        p95Ms: Math.round(percentile(sorted, 95)),
+        p99Ms: Math.round(percentile(sorted, 99)),
+        maxMs: Math.round(sorted.at(-1)!),
+      };
 };
 
 async function main(): Promise<void> {
@@ -73,23 +79,44 @@ async function main(): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: TERMINALS + 2 });
   try {
     const fleet = await createFleet(service.url, TERMINALS + 1, 'LIV');
-    await call(service.url, fleet.key, 'POST', '/public/v2/shifts', { company_id: fleet.companyId, name: 'Office', start_time: '09:00', end_time: '17:00', break_minutes: 30, is_default: true });
+    await call(service.url, fleet.key, 'POST', '/public/v2/shifts', {
+      company_id: fleet.companyId,
+      name: 'Office',
+      start_time: '09:00',
+      end_time: '17:00',
+      break_minutes: 30,
+      is_default: true,
+    });
     const total = HISTORY_EMPLOYEES + LIVE_EMPLOYEES;
     for (let first = 1; first <= total; first += 20) {
       await Promise.all(
         Array.from({ length: Math.min(20, total - first + 1) }, (_, i) =>
-          call(service.url, fleet.key, 'POST', '/public/v2/employees', { name: 'Employee', lastname: String(first + i), code: `E${first + i}`, pin: String(first + i), company_id: fleet.companyId }),
+          call(service.url, fleet.key, 'POST', '/public/v2/employees', {
+            name: 'Employee',
+            lastname: String(first + i),
+            code: `E${first + i}`,
+            pin: String(first + i),
+            company_id: fleet.companyId,
+          }),
         ),
       );
     }
     for (const serial of fleet.serials) await fetch(`${service.url}/iclock/cdata?SN=${serial}&options=all&pushver=2.4.1`);
     const idOfPin = new Map(
-      ((await withClient(db.url, async (c) => (await c.query('select id, pin from employee')).rows)) as Array<{ id: number; pin: string }>).map((e) => [e.pin, e.id]),
+      ((await withClient(db.url, async (c) => (await c.query('select id, pin from employee')).rows)) as Array<{ id: number; pin: string }>).map((e) => [
+        e.pin,
+        e.id,
+      ]),
     );
 
     // Every day event received, by "employee:date", with the time it arrived.
     const arrived = new Map<string, number>();
-    const client = createClient({ url: `${service.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${fleet.key}` }, retryAttempts: 0 });
+    const client = createClient({
+      url: `${service.url.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${fleet.key}` },
+      retryAttempts: 0,
+    });
     await new Promise<void>((resolve, reject) => {
       client.subscribe<{ attendanceDayUpdated: { day: { employeeId: number; date: string } } }>(
         { query: 'subscription { attendanceDayUpdated { day { employeeId date } } }' },
@@ -114,7 +141,9 @@ async function main(): Promise<void> {
       const now = new Date();
       const local = now.toISOString().slice(0, 19).replace('T', ' ');
       sent.push({ key: `${idOfPin.get(pin)}:${local.slice(0, 10)}`, at: performance.now(), phase });
-      post(agent, `${service.url}/iclock/cdata?SN=${liveSerial}&table=ATTLOG&Stamp=1`, `${pin}\t${local}\t0\t1\t0\r\n`).catch((error) => process.stderr.write(`clock-in ${pin} failed: ${error}\n`));
+      post(agent, `${service.url}/iclock/cdata?SN=${liveSerial}&table=ATTLOG&Stamp=1`, `${pin}\t${local}\t0\t1\t0\r\n`).catch((error) =>
+        process.stderr.write(`clock-in ${pin} failed: ${error}\n`),
+      );
     };
     const waitForAll = async () => {
       const deadline = Date.now() + 60_000;
@@ -147,7 +176,9 @@ async function main(): Promise<void> {
     void ingest.then(() => (ingestSeconds = (Date.now() - began) / 1000));
     const caughtUp = async () =>
       withClient(db.url, async (c) => {
-        const { rows } = await c.query(`select (select position from job_cursor where name = 'attendance') >= (select max(id) from event where type = 'attendance.created') as done`);
+        const { rows } = await c.query(
+          `select (select position from job_cursor where name = 'attendance') >= (select max(id) from event where type = 'attendance.created') as done`,
+        );
         return rows[0].done === true;
       });
     let catchUpSeconds = 0;
@@ -171,7 +202,18 @@ async function main(): Promise<void> {
     const lost = sent.filter((s) => !arrived.has(s.key)).length;
     const met = lost === 0 && during.p95Ms !== null && during.p95Ms <= 1000;
     report(
-      { bench: 'live-first', punches, ingestSeconds: Number(ingestSeconds.toFixed(1)), catchUpSeconds: Number(catchUpSeconds.toFixed(1)), quiet, duringBackfill: during, ingesting, catchingUp: catching, lost, met },
+      {
+        bench: 'live-first',
+        punches,
+        ingestSeconds: Number(ingestSeconds.toFixed(1)),
+        catchUpSeconds: Number(catchUpSeconds.toFixed(1)),
+        quiet,
+        duringBackfill: during,
+        ingesting,
+        catchingUp: catching,
+        lost,
+        met,
+      },
       [
         `Live first: punch -> attendanceDayUpdated for clock-ins made now (one every ${LIVE_INTERVAL_MS} ms)`,
         `  quiet:           ${quiet.samples} punches, p50 ${quiet.p50Ms} ms, p95 ${quiet.p95Ms} ms, p99 ${quiet.p99Ms} ms, max ${quiet.maxMs} ms`,

@@ -31,18 +31,31 @@ async function main(): Promise<void> {
   for (let i = 1; i <= controllers; i++) {
     const serial = `LOCK${String(i).padStart(4, '0')}`;
     await call(service.url, key, 'POST', '/public/v2/devices', { name: serial, serial_number: serial, company_id: company.id, mode_type: 'acc' });
-    terminals.push(new SimulatedTerminal({ serverUrl: service.url, serialNumber: serial, family: 'acc', pollIntervalMs: POLL_MS, connection: 'keep-alive', lockCount: DOORS_PER_CONTROLLER }));
+    terminals.push(
+      new SimulatedTerminal({
+        serverUrl: service.url,
+        serialNumber: serial,
+        family: 'acc',
+        pollIntervalMs: POLL_MS,
+        connection: 'keep-alive',
+        lockCount: DOORS_PER_CONTROLLER,
+      }),
+    );
   }
   try {
-    await Promise.all(terminals.map(async (t) => {
-      t.start();
-      await once(t, 'handshake');
-    }));
+    await Promise.all(
+      terminals.map(async (t) => {
+        t.start();
+        await once(t, 'handshake');
+      }),
+    );
     const doorCount = controllers * DOORS_PER_CONTROLLER;
     const measured = await withClient(db.url, async (client) => {
       // The registries report two locks each: wait for the doors.
       for (;;) {
-        const { rows } = await client.query('select count(*)::int as n from door d join device v on v.id = d.device_id where v.company_id = $1 and d.present', [company.id]);
+        const { rows } = await client.query('select count(*)::int as n from door d join device v on v.id = d.device_id where v.company_id = $1 and d.present', [
+          company.id,
+        ]);
         if (rows[0].n === doorCount) break;
         await sleep(100);
       }
@@ -51,7 +64,11 @@ async function main(): Promise<void> {
       for (let round = 0; round < rounds; round++) {
         // A random phase against the controllers' polls.
         await sleep(Math.random() * POLL_MS);
-        const lockdown = await call(service.url, key, 'POST', '/public/v2/lockdowns', { company_id: company.id, mode: 'lockdown', reason: `bench round ${round}` });
+        const lockdown = await call(service.url, key, 'POST', '/public/v2/lockdowns', {
+          company_id: company.id,
+          mode: 'lockdown',
+          reason: `bench round ${round}`,
+        });
         if (lockdown.doors?.length !== doorCount) throw new Error(`lockdown has ${lockdown.doors?.length} doors: ${JSON.stringify(lockdown).slice(0, 300)}`);
         for (;;) {
           const { rows } = await client.query(
@@ -61,7 +78,10 @@ async function main(): Promise<void> {
             [lockdown.id],
           );
           if (rows[0].failed > 0) {
-            const failed = await client.query("select ld.device_id, ld.door_number, ld.detail, ld.return_code, c.status, c.attempts from lockdown_door ld left join device_command c on c.id = ld.command_id where ld.lockdown_id = $1 and ld.state = 'failed'", [lockdown.id]);
+            const failed = await client.query(
+              "select ld.device_id, ld.door_number, ld.detail, ld.return_code, c.status, c.attempts from lockdown_door ld left join device_command c on c.id = ld.command_id where ld.lockdown_id = $1 and ld.state = 'failed'",
+              [lockdown.id],
+            );
             throw new Error(`round ${round}: ${rows[0].failed} doors failed: ${JSON.stringify(failed.rows)}`);
           }
           if (rows[0].confirmed === doorCount) {

@@ -56,7 +56,9 @@ async function attack(): Promise<void> {
   const wsUrl = `${url.replace(/^http/, 'ws')}/graphql`;
   let running = true;
   const counts = { bigUploads: 0, aliasBombs: 0, aliasBombsRateLimited: 0, replayed: 0 };
-  const clients = [0, 1].map(() => createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 }));
+  const clients = [0, 1].map(() =>
+    createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${key}` }, retryAttempts: 0 }),
+  );
   process.on('message', () => {
     running = false;
     process.send!(counts, () => process.exit(0));
@@ -66,7 +68,9 @@ async function attack(): Promise<void> {
   // The huge upload, at the start and half-way.
   void (async () => {
     for (let round = 0; round < 2 && running && !skip.has('upload'); round++) {
-      await fetch(`${url}/iclock/cdata?SN=${serial}&table=ATTLOG&Stamp=2`, { method: 'POST', body: attlog(200_000, Date.UTC(2025, round * 6, 1), 1000) }).catch(() => null);
+      await fetch(`${url}/iclock/cdata?SN=${serial}&table=ATTLOG&Stamp=2`, { method: 'POST', body: attlog(200_000, Date.UTC(2025, round * 6, 1), 1000) }).catch(
+        () => null,
+      );
       counts.bigUploads += 1;
       await sleep((seconds * 1000) / 2);
     }
@@ -74,7 +78,11 @@ async function attack(): Promise<void> {
   // Alias bombs over HTTP and over the socket, back to back.
   void (async () => {
     while (running && !skip.has('bombs') && !skip.has('http-bombs')) {
-      const r = await fetch(`${url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: bombBody }).catch(() => null);
+      const r = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: bombBody,
+      }).catch(() => null);
       await r?.arrayBuffer();
       counts.aliasBombs += 1;
       if (r?.status === 429) counts.aliasBombsRateLimited += 1;
@@ -82,12 +90,18 @@ async function attack(): Promise<void> {
   })();
   void (async () => {
     while (running && !skip.has('bombs') && !skip.has('socket-bombs')) {
-      await new Promise<void>((resolve) => clients[0]!.subscribe({ query: bomb }, { next: () => undefined, error: () => resolve(), complete: () => resolve() }));
+      await new Promise<void>((resolve) =>
+        clients[0]!.subscribe({ query: bomb }, { next: () => undefined, error: () => resolve(), complete: () => resolve() }),
+      );
       counts.aliasBombs += 1;
     }
   })();
   // The replay of the whole history.
-  if (!skip.has('replay')) clients[1]!.subscribe({ query: 'subscription { punchCreated(after: "0") { cursor } }' }, { next: () => void (counts.replayed += 1), error: () => undefined, complete: () => undefined });
+  if (!skip.has('replay'))
+    clients[1]!.subscribe(
+      { query: 'subscription { punchCreated(after: "0") { cursor } }' },
+      { next: () => void (counts.replayed += 1), error: () => undefined, complete: () => undefined },
+    );
 }
 
 async function main(): Promise<void> {
@@ -105,8 +119,15 @@ async function main(): Promise<void> {
   try {
     const a = await createFleet(service.url, 1, 'NNA');
     const b = await createFleet(service.url, 1, 'NNB');
-    for (const [fleet, target] of [[a, slow], [b, fast]] as const) {
-      const r = await fetch(`${service.url}/public/v2/webhooks`, { method: 'POST', headers: { authorization: `Bearer ${fleet.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: target.url, event_types: ['attendance.created'] }) });
+    for (const [fleet, target] of [
+      [a, slow],
+      [b, fast],
+    ] as const) {
+      const r = await fetch(`${service.url}/public/v2/webhooks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fleet.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: target.url, event_types: ['attendance.created'] }),
+      });
       if (r.status !== 201) throw new Error(`webhook endpoint: ${r.status} ${await r.text()}`);
     }
     for (const serial of [...a.serials, ...b.serials]) await fetch(`${service.url}/iclock/cdata?SN=${serial}&options=all&pushver=2.4.1`);
@@ -128,7 +149,12 @@ async function main(): Promise<void> {
     sockets.push(bClient);
     bClient.subscribe<{ punchCreated: { punch: { pin: string; punchTime: string } } }>(
       { query: 'subscription { punchCreated { punch { pin punchTime } } }' },
-      { next: (v) => v.data && arrivedEvents.set(v.data.punchCreated.punch.pin + new Date(v.data.punchCreated.punch.punchTime).toISOString(), performance.now()), error: () => undefined, complete: () => undefined },
+      {
+        next: (v) =>
+          v.data && arrivedEvents.set(v.data.punchCreated.punch.pin + new Date(v.data.punchCreated.punch.punchTime).toISOString(), performance.now()),
+        error: () => undefined,
+        complete: () => undefined,
+      },
     );
     await sleep(500);
 
@@ -162,14 +188,20 @@ async function main(): Promise<void> {
         const at = new Date(Date.UTC(2026, 2, 1, 8, 0, 0) + i * 1000);
         const pin = String(7);
         sent.set(pin + at.toISOString(), performance.now());
-        await fetch(`${service.url}/iclock/cdata?SN=${b.serials[0]}&table=ATTLOG&Stamp=3`, { method: 'POST', body: `${pin}\t${formatDeviceTime(at, 0)}\t0\t1\t0\t0\t0\r\n` });
+        await fetch(`${service.url}/iclock/cdata?SN=${b.serials[0]}&table=ATTLOG&Stamp=3`, {
+          method: 'POST',
+          body: `${pin}\t${formatDeviceTime(at, 0)}\t0\t1\t0\t0\t0\r\n`,
+        });
         await sleep(200);
       }
     })();
     await Promise.all([...readers, punches]);
     await sleep(2_500); // the last punches' 2 s window
     attacker.send('stop');
-    const counts = await Promise.race([attackerCounts, sleep(10_000).then(() => ({ bigUploads: NaN, aliasBombs: NaN, aliasBombsRateLimited: NaN, replayed: NaN }))]);
+    const counts = await Promise.race([
+      attackerCounts,
+      sleep(10_000).then(() => ({ bigUploads: NaN, aliasBombs: NaN, aliasBombsRateLimited: NaN, replayed: NaN })),
+    ]);
     attacker.kill();
 
     const within = (arrived: Map<string, number>) => {
@@ -189,7 +221,13 @@ async function main(): Promise<void> {
         seconds,
         backlog,
         a: counts,
-        bRest: { requests: sorted.length, failures: restFailures, p50Ms: Number(percentile(sorted, 50).toFixed(1)), p99Ms: Number(p99.toFixed(1)), maxMs: Number((sorted.at(-1) ?? NaN).toFixed(1)) },
+        bRest: {
+          requests: sorted.length,
+          failures: restFailures,
+          p50Ms: Number(percentile(sorted, 50).toFixed(1)),
+          p99Ms: Number(p99.toFixed(1)),
+          maxMs: Number((sorted.at(-1) ?? NaN).toFixed(1)),
+        },
         bEvents: events,
         bWebhooks: webhooks,
         met: met.rest && met.events && met.webhooks,

@@ -62,11 +62,24 @@ async function main(): Promise<void> {
   const service = await spawnService(db.url, { TIMEGATE_RATE_LIMIT_BURST: '1000000', TIMEGATE_RATE_LIMIT_PER_MINUTE: '1000000' });
   try {
     const fleet = await createFleet(service.url, TERMINALS, 'PAY');
-    await call(service.url, fleet.key, 'POST', '/public/v2/shifts', { company_id: fleet.companyId, name: 'Office', start_time: '09:00', end_time: '17:00', break_minutes: 30, is_default: true });
+    await call(service.url, fleet.key, 'POST', '/public/v2/shifts', {
+      company_id: fleet.companyId,
+      name: 'Office',
+      start_time: '09:00',
+      end_time: '17:00',
+      break_minutes: 30,
+      is_default: true,
+    });
     for (let first = 1; first <= employees; first += 20) {
       await Promise.all(
         Array.from({ length: Math.min(20, employees - first + 1) }, (_, i) =>
-          call(service.url, fleet.key, 'POST', '/public/v2/employees', { name: 'Employee', lastname: String(first + i), code: `E${first + i}`, pin: String(first + i), company_id: fleet.companyId }),
+          call(service.url, fleet.key, 'POST', '/public/v2/employees', {
+            name: 'Employee',
+            lastname: String(first + i),
+            code: `E${first + i}`,
+            pin: String(first + i),
+            company_id: fleet.companyId,
+          }),
         ),
       );
     }
@@ -86,7 +99,9 @@ async function main(): Promise<void> {
     agent.destroy();
     await withClient(db.url, async (c) => {
       for (;;) {
-        const { rows } = await c.query(`select (select position from job_cursor where name = 'attendance') >= (select max(id) from event where type = 'attendance.created') as done`);
+        const { rows } = await c.query(
+          `select (select position from job_cursor where name = 'attendance') >= (select max(id) from event where type = 'attendance.created') as done`,
+        );
         if (rows[0].done) return;
         await sleep(100);
       }
@@ -98,7 +113,11 @@ async function main(): Promise<void> {
     const summaryRuns: number[] = [];
     for (let i = 0; i < 5; i++) summaryRuns.push((await timed(summaryUrl, fleet.key, 'application/json')).ms);
 
-    const period = await call(service.url, fleet.key, 'POST', '/public/v2/pay_periods', { company_id: fleet.companyId, start_date: '2026-03-01', end_date: '2026-03-31' });
+    const period = await call(service.url, fleet.key, 'POST', '/public/v2/pay_periods', {
+      company_id: fleet.companyId,
+      start_date: '2026-03-01',
+      end_date: '2026-03-31',
+    });
     const exportUrl = `${service.url}/public/v2/pay_periods/${period.id}/export`;
     const exportFirst = await timed(exportUrl, fleet.key, 'text/csv');
     if (exportFirst.status !== 200) throw new Error(`export: ${exportFirst.status} ${exportFirst.text.slice(0, 200)}`);

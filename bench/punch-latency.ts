@@ -11,7 +11,13 @@ async function main(): Promise<void> {
   const db = await benchDatabase('latency');
   const service = await spawnService(db.url);
   const fleet = await createFleet(service.url, 1, 'LAT', 'Asia/Kolkata');
-  const terminal = new SimulatedTerminal({ serverUrl: service.url, serialNumber: fleet.serials[0]!, family: 'att', pollIntervalMs: 1000, connection: 'keep-alive' });
+  const terminal = new SimulatedTerminal({
+    serverUrl: service.url,
+    serialNumber: fleet.serials[0]!,
+    family: 'att',
+    pollIntervalMs: 1000,
+    connection: 'keep-alive',
+  });
   try {
     terminal.start();
     await once(terminal, 'handshake');

@@ -50,7 +50,18 @@ async function main(): Promise<void> {
   // TIMEGATE_* settings of the environment apply (e.g. TIMEGATE_EVENT_BATCH_MS=0 to compare).
   const settings = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('TIMEGATE_'))) as Record<string, string>;
   // One key sends every REST punch: the per-key rate limit (20/s by default) would be what is measured.
-  const config = loadConfig({ TIMEGATE_RATE_LIMIT_BURST: '1000000', TIMEGATE_RATE_LIMIT_PER_MINUTE: '10000000', ...settings, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', NODE_ENV: 'production', TIMEGATE_MASTER_KEY: MASTER_KEY, TIMEGATE_WEBHOOK_ALLOW_PRIVATE: 'true' });
+  const config = loadConfig({
+    TIMEGATE_RATE_LIMIT_BURST: '1000000',
+    TIMEGATE_RATE_LIMIT_PER_MINUTE: '10000000',
+    ...settings,
+    DATABASE_URL: databaseUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'production',
+    TIMEGATE_MASTER_KEY: MASTER_KEY,
+    TIMEGATE_WEBHOOK_ALLOW_PRIVATE: 'true',
+  });
   const app = await createApp(config, { logger: pino({ level: 'silent' }) });
   try {
     const ws = await createWorkspace(app.url, { maxEmployees: 10 });
@@ -72,11 +83,30 @@ async function main(): Promise<void> {
     });
     while (app.events.subscriberCount(ws.id) < SUBSCRIBERS) await sleep(20);
 
-    const ctx = { principal: { kind: 'terminal' as const, serialNumber: '*' }, em: app.database.orm.em.fork(), requestId: 'bench', logger: app.logger, now: () => new Date(), config };
+    const ctx = {
+      principal: { kind: 'terminal' as const, serialNumber: '*' },
+      em: app.database.orm.em.fork(),
+      requestId: 'bench',
+      logger: app.logger,
+      now: () => new Date(),
+      config,
+    };
     const line = (punchTime: Date) => ({
-      companyId: company.id, employeeId: employee.id, deviceId: device.id, deviceSerial: device.serial_number, pin: '1', punchTime,
-      localTime: punchTime.toISOString().slice(0, 19).replace('T', ' '), timeZone: 'UTC', punchState: '0', verifyType: 'fingerprint', verifyCode: 1,
-      recordType: PunchRecordType.device, workCode: null, deviceRecordIndex: null, receivedAt: new Date(),
+      companyId: company.id,
+      employeeId: employee.id,
+      deviceId: device.id,
+      deviceSerial: device.serial_number,
+      pin: '1',
+      punchTime,
+      localTime: punchTime.toISOString().slice(0, 19).replace('T', ' '),
+      timeZone: 'UTC',
+      punchState: '0',
+      verifyType: 'fingerprint',
+      verifyCode: 1,
+      recordType: PunchRecordType.device,
+      workCode: null,
+      deviceRecordIndex: null,
+      receivedAt: new Date(),
     });
     const total = RATE * SECONDS;
     const base = Date.UTC(2026, 0, 1);
@@ -98,7 +128,12 @@ async function main(): Promise<void> {
         const failed = () => measured && failures++;
         if (SOURCE === 'terminal') {
           const body = `1\t${formatDeviceTime(new Date(punchTime), 0)}\t0\t1\t0\t0\t0\r\n`;
-          requests.push(upload(agent, `${app.url}/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=9999`, body).then((ok) => (ok ? written(sent)() : failed()), failed));
+          requests.push(
+            upload(agent, `${app.url}/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=9999`, body).then(
+              (ok) => (ok ? written(sent)() : failed()),
+              failed,
+            ),
+          );
           continue;
         }
         if (SOURCE === 'record') {
@@ -133,7 +168,9 @@ async function main(): Promise<void> {
     writeLatencies.sort((a, b) => a - b);
     if (latencies.length === 0) latencies.push(NaN);
     if (writeLatencies.length === 0) writeLatencies.push(NaN);
-    console.log(`subscriptions: ${total} punches (${SOURCES[SOURCE]}, after ${WARMUP_SECONDS} s of warm-up) at ${achieved.toFixed(0)}/s (target ${RATE}/s, ${failures} failed) to ${SUBSCRIBERS} subscribers`);
+    console.log(
+      `subscriptions: ${total} punches (${SOURCES[SOURCE]}, after ${WARMUP_SECONDS} s of warm-up) at ${achieved.toFixed(0)}/s (target ${RATE}/s, ${failures} failed) to ${SUBSCRIBERS} subscribers`,
+    );
     console.log(
       `  received ${latencies.length}/${expected}; latency punch request -> subscriber: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${latencies.at(-1)!.toFixed(1)} ms`,
     );
@@ -141,7 +178,9 @@ async function main(): Promise<void> {
     console.log(
       `  GC pauses while measured: ${gcPauses.length}, ${gcPauses.reduce((a, b) => a + b, 0).toFixed(0)} ms in all; p50 ${(gcPauses.length ? percentile(gcPauses, 50) : 0).toFixed(1)} ms, p99 ${(gcPauses.length ? percentile(gcPauses, 99) : 0).toFixed(1)} ms, max ${(gcPauses.at(-1) ?? 0).toFixed(1)} ms; over 10 ms: ${gcPauses.filter((d) => d > 10).length}, over 50 ms: ${gcPauses.filter((d) => d > 50).length}`,
     );
-    console.log(`  of which the write (request -> committed): p50 ${percentile(writeLatencies, 50).toFixed(1)} ms, p99 ${percentile(writeLatencies, 99).toFixed(1)} ms (load average ${os.loadavg()[0]!.toFixed(1)})`);
+    console.log(
+      `  of which the write (request -> committed): p50 ${percentile(writeLatencies, 50).toFixed(1)} ms, p99 ${percentile(writeLatencies, 99).toFixed(1)} ms (load average ${os.loadavg()[0]!.toFixed(1)})`,
+    );
     await subscribers.terminate();
     agent.destroy();
 
@@ -159,7 +198,10 @@ async function main(): Promise<void> {
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    await rest(app.url, 'POST', '/public/v2/webhooks', { key: ws.key, body: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, event_types: ['attendance.created'] } });
+    await rest(app.url, 'POST', '/public/v2/webhooks', {
+      key: ws.key,
+      body: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, event_types: ['attendance.created'] },
+    });
     const lines = Array.from({ length: WEBHOOKS }, (_, i) => line(new Date(base + 10_000_000 + i * 1000)));
     const queuedAt = performance.now();
     for (let i = 0; i < lines.length; i += 500) await recordPunches({ ...ctx, em: app.database.orm.em.fork() }, ws.id, lines.slice(i, i + 500));
@@ -179,15 +221,19 @@ async function main(): Promise<void> {
 /** One terminal upload; true when the service stored the line (`OK: 1`). */
 function upload(agent: http.Agent, url: string, body: string): Promise<boolean> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { 'Content-Length': Buffer.byteLength(body), 'User-Agent': 'iClock Proxy/1.09' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => {
-        if (text !== 'OK: 1') console.error('upload failed:', res.statusCode, text);
-        resolve(res.statusCode === 200 && text === 'OK: 1');
-      });
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', agent, headers: { 'Content-Length': Buffer.byteLength(body), 'User-Agent': 'iClock Proxy/1.09' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => {
+          if (text !== 'OK: 1') console.error('upload failed:', res.statusCode, text);
+          resolve(res.statusCode === 200 && text === 'OK: 1');
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -216,10 +262,11 @@ async function subscriberThread(): Promise<void> {
 }
 
 if (!isMainThread) void subscriberThread();
-else main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+else
+  main().then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );

@@ -16,7 +16,8 @@ const BULK_WAITING = 1000;
 
 /** Tops the device's queue up to `count` queued bulk commands (priority 3, user records). */
 async function topUpBulk(client: pg.Client, deviceId: number, count: number, next: { pin: number }): Promise<void> {
-  const [{ n }] = (await client.query("select count(*)::int as n from device_command where device_id = $1 and status = 'queued' and priority = 3", [deviceId])).rows;
+  const [{ n }] = (await client.query("select count(*)::int as n from device_command where device_id = $1 and status = 'queued' and priority = 3", [deviceId]))
+    .rows;
   const missing = count - n;
   if (missing <= 0) return;
   const pins = Array.from({ length: missing }, () => String(next.pin++));
@@ -50,7 +51,9 @@ async function main(): Promise<void> {
           await sleep(Math.random() * POLL_MS);
           const action = await call(service.url, fleet.key, 'POST', '/v1/devices/door/unlock', { device_serial: serial, duration: 3 });
           for (;;) {
-            const { rows } = await client.query('select extract(epoch from sent_at - created_at) * 1000 as ms, status from door_action where action_id = $1', [action.action_id]);
+            const { rows } = await client.query('select extract(epoch from sent_at - created_at) * 1000 as ms, status from door_action where action_id = $1', [
+              action.action_id,
+            ]);
             if (rows[0]?.ms !== null && rows[0]?.ms !== undefined) {
               latencies.push(Number(rows[0].ms));
               break;
@@ -66,7 +69,11 @@ async function main(): Promise<void> {
       const [{ n }] = (await client.query("select count(*)::int as n from device_command where device_id = $1 and status = 'queued'", [deviceId])).rows;
       return { empty, behindBulk, queuedAtEnd: n as number };
     });
-    const stats = (sorted: number[]) => ({ p50Ms: Number(percentile(sorted, 50).toFixed(1)), p99Ms: Number(percentile(sorted, 99).toFixed(1)), maxMs: Number(sorted[sorted.length - 1]!.toFixed(1)) });
+    const stats = (sorted: number[]) => ({
+      p50Ms: Number(percentile(sorted, 50).toFixed(1)),
+      p99Ms: Number(percentile(sorted, 99).toFixed(1)),
+      maxMs: Number(sorted[sorted.length - 1]!.toFixed(1)),
+    });
     const empty = stats(measured.empty);
     const bulk = stats(measured.behindBulk);
     const result = {

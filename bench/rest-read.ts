@@ -7,7 +7,8 @@ import 'reflect-metadata';
 import { benchDatabase, createFleet, measure, measureSideBySide, numberArg, report, spawnServer, spawnService, type Throughput, runScenario } from './support';
 
 const EMPLOYEE_FIELDS = 'id companyId name lastname code pin email isActive areaIds createdAt updatedAt';
-const PUNCH_FIELDS = 'id companyId employeeId deviceId deviceSerial pin punchTime localTime timeZone punchState verifyType verifyCode recordType workCode deviceRecordIndex receivedAt voidedAt voidReason';
+const PUNCH_FIELDS =
+  'id companyId employeeId deviceId deviceSerial pin punchTime localTime timeZone punchState verifyType verifyCode recordType workCode deviceRecordIndex receivedAt voidedAt voidReason';
 /** Days of punches uploaded (one terminal, a punch every 10 minutes) and the range read: the middle three. */
 const PUNCH_DAYS = 7;
 
@@ -27,7 +28,14 @@ async function main(): Promise<void> {
         fetch(`${service.url}/public/v2/employees`, {
           method: 'POST',
           headers,
-          body: JSON.stringify({ name: `Ada ${i + j}`, lastname: 'Lovelace', code: `E${i + j}`, pin: String(1000 + i + j), email: `ada${i + j}@example.com`, company_id: fleet.companyId }),
+          body: JSON.stringify({
+            name: `Ada ${i + j}`,
+            lastname: 'Lovelace',
+            code: `E${i + j}`,
+            pin: String(1000 + i + j),
+            email: `ada${i + j}@example.com`,
+            company_id: fleet.companyId,
+          }),
         }).then(async (r) => ((await r.json()) as { id: number }).id),
       );
       ids.push(...(await Promise.all(batch)));
@@ -55,14 +63,18 @@ async function main(): Promise<void> {
         const [ours, theirs] = await Promise.all([service.url, baseline.url].map(async (base) => (await fetch(base + path, { headers })).text()));
         if (ours !== theirs) throw new Error(`the two servers answer ${path} differently:\n${ours.slice(0, 300)}\n${theirs.slice(0, 300)}`);
       }
-      const compare = (path: string) => measureSideBySide({ url: service.url + path, connections, headers }, { url: baseline.url + path, connections, headers }, duration);
+      const compare = (path: string) =>
+        measureSideBySide({ url: service.url + path, connections, headers }, { url: baseline.url + path, connections, headers }, duration);
       const { ours: singleOurs, baseline: singleBase } = await compare(single);
       const { ours: listOurs, baseline: listBase } = await compare(list);
       const query = `query { employees(first: 100) { totalCount nodes { ${EMPLOYEE_FIELDS} } } }`;
       const graphql = await measure({ url: `${service.url}/graphql`, method: 'POST', connections, headers, body: JSON.stringify({ query }) }, duration);
       const { ours: punchesOurs, baseline: punchesBase } = await compare(punches);
       const punchQuery = `query { punches(startDate: "2026-10-07", endDate: "2026-10-09", first: 100) { totalCount nodes { ${PUNCH_FIELDS} } } }`;
-      const graphqlPunches = await measure({ url: `${service.url}/graphql`, method: 'POST', connections, headers, body: JSON.stringify({ query: punchQuery }) }, duration);
+      const graphqlPunches = await measure(
+        { url: `${service.url}/graphql`, method: 'POST', connections, headers, body: JSON.stringify({ query: punchQuery }) },
+        duration,
+      );
 
       const ratio = (a: Throughput, b: Throughput) => Number((a.requestsPerSecond / b.requestsPerSecond).toFixed(3));
       const result = {
@@ -79,7 +91,13 @@ async function main(): Promise<void> {
           target: 0.7,
           met: ratio(graphql, listBase) >= 0.7,
         },
-        punchList: { timegate: punchesOurs, baseline: punchesBase, ratio: ratio(punchesOurs, punchesBase), target: 0.7, met: ratio(punchesOurs, punchesBase) >= 0.7 },
+        punchList: {
+          timegate: punchesOurs,
+          baseline: punchesBase,
+          ratio: ratio(punchesOurs, punchesBase),
+          target: 0.7,
+          met: ratio(punchesOurs, punchesBase) >= 0.7,
+        },
         graphqlPunchList: {
           timegate: graphqlPunches,
           ratioToBaseline: ratio(graphqlPunches, punchesBase),

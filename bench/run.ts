@@ -177,7 +177,14 @@ const SCENARIOS: Scenario[] = [
       const r = realtimeFigures(out);
       return [
         { scenario: `5 punch -> subscriber latency p50 (100 subscribers, received ${r.received ?? '?'})`, measure: 'p50', value: r.p50, unit: 'ms' },
-        { scenario: '5 punch -> subscriber latency p99', measure: 'p99', value: r.p99, unit: 'ms', target: '< 100 ms', met: r.p99 === null ? null : r.p99 < 100 },
+        {
+          scenario: '5 punch -> subscriber latency p99',
+          measure: 'p99',
+          value: r.p99,
+          unit: 'ms',
+          target: '< 100 ms',
+          met: r.p99 === null ? null : r.p99 < 100,
+        },
         { scenario: '6 webhook deliveries to a local receiver', measure: 'deliveries/s', value: r.webhooks, unit: 'deliveries/s', target: '(none)', met: null },
       ];
     },
@@ -202,7 +209,12 @@ const SCENARIOS: Scenario[] = [
     script: 'fleet-memory.js',
     figures: ({ json: j }) => [
       { scenario: `7 service RSS idle`, measure: 'RSS', value: Math.round(j.idleRssBytes / 1024), unit: 'KB' },
-      { scenario: `7 service RSS with ${j.online}/${j.terminals} terminals polling every ${j.pollIntervalSeconds} s (${j.pollsPerSecond} polls/s)`, measure: 'RSS', value: Math.round(j.loadedRssBytes / 1024), unit: 'KB' },
+      {
+        scenario: `7 service RSS with ${j.online}/${j.terminals} terminals polling every ${j.pollIntervalSeconds} s (${j.pollsPerSecond} polls/s)`,
+        measure: 'RSS',
+        value: Math.round(j.loadedRssBytes / 1024),
+        unit: 'KB',
+      },
       {
         scenario: '7 RSS per polling terminal beyond idle',
         measure: 'bytes/terminal',
@@ -230,10 +242,25 @@ const SCENARIOS: Scenario[] = [
     name: 'access-level-sync',
     script: 'access-level-sync.js',
     figures: ({ json: j }) => [
-      { scenario: `extra: ${j.people} people x ${j.doors} doors onto one controller, commands`, measure: 'commands', value: num(j.add?.commands), unit: 'commands' },
+      {
+        scenario: `extra: ${j.people} people x ${j.doors} doors onto one controller, commands`,
+        measure: 'commands',
+        value: num(j.add?.commands),
+        unit: 'commands',
+      },
       { scenario: `extra: ${j.people} people x ${j.doors} doors onto one controller, bytes`, measure: 'bytes', value: num(j.add?.bytes), unit: 'bytes' },
-      { scenario: `extra: ${j.people} people x ${j.doors} doors taken off one controller, commands`, measure: 'commands', value: num(j.remove?.commands), unit: 'commands' },
-      { scenario: `extra: ${j.people} people x ${j.doors} doors taken off one controller, bytes`, measure: 'bytes', value: num(j.remove?.bytes), unit: 'bytes' },
+      {
+        scenario: `extra: ${j.people} people x ${j.doors} doors taken off one controller, commands`,
+        measure: 'commands',
+        value: num(j.remove?.commands),
+        unit: 'commands',
+      },
+      {
+        scenario: `extra: ${j.people} people x ${j.doors} doors taken off one controller, bytes`,
+        measure: 'bytes',
+        value: num(j.remove?.bytes),
+        unit: 'bytes',
+      },
     ],
   },
   {
@@ -250,17 +277,52 @@ const SCENARIOS: Scenario[] = [
         target: '>= 0.8 of baseline',
         met: j.ingestRatio >= 0.8,
       },
-      { scenario: '9b month summary of the company through REST (median of 5)', measure: 'latency', value: j.summaryMedianMs, unit: 'ms', target: '< 1000 ms', met: j.summaryMedianMs < 1000 && j.summaryFirstMs < 1000 },
-      { scenario: `9c punch upload -> attendanceDayUpdated, p99 (${j.dayEventsReceived} received)`, measure: 'p99', value: j.dayEventP99Ms, unit: 'ms', target: '< 1000 ms', met: j.dayEventP99Ms !== null && j.dayEventP99Ms < 1000 },
+      {
+        scenario: '9b month summary of the company through REST (median of 5)',
+        measure: 'latency',
+        value: j.summaryMedianMs,
+        unit: 'ms',
+        target: '< 1000 ms',
+        met: j.summaryMedianMs < 1000 && j.summaryFirstMs < 1000,
+      },
+      {
+        scenario: `9c punch upload -> attendanceDayUpdated, p99 (${j.dayEventsReceived} received)`,
+        measure: 'p99',
+        value: j.dayEventP99Ms,
+        unit: 'ms',
+        target: '< 1000 ms',
+        met: j.dayEventP99Ms !== null && j.dayEventP99Ms < 1000,
+      },
     ],
   },
   {
     name: 'noisy-neighbour',
     script: 'noisy-neighbour.js',
     figures: ({ json: j }) => [
-      { scenario: '8 noisy neighbour: B REST p99 while A misbehaves', measure: 'p99', value: j.bRest?.p99Ms ?? null, unit: 'ms', target: '< 200 ms', met: j.bRest ? j.bRest.p99Ms < 200 && j.bRest.failures === 0 : null },
-      { scenario: `8 noisy neighbour: B events within 2 s (of ${j.bEvents?.total ?? '?'}, max ${j.bEvents?.maxMs ?? '?'} ms)`, measure: 'within 2 s', value: j.bEvents?.within2s ?? null, unit: 'events', target: 'all', met: j.bEvents ? j.bEvents.within2s === j.bEvents.total : null },
-      { scenario: `8 noisy neighbour: B webhooks within 2 s (of ${j.bWebhooks?.total ?? '?'}, max ${j.bWebhooks?.maxMs ?? '?'} ms)`, measure: 'within 2 s', value: j.bWebhooks?.within2s ?? null, unit: 'webhooks', target: 'all', met: j.bWebhooks ? j.bWebhooks.within2s === j.bWebhooks.total : null },
+      {
+        scenario: '8 noisy neighbour: B REST p99 while A misbehaves',
+        measure: 'p99',
+        value: j.bRest?.p99Ms ?? null,
+        unit: 'ms',
+        target: '< 200 ms',
+        met: j.bRest ? j.bRest.p99Ms < 200 && j.bRest.failures === 0 : null,
+      },
+      {
+        scenario: `8 noisy neighbour: B events within 2 s (of ${j.bEvents?.total ?? '?'}, max ${j.bEvents?.maxMs ?? '?'} ms)`,
+        measure: 'within 2 s',
+        value: j.bEvents?.within2s ?? null,
+        unit: 'events',
+        target: 'all',
+        met: j.bEvents ? j.bEvents.within2s === j.bEvents.total : null,
+      },
+      {
+        scenario: `8 noisy neighbour: B webhooks within 2 s (of ${j.bWebhooks?.total ?? '?'}, max ${j.bWebhooks?.maxMs ?? '?'} ms)`,
+        measure: 'within 2 s',
+        value: j.bWebhooks?.within2s ?? null,
+        unit: 'webhooks',
+        target: 'all',
+        met: j.bWebhooks ? j.bWebhooks.within2s === j.bWebhooks.total : null,
+      },
     ],
   },
 ];
@@ -317,7 +379,10 @@ function machine() {
 const cell = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 const metCell = (met: boolean | null | undefined) => (met === true ? 'met' : met === false ? '**NOT met**' : '');
 
-function markdown(result: { machine: ReturnType<typeof machine>; scenarios: Array<{ name: string; seconds: number; exitCode: number | null; figures: Figure[] }> }): string {
+function markdown(result: {
+  machine: ReturnType<typeof machine>;
+  scenarios: Array<{ name: string; seconds: number; exitCode: number | null; figures: Figure[] }>;
+}): string {
   const m = result.machine;
   const lines = [
     '# Timegate benchmark results (`npm run bench`)',

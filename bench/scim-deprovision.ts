@@ -40,10 +40,18 @@ async function main(): Promise<void> {
     throw error;
   });
   const fleet = await createFleet(service.url, terminalCount, 'SCIM');
-  const terminals = fleet.serials.map((serialNumber) => new SimulatedTerminal({ serverUrl: service.url, serialNumber, family: 'att', pollIntervalMs: pollMs, connection: 'keep-alive' }));
+  const terminals = fleet.serials.map(
+    (serialNumber) => new SimulatedTerminal({ serverUrl: service.url, serialNumber, family: 'att', pollIntervalMs: pollMs, connection: 'keep-alive' }),
+  );
   try {
     const area = await call(service.url, fleet.key, 'POST', '/public/v2/areas', { name: 'Site', code: 'SITE', company_id: fleet.companyId });
-    await call(service.url, fleet.key, 'POST', `/public/v2/areas/${area.id}/devices`, fleet.deviceIds.map((id) => ({ device_id: id })));
+    await call(
+      service.url,
+      fleet.key,
+      'POST',
+      `/public/v2/areas/${area.id}/devices`,
+      fleet.deviceIds.map((id) => ({ device_id: id })),
+    );
     const created = await call(service.url, fleet.key, 'POST', '/graphql', {
       query: 'mutation ($c: Int!) { createApiKey(input: { name: "directory", scopes: ["scim"], companyId: $c }) { key } }',
       variables: { c: fleet.companyId },
@@ -64,7 +72,9 @@ async function main(): Promise<void> {
         const deadline = Date.now() + 120_000;
         halfAt = 0;
         for (;;) {
-          const { rows: [row] } = await client.query(
+          const {
+            rows: [row],
+          } = await client.query(
             `select count(*) filter (where present = $2 and sync_status = 'synced')::int as done from device_user where employee_id = $1`,
             [employeeId, present],
           );
@@ -81,7 +91,10 @@ async function main(): Promise<void> {
         name: { givenName: 'Person', familyName: String(n) },
         [ENTERPRISE]: { employeeNumber: String(70000 + n) },
       });
-      await scim(service.url, scimKey, 'PATCH', `/Groups/${group.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'Add', path: 'members', value: [{ value: user.id }] }] });
+      await scim(service.url, scimKey, 'PATCH', `/Groups/${group.id}`, {
+        schemas: [PATCH_OP],
+        Operations: [{ op: 'Add', path: 'members', value: [{ value: user.id }] }],
+      });
       await waitFor(Number(user.id), true);
       return user.id as string;
     };

@@ -72,7 +72,10 @@ export async function spawnServer(script: string, env: Record<string, string>, r
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
-    const ok = await fetch(url + readyPath).then((r) => r.ok, () => false);
+    const ok = await fetch(url + readyPath).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) {
       // Not left running behind the failed scenario.
@@ -124,7 +127,9 @@ export async function createFleet(url: string, count: number, prefix: string, ti
     if (r.errors) throw new Error(JSON.stringify(r.errors));
     return r.data;
   };
-  const created = await gql(MASTER_KEY, 'mutation ($name: String!) { createWorkspace(input: { name: $name }) { workspace { id } apiKey { key } } }', { name: `bench ${prefix}` });
+  const created = await gql(MASTER_KEY, 'mutation ($name: String!) { createWorkspace(input: { name: $name }) { workspace { id } apiKey { key } } }', {
+    name: `bench ${prefix}`,
+  });
   const key: string = created.createWorkspace.apiKey.key;
   await gql(MASTER_KEY, 'mutation ($id: Int!, $input: WorkspacePlanInput!) { setWorkspacePlan(workspaceId: $id, input: $input) { id } }', {
     id: created.createWorkspace.workspace.id,
@@ -206,7 +211,12 @@ export async function measure(options: AutocannonOptions, duration: number): Pro
  * the shared machine does (a checkpoint, the page cache writing back the previous scenario's
  * files) falls on both sides. Figures are the mean of the runs; latencies the worst run's.
  */
-export async function measureSideBySide(ours: AutocannonOptions, baseline: AutocannonOptions, duration: number, runs = 2): Promise<{ ours: Throughput; baseline: Throughput }> {
+export async function measureSideBySide(
+  ours: AutocannonOptions,
+  baseline: AutocannonOptions,
+  duration: number,
+  runs = 2,
+): Promise<{ ours: Throughput; baseline: Throughput }> {
   await autocannon({ ...ours, duration: 2 });
   await autocannon({ ...baseline, duration: 2 });
   const results = { ours: [] as Awaited<ReturnType<typeof autocannon>>[], baseline: [] as Awaited<ReturnType<typeof autocannon>>[] };

@@ -184,7 +184,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // without its month would land in the default partition and have to be moved later). A failure
     // here (a lock held too long) must not stop the start: rows still have the default partition,
     // and the periodic job tries again.
-    await housekeeping.ensurePartitions().catch((error: unknown) => logger.warn({ err: error }, 'history partitions not created at start; the periodic job retries'));
+    await housekeeping
+      .ensurePartitions()
+      .catch((error: unknown) => logger.warn({ err: error }, 'history partitions not created at start; the periodic job retries'));
     // Ingestion comes first: a burst of uploads is stored before the days it changes are computed.
     const attendance = new AttendanceWorker({ orm: database.orm, config, logger, now, ingestionSaturated: () => uploadSlots.saturated });
     events.onActivity(() => attendance.kick());
@@ -228,7 +230,22 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         await database.close();
         logger.info('timegate stopped');
       })());
-    return { url, server, database, schema, logger, metrics, terminals, events, webhooks, housekeeping, attendance, jobs, bootstrapKey: created?.key ?? null, stop };
+    return {
+      url,
+      server,
+      database,
+      schema,
+      logger,
+      metrics,
+      terminals,
+      events,
+      webhooks,
+      housekeeping,
+      attendance,
+      jobs,
+      bootstrapKey: created?.key ?? null,
+      stop,
+    };
   } catch (error) {
     await database.close();
     throw error;

@@ -22,16 +22,16 @@ async function main(): Promise<void> {
   // One service per data folder (the CLI may share it): a second copy would only fight over the port.
   const owner = config.databaseUrl ? null : dataFolderOwner(config.dataDir);
   if (owner !== null) {
-    throw new StartupError(`another Timegate is already running on the data folder ${config.dataDir} (process ${owner}): stop it first, or give this copy its own TIMEGATE_DATA_DIR or a DATABASE_URL.`);
+    throw new StartupError(
+      `another Timegate is already running on the data folder ${config.dataDir} (process ${owner}): stop it first, or give this copy its own TIMEGATE_DATA_DIR or a DATABASE_URL.`,
+    );
   }
   await checkPortFree(config.port, config.host);
   const logger = createLogger(config);
   const app = await createApp(config, { logger });
   compactWhenWorthIt(config.gcCompactionSeconds);
   if (app.bootstrapKey) {
-    process.stdout.write(
-      `\nFirst start: created the default workspace. Its admin API key (shown only now, store it safely):\n\n  ${app.bootstrapKey}\n\n`,
-    );
+    process.stdout.write(`\nFirst start: created the default workspace. Its admin API key (shown only now, store it safely):\n\n  ${app.bootstrapKey}\n\n`);
   }
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
@@ -53,7 +53,11 @@ async function checkPortFree(port: number, host: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new StartupError(`port ${port} on ${host} is already in use: stop the process that holds it or set PORT to a free one.`) : error),
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new StartupError(`port ${port} on ${host} is already in use: stop the process that holds it or set PORT to a free one.`)
+          : error,
+      ),
     );
     probe.listen(port, host, () => probe.close(() => resolve()));
   });

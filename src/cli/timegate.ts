@@ -32,10 +32,13 @@ Exit codes: 0 done, 1 unexpected failure, 2 bad usage or refused (unknown worksp
 
 /** One line per command, for `timegate <command> --help`. */
 const COMMAND_HELP: Record<string, string> = {
-  'workspace create': 'timegate workspace create --name <name> [--time-zone <IANA zone>] [--json]\n  Creates a workspace (plan: 1 company, 10 devices, 5,000 employees) and prints its admin API key, once.',
+  'workspace create':
+    'timegate workspace create --name <name> [--time-zone <IANA zone>] [--json]\n  Creates a workspace (plan: 1 company, 10 devices, 5,000 employees) and prints its admin API key, once.',
   'workspace list': 'timegate workspace list [--json]\n  Lists the workspaces with their time zone and plan limits.',
-  'workspace plan': 'timegate workspace plan --id <n> [--max-companies <n>] [--max-devices <n>] [--max-employees <n>] [--json]\n  Changes the plan limits of a workspace.',
-  'key create': 'timegate key create --workspace <n> --scopes read,write[,admin,doors:unlock,doors:manage,approve] [--name <name>] [--json]\n  Creates an API key of the workspace and prints it, once.',
+  'workspace plan':
+    'timegate workspace plan --id <n> [--max-companies <n>] [--max-devices <n>] [--max-employees <n>] [--json]\n  Changes the plan limits of a workspace.',
+  'key create':
+    'timegate key create --workspace <n> --scopes read,write[,admin,doors:unlock,doors:manage,approve] [--name <name>] [--json]\n  Creates an API key of the workspace and prints it, once.',
   'key list': 'timegate key list --workspace <n> [--json]\n  Lists the keys of a workspace by prefix and last four characters (never the secret).',
   'key revoke': 'timegate key revoke --id <n> [--json]\n  Revokes a key: requests with it are refused from now on.',
 };
@@ -68,27 +71,31 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
     return 0;
   }
   if (!COMMAND_HELP[command]) {
-    throw new UsageError(groupHelp.length > 0 ? `unknown command "${command}": ${group} has ${groupHelp.map(([name]) => `"${name}"`).join(', ')}` : `unknown command "${command}"`);
+    throw new UsageError(
+      groupHelp.length > 0 ? `unknown command "${command}": ${group} has ${groupHelp.map(([name]) => `"${name}"`).join(', ')}` : `unknown command "${command}"`,
+    );
   }
   if (wantsHelp) {
     out(COMMAND_HELP[command]!);
     return 0;
   }
-  const { values } = asUsageError(() => parseArgs({
-    args: rest,
-    options: {
-      name: { type: 'string' },
-      'time-zone': { type: 'string' },
-      id: { type: 'string' },
-      workspace: { type: 'string' },
-      scopes: { type: 'string' },
-      'max-companies': { type: 'string' },
-      'max-devices': { type: 'string' },
-      'max-employees': { type: 'string' },
-      json: { type: 'boolean', default: false },
-    },
-    strict: true,
-  }));
+  const { values } = asUsageError(() =>
+    parseArgs({
+      args: rest,
+      options: {
+        name: { type: 'string' },
+        'time-zone': { type: 'string' },
+        id: { type: 'string' },
+        workspace: { type: 'string' },
+        scopes: { type: 'string' },
+        'max-companies': { type: 'string' },
+        'max-devices': { type: 'string' },
+        'max-employees': { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+      strict: true,
+    }),
+  );
   const print: Printer = (value, text) => out(values.json ? JSON.stringify(value) : text);
   const int = (name: string, value: string | undefined): number | undefined => {
     if (value === undefined) return undefined;
@@ -107,7 +114,9 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
       `there is no Timegate database in ${path.resolve(config.dataDir)}: run this where the service keeps its data (or set TIMEGATE_DATA_DIR to that folder), or set DATABASE_URL.`,
     );
   }
-  process.stderr.write(`timegate: using ${config.databaseUrl ? `the database of DATABASE_URL (${databaseName(config.databaseUrl)})` : `the embedded PostgreSQL in ${path.resolve(config.dataDir)}`}\n`);
+  process.stderr.write(
+    `timegate: using ${config.databaseUrl ? `the database of DATABASE_URL (${databaseName(config.databaseUrl)})` : `the embedded PostgreSQL in ${path.resolve(config.dataDir)}`}\n`,
+  );
   const logger = createLogger({ logLevel: process.env.LOG_LEVEL ?? 'warn' });
   const database = await openDatabase(config, logger);
   const ctx: RequestContext = {
@@ -131,8 +140,17 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
       case 'workspace list': {
         const workspaces = await listWorkspaces(ctx);
         print(
-          workspaces.map((w) => ({ id: w.id, name: w.name, timeZone: w.timeZone, maxCompanies: w.maxCompanies, maxDevices: w.maxDevices, maxEmployees: w.maxEmployees })),
-          workspaces.map((w) => `${w.id}\t${w.name}\t${w.timeZone}\tcompanies<=${w.maxCompanies} devices<=${w.maxDevices} employees<=${w.maxEmployees}`).join('\n'),
+          workspaces.map((w) => ({
+            id: w.id,
+            name: w.name,
+            timeZone: w.timeZone,
+            maxCompanies: w.maxCompanies,
+            maxDevices: w.maxDevices,
+            maxEmployees: w.maxEmployees,
+          })),
+          workspaces
+            .map((w) => `${w.id}\t${w.name}\t${w.timeZone}\tcompanies<=${w.maxCompanies} devices<=${w.maxDevices} employees<=${w.maxEmployees}`)
+            .join('\n'),
         );
         return 0;
       }
@@ -142,14 +160,20 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
           maxDevices: int('max-devices', values['max-devices']),
           maxEmployees: int('max-employees', values['max-employees']),
         });
-        print({ id: w.id, maxCompanies: w.maxCompanies, maxDevices: w.maxDevices, maxEmployees: w.maxEmployees }, `workspace ${w.id}: companies<=${w.maxCompanies} devices<=${w.maxDevices} employees<=${w.maxEmployees}`);
+        print(
+          { id: w.id, maxCompanies: w.maxCompanies, maxDevices: w.maxDevices, maxEmployees: w.maxEmployees },
+          `workspace ${w.id}: companies<=${w.maxCompanies} devices<=${w.maxDevices} employees<=${w.maxEmployees}`,
+        );
         return 0;
       }
       case 'key create': {
         const issued = await createApiKey(ctx, {
           workspaceId: int('workspace', required('workspace', values.workspace)),
           name: values.name,
-          scopes: required('scopes', values.scopes).split(',').map((s) => s.trim()).filter(Boolean),
+          scopes: required('scopes', values.scopes)
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
         });
         print({ id: issued.apiKey.id, key: issued.key, scopes: issued.apiKey.scopes }, `key ${issued.apiKey.id} created (shown only now): ${issued.key}`);
         return 0;
@@ -158,7 +182,12 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
         const keys = await listApiKeys(ctx, int('workspace', required('workspace', values.workspace)));
         print(
           keys.map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, last4: k.last4, scopes: k.scopes, revokedAt: k.revokedAt ?? null })),
-          keys.map((k) => `${k.id}\t${k.prefix}…${k.last4}\t${k.scopes.join(',')}\t${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'}\t${k.name || '(no name)'}`).join('\n'),
+          keys
+            .map(
+              (k) =>
+                `${k.id}\t${k.prefix}…${k.last4}\t${k.scopes.join(',')}\t${k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : 'active'}\t${k.name || '(no name)'}`,
+            )
+            .join('\n'),
         );
         return 0;
       }
@@ -216,4 +245,3 @@ export function main(argv: string[]): void {
 }
 
 if (require.main === module) main(process.argv.slice(2));
-

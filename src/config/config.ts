@@ -116,7 +116,8 @@ export const settings: Record<keyof Config, SettingDescription> = {
   restBodyLimitBytes: {
     env: 'TIMEGATE_REST_BODY_LIMIT',
     default: '1048576',
-    meaning: 'Largest accepted REST/GraphQL request body in bytes (larger bodies get 413), and largest GraphQL WebSocket message (the socket is closed with 1009).',
+    meaning:
+      'Largest accepted REST/GraphQL request body in bytes (larger bodies get 413), and largest GraphQL WebSocket message (the socket is closed with 1009).',
   },
   idempotencyLeaseSeconds: {
     env: 'TIMEGATE_IDEMPOTENCY_LEASE_SECONDS',
@@ -152,7 +153,8 @@ export const settings: Record<keyof Config, SettingDescription> = {
   graphqlMaxFields: {
     env: 'TIMEGATE_GRAPHQL_MAX_FIELDS',
     default: '2000',
-    meaning: 'Most field selections (aliases included, fragments counted where they are spread) in one GraphQL operation: an alias bomb is refused with query_too_complex.',
+    meaning:
+      'Most field selections (aliases included, fragments counted where they are spread) in one GraphQL operation: an alias bomb is refused with query_too_complex.',
   },
   wsMaxUnauthenticated: {
     env: 'TIMEGATE_WS_MAX_UNAUTHENTICATED',
@@ -180,7 +182,8 @@ export const settings: Record<keyof Config, SettingDescription> = {
   keyCacheMs: {
     env: 'TIMEGATE_KEY_CACHE_MS',
     default: '5000',
-    meaning: 'How long a process trusts a key it has checked (0 = check every request); a revocation takes effect at once in the process that made it and within this time in the others.',
+    meaning:
+      'How long a process trusts a key it has checked (0 = check every request); a revocation takes effect at once in the process that made it and within this time in the others.',
   },
   metricsToken: {
     env: 'TIMEGATE_METRICS_TOKEN',
@@ -246,22 +249,26 @@ export const settings: Record<keyof Config, SettingDescription> = {
   deviceActionExpirySeconds: {
     env: 'TIMEGATE_DEVICE_ACTION_EXPIRY',
     default: '86400',
-    meaning: 'A device action (info refresh, reboot, record count, backfill) whose commands the terminal has not taken within this many seconds expires (an offline terminal gets a day).',
+    meaning:
+      'A device action (info refresh, reboot, record count, backfill) whose commands the terminal has not taken within this many seconds expires (an offline terminal gets a day).',
   },
   pendingActionsPerDevice: {
     env: 'TIMEGATE_PENDING_ACTIONS_PER_DEVICE',
     default: '100',
-    meaning: 'Most door actions, and separately most device actions, one terminal may have pending (queued or sent); beyond, creating one answers 429 device_queue_full with Retry-After.',
+    meaning:
+      'Most door actions, and separately most device actions, one terminal may have pending (queued or sent); beyond, creating one answers 429 device_queue_full with Retry-After.',
   },
   requestComputeBudgetMs: {
     env: 'TIMEGATE_REQUEST_COMPUTE_BUDGET_MS',
     default: '20000',
-    meaning: 'Most milliseconds one timesheet or summary request spends computing missing or stale days; past it (with days left) the request answers 503 computation_budget_exceeded with Retry-After, keeping the days it computed, so a retry continues where it stopped.',
+    meaning:
+      'Most milliseconds one timesheet or summary request spends computing missing or stale days; past it (with days left) the request answers 503 computation_budget_exceeded with Retry-After, keeping the days it computed, so a retry continues where it stopped.',
   },
   clockSkewAlertSeconds: {
     env: 'TIMEGATE_CLOCK_SKEW_ALERT_SECONDS',
     default: '300',
-    meaning: "A terminal whose clock is off by more than this many seconds (measured on its real-time records) raises one device.clock_skew event, until it is back under the limit.",
+    meaning:
+      'A terminal whose clock is off by more than this many seconds (measured on its real-time records) raises one device.clock_skew event, until it is back under the limit.',
   },
   presenceFlushMs: {
     env: 'TIMEGATE_PRESENCE_FLUSH_MS',
@@ -276,24 +283,31 @@ export const settings: Record<keyof Config, SettingDescription> = {
   deviceCacheTtlMs: {
     env: 'TIMEGATE_DEVICE_CACHE_TTL_MS',
     default: '5000',
-    meaning: 'How stale a cached serial -> device entry may be: each process re-checks all its entries in one batched query every half TTL (changes made in this process invalidate them at once; 0 disables the cache).',
+    meaning:
+      'How stale a cached serial -> device entry may be: each process re-checks all its entries in one batched query every half TTL (changes made in this process invalidate them at once; 0 disables the cache).',
   },
   eventRetentionDays: {
     env: 'TIMEGATE_EVENT_RETENTION_DAYS',
     default: '7',
-    meaning: 'Days events stay at least in the outbox (subscription replay with `after`, webhook redelivery); a month of events is dropped once all of it is older.',
+    meaning:
+      'Days events stay at least in the outbox (subscription replay with `after`, webhook redelivery); a month of events is dropped once all of it is older.',
   },
   commandArchiveDays: {
     env: 'TIMEGATE_COMMAND_ARCHIVE_DAYS',
     default: '7',
-    meaning: 'Days a finished device command stays in the live command queue before it moves to the command log archive (which keeps its verb and outcome, not its text).',
+    meaning:
+      'Days a finished device command stays in the live command queue before it moves to the command log archive (which keeps its verb and outcome, not its text).',
   },
   commandLogRetentionDays: {
     env: 'TIMEGATE_COMMAND_LOG_RETENTION_DAYS',
     default: '365',
     meaning: 'Days archived device commands are kept at least; a month of them is dropped once all of it is older.',
   },
-  eventPurgeMs: { env: 'TIMEGATE_EVENT_PURGE_MS', default: '3600000', meaning: 'How often the history partitions of the coming months are created and event months past the retention dropped.' },
+  eventPurgeMs: {
+    env: 'TIMEGATE_EVENT_PURGE_MS',
+    default: '3600000',
+    meaning: 'How often the history partitions of the coming months are created and event months past the retention dropped.',
+  },
   eventPollMs: {
     env: 'TIMEGATE_EVENT_POLL_MS',
     default: '1000',
@@ -302,17 +316,20 @@ export const settings: Record<keyof Config, SettingDescription> = {
   eventBatchMs: {
     env: 'TIMEGATE_EVENT_BATCH_MS',
     default: '20',
-    meaning: 'While events keep coming, a workspace\'s subscribers are sent new events at most this often (an event after a quiet period goes at once): fewer, larger socket writes; 0 sends each wake-up at once.',
+    meaning:
+      "While events keep coming, a workspace's subscribers are sent new events at most this often (an event after a quiet period goes at once): fewer, larger socket writes; 0 sends each wake-up at once.",
   },
   gcCompactionSeconds: {
     env: 'TIMEGATE_GC_COMPACTION_SECONDS',
     default: '10',
-    meaning: 'How often the service looks at the old generation and compacts it (returning its emptied pages to the system) when more than 4 MB of it is free but committed, or it grew by more than 4 MB since the last compaction; a compaction waits while the event loop was more than half busy, at most six intervals; 0 compacts at every full collection instead (longest pauses).',
+    meaning:
+      'How often the service looks at the old generation and compacts it (returning its emptied pages to the system) when more than 4 MB of it is free but committed, or it grew by more than 4 MB since the last compaction; a compaction waits while the event loop was more than half busy, at most six intervals; 0 compacts at every full collection instead (longest pauses).',
   },
   attendanceWorker: {
     env: 'TIMEGATE_ATTENDANCE_WORKER',
     default: 'true',
-    meaning: 'Whether this process runs the attendance worker that keeps stored days current after punches and changes (`false`: a worker in another process does the work, or else days are brought up to date, and their attendance.day.updated events sent, when a timesheet is read; the benchmark compares ingestion both ways).',
+    meaning:
+      'Whether this process runs the attendance worker that keeps stored days current after punches and changes (`false`: a worker in another process does the work, or else days are brought up to date, and their attendance.day.updated events sent, when a timesheet is read; the benchmark compares ingestion both ways).',
   },
   attendancePollMs: {
     env: 'TIMEGATE_ATTENDANCE_POLL_MS',
@@ -324,7 +341,11 @@ export const settings: Record<keyof Config, SettingDescription> = {
     default: '100',
     meaning: 'After a wake-up (new punches), the attendance worker waits this long so that one run takes the punches of many uploads together; 0 runs at once.',
   },
-  webhookTimeoutMs: { env: 'TIMEGATE_WEBHOOK_TIMEOUT_MS', default: '10000', meaning: 'A webhook request without a complete response in this time is a failed attempt.' },
+  webhookTimeoutMs: {
+    env: 'TIMEGATE_WEBHOOK_TIMEOUT_MS',
+    default: '10000',
+    meaning: 'A webhook request without a complete response in this time is a failed attempt.',
+  },
   webhookRetryHours: {
     env: 'TIMEGATE_WEBHOOK_RETRY_HOURS',
     default: '72',
@@ -345,11 +366,16 @@ export const settings: Record<keyof Config, SettingDescription> = {
     default: 'true in development, false when NODE_ENV=production',
     meaning: 'Whether webhook URLs may point at private, loopback or link-local addresses (checked at creation and after DNS at each delivery).',
   },
-  webhookPollMs: { env: 'TIMEGATE_WEBHOOK_POLL_MS', default: '1000', meaning: 'How often the webhook worker looks for due deliveries (new events also wake it at once).' },
+  webhookPollMs: {
+    env: 'TIMEGATE_WEBHOOK_POLL_MS',
+    default: '1000',
+    meaning: 'How often the webhook worker looks for due deliveries (new events also wake it at once).',
+  },
   webhookConcurrency: {
     env: 'TIMEGATE_WEBHOOK_CONCURRENCY',
     default: '32',
-    meaning: 'Webhook requests one process sends at the same time (a continuous pool: a slow request holds one slot, never the others); one workspace gets at most half of them.',
+    meaning:
+      'Webhook requests one process sends at the same time (a continuous pool: a slow request holds one slot, never the others); one workspace gets at most half of them.',
   },
   webhookEndpointConcurrency: {
     env: 'TIMEGATE_WEBHOOK_ENDPOINT_CONCURRENCY',
@@ -366,19 +392,28 @@ export const settings: Record<keyof Config, SettingDescription> = {
     env: 'TIMEGATE_OIDC_ISSUER',
     default: '(unset: no single sign-on)',
     meaning:
-      'OpenID Connect issuer of the console\'s single sign-on (discovered at `<issuer>/.well-known/openid-configuration`). Unset, the console signs in with API keys only. Must be https (http only on a loopback address).',
+      "OpenID Connect issuer of the console's single sign-on (discovered at `<issuer>/.well-known/openid-configuration`). Unset, the console signs in with API keys only. Must be https (http only on a loopback address).",
   },
-  oidcClientId: { env: 'TIMEGATE_OIDC_CLIENT_ID', default: '(unset)', meaning: 'Client (application) id registered at the provider; required with TIMEGATE_OIDC_ISSUER.' },
+  oidcClientId: {
+    env: 'TIMEGATE_OIDC_CLIENT_ID',
+    default: '(unset)',
+    meaning: 'Client (application) id registered at the provider; required with TIMEGATE_OIDC_ISSUER.',
+  },
   oidcClientSecret: {
     env: 'TIMEGATE_OIDC_CLIENT_SECRET',
     default: '(unset: a public client, PKCE only)',
     meaning: 'Client secret registered at the provider (sent with HTTP Basic authentication to its token endpoint).',
   },
-  oidcScopes: { env: 'TIMEGATE_OIDC_SCOPES', default: 'openid profile email', meaning: 'Scopes asked for at sign-in (Okta needs `groups` added to send group claims).' },
+  oidcScopes: {
+    env: 'TIMEGATE_OIDC_SCOPES',
+    default: 'openid profile email',
+    meaning: 'Scopes asked for at sign-in (Okta needs `groups` added to send group claims).',
+  },
   oidcRoleClaim: {
     env: 'TIMEGATE_OIDC_ROLE_CLAIM',
     default: 'groups',
-    meaning: 'Claim (of the ID token or the userinfo answer) whose values decide a person\'s console roles: `groups` (group ids at Entra ID, names at Okta) or `roles` (Entra ID app roles).',
+    meaning:
+      "Claim (of the ID token or the userinfo answer) whose values decide a person's console roles: `groups` (group ids at Entra ID, names at Okta) or `roles` (Entra ID app roles).",
   },
   oidcRoleMap: {
     env: 'TIMEGATE_OIDC_ROLE_MAP',
@@ -443,7 +478,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`TIMEGATE_WEBHOOK_ALLOW_PRIVATE must be true or false (got "${allowPrivateRaw}")`);
   }
 
-  const trustedProxies = (str('trustedProxies') ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  const trustedProxies = (str('trustedProxies') ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const badProxies = invalidCidrs(trustedProxies);
   if (badProxies.length > 0) problems.push(`TIMEGATE_TRUSTED_PROXIES must list addresses or CIDRs (got "${badProxies.join('", "')}")`);
 
@@ -480,7 +518,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultWorkspaceName: str('defaultWorkspaceName') ?? 'Default workspace',
     metricsToken: str('metricsToken'),
     keyCacheMs: int('keyCacheMs', 5000, 0, 300_000),
-    corsOrigins: (str('corsOrigins') ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    corsOrigins: (str('corsOrigins') ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     graphqlIntrospection: bool('graphqlIntrospection', (str('nodeEnv') ?? 'development') !== 'production'),
     graphqlMaxDepth: int('graphqlMaxDepth', 10, 2, 100),
     graphqlMaxCost: int('graphqlMaxCost', 50_000, 10, 100_000_000),

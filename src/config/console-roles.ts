@@ -30,7 +30,10 @@ export interface RoleMapping {
 export function parseRoleMap(text: string): { mappings: RoleMapping[]; problems: string[] } {
   const mappings: RoleMapping[] = [];
   const problems: string[] = [];
-  for (const entry of text.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const at = entry.lastIndexOf('=');
     const value = at > 0 ? entry.slice(0, at).trim() : '';
     const role = at > 0 ? entry.slice(at + 1).trim() : '';

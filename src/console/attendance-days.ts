@@ -7,11 +7,22 @@ import { CompanyEmployeesDocument, TimesheetDocument, type TimesheetQuery, type 
 export type AttendanceDayRow = TimesheetQuery['timesheet']['nodes'][number];
 export type CompanyEmployee = CompanyEmployeesQuery['employees']['nodes'][number];
 
-export function useAttendanceDays(companyId: number, startDate: string, endDate: string, version = 0): {
-  days: AttendanceDayRow[] | null; employees: CompanyEmployee[]; error: string | null;
+export function useAttendanceDays(
+  companyId: number,
+  startDate: string,
+  endDate: string,
+  version = 0,
+): {
+  days: AttendanceDayRow[] | null;
+  employees: CompanyEmployee[];
+  error: string | null;
 } {
   const client = useClient();
-  const [state, setState] = useState<{ days: AttendanceDayRow[] | null; employees: CompanyEmployee[]; error: string | null }>({ days: null, employees: [], error: null });
+  const [state, setState] = useState<{ days: AttendanceDayRow[] | null; employees: CompanyEmployee[]; error: string | null }>({
+    days: null,
+    employees: [],
+    error: null,
+  });
   useEffect(() => setState((s) => ({ ...s, days: null })), [companyId, startDate, endDate]);
   useEffect(() => {
     if (!companyId || !startDate || !endDate) return;
@@ -21,7 +32,9 @@ export function useAttendanceDays(companyId: number, startDate: string, endDate:
       const days: AttendanceDayRow[] = [];
       let after: string | null = null;
       for (;;) {
-        const page = await client.query(TimesheetDocument, { companyId, startDate, endDate, after }, { requestPolicy: version ? 'network-only' : 'cache-first' }).toPromise();
+        const page = await client
+          .query(TimesheetDocument, { companyId, startDate, endDate, after }, { requestPolicy: version ? 'network-only' : 'cache-first' })
+          .toPromise();
         if (cancelled) return;
         if (page.error || !page.data) throw new Error(page.error?.graphQLErrors[0]?.message ?? page.error?.message ?? 'no answer');
         days.push(...page.data.timesheet.nodes);
@@ -31,7 +44,9 @@ export function useAttendanceDays(companyId: number, startDate: string, endDate:
       const employees = (await people).data?.employees.nodes ?? [];
       if (!cancelled) setState({ days, employees, error: null });
     })().catch((error: Error) => !cancelled && setState({ days: [], employees: [], error: error.message }));
-    return () => { cancelled = true; };
+    return () => {
+      cancelled = true;
+    };
   }, [companyId, startDate, endDate, version]);
   return state;
 }

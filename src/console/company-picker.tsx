@@ -12,7 +12,9 @@ export function useCompanyPicker(id: string): { companyId: number; picker: preac
     <p class="field">
       <label for={id}>Company</label>
       <select id={id} value={String(companyId)} onChange={(e) => setChosen((e.target as HTMLSelectElement).value)}>
-        {list.map((c) => <option value={c.id}>{c.name}</option>)}
+        {list.map((c) => (
+          <option value={c.id}>{c.name}</option>
+        ))}
       </select>
     </p>
   );

@@ -35,9 +35,23 @@ export function Empty({ children }: { children: ComponentChildren }) {
  * A button for a destructive action: it opens a modal dialog that says what will happen and asks
  * again (the native <dialog>: focus moves into it, Escape cancels, the page behind is inert).
  */
-export function ConfirmButton({ label, labelDetail, title, children, confirm, onConfirm, disabled = false }: {
+export function ConfirmButton({
+  label,
+  labelDetail,
+  title,
+  children,
+  confirm,
+  onConfirm,
+  disabled = false,
+}: {
   /** `labelDetail` is read by screen readers after the visible `label` (which object the button acts on). */
-  label: string; labelDetail?: string; title: string; children?: ComponentChildren; confirm: string; onConfirm: () => void | Promise<void>; disabled?: boolean;
+  label: string;
+  labelDetail?: string;
+  title: string;
+  children?: ComponentChildren;
+  confirm: string;
+  onConfirm: () => void | Promise<void>;
+  disabled?: boolean;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   return (
@@ -57,8 +71,12 @@ export function ConfirmButton({ label, labelDetail, title, children, confirm, on
           <h2>{title}</h2>
           {children}
           <p class="inline-form">
-            <button type="submit" value="cancel" class="secondary" formNoValidate autofocus>Cancel</button>
-            <button type="submit" value="confirm" class="danger">{confirm}</button>
+            <button type="submit" value="cancel" class="secondary" formNoValidate autofocus>
+              Cancel
+            </button>
+            <button type="submit" value="confirm" class="danger">
+              {confirm}
+            </button>
           </p>
         </form>
       </dialog>

@@ -4,19 +4,42 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useClient, useSubscription } from '@urql/preact';
 import {
-  AccessDeniedFeedDocument, DeviceDoorEventsDocument, DeviceDoorsNowDocument, DoorAlarmFeedDocument, DoorBoardDevicesDocument, DoorOpenedFeedDocument,
-  type DeviceDoorEventsQuery, type DeviceDoorsNowQuery, type DoorBoardDevicesQuery,
+  AccessDeniedFeedDocument,
+  DeviceDoorEventsDocument,
+  DeviceDoorsNowDocument,
+  DoorAlarmFeedDocument,
+  DoorBoardDevicesDocument,
+  DoorOpenedFeedDocument,
+  type DeviceDoorEventsQuery,
+  type DeviceDoorsNowQuery,
+  type DoorBoardDevicesQuery,
 } from './gql';
 
 export type BoardDevice = DoorBoardDevicesQuery['devices']['nodes'][number];
 export type BoardDoor = DeviceDoorsNowQuery['deviceDoors'][number] & { device: BoardDevice };
 export type BoardEvent = DeviceDoorEventsQuery['doorEvents']['nodes'][number];
 
-export interface DoorBoard { loaded: boolean; error: string | null; devices: BoardDevice[]; doors: BoardDoor[]; events: BoardEvent[]; reload: () => void }
+export interface DoorBoard {
+  loaded: boolean;
+  error: string | null;
+  devices: BoardDevice[];
+  doors: BoardDoor[];
+  events: BoardEvent[];
+  reload: () => void;
+}
 
 /** Why a controller refused someone, as the API's `AccessDenial.reason` spells it, from the rtlog code a door event keeps. */
 export function denialReason(eventCode: number): string {
-  const reasons: Record<number, string> = { 21: 'outside_schedule', 22: 'outside_schedule', 23: 'outside_schedule', 24: 'anti_passback', 27: 'not_registered', 29: 'expired', 34: 'not_registered', 41: 'wrong_verify_mode' };
+  const reasons: Record<number, string> = {
+    21: 'outside_schedule',
+    22: 'outside_schedule',
+    23: 'outside_schedule',
+    24: 'anti_passback',
+    27: 'not_registered',
+    29: 'expired',
+    34: 'not_registered',
+    41: 'wrong_verify_mode',
+  };
   return reasons[eventCode] ?? 'other';
 }
 
@@ -37,9 +60,15 @@ export function useDoorBoard(eventsPerDevice = 200): DoorBoard {
   const due = useRef<ReturnType<typeof setTimeout> | null>(null);
   const reload = () => {
     if (due.current) return;
-    due.current = setTimeout(() => { due.current = null; setVersion((v) => v + 1); }, 150);
+    due.current = setTimeout(() => {
+      due.current = null;
+      setVersion((v) => v + 1);
+    }, 150);
   };
-  const onEvent = () => { reload(); return null; };
+  const onEvent = () => {
+    reload();
+    return null;
+  };
   useSubscription({ query: DoorAlarmFeedDocument }, onEvent);
   useSubscription({ query: DoorOpenedFeedDocument }, onEvent);
   useSubscription({ query: AccessDeniedFeedDocument }, onEvent);
@@ -52,7 +81,12 @@ export function useDoorBoard(eventsPerDevice = 200): DoorBoard {
   const running = useRef(false);
   const wanted = useRef(false);
   const mounted = useRef(true);
-  useEffect(() => () => { mounted.current = false; }, []);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+    },
+    [],
+  );
   useEffect(() => {
     if (running.current) {
       wanted.current = true;
@@ -64,16 +98,18 @@ export function useDoorBoard(eventsPerDevice = 200): DoorBoard {
       const listed = await client.query(DoorBoardDevicesDocument, {}, policy).toPromise();
       if (listed.error) throw new Error(listed.error.message);
       const devices = (listed.data?.devices.nodes ?? []).filter((d) => d.modeType === 'acc');
-      const perDevice = await Promise.all(devices.map(async (device) => {
-        const [doors, events] = await Promise.all([
-          client.query(DeviceDoorsNowDocument, { deviceId: device.id }, policy).toPromise(),
-          eventsPerDevice > 0 ? client.query(DeviceDoorEventsDocument, { deviceId: device.id, first: eventsPerDevice }, policy).toPromise() : null,
-        ]);
-        return {
-          doors: (doors.data?.deviceDoors ?? []).map((door) => ({ ...door, device })),
-          events: events?.data?.doorEvents.nodes ?? [],
-        };
-      }));
+      const perDevice = await Promise.all(
+        devices.map(async (device) => {
+          const [doors, events] = await Promise.all([
+            client.query(DeviceDoorsNowDocument, { deviceId: device.id }, policy).toPromise(),
+            eventsPerDevice > 0 ? client.query(DeviceDoorEventsDocument, { deviceId: device.id, first: eventsPerDevice }, policy).toPromise() : null,
+          ]);
+          return {
+            doors: (doors.data?.deviceDoors ?? []).map((door) => ({ ...door, device })),
+            events: events?.data?.doorEvents.nodes ?? [],
+          };
+        }),
+      );
       if (!mounted.current) return;
       setBoard({
         loaded: true,

@@ -44,7 +44,15 @@ function SignIn({ notice, singleSignOn, onKey }: { notice: string | null; single
         }}
       >
         <label for="api-key">API key</label>
-        <input id="api-key" name="api-key" type="password" autocomplete="off" value={key} onInput={(e) => setKey((e.target as HTMLInputElement).value)} required />
+        <input
+          id="api-key"
+          name="api-key"
+          type="password"
+          autocomplete="off"
+          value={key}
+          onInput={(e) => setKey((e.target as HTMLInputElement).value)}
+          required
+        />
         <button type="submit">Sign in</button>
         <ErrorNote message={notice} />
         <p class="hint">The key is kept in this browser tab only, until you sign out or close it.</p>
@@ -101,24 +109,41 @@ function Shell({ signer, onSignOut }: { signer: Signer; onSignOut: (notice: stri
   const value = { keyId: signer.keyId, keyName: signer.label, scopes: signer.scopes, workspace: workspace.data?.workspace.name ?? null };
   const [page = '', id] = route;
   const reachable = (path: string) => PAGES.some(([p, , area]) => p === path && reaches(signer.scopes, area));
-  const view =
-    !reachable(page) ? <Overview /> :
-    page === 'devices' && id ? <DevicePage id={Number(id)} /> :
-    page === 'devices' ? <DeviceList /> :
-    page === 'employees' && id ? <EmployeePage id={Number(id)} /> :
-    page === 'employees' ? <EmployeeList /> :
-    page === 'punches' ? <PunchList /> :
-    page === 'timesheets' ? <Timesheets month={id} /> :
-    page === 'report' ? <AttendanceReport /> :
-    page === 'shifts' ? <Shifts /> :
-    page === 'holidays' ? <Holidays /> :
-    page === 'pay-periods' ? <PayPeriods /> :
-    page === 'doors' ? <DoorBoardPage /> :
-    page === 'refused' ? <Refused /> :
-    page === 'access' ? <Access /> :
-    page === 'webhooks' ? <Webhooks /> :
-    page === 'keys' ? <ApiKeys /> :
-    <Overview />;
+  const view = !reachable(page) ? (
+    <Overview />
+  ) : page === 'devices' && id ? (
+    <DevicePage id={Number(id)} />
+  ) : page === 'devices' ? (
+    <DeviceList />
+  ) : page === 'employees' && id ? (
+    <EmployeePage id={Number(id)} />
+  ) : page === 'employees' ? (
+    <EmployeeList />
+  ) : page === 'punches' ? (
+    <PunchList />
+  ) : page === 'timesheets' ? (
+    <Timesheets month={id} />
+  ) : page === 'report' ? (
+    <AttendanceReport />
+  ) : page === 'shifts' ? (
+    <Shifts />
+  ) : page === 'holidays' ? (
+    <Holidays />
+  ) : page === 'pay-periods' ? (
+    <PayPeriods />
+  ) : page === 'doors' ? (
+    <DoorBoardPage />
+  ) : page === 'refused' ? (
+    <Refused />
+  ) : page === 'access' ? (
+    <Access />
+  ) : page === 'webhooks' ? (
+    <Webhooks />
+  ) : page === 'keys' ? (
+    <ApiKeys />
+  ) : (
+    <Overview />
+  );
   return (
     <SessionContext.Provider value={value}>
       <header class="top">
@@ -188,12 +213,17 @@ function App() {
     setNotice(message);
     setState({ kind: 'nobody', singleSignOn: singleSignOn || state.kind === 'session' });
   };
-  const credential: Credential | null = state.kind === 'key' ? { kind: 'key', key: state.key } : state.kind === 'session' ? { kind: 'session', csrfToken: state.session.csrfToken } : null;
+  const credential: Credential | null =
+    state.kind === 'key' ? { kind: 'key', key: state.key } : state.kind === 'session' ? { kind: 'session', csrfToken: state.session.csrfToken } : null;
   const api = useMemo(
     () =>
       credential
         ? createApiClient(credential, () =>
-            signOut(credential.kind === 'key' ? 'This API key is unknown or was revoked.' : 'Your session has ended (it expired, or you signed out elsewhere). Sign in again.'),
+            signOut(
+              credential.kind === 'key'
+                ? 'This API key is unknown or was revoked.'
+                : 'Your session has ended (it expired, or you signed out elsewhere). Sign in again.',
+            ),
           )
         : null,
     [state],
@@ -220,7 +250,12 @@ function App() {
         <KeyShell onSignOut={signOut} />
       ) : (
         <Shell
-          signer={{ keyId: null, label: state.session.name ?? state.session.email ?? state.session.subject, detail: state.session.roles.join(', '), scopes: state.session.scopes }}
+          signer={{
+            keyId: null,
+            label: state.session.name ?? state.session.email ?? state.session.subject,
+            detail: state.session.roles.join(', '),
+            scopes: state.session.scopes,
+          }}
           onSignOut={signOut}
         />
       )}

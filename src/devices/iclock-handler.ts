@@ -127,7 +127,15 @@ export function createIclockHandler(deps: IclockHandlerDeps): (req: http.Incomin
     if (reply.status !== 200) ctx.logger.info({ endpoint, status: reply.status, reply: reply.body }, 'terminal request refused');
     sendText(res, now, reply);
   };
-  const dispatch = (req: http.IncomingMessage, res: http.ServerResponse, now: Date, endpoint: IclockEndpoint, query: IclockQuery, serialNumber: string, body: Buffer) => {
+  const dispatch = (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    now: Date,
+    endpoint: IclockEndpoint,
+    query: IclockQuery,
+    serialNumber: string,
+    body: Buffer,
+  ) => {
     const ctx = new TerminalContext(deps, serialNumber);
     const method = req.method ?? 'GET';
     deps.metrics.countTerminalRequest(endpoint, terminalRequestKind(endpoint, method, query));
@@ -143,7 +151,11 @@ export function createIclockHandler(deps: IclockHandlerDeps): (req: http.Incomin
         clientGone: () => res.destroyed,
       });
       // A heartbeat answered from memory is written in the same tick, without a promise.
-      if (reply instanceof Promise) reply.then((r) => answer(ctx, res, now, endpoint, r), (error) => failed(ctx, res, now, endpoint, error));
+      if (reply instanceof Promise)
+        reply.then(
+          (r) => answer(ctx, res, now, endpoint, r),
+          (error) => failed(ctx, res, now, endpoint, error),
+        );
       else answer(ctx, res, now, endpoint, reply);
     } catch (error) {
       failed(ctx, res, now, endpoint, error);

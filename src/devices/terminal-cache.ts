@@ -173,7 +173,9 @@ export class TerminalCache {
       const chunk = due.slice(from, from + REFRESH_CHUNK);
       const changesBefore = chunk.map((entry) => entry.changes);
       const readAt = Date.now();
-      const changes = await source.changes(chunk.map((entry) => ({ id: entry.device.id, version: entry.device.version, pending: entry.device.hasPendingCommands })));
+      const changes = await source.changes(
+        chunk.map((entry) => ({ id: entry.device.id, version: entry.device.version, pending: entry.device.hasPendingCommands })),
+      );
       const changed = new Map<number, TerminalVersion>();
       for (const c of changes) changed.set(c.id, c);
       const stale: Entry[] = [];

@@ -47,7 +47,8 @@ export class TerminalGateway {
     jobs.add('presence', this.deps.config.presenceFlushMs, () => this.flush());
     jobs.add('terminal_sweep', this.deps.config.terminalSweepMs, () => this.sweep());
     // Every half TTL, so a polled entry is renewed before it expires (TTL 0: nothing is cached).
-    if (this.deps.config.deviceCacheTtlMs > 0) jobs.add('device_cache', Math.max(10, Math.floor(this.deps.config.deviceCacheTtlMs / 2)), () => this.refreshCache());
+    if (this.deps.config.deviceCacheTtlMs > 0)
+      jobs.add('device_cache', Math.max(10, Math.floor(this.deps.config.deviceCacheTtlMs / 2)), () => this.refreshCache());
   }
 
   /**
@@ -57,24 +58,26 @@ export class TerminalGateway {
    * batch that could not be written for another reason (database down) is put back for the next.
    */
   flush(): Promise<void> {
-    const run = this.flushing.catch(() => undefined).then(async () => {
-      const batch = this.presence.drain();
-      if (batch.seen.length === 0 && batch.unknown.length === 0) return;
-      const ctx = this.context();
-      const dropped = (what: string) => (item: unknown, error: unknown) => {
-        this.deps.metrics.jobPoisonDropped.inc({ job: 'presence' });
-        this.deps.logger.warn({ err: error, [what]: item }, 'presence: the database refused a row; dropped, the rest of the batch is written');
-      };
-      try {
-        const online = await writeWithoutPoison(batch.seen, (entries) => flushPresence(ctx, entries), dropped('device'));
-        batch.seen = [];
-        await writeWithoutPoison(batch.unknown, async (contacts) => [await recordUnknownContacts(ctx, contacts)], dropped('contact'));
-        if (online.length > 0) this.deps.logger.info({ devices: online }, 'terminals online');
-      } catch (error) {
-        this.presence.restore(batch);
-        throw error;
-      }
-    });
+    const run = this.flushing
+      .catch(() => undefined)
+      .then(async () => {
+        const batch = this.presence.drain();
+        if (batch.seen.length === 0 && batch.unknown.length === 0) return;
+        const ctx = this.context();
+        const dropped = (what: string) => (item: unknown, error: unknown) => {
+          this.deps.metrics.jobPoisonDropped.inc({ job: 'presence' });
+          this.deps.logger.warn({ err: error, [what]: item }, 'presence: the database refused a row; dropped, the rest of the batch is written');
+        };
+        try {
+          const online = await writeWithoutPoison(batch.seen, (entries) => flushPresence(ctx, entries), dropped('device'));
+          batch.seen = [];
+          await writeWithoutPoison(batch.unknown, async (contacts) => [await recordUnknownContacts(ctx, contacts)], dropped('contact'));
+          if (online.length > 0) this.deps.logger.info({ devices: online }, 'terminals online');
+        } catch (error) {
+          this.presence.restore(batch);
+          throw error;
+        }
+      });
     this.flushing = run;
     return run;
   }
@@ -83,11 +86,9 @@ export class TerminalGateway {
   refreshCache(): Promise<void> {
     if (this.refreshing) return this.refreshing;
     const ctx = this.context();
-    this.refreshing = this.cache
-      .refresh({ changes: (known) => changedTerminals(ctx, known), devices: (ids) => findTerminalsById(ctx, ids) })
-      .finally(() => {
-        this.refreshing = null;
-      });
+    this.refreshing = this.cache.refresh({ changes: (known) => changedTerminals(ctx, known), devices: (ids) => findTerminalsById(ctx, ids) }).finally(() => {
+      this.refreshing = null;
+    });
     return this.refreshing;
   }
 

@@ -23,7 +23,8 @@ export function terminalProof(device: TerminalDevice, serialNumber: string, cook
   const presented = tokenFromCookie(cookie);
   let token: TokenState = 'missing';
   if (presented !== null) {
-    const valid = device.registryCode !== null && device.sessionId !== null && checkSessionToken(presented, device.registryCode, serialNumber, device.sessionId);
+    const valid =
+      device.registryCode !== null && device.sessionId !== null && checkSessionToken(presented, device.registryCode, serialNumber, device.sessionId);
     token = valid ? 'valid' : 'wrong';
   }
   let commKey: CommKeyState = 'not_set';

@@ -67,8 +67,16 @@ const reply = (body: string, status = 200): TerminalReply => ({ status, body });
 
 /** Keys we ask attendance terminals to report through `table=options` (algorithm versions, capacities, photo support). */
 export const PUSH_OPTION_KEYS = [
-  'FingerFunOn', 'FaceFunOn', 'MultiBioDataSupport', 'MultiBioPhotoSupport', 'MultiBioVersion', 'MultiBioDataCount', 'MaxMultiBioDataCount',
-  'BioPhotoFun', 'VisilightFun', 'PhotoFunOn',
+  'FingerFunOn',
+  'FaceFunOn',
+  'MultiBioDataSupport',
+  'MultiBioPhotoSupport',
+  'MultiBioVersion',
+  'MultiBioDataCount',
+  'MaxMultiBioDataCount',
+  'BioPhotoFun',
+  'VisilightFun',
+  'PhotoFunOn',
 ];
 
 function isHandshake(r: TerminalRequest): boolean {
@@ -89,7 +97,10 @@ type RefusalReason = 'source_address' | 'push_comm_key' | 'session' | 'pairing';
 
 function refuse(ctx: RequestContext, r: TerminalRequest, reason: RefusalReason, answer: TerminalReply): TerminalReply {
   ctx.metrics?.terminalRequestsRefused.labels(reason).inc();
-  ctx.logger.warn({ serial: r.serialNumber, endpoint: r.endpoint, reason, remoteAddress: r.remoteAddress }, 'terminal request refused: it cannot prove it comes from the terminal');
+  ctx.logger.warn(
+    { serial: r.serialNumber, endpoint: r.endpoint, reason, remoteAddress: r.remoteAddress },
+    'terminal request refused: it cannot prove it comes from the terminal',
+  );
   return answer;
 }
 
@@ -393,7 +404,13 @@ function upload(ctx: RequestContext, device: TerminalDevice, r: TerminalRequest,
 }
 
 /** `mayChangeFamily`: the terminal has no session, or proved it (a registered serial's family is not an anonymous upload's to switch). */
-async function cdataUpload(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, r: TerminalRequest, mayChangeFamily: boolean): Promise<TerminalReply> {
+async function cdataUpload(
+  ctx: RequestContext,
+  deps: TerminalDeps,
+  device: TerminalDevice,
+  r: TerminalRequest,
+  mayChangeFamily: boolean,
+): Promise<TerminalReply> {
   const { table, tablename, count } = uploadTable(r.query);
   // Attendance-only tables are positive evidence that the terminal (now) speaks attendance PUSH.
   if ((table === 'attlog' || table === 'operlog') && mayChangeFamily) await detectProtocol(ctx, deps, device, 'att-push');

@@ -90,7 +90,7 @@ export async function handleAttlog(u: Upload): Promise<string> {
   // Each slice is parsed and stored holding an upload slot (upload-slots.ts), given back between
   // slices, so a long upload takes its turn with the others.
   const chunks = parseAttlogChunks(u.body, ATTLOG_CHUNK);
-  for (let last = false; !last; ) {
+  for (let last = false; !last;) {
     last = await uploadSlots.run(async () => {
       stillWanted(u);
       const { value: chunk } = chunks.next();
@@ -122,7 +122,11 @@ export async function handleOperlog(u: Upload): Promise<string> {
   logRejected(u, 'OPERLOG', errors);
   const users = records.filter((r) => r.kind === 'user');
   // Not turned into employees: remembered as what the terminal holds (users.reconcile compares).
-  await recordReportedUsers(u.ctx, u.device, users.map((r) => ({ pin: r.pin, name: r.name, privilege: r.privilege })));
+  await recordReportedUsers(
+    u.ctx,
+    u.device,
+    users.map((r) => ({ pin: r.pin, name: r.name, privilege: r.privilege })),
+  );
   await recordTerminalTemplates(u.ctx, u.device, operlogTemplates(records, u.device.reported));
   return uploadAck(records.length);
 }
@@ -151,7 +155,11 @@ export async function handleRtlog(u: Upload): Promise<string> {
     logRejected(u, 'rtlog', errors);
     return { only: records.length === 1 ? records[0]!.localTime : null, result: await ingestRtlog(u.ctx, u.device, records) };
   });
-  logRejected(u, 'rtlog', result.rejected.map((r) => ({ ...r, text: '' })));
+  logRejected(
+    u,
+    'rtlog',
+    result.rejected.map((r) => ({ ...r, text: '' })),
+  );
   // One record: an event sent as it happened, which reads the terminal's clock.
   if (only !== null) await readClock(u, only);
   u.ctx.logger.debug({ serial: u.device.serialNumber, punches: result.punches, doorEvents: result.doorEvents }, 'rtlog stored');
@@ -163,7 +171,9 @@ function doorSnapshot(record: RtstateRecord): DoorStateSnapshot[] {
     door: d.door,
     sensor: d.sensor,
     relay: d.relay,
-    alarms: Object.entries(d.alarms).filter(([, on]) => on).map(([name]) => name),
+    alarms: Object.entries(d.alarms)
+      .filter(([, on]) => on)
+      .map(([name]) => name),
     localTime: record.localTime,
   }));
 }
@@ -195,7 +205,11 @@ export async function handleTableData(u: Upload): Promise<string> {
   logRejected(u, `tabledata:${tablename}`, errors);
   // Users are remembered as what the terminal holds (users.reconcile compares), never made employees.
   const users = rows.filter((r) => r.kind === 'user');
-  await recordReportedUsers(u.ctx, u.device, users.map((r) => ({ pin: r.pin, name: r.name, privilege: r.privilege })));
+  await recordReportedUsers(
+    u.ctx,
+    u.device,
+    users.map((r) => ({ pin: r.pin, name: r.name, privilege: r.privilege })),
+  );
   await recordTerminalTemplates(u.ctx, u.device, tableDataTemplates(rows));
   // Without a declared count, the number of records received (stored or refused): the terminal
   // compares it with what it sent and would send the table again on `<table>=0`.

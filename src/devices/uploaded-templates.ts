@@ -8,8 +8,15 @@ import type { BiodataRecord, OperlogRecord, TableRow } from './protocol';
 export function biodataTemplate(r: BiodataRecord): UploadedTemplate {
   const version = r.majorVer === null ? null : normaliseVersion(`${r.majorVer}.${r.minorVer ?? '0'}`);
   return {
-    pin: r.pin, type: r.type, no: r.no, subIndex: r.index, version, format: templateFormat(r.format),
-    valid: r.valid !== 0, duress: r.duress === 1, data: r.template,
+    pin: r.pin,
+    type: r.type,
+    no: r.no,
+    subIndex: r.index,
+    version,
+    format: templateFormat(r.format),
+    valid: r.valid !== 0,
+    duress: r.duress === 1,
+    data: r.template,
   };
 }
 
@@ -23,11 +30,41 @@ export function operlogTemplates(records: OperlogRecord[], reported: Pick<Report
   for (const r of records) {
     if (r.kind === 'biodata') out.push(biodataTemplate(r));
     else if (r.kind === 'fingerprint')
-      out.push({ pin: r.pin, type: 1, no: r.fid, subIndex: 0, version: normaliseVersion(reported.fpAlgorithm) ?? '10.0', format: 0, valid: r.valid !== 0, duress: r.valid === 3, data: r.template });
+      out.push({
+        pin: r.pin,
+        type: 1,
+        no: r.fid,
+        subIndex: 0,
+        version: normaliseVersion(reported.fpAlgorithm) ?? '10.0',
+        format: 0,
+        valid: r.valid !== 0,
+        duress: r.valid === 3,
+        data: r.template,
+      });
     else if (r.kind === 'face')
-      out.push({ pin: r.pin, type: 2, no: 0, subIndex: r.fid, version: normaliseVersion(reported.faceAlgorithm), format: 0, valid: r.valid !== 0, duress: false, data: r.template });
+      out.push({
+        pin: r.pin,
+        type: 2,
+        no: 0,
+        subIndex: r.fid,
+        version: normaliseVersion(reported.faceAlgorithm),
+        format: 0,
+        valid: r.valid !== 0,
+        duress: false,
+        data: r.template,
+      });
     else if (r.kind === 'fingervein')
-      out.push({ pin: r.pin, type: 7, no: r.fid, subIndex: Number(r.fields.index ?? 0) || 0, version: null, format: 0, valid: r.valid !== 0, duress: false, data: r.template });
+      out.push({
+        pin: r.pin,
+        type: 7,
+        no: r.fid,
+        subIndex: Number(r.fields.index ?? 0) || 0,
+        version: null,
+        format: 0,
+        valid: r.valid !== 0,
+        duress: false,
+        data: r.template,
+      });
   }
   return out;
 }

@@ -14,8 +14,14 @@ import { Workspace } from './workspace.entity';
 @Index({ name: 'attendance_day_company_date_index', properties: ['companyId', 'date'] })
 // What the worker must look at again: days marked stale by a change, and days whose status changes
 // with time alone (a `scheduled` workday becomes `absent` once its window ends).
-@Index({ name: 'attendance_day_stale_index', expression: 'create index "attendance_day_stale_index" on "attendance_day" ("employee_id", "date") where "stale"' })
-@Index({ name: 'attendance_day_settles_index', expression: 'create index "attendance_day_settles_index" on "attendance_day" ("settles_at") where "settles_at" is not null' })
+@Index({
+  name: 'attendance_day_stale_index',
+  expression: 'create index "attendance_day_stale_index" on "attendance_day" ("employee_id", "date") where "stale"',
+})
+@Index({
+  name: 'attendance_day_settles_index',
+  expression: 'create index "attendance_day_settles_index" on "attendance_day" ("settles_at") where "settles_at" is not null',
+})
 export class AttendanceDay {
   @PrimaryKey({ autoincrement: true })
   id!: number;

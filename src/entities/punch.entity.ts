@@ -31,7 +31,10 @@ export enum PunchRecordType {
     'create unique index "punch_record_index_key" on "punch" ("workspace_id", "device_serial", "device_record_index", "punch_time") where "device_record_index" is not null',
 })
 // Punches of pins nobody holds yet, found again when an employee gets that pin.
-@Index({ name: 'punch_unattached_pin_index', expression: 'create index "punch_unattached_pin_index" on "punch" ("company_id", "pin") where "employee_id" is null' })
+@Index({
+  name: 'punch_unattached_pin_index',
+  expression: 'create index "punch_unattached_pin_index" on "punch" ("company_id", "pin") where "employee_id" is null',
+})
 export class Punch {
   [PrimaryKeyProp]?: ['id', 'punchTime'];
 

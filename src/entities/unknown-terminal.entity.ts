@@ -2,7 +2,10 @@ import { Entity, Index, PrimaryKey, Property } from '@mikro-orm/core';
 
 /** A serial number that contacted `/iclock/*` without a device record; cleared when a workspace claims it. */
 @Entity({ tableName: 'unknown_terminal' })
-@Index({ name: 'unknown_terminal_serial_unique', expression: 'create unique index "unknown_terminal_serial_unique" on "unknown_terminal" (lower("serial_number"))' })
+@Index({
+  name: 'unknown_terminal_serial_unique',
+  expression: 'create unique index "unknown_terminal_serial_unique" on "unknown_terminal" (lower("serial_number"))',
+})
 @Index({ name: 'unknown_terminal_ip_index', properties: ['ip'] })
 export class UnknownTerminal {
   @PrimaryKey({ autoincrement: true })

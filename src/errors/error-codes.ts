@@ -9,7 +9,8 @@ export const errorCodes = {
   forbidden: { status: 403, description: 'The API key is valid but lacks the scope this operation needs.' },
   csrf_refused: {
     status: 403,
-    description: 'A console request signed in with the session cookie came without its CSRF token (the X-CSRF-Token header, or csrfToken in the WebSocket connection parameters) or with a wrong one.',
+    description:
+      'A console request signed in with the session cookie came without its CSRF token (the X-CSRF-Token header, or csrfToken in the WebSocket connection parameters) or with a wrong one.',
   },
   plan_limit_reached: { status: 403, description: "The workspace's plan does not allow more of this resource." },
   not_found: { status: 404, description: 'No such resource in this workspace (an id of another workspace is unknown here too).' },
@@ -21,22 +22,28 @@ export const errorCodes = {
   period_locked: { status: 409, description: 'The pay period is locked (payroll was run); an admin must unlock it before it or its days change.' },
   invalid_transition: {
     status: 409,
-    description: 'The request is no longer in a state that allows this decision (an absence request or punch correction already approved, rejected or cancelled).',
+    description:
+      'The request is no longer in a state that allows this decision (an absence request or punch correction already approved, rejected or cancelled).',
   },
   lockdown_active: {
     status: 409,
-    description: 'The door is in an active lockdown (or evacuation): a remote command that would undo it, or a second lockdown of it, waits for the release; an `admin` key may override a remote unlock.',
+    description:
+      'The door is in an active lockdown (or evacuation): a remote command that would undo it, or a second lockdown of it, waits for the release; an `admin` key may override a remote unlock.',
   },
   resource_in_use: { status: 409, description: 'The resource cannot be deleted while other resources depend on it.' },
   payload_too_large: { status: 413, description: 'The request body is larger than the limit.' },
-  unsupported_media_type: { status: 415, description: 'A write request must send Content-Type: application/json (an employee photo: image/jpeg or image/png).' },
+  unsupported_media_type: {
+    status: 415,
+    description: 'A write request must send Content-Type: application/json (an employee photo: image/jpeg or image/png).',
+  },
   validation_failed: {
     status: 422,
     description: 'One or more fields are invalid, missing, unknown or not unique; `details` names each field.',
   },
   insufficient_balance: {
     status: 422,
-    description: "The absence request takes more than remains of the employee's allowance for the type in that year (pending requests included); the message gives the balance.",
+    description:
+      "The absence request takes more than remains of the employee's allowance for the type in that year (pending requests included); the message gives the balance.",
   },
   query_too_complex: {
     status: 400,
@@ -44,21 +51,25 @@ export const errorCodes = {
   },
   csrf_prevented: {
     status: 400,
-    description: 'A GET to /graphql without a preflight header (`apollo-require-preflight` or `x-apollo-operation-name`) or a JSON Content-Type, which a page on another site could send.',
+    description:
+      'A GET to /graphql without a preflight header (`apollo-require-preflight` or `x-apollo-operation-name`) or a JSON Content-Type, which a page on another site could send.',
   },
   unsupported_operation: { status: 400, description: 'A subscription sent over HTTP; subscriptions run over WebSocket (graphql-ws) on /graphql.' },
   subscriber_too_slow: {
     status: 409,
-    description: 'Subscriptions only: the client took events more slowly than they came and fell 10,000 behind; the subscription ended, resume it with `after`.',
+    description:
+      'Subscriptions only: the client took events more slowly than they came and fell 10,000 behind; the subscription ended, resume it with `after`.',
   },
   rate_limited: { status: 429, description: 'Too many requests for this key; retry after the Retry-After seconds.' },
   device_queue_full: {
     status: 429,
-    description: 'The terminal already has as many pending door actions (or device actions) as allowed (TIMEGATE_PENDING_ACTIONS_PER_DEVICE); nothing was queued. Retry after the Retry-After seconds.',
+    description:
+      'The terminal already has as many pending door actions (or device actions) as allowed (TIMEGATE_PENDING_ACTIONS_PER_DEVICE); nothing was queued. Retry after the Retry-After seconds.',
   },
   computation_budget_exceeded: {
     status: 503,
-    description: 'A timesheet or summary needed more days computed than one request may compute; the days computed are kept: retry after Retry-After to continue, or ask for a shorter range or fewer employees.',
+    description:
+      'A timesheet or summary needed more days computed than one request may compute; the days computed are kept: retry after Retry-After to continue, or ask for a shorter range or fewer employees.',
   },
   service_unavailable: {
     status: 503,

@@ -7,10 +7,23 @@ import net from 'node:net';
 
 const blockedV4 = new net.BlockList();
 for (const [prefix, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blockedV4.addSubnet(prefix, bits, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blockedV4.addSubnet(prefix, bits, 'ipv4');
 
 // IPv6 is decided by allow-list: only global unicast (2000::/3) may be dialled, minus the parts of
 // it that are not ordinary hosts or that embed an IPv4 address a relay would forward to (so
@@ -28,7 +41,8 @@ for (const [prefix, bits] of [
   ['3ffe::', 16], // the retired 6bone
   ['3fff::', 20], // documentation (RFC 9637)
   ['5f00::', 16], // SRv6 segment identifiers
-] as const) blockedGlobalV6.addSubnet(prefix, bits, 'ipv6');
+] as const)
+  blockedGlobalV6.addSubnet(prefix, bits, 'ipv6');
 
 /** The 16 bytes of an IPv6 address in any textual form (`::`, embedded dotted quad), or null. */
 function ipv6Bytes(address: string): number[] | null {
@@ -39,7 +53,7 @@ function ipv6Bytes(address: string): number[] | null {
     const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
     text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
-  const [head, tail] = text.includes('::') ? text.split('::') as [string, string] : [text, null];
+  const [head, tail] = text.includes('::') ? (text.split('::') as [string, string]) : [text, null];
   const groups = (part: string) => (part === '' ? [] : part.split(':').map((g) => parseInt(g, 16)));
   const left = groups(head);
   const right = tail === null ? [] : groups(tail);
@@ -74,11 +88,14 @@ export const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
  */
 export async function resolveTarget(host: string, allowPrivate: boolean): Promise<ResolvedAddress> {
   const literal = net.isIP(host);
-  const answers: ResolvedAddress[] = literal ? [{ address: host, family: literal as 4 | 6 }] : (await dns.lookup(host, { all: true })).map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
+  const answers: ResolvedAddress[] = literal
+    ? [{ address: host, family: literal as 4 | 6 }]
+    : (await dns.lookup(host, { all: true })).map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
   if (answers.length === 0) throw new AddressRefused(`${host} has no address`);
   if (!allowPrivate) {
     const refused = answers.find((a) => isPrivateAddress(a.address));
-    if (refused) throw new AddressRefused(`${host} resolves to ${refused.address}, a private, loopback or link-local address (TIMEGATE_WEBHOOK_ALLOW_PRIVATE is off)`);
+    if (refused)
+      throw new AddressRefused(`${host} resolves to ${refused.address}, a private, loopback or link-local address (TIMEGATE_WEBHOOK_ALLOW_PRIVATE is off)`);
   }
   return answers[0]!;
 }

@@ -168,7 +168,10 @@ function deliver(subscriber: Subscriber, event: StoredEvent): void {
 
 /** The error a subscriber too far behind ends with: it can resume from where it was with `after`. */
 function tooSlow(resumeAfter: bigint): Error {
-  return new DomainError('subscriber_too_slow', `The subscriber fell ${MAX_BACKLOG} events behind and was closed; subscribe again with after: "${resumeAfter}".`);
+  return new DomainError(
+    'subscriber_too_slow',
+    `The subscriber fell ${MAX_BACKLOG} events behind and was closed; subscribe again with after: "${resumeAfter}".`,
+  );
 }
 
 export class EventFeed {
@@ -205,7 +208,13 @@ export class EventFeed {
   async subscribe(spec: FeedSubscription): Promise<EventStream> {
     let hub = this.hubs.get(spec.workspaceId);
     if (!hub) {
-      hub = new WorkspaceHub(spec.workspaceId, (w, after, types) => this.read(w, after, types), (sql, params) => this.query(sql, params), this.deps.logger, this.deps.batchMs);
+      hub = new WorkspaceHub(
+        spec.workspaceId,
+        (w, after, types) => this.read(w, after, types),
+        (sql, params) => this.query(sql, params),
+        this.deps.logger,
+        this.deps.batchMs,
+      );
       this.hubs.set(spec.workspaceId, hub);
     }
     const owner = hub;
@@ -240,7 +249,9 @@ export class EventFeed {
       },
       (error: unknown) => {
         this.deps.logger.error({ err: error, workspaceId: spec.workspaceId }, 'event replay failed');
-        subscriber.stream.fail(error instanceof DomainError ? error : new DomainError('internal_error', 'Reading the event history failed; subscribe again with after.'));
+        subscriber.stream.fail(
+          error instanceof DomainError ? error : new DomainError('internal_error', 'Reading the event history failed; subscribe again with after.'),
+        );
       },
     );
     return subscriber.stream;

@@ -52,7 +52,11 @@ export interface RecordOptions {
  * (delivered at commit only). Composed into a caller's own insert (the terminal punches), the change
  * and its events are one statement: atomic even outside a transaction.
  */
-export function outboxTail(ctx: RequestContext, options: RecordOptions = {}, select = 'select e.id from e order by e.id'): { sql: string; params: (Date | string)[] } {
+export function outboxTail(
+  ctx: RequestContext,
+  options: RecordOptions = {},
+  select = 'select e.id from e order by e.id',
+): { sql: string; params: (Date | string)[] } {
   const now = ctx.now();
   const giveUpAt = new Date(now.getTime() + ctx.config.webhookRetryHours * 3_600_000);
   const endpointFilter = options.onlyEndpointId === undefined ? `w.enabled and e.type = any(w.event_types)` : `w.id = ${Number(options.onlyEndpointId)}`;

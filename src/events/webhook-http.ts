@@ -17,14 +17,21 @@ const EXCERPT_BYTES = 1024;
 /** The receiver did not answer within the timeout (told apart from connection errors in metrics). */
 export class WebhookTimeout extends Error {}
 
-export async function postWebhook(url: string, headers: Record<string, string>, body: string, options: { timeoutMs: number; allowPrivate: boolean }): Promise<WebhookResponse> {
+export async function postWebhook(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  options: { timeoutMs: number; allowPrivate: boolean },
+): Promise<WebhookResponse> {
   const target = new URL(url);
   const signal = AbortSignal.timeout(options.timeoutMs);
   // The DNS lookup counts against the timeout too: a name whose server never answers must not hold a slot.
   const resolved = await new Promise<Awaited<ReturnType<typeof resolveTarget>>>((resolve, reject) => {
     const onAbort = () => reject(new WebhookTimeout(`timed out after ${options.timeoutMs} ms (resolving ${hostOf(target)})`));
     signal.addEventListener('abort', onAbort, { once: true });
-    resolveTarget(hostOf(target), options.allowPrivate).then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    resolveTarget(hostOf(target), options.allowPrivate)
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort));
   });
   const lookup: LookupFunction = (_host, lookupOptions, callback) => {
     if ((lookupOptions as { all?: boolean }).all) (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [resolved]);

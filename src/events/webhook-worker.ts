@@ -166,8 +166,11 @@ export class WebhookWorker {
     const lease = new Date(at.getTime() + config.webhookTimeoutMs + 60_000);
     const workspaceCap = Math.max(1, Math.floor(config.webhookConcurrency / 2));
     const ints = (values: Iterable<number>) => `{${[...values].join(',')}}`;
-    return this.deps.orm.em.fork().getConnection().execute<Claimed[]>(
-      `with busy_endpoint as (select * from unnest(?::int[], ?::int[]) as b(endpoint_id, n)),
+    return this.deps.orm.em
+      .fork()
+      .getConnection()
+      .execute<Claimed[]>(
+        `with busy_endpoint as (select * from unnest(?::int[], ?::int[]) as b(endpoint_id, n)),
        busy_workspace as (select * from unnest(?::int[], ?::int[]) as b(workspace_id, n)),
        offered as (
          select d.id, w.workspace_id, d.next_attempt_at
@@ -193,24 +196,30 @@ export class WebhookWorker {
               e.workspace_id, e.type, e.event_data as data, e.created_at
        from claimed c join webhook_endpoint w on w.id = c.endpoint_id join ${eventRowHolding('e', 'c.event_id', { payload: true })}
        order by c.event_id`,
-      [
-        ints(this.busyEndpoints.keys()),
-        ints(this.busyEndpoints.values()),
-        ints(this.busyWorkspaces.keys()),
-        ints(this.busyWorkspaces.values()),
-        at,
-        config.webhookEndpointConcurrency,
-        workspaceCap,
-        limit,
-        lease,
-      ],
-    );
+        [
+          ints(this.busyEndpoints.keys()),
+          ints(this.busyEndpoints.values()),
+          ints(this.busyWorkspaces.keys()),
+          ints(this.busyWorkspaces.values()),
+          at,
+          config.webhookEndpointConcurrency,
+          workspaceCap,
+          limit,
+          lease,
+        ],
+      );
   }
 
   private async send(delivery: Claimed): Promise<void> {
     const { config, now } = this.deps;
     const id = publicEventId(String(delivery.event_id));
-    const body = JSON.stringify({ id, type: delivery.type, created_at: new Date(delivery.created_at).toISOString(), workspace_id: delivery.workspace_id, data: delivery.data });
+    const body = JSON.stringify({
+      id,
+      type: delivery.type,
+      created_at: new Date(delivery.created_at).toISOString(),
+      workspace_id: delivery.workspace_id,
+      data: delivery.data,
+    });
     const timestamp = Math.floor(now().getTime() / 1000);
     const headers = {
       'content-type': 'application/json',
@@ -224,7 +233,14 @@ export class WebhookWorker {
     try {
       const response = await postWebhook(delivery.url, headers, body, { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivate });
       const succeeded = response.status >= 200 && response.status < 300;
-      outcome = { statusCode: response.status, excerpt: response.excerpt, error: succeeded ? null : `HTTP ${response.status}`, durationMs: 0, succeeded, kind: succeeded ? 'success' : 'http_error' };
+      outcome = {
+        statusCode: response.status,
+        excerpt: response.excerpt,
+        error: succeeded ? null : `HTTP ${response.status}`,
+        durationMs: 0,
+        succeeded,
+        kind: succeeded ? 'success' : 'http_error',
+      };
       if (response.status === 429 || response.status === 503) outcome.retryAfterMs = retryAfterMs(response.retryAfter, now());
     } catch (error) {
       const kind = error instanceof WebhookTimeout ? 'timeout' : 'network_error';

@@ -63,4 +63,3 @@ export function isCalendarDate(text: string): boolean {
   const parsed = new Date(`${text}T00:00:00Z`);
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === text;
 }
-

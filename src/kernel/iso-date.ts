@@ -7,10 +7,7 @@ import { localTimeToInstant, parseLocalTime, type LocalDateTime } from './local-
  * - `local`: a date-time without offset (wall-clock time of a zone the caller chooses);
  * - `instant`: a date-time with `Z` or an offset.
  */
-export type IsoDate =
-  | { kind: 'date'; local: LocalDateTime }
-  | { kind: 'local'; local: LocalDateTime }
-  | { kind: 'instant'; at: Date };
+export type IsoDate = { kind: 'date'; local: LocalDateTime } | { kind: 'local'; local: LocalDateTime } | { kind: 'instant'; at: Date };
 
 // Seconds and fractions are optional; `T` or a space separates date and time. A space before the
 // offset is read as `+`: an unencoded `+` in a query string arrives as a space.
@@ -35,7 +32,10 @@ export function readIsoDate(text: string): { ok: true; value: IsoDate } | { ok: 
   const offsetMinutes = zulu ? 0 : (sign === '-' ? -1 : 1) * (Number(offsetH) * 60 + Number(offsetM ?? 0));
   const t = parsed.value;
   const millis = fraction ? Math.floor(Number(`0.${fraction}`) * 1000) : 0;
-  return { ok: true, value: { kind: 'instant', at: new Date(Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second, millis) - offsetMinutes * 60_000) } };
+  return {
+    ok: true,
+    value: { kind: 'instant', at: new Date(Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second, millis) - offsetMinutes * 60_000) },
+  };
 }
 
 /** `text` read by readIsoDate, or null when it is not a date or date-time the APIs accept. */
@@ -46,9 +46,7 @@ export function parseIsoDate(text: string): IsoDate | null {
 
 /** The message of a refused ISO date or date-time parameter; `format` says what a valid one looks like. */
 export function isoDateMessage(field: string, code: 'invalid_date' | 'out_of_range', format: string): string {
-  return code === 'out_of_range'
-    ? `${field} must be in the years ${DATE_RANGE.firstYear} to ${DATE_RANGE.lastYear}.`
-    : `${field} must be ${format}.`;
+  return code === 'out_of_range' ? `${field} must be in the years ${DATE_RANGE.firstYear} to ${DATE_RANGE.lastYear}.` : `${field} must be ${format}.`;
 }
 
 /** The instant `date` names when wall-clock times are read in `zone`. */
@@ -59,8 +57,5 @@ export function isoToInstant(date: Exclude<IsoDate, { kind: 'date' }>, zone: str
 /** Midnight at the start of the calendar day after `local`'s day, in `zone`. */
 export function startOfNextDay(local: LocalDateTime, zone: string): Date {
   const next = new Date(Date.UTC(local.year, local.month - 1, local.day + 1));
-  return localTimeToInstant(
-    { year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate(), hour: 0, minute: 0, second: 0 },
-    zone,
-  );
+  return localTimeToInstant({ year: next.getUTCFullYear(), month: next.getUTCMonth() + 1, day: next.getUTCDate(), hour: 0, minute: 0, second: 0 }, zone);
 }

@@ -51,15 +51,15 @@ function digitsAt(text: string, from: number, width: number): number {
  */
 export function parseLocalTime(text: string): LocalTimeResult {
   const separator = text.charCodeAt(10);
-  const shaped =
-    text.length === 19 && text[4] === '-' && text[7] === '-' && (separator === 32 || separator === 84) && text[13] === ':' && text[16] === ':';
+  const shaped = text.length === 19 && text[4] === '-' && text[7] === '-' && (separator === 32 || separator === 84) && text[13] === ':' && text[16] === ':';
   const year = shaped ? digitsAt(text, 0, 4) : -1;
   const month = digitsAt(text, 5, 2);
   const day = digitsAt(text, 8, 2);
   const hour = digitsAt(text, 11, 2);
   const minute = digitsAt(text, 14, 2);
   const second = digitsAt(text, 17, 2);
-  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return { ok: false, reason: `time ${JSON.stringify(text)} is not YYYY-MM-DD HH:MM:SS` };
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0)
+    return { ok: false, reason: `time ${JSON.stringify(text)} is not YYYY-MM-DD HH:MM:SS` };
   if (month < 1 || month > 12) return { ok: false, reason: `time ${text}: month ${month} does not exist` };
   if (day < 1 || day > daysInMonth(year, month)) return { ok: false, reason: `time ${text}: day ${day} does not exist in ${text.slice(0, 7)}` };
   if (hour > 23) return { ok: false, reason: `time ${text}: hour ${hour} is out of range` };

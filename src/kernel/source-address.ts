@@ -45,7 +45,10 @@ export function cidrMatcher(list: readonly string[]): (address: string) => boole
 export function clientAddress(peer: string, forwardedFor: string | undefined, trustedProxy: ((address: string) => boolean) | null): string {
   const bare = peer.startsWith('::ffff:') ? peer.slice(7) : peer;
   if (!trustedProxy || !forwardedFor || !trustedProxy(bare)) return bare;
-  const hops = forwardedFor.split(',').map((hop) => hop.trim()).filter(Boolean);
+  const hops = forwardedFor
+    .split(',')
+    .map((hop) => hop.trim())
+    .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = hops[i]!.startsWith('::ffff:') ? hops[i]!.slice(7) : hops[i]!;
     if (net.isIP(hop) === 0) return bare;

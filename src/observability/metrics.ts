@@ -38,7 +38,7 @@ export class Metrics {
 
   readonly websocketThrottled = new client.Counter({
     name: 'timegate_websocket_throttled_total',
-    help: 'Times a GraphQL WebSocket was left unread until its key\'s request-byte budget refilled.',
+    help: "Times a GraphQL WebSocket was left unread until its key's request-byte budget refilled.",
     registers: [this.registry],
   });
 

@@ -31,7 +31,16 @@ export function securityHeaders(config: Pick<Config, 'corsOrigins'>) {
           origin: origins.includes('*') ? true : origins,
           // Only the methods the API has (the cors package would advertise PATCH too).
           methods: ['GET', 'HEAD', 'PUT', 'POST', 'DELETE'],
-          exposedHeaders: ['X-Request-Id', 'X-Total-Count', 'Link', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed'],
+          exposedHeaders: [
+            'X-Request-Id',
+            'X-Total-Count',
+            'Link',
+            'RateLimit-Limit',
+            'RateLimit-Remaining',
+            'RateLimit-Reset',
+            'Retry-After',
+            'Idempotent-Replayed',
+          ],
           allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
           maxAge: 600,
         });

@@ -60,7 +60,9 @@ export class AbsenceResolver {
   }
 
   @Authorized('read')
-  @Query(() => AbsenceRequestConnection, { description: 'Absence requests, by start date; filters by company, employee, type, state, and a date range they touch.' })
+  @Query(() => AbsenceRequestConnection, {
+    description: 'Absence requests, by start date; filters by company, employee, type, state, and a date range they touch.',
+  })
   async absenceRequests(@Ctx() ctx: RequestContext, @Args() args: AbsenceRequestListArgs) {
     const { first: _first, after: _after, ...filter } = args;
     const page = await requests.listAbsenceRequests(ctx, filter, pageRequest(args));
@@ -75,25 +77,43 @@ export class AbsenceResolver {
 
   @Authorized('approve')
   @Mutation(() => AbsenceRequestType, { description: 'Approves a pending request (scope `approve` or `admin`): its workdays become `leave` at once.' })
-  async approveAbsenceRequest(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('comment', () => String, { nullable: true }) comment?: string | null) {
+  async approveAbsenceRequest(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int) id: number,
+    @Arg('comment', () => String, { nullable: true }) comment?: string | null,
+  ) {
     return requestObject(await requests.decideAbsenceRequest(ctx, id, 'approve', comment));
   }
 
   @Authorized('approve')
   @Mutation(() => AbsenceRequestType, { description: 'Rejects a pending request (scope `approve` or `admin`).' })
-  async rejectAbsenceRequest(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('comment', () => String, { nullable: true }) comment?: string | null) {
+  async rejectAbsenceRequest(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int) id: number,
+    @Arg('comment', () => String, { nullable: true }) comment?: string | null,
+  ) {
     return requestObject(await requests.decideAbsenceRequest(ctx, id, 'reject', comment));
   }
 
   @Authorized('write', 'approve')
-  @Mutation(() => AbsenceRequestType, { description: 'Cancels a pending request (`write`), or an approved one (`approve` or `admin`: its days revert at once).' })
-  async cancelAbsenceRequest(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('comment', () => String, { nullable: true }) comment?: string | null) {
+  @Mutation(() => AbsenceRequestType, {
+    description: 'Cancels a pending request (`write`), or an approved one (`approve` or `admin`: its days revert at once).',
+  })
+  async cancelAbsenceRequest(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int) id: number,
+    @Arg('comment', () => String, { nullable: true }) comment?: string | null,
+  ) {
     return requestObject(await requests.decideAbsenceRequest(ctx, id, 'cancel', comment));
   }
 
   @Authorized('read')
   @Query(() => [AbsenceBalanceType], { description: "An employee's balance per absence type of their company for a year (default: the current year)." })
-  async absenceBalances(@Ctx() ctx: RequestContext, @Arg('employeeId', () => Int) employeeId: number, @Arg('year', () => Int, { nullable: true }) year?: number | null) {
+  async absenceBalances(
+    @Ctx() ctx: RequestContext,
+    @Arg('employeeId', () => Int) employeeId: number,
+    @Arg('year', () => Int, { nullable: true }) year?: number | null,
+  ) {
     return (await requests.absenceBalances(ctx, employeeId, year)).map((row) => renameKeys(row, snakeToCamel) as AbsenceBalanceType);
   }
 }

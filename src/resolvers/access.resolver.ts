@@ -98,24 +98,36 @@ export class AccessResolver {
 
   @Authorized('doors:manage')
   @Mutation(() => [AccessLevelEmployeeType], { description: 'Adds employees to a level (or changes their validity window); returns all its employees.' })
-  addAccessLevelEmployees(@Ctx() ctx: RequestContext, @Arg('accessLevelId', () => Int) id: number, @Arg('items', () => [AccessLevelEmployeeInput]) items: AccessLevelEmployeeInput[]) {
+  addAccessLevelEmployees(
+    @Ctx() ctx: RequestContext,
+    @Arg('accessLevelId', () => Int) id: number,
+    @Arg('items', () => [AccessLevelEmployeeInput]) items: AccessLevelEmployeeInput[],
+  ) {
     return levels.changeAccessLevelEmployees(ctx, id, 'add', items);
   }
 
   @Authorized('doors:manage')
   @Mutation(() => [AccessLevelEmployeeType], { description: 'Removes employees from a level; returns the rest.' })
-  removeAccessLevelEmployees(@Ctx() ctx: RequestContext, @Arg('accessLevelId', () => Int) id: number, @Arg('items', () => [EmployeeRefInput]) items: EmployeeRefInput[]) {
+  removeAccessLevelEmployees(
+    @Ctx() ctx: RequestContext,
+    @Arg('accessLevelId', () => Int) id: number,
+    @Arg('items', () => [EmployeeRefInput]) items: EmployeeRefInput[],
+  ) {
     return levels.changeAccessLevelEmployees(ctx, id, 'remove', items);
   }
 
   @Authorized('doors:manage')
   @Mutation(() => [AccessLevelEmployeeType], { description: "Sets the level's employees to exactly these." })
-  syncAccessLevelEmployees(@Ctx() ctx: RequestContext, @Arg('accessLevelId', () => Int) id: number, @Arg('items', () => [AccessLevelEmployeeInput]) items: AccessLevelEmployeeInput[]) {
+  syncAccessLevelEmployees(
+    @Ctx() ctx: RequestContext,
+    @Arg('accessLevelId', () => Int) id: number,
+    @Arg('items', () => [AccessLevelEmployeeInput]) items: AccessLevelEmployeeInput[],
+  ) {
     return levels.changeAccessLevelEmployees(ctx, id, 'sync', items);
   }
 
   @Authorized('doors:manage')
-  @Mutation(() => [AccessLevelAreaType], { description: "Adds areas to a level (their employees become members); returns all its areas." })
+  @Mutation(() => [AccessLevelAreaType], { description: 'Adds areas to a level (their employees become members); returns all its areas.' })
   addAccessLevelAreas(@Ctx() ctx: RequestContext, @Arg('accessLevelId', () => Int) id: number, @Arg('items', () => [AreaRefInput]) items: AreaRefInput[]) {
     return levels.changeAccessLevelAreas(ctx, id, 'add', items);
   }

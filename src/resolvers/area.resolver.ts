@@ -64,19 +64,31 @@ export class AreaResolver {
 
   @Authorized('write')
   @Mutation(() => [EmployeeType], { description: 'Registers employees in the area; returns all its employees.' })
-  async addAreaEmployees(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Arg('items', () => [EmployeeRefInput]) items: EmployeeRefInput[]) {
+  async addAreaEmployees(
+    @Ctx() ctx: RequestContext,
+    @Arg('areaId', () => Int) areaId: number,
+    @Arg('items', () => [EmployeeRefInput]) items: EmployeeRefInput[],
+  ) {
     return employeeViews(ctx, await areas.changeAreaEmployees(ctx, areaId, 'add', items));
   }
 
   @Authorized('write')
   @Mutation(() => [EmployeeType], { description: 'Removes employees from the area (non-members are ignored); returns all its employees.' })
-  async removeAreaEmployees(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Arg('items', () => [EmployeeRefInput]) items: EmployeeRefInput[]) {
+  async removeAreaEmployees(
+    @Ctx() ctx: RequestContext,
+    @Arg('areaId', () => Int) areaId: number,
+    @Arg('items', () => [EmployeeRefInput]) items: EmployeeRefInput[],
+  ) {
     return employeeViews(ctx, await areas.changeAreaEmployees(ctx, areaId, 'remove', items));
   }
 
   @Authorized('write')
-  @Mutation(() => [EmployeeType], { description: 'Makes the area\'s employees exactly `items`; returns them.' })
-  async syncAreaEmployees(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Arg('items', () => [EmployeeRefInput]) items: EmployeeRefInput[]) {
+  @Mutation(() => [EmployeeType], { description: "Makes the area's employees exactly `items`; returns them." })
+  async syncAreaEmployees(
+    @Ctx() ctx: RequestContext,
+    @Arg('areaId', () => Int) areaId: number,
+    @Arg('items', () => [EmployeeRefInput]) items: EmployeeRefInput[],
+  ) {
     return employeeViews(ctx, await areas.changeAreaEmployees(ctx, areaId, 'sync', items));
   }
 
@@ -93,7 +105,7 @@ export class AreaResolver {
   }
 
   @Authorized('write')
-  @Mutation(() => [DeviceType], { description: 'Makes the area\'s devices exactly `items`; returns them.' })
+  @Mutation(() => [DeviceType], { description: "Makes the area's devices exactly `items`; returns them." })
   syncAreaDevices(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Arg('items', () => [DeviceRefInput]) items: DeviceRefInput[]) {
     return areas.changeAreaDevices(ctx, areaId, 'sync', items);
   }

@@ -29,37 +29,61 @@ export class AssignmentResolver {
 
   @Authorized('write')
   @Mutation(() => [AssignmentType], { description: `Assigns devices to an employee; an assigned device gets the new permission. ${RESULT}` })
-  assignDevicesToEmployee(@Ctx() ctx: RequestContext, @Arg('employeeId', () => Int) employeeId: number, @Arg('items', () => [DevicePermissionInput]) items: DevicePermissionInput[]) {
+  assignDevicesToEmployee(
+    @Ctx() ctx: RequestContext,
+    @Arg('employeeId', () => Int) employeeId: number,
+    @Arg('items', () => [DevicePermissionInput]) items: DevicePermissionInput[],
+  ) {
     return assignments.changeEmployeeDevices(ctx, employeeId, 'add', items);
   }
 
   @Authorized('write')
   @Mutation(() => [AssignmentType], { description: `Removes direct assignments (unassigned devices are ignored). ${RESULT}` })
-  removeDevicesFromEmployee(@Ctx() ctx: RequestContext, @Arg('employeeId', () => Int) employeeId: number, @Arg('items', () => [DeviceRefInput]) items: DeviceRefInput[]) {
+  removeDevicesFromEmployee(
+    @Ctx() ctx: RequestContext,
+    @Arg('employeeId', () => Int) employeeId: number,
+    @Arg('items', () => [DeviceRefInput]) items: DeviceRefInput[],
+  ) {
     return assignments.changeEmployeeDevices(ctx, employeeId, 'remove', items);
   }
 
   @Authorized('write')
   @Mutation(() => [AssignmentType], { description: `Makes the employee's DIRECT assignments exactly \`items\` (area-derived ones stay). ${RESULT}` })
-  syncEmployeeDevices(@Ctx() ctx: RequestContext, @Arg('employeeId', () => Int) employeeId: number, @Arg('items', () => [DevicePermissionInput]) items: DevicePermissionInput[]) {
+  syncEmployeeDevices(
+    @Ctx() ctx: RequestContext,
+    @Arg('employeeId', () => Int) employeeId: number,
+    @Arg('items', () => [DevicePermissionInput]) items: DevicePermissionInput[],
+  ) {
     return assignments.changeEmployeeDevices(ctx, employeeId, 'sync', items);
   }
 
   @Authorized('write')
   @Mutation(() => [AssignmentType], { description: `Assigns employees to a device; an assigned employee gets the new permission. ${DEVICE_RESULT}` })
-  assignEmployeesToDevice(@Ctx() ctx: RequestContext, @Arg('deviceId', () => Int) deviceId: number, @Arg('items', () => [EmployeePermissionInput]) items: EmployeePermissionInput[]) {
+  assignEmployeesToDevice(
+    @Ctx() ctx: RequestContext,
+    @Arg('deviceId', () => Int) deviceId: number,
+    @Arg('items', () => [EmployeePermissionInput]) items: EmployeePermissionInput[],
+  ) {
     return assignments.changeDeviceEmployees(ctx, deviceId, 'add', items);
   }
 
   @Authorized('write')
   @Mutation(() => [AssignmentType], { description: `Removes direct assignments (unassigned employees are ignored). ${DEVICE_RESULT}` })
-  removeEmployeesFromDevice(@Ctx() ctx: RequestContext, @Arg('deviceId', () => Int) deviceId: number, @Arg('items', () => [EmployeeRefInput]) items: EmployeeRefInput[]) {
+  removeEmployeesFromDevice(
+    @Ctx() ctx: RequestContext,
+    @Arg('deviceId', () => Int) deviceId: number,
+    @Arg('items', () => [EmployeeRefInput]) items: EmployeeRefInput[],
+  ) {
     return assignments.changeDeviceEmployees(ctx, deviceId, 'remove', items);
   }
 
   @Authorized('write')
   @Mutation(() => [AssignmentType], { description: `Makes the device's DIRECT assignments exactly \`items\` (area-derived ones stay). ${DEVICE_RESULT}` })
-  syncDeviceEmployees(@Ctx() ctx: RequestContext, @Arg('deviceId', () => Int) deviceId: number, @Arg('items', () => [EmployeePermissionInput]) items: EmployeePermissionInput[]) {
+  syncDeviceEmployees(
+    @Ctx() ctx: RequestContext,
+    @Arg('deviceId', () => Int) deviceId: number,
+    @Arg('items', () => [EmployeePermissionInput]) items: EmployeePermissionInput[],
+  ) {
     return assignments.changeDeviceEmployees(ctx, deviceId, 'sync', items);
   }
 }

@@ -12,7 +12,9 @@ export class DeviceActionResolver {
   }
 
   @Authorized('write')
-  @Mutation(() => DeviceActionType, { description: 'Queues an operation on a terminal and returns at once; follow it with deviceAction or the deviceActionUpdated subscription.' })
+  @Mutation(() => DeviceActionType, {
+    description: 'Queues an operation on a terminal and returns at once; follow it with deviceAction or the deviceActionUpdated subscription.',
+  })
   createDeviceAction(@Ctx() ctx: RequestContext, @Arg('deviceId', () => Int) deviceId: number, @Arg('input') input: CreateDeviceActionInput) {
     return actions.createDeviceAction(ctx, deviceId, { type: input.type, options: { ...input.options } });
   }

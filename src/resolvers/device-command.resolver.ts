@@ -7,7 +7,9 @@ import { DeviceCommandConnection, DeviceCommandType } from '../schema/device-com
 @Resolver(() => DeviceCommandType)
 export class DeviceCommandResolver {
   @Authorized('read')
-  @Query(() => DeviceCommandConnection, { description: "A device's commands, newest first; `status` keeps only those (e.g. [\"queued\", \"sent\"] for pending, [\"failed\"])." })
+  @Query(() => DeviceCommandConnection, {
+    description: 'A device\'s commands, newest first; `status` keeps only those (e.g. ["queued", "sent"] for pending, ["failed"]).',
+  })
   async deviceCommands(
     @Ctx() ctx: RequestContext,
     @Arg('deviceId', () => Int) deviceId: number,

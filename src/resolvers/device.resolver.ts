@@ -6,7 +6,16 @@ import type { RequestContext } from '../services/common/context';
 import * as devices from '../services/terminals/device.service';
 import * as pairing from '../services/terminals/terminal-pairing.service';
 import { pageRequest, toConnection } from '../schema/connection';
-import { CreateDeviceInput, DeviceCapabilitiesType, DevicePairing, DeviceConnection, DevicesArgs, DeviceSyncStateType, DeviceType, UpdateDeviceInput } from '../schema/device.type';
+import {
+  CreateDeviceInput,
+  DeviceCapabilitiesType,
+  DevicePairing,
+  DeviceConnection,
+  DevicesArgs,
+  DeviceSyncStateType,
+  DeviceType,
+  UpdateDeviceInput,
+} from '../schema/device.type';
 
 @Resolver(() => DeviceType)
 export class DeviceResolver {

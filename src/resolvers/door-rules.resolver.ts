@@ -14,7 +14,9 @@ export class DoorRulesResolver {
   }
 
   @Authorized('doors:manage')
-  @Mutation(() => DeviceDoorRulesType, { description: "Sets a controller's door rules and queues them to it (SET OPTIONS AntiPassback, InterLock); a rule it cannot enforce is refused." })
+  @Mutation(() => DeviceDoorRulesType, {
+    description: "Sets a controller's door rules and queues them to it (SET OPTIONS AntiPassback, InterLock); a rule it cannot enforce is refused.",
+  })
   updateDeviceDoorRules(@Ctx() ctx: RequestContext, @Arg('deviceId', () => Int) deviceId: number, @Arg('input') input: DeviceDoorRulesInput) {
     return rules.setControllerRules(ctx, deviceId, input);
   }

@@ -26,7 +26,9 @@ export class DoorResolver {
   }
 
   @Authorized('doors:unlock')
-  @Mutation(() => DoorActionType, { description: 'Queues a door command (unlock, hold open, close, cancel alarm) and returns at once; follow it with doorAction(actionId).' })
+  @Mutation(() => DoorActionType, {
+    description: 'Queues a door command (unlock, hold open, close, cancel alarm) and returns at once; follow it with doorAction(actionId).',
+  })
   performDoorAction(@Ctx() ctx: RequestContext, @Arg('doorId', () => Int) doorId: number, @Arg('input') input: DoorActionInput) {
     return doors.performDoorAction(ctx, doorId, input);
   }

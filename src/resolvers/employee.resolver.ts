@@ -43,7 +43,8 @@ export class EmployeeResolver {
 
   @Authorized('write')
   @Mutation(() => EmployeeType, {
-    description: 'Deletes an employee. One with punches or attendance days is marked deleted instead: gone from lists and terminals, code and pin free, history kept (locked days unchanged).',
+    description:
+      'Deletes an employee. One with punches or attendance days is marked deleted instead: gone from lists and terminals, code and pin free, history kept (locked days unchanged).',
   })
   async deleteEmployee(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
     const [employee] = await employees.employeeViews(ctx, [await employees.deleteEmployee(ctx, id)]);

@@ -77,7 +77,8 @@ export class EventResolver {
   @Authorized('read')
   @Subscription(() => PunchCreatedEvent, {
     description: 'Every new punch (terminal or manual); a re-sent punch is not new.',
-    subscribe: ({ args, context }) => follow(context, ['attendance.created'], args.after, { company_id: args.companyId, device_id: args.deviceId, employee_id: args.employeeId }),
+    subscribe: ({ args, context }) =>
+      follow(context, ['attendance.created'], args.after, { company_id: args.companyId, device_id: args.deviceId, employee_id: args.employeeId }),
   })
   punchCreated(@Root() event: StoredEvent, @Args() _args: PunchCreatedArgs): PunchCreatedEvent {
     return { ...envelope(event), punch: objectOf(event) };
@@ -95,7 +96,8 @@ export class EventResolver {
   @Authorized('read')
   @Subscription(() => DeviceStatusChangedEvent, {
     description: 'A terminal came online (`device.online`) or went offline (`device.offline`).',
-    subscribe: ({ args, context }) => follow(context, ['device.online', 'device.offline'], args.after, { company_id: args.companyId, device_id: args.deviceId }),
+    subscribe: ({ args, context }) =>
+      follow(context, ['device.online', 'device.offline'], args.after, { company_id: args.companyId, device_id: args.deviceId }),
   })
   deviceStatusChanged(@Root() event: StoredEvent, @Args() _args: DeviceEventArgs): DeviceStatusChangedEvent {
     return { ...envelope(event), change: objectOf(event) };
@@ -132,7 +134,8 @@ export class EventResolver {
   @Authorized('read')
   @Subscription(() => AccessDeniedEvent, {
     description: 'A terminal refused someone (not registered, outside the schedule, expired, wrong verify mode, anti-passback, other).',
-    subscribe: ({ args, context }) => follow(context, ['access.denied'], args.after, { company_id: args.companyId, device_id: args.deviceId, employee_id: args.employeeId }),
+    subscribe: ({ args, context }) =>
+      follow(context, ['access.denied'], args.after, { company_id: args.companyId, device_id: args.deviceId, employee_id: args.employeeId }),
   })
   accessDenied(@Root() event: StoredEvent, @Args() _args: AccessDeniedArgs): AccessDeniedEvent {
     return { ...envelope(event), denial: objectOf(event) };
@@ -167,7 +170,8 @@ export class EventResolver {
 
   @Authorized('read')
   @Subscription(() => LockdownUpdatedEvent, {
-    description: 'A lockdown or evacuation started (`created`), one of its doors changed state (`door`: confirmed, failed, released...), or it was released (`released`).',
+    description:
+      'A lockdown or evacuation started (`created`), one of its doors changed state (`door`: confirmed, failed, released...), or it was released (`released`).',
     subscribe: ({ args, context }) => follow(context, ['lockdown.updated'], args.after, { company_id: args.companyId, lockdown_id: args.lockdownId }),
   })
   lockdownUpdated(@Root() event: StoredEvent, @Args() _args: LockdownUpdatedArgs): LockdownUpdatedEvent {

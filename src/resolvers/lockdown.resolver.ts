@@ -19,13 +19,17 @@ export class LockdownResolver {
   }
 
   @Authorized('doors:unlock')
-  @Mutation(() => LockdownType, { description: 'Locks down (or evacuates) every door of the scope; returns at once with each door `pending`, then follow lockdownUpdated or lockdown(id).' })
+  @Mutation(() => LockdownType, {
+    description: 'Locks down (or evacuates) every door of the scope; returns at once with each door `pending`, then follow lockdownUpdated or lockdown(id).',
+  })
   createLockdown(@Ctx() ctx: RequestContext, @Arg('input') input: CreateLockdownInput) {
     return lockdowns.createLockdown(ctx, input);
   }
 
   @Authorized('doors:unlock')
-  @Mutation(() => LockdownType, { description: 'Releases a lockdown: each door gets the opposite command (`releasing`, then `released`). Releasing a released lockdown changes nothing.' })
+  @Mutation(() => LockdownType, {
+    description: 'Releases a lockdown: each door gets the opposite command (`releasing`, then `released`). Releasing a released lockdown changes nothing.',
+  })
   releaseLockdown(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
     return lockdowns.releaseLockdown(ctx, id);
   }

@@ -2,7 +2,15 @@ import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type
 import type { RequestContext } from '../services/common/context';
 import * as periods from '../services/attendance/pay-period.service';
 import { pageRequest, toConnection } from '../schema/connection';
-import { CreatePayPeriodInput, PayPeriodConnection, PayPeriodListArgs, PayPeriodType, PayrollExportRowType, PayrollExportType, UpdatePayPeriodInput } from '../schema/pay-period.type';
+import {
+  CreatePayPeriodInput,
+  PayPeriodConnection,
+  PayPeriodListArgs,
+  PayPeriodType,
+  PayrollExportRowType,
+  PayrollExportType,
+  UpdatePayPeriodInput,
+} from '../schema/pay-period.type';
 import { renameKeys, snakeToCamel } from '../kernel/case';
 import { exportPayPeriod } from '../services/payroll/payroll-export.service';
 
@@ -14,7 +22,7 @@ export class PayPeriodResolver {
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int) id: number,
     @Arg('columns', () => String, { nullable: true, description: 'CSV columns and headers: `column[:header],...`.' }) columns?: string | null,
-    @Arg('codes', () => String, { nullable: true, description: "Pay codes renamed for the payroll provider: `code:provider_code,...`." }) codes?: string | null,
+    @Arg('codes', () => String, { nullable: true, description: 'Pay codes renamed for the payroll provider: `code:provider_code,...`.' }) codes?: string | null,
   ) {
     const result = await exportPayPeriod(ctx, id, { columns, codes });
     return { ...result, rows: renameKeys(result.rows, snakeToCamel) as PayrollExportRowType[] };

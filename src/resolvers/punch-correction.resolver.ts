@@ -2,7 +2,13 @@ import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type
 import type { RequestContext } from '../services/common/context';
 import * as corrections from '../services/leave/punch-correction.service';
 import { pageRequest, toConnection } from '../schema/connection';
-import { CreatePunchCorrectionInput, PunchCorrectionConnection, PunchCorrectionListArgs, punchCorrectionObject, PunchCorrectionType } from '../schema/absence.type';
+import {
+  CreatePunchCorrectionInput,
+  PunchCorrectionConnection,
+  PunchCorrectionListArgs,
+  punchCorrectionObject,
+  PunchCorrectionType,
+} from '../schema/absence.type';
 import type { PunchCorrection } from '../entities';
 
 const correctionObject = (correction: PunchCorrection) => punchCorrectionObject(corrections.punchCorrectionData(correction));
@@ -30,20 +36,35 @@ export class PunchCorrectionResolver {
   }
 
   @Authorized('approve')
-  @Mutation(() => PunchCorrectionType, { description: 'Approves a pending correction (scope `approve` or `admin`): its manual punches are created (or its punch voided) and the days recomputed at once.' })
-  async approvePunchCorrection(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('comment', () => String, { nullable: true }) comment?: string | null) {
+  @Mutation(() => PunchCorrectionType, {
+    description:
+      'Approves a pending correction (scope `approve` or `admin`): its manual punches are created (or its punch voided) and the days recomputed at once.',
+  })
+  async approvePunchCorrection(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int) id: number,
+    @Arg('comment', () => String, { nullable: true }) comment?: string | null,
+  ) {
     return correctionObject(await corrections.decidePunchCorrection(ctx, id, 'approve', comment));
   }
 
   @Authorized('approve')
   @Mutation(() => PunchCorrectionType, { description: 'Rejects a pending correction (scope `approve` or `admin`); nothing changes.' })
-  async rejectPunchCorrection(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('comment', () => String, { nullable: true }) comment?: string | null) {
+  async rejectPunchCorrection(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int) id: number,
+    @Arg('comment', () => String, { nullable: true }) comment?: string | null,
+  ) {
     return correctionObject(await corrections.decidePunchCorrection(ctx, id, 'reject', comment));
   }
 
   @Authorized('write', 'approve')
   @Mutation(() => PunchCorrectionType, { description: 'Cancels a pending correction.' })
-  async cancelPunchCorrection(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('comment', () => String, { nullable: true }) comment?: string | null) {
+  async cancelPunchCorrection(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int) id: number,
+    @Arg('comment', () => String, { nullable: true }) comment?: string | null,
+  ) {
     return correctionObject(await corrections.decidePunchCorrection(ctx, id, 'cancel', comment));
   }
 }

@@ -17,7 +17,13 @@ export class PunchResolver {
   @Authorized('read')
   @Query(() => PunchConnection, { description: 'Newest first (then highest id).' })
   async punches(@Ctx() ctx: RequestContext, @Args() { startDate, endDate, employeeId, deviceId, companyId, ...page }: PunchesArgs) {
-    const filter = { startDate: startDate ?? undefined, endDate: endDate ?? undefined, employeeId: employeeId ?? undefined, deviceId: deviceId ?? undefined, companyId: companyId ?? undefined };
+    const filter = {
+      startDate: startDate ?? undefined,
+      endDate: endDate ?? undefined,
+      employeeId: employeeId ?? undefined,
+      deviceId: deviceId ?? undefined,
+      companyId: companyId ?? undefined,
+    };
     return toConnection(await punches.listPunches(ctx, filter, pageRequest(page)));
   }
 

@@ -21,7 +21,9 @@ export class ScheduleOverrideResolver {
   @Authorized('read')
   @Query(() => ScheduleOverrideConnection)
   async scheduleOverrides(@Ctx() ctx: RequestContext, @Args() args: ScheduleOverrideListArgs) {
-    return toConnection(await overrides.listScheduleOverrides(ctx, { employeeId: args.employeeId, startDate: args.startDate, endDate: args.endDate }, pageRequest(args)));
+    return toConnection(
+      await overrides.listScheduleOverrides(ctx, { employeeId: args.employeeId, startDate: args.startDate, endDate: args.endDate }, pageRequest(args)),
+    );
   }
 
   @Authorized('write')

@@ -22,11 +22,20 @@ export class ShiftAssignmentResolver {
   @Authorized('read')
   @Query(() => ShiftAssignmentConnection)
   async shiftAssignments(@Ctx() ctx: RequestContext, @Args() args: ShiftAssignmentListArgs) {
-    return toConnection(await assignments.listShiftAssignments(ctx, { shiftId: args.shiftId, rosterId: args.rosterId, employeeId: args.employeeId, areaId: args.areaId }, pageRequest(args)));
+    return toConnection(
+      await assignments.listShiftAssignments(
+        ctx,
+        { shiftId: args.shiftId, rosterId: args.rosterId, employeeId: args.employeeId, areaId: args.areaId },
+        pageRequest(args),
+      ),
+    );
   }
 
   @Authorized('read')
-  @Query(() => ShiftType, { nullable: true, description: "The shift that applies to the employee on a date (`YYYY-MM-DD`): own assignment, else an area's, else the company default; null when none." })
+  @Query(() => ShiftType, {
+    nullable: true,
+    description: "The shift that applies to the employee on a date (`YYYY-MM-DD`): own assignment, else an area's, else the company default; null when none.",
+  })
   effectiveShift(@Ctx() ctx: RequestContext, @Arg('employeeId', () => Int) employeeId: number, @Arg('date') date: string) {
     return assignments.effectiveShift(ctx, employeeId, date);
   }

@@ -1,7 +1,13 @@
 import { Args, Authorized, Ctx, Query, Resolver } from 'type-graphql';
 import { renameKeys, snakeToCamel } from '../kernel/case';
 import { pageRequest, toConnection } from '../schema/connection';
-import { AttendanceDayConnection, TimesheetArgs, TimesheetSummaryConnection, type AttendanceDayType, type TimesheetSummaryType } from '../schema/timesheet.type';
+import {
+  AttendanceDayConnection,
+  TimesheetArgs,
+  TimesheetSummaryConnection,
+  type AttendanceDayType,
+  type TimesheetSummaryType,
+} from '../schema/timesheet.type';
 import type { DayRecord } from '../services/attendance/day-store';
 import { listTimesheetDays, timesheetSummary } from '../services/attendance/timesheet.service';
 import type { RequestContext } from '../services/common/context';
@@ -16,7 +22,13 @@ export function attendanceDayObject(record: DayRecord): AttendanceDayType {
   };
 }
 
-const filterOf = (args: TimesheetArgs) => ({ startDate: args.startDate, endDate: args.endDate, employeeId: args.employeeId, companyId: args.companyId, areaId: args.areaId });
+const filterOf = (args: TimesheetArgs) => ({
+  startDate: args.startDate,
+  endDate: args.endDate,
+  employeeId: args.employeeId,
+  companyId: args.companyId,
+  areaId: args.areaId,
+});
 
 @Resolver()
 export class TimesheetResolver {

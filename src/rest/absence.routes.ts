@@ -77,7 +77,11 @@ export const absenceRoutes: RestRoute[] = [
     name: 'createAbsenceType',
     method: 'POST',
     path: '/public/v2/absence_types',
-    body: { schema: createTypeBody, wrapper: 'absence_type', example: { company_id: 1, name: 'Training', code: 'TRAIN', paid: true, unit: 'hour', annual_allowance: 40 } },
+    body: {
+      schema: createTypeBody,
+      wrapper: 'absence_type',
+      example: { company_id: 1, name: 'Training', code: 'TRAIN', paid: true, unit: 'hour', annual_allowance: 40 },
+    },
     document: `mutation ($input: CreateAbsenceTypeInput!) { createAbsenceType(input: $input) { ...AbsenceTypeFields } } ${absenceTypeFields}`,
     resultField: 'createAbsenceType',
     status: 201,

@@ -3,9 +3,20 @@ import { accessLevelFields, accessScheduleFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
 // Shapes and types only: times, weekdays, overlaps and the per-day limit are the service's rules.
-const weekdayInterval = object({ weekday: { type: 'integer', minimum: 1, maximum: 7, description: 'ISO weekday: 1 Monday ... 7 Sunday.' }, start_time: timeOfDay, end_time: timeOfDay }, ['weekday', 'start_time', 'end_time']);
-const holidayInterval = object({ holiday_type: { type: 'integer', minimum: 1, maximum: 3 }, start_time: timeOfDay, end_time: timeOfDay }, ['holiday_type', 'start_time', 'end_time']);
-const scheduleFields = { name: filled(100), intervals: { type: 'array', maxItems: 21, items: weekdayInterval }, holiday_intervals: { type: 'array', maxItems: 9, items: holidayInterval } };
+const weekdayInterval = object(
+  { weekday: { type: 'integer', minimum: 1, maximum: 7, description: 'ISO weekday: 1 Monday ... 7 Sunday.' }, start_time: timeOfDay, end_time: timeOfDay },
+  ['weekday', 'start_time', 'end_time'],
+);
+const holidayInterval = object({ holiday_type: { type: 'integer', minimum: 1, maximum: 3 }, start_time: timeOfDay, end_time: timeOfDay }, [
+  'holiday_type',
+  'start_time',
+  'end_time',
+]);
+const scheduleFields = {
+  name: filled(100),
+  intervals: { type: 'array', maxItems: 21, items: weekdayInterval },
+  holiday_intervals: { type: 'array', maxItems: 9, items: holidayInterval },
+};
 const levelFields = { name: filled(100), schedule_id: id, door_ids: { type: 'array', maxItems: 256, items: id } };
 const companyQuery = { type: 'object', properties: { company_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } } };
 
@@ -16,7 +27,18 @@ const exampleSchedule = {
   holiday_intervals: [],
 };
 
-function crud(o: { resource: string; path: string; type: string; fields: string; fragment: string; create: JsonSchema; update: JsonSchema; wrapper: string; example: unknown; updateExample: unknown }): RestRoute[] {
+function crud(o: {
+  resource: string;
+  path: string;
+  type: string;
+  fields: string;
+  fragment: string;
+  create: JsonSchema;
+  update: JsonSchema;
+  wrapper: string;
+  example: unknown;
+  updateExample: unknown;
+}): RestRoute[] {
   const one = `${o.path}/:id`;
   return [
     {
@@ -72,7 +94,20 @@ function crud(o: { resource: string; path: string; type: string; fields: string;
 }
 
 /** GET list, POST add, DELETE remove, POST .../sync of a level's members (employees or areas). */
-function memberRoutes(o: { suffix: string; list: string; add: string; remove: string; sync: string; fields: string; itemType: string; refType: string; item: JsonSchema; ref: JsonSchema; example: unknown[]; refExample: unknown[] }): RestRoute[] {
+function memberRoutes(o: {
+  suffix: string;
+  list: string;
+  add: string;
+  remove: string;
+  sync: string;
+  fields: string;
+  itemType: string;
+  refType: string;
+  item: JsonSchema;
+  ref: JsonSchema;
+  example: unknown[];
+  refExample: unknown[];
+}): RestRoute[] {
   const path = `/public/v2/access_levels/:id/${o.suffix}`;
   const bulk = (name: string, method: 'POST' | 'DELETE', suffix: string, inputType: string, schema: JsonSchema, example: unknown[]): RestRoute => ({
     name,

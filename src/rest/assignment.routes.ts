@@ -14,21 +14,35 @@ const permission = {
  * The four assignment routes of one side (`/employees/{id}/devices`, `/devices/{id}/employees`):
  * GET list, POST add (bare array with permissions), DELETE remove (bare array of ids), POST .../sync.
  */
-function sideRoutes(side: { path: string; anchor: 'employeeId' | 'deviceId'; list: string; add: string; remove: string; sync: string; item: 'device_id' | 'employee_id' }): RestRoute[] {
+function sideRoutes(side: {
+  path: string;
+  anchor: 'employeeId' | 'deviceId';
+  list: string;
+  add: string;
+  remove: string;
+  sync: string;
+  item: 'device_id' | 'employee_id';
+}): RestRoute[] {
   const itemType = side.item === 'device_id' ? 'Device' : 'Employee';
   const withPermission = bulkItems({ [side.item]: id, permission_id: permission });
   const idsOnly = bulkItems({ [side.item]: id });
   const bulk = (name: string, method: 'POST' | 'DELETE', suffix: string, field: string, inputType: string, schema: typeof idsOnly): RestRoute => {
-    const example = schema === idsOnly ? [{ [side.item]: 12 }] : [{ [side.item]: 12, permission_id: 0 }, { [side.item]: 13, permission_id: 14 }];
+    const example =
+      schema === idsOnly
+        ? [{ [side.item]: 12 }]
+        : [
+            { [side.item]: 12, permission_id: 0 },
+            { [side.item]: 13, permission_id: 14 },
+          ];
     return {
-    name,
-    method,
-    path: side.path + suffix,
-    body: { schema, field: 'items', example },
-    document: `mutation ($anchor: Int!, $items: [${inputType}!]!) { ${field}(${side.anchor}: $anchor, items: $items) { ...AssignmentFields } } ${assignmentFields}`,
-    resultField: field,
-    status: 200,
-    variables: ({ params, body }) => ({ anchor: idParam(params.id), items: body }),
+      name,
+      method,
+      path: side.path + suffix,
+      body: { schema, field: 'items', example },
+      document: `mutation ($anchor: Int!, $items: [${inputType}!]!) { ${field}(${side.anchor}: $anchor, items: $items) { ...AssignmentFields } } ${assignmentFields}`,
+      resultField: field,
+      status: 200,
+      variables: ({ params, body }) => ({ anchor: idParam(params.id), items: body }),
     };
   };
   return [

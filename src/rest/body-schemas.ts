@@ -43,7 +43,12 @@ export const emailSchema = formatted({ type: ['string', 'null'] }, '^(?=.{1,254}
 /** A time of day `HH:MM`, 00:00 to 23:59. */
 export const timeOfDay = formatted({ type: 'string' }, '^([01][0-9]|2[0-3]):[0-5][0-9]$', 'invalid_time', 'must be a time of day "HH:MM" from 00:00 to 23:59');
 /** An IANA time zone name's shape (`UTC`, `Europe/Berlin`, `Etc/GMT+5`); whether it exists is the service's check. */
-export const timeZoneSchema = formatted({ type: 'string', maxLength: 64 }, '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$', 'invalid_time_zone', 'must be an IANA time zone name such as "Europe/Berlin"');
+export const timeZoneSchema = formatted(
+  { type: 'string', maxLength: 64 },
+  '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$',
+  'invalid_time_zone',
+  'must be an IANA time zone name such as "Europe/Berlin"',
+);
 
 const nullableMinutes: JsonSchema = { type: ['integer', 'null'] };
 const nullableTime: JsonSchema = { ...timeOfDay, type: ['string', 'null'] };

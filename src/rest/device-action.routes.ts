@@ -6,14 +6,21 @@ const fields = `actionId deviceId type options { startDate endDate fix } status 
   result { info { key value } deviceRecords timegateRecords matched windows recordsReceived punchesNew skewBefore skewAfter complete usersReported missingOnDevice unexpectedOnDevice differing templates { fingerprintsOnDevice fingerprintsExpected facesOnDevice facesExpected } fixed returnCode }
   createdAt completedAt expiresAt`;
 // The type's names and the options' rules are the service's (both APIs give the same errors).
-const createBody = object({ type: oneOf([...DEVICE_ACTION_TYPES]), options: object({ start_date: nullableText(10), end_date: nullableText(10), fix: { type: ['boolean', 'null'] } }) }, ['type']);
+const createBody = object(
+  { type: oneOf([...DEVICE_ACTION_TYPES]), options: object({ start_date: nullableText(10), end_date: nullableText(10), fix: { type: ['boolean', 'null'] } }) },
+  ['type'],
+);
 
 export const deviceActionRoutes: RestRoute[] = [
   {
     name: 'createDeviceAction',
     method: 'POST',
     path: '/public/v2/devices/:id/actions',
-    body: { schema: createBody, wrapper: 'device_action', example: { type: 'attendance.backfill', options: { start_date: '2026-10-01', end_date: '2026-11-15' } } },
+    body: {
+      schema: createBody,
+      wrapper: 'device_action',
+      example: { type: 'attendance.backfill', options: { start_date: '2026-10-01', end_date: '2026-11-15' } },
+    },
     document: `mutation ($id: Int!, $input: CreateDeviceActionInput!) { createDeviceAction(deviceId: $id, input: $input) { ${fields} } }`,
     resultField: 'createDeviceAction',
     // Accepted, not done: the terminal executes it on its next poll; follow the action for the outcome.

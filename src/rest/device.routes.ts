@@ -58,7 +58,11 @@ export const deviceRoutes: RestRoute[] = [
     name: 'createDevice',
     method: 'POST',
     path: '/public/v2/devices',
-    body: { schema: createDeviceBody, wrapper: 'device', example: { name: 'Front door', serial_number: 'CRJP230860129', company_id: 1, mode_type: 'acc', time_zone: 'Europe/Berlin' } },
+    body: {
+      schema: createDeviceBody,
+      wrapper: 'device',
+      example: { name: 'Front door', serial_number: 'CRJP230860129', company_id: 1, mode_type: 'acc', time_zone: 'Europe/Berlin' },
+    },
     document: `mutation ($input: CreateDeviceInput!) { createDevice(input: $input) { ...DeviceFields } } ${deviceFields}`,
     resultField: 'createDevice',
     status: 201,

@@ -3,7 +3,12 @@ import { doorActionFields } from './fragments';
 import type { RestRoute } from './route';
 
 const unlockBody = object(
-  { device_serial: filled(64), duration: { type: 'integer', minimum: 1, maximum: 254 }, door: { type: 'integer', minimum: 1, maximum: 255 }, override: { type: 'boolean' } },
+  {
+    device_serial: filled(64),
+    duration: { type: 'integer', minimum: 1, maximum: 254 },
+    door: { type: 'integer', minimum: 1, maximum: 255 },
+    override: { type: 'boolean' },
+  },
   ['device_serial', 'duration'],
 );
 

@@ -6,7 +6,13 @@ const doorIds: JsonSchema = { type: 'array', maxItems: 8, items: id };
 const nullable = (schema: JsonSchema): JsonSchema => ({ ...schema, type: ['object', 'null'] });
 const pair = object({ entry_door_ids: doorIds, exit_door_ids: doorIds }, ['entry_door_ids', 'exit_door_ids']);
 const antiPassback = object(
-  { type: oneOf(['in_out', 'between_doors']), mode: oneOf(['hard', 'soft']), daily_reset: { type: 'boolean' }, door_ids: doorIds, pairs: { type: 'array', maxItems: 4, items: pair } },
+  {
+    type: oneOf(['in_out', 'between_doors']),
+    mode: oneOf(['hard', 'soft']),
+    daily_reset: { type: 'boolean' },
+    door_ids: doorIds,
+    pairs: { type: 'array', maxItems: 4, items: pair },
+  },
   ['type'],
 );
 const interlock = object({ groups: { type: 'array', maxItems: 4, items: doorIds } }, ['groups']);

@@ -6,7 +6,18 @@ import { idParam, type RestRoute } from './route';
 const updateDoorBody = object({ name: filled(100) }, ['name']);
 // The action's names are checked by the service (its `invalid_action` names them); the duration's
 // range is in the schema too, with the same code (out_of_range) both APIs give.
-const doorActionBody = object({ action: { ...oneOf([...DOOR_ACTION_KINDS]), 'x-error-codes': { enum: 'invalid_action' }, 'x-error-message': `must be one of ${DOOR_ACTION_KINDS.join(', ')}` }, duration: { type: 'integer', minimum: 1, maximum: 254 }, override: { type: 'boolean' } }, ['action']);
+const doorActionBody = object(
+  {
+    action: {
+      ...oneOf([...DOOR_ACTION_KINDS]),
+      'x-error-codes': { enum: 'invalid_action' },
+      'x-error-message': `must be one of ${DOOR_ACTION_KINDS.join(', ')}`,
+    },
+    duration: { type: 'integer', minimum: 1, maximum: 254 },
+    override: { type: 'boolean' },
+  },
+  ['action'],
+);
 
 export const doorRoutes: RestRoute[] = [
   {

@@ -25,7 +25,11 @@ export const employeeRoutes: RestRoute[] = [
     list: true,
     query: {
       type: 'object',
-      properties: { company_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 }, is_active: { type: 'boolean' }, search: { type: 'string', maxLength: 200 } },
+      properties: {
+        company_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
+        is_active: { type: 'boolean' },
+        search: { type: 'string', maxLength: 200 },
+      },
     },
     document: `query ($first: Int, $after: String, $companyId: Int, $isActive: Boolean, $search: String) {
       employees(first: $first, after: $after, companyId: $companyId, isActive: $isActive, search: $search) {
@@ -47,7 +51,11 @@ export const employeeRoutes: RestRoute[] = [
     name: 'createEmployee',
     method: 'POST',
     path: '/public/v2/employees',
-    body: { schema: createEmployeeBody, wrapper: 'employee', example: { name: 'Ada', lastname: 'Lovelace', code: 'E-001', pin: '1001', email: 'ada@example.com', company_id: 1 } },
+    body: {
+      schema: createEmployeeBody,
+      wrapper: 'employee',
+      example: { name: 'Ada', lastname: 'Lovelace', code: 'E-001', pin: '1001', email: 'ada@example.com', company_id: 1 },
+    },
     document: `mutation ($input: CreateEmployeeInput!) { createEmployee(input: $input) { ...EmployeeFields } } ${employeeFields}`,
     resultField: 'createEmployee',
     status: 201,

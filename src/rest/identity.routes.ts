@@ -56,7 +56,10 @@ export const identityRoutes: RestRoute[] = [
     path: '/public/v2/directory_groups/:id/mapping',
     idOrName: true,
     body: {
-      schema: object({ area_id: { type: ['integer', 'null'], minimum: 1, maximum: 2_147_483_647 }, access_level_ids: { type: 'array', items: id, maxItems: 1000 } }, ['access_level_ids']),
+      schema: object(
+        { area_id: { type: ['integer', 'null'], minimum: 1, maximum: 2_147_483_647 }, access_level_ids: { type: 'array', items: id, maxItems: 1000 } },
+        ['access_level_ids'],
+      ),
       wrapper: 'mapping',
       example: { area_id: 3, access_level_ids: [7, 9] },
     },

@@ -37,7 +37,11 @@ export const linkageRuleRoutes: RestRoute[] = [
     name: 'createLinkageRule',
     method: 'POST',
     path: '/public/v2/linkage_rules',
-    body: { schema: createBody, wrapper: 'linkage_rule', example: { name: 'Forced door locks the building', trigger: 'forced_open', door_id: 3, lockdown_mode: 'lockdown', aux_output: 1, aux_output_seconds: 30 } },
+    body: {
+      schema: createBody,
+      wrapper: 'linkage_rule',
+      example: { name: 'Forced door locks the building', trigger: 'forced_open', door_id: 3, lockdown_mode: 'lockdown', aux_output: 1, aux_output_seconds: 30 },
+    },
     document: `mutation ($input: CreateLinkageRuleInput!) { createLinkageRule(input: $input) { ...LinkageRuleFields } } ${linkageRuleFields}`,
     resultField: 'createLinkageRule',
     status: 201,

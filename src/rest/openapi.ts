@@ -67,7 +67,9 @@ export function buildOpenApi(routes: RestRoute[], schema: GraphQLSchema, version
             code,
             {
               description: `${status}: ${description}`,
-              ...(code === 'rate_limited' ? { headers: Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }])) } : {}),
+              ...(code === 'rate_limited'
+                ? { headers: Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((h) => [h, { $ref: `#/components/headers/${h}` }])) }
+                : {}),
               ...(code === 'service_unavailable' ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } } : {}),
               content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
             },
@@ -135,7 +137,9 @@ function operation(route: RestRoute, schema: GraphQLSchema): Record<string, unkn
       name,
       in: 'path',
       required: true,
-      schema: numeric ? { type: 'integer', ...(route.longId ? { format: 'int64' } : {}), minimum: 1, maximum: route.longId ? MAX_LONG_ID : MAX_ID } : { type: 'string', minLength: 1 },
+      schema: numeric
+        ? { type: 'integer', ...(route.longId ? { format: 'int64' } : {}), minimum: 1, maximum: route.longId ? MAX_LONG_ID : MAX_ID }
+        : { type: 'string', minLength: 1 },
       description: name === 'id' ? (route.idOrName ? 'The resource id, or its code or name.' : 'The resource id.') : undefined,
     });
   }
@@ -160,12 +164,14 @@ function operation(route: RestRoute, schema: GraphQLSchema): Record<string, unkn
       headers: route.list
         ? { 'X-Total-Count': { schema: { type: 'integer' } }, Link: { schema: { type: 'string' }, description: 'RFC 8288 first/prev/next/last.' } }
         : undefined,
-      content: route.imageResult ? { [route.imageResult.mediaType]: { schema: { type: 'string', format: 'binary' } } } : {
-        'application/json': { schema: route.list ? { type: 'array', items: result } : withoutProperty(result, route.csvField) },
-        ...(route.csvField ? { 'text/csv': { schema: { type: 'string', description: 'The CSV document (`Accept: text/csv` or `format=csv`).' } } } : {}),
-        // Asked for with `Accept: text/csv`: the same rows, a header row of these columns (RFC 4180).
-        ...(route.csv ? { 'text/csv': { schema: { type: 'string', description: `Columns: ${route.csv.join(', ')}.` } } } : {}),
-      },
+      content: route.imageResult
+        ? { [route.imageResult.mediaType]: { schema: { type: 'string', format: 'binary' } } }
+        : {
+            'application/json': { schema: route.list ? { type: 'array', items: result } : withoutProperty(result, route.csvField) },
+            ...(route.csvField ? { 'text/csv': { schema: { type: 'string', description: 'The CSV document (`Accept: text/csv` or `format=csv`).' } } } : {}),
+            // Asked for with `Accept: text/csv`: the same rows, a header row of these columns (RFC 4180).
+            ...(route.csv ? { 'text/csv': { schema: { type: 'string', description: `Columns: ${route.csv.join(', ')}.` } } } : {}),
+          },
     };
   }
   for (const code of ['unauthenticated', 'forbidden', 'not_found', 'validation_failed'] as const) {
@@ -220,9 +226,7 @@ function imageRequestBody(image: NonNullable<RestRoute['imageBody']>): Record<st
 function resultSchema(route: RestRoute, schema: GraphQLSchema): JsonSchema {
   const document = parse(route.document);
   const operationNode = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-  const fragments = new Map(
-    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
-  );
+  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]));
   const root = operationNode.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
   let type: GraphQLOutputType = root;
   let selection: SelectionSetNode | undefined = operationNode.selectionSet;
@@ -250,7 +254,12 @@ function fieldsOf(selection: SelectionSetNode, fragments: Map<string, FragmentDe
   return fields;
 }
 
-function typeSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>, nonNull = isNonNullType(type)): JsonSchema {
+function typeSchema(
+  type: GraphQLOutputType,
+  selection: SelectionSetNode | undefined,
+  fragments: Map<string, FragmentDefinitionNode>,
+  nonNull = isNonNullType(type),
+): JsonSchema {
   const inner = getNullableType(type) as GraphQLOutputType;
   let out: JsonSchema;
   if (isListType(inner)) out = { type: 'array', items: typeSchema(inner.ofType, selection, fragments) };
@@ -304,7 +313,11 @@ function errorSchema(): JsonSchema {
           message: { type: 'string' },
           details: {
             type: 'array',
-            items: { type: 'object', required: ['field', 'code', 'message'], properties: { field: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } } },
+            items: {
+              type: 'object',
+              required: ['field', 'code', 'message'],
+              properties: { field: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } },
+            },
           },
           request_id: { type: 'string' },
         },

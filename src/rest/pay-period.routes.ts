@@ -24,8 +24,12 @@ export const payPeriodRoutes: RestRoute[] = [
       type: 'object',
       properties: {
         format: { type: 'string', enum: ['csv', 'json'], description: '`csv` or `json`; without it, `Accept: text/csv` asks for CSV and JSON is the default.' },
-        columns: { type: 'string', maxLength: 2000, description: 'CSV columns, in order, each optionally renamed: `employee_code:EmpNo,pay_code:Type,hours` (docs/payroll-export.md).' },
-        codes: { type: 'string', maxLength: 2000, description: "Pay codes renamed for the payroll provider: `overtime:OT150,night:N25`." },
+        columns: {
+          type: 'string',
+          maxLength: 2000,
+          description: 'CSV columns, in order, each optionally renamed: `employee_code:EmpNo,pay_code:Type,hours` (docs/payroll-export.md).',
+        },
+        codes: { type: 'string', maxLength: 2000, description: 'Pay codes renamed for the payroll provider: `overtime:OT150,night:N25`.' },
       },
     },
     document: `query ($id: Int!, $columns: String, $codes: String) { payPeriodExport(id: $id, columns: $columns, codes: $codes) {

@@ -4,10 +4,13 @@ import { punchFields } from './fragments';
 import { idParam, MAX_LONG_ID, type RestRoute } from './route';
 
 // Dates and the state value are checked by the service, which names the field and the format.
-const createPunchBody = object(
-  { employee_id: id, device_id: id, company_id: id, punch_time: text(64), punch_state: filled(16) },
-  ['employee_id', 'device_id', 'company_id', 'punch_time', 'punch_state'],
-);
+const createPunchBody = object({ employee_id: id, device_id: id, company_id: id, punch_time: text(64), punch_state: filled(16) }, [
+  'employee_id',
+  'device_id',
+  'company_id',
+  'punch_time',
+  'punch_state',
+]);
 
 const listQuery = {
   type: 'object',
@@ -54,7 +57,11 @@ export const punchRoutes: RestRoute[] = [
     name: 'createPunch',
     method: 'POST',
     path: '/public/v2/punches',
-    body: { schema: createPunchBody, wrapper: 'punch', example: { employee_id: 1, device_id: 1, company_id: 1, punch_time: '2026-11-21T08:59:30+01:00', punch_state: '0' } },
+    body: {
+      schema: createPunchBody,
+      wrapper: 'punch',
+      example: { employee_id: 1, device_id: 1, company_id: 1, punch_time: '2026-11-21T08:59:30+01:00', punch_state: '0' },
+    },
     document: `mutation ($input: CreatePunchInput!) { createPunch(input: $input) { created punch { ...PunchFields } } } ${punchFields}`,
     resultField: 'createPunch.punch',
     // A repeated punch is not created again: 200 with the stored punch instead of 201.

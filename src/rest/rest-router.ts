@@ -66,10 +66,17 @@ export function createRestRouter(deps: {
         // An `:id` that is not an id names nothing: 404 with what the client sent (not a stand-in value).
         const maxId = route.longId ? MAX_LONG_ID : MAX_ID;
         if (params.id !== undefined && !route.idOrName && idParam(params.id, maxId) === -1) {
-          throw new DomainError('not_found', `${JSON.stringify(params.id)} is not an id of ${route.path.split('/:id')[0]}: ids are whole numbers from 1 to ${maxId}.`);
+          throw new DomainError(
+            'not_found',
+            `${JSON.stringify(params.id)} is not an id of ${route.path.split('/:id')[0]}: ids are whole numbers from 1 to ${maxId}.`,
+          );
         }
         const idempotencyKey = route.method === 'POST' ? idempotencyKeyOf(req) : undefined;
-        const body = compiled.validateBody ? await readBody(req, res, jsonParser, compiled) : route.imageBody ? await readImage(req, res, route.imageBody) : undefined;
+        const body = compiled.validateBody
+          ? await readBody(req, res, jsonParser, compiled)
+          : route.imageBody
+            ? await readImage(req, res, route.imageBody)
+            : undefined;
         const query = readQuery(req, compiled);
         const unstorable = unstorableStringAt(params) ?? unstorableStringAt(query) ?? unstorableStringAt(body);
         if (unstorable) throw unstorableError(unstorable);
@@ -94,7 +101,11 @@ export function createRestRouter(deps: {
         }
         const outcome = await execute().catch((error) => {
           const domainError = toDomainError(error, deps.logger, production);
-          return { status: statusOf(domainError.code), payload: errorBody(domainError.code, domainError.message, domainError.details, requestId), error: domainError };
+          return {
+            status: statusOf(domainError.code),
+            payload: errorBody(domainError.code, domainError.message, domainError.details, requestId),
+            error: domainError,
+          };
         });
         await finishIdempotent(ctx, idempotencyKey, outcome.status, outcome.payload, 'error' in outcome ? outcome.error.code : undefined);
         if ('error' in outcome) sendError(res, outcome.error, requestId);
@@ -289,7 +300,11 @@ export function schemaProblems(errors: ErrorObject[], bodyField?: string): Field
       case 'maximum':
         return { field: path, code: 'out_of_range', message: `${path} must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${error.params.limit}.` };
       case 'enum':
-        return { field: path, code: 'invalid_value', message: `${path} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}.` };
+        return {
+          field: path,
+          code: 'invalid_value',
+          message: `${path} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}.`,
+        };
       default:
         return { field: path || 'body', code: 'invalid', message: `${path || 'body'} ${error.message ?? 'is invalid'}.` };
     }

@@ -41,7 +41,11 @@ export const rosterRoutes: RestRoute[] = [
     name: 'createRoster',
     method: 'POST',
     path: '/public/v2/rosters',
-    body: { schema: createRosterBody, wrapper: 'roster', example: { company_id: 1, name: 'Four on, four off', start_date: '2026-12-01', days: [1, 1, 2, 2, null, null, null, null] } },
+    body: {
+      schema: createRosterBody,
+      wrapper: 'roster',
+      example: { company_id: 1, name: 'Four on, four off', start_date: '2026-12-01', days: [1, 1, 2, 2, null, null, null, null] },
+    },
     document: `mutation ($input: CreateRosterInput!) { createRoster(input: $input) { ...RosterFields } } ${rosterFields}`,
     resultField: 'createRoster',
     status: 201,

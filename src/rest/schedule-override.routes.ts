@@ -14,7 +14,10 @@ export const scheduleOverrideRoutes: RestRoute[] = [
     method: 'GET',
     path: '/public/v2/schedule_overrides',
     list: true,
-    query: { type: 'object', properties: { employee_id: idFilter, start_date: { type: 'string', maxLength: 10 }, end_date: { type: 'string', maxLength: 10 } } },
+    query: {
+      type: 'object',
+      properties: { employee_id: idFilter, start_date: { type: 'string', maxLength: 10 }, end_date: { type: 'string', maxLength: 10 } },
+    },
     document: `query ($first: Int, $after: String, $employeeId: Int, $startDate: String, $endDate: String) {
       scheduleOverrides(first: $first, after: $after, employeeId: $employeeId, startDate: $startDate, endDate: $endDate) { totalCount nodes { ...ScheduleOverrideFields } } } ${scheduleOverrideFields}`,
     resultField: 'scheduleOverrides',

@@ -1,17 +1,47 @@
 import type { RestRoute } from './route';
 
 const DAY_COLUMNS = [
-  'employee_id', 'date', 'shift_id', 'status', 'first_in', 'last_out', 'scheduled_minutes', 'worked_minutes', 'break_minutes',
-  'late_minutes', 'early_leave_minutes', 'overtime_minutes', 'pay_items', 'exceptions', 'punch_ids', 'absence_type_id', 'absence_code', 'leave_minutes',
+  'employee_id',
+  'date',
+  'shift_id',
+  'status',
+  'first_in',
+  'last_out',
+  'scheduled_minutes',
+  'worked_minutes',
+  'break_minutes',
+  'late_minutes',
+  'early_leave_minutes',
+  'overtime_minutes',
+  'pay_items',
+  'exceptions',
+  'punch_ids',
+  'absence_type_id',
+  'absence_code',
+  'leave_minutes',
 ];
-const SUMMARY_COLUMNS = ['employee_id', 'days_present', 'days_absent', 'days_incomplete', 'worked_minutes', 'overtime_minutes', 'late_minutes', 'days_leave', 'leave_minutes', 'pay_items'];
+const SUMMARY_COLUMNS = [
+  'employee_id',
+  'days_present',
+  'days_absent',
+  'days_incomplete',
+  'worked_minutes',
+  'overtime_minutes',
+  'late_minutes',
+  'days_leave',
+  'leave_minutes',
+  'pay_items',
+];
 
 // Dates are checked by the service (a real calendar date, the order, the span) so both APIs give the same errors.
 const timesheetQuery = {
   type: 'object',
   properties: {
     start_date: { type: 'string', description: '`YYYY-MM-DD` from 1900-01-01 to 2199-12-31, inclusive.' },
-    end_date: { type: 'string', description: `\`YYYY-MM-DD\` from 1900-01-01 to 2199-12-31, inclusive; at most 366 days from start_date (the service's rule).` },
+    end_date: {
+      type: 'string',
+      description: `\`YYYY-MM-DD\` from 1900-01-01 to 2199-12-31, inclusive; at most 366 days from start_date (the service's rule).`,
+    },
     employee_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
     company_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
     area_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647, description: "The area's current employees." },

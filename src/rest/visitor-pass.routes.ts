@@ -48,7 +48,15 @@ export const visitorPassRoutes: RestRoute[] = [
     body: {
       schema: createVisitorPassBody,
       wrapper: 'visitor_pass',
-      example: { company_id: 1, name: 'Grace Visitor', host_employee_id: 7, valid_from: '2026-11-27T08:00:00Z', valid_until: '2026-11-27T18:00:00Z', door_ids: [31], card_no: '10293847' },
+      example: {
+        company_id: 1,
+        name: 'Grace Visitor',
+        host_employee_id: 7,
+        valid_from: '2026-11-27T08:00:00Z',
+        valid_until: '2026-11-27T18:00:00Z',
+        door_ids: [31],
+        card_no: '10293847',
+      },
     },
     document: `mutation ($input: CreateVisitorPassInput!) { createVisitorPass(input: $input) { ...VisitorPassFields } } ${visitorPassFields}`,
     resultField: 'createVisitorPass',

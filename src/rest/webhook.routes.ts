@@ -5,7 +5,12 @@ import { idParam, MAX_LONG_ID, type RestRoute } from './route';
 
 // URL format, event type names and reachability are the service's checks (same errors in GraphQL).
 const endpointBodyFields = {
-  url: { ...text(2048), pattern: '^[Hh][Tt][Tt][Pp][Ss]?://\\S', 'x-error-codes': { pattern: 'invalid_url' }, 'x-error-message': 'must be an absolute http:// or https:// URL' },
+  url: {
+    ...text(2048),
+    pattern: '^[Hh][Tt][Tt][Pp][Ss]?://\\S',
+    'x-error-codes': { pattern: 'invalid_url' },
+    'x-error-message': 'must be an absolute http:// or https:// URL',
+  },
   event_types: {
     type: 'array',
     items: { ...oneOf([...EVENT_TYPES]), 'x-error-codes': { enum: 'unknown_event_type' }, 'x-error-message': `must be one of ${EVENT_TYPES.join(', ')}` },

@@ -4,7 +4,9 @@ import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
 import { renameKeys, snakeToCamel } from '../kernel/case';
 
-@ObjectType('AbsenceType', { description: "A kind of absence a company grants (vacation, sick, unpaid...), counted in days or hours (docs/attendance.md, \"Leave\")." })
+@ObjectType('AbsenceType', {
+  description: 'A kind of absence a company grants (vacation, sick, unpaid...), counted in days or hours (docs/attendance.md, "Leave").',
+})
 export class AbsenceTypeType {
   @Field(() => Int) id!: number;
   @Field(() => Int) companyId!: number;
@@ -53,7 +55,10 @@ export class CreateAbsenceTypeInput {
   @Field(() => String, { nullable: true }) color?: string | null;
 }
 
-@ObjectType('AbsenceRequest', { description: "An employee's request to be away: pending, then approved or rejected; cancelled by the requester while pending or by an approver after approval." })
+@ObjectType('AbsenceRequest', {
+  description:
+    "An employee's request to be away: pending, then approved or rejected; cancelled by the requester while pending or by an approver after approval.",
+})
 export class AbsenceRequestType {
   @Field(() => Int) id!: number;
   @Field(() => Int) companyId!: number;
@@ -66,7 +71,10 @@ export class AbsenceRequestType {
   @Field(() => String, { nullable: true }) endTime!: string | null;
   @Field(() => String, { nullable: true }) note!: string | null;
   @Field({ description: '`pending`, `approved`, `rejected` or `cancelled`.' }) state!: string;
-  @Field(() => Float, { description: "What the request charges, in the type's unit: its workdays (holidays and rest days cost nothing), half a day, or its hours." }) amount!: number;
+  @Field(() => Float, {
+    description: "What the request charges, in the type's unit: its workdays (holidays and rest days cost nothing), half a day, or its hours.",
+  })
+  amount!: number;
   @Field(() => Int, { nullable: true, description: 'The API key that filed it.' }) requestedByKeyId!: number | null;
   @Field(() => Int, { nullable: true, description: 'The API key of the last decision.' }) decidedByKeyId!: number | null;
   @Field(() => Date, { nullable: true }) decidedAt!: Date | null;
@@ -148,7 +156,10 @@ export class PunchCorrectionType {
 /** A `punch_correction.updated` payload as the GraphQL object. */
 export function punchCorrectionObject(data: Record<string, unknown>): PunchCorrectionType {
   const object = absenceRequestObject(data) as unknown as Record<string, unknown>;
-  object.punches = (data.punches as { punch_time: string; punch_state: string }[]).map((p) => ({ punchTime: new Date(p.punch_time), punchState: p.punch_state }));
+  object.punches = (data.punches as { punch_time: string; punch_state: string }[]).map((p) => ({
+    punchTime: new Date(p.punch_time),
+    punchState: p.punch_state,
+  }));
   return object as unknown as PunchCorrectionType;
 }
 
@@ -176,6 +187,7 @@ export class CreatePunchCorrectionInput {
   @Field({ description: 'Why (the approver reads it).' }) reason!: string;
   @Field(() => String, { nullable: true, description: 'One punch to add: ISO 8601 date-time.' }) punchTime?: string | null;
   @Field(() => String, { nullable: true }) punchState?: string | null;
-  @Field(() => [CorrectionPunchInput], { nullable: true, description: 'Several punches to add (a forgotten week), instead of punchTime/punchState.' }) punches?: CorrectionPunchInput[] | null;
+  @Field(() => [CorrectionPunchInput], { nullable: true, description: 'Several punches to add (a forgotten week), instead of punchTime/punchState.' })
+  punches?: CorrectionPunchInput[] | null;
   @Field(() => GraphQLSafeInt, { nullable: true, description: 'A punch of the employee to void, instead of adding punches.' }) voidPunchId?: number | null;
 }

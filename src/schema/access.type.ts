@@ -37,7 +37,7 @@ export class AccessScheduleType {
   @Field() name!: string;
   @Field(() => [WeekdayIntervalType]) intervals!: WeekdayIntervalType[];
   @Field(() => [HolidayIntervalType]) holidayIntervals!: HolidayIntervalType[];
-  @Field({ description: "The company's built-in \"Always\" schedule: cannot be changed or deleted." }) builtIn!: boolean;
+  @Field({ description: 'The company\'s built-in "Always" schedule: cannot be changed or deleted.' }) builtIn!: boolean;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
 }

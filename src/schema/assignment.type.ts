@@ -4,7 +4,7 @@ import { SyncStatus } from '../entities/device-user.entity';
 import { AssignmentSource } from '../services/sync/assignment.service';
 import { Connection } from './connection';
 
-registerEnumType(AssignmentSource, { name: 'AssignmentSource', description: '`direct`: assigned by a client; `area`: inherited from the device\'s area.' });
+registerEnumType(AssignmentSource, { name: 'AssignmentSource', description: "`direct`: assigned by a client; `area`: inherited from the device's area." });
 registerEnumType(SyncStatus, {
   name: 'SyncStatus',
   description: '`pending`: the terminal has yet to apply the latest change; `synced`: it has; `failed`: it refused (see returnCode).',
@@ -22,7 +22,8 @@ export class AssignmentType {
   @Field(() => Int, { nullable: true, description: 'The area it is inherited from (source `area`).' }) areaId?: number | null;
   @Field(() => SyncStatus, {
     nullable: true,
-    description: "State of the pair on the terminal; null while there is nothing to send (the employee has no pin or is inactive and the terminal never held it).",
+    description:
+      'State of the pair on the terminal; null while there is nothing to send (the employee has no pin or is inactive and the terminal never held it).',
   })
   syncStatus?: SyncStatus | null;
   @Field(() => Int, { nullable: true, description: "The terminal's return code of the last failed attempt." }) returnCode?: number | null;

@@ -7,9 +7,12 @@ import { Connection, ConnectionArgs } from './connection';
 export class AuditEventType {
   @Field(() => String, { description: 'Increasing id (a 64-bit integer as a string).' }) id!: string;
   @Field(() => Int, { nullable: true, description: 'The key that made the change (null: the operator key or a console session).' }) apiKeyId?: number | null;
-  @Field(() => String, { nullable: true, description: 'The person who made the change in a console session (single sign-on): the provider\'s subject (`sub`); null for API keys.' })
+  @Field(() => String, {
+    nullable: true,
+    description: "The person who made the change in a console session (single sign-on): the provider's subject (`sub`); null for API keys.",
+  })
   actorSubject?: string | null;
-  @Field(() => String, { nullable: true, description: 'That person\'s email at sign-in; null for API keys.' }) actorEmail?: string | null;
+  @Field(() => String, { nullable: true, description: "That person's email at sign-in; null for API keys." }) actorEmail?: string | null;
   @Field({ description: 'The mutation, e.g. `createEmployee` (REST routes run mutations too).' }) operation!: string;
   @Field(() => GraphQLJSON, { description: 'The arguments, truncated to 4 KB.' }) arguments!: unknown;
   @Field({ description: '`ok`, or the error code the caller got.' }) outcome!: string;

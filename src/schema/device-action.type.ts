@@ -19,7 +19,10 @@ export class InfoFieldType {
 
 @ObjectType('TemplateCounts', { description: '`users.reconcile`: templates the terminal says it holds against what Timegate put there.' })
 export class TemplateCountsType {
-  @Field(() => Int, { nullable: true, description: "Fingerprints by the terminal's own counter (INFO); null when it does not report one (access-control terminals)." })
+  @Field(() => Int, {
+    nullable: true,
+    description: "Fingerprints by the terminal's own counter (INFO); null when it does not report one (access-control terminals).",
+  })
   fingerprintsOnDevice?: number | null;
   @Field(() => Int, { description: 'Stored fingerprints of its users of the algorithm version it takes.' }) fingerprintsExpected!: number;
   @Field(() => Int, { nullable: true, description: "People with a face by the terminal's own counter; null when not reported." }) facesOnDevice?: number | null;
@@ -36,13 +39,18 @@ export class DeviceActionResultType {
   @Field(() => Int, { nullable: true, description: '`attendance.backfill`: records the terminal found and uploads again.' }) recordsReceived?: number | null;
   @Field(() => Int, { nullable: true, description: '`attendance.backfill`: punches of the range Timegate did not have before.' }) punchesNew?: number | null;
   @Field(() => Int, { nullable: true, description: "`clock.sync`: the terminal's clock skew (seconds) when it was set." }) skewBefore?: number | null;
-  @Field(() => Int, { nullable: true, description: '`clock.sync`: the skew measured on its first real-time record after (null until it sends one).' }) skewAfter?: number | null;
-  @Field(() => Boolean, { nullable: true, description: '`users.reconcile`: every user the terminal counted has arrived and was compared.' }) complete?: boolean | null;
+  @Field(() => Int, { nullable: true, description: '`clock.sync`: the skew measured on its first real-time record after (null until it sends one).' })
+  skewAfter?: number | null;
+  @Field(() => Boolean, { nullable: true, description: '`users.reconcile`: every user the terminal counted has arrived and was compared.' }) complete?:
+    boolean | null;
   @Field(() => Int, { nullable: true, description: '`users.reconcile`: users the terminal holds.' }) usersReported?: number | null;
-  @Field(() => [String], { nullable: true, description: '`users.reconcile`: pins Timegate sends to this terminal that it does not hold.' }) missingOnDevice?: string[] | null;
-  @Field(() => [String], { nullable: true, description: '`users.reconcile`: pins the terminal holds that Timegate does not send it.' }) unexpectedOnDevice?: string[] | null;
+  @Field(() => [String], { nullable: true, description: '`users.reconcile`: pins Timegate sends to this terminal that it does not hold.' }) missingOnDevice?:
+    string[] | null;
+  @Field(() => [String], { nullable: true, description: '`users.reconcile`: pins the terminal holds that Timegate does not send it.' }) unexpectedOnDevice?:
+    string[] | null;
   @Field(() => [String], { nullable: true, description: '`users.reconcile`: pins whose name or privilege differ.' }) differing?: string[] | null;
-  @Field(() => TemplateCountsType, { nullable: true, description: '`users.reconcile`: template counts, terminal against Timegate.' }) templates?: TemplateCountsType | null;
+  @Field(() => TemplateCountsType, { nullable: true, description: '`users.reconcile`: template counts, terminal against Timegate.' })
+  templates?: TemplateCountsType | null;
   @Field(() => Int, { nullable: true, description: '`users.reconcile` with fix: users sent again plus delete commands queued.' }) fixed?: number | null;
   @Field(() => Int, { nullable: true, description: 'A failed action: the terminal return code.' }) returnCode?: number | null;
 }
@@ -73,7 +81,6 @@ export class CreateDeviceActionInput {
   @Field({ description: DEVICE_ACTION_TYPES.join(', ') }) type!: string;
   @Field(() => DeviceActionOptionsInput, { nullable: true }) options?: DeviceActionOptionsInput | null;
 }
-
 
 @ObjectType('DeviceActionConnection')
 export class DeviceActionConnection extends Connection(DeviceActionType) {}

@@ -19,7 +19,8 @@ registerEnumType(DevicePairing, {
 });
 
 @ObjectType('DeviceCapacity', {
-  description: 'Capacities as the terminal reports them (~MaxUserCount, ~MaxFingerCount, ~MaxFaceCount, ~MaxAttLogCount, ~MaxUserPhotoCount); many firmware count users in hundreds and records in ten-thousands. Null: not reported.',
+  description:
+    'Capacities as the terminal reports them (~MaxUserCount, ~MaxFingerCount, ~MaxFaceCount, ~MaxAttLogCount, ~MaxUserPhotoCount); many firmware count users in hundreds and records in ten-thousands. Null: not reported.',
 })
 export class DeviceCapacityType {
   @Field(() => Int, { nullable: true }) users?: number | null;
@@ -34,21 +35,32 @@ export class DeviceCapabilitiesType {
   @Field(() => Int, { description: "Its doors: an access-control terminal's reported LockCount (1–8), one lock output otherwise." }) doors!: number;
   @Field({
     description:
-      "Whether the terminal enforces access levels: access-control terminals do (schedules, validity windows, per-door rights); attendance terminals do by their PUSH 2.x settings (weekday schedules, up to 3 time zones a person) until they refuse those tables, after which this is false and their members may open at any hour.",
+      'Whether the terminal enforces access levels: access-control terminals do (schedules, validity windows, per-door rights); attendance terminals do by their PUSH 2.x settings (weekday schedules, up to 3 time zones a person) until they refuse those tables, after which this is false and their members may open at any hour.',
   })
   accessLevels!: boolean;
   @Field({ description: 'Fingerprint templates (FingerFunOn, or a fingerprint algorithm version reported).' }) fingerprint!: boolean;
   @Field({ description: 'Face templates (FaceFunOn).' }) face!: boolean;
   @Field({ description: 'Faces enrolled from a photo (BioPhotoFun, VisilightFun, or MultiBioPhotoSupport for visible-light faces).' }) facePhoto!: boolean;
   @Field({ description: 'A display photo per user (PhotoFunOn or UserPicURLFunOn).' }) userPhoto!: boolean;
-  @Field({ description: 'Attendance records re-sent for a date range (attendance terminals: DATA QUERY ATTLOG), for attendance.count and attendance.backfill.' }) attendanceBackfill!: boolean;
-  @Field({ description: "Anti-passback enforced by the terminal itself (access controllers of 1, 2 or 4 doors: the AntiPassback parameter); set with updateDeviceDoorRules." }) antiPassback!: boolean;
-  @Field({ description: 'Interlock enforced by the terminal itself (access controllers of 2 or 4 doors: the InterLock parameter); set with updateDeviceDoorRules.' }) interlock!: boolean;
+  @Field({
+    description: 'Attendance records re-sent for a date range (attendance terminals: DATA QUERY ATTLOG), for attendance.count and attendance.backfill.',
+  })
+  attendanceBackfill!: boolean;
+  @Field({
+    description:
+      'Anti-passback enforced by the terminal itself (access controllers of 1, 2 or 4 doors: the AntiPassback parameter); set with updateDeviceDoorRules.',
+  })
+  antiPassback!: boolean;
+  @Field({
+    description: 'Interlock enforced by the terminal itself (access controllers of 2 or 4 doors: the InterLock parameter); set with updateDeviceDoorRules.',
+  })
+  interlock!: boolean;
   @Field(() => DeviceCapacityType) capacity!: DeviceCapacityType;
 }
 
-
-@ObjectType('DeviceSyncState', { description: "The terminal's people by sync status: what it holds as Timegate says (synced), what is on its way (pending), what it refused (failed)." })
+@ObjectType('DeviceSyncState', {
+  description: "The terminal's people by sync status: what it holds as Timegate says (synced), what is on its way (pending), what it refused (failed).",
+})
 export class DeviceSyncStateType {
   @Field(() => Int) synced!: number;
   @Field(() => Int) pending!: number;
@@ -66,7 +78,10 @@ export class DeviceType {
   @Field(() => DeviceMode) modeType!: DeviceMode;
   @Field({ description: "IANA zone of the terminal's clock (default: the workspace's)." }) timeZone!: string;
   @Field(() => Date, { nullable: true }) lastSeenAt?: Date | null;
-  @Field(() => Int, { nullable: true, description: "The terminal's clock minus the real time, in seconds, measured on its real-time records; null until it sends one." })
+  @Field(() => Int, {
+    nullable: true,
+    description: "The terminal's clock minus the real time, in seconds, measured on its real-time records; null until it sends one.",
+  })
   clockSkewSeconds?: number | null;
   @Field(() => Date, { nullable: true, description: 'When clockSkewSeconds was measured.' }) clockCheckedAt?: Date | null;
   @Field(() => String, { nullable: true, description: 'Reported by the terminal.' }) firmware?: string | null;
@@ -77,8 +92,12 @@ export class DeviceType {
   @Field(() => Int, { nullable: true, description: 'Reported by the terminal.' }) fingerprintCount?: number | null;
   @Field(() => Int, { nullable: true, description: 'Reported by the terminal.' }) faceCount?: number | null;
   @Field(() => Int, { nullable: true, description: 'Reported by the terminal.' }) attlogCount?: number | null;
-  @Field(() => Date, { nullable: true, description: 'When the access-control terminal first proved its session (see pairing); null until then.' }) pairedAt?: Date | null;
-  @Field(() => [String], { nullable: true, description: "Source addresses (CIDRs) the terminal's requests must come from; null: any. Others are refused and counted." })
+  @Field(() => Date, { nullable: true, description: 'When the access-control terminal first proved its session (see pairing); null until then.' })
+  pairedAt?: Date | null;
+  @Field(() => [String], {
+    nullable: true,
+    description: "Source addresses (CIDRs) the terminal's requests must come from; null: any. Others are refused and counted.",
+  })
   allowedSourceCidrs?: string[] | null;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
@@ -93,7 +112,7 @@ export class DevicesArgs extends ConnectionArgs {
 }
 
 const PUSH_COMM_KEY_DESCRIPTION =
-  "The `pushcommkey` the terminal's handshake carries: once set, a handshake without it or with another value is refused, and it proves the terminal when its token is missing. Write-only (see pushCommKeySet); null or \"\" removes it.";
+  'The `pushcommkey` the terminal\'s handshake carries: once set, a handshake without it or with another value is refused, and it proves the terminal when its token is missing. Write-only (see pushCommKeySet); null or "" removes it.';
 const SOURCE_CIDRS_DESCRIPTION = 'Source addresses or CIDRs the terminal may call from (at most 32); null or [] allows any.';
 
 @InputType()

@@ -14,7 +14,7 @@ export class DirectoryGroupType {
 
 @InputType()
 export class DirectoryGroupMappingInput {
-  @Field(() => Int, { nullable: true, description: 'An area of the group\'s company; null: none.' })
+  @Field(() => Int, { nullable: true, description: "An area of the group's company; null: none." })
   areaId?: number | null;
   @Field(() => [Int], { description: "Access levels of the group's company (the whole list; empty: none)." })
   accessLevelIds!: number[];

@@ -13,7 +13,8 @@ export const STATUS_DETAIL_DESCRIPTION =
 
 registerEnumType(DeviceCommandStatus, {
   name: 'DoorActionStatus',
-  description: '`queued` (waiting for the terminal to poll), `sent`, then `succeeded` or `failed` (terminal return code), or `expired` (not delivered in time).',
+  description:
+    '`queued` (waiting for the terminal to poll), `sent`, then `succeeded` or `failed` (terminal return code), or `expired` (not delivered in time).',
 });
 
 @ObjectType('DoorAction', { description: 'A remote door opening; its status follows the terminal.' })
@@ -26,11 +27,14 @@ export class DoorActionType {
   @Field({ description: 'Same as createdAt: the field name of the REST unlock reply.' }) timestamp!: Date;
   @Field(() => Int) deviceId!: number;
   @Field() deviceSerial!: string;
-  @Field(() => DeviceStatus, { description: 'The terminal\'s status now: an `offline` terminal receives the command only if it polls before expiresAt.' })
+  @Field(() => DeviceStatus, { description: "The terminal's status now: an `offline` terminal receives the command only if it polls before expiresAt." })
   deviceStatus!: DeviceStatus;
   @Field(() => Int) door!: number;
-  @Field(() => Int, { description: 'Seconds the lock stays released for an `unlock` (attendance terminals apply their own lock time); 0 for the other actions.' }) duration!: number;
-  @Field(() => Int, { nullable: true, description: 'The terminal\'s Return code (negative = failure).' }) returnCode?: number | null;
+  @Field(() => Int, {
+    description: 'Seconds the lock stays released for an `unlock` (attendance terminals apply their own lock time); 0 for the other actions.',
+  })
+  duration!: number;
+  @Field(() => Int, { nullable: true, description: "The terminal's Return code (negative = failure)." }) returnCode?: number | null;
   @Field(() => Date, { nullable: true }) sentAt?: Date | null;
   @Field(() => Date, { nullable: true }) completedAt?: Date | null;
   @Field() expiresAt!: Date;
@@ -41,5 +45,9 @@ export class UnlockDoorInput {
   @Field() deviceSerial!: string;
   @Field(() => Int, { description: 'Seconds, 1–254.' }) duration!: number;
   @Field(() => Int, { nullable: true, description: 'Door number, default 1.' }) door?: number;
-  @Field(() => Boolean, { nullable: true, description: 'Open the door even though it is locked down (an `admin` key only); otherwise a locked-down door answers `lockdown_active`.' }) override?: boolean;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Open the door even though it is locked down (an `admin` key only); otherwise a locked-down door answers `lockdown_active`.',
+  })
+  override?: boolean;
 }

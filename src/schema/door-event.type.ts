@@ -9,15 +9,19 @@ import { DENIAL_REASONS } from '../devices/protocol';
 export const DoorDenialReason = Object.fromEntries(DENIAL_REASONS.map((r) => [r, r])) as Record<string, string>;
 registerEnumType(DoorDenialReason, {
   name: 'DoorDenialReason',
-  description: 'Why a controller refused someone, from its rtlog code (docs/access-control-operations.md has the table); `other` for a code outside the vendor table.',
+  description:
+    'Why a controller refused someone, from its rtlog code (docs/access-control-operations.md has the table); `other` for a code outside the vendor table.',
 });
 
 registerEnumType(DoorEventClass, {
   name: 'DoorEventClass',
-  description: '`granted`: a person was let in; `denied`: refused (not registered, expired, wrong time zone...); `door`: door/exit button/remote events; `alarm`: door alarms; `device`: events of the terminal itself; `unknown`: codes Timegate does not know yet (see `eventCode`).',
+  description:
+    '`granted`: a person was let in; `denied`: refused (not registered, expired, wrong time zone...); `door`: door/exit button/remote events; `alarm`: door alarms; `device`: events of the terminal itself; `unknown`: codes Timegate does not know yet (see `eventCode`).',
 });
 
-@ObjectType('DoorEvent', { description: 'An access-control event of a terminal (rtlog): door events, and every other event code it reports (none is dropped). Read-only.' })
+@ObjectType('DoorEvent', {
+  description: 'An access-control event of a terminal (rtlog): door events, and every other event code it reports (none is dropped). Read-only.',
+})
 export class DoorEventType {
   @Field(() => GraphQLSafeInt, { description: 'A 64-bit id (see the `SafeInt` scalar).' }) id!: number;
   @Field(() => Int) companyId!: number;
@@ -54,6 +58,8 @@ export class DoorEventsArgs extends ConnectionArgs {
   @Field(() => Int, { nullable: true, description: 'A raw rtlog event code.' }) eventCode?: number;
   @Field(() => DoorDenialReason, { nullable: true, description: 'Refusals with this reason.' }) reason?: string;
   @Field(() => Int, { nullable: true }) employeeId?: number;
-  @Field(() => String, { nullable: true, description: 'ISO 8601 date or date-time; without offset it is read in the workspace zone. Inclusive.' }) startDate?: string;
-  @Field(() => String, { nullable: true, description: 'ISO 8601 date (that whole day) or date-time (inclusive); without offset read in the workspace zone.' }) endDate?: string;
+  @Field(() => String, { nullable: true, description: 'ISO 8601 date or date-time; without offset it is read in the workspace zone. Inclusive.' })
+  startDate?: string;
+  @Field(() => String, { nullable: true, description: 'ISO 8601 date (that whole day) or date-time (inclusive); without offset read in the workspace zone.' })
+  endDate?: string;
 }

@@ -1,13 +1,17 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 
-@ObjectType('AntiPassbackPair', { description: 'Between doors: a person alternates between passing an entry door and an exit door (the first passage may be at either).' })
+@ObjectType('AntiPassbackPair', {
+  description: 'Between doors: a person alternates between passing an entry door and an exit door (the first passage may be at either).',
+})
 export class AntiPassbackPairType {
   @Field(() => [Int]) entryDoorIds!: number[];
   @Field(() => [Int]) exitDoorIds!: number[];
 }
 
-@ObjectType('AntiPassback', { description: "A controller's anti-passback: a second passage in the same direction is refused (rtlog 24) until the opposite one." })
+@ObjectType('AntiPassback', {
+  description: "A controller's anti-passback: a second passage in the same direction is refused (rtlog 24) until the opposite one.",
+})
 export class AntiPassbackType {
   @Field({ description: '`in_out`: between the in and out readers of each door of doorIds; `between_doors`: between the sides of each pair.' }) type!: string;
   @Field({ description: '`hard`: the controller refuses. The only mode controllers enforce.' }) mode!: string;
@@ -16,7 +20,9 @@ export class AntiPassbackType {
   @Field(() => [AntiPassbackPairType], { nullable: true }) pairs?: AntiPassbackPairType[] | null;
 }
 
-@ObjectType('Interlock', { description: 'Groups of doors of one controller of which only one may be open at a time: a verification at another is refused (rtlog 25).' })
+@ObjectType('Interlock', {
+  description: 'Groups of doors of one controller of which only one may be open at a time: a verification at another is refused (rtlog 25).',
+})
 export class InterlockType {
   @Field(() => [[Int]], { description: 'Door ids, per group.' }) groups!: number[][];
 }
@@ -28,14 +34,18 @@ export class DeviceDoorRulesType {
   @Field(() => InterlockType, { nullable: true, description: 'Null: none.' }) interlock?: InterlockType | null;
   @Field(() => Int, { description: 'The AntiPassback parameter written to the controller (0 off).' }) antiPassbackValue!: number;
   @Field(() => Int, { description: 'The InterLock parameter written to the controller (0 none).' }) interlockValue!: number;
-  @Field({ description: '`none` (never set), `pending` (queued or sent), `applied` (the controller accepted SET OPTIONS), `failed` (refused, unanswered or expired).' }) deliveryStatus!: string;
+  @Field({
+    description: '`none` (never set), `pending` (queued or sent), `applied` (the controller accepted SET OPTIONS), `failed` (refused, unanswered or expired).',
+  })
+  deliveryStatus!: string;
   @Field(() => Int, { nullable: true, description: "The controller's Return for the command." }) deliveryReturnCode?: number | null;
   @Field(() => Date, { nullable: true }) updatedAt?: Date | null;
 }
 
 @ObjectType('DoorRules', { description: "The controller's rules as they concern this door." })
 export class DoorRulesType {
-  @Field(() => AntiPassbackType, { nullable: true, description: "The controller's anti-passback when it involves this door." }) antiPassback?: AntiPassbackType | null;
+  @Field(() => AntiPassbackType, { nullable: true, description: "The controller's anti-passback when it involves this door." })
+  antiPassback?: AntiPassbackType | null;
   @Field(() => [Int], { nullable: true, description: "The door ids of this door's interlock group." }) interlockGroup?: number[] | null;
   @Field({ description: 'Delivery of the controller rules (see DeviceDoorRules.deliveryStatus).' }) deliveryStatus!: string;
 }

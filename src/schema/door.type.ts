@@ -3,7 +3,10 @@ import { ObjectType } from './object-type';
 import { DoorRelay, DoorSensor } from '../entities/door.entity';
 
 registerEnumType(DoorSensor, { name: 'DoorSensor', description: 'The door sensor: `open`, `closed`, or `unknown` (not reported yet, or no sensor).' });
-registerEnumType(DoorRelay, { name: 'DoorRelay', description: 'The lock relay: `locked` (released), `unlocked` (energised), or `unknown` (not reported yet).' });
+registerEnumType(DoorRelay, {
+  name: 'DoorRelay',
+  description: 'The lock relay: `locked` (released), `unlocked` (energised), or `unknown` (not reported yet).',
+});
 
 @ObjectType('DoorState', { description: 'What the terminal last reported about the door (rtstate, rtlog).' })
 export class DoorStateType {
@@ -18,7 +21,10 @@ export class DoorType {
   @Field(() => Int) deviceId!: number;
   @Field(() => Int, { description: "The door's number on its terminal (1 …)." }) number!: number;
   @Field() name!: string;
-  @Field({ description: "Whether the terminal has this door now. A door past a lower reported LockCount is absent: kept with its id, name and access levels, left out of what the terminal is sent, and present again when the count rises." })
+  @Field({
+    description:
+      'Whether the terminal has this door now. A door past a lower reported LockCount is absent: kept with its id, name and access levels, left out of what the terminal is sent, and present again when the count rises.',
+  })
   present!: boolean;
   @Field(() => Date, { nullable: true, description: 'Since when the door is absent; null while present.' }) absentSince?: Date | null;
   @Field(() => DoorStateType) state!: DoorStateType;
@@ -34,5 +40,9 @@ export class UpdateDoorInput {
 export class DoorActionInput {
   @Field({ description: '`unlock` (with `duration`), `hold_open` (normally open until `close`), `close`, or `cancel_alarm`.' }) action!: string;
   @Field(() => Int, { nullable: true, description: 'Seconds the lock stays released, 1–254: `unlock` only.' }) duration?: number | null;
-  @Field(() => Boolean, { nullable: true, description: 'Undo an active lockdown (unlock, hold_open) or evacuation (close) of the door: an `admin` key only; otherwise `lockdown_active`.' }) override?: boolean | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Undo an active lockdown (unlock, hold_open) or evacuation (close) of the door: an `admin` key only; otherwise `lockdown_active`.',
+  })
+  override?: boolean | null;
 }

@@ -25,10 +25,15 @@ export enum TemplateFormat {
   ansi = 'ansi',
 }
 
-registerEnumType(BiometricType, { name: 'BiometricType', description: '`face` is the near-infrared face of older terminals; `visible_light_face` that of newer ones.' });
+registerEnumType(BiometricType, {
+  name: 'BiometricType',
+  description: '`face` is the near-infrared face of older terminals; `visible_light_face` that of newer ones.',
+});
 registerEnumType(TemplateFormat, { name: 'TemplateFormat' });
 
-@ObjectType('EmployeeTemplate', { description: 'A biometric template enrolled on a terminal. Metadata only: the template itself never leaves the service except to terminals.' })
+@ObjectType('EmployeeTemplate', {
+  description: 'A biometric template enrolled on a terminal. Metadata only: the template itself never leaves the service except to terminals.',
+})
 export class EmployeeTemplateType {
   @Field(() => Int) id!: number;
   @Field(() => Int) employeeId!: number;

@@ -13,8 +13,10 @@ export class EmployeeType {
   pin?: string | null;
   @Field(() => String, { nullable: true }) email?: string | null;
   @Field() isActive!: boolean;
-  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, the first day of employment; days before it are `not_employed`. Null: open.' }) employmentStartDate!: string | null;
-  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, the last day of employment (inclusive); days after it are `not_employed`. Null: open.' }) employmentEndDate!: string | null;
+  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, the first day of employment; days before it are `not_employed`. Null: open.' })
+  employmentStartDate!: string | null;
+  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, the last day of employment (inclusive); days after it are `not_employed`. Null: open.' })
+  employmentEndDate!: string | null;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
   // A plain field rather than a field resolver: every resolver returns employees with their area

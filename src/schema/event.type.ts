@@ -11,7 +11,8 @@ import { AbsenceRequestType, PunchCorrectionType } from './absence.type';
 export class EventCursorArgs {
   @Field(() => String, {
     nullable: true,
-    description: 'The `cursor` of the last event received: events after it are replayed from the outbox (kept 7 days), then live ones follow, without gaps or repeats.',
+    description:
+      'The `cursor` of the last event received: events after it are replayed from the outbox (kept 7 days), then live ones follow, without gaps or repeats.',
   })
   after?: string | null;
 }
@@ -62,10 +63,12 @@ export class DoorActionUpdatedArgs extends EventCursorArgs {
 
 @InterfaceType('Event', { description: 'What every event delivered by a subscription carries.' })
 export abstract class EventEnvelope {
-  @Field({ description: 'Pass as `after` when subscribing again to resume right after this event. Grows with every event of the workspace (not by 1).' }) cursor!: string;
+  @Field({ description: 'Pass as `after` when subscribing again to resume right after this event. Grows with every event of the workspace (not by 1).' })
+  cursor!: string;
   @Field({ description: 'The event id webhooks send too (`evt_<cursor>`).' }) eventId!: string;
   @Field({
-    description: '`attendance.created`, `door.opened`, `device.online`, `device.offline`, `door.action.updated`, `attendance.day.updated`, `door.alarm`, `door.alarm.cleared`, `access.denied`, `device.action.updated`, `absence_request.updated`, `punch_correction.updated`, `lockdown.updated` or `linkage.triggered`.',
+    description:
+      '`attendance.created`, `door.opened`, `device.online`, `device.offline`, `door.action.updated`, `attendance.day.updated`, `door.alarm`, `door.alarm.cleared`, `access.denied`, `device.action.updated`, `absence_request.updated`, `punch_correction.updated`, `lockdown.updated` or `linkage.triggered`.',
   })
   type!: string;
   @Field() createdAt!: Date;
@@ -145,7 +148,11 @@ export class AccessDenialType {
   @Field(() => Int) companyId!: number;
   @Field() deviceSerial!: string;
   @Field(() => Int, { nullable: true }) door?: number | null;
-  @Field({ description: 'One of the refusal reasons of docs/access-control-operations.md (`not_registered`, `outside_schedule`, `anti_passback`, `interlock`, `multi_person_wait`, `expired`...) or `other`.' }) reason!: string;
+  @Field({
+    description:
+      'One of the refusal reasons of docs/access-control-operations.md (`not_registered`, `outside_schedule`, `anti_passback`, `interlock`, `multi_person_wait`, `expired`...) or `other`.',
+  })
+  reason!: string;
   @Field(() => Int, { description: 'The raw rtlog event code (27 not registered, 22 outside the time zone, 29 expired...).' }) eventCode!: number;
   @Field(() => Int, { nullable: true }) employeeId?: number | null;
   @Field(() => String, { nullable: true }) pin?: string | null;

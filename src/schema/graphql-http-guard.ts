@@ -34,7 +34,10 @@ export function graphqlHttpGuard() {
     if (req.method === 'GET' && !preflighted && (contentType === '' || SIMPLE_CONTENT_TYPES.test(contentType))) {
       return sendError(
         res,
-        new DomainError('csrf_prevented', 'A GET request to /graphql must carry an `apollo-require-preflight` or `x-apollo-operation-name` header, or Content-Type: application/json.'),
+        new DomainError(
+          'csrf_prevented',
+          'A GET request to /graphql must carry an `apollo-require-preflight` or `x-apollo-operation-name` header, or Content-Type: application/json.',
+        ),
         requestId,
       );
     }

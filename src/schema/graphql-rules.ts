@@ -55,7 +55,9 @@ export function checkOperation(
   }
   const invalid = validate(schema, document, [...specifiedRules, ...validationRules(config, { withIntrospectionRule: true })]);
   if (invalid.length > 0) {
-    return { errors: invalid.map((e) => (e.extensions?.code ? e : new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }))) };
+    return {
+      errors: invalid.map((e) => (e.extensions?.code ? e : new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }))),
+    };
   }
   const characters = unstorableInput(document, request.variables);
   if (characters) return { errors: [characters] };
@@ -79,7 +81,8 @@ export function checkOperation(
 export function fieldCountRule(maxFields: number): ValidationRule {
   return (context) => {
     const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const definition of context.getDocument().definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+    for (const definition of context.getDocument().definitions)
+      if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
     const counted = new Map<string, number>();
     const visiting = new Set<string>();
     const count = (selectionSet: SelectionSetNode): number => {

@@ -2,7 +2,9 @@ import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
 
-@ObjectType('LinkageRule', { description: 'When a controller (or one of its doors) reports the trigger, the service runs the actions and sends `linkage.triggered`.' })
+@ObjectType('LinkageRule', {
+  description: 'When a controller (or one of its doors) reports the trigger, the service runs the actions and sends `linkage.triggered`.',
+})
 export class LinkageRuleType {
   @Field(() => Int) id!: number;
   @Field(() => Int) companyId!: number;
@@ -12,7 +14,11 @@ export class LinkageRuleType {
   @Field(() => Int, { nullable: true, description: 'One door of it; null for any door.' }) doorId?: number | null;
   @Field(() => Int, { nullable: true }) refusalCount?: number | null;
   @Field(() => Int, { nullable: true }) refusalWindowMinutes?: number | null;
-  @Field(() => String, { nullable: true, description: 'Action: a lockdown of this mode (`lockdown`, `evacuate`) of the area, the doors, or (neither) the company.' }) lockdownMode?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Action: a lockdown of this mode (`lockdown`, `evacuate`) of the area, the doors, or (neither) the company.',
+  })
+  lockdownMode?: string | null;
   @Field(() => Int, { nullable: true }) lockdownAreaId?: number | null;
   @Field(() => [Int], { nullable: true }) lockdownDoorIds?: number[] | null;
   @Field(() => Int, { nullable: true, description: "Action: pulse this auxiliary output of the rule's controller." }) auxOutput?: number | null;

@@ -19,13 +19,13 @@ export function depthRule(maxDepth: number): ValidationRule {
     hasFragmentCycle(context.getDocument())
       ? {}
       : inner(
-      Object.create(context, {
-        reportError: {
-          value: (error: GraphQLError) =>
-            context.reportError(new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'query_too_complex', maxDepth } })),
-        },
-      }),
-    );
+          Object.create(context, {
+            reportError: {
+              value: (error: GraphQLError) =>
+                context.reportError(new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'query_too_complex', maxDepth } })),
+            },
+          }),
+        );
 }
 
 /** True when some fragment spreads itself, directly or through others. */
@@ -57,7 +57,12 @@ const pagedListEstimator: ComplexityEstimator = ({ args, childComplexity, field 
   return 1 + Math.max(first, 1) * Math.max(childComplexity, 1);
 };
 
-export function operationCost(schema: GraphQLSchema, query: import('graphql').DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string): number {
+export function operationCost(
+  schema: GraphQLSchema,
+  query: import('graphql').DocumentNode,
+  variables: Record<string, unknown> | undefined,
+  operationName?: string,
+): number {
   return getComplexity({
     schema,
     query,
@@ -79,7 +84,10 @@ export function costError(cost: number, maxCost: number): GraphQLError {
  * repeated-query path keeps it too). Without variables the cost depends on the document and the
  * operation name only, so it is computed once for them.
  */
-export function costLimit(schema: GraphQLSchema, maxCost: number): (document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | undefined) => GraphQLError | null {
+export function costLimit(
+  schema: GraphQLSchema,
+  maxCost: number,
+): (document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | undefined) => GraphQLError | null {
   const costsOf = new WeakMap<DocumentNode, Map<string, number>>();
   const costOf = (document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | undefined) => {
     if (variables && Object.keys(variables).length > 0) return operationCost(schema, document, variables, operationName);

@@ -14,7 +14,7 @@ const d = {
   restDayWork: 'Work on a rest day is paid as `rest_day` (default) or `overtime`.',
 };
 
-@ObjectType('PayPolicy', { description: "A company's overtime and premium policy, defaults filled in (docs/attendance.md, \"Pay items\")." })
+@ObjectType('PayPolicy', { description: 'A company\'s overtime and premium policy, defaults filled in (docs/attendance.md, "Pay items").' })
 export class PayPolicyType {
   @Field({ description: d.earlyOvertime }) earlyOvertime!: boolean;
   @Field(() => Int, { description: d.overtimeMinMinutes }) overtimeMinMinutes!: number;
@@ -40,7 +40,9 @@ export class PayPolicyOverridesType {
   @Field(() => String, { nullable: true, description: d.restDayWork }) restDayWork?: string | null;
 }
 
-@InputType({ description: 'A change of a pay policy: a field left out keeps its value; null resets it (a company: to the default; a shift: to the company\'s).' })
+@InputType({
+  description: "A change of a pay policy: a field left out keeps its value; null resets it (a company: to the default; a shift: to the company's).",
+})
 export class PayPolicyInput {
   @Field(() => Boolean, { nullable: true, description: d.earlyOvertime }) earlyOvertime?: boolean | null;
   @Field(() => Int, { nullable: true, description: d.overtimeMinMinutes }) overtimeMinMinutes?: number | null;

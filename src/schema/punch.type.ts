@@ -22,7 +22,8 @@ export class PunchType {
   @Field({ description: 'Raw attendance state value; see verificationStates for its name.' }) punchState!: string;
   @Field(() => String, {
     nullable: true,
-    description: 'Verify mode name: `fingerprint`, `face`, `card`, `password`, `palm`, `vein`, `pin`, combinations such as `card+fingerprint`, `any`, `other`; `manual` for manual punches.',
+    description:
+      'Verify mode name: `fingerprint`, `face`, `card`, `password`, `palm`, `vein`, `pin`, combinations such as `card+fingerprint`, `any`, `other`; `manual` for manual punches.',
   })
   verifyType?: string | null;
   @Field(() => Int, { nullable: true, description: 'Raw verify-mode code from the terminal; null for manual punches.' }) verifyCode?: number | null;
@@ -31,7 +32,8 @@ export class PunchType {
   @Field(() => Int, { nullable: true, description: 'Record index of an access-control real-time log, when there is one.' })
   deviceRecordIndex?: number | null;
   @Field({ description: 'When the service stored the punch.' }) receivedAt!: Date;
-  @Field(() => Date, { nullable: true, description: 'When the punch was voided (it no longer counts in attendance); null while it counts.' }) voidedAt?: Date | null;
+  @Field(() => Date, { nullable: true, description: 'When the punch was voided (it no longer counts in attendance); null while it counts.' })
+  voidedAt?: Date | null;
   @Field(() => String, { nullable: true, description: 'Why it was voided.' }) voidReason?: string | null;
   @Field(() => Int, { nullable: true, description: 'The approved punch correction that created this manual punch (it names the approver); null otherwise.' })
   correctionId?: number | null;
@@ -42,11 +44,15 @@ export class PunchConnection extends Connection(PunchType) {}
 
 @ArgsType()
 export class PunchesArgs extends ConnectionArgs {
-  @Field(() => String, { nullable: true, description: 'ISO 8601 date or date-time (years 1900 to 2199); without offset it is read in the workspace zone. Inclusive.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'ISO 8601 date or date-time (years 1900 to 2199); without offset it is read in the workspace zone. Inclusive.',
+  })
   startDate?: string;
   @Field(() => String, {
     nullable: true,
-    description: 'ISO 8601 date or date-time (years 1900 to 2199); without offset it is read in the workspace zone. A bare date includes that whole day; a date-time is inclusive.',
+    description:
+      'ISO 8601 date or date-time (years 1900 to 2199); without offset it is read in the workspace zone. A bare date includes that whole day; a date-time is inclusive.',
   })
   endDate?: string;
   @Field(() => Int, { nullable: true }) employeeId?: number;

@@ -8,7 +8,10 @@ export class RosterType {
   @Field(() => Int) companyId!: number;
   @Field() name!: string;
   @Field({ description: '`YYYY-MM-DD`: the date of the first entry of `days`; the cycle repeats from it in both directions.' }) startDate!: string;
-  @Field(() => [Int], { nullable: 'items', description: 'One entry per day of the cycle: a shift id of the company, or null for a day off (1 to 366 entries).' })
+  @Field(() => [Int], {
+    nullable: 'items',
+    description: 'One entry per day of the cycle: a shift id of the company, or null for a day off (1 to 366 entries).',
+  })
   days!: (number | null)[];
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;

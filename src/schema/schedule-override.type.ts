@@ -7,7 +7,7 @@ export class ScheduleOverrideType {
   @Field(() => Int) id!: number;
   @Field(() => Int) employeeId!: number;
   @Field({ description: '`YYYY-MM-DD`, a local date.' }) date!: string;
-  @Field(() => Int, { nullable: true, description: 'A shift of the employee\'s company; null: a day off.' }) shiftId?: number | null;
+  @Field(() => Int, { nullable: true, description: "A shift of the employee's company; null: a day off." }) shiftId?: number | null;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
 }

@@ -2,7 +2,10 @@ import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
 
-@ObjectType('ShiftAssignment', { description: "A shift (or a roster of shifts) for an employee or an area's employees, from a date; an employee's own wins over an area's, which wins over the company default." })
+@ObjectType('ShiftAssignment', {
+  description:
+    "A shift (or a roster of shifts) for an employee or an area's employees, from a date; an employee's own wins over an area's, which wins over the company default.",
+})
 export class ShiftAssignmentType {
   @Field(() => Int) id!: number;
   @Field(() => Int, { nullable: true, description: 'The shift; null when the assignment names a roster.' }) shiftId?: number | null;

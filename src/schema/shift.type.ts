@@ -6,7 +6,8 @@ import { PayPolicyInput, PayPolicyOverridesType } from './pay-policy.type';
 
 registerEnumType(ShiftPairing, {
   name: 'ShiftPairing',
-  description: '`first_last`: worked = last punch - first punch; `alternating`: in, out, in, out... intervals summed; `by_state`: the punch state decides (0 in, 1 out, 2 break-out, 3 break-in, 4 overtime-in, 5 overtime-out).',
+  description:
+    '`first_last`: worked = last punch - first punch; `alternating`: in, out, in, out... intervals summed; `by_state`: the punch state decides (0 in, 1 out, 2 break-out, 3 break-in, 4 overtime-in, 5 overtime-out).',
 });
 
 @ObjectType('Shift', { description: "A company's working time and the tolerances the attendance engine applies (docs/attendance.md)." })
@@ -26,14 +27,17 @@ export class ShiftType {
   @Field(() => Int, { description: 'How long after the end punches still belong to the shift.' }) checkOutAfterMinutes!: number;
   @Field(() => ShiftPairing) pairing!: ShiftPairing;
   @Field({ description: 'Applies to every employee of the company without an assignment (one per company).' }) isDefault!: boolean;
-  @Field(() => Int, { nullable: true, description: 'Punch rounding step, 1-60 minutes, each punch on its own; null: seconds are dropped.' }) roundingMinutes!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Punch rounding step, 1-60 minutes, each punch on its own; null: seconds are dropped.' }) roundingMinutes!:
+    number | null;
   @Field({ description: '`nearest` (half up), `down` or `up`, on the grid of roundingMinutes counted from the shift start.' }) roundingMode!: string;
   @Field({ description: 'A recorded break `replaces` the unpaid break, `adds` to it, or `tops_up` (counts towards it; default).' }) recordedBreak!: string;
   @Field(() => PayPolicyOverridesType, { description: "The shift's overrides of its company's pay policy." }) payPolicy!: PayPolicyOverridesType;
-  @Field({ description: 'Flexible: startTime-endTime is the span in which work counts; lateness and early leave only against the core hours.' }) flexible!: boolean;
+  @Field({ description: 'Flexible: startTime-endTime is the span in which work counts; lateness and early leave only against the core hours.' })
+  flexible!: boolean;
   @Field(() => String, { nullable: true, description: '`HH:MM`, start of the core hours (flexible shifts).' }) coreStart!: string | null;
   @Field(() => String, { nullable: true, description: '`HH:MM`, end of the core hours.' }) coreEnd!: string | null;
-  @Field(() => Int, { nullable: true, description: "A flexible shift's scheduled minutes; null: its length minus the unpaid break." }) requiredMinutes!: number | null;
+  @Field(() => Int, { nullable: true, description: "A flexible shift's scheduled minutes; null: its length minus the unpaid break." }) requiredMinutes!:
+    number | null;
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
 }
@@ -68,7 +72,8 @@ export class UpdateShiftInput {
   @Field(() => String, { nullable: true, description: '`HH:MM`; null removes it.' }) coreStart?: string | null;
   @Field(() => String, { nullable: true, description: '`HH:MM`; null removes it.' }) coreEnd?: string | null;
   @Field(() => Int, { nullable: true, description: '0-1440; null: the shift length minus its break.' }) requiredMinutes?: number | null;
-  @Field(() => PayPolicyInput, { nullable: true, description: 'Overrides of the company policy (weekly settings are the company\'s alone).' }) payPolicy?: PayPolicyInput;
+  @Field(() => PayPolicyInput, { nullable: true, description: "Overrides of the company policy (weekly settings are the company's alone)." })
+  payPolicy?: PayPolicyInput;
 }
 
 @InputType()

@@ -133,7 +133,11 @@ export function startSubscriptionServer(deps: {
       onSubscribe: (ctx, _id, payload) => {
         const allowed = deps.rateLimits.requests.take(rateLimitKey(authorizations.get(ctx), undefined));
         if (!allowed.allowed) {
-          return [new GraphQLError(`Too many requests for this key; retry in ${allowed.retryAfterSeconds} s.`, { extensions: { code: 'rate_limited', retryAfter: allowed.retryAfterSeconds } })];
+          return [
+            new GraphQLError(`Too many requests for this key; retry in ${allowed.retryAfterSeconds} s.`, {
+              extensions: { code: 'rate_limited', retryAfter: allowed.retryAfterSeconds },
+            }),
+          ];
         }
         // Errors go back as GraphQLError objects (graphql-ws insists); onError formats them.
         const checked = checkOperation(deps.schema, config, payload);

@@ -16,7 +16,11 @@ export class AttendanceDayType {
   @Field(() => Int) companyId!: number;
   @Field({ description: '`YYYY-MM-DD`: the local date on which the shift starts (a 22:00–06:00 shift is one day).' }) date!: string;
   @Field(() => Int, { nullable: true, description: 'The shift of this workday; null on a rest day or without a shift.' }) shiftId!: number | null;
-  @Field({ description: '`present`, `incomplete`, `absent`, `holiday`, `off`, `scheduled` (a day not over yet) `not_employed` (outside the employment dates) or `leave` (approved absence).' }) status!: string;
+  @Field({
+    description:
+      '`present`, `incomplete`, `absent`, `holiday`, `off`, `scheduled` (a day not over yet) `not_employed` (outside the employment dates) or `leave` (approved absence).',
+  })
+  status!: string;
   @Field(() => Date, { nullable: true }) firstIn!: Date | null;
   @Field(() => Date, { nullable: true }) lastOut!: Date | null;
   @Field(() => Int, { description: 'Shift length minus the unpaid break, on a workday that is not a holiday.' }) scheduledMinutes!: number;
@@ -26,11 +30,17 @@ export class AttendanceDayType {
   @Field(() => Int) earlyLeaveMinutes!: number;
   @Field(() => Int, { description: 'Overtime and double time of the day, after weekly settlement.' }) overtimeMinutes!: number;
   @Field(() => [PayItemType], { description: 'Paid minutes by pay code, the non-zero codes in code order.' }) payItems!: PayItemType[];
-  @Field(() => [String], { description: '`missing_in`, `missing_out`, `duplicate_ignored`, `manual_punch`, `outside_shift`, `after_lock`.' }) exceptions!: string[];
-  @Field(() => [GraphQLSafeInt], { description: 'Every punch of the day, counted or not (duplicates, outside the shift); voided punches are not listed.' }) punchIds!: number[];
-  @Field(() => Int, { nullable: true, description: 'The approved absence of this workday (not of a holiday or rest day); null without one.' }) absenceTypeId!: number | null;
+  @Field(() => [String], { description: '`missing_in`, `missing_out`, `duplicate_ignored`, `manual_punch`, `outside_shift`, `after_lock`.' })
+  exceptions!: string[];
+  @Field(() => [GraphQLSafeInt], { description: 'Every punch of the day, counted or not (duplicates, outside the shift); voided punches are not listed.' })
+  punchIds!: number[];
+  @Field(() => Int, { nullable: true, description: 'The approved absence of this workday (not of a holiday or rest day); null without one.' }) absenceTypeId!:
+    number | null;
   @Field(() => String, { nullable: true, description: "The absence type's pay item code." }) absenceCode!: string | null;
-  @Field(() => Int, { description: 'Paid leave minutes: the scheduled minutes of a paid absence day (half for a half day), an hourly absence\'s minutes; 0 when unpaid.' }) leaveMinutes!: number;
+  @Field(() => Int, {
+    description: "Paid leave minutes: the scheduled minutes of a paid absence day (half for a half day), an hourly absence's minutes; 0 when unpaid.",
+  })
+  leaveMinutes!: number;
 }
 
 @ObjectType('AttendanceDayConnection')
@@ -47,7 +57,7 @@ export class TimesheetSummaryType {
   @Field(() => Int) lateMinutes!: number;
   @Field(() => Int, { description: 'Days of approved absence (status `leave`).' }) daysLeave!: number;
   @Field(() => Int, { description: 'Paid leave minutes, apart from worked minutes.' }) leaveMinutes!: number;
-  @Field(() => [PayItemType], { description: 'The days\' pay items totalled by code, non-zero codes in code order.' }) payItems!: PayItemType[];
+  @Field(() => [PayItemType], { description: "The days' pay items totalled by code, non-zero codes in code order." }) payItems!: PayItemType[];
 }
 
 @ObjectType('TimesheetSummaryConnection')

@@ -13,7 +13,9 @@ export class VisitorPassUseType {
   @Field() localTime!: string;
 }
 
-@ObjectType('VisitorPass', { description: "A visitor's time-limited access to doors: a user row on each controller of its doors that the controller refuses outside the window." })
+@ObjectType('VisitorPass', {
+  description: "A visitor's time-limited access to doors: a user row on each controller of its doors that the controller refuses outside the window.",
+})
 export class VisitorPassType {
   @Field(() => Int) id!: number;
   @Field(() => Int) companyId!: number;
@@ -28,7 +30,8 @@ export class VisitorPassType {
   @Field(() => Date, { nullable: true }) revokedAt?: Date | null;
   @Field(() => Date, { nullable: true, description: 'When its rows were queued for deletion from the controllers.' }) removedAt?: Date | null;
   @Field() createdAt!: Date;
-  @Field(() => [VisitorPassUseType], { nullable: true, description: 'Its door events (visitorPass(id) only), oldest first, at most 500.' }) uses?: VisitorPassUseType[] | null;
+  @Field(() => [VisitorPassUseType], { nullable: true, description: 'Its door events (visitorPass(id) only), oldest first, at most 500.' }) uses?:
+    VisitorPassUseType[] | null;
 }
 
 @InputType()

@@ -14,7 +14,11 @@ export class WebhookEndpointType {
   @Field(() => Int) id!: number;
   @Field() url!: string;
   @Field() description!: string;
-  @Field(() => [String], { description: 'attendance.created, door.opened, device.online, device.offline, door.action.updated, attendance.day.updated, door.alarm, door.alarm.cleared, access.denied, device.action.updated, device.clock_skew, lockdown.updated, linkage.triggered.' }) eventTypes!: string[];
+  @Field(() => [String], {
+    description:
+      'attendance.created, door.opened, device.online, device.offline, door.action.updated, attendance.day.updated, door.alarm, door.alarm.cleared, access.denied, device.action.updated, device.clock_skew, lockdown.updated, linkage.triggered.',
+  })
+  eventTypes!: string[];
   @Field() enabled!: boolean;
   @Field(() => String, { nullable: true, description: 'Why the service disabled the endpoint (continued failure).' }) disabledReason?: string | null;
   @Field(() => String, { nullable: true, description: 'The signing secret (`whsec_...`): only in the create and rotate responses.' }) secret?: string | null;

@@ -35,7 +35,10 @@ export function toScimFailure(error: unknown, logger: Logger): ScimFailure {
   if (type === 'entity.too.large') return { error: new ScimError(413, null, 'The request body is larger than the limit.'), headers: {} };
   if (type === 'entity.parse.failed') return { error: ScimError.badRequest('invalidSyntax', 'The request body is not valid JSON.'), headers: {} };
   if (isDatabaseUnavailable(error)) {
-    return { error: new ScimError(503, null, 'The database is unavailable for a moment; nothing was changed. Retry shortly.'), headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } };
+    return {
+      error: new ScimError(503, null, 'The database is unavailable for a moment; nothing was changed. Retry shortly.'),
+      headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+    };
   }
   logger.error({ err: error }, 'unhandled error on /scim/v2');
   return { error: new ScimError(500, null, 'Internal error.'), headers: {} };

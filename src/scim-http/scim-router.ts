@@ -39,15 +39,37 @@ function shown(req: Request, core: SchemaDefinition, resource: JsonObject): Json
 }
 
 const resourceRoutes = (core: SchemaDefinition, service: typeof users | typeof groups): Record<string, Handler> => {
-  const s = service === users
-    ? { list: users.listScimUsers, get: users.getScimUser, create: users.createScimUser, replace: users.replaceScimUser, patch: users.patchScimUser, remove: users.deleteScimUser }
-    : { list: groups.listScimGroups, get: groups.getScimGroup, create: groups.createScimGroup, replace: groups.replaceScimGroup, patch: groups.patchScimGroup, remove: groups.deleteScimGroup };
+  const s =
+    service === users
+      ? {
+          list: users.listScimUsers,
+          get: users.getScimUser,
+          create: users.createScimUser,
+          replace: users.replaceScimUser,
+          patch: users.patchScimUser,
+          remove: users.deleteScimUser,
+        }
+      : {
+          list: groups.listScimGroups,
+          get: groups.getScimGroup,
+          create: groups.createScimGroup,
+          replace: groups.replaceScimGroup,
+          patch: groups.patchScimGroup,
+          remove: groups.deleteScimGroup,
+        };
   return {
     list: async (ctx, req, baseUrl) => {
       const page = parseListPage({ startIndex: query(req, 'startIndex'), count: query(req, 'count') });
       const projection = parseProjection({ attributes: query(req, 'attributes'), excludedAttributes: query(req, 'excludedAttributes') });
       const result = await s.list(ctx, filterOf(req), page, baseUrl);
-      return { status: 200, body: listResponse(result.resources.map((r) => project(r, core, projection)), result.totalResults, page) };
+      return {
+        status: 200,
+        body: listResponse(
+          result.resources.map((r) => project(r, core, projection)),
+          result.totalResults,
+          page,
+        ),
+      };
     },
     get: async (ctx, req, baseUrl) => ({ status: 200, body: shown(req, core, await s.get(ctx, req.params.id as string, baseUrl)) }),
     create: async (ctx, req, baseUrl) => {
@@ -119,22 +141,40 @@ export function scimRouter(deps: { contextFactory: ContextFactory; logger: Logge
       fail(res, error);
     }
   };
-  const constant = (body: (baseUrl: string, req: Request) => unknown): Handler => async (_ctx, req, baseUrl) => ({ status: 200, body: body(baseUrl, req) });
+  const constant =
+    (body: (baseUrl: string, req: Request) => unknown): Handler =>
+    async (_ctx, req, baseUrl) => ({ status: 200, body: body(baseUrl, req) });
 
   router.get('/ServiceProviderConfig', route(constant((baseUrl) => serviceProviderConfig(baseUrl, null))));
   router.get('/ResourceTypes', route(constant((baseUrl) => listResponse(resourceTypes(baseUrl) as unknown as JsonObject[], 2, { startIndex: 1, count: 2 }))));
-  router.get('/ResourceTypes/:id', route(async (_ctx, req, baseUrl) => {
-    const found = resourceTypes(baseUrl).find((t) => t.id.toLowerCase() === String(req.params.id).toLowerCase());
-    if (!found) throw new ScimError(404, null, `No resource type ${JSON.stringify(req.params.id)}.`);
-    return { status: 200, body: found };
-  }));
-  router.get('/Schemas', route(constant((baseUrl) => listResponse(SCHEMAS.map((s) => schemaResource(s, baseUrl)) as unknown as JsonObject[], SCHEMAS.length, { startIndex: 1, count: SCHEMAS.length }))));
-  router.get('/Schemas/:id', route(async (_ctx, req, baseUrl) => {
-    const found = SCHEMAS.find((s) => s.id.toLowerCase() === String(req.params.id).toLowerCase());
-    if (!found) throw new ScimError(404, null, `No schema ${JSON.stringify(req.params.id)}.`);
-    return { status: 200, body: schemaResource(found, baseUrl) };
-  }));
-  for (const [path, core, service, name] of [['/Users', USER, users, 'User'], ['/Groups', GROUP, groups, 'Group']] as const) {
+  router.get(
+    '/ResourceTypes/:id',
+    route(async (_ctx, req, baseUrl) => {
+      const found = resourceTypes(baseUrl).find((t) => t.id.toLowerCase() === String(req.params.id).toLowerCase());
+      if (!found) throw new ScimError(404, null, `No resource type ${JSON.stringify(req.params.id)}.`);
+      return { status: 200, body: found };
+    }),
+  );
+  router.get(
+    '/Schemas',
+    route(
+      constant((baseUrl) =>
+        listResponse(SCHEMAS.map((s) => schemaResource(s, baseUrl)) as unknown as JsonObject[], SCHEMAS.length, { startIndex: 1, count: SCHEMAS.length }),
+      ),
+    ),
+  );
+  router.get(
+    '/Schemas/:id',
+    route(async (_ctx, req, baseUrl) => {
+      const found = SCHEMAS.find((s) => s.id.toLowerCase() === String(req.params.id).toLowerCase());
+      if (!found) throw new ScimError(404, null, `No schema ${JSON.stringify(req.params.id)}.`);
+      return { status: 200, body: schemaResource(found, baseUrl) };
+    }),
+  );
+  for (const [path, core, service, name] of [
+    ['/Users', USER, users, 'User'],
+    ['/Groups', GROUP, groups, 'Group'],
+  ] as const) {
     const handlers = resourceRoutes(core, service);
     router.get(path, route(handlers.list!));
     router.post(path, route(handlers.create!, `scim.create${name}`));

@@ -5,16 +5,7 @@ export const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
 /** The `scimType` values of RFC 7644, table 9 (only with 400, and `uniqueness` with 409). */
 export type ScimType =
-  | 'invalidFilter'
-  | 'tooMany'
-  | 'uniqueness'
-  | 'mutability'
-  | 'invalidSyntax'
-  | 'invalidPath'
-  | 'noTarget'
-  | 'invalidValue'
-  | 'invalidVers'
-  | 'sensitive';
+  'invalidFilter' | 'tooMany' | 'uniqueness' | 'mutability' | 'invalidSyntax' | 'invalidPath' | 'noTarget' | 'invalidValue' | 'invalidVers' | 'sensitive';
 
 export class ScimError extends Error {
   constructor(

@@ -16,7 +16,16 @@ interface Scope {
 
 /** An attribute the schemas do not define (kept as sent): its entries compare case-insensitively. */
 const UNKNOWN_PARENT: AttributeDefinition = {
-  name: '', type: 'complex', multiValued: true, description: '', required: false, caseExact: false, mutability: 'readWrite', returned: 'default', uniqueness: 'none', subAttributes: [],
+  name: '',
+  type: 'complex',
+  multiValued: true,
+  description: '',
+  required: false,
+  caseExact: false,
+  mutability: 'readWrite',
+  returned: 'default',
+  uniqueness: 'none',
+  subAttributes: [],
 };
 
 function definitionIn(scope: Scope, path: AttrPath): AttributeDefinition | undefined {

@@ -29,7 +29,8 @@ export type Filter =
 
 const COMPARE_OPS = new Set<string>(['eq', 'ne', 'co', 'sw', 'ew', 'gt', 'ge', 'lt', 'le']);
 
-type Token = { type: 'word'; text: string; at: number } | { type: 'string'; text: string; at: number } | { type: 'punct'; text: '(' | ')' | '[' | ']'; at: number };
+type Token =
+  { type: 'word'; text: string; at: number } | { type: 'string'; text: string; at: number } | { type: 'punct'; text: '(' | ')' | '[' | ']'; at: number };
 
 /** The most characters of a filter this parser takes (a directory sends short ones). */
 export const MAX_FILTER_LENGTH = 4096;

@@ -55,7 +55,15 @@ function equalities(filter: Filter): JsonObject | null {
 function appendEntries(existing: Json[], added: Json[]): Json[] {
   const result = [...existing];
   for (const entry of added) {
-    const same = result.findIndex((e) => deepEqual(e, entry) || (isObject(e) && isObject(entry) && getAttr(entry, 'value') !== undefined && deepEqual(getAttr(e, 'value'), getAttr(entry, 'value')) && (getAttr(entry, 'type') === undefined || deepEqual(getAttr(e, 'type'), getAttr(entry, 'type')))));
+    const same = result.findIndex(
+      (e) =>
+        deepEqual(e, entry) ||
+        (isObject(e) &&
+          isObject(entry) &&
+          getAttr(entry, 'value') !== undefined &&
+          deepEqual(getAttr(e, 'value'), getAttr(entry, 'value')) &&
+          (getAttr(entry, 'type') === undefined || deepEqual(getAttr(e, 'type'), getAttr(entry, 'type')))),
+    );
     if (same < 0) result.push(entry);
     else if (isObject(result[same]) && isObject(entry)) result[same] = { ...(result[same] as JsonObject), ...entry };
   }
@@ -89,7 +97,9 @@ function applyPlain(resource: JsonObject, core: SchemaDefinition, op: Op, path: 
   if (op === 'remove') {
     if (value !== undefined && multiValued && Array.isArray(current)) {
       const removed = Array.isArray(value) ? value : [value];
-      const kept = current.filter((entry) => !removed.some((r) => deepEqual(r, entry) || (isObject(r) && isObject(entry) && deepEqual(getAttr(r, 'value'), getAttr(entry, 'value')))));
+      const kept = current.filter(
+        (entry) => !removed.some((r) => deepEqual(r, entry) || (isObject(r) && isObject(entry) && deepEqual(getAttr(r, 'value'), getAttr(entry, 'value')))),
+      );
       setAttr(container, path.attr, kept);
     } else deleteAttr(container, path.attr);
     return;
@@ -108,7 +118,11 @@ function applyPlain(resource: JsonObject, core: SchemaDefinition, op: Op, path: 
 function applyFiltered(resource: JsonObject, core: SchemaDefinition, op: Op, target: PatchPath, value: Json | undefined, raw: string): void {
   const { path, filter } = target;
   const definition = definitionOf(core, path);
-  checkMutable(core, target.subAfterFilter ? { ...path, sub: target.subAfterFilter } : path, definition?.subAttributes?.find((a) => a.name.toLowerCase() === target.subAfterFilter?.toLowerCase()));
+  checkMutable(
+    core,
+    target.subAfterFilter ? { ...path, sub: target.subAfterFilter } : path,
+    definition?.subAttributes?.find((a) => a.name.toLowerCase() === target.subAfterFilter?.toLowerCase()),
+  );
   const container = containerOf(resource, core, path, op !== 'remove');
   const current = container ? getAttr(container, path.attr) : undefined;
   const entries = Array.isArray(current) ? current : [];
@@ -116,7 +130,12 @@ function applyFiltered(resource: JsonObject, core: SchemaDefinition, op: Op, tar
   if (op === 'remove') {
     if (!container) return;
     if (target.subAfterFilter) for (const entry of matching) deleteAttr(entry, target.subAfterFilter);
-    else setAttr(container, path.attr, entries.filter((e) => !matching.includes(e as JsonObject)));
+    else
+      setAttr(
+        container,
+        path.attr,
+        entries.filter((e) => !matching.includes(e as JsonObject)),
+      );
     return;
   }
   if (matching.length === 0) {

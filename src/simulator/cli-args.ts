@@ -20,7 +20,10 @@ export function parseRate(text: string): number {
 /** `1,2,3` and ranges `1-50`, mixed. */
 export function parsePins(text: string): string[] {
   const pins: string[] = [];
-  for (const part of text.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
     const range = /^(\d+)-(\d+)$/.exec(part);
     if (!range) {
       pins.push(part);

@@ -90,7 +90,8 @@ export function executeCommand(ctx: ExecutionContext, cmd: ParsedCommand): Comma
     case 'DATA DELETE': {
       const table = (cmd.table ?? '').toLowerCase();
       if (table === 'biophoto' || table === 'userpic') outcome.rc = photoData(ctx, cmd.verb === 'DATA UPDATE', table, cmd, outcome);
-      else if (ctx.family === 'att' && table === 'acctimezone') outcome.rc = ctx.accessTables === false ? RC_TABLE_NOT_SUPPORTED : accTimeZoneData(ctx.store, cmd.verb === 'DATA UPDATE', cmd);
+      else if (ctx.family === 'att' && table === 'acctimezone')
+        outcome.rc = ctx.accessTables === false ? RC_TABLE_NOT_SUPPORTED : accTimeZoneData(ctx.store, cmd.verb === 'DATA UPDATE', cmd);
       else {
         const run = ctx.family === 'att' ? attendanceData : accessData;
         outcome.rc = run(ctx.store, cmd.verb === 'DATA UPDATE', table, cmd);
@@ -126,7 +127,10 @@ export function executeCommand(ctx: ExecutionContext, cmd: ParsedCommand): Comma
         break;
       }
       const known = new Map((ctx.optionPairs?.() ?? []).map(([k, v]) => [k.replace(/^~/, '').toLowerCase(), [k, v] as const]));
-      const pairs = cmd.operand.split(',').map((k) => known.get(k.trim().replace(/^~/, '').toLowerCase())).filter((p) => p !== undefined);
+      const pairs = cmd.operand
+        .split(',')
+        .map((k) => known.get(k.trim().replace(/^~/, '').toLowerCase()))
+        .filter((p) => p !== undefined);
       outcome.queryAnswer = { table: 'options', type: 'options', lines: [pairs.map(([k, v]) => `${k}=${v}`).join(',')] };
       break;
     }
@@ -295,7 +299,11 @@ function accessData(store: RecordStore, update: boolean, table: string, cmd: Par
         const id = r.get('timezoneid');
         if (!id) return RC_BAD_PARAMS;
         if (!update) store.timezones.delete(id);
-        else store.timezones.set(id, new Map([...r].filter(([k]) => k.endsWith('time1') || k.endsWith('time2') || k.endsWith('time3')).map(([k, v]) => [k, int(v, 0)])));
+        else
+          store.timezones.set(
+            id,
+            new Map([...r].filter(([k]) => k.endsWith('time1') || k.endsWith('time2') || k.endsWith('time3')).map(([k, v]) => [k, int(v, 0)])),
+          );
         return RC_OK;
       });
     case 'userauthorize':
@@ -389,7 +397,15 @@ function photoData(ctx: ExecutionContext, update: boolean, table: string, cmd: P
     if (result !== '0') return result;
     store.set(pin, content);
     const template: TemplateRecord = {
-      pin, type: 9, no: 0, index: 0, valid: '1', duress: '0', majorVer: photos.faceVersion, minorVer: '0', format: '0',
+      pin,
+      type: 9,
+      no: 0,
+      index: 0,
+      valid: '1',
+      duress: '0',
+      majorVer: photos.faceVersion,
+      minorVer: '0',
+      format: '0',
       tmp: fakeTemplate(`face-from-photo/${createHash('sha256').update(content).digest('hex')}`),
     };
     ctx.store.upsertTemplate(template);

@@ -19,7 +19,18 @@ export interface ParsedCommand {
   matchAll: boolean;
 }
 
-const TWO_WORD_VERBS = new Set(['CONTROL DEVICE', 'SET OPTION', 'SET OPTIONS', 'GET OPTIONS', 'RELOAD OPTIONS', 'VERIFY SUM', 'CLEAR LOG', 'CLEAR PHOTO', 'CLEAR DATA', 'CLEAR BIODATA']);
+const TWO_WORD_VERBS = new Set([
+  'CONTROL DEVICE',
+  'SET OPTION',
+  'SET OPTIONS',
+  'GET OPTIONS',
+  'RELOAD OPTIONS',
+  'VERIFY SUM',
+  'CLEAR LOG',
+  'CLEAR PHOTO',
+  'CLEAR DATA',
+  'CLEAR BIODATA',
+]);
 
 export function parseFields(text: string): Map<string, string> {
   const out = new Map<string, string>();

@@ -29,8 +29,16 @@ export function antiPassbackMeaning(lockCount: number, value: number): AntiPassb
     const between: Record<number, Array<[number[], number[]]>> = {
       1: [[[1], [2]]],
       2: [[[3], [4]]],
-      3: [[[1], [2]], [[3], [4]]],
-      4: [[[1, 2], [3, 4]]],
+      3: [
+        [[1], [2]],
+        [[3], [4]],
+      ],
+      4: [
+        [
+          [1, 2],
+          [3, 4],
+        ],
+      ],
       5: [[[1], [2, 3]]],
       6: [[[1], [2, 3, 4]]],
     };
@@ -44,7 +52,16 @@ export function antiPassbackMeaning(lockCount: number, value: number): AntiPassb
 export function interlockMeaning(lockCount: number, value: number): number[][] {
   if (lockCount === 2) return value === 1 ? [[1, 2]] : [];
   if (lockCount === 4) {
-    const table: Record<number, number[][]> = { 1: [[1, 2]], 2: [[3, 4]], 3: [[1, 2, 3]], 4: [[1, 2], [3, 4]], 5: [[1, 2, 3, 4]] };
+    const table: Record<number, number[][]> = {
+      1: [[1, 2]],
+      2: [[3, 4]],
+      3: [[1, 2, 3]],
+      4: [
+        [1, 2],
+        [3, 4],
+      ],
+      5: [[1, 2, 3, 4]],
+    };
     return table[value] ?? [];
   }
   return [];

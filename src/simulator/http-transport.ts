@@ -26,16 +26,15 @@ export interface InFlight {
 }
 
 export class HttpStatusError extends Error {
-  constructor(readonly status: number, readonly path: string) {
+  constructor(
+    readonly status: number,
+    readonly path: string,
+  ) {
     super(`HTTP ${status} for ${path}`);
   }
 }
 
-export function sendRequest(
-  base: URL,
-  request: OutgoingRequest,
-  options: { agent?: http.Agent; timeoutMs: number },
-): InFlight {
+export function sendRequest(base: URL, request: OutgoingRequest, options: { agent?: http.Agent; timeoutMs: number }): InFlight {
   const body = request.body === undefined ? undefined : Buffer.from(request.body, 'utf8');
   // with headers given as an array Node adds no Host header itself; devices send it first (fx 25)
   const headers: Array<[string, string]> = [['Host', base.host], ...request.headers];

@@ -1,13 +1,6 @@
 // Public surface of the terminal simulator (library use: tests and bench scripts).
 export { SimulatedTerminal } from './simulated-terminal';
-export type {
-  CommandEvent,
-  HandshakeEvent,
-  PunchInput,
-  SimulatedTerminalConfig,
-  TerminalStats,
-  UploadEvent,
-} from './simulated-terminal';
+export type { CommandEvent, HandshakeEvent, PunchInput, SimulatedTerminalConfig, TerminalStats, UploadEvent } from './simulated-terminal';
 export { TerminalFleet } from './terminal-fleet';
 export type { FleetCounters, TerminalFleetConfig } from './terminal-fleet';
 export type { ParsedCommand } from './command-parser';

@@ -57,10 +57,7 @@ export function accUserLine(u: UserRecord): string {
 export function accTemplatev10Line(t: TemplateRecord, uid: number): string {
   // "resverd" is the vendor's own spelling; duress fingers are reported as fingerid + 16.
   const fingerId = t.duress === '1' ? t.no + 16 : t.no;
-  return (
-    `templatev10 size=${t.tmp.length}\tuid=${uid}\tpin=${t.pin}\tfingerid=${fingerId}\tvalid=${t.valid}` +
-    `\ttemplate=${t.tmp}\tresverd=\tendtag=`
-  );
+  return `templatev10 size=${t.tmp.length}\tuid=${uid}\tpin=${t.pin}\tfingerid=${fingerId}\tvalid=${t.valid}` + `\ttemplate=${t.tmp}\tresverd=\tendtag=`;
 }
 
 export function accBiodataLine(t: TemplateRecord): string {

@@ -50,18 +50,32 @@ const post = (ctx: RequestContext, path: string, params: Array<[string, string]>
 
 /** Attendance handshake: `options=all&pushver=..&language=..&DeviceType=att&PushOptionsFlag=1`. */
 export function attendanceHandshake(ctx: RequestContext, pushVersion: string, language: number): OutgoingRequest {
-  return get(ctx, '/iclock/cdata', [
-    ['options', 'all'],
-    ['pushver', pushVersion],
-    ['language', String(language)],
-    ['DeviceType', 'att'],
-    ['PushOptionsFlag', '1'],
-  ], false);
+  return get(
+    ctx,
+    '/iclock/cdata',
+    [
+      ['options', 'all'],
+      ['pushver', pushVersion],
+      ['language', String(language)],
+      ['DeviceType', 'att'],
+      ['PushOptionsFlag', '1'],
+    ],
+    false,
+  );
 }
 
 /** Security handshake (fx 32): no Content-Type and no cookie yet. */
 export function accessHandshake(ctx: RequestContext, pushVersion: string): OutgoingRequest {
-  return get(ctx, '/iclock/cdata', [['options', 'all'], ['pushver', pushVersion], ['DeviceType', 'acc']], false);
+  return get(
+    ctx,
+    '/iclock/cdata',
+    [
+      ['options', 'all'],
+      ['pushver', pushVersion],
+      ['DeviceType', 'acc'],
+    ],
+    false,
+  );
 }
 
 export function registry(ctx: RequestContext, capabilityLine: string): OutgoingRequest {

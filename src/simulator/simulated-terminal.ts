@@ -10,14 +10,7 @@ import { accessEvent } from './access-check';
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
-import {
-  commandEcho,
-  executeCommand,
-  type CommandEffect,
-  type CommandOutcome,
-  type ExecutionContext,
-  type TerminalFamily,
-} from './command-executor';
+import { commandEcho, executeCommand, type CommandEffect, type CommandOutcome, type ExecutionContext, type TerminalFamily } from './command-executor';
 import { parseCommandReply, type ParsedCommand } from './command-parser';
 import { infoParameter, infoResultLines, optionsLine, registryLine, resolveProfile, VISIBLE_FACE_VERSION, type DeviceProfile } from './device-profile';
 import { HttpStatusError, sendRequest, type HttpReply, type InFlight, type OutgoingRequest } from './http-transport';
@@ -33,14 +26,7 @@ import {
   rtstateLine,
 } from './record-lines';
 import { RecordStore, type LogRecord, type TemplateRecord, type UserRecord } from './record-store';
-import {
-  isUploadAcknowledged,
-  optionValue,
-  parseAttendanceOptions,
-  parseKeyValueLines,
-  parseRegistryCode,
-  secondsOption,
-} from './reply-parser';
+import { isUploadAcknowledged, optionValue, parseAttendanceOptions, parseKeyValueLines, parseRegistryCode, secondsOption } from './reply-parser';
 import * as requests from './request-builder';
 import { UploadQueues, type QueuedRecord } from './upload-queue';
 import { fakeTemplate, formatDeviceTime, joinRecords, parseTimeZoneOption, sessionToken, type LineEnding } from './wire-format';
@@ -239,7 +225,11 @@ export class SimulatedTerminal extends EventEmitter {
       store: this.store,
       now: () => this.deviceNow(),
       infoLines: () => infoResultLines(this.profile, this.store),
-      optionPairs: () => [...registryLine(this.profile).split(','), ...infoResultLines(this.profile, this.store)].map((pair): [string, string] => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+      optionPairs: () =>
+        [...registryLine(this.profile).split(','), ...infoResultLines(this.profile, this.store)].map((pair): [string, string] => [
+          pair.slice(0, pair.indexOf('=')),
+          pair.slice(pair.indexOf('=') + 1),
+        ]),
       accessTables: config.accessTables ?? true,
       photos: {
         visibleFace: this.profile.visibleFace,
@@ -370,7 +360,16 @@ export class SimulatedTerminal extends EventEmitter {
     if (this.family !== 'acc') throw new Error('door alarms are simulated on access-control terminals');
     this.store.doorOpen = true;
     this.store.doorAlarmBits |= kind === 'forced_open' ? 0x01 : 0x10;
-    const record = this.store.appendLog({ pin: '0', time: this.deviceNow(), status: 2, verify: 200, workcode: '0', event: kind === 'forced_open' ? 102 : 28, door: 1, cardNo: '0' });
+    const record = this.store.appendLog({
+      pin: '0',
+      time: this.deviceNow(),
+      status: 2,
+      verify: 200,
+      workcode: '0',
+      event: kind === 'forced_open' ? 102 : 28,
+      door: 1,
+      cardNo: '0',
+    });
     this.queueLog(record);
     this.queueDoorState(false);
     this.kick();
@@ -447,7 +446,11 @@ export class SimulatedTerminal extends EventEmitter {
   }
 
   private queueDoorState(unlocked: boolean): void {
-    this.queues.add('rtstate', { key: 'rtstate', line: rtstateLine(this.deviceNow(), this.store.doorOpen || unlocked, this.store.doorAlarmBits, unlocked), punch: false });
+    this.queues.add('rtstate', {
+      key: 'rtstate',
+      line: rtstateLine(this.deviceNow(), this.store.doorOpen || unlocked, this.store.doorAlarmBits, unlocked),
+      punch: false,
+    });
   }
 
   // ---- work loop ------------------------------------------------------------------------
@@ -574,7 +577,9 @@ export class SimulatedTerminal extends EventEmitter {
     this.infoDue = true;
     const session = this.session!;
     if (optionValue(session.options, 'PushOptionsFlag')?.trim() === '1') {
-      const requested = optionValue(session.options, 'PushOptions')?.split(',').filter((k) => k.trim() !== '');
+      const requested = optionValue(session.options, 'PushOptions')
+        ?.split(',')
+        .filter((k) => k.trim() !== '');
       await this.uploadOptions(optionsLine(this.profile, this.store, requested));
     }
     if (this.config.resendHistoryOnHandshake) this.resendHistory();
@@ -650,10 +655,22 @@ export class SimulatedTerminal extends EventEmitter {
   private uploadParams(table: string, count: number): { params: Array<[string, string]>; tableName?: string } {
     if (this.family === 'att') {
       const stamp = optionValue(this.session!.options, `${table}Stamp`)?.trim();
-      return { params: [['table', table], ['Stamp', stamp && /^\d+$/.test(stamp) && stamp !== '0' ? stamp : '9999']] };
+      return {
+        params: [
+          ['table', table],
+          ['Stamp', stamp && /^\d+$/.test(stamp) && stamp !== '0' ? stamp : '9999'],
+        ],
+      };
     }
     if (ACC_TABLEDATA.has(table)) {
-      return { params: [['table', 'tabledata'], ['tablename', table], ['count', String(count)]], tableName: table };
+      return {
+        params: [
+          ['table', 'tabledata'],
+          ['tablename', table],
+          ['count', String(count)],
+        ],
+        tableName: table,
+      };
     }
     return { params: [['table', table]] };
   }
@@ -664,7 +681,10 @@ export class SimulatedTerminal extends EventEmitter {
       if (batch === null) return;
       const { table, records } = batch;
       const { params, tableName } = this.uploadParams(table, records.length);
-      const body = joinRecords(records.map((r) => r.line), this.config.lineEnding ?? 'lf');
+      const body = joinRecords(
+        records.map((r) => r.line),
+        this.config.lineEnding ?? 'lf',
+      );
       const punches = countPunches(records);
       this.stats.punchesSent += punches;
       const reply = await this.send(requests.dataUpload(this.context(), params, body));
@@ -715,10 +735,21 @@ export class SimulatedTerminal extends EventEmitter {
   /** The rows of a `DATA QUERY` in one packet, before the command's result (fx 38). */
   private async postQueryAnswer(commandId: string, answer: { table: string; lines: string[]; type?: 'tabledata' | 'options' }): Promise<void> {
     const params: Array<[string, string]> = [
-      ['type', answer.type ?? 'tabledata'], ['cmdid', commandId], ['tablename', answer.table], ['count', String(answer.lines.length)], ['packcnt', '1'], ['packidx', '1'],
+      ['type', answer.type ?? 'tabledata'],
+      ['cmdid', commandId],
+      ['tablename', answer.table],
+      ['count', String(answer.lines.length)],
+      ['packcnt', '1'],
+      ['packidx', '1'],
     ];
     const reply = await this.send(requests.queryData(this.context(), params, joinRecords(answer.lines, this.config.lineEnding ?? 'lf')));
-    this.emit('upload', { table: `querydata:${answer.table}`, count: answer.lines.length, status: reply.status, reply: reply.body, acknowledged: reply.status === 200 } satisfies UploadEvent);
+    this.emit('upload', {
+      table: `querydata:${answer.table}`,
+      count: answer.lines.length,
+      status: reply.status,
+      reply: reply.body,
+      acknowledged: reply.status === 200,
+    } satisfies UploadEvent);
   }
 
   private photoEnrollResult(pin: string): string {

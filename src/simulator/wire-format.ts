@@ -47,7 +47,9 @@ export function buildQuery(params: ReadonlyArray<readonly [string, string]>): st
 
 /** Security PUSH session cookie: md5 hex of RegistryCode + SN + SessionID (SEC-DOC §7.5, fx 34). */
 export function sessionToken(registryCode: string, serialNumber: string, sessionId: string): string {
-  return createHash('md5').update(registryCode + serialNumber + sessionId).digest('hex');
+  return createHash('md5')
+    .update(registryCode + serialNumber + sessionId)
+    .digest('hex');
 }
 
 /** Upload bodies end every record with the terminal's line ending, as in fx 02 / fx 28. */

@@ -56,11 +56,15 @@ export function webRouter(): express.Router {
   });
   // Browsers ask for /favicon.ico on pages that name no icon (the API docs, a JSON answer).
   router.get('/favicon.ico', (_req, res) => res.redirect(301, '/favicon.svg'));
-  router.get('/console', send((req) => (sessionTokenOf(req.headers.cookie) ? consolePageWithSession : consolePage)));
+  router.get(
+    '/console',
+    send((req) => (sessionTokenOf(req.headers.cookie) ? consolePageWithSession : consolePage)),
+  );
   // A browser opening /graphql (asking for HTML, no query in the address) gets the explorer; every
   // GraphQL request, GET or POST, goes on to the API.
   router.get('/graphql', (req: Request, res: Response, next: NextFunction) => {
-    if (req.query.query === undefined && req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html') send(explorerPage)(req, res);
+    if (req.query.query === undefined && req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html')
+      send(explorerPage)(req, res);
     else next();
   });
   router.use('/console/assets', express.static(assets, { index: false, maxAge: '1h' }));

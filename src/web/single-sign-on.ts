@@ -81,7 +81,7 @@ export function singleSignOnRouter(deps: { orm: MikroORM; config: Config; logger
     noStore(res);
     const token = sessionTokenOf(req.headers.cookie);
     if (token && !csrfTokenMatches(token, req.get(CSRF_HEADER))) {
-      return sendError(res, new DomainError('csrf_refused', 'Signing out needs the session\'s X-CSRF-Token header.'), res.locals.requestId);
+      return sendError(res, new DomainError('csrf_refused', "Signing out needs the session's X-CSRF-Token header."), res.locals.requestId);
     }
     try {
       if (token) await endSession(deps.orm.em.fork(), token, now());

@@ -16,7 +16,8 @@ describe('console in the browser: fleet', () => {
   let clock: { id: number; serial_number: string };
   const query = (document: string, variables: Record<string, unknown> = {}) => gqlData(t.url, ws.key, document, variables);
   const actions = async (deviceId: number) =>
-    (await query('query ($d: Int!) { deviceActions(deviceId: $d) { nodes { type status statusDetail options { startDate endDate } } } }', { d: deviceId })).deviceActions.nodes;
+    (await query('query ($d: Int!) { deviceActions(deviceId: $d) { nodes { type status statusDetail options { startDate endDate } } } }', { d: deviceId }))
+      .deviceActions.nodes;
 
   before(async () => {
     t = await startTestApp({ TIMEGATE_PRESENCE_FLUSH_MS: '200' }, 'console-fleet');
@@ -52,14 +53,16 @@ describe('console in the browser: fleet', () => {
     await page.getByRole('button', { name: 'Read info' }).click();
     const row = page.locator('tr[data-action]').filter({ hasText: 'info.refresh' });
     await row.getByRole('cell', { name: 'waiting for a terminal that has never connected' }).waitFor({ timeout: 15_000 });
-    expect(await actions(spare.id)).to.deep.equal([{ type: 'info.refresh', status: 'queued', statusDetail: 'device_pending', options: { startDate: null, endDate: null } }]);
+    expect(await actions(spare.id)).to.deep.equal([
+      { type: 'info.refresh', status: 'queued', statusDetail: 'device_pending', options: { startDate: null, endDate: null } },
+    ]);
     await screenshot(page, 'fleet-never-connected');
     expect(await accessibilityViolations(page)).to.deep.equal([]);
     expect(errors).to.deep.equal([]);
     await page.close();
   });
 
-  it('backfills a date range, clears logs only after confirming and after the guard is met, with every action\'s status detail; the table fits at 1366 px and 390 px', async () => {
+  it("backfills a date range, clears logs only after confirming and after the guard is met, with every action's status detail; the table fits at 1366 px and 390 px", async () => {
     const day = new Date().toISOString().slice(0, 10);
     const monthStart = `${day.slice(0, 7)}-01`;
     sim.punch({ pin: '5001' });
@@ -72,10 +75,13 @@ describe('console in the browser: fleet', () => {
     // Clear logs without a fresh count: the dialog explains the guard, and the service's refusal is shown.
     await page.getByRole('button', { name: 'Clear logs' }).click();
     const dialog = page.getByRole('dialog', { name: "Clear the terminal's attendance records?" });
-    await dialog.getByText("record count from the last hour").waitFor();
+    await dialog.getByText('record count from the last hour').waitFor();
     await screenshot(page, 'fleet-clear-logs-confirm');
     await dialog.getByRole('button', { name: 'Clear logs' }).click();
-    await page.getByRole('alert').getByText(/needs the terminal's record count/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/needs the terminal's record count/)
+      .waitFor();
     expect((await actions(clock.id)).filter((a: any) => a.type === 'logs.clear')).to.deep.equal([]);
 
     await page.getByLabel('Backfill from').fill(monthStart);
@@ -84,7 +90,10 @@ describe('console in the browser: fleet', () => {
     const backfill = page.locator('tr[data-action]').filter({ hasText: `attendance.backfill ${monthStart} to ${day}` });
     await backfill.locator('.badge-succeeded').waitFor({ timeout: 20_000 });
     await backfill.getByText(/queries, \d+ records found/).waitFor();
-    expect((await actions(clock.id)).find((a: any) => a.type === 'attendance.backfill')).to.deep.include({ status: 'succeeded', options: { startDate: monthStart, endDate: day } });
+    expect((await actions(clock.id)).find((a: any) => a.type === 'attendance.backfill')).to.deep.include({
+      status: 'succeeded',
+      options: { startDate: monthStart, endDate: day },
+    });
 
     await page.getByRole('button', { name: 'Read info' }).click();
     await page.locator('tr[data-action]').filter({ hasText: 'info.refresh' }).locator('.badge-succeeded').waitFor({ timeout: 20_000 });
@@ -94,7 +103,8 @@ describe('console in the browser: fleet', () => {
     expect((await actions(clock.id)).find((a: any) => a.type === 'logs.clear')).to.deep.include({ status: 'succeeded' });
 
     // Nothing of the actions table is cut off: it fits its card at 1366 px, and the page fits a phone.
-    const fits = () => page.evaluate(`(() => {
+    const fits = () =>
+      page.evaluate(`(() => {
       const table = document.querySelector('table.actions-table');
       const card = table.closest('.card');
       return table.getBoundingClientRect().right <= card.getBoundingClientRect().right && card.scrollWidth <= card.clientWidth && document.documentElement.scrollWidth <= innerWidth;

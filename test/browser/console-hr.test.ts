@@ -80,7 +80,9 @@ describe('console in the browser: HR', () => {
     await page.getByLabel('Ends at').fill('17:00');
     await page.getByRole('button', { name: 'Create shift' }).click();
     await page.getByRole('rowheader', { name: 'Day 9-17' }).waitFor();
-    const { shifts } = await query('query ($c: Int) { shifts(companyId: $c) { nodes { id name startTime endTime workdays graceInMinutes } } }', { c: companyId });
+    const { shifts } = await query('query ($c: Int) { shifts(companyId: $c) { nodes { id name startTime endTime workdays graceInMinutes } } }', {
+      c: companyId,
+    });
     expect(shifts.nodes).to.have.length(1);
     expect(shifts.nodes[0]).to.include({ name: 'Day 9-17', startTime: '09:00', endTime: '17:00', graceInMinutes: 5 });
     expect(shifts.nodes[0].workdays).to.deep.equal([1, 2, 3, 4, 5]);
@@ -105,8 +107,15 @@ describe('console in the browser: HR', () => {
     await page.getByLabel('Person', { exact: true }).selectOption({ label: 'Bob Missing (BM-1)' });
     await page.getByRole('button', { name: 'Assign shift' }).click();
     await page.getByRole('cell', { name: 'Bob Missing', exact: true }).waitFor();
-    const assigned = (await query('query ($s: Int) { shiftAssignments(shiftId: $s) { nodes { id employeeId areaId startDate } } }', { s: shiftId })).shiftAssignments.nodes;
-    expect(assigned.map((a: any) => [a.employeeId, a.areaId, a.startDate]).sort()).to.deep.equal([[ada.id, null, from], [bob.id, null, from], [null, area.id, from]].sort());
+    const assigned = (await query('query ($s: Int) { shiftAssignments(shiftId: $s) { nodes { id employeeId areaId startDate } } }', { s: shiftId }))
+      .shiftAssignments.nodes;
+    expect(assigned.map((a: any) => [a.employeeId, a.areaId, a.startDate]).sort()).to.deep.equal(
+      [
+        [ada.id, null, from],
+        [bob.id, null, from],
+        [null, area.id, from],
+      ].sort(),
+    );
     await screenshot(page, 'hr-shifts');
     await expectAccessible(page);
 
@@ -152,7 +161,8 @@ describe('console in the browser: HR', () => {
     await page.getByLabel('Last day').fill('2026-10-31');
     await page.getByRole('button', { name: 'Create pay period' }).click();
     await page.getByRole('rowheader', { name: '2026-10-01 to 2026-10-31' }).waitFor();
-    const read = async () => (await query('query ($c: Int) { payPeriods(companyId: $c) { nodes { startDate endDate lockedAt } } }', { c: companyId })).payPeriods.nodes;
+    const read = async () =>
+      (await query('query ($c: Int) { payPeriods(companyId: $c) { nodes { startDate endDate lockedAt } } }', { c: companyId })).payPeriods.nodes;
     expect(await read()).to.deep.equal([{ startDate: '2026-10-01', endDate: '2026-10-31', lockedAt: null }]);
 
     await page.getByRole('button', { name: 'Lock 2026-10-01 to 2026-10-31' }).click();
@@ -172,9 +182,16 @@ describe('console in the browser: HR', () => {
 
   describe('with punches on a workday', () => {
     const punch = (employeeId: number, time: string, state: string) =>
-      query('mutation ($input: CreatePunchInput!) { createPunch(input: $input) { punch { id } } }', { input: { employeeId, companyId, deviceId: clockId, punchTime: `${day}T${time}`, punchState: state } });
+      query('mutation ($input: CreatePunchInput!) { createPunch(input: $input) { punch { id } } }', {
+        input: { employeeId, companyId, deviceId: clockId, punchTime: `${day}T${time}`, punchState: state },
+      });
     const dayOf = async (employeeId: number) =>
-      (await query('query ($e: Int, $d: String!) { timesheet(employeeId: $e, startDate: $d, endDate: $d) { nodes { status lateMinutes exceptions punchIds } } }', { e: employeeId, d: day })).timesheet.nodes[0];
+      (
+        await query(
+          'query ($e: Int, $d: String!) { timesheet(employeeId: $e, startDate: $d, endDate: $d) { nodes { status lateMinutes exceptions punchIds } } }',
+          { e: employeeId, d: day },
+        )
+      ).timesheet.nodes[0];
 
     before(async () => {
       // Ada comes 20 minutes late (the shift's grace is 0 since the first test); Bob never punches out.
@@ -225,7 +242,13 @@ describe('console in the browser: HR', () => {
       await screenshot(page, 'hr-void-confirm');
       await confirm.getByRole('button', { name: 'Void punch' }).click();
       await detail.getByText('voided: Badge shared with a colleague').waitFor();
-      const punches = async () => (await query('query ($e: Int, $d: String) { punches(employeeId: $e, startDate: $d, endDate: $d) { nodes { localTime punchState voidedAt voidReason } } }', { e: ada.id, d: day })).punches.nodes;
+      const punches = async () =>
+        (
+          await query(
+            'query ($e: Int, $d: String) { punches(employeeId: $e, startDate: $d, endDate: $d) { nodes { localTime punchState voidedAt voidReason } } }',
+            { e: ada.id, d: day },
+          )
+        ).punches.nodes;
       const voided = (await punches()).find((p: any) => p.localTime.endsWith('17:00:00'));
       expect(voided.voidReason).to.equal('Badge shared with a colleague');
       expect(voided.voidedAt).to.be.a('string');
@@ -279,7 +302,10 @@ describe('console in the browser: HR', () => {
 
       // A line opens the person's day.
       await page.getByRole('button', { name: `Open Bob Missing day ${day}` }).click();
-      await page.getByRole('dialog', { name: `Bob Missing, ${day}` }).getByText('no punch out').waitFor();
+      await page
+        .getByRole('dialog', { name: `Bob Missing, ${day}` })
+        .getByText('no punch out')
+        .waitFor();
       await page.keyboard.press('Escape');
       await expectNoHorizontalCutOff(page, 'hr-report');
       await page.close();

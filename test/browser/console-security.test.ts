@@ -43,7 +43,14 @@ describe('console in the browser: security', () => {
     sim.punch({ pin: '7001', event: 22 });
     sim.punch({ pin: '7999', event: 27 });
     await until('the alarm is on the door', doorNow, (doors) => doors[0].state.alarms.includes('held_open'));
-    await until('the refusals are stored', async () => (await query('query ($d: Int!) { doorEvents(deviceId: $d) { nodes { eventClass } } }', { d: controller.id })).doorEvents.nodes.filter((e: any) => e.eventClass === 'denied').length, (n) => n === 2);
+    await until(
+      'the refusals are stored',
+      async () =>
+        (await query('query ($d: Int!) { doorEvents(deviceId: $d) { nodes { eventClass } } }', { d: controller.id })).doorEvents.nodes.filter(
+          (e: any) => e.eventClass === 'denied',
+        ).length,
+      (n) => n === 2,
+    );
     browser = await launchBrowser();
   });
   after(async () => {
@@ -106,7 +113,10 @@ describe('console in the browser: security', () => {
     const doors = page.getByRole('region', { name: 'Doors' });
     const held = await doorCommand(page, async () => {
       await doors.getByRole('button', { name: `Hold open ${door.name}` }).click();
-      await page.getByRole('dialog', { name: `Hold ${door.name} of Gate controller open?` }).getByRole('button', { name: 'Hold open' }).click();
+      await page
+        .getByRole('dialog', { name: `Hold ${door.name} of Gate controller open?` })
+        .getByRole('button', { name: 'Hold open' })
+        .click();
     });
     await page.getByRole('status', { name: `Hold open ${door.name}: succeeded` }).waitFor({ timeout: 15_000 });
     expect(await actionOf(held)).to.deep.equal({ action: 'hold_open', status: 'succeeded' });
@@ -153,8 +163,16 @@ describe('console in the browser: security', () => {
 
     sim.punch({ pin: '7001', event: 29 });
     await table.getByRole('row', { name: /Eve Guard .* access expired/ }).waitFor({ timeout: 15_000 });
-    const denied = (await query('query ($d: Int!) { doorEvents(deviceId: $d) { nodes { eventClass eventCode employeeId } } }', { d: controller.id })).doorEvents.nodes.filter((e: any) => e.eventClass === 'denied');
-    expect(denied.map((e: any) => [e.eventCode, e.employeeId]).sort()).to.deep.equal([[22, eve.id], [27, null], [29, eve.id]].sort());
+    const denied = (
+      await query('query ($d: Int!) { doorEvents(deviceId: $d) { nodes { eventClass eventCode employeeId } } }', { d: controller.id })
+    ).doorEvents.nodes.filter((e: any) => e.eventClass === 'denied');
+    expect(denied.map((e: any) => [e.eventCode, e.employeeId]).sort()).to.deep.equal(
+      [
+        [22, eve.id],
+        [27, null],
+        [29, eve.id],
+      ].sort(),
+    );
     await expectNoHorizontalCutOff(page, 'security-refused');
     await page.close();
   });
@@ -168,7 +186,10 @@ describe('console in the browser: security', () => {
     await page.getByLabel('Schedule name').fill('Office hours');
     await page.getByRole('button', { name: 'Create schedule' }).click();
     await page.getByRole('rowheader', { name: 'Office hours' }).waitFor();
-    const { accessSchedules } = await query('query ($c: Int) { accessSchedules(companyId: $c) { nodes { id name intervals { weekday startTime endTime } } } }', { c: companyId });
+    const { accessSchedules } = await query(
+      'query ($c: Int) { accessSchedules(companyId: $c) { nodes { id name intervals { weekday startTime endTime } } } }',
+      { c: companyId },
+    );
     const office = accessSchedules.nodes.find((s: any) => s.name === 'Office hours');
     expect(office.intervals.map((i: any) => i.weekday)).to.deep.equal([1, 2, 3, 4, 5]);
 
@@ -177,7 +198,9 @@ describe('console in the browser: security', () => {
     await page.getByLabel(`${door.name} (Gate controller)`).check();
     await page.getByRole('button', { name: 'Create level' }).click();
     await page.getByRole('rowheader', { name: 'Day staff' }).waitFor();
-    const level = (await query('query ($c: Int) { accessLevels(companyId: $c) { nodes { id name scheduleId doorIds } } }', { c: companyId })).accessLevels.nodes.find((l: any) => l.name === 'Day staff');
+    const level = (
+      await query('query ($c: Int) { accessLevels(companyId: $c) { nodes { id name scheduleId doorIds } } }', { c: companyId })
+    ).accessLevels.nodes.find((l: any) => l.name === 'Day staff');
     expect(level).to.deep.include({ scheduleId: office.id, doorIds: [door.id] });
     await query('mutation ($l: Int!, $a: Int!) { addAccessLevelAreas(accessLevelId: $l, items: [{ areaId: $a }]) { areaId } }', { l: level.id, a: area.id });
 
@@ -188,7 +211,9 @@ describe('console in the browser: security', () => {
     await members.getByRole('button', { name: 'Add member' }).click();
     await members.getByRole('rowheader', { name: 'Eve Guard' }).waitFor();
     await members.getByText('Areas in this level: Lobby').waitFor();
-    const listed = async () => (await query('query ($l: Int!) { accessLevelEmployees(accessLevelId: $l) { nodes { employeeId startDate endDate } } }', { l: level.id })).accessLevelEmployees.nodes;
+    const listed = async () =>
+      (await query('query ($l: Int!) { accessLevelEmployees(accessLevelId: $l) { nodes { employeeId startDate endDate } } }', { l: level.id }))
+        .accessLevelEmployees.nodes;
     expect(await listed()).to.deep.equal([{ employeeId: eve.id, startDate: null, endDate: '2027-03-31' }]);
     await screenshot(page, 'security-access');
     await expectAccessible(page);

@@ -86,10 +86,13 @@ describe('console in the browser', () => {
     terminals.push(unknown);
     unknown.start();
     await page.getByRole('button', { name: `Register ${stranger}` }).click({ timeout: 20_000 });
-    await page.locator(`.tile[data-serial="${stranger}"]`).waitFor({ timeout: 15_000 }).catch(async (error) => {
-      await screenshot(page, 'overview-register-failed');
-      throw error;
-    });
+    await page
+      .locator(`.tile[data-serial="${stranger}"]`)
+      .waitFor({ timeout: 15_000 })
+      .catch(async (error) => {
+        await screenshot(page, 'overview-register-failed');
+        throw error;
+      });
 
     // On a phone-width screen nothing runs off the side.
     await page.setViewportSize({ width: 390, height: 844 });
@@ -157,7 +160,11 @@ describe('console in the browser', () => {
     const device = await createDevice(t.url, ws.key, companyId, { name: 'Side door', mode_type: 'acc' });
     const reader = await createKey(t.url, ws.key, ['read']);
     const page = await signedIn(reader);
-    await page.getByText('read', { exact: true }).or(page.getByText(/· read$/)).first().waitFor();
+    await page
+      .getByText('read', { exact: true })
+      .or(page.getByText(/· read$/))
+      .first()
+      .waitFor();
     await page.goto(`${t.url}/console#/employees`);
     await page.getByRole('heading', { name: 'Employees' }).waitFor();
     expect(await page.getByRole('button', { name: 'Create employee' }).count()).to.equal(0);
@@ -189,7 +196,10 @@ describe('console in the browser', () => {
     const ada = await createEmployee(t.url, ws.key, companyId, { name: 'Ada', lastname: 'Sheet', pin: '9301' });
     const day = new Date().toISOString().slice(0, 10);
     for (const time of ['08:00:00', '16:30:00']) {
-      const punch = await rest(t.url, 'POST', '/public/v2/punches', { key: ws.key, body: { employee_id: ada.id, device_id: clock.id, company_id: companyId, punch_time: `${day}T${time}Z`, punch_state: '0' } });
+      const punch = await rest(t.url, 'POST', '/public/v2/punches', {
+        key: ws.key,
+        body: { employee_id: ada.id, device_id: clock.id, company_id: companyId, punch_time: `${day}T${time}Z`, punch_state: '0' },
+      });
       expect(punch.status, punch.text).to.be.oneOf([200, 201]);
     }
     const page = await signedIn();
@@ -219,7 +229,10 @@ describe('console in the browser', () => {
   });
 
   it('admins see webhooks with deliveries, and keys: a key is created (shown once) and revoked; a revoked key is signed out', async () => {
-    const hook = await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, body: { url: 'http://127.0.0.1:9/hook', event_types: ['attendance.created'] } });
+    const hook = await rest(t.url, 'POST', '/public/v2/webhooks', {
+      key: ws.key,
+      body: { url: 'http://127.0.0.1:9/hook', event_types: ['attendance.created'] },
+    });
     expect(hook.status).to.equal(201);
     const page = await signedIn();
     await page.getByRole('link', { name: 'Webhooks' }).click();
@@ -275,7 +288,8 @@ describe('console in the browser', () => {
       if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) errors.push(message.text());
     });
     page.on('request', (request) => {
-      if (!request.url().startsWith(t.url) && !request.url().startsWith(t.url.replace('http', 'ws')) && !request.url().startsWith('data:')) external.push(request.url());
+      if (!request.url().startsWith(t.url) && !request.url().startsWith(t.url.replace('http', 'ws')) && !request.url().startsWith('data:'))
+        external.push(request.url());
     });
     await page.goto(`${t.url}/graphql`);
     await page.getByLabel('API key').fill(ws.key);

@@ -129,7 +129,7 @@ describe('console single sign-on in the browser', () => {
     expect(refused.code).to.equal('forbidden');
   });
 
-  it('refuses requests without the CSRF token and a cross-site page\'s forms; the session survives them', async () => {
+  it("refuses requests without the CSRF token and a cross-site page's forms; the session survives them", async () => {
     const page = await signIn('alice');
     const bare = await fromPage(page, `mutation { createEmployee(input: { companyId: 1, name: "No", lastname: "Token", code: "CSRF-B" }) { id } }`, false);
     expect(bare).to.include({ status: 403, code: 'csrf_refused' });
@@ -168,7 +168,9 @@ describe('console single sign-on in the browser', () => {
   it('an expired session sends the console back to sign-in with the reason', async () => {
     const page = await signIn('alice');
     await page.getByText('Alice Hr · hr').waitFor();
-    await t.app.database.orm.em.fork().execute(`update console_session set expires_at = now() - interval '1 second' where subject = 'alice' and ended_at is null`);
+    await t.app.database.orm.em
+      .fork()
+      .execute(`update console_session set expires_at = now() - interval '1 second' where subject = 'alice' and ended_at is null`);
     // The next request finds the session ended: a page change, or the service closing the
     // session's subscription socket (within TIMEGATE_KEY_CACHE_MS), whichever comes first.
     await page.evaluate('location.hash = "#/punches"');

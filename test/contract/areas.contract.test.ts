@@ -40,14 +40,22 @@ describe('contract: areas through REST and GraphQL', () => {
       name: 'create',
       status: 201,
       rest: { method: 'POST', path: '/public/v2/areas', body: { area: { name: 'Hall', code: 'H1', company_id: companyId } } },
-      graphql: { query: `mutation ($i: CreateAreaInput!) { createArea(input: $i) { ${AREA} } }`, variables: { i: { name: 'Hall', code: 'H2', companyId } }, field: 'createArea' },
+      graphql: {
+        query: `mutation ($i: CreateAreaInput!) { createArea(input: $i) { ${AREA} } }`,
+        variables: { i: { name: 'Hall', code: 'H2', companyId } },
+        field: 'createArea',
+      },
       normalize: withoutVolatile(['id', 'code', 'created_at', 'updated_at']),
     });
     const area = await createArea(t.url, ws.key, companyId);
     await checkContract(t.url, ws.key, {
       name: 'update',
       rest: { method: 'PUT', path: `/public/v2/areas/${area.id}`, body: { name: 'Renamed' } },
-      graphql: { query: `mutation ($id: Int!) { updateArea(id: $id, input: { name: "Renamed" }) { ${AREA} } }`, variables: { id: area.id }, field: 'updateArea' },
+      graphql: {
+        query: `mutation ($id: Int!) { updateArea(id: $id, input: { name: "Renamed" }) { ${AREA} } }`,
+        variables: { id: area.id },
+        field: 'updateArea',
+      },
       normalize: withoutVolatile(['updated_at']),
     });
   });
@@ -64,7 +72,11 @@ describe('contract: areas through REST and GraphQL', () => {
       name: 'duplicate code',
       code: 'validation_failed',
       rest: { method: 'POST', path: '/public/v2/areas', body: { name: 'X', code: area.code, company_id: companyId } },
-      graphql: { query: 'mutation ($i: CreateAreaInput!) { createArea(input: $i) { id } }', variables: { i: { name: 'X', code: area.code, companyId } }, field: 'createArea' },
+      graphql: {
+        query: 'mutation ($i: CreateAreaInput!) { createArea(input: $i) { id } }',
+        variables: { i: { name: 'X', code: area.code, companyId } },
+        field: 'createArea',
+      },
     });
     const other = await createCompany(t.url, ws.key);
     const stranger = await createEmployee(t.url, ws.key, other.id);
@@ -72,14 +84,22 @@ describe('contract: areas through REST and GraphQL', () => {
       name: 'cross-company member',
       code: 'validation_failed',
       rest: { method: 'POST', path: `/public/v2/areas/${area.id}/employees`, body: [{ employee_id: stranger.id }] },
-      graphql: { query: 'mutation ($a: Int!, $e: Int!) { addAreaEmployees(areaId: $a, items: [{ employeeId: $e }]) { id } }', variables: { a: area.id, e: stranger.id }, field: 'addAreaEmployees' },
+      graphql: {
+        query: 'mutation ($a: Int!, $e: Int!) { addAreaEmployees(areaId: $a, items: [{ employeeId: $e }]) { id } }',
+        variables: { a: area.id, e: stranger.id },
+        field: 'addAreaEmployees',
+      },
     });
     const items = Array.from({ length: 1001 }, (_, i) => ({ device_id: i + 1 }));
     await checkContract(t.url, ws.key, {
       name: 'too many',
       code: 'validation_failed',
       rest: { method: 'POST', path: `/public/v2/areas/${area.id}/devices/sync`, body: items },
-      graphql: { query: 'mutation ($a: Int!, $items: [DeviceRefInput!]!) { syncAreaDevices(areaId: $a, items: $items) { id } }', variables: { a: area.id, items: items.map((i) => ({ deviceId: i.device_id })) }, field: 'syncAreaDevices' },
+      graphql: {
+        query: 'mutation ($a: Int!, $items: [DeviceRefInput!]!) { syncAreaDevices(areaId: $a, items: $items) { id } }',
+        variables: { a: area.id, items: items.map((i) => ({ deviceId: i.device_id })) },
+        field: 'syncAreaDevices',
+      },
     });
   });
 
@@ -90,18 +110,31 @@ describe('contract: areas through REST and GraphQL', () => {
     await checkContract(t.url, ws.key, {
       name: 'add employees',
       rest: { method: 'POST', path: `/public/v2/areas/${area.id}/employees`, body: [{ employee_id: e.id }] },
-      graphql: { query: 'mutation ($a: Int!, $e: Int!) { addAreaEmployees(areaId: $a, items: [{ employeeId: $e }]) { id companyId name lastname code pin email isActive areaIds createdAt updatedAt } }', variables: { a: area.id, e: e.id }, field: 'addAreaEmployees' },
+      graphql: {
+        query:
+          'mutation ($a: Int!, $e: Int!) { addAreaEmployees(areaId: $a, items: [{ employeeId: $e }]) { id companyId name lastname code pin email isActive areaIds createdAt updatedAt } }',
+        variables: { a: area.id, e: e.id },
+        field: 'addAreaEmployees',
+      },
     });
     await checkContract(t.url, ws.key, {
       name: 'sync devices',
       rest: { method: 'POST', path: `/public/v2/areas/${area.id}/devices/sync`, body: [{ device_id: d.id }] },
-      graphql: { query: 'mutation ($a: Int!, $d: Int!) { syncAreaDevices(areaId: $a, items: [{ deviceId: $d }]) { id areaId name serialNumber } }', variables: { a: area.id, d: d.id }, field: 'syncAreaDevices' },
+      graphql: {
+        query: 'mutation ($a: Int!, $d: Int!) { syncAreaDevices(areaId: $a, items: [{ deviceId: $d }]) { id areaId name serialNumber } }',
+        variables: { a: area.id, d: d.id },
+        field: 'syncAreaDevices',
+      },
       normalize: (list: any[]) => list.map(({ id, area_id, name, serial_number }) => ({ id, area_id, name, serial_number })),
     });
     await checkContract(t.url, ws.key, {
       name: 'list employees',
       rest: { method: 'GET', path: `/public/v2/areas/${area.id}/employees` },
-      graphql: { query: 'query ($a: Int!) { areaEmployees(areaId: $a) { nodes { id companyId name lastname code pin email isActive areaIds createdAt updatedAt } } }', variables: { a: area.id }, field: 'areaEmployees' },
+      graphql: {
+        query: 'query ($a: Int!) { areaEmployees(areaId: $a) { nodes { id companyId name lastname code pin email isActive areaIds createdAt updatedAt } } }',
+        variables: { a: area.id },
+        field: 'areaEmployees',
+      },
     });
     const removed = await rest(t.url, 'DELETE', `/public/v2/areas/${area.id}/devices`, { key: ws.key, body: [{ device_id: d.id }] });
     if (removed.status !== 200) throw new Error(removed.text);

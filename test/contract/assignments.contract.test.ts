@@ -2,7 +2,8 @@ import { checkContract } from '../support/contract';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-const ASSIGNMENT = 'employeeId deviceId permissionId source areaId syncStatus returnCode employeeName employeeLastname employeePin deviceName deviceSerialNumber';
+const ASSIGNMENT =
+  'employeeId deviceId permissionId source areaId syncStatus returnCode employeeName employeeLastname employeePin deviceName deviceSerialNumber';
 
 describe('contract: assignments through REST and GraphQL', () => {
   let t: TestApp;
@@ -32,12 +33,20 @@ describe('contract: assignments through REST and GraphQL', () => {
     await checkContract(t.url, ws.key, {
       name: 'sync by device',
       rest: { method: 'POST', path: `/public/v2/devices/${d.id}/employees/sync`, body: [{ employee_id: e.id, permission_id: 2 }] },
-      graphql: { query: `mutation ($d: Int!, $e: Int!) { syncDeviceEmployees(deviceId: $d, items: [{ employeeId: $e, permissionId: 2 }]) { ${ASSIGNMENT} } }`, variables: { d: d.id, e: e.id }, field: 'syncDeviceEmployees' },
+      graphql: {
+        query: `mutation ($d: Int!, $e: Int!) { syncDeviceEmployees(deviceId: $d, items: [{ employeeId: $e, permissionId: 2 }]) { ${ASSIGNMENT} } }`,
+        variables: { d: d.id, e: e.id },
+        field: 'syncDeviceEmployees',
+      },
     });
     await checkContract(t.url, ws.key, {
       name: 'remove (the second run removes nothing more)',
       rest: { method: 'DELETE', path: `/public/v2/employees/${e.id}/devices`, body: [{ device_id: d.id }] },
-      graphql: { query: `mutation ($e: Int!, $d: Int!) { removeDevicesFromEmployee(employeeId: $e, items: [{ deviceId: $d }]) { ${ASSIGNMENT} } }`, variables: { e: e.id, d: d.id }, field: 'removeDevicesFromEmployee' },
+      graphql: {
+        query: `mutation ($e: Int!, $d: Int!) { removeDevicesFromEmployee(employeeId: $e, items: [{ deviceId: $d }]) { ${ASSIGNMENT} } }`,
+        variables: { e: e.id, d: d.id },
+        field: 'removeDevicesFromEmployee',
+      },
     });
   });
 
@@ -49,8 +58,22 @@ describe('contract: assignments through REST and GraphQL', () => {
     const add = 'mutation ($e: Int!, $items: [DevicePermissionInput!]!) { assignDevicesToEmployee(employeeId: $e, items: $items) { deviceId } }';
     const cases: [string, number, { device_id: number; permission_id: number }[]][] = [
       ['bad permission', e.id, [{ device_id: d.id, permission_id: 1 }]],
-      ['cross-company', e.id, [{ device_id: d.id, permission_id: 0 }, { device_id: other.id, permission_id: 0 }]],
-      ['duplicate', e.id, [{ device_id: d.id, permission_id: 0 }, { device_id: d.id, permission_id: 2 }]],
+      [
+        'cross-company',
+        e.id,
+        [
+          { device_id: d.id, permission_id: 0 },
+          { device_id: other.id, permission_id: 0 },
+        ],
+      ],
+      [
+        'duplicate',
+        e.id,
+        [
+          { device_id: d.id, permission_id: 0 },
+          { device_id: d.id, permission_id: 2 },
+        ],
+      ],
       ['unknown id', e.id, [{ device_id: 999999, permission_id: 0 }]],
       ['empty', e.id, []],
       ['no pin', noPin.id, [{ device_id: d.id, permission_id: 0 }]],
@@ -60,7 +83,11 @@ describe('contract: assignments through REST and GraphQL', () => {
         name,
         code: 'validation_failed',
         rest: { method: 'POST', path: `/public/v2/employees/${employeeId}/devices`, body: items },
-        graphql: { query: add, variables: { e: employeeId, items: items.map((i) => ({ deviceId: i.device_id, permissionId: i.permission_id })) }, field: 'assignDevicesToEmployee' },
+        graphql: {
+          query: add,
+          variables: { e: employeeId, items: items.map((i) => ({ deviceId: i.device_id, permissionId: i.permission_id })) },
+          field: 'assignDevicesToEmployee',
+        },
       });
     }
     await checkContract(t.url, ws.key, {

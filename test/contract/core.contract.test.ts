@@ -15,14 +15,16 @@ describe('contract: REST and GraphQL agree (companies, employees, devices)', () 
   let deviceId: number;
   const companyFields = 'id name code createdAt updatedAt';
   const employeeFields = 'id companyId areaIds name lastname code pin email isActive createdAt updatedAt';
-  const deviceFields = 'id companyId areaId name serialNumber status modeType timeZone lastSeenAt firmware ip model protocol userCount fingerprintCount faceCount attlogCount clockSkewSeconds clockCheckedAt pairing pairedAt pushCommKeySet allowedSourceCidrs capabilities { doors accessLevels fingerprint face facePhoto userPhoto attendanceBackfill capacity { users fingerprints faces records userPhotos } } createdAt updatedAt';
+  const deviceFields =
+    'id companyId areaId name serialNumber status modeType timeZone lastSeenAt firmware ip model protocol userCount fingerprintCount faceCount attlogCount clockSkewSeconds clockCheckedAt pairing pairedAt pushCommKeySet allowedSourceCidrs capabilities { doors accessLevels fingerprint face facePhoto userPhoto attendanceBackfill capacity { users fingerprints faces records userPhotos } } createdAt updatedAt';
 
   before(async () => {
     t = await startTestApp({}, 'contract');
     ws = await createWorkspace(t.url, { maxCompanies: 10 });
     companyId = (await createCompany(t.url, ws.key, { code: 'MAIN' })).id;
     employeeId = (await createEmployee(t.url, ws.key, companyId, { pin: '55' })).id;
-    deviceId = (await rest(t.url, 'POST', '/public/v2/devices', { key: ws.key, body: { name: 'Front', serial_number: 'CONTRACT001', company_id: companyId } })).body.id;
+    deviceId = (await rest(t.url, 'POST', '/public/v2/devices', { key: ws.key, body: { name: 'Front', serial_number: 'CONTRACT001', company_id: companyId } }))
+      .body.id;
   });
   after(() => t.stop());
 
@@ -70,7 +72,11 @@ describe('contract: REST and GraphQL agree (companies, employees, devices)', () 
     {
       name: 'list employees filtered by company',
       rest: { method: 'GET', path: `/public/v2/employees?company_id=${companyId}&per_page=5` },
-      graphql: { query: `query ($c: Int) { employees(companyId: $c, first: 5) { nodes { ${employeeFields} } } }`, variables: { c: companyId }, field: 'employees' },
+      graphql: {
+        query: `query ($c: Int) { employees(companyId: $c, first: 5) { nodes { ${employeeFields} } } }`,
+        variables: { c: companyId },
+        field: 'employees',
+      },
     },
     {
       name: 'create employee',

@@ -27,11 +27,21 @@ describe('contract: punches (REST = GraphQL)', () => {
     rest: {
       method: 'POST' as const,
       path: '/public/v2/punches',
-      body: { punch: { employee_id: overrides.employee ?? ids.employee, device_id: ids.device, company_id: ids.company, punch_time: punchTime, punch_state: overrides.state ?? '0' } },
+      body: {
+        punch: {
+          employee_id: overrides.employee ?? ids.employee,
+          device_id: ids.device,
+          company_id: ids.company,
+          punch_time: punchTime,
+          punch_state: overrides.state ?? '0',
+        },
+      },
     },
     graphql: {
       query: `mutation ($input: CreatePunchInput!) { createPunch(input: $input) { created punch { ${fields} } } }`,
-      variables: { input: { employeeId: overrides.employee ?? ids.employee, deviceId: ids.device, companyId: ids.company, punchTime, punchState: overrides.state ?? '0' } },
+      variables: {
+        input: { employeeId: overrides.employee ?? ids.employee, deviceId: ids.device, companyId: ids.company, punchTime, punchState: overrides.state ?? '0' },
+      },
       field: 'createPunch.punch',
     },
   });
@@ -56,7 +66,10 @@ describe('contract: punches (REST = GraphQL)', () => {
     });
     const { rest } = await checkContract(t.url, ws.key, {
       name: 'filtered',
-      rest: { method: 'GET', path: `/public/v2/punches?start_date=2024-03-09&end_date=2024-03-09&employee_id=${ids.employee}&device_id=${ids.device}&company_id=${ids.company}` },
+      rest: {
+        method: 'GET',
+        path: `/public/v2/punches?start_date=2024-03-09&end_date=2024-03-09&employee_id=${ids.employee}&device_id=${ids.device}&company_id=${ids.company}`,
+      },
       graphql: {
         query: `{ punches(startDate: "2024-03-09", endDate: "2024-03-09", employeeId: ${ids.employee}, deviceId: ${ids.device}, companyId: ${ids.company}) { nodes { ${fields} } } }`,
         field: 'punches',

@@ -56,11 +56,13 @@ describe('contract: verification states (REST = GraphQL)', () => {
       code: 'not_found',
     });
     expect(missing.error.code).to.equal('not_found');
-    const states = (await checkContract(t.url, ws.key, {
-      name: 'list again',
-      rest: { method: 'GET', path: '/public/v2/verification_states' },
-      graphql: { query: `{ verificationStates { nodes { ${fields} } } }`, field: 'verificationStates' },
-    })).rest as any[];
+    const states = (
+      await checkContract(t.url, ws.key, {
+        name: 'list again',
+        rest: { method: 'GET', path: '/public/v2/verification_states' },
+        graphql: { query: `{ verificationStates { nodes { ${fields} } } }`, field: 'verificationStates' },
+      })
+    ).rest as any[];
     const breakIn = states.find((s) => s.value === '3');
     await checkContract(t.url, ws.key, {
       name: 'get one',
@@ -70,7 +72,10 @@ describe('contract: verification states (REST = GraphQL)', () => {
     await checkContract(t.url, ws.key, {
       name: 'update',
       rest: { method: 'PUT', path: `/public/v2/verification_states/${breakIn.id}`, body: { name: 'Back from break' } },
-      graphql: { query: `mutation { updateVerificationState(id: ${breakIn.id}, input: { name: "Back from break" }) { ${fields} } }`, field: 'updateVerificationState' },
+      graphql: {
+        query: `mutation { updateVerificationState(id: ${breakIn.id}, input: { name: "Back from break" }) { ${fields} } }`,
+        field: 'updateVerificationState',
+      },
       normalize: withoutVolatile(['updated_at']),
     });
     const other = await createWorkspace(t.url);

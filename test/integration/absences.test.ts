@@ -29,7 +29,10 @@ describe('absences: types, requests, approvals, balances, and the days they make
   /** A company with its default shift and one employee; its seeded types by code. */
   async function setup() {
     const company = await createCompany(t.url, ws.key);
-    const shift = await rest(t.url, 'POST', '/public/v2/shifts', { key: ws.key, body: { company_id: company.id, name: 'Day', start_time: '09:00', end_time: '17:00', is_default: true } });
+    const shift = await rest(t.url, 'POST', '/public/v2/shifts', {
+      key: ws.key,
+      body: { company_id: company.id, name: 'Day', start_time: '09:00', end_time: '17:00', is_default: true },
+    });
     expect(shift.status, shift.text).to.equal(201);
     const employee = await createEmployee(t.url, ws.key, company.id);
     const listed = await rest(t.url, 'GET', `/public/v2/absence_types?company_id=${company.id}`, { key: ws.key });
@@ -43,7 +46,14 @@ describe('absences: types, requests, approvals, balances, and the days they make
   const days = async (employeeId: number, from: string, to: string) => {
     const response = await rest(t.url, 'GET', `/public/v2/timesheets?employee_id=${employeeId}&start_date=${from}&end_date=${to}`, { key: ws.key });
     expect(response.status, response.text).to.equal(200);
-    return response.body as { date: string; status: string; absence_type_id: number | null; absence_code: string | null; leave_minutes: number; worked_minutes: number }[];
+    return response.body as {
+      date: string;
+      status: string;
+      absence_type_id: number | null;
+      absence_code: string | null;
+      leave_minutes: number;
+      worked_minutes: number;
+    }[];
   };
   const balance = async (employeeId: number, typeId: number, key = ws.key) => {
     const response = await rest(t.url, 'GET', `/public/v2/employees/${employeeId}/absence_balances?year=2026`, { key });
@@ -65,7 +75,10 @@ describe('absences: types, requests, approvals, balances, and the days they make
     const duplicate = await rest(t.url, 'POST', '/public/v2/absence_types', { key: writeKey, body: { company_id: company.id, name: 'Again', code: 'SICK' } });
     expect(duplicate.status).to.equal(422);
     expect(duplicate.body.error.details[0]).to.include({ field: 'code', code: 'already_taken' });
-    const badUnit = await rest(t.url, 'POST', '/public/v2/absence_types', { key: writeKey, body: { company_id: company.id, name: 'X', code: 'X', unit: 'week' } });
+    const badUnit = await rest(t.url, 'POST', '/public/v2/absence_types', {
+      key: writeKey,
+      body: { company_id: company.id, name: 'X', code: 'X', unit: 'week' },
+    });
     expect(badUnit.status).to.equal(422);
     const used = await request({ employee_id: employee.id, absence_type_id: types.SICK!.id, start_date: '2026-08-03', end_date: '2026-08-03' });
     expect(used.status, used.text).to.equal(201);
@@ -76,16 +89,46 @@ describe('absences: types, requests, approvals, balances, and the days they make
 
   it('a vacation week approved: workdays become leave with the type and paid minutes, the holiday and the weekend are not charged, the balance goes down, events and audit follow', async () => {
     const { company, employee, types } = await setup();
-    const holiday = await rest(t.url, 'POST', '/public/v2/holidays', { key: ws.key, body: { company_id: company.id, date: '2026-08-05', name: 'Local feast' } });
+    const holiday = await rest(t.url, 'POST', '/public/v2/holidays', {
+      key: ws.key,
+      body: { company_id: company.id, date: '2026-08-05', name: 'Local feast' },
+    });
     expect(holiday.status).to.equal(201);
-    const requests = await subscribe(t.app, ws.id, readKey, 'subscription ($e: Int) { absenceRequestUpdated(employeeId: $e) { type request { id state decisionComment } } }', { e: employee.id });
-    const dayEvents = await subscribe(t.app, ws.id, readKey, 'subscription ($e: Int) { attendanceDayUpdated(employeeId: $e) { day { date status absenceCode leaveMinutes } } }', { e: employee.id });
+    const requests = await subscribe(
+      t.app,
+      ws.id,
+      readKey,
+      'subscription ($e: Int) { absenceRequestUpdated(employeeId: $e) { type request { id state decisionComment } } }',
+      { e: employee.id },
+    );
+    const dayEvents = await subscribe(
+      t.app,
+      ws.id,
+      readKey,
+      'subscription ($e: Int) { attendanceDayUpdated(employeeId: $e) { day { date status absenceCode leaveMinutes } } }',
+      { e: employee.id },
+    );
 
     // Monday to Sunday; Wednesday is a holiday: 4 days charged.
-    const created = await request({ employee_id: employee.id, absence_type_id: types.VAC!.id, start_date: '2026-08-03', end_date: '2026-08-09', note: 'Summer' });
+    const created = await request({
+      employee_id: employee.id,
+      absence_type_id: types.VAC!.id,
+      start_date: '2026-08-03',
+      end_date: '2026-08-09',
+      note: 'Summer',
+    });
     expect(created.status, created.text).to.equal(201);
     expect(created.body).to.include({ state: 'pending', amount: 4, note: 'Summer', decided_at: null });
-    expect(await balance(employee.id, types.VAC!.id)).to.deep.equal({ absence_type_id: types.VAC!.id, year: 2026, unit: 'day', allowance: 25, carried_over: 0, taken: 0, pending: 4, remaining: 21 });
+    expect(await balance(employee.id, types.VAC!.id)).to.deep.equal({
+      absence_type_id: types.VAC!.id,
+      year: 2026,
+      unit: 'day',
+      allowance: 25,
+      carried_over: 0,
+      taken: 0,
+      pending: 4,
+      remaining: 21,
+    });
     expect((await days(employee.id, '2026-08-03', '2026-08-03'))[0]!.status).to.equal('absent');
 
     const approved = await decide(created.body.id, 'approve', approveKey, 'Enjoy');
@@ -105,12 +148,17 @@ describe('absences: types, requests, approvals, balances, and the days they make
     expect(week[0]!.absence_type_id).to.equal(types.VAC!.id);
     expect(await balance(employee.id, types.VAC!.id)).to.include({ taken: 4, pending: 0, remaining: 21 });
     // The summary shows leave apart from work.
-    const summary = await rest(t.url, 'GET', `/public/v2/timesheets/summary?employee_id=${employee.id}&start_date=2026-08-03&end_date=2026-08-09`, { key: ws.key });
+    const summary = await rest(t.url, 'GET', `/public/v2/timesheets/summary?employee_id=${employee.id}&start_date=2026-08-03&end_date=2026-08-09`, {
+      key: ws.key,
+    });
     expect(summary.body[0]).to.include({ days_present: 0, days_absent: 0, days_leave: 4, leave_minutes: 1920, worked_minutes: 0 });
 
     // Events: filed and approved; each workday that changed, at once (the approval recomputed them).
     const filed = await requests.waitFor(2);
-    expect(filed.map((e) => [e.type, e.request.state])).to.deep.equal([['absence_request.updated', 'pending'], ['absence_request.updated', 'approved']]);
+    expect(filed.map((e) => [e.type, e.request.state])).to.deep.equal([
+      ['absence_request.updated', 'pending'],
+      ['absence_request.updated', 'approved'],
+    ]);
     expect(filed[1].request.decisionComment).to.equal('Enjoy');
     const changed = await dayEvents.waitFor(4);
     expect(changed.map((e) => [e.day.date, e.day.status, e.day.absenceCode, e.day.leaveMinutes]).sort()).to.deep.equal([
@@ -151,7 +199,10 @@ describe('absences: types, requests, approvals, balances, and the days they make
     const cancelled = await decide(second.body.id, 'cancel', approveKey, 'Plans changed');
     expect(cancelled.status, cancelled.text).to.equal(200);
     expect(cancelled.body.state).to.equal('cancelled');
-    expect((await days(employee.id, '2026-08-10', '2026-08-11')).map((d) => [d.status, d.leave_minutes])).to.deep.equal([['absent', 0], ['absent', 0]]);
+    expect((await days(employee.id, '2026-08-10', '2026-08-11')).map((d) => [d.status, d.leave_minutes])).to.deep.equal([
+      ['absent', 0],
+      ['absent', 0],
+    ]);
     expect(await balance(employee.id, types.VAC!.id)).to.include({ taken: 0, pending: 0, remaining: 25 });
     // A pending request is cancelled by the write key that filed it.
     const third = await request({ employee_id: employee.id, absence_type_id: types.VAC!.id, start_date: '2026-08-12', end_date: '2026-08-12' });
@@ -173,7 +224,10 @@ describe('absences: types, requests, approvals, balances, and the days they make
     // Unpaid leave tracks no allowance: the same month is accepted.
     expect((await request({ ...base, absence_type_id: types.UNPAID!.id, start_date: '2026-10-01', end_date: '2026-10-30' })).status).to.equal(201);
 
-    const period = await rest(t.url, 'POST', '/public/v2/pay_periods', { key: ws.key, body: { company_id: company.id, start_date: '2026-07-01', end_date: '2026-07-31' } });
+    const period = await rest(t.url, 'POST', '/public/v2/pay_periods', {
+      key: ws.key,
+      body: { company_id: company.id, start_date: '2026-07-01', end_date: '2026-07-31' },
+    });
     expect((await rest(t.url, 'POST', `/public/v2/pay_periods/${period.body.id}/lock`, { key: ws.key })).status).to.equal(200);
     const locked = await request({ ...base, start_date: '2026-07-30', end_date: '2026-08-03' });
     expect(locked.status).to.equal(409);
@@ -205,7 +259,12 @@ describe('absences: types, requests, approvals, balances, and the days they make
 
   it('an hourly type through GraphQL: hours charged per workday, paid minutes on the day, filters by state, employee and dates', async () => {
     const { company, employee } = await setup();
-    const created = await gqlData(t.url, writeKey, `mutation ($c: Int!) { createAbsenceType(input: { companyId: $c, name: "Doctor", code: "DOC", unit: "hour", annualAllowance: 10 }) { id unit } }`, { c: company.id });
+    const created = await gqlData(
+      t.url,
+      writeKey,
+      `mutation ($c: Int!) { createAbsenceType(input: { companyId: $c, name: "Doctor", code: "DOC", unit: "hour", annualAllowance: 10 }) { id unit } }`,
+      { c: company.id },
+    );
     const typeId = created.createAbsenceType.id;
     const filed = await gqlData(
       t.url,
@@ -220,17 +279,32 @@ describe('absences: types, requests, approvals, balances, and the days they make
       const refused = await gql(t.url, key, `mutation ($id: Int!) { approveAbsenceRequest(id: $id) { state } }`, { id });
       expect(refused.errors?.[0]?.extensions?.code).to.equal('forbidden');
     }
-    const approved = await gqlData(t.url, approveKey, `mutation ($id: Int!) { approveAbsenceRequest(id: $id, comment: "ok") { state decisionComment } }`, { id });
+    const approved = await gqlData(t.url, approveKey, `mutation ($id: Int!) { approveAbsenceRequest(id: $id, comment: "ok") { state decisionComment } }`, {
+      id,
+    });
     expect(approved.approveAbsenceRequest).to.deep.equal({ state: 'approved', decisionComment: 'ok' });
-    const timesheet = await gqlData(t.url, readKey, `query ($e: Int!) { timesheet(employeeId: $e, startDate: "2026-08-20", endDate: "2026-08-21") { nodes { status absenceCode leaveMinutes } } }`, { e: employee.id });
+    const timesheet = await gqlData(
+      t.url,
+      readKey,
+      `query ($e: Int!) { timesheet(employeeId: $e, startDate: "2026-08-20", endDate: "2026-08-21") { nodes { status absenceCode leaveMinutes } } }`,
+      { e: employee.id },
+    );
     expect(timesheet.timesheet.nodes).to.deep.equal([
       { status: 'leave', absenceCode: 'DOC', leaveMinutes: 150 },
       { status: 'leave', absenceCode: 'DOC', leaveMinutes: 150 },
     ]);
-    const balances = await gqlData(t.url, readKey, `query ($e: Int!) { absenceBalances(employeeId: $e, year: 2026) { absenceTypeId unit taken remaining } }`, { e: employee.id });
-    expect(balances.absenceBalances.find((b: any) => b.absenceTypeId === typeId)).to.deep.equal({ absenceTypeId: typeId, unit: 'hour', taken: 5, remaining: 5 });
+    const balances = await gqlData(t.url, readKey, `query ($e: Int!) { absenceBalances(employeeId: $e, year: 2026) { absenceTypeId unit taken remaining } }`, {
+      e: employee.id,
+    });
+    expect(balances.absenceBalances.find((b: any) => b.absenceTypeId === typeId)).to.deep.equal({
+      absenceTypeId: typeId,
+      unit: 'hour',
+      taken: 5,
+      remaining: 5,
+    });
     const list = async (args: string) =>
-      (await gqlData(t.url, readKey, `query ($e: Int!) { absenceRequests(employeeId: $e${args}) { totalCount nodes { id } } }`, { e: employee.id })).absenceRequests.totalCount;
+      (await gqlData(t.url, readKey, `query ($e: Int!) { absenceRequests(employeeId: $e${args}) { totalCount nodes { id } } }`, { e: employee.id }))
+        .absenceRequests.totalCount;
     expect(await list(', state: "approved"')).to.equal(1);
     expect(await list(', state: "pending"')).to.equal(0);
     expect(await list(', startDate: "2026-08-21", endDate: "2026-08-31"')).to.equal(1);
@@ -270,7 +344,10 @@ describe('absences: types, requests, approvals, balances, and the days they make
     const created = await request({ employee_id: employee.id, absence_type_id: types.VAC!.id, start_date: '2026-08-24', end_date: '2026-08-24' });
     const other = await createWorkspace(t.url);
     const otherCompany = await createCompany(t.url, other.key);
-    await rest(t.url, 'POST', '/public/v2/shifts', { key: other.key, body: { company_id: otherCompany.id, name: 'Day', start_time: '09:00', end_time: '17:00', is_default: true } });
+    await rest(t.url, 'POST', '/public/v2/shifts', {
+      key: other.key,
+      body: { company_id: otherCompany.id, name: 'Day', start_time: '09:00', end_time: '17:00', is_default: true },
+    });
     const otherEmployee = await createEmployee(t.url, other.key, otherCompany.id);
     const sub = await subscribe(t.app, other.id, other.key, 'subscription { absenceRequestUpdated { request { id } } }');
     expect((await rest(t.url, 'GET', `/public/v2/absence_types/${types.VAC!.id}`, { key: other.key })).status).to.equal(404);

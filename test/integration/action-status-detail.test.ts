@@ -71,7 +71,7 @@ describe('status_detail: why a door or device action is where it is', () => {
     }
   });
 
-  it('device_refused with the terminal\'s return code', async () => {
+  it("device_refused with the terminal's return code", async () => {
     const device = await createTerminalDevice(t.url, key, { mode_type: 'acc' });
     await online(device.serial_number);
     const door = await unlock(device.serial_number);
@@ -100,7 +100,12 @@ describe('status_detail: why a door or device action is where it is', () => {
     await online(device.serial_number);
     /** One real-time ATTLOG record stamped `skew` seconds off the service clock. */
     const punchWithSkew = (skew: number) =>
-      iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG`, `41\t${formatLocalTime(new Date(clock + skew * 1000), 'UTC')}\t0\t1\t0\t0\n`);
+      iclock(
+        t.url,
+        'POST',
+        `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG`,
+        `41\t${formatLocalTime(new Date(clock + skew * 1000), 'UTC')}\t0\t1\t0\t0\n`,
+      );
     const sync = async () => {
       const created = await act(device.id, 'clock.sync');
       const [id] = await poll(device.serial_number);

@@ -133,7 +133,11 @@ describe('areas and area membership', () => {
     it('a list of areas reads all their members in one query per kind (DataLoader); each area gets its own', async () => {
       const company = (await createCompany(t.url, ws.key)).id;
       const [a1, a2, a3] = [await createArea(t.url, ws.key, company), await createArea(t.url, ws.key, company), await createArea(t.url, ws.key, company)];
-      const [e1, e2, e3] = [await createEmployee(t.url, ws.key, company), await createEmployee(t.url, ws.key, company), await createEmployee(t.url, ws.key, company)];
+      const [e1, e2, e3] = [
+        await createEmployee(t.url, ws.key, company),
+        await createEmployee(t.url, ws.key, company),
+        await createEmployee(t.url, ws.key, company),
+      ];
       const [d1, d2] = [await createDevice(t.url, ws.key, company), await createDevice(t.url, ws.key, company)];
       await send('POST', `/public/v2/areas/${a1.id}/employees`, [{ employee_id: e1.id }, { employee_id: e2.id }]);
       await send('POST', `/public/v2/areas/${a2.id}/employees`, [{ employee_id: e3.id }, { employee_id: e1.id }]);
@@ -150,8 +154,14 @@ describe('areas and area membership', () => {
         { id: a3.id, employeeIds: [], deviceIds: [d2.id] },
       ]);
       // (Matched quoted or not: the ORM's own queries quote table names.)
-      expect(statements.filter((sql) => /from "?area_employee"?/.test(sql)), statements.join('\n')).to.have.length(1);
-      expect(statements.filter((sql) => /from "?device"?( |$)/.test(sql)), statements.join('\n')).to.have.length(1);
+      expect(
+        statements.filter((sql) => /from "?area_employee"?/.test(sql)),
+        statements.join('\n'),
+      ).to.have.length(1);
+      expect(
+        statements.filter((sql) => /from "?device"?( |$)/.test(sql)),
+        statements.join('\n'),
+      ).to.have.length(1);
     });
 
     it('adds, lists, removes and syncs employees; area.employee_ids and employee.area_ids follow', async () => {
@@ -166,20 +176,34 @@ describe('areas and area membership', () => {
       expect(added.status).to.equal(200);
       expect(added.body.map((e: any) => e.id)).to.deep.equal([e1.id, e2.id]);
       expect(added.body[0]).to.include({ name: 'Ada', company_id: companyId });
-      expect(added.body.map((e: any) => e.area_ids), 'the members returned carry their area ids').to.deep.equal([[area.id], [area.id]]);
+      expect(
+        added.body.map((e: any) => e.area_ids),
+        'the members returned carry their area ids',
+      ).to.deep.equal([[area.id], [area.id]]);
       const inSecond = await send('POST', `/public/v2/areas/${second.id}/employees`, [{ employee_id: e1.id }]);
       expect(inSecond.body.map((e: any) => e.area_ids)).to.deep.equal([[area.id, second.id]]);
       const updated = await send('PUT', `/public/v2/employees/${e1.id}`, { lastname: 'Byron' });
-      expect(updated.body, 'an updated employee carries its area ids').to.include({ lastname: 'Byron' }).and.to.have.deep.property('area_ids', [area.id, second.id]);
+      expect(updated.body, 'an updated employee carries its area ids')
+        .to.include({ lastname: 'Byron' })
+        .and.to.have.deep.property('area_ids', [area.id, second.id]);
       expect((await get(`/public/v2/employees/${e1.id}`)).body.area_ids, 'an employee may be in several areas').to.deep.equal([area.id, second.id]);
       const listed = (await get(`/public/v2/employees?company_id=${companyId}&per_page=1000`)).body as Array<{ id: number; area_ids: number[] }>;
       const areasOf = new Map(listed.map((e) => [e.id, e.area_ids]));
-      expect([e1, e2, e3].map((e) => areasOf.get(e.id)), 'a list page reads its area ids in one batch, each employee gets its own').to.deep.equal([[area.id, second.id], [area.id], []]);
-      expect((await get(path)).body.map((e: any) => [e.id, e.area_ids])).to.deep.equal([[e1.id, [area.id, second.id]], [e2.id, [area.id]]]);
+      expect(
+        [e1, e2, e3].map((e) => areasOf.get(e.id)),
+        'a list page reads its area ids in one batch, each employee gets its own',
+      ).to.deep.equal([[area.id, second.id], [area.id], []]);
+      expect((await get(path)).body.map((e: any) => [e.id, e.area_ids])).to.deep.equal([
+        [e1.id, [area.id, second.id]],
+        [e2.id, [area.id]],
+      ]);
       expect((await get(`/public/v2/areas/${area.id}`)).body.employee_ids).to.deep.equal([e1.id, e2.id]);
 
       const again = await send('POST', path, [{ employee_id: e1.id }]);
-      expect(again.body.map((e: any) => e.id), 'adding a member again changes nothing').to.deep.equal([e1.id, e2.id]);
+      expect(
+        again.body.map((e: any) => e.id),
+        'adding a member again changes nothing',
+      ).to.deep.equal([e1.id, e2.id]);
       const removed = await send('DELETE', path, [{ employee_id: e1.id }, { employee_id: e3.id }]);
       expect(removed.status).to.equal(200);
       expect(removed.body.map((e: any) => e.id)).to.deep.equal([e2.id]);
@@ -187,7 +211,10 @@ describe('areas and area membership', () => {
 
       const synced = await send('POST', `${path}/sync`, [{ employee_id: e3.id }, { employee_id: e1.id }]);
       expect(synced.status).to.equal(200);
-      expect(synced.body.map((e: any) => [e.id, e.area_ids])).to.deep.equal([[e1.id, [area.id, second.id]], [e3.id, [area.id]]]);
+      expect(synced.body.map((e: any) => [e.id, e.area_ids])).to.deep.equal([
+        [e1.id, [area.id, second.id]],
+        [e3.id, [area.id]],
+      ]);
       const cleared = await send('POST', `${path}/sync`, []);
       expect(cleared.body).to.deep.equal([]);
       expect((await get(`/public/v2/areas/${area.id}`)).body.employee_ids).to.deep.equal([]);
@@ -201,7 +228,10 @@ describe('areas and area membership', () => {
       const d2 = await createDevice(t.url, ws.key, companyId);
       const added = await send('POST', `/public/v2/areas/${a.id}/devices`, [{ device_id: d1.id }, { device_id: d2.id }]);
       expect(added.status).to.equal(200);
-      expect(added.body.map((d: any) => [d.id, d.area_id])).to.deep.equal([[d1.id, a.id], [d2.id, a.id]]);
+      expect(added.body.map((d: any) => [d.id, d.area_id])).to.deep.equal([
+        [d1.id, a.id],
+        [d2.id, a.id],
+      ]);
       await send('POST', `/public/v2/areas/${b.id}/devices`, [{ device_id: d2.id }]);
       expect((await get(`/public/v2/areas/${a.id}`)).body.device_ids).to.deep.equal([d1.id]);
       expect((await get(`/public/v2/devices/${d2.id}`)).body.area_id).to.equal(b.id);
@@ -226,7 +256,10 @@ describe('areas and area membership', () => {
       expect(cross.body.error.details[0]).to.include({ field: 'area_id', code: 'cross_company' });
       const cleared = await send('PUT', `/public/v2/devices/${device.id}`, { device: { area_id: null } });
       expect(cleared.body.area_id).to.equal(null);
-      const g = await gqlData(t.url, ws.key, 'mutation ($id: Int!, $a: Int) { updateDevice(id: $id, input: { areaId: $a }) { areaId } }', { id: device.id, a: area.id });
+      const g = await gqlData(t.url, ws.key, 'mutation ($id: Int!, $a: Int) { updateDevice(id: $id, input: { areaId: $a }) { areaId } }', {
+        id: device.id,
+        a: area.id,
+      });
       expect(g.updateDevice.areaId).to.equal(area.id);
       const moved = await send('PUT', `/public/v2/devices/${device.id}`, { company_id: otherCompanyId });
       expect(moved.body.area_id, 'moving to another company takes the device out of its area').to.equal(null);
@@ -272,10 +305,21 @@ describe('areas and area membership', () => {
       const area = await createArea(t.url, ws.key, companyId);
       const e = await createEmployee(t.url, ws.key, companyId);
       const d = await createDevice(t.url, ws.key, companyId);
-      const run = (op: string, items: unknown[]) => gqlData(t.url, ws.key, `mutation ($a: Int!, $items: [${op.includes('Device') ? 'Device' : 'Employee'}RefInput!]!) { ${op}(areaId: $a, items: $items) { id } }`, { a: area.id, items });
+      const run = (op: string, items: unknown[]) =>
+        gqlData(
+          t.url,
+          ws.key,
+          `mutation ($a: Int!, $items: [${op.includes('Device') ? 'Device' : 'Employee'}RefInput!]!) { ${op}(areaId: $a, items: $items) { id } }`,
+          { a: area.id, items },
+        );
       expect((await run('addAreaEmployees', [{ employeeId: e.id }])).addAreaEmployees).to.deep.equal([{ id: e.id }]);
       expect((await run('addAreaDevices', [{ deviceId: d.id }])).addAreaDevices).to.deep.equal([{ id: d.id }]);
-      const q = await gqlData(t.url, ws.key, 'query ($a: String!, $id: Int!) { area(idOrName: $a) { deviceIds employeeIds } areaEmployees(areaId: $id) { totalCount } areaDevices(areaId: $id) { nodes { areaId } } }', { a: String(area.id), id: area.id });
+      const q = await gqlData(
+        t.url,
+        ws.key,
+        'query ($a: String!, $id: Int!) { area(idOrName: $a) { deviceIds employeeIds } areaEmployees(areaId: $id) { totalCount } areaDevices(areaId: $id) { nodes { areaId } } }',
+        { a: String(area.id), id: area.id },
+      );
       expect(q.area).to.deep.equal({ deviceIds: [d.id], employeeIds: [e.id] });
       expect(q.areaEmployees.totalCount).to.equal(1);
       expect(q.areaDevices.nodes).to.deep.equal([{ areaId: area.id }]);

@@ -24,7 +24,8 @@ describe('employee-device assignments, area inheritance and pending device chang
 
   const get = (path: string, key = ws.key) => rest(t.url, 'GET', path, { key });
   const send = (method: string, path: string, body: unknown, key = ws.key) => rest(t.url, method, path, { key, body });
-  const employee = (overrides: Record<string, unknown> = {}) => createEmployee(t.url, ws.key, companyId, { pin: unique('').slice(0, 20).replace(/\D/g, '') || '1', ...overrides });
+  const employee = (overrides: Record<string, unknown> = {}) =>
+    createEmployee(t.url, ws.key, companyId, { pin: unique('').slice(0, 20).replace(/\D/g, '') || '1', ...overrides });
   const device = (overrides: Record<string, unknown> = {}) => createDevice(t.url, ws.key, companyId, overrides);
   const pairsOf = (list: any[]) => list.map((a) => [a.device_id, a.employee_id, a.source, a.permission_id]);
 
@@ -32,15 +33,34 @@ describe('employee-device assignments, area inheritance and pending device chang
     it('adds from the employee side (200, resulting array), updates an existing pair, and lists from both sides', async () => {
       const e = await employee();
       const [d1, d2] = [await device(), await device()];
-      const r = await send('POST', `/public/v2/employees/${e.id}/devices`, [{ device_id: d1.id, permission_id: 0 }, { device_id: d2.id, permission_id: 14 }]);
+      const r = await send('POST', `/public/v2/employees/${e.id}/devices`, [
+        { device_id: d1.id, permission_id: 0 },
+        { device_id: d2.id, permission_id: 14 },
+      ]);
       expect(r.status).to.equal(200);
       expect(r.body[0]).to.deep.equal({
-        employee_id: e.id, device_id: d1.id, permission_id: 0, source: 'direct', area_id: null, sync_status: 'pending', return_code: null,
-        employee_name: 'Ada', employee_lastname: 'Lovelace', employee_pin: e.pin, device_name: 'Door', device_serial_number: d1.serial_number,
+        employee_id: e.id,
+        device_id: d1.id,
+        permission_id: 0,
+        source: 'direct',
+        area_id: null,
+        sync_status: 'pending',
+        return_code: null,
+        employee_name: 'Ada',
+        employee_lastname: 'Lovelace',
+        employee_pin: e.pin,
+        device_name: 'Door',
+        device_serial_number: d1.serial_number,
       });
-      expect(pairsOf(r.body)).to.deep.equal([[d1.id, e.id, 'direct', 0], [d2.id, e.id, 'direct', 14]]);
+      expect(pairsOf(r.body)).to.deep.equal([
+        [d1.id, e.id, 'direct', 0],
+        [d2.id, e.id, 'direct', 14],
+      ]);
       const updated = await send('POST', `/public/v2/employees/${e.id}/devices`, [{ device_id: d1.id, permission_id: 6 }]);
-      expect(pairsOf(updated.body)).to.deep.equal([[d1.id, e.id, 'direct', 6], [d2.id, e.id, 'direct', 14]]);
+      expect(pairsOf(updated.body)).to.deep.equal([
+        [d1.id, e.id, 'direct', 6],
+        [d2.id, e.id, 'direct', 14],
+      ]);
       const listed = await get(`/public/v2/employees/${e.id}/devices`);
       expect(listed.status).to.equal(200);
       expect(listed.body).to.deep.equal(updated.body);
@@ -52,9 +72,15 @@ describe('employee-device assignments, area inheritance and pending device chang
       const [e1, e2, e3] = [await employee(), await employee(), await employee()];
       const d = await device();
       const path = `/public/v2/devices/${d.id}/employees`;
-      const added = await send('POST', path, [{ employee_id: e1.id, permission_id: 2 }, { employee_id: e2.id, permission_id: 0 }]);
+      const added = await send('POST', path, [
+        { employee_id: e1.id, permission_id: 2 },
+        { employee_id: e2.id, permission_id: 0 },
+      ]);
       expect(added.status).to.equal(200);
-      expect(pairsOf(added.body)).to.deep.equal([[d.id, e1.id, 'direct', 2], [d.id, e2.id, 'direct', 0]]);
+      expect(pairsOf(added.body)).to.deep.equal([
+        [d.id, e1.id, 'direct', 2],
+        [d.id, e2.id, 'direct', 0],
+      ]);
       const removed = await send('DELETE', path, [{ employee_id: e1.id }, { employee_id: e3.id }]);
       expect(removed.status).to.equal(200);
       expect(pairsOf(removed.body)).to.deep.equal([[d.id, e2.id, 'direct', 0]]);
@@ -70,12 +96,21 @@ describe('employee-device assignments, area inheritance and pending device chang
       const e = await employee();
       const [d1, d2, d3] = [await device(), await device(), await device()];
       const path = `/public/v2/employees/${e.id}/devices`;
-      await send('POST', path, [{ device_id: d1.id, permission_id: 0 }, { device_id: d2.id, permission_id: 0 }]);
+      await send('POST', path, [
+        { device_id: d1.id, permission_id: 0 },
+        { device_id: d2.id, permission_id: 0 },
+      ]);
       const removed = await send('DELETE', path, [{ device_id: d1.id }]);
       expect(removed.status).to.equal(200);
       expect(pairsOf(removed.body)).to.deep.equal([[d2.id, e.id, 'direct', 0]]);
-      const synced = await send('POST', `${path}/sync`, [{ device_id: d3.id, permission_id: 2 }, { device_id: d2.id, permission_id: 6 }]);
-      expect(pairsOf(synced.body)).to.deep.equal([[d2.id, e.id, 'direct', 6], [d3.id, e.id, 'direct', 2]]);
+      const synced = await send('POST', `${path}/sync`, [
+        { device_id: d3.id, permission_id: 2 },
+        { device_id: d2.id, permission_id: 6 },
+      ]);
+      expect(pairsOf(synced.body)).to.deep.equal([
+        [d2.id, e.id, 'direct', 6],
+        [d3.id, e.id, 'direct', 2],
+      ]);
       expect(pairsOf((await send('POST', `${path}/sync`, [])).body)).to.deep.equal([]);
     });
 
@@ -83,9 +118,19 @@ describe('employee-device assignments, area inheritance and pending device chang
       const e = await employee();
       const d = await device();
       const fields = 'deviceId employeeId permissionId source syncStatus';
-      const add = await gqlData(t.url, ws.key, `mutation ($e: Int!, $d: Int!) { assignDevicesToEmployee(employeeId: $e, items: [{ deviceId: $d, permissionId: 2 }]) { ${fields} } }`, { e: e.id, d: d.id });
+      const add = await gqlData(
+        t.url,
+        ws.key,
+        `mutation ($e: Int!, $d: Int!) { assignDevicesToEmployee(employeeId: $e, items: [{ deviceId: $d, permissionId: 2 }]) { ${fields} } }`,
+        { e: e.id, d: d.id },
+      );
       expect(add.assignDevicesToEmployee).to.deep.equal([{ deviceId: d.id, employeeId: e.id, permissionId: 2, source: 'direct', syncStatus: 'pending' }]);
-      const q = await gqlData(t.url, ws.key, `query ($e: Int!, $d: Int!) { employeeDevices(employeeId: $e) { totalCount nodes { deviceId } } deviceEmployees(deviceId: $d) { nodes { employeeId } } }`, { e: e.id, d: d.id });
+      const q = await gqlData(
+        t.url,
+        ws.key,
+        `query ($e: Int!, $d: Int!) { employeeDevices(employeeId: $e) { totalCount nodes { deviceId } } deviceEmployees(deviceId: $d) { nodes { employeeId } } }`,
+        { e: e.id, d: d.id },
+      );
       expect(q.employeeDevices).to.deep.equal({ totalCount: 1, nodes: [{ deviceId: d.id }] });
       expect(q.deviceEmployees.nodes).to.deep.equal([{ employeeId: e.id }]);
       // Each device counts its people by sync status (one batched query for a whole list).
@@ -103,8 +148,14 @@ describe('employee-device assignments, area inheritance and pending device chang
       ];
       const expected = [[6], [], [0], [], [14]];
       for (const [index, [op, anchor, type, items]] of mutations.entries()) {
-        const data = await gqlData(t.url, ws.key, `mutation ($a: Int!, $items: [${type}!]!) { ${op}(${anchor}: $a, items: $items) { permissionId } }`, { a: anchor === 'deviceId' ? d.id : e.id, items });
-        expect(data[op].map((x: any) => x.permissionId), op).to.deep.equal(expected[index]);
+        const data = await gqlData(t.url, ws.key, `mutation ($a: Int!, $items: [${type}!]!) { ${op}(${anchor}: $a, items: $items) { permissionId } }`, {
+          a: anchor === 'deviceId' ? d.id : e.id,
+          items,
+        });
+        expect(
+          data[op].map((x: any) => x.permissionId),
+          op,
+        ).to.deep.equal(expected[index]);
       }
     });
   });
@@ -124,16 +175,41 @@ describe('employee-device assignments, area inheritance and pending device chang
     });
 
     for (const [label, body, field, code] of [
-      ['a permission that is no terminal privilege', (dev: number) => [{ device_id: dev, permission_id: 0 }, { device_id: dev + 100000, permission_id: 0 }, { device_id: dev, permission_id: 5 }], 'items.2.permission_id', 'invalid_permission'],
+      [
+        'a permission that is no terminal privilege',
+        (dev: number) => [
+          { device_id: dev, permission_id: 0 },
+          { device_id: dev + 100000, permission_id: 0 },
+          { device_id: dev, permission_id: 5 },
+        ],
+        'items.2.permission_id',
+        'invalid_permission',
+      ],
       ['a body that is not an array', (dev: number) => ({ device_id: dev, permission_id: 0 }), 'items', 'invalid_type'],
       ['an empty array', () => [], 'items', 'empty'],
       ['a wrongly typed item', () => [{ device_id: '1', permission_id: 0 }], 'items.0.device_id', 'invalid_type'],
       ['an item that is not an object', () => [7], 'items.0', 'invalid_type'],
       ['an unknown field', (dev: number) => [{ device_id: dev, permission_id: 0, door: 1 }], 'items.0.door', 'unknown_field'],
       ['a missing permission', (dev: number) => [{ device_id: dev }], 'items.0.permission_id', 'required'],
-      ['a duplicate id', (dev: number) => [{ device_id: dev, permission_id: 0 }, { device_id: dev, permission_id: 6 }], 'items.1.device_id', 'duplicate'],
+      [
+        'a duplicate id',
+        (dev: number) => [
+          { device_id: dev, permission_id: 0 },
+          { device_id: dev, permission_id: 6 },
+        ],
+        'items.1.device_id',
+        'duplicate',
+      ],
       ['more than 1000 items', () => Array.from({ length: 1001 }, (_, i) => ({ device_id: i + 1, permission_id: 0 })), 'items', 'too_many_items'],
-      ['an unknown device id', (dev: number) => [{ device_id: dev, permission_id: 6 }, { device_id: 2000000000, permission_id: 0 }], 'items.1.device_id', 'not_found'],
+      [
+        'an unknown device id',
+        (dev: number) => [
+          { device_id: dev, permission_id: 6 },
+          { device_id: 2000000000, permission_id: 0 },
+        ],
+        'items.1.device_id',
+        'not_found',
+      ],
     ] as [string, (dev: number) => unknown, string, string][]) {
       it(`refuses ${label} with 422 on add (and sync)`, async () => {
         for (const path of [`/public/v2/employees/${e.id}/devices`, `/public/v2/employees/${e.id}/devices/sync`]) {
@@ -141,7 +217,10 @@ describe('employee-device assignments, area inheritance and pending device chang
           const r = await send('POST', path, body(d.id));
           expect(r.status, `${path}: ${r.text}`).to.equal(422);
           expect(r.body.error.code).to.equal('validation_failed');
-          expect(r.body.error.details.map((x: any) => [x.field, x.code]), r.text).to.deep.include([field, code]);
+          expect(
+            r.body.error.details.map((x: any) => [x.field, x.code]),
+            r.text,
+          ).to.deep.include([field, code]);
         }
       });
     }
@@ -149,7 +228,11 @@ describe('employee-device assignments, area inheritance and pending device chang
     it('refuses a device of another company naming its id, keeping the valid items unapplied', async () => {
       const foreign = await createDevice(t.url, ws.key, otherCompanyId);
       const fresh = await device();
-      const r = await send('POST', `/public/v2/employees/${e.id}/devices`, [{ device_id: fresh.id, permission_id: 0 }, { device_id: d.id, permission_id: 14 }, { device_id: foreign.id, permission_id: 0 }]);
+      const r = await send('POST', `/public/v2/employees/${e.id}/devices`, [
+        { device_id: fresh.id, permission_id: 0 },
+        { device_id: d.id, permission_id: 14 },
+        { device_id: foreign.id, permission_id: 0 },
+      ]);
       expect(r.status).to.equal(422);
       expect(r.body.error.details).to.have.length(1);
       expect(r.body.error.details[0]).to.include({ field: 'items.2.device_id', code: 'cross_company' });
@@ -171,7 +254,10 @@ describe('employee-device assignments, area inheritance and pending device chang
 
     it('refuses employees without a pin (employee_has_no_pin) from both sides', async () => {
       const noPin = await createEmployee(t.url, ws.key, companyId);
-      const r = await send('POST', `/public/v2/devices/${d.id}/employees`, [{ employee_id: e.id, permission_id: 0 }, { employee_id: noPin.id, permission_id: 0 }]);
+      const r = await send('POST', `/public/v2/devices/${d.id}/employees`, [
+        { employee_id: e.id, permission_id: 0 },
+        { employee_id: noPin.id, permission_id: 0 },
+      ]);
       expect(r.status).to.equal(422);
       expect(r.body.error.details[0]).to.include({ field: 'items.1.employee_id', code: 'employee_has_no_pin' });
       const other = await send('POST', `/public/v2/employees/${noPin.id}/devices`, [{ device_id: d.id, permission_id: 0 }]);
@@ -217,7 +303,10 @@ describe('employee-device assignments, area inheritance and pending device chang
       await send('PUT', `/public/v2/devices/${d.id}`, { area_id: b.id });
       expect((await get(`/public/v2/devices/${d.id}/employees`)).body.map((x: any) => [x.employee_id, x.area_id])).to.deep.equal([[eb.id, b.id]]);
       const rows = await table.rows(d.id);
-      expect(rows.map((r) => [r.employee_id, r.present, r.sync_status])).to.deep.equal([[ea.id, false, 'pending'], [eb.id, true, 'pending']]);
+      expect(rows.map((r) => [r.employee_id, r.present, r.sync_status])).to.deep.equal([
+        [ea.id, false, 'pending'],
+        [eb.id, true, 'pending'],
+      ]);
     });
 
     it('direct and inherited on the same pair: both listed, direct permission applies, removing one keeps the other', async () => {
@@ -226,11 +315,16 @@ describe('employee-device assignments, area inheritance and pending device chang
       const e = await employee();
       await send('POST', `/public/v2/areas/${area.id}/employees`, [{ employee_id: e.id }]);
       const both = await send('POST', `/public/v2/employees/${e.id}/devices`, [{ device_id: d.id, permission_id: 6 }]);
-      expect(pairsOf(both.body)).to.deep.equal([[d.id, e.id, 'direct', 6], [d.id, e.id, 'area', 0]]);
+      expect(pairsOf(both.body)).to.deep.equal([
+        [d.id, e.id, 'direct', 6],
+        [d.id, e.id, 'area', 0],
+      ]);
       expect((await table.rows(d.id)).map((r) => [r.employee_id, r.privilege, r.present])).to.deep.equal([[e.id, 6, true]]);
 
       await send('DELETE', `/public/v2/areas/${area.id}/employees`, [{ employee_id: e.id }]);
-      expect(pairsOf((await get(`/public/v2/employees/${e.id}/devices`)).body), 'leaving the area keeps the direct one').to.deep.equal([[d.id, e.id, 'direct', 6]]);
+      expect(pairsOf((await get(`/public/v2/employees/${e.id}/devices`)).body), 'leaving the area keeps the direct one').to.deep.equal([
+        [d.id, e.id, 'direct', 6],
+      ]);
       await send('POST', `/public/v2/areas/${area.id}/employees`, [{ employee_id: e.id }]);
       const removed = await send('DELETE', `/public/v2/employees/${e.id}/devices`, [{ device_id: d.id }]);
       expect(pairsOf(removed.body), 'removing the direct one keeps the inherited one').to.deep.equal([[d.id, e.id, 'area', 0]]);
@@ -244,7 +338,10 @@ describe('employee-device assignments, area inheritance and pending device chang
       await send('POST', `/public/v2/areas/${area.id}/employees`, [{ employee_id: e.id }]);
       await send('POST', `/public/v2/employees/${e.id}/devices`, [{ device_id: direct.id, permission_id: 0 }]);
       const synced = await send('POST', `/public/v2/employees/${e.id}/devices/sync`, [{ device_id: next.id, permission_id: 2 }]);
-      expect(pairsOf(synced.body)).to.deep.equal([[inherited.id, e.id, 'area', 0], [next.id, e.id, 'direct', 2]]);
+      expect(pairsOf(synced.body)).to.deep.equal([
+        [inherited.id, e.id, 'area', 0],
+        [next.id, e.id, 'direct', 2],
+      ]);
       const cleared = await send('POST', `/public/v2/devices/${inherited.id}/employees/sync`, []);
       expect(pairsOf(cleared.body)).to.deep.equal([[inherited.id, e.id, 'area', 0]]);
     });
@@ -292,7 +389,15 @@ describe('employee-device assignments, area inheritance and pending device chang
       const e = await employee({ name: 'Grace', lastname: 'Hopper' });
       const d = await device();
       await send('POST', `/public/v2/devices/${d.id}/employees`, [{ employee_id: e.id, permission_id: 14 }]);
-      expect(await row(d.id)).to.include({ employee_id: e.id, pin: e.pin, name: 'Grace Hopper', privilege: 14, present: true, sync_status: 'pending', previous_pin: null });
+      expect(await row(d.id)).to.include({
+        employee_id: e.id,
+        pin: e.pin,
+        name: 'Grace Hopper',
+        privilege: 14,
+        present: true,
+        sync_status: 'pending',
+        previous_pin: null,
+      });
       const work = await table.pending(d.id);
       expect(work.map((w) => [w.employeeId, w.present])).to.deep.equal([[e.id, true]]);
     });
@@ -304,7 +409,11 @@ describe('employee-device assignments, area inheritance and pending device chang
     });
 
     const changes: [string, (e: any, d: any) => Promise<unknown>, Record<string, unknown>][] = [
-      ['a permission update', (e, d) => send('POST', `/public/v2/employees/${e.id}/devices`, [{ device_id: d.id, permission_id: 6 }]), { privilege: 6, present: true }],
+      [
+        'a permission update',
+        (e, d) => send('POST', `/public/v2/employees/${e.id}/devices`, [{ device_id: d.id, permission_id: 6 }]),
+        { privilege: 6, present: true },
+      ],
       ['a removal', (e, d) => send('DELETE', `/public/v2/devices/${d.id}/employees`, [{ employee_id: e.id }]), { present: false }],
       ['a sync that drops the pair', (e) => send('POST', `/public/v2/employees/${e.id}/devices/sync`, []), { present: false }],
       ['a name change', (e) => send('PUT', `/public/v2/employees/${e.id}`, { lastname: 'Murray' }), { name: 'Grace Murray', present: true }],

@@ -21,13 +21,15 @@ describe('attendance worker: live punches before the backlog', () => {
     const ws = await createWorkspace(t.url, { maxEmployees: 1000 });
     const c = await createCompany(t.url, ws.key);
     const device = await createDevice(t.url, ws.key, c.id);
-    const upload = async (lines: string[]) => expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, lines.join('\n'))).text).to.match(/^OK/);
+    const upload = async (lines: string[]) =>
+      expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, lines.join('\n'))).text).to.match(/^OK/);
     const history: number[] = [];
     for (let i = 0; i < backlog; i++) {
       const pin = String(pinBase + i);
       history.push((await createEmployee(t.url, ws.key, c.id, { pin })).id);
       const lines: string[] = [];
-      for (let day = 2; day <= 27; day++) lines.push(`${pin}\t2026-03-${String(day).padStart(2, '0')} 09:00:00\t0\t1\t0`, `${pin}\t2026-03-${String(day).padStart(2, '0')} 17:00:00\t1\t1\t0`);
+      for (let day = 2; day <= 27; day++)
+        lines.push(`${pin}\t2026-03-${String(day).padStart(2, '0')} 09:00:00\t0\t1\t0`, `${pin}\t2026-03-${String(day).padStart(2, '0')} 17:00:00\t1\t1\t0`);
       await upload(lines);
     }
     const livePin = String(pinBase + backlog);
@@ -40,7 +42,11 @@ describe('attendance worker: live punches before the backlog', () => {
   const storedDays = async (employeeIds: number[]) =>
     Number((await query(t.config.databaseUrl!, 'select count(*) as n from attendance_day where employee_id = any($1::int[])', [employeeIds]))[0].n);
   const dayEvents = async (employeeId: number) =>
-    (await query(t.config.databaseUrl!, `select id::text, data->>'date' as date from event where type = 'attendance.day.updated' and (data->>'employee_id')::int = $1 order by id`, [employeeId])) as { id: string; date: string }[];
+    (await query(
+      t.config.databaseUrl!,
+      `select id::text, data->>'date' as date from event where type = 'attendance.day.updated' and (data->>'employee_id')::int = $1 order by id`,
+      [employeeId],
+    )) as { id: string; date: string }[];
   const deps = () => ({ orm: t.app.database.orm, config: t.config, logger: t.app.logger, now: () => new Date() });
 
   it("the live lane computes and announces a live punch's day while the backfill queued before it waits; the backlog announces it no second time", async () => {
@@ -49,7 +55,11 @@ describe('attendance worker: live punches before the backlog', () => {
     const worker = new AttendanceWorker(deps());
 
     expect(await worker.serveLive()).to.be.greaterThan(0);
-    const [row] = await query(t.config.databaseUrl!, 'select status, cardinality(punch_ids) as punches from attendance_day where employee_id = $1 and date = $2', [live.id, today]);
+    const [row] = await query(
+      t.config.databaseUrl!,
+      'select status, cardinality(punch_ids) as punches from attendance_day where employee_id = $1 and date = $2',
+      [live.id, today],
+    );
     expect(row, 'the live day is stored').to.deep.include({ punches: 1 });
     expect((await dayEvents(live.id)).map((e) => e.date)).to.deep.equal([today]);
     expect(await storedDays(history), 'no day of the backfill yet').to.equal(0);
@@ -57,7 +67,11 @@ describe('attendance worker: live punches before the backlog', () => {
     expect(await worker.runUntilIdle()).to.be.greaterThan(0);
     expect(await storedDays(history)).to.be.greaterThan(20 * 25);
     const [liveEvent] = await dayEvents(live.id);
-    const [firstBacklog] = await query(t.config.databaseUrl!, `select min(id)::text as id from event where type = 'attendance.day.updated' and (data->>'employee_id')::int = any($1::int[])`, [history]);
+    const [firstBacklog] = await query(
+      t.config.databaseUrl!,
+      `select min(id)::text as id from event where type = 'attendance.day.updated' and (data->>'employee_id')::int = any($1::int[])`,
+      [history],
+    );
     expect(BigInt(liveEvent!.id) < BigInt(firstBacklog.id), 'the live day was announced before any backlog day').to.equal(true);
     expect(await dayEvents(live.id), 'the backlog recomputed the live day unchanged: no second event').to.have.length(1);
   });

@@ -23,7 +23,9 @@ describe('attendance lock order: an admin change and the worker do not deadlock'
     const company = await createCompany(t.url, ws.key);
     const device = await createDevice(t.url, ws.key, company.id);
     // A punch of a pin nobody has yet: the employee created below takes it over (and marks its days stale).
-    expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, '4242\t2026-03-02 09:00:00\t0\t1\t0')).text).to.match(/^OK/);
+    expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, '4242\t2026-03-02 09:00:00\t0\t1\t0')).text).to.match(
+      /^OK/,
+    );
 
     const worker = new Client({ connectionString: t.config.databaseUrl! });
     await worker.connect();

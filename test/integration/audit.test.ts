@@ -25,7 +25,11 @@ describe('audit log', () => {
 
     const denied = await gql(t.url, writer, '{ auditEvents { totalCount } }');
     expect(denied.errors?.[0].extensions?.code).to.equal('forbidden');
-    const { auditEvents } = await gqlData(t.url, ws.key, '{ auditEvents(first: 10) { totalCount nodes { apiKeyId operation arguments outcome requestId createdAt } } }');
+    const { auditEvents } = await gqlData(
+      t.url,
+      ws.key,
+      '{ auditEvents(first: 10) { totalCount nodes { apiKeyId operation arguments outcome requestId createdAt } } }',
+    );
     const writes = auditEvents.nodes.filter((e: any) => e.apiKeyId === writerId);
     expect(writes.map((e: any) => [e.operation, e.outcome])).to.deep.equal([
       ['createCompany', 'plan_limit_reached'],

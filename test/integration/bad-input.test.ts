@@ -37,48 +37,351 @@ describe('bad input on REST bodies: a precise 4xx and nothing stored', () => {
 
   const cases = (): BadInput[] => [
     { name: 'malformed JSON', method: 'POST', path: () => '/public/v2/employees', rawBody: '{"name": "A",', status: 400, code: 'malformed_json' },
-    { name: 'truncated JSON string', method: 'PUT', path: () => `/public/v2/employees/${employeeId}`, rawBody: '{"name": "A', status: 400, code: 'malformed_json' },
-    { name: 'a JSON array instead of an object', method: 'POST', path: () => '/public/v2/companies', body: [{ name: 'x', code: 'y' }], status: 422, code: 'validation_failed', field: 'body' },
+    {
+      name: 'truncated JSON string',
+      method: 'PUT',
+      path: () => `/public/v2/employees/${employeeId}`,
+      rawBody: '{"name": "A',
+      status: 400,
+      code: 'malformed_json',
+    },
+    {
+      name: 'a JSON array instead of an object',
+      method: 'POST',
+      path: () => '/public/v2/companies',
+      body: [{ name: 'x', code: 'y' }],
+      status: 422,
+      code: 'validation_failed',
+      field: 'body',
+    },
     { name: 'a JSON string', method: 'POST', path: () => '/public/v2/companies', rawBody: '"company"', status: 422, code: 'validation_failed', field: 'body' },
     { name: 'JSON null', method: 'POST', path: () => '/public/v2/companies', rawBody: 'null', status: 422, code: 'validation_failed', field: 'body' },
     { name: 'empty body', method: 'POST', path: () => '/public/v2/companies', rawBody: '', status: 422, code: 'validation_failed' },
-    { name: 'wrong type: company_id as string', method: 'POST', path: () => '/public/v2/employees', body: employee({ company_id: String(companyId) }), status: 422, code: 'validation_failed', field: 'company_id' },
-    { name: 'wrong type: name as number', method: 'POST', path: () => '/public/v2/companies', body: { name: 12, code: 'x' }, status: 422, code: 'validation_failed', field: 'name' },
-    { name: 'wrong type: is_active as string', method: 'PUT', path: () => `/public/v2/employees/${employeeId}`, body: { is_active: 'false' }, status: 422, code: 'validation_failed', field: 'is_active' },
-    { name: 'wrong type: pin as number', method: 'POST', path: () => '/public/v2/employees', body: employee({ pin: 123 }), status: 422, code: 'validation_failed', field: 'pin' },
-    { name: 'id beyond 32 bits', method: 'POST', path: () => '/public/v2/employees', body: employee({ company_id: 2 ** 40 }), status: 422, code: 'validation_failed', field: 'company_id' },
-    { name: 'missing required field', method: 'POST', path: () => '/public/v2/employees', body: { name: 'A', code: 'x', company_id: companyId }, status: 422, code: 'validation_failed', field: 'lastname' },
-    { name: 'missing required field (wrapped)', method: 'POST', path: () => '/public/v2/companies', body: { company: { name: 'A' } }, status: 422, code: 'validation_failed', field: 'code' },
-    { name: 'unknown field', method: 'POST', path: () => '/public/v2/employees', body: employee({ nickname: 'x' }), status: 422, code: 'validation_failed', field: 'nickname' },
-    { name: 'unknown field next to the wrapper', method: 'POST', path: () => '/public/v2/companies', body: { company: { name: 'a', code: 'b' }, extra: 1 }, status: 422, code: 'validation_failed', field: 'company' },
-    { name: 'camelCase instead of snake_case', method: 'POST', path: () => '/public/v2/employees', body: { name: 'A', lastname: 'B', code: 'x', companyId }, status: 422, code: 'validation_failed', field: 'companyId' },
-    { name: 'NUL inside a string', method: 'POST', path: () => '/public/v2/employees', body: employee({ name: 'A\u0000B' }), status: 422, code: 'validation_failed', field: 'name' },
-    { name: 'TAB inside a name (would break terminal commands)', method: 'PUT', path: () => `/public/v2/employees/${employeeId}`, body: { lastname: 'a\tb' }, status: 422, code: 'validation_failed', field: 'lastname' },
-    { name: 'too long', method: 'POST', path: () => '/public/v2/companies', body: { name: 'x'.repeat(201), code: 'y' }, status: 422, code: 'validation_failed', field: 'name' },
-    { name: 'a 2 MB body', method: 'POST', path: () => '/public/v2/companies', rawBody: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024), code: 'big' }), status: 413, code: 'payload_too_large' },
-    { name: 'text/plain Content-Type', method: 'POST', path: () => '/public/v2/companies', rawBody: '{"name":"a","code":"b"}', contentType: 'text/plain', status: 415, code: 'unsupported_media_type' },
-    { name: 'form Content-Type', method: 'PUT', path: () => `/public/v2/employees/${employeeId}`, rawBody: 'name=a', contentType: 'application/x-www-form-urlencoded', status: 415, code: 'unsupported_media_type' },
-    { name: 'no Content-Type', method: 'POST', path: () => '/public/v2/companies', rawBody: '{"name":"a","code":"b"}', contentType: null, status: 415, code: 'unsupported_media_type' },
-    { name: 'duplicate code', method: 'POST', path: () => '/public/v2/employees', body: employee({ code: 'KEEP' }), status: 422, code: 'validation_failed', field: 'code' },
-    { name: 'unknown device mode', method: 'POST', path: () => '/public/v2/devices', body: { name: 'd', serial_number: 'S1', company_id: companyId, mode_type: 'door' }, status: 422, code: 'validation_failed', field: 'mode_type' },
-    { name: 'serial number with spaces', method: 'POST', path: () => '/public/v2/devices', body: { name: 'd', serial_number: 'S 1', company_id: companyId }, status: 422, code: 'validation_failed', field: 'serial_number' },
-    { name: 'area: name as a number', method: 'POST', path: () => '/public/v2/areas', body: { name: 5, code: 'A', company_id: companyId }, status: 422, code: 'validation_failed', field: 'name' },
-    { name: 'area: missing code (wrapped)', method: 'POST', path: () => '/public/v2/areas', body: { area: { name: 'Hall', company_id: companyId } }, status: 422, code: 'validation_failed', field: 'code' },
-    { name: 'verification state: value not numeric', method: 'POST', path: () => '/public/v2/verification_states', body: { name: 'Lunch', value: 'abc' }, status: 422, code: 'validation_failed', field: 'value' },
-    { name: 'verification state: value taken', method: 'POST', path: () => '/public/v2/verification_states', body: { name: 'Again', value: '0' }, status: 422, code: 'validation_failed', field: 'value' },
-    { name: 'punch: unreadable time', method: 'POST', path: () => '/public/v2/punches', body: { employee_id: employeeId, device_id: deviceId, company_id: companyId, punch_time: 'yesterday', punch_state: '0' }, status: 422, code: 'validation_failed', field: 'punch_time' },
-    { name: 'punch: unknown state', method: 'POST', path: () => '/public/v2/punches', body: { employee_id: employeeId, device_id: deviceId, company_id: companyId, punch_time: '2026-01-05T08:00:00Z', punch_state: '99' }, status: 422, code: 'validation_failed', field: 'punch_state' },
-    { name: 'assignments: an object instead of an array', method: 'POST', path: () => `/public/v2/employees/${employeeId}/devices`, body: { device_id: deviceId, permission_id: 0 }, status: 422, code: 'validation_failed' },
-    { name: 'assignments: an empty array', method: 'POST', path: () => `/public/v2/employees/${employeeId}/devices`, body: [], status: 422, code: 'validation_failed' },
-    { name: 'assignments: wrong item type', method: 'POST', path: () => `/public/v2/employees/${employeeId}/devices`, body: [{ device_id: String(deviceId), permission_id: 0 }], status: 422, code: 'validation_failed' },
-    { name: 'assignments: an item that is not an object', method: 'POST', path: () => `/public/v2/devices/${deviceId}/employees`, body: [employeeId], status: 422, code: 'validation_failed' },
-    { name: 'assignments: the same device twice', method: 'POST', path: () => `/public/v2/employees/${employeeId}/devices`, body: [{ device_id: deviceId, permission_id: 0 }, { device_id: deviceId, permission_id: 6 }], status: 422, code: 'validation_failed' },
-    { name: 'assignments: unknown privilege', method: 'POST', path: () => `/public/v2/employees/${employeeId}/devices`, body: [{ device_id: deviceId, permission_id: 3 }], status: 422, code: 'validation_failed' },
-    { name: 'assignments: unknown field in an item', method: 'POST', path: () => `/public/v2/devices/${deviceId}/employees/sync`, body: [{ employee_id: employeeId, permission_id: 0, role: 'x' }], status: 422, code: 'validation_failed' },
-    { name: 'assignments: 1001 items', method: 'POST', path: () => `/public/v2/devices/${deviceId}/employees`, body: Array.from({ length: 1001 }, (_, i) => ({ employee_id: i + 1, permission_id: 0 })), status: 422, code: 'validation_failed' },
-    { name: 'removal: a string instead of an array', method: 'DELETE', path: () => `/public/v2/devices/${deviceId}/employees`, body: 'all', status: 422, code: 'validation_failed' },
-    { name: 'area members: an unknown employee', method: 'POST', path: () => `/public/v2/areas/${areaId}/employees`, body: [{ employee_id: 987654 }], status: 422, code: 'validation_failed' },
-    { name: 'unknown IANA zone', method: 'POST', path: () => '/public/v2/devices', body: { name: 'd', serial_number: 'S2', company_id: companyId, time_zone: 'Mars/Olympus' }, status: 422, code: 'validation_failed', field: 'time_zone' },
+    {
+      name: 'wrong type: company_id as string',
+      method: 'POST',
+      path: () => '/public/v2/employees',
+      body: employee({ company_id: String(companyId) }),
+      status: 422,
+      code: 'validation_failed',
+      field: 'company_id',
+    },
+    {
+      name: 'wrong type: name as number',
+      method: 'POST',
+      path: () => '/public/v2/companies',
+      body: { name: 12, code: 'x' },
+      status: 422,
+      code: 'validation_failed',
+      field: 'name',
+    },
+    {
+      name: 'wrong type: is_active as string',
+      method: 'PUT',
+      path: () => `/public/v2/employees/${employeeId}`,
+      body: { is_active: 'false' },
+      status: 422,
+      code: 'validation_failed',
+      field: 'is_active',
+    },
+    {
+      name: 'wrong type: pin as number',
+      method: 'POST',
+      path: () => '/public/v2/employees',
+      body: employee({ pin: 123 }),
+      status: 422,
+      code: 'validation_failed',
+      field: 'pin',
+    },
+    {
+      name: 'id beyond 32 bits',
+      method: 'POST',
+      path: () => '/public/v2/employees',
+      body: employee({ company_id: 2 ** 40 }),
+      status: 422,
+      code: 'validation_failed',
+      field: 'company_id',
+    },
+    {
+      name: 'missing required field',
+      method: 'POST',
+      path: () => '/public/v2/employees',
+      body: { name: 'A', code: 'x', company_id: companyId },
+      status: 422,
+      code: 'validation_failed',
+      field: 'lastname',
+    },
+    {
+      name: 'missing required field (wrapped)',
+      method: 'POST',
+      path: () => '/public/v2/companies',
+      body: { company: { name: 'A' } },
+      status: 422,
+      code: 'validation_failed',
+      field: 'code',
+    },
+    {
+      name: 'unknown field',
+      method: 'POST',
+      path: () => '/public/v2/employees',
+      body: employee({ nickname: 'x' }),
+      status: 422,
+      code: 'validation_failed',
+      field: 'nickname',
+    },
+    {
+      name: 'unknown field next to the wrapper',
+      method: 'POST',
+      path: () => '/public/v2/companies',
+      body: { company: { name: 'a', code: 'b' }, extra: 1 },
+      status: 422,
+      code: 'validation_failed',
+      field: 'company',
+    },
+    {
+      name: 'camelCase instead of snake_case',
+      method: 'POST',
+      path: () => '/public/v2/employees',
+      body: { name: 'A', lastname: 'B', code: 'x', companyId },
+      status: 422,
+      code: 'validation_failed',
+      field: 'companyId',
+    },
+    {
+      name: 'NUL inside a string',
+      method: 'POST',
+      path: () => '/public/v2/employees',
+      body: employee({ name: 'A\u0000B' }),
+      status: 422,
+      code: 'validation_failed',
+      field: 'name',
+    },
+    {
+      name: 'TAB inside a name (would break terminal commands)',
+      method: 'PUT',
+      path: () => `/public/v2/employees/${employeeId}`,
+      body: { lastname: 'a\tb' },
+      status: 422,
+      code: 'validation_failed',
+      field: 'lastname',
+    },
+    {
+      name: 'too long',
+      method: 'POST',
+      path: () => '/public/v2/companies',
+      body: { name: 'x'.repeat(201), code: 'y' },
+      status: 422,
+      code: 'validation_failed',
+      field: 'name',
+    },
+    {
+      name: 'a 2 MB body',
+      method: 'POST',
+      path: () => '/public/v2/companies',
+      rawBody: JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024), code: 'big' }),
+      status: 413,
+      code: 'payload_too_large',
+    },
+    {
+      name: 'text/plain Content-Type',
+      method: 'POST',
+      path: () => '/public/v2/companies',
+      rawBody: '{"name":"a","code":"b"}',
+      contentType: 'text/plain',
+      status: 415,
+      code: 'unsupported_media_type',
+    },
+    {
+      name: 'form Content-Type',
+      method: 'PUT',
+      path: () => `/public/v2/employees/${employeeId}`,
+      rawBody: 'name=a',
+      contentType: 'application/x-www-form-urlencoded',
+      status: 415,
+      code: 'unsupported_media_type',
+    },
+    {
+      name: 'no Content-Type',
+      method: 'POST',
+      path: () => '/public/v2/companies',
+      rawBody: '{"name":"a","code":"b"}',
+      contentType: null,
+      status: 415,
+      code: 'unsupported_media_type',
+    },
+    {
+      name: 'duplicate code',
+      method: 'POST',
+      path: () => '/public/v2/employees',
+      body: employee({ code: 'KEEP' }),
+      status: 422,
+      code: 'validation_failed',
+      field: 'code',
+    },
+    {
+      name: 'unknown device mode',
+      method: 'POST',
+      path: () => '/public/v2/devices',
+      body: { name: 'd', serial_number: 'S1', company_id: companyId, mode_type: 'door' },
+      status: 422,
+      code: 'validation_failed',
+      field: 'mode_type',
+    },
+    {
+      name: 'serial number with spaces',
+      method: 'POST',
+      path: () => '/public/v2/devices',
+      body: { name: 'd', serial_number: 'S 1', company_id: companyId },
+      status: 422,
+      code: 'validation_failed',
+      field: 'serial_number',
+    },
+    {
+      name: 'area: name as a number',
+      method: 'POST',
+      path: () => '/public/v2/areas',
+      body: { name: 5, code: 'A', company_id: companyId },
+      status: 422,
+      code: 'validation_failed',
+      field: 'name',
+    },
+    {
+      name: 'area: missing code (wrapped)',
+      method: 'POST',
+      path: () => '/public/v2/areas',
+      body: { area: { name: 'Hall', company_id: companyId } },
+      status: 422,
+      code: 'validation_failed',
+      field: 'code',
+    },
+    {
+      name: 'verification state: value not numeric',
+      method: 'POST',
+      path: () => '/public/v2/verification_states',
+      body: { name: 'Lunch', value: 'abc' },
+      status: 422,
+      code: 'validation_failed',
+      field: 'value',
+    },
+    {
+      name: 'verification state: value taken',
+      method: 'POST',
+      path: () => '/public/v2/verification_states',
+      body: { name: 'Again', value: '0' },
+      status: 422,
+      code: 'validation_failed',
+      field: 'value',
+    },
+    {
+      name: 'punch: unreadable time',
+      method: 'POST',
+      path: () => '/public/v2/punches',
+      body: { employee_id: employeeId, device_id: deviceId, company_id: companyId, punch_time: 'yesterday', punch_state: '0' },
+      status: 422,
+      code: 'validation_failed',
+      field: 'punch_time',
+    },
+    {
+      name: 'punch: unknown state',
+      method: 'POST',
+      path: () => '/public/v2/punches',
+      body: { employee_id: employeeId, device_id: deviceId, company_id: companyId, punch_time: '2026-01-05T08:00:00Z', punch_state: '99' },
+      status: 422,
+      code: 'validation_failed',
+      field: 'punch_state',
+    },
+    {
+      name: 'assignments: an object instead of an array',
+      method: 'POST',
+      path: () => `/public/v2/employees/${employeeId}/devices`,
+      body: { device_id: deviceId, permission_id: 0 },
+      status: 422,
+      code: 'validation_failed',
+    },
+    {
+      name: 'assignments: an empty array',
+      method: 'POST',
+      path: () => `/public/v2/employees/${employeeId}/devices`,
+      body: [],
+      status: 422,
+      code: 'validation_failed',
+    },
+    {
+      name: 'assignments: wrong item type',
+      method: 'POST',
+      path: () => `/public/v2/employees/${employeeId}/devices`,
+      body: [{ device_id: String(deviceId), permission_id: 0 }],
+      status: 422,
+      code: 'validation_failed',
+    },
+    {
+      name: 'assignments: an item that is not an object',
+      method: 'POST',
+      path: () => `/public/v2/devices/${deviceId}/employees`,
+      body: [employeeId],
+      status: 422,
+      code: 'validation_failed',
+    },
+    {
+      name: 'assignments: the same device twice',
+      method: 'POST',
+      path: () => `/public/v2/employees/${employeeId}/devices`,
+      body: [
+        { device_id: deviceId, permission_id: 0 },
+        { device_id: deviceId, permission_id: 6 },
+      ],
+      status: 422,
+      code: 'validation_failed',
+    },
+    {
+      name: 'assignments: unknown privilege',
+      method: 'POST',
+      path: () => `/public/v2/employees/${employeeId}/devices`,
+      body: [{ device_id: deviceId, permission_id: 3 }],
+      status: 422,
+      code: 'validation_failed',
+    },
+    {
+      name: 'assignments: unknown field in an item',
+      method: 'POST',
+      path: () => `/public/v2/devices/${deviceId}/employees/sync`,
+      body: [{ employee_id: employeeId, permission_id: 0, role: 'x' }],
+      status: 422,
+      code: 'validation_failed',
+    },
+    {
+      name: 'assignments: 1001 items',
+      method: 'POST',
+      path: () => `/public/v2/devices/${deviceId}/employees`,
+      body: Array.from({ length: 1001 }, (_, i) => ({ employee_id: i + 1, permission_id: 0 })),
+      status: 422,
+      code: 'validation_failed',
+    },
+    {
+      name: 'removal: a string instead of an array',
+      method: 'DELETE',
+      path: () => `/public/v2/devices/${deviceId}/employees`,
+      body: 'all',
+      status: 422,
+      code: 'validation_failed',
+    },
+    {
+      name: 'area members: an unknown employee',
+      method: 'POST',
+      path: () => `/public/v2/areas/${areaId}/employees`,
+      body: [{ employee_id: 987654 }],
+      status: 422,
+      code: 'validation_failed',
+    },
+    {
+      name: 'unknown IANA zone',
+      method: 'POST',
+      path: () => '/public/v2/devices',
+      body: { name: 'd', serial_number: 'S2', company_id: companyId, time_zone: 'Mars/Olympus' },
+      status: 422,
+      code: 'validation_failed',
+      field: 'time_zone',
+    },
   ];
 
   it('answers each case with its status, code and field, and changes nothing', async () => {
@@ -94,7 +397,11 @@ describe('bad input on REST bodies: a precise 4xx and nothing stored', () => {
       expect(r.body.error.code, c.name).to.equal(c.code);
       expect(r.body.error.message, c.name).to.be.a('string').and.not.empty;
       expect(r.body.error.request_id, c.name).to.equal(r.headers.get('x-request-id'));
-      if (c.field) expect(r.body.error.details.map((d: any) => d.field), c.name).to.include(c.field);
+      if (c.field)
+        expect(
+          r.body.error.details.map((d: any) => d.field),
+          c.name,
+        ).to.include(c.field);
     }
     expect(await workspaceSnapshot(t.config.databaseUrl!, ws.id)).to.deep.equal(before);
     expect(await tableCounts(t.config.databaseUrl!)).to.deep.equal(countsBefore);
@@ -115,9 +422,15 @@ describe('bad input on REST bodies: a precise 4xx and nothing stored', () => {
     const tooLong = await rest(t.url, 'PUT', `/public/v2/employees/${created.id}`, { key: ws.key, body: { name: `${hundred}🚪` } });
     expect(tooLong.status).to.equal(422);
     expect(tooLong.body.error.details[0]).to.include({ field: 'name', code: 'too_long' });
-    const overGraphql = await gql(t.url, ws.key, 'mutation ($id: Int!, $n: String!) { updateEmployee(id: $id, input: { name: $n }) { id } }', { id: created.id, n: `${hundred}🚪` });
+    const overGraphql = await gql(t.url, ws.key, 'mutation ($id: Int!, $n: String!) { updateEmployee(id: $id, input: { name: $n }) { id } }', {
+      id: created.id,
+      n: `${hundred}🚪`,
+    });
     expect(overGraphql.errors![0].extensions!.details![0]).to.include({ field: 'name', code: 'too_long' });
-    const viaGraphql = await gql(t.url, ws.key, 'mutation ($id: Int!, $n: String!) { updateEmployee(id: $id, input: { name: $n }) { name } }', { id: created.id, n: hundred.slice(2) + '🚪' });
+    const viaGraphql = await gql(t.url, ws.key, 'mutation ($id: Int!, $n: String!) { updateEmployee(id: $id, input: { name: $n }) { name } }', {
+      id: created.id,
+      n: hundred.slice(2) + '🚪',
+    });
     expect(viaGraphql.data.updateEmployee.name).to.have.length(200);
   });
 
@@ -129,7 +442,7 @@ describe('bad input on REST bodies: a precise 4xx and nothing stored', () => {
     expect(viaGraphql.errors![0].extensions!.details![0]).to.include({ field: 'name', code: 'blank' });
   });
 
-  it('a bulk body over 1,000 items is refused by its schema with the service\'s code, on every bulk route', async () => {
+  it("a bulk body over 1,000 items is refused by its schema with the service's code, on every bulk route", async () => {
     const items = Array.from({ length: 1001 }, (_, i) => ({ device_id: i + 1, permission_id: 0 }));
     const r = await rest(t.url, 'POST', `/public/v2/employees/${employeeId}/devices`, { key: ws.key, body: items });
     expect(r.status).to.equal(422);
@@ -159,7 +472,10 @@ describe('bad input on REST bodies: a precise 4xx and nothing stored', () => {
       expect(r.status, garbage).to.equal(404);
       expect(r.body.error.code, garbage).to.equal('not_found');
     }
-    for (const [optionsPath, allow] of [[path, 'DELETE, GET, HEAD, PUT'], ['/public/v2/employees', 'GET, HEAD, POST']]) {
+    for (const [optionsPath, allow] of [
+      [path, 'DELETE, GET, HEAD, PUT'],
+      ['/public/v2/employees', 'GET, HEAD, POST'],
+    ]) {
       const options = await rest(t.url, 'OPTIONS', optionsPath!, { key: ws.key });
       expect(options.status, optionsPath).to.equal(200);
       expect(options.headers.get('allow'), optionsPath).to.equal(allow);
@@ -178,7 +494,11 @@ describe('bad input on REST bodies: a precise 4xx and nothing stored', () => {
 
   it('takes JSON only as application/json (415 otherwise, merge-patch included), compresses large answers for clients that accept it', async () => {
     for (const type of ['application/merge-patch+json', 'application/vnd.api+json', 'text/plain']) {
-      const r = await rest(t.url, 'PUT', `/public/v2/employees/${employeeId}`, { key: ws.key, rawBody: JSON.stringify({ name: 'Typed' }), headers: { 'content-type': type } });
+      const r = await rest(t.url, 'PUT', `/public/v2/employees/${employeeId}`, {
+        key: ws.key,
+        rawBody: JSON.stringify({ name: 'Typed' }),
+        headers: { 'content-type': type },
+      });
       expect(r.status, type).to.equal(415);
       expect(r.body.error.code, type).to.equal('unsupported_media_type');
     }

@@ -48,7 +48,12 @@ describe('timegate command line and start-up', () => {
     const bogus = cli(['--bogus']);
     expect(bogus.status).to.equal(2);
     expect(bogus.stderr).to.contain('timegate: unknown option "--bogus"');
-    for (const args of [['key', 'list', '--bogus'], ['workspace', 'list', '--nope'], ['workspace', 'plan', '--id'], ['simulate', '--bogus']]) {
+    for (const args of [
+      ['key', 'list', '--bogus'],
+      ['workspace', 'list', '--nope'],
+      ['workspace', 'plan', '--id'],
+      ['simulate', '--bogus'],
+    ]) {
       const r = cli(args);
       expect(r.status, args.join(' ')).to.equal(2);
       expect(r.stderr, args.join(' ')).to.match(/Unknown option|argument missing/);
@@ -76,7 +81,9 @@ describe('timegate command line and start-up', () => {
     try {
       const r = cli(['workspace', 'list'], { TIMEGATE_DATA_DIR: path.join(empty, 'data') });
       expect(r.status).to.equal(2);
-      expect(r.stderr).to.equal(`timegate: there is no Timegate database in ${path.join(empty, 'data')}: run this where the service keeps its data (or set TIMEGATE_DATA_DIR to that folder), or set DATABASE_URL.\n`);
+      expect(r.stderr).to.equal(
+        `timegate: there is no Timegate database in ${path.join(empty, 'data')}: run this where the service keeps its data (or set TIMEGATE_DATA_DIR to that folder), or set DATABASE_URL.\n`,
+      );
       expect(fs.readdirSync(empty)).to.deep.equal([]);
     } finally {
       fs.rmSync(empty, { recursive: true, force: true });
@@ -99,23 +106,42 @@ describe('timegate command line and start-up', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'timegate-twice-'));
     fs.chmodSync(dataDir, 0o755);
     const port = await freePort();
-    const env = { ...process.env, DATABASE_URL: undefined, TIMEGATE_DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', TIMEGATE_MASTER_KEY: MASTER_KEY, LOG_LEVEL: 'warn' };
+    const env = {
+      ...process.env,
+      DATABASE_URL: undefined,
+      TIMEGATE_DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      TIMEGATE_MASTER_KEY: MASTER_KEY,
+      LOG_LEVEL: 'warn',
+    };
     const first = spawn(process.execPath, [path.join(root, 'dist', 'src', 'main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       const deadline = Date.now() + 60_000;
-      while (!(await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false))) {
+      while (
+        !(await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        ))
+      ) {
         if (Date.now() > deadline) throw new Error('the first service did not start');
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
       const second = spawnSync(process.execPath, [path.join(root, 'dist', 'src', 'main.js')], { env, encoding: 'utf8', timeout: 30_000 });
       expect(second.status).to.equal(1);
-      expect(second.stderr).to.match(/^timegate: another Timegate is already running on the data folder .* \(process \d+\): stop it first, or give this copy its own TIMEGATE_DATA_DIR or a DATABASE_URL\.\n$/);
+      expect(second.stderr).to.match(
+        /^timegate: another Timegate is already running on the data folder .* \(process \d+\): stop it first, or give this copy its own TIMEGATE_DATA_DIR or a DATABASE_URL\.\n$/,
+      );
       expect(second.stdout).to.equal('');
 
       const otherData = fs.mkdtempSync(path.join(os.tmpdir(), 'timegate-port-'));
       fs.chmodSync(otherData, 0o755);
       try {
-        const clash = spawnSync(process.execPath, [path.join(root, 'dist', 'src', 'main.js')], { env: { ...env, TIMEGATE_DATA_DIR: otherData }, encoding: 'utf8', timeout: 60_000 });
+        const clash = spawnSync(process.execPath, [path.join(root, 'dist', 'src', 'main.js')], {
+          env: { ...env, TIMEGATE_DATA_DIR: otherData },
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
         expect(clash.status).to.equal(1);
         expect(clash.stderr).to.contain(`timegate: port ${port} on 127.0.0.1 is already in use: stop the process that holds it or set PORT to a free one.`);
         expect(clash.stderr).to.not.match(/\n\s+at /);

@@ -20,22 +20,47 @@ describe('command lanes, deadlines and delivery-time payloads', () => {
   after(() => t.stop());
 
   const sql = <T = any>(query: string, params: unknown[] = []) => t.app.database.orm.em.fork().getConnection().execute<T[]>(query, params);
-  const ctx = (): RequestContext => ({ principal: { kind: 'terminal', serialNumber: '*' }, em: t.app.database.orm.em.fork(), requestId: 'test', logger: t.app.logger, now, config: t.config });
+  const ctx = (): RequestContext => ({
+    principal: { kind: 'terminal', serialNumber: '*' },
+    em: t.app.database.orm.em.fork(),
+    requestId: 'test',
+    logger: t.app.logger,
+    now,
+    config: t.config,
+  });
   /** The `C:<id>:<command>` lines of a poll's reply, as [id, command]. */
-  const lines = (text: string) => (text === 'OK' ? [] : text.split('\n').map((line) => { const [, id, ...rest] = line.split(':'); return [id!, rest.join(':')] as const; }));
+  const lines = (text: string) =>
+    text === 'OK'
+      ? []
+      : text.split('\n').map((line) => {
+          const [, id, ...rest] = line.split(':');
+          return [id!, rest.join(':')] as const;
+        });
   const poll = async (serial: string) => lines((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${serial}`)).text);
-  async function bulk(device: { id: number }, count: number, command = (i: number) => updateAccessUserCommand({ pin: String(1000 + i), name: `Person ${i}`, privilege: 0, startTime: 0, endTime: 0 })) {
+  async function bulk(
+    device: { id: number },
+    count: number,
+    command = (i: number) => updateAccessUserCommand({ pin: String(1000 + i), name: `Person ${i}`, privilege: 0, startTime: 0, endTime: 0 }),
+  ) {
     const [{ workspace_id }] = await sql('select workspace_id from device where id = ?', [device.id]);
-    const rows: NewCommand[] = Array.from({ length: count }, (_, i) => ({ workspaceId: workspace_id, deviceId: device.id, kind: 'user_sync', command: command(i), reference: `bulk:${i}` }));
+    const rows: NewCommand[] = Array.from({ length: count }, (_, i) => ({
+      workspaceId: workspace_id,
+      deviceId: device.id,
+      kind: 'user_sync',
+      command: command(i),
+      reference: `bulk:${i}`,
+    }));
     return enqueueCommands(t.app.database.orm.em.fork(), rows, now());
   }
 
-  it('an unlock queued behind 1,000 bulk commands is in the next poll\'s reply, and bulk still gets its share', async () => {
+  it("an unlock queued behind 1,000 bulk commands is in the next poll's reply, and bulk still gets its share", async () => {
     const device = await createTerminalDevice(t.url, key, { mode_type: 'acc' });
     const queued = await bulk(device, 1000);
     const unlock = await rest(t.url, 'POST', '/v1/devices/door/unlock', { key, body: { device_serial: device.serial_number, duration: 5 } });
     expect(unlock.status).to.equal(202);
-    const [door] = await sql('select c.command_id from door_action a join device_command c on c.id = a.command_id where a.action_id = ?', [unlock.body.action_id]);
+    const [door] = await sql('select c.command_id from door_action a join device_command c on c.id = a.command_id where a.action_id = ?', [
+      unlock.body.action_id,
+    ]);
     const reply = await poll(device.serial_number);
     expect(reply[0]).to.deep.equal([door.command_id, 'CONTROL DEVICE 01010105']);
     // The other slots of the poll went to the bulk lane, oldest first.
@@ -49,14 +74,23 @@ describe('command lanes, deadlines and delivery-time payloads', () => {
     const [{ workspace_id }] = await sql('select workspace_id from device where id = ?', [device.id]);
     const queued = await bulk(device, 3);
     const interactive = [];
-    for (let i = 0; i < 10; i++) interactive.push(await enqueueCommand(ctx(), { workspaceId: workspace_id, deviceId: device.id, kind: 'action_reboot', command: 'CONTROL DEVICE 03000000', lane: 'interactive' }));
+    for (let i = 0; i < 10; i++)
+      interactive.push(
+        await enqueueCommand(ctx(), {
+          workspaceId: workspace_id,
+          deviceId: device.id,
+          kind: 'action_reboot',
+          command: 'CONTROL DEVICE 03000000',
+          lane: 'interactive',
+        }),
+      );
     const first = await poll(device.serial_number);
     expect(first.map(([id]) => id)).to.deep.equal([...interactive.slice(0, 4).map((q) => q.commandId), queued[0]!.commandId]);
     const second = await poll(device.serial_number);
     expect(second.map(([id]) => id)).to.deep.equal([...interactive.slice(4, 8).map((q) => q.commandId), queued[1]!.commandId]);
   });
 
-  it('revocations go out ahead of additions queued before them, a person\'s deletes in their order (authorisations before the user)', async () => {
+  it("revocations go out ahead of additions queued before them, a person's deletes in their order (authorisations before the user)", async () => {
     const device = await createTerminalDevice(t.url, key, { mode_type: 'acc' });
     const [{ workspace_id }] = await sql('select workspace_id from device where id = ?', [device.id]);
     const additions = await bulk(device, 6);
@@ -69,7 +103,11 @@ describe('command lanes, deadlines and delivery-time payloads', () => {
     );
     const reply = await poll(device.serial_number);
     expect(reply.map(([, command]) => command.split(' ').slice(0, 3).join(' '))).to.deep.equal([
-      'DATA DELETE userauthorize', 'DATA DELETE templatev10', 'DATA DELETE user', 'DATA UPDATE user', 'DATA UPDATE user',
+      'DATA DELETE userauthorize',
+      'DATA DELETE templatev10',
+      'DATA DELETE user',
+      'DATA UPDATE user',
+      'DATA UPDATE user',
     ]);
     expect(reply.map(([id]) => id)).to.deep.equal([...revocations.map((q) => q.commandId), ...additions.slice(0, 2).map((q) => q.commandId)]);
   });
@@ -93,7 +131,10 @@ describe('command lanes, deadlines and delivery-time payloads', () => {
     expect(await poll(device.serial_number)).to.deep.equal([]);
     const read = await rest(t.url, 'GET', `/v1/devices/door/actions/${unlock.body.action_id}`, { key });
     expect(read.body).to.include({ status: 'expired', sent_at: null });
-    const [command] = await sql('select c.status, c.sent_at, c.attempts from device_command c join door_action a on a.command_id = c.id where a.action_id = ?', [unlock.body.action_id]);
+    const [command] = await sql(
+      'select c.status, c.sent_at, c.attempts from device_command c join door_action a on a.command_id = c.id where a.action_id = ?',
+      [unlock.body.action_id],
+    );
     expect(command).to.deep.equal({ status: 'expired', sent_at: null, attempts: 0 });
   });
 
@@ -106,7 +147,12 @@ describe('command lanes, deadlines and delivery-time payloads', () => {
     const other = await enqueueCommand(ctx(), { workspaceId: workspace_id, deviceId: device.id, kind: 'unprobed', command: 'INFO' });
     const probe = await enqueueCommand(ctx(), { workspaceId: workspace_id, deviceId: device.id, kind: 'probe_one', command: 'INFO' });
     await poll(device.serial_number);
-    await iclock(t.url, 'POST', `/iclock/devicecmd?SN=${device.serial_number}`, `ID=${probe.commandId}&Return=0&CMD=INFO\nID=${other.commandId}&Return=0&CMD=INFO`);
+    await iclock(
+      t.url,
+      'POST',
+      `/iclock/devicecmd?SN=${device.serial_number}`,
+      `ID=${probe.commandId}&Return=0&CMD=INFO\nID=${other.commandId}&Return=0&CMD=INFO`,
+    );
     expect(seen).to.deep.equal([[probe.id], [probe.id]]);
   });
 });

@@ -64,7 +64,10 @@ describe('queued-command notices', () => {
       notifyCommandsQueued(tx, [5]);
       throw new Error('the change failed');
     });
-    const error = await failed.then(() => null, (e: Error) => e);
+    const error = await failed.then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(error?.message).to.equal('the change failed');
     await tick();
     expect(seen).to.deep.equal([]);
@@ -79,7 +82,10 @@ describe('queued-command notices', () => {
           await tx.execute('select 1');
           notifyCommandsQueued(tx as EntityManager, [6]);
         })
-        .then(() => null, (e: Error) => e);
+        .then(
+          () => null,
+          (e: Error) => e,
+        );
       expect(error?.message).to.equal('afterCommit: this ORM was made without afterCommitHooks (use ormOptions)');
       expect(seen).to.deep.equal([]);
     } finally {

@@ -99,7 +99,10 @@ describe('companies', () => {
     expect(refused.body.error.code).to.equal('resource_in_use');
     expect(refused.body.error.message).to.match(/1 employee/);
     await rest(t.url, 'DELETE', `/public/v2/employees/${employee.id}`, { key: ws.key });
-    const device = await rest(t.url, 'POST', '/public/v2/devices', { key: ws.key, body: { name: 'Door', serial_number: `SN${Date.now()}`, company_id: company.id } });
+    const device = await rest(t.url, 'POST', '/public/v2/devices', {
+      key: ws.key,
+      body: { name: 'Door', serial_number: `SN${Date.now()}`, company_id: company.id },
+    });
     expect(device.status).to.equal(201);
     const stillRefused = await rest(t.url, 'DELETE', `/public/v2/companies/${company.id}`, { key: ws.key });
     expect(stillRefused.status).to.equal(409);

@@ -45,7 +45,8 @@ describe('device actions', () => {
     const employee = await createEmployee(t.url, ws.key, company_id, { pin: '31' });
     const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'att', pollIntervalMs: 50 });
     terminal.start();
-    for (const at of ['2026-10-05T08:00:00Z', '2026-10-05T17:00:00Z', '2026-10-20T08:00:00Z', '2026-11-10T08:00:00Z', '2026-11-10T17:00:00Z']) terminal.punch({ pin: '31', at: new Date(at) });
+    for (const at of ['2026-10-05T08:00:00Z', '2026-10-05T17:00:00Z', '2026-10-20T08:00:00Z', '2026-11-10T08:00:00Z', '2026-11-10T17:00:00Z'])
+      terminal.punch({ pin: '31', at: new Date(at) });
     await eventually(async () => (await sql('select count(*)::int as n from punch where device_id = ?', [device.id]))[0].n === 5);
     return { device, employee, terminal };
   }
@@ -78,17 +79,30 @@ describe('device actions', () => {
       expect(done.status).to.equal('succeeded');
       expect(done.result).to.include({ windows: 2, records_received: 5 });
       await eventually(async () => (await sql('select count(*)::int as n from punch where device_id = ?', [device.id]))[0].n === 5);
-      expect((await rest(t.url, 'GET', `/public/v2/devices/${device.id}/actions/${backfill.body.action_id}`, { key: ws.key })).body.result.punches_new).to.equal(2);
+      expect(
+        (await rest(t.url, 'GET', `/public/v2/devices/${device.id}/actions/${backfill.body.action_id}`, { key: ws.key })).body.result.punches_new,
+      ).to.equal(2);
       const times = await sql('select local_time from punch where device_id = ? order by local_time', [device.id]);
-      expect(times.map((r) => r.local_time)).to.deep.equal(['2026-10-05 08:00:00', '2026-10-05 17:00:00', '2026-10-20 08:00:00', '2026-11-10 08:00:00', '2026-11-10 17:00:00']);
+      expect(times.map((r) => r.local_time)).to.deep.equal([
+        '2026-10-05 08:00:00',
+        '2026-10-05 17:00:00',
+        '2026-10-20 08:00:00',
+        '2026-11-10 08:00:00',
+        '2026-11-10 17:00:00',
+      ]);
 
-      const recount = await finished(device.id, (await act(device.id, { type: 'attendance.count', options: { start_date: '2026-10-01', end_date: '2026-11-30' } })).body.action_id);
+      const recount = await finished(
+        device.id,
+        (await act(device.id, { type: 'attendance.count', options: { start_date: '2026-10-01', end_date: '2026-11-30' } })).body.action_id,
+      );
       expect(recount.result).to.include({ device_records: 5, timegate_records: 5, matched: true });
 
       // Every status change was an event, in order.
       const seen = (await updates.waitFor(9)).map((e: any) => [e.action.type, e.action.status]);
       expect(seen.filter(([type]: string[]) => type === 'attendance.backfill')).to.deep.equal([
-        ['attendance.backfill', 'queued'], ['attendance.backfill', 'sent'], ['attendance.backfill', 'succeeded'],
+        ['attendance.backfill', 'queued'],
+        ['attendance.backfill', 'sent'],
+        ['attendance.backfill', 'succeeded'],
       ]);
       const list = await rest(t.url, 'GET', `/public/v2/devices/${device.id}/actions`, { key: ws.key });
       expect(list.body.map((a: any) => a.type)).to.deep.equal(['attendance.count', 'attendance.backfill', 'attendance.count']);
@@ -135,11 +149,18 @@ describe('device actions', () => {
       expect(info.result.info).to.deep.include({ key: 'TransactionCount', value: '5' });
       const lost = await clearError(device.id);
       expect(lost.code).to.equal('count_not_matched');
-      expect(lost.message).to.match(/^Clearing would delete 1 record\(s\) Timegate does not hold: the terminal counted 5 in all \(info\.refresh at [^)]+\) and Timegate had received 4 of them\./);
+      expect(lost.message).to.match(
+        /^Clearing would delete 1 record\(s\) Timegate does not hold: the terminal counted 5 in all \(info\.refresh at [^)]+\) and Timegate had received 4 of them\./,
+      );
       expect(lost.message).to.contain("Timegate's oldest record from it is of 2026-10-05");
-      expect(lost.message).to.match(/Run attendance\.backfill from 2026-10-05 \(or earlier, if the terminal holds older records\) to \d{4}-\d{2}-\d{2}, then info\.refresh again, and clear\.$/);
+      expect(lost.message).to.match(
+        /Run attendance\.backfill from 2026-10-05 \(or earlier, if the terminal holds older records\) to \d{4}-\d{2}-\d{2}, then info\.refresh again, and clear\.$/,
+      );
       // Done as it says: backfilled, counted again, cleared.
-      await finished(device.id, (await act(device.id, { type: 'attendance.backfill', options: { start_date: '2026-10-05', end_date: '2026-11-30' } })).body.action_id);
+      await finished(
+        device.id,
+        (await act(device.id, { type: 'attendance.backfill', options: { start_date: '2026-10-05', end_date: '2026-11-30' } })).body.action_id,
+      );
       await eventually(async () => (await punchCount(device.id)) === 5);
       await finished(device.id, (await act(device.id, { type: 'info.refresh' })).body.action_id);
       const clear = await act(device.id, { type: 'logs.clear' });
@@ -153,7 +174,7 @@ describe('device actions', () => {
   });
 
   // Regression: the guard compared with a count info.refresh did not update, so it refused a safe clear.
-  it('logs.clear takes the count of the latest info.refresh, which also becomes the terminal\'s record count', async () => {
+  it("logs.clear takes the count of the latest info.refresh, which also becomes the terminal's record count", async () => {
     const { device, terminal } = await clockWithPunches();
     try {
       await sql('update device set attlog_count = 99 where id = ?', [device.id]);
@@ -174,7 +195,10 @@ describe('device actions', () => {
     try {
       // The terminal lost two old records (overwritten, or cleared from its menu); Timegate keeps them.
       terminal.store.log.splice(0, 2);
-      const count = await finished(device.id, (await act(device.id, { type: 'attendance.count', options: { start_date: '2026-10-01', end_date: '2026-11-30' } })).body.action_id);
+      const count = await finished(
+        device.id,
+        (await act(device.id, { type: 'attendance.count', options: { start_date: '2026-10-01', end_date: '2026-11-30' } })).body.action_id,
+      );
       expect(count.result).to.include({ device_records: 3, timegate_records: 5, matched: false });
       await sql('update device set attlog_count = 3 where id = ?', [device.id]);
       const clear = await act(device.id, { type: 'logs.clear' });
@@ -191,14 +215,24 @@ describe('device actions', () => {
     try {
       await finished(device.id, (await act(device.id, { type: 'info.refresh' })).body.action_id);
       // October only: 3 of the terminal's 5 records.
-      await finished(device.id, (await act(device.id, { type: 'attendance.count', options: { start_date: '2026-10-01', end_date: '2026-10-31' } })).body.action_id);
+      await finished(
+        device.id,
+        (await act(device.id, { type: 'attendance.count', options: { start_date: '2026-10-01', end_date: '2026-10-31' } })).body.action_id,
+      );
       const outside = await clearError(device.id);
       expect(outside.code).to.equal('count_not_matched');
-      expect(outside.message).to.match(/^Clearing would delete 2 record\(s\) outside the counted range 2026-10-01 to 2026-10-31: the terminal holds 5 in all, the count \(attendance\.count at [^)]+\) covered 3\./);
+      expect(outside.message).to.match(
+        /^Clearing would delete 2 record\(s\) outside the counted range 2026-10-01 to 2026-10-31: the terminal holds 5 in all, the count \(attendance\.count at [^)]+\) covered 3\./,
+      );
       await sql("delete from punch where device_id = ? and local_time = '2026-11-10 17:00:00'", [device.id]);
-      await finished(device.id, (await act(device.id, { type: 'attendance.count', options: { start_date: '2026-10-01', end_date: '2026-11-30' } })).body.action_id);
+      await finished(
+        device.id,
+        (await act(device.id, { type: 'attendance.count', options: { start_date: '2026-10-01', end_date: '2026-11-30' } })).body.action_id,
+      );
       const missing = await clearError(device.id);
-      expect(missing.message).to.match(/^Clearing would delete 1 record\(s\) Timegate does not hold: the terminal counted 5 between 2026-10-01 and 2026-11-30 \(attendance\.count at [^)]+\) and Timegate had received 4 of them\. The missing records are of 2026-10-01 to 2026-11-30\. Run attendance\.backfill from 2026-10-01 to 2026-11-30, then attendance\.count again, and clear\.$/);
+      expect(missing.message).to.match(
+        /^Clearing would delete 1 record\(s\) Timegate does not hold: the terminal counted 5 between 2026-10-01 and 2026-11-30 \(attendance\.count at [^)]+\) and Timegate had received 4 of them\. The missing records are of 2026-10-01 to 2026-11-30\. Run attendance\.backfill from 2026-10-01 to 2026-11-30, then attendance\.count again, and clear\.$/,
+      );
     } finally {
       await terminal.stop();
     }
@@ -230,17 +264,27 @@ describe('device actions', () => {
   it('a device shows what its firmware supports and its capacities, from what it reported', async () => {
     const device = await createTerminalDevice(t.url, ws.key);
     const capabilities = async () =>
-      (await rest(t.url, 'POST', '/graphql', {
-        key: ws.key,
-        body: { query: `{ device(id: ${device.id}) { capabilities { doors accessLevels fingerprint face facePhoto userPhoto attendanceBackfill capacity { users fingerprints faces records userPhotos } } } }` },
-      })).body.data.device.capabilities;
+      (
+        await rest(t.url, 'POST', '/graphql', {
+          key: ws.key,
+          body: {
+            query: `{ device(id: ${device.id}) { capabilities { doors accessLevels fingerprint face facePhoto userPhoto attendanceBackfill capacity { users fingerprints faces records userPhotos } } } }`,
+          },
+        })
+      ).body.data.device.capabilities;
     expect(await capabilities()).to.deep.include({ fingerprint: false, face: false, facePhoto: false, userPhoto: false, attendanceBackfill: true });
     // The ProBio options of the vendor document (fixture 37), posted by this terminal.
     const options =
       '~DeviceName=ProBio,MAC=00:17:61:11:ad:4f,TransactionCount=23,~MaxAttLogCount=10,UserCount=7,~MaxUserCount=100,PhotoFunOn=1,~MaxUserPhotoCount=3000,FingerFunOn=1,FPVersion=10,~MaxFingerCount=40,FPCount=4,FaceFunOn=1,FaceVersion=7,~MaxFaceCount=2000,FaceCount=3,FvFunOn=0';
     expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=options`, options)).status).to.equal(200);
     expect(await capabilities()).to.deep.equal({
-      doors: 1, accessLevels: true, fingerprint: true, face: true, facePhoto: false, userPhoto: true, attendanceBackfill: true,
+      doors: 1,
+      accessLevels: true,
+      fingerprint: true,
+      face: true,
+      facePhoto: false,
+      userPhoto: true,
+      attendanceBackfill: true,
       capacity: { users: 100, fingerprints: 40, faces: 2000, records: 10, userPhotos: 3000 },
     });
     await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=options`, 'BioPhotoFun=1,VisilightFun=1,~MaxBioPhotoCount=3000');
@@ -251,7 +295,8 @@ describe('device actions', () => {
     const device = await createTerminalDevice(t.url, ws.key, { time_zone: 'UTC' });
     const [{ company_id }] = await sql('select company_id from device where id = ?', [device.id]);
     await createEmployee(t.url, ws.key, company_id, { pin: '41' });
-    const receivedEvents = async () => (await sql("select data from event where type = 'device.clock_skew' and (data->>'device_id')::int = ?", [device.id])).map((r) => r.data);
+    const receivedEvents = async () =>
+      (await sql("select data from event where type = 'device.clock_skew' and (data->>'device_id')::int = ?", [device.id])).map((r) => r.data);
     const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'att', pollIntervalMs: 50, clockSkewSeconds: 9000 });
     terminal.start();
     try {
@@ -328,7 +373,12 @@ describe('device actions', () => {
   it('a user the terminal reports with a name cut to its 201 characters at an emoji is remembered, with the emoji whole', async () => {
     const device = await createTerminalDevice(t.url, ws.key);
     const name = `${'n'.repeat(200)}😀 and more`;
-    const reply = await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=OPERLOG&Stamp=1`, `USER PIN=61\tName=${name}\tPri=0\tPasswd=\tCard=\tGrp=1\tTZ=\n`);
+    const reply = await iclock(
+      t.url,
+      'POST',
+      `/iclock/cdata?SN=${device.serial_number}&table=OPERLOG&Stamp=1`,
+      `USER PIN=61\tName=${name}\tPri=0\tPasswd=\tCard=\tGrp=1\tTZ=\n`,
+    );
     expect(reply.status, reply.text).to.equal(200);
     const rows = await sql('select pin, name from device_reported_user where device_id = ?', [device.id]);
     expect(rows).to.deep.equal([{ pin: '61', name: `${'n'.repeat(200)}😀` }]);
@@ -339,7 +389,17 @@ describe('device actions', () => {
     const [{ company_id }] = await sql('select company_id from device where id = ?', [device.id]);
     const ann = await createEmployee(t.url, ws.key, company_id, { pin: '51', name: 'Ann', lastname: 'Lee' });
     const ben = await createEmployee(t.url, ws.key, company_id, { pin: '52', name: 'Ben', lastname: 'Ray' });
-    expect((await rest(t.url, 'POST', `/public/v2/devices/${device.id}/employees`, { key: ws.key, body: [{ employee_id: ann.id, permission_id: 0 }, { employee_id: ben.id, permission_id: 0 }] })).status).to.equal(200);
+    expect(
+      (
+        await rest(t.url, 'POST', `/public/v2/devices/${device.id}/employees`, {
+          key: ws.key,
+          body: [
+            { employee_id: ann.id, permission_id: 0 },
+            { employee_id: ben.id, permission_id: 0 },
+          ],
+        })
+      ).status,
+    ).to.equal(200);
     const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'att', pollIntervalMs: 50 });
     terminal.start();
     try {
@@ -387,7 +447,13 @@ describe('device actions', () => {
     const [{ company_id }] = await sql('select company_id from device where id = ?', [device.id]);
     const cy = await createEmployee(t.url, ws.key, company_id, { pin: '61', name: 'Cy', lastname: 'Dee' });
     const di = await createEmployee(t.url, ws.key, company_id, { pin: '62', name: 'Di', lastname: 'Eve' });
-    await rest(t.url, 'POST', `/public/v2/devices/${device.id}/employees`, { key: ws.key, body: [{ employee_id: cy.id, permission_id: 0 }, { employee_id: di.id, permission_id: 0 }] });
+    await rest(t.url, 'POST', `/public/v2/devices/${device.id}/employees`, {
+      key: ws.key,
+      body: [
+        { employee_id: cy.id, permission_id: 0 },
+        { employee_id: di.id, permission_id: 0 },
+      ],
+    });
     const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'acc', pollIntervalMs: 50 });
     const uploads: string[] = [];
     terminal.on('upload', (u) => uploads.push(u.table));
@@ -412,7 +478,9 @@ describe('device actions', () => {
       // Access-control terminals report no template counters; Timegate expects Cy's one fingerprint.
       expect(fixed.templates).to.deep.equal({ fingerprints_on_device: null, fingerprints_expected: 1, faces_on_device: null, faces_expected: 0 });
       await eventually(async () => terminal.store.users.has('62') && !terminal.store.users.has('98'));
-      const deletes = (await sql(`select command from device_command where reference = ? order by id`, [`reconcile:${fix.body.action_id}`])).map((r) => r.command);
+      const deletes = (await sql(`select command from device_command where reference = ? order by id`, [`reconcile:${fix.body.action_id}`])).map(
+        (r) => r.command,
+      );
       expect(deletes).to.deep.equal(['DATA DELETE userauthorize Pin=98', 'DATA DELETE templatev10 Pin=98', 'DATA DELETE user Pin=98']);
     } finally {
       await terminal.stop();
@@ -434,12 +502,15 @@ describe('device actions', () => {
     for (const [deviceId, body, field, code] of cases) {
       const r = await act(deviceId, body);
       expect(r.status, JSON.stringify(body)).to.equal(422);
-      expect(r.body.error.details.map((d: any) => [d.field, d.code]), JSON.stringify(body)).to.deep.include([field, code]);
+      expect(
+        r.body.error.details.map((d: any) => [d.field, d.code]),
+        JSON.stringify(body),
+      ).to.deep.include([field, code]);
     }
     const other = await createWorkspace(t.url);
     expect((await act(clock.id, { type: 'reboot' }, other.key)).status).to.equal(404);
     expect((await rest(t.url, 'GET', `/public/v2/devices/${clock.id}/actions`, { key: other.key })).status).to.equal(404);
-    const [{ n }] = await sql("select count(*)::int as n from device_action where device_id in (?, ?)", [clock.id, panel.id]);
+    const [{ n }] = await sql('select count(*)::int as n from device_action where device_id in (?, ?)', [clock.id, panel.id]);
     expect(n).to.equal(0);
     const [{ c }] = await sql("select count(*)::int as c from device_command where device_id in (?, ?) and kind like 'action_%'", [clock.id, panel.id]);
     expect(c).to.equal(0);

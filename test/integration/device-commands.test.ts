@@ -26,11 +26,19 @@ describe('command queue and remote unlock', () => {
   });
 
   const sql = <T = any>(query: string, params: unknown[] = []) => t.app.database.orm.em.fork().getConnection().execute<T[]>(query, params);
-  const ctx = (): RequestContext => ({ principal: { kind: 'terminal', serialNumber: '*' }, em: t.app.database.orm.em.fork(), requestId: 'test', logger: t.app.logger, now, config: t.config });
+  const ctx = (): RequestContext => ({
+    principal: { kind: 'terminal', serialNumber: '*' },
+    em: t.app.database.orm.em.fork(),
+    requestId: 'test',
+    logger: t.app.logger,
+    now,
+    config: t.config,
+  });
   async function queue(device: { id: number }, count: number) {
     const [{ workspace_id }] = await sql('select workspace_id from device where id = ?', [device.id]);
     const ids: string[] = [];
-    for (let i = 0; i < count; i++) ids.push((await enqueueCommand(ctx(), { workspaceId: workspace_id, deviceId: device.id, kind: 'test', command: `INFO` })).commandId);
+    for (let i = 0; i < count; i++)
+      ids.push((await enqueueCommand(ctx(), { workspaceId: workspace_id, deviceId: device.id, kind: 'test', command: `INFO` })).commandId);
     return ids;
   }
   const commandIds = (text: string) => (text === 'OK' ? [] : text.split('\n').map((line) => line.split(':')[1]!));
@@ -85,7 +93,7 @@ describe('command queue and remote unlock', () => {
       expect(unlock.body).to.include({ status: 'queued', door: 1, duration: 5 });
       expect(unlock.body.action_id).to.match(/^da_[0-9a-f]{24}$/);
       expect(unlock.body.timestamp).to.be.a('string');
-      const [command] = await sql("select command from device_command where reference = ?", [`door_action:${unlock.body.action_id}`]);
+      const [command] = await sql('select command from device_command where reference = ?', [`door_action:${unlock.body.action_id}`]);
       expect(command.command).to.equal('CONTROL DEVICE 01010105');
       terminal.start();
       const done = await eventually(async () => {
@@ -114,7 +122,7 @@ describe('command queue and remote unlock', () => {
     const unlock = await rest(t.url, 'POST', '/v1/devices/door/unlock', { key, body: { device_serial: device.serial_number, duration: 5 } });
     expect(unlock.status).to.equal(202);
     expect(unlock.body).to.include({ status: 'queued', device_status: 'offline' });
-    const [command] = await sql("select command from device_command where reference = ?", [`door_action:${unlock.body.action_id}`]);
+    const [command] = await sql('select command from device_command where reference = ?', [`door_action:${unlock.body.action_id}`]);
     expect(command.command).to.equal('AC_UNLOCK');
     clock += 61_000;
     await t.app.terminals.sweep();
@@ -123,10 +131,15 @@ describe('command queue and remote unlock', () => {
     expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${device.serial_number}`)).text).to.equal('OK');
   });
 
-  it('deviceCommands lists a device\'s queue newest first, by status, with verbs but never the command text; scoped and checked', async () => {
+  it("deviceCommands lists a device's queue newest first, by status, with verbs but never the command text; scoped and checked", async () => {
     const device = await createTerminalDevice(t.url, key, { mode_type: 'acc' });
     const [{ workspace_id }] = await sql('select workspace_id from device where id = ?', [device.id]);
-    await enqueueCommand(ctx(), { workspaceId: workspace_id, deviceId: device.id, kind: 'user_sync', command: 'DATA UPDATE user CardNo=\tPin=77\tName=Secret Person' });
+    await enqueueCommand(ctx(), {
+      workspaceId: workspace_id,
+      deviceId: device.id,
+      kind: 'user_sync',
+      command: 'DATA UPDATE user CardNo=\tPin=77\tName=Secret Person',
+    });
     await enqueueCommand(ctx(), { workspaceId: workspace_id, deviceId: device.id, kind: 'door_unlock', command: 'CONTROL DEVICE 01010105' });
     const LIST = 'query ($id: Int!, $status: [String!]) { deviceCommands(deviceId: $id, status: $status) { totalCount nodes { kind verb status attempts } } }';
     const queued = await gql(t.url, key, LIST, { id: device.id, status: ['queued', 'sent'] });
@@ -163,7 +176,9 @@ describe('command queue and remote unlock', () => {
     expect(count).to.equal(0);
 
     const unlockKey = await createKey(t.url, key, ['doors:unlock']);
-    const ok = await gql(t.url, unlockKey, 'mutation ($s: String!) { unlockDoor(input: { deviceSerial: $s, duration: 4 }) { id actionId status } }', { s: device.serial_number });
+    const ok = await gql(t.url, unlockKey, 'mutation ($s: String!) { unlockDoor(input: { deviceSerial: $s, duration: 4 }) { id actionId status } }', {
+      s: device.serial_number,
+    });
     expect(ok.data.unlockDoor.status).to.equal('queued');
     expect(ok.data.unlockDoor.id, 'an id for normalising clients').to.equal(ok.data.unlockDoor.actionId);
     const hidden = await rest(t.url, 'GET', `/v1/devices/door/actions/${ok.data.unlockDoor.actionId}`, { key: other.key });

@@ -30,11 +30,13 @@ describe('bounded command queues per terminal', () => {
     expect(statuses.slice(100)).to.deep.equal(Array(50).fill(429));
     expect(refused!.body.error.code).to.equal('device_queue_full');
     expect(Number(refused!.headers.get('retry-after'))).to.be.at.least(1);
-    const [{ n }] = await sql("select count(*)::int as n from device_action where device_id = ?", [device.id]);
+    const [{ n }] = await sql('select count(*)::int as n from device_action where device_id = ?', [device.id]);
     expect(n, 'nothing queued for the refused ones').to.equal(100);
 
     // GraphQL says the same, with the seconds to wait.
-    const viaGraphql = await gql(t.url, writer, 'mutation ($id: Int!) { createDeviceAction(deviceId: $id, input: { type: "reboot" }) { actionId } }', { id: device.id });
+    const viaGraphql = await gql(t.url, writer, 'mutation ($id: Int!) { createDeviceAction(deviceId: $id, input: { type: "reboot" }) { actionId } }', {
+      id: device.id,
+    });
     expect(viaGraphql.errors![0]!.extensions).to.include({ code: 'device_queue_full' });
     expect((viaGraphql.errors![0]!.extensions as { retryAfter?: number }).retryAfter).to.be.at.least(1);
 

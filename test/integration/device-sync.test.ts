@@ -173,8 +173,14 @@ describe('sync engine: assignments and templates reach the terminals', () => {
       try {
         const d = await device('acc');
         const employees = await Promise.all(Array.from({ length: 6 }, () => employee()));
-        await send('POST', `/public/v2/devices/${d.id}/employees`, employees.map((e) => ({ employee_id: e.id, permission_id: 0 })));
-        const polls = await Promise.all(Array.from({ length: 12 }, (_, i) => iclock(i % 2 ? t.url : second.url, 'GET', `/iclock/getrequest?SN=${d.serial_number}`)));
+        await send(
+          'POST',
+          `/public/v2/devices/${d.id}/employees`,
+          employees.map((e) => ({ employee_id: e.id, permission_id: 0 })),
+        );
+        const polls = await Promise.all(
+          Array.from({ length: 12 }, (_, i) => iclock(i % 2 ? t.url : second.url, 'GET', `/iclock/getrequest?SN=${d.serial_number}`)),
+        );
         await Promise.all([t.app.terminals.sweep(), second.terminals.sweep()]);
         const delivered = polls.flatMap((p) => (p.text === 'OK' ? [] : parseCommandReply(p.text)));
         // Each record once: 6 users and their 6 authorisations, in two multi-record commands.
@@ -198,7 +204,8 @@ describe('sync engine: assignments and templates reach the terminals', () => {
   });
 
   describe('templates', () => {
-    const TEMPLATES = 'query ($id: Int!) { employeeTemplates(employeeId: $id) { id type index subIndex version format valid duress size sourceDeviceId updatedAt } }';
+    const TEMPLATES =
+      'query ($id: Int!) { employeeTemplates(employeeId: $id) { id type index subIndex version format valid duress size sourceDeviceId updatedAt } }';
 
     it('a fingerprint enrolled on A is stored once, reaches B (same version) and the access terminal, not C (other version); deleting removes it', async () => {
       const [a, b, c, acc] = [await device('att'), await device('att'), await device('att'), await device('acc')];
@@ -207,12 +214,26 @@ describe('sync engine: assignments and templates reach the terminals', () => {
       const simC = terminal(c.serial_number, 'att', { fingerprintVersion: '12' });
       const simAcc = terminal(acc.serial_number, 'acc');
       const e = await employee();
-      await send('POST', `/public/v2/employees/${e.id}/devices`, [a, b, c, acc].map((d) => ({ device_id: d.id, permission_id: 0 })));
+      await send(
+        'POST',
+        `/public/v2/employees/${e.id}/devices`,
+        [a, b, c, acc].map((d) => ({ device_id: d.id, permission_id: 0 })),
+      );
       for (const d of [a, b, c, acc]) await settles(e.id, d.id);
 
       const enrolled = simA.enrollFingerprint(e.pin!, 3);
       const stored = await eventually(async () => (await gqlData(t.url, ws.key, TEMPLATES, { id: e.id })).employeeTemplates[0]);
-      expect(stored).to.include({ type: 'fingerprint', index: 3, subIndex: 0, version: '10.0', format: 'zk', valid: true, duress: false, size: enrolled.tmp.length, sourceDeviceId: a.id });
+      expect(stored).to.include({
+        type: 'fingerprint',
+        index: 3,
+        subIndex: 0,
+        version: '10.0',
+        format: 'zk',
+        valid: true,
+        duress: false,
+        size: enrolled.tmp.length,
+        sourceDeviceId: a.id,
+      });
       await eventually(async () => [...simB.store.templates.values()].find((x) => x.pin === e.pin && x.no === 3 && x.tmp === enrolled.tmp));
       await eventually(async () => [...simAcc.store.templates.values()].find((x) => x.pin === e.pin && x.no === 3 && x.tmp === enrolled.tmp));
       for (const d of [b, c, acc]) await settles(e.id, d.id);
@@ -223,7 +244,8 @@ describe('sync engine: assignments and templates reach the terminals', () => {
       // A re-upload of the same template changes nothing and sends nothing again.
       const before = await sql(`select id, updated_at from employee_template where employee_id = ?`, [e.id]);
       // (Counted by the template's own bytes: other work of the terminals may queue unrelated commands meanwhile.)
-      const templateSends = async () => (await sql(`select count(*)::int as n from device_command where strpos(command, ?) > 0`, [enrolled.tmp]))[0].n as number;
+      const templateSends = async () =>
+        (await sql(`select count(*)::int as n from device_command where strpos(command, ?) > 0`, [enrolled.tmp]))[0].n as number;
       const sendsBefore = await templateSends();
       simA.resendHistory();
       await eventually(async () => simA.pendingCount === 0);
@@ -244,20 +266,29 @@ describe('sync engine: assignments and templates reach the terminals', () => {
       const simA = terminal(a.serial_number, 'att');
       terminal(b.serial_number, 'att');
       const e = await employee();
-      await send('POST', `/public/v2/employees/${e.id}/devices`, [a, b].map((d) => ({ device_id: d.id, permission_id: 0 })));
+      await send(
+        'POST',
+        `/public/v2/employees/${e.id}/devices`,
+        [a, b].map((d) => ({ device_id: d.id, permission_id: 0 })),
+      );
       for (const d of [a, b]) await settles(e.id, d.id);
       simA.enrollFingerprint(e.pin!, 4);
-      await eventually(async () => (await sql(`select 1 from device_command where device_id = ? and command like 'DATA UPDATE FINGERTMP%'`, [b.id])).length > 0);
+      await eventually(
+        async () => (await sql(`select 1 from device_command where device_id = ? and command like 'DATA UPDATE FINGERTMP%'`, [b.id])).length > 0,
+      );
       for (const d of [a, b]) await settles(e.id, d.id);
 
       // A name change makes both rows pending again: B gets the template with the user, A only the user.
-      const fingerprints = async (deviceId: number) => (await sql(`select count(*)::int as n from device_command where device_id = ? and command like 'DATA UPDATE FINGERTMP%'`, [deviceId]))[0].n;
+      const fingerprints = async (deviceId: number) =>
+        (await sql(`select count(*)::int as n from device_command where device_id = ? and command like 'DATA UPDATE FINGERTMP%'`, [deviceId]))[0].n;
       const sentToB = await fingerprints(b.id);
       expect((await send('PUT', `/public/v2/employees/${e.id}`, { name: 'Renamed' })).status).to.equal(200);
       for (const d of [a, b]) await settles(e.id, d.id);
       expect(await fingerprints(a.id)).to.equal(0);
       expect(await fingerprints(b.id)).to.be.above(sentToB);
-      const [user] = await sql(`select command from device_command where device_id = ? and command like 'DATA UPDATE USERINFO%' order by id desc limit 1`, [a.id]);
+      const [user] = await sql(`select command from device_command where device_id = ? and command like 'DATA UPDATE USERINFO%' order by id desc limit 1`, [
+        a.id,
+      ]);
       expect(user.command).to.contain('Name=Renamed');
     });
 
@@ -270,7 +301,11 @@ describe('sync engine: assignments and templates reach the terminals', () => {
       const simA = terminal(a.serial_number, 'att');
       const simB = terminal(b.serial_number, 'att');
       const e = await employee();
-      await send('POST', `/public/v2/employees/${e.id}/devices`, [a, b].map((d) => ({ device_id: d.id, permission_id: 0 })));
+      await send(
+        'POST',
+        `/public/v2/employees/${e.id}/devices`,
+        [a, b].map((d) => ({ device_id: d.id, permission_id: 0 })),
+      );
       for (const d of [a, b]) await settles(e.id, d.id);
       const [stored] = await sql(`select fp_algorithm from device where id = ?`, [b.id]);
       expect(stored.fp_algorithm).to.equal('10');

@@ -24,7 +24,9 @@ describe('device users: a change racing the completion of the previous version',
     const device = await createTerminalDevice(t.url, ws.key);
     const [{ company_id: companyId }] = await t.app.database.orm.em.fork().getConnection().execute('select company_id from device where id = ?', [device.id]);
     const ann = await createEmployee(t.url, ws.key, companyId, { pin: '71', name: 'Ann', lastname: 'Lee' });
-    expect((await rest(t.url, 'POST', `/public/v2/employees/${ann.id}/devices`, { key: ws.key, body: [{ device_id: device.id, permission_id: 0 }] })).status).to.equal(200);
+    expect(
+      (await rest(t.url, 'POST', `/public/v2/employees/${ann.id}/devices`, { key: ws.key, body: [{ device_id: device.id, permission_id: 0 }] })).status,
+    ).to.equal(200);
 
     // The previous version's commands complete in another transaction, which holds the row while the change runs.
     const completion = new pg.Client({ connectionString: t.config.databaseUrl! });

@@ -30,11 +30,17 @@ describe('devices', () => {
       firmware: null,
       area_id: null,
     });
-    const flat = await rest(t.url, 'POST', '/public/v2/devices', { key: ws.key, body: { name: 'Clock', serial_number: 'BOCK200961014', company_id: company.id, time_zone: 'Asia/Kolkata' } });
+    const flat = await rest(t.url, 'POST', '/public/v2/devices', {
+      key: ws.key,
+      body: { name: 'Clock', serial_number: 'BOCK200961014', company_id: company.id, time_zone: 'Asia/Kolkata' },
+    });
     expect(flat.status).to.equal(201);
     expect(flat.body).to.include({ mode_type: 'att', time_zone: 'Asia/Kolkata' });
 
-    const updated = await rest(t.url, 'PUT', `/public/v2/devices/${wrapped.body.id}`, { key: ws.key, body: { name: 'Main door', status: 'offline', time_zone: 'Europe/Berlin' } });
+    const updated = await rest(t.url, 'PUT', `/public/v2/devices/${wrapped.body.id}`, {
+      key: ws.key,
+      body: { name: 'Main door', status: 'offline', time_zone: 'Europe/Berlin' },
+    });
     expect(updated.status).to.equal(200);
     expect(updated.body).to.include({ name: 'Main door', status: 'pending', time_zone: 'Europe/Berlin' });
     expect((await rest(t.url, 'GET', `/public/v2/devices/${wrapped.body.id}`, { key: ws.key })).body).to.deep.equal(updated.body);
@@ -63,7 +69,9 @@ describe('devices', () => {
       const r = await rest(t.url, 'POST', '/public/v2/devices', { key: b.key, body: { name: 'x', serial_number: serial, company_id: cb.id } });
       expect(r.status, serial).to.equal(422);
       expect(r.body.error.details[0]).to.include({ field: 'serial_number', code: 'already_taken' });
-      expect(r.body.error.message).to.match(/already registered/).and.not.match(new RegExp(String(a.id)));
+      expect(r.body.error.message)
+        .to.match(/already registered/)
+        .and.not.match(new RegExp(String(a.id)));
     }
     expect((await rest(t.url, 'GET', '/public/v2/devices', { key: b.key })).body).to.deep.equal([]);
     const other = await createDevice(t.url, a.key, ca.id);
@@ -81,7 +89,9 @@ describe('devices', () => {
     expect(refused.status).to.equal(403);
     expect(refused.body.error.code).to.equal('plan_limit_reached');
     await gqlData(t.url, MASTER_KEY, 'mutation ($id: Int!) { setWorkspacePlan(workspaceId: $id, input: { maxDevices: 3 }) { maxDevices } }', { id: ws.id });
-    expect((await rest(t.url, 'POST', '/public/v2/devices', { key: ws.key, body: { name: 'x', serial_number: 'LIMIT3', company_id: company.id } })).status).to.equal(201);
+    expect(
+      (await rest(t.url, 'POST', '/public/v2/devices', { key: ws.key, body: { name: 'x', serial_number: 'LIMIT3', company_id: company.id } })).status,
+    ).to.equal(201);
   });
 
   it('GraphQL: status and terminal-reported fields are not writable', async () => {

@@ -40,13 +40,49 @@ describe('door access needs doors:manage: a write key cannot grant it', () => {
     let scheduleId = 0;
     let levelId = 0;
     const steps: Array<[string, string, () => string, () => unknown, (body: any) => void]> = [
-      ['createAccessSchedule', 'POST', () => '/public/v2/access_schedules', () => ({ company_id: companyId, name: 'Mornings', intervals: hours }), (b) => (scheduleId = b.id)],
+      [
+        'createAccessSchedule',
+        'POST',
+        () => '/public/v2/access_schedules',
+        () => ({ company_id: companyId, name: 'Mornings', intervals: hours }),
+        (b) => (scheduleId = b.id),
+      ],
       ['updateAccessSchedule', 'PUT', () => `/public/v2/access_schedules/${scheduleId}`, () => ({ name: 'Early' }), (b) => expect(b.name).to.equal('Early')],
-      ['createAccessLevel', 'POST', () => '/public/v2/access_levels', () => ({ company_id: companyId, name: 'Staff', schedule_id: scheduleId, door_ids: [] }), (b) => (levelId = b.id)],
-      ['updateAccessLevel', 'PUT', () => `/public/v2/access_levels/${levelId}`, () => ({ door_ids: [doorId] }), (b) => expect(b.door_ids).to.deep.equal([doorId])],
-      ['addAccessLevelEmployees', 'POST', () => `/public/v2/access_levels/${levelId}/employees`, () => [{ employee_id: employeeId }], (b) => expect(b).to.have.length(1)],
-      ['syncAccessLevelEmployees', 'POST', () => `/public/v2/access_levels/${levelId}/employees/sync`, () => [{ employee_id: employeeId, end_date: '2030-01-01' }], (b) => expect(b).to.have.length(1)],
-      ['removeAccessLevelEmployees', 'DELETE', () => `/public/v2/access_levels/${levelId}/employees`, () => [{ employee_id: employeeId }], (b) => expect(b).to.deep.equal([])],
+      [
+        'createAccessLevel',
+        'POST',
+        () => '/public/v2/access_levels',
+        () => ({ company_id: companyId, name: 'Staff', schedule_id: scheduleId, door_ids: [] }),
+        (b) => (levelId = b.id),
+      ],
+      [
+        'updateAccessLevel',
+        'PUT',
+        () => `/public/v2/access_levels/${levelId}`,
+        () => ({ door_ids: [doorId] }),
+        (b) => expect(b.door_ids).to.deep.equal([doorId]),
+      ],
+      [
+        'addAccessLevelEmployees',
+        'POST',
+        () => `/public/v2/access_levels/${levelId}/employees`,
+        () => [{ employee_id: employeeId }],
+        (b) => expect(b).to.have.length(1),
+      ],
+      [
+        'syncAccessLevelEmployees',
+        'POST',
+        () => `/public/v2/access_levels/${levelId}/employees/sync`,
+        () => [{ employee_id: employeeId, end_date: '2030-01-01' }],
+        (b) => expect(b).to.have.length(1),
+      ],
+      [
+        'removeAccessLevelEmployees',
+        'DELETE',
+        () => `/public/v2/access_levels/${levelId}/employees`,
+        () => [{ employee_id: employeeId }],
+        (b) => expect(b).to.deep.equal([]),
+      ],
       ['addAccessLevelAreas', 'POST', () => `/public/v2/access_levels/${levelId}/areas`, () => [{ area_id: areaId }], (b) => expect(b).to.have.length(1)],
       ['syncAccessLevelAreas', 'POST', () => `/public/v2/access_levels/${levelId}/areas/sync`, () => [{ area_id: areaId }], (b) => expect(b).to.have.length(1)],
       ['removeAccessLevelAreas', 'DELETE', () => `/public/v2/access_levels/${levelId}/areas`, () => [{ area_id: areaId }], (b) => expect(b).to.deep.equal([])],
@@ -72,10 +108,18 @@ describe('door access needs doors:manage: a write key cannot grant it', () => {
 
   it('every GraphQL mutation of access schedules, levels and members is forbidden to a write key; a doors:manage key runs them', async () => {
     const run = (key: string, query: string, variables: Record<string, unknown> = {}) => gql(t.url, key, query, variables);
-    const created = await run(manager, 'mutation ($c: Int!) { createAccessSchedule(input: { companyId: $c, name: "Nights", intervals: [{ weekday: 2, startTime: "20:00", endTime: "23:00" }] }) { id } }', { c: companyId });
+    const created = await run(
+      manager,
+      'mutation ($c: Int!) { createAccessSchedule(input: { companyId: $c, name: "Nights", intervals: [{ weekday: 2, startTime: "20:00", endTime: "23:00" }] }) { id } }',
+      { c: companyId },
+    );
     expect(created.errors, JSON.stringify(created.errors)).to.equal(undefined);
     const scheduleId = created.data.createAccessSchedule.id;
-    const level = await run(manager, 'mutation ($c: Int!, $s: Int!, $d: Int!) { createAccessLevel(input: { companyId: $c, name: "Night staff", scheduleId: $s, doorIds: [$d] }) { id } }', { c: companyId, s: scheduleId, d: doorId });
+    const level = await run(
+      manager,
+      'mutation ($c: Int!, $s: Int!, $d: Int!) { createAccessLevel(input: { companyId: $c, name: "Night staff", scheduleId: $s, doorIds: [$d] }) { id } }',
+      { c: companyId, s: scheduleId, d: doorId },
+    );
     expect(level.errors, JSON.stringify(level.errors)).to.equal(undefined);
     const levelId = level.data.createAccessLevel.id;
     const v = { c: companyId, s: scheduleId, l: levelId, d: doorId, e: employeeId, a: areaId };
@@ -98,7 +142,9 @@ describe('door access needs doors:manage: a write key cannot grant it', () => {
       const refused = await run(writer, mutation, used);
       expect(refused.errors?.[0]?.extensions?.code, mutation).to.equal('forbidden');
     }
-    const members = await run(writer, 'query ($l: Int!) { accessLevel(id: $l) { id doorIds } accessLevelEmployees(accessLevelId: $l) { totalCount } }', { l: levelId });
+    const members = await run(writer, 'query ($l: Int!) { accessLevel(id: $l) { id doorIds } accessLevelEmployees(accessLevelId: $l) { totalCount } }', {
+      l: levelId,
+    });
     expect(members.errors).to.equal(undefined);
     expect(members.data).to.deep.equal({ accessLevel: { id: levelId, doorIds: [doorId] }, accessLevelEmployees: { totalCount: 0 } });
     for (const mutation of mutations.slice(6)) {
@@ -110,12 +156,17 @@ describe('door access needs doors:manage: a write key cannot grant it', () => {
   it('doors:manage reads but does not write people or open doors; write still renames a door; admin manages access', async () => {
     expect((await rest(t.url, 'GET', `/public/v2/access_levels?company_id=${companyId}`, { key: manager })).status).to.equal(200);
     expect((await rest(t.url, 'GET', '/public/v2/employees', { key: manager })).status).to.equal(200);
-    expect((await rest(t.url, 'POST', '/public/v2/employees', { key: manager, body: { name: 'N', lastname: 'O', code: 'DM1', company_id: companyId } })).status).to.equal(403);
+    expect(
+      (await rest(t.url, 'POST', '/public/v2/employees', { key: manager, body: { name: 'N', lastname: 'O', code: 'DM1', company_id: companyId } })).status,
+    ).to.equal(403);
     expect((await rest(t.url, 'POST', `/public/v2/doors/${doorId}/actions`, { key: manager, body: { action: 'unlock', duration: 3 } })).status).to.equal(403);
     expect((await rest(t.url, 'GET', `/public/v2/access_levels?company_id=${companyId}`, { key: writer })).status).to.equal(200);
     const renamed = await gql(t.url, writer, 'mutation ($d: Int!) { updateDoor(id: $d, input: { name: "Lobby" }) { name } }', { d: doorId });
     expect(renamed.errors).to.equal(undefined);
-    const byAdmin = await rest(t.url, 'POST', '/public/v2/access_schedules', { key: ws.key, body: { company_id: companyId, name: 'Admin made', intervals: [] } });
+    const byAdmin = await rest(t.url, 'POST', '/public/v2/access_schedules', {
+      key: ws.key,
+      body: { company_id: companyId, name: 'Admin made', intervals: [] },
+    });
     expect(byAdmin.status, byAdmin.text).to.equal(201);
     const listed = await gql(t.url, manager, '{ currentApiKey { scopes } }');
     expect(listed.data.currentApiKey.scopes).to.deep.equal(['doors:manage']);

@@ -39,13 +39,17 @@ describe('door events query', () => {
     otherDevice = await createTerminalDevice(t.url, other.key, { time_zone: 'UTC' });
     // North: a granted entry of Ada, her refusal by anti-passback, an interlock refusal, a card
     // reported lost, an unknown refusal code of newer firmware... and a door opening.
-    expect((await rtlog(north.serial_number, [
-      line('2026-11-02 08:00:00', '1001', 1, 0, 1),
-      line('2026-11-02 08:05:00', '1001', 1, 24, 2),
-      line('2026-11-02 09:00:00', '0', 2, 25, 3),
-      line('2026-11-02 10:00:00', '0', 1, 38, 4),
-      line('2026-11-03 08:00:00', '0', 1, 200, 5),
-    ])).text).to.equal('OK');
+    expect(
+      (
+        await rtlog(north.serial_number, [
+          line('2026-11-02 08:00:00', '1001', 1, 0, 1),
+          line('2026-11-02 08:05:00', '1001', 1, 24, 2),
+          line('2026-11-02 09:00:00', '0', 2, 25, 3),
+          line('2026-11-02 10:00:00', '0', 1, 38, 4),
+          line('2026-11-03 08:00:00', '0', 1, 200, 5),
+        ])
+      ).text,
+    ).to.equal('OK');
     expect((await rtlog(south.serial_number, [line('2026-11-02 08:30:00', '0', 1, 26, 1), line('2026-11-04 07:00:00', '0', 1, 21, 2)])).text).to.equal('OK');
     expect((await rtlog(otherDevice.serial_number, [line('2026-11-02 08:10:00', '0', 1, 24, 1)])).text).to.equal('OK');
   });
@@ -79,7 +83,12 @@ describe('door events query', () => {
     expect(await codes('?start_date=2026-11-02T08:30:00Z&end_date=2026-11-02')).to.deep.equal([38, 25, 26]);
     expect(await codes(`?start_date=2026-11-02&end_date=2026-11-03&device_id=${north.id}&type=denied`)).to.deep.equal([38, 25, 24]);
     // GraphQL takes the same filters.
-    const data = await gqlData(t.url, ws.key, 'query ($c: Int) { doorEvents(companyId: $c, reason: interlock) { totalCount nodes { eventCode reason door } } }', { c: northCompany });
+    const data = await gqlData(
+      t.url,
+      ws.key,
+      'query ($c: Int) { doorEvents(companyId: $c, reason: interlock) { totalCount nodes { eventCode reason door } } }',
+      { c: northCompany },
+    );
     expect(data.doorEvents).to.deep.equal({ totalCount: 1, nodes: [{ eventCode: 25, reason: 'interlock', door: 2 }] });
   });
 

@@ -25,18 +25,33 @@ describe('controller door rules (anti-passback, interlock)', () => {
   async function twoDoorController(code: string) {
     const acme = await company(code);
     const device = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc', company_id: acme.id, time_zone: 'UTC' });
-    const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'acc', pollIntervalMs: 50, enforceAccess: true, lockCount: 2 });
+    const terminal = new SimulatedTerminal({
+      serverUrl: t.url,
+      serialNumber: device.serial_number,
+      family: 'acc',
+      pollIntervalMs: 50,
+      enforceAccess: true,
+      lockCount: 2,
+    });
     terminal.start();
     const doors = await eventually(async () => {
       const list = (await call('GET', `/public/v2/devices/${device.id}/doors`)).body;
       return list.length === 2 && list;
     });
     const always = (await call('GET', `/public/v2/access_schedules?company_id=${acme.id}`)).body[0];
-    const level = (await call('POST', '/public/v2/access_levels', { company_id: acme.id, name: 'Both doors', schedule_id: always.id, door_ids: doors.map((d: any) => d.id) })).body;
+    const level = (
+      await call('POST', '/public/v2/access_levels', { company_id: acme.id, name: 'Both doors', schedule_id: always.id, door_ids: doors.map((d: any) => d.id) })
+    ).body;
     const people = [];
     for (const pin of ['8101', '8102']) people.push(await createEmployee(t.url, ws.key, acme.id, { pin, name: 'Door', lastname: pin }));
-    await call('POST', `/public/v2/access_levels/${level.id}/employees`, people.map((p) => ({ employee_id: p.id })));
-    await eventually(async () => (await sql("select count(*)::int as n from device_user where device_id = ? and sync_status = 'synced'", [device.id]))[0].n === 2);
+    await call(
+      'POST',
+      `/public/v2/access_levels/${level.id}/employees`,
+      people.map((p) => ({ employee_id: p.id })),
+    );
+    await eventually(
+      async () => (await sql("select count(*)::int as n from device_user where device_id = ? and sync_status = 'synced'", [device.id]))[0].n === 2,
+    );
     return { acme, device, terminal, doors: doors as Array<{ id: number; number: number }> };
   }
 
@@ -46,7 +61,11 @@ describe('controller door rules (anti-passback, interlock)', () => {
     const denied = await subscribe(t.app, ws.id, ws.key, `subscription { accessDenied(deviceId: ${device.id}) { denial { eventCode employeeId } } }`);
     try {
       expect((await call('GET', `/public/v2/devices/${device.id}`)).body.capabilities).to.include({ anti_passback: true, interlock: true });
-      expect((await call('GET', `/public/v2/devices/${device.id}/door_rules`)).body).to.include({ anti_passback: null, interlock: null, delivery_status: 'none' });
+      expect((await call('GET', `/public/v2/devices/${device.id}/door_rules`)).body).to.include({
+        anti_passback: null,
+        interlock: null,
+        delivery_status: 'none',
+      });
 
       const put = await call('PUT', `/public/v2/devices/${device.id}/door_rules`, {
         anti_passback: { type: 'in_out', door_ids: [door1!.id] },
@@ -76,10 +95,16 @@ describe('controller door rules (anti-passback, interlock)', () => {
       const refusals = (await denied.waitFor(2)).map((e: any) => e.denial.eventCode);
       expect(refusals).to.deep.equal([25, 24]);
       const stored = await eventually(async () => {
-        const rows = await sql<{ event_code: number; door_number: number }>("select event_code, door as door_number from door_event where device_id = ? and event_code in (24, 25) order by id", [device.id]);
+        const rows = await sql<{ event_code: number; door_number: number }>(
+          'select event_code, door as door_number from door_event where device_id = ? and event_code in (24, 25) order by id',
+          [device.id],
+        );
         return rows.length === 2 && rows;
       });
-      expect(stored.map((r) => [r.event_code, r.door_number])).to.deep.equal([[25, 2], [24, 1]]);
+      expect(stored.map((r) => [r.event_code, r.door_number])).to.deep.equal([
+        [25, 2],
+        [24, 1],
+      ]);
 
       // Off again: SET OPTIONS with zeros.
       const off = await call('PUT', `/public/v2/devices/${device.id}/door_rules`, {});
@@ -108,7 +133,12 @@ describe('controller door rules (anti-passback, interlock)', () => {
       [panel.id, { anti_passback: { type: 'in_out', mode: 'soft', door_ids: [door.id] } }, 'anti_passback.mode', 'unsupported_by_device'],
       [panel.id, { anti_passback: { type: 'in_out', daily_reset: true, door_ids: [door.id] } }, 'anti_passback.daily_reset', 'unsupported_by_device'],
       [panel.id, { anti_passback: { type: 'in_out', door_ids: [otherDoor.id] } }, 'anti_passback.door_ids', 'not_on_device'],
-      [panel.id, { anti_passback: { type: 'between_doors', pairs: [{ entry_door_ids: [door.id], exit_door_ids: [door.id] }] } }, 'anti_passback', 'unsupported_combination'],
+      [
+        panel.id,
+        { anti_passback: { type: 'between_doors', pairs: [{ entry_door_ids: [door.id], exit_door_ids: [door.id] }] } },
+        'anti_passback',
+        'unsupported_combination',
+      ],
       [panel.id, { anti_passback: { type: 'between_doors' } }, 'anti_passback.pairs', 'required'],
       // One door: no interlock on this controller.
       [panel.id, { interlock: { groups: [[door.id, otherDoor.id]] } }, 'interlock', 'unsupported_by_device'],
@@ -116,7 +146,10 @@ describe('controller door rules (anti-passback, interlock)', () => {
     for (const [deviceId, body, field, code] of cases) {
       const r = await call('PUT', `/public/v2/devices/${deviceId}/door_rules`, body);
       expect(r.status, `${field} ${code}`).to.equal(422);
-      expect(r.body.error.details.map((d: any) => [d.field, d.code]), `${field} ${code}`).to.deep.include([field, code]);
+      expect(
+        r.body.error.details.map((d: any) => [d.field, d.code]),
+        `${field} ${code}`,
+      ).to.deep.include([field, code]);
     }
     // The same refusal through GraphQL.
     const gql = await call('POST', '/graphql', {

@@ -6,7 +6,6 @@ import { rest } from '../support/http';
 import { createTerminalDevice, eventually, iclock, registerAccessTerminal } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-
 /** Doors: listing and naming, door commands and their lifecycle, alarms and refusals as events. */
 describe('doors', () => {
   let t: TestApp;
@@ -23,7 +22,8 @@ describe('doors', () => {
    * from there, so once the terminal's upload was acknowledged this count is final (no waiting).
    */
   const outboxCount = async (types: string[], deviceId: number) =>
-    (await sql(`select count(*)::int as n from event where type = any(?) and (data->>'device_id')::int = ?`, [`{${types.join(',')}}`, deviceId]))[0].n as number;
+    (await sql(`select count(*)::int as n from event where type = any(?) and (data->>'device_id')::int = ?`, [`{${types.join(',')}}`, deviceId]))[0]
+      .n as number;
   const doorsOf = async (deviceId: number) => (await rest(t.url, 'GET', `/public/v2/devices/${deviceId}/doors`, { key: ws.key })).body;
   const action = (doorId: number, body: Record<string, unknown>, key = ws.key) => rest(t.url, 'POST', `/public/v2/doors/${doorId}/actions`, { key, body });
   const actionStatus = (actionId: string, status: string) =>
@@ -45,15 +45,27 @@ describe('doors', () => {
     const panel = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc' });
     expect(await doorsOf(panel.id)).to.have.length(1);
     // The controller registers and reports four locks.
-    const session = await registerAccessTerminal(t.url, panel.serial_number, 'DeviceType=acc,~DeviceName=inBio460,FirmVer=AC Ver 5.7.8,PushVersion=3.1.2,LockCount=4,ReaderCount=4');
+    const session = await registerAccessTerminal(
+      t.url,
+      panel.serial_number,
+      'DeviceType=acc,~DeviceName=inBio460,FirmVer=AC Ver 5.7.8,PushVersion=3.1.2,LockCount=4,ReaderCount=4',
+    );
     const four = await doorsOf(panel.id);
-    expect(four.map((d: any) => [d.number, d.name])).to.deep.equal([[1, 'Door 1'], [2, 'Door 2'], [3, 'Door 3'], [4, 'Door 4']]);
+    expect(four.map((d: any) => [d.number, d.name])).to.deep.equal([
+      [1, 'Door 1'],
+      [2, 'Door 2'],
+      [3, 'Door 3'],
+      [4, 'Door 4'],
+    ]);
 
     const renamed = await rest(t.url, 'PUT', `/public/v2/doors/${four[1].id}`, { key: ws.key, body: { name: 'Loading bay' } });
     expect(renamed.status).to.equal(200);
     expect(renamed.body).to.include({ id: four[1].id, number: 2, name: 'Loading bay' });
     expect((await rest(t.url, 'GET', `/public/v2/doors/${four[1].id}`, { key: ws.key })).body.name).to.equal('Loading bay');
-    const gql = await rest(t.url, 'POST', '/graphql', { key: ws.key, body: { query: `{ deviceDoors(deviceId: ${panel.id}) { number name state { sensor relay alarms } } }` } });
+    const gql = await rest(t.url, 'POST', '/graphql', {
+      key: ws.key,
+      body: { query: `{ deviceDoors(deviceId: ${panel.id}) { number name state { sensor relay alarms } } }` },
+    });
     expect(gql.body.data.deviceDoors[1]).to.deep.equal({ number: 2, name: 'Loading bay', state: { sensor: 'unknown', relay: 'unknown', alarms: [] } });
 
     // Bad input changes nothing; another workspace sees none of it.
@@ -67,14 +79,20 @@ describe('doors', () => {
     expect((await rest(t.url, 'GET', `/public/v2/doors/${four[1].id}`, { key: ws.key })).body.name).to.equal('Loading bay');
 
     const capabilities = async (id: number) =>
-      (await rest(t.url, 'POST', '/graphql', { key: ws.key, body: { query: `{ device(id: ${id}) { capabilities { doors accessLevels } } }` } })).body.data.device.capabilities;
+      (await rest(t.url, 'POST', '/graphql', { key: ws.key, body: { query: `{ device(id: ${id}) { capabilities { doors accessLevels } } }` } })).body.data
+        .device.capabilities;
     expect(await capabilities(panel.id)).to.deep.equal({ doors: 4, accessLevels: true });
     // Attendance terminals: their PUSH 2.x access settings, until they refuse them (access-levels.test.ts).
     expect(await capabilities(clock.id)).to.deep.equal({ doors: 1, accessLevels: true });
 
     // A terminal that reports fewer locks keeps the doors it no longer has, absent.
     await iclock(t.url, 'POST', `/iclock/registry?SN=${panel.serial_number}`, 'DeviceType=acc,LockCount=2', session.cookie);
-    expect((await doorsOf(panel.id)).map((d: any) => [d.number, d.present])).to.deep.equal([[1, true], [2, true], [3, false], [4, false]]);
+    expect((await doorsOf(panel.id)).map((d: any) => [d.number, d.present])).to.deep.equal([
+      [1, true],
+      [2, true],
+      [3, false],
+      [4, false],
+    ]);
     // Re-flashed as a time clock, it handshakes as an attendance terminal: one lock output.
     expect((await iclock(t.url, 'GET', `/iclock/cdata?SN=${panel.serial_number}&options=all&DeviceType=att`, undefined, session.cookie)).status).to.equal(200);
     expect((await doorsOf(panel.id)).filter((d: any) => d.present).map((d: any) => [d.number, d.name])).to.deep.equal([[1, 'Door 1']]);
@@ -89,7 +107,11 @@ describe('doors', () => {
     const terminal = simulator(device.serial_number);
     terminal.start();
     try {
-      const expected: Record<string, string> = { hold_open: 'CONTROL DEVICE 010101FF', close: 'CONTROL DEVICE 01010100', cancel_alarm: 'CONTROL DEVICE 02010000' };
+      const expected: Record<string, string> = {
+        hold_open: 'CONTROL DEVICE 010101FF',
+        close: 'CONTROL DEVICE 01010100',
+        cancel_alarm: 'CONTROL DEVICE 02010000',
+      };
       for (const [name, command] of Object.entries(expected)) {
         const queued = await action(door.id, { action: name });
         expect(queued.status, name).to.equal(202);
@@ -104,11 +126,15 @@ describe('doors', () => {
       expect(row.command).to.equal('CONTROL DEVICE 01010104');
       await actionStatus(unlock.body.action_id, 'succeeded');
       // The terminal logs its remote openings (rtlog 8) too: each physical opening is one door.opened.
-      await eventually(async () => (await sql("select count(*)::int as n from door_event where device_id = ? and event_code = 8", [device.id]))[0].n === 2);
+      await eventually(async () => (await sql('select count(*)::int as n from door_event where device_id = ? and event_code = 8', [device.id]))[0].n === 2);
       expect(await outboxCount(['door.opened'], device.id), 'one door.opened per physical opening').to.equal(2);
       await eventually(async () => opened.received.length >= 2);
       expect(opened.received.map((e: any) => e.doorOpening)).to.deep.equal([
-        { door: 1, source: 'remote_unlock', actionId: (await sql("select action_id from door_action where device_id = ? and action = 'hold_open'", [device.id]))[0].action_id },
+        {
+          door: 1,
+          source: 'remote_unlock',
+          actionId: (await sql("select action_id from door_action where device_id = ? and action = 'hold_open'", [device.id]))[0].action_id,
+        },
         { door: 1, source: 'remote_unlock', actionId: unlock.body.action_id },
       ]);
       // The door's relay and sensor follow the terminal's rtstate.
@@ -155,16 +181,27 @@ describe('doors', () => {
     const receiver = await startReceiver();
     const device = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc' });
     const [door] = await doorsOf(device.id);
-    const hook = await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, body: { url: receiver.url, event_types: ['door.alarm', 'door.alarm.cleared'] } });
+    const hook = await rest(t.url, 'POST', '/public/v2/webhooks', {
+      key: ws.key,
+      body: { url: receiver.url, event_types: ['door.alarm', 'door.alarm.cleared'] },
+    });
     expect(hook.status).to.equal(201);
-    const alarms = await subscribe(t.app, ws.id, ws.key, `subscription { doorAlarm(doorId: ${door.id}) { type alarm { doorId deviceId door kind source eventCode } } }`);
+    const alarms = await subscribe(
+      t.app,
+      ws.id,
+      ws.key,
+      `subscription { doorAlarm(doorId: ${door.id}) { type alarm { doorId deviceId door kind source eventCode } } }`,
+    );
     const terminal = simulator(device.serial_number);
     terminal.start();
     try {
       await eventually(async () => terminal.isConnected);
       terminal.doorAlarm('forced_open');
       const [raised] = await alarms.waitFor(1);
-      expect(raised).to.deep.equal({ type: 'door.alarm', alarm: { doorId: door.id, deviceId: device.id, door: 1, kind: 'forced_open', source: raised.alarm.source, eventCode: raised.alarm.eventCode } });
+      expect(raised).to.deep.equal({
+        type: 'door.alarm',
+        alarm: { doorId: door.id, deviceId: device.id, door: 1, kind: 'forced_open', source: raised.alarm.source, eventCode: raised.alarm.eventCode },
+      });
       // Both the rtlog record (102) and the rtstate flag report it: still one event.
       await eventually(async () => (await sql('select count(*)::int as n from door_event where device_id = ? and event_code = 102', [device.id]))[0].n === 1);
       expect(await outboxCount(['door.alarm'], device.id), 'one alarm for the record and the flag').to.equal(1);
@@ -211,7 +248,12 @@ describe('doors', () => {
     const device = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc', company_id: company.id });
     const [door] = await doorsOf(device.id);
     const employee = await createEmployee(t.url, ws.key, company.id, { pin: '4242' });
-    const denied = await subscribe(t.app, ws.id, ws.key, `subscription { accessDenied(deviceId: ${device.id}) { denial { doorId door reason eventCode employeeId pin } } }`);
+    const denied = await subscribe(
+      t.app,
+      ws.id,
+      ws.key,
+      `subscription { accessDenied(deviceId: ${device.id}) { denial { doorId door reason eventCode employeeId pin } } }`,
+    );
     try {
       const lines = [
         'time=2026-11-20 08:00:00\tpin=4242\tcardno=0\teventaddr=1\tevent=22\tinoutstatus=0\tverifytype=1\tindex=501',

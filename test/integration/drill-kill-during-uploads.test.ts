@@ -74,7 +74,10 @@ describe('fault drill: the service is killed (SIGKILL) in the middle of terminal
       const stored = await storedPunchKeys(t.config.databaseUrl!, serial);
       const expected = histories[i]!.flatMap((b) => b.lines.map(lineKey));
       expect([...stored.keys()].sort(), `${serial}: none missing, none extra`).to.deep.equal([...expected].sort());
-      expect([...stored.values()].every((n) => n === 1), `${serial}: none duplicated`).to.equal(true);
+      expect(
+        [...stored.values()].every((n) => n === 1),
+        `${serial}: none duplicated`,
+      ).to.equal(true);
     }
   });
 });

@@ -55,7 +55,10 @@ describe('fault drill: PostgreSQL stopped for 10 s under terminal load, every pe
     const busy = await createTerminalDevice(t.url, ws.key);
     const silent = await createTerminalDevice(t.url, ws.key);
     const receiver = await startReceiver();
-    const hook = await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, body: { url: receiver.url, event_types: ['device.offline', 'attendance.created'] } });
+    const hook = await rest(t.url, 'POST', '/public/v2/webhooks', {
+      key: ws.key,
+      body: { url: receiver.url, event_types: ['device.offline', 'attendance.created'] },
+    });
     expect(hook.status).to.equal(201);
     // The silent terminal is seen once, so it is online until the sweep notices its silence.
     await iclock(t.url, 'GET', `/iclock/getrequest?SN=${silent.serial_number}`);
@@ -112,7 +115,10 @@ describe('fault drill: PostgreSQL stopped for 10 s under terminal load, every pe
       // Unlock expiry: an unlock for the silent (offline) terminal expires by the sweep.
       const unlock = await rest(t.url, 'POST', '/v1/devices/door/unlock', { key: ws.key, body: { device_serial: silent.serial_number, duration: 5 } });
       expect(unlock.status).to.equal(202);
-      await eventually(async () => (await rest(t.url, 'GET', `/v1/devices/door/actions/${unlock.body.action_id}`, { key: ws.key })).body.status === 'expired', 30_000);
+      await eventually(
+        async () => (await rest(t.url, 'GET', `/v1/devices/door/actions/${unlock.body.action_id}`, { key: ws.key })).body.status === 'expired',
+        30_000,
+      );
 
       // Webhooks: punches uploaded after the restart reach the receiver.
       const after = punches;

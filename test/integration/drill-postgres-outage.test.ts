@@ -57,7 +57,12 @@ describe('fault drill: PostgreSQL stopped and restarted under terminal load', ()
         for (;;) {
           const duringOutage = outage;
           const reply = await iclock(service.url, 'POST', `/iclock/cdata?SN=${serials[terminal]}&table=ATTLOG&Stamp=1`, batch.body).catch(() => null);
-          attempts.push({ status: reply?.status ?? null, text: reply?.text ?? '', contentLength: reply?.headers.get('content-length') ?? null, duringOutage: duringOutage && outage });
+          attempts.push({
+            status: reply?.status ?? null,
+            text: reply?.text ?? '',
+            contentLength: reply?.headers.get('content-length') ?? null,
+            duringOutage: duringOutage && outage,
+          });
           if (reply?.status === 200 && reply.text === `OK: ${PER_BATCH}`) {
             for (const line of batch.lines) acknowledged[terminal]!.add(lineKey(line));
             break;
@@ -100,7 +105,10 @@ describe('fault drill: PostgreSQL stopped and restarted under terminal load', ()
       const stored = await storedPunchKeys(databaseUrl, serial);
       const expected = histories[i]!.flatMap((b) => b.lines.map(lineKey));
       expect([...stored.keys()].sort(), `${serial}: none missing, none extra`).to.deep.equal([...expected].sort());
-      expect([...stored.values()].every((n) => n === 1), `${serial}: none duplicated`).to.equal(true);
+      expect(
+        [...stored.values()].every((n) => n === 1),
+        `${serial}: none duplicated`,
+      ).to.equal(true);
       for (const key of acknowledged[i]!) expect(stored.get(key)).to.equal(1);
     }
   });

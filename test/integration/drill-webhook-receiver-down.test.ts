@@ -42,18 +42,31 @@ describe('fault drill: a webhook receiver down (refused, then 500s), then up', (
     const device = await createDevice(t.url, ws.key, company.id);
     const employee = await createEmployee(t.url, ws.key, company.id, { pin: '5' });
     const port = await freePort();
-    const hook = await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, body: { url: `http://127.0.0.1:${port}/hook`, event_types: ['attendance.created'] } });
+    const hook = await rest(t.url, 'POST', '/public/v2/webhooks', {
+      key: ws.key,
+      body: { url: `http://127.0.0.1:${port}/hook`, event_types: ['attendance.created'] },
+    });
     expect(hook.status).to.equal(201);
     const punchIds: number[] = [];
     for (let i = 0; i < EVENTS; i++) {
       const punch = await rest(t.url, 'POST', '/public/v2/punches', {
         key: ws.key,
-        body: { employee_id: employee.id, device_id: device.id, company_id: company.id, punch_time: new Date(Date.UTC(2026, 5, 30, 8, 0, i)).toISOString(), punch_state: '0' },
+        body: {
+          employee_id: employee.id,
+          device_id: device.id,
+          company_id: company.id,
+          punch_time: new Date(Date.UTC(2026, 5, 30, 8, 0, i)).toISOString(),
+          punch_state: '0',
+        },
       });
       punchIds.push(punch.body.id);
     }
     const attempts = (error: string) =>
-      query(t.config.databaseUrl!, `select d.id, count(a.id) filter (where a.error like $2) as n from webhook_delivery d left join webhook_attempt a on a.delivery_id = d.id where d.endpoint_id = $1 group by d.id`, [hook.body.id, error]);
+      query(
+        t.config.databaseUrl!,
+        `select d.id, count(a.id) filter (where a.error like $2) as n from webhook_delivery d left join webhook_attempt a on a.delivery_id = d.id where d.endpoint_id = $1 group by d.id`,
+        [hook.body.id, error],
+      );
     // Backoff is exponential from 30 s; each step moves the clock past every retry due so far.
     const round = async (ms: number) => {
       clock += ms;
@@ -80,10 +93,16 @@ describe('fault drill: a webhook receiver down (refused, then 500s), then up', (
       status = 200;
       for (let i = 0; i < 6 && receiver.answered.filter((r) => r.status === 200).length < EVENTS; i++) await round(3_600_000);
       const ok = receiver.answered.filter((r) => r.status === 200);
-      expect(ok.map((r) => r.json.data.id).sort((x, y) => x - y), 'exactly the set of events').to.deep.equal([...punchIds].sort((x, y) => x - y));
+      expect(
+        ok.map((r) => r.json.data.id).sort((x, y) => x - y),
+        'exactly the set of events',
+      ).to.deep.equal([...punchIds].sort((x, y) => x - y));
       expect(new Set(ok.map((r) => r.id)).size, 'each event acknowledged once').to.equal(EVENTS);
       await round(24 * 3_600_000);
-      expect(receiver.answered.filter((r) => r.status === 200), 'nothing sent again after success').to.have.length(EVENTS);
+      expect(
+        receiver.answered.filter((r) => r.status === 200),
+        'nothing sent again after success',
+      ).to.have.length(EVENTS);
       const deliveries = await rest(t.url, 'GET', `/public/v2/webhooks/${hook.body.id}/deliveries`, { key: ws.key });
       expect(deliveries.body.map((d: any) => d.status)).to.deep.equal(Array(EVENTS).fill('succeeded'));
       const endpoint = await rest(t.url, 'GET', `/public/v2/webhooks/${hook.body.id}`, { key: ws.key });

@@ -96,7 +96,14 @@ describe('employee photos', () => {
     const whole = await picture();
     await refused(whole.subarray(0, Math.floor(whole.length / 2)), 'image/jpeg', 422, 'invalid_image');
     await refused(await picture(80, 60), 'image/png', 422, 'too_small');
-    await refused(await sharp({ create: { width: 200, height: 200, channels: 3, background: '#000' } }).webp().toBuffer(), 'image/png', 422, 'invalid_image');
+    await refused(
+      await sharp({ create: { width: 200, height: 200, channels: 3, background: '#000' } })
+        .webp()
+        .toBuffer(),
+      'image/png',
+      422,
+      'invalid_image',
+    );
     await refused(Buffer.alloc(5 * 1024 * 1024 + 1, 0xff), 'image/jpeg', 413);
     const badBase64 = await gql(t.url, ws.key, 'mutation ($id: Int!) { setEmployeePhoto(employeeId: $id, imageBase64: "@@@") { size } }', { id: e.id });
     expect(badBase64.errors![0].extensions).to.deep.include({ code: 'validation_failed' });
@@ -156,10 +163,13 @@ describe('employee photos', () => {
     expect((await status(e.id)).body.photo.sha256).to.equal(photo.sha256);
 
     // Re-sending the user (a rename) does not send the photo again.
-    const photosSent = async () => (await sql(`select count(*)::int as n from device_command where device_id = ? and command like 'DATA UPDATE BIOPHOTO%'`, [a.id]))[0].n;
+    const photosSent = async () =>
+      (await sql(`select count(*)::int as n from device_command where device_id = ? and command like 'DATA UPDATE BIOPHOTO%'`, [a.id]))[0].n;
     expect(await photosSent()).to.equal(1);
     expect((await rest(t.url, 'PUT', `/public/v2/employees/${e.id}`, { key: ws.key, body: { name: 'Renamed' } })).status).to.equal(200);
-    await eventually(async () => (await sql(`select 1 from device_command where device_id = ? and command like '%Name=Renamed%' and status = 'succeeded'`, [a.id])).length > 0);
+    await eventually(
+      async () => (await sql(`select 1 from device_command where device_id = ? and command like '%Name=Renamed%' and status = 'succeeded'`, [a.id])).length > 0,
+    );
     await synced(e.id, [a.id, b.id, c.id]);
     expect(await photosSent()).to.equal(1);
     expect((await status(e.id)).body.devices.find((d: any) => d.device_id === a.id)).to.include({ status: 'enrolled', method: 'photo' });
@@ -210,9 +220,18 @@ describe('employee photos', () => {
     expect(await sql(`select 1 from employee_template where employee_id = ? and type in (2, 9)`, [e.id])).to.have.length(0);
     const removals = async (deviceId: number) =>
       (await sql(`select command from device_command where device_id = ? and kind = 'face_delete' order by id`, [deviceId])).map((r) => r.command);
-    expect(await removals(a.id)).to.deep.equal([`DATA DELETE BIODATA Pin=${e.pin}\tType=9\tNo=0`, `DATA DELETE BIOPHOTO PIN=${e.pin}\tType=9`, `DATA DELETE USERPIC PIN=${e.pin}`]);
+    expect(await removals(a.id)).to.deep.equal([
+      `DATA DELETE BIODATA Pin=${e.pin}\tType=9\tNo=0`,
+      `DATA DELETE BIOPHOTO PIN=${e.pin}\tType=9`,
+      `DATA DELETE USERPIC PIN=${e.pin}`,
+    ]);
     expect(await removals(b.id)).to.deep.equal([`DATA DELETE biodata Pin=${e.pin}\tType=9\tNo=0`]);
-    await eventually(async () => !simA.store.bioPhotos.has(e.pin!) && !simA.store.userPhotos.has(e.pin!) && ![...simA.store.templates.values(), ...simB.store.templates.values()].some((x) => x.pin === e.pin && x.type === 9));
+    await eventually(
+      async () =>
+        !simA.store.bioPhotos.has(e.pin!) &&
+        !simA.store.userPhotos.has(e.pin!) &&
+        ![...simA.store.templates.values(), ...simB.store.templates.values()].some((x) => x.pin === e.pin && x.type === 9),
+    );
     expect(simA.store.users.has(e.pin!) && simB.store.users.has(e.pin!)).to.equal(true);
 
     // A new photo goes out again (the terminal answered the old one, not this one).
@@ -230,15 +249,29 @@ describe('employee photos', () => {
       const own = await createWorkspace(app.url, { maxDevices: 5 });
       const company = await createCompany(app.url, own.key);
       const d = await createDevice(app.url, own.key, company.id, { mode_type: 'att' });
-      const sim = new SimulatedTerminal({ serverUrl: app.url, serialNumber: d.serial_number, family: 'att', pollIntervalMs: 40, visibleFace: 'photo', userPhoto: true });
+      const sim = new SimulatedTerminal({
+        serverUrl: app.url,
+        serialNumber: d.serial_number,
+        family: 'att',
+        pollIntervalMs: 40,
+        visibleFace: 'photo',
+        userPhoto: true,
+      });
       sim.start();
       try {
         const e = await createEmployee(app.url, own.key, company.id, { pin: pin() });
         await rest(app.url, 'POST', `/public/v2/employees/${e.id}/devices`, { key: own.key, body: [{ device_id: d.id, permission_id: 0 }] });
-        const put = await rest(app.url, 'PUT', `/public/v2/employees/${e.id}/photo`, { key: own.key, rawBody: await picture(), headers: { 'content-type': 'image/jpeg' } });
+        const put = await rest(app.url, 'PUT', `/public/v2/employees/${e.id}/photo`, {
+          key: own.key,
+          rawBody: await picture(),
+          headers: { 'content-type': 'image/jpeg' },
+        });
         expect(put.status).to.equal(200);
         await eventually(async () => sim.store.bioPhotos.has(e.pin!));
-        const [row] = await app.app.database.orm.em.fork().getConnection().execute(`select encode(data, 'base64') as b64 from employee_photo where employee_id = ?`, [e.id]);
+        const [row] = await app.app.database.orm.em
+          .fork()
+          .getConnection()
+          .execute(`select encode(data, 'base64') as b64 from employee_photo where employee_id = ?`, [e.id]);
         const fragment = row.b64.replace(/\n/g, '').slice(100, 160);
         expect(lines.some((line) => line.includes('"route":"/public/v2/employees/:id/photo"'))).to.equal(true);
         expect(lines.join('')).to.not.include(fragment);

@@ -19,12 +19,26 @@ describe('employees', () => {
       body: { employee: { name: 'Grace', lastname: 'Hopper', code: 'E-1', company_id: company.id, pin: '101', email: 'grace@example.com' } },
     });
     expect(wrapped.status).to.equal(201);
-    expect(wrapped.body).to.include({ name: 'Grace', lastname: 'Hopper', code: 'E-1', company_id: company.id, pin: '101', email: 'grace@example.com', is_active: true });
-    const flat = await rest(t.url, 'POST', '/public/v2/employees', { key: ws.key, body: { name: 'Alan', lastname: 'Turing', code: 'E-2', company_id: company.id } });
+    expect(wrapped.body).to.include({
+      name: 'Grace',
+      lastname: 'Hopper',
+      code: 'E-1',
+      company_id: company.id,
+      pin: '101',
+      email: 'grace@example.com',
+      is_active: true,
+    });
+    const flat = await rest(t.url, 'POST', '/public/v2/employees', {
+      key: ws.key,
+      body: { name: 'Alan', lastname: 'Turing', code: 'E-2', company_id: company.id },
+    });
     expect(flat.status).to.equal(201);
     expect(flat.body).to.include({ pin: null, email: null, is_active: true });
 
-    const updated = await rest(t.url, 'PUT', `/public/v2/employees/${wrapped.body.id}`, { key: ws.key, body: { employee: { is_active: false, pin: 'A7', email: null } } });
+    const updated = await rest(t.url, 'PUT', `/public/v2/employees/${wrapped.body.id}`, {
+      key: ws.key,
+      body: { employee: { is_active: false, pin: 'A7', email: null } },
+    });
     expect(updated.status).to.equal(200);
     expect(updated.body).to.include({ is_active: false, pin: 'A7', email: null, name: 'Grace' });
     const got = await rest(t.url, 'GET', `/public/v2/employees/${wrapped.body.id}`, { key: ws.key });
@@ -89,13 +103,20 @@ describe('employees', () => {
     });
     expect(next.employees.nodes.map((e: any) => e.name)).to.deep.equal(['Worker2', 'Worker3']);
     // Edges are built only when selected; their cursors are the page's and lead to the same windows.
-    const withEdges = await gqlData(t.url, ws.key, 'query ($after: String) { employees(first: 2, after: $after) { pageInfo { startCursor endCursor } edges { cursor node { name } } } }', {
-      after: gqlPage.employees.pageInfo.endCursor,
-    });
+    const withEdges = await gqlData(
+      t.url,
+      ws.key,
+      'query ($after: String) { employees(first: 2, after: $after) { pageInfo { startCursor endCursor } edges { cursor node { name } } } }',
+      {
+        after: gqlPage.employees.pageInfo.endCursor,
+      },
+    );
     const edges = withEdges.employees.edges;
     expect(edges.map((e: any) => e.node.name)).to.deep.equal(['Worker2', 'Worker3']);
     expect([edges[0].cursor, edges[1].cursor]).to.deep.equal([withEdges.employees.pageInfo.startCursor, withEdges.employees.pageInfo.endCursor]);
-    const fromEdge = await gqlData(t.url, ws.key, 'query ($after: String) { employees(first: 1, after: $after) { nodes { name } } }', { after: edges[0].cursor });
+    const fromEdge = await gqlData(t.url, ws.key, 'query ($after: String) { employees(first: 1, after: $after) { nodes { name } } }', {
+      after: edges[0].cursor,
+    });
     expect(fromEdge.employees.nodes.map((e: any) => e.name)).to.deep.equal(['Worker3']);
     const badCursor = await gql(t.url, ws.key, '{ employees(after: "nope") { totalCount } }');
     expect(badCursor.errors?.[0].extensions?.code).to.equal('validation_failed');
@@ -109,10 +130,16 @@ describe('employees', () => {
     const dupCode = await rest(t.url, 'POST', '/public/v2/employees', { key: ws.key, body: { name: 'a', lastname: 'b', code: 'DUP', company_id: c2.id } });
     expect(dupCode.status).to.equal(422);
     expect(dupCode.body.error.details[0]).to.include({ field: 'code', code: 'already_taken' });
-    const dupPin = await rest(t.url, 'POST', '/public/v2/employees', { key: ws.key, body: { name: 'a', lastname: 'b', code: 'X1', company_id: c1.id, pin: '7' } });
+    const dupPin = await rest(t.url, 'POST', '/public/v2/employees', {
+      key: ws.key,
+      body: { name: 'a', lastname: 'b', code: 'X1', company_id: c1.id, pin: '7' },
+    });
     expect(dupPin.status).to.equal(422);
     expect(dupPin.body.error.details[0]).to.include({ field: 'pin', code: 'already_taken' });
-    const otherCompany = await rest(t.url, 'POST', '/public/v2/employees', { key: ws.key, body: { name: 'a', lastname: 'b', code: 'X2', company_id: c2.id, pin: '7' } });
+    const otherCompany = await rest(t.url, 'POST', '/public/v2/employees', {
+      key: ws.key,
+      body: { name: 'a', lastname: 'b', code: 'X2', company_id: c2.id, pin: '7' },
+    });
     expect(otherCompany.status).to.equal(201);
     // Moving that employee into the company where pin 7 is taken is refused too.
     const move = await rest(t.url, 'PUT', `/public/v2/employees/${otherCompany.body.id}`, { key: ws.key, body: { company_id: c1.id } });
@@ -125,16 +152,21 @@ describe('employees', () => {
     const ws = await createWorkspace(t.url);
     const company = await createCompany(t.url, ws.key);
     for (const pin of ['12 3', '1-2', 'x'.repeat(24), '']) {
-      const r = await rest(t.url, 'POST', '/public/v2/employees', { key: ws.key, body: { name: 'a', lastname: 'b', code: `P${pin.length}${pin.charCodeAt(0)}`, company_id: company.id, pin } });
+      const r = await rest(t.url, 'POST', '/public/v2/employees', {
+        key: ws.key,
+        body: { name: 'a', lastname: 'b', code: `P${pin.length}${pin.charCodeAt(0)}`, company_id: company.id, pin },
+      });
       expect(r.status, JSON.stringify(pin)).to.equal(422);
       const detail = r.body.error.details.find((d: any) => d.field === 'pin');
-      expect(detail.message, JSON.stringify(pin)).to.match(/letters or digits/).and.match(/23/);
+      expect(detail.message, JSON.stringify(pin))
+        .to.match(/letters or digits/)
+        .and.match(/23/);
     }
     const ok = await createEmployee(t.url, ws.key, company.id, { pin: 'GOMA850101AB1' });
     expect(ok.pin).to.equal('GOMA850101AB1');
   });
 
-  it("refuses a company of another workspace or an unknown one as a 422 on company_id", async () => {
+  it('refuses a company of another workspace or an unknown one as a 422 on company_id', async () => {
     const a = await createWorkspace(t.url);
     const b = await createWorkspace(t.url);
     const foreign = await createCompany(t.url, a.key);
@@ -149,9 +181,14 @@ describe('employees', () => {
   it('GraphQL: field errors carry extensions.code and details with the field name', async () => {
     const ws = await createWorkspace(t.url);
     const company = await createCompany(t.url, ws.key);
-    const r = await gql(t.url, ws.key, 'mutation ($c: Int!) { createEmployee(input: { companyId: $c, name: "", lastname: "x", code: "c", pin: "no pin!", email: "nope" }) { id } }', {
-      c: company.id,
-    });
+    const r = await gql(
+      t.url,
+      ws.key,
+      'mutation ($c: Int!) { createEmployee(input: { companyId: $c, name: "", lastname: "x", code: "c", pin: "no pin!", email: "nope" }) { id } }',
+      {
+        c: company.id,
+      },
+    );
     expect(r.errors?.[0].extensions?.code).to.equal('validation_failed');
     const fields = r.errors?.[0].extensions?.details?.map((d) => `${d.field}:${d.code}`);
     expect(fields).to.have.members(['name:blank', 'pin:invalid_pin', 'email:invalid_email']);
@@ -161,10 +198,18 @@ describe('employees', () => {
   it("a page of employees reads its templates in one query, each employee's own, in type and index order", async () => {
     const ws = await createWorkspace(t.url);
     const company = await createCompany(t.url, ws.key);
-    const [e1, e2, e3] = [await createEmployee(t.url, ws.key, company.id), await createEmployee(t.url, ws.key, company.id), await createEmployee(t.url, ws.key, company.id)];
+    const [e1, e2, e3] = [
+      await createEmployee(t.url, ws.key, company.id),
+      await createEmployee(t.url, ws.key, company.id),
+      await createEmployee(t.url, ws.key, company.id),
+    ];
     const sql = (query: string, params: unknown[]) => t.app.database.orm.em.fork().getConnection().execute(query, params);
     const template = (employeeId: number, no: number) =>
-      sql(`insert into employee_template (workspace_id, employee_id, type, no, data, size, created_at, updated_at) values (?, ?, 1, ?, 'x', 1, now(), now())`, [ws.id, employeeId, no]);
+      sql(`insert into employee_template (workspace_id, employee_id, type, no, data, size, created_at, updated_at) values (?, ?, 1, ?, 'x', 1, now(), now())`, [
+        ws.id,
+        employeeId,
+        no,
+      ]);
     await template(e1.id, 6);
     await template(e1.id, 2);
     await template(e3.id, 0);
@@ -178,6 +223,9 @@ describe('employees', () => {
       { id: e2.id, templates: [] },
       { id: e3.id, templates: [{ index: 0 }] },
     ]);
-    expect(statements.filter((text) => /from "?employee_template"?/.test(text)), statements.join('\n')).to.have.length(1);
+    expect(
+      statements.filter((text) => /from "?employee_template"?/.test(text)),
+      statements.join('\n'),
+    ).to.have.length(1);
   });
 });

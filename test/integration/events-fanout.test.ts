@@ -21,11 +21,22 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
   before(async () => {
     // A wide batch window: reads of a busy workspace are grouped, which this suite must not notice.
     // No attendance worker: its day events would wake readers that this suite checks wake by themselves.
-    t = await startTestApp({ TIMEGATE_EVENT_BATCH_MS: '200', TIMEGATE_WEBHOOK_POLL_MS: '3600000', TIMEGATE_EVENT_POLL_MS: '3600000', TIMEGATE_ATTENDANCE_WORKER: 'false' }, 'fanout', { now });
+    t = await startTestApp(
+      { TIMEGATE_EVENT_BATCH_MS: '200', TIMEGATE_WEBHOOK_POLL_MS: '3600000', TIMEGATE_EVENT_POLL_MS: '3600000', TIMEGATE_ATTENDANCE_WORKER: 'false' },
+      'fanout',
+      { now },
+    );
   });
   after(() => t.stop());
 
-  const terminalCtx = (): RequestContext => ({ principal: { kind: 'terminal', serialNumber: '*' }, em: t.app.database.orm.em.fork(), requestId: 'test', logger: t.app.logger, now, config: t.config });
+  const terminalCtx = (): RequestContext => ({
+    principal: { kind: 'terminal', serialNumber: '*' },
+    em: t.app.database.orm.em.fork(),
+    requestId: 'test',
+    logger: t.app.logger,
+    now,
+    config: t.config,
+  });
 
   const metricsText = async () => (await fetch(`${t.url}/metrics`)).text();
   const gauge = (text: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
@@ -39,9 +50,21 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
     const line = () => {
       const at = new Date(Date.UTC(2026, 4, 4, 6, 0, second++));
       return {
-        companyId: company.id, employeeId: employee.id, deviceId: device.id, deviceSerial: device.serial_number, pin: employee.pin!, punchTime: at,
-        localTime: at.toISOString().slice(0, 19).replace('T', ' '), timeZone: 'UTC', punchState: '0', verifyType: 'fingerprint', verifyCode: 1,
-        recordType: PunchRecordType.device, workCode: null, deviceRecordIndex: null, receivedAt: now(),
+        companyId: company.id,
+        employeeId: employee.id,
+        deviceId: device.id,
+        deviceSerial: device.serial_number,
+        pin: employee.pin!,
+        punchTime: at,
+        localTime: at.toISOString().slice(0, 19).replace('T', ' '),
+        timeZone: 'UTC',
+        punchState: '0',
+        verifyType: 'fingerprint',
+        verifyCode: 1,
+        recordType: PunchRecordType.device,
+        workCode: null,
+        deviceRecordIndex: null,
+        receivedAt: now(),
       };
     };
     /** `count` punches, each its own transaction, all at once. Returns the punch ids. */
@@ -68,7 +91,13 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
       const [mine, theirs, bs] = await Promise.all([a.burst(25), a2.burst(10), b.burst(5)]);
       const ids = (events: { punch: { id: number } }[]) => events.map((e) => e.punch.id);
       const sorted = (values: number[]) => [...values].sort((x, y) => x - y);
-      const [got1, got2, gotOther, gotAll, gotB] = await Promise.all([same1.waitFor(25), same2.waitFor(25), other.waitFor(10), all.waitFor(35), foreignAll.waitFor(5)]);
+      const [got1, got2, gotOther, gotAll, gotB] = await Promise.all([
+        same1.waitFor(25),
+        same2.waitFor(25),
+        other.waitFor(10),
+        all.waitFor(35),
+        foreignAll.waitFor(5),
+      ]);
       expect(sorted(ids(got1))).to.deep.equal(sorted(mine!));
       expect(got2, 'the same payloads to both subscribers of one operation').to.deep.equal(got1);
       expect(sorted(ids(gotOther))).to.deep.equal(sorted(theirs!));
@@ -80,7 +109,10 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
       }
       const connection = t.app.database.orm.em.fork().getConnection();
       const outbox = await readOutbox((sql, params) => connection.execute(sql, params), a.ws.id, 'attendance.created');
-      expect(gotAll.map((e) => e.cursor), 'every punch event of the outbox, across both companies').to.deep.equal(outbox.map((e) => e.id));
+      expect(
+        gotAll.map((e) => e.cursor),
+        'every punch event of the outbox, across both companies',
+      ).to.deep.equal(outbox.map((e) => e.id));
       // Workspace b's subscriber with a's company filter got nothing: its last event is b's last punch, delivered after a's.
       expect(foreign.received).to.deep.equal([]);
       expect([same1, same2, other, all, foreign, foreignAll].flatMap((s) => s.errors)).to.deep.equal([]);
@@ -148,7 +180,7 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
     }
   });
 
-  it('a subscriber resuming after an event inside an upload\'s batch gets exactly the events after it', async () => {
+  it("a subscriber resuming after an event inside an upload's batch gets exactly the events after it", async () => {
     const s = await setup();
     await createEmployee(t.url, s.ws.key, s.company.id, { pin: '31' });
     const body = '31\t2026-05-04 07:00:00\t0\t1\r\n31\t2026-05-04 12:00:00\t1\t1\r\n31\t2026-05-04 12:30:00\t0\t1\r\n31\t2026-05-04 17:00:00\t1\t1\r\n';
@@ -156,7 +188,9 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
     const connection = t.app.database.orm.em.fork().getConnection();
     const outbox = await readOutbox((sql, params) => connection.execute(sql, params), s.ws.id, 'attendance.created');
     expect(outbox).to.have.length(4);
-    expect((await connection.execute(`select span from event where workspace_id = ? and type = 'attendance.created'`, [s.ws.id])).map((r) => r.span)).to.deep.equal([4]);
+    expect(
+      (await connection.execute(`select span from event where workspace_id = ? and type = 'attendance.created'`, [s.ws.id])).map((r) => r.span),
+    ).to.deep.equal([4]);
     const sub = await subscribe<{ cursor: string; punch: { id: number } }>(t.app, s.ws.id, s.ws.key, PUNCHES, { after: outbox[1]!.id });
     try {
       const events = await sub.waitFor(2);
@@ -189,7 +223,12 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
     try {
       await wasRecorded;
       // A younger upload of the same workspace commits while the older one is open: no lock to wait for.
-      const upload = await iclock(t.url, 'POST', `/iclock/cdata?SN=${s.device.serial_number}&table=ATTLOG&Stamp=9999`, '5\t2026-05-04 10:00:00\t0\t1\t0\t0\t0\r\n');
+      const upload = await iclock(
+        t.url,
+        'POST',
+        `/iclock/cdata?SN=${s.device.serial_number}&table=ATTLOG&Stamp=9999`,
+        '5\t2026-05-04 10:00:00\t0\t1\t0\t0\t0\r\n',
+      );
       expect(upload.text).to.equal('OK: 1');
       // A replay read now (it completes before subscribe returns) must stop at the younger event:
       // delivering it would move the cursor past the older event, which could then never be delivered.
@@ -205,7 +244,7 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
     await eventually(async () => gauge(await metricsText(), 'timegate_outbox_lag_seconds') === 0);
     try {
       const replayed = [await replay!.next(), await replay!.next()].map((r) => r.value as { data: { id: number } });
-      expect(replayed[0]!.data.id, "the older event first").to.equal(held);
+      expect(replayed[0]!.data.id, 'the older event first').to.equal(held);
       // The younger event committed first, but its id is higher: the subscriber gets both, older first.
       const events = await sub.waitFor(2);
       expect(events[0].punch.id).to.equal(held);
@@ -252,7 +291,10 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
       await client.query(`listen ${EVENT_CHANNEL}; listen ${WEBHOOK_CHANNEL}`);
       await s.burst(1);
       await eventually(async () => heard.some((h) => h.channel === EVENT_CHANNEL && h.payload === String(s.ws.id)));
-      const created = await rest(t.url, 'POST', '/public/v2/webhooks', { key: s.ws.key, body: { url: 'https://hooks.example.com/x', event_types: ['attendance.created'] } });
+      const created = await rest(t.url, 'POST', '/public/v2/webhooks', {
+        key: s.ws.key,
+        body: { url: 'https://hooks.example.com/x', event_types: ['attendance.created'] },
+      });
       expect(created.status).to.equal(201);
       const marker = heard.length;
       await s.burst(1);

@@ -21,7 +21,13 @@ async function workspaceWithPunches(baseUrl: string) {
   const punch = (url = baseUrl) =>
     rest(url, 'POST', '/public/v2/punches', {
       key: ws.key,
-      body: { employee_id: employee.id, device_id: device.id, company_id: company.id, punch_time: new Date(Date.UTC(2026, 4, 1, 8, 0, second++)).toISOString(), punch_state: '0' },
+      body: {
+        employee_id: employee.id,
+        device_id: device.id,
+        company_id: company.id,
+        punch_time: new Date(Date.UTC(2026, 4, 1, 8, 0, second++)).toISOString(),
+        punch_state: '0',
+      },
     });
   return { ws, punch };
 }

@@ -30,7 +30,13 @@ describe('event replay is paged with back-pressure; a subscriber too far behind 
     const employee = await createEmployee(t.url, key, company.id, { pin: String(100 + second) });
     const punch = await rest(t.url, 'POST', '/public/v2/punches', {
       key,
-      body: { employee_id: employee.id, device_id: device.id, company_id: company.id, punch_time: new Date(Date.UTC(2026, 5, 30, 8, 0, second)).toISOString(), punch_state: '0' },
+      body: {
+        employee_id: employee.id,
+        device_id: device.id,
+        company_id: company.id,
+        punch_time: new Date(Date.UTC(2026, 5, 30, 8, 0, second)).toISOString(),
+        punch_state: '0',
+      },
     });
     expect(punch.status).to.equal(201);
   };
@@ -45,7 +51,8 @@ describe('event replay is paged with back-pressure; a subscriber too far behind 
        select pg_current_xact_id()::text::bigint * ${2 ** 20} + g, $1, first.type, first.data, now() from first, generate_series(0, $2 - 1) g`,
       [workspaceId, count],
     );
-  const typeOfFirst = async () => (await query(t.config.databaseUrl!, 'select type from event where workspace_id = $1 order by id limit 1', [workspaceId]))[0].type as string;
+  const typeOfFirst = async () =>
+    (await query(t.config.databaseUrl!, 'select type from event where workspace_id = $1 order by id limit 1', [workspaceId]))[0].type as string;
   const take = async (stream: EventStream, count: number) => {
     const out: StoredEvent[] = [];
     while (out.length < count) out.push((await stream.next()).value as StoredEvent);
@@ -109,15 +116,18 @@ describe('event replay is paged with back-pressure; a subscriber too far behind 
     const client = wsClient(t.url, { authorization: `Bearer ${ws.key}` });
     const received: unknown[] = [];
     await new Promise<void>((resolve, reject) => {
-      client.subscribe({ query: 'subscription { punchCreated(after: "0") { cursor } }' }, {
-        next: (value) => {
-          if (value.errors) reject(new Error(JSON.stringify(value.errors)));
-          received.push(value.data);
-          if (received.length === stored[0].n) resolve();
+      client.subscribe(
+        { query: 'subscription { punchCreated(after: "0") { cursor } }' },
+        {
+          next: (value) => {
+            if (value.errors) reject(new Error(JSON.stringify(value.errors)));
+            received.push(value.data);
+            if (received.length === stored[0].n) resolve();
+          },
+          error: reject,
+          complete: () => undefined,
         },
-        error: reject,
-        complete: () => undefined,
-      });
+      );
     });
     await client.dispose();
     expect(received).to.have.length(stored[0].n);

@@ -19,12 +19,21 @@ describe('events and subscriptions', () => {
   let clock = Date.parse('2026-03-02T08:00:00Z');
   const now = () => new Date(clock);
   before(async () => {
-    t = await startTestApp({ TIMEGATE_PRESENCE_FLUSH_MS: '3600000', TIMEGATE_TERMINAL_SWEEP_MS: '3600000', TIMEGATE_WEBHOOK_POLL_MS: '3600000' }, 'events', { now });
+    t = await startTestApp({ TIMEGATE_PRESENCE_FLUSH_MS: '3600000', TIMEGATE_TERMINAL_SWEEP_MS: '3600000', TIMEGATE_WEBHOOK_POLL_MS: '3600000' }, 'events', {
+      now,
+    });
   });
   after(() => t.stop());
 
   const sql = <T = any>(query: string, params: unknown[] = []) => t.app.database.orm.em.fork().getConnection().execute<T[]>(query, params);
-  const terminalCtx = (): RequestContext => ({ principal: { kind: 'terminal', serialNumber: '*' }, em: t.app.database.orm.em.fork(), requestId: 'test', logger: t.app.logger, now, config: t.config });
+  const terminalCtx = (): RequestContext => ({
+    principal: { kind: 'terminal', serialNumber: '*' },
+    em: t.app.database.orm.em.fork(),
+    requestId: 'test',
+    logger: t.app.logger,
+    now,
+    config: t.config,
+  });
 
   async function setup(ws?: TestWorkspace) {
     ws ??= await createWorkspace(t.url, { maxCompanies: 10, maxDevices: 20 });
@@ -35,7 +44,14 @@ describe('events and subscriptions', () => {
     const punch = (overrides: Record<string, unknown> = {}) =>
       rest(t.url, 'POST', '/public/v2/punches', {
         key: ws!.key,
-        body: { employee_id: employee.id, device_id: device.id, company_id: company.id, punch_time: `2026-03-02T08:${String(minute++).padStart(2, '0')}:00Z`, punch_state: '0', ...overrides },
+        body: {
+          employee_id: employee.id,
+          device_id: device.id,
+          company_id: company.id,
+          punch_time: `2026-03-02T08:${String(minute++).padStart(2, '0')}:00Z`,
+          punch_state: '0',
+          ...overrides,
+        },
       });
     return { ws, company, device, employee, punch };
   }
@@ -49,7 +65,13 @@ describe('events and subscriptions', () => {
       const [event] = await sub.waitFor(1);
       expect(event.type).to.equal('attendance.created');
       expect(event.eventId).to.equal(`evt_${event.cursor}`);
-      expect(event.punch).to.deep.include({ id: first.body.id, companyId: s.company.id, employeeId: s.employee.id, punchTime: '2026-03-02T07:00:00.000Z', recordType: 'manual' });
+      expect(event.punch).to.deep.include({
+        id: first.body.id,
+        companyId: s.company.id,
+        employeeId: s.employee.id,
+        punchTime: '2026-03-02T07:00:00.000Z',
+        recordType: 'manual',
+      });
       expect((await s.punch({ punch_time: '2026-03-02T07:00:00Z' })).status, 'the same punch again').to.equal(200);
       const second = await s.punch({ punch_time: '2026-03-02T07:01:00Z' });
       const events = await sub.waitFor(2);
@@ -67,9 +89,21 @@ describe('events and subscriptions', () => {
     const sub = await subscribe(t.app, s.ws.id, s.ws.key, PUNCHES, { deviceId: s.device.id });
     try {
       const line = (time: string) => ({
-        companyId: s.company.id, employeeId: s.employee.id, deviceId: s.device.id, deviceSerial: s.device.serial_number, pin: s.employee.pin!,
-        punchTime: new Date(time), localTime: time.slice(0, 19).replace('T', ' '), timeZone: 'UTC', punchState: '0', verifyType: 'fingerprint',
-        verifyCode: 1, recordType: PunchRecordType.device, workCode: null, deviceRecordIndex: null, receivedAt: now(),
+        companyId: s.company.id,
+        employeeId: s.employee.id,
+        deviceId: s.device.id,
+        deviceSerial: s.device.serial_number,
+        pin: s.employee.pin!,
+        punchTime: new Date(time),
+        localTime: time.slice(0, 19).replace('T', ' '),
+        timeZone: 'UTC',
+        punchState: '0',
+        verifyType: 'fingerprint',
+        verifyCode: 1,
+        recordType: PunchRecordType.device,
+        workCode: null,
+        deviceRecordIndex: null,
+        receivedAt: now(),
       });
       const a = await recordPunches(terminalCtx(), s.ws.id, [line('2026-03-02T06:00:00Z'), line('2026-03-02T06:01:00Z')]);
       const b = await recordPunches(terminalCtx(), s.ws.id, [line('2026-03-02T06:01:00Z'), line('2026-03-02T06:02:00Z')]);
@@ -156,8 +190,20 @@ describe('events and subscriptions', () => {
     const ws = await createWorkspace(t.url, { maxCompanies: 10, maxDevices: 20 });
     const company = await createCompany(t.url, ws.key);
     const device = await createDevice(t.url, ws.key, company.id, { mode_type: 'acc' });
-    const opened = await subscribe(t.app, ws.id, ws.key, `subscription ($d: Int) { doorOpened(deviceId: $d) { cursor type doorOpening { deviceId companyId deviceSerial door source actionId openedAt } } }`, { d: device.id });
-    const actions = await subscribe(t.app, ws.id, ws.key, `subscription ($d: Int) { doorActionUpdated(deviceId: $d) { cursor type doorAction { actionId status returnCode deviceSerial } } }`, { d: device.id });
+    const opened = await subscribe(
+      t.app,
+      ws.id,
+      ws.key,
+      `subscription ($d: Int) { doorOpened(deviceId: $d) { cursor type doorOpening { deviceId companyId deviceSerial door source actionId openedAt } } }`,
+      { d: device.id },
+    );
+    const actions = await subscribe(
+      t.app,
+      ws.id,
+      ws.key,
+      `subscription ($d: Int) { doorActionUpdated(deviceId: $d) { cursor type doorAction { actionId status returnCode deviceSerial } } }`,
+      { d: device.id },
+    );
     const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'acc', pollIntervalMs: 50 });
     try {
       const unlock = await rest(t.url, 'POST', '/v1/devices/door/unlock', { key: ws.key, body: { device_serial: device.serial_number, duration: 5 } });
@@ -165,7 +211,14 @@ describe('events and subscriptions', () => {
       terminal.start();
       const [door] = await opened.waitFor(1);
       expect(door.type).to.equal('door.opened');
-      expect(door.doorOpening).to.include({ deviceId: device.id, companyId: company.id, deviceSerial: device.serial_number, door: 1, source: 'remote_unlock', actionId: unlock.body.action_id });
+      expect(door.doorOpening).to.include({
+        deviceId: device.id,
+        companyId: company.id,
+        deviceSerial: device.serial_number,
+        door: 1,
+        source: 'remote_unlock',
+        actionId: unlock.body.action_id,
+      });
       const updates = await actions.waitFor(3);
       expect(updates.map((u) => u.doorAction.status)).to.deep.equal(['queued', 'sent', 'succeeded']);
       expect(updates.every((u) => u.doorAction.actionId === unlock.body.action_id)).to.equal(true);
@@ -180,7 +233,13 @@ describe('events and subscriptions', () => {
     const ws = await createWorkspace(t.url, { maxCompanies: 10, maxDevices: 20 });
     const company = await createCompany(t.url, ws.key);
     const device = await createDevice(t.url, ws.key, company.id);
-    const sub = await subscribe(t.app, ws.id, ws.key, `subscription ($c: Int) { deviceStatusChanged(companyId: $c) { cursor type change { deviceId companyId serialNumber status at } } }`, { c: company.id });
+    const sub = await subscribe(
+      t.app,
+      ws.id,
+      ws.key,
+      `subscription ($c: Int) { deviceStatusChanged(companyId: $c) { cursor type change { deviceId companyId serialNumber status at } } }`,
+      { c: company.id },
+    );
     try {
       await iclock(t.url, 'GET', `/iclock/getrequest?SN=${device.serial_number}`);
       await t.app.terminals.flush();

@@ -4,7 +4,11 @@ import { wsClient } from '../support/events';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 async function overHttp(url: string, key: string, query: string) {
-  const response = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ query }) });
+  const response = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ query }),
+  });
   return { status: response.status, body: (await response.json()) as { data?: unknown; errors?: any[] } };
 }
 
@@ -15,7 +19,14 @@ function overSocket(url: string, key: string, query: string): Promise<{ data?: u
       resolve(result);
       void client.dispose();
     };
-    client.subscribe({ query }, { next: (value) => done(value as { data?: unknown; errors?: any[] }), error: (errors) => done({ errors: Array.isArray(errors) ? errors : [errors] }), complete: () => undefined });
+    client.subscribe(
+      { query },
+      {
+        next: (value) => done(value as { data?: unknown; errors?: any[] }),
+        error: (errors) => done({ errors: Array.isArray(errors) ? errors : [errors] }),
+        complete: () => undefined,
+      },
+    );
   });
 }
 

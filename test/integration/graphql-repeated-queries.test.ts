@@ -30,7 +30,12 @@ describe('GraphQL repeated queries', () => {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, ...headers },
       body: JSON.stringify(body),
     });
-    return { status: response.status, contentType: response.headers.get('content-type'), length: response.headers.get('content-length'), text: await response.text() };
+    return {
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      length: response.headers.get('content-length'),
+      text: await response.text(),
+    };
   }
 
   const LIST = 'query Staff { employees(first: 10) { totalCount nodes { id name lastname createdAt areaIds } } }';
@@ -111,7 +116,10 @@ describe('GraphQL repeated queries', () => {
     const before = await answeredBy();
     const second = await missing();
     // Each answer names its own request.
-    const withoutRequestId = (body: any) => ({ ...body, errors: body.errors.map((e: any) => ({ ...e, extensions: { ...e.extensions, requestId: undefined } })) });
+    const withoutRequestId = (body: any) => ({
+      ...body,
+      errors: body.errors.map((e: any) => ({ ...e, extensions: { ...e.extensions, requestId: undefined } })),
+    });
     expect(second.errors[0].extensions.requestId).to.be.a('string').and.not.equal(first.errors[0].extensions.requestId);
     expect(withoutRequestId(second)).to.deep.equal(withoutRequestId(first));
     expect(second.errors[0].extensions.code).to.equal('not_found');
@@ -136,7 +144,8 @@ describe('GraphQL repeated queries', () => {
     const mutation = 'mutation ($c: Int!, $code: String!) { createEmployee(input: { companyId: $c, name: "Twice", lastname: "Made", code: $code }) { id } }';
     const before = await answeredBy();
     const ids = [];
-    for (let i = 0; i < 2; i++) ids.push(JSON.parse((await post({ query: mutation, variables: { c: companyId, code: `TWICE${i}` } })).text).data.createEmployee.id);
+    for (let i = 0; i < 2; i++)
+      ids.push(JSON.parse((await post({ query: mutation, variables: { c: companyId, code: `TWICE${i}` } })).text).data.createEmployee.id);
     expect(ids[0]).to.not.equal(ids[1]);
     await post({ query: LIST, operationName: 'Staff', extensions: {} });
     await post([{ query: LIST, operationName: 'Staff' }]);

@@ -82,11 +82,13 @@ describe('GraphQL over WebSocket: the same rules as over HTTP', () => {
     const key = await createKey(t.url, ws.key, ['read']);
     const socket = await overSocket(t.url, key, 'subscription { punchCreated(after: "9999999999999999999") { cursor } }');
     expect(socket.errors![0].extensions.code).to.equal('validation_failed');
-    expect(socket.errors![0].extensions.details).to.deep.equal([{ field: 'after', code: 'invalid_cursor', message: 'after must be the `cursor` of an event (a decimal number).' }]);
+    expect(socket.errors![0].extensions.details).to.deep.equal([
+      { field: 'after', code: 'invalid_cursor', message: 'after must be the `cursor` of an event (a decimal number).' },
+    ]);
     expect(JSON.stringify(socket.errors)).to.not.match(/select|bigint|sql/i);
   });
 
-  it('takes operations from the key\'s rate limit, like HTTP requests', async () => {
+  it("takes operations from the key's rate limit, like HTTP requests", async () => {
     const key = await createKey(t.url, ws.key, ['read']);
     const codes: string[] = [];
     for (let i = 0; i < 32; i++) {

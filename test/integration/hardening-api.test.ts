@@ -18,12 +18,16 @@ describe('API hardening: characters that cannot be stored, audit before every wr
   });
   after(() => t.stop());
 
-  const employeeCount = async () => (await query(t.config.databaseUrl!, 'select count(*)::int as n from employee where workspace_id = $1', [ws.id]))[0].n as number;
+  const employeeCount = async () =>
+    (await query(t.config.databaseUrl!, 'select count(*)::int as n from employee where workspace_id = $1', [ws.id]))[0].n as number;
 
   // Regression: a lone surrogate saved the change, answered 500 and left no audit entry.
   it('a lone UTF-16 surrogate in a text field is a 422 on REST and GraphQL, and nothing is written', async () => {
     const before = await employeeCount();
-    const viaRest = await rest(t.url, 'POST', '/public/v2/employees', { key: ws.key, body: { name: LONE_SURROGATE, lastname: 'L', code: 'S1', company_id: companyId } });
+    const viaRest = await rest(t.url, 'POST', '/public/v2/employees', {
+      key: ws.key,
+      body: { name: LONE_SURROGATE, lastname: 'L', code: 'S1', company_id: companyId },
+    });
     expect(viaRest.status).to.equal(422);
     expect(viaRest.body.error.code).to.equal('validation_failed');
     expect(viaRest.body.error.details[0]).to.include({ field: 'name', code: 'invalid_characters' });
@@ -36,9 +40,16 @@ describe('API hardening: characters that cannot be stored, audit before every wr
   });
 
   // Regression: C1 controls and U+2028 were accepted in names, then stripped on the way to terminals.
-  for (const [label, character] of [['U+0085 (C1 next line)', '\u0085'], ['U+2028 (line separator)', '\u2028'], ['U+009B (C1 CSI)', '\u009b']] as const) {
+  for (const [label, character] of [
+    ['U+0085 (C1 next line)', '\u0085'],
+    ['U+2028 (line separator)', '\u2028'],
+    ['U+009B (C1 CSI)', '\u009b'],
+  ] as const) {
     it(`a name with ${label} is refused with invalid_characters`, async () => {
-      const response = await rest(t.url, 'POST', '/public/v2/employees', { key: ws.key, body: { name: `Ada${character}Lovelace`, lastname: 'L', code: `C${label.length}`, company_id: companyId } });
+      const response = await rest(t.url, 'POST', '/public/v2/employees', {
+        key: ws.key,
+        body: { name: `Ada${character}Lovelace`, lastname: 'L', code: `C${label.length}`, company_id: companyId },
+      });
       expect(response.status).to.equal(422);
       expect(response.body.error.details[0]).to.include({ field: 'name', code: 'invalid_characters' });
     });
@@ -55,11 +66,30 @@ describe('API hardening: characters that cannot be stored, audit before every wr
       ['U+200B (zero-width space)', '\u200b'],
     ] as const;
     const creates = [
-      { what: 'employee', path: '/public/v2/employees', table: 'employee', mutation: 'createEmployee(input: { name: $name, lastname: "L", code: $code, companyId: $companyId })', body: (name: string, code: string) => ({ name, lastname: 'L', code, company_id: companyId }) },
-      { what: 'company', path: '/public/v2/companies', table: 'company', mutation: 'createCompany(input: { name: $name, code: $code })', body: (name: string, code: string) => ({ name, code }) },
-      { what: 'device', path: '/public/v2/devices', table: 'device', mutation: 'createDevice(input: { name: $name, serialNumber: $code, companyId: $companyId })', body: (name: string, code: string) => ({ name, serial_number: code, company_id: companyId }) },
+      {
+        what: 'employee',
+        path: '/public/v2/employees',
+        table: 'employee',
+        mutation: 'createEmployee(input: { name: $name, lastname: "L", code: $code, companyId: $companyId })',
+        body: (name: string, code: string) => ({ name, lastname: 'L', code, company_id: companyId }),
+      },
+      {
+        what: 'company',
+        path: '/public/v2/companies',
+        table: 'company',
+        mutation: 'createCompany(input: { name: $name, code: $code })',
+        body: (name: string, code: string) => ({ name, code }),
+      },
+      {
+        what: 'device',
+        path: '/public/v2/devices',
+        table: 'device',
+        mutation: 'createDevice(input: { name: $name, serialNumber: $code, companyId: $companyId })',
+        body: (name: string, code: string) => ({ name, serial_number: code, company_id: companyId }),
+      },
     ];
-    const rows = async (table: string) => (await query(t.config.databaseUrl!, `select count(*)::int as n from ${table} where workspace_id = $1`, [ws.id]))[0].n as number;
+    const rows = async (table: string) =>
+      (await query(t.config.databaseUrl!, `select count(*)::int as n from ${table} where workspace_id = $1`, [ws.id]))[0].n as number;
 
     for (const [label, character] of INVISIBLE) {
       it(`an employee, company or device name with ${label} is refused on REST and GraphQL, and nothing is stored`, async () => {
@@ -69,7 +99,10 @@ describe('API hardening: characters that cannot be stored, audit before every wr
           const viaRest = await rest(t.url, 'POST', create.path, { key: ws.key, body: create.body(name, `INV${create.what.length}R`) });
           expect(viaRest.status, `${create.what} via REST`).to.equal(422);
           expect(viaRest.body.error.code).to.equal('validation_failed');
-          expect(viaRest.body.error.details.some((d: { field: string; code: string }) => d.field === 'name' && d.code === 'invalid_characters'), `${create.what}: ${viaRest.text}`).to.equal(true);
+          expect(
+            viaRest.body.error.details.some((d: { field: string; code: string }) => d.field === 'name' && d.code === 'invalid_characters'),
+            `${create.what}: ${viaRest.text}`,
+          ).to.equal(true);
           const usesCompany = create.mutation.includes('$companyId');
           const viaGraphQL = await gql(
             t.url,
@@ -78,14 +111,19 @@ describe('API hardening: characters that cannot be stored, audit before every wr
             { name, code: `INV${create.what.length}G`, ...(usesCompany ? { companyId } : {}) },
           );
           expect(viaGraphQL.errors?.[0]?.extensions?.code, `${create.what} via GraphQL`).to.equal('validation_failed');
-          expect(viaGraphQL.errors![0]!.extensions!.details, create.what).to.satisfy((details: { field: string; code: string }[]) => details.some((d) => d.field === 'name' && d.code === 'invalid_characters'));
+          expect(viaGraphQL.errors![0]!.extensions!.details, create.what).to.satisfy((details: { field: string; code: string }[]) =>
+            details.some((d) => d.field === 'name' && d.code === 'invalid_characters'),
+          );
           expect(await rows(create.table), `${create.what}: nothing stored`).to.equal(before);
         }
       });
     }
 
     it('a rename to such a name is refused too and the stored name stays', async () => {
-      const created = await rest(t.url, 'POST', '/public/v2/employees', { key: ws.key, body: { name: 'Eve', lastname: 'L', code: 'INVRENAME', company_id: companyId } });
+      const created = await rest(t.url, 'POST', '/public/v2/employees', {
+        key: ws.key,
+        body: { name: 'Eve', lastname: 'L', code: 'INVRENAME', company_id: companyId },
+      });
       expect(created.status).to.equal(201);
       const renamed = await rest(t.url, 'PUT', `/public/v2/employees/${created.body.id}`, { key: ws.key, body: { lastname: 'L\u202eX' } });
       expect(renamed.status).to.equal(422);
@@ -94,12 +132,18 @@ describe('API hardening: characters that cannot be stored, audit before every wr
     });
 
     it('zero-width joiners are accepted between two visible characters (emoji sequences, Persian and Indic names), refused at an edge', async () => {
-      for (const [name, code] of [['Dev \u{1F469}\u200d\u{1F4BB}', 'ZWJ1'], ['\u0645\u06cc\u200c\u0646\u0627', 'ZWNJ1']] as const) {
+      for (const [name, code] of [
+        ['Dev \u{1F469}\u200d\u{1F4BB}', 'ZWJ1'],
+        ['\u0645\u06cc\u200c\u0646\u0627', 'ZWNJ1'],
+      ] as const) {
         const accepted = await rest(t.url, 'POST', '/public/v2/employees', { key: ws.key, body: { name, lastname: 'L', code, company_id: companyId } });
         expect(accepted.status, name).to.equal(201);
         expect(accepted.body.name).to.equal(name);
       }
-      const edge = await rest(t.url, 'POST', '/public/v2/employees', { key: ws.key, body: { name: 'Ada\u200d', lastname: 'L', code: 'ZWJ2', company_id: companyId } });
+      const edge = await rest(t.url, 'POST', '/public/v2/employees', {
+        key: ws.key,
+        body: { name: 'Ada\u200d', lastname: 'L', code: 'ZWJ2', company_id: companyId },
+      });
       expect(edge.status).to.equal(422);
       expect(edge.body.error.details[0]).to.include({ field: 'name', code: 'invalid_characters' });
     });
@@ -127,11 +171,18 @@ describe('API hardening: characters that cannot be stored, audit before every wr
   });
 
   it('every mutation has its audit row, written before it runs: a refused write is audited with its outcome', async () => {
-    const created = await rest(t.url, 'POST', '/public/v2/employees', { key: ws.key, body: { name: 'Grace', lastname: 'Hopper', code: 'AUD1', company_id: companyId } });
+    const created = await rest(t.url, 'POST', '/public/v2/employees', {
+      key: ws.key,
+      body: { name: 'Grace', lastname: 'Hopper', code: 'AUD1', company_id: companyId },
+    });
     expect(created.status).to.equal(201);
     const failed = await rest(t.url, 'PUT', '/public/v2/employees/999999999', { key: ws.key, body: { name: 'Nobody' } });
     expect(failed.status).to.equal(404);
-    const rows = await query(t.config.databaseUrl!, "select operation, outcome from audit_event where workspace_id = $1 and operation in ('createEmployee', 'updateEmployee') order by id desc limit 2", [ws.id]);
+    const rows = await query(
+      t.config.databaseUrl!,
+      "select operation, outcome from audit_event where workspace_id = $1 and operation in ('createEmployee', 'updateEmployee') order by id desc limit 2",
+      [ws.id],
+    );
     expect(rows).to.deep.equal([
       { operation: 'updateEmployee', outcome: 'not_found' },
       { operation: 'createEmployee', outcome: 'ok' },
@@ -168,7 +219,9 @@ describe('API hardening: characters that cannot be stored, audit before every wr
 
       // The other way round: the read key is refused first; the admin's request with that key then runs.
       const otherHeaders = { 'Idempotency-Key': `hook2-${Date.now()}` };
-      expect((await rest(t.url, 'POST', '/public/v2/webhooks', { key: readKey, headers: otherHeaders, body: hookBody('https://example.com/b') })).status).to.equal(403);
+      expect(
+        (await rest(t.url, 'POST', '/public/v2/webhooks', { key: readKey, headers: otherHeaders, body: hookBody('https://example.com/b') })).status,
+      ).to.equal(403);
       const admin = await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, headers: otherHeaders, body: hookBody('https://example.com/b') });
       expect(admin.status).to.equal(201);
       expect(admin.headers.get('idempotent-replayed')).to.equal(null);
@@ -176,9 +229,17 @@ describe('API hardening: characters that cannot be stored, audit before every wr
 
     it('the same body with its fields in another order is a replay, not a 409', async () => {
       const headers = { 'Idempotency-Key': `order-${Date.now()}`, 'content-type': 'application/json' };
-      const first = await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, headers, rawBody: JSON.stringify({ url: 'https://example.com/o', event_types: ['attendance.created'] }) });
+      const first = await rest(t.url, 'POST', '/public/v2/webhooks', {
+        key: ws.key,
+        headers,
+        rawBody: JSON.stringify({ url: 'https://example.com/o', event_types: ['attendance.created'] }),
+      });
       expect(first.status).to.equal(201);
-      const second = await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, headers, rawBody: JSON.stringify({ event_types: ['attendance.created'], url: 'https://example.com/o' }) });
+      const second = await rest(t.url, 'POST', '/public/v2/webhooks', {
+        key: ws.key,
+        headers,
+        rawBody: JSON.stringify({ event_types: ['attendance.created'], url: 'https://example.com/o' }),
+      });
       expect(second.status).to.equal(201);
       expect(second.headers.get('idempotent-replayed')).to.equal('true');
       expect(second.body).to.deep.equal(first.body);
@@ -187,7 +248,7 @@ describe('API hardening: characters that cannot be stored, audit before every wr
     // Regression: a crash mid-request left the key answering 409 for 24 h though nothing was written.
     it('a record left running by a crashed process stops blocking the key once its lease ran out', async () => {
       const key = `crash-${Date.now()}`;
-      const principal = (await query(t.config.databaseUrl!, "select id from api_key where workspace_id = $1 order by id limit 1", [ws.id]))[0];
+      const principal = (await query(t.config.databaseUrl!, 'select id from api_key where workspace_id = $1 order by id limit 1', [ws.id]))[0];
       const body = hookBody('https://example.com/crash');
       const insert = (lease: string) =>
         query(

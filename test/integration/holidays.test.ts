@@ -14,7 +14,8 @@ describe('holidays (attendance engine and door schedules)', () => {
   });
   after(() => t.stop());
 
-  const create = (body: Record<string, unknown>) => rest(t.url, 'POST', '/public/v2/holidays', { key: ws.key, body: { company_id: companyId, date: '2026-12-25', name: 'Christmas', ...body } });
+  const create = (body: Record<string, unknown>) =>
+    rest(t.url, 'POST', '/public/v2/holidays', { key: ws.key, body: { company_id: companyId, date: '2026-12-25', name: 'Christmas', ...body } });
 
   it('REST: create (type 1 by default), read, update, list in date order, delete', async () => {
     const created = await create({ date: '2026-12-26', name: 'Boxing Day' });
@@ -47,7 +48,12 @@ describe('holidays (attendance engine and door schedules)', () => {
   }
 
   it('GraphQL: create and list', async () => {
-    const created = await gqlData(t.url, ws.key, 'mutation ($c: Int!) { createHoliday(input: { companyId: $c, date: "2026-05-01", name: "Labour Day" }) { id date holidayType } }', { c: companyId });
+    const created = await gqlData(
+      t.url,
+      ws.key,
+      'mutation ($c: Int!) { createHoliday(input: { companyId: $c, date: "2026-05-01", name: "Labour Day" }) { id date holidayType } }',
+      { c: companyId },
+    );
     expect(created.createHoliday).to.include({ date: '2026-05-01', holidayType: 1 });
     const listed = await gqlData(t.url, ws.key, '{ holidays { totalCount nodes { date } } }');
     expect(listed.holidays.nodes.map((n: { date: string }) => n.date)).to.include('2026-05-01');

@@ -9,11 +9,25 @@ import { startTestApp, type TestApp } from '../support/test-app';
 
 const ENDPOINTS = ['cdata', 'getrequest', 'devicecmd', 'registry', 'push', 'ping', 'rtdata', 'querydata', 'fdata', 'edata', 'nope', 'CDATA.aspx'];
 const TABLES = ['ATTLOG', 'OPERLOG', 'options', 'rtlog', 'rtstate', 'tabledata', 'BIODATA', 'ATTPHOTO', 'bogus', ''];
-const FIXTURES = ['02-att-attlog-BOCK200961014-crlf.txt', '05-att-attlog-MB560VL-10fields.txt', '28-zkdoc-att-attlog-9records.txt', '29-zkdoc-att-operlog-oplog.txt', '19-acc-rtlog-SpeedFaceV3L-CRJP230860129.txt', '21-acc-tabledata-user-BioFaceA1.txt', '26-zkdoc-att-options-push.txt', '23-acc-registry-BioFaceA1-trimmed.txt'];
+const FIXTURES = [
+  '02-att-attlog-BOCK200961014-crlf.txt',
+  '05-att-attlog-MB560VL-10fields.txt',
+  '28-zkdoc-att-attlog-9records.txt',
+  '29-zkdoc-att-operlog-oplog.txt',
+  '19-acc-rtlog-SpeedFaceV3L-CRJP230860129.txt',
+  '21-acc-tabledata-user-BioFaceA1.txt',
+  '26-zkdoc-att-options-push.txt',
+  '23-acc-registry-BioFaceA1-trimmed.txt',
+];
 
 /** A fixture body with a few bytes inserted, deleted or replaced, TABs swapped for spaces, or cut short. */
 const mutatedFixture = fc
-  .tuple(fc.constantFrom(...FIXTURES), fc.array(fc.tuple(fc.constantFrom('insert', 'delete', 'replace', 'tabs', 'truncate'), fc.nat(), fc.uint8Array({ minLength: 1, maxLength: 4 })), { maxLength: 3 }))
+  .tuple(
+    fc.constantFrom(...FIXTURES),
+    fc.array(fc.tuple(fc.constantFrom('insert', 'delete', 'replace', 'tabs', 'truncate'), fc.nat(), fc.uint8Array({ minLength: 1, maxLength: 4 })), {
+      maxLength: 3,
+    }),
+  )
   .map(([name, mutations]) =>
     mutations.reduce((body, [kind, position, bytes]) => {
       const at = position % (body.length + 1);
@@ -49,8 +63,16 @@ describe('terminal endpoint under random and mutated /iclock requests (property-
       endpoint: fc.constantFrom(...ENDPOINTS),
       sn: fc.oneof(fc.constant('known'), fc.constant(''), fc.stringMatching(/^[A-Za-z0-9_-]{1,70}$/), fc.string({ maxLength: 10 })),
       table: fc.constantFrom(...TABLES),
-      extra: fc.oneof(fc.constant(''), fc.string({ maxLength: 30 }).map((s) => `&${encodeURIComponent(s)}`), fc.constant('&Stamp=%ZZ&table=OPERLOG')),
-      body: fc.oneof(mutatedFixture, fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)), fc.string({ maxLength: 200 }).map((s) => Buffer.from(s))),
+      extra: fc.oneof(
+        fc.constant(''),
+        fc.string({ maxLength: 30 }).map((s) => `&${encodeURIComponent(s)}`),
+        fc.constant('&Stamp=%ZZ&table=OPERLOG'),
+      ),
+      body: fc.oneof(
+        mutatedFixture,
+        fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)),
+        fc.string({ maxLength: 200 }).map((s) => Buffer.from(s)),
+      ),
     });
     // Half the requests are damaged ATTLOG uploads from the known terminal, so the storage oracle has work.
     const attlogUpload = mutatedFixture.map((body) => ({ method: 'POST', endpoint: 'cdata', sn: 'known', table: 'ATTLOG', extra: '', body }));

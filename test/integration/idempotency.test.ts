@@ -58,9 +58,7 @@ describe('Idempotency-Key on POST', () => {
     const b = await createWorkspace(t.url);
     const ca = await createCompany(t.url, a.key);
     const cb = await createCompany(t.url, b.key);
-    const results = await Promise.all(
-      Array.from({ length: 6 }, () => post(a.key, { name: 'C', lastname: 'C', code: 'RACE', company_id: ca.id }, 'shared')),
-    );
+    const results = await Promise.all(Array.from({ length: 6 }, () => post(a.key, { name: 'C', lastname: 'C', code: 'RACE', company_id: ca.id }, 'shared')));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201).length).to.be.greaterThan(0);
     expect(statuses.every((s) => s === 201 || s === 409)).to.equal(true);

@@ -1,6 +1,19 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { getNamedType, getNullableType, isEnumType, isInputObjectType, isListType, isNonNullType, isObjectType, isAbstractType, type GraphQLArgument, type GraphQLField, type GraphQLInputType, type GraphQLInputField } from 'graphql';
+import {
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isAbstractType,
+  type GraphQLArgument,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLInputField,
+} from 'graphql';
 import { routeTable } from '../../src/rest/route-table';
 import type { RestRoute } from '../../src/rest/route';
 import { buildTimegateSchema } from '../../src/build-schema';
@@ -19,7 +32,23 @@ const REQUEST_TIMEOUT_MS = 10_000;
 /** Stands for a JSON number no encoder writes (1e309 parses as Infinity): replaced in the raw text. */
 const RAW_HUGE = '__raw_1e309__';
 
-const DATES = ['0000-01-01', '9999-12-31', '10000-01-01', '+010000-01-01', '-0001-01-01', '1899-12-31', '2200-01-01', '2026-02-30', '2026-13-01', '', ' ', 'NaN', '1e309', '9999-12-31T23:59:59Z', '0000-01-01T00:00:00+14:00'];
+const DATES = [
+  '0000-01-01',
+  '9999-12-31',
+  '10000-01-01',
+  '+010000-01-01',
+  '-0001-01-01',
+  '1899-12-31',
+  '2200-01-01',
+  '2026-02-30',
+  '2026-13-01',
+  '',
+  ' ',
+  'NaN',
+  '1e309',
+  '9999-12-31T23:59:59Z',
+  '0000-01-01T00:00:00+14:00',
+];
 const TIMES = ['24:00', '23:60', '-1:00', '99:99', '', 'NaN', '1e309', '9999-12-31'];
 /** Numbers as a path or query string carries them. */
 const NUMBER_TEXTS = ['-1', '0', '-2147483649', '2147483648', '9007199254740993', '99999999999999999999', '1e309', 'NaN', 'Infinity', '', '1.5', '0x10'];
@@ -121,7 +150,13 @@ describe('input ranges under extreme and malformed values: every REST route and 
     ids.access_levels = await post('/public/v2/access_levels', { company_id: company.id, name: 'Staff', schedule_id: ids.access_schedules, door_ids: [] });
     ids.webhooks = await post('/public/v2/webhooks', { url: 'http://127.0.0.1:9/hook', event_types: ['device.offline'] });
     ids.verification_states = (await rest(t.url, 'GET', '/public/v2/verification_states', { key })).body[0].id;
-    ids.punches = await post('/public/v2/punches', { employee_id: ids.employees, device_id: ids.devices, company_id: company.id, punch_time: '2026-11-02T08:00:00Z', punch_state: '0' });
+    ids.punches = await post('/public/v2/punches', {
+      employee_id: ids.employees,
+      device_id: ids.devices,
+      company_id: company.id,
+      punch_time: '2026-11-02T08:00:00Z',
+      punch_state: '0',
+    });
     service = await startServiceProcess(t.config.databaseUrl!, { TIMEGATE_WEBHOOK_POLL_MS: '3600000' });
   });
   after(async () => {
@@ -217,7 +252,9 @@ describe('input ranges under extreme and malformed values: every REST route and 
     this.timeout(120_000);
     const pick = fc
       .constantFrom(...routeTable)
-      .chain((route) => fc.constantFrom(...slotsOf(route)).chain((slot) => fc.tuple(fc.constant(route), fc.constant(slot), fc.constantFrom(...valuesFor(slot)))));
+      .chain((route) =>
+        fc.constantFrom(...slotsOf(route)).chain((slot) => fc.tuple(fc.constant(route), fc.constant(slot), fc.constantFrom(...valuesFor(slot)))),
+      );
     await fc.assert(
       fc.asyncProperty(pick, async ([route, slot, value]) => {
         await expectRefused(`${slot.where} ${slot.name}=${JSON.stringify(value)}`, restRequest(route, slot, value));
@@ -276,18 +313,56 @@ describe('input ranges under extreme and malformed values: every REST route and 
       if (named === 'Boolean') return true;
       if (named === 'Int' || named === 'SafeInt' || named === 'Float') {
         const byName: Record<string, number> = {
-          companyId: ids.companies!, employeeId: ids.employees!, deviceId: ids.devices!, areaId: ids.areas!, shiftId: ids.shifts!, scheduleId: ids.access_schedules!,
-          accessLevelId: ids.access_levels!, workspaceId: ids.workspace!, permissionId: 0, duration: 5, door: 1, weekday: 1, holidayType: 1, first: 10,
+          companyId: ids.companies!,
+          employeeId: ids.employees!,
+          deviceId: ids.devices!,
+          areaId: ids.areas!,
+          shiftId: ids.shifts!,
+          scheduleId: ids.access_schedules!,
+          accessLevelId: ids.access_levels!,
+          workspaceId: ids.workspace!,
+          permissionId: 0,
+          duration: 5,
+          door: 1,
+          weekday: 1,
+          holidayType: 1,
+          first: 10,
         };
         if (name === 'id') {
-          const owners: [RegExp, string][] = [[/shiftassignment/i, 'shift_assignments'], [/payperiod/i, 'pay_periods'], [/accessschedule/i, 'access_schedules'], [/accesslevel/i, 'access_levels'], [/webhook/i, 'webhooks'], [/verificationstate/i, 'verification_states'], [/holiday/i, 'holidays'], [/shift/i, 'shifts'], [/punch/i, 'punches'], [/employee/i, 'employees'], [/device/i, 'devices'], [/area/i, 'areas'], [/company/i, 'companies']];
+          const owners: [RegExp, string][] = [
+            [/shiftassignment/i, 'shift_assignments'],
+            [/payperiod/i, 'pay_periods'],
+            [/accessschedule/i, 'access_schedules'],
+            [/accesslevel/i, 'access_levels'],
+            [/webhook/i, 'webhooks'],
+            [/verificationstate/i, 'verification_states'],
+            [/holiday/i, 'holidays'],
+            [/shift/i, 'shifts'],
+            [/punch/i, 'punches'],
+            [/employee/i, 'employees'],
+            [/device/i, 'devices'],
+            [/area/i, 'areas'],
+            [/company/i, 'companies'],
+          ];
           return ids[owners.find(([re]) => re.test(owner))?.[1] ?? ''] ?? 1;
         }
         return byName[name] ?? 1;
       }
       const strings: Record<string, string> = {
-        startDate: '2026-11-01', endDate: '2026-11-30', date: '2026-12-25', punchTime: '2026-11-21T08:00:00Z', startTime: '08:00', endTime: '17:00',
-        timeZone: 'UTC', url: 'http://127.0.0.1:9/x', value: '7', punchState: '0', serialNumber: 'SNFUZZ1', deviceSerial: serial, code: 'FZ1', pin: '99',
+        startDate: '2026-11-01',
+        endDate: '2026-11-30',
+        date: '2026-12-25',
+        punchTime: '2026-11-21T08:00:00Z',
+        startTime: '08:00',
+        endTime: '17:00',
+        timeZone: 'UTC',
+        url: 'http://127.0.0.1:9/x',
+        value: '7',
+        punchState: '0',
+        serialNumber: 'SNFUZZ1',
+        deviceSerial: serial,
+        code: 'FZ1',
+        pin: '99',
       };
       return strings[name] ?? 'x';
     }
@@ -348,10 +423,23 @@ describe('input ranges under extreme and malformed values: every REST route and 
               expect(r.status, said).to.be.below(500);
               const answer = JSON.parse(r.text) as { data?: Record<string, unknown> | null; errors?: { extensions?: { code?: string } }[] };
               // A filter by an id no row has (any Int, negative too) is an empty list: a valid question.
-              const idFilter = kind === 'query' && slot.path.length === 1 && /Id$/.test(slot.path[0]!) && Number.isInteger(value) && (value as number) >= -(2 ** 31) && (value as number) < 2 ** 31;
+              const idFilter =
+                kind === 'query' &&
+                slot.path.length === 1 &&
+                /Id$/.test(slot.path[0]!) &&
+                Number.isInteger(value) &&
+                (value as number) >= -(2 ** 31) &&
+                (value as number) < 2 ** 31;
               if (idFilter && !answer.errors) continue;
               expect(answer.errors, `${said}: refused`).to.be.an('array').that.is.not.empty;
-              expect(answer.errors![0]!.extensions?.code, said).to.be.oneOf(['validation_failed', 'not_found', 'forbidden', 'query_too_complex', 'BAD_USER_INPUT', 'GRAPHQL_VALIDATION_FAILED']);
+              expect(answer.errors![0]!.extensions?.code, said).to.be.oneOf([
+                'validation_failed',
+                'not_found',
+                'forbidden',
+                'query_too_complex',
+                'BAD_USER_INPUT',
+                'GRAPHQL_VALIDATION_FAILED',
+              ]);
               expect(answer.data?.[field.name] ?? null, said).to.equal(null);
               requests++;
             }

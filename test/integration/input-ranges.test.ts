@@ -53,7 +53,10 @@ describe('input ranges: no date makes a request hold the event loop or reach SQL
       const r = await call(service.url, `${path}?start_date=9999-12-31&end_date=9999-12-31`, { key: readKey });
       expect(r.status).to.equal(422);
       expect(r.body.error.code).to.equal('validation_failed');
-      expect(r.body.error.details.map((d: { field: string; code: string }) => `${d.field}:${d.code}`)).to.deep.equal(['start_date:out_of_range', 'end_date:out_of_range']);
+      expect(r.body.error.details.map((d: { field: string; code: string }) => `${d.field}:${d.code}`)).to.deep.equal([
+        'start_date:out_of_range',
+        'end_date:out_of_range',
+      ]);
       await healthy();
     });
   }
@@ -61,7 +64,11 @@ describe('input ranges: no date makes a request hold the event loop or reach SQL
   it('GraphQL timesheetSummary and timesheet for 9999-12-31 are validation_failed naming the dates', async function () {
     this.timeout(30_000);
     for (const field of ['timesheetSummary', 'timesheet']) {
-      const r = await call(service.url, '/graphql', { key: readKey, method: 'POST', body: { query: timesheetSummary.replace('timesheetSummary', field), variables: { s: '9999-12-31', e: '9999-12-31' } } });
+      const r = await call(service.url, '/graphql', {
+        key: readKey,
+        method: 'POST',
+        body: { query: timesheetSummary.replace('timesheetSummary', field), variables: { s: '9999-12-31', e: '9999-12-31' } },
+      });
       expect(r.body.errors[0].extensions.code, field).to.equal('validation_failed');
       expect(r.body.errors[0].extensions.details.map((d: { field: string }) => d.field)).to.deep.equal(['startDate', 'endDate']);
     }
@@ -76,7 +83,11 @@ describe('input ranges: no date makes a request hold the event loop or reach SQL
       expect(r.status, path).to.equal(422);
       expect(r.body.error.details[0]).to.include({ field: 'start_date', code: 'out_of_range' });
     }
-    const g = await call(service.url, '/graphql', { key: readKey, method: 'POST', body: { query: timesheetSummary, variables: { s: '0000-01-01', e: '0000-01-01' } } });
+    const g = await call(service.url, '/graphql', {
+      key: readKey,
+      method: 'POST',
+      body: { query: timesheetSummary, variables: { s: '0000-01-01', e: '0000-01-01' } },
+    });
     expect(g.body.errors[0].extensions.code).to.equal('validation_failed');
     expect(g.body.errors[0].extensions.details[0]).to.include({ field: 'startDate', code: 'out_of_range' });
     await healthy();
@@ -99,9 +110,16 @@ describe('input ranges: no date makes a request hold the event loop or reach SQL
     this.timeout(30_000);
     const before = (await query(t.config.databaseUrl!, 'select count(*)::int as n from punch'))[0].n;
     for (const time of ['9999-12-31T23:59:59Z', '0000-01-01T00:00:00Z', '2200-01-01T00:00:00']) {
-      const r = await call(service.url, '/public/v2/punches', { key: adminKey, method: 'POST', body: { employee_id: 1, device_id: 1, company_id: 1, punch_time: time, punch_state: '0' } });
+      const r = await call(service.url, '/public/v2/punches', {
+        key: adminKey,
+        method: 'POST',
+        body: { employee_id: 1, device_id: 1, company_id: 1, punch_time: time, punch_state: '0' },
+      });
       expect(r.status, time).to.equal(422);
-      expect(r.body.error.details.find((d: { field: string }) => d.field === 'punch_time'), time).to.include({ code: 'out_of_range' });
+      expect(
+        r.body.error.details.find((d: { field: string }) => d.field === 'punch_time'),
+        time,
+      ).to.include({ code: 'out_of_range' });
     }
     const filter = await call(service.url, '/public/v2/punches?start_date=9999-12-31', { key: readKey });
     expect(filter.status).to.equal(422);
@@ -118,7 +136,10 @@ describe('input ranges: no date makes a request hold the event loop or reach SQL
     this.timeout(300_000);
     const other = await createWorkspace(t.url);
     const company = await createCompany(t.url, other.key);
-    const shift = await rest(t.url, 'POST', '/public/v2/shifts', { key: other.key, body: { company_id: company.id, name: 'Day', start_time: '08:00', end_time: '17:00', is_default: true } });
+    const shift = await rest(t.url, 'POST', '/public/v2/shifts', {
+      key: other.key,
+      body: { company_id: company.id, name: 'Day', start_time: '08:00', end_time: '17:00', is_default: true },
+    });
     expect(shift.status).to.equal(201);
     await query(
       t.config.databaseUrl!,
@@ -128,7 +149,10 @@ describe('input ranges: no date makes a request hold the event loop or reach SQL
     );
     let running = true;
     const started = Date.now();
-    const summary = call(service.url, '/public/v2/timesheets/summary?start_date=2025-01-01&end_date=2025-12-31&per_page=1', { key: other.key, timeoutMs: 240_000 }).finally(() => {
+    const summary = call(service.url, '/public/v2/timesheets/summary?start_date=2025-01-01&end_date=2025-12-31&per_page=1', {
+      key: other.key,
+      timeoutMs: 240_000,
+    }).finally(() => {
       running = false;
     });
     const waits: number[] = [];

@@ -33,7 +33,9 @@ describe('running the service', () => {
       const key = first.bootstrapKey!;
       const company = await createCompany(first.url, key, { code: 'KEPT' });
       const other = await embeddedApp(dirB);
-      expect(other.bootstrapKey).to.match(/^tg_live_/).and.not.equal(key);
+      expect(other.bootstrapKey)
+        .to.match(/^tg_live_/)
+        .and.not.equal(key);
       expect((await rest(other.url, 'GET', '/public/v2/companies', { key: other.bootstrapKey })).body).to.deep.equal([]);
       await first.stop();
       expect(fs.existsSync(path.join(dirA, 'pg', 'postmaster.pid')), 'PostgreSQL stopped with the service').to.equal(false);
@@ -83,7 +85,13 @@ describe('running the service', () => {
     const body = JSON.stringify({ name: 'In flight', code: 'FLIGHT' });
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = http.request(
-        { host: '127.0.0.1', port, method: 'POST', path: '/public/v2/companies', headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/public/v2/companies',
+          headers: { authorization: `Bearer ${t.adminKey}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
         (res) => {
           let text = '';
           res.on('data', (chunk) => (text += chunk));
@@ -120,7 +128,10 @@ describe('running the service', () => {
       expect(await exited).to.equal(0);
       expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid')), 'PostgreSQL stopped').to.equal(false);
 
-      const bad = spawn(process.execPath, [path.join(root, 'dist', 'src', 'main.js')], { env: { ...process.env, PORT: 'nope' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const bad = spawn(process.execPath, [path.join(root, 'dist', 'src', 'main.js')], {
+        env: { ...process.env, PORT: 'nope' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       bad.stderr.on('data', (chunk) => (stderr += chunk));
       expect(await new Promise((resolve) => bad.on('exit', resolve))).to.equal(2);

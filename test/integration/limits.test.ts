@@ -7,7 +7,6 @@ import { wsClient } from '../support/events';
 import { gql, rest } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-
 /** One query of ~3,000 bytes over the socket (a small companies list padded with spaces); resolves with its answer. */
 function paddedQuery(client: ReturnType<typeof wsClient>): Promise<{ data?: any; errors?: unknown }> {
   const query = `{ companies { nodes { id } } }${' '.repeat(3000)}`;
@@ -128,7 +127,8 @@ describe('limits and security headers', () => {
     // (Another workspace: this suite's rate limit is small, and it is per key.)
     const other = await createWorkspace(t.url);
     const literal = '{ employees(first: 1000) { nodes { id name lastname code pin email isActive } } }';
-    for (let i = 0; i < 2; i += 1) expect((await gql(t.url, other.key, literal)).errors?.[0].extensions?.code, `request ${i + 1}`).to.equal('query_too_complex');
+    for (let i = 0; i < 2; i += 1)
+      expect((await gql(t.url, other.key, literal)).errors?.[0].extensions?.code, `request ${i + 1}`).to.equal('query_too_complex');
     const priced = 'query ($n: Int) { employees(first: $n) { nodes { id name lastname code pin email isActive } } }';
     expect((await gql(t.url, other.key, priced, { n: 1000 })).errors?.[0].extensions?.code).to.equal('query_too_complex');
     expect((await gql(t.url, other.key, priced, { n: 5 })).errors).to.equal(undefined);
@@ -150,7 +150,10 @@ describe('limits and security headers', () => {
     expect(allowed.headers.get('access-control-expose-headers')).to.contain('X-Total-Count');
     const other = await rest(t.url, 'GET', '/public/v2/companies', { key: ws.key, headers: { origin: 'https://evil.example.net' } });
     expect(other.headers.get('access-control-allow-origin')).to.equal(null);
-    const preflight = await fetch(`${t.url}/graphql`, { method: 'OPTIONS', headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST' } });
+    const preflight = await fetch(`${t.url}/graphql`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.status).to.equal(204);
     // Only the methods the API has (no PATCH); the policy keeps plain-HTTP assets on plain HTTP.
     expect(preflight.headers.get('access-control-allow-methods')).to.equal('GET,HEAD,PUT,POST,DELETE');
@@ -174,16 +177,24 @@ describe('limits and security headers', () => {
 describe('request byte budget', () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp({ TIMEGATE_RATE_LIMIT_BURST_BYTES: '4096', TIMEGATE_RATE_LIMIT_BYTES_PER_MINUTE: '60000', TIMEGATE_METRICS_TOKEN: 'metrics' }, 'byte-budget');
+    t = await startTestApp(
+      { TIMEGATE_RATE_LIMIT_BURST_BYTES: '4096', TIMEGATE_RATE_LIMIT_BYTES_PER_MINUTE: '60000', TIMEGATE_METRICS_TOKEN: 'metrics' },
+      'byte-budget',
+    );
   });
   after(() => t.stop());
 
   /** A GraphQL request of about `size` bytes (the query padded with whitespace, which is no token). */
   const padded = (size: number) => JSON.stringify({ query: `{ companies { nodes { id } } }${' '.repeat(size - 50)}` });
   const post = (key: string, body: string | ReadableStream) =>
-    fetch(`${t.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+    fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
 
-  it('refuses a body over the key\'s byte budget with 429 and Retry-After; requests without a body and other keys go on', async () => {
+  it("refuses a body over the key's byte budget with 429 and Retry-After; requests without a body and other keys go on", async () => {
     const ws = await createWorkspace(t.url);
     expect((await post(ws.key, padded(3000))).status).to.equal(200);
     const refused = await post(ws.key, padded(3000));
@@ -213,10 +224,14 @@ describe('request byte budget', () => {
     expect((await post(ws.key, padded(1000))).status).to.equal(429);
     // An empty body costs nothing: the key in debt still gets its answer.
     const empty = await new Promise<number>((resolve, reject) => {
-      const req = http.request(`${t.url}/public/v2/companies`, { method: 'GET', headers: { authorization: `Bearer ${ws.key}`, 'content-length': '0' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = http.request(
+        `${t.url}/public/v2/companies`,
+        { method: 'GET', headers: { authorization: `Bearer ${ws.key}`, 'content-length': '0' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end();
     });

@@ -18,7 +18,8 @@ describe('linkage rules', () => {
 
   const sql = <T = any>(query: string, params: unknown[] = []) => t.app.database.orm.em.fork().getConnection().execute<T[]>(query, params);
   const doorsOf = async (deviceId: number) => (await rest(t.url, 'GET', `/public/v2/devices/${deviceId}/doors`, { key: ws.key })).body as any[];
-  const triggered = async () => (await sql("select data from event where workspace_id = ? and type = 'linkage.triggered' order by id", [ws.id])).map((r) => r.data);
+  const triggered = async () =>
+    (await sql("select data from event where workspace_id = ? and type = 'linkage.triggered' order by id", [ws.id])).map((r) => r.data);
 
   it('a forced door locks the company down and pulses an aux output; a second one reports the lockdown already active; webhooks carry linkage.triggered', async () => {
     const receiver = await startReceiver();
@@ -39,9 +40,23 @@ describe('linkage rules', () => {
       await eventually(async () => terminal.isConnected);
       terminal.doorAlarm('forced_open');
       const [first] = await eventually(async () => ((await triggered()).length === 1 ? triggered() : null));
-      expect(first).to.deep.include({ rule_id: rule.body.id, trigger: 'forced_open', device_id: entrance.id, door: 1, event_code: 102, aux_output_queued: true, lockdown_error: null });
+      expect(first).to.deep.include({
+        rule_id: rule.body.id,
+        trigger: 'forced_open',
+        device_id: entrance.id,
+        door: 1,
+        event_code: 102,
+        aux_output_queued: true,
+        lockdown_error: null,
+      });
       const lockdown = (await rest(t.url, 'GET', `/public/v2/lockdowns/${first.lockdown_id}`, { key: ws.key })).body;
-      expect(lockdown).to.deep.include({ company_id: company.id, scope: 'company', mode: 'lockdown', status: 'active', reason: `Linkage rule ${rule.body.id}: Forced entrance` });
+      expect(lockdown).to.deep.include({
+        company_id: company.id,
+        scope: 'company',
+        mode: 'lockdown',
+        status: 'active',
+        reason: `Linkage rule ${rule.body.id}: Forced entrance`,
+      });
       expect(lockdown.doors.map((d: any) => d.device_id).sort()).to.deep.equal([entrance.id, store.id].sort());
       // The controller carries out the lockdown and the pulse of its aux output 1 for 30 s.
       await eventually(async () => terminal.store.lockedDownDoors.has(1));
@@ -73,12 +88,21 @@ describe('linkage rules', () => {
     const device = await createDevice(t.url, ws.key, company.id, { mode_type: 'acc' });
     const rule = await rest(t.url, 'POST', '/public/v2/linkage_rules', {
       key: ws.key,
-      body: { name: 'Card guessing', trigger: 'refusals', device_id: device.id, refusal_count: 3, refusal_window_minutes: 5, aux_output: 2, aux_output_seconds: 5 },
+      body: {
+        name: 'Card guessing',
+        trigger: 'refusals',
+        device_id: device.id,
+        refusal_count: 3,
+        refusal_window_minutes: 5,
+        aux_output: 2,
+        aux_output_seconds: 5,
+      },
     });
     expect(rule.status, rule.text).to.equal(201);
     const before = (await triggered()).length;
     const post = (lines: string[]) => iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=rtlog`, `${lines.join('\n')}\n`);
-    const line = (time: string, event: number, index: number) => `time=2026-11-20 ${time}\tpin=0\tcardno=123\teventaddr=1\tevent=${event}\tinoutstatus=0\tverifytype=4\tindex=${index}`;
+    const line = (time: string, event: number, index: number) =>
+      `time=2026-11-20 ${time}\tpin=0\tcardno=123\teventaddr=1\tevent=${event}\tinoutstatus=0\tverifytype=4\tindex=${index}`;
     // Two refusals and a granted entry, then a refusal 6 minutes later: never 3 in 5 minutes.
     await post([line('08:00:00', 27, 1), line('08:01:00', 27, 2), line('08:02:00', 0, 3)]);
     await post([line('08:07:00', 27, 4)]);
@@ -87,11 +111,20 @@ describe('linkage rules', () => {
     await post([line('08:08:00', 29, 5), line('08:09:00', 27, 6)]);
     const fired = (await triggered()).slice(before);
     expect(fired).to.have.length(1);
-    expect(fired[0]).to.deep.include({ rule_id: rule.body.id, trigger: 'refusals', event_code: 27, lockdown_id: null, aux_output_queued: true, at: '2026-11-20T08:09:00.000Z' });
+    expect(fired[0]).to.deep.include({
+      rule_id: rule.body.id,
+      trigger: 'refusals',
+      event_code: 27,
+      lockdown_id: null,
+      aux_output_queued: true,
+      at: '2026-11-20T08:09:00.000Z',
+    });
     // A fourth inside the same window does not fire again.
     await post([line('08:10:00', 27, 7)]);
     expect((await triggered()).length).to.equal(before + 1);
-    expect((await sql("select command from device_command where device_id = ? and kind = 'linkage_aux_output'", [device.id])).map((c) => c.command)).to.deep.equal(['CONTROL DEVICE 01020205']);
+    expect(
+      (await sql("select command from device_command where device_id = ? and kind = 'linkage_aux_output'", [device.id])).map((c) => c.command),
+    ).to.deep.equal(['CONTROL DEVICE 01020205']);
   });
 
   it('refuses a bad rule precisely; rules are listed, deleted and scoped to their workspace', async () => {
@@ -115,7 +148,9 @@ describe('linkage rules', () => {
     expect((await create({ name: 'x', trigger: 'duress', device_id: controller.id }, reader)).status).to.equal(403);
     const rule = await create({ name: 'Duress', trigger: 'duress', device_id: controller.id, lockdown_mode: 'evacuate' });
     expect(rule.status).to.equal(201);
-    expect((await rest(t.url, 'GET', `/public/v2/linkage_rules?device_id=${controller.id}`, { key: ws.key })).body.map((r: any) => r.id)).to.deep.equal([rule.body.id]);
+    expect((await rest(t.url, 'GET', `/public/v2/linkage_rules?device_id=${controller.id}`, { key: ws.key })).body.map((r: any) => r.id)).to.deep.equal([
+      rule.body.id,
+    ]);
     expect((await rest(t.url, 'GET', `/public/v2/linkage_rules/${rule.body.id}`, { key: other.key })).status).to.equal(404);
     expect((await rest(t.url, 'GET', '/public/v2/linkage_rules', { key: other.key })).body).to.deep.equal([]);
     expect((await rest(t.url, 'DELETE', `/public/v2/linkage_rules/${rule.body.id}`, { key: other.key })).status).to.equal(404);

@@ -64,7 +64,13 @@ describe('three processes behind HAProxy, round robin, on one PostgreSQL', funct
   before(async () => {
     databaseUrl = await freshDatabaseUrl('load-balancer');
     // Short poll intervals and offline threshold, so presence shows within seconds.
-    const env = { TIMEGATE_ATT_DELAY: '2', TIMEGATE_OFFLINE_MIN_SECONDS: '3', TIMEGATE_TERMINAL_SWEEP_MS: '300', TIMEGATE_PRESENCE_FLUSH_MS: '200', TIMEGATE_WEBHOOK_POLL_MS: '200' };
+    const env = {
+      TIMEGATE_ATT_DELAY: '2',
+      TIMEGATE_OFFLINE_MIN_SECONDS: '3',
+      TIMEGATE_TERMINAL_SWEEP_MS: '300',
+      TIMEGATE_PRESENCE_FLUSH_MS: '200',
+      TIMEGATE_WEBHOOK_POLL_MS: '200',
+    };
     // The database exists, as in production; all three start at once on it: one migrates it while
     // the others wait for it.
     const admin = new URL(databaseUrl);
@@ -106,18 +112,23 @@ describe('three processes behind HAProxy, round robin, on one PostgreSQL', funct
     for (let i = 0; i < 4; i++) employees.push({ ...(await createEmployee(lb, ws.key, company.id, { pin: String(601 + i) })), pin: String(601 + i) });
     for (let i = 0; i < TERMINALS; i++) devices.push(await createDevice(lb, ws.key, company.id, { time_zone: 'UTC' }));
     const receiver = await startReceiver();
-    expect((await rest(lb, 'POST', '/public/v2/webhooks', { key: ws.key, body: { url: receiver.url, event_types: ['attendance.created'] } })).status).to.equal(201);
+    expect((await rest(lb, 'POST', '/public/v2/webhooks', { key: ws.key, body: { url: receiver.url, event_types: ['attendance.created'] } })).status).to.equal(
+      201,
+    );
 
     // Three subscribers, opened one after the other: round robin gives each its own process.
     let previous: number[] = [];
     for (let i = 0; i < 3; i++) {
       const client = wsClient(lb, { authorization: `Bearer ${ws.key}` });
       const subscriber = { received: [] as any[], errors: [] as unknown[], close: async () => void (await client.dispose()) };
-      client.subscribe<any>({ query: SUBSCRIPTION, variables: { after: '0' } }, {
-        next: (value) => (value.errors ? subscriber.errors.push(value.errors) : subscriber.received.push(value.data!.punchCreated)),
-        error: (e) => subscriber.errors.push(e),
-        complete: () => undefined,
-      });
+      client.subscribe<any>(
+        { query: SUBSCRIPTION, variables: { after: '0' } },
+        {
+          next: (value) => (value.errors ? subscriber.errors.push(value.errors) : subscriber.received.push(value.data!.punchCreated)),
+          error: (e) => subscriber.errors.push(e),
+          complete: () => undefined,
+        },
+      );
       subscribers.push(subscriber);
       const counts = await eventually(async () => {
         const now = await Promise.all(processes.map(openSubscriptions));
@@ -130,7 +141,14 @@ describe('three processes behind HAProxy, round robin, on one PostgreSQL', funct
 
     const executed = new Map<string, string[]>();
     for (const device of devices) {
-      const terminal = new SimulatedTerminal({ serverUrl: lb, serialNumber: device.serial_number, family: 'att', pollIntervalMs: 100, errorDelayMs: 1000, connection: 'keep-alive' });
+      const terminal = new SimulatedTerminal({
+        serverUrl: lb,
+        serialNumber: device.serial_number,
+        family: 'att',
+        pollIntervalMs: 100,
+        errorDelayMs: 1000,
+        connection: 'keep-alive',
+      });
       executed.set(device.serial_number, []);
       terminal.on('command', (event) => executed.get(device.serial_number)!.push(event.command.id));
       terminal.on('error', () => undefined);
@@ -145,11 +163,18 @@ describe('three processes behind HAProxy, round robin, on one PostgreSQL', funct
     // Every employee on every terminal: commands queued by whichever process took the request,
     // delivered by whichever process each poll reaches.
     for (const employee of employees) {
-      const assigned = await rest(lb, 'POST', `/public/v2/employees/${employee.id}/devices`, { key: ws.key, body: devices.map((d) => ({ device_id: d.id, permission_id: 0 })) });
+      const assigned = await rest(lb, 'POST', `/public/v2/employees/${employee.id}/devices`, {
+        key: ws.key,
+        body: devices.map((d) => ({ device_id: d.id, permission_id: 0 })),
+      });
       expect(assigned.status, assigned.text).to.be.oneOf([200, 201]);
     }
     await eventually(async () => {
-      const [open] = await query(databaseUrl, `select count(*)::int as n from device_command c join device d on d.id = c.device_id where d.workspace_id = $1 and c.status <> 'succeeded'`, [ws.id]);
+      const [open] = await query(
+        databaseUrl,
+        `select count(*)::int as n from device_command c join device d on d.id = c.device_id where d.workspace_id = $1 and c.status <> 'succeeded'`,
+        [ws.id],
+      );
       const listed = await Promise.all(employees.map(async (e) => (await rest(lb, 'GET', `/public/v2/employees/${e.id}/devices`, { key: ws.key })).body));
       return open.n === 0 && listed.flat().length === employees.length * TERMINALS && listed.flat().every((a: any) => a.sync_status === 'synced');
     }, 60_000);
@@ -170,14 +195,20 @@ describe('three processes behind HAProxy, round robin, on one PostgreSQL', funct
     }
 
     // Punches on every terminal: stored once, every subscriber sees all, each webhook arrives once.
-    for (const terminal of terminals) for (let i = 0; i < PUNCHES_EACH; i++) terminal.punch({ pin: employees[i % employees.length]!.pin, at: new Date(Date.UTC(2026, 10, 2, 8, i, terminals.indexOf(terminal))) });
+    for (const terminal of terminals)
+      for (let i = 0; i < PUNCHES_EACH; i++)
+        terminal.punch({ pin: employees[i % employees.length]!.pin, at: new Date(Date.UTC(2026, 10, 2, 8, i, terminals.indexOf(terminal))) });
     const total = TERMINALS * PUNCHES_EACH;
     await eventually(async () => subscribers.every((s) => s.received.length >= total) || null, 30_000);
     for (const [i, s] of subscribers.entries()) {
       expect(s.errors, `subscriber ${i}`).to.deep.equal([]);
       expect(new Set(s.received.map((e) => e.eventId)).size, `subscriber ${i}: every event once`).to.equal(total);
     }
-    const [stored] = await query(databaseUrl, `select count(*)::int as n, count(distinct (device_serial, pin, punch_time))::int as distinct_keys from punch where workspace_id = $1`, [ws.id]);
+    const [stored] = await query(
+      databaseUrl,
+      `select count(*)::int as n, count(distinct (device_serial, pin, punch_time))::int as distinct_keys from punch where workspace_id = $1`,
+      [ws.id],
+    );
     expect(stored).to.deep.equal({ n: total, distinct_keys: total });
     await eventually(async () => receiver.received.length >= total || null, 30_000);
     await new Promise((resolve) => setTimeout(resolve, 1500)); // a second sender would show up by now
@@ -189,7 +220,10 @@ describe('three processes behind HAProxy, round robin, on one PostgreSQL', funct
     // A terminal that stops talking goes offline, whichever process sweeps.
     const silent = terminals.pop()!;
     await silent.stop();
-    await eventually(async () => (await rest(lb, 'GET', `/public/v2/devices/${devices.at(-1)!.id}`, { key: ws.key })).body.status === 'offline' || null, 20_000);
+    await eventually(
+      async () => (await rest(lb, 'GET', `/public/v2/devices/${devices.at(-1)!.id}`, { key: ws.key })).body.status === 'offline' || null,
+      20_000,
+    );
     const others = await rest(lb, 'GET', '/public/v2/devices?per_page=100', { key: ws.key });
     expect(others.body.filter((d: any) => d.status === 'online')).to.have.length(TERMINALS - 1);
   });
@@ -208,7 +242,11 @@ describe('three processes behind HAProxy, round robin, on one PostgreSQL', funct
       await new Promise((resolve) => setTimeout(resolve, 150));
     }
     await eventually(async () => terminals.every((t) => t.pendingCount === 0) || null, 60_000);
-    const [stored] = await query(databaseUrl, `select count(*)::int as n, count(distinct (device_serial, pin, punch_time))::int as distinct_keys from punch where workspace_id = $1 and punch_time >= '2026-11-03'`, [ws.id]);
+    const [stored] = await query(
+      databaseUrl,
+      `select count(*)::int as n, count(distinct (device_serial, pin, punch_time))::int as distinct_keys from punch where workspace_id = $1 and punch_time >= '2026-11-03'`,
+      [ws.id],
+    );
     expect(stored, 'every punch, none twice').to.deep.equal({ n: made, distinct_keys: made });
     // The subscriber on the killed process lost its socket; the two on the survivors got everything.
     const survivors = subscribers.filter((_, i) => subscriberProcess[i] !== 1);

@@ -32,14 +32,29 @@ describe('lockdowns', () => {
     expect(hook.status).to.equal(201);
     northTerminal.start();
     southTerminal.start();
-    const updates = await subscribe(t.app, ws.id, ws.key, `subscription { lockdownUpdated(companyId: ${company.id}) { type lockdown { lockdownId status change mode doorsPending doorsConfirmed door { doorId state } } } }`);
+    const updates = await subscribe(
+      t.app,
+      ws.id,
+      ws.key,
+      `subscription { lockdownUpdated(companyId: ${company.id}) { type lockdown { lockdownId status change mode doorsPending doorsConfirmed door { doorId state } } } }`,
+    );
     try {
       await eventually(async () => northTerminal.isConnected && southTerminal.isConnected && (await doorsOf(north.id)).length === 2);
       const doors = [...(await doorsOf(north.id)), ...(await doorsOf(south.id))];
 
-      const created = await rest(t.url, 'POST', '/public/v2/lockdowns', { key: ws.key, body: { company_id: company.id, mode: 'lockdown', reason: 'Intruder in building B' } });
+      const created = await rest(t.url, 'POST', '/public/v2/lockdowns', {
+        key: ws.key,
+        body: { company_id: company.id, mode: 'lockdown', reason: 'Intruder in building B' },
+      });
       expect(created.status, created.text).to.equal(202);
-      expect(created.body).to.deep.include({ company_id: company.id, scope: 'company', mode: 'lockdown', status: 'active', doors_pending: 3, doors_confirmed: 0 });
+      expect(created.body).to.deep.include({
+        company_id: company.id,
+        scope: 'company',
+        mode: 'lockdown',
+        status: 'active',
+        doors_pending: 3,
+        doors_confirmed: 0,
+      });
       expect(created.body.doors.map((d: any) => [d.door_id, d.state])).to.have.deep.members(doors.map((d) => [d.id, 'pending']));
       // The interactive lane carries operation 06 to each door.
       const commands = await sql("select device_id, command from device_command where kind = 'lockdown_apply' order by device_id, command");
@@ -53,7 +68,11 @@ describe('lockdowns', () => {
       const confirmed = await updates.waitFor(4);
       expect(confirmed[0]).to.deep.include({ type: 'lockdown.updated' });
       expect(confirmed[0].lockdown).to.deep.include({ lockdownId: created.body.id, change: 'created', status: 'active', doorsPending: 3, door: null });
-      expect(confirmed.slice(1).map((u) => [u.lockdown.change, u.lockdown.door.state])).to.deep.equal([['door', 'confirmed'], ['door', 'confirmed'], ['door', 'confirmed']]);
+      expect(confirmed.slice(1).map((u) => [u.lockdown.change, u.lockdown.door.state])).to.deep.equal([
+        ['door', 'confirmed'],
+        ['door', 'confirmed'],
+        ['door', 'confirmed'],
+      ]);
       expect(confirmed.slice(1).map((u) => u.lockdown.doorsConfirmed)).to.deep.equal([1, 2, 3]);
       expect(confirmed.slice(1).map((u) => u.lockdown.door.doorId)).to.have.members(doors.map((d) => d.id));
       const read = (await rest(t.url, 'GET', `/public/v2/lockdowns/${created.body.id}`, { key: ws.key })).body;
@@ -73,11 +92,16 @@ describe('lockdowns', () => {
       const legacy = await rest(t.url, 'POST', '/v1/devices/door/unlock', { key: ws.key, body: { device_serial: north.serial_number, duration: 5, door: 2 } });
       expect(legacy.status).to.equal(409);
       const unlocker = await createKey(t.url, ws.key, ['doors:unlock']);
-      const notAdmin = await rest(t.url, 'POST', `/public/v2/doors/${northDoor1.id}/actions`, { key: unlocker, body: { action: 'unlock', duration: 5, override: true } });
+      const notAdmin = await rest(t.url, 'POST', `/public/v2/doors/${northDoor1.id}/actions`, {
+        key: unlocker,
+        body: { action: 'unlock', duration: 5, override: true },
+      });
       expect(notAdmin.status).to.equal(403);
-      expect((await sql("select count(*)::int as n from door_action where device_id = ?", [north.id]))[0].n).to.equal(0);
+      expect((await sql('select count(*)::int as n from door_action where device_id = ?', [north.id]))[0].n).to.equal(0);
       // Cancelling an alarm does not undo a lockdown.
-      expect((await rest(t.url, 'POST', `/public/v2/doors/${northDoor1.id}/actions`, { key: unlocker, body: { action: 'cancel_alarm' } })).status).to.equal(202);
+      expect((await rest(t.url, 'POST', `/public/v2/doors/${northDoor1.id}/actions`, { key: unlocker, body: { action: 'cancel_alarm' } })).status).to.equal(
+        202,
+      );
       // A second lockdown of the same doors waits for the release.
       const again = await rest(t.url, 'POST', '/public/v2/lockdowns', { key: ws.key, body: { door_ids: [northDoor1.id], mode: 'evacuate', reason: 'Fire' } });
       expect(again.status).to.equal(409);
@@ -94,19 +118,26 @@ describe('lockdowns', () => {
         ['door', 'released', 'released'],
       ]);
       expect(northTerminal.store.lockedDownDoors.size + southTerminal.store.lockedDownDoors.size).to.equal(0);
-      expect((await sql("select command from device_command where kind = 'lockdown_release' and device_id = ? order by command", [north.id])).map((r) => r.command)).to.deep.equal([
-        'CONTROL DEVICE 06010000',
-        'CONTROL DEVICE 06020000',
-      ]);
+      expect(
+        (await sql("select command from device_command where kind = 'lockdown_release' and device_id = ? order by command", [north.id])).map((r) => r.command),
+      ).to.deep.equal(['CONTROL DEVICE 06010000', 'CONTROL DEVICE 06020000']);
       // Released: the unlock goes through.
-      expect((await rest(t.url, 'POST', `/public/v2/doors/${northDoor1.id}/actions`, { key: ws.key, body: { action: 'unlock', duration: 5 } })).status).to.equal(202);
+      expect(
+        (await rest(t.url, 'POST', `/public/v2/doors/${northDoor1.id}/actions`, { key: ws.key, body: { action: 'unlock', duration: 5 } })).status,
+      ).to.equal(202);
       // Releasing again changes nothing.
       expect((await rest(t.url, 'POST', `/public/v2/lockdowns/${created.body.id}/release`, { key: ws.key })).body.status).to.equal('released');
 
       await t.app.webhooks.runOnce();
       const delivered = receiver.received.map((r) => [r.json.type, r.json.data.change, r.json.data.status, r.json.data.door?.state ?? null]);
       expect(delivered).to.deep.equal(all.map((u) => ['lockdown.updated', u.lockdown.change, u.lockdown.status, u.lockdown.door?.state ?? null]));
-      expect(receiver.received[0]!.json.data).to.deep.include({ lockdown_id: created.body.id, company_id: company.id, mode: 'lockdown', reason: 'Intruder in building B', doors_total: 3 });
+      expect(receiver.received[0]!.json.data).to.deep.include({
+        lockdown_id: created.body.id,
+        company_id: company.id,
+        mode: 'lockdown',
+        reason: 'Intruder in building B',
+        doors_total: 3,
+      });
     } finally {
       await updates.close();
       await northTerminal.stop();
@@ -123,12 +154,19 @@ describe('lockdowns', () => {
     try {
       await eventually(async () => terminal.isConnected);
       const [door] = await doorsOf(device.id);
-      const lockdown = (await rest(t.url, 'POST', '/public/v2/lockdowns', { key: ws.key, body: { door_ids: [door.id], mode: 'lockdown', reason: 'Drill' } })).body;
-      const overridden = await rest(t.url, 'POST', `/public/v2/doors/${door.id}/actions`, { key: ws.key, body: { action: 'unlock', duration: 5, override: true } });
+      const lockdown = (await rest(t.url, 'POST', '/public/v2/lockdowns', { key: ws.key, body: { door_ids: [door.id], mode: 'lockdown', reason: 'Drill' } }))
+        .body;
+      const overridden = await rest(t.url, 'POST', `/public/v2/doors/${door.id}/actions`, {
+        key: ws.key,
+        body: { action: 'unlock', duration: 5, override: true },
+      });
       expect(overridden.status).to.equal(202);
       await rest(t.url, 'POST', `/public/v2/lockdowns/${lockdown.id}/release`, { key: ws.key });
 
-      const evacuation = await rest(t.url, 'POST', '/public/v2/lockdowns', { key: ws.key, body: { company_id: company.id, mode: 'evacuate', reason: 'Fire alarm' } });
+      const evacuation = await rest(t.url, 'POST', '/public/v2/lockdowns', {
+        key: ws.key,
+        body: { company_id: company.id, mode: 'evacuate', reason: 'Fire alarm' },
+      });
       expect(evacuation.status).to.equal(202);
       await eventually(async () => {
         const r = (await rest(t.url, 'GET', `/public/v2/lockdowns/${evacuation.body.id}`, { key: ws.key })).body;

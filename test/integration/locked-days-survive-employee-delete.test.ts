@@ -22,10 +22,13 @@ describe('locked pay period: deleting an employee and reusing their pin changes 
 
   const db = (text: string, params: unknown[] = []) => query(t.config.databaseUrl!, text, params);
 
-  it('lock September (2 days, 900 min), punches after the lock, delete A, create B with A\'s pin: the locked days stay, B has none of them', async () => {
+  it("lock September (2 days, 900 min), punches after the lock, delete A, create B with A's pin: the locked days stay, B has none of them", async () => {
     const company = await createCompany(t.url, ws.key);
     const device = await createDevice(t.url, ws.key, company.id);
-    const shift = await rest(t.url, 'POST', '/public/v2/shifts', { key: ws.key, body: { company_id: company.id, name: 'Day', start_time: '09:00', end_time: '17:00', is_default: true } });
+    const shift = await rest(t.url, 'POST', '/public/v2/shifts', {
+      key: ws.key,
+      body: { company_id: company.id, name: 'Day', start_time: '09:00', end_time: '17:00', is_default: true },
+    });
     expect(shift.status, shift.text).to.equal(201);
     const pin = '4242';
     const a = await createEmployee(t.url, ws.key, company.id, { pin });
@@ -34,21 +37,37 @@ describe('locked pay period: deleting an employee and reusing their pin changes 
       expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, body)).text).to.match(/^OK/);
     };
     const summary = async () => {
-      const response = await rest(t.url, 'GET', `/public/v2/timesheets/summary?company_id=${company.id}&start_date=2026-09-01&end_date=2026-09-30`, { key: ws.key });
+      const response = await rest(t.url, 'GET', `/public/v2/timesheets/summary?company_id=${company.id}&start_date=2026-09-01&end_date=2026-09-30`, {
+        key: ws.key,
+      });
       expect(response.status, response.text).to.equal(200);
       return response.body as { employee_id: number; days_present: number; worked_minutes: number; overtime_minutes: number }[];
     };
     const daysOf = (employeeId: number) =>
-      db(`select id, date::text, status, worked_minutes, overtime_minutes, exceptions, punch_ids::text, updated_at from attendance_day where employee_id = $1 order by date`, [employeeId]);
+      db(
+        `select id, date::text, status, worked_minutes, overtime_minutes, exceptions, punch_ids::text, updated_at from attendance_day where employee_id = $1 order by date`,
+        [employeeId],
+      );
 
-    await upload([['2026-09-07 09:00:00', '0'], ['2026-09-07 16:30:00', '1'], ['2026-09-08 09:00:00', '0'], ['2026-09-08 16:30:00', '1']]);
-    const period = await rest(t.url, 'POST', '/public/v2/pay_periods', { key: ws.key, body: { company_id: company.id, start_date: '2026-09-01', end_date: '2026-09-30' } });
+    await upload([
+      ['2026-09-07 09:00:00', '0'],
+      ['2026-09-07 16:30:00', '1'],
+      ['2026-09-08 09:00:00', '0'],
+      ['2026-09-08 16:30:00', '1'],
+    ]);
+    const period = await rest(t.url, 'POST', '/public/v2/pay_periods', {
+      key: ws.key,
+      body: { company_id: company.id, start_date: '2026-09-01', end_date: '2026-09-30' },
+    });
     expect(period.status, period.text).to.equal(201);
     expect((await rest(t.url, 'POST', `/public/v2/pay_periods/${period.body.id}/lock`, { key: ws.key })).status).to.equal(200);
     expect((await summary()).find((row) => row.employee_id === a.id)).to.deep.include({ days_present: 2, worked_minutes: 900, overtime_minutes: 0 });
 
     // A Saturday of 10.5 hours re-sent after the lock: flagged on the locked day, not counted.
-    await upload([['2026-09-12 08:00:00', '0'], ['2026-09-12 18:30:00', '1']]);
+    await upload([
+      ['2026-09-12 08:00:00', '0'],
+      ['2026-09-12 18:30:00', '1'],
+    ]);
     await eventually(async () => {
       const [row] = await db(`select exceptions from attendance_day where employee_id = $1 and date = '2026-09-12'`, [a.id]);
       return row?.exceptions.includes('after_lock');
@@ -63,7 +82,10 @@ describe('locked pay period: deleting an employee and reusing their pin changes 
     expect(listed.body.map((e: { id: number }) => e.id)).to.not.include(a.id);
 
     // A's pin re-sent from the terminal's September history while nobody holds it, then B takes the pin (and A's code).
-    await upload([['2026-09-14 09:00:00', '0'], ['2026-09-14 17:00:00', '1']]);
+    await upload([
+      ['2026-09-14 09:00:00', '0'],
+      ['2026-09-14 17:00:00', '1'],
+    ]);
     const b = await createEmployee(t.url, ws.key, company.id, { pin, code: a.code });
     await t.app.jobs.runNow('attendance');
     const rows = await summary();
@@ -93,17 +115,33 @@ describe('locked pay period: deleting an employee and reusing their pin changes 
   it('a locked day stored for the first time after the lock (its employee created later) counts only the punches received by the lock; later ones are flagged after_lock', async () => {
     const company = await createCompany(t.url, ws.key);
     const device = await createDevice(t.url, ws.key, company.id);
-    expect((await rest(t.url, 'POST', '/public/v2/shifts', { key: ws.key, body: { company_id: company.id, name: 'Day', start_time: '09:00', end_time: '17:00', is_default: true } })).status).to.equal(201);
+    expect(
+      (
+        await rest(t.url, 'POST', '/public/v2/shifts', {
+          key: ws.key,
+          body: { company_id: company.id, name: 'Day', start_time: '09:00', end_time: '17:00', is_default: true },
+        })
+      ).status,
+    ).to.equal(201);
     const pin = '5151';
     const upload = async (lines: [string, string][]) => {
       const body = lines.map(([time, state]) => `${pin}\t${time}\t${state}\t1\t0`).join('\n');
       expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, body)).text).to.match(/^OK/);
     };
     // Enrolled on the terminal only: the punches wait for an employee with the pin.
-    await upload([['2026-09-07 09:00:00', '0'], ['2026-09-07 16:30:00', '1']]);
-    const period = await rest(t.url, 'POST', '/public/v2/pay_periods', { key: ws.key, body: { company_id: company.id, start_date: '2026-09-01', end_date: '2026-09-30' } });
+    await upload([
+      ['2026-09-07 09:00:00', '0'],
+      ['2026-09-07 16:30:00', '1'],
+    ]);
+    const period = await rest(t.url, 'POST', '/public/v2/pay_periods', {
+      key: ws.key,
+      body: { company_id: company.id, start_date: '2026-09-01', end_date: '2026-09-30' },
+    });
     expect((await rest(t.url, 'POST', `/public/v2/pay_periods/${period.body.id}/lock`, { key: ws.key })).status).to.equal(200);
-    await upload([['2026-09-12 08:00:00', '0'], ['2026-09-12 18:30:00', '1']]);
+    await upload([
+      ['2026-09-12 08:00:00', '0'],
+      ['2026-09-12 18:30:00', '1'],
+    ]);
     const c = await createEmployee(t.url, ws.key, company.id, { pin });
     await t.app.jobs.runNow('attendance');
     const summary = await rest(t.url, 'GET', `/public/v2/timesheets/summary?employee_id=${c.id}&start_date=2026-09-01&end_date=2026-09-30`, { key: ws.key });

@@ -59,7 +59,9 @@ describe('OpenAPI document', () => {
   it('serves a browsable docs page and its assets from the package (no CDN)', async () => {
     const page = await rest(t.url, 'GET', '/docs');
     expect(page.status).to.equal(200);
-    expect(page.text).to.contain('/docs/assets/swagger-ui-bundle.js').and.not.match(/https?:\/\//);
+    expect(page.text)
+      .to.contain('/docs/assets/swagger-ui-bundle.js')
+      .and.not.match(/https?:\/\//);
     const bundle = await fetch(`${t.url}/docs/assets/swagger-ui-bundle.js`);
     expect(bundle.status).to.equal(200);
     expect((await bundle.text()).length).to.be.greaterThan(100_000);

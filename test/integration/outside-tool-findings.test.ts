@@ -55,7 +55,7 @@ describe('outside-tool findings on the HTTP surface', () => {
     expect(invalid.body.errors[0].extensions).to.include({ code: 'GRAPHQL_VALIDATION_FAILED', requestId: invalid.headers.get('x-request-id') });
   });
 
-  it("the photo status schema admits the null `method` the route sends (the one schema violation found)", () => {
+  it('the photo status schema admits the null `method` the route sends (the one schema violation found)', () => {
     const schema = openapi.paths['/public/v2/employees/{id}/photo/status'].get.responses['200'].content['application/json'].schema;
     const method = schema.properties.devices.items.properties.method;
     const validate = new Ajv2020({ strict: false }).compile(method);
@@ -77,7 +77,10 @@ describe('outside-tool findings on the HTTP surface', () => {
     const refusedType = await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, body: { url: 'https://example.com/x', event_types: ['punch.made'] } });
     expect(refusedType.status).to.equal(422);
     expect(refusedType.body.error.details[0]).to.include({ field: 'event_types.0', code: 'unknown_event_type' });
-    const refusedUrl = await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, body: { url: 'ftp://example.com/x', event_types: ['attendance.created'] } });
+    const refusedUrl = await rest(t.url, 'POST', '/public/v2/webhooks', {
+      key: ws.key,
+      body: { url: 'ftp://example.com/x', event_types: ['attendance.created'] },
+    });
     expect(refusedUrl.status).to.equal(422);
     expect(refusedUrl.body.error.details[0]).to.include({ field: 'url', code: 'invalid_url' });
   });
@@ -86,7 +89,9 @@ describe('outside-tool findings on the HTTP surface', () => {
     const ws = await createWorkspace(t.url);
     const company = await createCompany(t.url, ws.key);
     const device = await createDevice(t.url, ws.key, company.id);
-    const data = await gqlData(t.url, ws.key, `mutation ($d: Int!) { createDeviceAction(deviceId: $d, input: { type: "reboot" }) { id actionId } }`, { d: device.id });
+    const data = await gqlData(t.url, ws.key, `mutation ($d: Int!) { createDeviceAction(deviceId: $d, input: { type: "reboot" }) { id actionId } }`, {
+      d: device.id,
+    });
     expect(data.createDeviceAction.id).to.equal(data.createDeviceAction.actionId);
   });
 
@@ -111,7 +116,10 @@ describe('outside-tool findings on the HTTP surface', () => {
   it('lists without company_id list every company of the workspace (shifts answered an empty list)', async () => {
     const ws = await createWorkspace(t.url);
     const company = await createCompany(t.url, ws.key);
-    const shift = await rest(t.url, 'POST', '/public/v2/shifts', { key: ws.key, body: { company_id: company.id, name: 'Day', start_time: '09:00', end_time: '17:00' } });
+    const shift = await rest(t.url, 'POST', '/public/v2/shifts', {
+      key: ws.key,
+      body: { company_id: company.id, name: 'Day', start_time: '09:00', end_time: '17:00' },
+    });
     expect(shift.status).to.equal(201);
     const all = await rest(t.url, 'GET', '/public/v2/shifts', { key: ws.key });
     expect(all.body.map((s: { id: number }) => s.id)).to.deep.equal([shift.body.id]);

@@ -25,7 +25,8 @@ describe('partitioned history and 64-bit punch ids', () => {
   after(() => t.stop());
 
   const sql = <T = any>(query: string, params: unknown[] = []) => t.app.database.orm.em.fork().getConnection().execute<T[]>(query, params);
-  const partitionOf = async (table: string, id: number | string) => (await sql(`select tableoid::regclass::text as part from ${table} where id = ?`, [id]))[0]?.part;
+  const partitionOf = async (table: string, id: number | string) =>
+    (await sql(`select tableoid::regclass::text as part from ${table} where id = ?`, [id]))[0]?.part;
 
   /** A workspace with one employee (pin) and one device; `punchAt` records a manual punch through REST. */
   async function punchingWorkspace(pin: string) {
@@ -44,7 +45,14 @@ describe('partitioned history and 64-bit punch ids', () => {
   it('the service creates last month to three months ahead at start, for punch, event, audit_event and webhook_attempt', async () => {
     for (const table of ['punch', 'event', 'audit_event', 'webhook_attempt']) {
       const parts = await listPartitions(t.app.database.orm.em.fork(), table);
-      expect(parts, table).to.include.members([`${table}_y2026m02`, `${table}_y2026m03`, `${table}_y2026m04`, `${table}_y2026m05`, `${table}_y2026m06`, `${table}_default`]);
+      expect(parts, table).to.include.members([
+        `${table}_y2026m02`,
+        `${table}_y2026m03`,
+        `${table}_y2026m04`,
+        `${table}_y2026m05`,
+        `${table}_y2026m06`,
+        `${table}_default`,
+      ]);
     }
   });
 
@@ -115,16 +123,26 @@ describe('partitioned history and 64-bit punch ids', () => {
     expect(await partitionOf('event', 42)).to.equal('event_default');
     // Batch rows (src/events/event-batch.ts): deliveries of their later events go with them too.
     const batch = '{"common": {}, "keys": ["id"], "rows": [[1], [2], [3]]}';
-    await sql(`insert into event (id, workspace_id, type, data, created_at, span) values (5000, ?, 'attendance.created', ?::jsonb, '2026-09-12T09:30:00Z', 3)`, [ws.id, batch]);
-    await sql(`insert into event (id, workspace_id, type, data, created_at, span) values (60, ?, 'attendance.created', ?::jsonb, '2019-01-01T00:00:00Z', 3)`, [ws.id, batch]);
+    await sql(
+      `insert into event (id, workspace_id, type, data, created_at, span) values (5000, ?, 'attendance.created', ?::jsonb, '2026-09-12T09:30:00Z', 3)`,
+      [ws.id, batch],
+    );
+    await sql(`insert into event (id, workspace_id, type, data, created_at, span) values (60, ?, 'attendance.created', ?::jsonb, '2019-01-01T00:00:00Z', 3)`, [
+      ws.id,
+      batch,
+    ]);
     for (const eventId of [5001, 5002, 62]) {
-      await sql(`insert into webhook_delivery (workspace_id, endpoint_id, event_id, next_attempt_at, give_up_at, created_at) values (?, ?, ?, now(), now(), now())`, [ws.id, endpoint.body.id, eventId]);
+      await sql(
+        `insert into webhook_delivery (workspace_id, endpoint_id, event_id, next_attempt_at, give_up_at, created_at) values (?, ?, ?, now(), now(), now())`,
+        [ws.id, endpoint.body.id, eventId],
+      );
     }
     const batchDeliveries = async (ids: number[]) => (await sql(`select count(*)::int as n from webhook_delivery where event_id in (${ids.join(', ')})`))[0].n;
     // Webhook attempts: one in September (its delivery's month), one stray in the default partition.
     const [delivery] = await sql(`select id from webhook_delivery where event_id = ?`, [event.id]);
     const attempt = async (at: string) =>
-      (await sql(`insert into webhook_attempt (delivery_id, attempted_at, duration_ms, succeeded) values (?, ?, 5, false) returning id`, [delivery.id, at]))[0].id;
+      (await sql(`insert into webhook_attempt (delivery_id, attempted_at, duration_ms, succeeded) values (?, ?, 5, false) returning id`, [delivery.id, at]))[0]
+        .id;
     const september = await attempt('2026-09-12T09:00:05Z');
     const stray = await attempt('2019-01-01T00:00:00Z');
     expect(await partitionOf('webhook_attempt', september)).to.equal('webhook_attempt_y2026m09');
@@ -153,7 +171,11 @@ describe('partitioned history and 64-bit punch ids', () => {
   it('finished device commands nothing reads any more move to the partitioned command log archive, listed as before; its retention drops old months', async () => {
     clock = Date.parse('2026-11-20T10:00:00Z');
     await t.app.housekeeping.ensurePartitions();
-    expect(await listPartitions(t.app.database.orm.em.fork(), 'device_command_archive')).to.include.members(['device_command_archive_y2026m11', 'device_command_archive_y2027m02', 'device_command_archive_default']);
+    expect(await listPartitions(t.app.database.orm.em.fork(), 'device_command_archive')).to.include.members([
+      'device_command_archive_y2026m11',
+      'device_command_archive_y2027m02',
+      'device_command_archive_default',
+    ]);
     const ws = await createWorkspace(t.url);
     const company = await createCompany(t.url, ws.key);
     const device = await createDevice(t.url, ws.key, company.id);
@@ -171,24 +193,40 @@ describe('partitioned history and 64-bit punch ids', () => {
     const partOfAction = await command('C4', 'CONTROL DEVICE 01010105', 'succeeded', '2026-11-01T08:00:00Z', 'device_action:da_1');
     await command('C5', 'CONTROL DEVICE 01010106', 'sent', null, 'device_action:da_1');
     const ofDoorAction = await command('C6', 'CONTROL DEVICE 01010105', 'succeeded', '2026-11-01T08:00:00Z');
-    await sql(`insert into door_action (action_id, workspace_id, device_id, command_id, door, duration, status, created_at, expires_at) values ('da_door', ?, ?, ?, 1, 5, 'succeeded', now(), now())`, [ws.id, device.id, ofDoorAction]);
+    await sql(
+      `insert into door_action (action_id, workspace_id, device_id, command_id, door, duration, status, created_at, expires_at) values ('da_door', ?, ?, ?, 1, 5, 'succeeded', now(), now())`,
+      [ws.id, device.id, ofDoorAction],
+    );
     const stray = await command('C7', 'CLEAR LOG', 'expired', '2025-12-31T20:00:00Z');
     const list = async (status?: string[]) =>
       (
-        await gqlData(t.url, ws.key, 'query ($d: Int!, $s: [String!]) { deviceCommands(deviceId: $d, status: $s) { totalCount nodes { id verb status completedAt } } }', {
-          d: device.id,
-          s: status ?? null,
-        })
+        await gqlData(
+          t.url,
+          ws.key,
+          'query ($d: Int!, $s: [String!]) { deviceCommands(deviceId: $d, status: $s) { totalCount nodes { id verb status completedAt } } }',
+          {
+            d: device.id,
+            s: status ?? null,
+          },
+        )
       ).deviceCommands;
     const before = await list();
 
     const moved = await t.app.housekeeping.archiveCommands();
     expect(moved).to.deep.equal({ archived: 2, dropped: 0 });
     const live = (await sql('select id from device_command where device_id = ? order by id', [device.id])).map((r: { id: number }) => r.id);
-    expect(live, 'recent, queued, in an action still in flight, or read by a door action: kept').to.deep.equal([recent, queued, partOfAction, partOfAction + 1, ofDoorAction]);
+    expect(live, 'recent, queued, in an action still in flight, or read by a door action: kept').to.deep.equal([
+      recent,
+      queued,
+      partOfAction,
+      partOfAction + 1,
+      ofDoorAction,
+    ]);
     expect(await partitionOf('device_command_archive', old)).to.equal('device_command_archive_y2026m11');
     expect(await partitionOf('device_command_archive', stray)).to.equal('device_command_archive_default');
-    const columns = (await sql(`select column_name from information_schema.columns where table_name = 'device_command_archive'`)).map((r: { column_name: string }) => r.column_name);
+    const columns = (await sql(`select column_name from information_schema.columns where table_name = 'device_command_archive'`)).map(
+      (r: { column_name: string }) => r.column_name,
+    );
     expect(columns, "the archive keeps the verb, not the text (a person's name, a template, a photo)").to.include('verb').and.not.include('command');
     expect((await sql('select verb from device_command_archive where id = ?', [old]))[0].verb).to.equal('DATA UPDATE USERINFO');
     // The list reads both tables: the same commands, in the same order, with the same verbs.
@@ -205,7 +243,10 @@ describe('partitioned history and 64-bit punch ids', () => {
     expect(await t.app.housekeeping.archiveCommands()).to.deep.equal({ archived: 1, dropped: 3 });
     expect(await listPartitions(t.app.database.orm.em.fork(), 'device_command_archive')).to.not.include('device_command_archive_y2026m11');
     expect(await partitionOf('device_command_archive', stray)).to.equal(undefined);
-    expect((await list()).nodes.map((n: { id: number }) => n.id), 'the live commands stay').to.deep.equal([ofDoorAction, partOfAction + 1, partOfAction, queued]);
+    expect(
+      (await list()).nodes.map((n: { id: number }) => n.id),
+      'the live commands stay',
+    ).to.deep.equal([ofDoorAction, partOfAction + 1, partOfAction, queued]);
   });
 
   it('punch ids past 2^31 (and far past it) go through the terminal protocol, REST and GraphQL unchanged', async () => {
@@ -216,7 +257,10 @@ describe('partitioned history and 64-bit punch ids', () => {
     const employee = await createEmployee(t.url, ws.key, company.id, { pin: '7001' });
     const device = await createDevice(t.url, ws.key, company.id, { time_zone: 'UTC' });
     const bigIds: number[] = [];
-    for (const [start, time] of [[2 ** 31 + 5, '2026-11-10 08:00:00'], [2 ** 40 + 7, '2026-11-10 17:00:00']] as const) {
+    for (const [start, time] of [
+      [2 ** 31 + 5, '2026-11-10 08:00:00'],
+      [2 ** 40 + 7, '2026-11-10 17:00:00'],
+    ] as const) {
       await sql(`select setval('punch_id_seq', ?, false)`, [start]);
       const upload = await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, `7001\t${time}\t0\t1\t0\t0\t0\n`);
       expect(upload.text).to.equal('OK: 1');
@@ -241,7 +285,9 @@ describe('partitioned history and 64-bit punch ids', () => {
     expect(voided.body.voided_at).to.be.a('string');
     const missing = await rest(t.url, 'GET', `/public/v2/punches/${2 ** 53}`, { key: ws.key });
     expect(missing.status).to.equal(404);
-    expect(missing.body.error.message).to.include(String(2 ** 53)).and.include(String(Number.MAX_SAFE_INTEGER));
+    expect(missing.body.error.message)
+      .to.include(String(2 ** 53))
+      .and.include(String(Number.MAX_SAFE_INTEGER));
 
     // The day's punch ids (64-bit array) as both APIs give them.
     const day = await rest(t.url, 'GET', `/public/v2/timesheets?employee_id=${employee.id}&start_date=2026-11-10&end_date=2026-11-10`, { key: ws.key });
@@ -251,9 +297,16 @@ describe('partitioned history and 64-bit punch ids', () => {
     // Door events (access-control terminals' rtlog) have 64-bit ids too.
     const access = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc', company_id: company.id, time_zone: 'UTC' });
     await sql(`select setval('door_event_id_seq', ?, false)`, [2 ** 40 + 9]);
-    const rtlog = await iclock(t.url, 'POST', `/iclock/cdata?SN=${access.serial_number}&table=rtlog`, 'time=2026-11-10 09:00:00\tpin=7001\tcardno=0\teventaddr=1\tevent=0\tinoutstatus=0\tverifytype=1\tindex=77\n');
+    const rtlog = await iclock(
+      t.url,
+      'POST',
+      `/iclock/cdata?SN=${access.serial_number}&table=rtlog`,
+      'time=2026-11-10 09:00:00\tpin=7001\tcardno=0\teventaddr=1\tevent=0\tinoutstatus=0\tverifytype=1\tindex=77\n',
+    );
     expect(rtlog.text).to.equal('OK');
-    const doorEvents = await gqlData(t.url, ws.key, 'query ($d: Int!) { doorEvents(deviceId: $d) { nodes { id deviceRecordIndex employeeId } } }', { d: access.id });
+    const doorEvents = await gqlData(t.url, ws.key, 'query ($d: Int!) { doorEvents(deviceId: $d) { nodes { id deviceRecordIndex employeeId } } }', {
+      d: access.id,
+    });
     expect(doorEvents.doorEvents.nodes).to.deep.equal([{ id: 2 ** 40 + 9, deviceRecordIndex: 77, employeeId: employee.id }]);
   });
 
@@ -264,11 +317,21 @@ describe('partitioned history and 64-bit punch ids', () => {
       await orm.migrator.up({ to: PREVIOUS_VERSION });
       const conn = orm.em.fork().getConnection();
       const columns = `(workspace_id, company_id, device_serial, pin, punch_time, local_time, time_zone, punch_state, record_type, received_at)`;
-      for (const [pin, time] of [['1', '2026-01-05T08:00:00Z'], ['2', '2026-01-05T17:00:00Z'], ['3', '2025-06-30T23:59:59Z'], ['4', '1999-12-31T23:00:00Z'], ['5', '2031-01-01T00:00:00Z']]) {
+      for (const [pin, time] of [
+        ['1', '2026-01-05T08:00:00Z'],
+        ['2', '2026-01-05T17:00:00Z'],
+        ['3', '2025-06-30T23:59:59Z'],
+        ['4', '1999-12-31T23:00:00Z'],
+        ['5', '2031-01-01T00:00:00Z'],
+      ]) {
         await conn.execute(`insert into punch ${columns} values (1, 1, 'OLD1', ?, ?, '2026-01-05 08:00:00', 'UTC', '0', 'device', now())`, [pin, time]);
       }
-      await conn.execute(`insert into event (id, workspace_id, type, data, created_at) values (1000, 1, 'company.created', '{"id": 1}', '2026-01-05T08:00:00Z')`);
-      await conn.execute(`insert into audit_event (workspace_id, operation, arguments, outcome, request_id, created_at) values (1, 'createCompany', '{}', 'ok', 'r1', '2026-01-05T08:00:00Z')`);
+      await conn.execute(
+        `insert into event (id, workspace_id, type, data, created_at) values (1000, 1, 'company.created', '{"id": 1}', '2026-01-05T08:00:00Z')`,
+      );
+      await conn.execute(
+        `insert into audit_event (workspace_id, operation, arguments, outcome, request_id, created_at) values (1, 'createCompany', '{}', 'ok', 'r1', '2026-01-05T08:00:00Z')`,
+      );
       const before = await conn.execute(`select id, pin, punch_time from punch order by id`);
       expect(before.map((row: any) => row.id)).to.deep.equal([1, 2, 3, 4, 5]);
 
@@ -290,13 +353,22 @@ describe('partitioned history and 64-bit punch ids', () => {
       );
       expect(types).to.deep.equal({ seq: 'bigint', id: 'bigint', day_ids: '_int8', kind: 'p' });
       expect(await conn.execute(`select tableoid::regclass::text as part from event where id = 1000`)).to.deep.equal([{ part: 'event_y2026m01' }]);
-      expect(await conn.execute(`select operation, tableoid::regclass::text as part from audit_event`)).to.deep.equal([{ operation: 'createCompany', part: 'audit_event_y2026m01' }]);
+      expect(await conn.execute(`select operation, tableoid::regclass::text as part from audit_event`)).to.deep.equal([
+        { operation: 'createCompany', part: 'audit_event_y2026m01' },
+      ]);
     } finally {
       await orm.close(true);
     }
 
     // The upgraded database serves: new punches continue the sequence, the old ones read back.
-    const config = loadConfig({ DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', TIMEGATE_MASTER_KEY: MASTER_KEY, LOG_LEVEL: 'silent', TIMEGATE_RATE_LIMIT_BURST: '1000000' });
+    const config = loadConfig({
+      DATABASE_URL: url,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      TIMEGATE_MASTER_KEY: MASTER_KEY,
+      LOG_LEVEL: 'silent',
+      TIMEGATE_RATE_LIMIT_BURST: '1000000',
+    });
     const app = await createApp(config, { logger: pino({ level: 'silent' }) });
     try {
       const key = app.bootstrapKey!;
@@ -351,7 +423,10 @@ describe('partitioned history and 64-bit punch ids', () => {
                 (select relkind from pg_class where relname = 'webhook_attempt') as kind`,
       );
       expect(types).to.deep.equal({ attempt_seq: 'bigint', delivery_seq: 'bigint', delivery_id: 'bigint', attempt_delivery_id: 'bigint', kind: 'p' });
-      const [next] = await conn.execute(`insert into webhook_attempt (delivery_id, attempted_at, duration_ms, succeeded) values (?, now(), 1, true) returning id::int as id`, [delivery.id]);
+      const [next] = await conn.execute(
+        `insert into webhook_attempt (delivery_id, attempted_at, duration_ms, succeeded) values (?, now(), 1, true) returning id::int as id`,
+        [delivery.id],
+      );
       expect(next.id, 'the sequence continues').to.equal(4);
       await conn.execute('delete from webhook_delivery where id = ?', [delivery.id]);
       expect(await conn.execute('select count(*)::int as n from webhook_attempt'), 'attempts go with their delivery').to.deep.equal([{ n: 0 }]);

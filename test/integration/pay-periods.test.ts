@@ -14,7 +14,8 @@ describe('pay periods: no overlaps, locked by admins only, a locked period does 
   });
   after(() => t.stop());
 
-  const create = (body: Record<string, unknown>, key = ws.key) => rest(t.url, 'POST', '/public/v2/pay_periods', { key, body: { company_id: companyId, ...body } });
+  const create = (body: Record<string, unknown>, key = ws.key) =>
+    rest(t.url, 'POST', '/public/v2/pay_periods', { key, body: { company_id: companyId, ...body } });
 
   it('create, list in date order, move, and refuse overlaps, reversed or over-long ranges and bad dates', async () => {
     const march = await create({ start_date: '2026-03-01', end_date: '2026-03-31' });

@@ -37,8 +37,14 @@ describe('payroll export: one row per employee and pay code; a locked period exp
   it('export, lock, export (identical), a late punch and a rename (identical, the day shows after_lock), unlock (the export changes)', async () => {
     const { company, employee, upload } = await setup('5151');
     // Monday 09:00-18:00: 540 minutes, 30 unpaid: 450 regular, 60 overtime.
-    await upload([['2026-09-07 09:00:00', '0'], ['2026-09-07 18:00:00', '1']]);
-    const period = await rest(t.url, 'POST', '/public/v2/pay_periods', { key: ws.key, body: { company_id: company.id, start_date: '2026-09-01', end_date: '2026-09-30' } });
+    await upload([
+      ['2026-09-07 09:00:00', '0'],
+      ['2026-09-07 18:00:00', '1'],
+    ]);
+    const period = await rest(t.url, 'POST', '/public/v2/pay_periods', {
+      key: ws.key,
+      body: { company_id: company.id, start_date: '2026-09-01', end_date: '2026-09-30' },
+    });
     expect(period.status, period.text).to.equal(201);
     const exportCsv = async () => {
       const response = await rest(t.url, 'GET', `/public/v2/pay_periods/${period.body.id}/export`, { key: ws.key, headers: { accept: 'text/csv' } });
@@ -49,18 +55,56 @@ describe('payroll export: one row per employee and pay code; a locked period exp
 
     const json = await rest(t.url, 'GET', `/public/v2/pay_periods/${period.body.id}/export`, { key: ws.key });
     expect(json.status, json.text).to.equal(200);
-    expect(json.body).to.include({ pay_period_id: period.body.id, company_id: company.id, start_date: '2026-09-01', end_date: '2026-09-30', time_zone: 'UTC', locked: false });
+    expect(json.body).to.include({
+      pay_period_id: period.body.id,
+      company_id: company.id,
+      start_date: '2026-09-01',
+      end_date: '2026-09-30',
+      time_zone: 'UTC',
+      locked: false,
+    });
     expect(json.body).to.not.have.property('csv');
     expect(json.body.rows).to.deep.equal([
-      { employee_id: employee.id, employee_code: 'E-5151', employee_name: 'Ada Lovelace', company_code: company.code, company_name: company.name, start_date: '2026-09-01', end_date: '2026-09-30', pay_code: 'regular', minutes: 450, hours: '7.50', hours_minutes: '7:30' },
-      { employee_id: employee.id, employee_code: 'E-5151', employee_name: 'Ada Lovelace', company_code: company.code, company_name: company.name, start_date: '2026-09-01', end_date: '2026-09-30', pay_code: 'overtime', minutes: 60, hours: '1.00', hours_minutes: '1:00' },
+      {
+        employee_id: employee.id,
+        employee_code: 'E-5151',
+        employee_name: 'Ada Lovelace',
+        company_code: company.code,
+        company_name: company.name,
+        start_date: '2026-09-01',
+        end_date: '2026-09-30',
+        pay_code: 'regular',
+        minutes: 450,
+        hours: '7.50',
+        hours_minutes: '7:30',
+      },
+      {
+        employee_id: employee.id,
+        employee_code: 'E-5151',
+        employee_name: 'Ada Lovelace',
+        company_code: company.code,
+        company_name: company.name,
+        start_date: '2026-09-01',
+        end_date: '2026-09-30',
+        pay_code: 'overtime',
+        minutes: 60,
+        hours: '1.00',
+        hours_minutes: '1:00',
+      },
     ]);
     const before = await exportCsv();
-    expect(before.split('\r\n')[0]).to.equal('employee_id,employee_code,employee_name,company_code,company_name,start_date,end_date,pay_code,minutes,hours,hours_minutes');
+    expect(before.split('\r\n')[0]).to.equal(
+      'employee_id,employee_code,employee_name,company_code,company_name,start_date,end_date,pay_code,minutes,hours,hours_minutes',
+    );
     expect(before.split('\r\n')[1]).to.equal(`${employee.id},E-5151,Ada Lovelace,${company.code},${company.name},2026-09-01,2026-09-30,regular,450,7.50,7:30`);
 
     // A column mapping: chosen columns, renamed headers and codes.
-    const shaped = await rest(t.url, 'GET', `/public/v2/pay_periods/${period.body.id}/export?format=csv&columns=employee_code:EmpNo,pay_code:Type,hours:Hours&codes=regular:REG,overtime:OT150`, { key: ws.key });
+    const shaped = await rest(
+      t.url,
+      'GET',
+      `/public/v2/pay_periods/${period.body.id}/export?format=csv&columns=employee_code:EmpNo,pay_code:Type,hours:Hours&codes=regular:REG,overtime:OT150`,
+      { key: ws.key },
+    );
     expect(shaped.text).to.equal('EmpNo,Type,Hours\r\nE-5151,REG,7.50\r\nE-5151,OT150,1.00\r\n');
     const badColumn = await rest(t.url, 'GET', `/public/v2/pay_periods/${period.body.id}/export?columns=salary`, { key: ws.key });
     expect(badColumn.status).to.equal(422);
@@ -72,19 +116,27 @@ describe('payroll export: one row per employee and pay code; a locked period exp
 
     // After the lock: the employee is renamed and Tuesday's punches arrive from the terminal.
     expect((await rest(t.url, 'PUT', `/public/v2/employees/${employee.id}`, { key: ws.key, body: { name: 'Augusta' } })).status).to.equal(200);
-    await upload([['2026-09-08 09:00:00', '0'], ['2026-09-08 17:00:00', '1']]);
+    await upload([
+      ['2026-09-08 09:00:00', '0'],
+      ['2026-09-08 17:00:00', '1'],
+    ]);
     await eventually(async () => {
       const [row] = await db(`select exceptions from attendance_day where employee_id = $1 and date = '2026-09-08'`, [employee.id]);
       return row?.exceptions.includes('after_lock');
     }, 10_000);
     expect(await exportCsv()).to.equal(before);
-    const lockedJson = await rest(t.url, 'GET', `/public/v2/pay_periods/${period.body.id}/export?format=json`, { key: ws.key, headers: { accept: 'text/csv' } });
+    const lockedJson = await rest(t.url, 'GET', `/public/v2/pay_periods/${period.body.id}/export?format=json`, {
+      key: ws.key,
+      headers: { accept: 'text/csv' },
+    });
     expect(lockedJson.body).to.include({ locked: true });
 
     expect((await rest(t.url, 'POST', `/public/v2/pay_periods/${period.body.id}/unlock`, { key: ws.key })).status).to.equal(200);
     const unlocked = await exportCsv();
     expect(unlocked).to.not.equal(before);
-    expect(unlocked.split('\r\n')[1]).to.equal(`${employee.id},E-5151,Augusta Lovelace,${company.code},${company.name},2026-09-01,2026-09-30,regular,900,15.00,15:00`);
+    expect(unlocked.split('\r\n')[1]).to.equal(
+      `${employee.id},E-5151,Augusta Lovelace,${company.code},${company.name},2026-09-01,2026-09-30,regular,900,15.00,15:00`,
+    );
   });
 
   it('employment dates: days before the start are not_employed, never absent, and count nowhere', async () => {
@@ -92,11 +144,18 @@ describe('payroll export: one row per employee and pay code; a locked period exp
     const set = await rest(t.url, 'PUT', `/public/v2/employees/${employee.id}`, { key: ws.key, body: { employment_start_date: '2026-09-09' } });
     expect(set.status, set.text).to.equal(200);
     expect(set.body).to.include({ employment_start_date: '2026-09-09', employment_end_date: null });
-    await upload([['2026-09-07 09:00:00', '0'], ['2026-09-07 17:00:00', '1'], ['2026-09-09 09:00:00', '0'], ['2026-09-09 17:00:00', '1']]);
+    await upload([
+      ['2026-09-07 09:00:00', '0'],
+      ['2026-09-07 17:00:00', '1'],
+      ['2026-09-09 09:00:00', '0'],
+      ['2026-09-09 17:00:00', '1'],
+    ]);
     const days = await rest(t.url, 'GET', `/public/v2/timesheets?employee_id=${employee.id}&start_date=2026-09-07&end_date=2026-09-11`, { key: ws.key });
     expect(days.body.map((d: { status: string }) => d.status)).to.deep.equal(['not_employed', 'not_employed', 'present', 'absent', 'absent']);
     expect(days.body[0]).to.include({ worked_minutes: 0, late_minutes: 0 });
-    const summary = await rest(t.url, 'GET', `/public/v2/timesheets/summary?employee_id=${employee.id}&start_date=2026-09-07&end_date=2026-09-11`, { key: ws.key });
+    const summary = await rest(t.url, 'GET', `/public/v2/timesheets/summary?employee_id=${employee.id}&start_date=2026-09-07&end_date=2026-09-11`, {
+      key: ws.key,
+    });
     expect(summary.body[0]).to.include({ days_present: 1, days_absent: 2, worked_minutes: 450 });
     const reversed = await rest(t.url, 'PUT', `/public/v2/employees/${employee.id}`, { key: ws.key, body: { employment_end_date: '2026-09-01' } });
     expect(reversed.status).to.equal(422);
@@ -106,14 +165,23 @@ describe('payroll export: one row per employee and pay code; a locked period exp
 
   it('a company pay policy change recomputes the unlocked days and announces them', async () => {
     const { company, employee, upload } = await setup('7171');
-    await upload([['2026-09-14 09:00:00', '0'], ['2026-09-14 17:10:00', '1']]);
+    await upload([
+      ['2026-09-14 09:00:00', '0'],
+      ['2026-09-14 17:10:00', '1'],
+    ]);
     const first = await rest(t.url, 'GET', `/public/v2/timesheets?employee_id=${employee.id}&start_date=2026-09-14&end_date=2026-09-14`, { key: ws.key });
-    expect(first.body[0].pay_items).to.deep.equal([{ code: 'regular', minutes: 450 }, { code: 'overtime', minutes: 10 }]);
+    expect(first.body[0].pay_items).to.deep.equal([
+      { code: 'regular', minutes: 450 },
+      { code: 'overtime', minutes: 10 },
+    ]);
     const changed = await rest(t.url, 'PUT', `/public/v2/companies/${company.id}`, { key: ws.key, body: { pay_policy: { overtime_min_minutes: 15 } } });
     expect(changed.status, changed.text).to.equal(200);
     expect(changed.body.pay_policy).to.include({ overtime_min_minutes: 15, early_overtime: false, week_start: 1 });
     await eventually(async () => {
-      const rows = await db(`select data from event where type = 'attendance.day.updated' and data->>'employee_id' = $1 and data->>'date' = '2026-09-14' order by id desc limit 1`, [String(employee.id)]);
+      const rows = await db(
+        `select data from event where type = 'attendance.day.updated' and data->>'employee_id' = $1 and data->>'date' = '2026-09-14' order by id desc limit 1`,
+        [String(employee.id)],
+      );
       return rows[0] && JSON.stringify(rows[0].data.pay_items) === JSON.stringify([{ code: 'regular', minutes: 450 }]);
     }, 10_000);
     const bad = await rest(t.url, 'PUT', `/public/v2/companies/${company.id}`, { key: ws.key, body: { pay_policy: { week_start: 9 } } });

@@ -35,7 +35,11 @@ describe('periodic jobs survive poison values and failures', () => {
     expect(row.last_seen_at).to.be.an.instanceOf(Date);
 
     // The control bytes never reached the database: the INFO value lost its NUL, the registry segment was left out.
-    const unknown = await query(t.config.databaseUrl!, 'select serial_number, model, firmware from unknown_terminal where serial_number like $1 order by serial_number', [`${anonymous}%`]);
+    const unknown = await query(
+      t.config.databaseUrl!,
+      'select serial_number, model, firmware from unknown_terminal where serial_number like $1 order by serial_number',
+      [`${anonymous}%`],
+    );
     expect(unknown).to.deep.equal([
       { serial_number: anonymous, model: null, firmware: 'XY' },
       { serial_number: `${anonymous}B`, model: null, firmware: 'AC Ver 1' },
@@ -55,7 +59,9 @@ describe('periodic jobs survive poison values and failures', () => {
     await t.app.terminals.flush();
 
     expect((await lastSeen(device.id)).status).to.equal('online');
-    const unknown = await query(t.config.databaseUrl!, 'select serial_number, model from unknown_terminal where serial_number like $1 order by serial_number', [`${poisoned}%`]);
+    const unknown = await query(t.config.databaseUrl!, 'select serial_number, model from unknown_terminal where serial_number like $1 order by serial_number', [
+      `${poisoned}%`,
+    ]);
     expect(unknown).to.deep.equal([{ serial_number: `${poisoned}OK`, model: 'Good' }]);
     const metrics = await (await fetch(`${t.url}/metrics`)).text();
     expect(metrics).to.match(/timegate_job_poison_rows_dropped_total\{job="presence"\} 1\b/);
@@ -86,6 +92,14 @@ describe('periodic jobs survive poison values and failures', () => {
   });
 
   it('the registered jobs are the presence flush, the terminal sweep, the device cache, webhooks and the event purge', () => {
-    expect(t.app.jobs.states().map((s) => s.name)).to.include.members(['presence', 'terminal_sweep', 'device_cache', 'webhooks', 'partitions', 'event_purge', 'command_archive']);
+    expect(t.app.jobs.states().map((s) => s.name)).to.include.members([
+      'presence',
+      'terminal_sweep',
+      'device_cache',
+      'webhooks',
+      'partitions',
+      'event_purge',
+      'command_archive',
+    ]);
   });
 });

@@ -23,7 +23,11 @@ describe('prepared statements', () => {
   it('binds each call its own plain values, the same text many times', async () => {
     const sum = 'select ?::int + ?::int as sum, ?::text as label, ?::timestamptz as at';
     const at = new Date('2026-11-21T10:00:00Z');
-    for (const [a, b, label] of [[1, 2, 'one'], [5, 7, 'two'], [-3, 3, "it's"]] as const) {
+    for (const [a, b, label] of [
+      [1, 2, 'one'],
+      [5, 7, 'two'],
+      [-3, 3, "it's"],
+    ] as const) {
       const [row] = await executePrepared<{ sum: number; label: string; at: string }>(ctx(), sum, [a, b, label, at]);
       expect({ ...row, at: new Date(row!.at) }).to.deep.equal({ sum: a + b, label, at });
     }

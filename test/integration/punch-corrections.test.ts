@@ -27,13 +27,19 @@ describe('punch corrections: forgotten punches added and punches voided on appro
 
   async function setup() {
     const company = await createCompany(t.url, ws.key);
-    const shift = await rest(t.url, 'POST', '/public/v2/shifts', { key: ws.key, body: { company_id: company.id, name: 'Day', start_time: '09:00', end_time: '17:00', is_default: true } });
+    const shift = await rest(t.url, 'POST', '/public/v2/shifts', {
+      key: ws.key,
+      body: { company_id: company.id, name: 'Day', start_time: '09:00', end_time: '17:00', is_default: true },
+    });
     expect(shift.status, shift.text).to.equal(201);
     const device = await createDevice(t.url, ws.key, company.id);
     const employee = await createEmployee(t.url, ws.key, company.id, { pin: String(pinSeq++) });
     /** A punch made at the terminal (a manual entry naming it). */
     const punch = async (at: string, state: string) => {
-      const made = await rest(t.url, 'POST', '/public/v2/punches', { key: ws.key, body: { company_id: company.id, employee_id: employee.id, device_id: device.id, punch_time: at, punch_state: state } });
+      const made = await rest(t.url, 'POST', '/public/v2/punches', {
+        key: ws.key,
+        body: { company_id: company.id, employee_id: employee.id, device_id: device.id, punch_time: at, punch_state: state },
+      });
       expect(made.status, made.text).to.equal(201);
       return made.body as { id: number };
     };
@@ -52,12 +58,31 @@ describe('punch corrections: forgotten punches added and punches voided on appro
     const { employee, punch } = await setup();
     await punch('2026-03-03T09:00:00Z', '0');
     expect(await day(employee.id, '2026-03-03')).to.include({ status: 'incomplete', worked_minutes: 0 });
-    const days = await subscribe(t.app, ws.id, readKey, 'subscription ($e: Int) { attendanceDayUpdated(employeeId: $e) { day { date status workedMinutes } } }', { e: employee.id });
-    const filings = await subscribe(t.app, ws.id, readKey, 'subscription ($e: Int) { punchCorrectionUpdated(employeeId: $e) { type correction { id state createdPunchIds } } }', { e: employee.id });
+    const days = await subscribe(
+      t.app,
+      ws.id,
+      readKey,
+      'subscription ($e: Int) { attendanceDayUpdated(employeeId: $e) { day { date status workedMinutes } } }',
+      { e: employee.id },
+    );
+    const filings = await subscribe(
+      t.app,
+      ws.id,
+      readKey,
+      'subscription ($e: Int) { punchCorrectionUpdated(employeeId: $e) { type correction { id state createdPunchIds } } }',
+      { e: employee.id },
+    );
 
     const filed = await file({ employee_id: employee.id, reason: 'Forgot to clock out', punch_time: '2026-03-03T17:30:00Z', punch_state: '1' });
     expect(filed.status, filed.text).to.equal(201);
-    expect(filed.body).to.deep.include({ state: 'pending', punches: [{ punch_time: '2026-03-03T17:30:00.000Z', punch_state: '1' }], void_punch_id: null, created_punch_ids: [], first_date: '2026-03-03', last_date: '2026-03-03' });
+    expect(filed.body).to.deep.include({
+      state: 'pending',
+      punches: [{ punch_time: '2026-03-03T17:30:00.000Z', punch_state: '1' }],
+      void_punch_id: null,
+      created_punch_ids: [],
+      first_date: '2026-03-03',
+      last_date: '2026-03-03',
+    });
     // Filing changes nothing yet.
     expect((await day(employee.id, '2026-03-03')).status).to.equal('incomplete');
 
@@ -75,9 +100,15 @@ describe('punch corrections: forgotten punches added and punches voided on appro
     expect(shown.punch).to.deep.equal({ recordType: 'manual', correctionId: filed.body.id, employeeId: employee.id, punchState: '1' });
     // Who approved it: the correction's decider, the key the audit log names for the decision.
     const audit = await gqlData(t.url, ws.key, `{ auditEvents(operation: "approvePunchCorrection") { nodes { apiKeyId arguments } } }`);
-    expect(audit.auditEvents.nodes[0]).to.deep.include({ apiKeyId: approved.body.decided_by_key_id, arguments: { id: filed.body.id, comment: 'Confirmed by the shift lead' } });
+    expect(audit.auditEvents.nodes[0]).to.deep.include({
+      apiKeyId: approved.body.decided_by_key_id,
+      arguments: { id: filed.body.id, comment: 'Confirmed by the shift lead' },
+    });
     const events = await filings.waitFor(2);
-    expect(events.map((e) => [e.type, e.correction.state])).to.deep.equal([['punch_correction.updated', 'pending'], ['punch_correction.updated', 'approved']]);
+    expect(events.map((e) => [e.type, e.correction.state])).to.deep.equal([
+      ['punch_correction.updated', 'pending'],
+      ['punch_correction.updated', 'approved'],
+    ]);
     expect(events[1].correction.createdPunchIds).to.deep.equal([created]);
     await days.close();
     await filings.close();
@@ -93,14 +124,26 @@ describe('punch corrections: forgotten punches added and punches voided on appro
       { punchTime: `2026-03-${d}T09:00:00Z`, punchState: '0' },
       { punchTime: `2026-03-${d}T17:00:00Z`, punchState: '1' },
     ]);
-    const filed = await gqlData(t.url, writeKey, 'mutation ($input: CreatePunchCorrectionInput!) { createPunchCorrection(input: $input) { id firstDate lastDate punches { punchState } } }', {
-      input: { employeeId: employee.id, reason: 'Badge broken all week', punches },
-    });
+    const filed = await gqlData(
+      t.url,
+      writeKey,
+      'mutation ($input: CreatePunchCorrectionInput!) { createPunchCorrection(input: $input) { id firstDate lastDate punches { punchState } } }',
+      {
+        input: { employeeId: employee.id, reason: 'Badge broken all week', punches },
+      },
+    );
     expect(filed.createPunchCorrection).to.include({ firstDate: '2026-03-02', lastDate: '2026-03-06' });
     expect(filed.createPunchCorrection.punches).to.have.length(10);
-    const approved = await gqlData(t.url, approveKey, 'mutation ($id: Int!) { approvePunchCorrection(id: $id) { state createdPunchIds } }', { id: filed.createPunchCorrection.id });
+    const approved = await gqlData(t.url, approveKey, 'mutation ($id: Int!) { approvePunchCorrection(id: $id) { state createdPunchIds } }', {
+      id: filed.createPunchCorrection.id,
+    });
     expect(approved.approvePunchCorrection.createdPunchIds).to.have.length(10);
-    const week = await gqlData(t.url, readKey, 'query ($e: Int!) { timesheet(employeeId: $e, startDate: "2026-03-02", endDate: "2026-03-06") { nodes { status workedMinutes } } }', { e: employee.id });
+    const week = await gqlData(
+      t.url,
+      readKey,
+      'query ($e: Int!) { timesheet(employeeId: $e, startDate: "2026-03-02", endDate: "2026-03-06") { nodes { status workedMinutes } } }',
+      { e: employee.id },
+    );
     expect(week.timesheet.nodes.map((n: any) => [n.status, n.workedMinutes])).to.deep.equal(Array(5).fill(['present', 480]));
 
     // Friday's check-out was wrong after all: void it.
@@ -132,7 +175,16 @@ describe('punch corrections: forgotten punches added and punches voided on appro
       [{ punch_time: 'tomorrow', punch_state: '1' }, 'punch_time', 'invalid_date'],
       [{ punch_time: '2026-03-10T17:00:00Z', punch_state: '99' }, 'punch_state', 'unknown_state'],
       [{ punches: [] }, 'punches', 'empty'],
-      [{ punches: [{ punch_time: '2026-03-10T17:00:00Z', punch_state: '1' }, { punch_time: '2026-03-10T17:00:00Z', punch_state: '1' }] }, 'punches', 'duplicate'],
+      [
+        {
+          punches: [
+            { punch_time: '2026-03-10T17:00:00Z', punch_state: '1' },
+            { punch_time: '2026-03-10T17:00:00Z', punch_state: '1' },
+          ],
+        },
+        'punches',
+        'duplicate',
+      ],
     ];
     for (const [body, field, code] of cases) {
       const refused = await file({ employee_id: employee.id, reason: 'x', ...body });
@@ -145,7 +197,10 @@ describe('punch corrections: forgotten punches added and punches voided on appro
     const { company, employee } = await setup();
     const pending = await file({ employee_id: employee.id, reason: 'Forgot', punch_time: '2026-04-07T17:00:00Z', punch_state: '1' });
     expect(pending.status).to.equal(201);
-    const period = await rest(t.url, 'POST', '/public/v2/pay_periods', { key: ws.key, body: { company_id: company.id, start_date: '2026-04-01', end_date: '2026-04-30' } });
+    const period = await rest(t.url, 'POST', '/public/v2/pay_periods', {
+      key: ws.key,
+      body: { company_id: company.id, start_date: '2026-04-01', end_date: '2026-04-30' },
+    });
     expect((await rest(t.url, 'POST', `/public/v2/pay_periods/${period.body.id}/lock`, { key: ws.key })).status).to.equal(200);
     const filed = await file({ employee_id: employee.id, reason: 'Forgot', punch_time: '2026-04-08T17:00:00Z', punch_state: '1' });
     expect(filed.status).to.equal(409);
@@ -171,7 +226,10 @@ describe('punch corrections: forgotten punches added and punches voided on appro
     expect(viaGraphql.errors?.[0]?.extensions?.code).to.equal('forbidden');
     // An absence request likewise: filed with write, not approved with read.
     const types = (await rest(t.url, 'GET', `/public/v2/absence_types?company_id=${employee.company_id}`, { key: readKey })).body;
-    const absence = await rest(t.url, 'POST', '/public/v2/absence_requests', { key: writeKey, body: { employee_id: employee.id, absence_type_id: types[0].id, start_date: '2026-03-12', end_date: '2026-03-12' } });
+    const absence = await rest(t.url, 'POST', '/public/v2/absence_requests', {
+      key: writeKey,
+      body: { employee_id: employee.id, absence_type_id: types[0].id, start_date: '2026-03-12', end_date: '2026-03-12' },
+    });
     expect(absence.status, absence.text).to.equal(201);
     expect((await rest(t.url, 'POST', `/public/v2/absence_requests/${absence.body.id}/approve`, { key: readKey, body: {} })).status).to.equal(403);
   });
@@ -179,16 +237,30 @@ describe('punch corrections: forgotten punches added and punches voided on appro
   it('webhooks: an endpoint subscribed to punch_correction.updated and absence_request.updated receives each filing and decision', async () => {
     const own = await createWorkspace(t.url);
     const company = await createCompany(t.url, own.key);
-    await rest(t.url, 'POST', '/public/v2/shifts', { key: own.key, body: { company_id: company.id, name: 'Day', start_time: '09:00', end_time: '17:00', is_default: true } });
+    await rest(t.url, 'POST', '/public/v2/shifts', {
+      key: own.key,
+      body: { company_id: company.id, name: 'Day', start_time: '09:00', end_time: '17:00', is_default: true },
+    });
     const employee = await createEmployee(t.url, own.key, company.id);
     const receiver = await startReceiver();
     try {
-      const hook = await rest(t.url, 'POST', '/public/v2/webhooks', { key: own.key, body: { url: receiver.url, event_types: ['punch_correction.updated', 'absence_request.updated'] } });
+      const hook = await rest(t.url, 'POST', '/public/v2/webhooks', {
+        key: own.key,
+        body: { url: receiver.url, event_types: ['punch_correction.updated', 'absence_request.updated'] },
+      });
       expect(hook.status, hook.text).to.equal(201);
-      const correction = await rest(t.url, 'POST', '/public/v2/punch_corrections', { key: own.key, body: { employee_id: employee.id, reason: 'Forgot', punch_time: '2026-03-18T17:00:00Z', punch_state: '1' } });
+      const correction = await rest(t.url, 'POST', '/public/v2/punch_corrections', {
+        key: own.key,
+        body: { employee_id: employee.id, reason: 'Forgot', punch_time: '2026-03-18T17:00:00Z', punch_state: '1' },
+      });
       await rest(t.url, 'POST', `/public/v2/punch_corrections/${correction.body.id}/approve`, { key: own.key, body: { comment: 'ok' } });
-      const vacation = (await rest(t.url, 'GET', `/public/v2/absence_types?company_id=${company.id}`, { key: own.key })).body.find((type: any) => type.code === 'VAC');
-      const absence = await rest(t.url, 'POST', '/public/v2/absence_requests', { key: own.key, body: { employee_id: employee.id, absence_type_id: vacation.id, start_date: '2026-03-19', end_date: '2026-03-19' } });
+      const vacation = (await rest(t.url, 'GET', `/public/v2/absence_types?company_id=${company.id}`, { key: own.key })).body.find(
+        (type: any) => type.code === 'VAC',
+      );
+      const absence = await rest(t.url, 'POST', '/public/v2/absence_requests', {
+        key: own.key,
+        body: { employee_id: employee.id, absence_type_id: vacation.id, start_date: '2026-03-19', end_date: '2026-03-19' },
+      });
       expect(absence.status, absence.text).to.equal(201);
       await eventually(async () => {
         await t.app.webhooks.runOnce();

@@ -31,7 +31,10 @@ describe('punch and door-event ingestion from terminals', () => {
 
   const sql = <T = any>(query: string, params: unknown[] = []) => t.app.database.orm.em.fork().getConnection().execute<T[]>(query, params);
   const punchesOf = (deviceId: number) =>
-    sql('select pin, employee_id, punch_time, local_time, time_zone, punch_state, verify_type, verify_code, record_type, work_code, device_record_index, company_id, device_serial, received_at, workspace_id from punch where device_id = ? order by punch_time, pin', [deviceId]);
+    sql(
+      'select pin, employee_id, punch_time, local_time, time_zone, punch_state, verify_type, verify_code, record_type, work_code, device_record_index, company_id, device_serial, received_at, workspace_id from punch where device_id = ? order by punch_time, pin',
+      [deviceId],
+    );
   const companyOf = async (deviceId: number) => (await sql('select company_id from device where id = ?', [deviceId]))[0].company_id as number;
 
   it('simulated terminal in Asia/Kolkata: punches stored with employee, instant, verify type and raw codes; a re-sent history adds nothing', async () => {
@@ -48,7 +51,18 @@ describe('punch and door-event ingestion from terminals', () => {
       await eventually(async () => terminal.stats.punchesAcknowledged === 2);
       const rows = await punchesOf(device.id);
       expect(rows).to.have.length(2);
-      expect(rows[0]).to.deep.include({ pin: '1452', employee_id: ada.id, local_time: '2026-04-01 09:00:00', time_zone: 'Asia/Kolkata', punch_state: '1', verify_type: 'face', verify_code: 15, record_type: 'device', work_code: '7', device_record_index: null });
+      expect(rows[0]).to.deep.include({
+        pin: '1452',
+        employee_id: ada.id,
+        local_time: '2026-04-01 09:00:00',
+        time_zone: 'Asia/Kolkata',
+        punch_state: '1',
+        verify_type: 'face',
+        verify_code: 15,
+        record_type: 'device',
+        work_code: '7',
+        device_record_index: null,
+      });
       expect(new Date(rows[0].punch_time).toISOString()).to.equal('2026-04-01T03:30:00.000Z');
       expect(rows[1]).to.deep.include({ local_time: '2026-04-01 17:30:05', punch_state: '0', verify_type: 'card', verify_code: 4 });
       // The upload's own columns (sent once per upload, not per punch) reach every row.
@@ -68,7 +82,14 @@ describe('punch and door-event ingestion from terminals', () => {
 
   it('a garbled ATTLOG body without Content-Type: good lines stored, bad ones logged with serial and line, acknowledged with the good count', async () => {
     const device = await createTerminalDevice(t.url, key, { time_zone: 'Europe/Berlin' });
-    const body = ['1\t2026-01-10 08:00:00\t0\t1\t\t0\t0', '2\t2026-02-30 08:00:00\t0\t1', 'garbage', '3\t2026-01-10 08:00:01\t0\tx', '4\t2026-01-10 08:00:02\t1\t25\t\t0\t0', ''].join('\r\n');
+    const body = [
+      '1\t2026-01-10 08:00:00\t0\t1\t\t0\t0',
+      '2\t2026-02-30 08:00:00\t0\t1',
+      'garbage',
+      '3\t2026-01-10 08:00:01\t0\tx',
+      '4\t2026-01-10 08:00:02\t1\t25\t\t0\t0',
+      '',
+    ].join('\r\n');
     const reply = await iclock(logged.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=9999`, body);
     expect(reply.status).to.equal(200);
     // The line with a verify mode that is not a number (`x`) is a punch too, kept with the raw value.
@@ -94,19 +115,58 @@ describe('punch and door-event ingestion from terminals', () => {
     const device = await createTerminalDevice(t.url, key, { time_zone: 'America/Lima' });
     const member = await createEmployee(t.url, key, await companyOf(device.id), { pin: '41235478' });
     const sn = device.serial_number;
-    const post = (body: Buffer | string) => iclock(t.url, 'POST', `/iclock/cdata?SN=${sn}&table=rtlog`, body, { 'content-type': 'application/push;charset=UTF-8' });
+    const post = (body: Buffer | string) =>
+      iclock(t.url, 'POST', `/iclock/cdata?SN=${sn}&table=rtlog`, body, { 'content-type': 'application/push;charset=UTF-8' });
     expect((await post(fixtureBody('19-acc-rtlog-SpeedFaceV3L-CRJP230860129.txt'))).text).to.equal('OK');
     expect((await post(fixtureBody('35-zkdoc-acc-rtlog-event27.txt'))).text).to.equal('OK');
 
     const punches = await punchesOf(device.id);
     expect(punches).to.have.length(1);
-    expect(punches[0]).to.deep.include({ pin: '41235478', employee_id: member.id, local_time: '2026-09-28 11:40:45', punch_state: '0', verify_type: 'fingerprint', verify_code: 1, device_record_index: 13355 });
+    expect(punches[0]).to.deep.include({
+      pin: '41235478',
+      employee_id: member.id,
+      local_time: '2026-09-28 11:40:45',
+      punch_state: '0',
+      verify_type: 'fingerprint',
+      verify_code: 1,
+      device_record_index: 13355,
+    });
     expect(new Date(punches[0].punch_time).toISOString()).to.equal('2026-09-28T16:40:45.000Z');
-    const events = await sql('select event_code, event_class, opened, pin, employee_id, door, device_record_index, local_time from door_event where device_id = ? order by device_record_index', [device.id]);
+    const events = await sql(
+      'select event_code, event_class, opened, pin, employee_id, door, device_record_index, local_time from door_event where device_id = ? order by device_record_index',
+      [device.id],
+    );
     expect(events).to.deep.equal([
-      { event_code: 27, event_class: 'denied', opened: false, pin: null, employee_id: null, door: 1, device_record_index: 21, local_time: '2017-01-10 11:49:32' },
-      { event_code: 0, event_class: 'granted', opened: true, pin: '41235478', employee_id: member.id, door: 1, device_record_index: 13355, local_time: '2026-09-28 11:40:45' },
-      { event_code: 27, event_class: 'denied', opened: false, pin: null, employee_id: null, door: 1, device_record_index: 13357, local_time: '2026-09-28 11:45:56' },
+      {
+        event_code: 27,
+        event_class: 'denied',
+        opened: false,
+        pin: null,
+        employee_id: null,
+        door: 1,
+        device_record_index: 21,
+        local_time: '2017-01-10 11:49:32',
+      },
+      {
+        event_code: 0,
+        event_class: 'granted',
+        opened: true,
+        pin: '41235478',
+        employee_id: member.id,
+        door: 1,
+        device_record_index: 13355,
+        local_time: '2026-09-28 11:40:45',
+      },
+      {
+        event_code: 27,
+        event_class: 'denied',
+        opened: false,
+        pin: null,
+        employee_id: null,
+        door: 1,
+        device_record_index: 13357,
+        local_time: '2026-09-28 11:45:56',
+      },
     ]);
 
     // Re-sent, and the same index arriving with another time (firmware re-numbering its clock): still one of each.
@@ -116,9 +176,16 @@ describe('punch and door-event ingestion from terminals', () => {
     expect((await sql('select count(*)::int as n from door_event where device_id = ?', [device.id]))[0].n).to.equal(3);
 
     // A denied person event (pin known to the terminal, event 29 expired) and a remote open: door events, no punch.
-    await post('time=2026-09-28 12:00:00\tpin=41235478\tcardno=0\teventaddr=2\tevent=29\tinoutstatus=0\tverifytype=15\tindex=13400\ntime=2026-09-28 12:00:05\tpin=0\tcardno=0\teventaddr=2\tevent=8\tinoutstatus=2\tverifytype=200\tindex=13401');
+    await post(
+      'time=2026-09-28 12:00:00\tpin=41235478\tcardno=0\teventaddr=2\tevent=29\tinoutstatus=0\tverifytype=15\tindex=13400\ntime=2026-09-28 12:00:05\tpin=0\tcardno=0\teventaddr=2\tevent=8\tinoutstatus=2\tverifytype=200\tindex=13401',
+    );
     expect(await punchesOf(device.id)).to.have.length(1);
-    const data = await gqlData(t.url, key, 'query ($id: Int!) { doorEvents(deviceId: $id, first: 2) { totalCount nodes { eventCode eventClass opened door pin employeeId verifyType deviceRecordIndex } } }', { id: device.id });
+    const data = await gqlData(
+      t.url,
+      key,
+      'query ($id: Int!) { doorEvents(deviceId: $id, first: 2) { totalCount nodes { eventCode eventClass opened door pin employeeId verifyType deviceRecordIndex } } }',
+      { id: device.id },
+    );
     expect(data.doorEvents.totalCount).to.equal(5);
     expect(data.doorEvents.nodes).to.deep.equal([
       { eventCode: 8, eventClass: 'door', opened: true, door: 2, pin: null, employeeId: null, verifyType: 'other', deviceRecordIndex: 13401 },
@@ -131,16 +198,37 @@ describe('punch and door-event ingestion from terminals', () => {
     const companyId = await companyOf(device.id);
     const sn = device.serial_number;
     await iclock(t.url, 'POST', `/iclock/cdata?SN=${sn}&table=ATTLOG`, '900\t2026-01-10 08:00:00\t0\t1\n901\t2026-01-10 08:00:00\t0\t1\n');
-    await iclock(t.url, 'POST', `/iclock/cdata?SN=${sn}&table=rtlog`, 'time=2026-01-10 09:00:00\tpin=901\teventaddr=1\tevent=0\tinoutstatus=0\tverifytype=4\tindex=5');
-    expect((await punchesOf(device.id)).map((r) => [r.pin, r.employee_id])).to.deep.equal([['900', null], ['901', null], ['901', null]]);
+    await iclock(
+      t.url,
+      'POST',
+      `/iclock/cdata?SN=${sn}&table=rtlog`,
+      'time=2026-01-10 09:00:00\tpin=901\teventaddr=1\tevent=0\tinoutstatus=0\tverifytype=4\tindex=5',
+    );
+    expect((await punchesOf(device.id)).map((r) => [r.pin, r.employee_id])).to.deep.equal([
+      ['900', null],
+      ['901', null],
+      ['901', null],
+    ]);
 
-    const elsewhere = await createEmployee(t.url, key, (await rest(t.url, 'POST', '/public/v2/companies', { key, body: { name: 'Other', code: `O${Date.now()}` } })).body.id, { pin: '900' });
-    expect((await punchesOf(device.id)).every((r) => r.employee_id === null), 'another company’s pin 900 is someone else').to.equal(true);
+    const elsewhere = await createEmployee(
+      t.url,
+      key,
+      (await rest(t.url, 'POST', '/public/v2/companies', { key, body: { name: 'Other', code: `O${Date.now()}` } })).body.id,
+      { pin: '900' },
+    );
+    expect(
+      (await punchesOf(device.id)).every((r) => r.employee_id === null),
+      'another company’s pin 900 is someone else',
+    ).to.equal(true);
 
     const created = await createEmployee(t.url, key, companyId, { pin: '900' });
     const renamed = await createEmployee(t.url, key, companyId, { pin: '555' });
     expect((await rest(t.url, 'PUT', `/public/v2/employees/${renamed.id}`, { key, body: { pin: '901' } })).status).to.equal(200);
-    expect((await punchesOf(device.id)).map((r) => [r.pin, r.employee_id])).to.deep.equal([['900', created.id], ['901', renamed.id], ['901', renamed.id]]);
+    expect((await punchesOf(device.id)).map((r) => [r.pin, r.employee_id])).to.deep.equal([
+      ['900', created.id],
+      ['901', renamed.id],
+      ['901', renamed.id],
+    ]);
     const [event] = await sql('select employee_id from door_event where device_id = ? and pin = ?', [device.id, '901']);
     expect(event.employee_id).to.equal(renamed.id);
     expect(elsewhere.id).to.not.equal(created.id);

@@ -12,12 +12,21 @@ describe('voiding a punch: kept and listed, audit-logged, refused in a locked pa
     t = await startTestApp({}, 'punch-void');
     ws = await createWorkspace(t.url);
     const company = await createCompany(t.url, ws.key);
-    ids = { company: company.id, device: (await createDevice(t.url, ws.key, company.id)).id, employee: (await createEmployee(t.url, ws.key, company.id, { pin: '21' })).id };
+    ids = {
+      company: company.id,
+      device: (await createDevice(t.url, ws.key, company.id)).id,
+      employee: (await createEmployee(t.url, ws.key, company.id, { pin: '21' })).id,
+    };
   });
   after(() => t.stop());
 
   const punchAt = async (time: string) =>
-    (await rest(t.url, 'POST', '/public/v2/punches', { key: ws.key, body: { employee_id: ids.employee, device_id: ids.device, company_id: ids.company, punch_time: time, punch_state: '0' } })).body;
+    (
+      await rest(t.url, 'POST', '/public/v2/punches', {
+        key: ws.key,
+        body: { employee_id: ids.employee, device_id: ids.device, company_id: ids.company, punch_time: time, punch_state: '0' },
+      })
+    ).body;
 
   it('voids with a reason; the punch stays listed with voided_at; a second void changes nothing; the write is audited', async () => {
     const punch = await punchAt('2026-04-01T08:00:00Z');
@@ -30,12 +39,16 @@ describe('voiding a punch: kept and listed, audit-logged, refused in a locked pa
     expect(listed.body).to.include({ voided_at: voided.body.voided_at, void_reason: 'Punched at the wrong terminal' });
     const again = await rest(t.url, 'POST', `/public/v2/punches/${punch.id}/void`, { key: ws.key, body: { reason: 'Another reason' } });
     expect(again.body).to.include({ voided_at: voided.body.voided_at, void_reason: 'Punched at the wrong terminal' });
-    const audit = await query(t.config.databaseUrl!, "select outcome, arguments from audit_event where operation = 'voidPunch' and workspace_id = $1 order by id", [ws.id]);
+    const audit = await query(
+      t.config.databaseUrl!,
+      "select outcome, arguments from audit_event where operation = 'voidPunch' and workspace_id = $1 order by id",
+      [ws.id],
+    );
     expect(audit.map((a) => a.outcome)).to.deep.equal(['ok', 'ok']);
     expect(audit[0].arguments).to.deep.include({ id: punch.id, reason: 'Punched at the wrong terminal' });
   });
 
-  it('refuses a missing or blank reason (422) and another workspace\'s punch (404), changing nothing', async () => {
+  it("refuses a missing or blank reason (422) and another workspace's punch (404), changing nothing", async () => {
     const punch = await punchAt('2026-04-02T08:00:00Z');
     const missing = await rest(t.url, 'POST', `/public/v2/punches/${punch.id}/void`, { key: ws.key, body: {} });
     expect(missing.status).to.equal(422);
@@ -49,7 +62,9 @@ describe('voiding a punch: kept and listed, audit-logged, refused in a locked pa
 
   it('a punch inside a locked pay period cannot be voided (409 period_locked) until the period is unlocked', async () => {
     const punch = await punchAt('2026-05-15T08:00:00Z');
-    const period = (await rest(t.url, 'POST', '/public/v2/pay_periods', { key: ws.key, body: { company_id: ids.company, start_date: '2026-05-01', end_date: '2026-05-31' } })).body;
+    const period = (
+      await rest(t.url, 'POST', '/public/v2/pay_periods', { key: ws.key, body: { company_id: ids.company, start_date: '2026-05-01', end_date: '2026-05-31' } })
+    ).body;
     await rest(t.url, 'POST', `/public/v2/pay_periods/${period.id}/lock`, { key: ws.key });
     const refused = await rest(t.url, 'POST', `/public/v2/punches/${punch.id}/void`, { key: ws.key, body: { reason: 'late correction' } });
     expect(refused.status).to.equal(409);

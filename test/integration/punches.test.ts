@@ -93,12 +93,9 @@ describe('punches', () => {
     const local = await post(s, { punch: punchBody(s, { punch_time: '2024-07-28T14:00:00.400' }) });
     expect(local.status).to.equal(200);
     expect(local.body.id).to.equal(first.body.id);
-    const g = await gqlData(
-      t.url,
-      s.ws.key,
-      `mutation ($input: CreatePunchInput!) { createPunch(input: $input) { created punch { id } } }`,
-      { input: { employeeId: s.employee.id, deviceId: s.device.id, companyId: s.company.id, punchTime: '2024-07-28T08:30:00Z', punchState: '0' } },
-    );
+    const g = await gqlData(t.url, s.ws.key, `mutation ($input: CreatePunchInput!) { createPunch(input: $input) { created punch { id } } }`, {
+      input: { employeeId: s.employee.id, deviceId: s.device.id, companyId: s.company.id, punchTime: '2024-07-28T08:30:00Z', punchState: '0' },
+    });
     expect(g.createPunch).to.deep.equal({ created: false, punch: { id: first.body.id } });
     expect(await listAll(s.ws.key)).to.have.length(1);
   });
@@ -140,11 +137,7 @@ describe('punches', () => {
       ['an unknown punch_state', () => punchBody(s, { punch_state: '9' }), [['punch_state', 'unknown_state']]],
       ['an employee of another company', () => punchBody(s, { employee_id: otherCompanyEmployee.id }), [['employee_id', 'company_mismatch']]],
       ['a device of another company', () => punchBody(s, { device_id: otherCompanyDevice.id }), [['device_id', 'company_mismatch']]],
-      [
-        'a company that owns neither',
-        () => punchBody(other, { company_id: foreign.company.id }),
-        [['company_id', 'not_found']],
-      ],
+      ['a company that owns neither', () => punchBody(other, { company_id: foreign.company.id }), [['company_id', 'not_found']]],
       [
         "another workspace's employee, device and company",
         () => punchBody(s, { employee_id: foreign.employee.id, device_id: foreign.device.id, company_id: foreign.company.id }),
@@ -268,7 +261,13 @@ describe('punches', () => {
     ] as const) {
       made.push((await post(s, punchBody(s, { employee_id: employee, punch_time: time }))).body.id);
     }
-    const p3 = await post(s, { employee_id: employee3.id, device_id: device3.id, company_id: company2.id, punch_time: '2023-12-31T08:00:00Z', punch_state: '0' });
+    const p3 = await post(s, {
+      employee_id: employee3.id,
+      device_id: device3.id,
+      company_id: company2.id,
+      punch_time: '2023-12-31T08:00:00Z',
+      punch_state: '0',
+    });
     const expected = [made[3], made[1], made[2], made[0], p3.body.id];
     expect((await listAll(s.ws.key)).map((p) => p.id)).to.deep.equal(expected);
 
@@ -279,10 +278,13 @@ describe('punches', () => {
     expect(pastTheEnd.body).to.deep.equal([]);
     expect(pastTheEnd.headers.get('x-total-count'), 'the total of a page past the end').to.equal('5');
     const links = Object.fromEntries(
-      page2.headers.get('link')!.split(', ').map((l) => {
-        const [, url, rel] = /^<([^>]+)>; rel="(\w+)"$/.exec(l)!;
-        return [rel, Object.fromEntries(new URL(url!, t.url).searchParams)];
-      }),
+      page2.headers
+        .get('link')!
+        .split(', ')
+        .map((l) => {
+          const [, url, rel] = /^<([^>]+)>; rel="(\w+)"$/.exec(l)!;
+          return [rel, Object.fromEntries(new URL(url!, t.url).searchParams)];
+        }),
     );
     expect(links).to.deep.equal({
       first: { page: '1', per_page: '2' },
@@ -335,7 +337,9 @@ describe('punches', () => {
     expect(waited, 'the punch did not wait for the deletion').to.equal(true);
     const r = await created;
     expect(r.status, r.text).to.equal(422);
-    expect(r.body.error.details).to.deep.equal([{ field: 'employee_id', code: 'not_found', message: `Employee ${s.employee.id} does not exist in this workspace.` }]);
+    expect(r.body.error.details).to.deep.equal([
+      { field: 'employee_id', code: 'not_found', message: `Employee ${s.employee.id} does not exist in this workspace.` },
+    ]);
     expect(await listAll(s.ws.key)).to.deep.equal([]);
   });
 

@@ -52,16 +52,30 @@ describe('multi-record commands: table rows reach a terminal many per command', 
       return listed.length === 4 ? listed : null;
     });
     const schedule = (await call('POST', '/public/v2/access_schedules', { company_id: companyId, name: 'Office', intervals: officeHours })).body;
-    const level = (await call('POST', '/public/v2/access_levels', { company_id: companyId, name: 'Everyone', schedule_id: schedule.id, door_ids: doors.map((d) => d.id) })).body;
+    const level = (
+      await call('POST', '/public/v2/access_levels', { company_id: companyId, name: 'Everyone', schedule_id: schedule.id, door_ids: doors.map((d) => d.id) })
+    ).body;
     return { device, companyId, level, ...wire };
   }
   const synced = (deviceId: number, count: number) =>
-    eventually(async () => (await sql("select count(*)::int as n from device_user where device_id = ? and sync_status = 'synced' and present", [deviceId]))[0].n === count, 60_000);
+    eventually(
+      async () =>
+        (await sql("select count(*)::int as n from device_user where device_id = ? and sync_status = 'synced' and present", [deviceId]))[0].n === count,
+      60_000,
+    );
 
   it('500 people on a level over 4 doors arrive in a few multi-record commands, and every one of them ends synced', async () => {
     const { device, companyId, level, sim, delivered } = await controllerWithLevel();
     const staff = await people(companyId, 500, 700000);
-    expect((await call('POST', `/public/v2/access_levels/${level.id}/employees`, staff.map((e) => ({ employee_id: e.id })))).status).to.equal(200);
+    expect(
+      (
+        await call(
+          'POST',
+          `/public/v2/access_levels/${level.id}/employees`,
+          staff.map((e) => ({ employee_id: e.id })),
+        )
+      ).status,
+    ).to.equal(200);
     await synced(device.id, 500);
 
     // One timezone row, 500 users and 500 authorisations (one per person: the level's doors as a mask) in a handful of commands.
@@ -85,10 +99,25 @@ describe('multi-record commands: table rows reach a terminal many per command', 
     // Taking the level away: each person's deletes (authorisations, templates, then the user, the
     // reference's order) travel table by table, and the time zone nobody uses any more goes last.
     const before = delivered.length;
-    await call('DELETE', `/public/v2/access_levels/${level.id}/employees`, staff.map((e) => ({ employee_id: e.id })));
-    await eventually(async () => sim.store.users.size === 0 && (await sql("select count(*)::int as n from device_user where device_id = ? and sync_status = 'pending'", [device.id]))[0].n === 0, 60_000);
+    await call(
+      'DELETE',
+      `/public/v2/access_levels/${level.id}/employees`,
+      staff.map((e) => ({ employee_id: e.id })),
+    );
+    await eventually(
+      async () =>
+        sim.store.users.size === 0 &&
+        (await sql("select count(*)::int as n from device_user where device_id = ? and sync_status = 'pending'", [device.id]))[0].n === 0,
+      60_000,
+    );
     const deletes = delivered.slice(before).filter((c) => c.verb === 'DATA DELETE');
-    expect(deletes.map((c) => [c.table, c.records.length])).to.deep.equal([['userauthorize', 500], ['templatev10', 500], ['biodata', 500], ['user', 500], ['timezone', 1]]);
+    expect(deletes.map((c) => [c.table, c.records.length])).to.deep.equal([
+      ['userauthorize', 500],
+      ['templatev10', 500],
+      ['biodata', 500],
+      ['user', 500],
+      ['timezone', 1],
+    ]);
     expect(sim.store.authorizations.size).to.equal(0);
   });
 
@@ -99,20 +128,41 @@ describe('multi-record commands: table rows reach a terminal many per command', 
       failCommands: (c) => (c.verb === 'DATA UPDATE' && c.table === 'user' && c.records.some((r) => r.get('pin') === bad) ? -11 : null),
     });
     const staff = await people(companyId, 6, 810000);
-    await call('POST', `/public/v2/access_levels/${level.id}/employees`, staff.map((e) => ({ employee_id: e.id })));
-    await eventually(async () => (await sql("select count(*)::int as n from device_user where device_id = ? and sync_status <> 'pending'", [device.id]))[0].n === 6, 30_000);
-    const rows = await sql<{ pin: string; sync_status: string; return_code: number | null }>('select pin, sync_status, return_code from device_user where device_id = ? order by pin', [device.id]);
+    await call(
+      'POST',
+      `/public/v2/access_levels/${level.id}/employees`,
+      staff.map((e) => ({ employee_id: e.id })),
+    );
+    await eventually(
+      async () => (await sql("select count(*)::int as n from device_user where device_id = ? and sync_status <> 'pending'", [device.id]))[0].n === 6,
+      30_000,
+    );
+    const rows = await sql<{ pin: string; sync_status: string; return_code: number | null }>(
+      'select pin, sync_status, return_code from device_user where device_id = ? order by pin',
+      [device.id],
+    );
     expect(rows.filter((r) => r.pin !== bad).every((r) => r.sync_status === 'synced' && r.return_code === null)).to.equal(true);
     expect(rows.find((r) => r.pin === bad)).to.include({ sync_status: 'failed', return_code: -11 });
-    expect([...sim.store.users.keys()].sort()).to.deep.equal(staff.map((e) => e.pin).filter((p) => p !== bad).sort());
+    expect([...sim.store.users.keys()].sort()).to.deep.equal(
+      staff
+        .map((e) => e.pin)
+        .filter((p) => p !== bad)
+        .sort(),
+    );
     // On the wire: the batch of six, then each of its records alone.
     const users = delivered.filter((c) => c.table === 'user');
     expect(users[0]!.records).to.have.length(6);
     expect(users.slice(1).map((c) => c.records.length)).to.deep.equal([1, 1, 1, 1, 1, 1]);
-    const [batch] = await sql("select status, return_code from device_command where device_id = ? and kind = 'record_batch' and command like 'DATA UPDATE user %'", [device.id]);
+    const [batch] = await sql(
+      "select status, return_code from device_command where device_id = ? and kind = 'record_batch' and command like 'DATA UPDATE user %'",
+      [device.id],
+    );
     expect(batch).to.deep.equal({ status: 'failed', return_code: -11 });
     // Queued alone, a record is no longer carried: it is a command of its own.
-    const [carried] = await sql("select count(*)::int as n from device_command where device_id = ? and kind <> 'record_batch' and batch_id is not null and command like 'DATA UPDATE user %'", [device.id]);
+    const [carried] = await sql(
+      "select count(*)::int as n from device_command where device_id = ? and kind <> 'record_batch' and batch_id is not null and command like 'DATA UPDATE user %'",
+      [device.id],
+    );
     expect(carried.n).to.equal(0);
   });
 
@@ -123,18 +173,30 @@ describe('multi-record commands: table rows reach a terminal many per command', 
     await iclock(t.url, 'GET', `/iclock/cdata?SN=${sn}&options=all&pushver=3.1.2&DeviceType=acc`);
     await iclock(t.url, 'POST', `/iclock/registry?SN=${sn}`, 'DeviceType=acc,~DeviceName=F20/M,LockCount=1,MaxPackageSize=2048000');
     const staff = await people(companyId, 3, 820000);
-    await call('POST', `/public/v2/devices/${device.id}/employees`, staff.map((e) => ({ employee_id: e.id, permission_id: 0 })));
+    await call(
+      'POST',
+      `/public/v2/devices/${device.id}/employees`,
+      staff.map((e) => ({ employee_id: e.id, permission_id: 0 })),
+    );
     const poll = async () => parseCommandReply((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`)).text);
     const answer = (results: string[]) => iclock(t.url, 'POST', `/iclock/devicecmd?SN=${sn}`, results.join('\n'));
     const first = await poll();
-    expect(first.map((c) => [c.table, c.records.length])).to.deep.equal([['user', 3], ['userauthorize', 3]]);
+    expect(first.map((c) => [c.table, c.records.length])).to.deep.equal([
+      ['user', 3],
+      ['userauthorize', 3],
+    ]);
     await answer([`ID=${first[0]!.id}&Return=-12&CMD=DATA UPDATE`, `ID=${first[1]!.id}&Return=0&CMD=DATA UPDATE`]);
     const second = await poll();
     expect(second.map((c) => [c.table, c.records[0]!.get('pin')])).to.deep.equal(staff.map((e) => ['user', e.pin]));
     await answer(second.map((c, i) => `ID=${c.id}&Return=${i === 1 ? -1001 : 0}&CMD=DATA UPDATE`));
-    const rows = await sql<{ pin: string; sync_status: string; return_code: number | null }>('select pin, sync_status, return_code from device_user where device_id = ? order by pin', [device.id]);
+    const rows = await sql<{ pin: string; sync_status: string; return_code: number | null }>(
+      'select pin, sync_status, return_code from device_user where device_id = ? order by pin',
+      [device.id],
+    );
     expect(rows.map((r) => [r.pin, r.sync_status, r.return_code])).to.deep.equal([
-      [staff[0]!.pin, 'synced', null], [staff[1]!.pin, 'failed', -1001], [staff[2]!.pin, 'synced', null],
+      [staff[0]!.pin, 'synced', null],
+      [staff[1]!.pin, 'failed', -1001],
+      [staff[2]!.pin, 'synced', null],
     ]);
     expect((await poll()).length).to.equal(0);
   });
@@ -146,15 +208,30 @@ describe('multi-record commands: table rows reach a terminal many per command', 
     await iclock(t.url, 'GET', `/iclock/cdata?SN=${sn}&options=all&pushver=3.1.2&DeviceType=acc`);
     await iclock(t.url, 'POST', `/iclock/registry?SN=${sn}`, 'DeviceType=acc,~DeviceName=F20/M,LockCount=1,MaxPackageSize=2048000');
     const staff = await people(companyId, 2, 830000);
-    await call('POST', `/public/v2/devices/${device.id}/employees`, staff.map((e) => ({ employee_id: e.id, permission_id: 0 })));
+    await call(
+      'POST',
+      `/public/v2/devices/${device.id}/employees`,
+      staff.map((e) => ({ employee_id: e.id, permission_id: 0 })),
+    );
     const poll = async () => parseCommandReply((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`)).text);
     expect((await poll()).map((c) => c.records.length)).to.deep.equal([2, 2]);
     // No answer: the sweep finds the commands sent long ago, on their last attempt.
-    await sql(`update device_command set attempts = ?, sent_at = now() - interval '1 hour' where device_id = ? and status = 'sent'`, [t.config.commandMaxAttempts, device.id]);
+    await sql(`update device_command set attempts = ?, sent_at = now() - interval '1 hour' where device_id = ? and status = 'sent'`, [
+      t.config.commandMaxAttempts,
+      device.id,
+    ]);
     await t.app.terminals.sweep();
     const alone = await poll();
-    expect(alone.map((c) => [c.table, c.records.length])).to.deep.equal([['user', 1], ['user', 1], ['userauthorize', 1], ['userauthorize', 1]]);
-    const [batches] = await sql("select count(*) filter (where status = 'failed')::int as failed from device_command where device_id = ? and kind = 'record_batch'", [device.id]);
+    expect(alone.map((c) => [c.table, c.records.length])).to.deep.equal([
+      ['user', 1],
+      ['user', 1],
+      ['userauthorize', 1],
+      ['userauthorize', 1],
+    ]);
+    const [batches] = await sql(
+      "select count(*) filter (where status = 'failed')::int as failed from device_command where device_id = ? and kind = 'record_batch'",
+      [device.id],
+    );
     expect(batches.failed).to.equal(2);
     await iclock(t.url, 'POST', `/iclock/devicecmd?SN=${sn}`, alone.map((c) => `ID=${c.id}&Return=0&CMD=DATA UPDATE`).join('\n'));
     const rows = await sql("select count(*)::int as n from device_user where device_id = ? and sync_status = 'synced'", [device.id]);

@@ -55,7 +55,8 @@ describe('recordPunches (batch, idempotent)', () => {
     expect(stored.inserted).to.have.length(1);
 
     const batch: NewPunch[] = [];
-    for (let i = 0; i < 97; i++) batch.push(line(String(100 + i), `2024-07-28 09:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`, 15));
+    for (let i = 0; i < 97; i++)
+      batch.push(line(String(100 + i), `2024-07-28 09:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`, 15));
     batch.splice(10, 0, line('7', '2024-07-28 08:00:05')); // already stored
     batch.push(line('100', '2024-07-28 09:00:00', 15)); // repeats batch[0]
     batch.push(line('X9', '2024-07-28 10:00:00', 4));
@@ -104,6 +105,8 @@ describe('recordPunches (batch, idempotent)', () => {
     const b = await terminal();
     const p = a.line('1', '2024-07-28 08:00:00');
     expect((await recordPunches(ctx(), a.workspaceId, [p])).inserted).to.have.length(1);
-    expect((await recordPunches(ctx(), b.workspaceId, [{ ...p, companyId: b.line('1', '2024-07-28 08:00:00').companyId, deviceId: null }])).inserted).to.have.length(1);
+    expect(
+      (await recordPunches(ctx(), b.workspaceId, [{ ...p, companyId: b.line('1', '2024-07-28 08:00:00').companyId, deviceId: null }])).inserted,
+    ).to.have.length(1);
   });
 });

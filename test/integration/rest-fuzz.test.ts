@@ -27,7 +27,12 @@ function mutatedBody(example: unknown): fc.Arbitrary<unknown> {
   const mutatedRecord = fc
     .tuple(fc.subarray(keys), fc.dictionary(fc.constantFrom(...keys, 'extra', '__proto__', 'constructor'), garbage, { maxKeys: 2 }))
     .map(([dropped, changed]) => ({ ...Object.fromEntries(Object.entries(record).filter(([k]) => !dropped.includes(k))), ...changed }));
-  const shaped = Array.isArray(example) ? fc.array(mutatedRecord, { maxLength: 3 }) : fc.oneof(mutatedRecord, mutatedRecord.map((body) => ({ [`wrap${keys.length}`]: body })));
+  const shaped = Array.isArray(example)
+    ? fc.array(mutatedRecord, { maxLength: 3 })
+    : fc.oneof(
+        mutatedRecord,
+        mutatedRecord.map((body) => ({ [`wrap${keys.length}`]: body })),
+      );
   return fc.oneof(shaped, garbage);
 }
 
@@ -45,7 +50,9 @@ describe('REST write routes under random and mutated bodies (property-based)', (
     ids.devices = (await createDevice(t.url, ws.key, company.id)).id;
     ids.areas = (await createArea(t.url, ws.key, company.id)).id;
     ids.verification_states = (await rest(t.url, 'GET', '/public/v2/verification_states', { key: ws.key })).body[0].id;
-    ids.webhooks = (await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, body: { url: 'http://127.0.0.1:9/hook', event_types: ['device.offline'] } })).body.id;
+    ids.webhooks = (
+      await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, body: { url: 'http://127.0.0.1:9/hook', event_types: ['device.offline'] } })
+    ).body.id;
   });
   after(() => t.stop());
 
@@ -59,7 +66,12 @@ describe('REST write routes under random and mutated bodies (property-based)', (
         const path = route.path.replace(/\/([a-z_]+)\/:id/, (_, resource: string) => `/${resource}/${ids[resource]}`);
         // Some bodies go as bytes a JSON encoder would never write (a NUL in a key, a cut-off document).
         const text = JSON.stringify(body) ?? 'null';
-        const r = await rest(t.url, route.method, path, raw ? { key: ws.key, rawBody: text.slice(0, Math.max(1, text.length - 1)), headers: { 'content-type': 'application/json' } } : { key: ws.key, body });
+        const r = await rest(
+          t.url,
+          route.method,
+          path,
+          raw ? { key: ws.key, rawBody: text.slice(0, Math.max(1, text.length - 1)), headers: { 'content-type': 'application/json' } } : { key: ws.key, body },
+        );
         const what = `${route.method} ${path} ${text.slice(0, 300)} -> ${r.status} ${r.text.slice(0, 300)}`;
         expect(r.headers.get('content-type') ?? '', what).to.match(/^application\/json/);
         expect(typeof r.body === 'object' && r.body !== null, `${what}: a JSON object or array`).to.equal(true);
@@ -72,7 +84,9 @@ describe('REST write routes under random and mutated bodies (property-based)', (
         outcomes.refused++;
         expect(r.status, what).to.be.oneOf([400, 403, 404, 409, 413, 415, 422]);
         expect(r.body.error, what).to.have.all.keys('code', 'message', 'details', 'request_id');
-        expect(r.body.error.code, what).to.be.a('string').and.match(/^[a-z_]+$/);
+        expect(r.body.error.code, what)
+          .to.be.a('string')
+          .and.match(/^[a-z_]+$/);
         expect(r.body.error.message, what).to.be.a('string').and.not.equal('');
         for (const d of r.body.error.details) expect(d, what).to.have.all.keys('field', 'code', 'message');
         const after = await workspaceSnapshot(t.config.databaseUrl!, ws.id);

@@ -20,7 +20,10 @@ describe('rosters: repeating cycles of shifts and days off, assigned instead of 
   after(() => t.stop());
 
   const shift = async (key: string, companyId: number, name: string, extra: Record<string, unknown> = {}) => {
-    const created = await rest(t.url, 'POST', '/public/v2/shifts', { key, body: { company_id: companyId, name, start_time: '09:00', end_time: '17:00', ...extra } });
+    const created = await rest(t.url, 'POST', '/public/v2/shifts', {
+      key,
+      body: { company_id: companyId, name, start_time: '09:00', end_time: '17:00', ...extra },
+    });
     expect(created.status, created.text).to.equal(201);
     return created.body.id as number;
   };
@@ -46,7 +49,12 @@ describe('rosters: repeating cycles of shifts and days off, assigned instead of 
     expect(updated.status, updated.text).to.equal(200);
     expect(updated.body).to.include({ name: 'Alternate', start_date: '2026-03-01' });
     expect(updated.body.days).to.deep.equal([null, day]);
-    const viaGraphql = await gqlData(t.url, ws.key, 'query ($id: Int!) { roster(id: $id) { name days } rosters(companyId: ' + companyId + ') { totalCount } }', { id: created.body.id });
+    const viaGraphql = await gqlData(
+      t.url,
+      ws.key,
+      'query ($id: Int!) { roster(id: $id) { name days } rosters(companyId: ' + companyId + ') { totalCount } }',
+      { id: created.body.id },
+    );
     expect(viaGraphql.roster).to.deep.equal({ name: 'Alternate', days: [null, day] });
     expect(viaGraphql.rosters.totalCount).to.equal(1);
     expect((await rest(t.url, 'DELETE', `/public/v2/rosters/${created.body.id}`, { key: ws.key })).status).to.equal(200);
@@ -86,7 +94,10 @@ describe('rosters: repeating cycles of shifts and days off, assigned instead of 
     expect((await rest(t.url, 'GET', '/public/v2/rosters', { key: ws.key })).body.map((r: { id: number }) => r.id)).to.not.include(theirs.id);
     const companyId = (await createCompany(t.url, ws.key)).id;
     const employee = await createEmployee(t.url, ws.key, companyId, { pin: String(pinSeq++) });
-    const assigned = await rest(t.url, 'POST', '/public/v2/shift_assignments', { key: ws.key, body: { roster_id: theirs.id, employee_id: employee.id, start_date: '2026-03-01' } });
+    const assigned = await rest(t.url, 'POST', '/public/v2/shift_assignments', {
+      key: ws.key,
+      body: { roster_id: theirs.id, employee_id: employee.id, start_date: '2026-03-01' },
+    });
     expect(assigned.status).to.equal(422);
     expect(assigned.body.error.details[0]).to.include({ field: 'roster_id', code: 'not_found' });
     expect((await rest(t.url, 'GET', `/public/v2/rosters/${theirs.id}`, { key: other.key })).body.name).to.equal('Theirs');
@@ -97,11 +108,15 @@ describe('rosters: repeating cycles of shifts and days off, assigned instead of 
     const day = await shift(ws.key, companyId, 'Day');
     const roster = (await createRoster({ company_id: companyId, name: 'R', start_date: '2026-03-01', days: [day, null] })).body;
     const employee = await createEmployee(t.url, ws.key, companyId, { pin: String(pinSeq++) });
-    const assign = (body: Record<string, unknown>) => rest(t.url, 'POST', '/public/v2/shift_assignments', { key: ws.key, body: { employee_id: employee.id, start_date: '2026-03-01', ...body } });
+    const assign = (body: Record<string, unknown>) =>
+      rest(t.url, 'POST', '/public/v2/shift_assignments', { key: ws.key, body: { employee_id: employee.id, start_date: '2026-03-01', ...body } });
     expect((await assign({ shift_id: day, roster_id: roster.id })).body.error.details[0]).to.include({ field: 'shift_id', code: 'shift_or_roster' });
     expect((await assign({})).body.error.details[0]).to.include({ field: 'shift_id', code: 'shift_or_roster' });
     const stranger = await createEmployee(t.url, ws.key, (await createCompany(t.url, ws.key)).id, { pin: String(pinSeq++) });
-    const mismatch = await rest(t.url, 'POST', '/public/v2/shift_assignments', { key: ws.key, body: { roster_id: roster.id, employee_id: stranger.id, start_date: '2026-03-01' } });
+    const mismatch = await rest(t.url, 'POST', '/public/v2/shift_assignments', {
+      key: ws.key,
+      body: { roster_id: roster.id, employee_id: stranger.id, start_date: '2026-03-01' },
+    });
     expect(mismatch.body.error.details[0]).to.include({ field: 'employee_id', code: 'company_mismatch' });
     const created = await assign({ roster_id: roster.id });
     expect(created.status, created.text).to.equal(201);
@@ -120,7 +135,7 @@ describe('rosters: repeating cycles of shifts and days off, assigned instead of 
     expect((await rest(t.url, 'DELETE', `/public/v2/rosters/${roster.id}`, { key: ws.key })).status).to.equal(200);
   });
 
-  it("stored days follow the roster across a month boundary: its shift on any weekday, its nulls are days off; changing the roster recomputes them", async () => {
+  it('stored days follow the roster across a month boundary: its shift on any weekday, its nulls are days off; changing the roster recomputes them', async () => {
     const companyId = (await createCompany(t.url, ws.key)).id;
     const device = await createDevice(t.url, ws.key, companyId);
     // The default shift runs Monday to Friday; the roster's shift runs whenever the roster says.
@@ -129,7 +144,14 @@ describe('rosters: repeating cycles of shifts and days off, assigned instead of 
     const roster = (await createRoster({ company_id: companyId, name: 'One on, one off', start_date: '2026-03-28', days: [early, null] })).body;
     const pin = String(pinSeq++);
     const employee = await createEmployee(t.url, ws.key, companyId, { pin });
-    expect((await rest(t.url, 'POST', '/public/v2/shift_assignments', { key: ws.key, body: { roster_id: roster.id, employee_id: employee.id, start_date: '2026-03-28' } })).status).to.equal(201);
+    expect(
+      (
+        await rest(t.url, 'POST', '/public/v2/shift_assignments', {
+          key: ws.key,
+          body: { roster_id: roster.id, employee_id: employee.id, start_date: '2026-03-28' },
+        })
+      ).status,
+    ).to.equal(201);
     const body = [`${pin}\t2026-03-28 06:00:00\t0\t1\t0`, `${pin}\t2026-03-28 14:00:00\t1\t1\t0`].join('\n');
     expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, body)).text).to.match(/^OK/);
 
@@ -148,7 +170,11 @@ describe('rosters: repeating cycles of shifts and days off, assigned instead of 
     // Every day on: the stored days are recomputed (the read brings stale days up to date).
     expect((await rest(t.url, 'PUT', `/public/v2/rosters/${roster.id}`, { key: ws.key, body: { days: [early] } })).status).to.equal(200);
     const after = await timesheet(employee.id, '2026-03-29', '2026-03-31');
-    expect(after.map((d) => [d.date, d.status])).to.deep.equal([['2026-03-29', 'absent'], ['2026-03-30', 'absent'], ['2026-03-31', 'absent']]);
+    expect(after.map((d) => [d.date, d.status])).to.deep.equal([
+      ['2026-03-29', 'absent'],
+      ['2026-03-30', 'absent'],
+      ['2026-03-31', 'absent'],
+    ]);
     const effective = await gqlData(t.url, ws.key, 'query ($e: Int!) { effectiveShift(employeeId: $e, date: "2026-03-29") { id } }', { e: employee.id });
     expect(effective.effectiveShift).to.deep.equal({ id: early });
   });
@@ -160,7 +186,10 @@ describe('rosters: repeating cycles of shifts and days off, assigned instead of 
     const roster = (await createRoster({ company_id: companyId, name: 'Night, off', start_date: '2026-03-02', days: [night, null] })).body;
     const pin = String(pinSeq++);
     const employee = await createEmployee(t.url, ws.key, companyId, { pin });
-    await rest(t.url, 'POST', '/public/v2/shift_assignments', { key: ws.key, body: { roster_id: roster.id, employee_id: employee.id, start_date: '2026-03-02' } });
+    await rest(t.url, 'POST', '/public/v2/shift_assignments', {
+      key: ws.key,
+      body: { roster_id: roster.id, employee_id: employee.id, start_date: '2026-03-02' },
+    });
     const body = [`${pin}\t2026-03-02 21:55:00\t0\t1\t0`, `${pin}\t2026-03-03 06:05:00\t1\t1\t0`].join('\n');
     expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, body)).text).to.match(/^OK/);
     // Read the day off alone first (its own run), then both.

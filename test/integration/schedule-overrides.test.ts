@@ -24,7 +24,8 @@ describe('schedule overrides: one date of one employee, recomputed and announced
     const companyId = (await createCompany(t.url, ws.key)).id;
     const device = await createDevice(t.url, ws.key, companyId);
     const shift = async (name: string, extra: Record<string, unknown> = {}) =>
-      (await rest(t.url, 'POST', '/public/v2/shifts', { key: ws.key, body: { company_id: companyId, name, start_time: '09:00', end_time: '17:00', ...extra } })).body.id as number;
+      (await rest(t.url, 'POST', '/public/v2/shifts', { key: ws.key, body: { company_id: companyId, name, start_time: '09:00', end_time: '17:00', ...extra } }))
+        .body.id as number;
     const defaultShift = await shift('Default', { is_default: true });
     const pin = String(pinSeq++);
     const employee = await createEmployee(t.url, ws.key, companyId, { pin });
@@ -45,7 +46,10 @@ describe('schedule overrides: one date of one employee, recomputed and announced
   it('an extra shift on a Saturday: the day is recomputed and announced when the override is created, changed and deleted', async () => {
     const { shift, defaultShift, employee, upload } = await setup();
     const late = await shift('Late', { start_time: '12:00', end_time: '20:00' });
-    await upload([['2026-03-07 09:00:00', '0'], ['2026-03-07 17:00:00', '1']]);
+    await upload([
+      ['2026-03-07 09:00:00', '0'],
+      ['2026-03-07 17:00:00', '1'],
+    ]);
     // Without an override a Saturday is a rest day: all of the work is overtime.
     expect(await storedDay(employee.id, '2026-03-07')).to.include({ status: 'present', shift_id: null, scheduled_minutes: 0, overtime_minutes: 480 });
 
@@ -98,8 +102,15 @@ describe('schedule overrides: one date of one employee, recomputed and announced
     const { companyId, employee, defaultShift } = await setup();
     const theirCompany = (await createCompany(t.url, other.key)).id;
     const theirEmployee = await createEmployee(t.url, other.key, theirCompany, { pin: String(pinSeq++) });
-    const theirShift = (await rest(t.url, 'POST', '/public/v2/shifts', { key: other.key, body: { company_id: theirCompany, name: 'T', start_time: '09:00', end_time: '17:00' } })).body.id;
-    const otherCompanyShift = (await rest(t.url, 'POST', '/public/v2/shifts', { key: ws.key, body: { company_id: (await createCompany(t.url, ws.key)).id, name: 'O', start_time: '09:00', end_time: '17:00' } })).body.id;
+    const theirShift = (
+      await rest(t.url, 'POST', '/public/v2/shifts', { key: other.key, body: { company_id: theirCompany, name: 'T', start_time: '09:00', end_time: '17:00' } })
+    ).body.id;
+    const otherCompanyShift = (
+      await rest(t.url, 'POST', '/public/v2/shifts', {
+        key: ws.key,
+        body: { company_id: (await createCompany(t.url, ws.key)).id, name: 'O', start_time: '09:00', end_time: '17:00' },
+      })
+    ).body.id;
     const cases: [Record<string, unknown>, string, string][] = [
       [{ employee_id: theirEmployee.id, date: '2026-04-01', shift_id: null }, 'employee_id', 'not_found'],
       [{ employee_id: employee.id, date: '2026-04-01', shift_id: theirShift }, 'shift_id', 'not_found'],
@@ -118,12 +129,16 @@ describe('schedule overrides: one date of one employee, recomputed and announced
     const twice = await override({ employee_id: employee.id, date: '2026-04-01', shift_id: null });
     expect(twice.body.error.details[0]).to.include({ field: 'date', code: 'already_taken' });
 
-    const period = (await rest(t.url, 'POST', '/public/v2/pay_periods', { key: ws.key, body: { company_id: companyId, start_date: '2026-05-01', end_date: '2026-05-31' } })).body;
+    const period = (
+      await rest(t.url, 'POST', '/public/v2/pay_periods', { key: ws.key, body: { company_id: companyId, start_date: '2026-05-01', end_date: '2026-05-31' } })
+    ).body;
     expect((await rest(t.url, 'POST', `/public/v2/pay_periods/${period.id}/lock`, { key: ws.key })).status).to.equal(200);
     const locked = await override({ employee_id: employee.id, date: '2026-05-04', shift_id: null });
     expect(locked.status).to.equal(409);
     expect(locked.body.error.code).to.equal('period_locked');
-    expect((await rest(t.url, 'GET', `/public/v2/schedule_overrides?employee_id=${employee.id}&start_date=2026-05-01`, { key: ws.key })).body).to.deep.equal([]);
+    expect((await rest(t.url, 'GET', `/public/v2/schedule_overrides?employee_id=${employee.id}&start_date=2026-05-01`, { key: ws.key })).body).to.deep.equal(
+      [],
+    );
   });
 
   it("another workspace's override is unknown: not read, listed, changed or deleted", async () => {

@@ -53,8 +53,15 @@ describe('SCIM deprovisioning reaches the terminals', () => {
       [ENTERPRISE]: { employeeNumber: pin },
     });
     expect(user.status, user.text).to.equal(201);
-    const group = await scim('POST', '/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: `Site ${pin}`, members: [{ value: user.body.id }] });
-    await gqlData(t.url, ws.key, 'mutation ($id: ID!, $a: Int) { setDirectoryGroupMapping(id: $id, input: { areaId: $a, accessLevelIds: [] }) { id } }', { id: group.body.id, a: area.id });
+    const group = await scim('POST', '/Groups', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+      displayName: `Site ${pin}`,
+      members: [{ value: user.body.id }],
+    });
+    await gqlData(t.url, ws.key, 'mutation ($id: ID!, $a: Int) { setDirectoryGroupMapping(id: $id, input: { areaId: $a, accessLevelIds: [] }) { id } }', {
+      id: group.body.id,
+      a: area.id,
+    });
     const employeeId = Number(user.body.id);
     await settled(employeeId, true);
     expect(simAtt.store.users.has(pin)).to.equal(true);
@@ -69,7 +76,9 @@ describe('SCIM deprovisioning reaches the terminals', () => {
   }
 
   const holds = (sim: SimulatedTerminal, pin: string) =>
-    sim.store.users.has(pin) || [...sim.store.templates.values()].some((x) => x.pin === pin) || [...sim.store.authorizations.values()].some((a) => a.pin === pin);
+    sim.store.users.has(pin) ||
+    [...sim.store.templates.values()].some((x) => x.pin === pin) ||
+    [...sim.store.authorizations.values()].some((a) => a.pin === pin);
 
   it('Entra ID "active": "False" removes the person from every terminal (user, templates, authorisation) as revocations, keeps punches; "True" restores everything', async () => {
     const pin = '61001';
@@ -85,8 +94,15 @@ describe('SCIM deprovisioning reaches the terminals', () => {
       `select command, priority, status from device_command where device_user_id in (select id from device_user where employee_id = ?) and command like 'DATA DELETE %' order by id`,
       [employeeId],
     );
-    expect(deletes.map((d) => d.command)).to.include.members([`DATA DELETE USERINFO PIN=${pin}`, `DATA DELETE user Pin=${pin}`, `DATA DELETE userauthorize Pin=${pin}`]);
-    expect(deletes.every((d) => d.priority === 2 && d.status === 'succeeded'), JSON.stringify(deletes)).to.equal(true);
+    expect(deletes.map((d) => d.command)).to.include.members([
+      `DATA DELETE USERINFO PIN=${pin}`,
+      `DATA DELETE user Pin=${pin}`,
+      `DATA DELETE userauthorize Pin=${pin}`,
+    ]);
+    expect(
+      deletes.every((d) => d.priority === 2 && d.status === 'succeeded'),
+      JSON.stringify(deletes),
+    ).to.equal(true);
     // History stays: the punch, the template and the employee (inactive).
     expect(await sql('select 1 from punch where employee_id = ?', [employeeId])).to.have.length(1);
     expect(await sql('select 1 from employee_template where employee_id = ?', [employeeId])).to.have.length(1);
@@ -98,7 +114,11 @@ describe('SCIM deprovisioning reaches the terminals', () => {
     expect(simAtt.store.users.has(pin)).to.equal(true);
     expect(simAcc.store.users.has(pin)).to.equal(true);
     // Both terminals hold the fingerprint again, the one it was enrolled on included.
-    for (const sim of [simAtt, simAcc]) expect([...sim.store.templates.values()].some((x) => x.pin === pin && x.tmp === enrolled.tmp), 'template back').to.equal(true);
+    for (const sim of [simAtt, simAcc])
+      expect(
+        [...sim.store.templates.values()].some((x) => x.pin === pin && x.tmp === enrolled.tmp),
+        'template back',
+      ).to.equal(true);
   });
 
   it('Okta DELETE removes the person from every terminal; the employee is kept, deleted, with their punches', async () => {

@@ -73,8 +73,13 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
 
     it('a scim key is bound to one company of the workspace and carries no other scope', async () => {
       const problems = async (input: string, variables: Record<string, unknown> = {}) =>
-        (await gql(t.url, ws.key, `mutation ${input.includes('$c') ? '($c: Int)' : ''} { createApiKey(input: ${input}) { id } }`, variables)).errors?.[0]?.extensions?.details;
-      expect(await problems('{ scopes: ["scim"] }')).to.deep.include({ field: 'companyId', code: 'required', message: 'A "scim" key is bound to one company: give companyId.' });
+        (await gql(t.url, ws.key, `mutation ${input.includes('$c') ? '($c: Int)' : ''} { createApiKey(input: ${input}) { id } }`, variables)).errors?.[0]
+          ?.extensions?.details;
+      expect(await problems('{ scopes: ["scim"] }')).to.deep.include({
+        field: 'companyId',
+        code: 'required',
+        message: 'A "scim" key is bound to one company: give companyId.',
+      });
       expect((await problems('{ scopes: ["scim", "read"], companyId: $c }', { c: companyId }))![0]).to.include({ field: 'scopes', code: 'invalid_scope' });
       expect((await problems('{ scopes: ["read"], companyId: $c }', { c: companyId }))![0]).to.include({ field: 'companyId', code: 'not_allowed' });
       const other = await createWorkspace(t.url);
@@ -98,7 +103,11 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
       const config = await scim('GET', '/ServiceProviderConfig');
       expect(config.status).to.equal(200);
       expect(config.headers.get('content-type')).to.match(/^application\/scim\+json/);
-      expect(config.body).to.deep.include({ patch: { supported: true }, bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 }, filter: { supported: true, maxResults: 200 } });
+      expect(config.body).to.deep.include({
+        patch: { supported: true },
+        bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
+        filter: { supported: true, maxResults: 200 },
+      });
       expect(config.body.authenticationSchemes[0].type).to.equal('oauthbearertoken');
       const types = await scim('GET', '/ResourceTypes');
       expect(types.body.Resources.map((r: { id: string }) => r.id)).to.deep.equal(['User', 'Group']);
@@ -128,14 +137,29 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
       expect(response.headers.get('content-type')).to.match(/^application\/scim\+json/);
       const user = response.body;
       expect(response.headers.get('location')).to.equal(`${t.url}/scim/v2/Users/${user.id}`);
-      expect(user).to.deep.include({ userName: body.userName, externalId: body.externalId, active: true, title: 'Analyst', phoneNumbers: body.phoneNumbers, addresses: body.addresses });
+      expect(user).to.deep.include({
+        userName: body.userName,
+        externalId: body.externalId,
+        active: true,
+        title: 'Analyst',
+        phoneNumbers: body.phoneNumbers,
+        addresses: body.addresses,
+      });
       expect(user[ENTERPRISE]).to.deep.equal({ employeeNumber: '4711', department: 'Engines', manager: { value: 'boss-1' } });
       expect(user['urn:example:custom:1.0:User']).to.deep.equal({ badgeColour: 'green' });
       expect(user).to.not.have.property('password');
       expect(user.schemas).to.deep.equal([USER, ENTERPRISE]);
       expect(user.meta).to.include({ resourceType: 'User', location: `${t.url}/scim/v2/Users/${user.id}` });
       const employee = await employeeOf(user.id);
-      expect(employee).to.include({ name: 'Ada', lastname: body.name.familyName, code: '4711', pin: '4711', email: body.emails[0]!.value, company_id: companyId, is_active: true });
+      expect(employee).to.include({
+        name: 'Ada',
+        lastname: body.name.familyName,
+        code: '4711',
+        pin: '4711',
+        email: body.emails[0]!.value,
+        company_id: companyId,
+        is_active: true,
+      });
       expect((await scim('GET', `/Users/${user.id}`)).body).to.deep.equal(user);
     });
 
@@ -143,7 +167,9 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
       const user = await created({ password: 'Secret-1' });
       await scim('PATCH', `/Users/${user.id}`, patchOp({ op: 'replace', path: 'password', value: 'Secret-2' }, { op: 'replace', path: 'id', value: '1' }));
       const { auditEvents } = await gqlData(t.url, ws.key, '{ auditEvents(first: 20) { nodes { operation arguments outcome } } }');
-      const mine = auditEvents.nodes.filter((e: { arguments: { id?: string; body?: { userName?: string } } }) => e.arguments.body?.userName === user.userName || e.arguments.id === user.id);
+      const mine = auditEvents.nodes.filter(
+        (e: { arguments: { id?: string; body?: { userName?: string } } }) => e.arguments.body?.userName === user.userName || e.arguments.id === user.id,
+      );
       expect(mine.map((e: { operation: string; outcome: string }) => [e.operation, e.outcome])).to.deep.equal([
         ['scim.patchUser', 'mutability'],
         ['scim.createUser', 'ok'],
@@ -178,7 +204,12 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
     });
 
     it('filters: eq (case-insensitive userName, case-exact externalId), co, sw, pr, and/or, value paths, URN paths; bad ones are invalidFilter', async () => {
-      const a = await created({ userName: 'Filter.Alpha@Example.com', externalId: 'FX-1', title: 'Boss', [ENTERPRISE]: { employeeNumber: 'F-1', department: 'Ops' } });
+      const a = await created({
+        userName: 'Filter.Alpha@Example.com',
+        externalId: 'FX-1',
+        title: 'Boss',
+        [ENTERPRISE]: { employeeNumber: 'F-1', department: 'Ops' },
+      });
       const b = await created({ userName: 'filter.beta@example.com', externalId: 'FX-2', emails: [{ value: 'beta@home.example', type: 'home' }] });
       const ids = async (filter: string) => {
         const response = await scim('GET', `/Users?filter=${encodeURIComponent(filter)}`);
@@ -230,7 +261,11 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
         ),
       );
       expect(patched.status, patched.text).to.equal(200);
-      expect(patched.body).to.deep.include({ active: false, emails: [{ value: 'new.address@work.example', type: 'work', primary: true }], phoneNumbers: [{ type: 'mobile', value: '+1 555 0100' }] });
+      expect(patched.body).to.deep.include({
+        active: false,
+        emails: [{ value: 'new.address@work.example', type: 'work', primary: true }],
+        phoneNumbers: [{ type: 'mobile', value: '+1 555 0100' }],
+      });
       expect(await employeeOf(user.id)).to.include({ is_active: false, email: 'new.address@work.example', code: '5200', pin: '5200', name: 'Augusta' });
       const back = await scim('PATCH', `/Users/${user.id}`, patchOp({ op: 'Replace', path: 'active', value: 'True' }));
       expect(back.body.active).to.equal(true);
@@ -242,7 +277,13 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
       const patched = await scim('PATCH', `/Users/${user.id}`, patchOp({ op: 'replace', value: { active: false } }));
       expect(patched.body.active).to.equal(false);
       expect((await employeeOf(user.id)).is_active).to.equal(false);
-      const replaced = await scim('PUT', `/Users/${user.id}`, { schemas: [USER], id: user.id, userName: user.userName, name: { givenName: 'Grace', familyName: 'Hopper' }, active: true });
+      const replaced = await scim('PUT', `/Users/${user.id}`, {
+        schemas: [USER],
+        id: user.id,
+        userName: user.userName,
+        name: { givenName: 'Grace', familyName: 'Hopper' },
+        active: true,
+      });
       expect(replaced.status, replaced.text).to.equal(200);
       expect(replaced.body).to.not.have.property('title');
       expect(replaced.body).to.not.have.property('emails');
@@ -252,7 +293,11 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
     it('PATCH errors change nothing: invalidPath, mutability (id), noTarget, unknown op; 404 for unknown ids', async () => {
       const user = await created();
       expectScimError(await scim('PATCH', `/Users/${user.id}`, patchOp({ op: 'replace', path: 'emails[type eq', value: 'x' })), 400, 'invalidPath');
-      expectScimError(await scim('PATCH', `/Users/${user.id}`, patchOp({ op: 'replace', path: 'title', value: 'x' }, { op: 'replace', path: 'id', value: '1' })), 400, 'mutability');
+      expectScimError(
+        await scim('PATCH', `/Users/${user.id}`, patchOp({ op: 'replace', path: 'title', value: 'x' }, { op: 'replace', path: 'id', value: '1' })),
+        400,
+        'mutability',
+      );
       expectScimError(await scim('PATCH', `/Users/${user.id}`, patchOp({ op: 'remove' })), 400, 'noTarget');
       expectScimError(await scim('PATCH', `/Users/${user.id}`, patchOp({ op: 'frobnicate', path: 'title', value: 'x' })), 400, 'invalidSyntax');
       expect((await scim('GET', `/Users/${user.id}`)).body).to.not.have.property('title');
@@ -281,7 +326,12 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
   describe('Groups', () => {
     it('POST with members, GET, filter by displayName, Entra member add/remove, Okta PUT, DELETE', async () => {
       const [a, b, c] = [await created(), await created(), await created()];
-      const response = await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Night shift', externalId: 'g-1', members: [{ value: a.id }, { value: b.id }] });
+      const response = await scim('POST', '/Groups', {
+        schemas: [GROUP],
+        displayName: 'Night shift',
+        externalId: 'g-1',
+        members: [{ value: a.id }, { value: b.id }],
+      });
       expect(response.status, response.text).to.equal(201);
       const group = response.body;
       expect(group).to.include({ displayName: 'Night shift', externalId: 'g-1' });
@@ -293,7 +343,9 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
       const found = await scim('GET', `/Groups?filter=${encodeURIComponent('displayName eq "night shift"')}&excludedAttributes=members`);
       expect(found.body.totalResults).to.equal(1);
       expect(found.body.Resources[0]).to.not.have.property('members');
-      expect((await scim('GET', `/Users/${a.id}`)).body.groups).to.deep.equal([{ value: group.id, display: 'Night shift', $ref: `${t.url}/scim/v2/Groups/${group.id}`, type: 'direct' }]);
+      expect((await scim('GET', `/Users/${a.id}`)).body.groups).to.deep.equal([
+        { value: group.id, display: 'Night shift', $ref: `${t.url}/scim/v2/Groups/${group.id}`, type: 'direct' },
+      ]);
 
       // Entra ID: members added with a value list, removed with a value list; Okta: removed by filter.
       let patched = await scim('PATCH', `/Groups/${group.id}`, patchOp({ op: 'Add', path: 'members', value: [{ value: c.id }] }));
@@ -308,7 +360,9 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
       expect(patched.body.displayName).to.equal('Late shift');
       const put = await scim('PUT', `/Groups/${group.id}`, { schemas: [GROUP], displayName: 'Late shift', members: [{ value: a.id }] });
       expect(put.body.members.map((m: { value: string }) => m.value)).to.deep.equal([a.id]);
-      expect((await scim('GET', `/Users?filter=${encodeURIComponent(`groups[value eq "${group.id}"]`)}`)).body.Resources.map((r: { id: string }) => r.id)).to.deep.equal([a.id]);
+      expect(
+        (await scim('GET', `/Users?filter=${encodeURIComponent(`groups[value eq "${group.id}"]`)}`)).body.Resources.map((r: { id: string }) => r.id),
+      ).to.deep.equal([a.id]);
 
       expect((await scim('DELETE', `/Groups/${group.id}`)).status).to.equal(204);
       expectScimError(await scim('GET', `/Groups/${group.id}`), 404);
@@ -316,26 +370,44 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
     });
 
     it('a group mapped to an area and an access level gives its members both, and takes them away when they leave', async () => {
-      const area = (await rest(t.url, 'POST', '/public/v2/areas', { key: ws.key, body: { name: 'Plant', code: `PL${Date.now()}`, company_id: companyId } })).body;
+      const area = (await rest(t.url, 'POST', '/public/v2/areas', { key: ws.key, body: { name: 'Plant', code: `PL${Date.now()}`, company_id: companyId } }))
+        .body;
       const schedules = await rest(t.url, 'GET', `/public/v2/access_schedules?company_id=${companyId}`, { key: ws.key });
-      const level = await rest(t.url, 'POST', '/public/v2/access_levels', { key: ws.key, body: { company_id: companyId, name: 'Plant doors', schedule_id: schedules.body[0].id, door_ids: [] } });
+      const level = await rest(t.url, 'POST', '/public/v2/access_levels', {
+        key: ws.key,
+        body: { company_id: companyId, name: 'Plant doors', schedule_id: schedules.body[0].id, door_ids: [] },
+      });
       expect(level.status, level.text).to.equal(201);
       const [a, b] = [await created(), await created()];
       const group = (await scim('POST', '/Groups', { schemas: [GROUP], displayName: `Plant ${Date.now()}`, members: [{ value: a.id }] })).body;
-      const mapped = await gqlData(t.url, ws.key, 'mutation ($id: ID!, $input: DirectoryGroupMappingInput!) { setDirectoryGroupMapping(id: $id, input: $input) { id areaId accessLevelIds memberIds } }', {
-        id: group.id,
-        input: { areaId: area.id, accessLevelIds: [level.body.id] },
-      });
+      const mapped = await gqlData(
+        t.url,
+        ws.key,
+        'mutation ($id: ID!, $input: DirectoryGroupMappingInput!) { setDirectoryGroupMapping(id: $id, input: $input) { id areaId accessLevelIds memberIds } }',
+        {
+          id: group.id,
+          input: { areaId: area.id, accessLevelIds: [level.body.id] },
+        },
+      );
       expect(mapped.setDirectoryGroupMapping).to.deep.equal({ id: group.id, areaId: area.id, accessLevelIds: [level.body.id], memberIds: [Number(a.id)] });
       const areaMembers = async () => (await rest(t.url, 'GET', `/public/v2/areas/${area.id}`, { key: ws.key })).body.employee_ids;
-      const levelMembers = async () => (await rest(t.url, 'GET', `/public/v2/access_levels/${level.body.id}/employees`, { key: ws.key })).body.map((m: { employee_id: number }) => m.employee_id);
+      const levelMembers = async () =>
+        (await rest(t.url, 'GET', `/public/v2/access_levels/${level.body.id}/employees`, { key: ws.key })).body.map(
+          (m: { employee_id: number }) => m.employee_id,
+        );
       expect(await areaMembers()).to.deep.equal([Number(a.id)]);
       expect(await levelMembers()).to.deep.equal([Number(a.id)]);
-      await scim('PATCH', `/Groups/${group.id}`, patchOp({ op: 'add', path: 'members', value: [{ value: b.id }] }, { op: 'remove', path: `members[value eq "${a.id}"]` }));
+      await scim(
+        'PATCH',
+        `/Groups/${group.id}`,
+        patchOp({ op: 'add', path: 'members', value: [{ value: b.id }] }, { op: 'remove', path: `members[value eq "${a.id}"]` }),
+      );
       expect(await areaMembers()).to.deep.equal([Number(b.id)]);
       expect(await levelMembers()).to.deep.equal([Number(b.id)]);
       // Unmapping the level keeps the area.
-      await gqlData(t.url, ws.key, 'mutation ($id: ID!) { setDirectoryGroupMapping(id: $id, input: { areaId: null, accessLevelIds: [] }) { id } }', { id: group.id });
+      await gqlData(t.url, ws.key, 'mutation ($id: ID!) { setDirectoryGroupMapping(id: $id, input: { areaId: null, accessLevelIds: [] }) { id } }', {
+        id: group.id,
+      });
       expect(await areaMembers()).to.deep.equal([]);
       expect(await levelMembers()).to.deep.equal([]);
       // REST reads the mapping too.
@@ -345,12 +417,20 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
 
     it('mapping refuses an area or level of another company, and needs the admin scope', async () => {
       const otherCompany = (await createCompany(t.url, ws.key)).id;
-      const area = (await rest(t.url, 'POST', '/public/v2/areas', { key: ws.key, body: { name: 'Other', code: `OT${Date.now()}`, company_id: otherCompany } })).body;
+      const area = (await rest(t.url, 'POST', '/public/v2/areas', { key: ws.key, body: { name: 'Other', code: `OT${Date.now()}`, company_id: otherCompany } }))
+        .body;
       const group = (await scim('POST', '/Groups', { schemas: [GROUP], displayName: `Mapped ${Date.now()}` })).body;
-      const refused = await gql(t.url, ws.key, 'mutation ($id: ID!, $a: Int) { setDirectoryGroupMapping(id: $id, input: { areaId: $a, accessLevelIds: [] }) { id } }', { id: group.id, a: area.id });
+      const refused = await gql(
+        t.url,
+        ws.key,
+        'mutation ($id: ID!, $a: Int) { setDirectoryGroupMapping(id: $id, input: { areaId: $a, accessLevelIds: [] }) { id } }',
+        { id: group.id, a: area.id },
+      );
       expect(refused.errors?.[0]?.extensions?.details?.[0]).to.include({ field: 'areaId', code: 'company_mismatch' });
       const writer = (await gqlData(t.url, ws.key, 'mutation { createApiKey(input: { scopes: ["write"] }) { key } }')).createApiKey.key;
-      const forbidden = await gql(t.url, writer, 'mutation ($id: ID!) { setDirectoryGroupMapping(id: $id, input: { accessLevelIds: [] }) { id } }', { id: group.id });
+      const forbidden = await gql(t.url, writer, 'mutation ($id: ID!) { setDirectoryGroupMapping(id: $id, input: { accessLevelIds: [] }) { id } }', {
+        id: group.id,
+      });
       expect(forbidden.errors?.[0]?.extensions?.code).to.equal('forbidden');
     });
   });
@@ -376,10 +456,14 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
       // same employee code (codes are unique in a workspace), so it needs its own employeeNumber there.
       expect((await scim('POST', '/Users', newUser({ userName: user.userName }), foreign)).status).to.equal(201);
       expectScimError(await scim('POST', '/Users', newUser({ userName: user.userName }), sibling), 409, 'uniqueness');
-      expect((await scim('POST', '/Users', newUser({ userName: user.userName, [ENTERPRISE]: { employeeNumber: `S-${Date.now()}` } }), sibling)).status).to.equal(201);
+      expect(
+        (await scim('POST', '/Users', newUser({ userName: user.userName, [ENTERPRISE]: { employeeNumber: `S-${Date.now()}` } }), sibling)).status,
+      ).to.equal(201);
       expect((await employeeOf(user.id)).is_active).to.equal(true);
       // Another workspace's admin does not see the group either.
-      expect((await gql(t.url, other.key, 'query ($id: ID!) { directoryGroup(id: $id) { id } }', { id: group.id })).errors?.[0]?.extensions?.code).to.equal('not_found');
+      expect((await gql(t.url, other.key, 'query ($id: ID!) { directoryGroup(id: $id) { id } }', { id: group.id })).errors?.[0]?.extensions?.code).to.equal(
+        'not_found',
+      );
     });
   });
 });

@@ -8,10 +8,12 @@ describe('shift assignments: employee over area over company default, from a dat
   let ws: TestWorkspace;
   let companyId: number;
   const shift = async (name: string, extra: Record<string, unknown> = {}) =>
-    (await rest(t.url, 'POST', '/public/v2/shifts', { key: ws.key, body: { company_id: companyId, name, start_time: '09:00', end_time: '17:00', ...extra } })).body.id as number;
+    (await rest(t.url, 'POST', '/public/v2/shifts', { key: ws.key, body: { company_id: companyId, name, start_time: '09:00', end_time: '17:00', ...extra } }))
+      .body.id as number;
   const assign = (body: Record<string, unknown>) => rest(t.url, 'POST', '/public/v2/shift_assignments', { key: ws.key, body });
   const effective = async (employeeId: number, date: string) =>
-    (await gqlData(t.url, ws.key, 'query ($e: Int!, $d: String!) { effectiveShift(employeeId: $e, date: $d) { name } }', { e: employeeId, d: date })).effectiveShift?.name ?? null;
+    (await gqlData(t.url, ws.key, 'query ($e: Int!, $d: String!) { effectiveShift(employeeId: $e, date: $d) { name } }', { e: employeeId, d: date }))
+      .effectiveShift?.name ?? null;
 
   before(async () => {
     t = await startTestApp({}, 'shift-assignments');
@@ -41,7 +43,7 @@ describe('shift assignments: employee over area over company default, from a dat
     expect(await effective(employee.id, '2027-01-01')).to.equal('Late');
   });
 
-  it('refuses overlapping assignments of one employee, a reversed range, both or neither target, and another company\'s employee', async () => {
+  it("refuses overlapping assignments of one employee, a reversed range, both or neither target, and another company's employee", async () => {
     const employee = await createEmployee(t.url, ws.key, companyId, { pin: '12' });
     const shiftId = await shift('Day');
     expect((await assign({ shift_id: shiftId, employee_id: employee.id, start_date: '2026-07-01', end_date: '2026-07-31' })).status).to.equal(201);

@@ -15,21 +15,35 @@ describe('shifts (attendance engine)', () => {
   });
   after(() => t.stop());
 
-  const create = (body: Record<string, unknown>) => rest(t.url, 'POST', '/public/v2/shifts', { key: ws.key, body: { company_id: companyId, name: 'Day', start_time: '09:00', end_time: '17:00', ...body } });
+  const create = (body: Record<string, unknown>) =>
+    rest(t.url, 'POST', '/public/v2/shifts', { key: ws.key, body: { company_id: companyId, name: 'Day', start_time: '09:00', end_time: '17:00', ...body } });
 
   it('REST: create with the documented defaults, read, update, list by company, delete', async () => {
     const created = await create({});
     expect(created.status).to.equal(201);
     expect(created.body).to.include({
-      company_id: companyId, name: 'Day', start_time: '09:00', end_time: '17:00', break_minutes: 0, break_after_minutes: 360, grace_in_minutes: 0,
-      grace_out_minutes: 0, check_in_before_minutes: 240, check_out_after_minutes: 240, pairing: 'first_last', is_default: false,
+      company_id: companyId,
+      name: 'Day',
+      start_time: '09:00',
+      end_time: '17:00',
+      break_minutes: 0,
+      break_after_minutes: 360,
+      grace_in_minutes: 0,
+      grace_out_minutes: 0,
+      check_in_before_minutes: 240,
+      check_out_after_minutes: 240,
+      pairing: 'first_last',
+      is_default: false,
     });
     expect(created.body.workdays).to.deep.equal([1, 2, 3, 4, 5]);
     const zone = (await gqlData(t.url, ws.key, '{ workspace { timeZone } }')).workspace.timeZone;
     expect(created.body.time_zone).to.equal(zone);
     const id = created.body.id;
     expect((await rest(t.url, 'GET', `/public/v2/shifts/${id}`, { key: ws.key })).body.name).to.equal('Day');
-    const updated = await rest(t.url, 'PUT', `/public/v2/shifts/${id}`, { key: ws.key, body: { end_time: '06:00', start_time: '22:00', workdays: [7, 1], pairing: 'by_state' } });
+    const updated = await rest(t.url, 'PUT', `/public/v2/shifts/${id}`, {
+      key: ws.key,
+      body: { end_time: '06:00', start_time: '22:00', workdays: [7, 1], pairing: 'by_state' },
+    });
     expect(updated.status).to.equal(200);
     expect(updated.body).to.include({ start_time: '22:00', end_time: '06:00', pairing: 'by_state', name: 'Day' });
     expect(updated.body.workdays).to.deep.equal([1, 7]);
@@ -69,7 +83,12 @@ describe('shifts (attendance engine)', () => {
   }
 
   it('GraphQL: the same operations, with the pairing enum and a read key refused writes', async () => {
-    const created = await gqlData(t.url, ws.key, 'mutation ($c: Int!) { createShift(input: { companyId: $c, name: "Alt", startTime: "08:00", endTime: "16:30", pairing: alternating }) { id pairing workdays timeZone } }', { c: companyId });
+    const created = await gqlData(
+      t.url,
+      ws.key,
+      'mutation ($c: Int!) { createShift(input: { companyId: $c, name: "Alt", startTime: "08:00", endTime: "16:30", pairing: alternating }) { id pairing workdays timeZone } }',
+      { c: companyId },
+    );
     expect(created.createShift).to.include({ pairing: 'alternating' });
     const read = await gqlData(t.url, ws.key, 'query ($c: Int) { shifts(companyId: $c) { totalCount nodes { id name } } }', { c: companyId });
     expect(read.shifts.nodes.map((n: { id: number }) => n.id)).to.include(created.createShift.id);

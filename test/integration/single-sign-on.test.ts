@@ -128,7 +128,7 @@ describe('single sign-on: sessions, cookie, CSRF and audit', () => {
     expect(replay.headers.getSetCookie()).to.deep.equal([]);
   });
 
-  it('refuses cookie-authenticated GraphQL without the CSRF token or with another session\'s, over HTTP and WebSocket', async () => {
+  it("refuses cookie-authenticated GraphQL without the CSRF token or with another session's, over HTTP and WebSocket", async () => {
     const alice = await session('alice');
     const sam = await session('sam');
     const missing = await asSession({ cookie: alice.cookie }, createEmployeeMutation, { companyId, code: 'CSRF-1' });
@@ -177,7 +177,14 @@ describe('single sign-on: sessions, cookie, CSRF and audit', () => {
     expect(refused.code).to.equal('forbidden');
     await createEmployee(t.url, t.adminKey, companyId, { code: 'AUDIT-KEY' });
     const audit = await gqlData(t.url, t.adminKey, `{ auditEvents(first: 20) { nodes { operation apiKeyId actorSubject actorEmail outcome arguments } } }`);
-    const nodes = audit.auditEvents.nodes as Array<{ operation: string; apiKeyId: number | null; actorSubject: string | null; actorEmail: string | null; outcome: string; arguments: any }>;
+    const nodes = audit.auditEvents.nodes as Array<{
+      operation: string;
+      apiKeyId: number | null;
+      actorSubject: string | null;
+      actorEmail: string | null;
+      outcome: string;
+      arguments: any;
+    }>;
     const bySession = nodes.find((n) => n.operation === 'createEmployee' && JSON.stringify(n.arguments).includes('AUDIT-1'))!;
     expect(bySession).to.include({ apiKeyId: null, actorSubject: 'alice', actorEmail: 'alice@example.com', outcome: 'ok' });
     const byKey = nodes.find((n) => n.operation === 'createEmployee' && JSON.stringify(n.arguments).includes('AUDIT-KEY'))!;

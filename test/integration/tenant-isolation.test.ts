@@ -70,24 +70,76 @@ const idByType: Record<string, string> = {
 };
 /** Root fields that name nothing of another workspace (creates without ids, the caller's own lists). */
 const rootFieldsWithoutIds = new Set([
-  'workspace', 'workspaces', 'currentApiKey', 'companies', 'verificationStates', 'webhookEndpoints', 'auditEvents',
-  'createApiKey', 'createCompany', 'createVerificationState', 'createWebhookEndpoint', 'createWorkspace', 'updateWorkspace',
+  'workspace',
+  'workspaces',
+  'currentApiKey',
+  'companies',
+  'verificationStates',
+  'webhookEndpoints',
+  'auditEvents',
+  'createApiKey',
+  'createCompany',
+  'createVerificationState',
+  'createWebhookEndpoint',
+  'createWorkspace',
+  'updateWorkspace',
 ]);
 /** REST path parameters → A's resource (by the path's first segment for `:id`). */
 const pathIds: Record<string, string> = {
-  companies: 'company', employees: 'employee', devices: 'device', areas: 'area', verification_states: 'state',
-  punches: 'punch', webhooks: 'webhook', webhook_deliveries: 'delivery', actions: 'doorAction', shifts: 'shift', holidays: 'holiday', shift_assignments: 'shiftAssignment', rosters: 'roster', schedule_overrides: 'scheduleOverride', pay_periods: 'payPeriod', doors: 'door', access_schedules: 'accessSchedule', access_levels: 'accessLevel',
-  api_keys: 'spareApiKey', directory_groups: 'directoryGroup',
+  companies: 'company',
+  employees: 'employee',
+  devices: 'device',
+  areas: 'area',
+  verification_states: 'state',
+  punches: 'punch',
+  webhooks: 'webhook',
+  webhook_deliveries: 'delivery',
+  actions: 'doorAction',
+  shifts: 'shift',
+  holidays: 'holiday',
+  shift_assignments: 'shiftAssignment',
+  rosters: 'roster',
+  schedule_overrides: 'scheduleOverride',
+  pay_periods: 'payPeriod',
+  doors: 'door',
+  access_schedules: 'accessSchedule',
+  access_levels: 'accessLevel',
+  api_keys: 'spareApiKey',
+  directory_groups: 'directoryGroup',
 };
 /** REST body fields naming a resource of the caller's workspace. */
-const bodyIds: Record<string, string> = { schedule_id: 'accessSchedule', shift_id: 'shift', roster_id: 'roster', company_id: 'company', employee_id: 'employee', device_id: 'device', area_id: 'area', device_serial: 'deviceSerial' };
+const bodyIds: Record<string, string> = {
+  schedule_id: 'accessSchedule',
+  shift_id: 'shift',
+  roster_id: 'roster',
+  company_id: 'company',
+  employee_id: 'employee',
+  device_id: 'device',
+  area_id: 'area',
+  device_serial: 'deviceSerial',
+};
 /** REST routes that name nothing by id: creates with no id in their body. */
 const routesWithoutIds = new Set(['createCompany', 'createVerificationState', 'createWebhookEndpoint', 'listDirectoryGroups']);
 
 /** Sample values for non-id inputs with a format of their own (others get a sample of their scalar type). */
 const samples: Record<string, unknown> = {
-  scopes: 'read', url: 'http://127.0.0.1:9/hook', eventTypes: 'attendance.created', punchTime: '2026-01-05T09:00:00Z', punchState: '0',
-  value: '7', timeZone: 'UTC', duration: 5, permissionId: 0, startTime: '09:00', endTime: '17:00', workdays: 1, date: '2026-12-24', holidayType: 1, startDate: '2026-12-01', endDate: '2026-12-31', action: 'close',
+  scopes: 'read',
+  url: 'http://127.0.0.1:9/hook',
+  eventTypes: 'attendance.created',
+  punchTime: '2026-01-05T09:00:00Z',
+  punchState: '0',
+  value: '7',
+  timeZone: 'UTC',
+  duration: 5,
+  permissionId: 0,
+  startTime: '09:00',
+  endTime: '17:00',
+  workdays: 1,
+  date: '2026-12-24',
+  holidayType: 1,
+  startDate: '2026-12-01',
+  endDate: '2026-12-31',
+  action: 'close',
 };
 
 const isIdName = (name: string) => name === 'id' || name === 'idOrName' || name in idArguments || /Id$|Serial$/.test(name);
@@ -107,7 +159,12 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
     const frozen = new Date();
     // The attendance worker is off for the same reason (days are then computed only when read).
     t = await startTestApp(
-      { TIMEGATE_WEBHOOK_POLL_MS: '3600000', TIMEGATE_PRESENCE_FLUSH_MS: '3600000', TIMEGATE_TERMINAL_SWEEP_MS: '3600000', TIMEGATE_ATTENDANCE_WORKER: 'false' },
+      {
+        TIMEGATE_WEBHOOK_POLL_MS: '3600000',
+        TIMEGATE_PRESENCE_FLUSH_MS: '3600000',
+        TIMEGATE_TERMINAL_SWEEP_MS: '3600000',
+        TIMEGATE_ATTENDANCE_WORKER: 'false',
+      },
       'isolation',
       { now: () => frozen },
     );
@@ -117,21 +174,56 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
     const company = await createCompany(t.url, a.key);
     ids.company = company.id;
     ids.employee = (await createEmployee(t.url, a.key, company.id, { pin: '1' })).id;
-    const device = (await rest(t.url, 'POST', '/public/v2/devices', { key: a.key, body: { name: 'D', serial_number: 'ISOLATION1', company_id: company.id, mode_type: 'acc' } })).body;
+    const device = (
+      await rest(t.url, 'POST', '/public/v2/devices', {
+        key: a.key,
+        body: { name: 'D', serial_number: 'ISOLATION1', company_id: company.id, mode_type: 'acc' },
+      })
+    ).body;
     ids.device = device.id;
     ids.deviceSerial = device.serial_number;
     ids.door = (await rest(t.url, 'GET', `/public/v2/devices/${device.id}/doors`, { key: a.key })).body[0].id;
-    ids.accessSchedule = (await rest(t.url, 'POST', '/public/v2/access_schedules', { key: a.key, body: { company_id: company.id, name: 'Hours', intervals: [{ weekday: 1, start_time: '08:00', end_time: '12:00' }] } })).body.id;
-    ids.accessLevel = (await rest(t.url, 'POST', '/public/v2/access_levels', { key: a.key, body: { company_id: company.id, name: 'Staff', schedule_id: ids.accessSchedule, door_ids: [ids.door] } })).body.id;
+    ids.accessSchedule = (
+      await rest(t.url, 'POST', '/public/v2/access_schedules', {
+        key: a.key,
+        body: { company_id: company.id, name: 'Hours', intervals: [{ weekday: 1, start_time: '08:00', end_time: '12:00' }] },
+      })
+    ).body.id;
+    ids.accessLevel = (
+      await rest(t.url, 'POST', '/public/v2/access_levels', {
+        key: a.key,
+        body: { company_id: company.id, name: 'Staff', schedule_id: ids.accessSchedule, door_ids: [ids.door] },
+      })
+    ).body.id;
     ids.area = (await rest(t.url, 'POST', '/public/v2/areas', { key: a.key, body: { name: 'Hall', code: 'HALL', company_id: company.id } })).body.id;
-    ids.holiday = (await rest(t.url, 'POST', '/public/v2/holidays', { key: a.key, body: { date: '2026-12-25', name: 'Christmas', company_id: company.id } })).body.id;
-    ids.shift = (await rest(t.url, 'POST', '/public/v2/shifts', { key: a.key, body: { name: 'Day', start_time: '09:00', end_time: '17:00', company_id: company.id } })).body.id;
-    ids.payPeriod = (await rest(t.url, 'POST', '/public/v2/pay_periods', { key: a.key, body: { company_id: company.id, start_date: '2026-01-01', end_date: '2026-01-31' } })).body.id;
-    ids.shiftAssignment = (await rest(t.url, 'POST', '/public/v2/shift_assignments', { key: a.key, body: { shift_id: ids.shift, employee_id: ids.employee, start_date: '2026-01-01' } })).body.id;
-    ids.roster = (await rest(t.url, 'POST', '/public/v2/rosters', { key: a.key, body: { company_id: company.id, name: 'Rota', start_date: '2026-01-01', days: [ids.shift, null] } })).body.id;
-    ids.scheduleOverride = (await rest(t.url, 'POST', '/public/v2/schedule_overrides', { key: a.key, body: { employee_id: ids.employee, date: '2026-01-10', shift_id: ids.shift } })).body.id;
+    ids.holiday = (
+      await rest(t.url, 'POST', '/public/v2/holidays', { key: a.key, body: { date: '2026-12-25', name: 'Christmas', company_id: company.id } })
+    ).body.id;
+    ids.shift = (
+      await rest(t.url, 'POST', '/public/v2/shifts', { key: a.key, body: { name: 'Day', start_time: '09:00', end_time: '17:00', company_id: company.id } })
+    ).body.id;
+    ids.payPeriod = (
+      await rest(t.url, 'POST', '/public/v2/pay_periods', { key: a.key, body: { company_id: company.id, start_date: '2026-01-01', end_date: '2026-01-31' } })
+    ).body.id;
+    ids.shiftAssignment = (
+      await rest(t.url, 'POST', '/public/v2/shift_assignments', {
+        key: a.key,
+        body: { shift_id: ids.shift, employee_id: ids.employee, start_date: '2026-01-01' },
+      })
+    ).body.id;
+    ids.roster = (
+      await rest(t.url, 'POST', '/public/v2/rosters', {
+        key: a.key,
+        body: { company_id: company.id, name: 'Rota', start_date: '2026-01-01', days: [ids.shift, null] },
+      })
+    ).body.id;
+    ids.scheduleOverride = (
+      await rest(t.url, 'POST', '/public/v2/schedule_overrides', { key: a.key, body: { employee_id: ids.employee, date: '2026-01-10', shift_id: ids.shift } })
+    ).body.id;
     ids.state = (await rest(t.url, 'GET', '/public/v2/verification_states', { key: a.key })).body[0].id;
-    ids.webhook = (await rest(t.url, 'POST', '/public/v2/webhooks', { key: a.key, body: { url: 'http://127.0.0.1:9/hook', event_types: ['attendance.created'] } })).body.id;
+    ids.webhook = (
+      await rest(t.url, 'POST', '/public/v2/webhooks', { key: a.key, body: { url: 'http://127.0.0.1:9/hook', event_types: ['attendance.created'] } })
+    ).body.id;
     const punch = await rest(t.url, 'POST', '/public/v2/punches', {
       key: a.key,
       body: { employee_id: ids.employee, device_id: ids.device, company_id: company.id, punch_time: '2026-01-05T08:00:00Z', punch_state: '0' },
@@ -143,13 +235,19 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
     ids.apiKey = (await gqlData(t.url, a.key, '{ apiKeys { id } }')).apiKeys[0].id;
     // REST routes take a key of A that may be revoked (the OpenAPI sweep calls every route as A).
     ids.spareApiKey = (await gqlData(t.url, a.key, 'mutation { createApiKey(input: { scopes: ["read"] }) { id } }')).createApiKey.id;
-    const scimKey = (await gqlData(t.url, a.key, 'mutation ($c: Int!) { createApiKey(input: { scopes: ["scim"], companyId: $c }) { key } }', { c: company.id })).createApiKey.key;
-    const group = await rest(t.url, 'POST', '/scim/v2/Groups', { key: scimKey, body: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Staff' } });
+    const scimKey = (await gqlData(t.url, a.key, 'mutation ($c: Int!) { createApiKey(input: { scopes: ["scim"], companyId: $c }) { key } }', { c: company.id }))
+      .createApiKey.key;
+    const group = await rest(t.url, 'POST', '/scim/v2/Groups', {
+      key: scimKey,
+      body: { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Staff' },
+    });
     ids.directoryGroup = group.body.id;
     const tmp = Buffer.alloc(300, 7).toString('base64');
     const upload = await iclock(t.url, 'POST', '/iclock/cdata?SN=ISOLATION1&table=OPERLOG', `FP PIN=1\tFID=3\tSize=${tmp.length}\tValid=1\tTMP=${tmp}\n`);
     expect(upload.status).to.equal(200);
-    ids.template = (await gqlData(t.url, a.key, 'query ($id: Int!) { employeeTemplates(employeeId: $id) { id } }', { id: ids.employee })).employeeTemplates[0].id;
+    ids.template = (
+      await gqlData(t.url, a.key, 'query ($id: Int!) { employeeTemplates(employeeId: $id) { id } }', { id: ids.employee })
+    ).employeeTemplates[0].id;
     // The terminal upload's presence is written now, not in the background during the sweep.
     await t.app.terminals.flush();
     // B owns a company too, so that "id exists in B's workspace" never hides a leak.
@@ -182,11 +280,13 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
     const replace = (value: unknown): unknown => {
       if (Array.isArray(value)) return value.map(replace);
       if (value && typeof value === 'object') {
-        return Object.fromEntries(Object.entries(value).map(([k, v]) => {
-          if (!/_id$|_serial$/.test(k) || k === 'permission_id') return [k, replace(v)];
-          named++;
-          return [k, idOf(bodyIds[k], `${route.name} body ${k}`)];
-        }));
+        return Object.fromEntries(
+          Object.entries(value).map(([k, v]) => {
+            if (!/_id$|_serial$/.test(k) || k === 'permission_id') return [k, replace(v)];
+            named++;
+            return [k, idOf(bodyIds[k], `${route.name} body ${k}`)];
+          }),
+        );
       }
       return value;
     };
@@ -236,7 +336,10 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
         }
         expect(r.status, route.path + query).to.equal(200);
         const rows = r.body as { id: number; company_id?: number; employee_id?: number }[];
-        expect(rows.filter((row) => row.company_id === ids.company || (range && row.employee_id === ids.employee)), route.path + query).to.deep.equal([]);
+        expect(
+          rows.filter((row) => row.company_id === ids.company || (range && row.employee_id === ids.employee)),
+          route.path + query,
+        ).to.deep.equal([]);
         if (filter) expect(rows, route.path + query).to.deep.equal([]);
       }
     }
@@ -318,7 +421,15 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
     ajv.addFormat('date-time', true);
     ajv.addFormat('binary', true);
     ajv.addSchema({ ...doc, $id: 'openapi' });
-    const resolve = (value: any): any => (value?.$ref ? resolve(value.$ref.replace('#/', '').split('/').reduce((o: any, k: string) => o[k], doc)) : value);
+    const resolve = (value: any): any =>
+      value?.$ref
+        ? resolve(
+            value.$ref
+              .replace('#/', '')
+              .split('/')
+              .reduce((o: any, k: string) => o[k], doc),
+          )
+        : value;
     const checked: string[] = [];
     // Reads first, then writes, deletes last: so that most routes still find what they name.
     const order = { GET: 0, POST: 1, PUT: 1, DELETE: 2 } as const;

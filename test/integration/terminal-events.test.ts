@@ -20,9 +20,19 @@ describe('events from terminal uploads', () => {
   it('an ATTLOG upload emits attendance.created per new punch, in order; the re-sent history emits nothing', async () => {
     const ws = await createWorkspace(t.url);
     const company = (await rest(t.url, 'POST', '/public/v2/companies', { key: ws.key, body: { name: 'Clock Co', code: 'CLK' } })).body;
-    const device = (await rest(t.url, 'POST', '/public/v2/devices', { key: ws.key, body: { name: 'Clock', serial_number: 'EVTCLOCK1', company_id: company.id, time_zone: 'Asia/Kolkata' } })).body;
+    const device = (
+      await rest(t.url, 'POST', '/public/v2/devices', {
+        key: ws.key,
+        body: { name: 'Clock', serial_number: 'EVTCLOCK1', company_id: company.id, time_zone: 'Asia/Kolkata' },
+      })
+    ).body;
     const employee = await createEmployee(t.url, ws.key, company.id, { pin: '7' });
-    const sub = await subscribe(t.app, ws.id, ws.key, 'subscription { punchCreated { cursor punch { id employeeId deviceId pin punchTime localTime verifyType recordType } } }');
+    const sub = await subscribe(
+      t.app,
+      ws.id,
+      ws.key,
+      'subscription { punchCreated { cursor punch { id employeeId deviceId pin punchTime localTime verifyType recordType } } }',
+    );
     try {
       expect((await iclock(t.url, 'GET', '/iclock/cdata?SN=EVTCLOCK1&options=all&pushver=2.4.1')).status).to.equal(200);
       const body = '7\t2026-11-21 09:00:00\t0\t1\t\t0\t0\n7\t2026-11-21 13:30:15\t1\t15\t\t0\t0\n';
@@ -30,8 +40,26 @@ describe('events from terminal uploads', () => {
       expect(upload.text).to.equal('OK: 2');
       const events = await sub.waitFor(2);
       expect(events.map((e) => e.punch)).to.deep.equal([
-        { id: events[0].punch.id, employeeId: employee.id, deviceId: device.id, pin: '7', punchTime: '2026-11-21T03:30:00.000Z', localTime: '2026-11-21 09:00:00', verifyType: 'fingerprint', recordType: 'device' },
-        { id: events[1].punch.id, employeeId: employee.id, deviceId: device.id, pin: '7', punchTime: '2026-11-21T08:00:15.000Z', localTime: '2026-11-21 13:30:15', verifyType: 'face', recordType: 'device' },
+        {
+          id: events[0].punch.id,
+          employeeId: employee.id,
+          deviceId: device.id,
+          pin: '7',
+          punchTime: '2026-11-21T03:30:00.000Z',
+          localTime: '2026-11-21 09:00:00',
+          verifyType: 'fingerprint',
+          recordType: 'device',
+        },
+        {
+          id: events[1].punch.id,
+          employeeId: employee.id,
+          deviceId: device.id,
+          pin: '7',
+          punchTime: '2026-11-21T08:00:15.000Z',
+          localTime: '2026-11-21 13:30:15',
+          verifyType: 'face',
+          recordType: 'device',
+        },
       ]);
       expect(BigInt(events[1].cursor) > BigInt(events[0].cursor)).to.equal(true);
       // The terminal re-sends its history after a reconnect: stored once, emitted once.
@@ -48,7 +76,12 @@ describe('events from terminal uploads', () => {
   it('an access-control rtlog upload (fixture 19) emits door.opened and attendance.created for the granted event only', async () => {
     const ws = await createWorkspace(t.url);
     const company = (await rest(t.url, 'POST', '/public/v2/companies', { key: ws.key, body: { name: 'Gym', code: 'GYM' } })).body;
-    const device = (await rest(t.url, 'POST', '/public/v2/devices', { key: ws.key, body: { name: 'Gate', serial_number: 'CRJP230860129', company_id: company.id, mode_type: 'acc' } })).body;
+    const device = (
+      await rest(t.url, 'POST', '/public/v2/devices', {
+        key: ws.key,
+        body: { name: 'Gate', serial_number: 'CRJP230860129', company_id: company.id, mode_type: 'acc' },
+      })
+    ).body;
     const opened = await subscribe(t.app, ws.id, ws.key, 'subscription { doorOpened { cursor doorOpening { deviceId door source pin openedAt } } }');
     const punches = await subscribe(t.app, ws.id, ws.key, 'subscription { punchCreated { punch { pin deviceRecordIndex recordType } } }');
     try {
@@ -63,7 +96,12 @@ describe('events from terminal uploads', () => {
       expect(punch.punch).to.deep.equal({ pin: '41235478', deviceRecordIndex: 13355, recordType: 'device' });
       // The same records again (dedupe on serial + index): no new events.
       await iclock(t.url, 'POST', '/iclock/cdata?SN=CRJP230860129&table=rtlog', fixtureBody('19-acc-rtlog-SpeedFaceV3L-CRJP230860129.txt'));
-      const marker = await iclock(t.url, 'POST', '/iclock/cdata?SN=CRJP230860129&table=rtlog', 'time=2026-09-28 12:00:00\tpin=0\tcardno=0\teventaddr=1\tevent=202\tinoutstatus=2\tverifytype=200\tindex=13400\n');
+      const marker = await iclock(
+        t.url,
+        'POST',
+        '/iclock/cdata?SN=CRJP230860129&table=rtlog',
+        'time=2026-09-28 12:00:00\tpin=0\tcardno=0\teventaddr=1\tevent=202\tinoutstatus=2\tverifytype=200\tindex=13400\n',
+      );
       expect(marker.text).to.equal('OK');
       const doors = await opened.waitFor(2);
       expect(doors.map((d) => d.doorOpening.source)).to.deep.equal(['fingerprint', 'exit_button']);

@@ -24,7 +24,14 @@ describe('terminal fast path (/iclock outside Express)', () => {
   after(() => t.stop());
 
   const sql = <T = any>(query: string, params: unknown[] = []) => t.app.database.orm.em.fork().getConnection().execute<T[]>(query, params);
-  const ctx = (): RequestContext => ({ principal: { kind: 'terminal', serialNumber: '*' }, em: t.app.database.orm.em.fork(), requestId: 'test', logger: t.app.logger, now, config: t.config });
+  const ctx = (): RequestContext => ({
+    principal: { kind: 'terminal', serialNumber: '*' },
+    em: t.app.database.orm.em.fork(),
+    requestId: 'test',
+    logger: t.app.logger,
+    now,
+    config: t.config,
+  });
   const head = (line: string, extra = '') => `${line} HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: iClock Proxy/1.09\r\nConnection: close\r\n${extra}\r\n`;
   const reply = (status: string, body: string) =>
     `HTTP/1.1 ${status}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nDate: ${date}\r\nConnection: close\r\n\r\n${body}`;
@@ -34,10 +41,22 @@ describe('terminal fast path (/iclock outside Express)', () => {
     const sn = device.serial_number;
     const handshake = await rawExchange(t.url, head(`GET /iclock/cdata?SN=${sn}&options=all&pushver=2.4.1&language=69`));
     const block = [
-      `GET OPTION FROM: ${sn}`, 'ATTLOGStamp=9999', 'OPERLOGStamp=9999', 'ATTPHOTOStamp=None', 'BIODATAStamp=9999', 'ErrorDelay=30', 'Delay=10',
-      'TransTimes=00:00;14:05', 'TransInterval=1',
+      `GET OPTION FROM: ${sn}`,
+      'ATTLOGStamp=9999',
+      'OPERLOGStamp=9999',
+      'ATTPHOTOStamp=None',
+      'BIODATAStamp=9999',
+      'ErrorDelay=30',
+      'Delay=10',
+      'TransTimes=00:00;14:05',
+      'TransInterval=1',
       'TransFlag=TransData AttLog\tOpLog\tEnrollUser\tChgUser\tEnrollFP\tChgFP\tFACE\tWORKCODE',
-      'TimeZone=-3', 'Realtime=1', 'Encrypt=None', 'ServerVer=2.3.0', 'PushProtVer=2.3.0', 'PushOptionsFlag=1',
+      'TimeZone=-3',
+      'Realtime=1',
+      'Encrypt=None',
+      'ServerVer=2.3.0',
+      'PushProtVer=2.3.0',
+      'PushOptionsFlag=1',
       'PushOptions=FingerFunOn,FaceFunOn,MultiBioDataSupport,MultiBioPhotoSupport,MultiBioVersion,MultiBioDataCount,MaxMultiBioDataCount,BioPhotoFun,VisilightFun,PhotoFunOn',
     ].join('\n');
     expect(handshake).to.equal(reply('200 OK', block));
@@ -51,7 +70,9 @@ describe('terminal fast path (/iclock outside Express)', () => {
     const body = '7\t2026-03-02 04:00:00\t0\t1\t\t0\t0\n';
     const upload = await rawExchange(t.url, head(`POST /iclock/cdata?SN=${sn}&table=ATTLOG&Stamp=9999`, `Content-Length: ${body.length}\r\n`), body);
     expect(upload).to.equal(reply('200 OK', 'OK: 1'));
-    expect(await rawExchange(t.url, head(`GET /iclock/getrequest?SN=NOSUCH1`))).to.equal(reply('403 Forbidden', 'Unknown device NOSUCH1: register this serial number in Timegate'));
+    expect(await rawExchange(t.url, head(`GET /iclock/getrequest?SN=NOSUCH1`))).to.equal(
+      reply('403 Forbidden', 'Unknown device NOSUCH1: register this serial number in Timegate'),
+    );
     expect(await rawExchange(t.url, head(`GET /iclock/getrequest`))).to.equal(reply('400 Bad Request', 'SN is required'));
     expect(await rawExchange(t.url, head(`GET /iclock/nosuch?SN=${sn}`))).to.equal(reply('404 Not Found', 'Not Found'));
   });
@@ -71,12 +92,25 @@ describe('terminal fast path (/iclock outside Express)', () => {
   it('a command queued by another process (no in-process notice) goes out once the device cache entry is reloaded', async () => {
     const device = await createTerminalDevice(t.url, key);
     const sn = device.serial_number;
-    const reloading = await createApp(loadConfig({ DATABASE_URL: t.config.databaseUrl!, PORT: '0', HOST: '127.0.0.1', TIMEGATE_MASTER_KEY: 'm'.repeat(40), TIMEGATE_DEVICE_CACHE_TTL_MS: '0', ...MANUAL }), { logger: pino({ level: 'silent' }), now });
+    const reloading = await createApp(
+      loadConfig({
+        DATABASE_URL: t.config.databaseUrl!,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        TIMEGATE_MASTER_KEY: 'm'.repeat(40),
+        TIMEGATE_DEVICE_CACHE_TTL_MS: '0',
+        ...MANUAL,
+      }),
+      { logger: pino({ level: 'silent' }), now },
+    );
     try {
       expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`)).text).to.equal('OK');
       expect((await iclock(reloading.url, 'GET', `/iclock/getrequest?SN=${sn}`)).text).to.equal('OK');
       const [{ workspace_id }] = await sql('select workspace_id from device where id = ?', [device.id]);
-      await sql(`insert into device_command (workspace_id, device_id, command_id, command, kind, status, attempts, created_at) values (?, ?, 'other1', 'INFO', 'test', 'queued', 0, now())`, [workspace_id, device.id]);
+      await sql(
+        `insert into device_command (workspace_id, device_id, command_id, command, kind, status, attempts, created_at) values (?, ?, 'other1', 'INFO', 'test', 'queued', 0, now())`,
+        [workspace_id, device.id],
+      );
       // This process's entry is fresh (TTL 5 s) and it heard of no command: still nothing to say.
       expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`)).text).to.equal('OK');
       // A process whose entry is reloaded reads the queue flag from the database.
@@ -91,7 +125,9 @@ describe('terminal fast path (/iclock outside Express)', () => {
     const info = encodeURIComponent('Ver 8.0.4-20190101,0,0,0,192.168.1.201,12,7,15,0,111');
     expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${device.serial_number}&INFO=${info}`)).text).to.equal('OK');
     // The presence batch (with the INFO counters) is an hour away here: the versions did not wait for it.
-    expect(await sql('select fp_algorithm, face_algorithm, user_count from device where id = ?', [device.id])).to.deep.equal([{ fp_algorithm: '12', face_algorithm: '7', user_count: null }]);
+    expect(await sql('select fp_algorithm, face_algorithm, user_count from device where id = ?', [device.id])).to.deep.equal([
+      { fp_algorithm: '12', face_algorithm: '7', user_count: null },
+    ]);
     // A later report of one of them keeps the other.
     await recordTemplateAlgorithms(ctx(), device.id, { fpAlgorithm: '13' });
     expect(await sql('select fp_algorithm, face_algorithm from device where id = ?', [device.id])).to.deep.equal([{ fp_algorithm: '13', face_algorithm: '7' }]);
@@ -126,13 +162,26 @@ describe('terminal fast path (/iclock outside Express)', () => {
     const gone = await createTerminalDevice(t.url, key);
     const sn = device.serial_number;
     // An hour's TTL: the timer refresh (every half TTL) cannot run during the test, only the one called below.
-    const cached = await createApp(loadConfig({ DATABASE_URL: t.config.databaseUrl!, PORT: '0', HOST: '127.0.0.1', TIMEGATE_MASTER_KEY: 'm'.repeat(40), TIMEGATE_DEVICE_CACHE_TTL_MS: '3600000', ...MANUAL }), { logger: pino({ level: 'silent' }), now });
+    const cached = await createApp(
+      loadConfig({
+        DATABASE_URL: t.config.databaseUrl!,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        TIMEGATE_MASTER_KEY: 'm'.repeat(40),
+        TIMEGATE_DEVICE_CACHE_TTL_MS: '3600000',
+        ...MANUAL,
+      }),
+      { logger: pino({ level: 'silent' }), now },
+    );
     try {
       expect((await iclock(cached.url, 'GET', `/iclock/getrequest?SN=${sn}`)).text).to.equal('OK');
       expect((await iclock(cached.url, 'GET', `/iclock/getrequest?SN=${other.serial_number}`)).text).to.equal('OK');
       expect((await iclock(cached.url, 'GET', `/iclock/getrequest?SN=${gone.serial_number}`)).text).to.equal('OK');
       const [{ workspace_id }] = await sql('select workspace_id from device where id = ?', [device.id]);
-      await sql(`insert into device_command (workspace_id, device_id, command_id, command, kind, status, attempts, created_at) values (?, ?, 'other2', 'INFO', 'test', 'queued', 0, now())`, [workspace_id, device.id]);
+      await sql(
+        `insert into device_command (workspace_id, device_id, command_id, command, kind, status, attempts, created_at) values (?, ?, 'other2', 'INFO', 'test', 'queued', 0, now())`,
+        [workspace_id, device.id],
+      );
       await sql('update device set serial_number = ? where id = ?', [`${other.serial_number}X`, other.id]);
       await sql('delete from device where id = ?', [gone.id]);
       // The entries are fresh and this process heard of nothing: still the cached answers.

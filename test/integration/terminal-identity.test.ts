@@ -19,14 +19,18 @@ describe('terminal identity: a request must prove it comes from the terminal', (
   let ws: TestWorkspace;
   before(async () => {
     // Requests from this test come through "a proxy" on the loopback address (the allow-list test).
-    t = await startTestApp({ TIMEGATE_PRESENCE_FLUSH_MS: '3600000', TIMEGATE_TERMINAL_SWEEP_MS: '3600000', TIMEGATE_TRUSTED_PROXIES: '127.0.0.1' }, 'terminal-identity');
+    t = await startTestApp(
+      { TIMEGATE_PRESENCE_FLUSH_MS: '3600000', TIMEGATE_TERMINAL_SWEEP_MS: '3600000', TIMEGATE_TRUSTED_PROXIES: '127.0.0.1' },
+      'terminal-identity',
+    );
     ws = await createWorkspace(t.url, { maxCompanies: 20, maxDevices: 20 });
   });
   after(() => t.stop());
 
   const sql = <T = any>(query: string, params: unknown[] = []) => t.app.database.orm.em.fork().getConnection().execute<T[]>(query, params);
   const call = (method: string, path: string, body?: unknown, key = ws.key) => rest(t.url, method, path, { key, body });
-  const doorsOf = async (deviceId: number) => (await call('GET', `/public/v2/devices/${deviceId}/doors`)).body as Array<{ id: number; number: number; present: boolean; absent_since: string | null }>;
+  const doorsOf = async (deviceId: number) =>
+    (await call('GET', `/public/v2/devices/${deviceId}/doors`)).body as Array<{ id: number; number: number; present: boolean; absent_since: string | null }>;
   const refusals = async (reason: string) => (await t.app.metrics.terminalRequestsRefused.get()).values.find((v) => v.labels.reason === reason)?.value ?? 0;
 
   /** A controller of the workspace, registered with four doors and paired (it sent its token once). */
@@ -43,13 +47,23 @@ describe('terminal identity: a request must prove it comes from the terminal', (
   async function levelOverAllDoors(device: { id: number; company_id: number }) {
     const doors = await doorsOf(device.id);
     const always = (await call('GET', `/public/v2/access_schedules?company_id=${device.company_id}`)).body[0];
-    const level = (await call('POST', '/public/v2/access_levels', { company_id: device.company_id, name: 'All doors', schedule_id: always.id, door_ids: doors.map((d) => d.id) })).body;
+    const level = (
+      await call('POST', '/public/v2/access_levels', {
+        company_id: device.company_id,
+        name: 'All doors',
+        schedule_id: always.id,
+        door_ids: doors.map((d) => d.id),
+      })
+    ).body;
     const ada = await createEmployee(t.url, ws.key, device.company_id, { pin: '4401' });
     expect((await call('POST', `/public/v2/access_levels/${level.id}/employees`, [{ employee_id: ada.id }])).status).to.be.lessThan(300);
     return { level, ada, doorIds: doors.map((d) => d.id) };
   }
   const grantMask = async (deviceId: number, employeeId: number) =>
-    ((await sql('select access from device_user where device_id = ? and employee_id = ?', [deviceId, employeeId]))[0]?.access ?? []).reduce((mask: number, g: any) => mask | g.doorMask, 0);
+    ((await sql('select access from device_user where device_id = ? and employee_id = ?', [deviceId, employeeId]))[0]?.access ?? []).reduce(
+      (mask: number, g: any) => mask | g.doorMask,
+      0,
+    );
 
   it('an anonymous registry with LockCount=1 for a paired controller is refused (406) and its four doors and access level stay intact', async () => {
     const { device } = await pairedController();
@@ -57,14 +71,18 @@ describe('terminal identity: a request must prove it comes from the terminal', (
     expect(await grantMask(device.id, ada.id)).to.equal(0b1111);
 
     // The attack of the finding, from anyone on the internet who knows the serial (no cookie).
-    const attack = await iclock(t.url, 'POST', `/iclock/registry?SN=${device.serial_number}`, 'DeviceType=acc,~DeviceName=x,LockCount=1', { 'content-type': 'application/push;charset=UTF-8' });
+    const attack = await iclock(t.url, 'POST', `/iclock/registry?SN=${device.serial_number}`, 'DeviceType=acc,~DeviceName=x,LockCount=1', {
+      'content-type': 'application/push;charset=UTF-8',
+    });
     expect(attack.status).to.equal(406);
     expect(attack.text).to.not.match(/RegistryCode/);
     // Nor does a forged attendance handshake or upload switch it to a one-door time clock.
     expect((await iclock(t.url, 'GET', `/iclock/cdata?SN=${device.serial_number}&options=all&DeviceType=att`)).text).to.equal('OK');
-    expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG`, '4401\t2026-01-15 10:00:00\t0\t1\t\t0\t0')).status).to.equal(401);
+    expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG`, '4401\t2026-01-15 10:00:00\t0\t1\t\t0\t0')).status).to.equal(
+      401,
+    );
 
-    const [row] = await sql('select protocol, mode_type, reported_options->>\'LockCount\' as lock_count from device where id = ?', [device.id]);
+    const [row] = await sql("select protocol, mode_type, reported_options->>'LockCount' as lock_count from device where id = ?", [device.id]);
     expect(row).to.deep.equal({ protocol: 'acc-push', mode_type: 'acc', lock_count: '4' });
     expect((await doorsOf(device.id)).map((d) => [d.id, d.present])).to.deep.equal(doorIds.map((id) => [id, true]));
     expect((await call('GET', `/public/v2/access_levels/${level.id}`)).body.door_ids).to.have.members(doorIds);
@@ -87,7 +105,9 @@ describe('terminal identity: a request must prove it comes from the terminal', (
     expect((await sql('select count(*)::int as n from door_event where device_id = ?', [device.id]))[0].n).to.equal(0);
     expect((await sql("select reported_options->>'LockCount' as n from device where id = ?", [device.id]))[0].n).to.equal('4');
     // The terminal itself, with its cookie, goes on as before.
-    expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${sn}&table=options`, options.replace('LockCount=1', 'LockCount=4'), session.cookie)).text).to.equal('OK');
+    expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${sn}&table=options`, options.replace('LockCount=1', 'LockCount=4'), session.cookie)).text).to.equal(
+      'OK',
+    );
     expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`, undefined, session.cookie)).text).to.equal('OK');
   });
 
@@ -140,7 +160,7 @@ describe('terminal identity: a request must prove it comes from the terminal', (
     expect(viaGraphql.resetTerminalPairing.pairing).to.equal('unpaired');
   });
 
-  it("PushCommKey: once set, an attendance handshake without it or with another is refused (403), the right one is answered; it is never shown or audited", async () => {
+  it('PushCommKey: once set, an attendance handshake without it or with another is refused (403), the right one is answered; it is never shown or audited', async () => {
     const clock = await createTerminalDevice(t.url, ws.key);
     const sn = clock.serial_number;
     const key = '4a9594af164f2b9779b59e8554b5df26';
@@ -204,11 +224,16 @@ describe('terminal identity: a request must prove it comes from the terminal', (
     const { level, ada, doorIds } = await levelOverAllDoors(device);
     await call('PUT', `/public/v2/doors/${doorIds[2]}`, { name: 'Loading bay' });
 
-    expect((await iclock(t.url, 'POST', `/iclock/registry?SN=${device.serial_number}`, FOUR_DOORS.replace('LockCount=4', 'LockCount=1'), session.cookie)).text).to.equal(
-      `RegistryCode=${session.registryCode}`,
-    );
+    expect(
+      (await iclock(t.url, 'POST', `/iclock/registry?SN=${device.serial_number}`, FOUR_DOORS.replace('LockCount=4', 'LockCount=1'), session.cookie)).text,
+    ).to.equal(`RegistryCode=${session.registryCode}`);
     const one = await doorsOf(device.id);
-    expect(one.map((d) => [d.id, d.present])).to.deep.equal([[doorIds[0], true], [doorIds[1], false], [doorIds[2], false], [doorIds[3], false]]);
+    expect(one.map((d) => [d.id, d.present])).to.deep.equal([
+      [doorIds[0], true],
+      [doorIds[1], false],
+      [doorIds[2], false],
+      [doorIds[3], false],
+    ]);
     expect(one[1]!.absent_since).to.be.a('string');
     expect((await call('GET', `/public/v2/access_levels/${level.id}`)).body.door_ids).to.have.members(doorIds);
     expect(await grantMask(device.id, ada.id)).to.equal(0b0001);
@@ -252,7 +277,9 @@ describe('terminal identity: a request must prove it comes from the terminal', (
 
     const clock = await createTerminalDevice(t.url, ws.key);
     expect((await iclock(t.url, 'GET', `/iclock/cdata?SN=${clock.serial_number}&options=all&pushver=2.4.1`)).text).to.match(/^GET OPTION FROM: /);
-    expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${clock.serial_number}&table=ATTLOG`, '1\t2026-01-15 10:00:00\t0\t1\t\t0\t0')).text).to.equal('OK: 1');
+    expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${clock.serial_number}&table=ATTLOG`, '1\t2026-01-15 10:00:00\t0\t1\t\t0\t0')).text).to.equal(
+      'OK: 1',
+    );
     expect((await call('GET', `/public/v2/devices/${clock.id}`)).body.pairing).to.equal('unpaired');
   });
 });

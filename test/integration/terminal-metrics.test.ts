@@ -30,7 +30,11 @@ describe('terminal metrics: polls, uploads, punches and commands are counted', (
   it('counts handshakes, polls and uploads by kind, and stored punches (not duplicates) by source', async () => {
     const device = await createTerminalDevice(t.url, key);
     const sn = device.serial_number;
-    const before = { handshake: await terminalRequests('cdata', 'handshake'), poll: await terminalRequests('getrequest', 'poll'), attlog: await terminalRequests('cdata', 'attlog') };
+    const before = {
+      handshake: await terminalRequests('cdata', 'handshake'),
+      poll: await terminalRequests('getrequest', 'poll'),
+      attlog: await terminalRequests('cdata', 'attlog'),
+    };
     const devicePunches = await punches('device');
 
     expect((await iclock(t.url, 'GET', `/iclock/cdata?SN=${sn}&options=all&pushver=2.4.1`)).status).to.equal(200);
@@ -63,10 +67,17 @@ describe('terminal metrics: polls, uploads, punches and commands are counted', (
     const device = await createTerminalDevice(t.url, key);
     const sn = device.serial_number;
     await iclock(t.url, 'GET', `/iclock/cdata?SN=${sn}&options=all&pushver=2.4.1`);
-    const before = { queued: await commands('queued'), sent: await commands('sent'), succeeded: await commands('succeeded'), failed: await commands('failed'), expired: await commands('expired') };
+    const before = {
+      queued: await commands('queued'),
+      sent: await commands('sent'),
+      succeeded: await commands('succeeded'),
+      failed: await commands('failed'),
+      expired: await commands('expired'),
+    };
     const resultsBefore = await terminalRequests('devicecmd', 'command_results');
 
-    for (const duration of [5, 3]) expect((await rest(t.url, 'POST', '/v1/devices/door/unlock', { key, body: { device_serial: sn, duration } })).status).to.equal(202);
+    for (const duration of [5, 3])
+      expect((await rest(t.url, 'POST', '/v1/devices/door/unlock', { key, body: { device_serial: sn, duration } })).status).to.equal(202);
     expect(await commands('queued')).to.equal(before.queued + 2);
     const [ok, refused] = commandIds((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`)).text);
     expect(await commands('sent')).to.equal(before.sent + 2);

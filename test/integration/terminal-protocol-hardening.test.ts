@@ -19,7 +19,14 @@ describe('terminal protocol: behaviours the peer test suites check', () => {
   after(() => t.stop());
 
   const sql = <T = any>(query: string, params: unknown[] = []) => t.app.database.orm.em.fork().getConnection().execute<T[]>(query, params);
-  const ctx = (): RequestContext => ({ principal: { kind: 'terminal', serialNumber: '*' }, em: t.app.database.orm.em.fork(), requestId: 'test', logger: t.app.logger, now: () => new Date(), config: t.config });
+  const ctx = (): RequestContext => ({
+    principal: { kind: 'terminal', serialNumber: '*' },
+    em: t.app.database.orm.em.fork(),
+    requestId: 'test',
+    logger: t.app.logger,
+    now: () => new Date(),
+    config: t.config,
+  });
   /** An access-control terminal that registered (RegistryCode issued). */
   const accessTerminal = async () => {
     const device = await createTerminalDevice(t.url, key);
@@ -31,7 +38,12 @@ describe('terminal protocol: behaviours the peer test suites check', () => {
 
   it('wrong HTTP methods on /iclock/* answer 405 with Allow, never a registry code', async () => {
     const device = await createTerminalDevice(t.url, key);
-    for (const [method, path, allow] of [['PUT', 'ping', 'GET, POST'], ['DELETE', 'registry', 'GET, POST'], ['PATCH', 'cdata', 'GET, POST'], ['DELETE', 'getrequest', 'GET']] as const) {
+    for (const [method, path, allow] of [
+      ['PUT', 'ping', 'GET, POST'],
+      ['DELETE', 'registry', 'GET, POST'],
+      ['PATCH', 'cdata', 'GET, POST'],
+      ['DELETE', 'getrequest', 'GET'],
+    ] as const) {
       const reply = await iclock(t.url, method, `/iclock/${path}?SN=${device.serial_number}`);
       expect(reply.status, `${method} ${path}`).to.equal(405);
       expect(reply.headers.get('allow')).to.equal(allow);
@@ -56,9 +68,16 @@ describe('terminal protocol: behaviours the peer test suites check', () => {
   // Regression: a PIN-and-time ATTLOG line was refused as cut short: a real punch lost.
   it('an ATTLOG line of PIN and time only is stored, with state 0 and no verify mode', async () => {
     const device = await createTerminalDevice(t.url, key);
-    const reply = await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, '7\t2026-03-02 08:00:00\n8\t2026-03-02 08:01:00\t1\n');
+    const reply = await iclock(
+      t.url,
+      'POST',
+      `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`,
+      '7\t2026-03-02 08:00:00\n8\t2026-03-02 08:01:00\t1\n',
+    );
     expect(reply.text).to.equal('OK: 2');
-    const rows = await sql('select pin, local_time, punch_state, verify_type, verify_code from punch where device_serial = ? order by pin', [device.serial_number]);
+    const rows = await sql('select pin, local_time, punch_state, verify_type, verify_code from punch where device_serial = ? order by pin', [
+      device.serial_number,
+    ]);
     expect(rows).to.deep.equal([
       { pin: '7', local_time: '2026-03-02 08:00:00', punch_state: '0', verify_type: null, verify_code: null },
       { pin: '8', local_time: '2026-03-02 08:01:00', punch_state: '1', verify_type: null, verify_code: null },
@@ -99,13 +118,18 @@ describe('terminal protocol: behaviours the peer test suites check', () => {
     const [{ company_id }] = await sql('select company_id from device where id = ?', [device.id]);
     const employee = await createEmployee(t.url, key, company_id, { pin: '7001', name: 'Val', lastname: 'Idity' });
     const [door] = (await call('GET', `/public/v2/devices/${device.id}/doors`)).body;
-    const schedule = (await call('POST', '/public/v2/access_schedules', { company_id, name: 'Days', intervals: [{ weekday: 1, start_time: '08:00', end_time: '18:00' }] })).body;
+    const schedule = (
+      await call('POST', '/public/v2/access_schedules', { company_id, name: 'Days', intervals: [{ weekday: 1, start_time: '08:00', end_time: '18:00' }] })
+    ).body;
     const level = (await call('POST', '/public/v2/access_levels', { company_id, name: 'Door', schedule_id: schedule.id, door_ids: [door.id] })).body;
-    const member = (end: string) => call('POST', `/public/v2/access_levels/${level.id}/employees`, [{ employee_id: employee.id, start_date: '2026-11-01', end_date: end }]);
+    const member = (end: string) =>
+      call('POST', `/public/v2/access_levels/${level.id}/employees`, [{ employee_id: employee.id, start_date: '2026-11-01', end_date: end }]);
     expect((await member('2026-11-20')).status).to.equal(200);
     const before = (await pollAll(sn, device.cookie)).filter((c) => c.includes('Pin=7001'));
     expect(before).to.include('DATA UPDATE user CardNo=\tPin=7001\tPassword=\tGroup=0\tStartTime=20261101\tEndTime=20261120\tName=Val Idity\tPrivilege=0');
-    expect(before.filter((c) => c.startsWith('DATA UPDATE userauthorize'))).to.deep.equal(['DATA UPDATE userauthorize Pin=7001\tAuthorizeTimezoneId=2\tAuthorizeDoorId=1']);
+    expect(before.filter((c) => c.startsWith('DATA UPDATE userauthorize'))).to.deep.equal([
+      'DATA UPDATE userauthorize Pin=7001\tAuthorizeTimezoneId=2\tAuthorizeDoorId=1',
+    ]);
 
     // The terminal reports ZK-encoded validity and DevID in its tables; the next change is written so.
     const list = /AccSupportFunList=(\d+)/.exec(fixtureBody('33-zkdoc-acc-registry-F20M.txt').toString())![1]!;
@@ -116,7 +140,9 @@ describe('terminal protocol: behaviours the peer test suites check', () => {
     const start = encodeZkTime({ year: 2026, month: 11, day: 1, hour: 0, minute: 0, second: 0 });
     const end = encodeZkTime({ year: 2026, month: 11, day: 25, hour: 23, minute: 59, second: 59 });
     expect(after).to.include(`DATA UPDATE user CardNo=\tPin=7001\tPassword=\tGroup=0\tStartTime=${start}\tEndTime=${end}\tName=Val Idity\tPrivilege=0`);
-    expect(after.filter((c) => c.startsWith('DATA UPDATE userauthorize'))).to.deep.equal(['DATA UPDATE userauthorize Pin=7001\tAuthorizeTimezoneId=2\tAuthorizeDoorId=1\tDevID=1']);
+    expect(after.filter((c) => c.startsWith('DATA UPDATE userauthorize'))).to.deep.equal([
+      'DATA UPDATE userauthorize Pin=7001\tAuthorizeTimezoneId=2\tAuthorizeDoorId=1\tDevID=1',
+    ]);
   });
 
   it('an explicit DeviceType=att outranks a remembered access-control mode', async () => {
@@ -138,7 +164,12 @@ describe('terminal protocol: behaviours the peer test suites check', () => {
     const device = await accessTerminal();
     // Three records received, one of them unreadable: the terminal must hear 3 (it compares with what
     // it sent, and re-sends the table on any other number).
-    const reply = await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=tabledata&tablename=user`, 'user uid=1\tpin=1\tname=A\nuser garbage\nuser uid=3\tpin=3\tname=C\n');
+    const reply = await iclock(
+      t.url,
+      'POST',
+      `/iclock/cdata?SN=${device.serial_number}&table=tabledata&tablename=user`,
+      'user uid=1\tpin=1\tname=A\nuser garbage\nuser uid=3\tpin=3\tname=C\n',
+    );
     expect(reply.text).to.equal('user=3');
   });
 
@@ -156,7 +187,12 @@ describe('terminal protocol: behaviours the peer test suites check', () => {
 
   it('an ATTLOG line whose status or verify field is not numeric is kept, with the raw value', async () => {
     const device = await createTerminalDevice(t.url, key);
-    const reply = await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, '5\t2026-03-02 08:00:00\tin\t1\t\t0\n6\t2026-03-02 08:01:00\t0\tFP\t\t0\n');
+    const reply = await iclock(
+      t.url,
+      'POST',
+      `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`,
+      '5\t2026-03-02 08:00:00\tin\t1\t\t0\n6\t2026-03-02 08:01:00\t0\tFP\t\t0\n',
+    );
     expect(reply.text).to.equal('OK: 2');
     const rows = await sql('select pin, punch_state, verify_type, verify_code from punch where device_serial = ? order by pin', [device.serial_number]);
     expect(rows).to.deep.equal([
@@ -165,10 +201,15 @@ describe('terminal protocol: behaviours the peer test suites check', () => {
     ]);
   });
 
-  it('an attendance terminal\'s positive Return to DATA UPDATE is an enrolment error; an access terminal\'s is a success', async () => {
+  it("an attendance terminal's positive Return to DATA UPDATE is an enrolment error; an access terminal's is a success", async () => {
     const outcome = async (device: { id: number; serial_number: string }, returnCode: number) => {
       const [{ workspace_id }] = await sql('select workspace_id from device where id = ?', [device.id]);
-      const { commandId } = await enqueueCommand(ctx(), { workspaceId: workspace_id, deviceId: device.id, kind: 'test', command: 'DATA UPDATE USERINFO PIN=1\tName=A' });
+      const { commandId } = await enqueueCommand(ctx(), {
+        workspaceId: workspace_id,
+        deviceId: device.id,
+        kind: 'test',
+        command: 'DATA UPDATE USERINFO PIN=1\tName=A',
+      });
       await iclock(t.url, 'GET', `/iclock/getrequest?SN=${device.serial_number}`);
       await iclock(t.url, 'POST', `/iclock/devicecmd?SN=${device.serial_number}`, `ID=${commandId}&Return=${returnCode}&CMD=DATA`);
       return (await sql('select status, return_code from device_command where command_id = ?', [commandId]))[0];

@@ -90,7 +90,12 @@ describe('terminal uploads: a bad byte costs its line, never the batch', () => {
 
   it('records dated in years 0000–0099 are refused, not stored 1,900 years off', async () => {
     const device = await createTerminalDevice(t.url, key);
-    const reply = await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, '1\t0026-03-02 08:00:00\t0\t1\t\t0\n2\t2026-03-02 08:00:00\t0\t1\t\t0\n');
+    const reply = await iclock(
+      t.url,
+      'POST',
+      `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`,
+      '1\t0026-03-02 08:00:00\t0\t1\t\t0\n2\t2026-03-02 08:00:00\t0\t1\t\t0\n',
+    );
     expect(reply.text).to.equal('OK: 1');
     const stored = await sql('select pin, punch_time from punch where device_serial = ?', [device.serial_number]);
     expect(stored.map((r: any) => [r.pin, new Date(r.punch_time).getUTCFullYear()])).to.deep.equal([['2', 2026]]);
@@ -110,7 +115,9 @@ describe('terminal uploads: a bad byte costs its line, never the batch', () => {
       t.app.server.on('connection', onConnection);
       const socket = net.connect(Number(port), hostname);
       socket.on('error', () => undefined);
-      socket.write(`POST /iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1 HTTP/1.1\r\nHost: ${hostname}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      socket.write(
+        `POST /iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1 HTTP/1.1\r\nHost: ${hostname}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
       await eventually(async () => uploadSlots.queued === 1);
       t.app.server.off('connection', onConnection);
       const serverSide = accepted.find((s) => s.remotePort === socket.localPort)!;

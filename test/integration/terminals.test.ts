@@ -21,7 +21,12 @@ describe('terminal HTTP adapter (/iclock)', () => {
 
   it('reads a body sent without Content-Type on cdata.aspx with upper-case parameters, and replies plain text with Content-Length and Date', async () => {
     const device = await createTerminalDevice(t.url, key);
-    const r = await iclock(t.url, 'POST', `/iclock/cdata.aspx?sn=${device.serial_number.toLowerCase()}&TABLE=ATTLOG&STAMP=9999`, fixtureBody('28-zkdoc-att-attlog-9records.txt'));
+    const r = await iclock(
+      t.url,
+      'POST',
+      `/iclock/cdata.aspx?sn=${device.serial_number.toLowerCase()}&TABLE=ATTLOG&STAMP=9999`,
+      fixtureBody('28-zkdoc-att-attlog-9records.txt'),
+    );
     expect(r.status).to.equal(200);
     expect(r.text).to.equal('OK: 9');
     expect(r.headers.get('content-type')).to.equal('text/plain');
@@ -38,7 +43,9 @@ describe('terminal HTTP adapter (/iclock)', () => {
     expect((await iclock(t.url, 'GET', `/iclock/getrequest/?SN=${device.serial_number}`)).text).to.equal('OK');
     expect((await iclock(t.url, 'GET', `/ICLOCK/PING?sn=${device.serial_number}`)).text).to.equal('OK');
     const body = '1\t2024-07-28 01:25:24\t0\t1\t\t0\t0\t\r\n2\t2024-07-28 01:26:00\t1\t15\t\t0\t0\t\r\n';
-    const r = await iclock(t.url, 'POST', `/iclock/cdata/?SN=${device.serial_number}&table=ATTLOG`, body, { 'content-type': 'application/x-www-form-urlencoded' });
+    const r = await iclock(t.url, 'POST', `/iclock/cdata/?SN=${device.serial_number}&table=ATTLOG`, body, {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(r.text).to.equal('OK: 2');
   });
 
@@ -76,7 +83,12 @@ describe('terminal HTTP adapter (/iclock)', () => {
   it('stores the raw options upload (algorithm versions) and INFO values without a write per poll', async () => {
     const device = await createTerminalDevice(t.url, key);
     const sn = device.serial_number;
-    const options = await iclock(t.url, 'POST', `/iclock/cdata?SN=${sn}&table=options`, '~DeviceName=SpeedFace-V5L,MultiBioVersion=0:10.0:7.0:0:0:0:0:0:0:39.0:0,FWVersion=ZAM180-NF-Ver1.1.17');
+    const options = await iclock(
+      t.url,
+      'POST',
+      `/iclock/cdata?SN=${sn}&table=options`,
+      '~DeviceName=SpeedFace-V5L,MultiBioVersion=0:10.0:7.0:0:0:0:0:0:0:39.0:0,FWVersion=ZAM180-NF-Ver1.1.17',
+    );
     expect(options.text).to.equal('OK');
     const [stored] = await sql('select model, firmware, reported_options from device where id = ?', [device.id]);
     expect(stored.model).to.equal('SpeedFace-V5L');
@@ -95,7 +107,11 @@ describe('terminal HTTP adapter (/iclock)', () => {
   it('an INFO firmware longer than its 100 characters is cut at a code point: an emoji across the cut is left out whole, not halved', async () => {
     const device = await createTerminalDevice(t.url, key);
     const firmware = `${'v'.repeat(99)}😀tail`;
-    const reply = await iclock(t.url, 'GET', `/iclock/getrequest?SN=${device.serial_number}&INFO=${encodeURIComponent(firmware)},3,2,120,10.0.0.1,10,7,12,1,111`);
+    const reply = await iclock(
+      t.url,
+      'GET',
+      `/iclock/getrequest?SN=${device.serial_number}&INFO=${encodeURIComponent(firmware)},3,2,120,10.0.0.1,10,7,12,1,111`,
+    );
     expect(reply.status).to.equal(200);
     await t.app.terminals.flush();
     const [stored] = await sql('select firmware, ip from device where id = ?', [device.id]);
@@ -127,14 +143,38 @@ describe('terminal HTTP adapter (/iclock)', () => {
 
     expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`, undefined, good)).text).to.equal('OK');
     const bad = { cookie: 'token=0123456789abcdef0123456789abcdef' };
-    const refused = await iclock(t.url, 'POST', `/iclock/cdata?SN=${sn}&table=tabledata&tablename=user&count=2`, 'user uid=1\tpin=1\tname=A\nuser uid=2\tpin=2\tname=B', bad);
+    const refused = await iclock(
+      t.url,
+      'POST',
+      `/iclock/cdata?SN=${sn}&table=tabledata&tablename=user&count=2`,
+      'user uid=1\tpin=1\tname=A\nuser uid=2\tpin=2\tname=B',
+      bad,
+    );
     expect(refused.status).to.equal(401);
-    const accepted = await iclock(t.url, 'POST', `/iclock/cdata?SN=${sn}&table=tabledata&tablename=user&count=2`, 'user uid=1\tpin=1\tname=A\nuser uid=2\tpin=2\tname=B', good);
+    const accepted = await iclock(
+      t.url,
+      'POST',
+      `/iclock/cdata?SN=${sn}&table=tabledata&tablename=user&count=2`,
+      'user uid=1\tpin=1\tname=A\nuser uid=2\tpin=2\tname=B',
+      good,
+    );
     expect(accepted.text).to.equal('user=2');
-    const querydata = await iclock(t.url, 'POST', `/iclock/querydata?SN=${sn}&type=tabledata&cmdid=1&tablename=user&count=7&packcnt=1&packidx=1`, 'user uid=1\tpin=1', good);
+    const querydata = await iclock(
+      t.url,
+      'POST',
+      `/iclock/querydata?SN=${sn}&type=tabledata&cmdid=1&tablename=user&count=7&packcnt=1&packidx=1`,
+      'user uid=1\tpin=1',
+      good,
+    );
     expect(querydata.text).to.equal('user=7');
 
-    const rtstate = await iclock(t.url, 'POST', `/iclock/cdata?SN=${sn}&table=rtstate`, 'time=2026-01-15 10:00:00\tsensor=02\trelay=01\talarm=0100000000000000', good);
+    const rtstate = await iclock(
+      t.url,
+      'POST',
+      `/iclock/cdata?SN=${sn}&table=rtstate`,
+      'time=2026-01-15 10:00:00\tsensor=02\trelay=01\talarm=0100000000000000',
+      good,
+    );
     expect(rtstate.text).to.equal('OK');
     const [row] = await sql('select protocol, mode_type, model, registry_code, session_id, door_states from device where id = ?', [device.id]);
     expect(row).to.include({ protocol: 'acc-push', mode_type: 'acc', model: 'F20/M', registry_code: code, session_id: sessionId });
@@ -164,7 +204,9 @@ describe('terminal HTTP adapter (/iclock)', () => {
     // An id for normalising clients: the serial.
     const mine = await gqlData(t.url, site.key, '{ unknownTerminals { nodes { id serialNumber } } }');
     expect(mine.unknownTerminals.nodes.find((n: any) => n.serialNumber === serial)).to.deep.equal({ id: serial.toUpperCase(), serialNumber: serial });
-    const writeOnly = await rest(t.url, 'GET', '/public/v2/devices/unclaimed', { key: (await gqlData(t.url, site.key, 'mutation { createApiKey(input: { scopes: ["write"] }) { key } }')).createApiKey.key });
+    const writeOnly = await rest(t.url, 'GET', '/public/v2/devices/unclaimed', {
+      key: (await gqlData(t.url, site.key, 'mutation { createApiKey(input: { scopes: ["write"] }) { key } }')).createApiKey.key,
+    });
     expect(writeOnly.status).to.equal(403);
 
     const claimed = await createTerminalDevice(t.url, site.key, { serial_number: serial.toLowerCase() });

@@ -20,11 +20,15 @@ describe('timesheet compute budget', () => {
     for (let i = 0; i < 120; i += 20) {
       await Promise.all(
         Array.from({ length: 20 }, (_, j) =>
-          rest(t.url, 'POST', '/public/v2/employees', { key: ws.key, body: { name: `P${i + j}`, lastname: 'Budget', code: `B${i + j}`, pin: String(5000 + i + j), company_id: company.id } }),
+          rest(t.url, 'POST', '/public/v2/employees', {
+            key: ws.key,
+            body: { name: `P${i + j}`, lastname: 'Budget', code: `B${i + j}`, pin: String(5000 + i + j), company_id: company.id },
+          }),
         ),
       );
     }
-    const summary = () => rest(t.url, 'GET', `/public/v2/timesheets/summary?company_id=${company.id}&start_date=2026-01-01&end_date=2026-12-31&per_page=1000`, { key: ws.key });
+    const summary = () =>
+      rest(t.url, 'GET', `/public/v2/timesheets/summary?company_id=${company.id}&start_date=2026-01-01&end_date=2026-12-31&per_page=1000`, { key: ws.key });
 
     const refusals: string[] = [];
     let answer = await summary();

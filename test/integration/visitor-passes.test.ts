@@ -22,7 +22,10 @@ describe('visitor passes', () => {
   const sql = <T = any>(query: string, params: unknown[] = []) => t.app.database.orm.em.fork().getConnection().execute<T[]>(query, params);
   const call = (method: string, path: string, body?: unknown) => rest(t.url, method, path, { key: ws.key, body });
   const company = async (code: string) => (await call('POST', '/public/v2/companies', { name: code, code })).body;
-  const commandsOf = async (deviceId: number) => (await sql<{ command: string }>("select command from device_command where device_id = ? and kind = 'visitor_pass' order by id", [deviceId])).map((c) => c.command);
+  const commandsOf = async (deviceId: number) =>
+    (await sql<{ command: string }>("select command from device_command where device_id = ? and kind = 'visitor_pass' order by id", [deviceId])).map(
+      (c) => c.command,
+    );
 
   it('admits before its end and refuses after it with the controller offline; listed with its uses; removed from the controller afterwards', async () => {
     const acme = await company('VIS1');
@@ -36,11 +39,24 @@ describe('visitor passes', () => {
       const from = new Date(Date.now() - 3600_000);
       const until = new Date(Date.now() + 2 * 3600_000);
       const created = await call('POST', '/public/v2/visitor_passes', {
-        company_id: acme.id, name: 'Grace Visitor', host_employee_id: host.id, valid_from: from.toISOString(), valid_until: until.toISOString(), door_ids: [door.id], card_no: '10293847',
+        company_id: acme.id,
+        name: 'Grace Visitor',
+        host_employee_id: host.id,
+        valid_from: from.toISOString(),
+        valid_until: until.toISOString(),
+        door_ids: [door.id],
+        card_no: '10293847',
       });
       expect(created.status, created.text).to.equal(201);
       const pass = created.body;
-      expect(pass).to.include({ company_id: acme.id, name: 'Grace Visitor', host_employee_id: host.id, card_no: '10293847', status: 'active', removed_at: null });
+      expect(pass).to.include({
+        company_id: acme.id,
+        name: 'Grace Visitor',
+        host_employee_id: host.id,
+        card_no: '10293847',
+        status: 'active',
+        removed_at: null,
+      });
       expect(pass.pin, 'a generated pin').to.match(/^9\d{7}$/);
       expect(pass.door_ids).to.deep.equal([door.id]);
 
@@ -61,7 +77,10 @@ describe('visitor passes', () => {
         const got = (await call('GET', `/public/v2/visitor_passes/${pass.id}`)).body.uses;
         return got.length === 2 && got;
       });
-      expect(uses.map((u: any) => [u.event_code, u.opened, u.device_id, u.door])).to.deep.equal([[0, true, device.id, 1], [29, false, device.id, 1]]);
+      expect(uses.map((u: any) => [u.event_code, u.opened, u.device_id, u.door])).to.deep.equal([
+        [0, true, device.id, 1],
+        [29, false, device.id, 1],
+      ]);
       expect((await call('GET', `/public/v2/visitor_passes?company_id=${acme.id}`)).body.map((p: any) => p.id)).to.deep.equal([pass.id]);
 
       // While the pass lives, its pin is not given to an employee.
@@ -76,7 +95,11 @@ describe('visitor passes', () => {
         shiftMs = 0;
       }
       expect((await sql('select removed_at from visitor_pass where id = ?', [pass.id]))[0].removed_at).to.not.equal(null);
-      expect((await commandsOf(device.id)).slice(2)).to.deep.equal([`DATA DELETE userauthorize Pin=${pass.pin}`, `DATA DELETE templatev10 Pin=${pass.pin}`, `DATA DELETE user Pin=${pass.pin}`]);
+      expect((await commandsOf(device.id)).slice(2)).to.deep.equal([
+        `DATA DELETE userauthorize Pin=${pass.pin}`,
+        `DATA DELETE templatev10 Pin=${pass.pin}`,
+        `DATA DELETE user Pin=${pass.pin}`,
+      ]);
       await eventually(async () => !terminal.store.users.has(pass.pin));
       expect((await call('GET', `/public/v2/visitor_passes/${pass.id}`)).body.status).to.equal('ended');
     } finally {
@@ -96,7 +119,14 @@ describe('visitor passes', () => {
     const host = await createEmployee(t.url, ws.key, acme.id, { pin: '4101' });
     const otherHost = await createEmployee(t.url, ws.key, other.id, { pin: '4102' });
     const now = Date.now();
-    const body = { company_id: acme.id, name: 'Vic', host_employee_id: host.id, valid_from: new Date(now).toISOString(), valid_until: new Date(now + 3600_000).toISOString(), door_ids: [door.id] };
+    const body = {
+      company_id: acme.id,
+      name: 'Vic',
+      host_employee_id: host.id,
+      valid_from: new Date(now).toISOString(),
+      valid_until: new Date(now + 3600_000).toISOString(),
+      door_ids: [door.id],
+    };
 
     const before = await workspaceSnapshot(t.config.databaseUrl!, ws.id);
     const cases: Array<[Record<string, unknown>, string, string]> = [
@@ -113,7 +143,10 @@ describe('visitor passes', () => {
     for (const [change, field, code] of cases) {
       const r = await call('POST', '/public/v2/visitor_passes', { ...body, ...change });
       expect(r.status, `${field} ${code}`).to.equal(422);
-      expect(r.body.error.details.map((d: any) => [d.field, d.code]), `${field} ${code}`).to.deep.include([field, code]);
+      expect(
+        r.body.error.details.map((d: any) => [d.field, d.code]),
+        `${field} ${code}`,
+      ).to.deep.include([field, code]);
     }
     expect(await workspaceSnapshot(t.config.databaseUrl!, ws.id)).to.deep.equal(before);
 
@@ -127,7 +160,12 @@ describe('visitor passes', () => {
     expect(revoked.body.status).to.equal('ended');
     expect(revoked.body.revoked_at).to.not.equal(null);
     expect(await commandsOf(panel.id)).to.deep.equal([
-      `DATA UPDATE user CardNo=\tPin=7777\tPassword=\tGroup=0\tStartTime=${formatLocalTime(new Date(now), 'UTC').slice(0, 10).replaceAll('-', '')}\tEndTime=${formatLocalTime(new Date(now + 3600_000 - 1000), 'UTC').slice(0, 10).replaceAll('-', '')}\tName=Vic\tPrivilege=0`,
+      `DATA UPDATE user CardNo=\tPin=7777\tPassword=\tGroup=0\tStartTime=${formatLocalTime(new Date(now), 'UTC').slice(0, 10).replaceAll('-', '')}\tEndTime=${formatLocalTime(
+        new Date(now + 3600_000 - 1000),
+        'UTC',
+      )
+        .slice(0, 10)
+        .replaceAll('-', '')}\tName=Vic\tPrivilege=0`,
       'DATA UPDATE userauthorize Pin=7777\tAuthorizeTimezoneId=1\tAuthorizeDoorId=1',
       'DATA DELETE userauthorize Pin=7777',
       'DATA DELETE templatev10 Pin=7777',
@@ -145,13 +183,24 @@ describe('visitor passes', () => {
     const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'acc', pollIntervalMs: 50 });
     terminal.start();
     try {
-      const pass = (await call('POST', '/public/v2/visitor_passes', {
-        company_id: acme.id, name: 'Stay', host_employee_id: host.id, valid_from: new Date().toISOString(), valid_until: new Date(Date.now() + 3600_000).toISOString(), door_ids: [door.id],
-      })).body;
+      const pass = (
+        await call('POST', '/public/v2/visitor_passes', {
+          company_id: acme.id,
+          name: 'Stay',
+          host_employee_id: host.id,
+          valid_from: new Date().toISOString(),
+          valid_until: new Date(Date.now() + 3600_000).toISOString(),
+          door_ids: [door.id],
+        })
+      ).body;
       await eventually(async () => terminal.store.users.has(pass.pin));
       terminal.store.upsertUser('98', { name: 'Stranger' });
       const fix = await call('POST', `/public/v2/devices/${device.id}/actions`, { type: 'users.reconcile', options: { fix: true } });
-      const result = await eventually(async () => (await call('GET', `/public/v2/devices/${device.id}/actions/${fix.body.action_id}`)).body.result?.complete && (await call('GET', `/public/v2/devices/${device.id}/actions/${fix.body.action_id}`)).body.result);
+      const result = await eventually(
+        async () =>
+          (await call('GET', `/public/v2/devices/${device.id}/actions/${fix.body.action_id}`)).body.result?.complete &&
+          (await call('GET', `/public/v2/devices/${device.id}/actions/${fix.body.action_id}`)).body.result,
+      );
       expect(result.unexpected_on_device).to.deep.equal(['98']);
       await eventually(async () => !terminal.store.users.has('98'));
       expect(terminal.store.users.has(pass.pin)).to.equal(true);

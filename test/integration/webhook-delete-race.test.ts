@@ -34,7 +34,13 @@ describe('webhooks: deleting an endpoint while its deliveries are recorded', () 
         for (let i = 0; i < 4; i++) {
           await rest(t.url, 'POST', '/public/v2/punches', {
             key: ws.key,
-            body: { employee_id: employee.id, device_id: device.id, company_id: company.id, punch_time: new Date(Date.UTC(2026, 6, 1, 8, round, i)).toISOString(), punch_state: '0' },
+            body: {
+              employee_id: employee.id,
+              device_id: device.id,
+              company_id: company.id,
+              punch_time: new Date(Date.UTC(2026, 6, 1, 8, round, i)).toISOString(),
+              punch_state: '0',
+            },
           });
         }
         const [sent, deleted] = await Promise.all([t.app.webhooks.runOnce(), rest(t.url, 'DELETE', `/public/v2/webhooks/${hook.body.id}`, { key: ws.key })]);

@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 
 // Regression: deliveries went out in batches that waited for their slowest request, so one
 // workspace's receiver that never answers delayed every workspace's webhooks.
-describe('webhooks: one workspace\'s slow receiver never delays another\'s', () => {
+describe("webhooks: one workspace's slow receiver never delays another's", () => {
   let t: TestApp;
   before(async () => {
     t = await startTestApp(
@@ -25,20 +25,29 @@ describe('webhooks: one workspace\'s slow receiver never delays another\'s', () 
     for (let i = 0; i < count; i++) {
       const punch = await rest(t.url, 'POST', '/public/v2/punches', {
         key: ws.key,
-        body: { employee_id: employee.id, device_id: device.id, company_id: company.id, punch_time: new Date(Date.UTC(2026, 5, 1, 8, 0, i)).toISOString(), punch_state: '0' },
+        body: {
+          employee_id: employee.id,
+          device_id: device.id,
+          company_id: company.id,
+          punch_time: new Date(Date.UTC(2026, 5, 1, 8, 0, i)).toISOString(),
+          punch_state: '0',
+        },
       });
       expect(punch.status).to.equal(201);
     }
   };
 
-  it('B\'s deliveries arrive while A\'s receiver holds every request open; A holds at most its endpoint share of the pool', async function () {
+  it("B's deliveries arrive while A's receiver holds every request open; A holds at most its endpoint share of the pool", async function () {
     this.timeout(60_000);
     const slow = await startReceiver(() => 'hold');
     const fast = await startReceiver(() => 200);
     try {
       const a = await createWorkspace(t.url);
       const b = await createWorkspace(t.url);
-      for (const [ws, receiver] of [[a, slow], [b, fast]] as const) {
+      for (const [ws, receiver] of [
+        [a, slow],
+        [b, fast],
+      ] as const) {
         const hook = await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, body: { url: receiver.url, event_types: ['attendance.created'] } });
         expect(hook.status).to.equal(201);
       }
@@ -85,7 +94,13 @@ describe('webhooks: a stopping process takes no new delivery', () => {
       for (let i = 0; i < 8; i++) {
         const punch = await rest(t.url, 'POST', '/public/v2/punches', {
           key: ws.key,
-          body: { employee_id: employee.id, device_id: device.id, company_id: company.id, punch_time: new Date(Date.UTC(2026, 5, 1, 8, 0, i)).toISOString(), punch_state: '0' },
+          body: {
+            employee_id: employee.id,
+            device_id: device.id,
+            company_id: company.id,
+            punch_time: new Date(Date.UTC(2026, 5, 1, 8, 0, i)).toISOString(),
+            punch_state: '0',
+          },
         });
         expect(punch.status).to.equal(201);
       }
@@ -97,7 +112,10 @@ describe('webhooks: a stopping process takes no new delivery', () => {
       const rows = await query(t.config.databaseUrl!, 'select attempt_count, status from webhook_delivery where workspace_id = $1 order by id', [ws.id]);
       expect(rows).to.have.length(8);
       expect(rows.filter((r) => r.attempt_count === 1)).to.have.length(2);
-      expect(rows.filter((r) => r.attempt_count === 0 && r.status === 'pending'), 'left for the next process').to.have.length(6);
+      expect(
+        rows.filter((r) => r.attempt_count === 0 && r.status === 'pending'),
+        'left for the next process',
+      ).to.have.length(6);
     } finally {
       if (!stopped) await t.stop();
       await slow.close();

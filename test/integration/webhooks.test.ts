@@ -34,11 +34,18 @@ describe('webhooks', () => {
     const punch = () =>
       rest(t.url, 'POST', '/public/v2/punches', {
         key: ws.key,
-        body: { employee_id: employee.id, device_id: device.id, company_id: company.id, punch_time: `2026-04-01T09:00:${String(second++).padStart(2, '0')}Z`, punch_state: '0' },
+        body: {
+          employee_id: employee.id,
+          device_id: device.id,
+          company_id: company.id,
+          punch_time: `2026-04-01T09:00:${String(second++).padStart(2, '0')}Z`,
+          punch_state: '0',
+        },
       });
     return { ws, company, device, employee, punch };
   }
-  const endpoint = (ws: TestWorkspace, url: string, eventTypes = ['attendance.created']) => rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, body: { url, event_types: eventTypes } });
+  const endpoint = (ws: TestWorkspace, url: string, eventTypes = ['attendance.created']) =>
+    rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, body: { url, event_types: eventTypes } });
   /** timegate_webhook_attempts_total by outcome, from /metrics. */
   const attemptCounts = async () => {
     const text = await (await fetch(`${t.url}/metrics`)).text();
@@ -62,7 +69,9 @@ describe('webhooks', () => {
     expect(updated.body.event_types).to.deep.equal(['device.offline']);
     const rotated = await rest(t.url, 'POST', `/public/v2/webhooks/${id}/rotate_secret`, { key: ws.key });
     expect(rotated.status).to.equal(200);
-    expect(rotated.body.secret).to.match(/^whsec_/).and.not.equal(created.body.secret);
+    expect(rotated.body.secret)
+      .to.match(/^whsec_/)
+      .and.not.equal(created.body.secret);
     const viaGraphQL = await gqlData(t.url, ws.key, `{ webhookEndpoint(id: ${id}) { id eventTypes secret } }`);
     expect(viaGraphQL.webhookEndpoint).to.deep.equal({ id, eventTypes: ['device.offline'], secret: null });
     expect((await rest(t.url, 'DELETE', `/public/v2/webhooks/${id}`, { key: ws.key })).status).to.equal(200);
@@ -130,7 +139,9 @@ describe('webhooks', () => {
       expect(hooks.map((h) => h.headers['webhook-id'])).to.deep.equal([0n, 1n, 2n].map((n) => `evt_${BigInt(row.id) + n}`));
       expect(hooks.map((h) => h.json.id)).to.deep.equal(hooks.map((h) => h.headers['webhook-id']));
       const listed = await deliveries(s.ws, created.body.id);
-      expect(listed.map((d: any) => [d.event_id, d.event_type, d.status]).sort()).to.deep.equal(hooks.map((h) => [h.json.id, 'attendance.created', 'succeeded']).sort());
+      expect(listed.map((d: any) => [d.event_id, d.event_type, d.status]).sort()).to.deep.equal(
+        hooks.map((h) => [h.json.id, 'attendance.created', 'succeeded']).sort(),
+      );
     } finally {
       await receiver.close();
     }
@@ -155,11 +166,21 @@ describe('webhooks', () => {
       await t.app.webhooks.runOnce();
       expect(receiver.received).to.have.length(2);
       expect(receiver.received[1]!.headers['webhook-id']).to.equal(receiver.received[0]!.headers['webhook-id']);
-      const data = await gqlData(t.url, s.ws.key, `query ($id: Int!) { webhookDeliveries(endpointId: $id) { nodes { status attemptCount attempts { statusCode succeeded responseExcerpt error durationMs } } } }`, { id: created.body.id });
+      const data = await gqlData(
+        t.url,
+        s.ws.key,
+        `query ($id: Int!) { webhookDeliveries(endpointId: $id) { nodes { status attemptCount attempts { statusCode succeeded responseExcerpt error durationMs } } } }`,
+        { id: created.body.id },
+      );
       const [delivery] = data.webhookDeliveries.nodes;
       expect(delivery).to.include({ status: 'succeeded', attemptCount: 2 });
-      expect(delivery.attempts.map((a: any) => [a.statusCode, a.succeeded, a.error])).to.deep.equal([[500, false, 'HTTP 500'], [200, true, null]]);
-      expect(delivery.attempts[0].responseExcerpt).to.match(/^failure 500 x+$/).and.have.length(1024);
+      expect(delivery.attempts.map((a: any) => [a.statusCode, a.succeeded, a.error])).to.deep.equal([
+        [500, false, 'HTTP 500'],
+        [200, true, null],
+      ]);
+      expect(delivery.attempts[0].responseExcerpt)
+        .to.match(/^failure 500 x+$/)
+        .and.have.length(1024);
       const counts = await attemptCounts();
       expect([counts.http_error - countsBefore.http_error, counts.success - countsBefore.success], 'attempts in /metrics by outcome').to.deep.equal([1, 1]);
     } finally {
@@ -185,7 +206,9 @@ describe('webhooks', () => {
       expect(refused.attempts[0].error).to.match(/ECONNREFUSED/);
       expect(refused.status).to.equal('pending');
       const counts = await attemptCounts();
-      expect([counts.timeout - countsBefore.timeout, counts.network_error - countsBefore.network_error], 'attempts in /metrics by outcome').to.deep.equal([1, 1]);
+      expect([counts.timeout - countsBefore.timeout, counts.network_error - countsBefore.network_error], 'attempts in /metrics by outcome').to.deep.equal([
+        1, 1,
+      ]);
     } finally {
       await receiver.close();
     }
@@ -227,7 +250,10 @@ describe('webhooks', () => {
       await eventually(async () => receiver.received.length === 1);
       const [delivery] = await deliveries(s.ws, created.body.id);
       // A retry scheduled for later: pending, not due, so no worker of the app takes it.
-      await worker.query("update webhook_delivery set status = 'pending', completed_at = null, next_attempt_at = $2 where id = $1", [delivery.id, new Date(clock + 3_600_000)]);
+      await worker.query("update webhook_delivery set status = 'pending', completed_at = null, next_attempt_at = $2 where id = $1", [
+        delivery.id,
+        new Date(clock + 3_600_000),
+      ]);
       // Another worker holds the delivery while it sends it; the redelivery reads it pending and waits to write.
       await worker.query('begin');
       await worker.query('select 1 from webhook_delivery where id = $1 for update', [delivery.id]);
@@ -271,8 +297,12 @@ describe('webhooks', () => {
       const redone = await gqlData(t.url, s.ws.key, 'mutation ($d: SafeInt!) { redeliverWebhook(deliveryId: $d) { id status } }', { d: deliveryId });
       expect(redone.redeliverWebhook).to.deep.equal({ id: deliveryId, status: 'pending' });
       await t.app.webhooks.runOnce();
-      const listed = await gqlData(t.url, s.ws.key, 'query ($e: Int!) { webhookDeliveries(endpointId: $e) { nodes { id eventType attempts { id } } } }', { e: created.body.id });
-      expect(listed.webhookDeliveries.nodes).to.deep.equal([{ id: deliveryId, eventType: 'webhook.test', attempts: [{ id: attemptId }, { id: attemptId + 1 }, { id: attemptId + 2 }] }]);
+      const listed = await gqlData(t.url, s.ws.key, 'query ($e: Int!) { webhookDeliveries(endpointId: $e) { nodes { id eventType attempts { id } } } }', {
+        e: created.body.id,
+      });
+      expect(listed.webhookDeliveries.nodes).to.deep.equal([
+        { id: deliveryId, eventType: 'webhook.test', attempts: [{ id: attemptId }, { id: attemptId + 1 }, { id: attemptId + 2 }] },
+      ]);
       expect(receiver.received).to.have.length(3);
     } finally {
       await receiver.close();
@@ -310,7 +340,13 @@ describe('webhooks', () => {
   it('Standard Webhooks: a 410 Gone disables the endpoint at once; Retry-After on 429/503 is honoured within the retry window; no test event for a disabled endpoint', async () => {
     const s = await setup();
     const gone = await startReceiver(() => 410);
-    const busy = await startReceiver((n) => (n === 0 ? { status: 429, headers: { 'retry-after': '600' } } : n === 1 ? { status: 503, headers: { 'retry-after': new Date(clock + 1000 * 3_600_000).toUTCString() } } : 200));
+    const busy = await startReceiver((n) =>
+      n === 0
+        ? { status: 429, headers: { 'retry-after': '600' } }
+        : n === 1
+          ? { status: 503, headers: { 'retry-after': new Date(clock + 1000 * 3_600_000).toUTCString() } }
+          : 200,
+    );
     try {
       const goneEndpoint = await endpoint(s.ws, gone.url);
       const busyEndpoint = await endpoint(s.ws, busy.url);
@@ -344,7 +380,14 @@ describe('webhooks', () => {
     const receiver = await startReceiver();
     try {
       const ws = await createWorkspace(strict.url);
-      for (const url of ['http://127.0.0.1:8080/x', 'http://10.1.2.3/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'http://localhost/x', 'http://[::ffff:192.168.0.1]/x']) {
+      for (const url of [
+        'http://127.0.0.1:8080/x',
+        'http://10.1.2.3/x',
+        'http://169.254.169.254/latest',
+        'http://[::1]/x',
+        'http://localhost/x',
+        'http://[::ffff:192.168.0.1]/x',
+      ]) {
         const r = await rest(strict.url, 'POST', '/public/v2/webhooks', { key: ws.key, body: { url, event_types: ['door.opened'] } });
         expect(r.status, url).to.equal(422);
         expect(r.body.error.details[0]).to.include({ field: 'url', code: 'private_address' });
@@ -354,11 +397,16 @@ describe('webhooks', () => {
       const device = await createDevice(strict.url, ws.key, company.id);
       const employee = await createEmployee(strict.url, ws.key, company.id, { pin: '5' });
       const em = strict.app.database.orm.em.fork();
-      const [row] = await em.getConnection().execute(
-        `insert into webhook_endpoint (workspace_id, url, event_types, secret, enabled, created_at, updated_at) values (?, ?, '{attendance.created}', 'whsec_AAAA', true, now(), now()) returning id`,
-        [ws.id, receiver.url.replace('127.0.0.1', 'localhost')],
-      );
-      await rest(strict.url, 'POST', '/public/v2/punches', { key: ws.key, body: { employee_id: employee.id, device_id: device.id, company_id: company.id, punch_time: '2026-04-01T08:00:00Z', punch_state: '0' } });
+      const [row] = await em
+        .getConnection()
+        .execute(
+          `insert into webhook_endpoint (workspace_id, url, event_types, secret, enabled, created_at, updated_at) values (?, ?, '{attendance.created}', 'whsec_AAAA', true, now(), now()) returning id`,
+          [ws.id, receiver.url.replace('127.0.0.1', 'localhost')],
+        );
+      await rest(strict.url, 'POST', '/public/v2/punches', {
+        key: ws.key,
+        body: { employee_id: employee.id, device_id: device.id, company_id: company.id, punch_time: '2026-04-01T08:00:00Z', punch_state: '0' },
+      });
       await strict.app.webhooks.runOnce();
       expect(receiver.received).to.have.length(0);
       const [delivery] = (await rest(strict.url, 'GET', `/public/v2/webhooks/${row.id}/deliveries`, { key: ws.key })).body;

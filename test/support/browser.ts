@@ -9,7 +9,7 @@ export const SCREENSHOTS = path.resolve(__dirname, '..', '..', '..', 'test-resul
 export function chromiumPath(): string {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => Boolean(p));
   const found = candidates.find((p) => fs.existsSync(p));
-  if (!found) throw new Error('Chromium not found: install Debian\'s `chromium` package (.ci/run does) or set CHROMIUM_PATH.');
+  if (!found) throw new Error("Chromium not found: install Debian's `chromium` package (.ci/run does) or set CHROMIUM_PATH.");
   return found;
 }
 
@@ -28,8 +28,18 @@ const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'
 export async function accessibilityViolations(page: Page): Promise<string[]> {
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const result = await (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run();
+    const result = await (
+      globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }
+    ).axe.run();
     return result.violations;
   });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')}`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join('; ')}`,
+    );
 }

@@ -19,10 +19,12 @@ export interface ContractCase {
   normalize?: (data: any) => unknown;
 }
 
-export const withoutVolatile = (keys: string[] = ['id', 'created_at', 'updated_at']) => (data: any): unknown => {
-  const strip = (item: any) => Object.fromEntries(Object.entries(item).filter(([k]) => !keys.includes(k)));
-  return Array.isArray(data) ? data.map(strip) : strip(data);
-};
+export const withoutVolatile =
+  (keys: string[] = ['id', 'created_at', 'updated_at']) =>
+  (data: any): unknown => {
+    const strip = (item: any) => Object.fromEntries(Object.entries(item).filter(([k]) => !keys.includes(k)));
+    return Array.isArray(data) ? data.map(strip) : strip(data);
+  };
 
 export async function checkContract(baseUrl: string, key: string, c: ContractCase): Promise<{ rest: any; graphql: any }> {
   const r = await rest(baseUrl, c.rest.method, c.rest.path, { key, body: c.rest.body });

@@ -22,7 +22,9 @@ export class DeviceUserTable {
 
   /** Pretends the terminal applied everything of a device, so that later changes show as new `pending` rows. */
   async markSynced(deviceId: number): Promise<void> {
-    await this.orm.em.getConnection().execute(`update device_user set sync_status = 'synced', synced_at = now(), previous_pin = null where device_id = ?`, [deviceId]);
+    await this.orm.em
+      .getConnection()
+      .execute(`update device_user set sync_status = 'synced', synced_at = now(), previous_pin = null where device_id = ?`, [deviceId]);
   }
 
   close(): Promise<void> {

@@ -32,7 +32,13 @@ export function wsClient(baseUrl: string, connectionParams: Record<string, unkno
  * Subscribes and resolves once the server has registered the subscriber (the feed counts it), so
  * that events caused afterwards are certainly live for it: no sleep, no race.
  */
-export async function subscribe<T = any>(app: App, workspaceId: number, key: string, query: string, variables: Record<string, unknown> = {}): Promise<Subscription<T>> {
+export async function subscribe<T = any>(
+  app: App,
+  workspaceId: number,
+  key: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<Subscription<T>> {
   const client = wsClient(app.url, { authorization: `Bearer ${key}` });
   const before = app.events.subscriberCount(workspaceId);
   const received: T[] = [];
@@ -40,7 +46,11 @@ export async function subscribe<T = any>(app: App, workspaceId: number, key: str
   const field = /\{\s*(\w+)/.exec(query.replace(/^\s*subscription[^{]*/, ''))![1]!;
   const dispose = client.subscribe<Record<string, T>>(
     { query, variables },
-    { next: (value) => (value.errors ? errors.push(value.errors) : received.push(value.data![field]!)), error: (e) => errors.push(e), complete: () => undefined },
+    {
+      next: (value) => (value.errors ? errors.push(value.errors) : received.push(value.data![field]!)),
+      error: (e) => errors.push(e),
+      complete: () => undefined,
+    },
   );
   await eventually(async () => app.events.subscriberCount(workspaceId) > before || errors.length > 0);
   return {
@@ -100,11 +110,7 @@ export async function startReceiver(respond: (n: number) => number | 'hold' | { 
  * The outbox's events as readers see them: rows read with `execute` (workspace, then optionally
  * one type) and their batches expanded (src/events/event-batch.ts), in id order.
  */
-export async function readOutbox(
-  execute: (sql: string, params: unknown[]) => Promise<EventRow[]>,
-  workspaceId: number,
-  type?: string,
-): Promise<StoredEvent[]> {
+export async function readOutbox(execute: (sql: string, params: unknown[]) => Promise<EventRow[]>, workspaceId: number, type?: string): Promise<StoredEvent[]> {
   const rows = await execute(
     `select id, workspace_id, type, data, created_at, span from event where workspace_id = ? ${type ? 'and type = ?' : ''} order by id`,
     type ? [workspaceId, type] : [workspaceId],

@@ -11,7 +11,10 @@ export interface TestWorkspace {
 }
 
 /** A new workspace through the operator API, with an admin key and optional plan limits. */
-export async function createWorkspace(baseUrl: string, plan: { maxCompanies?: number; maxDevices?: number; maxEmployees?: number } = {}): Promise<TestWorkspace> {
+export async function createWorkspace(
+  baseUrl: string,
+  plan: { maxCompanies?: number; maxDevices?: number; maxEmployees?: number } = {},
+): Promise<TestWorkspace> {
   const data = await gqlData(baseUrl, MASTER_KEY, `mutation ($name: String!) { createWorkspace(input: { name: $name }) { workspace { id } apiKey { key } } }`, {
     name: unique('ws'),
   });
@@ -61,7 +64,10 @@ export async function setWorkspaceTimeZone(baseUrl: string, key: string, timeZon
 }
 
 export async function createArea(baseUrl: string, key: string, companyId: number, overrides: Record<string, unknown> = {}) {
-  const response = await rest(baseUrl, 'POST', '/public/v2/areas', { key, body: { name: unique('Area'), code: unique('A'), company_id: companyId, ...overrides } });
+  const response = await rest(baseUrl, 'POST', '/public/v2/areas', {
+    key,
+    body: { name: unique('Area'), code: unique('A'), company_id: companyId, ...overrides },
+  });
   if (response.status !== 201) throw new Error(`area not created: ${response.status} ${response.text}`);
   return response.body as { id: number; name: string; code: string; company_id: number; device_ids: number[]; employee_ids: number[] };
 }

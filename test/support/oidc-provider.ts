@@ -37,7 +37,9 @@ export async function startOidcProvider(people: Record<string, TestPerson>): Pro
     clientSecret,
     allowRedirect(redirectUri) {
       const provider = new Provider(issuer, {
-        clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], response_types: ['code'], grant_types: ['authorization_code'] }],
+        clients: [
+          { client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], response_types: ['code'], grant_types: ['authorization_code'] },
+        ],
         claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
         scopes: ['openid', 'offline_access', 'email', 'profile', 'groups'],
         pkce: { required: () => true },
@@ -47,7 +49,14 @@ export async function startOidcProvider(people: Record<string, TestPerson>): Pro
           claims: () => ({ sub: id, email: people[id]?.email, email_verified: true, name: people[id]?.name, groups: people[id]?.groups ?? [] }),
         }),
         // Consent is given at once (the first-party pattern of the package's documentation).
-        loadExistingGrant: async (ctx: { oidc: { client: { clientId: string }; session: { accountId: string }; params: { scope: string }; provider: { Grant: new (init: object) => { addOIDCScope(s: string): void; save(): Promise<string> } } } }) => {
+        loadExistingGrant: async (ctx: {
+          oidc: {
+            client: { clientId: string };
+            session: { accountId: string };
+            params: { scope: string };
+            provider: { Grant: new (init: object) => { addOIDCScope(s: string): void; save(): Promise<string> } };
+          };
+        }) => {
           const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client.clientId, accountId: ctx.oidc.session.accountId });
           grant.addOIDCScope(ctx.oidc.params.scope);
           await grant.save();
@@ -56,10 +65,11 @@ export async function startOidcProvider(people: Record<string, TestPerson>): Pro
       });
       handler = provider.callback();
     },
-    stop: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -94,7 +104,11 @@ export async function signInWithoutBrowser(
   const jar = new CookieJar();
   const get = async (url: string, init: RequestInit = {}) => {
     const extra = new URL(url).origin === new URL(timegateUrl).origin ? timegateHeaders : {};
-    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...extra, ...(init.headers as Record<string, string>), cookie: jar.header(url) } });
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...extra, ...(init.headers as Record<string, string>), cookie: jar.header(url) },
+    });
     jar.take(url, response);
     return response;
   };

@@ -5,7 +5,12 @@ import { gqlData, rest, type RestResponse } from './http';
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 
 export async function createScimKey(baseUrl: string, adminKey: string, companyId: number): Promise<string> {
-  const data = await gqlData(baseUrl, adminKey, 'mutation ($c: Int!) { createApiKey(input: { name: "Entra ID", scopes: ["scim"], companyId: $c }) { key scopes companyId } }', { c: companyId });
+  const data = await gqlData(
+    baseUrl,
+    adminKey,
+    'mutation ($c: Int!) { createApiKey(input: { name: "Entra ID", scopes: ["scim"], companyId: $c }) { key scopes companyId } }',
+    { c: companyId },
+  );
   expect(data.createApiKey).to.include({ companyId });
   expect(data.createApiKey.scopes).to.deep.equal(['scim']);
   return data.createApiKey.key;
@@ -20,4 +25,3 @@ export function scimRequest(baseUrl: string, key: string | null, method: string,
 }
 
 export const patchOp = (...Operations: object[]) => ({ schemas: [PATCH_OP], Operations });
-

@@ -19,7 +19,16 @@ export interface ServiceProcess {
 export async function startServiceProcess(databaseUrl: string, env: Record<string, string> = {}, port?: number): Promise<ServiceProcess> {
   const listen = port ?? (await freePort());
   const child = spawn(process.execPath, [path.join(root, 'dist', 'src', 'main.js')], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(listen), HOST: '127.0.0.1', LOG_LEVEL: 'silent', TIMEGATE_MASTER_KEY: MASTER_KEY, TIMEGATE_RATE_LIMIT_BURST: '1000000', ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(listen),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      TIMEGATE_MASTER_KEY: MASTER_KEY,
+      TIMEGATE_RATE_LIMIT_BURST: '1000000',
+      ...env,
+    },
     stdio: 'ignore',
   });
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
@@ -75,7 +84,11 @@ export function attlogHistory(batches: number, perBatch: number, start = Date.UT
 
 /** The (pin, local time) keys of a device's stored punches, with how often each is stored. */
 export async function storedPunchKeys(databaseUrl: string, serial: string): Promise<Map<string, number>> {
-  const rows = await query<{ key: string; n: string }>(databaseUrl, `select pin || '\t' || local_time as key, count(*) as n from punch where device_serial = $1 group by 1`, [serial]);
+  const rows = await query<{ key: string; n: string }>(
+    databaseUrl,
+    `select pin || '\t' || local_time as key, count(*) as n from punch where device_serial = $1 group by 1`,
+    [serial],
+  );
   return new Map(rows.map((r) => [r.key, Number(r.n)]));
 }
 

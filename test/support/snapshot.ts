@@ -32,7 +32,9 @@ export async function tableCounts(databaseUrl: string): Promise<Record<string, n
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const tables = await client.query<{ tablename: string }>(`select tablename from pg_tables where schemaname = 'public' and tablename not like 'mikro_orm%' and tablename <> 'audit_event'
+    const tables = await client.query<{
+      tablename: string;
+    }>(`select tablename from pg_tables where schemaname = 'public' and tablename not like 'mikro_orm%' and tablename <> 'audit_event'
          and tablename not in (select inhrelid::regclass::text from pg_inherits) order by 1`);
     const counts: Record<string, number> = {};
     for (const { tablename } of tables.rows) {

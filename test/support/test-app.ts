@@ -15,7 +15,11 @@ export interface TestApp {
 }
 
 /** Starts the real service on a free port against a fresh database. */
-export async function startTestApp(env: Record<string, string> = {}, label = 'app', options: { now?: () => Date; logger?: pino.Logger } = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  label = 'app',
+  options: { now?: () => Date; logger?: pino.Logger } = {},
+): Promise<TestApp> {
   const config = loadConfig({
     DATABASE_URL: await freshDatabaseUrl(label),
     PORT: '0',

@@ -29,7 +29,10 @@ describe('configuration', () => {
     expect(loadConfig({}).gcCompactionSeconds).to.equal(10);
     expect(loadConfig({ TIMEGATE_GC_COMPACTION_SECONDS: '0' }).gcCompactionSeconds).to.equal(0);
     for (const bad of ['-1', '2.5', 'soon']) {
-      expect(() => loadConfig({ TIMEGATE_GC_COMPACTION_SECONDS: bad }), bad).to.throw(ConfigError, `TIMEGATE_GC_COMPACTION_SECONDS must be an integer from 0 to 86400 (got "${bad}")`);
+      expect(() => loadConfig({ TIMEGATE_GC_COMPACTION_SECONDS: bad }), bad).to.throw(
+        ConfigError,
+        `TIMEGATE_GC_COMPACTION_SECONDS must be an integer from 0 to 86400 (got "${bad}")`,
+      );
     }
   });
 

@@ -127,7 +127,14 @@ describe('layering', () => {
   });
 
   it('there is no import circle between files', () => {
-    const graph = new Map(files.map(({ file, text }) => [file, importsOf(text).map((t) => resolveImport(file, t)).filter((t): t is string => t !== null && known.has(t))]));
+    const graph = new Map(
+      files.map(({ file, text }) => [
+        file,
+        importsOf(text)
+          .map((t) => resolveImport(file, t))
+          .filter((t): t is string => t !== null && known.has(t)),
+      ]),
+    );
     const state = new Map<string, 'open' | 'done'>();
     const circles: string[] = [];
     const visit = (file: string, trail: string[]) => {

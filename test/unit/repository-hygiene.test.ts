@@ -12,7 +12,7 @@ const SELF = 'test/unit/repository-hygiene.test.ts';
 /** Each pattern, and why a reader of the repository could not follow what it points at. */
 const PATTERNS: { pattern: RegExp; why: string }[] = [
   { pattern: /\/work\/|\/root\/|\/home\/\w+\/|\/tmp\/[\w-]+\/|[A-Z]:\\Users\\/, why: 'a path of one machine' },
-  { pattern: /\.\.\/shared\/|\b(stack|design|service-spec|push-protocol|attendance-access-operations)\.md\b/, why: 'the authors\' private notes' },
+  { pattern: /\.\.\/shared\/|\b(stack|design|service-spec|push-protocol|attendance-access-operations)\.md\b/, why: "the authors' private notes" },
   { pattern: /\bthe brief\b|\breference §/i, why: 'a document that is not in the repository' },
   { pattern: /\b(issue|issues) #?\d+\b|\bthe issue\b|\(issue\b/i, why: 'an issue tracker the repository does not contain (state the decision instead)' },
   { pattern: /\b(as an AI|language model|ChatGPT|Claude|Copilot)\b|\bI (was asked|have been asked)\b/i, why: 'words about how the code was written' },

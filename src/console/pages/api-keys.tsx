@@ -22,12 +22,26 @@ export function ApiKeys() {
       <Section title="API keys">
         <ErrorNote message={errorMessage(keys.error) ?? errorMessage(revoking.error)} />
         <table>
-          <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Key</th>
+              <th scope="col">Scopes</th>
+              <th scope="col">Created</th>
+              <th scope="col">
+                <span class="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {(keys.data?.apiKeys ?? []).map((k) => (
               <tr>
                 <td>{k.name || <span class="muted">(no name)</span>}</td>
-                <td><code>{k.prefix}…{k.last4}</code></td>
+                <td>
+                  <code>
+                    {k.prefix}…{k.last4}
+                  </code>
+                </td>
                 <td>{k.scopes.join(', ')}</td>
                 <td>{when(k.createdAt)}</td>
                 <td>
@@ -37,7 +51,13 @@ export function ApiKeys() {
                     // Not offered for the key this console is signed in with: it would lock you out.
                     <span class="muted">this console's key</span>
                   ) : (
-                    <button type="button" onClick={async () => { await revoke({ id: k.id }); refresh({ requestPolicy: 'network-only' }); }}>
+                    <button
+                      type="button"
+                      onClick={async () => {
+                        await revoke({ id: k.id });
+                        refresh({ requestPolicy: 'network-only' });
+                      }}
+                    >
                       Revoke {k.name || `${k.prefix}…${k.last4}`}
                     </button>
                   )}
@@ -67,11 +87,18 @@ export function ApiKeys() {
             <legend>Scopes</legend>
             {SCOPES.map((s) => (
               <label class="check">
-                <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => setScopes((e.target as HTMLInputElement).checked ? [...scopes, s] : scopes.filter((x) => x !== s))} /> {s}
+                <input
+                  type="checkbox"
+                  checked={scopes.includes(s)}
+                  onChange={(e) => setScopes((e.target as HTMLInputElement).checked ? [...scopes, s] : scopes.filter((x) => x !== s))}
+                />{' '}
+                {s}
               </label>
             ))}
           </fieldset>
-          <button type="submit" disabled={creating.fetching || scopes.length === 0}>Create key</button>
+          <button type="submit" disabled={creating.fetching || scopes.length === 0}>
+            Create key
+          </button>
           <ErrorNote message={errorMessage(creating.error)} />
           {secret && (
             <p role="status" class="secret">

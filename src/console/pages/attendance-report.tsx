@@ -17,7 +17,12 @@ const KINDS: Array<[Kind, string]> = [
   ['overtime', 'Overtime'],
 ];
 
-interface Line { day: AttendanceDayRow; kind: Kind; what: string; minutes: number }
+interface Line {
+  day: AttendanceDayRow;
+  kind: Kind;
+  what: string;
+  minutes: number;
+}
 
 function linesOf(day: AttendanceDayRow): Line[] {
   const lines: Line[] = [];
@@ -56,7 +61,12 @@ export function AttendanceReport() {
   const exportCsv = () => {
     const code = new Map(sheet.employees.map((e) => [e.id, e.code]));
     const rows = [['date', 'employee_id', 'employee_code', 'employee', 'kind', 'minutes', 'detail', 'status'].join(',')];
-    for (const l of lines) rows.push([l.day.date, l.day.employeeId, code.get(l.day.employeeId) ?? '', names.get(l.day.employeeId) ?? '', l.kind, l.minutes, l.what, l.day.status].map(csvCell).join(','));
+    for (const l of lines)
+      rows.push(
+        [l.day.date, l.day.employeeId, code.get(l.day.employeeId) ?? '', names.get(l.day.employeeId) ?? '', l.kind, l.minutes, l.what, l.day.status]
+          .map(csvCell)
+          .join(','),
+      );
     const link = document.createElement('a');
     link.href = URL.createObjectURL(new Blob([`${rows.join('\n')}\n`], { type: 'text/csv' }));
     link.download = `attendance-report-${range.start}_${range.end}.csv`;
@@ -65,22 +75,53 @@ export function AttendanceReport() {
   };
   return (
     <div class="stack">
-      <Section title="Attendance report" actions={lines.length > 0 && <button type="button" onClick={exportCsv}>Export report CSV</button>}>
+      <Section
+        title="Attendance report"
+        actions={
+          lines.length > 0 && (
+            <button type="button" onClick={exportCsv}>
+              Export report CSV
+            </button>
+          )
+        }
+      >
         <form class="filters" onSubmit={(e) => e.preventDefault()}>
           {picker}
-          <p class="field"><label for="report-from">From</label><input id="report-from" type="date" value={range.start} onChange={(e) => setRange({ ...range, start: (e.target as HTMLInputElement).value || range.start })} /></p>
-          <p class="field"><label for="report-to">To</label><input id="report-to" type="date" value={range.end} onChange={(e) => setRange({ ...range, end: (e.target as HTMLInputElement).value || range.end })} /></p>
+          <p class="field">
+            <label for="report-from">From</label>
+            <input
+              id="report-from"
+              type="date"
+              value={range.start}
+              onChange={(e) => setRange({ ...range, start: (e.target as HTMLInputElement).value || range.start })}
+            />
+          </p>
+          <p class="field">
+            <label for="report-to">To</label>
+            <input
+              id="report-to"
+              type="date"
+              value={range.end}
+              onChange={(e) => setRange({ ...range, end: (e.target as HTMLInputElement).value || range.end })}
+            />
+          </p>
           <p class="field">
             <label for="report-person">Person</label>
             <select id="report-person" value={person} onChange={(e) => setPerson((e.target as HTMLSelectElement).value)}>
               <option value="">Everyone</option>
-              {sheet.employees.map((e) => <option value={e.id}>{e.name} {e.lastname}</option>)}
+              {sheet.employees.map((e) => (
+                <option value={e.id}>
+                  {e.name} {e.lastname}
+                </option>
+              ))}
             </select>
           </p>
           <fieldset>
             <legend>Show</legend>
             {KINDS.map(([kind, label]) => (
-              <label class="check"><input type="checkbox" checked={kinds.has(kind)} onChange={() => toggle(kind)} /> {label}</label>
+              <label class="check">
+                <input type="checkbox" checked={kinds.has(kind)} onChange={() => toggle(kind)} /> {label}
+              </label>
             ))}
           </fieldset>
         </form>
@@ -89,12 +130,21 @@ export function AttendanceReport() {
           <p role="status">Loading the report…</p>
         ) : (
           <>
-            <p class="muted" role="status">{lines.length} lines, {range.start} to {range.end}</p>
+            <p class="muted" role="status">
+              {lines.length} lines, {range.start} to {range.end}
+            </p>
             {lines.length === 0 ? (
               <Empty>Nothing to report in this range.</Empty>
             ) : (
               <table class="fold-on-phone">
-                <thead><tr><th scope="col">Date</th><th scope="col">Person</th><th scope="col">What</th><th scope="col">Day</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Date</th>
+                    <th scope="col">Person</th>
+                    <th scope="col">What</th>
+                    <th scope="col">Day</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {lines.map((l) => (
                     <tr data-kind={l.kind}>
@@ -115,7 +165,15 @@ export function AttendanceReport() {
         )}
       </Section>
       {open && (
-        <DayDetail key={`${open.employeeId}:${open.date}`} employeeId={open.employeeId} companyId={companyId} date={open.date} directory={directory} onClose={() => setOpen(null)} onChanged={() => setVersion((v) => v + 1)} />
+        <DayDetail
+          key={`${open.employeeId}:${open.date}`}
+          employeeId={open.employeeId}
+          companyId={companyId}
+          date={open.date}
+          directory={directory}
+          onClose={() => setOpen(null)}
+          onChanged={() => setVersion((v) => v + 1)}
+        />
       )}
     </div>
   );

@@ -16,7 +16,15 @@ function VoidPunch({ punch, who, onDone }: { punch: { id: number; localTime: str
   const time = punch.localTime.slice(11, 16);
   return (
     <>
-      <ConfirmButton label={`Void the ${time} punch`} title={`Void ${who}'s ${time} punch?`} confirm="Void punch" onConfirm={async () => { await voidPunch({ id: punch.id, reason }); onDone(); }}>
+      <ConfirmButton
+        label={`Void the ${time} punch`}
+        title={`Void ${who}'s ${time} punch?`}
+        confirm="Void punch"
+        onConfirm={async () => {
+          await voidPunch({ id: punch.id, reason });
+          onDone();
+        }}
+      >
         <p>The punch stays stored and listed, but no longer counts in the day's attendance.</p>
         <p class="field">
           <label for={`void-reason-${punch.id}`}>Reason</label>
@@ -28,7 +36,19 @@ function VoidPunch({ punch, who, onDone }: { punch: { id: number; localTime: str
   );
 }
 
-function AddPunch({ employeeId, companyId, date, directory, onDone }: { employeeId: number; companyId: number; date: string; directory: Directory; onDone: () => void }) {
+function AddPunch({
+  employeeId,
+  companyId,
+  date,
+  directory,
+  onDone,
+}: {
+  employeeId: number;
+  companyId: number;
+  date: string;
+  directory: Directory;
+  onDone: () => void;
+}) {
   const [adding, add] = useMutation(AddPunchDocument);
   const terminals = directory.devices.filter((d) => d.companyId === companyId && d.modeType !== 'acc');
   const choices = terminals.length > 0 ? terminals : directory.devices.filter((d) => d.companyId === companyId);
@@ -47,27 +67,48 @@ function AddPunch({ employeeId, companyId, date, directory, onDone }: { employee
         }
       }}
     >
-      <p class="field"><label for="add-punch-time">Punch time</label><input id="add-punch-time" type="time" value={form.time} onInput={(e) => setForm({ ...form, time: (e.target as HTMLInputElement).value })} required /></p>
+      <p class="field">
+        <label for="add-punch-time">Punch time</label>
+        <input id="add-punch-time" type="time" value={form.time} onInput={(e) => setForm({ ...form, time: (e.target as HTMLInputElement).value })} required />
+      </p>
       <p class="field">
         <label for="add-punch-state">Punch type</label>
         <select id="add-punch-state" value={form.state} onChange={(e) => setForm({ ...form, state: (e.target as HTMLSelectElement).value })}>
-          {['0', '1', '2', '3', '4', '5'].map((v) => <option value={v}>{directory.stateName(v)}</option>)}
+          {['0', '1', '2', '3', '4', '5'].map((v) => (
+            <option value={v}>{directory.stateName(v)}</option>
+          ))}
         </select>
       </p>
       <p class="field">
         <label for="add-punch-device">Terminal</label>
         <select id="add-punch-device" value={String(deviceId)} onChange={(e) => setForm({ ...form, deviceId: (e.target as HTMLSelectElement).value })}>
-          {choices.map((d) => <option value={d.id}>{d.name}</option>)}
+          {choices.map((d) => (
+            <option value={d.id}>{d.name}</option>
+          ))}
         </select>
       </p>
-      <button type="submit" disabled={adding.fetching || !deviceId}>Add punch</button>
+      <button type="submit" disabled={adding.fetching || !deviceId}>
+        Add punch
+      </button>
       <ErrorNote message={errorMessage(adding.error) ?? (choices.length === 0 ? 'This company has no terminal to record a manual punch on.' : null)} />
     </form>
   );
 }
 
-export function DayDetail({ employeeId, companyId, date, directory, onClose, onChanged }: {
-  employeeId: number; companyId: number; date: string; directory: Directory; onClose: () => void; onChanged: () => void;
+export function DayDetail({
+  employeeId,
+  companyId,
+  date,
+  directory,
+  onClose,
+  onChanged,
+}: {
+  employeeId: number;
+  companyId: number;
+  date: string;
+  directory: Directory;
+  onClose: () => void;
+  onChanged: () => void;
 }) {
   const canWrite = useAllowed('write');
   const [day, refresh] = useQuery({ query: EmployeeDayDocument, variables: { employeeId, date }, requestPolicy: 'network-only' });
@@ -77,30 +118,69 @@ export function DayDetail({ employeeId, companyId, date, directory, onClose, onC
     dialog.current?.showModal();
   }, []);
   const who = directory.employeeName(employeeId);
-  const changed = () => { refresh({ requestPolicy: 'network-only' }); onChanged(); };
+  const changed = () => {
+    refresh({ requestPolicy: 'network-only' });
+    onChanged();
+  };
   const summary = day.data?.timesheet.nodes[0];
   const punches = [...(day.data?.punches.nodes ?? [])].sort((a, b) => a.punchTime.localeCompare(b.punchTime));
   return (
     <dialog ref={dialog} class="day-detail" aria-label={`${who}, ${date}`} onClose={onClose}>
-      <Section title={`${who}, ${date}`} actions={<button type="button" class="secondary" onClick={() => dialog.current?.close()}>Close day</button>}>
+      <Section
+        title={`${who}, ${date}`}
+        actions={
+          <button type="button" class="secondary" onClick={() => dialog.current?.close()}>
+            Close day
+          </button>
+        }
+      >
         <ErrorNote message={errorMessage(day.error)} />
         {summary ? (
           <dl class="facts" aria-label="The day in figures">
-            <dt>Status</dt><dd>{summary.status}</dd>
-            <dt>In / out</dt><dd>{summary.firstIn ? new Date(summary.firstIn).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : '—'} / {summary.lastOut ? new Date(summary.lastOut).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : '—'}</dd>
-            <dt>Worked</dt><dd>{hours(summary.workedMinutes)} of {hours(summary.scheduledMinutes)} scheduled</dd>
-            <dt>Late</dt><dd>{hours(summary.lateMinutes)}</dd>
-            <dt>Left early</dt><dd>{hours(summary.earlyLeaveMinutes)}</dd>
-            <dt>Overtime</dt><dd>{hours(summary.overtimeMinutes)}</dd>
-            <dt>Exceptions</dt><dd>{summary.exceptions.length === 0 ? 'none' : summary.exceptions.map(exceptionLabel).join(', ')}</dd>
+            <dt>Status</dt>
+            <dd>{summary.status}</dd>
+            <dt>In / out</dt>
+            <dd>
+              {summary.firstIn ? new Date(summary.firstIn).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : '—'} /{' '}
+              {summary.lastOut ? new Date(summary.lastOut).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : '—'}
+            </dd>
+            <dt>Worked</dt>
+            <dd>
+              {hours(summary.workedMinutes)} of {hours(summary.scheduledMinutes)} scheduled
+            </dd>
+            <dt>Late</dt>
+            <dd>{hours(summary.lateMinutes)}</dd>
+            <dt>Left early</dt>
+            <dd>{hours(summary.earlyLeaveMinutes)}</dd>
+            <dt>Overtime</dt>
+            <dd>{hours(summary.overtimeMinutes)}</dd>
+            <dt>Exceptions</dt>
+            <dd>{summary.exceptions.length === 0 ? 'none' : summary.exceptions.map(exceptionLabel).join(', ')}</dd>
           </dl>
-        ) : day.data ? <Empty>No attendance day computed for this date.</Empty> : <p>Loading…</p>}
+        ) : day.data ? (
+          <Empty>No attendance day computed for this date.</Empty>
+        ) : (
+          <p>Loading…</p>
+        )}
         <h3>Punches</h3>
         {punches.length === 0 ? (
           <Empty>No punches on this day.</Empty>
         ) : (
           <table class="fold-on-phone">
-            <thead><tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col">Terminal</th><th scope="col">Verified by</th><th scope="col">Counts</th>{canWrite && <th scope="col"><span class="sr-only">Actions</span></th>}</tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Type</th>
+                <th scope="col">Terminal</th>
+                <th scope="col">Verified by</th>
+                <th scope="col">Counts</th>
+                {canWrite && (
+                  <th scope="col">
+                    <span class="sr-only">Actions</span>
+                  </th>
+                )}
+              </tr>
+            </thead>
             <tbody>
               {punches.map((p) => (
                 <tr data-punch={p.id}>

@@ -24,15 +24,24 @@ type Action = DeviceActionsQuery['deviceActions']['nodes'][number];
 /** Why the action is where it is, in words (the API's `statusDetail`). */
 export function detailText(a: Pick<Action, 'statusDetail' | 'result'>): string {
   switch (a.statusDetail) {
-    case 'device_pending': return 'waiting for a terminal that has never connected';
-    case 'device_offline': return 'waiting: the terminal is offline';
-    case 'no_answer': return 'the terminal fetched it and did not answer';
-    case 'device_refused': return `the terminal refused it${a.result?.returnCode !== null && a.result?.returnCode !== undefined ? ` (return code ${a.result.returnCode})` : ''}`;
-    case 'deadline_passed': return 'not delivered before its deadline';
-    case 'awaiting_clock_reading': return 'clock set; waiting for a record to measure it';
-    case 'clock_skew_after_sync': return `clock still off after setting it${a.result?.skewAfter !== null && a.result?.skewAfter !== undefined ? ` (${a.result.skewAfter} s)` : ''}`;
-    case 'clock_not_read': return 'clock set, but no record came to measure it';
-    default: return '';
+    case 'device_pending':
+      return 'waiting for a terminal that has never connected';
+    case 'device_offline':
+      return 'waiting: the terminal is offline';
+    case 'no_answer':
+      return 'the terminal fetched it and did not answer';
+    case 'device_refused':
+      return `the terminal refused it${a.result?.returnCode !== null && a.result?.returnCode !== undefined ? ` (return code ${a.result.returnCode})` : ''}`;
+    case 'deadline_passed':
+      return 'not delivered before its deadline';
+    case 'awaiting_clock_reading':
+      return 'clock set; waiting for a record to measure it';
+    case 'clock_skew_after_sync':
+      return `clock still off after setting it${a.result?.skewAfter !== null && a.result?.skewAfter !== undefined ? ` (${a.result.skewAfter} s)` : ''}`;
+    case 'clock_not_read':
+      return 'clock set, but no record came to measure it';
+    default:
+      return '';
   }
 }
 
@@ -41,9 +50,12 @@ export function outcome(a: Action): string {
   const r = a.result;
   if (!r) return '';
   if (a.type === 'attendance.backfill') return `${r.windows ?? 0} queries, ${r.recordsReceived ?? 0} records found, ${r.punchesNew ?? 0} new punches`;
-  if (r.matched !== null && r.matched !== undefined) return `terminal ${r.deviceRecords}, Timegate ${r.timegateRecords}${r.matched ? '' : ' (mismatch: run a backfill)'}`;
-  if (r.complete) return `${r.usersReported} users; ${r.missingOnDevice?.length ?? 0} missing, ${r.unexpectedOnDevice?.length ?? 0} unexpected${r.fixed ? `, ${r.fixed} fixed` : ''}`;
-  if (r.skewBefore !== null && r.skewBefore !== undefined) return `clock was off by ${r.skewBefore} s${r.skewAfter !== null && r.skewAfter !== undefined ? `, now ${r.skewAfter} s` : ''}`;
+  if (r.matched !== null && r.matched !== undefined)
+    return `terminal ${r.deviceRecords}, Timegate ${r.timegateRecords}${r.matched ? '' : ' (mismatch: run a backfill)'}`;
+  if (r.complete)
+    return `${r.usersReported} users; ${r.missingOnDevice?.length ?? 0} missing, ${r.unexpectedOnDevice?.length ?? 0} unexpected${r.fixed ? `, ${r.fixed} fixed` : ''}`;
+  if (r.skewBefore !== null && r.skewBefore !== undefined)
+    return `clock was off by ${r.skewBefore} s${r.skewAfter !== null && r.skewAfter !== undefined ? `, now ${r.skewAfter} s` : ''}`;
   return '';
 }
 
@@ -70,23 +82,64 @@ export function DeviceActions({ deviceId, attendance }: { deviceId: number; atte
         <>
           <p class="inline-form">
             {ACTIONS.filter(([type]) => attendance || type !== 'attendance.count').map(([type, label]) => (
-              <button type="button" disabled={starting.fetching} onClick={() => run(type)}>{label}</button>
+              <button type="button" disabled={starting.fetching} onClick={() => run(type)}>
+                {label}
+              </button>
             ))}
           </p>
           {attendance && (
             <>
-              <form class="inline-form" aria-label="Backfill" onSubmit={(e) => { e.preventDefault(); run('attendance.backfill', backfill); }}>
-                <p class="field"><label for="backfill-from">Backfill from</label><input id="backfill-from" type="date" value={backfill.startDate} onInput={(e) => setBackfill({ ...backfill, startDate: (e.target as HTMLInputElement).value })} required /></p>
-                <p class="field"><label for="backfill-to">Backfill to</label><input id="backfill-to" type="date" value={backfill.endDate} onInput={(e) => setBackfill({ ...backfill, endDate: (e.target as HTMLInputElement).value })} required /></p>
-                <button type="submit" disabled={starting.fetching}>Backfill</button>
+              <form
+                class="inline-form"
+                aria-label="Backfill"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  run('attendance.backfill', backfill);
+                }}
+              >
+                <p class="field">
+                  <label for="backfill-from">Backfill from</label>
+                  <input
+                    id="backfill-from"
+                    type="date"
+                    value={backfill.startDate}
+                    onInput={(e) => setBackfill({ ...backfill, startDate: (e.target as HTMLInputElement).value })}
+                    required
+                  />
+                </p>
+                <p class="field">
+                  <label for="backfill-to">Backfill to</label>
+                  <input
+                    id="backfill-to"
+                    type="date"
+                    value={backfill.endDate}
+                    onInput={(e) => setBackfill({ ...backfill, endDate: (e.target as HTMLInputElement).value })}
+                    required
+                  />
+                </p>
+                <button type="submit" disabled={starting.fetching}>
+                  Backfill
+                </button>
               </form>
               <p class="hint">A backfill asks the terminal for its records of these days again (31 days a query) and stores the ones Timegate missed.</p>
               <p class="inline-form">
-                <ConfirmButton label="Clear logs" title="Clear the terminal's attendance records?" confirm="Clear logs" disabled={starting.fetching} onConfirm={() => run('logs.clear')}>
+                <ConfirmButton
+                  label="Clear logs"
+                  title="Clear the terminal's attendance records?"
+                  confirm="Clear logs"
+                  disabled={starting.fetching}
+                  onConfirm={() => run('logs.clear')}
+                >
                   <p>The terminal deletes its attendance records for good. Timegate allows this only when no punch can be lost:</p>
                   <ul>
-                    <li>it needs the terminal's own record count from the last hour: run <strong>Read info</strong> (or <strong>Count records</strong> over every day it may hold) first;</li>
-                    <li>it refuses when Timegate holds fewer of the terminal's records than it counted, and says how many would be lost and of which days (run a <strong>Backfill</strong> of those days, then count again).</li>
+                    <li>
+                      it needs the terminal's own record count from the last hour: run <strong>Read info</strong> (or <strong>Count records</strong> over every
+                      day it may hold) first;
+                    </li>
+                    <li>
+                      it refuses when Timegate holds fewer of the terminal's records than it counted, and says how many would be lost and of which days (run a{' '}
+                      <strong>Backfill</strong> of those days, then count again).
+                    </li>
                   </ul>
                 </ConfirmButton>
               </p>
@@ -99,13 +152,29 @@ export function DeviceActions({ deviceId, attendance }: { deviceId: number; atte
         <Empty>No actions yet.</Empty>
       ) : (
         <table class="fold-on-phone actions-table">
-          <thead><tr><th scope="col">Action</th><th scope="col">Status</th><th scope="col">Why</th><th scope="col">Result</th><th scope="col">Started</th><th scope="col">Ended</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Action</th>
+              <th scope="col">Status</th>
+              <th scope="col">Why</th>
+              <th scope="col">Result</th>
+              <th scope="col">Started</th>
+              <th scope="col">Ended</th>
+            </tr>
+          </thead>
           <tbody>
             {[...list].reverse().map((a) => (
               <tr data-action={a.actionId}>
-                <td>{a.type}{range(a)}</td>
-                <td><StatusBadge status={a.status} /></td>
-                <td data-label="Why" class="action-detail">{detailText(a) || '—'}</td>
+                <td>
+                  {a.type}
+                  {range(a)}
+                </td>
+                <td>
+                  <StatusBadge status={a.status} />
+                </td>
+                <td data-label="Why" class="action-detail">
+                  {detailText(a) || '—'}
+                </td>
                 <td data-label="Result">{outcome(a) || '—'}</td>
                 <td data-label="Started">{when(a.createdAt)}</td>
                 <td data-label="Ended">{a.completedAt ? when(a.completedAt) : `expires ${when(a.expiresAt)}`}</td>
@@ -145,7 +214,11 @@ export function WhyNotOnline({ device }: { device: { id: number; status: string;
         </>
       )}
       <dt>Last error</dt>
-      <dd>{last ? `${last.verb} refused${last.returnCode !== null && last.returnCode !== undefined ? ` with return code ${last.returnCode}` : ''}, ${when(last.completedAt ?? last.createdAt)}` : 'none recorded'}</dd>
+      <dd>
+        {last
+          ? `${last.verb} refused${last.returnCode !== null && last.returnCode !== undefined ? ` with return code ${last.returnCode}` : ''}, ${when(last.completedAt ?? last.createdAt)}`
+          : 'none recorded'}
+      </dd>
     </>
   );
 }

@@ -22,21 +22,43 @@ export function DeviceList() {
       ) : (
         <table>
           <thead>
-            <tr><th scope="col">Name</th><th scope="col">Serial</th><th scope="col">Status</th><th scope="col">Last seen</th><th scope="col">Family</th><th scope="col">Firmware</th><th scope="col">People in sync</th></tr>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Serial</th>
+              <th scope="col">Status</th>
+              <th scope="col">Last seen</th>
+              <th scope="col">Family</th>
+              <th scope="col">Firmware</th>
+              <th scope="col">People in sync</th>
+            </tr>
           </thead>
           <tbody>
             {list.map((d) => (
               <tr>
-                <td><a href={href('devices', d.id)}>{d.name}</a></td>
+                <td>
+                  <a href={href('devices', d.id)}>{d.name}</a>
+                </td>
                 <td>{d.serialNumber}</td>
-                <td><StatusBadge status={d.status} /></td>
+                <td>
+                  <StatusBadge status={d.status} />
+                </td>
                 <td>{when(d.lastSeenAt)}</td>
                 <td>{d.modeType === 'acc' ? 'access control' : 'attendance'}</td>
                 <td>{d.firmware ?? '—'}</td>
                 <td class="sync-state" data-device={d.id}>
                   {d.syncState.synced} synced
-                  {d.syncState.pending > 0 && <> · <StatusBadge status="pending" /> {d.syncState.pending}</>}
-                  {d.syncState.failed > 0 && <> · <StatusBadge status="failed" /> {d.syncState.failed}</>}
+                  {d.syncState.pending > 0 && (
+                    <>
+                      {' '}
+                      · <StatusBadge status="pending" /> {d.syncState.pending}
+                    </>
+                  )}
+                  {d.syncState.failed > 0 && (
+                    <>
+                      {' '}
+                      · <StatusBadge status="failed" /> {d.syncState.failed}
+                    </>
+                  )}
                 </td>
               </tr>
             ))}
@@ -113,13 +135,26 @@ function DeviceCommands({ deviceId }: { deviceId: number }) {
         <Empty>{which === 'pending' ? 'Nothing waiting for this terminal.' : 'No failed commands.'}</Empty>
       ) : (
         <table>
-          <thead><tr><th scope="col">Command</th><th scope="col">For</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Queued</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Command</th>
+              <th scope="col">For</th>
+              <th scope="col">Status</th>
+              <th scope="col">Attempts</th>
+              <th scope="col">Queued</th>
+            </tr>
+          </thead>
           <tbody>
             {list.map((c) => (
               <tr>
-                <td><code>{c.verb}</code></td>
+                <td>
+                  <code>{c.verb}</code>
+                </td>
                 <td>{c.kind}</td>
-                <td><StatusBadge status={c.status} />{c.returnCode !== null && c.returnCode !== undefined && <span class="muted"> code {c.returnCode}</span>}</td>
+                <td>
+                  <StatusBadge status={c.status} />
+                  {c.returnCode !== null && c.returnCode !== undefined && <span class="muted"> code {c.returnCode}</span>}
+                </td>
                 <td>{c.attempts}</td>
                 <td>{when(c.createdAt)}</td>
               </tr>
@@ -145,20 +180,29 @@ export function DevicePage({ id }: { id: number }) {
     <div class="grid">
       <Section title={device.name} actions={<StatusBadge status={device.status} />}>
         <dl class="facts">
-          <dt>Serial</dt><dd>{device.serialNumber}</dd>
-          <dt>Family</dt><dd>{device.modeType === 'acc' ? 'access control' : 'attendance'}</dd>
+          <dt>Serial</dt>
+          <dd>{device.serialNumber}</dd>
+          <dt>Family</dt>
+          <dd>{device.modeType === 'acc' ? 'access control' : 'attendance'}</dd>
           <WhyNotOnline device={device} />
-          <dt>Model</dt><dd>{device.model ?? '—'}</dd>
-          <dt>Firmware</dt><dd>{device.firmware ?? '—'}</dd>
-          <dt>Clock skew</dt><dd>{device.clockSkewSeconds === null || device.clockSkewSeconds === undefined ? '—' : `${device.clockSkewSeconds} s`}</dd>
-          <dt>Time zone</dt><dd>{device.timeZone}</dd>
+          <dt>Model</dt>
+          <dd>{device.model ?? '—'}</dd>
+          <dt>Firmware</dt>
+          <dd>{device.firmware ?? '—'}</dd>
+          <dt>Clock skew</dt>
+          <dd>{device.clockSkewSeconds === null || device.clockSkewSeconds === undefined ? '—' : `${device.clockSkewSeconds} s`}</dd>
+          <dt>Time zone</dt>
+          <dd>{device.timeZone}</dd>
         </dl>
       </Section>
       <Section title="Doors">
         <ul class="doors">
           {deviceDoors.map((door) => (
             <li>
-              <strong>{door.name}</strong> <span class="muted">sensor {door.state.sensor}, relay {door.state.relay}</span>
+              <strong>{door.name}</strong>{' '}
+              <span class="muted">
+                sensor {door.state.sensor}, relay {door.state.relay}
+              </span>
               {door.state.alarms.length > 0 && <span class="badge badge-failed">{door.state.alarms.join(', ')}</span>}
               {canUnlock && <OpenDoorButton doorId={door.id} label={door.name} />}
             </li>
@@ -170,17 +214,34 @@ export function DevicePage({ id }: { id: number }) {
       {device.modeType === 'acc' && deviceDoors.length > 0 && <LevelReach companyId={device.companyId} doorIds={deviceDoors.map((d) => d.id)} />}
       <Section title="Assigned employees">
         {deviceEmployees.nodes.length === 0 ? (
-          <Empty>Nobody is assigned to this terminal directly{device.modeType === 'acc' && deviceDoors.length > 0 ? ' (see the people who reach it through access levels)' : ''}.</Empty>
+          <Empty>
+            Nobody is assigned to this terminal directly
+            {device.modeType === 'acc' && deviceDoors.length > 0 ? ' (see the people who reach it through access levels)' : ''}.
+          </Empty>
         ) : (
           <table>
-            <thead><tr><th scope="col">Employee</th><th scope="col">Pin</th><th scope="col">Via</th><th scope="col">Sync</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Employee</th>
+                <th scope="col">Pin</th>
+                <th scope="col">Via</th>
+                <th scope="col">Sync</th>
+              </tr>
+            </thead>
             <tbody>
               {deviceEmployees.nodes.map((a) => (
                 <tr>
-                  <td><a href={href('employees', a.employeeId)}>{a.employeeName} {a.employeeLastname}</a></td>
+                  <td>
+                    <a href={href('employees', a.employeeId)}>
+                      {a.employeeName} {a.employeeLastname}
+                    </a>
+                  </td>
                   <td>{a.employeePin ?? '—'}</td>
                   <td>{a.source}</td>
-                  <td><StatusBadge status={a.syncStatus} />{a.returnCode !== null && a.returnCode !== undefined && <span class="muted"> code {a.returnCode}</span>}</td>
+                  <td>
+                    <StatusBadge status={a.syncStatus} />
+                    {a.returnCode !== null && a.returnCode !== undefined && <span class="muted"> code {a.returnCode}</span>}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -20,8 +20,13 @@ export const alarmLabel = (kind: string) => kind.replaceAll('_', ' ');
 export function describeEvent(e: BoardEvent): string {
   if (e.eventClass === 'granted') return `access granted${e.verifyType ? ` (${e.verifyType})` : ''}`;
   if (e.eventClass === 'denied') return `refused: ${REASON_LABELS[denialReason(e.eventCode)]}`;
-  if (e.eventClass === 'door') return ({ 200: 'door opened', 201: 'door closed', 8: 'opened remotely', 9: 'opened remotely' } as Record<number, string>)[e.eventCode] ?? `door event ${e.eventCode}`;
-  if (e.eventClass === 'alarm') return ({ 28: 'alarm: held open', 102: 'alarm: forced open' } as Record<number, string>)[e.eventCode] ?? `alarm (code ${e.eventCode})`;
+  if (e.eventClass === 'door')
+    return (
+      ({ 200: 'door opened', 201: 'door closed', 8: 'opened remotely', 9: 'opened remotely' } as Record<number, string>)[e.eventCode] ??
+      `door event ${e.eventCode}`
+    );
+  if (e.eventClass === 'alarm')
+    return ({ 28: 'alarm: held open', 102: 'alarm: forced open' } as Record<number, string>)[e.eventCode] ?? `alarm (code ${e.eventCode})`;
   return ({ 6: 'linkage triggered', 7: 'alarm cancelled' } as Record<number, string>)[e.eventCode] ?? `${e.eventClass} event ${e.eventCode}`;
 }
 
@@ -33,7 +38,19 @@ export function eventPlace(e: BoardEvent, doors: BoardDoor[], directory: Directo
 }
 
 /** One door command, followed until the controller answers. */
-function DoorCommand({ door, action, label, confirm, onDone }: { door: BoardDoor; action: string; label: string; confirm?: { title: string; text: string; button: string }; onDone: () => void }) {
+function DoorCommand({
+  door,
+  action,
+  label,
+  confirm,
+  onDone,
+}: {
+  door: BoardDoor;
+  action: string;
+  label: string;
+  confirm?: { title: string; text: string; button: string };
+  onDone: () => void;
+}) {
   const client = useClient();
   const [sending, send] = useMutation(OpenDoorDocument);
   const [status, setStatus] = useState<string | null>(null);
@@ -64,9 +81,16 @@ function DoorCommand({ door, action, label, confirm, onDone }: { door: BoardDoor
           <p>{confirm.text}</p>
         </ConfirmButton>
       ) : (
-        <button type="button" class="secondary" disabled={busy} onClick={run}>{label}<span class="sr-only"> {door.name}</span></button>
+        <button type="button" class="secondary" disabled={busy} onClick={run}>
+          {label}
+          <span class="sr-only"> {door.name}</span>
+        </button>
       )}
-      {status && <span role="status" aria-label={`${label} ${door.name}: ${status}`}><StatusBadge status={status} /></span>}
+      {status && (
+        <span role="status" aria-label={`${label} ${door.name}: ${status}`}>
+          <StatusBadge status={status} />
+        </span>
+      )}
       <ErrorNote message={errorMessage(sending.error)} />
     </span>
   );
@@ -77,10 +101,26 @@ function DoorCommands({ door, onDone }: { door: BoardDoor; onDone: () => void })
   return (
     <span class="door-commands">
       <DoorCommand door={door} action="unlock" label="Open 5 s" onDone={onDone} />
-      <DoorCommand door={door} action="hold_open" label="Hold open" onDone={onDone} confirm={{ title: `Hold ${where} open?`, text: 'The lock stays released, for anyone, until someone presses Close.', button: 'Hold open' }} />
+      <DoorCommand
+        door={door}
+        action="hold_open"
+        label="Hold open"
+        onDone={onDone}
+        confirm={{ title: `Hold ${where} open?`, text: 'The lock stays released, for anyone, until someone presses Close.', button: 'Hold open' }}
+      />
       <DoorCommand door={door} action="close" label="Close" onDone={onDone} />
       {door.state.alarms.length > 0 && (
-        <DoorCommand door={door} action="cancel_alarm" label="Cancel alarm" onDone={onDone} confirm={{ title: `Cancel the alarm of ${where}?`, text: `The ${door.state.alarms.map(alarmLabel).join(', ')} alarm is silenced on the controller. Check the door first.`, button: 'Cancel alarm' }} />
+        <DoorCommand
+          door={door}
+          action="cancel_alarm"
+          label="Cancel alarm"
+          onDone={onDone}
+          confirm={{
+            title: `Cancel the alarm of ${where}?`,
+            text: `The ${door.state.alarms.map(alarmLabel).join(', ')} alarm is silenced on the controller. Check the door first.`,
+            button: 'Cancel alarm',
+          }}
+        />
       )}
     </span>
   );
@@ -104,8 +144,21 @@ export function DoorBoardPage() {
           <ul class="alarms" aria-label="Alarms open now">
             {alarmed.map((d) => (
               <li class="alarm">
-                <strong>{d.state.alarms.map(alarmLabel).join(', ')}</strong> · {d.name} of <a href={href('devices', d.deviceId)}>{d.device.name}</a> <span class="muted">since {when(d.updatedAt)}</span>
-                {canCommand && <DoorCommand door={d} action="cancel_alarm" label="Cancel alarm" onDone={board.reload} confirm={{ title: `Cancel the alarm of ${d.name} of ${d.device.name}?`, text: `The ${d.state.alarms.map(alarmLabel).join(', ')} alarm is silenced on the controller. Check the door first.`, button: 'Cancel alarm' }} />}
+                <strong>{d.state.alarms.map(alarmLabel).join(', ')}</strong> · {d.name} of <a href={href('devices', d.deviceId)}>{d.device.name}</a>{' '}
+                <span class="muted">since {when(d.updatedAt)}</span>
+                {canCommand && (
+                  <DoorCommand
+                    door={d}
+                    action="cancel_alarm"
+                    label="Cancel alarm"
+                    onDone={board.reload}
+                    confirm={{
+                      title: `Cancel the alarm of ${d.name} of ${d.device.name}?`,
+                      text: `The ${d.state.alarms.map(alarmLabel).join(', ')} alarm is silenced on the controller. Check the door first.`,
+                      button: 'Cancel alarm',
+                    }}
+                  />
+                )}
               </li>
             ))}
           </ul>
@@ -116,16 +169,37 @@ export function DoorBoardPage() {
           <Empty>No access-control terminal with doors.</Empty>
         ) : (
           <table class="fold-on-phone">
-            <thead><tr><th scope="col">Door</th><th scope="col">Controller</th><th scope="col">Lock</th><th scope="col">Sensor</th><th scope="col">Alarms</th>{canCommand && <th scope="col"><span class="sr-only">Commands</span></th>}</tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Door</th>
+                <th scope="col">Controller</th>
+                <th scope="col">Lock</th>
+                <th scope="col">Sensor</th>
+                <th scope="col">Alarms</th>
+                {canCommand && (
+                  <th scope="col">
+                    <span class="sr-only">Commands</span>
+                  </th>
+                )}
+              </tr>
+            </thead>
             <tbody>
               {board.doors.map((d) => (
                 <tr data-door={d.id}>
                   <th scope="row">{d.name}</th>
-                  <td><a href={href('devices', d.deviceId)}>{d.device.name}</a> <StatusBadge status={d.device.status} /></td>
+                  <td>
+                    <a href={href('devices', d.deviceId)}>{d.device.name}</a> <StatusBadge status={d.device.status} />
+                  </td>
                   <td data-label="Lock">{d.state.relay === 'unlocked' ? 'released' : d.state.relay}</td>
                   <td data-label="Sensor">{d.state.sensor}</td>
-                  <td data-label="Alarms">{d.state.alarms.length === 0 ? 'none' : <span class="badge badge-failed">{d.state.alarms.map(alarmLabel).join(', ')}</span>}</td>
-                  {canCommand && <td><DoorCommands door={d} onDone={board.reload} /></td>}
+                  <td data-label="Alarms">
+                    {d.state.alarms.length === 0 ? 'none' : <span class="badge badge-failed">{d.state.alarms.map(alarmLabel).join(', ')}</span>}
+                  </td>
+                  {canCommand && (
+                    <td>
+                      <DoorCommands door={d} onDone={board.reload} />
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>
@@ -137,7 +211,14 @@ export function DoorBoardPage() {
           <Empty>No door events yet.</Empty>
         ) : (
           <table class="fold-on-phone">
-            <thead><tr><th scope="col">Time</th><th scope="col">Where</th><th scope="col">Who</th><th scope="col">What</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Where</th>
+                <th scope="col">Who</th>
+                <th scope="col">What</th>
+              </tr>
+            </thead>
             <tbody aria-live="polite">
               {board.events.slice(0, 25).map((e) => (
                 <tr data-event={e.id}>

@@ -5,10 +5,31 @@ import { useMutation, useQuery } from '@urql/preact';
 import { useAllowed } from '../app-context';
 import { errorMessage } from '../client';
 import { Empty, ErrorNote, Section, StatusBadge } from '../components';
-import { AreasDocument, AssignDeviceDocument, CompaniesDocument, CreateEmployeeDocument, DevicesDocument, EmployeePageDocument, EmployeesDocument, UpdateEmployeeDocument } from '../gql';
+import {
+  AreasDocument,
+  AssignDeviceDocument,
+  CompaniesDocument,
+  CreateEmployeeDocument,
+  DevicesDocument,
+  EmployeePageDocument,
+  EmployeesDocument,
+  UpdateEmployeeDocument,
+} from '../gql';
 import { href } from '../router';
 
-function Field({ id, label, value, onInput, required = false }: { id: string; label: string; value: string; onInput: (v: string) => void; required?: boolean }) {
+function Field({
+  id,
+  label,
+  value,
+  onInput,
+  required = false,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onInput: (v: string) => void;
+  required?: boolean;
+}) {
   return (
     <p class="field">
       <label for={id}>{label}</label>
@@ -45,7 +66,9 @@ function CreateEmployee({ onCreated }: { onCreated: (id: number) => void }) {
         <Field id="employee-lastname" label="Last name" value={form.lastname} onInput={set('lastname')} required />
         <Field id="employee-code" label="Employee code" value={form.code} onInput={set('code')} required />
         <Field id="employee-pin" label="Pin on the terminals" value={form.pin} onInput={set('pin')} />
-        <button type="submit" disabled={creating.fetching}>Create employee</button>
+        <button type="submit" disabled={creating.fetching}>
+          Create employee
+        </button>
         <ErrorNote message={errorMessage(creating.error)} />
       </form>
     </Section>
@@ -62,18 +85,35 @@ export function EmployeeList() {
       <Section title="Employees">
         <p class="field">
           <label for="employee-search">Search</label>
-          <input id="employee-search" type="search" value={search} onInput={(e) => setSearch((e.target as HTMLInputElement).value)} placeholder="Name, code or pin" />
+          <input
+            id="employee-search"
+            type="search"
+            value={search}
+            onInput={(e) => setSearch((e.target as HTMLInputElement).value)}
+            placeholder="Name, code or pin"
+          />
         </p>
         <ErrorNote message={errorMessage(employees.error)} />
         {list.length === 0 ? (
           <Empty>No employee matches.</Empty>
         ) : (
           <table>
-            <thead><tr><th scope="col">Name</th><th scope="col">Code</th><th scope="col">Pin</th><th scope="col">Active</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Code</th>
+                <th scope="col">Pin</th>
+                <th scope="col">Active</th>
+              </tr>
+            </thead>
             <tbody>
               {list.map((e) => (
                 <tr>
-                  <td><a href={href('employees', e.id)}>{e.name} {e.lastname}</a></td>
+                  <td>
+                    <a href={href('employees', e.id)}>
+                      {e.name} {e.lastname}
+                    </a>
+                  </td>
                   <td>{e.code}</td>
                   <td>{e.pin ?? '—'}</td>
                   <td>{e.isActive ? 'yes' : 'no'}</td>
@@ -88,9 +128,21 @@ export function EmployeeList() {
   );
 }
 
-function EditEmployee({ employee, onSaved }: { employee: { id: number; name: string; lastname: string; code: string; pin?: string | null; isActive: boolean }; onSaved: () => void }) {
+function EditEmployee({
+  employee,
+  onSaved,
+}: {
+  employee: { id: number; name: string; lastname: string; code: string; pin?: string | null; isActive: boolean };
+  onSaved: () => void;
+}) {
   const [saving, save] = useMutation(UpdateEmployeeDocument);
-  const [form, setForm] = useState({ name: employee.name, lastname: employee.lastname, code: employee.code, pin: employee.pin ?? '', isActive: employee.isActive });
+  const [form, setForm] = useState({
+    name: employee.name,
+    lastname: employee.lastname,
+    code: employee.code,
+    pin: employee.pin ?? '',
+    isActive: employee.isActive,
+  });
   const set = (key: 'name' | 'lastname' | 'code' | 'pin') => (value: string) => setForm({ ...form, [key]: value });
   return (
     <Section title="Edit">
@@ -98,7 +150,10 @@ function EditEmployee({ employee, onSaved }: { employee: { id: number; name: str
         class="form"
         onSubmit={async (event) => {
           event.preventDefault();
-          const result = await save({ id: employee.id, input: { name: form.name, lastname: form.lastname, code: form.code, pin: form.pin || null, isActive: form.isActive } });
+          const result = await save({
+            id: employee.id,
+            input: { name: form.name, lastname: form.lastname, code: form.code, pin: form.pin || null, isActive: form.isActive },
+          });
           if (result.data) onSaved();
         }}
       >
@@ -111,7 +166,9 @@ function EditEmployee({ employee, onSaved }: { employee: { id: number; name: str
             <input type="checkbox" checked={form.isActive} onChange={(e) => setForm({ ...form, isActive: (e.target as HTMLInputElement).checked })} /> Active
           </label>
         </p>
-        <button type="submit" disabled={saving.fetching}>Save</button>
+        <button type="submit" disabled={saving.fetching}>
+          Save
+        </button>
         <ErrorNote message={errorMessage(saving.error)} />
       </form>
     </Section>
@@ -140,12 +197,24 @@ export function EmployeePage({ id }: { id: number }) {
     <div class="grid">
       <Section title={`${employee.name} ${employee.lastname}`}>
         <dl class="facts">
-          <dt>Code</dt><dd>{employee.code}</dd>
-          <dt>Pin</dt><dd>{employee.pin ?? '—'}</dd>
-          <dt>Email</dt><dd>{employee.email ?? '—'}</dd>
-          <dt>Active</dt><dd>{employee.isActive ? 'yes' : 'no'}</dd>
-          <dt>Areas</dt><dd>{employee.areaIds.length === 0 ? 'none' : employee.areaIds.map((a) => areas.data?.areas.nodes.find((x) => x.id === a)?.name ?? `#${a}`).join(', ')}</dd>
-          <dt>Templates</dt><dd>{employee.templates.length === 0 ? 'none' : employee.templates.map((t) => `${t.type.replaceAll('_', ' ')}${t.version ? ` ${t.version}` : ''}`).join(', ')}</dd>
+          <dt>Code</dt>
+          <dd>{employee.code}</dd>
+          <dt>Pin</dt>
+          <dd>{employee.pin ?? '—'}</dd>
+          <dt>Email</dt>
+          <dd>{employee.email ?? '—'}</dd>
+          <dt>Active</dt>
+          <dd>{employee.isActive ? 'yes' : 'no'}</dd>
+          <dt>Areas</dt>
+          <dd>
+            {employee.areaIds.length === 0 ? 'none' : employee.areaIds.map((a) => areas.data?.areas.nodes.find((x) => x.id === a)?.name ?? `#${a}`).join(', ')}
+          </dd>
+          <dt>Templates</dt>
+          <dd>
+            {employee.templates.length === 0
+              ? 'none'
+              : employee.templates.map((t) => `${t.type.replaceAll('_', ' ')}${t.version ? ` ${t.version}` : ''}`).join(', ')}
+          </dd>
         </dl>
       </Section>
       <Section title="Terminals">
@@ -153,13 +222,23 @@ export function EmployeePage({ id }: { id: number }) {
           <Empty>Not on any terminal.</Empty>
         ) : (
           <table>
-            <thead><tr><th scope="col">Device</th><th scope="col">Via</th><th scope="col">Sync</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Device</th>
+                <th scope="col">Via</th>
+                <th scope="col">Sync</th>
+              </tr>
+            </thead>
             <tbody>
               {employeeDevices.nodes.map((a) => (
                 <tr data-device={a.deviceId}>
-                  <td><a href={href('devices', a.deviceId)}>{a.deviceName}</a> <span class="muted">{a.deviceSerialNumber}</span></td>
+                  <td>
+                    <a href={href('devices', a.deviceId)}>{a.deviceName}</a> <span class="muted">{a.deviceSerialNumber}</span>
+                  </td>
                   <td>{a.source}</td>
-                  <td><StatusBadge status={a.syncStatus} /></td>
+                  <td>
+                    <StatusBadge status={a.syncStatus} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -177,10 +256,14 @@ export function EmployeePage({ id }: { id: number }) {
             <label for="assign-device">Terminal</label>
             <select id="assign-device" value={String(chosen)} onChange={(e) => setDeviceId((e.target as HTMLSelectElement).value)}>
               {choices.map((d) => (
-                <option value={d.id}>{d.name} ({d.serialNumber})</option>
+                <option value={d.id}>
+                  {d.name} ({d.serialNumber})
+                </option>
               ))}
             </select>
-            <button type="submit" disabled={assigning.fetching}>Assign</button>
+            <button type="submit" disabled={assigning.fetching}>
+              Assign
+            </button>
             <ErrorNote message={errorMessage(assigning.error)} />
           </form>
         )}

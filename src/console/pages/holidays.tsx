@@ -19,13 +19,25 @@ export function Holidays() {
   return (
     <div class="grid">
       <Section title="Holidays">
-        <form class="filters" onSubmit={(e) => e.preventDefault()}>{picker}</form>
+        <form class="filters" onSubmit={(e) => e.preventDefault()}>
+          {picker}
+        </form>
         <ErrorNote message={errorMessage(holidays.error ?? deleting.error)} />
         {list.length === 0 ? (
           <Empty>No holidays in this company.</Empty>
         ) : (
           <table class="fold-on-phone">
-            <thead><tr><th scope="col">Date</th><th scope="col">Holiday</th>{canWrite && <th scope="col"><span class="sr-only">Actions</span></th>}</tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Holiday</th>
+                {canWrite && (
+                  <th scope="col">
+                    <span class="sr-only">Actions</span>
+                  </th>
+                )}
+              </tr>
+            </thead>
             <tbody>
               {list.map((h) => (
                 <tr data-holiday={h.id}>
@@ -33,7 +45,15 @@ export function Holidays() {
                   <th scope="row">{h.name}</th>
                   {canWrite && (
                     <td>
-                      <ConfirmButton label={`Delete ${h.name}`} title={`Delete the holiday ${h.name}?`} confirm="Delete holiday" onConfirm={async () => { await remove({ id: h.id }); reload(); }}>
+                      <ConfirmButton
+                        label={`Delete ${h.name}`}
+                        title={`Delete the holiday ${h.name}?`}
+                        confirm="Delete holiday"
+                        onConfirm={async () => {
+                          await remove({ id: h.id });
+                          reload();
+                        }}
+                      >
                         <p>{h.date} becomes a normal day again: people scheduled that day who did not come are counted absent.</p>
                       </ConfirmButton>
                     </td>
@@ -57,9 +77,23 @@ export function Holidays() {
               }
             }}
           >
-            <p class="field"><label for="holiday-date">Date</label><input id="holiday-date" type="date" value={form.date} onInput={(e) => setForm({ ...form, date: (e.target as HTMLInputElement).value })} required /></p>
-            <p class="field"><label for="holiday-name">Holiday name</label><input id="holiday-name" value={form.name} onInput={(e) => setForm({ ...form, name: (e.target as HTMLInputElement).value })} required /></p>
-            <button type="submit" disabled={creating.fetching}>Add holiday</button>
+            <p class="field">
+              <label for="holiday-date">Date</label>
+              <input
+                id="holiday-date"
+                type="date"
+                value={form.date}
+                onInput={(e) => setForm({ ...form, date: (e.target as HTMLInputElement).value })}
+                required
+              />
+            </p>
+            <p class="field">
+              <label for="holiday-name">Holiday name</label>
+              <input id="holiday-name" value={form.name} onInput={(e) => setForm({ ...form, name: (e.target as HTMLInputElement).value })} required />
+            </p>
+            <button type="submit" disabled={creating.fetching}>
+              Add holiday
+            </button>
             <ErrorNote message={errorMessage(creating.error)} />
           </form>
         </Section>

@@ -18,7 +18,10 @@ export function HourChart({ times }: { times: string[] }) {
         scales: { x: { time: false } },
         // Whole hours and whole punches only.
         axes: [{ incrs: [1, 2, 3, 6], values: (_u, ticks) => ticks.map((t) => `${t}h`) }, { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] }],
-        series: [{}, { label: 'Punches', fill: 'rgba(21, 101, 192, 0.35)', stroke: '#1565c0', points: { show: false }, paths: uPlot.paths.bars!({ size: [0.8, 40] }) }],
+        series: [
+          {},
+          { label: 'Punches', fill: 'rgba(21, 101, 192, 0.35)', stroke: '#1565c0', points: { show: false }, paths: uPlot.paths.bars!({ size: [0.8, 40] }) },
+        ],
       },
       [hours, counts],
       box.current,
@@ -36,7 +39,12 @@ export function HourChart({ times }: { times: string[] }) {
   return (
     <figure class="chart">
       <div ref={box} role="img" aria-label={`Punches per hour today: ${total} in all`} />
-      <figcaption class="sr-only">{hours.filter((h) => counts[h]! > 0).map((h) => `${h}h: ${counts[h]}`).join(', ') || 'none'}</figcaption>
+      <figcaption class="sr-only">
+        {hours
+          .filter((h) => counts[h]! > 0)
+          .map((h) => `${h}h: ${counts[h]}`)
+          .join(', ') || 'none'}
+      </figcaption>
     </figure>
   );
 }

@@ -6,7 +6,11 @@ import { Empty, ErrorNote, Section } from '../components';
 import { AccessDocument, AccessLevelMembersDocument, AreaMembersDocument, CompanyEmployeesDocument } from '../gql';
 import { href } from '../router';
 
-interface Reach { employeeId: number; name: string; levels: string[] }
+interface Reach {
+  employeeId: number;
+  name: string;
+  levels: string[];
+}
 
 const SHOWN = 200;
 
@@ -25,19 +29,29 @@ export function LevelReach({ companyId, doorIds }: { companyId: number; doorIds:
       const names = new Map((employees.data?.employees.nodes ?? []).map((e) => [e.id, `${e.name} ${e.lastname}`]));
       const reach = new Map<number, Set<string>>();
       const note = (employeeId: number, level: string) => reach.set(employeeId, (reach.get(employeeId) ?? new Set()).add(level));
-      await Promise.all(levels.map(async (level) => {
-        const members = await client.query(AccessLevelMembersDocument, { accessLevelId: level.id }, { requestPolicy: 'network-only' }).toPromise();
-        for (const m of members.data?.accessLevelEmployees.nodes ?? []) note(m.employeeId, m.endDate ? `${level.name} (until ${m.endDate})` : level.name);
-        await Promise.all((members.data?.accessLevelAreas.nodes ?? []).map(async (a) => {
-          const area = await client.query(AreaMembersDocument, { areaId: a.areaId }).toPromise();
-          for (const e of area.data?.areaEmployees.nodes ?? []) note(e.id, `${level.name} (by area)`);
-        }));
-      }));
+      await Promise.all(
+        levels.map(async (level) => {
+          const members = await client.query(AccessLevelMembersDocument, { accessLevelId: level.id }, { requestPolicy: 'network-only' }).toPromise();
+          for (const m of members.data?.accessLevelEmployees.nodes ?? []) note(m.employeeId, m.endDate ? `${level.name} (until ${m.endDate})` : level.name);
+          await Promise.all(
+            (members.data?.accessLevelAreas.nodes ?? []).map(async (a) => {
+              const area = await client.query(AreaMembersDocument, { areaId: a.areaId }).toPromise();
+              for (const e of area.data?.areaEmployees.nodes ?? []) note(e.id, `${level.name} (by area)`);
+            }),
+          );
+        }),
+      );
       if (cancelled) return;
-      const people = [...reach.entries()].map(([employeeId, via]) => ({ employeeId, name: names.get(employeeId) ?? `person #${employeeId}`, levels: [...via] }));
+      const people = [...reach.entries()].map(([employeeId, via]) => ({
+        employeeId,
+        name: names.get(employeeId) ?? `person #${employeeId}`,
+        levels: [...via],
+      }));
       setState({ people: people.sort((a, b) => a.name.localeCompare(b.name)), error: null });
     })().catch((error: Error) => !cancelled && setState({ people: [], error: error.message }));
-    return () => { cancelled = true; };
+    return () => {
+      cancelled = true;
+    };
   }, [companyId, doorKey]);
   const people = state.people ?? [];
   return (
@@ -49,13 +63,23 @@ export function LevelReach({ companyId, doorIds }: { companyId: number; doorIds:
         <Empty>No access level holds a door of this controller.</Empty>
       ) : (
         <>
-          <p class="muted" role="status">{people.length} {people.length === 1 ? 'person' : 'people'}{people.length > SHOWN ? ` (the first ${SHOWN} by name shown)` : ''}</p>
+          <p class="muted" role="status">
+            {people.length} {people.length === 1 ? 'person' : 'people'}
+            {people.length > SHOWN ? ` (the first ${SHOWN} by name shown)` : ''}
+          </p>
           <table class="fold-on-phone">
-            <thead><tr><th scope="col">Person</th><th scope="col">Through</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Person</th>
+                <th scope="col">Through</th>
+              </tr>
+            </thead>
             <tbody>
               {people.slice(0, SHOWN).map((p) => (
                 <tr data-reach={p.employeeId}>
-                  <td><a href={href('employees', p.employeeId)}>{p.name}</a></td>
+                  <td>
+                    <a href={href('employees', p.employeeId)}>{p.name}</a>
+                  </td>
                   <td>{p.levels.join(', ')}</td>
                 </tr>
               ))}

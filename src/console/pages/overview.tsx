@@ -7,8 +7,14 @@ import { errorMessage } from '../client';
 import { Empty, ErrorNote, Section, StatusBadge } from '../components';
 import { when, today } from '../format';
 import {
-  CompaniesDocument, DeviceStatusFeedDocument, DevicesDocument, PunchFeedDocument, PunchesDocument,
-  RegisterDeviceDocument, UnknownTerminalsDocument, type PunchFeedSubscription,
+  CompaniesDocument,
+  DeviceStatusFeedDocument,
+  DevicesDocument,
+  PunchFeedDocument,
+  PunchesDocument,
+  RegisterDeviceDocument,
+  UnknownTerminalsDocument,
+  type PunchFeedSubscription,
 } from '../gql';
 import { href } from '../router';
 import { useDirectory } from '../people';
@@ -92,7 +98,17 @@ function Unclaimed() {
           )}
           <table>
             <thead>
-              <tr><th scope="col">Serial</th><th scope="col">Model</th><th scope="col">Address</th><th scope="col">Last seen</th>{canWrite && <th scope="col"><span class="sr-only">Actions</span></th>}</tr>
+              <tr>
+                <th scope="col">Serial</th>
+                <th scope="col">Model</th>
+                <th scope="col">Address</th>
+                <th scope="col">Last seen</th>
+                {canWrite && (
+                  <th scope="col">
+                    <span class="sr-only">Actions</span>
+                  </th>
+                )}
+              </tr>
             </thead>
             <tbody>
               {list.map((t) => (
@@ -146,7 +162,8 @@ function LatestPunches() {
           <ol class="feed" aria-label="Latest punches" aria-live="polite">
             {punches.slice(0, 12).map((p) => (
               <li data-punch={p.id}>
-                <span class="feed-time">{p.localTime.slice(11)}</span> <strong>{directory.employeeName(p.employeeId, p.pin)}</strong> {directory.stateName(p.punchState)} on {directory.deviceName(p.deviceId, p.deviceSerial)} <span class="muted">{p.verifyType ?? ''}</span>
+                <span class="feed-time">{p.localTime.slice(11)}</span> <strong>{directory.employeeName(p.employeeId, p.pin)}</strong>{' '}
+                {directory.stateName(p.punchState)} on {directory.deviceName(p.deviceId, p.deviceSerial)} <span class="muted">{p.verifyType ?? ''}</span>
               </li>
             ))}
           </ol>

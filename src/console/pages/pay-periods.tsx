@@ -23,28 +23,64 @@ export function PayPeriods() {
   return (
     <div class="grid">
       <Section title="Pay periods">
-        <form class="filters" onSubmit={(e) => e.preventDefault()}>{picker}</form>
+        <form class="filters" onSubmit={(e) => e.preventDefault()}>
+          {picker}
+        </form>
         <ErrorNote message={errorMessage(periods.error ?? locking.error ?? unlocking.error)} />
         {list.length === 0 ? (
           <Empty>No pay periods in this company.</Empty>
         ) : (
           <table class="fold-on-phone">
-            <thead><tr><th scope="col">Period</th><th scope="col">State</th>{canLock && <th scope="col"><span class="sr-only">Actions</span></th>}</tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Period</th>
+                <th scope="col">State</th>
+                {canLock && (
+                  <th scope="col">
+                    <span class="sr-only">Actions</span>
+                  </th>
+                )}
+              </tr>
+            </thead>
             <tbody>
               {list.map((p) => {
                 const name = `${p.startDate} to ${p.endDate}`;
                 return (
                   <tr data-pay-period={p.id}>
                     <th scope="row">{name}</th>
-                    <td>{p.lockedAt ? <><span class="badge badge-locked">locked</span> <span class="muted">since {when(p.lockedAt)}</span></> : <span class="badge">open</span>}</td>
+                    <td>
+                      {p.lockedAt ? (
+                        <>
+                          <span class="badge badge-locked">locked</span> <span class="muted">since {when(p.lockedAt)}</span>
+                        </>
+                      ) : (
+                        <span class="badge">open</span>
+                      )}
+                    </td>
                     {canLock && (
                       <td>
                         {p.lockedAt ? (
-                          <ConfirmButton label={`Unlock ${name}`} title={`Unlock ${name}?`} confirm="Unlock period" onConfirm={async () => { await unlock({ id: p.id }); reload(); }}>
+                          <ConfirmButton
+                            label={`Unlock ${name}`}
+                            title={`Unlock ${name}?`}
+                            confirm="Unlock period"
+                            onConfirm={async () => {
+                              await unlock({ id: p.id });
+                              reload();
+                            }}
+                          >
                             <p>Its attendance days can change again (late punches, corrections, voids); lock it again once they are right.</p>
                           </ConfirmButton>
                         ) : (
-                          <ConfirmButton label={`Lock ${name}`} title={`Lock ${name}?`} confirm="Lock period" onConfirm={async () => { await lock({ id: p.id }); reload(); }}>
+                          <ConfirmButton
+                            label={`Lock ${name}`}
+                            title={`Lock ${name}?`}
+                            confirm="Lock period"
+                            onConfirm={async () => {
+                              await lock({ id: p.id });
+                              reload();
+                            }}
+                          >
                             <p>Its attendance days stop changing: punches that arrive later are kept but marked after the lock. It can be unlocked again.</p>
                           </ConfirmButton>
                         )}
@@ -71,10 +107,30 @@ export function PayPeriods() {
             }}
           >
             <div class="inline-form">
-              <p class="field"><label for="pay-period-start">First day</label><input id="pay-period-start" type="date" value={form.startDate} onInput={(e) => setForm({ ...form, startDate: (e.target as HTMLInputElement).value })} required /></p>
-              <p class="field"><label for="pay-period-end">Last day</label><input id="pay-period-end" type="date" value={form.endDate} onInput={(e) => setForm({ ...form, endDate: (e.target as HTMLInputElement).value })} required /></p>
+              <p class="field">
+                <label for="pay-period-start">First day</label>
+                <input
+                  id="pay-period-start"
+                  type="date"
+                  value={form.startDate}
+                  onInput={(e) => setForm({ ...form, startDate: (e.target as HTMLInputElement).value })}
+                  required
+                />
+              </p>
+              <p class="field">
+                <label for="pay-period-end">Last day</label>
+                <input
+                  id="pay-period-end"
+                  type="date"
+                  value={form.endDate}
+                  onInput={(e) => setForm({ ...form, endDate: (e.target as HTMLInputElement).value })}
+                  required
+                />
+              </p>
             </div>
-            <button type="submit" disabled={creating.fetching}>Create pay period</button>
+            <button type="submit" disabled={creating.fetching}>
+              Create pay period
+            </button>
             <ErrorNote message={errorMessage(creating.error)} />
           </form>
         </Section>

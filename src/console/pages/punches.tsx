@@ -26,25 +26,44 @@ export function PunchList() {
   return (
     <Section title="Punches">
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
-        <p class="field"><label for="punches-from">From</label><input id="punches-from" type="date" value={range.start} onChange={set('start')} /></p>
-        <p class="field"><label for="punches-to">To</label><input id="punches-to" type="date" value={range.end} onChange={set('end')} /></p>
+        <p class="field">
+          <label for="punches-from">From</label>
+          <input id="punches-from" type="date" value={range.start} onChange={set('start')} />
+        </p>
+        <p class="field">
+          <label for="punches-to">To</label>
+          <input id="punches-to" type="date" value={range.end} onChange={set('end')} />
+        </p>
         <p class="field">
           <label for="punches-device">Device</label>
           <select id="punches-device" value={range.deviceId} onChange={set('deviceId')}>
             <option value="">All devices</option>
             {(devices.data?.devices.nodes ?? []).map((d) => (
-              <option value={d.id}>{d.name} ({d.serialNumber})</option>
+              <option value={d.id}>
+                {d.name} ({d.serialNumber})
+              </option>
             ))}
           </select>
         </p>
       </form>
       <ErrorNote message={errorMessage(punches.error)} />
-      <p class="muted" role="status">{list.length} punches{punches.data && punches.data.punches.totalCount > stored.length ? ` (the first ${stored.length} of ${punches.data.punches.totalCount} stored)` : ''}</p>
+      <p class="muted" role="status">
+        {list.length} punches
+        {punches.data && punches.data.punches.totalCount > stored.length ? ` (the first ${stored.length} of ${punches.data.punches.totalCount} stored)` : ''}
+      </p>
       {list.length === 0 ? (
         <Empty>No punches in this range.</Empty>
       ) : (
         <table class="fold-on-phone">
-          <thead><tr><th scope="col">Local time</th><th scope="col">Person</th><th scope="col">Terminal</th><th scope="col">Type</th><th scope="col">Verified by</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Local time</th>
+              <th scope="col">Person</th>
+              <th scope="col">Terminal</th>
+              <th scope="col">Type</th>
+              <th scope="col">Verified by</th>
+            </tr>
+          </thead>
           <tbody aria-live="polite">
             {list.map((p) => (
               <tr data-punch={p.id}>

@@ -16,13 +16,17 @@ export function Refused() {
   const refusals = board.events.filter((e) => e.eventClass === 'denied' && e.localTime.startsWith(day));
   const doorKey = (deviceId: number | null | undefined, number: number | null | undefined) => `${deviceId}:${number}`;
   const who = (e: (typeof refusals)[number]) => (e.pin && e.pin !== '0' ? directory.employeeName(e.employeeId, e.pin) : 'no person (card or unknown)');
-  const people = [...new Map(refusals.map((e) => [e.employeeId ? `e${e.employeeId}` : `p${e.pin}`, who(e)])).entries()].sort((a, b) => a[1].localeCompare(b[1]));
+  const people = [...new Map(refusals.map((e) => [e.employeeId ? `e${e.employeeId}` : `p${e.pin}`, who(e)])).entries()].sort((a, b) =>
+    a[1].localeCompare(b[1]),
+  );
   const shown = refusals.filter((e) => {
     const time = e.localTime.slice(11, 16);
-    return (!filter.door || doorKey(e.deviceId, e.door) === filter.door)
-      && (!filter.person || (e.employeeId ? `e${e.employeeId}` : `p${e.pin}`) === filter.person)
-      && (!filter.from || time >= filter.from)
-      && (!filter.to || time <= filter.to);
+    return (
+      (!filter.door || doorKey(e.deviceId, e.door) === filter.door) &&
+      (!filter.person || (e.employeeId ? `e${e.employeeId}` : `p${e.pin}`) === filter.person) &&
+      (!filter.from || time >= filter.from) &&
+      (!filter.to || time <= filter.to)
+    );
   });
   const set = (key: keyof typeof filter) => (e: Event) => setFilter({ ...filter, [key]: (e.target as HTMLInputElement).value });
   return (
@@ -32,30 +36,51 @@ export function Refused() {
           <label for="refused-door">Door</label>
           <select id="refused-door" value={filter.door} onChange={set('door')}>
             <option value="">All doors</option>
-            {board.doors.map((d) => <option value={doorKey(d.deviceId, d.number)}>{d.name} ({d.device.name})</option>)}
+            {board.doors.map((d) => (
+              <option value={doorKey(d.deviceId, d.number)}>
+                {d.name} ({d.device.name})
+              </option>
+            ))}
           </select>
         </p>
         <p class="field">
           <label for="refused-person">Person</label>
           <select id="refused-person" value={filter.person} onChange={set('person')}>
             <option value="">Everyone</option>
-            {people.map(([key, name]) => <option value={key}>{name}</option>)}
+            {people.map(([key, name]) => (
+              <option value={key}>{name}</option>
+            ))}
           </select>
         </p>
-        <p class="field"><label for="refused-from">From (time)</label><input id="refused-from" type="time" value={filter.from} onInput={set('from')} /></p>
-        <p class="field"><label for="refused-to">To (time)</label><input id="refused-to" type="time" value={filter.to} onInput={set('to')} /></p>
+        <p class="field">
+          <label for="refused-from">From (time)</label>
+          <input id="refused-from" type="time" value={filter.from} onInput={set('from')} />
+        </p>
+        <p class="field">
+          <label for="refused-to">To (time)</label>
+          <input id="refused-to" type="time" value={filter.to} onInput={set('to')} />
+        </p>
       </form>
       <ErrorNote message={board.error} />
       {!board.loaded ? (
         <p role="status">Loading today's door events…</p>
       ) : (
         <>
-          <p class="muted" role="status">{shown.length} of {refusals.length} refusals today</p>
+          <p class="muted" role="status">
+            {shown.length} of {refusals.length} refusals today
+          </p>
           {shown.length === 0 ? (
             <Empty>Nobody was refused{refusals.length > 0 ? ' with these filters' : ' today'}.</Empty>
           ) : (
             <table class="fold-on-phone">
-              <thead><tr><th scope="col">Time</th><th scope="col">Who</th><th scope="col">Where</th><th scope="col">Why</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">Who</th>
+                  <th scope="col">Where</th>
+                  <th scope="col">Why</th>
+                </tr>
+              </thead>
               <tbody aria-live="polite">
                 {shown.map((e) => (
                   <tr data-event={e.id}>

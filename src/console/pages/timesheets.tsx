@@ -52,7 +52,6 @@ async function downloadCsv(companyId: number, start: string, end: string): Promi
   URL.revokeObjectURL(link.href);
 }
 
-
 const WEEKDAY = new Intl.DateTimeFormat(undefined, { weekday: 'short', timeZone: 'UTC' });
 
 /** `month` (`YYYY-MM`, from the address `#/timesheets/2026-03`): the month to open, else this month. */
@@ -80,7 +79,15 @@ export function Timesheets({ month: initialMonth }: { month?: string }) {
         title="Timesheets"
         actions={
           companyId > 0 && (
-            <button type="button" onClick={() => downloadCsv(companyId, start, end).then(() => setExportError(null), (e: Error) => setExportError(e.message))}>
+            <button
+              type="button"
+              onClick={() =>
+                downloadCsv(companyId, start, end).then(
+                  () => setExportError(null),
+                  (e: Error) => setExportError(e.message),
+                )
+              }
+            >
               Export CSV
             </button>
           )
@@ -110,9 +117,13 @@ export function Timesheets({ month: initialMonth }: { month?: string }) {
         <ErrorNote message={sheet.error ?? exportError} />
         <ul class="legend" aria-label="Legend">
           {STATUSES.map((s) => (
-            <li><span class={`cell-${s} swatch`} /> {s}</li>
+            <li>
+              <span class={`cell-${s} swatch`} /> {s}
+            </li>
           ))}
-          <li><span class="late-mark">!</span> late, left early or an exception</li>
+          <li>
+            <span class="late-mark">!</span> late, left early or an exception
+          </li>
         </ul>
         {sheet.days === null ? (
           <p role="status">Loading the timesheet…</p>
@@ -125,7 +136,9 @@ export function Timesheets({ month: initialMonth }: { month?: string }) {
                 <tr>
                   <th scope="col">Employee</th>
                   {days.map((d) => (
-                    <th scope="col" class="day">{view === 'week' ? `${WEEKDAY.format(new Date(`${d}T00:00:00Z`))} ${Number(d.slice(8))}` : Number(d.slice(8))}</th>
+                    <th scope="col" class="day">
+                      {view === 'week' ? `${WEEKDAY.format(new Date(`${d}T00:00:00Z`))} ${Number(d.slice(8))}` : Number(d.slice(8))}
+                    </th>
                   ))}
                   <th scope="col">Hours</th>
                   <th scope="col">Late</th>
@@ -146,7 +159,12 @@ export function Timesheets({ month: initialMonth }: { month?: string }) {
                       <th scope="row">{name}</th>
                       {days.map((d) => {
                         const day = row.get(d);
-                        if (!day) return <td class="day cell-none"><span class="sr-only">no day</span></td>;
+                        if (!day)
+                          return (
+                            <td class="day cell-none">
+                              <span class="sr-only">no day</span>
+                            </td>
+                          );
                         const flagged = day.lateMinutes > 0 || day.earlyLeaveMinutes > 0 || day.exceptions.length > 0;
                         return (
                           <td class={`day cell-${day.status}`}>
@@ -158,7 +176,11 @@ export function Timesheets({ month: initialMonth }: { month?: string }) {
                               onClick={() => setOpen({ employeeId: e.id, date: d })}
                             >
                               {day.workedMinutes > 0 ? (day.workedMinutes / 60).toFixed(1) : '·'}
-                              {flagged && <span class="late-mark" aria-hidden="true">!</span>}
+                              {flagged && (
+                                <span class="late-mark" aria-hidden="true">
+                                  !
+                                </span>
+                              )}
                             </button>
                           </td>
                         );

@@ -26,21 +26,45 @@ function Deliveries({ endpointId, tests }: { endpointId: number; tests: number }
     <>
       <ErrorNote message={errorMessage(replaying.error)} />
       <table>
-        <thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">Event</th>
+            <th scope="col">Status</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">
+              <span class="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
         <tbody>
           {list.map((d) => (
             <tr>
-              <td>{d.eventType}<br /><span class="muted">{when(d.createdAt)}</span></td>
-              <td><StatusBadge status={d.status} /></td>
+              <td>
+                {d.eventType}
+                <br />
+                <span class="muted">{when(d.createdAt)}</span>
+              </td>
+              <td>
+                <StatusBadge status={d.status} />
+              </td>
               <td>
                 <ol class="attempts">
                   {d.attempts.map((a) => (
-                    <li>{when(a.attemptedAt)}: {a.succeeded ? 'ok' : 'failed'} {a.statusCode ?? ''} {a.error ?? ''} <span class="muted">{a.durationMs} ms</span></li>
+                    <li>
+                      {when(a.attemptedAt)}: {a.succeeded ? 'ok' : 'failed'} {a.statusCode ?? ''} {a.error ?? ''} <span class="muted">{a.durationMs} ms</span>
+                    </li>
                   ))}
                 </ol>
               </td>
               <td>
-                <button type="button" disabled={replaying.fetching} onClick={async () => { await replay({ deliveryId: d.id }); refresh({ requestPolicy: 'network-only' }); }}>
+                <button
+                  type="button"
+                  disabled={replaying.fetching}
+                  onClick={async () => {
+                    await replay({ deliveryId: d.id });
+                    refresh({ requestPolicy: 'network-only' });
+                  }}
+                >
                   Replay
                 </button>
               </td>
@@ -73,14 +97,18 @@ export function Webhooks() {
           {list.map((e) => (
             <li>
               <p>
-                <strong>{e.url}</strong> <StatusBadge status={e.enabled ? 'enabled' : 'disabled'} />{' '}
-                <span class="muted">{e.eventTypes.join(', ')}</span> {e.disabledReason && <span class="error">{e.disabledReason}</span>}
+                <strong>{e.url}</strong> <StatusBadge status={e.enabled ? 'enabled' : 'disabled'} /> <span class="muted">{e.eventTypes.join(', ')}</span>{' '}
+                {e.disabledReason && <span class="error">{e.disabledReason}</span>}
               </p>
               <p class="inline-form">
                 <button type="button" onClick={() => setOpen(open === e.id ? null : e.id)} aria-expanded={open === e.id}>
                   {open === e.id ? 'Hide deliveries' : 'Show deliveries'}
                 </button>
-                {e.enabled && <button type="button" onClick={() => sendTest(e.id)}>Send a test event</button>}
+                {e.enabled && (
+                  <button type="button" onClick={() => sendTest(e.id)}>
+                    Send a test event
+                  </button>
+                )}
               </p>
               {open === e.id && <Deliveries endpointId={e.id} tests={tests[e.id] ?? 0} />}
             </li>

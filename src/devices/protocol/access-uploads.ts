@@ -174,11 +174,19 @@ function rtstateRecord(text: string, line: number): RtstateRecord | string {
   const relay = m.get('relay') ?? '';
   const alarm = m.get('alarm') ?? '';
   if (sensor === undefined) return 'missing sensor';
-  for (const [name, value] of [['sensor', sensor], ['relay', relay], ['alarm', alarm]] as const) {
+  for (const [name, value] of [
+    ['sensor', sensor],
+    ['relay', relay],
+    ['alarm', alarm],
+  ] as const) {
     if (!HEX.test(value)) return `${name} ${JSON.stringify(value)} is not hex`;
   }
   const warnings: string[] = [];
-  for (const [name, value] of [['sensor', sensor], ['relay', relay], ['alarm', alarm]] as const) {
+  for (const [name, value] of [
+    ['sensor', sensor],
+    ['relay', relay],
+    ['alarm', alarm],
+  ] as const) {
     if (value.length % 2 === 1) warnings.push(`${name} has an odd number of hex digits (${value.length}); the last digit is ignored`);
   }
   const sensorBytes = hexBytes(sensor);
@@ -196,8 +204,14 @@ function rtstateRecord(text: string, line: number): RtstateRecord | string {
       relay: relayByte === undefined ? null : ((relayByte >> (d % 8)) & 1) === 0 ? 'energised' : 'released',
       alarmByte: a,
       alarms: {
-        accidentalOpen: flag(0), tamper: flag(1), duressPassword: flag(2), duressFingerprint: flag(3),
-        doorOpenTimeout: flag(4), mainsLost: flag(5), batteryLost: flag(6), readerTamper: flag(7),
+        accidentalOpen: flag(0),
+        tamper: flag(1),
+        duressPassword: flag(2),
+        duressFingerprint: flag(3),
+        doorOpenTimeout: flag(4),
+        mainsLost: flag(5),
+        batteryLost: flag(6),
+        readerTamper: flag(7),
       },
     });
   }
@@ -316,10 +330,20 @@ function tableRow(table: string, text: string, line: number): TableRow | string 
     case 'user': {
       const disable = m.get('disable');
       return {
-        kind: 'user', line, pin, uid: int('uid'), cardNo: m.get('cardno') ?? null, password: m.get('password') ?? null,
-        group: m.get('group') ?? null, startTime: m.get('starttime') ?? null, endTime: m.get('endtime') ?? null,
-        name: m.get('name') ?? null, privilege: int('privilege'),
-        disabled: disable === undefined ? null : disable !== '0', verify: m.get('verify') ?? null, fields,
+        kind: 'user',
+        line,
+        pin,
+        uid: int('uid'),
+        cardNo: m.get('cardno') ?? null,
+        password: m.get('password') ?? null,
+        group: m.get('group') ?? null,
+        startTime: m.get('starttime') ?? null,
+        endTime: m.get('endtime') ?? null,
+        name: m.get('name') ?? null,
+        privilege: int('privilege'),
+        disabled: disable === undefined ? null : disable !== '0',
+        verify: m.get('verify') ?? null,
+        fields,
       };
     }
     case 'templatev10': {

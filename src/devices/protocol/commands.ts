@@ -37,7 +37,10 @@ function template(value: string, name: string): string {
 
 /** `k=v` pairs joined by TAB, skipping undefined values; values sanitised. */
 function fields(pairs: Array<[string, string | number | undefined]>): string {
-  return pairs.filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${sanitizeValue(v!)}`).join('\t');
+  return pairs
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${sanitizeValue(v!)}`)
+    .join('\t');
 }
 
 /**
@@ -46,7 +49,8 @@ function fields(pairs: Array<[string, string | number | undefined]>): string {
  */
 export function formatCommandLine(id: string, command: string): string {
   if (!isValidCommandId(id)) throw new RangeError(`invalid command id ${JSON.stringify(id)}`);
-  if (/[\r\x00]/.test(command) || (command.includes('\n') && !isMultiRecordCommand(command))) throw new RangeError('command text must not contain CR, LF or NUL');
+  if (/[\r\x00]/.test(command) || (command.includes('\n') && !isMultiRecordCommand(command)))
+    throw new RangeError('command text must not contain CR, LF or NUL');
   return `C:${id}:${command}`;
 }
 
@@ -73,10 +77,17 @@ export interface AttendanceUser {
 /** `DATA UPDATE USERINFO PIN=…\tName=…\t…` (only the given fields, in documented order). */
 export function updateUserInfoCommand(u: AttendanceUser): string {
   return `DATA UPDATE USERINFO ${fields([
-    ['PIN', pin(u.pin)], ['Name', u.name], ['Pri', u.privilege], ['Passwd', u.password], ['Card', u.card],
-    ['Grp', u.group === undefined ? undefined : int(u.group, 'group', 0, 99)], ['TZ', u.timeZones],
-    ['Verify', u.verify === undefined ? undefined : int(u.verify, 'verify', -1, 255)], ['ViceCard', u.viceCard],
-    ['StartDatetime', u.startDatetime], ['EndDatetime', u.endDatetime],
+    ['PIN', pin(u.pin)],
+    ['Name', u.name],
+    ['Pri', u.privilege],
+    ['Passwd', u.password],
+    ['Card', u.card],
+    ['Grp', u.group === undefined ? undefined : int(u.group, 'group', 0, 99)],
+    ['TZ', u.timeZones],
+    ['Verify', u.verify === undefined ? undefined : int(u.verify, 'verify', -1, 255)],
+    ['ViceCard', u.viceCard],
+    ['StartDatetime', u.startDatetime],
+    ['EndDatetime', u.endDatetime],
   ])}`;
 }
 
@@ -88,18 +99,33 @@ export function deleteUserInfoCommand(userPin: string): string {
 /** `DATA UPDATE FINGERTMP PIN=\tFID=\tSize=\tValid=\tTMP=` (algorithm ≤ 10; Size = base64 length). */
 export function updateFingerprintCommand(t: { pin: string; fid: number; template: string; valid?: number }): string {
   const tmp = template(t.template, 'TMP');
-  return `DATA UPDATE FINGERTMP ${fields([['PIN', pin(t.pin)], ['FID', int(t.fid, 'FID', 0, 9)], ['Size', tmp.length], ['Valid', int(t.valid ?? 1, 'Valid', 0, 3)], ['TMP', tmp]])}`;
+  return `DATA UPDATE FINGERTMP ${fields([
+    ['PIN', pin(t.pin)],
+    ['FID', int(t.fid, 'FID', 0, 9)],
+    ['Size', tmp.length],
+    ['Valid', int(t.valid ?? 1, 'Valid', 0, 3)],
+    ['TMP', tmp],
+  ])}`;
 }
 
 /** `DATA DELETE FINGERTMP PIN=…\tFID=…`: one finger of a user (algorithm ≤ 10 terminals). */
 export function deleteFingerprintCommand(userPin: string, fid: number): string {
-  return `DATA DELETE FINGERTMP ${fields([['PIN', pin(userPin)], ['FID', int(fid, 'FID', 0, 9)]])}`;
+  return `DATA DELETE FINGERTMP ${fields([
+    ['PIN', pin(userPin)],
+    ['FID', int(fid, 'FID', 0, 9)],
+  ])}`;
 }
 
 /** `DATA UPDATE FACE PIN=\tFID=\tValid=\tSize=\tTMP=` (NIR face). */
 export function updateFaceCommand(t: { pin: string; fid: number; template: string; valid?: number }): string {
   const tmp = template(t.template, 'TMP');
-  return `DATA UPDATE FACE ${fields([['PIN', pin(t.pin)], ['FID', int(t.fid, 'FID', 0, 99)], ['Valid', int(t.valid ?? 1, 'Valid', 0, 3)], ['Size', tmp.length], ['TMP', tmp]])}`;
+  return `DATA UPDATE FACE ${fields([
+    ['PIN', pin(t.pin)],
+    ['FID', int(t.fid, 'FID', 0, 99)],
+    ['Valid', int(t.valid ?? 1, 'Valid', 0, 3)],
+    ['Size', tmp.length],
+    ['TMP', tmp],
+  ])}`;
 }
 
 /** `DATA DELETE FACE PIN=…`: the user's NIR face templates (the face set is one enrolment). */
@@ -123,10 +149,16 @@ export interface BiodataTemplate {
 
 function biodataFields(t: BiodataTemplate): string {
   return fields([
-    ['Pin', pin(t.pin)], ['No', int(t.no, 'No', 0, 99)], ['Index', int(t.index ?? 0, 'Index', 0, 99)],
-    ['Valid', int(t.valid ?? 1, 'Valid', 0, 1)], ['Duress', int(t.duress ?? 0, 'Duress', 0, 1)],
-    ['Type', int(t.type, 'Type', 0, 10)], ['MajorVer', t.majorVer], ['MinorVer', t.minorVer],
-    ['Format', int(t.format ?? 0, 'Format', 0, 2)], ['Tmp', template(t.template, 'Tmp')],
+    ['Pin', pin(t.pin)],
+    ['No', int(t.no, 'No', 0, 99)],
+    ['Index', int(t.index ?? 0, 'Index', 0, 99)],
+    ['Valid', int(t.valid ?? 1, 'Valid', 0, 1)],
+    ['Duress', int(t.duress ?? 0, 'Duress', 0, 1)],
+    ['Type', int(t.type, 'Type', 0, 10)],
+    ['MajorVer', t.majorVer],
+    ['MinorVer', t.minorVer],
+    ['Format', int(t.format ?? 0, 'Format', 0, 2)],
+    ['Tmp', template(t.template, 'Tmp')],
   ]);
 }
 
@@ -137,7 +169,11 @@ export function updateBiodataCommand(t: BiodataTemplate): string {
 
 /** `DATA DELETE BIODATA Pin=…\tType=…\tNo=…`: one unified template of a user (attendance). */
 export function deleteBiodataCommand(t: { pin: string; type: number; no: number }): string {
-  return `DATA DELETE BIODATA ${fields([['Pin', pin(t.pin)], ['Type', int(t.type, 'Type', 0, 10)], ['No', int(t.no, 'No', 0, 99)]])}`;
+  return `DATA DELETE BIODATA ${fields([
+    ['Pin', pin(t.pin)],
+    ['Type', int(t.type, 'Type', 0, 10)],
+    ['No', int(t.no, 'No', 0, 99)],
+  ])}`;
 }
 
 /** `AC_UNALARM`: silence the alarm of an attendance terminal with a lock output. */
@@ -193,9 +229,13 @@ function windowField(t: LocalDateTime, dialect: TerminalDialect): number {
 /** `DATA UPDATE user CardNo=\tPin=\tPassword=\tGroup=\tStartTime=\tEndTime=\tName=\tPrivilege=` (validity in the terminal's `dialect`). */
 export function updateAccessUserCommand(u: AccessUser, dialect: TerminalDialect = DEFAULT_TERMINAL_DIALECT): string {
   return `DATA UPDATE user ${fields([
-    ['CardNo', u.cardNo ?? ''], ['Pin', pin(u.pin)], ['Password', u.password ?? ''],
-    ['Group', int(u.group ?? 0, 'group', 0, 99)], ['StartTime', u.window ? windowField(u.window.start, dialect) : userValidityField(u.startTime ?? 0, 'start', dialect)],
-    ['EndTime', u.window ? windowField(u.window.end, dialect) : userValidityField(u.endTime ?? 0, 'end', dialect)], ['Name', u.name ?? ''],
+    ['CardNo', u.cardNo ?? ''],
+    ['Pin', pin(u.pin)],
+    ['Password', u.password ?? ''],
+    ['Group', int(u.group ?? 0, 'group', 0, 99)],
+    ['StartTime', u.window ? windowField(u.window.start, dialect) : userValidityField(u.startTime ?? 0, 'start', dialect)],
+    ['EndTime', u.window ? windowField(u.window.end, dialect) : userValidityField(u.endTime ?? 0, 'end', dialect)],
+    ['Name', u.name ?? ''],
     ['Privilege', int(u.privilege ?? 0, 'privilege', 0, 14)],
   ])}`;
 }
@@ -212,12 +252,20 @@ export function updateUserAuthorizeCommand(
   if (a.doors.length === 0) throw new RangeError('doors must not be empty');
   const mask = a.doors.reduce((m, d) => m | (1 << (Number(int(d, 'door', 1, 8)) - 1)), 0);
   const devId = dialect.devIdInAuthorize ? int(a.devId ?? 1, 'devId', 0, 255) : undefined;
-  return `DATA UPDATE userauthorize ${fields([['Pin', pin(a.pin)], ['AuthorizeTimezoneId', int(a.timezoneId, 'timezoneId', 1, 9999)], ['AuthorizeDoorId', mask], ['DevID', devId]])}`;
+  return `DATA UPDATE userauthorize ${fields([
+    ['Pin', pin(a.pin)],
+    ['AuthorizeTimezoneId', int(a.timezoneId, 'timezoneId', 1, 9999)],
+    ['AuthorizeDoorId', mask],
+    ['DevID', devId],
+  ])}`;
 }
 
 /** `DATA DELETE userauthorize Pin=…\tAuthorizeTimezoneId=…`: exactly one authorisation row of a user. */
 export function deleteUserAuthorizeCommand(userPin: string, timezoneId: number): string {
-  return `DATA DELETE userauthorize ${fields([['Pin', pin(userPin)], ['AuthorizeTimezoneId', int(timezoneId, 'timezoneId', 1, 9999)]])}`;
+  return `DATA DELETE userauthorize ${fields([
+    ['Pin', pin(userPin)],
+    ['AuthorizeTimezoneId', int(timezoneId, 'timezoneId', 1, 9999)],
+  ])}`;
 }
 
 /** A time-zone interval `HH:MM`–`HH:MM` as the terminal stores it: `(HHMM_start << 16) + HHMM_end` (08:30–12:30 → 54396110). */
@@ -231,7 +279,15 @@ export function timezoneInterval(start: string, end: string): number {
 }
 
 /** The weekday field names of a `timezone` row, Sunday first as the table has them (ISO weekday 7, 1 … 6). */
-const TIMEZONE_DAYS: Array<[string, number]> = [['Sun', 7], ['Mon', 1], ['Tue', 2], ['Wed', 3], ['Thu', 4], ['Fri', 5], ['Sat', 6]];
+const TIMEZONE_DAYS: Array<[string, number]> = [
+  ['Sun', 7],
+  ['Mon', 1],
+  ['Tue', 2],
+  ['Wed', 3],
+  ['Thu', 4],
+  ['Fri', 5],
+  ['Sat', 6],
+];
 
 /**
  * `DATA UPDATE timezone TimezoneId=\tSunTime1..3\tMonTime1..3 … SatTime3\tHol1Time1..3 … Hol3Time3`:
@@ -249,8 +305,18 @@ export function updateTimezoneCommand(tz: {
   };
   return `DATA UPDATE timezone ${fields([
     ['TimezoneId', int(tz.timezoneId, 'timezoneId', 1, 9999)],
-    ...TIMEZONE_DAYS.flatMap(([name, weekday]) => slots(tz.intervals.filter((i) => i.weekday === weekday), name)),
-    ...[1, 2, 3].flatMap((type) => slots(tz.holidayIntervals.filter((i) => i.holidayType === type), `Hol${type}`)),
+    ...TIMEZONE_DAYS.flatMap(([name, weekday]) =>
+      slots(
+        tz.intervals.filter((i) => i.weekday === weekday),
+        name,
+      ),
+    ),
+    ...[1, 2, 3].flatMap((type) =>
+      slots(
+        tz.holidayIntervals.filter((i) => i.holidayType === type),
+        `Hol${type}`,
+      ),
+    ),
   ])}`;
 }
 
@@ -260,7 +326,11 @@ export function updateTimezoneCommand(tz: {
  */
 export function updateHolidayCommand(h: { date: string; holidayType: number }): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(h.date)) throw new RangeError(`date must be YYYY-MM-DD, got ${JSON.stringify(h.date)}`);
-  return `DATA UPDATE holiday ${fields([['Holiday', h.date.replaceAll('-', '')], ['HolidayType', int(h.holidayType, 'holidayType', 1, 3)], ['Loop', 2]])}`;
+  return `DATA UPDATE holiday ${fields([
+    ['Holiday', h.date.replaceAll('-', '')],
+    ['HolidayType', int(h.holidayType, 'holidayType', 1, 3)],
+    ['Loop', 2],
+  ])}`;
 }
 
 /** `DATA DELETE holiday Holiday=YYYYMMDD`. */
@@ -276,7 +346,12 @@ export function deleteTimezoneCommand(timezoneId: number): string {
 
 /** `DATA UPDATE templatev10 Pin=\tFingerID=\tValid=\tTemplate=` (duress finger = fingerId + 16). */
 export function updateTemplateV10Command(t: { pin: string; fingerId: number; template: string; valid?: number }): string {
-  return `DATA UPDATE templatev10 ${fields([['Pin', pin(t.pin)], ['FingerID', int(t.fingerId, 'fingerId', 0, 25)], ['Valid', int(t.valid ?? 1, 'Valid', 0, 3)], ['Template', template(t.template, 'Template')]])}`;
+  return `DATA UPDATE templatev10 ${fields([
+    ['Pin', pin(t.pin)],
+    ['FingerID', int(t.fingerId, 'fingerId', 0, 25)],
+    ['Valid', int(t.valid ?? 1, 'Valid', 0, 3)],
+    ['Template', template(t.template, 'Template')],
+  ])}`;
 }
 
 /** `DATA UPDATE biodata …` (access-control table name is lower-case). */
@@ -286,12 +361,19 @@ export function updateAccessBiodataCommand(t: BiodataTemplate): string {
 
 /** `DATA DELETE templatev10 Pin=…\tFingerID=…`: one finger of a user (access control). */
 export function deleteTemplateV10Command(userPin: string, fingerId: number): string {
-  return `DATA DELETE templatev10 ${fields([['Pin', pin(userPin)], ['FingerID', int(fingerId, 'fingerId', 0, 25)]])}`;
+  return `DATA DELETE templatev10 ${fields([
+    ['Pin', pin(userPin)],
+    ['FingerID', int(fingerId, 'fingerId', 0, 25)],
+  ])}`;
 }
 
 /** `DATA DELETE biodata Pin=…\tType=…\tNo=…`: one unified template of a user (access control). */
 export function deleteAccessBiodataCommand(t: { pin: string; type: number; no: number }): string {
-  return `DATA DELETE biodata ${fields([['Pin', pin(t.pin)], ['Type', int(t.type, 'Type', 0, 10)], ['No', int(t.no, 'No', 0, 99)]])}`;
+  return `DATA DELETE biodata ${fields([
+    ['Pin', pin(t.pin)],
+    ['Type', int(t.type, 'Type', 0, 10)],
+    ['No', int(t.no, 'No', 0, 99)],
+  ])}`;
 }
 
 export type AccessTable = 'userauthorize' | 'templatev10' | 'biodata' | 'user';
@@ -362,7 +444,10 @@ const LOCAL_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 function localRange(from: string, to: string): Array<[string, string]> {
   if (!LOCAL_DATE.test(from) || !LOCAL_DATE.test(to)) throw new RangeError(`dates must be YYYY-MM-DD, got ${JSON.stringify(from)}..${JSON.stringify(to)}`);
-  return [['StartTime', `${from} 00:00:00`], ['EndTime', `${to} 23:59:59`]];
+  return [
+    ['StartTime', `${from} 00:00:00`],
+    ['EndTime', `${to} 23:59:59`],
+  ];
 }
 
 /**
@@ -370,12 +455,16 @@ function localRange(from: string, to: string): Array<[string, string]> {
  * the terminal uploads its records of that device-local range again as ATTLOG (the server dedupes).
  */
 export function queryAttlogCommand(from: string, to: string): string {
-  return `DATA QUERY ATTLOG ${localRange(from, to).map(([k, v]) => `${k}=${v}`).join('\t')}`;
+  return `DATA QUERY ATTLOG ${localRange(from, to)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('\t')}`;
 }
 
 /** `VERIFY SUM ATTLOG StartTime=…\tEndTime=…`: the terminal answers its record count of the range (`AttlogSum=`). */
 export function verifySumAttlogCommand(from: string, to: string): string {
-  return `VERIFY SUM ATTLOG ${localRange(from, to).map(([k, v]) => `${k}=${v}`).join('\t')}`;
+  return `VERIFY SUM ATTLOG ${localRange(from, to)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('\t')}`;
 }
 
 /** `INFO` (attendance PUSH): the terminal answers its firmware, counts and capacities as result lines. */
@@ -390,9 +479,31 @@ export function infoCommand(): string {
  * (the terminal's communication password, which Timegate has no use for and should not hold).
  */
 export const ACCESS_INFO_OPTION_KEYS = [
-  '~SerialNumber', 'FirmVer', '~DeviceName', 'LockCount', 'ReaderCount', 'AuxInCount', 'AuxOutCount', 'MachineType', '~IsOnlyRFMachine',
-  '~MaxUserCount', '~MaxAttLogCount', '~MaxFingerCount', '~MaxUserFingerCount', 'MThreshold', 'IPAddress', 'NetMask', 'GATEIPAddress',
-  '~ZKFPVersion', 'SimpleEventType', 'VerifyStyles', 'EventTypes', 'DateFmtFunOn', 'FingerFunOn', 'FvFunOn', 'FaceFunOn',
+  '~SerialNumber',
+  'FirmVer',
+  '~DeviceName',
+  'LockCount',
+  'ReaderCount',
+  'AuxInCount',
+  'AuxOutCount',
+  'MachineType',
+  '~IsOnlyRFMachine',
+  '~MaxUserCount',
+  '~MaxAttLogCount',
+  '~MaxFingerCount',
+  '~MaxUserFingerCount',
+  'MThreshold',
+  'IPAddress',
+  'NetMask',
+  'GATEIPAddress',
+  '~ZKFPVersion',
+  'SimpleEventType',
+  'VerifyStyles',
+  'EventTypes',
+  'DateFmtFunOn',
+  'FingerFunOn',
+  'FvFunOn',
+  'FaceFunOn',
 ] as const;
 
 /**
@@ -456,19 +567,34 @@ const photoTable = (family: 'attendance' | 'access', table: 'BIOPHOTO' | 'USERPI
 export function updateBioPhotoCommand(family: 'attendance' | 'access', p: { pin: string; content: string }): string {
   const content = template(p.content, 'Content');
   return `DATA UPDATE ${photoTable(family, 'BIOPHOTO')} ${fields([
-    ['PIN', pin(p.pin)], ['Type', 9], ['No', 0], ['Index', 0], ['Size', content.length], ['Content', content], ['Format', 0], ['Url', ''], ['PostBackTmpFlag', 1],
+    ['PIN', pin(p.pin)],
+    ['Type', 9],
+    ['No', 0],
+    ['Index', 0],
+    ['Size', content.length],
+    ['Content', content],
+    ['Format', 0],
+    ['Url', ''],
+    ['PostBackTmpFlag', 1],
   ])}`;
 }
 
 /** `DATA DELETE BIOPHOTO PIN=…\tType=9`: the user's comparison photo. */
 export function deleteBioPhotoCommand(family: 'attendance' | 'access', userPin: string): string {
-  return `DATA DELETE ${photoTable(family, 'BIOPHOTO')} ${fields([['PIN', pin(userPin)], ['Type', 9]])}`;
+  return `DATA DELETE ${photoTable(family, 'BIOPHOTO')} ${fields([
+    ['PIN', pin(userPin)],
+    ['Type', 9],
+  ])}`;
 }
 
 /** `DATA UPDATE USERPIC PIN=…\tSize=…\tContent=<base64 JPEG>`: the photo a terminal shows when the user verifies. */
 export function updateUserPicCommand(family: 'attendance' | 'access', p: { pin: string; content: string }): string {
   const content = template(p.content, 'Content');
-  return `DATA UPDATE ${photoTable(family, 'USERPIC')} ${fields([['PIN', pin(p.pin)], ['Size', content.length], ['Content', content]])}`;
+  return `DATA UPDATE ${photoTable(family, 'USERPIC')} ${fields([
+    ['PIN', pin(p.pin)],
+    ['Size', content.length],
+    ['Content', content],
+  ])}`;
 }
 
 /** `DATA DELETE USERPIC PIN=…`. */
@@ -494,7 +620,11 @@ export function accTimeZoneSlots(intervals: ReadonlyArray<{ weekday: number }>):
  * A day without one is closed: 2359–0000, a window that ends before it starts (the convention of
  * ZKTeco's own tools for "no access").
  */
-export function updateAccTimeZoneCommand(tz: { id: number; slot: number; intervals: ReadonlyArray<{ weekday: number; startTime: string; endTime: string }> }): string {
+export function updateAccTimeZoneCommand(tz: {
+  id: number;
+  slot: number;
+  intervals: ReadonlyArray<{ weekday: number; startTime: string; endTime: string }>;
+}): string {
   const hhmm = (t: string) => {
     if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(t)) throw new RangeError(`time must be HH:MM, got ${JSON.stringify(t)}`);
     return t.replace(':', '');
@@ -503,7 +633,15 @@ export function updateAccTimeZoneCommand(tz: { id: number; slot: number; interva
     ['UID', int(tz.id, 'id', 1, MAX_ACC_TIMEZONE_ID)],
     ...TIMEZONE_DAYS.flatMap(([name, weekday]): Array<[string, string]> => {
       const day = tz.intervals.filter((i) => i.weekday === weekday).sort((a, b) => a.startTime.localeCompare(b.startTime))[tz.slot];
-      return day ? [[`${name}Start`, hhmm(day.startTime)], [`${name}End`, hhmm(day.endTime)]] : [[`${name}Start`, '2359'], [`${name}End`, '0000']];
+      return day
+        ? [
+            [`${name}Start`, hhmm(day.startTime)],
+            [`${name}End`, hhmm(day.endTime)],
+          ]
+        : [
+            [`${name}Start`, '2359'],
+            [`${name}End`, '0000'],
+          ];
     }),
   ])}`;
 }
@@ -522,5 +660,8 @@ export function userTimeZonesField(ids: readonly number[] | null): string {
   if (ids === null) return '0000000100000000';
   if (ids.length === 0 || ids.length > 3) throw new RangeError(`a person holds 1 to 3 time zones, got ${ids.length}`);
   const hex = (n: number) => n.toString(16).toUpperCase().padStart(4, '0');
-  return [1, ...ids, 0, 0].slice(0, 4).map((n, i) => (i === 0 ? hex(n) : hex(Number(int(n, 'timezone', 0, MAX_ACC_TIMEZONE_ID))))).join('');
+  return [1, ...ids, 0, 0]
+    .slice(0, 4)
+    .map((n, i) => (i === 0 ? hex(n) : hex(Number(int(n, 'timezone', 0, MAX_ACC_TIMEZONE_ID)))))
+    .join('');
 }

@@ -59,10 +59,26 @@ export function interlockCode(lockCount: number, groups: ReadonlyArray<readonly 
 
 /** The combinations a controller with this many doors takes, for error messages and capabilities. */
 export function doorRuleCombinations(lockCount: number): { antiPassbackBetweenDoors: string[]; antiPassbackInOut: string; interlock: string[] } {
-  const show = (key: string) => key.split(';').map((g) => (g.includes('|') ? g.split('|').map((s) => `[${s}]`).join(' with ') : `[${g}]`)).join(' and ');
+  const show = (key: string) =>
+    key
+      .split(';')
+      .map((g) =>
+        g.includes('|')
+          ? g
+              .split('|')
+              .map((s) => `[${s}]`)
+              .join(' with ')
+          : `[${g}]`,
+      )
+      .join(' and ');
   return {
     antiPassbackBetweenDoors: Object.keys(BETWEEN_DOORS[lockCount] ?? {}).map(show),
-    antiPassbackInOut: lockCount === 4 ? 'any set of doors 1-4' : Object.keys(IN_OUT[lockCount] ?? {}).map(show).join(', ') || 'none',
+    antiPassbackInOut:
+      lockCount === 4
+        ? 'any set of doors 1-4'
+        : Object.keys(IN_OUT[lockCount] ?? {})
+            .map(show)
+            .join(', ') || 'none',
     interlock: Object.keys(INTERLOCK[lockCount] ?? {}).map(show),
   };
 }

@@ -182,7 +182,10 @@ function typedRecord(tag: string, kv: KeyValueFields, line: number): OperlogReco
   switch (tag) {
     case 'USER':
       return {
-        kind: 'user', line, fields, pin,
+        kind: 'user',
+        line,
+        fields,
+        pin,
         name: optional(kv, 'name'),
         privilege: optionalInt(kv, 'pri'),
         password: optional(kv, 'passwd'),
@@ -210,7 +213,10 @@ function typedRecord(tag: string, kv: KeyValueFields, line: number): OperlogReco
       const bad = base64PayloadError('Content', content, kv.map.get('size'));
       if (bad) return bad;
       return {
-        kind: tag === 'USERPIC' ? 'userpic' : 'biophoto', line, fields, pin,
+        kind: tag === 'USERPIC' ? 'userpic' : 'biophoto',
+        line,
+        fields,
+        pin,
         fileName: optional(kv, 'filename'),
         type: optionalInt(kv, 'type'),
         content,
@@ -229,7 +235,11 @@ export function biodataRecord(kv: KeyValueFields, line: number, pin: string): Bi
   const bad = base64PayloadError('Tmp', template, kv.map.get('size'));
   if (bad) return bad;
   return {
-    kind: 'biodata', line, fields: fieldsObject(kv.map), pin, no,
+    kind: 'biodata',
+    line,
+    fields: fieldsObject(kv.map),
+    pin,
+    no,
     index: optionalInt(kv, 'index') ?? 0,
     valid: optionalInt(kv, 'valid'),
     duress: optionalInt(kv, 'duress'),

@@ -66,7 +66,10 @@ export function splitRecordCommand(family: RecordFamily, command: string): Split
  */
 export function commandByteBudget(maxPackageSize: string | number | null | undefined, commandsPerPoll: number): number {
   const reported = Number(maxPackageSize);
-  const packageBytes = maxPackageSize !== null && maxPackageSize !== undefined && String(maxPackageSize).trim() !== '' && Number.isInteger(reported) && reported > 0 ? reported : DEFAULT_PACKAGE_BYTES;
+  const packageBytes =
+    maxPackageSize !== null && maxPackageSize !== undefined && String(maxPackageSize).trim() !== '' && Number.isInteger(reported) && reported > 0
+      ? reported
+      : DEFAULT_PACKAGE_BYTES;
   return Math.min(MAX_COMMAND_BYTES, Math.floor(packageBytes / Math.max(1, commandsPerPoll)));
 }
 
@@ -90,7 +93,7 @@ export function packRecordCommands<T>(family: RecordFamily, sequences: ReadonlyA
   const split = sequences.map((sequence) => sequence.map((record) => ({ record, split: splitRecordCommand(family, record.command) })));
   const next = split.map(() => 0);
   const out: PackedCommand<T>[] = [];
-  for (let first = 0; first < split.length; ) {
+  for (let first = 0; first < split.length;) {
     if (next[first]! >= split[first]!.length) {
       first++;
       continue;

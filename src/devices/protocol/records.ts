@@ -76,7 +76,7 @@ export function* bodyLines(body: BodyInput, options?: DecodeOptions, refused?: R
     return;
   }
   let firstLine = 0;
-  for (let start = 0; start < body.length; ) {
+  for (let start = 0; start < body.length;) {
     const lf = body.indexOf(0x0a, Math.min(start + pieceBytes, body.length) - 1);
     const end = lf === -1 ? body.length : lf + 1;
     const piece = (start === 0 ? utf8Strict : utf8StrictKeepBom).decode(body.subarray(start, end));

@@ -22,7 +22,19 @@ function line(key: string, value: string | number): string {
 }
 
 /** All TransFlag text-form tokens (PROTOCOL.md). OpLog is needed for user/template uploads. */
-export const ALL_TRANS_FLAGS = ['AttLog', 'OpLog', 'AttPhoto', 'EnrollUser', 'ChgUser', 'EnrollFP', 'ChgFP', 'UserPic', 'FACE', 'WORKCODE', 'BioPhoto'] as const;
+export const ALL_TRANS_FLAGS = [
+  'AttLog',
+  'OpLog',
+  'AttPhoto',
+  'EnrollUser',
+  'ChgUser',
+  'EnrollFP',
+  'ChgFP',
+  'UserPic',
+  'FACE',
+  'WORKCODE',
+  'BioPhoto',
+] as const;
 
 export interface AttendanceHandshakeSettings {
   /** Stamps: `9999` (normal) or `None`; `0` means "re-upload everything". Default `9999`. */

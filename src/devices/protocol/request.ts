@@ -1,9 +1,7 @@
 // Request-line helpers: which iclock endpoint a path names, case-insensitive query parameters,
 // and which protocol family a request belongs to.
 
-export type IclockEndpoint =
-  | 'cdata' | 'getrequest' | 'devicecmd' | 'ping' | 'registry' | 'push'
-  | 'querydata' | 'rtdata' | 'fdata' | 'exchange' | 'file';
+export type IclockEndpoint = 'cdata' | 'getrequest' | 'devicecmd' | 'ping' | 'registry' | 'push' | 'querydata' | 'rtdata' | 'fdata' | 'exchange' | 'file';
 
 const ENDPOINTS = new Set<IclockEndpoint>(['cdata', 'getrequest', 'devicecmd', 'ping', 'registry', 'push', 'querydata', 'rtdata', 'fdata', 'exchange', 'file']);
 

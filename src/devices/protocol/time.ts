@@ -23,7 +23,8 @@ export const PLAUSIBLE_YEARS = { from: 2000, to: 2099 } as const;
 
 /** Why a record time cannot be a real event's time, or null when it can. */
 export function implausibleTime(t: LocalDateTime): string | null {
-  if (t.year < PLAUSIBLE_YEARS.from || t.year > PLAUSIBLE_YEARS.to) return `year ${String(t.year).padStart(4, '0')} is implausible (accepted: ${PLAUSIBLE_YEARS.from}–${PLAUSIBLE_YEARS.to})`;
+  if (t.year < PLAUSIBLE_YEARS.from || t.year > PLAUSIBLE_YEARS.to)
+    return `year ${String(t.year).padStart(4, '0')} is implausible (accepted: ${PLAUSIBLE_YEARS.from}–${PLAUSIBLE_YEARS.to})`;
   return null;
 }
 
@@ -72,4 +73,3 @@ export function decodeZkTime(encoded: number): LocalDateTime {
   const year = Math.floor(rest / 12) + 2000;
   return { year, month, day, hour, minute, second };
 }
-

@@ -4,7 +4,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Lower-case hex MD5 of RegistryCode + SerialNumber + SessionID. */
 export function sessionToken(registryCode: string, serialNumber: string, sessionId: string): string {
-  return createHash('md5').update(registryCode + serialNumber + sessionId, 'utf8').digest('hex');
+  return createHash('md5')
+    .update(registryCode + serialNumber + sessionId, 'utf8')
+    .digest('hex');
 }
 
 /** The `token` value of a Cookie header, or null. */

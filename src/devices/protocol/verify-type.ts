@@ -70,7 +70,15 @@ export function classifyRtlogEvent(event: number): RtlogEventClass {
 export type DoorAlarmKind = 'forced_open' | 'held_open' | 'tamper' | 'duress' | 'power' | 'battery';
 
 /** rtlog alarm codes (SEC-DOC appendix 2): 28 door-open timeout, 100 tamper, 101/103 duress, 102 opened accidentally, 106 battery, 107 mains. */
-const ALARM_KINDS: Record<number, DoorAlarmKind> = { 28: 'held_open', 100: 'tamper', 101: 'duress', 102: 'forced_open', 103: 'duress', 106: 'battery', 107: 'power' };
+const ALARM_KINDS: Record<number, DoorAlarmKind> = {
+  28: 'held_open',
+  100: 'tamper',
+  101: 'duress',
+  102: 'forced_open',
+  103: 'duress',
+  106: 'battery',
+  107: 'power',
+};
 
 /** The alarm an rtlog event raises, or null. */
 export function rtlogAlarmKind(event: number): DoorAlarmKind | null {
@@ -144,7 +152,9 @@ export function rtlogDenialReason(event: number): DenialReason {
 
 /** The rtlog codes that carry this reason (for filtering stored events by reason); empty for `other`. */
 export function rtlogCodesOfReason(reason: DenialReason): number[] {
-  return Object.entries(RTLOG_DENIAL_REASONS).filter(([, r]) => r === reason).map(([code]) => Number(code));
+  return Object.entries(RTLOG_DENIAL_REASONS)
+    .filter(([, r]) => r === reason)
+    .map(([code]) => Number(code));
 }
 
 /** Every reason in API spelling, `other` last. */

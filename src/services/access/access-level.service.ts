@@ -68,7 +68,12 @@ async function checkReferences(ctx: RequestContext, companyId: number, input: Ac
   if (input.scheduleId != null) {
     const schedule = await ctx.em.findOne(AccessSchedule, { id: input.scheduleId, workspaceId });
     if (!schedule) check.add('scheduleId', 'not_found', `Access schedule ${input.scheduleId} does not exist in this workspace.`);
-    else if (schedule.companyId !== companyId) check.add('scheduleId', 'company_mismatch', `Schedule ${schedule.id} belongs to company ${schedule.companyId}, not to company ${companyId} of this level.`);
+    else if (schedule.companyId !== companyId)
+      check.add(
+        'scheduleId',
+        'company_mismatch',
+        `Schedule ${schedule.id} belongs to company ${schedule.companyId}, not to company ${companyId} of this level.`,
+      );
   }
   if (input.doorIds != null && input.doorIds.length > 0) {
     const rows = await (ctx.em as EntityManager).execute<{ id: number; company_id: number }[]>(
@@ -79,7 +84,8 @@ async function checkReferences(ctx: RequestContext, companyId: number, input: Ac
     input.doorIds.forEach((id, index) => {
       const owner = companyOf.get(id);
       if (owner === undefined) check.add(`doorIds.${index}`, 'not_found', `Door ${id} does not exist in this workspace.`);
-      else if (owner !== companyId) check.add(`doorIds.${index}`, 'company_mismatch', `Door ${id} is on a device of company ${owner}, not of company ${companyId} of this level.`);
+      else if (owner !== companyId)
+        check.add(`doorIds.${index}`, 'company_mismatch', `Door ${id} is on a device of company ${owner}, not of company ${companyId} of this level.`);
     });
   }
   check.done();
@@ -157,13 +163,21 @@ export interface LevelEmployeeItem {
 
 export async function listAccessLevelEmployees(ctx: RequestContext, levelId: number, page: PageRequest): Promise<Page<AccessLevelEmployee>> {
   await findLevel(ctx, levelId);
-  const [items, totalCount] = await ctx.em.findAndCount(AccessLevelEmployee, { accessLevelId: levelId }, { orderBy: { employeeId: 'asc' }, offset: page.offset, limit: page.limit });
+  const [items, totalCount] = await ctx.em.findAndCount(
+    AccessLevelEmployee,
+    { accessLevelId: levelId },
+    { orderBy: { employeeId: 'asc' }, offset: page.offset, limit: page.limit },
+  );
   return { items, totalCount, offset: page.offset };
 }
 
 export async function listAccessLevelAreas(ctx: RequestContext, levelId: number, page: PageRequest): Promise<Page<AccessLevelArea>> {
   await findLevel(ctx, levelId);
-  const [items, totalCount] = await ctx.em.findAndCount(AccessLevelArea, { accessLevelId: levelId }, { orderBy: { areaId: 'asc' }, offset: page.offset, limit: page.limit });
+  const [items, totalCount] = await ctx.em.findAndCount(
+    AccessLevelArea,
+    { accessLevelId: levelId },
+    { orderBy: { areaId: 'asc' }, offset: page.offset, limit: page.limit },
+  );
   return { items, totalCount, offset: page.offset };
 }
 
@@ -176,7 +190,8 @@ async function checkOwners(ctx: RequestContext, entity: typeof Employee | typeof
     const owner = companyOf.get(id);
     const what = entity === Employee ? 'Employee' : 'Area';
     if (owner === undefined) check.add(`items.${index}.${field}`, 'not_found', `${what} ${id} does not exist in this workspace.`);
-    else if (owner !== level.companyId) check.add(`items.${index}.${field}`, 'company_mismatch', `${what} ${id} belongs to company ${owner}, not to company ${level.companyId} of this level.`);
+    else if (owner !== level.companyId)
+      check.add(`items.${index}.${field}`, 'company_mismatch', `${what} ${id} belongs to company ${owner}, not to company ${level.companyId} of this level.`);
   });
   check.done();
 }
@@ -222,7 +237,14 @@ export async function changeAccessLevelEmployees(ctx: RequestContext, levelId: n
           if ((row.startDate ?? null) !== window.startDate || (row.endDate ?? null) !== window.endDate) Object.assign(row, window);
           else continue;
         } else {
-          em.persist(em.create(AccessLevelEmployee, { workspaceId: level.workspaceId, accessLevelId: levelId, employeeId: item.employeeId, ...window } as AccessLevelEmployee));
+          em.persist(
+            em.create(AccessLevelEmployee, {
+              workspaceId: level.workspaceId,
+              accessLevelId: levelId,
+              employeeId: item.employeeId,
+              ...window,
+            } as AccessLevelEmployee),
+          );
         }
         touched.add(item.employeeId);
       }
@@ -245,7 +267,8 @@ export async function changeAccessLevelAreas(ctx: RequestContext, levelId: numbe
     for (const row of existing) if (mode === 'remove' ? ids.includes(row.areaId) : mode === 'sync' && !ids.includes(row.areaId)) em.remove(row);
     if (mode !== 'remove') {
       for (const areaId of ids) {
-        if (!existing.some((r) => r.areaId === areaId)) em.persist(em.create(AccessLevelArea, { workspaceId: level.workspaceId, accessLevelId: levelId, areaId } as AccessLevelArea));
+        if (!existing.some((r) => r.areaId === areaId))
+          em.persist(em.create(AccessLevelArea, { workspaceId: level.workspaceId, accessLevelId: levelId, areaId } as AccessLevelArea));
       }
     }
     await em.flush();
@@ -254,4 +277,3 @@ export async function changeAccessLevelAreas(ctx: RequestContext, levelId: numbe
     return em.find(AccessLevelArea, { accessLevelId: levelId }, { orderBy: { areaId: 'asc' } });
   });
 }
-

@@ -42,7 +42,11 @@ export function createAlwaysSchedule(em: EntityManager, company: { id: number; w
 /** Checks one group of intervals (a weekday's, or a holiday type's): count, times, order, overlaps. */
 function checkGroup(check: FieldChecker, field: string, entries: { index: number; startTime: string; endTime: string }[], label: string): void {
   if (entries.length > MAX_INTERVALS_PER_DAY) {
-    check.add(`${field}.${entries[MAX_INTERVALS_PER_DAY]!.index}`, 'too_many_intervals', `${label} has ${entries.length} intervals; terminals hold at most ${MAX_INTERVALS_PER_DAY}.`);
+    check.add(
+      `${field}.${entries[MAX_INTERVALS_PER_DAY]!.index}`,
+      'too_many_intervals',
+      `${label} has ${entries.length} intervals; terminals hold at most ${MAX_INTERVALS_PER_DAY}.`,
+    );
   }
   const valid = entries.filter((e) => {
     let ok = true;
@@ -53,7 +57,11 @@ function checkGroup(check: FieldChecker, field: string, entries: { index: number
       }
     }
     if (ok && e.endTime <= e.startTime) {
-      check.add(`${field}.${e.index}.endTime`, 'reversed_interval', `endTime ${e.endTime} must be after startTime ${e.startTime} (an interval cannot cross midnight: split it over two days).`);
+      check.add(
+        `${field}.${e.index}.endTime`,
+        'reversed_interval',
+        `endTime ${e.endTime} must be after startTime ${e.startTime} (an interval cannot cross midnight: split it over two days).`,
+      );
       ok = false;
     }
     return ok;
@@ -61,7 +69,11 @@ function checkGroup(check: FieldChecker, field: string, entries: { index: number
   valid.sort((a, b) => a.startTime.localeCompare(b.startTime));
   for (let i = 1; i < valid.length; i++) {
     if (valid[i]!.startTime <= valid[i - 1]!.endTime) {
-      check.add(`${field}.${valid[i]!.index}`, 'overlapping', `${label}: ${valid[i]!.startTime}–${valid[i]!.endTime} overlaps ${valid[i - 1]!.startTime}–${valid[i - 1]!.endTime}.`);
+      check.add(
+        `${field}.${valid[i]!.index}`,
+        'overlapping',
+        `${label}: ${valid[i]!.startTime}–${valid[i]!.endTime} overlaps ${valid[i - 1]!.startTime}–${valid[i - 1]!.endTime}.`,
+      );
     }
   }
 }
@@ -104,7 +116,10 @@ function checkSchedule(input: AccessScheduleInput, creating: boolean): void {
   check.done();
 }
 
-const byStart = <T extends { startTime: string }>(key: (t: T) => number) => (a: T, b: T) => key(a) - key(b) || a.startTime.localeCompare(b.startTime);
+const byStart =
+  <T extends { startTime: string }>(key: (t: T) => number) =>
+  (a: T, b: T) =>
+    key(a) - key(b) || a.startTime.localeCompare(b.startTime);
 const sortedWeek = (intervals: WeekdayInterval[]) =>
   intervals.map(({ weekday, startTime, endTime }) => ({ weekday, startTime, endTime })).sort(byStart((i) => i.weekday));
 const sortedHolidays = (intervals: HolidayInterval[]) =>
@@ -143,7 +158,8 @@ export async function createAccessSchedule(ctx: RequestContext, input: AccessSch
 }
 
 function refuseBuiltIn(schedule: AccessSchedule): void {
-  if (schedule.builtIn) throw DomainError.field('id', 'built_in', `Schedule ${schedule.id} is the company's built-in "Always" schedule; it cannot be changed or deleted.`);
+  if (schedule.builtIn)
+    throw DomainError.field('id', 'built_in', `Schedule ${schedule.id} is the company's built-in "Always" schedule; it cannot be changed or deleted.`);
 }
 
 /** Changes a schedule; the terminals holding it get its time-zone rows again (see markScheduleChanged). */
@@ -166,7 +182,11 @@ export async function deleteAccessSchedule(ctx: RequestContext, id: number): Pro
   const schedule = await getAccessSchedule(ctx, id);
   refuseBuiltIn(schedule);
   const users = await ctx.em.count(AccessLevel, { scheduleId: id });
-  if (users > 0) throw new DomainError('resource_in_use', `Schedule ${id} is the schedule of ${users} access level${users === 1 ? '' : 's'}; give them another schedule first.`);
+  if (users > 0)
+    throw new DomainError(
+      'resource_in_use',
+      `Schedule ${id} is the schedule of ${users} access level${users === 1 ? '' : 's'}; give them another schedule first.`,
+    );
   const snapshot = { ...schedule };
   ctx.em.remove(schedule);
   await ctx.em.flush();

@@ -65,7 +65,11 @@ function view(deviceId: number, rules: DeviceDoorRules | null): ControllerRulesV
 }
 
 async function deviceOf(ctx: RequestContext, deviceId: number, em: EntityManager = ctx.em as EntityManager, lock = false): Promise<Device> {
-  const device = await em.findOne(Device, { id: deviceId, workspaceId: workspaceOf(ctx) }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : { disableIdentityMap: true });
+  const device = await em.findOne(
+    Device,
+    { id: deviceId, workspaceId: workspaceOf(ctx) },
+    lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : { disableIdentityMap: true },
+  );
   if (!device) throw DomainError.notFound('Device', deviceId);
   return device;
 }
@@ -78,7 +82,10 @@ export async function getControllerRules(ctx: RequestContext, deviceId: number):
 }
 
 /** What a door's settings show of its controller's rules: the anti-passback involving it, its interlock group. */
-export async function doorRulesOf(ctx: RequestContext, door: { id: number; deviceId: number }): Promise<{ antiPassback: StoredAntiPassback | null; interlockGroup: number[] | null; deliveryStatus: string }> {
+export async function doorRulesOf(
+  ctx: RequestContext,
+  door: { id: number; deviceId: number },
+): Promise<{ antiPassback: StoredAntiPassback | null; interlockGroup: number[] | null; deliveryStatus: string }> {
   const rules = await ctx.em.findOne(DeviceDoorRules, { deviceId: door.deviceId, workspaceId: workspaceOf(ctx) }, { disableIdentityMap: true });
   const ap = rules?.antiPassback ?? null;
   const involved = ap !== null && (ap.doorIds ?? []).concat(...(ap.pairs ?? []).map((p) => [...p.entryDoorIds, ...p.exitDoorIds])).includes(door.id);
@@ -125,14 +132,24 @@ function compile(input: ControllerRulesInput, device: Device, doors: Map<number,
   const ap = input.antiPassback;
   if (ap) {
     if (!support.antiPassback) check.add('anti_passback', 'unsupported_by_device', `Anti-passback is not enforced by ${family}.`);
-    else if (!ANTI_PASSBACK_TYPES.includes(ap.type ?? '')) check.add('anti_passback.type', 'invalid_value', `type must be one of ${ANTI_PASSBACK_TYPES.join(', ')}.`);
+    else if (!ANTI_PASSBACK_TYPES.includes(ap.type ?? ''))
+      check.add('anti_passback.type', 'invalid_value', `type must be one of ${ANTI_PASSBACK_TYPES.join(', ')}.`);
     else {
       // The controller refuses a second passage in the same direction (hard) and keeps the state until
       // the opposite passage: its parameters have no soft (log only) mode and no timed reset.
       if ((ap.mode ?? 'hard') !== 'hard') {
-        check.add('anti_passback.mode', ap.mode === 'soft' ? 'unsupported_by_device' : 'invalid_value', 'mode must be hard: the controllers enforce anti-passback by refusing (rtlog 24); a soft (log only) mode is not a controller parameter.');
+        check.add(
+          'anti_passback.mode',
+          ap.mode === 'soft' ? 'unsupported_by_device' : 'invalid_value',
+          'mode must be hard: the controllers enforce anti-passback by refusing (rtlog 24); a soft (log only) mode is not a controller parameter.',
+        );
       }
-      if (ap.dailyReset) check.add('anti_passback.daily_reset', 'unsupported_by_device', 'The controllers keep the anti-passback state until the opposite passage; a daily reset is not a controller parameter.');
+      if (ap.dailyReset)
+        check.add(
+          'anti_passback.daily_reset',
+          'unsupported_by_device',
+          'The controllers keep the anti-passback state until the opposite passage; a daily reset is not a controller parameter.',
+        );
       let rule: AntiPassbackRule;
       if (ap.type === 'in_out') {
         if (ap.pairs?.length) check.add('anti_passback.pairs', 'not_allowed', 'pairs apply to between_doors.');
@@ -146,13 +163,22 @@ function compile(input: ControllerRulesInput, device: Device, doors: Map<number,
           exit: numbersOf(check, `anti_passback.pairs.${i}.exit_door_ids`, p.exitDoorIds, doors),
         }));
         rule = { kind: 'between_doors', pairs };
-        antiPassback = { type: 'between_doors', mode: 'hard', dailyReset: false, pairs: (ap.pairs ?? []).map((p) => ({ entryDoorIds: p.entryDoorIds ?? [], exitDoorIds: p.exitDoorIds ?? [] })) };
+        antiPassback = {
+          type: 'between_doors',
+          mode: 'hard',
+          dailyReset: false,
+          pairs: (ap.pairs ?? []).map((p) => ({ entryDoorIds: p.entryDoorIds ?? [], exitDoorIds: p.exitDoorIds ?? [] })),
+        };
       }
       check.done();
       const value = antiPassbackCode(count, rule);
       if (value === null) {
         const offered = ap.type === 'in_out' ? combinations.antiPassbackInOut : combinations.antiPassbackBetweenDoors.join('; ') || 'none';
-        check.add('anti_passback', 'unsupported_combination', `A ${count}-door controller has no anti-passback setting for these doors; by door number it takes: ${offered}.`);
+        check.add(
+          'anti_passback',
+          'unsupported_combination',
+          `A ${count}-door controller has no anti-passback setting for these doors; by door number it takes: ${offered}.`,
+        );
       } else antiPassbackValue = value;
     }
   }
@@ -168,7 +194,12 @@ function compile(input: ControllerRulesInput, device: Device, doors: Map<number,
       if (groups.some((g) => g.length < 2)) check.add('interlock.groups', 'too_few_doors', 'An interlock group has two doors at least.');
       check.done();
       const value = interlockCode(count, numbered);
-      if (value === null) check.add('interlock.groups', 'unsupported_combination', `A ${count}-door controller has no interlock setting for these groups; by door number it takes: ${combinations.interlock.join('; ')}.`);
+      if (value === null)
+        check.add(
+          'interlock.groups',
+          'unsupported_combination',
+          `A ${count}-door controller has no interlock setting for these groups; by door number it takes: ${combinations.interlock.join('; ')}.`,
+        );
       else {
         interlockValue = value;
         interlock = { groups: groups.map((g) => [...g]) };

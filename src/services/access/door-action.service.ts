@@ -92,13 +92,24 @@ function doorCommand(device: Device, door: number, action: DoorActionKind, durat
  * would undo an active lockdown of the door is refused (409 `lockdown_active`) unless `override`
  * is asked by an `admin` key.
  */
-export async function queueDoorAction(ctx: RequestContext, device: Device, door: number, action: DoorActionKind, duration: number, override = false): Promise<DoorActionView> {
+export async function queueDoorAction(
+  ctx: RequestContext,
+  device: Device,
+  door: number,
+  action: DoorActionKind,
+  duration: number,
+  override = false,
+): Promise<DoorActionView> {
   if (device.modeType === DeviceMode.att && door !== 1) {
     throw DomainError.field('door', 'out_of_range', 'Attendance terminals have a single lock output: door must be 1.');
   }
   const command = doorCommand(device, door, action, duration);
   if (command === null) {
-    throw DomainError.field('action', 'unsupported_by_device', `Attendance terminals take only unlock and cancel_alarm (the protocol has no ${action} for them).`);
+    throw DomainError.field(
+      'action',
+      'unsupported_by_device',
+      `Attendance terminals take only unlock and cancel_alarm (the protocol has no ${action} for them).`,
+    );
   }
   await assertDoorCommandAllowed(ctx, device.id, door, action, override);
   const now = ctx.now();

@@ -52,7 +52,8 @@ async function timeRange(ctx: RequestContext, filter: DoorEventFilter, check: Fi
   // A bare end date includes that whole day; an end date-time is inclusive.
   const until = end ? (end.kind === 'date' ? { $lt: startOfNextDay(end.local, zone) } : { $lte: isoToInstant(end, zone) }) : null;
   const untilAt = until ? (until.$lt ?? until.$lte)! : null;
-  if (from && untilAt && (until!.$lt ? untilAt <= from : untilAt < from)) throw DomainError.field('endDate', 'before_start_date', 'endDate must not be before startDate.');
+  if (from && untilAt && (until!.$lt ? untilAt <= from : untilAt < from))
+    throw DomainError.field('endDate', 'before_start_date', 'endDate must not be before startDate.');
   return { ...(from ? { $gte: from } : {}), ...until };
 }
 
@@ -85,6 +86,10 @@ export async function queryDoorEvents(ctx: RequestContext, filter: DoorEventFilt
     const known = Object.keys(RTLOG_DENIAL_REASONS).map(Number);
     where.push({ eventClass: DoorEventClass.denied, eventCode: reason === 'other' ? { $nin: known } : { $in: rtlogCodesOfReason(reason) } });
   }
-  const [items, totalCount] = await ctx.em.findAndCount(DoorEvent, { $and: where }, { orderBy: [{ time: 'desc' }, { id: 'desc' }], offset: page.offset, limit: page.limit });
+  const [items, totalCount] = await ctx.em.findAndCount(
+    DoorEvent,
+    { $and: where },
+    { orderBy: [{ time: 'desc' }, { id: 'desc' }], offset: page.offset, limit: page.limit },
+  );
   return { items, totalCount, offset: page.offset };
 }

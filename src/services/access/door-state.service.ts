@@ -54,7 +54,16 @@ function alarmEvent(device: DoorDevice, door: DoorRow, kind: string, at: Date | 
   return {
     workspaceId: device.workspaceId,
     type: 'door.alarm',
-    data: { door_id: door.id, device_id: device.id, company_id: device.companyId, device_serial: device.serialNumber, door: door.number, kind, at: iso(at), ...extra },
+    data: {
+      door_id: door.id,
+      device_id: device.id,
+      company_id: device.companyId,
+      device_serial: device.serialNumber,
+      door: door.number,
+      kind,
+      at: iso(at),
+      ...extra,
+    },
   };
 }
 
@@ -102,7 +111,8 @@ export async function applyDoorStates(ctx: RequestContext, device: DoorDevice, s
       const before = JSON.stringify(door);
       door.sensor = SENSOR[state.sensor] ?? DoorSensor.unknown;
       door.relay = state.relay === 'energised' ? DoorRelay.unlocked : state.relay === 'released' ? DoorRelay.locked : DoorRelay.unknown;
-      if (state.alarmByte !== null) changeAlarms(device, door, rtstateAlarmKinds(state.alarms), at, events, { source: 'rtstate', event_code: null, employee_id: null, pin: null });
+      if (state.alarmByte !== null)
+        changeAlarms(device, door, rtstateAlarmKinds(state.alarms), at, events, { source: 'rtstate', event_code: null, employee_id: null, pin: null });
       if (JSON.stringify(door) !== before) changed.push(door);
     }
     await saveDoors(em, changed, ctx.now());
@@ -134,8 +144,17 @@ export async function applyRtlogDoorEvents(ctx: RequestContext, device: DoorDevi
         workspaceId: device.workspaceId,
         type: 'access.denied',
         data: {
-          door_id: door?.id ?? null, device_id: device.id, company_id: device.companyId, device_serial: device.serialNumber, door: r.door,
-          reason: rtlogDenialReason(r.event_code), event_code: r.event_code, ...person, card_no: r.card_no, verify_type: r.verify_type, at: iso(r.time),
+          door_id: door?.id ?? null,
+          device_id: device.id,
+          company_id: device.companyId,
+          device_serial: device.serialNumber,
+          door: r.door,
+          reason: rtlogDenialReason(r.event_code),
+          event_code: r.event_code,
+          ...person,
+          card_no: r.card_no,
+          verify_type: r.verify_type,
+          at: iso(r.time),
         },
       });
       continue;
@@ -144,7 +163,13 @@ export async function applyRtlogDoorEvents(ctx: RequestContext, device: DoorDevi
     for (const target of targets) {
       const kind = rtlogAlarmKind(r.event_code);
       const next =
-        r.event_code === RTLOG_ALARM_CANCELLED ? [] : r.event_code === RTLOG_DOOR_CLOSED ? target.alarms.filter((k) => k !== 'held_open') : kind ? [...target.alarms, kind] : target.alarms;
+        r.event_code === RTLOG_ALARM_CANCELLED
+          ? []
+          : r.event_code === RTLOG_DOOR_CLOSED
+            ? target.alarms.filter((k) => k !== 'held_open')
+            : kind
+              ? [...target.alarms, kind]
+              : target.alarms;
       const before = target.alarms.join();
       changeAlarms(device, target, next, r.time, events, { source: 'rtlog', event_code: r.event_code, ...person });
       if (target.alarms.join() !== before) changed.add(target);

@@ -80,7 +80,11 @@ export interface DoorSource {
 /** The device columns a DoorSource is read from: a write that changes them returns them (`returning …`). */
 export const DOOR_SOURCE_COLUMNS = 'workspace_id, mode_type, reported_options';
 export type DoorSourceRow = { workspace_id: number; mode_type: string; reported_options: Record<string, string> | null };
-export const doorSourceOf = (row: DoorSourceRow): DoorSource => ({ workspaceId: row.workspace_id, modeType: row.mode_type, reportedOptions: row.reported_options });
+export const doorSourceOf = (row: DoorSourceRow): DoorSource => ({
+  workspaceId: row.workspace_id,
+  modeType: row.mode_type,
+  reportedOptions: row.reported_options,
+});
 
 /**
  * Brings the device's doors in line with what it has: missing ones are created (`Door N`), doors
@@ -175,7 +179,11 @@ export async function performDoorAction(ctx: RequestContext, doorId: number, inp
   check.done();
   const door = await getDoor(ctx, doorId);
   if (!door.present) {
-    throw DomainError.field('doorId', 'door_absent', `Door ${door.number} is absent: its terminal reports fewer locks (LockCount) and would refuse the command.`);
+    throw DomainError.field(
+      'doorId',
+      'door_absent',
+      `Door ${door.number} is absent: its terminal reports fewer locks (LockCount) and would refuse the command.`,
+    );
   }
   const device = await ctx.em.findOneOrFail(Device, { id: door.deviceId });
   return queueDoorAction(ctx, device, door.number, action, action === 'unlock' ? input.duration! : 0, input.override ?? false);

@@ -44,10 +44,13 @@ function check(input: CreateLinkageRuleInput): void {
   const check = new FieldChecker();
   check.text('name', input.name, { max: 100, required: true });
   if (input.trigger == null) check.add('trigger', 'required', 'trigger is required.');
-  else if (!LINKAGE_TRIGGERS.includes(input.trigger as LinkageTrigger)) check.add('trigger', 'invalid_value', `trigger must be one of ${LINKAGE_TRIGGERS.join(', ')}.`);
-  if ((input.deviceId == null) === (input.doorId == null)) check.add('deviceId', 'one_scope_required', 'Give exactly one of deviceId (any door of the controller) and doorId.');
+  else if (!LINKAGE_TRIGGERS.includes(input.trigger as LinkageTrigger))
+    check.add('trigger', 'invalid_value', `trigger must be one of ${LINKAGE_TRIGGERS.join(', ')}.`);
+  if ((input.deviceId == null) === (input.doorId == null))
+    check.add('deviceId', 'one_scope_required', 'Give exactly one of deviceId (any door of the controller) and doorId.');
   const between = (field: keyof CreateLinkageRuleInput, value: number | null | undefined, min: number, max: number) => {
-    if (value != null && (!Number.isInteger(value) || value < min || value > max)) check.add(field, 'out_of_range', `${field} must be an integer from ${min} to ${max}.`);
+    if (value != null && (!Number.isInteger(value) || value < min || value > max))
+      check.add(field, 'out_of_range', `${field} must be an integer from ${min} to ${max}.`);
   };
   if (input.trigger === 'refusals') {
     if (input.refusalCount == null) check.add('refusalCount', 'required', 'refusalCount is required for the refusals trigger.');
@@ -58,10 +61,14 @@ function check(input: CreateLinkageRuleInput): void {
     if (input.refusalCount != null) check.add('refusalCount', 'not_allowed', 'refusalCount applies to the refusals trigger only.');
     if (input.refusalWindowMinutes != null) check.add('refusalWindowMinutes', 'not_allowed', 'refusalWindowMinutes applies to the refusals trigger only.');
   }
-  if (input.lockdownMode != null && !LOCKDOWN_MODES.includes(input.lockdownMode as never)) check.add('lockdownMode', 'invalid_value', `lockdownMode must be one of ${LOCKDOWN_MODES.join(', ')}.`);
-  if (input.lockdownMode == null && (input.lockdownAreaId != null || input.lockdownDoorIds != null)) check.add('lockdownMode', 'required', 'A lockdown scope needs lockdownMode.');
-  if (input.lockdownAreaId != null && input.lockdownDoorIds != null) check.add('lockdownAreaId', 'one_scope_required', 'Give at most one of lockdownAreaId and lockdownDoorIds (neither: the whole company).');
-  if (input.lockdownDoorIds != null && (input.lockdownDoorIds.length === 0 || input.lockdownDoorIds.length > 1000)) check.add('lockdownDoorIds', 'out_of_range', 'lockdownDoorIds names 1 to 1000 doors.');
+  if (input.lockdownMode != null && !LOCKDOWN_MODES.includes(input.lockdownMode as never))
+    check.add('lockdownMode', 'invalid_value', `lockdownMode must be one of ${LOCKDOWN_MODES.join(', ')}.`);
+  if (input.lockdownMode == null && (input.lockdownAreaId != null || input.lockdownDoorIds != null))
+    check.add('lockdownMode', 'required', 'A lockdown scope needs lockdownMode.');
+  if (input.lockdownAreaId != null && input.lockdownDoorIds != null)
+    check.add('lockdownAreaId', 'one_scope_required', 'Give at most one of lockdownAreaId and lockdownDoorIds (neither: the whole company).');
+  if (input.lockdownDoorIds != null && (input.lockdownDoorIds.length === 0 || input.lockdownDoorIds.length > 1000))
+    check.add('lockdownDoorIds', 'out_of_range', 'lockdownDoorIds names 1 to 1000 doors.');
   between('auxOutput', input.auxOutput, 1, 255);
   between('auxOutputSeconds', input.auxOutputSeconds, 1, 254);
   if ((input.auxOutput == null) !== (input.auxOutputSeconds == null)) check.add('auxOutputSeconds', 'required', 'auxOutput and auxOutputSeconds go together.');
@@ -80,15 +87,26 @@ export async function createLinkageRule(ctx: RequestContext, input: CreateLinkag
     deviceId = door.deviceId;
     doorNumber = door.number;
   }
-  const [device] = await ctx.em.execute<{ company_id: number; mode_type: string }[]>('select company_id, mode_type from device where id = ? and workspace_id = ?', [deviceId, workspaceId]);
+  const [device] = await ctx.em.execute<{ company_id: number; mode_type: string }[]>(
+    'select company_id, mode_type from device where id = ? and workspace_id = ?',
+    [deviceId, workspaceId],
+  );
   if (!device) throw DomainError.field('deviceId', 'not_found', `No device ${deviceId} in this workspace.`);
   if (device.mode_type !== DeviceMode.acc) {
-    throw DomainError.field('deviceId', 'unsupported_by_device', 'Linkage rules need an access controller: attendance terminals report no door alarms or refusals in a real-time log.');
+    throw DomainError.field(
+      'deviceId',
+      'unsupported_by_device',
+      'Linkage rules need an access controller: attendance terminals report no door alarms or refusals in a real-time log.',
+    );
   }
   if (input.lockdownAreaId != null) {
-    const [area] = await ctx.em.execute<{ company_id: number }[]>('select company_id from area where id = ? and workspace_id = ?', [input.lockdownAreaId, workspaceId]);
+    const [area] = await ctx.em.execute<{ company_id: number }[]>('select company_id from area where id = ? and workspace_id = ?', [
+      input.lockdownAreaId,
+      workspaceId,
+    ]);
     if (!area) throw DomainError.field('lockdownAreaId', 'not_found', `No area ${input.lockdownAreaId} in this workspace.`);
-    if (area.company_id !== device.company_id) throw DomainError.field('lockdownAreaId', 'company_mismatch', "The area belongs to another company than the rule's controller.");
+    if (area.company_id !== device.company_id)
+      throw DomainError.field('lockdownAreaId', 'company_mismatch', "The area belongs to another company than the rule's controller.");
   }
   if (input.lockdownDoorIds != null) {
     const ids = [...new Set(input.lockdownDoorIds)];
@@ -97,13 +115,25 @@ export async function createLinkageRule(ctx: RequestContext, input: CreateLinkag
       [workspaceId, `{${ids.join(',')}}`],
     );
     if (rows.length !== ids.length) throw DomainError.field('lockdownDoorIds', 'not_found', 'A door of lockdownDoorIds is not in this workspace.');
-    if (rows.some((r) => r.company_id !== device.company_id)) throw DomainError.field('lockdownDoorIds', 'company_mismatch', "The doors belong to devices of the rule's company.");
+    if (rows.some((r) => r.company_id !== device.company_id))
+      throw DomainError.field('lockdownDoorIds', 'company_mismatch', "The doors belong to devices of the rule's company.");
   }
   const rule = ctx.em.create(LinkageRule, {
-    workspaceId, companyId: device.company_id, name: input.name!.trim(), trigger: input.trigger!, deviceId: deviceId!, doorId: input.doorId ?? null, doorNumber,
-    refusalCount: input.refusalCount ?? null, refusalWindowMinutes: input.refusalWindowMinutes ?? null, lockdownMode: input.lockdownMode ?? null,
-    lockdownAreaId: input.lockdownAreaId ?? null, lockdownDoorIds: input.lockdownDoorIds ? [...new Set(input.lockdownDoorIds)] : null,
-    auxOutput: input.auxOutput ?? null, auxOutputSeconds: input.auxOutputSeconds ?? null, createdAt: ctx.now(),
+    workspaceId,
+    companyId: device.company_id,
+    name: input.name!.trim(),
+    trigger: input.trigger!,
+    deviceId: deviceId!,
+    doorId: input.doorId ?? null,
+    doorNumber,
+    refusalCount: input.refusalCount ?? null,
+    refusalWindowMinutes: input.refusalWindowMinutes ?? null,
+    lockdownMode: input.lockdownMode ?? null,
+    lockdownAreaId: input.lockdownAreaId ?? null,
+    lockdownDoorIds: input.lockdownDoorIds ? [...new Set(input.lockdownDoorIds)] : null,
+    auxOutput: input.auxOutput ?? null,
+    auxOutputSeconds: input.auxOutputSeconds ?? null,
+    createdAt: ctx.now(),
   } as LinkageRule);
   ctx.em.persist(rule);
   await ctx.em.flush();
@@ -116,7 +146,11 @@ export async function getLinkageRule(ctx: RequestContext, id: number): Promise<L
   return rule;
 }
 
-export async function listLinkageRules(ctx: RequestContext, filter: { companyId?: number | null; deviceId?: number | null }, page: PageRequest): Promise<Page<LinkageRule>> {
+export async function listLinkageRules(
+  ctx: RequestContext,
+  filter: { companyId?: number | null; deviceId?: number | null },
+  page: PageRequest,
+): Promise<Page<LinkageRule>> {
   const where = {
     workspaceId: workspaceOf(ctx),
     ...(filter.companyId != null ? { companyId: filter.companyId } : {}),
@@ -201,9 +235,14 @@ async function fire(ctx: RequestContext, device: { id: number; workspaceId: numb
   let lockdownId: number | null = null;
   let lockdownError: string | null = null;
   if (rule.lockdown_mode) {
-    const scope = rule.lockdown_door_ids ? { doorIds: rule.lockdown_door_ids } : rule.lockdown_area_id ? { areaId: rule.lockdown_area_id } : { companyId: rule.company_id };
+    const scope = rule.lockdown_door_ids
+      ? { doorIds: rule.lockdown_door_ids }
+      : rule.lockdown_area_id
+        ? { areaId: rule.lockdown_area_id }
+        : { companyId: rule.company_id };
     try {
-      lockdownId = (await startLockdown(ctx, rule.workspace_id, { ...scope, mode: rule.lockdown_mode, reason: `Linkage rule ${rule.id}: ${rule.name}` }, null)).id;
+      lockdownId = (await startLockdown(ctx, rule.workspace_id, { ...scope, mode: rule.lockdown_mode, reason: `Linkage rule ${rule.id}: ${rule.name}` }, null))
+        .id;
     } catch (error) {
       // A door already locked down (or a scope left without doors): the rule still reports itself.
       if (!(error instanceof DomainError)) throw error;
@@ -214,7 +253,17 @@ async function fire(ctx: RequestContext, device: { id: number; workspaceId: numb
   if (rule.aux_output !== null) {
     await enqueueCommands(
       ctx.em as EntityManager,
-      [{ workspaceId: rule.workspace_id, deviceId: device.id, kind: LINKAGE_AUX_COMMAND_KIND, command: pulseAuxOutputCommand(rule.aux_output, rule.aux_output_seconds!), lane: 'interactive', door: true, reference: `linkage_rule:${rule.id}` }],
+      [
+        {
+          workspaceId: rule.workspace_id,
+          deviceId: device.id,
+          kind: LINKAGE_AUX_COMMAND_KIND,
+          command: pulseAuxOutputCommand(rule.aux_output, rule.aux_output_seconds!),
+          lane: 'interactive',
+          door: true,
+          reference: `linkage_rule:${rule.id}`,
+        },
+      ],
       ctx.now(),
     );
     auxOutputQueued = true;
@@ -223,8 +272,17 @@ async function fire(ctx: RequestContext, device: { id: number; workspaceId: numb
     workspaceId: rule.workspace_id,
     type: 'linkage.triggered',
     data: {
-      rule_id: rule.id, name: rule.name, company_id: rule.company_id, trigger: rule.trigger, device_id: device.id, door: record.door, event_code: record.event_code,
-      at: at.toISOString(), lockdown_id: lockdownId, lockdown_error: lockdownError, aux_output_queued: auxOutputQueued,
+      rule_id: rule.id,
+      name: rule.name,
+      company_id: rule.company_id,
+      trigger: rule.trigger,
+      device_id: device.id,
+      door: record.door,
+      event_code: record.event_code,
+      at: at.toISOString(),
+      lockdown_id: lockdownId,
+      lockdown_error: lockdownError,
+      aux_output_queued: auxOutputQueued,
     },
   };
 }

@@ -76,19 +76,31 @@ function check(input: CreateLockdownInput): void {
 }
 
 /** The present doors of the scope, locked (`for update`) so that two lockdowns of one door cannot both start. */
-async function targetsOf(em: EntityManager, workspaceId: number, input: CreateLockdownInput): Promise<{ companyId: number; scope: string; doors: DoorTarget[] }> {
+async function targetsOf(
+  em: EntityManager,
+  workspaceId: number,
+  input: CreateLockdownInput,
+): Promise<{ companyId: number; scope: string; doors: DoorTarget[] }> {
   const select = `select d.id as door_id, d.device_id, d.number, v.company_id, v.mode_type from door d join device v on v.id = d.device_id
     where d.workspace_id = ? and d.present and`;
   const order = 'order by d.device_id, d.number for update of d';
   if (input.companyId != null) {
     const [company] = await em.execute<{ id: number }[]>('select id from company where id = ? and workspace_id = ?', [input.companyId, workspaceId]);
     if (!company) throw DomainError.field('companyId', 'not_found', `No company ${input.companyId} in this workspace.`);
-    return { companyId: input.companyId, scope: 'company', doors: await em.execute<DoorTarget[]>(`${select} v.company_id = ? ${order}`, [workspaceId, input.companyId]) };
+    return {
+      companyId: input.companyId,
+      scope: 'company',
+      doors: await em.execute<DoorTarget[]>(`${select} v.company_id = ? ${order}`, [workspaceId, input.companyId]),
+    };
   }
   if (input.areaId != null) {
     const [area] = await em.execute<{ company_id: number }[]>('select company_id from area where id = ? and workspace_id = ?', [input.areaId, workspaceId]);
     if (!area) throw DomainError.field('areaId', 'not_found', `No area ${input.areaId} in this workspace.`);
-    return { companyId: area.company_id, scope: 'area', doors: await em.execute<DoorTarget[]>(`${select} v.area_id = ? ${order}`, [workspaceId, input.areaId]) };
+    return {
+      companyId: area.company_id,
+      scope: 'area',
+      doors: await em.execute<DoorTarget[]>(`${select} v.area_id = ? ${order}`, [workspaceId, input.areaId]),
+    };
   }
   const ids = [...new Set(input.doorIds!)];
   const doors = await em.execute<DoorTarget[]>(`${select} d.id = any(?::int[]) ${order}`, [workspaceId, `{${ids.join(',')}}`]);
@@ -144,7 +156,13 @@ const iso = (value: Date | null | undefined) => (value == null ? null : new Date
 /** The `lockdown.updated` payload: the lockdown, its counts, and the door that changed (null for the lockdown itself). */
 function updatedEvent(lockdown: LockdownView, change: 'created' | 'door' | 'released', door: LockdownDoorView | null): NewEvent {
   const doorData = (d: LockdownDoorView) => ({
-    door_id: d.doorId, device_id: d.deviceId, door: d.door, state: d.state, detail: d.detail, return_code: d.returnCode, confirmed_at: iso(d.confirmedAt),
+    door_id: d.doorId,
+    device_id: d.deviceId,
+    door: d.door,
+    state: d.state,
+    detail: d.detail,
+    return_code: d.returnCode,
+    confirmed_at: iso(d.confirmedAt),
   });
   return {
     workspaceId: 0,
@@ -192,38 +210,65 @@ export async function createLockdown(ctx: RequestContext, input: CreateLockdownI
  * the terminal ingestion (inside its transaction: this one is then a savepoint, so that a refused
  * lockdown leaves the ingestion intact).
  */
-export async function startLockdown(ctx: RequestContext, workspaceId: number, input: CreateLockdownInput, requestedByKeyId: number | null): Promise<LockdownView> {
+export async function startLockdown(
+  ctx: RequestContext,
+  workspaceId: number,
+  input: CreateLockdownInput,
+  requestedByKeyId: number | null,
+): Promise<LockdownView> {
   check(input);
   const now = ctx.now();
   return ctx.em.transactional(async (em) => {
     const { companyId, scope, doors } = await targetsOf(em as EntityManager, workspaceId, input);
-    if (doors.length === 0) throw DomainError.field(input.doorIds ? 'doorIds' : input.areaId != null ? 'areaId' : 'companyId', 'no_doors', 'The scope has no doors.');
+    if (doors.length === 0)
+      throw DomainError.field(input.doorIds ? 'doorIds' : input.areaId != null ? 'areaId' : 'companyId', 'no_doors', 'The scope has no doors.');
     const busy = await em.execute<{ door_id: number; lockdown_id: number }[]>(
       `select ld.door_id, ld.lockdown_id from lockdown_door ld join lockdown l on l.id = ld.lockdown_id
        where l.status = 'active' and ld.door_id = any(?::int[]) limit 10`,
       [`{${doors.map((d) => d.door_id).join(',')}}`],
     );
     if (busy.length > 0) {
-      throw new DomainError('lockdown_active', `Door ${busy.map((b) => b.door_id).join(', ')} is already in active lockdown ${busy[0]!.lockdown_id}: release it first.`);
+      throw new DomainError(
+        'lockdown_active',
+        `Door ${busy.map((b) => b.door_id).join(', ')} is already in active lockdown ${busy[0]!.lockdown_id}: release it first.`,
+      );
     }
     const lockdown = em.create(Lockdown, {
-      workspaceId, companyId, scope, areaId: input.areaId ?? null, mode: input.mode!, reason: input.reason!.trim(), status: 'active',
-      requestedByKeyId, createdAt: now,
+      workspaceId,
+      companyId,
+      scope,
+      areaId: input.areaId ?? null,
+      mode: input.mode!,
+      reason: input.reason!.trim(),
+      status: 'active',
+      requestedByKeyId,
+      createdAt: now,
     } as Lockdown);
     em.persist(lockdown);
     await em.flush();
     const supported = doors.filter((d) => d.mode_type === DeviceMode.acc);
     const commands: NewCommand[] = supported.map((d) => ({
-      workspaceId, deviceId: d.device_id, kind: 'lockdown_apply', command: applyCommand(lockdown.mode, d.number), lane: 'interactive', door: true, reference: `lockdown:${lockdown.id}`,
+      workspaceId,
+      deviceId: d.device_id,
+      kind: 'lockdown_apply',
+      command: applyCommand(lockdown.mode, d.number),
+      lane: 'interactive',
+      door: true,
+      reference: `lockdown:${lockdown.id}`,
     }));
     const queued = await enqueueCommands(em as EntityManager, commands, now);
     const commandOf = new Map(supported.map((d, i) => [d.door_id, queued[i]!.id]));
     const rows = doors.map((d) =>
       em.create(LockdownDoor, {
-        lockdownId: lockdown.id, workspaceId, doorId: d.door_id, deviceId: d.device_id, doorNumber: d.number,
+        lockdownId: lockdown.id,
+        workspaceId,
+        doorId: d.door_id,
+        deviceId: d.device_id,
+        doorNumber: d.number,
         state: commandOf.has(d.door_id) ? 'pending' : 'failed',
         detail: commandOf.has(d.door_id) ? null : 'unsupported_by_device',
-        commandId: commandOf.get(d.door_id) ?? null, updatedAt: now,
+        commandId: commandOf.get(d.door_id) ?? null,
+        updatedAt: now,
       } as LockdownDoor),
     );
     em.persist(rows);
@@ -247,11 +292,30 @@ export interface LockdownFilter {
 /** Lockdowns of the workspace, newest first. */
 export async function listLockdowns(ctx: RequestContext, filter: LockdownFilter, page: PageRequest): Promise<Page<LockdownView>> {
   const workspaceId = workspaceOf(ctx);
-  if (filter.status != null && !['active', 'released'].includes(filter.status)) throw DomainError.field('status', 'invalid_value', 'status must be active or released.');
-  const where = { workspaceId, ...(filter.companyId != null ? { companyId: filter.companyId } : {}), ...(filter.status != null ? { status: filter.status } : {}) };
-  const [items, totalCount] = await ctx.em.findAndCount(Lockdown, where, { orderBy: { id: 'desc' }, offset: page.offset, limit: page.limit, disableIdentityMap: true });
+  if (filter.status != null && !['active', 'released'].includes(filter.status))
+    throw DomainError.field('status', 'invalid_value', 'status must be active or released.');
+  const where = {
+    workspaceId,
+    ...(filter.companyId != null ? { companyId: filter.companyId } : {}),
+    ...(filter.status != null ? { status: filter.status } : {}),
+  };
+  const [items, totalCount] = await ctx.em.findAndCount(Lockdown, where, {
+    orderBy: { id: 'desc' },
+    offset: page.offset,
+    limit: page.limit,
+    disableIdentityMap: true,
+  });
   const doors = items.length === 0 ? [] : await ctx.em.find(LockdownDoor, { lockdownId: { $in: items.map((l) => l.id) } }, { disableIdentityMap: true });
-  return { items: items.map((l) => view(l, doors.filter((d) => d.lockdownId === l.id))), totalCount, offset: page.offset };
+  return {
+    items: items.map((l) =>
+      view(
+        l,
+        doors.filter((d) => d.lockdownId === l.id),
+      ),
+    ),
+    totalCount,
+    offset: page.offset,
+  };
 }
 
 /**
@@ -272,14 +336,29 @@ export async function releaseLockdown(ctx: RequestContext, id: number): Promise<
     const sent = doors.filter((d) => d.commandId != null);
     const queued = await enqueueCommands(
       em as EntityManager,
-      sent.map((d) => ({ workspaceId, deviceId: d.deviceId, kind: 'lockdown_release', command: releaseCommand(lockdown.mode, d.doorNumber), lane: 'interactive', door: true, reference: `lockdown:${id}` })),
+      sent.map((d) => ({
+        workspaceId,
+        deviceId: d.deviceId,
+        kind: 'lockdown_release',
+        command: releaseCommand(lockdown.mode, d.doorNumber),
+        lane: 'interactive',
+        door: true,
+        reference: `lockdown:${id}`,
+      })),
       now,
     );
     sent.forEach((d, i) => Object.assign(d, { state: 'releasing', detail: null, returnCode: null, commandId: queued[i]!.id, updatedAt: now }));
     for (const d of doors) if (d.commandId == null) Object.assign(d, { state: 'released', updatedAt: now });
     await em.execute('update lockdown set status = ?, released_at = ? where id = ?', ['released', now, id]);
     for (const d of doors) {
-      await em.execute('update lockdown_door set state = ?, detail = ?, return_code = ?, command_id = ?, updated_at = ? where id = ?', [d.state, d.detail ?? null, d.returnCode ?? null, d.commandId ?? null, now, d.id]);
+      await em.execute('update lockdown_door set state = ?, detail = ?, return_code = ?, command_id = ?, updated_at = ? where id = ?', [
+        d.state,
+        d.detail ?? null,
+        d.returnCode ?? null,
+        d.commandId ?? null,
+        now,
+        d.id,
+      ]);
     }
     const result = view(lockdown, doors);
     await recordEvents(withEm(ctx, em), [{ ...updatedEvent(result, 'released', null), workspaceId }]);
@@ -293,7 +372,8 @@ type CommandRow = { id: number; kind: string; status: string; return_code: numbe
 function nextState(kind: string, command: CommandRow): { state: string; detail: string | null } {
   const release = kind === 'lockdown_release';
   if (command.status === 'succeeded') return { state: release ? 'released' : 'confirmed', detail: null };
-  if (command.status === 'failed') return { state: release ? 'release_failed' : 'failed', detail: command.return_code == null ? 'no_answer' : 'device_refused' };
+  if (command.status === 'failed')
+    return { state: release ? 'release_failed' : 'failed', detail: command.return_code == null ? 'no_answer' : 'device_refused' };
   if (command.status === 'expired') return { state: release ? 'release_failed' : 'failed', detail: 'expired' };
   return { state: release ? 'releasing' : 'pending', detail: null };
 }
@@ -311,9 +391,10 @@ export async function mirrorLockdownDoors(ctx: RequestContext, commandIds: numbe
     `select id, kind, status, return_code, completed_at from device_command where id = any(?::int[]) order by id`,
     [`{${commandIds.join(',')}}`],
   );
-  const waiting = await em.execute<{ lockdown_id: number }[]>('select distinct lockdown_id from lockdown_door where command_id = any(?::int[]) order by lockdown_id', [
-    `{${commands.map((c) => c.id).join(',')}}`,
-  ]);
+  const waiting = await em.execute<{ lockdown_id: number }[]>(
+    'select distinct lockdown_id from lockdown_door where command_id = any(?::int[]) order by lockdown_id',
+    [`{${commands.map((c) => c.id).join(',')}}`],
+  );
   if (waiting.length === 0) return;
   const lockdownIds = waiting.map((w) => w.lockdown_id);
   await em.execute('select id from lockdown where id = any(?::int[]) order by id for update', [`{${lockdownIds.join(',')}}`]);
@@ -330,10 +411,22 @@ export async function mirrorLockdownDoors(ctx: RequestContext, commandIds: numbe
       Object.assign(door, { state: next.state, detail: next.detail, returnCode: command.return_code, updatedAt: ctx.now() });
       if (next.state === 'confirmed') door.confirmedAt = at;
       await em.execute('update lockdown_door set state = ?, detail = ?, return_code = ?, confirmed_at = ?, updated_at = ? where id = ?', [
-        door.state, door.detail ?? null, door.returnCode ?? null, door.confirmedAt ?? null, door.updatedAt, door.id,
+        door.state,
+        door.detail ?? null,
+        door.returnCode ?? null,
+        door.confirmedAt ?? null,
+        door.updatedAt,
+        door.id,
       ]);
       const current = view(lockdown, [...all]);
-      events.push({ ...updatedEvent(current, 'door', current.doors.find((d) => d.doorId === door.doorId)!), workspaceId: lockdown.workspaceId });
+      events.push({
+        ...updatedEvent(
+          current,
+          'door',
+          current.doors.find((d) => d.doorId === door.doorId)!,
+        ),
+        workspaceId: lockdown.workspaceId,
+      });
     }
   }
   await recordEvents(ctx, events);

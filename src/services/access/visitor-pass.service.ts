@@ -107,7 +107,9 @@ async function generatePin(em: EntityManager, companyId: number): Promise<string
 /** The pass's doors grouped by controller, with their numbers. */
 async function doorsByDevice(em: EntityManager, doorIds: readonly number[]): Promise<Map<number, { device: Device; numbers: number[] }>> {
   const doors = await em.find(Door, { id: { $in: [...doorIds] } }, { disableIdentityMap: true });
-  const devices = new Map((await em.find(Device, { id: { $in: [...new Set(doors.map((d) => d.deviceId))] } }, { disableIdentityMap: true })).map((d) => [d.id, d]));
+  const devices = new Map(
+    (await em.find(Device, { id: { $in: [...new Set(doors.map((d) => d.deviceId))] } }, { disableIdentityMap: true })).map((d) => [d.id, d]),
+  );
   const out = new Map<number, { device: Device; numbers: number[] }>();
   for (const door of doors) {
     const device = devices.get(door.deviceId);
@@ -125,7 +127,13 @@ function passCommands(pass: VisitorPass, targets: Map<number, { device: Device; 
   for (const { device, numbers } of targets.values()) {
     const dialect = terminalDialect(device.reportedOptions);
     const window = { start: instantToLocal(pass.validFrom, device.timeZone), end: instantToLocal(new Date(pass.validUntil.getTime() - 1000), device.timeZone) };
-    const base = { workspaceId: pass.workspaceId, deviceId: device.id, kind: VISITOR_PASS_COMMAND_KIND, lane: 'interactive' as const, reference: `visitor_pass:${pass.id}` };
+    const base = {
+      workspaceId: pass.workspaceId,
+      deviceId: device.id,
+      kind: VISITOR_PASS_COMMAND_KIND,
+      lane: 'interactive' as const,
+      reference: `visitor_pass:${pass.id}`,
+    };
     commands.push({ ...base, command: updateAccessUserCommand({ pin: pass.pin, cardNo: pass.cardNo ?? '', name: pass.name, window }, dialect) });
     commands.push({ ...base, command: updateUserAuthorizeCommand({ pin: pass.pin, timezoneId: 1, doors: [...numbers].sort((a, b) => a - b) }, dialect) });
   }
@@ -135,7 +143,14 @@ function passCommands(pass: VisitorPass, targets: Map<number, { device: Device; 
 /** The deletes of a pass's rows (authorisations, templates, user: the reference's order), as revocations. */
 function removalCommands(pass: VisitorPass, deviceIds: Iterable<number>): NewCommand[] {
   return [...deviceIds].flatMap((deviceId) =>
-    deleteAccessUserCommands(pass.pin).map((command) => ({ workspaceId: pass.workspaceId, deviceId, kind: VISITOR_PASS_COMMAND_KIND, command, lane: 'revocation' as const, reference: `visitor_pass:${pass.id}` })),
+    deleteAccessUserCommands(pass.pin).map((command) => ({
+      workspaceId: pass.workspaceId,
+      deviceId,
+      kind: VISITOR_PASS_COMMAND_KIND,
+      command,
+      lane: 'revocation' as const,
+      reference: `visitor_pass:${pass.id}`,
+    })),
   );
 }
 
@@ -149,18 +164,22 @@ export async function createVisitorPass(ctx: RequestContext, input: VisitorPassI
   check.text('name', input.name, { max: 100, required: true });
   if (input.companyId == null) check.add('company_id', 'required', 'company_id is required.');
   if (input.hostEmployeeId == null) check.add('host_employee_id', 'required', 'host_employee_id is required.');
-  if (!(input.validFrom instanceof Date) || Number.isNaN(input.validFrom.getTime())) check.add('valid_from', 'required', 'valid_from is required (an ISO 8601 instant).');
-  if (!(input.validUntil instanceof Date) || Number.isNaN(input.validUntil.getTime())) check.add('valid_until', 'required', 'valid_until is required (an ISO 8601 instant).');
+  if (!(input.validFrom instanceof Date) || Number.isNaN(input.validFrom.getTime()))
+    check.add('valid_from', 'required', 'valid_from is required (an ISO 8601 instant).');
+  if (!(input.validUntil instanceof Date) || Number.isNaN(input.validUntil.getTime()))
+    check.add('valid_until', 'required', 'valid_until is required (an ISO 8601 instant).');
   if (!input.doorIds?.length) check.add('door_ids', 'required', 'door_ids needs at least one door.');
   else if (new Set(input.doorIds).size !== input.doorIds.length) check.add('door_ids', 'duplicate', 'door_ids names a door twice.');
-  if (input.cardNo != null && !/^[0-9]{1,20}$/.test(input.cardNo)) check.add('card_no', 'invalid_card_no', 'card_no must be 1 to 20 digits (the card number as the reader sends it).');
+  if (input.cardNo != null && !/^[0-9]{1,20}$/.test(input.cardNo))
+    check.add('card_no', 'invalid_card_no', 'card_no must be 1 to 20 digits (the card number as the reader sends it).');
   if (input.pin != null) check.pin('pin', input.pin);
   check.done();
   const now = ctx.now();
   const from = input.validFrom!;
   const until = input.validUntil!;
   if (until <= from) check.add('valid_until', 'before_start_date', 'valid_until must be after valid_from.');
-  else if (until.getTime() - from.getTime() > MAX_PASS_DAYS * 86_400_000) check.add('valid_until', 'out_of_range', `A pass lasts at most ${MAX_PASS_DAYS} days.`);
+  else if (until.getTime() - from.getTime() > MAX_PASS_DAYS * 86_400_000)
+    check.add('valid_until', 'out_of_range', `A pass lasts at most ${MAX_PASS_DAYS} days.`);
   if (until <= now) check.add('valid_until', 'out_of_range', 'valid_until is in the past.');
   check.done();
 
@@ -172,7 +191,9 @@ export async function createVisitorPass(ctx: RequestContext, input: VisitorPassI
     if (!host) check.add('host_employee_id', 'not_found', `Employee ${input.hostEmployeeId} was not found.`);
     else if (host.companyId !== company.id) check.add('host_employee_id', 'company_mismatch', 'The host is an employee of another company.');
     const doors = new Map((await em.find(Door, { id: { $in: input.doorIds! }, workspaceId }, { disableIdentityMap: true })).map((d) => [d.id, d]));
-    const devices = new Map((await em.find(Device, { id: { $in: [...new Set([...doors.values()].map((d) => d.deviceId))] } }, { disableIdentityMap: true })).map((d) => [d.id, d]));
+    const devices = new Map(
+      (await em.find(Device, { id: { $in: [...new Set([...doors.values()].map((d) => d.deviceId))] } }, { disableIdentityMap: true })).map((d) => [d.id, d]),
+    );
     input.doorIds!.forEach((doorId, i) => {
       const door = doors.get(doorId);
       const device = door && devices.get(door.deviceId);
@@ -180,10 +201,15 @@ export async function createVisitorPass(ctx: RequestContext, input: VisitorPassI
       else if (device.companyId !== company.id) check.add(`door_ids.${i}`, 'company_mismatch', `Door ${doorId} is a door of another company.`);
       else if (!door.present) check.add(`door_ids.${i}`, 'door_absent', `Door ${doorId} is absent: its controller reports fewer locks.`);
       else if (device.modeType !== DeviceMode.acc) {
-        check.add(`door_ids.${i}`, 'unsupported_by_device', `Door ${doorId} is the lock of an attendance terminal: it would not end the pass by itself (PUSH 2.x validity needs firmware with UserValidTimeFun).`);
+        check.add(
+          `door_ids.${i}`,
+          'unsupported_by_device',
+          `Door ${doorId} is the lock of an attendance terminal: it would not end the pass by itself (PUSH 2.x validity needs firmware with UserValidTimeFun).`,
+        );
       }
     });
-    if (input.pin != null && (await pinTaken(em as EntityManager, company.id, input.pin))) check.add('pin', 'already_taken', 'An employee or a live visitor pass of this company has this pin.');
+    if (input.pin != null && (await pinTaken(em as EntityManager, company.id, input.pin)))
+      check.add('pin', 'already_taken', 'An employee or a live visitor pass of this company has this pin.');
     check.done();
     const pin = input.pin ?? (await generatePin(em as EntityManager, company.id));
     const pass = em.create(VisitorPass, {
@@ -218,7 +244,18 @@ async function findPass(ctx: RequestContext, id: number): Promise<VisitorPass> {
 export async function getVisitorPass(ctx: RequestContext, id: number): Promise<VisitorPassView> {
   const pass = await findPass(ctx, id);
   const deviceIds = [...(await doorsByDevice(ctx.em as EntityManager, pass.doorIds)).keys()];
-  const uses = await (ctx.em as EntityManager).execute<Array<{ id: string; device_id: number | null; door: number | null; event_code: number; event_class: string; opened: boolean; time: Date; local_time: string }>>(
+  const uses = await (ctx.em as EntityManager).execute<
+    Array<{
+      id: string;
+      device_id: number | null;
+      door: number | null;
+      event_code: number;
+      event_class: string;
+      opened: boolean;
+      time: Date;
+      local_time: string;
+    }>
+  >(
     `select id, device_id, door, event_code, event_class, opened, time, local_time from door_event
       where workspace_id = ? and company_id = ? and pin = ? and device_id = any(?::int[]) and time >= date_trunc('second', ?::timestamptz) - interval '1 minute' and (?::timestamptz is null or time <= ?::timestamptz)
       order by time, id limit ${MAX_USES}`,
@@ -226,7 +263,16 @@ export async function getVisitorPass(ctx: RequestContext, id: number): Promise<V
   );
   return {
     ...view(pass, ctx.now()),
-    uses: uses.map((u) => ({ id: Number(u.id), deviceId: u.device_id, door: u.door, eventCode: u.event_code, eventClass: u.event_class, opened: u.opened, time: new Date(u.time), localTime: u.local_time })),
+    uses: uses.map((u) => ({
+      id: Number(u.id),
+      deviceId: u.device_id,
+      door: u.door,
+      eventCode: u.event_code,
+      eventClass: u.event_class,
+      opened: u.opened,
+      time: new Date(u.time),
+      localTime: u.local_time,
+    })),
   };
 }
 
@@ -261,7 +307,11 @@ export async function revokeVisitorPass(ctx: RequestContext, id: number): Promis
  */
 export async function removeEndedVisitorPasses(em: EntityManager, now: Date): Promise<number> {
   return em.transactional(async (tx) => {
-    const due = await tx.find(VisitorPass, { removedAt: null, validUntil: { $lte: now } }, { limit: 200, orderBy: { validUntil: 'asc' }, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE });
+    const due = await tx.find(
+      VisitorPass,
+      { removedAt: null, validUntil: { $lte: now } },
+      { limit: 200, orderBy: { validUntil: 'asc' }, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
+    );
     const commands: NewCommand[] = [];
     for (const pass of due) {
       pass.removedAt = now;

@@ -307,7 +307,15 @@ export function computeDays(input: {
 
     const scheduledDay = instance !== undefined && !holiday;
     const shiftBreak = (worked: number) =>
-      shift ? unpaidBreakMinutes({ workedMinutes: worked, recordedBreakMinutes: 0, breakMinutes: shift.breakMinutes, breakAfterMinutes: shift.breakAfterMinutes, rule: 'tops_up' }) : 0;
+      shift
+        ? unpaidBreakMinutes({
+            workedMinutes: worked,
+            recordedBreakMinutes: 0,
+            breakMinutes: shift.breakMinutes,
+            breakAfterMinutes: shift.breakAfterMinutes,
+            rule: 'tops_up',
+          })
+        : 0;
     const shiftLength = instance ? minutesBetween(instance.start, instance.end) : 0;
     const flexible = shift?.flexible === true;
     const scheduledMinutes = !scheduledDay ? 0 : flexible && shift?.requiredMinutes != null ? shift.requiredMinutes : shiftLength - shiftBreak(shiftLength);
@@ -319,7 +327,13 @@ export function computeDays(input: {
     const gross = intervals.reduce((sum, [a, b]) => sum + minutesBetween(a, b), 0);
     const recordedBreak = minutes(paired.recordedBreak);
     const unpaid = shift
-      ? unpaidBreakMinutes({ workedMinutes: gross, recordedBreakMinutes: recordedBreak, breakMinutes: shift.breakMinutes, breakAfterMinutes: shift.breakAfterMinutes, rule: shift.recordedBreak ?? 'tops_up' })
+      ? unpaidBreakMinutes({
+          workedMinutes: gross,
+          recordedBreakMinutes: recordedBreak,
+          breakMinutes: shift.breakMinutes,
+          breakAfterMinutes: shift.breakAfterMinutes,
+          rule: shift.recordedBreak ?? 'tops_up',
+        })
       : 0;
     const worked = paired.complete ? gross - unpaid : 0;
     const firstIn = paired.firstIn?.punch.at ?? null;

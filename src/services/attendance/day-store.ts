@@ -66,7 +66,9 @@ export const DAY_RECORD_COLUMNS = `d.employee_id, d.company_id, d.date::text as 
 const iso = (at: Date | string | null) => (at === null ? null : new Date(at).toISOString());
 
 /** A row selected with DAY_RECORD_COLUMNS (times come back as Dates) as a DayRecord. */
-export function dayRecordOf<T extends Omit<DayRecord, 'first_in' | 'last_out'> & { first_in: Date | string | null; last_out: Date | string | null }>(row: T): DayRecord & Omit<T, keyof DayRecord> {
+export function dayRecordOf<T extends Omit<DayRecord, 'first_in' | 'last_out'> & { first_in: Date | string | null; last_out: Date | string | null }>(
+  row: T,
+): DayRecord & Omit<T, keyof DayRecord> {
   return { ...row, first_in: iso(row.first_in), last_out: iso(row.last_out) };
 }
 
@@ -132,7 +134,12 @@ interface AssignmentRow {
 }
 
 const scheduleAssignmentOf = (a: AssignmentRow): ScheduleAssignment => ({
-  shiftId: a.shift_id, rosterId: a.roster_id, employeeId: a.employee_id, areaId: a.area_id, startDate: a.start_date, endDate: a.end_date,
+  shiftId: a.shift_id,
+  rosterId: a.roster_id,
+  employeeId: a.employee_id,
+  areaId: a.area_id,
+  startDate: a.start_date,
+  endDate: a.end_date,
 });
 
 function rulesOf(row: ShiftRow): ShiftRules {
@@ -179,7 +186,15 @@ async function loadInputs(em: EntityManager, wanted: WantedDays) {
   const ranges = `unnest(?::int[], ?::date[], ?::date[]) as r(employee_id, first_date, last_date)`;
   const rangeParams = [intArray(employeeIds), textArray(firsts), textArray(lasts)];
   const employees = await em.execute<
-    { id: number; company_id: number; workspace_id: number; time_zone: string; pay_policy: Partial<PayPolicy>; employment_start_date: string | null; employment_end_date: string | null }[]
+    {
+      id: number;
+      company_id: number;
+      workspace_id: number;
+      time_zone: string;
+      pay_policy: Partial<PayPolicy>;
+      employment_start_date: string | null;
+      employment_end_date: string | null;
+    }[]
   >(
     `select e.id, e.company_id, e.workspace_id, w.time_zone, c.pay_policy, e.employment_start_date::text, e.employment_end_date::text
      from employee e join workspace w on w.id = e.workspace_id join company c on c.id = e.company_id where e.id = any(?::int[])`,
@@ -218,12 +233,16 @@ async function loadInputs(em: EntityManager, wanted: WantedDays) {
     [intArray(companyIds), to, from],
   );
   // Two days either side: a night shift's window reaches into the next date, and zones lie up to 14 h from UTC.
-  const punches = await em.execute<{ id: number; employee_id: number; punch_time: Date; punch_state: string; manual: boolean; voided: boolean; received_at: Date }[]>(
+  const punches = await em.execute<
+    { id: number; employee_id: number; punch_time: Date; punch_state: string; manual: boolean; voided: boolean; received_at: Date }[]
+  >(
     `select p.id::float8 as id, p.employee_id, p.punch_time, p.punch_state, p.record_type = 'manual' as manual, p.voided_at is not null as voided, p.received_at
      from ${ranges} join punch p on p.employee_id = r.employee_id and p.punch_time >= r.first_date - 2 and p.punch_time < r.last_date + 3`,
     rangeParams,
   );
-  const stored = await em.execute<(Omit<DayRecord, 'first_in' | 'last_out'> & { first_in: Date | null; last_out: Date | null; stale: boolean; settles_at: string | null })[]>(
+  const stored = await em.execute<
+    (Omit<DayRecord, 'first_in' | 'last_out'> & { first_in: Date | null; last_out: Date | null; stale: boolean; settles_at: string | null })[]
+  >(
     `select ${DAY_RECORD_COLUMNS}, d.stale, d.settles_at
      from ${ranges} join attendance_day d on d.employee_id = r.employee_id and d.date between r.first_date and r.last_date`,
     rangeParams,
@@ -338,7 +357,10 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
       for (const day of computeRun(shift, dates[i]!, dates[j]!, runPunches)) computed.push({ day, shift, runPunches });
       i = j + 1;
     }
-    settleDays(computed.map((c) => c.day), employee.pay_policy);
+    settleDays(
+      computed.map((c) => c.day),
+      employee.pay_policy,
+    );
     for (const { day, shift, runPunches } of computed) {
       const before = stored.get(`${employee.id}:${day.date}`);
       let record = recordOf(employee.id, employee.company_id, day);
@@ -366,8 +388,16 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
         settlesAt = null;
       }
       const changed = !before || !sameRecord(record, { ...before, stale: undefined, settles_at: undefined } as unknown as DayRecord);
-      const flagsChanged = before !== undefined && (before.stale || (before.settles_at === null ? null : new Date(before.settles_at).getTime()) !== (settlesAt?.getTime() ?? null));
-      if (changed || flagsChanged) writes.push({ record, workspaceId: employee.workspace_id, settlesAt, announce: changed && (before !== undefined || (options.announceNew && (record.punch_ids.length > 0 || record.absence_type_id !== null))) });
+      const flagsChanged =
+        before !== undefined &&
+        (before.stale || (before.settles_at === null ? null : new Date(before.settles_at).getTime()) !== (settlesAt?.getTime() ?? null));
+      if (changed || flagsChanged)
+        writes.push({
+          record,
+          workspaceId: employee.workspace_id,
+          settlesAt,
+          announce: changed && (before !== undefined || (options.announceNew && (record.punch_ids.length > 0 || record.absence_type_id !== null))),
+        });
     }
   }
   if (writes.length === 0) return 0;

@@ -57,7 +57,13 @@ export async function createHoliday(ctx: RequestContext, input: HolidayInput): P
     throw DomainError.field('companyId', 'not_found', `Company ${input.companyId} does not exist in this workspace.`);
   }
   await ensureDateFree(ctx, input.companyId!, input.date!);
-  const holiday = ctx.em.create(Holiday, { workspaceId, companyId: input.companyId!, date: input.date!, name: input.name!, holidayType: input.holidayType ?? 1 } as Holiday);
+  const holiday = ctx.em.create(Holiday, {
+    workspaceId,
+    companyId: input.companyId!,
+    date: input.date!,
+    name: input.name!,
+    holidayType: input.holidayType ?? 1,
+  } as Holiday);
   try {
     ctx.em.persist(holiday);
     await flushWithStaleMarks(ctx.em as EntityManager, [aroundDate(holiday.companyId, holiday.date)], (em) =>

@@ -41,7 +41,13 @@ export const minutesBetween = (from: Date | number, to: Date | number): number =
  * `replaces` the unpaid break when there is any; `adds` to it (the unpaid break is still deducted);
  * `tops_up` (the default) counts towards it, so only the part not taken is deducted.
  */
-export function unpaidBreakMinutes(input: { workedMinutes: number; recordedBreakMinutes: number; breakMinutes: number; breakAfterMinutes: number; rule: RecordedBreakRule }): number {
+export function unpaidBreakMinutes(input: {
+  workedMinutes: number;
+  recordedBreakMinutes: number;
+  breakMinutes: number;
+  breakAfterMinutes: number;
+  rule: RecordedBreakRule;
+}): number {
   const owed = Math.min(input.breakMinutes, Math.max(0, input.workedMinutes - input.breakAfterMinutes));
   if (input.rule === 'replaces') return input.recordedBreakMinutes > 0 ? 0 : owed;
   if (input.rule === 'adds') return owed;

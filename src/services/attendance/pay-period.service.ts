@@ -16,7 +16,10 @@ export interface PayPeriodInput {
 /** The period's dates as given (each checked; on an update either may be left out). */
 function checkDates(startDate: string | null | undefined, endDate: string | null | undefined, creating: boolean): void {
   const check = new FieldChecker();
-  for (const [field, value] of [['startDate', startDate], ['endDate', endDate]] as const) {
+  for (const [field, value] of [
+    ['startDate', startDate],
+    ['endDate', endDate],
+  ] as const) {
     if (value === null && !creating) check.add(field, 'required', `${field} cannot be removed.`);
     else check.date(field, value, { required: creating });
   }
@@ -46,7 +49,8 @@ export async function listPayPeriods(ctx: RequestContext, filter: { companyId?: 
 /** The periods of one company never overlap: a date belongs to at most one period. */
 async function checkNoOverlap(ctx: RequestContext, companyId: number, startDate: string, endDate: string, exceptId?: number): Promise<void> {
   const clash = (await ctx.em.find(PayPeriod, { companyId })).find((p) => p.id !== exceptId && p.startDate <= endDate && startDate <= p.endDate);
-  if (clash) throw DomainError.field('startDate', 'overlapping', `Pay period ${clash.id} (${clash.startDate} to ${clash.endDate}) already covers some of these dates.`);
+  if (clash)
+    throw DomainError.field('startDate', 'overlapping', `Pay period ${clash.id} (${clash.startDate} to ${clash.endDate}) already covers some of these dates.`);
 }
 
 function refuseLocked(period: PayPeriod): void {
@@ -64,7 +68,13 @@ export async function createPayPeriod(ctx: RequestContext, input: PayPeriodInput
       throw DomainError.field('companyId', 'not_found', `Company ${input.companyId} does not exist in this workspace.`);
     }
     await checkNoOverlap(tx, input.companyId!, input.startDate!, input.endDate!);
-    const period = em.create(PayPeriod, { workspaceId, companyId: input.companyId!, startDate: input.startDate!, endDate: input.endDate!, lockedAt: null } as PayPeriod);
+    const period = em.create(PayPeriod, {
+      workspaceId,
+      companyId: input.companyId!,
+      startDate: input.startDate!,
+      endDate: input.endDate!,
+      lockedAt: null,
+    } as PayPeriod);
     await em.persist(period).flush();
     return period;
   });

@@ -76,7 +76,10 @@ export async function processPendingDays(ctx: RequestContext, options: { wait: b
     for (const day of [...stale, ...due]) want(wanted, day.employee_id, day.date, day.date);
     const changed = await refreshDays(withEm(ctx, em), wanted, { announceNew: true });
     if (last !== cursor) {
-      await em.execute(`insert into job_cursor (name, position) values (?, ?) on conflict (name) do update set position = excluded.position`, [CURSOR, last.toString()]);
+      await em.execute(`insert into job_cursor (name, position) values (?, ?) on conflict (name) do update set position = excluded.position`, [
+        CURSOR,
+        last.toString(),
+      ]);
     }
     return { changed, more: (page!.full && !page!.held) || stale.length === DUE_PAGE || due.length === DUE_PAGE };
   });

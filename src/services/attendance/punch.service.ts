@@ -93,7 +93,10 @@ async function lockPunchReferences(ctx: RequestContext, workspaceId: number, pun
   ] as const;
   for (const { field, entity, table, lock, ids: wanted } of tables) {
     if (wanted.length === 0) continue;
-    const rows = await ctx.em.execute<{ id: number }[]>(`select id from ${table} where workspace_id = ? and id = any(?::int[]) order by id for ${lock}`, [workspaceId, intArray(wanted)]);
+    const rows = await ctx.em.execute<{ id: number }[]>(`select id from ${table} where workspace_id = ? and id = any(?::int[]) order by id for ${lock}`, [
+      workspaceId,
+      intArray(wanted),
+    ]);
     const found = new Set(rows.map((r) => r.id));
     const missing = wanted.find((id) => !found.has(id));
     // Deleted since the caller checked it: the same answer as if it had been gone then.
@@ -127,8 +130,15 @@ async function insertPunches(ctx: RequestContext, workspaceId: number, punches: 
       .select('*')
       .where('workspace_id', workspaceId)
       .where((q) => {
-        q.whereIn(['device_serial', 'pin', 'punch_time'], missing.map((p) => [p.deviceSerial, p.pin, p.punchTime]));
-        if (indexed.length > 0) q.orWhereIn(['device_serial', 'device_record_index'], indexed.map((p) => [p.deviceSerial, p.deviceRecordIndex!]));
+        q.whereIn(
+          ['device_serial', 'pin', 'punch_time'],
+          missing.map((p) => [p.deviceSerial, p.pin, p.punchTime]),
+        );
+        if (indexed.length > 0)
+          q.orWhereIn(
+            ['device_serial', 'device_record_index'],
+            indexed.map((p) => [p.deviceSerial, p.deviceRecordIndex!]),
+          );
       });
     for (const row of await em.execute<Record<string, unknown>[]>(query)) {
       const punch = em.map(Punch, row);
@@ -157,13 +167,30 @@ async function insertPunches(ctx: RequestContext, workspaceId: number, punches: 
     duplicates.push(stored);
   }
   // Only new rows: a re-sent record emits nothing. Last statement, after every punch lock is taken.
-  await recordEvents(ctx, inserted.map((punch) => ({ workspaceId, type: 'attendance.created', data: punchData(punch) })));
+  await recordEvents(
+    ctx,
+    inserted.map((punch) => ({ workspaceId, type: 'attendance.created', data: punchData(punch) })),
+  );
   return { inserted, duplicates };
 }
 
 const PUNCH_COLUMNS = [
-  'workspace_id', 'company_id', 'employee_id', 'device_id', 'device_serial', 'pin', 'punch_time', 'local_time', 'time_zone',
-  'punch_state', 'verify_type', 'verify_code', 'record_type', 'work_code', 'device_record_index', 'received_at',
+  'workspace_id',
+  'company_id',
+  'employee_id',
+  'device_id',
+  'device_serial',
+  'pin',
+  'punch_time',
+  'local_time',
+  'time_zone',
+  'punch_state',
+  'verify_type',
+  'verify_code',
+  'record_type',
+  'work_code',
+  'device_record_index',
+  'received_at',
 ].join(', ');
 
 /** An ISO 8601 UTC text of a timestamptz expression, as punchData writes it. */
@@ -176,7 +203,18 @@ const isoSql = (expression: string) => `to_char(${expression} at time zone 'UTC'
  * `dev`, as the punches took it. A test checks that the events read back equal punchData of the
  * stored punches.
  */
-const PUNCH_OWN_KEYS = ['id', 'employee_id', 'pin', 'punch_time', 'local_time', 'punch_state', 'verify_type', 'verify_code', 'work_code', 'device_record_index'];
+const PUNCH_OWN_KEYS = [
+  'id',
+  'employee_id',
+  'pin',
+  'punch_time',
+  'local_time',
+  'punch_state',
+  'verify_type',
+  'verify_code',
+  'work_code',
+  'device_record_index',
+];
 const punchFieldSql = (key: string) => (key === 'punch_time' ? isoSql('p.punch_time') : `p.${key}`);
 const PUNCH_COMMON_SQL = `(select jsonb_build_object('company_id', dev.company_id, 'device_id', dev.id, 'device_serial', dev.device_serial,
      'time_zone', dev.time_zone, 'record_type', dev.record_type, 'received_at', ${isoSql('dev.received_at')}) from dev)`;
@@ -301,7 +339,16 @@ export async function storeDevicePunches(ctx: RequestContext, upload: DeviceUplo
       // Each punch as an array of its own columns, in this order (no key names on the wire).
       JSON.stringify(
         // Whole seconds: terminals record seconds, and the idempotence key compares instants.
-        rows.map((p) => [p.pin, Math.floor(p.punchTime.getTime() / 1000), p.localTime, p.punchState, p.verifyType, p.verifyCode, p.workCode, p.deviceRecordIndex]),
+        rows.map((p) => [
+          p.pin,
+          Math.floor(p.punchTime.getTime() / 1000),
+          p.localTime,
+          p.punchState,
+          p.verifyType,
+          p.verifyCode,
+          p.workCode,
+          p.deviceRecordIndex,
+        ]),
       ),
       device.serialNumber,
       device.timeZone,
@@ -346,8 +393,26 @@ const DATE_HELP = 'an ISO 8601 date (2024-07-28) or date-time (2024-07-28T08:30:
 /** A punch as the list returns it: its columns, read without entity hydration. */
 export type PunchView = Pick<
   Punch,
-  | 'id' | 'workspaceId' | 'companyId' | 'employeeId' | 'deviceId' | 'deviceSerial' | 'pin' | 'punchTime' | 'localTime' | 'timeZone' | 'punchState'
-  | 'verifyType' | 'verifyCode' | 'recordType' | 'workCode' | 'deviceRecordIndex' | 'receivedAt' | 'voidedAt' | 'voidReason' | 'correctionId'
+  | 'id'
+  | 'workspaceId'
+  | 'companyId'
+  | 'employeeId'
+  | 'deviceId'
+  | 'deviceSerial'
+  | 'pin'
+  | 'punchTime'
+  | 'localTime'
+  | 'timeZone'
+  | 'punchState'
+  | 'verifyType'
+  | 'verifyCode'
+  | 'recordType'
+  | 'workCode'
+  | 'deviceRecordIndex'
+  | 'receivedAt'
+  | 'voidedAt'
+  | 'voidReason'
+  | 'correctionId'
 >;
 
 /** The punch columns as PunchView's names (the 64-bit id read as a double: exact below 2^53, as the APIs carry it). */
@@ -396,7 +461,11 @@ export async function listPunches(ctx: RequestContext, filter: PunchFilter, page
       params.push(until.at);
     }
   }
-  for (const [column, value] of [['employee_id', filter.employeeId], ['device_id', filter.deviceId], ['company_id', filter.companyId]] as const) {
+  for (const [column, value] of [
+    ['employee_id', filter.employeeId],
+    ['device_id', filter.deviceId],
+    ['company_id', filter.companyId],
+  ] as const) {
     if (value === undefined) continue;
     conditions.push(`p.${column} = ?`);
     params.push(value);
@@ -437,7 +506,11 @@ export async function createPunch(ctx: RequestContext, input: ManualPunchInput):
   const time = parsed.ok && parsed.value.kind !== 'date' ? parsed.value : null;
   if (!time) {
     const code = parsed.ok ? 'invalid_date' : parsed.code;
-    check.add('punchTime', code, isoDateMessage('punchTime', code, 'an ISO 8601 date-time (2024-07-28T08:30:00, optionally with Z or an offset such as -03:00)'));
+    check.add(
+      'punchTime',
+      code,
+      isoDateMessage('punchTime', code, 'an ISO 8601 date-time (2024-07-28T08:30:00, optionally with Z or an offset such as -03:00)'),
+    );
   }
   check.text('punchState', input.punchState, { max: 16, required: true });
   const company = await ctx.em.findOne(Company, { id: input.companyId, workspaceId });
@@ -453,7 +526,11 @@ export async function createPunch(ctx: RequestContext, input: ManualPunchInput):
     check.add('deviceId', 'company_mismatch', `Device ${device.id} belongs to company ${device.companyId}, not to company ${company.id}.`);
   }
   if (employee && employee.pin == null) {
-    check.add('employeeId', 'employee_has_no_pin', `Employee ${employee.id} has no pin: a punch is recorded under the pin the terminal knows, so give the employee a pin first.`);
+    check.add(
+      'employeeId',
+      'employee_has_no_pin',
+      `Employee ${employee.id} has no pin: a punch is recorded under the pin the terminal knows, so give the employee a pin first.`,
+    );
   }
   if (check.problems.every((p) => p.field !== 'punchState') && !(await verificationStateExists(ctx, input.punchState))) {
     check.add('punchState', 'unknown_state', `punchState "${input.punchState}" is not the value of a verification state of this workspace.`);

@@ -20,7 +20,8 @@ function checkRoster(input: RosterInput, creating: boolean): void {
   if (creating && input.companyId == null) check.add('companyId', 'required', 'companyId is required.');
   check.text('name', input.name, { max: limits.rosterName, required: creating || input.name !== undefined });
   check.date('startDate', input.startDate, { required: creating || input.startDate !== undefined });
-  if (input.days === null || (creating && input.days === undefined)) check.add('days', 'required', 'days is required: a list of shift ids, null for a day off.');
+  if (input.days === null || (creating && input.days === undefined))
+    check.add('days', 'required', 'days is required: a list of shift ids, null for a day off.');
   else if (input.days !== undefined) {
     if (input.days.length === 0) check.add('days', 'empty', 'days needs at least one entry.');
     else if (input.days.length > limits.rosterDays) check.add('days', 'too_many_items', `A roster cycle has at most ${limits.rosterDays} days.`);
@@ -37,14 +38,19 @@ async function checkDays(ctx: RequestContext, companyId: number, days: (number |
     if (id === null) continue;
     const shift = shifts.find((s) => s.id === id);
     if (!shift) throw DomainError.field(`days[${index}]`, 'not_found', `Shift ${id} does not exist in this workspace.`);
-    if (shift.companyId !== companyId) throw DomainError.field(`days[${index}]`, 'company_mismatch', `Shift ${id} belongs to company ${shift.companyId}; the roster to company ${companyId}.`);
+    if (shift.companyId !== companyId)
+      throw DomainError.field(`days[${index}]`, 'company_mismatch', `Shift ${id} belongs to company ${shift.companyId}; the roster to company ${companyId}.`);
   }
 }
 
 /** The days a roster decides: those of every assignment that names it. */
 async function assignmentMarks(em: EntityManager, rosterId: number): Promise<StaleMark[]> {
   const assignments = await em.find(ShiftAssignment, { rosterId });
-  return assignments.map((a) => ({ scope: a.employeeId != null ? { employeeIds: [a.employeeId] } : { areaId: a.areaId! }, from: a.startDate, to: a.endDate ?? null }));
+  return assignments.map((a) => ({
+    scope: a.employeeId != null ? { employeeIds: [a.employeeId] } : { areaId: a.areaId! },
+    from: a.startDate,
+    to: a.endDate ?? null,
+  }));
 }
 
 export async function getRoster(ctx: RequestContext, id: number): Promise<Roster> {
@@ -67,7 +73,13 @@ export async function createRoster(ctx: RequestContext, input: RosterInput): Pro
     throw DomainError.field('companyId', 'not_found', `Company ${input.companyId} does not exist in this workspace.`);
   }
   await checkDays(ctx, input.companyId!, input.days!);
-  const roster = ctx.em.create(Roster, { workspaceId, companyId: input.companyId!, name: input.name!, startDate: input.startDate!, days: input.days! } as Roster);
+  const roster = ctx.em.create(Roster, {
+    workspaceId,
+    companyId: input.companyId!,
+    name: input.name!,
+    startDate: input.startDate!,
+    days: input.days!,
+  } as Roster);
   await ctx.em.persist(roster).flush();
   return roster;
 }

@@ -42,7 +42,11 @@ export async function listScheduleOverrides(
   if (filter.startDate != null || filter.endDate != null) {
     where.date = { ...(filter.startDate != null ? { $gte: filter.startDate } : {}), ...(filter.endDate != null ? { $lte: filter.endDate } : {}) };
   }
-  const [items, totalCount] = await ctx.em.findAndCount(ScheduleOverride, where, { orderBy: { date: 'asc', id: 'asc' }, offset: page.offset, limit: page.limit });
+  const [items, totalCount] = await ctx.em.findAndCount(ScheduleOverride, where, {
+    orderBy: { date: 'asc', id: 'asc' },
+    offset: page.offset,
+    limit: page.limit,
+  });
   return { items, totalCount, offset: page.offset };
 }
 
@@ -51,7 +55,8 @@ async function checkShift(ctx: RequestContext, companyId: number, shiftId: numbe
   if (shiftId === null) return;
   const shift = await ctx.em.findOne(Shift, { id: shiftId, workspaceId: workspaceOf(ctx) });
   if (!shift) throw DomainError.field('shiftId', 'not_found', `Shift ${shiftId} does not exist in this workspace.`);
-  if (shift.companyId !== companyId) throw DomainError.field('shiftId', 'company_mismatch', `Shift ${shiftId} belongs to company ${shift.companyId}; the employee to company ${companyId}.`);
+  if (shift.companyId !== companyId)
+    throw DomainError.field('shiftId', 'company_mismatch', `Shift ${shiftId} belongs to company ${shift.companyId}; the employee to company ${companyId}.`);
 }
 
 /** A date inside a locked pay period keeps its day: its schedule cannot change either. */

@@ -41,17 +41,23 @@ export async function listShiftAssignments(
   if (filter.rosterId != null) where.rosterId = filter.rosterId;
   if (filter.employeeId != null) where.employeeId = filter.employeeId;
   if (filter.areaId != null) where.areaId = filter.areaId;
-  const [items, totalCount] = await ctx.em.findAndCount(ShiftAssignment, where, { orderBy: { startDate: 'asc', id: 'asc' }, offset: page.offset, limit: page.limit });
+  const [items, totalCount] = await ctx.em.findAndCount(ShiftAssignment, where, {
+    orderBy: { startDate: 'asc', id: 'asc' },
+    offset: page.offset,
+    limit: page.limit,
+  });
   return { items, totalCount, offset: page.offset };
 }
 
 /** The shift (or roster), and the employee or area of the same company, all in the caller's workspace. */
-async function checkTargets(ctx: RequestContext, plan: { shiftId?: number | null; rosterId?: number | null }, target: { employeeId?: number | null; areaId?: number | null }): Promise<void> {
+async function checkTargets(
+  ctx: RequestContext,
+  plan: { shiftId?: number | null; rosterId?: number | null },
+  target: { employeeId?: number | null; areaId?: number | null },
+): Promise<void> {
   const workspaceId = workspaceOf(ctx);
   const shift =
-    plan.shiftId != null
-      ? await ctx.em.findOne(Shift, { id: plan.shiftId, workspaceId })
-      : await ctx.em.findOne(Roster, { id: plan.rosterId!, workspaceId });
+    plan.shiftId != null ? await ctx.em.findOne(Shift, { id: plan.shiftId, workspaceId }) : await ctx.em.findOne(Roster, { id: plan.rosterId!, workspaceId });
   if (!shift) {
     throw plan.shiftId != null
       ? DomainError.field('shiftId', 'not_found', `Shift ${plan.shiftId} does not exist in this workspace.`)
@@ -61,17 +67,37 @@ async function checkTargets(ctx: RequestContext, plan: { shiftId?: number | null
     target.employeeId != null
       ? (['employeeId', await ctx.em.findOne(Employee, { id: target.employeeId, workspaceId })] as const)
       : (['areaId', await ctx.em.findOne(Area, { id: target.areaId!, workspaceId })] as const);
-  if (!holder) throw DomainError.field(field, 'not_found', `${field === 'employeeId' ? 'Employee' : 'Area'} ${target.employeeId ?? target.areaId} does not exist in this workspace.`);
-  if (holder.companyId !== shift.companyId) throw DomainError.field(field, 'company_mismatch', `The ${plan.shiftId != null ? 'shift' : 'roster'} belongs to company ${shift.companyId}; the ${field === 'employeeId' ? 'employee' : 'area'} to company ${holder.companyId}.`);
+  if (!holder)
+    throw DomainError.field(
+      field,
+      'not_found',
+      `${field === 'employeeId' ? 'Employee' : 'Area'} ${target.employeeId ?? target.areaId} does not exist in this workspace.`,
+    );
+  if (holder.companyId !== shift.companyId)
+    throw DomainError.field(
+      field,
+      'company_mismatch',
+      `The ${plan.shiftId != null ? 'shift' : 'roster'} belongs to company ${shift.companyId}; the ${field === 'employeeId' ? 'employee' : 'area'} to company ${holder.companyId}.`,
+    );
 }
 
 /** One employee (or area) has one shift on any date: assignments of one holder never overlap. */
-async function checkNoOverlap(ctx: RequestContext, holder: { employeeId?: number | null; areaId?: number | null }, startDate: string, endDate: string | null, exceptId?: number): Promise<void> {
+async function checkNoOverlap(
+  ctx: RequestContext,
+  holder: { employeeId?: number | null; areaId?: number | null },
+  startDate: string,
+  endDate: string | null,
+  exceptId?: number,
+): Promise<void> {
   const where: FilterQuery<ShiftAssignment> = holder.employeeId != null ? { employeeId: holder.employeeId } : { areaId: holder.areaId! };
   const others = await ctx.em.find(ShiftAssignment, where);
   const clash = others.find((o) => o.id !== exceptId && o.startDate <= (endDate ?? OPEN_END) && startDate <= (o.endDate ?? OPEN_END));
   if (clash) {
-    throw DomainError.field('startDate', 'overlapping', `This ${holder.employeeId != null ? 'employee' : 'area'} already has shift assignment ${clash.id} from ${clash.startDate} to ${clash.endDate ?? 'open end'}; end it first.`);
+    throw DomainError.field(
+      'startDate',
+      'overlapping',
+      `This ${holder.employeeId != null ? 'employee' : 'area'} already has shift assignment ${clash.id} from ${clash.startDate} to ${clash.endDate ?? 'open end'}; end it first.`,
+    );
   }
 }
 
@@ -84,7 +110,8 @@ export async function createShiftAssignment(ctx: RequestContext, input: ShiftAss
   if ((input.employeeId == null) === (input.areaId == null)) check.add('employeeId', 'employee_or_area', 'Give exactly one of employeeId and areaId.');
   checkDates(check, input.startDate, input.endDate, true);
   check.done();
-  if (input.endDate != null && input.endDate < input.startDate!) throw DomainError.field('endDate', 'before_start_date', 'endDate must not be before startDate.');
+  if (input.endDate != null && input.endDate < input.startDate!)
+    throw DomainError.field('endDate', 'before_start_date', 'endDate must not be before startDate.');
   return ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
     await checkTargets(tx, input, input);
@@ -105,7 +132,11 @@ export async function createShiftAssignment(ctx: RequestContext, input: ShiftAss
 }
 
 /** Moves an assignment's dates or changes its shift or roster (one replaces the other); its employee or area stays. */
-export async function updateShiftAssignment(ctx: RequestContext, id: number, input: Pick<ShiftAssignmentInput, 'shiftId' | 'rosterId' | 'startDate' | 'endDate'>): Promise<ShiftAssignment> {
+export async function updateShiftAssignment(
+  ctx: RequestContext,
+  id: number,
+  input: Pick<ShiftAssignmentInput, 'shiftId' | 'rosterId' | 'startDate' | 'endDate'>,
+): Promise<ShiftAssignment> {
   const check = new FieldChecker();
   if (input.shiftId != null && input.rosterId != null) check.add('shiftId', 'shift_or_roster', 'Give at most one of shiftId and rosterId.');
   checkDates(check, input.startDate, input.endDate, false);
@@ -114,7 +145,7 @@ export async function updateShiftAssignment(ctx: RequestContext, id: number, inp
     const tx = withEm(ctx, em);
     const assignment = await getShiftAssignment(tx, id);
     const startDate = input.startDate ?? assignment.startDate;
-    const endDate = input.endDate === undefined ? assignment.endDate ?? null : input.endDate;
+    const endDate = input.endDate === undefined ? (assignment.endDate ?? null) : input.endDate;
     if (endDate != null && endDate < startDate) throw DomainError.field('endDate', 'before_start_date', 'endDate must not be before startDate.');
     if (input.shiftId != null || input.rosterId != null) await checkTargets(tx, input, assignment);
     await checkNoOverlap(tx, assignment, startDate, endDate, assignment.id);
@@ -165,7 +196,14 @@ export async function effectiveShift(ctx: RequestContext, employeeId: number, da
       employeeId,
       areaIds: new Set(areaIds),
       overrides: new Map(override ? [[date, override.shiftId ?? null]] : []),
-      assignments: assignments.map((a) => ({ shiftId: a.shiftId ?? null, rosterId: a.rosterId ?? null, employeeId: a.employeeId ?? null, areaId: a.areaId ?? null, startDate: a.startDate, endDate: a.endDate ?? null })),
+      assignments: assignments.map((a) => ({
+        shiftId: a.shiftId ?? null,
+        rosterId: a.rosterId ?? null,
+        employeeId: a.employeeId ?? null,
+        areaId: a.areaId ?? null,
+        startDate: a.startDate,
+        endDate: a.endDate ?? null,
+      })),
       rosters: new Map(rosters.map((r) => [r.id, { id: r.id, startDate: r.startDate, days: r.days }])),
       defaultShiftId: defaultShift?.id ?? null,
     },

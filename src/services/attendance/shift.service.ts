@@ -65,17 +65,22 @@ function checkShift(input: ShiftInput, creating: boolean): void {
     check.add('timeZone', 'invalid_time_zone', `timeZone must be an IANA time zone name such as "Europe/Berlin" (got "${input.timeZone}").`);
   }
   if (input.workdays != null) {
-    const valid = input.workdays.length > 0 && input.workdays.every((d) => Number.isInteger(d) && d >= 1 && d <= 7) && new Set(input.workdays).size === input.workdays.length;
+    const valid =
+      input.workdays.length > 0 &&
+      input.workdays.every((d) => Number.isInteger(d) && d >= 1 && d <= 7) &&
+      new Set(input.workdays).size === input.workdays.length;
     if (!valid) check.add('workdays', 'invalid_workdays', 'workdays must list ISO weekdays from 1 (Monday) to 7 (Sunday), each once, at least one.');
   }
   for (const [field, rule] of Object.entries(MINUTE_FIELDS) as [keyof typeof MINUTE_FIELDS, { max: number }][]) {
     const value = input[field];
-    if (value != null && (!Number.isInteger(value) || value < 0 || value > rule.max)) check.add(field, 'out_of_range', `${field} must be a whole number of minutes from 0 to ${rule.max}.`);
+    if (value != null && (!Number.isInteger(value) || value < 0 || value > rule.max))
+      check.add(field, 'out_of_range', `${field} must be a whole number of minutes from 0 to ${rule.max}.`);
   }
   if (input.roundingMinutes != null && (!Number.isInteger(input.roundingMinutes) || input.roundingMinutes < 1 || input.roundingMinutes > 60)) {
     check.add('roundingMinutes', 'out_of_range', 'roundingMinutes must be a whole number of minutes from 1 to 60 (null: no rounding, seconds are dropped).');
   }
-  if (input.roundingMode != null && !ROUNDING_MODES.includes(input.roundingMode)) check.add('roundingMode', 'invalid_value', 'roundingMode must be `nearest`, `down` or `up`.');
+  if (input.roundingMode != null && !ROUNDING_MODES.includes(input.roundingMode))
+    check.add('roundingMode', 'invalid_value', 'roundingMode must be `nearest`, `down` or `up`.');
   if (input.recordedBreak != null && !RECORDED_BREAK_RULES.includes(input.recordedBreak)) {
     check.add('recordedBreak', 'invalid_value', 'recordedBreak must be `replaces`, `adds` or `tops_up`.');
   }
@@ -96,7 +101,8 @@ function checkShift(input: ShiftInput, creating: boolean): void {
 
 /** Core hours come as a pair (both or neither). */
 function checkCore(shift: Shift): void {
-  if ((shift.coreStart == null) !== (shift.coreEnd == null)) throw DomainError.field(shift.coreStart == null ? 'coreStart' : 'coreEnd', 'required', 'Core hours need both coreStart and coreEnd.');
+  if ((shift.coreStart == null) !== (shift.coreEnd == null))
+    throw DomainError.field(shift.coreStart == null ? 'coreStart' : 'coreEnd', 'required', 'Core hours need both coreStart and coreEnd.');
 }
 
 function mergedPolicy(input: ShiftInput, stored: Record<string, unknown>): Record<string, unknown> {
@@ -196,10 +202,17 @@ export async function deleteShift(ctx: RequestContext, id: number): Promise<Shif
   const assigned = await ctx.em.count(ShiftAssignment, { shiftId: shift.id });
   if (assigned > 0) throw new DomainError('resource_in_use', `Shift ${id} has ${assigned} assignment${assigned === 1 ? '' : 's'}; delete or move them first.`);
   // A roster's entries and schedule overrides name shifts too: deleting one would silently change their days.
-  const [rostered] = await (ctx.em as EntityManager).execute<{ id: number }[]>(`select id from roster where company_id = ? and days @> ?::jsonb limit 1`, [shift.companyId, JSON.stringify([shift.id])]);
+  const [rostered] = await (ctx.em as EntityManager).execute<{ id: number }[]>(`select id from roster where company_id = ? and days @> ?::jsonb limit 1`, [
+    shift.companyId,
+    JSON.stringify([shift.id]),
+  ]);
   if (rostered) throw new DomainError('resource_in_use', `Shift ${id} is in roster ${rostered.id}; take it out of the roster first.`);
   const overrides = await ctx.em.count(ScheduleOverride, { shiftId: shift.id });
-  if (overrides > 0) throw new DomainError('resource_in_use', `Shift ${id} is named by ${overrides} schedule override${overrides === 1 ? '' : 's'}; delete or change them first.`);
+  if (overrides > 0)
+    throw new DomainError(
+      'resource_in_use',
+      `Shift ${id} is named by ${overrides} schedule override${overrides === 1 ? '' : 's'}; delete or change them first.`,
+    );
   const snapshot = { ...shift };
   ctx.em.remove(shift);
   await flushWithStaleMarks(ctx.em as EntityManager, [{ scope: { companyId: shift.companyId }, from: null, to: null }]);

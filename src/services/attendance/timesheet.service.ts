@@ -160,7 +160,10 @@ export async function listTimesheetDays(ctx: RequestContext, filter: TimesheetFi
   const where = `d.employee_id = any(?::int[]) and d.date between ?::date and ?::date`;
   const params = [intArray(employeeIds), filter.startDate, filter.endDate];
   const [items, [count]] = await Promise.all([
-    em.execute<Parameters<typeof dayRecordOf>[0][]>(`select ${DAY_RECORD_COLUMNS} from attendance_day d where ${where} order by d.employee_id, d.date limit ? offset ?`, [...params, page.limit, page.offset]),
+    em.execute<Parameters<typeof dayRecordOf>[0][]>(
+      `select ${DAY_RECORD_COLUMNS} from attendance_day d where ${where} order by d.employee_id, d.date limit ? offset ?`,
+      [...params, page.limit, page.offset],
+    ),
     em.execute<{ n: string }[]>(`select count(*) as n from attendance_day d where ${where}`, params),
   ]);
   return { items: items.map(dayRecordOf), totalCount: Number(count!.n), offset: page.offset };
@@ -197,7 +200,10 @@ export async function timesheetSummary(ctx: RequestContext, filter: TimesheetFil
     const mine = totals.filter((t) => t.employee_id === row.employee_id && t.minutes > 0);
     // The work codes in their order, then paid leave by absence code (alphabetical).
     const leave = mine.filter((t) => !(PAY_CODES as readonly string[]).includes(t.code)).sort((x, y) => (x.code < y.code ? -1 : 1));
-    const pay_items = [...PAY_CODES.flatMap((code) => mine.filter((t) => t.code === code).map((t) => ({ code, minutes: t.minutes }))), ...leave.map((t) => ({ code: t.code, minutes: t.minutes }))];
+    const pay_items = [
+      ...PAY_CODES.flatMap((code) => mine.filter((t) => t.code === code).map((t) => ({ code, minutes: t.minutes }))),
+      ...leave.map((t) => ({ code: t.code, minutes: t.minutes })),
+    ];
     return { ...row, pay_items };
   });
   return { items, totalCount: employeeIds.length, offset: page.offset };

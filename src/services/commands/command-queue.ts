@@ -150,7 +150,11 @@ async function commandsChanged(ctx: RequestContext, changed: readonly ChangedCom
   if (changed.length === 0) return;
   for (const handler of handlers.values()) {
     const ids = changed.filter((c) => matchesKind(handler.kinds, c.kind)).map((c) => c.id);
-    if (ids.length > 0) await handler.onChange(ctx, [...new Set(ids)].sort((a, b) => a - b));
+    if (ids.length > 0)
+      await handler.onChange(
+        ctx,
+        [...new Set(ids)].sort((a, b) => a - b),
+      );
   }
 }
 
@@ -172,14 +176,27 @@ export async function enqueueCommands(em: EntityManager, commands: readonly NewC
        values ${withIds.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?)').join(', ')}
        returning id, command_id, device_id`,
       withIds.flatMap((c) => [
-        c.workspaceId, c.deviceId, c.commandId, c.command, c.kind, priorityOf(c.lane ?? 'bulk', c.door), c.reference ?? null, c.deadline ?? null,
-        c.deviceUserId ?? null, c.deviceUserVersion ?? null, c.step ?? null, now,
+        c.workspaceId,
+        c.deviceId,
+        c.commandId,
+        c.command,
+        c.kind,
+        priorityOf(c.lane ?? 'bulk', c.door),
+        c.reference ?? null,
+        c.deadline ?? null,
+        c.deviceUserId ?? null,
+        c.deviceUserVersion ?? null,
+        c.step ?? null,
+        now,
       ]),
     );
     const idOf = new Map(rows.map((r) => [`${r.device_id}:${r.command_id}`, r.id]));
     for (const c of withIds) queued.push({ id: idOf.get(`${c.deviceId}:${c.commandId}`)!, commandId: c.commandId });
   }
-  notifyCommandsQueued(em, commands.map((c) => c.deviceId));
+  notifyCommandsQueued(
+    em,
+    commands.map((c) => c.deviceId),
+  );
   return queued;
 }
 
@@ -266,7 +283,10 @@ export async function takeCommandsForDelivery(ctx: RequestContext, deviceId: num
           );
     rows.sort((a, b) => a.priority - b.priority || a.id - b.id);
     await renderAtDelivery(em, deviceId, rows, now);
-    const carried = await concludeRecordBatches(em, expired.map((r) => r.id));
+    const carried = await concludeRecordBatches(
+      em,
+      expired.map((r) => r.id),
+    );
     await commandsChanged(tx, [...expired, ...carried, ...rows]);
     return { delivered: rows, expired };
   });
@@ -313,10 +333,12 @@ async function concludeRecordBatches(em: EntityManager, commandIds: readonly num
      returning r.device_id`,
     [intArray([...commandIds])],
   );
-  notifyCommandsQueued(em, retried.map((r) => r.device_id));
+  notifyCommandsQueued(
+    em,
+    retried.map((r) => r.device_id),
+  );
   return concluded;
 }
-
 
 /**
  * Applies `devicecmd` results of one device: `Return >= 0` succeeded, transient codes go back to
@@ -351,17 +373,32 @@ export async function recordCommandResults(
          where device_id = ? and command_id = ? and status in ('sent', 'queued')
          returning id, kind, status`,
         [
-          result.returnCode, attendance, result.returnCode, retry, policy.maxAttempts, result.returnCode,
+          result.returnCode,
+          attendance,
+          result.returnCode,
+          retry,
+          policy.maxAttempts,
+          result.returnCode,
           result.fields && Object.keys(result.fields).length > 0 ? JSON.stringify(result.fields) : null,
-          retry, policy.maxAttempts, retry, policy.maxAttempts, now, deviceId, result.id,
+          retry,
+          policy.maxAttempts,
+          retry,
+          policy.maxAttempts,
+          now,
+          deviceId,
+          result.id,
         ],
       );
-      if (rows.length === 0) ctx.logger.warn({ deviceId, commandId: result.id, returnCode: result.returnCode }, 'result for an unknown or concluded command ignored');
+      if (rows.length === 0)
+        ctx.logger.warn({ deviceId, commandId: result.id, returnCode: result.returnCode }, 'result for an unknown or concluded command ignored');
       touched.push(...rows);
       if (rows.some((r) => r.status === 'queued')) notifyCommandsQueued(em, [deviceId]);
     }
     // Records carried by a multi-record command conclude with it (or are queued alone after a refusal).
-    const carried = await concludeRecordBatches(em, touched.map((r) => r.id));
+    const carried = await concludeRecordBatches(
+      em,
+      touched.map((r) => r.id),
+    );
     await commandsChanged(withEm(ctx, em), [...touched, ...carried]);
     return touched.map((r) => r.status);
   });
@@ -406,8 +443,14 @@ export async function sweepCommands(ctx: RequestContext, policy: CommandPolicy):
       `update device_command set status = 'expired', completed_at = ?::timestamptz where status = 'queued' and expires_at <= ?::timestamptz returning id, kind`,
       [now, now],
     );
-    notifyCommandsQueued(em, retried.filter((r) => r.status === 'queued').map((r) => r.device_id));
-    const carried = await concludeRecordBatches(em, [...retried, ...expired].map((r) => r.id));
+    notifyCommandsQueued(
+      em,
+      retried.filter((r) => r.status === 'queued').map((r) => r.device_id),
+    );
+    const carried = await concludeRecordBatches(
+      em,
+      [...retried, ...expired].map((r) => r.id),
+    );
     await commandsChanged(withEm(ctx, em), [...retried, ...expired, ...carried]);
     return { failed: retried.filter((r) => r.status === 'failed').length, expired: expired.length };
   });

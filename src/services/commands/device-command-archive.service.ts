@@ -65,11 +65,7 @@ export async function archiveFinishedCommands(em: EntityManager, cutoff: Date): 
          select * from json_to_recordset(?::json) as t(id int, workspace_id int, device_id int, command_id varchar, verb varchar, kind varchar,
            status varchar, return_code int, attempts int, reference varchar, created_at timestamptz, sent_at timestamptz, completed_at timestamptz,
            expires_at timestamptz)`,
-        [
-          JSON.stringify(
-            rows.map(({ head, ...row }) => ({ ...row, verb: commandVerb(head).slice(0, 64) })),
-          ),
-        ],
+        [JSON.stringify(rows.map(({ head, ...row }) => ({ ...row, verb: commandVerb(head).slice(0, 64) })))],
       );
       return rows.length;
     });

@@ -33,7 +33,12 @@ export function commandVerb(command: string): string {
 }
 
 /** A device's commands, newest first, optionally only those of some statuses. */
-export async function listDeviceCommands(ctx: RequestContext, deviceId: number, statuses: string[] | null, page: PageRequest): Promise<Page<DeviceCommandView>> {
+export async function listDeviceCommands(
+  ctx: RequestContext,
+  deviceId: number,
+  statuses: string[] | null,
+  page: PageRequest,
+): Promise<Page<DeviceCommandView>> {
   const device = await getDevice(ctx, deviceId);
   if (statuses) {
     const check = new FieldChecker();
@@ -60,8 +65,18 @@ export async function listDeviceCommands(ctx: RequestContext, deviceId: number, 
     totalCount: rows.length > 0 ? Number(rows[0]!.total) : await countCommands(ctx, filterParams, statusFilter),
     offset: page.offset,
     items: rows.map((c) => ({
-      id: c.id, commandId: c.command_id, kind: c.kind, verb: commandVerb(c.head), status: c.status, returnCode: c.return_code, attempts: c.attempts,
-      reference: c.reference, createdAt: date(c.created_at)!, sentAt: date(c.sent_at), completedAt: date(c.completed_at), expiresAt: date(c.expires_at),
+      id: c.id,
+      commandId: c.command_id,
+      kind: c.kind,
+      verb: commandVerb(c.head),
+      status: c.status,
+      returnCode: c.return_code,
+      attempts: c.attempts,
+      reference: c.reference,
+      createdAt: date(c.created_at)!,
+      sentAt: date(c.sent_at),
+      completedAt: date(c.completed_at),
+      expiresAt: date(c.expires_at),
     })),
   };
 }

@@ -18,7 +18,10 @@ export function registerCommandEngines(): void {
   registerCommandHandler('device_actions', { kinds: ['action_*'], onChange: mirrorDeviceActions });
   registerCommandHandler('device_users', { kinds: [SYNC_COMMAND_KIND, FACE_PHOTO_COMMAND_KIND], onChange: mirrorDeviceUsers });
   registerCommandHandler('face_enrollments', { kinds: [SYNC_COMMAND_KIND, FACE_PHOTO_COMMAND_KIND], onChange: mirrorFaceEnrollments });
-  registerCommandHandler('access_tables', { kinds: [ACCESS_SCHEDULE_COMMAND_KIND], onChange: (ctx, ids) => noteRefusedAccessTables(ctx.em as EntityManager, ids) });
+  registerCommandHandler('access_tables', {
+    kinds: [ACCESS_SCHEDULE_COMMAND_KIND],
+    onChange: (ctx, ids) => noteRefusedAccessTables(ctx.em as EntityManager, ids),
+  });
   registerCommandHandler('lockdowns', { kinds: LOCKDOWN_COMMAND_KINDS, onChange: mirrorLockdownDoors });
   registerCommandHandler('controller_rules', { kinds: [CONTROLLER_RULES_COMMAND_KIND], onChange: mirrorControllerRules });
   registerCommandRenderer(CLOCK_SYNC_COMMAND_KIND, renderClockSync);

@@ -27,5 +27,10 @@ export async function requireRoomForAction(
   if (row!.n < limit) return;
   const retryAfter = Math.max(1, device.pollIntervalSeconds ?? ctx.config.attendanceDelaySeconds);
   const noun = what === 'door_action' ? 'door actions' : 'device actions';
-  throw new DomainError('device_queue_full', `This terminal already has ${row!.n} pending ${noun} (the limit is ${limit}); nothing was queued. Retry in ${retryAfter} s.`, [], retryAfter);
+  throw new DomainError(
+    'device_queue_full',
+    `This terminal already has ${row!.n} pending ${noun} (the limit is ${limit}); nothing was queued. Retry in ${retryAfter} s.`,
+    [],
+    retryAfter,
+  );
 }

@@ -56,7 +56,8 @@ export async function recordTarget(em: EntityManager, deviceId: number, commands
   };
 }
 
-const COLUMNS = '(workspace_id, device_id, command_id, command, kind, priority, reference, device_user_id, device_user_version, step, status, batch_id, created_at)';
+const COLUMNS =
+  '(workspace_id, device_id, command_id, command, kind, priority, reference, device_user_id, device_user_version, step, status, batch_id, created_at)';
 const VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?, ?, ?)';
 
 /**
@@ -65,10 +66,26 @@ const VALUES = '(?, ?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?, ?, ?)';
  * grammar allow, in the caller's transaction. Sets each record's `id`.
  */
 export async function queueRecords(em: EntityManager, target: RecordTarget, sequences: ReadonlyArray<ReadonlyArray<QueuedRecord>>, now: Date): Promise<number> {
-  const packed = packRecordCommands(target.family, sequences.map((records) => records.map((record) => ({ command: record.command, item: record }))), target.maxCommandBytes);
+  const packed = packRecordCommands(
+    target.family,
+    sequences.map((records) => records.map((record) => ({ command: record.command, item: record }))),
+    target.maxCommandBytes,
+  );
   let singles: QueuedRecord[] = [];
   const row = (r: QueuedRecord, status: string, batchId: number | null) => [
-    target.workspaceId, target.id, newCommandId(), r.command, r.kind, priorityOf(r.lane ?? 'bulk'), r.reference, r.deviceUserId ?? null, r.deviceUserVersion ?? null, r.step ?? null, status, batchId, now,
+    target.workspaceId,
+    target.id,
+    newCommandId(),
+    r.command,
+    r.kind,
+    priorityOf(r.lane ?? 'bulk'),
+    r.reference,
+    r.deviceUserId ?? null,
+    r.deviceUserVersion ?? null,
+    r.step ?? null,
+    status,
+    batchId,
+    now,
   ];
   const insert = async (records: QueuedRecord[], status: string, batchId: number | null) => {
     if (records.length === 0) return;
@@ -96,4 +113,3 @@ export async function queueRecords(em: EntityManager, target: RecordTarget, sequ
   await insert(singles, 'queued', null);
   return packed.length;
 }
-

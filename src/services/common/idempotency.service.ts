@@ -2,16 +2,17 @@ import crypto from 'node:crypto';
 import { DomainError } from '../../errors/domain-error';
 import type { RequestContext } from './context';
 
-export type IdempotencyDecision =
-  | { kind: 'proceed' }
-  | { kind: 'replay'; status: number; body: unknown };
+export type IdempotencyDecision = { kind: 'proceed' } | { kind: 'replay'; status: number; body: unknown };
 
 /**
  * SHA-256 of the method, path and body. The body is canonical JSON (object keys sorted at every
  * level): the same request with its fields in another order is the same request, not a 409.
  */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return crypto.createHash('sha256').update(`${method} ${path}\n${canonicalJson(body ?? null)}`).digest('hex');
+  return crypto
+    .createHash('sha256')
+    .update(`${method} ${path}\n${canonicalJson(body ?? null)}`)
+    .digest('hex');
 }
 
 export function canonicalJson(value: unknown): string {
@@ -84,11 +85,8 @@ export async function finishIdempotent(ctx: RequestContext, key: string, status:
     await conn.execute('delete from idempotency_record where workspace_id = ? and api_key_id = ? and key = ? and status is null', [workspaceId, apiKeyId, key]);
     return;
   }
-  await conn.execute('update idempotency_record set status = ?, response_body = ?::jsonb, lease_until = null where workspace_id = ? and api_key_id = ? and key = ?', [
-    status,
-    JSON.stringify(body),
-    workspaceId,
-    apiKeyId,
-    key,
-  ]);
+  await conn.execute(
+    'update idempotency_record set status = ?, response_body = ?::jsonb, lease_until = null where workspace_id = ? and api_key_id = ? and key = ?',
+    [status, JSON.stringify(body), workspaceId, apiKeyId, key],
+  );
 }

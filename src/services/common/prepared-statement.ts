@@ -40,7 +40,10 @@ function toNative(knex: ReturnType<RequestContext['em']['getKnex']>, sql: string
   const known = natives.get(sql);
   const plain = params.every(isPlainValue);
   if (known && plain) return { name: known.name, text: known.text, values: params };
-  const native = knex.raw(sql, params as never[]).toSQL().toNative();
+  const native = knex
+    .raw(sql, params as never[])
+    .toSQL()
+    .toNative();
   const values = native.bindings as unknown[];
   const name = statementName(native.sql);
   if (plain && values.length === params.length && values.every((value, i) => value === params[i])) natives.set(sql, { text: native.sql, name });

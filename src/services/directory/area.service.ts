@@ -96,7 +96,11 @@ export async function updateArea(ctx: RequestContext, id: number, input: AreaInp
     await ensureCompany(ctx, companyId);
     const members = (await ctx.em.count(AreaEmployee, { areaId: id })) + (await ctx.em.count(Device, { areaId: id }));
     if (members > 0) {
-      throw DomainError.field('companyId', 'area_not_empty', `Area ${id} still has employees or devices of company ${area.companyId}; remove them before moving the area.`);
+      throw DomainError.field(
+        'companyId',
+        'area_not_empty',
+        `Area ${id} still has employees or devices of company ${area.companyId}; remove them before moving the area.`,
+      );
     }
   }
   if (input.code != null || companyId !== area.companyId) await ensureCodeFree(ctx, companyId, input.code ?? area.code, id);
@@ -150,12 +154,18 @@ function areaMembers(ctx: RequestContext) {
     loaders = {
       employees: new DataLoader<number, number[]>(
         async (areaIds) =>
-          byArea(areaIds, await em.execute('select area_id, employee_id as id from area_employee where area_id = any(?::int[]) order by employee_id', [intArray(areaIds)])),
+          byArea(
+            areaIds,
+            await em.execute('select area_id, employee_id as id from area_employee where area_id = any(?::int[]) order by employee_id', [intArray(areaIds)]),
+          ),
         { cache: false },
       ),
       devices: new DataLoader<number, number[]>(
         async (areaIds) =>
-          byArea(areaIds, await em.execute('select area_id, id from device where workspace_id = ? and area_id = any(?::int[]) order by id', [workspaceId, intArray(areaIds)])),
+          byArea(
+            areaIds,
+            await em.execute('select area_id, id from device where workspace_id = ? and area_id = any(?::int[]) order by id', [workspaceId, intArray(areaIds)]),
+          ),
         { cache: false },
       ),
     };
@@ -244,7 +254,8 @@ export async function changeAreaEmployees(ctx: RequestContext, areaId: number, m
     const current = await em.find(AreaEmployee, { areaId });
     const currentIds = new Set(current.map((m) => m.employeeId));
     const wanted = new Set(ids);
-    const toRemove = mode === 'remove' ? current.filter((m) => wanted.has(m.employeeId)) : mode === 'sync' ? current.filter((m) => !wanted.has(m.employeeId)) : [];
+    const toRemove =
+      mode === 'remove' ? current.filter((m) => wanted.has(m.employeeId)) : mode === 'sync' ? current.filter((m) => !wanted.has(m.employeeId)) : [];
     const toAdd = mode === 'remove' ? [] : ids.filter((id) => !currentIds.has(id));
     for (const membership of toRemove) em.remove(membership);
     for (const employeeId of toAdd) em.persist(em.create(AreaEmployee, { areaId, employeeId } as AreaEmployee));

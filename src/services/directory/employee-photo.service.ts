@@ -51,7 +51,14 @@ export interface PhotoStatusView {
 }
 
 const view = (p: EmployeePhoto): PhotoView => ({
-  employeeId: p.employeeId, contentType: 'image/jpeg', size: p.size, width: p.width, height: p.height, sha256: p.sha256, createdAt: p.createdAt, updatedAt: p.updatedAt,
+  employeeId: p.employeeId,
+  contentType: 'image/jpeg',
+  size: p.size,
+  width: p.width,
+  height: p.height,
+  sha256: p.sha256,
+  createdAt: p.createdAt,
+  updatedAt: p.updatedAt,
 });
 
 async function findPhoto(ctx: RequestContext, employeeId: number, withData = false): Promise<EmployeePhoto> {
@@ -167,7 +174,16 @@ async function removeFaces(
  */
 export async function employeePhotoStatus(ctx: RequestContext, employeeId: number): Promise<PhotoStatusView> {
   const photo = await findPhoto(ctx, employeeId);
-  const rows = await ctx.em.execute<{ device_id: number; serial_number: string; status: FaceEnrollmentStatus | null; method: FaceEnrollmentMethod | null; return_code: number | null; updated_at: string | null }[]>(
+  const rows = await ctx.em.execute<
+    {
+      device_id: number;
+      serial_number: string;
+      status: FaceEnrollmentStatus | null;
+      method: FaceEnrollmentMethod | null;
+      return_code: number | null;
+      updated_at: string | null;
+    }[]
+  >(
     `select du.device_id, d.serial_number,
        case when fe.photo_sha256 = ? then fe.status end as status,
        case when fe.photo_sha256 = ? then fe.method end as method,

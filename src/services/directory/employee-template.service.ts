@@ -72,7 +72,20 @@ export async function recordTerminalTemplates(
          is distinct from (excluded.data, excluded.version, excluded.valid, excluded.duress, excluded.format)
        returning employee_id`,
       known.flatMap((t) => [
-        device.workspaceId, employeeOf.get(t.pin), t.type, t.no, t.subIndex, t.version, t.format, t.valid, t.duress, t.data, t.data.length, device.id, now, now,
+        device.workspaceId,
+        employeeOf.get(t.pin),
+        t.type,
+        t.no,
+        t.subIndex,
+        t.version,
+        t.format,
+        t.valid,
+        t.duress,
+        t.data,
+        t.data.length,
+        device.id,
+        now,
+        now,
       ]),
     );
     await markTemplatesChanged(em, [...new Set(changed.map((c) => c.employee_id))], device.id, now);
@@ -104,7 +117,8 @@ export function templatesOfEmployee(ctx: RequestContext, employeeId: number): Pr
           { orderBy: { employeeId: 'asc', type: 'asc', no: 'asc', subIndex: 'asc' } },
         );
         const byEmployee = new Map<number, EmployeeTemplate[]>();
-        for (const template of templates) (byEmployee.get(template.employeeId) ?? byEmployee.set(template.employeeId, []).get(template.employeeId)!).push(template);
+        for (const template of templates)
+          (byEmployee.get(template.employeeId) ?? byEmployee.set(template.employeeId, []).get(template.employeeId)!).push(template);
         return employeeIds.map((id) => byEmployee.get(id) ?? []);
       },
       { cache: false },

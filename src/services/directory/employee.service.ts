@@ -151,10 +151,11 @@ export async function employeeViews(ctx: RequestContext, list: readonly Employee
 /** One employee of the caller's workspace with its area ids (one query), or `not_found`. */
 export async function readEmployee(ctx: RequestContext, id: number): Promise<EmployeeView> {
   // Prepared once per connection: the hottest REST read skips PostgreSQL's parse and plan.
-  const rows = await executePrepared<EmployeeViewRow>(ctx, `select ${EMPLOYEE_VIEW_COLUMNS} from employee e where e.workspace_id = ?::int and e.id = ?::int and e.deleted_at is null`, [
-    workspaceOf(ctx),
-    id,
-  ]);
+  const rows = await executePrepared<EmployeeViewRow>(
+    ctx,
+    `select ${EMPLOYEE_VIEW_COLUMNS} from employee e where e.workspace_id = ?::int and e.id = ?::int and e.deleted_at is null`,
+    [workspaceOf(ctx), id],
+  );
   if (rows.length === 0) throw DomainError.notFound('Employee', id);
   return toEmployeeView(ctx, rows[0]!);
 }
@@ -211,7 +212,8 @@ async function ensureUnique(ctx: RequestContext, employee: { id?: number; compan
     const other = await ctx.em.findOne(Employee, { companyId: employee.companyId, pin: employee.pin });
     if (other && other.id !== employee.id) problems.add('pin', 'already_taken', uniqueFields.employee_company_pin_unique.message);
     // A live visitor pass holds its pin on the controllers: an employee under it would share its user row.
-    else if (await visitorPinInUse(ctx.em as EntityManager, employee.companyId, employee.pin)) problems.add('pin', 'already_taken', 'A visitor pass of this company holds this pin until it is removed from the controllers.');
+    else if (await visitorPinInUse(ctx.em as EntityManager, employee.companyId, employee.pin))
+      problems.add('pin', 'already_taken', 'A visitor pass of this company holds this pin until it is removed from the controllers.');
   }
   problems.done();
 }

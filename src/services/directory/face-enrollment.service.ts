@@ -115,7 +115,8 @@ export async function recordFaceEnrollments(
   const known = context.enrollments.get(row.employeeId);
   let next: { status: FaceEnrollmentStatus; method: FaceEnrollmentMethod | null; commandId: number | null } | null;
   if (step) next = { status: 'pending', method: step.method, commandId: row.commandIds[step.step]! };
-  else if (row.holdsFace) next = known?.photo_sha256 === photo.sha256 && known.status !== 'not_supported' ? null : { status: 'enrolled', method: 'template', commandId: null };
+  else if (row.holdsFace)
+    next = known?.photo_sha256 === photo.sha256 && known.status !== 'not_supported' ? null : { status: 'enrolled', method: 'template', commandId: null };
   else if (known?.photo_sha256 === photo.sha256 && known.method === 'photo') next = null;
   else next = { status: 'not_supported', method: null, commandId: null };
   if (!next) return;

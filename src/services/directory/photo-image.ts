@@ -36,7 +36,8 @@ export async function normalisePhoto(input: Buffer): Promise<NormalisedPhoto> {
   } catch {
     throw invalid('invalid_image', 'photo is not a readable JPEG or PNG image.');
   }
-  if (metadata.format !== 'jpeg' && metadata.format !== 'png') throw invalid('invalid_image', `photo must be a JPEG or PNG image, not ${metadata.format ?? 'this format'}.`);
+  if (metadata.format !== 'jpeg' && metadata.format !== 'png')
+    throw invalid('invalid_image', `photo must be a JPEG or PNG image, not ${metadata.format ?? 'this format'}.`);
   const { width = 0, height = 0 } = metadata;
   if (width * height > MAX_INPUT_PIXELS) throw invalid('too_large', `photo must have at most ${MAX_INPUT_PIXELS} pixels.`);
   if (Math.min(width, height) < PHOTO_MIN_SIDE) throw invalid('too_small', `photo must be at least ${PHOTO_MIN_SIDE} × ${PHOTO_MIN_SIDE} pixels.`);

@@ -31,10 +31,7 @@ function checkWorkspace(input: WorkspaceInput, creating: boolean): void {
  * Creates a workspace with its first admin key and its reference data (the default verification
  * states), in one transaction. The caller decides who may do this.
  */
-export async function createWorkspaceWithAdminKey(
-  em: EntityManager,
-  input: WorkspaceInput,
-): Promise<{ workspace: Workspace; issued: IssuedApiKey }> {
+export async function createWorkspaceWithAdminKey(em: EntityManager, input: WorkspaceInput): Promise<{ workspace: Workspace; issued: IssuedApiKey }> {
   checkWorkspace(input, true);
   return em.transactional(async (tx) => {
     const workspace = tx.create(Workspace, { name: input.name!, timeZone: input.timeZone ?? 'UTC' } as Workspace);

@@ -2,7 +2,15 @@
 // body schemas that refuse anything else (and state the sets in the OpenAPI document).
 
 /** What a device action does (docs/device-operations.md). */
-export const DEVICE_ACTION_TYPES = ['info.refresh', 'reboot', 'attendance.count', 'attendance.backfill', 'logs.clear', 'clock.sync', 'users.reconcile'] as const;
+export const DEVICE_ACTION_TYPES = [
+  'info.refresh',
+  'reboot',
+  'attendance.count',
+  'attendance.backfill',
+  'logs.clear',
+  'clock.sync',
+  'users.reconcile',
+] as const;
 
 /** What a door action asks of the lock. */
 export type DoorActionKind = 'unlock' | 'hold_open' | 'close' | 'cancel_alarm';

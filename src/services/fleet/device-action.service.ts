@@ -6,7 +6,22 @@
 // is a `device.action.updated` event.
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ACCESS_INFO_OPTION_KEYS, checkCommand, clearLogCommand, getOptionsCommand, queryAccessUsersCommand, queryUsersCommand, encodeZkTime, formatLocalTime, infoCommand, instantToLocal, queryAttlogCommand, rebootCommand, setClockCommand, verifySumAttlogCommand } from '../../devices/protocol';
+import {
+  ACCESS_INFO_OPTION_KEYS,
+  checkCommand,
+  clearLogCommand,
+  getOptionsCommand,
+  queryAccessUsersCommand,
+  queryUsersCommand,
+  encodeZkTime,
+  formatLocalTime,
+  infoCommand,
+  instantToLocal,
+  queryAttlogCommand,
+  rebootCommand,
+  setClockCommand,
+  verifySumAttlogCommand,
+} from '../../devices/protocol';
 import { forgetClockReading } from './device-clock.service';
 import { finishReconciles } from '../sync/user-reconcile.service';
 import { Device, DeviceAction } from '../../entities';
@@ -69,16 +84,24 @@ function localDate(at: Date, zone: string): string {
 }
 
 /** Checks the type and its options, and refuses what the terminal's family cannot do; returns the commands. */
-function plan(device: Device, type: string | null | undefined, options: Record<string, unknown>, now: Date): { type: DeviceActionType; options: Record<string, unknown>; commands: string[] } {
+function plan(
+  device: Device,
+  type: string | null | undefined,
+  options: Record<string, unknown>,
+  now: Date,
+): { type: DeviceActionType; options: Record<string, unknown>; commands: string[] } {
   const check = new FieldChecker();
   if (type == null) check.add('type', 'required', 'type is required.');
-  else if (!(DEVICE_ACTION_TYPES as readonly string[]).includes(type)) check.add('type', 'invalid_value', `type must be one of ${DEVICE_ACTION_TYPES.join(', ')}.`);
+  else if (!(DEVICE_ACTION_TYPES as readonly string[]).includes(type))
+    check.add('type', 'invalid_value', `type must be one of ${DEVICE_ACTION_TYPES.join(', ')}.`);
   check.done();
   const kind = type as DeviceActionType;
   const access = device.modeType === DeviceMode.acc;
   const known = kind === 'attendance.count' || kind === 'attendance.backfill' ? ['startDate', 'endDate'] : kind === 'users.reconcile' ? ['fix'] : [];
-  for (const [key, value] of Object.entries(options)) if (value != null && !known.includes(key)) check.add(`options.${key}`, 'not_allowed', `${kind} takes no option ${key}.`);
-  if (kind === 'users.reconcile' && options.fix != null && typeof options.fix !== 'boolean') check.add('options.fix', 'invalid_type', 'options.fix must be true or false.');
+  for (const [key, value] of Object.entries(options))
+    if (value != null && !known.includes(key)) check.add(`options.${key}`, 'not_allowed', `${kind} takes no option ${key}.`);
+  if (kind === 'users.reconcile' && options.fix != null && typeof options.fix !== 'boolean')
+    check.add('options.fix', 'invalid_type', 'options.fix must be true or false.');
   if ((kind === 'attendance.count' || kind === 'attendance.backfill' || kind === 'logs.clear') && access) {
     check.add('type', 'unsupported_by_device', `${kind} needs an attendance terminal (ATTLOG queries); access-control terminals keep their events in rtlog.`);
   }
@@ -149,16 +172,35 @@ function view(action: DeviceAction, deviceStatus: string): DeviceActionView {
 const snakeKeys = (value: unknown): unknown => renameTopKeys(value, camelToSnake);
 
 function eventOf(action: {
-  workspace_id: number; action_id: string; device_id: number; company_id: number; type: string; options: unknown; status: string; status_detail: string | null;
-  result: unknown; created_at: Date | string; completed_at: Date | string | null; expires_at: Date | string;
+  workspace_id: number;
+  action_id: string;
+  device_id: number;
+  company_id: number;
+  type: string;
+  options: unknown;
+  status: string;
+  status_detail: string | null;
+  result: unknown;
+  created_at: Date | string;
+  completed_at: Date | string | null;
+  expires_at: Date | string;
 }): NewEvent {
   const iso = (at: Date | string | null) => (at === null ? null : new Date(at).toISOString());
   return {
     workspaceId: action.workspace_id,
     type: 'device.action.updated',
     data: {
-      action_id: action.action_id, device_id: action.device_id, company_id: action.company_id, type: action.type, options: snakeKeys(action.options),
-      status: action.status, status_detail: action.status_detail, result: snakeKeys(action.result), created_at: iso(action.created_at), completed_at: iso(action.completed_at), expires_at: iso(action.expires_at),
+      action_id: action.action_id,
+      device_id: action.device_id,
+      company_id: action.company_id,
+      type: action.type,
+      options: snakeKeys(action.options),
+      status: action.status,
+      status_detail: action.status_detail,
+      result: snakeKeys(action.result),
+      created_at: iso(action.created_at),
+      completed_at: iso(action.completed_at),
+      expires_at: iso(action.expires_at),
     },
   };
 }
@@ -187,13 +229,20 @@ function infoRecordCount(result: { info?: Array<{ key: string; value: string }> 
  */
 async function requireSafeClear(ctx: RequestContext, device: Device, now: Date): Promise<void> {
   const em = ctx.em as EntityManager;
-  const [latest] = await em.execute<{ type: string; completed_at: Date; options: { startDate?: string; endDate?: string }; result: Record<string, unknown> | null }[]>(
+  const [latest] = await em.execute<
+    { type: string; completed_at: Date; options: { startDate?: string; endDate?: string }; result: Record<string, unknown> | null }[]
+  >(
     `select type, completed_at, options, result from device_action
      where device_id = ? and type in ('info.refresh', 'attendance.count') and status = 'succeeded' and completed_at > ?
      order by completed_at desc, id desc limit 1`,
     [device.id, new Date(now.getTime() - CLEAR_NEEDS_COUNT_WITHIN_MS)],
   );
-  const counted = latest?.type === 'info.refresh' ? infoRecordCount(latest.result as { info?: Array<{ key: string; value: string }> }) : latest ? Number(latest.result?.deviceRecords) : null;
+  const counted =
+    latest?.type === 'info.refresh'
+      ? infoRecordCount(latest.result as { info?: Array<{ key: string; value: string }> })
+      : latest
+        ? Number(latest.result?.deviceRecords)
+        : null;
   if (!latest || counted === null || !Number.isInteger(counted)) {
     throw DomainError.field(
       'type',
@@ -219,7 +268,11 @@ async function requireSafeClear(ctx: RequestContext, device: Device, now: Date):
   const countedWhen = `${latest.type} at ${at.toISOString()}`;
   if (held!.n < counted) {
     const first = held!.first?.slice(0, 10) ?? null;
-    const since = range ? `of ${range.from} to ${range.to}` : first ? `of any day the terminal holds (Timegate's oldest record from it is of ${first})` : 'of any day the terminal holds (Timegate holds none from it)';
+    const since = range
+      ? `of ${range.from} to ${range.to}`
+      : first
+        ? `of any day the terminal holds (Timegate's oldest record from it is of ${first})`
+        : 'of any day the terminal holds (Timegate holds none from it)';
     const backfillFrom = range ? range.from : (first ?? localDate(device.createdAt, device.timeZone));
     throw DomainError.field(
       'type',
@@ -258,7 +311,13 @@ export async function createDeviceAction(ctx: RequestContext, deviceId: number, 
     await requireRoomForAction(tx, device, 'device_action');
     for (const command of planned.commands) {
       await enqueueCommand(tx, {
-        workspaceId: device.workspaceId, deviceId: device.id, kind: `action_${planned.type}`, command, lane: 'interactive', reference: `device_action:${actionId}`, deadline: expiresAt,
+        workspaceId: device.workspaceId,
+        deviceId: device.id,
+        kind: `action_${planned.type}`,
+        command,
+        lane: 'interactive',
+        reference: `device_action:${actionId}`,
+        deadline: expiresAt,
       });
     }
     const row = em.create(DeviceAction, {
@@ -273,7 +332,14 @@ export async function createDeviceAction(ctx: RequestContext, deviceId: number, 
     } as DeviceAction);
     em.persist(row);
     await em.flush();
-    const event = { ...row, workspace_id: row.workspaceId, action_id: actionId, device_id: device.id, company_id: device.companyId, status_detail: waitingDetail(row.status, device.status) };
+    const event = {
+      ...row,
+      workspace_id: row.workspaceId,
+      action_id: actionId,
+      device_id: device.id,
+      company_id: device.companyId,
+      status_detail: waitingDetail(row.status, device.status),
+    };
     await recordEvents(tx, [eventOf({ ...event, created_at: now, completed_at: null, expires_at: expiresAt, result: null })]);
     return row;
   });
@@ -305,8 +371,19 @@ export async function getDeviceAction(ctx: RequestContext, deviceId: number, act
 
 export async function listDeviceActions(ctx: RequestContext, deviceId: number, page: PageRequest): Promise<Page<DeviceActionView>> {
   const device = await findDevice(ctx, deviceId);
-  const [items, totalCount] = await ctx.em.findAndCount(DeviceAction, { deviceId, workspaceId: workspaceOf(ctx) }, { orderBy: { id: 'desc' }, offset: page.offset, limit: page.limit, disableIdentityMap: true });
-  return { items: await withNewPunches(ctx.em as EntityManager, items.map((item) => view(item, device.status))), totalCount, offset: page.offset };
+  const [items, totalCount] = await ctx.em.findAndCount(
+    DeviceAction,
+    { deviceId, workspaceId: workspaceOf(ctx) },
+    { orderBy: { id: 'desc' }, offset: page.offset, limit: page.limit, disableIdentityMap: true },
+  );
+  return {
+    items: await withNewPunches(
+      ctx.em as EntityManager,
+      items.map((item) => view(item, device.status)),
+    ),
+    totalCount,
+    offset: page.offset,
+  };
 }
 
 interface ActionRow {
@@ -347,10 +424,11 @@ async function resultOf(em: EntityManager, action: ActionRow, commands: CommandR
       return {};
     case 'attendance.count': {
       const reported = Number(commands[0]?.result_fields?.AttlogSum ?? commands[0]?.return_code ?? 0);
-      const [stored] = await em.execute<{ n: number }[]>(
-        'select count(*)::int as n from punch where device_id = ? and local_time >= ? and local_time <= ?',
-        [action.device_id, `${action.options.startDate} 00:00:00`, `${action.options.endDate} 23:59:59`],
-      );
+      const [stored] = await em.execute<{ n: number }[]>('select count(*)::int as n from punch where device_id = ? and local_time >= ? and local_time <= ?', [
+        action.device_id,
+        `${action.options.startDate} 00:00:00`,
+        `${action.options.endDate} 23:59:59`,
+      ]);
       return { deviceRecords: reported, timegateRecords: stored!.n, matched: reported === stored!.n };
     }
     case 'logs.clear':
@@ -394,7 +472,9 @@ export async function mirrorDeviceActions(ctx: RequestContext, commandIds: numbe
   const events: NewEvent[] = [];
   const reconciled = new Set<number>();
   for (const action of actions) {
-    const commands = await em.execute<CommandRow[]>('select status, return_code, attempts, result_fields from device_command where reference = ? order by id', [`device_action:${action.action_id}`]);
+    const commands = await em.execute<CommandRow[]>('select status, return_code, attempts, result_fields from device_command where reference = ? order by id', [
+      `device_action:${action.action_id}`,
+    ]);
     const statuses = commands.map((c) => c.status);
     let status = 'queued';
     if (statuses.includes('failed')) status = 'failed';
@@ -402,7 +482,11 @@ export async function mirrorDeviceActions(ctx: RequestContext, commandIds: numbe
     else if (statuses.every((s) => s === 'succeeded')) status = 'succeeded';
     else if (statuses.some((s) => s !== 'queued')) status = 'sent';
     const failedCommand = commands.find((c) => c.status === 'failed');
-    let detail = failedCommand ? commandDetail(failedCommand) : status === 'expired' ? 'deadline_passed' : (commands.map(commandDetail).find((d) => d !== null) ?? null);
+    let detail = failedCommand
+      ? commandDetail(failedCommand)
+      : status === 'expired'
+        ? 'deadline_passed'
+        : (commands.map(commandDetail).find((d) => d !== null) ?? null);
     const verifyClock = action.type === 'clock.sync' && status === 'succeeded';
     if (verifyClock) {
       status = 'sent';
@@ -411,12 +495,14 @@ export async function mirrorDeviceActions(ctx: RequestContext, commandIds: numbe
     if (status === action.status && detail === action.status_detail) continue;
     const done = status === 'succeeded' || status === 'failed' || status === 'expired';
     const result =
-      status === 'succeeded' || verifyClock
-        ? await resultOf(em, action, commands)
-        : status === 'failed' ? { returnCode: failedCommand!.return_code } : null;
+      status === 'succeeded' || verifyClock ? await resultOf(em, action, commands) : status === 'failed' ? { returnCode: failedCommand!.return_code } : null;
     const completedAt = done ? ctx.now() : null;
     await em.execute('update device_action set status = ?, status_detail = ?, result = ?::jsonb, completed_at = ? where id = ?', [
-      status, detail, result === null ? null : JSON.stringify(result), completedAt, action.id,
+      status,
+      detail,
+      result === null ? null : JSON.stringify(result),
+      completedAt,
+      action.id,
     ]);
     events.push(eventOf({ ...action, status, status_detail: shownDetail(detail, status, action.device_status), result, completed_at: completedAt }));
     // The users may all have arrived before the answer.
@@ -452,7 +538,13 @@ export async function concludeClockSyncs(ctx: RequestContext, deviceId: number |
       const status = within ? 'succeeded' : 'failed';
       const detail = within ? null : read ? 'clock_skew_after_sync' : 'clock_not_read';
       const result = { ...(action.result ?? {}), skewAfter: read ? action.skew : null };
-      await em.execute('update device_action set status = ?, status_detail = ?, result = ?::jsonb, completed_at = ? where id = ?', [status, detail, JSON.stringify(result), now, action.id]);
+      await em.execute('update device_action set status = ?, status_detail = ?, result = ?::jsonb, completed_at = ? where id = ?', [
+        status,
+        detail,
+        JSON.stringify(result),
+        now,
+        action.id,
+      ]);
       events.push(eventOf({ ...action, status, status_detail: detail, result, completed_at: now }));
     }
     await recordEvents(withEm(ctx, em), events);

@@ -82,7 +82,13 @@ export async function authenticate(
     [hash],
   );
   if (rows.length === 0) throw new DomainError('unauthenticated', 'The API key is not valid or has been revoked.');
-  const principal: Principal = { kind: 'workspace', workspaceId: rows[0].workspace_id, keyId: rows[0].id, scopes: rows[0].scopes as Scope[], companyId: rows[0].company_id };
+  const principal: Principal = {
+    kind: 'workspace',
+    workspaceId: rows[0].workspace_id,
+    keyId: rows[0].id,
+    scopes: rows[0].scopes as Scope[],
+    companyId: rows[0].company_id,
+  };
   if (cacheMs > 0) rememberKey(hash, principal, now + cacheMs);
   return principal;
 }

@@ -45,7 +45,12 @@ export function csrfTokenMatches(sessionToken: string, presented: string | undef
 /** Remembers a sign-in leaving for the provider (and forgets the ones that never came back). */
 export async function rememberSignIn(em: EntityManager, signIn: { state: string; codeVerifier: string; nonce: string }, now: Date): Promise<void> {
   await em.execute('delete from console_sign_in where created_at < ?', [new Date(now.getTime() - SIGN_IN_MINUTES * 60_000)]);
-  await em.execute('insert into console_sign_in (state, code_verifier, nonce, created_at) values (?, ?, ?, ?)', [signIn.state, signIn.codeVerifier, signIn.nonce, now]);
+  await em.execute('insert into console_sign_in (state, code_verifier, nonce, created_at) values (?, ?, ?, ?)', [
+    signIn.state,
+    signIn.codeVerifier,
+    signIn.nonce,
+    now,
+  ]);
 }
 
 /** Takes (once) the sign-in a callback's `state` names; null when unknown, used or too old. */
@@ -59,9 +64,10 @@ export async function takeSignIn(em: EntityManager, state: string, now: Date): P
 
 /** The workspace single sign-on works in: the configured one, or the first workspace. */
 export async function signInWorkspace(em: EntityManager, configured: number | null): Promise<number> {
-  const rows = configured === null
-    ? await em.execute<{ id: number }[]>('select id from workspace order by id limit 1')
-    : await em.execute<{ id: number }[]>('select id from workspace where id = ?', [configured]);
+  const rows =
+    configured === null
+      ? await em.execute<{ id: number }[]>('select id from workspace order by id limit 1')
+      : await em.execute<{ id: number }[]>('select id from workspace where id = ?', [configured]);
   if (!rows[0]) throw new DomainError('not_found', 'The workspace of single sign-on does not exist.');
   return rows[0].id;
 }
@@ -73,7 +79,17 @@ export async function openSession(em: EntityManager, person: SignedInPerson, min
   const expiresAt = new Date(now.getTime() + minutes * 60_000);
   await em.execute(
     'insert into console_session (workspace_id, token_hash, subject, email, name, roles, scopes, created_at, expires_at) values (?, ?, ?, ?, ?, ?::text[], ?::text[], ?, ?)',
-    [person.workspaceId, sha256(token), person.subject, person.email, person.name, `{${person.roles.join(',')}}`, `{${person.scopes.map((s) => `"${s}"`).join(',')}}`, now, expiresAt],
+    [
+      person.workspaceId,
+      sha256(token),
+      person.subject,
+      person.email,
+      person.name,
+      `{${person.roles.join(',')}}`,
+      `{${person.scopes.map((s) => `"${s}"`).join(',')}}`,
+      now,
+      expiresAt,
+    ],
   );
   return { token, expiresAt };
 }

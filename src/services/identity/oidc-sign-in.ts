@@ -73,12 +73,20 @@ export class OidcSignIn {
     const signIn = state ? await takeSignIn(em, state, now) : null;
     if (!signIn) throw new SignInRefused('expired', 'The sign-in is unknown, was used already or took too long.');
     if (callbackUrl.searchParams.has('error')) {
-      throw new SignInRefused('failed', `The provider answered ${callbackUrl.searchParams.get('error')}: ${callbackUrl.searchParams.get('error_description') ?? ''}`);
+      throw new SignInRefused(
+        'failed',
+        `The provider answered ${callbackUrl.searchParams.get('error')}: ${callbackUrl.searchParams.get('error_description') ?? ''}`,
+      );
     }
     const provider = await this.discover();
     let claims: Record<string, unknown>;
     try {
-      const tokens = await oidc.authorizationCodeGrant(provider, callbackUrl, { pkceCodeVerifier: signIn.codeVerifier, expectedState: state!, expectedNonce: signIn.nonce, idTokenExpected: true });
+      const tokens = await oidc.authorizationCodeGrant(provider, callbackUrl, {
+        pkceCodeVerifier: signIn.codeVerifier,
+        expectedState: state!,
+        expectedNonce: signIn.nonce,
+        idTokenExpected: true,
+      });
       const idClaims = tokens.claims()!;
       const userInfo = provider.serverMetadata().userinfo_endpoint ? await oidc.fetchUserInfo(provider, tokens.access_token, idClaims.sub) : {};
       claims = { ...userInfo, ...idClaims };

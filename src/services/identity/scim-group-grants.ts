@@ -52,12 +52,14 @@ export async function afterMembersChange(em: EntityManager, employeeIds: number[
     if (addAreas.length + dropAreas.length + addLevels.length + dropLevels.length === 0) continue;
     changed.push(employeeId);
     if (addAreas.length > 0) {
-      await em.execute(
-        `insert into area_employee (area_id, employee_id, created_at) select a, ?, ? from unnest(?::int[]) a on conflict do nothing`,
-        [employeeId, now, intArray(addAreas)],
-      );
+      await em.execute(`insert into area_employee (area_id, employee_id, created_at) select a, ?, ? from unnest(?::int[]) a on conflict do nothing`, [
+        employeeId,
+        now,
+        intArray(addAreas),
+      ]);
     }
-    if (dropAreas.length > 0) await em.execute('delete from area_employee where employee_id = ? and area_id = any(?::int[])', [employeeId, intArray(dropAreas)]);
+    if (dropAreas.length > 0)
+      await em.execute('delete from area_employee where employee_id = ? and area_id = any(?::int[])', [employeeId, intArray(dropAreas)]);
     if (addLevels.length > 0) {
       await em.execute(
         `insert into access_level_employee (workspace_id, access_level_id, employee_id, created_at)
@@ -65,7 +67,8 @@ export async function afterMembersChange(em: EntityManager, employeeIds: number[
         [employeeId, now, intArray(addLevels)],
       );
     }
-    if (dropLevels.length > 0) await em.execute('delete from access_level_employee where employee_id = ? and access_level_id = any(?::int[])', [employeeId, intArray(dropLevels)]);
+    if (dropLevels.length > 0)
+      await em.execute('delete from access_level_employee where employee_id = ? and access_level_id = any(?::int[])', [employeeId, intArray(dropLevels)]);
   }
   // The ORM's identity map may hold memberships read earlier in this transaction: the recompute reads them afresh.
   em.clear();

@@ -85,7 +85,10 @@ function toResource(row: GroupRow, members: Member[], baseUrl: string): JsonObje
 }
 
 async function resourcesOf(em: EntityManager, rows: GroupRow[], baseUrl: string): Promise<JsonObject[]> {
-  const members = await membersOf(em, rows.map((r) => r.id));
+  const members = await membersOf(
+    em,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => toResource(row, members.get(row.id) ?? [], baseUrl));
 }
 
@@ -100,10 +103,19 @@ export async function getScimGroup(ctx: RequestContext, id: string, baseUrl: str
   return (await resourcesOf(ctx.em, [row], baseUrl))[0]!;
 }
 
-export async function listScimGroups(ctx: RequestContext, filter: Filter | null, page: { startIndex: number; count: number }, baseUrl: string): Promise<ScimList> {
+export async function listScimGroups(
+  ctx: RequestContext,
+  filter: Filter | null,
+  page: { startIndex: number; count: number },
+  baseUrl: string,
+): Promise<ScimList> {
   const scope = scimScope(ctx);
   const narrow =
-    filter?.kind === 'compare' && filter.op === 'eq' && typeof filter.value === 'string' && filter.path.sub === null && filter.path.attr.toLowerCase() === 'displayname'
+    filter?.kind === 'compare' &&
+    filter.op === 'eq' &&
+    typeof filter.value === 'string' &&
+    filter.path.sub === null &&
+    filter.path.attr.toLowerCase() === 'displayname'
       ? { displayName: filter.value }
       : {};
   const all = await resourcesOf(ctx.em, await groupRows(ctx.em, scope.companyId, narrow), baseUrl);
@@ -112,7 +124,11 @@ export async function listScimGroups(ctx: RequestContext, filter: Filter | null,
 }
 
 /** A Group body checked: its display name, external id, members (ids of this company's users) and the rest kept. */
-async function readGroupBody(em: EntityManager, scope: ScimScope, body: Json): Promise<{ displayName: string; externalId: string | null; members: number[]; document: JsonObject }> {
+async function readGroupBody(
+  em: EntityManager,
+  scope: ScimScope,
+  body: Json,
+): Promise<{ displayName: string; externalId: string | null; members: number[]; document: JsonObject }> {
   if (!isObject(body)) throw ScimError.badRequest('invalidSyntax', 'A Group is a JSON object.');
   const displayName = getAttr(body, 'displayName');
   if (typeof displayName !== 'string' || displayName.trim() === '') throw ScimError.badRequest('invalidValue', 'displayName is required.');
@@ -137,15 +153,21 @@ async function readGroupBody(em: EntityManager, scope: ScimScope, body: Json): P
 
 /** Sets the group's members to exactly `members`, applying what its mapping grants or takes away. */
 async function setMembers(em: EntityManager, groupId: string, members: number[], now: Date): Promise<void> {
-  const current = (await em.execute<{ employee_id: number }[]>('select employee_id from scim_group_member where group_id = ?::uuid', [groupId])).map((r) => r.employee_id);
+  const current = (await em.execute<{ employee_id: number }[]>('select employee_id from scim_group_member where group_id = ?::uuid', [groupId])).map(
+    (r) => r.employee_id,
+  );
   const added = members.filter((m) => !current.includes(m));
   const removed = current.filter((m) => !members.includes(m));
   if (added.length === 0 && removed.length === 0) return;
   const concerned = [...added, ...removed];
   const before = await directoryGrantsOf(em, concerned);
-  if (removed.length > 0) await em.execute('delete from scim_group_member where group_id = ?::uuid and employee_id = any(?::int[])', [groupId, intArray(removed)]);
+  if (removed.length > 0)
+    await em.execute('delete from scim_group_member where group_id = ?::uuid and employee_id = any(?::int[])', [groupId, intArray(removed)]);
   if (added.length > 0) {
-    await em.execute('insert into scim_group_member (group_id, employee_id) select ?::uuid, e from unnest(?::int[]) e on conflict do nothing', [groupId, intArray(added)]);
+    await em.execute('insert into scim_group_member (group_id, employee_id) select ?::uuid, e from unnest(?::int[]) e on conflict do nothing', [
+      groupId,
+      intArray(added),
+    ]);
   }
   await afterMembersChange(em, concerned, before, now);
 }
@@ -177,7 +199,8 @@ async function writeGroup(ctx: RequestContext, id: string, change: (current: Jso
     const [current] = await resourcesOf(em, [row], baseUrl);
     const group = await readGroupBody(em, scope, change(current!));
     const clash = await groupRows(em, scope.companyId, { displayName: group.displayName });
-    if (clash.some((g) => g.id !== row.id)) throw new ScimError(409, 'uniqueness', `A group named ${JSON.stringify(group.displayName)} exists in this company.`);
+    if (clash.some((g) => g.id !== row.id))
+      throw new ScimError(409, 'uniqueness', `A group named ${JSON.stringify(group.displayName)} exists in this company.`);
     const now = ctx.now();
     await em.execute('update scim_group set display_name = ?, external_id = ?, document = ?::jsonb, updated_at = ? where id = ?::uuid', [
       group.displayName,
@@ -224,14 +247,24 @@ export interface ScimGroupView {
 }
 
 async function groupViews(ctx: RequestContext, where: string, params: unknown[]): Promise<ScimGroupView[]> {
-  const rows = await ctx.em.execute<{ id: string; company_id: number; display_name: string; external_id: string | null; area_id: number | null; member_ids: number[]; level_ids: number[] }[]>(
+  const rows = await ctx.em.execute<
+    { id: string; company_id: number; display_name: string; external_id: string | null; area_id: number | null; member_ids: number[]; level_ids: number[] }[]
+  >(
     `select g.id::text as id, g.company_id, g.display_name, g.external_id, g.area_id,
        array(select m.employee_id from scim_group_member m where m.group_id = g.id order by m.employee_id) as member_ids,
        array(select l.access_level_id from scim_group_access_level l where l.group_id = g.id order by l.access_level_id) as level_ids
      from scim_group g where g.workspace_id = ? and ${where} order by g.display_name, g.id`,
     [workspaceOf(ctx), ...params],
   );
-  return rows.map((r) => ({ id: r.id, companyId: r.company_id, displayName: r.display_name, externalId: r.external_id, memberIds: r.member_ids, areaId: r.area_id, accessLevelIds: r.level_ids }));
+  return rows.map((r) => ({
+    id: r.id,
+    companyId: r.company_id,
+    displayName: r.display_name,
+    externalId: r.external_id,
+    memberIds: r.member_ids,
+    areaId: r.area_id,
+    accessLevelIds: r.level_ids,
+  }));
 }
 
 /** The directory groups of the workspace (optionally of one company). */
@@ -249,31 +282,45 @@ export async function getDirectoryGroup(ctx: RequestContext, id: string): Promis
  * Maps a directory group to an area (null: none) and access levels (the whole list; empty: none),
  * both of the group's company. Its members gain what is new and lose what is no longer mapped.
  */
-export async function setDirectoryGroupMapping(ctx: RequestContext, id: string, input: { areaId: number | null; accessLevelIds: number[] }): Promise<ScimGroupView> {
+export async function setDirectoryGroupMapping(
+  ctx: RequestContext,
+  id: string,
+  input: { areaId: number | null; accessLevelIds: number[] },
+): Promise<ScimGroupView> {
   const group = await getDirectoryGroup(ctx, id);
   const levels = [...new Set(input.accessLevelIds)];
   const check = new FieldChecker();
   if (input.areaId !== null) {
-    const [area] = await ctx.em.execute<{ company_id: number }[]>('select company_id from area where id = ? and workspace_id = ?', [input.areaId, workspaceOf(ctx)]);
+    const [area] = await ctx.em.execute<{ company_id: number }[]>('select company_id from area where id = ? and workspace_id = ?', [
+      input.areaId,
+      workspaceOf(ctx),
+    ]);
     if (!area) check.add('areaId', 'not_found', `Area ${input.areaId} does not exist in this workspace.`);
     else if (area.company_id !== group.companyId) check.add('areaId', 'company_mismatch', `Area ${input.areaId} belongs to another company than the group.`);
   }
   if (levels.length > 0) {
-    const found = await ctx.em.execute<{ id: number; company_id: number }[]>('select id, company_id from access_level where id = any(?::int[]) and workspace_id = ?', [intArray(levels), workspaceOf(ctx)]);
+    const found = await ctx.em.execute<{ id: number; company_id: number }[]>(
+      'select id, company_id from access_level where id = any(?::int[]) and workspace_id = ?',
+      [intArray(levels), workspaceOf(ctx)],
+    );
     levels.forEach((level, index) => {
       const row = found.find((f) => f.id === level);
       if (!row) check.add(`accessLevelIds.${index}`, 'not_found', `Access level ${level} does not exist in this workspace.`);
-      else if (row.company_id !== group.companyId) check.add(`accessLevelIds.${index}`, 'company_mismatch', `Access level ${level} belongs to another company than the group.`);
+      else if (row.company_id !== group.companyId)
+        check.add(`accessLevelIds.${index}`, 'company_mismatch', `Access level ${level} belongs to another company than the group.`);
     });
   }
   check.done();
   await ctx.em.transactional(async (em) => {
     await lockWorkspace(em, workspaceOf(ctx));
-    const members = (await em.execute<{ employee_id: number }[]>('select employee_id from scim_group_member where group_id = ?::uuid', [id])).map((r) => r.employee_id);
+    const members = (await em.execute<{ employee_id: number }[]>('select employee_id from scim_group_member where group_id = ?::uuid', [id])).map(
+      (r) => r.employee_id,
+    );
     const before = await directoryGrantsOf(em, members);
     await em.execute('update scim_group set area_id = ?, updated_at = ? where id = ?::uuid', [input.areaId, ctx.now(), id]);
     await em.execute('delete from scim_group_access_level where group_id = ?::uuid', [id]);
-    if (levels.length > 0) await em.execute('insert into scim_group_access_level (group_id, access_level_id) select ?::uuid, l from unnest(?::int[]) l', [id, intArray(levels)]);
+    if (levels.length > 0)
+      await em.execute('insert into scim_group_access_level (group_id, access_level_id) select ?::uuid, l from unnest(?::int[]) l', [id, intArray(levels)]);
     await afterMembersChange(em, members, before, ctx.now());
   });
   return getDirectoryGroup(ctx, id);

@@ -89,7 +89,11 @@ function toResource(row: UserRow, groups: JsonObject[], baseUrl: string): JsonOb
 }
 
 async function resourcesOf(em: EntityManager, rows: UserRow[], baseUrl: string): Promise<JsonObject[]> {
-  const groups = await groupsOf(em, rows.map((r) => r.employee_id), baseUrl);
+  const groups = await groupsOf(
+    em,
+    rows.map((r) => r.employee_id),
+    baseUrl,
+  );
   return rows.map((row) => toResource(row, groups.get(row.employee_id) ?? [], baseUrl));
 }
 
@@ -118,7 +122,12 @@ function narrowing(filter: Filter | null): { userName?: string; externalId?: str
 }
 
 /** The users matching `filter`, `count` from the 1-based `startIndex`, and how many match in all. */
-export async function listScimUsers(ctx: RequestContext, filter: Filter | null, page: { startIndex: number; count: number }, baseUrl: string): Promise<ScimList> {
+export async function listScimUsers(
+  ctx: RequestContext,
+  filter: Filter | null,
+  page: { startIndex: number; count: number },
+  baseUrl: string,
+): Promise<ScimList> {
   const scope = scimScope(ctx);
   const rows = await userRows(ctx.em, scope, narrowing(filter));
   const all = await resourcesOf(ctx.em, rows, baseUrl);
@@ -132,7 +141,8 @@ async function checkUserNameFree(em: EntityManager, scope: ScimScope, userName: 
      where s.company_id = ? and lower(s.user_name) = lower(?)`,
     [scope.companyId, userName],
   );
-  if (taken && taken.employee_id !== exceptEmployeeId) throw new ScimError(409, 'uniqueness', `userName ${JSON.stringify(userName)} is already taken in this company.`);
+  if (taken && taken.employee_id !== exceptEmployeeId)
+    throw new ScimError(409, 'uniqueness', `userName ${JSON.stringify(userName)} is already taken in this company.`);
 }
 
 /**
@@ -140,9 +150,18 @@ async function checkUserNameFree(em: EntityManager, scope: ScimScope, userName: 
  * employee of the company holds; else the PIN they have; else the next free number (one above the
  * highest numeric PIN of the company).
  */
-async function choosePin(em: EntityManager, scope: ScimScope, employeeNumber: string | null, employeeId: number | null, currentPin: string | null): Promise<string> {
+async function choosePin(
+  em: EntityManager,
+  scope: ScimScope,
+  employeeNumber: string | null,
+  employeeId: number | null,
+  currentPin: string | null,
+): Promise<string> {
   if (isTerminalPin(employeeNumber)) {
-    const [holder] = await em.execute<{ id: number }[]>('select id from employee where company_id = ? and pin = ? and deleted_at is null', [scope.companyId, employeeNumber]);
+    const [holder] = await em.execute<{ id: number }[]>('select id from employee where company_id = ? and pin = ? and deleted_at is null', [
+      scope.companyId,
+      employeeNumber,
+    ]);
     if (!holder || holder.id === employeeId) return employeeNumber;
   }
   if (currentPin) return currentPin;

@@ -41,6 +41,7 @@ export function consoleCredential(headers: { authorization?: string; cookie?: st
   if (headers.authorization) return headers.authorization;
   const token = sessionTokenOf(headers.cookie);
   if (token === null) return undefined;
-  if (!csrfTokenMatches(token, csrfToken)) throw new DomainError('csrf_refused', 'A request signed in with the console session must carry the session\'s X-CSRF-Token header.');
+  if (!csrfTokenMatches(token, csrfToken))
+    throw new DomainError('csrf_refused', "A request signed in with the console session must carry the session's X-CSRF-Token header.");
   return `Session ${token}`;
 }

@@ -36,7 +36,12 @@ async function usage(em: EntityManager, employeeId: number, years: number[]) {
  * was employed before the year began (someone hired this year has no last year); a carry-over is
  * not carried again.
  */
-export async function balancesOf(em: EntityManager, employee: { id: number; createdAt: Date }, types: readonly AbsenceType[], year: number): Promise<AbsenceBalance[]> {
+export async function balancesOf(
+  em: EntityManager,
+  employee: { id: number; createdAt: Date },
+  types: readonly AbsenceType[],
+  year: number,
+): Promise<AbsenceBalance[]> {
   const employeeId = employee.id;
   const hadLastYear = new Date(employee.createdAt).toISOString().slice(0, 10) < `${year}-01-01`;
   const used = await usage(em, employeeId, [year - 1, year]);

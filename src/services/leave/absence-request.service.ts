@@ -92,7 +92,11 @@ export async function listAbsenceRequests(ctx: RequestContext, filter: AbsenceRe
   if (filter.state != null) where.state = filter.state;
   if (filter.startDate != null) where.endDate = { $gte: filter.startDate };
   if (filter.endDate != null) where.startDate = { $lte: filter.endDate };
-  const [items, totalCount] = await ctx.em.findAndCount(AbsenceRequest, where, { orderBy: { startDate: 'asc', id: 'asc' }, offset: page.offset, limit: page.limit });
+  const [items, totalCount] = await ctx.em.findAndCount(AbsenceRequest, where, {
+    orderBy: { startDate: 'asc', id: 'asc' },
+    offset: page.offset,
+    limit: page.limit,
+  });
   return { items, totalCount, offset: page.offset };
 }
 
@@ -115,9 +119,11 @@ function checkAgainstType(input: AbsenceRequestInput, type: AbsenceType): void {
   const check = new FieldChecker();
   if (type.unit === 'day') {
     for (const field of ['startTime', 'endTime'] as const) {
-      if (input[field] != null) check.add(field, 'not_allowed', `${field} is for hourly absence types; "${type.code}" is counted in days (use halfDay for half a day).`);
+      if (input[field] != null)
+        check.add(field, 'not_allowed', `${field} is for hourly absence types; "${type.code}" is counted in days (use halfDay for half a day).`);
     }
-    if (input.halfDay != null && input.startDate !== input.endDate) check.add('halfDay', 'not_allowed', 'A half day is one date: startDate and endDate must be equal.');
+    if (input.halfDay != null && input.startDate !== input.endDate)
+      check.add('halfDay', 'not_allowed', 'A half day is one date: startDate and endDate must be equal.');
   } else {
     if (input.halfDay != null) check.add('halfDay', 'not_allowed', `halfDay is for absence types counted in days; "${type.code}" is counted in hours.`);
     if (input.startTime == null) check.add('startTime', 'required', `startTime is required: "${type.code}" is counted in hours.`);
@@ -135,7 +141,11 @@ async function refuseLockedPeriod(em: EntityManager, companyId: number, startDat
     `select id, start_date::text, end_date::text from pay_period where company_id = ? and locked_at is not null and start_date <= ?::date and end_date >= ?::date limit 1`,
     [companyId, endDate, startDate],
   );
-  if (locked) throw new DomainError('period_locked', `Pay period ${locked.id} (${locked.start_date} to ${locked.end_date}) is locked; an admin must unlock it before absences in it change.`);
+  if (locked)
+    throw new DomainError(
+      'period_locked',
+      `Pay period ${locked.id} (${locked.start_date} to ${locked.end_date}) is locked; an admin must unlock it before absences in it change.`,
+    );
 }
 
 /**
@@ -212,11 +222,19 @@ export async function createAbsenceRequest(ctx: RequestContext, input: AbsenceRe
       endDate: { $gte: input.startDate! },
     });
     if (clash) {
-      throw DomainError.field('startDate', 'overlapping', `Absence request ${clash.id} (${clash.state}, ${clash.startDate} to ${clash.endDate}) already covers some of these dates.`);
+      throw DomainError.field(
+        'startDate',
+        'overlapping',
+        `Absence request ${clash.id} (${clash.state}, ${clash.startDate} to ${clash.endDate}) already covers some of these dates.`,
+      );
     }
     const amounts = await chargedAmounts(tx, employee.id, input, type);
     if (Object.keys(amounts).length === 0) {
-      throw DomainError.field('startDate', 'no_workdays', `${input.startDate} to ${input.endDate} holds no workday of the employee (only rest days and holidays): there is nothing to request.`);
+      throw DomainError.field(
+        'startDate',
+        'no_workdays',
+        `${input.startDate} to ${input.endDate} holds no workday of the employee (only rest days and holidays): there is nothing to request.`,
+      );
     }
     await checkBalance(em as EntityManager, employee, type, amounts);
     const request = em.create(AbsenceRequest, {

@@ -38,7 +38,8 @@ const uniqueFields = { absence_type_company_code_unique: { field: 'code', messag
 
 /** Persists the default types of a company being created (the caller flushes). */
 export function seedAbsenceTypes(em: EntityManager, company: Company): void {
-  for (const type of DEFAULT_ABSENCE_TYPES) em.persist(em.create(AbsenceType, { ...type, workspaceId: company.workspaceId, companyId: company.id } as AbsenceType));
+  for (const type of DEFAULT_ABSENCE_TYPES)
+    em.persist(em.create(AbsenceType, { ...type, workspaceId: company.workspaceId, companyId: company.id } as AbsenceType));
 }
 
 function checkType(input: AbsenceTypeInput, creating: boolean): void {
@@ -66,7 +67,11 @@ export async function getAbsenceType(ctx: RequestContext, id: number): Promise<A
 export async function listAbsenceTypes(ctx: RequestContext, filter: { companyId?: number | null }, page: PageRequest): Promise<Page<AbsenceType>> {
   const where: FilterQuery<AbsenceType> = { workspaceId: workspaceOf(ctx) };
   if (filter.companyId != null) where.companyId = filter.companyId;
-  const [items, totalCount] = await ctx.em.findAndCount(AbsenceType, where, { orderBy: { companyId: 'asc', id: 'asc' }, offset: page.offset, limit: page.limit });
+  const [items, totalCount] = await ctx.em.findAndCount(AbsenceType, where, {
+    orderBy: { companyId: 'asc', id: 'asc' },
+    offset: page.offset,
+    limit: page.limit,
+  });
   return { items, totalCount, offset: page.offset };
 }
 

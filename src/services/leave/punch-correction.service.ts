@@ -109,7 +109,11 @@ async function readPunches(ctx: RequestContext, input: PunchCorrectionInput, zon
     const parsed = typeof item.punchTime === 'string' ? readIsoDate(item.punchTime) : ({ ok: false, code: 'invalid_date' } as const);
     if (!parsed.ok || parsed.value.kind === 'date') {
       const code = parsed.ok ? 'invalid_date' : parsed.code;
-      check.add(`${prefix(i)}punchTime`, code, isoDateMessage(`${prefix(i)}punchTime`, code, 'an ISO 8601 date-time (2026-03-03T17:30:00, optionally with Z or an offset)'));
+      check.add(
+        `${prefix(i)}punchTime`,
+        code,
+        isoDateMessage(`${prefix(i)}punchTime`, code, 'an ISO 8601 date-time (2026-03-03T17:30:00, optionally with Z or an offset)'),
+      );
       continue;
     }
     check.text(`${prefix(i)}punchState`, item.punchState, { max: 16, required: true });
@@ -132,7 +136,11 @@ async function refuseLockedDates(em: EntityManager, companyId: number, firstDate
     `select id, start_date::text, end_date::text from pay_period where company_id = ? and locked_at is not null and start_date <= ?::date and end_date >= ?::date limit 1`,
     [companyId, lastDate, firstDate],
   );
-  if (locked) throw new DomainError('period_locked', `Pay period ${locked.id} (${locked.start_date} to ${locked.end_date}) is locked; an admin must unlock it before its punches are corrected.`);
+  if (locked)
+    throw new DomainError(
+      'period_locked',
+      `Pay period ${locked.id} (${locked.start_date} to ${locked.end_date}) is locked; an admin must unlock it before its punches are corrected.`,
+    );
 }
 
 const keyOf = (ctx: RequestContext) => (ctx.principal.kind === 'workspace' ? ctx.principal.keyId : null);
@@ -186,7 +194,11 @@ export async function createPunchCorrection(ctx: RequestContext, input: PunchCor
 async function apply(ctx: RequestContext, correction: PunchCorrection, employee: Employee, zone: string): Promise<void> {
   const em = ctx.em as EntityManager;
   if (correction.voidPunchId != null) {
-    await em.nativeUpdate(Punch, { id: Number(correction.voidPunchId), voidedAt: null }, { voidedAt: ctx.now(), voidReason: `Punch correction ${correction.id}: ${correction.reason}`.slice(0, 500) });
+    await em.nativeUpdate(
+      Punch,
+      { id: Number(correction.voidPunchId), voidedAt: null },
+      { voidedAt: ctx.now(), voidReason: `Punch correction ${correction.id}: ${correction.reason}`.slice(0, 500) },
+    );
     return;
   }
   // A manual punch without a terminal: no device, the workspace's zone for its wall-clock time.
@@ -234,7 +246,10 @@ export async function decidePunchCorrection(ctx: RequestContext, id: number, dec
     const correction = await em.findOne(PunchCorrection, { id, workspaceId }, { lockMode: 4 /* pessimistic write */ });
     if (!correction) throw DomainError.notFound('PunchCorrection', id);
     if (correction.state !== 'pending') {
-      throw new DomainError('invalid_transition', `Punch correction ${id} is ${correction.state}; it cannot be ${decision === 'cancel' ? 'cancelled' : `${decision}d`}.`);
+      throw new DomainError(
+        'invalid_transition',
+        `Punch correction ${id} is ${correction.state}; it cannot be ${decision === 'cancel' ? 'cancelled' : `${decision}d`}.`,
+      );
     }
     if (decision === 'approve') {
       await refuseLockedDates(em as EntityManager, correction.companyId, correction.firstDate, correction.lastDate);

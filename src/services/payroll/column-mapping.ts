@@ -27,7 +27,8 @@ export function parseColumnMapping(columns: string | null | undefined, codes: st
   else {
     for (const part of columns.split(',')) {
       const [column, header = column] = part.split(':', 2).map((s) => s.trim()) as [string, string?];
-      if (!(EXPORT_COLUMNS as readonly string[]).includes(column)) check.add('columns', 'invalid_value', `Unknown column "${column}"; the columns are ${EXPORT_COLUMNS.join(', ')}.`);
+      if (!(EXPORT_COLUMNS as readonly string[]).includes(column))
+        check.add('columns', 'invalid_value', `Unknown column "${column}"; the columns are ${EXPORT_COLUMNS.join(', ')}.`);
       else if (!NAME.test(header!)) check.add('columns', 'invalid_value', `The header "${header}" must be 1 to 64 letters, digits, spaces or _ . - / # ( ).`);
       else if (mapping.columns.some(([c]) => c === column)) check.add('columns', 'duplicate', `The column "${column}" is named twice.`);
       else mapping.columns.push([column as keyof ExportRow, header!]);
@@ -35,8 +36,10 @@ export function parseColumnMapping(columns: string | null | undefined, codes: st
   }
   for (const part of codes == null || codes === '' ? [] : codes.split(',')) {
     const [code, renamed] = part.split(':', 2).map((s) => s.trim()) as [string, string?];
-    if (!(PAY_CODES as readonly string[]).includes(code)) check.add('codes', 'invalid_value', `Unknown pay code "${code}"; the codes are ${PAY_CODES.join(', ')}.`);
-    else if (renamed === undefined || !NAME.test(renamed)) check.add('codes', 'invalid_value', `Give "${code}" a provider code of 1 to 64 plain characters (${code}:CODE).`);
+    if (!(PAY_CODES as readonly string[]).includes(code))
+      check.add('codes', 'invalid_value', `Unknown pay code "${code}"; the codes are ${PAY_CODES.join(', ')}.`);
+    else if (renamed === undefined || !NAME.test(renamed))
+      check.add('codes', 'invalid_value', `Give "${code}" a provider code of 1 to 64 plain characters (${code}:CODE).`);
     else mapping.codes.set(code, renamed);
   }
   check.done();

@@ -21,7 +21,17 @@ export interface ExportRow {
 }
 
 export const EXPORT_COLUMNS: readonly (keyof ExportRow)[] = [
-  'employee_id', 'employee_code', 'employee_name', 'company_code', 'company_name', 'start_date', 'end_date', 'pay_code', 'minutes', 'hours', 'hours_minutes',
+  'employee_id',
+  'employee_code',
+  'employee_name',
+  'company_code',
+  'company_name',
+  'start_date',
+  'end_date',
+  'pay_code',
+  'minutes',
+  'hours',
+  'hours_minutes',
 ];
 
 /** Decimal hours rounded half up to two places, computed in whole hundredths (no binary-float drift). */

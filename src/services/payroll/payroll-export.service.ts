@@ -36,7 +36,10 @@ export async function periodRows(em: EntityManager, period: Pick<PayPeriod, 'com
   const minutes = new Map<number, Map<string, number>>();
   for (const t of totals) (minutes.get(t.employee_id) ?? minutes.set(t.employee_id, new Map()).get(t.employee_id)!).set(t.code, t.minutes);
   // Deleted employees included: their days in the period are still paid.
-  const employees = minutes.size === 0 ? [] : await em.execute<ExportEmployee[]>(`select id, code, name, lastname from employee where id = any(?::int[])`, [`{${[...minutes.keys()].join(',')}}`]);
+  const employees =
+    minutes.size === 0
+      ? []
+      : await em.execute<ExportEmployee[]>(`select id, code, name, lastname from employee where id = any(?::int[])`, [`{${[...minutes.keys()].join(',')}}`]);
   return exportRows({ company: { code: company.code, name: company.name }, startDate: period.startDate, endDate: period.endDate, employees, minutes });
 }
 

@@ -46,7 +46,9 @@ const pairKey = (deviceId: number, employeeId: number) => `${deviceId}:${employe
  * memberships' windows (open when any membership is). Pairs without a level are absent.
  */
 export async function levelAccess(em: EntityManager, scope: { deviceIds: number[]; employeeIds: number[] }): Promise<Map<string, LevelAccess>> {
-  const rows = await em.execute<{ device_id: number; employee_id: number; schedule_id: number; door_number: number; start_date: string | null; end_date: string | null }[]>(
+  const rows = await em.execute<
+    { device_id: number; employee_id: number; schedule_id: number; door_number: number; start_date: string | null; end_date: string | null }[]
+  >(
     `with members as (
        select m.access_level_id, m.employee_id, m.start_date::text as start_date, m.end_date::text as end_date from access_level_employee m
        union all
@@ -96,11 +98,22 @@ function timezoneRow(schedule: ScheduleRow, timezoneId: number): string {
 }
 
 /** Queues table rows for one terminal, many records per command where its family allows (commands/record-batches.ts). */
-async function queueCommands(em: EntityManager, _workspaceId: number, deviceId: number, commands: { command: string; reference: string }[], now: Date): Promise<void> {
+async function queueCommands(
+  em: EntityManager,
+  _workspaceId: number,
+  deviceId: number,
+  commands: { command: string; reference: string }[],
+  now: Date,
+): Promise<void> {
   if (commands.length === 0) return;
   const target = await recordTarget(em, deviceId, DEFAULT_COMMANDS_PER_POLL);
   if (!target) return;
-  await queueRecords(em, target, commands.map((c) => [{ command: c.command, kind: ACCESS_SCHEDULE_COMMAND_KIND, reference: c.reference }]), now);
+  await queueRecords(
+    em,
+    target,
+    commands.map((c) => [{ command: c.command, kind: ACCESS_SCHEDULE_COMMAND_KIND, reference: c.reference }]),
+    now,
+  );
 }
 
 /**
@@ -109,10 +122,18 @@ async function queueCommands(em: EntityManager, _workspaceId: number, deviceId: 
  * take the smallest free id from 2. Runs in the sync build's transaction, before the user commands
  * that refer to the ids, so the terminal receives each time zone before its authorisations.
  */
-export async function timezoneIdsFor(em: EntityManager, device: { id: number; workspaceId: number }, scheduleIds: number[], now: Date): Promise<Map<number, number>> {
+export async function timezoneIdsFor(
+  em: EntityManager,
+  device: { id: number; workspaceId: number },
+  scheduleIds: number[],
+  now: Date,
+): Promise<Map<number, number>> {
   const ids = new Map<number, number>();
   if (scheduleIds.length === 0) return ids;
-  const held = await em.execute<{ schedule_id: number; timezone_id: number }[]>('select schedule_id, timezone_id from device_access_schedule where device_id = ?', [device.id]);
+  const held = await em.execute<{ schedule_id: number; timezone_id: number }[]>(
+    'select schedule_id, timezone_id from device_access_schedule where device_id = ?',
+    [device.id],
+  );
   for (const row of held) ids.set(row.schedule_id, row.timezone_id);
   const missing = [...new Set(scheduleIds)].filter((id) => !ids.has(id));
   if (missing.length === 0) return ids;
@@ -124,7 +145,10 @@ export async function timezoneIdsFor(em: EntityManager, device: { id: number; wo
           [device.id],
         )
       : [];
-  const schedules = await em.execute<ScheduleRow[]>('select id, built_in, intervals, holiday_intervals from access_schedule where id = any(?::int[]) order by id', [intArray(missing)]);
+  const schedules = await em.execute<ScheduleRow[]>(
+    'select id, built_in, intervals, holiday_intervals from access_schedule where id = any(?::int[]) order by id',
+    [intArray(missing)],
+  );
   const taken = new Set(held.map((r) => r.timezone_id));
   const commands: { command: string; reference: string }[] = [];
   for (const schedule of schedules) {
@@ -136,7 +160,12 @@ export async function timezoneIdsFor(em: EntityManager, device: { id: number; wo
     }
     taken.add(timezoneId);
     ids.set(schedule.id, timezoneId);
-    await em.execute('insert into device_access_schedule (workspace_id, device_id, schedule_id, timezone_id) values (?, ?, ?, ?)', [device.workspaceId, device.id, schedule.id, timezoneId]);
+    await em.execute('insert into device_access_schedule (workspace_id, device_id, schedule_id, timezone_id) values (?, ?, ?, ?)', [
+      device.workspaceId,
+      device.id,
+      schedule.id,
+      timezoneId,
+    ]);
     commands.push({ command: timezoneRow(schedule, timezoneId), reference: `access_schedule:${schedule.id}` });
   }
   for (const h of holidays) commands.push({ command: updateHolidayCommand({ date: h.date, holidayType: h.holiday_type }), reference: `holiday:${h.date}` });
@@ -161,7 +190,12 @@ const slotIds = (schedule: Pick<ScheduleRow, 'built_in' | 'intervals'>, base: nu
  * lowest free block from 2 (2-4, 5-7, …, up to id 50). The block's base is kept like an access
  * terminal's time-zone id (`device_access_schedule`).
  */
-export async function accTimeZoneIdsFor(em: EntityManager, device: { id: number; workspaceId: number }, scheduleIds: number[], now: Date): Promise<Map<number, number[]>> {
+export async function accTimeZoneIdsFor(
+  em: EntityManager,
+  device: { id: number; workspaceId: number },
+  scheduleIds: number[],
+  now: Date,
+): Promise<Map<number, number[]>> {
   const ids = new Map<number, number[]>();
   if (scheduleIds.length === 0) return ids;
   const wanted = [...new Set(scheduleIds)];
@@ -184,7 +218,12 @@ export async function accTimeZoneIdsFor(em: EntityManager, device: { id: number;
         if (base + 2 > MAX_ACC_TIMEZONE_ID) throw new Error(`device ${device.id} has no free AccTimeZone ids for schedule ${schedule.id}`);
       }
       for (const id of schedule.built_in ? [base] : [base, base + 1, base + 2]) taken.add(id);
-      await em.execute('insert into device_access_schedule (workspace_id, device_id, schedule_id, timezone_id) values (?, ?, ?, ?)', [device.workspaceId, device.id, schedule.id, base]);
+      await em.execute('insert into device_access_schedule (workspace_id, device_id, schedule_id, timezone_id) values (?, ?, ?, ?)', [
+        device.workspaceId,
+        device.id,
+        schedule.id,
+        base,
+      ]);
       commands.push(...accTimeZoneRows(schedule, base).map((command) => ({ command, reference: `access_schedule:${schedule.id}` })));
     }
     ids.set(schedule.id, slotIds(schedule, base));
@@ -197,7 +236,12 @@ export async function accTimeZoneIdsFor(em: EntityManager, device: { id: number;
  * Schedules the terminal holds that no person on it uses any more: their time-zone rows are
  * deleted and their ids freed for reuse. Id 1 stays (people without levels are authorised under it).
  */
-export async function releaseUnusedSchedules(em: EntityManager, device: { id: number; workspaceId: number }, now: Date, family: 'access' | 'attendance' = 'access'): Promise<void> {
+export async function releaseUnusedSchedules(
+  em: EntityManager,
+  device: { id: number; workspaceId: number },
+  now: Date,
+  family: 'access' | 'attendance' = 'access',
+): Promise<void> {
   const unused = await em.execute<{ schedule_id: number; timezone_id: number }[]>(
     `delete from device_access_schedule s
      where s.device_id = ? and s.timezone_id <> ${ALWAYS_TIMEZONE_ID}
@@ -229,7 +273,13 @@ export async function markScheduleChanged(em: EntityManager, scheduleId: number,
   const [schedule] = await em.execute<ScheduleRow[]>('select id, built_in, intervals, holiday_intervals from access_schedule where id = ?', [scheduleId]);
   for (const row of held) {
     const rows = row.mode_type === 'acc' ? [timezoneRow(schedule!, row.timezone_id)] : accTimeZoneRows(schedule!, row.timezone_id);
-    await queueCommands(em, row.workspace_id, row.device_id, rows.map((command) => ({ command, reference: `access_schedule:${scheduleId}` })), now);
+    await queueCommands(
+      em,
+      row.workspace_id,
+      row.device_id,
+      rows.map((command) => ({ command, reference: `access_schedule:${scheduleId}` })),
+      now,
+    );
   }
   const attendance = held.filter((r) => r.mode_type !== 'acc').map((r) => r.device_id);
   if (previous && attendance.length > 0 && accTimeZoneSlots(previous.intervals) !== accTimeZoneSlots(schedule!.intervals)) {
@@ -240,7 +290,10 @@ export async function markScheduleChanged(em: EntityManager, scheduleId: number,
       [now, intArray(attendance), scheduleId],
     );
   }
-  notifyCommandsQueued(em, held.map((r) => r.device_id));
+  notifyCommandsQueued(
+    em,
+    held.map((r) => r.device_id),
+  );
 }
 
 /**
@@ -265,7 +318,12 @@ export async function noteRefusedAccessTables(em: EntityManager, commandIds: num
  * company that hold schedules get the change (the old date deleted, the new one written). Runs in
  * the holiday change's transaction.
  */
-export async function queueHolidayChange(em: EntityManager, companyId: number, change: { removed?: string | null; written?: { date: string; holidayType: number } | null }, now: Date): Promise<void> {
+export async function queueHolidayChange(
+  em: EntityManager,
+  companyId: number,
+  change: { removed?: string | null; written?: { date: string; holidayType: number } | null },
+  now: Date,
+): Promise<void> {
   const devices = await em.execute<{ id: number; workspace_id: number }[]>(
     `select d.id, d.workspace_id from device d where d.company_id = ? and d.mode_type = 'acc'
        and exists (select 1 from device_access_schedule s where s.device_id = d.id)`,
@@ -273,8 +331,12 @@ export async function queueHolidayChange(em: EntityManager, companyId: number, c
   );
   if (devices.length === 0) return;
   const commands: { command: string; reference: string }[] = [];
-  if (change.removed && change.removed !== change.written?.date) commands.push({ command: deleteHolidayCommand(change.removed), reference: `holiday:${change.removed}` });
+  if (change.removed && change.removed !== change.written?.date)
+    commands.push({ command: deleteHolidayCommand(change.removed), reference: `holiday:${change.removed}` });
   if (change.written) commands.push({ command: updateHolidayCommand(change.written), reference: `holiday:${change.written.date}` });
   for (const device of devices) await queueCommands(em, device.workspace_id, device.id, commands, now);
-  notifyCommandsQueued(em, devices.map((d) => d.id));
+  notifyCommandsQueued(
+    em,
+    devices.map((d) => d.id),
+  );
 }

@@ -151,7 +151,10 @@ export async function changeEmployeeDevices(
     const employee = await getEmployee(withEm(ctx, em), employeeId);
     const ids = checkBulkItems(items, 'deviceId', { allowEmpty: mode === 'sync', permissionField: mode === 'remove' ? undefined : 'permissionId' });
     const devices = ids.length ? await em.find(Device, { id: { $in: ids }, workspaceId }) : [];
-    checkBulkOwners(ids, 'deviceId', 'Device', new Map(devices.map((d) => [d.id, d.companyId])), { companyId: employee.companyId, owner: `employee ${employee.id}` });
+    checkBulkOwners(ids, 'deviceId', 'Device', new Map(devices.map((d) => [d.id, d.companyId])), {
+      companyId: employee.companyId,
+      owner: `employee ${employee.id}`,
+    });
     if (mode !== 'remove' && ids.length > 0 && !employee.pin) throw DomainError.invalid([noPinError('items', employee.id)]);
     const pairs = items.map((item) => ({ deviceId: item.deviceId, employeeId, permission: item.permissionId }));
     await changeDirect(em, mode, { employee }, pairs, ctx.now());
@@ -173,7 +176,10 @@ export async function changeDeviceEmployees(
     const ids = checkBulkItems(items, 'employeeId', { allowEmpty: mode === 'sync', permissionField: mode === 'remove' ? undefined : 'permissionId' });
     const employees = ids.length ? await em.find(Employee, { id: { $in: ids }, workspaceId }) : [];
     const byId = new Map(employees.map((e) => [e.id, e]));
-    checkBulkOwners(ids, 'employeeId', 'Employee', new Map(employees.map((e) => [e.id, e.companyId])), { companyId: device.companyId, owner: `device ${device.id}` });
+    checkBulkOwners(ids, 'employeeId', 'Employee', new Map(employees.map((e) => [e.id, e.companyId])), {
+      companyId: device.companyId,
+      owner: `device ${device.id}`,
+    });
     if (mode !== 'remove') {
       const check = new FieldChecker();
       ids.forEach((id, index) => {

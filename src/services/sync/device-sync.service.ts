@@ -59,8 +59,15 @@ interface DeviceRow {
 }
 
 /** The terminal as the sync engine sees it (`reported` overrides the stored algorithm versions). */
-export async function syncTerminal(em: EntityManager, deviceId: number, reported?: ReportedAlgorithms): Promise<(SyncTerminal & { workspaceId: number }) | null> {
-  const [device] = await em.execute<DeviceRow[]>('select workspace_id, mode_type, fp_algorithm, face_algorithm, reported_options, access_tables_refused from device where id = ?', [deviceId]);
+export async function syncTerminal(
+  em: EntityManager,
+  deviceId: number,
+  reported?: ReportedAlgorithms,
+): Promise<(SyncTerminal & { workspaceId: number }) | null> {
+  const [device] = await em.execute<DeviceRow[]>(
+    'select workspace_id, mode_type, fp_algorithm, face_algorithm, reported_options, access_tables_refused from device where id = ?',
+    [deviceId],
+  );
   if (!device) return null;
   const terminal = terminalOf({
     access: device.mode_type === 'acc',
@@ -95,7 +102,17 @@ export async function templatesOf(em: EntityManager, employeeIds: number[]): Pro
   );
   for (const r of rows) {
     const list = byEmployee.get(r.employee_id) ?? [];
-    list.push({ type: r.type, no: r.no, subIndex: r.sub_index, version: r.version, format: r.format, valid: r.valid, duress: r.duress, data: r.data, sourceDeviceId: r.source_device_id });
+    list.push({
+      type: r.type,
+      no: r.no,
+      subIndex: r.sub_index,
+      version: r.version,
+      format: r.format,
+      valid: r.valid,
+      duress: r.duress,
+      data: r.data,
+      sourceDeviceId: r.source_device_id,
+    });
     byEmployee.set(r.employee_id, list);
   }
   return byEmployee;
@@ -166,7 +183,11 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
     const onTerminal = (grants: AccessGrant[] | null): TerminalGrant[] | null =>
       grants === null ? null : grants.flatMap((g) => (timezones.get(g.scheduleId) ?? []).map((timezoneId) => ({ timezoneId, doorMask: g.doorMask })));
     // Older versions' commands still queued are superseded (one statement for the build).
-    superseded += await expireSupersededVersions(em, rows.map((r) => ({ deviceUserId: r.id, version: r.version })), now);
+    superseded += await expireSupersededVersions(
+      em,
+      rows.map((r) => ({ deviceUserId: r.id, version: r.version })),
+      now,
+    );
     const built = rows.map((row) => {
       const stored = templates.get(row.employee_id) ?? [];
       const due = row.present ? photosDue(terminal, photos, row.employee_id, row.previous_pin !== null, stored) : { facePhoto: null, userPhoto: null };
@@ -187,28 +208,43 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
         templatesFor(deviceId, row, stored),
       );
       const records: QueuedRecord[] = commands.map((command, step) => ({
-        command, kind: isFacePhotoCommand(command) ? FACE_PHOTO_COMMAND_KIND : SYNC_COMMAND_KIND, lane: syncLane(command), reference: `device_user:${row.id}`,
-        deviceUserId: row.id, deviceUserVersion: row.version, step,
+        command,
+        kind: isFacePhotoCommand(command) ? FACE_PHOTO_COMMAND_KIND : SYNC_COMMAND_KIND,
+        lane: syncLane(command),
+        reference: `device_user:${row.id}`,
+        deviceUserId: row.id,
+        deviceUserVersion: row.version,
+        step,
       }));
       return { row, stored, commands, records };
     });
     // Every row's sequence at once: the records of one table travel together, each row's order kept.
-    await queueRecords(em, target, built.map((b) => b.records), now);
+    await queueRecords(
+      em,
+      target,
+      built.map((b) => b.records),
+      now,
+    );
     queued += built.reduce((n, b) => n + b.records.length, 0);
     const leaving = built.filter((b) => !b.row.present).map((b) => b.row.employee_id);
     if (leaving.length > 0) await em.execute('delete from face_enrollment where device_id = ? and employee_id = any(?::int[])', [deviceId, intArray(leaving)]);
     for (const { row, stored, commands, records } of built) {
       if (!row.present || !photos.photos.has(row.employee_id)) continue;
       const holdsFace = stored.some((t) => t.type === VISIBLE_FACE_TYPE && templateFits(terminal, t));
-      await recordFaceEnrollments(em, device, photos, { employeeId: row.employee_id, present: row.present, commands, commandIds: records.map((r) => r.id!), holdsFace }, now);
+      await recordFaceEnrollments(
+        em,
+        device,
+        photos,
+        { employeeId: row.employee_id, present: row.present, commands, commandIds: records.map((r) => r.id!), holdsFace },
+        now,
+      );
     }
     if (terminal.access || terminal.accessTables) {
       // What the terminal holds once these commands ran: the next version's deletes start from it.
       const sent = built.map(({ row }) => ({ id: row.id, sent: row.present ? (onTerminal(row.access) ?? null) : [] }));
-      await em.execute(
-        `update device_user du set sent_access = s.sent from jsonb_to_recordset(?::jsonb) as s(id int, sent jsonb) where du.id = s.id`,
-        [JSON.stringify(sent)],
-      );
+      await em.execute(`update device_user du set sent_access = s.sent from jsonb_to_recordset(?::jsonb) as s(id int, sent jsonb) where du.id = s.id`, [
+        JSON.stringify(sent),
+      ]);
     }
     if (terminal.access || terminal.accessTables) await releaseUnusedSchedules(em, device, now, terminal.access ? 'access' : 'attendance');
     notifyCommandsQueued(em, [deviceId]);
@@ -242,7 +278,10 @@ export async function markTemplatesChanged(em: EntityManager, employeeIds: numbe
      returning device_id`,
     [now, sourceDeviceId, ...employeeIds],
   );
-  notifyCommandsQueued(em, rows.map((r) => r.device_id));
+  notifyCommandsQueued(
+    em,
+    rows.map((r) => r.device_id),
+  );
 }
 
 /** The terminal reports new algorithm versions (recordTemplateAlgorithms): its users that have templates are sent again. */

@@ -47,10 +47,7 @@ export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserS
   const employeeIds = unique(scope.employeeIds ?? []);
   if (deviceIds.length === 0 && employeeIds.length === 0) return;
   const inScope = (deviceId: number, employeeId: number) => deviceIds.includes(deviceId) || employeeIds.includes(employeeId);
-  const pairFilter = [
-    ...(deviceIds.length ? [{ deviceId: { $in: deviceIds } }] : []),
-    ...(employeeIds.length ? [{ employeeId: { $in: employeeIds } }] : []),
-  ];
+  const pairFilter = [...(deviceIds.length ? [{ deviceId: { $in: deviceIds } }] : []), ...(employeeIds.length ? [{ employeeId: { $in: employeeIds } }] : [])];
 
   const direct = await em.find(Assignment, { $or: pairFilter });
   const permissions = new Map(direct.map((a) => [key(a.deviceId, a.employeeId), a.permission]));
@@ -80,9 +77,7 @@ export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserS
   }
 
   const pairList = [...pairs].map((p) => p.split(':').map(Number) as [number, number]);
-  const employees = new Map(
-    (pairList.length ? await em.find(Employee, { id: { $in: unique(pairList.map(([, e]) => e)) } }) : []).map((e) => [e.id, e]),
-  );
+  const employees = new Map((pairList.length ? await em.find(Employee, { id: { $in: unique(pairList.map(([, e]) => e)) } }) : []).map((e) => [e.id, e]));
   const desired = new Map<string, Desired>();
   for (const [deviceId, employeeId] of pairList) {
     const employee = employees.get(employeeId);
@@ -115,7 +110,10 @@ export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserS
       }
       continue;
     }
-    const sameAccess = JSON.stringify(row.access ?? null) === JSON.stringify(want.access) && (row.validFrom ?? null) === want.validFrom && (row.validUntil ?? null) === want.validUntil;
+    const sameAccess =
+      JSON.stringify(row.access ?? null) === JSON.stringify(want.access) &&
+      (row.validFrom ?? null) === want.validFrom &&
+      (row.validUntil ?? null) === want.validUntil;
     if (row.present && row.pin === want.pin && row.name === want.name && row.privilege === want.privilege && sameAccess) continue;
     const previousPin = row.pin !== want.pin ? (row.previousPin ?? row.pin) : row.previousPin;
     const { workspaceId: _workspaceId, ...content } = want;

@@ -174,8 +174,16 @@ function formOf(terminal: SyncTerminal, t: Pick<SyncTemplate, 'type' | 'version'
 function biodata(pin: string, t: SyncTemplate): BiodataTemplate {
   const [major = '0', minor = '0'] = (t.version ?? '0.0').split('.');
   return {
-    pin, type: t.type, no: t.no, index: t.subIndex, valid: t.valid ? 1 : 0, duress: t.duress ? 1 : 0,
-    majorVer: major, minorVer: minor, format: t.format, template: t.data,
+    pin,
+    type: t.type,
+    no: t.no,
+    index: t.subIndex,
+    valid: t.valid ? 1 : 0,
+    duress: t.duress ? 1 : 0,
+    majorVer: major,
+    minorVer: minor,
+    format: t.format,
+    template: t.data,
   };
 }
 
@@ -239,7 +247,10 @@ export function syncCommands(terminal: SyncTerminal, row: SyncRow, templates: re
     // A user re-created under a new pin starts with no authorisation (the old pin's were deleted).
     const sent = commands.length > 0 ? [] : (row.sentAccess ?? everyDoor);
     commands.push(
-      updateAccessUserCommand({ pin: row.pin, name: row.name, privilege: row.privilege, startTime: yyyymmdd(row.validFrom), endTime: yyyymmdd(row.validUntil) }, terminal.dialect),
+      updateAccessUserCommand(
+        { pin: row.pin, name: row.name, privilege: row.privilege, startTime: yyyymmdd(row.validFrom), endTime: yyyymmdd(row.validUntil) },
+        terminal.dialect,
+      ),
       ...authorizeCommands(row.pin, sent, row.access ?? everyDoor, terminal.dialect),
     );
   } else {

@@ -31,7 +31,14 @@ export async function recordReportedUsers(ctx: RequestContext, device: { id: num
       `insert into device_reported_user (workspace_id, device_id, pin, name, privilege, reported_at)
        select ?, ?, r.pin, r.name, r.privilege, ? from jsonb_to_recordset(?::jsonb) as r(pin text, name text, privilege int)
        on conflict (device_id, pin) do update set name = excluded.name, privilege = excluded.privilege, reported_at = excluded.reported_at`,
-      [device.workspaceId, device.id, now, JSON.stringify(users.map((u) => ({ pin: cutToCodePoints(u.pin, 64), name: u.name == null ? null : cutToCodePoints(u.name, 201), privilege: u.privilege })))],
+      [
+        device.workspaceId,
+        device.id,
+        now,
+        JSON.stringify(
+          users.map((u) => ({ pin: cutToCodePoints(u.pin, 64), name: u.name == null ? null : cutToCodePoints(u.name, 201), privilege: u.privilege })),
+        ),
+      ],
     );
     await finishReconciles(withEm(ctx, em), device.id);
   });
@@ -44,11 +51,22 @@ export async function recordReportedUsers(ctx: RequestContext, device: { id: num
  * versions the terminal takes). A gap is a reason to re-send the users concerned.
  */
 async function templateCounts(em: EntityManager, deviceId: number, employeeIds: number[]) {
-  const [device] = await em.execute<{ mode_type: string; fp_algorithm: string | null; face_algorithm: string | null; reported_options: Record<string, string> | null; fingerprint_count: number | null; face_count: number | null }[]>(
-    'select mode_type, fp_algorithm, face_algorithm, reported_options, fingerprint_count, face_count from device where id = ?',
-    [deviceId],
-  );
-  const terminal = terminalOf({ access: device!.mode_type === 'acc', fpAlgorithm: device!.fp_algorithm, faceAlgorithm: device!.face_algorithm, reportedOptions: device!.reported_options });
+  const [device] = await em.execute<
+    {
+      mode_type: string;
+      fp_algorithm: string | null;
+      face_algorithm: string | null;
+      reported_options: Record<string, string> | null;
+      fingerprint_count: number | null;
+      face_count: number | null;
+    }[]
+  >('select mode_type, fp_algorithm, face_algorithm, reported_options, fingerprint_count, face_count from device where id = ?', [deviceId]);
+  const terminal = terminalOf({
+    access: device!.mode_type === 'acc',
+    fpAlgorithm: device!.fp_algorithm,
+    faceAlgorithm: device!.face_algorithm,
+    reportedOptions: device!.reported_options,
+  });
   const stored = await em.execute<{ employee_id: number; type: number; version: string | null }[]>(
     'select employee_id, type, version from employee_template where employee_id = any(?::int[])',
     [`{${employeeIds.join(',')}}`],
@@ -116,17 +134,32 @@ export async function finishReconciles(ctx: RequestContext, deviceId: number): P
     if (action.options.fix) {
       const resend = [...missing, ...differing].map((d) => d.id);
       if (resend.length > 0) {
-        await em.execute(`update device_user set sync_status = 'pending', return_code = null, changed_at = ? where id = any(?::int[])`, [now, `{${resend.join(',')}}`]);
+        await em.execute(`update device_user set sync_status = 'pending', return_code = null, changed_at = ? where id = any(?::int[])`, [
+          now,
+          `{${resend.join(',')}}`,
+        ]);
       }
       const deletesOf = unexpected.map((u) => (action.mode_type === 'acc' ? deleteAccessUserCommands(u.pin) : [deleteUserInfoCommand(u.pin)]));
       const deletes = deletesOf.flat();
       const target = deletes.length > 0 ? await recordTarget(em, deviceId, ctx.config.commandBatchSize) : null;
       // Each unexpected user's deletes in order (authorisations and templates before the user): revocations, ahead of any addition.
-      if (target) await queueRecords(em, target, deletesOf.map((commands) => commands.map((command) => ({ command, kind: 'reconcile_fix', lane: 'revocation' as const, reference: `reconcile:${action.action_id}` }))), now);
+      if (target)
+        await queueRecords(
+          em,
+          target,
+          deletesOf.map((commands) =>
+            commands.map((command) => ({ command, kind: 'reconcile_fix', lane: 'revocation' as const, reference: `reconcile:${action.action_id}` })),
+          ),
+          now,
+        );
       fixedCommands = resend.length + deletes.length;
       notifyCommandsQueued(em, [deviceId]);
     }
-    const templates = await templateCounts(em, deviceId, desired.map((d) => d.employee_id));
+    const templates = await templateCounts(
+      em,
+      deviceId,
+      desired.map((d) => d.employee_id),
+    );
     const result = {
       complete: true,
       usersReported: reported.length,
@@ -141,16 +174,29 @@ export async function finishReconciles(ctx: RequestContext, deviceId: number): P
       workspaceId: action.workspace_id,
       type: 'device.action.updated',
       data: {
-        action_id: action.action_id, device_id: deviceId, company_id: action.company_id, type: 'users.reconcile', options: action.options, status: 'succeeded',
+        action_id: action.action_id,
+        device_id: deviceId,
+        company_id: action.company_id,
+        type: 'users.reconcile',
+        options: action.options,
+        status: 'succeeded',
         result: {
-          complete: true, users_reported: result.usersReported, missing_on_device: result.missingOnDevice, unexpected_on_device: result.unexpectedOnDevice, differing: result.differing,
+          complete: true,
+          users_reported: result.usersReported,
+          missing_on_device: result.missingOnDevice,
+          unexpected_on_device: result.unexpectedOnDevice,
+          differing: result.differing,
           templates: {
-            fingerprints_on_device: templates.fingerprintsOnDevice, fingerprints_expected: templates.fingerprintsExpected,
-            faces_on_device: templates.facesOnDevice, faces_expected: templates.facesExpected,
+            fingerprints_on_device: templates.fingerprintsOnDevice,
+            fingerprints_expected: templates.fingerprintsExpected,
+            faces_on_device: templates.facesOnDevice,
+            faces_expected: templates.facesExpected,
           },
           ...(action.options.fix ? { fixed: fixedCommands } : {}),
         },
-        created_at: new Date(action.created_at).toISOString(), completed_at: new Date(action.completed_at).toISOString(), expires_at: new Date(action.expires_at).toISOString(),
+        created_at: new Date(action.created_at).toISOString(),
+        completed_at: new Date(action.completed_at).toISOString(),
+        expires_at: new Date(action.expires_at).toISOString(),
       },
     });
   }

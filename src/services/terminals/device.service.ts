@@ -35,8 +35,7 @@ export interface DeviceFilter {
 const SERIAL = /^[A-Za-z0-9_-]{1,64}$/;
 const PUSH_COMM_KEY = /^[\x21-\x7e]{1,64}$/;
 
-const SERIAL_TAKEN =
-  'This serial number is already registered (a terminal reports to one owner only). Remove it from the other device record first.';
+const SERIAL_TAKEN = 'This serial number is already registered (a terminal reports to one owner only). Remove it from the other device record first.';
 const uniqueFields = { device_serial_number_unique: { field: 'serialNumber', message: SERIAL_TAKEN } };
 
 function checkDevice(input: DeviceInput, creating: boolean): void {
@@ -54,10 +53,15 @@ function checkDevice(input: DeviceInput, creating: boolean): void {
     check.add('pushCommKey', 'invalid_push_comm_key', 'pushCommKey must be 1 to 64 printable ASCII characters without spaces, as the terminal sends it.');
   }
   if (input.allowedSourceCidrs != null) {
-    if (input.allowedSourceCidrs.length > MAX_CIDRS) check.add('allowedSourceCidrs', 'too_many_items', `allowedSourceCidrs may list at most ${MAX_CIDRS} entries.`);
+    if (input.allowedSourceCidrs.length > MAX_CIDRS)
+      check.add('allowedSourceCidrs', 'too_many_items', `allowedSourceCidrs may list at most ${MAX_CIDRS} entries.`);
     const bad = invalidCidrs(input.allowedSourceCidrs);
     if (bad.length > 0) {
-      check.add('allowedSourceCidrs', 'invalid_cidr', `allowedSourceCidrs must list IPv4/IPv6 addresses or CIDRs such as "203.0.113.0/24" (got "${bad.slice(0, 3).join('", "')}").`);
+      check.add(
+        'allowedSourceCidrs',
+        'invalid_cidr',
+        `allowedSourceCidrs must list IPv4/IPv6 addresses or CIDRs such as "203.0.113.0/24" (got "${bad.slice(0, 3).join('", "')}").`,
+      );
     }
   }
   if (input.timeZone != null && !isValidTimeZone(input.timeZone)) {

@@ -62,27 +62,28 @@ export function opensDoor(event: number, eventClass: RtlogEventClass): boolean {
 async function employeesByPin(ctx: RequestContext, companyId: number, pins: Iterable<string>): Promise<Map<string, number>> {
   const unique = [...new Set(pins)];
   if (unique.length === 0) return new Map();
-  const rows = await ctx.em.execute<{ id: number; pin: string }[]>('select id, pin from employee where company_id = ? and pin in (?) and deleted_at is null', [companyId, unique]);
+  const rows = await ctx.em.execute<{ id: number; pin: string }[]>('select id, pin from employee where company_id = ? and pin in (?) and deleted_at is null', [
+    companyId,
+    unique,
+  ]);
   return new Map(rows.map((r) => [r.pin, r.id]));
 }
 
 /** ATTLOG: every record is a punch; dedupe on (workspace, serial, pin, punch time). */
 export async function ingestAttlog(ctx: RequestContext, device: TerminalDevice, records: readonly AttlogRecord[]): Promise<IngestResult> {
   if (records.length === 0) return { stored: 0, duplicates: 0 };
-  const punches = records.map(
-    (r): DevicePunch => ({
-      pin: r.pin,
-      punchTime: toInstant(r.localTime, device.timeZone),
-      localTime: r.localTime,
-      // Non-numeric values are kept as sent (the state as its raw text, the mode as its name); a
-      // line without a verify mode has none (null), not an invented one.
-      punchState: r.status === null ? cutToCodePoints(r.statusRaw, 16) : String(r.status),
-      verifyType: r.verify !== null ? verifyTypeName(r.verify) : r.verifyRaw === '' ? null : cutToCodePoints(r.verifyRaw, 64),
-      verifyCode: r.verify,
-      workCode: r.workCode === '' ? null : cutToCodePoints(r.workCode, 32),
-      deviceRecordIndex: null,
-    }),
-  );
+  const punches = records.map((r): DevicePunch => ({
+    pin: r.pin,
+    punchTime: toInstant(r.localTime, device.timeZone),
+    localTime: r.localTime,
+    // Non-numeric values are kept as sent (the state as its raw text, the mode as its name); a
+    // line without a verify mode has none (null), not an invented one.
+    punchState: r.status === null ? cutToCodePoints(r.statusRaw, 16) : String(r.status),
+    verifyType: r.verify !== null ? verifyTypeName(r.verify) : r.verifyRaw === '' ? null : cutToCodePoints(r.verifyRaw, 64),
+    verifyCode: r.verify,
+    workCode: r.workCode === '' ? null : cutToCodePoints(r.workCode, 32),
+    deviceRecordIndex: null,
+  }));
   // One statement per chunk: each chunk's punches and their attendance.created events commit
   // together. A 200,000-line upload is 40 short statements, not one that holds a connection and its
   // locks for seconds while every other workspace waits. A failure after some chunks committed is
@@ -119,7 +120,11 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
     else kept.push(r);
   }
   const punchRecords = kept.filter((r) => r.eventClass === 'access-granted' && !r.deviceEvent);
-  const employees = await employeesByPin(ctx, device.companyId, kept.filter((r) => !r.deviceEvent).map((r) => r.pin));
+  const employees = await employeesByPin(
+    ctx,
+    device.companyId,
+    kept.filter((r) => !r.deviceEvent).map((r) => r.pin),
+  );
   const receivedAt = ctx.now();
   const instant = (r: RtlogRecord) => toInstant(r.localTime, device.timeZone);
   const verifyName = (r: RtlogRecord) => (r.verifyType === null ? null : verifyTypeName(r.verifyType));
@@ -163,7 +168,20 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
         .onConflict(['workspace_id', 'device_serial', 'device_record_index'])
         .ignore()
         .returning(['id', 'opened', 'door', 'time', 'employee_id', 'pin', 'card_no', 'event_code', 'verify_type', 'device_record_index']);
-      const stored = await em.execute<{ id: number; opened: boolean; door: number; time: Date; employee_id: number | null; pin: string | null; card_no: string | null; event_code: number; verify_type: string | null; device_record_index: number }[]>(query);
+      const stored = await em.execute<
+        {
+          id: number;
+          opened: boolean;
+          door: number;
+          time: Date;
+          employee_id: number | null;
+          pin: string | null;
+          card_no: string | null;
+          event_code: number;
+          verify_type: string | null;
+          device_record_index: number;
+        }[]
+      >(query);
       doorStored = stored.length;
       for (const row of stored) newIndexes.add(row.device_record_index);
       stored.sort((a, b) => a.id - b.id);
@@ -196,8 +214,9 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
       tx,
       { device, receivedAt },
       // newIndexes.delete: a body repeating an index stores its first record, as its door event does.
-      punchRecords.filter((r) => newIndexes.delete(r.index)).map(
-        (r): DevicePunch => ({
+      punchRecords
+        .filter((r) => newIndexes.delete(r.index))
+        .map((r): DevicePunch => ({
           pin: r.pin,
           punchTime: instant(r),
           localTime: r.localTime,
@@ -207,8 +226,7 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
           verifyCode: r.verifyType,
           workCode: null,
           deviceRecordIndex: r.index,
-        }),
-      ),
+        })),
     );
 
     return {
@@ -226,7 +244,11 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
  * hold-open was sent to shortly before): one physical opening is one `door.opened`, and the action's
  * success already announces it, with the action id.
  */
-async function remoteOpeningsOfActions(em: EntityManager, deviceId: number, rows: readonly { id: number; door: number; time: Date; event_code: number }[]): Promise<Set<number>> {
+async function remoteOpeningsOfActions(
+  em: EntityManager,
+  deviceId: number,
+  rows: readonly { id: number; door: number; time: Date; event_code: number }[],
+): Promise<Set<number>> {
   const remote = rows.filter((r) => REMOTE_OPENINGS.has(r.event_code));
   if (remote.length === 0) return new Set();
   const actions = await em.execute<{ door: number; sent_at: Date }[]>(

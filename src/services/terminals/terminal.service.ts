@@ -68,9 +68,29 @@ export const REPORTED_COLUMNS: Record<keyof ReportedInfo, string> = {
 
 /** Columns of a TerminalDevice; `version` changes whenever one of them does (refresh, see below). */
 const TERMINAL_COLUMNS = [
-  'id', 'workspace_id', 'company_id', 'serial_number', 'mode_type', 'protocol', 'time_zone', 'status', 'registry_code', 'session_id',
-  'paired_at', 'push_comm_key', 'allowed_source_cidrs', 'poll_interval_seconds', 'firmware', 'ip', 'user_count', 'fingerprint_count', 'face_count', 'attlog_count', 'fp_algorithm',
-  'face_algorithm', 'remote_address',
+  'id',
+  'workspace_id',
+  'company_id',
+  'serial_number',
+  'mode_type',
+  'protocol',
+  'time_zone',
+  'status',
+  'registry_code',
+  'session_id',
+  'paired_at',
+  'push_comm_key',
+  'allowed_source_cidrs',
+  'poll_interval_seconds',
+  'firmware',
+  'ip',
+  'user_count',
+  'fingerprint_count',
+  'face_count',
+  'attlog_count',
+  'fp_algorithm',
+  'face_algorithm',
+  'remote_address',
 ];
 // 64 bits of md5 over the cached columns: compared by the cache refresh instead of the whole row.
 const VERSION = `left(md5(row(${TERMINAL_COLUMNS.map((c) => `d.${c}`).join(', ')})::text), 16)`;
@@ -203,7 +223,11 @@ export async function recordProtocol(ctx: RequestContext, deviceId: number, prot
  * poll served from a cache entry reloaded before that batch) reads them from the row, and a build
  * without them marks users synced without their templates.
  */
-export async function recordTemplateAlgorithms(ctx: RequestContext, deviceId: number, reported: { fpAlgorithm?: string | null; faceAlgorithm?: string | null }): Promise<void> {
+export async function recordTemplateAlgorithms(
+  ctx: RequestContext,
+  deviceId: number,
+  reported: { fpAlgorithm?: string | null; faceAlgorithm?: string | null },
+): Promise<void> {
   await ctx.em.execute('update device set fp_algorithm = coalesce(?, fp_algorithm), face_algorithm = coalesce(?, face_algorithm) where id = ?', [
     reported.fpAlgorithm ?? null,
     reported.faceAlgorithm ?? null,

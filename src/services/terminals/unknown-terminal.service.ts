@@ -22,7 +22,16 @@ export async function recordUnknownContacts(ctx: RequestContext, contacts: Unkno
   if (contacts.length === 0) return;
   const params: unknown[] = [];
   const rows = contacts.map((c) => {
-    params.push(c.serialNumber.slice(0, 64), c.ip.slice(0, 64), c.model?.slice(0, 100) ?? null, c.firmware?.slice(0, 100) ?? null, c.protocol, c.firstSeenAt, c.lastSeenAt, c.requests);
+    params.push(
+      c.serialNumber.slice(0, 64),
+      c.ip.slice(0, 64),
+      c.model?.slice(0, 100) ?? null,
+      c.firmware?.slice(0, 100) ?? null,
+      c.protocol,
+      c.firstSeenAt,
+      c.lastSeenAt,
+      c.requests,
+    );
     return '(?::varchar, ?::varchar, ?::varchar, ?::varchar, ?::varchar, ?::timestamptz, ?::timestamptz, ?::bigint)';
   });
   await ctx.em.execute(

@@ -33,7 +33,8 @@ async function checkInput(ctx: RequestContext, input: WebhookEndpointInput, crea
   if (input.eventTypes != null) {
     if (input.eventTypes.length === 0) check.add('eventTypes', 'required', 'Give at least one event type.');
     for (const type of input.eventTypes) {
-      if (!EVENT_TYPES.includes(type as EventType)) check.add('eventTypes', 'unknown_event_type', `Unknown event type "${type}"; the types are ${EVENT_TYPES.join(', ')}.`);
+      if (!EVENT_TYPES.includes(type as EventType))
+        check.add('eventTypes', 'unknown_event_type', `Unknown event type "${type}"; the types are ${EVENT_TYPES.join(', ')}.`);
     }
   }
   if (input.url != null && check.problems.every((p) => p.field !== 'url')) {
@@ -51,7 +52,8 @@ async function urlProblem(raw: string, allowPrivate: boolean): Promise<{ code: s
   } catch {
     return { code: 'invalid_url', message: 'url must be an absolute http:// or https:// URL.' };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { code: 'invalid_url', message: `url must use http or https, not ${url.protocol.replace(':', '')}.` };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { code: 'invalid_url', message: `url must use http or https, not ${url.protocol.replace(':', '')}.` };
   if (url.username || url.password) return { code: 'invalid_url', message: 'url must not contain credentials; authenticate the requests with the signature.' };
   if (allowPrivate) return null;
   try {
@@ -91,7 +93,11 @@ export async function createWebhookEndpoint(ctx: RequestContext, input: WebhookE
 }
 
 export async function listWebhookEndpoints(ctx: RequestContext, page: PageRequest): Promise<Page<WebhookEndpoint>> {
-  const [items, totalCount] = await ctx.em.findAndCount(WebhookEndpoint, { workspaceId: workspaceOf(ctx) }, { orderBy: { id: 'asc' }, offset: page.offset, limit: page.limit });
+  const [items, totalCount] = await ctx.em.findAndCount(
+    WebhookEndpoint,
+    { workspaceId: workspaceOf(ctx) },
+    { orderBy: { id: 'asc' }, offset: page.offset, limit: page.limit },
+  );
   return { items, totalCount, offset: page.offset };
 }
 
@@ -150,7 +156,11 @@ export async function testWebhookEndpoint(ctx: RequestContext, id: number): Prom
 /** Newest first, each with its attempts (oldest first). */
 export async function listWebhookDeliveries(ctx: RequestContext, endpointId: number, page: PageRequest): Promise<Page<DeliveryView>> {
   const endpoint = await findEndpoint(ctx, endpointId);
-  const [items, totalCount] = await ctx.em.findAndCount(WebhookDelivery, { endpointId: endpoint.id }, { orderBy: { id: 'desc' }, offset: page.offset, limit: page.limit });
+  const [items, totalCount] = await ctx.em.findAndCount(
+    WebhookDelivery,
+    { endpointId: endpoint.id },
+    { orderBy: { id: 'desc' }, offset: page.offset, limit: page.limit },
+  );
   return { items: await views(ctx, items), totalCount, offset: page.offset };
 }
 

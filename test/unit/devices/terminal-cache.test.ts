@@ -19,7 +19,17 @@ function device(id: number, serialNumber: string, version: string, timeZone = 'U
     pushCommKey: null,
     allowedSourceCidrs: null,
     pollIntervalSeconds: 10,
-    reported: { firmware: null, ip: null, userCount: null, fingerprintCount: null, faceCount: null, attlogCount: null, fpAlgorithm: null, faceAlgorithm: null, remoteAddress: null },
+    reported: {
+      firmware: null,
+      ip: null,
+      userCount: null,
+      fingerprintCount: null,
+      faceCount: null,
+      attlogCount: null,
+      fpAlgorithm: null,
+      faceAlgorithm: null,
+      remoteAddress: null,
+    },
     hasPendingCommands: false,
     version,
   };
@@ -83,7 +93,13 @@ describe('terminal cache refresh', () => {
     const cache = new TerminalCache(60_000);
     await cache.get('SN1', async () => ({ ...db.get(1)! }));
     const { src } = source(db);
-    const refreshing = cache.refresh({ ...src, changes: async (known) => { cache.markPending([1]); return src.changes(known); } });
+    const refreshing = cache.refresh({
+      ...src,
+      changes: async (known) => {
+        cache.markPending([1]);
+        return src.changes(known);
+      },
+    });
     await refreshing;
     expect(cache.peek('SN1')!.hasPendingCommands).to.equal(true);
   });
@@ -98,10 +114,14 @@ describe('terminal cache refresh', () => {
     }
     cache.patch('SN5', { reported: { ...cache.peek('SN5')!.reported, firmware: 'Ver 9.9', fpAlgorithm: '12' } });
     const db = new Map([[7, { ...device(7, 'SN7', 'v2', 'UTC'), reported: { ...device(7, 'SN7', 'v2').reported, firmware: 'Ver 7.7' } }]]);
-    await cache.refresh({ changes: async (known) => known.filter((k) => k.id === 7).map((k) => ({ id: k.id, version: 'v2', pending: false })), devices: async () => [db.get(7)!] });
+    await cache.refresh({
+      changes: async (known) => known.filter((k) => k.id === 7).map((k) => ({ id: k.id, version: 'v2', pending: false })),
+      devices: async () => [db.get(7)!],
+    });
     for (let id = 1; id <= devices; id++) {
       const cached = cache.peek(`SN${id}`)!;
-      const [firmware, fp, zone] = id === 5 ? ['Ver 9.9', '12', 'Europe/Berlin'] : id === 7 ? ['Ver 7.7', null, 'UTC'] : [`Ver ${id}`, '10', id % 2 ? 'Europe/Berlin' : 'Asia/Kolkata'];
+      const [firmware, fp, zone] =
+        id === 5 ? ['Ver 9.9', '12', 'Europe/Berlin'] : id === 7 ? ['Ver 7.7', null, 'UTC'] : [`Ver ${id}`, '10', id % 2 ? 'Europe/Berlin' : 'Asia/Kolkata'];
       expect([cached.reported.firmware, cached.reported.fpAlgorithm, cached.timeZone], `device ${id}`).to.deep.equal([firmware, fp, zone]);
       if (id !== 7) expect(cached.reported.faceAlgorithm, `device ${id}`).to.equal(id % 3 ? '7' : null);
     }

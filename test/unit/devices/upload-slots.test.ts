@@ -47,7 +47,10 @@ describe('upload slots', () => {
       throw new Error('store failed');
     });
     const next = slots.run(async () => 'stored');
-    const error = await failing.then(() => null, (e: Error) => e);
+    const error = await failing.then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(error?.message).to.equal('store failed');
     expect(await next).to.equal('stored');
     expect(await slots.run(async () => 'free again')).to.equal('free again');

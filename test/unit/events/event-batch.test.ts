@@ -24,7 +24,16 @@ describe('outbox batch rows (event-batch)', () => {
     const events = expandEventRow(batch);
     expect(events.map((e) => e.id)).to.deep.equal(['4398046511104000', '4398046511104001', '4398046511104002']);
     expect(events.every((e) => e.workspaceId === 7 && e.type === 'attendance.created' && e.createdAt.getTime() === createdAt.getTime())).to.equal(true);
-    expect(events[1]!.data).to.deep.equal({ id: 102, pin: '7', employee_id: null, work_code: 'A1', company_id: 3, device_id: 9, time_zone: 'UTC', received_at: '2026-04-01T10:00:00.000Z' });
+    expect(events[1]!.data).to.deep.equal({
+      id: 102,
+      pin: '7',
+      employee_id: null,
+      work_code: 'A1',
+      company_id: 3,
+      device_id: 9,
+      time_zone: 'UTC',
+      received_at: '2026-04-01T10:00:00.000Z',
+    });
     // jsonb orders keys by length, then bytewise: what a single stored event reads back as.
     expect(Object.keys(events[0]!.data)).to.deep.equal(['id', 'pin', 'device_id', 'time_zone', 'work_code', 'company_id', 'employee_id', 'received_at']);
   });

@@ -27,7 +27,10 @@ describe('PeriodicJobs', () => {
   it(`reports a job as failing after ${FAILING_AFTER} failed runs in a row, and no longer once a run succeeds`, async () => {
     const outcomes: string[] = [];
     const gauge = new Map<string, number>();
-    jobs = new PeriodicJobs({ logger, sink: { jobRun: (job, outcome) => outcomes.push(`${job}:${outcome}`), jobConsecutiveFailures: (job, n) => gauge.set(job, n) } });
+    jobs = new PeriodicJobs({
+      logger,
+      sink: { jobRun: (job, outcome) => outcomes.push(`${job}:${outcome}`), jobConsecutiveFailures: (job, n) => gauge.set(job, n) },
+    });
     let healthy = false;
     jobs.add('db_work', 60_000, async () => {
       if (!healthy) throw new Error('connection refused');
@@ -115,7 +118,11 @@ describe('writeWithoutPoison', () => {
   it('rejects on a transient failure so that the caller keeps the batch', async () => {
     const dropped: string[] = [];
     let error: unknown = null;
-    await writeWithoutPoison(['a', 'b'], async () => Promise.reject(connectionLost), (row) => dropped.push(row)).catch((e) => (error = e));
+    await writeWithoutPoison(
+      ['a', 'b'],
+      async () => Promise.reject(connectionLost),
+      (row) => dropped.push(row),
+    ).catch((e) => (error = e));
     expect(error).to.equal(connectionLost);
     expect(dropped).to.deep.equal([]);
   });

@@ -1,6 +1,16 @@
 import { expect } from 'chai';
 import {
-  type AccessUserRow, type TemplateV10Row, OK, decodeZkTime, parseRtlog, parseRtstate, parseTableData, queryParams, tableDataAck, tableDataTag, uploadTable,
+  type AccessUserRow,
+  type TemplateV10Row,
+  OK,
+  decodeZkTime,
+  parseRtlog,
+  parseRtstate,
+  parseTableData,
+  queryParams,
+  tableDataAck,
+  tableDataTag,
+  uploadTable,
 } from '../../../src/devices/protocol';
 import { loadFixture } from './fixture';
 
@@ -20,16 +30,39 @@ describe('parseRtlog', () => {
     const { records, errors } = parseRtlog(loadFixture('35').body);
     expect(errors).to.deep.equal([]);
     expect(records).to.have.length(1);
-    expect(records[0]).to.deep.include({ localTime: '2017-01-10 11:49:32', pin: '0', deviceEvent: true, event: 27, inOutStatus: 1, verifyType: 0, verifyTypeRaw: '0', index: 21, cardNo: '0' });
+    expect(records[0]).to.deep.include({
+      localTime: '2017-01-10 11:49:32',
+      pin: '0',
+      deviceEvent: true,
+      event: 27,
+      inOutStatus: 1,
+      verifyType: 0,
+      verifyTypeRaw: '0',
+      index: 21,
+      cardNo: '0',
+    });
   });
 
   it('keeps a NewVFStyles bit string raw, and rejects bad lines one by one', () => {
     const good = 'time=2024-01-01 08:00:00\tpin=5\tevent=0\tindex=1\tverifytype=0000000000000010';
-    const { records, errors } = parseRtlog([good, 'time=2024-01-01 08:00:00\tpin=5\tevent=0', 'pin=5\tevent=0\tindex=2', 'time=2024-02-30 08:00:00\tevent=0\tindex=3', 'time=2024-01-01 08:00:00 pin=5 event=0 index=4', 'time=2024-01-01 08:00:00\tevent=x\tindex=5'].join('\r\n'));
+    const { records, errors } = parseRtlog(
+      [
+        good,
+        'time=2024-01-01 08:00:00\tpin=5\tevent=0',
+        'pin=5\tevent=0\tindex=2',
+        'time=2024-02-30 08:00:00\tevent=0\tindex=3',
+        'time=2024-01-01 08:00:00 pin=5 event=0 index=4',
+        'time=2024-01-01 08:00:00\tevent=x\tindex=5',
+      ].join('\r\n'),
+    );
     expect(records).to.have.length(1);
     expect(records[0]).to.deep.include({ verifyTypeRaw: '0000000000000010', verifyType: null });
     expect(errors.map((e) => [e.line, e.reason.replace(/:.*/, '')])).to.deep.equal([
-      [2, 'missing index'], [3, 'missing time'], [4, 'bad date'], [5, 'fields are separated by spaces, not TABs (TABs expanded by a log?)'], [6, 'non-numeric event "x"'],
+      [2, 'missing index'],
+      [3, 'missing time'],
+      [4, 'bad date'],
+      [5, 'fields are separated by spaces, not TABs (TABs expanded by a log?)'],
+      [6, 'non-numeric event "x"'],
     ]);
   });
 });
@@ -49,7 +82,12 @@ describe('parseRtstate', () => {
 
   it('decodes sensor/relay bits per door (LSB first)', () => {
     const { records } = parseRtstate('time=2024-01-01 00:00:00\tsensor=09\trelay=02\talarm=0110');
-    expect(records[0]!.doors.map((d) => [d.sensor, d.relay])).to.deep.equal([['closed', 'energised'], ['open', 'released'], ['none', 'energised'], ['none', 'energised']]);
+    expect(records[0]!.doors.map((d) => [d.sensor, d.relay])).to.deep.equal([
+      ['closed', 'energised'],
+      ['open', 'released'],
+      ['none', 'energised'],
+      ['none', 'energised'],
+    ]);
     expect(records[0]!.doors[0]!.alarms.accidentalOpen).to.equal(true);
     expect(records[0]!.doors[1]!.alarms.doorOpenTimeout).to.equal(true);
     expect(parseRtstate('time=2024-01-01 00:00:00\tsensor=zz').errors[0]!.reason).to.equal('sensor "zz" is not hex');
@@ -66,7 +104,9 @@ describe('parseTableData', () => {
     expect(errors).to.deep.equal([]);
     const users = rows as AccessUserRow[];
     expect(users.map((u) => [u.pin, u.uid, u.privilege, u.cardNo, u.name, u.disabled, u.startTime])).to.deep.equal([
-      ['1', 1, 14, '', '', false, '0'], ['2', 2, 14, '', '', false, '0'], ['3', 3, 0, '', '', false, '0'],
+      ['1', 1, 14, '', '', false, '0'],
+      ['2', 2, 14, '', '', false, '0'],
+      ['3', 3, 0, '', '', false, '0'],
     ]);
     expect(tableDataAck(upload.tablename!, upload.count!)).to.equal('user=3');
   });
@@ -77,7 +117,11 @@ describe('parseTableData', () => {
     expect(q.get('cmdid')).to.equal('415');
     const { rows, errors } = parseTableData(q.get('tablename')!, fx.body);
     expect(errors).to.deep.equal([]);
-    expect((rows as AccessUserRow[]).map((u) => [u.pin, u.password])).to.deep.equal([['1', ''], ['2', '1'], ['3', '']]);
+    expect((rows as AccessUserRow[]).map((u) => [u.pin, u.password])).to.deep.equal([
+      ['1', ''],
+      ['2', '1'],
+      ['3', ''],
+    ]);
     expect(tableDataAck(q.get('tablename')!, q.get('count')!)).to.equal('user=3');
   });
 

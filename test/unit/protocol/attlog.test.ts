@@ -20,7 +20,17 @@ describe('parseAttlog', () => {
     const { records, errors } = parseAttlog(loadFixture('05').body);
     expect(errors).to.deep.equal([]);
     expect(records).to.deep.equal([
-      { line: 1, pin: '2', localTime: '2022-07-12 16:00:20', status: 1, statusRaw: '1', verify: 15, verifyRaw: '15', workCode: '', extras: ['0', '0', '', '', '43'] },
+      {
+        line: 1,
+        pin: '2',
+        localTime: '2022-07-12 16:00:20',
+        status: 1,
+        statusRaw: '1',
+        verify: 15,
+        verifyRaw: '15',
+        workCode: '',
+        extras: ['0', '0', '', '', '43'],
+      },
     ]);
     expect(verifyTypeName(15)).to.equal('face');
   });
@@ -37,7 +47,10 @@ describe('parseAttlog', () => {
   it('accepts a missing final newline, alphanumeric PINs and blank lines', () => {
     const { records, errors } = parseAttlog('GOMA850101AB1\t2025-08-27 10:57:49\t0\t25\t0\t0\t0\t0\t0\t0\n\n7\t2024-02-29 23:59:59\t1\t4');
     expect(errors).to.deep.equal([]);
-    expect(records.map((r) => [r.line, r.pin])).to.deep.equal([[1, 'GOMA850101AB1'], [3, '7']]);
+    expect(records.map((r) => [r.line, r.pin])).to.deep.equal([
+      [1, 'GOMA850101AB1'],
+      [3, '7'],
+    ]);
   });
 
   describe('mangled input: each bad line rejected alone, good lines kept, never a throw', () => {

@@ -8,7 +8,14 @@ describe('parseAttPhoto', () => {
   it('splits the text header at the first NUL and keeps the binary image intact', () => {
     const r = parseAttPhoto(photo(`PIN=20150730151628-1452.jpg\nSN=0316144680030\nsize=${jpeg.length}\nCMD=uploadphoto`));
     if (!r.ok) throw new Error(r.reason);
-    expect(r.photo).to.deep.include({ fileName: '20150730151628-1452.jpg', localTime: '2015-07-30 15:16:28', pin: '1452', sn: '0316144680030', size: 10, cmd: 'uploadphoto' });
+    expect(r.photo).to.deep.include({
+      fileName: '20150730151628-1452.jpg',
+      localTime: '2015-07-30 15:16:28',
+      pin: '1452',
+      sn: '0316144680030',
+      size: 10,
+      cmd: 'uploadphoto',
+    });
     expect(Buffer.compare(r.photo.image, jpeg)).to.equal(0);
   });
 

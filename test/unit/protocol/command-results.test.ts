@@ -6,20 +6,31 @@ const brief = (body: string | Buffer) => parseCommandResults(body).results.map((
 
 describe('parseCommandResults', () => {
   it('fx 12: batched results, one per line', () => {
-    expect(brief(loadFixture('12').body)).to.deep.equal([['1', 0, 'DATA'], ['2', 0, 'DATA'], ['3', 0, 'CHECK']]);
+    expect(brief(loadFixture('12').body)).to.deep.equal([
+      ['1', 0, 'DATA'],
+      ['2', 0, 'DATA'],
+      ['3', 0, 'CHECK'],
+    ]);
     expect(parseCommandResults(loadFixture('12').body).errors).to.deep.equal([]);
     expect(OK).to.equal('OK');
   });
 
   it('fx 31: alphanumeric ids, no final newline', () => {
     expect(brief(loadFixture('31').body)).to.deep.equal([
-      ['info8487', 0, 'DATA'], ['info8488', 0, 'DATA'], ['info8489', 0, 'DATA'], ['info7464', 0, 'DATA'], ['fp7464', 0, 'DATA'],
+      ['info8487', 0, 'DATA'],
+      ['info8488', 0, 'DATA'],
+      ['info8489', 0, 'DATA'],
+      ['info7464', 0, 'DATA'],
+      ['fp7464', 0, 'DATA'],
     ]);
   });
 
   it('photo enrolment codes are hexadecimal (D01E0001 no face) and become their signed 32-bit value; other text is an error', () => {
     const parsed = parseCommandResults('ID=p1&Return=D01E0001&CMD=DATA\nID=p2&Return=d01e0006&CMD=DATA\nID=p3&Return=ABCD&CMD=DATA');
-    expect(parsed.results.map((r) => [r.id, r.returnCode])).to.deep.equal([['p1', 0xd01e0001 | 0], ['p2', 0xd01e0006 | 0]]);
+    expect(parsed.results.map((r) => [r.id, r.returnCode])).to.deep.equal([
+      ['p1', 0xd01e0001 | 0],
+      ['p2', 0xd01e0006 | 0],
+    ]);
     expect(parsed.results[0]!.returnCode).to.be.below(0);
     expect(parsed.errors.map((e) => e.reason)).to.deep.equal(['result p3: non-numeric Return "ABCD"']);
   });
@@ -44,8 +55,14 @@ describe('parseCommandResults', () => {
   });
 
   it('sub-controller SN, -5000 pending then final, VERIFY SUM extras', () => {
-    const { results } = parseCommandResults('ID=9&Return=-5000&CMD=DATA UPDATE&SN=SUB1\nID=9&Return=0&CMD=DATA UPDATE&SN=SUB1\nID=a1&Return=0&CMD=VERIFY SUM&StartTime=2024-01-01 00:00:00&EndTime=2024-01-31 23:59:59&AttlogSum=42');
-    expect(results.map((r) => [r.id, r.returnCode, r.sn])).to.deep.equal([['9', -5000, 'SUB1'], ['9', 0, 'SUB1'], ['a1', 0, undefined]]);
+    const { results } = parseCommandResults(
+      'ID=9&Return=-5000&CMD=DATA UPDATE&SN=SUB1\nID=9&Return=0&CMD=DATA UPDATE&SN=SUB1\nID=a1&Return=0&CMD=VERIFY SUM&StartTime=2024-01-01 00:00:00&EndTime=2024-01-31 23:59:59&AttlogSum=42',
+    );
+    expect(results.map((r) => [r.id, r.returnCode, r.sn])).to.deep.equal([
+      ['9', -5000, 'SUB1'],
+      ['9', 0, 'SUB1'],
+      ['a1', 0, undefined],
+    ]);
     expect(results[2]!.fields).to.deep.equal({ StartTime: '2024-01-01 00:00:00', EndTime: '2024-01-31 23:59:59', AttlogSum: '42' });
   });
 

@@ -1,14 +1,47 @@
 import { expect } from 'chai';
 import {
-  ACCESS_INFO_OPTION_KEYS, getOptionsCommand,
+  ACCESS_INFO_OPTION_KEYS,
+  getOptionsCommand,
   deleteTimezoneCommand,
   deleteUserAuthorizeCommand,
   timezoneInterval,
   updateTimezoneCommand,
-  acUnlockCommand, cancelAlarmCommand, deleteAccessBiodataCommand, deleteBiodataCommand, deleteFaceCommand, deleteFingerprintCommand, deleteTemplateV10Command, closeDoorCommand, commandBatchReply, deleteAccessUserCommands, deleteUserInfoCommand, formatCommandLine,
-  emergencyOpenDoorCommand, holdDoorOpenCommand, isValidCommandId, lockDownDoorCommand, pulseAuxOutputCommand, openDoorCommand, parseCommandResults, sanitizeValue, updateAccessBiodataCommand, updateAccessUserCommand,
-  accTimeZoneSlots, deleteAccTimeZoneCommand, updateAccTimeZoneCommand, userTimeZonesField,
-  updateBiodataCommand, updateFaceCommand, updateBioPhotoCommand, deleteBioPhotoCommand, updateUserPicCommand, deleteUserPicCommand, updateFingerprintCommand, updateTemplateV10Command, updateUserAuthorizeCommand, updateUserInfoCommand,
+  acUnlockCommand,
+  cancelAlarmCommand,
+  deleteAccessBiodataCommand,
+  deleteBiodataCommand,
+  deleteFaceCommand,
+  deleteFingerprintCommand,
+  deleteTemplateV10Command,
+  closeDoorCommand,
+  commandBatchReply,
+  deleteAccessUserCommands,
+  deleteUserInfoCommand,
+  formatCommandLine,
+  emergencyOpenDoorCommand,
+  holdDoorOpenCommand,
+  isValidCommandId,
+  lockDownDoorCommand,
+  pulseAuxOutputCommand,
+  openDoorCommand,
+  parseCommandResults,
+  sanitizeValue,
+  updateAccessBiodataCommand,
+  updateAccessUserCommand,
+  accTimeZoneSlots,
+  deleteAccTimeZoneCommand,
+  updateAccTimeZoneCommand,
+  userTimeZonesField,
+  updateBiodataCommand,
+  updateFaceCommand,
+  updateBioPhotoCommand,
+  deleteBioPhotoCommand,
+  updateUserPicCommand,
+  deleteUserPicCommand,
+  updateFingerprintCommand,
+  updateTemplateV10Command,
+  updateUserAuthorizeCommand,
+  updateUserInfoCommand,
 } from '../../../src/devices/protocol';
 import { loadFixture } from './fixture';
 
@@ -16,21 +49,38 @@ const TMP = Buffer.from('template bytes').toString('base64');
 
 describe('commands', () => {
   it('attendance user commands', () => {
-    expect(updateUserInfoCommand({ pin: '36234', name: 'Ana Cruz', privilege: 0, password: '', card: '133440', group: 1, timeZones: '0001000000000000', verify: -1 }))
-      .to.equal('DATA UPDATE USERINFO PIN=36234\tName=Ana Cruz\tPri=0\tPasswd=\tCard=133440\tGrp=1\tTZ=0001000000000000\tVerify=-1');
-    expect(updateUserInfoCommand({ pin: '1', startDatetime: '2024-01-01T00:00:00', endDatetime: '2024-12-31T23:59:59' }))
-      .to.equal('DATA UPDATE USERINFO PIN=1\tStartDatetime=2024-01-01T00:00:00\tEndDatetime=2024-12-31T23:59:59');
+    expect(
+      updateUserInfoCommand({
+        pin: '36234',
+        name: 'Ana Cruz',
+        privilege: 0,
+        password: '',
+        card: '133440',
+        group: 1,
+        timeZones: '0001000000000000',
+        verify: -1,
+      }),
+    ).to.equal('DATA UPDATE USERINFO PIN=36234\tName=Ana Cruz\tPri=0\tPasswd=\tCard=133440\tGrp=1\tTZ=0001000000000000\tVerify=-1');
+    expect(updateUserInfoCommand({ pin: '1', startDatetime: '2024-01-01T00:00:00', endDatetime: '2024-12-31T23:59:59' })).to.equal(
+      'DATA UPDATE USERINFO PIN=1\tStartDatetime=2024-01-01T00:00:00\tEndDatetime=2024-12-31T23:59:59',
+    );
     expect(deleteUserInfoCommand('36234')).to.equal('DATA DELETE USERINFO PIN=36234');
     expect(acUnlockCommand()).to.equal('AC_UNLOCK');
   });
 
   it('template pushes compute Size from the base64 length', () => {
-    expect(updateFingerprintCommand({ pin: '1', fid: 6, template: TMP })).to.equal(`DATA UPDATE FINGERTMP PIN=1\tFID=6\tSize=${TMP.length}\tValid=1\tTMP=${TMP}`);
+    expect(updateFingerprintCommand({ pin: '1', fid: 6, template: TMP })).to.equal(
+      `DATA UPDATE FINGERTMP PIN=1\tFID=6\tSize=${TMP.length}\tValid=1\tTMP=${TMP}`,
+    );
     expect(updateFaceCommand({ pin: '1', fid: 0, template: TMP })).to.equal(`DATA UPDATE FACE PIN=1\tFID=0\tValid=1\tSize=${TMP.length}\tTMP=${TMP}`);
     const bio = { pin: '1', type: 9, no: 0, majorVer: 39, minorVer: 1, template: TMP };
-    expect(updateBiodataCommand(bio)).to.equal(`DATA UPDATE BIODATA Pin=1\tNo=0\tIndex=0\tValid=1\tDuress=0\tType=9\tMajorVer=39\tMinorVer=1\tFormat=0\tTmp=${TMP}`);
+    expect(updateBiodataCommand(bio)).to.equal(
+      `DATA UPDATE BIODATA Pin=1\tNo=0\tIndex=0\tValid=1\tDuress=0\tType=9\tMajorVer=39\tMinorVer=1\tFormat=0\tTmp=${TMP}`,
+    );
     expect(updateAccessBiodataCommand(bio)).to.match(/^DATA UPDATE biodata Pin=1\t/);
-    expect(updateTemplateV10Command({ pin: '1', fingerId: 17, template: TMP })).to.equal(`DATA UPDATE templatev10 Pin=1\tFingerID=17\tValid=1\tTemplate=${TMP}`);
+    expect(updateTemplateV10Command({ pin: '1', fingerId: 17, template: TMP })).to.equal(
+      `DATA UPDATE templatev10 Pin=1\tFingerID=17\tValid=1\tTemplate=${TMP}`,
+    );
     expect(() => updateFingerprintCommand({ pin: '1', fid: 0, template: 'ab\\/cd==' })).to.throw(RangeError, /JSON-escaped/);
     expect(() => updateFingerprintCommand({ pin: '1', fid: 10, template: TMP })).to.throw(RangeError, /FID/);
   });
@@ -48,7 +98,7 @@ describe('commands', () => {
     expect(() => updateUserPicCommand('attendance', { pin: '7\tX', content: jpeg })).to.throw(RangeError);
   });
 
-  it('attendance access settings: an AccTimeZone row holds one interval a day (slot k = each day\'s k-th), closed days 2359-0000; TZ is [own?][tz1][tz2][tz3] in hex', () => {
+  it("attendance access settings: an AccTimeZone row holds one interval a day (slot k = each day's k-th), closed days 2359-0000; TZ is [own?][tz1][tz2][tz3] in hex", () => {
     const intervals = [
       { weekday: 1, startTime: '13:30', endTime: '17:00' },
       { weekday: 1, startTime: '08:30', endTime: '12:30' },
@@ -59,7 +109,9 @@ describe('commands', () => {
     expect(updateAccTimeZoneCommand({ id: 2, slot: 0, intervals })).to.equal(
       'DATA UPDATE AccTimeZone UID=2\tSunStart=1000\tSunEnd=1100\tMonStart=0830\tMonEnd=1230\tTueStart=2359\tTueEnd=0000\tWedStart=2359\tWedEnd=0000\tThuStart=2359\tThuEnd=0000\tFriStart=2359\tFriEnd=0000\tSatStart=2359\tSatEnd=0000',
     );
-    expect(updateAccTimeZoneCommand({ id: 3, slot: 1, intervals })).to.match(/^DATA UPDATE AccTimeZone UID=3\tSunStart=2359\tSunEnd=0000\tMonStart=1330\tMonEnd=1700\t/);
+    expect(updateAccTimeZoneCommand({ id: 3, slot: 1, intervals })).to.match(
+      /^DATA UPDATE AccTimeZone UID=3\tSunStart=2359\tSunEnd=0000\tMonStart=1330\tMonEnd=1700\t/,
+    );
     expect(deleteAccTimeZoneCommand(3)).to.equal('DATA DELETE AccTimeZone UID=3');
     expect(userTimeZonesField(null)).to.equal('0000000100000000');
     expect(userTimeZonesField([2])).to.equal('0001000200000000');
@@ -78,9 +130,12 @@ describe('commands', () => {
   });
 
   it('access-control user, authorisation and delete commands', () => {
-    expect(updateAccessUserCommand({ pin: '41235478', name: 'Gym Member', cardNo: '123', startTime: 0, endTime: 0 }))
-      .to.equal('DATA UPDATE user CardNo=123\tPin=41235478\tPassword=\tGroup=0\tStartTime=0\tEndTime=0\tName=Gym Member\tPrivilege=0');
-    expect(updateUserAuthorizeCommand({ pin: '1', timezoneId: 1, doors: [1, 3] })).to.equal('DATA UPDATE userauthorize Pin=1\tAuthorizeTimezoneId=1\tAuthorizeDoorId=5');
+    expect(updateAccessUserCommand({ pin: '41235478', name: 'Gym Member', cardNo: '123', startTime: 0, endTime: 0 })).to.equal(
+      'DATA UPDATE user CardNo=123\tPin=41235478\tPassword=\tGroup=0\tStartTime=0\tEndTime=0\tName=Gym Member\tPrivilege=0',
+    );
+    expect(updateUserAuthorizeCommand({ pin: '1', timezoneId: 1, doors: [1, 3] })).to.equal(
+      'DATA UPDATE userauthorize Pin=1\tAuthorizeTimezoneId=1\tAuthorizeDoorId=5',
+    );
     expect(deleteAccessUserCommands('1')).to.deep.equal(['DATA DELETE userauthorize Pin=1', 'DATA DELETE templatev10 Pin=1', 'DATA DELETE user Pin=1']);
   });
 
@@ -150,7 +205,10 @@ describe('commands', () => {
       ];
       for (const c of commands) {
         expect(c).not.to.match(/[\r\n\x00\u2028]/);
-        expect(c.split('\t').every((f) => /^(DATA UPDATE \w+ )?\w+=/.test(f)), c).to.equal(true);
+        expect(
+          c.split('\t').every((f) => /^(DATA UPDATE \w+ )?\w+=/.test(f)),
+          c,
+        ).to.equal(true);
       }
       expect(sanitizeValue('a\u0085b\x7fc')).to.equal('abc');
     });
@@ -172,13 +230,30 @@ describe('commands', () => {
     expect(() => timezoneInterval('24:00', '25:00')).to.throw(RangeError);
     const row = updateTimezoneCommand({
       timezoneId: 3,
-      intervals: [{ weekday: 7, startTime: '10:00', endTime: '11:00' }, { weekday: 1, startTime: '13:00', endTime: '17:00' }, { weekday: 1, startTime: '08:30', endTime: '12:30' }],
+      intervals: [
+        { weekday: 7, startTime: '10:00', endTime: '11:00' },
+        { weekday: 1, startTime: '13:00', endTime: '17:00' },
+        { weekday: 1, startTime: '08:30', endTime: '12:30' },
+      ],
       holidayIntervals: [{ holidayType: 2, startTime: '09:00', endTime: '10:00' }],
     });
-    const fieldsOf = Object.fromEntries(row.replace('DATA UPDATE timezone ', '').split('\t').map((f: string) => f.split('=')));
+    const fieldsOf = Object.fromEntries(
+      row
+        .replace('DATA UPDATE timezone ', '')
+        .split('\t')
+        .map((f: string) => f.split('=')),
+    );
     expect(Object.keys(fieldsOf)).to.have.length(1 + 7 * 3 + 3 * 3);
     expect(Object.keys(fieldsOf).slice(0, 5)).to.deep.equal(['TimezoneId', 'SunTime1', 'SunTime2', 'SunTime3', 'MonTime1']);
-    expect(fieldsOf).to.include({ TimezoneId: '3', SunTime1: String((1000 << 16) + 1100), MonTime1: '54396110', MonTime2: String((1300 << 16) + 1700), MonTime3: '0', Hol2Time1: String((900 << 16) + 1000), Hol1Time1: '0' });
+    expect(fieldsOf).to.include({
+      TimezoneId: '3',
+      SunTime1: String((1000 << 16) + 1100),
+      MonTime1: '54396110',
+      MonTime2: String((1300 << 16) + 1700),
+      MonTime3: '0',
+      Hol2Time1: String((900 << 16) + 1000),
+      Hol1Time1: '0',
+    });
     expect(deleteTimezoneCommand(3)).to.equal('DATA DELETE timezone TimezoneId=3');
     expect(deleteUserAuthorizeCommand('42', 3)).to.equal('DATA DELETE userauthorize Pin=42\tAuthorizeTimezoneId=3');
   });

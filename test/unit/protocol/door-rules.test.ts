@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { antiPassbackCode, DEFAULT_TERMINAL_DIALECT, doorRuleCombinations, doorRulesOptionsCommand, formatCommandLine, interlockCode, updateAccessUserCommand } from '../../../src/devices/protocol';
+import {
+  antiPassbackCode,
+  DEFAULT_TERMINAL_DIALECT,
+  doorRuleCombinations,
+  doorRulesOptionsCommand,
+  formatCommandLine,
+  interlockCode,
+  updateAccessUserCommand,
+} from '../../../src/devices/protocol';
 
 // The controller parameters `AntiPassback` and `InterLock` (ZKAccess C3 / inBio parameter list) and
 // the Security PUSH `SET OPTIONS k=v,k=v` grammar (section 12.5.1) they travel in.
@@ -9,7 +17,15 @@ describe('controller door rules (AntiPassback, InterLock, SET OPTIONS)', () => {
     expect(antiPassbackCode(4, between([[1], [2]]))).to.equal(1);
     expect(antiPassbackCode(4, between([[4], [3]]))).to.equal(2);
     expect(antiPassbackCode(4, between([[3], [4]], [[2], [1]]))).to.equal(3);
-    expect(antiPassbackCode(4, between([[2, 1], [4, 3]]))).to.equal(4);
+    expect(
+      antiPassbackCode(
+        4,
+        between([
+          [2, 1],
+          [4, 3],
+        ]),
+      ),
+    ).to.equal(4);
     expect(antiPassbackCode(4, between([[1], [3, 2]]))).to.equal(5);
     expect(antiPassbackCode(4, between([[1], [2, 3, 4]]))).to.equal(6);
     expect(antiPassbackCode(2, between([[1], [2]]))).to.equal(4);
@@ -37,7 +53,12 @@ describe('controller door rules (AntiPassback, InterLock, SET OPTIONS)', () => {
     expect(interlockCode(4, [[1, 2]])).to.equal(1);
     expect(interlockCode(4, [[3, 4]])).to.equal(2);
     expect(interlockCode(4, [[3, 2, 1]])).to.equal(3);
-    expect(interlockCode(4, [[3, 4], [1, 2]])).to.equal(4);
+    expect(
+      interlockCode(4, [
+        [3, 4],
+        [1, 2],
+      ]),
+    ).to.equal(4);
     expect(interlockCode(4, [[1, 2, 3, 4]])).to.equal(5);
     expect(interlockCode(2, [[2, 1]])).to.equal(1);
     expect(interlockCode(2, [])).to.equal(0);
@@ -58,14 +79,19 @@ describe('controller door rules (AntiPassback, InterLock, SET OPTIONS)', () => {
 
 // A visitor pass's user row: its window to the second in the terminal's DateFmtFunOn format.
 describe('user row with a validity window to the second (visitor passes)', () => {
-  const window = { start: { year: 2026, month: 11, day: 27, hour: 8, minute: 0, second: 0 }, end: { year: 2026, month: 11, day: 27, hour: 17, minute: 59, second: 59 } };
+  const window = {
+    start: { year: 2026, month: 11, day: 27, hour: 8, minute: 0, second: 0 },
+    end: { year: 2026, month: 11, day: 27, hour: 17, minute: 59, second: 59 },
+  };
   it('DateFmtFunOn=1: both instants ZK-encoded exactly (SEC-DOC appendix 5)', () => {
     const day = ((26 * 12 + 10) * 31 + 26) * 86400;
-    expect(updateAccessUserCommand({ pin: '90000001', cardNo: '123', name: 'Grace', window }, { dateFormat: 'zk-seconds', devIdInAuthorize: false }))
-      .to.equal(`DATA UPDATE user CardNo=123\tPin=90000001\tPassword=\tGroup=0\tStartTime=${day + 8 * 3600}\tEndTime=${day + 17 * 3600 + 59 * 60 + 59}\tName=Grace\tPrivilege=0`);
+    expect(updateAccessUserCommand({ pin: '90000001', cardNo: '123', name: 'Grace', window }, { dateFormat: 'zk-seconds', devIdInAuthorize: false })).to.equal(
+      `DATA UPDATE user CardNo=123\tPin=90000001\tPassword=\tGroup=0\tStartTime=${day + 8 * 3600}\tEndTime=${day + 17 * 3600 + 59 * 60 + 59}\tName=Grace\tPrivilege=0`,
+    );
   });
   it('YYYYMMDD terminals: the first and the last day of the window', () => {
-    expect(updateAccessUserCommand({ pin: '90000001', name: 'Grace', window }, DEFAULT_TERMINAL_DIALECT))
-      .to.equal('DATA UPDATE user CardNo=\tPin=90000001\tPassword=\tGroup=0\tStartTime=20261127\tEndTime=20261127\tName=Grace\tPrivilege=0');
+    expect(updateAccessUserCommand({ pin: '90000001', name: 'Grace', window }, DEFAULT_TERMINAL_DIALECT)).to.equal(
+      'DATA UPDATE user CardNo=\tPin=90000001\tPassword=\tGroup=0\tStartTime=20261127\tEndTime=20261127\tName=Grace\tPrivilege=0',
+    );
   });
 });

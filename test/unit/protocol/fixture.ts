@@ -22,7 +22,9 @@ export interface Fixture {
 }
 
 export function fixtureNames(): string[] {
-  return readdirSync(FIXTURE_DIR).filter((f) => /^\d\d-.*\.txt$/.test(f)).sort();
+  return readdirSync(FIXTURE_DIR)
+    .filter((f) => /^\d\d-.*\.txt$/.test(f))
+    .sort();
 }
 
 /** Load a fixture by file name or by its two-digit prefix (`'02'`). */
@@ -54,9 +56,13 @@ export function loadFixture(nameOrNumber: string): Fixture {
     for (let j = expectAt + 1; j < comments.length && comments[j]!.startsWith('  '); j++) expect += ` ${comments[j]!.trim()}`;
   }
   return {
-    name, comments, expect, method: m[1]!,
+    name,
+    comments,
+    expect,
+    method: m[1]!,
     path: q < 0 ? target : target.slice(0, q),
     query: q < 0 ? '' : target.slice(q + 1),
-    headers, body,
+    headers,
+    body,
   };
 }

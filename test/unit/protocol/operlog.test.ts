@@ -8,9 +8,7 @@ describe('parseOperlog', () => {
   it('fx 29: one OPLOG record (op 4 entered menu, admin 14)', () => {
     const { records, errors } = parseOperlog(loadFixture('29').body);
     expect(errors).to.deep.equal([]);
-    expect(records).to.deep.equal([
-      { kind: 'oplog', line: 1, opType: 4, operator: '14', localTime: '2015-07-30 10:22:34', objects: ['0', '0', '0', '0'] },
-    ]);
+    expect(records).to.deep.equal([{ kind: 'oplog', line: 1, opType: 4, operator: '14', localTime: '2015-07-30 10:22:34', objects: ['0', '0', '0', '0'] }]);
     expect(uploadAck(records.length)).to.equal('OK: 1');
   });
 
@@ -43,8 +41,8 @@ describe('parseOperlog', () => {
     expect((records[0] as UserRecord).name).to.equal('Ana María de la Cruz');
     expect((records[0] as UserRecord).card).to.equal('[15CD5B07]');
     expect((records[1] as UserRecord).pin).to.equal('8');
-    expect((records[2] as TemplateRecord)).to.deep.include({ pin: '7', fid: 3, valid: 3, template: TMP });
-    expect((records[7] as BiodataRecord)).to.deep.include({ type: 9, majorVer: '58', format: 'ZK' });
+    expect(records[2] as TemplateRecord).to.deep.include({ pin: '7', fid: 3, valid: 3, template: TMP });
+    expect(records[7] as BiodataRecord).to.deep.include({ type: 9, majorVer: '58', format: 'ZK' });
   });
 
   describe('mangled templates and records', () => {
@@ -75,7 +73,9 @@ describe('parseOperlog', () => {
 
 describe('parseBiodata', () => {
   it('parses BIODATA lines and rejects other tags', () => {
-    const { records, errors } = parseBiodata(`BIODATA Pin=1\tNo=6\tIndex=0\tValid=1\tDuress=0\tType=1\tMajorVer=12\tMinorVer=0\tFormat=0\tTmp=${TMP}\nUSER PIN=1`);
+    const { records, errors } = parseBiodata(
+      `BIODATA Pin=1\tNo=6\tIndex=0\tValid=1\tDuress=0\tType=1\tMajorVer=12\tMinorVer=0\tFormat=0\tTmp=${TMP}\nUSER PIN=1`,
+    );
     expect(records).to.have.length(1);
     expect(records[0]).to.deep.include({ pin: '1', no: 6, type: 1, majorVer: '12', template: TMP });
     expect(errors[0]!.reason).to.match(/unexpected record tag "USER" in a BIODATA upload/);

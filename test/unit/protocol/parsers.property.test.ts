@@ -63,7 +63,11 @@ const bodies = fixtureNames()
   .filter((fx) => fx.body.length > 0)
   .map((fx) => fx.body);
 const mutatedBody = fc.tuple(fc.constantFrom(...bodies), fc.array(mutation, { minLength: 1, maxLength: 4 })).map(([body, ms]) => ms.reduce(mutate, body));
-const anyBody = fc.oneof(mutatedBody, fc.uint8Array({ maxLength: 400 }).map((b) => Buffer.from(b)), fc.string({ unit: 'binary', maxLength: 200 }).map((s) => Buffer.from(s)));
+const anyBody = fc.oneof(
+  mutatedBody,
+  fc.uint8Array({ maxLength: 400 }).map((b) => Buffer.from(b)),
+  fc.string({ unit: 'binary', maxLength: 200 }).map((s) => Buffer.from(s)),
+);
 
 const lineParsers: Record<string, (body: Buffer) => { errors: LineError[] }> = {
   parseAttlog: (b) => parseAttlog(b),
@@ -81,14 +85,20 @@ describe('protocol parsers (property-based)', () => {
   it('bodyLines, decoding piece by piece, gives the lines, line numbers and refusals of splitLines on the whole text', () => {
     const line = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 12 }), fc.constantFrom('', '\r', 'a\u0000b', '\uFEFFx', 'é😀ü'));
     fc.assert(
-      fc.property(fc.array(line, { maxLength: 40 }), fc.constantFrom('\n', '\r\n'), fc.boolean(), fc.integer({ min: 1, max: 24 }), (lines, eol, finalEol, pieceBytes) => {
-        const body = Buffer.from(lines.join(eol) + (finalEol ? eol : ''), 'utf8');
-        const wholeRefused: LineError[] = [];
-        const piecesRefused: LineError[] = [];
-        const whole = [...splitLines(bodyText(body), wholeRefused)];
-        expect([...bodyLines(body, {}, piecesRefused, pieceBytes)]).to.deep.equal(whole);
-        expect(piecesRefused).to.deep.equal(wholeRefused);
-      }),
+      fc.property(
+        fc.array(line, { maxLength: 40 }),
+        fc.constantFrom('\n', '\r\n'),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 24 }),
+        (lines, eol, finalEol, pieceBytes) => {
+          const body = Buffer.from(lines.join(eol) + (finalEol ? eol : ''), 'utf8');
+          const wholeRefused: LineError[] = [];
+          const piecesRefused: LineError[] = [];
+          const whole = [...splitLines(bodyText(body), wholeRefused)];
+          expect([...bodyLines(body, {}, piecesRefused, pieceBytes)]).to.deep.equal(whole);
+          expect(piecesRefused).to.deep.equal(wholeRefused);
+        },
+      ),
       { numRuns: RUNS },
     );
   });
@@ -131,11 +141,15 @@ describe('protocol parsers (property-based)', () => {
   it('queryParams reads back every pair it was given, whatever the encoding of other pairs', () => {
     const name = fc.stringMatching(/^[A-Za-z][A-Za-z0-9]{0,8}$/);
     fc.assert(
-      fc.property(fc.uniqueArray(fc.tuple(name, fc.string({ maxLength: 20 })), { selector: ([n]) => n.toLowerCase(), maxLength: 6 }), fc.string({ maxLength: 30 }), (pairs, junk) => {
-        const search = pairs.map(([n, v]) => `${n}=${encodeURIComponent(v)}`).join('&');
-        const query = queryParams(`?${search}&${junk.replace(/[&=]/g, '')}`);
-        for (const [n, v] of pairs) expect(query.get(n.toUpperCase())).to.equal(v);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.tuple(name, fc.string({ maxLength: 20 })), { selector: ([n]) => n.toLowerCase(), maxLength: 6 }),
+        fc.string({ maxLength: 30 }),
+        (pairs, junk) => {
+          const search = pairs.map(([n, v]) => `${n}=${encodeURIComponent(v)}`).join('&');
+          const query = queryParams(`?${search}&${junk.replace(/[&=]/g, '')}`);
+          for (const [n, v] of pairs) expect(query.get(n.toUpperCase())).to.equal(v);
+        },
+      ),
       { numRuns: RUNS },
     );
   });

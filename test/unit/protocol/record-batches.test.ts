@@ -32,8 +32,15 @@ const one = (command: string, item: string): RecordCommand<string>[] => [{ comma
 describe('multi-record commands (record-batches)', () => {
   it('packs the records of one table LF-joined after a single header, as the Security PUSH document writes its multi-record example', () => {
     // SEC-DOC 12.1.1.32: "C:8748:DATA UPDATE biodata Pin=1 No=0 Type=9 …" then "Pin=2 …", "Pin=3 …", one per line.
-    const templates = ['1', '2', '3'].map((pin) => ({ command: updateAccessBiodataCommand({ pin, type: 9, no: 0, majorVer: 58, minorVer: 0, template: TMP }), item: pin }));
-    const [packed, ...rest] = packRecordCommands('access', templates.map((t) => [t]), 64 * 1024);
+    const templates = ['1', '2', '3'].map((pin) => ({
+      command: updateAccessBiodataCommand({ pin, type: 9, no: 0, majorVer: 58, minorVer: 0, template: TMP }),
+      item: pin,
+    }));
+    const [packed, ...rest] = packRecordCommands(
+      'access',
+      templates.map((t) => [t]),
+      64 * 1024,
+    );
     expect(rest).to.deep.equal([]);
     expect(packed!.items).to.deep.equal(['1', '2', '3']);
     const lines = packed!.command.split('\n');
@@ -49,7 +56,11 @@ describe('multi-record commands (record-batches)', () => {
   it('splits at the byte budget, never inside a record, and a record too big for a command goes alone', () => {
     const records = Array.from({ length: 40 }, (_, i) => ({ command: user(String(1000 + i)), item: String(i) }));
     const budget = 1024;
-    const packed = packRecordCommands('access', records.map((r) => [r]), budget);
+    const packed = packRecordCommands(
+      'access',
+      records.map((r) => [r]),
+      budget,
+    );
     expect(packed.length).to.be.greaterThan(1);
     for (const c of packed) expect(commandWireBytes(c.command)).to.be.at.most(budget);
     expect(packed.flatMap((c) => c.items)).to.deep.equal(records.map((r) => r.item));
@@ -59,7 +70,10 @@ describe('multi-record commands (record-batches)', () => {
     const firstRecordOfSecond = unpackRecordCommand(second!.command)[0]!.replace('DATA UPDATE user ', '');
     expect(commandWireBytes(`${first!.command}\n${firstRecordOfSecond}`)).to.be.greaterThan(budget);
 
-    const big = { command: updateAccessBiodataCommand({ pin: '9', type: 9, no: 0, majorVer: 58, minorVer: 0, template: Buffer.alloc(3000).toString('base64') }), item: 'big' };
+    const big = {
+      command: updateAccessBiodataCommand({ pin: '9', type: 9, no: 0, majorVer: 58, minorVer: 0, template: Buffer.alloc(3000).toString('base64') }),
+      item: 'big',
+    };
     const small = { command: updateAccessBiodataCommand({ pin: '8', type: 9, no: 0, majorVer: 58, minorVer: 0, template: TMP }), item: 'small' };
     expect(packRecordCommands('access', [[small], [big], [small]], 2048).map((c) => c.items)).to.deep.equal([['small'], ['big'], ['small']]);
   });
@@ -72,11 +86,25 @@ describe('multi-record commands (record-batches)', () => {
     const arriving = ['1', '2'].map((pin) => [user(pin), authorize(pin)].map((command, step) => ({ command, item: `${pin}:${step}` })));
     const packed = packRecordCommands('access', [...leaving, ...arriving], 64 * 1024);
     expect(packed.map((c) => c.command.split(' ').slice(0, 3).join(' '))).to.deep.equal([
-      'DATA DELETE userauthorize', 'DATA DELETE templatev10', 'DATA DELETE user', 'DATA UPDATE user', 'DATA UPDATE userauthorize',
+      'DATA DELETE userauthorize',
+      'DATA DELETE templatev10',
+      'DATA DELETE user',
+      'DATA UPDATE user',
+      'DATA UPDATE userauthorize',
     ]);
-    expect(packed.map((c) => c.items)).to.deep.equal([['7:0', '8:0'], ['7:1', '8:1'], ['7:2', '8:2'], ['1:0', '2:0'], ['1:1', '2:1']]);
+    expect(packed.map((c) => c.items)).to.deep.equal([
+      ['7:0', '8:0'],
+      ['7:1', '8:1'],
+      ['7:2', '8:2'],
+      ['1:0', '2:0'],
+      ['1:1', '2:1'],
+    ]);
     // A delete of one pin still precedes the user written under it in a later sequence.
-    const moved = packRecordCommands('access', [deleteAccessUserCommands('5').map((command) => ({ command, item: 'old' })), [{ command: user('5'), item: 'new' }]], 64 * 1024);
+    const moved = packRecordCommands(
+      'access',
+      [deleteAccessUserCommands('5').map((command) => ({ command, item: 'old' })), [{ command: user('5'), item: 'new' }]],
+      64 * 1024,
+    );
     expect(moved.map((c) => c.items)).to.deep.equal([['old'], ['old'], ['old'], ['new']]);
   });
 

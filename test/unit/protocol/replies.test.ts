@@ -1,7 +1,16 @@
 import { expect } from 'chai';
 import {
-  ALL_TRANS_FLAGS, OK, accessHandshakeReply, attendanceHandshakeReply, commandBatchReply, openDoorCommand, pushConfigReply,
-  queryParams, rtdataTimeReply, timeZoneOption, updateUserInfoCommand,
+  ALL_TRANS_FLAGS,
+  OK,
+  accessHandshakeReply,
+  attendanceHandshakeReply,
+  commandBatchReply,
+  openDoorCommand,
+  pushConfigReply,
+  queryParams,
+  rtdataTimeReply,
+  timeZoneOption,
+  updateUserInfoCommand,
 } from '../../../src/devices/protocol';
 import { loadFixture } from './fixture';
 
@@ -11,14 +20,27 @@ describe('replies', () => {
     const q = queryParams(fx.query);
     expect(q.get('devicetype')).to.equal('middle east');
     const reply = attendanceHandshakeReply(q.get('sn')!, { timeZone: timeZoneOption('UTC', new Date()), pushOptions: ['FingerFunOn', 'FaceFunOn'] });
-    expect(reply).to.equal([
-      'GET OPTION FROM: BOCK200961014',
-      'ATTLOGStamp=9999', 'OPERLOGStamp=9999', 'ATTPHOTOStamp=None', 'BIODATAStamp=9999',
-      'ErrorDelay=30', 'Delay=10', 'TransTimes=00:00;14:05', 'TransInterval=1',
-      'TransFlag=TransData AttLog\tOpLog\tAttPhoto\tEnrollUser\tChgUser\tEnrollFP\tChgFP\tUserPic\tFACE\tWORKCODE\tBioPhoto',
-      'TimeZone=0', 'Realtime=1', 'Encrypt=None', 'ServerVer=2.3.0', 'PushProtVer=2.3.0',
-      'PushOptionsFlag=1', 'PushOptions=FingerFunOn,FaceFunOn',
-    ].join('\n'));
+    expect(reply).to.equal(
+      [
+        'GET OPTION FROM: BOCK200961014',
+        'ATTLOGStamp=9999',
+        'OPERLOGStamp=9999',
+        'ATTPHOTOStamp=None',
+        'BIODATAStamp=9999',
+        'ErrorDelay=30',
+        'Delay=10',
+        'TransTimes=00:00;14:05',
+        'TransInterval=1',
+        'TransFlag=TransData AttLog\tOpLog\tAttPhoto\tEnrollUser\tChgUser\tEnrollFP\tChgFP\tUserPic\tFACE\tWORKCODE\tBioPhoto',
+        'TimeZone=0',
+        'Realtime=1',
+        'Encrypt=None',
+        'ServerVer=2.3.0',
+        'PushProtVer=2.3.0',
+        'PushOptionsFlag=1',
+        'PushOptions=FingerFunOn,FaceFunOn',
+      ].join('\n'),
+    );
     expect(reply).not.to.match(/\r|\n$/);
     expect(ALL_TRANS_FLAGS).to.include('OpLog');
   });
@@ -27,12 +49,18 @@ describe('replies', () => {
     const fx = loadFixture('25');
     const sn = queryParams(fx.query).get('SN')!;
     const reply = attendanceHandshakeReply(sn, {
-      attlogStamp: 'None', operlogStamp: '9999', attphotoStamp: 'None', transFlags: ALL_TRANS_FLAGS.slice(0, 8),
+      attlogStamp: 'None',
+      operlogStamp: '9999',
+      attphotoStamp: 'None',
+      transFlags: ALL_TRANS_FLAGS.slice(0, 8),
       timeZone: timeZoneOption('Asia/Shanghai', new Date('2015-07-30T00:00:00Z')),
     });
     const lines = reply.split('\n');
     // Every line of the vendor sample appears verbatim; we add BIODATAStamp, ServerVer and PushProtVer.
-    const sample = fx.expect.slice(fx.expect.indexOf('GET OPTION FROM')).split(' / ').map((l) => l.replace(/<TAB>/g, '\t'));
+    const sample = fx.expect
+      .slice(fx.expect.indexOf('GET OPTION FROM'))
+      .split(' / ')
+      .map((l) => l.replace(/<TAB>/g, '\t'));
     for (const l of sample) expect(lines, l).to.include(l);
     expect(lines[0]).to.equal('GET OPTION FROM: 0316144680030');
     expect(lines).to.include.members(['TimeZone=8', 'Encrypt=None', 'PushProtVer=2.3.0']);
@@ -59,8 +87,13 @@ describe('replies', () => {
   });
 
   it('command batch: C:<id>:<cmd> lines joined by LF, no trailing LF', () => {
-    expect(commandBatchReply([{ id: '1', command: 'CHECK' }, { id: 'a2', command: updateUserInfoCommand({ pin: '7', name: 'Ann' }) }, { id: '3', command: openDoorCommand(1, 5) }]))
-      .to.equal('C:1:CHECK\nC:a2:DATA UPDATE USERINFO PIN=7\tName=Ann\nC:3:CONTROL DEVICE 01010105');
+    expect(
+      commandBatchReply([
+        { id: '1', command: 'CHECK' },
+        { id: 'a2', command: updateUserInfoCommand({ pin: '7', name: 'Ann' }) },
+        { id: '3', command: openDoorCommand(1, 5) },
+      ]),
+    ).to.equal('C:1:CHECK\nC:a2:DATA UPDATE USERINFO PIN=7\tName=Ann\nC:3:CONTROL DEVICE 01010105');
     expect(() => commandBatchReply([{ id: 'bad id', command: 'CHECK' }])).to.throw(RangeError);
   });
 
@@ -68,11 +101,24 @@ describe('replies', () => {
     const fx = loadFixture('32');
     expect(queryParams(fx.query).get('pushver')).to.equal('3.0.1');
     expect(fx.headers.connection).to.equal('starting');
-    expect(accessHandshakeReply('Uy47fxftP3', { sessionId: '30BFB04B2C8AECC72C01C03BFD549D15' })).to.equal([
-      'registry=ok', 'RegistryCode=Uy47fxftP3', 'ServerVersion=3.0.1', 'ServerName=ADMS', 'PushVersion=3.0.1', 'PushProtVer=3.0.1',
-      'ErrorDelay=60', 'RequestDelay=2', 'TransTimes=00:00;14:00', 'TransInterval=1', 'TransTables=User Transaction',
-      'Realtime=1', 'SessionID=30BFB04B2C8AECC72C01C03BFD549D15', 'TimeoutSec=10',
-    ].join('\n'));
+    expect(accessHandshakeReply('Uy47fxftP3', { sessionId: '30BFB04B2C8AECC72C01C03BFD549D15' })).to.equal(
+      [
+        'registry=ok',
+        'RegistryCode=Uy47fxftP3',
+        'ServerVersion=3.0.1',
+        'ServerName=ADMS',
+        'PushVersion=3.0.1',
+        'PushProtVer=3.0.1',
+        'ErrorDelay=60',
+        'RequestDelay=2',
+        'TransTimes=00:00;14:00',
+        'TransInterval=1',
+        'TransTables=User Transaction',
+        'Realtime=1',
+        'SessionID=30BFB04B2C8AECC72C01C03BFD549D15',
+        'TimeoutSec=10',
+      ].join('\n'),
+    );
   });
 
   it('fx 34: push config equals the vendor sample byte for byte (without PushProtVer), and adds it by default', () => {

@@ -9,7 +9,8 @@ describe('iclockEndpoint', () => {
     expect(iclockEndpoint('/iclock/cdata.aspx')).to.equal('cdata');
     expect(iclockEndpoint('/ICLOCK/GetRequest')).to.equal('getrequest');
     expect(iclockEndpoint('/iclock/getrequest.aspx?SN=1')).to.equal('getrequest');
-    for (const p of ['devicecmd', 'ping', 'registry', 'push', 'querydata', 'rtdata', 'fdata', 'exchange', 'file']) expect(iclockEndpoint(`/iclock/${p}`)).to.equal(p);
+    for (const p of ['devicecmd', 'ping', 'registry', 'push', 'querydata', 'rtdata', 'fdata', 'exchange', 'file'])
+      expect(iclockEndpoint(`/iclock/${p}`)).to.equal(p);
     expect(iclockEndpoint('/iclock/unknown')).to.equal(null);
     expect(iclockEndpoint('/cdata')).to.equal(null);
     expect(iclockEndpoint('/iclock/cdata/extra')).to.equal(null);
@@ -35,13 +36,32 @@ describe('queryParams', () => {
 
 describe('requestFamily over every fixture', () => {
   const expected: Record<string, 'attendance' | 'access'> = {
-    '01': 'attendance', '02': 'attendance', '05': 'attendance', '07': 'attendance', '12': 'attendance', '19': 'access',
-    '21': 'access', '23': 'access', '25': 'attendance', '26': 'attendance', '27': 'attendance', '28': 'attendance',
-    '29': 'attendance', '30': 'attendance', '31': 'attendance',
+    '01': 'attendance',
+    '02': 'attendance',
+    '05': 'attendance',
+    '07': 'attendance',
+    '12': 'attendance',
+    '19': 'access',
+    '21': 'access',
+    '23': 'access',
+    '25': 'attendance',
+    '26': 'attendance',
+    '27': 'attendance',
+    '28': 'attendance',
+    '29': 'attendance',
+    '30': 'attendance',
+    '31': 'attendance',
     // fx 32 is an access device, but its first handshake carries only pushver=3.0.1, which is not proof.
-    '32': 'attendance', '33': 'access', '34': 'access', '35': 'access', '36': 'access',
+    '32': 'attendance',
+    '33': 'access',
+    '34': 'access',
+    '35': 'access',
+    '36': 'access',
     // Options, devicecmd and ping look the same in both families: the adapter keeps per-device state.
-    '37': 'attendance', '38': 'access', '39': 'attendance', '40': 'attendance',
+    '37': 'attendance',
+    '38': 'access',
+    '39': 'attendance',
+    '40': 'attendance',
   };
   it('classifies each request by endpoint, DeviceType and table; every path maps to an endpoint', () => {
     expect(Object.keys(expected).sort()).to.deep.equal(fixtureNames().map((n) => n.slice(0, 2)));

@@ -1,6 +1,16 @@
 import { expect } from 'chai';
 import {
-  createLocalTimeConverter, decodeZkTime, instantToLocal, encodeZkTime, formatLocalTime, localTimeToInstant, offsetHhmm, parseLocalTime, timeZoneOption, timeZoneSupportProblem, utcOffsetMinutes,
+  createLocalTimeConverter,
+  decodeZkTime,
+  instantToLocal,
+  encodeZkTime,
+  formatLocalTime,
+  localTimeToInstant,
+  offsetHhmm,
+  parseLocalTime,
+  timeZoneOption,
+  timeZoneSupportProblem,
+  utcOffsetMinutes,
 } from '../../../src/devices/protocol';
 
 describe('time', () => {
@@ -17,8 +27,20 @@ describe('time', () => {
   });
 
   it('parseLocalTime accepts only the exact shape: digits 0-9, these separators, nothing around', () => {
-    for (const text of ['', '2024-01-01', '2024-01-01 00:00:0', '2024-01-01 00:00:00Z', ' 2024-01-01 00:00:00', '2024/01/01 00:00:00',
-      '2024-01-01t00:00:00', '2024-01-01_00:00:00', '2024-0a-01 00:00:00', '2024-01-01 00:00:-1', '\uff12024-01-01 00:00:0', '2024-01-01 00.00.00']) {
+    for (const text of [
+      '',
+      '2024-01-01',
+      '2024-01-01 00:00:0',
+      '2024-01-01 00:00:00Z',
+      ' 2024-01-01 00:00:00',
+      '2024/01/01 00:00:00',
+      '2024-01-01t00:00:00',
+      '2024-01-01_00:00:00',
+      '2024-0a-01 00:00:00',
+      '2024-01-01 00:00:-1',
+      '\uff12024-01-01 00:00:0',
+      '2024-01-01 00.00.00',
+    ]) {
       expect(parseLocalTime(text), JSON.stringify(text)).to.deep.equal({ ok: false, reason: `time ${JSON.stringify(text)} is not YYYY-MM-DD HH:MM:SS` });
     }
     expect(parseLocalTime('0000-12-31 00:00:00')).to.deep.equal({ ok: true, value: { year: 0, month: 12, day: 31, hour: 0, minute: 0, second: 0 } });
@@ -67,7 +89,14 @@ describe('time', () => {
     const encoded = encodeZkTime(t);
     expect(encoded).to.equal((17 * 12 * 31 + 0 * 31 + 9) * 86400 + 11 * 3600 + 49 * 60 + 32);
     expect(decodeZkTime(encoded)).to.deep.equal(t);
-    expect(decodeZkTime(encodeZkTime({ year: 2024, month: 12, day: 31, hour: 23, minute: 59, second: 59 }))).to.deep.equal({ year: 2024, month: 12, day: 31, hour: 23, minute: 59, second: 59 });
+    expect(decodeZkTime(encodeZkTime({ year: 2024, month: 12, day: 31, hour: 23, minute: 59, second: 59 }))).to.deep.equal({
+      year: 2024,
+      month: 12,
+      day: 31,
+      hour: 23,
+      minute: 59,
+      second: 59,
+    });
     expect(() => encodeZkTime({ ...t, year: 1999 })).to.throw(RangeError);
     expect(() => decodeZkTime(-1)).to.throw(RangeError);
   });
@@ -87,7 +116,16 @@ describe('time', () => {
 
   it('instantToLocal (an offset cached per zone and hour) agrees with Intl at every second near transitions, odd offsets included', () => {
     const intl = (at: Date, zone: string) => {
-      const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(at);
+      const parts = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      }).formatToParts(at);
       const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
       return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
     };

@@ -1,12 +1,24 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { checkPushCommKey, checkSessionToken, newRegistryCode, newSessionId, registryReply, sessionToken, tokenFromCookie } from '../../../src/devices/protocol';
+import {
+  checkPushCommKey,
+  checkSessionToken,
+  newRegistryCode,
+  newSessionId,
+  registryReply,
+  sessionToken,
+  tokenFromCookie,
+} from '../../../src/devices/protocol';
 import { loadFixture } from './fixture';
 
 describe('session token', () => {
   it('is md5hex(RegistryCode + SerialNumber + SessionID), lower-case', () => {
-    const expected = createHash('md5').update('Uy47fxftP3' + '3383154200002' + '30BFB04B2C8AECC72C01C03BFD549D15').digest('hex');
-    expect(sessionToken('Uy47fxftP3', '3383154200002', '30BFB04B2C8AECC72C01C03BFD549D15')).to.equal(expected).and.match(/^[0-9a-f]{32}$/);
+    const expected = createHash('md5')
+      .update('Uy47fxftP3' + '3383154200002' + '30BFB04B2C8AECC72C01C03BFD549D15')
+      .digest('hex');
+    expect(sessionToken('Uy47fxftP3', '3383154200002', '30BFB04B2C8AECC72C01C03BFD549D15'))
+      .to.equal(expected)
+      .and.match(/^[0-9a-f]{32}$/);
   });
 
   it('fx 34: reads the token from the Cookie header; fx 39: a malformed (34-char) token is rejected', () => {

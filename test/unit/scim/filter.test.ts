@@ -88,7 +88,19 @@ describe('SCIM filters', () => {
     expect(parseFilter('x eq null')).to.deep.include({ value: null });
   });
 
-  for (const bad of ['', 'userName', 'userName eq', 'userName eq bare', 'userName xx "a"', '(userName eq "a"', 'userName eq "a" junk', 'not userName eq "a"', 'emails[type eq "work"', 'userName eq "unterminated', '1bad eq "a"']) {
+  for (const bad of [
+    '',
+    'userName',
+    'userName eq',
+    'userName eq bare',
+    'userName xx "a"',
+    '(userName eq "a"',
+    'userName eq "a" junk',
+    'not userName eq "a"',
+    'emails[type eq "work"',
+    'userName eq "unterminated',
+    '1bad eq "a"',
+  ]) {
     it(`refuses ${JSON.stringify(bad)} with invalidFilter`, () => {
       const error = scimError(() => parseFilter(bad));
       expect(error.status).to.equal(400);

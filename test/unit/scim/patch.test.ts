@@ -19,7 +19,8 @@ function user(): JsonObject {
   };
 }
 
-const patch = (resource: JsonObject, ...Operations: object[]) => applyPatch(resource, USER, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations });
+const patch = (resource: JsonObject, ...Operations: object[]) =>
+  applyPatch(resource, USER, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations });
 
 function scimError(fn: () => unknown): ScimError {
   try {
@@ -65,11 +66,21 @@ describe('SCIM PATCH', () => {
   it('value-path remove of matching entries, and of a sub-attribute of them', () => {
     const base = patch(user(), { op: 'add', path: 'emails', value: [{ value: 'g@home.example', type: 'home' }] });
     expect(patch(base, { op: 'remove', path: 'emails[type eq "home"]' }).emails).to.deep.equal([{ value: 'grace@work.example', type: 'work', primary: true }]);
-    expect((patch(base, { op: 'remove', path: 'emails[type eq "work"].primary' }).emails as JsonObject[])[0]).to.deep.equal({ value: 'grace@work.example', type: 'work' });
+    expect((patch(base, { op: 'remove', path: 'emails[type eq "work"].primary' }).emails as JsonObject[])[0]).to.deep.equal({
+      value: 'grace@work.example',
+      type: 'work',
+    });
   });
 
   it('add to a multi-valued attribute appends without duplicating an entry', () => {
-    const result = patch(user(), { op: 'add', path: 'emails', value: [{ value: 'grace@work.example', type: 'work' }, { value: 'x@y.z', type: 'other' }] });
+    const result = patch(user(), {
+      op: 'add',
+      path: 'emails',
+      value: [
+        { value: 'grace@work.example', type: 'work' },
+        { value: 'x@y.z', type: 'other' },
+      ],
+    });
     expect((result.emails as JsonObject[]).map((e) => e.value)).to.deep.equal(['grace@work.example', 'x@y.z']);
   });
 
@@ -100,7 +111,8 @@ describe('SCIM PATCH', () => {
   });
 
   it('refuses read-only attributes (id, meta, groups) with mutability', () => {
-    for (const path of ['id', 'meta.created', 'groups']) expect(scimError(() => patch(user(), { op: 'replace', path, value: 'x' })).scimType, path).to.equal('mutability');
+    for (const path of ['id', 'meta.created', 'groups'])
+      expect(scimError(() => patch(user(), { op: 'replace', path, value: 'x' })).scimType, path).to.equal('mutability');
   });
 
   it('bad operations: unknown op (invalidSyntax), remove without path (noTarget), bad path (invalidPath), filter matching nothing that cannot seed an entry (noTarget)', () => {
@@ -118,7 +130,13 @@ describe('SCIM attribute projection and paging', () => {
 
   it('attributes keeps id and schemas plus the named ones (sub-attributes and URN paths)', () => {
     const shown = project(resource, USER, parseProjection({ attributes: `userName,name.givenName,${ENTERPRISE}:department` }));
-    expect(shown).to.deep.equal({ schemas: resource.schemas, id: '5', userName: 'grace@example.com', name: { givenName: 'Grace' }, [ENTERPRISE]: { department: 'Navy' } });
+    expect(shown).to.deep.equal({
+      schemas: resource.schemas,
+      id: '5',
+      userName: 'grace@example.com',
+      name: { givenName: 'Grace' },
+      [ENTERPRISE]: { department: 'Navy' },
+    });
   });
 
   it('excludedAttributes removes them, never id or schemas', () => {

@@ -27,7 +27,7 @@ describe('command lanes (pure rules)', () => {
   it('the clock renderer writes the delivery instant in the terminal zone, and leaves other commands alone', () => {
     const rendered = renderClockSync('SET OPTIONS DateTime={delivery time}', { now: new Date('2026-03-01T08:00:00Z'), timeZone: 'Asia/Kolkata' });
     // 2026-03-01 13:30:00 local: ((26*12 + 2)*31 + 0)*86400 + 13*3600 + 30*60
-    expect(rendered).to.equal(`SET OPTIONS DateTime=${((26 * 12 + 2) * 31) * 86400 + 13 * 3600 + 30 * 60}`);
+    expect(rendered).to.equal(`SET OPTIONS DateTime=${(26 * 12 + 2) * 31 * 86400 + 13 * 3600 + 30 * 60}`);
     expect(renderClockSync('CHECK', { now: new Date(), timeZone: 'UTC' })).to.equal('CHECK');
   });
 

@@ -2,20 +2,50 @@ import { expect } from 'chai';
 import { computeDays, settleDays, type DayAbsence, type DayPunch, type ShiftRules } from '../../../src/services/attendance/compute-days';
 
 const DAY_SHIFT: ShiftRules = {
-  id: 1, startTime: '09:00', endTime: '17:00', timeZone: 'UTC', workdays: [1, 2, 3, 4, 5], breakMinutes: 30, breakAfterMinutes: 360,
-  graceInMinutes: 5, graceOutMinutes: 5, checkInBeforeMinutes: 240, checkOutAfterMinutes: 240, pairing: 'first_last',
+  id: 1,
+  startTime: '09:00',
+  endTime: '17:00',
+  timeZone: 'UTC',
+  workdays: [1, 2, 3, 4, 5],
+  breakMinutes: 30,
+  breakAfterMinutes: 360,
+  graceInMinutes: 5,
+  graceOutMinutes: 5,
+  checkInBeforeMinutes: 240,
+  checkOutAfterMinutes: 240,
+  pairing: 'first_last',
 };
 const LATER = new Date('2027-01-01T00:00:00Z');
 let nextId = 1;
-const punch = (at: string, state = '0', extra: Partial<DayPunch> = {}): DayPunch => ({ id: nextId++, at: new Date(at), state, manual: false, voided: false, ...extra });
+const punch = (at: string, state = '0', extra: Partial<DayPunch> = {}): DayPunch => ({
+  id: nextId++,
+  at: new Date(at),
+  state,
+  manual: false,
+  voided: false,
+  ...extra,
+});
 const days = (shift: ShiftRules | null, from: string, to: string, punches: DayPunch[], options: { holidays?: string[]; now?: Date } = {}) =>
   computeDays({ shift, from, to, punches, holidays: new Set(options.holidays ?? []), now: options.now ?? LATER, zone: 'UTC' });
 
 // 2026-03-02 is a Monday.
 describe('attendance engine: computeDays', () => {
   it('first_last: worked = last - first, the unpaid break off a day longer than break_after, late and early beyond the grace', () => {
-    const [day] = days(DAY_SHIFT, '2026-03-02', '2026-03-02', [punch('2026-03-02T09:12:00Z'), punch('2026-03-02T13:00:00Z'), punch('2026-03-02T16:40:00Z', '1')]);
-    expect(day).to.deep.include({ status: 'present', shiftId: 1, scheduledMinutes: 450, workedMinutes: 418, breakMinutes: 30, lateMinutes: 12, earlyLeaveMinutes: 20, overtimeMinutes: 0 });
+    const [day] = days(DAY_SHIFT, '2026-03-02', '2026-03-02', [
+      punch('2026-03-02T09:12:00Z'),
+      punch('2026-03-02T13:00:00Z'),
+      punch('2026-03-02T16:40:00Z', '1'),
+    ]);
+    expect(day).to.deep.include({
+      status: 'present',
+      shiftId: 1,
+      scheduledMinutes: 450,
+      workedMinutes: 418,
+      breakMinutes: 30,
+      lateMinutes: 12,
+      earlyLeaveMinutes: 20,
+      overtimeMinutes: 0,
+    });
     expect(day!.firstIn!.toISOString()).to.equal('2026-03-02T09:12:00.000Z');
     expect(day!.lastOut!.toISOString()).to.equal('2026-03-02T16:40:00.000Z');
   });
@@ -43,14 +73,24 @@ describe('attendance engine: computeDays', () => {
 
   it('alternating: a lunch out/in is a recorded break, deducted as recorded (no unpaid break on top)', () => {
     const shift = { ...DAY_SHIFT, pairing: 'alternating' as const };
-    const [day] = days(shift, '2026-03-02', '2026-03-02', [punch('2026-03-02T09:00:00Z'), punch('2026-03-02T12:00:00Z'), punch('2026-03-02T12:45:00Z'), punch('2026-03-02T17:00:00Z')]);
+    const [day] = days(shift, '2026-03-02', '2026-03-02', [
+      punch('2026-03-02T09:00:00Z'),
+      punch('2026-03-02T12:00:00Z'),
+      punch('2026-03-02T12:45:00Z'),
+      punch('2026-03-02T17:00:00Z'),
+    ]);
     expect(day).to.deep.include({ status: 'present', workedMinutes: 435, breakMinutes: 45 });
   });
 
   it('by_state: break-out and break-in punches make the break; states decide, not the order', () => {
     const shift = { ...DAY_SHIFT, pairing: 'by_state' as const };
     // A 20-minute recorded break counts towards the 30-minute unpaid break (tops_up): 10 more come off.
-    const [day] = days(shift, '2026-03-02', '2026-03-02', [punch('2026-03-02T09:00:00Z', '0'), punch('2026-03-02T12:00:00Z', '2'), punch('2026-03-02T12:20:00Z', '3'), punch('2026-03-02T17:00:00Z', '1')]);
+    const [day] = days(shift, '2026-03-02', '2026-03-02', [
+      punch('2026-03-02T09:00:00Z', '0'),
+      punch('2026-03-02T12:00:00Z', '2'),
+      punch('2026-03-02T12:20:00Z', '3'),
+      punch('2026-03-02T17:00:00Z', '1'),
+    ]);
     expect(day).to.deep.include({ status: 'present', workedMinutes: 450, breakMinutes: 30 });
     const [odd] = days(shift, '2026-03-03', '2026-03-03', [punch('2026-03-03T09:00:00Z', '1'), punch('2026-03-03T17:00:00Z', '1')]);
     expect(odd).to.deep.include({ status: 'incomplete', workedMinutes: 0 });
@@ -58,7 +98,11 @@ describe('attendance engine: computeDays', () => {
   });
 
   it('punches less than 60 s apart count once (duplicate_ignored)', () => {
-    const [day] = days(DAY_SHIFT, '2026-03-02', '2026-03-02', [punch('2026-03-02T09:00:00Z'), punch('2026-03-02T09:00:40Z'), punch('2026-03-02T17:00:00Z', '1')]);
+    const [day] = days(DAY_SHIFT, '2026-03-02', '2026-03-02', [
+      punch('2026-03-02T09:00:00Z'),
+      punch('2026-03-02T09:00:40Z'),
+      punch('2026-03-02T17:00:00Z', '1'),
+    ]);
     expect(day).to.deep.include({ status: 'present', workedMinutes: 450 });
     expect(day!.exceptions).to.deep.equal(['duplicate_ignored']);
     expect(day!.punchIds).to.have.length(3);
@@ -71,19 +115,38 @@ describe('attendance engine: computeDays', () => {
   });
 
   it('a holiday without punches is holiday; worked on a holiday or a rest day, it is all holiday or rest_day pay', () => {
-    const result = days(DAY_SHIFT, '2026-03-02', '2026-03-08', [punch('2026-03-03T10:00:00Z'), punch('2026-03-03T14:00:00Z'), punch('2026-03-07T08:00:00Z'), punch('2026-03-07T12:00:00Z')], { holidays: ['2026-03-02', '2026-03-03'] });
+    const result = days(
+      DAY_SHIFT,
+      '2026-03-02',
+      '2026-03-08',
+      [punch('2026-03-03T10:00:00Z'), punch('2026-03-03T14:00:00Z'), punch('2026-03-07T08:00:00Z'), punch('2026-03-07T12:00:00Z')],
+      { holidays: ['2026-03-02', '2026-03-03'] },
+    );
     expect(result.map((d) => d.status)).to.deep.equal(['holiday', 'present', 'absent', 'absent', 'absent', 'present', 'off']);
     expect(result[1]).to.deep.include({ scheduledMinutes: 0, workedMinutes: 240, overtimeMinutes: 0 });
     expect(result[1]!.pay).to.deep.include({ holiday: 240, regular: 0 });
     expect(result[5]).to.deep.include({ shiftId: null, scheduledMinutes: 0, workedMinutes: 240, overtimeMinutes: 0 });
     expect(result[5]!.pay).to.deep.include({ rest_day: 240, regular: 0 });
     // Paid as overtime instead when the policy says so.
-    const asOvertime = computeDays({ shift: DAY_SHIFT, from: '2026-03-03', to: '2026-03-07', punches: [punch('2026-03-03T10:00:00Z'), punch('2026-03-03T14:00:00Z'), punch('2026-03-07T08:00:00Z'), punch('2026-03-07T12:00:00Z')], holidays: new Set(['2026-03-03']), now: LATER, zone: 'UTC', policy: { holidayWork: 'overtime', restDayWork: 'overtime' } });
+    const asOvertime = computeDays({
+      shift: DAY_SHIFT,
+      from: '2026-03-03',
+      to: '2026-03-07',
+      punches: [punch('2026-03-03T10:00:00Z'), punch('2026-03-03T14:00:00Z'), punch('2026-03-07T08:00:00Z'), punch('2026-03-07T12:00:00Z')],
+      holidays: new Set(['2026-03-03']),
+      now: LATER,
+      zone: 'UTC',
+      policy: { holidayWork: 'overtime', restDayWork: 'overtime' },
+    });
     expect([asOvertime[0]!.overtimeMinutes, asOvertime[4]!.overtimeMinutes]).to.deep.equal([240, 240]);
   });
 
   it('voided punches are ignored; manual punches are flagged', () => {
-    const [day] = days(DAY_SHIFT, '2026-03-02', '2026-03-02', [punch('2026-03-02T09:00:00Z', '0', { manual: true }), punch('2026-03-02T12:00:00Z', '1', { voided: true }), punch('2026-03-02T17:00:00Z', '1')]);
+    const [day] = days(DAY_SHIFT, '2026-03-02', '2026-03-02', [
+      punch('2026-03-02T09:00:00Z', '0', { manual: true }),
+      punch('2026-03-02T12:00:00Z', '1', { voided: true }),
+      punch('2026-03-02T17:00:00Z', '1'),
+    ]);
     expect(day).to.deep.include({ workedMinutes: 450 });
     expect(day!.exceptions).to.deep.equal(['manual_punch']);
     expect(day!.punchIds).to.have.length(2);
@@ -98,7 +161,10 @@ describe('attendance engine: computeDays', () => {
     const [settled] = days(DAY_SHIFT, '2026-03-02', '2026-03-02', [punch('2026-03-02T09:00:00Z')], { now: today!.settlesAt! });
     expect(settled).to.deep.include({ status: 'incomplete', settlesAt: null });
     const none = days(null, '2026-03-02', '2026-03-03', [punch('2026-03-02T09:00:00Z'), punch('2026-03-02T17:00:00Z')]);
-    expect(none.map((d) => [d.status, d.pay.rest_day])).to.deep.equal([['present', 480], ['off', 0]]);
+    expect(none.map((d) => [d.status, d.pay.rest_day])).to.deep.equal([
+      ['present', 480],
+      ['off', 0],
+    ]);
   });
 
   describe('pairing: lateness from the first in, early leave from the last out', () => {
@@ -122,7 +188,12 @@ describe('attendance engine: computeDays', () => {
     });
 
     it('by_state: lateness from the check-in even when a break punch comes first; the last out is the check-out', () => {
-      const [day] = days(byState, '2026-03-02', '2026-03-02', [punch('2026-03-02T09:20:00Z', '0'), punch('2026-03-02T12:00:00Z', '2'), punch('2026-03-02T12:30:00Z', '3'), punch('2026-03-02T16:30:00Z', '1')]);
+      const [day] = days(byState, '2026-03-02', '2026-03-02', [
+        punch('2026-03-02T09:20:00Z', '0'),
+        punch('2026-03-02T12:00:00Z', '2'),
+        punch('2026-03-02T12:30:00Z', '3'),
+        punch('2026-03-02T16:30:00Z', '1'),
+      ]);
       expect(day).to.deep.include({ status: 'present', lateMinutes: 20, earlyLeaveMinutes: 30 });
     });
 
@@ -149,7 +220,16 @@ describe('attendance engine: computeDays', () => {
       const ps = () => [punch('2026-03-02T08:53:00Z'), punch('2026-03-02T17:05:00Z', '1')];
       const policy = { earlyOvertime: true };
       const run = (mode: 'nearest' | 'down' | 'up', punches = ps()) =>
-        computeDays({ shift: { ...DAY_SHIFT, breakMinutes: 0, roundingMinutes: 15, roundingMode: mode }, from: '2026-03-02', to: '2026-03-02', punches, holidays: new Set(), now: LATER, zone: 'UTC', policy })[0]!;
+        computeDays({
+          shift: { ...DAY_SHIFT, breakMinutes: 0, roundingMinutes: 15, roundingMode: mode },
+          from: '2026-03-02',
+          to: '2026-03-02',
+          punches,
+          holidays: new Set(),
+          now: LATER,
+          zone: 'UTC',
+          policy,
+        })[0]!;
       expect(run('nearest').workedMinutes).to.equal(480); // 09:00 to 17:00
       expect(run('down').workedMinutes).to.equal(495); // 08:45 to 17:00
       expect(run('up').workedMinutes).to.equal(495); // 09:00 to 17:15
@@ -168,7 +248,8 @@ describe('attendance engine: computeDays', () => {
 
     it('a recorded break replaces, adds to, or tops up the unpaid break (shift setting)', () => {
       const ps = () => [punch('2026-03-02T09:00:00Z'), punch('2026-03-02T12:00:00Z'), punch('2026-03-02T12:10:00Z'), punch('2026-03-02T17:00:00Z')];
-      const worked = (recordedBreak: 'replaces' | 'adds' | 'tops_up') => days({ ...DAY_SHIFT, pairing: 'alternating', recordedBreak }, '2026-03-02', '2026-03-02', ps())[0]!;
+      const worked = (recordedBreak: 'replaces' | 'adds' | 'tops_up') =>
+        days({ ...DAY_SHIFT, pairing: 'alternating', recordedBreak }, '2026-03-02', '2026-03-02', ps())[0]!;
       // 470 minutes between the punches, 10 recorded.
       expect(worked('replaces')).to.deep.include({ workedMinutes: 470, breakMinutes: 10 });
       expect(worked('adds')).to.deep.include({ workedMinutes: 440, breakMinutes: 40 });
@@ -182,7 +263,16 @@ describe('attendance engine: computeDays', () => {
       const [off] = days(DAY_SHIFT, '2026-03-02', '2026-03-02', ps());
       expect(off).to.deep.include({ workedMinutes: 450, overtimeMinutes: 0 });
       expect(off!.pay).to.deep.include({ regular: 450, overtime: 0 });
-      const [on] = computeDays({ shift: DAY_SHIFT, from: '2026-03-02', to: '2026-03-02', punches: ps(), holidays: new Set(), now: LATER, zone: 'UTC', policy: { earlyOvertime: true } });
+      const [on] = computeDays({
+        shift: DAY_SHIFT,
+        from: '2026-03-02',
+        to: '2026-03-02',
+        punches: ps(),
+        holidays: new Set(),
+        now: LATER,
+        zone: 'UTC',
+        policy: { earlyOvertime: true },
+      });
       expect(on).to.deep.include({ workedMinutes: 468, overtimeMinutes: 18 });
       expect(on!.pay).to.deep.include({ regular: 450, overtime: 18 });
     });
@@ -212,14 +302,33 @@ describe('attendance engine: computeDays', () => {
   });
 
   it('employment dates: days outside them are not_employed, count nowhere, and are never absent', () => {
-    const result = computeDays({ shift: DAY_SHIFT, from: '2026-03-02', to: '2026-03-06', punches: [punch('2026-03-02T09:00:00Z'), punch('2026-03-02T17:00:00Z', '1')], holidays: new Set(), now: LATER, zone: 'UTC', employment: { startDate: '2026-03-03', endDate: '2026-03-05' } });
+    const result = computeDays({
+      shift: DAY_SHIFT,
+      from: '2026-03-02',
+      to: '2026-03-06',
+      punches: [punch('2026-03-02T09:00:00Z'), punch('2026-03-02T17:00:00Z', '1')],
+      holidays: new Set(),
+      now: LATER,
+      zone: 'UTC',
+      employment: { startDate: '2026-03-03', endDate: '2026-03-05' },
+    });
     expect(result.map((d) => d.status)).to.deep.equal(['not_employed', 'absent', 'absent', 'absent', 'not_employed']);
     expect(result[0]).to.deep.include({ workedMinutes: 0, scheduledMinutes: 0, lateMinutes: 0, overtimeMinutes: 0 });
     expect(Object.values(result[0]!.pay).every((m) => m === 0)).to.equal(true);
   });
 
   it('a flexible day: work counts from 07:00 to 19:00, 480 required minutes, late only against the 10:00-15:00 core hours', () => {
-    const flex: ShiftRules = { ...DAY_SHIFT, startTime: '07:00', endTime: '19:00', breakMinutes: 30, flexible: true, coreStart: '10:00', coreEnd: '15:00', requiredMinutes: 480, graceInMinutes: 0 };
+    const flex: ShiftRules = {
+      ...DAY_SHIFT,
+      startTime: '07:00',
+      endTime: '19:00',
+      breakMinutes: 30,
+      flexible: true,
+      coreStart: '10:00',
+      coreEnd: '15:00',
+      requiredMinutes: 480,
+      graceInMinutes: 0,
+    };
     // 09:40 to 18:40: 540 minutes, 30 break: 510 paid, 480 required: 30 overtime; not late (before 10:00), no early leave (after 15:00).
     const [day] = days(flex, '2026-03-02', '2026-03-02', [punch('2026-03-02T09:40:00Z'), punch('2026-03-02T18:40:00Z', '1')]);
     expect(day).to.deep.include({ status: 'present', scheduledMinutes: 480, workedMinutes: 510, lateMinutes: 0, earlyLeaveMinutes: 0, overtimeMinutes: 30 });
@@ -227,7 +336,10 @@ describe('attendance engine: computeDays', () => {
     const [late] = days(flex, '2026-03-03', '2026-03-03', [punch('2026-03-03T10:20:00Z'), punch('2026-03-03T14:30:00Z', '1')]);
     expect(late).to.deep.include({ lateMinutes: 20, earlyLeaveMinutes: 30 });
     // Without core hours nobody is late.
-    const [free] = days({ ...flex, coreStart: null, coreEnd: null }, '2026-03-04', '2026-03-04', [punch('2026-03-04T12:00:00Z'), punch('2026-03-04T16:00:00Z', '1')]);
+    const [free] = days({ ...flex, coreStart: null, coreEnd: null }, '2026-03-04', '2026-03-04', [
+      punch('2026-03-04T12:00:00Z'),
+      punch('2026-03-04T16:00:00Z', '1'),
+    ]);
     expect(free).to.deep.include({ lateMinutes: 0, earlyLeaveMinutes: 0, workedMinutes: 240 });
   });
 
@@ -235,19 +347,58 @@ describe('attendance engine: computeDays', () => {
     const vacation: DayAbsence = { absenceTypeId: 7, code: 'VAC', paid: true, fraction: 1, minutes: 0 };
     const absences = new Map(['2026-03-06', '2026-03-07', '2026-03-09'].map((date) => [date, vacation]));
     // Friday, Saturday (rest day), Monday (a holiday).
-    const result = computeDays({ shift: DAY_SHIFT, from: '2026-03-06', to: '2026-03-09', punches: [], holidays: new Set(['2026-03-09']), now: LATER, zone: 'UTC', absences });
-    expect(result.map((d) => [d.status, d.absenceCode, d.leaveMinutes])).to.deep.equal([['leave', 'VAC', 450], ['off', null, 0], ['off', null, 0], ['holiday', null, 0]]);
+    const result = computeDays({
+      shift: DAY_SHIFT,
+      from: '2026-03-06',
+      to: '2026-03-09',
+      punches: [],
+      holidays: new Set(['2026-03-09']),
+      now: LATER,
+      zone: 'UTC',
+      absences,
+    });
+    expect(result.map((d) => [d.status, d.absenceCode, d.leaveMinutes])).to.deep.equal([
+      ['leave', 'VAC', 450],
+      ['off', null, 0],
+      ['off', null, 0],
+      ['holiday', null, 0],
+    ]);
     // A future day of approved leave is already leave, not scheduled.
-    const [future] = computeDays({ shift: DAY_SHIFT, from: '2026-03-06', to: '2026-03-06', punches: [], holidays: new Set(), now: new Date('2026-03-01T00:00:00Z'), zone: 'UTC', absences });
+    const [future] = computeDays({
+      shift: DAY_SHIFT,
+      from: '2026-03-06',
+      to: '2026-03-06',
+      punches: [],
+      holidays: new Set(),
+      now: new Date('2026-03-01T00:00:00Z'),
+      zone: 'UTC',
+      absences,
+    });
     expect(future).to.deep.include({ status: 'leave', absenceTypeId: 7, leaveMinutes: 450 });
   });
 
   it('approved leave: unpaid leave pays 0 minutes; a half day pays half; an hourly absence its minutes, and punches on the rest of the day decide the status', () => {
     const on = (absence: DayAbsence, punches: DayPunch[] = []) =>
-      computeDays({ shift: DAY_SHIFT, from: '2026-03-02', to: '2026-03-02', punches, holidays: new Set(), now: LATER, zone: 'UTC', absences: new Map([['2026-03-02', absence]]) })[0]!;
-    expect(on({ absenceTypeId: 3, code: 'UNPAID', paid: false, fraction: 1, minutes: 0 })).to.deep.include({ status: 'leave', absenceCode: 'UNPAID', leaveMinutes: 0 });
+      computeDays({
+        shift: DAY_SHIFT,
+        from: '2026-03-02',
+        to: '2026-03-02',
+        punches,
+        holidays: new Set(),
+        now: LATER,
+        zone: 'UTC',
+        absences: new Map([['2026-03-02', absence]]),
+      })[0]!;
+    expect(on({ absenceTypeId: 3, code: 'UNPAID', paid: false, fraction: 1, minutes: 0 })).to.deep.include({
+      status: 'leave',
+      absenceCode: 'UNPAID',
+      leaveMinutes: 0,
+    });
     expect(on({ absenceTypeId: 1, code: 'VAC', paid: true, fraction: 0.5, minutes: 0 })).to.deep.include({ status: 'leave', leaveMinutes: 225 });
-    const doctor = on({ absenceTypeId: 4, code: 'DOC', paid: true, fraction: null, minutes: 120 }, [punch('2026-03-02T11:00:00Z'), punch('2026-03-02T17:00:00Z', '1')]);
+    const doctor = on({ absenceTypeId: 4, code: 'DOC', paid: true, fraction: null, minutes: 120 }, [
+      punch('2026-03-02T11:00:00Z'),
+      punch('2026-03-02T17:00:00Z', '1'),
+    ]);
     expect(doctor).to.deep.include({ status: 'present', absenceCode: 'DOC', leaveMinutes: 120, workedMinutes: 360 });
   });
 });

@@ -7,7 +7,10 @@ const row = { pin: '42', previousPin: null, name: 'Ada Lovelace', privilege: 0, 
 
 describe('faces from photos', () => {
   it('photos: a face photo goes where no stored face template fits and the terminal has not answered for it; the display photo once per photo', () => {
-    const photoTerminal = terminalOf({ access: false, reportedOptions: { BioPhotoFun: '1', VisilightFun: '1', PhotoFunOn: '1', MultiBioVersion: '0:10.0:0:0:0:0:0:0:0:58.0:0' } });
+    const photoTerminal = terminalOf({
+      access: false,
+      reportedOptions: { BioPhotoFun: '1', VisilightFun: '1', PhotoFunOn: '1', MultiBioVersion: '0:10.0:0:0:0:0:0:0:0:58.0:0' },
+    });
     const plain = terminalOf({ access: false, fpAlgorithm: '10' });
     expect([photoTerminal.facePhoto, photoTerminal.userPhoto, plain.facePhoto, plain.userPhoto]).to.deep.equal([true, true, false, false]);
     const photo = { employeeId: 1, content: 'QUJD', sha256: 'a'.repeat(64) };
@@ -42,7 +45,18 @@ describe('faces from photos', () => {
       expect(returnCodeText(code)).to.equal(text);
       return FACE_RETURN_CODES.get(code)?.reason;
     });
-    expect(reasons).to.deep.equal(['no_face', 'face_covered', 'not_sharp', 'face_angle', 'liveness_failed', 'extraction_failed', 'size_mismatch', 'capacity_full', 'not_supported', 'not_configured']);
+    expect(reasons).to.deep.equal([
+      'no_face',
+      'face_covered',
+      'not_sharp',
+      'face_angle',
+      'liveness_failed',
+      'extraction_failed',
+      'size_mismatch',
+      'capacity_full',
+      'not_supported',
+      'not_configured',
+    ]);
     expect(returnCodeText(-1005)).to.equal('-1005');
   });
 });

@@ -32,14 +32,16 @@ describe('attendance minute rules', () => {
   });
 
   it('the unpaid break is continuous: min(break, worked - after), never a cliff', () => {
-    const owed = (workedMinutes: number) => unpaidBreakMinutes({ workedMinutes, recordedBreakMinutes: 0, breakMinutes: 30, breakAfterMinutes: 360, rule: 'tops_up' });
+    const owed = (workedMinutes: number) =>
+      unpaidBreakMinutes({ workedMinutes, recordedBreakMinutes: 0, breakMinutes: 30, breakAfterMinutes: 360, rule: 'tops_up' });
     expect([359, 360, 361, 375, 390, 600].map(owed)).to.deep.equal([0, 0, 1, 15, 30, 30]);
     // Paid minutes never go down when one more minute is worked.
     for (let worked = 300; worked < 500; worked += 1) expect(worked + 1 - owed(worked + 1)).to.be.at.least(worked - owed(worked));
   });
 
   it('a recorded break replaces, adds to, or tops up the unpaid break', () => {
-    const rule = (r: 'replaces' | 'adds' | 'tops_up', recorded: number) => unpaidBreakMinutes({ workedMinutes: 470, recordedBreakMinutes: recorded, breakMinutes: 30, breakAfterMinutes: 360, rule: r });
+    const rule = (r: 'replaces' | 'adds' | 'tops_up', recorded: number) =>
+      unpaidBreakMinutes({ workedMinutes: 470, recordedBreakMinutes: recorded, breakMinutes: 30, breakAfterMinutes: 360, rule: r });
     expect([rule('replaces', 10), rule('adds', 10), rule('tops_up', 10)]).to.deep.equal([0, 30, 20]);
     expect([rule('replaces', 0), rule('tops_up', 45)]).to.deep.equal([30, 0]);
   });

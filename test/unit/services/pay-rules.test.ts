@@ -1,8 +1,19 @@
 import { expect } from 'chai';
-import { DEFAULT_PAY_POLICY, dayPayItems, effectivePolicy, nightMinutes, noPay, payItemList, settleWeeks, weekOf, type PayPolicy } from '../../../src/services/attendance/pay-rules';
+import {
+  DEFAULT_PAY_POLICY,
+  dayPayItems,
+  effectivePolicy,
+  nightMinutes,
+  noPay,
+  payItemList,
+  settleWeeks,
+  weekOf,
+  type PayPolicy,
+} from '../../../src/services/attendance/pay-rules';
 
 const policy = (over: Partial<PayPolicy> = {}): PayPolicy => ({ ...DEFAULT_PAY_POLICY, ...over });
-const workday = (paidMinutes: number, over: Partial<PayPolicy> = {}, scheduledMinutes = 450) => dayPayItems({ kind: 'workday', paidMinutes, scheduledMinutes, nightMinutes: 0, policy: policy(over) });
+const workday = (paidMinutes: number, over: Partial<PayPolicy> = {}, scheduledMinutes = 450) =>
+  dayPayItems({ kind: 'workday', paidMinutes, scheduledMinutes, nightMinutes: 0, policy: policy(over) });
 
 describe('attendance pay rules', () => {
   it('a workday: regular up to the scheduled minutes, overtime beyond', () => {
@@ -24,7 +35,8 @@ describe('attendance pay rules', () => {
   });
 
   it('holiday and rest-day work: their own codes, or overtime', () => {
-    const day = (kind: 'holiday' | 'rest_day', over: Partial<PayPolicy> = {}) => dayPayItems({ kind, paidMinutes: 240, scheduledMinutes: 0, nightMinutes: 0, policy: policy(over) });
+    const day = (kind: 'holiday' | 'rest_day', over: Partial<PayPolicy> = {}) =>
+      dayPayItems({ kind, paidMinutes: 240, scheduledMinutes: 0, nightMinutes: 0, policy: policy(over) });
     expect(day('holiday')).to.deep.include({ holiday: 240, regular: 0, overtime: 0 });
     expect(day('rest_day')).to.deep.include({ rest_day: 240, regular: 0 });
     expect(day('holiday', { holidayWork: 'overtime' })).to.deep.include({ holiday: 0, overtime: 240 });
@@ -50,15 +62,25 @@ describe('attendance pay rules', () => {
   it('weekly overtime settles regular minutes beyond the threshold, never counting daily overtime twice; weeks restart', () => {
     const days = ['2026-03-05', '2026-03-06', '2026-03-09'].map((date) => ({ date, pay: { ...noPay(), regular: 480, overtime: 60 } }));
     settleWeeks(days, { weeklyOvertimeAfterMinutes: 600, weekStart: 1 });
-    expect(days.map((d) => [d.pay.regular, d.pay.overtime])).to.deep.equal([[480, 60], [120, 420], [480, 60]]);
+    expect(days.map((d) => [d.pay.regular, d.pay.overtime])).to.deep.equal([
+      [480, 60],
+      [120, 420],
+      [480, 60],
+    ]);
   });
 
-  it('a shift overrides the company, the company the defaults; weekly settings are the company\'s', () => {
-    const p = effectivePolicy({ overtimeMinMinutes: 15, weeklyOvertimeAfterMinutes: 2400, weekStart: 7 }, { overtimeMinMinutes: 30, weeklyOvertimeAfterMinutes: 100, earlyOvertime: true });
+  it("a shift overrides the company, the company the defaults; weekly settings are the company's", () => {
+    const p = effectivePolicy(
+      { overtimeMinMinutes: 15, weeklyOvertimeAfterMinutes: 2400, weekStart: 7 },
+      { overtimeMinMinutes: 30, weeklyOvertimeAfterMinutes: 100, earlyOvertime: true },
+    );
     expect(p).to.deep.include({ overtimeMinMinutes: 30, earlyOvertime: true, weeklyOvertimeAfterMinutes: 2400, weekStart: 7, holidayWork: 'holiday' });
   });
 
   it('pay items list the non-zero codes in code order', () => {
-    expect(payItemList({ ...noPay(), night: 30, regular: 450 })).to.deep.equal([{ code: 'regular', minutes: 450 }, { code: 'night', minutes: 30 }]);
+    expect(payItemList({ ...noPay(), night: 30, regular: 450 })).to.deep.equal([
+      { code: 'regular', minutes: 450 },
+      { code: 'night', minutes: 30 },
+    ]);
   });
 });

@@ -13,8 +13,21 @@ const rows = () =>
       { id: 3, code: 'E-3', name: 'Ada', lastname: 'Lovelace' },
     ],
     minutes: new Map([
-      [9, new Map([['night', 45], ['regular', 100]])],
-      [3, new Map([['overtime', 20], ['regular', 0], ['holiday', 480]])],
+      [
+        9,
+        new Map([
+          ['night', 45],
+          ['regular', 100],
+        ]),
+      ],
+      [
+        3,
+        new Map([
+          ['overtime', 20],
+          ['regular', 0],
+          ['holiday', 480],
+        ]),
+      ],
     ]),
   });
 

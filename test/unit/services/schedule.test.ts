@@ -10,10 +10,22 @@ const DEFAULT = 9;
 const FOUR_ON_FOUR_OFF = { id: 40, startDate: '2026-01-29', days: [DAY, DAY, NIGHT, NIGHT, null, null, null, null] };
 
 const assignment = (extra: Partial<ScheduleAssignment>): ScheduleAssignment => ({
-  shiftId: null, rosterId: null, employeeId: EMPLOYEE, areaId: null, startDate: '2026-01-01', endDate: null, ...extra,
+  shiftId: null,
+  rosterId: null,
+  employeeId: EMPLOYEE,
+  areaId: null,
+  startDate: '2026-01-01',
+  endDate: null,
+  ...extra,
 });
 const schedule = (extra: Partial<EmployeeSchedule> = {}): EmployeeSchedule => ({
-  employeeId: EMPLOYEE, areaIds: new Set(), overrides: new Map(), assignments: [], rosters: new Map([[FOUR_ON_FOUR_OFF.id, FOUR_ON_FOUR_OFF]]), defaultShiftId: DEFAULT, ...extra,
+  employeeId: EMPLOYEE,
+  areaIds: new Set(),
+  overrides: new Map(),
+  assignments: [],
+  rosters: new Map([[FOUR_ON_FOUR_OFF.id, FOUR_ON_FOUR_OFF]]),
+  defaultShiftId: DEFAULT,
+  ...extra,
 });
 
 describe('attendance schedule: which shift applies on a date', () => {
@@ -38,7 +50,10 @@ describe('attendance schedule: which shift applies on a date', () => {
   it('an override wins for its date only, with a shift or as a day off', () => {
     const s = schedule({
       assignments: [assignment({ rosterId: FOUR_ON_FOUR_OFF.id })],
-      overrides: new Map<string, number | null>([['2026-01-29', null], ['2026-02-03', NIGHT]]),
+      overrides: new Map<string, number | null>([
+        ['2026-01-29', null],
+        ['2026-02-03', NIGHT],
+      ]),
     });
     expect(scheduledShift(s, '2026-01-29')).to.deep.equal({ shiftId: null, source: 'override' });
     expect(scheduledShift(s, '2026-01-30')).to.deep.equal({ shiftId: DAY, source: 'roster' });
@@ -57,7 +72,9 @@ describe('attendance schedule: which shift applies on a date', () => {
   });
 
   it("an assignment covers its dates only (inclusive end), and another employee's assignment is ignored", () => {
-    const s = schedule({ assignments: [assignment({ shiftId: NIGHT, startDate: '2026-03-01', endDate: '2026-03-31' }), assignment({ employeeId: 8, shiftId: DAY })] });
+    const s = schedule({
+      assignments: [assignment({ shiftId: NIGHT, startDate: '2026-03-01', endDate: '2026-03-31' }), assignment({ employeeId: 8, shiftId: DAY })],
+    });
     expect(scheduledShift(s, '2026-02-28').shiftId).to.equal(DEFAULT);
     expect(scheduledShift(s, '2026-03-31').shiftId).to.equal(NIGHT);
     expect(scheduledShift(s, '2026-04-01').shiftId).to.equal(DEFAULT);

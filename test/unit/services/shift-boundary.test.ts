@@ -4,8 +4,18 @@ import { heldByPrevious } from '../../../src/services/attendance/shift-boundary'
 
 const EVERY_DAY = [1, 2, 3, 4, 5, 6, 7];
 const rules = (id: number, startTime: string, endTime: string): ShiftRules => ({
-  id, startTime, endTime, timeZone: 'UTC', workdays: EVERY_DAY, breakMinutes: 0, breakAfterMinutes: 360,
-  graceInMinutes: 0, graceOutMinutes: 0, checkInBeforeMinutes: 240, checkOutAfterMinutes: 240, pairing: 'first_last',
+  id,
+  startTime,
+  endTime,
+  timeZone: 'UTC',
+  workdays: EVERY_DAY,
+  breakMinutes: 0,
+  breakAfterMinutes: 360,
+  graceInMinutes: 0,
+  graceOutMinutes: 0,
+  checkInBeforeMinutes: 240,
+  checkOutAfterMinutes: 240,
+  pairing: 'first_last',
 });
 const NIGHT = rules(1, '22:00', '06:00');
 const MORNING = rules(2, '09:00', '17:00');
@@ -13,7 +23,7 @@ let nextId = 1;
 const punch = (at: string): DayPunch => ({ id: nextId++, at: new Date(at), state: '0', manual: false, voided: false });
 
 describe('attendance: punches at a change of shift between two dates', () => {
-  it("a night shift followed by a day off keeps its check-out after midnight", () => {
+  it('a night shift followed by a day off keeps its check-out after midnight', () => {
     const out = punch('2026-03-03T06:05:00Z');
     const later = punch('2026-03-03T15:00:00Z');
     expect([...heldByPrevious(NIGHT, '2026-03-02', null, [out, later])]).to.deep.equal([out]);

@@ -84,7 +84,9 @@ describe('simulator: access-control terminal against a recording server', () => 
     const [first, second] = server.on('/iclock/cdata', 'tabledata');
     expect(first!.rawPath).to.equal('/iclock/cdata?SN=SIMACC1&table=tabledata&tablename=user&count=2');
     expect(second!.body).to.equal(first!.body);
-    expect(first!.body.split('\n')[0]).to.equal('user uid=1\tcardno=\tpin=1\tpassword=\tgroup=1\tstarttime=0\tendtime=0\tname=\tprivilege=14\tdisable=0\tverify=0');
+    expect(first!.body.split('\n')[0]).to.equal(
+      'user uid=1\tcardno=\tpin=1\tpassword=\tgroup=1\tstarttime=0\tendtime=0\tname=\tprivilege=14\tdisable=0\tverify=0',
+    );
   });
 
   it('opens the door on CONTROL DEVICE, echoes the full verb and logs event 8', async () => {

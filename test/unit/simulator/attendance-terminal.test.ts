@@ -57,11 +57,14 @@ describe('simulator: attendance terminal against a recording server', () => {
   });
 
   it('executes several commands of one poll and posts all results in one devicecmd body', async () => {
-    await boot({
-      commandReplies: [
-        'C:info8487:DATA UPDATE USERINFO PIN=7\tName=Ann Lee\tPri=0\nC:fp7464:DATA UPDATE FINGERTMP PIN=7\tFID=0\tSize=4\tValid=1\tTMP=QUJD\nC:12:USER ADD PIN=1\nC:13:AC_UNLOCK',
-      ],
-    }, { failCommands: (c) => (c.id === '13' ? -3 : null) });
+    await boot(
+      {
+        commandReplies: [
+          'C:info8487:DATA UPDATE USERINFO PIN=7\tName=Ann Lee\tPri=0\nC:fp7464:DATA UPDATE FINGERTMP PIN=7\tFID=0\tSize=4\tValid=1\tTMP=QUJD\nC:12:USER ADD PIN=1\nC:13:AC_UNLOCK',
+        ],
+      },
+      { failCommands: (c) => (c.id === '13' ? -3 : null) },
+    );
     const seen: CommandEvent[] = [];
     terminal.on('command', (e: CommandEvent) => seen.push(e));
     terminal.start();
@@ -116,7 +119,12 @@ describe('simulator: attendance terminal against a recording server', () => {
     terminal.enrollUser('36234', { name: '36234', card: '133440', timeZones: '0001000000000000' });
     terminal.enrollFingerprint('36234', 6);
     const up = await server.waitFor((r) => r.query.get('table') === 'OPERLOG' && r.body.includes('FP PIN='));
-    const lines = server.on('/iclock/cdata', 'OPERLOG').map((r) => r.body).join('').split('\n').filter(Boolean);
+    const lines = server
+      .on('/iclock/cdata', 'OPERLOG')
+      .map((r) => r.body)
+      .join('')
+      .split('\n')
+      .filter(Boolean);
     expect(lines[0]).to.equal('USER PIN=36234\tName=36234\tPri=0\tPasswd=\tCard=133440\tGrp=1\tTZ=0001000000000000\tVerify=0\tViceCard=');
     expect(lines.at(-1)).to.match(/^FP PIN=36234\tFID=6\tSize=512\tValid=1\tTMP=[A-Za-z0-9+/]{512}$/);
     expect(up.rawPath).to.equal('/iclock/cdata?SN=SIMATT1&table=OPERLOG&Stamp=9999');

@@ -20,7 +20,14 @@ describe('simulator: command execution', () => {
   });
 
   it('access control has no INFO; it answers GET OPTIONS with the keys it knows, for /iclock/querydata type=options', () => {
-    const c = { ...ctx('acc'), optionPairs: (): Array<[string, string]> => [['~DeviceName', 'F20/M'], ['LockCount', '2'], ['DateFmtFunOn', '1']] };
+    const c = {
+      ...ctx('acc'),
+      optionPairs: (): Array<[string, string]> => [
+        ['~DeviceName', 'F20/M'],
+        ['LockCount', '2'],
+        ['DateFmtFunOn', '1'],
+      ],
+    };
     expect(run(c, 'C:1:INFO').rc).to.equal(-1002);
     const out = run(c, 'C:2:GET OPTIONS DeviceName,LockCount,~MaxUserCount,DateFmtFunOn');
     expect(out.rc).to.equal(0);
@@ -58,7 +65,10 @@ describe('simulator: command execution', () => {
   });
 
   it('enrols a face from a comparison photo (posting the template back), answers each failure code, and keeps display photos', () => {
-    const c: ExecutionContext = { ...ctx('att'), photos: { visibleFace: 'photo', userPhoto: true, faceVersion: '58', enrollResult: (pin) => (pin === '9' ? 'D01E0001' : '0') } };
+    const c: ExecutionContext = {
+      ...ctx('att'),
+      photos: { visibleFace: 'photo', userPhoto: true, faceVersion: '58', enrollResult: (pin) => (pin === '9' ? 'D01E0001' : '0') },
+    };
     const ok = run(c, 'C:1:DATA UPDATE BIOPHOTO PIN=7\tType=9\tNo=0\tIndex=0\tSize=8\tContent=QUJDREVG\tFormat=0\tUrl=\tPostBackTmpFlag=1');
     expect(ok.rc).to.equal(0);
     expect(c.store.bioPhotos.get('7')).to.equal('QUJDREVG');
@@ -74,7 +84,12 @@ describe('simulator: command execution', () => {
     expect(run(c, 'C:7:DATA DELETE BIOPHOTO PIN=7\tType=9').rc).to.equal(0);
     expect(c.store.userPhotos.size + c.store.bioPhotos.size).to.equal(0);
     // A terminal without photo support refuses the tables (-1002), in either spelling.
-    expect(run({ ...ctx('acc'), photos: { visibleFace: 'template', userPhoto: false, faceVersion: '58', enrollResult: () => '0' } }, 'C:8:DATA UPDATE biophoto PIN=7\tType=9\tSize=8\tContent=QUJDREVG').rc).to.equal(-1002);
+    expect(
+      run(
+        { ...ctx('acc'), photos: { visibleFace: 'template', userPhoto: false, faceVersion: '58', enrollResult: () => '0' } },
+        'C:8:DATA UPDATE biophoto PIN=7\tType=9\tSize=8\tContent=QUJDREVG',
+      ).rc,
+    ).to.equal(-1002);
     expect(run(ctx('att'), 'C:9:DATA UPDATE USERPIC PIN=7\tSize=8\tContent=QUJDREVG').rc).to.equal(-1002);
   });
 
@@ -133,7 +148,8 @@ describe('simulator: command execution', () => {
 
   it('answers CLEAR LOG, DATA QUERY ATTLOG and VERIFY SUM ATTLOG from its records (attendance only)', () => {
     const c = ctx('att');
-    for (const time of ['2026-10-05 08:00:00', '2026-10-31 23:59:59', '2026-11-01 00:00:00']) c.store.appendLog({ pin: '7', time, status: 0, verify: 1, workcode: '0', event: 0, door: 1, cardNo: '0' });
+    for (const time of ['2026-10-05 08:00:00', '2026-10-31 23:59:59', '2026-11-01 00:00:00'])
+      c.store.appendLog({ pin: '7', time, status: 0, verify: 1, workcode: '0', event: 0, door: 1, cardNo: '0' });
     const query = run(c, 'C:6:DATA QUERY ATTLOG StartTime=2026-10-01 00:00:00\tEndTime=2026-10-31 23:59:59');
     expect(query.rc).to.equal(2);
     expect(query.resend!.map((r) => r.time)).to.deep.equal(['2026-10-05 08:00:00', '2026-10-31 23:59:59']);

@@ -23,7 +23,10 @@ const at = new Date('2026-11-23T09:00:00Z');
 describe('simulated controller: door rules (anti-passback, interlock)', () => {
   it('keeps the SET OPTIONS parameters it is sent', () => {
     const terminal = controller(2, [doorRulesOptionsCommand({ antiPassback: 4, interlock: 1 })]);
-    expect([...terminal.store.parameters]).to.deep.equal([['AntiPassback', '4'], ['InterLock', '1']]);
+    expect([...terminal.store.parameters]).to.deep.equal([
+      ['AntiPassback', '4'],
+      ['InterLock', '1'],
+    ]);
   });
 
   it('anti-passback between the in and out readers of a door refuses a second entry without an exit (rtlog 24)', () => {
@@ -43,7 +46,13 @@ describe('simulated controller: door rules (anti-passback, interlock)', () => {
   });
 
   it('anti-passback between doors: after door 1, door 1 again is refused until door 2 (4-door pairs 1|2 and 3|4)', () => {
-    const value = antiPassbackCode(4, { kind: 'between_doors', pairs: [{ entry: [1], exit: [2] }, { entry: [3], exit: [4] }] })!;
+    const value = antiPassbackCode(4, {
+      kind: 'between_doors',
+      pairs: [
+        { entry: [1], exit: [2] },
+        { entry: [3], exit: [4] },
+      ],
+    })!;
     expect(value).to.equal(3);
     const terminal = controller(4, [...person('7', [1, 2, 3, 4]), doorRulesOptionsCommand({ antiPassback: value, interlock: 0 })]);
     const at1 = (door: number) => terminal.punch({ pin: '7', door, at }).event;
@@ -56,7 +65,11 @@ describe('simulated controller: door rules (anti-passback, interlock)', () => {
   });
 
   it('interlock refuses door 2 while door 1 is open (rtlog 25) and lets it open once door 1 closed', () => {
-    const terminal = controller(2, [...person('11', [1, 2]), ...person('12', [1, 2]), doorRulesOptionsCommand({ antiPassback: 0, interlock: interlockCode(2, [[1, 2]])! })]);
+    const terminal = controller(2, [
+      ...person('11', [1, 2]),
+      ...person('12', [1, 2]),
+      doorRulesOptionsCommand({ antiPassback: 0, interlock: interlockCode(2, [[1, 2]])! }),
+    ]);
     expect(terminal.punch({ pin: '11', door: 1, at }).event).to.equal(0);
     expect(terminal.punch({ pin: '12', door: 2, at }).event).to.equal(25);
     expect(terminal.closeDoor(1).event).to.equal(201);
@@ -70,13 +83,57 @@ describe('simulated controller: door rules (anti-passback, interlock)', () => {
 
   it("the controller's meaning of every value Timegate compiles matches the rule it was compiled from", () => {
     const sides = (pairs: Array<[number[], number[]]>) => pairs.map(([entry, exit]) => ({ entry, exit }));
-    for (const [count, pairs] of [[2, [[[1], [2]]]], [4, [[[1], [2]]]], [4, [[[3], [4]]]], [4, [[[1], [2]], [[3], [4]]]], [4, [[[1, 2], [3, 4]]]], [4, [[[1], [2, 3]]]], [4, [[[1], [2, 3, 4]]]]] as Array<[number, Array<[number[], number[]]>]>) {
-      expect(antiPassbackMeaning(count, antiPassbackCode(count, { kind: 'between_doors', pairs: sides(pairs) })!).between, JSON.stringify(pairs)).to.deep.equal(pairs);
+    for (const [count, pairs] of [
+      [2, [[[1], [2]]]],
+      [4, [[[1], [2]]]],
+      [4, [[[3], [4]]]],
+      [
+        4,
+        [
+          [[1], [2]],
+          [[3], [4]],
+        ],
+      ],
+      [
+        4,
+        [
+          [
+            [1, 2],
+            [3, 4],
+          ],
+        ],
+      ],
+      [4, [[[1], [2, 3]]]],
+      [4, [[[1], [2, 3, 4]]]],
+    ] as Array<[number, Array<[number[], number[]]>]>) {
+      expect(antiPassbackMeaning(count, antiPassbackCode(count, { kind: 'between_doors', pairs: sides(pairs) })!).between, JSON.stringify(pairs)).to.deep.equal(
+        pairs,
+      );
     }
-    for (const [count, doors] of [[1, [1]], [2, [1]], [2, [2]], [2, [1, 2]], [4, [2]], [4, [1, 3, 4]]] as Array<[number, number[]]>) {
+    for (const [count, doors] of [
+      [1, [1]],
+      [2, [1]],
+      [2, [2]],
+      [2, [1, 2]],
+      [4, [2]],
+      [4, [1, 3, 4]],
+    ] as Array<[number, number[]]>) {
       expect(antiPassbackMeaning(count, antiPassbackCode(count, { kind: 'in_out', doors })!).inOut).to.deep.equal(doors);
     }
-    for (const [count, groups] of [[2, [[1, 2]]], [4, [[1, 2]]], [4, [[3, 4]]], [4, [[1, 2, 3]]], [4, [[1, 2], [3, 4]]], [4, [[1, 2, 3, 4]]]] as Array<[number, number[][]]>) {
+    for (const [count, groups] of [
+      [2, [[1, 2]]],
+      [4, [[1, 2]]],
+      [4, [[3, 4]]],
+      [4, [[1, 2, 3]]],
+      [
+        4,
+        [
+          [1, 2],
+          [3, 4],
+        ],
+      ],
+      [4, [[1, 2, 3, 4]]],
+    ] as Array<[number, number[][]]>) {
       expect(interlockMeaning(count, interlockCode(count, groups)!)).to.deep.equal(groups);
     }
   });

@@ -5,12 +5,7 @@ import { parseCommandReply } from '../../../src/simulator/command-parser';
 import { infoParameter, registryLine, resolveProfile } from '../../../src/simulator/device-profile';
 import { attlogLine, operlogUserLine, rtlogLine } from '../../../src/simulator/record-lines';
 import { RecordStore } from '../../../src/simulator/record-store';
-import {
-  isUploadAcknowledged,
-  parseAttendanceOptions,
-  parseRegistryCode,
-  secondsOption,
-} from '../../../src/simulator/reply-parser';
+import { isUploadAcknowledged, parseAttendanceOptions, parseRegistryCode, secondsOption } from '../../../src/simulator/reply-parser';
 import { accessHandshake, attendanceHandshake, dataUpload, getRequest } from '../../../src/simulator/request-builder';
 import { UploadQueues } from '../../../src/simulator/upload-queue';
 import { buildQuery, formatDeviceTime, joinRecords, parseTimeZoneOption, sessionToken } from '../../../src/simulator/wire-format';
@@ -32,14 +27,21 @@ describe('simulator: wire format', () => {
   });
 
   it('percent-encodes spaces in INFO but keeps its commas (fx 27)', () => {
-    expect(buildQuery([['SN', '0316144680030'], ['INFO', 'Ver 2.0.12-20150625,0,0,0,192.168.16.27,10,7,15,0,111']])).to.equal(
-      'SN=0316144680030&INFO=Ver%202.0.12-20150625,0,0,0,192.168.16.27,10,7,15,0,111',
-    );
+    expect(
+      buildQuery([
+        ['SN', '0316144680030'],
+        ['INFO', 'Ver 2.0.12-20150625,0,0,0,192.168.16.27,10,7,15,0,111'],
+      ]),
+    ).to.equal('SN=0316144680030&INFO=Ver%202.0.12-20150625,0,0,0,192.168.16.27,10,7,15,0,111');
   });
 
   it('derives the security token as md5(RegistryCode + SN + SessionID), lower-case hex', () => {
-    const expected = createHash('md5').update('Uy47fxftP3' + '3383154200002' + '30BFB04B2C8AECC72C01C03BFD549D15').digest('hex');
-    expect(sessionToken('Uy47fxftP3', '3383154200002', '30BFB04B2C8AECC72C01C03BFD549D15')).to.equal(expected).and.match(/^[0-9a-f]{32}$/);
+    const expected = createHash('md5')
+      .update('Uy47fxftP3' + '3383154200002' + '30BFB04B2C8AECC72C01C03BFD549D15')
+      .digest('hex');
+    expect(sessionToken('Uy47fxftP3', '3383154200002', '30BFB04B2C8AECC72C01C03BFD549D15'))
+      .to.equal(expected)
+      .and.match(/^[0-9a-f]{32}$/);
   });
 
   it('ends every record with the chosen line ending', () => {
@@ -66,11 +68,25 @@ describe('simulator: request building', () => {
   it('builds the attendance handshake query and device headers', () => {
     const req = attendanceHandshake(att, '2.4.1', 69);
     expect(req.path).to.equal('/iclock/cdata?SN=SIM1&options=all&pushver=2.4.1&language=69&DeviceType=att&PushOptionsFlag=1');
-    expect(req.headers).to.deep.equal([['User-Agent', 'iClock Proxy/1.09'], ['Accept', '*/*'], ['Accept-Encoding', 'gzip'], ['Connection', 'close']]);
+    expect(req.headers).to.deep.equal([
+      ['User-Agent', 'iClock Proxy/1.09'],
+      ['Accept', '*/*'],
+      ['Accept-Encoding', 'gzip'],
+      ['Connection', 'close'],
+    ]);
   });
 
   it('sends no Content-Type on attendance uploads, and Cookie + application/push on security ones', () => {
-    expect(dataUpload(att, [['table', 'ATTLOG'], ['Stamp', '9999']], 'x').headers.map(([k]) => k)).to.not.include('Content-Type');
+    expect(
+      dataUpload(
+        att,
+        [
+          ['table', 'ATTLOG'],
+          ['Stamp', '9999'],
+        ],
+        'x',
+      ).headers.map(([k]) => k),
+    ).to.not.include('Content-Type');
     const up = dataUpload(acc, [['table', 'rtlog']], 'x');
     expect(up.headers[0]).to.deep.equal(['Cookie', 'token=abc']);
     expect(up.headers).to.deep.include(['Content-Type', 'application/push;charset=UTF-8']);
@@ -83,7 +99,9 @@ describe('simulator: request building', () => {
     const store = new RecordStore();
     store.upsertUser('1', {});
     expect(infoParameter(profile, store)).to.match(/^Ver 8\.0\.1\.3-20151229,1,0,0,[\d.]+,10,7,15,0,111$/);
-    expect(registryLine(profile)).to.match(/^DeviceType=acc,~DeviceName=F20\/M,FirmVer=Ver 8\.0\.1\.3-20151229,PushVersion=3\.1\.2,MAC=00:17:61:00:00:01,LockCount=1,/);
+    expect(registryLine(profile)).to.match(
+      /^DeviceType=acc,~DeviceName=F20\/M,FirmVer=Ver 8\.0\.1\.3-20151229,PushVersion=3\.1\.2,MAC=00:17:61:00:00:01,LockCount=1,/,
+    );
     expect(registryLine(profile)).to.not.include('\n');
   });
 });

@@ -23,7 +23,10 @@ export type Responder = (req: RecordedRequest) => Reply;
 export class RecordingServer {
   readonly requests: RecordedRequest[] = [];
   private readonly events = new EventEmitter();
-  private constructor(private readonly server: http.Server, public responder: Responder) {}
+  private constructor(
+    private readonly server: http.Server,
+    public responder: Responder,
+  ) {}
 
   static async start(responder: Responder): Promise<RecordingServer> {
     const server = http.createServer();
@@ -114,7 +117,21 @@ export function protocolScript(opts: ScriptOptions = {}): Responder {
           if (req.query.get('DeviceType') === 'acc') {
             return opts.registered ? `registry=ok\nRegistryCode=REGCODE1\nSessionID=SESSIONFROMHS\nRequestDelay=${delay}` : 'OK';
           }
-          return [`GET OPTION FROM: ${sn}`, 'ATTLOGStamp=9999', 'OPERLOGStamp=9999', 'ATTPHOTOStamp=None', 'ErrorDelay=30', `Delay=${delay}`, 'TransTimes=00:00;14:05', 'TransInterval=1', 'TransFlag=1111000000', 'TimeZone=0', 'Realtime=1', 'Encrypt=None', ...(opts.options ?? [])].join('\n');
+          return [
+            `GET OPTION FROM: ${sn}`,
+            'ATTLOGStamp=9999',
+            'OPERLOGStamp=9999',
+            'ATTPHOTOStamp=None',
+            'ErrorDelay=30',
+            `Delay=${delay}`,
+            'TransTimes=00:00;14:05',
+            'TransInterval=1',
+            'TransFlag=1111000000',
+            'TimeZone=0',
+            'Realtime=1',
+            'Encrypt=None',
+            ...(opts.options ?? []),
+          ].join('\n');
         }
         const custom = opts.upload?.(req);
         if (custom !== undefined) return custom;
@@ -125,7 +142,19 @@ export function protocolScript(opts: ScriptOptions = {}): Responder {
       case '/iclock/registry':
         return 'RegistryCode=Uy47fxftP3';
       case '/iclock/push':
-        return ['ServerVersion=3.0.1', 'ServerName=ADMS', 'PushVersion=3.0.1', 'ErrorDelay=60', `RequestDelay=${delay}`, 'TransTimes=00:00;14:00', 'TransInterval=1', 'TransTables=User Transaction', 'Realtime=1', 'SessionID=30BFB04B2C8AECC72C01C03BFD549D15', 'TimeoutSec=10'].join('\n');
+        return [
+          'ServerVersion=3.0.1',
+          'ServerName=ADMS',
+          'PushVersion=3.0.1',
+          'ErrorDelay=60',
+          `RequestDelay=${delay}`,
+          'TransTimes=00:00;14:00',
+          'TransInterval=1',
+          'TransTables=User Transaction',
+          'Realtime=1',
+          'SessionID=30BFB04B2C8AECC72C01C03BFD549D15',
+          'TimeoutSec=10',
+        ].join('\n');
       case '/iclock/getrequest':
         return opts.commandReplies?.shift() ?? 'OK';
       default:

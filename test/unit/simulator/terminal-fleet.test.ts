@@ -11,7 +11,16 @@ describe('simulator: fleet and CLI', () => {
 
   for (const family of ['att', 'acc'] as const) {
     it(`runs 20 ${family} terminals with generated serials, punches and cleans up`, async () => {
-      const fleet = new TerminalFleet({ serverUrl: server.url, count: 20, family, serialPrefix: 'FLT', pollIntervalMs: 100, startSpreadMs: 100, punchesPerSecond: 100, pins: ['1', '2'] });
+      const fleet = new TerminalFleet({
+        serverUrl: server.url,
+        count: 20,
+        family,
+        serialPrefix: 'FLT',
+        pollIntervalMs: 100,
+        startSpreadMs: 100,
+        punchesPerSecond: 100,
+        pins: ['1', '2'],
+      });
       fleet.start();
       await server.waitFor(() => new Set(server.on('/iclock/getrequest').map((r) => r.query.get('SN'))).size === 20, 1500);
       await new Promise((r) => setTimeout(r, 200));
@@ -47,7 +56,26 @@ describe('simulator: fleet and CLI', () => {
   it('runs for --duration and prints periodic and final summaries', async () => {
     const out: string[] = [];
     const rc = await runSimulateCommand(
-      ['--url', server.url, '--count', '3', '--family', 'acc', '--poll-interval', '50ms', '--punch-rate', '20/s', '--pins', '1-3', '--duration', '400ms', '--report-every', '150ms', '--start-spread', '0'],
+      [
+        '--url',
+        server.url,
+        '--count',
+        '3',
+        '--family',
+        'acc',
+        '--poll-interval',
+        '50ms',
+        '--punch-rate',
+        '20/s',
+        '--pins',
+        '1-3',
+        '--duration',
+        '400ms',
+        '--report-every',
+        '150ms',
+        '--start-spread',
+        '0',
+      ],
       { out: (l) => out.push(l) },
     );
     expect(rc).to.equal(0);

@@ -26,9 +26,19 @@ describe('console roles (single sign-on)', () => {
 
   it('maps roles to the API scopes: hr writes but cannot grant or open doors, security the reverse, viewer only reads', () => {
     const hr = scopesOfRoles(['hr']);
-    expect([hasScope(hr, 'write'), hasScope(hr, 'doors:manage'), hasScope(hr, 'doors:unlock'), hasScope(hr, 'admin')]).to.deep.equal([true, false, false, false]);
+    expect([hasScope(hr, 'write'), hasScope(hr, 'doors:manage'), hasScope(hr, 'doors:unlock'), hasScope(hr, 'admin')]).to.deep.equal([
+      true,
+      false,
+      false,
+      false,
+    ]);
     const security = scopesOfRoles(['security']);
-    expect([hasScope(security, 'write'), hasScope(security, 'doors:manage'), hasScope(security, 'doors:unlock'), hasScope(security, 'read')]).to.deep.equal([false, true, true, true]);
+    expect([hasScope(security, 'write'), hasScope(security, 'doors:manage'), hasScope(security, 'doors:unlock'), hasScope(security, 'read')]).to.deep.equal([
+      false,
+      true,
+      true,
+      true,
+    ]);
     const viewer = scopesOfRoles(['viewer']);
     expect([hasScope(viewer, 'read'), hasScope(viewer, 'write')]).to.deep.equal([true, false]);
     expect(scopesOfRoles(['hr', 'security'])).to.deep.equal(['write', 'doors:manage', 'doors:unlock']);
