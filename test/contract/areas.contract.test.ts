@@ -112,7 +112,7 @@ describe('contract: areas through REST and GraphQL', () => {
       rest: { method: 'POST', path: `/public/v2/areas/${area.id}/employees`, body: [{ employee_id: e.id }] },
       graphql: {
         query:
-          'mutation ($a: Int!, $e: Int!) { addAreaEmployees(areaId: $a, items: [{ employeeId: $e }]) { id companyId name lastname code pin email isActive areaIds createdAt updatedAt } }',
+          'mutation ($a: Int!, $e: Int!) { addAreaEmployees(areaId: $a, items: [{ employeeId: $e }]) { id companyId name lastname code pin email isActive employmentStartDate employmentEndDate areaIds createdAt updatedAt } }',
         variables: { a: area.id, e: e.id },
         field: 'addAreaEmployees',
       },
@@ -131,7 +131,8 @@ describe('contract: areas through REST and GraphQL', () => {
       name: 'list employees',
       rest: { method: 'GET', path: `/public/v2/areas/${area.id}/employees` },
       graphql: {
-        query: 'query ($a: Int!) { areaEmployees(areaId: $a) { nodes { id companyId name lastname code pin email isActive areaIds createdAt updatedAt } } }',
+        query:
+          'query ($a: Int!) { areaEmployees(areaId: $a) { nodes { id companyId name lastname code pin email isActive employmentStartDate employmentEndDate areaIds createdAt updatedAt } } }',
         variables: { a: area.id },
         field: 'areaEmployees',
       },
