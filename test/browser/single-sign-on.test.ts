@@ -87,7 +87,17 @@ describe('console single sign-on in the browser', () => {
   it('an hr person signs in through the provider, sees people pages only, works with them; security is refused by the console and the API', async () => {
     const page = await signIn('alice');
     await page.getByText('Alice Hr · hr').waitFor();
-    expect(await navLinks(page)).to.deep.equal(['Overview', 'Devices', 'Employees', 'Punches', 'Timesheets']);
+    expect(await navLinks(page)).to.deep.equal([
+      'Overview',
+      'Devices',
+      'Employees',
+      'Punches',
+      'Timesheets',
+      'Attendance report',
+      'Shifts',
+      'Holidays',
+      'Pay periods',
+    ]);
     const [cookie] = (await page.context().cookies(t.url)).filter((c) => c.name === 'timegate_session');
     expect(cookie).to.include({ httpOnly: true, sameSite: 'Lax', secure: false, path: '/' });
     expect(await page.evaluate('document.cookie')).to.not.contain('timegate_session');
@@ -118,7 +128,7 @@ describe('console single sign-on in the browser', () => {
   it('a security person sees doors and access, not people; the API refuses people changes', async () => {
     const page = await signIn('sam');
     await page.getByText('Sam Guard · security').waitFor();
-    expect(await navLinks(page)).to.deep.equal(['Overview', 'Devices', 'Access']);
+    expect(await navLinks(page)).to.deep.equal(['Overview', 'Devices', 'Door board', 'Refused today', 'Access']);
     await page.getByRole('link', { name: 'Access' }).click();
     await page.getByRole('heading', { name: 'Access schedules' }).waitFor();
     await screenshot(page, 'sso-security-access');
