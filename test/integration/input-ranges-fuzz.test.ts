@@ -269,6 +269,8 @@ describe('input ranges under extreme and malformed values: every REST route and 
       /** Argument name, then input field names (a list item is `0`). */
       path: string[];
       kind: Kind;
+      /** A Float (an allowance in days or hours): a fraction such as 1.5 is a valid value there, not an extreme. */
+      float?: boolean;
     }
 
     function scalarKind(name: string, typeName: string): Kind | null {
@@ -292,7 +294,7 @@ describe('input ranges under extreme and malformed values: every REST route and 
         return Object.values(nullable.getFields()).flatMap((f: GraphQLInputField) => slotsIn(f.name, f.type, [...path, f.name], depth + 1));
       }
       const kind = scalarKind(name, getNamedType(type).name);
-      return kind ? [{ path, kind }] : [];
+      return kind ? [{ path, kind, float: getNamedType(type).name === 'Float' }] : [];
     }
 
     function fieldSlots(field: GraphQLField<unknown, unknown>): GqlSlot[] {
@@ -416,6 +418,7 @@ describe('input ranges under extreme and malformed values: every REST route and 
           for (const [s, slot] of slots.entries()) {
             const values = slot.kind === 'date' ? DATES : slot.kind === 'time' ? TIMES : NUMBERS;
             for (const value of sweep(slot.kind, values, s + fields)) {
+              if (slot.float && value === 1.5) continue;
               const { query, variables } = operation(kind, field, slot, value);
               const body = JSON.stringify({ query, variables }).replaceAll(`"${RAW_HUGE}"`, '1e309');
               const r = await send('POST', '/graphql', body);

@@ -62,11 +62,17 @@ async function timeRange(ctx: RequestContext, filter: DoorEventFilter, check: Fi
  * a door, device or company of another workspace simply matches nothing. `reason: other` is a
  * refusal whose code is outside the vendor's table.
  */
+/** Terminal event codes are below 10,000 (the vendor's extended ranges end at 6999; 200-range door events). */
+const MAX_EVENT_CODE = 9999;
+
 export async function queryDoorEvents(ctx: RequestContext, filter: DoorEventFilter, page: PageRequest): Promise<Page<DoorEvent>> {
   const workspaceId = workspaceOf(ctx);
   const check = new FieldChecker();
   if (filter.reason != null && !DENIAL_REASONS.includes(filter.reason as DenialReason)) {
     check.add('reason', 'invalid_value', `reason must be one of ${DENIAL_REASONS.join(', ')}.`);
+  }
+  if (filter.eventCode != null && (filter.eventCode < 0 || filter.eventCode > MAX_EVENT_CODE)) {
+    check.add('eventCode', 'out_of_range', `eventCode must be a terminal event code from 0 to ${MAX_EVENT_CODE}.`);
   }
   const time = await timeRange(ctx, filter, check);
   const where: FilterQuery<DoorEvent>[] = [{ workspaceId }];
