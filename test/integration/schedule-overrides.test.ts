@@ -39,9 +39,17 @@ describe('schedule overrides: one date of one employee, recomputed and announced
   const storedDay = async (employeeId: number, date: string) => {
     const response = await rest(t.url, 'GET', `/public/v2/timesheets?employee_id=${employeeId}&start_date=${date}&end_date=${date}`, { key: ws.key });
     expect(response.status, response.text).to.equal(200);
-    return response.body[0] as { status: string; shift_id: number | null; scheduled_minutes: number; worked_minutes: number; overtime_minutes: number };
+    return response.body[0] as {
+      status: string;
+      shift_id: number | null;
+      scheduled_minutes: number;
+      worked_minutes: number;
+      overtime_minutes: number;
+      pay_items: { code: string; minutes: number }[];
+    };
   };
-  const DAY_EVENTS = 'subscription ($e: Int) { attendanceDayUpdated(employeeId: $e) { day { date status shiftId scheduledMinutes overtimeMinutes } } }';
+  const DAY_EVENTS =
+    'subscription ($e: Int) { attendanceDayUpdated(employeeId: $e) { day { date status shiftId scheduledMinutes overtimeMinutes payItems { code minutes } } } }';
 
   it('an extra shift on a Saturday: the day is recomputed and announced when the override is created, changed and deleted', async () => {
     const { shift, defaultShift, employee, upload } = await setup();
@@ -50,8 +58,10 @@ describe('schedule overrides: one date of one employee, recomputed and announced
       ['2026-03-07 09:00:00', '0'],
       ['2026-03-07 17:00:00', '1'],
     ]);
-    // Without an override a Saturday is a rest day: all of the work is overtime.
-    expect(await storedDay(employee.id, '2026-03-07')).to.include({ status: 'present', shift_id: null, scheduled_minutes: 0, overtime_minutes: 480 });
+    // Without an override a Saturday is a rest day: all of the work is paid as rest-day work.
+    const restDay = await storedDay(employee.id, '2026-03-07');
+    expect(restDay).to.include({ status: 'present', shift_id: null, scheduled_minutes: 0, overtime_minutes: 0 });
+    expect(restDay.pay_items).to.deep.equal([{ code: 'rest_day', minutes: 480 }]);
 
     const sub = await subscribe(t.app, ws.id, ws.key, DAY_EVENTS, { e: employee.id });
     try {
@@ -70,7 +80,8 @@ describe('schedule overrides: one date of one employee, recomputed and announced
 
       expect((await rest(t.url, 'DELETE', `/public/v2/schedule_overrides/${created.body.id}`, { key: ws.key })).status).to.equal(200);
       const [, , third] = await sub.waitFor(3);
-      expect(third.day).to.deep.include({ date: '2026-03-07', shiftId: null, scheduledMinutes: 0, overtimeMinutes: 480 });
+      expect(third.day).to.deep.include({ date: '2026-03-07', shiftId: null, scheduledMinutes: 0, overtimeMinutes: 0 });
+      expect(third.day.payItems).to.deep.equal([{ code: 'rest_day', minutes: 480 }]);
     } finally {
       await sub.close();
     }
