@@ -45,6 +45,13 @@ const idArguments: Record<string, string> = {
   accessLevelId: 'accessLevel',
   deviceSerial: 'deviceSerial',
   serialNumber: 'deviceSerial',
+  lockdownId: 'lockdown',
+  lockdownAreaId: 'area',
+  lockdownDoorIds: 'door',
+  doorIds: 'door',
+  absenceTypeId: 'absenceType',
+  hostEmployeeId: 'employee',
+  voidPunchId: 'punch',
 };
 const idByType: Record<string, string> = {
   Company: 'company',
@@ -67,6 +74,13 @@ const idByType: Record<string, string> = {
   AccessSchedule: 'accessSchedule',
   AccessLevel: 'accessLevel',
   DirectoryGroup: 'directoryGroup',
+  AbsenceType: 'absenceType',
+  PayrollExport: 'payPeriod',
+  AbsenceRequest: 'absenceRequest',
+  PunchCorrection: 'punchCorrection',
+  Lockdown: 'lockdown',
+  LinkageRule: 'linkageRule',
+  VisitorPass: 'visitorPass',
 };
 /** Root fields that name nothing of another workspace (creates without ids, the caller's own lists). */
 const rootFieldsWithoutIds = new Set([
@@ -106,6 +120,12 @@ const pathIds: Record<string, string> = {
   access_levels: 'accessLevel',
   api_keys: 'spareApiKey',
   directory_groups: 'directoryGroup',
+  absence_types: 'absenceType',
+  absence_requests: 'absenceRequest',
+  punch_corrections: 'punchCorrection',
+  lockdowns: 'lockdown',
+  linkage_rules: 'linkageRule',
+  visitor_passes: 'visitorPass',
 };
 /** REST body fields naming a resource of the caller's workspace. */
 const bodyIds: Record<string, string> = {
@@ -117,12 +137,19 @@ const bodyIds: Record<string, string> = {
   device_id: 'device',
   area_id: 'area',
   device_serial: 'deviceSerial',
+  absence_type_id: 'absenceType',
+  host_employee_id: 'employee',
+  void_punch_id: 'punch',
+  door_id: 'door',
 };
 /** REST routes that name nothing by id: creates with no id in their body. */
-const routesWithoutIds = new Set(['createCompany', 'createVerificationState', 'createWebhookEndpoint', 'listDirectoryGroups']);
+const routesWithoutIds = new Set(['createCompany', 'createVerificationState', 'createWebhookEndpoint', 'listDirectoryGroups', 'listVisitorPasses']);
 
 /** Sample values for non-id inputs with a format of their own (others get a sample of their scalar type). */
 const samples: Record<string, unknown> = {
+  // A visitor pass is valid from now on, for at most a year.
+  validFrom: new Date().toISOString(),
+  validUntil: new Date(Date.now() + 30 * 86_400_000).toISOString(),
   scopes: 'read',
   url: 'http://127.0.0.1:9/hook',
   eventTypes: 'attendance.created',
@@ -232,6 +259,39 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
     await t.app.webhooks.runOnce();
     ids.delivery = (await rest(t.url, 'GET', `/public/v2/webhooks/${ids.webhook}/deliveries`, { key: a.key })).body[0].id;
     ids.doorAction = (await rest(t.url, 'POST', '/v1/devices/door/unlock', { key: a.key, body: { device_serial: 'ISOLATION1', duration: 5 } })).body.action_id;
+    ids.absenceType = (await rest(t.url, 'GET', `/public/v2/absence_types?company_id=${company.id}`, { key: a.key })).body[0].id;
+    const absence = await rest(t.url, 'POST', '/public/v2/absence_requests', {
+      key: a.key,
+      body: { employee_id: ids.employee, absence_type_id: ids.absenceType, start_date: '2026-02-02', end_date: '2026-02-03' },
+    });
+    expect(absence.status, absence.text).to.equal(201);
+    ids.absenceRequest = absence.body.id;
+    const correction = await rest(t.url, 'POST', '/public/v2/punch_corrections', {
+      key: a.key,
+      body: { employee_id: ids.employee, punch_time: '2026-01-06T17:00:00Z', punch_state: '1', reason: 'Forgot to clock out' },
+    });
+    expect(correction.status, correction.text).to.equal(201);
+    ids.punchCorrection = correction.body.id;
+    const pass = await rest(t.url, 'POST', '/public/v2/visitor_passes', {
+      key: a.key,
+      body: {
+        company_id: company.id,
+        name: 'Guest',
+        host_employee_id: ids.employee,
+        valid_from: frozen.toISOString(),
+        valid_until: new Date(frozen.getTime() + 30 * 86_400_000).toISOString(),
+        door_ids: [ids.door],
+      },
+    });
+    expect(pass.status, pass.text).to.equal(201);
+    ids.visitorPass = pass.body.id;
+    const rule = await rest(t.url, 'POST', '/public/v2/linkage_rules', { key: a.key, body: { name: 'Forced', trigger: 'forced_open', door_id: ids.door } });
+    expect(rule.status, rule.text).to.equal(201);
+    ids.linkageRule = rule.body.id;
+    // Last: a lockdown of A's doors refuses remote unlocks, and the door action above is already queued.
+    const lockdown = await rest(t.url, 'POST', '/public/v2/lockdowns', { key: a.key, body: { door_ids: [ids.door], mode: 'lockdown', reason: 'Drill' } });
+    expect(lockdown.status, lockdown.text).to.equal(202);
+    ids.lockdown = lockdown.body.id;
     ids.apiKey = (await gqlData(t.url, a.key, '{ apiKeys { id } }')).apiKeys[0].id;
     // REST routes take a key of A that may be revoked (the OpenAPI sweep calls every route as A).
     ids.spareApiKey = (await gqlData(t.url, a.key, 'mutation { createApiKey(input: { scopes: ["read"] }) { id } }')).createApiKey.id;

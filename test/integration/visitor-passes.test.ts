@@ -128,6 +128,8 @@ describe('visitor passes', () => {
       door_ids: [door.id],
     };
 
+    // The earlier test's terminal presence is written now, not in the background during the cases.
+    await t.app.terminals.flush();
     const before = await workspaceSnapshot(t.config.databaseUrl!, ws.id);
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ door_ids: [clockDoor.id] }, 'door_ids.0', 'unsupported_by_device'],

@@ -162,34 +162,34 @@ function removalCommands(pass: VisitorPass, deviceIds: Iterable<number>): NewCom
 export async function createVisitorPass(ctx: RequestContext, input: VisitorPassInput): Promise<VisitorPassView> {
   const check = new FieldChecker();
   check.text('name', input.name, { max: 100, required: true });
-  if (input.companyId == null) check.add('company_id', 'required', 'company_id is required.');
-  if (input.hostEmployeeId == null) check.add('host_employee_id', 'required', 'host_employee_id is required.');
+  if (input.companyId == null) check.add('companyId', 'required', 'companyId is required.');
+  if (input.hostEmployeeId == null) check.add('hostEmployeeId', 'required', 'hostEmployeeId is required.');
   if (!(input.validFrom instanceof Date) || Number.isNaN(input.validFrom.getTime()))
-    check.add('valid_from', 'required', 'valid_from is required (an ISO 8601 instant).');
+    check.add('validFrom', 'required', 'validFrom is required (an ISO 8601 instant).');
   if (!(input.validUntil instanceof Date) || Number.isNaN(input.validUntil.getTime()))
-    check.add('valid_until', 'required', 'valid_until is required (an ISO 8601 instant).');
-  if (!input.doorIds?.length) check.add('door_ids', 'required', 'door_ids needs at least one door.');
-  else if (new Set(input.doorIds).size !== input.doorIds.length) check.add('door_ids', 'duplicate', 'door_ids names a door twice.');
+    check.add('validUntil', 'required', 'validUntil is required (an ISO 8601 instant).');
+  if (!input.doorIds?.length) check.add('doorIds', 'required', 'doorIds needs at least one door.');
+  else if (new Set(input.doorIds).size !== input.doorIds.length) check.add('doorIds', 'duplicate', 'doorIds names a door twice.');
   if (input.cardNo != null && !/^[0-9]{1,20}$/.test(input.cardNo))
-    check.add('card_no', 'invalid_card_no', 'card_no must be 1 to 20 digits (the card number as the reader sends it).');
+    check.add('cardNo', 'invalid_card_no', 'cardNo must be 1 to 20 digits (the card number as the reader sends it).');
   if (input.pin != null) check.pin('pin', input.pin);
   check.done();
   const now = ctx.now();
   const from = input.validFrom!;
   const until = input.validUntil!;
-  if (until <= from) check.add('valid_until', 'before_start_date', 'valid_until must be after valid_from.');
+  if (until <= from) check.add('validUntil', 'before_start_date', 'validUntil must be after validFrom.');
   else if (until.getTime() - from.getTime() > MAX_PASS_DAYS * 86_400_000)
-    check.add('valid_until', 'out_of_range', `A pass lasts at most ${MAX_PASS_DAYS} days.`);
-  if (until <= now) check.add('valid_until', 'out_of_range', 'valid_until is in the past.');
+    check.add('validUntil', 'out_of_range', `A pass lasts at most ${MAX_PASS_DAYS} days.`);
+  if (until <= now) check.add('validUntil', 'out_of_range', 'validUntil is in the past.');
   check.done();
 
   return ctx.em.transactional(async (em) => {
     const workspaceId = workspaceOf(ctx);
     const company = await em.findOne(Company, { id: input.companyId!, workspaceId });
-    if (!company) throw DomainError.field('company_id', 'not_found', `Company ${input.companyId} was not found.`);
+    if (!company) throw DomainError.field('companyId', 'not_found', `Company ${input.companyId} was not found.`);
     const host = await em.findOne(Employee, { id: input.hostEmployeeId!, workspaceId }, { disableIdentityMap: true });
-    if (!host) check.add('host_employee_id', 'not_found', `Employee ${input.hostEmployeeId} was not found.`);
-    else if (host.companyId !== company.id) check.add('host_employee_id', 'company_mismatch', 'The host is an employee of another company.');
+    if (!host) check.add('hostEmployeeId', 'not_found', `Employee ${input.hostEmployeeId} was not found.`);
+    else if (host.companyId !== company.id) check.add('hostEmployeeId', 'company_mismatch', 'The host is an employee of another company.');
     const doors = new Map((await em.find(Door, { id: { $in: input.doorIds! }, workspaceId }, { disableIdentityMap: true })).map((d) => [d.id, d]));
     const devices = new Map(
       (await em.find(Device, { id: { $in: [...new Set([...doors.values()].map((d) => d.deviceId))] } }, { disableIdentityMap: true })).map((d) => [d.id, d]),
@@ -197,12 +197,12 @@ export async function createVisitorPass(ctx: RequestContext, input: VisitorPassI
     input.doorIds!.forEach((doorId, i) => {
       const door = doors.get(doorId);
       const device = door && devices.get(door.deviceId);
-      if (!door || !device) check.add(`door_ids.${i}`, 'not_found', `Door ${doorId} was not found.`);
-      else if (device.companyId !== company.id) check.add(`door_ids.${i}`, 'company_mismatch', `Door ${doorId} is a door of another company.`);
-      else if (!door.present) check.add(`door_ids.${i}`, 'door_absent', `Door ${doorId} is absent: its controller reports fewer locks.`);
+      if (!door || !device) check.add(`doorIds.${i}`, 'not_found', `Door ${doorId} was not found.`);
+      else if (device.companyId !== company.id) check.add(`doorIds.${i}`, 'company_mismatch', `Door ${doorId} is a door of another company.`);
+      else if (!door.present) check.add(`doorIds.${i}`, 'door_absent', `Door ${doorId} is absent: its controller reports fewer locks.`);
       else if (device.modeType !== DeviceMode.acc) {
         check.add(
-          `door_ids.${i}`,
+          `doorIds.${i}`,
           'unsupported_by_device',
           `Door ${doorId} is the lock of an attendance terminal: it would not end the pass by itself (PUSH 2.x validity needs firmware with UserValidTimeFun).`,
         );
