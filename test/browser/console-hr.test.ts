@@ -165,7 +165,7 @@ describe('console in the browser: HR', () => {
       (await query('query ($c: Int) { payPeriods(companyId: $c) { nodes { startDate endDate lockedAt } } }', { c: companyId })).payPeriods.nodes;
     expect(await read()).to.deep.equal([{ startDate: '2026-10-01', endDate: '2026-10-31', lockedAt: null }]);
 
-    await page.getByRole('button', { name: 'Lock 2026-10-01 to 2026-10-31' }).click();
+    await page.getByRole('button', { name: 'Lock 2026-10-01 to 2026-10-31', exact: true }).click();
     await page.getByRole('dialog', { name: 'Lock 2026-10-01 to 2026-10-31?' }).getByRole('button', { name: 'Lock period' }).click();
     await page.getByRole('button', { name: 'Unlock 2026-10-01 to 2026-10-31' }).waitFor();
     expect((await read())[0].lockedAt).to.be.a('string');
@@ -174,7 +174,8 @@ describe('console in the browser: HR', () => {
 
     await page.getByRole('button', { name: 'Unlock 2026-10-01 to 2026-10-31' }).click();
     await page.getByRole('dialog', { name: 'Unlock 2026-10-01 to 2026-10-31?' }).getByRole('button', { name: 'Unlock period' }).click();
-    await page.getByRole('button', { name: 'Lock 2026-10-01 to 2026-10-31' }).waitFor();
+    // Exact: by default a name matches as a case-insensitive substring, and "Unlock …" contains "lock …".
+    await page.getByRole('button', { name: 'Lock 2026-10-01 to 2026-10-31', exact: true }).waitFor();
     expect((await read())[0].lockedAt).to.equal(null);
     await expectNoHorizontalCutOff(page, 'hr-pay-periods');
     await page.close();

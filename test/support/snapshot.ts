@@ -27,6 +27,13 @@ export async function workspaceSnapshot(databaseUrl: string, workspaceId: number
   }
 }
 
+/** The tables whose rows differ between two snapshots, with the rows on each side: a failed comparison names what changed. */
+export function snapshotChanges(before: Record<string, unknown[]>, after: Record<string, unknown[]>): string {
+  const tables = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  const changed = tables.filter((table) => JSON.stringify(before[table]) !== JSON.stringify(after[table]));
+  return changed.map((table) => `${table}: ${JSON.stringify(before[table])} -> ${JSON.stringify(after[table])}`).join('\n') || 'no table changed';
+}
+
 /** Row counts of every public table: a refused request must not add or remove rows anywhere. */
 export async function tableCounts(databaseUrl: string): Promise<Record<string, number>> {
   const client = new pg.Client({ connectionString: databaseUrl });
