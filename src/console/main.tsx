@@ -7,21 +7,9 @@ import { SessionContext } from './app-context';
 import { ErrorNote } from './components';
 import { SessionDocument, WorkspaceNameDocument } from './gql';
 import { href, useRoute } from './router';
-import { endSession, fetchSession, forgetKey, reaches, rememberKey, SIGN_IN_NOTICES, storedKey, type Area, type PersonSession } from './session';
+import { endSession, fetchSession, forgetKey, reaches, rememberKey, SIGN_IN_NOTICES, storedKey, type PersonSession } from './session';
+import { PAGES, SECTIONS } from './page-table';
 import { Overview } from './pages/overview';
-import { DeviceList, DevicePage } from './pages/devices';
-import { EmployeeList, EmployeePage } from './pages/employees';
-import { PunchList } from './pages/punches';
-import { Timesheets } from './pages/timesheets';
-import { Webhooks } from './pages/webhooks';
-import { ApiKeys } from './pages/api-keys';
-import { Access } from './pages/access';
-import { AttendanceReport } from './pages/attendance-report';
-import { Shifts } from './pages/shifts';
-import { Holidays } from './pages/holidays';
-import { PayPeriods } from './pages/pay-periods';
-import { DoorBoardPage } from './pages/doors';
-import { Refused } from './pages/refused';
 import './styles.css';
 
 function SignIn({ notice, singleSignOn, onKey }: { notice: string | null; singleSignOn: boolean; onKey: (key: string) => void }) {
@@ -61,27 +49,6 @@ function SignIn({ notice, singleSignOn, onKey }: { notice: string | null; single
   );
 }
 
-/**
- * Pages and the area each belongs to: a role (or a key's scopes) sees the pages of the areas it
- * reaches, and a page it does not reach is not shown even by its address (session.ts, `reaches`).
- */
-const PAGES: Array<[string, string, Area]> = [
-  ['', 'Overview', 'all'],
-  ['devices', 'Devices', 'all'],
-  ['employees', 'Employees', 'people'],
-  ['punches', 'Punches', 'people'],
-  ['timesheets', 'Timesheets', 'people'],
-  ['report', 'Attendance report', 'people'],
-  ['shifts', 'Shifts', 'people'],
-  ['holidays', 'Holidays', 'people'],
-  ['pay-periods', 'Pay periods', 'people'],
-  ['doors', 'Door board', 'doors'],
-  ['refused', 'Refused today', 'doors'],
-  ['access', 'Access', 'doors'],
-  ['webhooks', 'Webhooks', 'admin'],
-  ['keys', 'API keys', 'admin'],
-];
-
 /** Who is signed in, as the header shows it. */
 interface Signer {
   keyId: number | null;
@@ -108,56 +75,20 @@ function Shell({ signer, onSignOut }: { signer: Signer; onSignOut: (notice: stri
   const route = useRoute();
   const value = { keyId: signer.keyId, keyName: signer.label, scopes: signer.scopes, workspace: workspace.data?.workspace.name ?? null };
   const [page = '', id] = route;
-  const reachable = (path: string) => PAGES.some(([p, , area]) => p === path && reaches(signer.scopes, area));
-  const view = !reachable(page) ? (
-    <Overview />
-  ) : page === 'devices' && id ? (
-    <DevicePage id={Number(id)} />
-  ) : page === 'devices' ? (
-    <DeviceList />
-  ) : page === 'employees' && id ? (
-    <EmployeePage id={Number(id)} />
-  ) : page === 'employees' ? (
-    <EmployeeList />
-  ) : page === 'punches' ? (
-    <PunchList />
-  ) : page === 'timesheets' ? (
-    <Timesheets month={id} />
-  ) : page === 'report' ? (
-    <AttendanceReport />
-  ) : page === 'shifts' ? (
-    <Shifts />
-  ) : page === 'holidays' ? (
-    <Holidays />
-  ) : page === 'pay-periods' ? (
-    <PayPeriods />
-  ) : page === 'doors' ? (
-    <DoorBoardPage />
-  ) : page === 'refused' ? (
-    <Refused />
-  ) : page === 'access' ? (
-    <Access />
-  ) : page === 'webhooks' ? (
-    <Webhooks />
-  ) : page === 'keys' ? (
-    <ApiKeys />
-  ) : (
-    <Overview />
-  );
+  // A page the signer's scopes do not reach is not shown even by its address.
+  const pages = PAGES.filter((p) => reaches(signer.scopes, p.area));
+  const current = pages.find((p) => p.path === page);
+  const view = current ? current.view(id) : <Overview />;
   return (
     <SessionContext.Provider value={value}>
+      <a class="skip" href="#content" onClick={(e) => (e.preventDefault(), document.getElementById('content')?.focus())}>
+        Skip to content
+      </a>
       <header class="top">
         <div class="brand">
           <strong>Timegate</strong>
           <span class="workspace">{value.workspace ?? ''}</span>
         </div>
-        <nav aria-label="Pages">
-          {PAGES.filter(([, , area]) => reaches(signer.scopes, area)).map(([path, label]) => (
-            <a href={href(path)} aria-current={page === path ? 'page' : undefined}>
-              {label}
-            </a>
-          ))}
-        </nav>
         <div class="who">
           <span class="key" title={signer.keyId === null ? 'Your roles' : "The key's scopes"}>
             {signer.label} · {signer.detail}
@@ -167,7 +98,32 @@ function Shell({ signer, onSignOut }: { signer: Signer; onSignOut: (notice: stri
           </button>
         </div>
       </header>
-      <main id="content">{view}</main>
+      <div class="frame">
+        <nav aria-label="Pages">
+          {SECTIONS.map((section) => {
+            const listed = pages.filter((p) => p.section === section);
+            return (
+              listed.length > 0 && (
+                <div class="nav-section">
+                  <h2>{section}</h2>
+                  <ul>
+                    {listed.map((p) => (
+                      <li>
+                        <a href={href(p.path)} aria-current={page === p.path ? 'page' : undefined}>
+                          {p.label}
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              )
+            );
+          })}
+        </nav>
+        <main id="content" tabIndex={-1}>
+          {view}
+        </main>
+      </div>
     </SessionContext.Provider>
   );
 }

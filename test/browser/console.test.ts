@@ -115,8 +115,14 @@ describe('console in the browser', () => {
     // Keyboard: the pages are reachable with Tab from the top, and focus is visible (an outline).
     await page.reload();
     await page.getByLabel('Search').waitFor();
+    // The first Tab offers to skip to the content; the pages follow the header.
+    const focused = () => page.evaluate('document.activeElement.textContent');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate('document.activeElement.textContent')).to.equal('Overview');
+    expect(await focused()).to.equal('Skip to content');
+    await page.keyboard.press('Tab');
+    expect(await focused()).to.equal('Sign out');
+    await page.keyboard.press('Tab');
+    expect(await focused()).to.equal('Overview');
     expect(await page.evaluate('getComputedStyle(document.activeElement).outlineStyle')).to.not.equal('none');
     await page.getByLabel('First name').fill('Grace');
     await page.getByLabel('Last name').fill('Hopper');

@@ -1,0 +1,54 @@
+// Every page of the console in one table: its address, its name in the navigation, the area whose
+// scopes reach it (session.ts, `reaches`) and the section it is listed under. A new page is one row.
+import type { JSX } from 'preact';
+import type { Area } from './session';
+import { Overview } from './pages/overview';
+import { DeviceList, DevicePage } from './pages/devices';
+import { EmployeeList, EmployeePage } from './pages/employees';
+import { PunchList } from './pages/punches';
+import { Timesheets } from './pages/timesheets';
+import { Webhooks } from './pages/webhooks';
+import { ApiKeys } from './pages/api-keys';
+import { Access } from './pages/access';
+import { AttendanceReport } from './pages/attendance-report';
+import { Shifts } from './pages/shifts';
+import { Holidays } from './pages/holidays';
+import { PayPeriods } from './pages/pay-periods';
+import { DoorBoardPage } from './pages/doors';
+import { Refused } from './pages/refused';
+
+/** The navigation's sections, in the order they are listed. */
+export const SECTIONS = ['Operations', 'People and time', 'Doors and access', 'Administration'] as const;
+export type Section = (typeof SECTIONS)[number];
+
+export interface ConsolePage {
+  path: string;
+  label: string;
+  area: Area;
+  section: Section;
+  /** The view, given the rest of the address (`#/devices/7`: `7`). */
+  view: (id: string | undefined) => JSX.Element;
+}
+
+export const PAGES: ConsolePage[] = [
+  { path: '', label: 'Overview', area: 'all', section: 'Operations', view: () => <Overview /> },
+  { path: 'devices', label: 'Devices', area: 'all', section: 'Operations', view: (id) => (id ? <DevicePage id={Number(id)} /> : <DeviceList />) },
+  {
+    path: 'employees',
+    label: 'Employees',
+    area: 'people',
+    section: 'People and time',
+    view: (id) => (id ? <EmployeePage id={Number(id)} /> : <EmployeeList />),
+  },
+  { path: 'punches', label: 'Punches', area: 'people', section: 'People and time', view: () => <PunchList /> },
+  { path: 'timesheets', label: 'Timesheets', area: 'people', section: 'People and time', view: (month) => <Timesheets month={month} /> },
+  { path: 'report', label: 'Attendance report', area: 'people', section: 'People and time', view: () => <AttendanceReport /> },
+  { path: 'shifts', label: 'Shifts', area: 'people', section: 'People and time', view: () => <Shifts /> },
+  { path: 'holidays', label: 'Holidays', area: 'people', section: 'People and time', view: () => <Holidays /> },
+  { path: 'pay-periods', label: 'Pay periods', area: 'people', section: 'People and time', view: () => <PayPeriods /> },
+  { path: 'doors', label: 'Door board', area: 'doors', section: 'Doors and access', view: () => <DoorBoardPage /> },
+  { path: 'refused', label: 'Refused today', area: 'doors', section: 'Doors and access', view: () => <Refused /> },
+  { path: 'access', label: 'Access', area: 'doors', section: 'Doors and access', view: () => <Access /> },
+  { path: 'webhooks', label: 'Webhooks', area: 'admin', section: 'Administration', view: () => <Webhooks /> },
+  { path: 'keys', label: 'API keys', area: 'admin', section: 'Administration', view: () => <ApiKeys /> },
+];
