@@ -17,14 +17,8 @@ export enum DeviceCommandStatus {
  * multi-record command `batchId` (never delivered itself; it concludes with that command, and is
  * queued on its own when that command is refused).
  */
-export enum DeviceCommandRowStatus {
-  queued = 'queued',
-  sent = 'sent',
-  succeeded = 'succeeded',
-  failed = 'failed',
-  expired = 'expired',
-  batched = 'batched',
-}
+export const DeviceCommandRowStatus = { ...DeviceCommandStatus, batched: 'batched' } as const;
+export type DeviceCommandRowStatus = (typeof DeviceCommandRowStatus)[keyof typeof DeviceCommandRowStatus];
 
 /**
  * A command waiting for, or delivered to, a terminal (`C:<commandId>:<command>` on a poll). The

@@ -20,6 +20,11 @@ export class EventStream implements AsyncIterableIterator<StoredEvent> {
     return this.queue.length;
   }
 
+  /** True while a producer waits in `drained()` for the client to take events (it reads nothing meanwhile). */
+  get producerWaiting(): boolean {
+    return this.drainWaiter !== null;
+  }
+
   push(event: StoredEvent): void {
     if (this.closed) return;
     if (this.waiting) {

@@ -458,7 +458,7 @@ describe('attendance days: computed from terminal punches, kept current, read as
         body: { employee_id: manual.id, company_id: c.id, device_id: c.device.id, punch_time: '2026-03-16T09:00:00', punch_state: '0' },
       });
       expect(created.status, created.text).to.equal(201);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await eventually(async () => t.app.attendance.yieldingToUploads);
       const stored = async (employeeId: number) => (await query(t.config.databaseUrl!, 'select 1 from punch where employee_id = $1', [employeeId])).length;
       expect(await stored(waiting.id), 'the upload is not stored before it has a slot').to.equal(0);
       expect(
@@ -530,7 +530,7 @@ describe('attendance worker: stopping with a backlog', () => {
 
     await upload(6);
     const released = worker.runUntilIdle();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await eventually(async () => worker.yieldingToUploads);
     expect(await days(), 'no batch while uploads queue').to.equal(0);
     saturated = false;
     expect(await released).to.be.greaterThan(0);

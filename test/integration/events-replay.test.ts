@@ -8,8 +8,6 @@ import { query } from '../support/service-process';
 import { eventually } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 // Regression: a replay from after:"0" read the whole retained history into the subscriber's queue
 // before the client could take the first event (7.6 GB for ~200,000 events), and live events held
 // during a replay grew without bound.
@@ -66,8 +64,8 @@ describe('event replay is paged with back-pressure; a subscriber too far behind 
     const type = await typeOfFirst();
     const stream = await t.app.events.subscribe({ workspaceId, types: [type], matches: () => true, after: '0' });
     // The client has taken nothing: the server holds one page of the history, not all of it.
-    await eventually(async () => stream.backlog >= 500);
-    await sleep(300);
+    // The replay pushed one page and now waits for the client: it reads no further page meanwhile.
+    await eventually(async () => stream.producerWaiting);
     expect(stream.backlog).to.equal(500);
 
     const replayed = await take(stream, HISTORY);

@@ -211,10 +211,20 @@ describe('three processes behind HAProxy, round robin, on one PostgreSQL', funct
     );
     expect(stored).to.deep.equal({ n: total, distinct_keys: total });
     await eventually(async () => receiver.received.length >= total || null, 30_000);
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // a second sender would show up by now
+    // Every delivery settled: no process may send one again, and every send has written its attempt.
+    await eventually(async () => {
+      const [open] = await query(databaseUrl, `select count(*)::int as n from webhook_delivery where workspace_id = $1 and status = 'pending'`, [ws.id]);
+      return open.n === 0 || null;
+    }, 30_000);
+    const [attempts] = await query(
+      databaseUrl,
+      `select count(*)::int as n from webhook_attempt a join webhook_delivery d on d.id = a.delivery_id where d.workspace_id = $1`,
+      [ws.id],
+    );
     const ids = receiver.received.map((r) => r.headers['webhook-id']);
     expect(new Set(ids).size, 'every event delivered').to.equal(total);
     expect(ids.length, 'and none twice').to.equal(total);
+    expect(attempts.n, 'one send per delivery, by one process').to.equal(total);
     await receiver.close();
 
     // A terminal that stops talking goes offline, whichever process sweeps.

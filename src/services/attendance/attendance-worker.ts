@@ -117,8 +117,18 @@ export class AttendanceWorker {
     const saturated = this.deps.ingestionSaturated;
     if (!saturated) return;
     const until = performance.now() + MAX_INGESTION_WAIT_MS;
-    while (saturated() && !this.stopping && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, INGESTION_LOOK_MS));
+    try {
+      while (saturated() && !this.stopping && performance.now() < until) {
+        this.yieldingToUploads = true;
+        await new Promise((resolve) => setTimeout(resolve, INGESTION_LOOK_MS));
+      }
+    } finally {
+      this.yieldingToUploads = false;
+    }
   }
+
+  /** True while a batch waits for queued terminal uploads (for the readiness of tests and metrics). */
+  yieldingToUploads = false;
 
   private runBatch() {
     return processPendingDays(this.context(), { wait: false });
