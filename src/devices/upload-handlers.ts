@@ -12,7 +12,7 @@ import { recordReportedUsers } from '../services/sync/user-reconcile.service';
 import { recordDoorStates, recordReportedOptions, type TerminalDevice } from '../services/terminals/terminal.service';
 import { attachCommandResultFields } from '../services/commands/command-queue';
 import { recordTerminalTemplates } from '../services/directory/employee-template.service';
-import { uploadSlots } from './upload-slots';
+import { uploadLane, uploadSlots } from './upload-slots';
 import { biodataTemplate, operlogTemplates, tableDataTemplates } from './uploaded-templates';
 import {
   OK,
@@ -88,8 +88,9 @@ export async function handleAttlog(u: Upload): Promise<string> {
   let only: string | null = null;
   // Slice by slice: parsing 200,000 lines at once would hold the event loop for every other request.
   // Each slice is parsed and stored holding an upload slot (upload-slots.ts), given back between
-  // slices, so a long upload takes its turn with the others.
+  // slices, so a long upload takes its turn with the others, and a live punch goes before them.
   const chunks = parseAttlogChunks(u.body, ATTLOG_CHUNK);
+  const lane = uploadLane(u.body.length);
   for (let last = false; !last;) {
     last = await uploadSlots.run(async () => {
       stillWanted(u);
@@ -103,7 +104,7 @@ export async function handleAttlog(u: Upload): Promise<string> {
       result.duplicates += ingested.duplicates;
       if (chunk.records.length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       return chunk.last;
-    });
+    }, lane);
   }
   logRejected(u, 'ATTLOG', errors);
   u.ctx.logger.debug({ serial: u.device.serialNumber, ...result }, 'ATTLOG stored');
@@ -154,7 +155,7 @@ export async function handleRtlog(u: Upload): Promise<string> {
     const { records, errors } = parseRtlog(u.body);
     logRejected(u, 'rtlog', errors);
     return { only: records.length === 1 ? records[0]!.localTime : null, result: await ingestRtlog(u.ctx, u.device, records) };
-  });
+  }, uploadLane(u.body.length));
   logRejected(
     u,
     'rtlog',

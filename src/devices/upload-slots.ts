@@ -7,13 +7,19 @@
 // holds only its body bytes and is parsed when it can be stored, so its records die young.
 import { DATABASE_POOL_SIZE } from '../db/orm-config';
 
+/** `live`: a small upload, a punch or door event sent as it happened; `bulk`: a terminal's backlog. */
+export type UploadLane = 'live' | 'bulk';
+
 /**
- * A first-come, first-served counting semaphore. `run` waits for a free slot, runs the work and
- * passes the slot straight to the next waiter (so a newcomer cannot overtake the queue).
+ * A counting semaphore with two first-come, first-served queues. `run` waits for a free slot, runs
+ * the work and passes the slot straight to the next waiter (so a newcomer cannot overtake its
+ * queue); a waiting `live` upload is served before any waiting `bulk` one, so a clock-in is stored
+ * within one slice of a backfill instead of behind all of it. Live uploads are a few lines each,
+ * so they cannot hold back a backlog for long.
  */
 export class Slots {
   private active = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly waiting: Record<UploadLane, Array<() => void>> = { live: [], bulk: [] };
 
   constructor(readonly size: number) {
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`slots need a positive integer size, got ${size}`);
@@ -21,25 +27,32 @@ export class Slots {
 
   /** Uploads waiting for a slot now. */
   get queued(): number {
-    return this.waiting.length;
+    return this.waiting.live.length + this.waiting.bulk.length;
   }
 
   /** Every slot is taken and work waits for one. */
   get saturated(): boolean {
-    return this.waiting.length > 0;
+    return this.queued > 0;
   }
 
-  async run<T>(work: () => Promise<T>): Promise<T> {
+  async run<T>(work: () => Promise<T>, lane: UploadLane = 'bulk'): Promise<T> {
     if (this.active < this.size) this.active++;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else await new Promise<void>((resolve) => this.waiting[lane].push(resolve));
     try {
       return await work();
     } finally {
-      const next = this.waiting.shift();
+      const next = this.waiting.live.shift() ?? this.waiting.bulk.shift();
       if (next) next();
       else this.active--;
     }
   }
+}
+
+/** Bodies up to this size are live uploads (a few records sent as they happened): about 20 ATTLOG lines. */
+export const LIVE_UPLOAD_BYTES = 1024;
+
+export function uploadLane(bodyBytes: number): UploadLane {
+  return bodyBytes <= LIVE_UPLOAD_BYTES ? 'live' : 'bulk';
 }
 
 /**

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Slots } from '../../../src/devices/upload-slots';
+import { LIVE_UPLOAD_BYTES, Slots, uploadLane } from '../../../src/devices/upload-slots';
 
 /** A promise and the function that resolves it. */
 function deferred(): { promise: Promise<void>; resolve: () => void } {
@@ -39,6 +39,30 @@ describe('upload slots', () => {
     await late;
     expect(started).to.deep.equal([0, 1, 2, 3, 9]);
     expect(slots.queued).to.equal(0);
+  });
+
+  it('serves a waiting live upload before every waiting bulk one, each lane in arrival order', async () => {
+    const slots = new Slots(1);
+    const holder = deferred();
+    const order: string[] = [];
+    const held = slots.run(() => holder.promise);
+    const runs = [
+      slots.run(async () => void order.push('bulk 1'), 'bulk'),
+      slots.run(async () => void order.push('bulk 2'), 'bulk'),
+      slots.run(async () => void order.push('live 1'), 'live'),
+      slots.run(async () => void order.push('live 2'), 'live'),
+    ];
+    await settle();
+    expect(slots.queued).to.equal(4);
+    holder.resolve();
+    await Promise.all([held, ...runs]);
+    expect(order).to.deep.equal(['live 1', 'live 2', 'bulk 1', 'bulk 2']);
+  });
+
+  it('a body of a few records is live, a backlog is bulk', () => {
+    expect(uploadLane('1\t2026-11-27 09:00:00\t0\t1\t0\n'.length)).to.equal('live');
+    expect(uploadLane(LIVE_UPLOAD_BYTES)).to.equal('live');
+    expect(uploadLane(LIVE_UPLOAD_BYTES + 1)).to.equal('bulk');
   });
 
   it('gives the slot back when the work fails', async () => {
