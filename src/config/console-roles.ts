@@ -1,4 +1,4 @@
-import type { Scope } from '../services/common/context';
+import type { Scope } from '../kernel/scopes';
 
 /**
  * The console's roles and the API scopes each one gets: a person signed in with single sign-on acts

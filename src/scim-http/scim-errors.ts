@@ -3,6 +3,7 @@
 // the database.
 import type { Logger } from 'pino';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../errors/database-unavailable';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../errors/public-error';
 import { DomainError } from '../errors/domain-error';
 import { statusOf } from '../errors/error-codes';
 import { ScimError } from '../scim/errors';
@@ -36,7 +37,7 @@ export function toScimFailure(error: unknown, logger: Logger): ScimFailure {
   if (type === 'entity.parse.failed') return { error: ScimError.badRequest('invalidSyntax', 'The request body is not valid JSON.'), headers: {} };
   if (isDatabaseUnavailable(error)) {
     return {
-      error: new ScimError(503, null, 'The database is unavailable for a moment; nothing was changed. Retry shortly.'),
+      error: new ScimError(503, null, DATABASE_UNAVAILABLE_MESSAGE),
       headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
     };
   }

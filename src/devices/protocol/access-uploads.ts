@@ -17,6 +17,21 @@ import {
 } from './records';
 import { implausibleTime, parseLocalTime } from './time';
 import { type RtlogEventClass, classifyRtlogEvent } from './verify-type';
+import type { DoorState } from './door-state';
+
+export type { DoorState } from './door-state';
+
+export interface RtstateRecord {
+  line: number;
+  localTime: string;
+  sensor: string;
+  relay: string;
+  alarm: string;
+  doors: DoorState[];
+  /** Non-fatal oddities (e.g. odd-length alarm field as printed in the vendor document). */
+  warnings: string[];
+  fields: Record<string, string>;
+}
 
 export interface RtlogRecord {
   line: number;
@@ -101,39 +116,6 @@ function rtlogRecord(text: string, line: number): RtlogRecord | string {
     index,
     fields: fieldsObject(m),
   };
-}
-
-/** Per-door status decoded from rtstate (SEC-DOC §10.3). */
-export interface DoorState {
-  door: number;
-  /** 2 bits per door: 00 none, 01 closed, 10 open (11 reported as unknown). */
-  sensor: 'none' | 'closed' | 'open' | 'unknown';
-  /** 1 bit per door: 0 = relay energised (pulled in), 1 = released. */
-  relay: 'energised' | 'released' | null;
-  /** Alarm byte for the door (null when the alarm field is too short), and its flags. */
-  alarmByte: number | null;
-  alarms: {
-    accidentalOpen: boolean;
-    tamper: boolean;
-    duressPassword: boolean;
-    duressFingerprint: boolean;
-    doorOpenTimeout: boolean;
-    mainsLost: boolean;
-    batteryLost: boolean;
-    readerTamper: boolean;
-  };
-}
-
-export interface RtstateRecord {
-  line: number;
-  localTime: string;
-  sensor: string;
-  relay: string;
-  alarm: string;
-  doors: DoorState[];
-  /** Non-fatal oddities (e.g. odd-length alarm field as printed in the vendor document). */
-  warnings: string[];
-  fields: Record<string, string>;
 }
 
 /**

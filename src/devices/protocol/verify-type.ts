@@ -3,7 +3,7 @@
 // because older "Clock" firmware numbers verify modes differently (PROTOCOL.md).
 
 // ATT-DOC Appendix 7 = SEC-DOC 附录3. '+' = all required, '/' = any of.
-import type { DoorState } from './access-uploads';
+import type { DoorState } from './door-state';
 
 const VERIFY_NAMES: Record<number, string> = {
   0: 'any',

@@ -4,8 +4,9 @@ import type { Config } from '../../config/config';
 import type { Metrics } from '../../observability/metrics';
 import { DomainError } from '../../errors/domain-error';
 
-export const SCOPES = ['read', 'write', 'admin', 'doors:unlock', 'doors:manage', 'approve', 'scim'] as const;
-export type Scope = (typeof SCOPES)[number];
+import type { Scope } from '../../kernel/scopes';
+
+export { SCOPES, hasScope, type Scope } from '../../kernel/scopes';
 
 /** The person behind a console session (single sign-on): who the audit log names. */
 export interface SessionPerson {
@@ -46,24 +47,6 @@ export interface RequestContext {
  */
 export function withEm(ctx: RequestContext, em: EntityManager): RequestContext {
   return { principal: ctx.principal, em, requestId: ctx.requestId, logger: ctx.logger, now: ctx.now, config: ctx.config, metrics: ctx.metrics };
-}
-
-/**
- * `admin` grants everything in its workspace; `write`, `doors:manage` and `approve` include `read`.
- * `doors:manage` (who may pass which door when: access levels, schedules, members) is apart from
- * `write` because a grant is permanent door access, and apart from `doors:unlock` (opening a door
- * now) so that a key can open doors without being able to change people or grants, and the reverse.
- * `approve` (deciding absence requests and punch corrections) is apart from `write` so that the HR
- * portal that files requests for employees cannot also grant them.
- * `scim` is apart from all: a directory's token reaches `/scim/v2` of one company and nothing else,
- * and no other key (admin included) reaches `/scim/v2` (isScimPrincipal).
- * docs/security.md has the scope table.
- */
-export function hasScope(granted: readonly Scope[], needed: Scope): boolean {
-  if (needed === 'scim') return granted.includes('scim');
-  if (granted.includes('scim')) return false;
-  if (granted.includes('admin') || granted.includes(needed)) return true;
-  return needed === 'read' && (granted.includes('write') || granted.includes('doors:manage') || granted.includes('approve'));
 }
 
 /** The caller's workspace; the operator has none and must name one where an operation allows it. */

@@ -28,8 +28,9 @@ import { Device, DeviceAction } from '../../entities';
 import { DeviceMode } from '../../entities/device.entity';
 import { DomainError } from '../../errors/domain-error';
 import { recordEvents, type NewEvent } from '../../events/outbox';
+import { deviceActionEvent } from './device-action-event';
 import { addDays, daysBetween } from '../../kernel/calendar-date';
-import { camelToSnake, renameTopKeys, snakeToCamel } from '../../kernel/case';
+import { renameTopKeys, snakeToCamel } from '../../kernel/case';
 import { withEm, workspaceOf, type RequestContext } from '../common/context';
 import { enqueueCommand } from '../commands/command-queue';
 import type { Page, PageRequest } from '../common/pagination';
@@ -168,43 +169,6 @@ function view(action: DeviceAction, deviceStatus: string): DeviceActionView {
   };
 }
 
-/** Top-level keys in REST spelling (`startDate` -> `start_date`), as event payloads use. */
-const snakeKeys = (value: unknown): unknown => renameTopKeys(value, camelToSnake);
-
-function eventOf(action: {
-  workspace_id: number;
-  action_id: string;
-  device_id: number;
-  company_id: number;
-  type: string;
-  options: unknown;
-  status: string;
-  status_detail: string | null;
-  result: unknown;
-  created_at: Date | string;
-  completed_at: Date | string | null;
-  expires_at: Date | string;
-}): NewEvent {
-  const iso = (at: Date | string | null) => (at === null ? null : new Date(at).toISOString());
-  return {
-    workspaceId: action.workspace_id,
-    type: 'device.action.updated',
-    data: {
-      action_id: action.action_id,
-      device_id: action.device_id,
-      company_id: action.company_id,
-      type: action.type,
-      options: snakeKeys(action.options),
-      status: action.status,
-      status_detail: action.status_detail,
-      result: snakeKeys(action.result),
-      created_at: iso(action.created_at),
-      completed_at: iso(action.completed_at),
-      expires_at: iso(action.expires_at),
-    },
-  };
-}
-
 async function findDevice(ctx: RequestContext, deviceId: number): Promise<Device> {
   const device = await ctx.em.findOne(Device, { id: deviceId, workspaceId: workspaceOf(ctx) });
   if (!device) throw DomainError.notFound('Device', deviceId);
@@ -340,7 +304,7 @@ export async function createDeviceAction(ctx: RequestContext, deviceId: number, 
       company_id: device.companyId,
       status_detail: waitingDetail(row.status, device.status),
     };
-    await recordEvents(tx, [eventOf({ ...event, created_at: now, completed_at: null, expires_at: expiresAt, result: null })]);
+    await recordEvents(tx, [deviceActionEvent({ ...event, created_at: now, completed_at: null, expires_at: expiresAt, result: null })]);
     return row;
   });
   return view(action, device.status);
@@ -504,7 +468,7 @@ export async function mirrorDeviceActions(ctx: RequestContext, commandIds: numbe
       completedAt,
       action.id,
     ]);
-    events.push(eventOf({ ...action, status, status_detail: shownDetail(detail, status, action.device_status), result, completed_at: completedAt }));
+    events.push(deviceActionEvent({ ...action, status, status_detail: shownDetail(detail, status, action.device_status), result, completed_at: completedAt }));
     // The users may all have arrived before the answer.
     if (action.type === 'users.reconcile' && status === 'succeeded') reconciled.add(action.device_id);
   }
@@ -545,7 +509,7 @@ export async function concludeClockSyncs(ctx: RequestContext, deviceId: number |
         now,
         action.id,
       ]);
-      events.push(eventOf({ ...action, status, status_detail: detail, result, completed_at: now }));
+      events.push(deviceActionEvent({ ...action, status, status_detail: detail, result, completed_at: now }));
     }
     await recordEvents(withEm(ctx, em), events);
   });

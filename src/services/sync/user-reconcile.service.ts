@@ -10,6 +10,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { deleteAccessUserCommands, deleteUserInfoCommand } from '../../devices/protocol';
 import { recordEvents, type NewEvent } from '../../events/outbox';
+import { deviceActionEvent } from '../fleet/device-action-event';
 import { notifyCommandsQueued } from '../commands/command-queue-changes';
 import { withEm, type RequestContext } from '../common/context';
 import { cutToCodePoints } from '../common/validation';
@@ -170,16 +171,14 @@ export async function finishReconciles(ctx: RequestContext, deviceId: number): P
       ...(action.options.fix ? { fixed: fixedCommands } : {}),
     };
     await em.execute('update device_action set result = ?::jsonb where id = ?', [JSON.stringify(result), action.id]);
-    events.push({
-      workspaceId: action.workspace_id,
-      type: 'device.action.updated',
-      data: {
-        action_id: action.action_id,
+    events.push(
+      deviceActionEvent({
+        ...action,
         device_id: deviceId,
-        company_id: action.company_id,
         type: 'users.reconcile',
-        options: action.options,
         status: 'succeeded',
+        status_detail: null,
+        // Nested keys in REST spelling too (the stored result is camelCase).
         result: {
           complete: true,
           users_reported: result.usersReported,
@@ -194,11 +193,8 @@ export async function finishReconciles(ctx: RequestContext, deviceId: number): P
           },
           ...(action.options.fix ? { fixed: fixedCommands } : {}),
         },
-        created_at: new Date(action.created_at).toISOString(),
-        completed_at: new Date(action.completed_at).toISOString(),
-        expires_at: new Date(action.expires_at).toISOString(),
-      },
-    });
+      }),
+    );
   }
   await recordEvents(ctx, events);
 }
