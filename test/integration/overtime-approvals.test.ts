@@ -275,6 +275,26 @@ describe('overtime approval: overtime counts only once approved when the company
     expect((await day(b.id, '2026-03-16')).overtime_minutes).to.equal(60);
   });
 
+  it("weekly overtime lands on a day and waits for that day's approval like daily overtime", async () => {
+    const { company, employee, work } = await setup({ approval: true });
+    const policy = await rest(t.url, 'PUT', `/public/v2/companies/${company.id}`, {
+      key: ws.key,
+      body: { pay_policy: { weekly_overtime_after_minutes: 960 } },
+    });
+    expect(policy.status, policy.text).to.equal(200);
+    // Monday to Wednesday 09:00-17:00: no daily overtime; Wednesday's 480 are beyond the week's 960.
+    for (const date of ['2026-03-23', '2026-03-24', '2026-03-25']) await work(employee.id, date, '17:00');
+    expect(await day(employee.id, '2026-03-24')).to.deep.include({ overtime_minutes: 0, pending_overtime_minutes: 0 });
+    expect(await day(employee.id, '2026-03-25')).to.deep.include({ overtime_minutes: 0, pending_overtime_minutes: 480, pay_items: [] });
+    const filed = await file({ employee_id: employee.id, date: '2026-03-25' });
+    expect((await decide(filed.body.id, 'approve')).status).to.equal(200);
+    expect(await day(employee.id, '2026-03-25')).to.deep.include({
+      overtime_minutes: 480,
+      pending_overtime_minutes: 0,
+      pay_items: [{ code: 'overtime', minutes: 480 }],
+    });
+  });
+
   it('read and write keys cannot decide (403, nothing changes); a read key cannot file', async () => {
     const { company, employee, work } = await setup({ approval: true });
     await work(employee.id, '2026-03-05');
