@@ -93,6 +93,10 @@ export class AttendanceDay {
   @Property({ default: 0 })
   leaveMinutes!: number;
 
+  /** Overtime and double time waiting for an overtime approval (a company whose policy requires one); not paid until approved. */
+  @Property({ default: 0 })
+  pendingOvertimeMinutes!: number;
+
   /** A change (shift, assignment, holiday, void) may alter this day: recompute it. */
   @Property({ default: false })
   stale!: boolean;

@@ -37,6 +37,7 @@ import { LinkageRule } from './linkage-rule.entity';
 import { Lockdown, LockdownDoor } from './lockdown.entity';
 import { Punch } from './punch.entity';
 import { PunchCorrection } from './punch-correction.entity';
+import { OvertimeApproval } from './overtime-approval.entity';
 import { ScimGroup, ScimGroupAccessLevel, ScimGroupMember } from './scim-group.entity';
 import { ScimUser } from './scim-user.entity';
 import { Shift } from './shift.entity';
@@ -98,6 +99,7 @@ export {
   PayPeriod,
   Punch,
   PunchCorrection,
+  OvertimeApproval,
   Shift,
   ShiftAssignment,
   Roster,
@@ -164,6 +166,7 @@ export const entities = [
   AbsenceType,
   AbsenceRequest,
   PunchCorrection,
+  OvertimeApproval,
   Lockdown,
   LockdownDoor,
   LinkageRule,

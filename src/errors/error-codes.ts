@@ -23,7 +23,7 @@ export const errorCodes = {
   invalid_transition: {
     status: 409,
     description:
-      'The request is no longer in a state that allows this decision (an absence request or punch correction already approved, rejected or cancelled).',
+      'The request is no longer in a state that allows this decision (an absence request or punch correction already approved, rejected or cancelled; an overtime approval already in the state the decision asks for).',
   },
   lockdown_active: {
     status: 409,

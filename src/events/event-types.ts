@@ -13,6 +13,7 @@ export const EVENT_TYPES = [
   'device.clock_skew',
   'absence_request.updated',
   'punch_correction.updated',
+  'overtime_approval.updated',
   'lockdown.updated',
   'linkage.triggered',
 ] as const;

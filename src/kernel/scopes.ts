@@ -9,8 +9,8 @@ export type Scope = (typeof SCOPES)[number];
  * `doors:manage` (who may pass which door when: access levels, schedules, members) is apart from
  * `write` because a grant is permanent door access, and apart from `doors:unlock` (opening a door
  * now) so that a key can open doors without being able to change people or grants, and the reverse.
- * `approve` (deciding absence requests and punch corrections) is apart from `write` so that the HR
- * portal that files requests for employees cannot also grant them.
+ * `approve` (deciding absence requests, punch corrections and overtime approvals) is apart from
+ * `write` so that the HR portal that files requests for employees cannot also grant them.
  * `scim` is apart from all: a directory's token reaches `/scim/v2` of one company and nothing else,
  * and no other key (admin included) reaches `/scim/v2` (isScimPrincipal).
  * docs/security.md has the scope table.

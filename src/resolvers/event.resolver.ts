@@ -6,6 +6,8 @@ import { renameKeys, snakeToCamel } from '../kernel/case';
 import {
   PunchCorrectionUpdatedArgs,
   PunchCorrectionUpdatedEvent,
+  OvertimeApprovalUpdatedArgs,
+  OvertimeApprovalUpdatedEvent,
   AbsenceRequestUpdatedArgs,
   AbsenceRequestUpdatedEvent,
   DeviceActionUpdatedArgs,
@@ -29,6 +31,7 @@ import type { DayRecord } from '../services/attendance/day-store';
 import { workspaceOf } from '../services/common/context';
 import { attendanceDayObject } from './timesheet.resolver';
 import { absenceRequestObject, punchCorrectionObject } from '../schema/absence.type';
+import { overtimeApprovalObject } from '../schema/overtime-approval.type';
 import { deviceActionFromEvent as deviceActionObject } from '../services/fleet/device-action.service';
 
 /** graphql-ws operations get the request context plus this process's event feed. */
@@ -166,6 +169,15 @@ export class EventResolver {
   })
   punchCorrectionUpdated(@Root() event: StoredEvent, @Args() _args: PunchCorrectionUpdatedArgs): PunchCorrectionUpdatedEvent {
     return { ...envelope(event), correction: punchCorrectionObject(event.data) };
+  }
+
+  @Authorized('read')
+  @Subscription(() => OvertimeApprovalUpdatedEvent, {
+    description: 'An overtime approval was filed (`pending`) or decided (`approved`, `rejected`).',
+    subscribe: ({ args, context }) => follow(context, ['overtime_approval.updated'], args.after, { company_id: args.companyId, employee_id: args.employeeId }),
+  })
+  overtimeApprovalUpdated(@Root() event: StoredEvent, @Args() _args: OvertimeApprovalUpdatedArgs): OvertimeApprovalUpdatedEvent {
+    return { ...envelope(event), approval: overtimeApprovalObject(event.data) };
   }
 
   @Authorized('read')

@@ -24,6 +24,7 @@ import { HolidayResolver } from './holiday.resolver';
 import { PayPeriodResolver } from './pay-period.resolver';
 import { PunchResolver } from './punch.resolver';
 import { PunchCorrectionResolver } from './punch-correction.resolver';
+import { OvertimeApprovalResolver } from './overtime-approval.resolver';
 import { ShiftAssignmentResolver } from './shift-assignment.resolver';
 import { RosterResolver } from './roster.resolver';
 import { ScheduleOverrideResolver } from './schedule-override.resolver';
@@ -70,4 +71,5 @@ export const resolvers = [
   PayPeriodResolver,
   AbsenceResolver,
   PunchCorrectionResolver,
+  OvertimeApprovalResolver,
 ] as const;

@@ -52,16 +52,29 @@ export const timeZoneSchema = formatted(
 
 const nullableMinutes: JsonSchema = { type: ['integer', 'null'] };
 const nullableTime: JsonSchema = { ...timeOfDay, type: ['string', 'null'] };
+const nullablePercent: JsonSchema = { type: ['number', 'null'] };
 /**
  * A pay policy change (docs/attendance.md, "Pay items"): a field left out keeps its value, null resets
- * it. Ranges are the service's rules. `company`: the weekly settings are allowed (a shift's are not).
+ * it. Ranges are the service's rules. `company`: the company-only settings (weekly overtime, approval,
+ * rates) are allowed (a shift's are not).
  */
 export function payPolicySchema(company: boolean): JsonSchema {
   return object({
     early_overtime: { type: ['boolean', 'null'] },
     overtime_min_minutes: nullableMinutes,
     daily_overtime_after_minutes: nullableMinutes,
-    ...(company ? { weekly_overtime_after_minutes: nullableMinutes, week_start: nullableMinutes } : {}),
+    ...(company
+      ? {
+          weekly_overtime_after_minutes: nullableMinutes,
+          week_start: nullableMinutes,
+          overtime_requires_approval: { type: ['boolean', 'null'] },
+          overtime_rate_percent: nullablePercent,
+          double_time_rate_percent: nullablePercent,
+          night_premium_percent: nullablePercent,
+          holiday_rate_percent: nullablePercent,
+          rest_day_rate_percent: nullablePercent,
+        }
+      : {}),
     double_time_after_minutes: nullableMinutes,
     night_start: nullableTime,
     night_end: nullableTime,

@@ -1,6 +1,7 @@
 /** The fields each REST resource returns, as GraphQL fragments shared by its routes. */
 export const companyFields = `fragment CompanyFields on Company { id name code
-  payPolicy { earlyOvertime overtimeMinMinutes dailyOvertimeAfterMinutes weeklyOvertimeAfterMinutes weekStart doubleTimeAfterMinutes nightStart nightEnd holidayWork restDayWork }
+  payPolicy { earlyOvertime overtimeMinMinutes dailyOvertimeAfterMinutes weeklyOvertimeAfterMinutes weekStart doubleTimeAfterMinutes nightStart nightEnd holidayWork restDayWork
+    overtimeRequiresApproval overtimeRatePercent doubleTimeRatePercent nightPremiumPercent holidayRatePercent restDayRatePercent }
   createdAt updatedAt }`;
 
 export const employeeFields = `fragment EmployeeFields on Employee {

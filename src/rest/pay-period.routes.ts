@@ -34,7 +34,7 @@ export const payPeriodRoutes: RestRoute[] = [
     },
     document: `query ($id: Int!, $columns: String, $codes: String) { payPeriodExport(id: $id, columns: $columns, codes: $codes) {
       payPeriodId companyId startDate endDate timeZone locked csv
-      rows { employeeId employeeCode employeeName companyCode companyName startDate endDate payCode minutes hours hoursMinutes } } }`,
+      rows { employeeId employeeCode employeeName companyCode companyName startDate endDate payCode minutes hours hoursMinutes ratePercent } } }`,
     resultField: 'payPeriodExport',
     csvField: 'csv',
     status: 200,

@@ -19,6 +19,7 @@ import { identityRoutes } from './identity.routes';
 import { payPeriodRoutes } from './pay-period.routes';
 import { punchRoutes } from './punch.routes';
 import { punchCorrectionRoutes } from './punch-correction.routes';
+import { overtimeApprovalRoutes } from './overtime-approval.routes';
 import type { RestRoute } from './route';
 import { shiftAssignmentRoutes } from './shift-assignment.routes';
 import { rosterRoutes } from './roster.routes';
@@ -62,5 +63,6 @@ export const routeTable: RestRoute[] = [
   ...timesheetRoutes,
   ...absenceRoutes,
   ...punchCorrectionRoutes,
+  ...overtimeApprovalRoutes,
   ...identityRoutes,
 ];

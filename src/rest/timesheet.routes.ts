@@ -19,6 +19,7 @@ const DAY_COLUMNS = [
   'absence_type_id',
   'absence_code',
   'leave_minutes',
+  'pending_overtime_minutes',
 ];
 const SUMMARY_COLUMNS = [
   'employee_id',
@@ -31,6 +32,7 @@ const SUMMARY_COLUMNS = [
   'days_leave',
   'leave_minutes',
   'pay_items',
+  'pending_overtime_minutes',
 ];
 
 // Dates are checked by the service (a real calendar date, the order, the span) so both APIs give the same errors.
@@ -68,7 +70,7 @@ export const timesheetRoutes: RestRoute[] = [
     csv: DAY_COLUMNS,
     query: timesheetQuery,
     document: `query (${args}) { timesheet(${pass}) { totalCount nodes {
-      employeeId date shiftId status firstIn lastOut scheduledMinutes workedMinutes breakMinutes lateMinutes earlyLeaveMinutes overtimeMinutes payItems { code minutes } exceptions punchIds absenceTypeId absenceCode leaveMinutes } } }`,
+      employeeId date shiftId status firstIn lastOut scheduledMinutes workedMinutes breakMinutes lateMinutes earlyLeaveMinutes overtimeMinutes payItems { code minutes } exceptions punchIds absenceTypeId absenceCode leaveMinutes pendingOvertimeMinutes } } }`,
     resultField: 'timesheet',
     status: 200,
     variables,
@@ -81,7 +83,7 @@ export const timesheetRoutes: RestRoute[] = [
     csv: SUMMARY_COLUMNS,
     query: timesheetQuery,
     document: `query (${args}) { timesheetSummary(${pass}) { totalCount nodes {
-      employeeId daysPresent daysAbsent daysIncomplete workedMinutes overtimeMinutes lateMinutes daysLeave leaveMinutes payItems { code minutes } } } }`,
+      employeeId daysPresent daysAbsent daysIncomplete workedMinutes overtimeMinutes lateMinutes daysLeave leaveMinutes payItems { code minutes } pendingOvertimeMinutes } } }`,
     resultField: 'timesheetSummary',
     status: 200,
     variables,

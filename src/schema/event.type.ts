@@ -6,6 +6,7 @@ import { DoorActionType } from './door-action.type';
 import { PunchType } from './punch.type';
 import { AttendanceDayType } from './timesheet.type';
 import { AbsenceRequestType, PunchCorrectionType } from './absence.type';
+import { OvertimeApprovalType } from './overtime-approval.type';
 
 @ArgsType()
 export class EventCursorArgs {
@@ -68,7 +69,7 @@ export abstract class EventEnvelope {
   @Field({ description: 'The event id webhooks send too (`evt_<cursor>`).' }) eventId!: string;
   @Field({
     description:
-      '`attendance.created`, `door.opened`, `device.online`, `device.offline`, `door.action.updated`, `attendance.day.updated`, `door.alarm`, `door.alarm.cleared`, `access.denied`, `device.action.updated`, `absence_request.updated`, `punch_correction.updated`, `lockdown.updated` or `linkage.triggered`.',
+      '`attendance.created`, `door.opened`, `device.online`, `device.offline`, `door.action.updated`, `attendance.day.updated`, `door.alarm`, `door.alarm.cleared`, `access.denied`, `device.action.updated`, `absence_request.updated`, `punch_correction.updated`, `overtime_approval.updated`, `lockdown.updated` or `linkage.triggered`.',
   })
   type!: string;
   @Field() createdAt!: Date;
@@ -191,4 +192,15 @@ export class PunchCorrectionUpdatedArgs extends EventCursorArgs {
 @ObjectType({ implements: EventEnvelope })
 export class PunchCorrectionUpdatedEvent extends EventEnvelope {
   @Field(() => PunchCorrectionType) correction!: PunchCorrectionType;
+}
+
+@ArgsType()
+export class OvertimeApprovalUpdatedArgs extends EventCursorArgs {
+  @Field(() => Int, { nullable: true }) companyId?: number | null;
+  @Field(() => Int, { nullable: true }) employeeId?: number | null;
+}
+
+@ObjectType({ implements: EventEnvelope })
+export class OvertimeApprovalUpdatedEvent extends EventEnvelope {
+  @Field(() => OvertimeApprovalType) approval!: OvertimeApprovalType;
 }

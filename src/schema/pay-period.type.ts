@@ -1,4 +1,4 @@
-import { ArgsType, Field, InputType, Int } from 'type-graphql';
+import { ArgsType, Field, Float, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
 
@@ -47,6 +47,12 @@ export class PayrollExportRowType {
   @Field(() => Int) minutes!: number;
   @Field({ description: 'Decimal hours, two places, rounded half up (`7.50`).' }) hours!: string;
   @Field({ description: '`H:MM` (`7:30`).' }) hoursMinutes!: string;
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "The code's rate in percent of the base rate, from the company's pay policy (`regular` 100); for `night` the premium paid on top. Null in rows frozen before rates were exported.",
+  })
+  ratePercent?: number | null;
 }
 
 @ObjectType('PayrollExport', { description: "A pay period's payroll export; a locked period's is the same every time until it is unlocked." })

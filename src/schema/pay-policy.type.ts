@@ -1,4 +1,4 @@
-import { Field, InputType, Int } from 'type-graphql';
+import { Field, Float, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 
 const d = {
@@ -12,6 +12,13 @@ const d = {
   nightEnd: '`HH:MM` end of the night window; at or before nightStart: the next day.',
   holidayWork: 'Work on a holiday is paid as `holiday` (default) or `overtime`.',
   restDayWork: 'Work on a rest day is paid as `rest_day` (default) or `overtime`.',
+  overtimeRequiresApproval:
+    'Overtime and double time count only once approved (overtime approvals); until then a day shows them as pendingOvertimeMinutes. Default false. Company only.',
+  overtimeRatePercent: 'The overtime rate in percent of the base rate (default 150), stated in the payroll export. Company only.',
+  doubleTimeRatePercent: 'The double-time rate in percent of the base rate (default 200). Company only.',
+  nightPremiumPercent: "The night premium in percent of the base rate, paid on top of the minutes' own code (default 25). Company only.",
+  holidayRatePercent: 'The rate of holiday work in percent of the base rate (default 200). Company only.',
+  restDayRatePercent: 'The rate of rest-day work in percent of the base rate (default 150). Company only.',
 };
 
 @ObjectType('PayPolicy', { description: 'A company\'s overtime and premium policy, defaults filled in (docs/attendance.md, "Pay items").' })
@@ -26,6 +33,12 @@ export class PayPolicyType {
   @Field(() => String, { nullable: true, description: d.nightEnd }) nightEnd!: string | null;
   @Field({ description: d.holidayWork }) holidayWork!: string;
   @Field({ description: d.restDayWork }) restDayWork!: string;
+  @Field({ description: d.overtimeRequiresApproval }) overtimeRequiresApproval!: boolean;
+  @Field(() => Float, { description: d.overtimeRatePercent }) overtimeRatePercent!: number;
+  @Field(() => Float, { description: d.doubleTimeRatePercent }) doubleTimeRatePercent!: number;
+  @Field(() => Float, { description: d.nightPremiumPercent }) nightPremiumPercent!: number;
+  @Field(() => Float, { description: d.holidayRatePercent }) holidayRatePercent!: number;
+  @Field(() => Float, { description: d.restDayRatePercent }) restDayRatePercent!: number;
 }
 
 @ObjectType('PayPolicyOverrides', { description: "A shift's overrides of its company's pay policy; null: the company's value." })
@@ -54,4 +67,10 @@ export class PayPolicyInput {
   @Field(() => String, { nullable: true, description: d.nightEnd }) nightEnd?: string | null;
   @Field(() => String, { nullable: true, description: d.holidayWork }) holidayWork?: string | null;
   @Field(() => String, { nullable: true, description: d.restDayWork }) restDayWork?: string | null;
+  @Field(() => Boolean, { nullable: true, description: d.overtimeRequiresApproval }) overtimeRequiresApproval?: boolean | null;
+  @Field(() => Float, { nullable: true, description: d.overtimeRatePercent }) overtimeRatePercent?: number | null;
+  @Field(() => Float, { nullable: true, description: d.doubleTimeRatePercent }) doubleTimeRatePercent?: number | null;
+  @Field(() => Float, { nullable: true, description: d.nightPremiumPercent }) nightPremiumPercent?: number | null;
+  @Field(() => Float, { nullable: true, description: d.holidayRatePercent }) holidayRatePercent?: number | null;
+  @Field(() => Float, { nullable: true, description: d.restDayRatePercent }) restDayRatePercent?: number | null;
 }

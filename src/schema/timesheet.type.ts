@@ -41,6 +41,11 @@ export class AttendanceDayType {
     description: "Paid leave minutes: the scheduled minutes of a paid absence day (half for a half day), an hourly absence's minutes; 0 when unpaid.",
   })
   leaveMinutes!: number;
+  @Field(() => Int, {
+    description:
+      'Overtime and double time waiting for an overtime approval (a company whose pay policy requires one): not in payItems or overtimeMinutes until approved.',
+  })
+  pendingOvertimeMinutes!: number;
 }
 
 @ObjectType('AttendanceDayConnection')
@@ -58,6 +63,7 @@ export class TimesheetSummaryType {
   @Field(() => Int, { description: 'Days of approved absence (status `leave`).' }) daysLeave!: number;
   @Field(() => Int, { description: 'Paid leave minutes, apart from worked minutes.' }) leaveMinutes!: number;
   @Field(() => [PayItemType], { description: "The days' pay items totalled by code, non-zero codes in code order." }) payItems!: PayItemType[];
+  @Field(() => Int, { description: 'Overtime waiting for approval, not paid (not in payItems).' }) pendingOvertimeMinutes!: number;
 }
 
 @ObjectType('TimesheetSummaryConnection')

@@ -116,6 +116,7 @@ describe('attendance days: computed from terminal punches, kept current, read as
       'leave_minutes',
       'overtime_minutes',
       'pay_items',
+      'pending_overtime_minutes',
       'punch_ids',
       'scheduled_minutes',
       'shift_id',
@@ -388,6 +389,7 @@ describe('attendance days: computed from terminal punches, kept current, read as
           { code: 'regular', minutes: 480 },
           { code: 'overtime', minutes: 50 },
         ],
+        pending_overtime_minutes: 0,
       },
       {
         employee_id: b.id,
@@ -400,6 +402,7 @@ describe('attendance days: computed from terminal punches, kept current, read as
         days_leave: 0,
         leave_minutes: 0,
         pay_items: [],
+        pending_overtime_minutes: 0,
       },
     ]);
 
@@ -408,21 +411,21 @@ describe('attendance days: computed from terminal punches, kept current, read as
     expect(csv.headers.get('content-type')).to.equal('text/csv; charset=utf-8');
     const lines = csv.text.split('\r\n');
     expect(lines[0]).to.equal(
-      'employee_id,date,shift_id,status,first_in,last_out,scheduled_minutes,worked_minutes,break_minutes,late_minutes,early_leave_minutes,overtime_minutes,pay_items,exceptions,punch_ids,absence_type_id,absence_code,leave_minutes',
+      'employee_id,date,shift_id,status,first_in,last_out,scheduled_minutes,worked_minutes,break_minutes,late_minutes,early_leave_minutes,overtime_minutes,pay_items,exceptions,punch_ids,absence_type_id,absence_code,leave_minutes,pending_overtime_minutes',
     );
     expect(lines[1]).to.match(
       new RegExp(
-        `^${a.id},2026-03-02,${c.shiftId},present,2026-03-02T09:10:00.000Z,2026-03-02T18:00:00.000Z,480,530,0,10,0,50,regular:480;overtime:50,,\\d+;\\d+,,,0$`,
+        `^${a.id},2026-03-02,${c.shiftId},present,2026-03-02T09:10:00.000Z,2026-03-02T18:00:00.000Z,480,530,0,10,0,50,regular:480;overtime:50,,\\d+;\\d+,,,0,0$`,
       ),
     );
-    expect(lines[2]).to.match(new RegExp(`^${a.id},2026-03-03,${c.shiftId},incomplete,2026-03-03T09:00:00.000Z,,480,0,0,0,0,0,,missing_out,\\d+,,,0$`));
+    expect(lines[2]).to.match(new RegExp(`^${a.id},2026-03-03,${c.shiftId},incomplete,2026-03-03T09:00:00.000Z,,480,0,0,0,0,0,,missing_out,\\d+,,,0,0$`));
     expect(lines.at(-1)).to.equal('');
     const summaryCsv = await rest(t.url, 'GET', `/public/v2/timesheets/summary?employee_id=${b.id}&start_date=2026-03-02&end_date=2026-03-06`, {
       key: ws.key,
       headers: { accept: 'text/csv' },
     });
     expect(summaryCsv.text).to.equal(
-      `employee_id,days_present,days_absent,days_incomplete,worked_minutes,overtime_minutes,late_minutes,days_leave,leave_minutes,pay_items\r\n${b.id},0,5,0,0,0,0,0,0,\r\n`,
+      `employee_id,days_present,days_absent,days_incomplete,worked_minutes,overtime_minutes,late_minutes,days_leave,leave_minutes,pay_items,pending_overtime_minutes\r\n${b.id},0,5,0,0,0,0,0,0,,0\r\n`,
     );
 
     const refused = async (params: Record<string, string | number>, status: number, field?: string, code?: string) => {

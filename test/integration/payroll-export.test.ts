@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
-import { rest } from '../support/http';
+import { gql, gqlData, rest } from '../support/http';
 import { query } from '../support/service-process';
 import { eventually, iclock } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -77,6 +77,7 @@ describe('payroll export: one row per employee and pay code; a locked period exp
         minutes: 450,
         hours: '7.50',
         hours_minutes: '7:30',
+        rate_percent: 100,
       },
       {
         employee_id: employee.id,
@@ -90,13 +91,16 @@ describe('payroll export: one row per employee and pay code; a locked period exp
         minutes: 60,
         hours: '1.00',
         hours_minutes: '1:00',
+        rate_percent: 150,
       },
     ]);
     const before = await exportCsv();
     expect(before.split('\r\n')[0]).to.equal(
-      'employee_id,employee_code,employee_name,company_code,company_name,start_date,end_date,pay_code,minutes,hours,hours_minutes',
+      'employee_id,employee_code,employee_name,company_code,company_name,start_date,end_date,pay_code,minutes,hours,hours_minutes,rate_percent',
     );
-    expect(before.split('\r\n')[1]).to.equal(`${employee.id},E-5151,Ada Lovelace,${company.code},${company.name},2026-09-01,2026-09-30,regular,450,7.50,7:30`);
+    expect(before.split('\r\n')[1]).to.equal(
+      `${employee.id},E-5151,Ada Lovelace,${company.code},${company.name},2026-09-01,2026-09-30,regular,450,7.50,7:30,100`,
+    );
 
     // A column mapping: chosen columns, renamed headers and codes.
     const shaped = await rest(
@@ -135,8 +139,64 @@ describe('payroll export: one row per employee and pay code; a locked period exp
     const unlocked = await exportCsv();
     expect(unlocked).to.not.equal(before);
     expect(unlocked.split('\r\n')[1]).to.equal(
-      `${employee.id},E-5151,Augusta Lovelace,${company.code},${company.name},2026-09-01,2026-09-30,regular,900,15.00,15:00`,
+      `${employee.id},E-5151,Augusta Lovelace,${company.code},${company.name},2026-09-01,2026-09-30,regular,900,15.00,15:00,100`,
     );
+  });
+
+  it('the night premium and the other rates are stated figures of the company policy, carried into every export row', async () => {
+    const { company, employee, upload } = await setup('8181');
+    const policy = await rest(t.url, 'PUT', `/public/v2/companies/${company.id}`, {
+      key: ws.key,
+      body: { pay_policy: { night_start: '17:00', night_end: '06:00', night_premium_percent: 12.5, overtime_rate_percent: 175 } },
+    });
+    expect(policy.status, policy.text).to.equal(200);
+    expect(policy.body.pay_policy).to.include({
+      night_premium_percent: 12.5,
+      overtime_rate_percent: 175,
+      double_time_rate_percent: 200,
+      holiday_rate_percent: 200,
+      rest_day_rate_percent: 150,
+    });
+    // Monday 09:00-19:00: 600 minutes, 30 unpaid: 450 regular, 120 overtime, 120 of them in the night window.
+    await upload([
+      ['2026-09-21 09:00:00', '0'],
+      ['2026-09-21 19:00:00', '1'],
+    ]);
+    const period = await rest(t.url, 'POST', '/public/v2/pay_periods', {
+      key: ws.key,
+      body: { company_id: company.id, start_date: '2026-09-21', end_date: '2026-09-27' },
+    });
+    const exported = await rest(t.url, 'GET', `/public/v2/pay_periods/${period.body.id}/export`, { key: ws.key });
+    expect(exported.body.rows.map((r: { pay_code: string; minutes: number; rate_percent: number }) => [r.pay_code, r.minutes, r.rate_percent])).to.deep.equal([
+      ['regular', 450, 100],
+      ['overtime', 120, 175],
+      ['night', 120, 12.5],
+    ]);
+    const csv = await rest(t.url, 'GET', `/public/v2/pay_periods/${period.body.id}/export?format=csv&columns=pay_code,minutes,rate_percent:Rate`, {
+      key: ws.key,
+    });
+    expect(csv.text).to.equal('pay_code,minutes,Rate\r\nregular,450,100\r\novertime,120,175\r\nnight,120,12.5\r\n');
+    // GraphQL states the same rate; a locked period keeps the rate it was exported with.
+    expect((await rest(t.url, 'POST', `/public/v2/pay_periods/${period.body.id}/lock`, { key: ws.key })).status).to.equal(200);
+    await rest(t.url, 'PUT', `/public/v2/companies/${company.id}`, { key: ws.key, body: { pay_policy: { night_premium_percent: 40 } } });
+    const graphql = await gqlData(t.url, ws.key, 'query ($id: Int!) { payPeriodExport(id: $id) { rows { payCode ratePercent } } }', { id: period.body.id });
+    expect(graphql.payPeriodExport.rows.at(-1)).to.deep.equal({ payCode: 'night', ratePercent: 12.5 });
+    // A rate is a percentage from 0 to 1000 with at most two decimals; a shift cannot set one.
+    for (const bad of [{ night_premium_percent: -1 }, { overtime_rate_percent: 1001 }, { holiday_rate_percent: 150.125 }]) {
+      const refused = await rest(t.url, 'PUT', `/public/v2/companies/${company.id}`, { key: ws.key, body: { pay_policy: bad } });
+      expect(refused.status, JSON.stringify(bad)).to.equal(422);
+      expect(refused.body.error.details[0], JSON.stringify(bad)).to.include({ field: `pay_policy.${Object.keys(bad)[0]}`, code: 'out_of_range' });
+    }
+    const shift = await gql(
+      t.url,
+      ws.key,
+      'mutation ($c: Int!) { createShift(input: { companyId: $c, name: "N", startTime: "22:00", endTime: "06:00", payPolicy: { nightPremiumPercent: 50 } }) { id } }',
+      {
+        c: company.id,
+      },
+    );
+    expect(shift.errors?.[0]?.extensions?.details?.[0]).to.include({ field: 'payPolicy.nightPremiumPercent', code: 'not_allowed' });
+    void employee;
   });
 
   it('employment dates: days before the start are not_employed, never absent, and count nowhere', async () => {

@@ -52,6 +52,7 @@ const idArguments: Record<string, string> = {
   absenceTypeId: 'absenceType',
   hostEmployeeId: 'employee',
   voidPunchId: 'punch',
+  employeeIds: 'employee',
 };
 const idByType: Record<string, string> = {
   Company: 'company',
@@ -78,6 +79,7 @@ const idByType: Record<string, string> = {
   PayrollExport: 'payPeriod',
   AbsenceRequest: 'absenceRequest',
   PunchCorrection: 'punchCorrection',
+  OvertimeApproval: 'overtimeApproval',
   Lockdown: 'lockdown',
   LinkageRule: 'linkageRule',
   VisitorPass: 'visitorPass',
@@ -123,6 +125,7 @@ const pathIds: Record<string, string> = {
   absence_types: 'absenceType',
   absence_requests: 'absenceRequest',
   punch_corrections: 'punchCorrection',
+  overtime_approvals: 'overtimeApproval',
   lockdowns: 'lockdown',
   linkage_rules: 'linkageRule',
   visitor_passes: 'visitorPass',
@@ -272,6 +275,12 @@ describe('tenant isolation: workspace B can neither see nor change anything of w
     });
     expect(correction.status, correction.text).to.equal(201);
     ids.punchCorrection = correction.body.id;
+    const overtime = await rest(t.url, 'POST', '/public/v2/overtime_approvals', {
+      key: a.key,
+      body: { employee_id: ids.employee, date: '2026-01-06', note: 'Stayed late' },
+    });
+    expect(overtime.status, overtime.text).to.equal(201);
+    ids.overtimeApproval = overtime.body.id;
     const pass = await rest(t.url, 'POST', '/public/v2/visitor_passes', {
       key: a.key,
       body: {

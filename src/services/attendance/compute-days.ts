@@ -75,8 +75,10 @@ export interface AttendanceDay {
   breakMinutes: number;
   lateMinutes: number;
   earlyLeaveMinutes: number;
-  /** Overtime and double time (pay-rules.ts), after weekly settlement. */
+  /** Overtime and double time (pay-rules.ts), after weekly settlement and overtime approval. */
   overtimeMinutes: number;
+  /** Overtime and double time waiting for approval (pay-rules.ts applyOvertimeApproval; the day store applies it); 0 here. */
+  pendingOvertimeMinutes: number;
   /** Paid minutes by pay code (pay-rules.ts). */
   pay: PayItems;
   exceptions: DayException[];
@@ -378,6 +380,7 @@ export function computeDays(input: {
       lateMinutes: late,
       earlyLeaveMinutes: early,
       overtimeMinutes: pay.overtime + pay.double_time,
+      pendingOvertimeMinutes: 0,
       pay,
       exceptions: [...exceptions].sort(),
       punchIds,
@@ -409,6 +412,7 @@ function notEmployed(date: string, punchIds: number[]): AttendanceDay {
     lateMinutes: 0,
     earlyLeaveMinutes: 0,
     overtimeMinutes: 0,
+    pendingOvertimeMinutes: 0,
     pay: noPay(),
     exceptions: [],
     punchIds,

@@ -16,8 +16,9 @@ import { type AttendanceDay, computeDays, type DayPunch, type Pairing, settleDay
 import { scheduledShift, type ScheduleAssignment, type ScheduleRoster } from './schedule';
 import { heldByPrevious } from './shift-boundary';
 import { loadApprovedAbsences } from '../leave/day-absences';
+import { loadOvertimeApprovals } from '../leave/overtime-approval-days';
 import type { RecordedBreakRule, RoundingMode } from './minute-rules';
-import { payItemList, weekOf, type PayItem, type PayPolicy } from './pay-rules';
+import { applyOvertimeApproval, effectivePolicy, payItemList, weekOf, type PayItem, type PayPolicy } from './pay-rules';
 
 /** pg_advisory_xact_lock key of the attendance writers (src/kernel/lock-keys.ts). */
 export const ATTENDANCE_LOCK = LOCK_KEYS.attendanceWritersHex;
@@ -47,6 +48,8 @@ export interface DayRecord {
   late_minutes: number;
   early_leave_minutes: number;
   overtime_minutes: number;
+  /** Overtime waiting for approval (a company whose policy requires it): not in pay_items until approved. */
+  pending_overtime_minutes: number;
   pay_items: PayItem[];
   exceptions: string[];
   punch_ids: number[];
@@ -60,7 +63,7 @@ export interface DayRecord {
  * node-pg returns as strings; as float8 they arrive as numbers, exact below 2^53 (every punch id).
  */
 export const DAY_RECORD_COLUMNS = `d.employee_id, d.company_id, d.date::text as date, d.shift_id, d.status, d.first_in, d.last_out,
-  d.scheduled_minutes, d.worked_minutes, d.break_minutes, d.late_minutes, d.early_leave_minutes, d.overtime_minutes,
+  d.scheduled_minutes, d.worked_minutes, d.break_minutes, d.late_minutes, d.early_leave_minutes, d.overtime_minutes, d.pending_overtime_minutes,
   d.pay_items, d.exceptions, d.punch_ids::float8[] as punch_ids, d.absence_type_id, d.absence_code, d.leave_minutes`;
 
 const iso = (at: Date | string | null) => (at === null ? null : new Date(at).toISOString());
@@ -87,6 +90,7 @@ function recordOf(employeeId: number, companyId: number, day: AttendanceDay): Da
     late_minutes: day.lateMinutes,
     early_leave_minutes: day.earlyLeaveMinutes,
     overtime_minutes: day.overtimeMinutes,
+    pending_overtime_minutes: day.pendingOvertimeMinutes,
     // Paid leave is a pay item of its own, under the absence type's code.
     pay_items: [...payItemList(day.pay), ...(day.absenceCode !== null && day.leaveMinutes > 0 ? [{ code: day.absenceCode, minutes: day.leaveMinutes }] : [])],
     exceptions: day.exceptions,
@@ -248,7 +252,8 @@ async function loadInputs(em: EntityManager, wanted: WantedDays) {
     rangeParams,
   );
   const absences = await loadApprovedAbsences(em, employeeIds, from, to);
-  return { employees, shifts, memberships, assignments, rosters, overrides, holidays, locks, punches, stored, absences };
+  const overtimeApprovals = await loadOvertimeApprovals(em, employeeIds, from, to);
+  return { employees, shifts, memberships, assignments, rosters, overrides, holidays, locks, punches, stored, absences, overtimeApprovals };
 }
 
 export interface RefreshOptions {
@@ -361,6 +366,16 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
       computed.map((c) => c.day),
       employee.pay_policy,
     );
+    // Overtime approval comes after weekly settlement: the week's overtime lands on days, each approved on its own.
+    const approvals = effectivePolicy(employee.pay_policy, null).overtimeRequiresApproval ? (input.overtimeApprovals.get(employee.id) ?? new Map()) : null;
+    const gate = (day: AttendanceDay): AttendanceDay => {
+      if (approvals) {
+        day.pendingOvertimeMinutes = applyOvertimeApproval(day.pay, approvals.get(day.date));
+        day.overtimeMinutes = day.pay.overtime + day.pay.double_time;
+      }
+      return day;
+    };
+    for (const { day } of computed) gate(day);
     for (const { day, shift, runPunches } of computed) {
       const before = stored.get(`${employee.id}:${day.date}`);
       let record = recordOf(employee.id, employee.company_id, day);
@@ -369,12 +384,14 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
       if (!before && lock) {
         // A locked day stored for the first time (an employee or punches attached after the lock):
         // it is what it was at the lock, from the punches received by then; later ones are flagged.
-        const atLock = computeRun(
-          shift,
-          day.date,
-          day.date,
-          runPunches.filter((p) => p.receivedAt <= new Date(lock.locked_at)),
-        )[0]!;
+        const atLock = gate(
+          computeRun(
+            shift,
+            day.date,
+            day.date,
+            runPunches.filter((p) => p.receivedAt <= new Date(lock.locked_at)),
+          )[0]!,
+        );
         const late = record.punch_ids.some((id) => !atLock.punchIds.includes(id));
         record = recordOf(employee.id, employee.company_id, atLock);
         if (late) record.exceptions = [...record.exceptions, 'after_lock'].sort();
@@ -404,17 +421,18 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
   await executeBound(
     em,
     `insert into attendance_day (workspace_id, company_id, employee_id, date, shift_id, status, first_in, last_out, scheduled_minutes,
-       worked_minutes, break_minutes, late_minutes, early_leave_minutes, overtime_minutes, pay_items, exceptions, punch_ids, absence_type_id, absence_code, leave_minutes, stale, settles_at, updated_at)
+       worked_minutes, break_minutes, late_minutes, early_leave_minutes, overtime_minutes, pending_overtime_minutes, pay_items, exceptions, punch_ids, absence_type_id, absence_code, leave_minutes, stale, settles_at, updated_at)
      select r.workspace_id, r.company_id, r.employee_id, r.date, r.shift_id, r.status, r.first_in, r.last_out, r.scheduled_minutes,
-       r.worked_minutes, r.break_minutes, r.late_minutes, r.early_leave_minutes, r.overtime_minutes, r.pay_items,
+       r.worked_minutes, r.break_minutes, r.late_minutes, r.early_leave_minutes, r.overtime_minutes, r.pending_overtime_minutes, r.pay_items,
        array(select jsonb_array_elements_text(r.exceptions)), array(select jsonb_array_elements_text(r.punch_ids)::bigint), r.absence_type_id, r.absence_code, r.leave_minutes, false, r.settles_at, ?::timestamptz
      from jsonb_to_recordset(?::jsonb) as r(workspace_id int, company_id int, employee_id int, date date, shift_id int, status varchar,
        first_in timestamptz, last_out timestamptz, scheduled_minutes int, worked_minutes int, break_minutes int, late_minutes int,
-       early_leave_minutes int, overtime_minutes int, pay_items jsonb, exceptions jsonb, punch_ids jsonb, absence_type_id int, absence_code varchar, leave_minutes int, settles_at timestamptz)
+       early_leave_minutes int, overtime_minutes int, pending_overtime_minutes int, pay_items jsonb, exceptions jsonb, punch_ids jsonb, absence_type_id int, absence_code varchar, leave_minutes int, settles_at timestamptz)
      on conflict (employee_id, date) do update set company_id = excluded.company_id, shift_id = excluded.shift_id, status = excluded.status,
        first_in = excluded.first_in, last_out = excluded.last_out, scheduled_minutes = excluded.scheduled_minutes,
        worked_minutes = excluded.worked_minutes, break_minutes = excluded.break_minutes, late_minutes = excluded.late_minutes,
-       early_leave_minutes = excluded.early_leave_minutes, overtime_minutes = excluded.overtime_minutes, pay_items = excluded.pay_items, exceptions = excluded.exceptions,
+       early_leave_minutes = excluded.early_leave_minutes, overtime_minutes = excluded.overtime_minutes,
+       pending_overtime_minutes = excluded.pending_overtime_minutes, pay_items = excluded.pay_items, exceptions = excluded.exceptions,
        punch_ids = excluded.punch_ids, absence_type_id = excluded.absence_type_id, absence_code = excluded.absence_code,
        leave_minutes = excluded.leave_minutes, stale = false, settles_at = excluded.settles_at, updated_at = excluded.updated_at`,
     [now, JSON.stringify(writes.map((w) => ({ ...w.record, workspace_id: w.workspaceId, settles_at: w.settlesAt })))],

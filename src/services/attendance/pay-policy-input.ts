@@ -16,6 +16,11 @@ const MINUTE_LIMITS: Partial<Record<keyof PayPolicy, number>> = {
   weeklyOvertimeAfterMinutes: 10_080,
   doubleTimeAfterMinutes: 1440,
 };
+/** Rates in percent of the base rate: 0 to 1000, at most two decimals (a 12.5 % night premium). */
+const PERCENT_KEYS = ['overtimeRatePercent', 'doubleTimeRatePercent', 'nightPremiumPercent', 'holidayRatePercent', 'restDayRatePercent'] as const;
+const MAX_PERCENT = 1000;
+const isPercent = (value: unknown) =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_PERCENT && Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
 
 /** Field problems of a policy change, reported under `prefix` (e.g. `payPolicy.weekStart`). */
 export function checkPayPolicy(check: FieldChecker, prefix: string, input: PayPolicyInput | null | undefined): void {
@@ -24,6 +29,12 @@ export function checkPayPolicy(check: FieldChecker, prefix: string, input: PayPo
     const value = input[key];
     if (value != null && (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max)) {
       check.add(`${prefix}.${key}`, 'out_of_range', `${key} must be a whole number of minutes from 0 to ${max}.`);
+    }
+  }
+  for (const key of PERCENT_KEYS) {
+    const value = input[key];
+    if (value != null && !isPercent(value)) {
+      check.add(`${prefix}.${key}`, 'out_of_range', `${key} must be a percentage from 0 to ${MAX_PERCENT} with at most two decimals.`);
     }
   }
   if (input.weekStart != null && (!Number.isInteger(input.weekStart) || input.weekStart < 1 || input.weekStart > 7)) {

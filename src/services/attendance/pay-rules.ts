@@ -33,6 +33,21 @@ export interface PayPolicy {
   holidayWork: 'holiday' | 'overtime';
   /** Work on a rest day (no shift instance): all `rest_day` minutes, or all overtime. */
   restDayWork: 'rest_day' | 'overtime';
+  /**
+   * Overtime and double time count only once approved (an overtime approval of the employee and
+   * day); until then they are the day's pending overtime. Company only: approval is its workflow.
+   */
+  overtimeRequiresApproval: boolean;
+  /**
+   * The rates payroll applies, in percent of the base hourly rate (`regular` is 100): what the
+   * export states beside each code's minutes. `night` is a premium added on top of the minutes'
+   * own code; the others are the whole rate. Company only (the export has one row per code).
+   */
+  overtimeRatePercent: number;
+  doubleTimeRatePercent: number;
+  nightPremiumPercent: number;
+  holidayRatePercent: number;
+  restDayRatePercent: number;
 }
 
 export const DEFAULT_PAY_POLICY: PayPolicy = Object.freeze({
@@ -46,18 +61,52 @@ export const DEFAULT_PAY_POLICY: PayPolicy = Object.freeze({
   nightEnd: null,
   holidayWork: 'holiday',
   restDayWork: 'rest_day',
+  overtimeRequiresApproval: false,
+  overtimeRatePercent: 150,
+  doubleTimeRatePercent: 200,
+  nightPremiumPercent: 25,
+  holidayRatePercent: 200,
+  restDayRatePercent: 150,
 });
+
+/** The policy keys that are the company's alone: a week spans shifts, approval is the company's workflow, the export has one rate per code. */
+export const COMPANY_ONLY_KEYS = [
+  'weeklyOvertimeAfterMinutes',
+  'weekStart',
+  'overtimeRequiresApproval',
+  'overtimeRatePercent',
+  'doubleTimeRatePercent',
+  'nightPremiumPercent',
+  'holidayRatePercent',
+  'restDayRatePercent',
+] as const satisfies readonly (keyof PayPolicy)[];
+
+/** The policy key holding each pay code's rate (`regular` is always 100). */
+const RATE_KEYS: Record<Exclude<PayCode, 'regular'>, keyof PayPolicy> = {
+  overtime: 'overtimeRatePercent',
+  double_time: 'doubleTimeRatePercent',
+  night: 'nightPremiumPercent',
+  holiday: 'holidayRatePercent',
+  rest_day: 'restDayRatePercent',
+};
+
+/** A pay code's rate in percent under the policy (`night`: the premium on top); null for a code that is not a work code. */
+export function payRatePercent(policy: PayPolicy, code: string): number | null {
+  if (code === 'regular') return 100;
+  const key = RATE_KEYS[code as keyof typeof RATE_KEYS];
+  return key === undefined ? null : (policy[key] as number);
+}
 
 /**
  * The policy a day follows: the defaults, then the company's settings, then the shift's overrides.
- * Each level holds only the keys it sets; weekly overtime and the week start are the company's
- * (a week spans shifts), a shift's values for them are ignored.
+ * Each level holds only the keys it sets; the company-only keys (COMPANY_ONLY_KEYS) are the
+ * company's, a shift's values for them are ignored.
  */
 export function effectivePolicy(company: Partial<PayPolicy> | null | undefined, shift: Partial<PayPolicy> | null | undefined): PayPolicy {
-  const merged = { ...DEFAULT_PAY_POLICY, ...defined(company), ...defined(shift) };
-  merged.weeklyOvertimeAfterMinutes = company?.weeklyOvertimeAfterMinutes ?? null;
-  merged.weekStart = company?.weekStart ?? DEFAULT_PAY_POLICY.weekStart;
-  return merged;
+  const fromCompany = { ...DEFAULT_PAY_POLICY, ...defined(company) };
+  const merged: Record<string, unknown> = { ...fromCompany, ...defined(shift) };
+  for (const key of COMPANY_ONLY_KEYS) merged[key] = fromCompany[key];
+  return merged as unknown as PayPolicy;
 }
 
 function defined<T extends object>(value: T | null | undefined): Partial<T> {
@@ -102,6 +151,35 @@ export function dayPayItems(input: { kind: DayKind; paidMinutes: number; schedul
     items.double_time = 0;
   }
   return items;
+}
+
+/** A day's overtime approval as the computation reads it (src/services/leave/overtime-approval-days.ts). */
+export interface DayOvertimeApproval {
+  state: 'pending' | 'approved' | 'rejected';
+  /** Approved: the most minutes that count (null: all of the day's overtime). */
+  minutes: number | null;
+}
+
+/**
+ * Overtime approval (`overtimeRequiresApproval`), applied to a day's pay items after weekly
+ * settlement, in place; returns the day's pending overtime minutes. Approved: overtime and double
+ * time count, up to the approval's minutes (overtime first: the day's earlier extra minutes), the
+ * rest is not paid. Rejected: neither is paid (regular stays). Pending or no approval: neither is
+ * paid yet, both are pending. `night`, a premium on time worked in the window, is not gated.
+ */
+export function applyOvertimeApproval(pay: PayItems, approval: DayOvertimeApproval | undefined): number {
+  const extra = pay.overtime + pay.double_time;
+  if (extra === 0) return 0;
+  if (approval?.state === 'approved') {
+    if (approval.minutes !== null && approval.minutes < extra) {
+      pay.overtime = Math.min(pay.overtime, approval.minutes);
+      pay.double_time = Math.min(pay.double_time, approval.minutes - pay.overtime);
+    }
+    return 0;
+  }
+  pay.overtime = 0;
+  pay.double_time = 0;
+  return approval?.state === 'rejected' ? 0 : extra;
 }
 
 /** The first date of the pay week holding `date`. */

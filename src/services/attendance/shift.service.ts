@@ -7,6 +7,7 @@ import { workspaceOf, withEm, type RequestContext } from '../common/context';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker, isValidTimeZone, limits } from '../common/validation';
 import { checkPayPolicy, mergePayPolicy, type PayPolicyInput } from './pay-policy-input';
+import { COMPANY_ONLY_KEYS } from './pay-rules';
 
 const ROUNDING_MODES = ['nearest', 'down', 'up'];
 const RECORDED_BREAK_RULES = ['replaces', 'adds', 'tops_up'];
@@ -92,8 +93,8 @@ function checkShift(input: ShiftInput, creating: boolean): void {
   if (input.requiredMinutes != null && (!Number.isInteger(input.requiredMinutes) || input.requiredMinutes < 0 || input.requiredMinutes > 1440)) {
     check.add('requiredMinutes', 'out_of_range', 'requiredMinutes must be a whole number of minutes from 0 to 1440 (null: the shift length minus its break).');
   }
-  // A week spans shifts: weekly overtime is the company's alone.
-  for (const key of ['weeklyOvertimeAfterMinutes', 'weekStart'] as const) {
+  // A week spans shifts (weekly overtime), and the export has one rate per code: the company's alone.
+  for (const key of COMPANY_ONLY_KEYS) {
     if (input.payPolicy?.[key] !== undefined) check.add(`payPolicy.${key}`, 'not_allowed', `${key} is set on the company's pay policy, not on a shift.`);
   }
   check.done();

@@ -39,6 +39,8 @@ export interface SummaryRow {
   days_leave: number;
   leave_minutes: number;
   pay_items: PayItem[];
+  /** Overtime waiting for approval (not in pay_items). */
+  pending_overtime_minutes: number;
 }
 
 function checkRange(filter: TimesheetFilter): void {
@@ -184,7 +186,8 @@ export async function timesheetSummary(ctx: RequestContext, filter: TimesheetFil
        coalesce(sum(d.overtime_minutes), 0)::int as overtime_minutes,
        coalesce(sum(d.late_minutes), 0)::int as late_minutes,
        count(d.id) filter (where d.status = 'leave')::int as days_leave,
-       coalesce(sum(d.leave_minutes), 0)::int as leave_minutes
+       coalesce(sum(d.leave_minutes), 0)::int as leave_minutes,
+       coalesce(sum(d.pending_overtime_minutes), 0)::int as pending_overtime_minutes
      from unnest(?::int[]) as e(id)
      left join attendance_day d on d.employee_id = e.id and d.date between ?::date and ?::date
      group by e.id order by e.id`,

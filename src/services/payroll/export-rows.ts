@@ -18,6 +18,12 @@ export interface ExportRow {
   hours: string;
   /** `H:MM` (`7:30`). */
   hours_minutes: string;
+  /**
+   * The code's rate in percent of the base rate, from the company's pay policy (`regular` 100,
+   * `overtime` 150...); for `night` the premium paid on top. Absent from the rows of a period frozen
+   * before rates were exported (its CSV cell is empty).
+   */
+  rate_percent?: number | null;
 }
 
 export const EXPORT_COLUMNS: readonly (keyof ExportRow)[] = [
@@ -32,6 +38,7 @@ export const EXPORT_COLUMNS: readonly (keyof ExportRow)[] = [
   'minutes',
   'hours',
   'hours_minutes',
+  'rate_percent',
 ];
 
 /** Decimal hours rounded half up to two places, computed in whole hundredths (no binary-float drift). */
@@ -51,7 +58,7 @@ export interface ExportEmployee {
 
 /**
  * The rows: employees by id, then pay codes in code order (`regular`, `overtime`, `double_time`,
- * `night`, `holiday`, `rest_day`); codes with no minutes are left out.
+ * `night`, `holiday`, `rest_day`); codes with no minutes are left out. Each row states its code's rate.
  */
 export function exportRows(input: {
   company: { code: string; name: string };
@@ -60,6 +67,8 @@ export function exportRows(input: {
   employees: readonly ExportEmployee[];
   /** employee id -> pay code -> minutes over the period. */
   minutes: ReadonlyMap<number, ReadonlyMap<string, number>>;
+  /** A pay code's rate in percent (pay-rules.ts payRatePercent under the company's policy). */
+  rateOf: (code: string) => number | null;
 }): ExportRow[] {
   const rows: ExportRow[] = [];
   for (const employee of [...input.employees].sort((a, b) => a.id - b.id)) {
@@ -79,6 +88,7 @@ export function exportRows(input: {
         minutes,
         hours: decimalHours(minutes),
         hours_minutes: hoursMinutes(minutes),
+        rate_percent: input.rateOf(code),
       });
     }
   }

@@ -8,6 +8,7 @@ import { Company, PayPeriod, Workspace } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
 import { workspaceOf, type RequestContext } from '../common/context';
 import { prepareTimesheet } from '../attendance/timesheet.service';
+import { effectivePolicy, payRatePercent, type PayPolicy } from '../attendance/pay-rules';
 import { exportCsv, parseColumnMapping } from './column-mapping';
 import { exportRows, type ExportEmployee, type ExportRow } from './export-rows';
 
@@ -40,7 +41,15 @@ export async function periodRows(em: EntityManager, period: Pick<PayPeriod, 'com
     minutes.size === 0
       ? []
       : await em.execute<ExportEmployee[]>(`select id, code, name, lastname from employee where id = any(?::int[])`, [`{${[...minutes.keys()].join(',')}}`]);
-  return exportRows({ company: { code: company.code, name: company.name }, startDate: period.startDate, endDate: period.endDate, employees, minutes });
+  const policy = effectivePolicy(company.payPolicy as Partial<PayPolicy>, null);
+  return exportRows({
+    company: { code: company.code, name: company.name },
+    startDate: period.startDate,
+    endDate: period.endDate,
+    employees,
+    minutes,
+    rateOf: (code) => payRatePercent(policy, code),
+  });
 }
 
 /** The export of a pay period of the caller's workspace; `columns` and `codes` shape the CSV (column-mapping.ts). */

@@ -1,11 +1,13 @@
 import { expect } from 'chai';
 import {
+  applyOvertimeApproval,
   DEFAULT_PAY_POLICY,
   dayPayItems,
   effectivePolicy,
   nightMinutes,
   noPay,
   payItemList,
+  payRatePercent,
   settleWeeks,
   weekOf,
   type PayPolicy,
@@ -75,6 +77,46 @@ describe('attendance pay rules', () => {
       { overtimeMinMinutes: 30, weeklyOvertimeAfterMinutes: 100, earlyOvertime: true },
     );
     expect(p).to.deep.include({ overtimeMinMinutes: 30, earlyOvertime: true, weeklyOvertimeAfterMinutes: 2400, weekStart: 7, holidayWork: 'holiday' });
+  });
+
+  it("rates and the approval switch are the company's: a shift's values for them are ignored", () => {
+    const p = effectivePolicy({ nightPremiumPercent: 12.5, overtimeRequiresApproval: true }, {
+      nightPremiumPercent: 50,
+      overtimeRatePercent: 175,
+      overtimeRequiresApproval: false,
+    } as Partial<PayPolicy>);
+    expect(p).to.deep.include({ nightPremiumPercent: 12.5, overtimeRatePercent: 150, overtimeRequiresApproval: true });
+  });
+
+  it('each pay code has a stated rate: regular 100, the defaults, the night premium; other codes none', () => {
+    const p = policy({ nightPremiumPercent: 30, holidayRatePercent: 250 });
+    expect(['regular', 'overtime', 'double_time', 'night', 'holiday', 'rest_day', 'VAC'].map((code) => payRatePercent(p, code))).to.deep.equal([
+      100,
+      150,
+      200,
+      30,
+      250,
+      150,
+      null,
+    ]);
+  });
+
+  it('overtime approval: pending or missing holds overtime and double time back, approved pays them (up to its minutes), rejected pays neither', () => {
+    const day = () => ({ ...noPay(), regular: 450, overtime: 150, double_time: 100, night: 60 });
+    const pending = day();
+    expect(applyOvertimeApproval(pending, undefined)).to.equal(250);
+    expect(pending).to.deep.include({ regular: 450, overtime: 0, double_time: 0, night: 60 });
+    expect(applyOvertimeApproval(day(), { state: 'pending', minutes: null })).to.equal(250);
+    const approved = day();
+    expect(applyOvertimeApproval(approved, { state: 'approved', minutes: null })).to.equal(0);
+    expect(approved).to.deep.include({ overtime: 150, double_time: 100 });
+    const capped = day();
+    expect(applyOvertimeApproval(capped, { state: 'approved', minutes: 200 })).to.equal(0);
+    expect(capped).to.deep.include({ overtime: 150, double_time: 50 });
+    const rejected = day();
+    expect(applyOvertimeApproval(rejected, { state: 'rejected', minutes: null })).to.equal(0);
+    expect(rejected).to.deep.include({ regular: 450, overtime: 0, double_time: 0, night: 60 });
+    expect(applyOvertimeApproval({ ...noPay(), regular: 450 }, undefined)).to.equal(0);
   });
 
   it('pay items list the non-zero codes in code order', () => {

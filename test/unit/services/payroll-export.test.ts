@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { exportCsv, parseColumnMapping } from '../../../src/services/payroll/column-mapping';
 import { decimalHours, exportRows, hoursMinutes } from '../../../src/services/payroll/export-rows';
 import { DomainError } from '../../../src/errors/domain-error';
+import { DEFAULT_PAY_POLICY, payRatePercent } from '../../../src/services/attendance/pay-rules';
 
 const rows = () =>
   exportRows({
@@ -29,6 +30,7 @@ const rows = () =>
         ]),
       ],
     ]),
+    rateOf: (code) => payRatePercent({ ...DEFAULT_PAY_POLICY, nightPremiumPercent: 12.5 }, code),
   });
 
 describe('payroll export rows and column mapping', () => {
@@ -49,8 +51,23 @@ describe('payroll export rows and column mapping', () => {
 
   it('the default CSV has every column; a field with a comma is quoted; the same input gives the same bytes', () => {
     const csv = exportCsv(rows(), parseColumnMapping(null, null));
-    expect(csv.split('\r\n')[1]).to.equal('3,E-3,Ada Lovelace,ACME,"Acme, Inc.",2026-09-01,2026-09-30,overtime,20,0.33,0:20');
+    expect(csv.split('\r\n')[0]).to.equal(
+      'employee_id,employee_code,employee_name,company_code,company_name,start_date,end_date,pay_code,minutes,hours,hours_minutes,rate_percent',
+    );
+    expect(csv.split('\r\n')[1]).to.equal('3,E-3,Ada Lovelace,ACME,"Acme, Inc.",2026-09-01,2026-09-30,overtime,20,0.33,0:20,150');
     expect(exportCsv(rows(), parseColumnMapping(null, null))).to.equal(csv);
+  });
+
+  it('each row states its code rate from the policy: regular 100, overtime 150, holiday 200, the night premium as set', () => {
+    expect(rows().map((r) => [r.employee_id, r.pay_code, r.rate_percent])).to.deep.equal([
+      [3, 'overtime', 150],
+      [3, 'holiday', 200],
+      [9, 'regular', 100],
+      [9, 'night', 12.5],
+    ]);
+    // Rows frozen before rates were exported have none: the cell is empty, the rest as it was.
+    const { rate_percent: _rate, ...frozen } = rows()[0]!;
+    expect(exportCsv([frozen], parseColumnMapping('pay_code,minutes,rate_percent:Rate', null))).to.equal('pay_code,minutes,Rate\r\novertime,20,\r\n');
   });
 
   it('a mapping chooses, orders and renames columns and renames pay codes', () => {

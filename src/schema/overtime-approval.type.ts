@@ -1,0 +1,66 @@
+import { ArgsType, Field, InputType, Int } from 'type-graphql';
+import { ObjectType } from './object-type';
+import { Connection, ConnectionArgs } from './connection';
+import { absenceRequestObject } from './absence.type';
+
+@ObjectType('OvertimeApproval', {
+  description:
+    'The approval of an employee\'s overtime on one date, for a company whose pay policy requires it (docs/attendance.md, "Overtime approval"): pending, then approved or rejected.',
+})
+export class OvertimeApprovalType {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) companyId!: number;
+  @Field(() => Int) employeeId!: number;
+  @Field({ description: '`YYYY-MM-DD`: the attendance day.' }) date!: string;
+  @Field({ description: '`pending`, `approved` or `rejected`.' }) state!: string;
+  @Field(() => Int, { nullable: true, description: "Approved: the most overtime minutes that count; null: all of the day's overtime." }) minutes!:
+    number | null;
+  @Field(() => String, { nullable: true }) note!: string | null;
+  @Field(() => Int, { nullable: true, description: 'The API key that filed it (or approved a period).' }) requestedByKeyId!: number | null;
+  @Field(() => Int, { nullable: true, description: 'The API key of the last decision.' }) decidedByKeyId!: number | null;
+  @Field(() => Date, { nullable: true }) decidedAt!: Date | null;
+  @Field(() => String, { nullable: true }) decisionComment!: string | null;
+  @Field() createdAt!: Date;
+  @Field() updatedAt!: Date;
+}
+
+/** An `overtime_approval.updated` payload (or an approval's REST shape) as the GraphQL object. */
+export const overtimeApprovalObject = (data: Record<string, unknown>) => absenceRequestObject(data) as unknown as OvertimeApprovalType;
+
+@ObjectType('OvertimeApprovalConnection')
+export class OvertimeApprovalConnection extends Connection(OvertimeApprovalType) {}
+
+@ArgsType()
+export class OvertimeApprovalListArgs extends ConnectionArgs {
+  @Field(() => Int, { nullable: true }) companyId?: number;
+  @Field(() => Int, { nullable: true }) employeeId?: number;
+  @Field({ nullable: true, description: '`pending`, `approved` or `rejected`.' }) state?: string;
+  @Field({ nullable: true, description: '`YYYY-MM-DD`: approvals of this date or later.' }) startDate?: string;
+  @Field({ nullable: true, description: '`YYYY-MM-DD`: approvals of this date or earlier.' }) endDate?: string;
+}
+
+@InputType()
+export class CreateOvertimeApprovalInput {
+  @Field(() => Int) employeeId!: number;
+  @Field({ description: '`YYYY-MM-DD`: the attendance day whose overtime is to be approved.' }) date!: string;
+  @Field(() => String, { nullable: true, description: 'Why (the approver reads it).' }) note?: string | null;
+}
+
+@InputType()
+export class ApproveOvertimePeriodInput {
+  @Field(() => Int, { nullable: true, description: "The company's employees (with employeeIds: only those, which must be of the company)." })
+  companyId?: number | null;
+  @Field(() => [Int], { nullable: true, description: 'The employees (at most 1000).' }) employeeIds?: number[] | null;
+  @Field({ description: '`YYYY-MM-DD`, inclusive.' }) startDate!: string;
+  @Field({ description: '`YYYY-MM-DD`, inclusive (at most 366 days).' }) endDate!: string;
+  @Field(() => String, { nullable: true }) comment?: string | null;
+}
+
+@ObjectType('OvertimePeriodApproval', { description: 'What a period approval approved.' })
+export class OvertimePeriodApprovalType {
+  @Field(() => Int, { description: 'How many days it approved.' }) count!: number;
+  @Field(() => [OvertimeApprovalType], {
+    description: 'The approvals it approved (pending ones, and new ones for days with pending overtime), by employee and date.',
+  })
+  approvals!: OvertimeApprovalType[];
+}
