@@ -16,6 +16,7 @@ import { Holidays } from './pages/holidays';
 import { PayPeriods } from './pages/pay-periods';
 import { DoorBoardPage } from './pages/doors';
 import { Refused } from './pages/refused';
+import { Rosters } from './pages/rosters';
 
 /** The navigation's sections, in the order they are listed. */
 export const SECTIONS = ['Operations', 'People and time', 'Doors and access', 'Administration'] as const;
@@ -44,6 +45,7 @@ export const PAGES: ConsolePage[] = [
   { path: 'timesheets', label: 'Timesheets', area: 'people', section: 'People and time', view: (month) => <Timesheets month={month} /> },
   { path: 'report', label: 'Attendance report', area: 'people', section: 'People and time', view: () => <AttendanceReport /> },
   { path: 'shifts', label: 'Shifts', area: 'people', section: 'People and time', view: () => <Shifts /> },
+  { path: 'rosters', label: 'Rosters and overrides', area: 'people', section: 'People and time', view: () => <Rosters /> },
   { path: 'holidays', label: 'Holidays', area: 'people', section: 'People and time', view: () => <Holidays /> },
   { path: 'pay-periods', label: 'Pay periods', area: 'people', section: 'People and time', view: () => <PayPeriods /> },
   { path: 'doors', label: 'Door board', area: 'doors', section: 'Doors and access', view: () => <DoorBoardPage /> },
