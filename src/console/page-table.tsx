@@ -17,6 +17,7 @@ import { PayPeriods } from './pages/pay-periods';
 import { DoorBoardPage } from './pages/doors';
 import { Refused } from './pages/refused';
 import { Rosters } from './pages/rosters';
+import { Requests } from './pages/requests';
 
 /** The navigation's sections, in the order they are listed. */
 export const SECTIONS = ['Operations', 'People and time', 'Doors and access', 'Administration'] as const;
@@ -46,6 +47,7 @@ export const PAGES: ConsolePage[] = [
   { path: 'report', label: 'Attendance report', area: 'people', section: 'People and time', view: () => <AttendanceReport /> },
   { path: 'shifts', label: 'Shifts', area: 'people', section: 'People and time', view: () => <Shifts /> },
   { path: 'rosters', label: 'Rosters and overrides', area: 'people', section: 'People and time', view: () => <Rosters /> },
+  { path: 'requests', label: 'Requests', area: 'requests', section: 'People and time', view: () => <Requests /> },
   { path: 'holidays', label: 'Holidays', area: 'people', section: 'People and time', view: () => <Holidays /> },
   { path: 'pay-periods', label: 'Pay periods', area: 'people', section: 'People and time', view: () => <PayPeriods /> },
   { path: 'doors', label: 'Door board', area: 'doors', section: 'Doors and access', view: () => <DoorBoardPage /> },

@@ -95,6 +95,8 @@ describe('console single sign-on in the browser', () => {
       'Timesheets',
       'Attendance report',
       'Shifts',
+      'Rosters and overrides',
+      'Requests',
       'Holidays',
       'Pay periods',
     ]);
