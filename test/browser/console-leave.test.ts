@@ -219,4 +219,80 @@ describe('console in the browser: absence and correction requests', () => {
     await expectNoHorizontalCutOff(page, 'hr-requests-approver');
     await page.close();
   });
+  it("shows an employee's balances for a year, and creates, edits and deletes an absence type", async () => {
+    const week = addDays(monday, 7);
+    const year = Number(week.slice(0, 4));
+    const balances = async () =>
+      (
+        await query('query ($e: Int!, $y: Int) { absenceBalances(employeeId: $e, year: $y) { absenceTypeId allowance carriedOver taken pending remaining } }', {
+          e: ada.id,
+          y: year,
+        })
+      ).absenceBalances;
+    const days = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
+    const page = await signedIn(ws.key);
+    await page.getByRole('link', { name: 'Leave balances' }).click();
+    await page.getByLabel('Employee', { exact: true }).selectOption({ label: 'Ada Away (AA-1)' });
+    await page.getByLabel('Year', { exact: true }).fill(String(year));
+    const table = page.getByRole('table', { name: `Balances of Ada Away in ${year}` });
+    // Ada's approved request of the second test (two workdays) is taken.
+    const vacation = (await balances()).find((b: any) => b.absenceTypeId === vacationId);
+    expect(vacation).to.include({ allowance: 25, taken: 2, pending: 0 });
+    const row = table.getByRole('row', { name: /^Vacation/ });
+    expect(await row.getByRole('cell').allInnerTexts()).to.deep.equal([days(25), days(vacation.carriedOver), days(2), days(0), days(vacation.remaining)]);
+    await table.getByRole('row', { name: /^Sick/ }).getByRole('cell', { name: 'not tracked' }).first().waitFor();
+
+    // A new type counted in hours, with an allowance.
+    const types = page.getByRole('region', { name: 'Absence types' });
+    await page.getByLabel('Type name').fill('Training');
+    await page.getByLabel('Pay item code').fill('TRN');
+    await page.getByLabel('Counted in').selectOption({ label: 'Hours' });
+    await page.getByLabel('Allowance per year (empty: not tracked)').fill('16');
+    await page.getByRole('button', { name: 'Create absence type' }).click();
+    await types.getByRole('rowheader', { name: 'Training' }).waitFor();
+    const readType = async () =>
+      (
+        await query('query ($c: Int) { absenceTypes(companyId: $c) { nodes { id name code unit paid annualAllowance carryOver } } }', { c: companyId })
+      ).absenceTypes.nodes.find((x: any) => x.code === 'TRN');
+    expect(await readType()).to.deep.include({ name: 'Training', unit: 'hour', paid: true, annualAllowance: 16, carryOver: 0 });
+    await table
+      .getByRole('row', { name: /^Training/ })
+      .getByRole('cell', { name: '16 hours' })
+      .first()
+      .waitFor();
+
+    // Edit: a larger allowance, unpaid.
+    await types.getByRole('button', { name: 'Edit Training' }).click();
+    await page.getByRole('heading', { name: 'Edit absence type Training' }).waitFor();
+    await page.getByLabel('Allowance per year (empty: not tracked)').fill('24');
+    await page.getByLabel('Paid (an approved workday').uncheck();
+    await page.getByRole('button', { name: 'Save absence type' }).click();
+    await page.getByRole('heading', { name: 'New absence type' }).waitFor();
+    expect(await readType()).to.deep.include({ annualAllowance: 24, paid: false });
+    await table
+      .getByRole('row', { name: /^Training/ })
+      .getByRole('cell', { name: '24 hours' })
+      .first()
+      .waitFor();
+    await screenshot(page, 'hr-leave-balances');
+    await expectAccessible(page);
+
+    // A type requests use is kept: the refusal is shown and nothing changes.
+    await types.getByRole('button', { name: 'Delete Vacation' }).click();
+    await page.getByRole('dialog', { name: 'Delete the absence type Vacation?' }).getByRole('button', { name: 'Delete absence type' }).click();
+    await types.getByRole('alert').waitFor();
+    expect((await query('query ($id: Int!) { absenceType(id: $id) { id } }', { id: vacationId })).absenceType.id).to.equal(vacationId);
+
+    // An unused one is deleted after confirming (Cancel first keeps it).
+    await types.getByRole('button', { name: 'Delete Training' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete the absence type Training?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await readType()).to.not.equal(undefined);
+    await types.getByRole('button', { name: 'Delete Training' }).click();
+    await dialog.getByRole('button', { name: 'Delete absence type' }).click();
+    await types.getByRole('rowheader', { name: 'Training' }).waitFor({ state: 'detached' });
+    expect(await readType()).to.equal(undefined);
+    await expectNoHorizontalCutOff(page, 'hr-leave-balances');
+    await page.close();
+  });
 });

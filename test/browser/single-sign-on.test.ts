@@ -97,6 +97,7 @@ describe('console single sign-on in the browser', () => {
       'Shifts',
       'Rosters and overrides',
       'Requests',
+      'Leave balances',
       'Holidays',
       'Pay periods',
     ]);

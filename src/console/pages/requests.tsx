@@ -302,8 +302,8 @@ function RequestTable({
                 <td>
                   <span class={`state state-${r.state}`}>{r.state}</span>
                 </td>
-                <td>{r.filed}</td>
-                <td>{r.decision ?? '—'}</td>
+                <td data-label="Filed">{r.filed}</td>
+                <td data-label="Decision">{r.decision ?? '—'}</td>
                 {(canApprove || canWrite) && (
                   <td class="actions">
                     {canApprove && r.state === 'pending' && (
