@@ -206,4 +206,36 @@ describe('console in the browser: rosters and one-day overrides', () => {
     await expectNoHorizontalCutOff(page, 'hr-overrides');
     await page.close();
   });
+  it("sets and clears an employee's employment dates on their page, and the days before the first are not employed", async () => {
+    const page = await signedIn();
+    await page.getByRole('link', { name: 'Employees' }).click();
+    await page.getByRole('link', { name: 'Bob Swap' }).click();
+    const employment = page.getByRole('region', { name: 'Employment' });
+    await employment.getByText('open (no first day set)').waitFor();
+    const before = addDays(day, -1);
+    await employment.getByLabel('First day of employment').fill(day);
+    await employment.getByRole('button', { name: 'Set employment dates' }).click();
+    await employment.getByText(day, { exact: true }).waitFor();
+    const read = async () => (await query('query ($id: Int!) { employee(id: $id) { employmentStartDate employmentEndDate } }', { id: bob.id })).employee;
+    expect(await read()).to.deep.equal({ employmentStartDate: day, employmentEndDate: null });
+    expect((await statusOf(bob.id, before)).status).to.equal('not_employed');
+    await screenshot(page, 'hr-employment-dates');
+    await expectAccessible(page);
+
+    // A last day before the first is refused, and nothing changes.
+    await employment.getByLabel('Last day of employment').fill(before);
+    await employment.getByRole('button', { name: 'Set employment dates' }).click();
+    await employment.getByRole('alert').waitFor();
+    expect(await read()).to.deep.equal({ employmentStartDate: day, employmentEndDate: null });
+
+    // Cleared again: open at both ends.
+    await employment.getByLabel('First day of employment').fill('');
+    await employment.getByLabel('Last day of employment').fill('');
+    await employment.getByRole('button', { name: 'Set employment dates' }).click();
+    await employment.getByText('open (no first day set)').waitFor();
+    expect(await read()).to.deep.equal({ employmentStartDate: null, employmentEndDate: null });
+    expect((await statusOf(bob.id, before)).status).to.not.equal('not_employed');
+    await expectNoHorizontalCutOff(page, 'hr-employment-dates');
+    await page.close();
+  });
 });
