@@ -16,6 +16,9 @@ import { Holidays } from './pages/holidays';
 import { PayPeriods } from './pages/pay-periods';
 import { DoorBoardPage } from './pages/doors';
 import { Refused } from './pages/refused';
+import { Rosters } from './pages/rosters';
+import { Requests } from './pages/requests';
+import { LeaveBalances } from './pages/balances';
 
 /** The navigation's sections, in the order they are listed. */
 export const SECTIONS = ['Operations', 'People and time', 'Doors and access', 'Administration'] as const;
@@ -44,6 +47,9 @@ export const PAGES: ConsolePage[] = [
   { path: 'timesheets', label: 'Timesheets', area: 'people', section: 'People and time', view: (month) => <Timesheets month={month} /> },
   { path: 'report', label: 'Attendance report', area: 'people', section: 'People and time', view: () => <AttendanceReport /> },
   { path: 'shifts', label: 'Shifts', area: 'people', section: 'People and time', view: () => <Shifts /> },
+  { path: 'rosters', label: 'Rosters and overrides', area: 'people', section: 'People and time', view: () => <Rosters /> },
+  { path: 'requests', label: 'Requests', area: 'requests', section: 'People and time', view: () => <Requests /> },
+  { path: 'balances', label: 'Leave balances', area: 'people', section: 'People and time', view: () => <LeaveBalances /> },
   { path: 'holidays', label: 'Holidays', area: 'people', section: 'People and time', view: () => <Holidays /> },
   { path: 'pay-periods', label: 'Pay periods', area: 'people', section: 'People and time', view: () => <PayPeriods /> },
   { path: 'doors', label: 'Door board', area: 'doors', section: 'Doors and access', view: () => <DoorBoardPage /> },

@@ -8,20 +8,22 @@ export const storedKey = (): string | null => sessionStorage.getItem(KEY);
 export const rememberKey = (key: string): void => sessionStorage.setItem(KEY, key);
 export const forgetKey = (): void => sessionStorage.removeItem(KEY);
 
-export type Scope = 'read' | 'write' | 'admin' | 'doors:unlock' | 'doors:manage';
+export type Scope = 'read' | 'write' | 'admin' | 'doors:unlock' | 'doors:manage' | 'approve';
 
-/** The service's own rule: `admin` grants everything, `write` and `doors:manage` include `read`. */
+/** The service's own rule: `admin` grants everything, `write`, `doors:manage` and `approve` include `read`. */
 export function allows(scopes: readonly string[], needed: Scope): boolean {
   if (scopes.includes('admin') || scopes.includes(needed)) return true;
-  return needed === 'read' && (scopes.includes('write') || scopes.includes('doors:manage'));
+  return needed === 'read' && (scopes.includes('write') || scopes.includes('doors:manage') || scopes.includes('approve'));
 }
 
 /**
  * The console's areas, and whether scopes reach each: people and time (employees, punches,
  * timesheets) belong to `write` (the hr role), doors and access to `doors:manage`/`doors:unlock`
- * (the security role); a read-only key or the viewer role sees every area without changing any.
+ * (the security role); a read-only key or the viewer role sees every area without changing any, and
+ * so does a key with `approve` alone (a manager's). Requests (absences, punch corrections) belong to
+ * `write` (filing them) and to `approve` (deciding them), whatever else the signer holds.
  */
-export type Area = 'all' | 'people' | 'doors' | 'admin';
+export type Area = 'all' | 'people' | 'requests' | 'doors' | 'admin';
 
 export function reaches(scopes: readonly string[], area: Area): boolean {
   const readOnly = !['write', 'admin', 'doors:manage', 'doors:unlock'].some((s) => scopes.includes(s));
@@ -30,6 +32,8 @@ export function reaches(scopes: readonly string[], area: Area): boolean {
       return allows(scopes, 'read') || scopes.includes('doors:unlock');
     case 'people':
       return allows(scopes, 'write') || (readOnly && allows(scopes, 'read'));
+    case 'requests':
+      return allows(scopes, 'write') || allows(scopes, 'approve') || (readOnly && allows(scopes, 'read'));
     case 'doors':
       return allows(scopes, 'doors:manage') || allows(scopes, 'doors:unlock') || (readOnly && allows(scopes, 'read'));
     case 'admin':

@@ -95,6 +95,9 @@ describe('console single sign-on in the browser', () => {
       'Timesheets',
       'Attendance report',
       'Shifts',
+      'Rosters and overrides',
+      'Requests',
+      'Leave balances',
       'Holidays',
       'Pay periods',
     ]);

@@ -16,6 +16,7 @@ import {
   UpdateEmployeeDocument,
 } from '../gql';
 import { href } from '../router';
+import { EmploymentDates } from './employment-dates';
 
 function Field({
   id,
@@ -217,6 +218,7 @@ export function EmployeePage({ id }: { id: number }) {
           </dd>
         </dl>
       </Section>
+      <EmploymentDates employeeId={employee.id} />
       <Section title="Terminals">
         {employeeDevices.nodes.length === 0 ? (
           <Empty>Not on any terminal.</Empty>

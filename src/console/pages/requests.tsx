@@ -1,0 +1,526 @@
+// Requests: a company's absence requests and punch corrections by state (pending first), decided one
+// at a time or several at once with a comment by signers with the `approve` scope (or `admin`);
+// everyone else sees them read-only. HR (`write`) files an absence request for an employee and may
+// cancel a pending request; an approver may also cancel an approved absence (its days revert).
+import { useId, useRef, useState } from 'preact/hooks';
+import { useMutation, useQuery } from '@urql/preact';
+import type { ComponentChildren } from 'preact';
+import { useAllowed } from '../app-context';
+import { errorMessage } from '../client';
+import { useCompanyPicker } from '../company-picker';
+import { Empty, ErrorNote, Section } from '../components';
+import { today, when } from '../format';
+import {
+  ApproveAbsenceRequestDocument,
+  ApprovePunchCorrectionDocument,
+  CancelAbsenceRequestDocument,
+  CancelPunchCorrectionDocument,
+  FileAbsenceRequestDocument,
+  LeaveRequestsDocument,
+  RejectAbsenceRequestDocument,
+  RejectPunchCorrectionDocument,
+  VoidedPunchDocument,
+  type AbsenceRequestFieldsFragment,
+  type AbsenceTypeFieldsFragment,
+  type PunchCorrectionFieldsFragment,
+} from '../gql';
+import { useDirectory, type Directory } from '../people';
+
+type Verb = 'approve' | 'reject' | 'cancel';
+type Kind = 'absence' | 'correction';
+
+/** One request as both tables show it: who, which dates, what, why, and where it stands. */
+interface Row {
+  id: number;
+  state: string;
+  who: string;
+  dates: string;
+  what: ComponentChildren;
+  /** What the row is, in words, for buttons and dialogs ("Ada Late, Vacation, 2026-12-01 to 2026-12-04"). */
+  summary: string;
+  reason: string;
+  filed: string;
+  decision: string | null;
+}
+
+const STATES = [
+  { value: 'pending', label: 'Pending' },
+  { value: 'approved', label: 'Approved' },
+  { value: 'rejected', label: 'Rejected' },
+  { value: 'cancelled', label: 'Cancelled' },
+  { value: '', label: 'All' },
+];
+
+const VERB_WORDS: Record<Verb, { button: string; done: string; cls: string }> = {
+  approve: { button: 'Approve', done: 'approved', cls: '' },
+  reject: { button: 'Reject', done: 'rejected', cls: 'danger' },
+  cancel: { button: 'Cancel request', done: 'cancelled', cls: 'danger' },
+};
+
+const range = (from: string, to: string) => (from === to ? from : `${from} to ${to}`);
+
+function unitText(amount: number, unit: string): string {
+  const one = unit === 'hour' ? 'hour' : 'day';
+  return `${amount} ${amount === 1 ? one : `${one}s`}`;
+}
+
+function absenceRow(r: AbsenceRequestFieldsFragment, types: Map<number, AbsenceTypeFieldsFragment>, dir: Directory): Row {
+  const type = types.get(r.absenceTypeId);
+  const part = r.halfDay ? (r.halfDay === 'am' ? ', morning' : ', afternoon') : r.startTime ? `, ${r.startTime}–${r.endTime}` : '';
+  const who = dir.employeeName(r.employeeId);
+  const typeName = type?.name ?? 'an absence';
+  return {
+    id: r.id,
+    state: r.state,
+    who,
+    dates: `${range(r.startDate, r.endDate)}${part}`,
+    what: (
+      <>
+        {type?.color && <span class="swatch" style={{ background: type.color }} aria-hidden="true" />}
+        {typeName}, {unitText(r.amount, type?.unit ?? 'day')}
+      </>
+    ),
+    summary: `${who}, ${typeName}, ${range(r.startDate, r.endDate)}`,
+    reason: r.note ?? '',
+    filed: when(r.createdAt),
+    decision: r.decidedAt ? `${when(r.decidedAt)}${r.decisionComment ? `: ${r.decisionComment}` : ''}` : null,
+  };
+}
+
+/** The punch a void correction removes, by time, type and terminal (never its id alone). */
+function VoidedPunch({ id, dir }: { id: number; dir: Directory }) {
+  const [punch] = useQuery({ query: VoidedPunchDocument, variables: { id } });
+  const p = punch.data?.punch;
+  if (!p) return <>void a punch</>;
+  return (
+    <>
+      void the {dir.stateName(p.punchState)} of {when(p.punchTime)} ({dir.deviceName(p.deviceId)})
+    </>
+  );
+}
+
+function correctionRow(c: PunchCorrectionFieldsFragment, dir: Directory): Row {
+  const who = dir.employeeName(c.employeeId);
+  return {
+    id: c.id,
+    state: c.state,
+    who,
+    dates: range(c.firstDate, c.lastDate),
+    what:
+      c.voidPunchId != null ? (
+        <VoidedPunch id={c.voidPunchId} dir={dir} />
+      ) : (
+        <>add {c.punches.map((p) => `${dir.stateName(p.punchState)} at ${when(p.punchTime)}`).join('; ')}</>
+      ),
+    summary: `${who}, punch correction, ${range(c.firstDate, c.lastDate)}`,
+    reason: c.reason,
+    filed: when(c.createdAt),
+    decision: c.decidedAt ? `${when(c.decidedAt)}${c.decisionComment ? `: ${c.decisionComment}` : ''}` : null,
+  };
+}
+
+/**
+ * A decision on one request or several: a modal dialog that names each, takes an optional comment
+ * (kept with the decision and in the audit log) and asks again; Escape or "Back" changes nothing.
+ */
+function DecisionButton({
+  verb,
+  rows,
+  label,
+  labelDetail,
+  onDecide,
+}: {
+  verb: Verb;
+  rows: Row[];
+  label: string;
+  labelDetail?: string;
+  onDecide: (comment: string | null) => Promise<void>;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [comment, setComment] = useState('');
+  const words = VERB_WORDS[verb];
+  const title = rows.length === 1 ? `${words.button} ${rows[0].summary}?` : `${words.button} ${rows.length} requests?`;
+  const commentId = `comment-${useId()}`;
+  return (
+    <>
+      <button
+        type="button"
+        class={words.cls}
+        disabled={rows.length === 0}
+        onClick={() => {
+          setComment('');
+          dialog.current?.showModal();
+        }}
+      >
+        {label}
+        {labelDetail && <span class="sr-only"> {labelDetail}</span>}
+      </button>
+      <dialog ref={dialog} aria-label={title} class="confirm">
+        <form
+          method="dialog"
+          onSubmit={async (event) => {
+            const submitter = (event as SubmitEvent).submitter as HTMLButtonElement | null;
+            if (submitter?.value === 'confirm') await onDecide(comment.trim() || null);
+          }}
+        >
+          <h2>{title}</h2>
+          <ul class="decision-list">
+            {rows.map((r) => (
+              <li>
+                {r.summary}
+                {r.reason && <span class="muted"> ({r.reason})</span>}
+              </li>
+            ))}
+          </ul>
+          {verb === 'cancel' && rows.some((r) => r.state === 'approved') && <p>An approved absence is cancelled: its days revert at once.</p>}
+          <p class="field">
+            <label for={commentId}>Comment (optional)</label>
+            <textarea id={commentId} rows={2} value={comment} onInput={(e) => setComment((e.target as HTMLTextAreaElement).value)} />
+          </p>
+          <p class="inline-form">
+            <button type="submit" value="cancel" class="secondary" formNoValidate>
+              Back
+            </button>
+            <button type="submit" value="confirm" class={words.cls}>
+              {rows.length === 1 ? words.button : `${words.button} ${rows.length}`}
+            </button>
+          </p>
+        </form>
+      </dialog>
+    </>
+  );
+}
+
+/** One kind of request in a table: selection and bulk decisions for approvers, row decisions by scope. */
+function RequestTable({
+  kind,
+  title,
+  rows,
+  canApprove,
+  canWrite,
+  decide,
+  error,
+}: {
+  kind: Kind;
+  title: string;
+  rows: Row[];
+  canApprove: boolean;
+  canWrite: boolean;
+  decide: (verb: Verb, rows: Row[], comment: string | null) => Promise<void>;
+  error: string | null;
+}) {
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const pending = rows.filter((r) => r.state === 'pending');
+  const chosen = pending.filter((r) => selected.has(r.id));
+  const toggle = (id: number) => {
+    const next = new Set(selected);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setSelected(next);
+  };
+  const decideAndClear = async (verb: Verb, list: Row[], comment: string | null) => {
+    await decide(verb, list, comment);
+    setSelected(new Set());
+  };
+  const selectable = canApprove && pending.length > 0;
+  const canCancel = (r: Row) => (r.state === 'pending' && canWrite) || (kind === 'absence' && r.state === 'approved' && canApprove);
+  const kindWord = kind === 'absence' ? 'absence requests' : 'punch corrections';
+  return (
+    <Section
+      title={title}
+      actions={
+        selectable && (
+          <div class="inline-form bulk-actions" role="group" aria-label={`Selected ${kindWord}`}>
+            <DecisionButton
+              verb="approve"
+              rows={chosen}
+              label={`Approve selected (${chosen.length})`}
+              labelDetail={kindWord}
+              onDecide={(c) => decideAndClear('approve', chosen, c)}
+            />
+            <DecisionButton
+              verb="reject"
+              rows={chosen}
+              label={`Reject selected (${chosen.length})`}
+              labelDetail={kindWord}
+              onDecide={(c) => decideAndClear('reject', chosen, c)}
+            />
+          </div>
+        )
+      }
+    >
+      <ErrorNote message={error} />
+      {rows.length === 0 ? (
+        <Empty>No {kindWord} here.</Empty>
+      ) : (
+        <table class="fold-on-phone requests">
+          <thead>
+            <tr>
+              {selectable && (
+                <th scope="col">
+                  <label class="check">
+                    <input
+                      type="checkbox"
+                      checked={chosen.length === pending.length}
+                      onChange={(e) => setSelected((e.target as HTMLInputElement).checked ? new Set(pending.map((r) => r.id)) : new Set())}
+                    />
+                    <span class="sr-only">Select every pending one of the {kindWord}</span>
+                  </label>
+                </th>
+              )}
+              <th scope="col">Who</th>
+              <th scope="col">Dates</th>
+              <th scope="col">{kind === 'absence' ? 'Type' : 'Correction'}</th>
+              <th scope="col">{kind === 'absence' ? 'Note' : 'Reason'}</th>
+              <th scope="col">State</th>
+              <th scope="col">Filed</th>
+              <th scope="col">Decision</th>
+              {(canApprove || canWrite) && (
+                <th scope="col">
+                  <span class="sr-only">Actions</span>
+                </th>
+              )}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr data-request={r.id}>
+                {selectable && (
+                  <td>
+                    {r.state === 'pending' && (
+                      <label class="check">
+                        <input type="checkbox" checked={selected.has(r.id)} onChange={() => toggle(r.id)} />
+                        <span class="sr-only">Select {r.summary}</span>
+                      </label>
+                    )}
+                  </td>
+                )}
+                <th scope="row">{r.who}</th>
+                <td class="dates">{r.dates}</td>
+                <td>{r.what}</td>
+                <td>{r.reason || '—'}</td>
+                <td>
+                  <span class={`state state-${r.state}`}>{r.state}</span>
+                </td>
+                <td data-label="Filed">{r.filed}</td>
+                <td data-label="Decision">{r.decision ?? '—'}</td>
+                {(canApprove || canWrite) && (
+                  <td class="actions">
+                    {canApprove && r.state === 'pending' && (
+                      <>
+                        <DecisionButton verb="approve" rows={[r]} label="Approve" labelDetail={r.summary} onDecide={(c) => decideAndClear('approve', [r], c)} />
+                        <DecisionButton verb="reject" rows={[r]} label="Reject" labelDetail={r.summary} onDecide={(c) => decideAndClear('reject', [r], c)} />
+                      </>
+                    )}
+                    {canCancel(r) && (
+                      <DecisionButton
+                        verb="cancel"
+                        rows={[r]}
+                        label="Cancel request"
+                        labelDetail={r.summary}
+                        onDecide={(c) => decideAndClear('cancel', [r], c)}
+                      />
+                    )}
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Section>
+  );
+}
+
+/** HR files an absence request on an employee's behalf (it waits for an approver). */
+function FileAbsence({
+  employees,
+  types,
+  onDone,
+}: {
+  employees: Array<{ id: number; name: string; lastname: string; code: string }>;
+  types: AbsenceTypeFieldsFragment[];
+  onDone: () => void;
+}) {
+  const [form, setForm] = useState({
+    employeeId: '',
+    typeId: '',
+    startDate: today(),
+    endDate: today(),
+    part: '',
+    startTime: '09:00',
+    endTime: '12:00',
+    note: '',
+  });
+  const [filing, file] = useMutation(FileAbsenceRequestDocument);
+  const set = (key: keyof typeof form) => (e: Event) => setForm({ ...form, [key]: (e.target as HTMLInputElement).value });
+  const employeeId = Number(form.employeeId || employees[0]?.id || 0);
+  const type = types.find((t) => t.id === Number(form.typeId)) ?? types[0];
+  const hourly = type?.unit === 'hour';
+  return (
+    <Section title="File an absence request">
+      <form
+        class="form"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          const input = {
+            employeeId,
+            absenceTypeId: type!.id,
+            startDate: form.startDate,
+            endDate: form.endDate,
+            note: form.note || null,
+            ...(hourly ? { startTime: form.startTime, endTime: form.endTime } : form.part ? { halfDay: form.part } : {}),
+          };
+          const result = await file({ input });
+          if (result.data) {
+            setForm({ ...form, note: '' });
+            onDone();
+          }
+        }}
+      >
+        <div class="inline-form">
+          <p class="field">
+            <label for="absence-employee">Employee</label>
+            <select id="absence-employee" value={String(employeeId)} onChange={set('employeeId')}>
+              {employees.map((e) => (
+                <option value={e.id}>
+                  {e.name} {e.lastname} ({e.code})
+                </option>
+              ))}
+            </select>
+          </p>
+          <p class="field">
+            <label for="absence-type">Absence type</label>
+            <select id="absence-type" value={String(type?.id ?? '')} onChange={set('typeId')}>
+              {types.map((t) => (
+                <option value={t.id}>
+                  {t.name} ({t.unit === 'hour' ? 'hours' : 'days'})
+                </option>
+              ))}
+            </select>
+          </p>
+        </div>
+        <div class="inline-form">
+          <p class="field">
+            <label for="absence-from">First day</label>
+            <input id="absence-from" type="date" value={form.startDate} onInput={set('startDate')} required />
+          </p>
+          <p class="field">
+            <label for="absence-until">Last day</label>
+            <input id="absence-until" type="date" value={form.endDate} onInput={set('endDate')} required />
+          </p>
+          {hourly ? (
+            <>
+              <p class="field">
+                <label for="absence-start-time">From (time)</label>
+                <input id="absence-start-time" type="time" value={form.startTime} onInput={set('startTime')} required />
+              </p>
+              <p class="field">
+                <label for="absence-end-time">Until (time)</label>
+                <input id="absence-end-time" type="time" value={form.endTime} onInput={set('endTime')} required />
+              </p>
+            </>
+          ) : (
+            <p class="field">
+              <label for="absence-part">Part of the day</label>
+              <select id="absence-part" value={form.part} onChange={set('part')}>
+                <option value="">Whole days</option>
+                <option value="am">Morning only (one day)</option>
+                <option value="pm">Afternoon only (one day)</option>
+              </select>
+            </p>
+          )}
+        </div>
+        <p class="field">
+          <label for="absence-note">Note</label>
+          <input id="absence-note" value={form.note} onInput={set('note')} />
+        </p>
+        <button type="submit" disabled={filing.fetching || !employeeId || !type}>
+          File request
+        </button>
+        <ErrorNote message={errorMessage(filing.error)} />
+      </form>
+    </Section>
+  );
+}
+
+export function Requests() {
+  const canApprove = useAllowed('approve');
+  const canWrite = useAllowed('write');
+  const dir = useDirectory();
+  const { companyId, picker } = useCompanyPicker('requests-company');
+  const [state, setState] = useState('pending');
+  const [data, refresh] = useQuery({ query: LeaveRequestsDocument, variables: { companyId, state: state || null }, pause: !companyId });
+  const [, approveAbsence] = useMutation(ApproveAbsenceRequestDocument);
+  const [, rejectAbsence] = useMutation(RejectAbsenceRequestDocument);
+  const [, cancelAbsence] = useMutation(CancelAbsenceRequestDocument);
+  const [, approveCorrection] = useMutation(ApprovePunchCorrectionDocument);
+  const [, rejectCorrection] = useMutation(RejectPunchCorrectionDocument);
+  const [, cancelCorrection] = useMutation(CancelPunchCorrectionDocument);
+  const [failures, setFailures] = useState<Record<Kind, string | null>>({ absence: null, correction: null });
+  const reload = () => refresh({ requestPolicy: 'network-only' });
+  const types = data.data?.absenceTypes.nodes ?? [];
+  const typeById = new Map(types.map((t) => [t.id, t]));
+  const absences = (data.data?.absenceRequests.nodes ?? []).map((r) => absenceRow(r, typeById, dir));
+  const corrections = (data.data?.punchCorrections.nodes ?? []).map((c) => correctionRow(c, dir));
+
+  /** Each request decided in turn; what the API refused is listed by request, the rest is done. */
+  const decider = (kind: Kind) => async (verb: Verb, rows: Row[], comment: string | null) => {
+    const run =
+      kind === 'absence'
+        ? { approve: approveAbsence, reject: rejectAbsence, cancel: cancelAbsence }[verb]
+        : { approve: approveCorrection, reject: rejectCorrection, cancel: cancelCorrection }[verb];
+    const refused: string[] = [];
+    for (const row of rows) {
+      const result = await run({ id: row.id, comment });
+      if (result.error) refused.push(`${row.summary}: ${errorMessage(result.error)}`);
+    }
+    setFailures({ ...failures, [kind]: refused.length ? `Not ${VERB_WORDS[verb].done}: ${refused.join(' ')}` : null });
+    reload();
+  };
+
+  return (
+    <div class="stack">
+      <Section title="Absence and correction requests">
+        <form class="filters" onSubmit={(e) => e.preventDefault()}>
+          {picker}
+          <p class="field">
+            <label for="requests-state">Status</label>
+            <select id="requests-state" value={state} onChange={(e) => setState((e.target as HTMLSelectElement).value)}>
+              {STATES.map((s) => (
+                <option value={s.value}>{s.label}</option>
+              ))}
+            </select>
+          </p>
+        </form>
+        <ErrorNote message={errorMessage(data.error)} />
+        {!canApprove && (
+          <p class="muted" role="note">
+            Deciding requests needs the approve scope (or admin); you see them read-only.
+          </p>
+        )}
+      </Section>
+      <RequestTable
+        key={`absence-${companyId}-${state}`}
+        kind="absence"
+        title="Absence requests"
+        rows={absences}
+        canApprove={canApprove}
+        canWrite={canWrite}
+        decide={decider('absence')}
+        error={failures.absence}
+      />
+      <RequestTable
+        key={`correction-${companyId}-${state}`}
+        kind="correction"
+        title="Punch corrections"
+        rows={corrections}
+        canApprove={canApprove}
+        canWrite={canWrite}
+        decide={decider('correction')}
+        error={failures.correction}
+      />
+      {canWrite && types.length > 0 && <FileAbsence employees={data.data?.employees.nodes ?? []} types={types} onDone={reload} />}
+    </div>
+  );
+}
