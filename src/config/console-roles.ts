@@ -4,12 +4,13 @@ import type { Scope } from '../kernel/scopes';
  * The console's roles and the API scopes each one gets: a person signed in with single sign-on acts
  * with exactly these scopes, so a role can do nothing in the console that the same scopes could not
  * do with an API key. `hr` is `write` (people, shifts, shift assignments, timesheets, manual punches,
- * pay periods), `security` is `doors:manage` plus `doors:unlock` (doors, access levels and schedules,
+ * pay periods) plus `approve` (HR decides leave, corrections and overtime; an HR portal's key files
+ * requests with `write` alone), `security` is `doors:manage` plus `doors:unlock` (doors, access levels and schedules,
  * door actions and events); both read everything, as every scope above `read` does.
  */
 export const ROLE_SCOPES = {
   admin: ['admin'],
-  hr: ['write'],
+  hr: ['write', 'approve'],
   security: ['doors:manage', 'doors:unlock'],
   viewer: ['read'],
 } as const satisfies Record<string, readonly Scope[]>;

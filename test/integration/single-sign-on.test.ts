@@ -96,7 +96,7 @@ describe('single sign-on: sessions, cookie, CSRF and audit', () => {
     const alice = await session('alice');
     expect(alice.session).to.include({ subject: 'alice', email: 'alice@example.com', name: 'Alice Hr' });
     expect(alice.session.roles).to.deep.equal(['hr']);
-    expect(alice.session.scopes).to.deep.equal(['write']);
+    expect(alice.session.scopes).to.deep.equal(['write', 'approve']);
     expect((await asSession(alice, createEmployeeMutation, { companyId, code: 'S-1' })).data?.createEmployee.id).to.be.a('number');
     const refused = await asSession(alice, createLevelMutation, { companyId });
     expect(refused.code).to.equal('forbidden');

@@ -41,7 +41,8 @@ describe('console roles (single sign-on)', () => {
     ]);
     const viewer = scopesOfRoles(['viewer']);
     expect([hasScope(viewer, 'read'), hasScope(viewer, 'write')]).to.deep.equal([true, false]);
-    expect(scopesOfRoles(['hr', 'security'])).to.deep.equal(['write', 'doors:manage', 'doors:unlock']);
+    expect(hasScope(hr, 'approve'), 'hr decides requests').to.equal(true);
+    expect(scopesOfRoles(['hr', 'security'])).to.deep.equal(['write', 'approve', 'doors:manage', 'doors:unlock']);
   });
 
   it('configuration: the issuer must be https (http on loopback only), needs a client id, and the map must parse', () => {
