@@ -17,6 +17,7 @@ import { PayPeriods } from './pages/pay-periods';
 import { DoorBoardPage } from './pages/doors';
 import { Refused } from './pages/refused';
 import { Lockdowns } from './pages/lockdowns';
+import { VisitorPasses } from './pages/visitor-passes';
 
 /** The navigation's sections, in the order they are listed. */
 export const SECTIONS = ['Operations', 'People and time', 'Doors and access', 'Administration'] as const;
@@ -50,6 +51,7 @@ export const PAGES: ConsolePage[] = [
   { path: 'doors', label: 'Door board', area: 'doors', section: 'Doors and access', view: () => <DoorBoardPage /> },
   { path: 'refused', label: 'Refused today', area: 'doors', section: 'Doors and access', view: () => <Refused /> },
   { path: 'lockdowns', label: 'Lockdowns', area: 'doors', section: 'Doors and access', view: () => <Lockdowns /> },
+  { path: 'visitors', label: 'Visitor passes', area: 'doors', section: 'Doors and access', view: () => <VisitorPasses /> },
   { path: 'access', label: 'Access', area: 'doors', section: 'Doors and access', view: () => <Access /> },
   { path: 'webhooks', label: 'Webhooks', area: 'admin', section: 'Administration', view: () => <Webhooks /> },
   { path: 'keys', label: 'API keys', area: 'admin', section: 'Administration', view: () => <ApiKeys /> },
