@@ -18,6 +18,7 @@ import { DoorBoardPage } from './pages/doors';
 import { Refused } from './pages/refused';
 import { Lockdowns } from './pages/lockdowns';
 import { VisitorPasses } from './pages/visitor-passes';
+import { LinkageRules } from './pages/linkage-rules';
 
 /** The navigation's sections, in the order they are listed. */
 export const SECTIONS = ['Operations', 'People and time', 'Doors and access', 'Administration'] as const;
@@ -52,6 +53,7 @@ export const PAGES: ConsolePage[] = [
   { path: 'refused', label: 'Refused today', area: 'doors', section: 'Doors and access', view: () => <Refused /> },
   { path: 'lockdowns', label: 'Lockdowns', area: 'doors', section: 'Doors and access', view: () => <Lockdowns /> },
   { path: 'visitors', label: 'Visitor passes', area: 'doors', section: 'Doors and access', view: () => <VisitorPasses /> },
+  { path: 'linkage', label: 'Linkage rules', area: 'doors', section: 'Doors and access', view: () => <LinkageRules /> },
   { path: 'access', label: 'Access', area: 'doors', section: 'Doors and access', view: () => <Access /> },
   { path: 'webhooks', label: 'Webhooks', area: 'admin', section: 'Administration', view: () => <Webhooks /> },
   { path: 'keys', label: 'API keys', area: 'admin', section: 'Administration', view: () => <ApiKeys /> },
