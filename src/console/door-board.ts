@@ -43,12 +43,21 @@ export function denialReason(eventCode: number): string {
   return reasons[eventCode] ?? 'other';
 }
 
+/** Every refusal reason of the API (`DoorDenialReason`), in words. */
 export const REASON_LABELS: Record<string, string> = {
   not_registered: 'not registered on this controller',
   outside_schedule: 'outside the access schedule',
   expired: 'access expired',
   wrong_verify_mode: 'wrong verification mode',
   anti_passback: 'anti-passback',
+  interlock: 'interlock (another door of its group is open)',
+  multi_person_wait: 'waiting for the next person (multi-person rule)',
+  interval_too_short: 'too soon after the last verification',
+  wrong_password: 'wrong password',
+  card_lost: 'card reported lost',
+  blacklisted: 'blacklisted',
+  background_verification_failed: 'server verification failed',
+  background_verification_timeout: 'server verification timed out',
   other: 'refused (other reason)',
 };
 

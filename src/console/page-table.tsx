@@ -19,6 +19,9 @@ import { Refused } from './pages/refused';
 import { Rosters } from './pages/rosters';
 import { Requests } from './pages/requests';
 import { LeaveBalances } from './pages/balances';
+import { Lockdowns } from './pages/lockdowns';
+import { VisitorPasses } from './pages/visitor-passes';
+import { LinkageRules } from './pages/linkage-rules';
 
 /** The navigation's sections, in the order they are listed. */
 export const SECTIONS = ['Operations', 'People and time', 'Doors and access', 'Administration'] as const;
@@ -54,6 +57,9 @@ export const PAGES: ConsolePage[] = [
   { path: 'pay-periods', label: 'Pay periods', area: 'people', section: 'People and time', view: () => <PayPeriods /> },
   { path: 'doors', label: 'Door board', area: 'doors', section: 'Doors and access', view: () => <DoorBoardPage /> },
   { path: 'refused', label: 'Refused today', area: 'doors', section: 'Doors and access', view: () => <Refused /> },
+  { path: 'lockdowns', label: 'Lockdowns', area: 'doors', section: 'Doors and access', view: () => <Lockdowns /> },
+  { path: 'visitors', label: 'Visitor passes', area: 'doors', section: 'Doors and access', view: () => <VisitorPasses /> },
+  { path: 'linkage', label: 'Linkage rules', area: 'doors', section: 'Doors and access', view: () => <LinkageRules /> },
   { path: 'access', label: 'Access', area: 'doors', section: 'Doors and access', view: () => <Access /> },
   { path: 'webhooks', label: 'Webhooks', area: 'admin', section: 'Administration', view: () => <Webhooks /> },
   { path: 'keys', label: 'API keys', area: 'admin', section: 'Administration', view: () => <ApiKeys /> },

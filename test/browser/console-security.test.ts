@@ -160,6 +160,11 @@ describe('console in the browser: security', () => {
     await page.getByLabel('From (time)').fill('23:59');
     await page.getByText(/^0 of 2 refusals today/).waitFor();
     await page.getByLabel('From (time)').fill('');
+    await page.getByLabel('Reason').selectOption({ label: 'not registered on this controller' });
+    await page.getByText('1 of 2 refusals today').waitFor();
+    await table.getByRole('row', { name: /unknown person \(pin 7999\)/ }).waitFor();
+    expect(await table.getByRole('row', { name: /Eve Guard/ }).count()).to.equal(0);
+    await page.getByLabel('Reason').selectOption({ label: 'Every reason' });
 
     sim.punch({ pin: '7001', event: 29 });
     await table.getByRole('row', { name: /Eve Guard .* access expired/ }).waitFor({ timeout: 15_000 });
@@ -233,6 +238,26 @@ describe('console in the browser: security', () => {
     await members.getByText('No person is a member of this level directly.').waitFor();
     expect(await listed()).to.deep.equal([]);
     await expectNoHorizontalCutOff(page, 'security-access');
+    await page.close();
+  });
+  it('a busy day is complete: a refusal older than the thousand newest door events is listed, found by its reason on the server', async () => {
+    const count = async () =>
+      (await query('query ($d: Int!) { doorEvents(deviceId: $d, first: 1) { totalCount } }', { d: controller.id })).doorEvents.totalCount;
+    const before = await count();
+    sim.punch({ pin: '7001', event: 24 });
+    for (let i = 0; i < 1000; i++) sim.punch({ pin: '7001', event: 0 });
+    await until('the busy day is stored', count, (n) => n === before + 1001);
+    const page = await signedIn();
+    await page.getByRole('link', { name: 'Refused today' }).click();
+    const table = page.getByRole('region', { name: 'Who was refused today' });
+    await page.getByLabel('Reason').selectOption({ label: 'anti-passback' });
+    await table.getByRole('row', { name: /Eve Guard .* anti-passback/ }).waitFor();
+    await page.getByText('1 of 4 refusals today').waitFor();
+    const refusals = (
+      await query('query ($e: Int) { doorEvents(eventClass: denied, employeeId: $e, reason: anti_passback) { nodes { eventCode } } }', { e: eve.id })
+    ).doorEvents.nodes;
+    expect(refusals).to.deep.equal([{ eventCode: 24 }]);
+    await screenshot(page, 'security-refused-busy-day');
     await page.close();
   });
 });

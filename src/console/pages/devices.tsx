@@ -10,6 +10,7 @@ import { DeviceCommandsDocument, DevicePageDocument, DevicesDocument, DoorAction
 import { href } from '../router';
 import { LevelReach } from './level-reach';
 import { DeviceActions, WhyNotOnline } from './device-actions';
+import { DoorRules } from './door-rules';
 
 export function DeviceList() {
   const [devices] = useQuery({ query: DevicesDocument, variables: { first: 1000 } });
@@ -209,6 +210,7 @@ export function DevicePage({ id }: { id: number }) {
           ))}
         </ul>
       </Section>
+      {device.modeType === 'acc' && deviceDoors.length > 0 && <DoorRules deviceId={device.id} />}
       <DeviceActions deviceId={device.id} attendance={device.modeType !== 'acc'} />
       <DeviceCommands deviceId={device.id} />
       {device.modeType === 'acc' && deviceDoors.length > 0 && <LevelReach companyId={device.companyId} doorIds={deviceDoors.map((d) => d.id)} />}

@@ -11,6 +11,7 @@ import { DoorActionStatusDocument, OpenDoorDocument } from '../gql';
 import { useDirectory, type Directory } from '../people';
 import { REASON_LABELS, denialReason, useDoorBoard, type BoardDoor, type BoardEvent } from '../door-board';
 import { href } from '../router';
+import { DOOR_STATE_LABELS, useDoorLockdowns, type DoorLockdown } from '../lockdown-state';
 
 const FINAL = ['succeeded', 'failed', 'expired'];
 
@@ -126,11 +127,32 @@ function DoorCommands({ door, onDone }: { door: BoardDoor; onDone: () => void })
   );
 }
 
+/** A door of an active lockdown or evacuation, and whether its controller confirmed it yet. */
+function LockdownMark({ mark }: { mark: DoorLockdown }) {
+  const evacuation = mark.mode === 'evacuate';
+  const text =
+    mark.state === 'confirmed'
+      ? evacuation
+        ? 'evacuation: held open'
+        : 'locked down'
+      : mark.state === 'failed'
+        ? `${evacuation ? 'evacuation' : 'lockdown'} failed`
+        : `${evacuation ? 'evacuation' : 'lockdown'}: ${DOOR_STATE_LABELS[mark.state] ?? mark.state}`;
+  const tone = mark.state === 'confirmed' ? 'locked' : mark.state === 'failed' || mark.state === 'release_failed' ? 'failed' : 'pending';
+  return (
+    <a href={href('lockdowns')} class={`badge badge-${tone}`} title={mark.reason}>
+      {text}
+    </a>
+  );
+}
+
 export function DoorBoardPage() {
   const canCommand = useAllowed('doors:unlock');
   const directory = useDirectory();
   const board = useDoorBoard();
   const alarmed = board.doors.filter((d) => d.state.alarms.length > 0);
+  const lockdowns = useDoorLockdowns();
+  const lockedDown = board.doors.filter((d) => lockdowns.has(d.id));
   return (
     <div class="stack">
       <h1 class="sr-only">Door board</h1>
@@ -165,6 +187,11 @@ export function DoorBoardPage() {
         )}
       </Section>
       <Section title="Doors">
+        {lockedDown.length > 0 && (
+          <p class="lockdown-note" role="status">
+            {lockedDown.length} door{lockedDown.length === 1 ? ' is' : 's are'} in a lockdown or evacuation: <a href={href('lockdowns')}>see the lockdowns</a>.
+          </p>
+        )}
         {board.loaded && board.doors.length === 0 ? (
           <Empty>No access-control terminal with doors.</Empty>
         ) : (
@@ -190,7 +217,15 @@ export function DoorBoardPage() {
                   <td>
                     <a href={href('devices', d.deviceId)}>{d.device.name}</a> <StatusBadge status={d.device.status} />
                   </td>
-                  <td data-label="Lock">{d.state.relay === 'unlocked' ? 'released' : d.state.relay}</td>
+                  <td data-label="Lock">
+                    {d.state.relay === 'unlocked' ? 'released' : d.state.relay}
+                    {lockdowns.has(d.id) && (
+                      <>
+                        {' '}
+                        <LockdownMark mark={lockdowns.get(d.id)!} />
+                      </>
+                    )}
+                  </td>
                   <td data-label="Sensor">{d.state.sensor}</td>
                   <td data-label="Alarms">
                     {d.state.alarms.length === 0 ? 'none' : <span class="badge badge-failed">{d.state.alarms.map(alarmLabel).join(', ')}</span>}

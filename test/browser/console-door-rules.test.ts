@@ -1,0 +1,158 @@
+import { expect } from 'chai';
+import type { Browser } from 'playwright-core';
+import { SimulatedTerminal } from '../../src/simulator';
+import { accessibilityViolations, launchBrowser, screenshot } from '../support/browser';
+import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
+import { gqlData } from '../support/http';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+/** A security operator sets a controller's anti-passback and interlock from its page; the controller enforces them and the refusals are named. */
+describe('console in the browser: door rules', () => {
+  let t: TestApp;
+  let ws: TestWorkspace;
+  let browser: Browser;
+  let companyId: number;
+  let controller: { id: number; serial_number: string };
+  let sim: SimulatedTerminal;
+  let doors: Array<{ id: number; name: string; number: number }>;
+  const query = (document: string, variables: Record<string, unknown> = {}) => gqlData(t.url, ws.key, document, variables);
+  const rules = async () =>
+    (
+      await query(
+        'query ($d: Int!) { deviceDoorRules(deviceId: $d) { antiPassback { type doorIds pairs { entryDoorIds } } interlock { groups } antiPassbackValue interlockValue deliveryStatus } }',
+        { d: controller.id },
+      )
+    ).deviceDoorRules;
+  async function until<T>(what: string, read: () => Promise<T> | T, ok: (value: T) => boolean): Promise<T> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const value = await read();
+      if (ok(value)) return value;
+      if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  before(async () => {
+    t = await startTestApp({}, 'console-door-rules');
+    ws = await createWorkspace(t.url);
+    companyId = (await createCompany(t.url, ws.key, { name: 'Acme Doors' })).id;
+    controller = await createDevice(t.url, ws.key, companyId, { name: 'Hall controller', mode_type: 'acc' });
+    sim = new SimulatedTerminal({
+      serverUrl: t.url,
+      serialNumber: controller.serial_number,
+      family: 'acc',
+      pollIntervalMs: 100,
+      enforceAccess: true,
+      lockCount: 2,
+    });
+    sim.start();
+    doors = await until(
+      'the controller reports its doors',
+      async () => (await query('query ($d: Int!) { deviceDoors(deviceId: $d) { id name number } }', { d: controller.id })).deviceDoors,
+      (list: any[]) => list.length === 2,
+    );
+    // Eve may pass both doors at any hour: the controller decides by its rights, then by its rules.
+    const eve = await createEmployee(t.url, ws.key, companyId, { name: 'Eve', lastname: 'Guard', pin: '8101', code: 'EG-1' });
+    const always = (await query('query ($c: Int) { accessSchedules(companyId: $c) { nodes { id builtIn } } }', { c: companyId })).accessSchedules.nodes.find(
+      (s: any) => s.builtIn,
+    );
+    const level = (
+      await query('mutation ($input: CreateAccessLevelInput!) { createAccessLevel(input: $input) { id } }', {
+        input: { companyId, name: 'Both doors', scheduleId: always.id, doorIds: doors.map((d) => d.id) },
+      })
+    ).createAccessLevel;
+    await query('mutation ($l: Int!, $e: Int!) { addAccessLevelEmployees(accessLevelId: $l, items: [{ employeeId: $e }]) { employeeId } }', {
+      l: level.id,
+      e: eve.id,
+    });
+    await until(
+      'the controller holds Eve and her rights',
+      () => sim.store.users.has('8101') && [...sim.store.authorizations.values()].some((a) => a.pin === '8101'),
+      (held) => held,
+    );
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await sim?.stop();
+    await browser?.close();
+    await t?.stop();
+  });
+
+  it('a combination the controller lacks is refused with the ones it takes; anti-passback and interlock are applied, enforced by the controller and its refusals named', async () => {
+    const [door1, door2] = doors;
+    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+    const seen: string[] = [];
+    page.on('pageerror', (error) => seen.push(error.message));
+    await page.goto(`${t.url}/console`);
+    await page.getByLabel('API key').fill(ws.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Devices' }).click();
+    await page.getByRole('link', { name: 'Hall controller' }).click();
+    const section = page.getByRole('region', { name: 'Door rules' });
+    await section.getByRole('status', { name: 'Door rules delivery' }).getByText('never set').waitFor();
+
+    // Door 1 on both sides of a between-doors pair: no parameter value of a 2-door controller; the API says which it takes.
+    await section.getByRole('radio', { name: /^Between doors/ }).check();
+    await section.getByRole('group', { name: 'Pair 1: entry doors' }).getByRole('checkbox', { name: door1.name }).check();
+    await section.getByRole('group', { name: 'Pair 1: exit doors' }).getByRole('checkbox', { name: door1.name }).check();
+    await section.getByRole('button', { name: 'Save door rules' }).click();
+    await section
+      .getByRole('alert')
+      .getByText(/A 2-door controller has no anti-passback setting for these doors; by door number it takes: /)
+      .waitFor();
+    await screenshot(page, 'security-door-rules-refused');
+    expect(await rules()).to.deep.include({ antiPassback: null, interlock: null, deliveryStatus: 'none' });
+
+    // Per door: door 1's readers alternate; doors 1 and 2 interlocked.
+    await section.getByRole('radio', { name: /^Per door/ }).check();
+    await section.getByRole('group', { name: 'Doors whose readers alternate' }).getByRole('checkbox', { name: door1.name }).check();
+    const group = section.getByRole('group', { name: 'Group 1: one door open at a time' });
+    await group.getByRole('checkbox', { name: door1.name }).check();
+    await group.getByRole('checkbox', { name: door2.name }).check();
+    await section.getByRole('button', { name: 'Save door rules' }).click();
+    await section.getByRole('status', { name: 'Door rules delivery' }).getByText('applied by the controller').waitFor({ timeout: 15_000 });
+    await section.getByText(`in and out readers of ${door1.name} (hard)`).waitFor();
+    await section.getByText(`${door1.name} + ${door2.name}`).waitFor();
+    expect(await rules()).to.deep.equal({
+      antiPassback: { type: 'in_out', doorIds: [door1.id], pairs: null },
+      interlock: { groups: [[door1.id, door2.id]] },
+      antiPassbackValue: 1,
+      interlockValue: 1,
+      deliveryStatus: 'applied',
+    });
+    expect(sim.store.parameters.get('AntiPassback')).to.equal('1');
+    expect(sim.store.parameters.get('InterLock')).to.equal('1');
+    await screenshot(page, 'security-door-rules');
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
+
+    // The controller enforces them: Eve enters door 1; door 2 is refused while door 1 is open (interlock);
+    // door 1 again without an exit is refused (anti-passback). Refused today names both reasons.
+    expect(sim.punch({ pin: '8101', door: 1, status: 0 }).event).to.equal(0);
+    expect(sim.punch({ pin: '8101', door: 2, status: 0 }).event).to.equal(25);
+    sim.closeDoor(1);
+    expect(sim.punch({ pin: '8101', door: 1, status: 0 }).event).to.equal(24);
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Refused today' }).click();
+    const refused = page.getByRole('region', { name: 'Who was refused today' });
+    await refused.getByRole('row', { name: new RegExp(`Eve Guard ${door2.name} \\(Hall controller\\) interlock`) }).waitFor({ timeout: 15_000 });
+    await refused.getByRole('row', { name: new RegExp(`Eve Guard ${door1.name} \\(Hall controller\\) anti-passback`) }).waitFor({ timeout: 15_000 });
+    await screenshot(page, 'security-door-rules-refusals');
+
+    // Off again, from the page.
+    await page.goto(`${t.url}/console#/devices/${controller.id}`);
+    await section.getByRole('radio', { name: 'Off' }).check();
+    await group.getByRole('checkbox', { name: door1.name }).uncheck();
+    await group.getByRole('checkbox', { name: door2.name }).uncheck();
+    await section.getByRole('button', { name: 'Save door rules' }).click();
+    await until('the rules are off on the controller', rules, (r) => r.deliveryStatus === 'applied' && r.antiPassbackValue === 0 && r.interlockValue === 0);
+    await section.getByText('AntiPassback=0, InterLock=0').waitFor({ timeout: 15_000 });
+    expect(sim.store.parameters.get('AntiPassback')).to.equal('0');
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      expect(await page.evaluate('document.documentElement.scrollWidth <= innerWidth'), `controller page at ${width} px`).to.equal(true);
+    }
+    await screenshot(page, 'security-door-rules-phone');
+    expect(seen).to.deep.equal([]);
+    await page.close();
+  });
+});
