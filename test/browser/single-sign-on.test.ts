@@ -131,7 +131,16 @@ describe('console single sign-on in the browser', () => {
   it('a security person sees doors and access, not people; the API refuses people changes', async () => {
     const page = await signIn('sam');
     await page.getByText('Sam Guard · security').waitFor();
-    expect(await navLinks(page)).to.deep.equal(['Overview', 'Devices', 'Door board', 'Refused today', 'Access']);
+    expect(await navLinks(page)).to.deep.equal([
+      'Overview',
+      'Devices',
+      'Door board',
+      'Refused today',
+      'Lockdowns',
+      'Visitor passes',
+      'Linkage rules',
+      'Access',
+    ]);
     await page.getByRole('link', { name: 'Access' }).click();
     await page.getByRole('heading', { name: 'Access schedules' }).waitFor();
     await screenshot(page, 'sso-security-access');
