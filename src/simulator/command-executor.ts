@@ -265,6 +265,7 @@ function accessData(store: RecordStore, update: boolean, table: string, cmd: Par
     else if (table === 'userauthorize' || table === 'userauthorized') store.deleteAuthorizations('*');
     else if (table === 'templatev10') store.deleteTemplates('*', 1);
     else if (table === 'biodata') store.deleteTemplates('*');
+    else if (table === 'firstcard') store.deleteFirstCards(undefined);
     else return RC_TABLE_NOT_SUPPORTED;
     return RC_OK;
   }
@@ -319,6 +320,21 @@ function accessData(store: RecordStore, update: boolean, table: string, cmd: Par
             doorId: r.get('authorizedoorid') ?? r.get('authorizeddoorid') ?? '1',
             devId: r.get('devid') ?? '1',
           });
+        return RC_OK;
+      });
+    case 'firstcard':
+      // Pin, DoorID, TimezoneID; a delete by DoorID (every row of the door) or by Pin and DoorID.
+      return eachRecord(cmd, (r) => {
+        const door = int(r.get('doorid'), 0);
+        if (!update) {
+          if (door === 0 && !r.has('pin')) return RC_BAD_PARAMS;
+          store.deleteFirstCards(door || undefined, r.get('pin'));
+          return RC_OK;
+        }
+        const pin = r.get('pin');
+        const timezoneId = r.get('timezoneid');
+        if (!pin || door < 1 || !timezoneId) return RC_BAD_PARAMS;
+        store.upsertFirstCard({ pin, door, timezoneId });
         return RC_OK;
       });
     case 'templatev10':

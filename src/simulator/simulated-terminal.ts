@@ -7,6 +7,7 @@
 // and `wantFlush` (new data: upload only). Timers are plain setTimeout chains, so stop() and
 // goOffline() can clear them and tear down the request in flight.
 import { accessEvent } from './access-check';
+import { FIRST_PERSON_OPEN, inFirstCardOpenPeriod, startsFirstCardOpenPeriod, VERIFIED_NORMALLY_OPEN } from './opening-rules';
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
@@ -322,14 +323,18 @@ export class SimulatedTerminal extends EventEmitter {
 
   /**
    * What the controller decides: the person's rights (user, validity, authorisations; access-check.ts),
-   * then its door rules (door-rules.ts). A granted verification is a passage, and opens the door.
+   * then its door rules (door-rules.ts). A granted verification is a passage, and opens the door;
+   * during a first-person-in open period it is logged as 1, and the first person's starts one (2;
+   * opening-rules.ts).
    */
   private decide(pin: string, door: number, direction: number, time: string): number {
     const rights = accessEvent(this.store, pin, door, time);
     if (rights !== 0) return rights;
+    if (inFirstCardOpenPeriod(this.store, door, time)) return VERIFIED_NORMALLY_OPEN;
     const ruled = this.store.rules.decide(this.store.parameters, this.profile.lockCount, pin, door, direction);
-    if (ruled === 0) this.store.rules.pass(this.store.parameters, this.profile.lockCount, pin, door, direction);
-    return ruled;
+    if (ruled !== 0) return ruled;
+    this.store.rules.pass(this.store.parameters, this.profile.lockCount, pin, door, direction);
+    return startsFirstCardOpenPeriod(this.store, pin, door, time) ? FIRST_PERSON_OPEN : 0;
   }
 
   /** A user enrolled on the terminal's own keypad: reported as OPERLOG `USER` / tabledata `user`. */

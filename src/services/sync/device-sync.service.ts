@@ -20,6 +20,7 @@ import { syncCommands, templateFits, terminalOf, type SyncTemplate, type SyncTer
 import { isFacePhotoCommand, loadPhotoContext, photosDue, recordFaceEnrollments, VISIBLE_FACE_TYPE } from '../directory/face-enrollment.service';
 import { accTimeZoneIdsFor, releaseUnusedSchedules, timezoneIdsFor } from './access-sync.service';
 import type { AccessGrant } from '../../entities/device-user.entity';
+import { syncFirstCardRows } from '../access/door-opening-rules.service';
 
 /**
  * The lane of a step of a person's sequence: a delete (the person leaving, a previous pin, an
@@ -246,6 +247,8 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
         JSON.stringify(sent),
       ]);
     }
+    // People who joined or left the levels of a door's first-person-in: the controller's firstcard rows follow.
+    if (terminal.access) await syncFirstCardRows(em, device, now);
     if (terminal.access || terminal.accessTables) await releaseUnusedSchedules(em, device, now, terminal.access ? 'access' : 'attendance');
     notifyCommandsQueued(em, [deviceId]);
     return rows.length;
