@@ -9,6 +9,12 @@ export interface StoredFirstPersonIn {
   accessLevelIds: number[];
 }
 
+/** The multi-person rule: the door opens once `count` members of the levels have verified within the controller's interval. */
+export interface StoredMultiPerson {
+  count: number;
+  accessLevelIds: number[];
+}
+
 /** What the controller was last sent for a door's first-person-in: its time zone and the pins of its `firstcard` rows. */
 export interface SentFirstCard {
   timezoneId: number;
@@ -16,9 +22,9 @@ export interface SentFirstCard {
 }
 
 /**
- * Rules that decide when one door of an access controller opens (first-person-in), as set through
- * the API, with what was written to the controller (`firstcard` rows, the door's
- * `Door{N}FirstCardOpenDoor` parameter) and the outcome of the parameter's `SET OPTIONS`
+ * Rules that decide when one door of an access controller opens (first-person-in, multi-person), as
+ * set through the API, with what was written to the controller (`firstcard` rows, the door's
+ * `Door{N}FirstCardOpenDoor` and `Door{N}MultiCardOpenDoor` parameters) and the outcome of the parameter's `SET OPTIONS`
  * (services/access/door-opening-rules.service.ts). One row per door, created by the first setting.
  */
 @Entity({ tableName: 'door_opening_rules' })
@@ -42,6 +48,13 @@ export class DoorOpeningRules {
   /** The `Door{N}FirstCardOpenDoor` value written (0 off, 1 first-card normal open). */
   @Property({ type: 'smallint', default: 0 })
   firstCardValue: number = 0;
+
+  @Property({ type: 'jsonb', nullable: true })
+  multiPerson?: StoredMultiPerson | null;
+
+  /** The `Door{N}MultiCardOpenDoor` value written (0 off, 1 on). */
+  @Property({ type: 'smallint', default: 0 })
+  multiCardValue: number = 0;
 
   /** The `firstcard` rows the controller holds for this door, as last queued (null: none). */
   @Property({ type: 'jsonb', nullable: true })

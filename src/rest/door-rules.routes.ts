@@ -18,7 +18,11 @@ const antiPassback = object(
 const interlock = object({ groups: { type: 'array', maxItems: 4, items: doorIds } }, ['groups']);
 const doorRulesBody = object({ anti_passback: nullable(antiPassback), interlock: nullable(interlock) });
 const firstPersonIn = object({ schedule_id: id, access_level_ids: { type: 'array', maxItems: 20, items: id } }, ['schedule_id', 'access_level_ids']);
-const doorOpeningRulesBody = object({ first_person_in: nullable(firstPersonIn) });
+const multiPerson = object({ count: { type: 'integer', minimum: 2, maximum: 5 }, access_level_ids: { type: 'array', maxItems: 20, items: id } }, [
+  'count',
+  'access_level_ids',
+]);
+const doorOpeningRulesBody = object({ first_person_in: nullable(firstPersonIn), multi_person: nullable(multiPerson) });
 
 export const deviceDoorRulesFields = `fragment DeviceDoorRulesFields on DeviceDoorRules {
   deviceId antiPassback { type mode dailyReset doorIds pairs { entryDoorIds exitDoorIds } } interlock { groups }
@@ -26,7 +30,8 @@ export const deviceDoorRulesFields = `fragment DeviceDoorRulesFields on DeviceDo
 }`;
 
 export const doorOpeningRulesFields = `fragment DoorOpeningRulesFields on DoorOpeningRules {
-  doorId deviceId firstPersonIn { scheduleId accessLevelIds } firstCardValue firstCardRows deliveryStatus deliveryReturnCode updatedAt
+  doorId deviceId firstPersonIn { scheduleId accessLevelIds } firstCardValue firstCardRows multiPerson { count accessLevelIds } multiCardValue
+  deliveryStatus deliveryReturnCode updatedAt
 }`;
 
 export const doorRulesRoutes: RestRoute[] = [

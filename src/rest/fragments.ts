@@ -10,7 +10,7 @@ export const employeeFields = `fragment EmployeeFields on Employee {
 export const deviceFields = `fragment DeviceFields on Device {
   id companyId areaId name serialNumber status modeType timeZone lastSeenAt firmware ip model protocol
   userCount fingerprintCount faceCount attlogCount clockSkewSeconds clockCheckedAt pairing pairedAt pushCommKeySet allowedSourceCidrs
-  capabilities { doors accessLevels fingerprint face facePhoto userPhoto attendanceBackfill antiPassback interlock firstPersonIn capacity { users fingerprints faces records userPhotos } }
+  capabilities { doors accessLevels fingerprint face facePhoto userPhoto attendanceBackfill antiPassback interlock firstPersonIn multiPerson capacity { users fingerprints faces records userPhotos } }
   createdAt updatedAt
 }`;
 

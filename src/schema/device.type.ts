@@ -60,6 +60,11 @@ export class DeviceCapabilitiesType {
       'First-person-in enforced by the terminal itself (access controllers of 1 to 4 doors: the firstcard table and Door{N}FirstCardOpenDoor); set with updateDoorOpeningRules.',
   })
   firstPersonIn!: boolean;
+  @Field({
+    description:
+      'The multi-person rule enforced by the terminal itself (access controllers of 1 to 4 doors: the multimcard table, the user Group and Door{N}MultiCardOpenDoor); set with updateDoorOpeningRules.',
+  })
+  multiPerson!: boolean;
   @Field(() => DeviceCapacityType) capacity!: DeviceCapacityType;
 }
 

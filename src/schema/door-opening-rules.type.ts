@@ -10,6 +10,15 @@ export class FirstPersonInType {
   @Field(() => [Int], { description: 'Access levels whose members may start it; each level opens the door.' }) accessLevelIds!: number[];
 }
 
+@ObjectType('MultiPerson', {
+  description:
+    "The door opens only once `count` members of the access levels have verified within the controller's interval (rtlog 26 for each verification before, 3 when it opens).",
+})
+export class MultiPersonType {
+  @Field(() => Int, { description: 'People needed, 2–5.' }) count!: number;
+  @Field(() => [Int], { description: 'Access levels whose members count; each level opens the door.' }) accessLevelIds!: number[];
+}
+
 @ObjectType('DoorOpeningRules', { description: 'Rules that decide when one door of an access controller opens, and the state of their delivery.' })
 export class DoorOpeningRulesType {
   @Field(() => Int) doorId!: number;
@@ -19,6 +28,8 @@ export class DoorOpeningRulesType {
   firstCardValue!: number;
   @Field(() => Int, { description: 'firstcard rows the controller was sent for the door: the people on it who may start the open period.' })
   firstCardRows!: number;
+  @Field(() => MultiPersonType, { nullable: true, description: 'Null: off.' }) multiPerson?: MultiPersonType | null;
+  @Field(() => Int, { description: 'The Door{N}MultiCardOpenDoor parameter written to the controller (0 off, 1 on).' }) multiCardValue!: number;
   @Field({
     description: '`none` (never set), `pending` (queued or sent), `applied` (the controller accepted SET OPTIONS), `failed` (refused, unanswered or expired).',
   })
@@ -33,7 +44,14 @@ export class FirstPersonInInput {
   @Field(() => [Int]) accessLevelIds!: number[];
 }
 
+@InputType('MultiPersonInput')
+export class MultiPersonInput {
+  @Field(() => Int) count!: number;
+  @Field(() => [Int]) accessLevelIds!: number[];
+}
+
 @InputType('DoorOpeningRulesInput')
 export class DoorOpeningRulesInput {
   @Field(() => FirstPersonInInput, { nullable: true, description: 'Null or absent: off.' }) firstPersonIn?: FirstPersonInInput | null;
+  @Field(() => MultiPersonInput, { nullable: true, description: 'Null or absent: off.' }) multiPerson?: MultiPersonInput | null;
 }

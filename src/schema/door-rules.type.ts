@@ -1,6 +1,6 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
-import { FirstPersonInType } from './door-opening-rules.type';
+import { FirstPersonInType, MultiPersonType } from './door-opening-rules.type';
 
 @ObjectType('AntiPassbackPair', {
   description: 'Between doors: a person alternates between passing an entry door and an exit door (the first passage may be at either).',
@@ -51,6 +51,8 @@ export class DoorRulesType {
   @Field({ description: 'Delivery of the controller rules (see DeviceDoorRules.deliveryStatus).' }) deliveryStatus!: string;
   @Field(() => FirstPersonInType, { nullable: true, description: "The door's first-person-in (DoorOpeningRules); null: off." })
   firstPersonIn?: FirstPersonInType | null;
+  @Field(() => MultiPersonType, { nullable: true, description: "The door's multi-person rule (DoorOpeningRules); null: off." })
+  multiPerson?: MultiPersonType | null;
   @Field({ description: "Delivery of the door's opening rules (see DoorOpeningRules.deliveryStatus)." }) openingDeliveryStatus!: string;
 }
 

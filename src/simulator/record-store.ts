@@ -38,6 +38,13 @@ export interface FirstCardRecord {
   timezoneId: string;
 }
 
+/** A `multimcard` row: a combination of multi-card groups (one entry per person needed) that opens the door. */
+export interface MultiCardRecord {
+  index: string;
+  door: number;
+  groups: number[];
+}
+
 export interface AuthorizationRecord {
   pin: string;
   timezoneId: string;
@@ -74,6 +81,10 @@ export class RecordStore {
   readonly accTimeZones = new Map<string, Map<string, string>>();
   /** `firstcard` rows by `pin/door`. */
   readonly firstCards = new Map<string, FirstCardRecord>();
+  /** `multimcard` rows by `Index`. */
+  readonly multiCards = new Map<string, MultiCardRecord>();
+  /** Per door, the verifications waiting for the rest of a multi-person combination. */
+  readonly multiCardWaiting = new Map<number, Array<{ pin: string; group: number; at: number }>>();
   /** Doors in a first-person-in open period: door -> the time zone that ends it. */
   readonly firstCardOpenDoors = new Map<number, string>();
   /** `holiday` rows: YYYYMMDD -> holiday type (1–3). */

@@ -7,7 +7,16 @@
 // and `wantFlush` (new data: upload only). Timers are plain setTimeout chains, so stop() and
 // goOffline() can clear them and tear down the request in flight.
 import { accessEvent } from './access-check';
-import { FIRST_PERSON_OPEN, inFirstCardOpenPeriod, startsFirstCardOpenPeriod, VERIFIED_NORMALLY_OPEN } from './opening-rules';
+import {
+  FIRST_PERSON_OPEN,
+  inFirstCardOpenPeriod,
+  MULTI_PERSON_OPEN,
+  MULTI_PERSON_WAIT,
+  multiCardDecision,
+  multiCardDoor,
+  startsFirstCardOpenPeriod,
+  VERIFIED_NORMALLY_OPEN,
+} from './opening-rules';
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
@@ -324,8 +333,8 @@ export class SimulatedTerminal extends EventEmitter {
   /**
    * What the controller decides: the person's rights (user, validity, authorisations; access-check.ts),
    * then its door rules (door-rules.ts). A granted verification is a passage, and opens the door;
-   * during a first-person-in open period it is logged as 1, and the first person's starts one (2;
-   * opening-rules.ts).
+   * during a first-person-in open period it is logged as 1, and the first person's starts one (2);
+   * at a multi-person door it waits (26) until a combination is complete (3; opening-rules.ts).
    */
   private decide(pin: string, door: number, direction: number, time: string): number {
     const rights = accessEvent(this.store, pin, door, time);
@@ -333,7 +342,10 @@ export class SimulatedTerminal extends EventEmitter {
     if (inFirstCardOpenPeriod(this.store, door, time)) return VERIFIED_NORMALLY_OPEN;
     const ruled = this.store.rules.decide(this.store.parameters, this.profile.lockCount, pin, door, direction);
     if (ruled !== 0) return ruled;
+    const multi = multiCardDoor(this.store, door) ? multiCardDecision(this.store, pin, door, time) : 0;
+    if (multi === MULTI_PERSON_WAIT) return multi;
     this.store.rules.pass(this.store.parameters, this.profile.lockCount, pin, door, direction);
+    if (multi === MULTI_PERSON_OPEN) return multi;
     return startsFirstCardOpenPeriod(this.store, pin, door, time) ? FIRST_PERSON_OPEN : 0;
   }
 

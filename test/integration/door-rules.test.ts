@@ -86,6 +86,7 @@ describe('controller door rules (anti-passback, interlock)', () => {
         interlock_group: [door1!.id, door2!.id],
         delivery_status: 'applied',
         first_person_in: null,
+        multi_person: null,
         opening_delivery_status: 'none',
       });
       const gql = await call('POST', '/graphql', { query: `{ door(id: ${door1!.id}) { rules { antiPassback { type doorIds } interlockGroup } } }` });

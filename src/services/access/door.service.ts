@@ -30,6 +30,7 @@ export interface DeviceCapabilities {
   antiPassback: boolean;
   interlock: boolean;
   firstPersonIn: boolean;
+  multiPerson: boolean;
   capacity: { users: number | null; fingerprints: number | null; faces: number | null; records: number | null; userPhotos: number | null };
 }
 

@@ -20,7 +20,7 @@ import { syncCommands, templateFits, terminalOf, type SyncTemplate, type SyncTer
 import { isFacePhotoCommand, loadPhotoContext, photosDue, recordFaceEnrollments, VISIBLE_FACE_TYPE } from '../directory/face-enrollment.service';
 import { accTimeZoneIdsFor, releaseUnusedSchedules, timezoneIdsFor } from './access-sync.service';
 import type { AccessGrant } from '../../entities/device-user.entity';
-import { syncFirstCardRows } from '../access/door-opening-rules.service';
+import { multiCardGroups, syncFirstCardRows } from '../access/door-opening-rules.service';
 
 /**
  * The lane of a step of a person's sequence: a delete (the person leaving, a previous pin, an
@@ -181,6 +181,8 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
       : terminal.accessTables
         ? await accTimeZoneIdsFor(em, device, scheduleIds, now)
         : new Map<number, number[]>();
+    // Access control: the multi-card group of each person (the controller's multi-person doors).
+    const groups = terminal.access ? await multiCardGroups(em, deviceId, presentEmployees) : new Map<number, number>();
     const onTerminal = (grants: AccessGrant[] | null): TerminalGrant[] | null =>
       grants === null ? null : grants.flatMap((g) => (timezones.get(g.scheduleId) ?? []).map((timezoneId) => ({ timezoneId, doorMask: g.doorMask })));
     // Older versions' commands still queued are superseded (one statement for the build).
@@ -202,6 +204,7 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
           present: row.present,
           access: onTerminal(row.access),
           sentAccess: row.sent_access,
+          group: groups.get(row.employee_id) ?? 0,
           validFrom: row.valid_from,
           validUntil: row.valid_until,
           ...due,

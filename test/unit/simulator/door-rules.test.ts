@@ -3,8 +3,10 @@ import {
   antiPassbackCode,
   deleteFirstCardCommand,
   doorRulesOptionsCommand,
+  doorOpeningOptionsCommand,
   firstCardOptionCommand,
   interlockCode,
+  updateMultiCardCommand,
   updateAccessUserCommand,
   updateFirstCardCommand,
   updateTimezoneCommand,
@@ -190,5 +192,49 @@ describe('simulated controller: first-person-in (firstcard, Door{N}FirstCardOpen
     executeCommand(ctx, parseCommand('4', updateFirstCardCommand({ pin: '31', door: 1, timezoneId: 2 })));
     executeCommand(ctx, parseCommand('5', deleteFirstCardCommand({ door: 1 })));
     expect(terminal.store.firstCards.size).to.equal(0);
+  });
+});
+
+describe('simulated controller: the multi-person rule (multimcard, user Group, Door{N}MultiCardOpenDoor)', () => {
+  const member = (pin: string, group: number) => [
+    updateAccessUserCommand({ pin, name: `P${pin}`, group }),
+    updateUserAuthorizeCommand({ pin, timezoneId: 1, doors: [1, 2] }),
+  ];
+  const at = (seconds: number) => new Date(Date.UTC(2026, 10, 23, 9, 0, seconds));
+
+  it('the first verification waits (rtlog 26), the second opens the door (rtlog 3); the other door is not concerned', () => {
+    const terminal = controller(2, [
+      ...member('41', 1),
+      ...member('42', 1),
+      updateMultiCardCommand({ index: 1, door: 1, groups: [1, 1] }),
+      doorOpeningOptionsCommand(1, { firstCard: 0, multiCard: 1 }),
+    ]);
+    expect(terminal.punch({ pin: '41', door: 1, at: at(0) }).event).to.equal(26);
+    expect(terminal.punch({ pin: '42', door: 1, at: at(4) }).event).to.equal(3);
+    // Used up: the next pair starts again.
+    expect(terminal.punch({ pin: '42', door: 1, at: at(6) }).event).to.equal(26);
+    expect(terminal.punch({ pin: '41', door: 2, at: at(6) }).event).to.equal(0);
+  });
+
+  it("counts a person once, forgets verifications older than the controller's interval, and never counts a person outside the groups", () => {
+    const terminal = controller(1, [
+      ...member('51', 1),
+      ...member('52', 1),
+      ...member('53', 0),
+      updateMultiCardCommand({ index: 1, door: 1, groups: [1, 1] }),
+      doorOpeningOptionsCommand(1, { firstCard: 0, multiCard: 1 }),
+    ]);
+    expect(terminal.punch({ pin: '51', door: 1, at: at(0) }).event).to.equal(26);
+    expect(terminal.punch({ pin: '51', door: 1, at: at(1) }).event).to.equal(26); // the same person again
+    expect(terminal.punch({ pin: '53', door: 1, at: at(2) }).event).to.equal(26); // no group: not counted
+    expect(terminal.punch({ pin: '52', door: 1, at: at(30) }).event).to.equal(26); // 51 is too old now
+    expect(terminal.punch({ pin: '51', door: 1, at: at(35) }).event).to.equal(3);
+    // Three people needed: two are not enough.
+    const ctx = { family: 'acc' as const, store: terminal.store, now: () => '2026-11-23 09:00:00', infoLines: () => [] };
+    executeCommand(ctx, parseCommand('9', updateMultiCardCommand({ index: 1, door: 1, groups: [1, 1, 1] })));
+    executeCommand(ctx, parseCommand('10', updateAccessUserCommand({ pin: '53', name: 'P53', group: 1 })));
+    expect(terminal.punch({ pin: '51', door: 1, at: at(40) }).event).to.equal(26);
+    expect(terminal.punch({ pin: '52', door: 1, at: at(41) }).event).to.equal(26);
+    expect(terminal.punch({ pin: '53', door: 1, at: at(42) }).event).to.equal(3);
   });
 });
