@@ -4,7 +4,7 @@ import { Connection, ConnectionArgs } from './connection';
 import { EventCursorArgs, EventEnvelope } from './event.type';
 
 const DOOR_STATES =
-  '`pending` (the command waits for the controller), `confirmed` (the controller carried it out), `failed` (see `detail`: `unsupported_by_device` for an attendance terminal, `device_refused` with the return code, `no_answer`, `expired`); after a release `releasing`, `released` or `release_failed`.';
+  '`pending` (the command waits for the controller; `detail` `controller_restarted` when it was sent again after the controller handshook), `confirmed` (the controller carried it out), `failed` (see `detail`: `unsupported_by_device` for an attendance terminal, `device_refused` with the return code, `no_answer`, `expired`); after a release `releasing`, `released` or `release_failed`.';
 
 @ObjectType('LockdownDoor', { description: 'One door of a lockdown and where its controller is with it.' })
 export class LockdownDoorType {
@@ -12,7 +12,8 @@ export class LockdownDoorType {
   @Field(() => Int) deviceId!: number;
   @Field(() => Int, { description: "The door's number on its controller." }) door!: number;
   @Field({ description: DOOR_STATES }) state!: string;
-  @Field(() => String, { nullable: true, description: 'Why it failed.' }) detail?: string | null;
+  @Field(() => String, { nullable: true, description: 'Why it failed, or `controller_restarted` while a command sent again is pending.' })
+  detail?: string | null;
   @Field(() => Int, { nullable: true, description: "The controller's Return code (negative = refused)." }) returnCode?: number | null;
   @Field(() => Date, { nullable: true, description: 'When the controller confirmed the lock (or emergency open).' }) confirmedAt?: Date | null;
   @Field() updatedAt!: Date;

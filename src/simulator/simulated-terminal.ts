@@ -284,6 +284,25 @@ export class SimulatedTerminal extends EventEmitter {
     this.inFlight?.abort();
   }
 
+  /**
+   * The controller loses power and starts again: what it holds in memory only is gone (doors locked
+   * down or held open by `CONTROL DEVICE 06`/`07`, first-person-in open periods, multi-person
+   * verifications waiting), its tables, parameters, log and credentials stay (flash). An access
+   * controller logs 206 (device start-up); then it handshakes again and uploads what it had not.
+   */
+  restart(): void {
+    this.store.lockedDownDoors.clear();
+    this.store.emergencyOpenDoors.clear();
+    this.store.firstCardOpenDoors.clear();
+    this.store.multiCardWaiting.clear();
+    this.goOffline();
+    if (this.family === 'acc') {
+      const started = this.store.appendLog({ pin: '0', time: this.deviceNow(), status: 2, verify: 200, workcode: '0', event: 206, door: 0, cardNo: '0' });
+      this.queueLog(started);
+    }
+    this.goOnline();
+  }
+
   /** Network back: a fresh handshake, then the queued records. */
   goOnline(): void {
     if (this.stopped || this.online) return;

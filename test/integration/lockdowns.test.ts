@@ -224,4 +224,60 @@ describe('lockdowns', () => {
     const reader = await createKey(t.url, ws.key, ['read']);
     expect((await post({ company_id: company.id, mode: 'lockdown', reason: 'x' }, reader)).status).to.equal(403);
   });
+
+  it('a controller restarted during a lockdown (its lock-down state lost) gets the command again at its handshake, and its door is locked down again', async () => {
+    const company = await createCompany(t.url, ws.key);
+    const device = await createDevice(t.url, ws.key, company.id, { mode_type: 'acc' });
+    const other = await createDevice(t.url, ws.key, company.id, { mode_type: 'acc' });
+    const terminal = simulator(device.serial_number, 1);
+    const otherTerminal = simulator(other.serial_number, 1);
+    terminal.start();
+    otherTerminal.start();
+    const updates = await subscribe(
+      t.app,
+      ws.id,
+      ws.key,
+      `subscription { lockdownUpdated(companyId: ${company.id}) { lockdown { change door { deviceId state detail } doorsPending doorsConfirmed } } }`,
+    );
+    try {
+      await eventually(async () => terminal.isConnected && otherTerminal.isConnected);
+      const created = await rest(t.url, 'POST', '/public/v2/lockdowns', { key: ws.key, body: { company_id: company.id, mode: 'lockdown', reason: 'Drill' } });
+      expect(created.status).to.equal(202);
+      await updates.waitFor(3);
+      expect(terminal.store.lockedDownDoors.has(1)).to.equal(true);
+
+      // Power lost: the controller comes back unlocked, handshakes, and is sent operation 06 again.
+      terminal.restart();
+      expect(terminal.store.lockedDownDoors.size).to.equal(0);
+      await eventually(async () => terminal.store.lockedDownDoors.has(1));
+      const [pending, confirmed] = (await updates.waitFor(5)).slice(3);
+      expect(pending.lockdown).to.deep.include({ change: 'door', doorsPending: 1, doorsConfirmed: 1 });
+      expect(pending.lockdown.door).to.deep.equal({ deviceId: device.id, state: 'pending', detail: 'controller_restarted' });
+      expect(confirmed.lockdown.door).to.deep.equal({ deviceId: device.id, state: 'confirmed', detail: null });
+      const applied = await sql<{ device_id: number; command: string }>(
+        "select device_id, command from device_command where kind = 'lockdown_apply' and reference = ? order by id",
+        [`lockdown:${created.body.id}`],
+      );
+      expect(applied.map((c) => [c.device_id, c.command])).to.deep.equal([
+        [device.id, 'CONTROL DEVICE 06010100'],
+        [other.id, 'CONTROL DEVICE 06010100'],
+        [device.id, 'CONTROL DEVICE 06010100'],
+      ]);
+      expect(terminal.punch({ pin: '4343' }).event).to.equal(23);
+      const read = (await rest(t.url, 'GET', `/public/v2/lockdowns/${created.body.id}`, { key: ws.key })).body;
+      expect(read.doors.map((d: any) => d.state)).to.deep.equal(['confirmed', 'confirmed']);
+
+      // Released: a later restart sends nothing.
+      await rest(t.url, 'POST', `/public/v2/lockdowns/${created.body.id}/release`, { key: ws.key });
+      await eventually(async () => !terminal.store.lockedDownDoors.has(1));
+      terminal.restart();
+      await eventually(async () => terminal.isConnected);
+      const after = await sql("select count(*)::int as n from device_command where kind = 'lockdown_apply' and reference = ?", [`lockdown:${created.body.id}`]);
+      expect(after[0].n).to.equal(3);
+    } finally {
+      await updates.close();
+      await terminal.stop();
+      await otherTerminal.stop();
+    }
+  });
 });

@@ -406,7 +406,8 @@ export async function mirrorLockdownDoors(ctx: RequestContext, commandIds: numbe
       const door = all.find((d) => d.commandId === command.id);
       if (!door) continue;
       const next = nextState(command.kind, command);
-      if (next.state === door.state && next.detail === (door.detail ?? null)) continue;
+      // A command merely sent changes nothing to tell (a door re-sent after a restart keeps its detail until answered).
+      if (next.state === door.state && (next.detail === (door.detail ?? null) || next.state === 'pending')) continue;
       const at = command.completed_at ? new Date(command.completed_at) : ctx.now();
       Object.assign(door, { state: next.state, detail: next.detail, returnCode: command.return_code, updatedAt: ctx.now() });
       if (next.state === 'confirmed') door.confirmedAt = at;
@@ -430,6 +431,77 @@ export async function mirrorLockdownDoors(ctx: RequestContext, commandIds: numbe
     }
   }
   await recordEvents(ctx, events);
+}
+
+/**
+ * A controller handshook (what it does first after it starts, and after a lost connection): its
+ * lock-down and emergency-open states live in its memory, so a restart during a lockdown may have
+ * undone them. Every door of it in an active lockdown that the controller had confirmed (or never
+ * answered) gets its command again, in the interactive lane with door priority, and goes back to
+ * `pending` (detail `controller_restarted`) until the controller confirms it again; each door is one
+ * `lockdown.updated`. Doors still waiting for their command, and doors the controller refused, are
+ * left alone. One indexed read when the controller has no active lockdown. Returns the doors re-sent.
+ */
+export async function reapplyLockdownsAfterHandshake(ctx: RequestContext, deviceId: number): Promise<number> {
+  const RESEND = `ld.device_id = ? and l.status = 'active' and (ld.state = 'confirmed' or (ld.state = 'failed' and ld.detail = 'no_answer'))`;
+  const [any] = await ctx.em.execute<{ id: number }[]>(`select ld.id from lockdown_door ld join lockdown l on l.id = ld.lockdown_id where ${RESEND} limit 1`, [
+    deviceId,
+  ]);
+  if (!any) return 0;
+  const now = ctx.now();
+  return ctx.em.transactional(async (em) => {
+    const lockdownIds = (
+      await em.execute<{ lockdown_id: number }[]>(
+        `select distinct ld.lockdown_id from lockdown_door ld join lockdown l on l.id = ld.lockdown_id where ${RESEND} order by ld.lockdown_id`,
+        [deviceId],
+      )
+    ).map((r) => r.lockdown_id);
+    // Locked like a door's answer, so the counts of successive events never go back.
+    await em.execute(`select id from lockdown where id = any(?::int[]) and status = 'active' order by id for update`, [`{${lockdownIds.join(',')}}`]);
+    const events: NewEvent[] = [];
+    let resent = 0;
+    for (const lockdownId of lockdownIds) {
+      const lockdown = await em.findOne(Lockdown, { id: lockdownId, status: 'active' }, { disableIdentityMap: true });
+      if (!lockdown) continue;
+      const all = await em.find(LockdownDoor, { lockdownId }, { disableIdentityMap: true });
+      const doors = all.filter((d) => d.deviceId === deviceId && (d.state === 'confirmed' || (d.state === 'failed' && d.detail === 'no_answer')));
+      const queued = await enqueueCommands(
+        em as EntityManager,
+        doors.map((d) => ({
+          workspaceId: lockdown.workspaceId,
+          deviceId,
+          kind: 'lockdown_apply',
+          command: applyCommand(lockdown.mode, d.doorNumber),
+          lane: 'interactive',
+          door: true,
+          reference: `lockdown:${lockdownId}`,
+        })),
+        now,
+      );
+      for (const [i, door] of doors.entries()) {
+        Object.assign(door, { state: 'pending', detail: 'controller_restarted', returnCode: null, commandId: queued[i]!.id, updatedAt: now });
+        await em.execute('update lockdown_door set state = ?, detail = ?, return_code = null, command_id = ?, updated_at = ? where id = ?', [
+          door.state,
+          door.detail,
+          door.commandId,
+          now,
+          door.id,
+        ]);
+        const current = view(lockdown, [...all]);
+        events.push({
+          ...updatedEvent(
+            current,
+            'door',
+            current.doors.find((d) => d.doorId === door.doorId)!,
+          ),
+          workspaceId: lockdown.workspaceId,
+        });
+      }
+      resent += doors.length;
+    }
+    await recordEvents(withEm(ctx, em), events);
+    return resent;
+  });
 }
 
 /**
