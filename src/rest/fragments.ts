@@ -76,7 +76,7 @@ export const doorEventFields = `fragment DoorEventFields on DoorEvent {
   id companyId deviceId deviceSerial door eventCode eventClass reason opened pin employeeId time localTime timeZone inOutStatus verifyType verifyCode cardNo deviceRecordIndex receivedAt }`;
 
 export const lockdownFields = `fragment LockdownFields on Lockdown {
-  id companyId scope areaId mode reason status createdAt releasedAt doorsPending doorsConfirmed doorsFailed
+  id companyId scope areaId mode reason status createdAt releasedAt doorsPending doorsConfirmed doorsFailed overrideAccessLevelId
   doors { doorId deviceId door state detail returnCode confirmedAt updatedAt } }`;
 
 export const linkageRuleFields = `fragment LinkageRuleFields on LinkageRule {

@@ -34,6 +34,11 @@ export class LockdownType {
   @Field(() => Int, { description: 'Doors waiting for their controller (`pending`, `releasing`).' }) doorsPending!: number;
   @Field(() => Int, { description: 'Doors carried out (`confirmed`, `released`).' }) doorsConfirmed!: number;
   @Field(() => Int, { description: 'Doors that failed (`failed`, `release_failed`).' }) doorsFailed!: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Mode `lockdown`: members of this access level are still let through (Timegate opens the door remotely after their refusal).',
+  })
+  overrideAccessLevelId?: number | null;
 }
 
 @ObjectType('LockdownConnection')
@@ -52,6 +57,11 @@ export class CreateLockdownInput {
   @Field(() => [Int], { nullable: true, description: 'These doors (of devices of one company), at most 1000.' }) doorIds?: number[] | null;
   @Field({ description: '`lockdown` (doors locked, credentials refused) or `evacuate` (doors held open).' }) mode!: string;
   @Field({ description: 'Why, for the record (at most 500 characters).' }) reason!: string;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Mode `lockdown` only: an access level of the company whose members are still let through (a remote opening after their refusal).',
+  })
+  overrideAccessLevelId?: number | null;
 }
 
 @ObjectType('LockdownUpdate', { description: 'A lockdown started, one of its doors changed state, or it was released.' })
