@@ -5,6 +5,7 @@ import type { Config } from '../config/config';
 import type { RequestContext } from '../services/common/context';
 import { recordCommandResults, takeCommandsForDelivery } from '../services/commands/command-queue';
 import { buildSyncCommands, markDeviceTemplatesPending } from '../services/sync/device-sync.service';
+import { reapplyLockdownsAfterHandshake } from '../services/access/lockdown.service';
 import {
   confirmPairing,
   ensureAccessSession,
@@ -306,6 +307,8 @@ async function handshake(ctx: RequestContext, deps: TerminalDeps, device: Termin
     // Registered = we issued this terminal a RegistryCode; otherwise `OK` sends it to /iclock/registry.
     if (device.registryCode === null) return reply(OK);
     const session = await accessSession(ctx, deps, device);
+    // A controller that restarted has lost its lock-down state: its active lockdowns are sent again.
+    await reapplyLockdownsAfterHandshake(ctx, device.id);
     return reply(accessHandshakeReply(session.registryCode, accessSettings(deps.config, session.sessionId)));
   }
   await detectProtocol(ctx, deps, device, 'att-push');

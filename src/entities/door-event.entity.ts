@@ -101,6 +101,14 @@ export class DoorEvent {
   @Property({ type: 'integer' })
   deviceRecordIndex!: number;
 
+  /**
+   * A refusal's reason as decided when it arrived (null for other events, and for refusals stored
+   * before reasons were stored: theirs is the code's). It differs from the code's reason when the
+   * service knew more: `lockdown` for a generic refusal at a door locked down at that moment.
+   */
+  @Property({ length: 40, nullable: true })
+  reason?: string | null;
+
   @Property({ type: 'timestamptz' })
   receivedAt!: Date;
 }

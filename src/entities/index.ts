@@ -26,6 +26,7 @@ import { EmployeeTemplate } from './employee-template.entity';
 import { EmployeePhoto } from './employee-photo.entity';
 import { FaceEnrollment } from './face-enrollment.entity';
 import { DeviceDoorRules } from './device-door-rules.entity';
+import { DoorOpeningRules } from './door-opening-rules.entity';
 import { VisitorPass } from './visitor-pass.entity';
 import { Door } from './door.entity';
 import { Event } from './event.entity';
@@ -89,6 +90,7 @@ export {
   Event,
   FaceEnrollment,
   DeviceDoorRules,
+  DoorOpeningRules,
   VisitorPass,
   Holiday,
   IdempotencyRecord,
@@ -171,5 +173,6 @@ export const entities = [
   LockdownDoor,
   LinkageRule,
   DeviceDoorRules,
+  DoorOpeningRules,
   VisitorPass,
 ];

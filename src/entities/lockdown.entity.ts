@@ -1,4 +1,5 @@
 import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { AccessLevel } from './access-level.entity';
 import { ApiKey } from './api-key.entity';
 import { Area } from './area.entity';
 import { Company } from './company.entity';
@@ -49,6 +50,10 @@ export class Lockdown {
 
   @Property({ type: 'timestamptz', nullable: true })
   releasedAt?: Date | null;
+
+  /** Mode `lockdown`: members of this access level are still let through (a remote opening after their refusal). */
+  @ManyToOne(() => AccessLevel, { mapToPk: true, fieldName: 'override_access_level_id', nullable: true, deleteRule: 'set null' })
+  overrideAccessLevelId?: number | null;
 }
 
 /** One door of a lockdown and where its controller is with it. */

@@ -2,8 +2,10 @@ import { Arg, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Ro
 import type { Door } from '../entities';
 import type { RequestContext } from '../services/common/context';
 import * as rules from '../services/access/controller-rules.service';
+import * as opening from '../services/access/door-opening-rules.service';
 import { DoorType } from '../schema/door.type';
 import { DeviceDoorRulesInput, DeviceDoorRulesType, DoorRulesType } from '../schema/door-rules.type';
+import { DoorOpeningRulesInput, DoorOpeningRulesType } from '../schema/door-opening-rules.type';
 
 @Resolver(() => DoorType)
 export class DoorRulesResolver {
@@ -21,8 +23,23 @@ export class DoorRulesResolver {
     return rules.setControllerRules(ctx, deviceId, input);
   }
 
-  @FieldResolver(() => DoorRulesType, { description: "The controller's rules as they concern this door." })
+  @Authorized('read')
+  @Query(() => DoorOpeningRulesType, { description: "A door's opening rules (first-person-in)." })
+  doorOpeningRules(@Ctx() ctx: RequestContext, @Arg('doorId', () => Int) doorId: number) {
+    return opening.getDoorOpeningRules(ctx, doorId);
+  }
+
+  @Authorized('doors:manage')
+  @Mutation(() => DoorOpeningRulesType, {
+    description:
+      "Sets a door's opening rules and queues them to its controller (firstcard rows, SET OPTIONS Door{N}FirstCardOpenDoor); a rule it cannot enforce is refused.",
+  })
+  updateDoorOpeningRules(@Ctx() ctx: RequestContext, @Arg('doorId', () => Int) doorId: number, @Arg('input') input: DoorOpeningRulesInput) {
+    return opening.setDoorOpeningRules(ctx, doorId, input);
+  }
+
+  @FieldResolver(() => DoorRulesType, { description: "The rules as they concern this door: its controller's, and its own opening rules." })
   async rules(@Ctx() ctx: RequestContext, @Root() door: Door): Promise<DoorRulesType> {
-    return rules.doorRulesOf(ctx, door);
+    return { ...(await rules.doorRulesOf(ctx, door)), ...(await opening.openingRulesOf(ctx, door)) };
   }
 }

@@ -17,10 +17,21 @@ const antiPassback = object(
 );
 const interlock = object({ groups: { type: 'array', maxItems: 4, items: doorIds } }, ['groups']);
 const doorRulesBody = object({ anti_passback: nullable(antiPassback), interlock: nullable(interlock) });
+const firstPersonIn = object({ schedule_id: id, access_level_ids: { type: 'array', maxItems: 20, items: id } }, ['schedule_id', 'access_level_ids']);
+const multiPerson = object({ count: { type: 'integer', minimum: 2, maximum: 5 }, access_level_ids: { type: 'array', maxItems: 20, items: id } }, [
+  'count',
+  'access_level_ids',
+]);
+const doorOpeningRulesBody = object({ first_person_in: nullable(firstPersonIn), multi_person: nullable(multiPerson) });
 
 export const deviceDoorRulesFields = `fragment DeviceDoorRulesFields on DeviceDoorRules {
   deviceId antiPassback { type mode dailyReset doorIds pairs { entryDoorIds exitDoorIds } } interlock { groups }
   antiPassbackValue interlockValue deliveryStatus deliveryReturnCode updatedAt
+}`;
+
+export const doorOpeningRulesFields = `fragment DoorOpeningRulesFields on DoorOpeningRules {
+  doorId deviceId firstPersonIn { scheduleId accessLevelIds } firstCardValue firstCardRows multiPerson { count accessLevelIds } multiCardValue
+  deliveryStatus deliveryReturnCode updatedAt
 }`;
 
 export const doorRulesRoutes: RestRoute[] = [
@@ -44,6 +55,29 @@ export const doorRulesRoutes: RestRoute[] = [
     },
     document: `mutation ($id: Int!, $input: DeviceDoorRulesInput!) { updateDeviceDoorRules(deviceId: $id, input: $input) { ...DeviceDoorRulesFields } } ${deviceDoorRulesFields}`,
     resultField: 'updateDeviceDoorRules',
+    status: 200,
+    variables: ({ params, body }) => ({ id: idParam(params.id), input: body }),
+  },
+  {
+    name: 'getDoorOpeningRules',
+    method: 'GET',
+    path: '/public/v2/doors/:id/opening_rules',
+    document: `query ($id: Int!) { doorOpeningRules(doorId: $id) { ...DoorOpeningRulesFields } } ${doorOpeningRulesFields}`,
+    resultField: 'doorOpeningRules',
+    status: 200,
+    variables: ({ params }) => ({ id: idParam(params.id) }),
+  },
+  {
+    name: 'updateDoorOpeningRules',
+    method: 'PUT',
+    path: '/public/v2/doors/:id/opening_rules',
+    body: {
+      schema: doorOpeningRulesBody,
+      wrapper: 'opening_rules',
+      example: { first_person_in: { schedule_id: 7, access_level_ids: [12] } },
+    },
+    document: `mutation ($id: Int!, $input: DoorOpeningRulesInput!) { updateDoorOpeningRules(doorId: $id, input: $input) { ...DoorOpeningRulesFields } } ${doorOpeningRulesFields}`,
+    resultField: 'updateDoorOpeningRules',
     status: 200,
     variables: ({ params, body }) => ({ id: idParam(params.id), input: body }),
   },

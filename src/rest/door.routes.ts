@@ -33,7 +33,7 @@ export const doorRoutes: RestRoute[] = [
     name: 'getDoor',
     method: 'GET',
     path: '/public/v2/doors/:id',
-    document: `query ($id: Int!) { door(id: $id) { ...DoorFields rules { antiPassback { type mode dailyReset doorIds pairs { entryDoorIds exitDoorIds } } interlockGroup deliveryStatus } } } ${doorFields}`,
+    document: `query ($id: Int!) { door(id: $id) { ...DoorFields rules { antiPassback { type mode dailyReset doorIds pairs { entryDoorIds exitDoorIds } } interlockGroup deliveryStatus firstPersonIn { scheduleId accessLevelIds } multiPerson { count accessLevelIds } openingDeliveryStatus } } } ${doorFields}`,
     resultField: 'door',
     status: 200,
     variables: ({ params }) => ({ id: idParam(params.id) }),

@@ -11,7 +11,7 @@ export const employeeFields = `fragment EmployeeFields on Employee {
 export const deviceFields = `fragment DeviceFields on Device {
   id companyId areaId name serialNumber status modeType timeZone lastSeenAt firmware ip model protocol
   userCount fingerprintCount faceCount attlogCount clockSkewSeconds clockCheckedAt pairing pairedAt pushCommKeySet allowedSourceCidrs
-  capabilities { doors accessLevels fingerprint face facePhoto userPhoto attendanceBackfill antiPassback interlock capacity { users fingerprints faces records userPhotos } }
+  capabilities { doors accessLevels fingerprint face facePhoto userPhoto attendanceBackfill antiPassback interlock firstPersonIn multiPerson capacity { users fingerprints faces records userPhotos } }
   createdAt updatedAt
 }`;
 
@@ -77,7 +77,7 @@ export const doorEventFields = `fragment DoorEventFields on DoorEvent {
   id companyId deviceId deviceSerial door eventCode eventClass reason opened pin employeeId time localTime timeZone inOutStatus verifyType verifyCode cardNo deviceRecordIndex receivedAt }`;
 
 export const lockdownFields = `fragment LockdownFields on Lockdown {
-  id companyId scope areaId mode reason status createdAt releasedAt doorsPending doorsConfirmed doorsFailed
+  id companyId scope areaId mode reason status createdAt releasedAt doorsPending doorsConfirmed doorsFailed overrideAccessLevelId
   doors { doorId deviceId door state detail returnCode confirmedAt updatedAt } }`;
 
 export const linkageRuleFields = `fragment LinkageRuleFields on LinkageRule {

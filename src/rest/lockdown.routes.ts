@@ -4,7 +4,14 @@ import { idParam, type RestRoute } from './route';
 
 // Exactly one scope, the mode and the reason are checked by the service, which both APIs share.
 const createLockdownBody = object(
-  { company_id: id, area_id: id, door_ids: { type: 'array', items: id, maxItems: 1000 }, mode: oneOf(['lockdown', 'evacuate']), reason: filled(500) },
+  {
+    company_id: id,
+    area_id: id,
+    door_ids: { type: 'array', items: id, maxItems: 1000 },
+    mode: oneOf(['lockdown', 'evacuate']),
+    reason: filled(500),
+    override_access_level_id: id,
+  },
   ['mode', 'reason'],
 );
 

@@ -55,6 +55,16 @@ export class DeviceCapabilitiesType {
     description: 'Interlock enforced by the terminal itself (access controllers of 2 or 4 doors: the InterLock parameter); set with updateDeviceDoorRules.',
   })
   interlock!: boolean;
+  @Field({
+    description:
+      'First-person-in enforced by the terminal itself (access controllers of 1 to 4 doors: the firstcard table and Door{N}FirstCardOpenDoor); set with updateDoorOpeningRules.',
+  })
+  firstPersonIn!: boolean;
+  @Field({
+    description:
+      'The multi-person rule enforced by the terminal itself (access controllers of 1 to 4 doors: the multimcard table, the user Group and Door{N}MultiCardOpenDoor); set with updateDoorOpeningRules.',
+  })
+  multiPerson!: boolean;
   @Field(() => DeviceCapacityType) capacity!: DeviceCapacityType;
 }
 

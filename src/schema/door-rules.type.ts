@@ -1,5 +1,6 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
+import { FirstPersonInType, MultiPersonType } from './door-opening-rules.type';
 
 @ObjectType('AntiPassbackPair', {
   description: 'Between doors: a person alternates between passing an entry door and an exit door (the first passage may be at either).',
@@ -48,6 +49,11 @@ export class DoorRulesType {
   antiPassback?: AntiPassbackType | null;
   @Field(() => [Int], { nullable: true, description: "The door ids of this door's interlock group." }) interlockGroup?: number[] | null;
   @Field({ description: 'Delivery of the controller rules (see DeviceDoorRules.deliveryStatus).' }) deliveryStatus!: string;
+  @Field(() => FirstPersonInType, { nullable: true, description: "The door's first-person-in (DoorOpeningRules); null: off." })
+  firstPersonIn?: FirstPersonInType | null;
+  @Field(() => MultiPersonType, { nullable: true, description: "The door's multi-person rule (DoorOpeningRules); null: off." })
+  multiPerson?: MultiPersonType | null;
+  @Field({ description: "Delivery of the door's opening rules (see DoorOpeningRules.deliveryStatus)." }) openingDeliveryStatus!: string;
 }
 
 @InputType('AntiPassbackPairInput')

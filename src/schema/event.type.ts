@@ -151,7 +151,7 @@ export class AccessDenialType {
   @Field(() => Int, { nullable: true }) door?: number | null;
   @Field({
     description:
-      'One of the refusal reasons of docs/access-control-operations.md (`not_registered`, `outside_schedule`, `anti_passback`, `interlock`, `multi_person_wait`, `expired`...) or `other`.',
+      'One of the refusal reasons of docs/access-control-operations.md (`not_registered`, `outside_schedule`, `anti_passback`, `interlock`, `multi_person_wait`, `lockdown`, `expired`...) or `other`.',
   })
   reason!: string;
   @Field(() => Int, { description: 'The raw rtlog event code (27 not registered, 22 outside the time zone, 29 expired...).' }) eventCode!: number;

@@ -4,7 +4,7 @@ import { Connection, ConnectionArgs } from './connection';
 import { EventCursorArgs, EventEnvelope } from './event.type';
 
 const DOOR_STATES =
-  '`pending` (the command waits for the controller), `confirmed` (the controller carried it out), `failed` (see `detail`: `unsupported_by_device` for an attendance terminal, `device_refused` with the return code, `no_answer`, `expired`); after a release `releasing`, `released` or `release_failed`.';
+  '`pending` (the command waits for the controller; `detail` `controller_restarted` when it was sent again after the controller handshook), `confirmed` (the controller carried it out), `failed` (see `detail`: `unsupported_by_device` for an attendance terminal, `device_refused` with the return code, `no_answer`, `expired`); after a release `releasing`, `released` or `release_failed`.';
 
 @ObjectType('LockdownDoor', { description: 'One door of a lockdown and where its controller is with it.' })
 export class LockdownDoorType {
@@ -12,7 +12,8 @@ export class LockdownDoorType {
   @Field(() => Int) deviceId!: number;
   @Field(() => Int, { description: "The door's number on its controller." }) door!: number;
   @Field({ description: DOOR_STATES }) state!: string;
-  @Field(() => String, { nullable: true, description: 'Why it failed.' }) detail?: string | null;
+  @Field(() => String, { nullable: true, description: 'Why it failed, or `controller_restarted` while a command sent again is pending.' })
+  detail?: string | null;
   @Field(() => Int, { nullable: true, description: "The controller's Return code (negative = refused)." }) returnCode?: number | null;
   @Field(() => Date, { nullable: true, description: 'When the controller confirmed the lock (or emergency open).' }) confirmedAt?: Date | null;
   @Field() updatedAt!: Date;
@@ -33,6 +34,11 @@ export class LockdownType {
   @Field(() => Int, { description: 'Doors waiting for their controller (`pending`, `releasing`).' }) doorsPending!: number;
   @Field(() => Int, { description: 'Doors carried out (`confirmed`, `released`).' }) doorsConfirmed!: number;
   @Field(() => Int, { description: 'Doors that failed (`failed`, `release_failed`).' }) doorsFailed!: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Mode `lockdown`: members of this access level are still let through (Timegate opens the door remotely after their refusal).',
+  })
+  overrideAccessLevelId?: number | null;
 }
 
 @ObjectType('LockdownConnection')
@@ -51,6 +57,11 @@ export class CreateLockdownInput {
   @Field(() => [Int], { nullable: true, description: 'These doors (of devices of one company), at most 1000.' }) doorIds?: number[] | null;
   @Field({ description: '`lockdown` (doors locked, credentials refused) or `evacuate` (doors held open).' }) mode!: string;
   @Field({ description: 'Why, for the record (at most 500 characters).' }) reason!: string;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Mode `lockdown` only: an access level of the company whose members are still let through (a remote opening after their refusal).',
+  })
+  overrideAccessLevelId?: number | null;
 }
 
 @ObjectType('LockdownUpdate', { description: 'A lockdown started, one of its doors changed state, or it was released.' })

@@ -265,6 +265,8 @@ function accessData(store: RecordStore, update: boolean, table: string, cmd: Par
     else if (table === 'userauthorize' || table === 'userauthorized') store.deleteAuthorizations('*');
     else if (table === 'templatev10') store.deleteTemplates('*', 1);
     else if (table === 'biodata') store.deleteTemplates('*');
+    else if (table === 'firstcard') store.deleteFirstCards(undefined);
+    else if (table === 'multimcard') store.multiCards.clear();
     else return RC_TABLE_NOT_SUPPORTED;
     return RC_OK;
   }
@@ -319,6 +321,36 @@ function accessData(store: RecordStore, update: boolean, table: string, cmd: Par
             doorId: r.get('authorizedoorid') ?? r.get('authorizeddoorid') ?? '1',
             devId: r.get('devid') ?? '1',
           });
+        return RC_OK;
+      });
+    case 'firstcard':
+      // Pin, DoorID, TimezoneID; a delete by DoorID (every row of the door) or by Pin and DoorID.
+      return eachRecord(cmd, (r) => {
+        const door = int(r.get('doorid'), 0);
+        if (!update) {
+          if (door === 0 && !r.has('pin')) return RC_BAD_PARAMS;
+          store.deleteFirstCards(door || undefined, r.get('pin'));
+          return RC_OK;
+        }
+        const pin = r.get('pin');
+        const timezoneId = r.get('timezoneid');
+        if (!pin || door < 1 || !timezoneId) return RC_BAD_PARAMS;
+        store.upsertFirstCard({ pin, door, timezoneId });
+        return RC_OK;
+      });
+    case 'multimcard':
+      // Index, DoorId, Group1…Group5 (0: no person); deleted by DoorId or Index.
+      return eachRecord(cmd, (r) => {
+        const index = r.get('index');
+        const door = int(r.get('doorid'), 0);
+        if (!update) {
+          if (!index && door === 0) return RC_BAD_PARAMS;
+          for (const [key, row] of store.multiCards) if ((!index || key === index) && (door === 0 || row.door === door)) store.multiCards.delete(key);
+          return RC_OK;
+        }
+        const groups = [1, 2, 3, 4, 5].map((n) => int(r.get(`group${n}`), 0)).filter((g) => g > 0);
+        if (!index || door < 1 || groups.length === 0) return RC_BAD_PARAMS;
+        store.multiCards.set(index, { index, door, groups });
         return RC_OK;
       });
     case 'templatev10':

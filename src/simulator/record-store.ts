@@ -31,6 +31,20 @@ export interface TemplateRecord {
   tmp: string;
 }
 
+/** A `firstcard` row: this person may start the door's first-person-in in this time zone. */
+export interface FirstCardRecord {
+  pin: string;
+  door: number;
+  timezoneId: string;
+}
+
+/** A `multimcard` row: a combination of multi-card groups (one entry per person needed) that opens the door. */
+export interface MultiCardRecord {
+  index: string;
+  door: number;
+  groups: number[];
+}
+
 export interface AuthorizationRecord {
   pin: string;
   timezoneId: string;
@@ -65,6 +79,14 @@ export class RecordStore {
   readonly timezones = new Map<string, Map<string, number>>();
   /** Attendance terminals' `AccTimeZone` rows by UID: field (lower-case, e.g. `monstart`) -> `HHMM`. */
   readonly accTimeZones = new Map<string, Map<string, string>>();
+  /** `firstcard` rows by `pin/door`. */
+  readonly firstCards = new Map<string, FirstCardRecord>();
+  /** `multimcard` rows by `Index`. */
+  readonly multiCards = new Map<string, MultiCardRecord>();
+  /** Per door, the verifications waiting for the rest of a multi-person combination. */
+  readonly multiCardWaiting = new Map<number, Array<{ pin: string; group: number; at: number }>>();
+  /** Doors in a first-person-in open period: door -> the time zone that ends it. */
+  readonly firstCardOpenDoors = new Map<number, string>();
   /** `holiday` rows: YYYYMMDD -> holiday type (1–3). */
   readonly holidays = new Map<string, number>();
   readonly log: LogRecord[] = [];
@@ -158,6 +180,22 @@ export class RecordStore {
     for (const [key, a] of this.authorizations) {
       if ((pin === '*' || a.pin === pin) && (timezoneId === undefined || a.timezoneId === timezoneId)) {
         this.authorizations.delete(key);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  upsertFirstCard(row: FirstCardRecord): void {
+    this.firstCards.set(`${row.pin}/${row.door}`, row);
+  }
+
+  /** Removes `firstcard` rows of a door (and of one person when `pin` is given); door undefined: every door. */
+  deleteFirstCards(door: number | undefined, pin?: string): number {
+    let removed = 0;
+    for (const [key, row] of this.firstCards) {
+      if ((door === undefined || row.door === door) && (pin === undefined || row.pin === pin)) {
+        this.firstCards.delete(key);
         removed++;
       }
     }

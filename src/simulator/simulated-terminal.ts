@@ -7,6 +7,16 @@
 // and `wantFlush` (new data: upload only). Timers are plain setTimeout chains, so stop() and
 // goOffline() can clear them and tear down the request in flight.
 import { accessEvent } from './access-check';
+import {
+  FIRST_PERSON_OPEN,
+  inFirstCardOpenPeriod,
+  MULTI_PERSON_OPEN,
+  MULTI_PERSON_WAIT,
+  multiCardDecision,
+  multiCardDoor,
+  startsFirstCardOpenPeriod,
+  VERIFIED_NORMALLY_OPEN,
+} from './opening-rules';
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
@@ -274,6 +284,25 @@ export class SimulatedTerminal extends EventEmitter {
     this.inFlight?.abort();
   }
 
+  /**
+   * The controller loses power and starts again: what it holds in memory only is gone (doors locked
+   * down or held open by `CONTROL DEVICE 06`/`07`, first-person-in open periods, multi-person
+   * verifications waiting), its tables, parameters, log and credentials stay (flash). An access
+   * controller logs 206 (device start-up); then it handshakes again and uploads what it had not.
+   */
+  restart(): void {
+    this.store.lockedDownDoors.clear();
+    this.store.emergencyOpenDoors.clear();
+    this.store.firstCardOpenDoors.clear();
+    this.store.multiCardWaiting.clear();
+    this.goOffline();
+    if (this.family === 'acc') {
+      const started = this.store.appendLog({ pin: '0', time: this.deviceNow(), status: 2, verify: 200, workcode: '0', event: 206, door: 0, cardNo: '0' });
+      this.queueLog(started);
+    }
+    this.goOnline();
+  }
+
   /** Network back: a fresh handshake, then the queued records. */
   goOnline(): void {
     if (this.stopped || this.online) return;
@@ -322,14 +351,21 @@ export class SimulatedTerminal extends EventEmitter {
 
   /**
    * What the controller decides: the person's rights (user, validity, authorisations; access-check.ts),
-   * then its door rules (door-rules.ts). A granted verification is a passage, and opens the door.
+   * then its door rules (door-rules.ts). A granted verification is a passage, and opens the door;
+   * during a first-person-in open period it is logged as 1, and the first person's starts one (2);
+   * at a multi-person door it waits (26) until a combination is complete (3; opening-rules.ts).
    */
   private decide(pin: string, door: number, direction: number, time: string): number {
     const rights = accessEvent(this.store, pin, door, time);
     if (rights !== 0) return rights;
+    if (inFirstCardOpenPeriod(this.store, door, time)) return VERIFIED_NORMALLY_OPEN;
     const ruled = this.store.rules.decide(this.store.parameters, this.profile.lockCount, pin, door, direction);
-    if (ruled === 0) this.store.rules.pass(this.store.parameters, this.profile.lockCount, pin, door, direction);
-    return ruled;
+    if (ruled !== 0) return ruled;
+    const multi = multiCardDoor(this.store, door) ? multiCardDecision(this.store, pin, door, time) : 0;
+    if (multi === MULTI_PERSON_WAIT) return multi;
+    this.store.rules.pass(this.store.parameters, this.profile.lockCount, pin, door, direction);
+    if (multi === MULTI_PERSON_OPEN) return multi;
+    return startsFirstCardOpenPeriod(this.store, pin, door, time) ? FIRST_PERSON_OPEN : 0;
   }
 
   /** A user enrolled on the terminal's own keypad: reported as OPERLOG `USER` / tabledata `user`. */

@@ -81,7 +81,14 @@ describe('controller door rules (anti-passback, interlock)', () => {
       expect(terminal.store.parameters.get('InterLock')).to.equal('1');
       // The door's settings show the rules that concern it, in both APIs.
       const shown = (await call('GET', `/public/v2/doors/${door2!.id}`)).body.rules;
-      expect(shown).to.deep.equal({ anti_passback: null, interlock_group: [door1!.id, door2!.id], delivery_status: 'applied' });
+      expect(shown).to.deep.equal({
+        anti_passback: null,
+        interlock_group: [door1!.id, door2!.id],
+        delivery_status: 'applied',
+        first_person_in: null,
+        multi_person: null,
+        opening_delivery_status: 'none',
+      });
       const gql = await call('POST', '/graphql', { query: `{ door(id: ${door1!.id}) { rules { antiPassback { type doorIds } interlockGroup } } }` });
       expect(gql.body.data.door.rules).to.deep.equal({ antiPassback: { type: 'in_out', doorIds: [door1!.id] }, interlockGroup: [door1!.id, door2!.id] });
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { SimulatedTerminal } from '../../src/simulator';
 import { startReceiver, subscribe } from '../support/events';
-import { createCompany, createDevice, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
+import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
 import { eventually } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -80,9 +80,12 @@ describe('lockdowns', () => {
       expect([...northTerminal.store.lockedDownDoors].sort()).to.deep.equal([1, 2]);
       expect([...southTerminal.store.lockedDownDoors]).to.deep.equal([1]);
 
-      // The controller refuses a credential at a locked-down door.
+      // The controller refuses a credential at a locked-down door (its generic code 23): a `lockdown` refusal.
       northTerminal.punch({ pin: '77' });
       await eventually(async () => (await sql('select event_class from door_event where device_id = ? and event_code = 23', [north.id])).length === 1);
+      const refusals = (await rest(t.url, 'GET', `/public/v2/door_events?device_id=${north.id}&reason=lockdown`, { key: ws.key })).body;
+      expect(refusals.map((e: any) => [e.event_code, e.reason, e.pin])).to.deep.equal([[23, 'lockdown', '77']]);
+      expect((await rest(t.url, 'GET', `/public/v2/door_events?device_id=${north.id}&reason=outside_schedule`, { key: ws.key })).body).to.deep.equal([]);
 
       // A remote unlock is refused while the door is locked down; an override needs the admin scope.
       const [northDoor1] = doors;
@@ -223,5 +226,148 @@ describe('lockdowns', () => {
     expect((await rest(t.url, 'POST', `/public/v2/lockdowns/${mine[0].id}/release`, { key: other.key })).status).to.equal(404);
     const reader = await createKey(t.url, ws.key, ['read']);
     expect((await post({ company_id: company.id, mode: 'lockdown', reason: 'x' }, reader)).status).to.equal(403);
+  });
+
+  it('a controller restarted during a lockdown (its lock-down state lost) gets the command again at its handshake, and its door is locked down again', async () => {
+    const company = await createCompany(t.url, ws.key);
+    const device = await createDevice(t.url, ws.key, company.id, { mode_type: 'acc' });
+    const other = await createDevice(t.url, ws.key, company.id, { mode_type: 'acc' });
+    const terminal = simulator(device.serial_number, 1);
+    const otherTerminal = simulator(other.serial_number, 1);
+    terminal.start();
+    otherTerminal.start();
+    const updates = await subscribe(
+      t.app,
+      ws.id,
+      ws.key,
+      `subscription { lockdownUpdated(companyId: ${company.id}) { lockdown { change door { deviceId state detail } doorsPending doorsConfirmed } } }`,
+    );
+    try {
+      await eventually(async () => terminal.isConnected && otherTerminal.isConnected);
+      const created = await rest(t.url, 'POST', '/public/v2/lockdowns', { key: ws.key, body: { company_id: company.id, mode: 'lockdown', reason: 'Drill' } });
+      expect(created.status).to.equal(202);
+      await updates.waitFor(3);
+      expect(terminal.store.lockedDownDoors.has(1)).to.equal(true);
+
+      // Power lost: the controller comes back unlocked, handshakes, and is sent operation 06 again.
+      terminal.restart();
+      expect(terminal.store.lockedDownDoors.size).to.equal(0);
+      await eventually(async () => terminal.store.lockedDownDoors.has(1));
+      const [pending, confirmed] = (await updates.waitFor(5)).slice(3);
+      expect(pending.lockdown).to.deep.include({ change: 'door', doorsPending: 1, doorsConfirmed: 1 });
+      expect(pending.lockdown.door).to.deep.equal({ deviceId: device.id, state: 'pending', detail: 'controller_restarted' });
+      expect(confirmed.lockdown.door).to.deep.equal({ deviceId: device.id, state: 'confirmed', detail: null });
+      const applied = await sql<{ device_id: number; command: string }>(
+        "select device_id, command from device_command where kind = 'lockdown_apply' and reference = ? order by id",
+        [`lockdown:${created.body.id}`],
+      );
+      expect(applied.map((c) => [c.device_id, c.command])).to.deep.equal([
+        [device.id, 'CONTROL DEVICE 06010100'],
+        [other.id, 'CONTROL DEVICE 06010100'],
+        [device.id, 'CONTROL DEVICE 06010100'],
+      ]);
+      const denied = await subscribe(t.app, ws.id, ws.key, `subscription { accessDenied(deviceId: ${device.id}) { denial { eventCode reason } } }`);
+      try {
+        expect(terminal.punch({ pin: '4343' }).event).to.equal(23);
+        expect((await denied.waitFor(1)).map((e: any) => e.denial)).to.deep.equal([{ eventCode: 23, reason: 'lockdown' }]);
+      } finally {
+        await denied.close();
+      }
+      const read = (await rest(t.url, 'GET', `/public/v2/lockdowns/${created.body.id}`, { key: ws.key })).body;
+      expect(read.doors.map((d: any) => d.state)).to.deep.equal(['confirmed', 'confirmed']);
+
+      // Released: a later restart sends nothing.
+      await rest(t.url, 'POST', `/public/v2/lockdowns/${created.body.id}/release`, { key: ws.key });
+      await eventually(async () => !terminal.store.lockedDownDoors.has(1));
+      terminal.restart();
+      await eventually(async () => terminal.isConnected);
+      const after = await sql("select count(*)::int as n from device_command where kind = 'lockdown_apply' and reference = ?", [`lockdown:${created.body.id}`]);
+      expect(after[0].n).to.equal(3);
+    } finally {
+      await updates.close();
+      await terminal.stop();
+      await otherTerminal.stop();
+    }
+  });
+
+  it('an override access level: its members refused at a locked-down door are let through by a remote opening; others stay refused', async () => {
+    const company = await createCompany(t.url, ws.key);
+    const device = await createDevice(t.url, ws.key, company.id, { mode_type: 'acc' });
+    const terminal = simulator(device.serial_number, 1);
+    terminal.start();
+    try {
+      await eventually(async () => terminal.isConnected && (await doorsOf(device.id)).length === 1);
+      const [door] = await doorsOf(device.id);
+      const always = (await rest(t.url, 'GET', `/public/v2/access_schedules?company_id=${company.id}`, { key: ws.key })).body[0];
+      const guards = (
+        await rest(t.url, 'POST', '/public/v2/access_levels', {
+          key: ws.key,
+          body: { company_id: company.id, name: 'Guards', schedule_id: always.id, door_ids: [door.id] },
+        })
+      ).body;
+      const guard = await createEmployee(t.url, ws.key, company.id, { pin: '6601' });
+      await createEmployee(t.url, ws.key, company.id, { pin: '6602' });
+      await rest(t.url, 'POST', `/public/v2/access_levels/${guards.id}/employees`, { key: ws.key, body: [{ employee_id: guard.id }] });
+
+      // Refused precisely, changing nothing: an evacuation has no override; a level of another company.
+      const evacuate = await rest(t.url, 'POST', '/public/v2/lockdowns', {
+        key: ws.key,
+        body: { company_id: company.id, mode: 'evacuate', reason: 'Fire', override_access_level_id: guards.id },
+      });
+      expect(evacuate.status).to.equal(422);
+      expect(evacuate.body.error.details.map((d: any) => [d.field, d.code])).to.deep.equal([['override_access_level_id', 'not_allowed']]);
+      const otherCompany = await createCompany(t.url, ws.key);
+      const otherAlways = (await rest(t.url, 'GET', `/public/v2/access_schedules?company_id=${otherCompany.id}`, { key: ws.key })).body[0];
+      const foreign = (
+        await rest(t.url, 'POST', '/public/v2/access_levels', {
+          key: ws.key,
+          body: { company_id: otherCompany.id, name: 'Other', schedule_id: otherAlways.id, door_ids: [] },
+        })
+      ).body;
+      const gql = await rest(t.url, 'POST', '/graphql', {
+        key: ws.key,
+        body: {
+          query: 'mutation ($input: CreateLockdownInput!) { createLockdown(input: $input) { id } }',
+          variables: { input: { companyId: company.id, mode: 'lockdown', reason: 'Drill', overrideAccessLevelId: foreign.id } },
+        },
+      });
+      expect(gql.body.errors[0].extensions.details.map((d: any) => [d.field, d.code])).to.deep.equal([['overrideAccessLevelId', 'company_mismatch']]);
+      expect((await sql('select count(*)::int as n from lockdown where company_id = ?', [company.id]))[0].n).to.equal(0);
+
+      const created = await rest(t.url, 'POST', '/public/v2/lockdowns', {
+        key: ws.key,
+        body: { company_id: company.id, mode: 'lockdown', reason: 'Intruder', override_access_level_id: guards.id },
+      });
+      expect(created.status).to.equal(202);
+      expect(created.body.override_access_level_id).to.equal(guards.id);
+      await eventually(
+        async () =>
+          terminal.store.lockedDownDoors.has(1) &&
+          (await rest(t.url, 'GET', `/public/v2/lockdowns/${created.body.id}`, { key: ws.key })).body.doors_confirmed === 1,
+      );
+
+      // Another person is refused and stays outside; the guard is refused by the controller, then let through remotely.
+      expect(terminal.punch({ pin: '6602' }).event).to.equal(23);
+      await eventually(
+        async () => (await sql("select 1 from door_event where device_id = ? and pin = '6602' and reason = 'lockdown'", [device.id])).length === 1,
+      );
+      expect(terminal.punch({ pin: '6601' }).event).to.equal(23);
+      const opened = await eventually(async () => {
+        const rows = await sql<{ event_code: number }>('select event_code from door_event where device_id = ? and event_code = 8', [device.id]);
+        return rows.length === 1 && rows;
+      });
+      expect(opened).to.have.length(1);
+      const overrides = await eventually(async () => {
+        const rows = await sql<{ command: string; status: string }>(
+          "select command, status from device_command where device_id = ? and kind = 'lockdown_override'",
+          [device.id],
+        );
+        return rows.every((r) => r.status === 'succeeded') && rows;
+      });
+      expect(overrides).to.deep.equal([{ command: 'CONTROL DEVICE 01010105', status: 'succeeded' }]);
+      expect(terminal.store.lockedDownDoors.has(1)).to.equal(true);
+    } finally {
+      await terminal.stop();
+    }
   });
 });

@@ -51,6 +51,7 @@ const idArguments: Record<string, string> = {
   doorIds: 'door',
   absenceTypeId: 'absenceType',
   hostEmployeeId: 'employee',
+  overrideAccessLevelId: 'accessLevel',
   voidPunchId: 'punch',
   employeeIds: 'employee',
 };

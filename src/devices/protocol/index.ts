@@ -12,6 +12,7 @@ export * from './replies';
 export * from './commands';
 export * from './dialect';
 export * from './door-rules';
+export * from './door-opening-rules';
 export * from './record-batches';
 export * from './verify-type';
 export * from './token';

@@ -117,6 +117,7 @@ export type DenialReason =
   | 'wrong_verify_mode'
   | 'background_verification_failed'
   | 'background_verification_timeout'
+  | 'lockdown'
   | 'other';
 
 /**
@@ -157,5 +158,18 @@ export function rtlogCodesOfReason(reason: DenialReason): number[] {
     .map(([code]) => Number(code));
 }
 
-/** Every reason in API spelling, `other` last. */
-export const DENIAL_REASONS: readonly DenialReason[] = Object.freeze([...new Set(Object.values(RTLOG_DENIAL_REASONS)), 'other'] as DenialReason[]);
+/**
+ * Codes a door locked down with `CONTROL DEVICE 06` refuses with: the vendor's table has no code of
+ * its own for it, so a controller logs its generic refusals (the "access denied" family). Such a
+ * refusal at a door locked down at that moment is given the reason `lockdown` by the service
+ * (`lockdownReason`), which knows the door's state; the code alone cannot say it.
+ */
+export const LOCKDOWN_REFUSAL_CODES: readonly number[] = Object.freeze([21, 22, 23]);
+
+/** The reason of a refusal at a door locked down at that moment: `lockdown` for the generic refusals, else the code's own. */
+export function lockdownReason(event: number): DenialReason {
+  return LOCKDOWN_REFUSAL_CODES.includes(event) ? 'lockdown' : rtlogDenialReason(event);
+}
+
+/** Every reason in API spelling: the table's, `lockdown` (the service's), `other` last. */
+export const DENIAL_REASONS: readonly DenialReason[] = Object.freeze([...new Set(Object.values(RTLOG_DENIAL_REASONS)), 'lockdown', 'other'] as DenialReason[]);

@@ -11,6 +11,7 @@ import { recomputeDeviceUsers } from '../sync/device-user.service';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker } from '../common/validation';
 import { lockWorkspace } from '../directory/workspace.service';
+import { openingRulesUsing } from './door-opening-rules.service';
 
 export interface AccessLevelInput {
   companyId?: number | null;
@@ -143,6 +144,12 @@ export async function updateAccessLevel(ctx: RequestContext, id: number, input: 
 
 export async function deleteAccessLevel(ctx: RequestContext, id: number): Promise<AccessLevelView> {
   const view = await getAccessLevel(ctx, id);
+  const doors = await openingRulesUsing(ctx.em as EntityManager, { accessLevelId: id });
+  if (doors > 0)
+    throw new DomainError(
+      'resource_in_use',
+      `Access level ${id} starts the first-person-in of ${doors} door${doors === 1 ? '' : 's'}; change their opening rules first.`,
+    );
   const snapshot = { ...view };
   await ctx.em.transactional(async (em) => {
     await lockWorkspace(em, view.workspaceId);

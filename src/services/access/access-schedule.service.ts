@@ -7,6 +7,7 @@ import { AccessLevel, AccessSchedule, Company } from '../../entities';
 import type { HolidayInterval, WeekdayInterval } from '../../entities/access-schedule.entity';
 import { DomainError } from '../../errors/domain-error';
 import { markScheduleChanged } from '../sync/access-sync.service';
+import { openingRulesUsing } from './door-opening-rules.service';
 import { workspaceOf, type RequestContext } from '../common/context';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker } from '../common/validation';
@@ -186,6 +187,12 @@ export async function deleteAccessSchedule(ctx: RequestContext, id: number): Pro
     throw new DomainError(
       'resource_in_use',
       `Schedule ${id} is the schedule of ${users} access level${users === 1 ? '' : 's'}; give them another schedule first.`,
+    );
+  const doors = await openingRulesUsing(ctx.em as EntityManager, { scheduleId: id });
+  if (doors > 0)
+    throw new DomainError(
+      'resource_in_use',
+      `Schedule ${id} is the first-person-in schedule of ${doors} door${doors === 1 ? '' : 's'}; change their opening rules first.`,
     );
   const snapshot = { ...schedule };
   ctx.em.remove(schedule);

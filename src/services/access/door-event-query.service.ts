@@ -29,9 +29,9 @@ export interface DoorEventFilter {
 const DATE_HELP = 'an ISO 8601 date (2024-07-28) or date-time (2024-07-28T08:30:00, optionally with Z or an offset such as -03:00)';
 
 /** The refusal reason of a stored event: null unless it is a refusal. */
-export function doorEventReason(event: Pick<DoorEvent, 'eventClass' | 'eventCode'>): DenialReason | null {
+export function doorEventReason(event: Pick<DoorEvent, 'eventClass' | 'eventCode' | 'reason'>): DenialReason | null {
   if (event.eventClass !== DoorEventClass.denied) return null;
-  return RTLOG_DENIAL_REASONS[event.eventCode] ?? 'other';
+  return (event.reason as DenialReason | null | undefined) ?? RTLOG_DENIAL_REASONS[event.eventCode] ?? 'other';
 }
 
 async function timeRange(ctx: RequestContext, filter: DoorEventFilter, check: FieldChecker): Promise<{ $gte?: Date; $lt?: Date; $lte?: Date } | null> {
@@ -90,7 +90,11 @@ export async function queryDoorEvents(ctx: RequestContext, filter: DoorEventFilt
   if (filter.reason != null) {
     const reason = filter.reason as DenialReason;
     const known = Object.keys(RTLOG_DENIAL_REASONS).map(Number);
-    where.push({ eventClass: DoorEventClass.denied, eventCode: reason === 'other' ? { $nin: known } : { $in: rtlogCodesOfReason(reason) } });
+    // The stored reason where there is one; refusals stored before reasons were: the code's.
+    where.push({
+      eventClass: DoorEventClass.denied,
+      $or: [{ reason }, { reason: null, eventCode: reason === 'other' ? { $nin: known } : { $in: rtlogCodesOfReason(reason) } }],
+    });
   }
   const [items, totalCount] = await ctx.em.findAndCount(
     DoorEvent,

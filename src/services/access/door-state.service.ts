@@ -41,6 +41,8 @@ export interface StoredRtlogEvent {
   pin: string | null;
   card_no: string | null;
   verify_type: string | null;
+  /** A refusal's stored reason (null: the code's). */
+  reason?: string | null;
 }
 
 const iso = (at: Date | string) => new Date(at).toISOString();
@@ -149,7 +151,7 @@ export async function applyRtlogDoorEvents(ctx: RequestContext, device: DoorDevi
           company_id: device.companyId,
           device_serial: device.serialNumber,
           door: r.door,
-          reason: rtlogDenialReason(r.event_code),
+          reason: r.reason ?? rtlogDenialReason(r.event_code),
           event_code: r.event_code,
           ...person,
           card_no: r.card_no,

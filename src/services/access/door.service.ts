@@ -29,6 +29,8 @@ export interface DeviceCapabilities {
   /** Door rules the terminal enforces itself (services/access/door-rule-support.ts). */
   antiPassback: boolean;
   interlock: boolean;
+  firstPersonIn: boolean;
+  multiPerson: boolean;
   capacity: { users: number | null; fingerprints: number | null; faces: number | null; records: number | null; userPhotos: number | null };
 }
 

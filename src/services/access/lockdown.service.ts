@@ -9,7 +9,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Lockdown, LockdownDoor } from '../../entities';
 import { DeviceMode } from '../../entities/device.entity';
 import { DomainError } from '../../errors/domain-error';
-import { emergencyOpenDoorCommand, lockDownDoorCommand } from '../../devices/protocol';
+import { emergencyOpenDoorCommand, lockDownDoorCommand, openDoorCommand } from '../../devices/protocol';
 import { recordEvents, type NewEvent } from '../../events/outbox';
 import { hasScope, workspaceOf, withEm, type RequestContext } from '../common/context';
 import { enqueueCommands, type NewCommand } from '../commands/command-queue';
@@ -30,6 +30,8 @@ export interface CreateLockdownInput {
   doorIds?: number[] | null;
   mode?: string | null;
   reason?: string | null;
+  /** Mode `lockdown`: an access level whose members are still let through. */
+  overrideAccessLevelId?: number | null;
 }
 
 export interface LockdownDoorView {
@@ -57,6 +59,7 @@ export interface LockdownView {
   doorsPending: number;
   doorsConfirmed: number;
   doorsFailed: number;
+  overrideAccessLevelId: number | null;
 }
 
 type DoorTarget = { door_id: number; device_id: number; number: number; company_id: number; mode_type: string };
@@ -72,6 +75,8 @@ function check(input: CreateLockdownInput): void {
   if (input.mode == null) check.add('mode', 'required', 'mode is required.');
   else if (!LOCKDOWN_MODES.includes(input.mode as LockdownMode)) check.add('mode', 'invalid_value', `mode must be one of ${LOCKDOWN_MODES.join(', ')}.`);
   check.text('reason', input.reason, { max: REASON_MAX, required: true });
+  if (input.overrideAccessLevelId != null && input.mode === 'evacuate')
+    check.add('overrideAccessLevelId', 'not_allowed', 'overrideAccessLevelId applies to mode lockdown: an evacuation lets everyone through.');
   check.done();
 }
 
@@ -148,6 +153,7 @@ function view(lockdown: Lockdown, doors: LockdownDoor[]): LockdownView {
     doorsPending: count(['pending', 'releasing']),
     doorsConfirmed: count(['confirmed', 'released']),
     doorsFailed: count(['failed', 'release_failed']),
+    overrideAccessLevelId: lockdown.overrideAccessLevelId ?? null,
   };
 }
 
@@ -233,9 +239,23 @@ export async function startLockdown(
         `Door ${busy.map((b) => b.door_id).join(', ')} is already in active lockdown ${busy[0]!.lockdown_id}: release it first.`,
       );
     }
+    if (input.overrideAccessLevelId != null) {
+      const [level] = await em.execute<{ company_id: number }[]>('select company_id from access_level where id = ? and workspace_id = ?', [
+        input.overrideAccessLevelId,
+        workspaceId,
+      ]);
+      if (!level) throw DomainError.field('overrideAccessLevelId', 'not_found', `No access level ${input.overrideAccessLevelId} in this workspace.`);
+      if (level.company_id !== companyId)
+        throw DomainError.field(
+          'overrideAccessLevelId',
+          'company_mismatch',
+          `Access level ${input.overrideAccessLevelId} belongs to another company than the doors.`,
+        );
+    }
     const lockdown = em.create(Lockdown, {
       workspaceId,
       companyId,
+      overrideAccessLevelId: input.overrideAccessLevelId ?? null,
       scope,
       areaId: input.areaId ?? null,
       mode: input.mode!,
@@ -406,7 +426,8 @@ export async function mirrorLockdownDoors(ctx: RequestContext, commandIds: numbe
       const door = all.find((d) => d.commandId === command.id);
       if (!door) continue;
       const next = nextState(command.kind, command);
-      if (next.state === door.state && next.detail === (door.detail ?? null)) continue;
+      // A command merely sent changes nothing to tell (a door re-sent after a restart keeps its detail until answered).
+      if (next.state === door.state && (next.detail === (door.detail ?? null) || next.state === 'pending')) continue;
       const at = command.completed_at ? new Date(command.completed_at) : ctx.now();
       Object.assign(door, { state: next.state, detail: next.detail, returnCode: command.return_code, updatedAt: ctx.now() });
       if (next.state === 'confirmed') door.confirmedAt = at;
@@ -430,6 +451,149 @@ export async function mirrorLockdownDoors(ctx: RequestContext, commandIds: numbe
     }
   }
   await recordEvents(ctx, events);
+}
+
+/** How far before a lockdown's start a refusal's time may lie and still be its own: the controller's clock may run behind. */
+const CLOCK_TOLERANCE_MS = 5 * 60_000;
+
+/**
+ * The doors of this controller locked down now (an active lockdown of mode `lockdown` the
+ * controller confirmed for the door), each with the earliest record time that can belong to it (the
+ * lockdown's start, less the clock tolerance). Read when refusals arrive: a generic refusal that
+ * arrives while its door is locked down, timed after the lockdown began, is given the reason
+ * `lockdown`. Arrival is what decides, not the controller's clock against Timegate's.
+ */
+export async function lockedDownDoors(em: EntityManager, deviceId: number): Promise<Array<{ door: number; since: Date }>> {
+  const rows = await em.execute<{ door_number: number; created_at: Date | string }[]>(
+    `select ld.door_number, l.created_at from lockdown_door ld join lockdown l on l.id = ld.lockdown_id
+      where ld.device_id = ? and l.status = 'active' and l.mode = 'lockdown' and ld.state = 'confirmed'`,
+    [deviceId],
+  );
+  return rows.map((r) => ({ door: r.door_number, since: new Date(new Date(r.created_at).getTime() - CLOCK_TOLERANCE_MS) }));
+}
+
+/** How long the lock is released for a member of a lockdown's override level (seconds). */
+export const OVERRIDE_OPEN_SECONDS = 5;
+/** An override opening not delivered within this time is dropped: the person has left the door. */
+const OVERRIDE_DEADLINE_MS = 30_000;
+export const LOCKDOWN_OVERRIDE_COMMAND_KIND = 'lockdown_override';
+
+/**
+ * The `override` access level of a lockdown, run by the service: a controller locked down with
+ * operation 06 refuses everyone, and its tables have no "pass a locked door" right, so a `lockdown`
+ * refusal of a member of the lockdown's override level (directly or through an area) is answered
+ * with a remote opening of that door (`CONTROL DEVICE 01<door>01<seconds>`, interactive lane, door
+ * priority, dropped if not delivered within 30 s). Runs in the transaction that stores the
+ * controller's rtlog; a re-sent record is stored once and opens nothing again.
+ */
+export async function admitLockdownOverrides(
+  ctx: RequestContext,
+  device: { id: number; workspaceId: number },
+  stored: ReadonlyArray<{ door: number | null; employee_id: number | null; reason?: string | null }>,
+): Promise<number> {
+  const refused = stored.filter((r) => r.reason === 'lockdown' && r.employee_id !== null && r.door !== null);
+  if (refused.length === 0) return 0;
+  const em = ctx.em as EntityManager;
+  const admitted = await em.execute<{ door: number; employee_id: number }[]>(
+    `with members as (
+       select m.access_level_id, m.employee_id from access_level_employee m
+       union all
+       select a.access_level_id, ae.employee_id from access_level_area a join area_employee ae on ae.area_id = a.area_id)
+     select distinct r.door, r.employee_id
+       from jsonb_to_recordset(?::jsonb) as r(door int, employee_id int)
+       join lockdown_door ld on ld.device_id = ? and ld.door_number = r.door
+       join lockdown l on l.id = ld.lockdown_id and l.status = 'active' and l.mode = 'lockdown' and l.override_access_level_id is not null
+       join members m on m.access_level_id = l.override_access_level_id and m.employee_id = r.employee_id`,
+    [JSON.stringify(refused.map((r) => ({ door: r.door, employee_id: r.employee_id }))), device.id],
+  );
+  if (admitted.length === 0) return 0;
+  const now = ctx.now();
+  await enqueueCommands(
+    em,
+    admitted.map((a) => ({
+      workspaceId: device.workspaceId,
+      deviceId: device.id,
+      kind: LOCKDOWN_OVERRIDE_COMMAND_KIND,
+      command: openDoorCommand(a.door, OVERRIDE_OPEN_SECONDS),
+      lane: 'interactive',
+      door: true,
+      reference: `lockdown_override:${a.employee_id}`,
+      deadline: new Date(now.getTime() + OVERRIDE_DEADLINE_MS),
+    })),
+    now,
+  );
+  return admitted.length;
+}
+
+/**
+ * A controller handshook (what it does first after it starts, and after a lost connection): its
+ * lock-down and emergency-open states live in its memory, so a restart during a lockdown may have
+ * undone them. Every door of it in an active lockdown that the controller had confirmed (or never
+ * answered) gets its command again, in the interactive lane with door priority, and goes back to
+ * `pending` (detail `controller_restarted`) until the controller confirms it again; each door is one
+ * `lockdown.updated`. Doors still waiting for their command, and doors the controller refused, are
+ * left alone. One indexed read when the controller has no active lockdown. Returns the doors re-sent.
+ */
+export async function reapplyLockdownsAfterHandshake(ctx: RequestContext, deviceId: number): Promise<number> {
+  const RESEND = `ld.device_id = ? and l.status = 'active' and (ld.state = 'confirmed' or (ld.state = 'failed' and ld.detail = 'no_answer'))`;
+  const [any] = await ctx.em.execute<{ id: number }[]>(`select ld.id from lockdown_door ld join lockdown l on l.id = ld.lockdown_id where ${RESEND} limit 1`, [
+    deviceId,
+  ]);
+  if (!any) return 0;
+  const now = ctx.now();
+  return ctx.em.transactional(async (em) => {
+    const lockdownIds = (
+      await em.execute<{ lockdown_id: number }[]>(
+        `select distinct ld.lockdown_id from lockdown_door ld join lockdown l on l.id = ld.lockdown_id where ${RESEND} order by ld.lockdown_id`,
+        [deviceId],
+      )
+    ).map((r) => r.lockdown_id);
+    // Locked like a door's answer, so the counts of successive events never go back.
+    await em.execute(`select id from lockdown where id = any(?::int[]) and status = 'active' order by id for update`, [`{${lockdownIds.join(',')}}`]);
+    const events: NewEvent[] = [];
+    let resent = 0;
+    for (const lockdownId of lockdownIds) {
+      const lockdown = await em.findOne(Lockdown, { id: lockdownId, status: 'active' }, { disableIdentityMap: true });
+      if (!lockdown) continue;
+      const all = await em.find(LockdownDoor, { lockdownId }, { disableIdentityMap: true });
+      const doors = all.filter((d) => d.deviceId === deviceId && (d.state === 'confirmed' || (d.state === 'failed' && d.detail === 'no_answer')));
+      const queued = await enqueueCommands(
+        em as EntityManager,
+        doors.map((d) => ({
+          workspaceId: lockdown.workspaceId,
+          deviceId,
+          kind: 'lockdown_apply',
+          command: applyCommand(lockdown.mode, d.doorNumber),
+          lane: 'interactive',
+          door: true,
+          reference: `lockdown:${lockdownId}`,
+        })),
+        now,
+      );
+      for (const [i, door] of doors.entries()) {
+        Object.assign(door, { state: 'pending', detail: 'controller_restarted', returnCode: null, commandId: queued[i]!.id, updatedAt: now });
+        await em.execute('update lockdown_door set state = ?, detail = ?, return_code = null, command_id = ?, updated_at = ? where id = ?', [
+          door.state,
+          door.detail,
+          door.commandId,
+          now,
+          door.id,
+        ]);
+        const current = view(lockdown, [...all]);
+        events.push({
+          ...updatedEvent(
+            current,
+            'door',
+            current.doors.find((d) => d.doorId === door.doorId)!,
+          ),
+          workspaceId: lockdown.workspaceId,
+        });
+      }
+      resent += doors.length;
+    }
+    await recordEvents(withEm(ctx, em), events);
+    return resent;
+  });
 }
 
 /**

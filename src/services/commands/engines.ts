@@ -11,6 +11,7 @@ import { CONTROLLER_RULES_COMMAND_KIND, mirrorControllerRules } from '../access/
 import { registerCommandHandler, registerCommandRenderer } from './command-queue';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LOCKDOWN_COMMAND_KINDS, mirrorLockdownDoors } from '../access/lockdown.service';
+import { DOOR_OPENING_RULES_COMMAND_KIND, mirrorDoorOpeningRules } from '../access/door-opening-rules.service';
 
 /** Registers every engine with the command queue (idempotent: a second call replaces the same entries). */
 export function registerCommandEngines(): void {
@@ -24,5 +25,6 @@ export function registerCommandEngines(): void {
   });
   registerCommandHandler('lockdowns', { kinds: LOCKDOWN_COMMAND_KINDS, onChange: mirrorLockdownDoors });
   registerCommandHandler('controller_rules', { kinds: [CONTROLLER_RULES_COMMAND_KIND], onChange: mirrorControllerRules });
+  registerCommandHandler('door_opening_rules', { kinds: [DOOR_OPENING_RULES_COMMAND_KIND], onChange: mirrorDoorOpeningRules });
   registerCommandRenderer(CLOCK_SYNC_COMMAND_KIND, renderClockSync);
 }

@@ -233,8 +233,8 @@ export async function accTimeZoneIdsFor(
 }
 
 /**
- * Schedules the terminal holds that no person on it uses any more: their time-zone rows are
- * deleted and their ids freed for reuse. Id 1 stays (people without levels are authorised under it).
+ * Schedules the terminal holds that no person on it uses any more, and no first-person-in of its
+ * doors (door_opening_rules): their time-zone rows are deleted and their ids freed for reuse. Id 1 stays (people without levels are authorised under it).
  */
 export async function releaseUnusedSchedules(
   em: EntityManager,
@@ -247,6 +247,7 @@ export async function releaseUnusedSchedules(
      where s.device_id = ? and s.timezone_id <> ${ALWAYS_TIMEZONE_ID}
        and not exists (select 1 from device_user du, jsonb_array_elements(coalesce(du.access, '[]'::jsonb)) g
                        where du.device_id = s.device_id and du.present and (g->>'scheduleId')::int = s.schedule_id)
+       and not exists (select 1 from door_opening_rules r where r.device_id = s.device_id and (r.first_person_in->>'scheduleId')::int = s.schedule_id)
      returning s.schedule_id, s.timezone_id`,
     [device.id],
   );

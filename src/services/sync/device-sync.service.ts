@@ -20,6 +20,7 @@ import { syncCommands, templateFits, terminalOf, type SyncTemplate, type SyncTer
 import { isFacePhotoCommand, loadPhotoContext, photosDue, recordFaceEnrollments, VISIBLE_FACE_TYPE } from '../directory/face-enrollment.service';
 import { accTimeZoneIdsFor, releaseUnusedSchedules, timezoneIdsFor } from './access-sync.service';
 import type { AccessGrant } from '../../entities/device-user.entity';
+import { multiCardGroups, syncFirstCardRows } from '../access/door-opening-rules.service';
 
 /**
  * The lane of a step of a person's sequence: a delete (the person leaving, a previous pin, an
@@ -180,6 +181,8 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
       : terminal.accessTables
         ? await accTimeZoneIdsFor(em, device, scheduleIds, now)
         : new Map<number, number[]>();
+    // Access control: the multi-card group of each person (the controller's multi-person doors).
+    const groups = terminal.access ? await multiCardGroups(em, deviceId, presentEmployees) : new Map<number, number>();
     const onTerminal = (grants: AccessGrant[] | null): TerminalGrant[] | null =>
       grants === null ? null : grants.flatMap((g) => (timezones.get(g.scheduleId) ?? []).map((timezoneId) => ({ timezoneId, doorMask: g.doorMask })));
     // Older versions' commands still queued are superseded (one statement for the build).
@@ -201,6 +204,7 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
           present: row.present,
           access: onTerminal(row.access),
           sentAccess: row.sent_access,
+          group: groups.get(row.employee_id) ?? 0,
           validFrom: row.valid_from,
           validUntil: row.valid_until,
           ...due,
@@ -246,6 +250,8 @@ export async function buildSyncCommands(ctx: RequestContext, deviceId: number, r
         JSON.stringify(sent),
       ]);
     }
+    // People who joined or left the levels of a door's first-person-in: the controller's firstcard rows follow.
+    if (terminal.access) await syncFirstCardRows(em, device, now);
     if (terminal.access || terminal.accessTables) await releaseUnusedSchedules(em, device, now, terminal.access ? 'access' : 'attendance');
     notifyCommandsQueued(em, [deviceId]);
     return rows.length;

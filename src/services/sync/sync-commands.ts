@@ -73,6 +73,8 @@ export interface SyncRow {
   access?: TerminalGrant[] | null;
   /** The grants the terminal was last sent; null: what rows from before access levels hold (every door, time zone 1). */
   sentAccess?: TerminalGrant[] | null;
+  /** Access control: the person's multi-card group on the terminal (the `user` row's `Group`; 0 or absent: none). */
+  group?: number;
   /** The validity window (`YYYY-MM-DD`, inclusive); null: open. */
   validFrom?: string | null;
   validUntil?: string | null;
@@ -248,7 +250,14 @@ export function syncCommands(terminal: SyncTerminal, row: SyncRow, templates: re
     const sent = commands.length > 0 ? [] : (row.sentAccess ?? everyDoor);
     commands.push(
       updateAccessUserCommand(
-        { pin: row.pin, name: row.name, privilege: row.privilege, startTime: yyyymmdd(row.validFrom), endTime: yyyymmdd(row.validUntil) },
+        {
+          pin: row.pin,
+          name: row.name,
+          privilege: row.privilege,
+          group: row.group ?? 0,
+          startTime: yyyymmdd(row.validFrom),
+          endTime: yyyymmdd(row.validUntil),
+        },
         terminal.dialect,
       ),
       ...authorizeCommands(row.pin, sent, row.access ?? everyDoor, terminal.dialect),

@@ -5,7 +5,16 @@ import { markDaysStale } from '../attendance/day-store';
 // company), their instant (device-local time read in the device's zone) and are stored with
 // insert-on-conflict, so a re-sent history never duplicates anything. Called with a `terminal`
 // principal: everything is scoped by the device row the serial resolved to.
-import { createLocalTimeConverter, verifyTypeName, type AttlogRecord, type RtlogEventClass, type RtlogRecord } from '../../devices/protocol';
+import {
+  createLocalTimeConverter,
+  LOCKDOWN_REFUSAL_CODES,
+  lockdownReason,
+  rtlogDenialReason,
+  verifyTypeName,
+  type AttlogRecord,
+  type RtlogEventClass,
+  type RtlogRecord,
+} from '../../devices/protocol';
 import { DoorEventClass } from '../../entities/door-event.entity';
 import { type RequestContext, withEm } from '../common/context';
 import { cutToCodePoints } from '../common/validation';
@@ -13,6 +22,7 @@ import { countPunches, storeDevicePunches, type DevicePunch } from '../attendanc
 import { doorOpenedData } from '../../events/event-payloads';
 import { applyRtlogDoorEvents } from '../access/door-state.service';
 import { runLinkageRules } from '../access/linkage.service';
+import { admitLockdownOverrides, lockedDownDoors } from '../access/lockdown.service';
 import { recordEvents } from '../../events/outbox';
 import type { TerminalDevice } from './terminal.service';
 
@@ -139,6 +149,15 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
     let doorStored = 0;
     const newIndexes = new Set<number>();
     if (kept.length > 0) {
+      // A generic refusal arriving while its door is locked down is a `lockdown` refusal: the code
+      // cannot say it (docs/access-control-operations.md, "Refusal reasons").
+      const generic = kept.some((r) => r.eventClass === 'access-denied' && LOCKDOWN_REFUSAL_CODES.includes(r.event));
+      const locked = generic ? await lockedDownDoors(em as EntityManager, device.id) : [];
+      const reasonOf = (r: RtlogRecord): string | null => {
+        if (r.eventClass !== 'access-denied') return null;
+        const at = instant(r).getTime();
+        return locked.some((l) => l.door === r.eventAddr && l.since.getTime() <= at) ? lockdownReason(r.event) : rtlogDenialReason(r.event);
+      };
       const rows = kept.map((r) => ({
         workspace_id: device.workspaceId,
         company_id: device.companyId,
@@ -159,6 +178,7 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
         card_no: r.cardNo === null || r.cardNo === '' || r.cardNo === '0' ? null : cutToCodePoints(r.cardNo, 64),
         device_record_index: r.index,
         received_at: receivedAt,
+        reason: reasonOf(r),
       }));
       // Index order: overlapping concurrent uploads take their index locks in the same order.
       rows.sort((a, b) => a.device_record_index - b.device_record_index);
@@ -167,7 +187,7 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
         .insert(rows)
         .onConflict(['workspace_id', 'device_serial', 'device_record_index'])
         .ignore()
-        .returning(['id', 'opened', 'door', 'time', 'employee_id', 'pin', 'card_no', 'event_code', 'verify_type', 'device_record_index']);
+        .returning(['id', 'opened', 'door', 'time', 'employee_id', 'pin', 'card_no', 'event_code', 'verify_type', 'device_record_index', 'reason']);
       const stored = await em.execute<
         {
           id: number;
@@ -180,6 +200,7 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
           event_code: number;
           verify_type: string | null;
           device_record_index: number;
+          reason: string | null;
         }[]
       >(query);
       doorStored = stored.length;
@@ -207,6 +228,7 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
           })),
       );
       await applyRtlogDoorEvents(tx, device, stored);
+      await admitLockdownOverrides(tx, device, stored);
       await runLinkageRules(tx, device, stored);
     }
 

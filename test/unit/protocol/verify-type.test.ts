@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { classifyRtlogEvent, DENIAL_REASONS, rtlogCodesOfReason, rtlogDenialReason, verifyTypeName } from '../../../src/devices/protocol';
+import { classifyRtlogEvent, DENIAL_REASONS, lockdownReason, rtlogCodesOfReason, rtlogDenialReason, verifyTypeName } from '../../../src/devices/protocol';
 
 describe('verify types and rtlog events', () => {
   it('names single factors, combinations and alternatives; unknown codes are other', () => {
@@ -60,6 +60,9 @@ describe('rtlog refusal reasons', () => {
     expect(rtlogCodesOfReason('other')).to.deep.equal([]);
     expect(new Set(DENIAL_REASONS).size).to.equal(DENIAL_REASONS.length);
     expect(DENIAL_REASONS.at(-1)).to.equal('other');
-    for (const reason of DENIAL_REASONS.slice(0, -1)) expect(rtlogCodesOfReason(reason)).to.not.be.empty;
+    // `lockdown` is the service's (a generic refusal at a locked-down door), not a code's.
+    for (const reason of DENIAL_REASONS.slice(0, -1).filter((r) => r !== 'lockdown')) expect(rtlogCodesOfReason(reason)).to.not.be.empty;
+    expect(rtlogCodesOfReason('lockdown')).to.deep.equal([]);
+    expect([21, 22, 23, 24, 27].map(lockdownReason)).to.deep.equal(['lockdown', 'lockdown', 'lockdown', 'anti_passback', 'not_registered']);
   });
 });

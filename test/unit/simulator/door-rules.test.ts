@@ -1,5 +1,17 @@
 import { expect } from 'chai';
-import { antiPassbackCode, doorRulesOptionsCommand, interlockCode, updateAccessUserCommand, updateUserAuthorizeCommand } from '../../../src/devices/protocol';
+import {
+  antiPassbackCode,
+  deleteFirstCardCommand,
+  doorRulesOptionsCommand,
+  doorOpeningOptionsCommand,
+  firstCardOptionCommand,
+  interlockCode,
+  updateMultiCardCommand,
+  updateAccessUserCommand,
+  updateFirstCardCommand,
+  updateTimezoneCommand,
+  updateUserAuthorizeCommand,
+} from '../../../src/devices/protocol';
 import { SimulatedTerminal } from '../../../src/simulator';
 import { executeCommand } from '../../../src/simulator/command-executor';
 import { parseCommand } from '../../../src/simulator/command-parser';
@@ -136,5 +148,93 @@ describe('simulated controller: door rules (anti-passback, interlock)', () => {
     ] as Array<[number, number[][]]>) {
       expect(interlockMeaning(count, interlockCode(count, groups)!)).to.deep.equal(groups);
     }
+  });
+});
+
+describe('simulated controller: first-person-in (firstcard, Door{N}FirstCardOpenDoor)', () => {
+  // Monday 2026-11-23; time zone 2 is open 08:00–10:00 on Mondays.
+  const morning = updateTimezoneCommand({ timezoneId: 2, intervals: [{ weekday: 1, startTime: '08:00', endTime: '10:00' }], holidayIntervals: [] });
+  const monday = (hhmm: string) => new Date(`2026-11-23T${hhmm}:00Z`);
+
+  it('the first valid verification of a listed person inside the time zone leaves the door open (rtlog 2); the next ones are 1; it ends with the time zone', () => {
+    const terminal = controller(2, [
+      morning,
+      ...person('21', [1, 2]),
+      ...person('22', [1, 2]),
+      updateFirstCardCommand({ pin: '21', door: 1, timezoneId: 2 }),
+      firstCardOptionCommand(1, 1),
+    ]);
+    // Before the first person: an ordinary verification opens the door for its passage only.
+    expect(terminal.punch({ pin: '22', door: 1, at: monday('08:05') }).event).to.equal(0);
+    expect(terminal.store.firstCardOpenDoors.size).to.equal(0);
+    // The first person: the door stays open.
+    expect(terminal.punch({ pin: '21', door: 1, at: monday('08:10') }).event).to.equal(2);
+    expect(terminal.store.firstCardOpenDoors.get(1)).to.equal('2');
+    expect(terminal.punch({ pin: '22', door: 1, at: monday('08:20') }).event).to.equal(1);
+    // Another door is not concerned, and rights still come first.
+    expect(terminal.punch({ pin: '21', door: 2, at: monday('08:20') }).event).to.equal(0);
+    expect(terminal.punch({ pin: '9999', door: 1, at: monday('08:20') }).event).to.equal(27);
+    // After the time zone the period is over: ordinary openings again.
+    expect(terminal.punch({ pin: '22', door: 1, at: monday('10:30') }).event).to.equal(0);
+    expect(terminal.store.firstCardOpenDoors.size).to.equal(0);
+    // Outside the time zone the first person does not start it either.
+    expect(terminal.punch({ pin: '21', door: 1, at: monday('10:31') }).event).to.equal(0);
+  });
+
+  it('does nothing while the door parameter is off, or for a person without a row; rows are deleted by door or by person', () => {
+    const terminal = controller(1, [morning, ...person('31', [1]), updateFirstCardCommand({ pin: '31', door: 1, timezoneId: 2 })]);
+    expect(terminal.punch({ pin: '31', door: 1, at: monday('08:10') }).event).to.equal(0);
+    const ctx = { family: 'acc' as const, store: terminal.store, now: () => '2026-11-23 09:00:00', infoLines: () => [] };
+    executeCommand(ctx, parseCommand('2', firstCardOptionCommand(1, 1)));
+    executeCommand(ctx, parseCommand('3', deleteFirstCardCommand({ door: 1, pin: '31' })));
+    expect(terminal.store.firstCards.size).to.equal(0);
+    expect(terminal.punch({ pin: '31', door: 1, at: monday('08:11') }).event).to.equal(0);
+    executeCommand(ctx, parseCommand('4', updateFirstCardCommand({ pin: '31', door: 1, timezoneId: 2 })));
+    executeCommand(ctx, parseCommand('5', deleteFirstCardCommand({ door: 1 })));
+    expect(terminal.store.firstCards.size).to.equal(0);
+  });
+});
+
+describe('simulated controller: the multi-person rule (multimcard, user Group, Door{N}MultiCardOpenDoor)', () => {
+  const member = (pin: string, group: number) => [
+    updateAccessUserCommand({ pin, name: `P${pin}`, group }),
+    updateUserAuthorizeCommand({ pin, timezoneId: 1, doors: [1, 2] }),
+  ];
+  const at = (seconds: number) => new Date(Date.UTC(2026, 10, 23, 9, 0, seconds));
+
+  it('the first verification waits (rtlog 26), the second opens the door (rtlog 3); the other door is not concerned', () => {
+    const terminal = controller(2, [
+      ...member('41', 1),
+      ...member('42', 1),
+      updateMultiCardCommand({ index: 1, door: 1, groups: [1, 1] }),
+      doorOpeningOptionsCommand(1, { firstCard: 0, multiCard: 1 }),
+    ]);
+    expect(terminal.punch({ pin: '41', door: 1, at: at(0) }).event).to.equal(26);
+    expect(terminal.punch({ pin: '42', door: 1, at: at(4) }).event).to.equal(3);
+    // Used up: the next pair starts again.
+    expect(terminal.punch({ pin: '42', door: 1, at: at(6) }).event).to.equal(26);
+    expect(terminal.punch({ pin: '41', door: 2, at: at(6) }).event).to.equal(0);
+  });
+
+  it("counts a person once, forgets verifications older than the controller's interval, and never counts a person outside the groups", () => {
+    const terminal = controller(1, [
+      ...member('51', 1),
+      ...member('52', 1),
+      ...member('53', 0),
+      updateMultiCardCommand({ index: 1, door: 1, groups: [1, 1] }),
+      doorOpeningOptionsCommand(1, { firstCard: 0, multiCard: 1 }),
+    ]);
+    expect(terminal.punch({ pin: '51', door: 1, at: at(0) }).event).to.equal(26);
+    expect(terminal.punch({ pin: '51', door: 1, at: at(1) }).event).to.equal(26); // the same person again
+    expect(terminal.punch({ pin: '53', door: 1, at: at(2) }).event).to.equal(26); // no group: not counted
+    expect(terminal.punch({ pin: '52', door: 1, at: at(30) }).event).to.equal(26); // 51 is too old now
+    expect(terminal.punch({ pin: '51', door: 1, at: at(35) }).event).to.equal(3);
+    // Three people needed: two are not enough.
+    const ctx = { family: 'acc' as const, store: terminal.store, now: () => '2026-11-23 09:00:00', infoLines: () => [] };
+    executeCommand(ctx, parseCommand('9', updateMultiCardCommand({ index: 1, door: 1, groups: [1, 1, 1] })));
+    executeCommand(ctx, parseCommand('10', updateAccessUserCommand({ pin: '53', name: 'P53', group: 1 })));
+    expect(terminal.punch({ pin: '51', door: 1, at: at(40) }).event).to.equal(26);
+    expect(terminal.punch({ pin: '52', door: 1, at: at(41) }).event).to.equal(26);
+    expect(terminal.punch({ pin: '53', door: 1, at: at(42) }).event).to.equal(3);
   });
 });
