@@ -37,6 +37,7 @@ import { LinkageRule } from './linkage-rule.entity';
 import { Lockdown, LockdownDoor } from './lockdown.entity';
 import { Punch } from './punch.entity';
 import { PunchCorrection } from './punch-correction.entity';
+import { ScimActivity } from './scim-activity.entity';
 import { ScimGroup, ScimGroupAccessLevel, ScimGroupMember } from './scim-group.entity';
 import { ScimUser } from './scim-user.entity';
 import { Shift } from './shift.entity';
@@ -55,6 +56,7 @@ export {
   AbsenceType,
   ConsoleSession,
   ConsoleSignIn,
+  ScimActivity,
   ScimGroup,
   ScimGroupAccessLevel,
   ScimGroupMember,
@@ -112,6 +114,7 @@ export {
 
 /** Every entity, for the ORM configuration. */
 export const entities = [
+  ScimActivity,
   ScimGroup,
   ScimGroupAccessLevel,
   ScimGroupMember,
