@@ -16,6 +16,7 @@ import { Holidays } from './pages/holidays';
 import { PayPeriods } from './pages/pay-periods';
 import { DoorBoardPage } from './pages/doors';
 import { Refused } from './pages/refused';
+import { DirectorySync } from './pages/directory-sync';
 
 /** The navigation's sections, in the order they are listed. */
 export const SECTIONS = ['Operations', 'People and time', 'Doors and access', 'Administration'] as const;
@@ -51,4 +52,5 @@ export const PAGES: ConsolePage[] = [
   { path: 'access', label: 'Access', area: 'doors', section: 'Doors and access', view: () => <Access /> },
   { path: 'webhooks', label: 'Webhooks', area: 'admin', section: 'Administration', view: () => <Webhooks /> },
   { path: 'keys', label: 'API keys', area: 'admin', section: 'Administration', view: () => <ApiKeys /> },
+  { path: 'directory-sync', label: 'Directory sync', area: 'admin', section: 'Administration', view: () => <DirectorySync /> },
 ];
