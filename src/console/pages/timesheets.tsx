@@ -55,20 +55,24 @@ async function downloadCsv(companyId: number, start: string, end: string): Promi
   URL.revokeObjectURL(link.href);
 }
 
-/** Rows drawn in the first go, then per frame: a month of 1,000 people is 31,000 cells. */
+/** The month grid's column widths (styles.css: .sheet-month .col-*): name, each day, hours and late together. */
+const MONTH_COLUMNS_REM = { name: 12, day: 2.6, totals: 9 };
+
+/** Rows drawn in the first go (a screen and more); the rest follow in the next frame. */
 const FIRST_ROWS = 60;
-const ROWS_PER_FRAME = 200;
 
 /**
- * How many of `total` rows to draw: the first screen at once, the rest a slice per animation frame,
- * so the first rows are usable while the others are drawn (each drawn row is kept: SheetRow is memoised).
+ * How many of `total` rows to draw: the first screen at once, the rest in the next frame, so the
+ * first rows are shown and usable while the others are drawn. Two steps, not a slice per frame: the
+ * cost of a large grid is the browser laying out every row again at each step (measured), not
+ * making the rows (each drawn row is kept: SheetRow is memoised).
  */
 function useRowsDrawn(total: number, key: unknown): number {
   const [drawn, setDrawn] = useState(FIRST_ROWS);
   useEffect(() => setDrawn(FIRST_ROWS), [key]);
   useEffect(() => {
     if (drawn >= total) return;
-    const frame = requestAnimationFrame(() => setDrawn((n) => n + ROWS_PER_FRAME));
+    const frame = requestAnimationFrame(() => setDrawn(total));
     return () => cancelAnimationFrame(frame);
   }, [drawn, total]);
   return Math.min(drawn, total);
@@ -113,18 +117,13 @@ const SheetRow = memo(function SheetRow({
           <td class={`day cell-${day.status}`}>
             <button
               type="button"
-              class="cell-button"
+              class={flagged ? 'cell-button flagged' : 'cell-button'}
               data-employee-id={employee.id}
               data-date={d}
               aria-label={`${name}, ${d}: ${day.status}, ${(day.workedMinutes / 60).toFixed(1)} h${day.lateMinutes ? `, ${day.lateMinutes} min late` : ''}${flagged && !day.lateMinutes ? ', exceptions' : ''}`}
               aria-expanded={openDate === d}
             >
               {day.workedMinutes > 0 ? (day.workedMinutes / 60).toFixed(1) : '·'}
-              {flagged && (
-                <span class="late-mark" aria-hidden="true">
-                  !
-                </span>
-              )}
             </button>
           </td>
         );
@@ -217,7 +216,22 @@ export function Timesheets({ month: initialMonth }: { month?: string }) {
           <Empty>No attendance days in this {view}.</Empty>
         ) : (
           <div class="sheet-scroll">
-            <table class={`sheet sheet-${view}`} aria-label={`Timesheet ${start} to ${end}`}>
+            <table
+              class={`sheet sheet-${view}`}
+              aria-label={`Timesheet ${start} to ${end}`}
+              // A month is laid out from its columns' widths (CSS table-layout: fixed), not by measuring 31,000 cells.
+              style={view === 'month' ? { width: `${MONTH_COLUMNS_REM.name + days.length * MONTH_COLUMNS_REM.day + MONTH_COLUMNS_REM.totals}rem` } : undefined}
+            >
+              {view === 'month' && (
+                <colgroup>
+                  <col class="col-name" />
+                  {days.map(() => (
+                    <col class="col-day" />
+                  ))}
+                  <col class="col-hours" />
+                  <col class="col-late" />
+                </colgroup>
+              )}
               <thead>
                 <tr>
                   <th scope="col">Employee</th>
