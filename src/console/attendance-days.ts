@@ -1,11 +1,86 @@
-// Every attendance day of a company in a date range, page after page (the API returns at most 1000
-// a page; a month of 1,000 people is about 30 pages), with the company's people for their names.
+// Every attendance day of a company in a date range, with the company's people for their names.
+// The API returns at most 1,000 days a page, by employee then date, so a month of 1,000 people is
+// 31 pages. Read one after the other, each waits for the last and each reads further into the
+// range (the server skips more rows every page); so after the first page the rest of the range is
+// read in slices of days sized to about one page each, several at a time.
 import { useEffect, useState } from 'preact/hooks';
-import { useClient } from '@urql/preact';
+import { useClient, type Client, type OperationResult } from '@urql/preact';
 import { CompanyEmployeesDocument, TimesheetDocument, type TimesheetQuery, type CompanyEmployeesQuery } from './gql';
 
 export type AttendanceDayRow = TimesheetQuery['timesheet']['nodes'][number];
 export type CompanyEmployee = CompanyEmployeesQuery['employees']['nodes'][number];
+
+const PAGE = 1000;
+/** Requests in flight at once: the browser's own limit per origin over HTTP/1.1. */
+const IN_FLIGHT = 6;
+const DAY_MS = 86_400_000;
+
+const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+const daysBetween = (start: string, end: string) => Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / DAY_MS) + 1;
+
+type Policy = 'network-only' | 'cache-first';
+
+/** The pages of one date range, one after the other: every page, or only the first (`complete` says whether that was all). */
+async function readPages(
+  client: Client,
+  range: { companyId: number; startDate: string; endDate: string },
+  policy: Policy,
+  firstOnly: boolean,
+  isCancelled: () => boolean,
+): Promise<{ days: AttendanceDayRow[]; totalCount: number; complete: boolean }> {
+  const days: AttendanceDayRow[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const page: OperationResult<TimesheetQuery> = await client.query(TimesheetDocument, { ...range, after }, { requestPolicy: policy }).toPromise();
+    if (isCancelled()) return { days, totalCount: 0, complete: true };
+    if (page.error || !page.data) throw new Error(page.error?.graphQLErrors[0]?.message ?? page.error?.message ?? 'no answer');
+    const { nodes, totalCount, pageInfo } = page.data.timesheet;
+    days.push(...nodes);
+    if (!pageInfo.hasNextPage || firstOnly) return { days, totalCount, complete: !pageInfo.hasNextPage };
+    after = pageInfo.endCursor ?? null;
+  }
+}
+
+/**
+ * The range's days: its first page, then (when there is more) the whole range again in slices of
+ * days that hold about a page each, IN_FLIGHT at a time; a day the first page already had is kept once.
+ */
+export async function readAttendanceDays(
+  client: Client,
+  companyId: number,
+  startDate: string,
+  endDate: string,
+  policy: Policy,
+  isCancelled: () => boolean = () => false,
+): Promise<AttendanceDayRow[]> {
+  const first = await readPages(client, { companyId, startDate, endDate }, policy, true, isCancelled);
+  if (first.complete) return first.days;
+  const length = daysBetween(startDate, endDate);
+  const perSlice = Math.max(1, Math.floor((PAGE * length) / first.totalCount));
+  const slices: Array<{ companyId: number; startDate: string; endDate: string }> = [];
+  for (let offset = 0; offset < length; offset += perSlice) {
+    slices.push({ companyId, startDate: addDays(startDate, offset), endDate: addDays(startDate, Math.min(length, offset + perSlice) - 1) });
+  }
+  const read: AttendanceDayRow[][] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < slices.length && !isCancelled()) {
+      const index = next++;
+      read[index] = (await readPages(client, slices[index]!, policy, false, isCancelled)).days;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, slices.length) }, worker));
+  const seen = new Set<string>();
+  const days: AttendanceDayRow[] = [];
+  for (const day of [...first.days, ...read.flat()]) {
+    const key = `${day.employeeId}:${day.date}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      days.push(day);
+    }
+  }
+  return days;
+}
 
 export function useAttendanceDays(
   companyId: number,
@@ -29,18 +104,7 @@ export function useAttendanceDays(
     let cancelled = false;
     (async () => {
       const people = client.query(CompanyEmployeesDocument, { companyId }).toPromise();
-      const days: AttendanceDayRow[] = [];
-      let after: string | null = null;
-      for (;;) {
-        const page = await client
-          .query(TimesheetDocument, { companyId, startDate, endDate, after }, { requestPolicy: version ? 'network-only' : 'cache-first' })
-          .toPromise();
-        if (cancelled) return;
-        if (page.error || !page.data) throw new Error(page.error?.graphQLErrors[0]?.message ?? page.error?.message ?? 'no answer');
-        days.push(...page.data.timesheet.nodes);
-        if (!page.data.timesheet.pageInfo.hasNextPage) break;
-        after = page.data.timesheet.pageInfo.endCursor ?? null;
-      }
+      const days = await readAttendanceDays(client, companyId, startDate, endDate, version ? 'network-only' : 'cache-first', () => cancelled);
       const employees = (await people).data?.employees.nodes ?? [];
       if (!cancelled) setState({ days, employees, error: null });
     })().catch((error: Error) => !cancelled && setState({ days: [], employees: [], error: error.message }));

@@ -22,6 +22,7 @@ import { LeaveBalances } from './pages/balances';
 import { Lockdowns } from './pages/lockdowns';
 import { VisitorPasses } from './pages/visitor-passes';
 import { LinkageRules } from './pages/linkage-rules';
+import { DirectorySync } from './pages/directory-sync';
 
 /** The navigation's sections, in the order they are listed. */
 export const SECTIONS = ['Operations', 'People and time', 'Doors and access', 'Administration'] as const;
@@ -63,4 +64,5 @@ export const PAGES: ConsolePage[] = [
   { path: 'access', label: 'Access', area: 'doors', section: 'Doors and access', view: () => <Access /> },
   { path: 'webhooks', label: 'Webhooks', area: 'admin', section: 'Administration', view: () => <Webhooks /> },
   { path: 'keys', label: 'API keys', area: 'admin', section: 'Administration', view: () => <ApiKeys /> },
+  { path: 'directory-sync', label: 'Directory sync', area: 'admin', section: 'Administration', view: () => <DirectorySync /> },
 ];

@@ -39,6 +39,7 @@ import { Lockdown, LockdownDoor } from './lockdown.entity';
 import { Punch } from './punch.entity';
 import { PunchCorrection } from './punch-correction.entity';
 import { OvertimeApproval } from './overtime-approval.entity';
+import { ScimActivity } from './scim-activity.entity';
 import { ScimGroup, ScimGroupAccessLevel, ScimGroupMember } from './scim-group.entity';
 import { ScimUser } from './scim-user.entity';
 import { Shift } from './shift.entity';
@@ -57,6 +58,7 @@ export {
   AbsenceType,
   ConsoleSession,
   ConsoleSignIn,
+  ScimActivity,
   ScimGroup,
   ScimGroupAccessLevel,
   ScimGroupMember,
@@ -116,6 +118,7 @@ export {
 
 /** Every entity, for the ORM configuration. */
 export const entities = [
+  ScimActivity,
   ScimGroup,
   ScimGroupAccessLevel,
   ScimGroupMember,

@@ -1,7 +1,8 @@
-import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import * as apiKeys from '../services/identity/api-key.service';
+import { scimSyncOf } from '../services/identity/scim-activity.service';
 import type { RequestContext } from '../services/common/context';
-import { ApiKeyType, CreateApiKeyInput } from '../schema/api-key.type';
+import { ApiKeyType, CreateApiKeyInput, ScimSyncType } from '../schema/api-key.type';
 
 @Resolver(() => ApiKeyType)
 export class ApiKeyResolver {
@@ -28,5 +29,14 @@ export class ApiKeyResolver {
   @Mutation(() => ApiKeyType)
   revokeApiKey(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
     return apiKeys.revokeApiKey(ctx, id);
+  }
+
+  @FieldResolver(() => ScimSyncType, {
+    nullable: true,
+    description:
+      "A `scim` key's last sync (when the directory last called, its last change and error) and what its company's directory provisioned; null for other keys.",
+  })
+  scimSync(@Ctx() ctx: RequestContext, @Root() key: ApiKeyType) {
+    return scimSyncOf(ctx, key);
   }
 }

@@ -27,3 +27,20 @@ export class CreateApiKeyInput {
   @Field(() => Int, { nullable: true, description: 'Required with the `scim` scope (and only with it): the company whose people the directory provisions.' })
   companyId?: number;
 }
+
+@ObjectType('ScimSync', { description: 'A directory\'s last sync over a `scim` key (docs/identity.md, "Last sync").' })
+export class ScimSyncType {
+  @Field(() => Date, { nullable: true, description: 'When the directory last called /scim/v2 with this key; null: never.' }) lastRequestAt!: Date | null;
+  @Field(() => String, { nullable: true, description: 'Method and path of that request, e.g. `PATCH /Users/12` (no query).' }) lastRequest!: string | null;
+  @Field(() => Int, { description: 'Requests made with this key.' }) requestCount!: number;
+  @Field(() => Date, { nullable: true, description: 'When a request with this key last changed something (a successful POST, PUT, PATCH or DELETE).' })
+  lastChangeAt!: Date | null;
+  @Field(() => Date, { nullable: true, description: 'When a request with this key was last answered with an error.' }) lastErrorAt!: Date | null;
+  @Field(() => String, { nullable: true, description: 'Method and path of that request.' }) lastErrorRequest!: string | null;
+  @Field(() => Int, { nullable: true, description: 'Its HTTP status.' }) lastErrorStatus!: number | null;
+  @Field(() => String, { nullable: true, description: 'The SCIM error the directory was given: its `scimType` (if any) and detail.' })
+  lastError!: string | null;
+  @Field(() => Int, { description: "Users of the key's company provisioned over SCIM (by any of its keys)." }) users!: number;
+  @Field(() => Int, { description: 'Of them, active (not deactivated by the directory or the API).' }) activeUsers!: number;
+  @Field(() => Int, { description: "Directory groups of the key's company." }) groups!: number;
+}

@@ -12,6 +12,7 @@ import { ENTERPRISE_USER, GROUP, USER, schemaResource, type SchemaDefinition } f
 import type { ContextFactory } from '../schema/context-factory';
 import { finishWrite, recordWrite } from '../services/common/audit.service';
 import { isScimPrincipal, type RequestContext } from '../services/common/context';
+import { recordScimRequest } from '../services/identity/scim-activity.service';
 import * as groups from '../services/identity/scim-groups.service';
 import * as users from '../services/identity/scim-users.service';
 import { toScimFailure } from './scim-errors';
@@ -99,7 +100,20 @@ function withoutPasswords(body: unknown): unknown {
 
 export function scimRouter(deps: { contextFactory: ContextFactory; logger: Logger; bodyLimitBytes: number }): Router {
   const router = express.Router({ caseSensitive: false });
-  const send = (res: Response, status: number, body?: unknown, headers: Record<string, string> = {}) => {
+  /**
+   * Answers; a request of an authenticated directory is first noted as its last sync (a failure to
+   * note it is logged, never the directory's problem).
+   */
+  const send = async (req: Request, res: Response, status: number, body?: unknown, headers: Record<string, string> = {}, error?: ScimError) => {
+    const ctx = res.locals.scimContext as RequestContext | undefined;
+    if (ctx) {
+      await recordScimRequest(ctx, {
+        method: req.method,
+        path: req.path,
+        status,
+        ...(error ? { error: { scimType: error.scimType, detail: error.detail } } : {}),
+      }).catch((recordError) => deps.logger.error({ err: recordError }, 'SCIM request not noted as the last sync'));
+    }
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     if (body === undefined) {
       res.status(status).end();
@@ -107,9 +121,9 @@ export function scimRouter(deps: { contextFactory: ContextFactory; logger: Logge
     }
     res.status(status).type(MEDIA_TYPE).send(JSON.stringify(body));
   };
-  const fail = (res: Response, error: unknown) => {
+  const fail = (req: Request, res: Response, error: unknown) => {
     const failure = toScimFailure(error, deps.logger);
-    send(res, failure.error.status, failure.error.toBody(), failure.headers);
+    return send(req, res, failure.error.status, failure.error.toBody(), failure.headers, failure.error);
   };
   // Only a scim key may use the surface; the key is checked before the body is read.
   router.use(async (req: Request, res: Response, next: NextFunction) => {
@@ -119,7 +133,7 @@ export function scimRouter(deps: { contextFactory: ContextFactory; logger: Logge
       res.locals.scimContext = ctx;
       next();
     } catch (error) {
-      fail(res, error);
+      await fail(req, res, error);
     }
   });
   router.use(express.json({ type: ['application/scim+json', 'application/json'], limit: deps.bodyLimitBytes }));
@@ -132,13 +146,13 @@ export function scimRouter(deps: { contextFactory: ContextFactory; logger: Logge
       const baseUrl = `${req.protocol}://${req.get('host')}${SCIM_BASE_PATH}`;
       const result = await handler(ctx, req, baseUrl);
       if (auditId !== null) await finishWrite(ctx, auditId, 'ok');
-      send(res, result.status, result.body, result.location ? { Location: result.location } : {});
+      await send(req, res, result.status, result.body, result.location ? { Location: result.location } : {});
     } catch (error) {
       if (auditId !== null) {
         const outcome = error instanceof ScimError ? (error.scimType ?? `scim_${error.status}`) : 'internal_error';
         await finishWrite(ctx, auditId, outcome).catch((auditError) => deps.logger.error({ err: auditError }, 'audit outcome not recorded'));
       }
-      fail(res, error);
+      await fail(req, res, error);
     }
   };
   const constant =
@@ -183,7 +197,7 @@ export function scimRouter(deps: { contextFactory: ContextFactory; logger: Logge
     router.patch(`${path}/:id`, route(handlers.patch!, `scim.patch${name}`));
     router.delete(`${path}/:id`, route(handlers.remove!, `scim.delete${name}`));
   }
-  router.use((req: Request, res: Response) => fail(res, new ScimError(404, null, `No SCIM endpoint ${req.method} ${SCIM_BASE_PATH}${req.path}.`)));
-  router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => fail(res, error));
+  router.use((req: Request, res: Response) => fail(req, res, new ScimError(404, null, `No SCIM endpoint ${req.method} ${SCIM_BASE_PATH}${req.path}.`)));
+  router.use((error: unknown, req: Request, res: Response, _next: NextFunction) => fail(req, res, error));
   return router;
 }

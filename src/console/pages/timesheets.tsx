@@ -2,7 +2,8 @@
 // the day's status with the hours worked; a cell opens that person's day (punches, exceptions,
 // late and early minutes, add or void a punch); totals per employee; the same rows as CSV from the
 // REST surface.
-import { useState } from 'preact/hooks';
+import { memo } from 'preact/compat';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useAttendanceDays, type AttendanceDayRow } from '../attendance-days';
 import { useCompanyPicker } from '../company-picker';
 import { Empty, ErrorNote, Section } from '../components';
@@ -10,6 +11,8 @@ import { today } from '../format';
 import { useDirectory } from '../people';
 import { storedKey } from '../session';
 import { DayDetail } from './day-detail';
+
+const WEEKDAY = new Intl.DateTimeFormat(undefined, { weekday: 'short', timeZone: 'UTC' });
 
 const STATUSES = ['present', 'incomplete', 'absent', 'holiday', 'off', 'scheduled'];
 
@@ -52,7 +55,84 @@ async function downloadCsv(companyId: number, start: string, end: string): Promi
   URL.revokeObjectURL(link.href);
 }
 
-const WEEKDAY = new Intl.DateTimeFormat(undefined, { weekday: 'short', timeZone: 'UTC' });
+/** The month grid's column widths (styles.css: .sheet-month .col-*): name, each day, hours and late together. */
+const MONTH_COLUMNS_REM = { name: 12, day: 2.6, totals: 9 };
+
+/** Rows drawn in the first go (a screen and more); the rest follow in the next frame. */
+const FIRST_ROWS = 60;
+
+/**
+ * How many of `total` rows to draw: the first screen at once, the rest in the next frame, so the
+ * first rows are shown and usable while the others are drawn. Two steps, not a slice per frame: the
+ * cost of a large grid is the browser laying out every row again at each step (measured), not
+ * making the rows (each drawn row is kept: SheetRow is memoised).
+ */
+function useRowsDrawn(total: number, key: unknown): number {
+  const [drawn, setDrawn] = useState(FIRST_ROWS);
+  useEffect(() => setDrawn(FIRST_ROWS), [key]);
+  useEffect(() => {
+    if (drawn >= total) return;
+    const frame = requestAnimationFrame(() => setDrawn(total));
+    return () => cancelAnimationFrame(frame);
+  }, [drawn, total]);
+  return Math.min(drawn, total);
+}
+
+/**
+ * One employee's row. Its cells' buttons carry the person and the date; the table has one click
+ * handler for all of them (a month of 1,000 people has 31,000 cells).
+ */
+const SheetRow = memo(function SheetRow({
+  employee,
+  row,
+  days,
+  openDate,
+}: {
+  employee: { id: number; name: string; lastname: string };
+  row: Map<string, AttendanceDayRow>;
+  days: string[];
+  /** The date whose day dialog is open for this person, if any. */
+  openDate: string | null;
+}) {
+  const name = `${employee.name} ${employee.lastname}`;
+  let worked = 0;
+  let late = 0;
+  for (const d of row.values()) {
+    worked += d.workedMinutes;
+    late += d.lateMinutes;
+  }
+  return (
+    <tr data-employee={employee.id}>
+      <th scope="row">{name}</th>
+      {days.map((d) => {
+        const day = row.get(d);
+        if (!day)
+          return (
+            <td class="day cell-none">
+              <span class="sr-only">no day</span>
+            </td>
+          );
+        const flagged = day.lateMinutes > 0 || day.earlyLeaveMinutes > 0 || day.exceptions.length > 0;
+        return (
+          <td class={`day cell-${day.status}`}>
+            <button
+              type="button"
+              class={flagged ? 'cell-button flagged' : 'cell-button'}
+              data-employee-id={employee.id}
+              data-date={d}
+              aria-label={`${name}, ${d}: ${day.status}, ${(day.workedMinutes / 60).toFixed(1)} h${day.lateMinutes ? `, ${day.lateMinutes} min late` : ''}${flagged && !day.lateMinutes ? ', exceptions' : ''}`}
+              aria-expanded={openDate === d}
+            >
+              {day.workedMinutes > 0 ? (day.workedMinutes / 60).toFixed(1) : '·'}
+            </button>
+          </td>
+        );
+      })}
+      <td>{(worked / 60).toFixed(1)}</td>
+      <td>{late > 0 ? `${late} min` : '—'}</td>
+    </tr>
+  );
+});
 
 /** `month` (`YYYY-MM`, from the address `#/timesheets/2026-03`): the month to open, else this month. */
 export function Timesheets({ month: initialMonth }: { month?: string }) {
@@ -64,15 +144,20 @@ export function Timesheets({ month: initialMonth }: { month?: string }) {
   const [version, setVersion] = useState(0);
   const [open, setOpen] = useState<{ employeeId: number; date: string } | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
-  const { start, end, days } = view === 'month' ? monthRange(month) : weekRange(weekOf);
+  // Kept between renders (the rows are memoised on them): a range's dates, and its days by person.
+  const { start, end, days } = useMemo(() => (view === 'month' ? monthRange(month) : weekRange(weekOf)), [view, month, weekOf]);
   const sheet = useAttendanceDays(companyId, start, end, version);
-  const byEmployee = new Map<number, Map<string, AttendanceDayRow>>();
-  for (const day of sheet.days ?? []) {
-    const row = byEmployee.get(day.employeeId) ?? new Map<string, AttendanceDayRow>();
-    row.set(day.date, day);
-    byEmployee.set(day.employeeId, row);
-  }
-  const employees = sheet.employees.filter((e) => byEmployee.has(e.id));
+  const byEmployee = useMemo(() => {
+    const rows = new Map<number, Map<string, AttendanceDayRow>>();
+    for (const day of sheet.days ?? []) {
+      const row = rows.get(day.employeeId) ?? new Map<string, AttendanceDayRow>();
+      row.set(day.date, day);
+      rows.set(day.employeeId, row);
+    }
+    return rows;
+  }, [sheet.days]);
+  const employees = useMemo(() => sheet.employees.filter((e) => byEmployee.has(e.id)), [sheet.employees, byEmployee]);
+  const drawn = useRowsDrawn(employees.length, sheet.days);
   return (
     <div class="stack">
       <Section
@@ -131,7 +216,22 @@ export function Timesheets({ month: initialMonth }: { month?: string }) {
           <Empty>No attendance days in this {view}.</Empty>
         ) : (
           <div class="sheet-scroll">
-            <table class={`sheet sheet-${view}`} aria-label={`Timesheet ${start} to ${end}`}>
+            <table
+              class={`sheet sheet-${view}`}
+              aria-label={`Timesheet ${start} to ${end}`}
+              // A month is laid out from its columns' widths (CSS table-layout: fixed), not by measuring 31,000 cells.
+              style={view === 'month' ? { width: `${MONTH_COLUMNS_REM.name + days.length * MONTH_COLUMNS_REM.day + MONTH_COLUMNS_REM.totals}rem` } : undefined}
+            >
+              {view === 'month' && (
+                <colgroup>
+                  <col class="col-name" />
+                  {days.map(() => (
+                    <col class="col-day" />
+                  ))}
+                  <col class="col-hours" />
+                  <col class="col-late" />
+                </colgroup>
+              )}
               <thead>
                 <tr>
                   <th scope="col">Employee</th>
@@ -144,52 +244,15 @@ export function Timesheets({ month: initialMonth }: { month?: string }) {
                   <th scope="col">Late</th>
                 </tr>
               </thead>
-              <tbody>
-                {employees.map((e) => {
-                  const row = byEmployee.get(e.id)!;
-                  const name = `${e.name} ${e.lastname}`;
-                  let worked = 0;
-                  let late = 0;
-                  for (const d of row.values()) {
-                    worked += d.workedMinutes;
-                    late += d.lateMinutes;
-                  }
-                  return (
-                    <tr data-employee={e.id}>
-                      <th scope="row">{name}</th>
-                      {days.map((d) => {
-                        const day = row.get(d);
-                        if (!day)
-                          return (
-                            <td class="day cell-none">
-                              <span class="sr-only">no day</span>
-                            </td>
-                          );
-                        const flagged = day.lateMinutes > 0 || day.earlyLeaveMinutes > 0 || day.exceptions.length > 0;
-                        return (
-                          <td class={`day cell-${day.status}`}>
-                            <button
-                              type="button"
-                              class="cell-button"
-                              aria-label={`${name}, ${d}: ${day.status}, ${(day.workedMinutes / 60).toFixed(1)} h${day.lateMinutes ? `, ${day.lateMinutes} min late` : ''}${flagged && !day.lateMinutes ? ', exceptions' : ''}`}
-                              aria-expanded={open?.employeeId === e.id && open.date === d}
-                              onClick={() => setOpen({ employeeId: e.id, date: d })}
-                            >
-                              {day.workedMinutes > 0 ? (day.workedMinutes / 60).toFixed(1) : '·'}
-                              {flagged && (
-                                <span class="late-mark" aria-hidden="true">
-                                  !
-                                </span>
-                              )}
-                            </button>
-                          </td>
-                        );
-                      })}
-                      <td>{(worked / 60).toFixed(1)}</td>
-                      <td>{late > 0 ? `${late} min` : '—'}</td>
-                    </tr>
-                  );
-                })}
+              <tbody
+                onClick={(event) => {
+                  const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-date]');
+                  if (button) setOpen({ employeeId: Number(button.dataset.employeeId), date: button.dataset.date! });
+                }}
+              >
+                {employees.slice(0, drawn).map((e) => (
+                  <SheetRow key={e.id} employee={e} row={byEmployee.get(e.id)!} days={days} openDate={open?.employeeId === e.id ? open.date : null} />
+                ))}
               </tbody>
             </table>
           </div>
