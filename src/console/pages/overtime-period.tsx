@@ -32,7 +32,7 @@ export function OvertimePeriod({
   const [comment, setComment] = useState('');
   const [done, setDone] = useState<string | null>(null);
   const valid = DATE.test(from) && DATE.test(until) && from <= until;
-  const [waiting] = useQuery({
+  const [waiting, recount] = useQuery({
     query: PendingOvertimeDaysDocument,
     variables: { companyId, startDate: from, endDate: until },
     pause: !valid,
@@ -87,6 +87,7 @@ export function OvertimePeriod({
               const n = result.data.approveOvertimePeriod.count;
               setDone(`Approved overtime of ${n} ${n === 1 ? 'day' : 'days'}.`);
               setComment('');
+              recount({ requestPolicy: 'network-only' });
               onDone();
             }
           }}
