@@ -1,6 +1,7 @@
 // One person's day, from the timesheet: the attendance figures (late, early leave, overtime), the
 // exceptions in words, and every punch with its terminal and state by name; a punch can be added
-// (a manual punch) or voided with a reason.
+// (a manual punch) or voided with a reason. Overtime waiting for approval is shown, and approvers
+// decide it here.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useMutation, useQuery } from '@urql/preact';
 import { useAllowed } from '../app-context';
@@ -9,6 +10,7 @@ import { exceptionLabel, hours } from '../attendance-days';
 import { ConfirmButton, Empty, ErrorNote, Section } from '../components';
 import { AddPunchDocument, EmployeeDayDocument, VoidPunchDocument } from '../gql';
 import type { Directory } from '../people';
+import { DayOvertime } from './day-overtime';
 
 function VoidPunch({ punch, who, onDone }: { punch: { id: number; localTime: string }; who: string; onDone: () => void }) {
   const [voiding, voidPunch] = useMutation(VoidPunchDocument);
@@ -162,6 +164,7 @@ export function DayDetail({
         ) : (
           <p>Loading…</p>
         )}
+        <DayOvertime employeeId={employeeId} date={date} who={who} onChanged={changed} />
         <h3>Punches</h3>
         {punches.length === 0 ? (
           <Empty>No punches on this day.</Empty>

@@ -1,6 +1,7 @@
-// Requests: a company's absence requests and punch corrections by state (pending first), decided one
-// at a time or several at once with a comment by signers with the `approve` scope (or `admin`);
-// everyone else sees them read-only. HR (`write`) files an absence request for an employee and may
+// Requests: a company's absence requests, punch corrections and overtime approvals by state (pending
+// first), decided one at a time or several at once with a comment by signers with the `approve` scope
+// (or `admin`); everyone else sees them read-only. An approver may cap the overtime minutes that count
+// and approve a whole period's overtime at once. HR (`write`) files an absence request for an employee and may
 // cancel a pending request; an approver may also cancel an approved absence (its days revert).
 import { useId, useRef, useState } from 'preact/hooks';
 import { useMutation, useQuery } from '@urql/preact';
@@ -12,22 +13,34 @@ import { Empty, ErrorNote, Section } from '../components';
 import { today, when } from '../format';
 import {
   ApproveAbsenceRequestDocument,
+  ApproveOvertimeDocument,
   ApprovePunchCorrectionDocument,
   CancelAbsenceRequestDocument,
   CancelPunchCorrectionDocument,
   FileAbsenceRequestDocument,
   LeaveRequestsDocument,
+  OvertimeApprovalsDocument,
+  OvertimeDayDocument,
   RejectAbsenceRequestDocument,
+  RejectOvertimeDocument,
   RejectPunchCorrectionDocument,
   VoidedPunchDocument,
   type AbsenceRequestFieldsFragment,
   type AbsenceTypeFieldsFragment,
+  type OvertimeApprovalFieldsFragment,
   type PunchCorrectionFieldsFragment,
 } from '../gql';
 import { useDirectory, type Directory } from '../people';
+import { OvertimePeriod } from './overtime-period';
 
 type Verb = 'approve' | 'reject' | 'cancel';
-type Kind = 'absence' | 'correction';
+type Kind = 'absence' | 'correction' | 'overtime';
+
+const KIND_WORDS: Record<Kind, { plural: string; what: string; reason: string }> = {
+  absence: { plural: 'absence requests', what: 'Type', reason: 'Note' },
+  correction: { plural: 'punch corrections', what: 'Correction', reason: 'Reason' },
+  overtime: { plural: 'overtime approvals', what: 'Overtime', reason: 'Note' },
+};
 
 /** One request as both tables show it: who, which dates, what, why, and where it stands. */
 interface Row {
@@ -119,6 +132,31 @@ function correctionRow(c: PunchCorrectionFieldsFragment, dir: Directory): Row {
   };
 }
 
+/** The day's overtime minutes: waiting for approval, or counted (at most the approval's cap). */
+function OvertimeMinutes({ approval }: { approval: OvertimeApprovalFieldsFragment }) {
+  const [day] = useQuery({ query: OvertimeDayDocument, variables: { employeeId: approval.employeeId, date: approval.date } });
+  const d = day.data?.timesheet.nodes[0];
+  const cap = approval.minutes != null ? ` (capped at ${approval.minutes} min)` : '';
+  if (!d) return <>{cap ? cap.slice(2, -1) : 'no day computed yet'}</>;
+  if (d.pendingOvertimeMinutes > 0) return <>{`${d.pendingOvertimeMinutes} min waiting${cap}`}</>;
+  return <>{d.overtimeMinutes > 0 ? `${d.overtimeMinutes} min counted${cap}` : `no overtime counted${cap}`}</>;
+}
+
+function overtimeRow(a: OvertimeApprovalFieldsFragment, dir: Directory): Row {
+  const who = dir.employeeName(a.employeeId);
+  return {
+    id: a.id,
+    state: a.state,
+    who,
+    dates: a.date,
+    what: <OvertimeMinutes approval={a} />,
+    summary: `${who}, overtime, ${a.date}`,
+    reason: a.note ?? '',
+    filed: when(a.createdAt),
+    decision: a.decidedAt ? `${when(a.decidedAt)}${a.decisionComment ? `: ${a.decisionComment}` : ''}` : null,
+  };
+}
+
 /**
  * A decision on one request or several: a modal dialog that names each, takes an optional comment
  * (kept with the decision and in the audit log) and asks again; Escape or "Back" changes nothing.
@@ -128,19 +166,24 @@ function DecisionButton({
   rows,
   label,
   labelDetail,
+  capMinutes = false,
   onDecide,
 }: {
   verb: Verb;
   rows: Row[];
   label: string;
   labelDetail?: string;
-  onDecide: (comment: string | null) => Promise<void>;
+  /** Offers "at most this many minutes count" (an overtime approval). */
+  capMinutes?: boolean;
+  onDecide: (comment: string | null, minutes: number | null) => Promise<void>;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [comment, setComment] = useState('');
+  const [minutes, setMinutes] = useState('');
   const words = VERB_WORDS[verb];
   const title = rows.length === 1 ? `${words.button} ${rows[0].summary}?` : `${words.button} ${rows.length} requests?`;
   const commentId = `comment-${useId()}`;
+  const minutesId = `minutes-${useId()}`;
   return (
     <>
       <button
@@ -149,6 +192,7 @@ function DecisionButton({
         disabled={rows.length === 0}
         onClick={() => {
           setComment('');
+          setMinutes('');
           dialog.current?.showModal();
         }}
       >
@@ -160,7 +204,7 @@ function DecisionButton({
           method="dialog"
           onSubmit={async (event) => {
             const submitter = (event as SubmitEvent).submitter as HTMLButtonElement | null;
-            if (submitter?.value === 'confirm') await onDecide(comment.trim() || null);
+            if (submitter?.value === 'confirm') await onDecide(comment.trim() || null, capMinutes && minutes !== '' ? Number(minutes) : null);
           }}
         >
           <h2>{title}</h2>
@@ -173,6 +217,20 @@ function DecisionButton({
             ))}
           </ul>
           {verb === 'cancel' && rows.some((r) => r.state === 'approved') && <p>An approved absence is cancelled: its days revert at once.</p>}
+          {capMinutes && (
+            <p class="field">
+              <label for={minutesId}>At most this many overtime minutes count (optional; empty: all)</label>
+              <input
+                id={minutesId}
+                type="number"
+                min={0}
+                max={1440}
+                step={1}
+                value={minutes}
+                onInput={(e) => setMinutes((e.target as HTMLInputElement).value)}
+              />
+            </p>
+          )}
           <p class="field">
             <label for={commentId}>Comment (optional)</label>
             <textarea id={commentId} rows={2} value={comment} onInput={(e) => setComment((e.target as HTMLTextAreaElement).value)} />
@@ -206,7 +264,7 @@ function RequestTable({
   rows: Row[];
   canApprove: boolean;
   canWrite: boolean;
-  decide: (verb: Verb, rows: Row[], comment: string | null) => Promise<void>;
+  decide: (verb: Verb, rows: Row[], comment: string | null, minutes: number | null) => Promise<void>;
   error: string | null;
 }) {
   const [selected, setSelected] = useState<Set<number>>(new Set());
@@ -218,13 +276,15 @@ function RequestTable({
     else next.add(id);
     setSelected(next);
   };
-  const decideAndClear = async (verb: Verb, list: Row[], comment: string | null) => {
-    await decide(verb, list, comment);
+  const decideAndClear = async (verb: Verb, list: Row[], comment: string | null, minutes: number | null = null) => {
+    await decide(verb, list, comment, minutes);
     setSelected(new Set());
   };
   const selectable = canApprove && pending.length > 0;
-  const canCancel = (r: Row) => (r.state === 'pending' && canWrite) || (kind === 'absence' && r.state === 'approved' && canApprove);
-  const kindWord = kind === 'absence' ? 'absence requests' : 'punch corrections';
+  // An overtime approval is not withdrawn: an approver takes the other decision instead.
+  const canCancel = (r: Row) => kind !== 'overtime' && ((r.state === 'pending' && canWrite) || (kind === 'absence' && r.state === 'approved' && canApprove));
+  const kindWord = KIND_WORDS[kind].plural;
+  const capMinutes = kind === 'overtime';
   return (
     <Section
       title={title}
@@ -236,7 +296,8 @@ function RequestTable({
               rows={chosen}
               label={`Approve selected (${chosen.length})`}
               labelDetail={kindWord}
-              onDecide={(c) => decideAndClear('approve', chosen, c)}
+              capMinutes={capMinutes}
+              onDecide={(c, m) => decideAndClear('approve', chosen, c, m)}
             />
             <DecisionButton
               verb="reject"
@@ -270,8 +331,8 @@ function RequestTable({
               )}
               <th scope="col">Who</th>
               <th scope="col">Dates</th>
-              <th scope="col">{kind === 'absence' ? 'Type' : 'Correction'}</th>
-              <th scope="col">{kind === 'absence' ? 'Note' : 'Reason'}</th>
+              <th scope="col">{KIND_WORDS[kind].what}</th>
+              <th scope="col">{KIND_WORDS[kind].reason}</th>
               <th scope="col">State</th>
               <th scope="col">Filed</th>
               <th scope="col">Decision</th>
@@ -308,7 +369,14 @@ function RequestTable({
                   <td class="actions">
                     {canApprove && r.state === 'pending' && (
                       <>
-                        <DecisionButton verb="approve" rows={[r]} label="Approve" labelDetail={r.summary} onDecide={(c) => decideAndClear('approve', [r], c)} />
+                        <DecisionButton
+                          verb="approve"
+                          rows={[r]}
+                          label="Approve"
+                          labelDetail={r.summary}
+                          capMinutes={capMinutes}
+                          onDecide={(c, m) => decideAndClear('approve', [r], c, m)}
+                        />
                         <DecisionButton verb="reject" rows={[r]} label="Reject" labelDetail={r.summary} onDecide={(c) => decideAndClear('reject', [r], c)} />
                       </>
                     )}
@@ -457,19 +525,29 @@ export function Requests() {
   const [, approveCorrection] = useMutation(ApprovePunchCorrectionDocument);
   const [, rejectCorrection] = useMutation(RejectPunchCorrectionDocument);
   const [, cancelCorrection] = useMutation(CancelPunchCorrectionDocument);
-  const [failures, setFailures] = useState<Record<Kind, string | null>>({ absence: null, correction: null });
-  const reload = () => refresh({ requestPolicy: 'network-only' });
+  const [overtimeData, refreshOvertime] = useQuery({ query: OvertimeApprovalsDocument, variables: { companyId, state: state || null }, pause: !companyId });
+  const [, approveOvertime] = useMutation(ApproveOvertimeDocument);
+  const [, rejectOvertime] = useMutation(RejectOvertimeDocument);
+  const [failures, setFailures] = useState<Record<Kind, string | null>>({ absence: null, correction: null, overtime: null });
+  const reload = () => {
+    refresh({ requestPolicy: 'network-only' });
+    refreshOvertime({ requestPolicy: 'network-only' });
+  };
   const types = data.data?.absenceTypes.nodes ?? [];
   const typeById = new Map(types.map((t) => [t.id, t]));
   const absences = (data.data?.absenceRequests.nodes ?? []).map((r) => absenceRow(r, typeById, dir));
   const corrections = (data.data?.punchCorrections.nodes ?? []).map((c) => correctionRow(c, dir));
+  const overtime = (overtimeData.data?.overtimeApprovals.nodes ?? []).map((a) => overtimeRow(a, dir));
 
   /** Each request decided in turn; what the API refused is listed by request, the rest is done. */
-  const decider = (kind: Kind) => async (verb: Verb, rows: Row[], comment: string | null) => {
+  const decider = (kind: Kind) => async (verb: Verb, rows: Row[], comment: string | null, minutes: number | null) => {
     const run =
-      kind === 'absence'
-        ? { approve: approveAbsence, reject: rejectAbsence, cancel: cancelAbsence }[verb]
-        : { approve: approveCorrection, reject: rejectCorrection, cancel: cancelCorrection }[verb];
+      kind === 'overtime'
+        ? { approve: (v: { id: number; comment: string | null }) => approveOvertime({ ...v, minutes }), reject: rejectOvertime, cancel: null }[verb]
+        : kind === 'absence'
+          ? { approve: approveAbsence, reject: rejectAbsence, cancel: cancelAbsence }[verb]
+          : { approve: approveCorrection, reject: rejectCorrection, cancel: cancelCorrection }[verb];
+    if (!run) return;
     const refused: string[] = [];
     for (const row of rows) {
       const result = await run({ id: row.id, comment });
@@ -493,7 +571,7 @@ export function Requests() {
             </select>
           </p>
         </form>
-        <ErrorNote message={errorMessage(data.error)} />
+        <ErrorNote message={errorMessage(data.error) ?? errorMessage(overtimeData.error)} />
         {!canApprove && (
           <p class="muted" role="note">
             Deciding requests needs the approve scope (or admin); you see them read-only.
@@ -520,6 +598,19 @@ export function Requests() {
         decide={decider('correction')}
         error={failures.correction}
       />
+      <RequestTable
+        key={`overtime-${companyId}-${state}`}
+        kind="overtime"
+        title="Overtime approvals"
+        rows={overtime}
+        canApprove={canApprove}
+        canWrite={canWrite}
+        decide={decider('overtime')}
+        error={failures.overtime}
+      />
+      {canApprove && companyId > 0 && (
+        <OvertimePeriod key={`period-${companyId}`} companyId={companyId} employees={data.data?.employees.nodes ?? []} directory={dir} onDone={reload} />
+      )}
       {canWrite && types.length > 0 && <FileAbsence employees={data.data?.employees.nodes ?? []} types={types} onDone={reload} />}
     </div>
   );
