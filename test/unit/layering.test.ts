@@ -156,6 +156,13 @@ describe('layering', () => {
     expect(circles).to.deep.equal([]);
   });
 
+  it('every module is used: imported by another, or an entry point (the service, a CLI command, a console bundle, a migration)', () => {
+    const entry = /^(main\.ts|cli\/[^/]+\.ts|console\/(main|graphiql)\.tsx|db\/migrations\/Migration\d+\.ts)$/;
+    const reached = new Set(files.flatMap(({ file, text }) => allImportsOf(text).map((t) => resolveImport(file, t))));
+    const unused = files.map((f) => f.file).filter((file) => !file.endsWith('.d.ts') && !entry.test(file) && !reached.has(file));
+    expect(unused).to.deep.equal([]);
+  });
+
   it('the command queue is a port: it imports no engine (engines register in commands/engines.ts)', () => {
     const queue = 'services/commands/command-queue.ts';
     const text = files.find((f) => f.file === queue)!.text;
