@@ -10,6 +10,7 @@ import { DeviceCommandsDocument, DevicePageDocument, DevicesDocument, DoorAction
 import { href } from '../router';
 import { LevelReach } from './level-reach';
 import { DeviceActions, WhyNotOnline } from './device-actions';
+import { DoorOpeningRules } from './door-opening-rules';
 import { DoorRules } from './door-rules';
 
 export function DeviceList() {
@@ -211,6 +212,7 @@ export function DevicePage({ id }: { id: number }) {
         </ul>
       </Section>
       {device.modeType === 'acc' && deviceDoors.length > 0 && <DoorRules deviceId={device.id} />}
+      {device.modeType === 'acc' && deviceDoors.length > 0 && <DoorOpeningRules deviceId={device.id} companyId={device.companyId} />}
       <DeviceActions deviceId={device.id} attendance={device.modeType !== 'acc'} />
       <DeviceCommands deviceId={device.id} />
       {device.modeType === 'acc' && deviceDoors.length > 0 && <LevelReach companyId={device.companyId} doorIds={deviceDoors.map((d) => d.id)} />}

@@ -1,0 +1,175 @@
+import { expect } from 'chai';
+import type { Browser } from 'playwright-core';
+import { SimulatedTerminal } from '../../src/simulator';
+import { accessibilityViolations, launchBrowser, screenshot } from '../support/browser';
+import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
+import { gqlData } from '../support/http';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+/** A security operator sets a door's first-person-in from the controller's page, sees it applied, has a refusal explained and clears the rule. */
+describe('console in the browser: door opening rules', () => {
+  let t: TestApp;
+  let ws: TestWorkspace;
+  let browser: Browser;
+  let companyId: number;
+  let controller: { id: number; serial_number: string };
+  let sim: SimulatedTerminal;
+  let doors: Array<{ id: number; name: string; number: number }>;
+  const query = (document: string, variables: Record<string, unknown> = {}) => gqlData(t.url, ws.key, document, variables);
+  let level: { id: number };
+  let always: { id: number; name: string };
+  const openingRules = async (doorId: number) =>
+    (
+      await query(
+        'query ($d: Int!) { doorOpeningRules(doorId: $d) { firstPersonIn { scheduleId accessLevelIds } multiPerson { count } firstCardValue multiCardValue firstCardRows deliveryStatus } }',
+        { d: doorId },
+      )
+    ).doorOpeningRules;
+  async function until<T>(what: string, read: () => Promise<T> | T, ok: (value: T) => boolean): Promise<T> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const value = await read();
+      if (ok(value)) return value;
+      if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  before(async () => {
+    t = await startTestApp({}, 'console-door-opening-rules');
+    ws = await createWorkspace(t.url);
+    companyId = (await createCompany(t.url, ws.key, { name: 'Acme Doors' })).id;
+    controller = await createDevice(t.url, ws.key, companyId, { name: 'Hall controller', mode_type: 'acc' });
+    sim = new SimulatedTerminal({
+      serverUrl: t.url,
+      serialNumber: controller.serial_number,
+      family: 'acc',
+      pollIntervalMs: 100,
+      enforceAccess: true,
+      lockCount: 2,
+    });
+    sim.start();
+    doors = await until(
+      'the controller reports its doors',
+      async () => (await query('query ($d: Int!) { deviceDoors(deviceId: $d) { id name number } }', { d: controller.id })).deviceDoors,
+      (list: any[]) => list.length === 2,
+    );
+    // Eve may pass both doors at any hour: the controller decides by its rights, then by its rules.
+    const eve = await createEmployee(t.url, ws.key, companyId, { name: 'Eve', lastname: 'Guard', pin: '8101', code: 'EG-1' });
+    always = (await query('query ($c: Int) { accessSchedules(companyId: $c) { nodes { id name builtIn } } }', { c: companyId })).accessSchedules.nodes.find(
+      (s: any) => s.builtIn,
+    );
+    level = (
+      await query('mutation ($input: CreateAccessLevelInput!) { createAccessLevel(input: $input) { id } }', {
+        input: { companyId, name: 'Both doors', scheduleId: always.id, doorIds: doors.map((d) => d.id) },
+      })
+    ).createAccessLevel;
+    await query('mutation ($l: Int!, $e: Int!) { addAccessLevelEmployees(accessLevelId: $l, items: [{ employeeId: $e }]) { employeeId } }', {
+      l: level.id,
+      e: eve.id,
+    });
+    await until(
+      'the controller holds Eve and her rights',
+      () => sim.store.users.has('8101') && [...sim.store.authorizations.values()].some((a) => a.pin === '8101'),
+      (held) => held,
+    );
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await sim?.stop();
+    await browser?.close();
+    await t?.stop();
+  });
+
+  it('sets first-person-in on a door, applied by the controller; a refused two-person rule is explained; the rule is cleared after confirming', async () => {
+    const [door1, door2] = doors;
+    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+    const seen: string[] = [];
+    page.on('pageerror', (error) => seen.push(error.message));
+    await page.goto(`${t.url}/console`);
+    await page.getByLabel('API key').fill(ws.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Devices' }).click();
+    await page.getByRole('link', { name: 'Hall controller' }).click();
+    const section = page.getByRole('region', { name: 'Door opening rules' });
+    const first = section.getByRole('region', { name: door1.name, exact: true });
+    const second = section.getByRole('region', { name: door2.name, exact: true });
+    await first
+      .getByRole('status', { name: `${door1.name} opening rules delivery` })
+      .getByText('never set')
+      .waitFor();
+
+    // Door 1: first-person-in during the all-day schedule, started by a member of "Both doors".
+    await first.getByRole('radio', { name: /^First-person-in/ }).check();
+    await first.getByLabel('Open during', { exact: true }).selectOption({ label: always.name });
+    await first.getByRole('group', { name: 'Levels whose members may start it' }).getByRole('checkbox', { name: 'Both doors' }).check();
+    await first.getByRole('button', { name: `Save opening rule of ${door1.name}` }).click();
+    await first
+      .getByRole('status', { name: `${door1.name} opening rules delivery` })
+      .getByText('applied by the controller')
+      .waitFor({ timeout: 15_000 });
+    await first.getByText(`open during ${always.name} once a member of Both doors has verified`).waitFor();
+    expect(await openingRules(door1.id)).to.deep.equal({
+      firstPersonIn: { scheduleId: always.id, accessLevelIds: [level.id] },
+      multiPerson: null,
+      firstCardValue: 1,
+      multiCardValue: 0,
+      firstCardRows: 1,
+      deliveryStatus: 'applied',
+    });
+    expect(sim.store.parameters.get(`Door${door1.number}FirstCardOpenDoor`)).to.equal('1');
+    await until(
+      'the controller holds Eve as a first person of door 1',
+      () => sim.store.firstCards.has(`8101/${door1.number}`),
+      (held) => held,
+    );
+    await screenshot(page, 'security-door-opening-rules');
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
+
+    // Door 2: a two-person rule counting no level is refused; the page shows the API's own words.
+    await second.getByRole('radio', { name: /^Two-person rule/ }).check();
+    await second.getByLabel('People needed').fill('2');
+    await second.getByRole('button', { name: `Save opening rule of ${door2.name}` }).click();
+    const said = await second.getByRole('alert').textContent();
+    const refusal = await fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ws.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: 'mutation ($d: Int!, $i: DoorOpeningRulesInput!) { updateDoorOpeningRules(doorId: $d, input: $i) { doorId } }',
+        variables: { d: door2.id, i: { firstPersonIn: null, multiPerson: { count: 2, accessLevelIds: [] } } },
+      }),
+    });
+    const error = ((await refusal.json()) as any).errors[0];
+    expect(said).to.include(error.message);
+    expect(await openingRules(door2.id)).to.deep.include({ multiPerson: null, deliveryStatus: 'none' });
+    await screenshot(page, 'security-door-opening-rules-refused');
+
+    // Door 1's rule cleared, after confirming.
+    await first.getByRole('button', { name: `Clear opening rule of ${door1.name}` }).click();
+    await page
+      .getByRole('dialog', { name: `Clear the opening rule of ${door1.name}?` })
+      .getByRole('button', { name: 'Clear rule' })
+      .click();
+    await until(
+      'the rule is off on the controller',
+      () => openingRules(door1.id),
+      (r) => r.deliveryStatus === 'applied' && r.firstCardValue === 0,
+    );
+    expect((await openingRules(door1.id)).firstPersonIn).to.equal(null);
+    await first.getByText(`Door${door1.number}FirstCardOpenDoor=0`).waitFor({ timeout: 15_000 });
+    await first
+      .getByRole('status', { name: `${door1.name} opening rules delivery` })
+      .getByText('applied by the controller')
+      .waitFor({ timeout: 15_000 });
+    await first.getByText(`open during ${always.name} once a member of Both doors has verified`).waitFor({ state: 'detached' });
+    await first.getByRole('button', { name: `Clear opening rule of ${door1.name}` }).waitFor({ state: 'detached' });
+    expect(sim.store.parameters.get(`Door${door1.number}FirstCardOpenDoor`)).to.equal('0');
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      expect(await page.evaluate('document.documentElement.scrollWidth <= innerWidth'), `controller page at ${width} px`).to.equal(true);
+    }
+    await screenshot(page, 'security-door-opening-rules-phone');
+    expect(seen).to.deep.equal([]);
+    await page.close();
+  });
+});
