@@ -374,7 +374,9 @@ export function Rosters() {
           {picker}
         </form>
         <ErrorNote message={errorMessage(data.error ?? deleting.error)} />
-        {rosters.length === 0 ? (
+        {!data.data ? (
+          <p class="muted">Loading…</p>
+        ) : rosters.length === 0 ? (
           <Empty>No rosters in this company yet.</Empty>
         ) : (
           <table class="fold-on-phone">
@@ -428,9 +430,11 @@ export function Rosters() {
           </table>
         )}
       </Section>
-      {canWrite && companyId > 0 && (
+      {/* Drawn once the company's shifts are read: the new roster's first day defaults to its first shift,
+          and the form is never remounted (and emptied) under someone typing when the answer arrives. */}
+      {canWrite && companyId > 0 && data.data && (
         <RosterEditor
-          key={editing?.id ?? `new-${shifts.length}`}
+          key={editing?.id ?? `new-${companyId}`}
           companyId={companyId}
           shifts={shifts}
           editing={editing}
