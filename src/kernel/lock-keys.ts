@@ -20,4 +20,6 @@ export const LOCK_SPACES = {
   deviceSync: 7_242_002,
   /** Counting one terminal's pending actions against its bound (id: the device). */
   pendingActions: 7_242_004,
+  /** Counting one lockdown's doors as controllers answer (id: the lockdown). */
+  lockdown: 7_242_005,
 } as const;

@@ -15,6 +15,7 @@ import { hasScope, workspaceOf, withEm, type RequestContext } from '../common/co
 import { enqueueCommands, type NewCommand } from '../commands/command-queue';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker } from '../common/validation';
+import { LOCK_SPACES } from '../../kernel/lock-keys';
 
 export const LOCKDOWN_MODES = ['lockdown', 'evacuate'] as const;
 export type LockdownMode = (typeof LOCKDOWN_MODES)[number];
@@ -396,6 +397,23 @@ function nextState(kind: string, command: CommandRow): { state: string; detail: 
     return { state: release ? 'release_failed' : 'failed', detail: command.return_code == null ? 'no_answer' : 'device_refused' };
   if (command.status === 'expired') return { state: release ? 'release_failed' : 'failed', detail: 'expired' };
   return { state: release ? 'releasing' : 'pending', detail: null };
+}
+
+/**
+ * Before a terminal's results are written: the lockdowns waiting on those commands, locked (advisory,
+ * which draws no transaction id) in id order. Two controllers answering at once then count their
+ * doors one after the other, and the second count's event is also the later one in the outbox.
+ */
+export async function lockLockdownsAnswered(em: EntityManager, deviceId: number, commandIds: readonly string[]): Promise<void> {
+  // Command ids are letters and digits (ATT-DOC §12); anything else answers no command of ours.
+  const ids = commandIds.filter((id) => /^[A-Za-z0-9]{1,16}$/.test(id));
+  if (ids.length === 0) return;
+  const waiting = await em.execute<{ lockdown_id: number }[]>(
+    `select distinct ld.lockdown_id from lockdown_door ld join device_command c on c.id = ld.command_id
+     where c.device_id = ? and c.command_id = any(?::text[]) order by ld.lockdown_id`,
+    [deviceId, `{${ids.join(',')}}`],
+  );
+  for (const { lockdown_id } of waiting) await em.execute('select pg_advisory_xact_lock(?, ?)', [LOCK_SPACES.lockdown, lockdown_id]);
 }
 
 /**

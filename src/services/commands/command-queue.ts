@@ -112,6 +112,13 @@ export interface CommandOutcomeHandler {
    * command it does not know.
    */
   onChange(ctx: RequestContext, commandIds: number[]): Promise<void>;
+  /**
+   * Called first in the transaction that records a terminal's results, before anything is written:
+   * a handler that counts across terminals takes its advisory locks here. The transaction id (and so
+   * the outbox order of the events it writes) is drawn at the first write, so a lock taken before it
+   * makes the events' order the order in which the counts were made.
+   */
+  lockFirst?(em: EntityManager, deviceId: number, commandIds: readonly string[]): Promise<void>;
 }
 
 /** What a renderer knows when the terminal fetches the command. */
@@ -357,6 +364,14 @@ export async function recordCommandResults(
   const attendance = family === 'attendance';
   const now = ctx.now();
   const concluded = await ctx.em.transactional(async (em) => {
+    for (const handler of handlers.values()) {
+      if (handler.lockFirst)
+        await handler.lockFirst(
+          em,
+          deviceId,
+          results.map((r) => r.id),
+        );
+    }
     const touched: (ChangedCommand & { status: string })[] = [];
     for (const result of results) {
       if (result.returnCode === PENDING_CODE) continue;
