@@ -22,8 +22,9 @@ describe('simulator: fleet and CLI', () => {
         pins: ['1', '2'],
       });
       fleet.start();
-      await server.waitFor(() => new Set(server.on('/iclock/getrequest').map((r) => r.query.get('SN'))).size === 20, 1500);
-      await new Promise((r) => setTimeout(r, 200));
+      // Deadlines, not durations: at the end of a full suite the process is slower than alone.
+      await server.waitFor(() => new Set(server.on('/iclock/getrequest').map((r) => r.query.get('SN'))).size === 20, 15_000);
+      await server.waitFor(() => fleet.counters().punchesAcknowledged > 0, 15_000);
       await fleet.stop();
       const serials = new Set(server.requests.map((r) => r.query.get('SN')));
       expect(serials.size).to.equal(20);
