@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
-import { accessibilityViolations, launchBrowser, screenshot } from '../support/browser';
+import { accessibilityViolations, launchBrowser, screenshot, expectNoHorizontalCutOff } from '../support/browser';
 import { createCompany, createDevice, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -85,15 +85,6 @@ describe('console in the browser: lockdowns', () => {
   async function expectAccessible(page: Page): Promise<void> {
     expect(await accessibilityViolations(page)).to.deep.equal([]);
     expect(problems.get(page) ?? []).to.deep.equal([]);
-  }
-
-  async function expectNoHorizontalCutOff(page: Page, name: string): Promise<void> {
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      expect(await page.evaluate('document.documentElement.scrollWidth <= innerWidth'), `${name} at ${width} px`).to.equal(true);
-    }
-    await screenshot(page, `${name}-phone`);
-    await page.setViewportSize({ width: 1366, height: 900 });
   }
 
   it('locks down the company after confirming, shows each door confirmed, failed (and why) or waiting as its controller answers, marks the doors on the board, releases after confirming', async () => {

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'chai';
 
 export const SCREENSHOTS = path.resolve(__dirname, '..', '..', '..', 'test-results', 'screenshots');
 
@@ -42,4 +43,14 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
           .slice(0, 3)
           .join('; ')}`,
     );
+}
+
+/** Nothing runs off the side at 1366 px nor at 390 px (a phone); saves the phone's screenshot. */
+export async function expectNoHorizontalCutOff(page: Page, name: string): Promise<void> {
+  for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    expect(await page.evaluate('document.documentElement.scrollWidth <= innerWidth'), `${name} at ${width} px`).to.equal(true);
+  }
+  await screenshot(page, `${name}-phone`);
+  await page.setViewportSize({ width: 1366, height: 900 });
 }
