@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { PeriodicJobs } from '../../src/jobs/periodic-jobs';
 import { ATTENDANCE_JOB, AttendanceWorker } from '../../src/services/attendance/attendance-worker';
+import { processPendingDays } from '../../src/services/attendance/pending-days';
 import { subscribe } from '../support/events';
 import { createCompany, createDevice, createEmployee, createWorkspace } from '../support/factories';
 import { query } from '../support/service-process';
@@ -97,5 +98,29 @@ describe('attendance worker: live punches before the backlog', () => {
       await main;
       await jobs.stop();
     }
+  });
+
+  it('a backlog batch takes one page of events (rows whole), so the live lane waits for a page, not for the whole backlog', async () => {
+    const { orm, config, logger, now } = deps();
+    const ctx = { principal: { kind: 'operator' as const }, em: orm.em.fork(), requestId: 'test', logger, now, config };
+    // What earlier tests left, and the day events that working it off writes in turn.
+    for (;;) {
+      const drained = await processPendingDays(ctx, { wait: false });
+      if (!drained.more && drained.events === 0) break;
+    }
+    const { history } = await setup(20, 5000); // 20 uploads of 52 punches, one outbox row each
+    const first = await processPendingDays(ctx, { wait: false, eventPage: 100 });
+    expect(first.events, 'the row reaching 100 events ends the page').to.be.within(100, 151);
+    expect(first.more).to.equal(true);
+    expect(await storedDays(history), 'the days of two or three employees').to.be.within(2 * 26, 3 * 28);
+    const pages = [first.events];
+    for (let more = true; more;) {
+      const batch = await processPendingDays(ctx, { wait: false, eventPage: 100 });
+      pages.push(batch.events);
+      more = batch.more;
+    }
+    expect(Math.max(...pages), 'no batch took more than its page and one row').to.be.at.most(151);
+    expect(pages.length).to.be.at.least(Math.ceil((20 * 52) / 151));
+    expect(await storedDays(history)).to.be.greaterThan(20 * 25);
   });
 });

@@ -15,13 +15,16 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config/config';
 import type { PeriodicJobs } from '../../jobs/periodic-jobs';
 import type { RequestContext } from '../common/context';
+import { BatchSizer } from './batch-sizer';
 import { processLiveDays } from './live-days';
-import { processPendingDays } from './pending-days';
+import { MAX_EVENT_PAGE, processPendingDays } from './pending-days';
 
 export const ATTENDANCE_JOB = 'attendance';
 export const ATTENDANCE_LIVE_JOB = 'attendance-live';
 /** Batches in one run before the job yields to the runner (the next run follows at once when woken). */
 const MAX_BATCHES_PER_RUN = 50;
+/** The smallest backlog batch: one terminal upload body of a backfill (500 lines). */
+const MIN_EVENT_PAGE = 500;
 /** Between two batches of a backlog, a pause this many times as long as the batch took. */
 const BACKLOG_PAUSE_FACTOR = 3;
 /** How long a batch waits at most for terminal uploads to stop queueing, and how often it looks. */
@@ -42,6 +45,7 @@ export class AttendanceWorker {
   private kickTimer: NodeJS.Timeout | null = null;
   private liveTimer: NodeJS.Timeout | null = null;
   private stopping = false;
+  private readonly sizer = new BatchSizer(MIN_EVENT_PAGE, MAX_EVENT_PAGE);
 
   constructor(private readonly deps: AttendanceWorkerDeps) {}
 
@@ -97,6 +101,7 @@ export class AttendanceWorker {
       if (this.stopping) break;
       const began = performance.now();
       const result = await this.runBatch();
+      this.sizer.record(result.events, performance.now() - began);
       changed += result.changed;
       if (!result.more) break;
       // A backlog (a burst of uploads) is worked off with a quarter of the time at most: terminal
@@ -131,7 +136,7 @@ export class AttendanceWorker {
   yieldingToUploads = false;
 
   private runBatch() {
-    return processPendingDays(this.context(), { wait: false });
+    return processPendingDays(this.context(), { wait: false, eventPage: this.sizer.next() });
   }
 
   private context(): RequestContext {

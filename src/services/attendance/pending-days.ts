@@ -11,8 +11,8 @@ import { addDays } from '../../kernel/calendar-date';
 import { refreshDays, takeAttendanceLock, tryAttendanceLock, want, type WantedDays } from './day-store';
 
 const CURSOR = 'attendance';
-/** Outbox events read per batch, and stale or due days taken per batch. */
-const EVENT_PAGE = 5000;
+/** Outbox events (punches) read per batch at most, and stale or due days taken per batch. */
+export const MAX_EVENT_PAGE = 5000;
 const DUE_PAGE = 2000;
 
 export interface BatchResult {
@@ -20,27 +20,33 @@ export interface BatchResult {
   changed: number;
   /** More work is waiting: run another batch. */
   more: boolean;
+  /** Outbox events (punches) the batch took. */
+  events: number;
 }
 
 /**
  * Runs one batch in its own transaction. `wait`: wait for the attendance lock (a read); otherwise a
- * taken lock means another writer is at work and the batch does nothing (the worker).
+ * taken lock means another writer is at work and the batch does nothing (the worker). `eventPage`:
+ * outbox events to take at most (the worker sizes its batches by time, attendance-worker.ts).
  */
-export async function processPendingDays(ctx: RequestContext, options: { wait: boolean }): Promise<BatchResult> {
+export async function processPendingDays(ctx: RequestContext, options: { wait: boolean; eventPage?: number }): Promise<BatchResult> {
+  const eventPage = Math.min(Math.max(1, Math.floor(options.eventPage ?? MAX_EVENT_PAGE)), MAX_EVENT_PAGE);
   return (ctx.em as EntityManager).fork().transactional(async (em) => {
     if (options.wait) await takeAttendanceLock(em);
-    else if (!(await tryAttendanceLock(em))) return { changed: 0, more: false };
+    else if (!(await tryAttendanceLock(em))) return { changed: 0, more: false, events: 0 };
     const [cursorRow] = await em.execute<{ position: string }[]>(`select position from job_cursor where name = ? for update`, [CURSOR]);
     const cursor = BigInt(cursorRow?.position ?? 0);
     // Only events below every running transaction: none can commit later behind the cursor. The page
     // is cut there, and its punches are reduced in SQL to one date range per employee. Rows of a
     // batch (event-batch.ts) are read whole: the cursor always ends at a row's last event.
-    const [page] = await em.execute<{ last: string | null; full: boolean; held: boolean; ranges: { employee_id: number; dates: string[] }[] | null }[]>(
+    const [page] = await em.execute<
+      { last: string | null; full: boolean; held: boolean; events: number; ranges: { employee_id: number; dates: string[] }[] | null }[]
+    >(
       `with bound as (select ${DELIVERABLE_BELOW} as below),
        rows as (
          select e.id, e.span, e.type, e.data, sum(e.span) over (order by e.id rows unbounded preceding) - e.span as before
-         from event e where e.id > ? and e.id + e.span - 1 > ? order by e.id limit ${EVENT_PAGE}),
-       page as (select * from rows where before < ${EVENT_PAGE}),
+         from event e where e.id > ? and e.id + e.span - 1 > ? order by e.id limit ${eventPage}),
+       page as (select * from rows where before < ${eventPage}),
        ready as (select page.* from page, bound where page.id < bound.below),
        -- Batch rows: where the two fields sit in their rows, and the rows, taken out of the stored
        -- (compressed) value once per batch, not once per punch.
@@ -55,7 +61,8 @@ export async function processPendingDays(ctx: RequestContext, options: { wait: b
          union all
          select b.item->>batches.employee, b.item->>batches.local_time from batches cross join lateral jsonb_array_elements(batches.items) b(item))
        select (select max(id + span - 1) from ready)::text as last,
-              (select count(*) from rows) = ${EVENT_PAGE} or (select count(*) from page) < (select count(*) from rows) as full,
+              (select coalesce(sum(span), 0) from ready)::int as events,
+              (select count(*) from rows) = ${eventPage} or (select count(*) from page) < (select count(*) from rows) as full,
               (select count(*) from page) > (select count(*) from ready) as held,
               (select json_agg(r) from (
                  select employee_id::int, array_agg(distinct left(local_time, 10)) as dates
@@ -81,7 +88,7 @@ export async function processPendingDays(ctx: RequestContext, options: { wait: b
         last.toString(),
       ]);
     }
-    return { changed, more: (page!.full && !page!.held) || stale.length === DUE_PAGE || due.length === DUE_PAGE };
+    return { changed, more: (page!.full && !page!.held) || stale.length === DUE_PAGE || due.length === DUE_PAGE, events: page!.events };
   });
 }
 
