@@ -1,6 +1,7 @@
-import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { Embedded, Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { AbsenceType } from './absence-type.entity';
 import { Company } from './company.entity';
+import { Decision } from './decision.embeddable';
 import { Employee } from './employee.entity';
 import { Workspace } from './workspace.entity';
 
@@ -11,7 +12,7 @@ import { Workspace } from './workspace.entity';
  */
 @Entity({ tableName: 'absence_request' })
 @Index({ name: 'absence_request_employee_dates_index', properties: ['employeeId', 'startDate'] })
-@Index({ name: 'absence_request_company_state_index', properties: ['companyId', 'state'] })
+@Index({ name: 'absence_request_company_state_index', properties: ['companyId', 'decision.state'] })
 export class AbsenceRequest {
   @PrimaryKey({ autoincrement: true })
   id!: number;
@@ -49,27 +50,13 @@ export class AbsenceRequest {
   @Property({ length: 1000, nullable: true })
   note?: string | null;
 
-  /** `pending`, `approved`, `rejected` or `cancelled`. */
-  @Property({ length: 16 })
-  state!: string;
+  /** `pending`, `approved`, `rejected` or `cancelled`; who filed and last decided it. */
+  @Embedded(() => Decision, { prefix: false })
+  decision!: Decision;
 
   /** What the request charges, in the type's unit, per calendar year of its dates: `{"2026": 5}`. */
   @Property({ type: 'json' })
   amounts!: Record<string, number>;
-
-  /** The API key that created it. */
-  @Property({ type: 'integer', nullable: true })
-  requestedByKeyId?: number | null;
-
-  /** The API key of the last decision (approve, reject, cancel). */
-  @Property({ type: 'integer', nullable: true })
-  decidedByKeyId?: number | null;
-
-  @Property({ type: 'timestamptz', nullable: true })
-  decidedAt?: Date | null;
-
-  @Property({ length: 1000, nullable: true })
-  decisionComment?: string | null;
 
   @Property({ type: 'timestamptz', onCreate: () => new Date() })
   createdAt!: Date;

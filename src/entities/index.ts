@@ -9,6 +9,7 @@ import { AreaEmployee } from './area-employee.entity';
 import { Assignment } from './assignment.entity';
 import { AuditEvent } from './audit-event.entity';
 import { Company } from './company.entity';
+import { Decision } from './decision.embeddable';
 import { ConsoleSession } from './console-session.entity';
 import { ConsoleSignIn } from './console-sign-in.entity';
 import { DeviceAction } from './device-action.entity';
@@ -75,6 +76,7 @@ export {
   AttendanceDay,
   AuditEvent,
   Company,
+  Decision,
   Device,
   DeviceAccessSchedule,
   DeviceAction,
@@ -169,6 +171,7 @@ export const entities = [
   EmployeePhoto,
   FaceEnrollment,
   AbsenceType,
+  Decision,
   AbsenceRequest,
   PunchCorrection,
   OvertimeApproval,

@@ -1,5 +1,6 @@
-import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Embedded, Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Company } from './company.entity';
+import { Decision } from './decision.embeddable';
 import { Employee } from './employee.entity';
 import { Workspace } from './workspace.entity';
 
@@ -29,9 +30,9 @@ export class OvertimeApproval {
   @Property({ type: 'date' })
   date!: string;
 
-  /** `pending`, `approved` or `rejected`. */
-  @Property({ length: 16 })
-  state!: string;
+  /** `pending`, `approved` or `rejected`; who filed and last decided it. */
+  @Embedded(() => Decision, { prefix: false })
+  decision!: Decision;
 
   /** Approved: the most overtime minutes that count; null: all of the day's overtime. */
   @Property({ type: 'integer', nullable: true })
@@ -39,18 +40,6 @@ export class OvertimeApproval {
 
   @Property({ length: 1000, nullable: true })
   note?: string | null;
-
-  @Property({ type: 'integer', nullable: true })
-  requestedByKeyId?: number | null;
-
-  @Property({ type: 'integer', nullable: true })
-  decidedByKeyId?: number | null;
-
-  @Property({ type: 'timestamptz', nullable: true })
-  decidedAt?: Date | null;
-
-  @Property({ length: 1000, nullable: true })
-  decisionComment?: string | null;
 
   @Property({ type: 'timestamptz', onCreate: () => new Date() })
   createdAt!: Date;

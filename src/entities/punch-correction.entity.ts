@@ -1,5 +1,6 @@
-import { BigIntType, Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { BigIntType, Embedded, Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { Company } from './company.entity';
+import { Decision } from './decision.embeddable';
 import { Employee } from './employee.entity';
 import { Workspace } from './workspace.entity';
 
@@ -18,7 +19,7 @@ export interface CorrectionPunch {
  */
 @Entity({ tableName: 'punch_correction' })
 @Index({ name: 'punch_correction_employee_index', properties: ['employeeId', 'createdAt'] })
-@Index({ name: 'punch_correction_company_state_index', properties: ['companyId', 'state'] })
+@Index({ name: 'punch_correction_company_state_index', properties: ['companyId', 'decision.state'] })
 export class PunchCorrection {
   @PrimaryKey({ autoincrement: true })
   id!: number;
@@ -54,21 +55,9 @@ export class PunchCorrection {
   @Property({ length: 500 })
   reason!: string;
 
-  /** `pending`, `approved`, `rejected` or `cancelled`. */
-  @Property({ length: 16 })
-  state!: string;
-
-  @Property({ type: 'integer', nullable: true })
-  requestedByKeyId?: number | null;
-
-  @Property({ type: 'integer', nullable: true })
-  decidedByKeyId?: number | null;
-
-  @Property({ type: 'timestamptz', nullable: true })
-  decidedAt?: Date | null;
-
-  @Property({ length: 1000, nullable: true })
-  decisionComment?: string | null;
+  /** `pending`, `approved`, `rejected` or `cancelled`; who filed and last decided it. */
+  @Embedded(() => Decision, { prefix: false })
+  decision!: Decision;
 
   @Property({ type: 'timestamptz', onCreate: () => new Date() })
   createdAt!: Date;

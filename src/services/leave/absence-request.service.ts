@@ -14,10 +14,10 @@ import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker } from '../common/validation';
 import { balancesOf } from './absence-balance';
 import { minutesBetween } from './day-absences';
+import { checkTransition, decisionData, pendingDecision, recordDecision, type DecisionVerb } from './request-decision';
 
 export const ABSENCE_REQUEST_EVENT = 'absence_request.updated';
 export const REQUEST_STATES = ['pending', 'approved', 'rejected', 'cancelled'] as const;
-export type Decision = 'approve' | 'reject' | 'cancel';
 const TIME = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
 
 export interface AbsenceRequestInput {
@@ -57,12 +57,9 @@ export function absenceRequestData(request: AbsenceRequest): Record<string, unkn
     start_time: request.startTime ?? null,
     end_time: request.endTime ?? null,
     note: request.note ?? null,
-    state: request.state,
+    state: request.decision.state,
     amount: total(request.amounts),
-    requested_by_key_id: request.requestedByKeyId ?? null,
-    decided_by_key_id: request.decidedByKeyId ?? null,
-    decided_at: iso(request.decidedAt),
-    decision_comment: request.decisionComment ?? null,
+    ...decisionData(request.decision),
     created_at: iso(request.createdAt),
     updated_at: iso(request.updatedAt),
   };
@@ -89,7 +86,7 @@ export async function listAbsenceRequests(ctx: RequestContext, filter: AbsenceRe
   if (filter.companyId != null) where.companyId = filter.companyId;
   if (filter.employeeId != null) where.employeeId = filter.employeeId;
   if (filter.absenceTypeId != null) where.absenceTypeId = filter.absenceTypeId;
-  if (filter.state != null) where.state = filter.state;
+  if (filter.state != null) where.decision = { state: filter.state };
   if (filter.startDate != null) where.endDate = { $gte: filter.startDate };
   if (filter.endDate != null) where.startDate = { $lte: filter.endDate };
   const [items, totalCount] = await ctx.em.findAndCount(AbsenceRequest, where, {
@@ -183,8 +180,6 @@ async function checkBalance(em: EntityManager, employee: Employee, type: Absence
   }
 }
 
-const keyOf = (ctx: RequestContext) => (ctx.principal.kind === 'workspace' ? ctx.principal.keyId : null);
-
 /** Recomputes the request's days now (announcing each one that changes) in the caller's transaction. */
 async function recomputeDays(ctx: RequestContext, request: AbsenceRequest): Promise<void> {
   await takeAttendanceLock(ctx.em as EntityManager);
@@ -217,7 +212,7 @@ export async function createAbsenceRequest(ctx: RequestContext, input: AbsenceRe
     await refuseLockedPeriod(em as EntityManager, employee.companyId, input.startDate!, input.endDate!);
     const clash = await em.findOne(AbsenceRequest, {
       employeeId: employee.id,
-      state: { $in: ['pending', 'approved'] },
+      decision: { state: { $in: ['pending', 'approved'] } },
       startDate: { $lte: input.endDate! },
       endDate: { $gte: input.startDate! },
     });
@@ -225,7 +220,7 @@ export async function createAbsenceRequest(ctx: RequestContext, input: AbsenceRe
       throw DomainError.field(
         'startDate',
         'overlapping',
-        `Absence request ${clash.id} (${clash.state}, ${clash.startDate} to ${clash.endDate}) already covers some of these dates.`,
+        `Absence request ${clash.id} (${clash.decision.state}, ${clash.startDate} to ${clash.endDate}) already covers some of these dates.`,
       );
     }
     const amounts = await chargedAmounts(tx, employee.id, input, type);
@@ -248,9 +243,8 @@ export async function createAbsenceRequest(ctx: RequestContext, input: AbsenceRe
       startTime: input.startTime ?? null,
       endTime: input.endTime ?? null,
       note: input.note ?? null,
-      state: 'pending',
+      decision: pendingDecision(ctx),
       amounts,
-      requestedByKeyId: keyOf(ctx),
     } as AbsenceRequest);
     await em.persist(request).flush();
     await recordEvents(tx, [{ workspaceId, type: ABSENCE_REQUEST_EVENT, data: absenceRequestData(request) }]);
@@ -263,7 +257,7 @@ export async function createAbsenceRequest(ctx: RequestContext, input: AbsenceRe
  * Pending → approved | rejected | cancelled; approved → cancelled, by an approver only. A decision
  * on a locked period's days is refused; one on a request already decided is `invalid_transition`.
  */
-export async function decideAbsenceRequest(ctx: RequestContext, id: number, decision: Decision, comment?: string | null): Promise<AbsenceRequest> {
+export async function decideAbsenceRequest(ctx: RequestContext, id: number, decision: DecisionVerb, comment?: string | null): Promise<AbsenceRequest> {
   const check = new FieldChecker();
   check.text('comment', comment, { max: 1000 });
   check.done();
@@ -272,20 +266,13 @@ export async function decideAbsenceRequest(ctx: RequestContext, id: number, deci
     const tx = withEm(ctx, em);
     const request = await em.findOne(AbsenceRequest, { id, workspaceId }, { lockMode: 4 /* pessimistic write */ });
     if (!request) throw DomainError.notFound('AbsenceRequest', id);
-    const from = request.state;
-    const allowed = decision === 'cancel' ? ['pending', 'approved'] : ['pending'];
-    if (!allowed.includes(from)) {
-      throw new DomainError('invalid_transition', `Absence request ${id} is ${from}; it cannot be ${decision === 'cancel' ? 'cancelled' : `${decision}d`}.`);
-    }
+    const from = checkTransition(request.decision, decision, decision === 'cancel' ? ['pending', 'approved'] : ['pending'], `Absence request ${id}`);
     if (decision === 'cancel' && from === 'approved' && !(ctx.principal.kind === 'workspace' && hasScope(ctx.principal.scopes, 'approve'))) {
       throw new DomainError('forbidden', 'Cancelling an approved absence needs the "approve" scope: its days revert.');
     }
     const touchesDays = decision === 'approve' || from === 'approved';
     if (touchesDays) await refuseLockedPeriod(em as EntityManager, request.companyId, request.startDate, request.endDate);
-    request.state = decision === 'approve' ? 'approved' : decision === 'reject' ? 'rejected' : 'cancelled';
-    request.decidedByKeyId = keyOf(ctx);
-    request.decidedAt = ctx.now();
-    request.decisionComment = comment ?? null;
+    recordDecision(ctx, request.decision, decision, comment);
     await em.flush();
     if (touchesDays) await recomputeDays(tx, request);
     await recordEvents(tx, [{ workspaceId, type: ABSENCE_REQUEST_EVENT, data: absenceRequestData(request) }]);

@@ -17,6 +17,7 @@ import { withEm, workspaceOf, type RequestContext } from '../common/context';
 import type { Page, PageRequest } from '../common/pagination';
 import { intArray } from '../common/sql-arrays';
 import { FieldChecker } from '../common/validation';
+import { checkTransition, decisionData, keyOf, pendingDecision, recordDecision } from './request-decision';
 
 export const OVERTIME_APPROVAL_EVENT = 'overtime_approval.updated';
 export const OVERTIME_APPROVAL_STATES = ['pending', 'approved', 'rejected'] as const;
@@ -57,19 +58,14 @@ export function overtimeApprovalData(approval: OvertimeApproval): Record<string,
     company_id: approval.companyId,
     employee_id: approval.employeeId,
     date: approval.date,
-    state: approval.state,
+    state: approval.decision.state,
     minutes: approval.minutes ?? null,
     note: approval.note ?? null,
-    requested_by_key_id: approval.requestedByKeyId ?? null,
-    decided_by_key_id: approval.decidedByKeyId ?? null,
-    decided_at: iso(approval.decidedAt),
-    decision_comment: approval.decisionComment ?? null,
+    ...decisionData(approval.decision),
     created_at: iso(approval.createdAt),
     updated_at: iso(approval.updatedAt),
   };
 }
-
-const keyOf = (ctx: RequestContext) => (ctx.principal.kind === 'workspace' ? ctx.principal.keyId : null);
 
 export async function getOvertimeApproval(ctx: RequestContext, id: number): Promise<OvertimeApproval> {
   const approval = await ctx.em.findOne(OvertimeApproval, { id, workspaceId: workspaceOf(ctx) });
@@ -88,7 +84,7 @@ export async function listOvertimeApprovals(ctx: RequestContext, filter: Overtim
   const where: FilterQuery<OvertimeApproval> = { workspaceId: workspaceOf(ctx) };
   if (filter.companyId != null) where.companyId = filter.companyId;
   if (filter.employeeId != null) where.employeeId = filter.employeeId;
-  if (filter.state != null) where.state = filter.state;
+  if (filter.state != null) where.decision = { state: filter.state };
   if (filter.startDate != null || filter.endDate != null) {
     where.date = { ...(filter.startDate != null ? { $gte: filter.startDate } : {}), ...(filter.endDate != null ? { $lte: filter.endDate } : {}) };
   }
@@ -140,7 +136,7 @@ export async function createOvertimeApproval(ctx: RequestContext, input: Overtim
       throw DomainError.field(
         'date',
         'already_taken',
-        `Overtime approval ${existing.id} (${existing.state}) already covers employee ${employee.id} on ${input.date}; decide that one.`,
+        `Overtime approval ${existing.id} (${existing.decision.state}) already covers employee ${employee.id} on ${input.date}; decide that one.`,
       );
     }
     const approval = em.create(OvertimeApproval, {
@@ -148,10 +144,9 @@ export async function createOvertimeApproval(ctx: RequestContext, input: Overtim
       companyId: employee.companyId,
       employeeId: employee.id,
       date: input.date!,
-      state: 'pending',
+      decision: pendingDecision(ctx),
       minutes: null,
       note: input.note ?? null,
-      requestedByKeyId: keyOf(ctx),
     } as OvertimeApproval);
     await em.persist(approval).flush();
     await recordEvents(withEm(ctx, em), [{ workspaceId, type: OVERTIME_APPROVAL_EVENT, data: overtimeApprovalData(approval) }]);
@@ -181,16 +176,10 @@ export async function decideOvertimeApproval(
     const tx = withEm(ctx, em);
     const approval = await em.findOne(OvertimeApproval, { id, workspaceId }, { lockMode: 4 /* pessimistic write */ });
     if (!approval) throw DomainError.notFound('OvertimeApproval', id);
-    const target = decision === 'approve' ? 'approved' : 'rejected';
-    if (approval.state === target) {
-      throw new DomainError('invalid_transition', `Overtime approval ${id} is already ${target}.`);
-    }
+    checkTransition(approval.decision, decision, 'changeable', `Overtime approval ${id}`);
     await refuseLocked(em as EntityManager, [approval.companyId], approval.date, approval.date);
-    approval.state = target;
+    recordDecision(ctx, approval.decision, decision, options.comment);
     approval.minutes = decision === 'approve' ? (options.minutes ?? null) : null;
-    approval.decidedByKeyId = keyOf(ctx);
-    approval.decidedAt = ctx.now();
-    approval.decisionComment = options.comment ?? null;
     await em.flush();
     await recompute(tx, [{ employeeId: approval.employeeId, date: approval.date }]);
     await recordEvents(tx, [{ workspaceId, type: OVERTIME_APPROVAL_EVENT, data: overtimeApprovalData(approval) }]);

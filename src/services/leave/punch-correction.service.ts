@@ -19,7 +19,8 @@ import type { Page, PageRequest } from '../common/pagination';
 import { recordPunches } from '../attendance/punch.service';
 import { FieldChecker } from '../common/validation';
 import { verificationStateExists } from '../directory/verification-state.service';
-import { REQUEST_STATES, type Decision } from './absence-request.service';
+import { REQUEST_STATES } from './absence-request.service';
+import { checkTransition, decisionData, pendingDecision, recordDecision, type DecisionVerb } from './request-decision';
 
 export const PUNCH_CORRECTION_EVENT = 'punch_correction.updated';
 /** The most punches one correction adds: a forgotten month of four punches a day. */
@@ -60,11 +61,8 @@ export function punchCorrectionData(correction: PunchCorrection): Record<string,
     first_date: correction.firstDate,
     last_date: correction.lastDate,
     reason: correction.reason,
-    state: correction.state,
-    requested_by_key_id: correction.requestedByKeyId ?? null,
-    decided_by_key_id: correction.decidedByKeyId ?? null,
-    decided_at: iso(correction.decidedAt),
-    decision_comment: correction.decisionComment ?? null,
+    state: correction.decision.state,
+    ...decisionData(correction.decision),
     created_at: iso(correction.createdAt),
     updated_at: iso(correction.updatedAt),
   };
@@ -87,7 +85,7 @@ export async function listPunchCorrections(ctx: RequestContext, filter: PunchCor
   const where: FilterQuery<PunchCorrection> = { workspaceId: workspaceOf(ctx) };
   if (filter.companyId != null) where.companyId = filter.companyId;
   if (filter.employeeId != null) where.employeeId = filter.employeeId;
-  if (filter.state != null) where.state = filter.state;
+  if (filter.state != null) where.decision = { state: filter.state };
   if (filter.startDate != null) where.lastDate = { $gte: filter.startDate };
   if (filter.endDate != null) where.firstDate = { $lte: filter.endDate };
   const [items, totalCount] = await ctx.em.findAndCount(PunchCorrection, where, { orderBy: { id: 'asc' }, offset: page.offset, limit: page.limit });
@@ -143,8 +141,6 @@ async function refuseLockedDates(em: EntityManager, companyId: number, firstDate
     );
 }
 
-const keyOf = (ctx: RequestContext) => (ctx.principal.kind === 'workspace' ? ctx.principal.keyId : null);
-
 export async function createPunchCorrection(ctx: RequestContext, input: PunchCorrectionInput): Promise<PunchCorrection> {
   const check = new FieldChecker();
   if (input.employeeId == null) check.add('employeeId', 'required', 'employeeId is required.');
@@ -181,8 +177,7 @@ export async function createPunchCorrection(ctx: RequestContext, input: PunchCor
       firstDate,
       lastDate,
       reason: input.reason!,
-      state: 'pending',
-      requestedByKeyId: keyOf(ctx),
+      decision: pendingDecision(ctx),
     } as unknown as PunchCorrection);
     await em.persist(correction).flush();
     await recordEvents(withEm(ctx, em), [{ workspaceId, type: PUNCH_CORRECTION_EVENT, data: punchCorrectionData(correction) }]);
@@ -236,7 +231,7 @@ async function apply(ctx: RequestContext, correction: PunchCorrection, employee:
  * Approves, rejects or cancels a pending correction (the resolver checks the scope: approve and
  * reject need `approve` or `admin`). Anything but a pending correction is `invalid_transition`.
  */
-export async function decidePunchCorrection(ctx: RequestContext, id: number, decision: Decision, comment?: string | null): Promise<PunchCorrection> {
+export async function decidePunchCorrection(ctx: RequestContext, id: number, decision: DecisionVerb, comment?: string | null): Promise<PunchCorrection> {
   const check = new FieldChecker();
   check.text('comment', comment, { max: 1000 });
   check.done();
@@ -245,12 +240,7 @@ export async function decidePunchCorrection(ctx: RequestContext, id: number, dec
     const tx = withEm(ctx, em);
     const correction = await em.findOne(PunchCorrection, { id, workspaceId }, { lockMode: 4 /* pessimistic write */ });
     if (!correction) throw DomainError.notFound('PunchCorrection', id);
-    if (correction.state !== 'pending') {
-      throw new DomainError(
-        'invalid_transition',
-        `Punch correction ${id} is ${correction.state}; it cannot be ${decision === 'cancel' ? 'cancelled' : `${decision}d`}.`,
-      );
-    }
+    checkTransition(correction.decision, decision, ['pending'], `Punch correction ${id}`);
     if (decision === 'approve') {
       await refuseLockedDates(em as EntityManager, correction.companyId, correction.firstDate, correction.lastDate);
       const employee = await em.findOne(Employee, { id: correction.employeeId, workspaceId });
@@ -263,10 +253,7 @@ export async function decidePunchCorrection(ctx: RequestContext, id: number, dec
       want(wanted, correction.employeeId, addDays(correction.firstDate, -1), addDays(correction.lastDate, 1));
       await refreshDays(tx, wanted, { announceNew: true });
     }
-    correction.state = decision === 'approve' ? 'approved' : decision === 'reject' ? 'rejected' : 'cancelled';
-    correction.decidedByKeyId = keyOf(ctx);
-    correction.decidedAt = ctx.now();
-    correction.decisionComment = comment ?? null;
+    recordDecision(ctx, correction.decision, decision, comment);
     await em.flush();
     await recordEvents(tx, [{ workspaceId, type: PUNCH_CORRECTION_EVENT, data: punchCorrectionData(correction) }]);
     return correction;
