@@ -1,5 +1,7 @@
 // Live events for this process's subscribers, from the outbox. One reader per workspace with
-// subscribers ("hub") reads `id > cursor` in id order and fans the rows out; it is woken by
+// subscribers ("hub") reads `id > cursor` in id order, only the event types its subscribers want
+// (a backfill's 100,000 `attendance.created` events are not read for a subscriber of day updates),
+// and fans the rows out; it is woken by
 // NOTIFY (a dedicated pg client LISTENing, reconnected when it drops) and by a fallback poll, so a
 // lost wake-up only delays delivery. Only ids below the oldest running transaction are delivered
 // (DELIVERABLE_BELOW; see outbox.ts for how ids are drawn): an event that will still commit can
@@ -51,6 +53,8 @@ interface EventPage {
   heldSince?: Date;
   /** A full page was read: there may be more deliverable events. */
   more: boolean;
+  /** The statement's DELIVERABLE_BELOW: every event below it had committed. */
+  below: bigint;
 }
 
 interface Subscriber {
@@ -73,6 +77,8 @@ class WorkspaceHub {
   private heldTimer: NodeJS.Timeout | null = null;
   /** Creation time of the oldest event read but held back (not fanned out yet), or null when caught up. */
   pendingSince: Date | null = null;
+  /** The event types the read in progress asks for; null while none is. */
+  private readingTypes: ReadonlySet<string> | null = null;
 
   constructor(
     private readonly workspaceId: number,
@@ -111,13 +117,36 @@ class WorkspaceHub {
       });
   }
 
+  /**
+   * A live subscriber joining now gets every event of its types after the cursor from this hub's
+   * reads: true unless a read in progress leaves one of its types out (then it reads from the
+   * cursor itself first, as a replay, so an event committed meanwhile is not skipped).
+   */
+  covers(types: readonly string[]): boolean {
+    const reading = this.readingTypes;
+    return reading === null || types.every((type) => reading.has(type));
+  }
+
   private async pull(): Promise<void> {
     for (;;) {
-      const page = await this.read(this.workspaceId, this.cursor, null);
+      const wanted = new Set<string>();
+      for (const subscriber of this.subscribers) for (const type of subscriber.spec.types) wanted.add(type);
+      if (wanted.size === 0) return;
+      this.readingTypes = wanted;
+      let page: EventPage;
+      try {
+        page = await this.read(this.workspaceId, this.cursor, [...wanted]);
+      } finally {
+        this.readingTypes = null;
+      }
       for (const event of page.events) {
         this.cursor = BigInt(event.id);
         for (const subscriber of this.subscribers) deliver(subscriber, event);
       }
+      // Caught up: every wanted event below the bound was read, so the cursor moves to it, past
+      // rows of types nobody here wants (a subscriber joining later starts from there, as it would
+      // had they been read).
+      if (!page.held && !page.more && page.below - 1n > this.cursor) this.cursor = page.below - 1n;
       this.pendingSince = page.heldSince ?? null;
       if (page.held) this.retryHeld();
       if (page.held || !page.more) return;
@@ -235,7 +264,7 @@ export class EventFeed {
     // afterwards (held until the replay ends); ids at or below `last` are dropped as duplicates.
     hub.subscribers.add(subscriber);
     subscriber.last = spec.after === null ? hub.cursor : BigInt(spec.after);
-    if (spec.after === null) {
+    if (spec.after === null && hub.covers(spec.types)) {
       goLive(subscriber);
       return subscriber.stream;
     }
@@ -280,6 +309,11 @@ export class EventFeed {
   /** Live subscribers of a workspace in this process (registered, replay done or not): for metrics and tests. */
   subscriberCount(workspaceId: number): number {
     return this.hubs.get(workspaceId)?.subscribers.size ?? 0;
+  }
+
+  /** Where a workspace's reader has read up to (null: no reader): for tests, which wait on it. */
+  readPosition(workspaceId: number): bigint | null {
+    return this.hubs.get(workspaceId)?.cursor ?? null;
   }
 
   /** Live subscribers of every workspace in this process (the subscriptions-open gauge). */
@@ -363,21 +397,25 @@ export class EventFeed {
     // One statement, so the bound and the rows come from the same snapshot. Rows, not events: a row
     // may hold a batch (event-batch.ts), and the one holding `after` may hold later events too.
     // A page ends with the row that reaches PAGE events.
-    const rows = await this.query<EventRow & { below: string; before: string }>(
+    // The bound comes back even when no row does (one row of nulls), for the hub's cursor.
+    const found = await this.query<EventRow & { below: string; before: string }>(
       `with bound as (select ${DELIVERABLE_BELOW} as below)
-       select page.*, bound.below from (
+       select page.*, bound.below from bound left join (
          select id, workspace_id, type, data, created_at, span, sum(span) over (order by id rows unbounded preceding) - span as before
-         from event where workspace_id = ? and id > ? and id + span - 1 > ? ${typeFilter} order by id limit ${PAGE}) page, bound
-       where page.before < ${PAGE} order by page.id`,
+         from event where workspace_id = ? and id > ? and id + span - 1 > ? ${typeFilter} order by id limit ${PAGE}) page
+         on page.before < ${PAGE}
+       order by page.id`,
       [workspaceId, firstRowAfter(after).toString(), after.toString(), ...(types ?? [])],
     );
+    const below = BigInt(found[0]!.below);
+    const rows = found.filter((row) => row.id !== null);
     const events: StoredEvent[] = [];
     for (const row of rows) {
       // A row's events are all of one transaction: all deliverable, or none.
-      if (BigInt(row.id) >= BigInt(row.below)) return { events, held: true, heldSince: new Date(row.created_at), more: false };
+      if (BigInt(row.id) >= below) return { events, held: true, heldSince: new Date(row.created_at), more: false, below };
       events.push(...eventsAfter([row], after));
     }
     const last = rows.at(-1);
-    return { events, held: false, more: rows.length === PAGE || (last !== undefined && Number(last.before) + Number(last.span) >= PAGE) };
+    return { events, held: false, more: rows.length === PAGE || (last !== undefined && Number(last.before) + Number(last.span) >= PAGE), below };
   }
 }

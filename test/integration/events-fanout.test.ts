@@ -4,7 +4,7 @@ import { EVENT_CHANNEL, WEBHOOK_CHANNEL } from '../../src/events/outbox';
 import { PunchRecordType } from '../../src/entities/punch.entity';
 import type { RequestContext } from '../../src/services/common/context';
 import { recordPunches } from '../../src/services/attendance/punch.service';
-import { readOutbox, subscribe } from '../support/events';
+import { readOutbox, subscribe, type Subscription } from '../support/events';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
 import { eventually, iclock } from '../support/terminal';
@@ -118,6 +118,28 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
       expect([same1, same2, other, all, foreign, foreignAll].flatMap((s) => s.errors)).to.deep.equal([]);
     } finally {
       for (const s of [same1, same2, other, all, foreign, foreignAll]) await s.close();
+    }
+  });
+
+  it("a workspace's reader reads only the types its subscribers want, and moves past the rest: a subscriber of another type joining later gets what follows, nothing before", async () => {
+    const s = await setup();
+    const days = await subscribe(t.app, s.ws.id, s.ws.key, 'subscription { attendanceDayUpdated { day { date } } }');
+    let punches: Subscription | null = null;
+    try {
+      await s.burst(5);
+      const connection = t.app.database.orm.em.fork().getConnection();
+      const lastPunch = BigInt((await readOutbox((sql, params) => connection.execute(sql, params), s.ws.id, 'attendance.created')).at(-1)!.id);
+      // No event of a wanted type came: the reader is past the punches only by moving to its bound.
+      await eventually(async () => (t.app.events.readPosition(s.ws.id) ?? 0n) >= lastPunch);
+      punches = await subscribe(t.app, s.ws.id, s.ws.key, PUNCHES);
+      const later = await s.burst(3);
+      const got = await punches.waitFor(3);
+      expect(got.map((e) => e.punch.id).sort((x: number, y: number) => x - y)).to.deep.equal([...later].sort((x, y) => x - y));
+      expect(days.received, 'no day event was made').to.deep.equal([]);
+      expect([...days.errors, ...punches.errors]).to.deep.equal([]);
+    } finally {
+      await days.close();
+      await punches?.close();
     }
   });
 
