@@ -12,7 +12,7 @@ import { DomainError } from '../../errors/domain-error';
 import { emergencyOpenDoorCommand, lockDownDoorCommand, openDoorCommand } from '../../devices/protocol';
 import { recordEvents, type NewEvent } from '../../events/outbox';
 import { hasScope, workspaceOf, withEm, type RequestContext } from '../common/context';
-import { enqueueCommands, type NewCommand } from '../commands/command-queue';
+import { enqueueCommands, type NewCommand, type TerminalCommandRef } from '../commands/command-queue';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker } from '../common/validation';
 import { LOCK_SPACES } from '../../kernel/lock-keys';
@@ -348,8 +348,10 @@ export async function releaseLockdown(ctx: RequestContext, id: number): Promise<
   const workspaceId = workspaceOf(ctx);
   const now = ctx.now();
   return ctx.em.transactional(async (em) => {
-    const [locked] = await em.execute<{ id: number }[]>('select id from lockdown where id = ? and workspace_id = ? for update', [id, workspaceId]);
-    if (!locked) throw DomainError.notFound('Lockdown', id);
+    const [own] = await em.execute<{ id: number }[]>('select id from lockdown where id = ? and workspace_id = ?', [id, workspaceId]);
+    if (!own) throw DomainError.notFound('Lockdown', id);
+    await lockLockdownCounts(em as EntityManager, [id]);
+    await em.execute('select id from lockdown where id = ? for update', [id]);
     const { lockdown, doors } = await load(em as EntityManager, workspaceId, id);
     if (lockdown.status === 'released') return view(lockdown, doors);
     lockdown.status = 'released';
@@ -400,20 +402,35 @@ function nextState(kind: string, command: CommandRow): { state: string; detail: 
 }
 
 /**
- * Before a terminal's results are written: the lockdowns waiting on those commands, locked (advisory,
- * which draws no transaction id) in id order. Two controllers answering at once then count their
- * doors one after the other, and the second count's event is also the later one in the outbox.
+ * Before commands are concluded (a terminal's results, the sweep): the lockdowns waiting on those
+ * commands, locked (advisory, which draws no transaction id) in id order. Two doors counted at once
+ * (two controllers answering, or an answer and a timeout) are then counted one after the other, and
+ * the second count's event is also the later one in the outbox.
  */
-export async function lockLockdownsAnswered(em: EntityManager, deviceId: number, commandIds: readonly string[]): Promise<void> {
+export async function lockLockdownsOfCommands(em: EntityManager, commands: readonly TerminalCommandRef[]): Promise<void> {
   // Command ids are letters and digits (ATT-DOC §12); anything else answers no command of ours.
-  const ids = commandIds.filter((id) => /^[A-Za-z0-9]{1,16}$/.test(id));
-  if (ids.length === 0) return;
+  const valid = commands.filter((c) => /^[A-Za-z0-9]{1,16}$/.test(c.commandId));
+  if (valid.length === 0) return;
   const waiting = await em.execute<{ lockdown_id: number }[]>(
-    `select distinct ld.lockdown_id from lockdown_door ld join device_command c on c.id = ld.command_id
-     where c.device_id = ? and c.command_id = any(?::text[]) order by ld.lockdown_id`,
-    [deviceId, `{${ids.join(',')}}`],
+    `select distinct ld.lockdown_id from unnest(?::int[], ?::text[]) as a(device_id, command_id)
+     join device_command c on c.device_id = a.device_id and c.command_id = a.command_id
+     join lockdown_door ld on ld.command_id = c.id
+     order by ld.lockdown_id`,
+    [`{${valid.map((c) => c.deviceId).join(',')}}`, `{${valid.map((c) => c.commandId).join(',')}}`],
   );
-  for (const { lockdown_id } of waiting) await em.execute('select pg_advisory_xact_lock(?, ?)', [LOCK_SPACES.lockdown, lockdown_id]);
+  await lockLockdownCounts(
+    em,
+    waiting.map((w) => w.lockdown_id),
+  );
+}
+
+/**
+ * The advisory locks under which a lockdown's doors are counted, in id order: taken by every
+ * transaction that changes doors and writes their events, before its first write (see
+ * lockLockdownsOfCommands for why).
+ */
+async function lockLockdownCounts(em: EntityManager, lockdownIds: readonly number[]): Promise<void> {
+  for (const id of [...lockdownIds].sort((a, b) => a - b)) await em.execute('select pg_advisory_xact_lock(?, ?)', [LOCK_SPACES.lockdown, id]);
 }
 
 /**
@@ -566,7 +583,8 @@ export async function reapplyLockdownsAfterHandshake(ctx: RequestContext, device
         [deviceId],
       )
     ).map((r) => r.lockdown_id);
-    // Locked like a door's answer, so the counts of successive events never go back.
+    // Locked like a door's answer (advisory lock before the first write), so the counts of successive events never go back.
+    await lockLockdownCounts(em as EntityManager, lockdownIds);
     await em.execute(`select id from lockdown where id = any(?::int[]) and status = 'active' order by id for update`, [`{${lockdownIds.join(',')}}`]);
     const events: NewEvent[] = [];
     let resent = 0;

@@ -113,12 +113,25 @@ export interface CommandOutcomeHandler {
    */
   onChange(ctx: RequestContext, commandIds: number[]): Promise<void>;
   /**
-   * Called first in the transaction that records a terminal's results, before anything is written:
-   * a handler that counts across terminals takes its advisory locks here. The transaction id (and so
-   * the outbox order of the events it writes) is drawn at the first write, so a lock taken before it
-   * makes the events' order the order in which the counts were made.
+   * Called first in a transaction that concludes commands (a terminal's results, the sweep of
+   * timeouts and deadlines), before anything is written, with the commands it may conclude (device
+   * and command id; any kind): a handler that counts across terminals takes its advisory locks here.
+   * The transaction id (and so the outbox order of the events it writes) is drawn at the first
+   * write, so a lock taken before it makes the events' order the order in which the counts were made.
    */
-  lockFirst?(em: EntityManager, deviceId: number, commandIds: readonly string[]): Promise<void>;
+  lockFirst?(em: EntityManager, commands: readonly TerminalCommandRef[]): Promise<void>;
+}
+
+/** A command as a terminal names it: its device and its `ID`. */
+export interface TerminalCommandRef {
+  deviceId: number;
+  commandId: string;
+}
+
+/** Every handler's lockFirst, before the calling transaction's first write. */
+async function lockBeforeConcluding(em: EntityManager, commands: readonly TerminalCommandRef[]): Promise<void> {
+  if (commands.length === 0) return;
+  for (const handler of handlers.values()) if (handler.lockFirst) await handler.lockFirst(em, commands);
 }
 
 /** What a renderer knows when the terminal fetches the command. */
@@ -364,14 +377,10 @@ export async function recordCommandResults(
   const attendance = family === 'attendance';
   const now = ctx.now();
   const concluded = await ctx.em.transactional(async (em) => {
-    for (const handler of handlers.values()) {
-      if (handler.lockFirst)
-        await handler.lockFirst(
-          em,
-          deviceId,
-          results.map((r) => r.id),
-        );
-    }
+    await lockBeforeConcluding(
+      em,
+      results.map((r) => ({ deviceId, commandId: r.id })),
+    );
     const touched: (ChangedCommand & { status: string })[] = [];
     for (const result of results) {
       if (result.returnCode === PENDING_CODE) continue;
@@ -445,6 +454,16 @@ export async function attachCommandResultFields(ctx: RequestContext, deviceId: n
 export async function sweepCommands(ctx: RequestContext, policy: CommandPolicy): Promise<void> {
   const now = ctx.now();
   const swept = await ctx.em.transactional(async (em) => {
+    // The commands the two updates below will take, read first (reading draws no transaction id).
+    const due = await em.execute<{ device_id: number; command_id: string }[]>(
+      `select device_id, command_id from device_command
+       where (status = 'sent' and sent_at < ?::timestamptz - make_interval(secs => ?)) or (status = 'queued' and expires_at <= ?::timestamptz)`,
+      [now, policy.timeoutSeconds, now],
+    );
+    await lockBeforeConcluding(
+      em,
+      due.map((r) => ({ deviceId: r.device_id, commandId: r.command_id })),
+    );
     const retried = await em.execute<(ChangedCommand & { device_id: number; status: string })[]>(
       `update device_command set
          status = case when attempts < ? then 'queued' else 'failed' end,

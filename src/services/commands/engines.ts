@@ -10,7 +10,7 @@ import { mirrorFaceEnrollments } from '../directory/face-enrollment.service';
 import { CONTROLLER_RULES_COMMAND_KIND, mirrorControllerRules } from '../access/controller-rules.service';
 import { registerCommandHandler, registerCommandRenderer } from './command-queue';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { LOCKDOWN_COMMAND_KINDS, lockLockdownsAnswered, mirrorLockdownDoors } from '../access/lockdown.service';
+import { LOCKDOWN_COMMAND_KINDS, lockLockdownsOfCommands, mirrorLockdownDoors } from '../access/lockdown.service';
 import { DOOR_OPENING_RULES_COMMAND_KIND, mirrorDoorOpeningRules } from '../access/door-opening-rules.service';
 
 /** Registers every engine with the command queue (idempotent: a second call replaces the same entries). */
@@ -23,7 +23,7 @@ export function registerCommandEngines(): void {
     kinds: [ACCESS_SCHEDULE_COMMAND_KIND],
     onChange: (ctx, ids) => noteRefusedAccessTables(ctx.em as EntityManager, ids),
   });
-  registerCommandHandler('lockdowns', { kinds: LOCKDOWN_COMMAND_KINDS, onChange: mirrorLockdownDoors, lockFirst: lockLockdownsAnswered });
+  registerCommandHandler('lockdowns', { kinds: LOCKDOWN_COMMAND_KINDS, onChange: mirrorLockdownDoors, lockFirst: lockLockdownsOfCommands });
   registerCommandHandler('controller_rules', { kinds: [CONTROLLER_RULES_COMMAND_KIND], onChange: mirrorControllerRules });
   registerCommandHandler('door_opening_rules', { kinds: [DOOR_OPENING_RULES_COMMAND_KIND], onChange: mirrorDoorOpeningRules });
   registerCommandRenderer(CLOCK_SYNC_COMMAND_KIND, renderClockSync);
