@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
-import { accessibilityViolations, launchBrowser, screenshot } from '../support/browser';
+import { accessibilityViolations, expectNoHorizontalCutOff, expectNoPageProblems, launchBrowser, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -81,12 +82,7 @@ describe('console in the browser: door rules', () => {
 
   it('a combination the controller lacks is refused with the ones it takes; anti-passback and interlock are applied, enforced by the controller and its refusals named', async () => {
     const [door1, door2] = doors;
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    const seen: string[] = [];
-    page.on('pageerror', (error) => seen.push(error.message));
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(ws.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const page = await signInWithKey(browser, t.url, ws.key);
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Devices' }).click();
     await page.getByRole('link', { name: 'Hall controller' }).click();
     const section = page.getByRole('region', { name: 'Door rules' });
@@ -147,12 +143,8 @@ describe('console in the browser: door rules', () => {
     await until('the rules are off on the controller', rules, (r) => r.deliveryStatus === 'applied' && r.antiPassbackValue === 0 && r.interlockValue === 0);
     await section.getByText('AntiPassback=0, InterLock=0').waitFor({ timeout: 15_000 });
     expect(sim.store.parameters.get('AntiPassback')).to.equal('0');
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      expect(await page.evaluate('document.documentElement.scrollWidth <= innerWidth'), `controller page at ${width} px`).to.equal(true);
-    }
-    await screenshot(page, 'security-door-rules-phone');
-    expect(seen).to.deep.equal([]);
+    await expectNoHorizontalCutOff(page, 'security-door-rules');
+    expectNoPageProblems(page);
     await page.close();
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { accessibilityViolations, launchBrowser, screenshot, expectNoHorizontalCutOff } from '../support/browser';
+import type { Browser } from 'playwright-core';
+import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -35,7 +36,6 @@ describe('console in the browser: absence and correction requests', () => {
   let cy: { id: number };
   const monday = mondayAfterNext();
   const day = lastWeekday();
-  const problems = new Map<Page, string[]>();
   const query = (document: string, variables: Record<string, unknown> = {}, key = ws.key) => gqlData(t.url, key, document, variables);
 
   before(async () => {
@@ -59,25 +59,7 @@ describe('console in the browser: absence and correction requests', () => {
     await t?.stop();
   });
 
-  async function signedIn(key: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    const seen: string[] = [];
-    page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) seen.push(message.text());
-    });
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
-    problems.set(page, seen);
-    return page;
-  }
-
-  async function expectAccessible(page: Page): Promise<void> {
-    expect(await accessibilityViolations(page)).to.deep.equal([]);
-    expect(problems.get(page) ?? []).to.deep.equal([]);
-  }
+  const signedIn = (key: string) => signInWithKey(browser, t.url, key);
 
   const fileAbsence = (employeeId: number, startDate: string, endDate: string, note: string) =>
     query(

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
-import { accessibilityViolations, launchBrowser, screenshot } from '../support/browser';
+import { accessibilityViolations, expectNoHorizontalCutOff, expectNoPageProblems, launchBrowser, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -54,12 +55,7 @@ describe('console in the browser: linkage rules', () => {
   });
 
   it('creates a forced-open rule that locks the company down and a refusals rule; a forced door sets the first off; deleting asks first', async () => {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    const seen: string[] = [];
-    page.on('pageerror', (error) => seen.push(error.message));
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(ws.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const page = await signInWithKey(browser, t.url, ws.key);
     const nav = page.getByRole('navigation', { name: 'Pages' });
     await nav.getByRole('link', { name: 'Linkage rules' }).click();
     const form = page.getByRole('region', { name: 'New linkage rule' });
@@ -140,12 +136,8 @@ describe('console in the browser: linkage rules', () => {
     expect((await rules()).map((r: any) => r.name)).to.deep.equal(['Forced entry']);
     await screenshot(page, 'security-linkage-rules-fired');
 
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      expect(await page.evaluate('document.documentElement.scrollWidth <= innerWidth'), `linkage rules at ${width} px`).to.equal(true);
-    }
-    await screenshot(page, 'security-linkage-rules-phone');
-    expect(seen).to.deep.equal([]);
+    await expectNoHorizontalCutOff(page, 'security-linkage-rules');
+    expectNoPageProblems(page);
     await page.close();
   });
 });

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
-import { accessibilityViolations, launchBrowser, screenshot, expectNoHorizontalCutOff } from '../support/browser';
+import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -16,7 +17,6 @@ describe('console in the browser: lockdowns', () => {
   let side: { id: number; serial_number: string };
   let gateSim: SimulatedTerminal;
   let sideSim: SimulatedTerminal;
-  const problems = new Map<Page, string[]>();
   const query = (document: string, variables: Record<string, unknown> = {}) => gqlData(t.url, ws.key, document, variables);
   const doorsOf = async (deviceId: number): Promise<Array<{ id: number; name: string; number: number }>> =>
     (await query('query ($d: Int!) { deviceDoors(deviceId: $d) { id name number } }', { d: deviceId })).deviceDoors;
@@ -70,22 +70,7 @@ describe('console in the browser: lockdowns', () => {
     await t?.stop();
   });
 
-  async function signedIn(): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    const seen: string[] = [];
-    page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(ws.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
-    problems.set(page, seen);
-    return page;
-  }
-
-  async function expectAccessible(page: Page): Promise<void> {
-    expect(await accessibilityViolations(page)).to.deep.equal([]);
-    expect(problems.get(page) ?? []).to.deep.equal([]);
-  }
+  const signedIn = () => signInWithKey(browser, t.url, ws.key);
 
   it('locks down the company after confirming, shows each door confirmed, failed (and why) or waiting as its controller answers, marks the doors on the board, releases after confirming', async () => {
     const [gate1, gate2] = await doorsOf(gate.id);

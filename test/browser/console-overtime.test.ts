@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { accessibilityViolations, launchBrowser, screenshot, expectNoHorizontalCutOff } from '../support/browser';
+import type { Browser } from 'playwright-core';
+import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -17,7 +18,6 @@ describe('console in the browser: overtime approvals', () => {
   let writeKey: string;
   let approverKey: string;
   const people: Record<string, { id: number }> = {};
-  const problems = new Map<Page, string[]>();
   const query = (document: string, variables: Record<string, unknown> = {}, key = ws.key) => gqlData(t.url, key, document, variables);
 
   type Day = { overtimeMinutes: number; pendingOvertimeMinutes: number; payItems: { code: string; minutes: number }[] };
@@ -84,25 +84,7 @@ describe('console in the browser: overtime approvals', () => {
     await t?.stop();
   });
 
-  async function signedIn(key: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    const seen: string[] = [];
-    page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) seen.push(message.text());
-    });
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
-    problems.set(page, seen);
-    return page;
-  }
-
-  async function expectAccessible(page: Page): Promise<void> {
-    expect(await accessibilityViolations(page)).to.deep.equal([]);
-    expect(problems.get(page) ?? []).to.deep.equal([]);
-  }
+  const signedIn = (key: string) => signInWithKey(browser, t.url, key);
 
   const file = (name: string, date: string, note: string) =>
     query(

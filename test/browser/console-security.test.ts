@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
-import { accessibilityViolations, launchBrowser, screenshot, expectNoHorizontalCutOff } from '../support/browser';
+import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
 import { createArea, createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -16,7 +17,6 @@ describe('console in the browser: security', () => {
   let sim: SimulatedTerminal;
   let door: { id: number; name: string };
   let eve: { id: number };
-  const problems = new Map<Page, string[]>();
   const query = (document: string, variables: Record<string, unknown> = {}) => gqlData(t.url, ws.key, document, variables);
   const doorNow = async () => (await query('query ($d: Int!) { deviceDoors(deviceId: $d) { id name state { alarms } } }', { d: controller.id })).deviceDoors;
   async function until<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
@@ -59,22 +59,7 @@ describe('console in the browser: security', () => {
     await t?.stop();
   });
 
-  async function signedIn(): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    const seen: string[] = [];
-    page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(ws.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
-    problems.set(page, seen);
-    return page;
-  }
-
-  async function expectAccessible(page: Page): Promise<void> {
-    expect(await accessibilityViolations(page)).to.deep.equal([]);
-    expect(problems.get(page) ?? []).to.deep.equal([]);
-  }
+  const signedIn = () => signInWithKey(browser, t.url, ws.key);
 
   /** Runs a door command from the page and answers the action id the console got from the API. */
   async function doorCommand(page: Page, click: () => Promise<void>): Promise<string> {

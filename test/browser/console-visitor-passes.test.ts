@@ -1,7 +1,8 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
-import { accessibilityViolations, launchBrowser, screenshot } from '../support/browser';
+import { accessibilityViolations, expectNoPageProblems, launchBrowser, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -16,7 +17,6 @@ describe('console in the browser: visitor passes', () => {
   let sim: SimulatedTerminal;
   let host: { id: number };
   let door: { id: number; name: string };
-  const problems = new Map<Page, string[]>();
   const query = (document: string, variables: Record<string, unknown> = {}) => gqlData(t.url, ws.key, document, variables);
   const passes = async () =>
     (
@@ -55,17 +55,7 @@ describe('console in the browser: visitor passes', () => {
     await t?.stop();
   });
 
-  async function signedIn(): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    const seen: string[] = [];
-    page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(ws.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
-    problems.set(page, seen);
-    return page;
-  }
+  const signedIn = () => signInWithKey(browser, t.url, ws.key);
 
   it('issues a pass (the generated PIN shown), the controller admits the visitor, the use is listed; a bad window is refused precisely; revoking asks first and the controller refuses the visitor afterwards', async () => {
     const page = await signedIn();
@@ -139,7 +129,7 @@ describe('console in the browser: visitor passes', () => {
     );
     expect(sim.punch({ pin: pass.pin }).event).to.equal(27);
     await screenshot(page, 'security-visitor-pass-revoked');
-    expect(problems.get(page)).to.deep.equal([]);
+    expectNoPageProblems(page);
 
     for (const width of [1366, 390]) {
       await page.setViewportSize({ width, height: 900 });
