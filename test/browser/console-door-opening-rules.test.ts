@@ -6,6 +6,7 @@ import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 /** A security operator sets a door's first-person-in from the controller's page, sees it applied, has a refusal explained and clears the rule. */
 describe('console in the browser: door opening rules', () => {
@@ -26,15 +27,6 @@ describe('console in the browser: door opening rules', () => {
         { d: doorId },
       )
     ).doorOpeningRules;
-  async function until<T>(what: string, read: () => Promise<T> | T, ok: (value: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   before(async () => {
     t = await startTestApp({}, 'console-door-opening-rules');
@@ -50,7 +42,7 @@ describe('console in the browser: door opening rules', () => {
       lockCount: 2,
     });
     sim.start();
-    doors = await until(
+    doors = await waitUntil(
       'the controller reports its doors',
       async () => (await query('query ($d: Int!) { deviceDoors(deviceId: $d) { id name number } }', { d: controller.id })).deviceDoors,
       (list: any[]) => list.length === 2,
@@ -69,7 +61,7 @@ describe('console in the browser: door opening rules', () => {
       l: level.id,
       e: eve.id,
     });
-    await until(
+    await waitUntil(
       'the controller holds Eve and her rights',
       () => sim.store.users.has('8101') && [...sim.store.authorizations.values()].some((a) => a.pin === '8101'),
       (held) => held,
@@ -114,7 +106,7 @@ describe('console in the browser: door opening rules', () => {
       deliveryStatus: 'applied',
     });
     expect(sim.store.parameters.get(`Door${door1.number}FirstCardOpenDoor`)).to.equal('1');
-    await until(
+    await waitUntil(
       'the controller holds Eve as a first person of door 1',
       () => sim.store.firstCards.has(`8101/${door1.number}`),
       (held) => held,
@@ -146,7 +138,7 @@ describe('console in the browser: door opening rules', () => {
       .getByRole('dialog', { name: `Clear the opening rule of ${door1.name}?` })
       .getByRole('button', { name: 'Clear rule' })
       .click();
-    await until(
+    await waitUntil(
       'the rule is off on the controller',
       () => openingRules(door1.id),
       (r) => r.deliveryStatus === 'applied' && r.firstCardValue === 0,

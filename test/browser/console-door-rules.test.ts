@@ -6,6 +6,7 @@ import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 /** A security operator sets a controller's anti-passback and interlock from its page; the controller enforces them and the refusals are named. */
 describe('console in the browser: door rules', () => {
@@ -24,15 +25,6 @@ describe('console in the browser: door rules', () => {
         { d: controller.id },
       )
     ).deviceDoorRules;
-  async function until<T>(what: string, read: () => Promise<T> | T, ok: (value: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   before(async () => {
     t = await startTestApp({}, 'console-door-rules');
@@ -48,7 +40,7 @@ describe('console in the browser: door rules', () => {
       lockCount: 2,
     });
     sim.start();
-    doors = await until(
+    doors = await waitUntil(
       'the controller reports its doors',
       async () => (await query('query ($d: Int!) { deviceDoors(deviceId: $d) { id name number } }', { d: controller.id })).deviceDoors,
       (list: any[]) => list.length === 2,
@@ -67,7 +59,7 @@ describe('console in the browser: door rules', () => {
       l: level.id,
       e: eve.id,
     });
-    await until(
+    await waitUntil(
       'the controller holds Eve and her rights',
       () => sim.store.users.has('8101') && [...sim.store.authorizations.values()].some((a) => a.pin === '8101'),
       (held) => held,
@@ -140,7 +132,7 @@ describe('console in the browser: door rules', () => {
     await group.getByRole('checkbox', { name: door1.name }).uncheck();
     await group.getByRole('checkbox', { name: door2.name }).uncheck();
     await section.getByRole('button', { name: 'Save door rules' }).click();
-    await until('the rules are off on the controller', rules, (r) => r.deliveryStatus === 'applied' && r.antiPassbackValue === 0 && r.interlockValue === 0);
+    await waitUntil('the rules are off on the controller', rules, (r) => r.deliveryStatus === 'applied' && r.antiPassbackValue === 0 && r.interlockValue === 0);
     await section.getByText('AntiPassback=0, InterLock=0').waitFor({ timeout: 15_000 });
     expect(sim.store.parameters.get('AntiPassback')).to.equal('0');
     await expectNoHorizontalCutOff(page, 'security-door-rules');

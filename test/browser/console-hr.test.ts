@@ -5,6 +5,7 @@ import { signInWithKey } from '../support/console-sign-in';
 import { createArea, createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 /** The most recent Monday-to-Friday date before today (UTC), `YYYY-MM-DD`. */
 function lastWeekday(): string {
@@ -171,11 +172,11 @@ describe('console in the browser: HR', () => {
       await punch(ada.id, '09:20:00', '0');
       await punch(ada.id, '17:00:00', '1');
       await punch(bob.id, '09:00:00', '0');
-      const deadline = Date.now() + 15_000;
-      while ((await dayOf(ada.id))?.lateMinutes !== 20 || !(await dayOf(bob.id))?.exceptions.includes('missing_out')) {
-        if (Date.now() > deadline) throw new Error(`attendance days not computed: ${JSON.stringify([await dayOf(ada.id), await dayOf(bob.id)])}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await waitUntil(
+        'attendance days computed',
+        async () => [await dayOf(ada.id), await dayOf(bob.id)],
+        ([adaDay, bobDay]) => adaDay?.lateMinutes === 20 && Boolean(bobDay?.exceptions.includes('missing_out')),
+      );
     });
 
     it('the timesheet as a week and a month; a day opens with its punches and late minutes; a punch is voided with a reason and one added', async () => {

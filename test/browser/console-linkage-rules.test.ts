@@ -6,6 +6,7 @@ import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 /** A security operator sets up linkage rules from the console; a forced door on a (simulated) controller sets one off. */
 describe('console in the browser: linkage rules', () => {
@@ -24,15 +25,6 @@ describe('console in the browser: linkage rules', () => {
         { c: companyId },
       )
     ).linkageRules.nodes;
-  async function until<T>(what: string, read: () => Promise<T> | T, ok: (value: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   before(async () => {
     t = await startTestApp({}, 'console-linkage-rules');
@@ -41,7 +33,7 @@ describe('console in the browser: linkage rules', () => {
     controller = await createDevice(t.url, ws.key, companyId, { name: 'Gate controller', mode_type: 'acc' });
     sim = new SimulatedTerminal({ serverUrl: t.url, serialNumber: controller.serial_number, family: 'acc', pollIntervalMs: 100 });
     sim.start();
-    [door] = await until(
+    [door] = await waitUntil(
       'the controller reports its door',
       async () => (await query('query ($d: Int!) { deviceDoors(deviceId: $d) { id name } }', { d: controller.id })).deviceDoors,
       (doors: any[]) => doors.length === 1,
@@ -109,13 +101,13 @@ describe('console in the browser: linkage rules', () => {
 
     // The door is forced: the service runs the rule and the controller locks the door down.
     sim.doorAlarm('forced_open');
-    const lockdown = await until(
+    const lockdown = await waitUntil(
       'the rule starts a lockdown',
       async () => (await query('query ($c: Int) { lockdowns(companyId: $c) { nodes { reason mode status } } }', { c: companyId })).lockdowns.nodes,
       (l: any[]) => l.length === 1,
     );
     expect(lockdown[0]).to.deep.include({ reason: `Linkage rule ${forced.id}: Forced entry`, mode: 'lockdown', status: 'active' });
-    await until(
+    await waitUntil(
       'the controller locks the door',
       () => sim.store.lockedDownDoors.has(1),
       (locked) => locked,

@@ -6,6 +6,7 @@ import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 /** A security operator locks down and evacuates doors from the console; real (simulated) controllers confirm door by door. */
 describe('console in the browser: lockdowns', () => {
@@ -26,15 +27,6 @@ describe('console in the browser: lockdowns', () => {
         c: companyId,
       })
     ).lockdowns.nodes;
-  async function until<T>(what: string, read: () => Promise<T> | T, ok: (value: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   before(async () => {
     t = await startTestApp({}, 'console-lockdowns');
@@ -54,7 +46,7 @@ describe('console in the browser: lockdowns', () => {
     sideSim = new SimulatedTerminal({ serverUrl: t.url, serialNumber: side.serial_number, family: 'acc', pollIntervalMs: 100, lockCount: 1 });
     gateSim.start();
     sideSim.start();
-    await until(
+    await waitUntil(
       'the controllers report their doors',
       async () => (await doorsOf(gate.id)).length + (await doorsOf(side.id)).length,
       (n) => n === 3,
@@ -144,7 +136,7 @@ describe('console in the browser: lockdowns', () => {
     expect((await lockdowns()).map((l: any) => [l.status, l.doors.map((d: any) => d.state)])).to.deep.equal([
       ['released', ['released', 'released', 'released']],
     ]);
-    await until(
+    await waitUntil(
       'the controllers unlock',
       () => gateSim.store.lockedDownDoors.size + sideSim.store.lockedDownDoors.size,
       (n) => n === 0,
@@ -180,7 +172,7 @@ describe('console in the browser: lockdowns', () => {
       .getByRole('region', { name: 'Past lockdowns' })
       .getByRole('row', { name: /^Evacuation of 1 chosen door Fire alarm/ })
       .waitFor({ timeout: 15_000 });
-    await until(
+    await waitUntil(
       'the controller closes the door',
       () => sideSim.store.emergencyOpenDoors.size,
       (n) => n === 0,

@@ -5,6 +5,7 @@ import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 // A company whose pay policy requires overtime approval, a default shift 09:00–17:00 (no break),
 // Monday to Friday, UTC. 2026-03-02 and 2026-03-09 are Mondays. Punches of 09:00 until later than
@@ -47,11 +48,11 @@ describe('console in the browser: overtime approvals', () => {
         input: { employeeId: people[name].id, companyId, deviceId: clockId, punchTime: `${date}T${time}:00Z`, punchState: state },
       });
     }
-    const deadline = Date.now() + 15_000;
-    while ((await dayOf(people[name].id, date))?.pendingOvertimeMinutes !== pending) {
-      if (Date.now() > deadline) throw new Error(`day not computed: ${name} ${date} ${JSON.stringify(await dayOf(people[name].id, date))}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitUntil(
+      `day computed: ${name} ${date}`,
+      () => dayOf(people[name].id, date),
+      (computed) => computed?.pendingOvertimeMinutes === pending,
+    );
   }
 
   before(async () => {

@@ -6,6 +6,7 @@ import { signInWithKey } from '../support/console-sign-in';
 import { createArea, createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 /** A security operator's work in the console, each task done as a person would and checked through the API. */
 describe('console in the browser: security', () => {
@@ -19,15 +20,6 @@ describe('console in the browser: security', () => {
   let eve: { id: number };
   const query = (document: string, variables: Record<string, unknown> = {}) => gqlData(t.url, ws.key, document, variables);
   const doorNow = async () => (await query('query ($d: Int!) { deviceDoors(deviceId: $d) { id name state { alarms } } }', { d: controller.id })).deviceDoors;
-  async function until<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   before(async () => {
     t = await startTestApp({ TIMEGATE_PRESENCE_FLUSH_MS: '200' }, 'console-security');
@@ -37,13 +29,13 @@ describe('console in the browser: security', () => {
     eve = await createEmployee(t.url, ws.key, companyId, { name: 'Eve', lastname: 'Guard', pin: '7001', code: 'EG-1' });
     sim = new SimulatedTerminal({ serverUrl: t.url, serialNumber: controller.serial_number, family: 'acc', pollIntervalMs: 100 });
     sim.start();
-    [door] = await until('the controller reports its doors', doorNow, (doors) => doors.length > 0);
+    [door] = await waitUntil('the controller reports its doors', doorNow, (doors) => doors.length > 0);
     // Before anyone opens the console: a held-open alarm, and two refusals (Eve outside her schedule, an unknown pin).
     sim.doorAlarm('held_open');
     sim.punch({ pin: '7001', event: 22 });
     sim.punch({ pin: '7999', event: 27 });
-    await until('the alarm is on the door', doorNow, (doors) => doors[0].state.alarms.includes('held_open'));
-    await until(
+    await waitUntil('the alarm is on the door', doorNow, (doors) => doors[0].state.alarms.includes('held_open'));
+    await waitUntil(
       'the refusals are stored',
       async () =>
         (await query('query ($d: Int!) { doorEvents(deviceId: $d) { nodes { eventClass } } }', { d: controller.id })).doorEvents.nodes.filter(
@@ -222,7 +214,7 @@ describe('console in the browser: security', () => {
     const before = await count();
     sim.punch({ pin: '7001', event: 24 });
     for (let i = 0; i < 1000; i++) sim.punch({ pin: '7001', event: 0 });
-    await until('the busy day is stored', count, (n) => n === before + 1001);
+    await waitUntil('the busy day is stored', count, (n) => n === before + 1001);
     const page = await signedIn();
     await page.getByRole('link', { name: 'Refused today' }).click();
     const table = page.getByRole('region', { name: 'Who was refused today' });

@@ -6,6 +6,7 @@ import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 /** A security operator issues, follows and revokes a visitor pass; a controller deciding from its own tables admits and then refuses the visitor. */
 describe('console in the browser: visitor passes', () => {
@@ -24,15 +25,6 @@ describe('console in the browser: visitor passes', () => {
         c: companyId,
       })
     ).visitorPasses;
-  async function until<T>(what: string, read: () => Promise<T> | T, ok: (value: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   before(async () => {
     t = await startTestApp({}, 'console-visitor-passes');
@@ -42,7 +34,7 @@ describe('console in the browser: visitor passes', () => {
     host = await createEmployee(t.url, ws.key, companyId, { name: 'Harriet', lastname: 'Host', pin: '5001', code: 'HH-1' });
     sim = new SimulatedTerminal({ serverUrl: t.url, serialNumber: controller.serial_number, family: 'acc', pollIntervalMs: 100, enforceAccess: true });
     sim.start();
-    [door] = await until(
+    [door] = await waitUntil(
       'the controller reports its door',
       async () => (await query('query ($d: Int!) { deviceDoors(deviceId: $d) { id name } }', { d: controller.id })).deviceDoors,
       (doors: any[]) => doors.length === 1,
@@ -92,7 +84,7 @@ describe('console in the browser: visitor passes', () => {
     await screenshot(page, 'security-visitor-pass-issued');
 
     // The controller holds the visitor and admits them; the use is listed with the pass.
-    await until(
+    await waitUntil(
       'the controller holds the visitor',
       () => sim.store.users.has(pass.pin),
       (held) => held,
@@ -100,7 +92,7 @@ describe('console in the browser: visitor passes', () => {
     expect(sim.punch({ pin: pass.pin }).event).to.equal(0);
     await list.getByRole('button', { name: 'Uses of Grace Visitor' }).click();
     const uses = page.getByRole('region', { name: "Uses of Grace Visitor's pass" });
-    await until(
+    await waitUntil(
       'the use is stored',
       async () => (await query('query ($id: Int!) { visitorPass(id: $id) { uses { eventCode opened } } }', { id: pass.id })).visitorPass.uses,
       (u: any[]) => u.length === 1,
@@ -122,7 +114,7 @@ describe('console in the browser: visitor passes', () => {
     const [revoked] = await passes();
     expect(revoked.status).to.equal('ended');
     expect(revoked.revokedAt).to.be.a('string');
-    await until(
+    await waitUntil(
       'the controller deletes the visitor',
       () => sim.store.users.has(pass.pin),
       (held) => !held,
