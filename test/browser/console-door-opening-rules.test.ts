@@ -3,8 +3,9 @@ import type { Browser } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
 import { accessibilityViolations, expectNoHorizontalCutOff, expectNoPageProblems, launchBrowser, screenshot } from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
-import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
+import { createCompany, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
+import { startSimulatedController, type ControllerDoor } from '../support/simulated-controller';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { waitUntil } from '../support/wait-until';
 
@@ -14,9 +15,8 @@ describe('console in the browser: door opening rules', () => {
   let ws: TestWorkspace;
   let browser: Browser;
   let companyId: number;
-  let controller: { id: number; serial_number: string };
   let sim: SimulatedTerminal;
-  let doors: Array<{ id: number; name: string; number: number }>;
+  let doors: ControllerDoor[];
   const query = (document: string, variables: Record<string, unknown> = {}) => gqlData(t.url, ws.key, document, variables);
   let level: { id: number };
   let always: { id: number; name: string };
@@ -32,21 +32,7 @@ describe('console in the browser: door opening rules', () => {
     t = await startTestApp({}, 'console-door-opening-rules');
     ws = await createWorkspace(t.url);
     companyId = (await createCompany(t.url, ws.key, { name: 'Acme Doors' })).id;
-    controller = await createDevice(t.url, ws.key, companyId, { name: 'Hall controller', mode_type: 'acc' });
-    sim = new SimulatedTerminal({
-      serverUrl: t.url,
-      serialNumber: controller.serial_number,
-      family: 'acc',
-      pollIntervalMs: 100,
-      enforceAccess: true,
-      lockCount: 2,
-    });
-    sim.start();
-    doors = await waitUntil(
-      'the controller reports its doors',
-      async () => (await query('query ($d: Int!) { deviceDoors(deviceId: $d) { id name number } }', { d: controller.id })).deviceDoors,
-      (list: any[]) => list.length === 2,
-    );
+    ({ sim, doors } = await startSimulatedController(t.url, ws.key, companyId, 'Hall controller', { enforceAccess: true, lockCount: 2 }));
     // Eve may pass both doors at any hour: the controller decides by its rights, then by its rules.
     const eve = await createEmployee(t.url, ws.key, companyId, { name: 'Eve', lastname: 'Guard', pin: '8101', code: 'EG-1' });
     always = (await query('query ($c: Int) { accessSchedules(companyId: $c) { nodes { id name builtIn } } }', { c: companyId })).accessSchedules.nodes.find(

@@ -3,8 +3,9 @@ import type { Browser } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
 import { accessibilityViolations, expectNoHorizontalCutOff, expectNoPageProblems, launchBrowser, screenshot } from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
-import { createCompany, createDevice, createWorkspace, type TestWorkspace } from '../support/factories';
+import { createCompany, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
+import { startSimulatedController } from '../support/simulated-controller';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { waitUntil } from '../support/wait-until';
 
@@ -30,14 +31,11 @@ describe('console in the browser: linkage rules', () => {
     t = await startTestApp({}, 'console-linkage-rules');
     ws = await createWorkspace(t.url);
     companyId = (await createCompany(t.url, ws.key, { name: 'Acme Linkage' })).id;
-    controller = await createDevice(t.url, ws.key, companyId, { name: 'Gate controller', mode_type: 'acc' });
-    sim = new SimulatedTerminal({ serverUrl: t.url, serialNumber: controller.serial_number, family: 'acc', pollIntervalMs: 100 });
-    sim.start();
-    [door] = await waitUntil(
-      'the controller reports its door',
-      async () => (await query('query ($d: Int!) { deviceDoors(deviceId: $d) { id name } }', { d: controller.id })).deviceDoors,
-      (doors: any[]) => doors.length === 1,
-    );
+    ({
+      device: controller,
+      sim,
+      doors: [door],
+    } = await startSimulatedController(t.url, ws.key, companyId, 'Gate controller'));
     browser = await launchBrowser();
   });
   after(async () => {

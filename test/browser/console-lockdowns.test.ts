@@ -3,8 +3,9 @@ import type { Browser } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
 import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
-import { createCompany, createDevice, createWorkspace, type TestWorkspace } from '../support/factories';
+import { createCompany, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
+import { startSimulatedController } from '../support/simulated-controller';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { waitUntil } from '../support/wait-until';
 
@@ -32,25 +33,12 @@ describe('console in the browser: lockdowns', () => {
     t = await startTestApp({}, 'console-lockdowns');
     ws = await createWorkspace(t.url);
     companyId = (await createCompany(t.url, ws.key, { name: 'Acme Security' })).id;
-    gate = await createDevice(t.url, ws.key, companyId, { name: 'Gate controller', mode_type: 'acc' });
-    side = await createDevice(t.url, ws.key, companyId, { name: 'Side controller', mode_type: 'acc' });
     // The gate controller refuses to lock its door 2 (Return -11), as a controller with a broken lock output would.
-    gateSim = new SimulatedTerminal({
-      serverUrl: t.url,
-      serialNumber: gate.serial_number,
-      family: 'acc',
-      pollIntervalMs: 100,
+    ({ device: gate, sim: gateSim } = await startSimulatedController(t.url, ws.key, companyId, 'Gate controller', {
       lockCount: 2,
       failCommands: (c) => (c.verb === 'CONTROL DEVICE' && c.operand === '06020100' ? -11 : null),
-    });
-    sideSim = new SimulatedTerminal({ serverUrl: t.url, serialNumber: side.serial_number, family: 'acc', pollIntervalMs: 100, lockCount: 1 });
-    gateSim.start();
-    sideSim.start();
-    await waitUntil(
-      'the controllers report their doors',
-      async () => (await doorsOf(gate.id)).length + (await doorsOf(side.id)).length,
-      (n) => n === 3,
-    );
+    }));
+    ({ device: side, sim: sideSim } = await startSimulatedController(t.url, ws.key, companyId, 'Side controller'));
     // The side controller loses its network: its door waits for it.
     sideSim.goOffline();
     browser = await launchBrowser();

@@ -3,8 +3,9 @@ import type { Browser, Page } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
 import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
-import { createArea, createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
+import { createArea, createCompany, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
+import { startSimulatedController } from '../support/simulated-controller';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { waitUntil } from '../support/wait-until';
 
@@ -25,11 +26,12 @@ describe('console in the browser: security', () => {
     t = await startTestApp({ TIMEGATE_PRESENCE_FLUSH_MS: '200' }, 'console-security');
     ws = await createWorkspace(t.url);
     companyId = (await createCompany(t.url, ws.key, { name: 'Acme Security' })).id;
-    controller = await createDevice(t.url, ws.key, companyId, { name: 'Gate controller', mode_type: 'acc' });
     eve = await createEmployee(t.url, ws.key, companyId, { name: 'Eve', lastname: 'Guard', pin: '7001', code: 'EG-1' });
-    sim = new SimulatedTerminal({ serverUrl: t.url, serialNumber: controller.serial_number, family: 'acc', pollIntervalMs: 100 });
-    sim.start();
-    [door] = await waitUntil('the controller reports its doors', doorNow, (doors) => doors.length > 0);
+    ({
+      device: controller,
+      sim,
+      doors: [door],
+    } = await startSimulatedController(t.url, ws.key, companyId, 'Gate controller'));
     // Before anyone opens the console: a held-open alarm, and two refusals (Eve outside her schedule, an unknown pin).
     sim.doorAlarm('held_open');
     sim.punch({ pin: '7001', event: 22 });

@@ -3,8 +3,9 @@ import type { Browser } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
 import { accessibilityViolations, expectNoPageProblems, launchBrowser, screenshot } from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
-import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
+import { createCompany, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
+import { startSimulatedController } from '../support/simulated-controller';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { waitUntil } from '../support/wait-until';
 
@@ -14,7 +15,6 @@ describe('console in the browser: visitor passes', () => {
   let ws: TestWorkspace;
   let browser: Browser;
   let companyId: number;
-  let controller: { id: number; serial_number: string };
   let sim: SimulatedTerminal;
   let host: { id: number };
   let door: { id: number; name: string };
@@ -30,15 +30,11 @@ describe('console in the browser: visitor passes', () => {
     t = await startTestApp({}, 'console-visitor-passes');
     ws = await createWorkspace(t.url);
     companyId = (await createCompany(t.url, ws.key, { name: 'Acme Visitors' })).id;
-    controller = await createDevice(t.url, ws.key, companyId, { name: 'Lobby controller', mode_type: 'acc' });
     host = await createEmployee(t.url, ws.key, companyId, { name: 'Harriet', lastname: 'Host', pin: '5001', code: 'HH-1' });
-    sim = new SimulatedTerminal({ serverUrl: t.url, serialNumber: controller.serial_number, family: 'acc', pollIntervalMs: 100, enforceAccess: true });
-    sim.start();
-    [door] = await waitUntil(
-      'the controller reports its door',
-      async () => (await query('query ($d: Int!) { deviceDoors(deviceId: $d) { id name } }', { d: controller.id })).deviceDoors,
-      (doors: any[]) => doors.length === 1,
-    );
+    ({
+      sim,
+      doors: [door],
+    } = await startSimulatedController(t.url, ws.key, companyId, 'Lobby controller', { enforceAccess: true }));
     browser = await launchBrowser();
   });
   after(async () => {
