@@ -1,18 +1,13 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
+import { createPunch } from '../support/attendance-seeding';
 import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
 import { createArea, createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { lastWeekday } from '../support/test-dates';
 import { waitUntil } from '../support/wait-until';
-
-/** The most recent Monday-to-Friday date before today (UTC), `YYYY-MM-DD`. */
-function lastWeekday(): string {
-  let d = new Date(Date.now() - 86_400_000);
-  while (d.getUTCDay() === 0 || d.getUTCDay() === 6) d = new Date(d.getTime() - 86_400_000);
-  return d.toISOString().slice(0, 10);
-}
 
 /** HR's daily work in the console, each task done as a person would and checked through the API. */
 describe('console in the browser: HR', () => {
@@ -156,9 +151,7 @@ describe('console in the browser: HR', () => {
 
   describe('with punches on a workday', () => {
     const punch = (employeeId: number, time: string, state: string) =>
-      query('mutation ($input: CreatePunchInput!) { createPunch(input: $input) { punch { id } } }', {
-        input: { employeeId, companyId, deviceId: clockId, punchTime: `${day}T${time}`, punchState: state },
-      });
+      createPunch(t.url, ws.key, { employeeId, companyId, deviceId: clockId, punchTime: `${day}T${time}`, punchState: state });
     const dayOf = async (employeeId: number) =>
       (
         await query(

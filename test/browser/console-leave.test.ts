@@ -1,26 +1,13 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
+import { addDays } from '../../src/kernel/calendar-date';
+import { createShift } from '../support/attendance-seeding';
 import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
-
-const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
-
-/** The Monday of the week after next (UTC), `YYYY-MM-DD`: a future week of five workdays. */
-function mondayAfterNext(): string {
-  let d = new Date(Date.now() + 8 * 86_400_000);
-  while (d.getUTCDay() !== 1) d = new Date(d.getTime() + 86_400_000);
-  return d.toISOString().slice(0, 10);
-}
-
-/** The most recent Monday-to-Friday date before today (UTC), `YYYY-MM-DD`. */
-function lastWeekday(): string {
-  let d = new Date(Date.now() - 86_400_000);
-  while (d.getUTCDay() === 0 || d.getUTCDay() === 6) d = new Date(d.getTime() - 86_400_000);
-  return d.toISOString().slice(0, 10);
-}
+import { lastWeekday, mondayAfterNext } from '../support/test-dates';
 
 /** Absence and correction requests: HR files them, approvers decide them (one or several, with a comment). */
 describe('console in the browser: absence and correction requests', () => {
@@ -45,9 +32,7 @@ describe('console in the browser: absence and correction requests', () => {
     ada = await createEmployee(t.url, ws.key, companyId, { name: 'Ada', lastname: 'Away', pin: '9601', code: 'AA-1' });
     bob = await createEmployee(t.url, ws.key, companyId, { name: 'Bob', lastname: 'Break', pin: '9602', code: 'BB-1' });
     cy = await createEmployee(t.url, ws.key, companyId, { name: 'Cy', lastname: 'Clock', pin: '9603', code: 'CC-1' });
-    await query('mutation ($input: CreateShiftInput!) { createShift(input: $input) { id } }', {
-      input: { companyId, name: 'Day', startTime: '09:00', endTime: '17:00', workdays: [1, 2, 3, 4, 5], isDefault: true },
-    });
+    await createShift(t.url, ws.key, companyId, { name: 'Day', startTime: '09:00', endTime: '17:00', isDefault: true });
     const types = (await query('query ($c: Int) { absenceTypes(companyId: $c) { nodes { id code } } }', { c: companyId })).absenceTypes.nodes;
     vacationId = types.find((x: any) => x.code === 'VAC').id;
     hrKey = await createKey(t.url, ws.key, ['write']);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
+import { createPunch, createShift } from '../support/attendance-seeding';
 import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
@@ -44,9 +45,7 @@ describe('console in the browser: overtime approvals', () => {
       ['09:00', '0'],
       [until, '1'],
     ]) {
-      await query('mutation ($input: CreatePunchInput!) { createPunch(input: $input) { punch { id } } }', {
-        input: { employeeId: people[name].id, companyId, deviceId: clockId, punchTime: `${date}T${time}:00Z`, punchState: state },
-      });
+      await createPunch(t.url, ws.key, { employeeId: people[name].id, companyId, deviceId: clockId, punchTime: `${date}T${time}:00Z`, punchState: state });
     }
     await waitUntil(
       `day computed: ${name} ${date}`,
@@ -65,9 +64,7 @@ describe('console in the browser: overtime approvals', () => {
       { id: companyId, input: { payPolicy: { overtimeRequiresApproval: true } } },
     );
     expect(policy.updateCompany.payPolicy.overtimeRequiresApproval).to.equal(true);
-    await query('mutation ($input: CreateShiftInput!) { createShift(input: $input) { id } }', {
-      input: { companyId, name: 'Day', startTime: '09:00', endTime: '17:00', workdays: [1, 2, 3, 4, 5], isDefault: true },
-    });
+    await createShift(t.url, ws.key, companyId, { name: 'Day', startTime: '09:00', endTime: '17:00', isDefault: true });
     clockId = (await createDevice(t.url, ws.key, companyId, { name: 'Hall clock', mode_type: 'att' })).id;
     for (const [name, lastname, pin] of [
       ['Ada', 'Over', '9701'],

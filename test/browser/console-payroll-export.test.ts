@@ -1,17 +1,12 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
+import { createPunch } from '../support/attendance-seeding';
 import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
-
-/** The most recent Monday-to-Friday date before today (UTC), `YYYY-MM-DD`. */
-function lastWeekday(): string {
-  let d = new Date(Date.now() - 86_400_000);
-  while (d.getUTCDay() === 0 || d.getUTCDay() === 6) d = new Date(d.getTime() - 86_400_000);
-  return d.toISOString().slice(0, 10);
-}
+import { lastWeekday } from '../support/test-dates';
 
 /** HR saves a pay period's payroll file from the Pay periods page; a locked period's file is the frozen one. */
 describe('console in the browser: payroll export', () => {
@@ -35,9 +30,7 @@ describe('console in the browser: payroll export', () => {
       ['08:00:00', '0'],
       ['18:30:00', '1'],
     ])
-      await query('mutation ($input: CreatePunchInput!) { createPunch(input: $input) { punch { id } } }', {
-        input: { employeeId: ada.id, companyId, deviceId: clockId, punchTime: `${day}T${time}`, punchState: state },
-      });
+      await createPunch(t.url, ws.key, { employeeId: ada.id, companyId, deviceId: clockId, punchTime: `${day}T${time}`, punchState: state });
     browser = await launchBrowser();
   });
   after(async () => {
