@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
+import { grantDoorsAtAllHours, waitUntilControllerHolds } from '../support/access-seeding';
 import { accessibilityViolations, expectNoHorizontalCutOff, expectNoPageProblems, launchBrowser, screenshot } from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
@@ -35,23 +36,12 @@ describe('console in the browser: door opening rules', () => {
     ({ sim, doors } = await startSimulatedController(t.url, ws.key, companyId, 'Hall controller', { enforceAccess: true, lockCount: 2 }));
     // Eve may pass both doors at any hour: the controller decides by its rights, then by its rules.
     const eve = await createEmployee(t.url, ws.key, companyId, { name: 'Eve', lastname: 'Guard', pin: '8101', code: 'EG-1' });
-    always = (await query('query ($c: Int) { accessSchedules(companyId: $c) { nodes { id name builtIn } } }', { c: companyId })).accessSchedules.nodes.find(
-      (s: any) => s.builtIn,
-    );
-    level = (
-      await query('mutation ($input: CreateAccessLevelInput!) { createAccessLevel(input: $input) { id } }', {
-        input: { companyId, name: 'Both doors', scheduleId: always.id, doorIds: doors.map((d) => d.id) },
-      })
-    ).createAccessLevel;
-    await query('mutation ($l: Int!, $e: Int!) { addAccessLevelEmployees(accessLevelId: $l, items: [{ employeeId: $e }]) { employeeId } }', {
-      l: level.id,
-      e: eve.id,
-    });
-    await waitUntil(
-      'the controller holds Eve and her rights',
-      () => sim.store.users.has('8101') && [...sim.store.authorizations.values()].some((a) => a.pin === '8101'),
-      (held) => held,
-    );
+    ({ level, schedule: always } = await grantDoorsAtAllHours(t.url, ws.key, companyId, {
+      levelName: 'Both doors',
+      doorIds: doors.map((d) => d.id),
+      employeeIds: [eve.id],
+    }));
+    await waitUntilControllerHolds(sim, '8101', 'Eve');
     browser = await launchBrowser();
   });
   after(async () => {
