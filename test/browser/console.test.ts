@@ -168,6 +168,7 @@ describe('console in the browser', () => {
 
     // With the keyboard alone: Tab to the key, type it, Enter; the refusal is announced (role alert).
     const stranger = await browser.newPage();
+    recordPageProblems(stranger);
     await stranger.goto(`${t.url}/console`);
     await stranger.keyboard.press('Tab');
     expect(await stranger.evaluate('document.activeElement.id')).to.equal('api-key');
