@@ -1,10 +1,14 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
-import { accessibilityViolations, launchBrowser, screenshot } from '../support/browser';
-import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
+import { grantDoorsAtAllHours, waitUntilControllerHolds } from '../support/access-seeding';
+import { accessibilityViolations, expectNoHorizontalCutOff, expectNoPageProblems, launchBrowser, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
+import { createCompany, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
+import { startSimulatedController, type ControllerDoor } from '../support/simulated-controller';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 /** A security operator sets a controller's anti-passback and interlock from its page; the controller enforces them and the refusals are named. */
 describe('console in the browser: door rules', () => {
@@ -14,7 +18,7 @@ describe('console in the browser: door rules', () => {
   let companyId: number;
   let controller: { id: number; serial_number: string };
   let sim: SimulatedTerminal;
-  let doors: Array<{ id: number; name: string; number: number }>;
+  let doors: ControllerDoor[];
   const query = (document: string, variables: Record<string, unknown> = {}) => gqlData(t.url, ws.key, document, variables);
   const rules = async () =>
     (
@@ -23,54 +27,16 @@ describe('console in the browser: door rules', () => {
         { d: controller.id },
       )
     ).deviceDoorRules;
-  async function until<T>(what: string, read: () => Promise<T> | T, ok: (value: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   before(async () => {
     t = await startTestApp({}, 'console-door-rules');
     ws = await createWorkspace(t.url);
     companyId = (await createCompany(t.url, ws.key, { name: 'Acme Doors' })).id;
-    controller = await createDevice(t.url, ws.key, companyId, { name: 'Hall controller', mode_type: 'acc' });
-    sim = new SimulatedTerminal({
-      serverUrl: t.url,
-      serialNumber: controller.serial_number,
-      family: 'acc',
-      pollIntervalMs: 100,
-      enforceAccess: true,
-      lockCount: 2,
-    });
-    sim.start();
-    doors = await until(
-      'the controller reports its doors',
-      async () => (await query('query ($d: Int!) { deviceDoors(deviceId: $d) { id name number } }', { d: controller.id })).deviceDoors,
-      (list: any[]) => list.length === 2,
-    );
+    ({ device: controller, sim, doors } = await startSimulatedController(t.url, ws.key, companyId, 'Hall controller', { enforceAccess: true, lockCount: 2 }));
     // Eve may pass both doors at any hour: the controller decides by its rights, then by its rules.
     const eve = await createEmployee(t.url, ws.key, companyId, { name: 'Eve', lastname: 'Guard', pin: '8101', code: 'EG-1' });
-    const always = (await query('query ($c: Int) { accessSchedules(companyId: $c) { nodes { id builtIn } } }', { c: companyId })).accessSchedules.nodes.find(
-      (s: any) => s.builtIn,
-    );
-    const level = (
-      await query('mutation ($input: CreateAccessLevelInput!) { createAccessLevel(input: $input) { id } }', {
-        input: { companyId, name: 'Both doors', scheduleId: always.id, doorIds: doors.map((d) => d.id) },
-      })
-    ).createAccessLevel;
-    await query('mutation ($l: Int!, $e: Int!) { addAccessLevelEmployees(accessLevelId: $l, items: [{ employeeId: $e }]) { employeeId } }', {
-      l: level.id,
-      e: eve.id,
-    });
-    await until(
-      'the controller holds Eve and her rights',
-      () => sim.store.users.has('8101') && [...sim.store.authorizations.values()].some((a) => a.pin === '8101'),
-      (held) => held,
-    );
+    await grantDoorsAtAllHours(t.url, ws.key, companyId, { levelName: 'Both doors', doorIds: doors.map((d) => d.id), employeeIds: [eve.id] });
+    await waitUntilControllerHolds(sim, '8101', 'Eve');
     browser = await launchBrowser();
   });
   after(async () => {
@@ -81,12 +47,7 @@ describe('console in the browser: door rules', () => {
 
   it('a combination the controller lacks is refused with the ones it takes; anti-passback and interlock are applied, enforced by the controller and its refusals named', async () => {
     const [door1, door2] = doors;
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    const seen: string[] = [];
-    page.on('pageerror', (error) => seen.push(error.message));
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(ws.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const page = await signInWithKey(browser, t.url, ws.key);
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Devices' }).click();
     await page.getByRole('link', { name: 'Hall controller' }).click();
     const section = page.getByRole('region', { name: 'Door rules' });
@@ -144,15 +105,11 @@ describe('console in the browser: door rules', () => {
     await group.getByRole('checkbox', { name: door1.name }).uncheck();
     await group.getByRole('checkbox', { name: door2.name }).uncheck();
     await section.getByRole('button', { name: 'Save door rules' }).click();
-    await until('the rules are off on the controller', rules, (r) => r.deliveryStatus === 'applied' && r.antiPassbackValue === 0 && r.interlockValue === 0);
+    await waitUntil('the rules are off on the controller', rules, (r) => r.deliveryStatus === 'applied' && r.antiPassbackValue === 0 && r.interlockValue === 0);
     await section.getByText('AntiPassback=0, InterLock=0').waitFor({ timeout: 15_000 });
     expect(sim.store.parameters.get('AntiPassback')).to.equal('0');
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      expect(await page.evaluate('document.documentElement.scrollWidth <= innerWidth'), `controller page at ${width} px`).to.equal(true);
-    }
-    await screenshot(page, 'security-door-rules-phone');
-    expect(seen).to.deep.equal([]);
+    await expectNoHorizontalCutOff(page, 'security-door-rules');
+    expectNoPageProblems(page);
     await page.close();
   });
 });

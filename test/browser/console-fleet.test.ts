@@ -1,7 +1,8 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
-import { accessibilityViolations, launchBrowser, screenshot } from '../support/browser';
+import { accessibilityViolations, expectAccessible, expectNoPageProblems, launchBrowser, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -34,20 +35,11 @@ describe('console in the browser: fleet', () => {
     await t?.stop();
   });
 
-  async function signedIn(): Promise<{ page: Page; errors: string[] }> {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(ws.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
-    return { page, errors };
-  }
+  const signedIn = () => signInWithKey(browser, t.url, ws.key);
 
   it('a terminal that never called in says why, and an action waiting for it says what it waits for', async () => {
     const spare = await createDevice(t.url, ws.key, companyId, { name: 'Spare clock', mode_type: 'att' });
-    const { page, errors } = await signedIn();
+    const page = await signedIn();
     await page.goto(`${t.url}/console#/devices/${spare.id}`);
     await page.getByText('It has never called in').waitFor();
     await page.getByRole('button', { name: 'Read info' }).click();
@@ -57,8 +49,7 @@ describe('console in the browser: fleet', () => {
       { type: 'info.refresh', status: 'queued', statusDetail: 'device_pending', options: { startDate: null, endDate: null } },
     ]);
     await screenshot(page, 'fleet-never-connected');
-    expect(await accessibilityViolations(page)).to.deep.equal([]);
-    expect(errors).to.deep.equal([]);
+    await expectAccessible(page);
     await page.close();
   });
 
@@ -67,7 +58,7 @@ describe('console in the browser: fleet', () => {
     const monthStart = `${day.slice(0, 7)}-01`;
     sim.punch({ pin: '5001' });
     sim.punch({ pin: '5002' });
-    const { page, errors } = await signedIn();
+    const page = await signedIn();
     await page.goto(`${t.url}/console#/devices/${clock.id}`);
     await page.getByText('Last error').waitFor();
     await page.locator('.badge-online').first().waitFor({ timeout: 15_000 });
@@ -115,7 +106,7 @@ describe('console in the browser: fleet', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await fits(), '390 px').to.equal(true);
     await screenshot(page, 'fleet-device-actions-phone');
-    expect(errors).to.deep.equal([]);
+    expectNoPageProblems(page);
     await page.close();
   });
 });

@@ -1,16 +1,13 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { accessibilityViolations, launchBrowser, screenshot, expectNoHorizontalCutOff } from '../support/browser';
+import type { Browser } from 'playwright-core';
+import { createPunch } from '../support/attendance-seeding';
+import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
 import { createArea, createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
-
-/** The most recent Monday-to-Friday date before today (UTC), `YYYY-MM-DD`. */
-function lastWeekday(): string {
-  let d = new Date(Date.now() - 86_400_000);
-  while (d.getUTCDay() === 0 || d.getUTCDay() === 6) d = new Date(d.getTime() - 86_400_000);
-  return d.toISOString().slice(0, 10);
-}
+import { lastWeekday } from '../support/test-dates';
+import { waitUntil } from '../support/wait-until';
 
 /** HR's daily work in the console, each task done as a person would and checked through the API. */
 describe('console in the browser: HR', () => {
@@ -22,7 +19,6 @@ describe('console in the browser: HR', () => {
   let ada: { id: number };
   let bob: { id: number };
   const day = lastWeekday();
-  const problems = new Map<Page, string[]>();
 
   before(async () => {
     t = await startTestApp({}, 'console-hr');
@@ -38,25 +34,7 @@ describe('console in the browser: HR', () => {
     await t?.stop();
   });
 
-  async function signedIn(width = 1366): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
-    const seen: string[] = [];
-    page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) seen.push(message.text());
-    });
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(ws.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
-    problems.set(page, seen);
-    return page;
-  }
-
-  async function expectAccessible(page: Page): Promise<void> {
-    expect(await accessibilityViolations(page)).to.deep.equal([]);
-    expect(problems.get(page) ?? []).to.deep.equal([]);
-  }
+  const signedIn = () => signInWithKey(browser, t.url, ws.key);
 
   const query = (document: string, variables: Record<string, unknown> = {}) => gqlData(t.url, ws.key, document, variables);
 
@@ -173,9 +151,7 @@ describe('console in the browser: HR', () => {
 
   describe('with punches on a workday', () => {
     const punch = (employeeId: number, time: string, state: string) =>
-      query('mutation ($input: CreatePunchInput!) { createPunch(input: $input) { punch { id } } }', {
-        input: { employeeId, companyId, deviceId: clockId, punchTime: `${day}T${time}`, punchState: state },
-      });
+      createPunch(t.url, ws.key, { employeeId, companyId, deviceId: clockId, punchTime: `${day}T${time}`, punchState: state });
     const dayOf = async (employeeId: number) =>
       (
         await query(
@@ -189,11 +165,11 @@ describe('console in the browser: HR', () => {
       await punch(ada.id, '09:20:00', '0');
       await punch(ada.id, '17:00:00', '1');
       await punch(bob.id, '09:00:00', '0');
-      const deadline = Date.now() + 15_000;
-      while ((await dayOf(ada.id))?.lateMinutes !== 20 || !(await dayOf(bob.id))?.exceptions.includes('missing_out')) {
-        if (Date.now() > deadline) throw new Error(`attendance days not computed: ${JSON.stringify([await dayOf(ada.id), await dayOf(bob.id)])}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await waitUntil(
+        'attendance days computed',
+        async () => [await dayOf(ada.id), await dayOf(bob.id)],
+        ([adaDay, bobDay]) => adaDay?.lateMinutes === 20 && Boolean(bobDay?.exceptions.includes('missing_out')),
+      );
     });
 
     it('the timesheet as a week and a month; a day opens with its punches and late minutes; a punch is voided with a reason and one added', async () => {

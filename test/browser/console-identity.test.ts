@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { accessibilityViolations, launchBrowser, screenshot, expectNoHorizontalCutOff } from '../support/browser';
+import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
+import { signInThroughProvider } from '../support/console-sign-in';
 import { createArea, createCompany } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startOidcProvider, type TestProvider } from '../support/oidc-provider';
@@ -22,7 +23,6 @@ describe('console in the browser: identity', () => {
   let t: TestApp;
   let browser: Browser;
   const contexts: BrowserContext[] = [];
-  const problems = new Map<Page, string[]>();
   const query = (document: string, variables: Record<string, unknown> = {}) => gqlData(t.url, t.adminKey, document, variables);
 
   before(async () => {
@@ -58,25 +58,7 @@ describe('console in the browser: identity', () => {
   async function signIn(login: string): Promise<Page> {
     const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     contexts.push(context);
-    // The provider's development login page imports a web font; there is no internet here.
-    await context.route(/^https:\/\/fonts\./, (route) => route.abort());
-    const page = await context.newPage();
-    const seen: string[] = [];
-    page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
-    problems.set(page, seen);
-    await page.goto(`${t.url}/console`);
-    await page.getByRole('link', { name: 'Sign in with your organisation' }).click();
-    await page.locator('input[name="login"]').fill(login);
-    await page.locator('input[name="password"]').fill('anything');
-    await page.getByRole('button', { name: 'Sign-in' }).click();
-    await page.waitForURL((url) => url.origin === t.url && url.pathname === '/console');
-    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
-    return page;
-  }
-
-  async function expectAccessible(page: Page): Promise<void> {
-    expect(await accessibilityViolations(page)).to.deep.equal([]);
-    expect(problems.get(page) ?? []).to.deep.equal([]);
+    return signInThroughProvider(context, t.url, login);
   }
 
   /** Runs a GraphQL operation from the page with its session, as the console does. */

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshot } from '../support/browser';
+import type { Browser } from 'playwright-core';
+import { expectNoPageProblems, launchBrowser, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -35,13 +36,7 @@ describe('console in the browser: a month timesheet of more than one page', () =
   });
 
   it('reads the pages after the first in parallel and draws every row once; a late-drawn cell opens its day', async () => {
-    const page: Page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(ws.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
+    const page = await signInWithKey(browser, t.url, ws.key);
 
     // Timesheet requests: how many, and how many at once.
     let inFlight = 0;
@@ -87,6 +82,6 @@ describe('console in the browser: a month timesheet of more than one page', () =
     await page.getByRole('button', { name: `Person ${String(EMPLOYEES).padStart(3, '0')}, ${MONTH}-31:` }).click();
     await page.getByRole('dialog', { name: `Person ${String(EMPLOYEES).padStart(3, '0')}, ${MONTH}-31` }).waitFor();
     await screenshot(page, 'large-timesheet');
-    expect(errors).to.deep.equal([]);
+    expectNoPageProblems(page);
   });
 });

@@ -1,25 +1,13 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { accessibilityViolations, launchBrowser, screenshot, expectNoHorizontalCutOff } from '../support/browser';
+import type { Browser } from 'playwright-core';
+import { addDays } from '../../src/kernel/calendar-date';
+import { createShift } from '../support/attendance-seeding';
+import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
-
-const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
-
-/** The Monday of the week after next (UTC), `YYYY-MM-DD`: a future week of five workdays. */
-function mondayAfterNext(): string {
-  let d = new Date(Date.now() + 8 * 86_400_000);
-  while (d.getUTCDay() !== 1) d = new Date(d.getTime() + 86_400_000);
-  return d.toISOString().slice(0, 10);
-}
-
-/** The most recent Monday-to-Friday date before today (UTC), `YYYY-MM-DD`. */
-function lastWeekday(): string {
-  let d = new Date(Date.now() - 86_400_000);
-  while (d.getUTCDay() === 0 || d.getUTCDay() === 6) d = new Date(d.getTime() - 86_400_000);
-  return d.toISOString().slice(0, 10);
-}
+import { lastWeekday, mondayAfterNext } from '../support/test-dates';
 
 /** Absence and correction requests: HR files them, approvers decide them (one or several, with a comment). */
 describe('console in the browser: absence and correction requests', () => {
@@ -35,7 +23,6 @@ describe('console in the browser: absence and correction requests', () => {
   let cy: { id: number };
   const monday = mondayAfterNext();
   const day = lastWeekday();
-  const problems = new Map<Page, string[]>();
   const query = (document: string, variables: Record<string, unknown> = {}, key = ws.key) => gqlData(t.url, key, document, variables);
 
   before(async () => {
@@ -45,9 +32,7 @@ describe('console in the browser: absence and correction requests', () => {
     ada = await createEmployee(t.url, ws.key, companyId, { name: 'Ada', lastname: 'Away', pin: '9601', code: 'AA-1' });
     bob = await createEmployee(t.url, ws.key, companyId, { name: 'Bob', lastname: 'Break', pin: '9602', code: 'BB-1' });
     cy = await createEmployee(t.url, ws.key, companyId, { name: 'Cy', lastname: 'Clock', pin: '9603', code: 'CC-1' });
-    await query('mutation ($input: CreateShiftInput!) { createShift(input: $input) { id } }', {
-      input: { companyId, name: 'Day', startTime: '09:00', endTime: '17:00', workdays: [1, 2, 3, 4, 5], isDefault: true },
-    });
+    await createShift(t.url, ws.key, companyId, { name: 'Day', startTime: '09:00', endTime: '17:00', isDefault: true });
     const types = (await query('query ($c: Int) { absenceTypes(companyId: $c) { nodes { id code } } }', { c: companyId })).absenceTypes.nodes;
     vacationId = types.find((x: any) => x.code === 'VAC').id;
     hrKey = await createKey(t.url, ws.key, ['write']);
@@ -59,25 +44,7 @@ describe('console in the browser: absence and correction requests', () => {
     await t?.stop();
   });
 
-  async function signedIn(key: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    const seen: string[] = [];
-    page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) seen.push(message.text());
-    });
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
-    problems.set(page, seen);
-    return page;
-  }
-
-  async function expectAccessible(page: Page): Promise<void> {
-    expect(await accessibilityViolations(page)).to.deep.equal([]);
-    expect(problems.get(page) ?? []).to.deep.equal([]);
-  }
+  const signedIn = (key: string) => signInWithKey(browser, t.url, key);
 
   const fileAbsence = (employeeId: number, startDate: string, endDate: string, note: string) =>
     query(

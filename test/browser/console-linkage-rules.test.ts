@@ -1,10 +1,13 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
-import { accessibilityViolations, launchBrowser, screenshot } from '../support/browser';
-import { createCompany, createDevice, createWorkspace, type TestWorkspace } from '../support/factories';
+import { accessibilityViolations, expectNoHorizontalCutOff, expectNoPageProblems, launchBrowser, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
+import { createCompany, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
+import { startSimulatedController } from '../support/simulated-controller';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 /** A security operator sets up linkage rules from the console; a forced door on a (simulated) controller sets one off. */
 describe('console in the browser: linkage rules', () => {
@@ -23,28 +26,16 @@ describe('console in the browser: linkage rules', () => {
         { c: companyId },
       )
     ).linkageRules.nodes;
-  async function until<T>(what: string, read: () => Promise<T> | T, ok: (value: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   before(async () => {
     t = await startTestApp({}, 'console-linkage-rules');
     ws = await createWorkspace(t.url);
     companyId = (await createCompany(t.url, ws.key, { name: 'Acme Linkage' })).id;
-    controller = await createDevice(t.url, ws.key, companyId, { name: 'Gate controller', mode_type: 'acc' });
-    sim = new SimulatedTerminal({ serverUrl: t.url, serialNumber: controller.serial_number, family: 'acc', pollIntervalMs: 100 });
-    sim.start();
-    [door] = await until(
-      'the controller reports its door',
-      async () => (await query('query ($d: Int!) { deviceDoors(deviceId: $d) { id name } }', { d: controller.id })).deviceDoors,
-      (doors: any[]) => doors.length === 1,
-    );
+    ({
+      device: controller,
+      sim,
+      doors: [door],
+    } = await startSimulatedController(t.url, ws.key, companyId, 'Gate controller'));
     browser = await launchBrowser();
   });
   after(async () => {
@@ -54,12 +45,7 @@ describe('console in the browser: linkage rules', () => {
   });
 
   it('creates a forced-open rule that locks the company down and a refusals rule; a forced door sets the first off; deleting asks first', async () => {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    const seen: string[] = [];
-    page.on('pageerror', (error) => seen.push(error.message));
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(ws.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const page = await signInWithKey(browser, t.url, ws.key);
     const nav = page.getByRole('navigation', { name: 'Pages' });
     await nav.getByRole('link', { name: 'Linkage rules' }).click();
     const form = page.getByRole('region', { name: 'New linkage rule' });
@@ -113,13 +99,13 @@ describe('console in the browser: linkage rules', () => {
 
     // The door is forced: the service runs the rule and the controller locks the door down.
     sim.doorAlarm('forced_open');
-    const lockdown = await until(
+    const lockdown = await waitUntil(
       'the rule starts a lockdown',
       async () => (await query('query ($c: Int) { lockdowns(companyId: $c) { nodes { reason mode status } } }', { c: companyId })).lockdowns.nodes,
       (l: any[]) => l.length === 1,
     );
     expect(lockdown[0]).to.deep.include({ reason: `Linkage rule ${forced.id}: Forced entry`, mode: 'lockdown', status: 'active' });
-    await until(
+    await waitUntil(
       'the controller locks the door',
       () => sim.store.lockedDownDoors.has(1),
       (locked) => locked,
@@ -140,12 +126,8 @@ describe('console in the browser: linkage rules', () => {
     expect((await rules()).map((r: any) => r.name)).to.deep.equal(['Forced entry']);
     await screenshot(page, 'security-linkage-rules-fired');
 
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      expect(await page.evaluate('document.documentElement.scrollWidth <= innerWidth'), `linkage rules at ${width} px`).to.equal(true);
-    }
-    await screenshot(page, 'security-linkage-rules-phone');
-    expect(seen).to.deep.equal([]);
+    await expectNoHorizontalCutOff(page, 'security-linkage-rules');
+    expectNoPageProblems(page);
     await page.close();
   });
 });

@@ -1,10 +1,13 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
-import { accessibilityViolations, launchBrowser, screenshot, expectNoHorizontalCutOff } from '../support/browser';
-import { createCompany, createDevice, createWorkspace, type TestWorkspace } from '../support/factories';
+import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
+import { createCompany, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
+import { startSimulatedController } from '../support/simulated-controller';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 /** A security operator locks down and evacuates doors from the console; real (simulated) controllers confirm door by door. */
 describe('console in the browser: lockdowns', () => {
@@ -16,7 +19,6 @@ describe('console in the browser: lockdowns', () => {
   let side: { id: number; serial_number: string };
   let gateSim: SimulatedTerminal;
   let sideSim: SimulatedTerminal;
-  const problems = new Map<Page, string[]>();
   const query = (document: string, variables: Record<string, unknown> = {}) => gqlData(t.url, ws.key, document, variables);
   const doorsOf = async (deviceId: number): Promise<Array<{ id: number; name: string; number: number }>> =>
     (await query('query ($d: Int!) { deviceDoors(deviceId: $d) { id name number } }', { d: deviceId })).deviceDoors;
@@ -26,39 +28,17 @@ describe('console in the browser: lockdowns', () => {
         c: companyId,
       })
     ).lockdowns.nodes;
-  async function until<T>(what: string, read: () => Promise<T> | T, ok: (value: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   before(async () => {
     t = await startTestApp({}, 'console-lockdowns');
     ws = await createWorkspace(t.url);
     companyId = (await createCompany(t.url, ws.key, { name: 'Acme Security' })).id;
-    gate = await createDevice(t.url, ws.key, companyId, { name: 'Gate controller', mode_type: 'acc' });
-    side = await createDevice(t.url, ws.key, companyId, { name: 'Side controller', mode_type: 'acc' });
     // The gate controller refuses to lock its door 2 (Return -11), as a controller with a broken lock output would.
-    gateSim = new SimulatedTerminal({
-      serverUrl: t.url,
-      serialNumber: gate.serial_number,
-      family: 'acc',
-      pollIntervalMs: 100,
+    ({ device: gate, sim: gateSim } = await startSimulatedController(t.url, ws.key, companyId, 'Gate controller', {
       lockCount: 2,
       failCommands: (c) => (c.verb === 'CONTROL DEVICE' && c.operand === '06020100' ? -11 : null),
-    });
-    sideSim = new SimulatedTerminal({ serverUrl: t.url, serialNumber: side.serial_number, family: 'acc', pollIntervalMs: 100, lockCount: 1 });
-    gateSim.start();
-    sideSim.start();
-    await until(
-      'the controllers report their doors',
-      async () => (await doorsOf(gate.id)).length + (await doorsOf(side.id)).length,
-      (n) => n === 3,
-    );
+    }));
+    ({ device: side, sim: sideSim } = await startSimulatedController(t.url, ws.key, companyId, 'Side controller'));
     // The side controller loses its network: its door waits for it.
     sideSim.goOffline();
     browser = await launchBrowser();
@@ -70,22 +50,7 @@ describe('console in the browser: lockdowns', () => {
     await t?.stop();
   });
 
-  async function signedIn(): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    const seen: string[] = [];
-    page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(ws.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
-    problems.set(page, seen);
-    return page;
-  }
-
-  async function expectAccessible(page: Page): Promise<void> {
-    expect(await accessibilityViolations(page)).to.deep.equal([]);
-    expect(problems.get(page) ?? []).to.deep.equal([]);
-  }
+  const signedIn = () => signInWithKey(browser, t.url, ws.key);
 
   it('locks down the company after confirming, shows each door confirmed, failed (and why) or waiting as its controller answers, marks the doors on the board, releases after confirming', async () => {
     const [gate1, gate2] = await doorsOf(gate.id);
@@ -159,7 +124,7 @@ describe('console in the browser: lockdowns', () => {
     expect((await lockdowns()).map((l: any) => [l.status, l.doors.map((d: any) => d.state)])).to.deep.equal([
       ['released', ['released', 'released', 'released']],
     ]);
-    await until(
+    await waitUntil(
       'the controllers unlock',
       () => gateSim.store.lockedDownDoors.size + sideSim.store.lockedDownDoors.size,
       (n) => n === 0,
@@ -195,7 +160,7 @@ describe('console in the browser: lockdowns', () => {
       .getByRole('region', { name: 'Past lockdowns' })
       .getByRole('row', { name: /^Evacuation of 1 chosen door Fire alarm/ })
       .waitFor({ timeout: 15_000 });
-    await until(
+    await waitUntil(
       'the controller closes the door',
       () => sideSim.store.emergencyOpenDoors.size,
       (n) => n === 0,

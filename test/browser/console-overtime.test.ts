@@ -1,9 +1,12 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { accessibilityViolations, launchBrowser, screenshot, expectNoHorizontalCutOff } from '../support/browser';
+import type { Browser } from 'playwright-core';
+import { createPunch, createShift } from '../support/attendance-seeding';
+import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 // A company whose pay policy requires overtime approval, a default shift 09:00–17:00 (no break),
 // Monday to Friday, UTC. 2026-03-02 and 2026-03-09 are Mondays. Punches of 09:00 until later than
@@ -17,7 +20,6 @@ describe('console in the browser: overtime approvals', () => {
   let writeKey: string;
   let approverKey: string;
   const people: Record<string, { id: number }> = {};
-  const problems = new Map<Page, string[]>();
   const query = (document: string, variables: Record<string, unknown> = {}, key = ws.key) => gqlData(t.url, key, document, variables);
 
   type Day = { overtimeMinutes: number; pendingOvertimeMinutes: number; payItems: { code: string; minutes: number }[] };
@@ -43,15 +45,13 @@ describe('console in the browser: overtime approvals', () => {
       ['09:00', '0'],
       [until, '1'],
     ]) {
-      await query('mutation ($input: CreatePunchInput!) { createPunch(input: $input) { punch { id } } }', {
-        input: { employeeId: people[name].id, companyId, deviceId: clockId, punchTime: `${date}T${time}:00Z`, punchState: state },
-      });
+      await createPunch(t.url, ws.key, { employeeId: people[name].id, companyId, deviceId: clockId, punchTime: `${date}T${time}:00Z`, punchState: state });
     }
-    const deadline = Date.now() + 15_000;
-    while ((await dayOf(people[name].id, date))?.pendingOvertimeMinutes !== pending) {
-      if (Date.now() > deadline) throw new Error(`day not computed: ${name} ${date} ${JSON.stringify(await dayOf(people[name].id, date))}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitUntil(
+      `day computed: ${name} ${date}`,
+      () => dayOf(people[name].id, date),
+      (computed) => computed?.pendingOvertimeMinutes === pending,
+    );
   }
 
   before(async () => {
@@ -64,9 +64,7 @@ describe('console in the browser: overtime approvals', () => {
       { id: companyId, input: { payPolicy: { overtimeRequiresApproval: true } } },
     );
     expect(policy.updateCompany.payPolicy.overtimeRequiresApproval).to.equal(true);
-    await query('mutation ($input: CreateShiftInput!) { createShift(input: $input) { id } }', {
-      input: { companyId, name: 'Day', startTime: '09:00', endTime: '17:00', workdays: [1, 2, 3, 4, 5], isDefault: true },
-    });
+    await createShift(t.url, ws.key, companyId, { name: 'Day', startTime: '09:00', endTime: '17:00', isDefault: true });
     clockId = (await createDevice(t.url, ws.key, companyId, { name: 'Hall clock', mode_type: 'att' })).id;
     for (const [name, lastname, pin] of [
       ['Ada', 'Over', '9701'],
@@ -84,25 +82,7 @@ describe('console in the browser: overtime approvals', () => {
     await t?.stop();
   });
 
-  async function signedIn(key: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    const seen: string[] = [];
-    page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) seen.push(message.text());
-    });
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
-    problems.set(page, seen);
-    return page;
-  }
-
-  async function expectAccessible(page: Page): Promise<void> {
-    expect(await accessibilityViolations(page)).to.deep.equal([]);
-    expect(problems.get(page) ?? []).to.deep.equal([]);
-  }
+  const signedIn = (key: string) => signInWithKey(browser, t.url, key);
 
   const file = (name: string, date: string, note: string) =>
     query(

@@ -1,16 +1,12 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { accessibilityViolations, launchBrowser, screenshot } from '../support/browser';
+import { createPunch } from '../support/attendance-seeding';
+import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
-
-/** The most recent Monday-to-Friday date before today (UTC), `YYYY-MM-DD`. */
-function lastWeekday(): string {
-  let d = new Date(Date.now() - 86_400_000);
-  while (d.getUTCDay() === 0 || d.getUTCDay() === 6) d = new Date(d.getTime() - 86_400_000);
-  return d.toISOString().slice(0, 10);
-}
+import { lastWeekday } from '../support/test-dates';
 
 /** HR saves a pay period's payroll file from the Pay periods page; a locked period's file is the frozen one. */
 describe('console in the browser: payroll export', () => {
@@ -34,9 +30,7 @@ describe('console in the browser: payroll export', () => {
       ['08:00:00', '0'],
       ['18:30:00', '1'],
     ])
-      await query('mutation ($input: CreatePunchInput!) { createPunch(input: $input) { punch { id } } }', {
-        input: { employeeId: ada.id, companyId, deviceId: clockId, punchTime: `${day}T${time}`, punchState: state },
-      });
+      await createPunch(t.url, ws.key, { employeeId: ada.id, companyId, deviceId: clockId, punchTime: `${day}T${time}`, punchState: state });
     browser = await launchBrowser();
   });
   after(async () => {
@@ -44,16 +38,7 @@ describe('console in the browser: payroll export', () => {
     await t?.stop();
   });
 
-  async function signedIn(): Promise<{ page: Page; problems: string[] }> {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 }, acceptDownloads: true });
-    const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(ws.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
-    return { page, problems };
-  }
+  const signedIn = () => signInWithKey(browser, t.url, ws.key, { acceptDownloads: true });
 
   /** Clicks the period's export button and returns the saved file's name and text. */
   async function exportFile(page: Page): Promise<{ file: string; text: string }> {
@@ -71,7 +56,7 @@ describe('console in the browser: payroll export', () => {
     ).payPeriodExport;
 
   it("saves the period's payroll CSV, the API's rows; once locked, the frozen file", async () => {
-    const { page, problems } = await signedIn();
+    const page = await signedIn();
     await page.getByRole('link', { name: 'Pay periods' }).click();
     await page.getByLabel('First day').fill(day);
     await page.getByLabel('Last day').fill(day);
@@ -115,18 +100,13 @@ describe('console in the browser: payroll export', () => {
     expect(later.text).to.equal(frozen.csv);
 
     await screenshot(page, 'payroll-export-pay-periods');
-    expect(await accessibilityViolations(page)).to.deep.equal([]);
-    expect(problems).to.deep.equal([]);
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      expect(await page.evaluate('document.documentElement.scrollWidth <= innerWidth'), `pay periods at ${width} px`).to.equal(true);
-    }
-    await screenshot(page, 'payroll-export-pay-periods-phone');
+    await expectAccessible(page);
+    await expectNoHorizontalCutOff(page, 'payroll-export-pay-periods');
     await page.close();
   });
 
   it('shows the API refusal when the export is refused', async () => {
-    const { page } = await signedIn();
+    const page = await signedIn();
     await page.getByRole('link', { name: 'Pay periods' }).click();
     await page.getByRole('rowheader', { name }).waitFor();
     const periodId = (await query('query ($c: Int) { payPeriods(companyId: $c) { nodes { id } } }', { c: companyId })).payPeriods.nodes[0].id;

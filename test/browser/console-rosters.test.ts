@@ -1,18 +1,13 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { accessibilityViolations, launchBrowser, screenshot, expectNoHorizontalCutOff } from '../support/browser';
+import type { Browser } from 'playwright-core';
+import { addDays } from '../../src/kernel/calendar-date';
+import { createShift } from '../support/attendance-seeding';
+import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
 import { createArea, createCompany, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
-
-/** The most recent Monday-to-Friday date before today (UTC), `YYYY-MM-DD`. */
-function lastWeekday(): string {
-  let d = new Date(Date.now() - 86_400_000);
-  while (d.getUTCDay() === 0 || d.getUTCDay() === 6) d = new Date(d.getTime() - 86_400_000);
-  return d.toISOString().slice(0, 10);
-}
-
-const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+import { lastWeekday } from '../support/test-dates';
 
 /** HR plans who works when: rosters (cycles of shifts) and one-day overrides, checked through the API. */
 describe('console in the browser: rosters and one-day overrides', () => {
@@ -26,7 +21,6 @@ describe('console in the browser: rosters and one-day overrides', () => {
   let bob: { id: number };
   let areaId: number;
   const day = lastWeekday();
-  const problems = new Map<Page, string[]>();
   const query = (document: string, variables: Record<string, unknown> = {}) => gqlData(t.url, ws.key, document, variables);
 
   before(async () => {
@@ -36,14 +30,8 @@ describe('console in the browser: rosters and one-day overrides', () => {
     ada = await createEmployee(t.url, ws.key, companyId, { name: 'Ada', lastname: 'Rota', pin: '9501', code: 'AR-1' });
     bob = await createEmployee(t.url, ws.key, companyId, { name: 'Bob', lastname: 'Swap', pin: '9502', code: 'BS-1' });
     areaId = (await createArea(t.url, ws.key, companyId, { name: 'Packing' })).id;
-    const shift = async (name: string, startTime: string, endTime: string, isDefault: boolean) =>
-      (
-        await query('mutation ($input: CreateShiftInput!) { createShift(input: $input) { id } }', {
-          input: { companyId, name, startTime, endTime, workdays: [1, 2, 3, 4, 5], isDefault },
-        })
-      ).createShift.id as number;
-    dayShiftId = await shift('Day', '09:00', '17:00', true);
-    lateShiftId = await shift('Late', '13:00', '21:00', false);
+    dayShiftId = await createShift(t.url, ws.key, companyId, { name: 'Day', startTime: '09:00', endTime: '17:00', isDefault: true });
+    lateShiftId = await createShift(t.url, ws.key, companyId, { name: 'Late', startTime: '13:00', endTime: '21:00' });
     browser = await launchBrowser();
   });
   after(async () => {
@@ -51,25 +39,7 @@ describe('console in the browser: rosters and one-day overrides', () => {
     await t?.stop();
   });
 
-  async function signedIn(width = 1366): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
-    const seen: string[] = [];
-    page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) seen.push(message.text());
-    });
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(ws.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
-    problems.set(page, seen);
-    return page;
-  }
-
-  async function expectAccessible(page: Page): Promise<void> {
-    expect(await accessibilityViolations(page)).to.deep.equal([]);
-    expect(problems.get(page) ?? []).to.deep.equal([]);
-  }
+  const signedIn = () => signInWithKey(browser, t.url, ws.key);
 
   const statusOf = async (employeeId: number, date: string) =>
     (

@@ -1,10 +1,13 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
-import { accessibilityViolations, launchBrowser, screenshot, expectNoHorizontalCutOff } from '../support/browser';
-import { createArea, createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
+import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
+import { createArea, createCompany, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
+import { startSimulatedController } from '../support/simulated-controller';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 /** A security operator's work in the console, each task done as a person would and checked through the API. */
 describe('console in the browser: security', () => {
@@ -16,34 +19,25 @@ describe('console in the browser: security', () => {
   let sim: SimulatedTerminal;
   let door: { id: number; name: string };
   let eve: { id: number };
-  const problems = new Map<Page, string[]>();
   const query = (document: string, variables: Record<string, unknown> = {}) => gqlData(t.url, ws.key, document, variables);
   const doorNow = async () => (await query('query ($d: Int!) { deviceDoors(deviceId: $d) { id name state { alarms } } }', { d: controller.id })).deviceDoors;
-  async function until<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   before(async () => {
     t = await startTestApp({ TIMEGATE_PRESENCE_FLUSH_MS: '200' }, 'console-security');
     ws = await createWorkspace(t.url);
     companyId = (await createCompany(t.url, ws.key, { name: 'Acme Security' })).id;
-    controller = await createDevice(t.url, ws.key, companyId, { name: 'Gate controller', mode_type: 'acc' });
     eve = await createEmployee(t.url, ws.key, companyId, { name: 'Eve', lastname: 'Guard', pin: '7001', code: 'EG-1' });
-    sim = new SimulatedTerminal({ serverUrl: t.url, serialNumber: controller.serial_number, family: 'acc', pollIntervalMs: 100 });
-    sim.start();
-    [door] = await until('the controller reports its doors', doorNow, (doors) => doors.length > 0);
+    ({
+      device: controller,
+      sim,
+      doors: [door],
+    } = await startSimulatedController(t.url, ws.key, companyId, 'Gate controller'));
     // Before anyone opens the console: a held-open alarm, and two refusals (Eve outside her schedule, an unknown pin).
     sim.doorAlarm('held_open');
     sim.punch({ pin: '7001', event: 22 });
     sim.punch({ pin: '7999', event: 27 });
-    await until('the alarm is on the door', doorNow, (doors) => doors[0].state.alarms.includes('held_open'));
-    await until(
+    await waitUntil('the alarm is on the door', doorNow, (doors) => doors[0].state.alarms.includes('held_open'));
+    await waitUntil(
       'the refusals are stored',
       async () =>
         (await query('query ($d: Int!) { doorEvents(deviceId: $d) { nodes { eventClass } } }', { d: controller.id })).doorEvents.nodes.filter(
@@ -59,22 +53,7 @@ describe('console in the browser: security', () => {
     await t?.stop();
   });
 
-  async function signedIn(): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    const seen: string[] = [];
-    page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(ws.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
-    problems.set(page, seen);
-    return page;
-  }
-
-  async function expectAccessible(page: Page): Promise<void> {
-    expect(await accessibilityViolations(page)).to.deep.equal([]);
-    expect(problems.get(page) ?? []).to.deep.equal([]);
-  }
+  const signedIn = () => signInWithKey(browser, t.url, ws.key);
 
   /** Runs a door command from the page and answers the action id the console got from the API. */
   async function doorCommand(page: Page, click: () => Promise<void>): Promise<string> {
@@ -237,7 +216,7 @@ describe('console in the browser: security', () => {
     const before = await count();
     sim.punch({ pin: '7001', event: 24 });
     for (let i = 0; i < 1000; i++) sim.punch({ pin: '7001', event: 0 });
-    await until('the busy day is stored', count, (n) => n === before + 1001);
+    await waitUntil('the busy day is stored', count, (n) => n === before + 1001);
     const page = await signedIn();
     await page.getByRole('link', { name: 'Refused today' }).click();
     const table = page.getByRole('region', { name: 'Who was refused today' });

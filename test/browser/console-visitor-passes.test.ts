@@ -1,10 +1,13 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
-import { accessibilityViolations, launchBrowser, screenshot } from '../support/browser';
-import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
+import { accessibilityViolations, expectNoPageProblems, launchBrowser, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
+import { createCompany, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
+import { startSimulatedController } from '../support/simulated-controller';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 /** A security operator issues, follows and revokes a visitor pass; a controller deciding from its own tables admits and then refuses the visitor. */
 describe('console in the browser: visitor passes', () => {
@@ -12,11 +15,9 @@ describe('console in the browser: visitor passes', () => {
   let ws: TestWorkspace;
   let browser: Browser;
   let companyId: number;
-  let controller: { id: number; serial_number: string };
   let sim: SimulatedTerminal;
   let host: { id: number };
   let door: { id: number; name: string };
-  const problems = new Map<Page, string[]>();
   const query = (document: string, variables: Record<string, unknown> = {}) => gqlData(t.url, ws.key, document, variables);
   const passes = async () =>
     (
@@ -24,29 +25,16 @@ describe('console in the browser: visitor passes', () => {
         c: companyId,
       })
     ).visitorPasses;
-  async function until<T>(what: string, read: () => Promise<T> | T, ok: (value: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const value = await read();
-      if (ok(value)) return value;
-      if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 
   before(async () => {
     t = await startTestApp({}, 'console-visitor-passes');
     ws = await createWorkspace(t.url);
     companyId = (await createCompany(t.url, ws.key, { name: 'Acme Visitors' })).id;
-    controller = await createDevice(t.url, ws.key, companyId, { name: 'Lobby controller', mode_type: 'acc' });
     host = await createEmployee(t.url, ws.key, companyId, { name: 'Harriet', lastname: 'Host', pin: '5001', code: 'HH-1' });
-    sim = new SimulatedTerminal({ serverUrl: t.url, serialNumber: controller.serial_number, family: 'acc', pollIntervalMs: 100, enforceAccess: true });
-    sim.start();
-    [door] = await until(
-      'the controller reports its door',
-      async () => (await query('query ($d: Int!) { deviceDoors(deviceId: $d) { id name } }', { d: controller.id })).deviceDoors,
-      (doors: any[]) => doors.length === 1,
-    );
+    ({
+      sim,
+      doors: [door],
+    } = await startSimulatedController(t.url, ws.key, companyId, 'Lobby controller', { enforceAccess: true }));
     browser = await launchBrowser();
   });
   after(async () => {
@@ -55,17 +43,7 @@ describe('console in the browser: visitor passes', () => {
     await t?.stop();
   });
 
-  async function signedIn(): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    const seen: string[] = [];
-    page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(ws.key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
-    problems.set(page, seen);
-    return page;
-  }
+  const signedIn = () => signInWithKey(browser, t.url, ws.key);
 
   it('issues a pass (the generated PIN shown), the controller admits the visitor, the use is listed; a bad window is refused precisely; revoking asks first and the controller refuses the visitor afterwards', async () => {
     const page = await signedIn();
@@ -102,7 +80,7 @@ describe('console in the browser: visitor passes', () => {
     await screenshot(page, 'security-visitor-pass-issued');
 
     // The controller holds the visitor and admits them; the use is listed with the pass.
-    await until(
+    await waitUntil(
       'the controller holds the visitor',
       () => sim.store.users.has(pass.pin),
       (held) => held,
@@ -110,7 +88,7 @@ describe('console in the browser: visitor passes', () => {
     expect(sim.punch({ pin: pass.pin }).event).to.equal(0);
     await list.getByRole('button', { name: 'Uses of Grace Visitor' }).click();
     const uses = page.getByRole('region', { name: "Uses of Grace Visitor's pass" });
-    await until(
+    await waitUntil(
       'the use is stored',
       async () => (await query('query ($id: Int!) { visitorPass(id: $id) { uses { eventCode opened } } }', { id: pass.id })).visitorPass.uses,
       (u: any[]) => u.length === 1,
@@ -132,14 +110,14 @@ describe('console in the browser: visitor passes', () => {
     const [revoked] = await passes();
     expect(revoked.status).to.equal('ended');
     expect(revoked.revokedAt).to.be.a('string');
-    await until(
+    await waitUntil(
       'the controller deletes the visitor',
       () => sim.store.users.has(pass.pin),
       (held) => !held,
     );
     expect(sim.punch({ pin: pass.pin }).event).to.equal(27);
     await screenshot(page, 'security-visitor-pass-revoked');
-    expect(problems.get(page)).to.deep.equal([]);
+    expectNoPageProblems(page);
 
     for (const width of [1366, 390]) {
       await page.setViewportSize({ width, height: 900 });

@@ -2,7 +2,8 @@ import os from 'node:os';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
-import { accessibilityViolations, launchBrowser, screenshot } from '../support/browser';
+import { accessibilityViolations, expectAccessible, expectNoPageProblems, launchBrowser, recordPageProblems, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData, rest } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -36,29 +37,11 @@ describe('console in the browser', () => {
     return sim;
   }
 
+  /** Signed in with `key` (1280 px wide), from the root address, which sends a person to the console. */
   async function signedIn(key = ws.key): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const refused: string[] = [];
-    page.on('pageerror', (error) => refused.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) refused.push(message.text());
-    });
-    await page.goto(`${t.url}/`);
+    const page = await signInWithKey(browser, t.url, key, { width: 1280, openAt: '/' });
     expect(new URL(page.url()).pathname).to.equal('/console');
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
-    problems.set(page, refused);
     return page;
-  }
-
-  /** Page errors and CSP refusals seen by each signed-in page. */
-  const problems = new Map<Page, string[]>();
-
-  /** axe-core finds nothing serious or critical, and the page threw nothing and had nothing refused by the CSP. */
-  async function expectAccessible(page: Page): Promise<void> {
-    expect(await accessibilityViolations(page)).to.deep.equal([]);
-    expect(problems.get(page) ?? []).to.deep.equal([]);
   }
 
   it('signs in with a key, shows the workspace and the key scopes; a terminal comes online and a punch arrives without a reload', async () => {
@@ -185,6 +168,7 @@ describe('console in the browser', () => {
 
     // With the keyboard alone: Tab to the key, type it, Enter; the refusal is announced (role alert).
     const stranger = await browser.newPage();
+    recordPageProblems(stranger);
     await stranger.goto(`${t.url}/console`);
     await stranger.keyboard.press('Tab');
     expect(await stranger.evaluate('document.activeElement.id')).to.equal('api-key');
@@ -288,11 +272,7 @@ describe('console in the browser', () => {
     const sim = terminal(device.serial_number, 'att');
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const external: string[] = [];
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) errors.push(message.text());
-    });
+    recordPageProblems(page);
     page.on('request', (request) => {
       if (!request.url().startsWith(t.url) && !request.url().startsWith(t.url.replace('http', 'ws')) && !request.url().startsWith('data:'))
         external.push(request.url());
@@ -313,7 +293,7 @@ describe('console in the browser', () => {
     await page.locator('.result-window').getByText('5150').waitFor({ timeout: 15_000 });
     await screenshot(page, 'graphiql-subscription');
     expect(external).to.deep.equal([]);
-    expect(errors).to.deep.equal([]);
+    expectNoPageProblems(page);
     await page.close();
   });
 

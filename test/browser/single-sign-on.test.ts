@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { accessibilityViolations, launchBrowser, screenshot } from '../support/browser';
+import { signInThroughProvider } from '../support/console-sign-in';
 import { createCompany } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startOidcProvider, type TestProvider } from '../support/oidc-provider';
@@ -53,18 +54,7 @@ describe('console single sign-on in the browser', () => {
   async function signIn(login: string, expectSignedIn = true): Promise<Page> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     contexts.push(context);
-    // The provider's development login page imports a web font; there is no internet here.
-    await context.route(/^https:\/\/fonts\./, (route) => route.abort());
-    const page = await context.newPage();
-    await page.goto(`${t.url}/console`);
-    await page.getByRole('link', { name: 'Sign in with your organisation' }).click();
-    // The provider's page (another origin).
-    await page.locator('input[name="login"]').fill(login);
-    await page.locator('input[name="password"]').fill('anything');
-    await page.getByRole('button', { name: 'Sign-in' }).click();
-    await page.waitForURL((url) => url.origin === t.url && url.pathname === '/console');
-    if (expectSignedIn) await page.getByRole('navigation', { name: 'Pages' }).waitFor();
-    return page;
+    return signInThroughProvider(context, t.url, login, expectSignedIn);
   }
 
   const navLinks = async (page: Page) => page.getByRole('navigation', { name: 'Pages' }).getByRole('link').allTextContents();

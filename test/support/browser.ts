@@ -45,6 +45,31 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
     );
 }
 
+const problemsOf = new WeakMap<Page, string[]>();
+
+/** Starts recording what the page throws and what its Content Security Policy refuses (see expectNoPageProblems). */
+export function recordPageProblems(page: Page): void {
+  const seen: string[] = [];
+  problemsOf.set(page, seen);
+  page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) seen.push(message.text());
+  });
+}
+
+/** The page threw nothing and had nothing refused by the CSP since recordPageProblems. */
+export function expectNoPageProblems(page: Page): void {
+  const seen = problemsOf.get(page);
+  if (!seen) throw new Error('recordPageProblems was not called for this page');
+  expect(seen).to.deep.equal([]);
+}
+
+/** axe-core finds nothing serious or critical, and the page threw nothing and had nothing refused by the CSP. */
+export async function expectAccessible(page: Page): Promise<void> {
+  expect(await accessibilityViolations(page)).to.deep.equal([]);
+  expectNoPageProblems(page);
+}
+
 /** Nothing runs off the side at 1366 px nor at 390 px (a phone); saves the phone's screenshot. */
 export async function expectNoHorizontalCutOff(page: Page, name: string): Promise<void> {
   for (const width of [1366, 390]) {
