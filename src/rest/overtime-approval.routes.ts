@@ -92,7 +92,7 @@ export const overtimeApprovalRoutes: RestRoute[] = [
     path: '/public/v2/overtime_approvals/reject',
     body: {
       schema: periodBody,
-      example: { employee_ids: [12], start_date: '2026-03-03', end_date: '2026-03-03', comment: 'Not agreed beforehand' },
+      example: { company_id: 1, start_date: '2026-03-03', end_date: '2026-03-03', comment: 'Overtime of the stock count not agreed' },
     },
     document: `mutation ($input: RejectOvertimePeriodInput!) { rejectOvertimePeriod(input: $input) { count approvals { ...OvertimeApprovalFields } } } ${overtimeApprovalFields}`,
     resultField: 'rejectOvertimePeriod',
