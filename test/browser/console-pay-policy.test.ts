@@ -5,7 +5,7 @@ import { createCompany, createDevice, createEmployee, createKey, createWorkspace
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
 
-// The Pay policy page: an HR signer (a `write` key) reads a company's pay policy in words and changes
+// The pay policy on the Pay periods page: an HR signer (a `write` key) reads a company's pay policy in words and changes
 // it with the form; the API's refusal is shown and changes nothing; a change asks first (it recomputes
 // the company's days) and then shows in the API and in a day. A default shift 09:00–17:00 (no break),
 // Monday to Friday, UTC; the employee worked Tuesday 2026-06-02 09:00–18:00 (60 min overtime).
@@ -89,7 +89,7 @@ describe('console in the browser: a company pay policy', () => {
 
   it('HR reads the policy in words, sees a refusal of the API, and changes it after confirming; the day follows', async () => {
     const page = await signedIn(hrKey);
-    await page.getByRole('link', { name: 'Pay policy' }).click();
+    await page.getByRole('link', { name: 'Pay periods' }).click();
     await page.getByLabel('Company').selectOption({ label: 'Acme Payroll' });
     const words = page.getByRole('definition');
     await words.filter({ hasText: 'Overtime and double time count as soon as they are worked.' }).waitFor();
@@ -147,7 +147,7 @@ describe('console in the browser: a company pay policy', () => {
 
   it('a read-only signer sees the policy in words and no form', async () => {
     const page = await signedIn(readKey);
-    await page.getByRole('link', { name: 'Pay policy' }).click();
+    await page.getByRole('link', { name: 'Pay periods' }).click();
     await page.getByRole('definition').filter({ hasText: 'Overtime and double time count only once an approver approves them' }).waitFor();
     await page.getByRole('note').filter({ hasText: 'Changing the pay policy needs the write scope' }).waitFor();
     expect(await page.getByRole('region', { name: 'Change the pay policy' }).count()).to.equal(0);

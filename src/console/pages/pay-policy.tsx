@@ -1,5 +1,6 @@
-// A company's pay policy (docs/attendance.md, "Pay items and the pay policy"): what it pays, in words,
-// and for `write` signers a form that changes it through updateCompany. Only the fields that differ
+// A company's pay policy (docs/attendance.md, "Pay items and the pay policy"), shown on the Pay periods
+// page for its chosen company: what it pays, in words, and for `write` signers a form that changes it
+// through updateCompany. Only the fields that differ
 // are sent; an empty optional field resets it (no daily threshold: the scheduled minutes; no weekly
 // overtime, double time or night premium). A change recomputes every unlocked day of the company, so
 // saving first lists the changes in words and asks again; the API's refusals are shown as it words them.
@@ -7,7 +8,6 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useMutation, useQuery, type CombinedError } from '@urql/preact';
 import { useAllowed } from '../app-context';
 import { errorMessage } from '../client';
-import { useCompanyPicker } from '../company-picker';
 import { ErrorNote, Section } from '../components';
 import { CompanyPayPolicyDocument, UpdateCompanyPayPolicyDocument, type PayPolicyFieldsFragment, type PayPolicyInput } from '../gql';
 
@@ -98,17 +98,14 @@ function changesOf(form: Form, stored: Form): PayPolicyInput {
   return input as PayPolicyInput;
 }
 
-export function PayPolicy() {
+/** The Pay periods page's sections on the chosen company's pay policy: in words, and the form (write). */
+export function CompanyPayPolicy({ companyId }: { companyId: number }) {
   const canWrite = useAllowed('write');
-  const { companyId, picker } = useCompanyPicker('pay-policy-company');
-  const [company, refresh] = useQuery({ query: CompanyPayPolicyDocument, variables: { id: companyId }, pause: !companyId });
+  const [company, refresh] = useQuery({ query: CompanyPayPolicyDocument, variables: { id: companyId } });
   const current = company.data?.company;
   return (
-    <div class="stack">
+    <>
       <Section title="Pay policy">
-        <form class="filters" onSubmit={(e) => e.preventDefault()}>
-          {picker}
-        </form>
         <ErrorNote message={errorMessage(company.error)} />
         {current && (
           <dl class="facts pay-policy-words" aria-label={`Pay policy of ${current.name}`}>
@@ -135,7 +132,7 @@ export function PayPolicy() {
           onSaved={() => refresh({ requestPolicy: 'network-only' })}
         />
       )}
-    </div>
+    </>
   );
 }
 
