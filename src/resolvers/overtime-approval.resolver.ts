@@ -10,6 +10,8 @@ import {
   overtimeApprovalObject,
   OvertimeApprovalType,
   OvertimePeriodApprovalType,
+  OvertimePeriodRejectionType,
+  RejectOvertimePeriodInput,
 } from '../schema/overtime-approval.type';
 import type { OvertimeApproval } from '../entities';
 
@@ -72,5 +74,15 @@ export class OvertimeApprovalResolver {
   async approveOvertimePeriod(@Ctx() ctx: RequestContext, @Arg('input') input: ApproveOvertimePeriodInput) {
     const approved = await approvals.approveOvertimePeriod(ctx, input);
     return { count: approved.length, approvals: approved.map(approvalObject) };
+  }
+
+  @Authorized('approve')
+  @Mutation(() => OvertimePeriodRejectionType, {
+    description:
+      "Rejects a period's overtime at once (scope `approve` or `admin`): a company's or some employees' pending approvals and days with pending overtime (filed rejected, never approved first); approved days stay approved.",
+  })
+  async rejectOvertimePeriod(@Ctx() ctx: RequestContext, @Arg('input') input: RejectOvertimePeriodInput) {
+    const rejected = await approvals.rejectOvertimePeriod(ctx, input);
+    return { count: rejected.length, approvals: rejected.map(approvalObject) };
   }
 }

@@ -108,6 +108,7 @@ const EXTRA_REFUSALS: Record<string, Partial<Record<string, ErrorCode>>> = {
   approveOvertime: { '409': 'invalid_transition' },
   rejectOvertime: { '409': 'invalid_transition' },
   approveOvertimePeriod: { '409': 'period_locked' },
+  rejectOvertimePeriod: { '409': 'period_locked' },
   createScheduleOverride: { '409': 'period_locked' },
   updateScheduleOverride: { '409': 'period_locked' },
   deleteScheduleOverride: { '409': 'period_locked' },

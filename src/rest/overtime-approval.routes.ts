@@ -87,6 +87,19 @@ export const overtimeApprovalRoutes: RestRoute[] = [
     variables: ({ body }) => ({ input: body }),
   },
   {
+    name: 'rejectOvertimePeriod',
+    method: 'POST',
+    path: '/public/v2/overtime_approvals/reject',
+    body: {
+      schema: periodBody,
+      example: { company_id: 1, start_date: '2026-03-03', end_date: '2026-03-03', comment: 'Overtime of the stock count not agreed' },
+    },
+    document: `mutation ($input: RejectOvertimePeriodInput!) { rejectOvertimePeriod(input: $input) { count approvals { ...OvertimeApprovalFields } } } ${overtimeApprovalFields}`,
+    resultField: 'rejectOvertimePeriod',
+    status: 200,
+    variables: ({ body }) => ({ input: body }),
+  },
+  {
     name: 'approveOvertime',
     method: 'POST',
     path: '/public/v2/overtime_approvals/:id/approve',

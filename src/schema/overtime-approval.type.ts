@@ -16,7 +16,7 @@ export class OvertimeApprovalType {
   @Field(() => Int, { nullable: true, description: "Approved: the most overtime minutes that count; null: all of the day's overtime." }) minutes!:
     number | null;
   @Field(() => String, { nullable: true }) note!: string | null;
-  @Field(() => Int, { nullable: true, description: 'The API key that filed it (or approved a period).' }) requestedByKeyId!: number | null;
+  @Field(() => Int, { nullable: true, description: 'The API key that filed it (or decided a period).' }) requestedByKeyId!: number | null;
   @Field(() => Int, { nullable: true, description: 'The API key of the last decision.' }) decidedByKeyId!: number | null;
   @Field(() => Date, { nullable: true }) decidedAt!: Date | null;
   @Field(() => String, { nullable: true }) decisionComment!: string | null;
@@ -56,11 +56,24 @@ export class ApproveOvertimePeriodInput {
   @Field(() => String, { nullable: true }) comment?: string | null;
 }
 
+/** The same input rejects a period (rejectOvertimePeriod). */
+@InputType()
+export class RejectOvertimePeriodInput extends ApproveOvertimePeriodInput {}
+
 @ObjectType('OvertimePeriodApproval', { description: 'What a period approval approved.' })
 export class OvertimePeriodApprovalType {
   @Field(() => Int, { description: 'How many days it approved.' }) count!: number;
   @Field(() => [OvertimeApprovalType], {
     description: 'The approvals it approved (pending ones, and new ones for days with pending overtime), by employee and date.',
+  })
+  approvals!: OvertimeApprovalType[];
+}
+
+@ObjectType('OvertimePeriodRejection', { description: 'What a period rejection rejected.' })
+export class OvertimePeriodRejectionType {
+  @Field(() => Int, { description: 'How many days it rejected.' }) count!: number;
+  @Field(() => [OvertimeApprovalType], {
+    description: 'The approvals it rejected (pending ones, and new ones for days with pending overtime), by employee and date.',
   })
   approvals!: OvertimeApprovalType[];
 }

@@ -5,7 +5,14 @@ import { useClient, useQuery, type CombinedError } from '@urql/preact';
 import { useAllowed } from '../app-context';
 import { errorMessage } from '../client';
 import { ConfirmButton, ErrorNote } from '../components';
-import { ApproveOvertimeDocument, ApproveOvertimePeriodDocument, FileOvertimeApprovalDocument, OvertimeDayDocument, RejectOvertimeDocument } from '../gql';
+import {
+  ApproveOvertimeDocument,
+  ApproveOvertimePeriodDocument,
+  FileOvertimeApprovalDocument,
+  OvertimeDayDocument,
+  RejectOvertimeDocument,
+  RejectOvertimePeriodDocument,
+} from '../gql';
 
 export function DayOvertime({ employeeId, date, who, onChanged }: { employeeId: number; date: string; who: string; onChanged: () => void }) {
   const canApprove = useAllowed('approve');
@@ -34,15 +41,19 @@ export function DayOvertime({ employeeId, date, who, onChanged }: { employeeId: 
     try {
       const note = comment.trim() || null;
       const minutes = verb === 'approve' && canCap && cap !== '' ? Number(cap) : null;
-      let id = await approvalId();
+      const thisDay = { employeeIds: [employeeId], startDate: date, endDate: date, comment: note };
+      if (!approval && verb === 'reject') {
+        // An unfiled day is rejected in one decision (the approval is filed rejected, never approved first).
+        const made = await client.mutation(RejectOvertimePeriodDocument, { input: thisDay }).toPromise();
+        if (made.error) throw made.error;
+        return;
+      }
+      const id = await approvalId();
       if (id === null) {
         // Without write no approval can be filed: the day's own period approval makes one (approved).
-        const made = await client
-          .mutation(ApproveOvertimePeriodDocument, { input: { employeeIds: [employeeId], startDate: date, endDate: date, comment: note } })
-          .toPromise();
+        const made = await client.mutation(ApproveOvertimePeriodDocument, { input: thisDay }).toPromise();
         if (made.error) throw made.error;
-        id = made.data!.approveOvertimePeriod.approvals[0]?.id ?? null;
-        if (verb === 'approve' || id === null) return;
+        return;
       }
       const result =
         verb === 'approve'

@@ -1,6 +1,7 @@
 // Pay periods: create one, lock it when payroll is done (its days stop changing), unlock to correct.
 // Locking and unlocking need an admin key, as the API says. "Export for payroll" saves the period's
 // payroll export (the REST CSV, docs/payroll-export.md); a locked period's is the one frozen at the lock.
+// Below, the company's pay policy (pay-policy.tsx): what its periods pay, and for `write` a form to change it.
 import { useState } from 'preact/hooks';
 import { useMutation, useQuery } from '@urql/preact';
 import { useAllowed } from '../app-context';
@@ -10,6 +11,7 @@ import { ConfirmButton, Empty, ErrorNote, Section } from '../components';
 import { when } from '../format';
 import { storedKey } from '../session';
 import { CreatePayPeriodDocument, LockPayPeriodDocument, PayPeriodsDocument, UnlockPayPeriodDocument } from '../gql';
+import { CompanyPayPolicy } from './pay-policy';
 
 /** The period's payroll CSV from the REST export, saved as a file; a refusal's own message is thrown. */
 async function downloadPayrollCsv(period: { id: number; startDate: string; endDate: string }): Promise<void> {
@@ -170,6 +172,7 @@ export function PayPeriods() {
           </form>
         </Section>
       )}
+      {companyId > 0 && <CompanyPayPolicy key={companyId} companyId={companyId} />}
     </div>
   );
 }

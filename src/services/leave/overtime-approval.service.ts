@@ -1,8 +1,8 @@
 // Overtime approvals: for a company whose pay policy has `overtimeRequiresApproval`, an employee's
 // overtime on a day counts only once an approver approves it. A `write` key files an approval
 // request for an employee and date (pending); an `approve` (or `admin`) key approves it (optionally
-// capping the minutes that count) or rejects it, and may change that decision later; or approves a
-// whole period at once (a company's or some employees' days with pending overtime). Each decision
+// capping the minutes that count) or rejects it, and may change that decision later; or approves or
+// rejects a whole period at once (a company's or some employees' days with pending overtime). Each decision
 // recomputes the days at once (`attendance.day.updated`) and is an `overtime_approval.updated`
 // event; nothing in a locked pay period is decided (`period_locked`). What an approval does to a
 // day is pay-rules.ts `applyOvertimeApproval`.
@@ -222,7 +222,22 @@ async function periodEmployees(ctx: RequestContext, input: OvertimePeriodInput):
  * approval is created, approved). Rejected days stay rejected. All or nothing: a date in a locked
  * period refuses the whole (`period_locked`). Returns the approvals it approved, by employee and date.
  */
-export async function approveOvertimePeriod(ctx: RequestContext, input: OvertimePeriodInput): Promise<OvertimeApproval[]> {
+export function approveOvertimePeriod(ctx: RequestContext, input: OvertimePeriodInput): Promise<OvertimeApproval[]> {
+  return decideOvertimePeriod(ctx, input, 'approved');
+}
+
+/**
+ * Rejects a period's overtime at once (scope `approve`), the mirror of approveOvertimePeriod: every
+ * pending approval in the range, and every day with pending overtime that has no approval yet (an
+ * approval is created, rejected: never approved first, so an approver without `write` rejects an
+ * unfiled day in one decision). Approved days stay approved. Returns the approvals it rejected.
+ */
+export function rejectOvertimePeriod(ctx: RequestContext, input: OvertimePeriodInput): Promise<OvertimeApproval[]> {
+  return decideOvertimePeriod(ctx, input, 'rejected');
+}
+
+/** A period decision: the pending and unfiled days of the range take `target`; decided days keep their decision. */
+async function decideOvertimePeriod(ctx: RequestContext, input: OvertimePeriodInput, target: 'approved' | 'rejected'): Promise<OvertimeApproval[]> {
   const check = new FieldChecker();
   const datesOk = check.date('startDate', input.startDate, { required: true }) && check.date('endDate', input.endDate, { required: true });
   if (datesOk) check.span({ start: 'startDate', end: 'endDate' }, input.startDate!, input.endDate!);
@@ -250,20 +265,20 @@ export async function approveOvertimePeriod(ctx: RequestContext, input: Overtime
     const key = keyOf(ctx);
     const comment = input.comment ?? null;
     const updated = await sql.execute<{ id: number }[]>(
-      `update overtime_approval set state = 'approved', minutes = null, decided_by_key_id = ?, decided_at = ?, decision_comment = ?, updated_at = ?
+      `update overtime_approval set state = ?, minutes = null, decided_by_key_id = ?, decided_at = ?, decision_comment = ?, updated_at = ?
        where employee_id = any(?::int[]) and date between ?::date and ?::date and state = 'pending' returning id`,
-      [key, now, comment, now, intArray(ids), startDate, endDate],
+      [target, key, now, comment, now, intArray(ids), startDate, endDate],
     );
     const created = await sql.execute<{ id: number }[]>(
       `insert into overtime_approval (workspace_id, company_id, employee_id, date, state, minutes, requested_by_key_id, decided_by_key_id, decided_at, decision_comment, created_at, updated_at)
-       select ?, d.company_id, d.employee_id, d.date, 'approved', null, ?, ?, ?, ?, ?, ?
+       select ?, d.company_id, d.employee_id, d.date, ?, null, ?, ?, ?, ?, ?, ?
        from attendance_day d where d.employee_id = any(?::int[]) and d.date between ?::date and ?::date and d.pending_overtime_minutes > 0
        on conflict (employee_id, date) do nothing returning id`,
-      [workspaceId, key, key, now, comment, now, now, intArray(ids), startDate, endDate],
+      [workspaceId, target, key, key, now, comment, now, now, intArray(ids), startDate, endDate],
     );
-    const approvedIds = [...updated, ...created].map((r) => r.id);
-    if (approvedIds.length === 0) return [];
-    const approvals = await em.find(OvertimeApproval, { id: { $in: approvedIds } }, { orderBy: { employeeId: 'asc', date: 'asc' } });
+    const decidedIds = [...updated, ...created].map((r) => r.id);
+    if (decidedIds.length === 0) return [];
+    const approvals = await em.find(OvertimeApproval, { id: { $in: decidedIds } }, { orderBy: { employeeId: 'asc', date: 'asc' } });
     await recompute(
       tx,
       approvals.map((a) => ({ employeeId: a.employeeId, date: a.date })),
