@@ -14,6 +14,7 @@ import { AttendanceReport } from './pages/attendance-report';
 import { Shifts } from './pages/shifts';
 import { Holidays } from './pages/holidays';
 import { PayPeriods } from './pages/pay-periods';
+import { PayPolicy } from './pages/pay-policy';
 import { DoorBoardPage } from './pages/doors';
 import { Refused } from './pages/refused';
 import { Rosters } from './pages/rosters';
@@ -56,6 +57,13 @@ export const PAGES: ConsolePage[] = [
   { path: 'balances', label: 'Leave balances', area: 'people', section: 'People and time', view: () => <LeaveBalances /> },
   { path: 'holidays', label: 'Holidays', area: 'people', section: 'People and time', view: () => <Holidays /> },
   { path: 'pay-periods', label: 'Pay periods', area: 'people', section: 'People and time', view: () => <PayPeriods /> },
+  {
+    path: 'pay-policy',
+    label: 'Pay policy',
+    area: 'people',
+    section: 'People and time',
+    view: (companyId) => <PayPolicy companyId={companyId ? Number(companyId) : undefined} />,
+  },
   { path: 'doors', label: 'Door board', area: 'doors', section: 'Doors and access', view: () => <DoorBoardPage /> },
   { path: 'refused', label: 'Refused today', area: 'doors', section: 'Doors and access', view: () => <Refused /> },
   { path: 'lockdowns', label: 'Lockdowns', area: 'doors', section: 'Doors and access', view: () => <Lockdowns /> },

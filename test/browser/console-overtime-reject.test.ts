@@ -1,10 +1,13 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { accessibilityViolations, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
+import type { Browser } from 'playwright-core';
+import { createPunch, createShift } from '../support/attendance-seeding';
+import { expectAccessible, expectNoHorizontalCutOff, expectNoPageProblems, launchBrowser, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
 import { readOutbox } from '../support/events';
 import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 // An approver whose key holds `approve` alone rejects, from the timesheet's day dialog, a day whose
 // overtime nobody filed: the day's one approval is filed rejected (rejectOvertimePeriod), never
@@ -17,7 +20,6 @@ describe('console in the browser: an approve-only approver rejects an unfiled ov
   let companyId: number;
   let employeeId: number;
   let approverKey: string;
-  const seen: string[] = [];
   const query = (document: string, variables: Record<string, unknown> = {}) => gqlData(t.url, ws.key, document, variables);
   const dayOf = async (date: string) =>
     (
@@ -46,24 +48,20 @@ describe('console in the browser: an approve-only approver rejects an unfiled ov
     t = await startTestApp({}, 'console-overtime-reject');
     ws = await createWorkspace(t.url);
     companyId = (await createCompany(t.url, ws.key, { name: 'Acme Night Shift', pay_policy: { overtime_requires_approval: true } })).id;
-    await query('mutation ($input: CreateShiftInput!) { createShift(input: $input) { id } }', {
-      input: { companyId, name: 'Day', startTime: '09:00', endTime: '17:00', workdays: [1, 2, 3, 4, 5], isDefault: true },
-    });
+    await createShift(t.url, ws.key, companyId, { name: 'Day', startTime: '09:00', endTime: '17:00', isDefault: true });
     const clockId = (await createDevice(t.url, ws.key, companyId, { name: 'Gate clock', mode_type: 'att' })).id;
     employeeId = (await createEmployee(t.url, ws.key, companyId, { name: 'Dana', lastname: 'Stay', pin: '9801', code: 'DS-1' })).id;
     for (const [time, state] of [
       ['09:00', '0'],
       ['18:20', '1'],
     ]) {
-      await query('mutation ($input: CreatePunchInput!) { createPunch(input: $input) { punch { id } } }', {
-        input: { employeeId, companyId, deviceId: clockId, punchTime: `2026-05-05T${time}:00Z`, punchState: state },
-      });
+      await createPunch(t.url, ws.key, { employeeId, companyId, deviceId: clockId, punchTime: `2026-05-05T${time}:00Z`, punchState: state });
     }
-    const deadline = Date.now() + 15_000;
-    while ((await dayOf('2026-05-05'))?.pendingOvertimeMinutes !== 80) {
-      if (Date.now() > deadline) throw new Error(`day not computed: ${JSON.stringify(await dayOf('2026-05-05'))}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitUntil(
+      'day computed',
+      () => dayOf('2026-05-05'),
+      (day) => day?.pendingOvertimeMinutes === 80,
+    );
     approverKey = await createKey(t.url, ws.key, ['approve']);
     browser = await launchBrowser();
   });
@@ -72,22 +70,9 @@ describe('console in the browser: an approve-only approver rejects an unfiled ov
     await t?.stop();
   });
 
-  async function signedIn(key: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) seen.push(message.text());
-    });
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
-    return page;
-  }
-
   it('rejects the day in one decision: one approval, rejected with the comment, never approved; no overtime paid', async () => {
     expect(await approvals()).to.deep.equal([]);
-    const page = await signedIn(approverKey);
+    const page = await signInWithKey(browser, t.url, approverKey);
     await page.getByRole('link', { name: 'Timesheets' }).click();
     await page.getByLabel('Company').selectOption({ label: 'Acme Night Shift' });
     await page.getByLabel('Month').fill('2026-05');
@@ -104,7 +89,7 @@ describe('console in the browser: an approve-only approver rejects an unfiled ov
     await day.getByRole('button', { name: 'Reject overtime' }).click();
     await reject.getByLabel('Comment (optional)').fill('Stayed without asking');
     await screenshot(page, 'hr-overtime-reject-unfiled-confirm');
-    expect(await accessibilityViolations(page)).to.deep.equal([]);
+    await expectAccessible(page);
     await reject.getByRole('button', { name: 'Reject overtime' }).click();
     await day.getByText('80 min overtime waiting for approval').waitFor({ state: 'detached' });
     await screenshot(page, 'hr-overtime-reject-unfiled-done');
@@ -119,9 +104,9 @@ describe('console in the browser: an approve-only approver rejects an unfiled ov
     expect(after).to.deep.include({ overtimeMinutes: 0, pendingOvertimeMinutes: 0 });
     expect(after?.payItems).to.deep.equal([{ code: 'regular', minutes: 480 }]);
 
-    expect(await accessibilityViolations(page)).to.deep.equal([]);
+    await expectAccessible(page);
     await expectNoHorizontalCutOff(page, 'hr-overtime-reject-unfiled');
-    expect(seen).to.deep.equal([]);
+    expectNoPageProblems(page);
     await page.close();
   });
 });

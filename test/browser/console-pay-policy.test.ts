@@ -1,14 +1,18 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { accessibilityViolations, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
+import type { Browser } from 'playwright-core';
+import { createPunch, createShift } from '../support/attendance-seeding';
+import { expectAccessible, expectNoHorizontalCutOff, expectNoPageProblems, launchBrowser, screenshot } from '../support/browser';
+import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
-// The pay policy on the Pay periods page: an HR signer (a `write` key) reads a company's pay policy in words and changes
+// The Pay policy page: an HR signer (a `write` key) reads a company's pay policy in words and changes
 // it with the form; the API's refusal is shown and changes nothing; a change asks first (it recomputes
 // the company's days) and then shows in the API and in a day. A default shift 09:00–17:00 (no break),
 // Monday to Friday, UTC; the employee worked Tuesday 2026-06-02 09:00–18:00 (60 min overtime).
+// "Acme Other" is listed first, so reaching Acme Payroll's policy needs its choice (or a link carrying it).
 describe('console in the browser: a company pay policy', () => {
   let t: TestApp;
   let ws: TestWorkspace;
@@ -17,7 +21,6 @@ describe('console in the browser: a company pay policy', () => {
   let employeeId: number;
   let hrKey: string;
   let readKey: string;
-  const seen: string[] = [];
   const query = (document: string, variables: Record<string, unknown> = {}) => gqlData(t.url, ws.key, document, variables);
   const policy = async () =>
     (
@@ -37,32 +40,26 @@ describe('console in the browser: a company pay policy', () => {
       )
     ).timesheet.nodes[0] as { overtimeMinutes: number; pendingOvertimeMinutes: number } | undefined;
   /** Waits until the day reads as wanted (the worker recomputes a company's days after a policy change). */
-  async function dayBecomes(date: string, wanted: { overtimeMinutes: number; pendingOvertimeMinutes: number }): Promise<void> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const day = await dayOf(date);
-      if (day?.overtimeMinutes === wanted.overtimeMinutes && day.pendingOvertimeMinutes === wanted.pendingOvertimeMinutes) return;
-      if (Date.now() > deadline) throw new Error(`day ${date} is ${JSON.stringify(day)}, wanted ${JSON.stringify(wanted)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+  const dayBecomes = (date: string, wanted: { overtimeMinutes: number; pendingOvertimeMinutes: number }) =>
+    waitUntil(
+      `day ${date} is ${JSON.stringify(wanted)}`,
+      () => dayOf(date),
+      (day) => day?.overtimeMinutes === wanted.overtimeMinutes && day.pendingOvertimeMinutes === wanted.pendingOvertimeMinutes,
+    );
 
   before(async () => {
     t = await startTestApp({}, 'console-pay-policy');
-    ws = await createWorkspace(t.url);
+    ws = await createWorkspace(t.url, { maxCompanies: 2 });
+    await createCompany(t.url, ws.key, { name: 'Acme Other' });
     companyId = (await createCompany(t.url, ws.key, { name: 'Acme Payroll' })).id;
-    await query('mutation ($input: CreateShiftInput!) { createShift(input: $input) { id } }', {
-      input: { companyId, name: 'Day', startTime: '09:00', endTime: '17:00', workdays: [1, 2, 3, 4, 5], isDefault: true },
-    });
+    await createShift(t.url, ws.key, companyId, { name: 'Day', startTime: '09:00', endTime: '17:00', isDefault: true });
     const clockId = (await createDevice(t.url, ws.key, companyId, { name: 'Office clock', mode_type: 'att' })).id;
     employeeId = (await createEmployee(t.url, ws.key, companyId, { name: 'Eli', lastname: 'Paid', pin: '9901', code: 'EP-1' })).id;
     for (const [time, state] of [
       ['09:00', '0'],
       ['18:00', '1'],
     ]) {
-      await query('mutation ($input: CreatePunchInput!) { createPunch(input: $input) { punch { id } } }', {
-        input: { employeeId, companyId, deviceId: clockId, punchTime: `2026-06-02T${time}:00Z`, punchState: state },
-      });
+      await createPunch(t.url, ws.key, { employeeId, companyId, deviceId: clockId, punchTime: `2026-06-02T${time}:00Z`, punchState: state });
     }
     await dayBecomes('2026-06-02', { overtimeMinutes: 60, pendingOvertimeMinutes: 0 });
     hrKey = await createKey(t.url, ws.key, ['write']);
@@ -74,29 +71,19 @@ describe('console in the browser: a company pay policy', () => {
     await t?.stop();
   });
 
-  async function signedIn(key: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
-    page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) seen.push(message.text());
-    });
-    await page.goto(`${t.url}/console`);
-    await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Pages' }).waitFor();
-    return page;
-  }
+  const signedIn = (key: string) => signInWithKey(browser, t.url, key);
 
   it('HR reads the policy in words, sees a refusal of the API, and changes it after confirming; the day follows', async () => {
     const page = await signedIn(hrKey);
-    await page.getByRole('link', { name: 'Pay periods' }).click();
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Pay policy' }).click();
+    await page.getByRole('heading', { name: 'Pay policy', exact: true }).waitFor();
     await page.getByLabel('Company').selectOption({ label: 'Acme Payroll' });
     const words = page.getByRole('definition');
     await words.filter({ hasText: 'Overtime and double time count as soon as they are worked.' }).waitFor();
     await words.filter({ hasText: "Paid time beyond the day's scheduled minutes is overtime." }).waitFor();
     await words.filter({ hasText: 'Overtime 150 %, double time 200 % of the base rate' }).waitFor();
     await screenshot(page, 'hr-pay-policy');
-    expect(await accessibilityViolations(page)).to.deep.equal([]);
+    await expectAccessible(page);
 
     // A night window with a start and no end: the API refuses, the page says why, nothing changes.
     const editor = page.getByRole('region', { name: 'Change the pay policy' });
@@ -118,7 +105,7 @@ describe('console in the browser: a company pay policy', () => {
     await confirm.getByText('12.5 % on top for time worked from 22:00 to 06:00 (the next day).').waitFor();
     await confirm.getByText('Every day of Acme Payroll outside a locked pay period is recomputed').waitFor();
     await screenshot(page, 'hr-pay-policy-confirm');
-    expect(await accessibilityViolations(page)).to.deep.equal([]);
+    await expectAccessible(page);
     // Cancel first: nothing changes.
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     expect((await policy()).overtimeRequiresApproval).to.equal(false);
@@ -139,19 +126,29 @@ describe('console in the browser: a company pay policy', () => {
     await words.filter({ hasText: 'Sunday' }).waitFor();
     expect(await editor.getByRole('alert').count()).to.equal(0);
     await screenshot(page, 'hr-pay-policy-saved');
-    expect(await accessibilityViolations(page)).to.deep.equal([]);
+    await expectAccessible(page);
     await expectNoHorizontalCutOff(page, 'hr-pay-policy');
-    expect(seen).to.deep.equal([]);
+    expectNoPageProblems(page);
     await page.close();
   });
 
-  it('a read-only signer sees the policy in words and no form', async () => {
+  it("a read-only signer follows the Pay periods page's link to the chosen company's policy: in words, and no form", async () => {
     const page = await signedIn(readKey);
     await page.getByRole('link', { name: 'Pay periods' }).click();
+    const periods = page.getByRole('region', { name: 'Pay periods' });
+    await periods.getByLabel('Company').selectOption({ label: 'Acme Payroll' });
+    await periods.getByRole('link', { name: 'Pay policy' }).click();
     await page.getByRole('definition').filter({ hasText: 'Overtime and double time count only once an approver approves them' }).waitFor();
+    expect(await page.getByLabel('Company').inputValue()).to.equal(String(companyId));
     await page.getByRole('note').filter({ hasText: 'Changing the pay policy needs the write scope' }).waitFor();
     expect(await page.getByRole('region', { name: 'Change the pay policy' }).count()).to.equal(0);
     expect(await page.getByRole('button', { name: 'Save pay policy' }).count()).to.equal(0);
+    // The policy is shown once, on its own page, not below the periods.
+    await page.getByRole('link', { name: 'Pay periods' }).click();
+    await periods.waitFor();
+    expect(await page.getByRole('region', { name: 'Pay policy', exact: true }).count()).to.equal(0);
+    await screenshot(page, 'hr-pay-periods-policy-link');
+    await expectAccessible(page);
     await page.close();
   });
 });

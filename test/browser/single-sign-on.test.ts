@@ -90,6 +90,7 @@ describe('console single sign-on in the browser', () => {
       'Leave balances',
       'Holidays',
       'Pay periods',
+      'Pay policy',
     ]);
     const [cookie] = (await page.context().cookies(t.url)).filter((c) => c.name === 'timegate_session');
     expect(cookie).to.include({ httpOnly: true, sameSite: 'Lax', secure: false, path: '/' });

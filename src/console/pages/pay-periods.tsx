@@ -1,7 +1,7 @@
 // Pay periods: create one, lock it when payroll is done (its days stop changing), unlock to correct.
 // Locking and unlocking need an admin key, as the API says. "Export for payroll" saves the period's
 // payroll export (the REST CSV, docs/payroll-export.md); a locked period's is the one frozen at the lock.
-// Below, the company's pay policy (pay-policy.tsx): what its periods pay, and for `write` a form to change it.
+// The company's pay policy (what its periods pay) is its own page, pay-policy.tsx; a link leads there.
 import { useState } from 'preact/hooks';
 import { useMutation, useQuery } from '@urql/preact';
 import { useAllowed } from '../app-context';
@@ -9,9 +9,9 @@ import { errorMessage } from '../client';
 import { useCompanyPicker } from '../company-picker';
 import { ConfirmButton, Empty, ErrorNote, Section } from '../components';
 import { when } from '../format';
+import { href } from '../router';
 import { storedKey } from '../session';
 import { CreatePayPeriodDocument, LockPayPeriodDocument, PayPeriodsDocument, UnlockPayPeriodDocument } from '../gql';
-import { CompanyPayPolicy } from './pay-policy';
 
 /** The period's payroll CSV from the REST export, saved as a file; a refusal's own message is thrown. */
 async function downloadPayrollCsv(period: { id: number; startDate: string; endDate: string }): Promise<void> {
@@ -44,7 +44,7 @@ export function PayPeriods() {
   const list = [...(periods.data?.payPeriods.nodes ?? [])].sort((a, b) => b.startDate.localeCompare(a.startDate));
   return (
     <div class="grid">
-      <Section title="Pay periods">
+      <Section title="Pay periods" actions={companyId > 0 && <a href={href('pay-policy', companyId)}>Pay policy</a>}>
         <form class="filters" onSubmit={(e) => e.preventDefault()}>
           {picker}
         </form>
@@ -172,7 +172,6 @@ export function PayPeriods() {
           </form>
         </Section>
       )}
-      {companyId > 0 && <CompanyPayPolicy key={companyId} companyId={companyId} />}
     </div>
   );
 }

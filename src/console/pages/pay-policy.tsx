@@ -1,13 +1,15 @@
-// A company's pay policy (docs/attendance.md, "Pay items and the pay policy"), shown on the Pay periods
-// page for its chosen company: what it pays, in words, and for `write` signers a form that changes it
-// through updateCompany. Only the fields that differ
-// are sent; an empty optional field resets it (no daily threshold: the scheduled minutes; no weekly
-// overtime, double time or night premium). A change recomputes every unlocked day of the company, so
-// saving first lists the changes in words and asks again; the API's refusals are shown as it words them.
+// The Pay policy page: a company's pay policy (docs/attendance.md, "Pay items and the pay policy") for
+// the chosen company: what it pays, in words, and for `write` signers a form that changes it through
+// updateCompany. Only the fields that differ are sent; an empty optional field resets it (no daily
+// threshold: the scheduled minutes; no weekly overtime, double time or night premium). A change
+// recomputes every unlocked day of the company, so saving first lists the changes in words and asks
+// again; the API's refusals are shown as it words them.
+import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useMutation, useQuery, type CombinedError } from '@urql/preact';
 import { useAllowed } from '../app-context';
 import { errorMessage } from '../client';
+import { useCompanyPicker } from '../company-picker';
 import { ErrorNote, Section } from '../components';
 import { CompanyPayPolicyDocument, UpdateCompanyPayPolicyDocument, type PayPolicyFieldsFragment, type PayPolicyInput } from '../gql';
 
@@ -98,14 +100,30 @@ function changesOf(form: Form, stored: Form): PayPolicyInput {
   return input as PayPolicyInput;
 }
 
-/** The Pay periods page's sections on the chosen company's pay policy: in words, and the form (write). */
-export function CompanyPayPolicy({ companyId }: { companyId: number }) {
+/** The Pay policy page: a company (`companyId` from the address, e.g. the Pay periods page's link, or the first), its policy. */
+export function PayPolicy({ companyId: initial }: { companyId?: number }) {
+  const { companyId, picker } = useCompanyPicker('pay-policy-company', initial);
+  const chooser = (
+    <form class="filters" onSubmit={(e) => e.preventDefault()}>
+      {picker}
+    </form>
+  );
+  return (
+    <div class="grid">
+      {companyId > 0 ? <CompanyPayPolicy key={companyId} companyId={companyId} chooser={chooser} /> : <Section title="Pay policy">{chooser}</Section>}
+    </div>
+  );
+}
+
+/** The sections on a company's pay policy: in words (below `chooser`, the company picker), and the form (write). */
+function CompanyPayPolicy({ companyId, chooser }: { companyId: number; chooser: JSX.Element }) {
   const canWrite = useAllowed('write');
   const [company, refresh] = useQuery({ query: CompanyPayPolicyDocument, variables: { id: companyId } });
   const current = company.data?.company;
   return (
     <>
       <Section title="Pay policy">
+        {chooser}
         <ErrorNote message={errorMessage(company.error)} />
         {current && (
           <dl class="facts pay-policy-words" aria-label={`Pay policy of ${current.name}`}>
