@@ -52,24 +52,54 @@ interface Load {
   assetsFromCache: number;
 }
 
+/** One API request of a load: its operation, when its answer was complete (from the load's start), its time on the wire and its size. */
+interface ApiCall {
+  operation: string;
+  doneMs: number;
+  /** From the request sent to its answer's headers: the service's time plus the wait for a connection's turn. */
+  waitMs: number;
+  bytes: number;
+}
+
 interface Timed {
   cold: Load;
   warm: Load[];
+  /** The cold load's API requests, in the order their answers completed. */
+  coldCalls: ApiCall[];
+  coldStatements: string[];
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** One cold load in a fresh context, then WARM_LOADS full loads of the same page in it. */
-async function timeLoads(page: Page, load: (markFirst: (ms: number) => void) => Promise<void>): Promise<Timed> {
+async function timeLoads(page: Page, load: (markFirst: (ms: number) => void) => Promise<void>, statements?: StatementCounter): Promise<Timed> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   let started = 0;
   let lastAnswer = 0;
   let apiRequests = 0;
   const assets = new Map<string, boolean>();
-  cdp.on('Network.requestWillBeSent', (event: { requestId: string; request: { url: string } }) => {
+  const pending = new Map<string, { operation: string; waitMs: number }>();
+  let calls: ApiCall[] = [];
+  cdp.on('Network.requestWillBeSent', (event: { requestId: string; request: { url: string; postData?: string } }) => {
     if (event.request.url.includes('/console/assets/')) assets.set(event.requestId, false);
-    if (new URL(event.request.url).pathname === '/graphql') apiRequests += 1;
+    if (new URL(event.request.url).pathname === '/graphql') {
+      apiRequests += 1;
+      let operation = '?';
+      try {
+        const body = JSON.parse(event.request.postData ?? '{}') as { operationName?: string; query?: string };
+        operation = body.operationName ?? /(?:query|mutation)\s+(\w+)/.exec(body.query ?? '')?.[1] ?? '?';
+      } catch {
+        // A body too large for the event: the name stays unknown.
+      }
+      pending.set(event.requestId, { operation, waitMs: 0 });
+    }
+  });
+  cdp.on('Network.loadingFinished', (event: { requestId: string; encodedDataLength: number }) => {
+    const call = pending.get(event.requestId);
+    if (!call) return;
+    pending.delete(event.requestId);
+    calls.push({ ...call, doneMs: performance.now() - started, bytes: event.encodedDataLength });
   });
   cdp.on('Network.requestServedFromCache', (event: { requestId: string }) => {
     if (assets.has(event.requestId)) assets.set(event.requestId, true);
@@ -77,10 +107,14 @@ async function timeLoads(page: Page, load: (markFirst: (ms: number) => void) => 
   cdp.on('Network.responseReceived', (event: { requestId: string; response: { url: string; fromDiskCache?: boolean } }) => {
     if (assets.has(event.requestId) && event.response.fromDiskCache) assets.set(event.requestId, true);
     if (new URL(event.response.url).pathname === '/graphql') lastAnswer = performance.now();
+    const call = pending.get(event.requestId);
+    const timing = (event.response as { timing?: { sendEnd: number; receiveHeadersEnd: number } }).timing;
+    if (call && timing) call.waitMs = timing.receiveHeadersEnd - timing.sendEnd;
   });
   const timed = async (): Promise<Load> => {
     assets.clear();
     apiRequests = 0;
+    calls = [];
     started = performance.now();
     lastAnswer = started;
     let first: number | null = null;
@@ -95,11 +129,62 @@ async function timeLoads(page: Page, load: (markFirst: (ms: number) => void) => 
       assetsFromCache: [...assets.values()].filter(Boolean).length,
     };
   };
+  await statements?.reset();
   const cold = await timed();
+  const coldCalls = calls;
+  const coldStatements = (await statements?.read()) ?? [];
   const warm: Load[] = [];
   for (let i = 0; i < WARM_LOADS; i++) warm.push(await timed());
   await cdp.detach();
-  return { cold, warm };
+  return { cold, warm, coldCalls, coldStatements };
+}
+
+/**
+ * The SQL statements the service ran during a load (BENCH_SQL_STATEMENTS=1, on a DATABASE_URL server
+ * started with shared_preload_libraries=pg_stat_statements): the simulated controllers' polls and the
+ * service's jobs run meanwhile and are counted too.
+ */
+interface StatementCounter {
+  reset(): Promise<void>;
+  read(): Promise<string[]>;
+}
+
+function statementCounter(databaseUrl: string): StatementCounter {
+  return {
+    reset: () =>
+      withClient(databaseUrl, async (c) => {
+        await c.query('create extension if not exists pg_stat_statements');
+        await c.query('select pg_stat_statements_reset()');
+      }),
+    read: () =>
+      withClient(databaseUrl, async (c) => {
+        const { rows } = await c.query<{ calls: string; ms: number; rows: string; query: string }>(
+          `select calls, total_exec_time as ms, rows, regexp_replace(query, '\\s+', ' ', 'g') as query from pg_stat_statements
+           where dbid = (select oid from pg_database where datname = current_database()) and query not like '%pg_stat_statements%'
+           order by total_exec_time desc`,
+        );
+        const total = rows.reduce((n, r) => n + Number(r.calls), 0);
+        return [
+          `${total} statements, ${Math.round(rows.reduce((n, r) => n + r.ms, 0))} ms in PostgreSQL; the longest:`,
+          ...rows.slice(0, 12).map((r) => `  ${r.calls}× ${r.ms.toFixed(1)} ms ${r.rows} rows: ${r.query.slice(0, 160)}`),
+        ];
+      }),
+  };
+}
+
+/** The cold load's API requests by operation: how many, the longest wait for an answer, the bytes. */
+function callTable(rows: Array<{ what: string; timed: Timed }>): string[] {
+  const lines = ['| page | operation | requests | longest wait | bytes (all) | last answer |', '|---|---|---:|---:|---:|---:|'];
+  for (const { what, timed } of rows) {
+    const byOperation = new Map<string, ApiCall[]>();
+    for (const call of timed.coldCalls) byOperation.set(call.operation, [...(byOperation.get(call.operation) ?? []), call]);
+    for (const [operation, calls] of byOperation) {
+      lines.push(
+        `| ${what} | ${operation} | ${calls.length} | ${Math.round(Math.max(...calls.map((c) => c.waitMs)))} ms | ${calls.reduce((n, c) => n + c.bytes, 0).toLocaleString('en')} | ${Math.round(Math.max(...calls.map((c) => c.doneMs)))} ms |`,
+      );
+    }
+  }
+  return lines;
 }
 
 /** The figures as a table (Markdown, so it can go into docs/console.md as printed). */
@@ -122,6 +207,7 @@ function table(rows: Array<{ what: string; timed: Timed }>): string[] {
 
 async function main(): Promise<void> {
   const database = await benchDatabase('console');
+  const statements = process.env.BENCH_SQL_STATEMENTS === '1' ? statementCounter(database.url) : undefined;
   const service = await spawnService(database.url, { TIMEGATE_RATE_LIMIT_BURST: '1000000', TIMEGATE_RATE_LIMIT_PER_MINUTE: '1000000' });
   const browser = await launchBrowser();
   try {
@@ -205,12 +291,16 @@ async function main(): Promise<void> {
         if (document.querySelector('tr[data-employee]')) { window.firstRowAt = performance.now(); observer.disconnect(); }
       }).observe(document, { childList: true, subtree: true });`);
       const page = await context.newPage();
-      const result = await timeLoads(page, async (markFirst) => {
-        // A new document each time: from about:blank (which takes no time) to the page's address.
-        await page.goto('about:blank');
-        await page.goto(`${service.url}/console${path}`, { waitUntil: 'commit' });
-        await ready(page, markFirst);
-      });
+      const result = await timeLoads(
+        page,
+        async (markFirst) => {
+          // A new document each time: from about:blank (which takes no time) to the page's address.
+          await page.goto('about:blank');
+          await page.goto(`${service.url}/console${path}`, { waitUntil: 'commit' });
+          await ready(page, markFirst);
+        },
+        statements,
+      );
       await context.close();
       return result;
     };
@@ -275,6 +365,21 @@ async function main(): Promise<void> {
         ]),
         '',
         `month timesheet, its first rows drawn: cold ${ms(timesheet.cold.firstMs!)} ms, warm median ${ms(median(timesheet.warm.map((l) => l.firstMs!)))} ms`,
+        '',
+        "The cold loads' API requests by operation (wait: from the request sent to its answer, including its turn for a connection and on the service):",
+        '',
+        ...callTable([
+          { what: 'overview', timed: overview },
+          { what: 'door board', timed: doorBoard },
+          { what: 'month timesheet', timed: timesheet },
+        ]),
+        ...[
+          ['overview', overview],
+          ['door board', doorBoard],
+          ['month timesheet', timesheet],
+        ].flatMap(([what, t]) =>
+          (t as Timed).coldStatements.length ? ['', `SQL of the cold ${what as string}: ${(t as Timed).coldStatements.join('\n')}`] : [],
+        ),
       ],
     );
     await Promise.all(controllers.map((c) => c.stop()));

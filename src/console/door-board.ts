@@ -1,23 +1,13 @@
-// The state of every door of the workspace, its open alarms and its last events, read from the API
-// when the page opens (so an alarm raised before is shown) and read again whenever a door event,
-// alarm or refusal arrives on the subscriptions, and every 10 s.
+// The state of every door of the workspace, its open alarms and the newest door events, read from
+// the API when the page opens (so an alarm raised before is shown) and read again whenever a door
+// event, alarm or refusal arrives on the subscriptions, and every 10 s. One request reads it all.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useClient, useSubscription } from '@urql/preact';
-import {
-  AccessDeniedFeedDocument,
-  DeviceDoorEventsDocument,
-  DeviceDoorsNowDocument,
-  DoorAlarmFeedDocument,
-  DoorBoardDevicesDocument,
-  DoorOpenedFeedDocument,
-  type DeviceDoorEventsQuery,
-  type DeviceDoorsNowQuery,
-  type DoorBoardDevicesQuery,
-} from './gql';
+import { AccessDeniedFeedDocument, DoorAlarmFeedDocument, DoorBoardDocument, DoorOpenedFeedDocument, type DoorBoardQuery } from './gql';
 
-export type BoardDevice = DoorBoardDevicesQuery['devices']['nodes'][number];
-export type BoardDoor = DeviceDoorsNowQuery['deviceDoors'][number] & { device: BoardDevice };
-export type BoardEvent = DeviceDoorEventsQuery['doorEvents']['nodes'][number];
+export type BoardDevice = DoorBoardQuery['devices']['nodes'][number];
+export type BoardDoor = DoorBoardQuery['doors']['nodes'][number] & { device: BoardDevice };
+export type BoardEvent = NonNullable<DoorBoardQuery['doorEvents']>['nodes'][number];
 
 export interface DoorBoard {
   loaded: boolean;
@@ -61,8 +51,11 @@ export const REASON_LABELS: Record<string, string> = {
   other: 'refused (other reason)',
 };
 
-/** `eventsPerDevice`: how many of each controller's newest events to read (0: none, doors only). */
-export function useDoorBoard(eventsPerDevice = 200): DoorBoard {
+/**
+ * `events`: how many of the newest door events to read (0: none, doors only); `alarmedOnly`: only the
+ * doors with an alarm open (the overview's alarms), not every door.
+ */
+export function useDoorBoard(events = 25, { alarmedOnly = false } = {}): DoorBoard {
   const client = useClient();
   const [board, setBoard] = useState<Omit<DoorBoard, 'reload'>>({ loaded: false, error: null, devices: [], doors: [], events: [] });
   const [version, setVersion] = useState(0);
@@ -103,29 +96,24 @@ export function useDoorBoard(eventsPerDevice = 200): DoorBoard {
     }
     running.current = true;
     (async () => {
-      const policy = { requestPolicy: 'network-only' as const };
-      const listed = await client.query(DoorBoardDevicesDocument, {}, policy).toPromise();
-      if (listed.error) throw new Error(listed.error.message);
-      const devices = (listed.data?.devices.nodes ?? []).filter((d) => d.modeType === 'acc');
-      const perDevice = await Promise.all(
-        devices.map(async (device) => {
-          const [doors, events] = await Promise.all([
-            client.query(DeviceDoorsNowDocument, { deviceId: device.id }, policy).toPromise(),
-            eventsPerDevice > 0 ? client.query(DeviceDoorEventsDocument, { deviceId: device.id, first: eventsPerDevice }, policy).toPromise() : null,
-          ]);
-          return {
-            doors: (doors.data?.deviceDoors ?? []).map((door) => ({ ...door, device })),
-            events: events?.data?.doorEvents.nodes ?? [],
-          };
-        }),
-      );
+      const read = await client
+        .query(DoorBoardDocument, { alarmed: alarmedOnly ? true : null, events, withEvents: events > 0 }, { requestPolicy: 'network-only' })
+        .toPromise();
+      if (read.error) throw new Error(read.error.message);
+      // Access-control terminals' doors only: an attendance terminal's lock output is not a door of the board.
+      const devices = (read.data?.devices.nodes ?? []).filter((d) => d.modeType === 'acc');
+      const byId = new Map(devices.map((d) => [d.id, d]));
       if (!mounted.current) return;
       setBoard({
         loaded: true,
         error: null,
         devices,
-        doors: perDevice.flatMap((d) => d.doors),
-        events: perDevice.flatMap((d) => d.events).sort((a, b) => b.time.localeCompare(a.time)),
+        doors: (read.data?.doors.nodes ?? []).flatMap((door) => {
+          const device = byId.get(door.deviceId);
+          return device ? [{ ...door, device }] : [];
+        }),
+        // Newest first, as the API orders them.
+        events: read.data?.doorEvents?.nodes ?? [],
       });
     })()
       .catch((error: Error) => mounted.current && setBoard((b) => ({ ...b, loaded: true, error: error.message })))

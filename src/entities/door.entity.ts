@@ -1,4 +1,4 @@
-import { Entity, Enum, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Device } from './device.entity';
 import { Workspace } from './workspace.entity';
 
@@ -23,6 +23,8 @@ export enum DoorRelay {
  */
 @Entity({ tableName: 'door' })
 @Unique({ name: 'door_device_number_unique', properties: ['deviceId', 'number'] })
+// The workspace's doors (the door board, the alarms open now), in the order they are listed.
+@Index({ name: 'door_workspace_device_number_index', properties: ['workspaceId', 'deviceId', 'number'] })
 export class Door {
   @PrimaryKey({ autoincrement: true })
   id!: number;

@@ -1,9 +1,10 @@
-import { Arg, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Door } from '../entities';
 import type { RequestContext } from '../services/common/context';
 import * as doors from '../services/access/door.service';
 import { DoorActionType } from '../schema/door-action.type';
-import { DoorActionInput, DoorStateType, DoorType, UpdateDoorInput } from '../schema/door.type';
+import { pageRequest, toConnection } from '../schema/connection';
+import { DoorActionInput, DoorConnection, DoorsArgs, DoorStateType, DoorType, UpdateDoorInput } from '../schema/door.type';
 
 @Resolver(() => DoorType)
 export class DoorResolver {
@@ -17,6 +18,14 @@ export class DoorResolver {
   @Query(() => [DoorType], { description: "A device's doors, by number." })
   deviceDoors(@Ctx() ctx: RequestContext, @Arg('deviceId', () => Int) deviceId: number) {
     return doors.listDeviceDoors(ctx, deviceId);
+  }
+
+  @Authorized('read')
+  @Query(() => DoorConnection, {
+    description: "The workspace's doors, by device then number: a board of every door, or (alarmed: true) the alarms open now, in one request.",
+  })
+  async doors(@Ctx() ctx: RequestContext, @Args() { deviceId, alarmed, ...page }: DoorsArgs) {
+    return toConnection(await doors.listDoors(ctx, { deviceId: deviceId ?? undefined, alarmed: alarmed ?? undefined }, pageRequest(page)));
   }
 
   @Authorized('write', 'doors:manage')

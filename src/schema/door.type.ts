@@ -1,5 +1,6 @@
-import { Field, InputType, Int, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql';
 import { ObjectType } from './object-type';
+import { Connection, ConnectionArgs } from './connection';
 import { DoorRelay, DoorSensor } from '../entities/door.entity';
 
 registerEnumType(DoorSensor, { name: 'DoorSensor', description: 'The door sensor: `open`, `closed`, or `unknown` (not reported yet, or no sensor).' });
@@ -29,6 +30,15 @@ export class DoorType {
   @Field(() => Date, { nullable: true, description: 'Since when the door is absent; null while present.' }) absentSince?: Date | null;
   @Field(() => DoorStateType) state!: DoorStateType;
   @Field() updatedAt!: Date;
+}
+
+@ObjectType('DoorConnection')
+export class DoorConnection extends Connection(DoorType) {}
+
+@ArgsType()
+export class DoorsArgs extends ConnectionArgs {
+  @Field(() => Int, { nullable: true, description: 'The doors of this device only.' }) deviceId?: number;
+  @Field(() => Boolean, { nullable: true, description: 'true: only doors with an active alarm; false: only doors without one.' }) alarmed?: boolean;
 }
 
 @InputType()

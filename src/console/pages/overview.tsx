@@ -7,13 +7,12 @@ import { errorMessage } from '../client';
 import { Empty, ErrorNote, Section, StatusBadge } from '../components';
 import { when, today } from '../format';
 import {
-  CompaniesDocument,
   DeviceStatusFeedDocument,
-  DevicesDocument,
   PunchFeedDocument,
   PunchesDocument,
   RegisterDeviceDocument,
-  UnknownTerminalsDocument,
+  StatusBoardDocument,
+  UnclaimedTerminalsDocument,
   type PunchFeedSubscription,
 } from '../gql';
 import { href } from '../router';
@@ -27,7 +26,7 @@ type Punch = PunchFeedSubscription['punchCreated']['punch'];
 const DEVICES_CHANGED = 'timegate:devices-changed';
 
 function StatusBoard() {
-  const [devices, refresh] = useQuery({ query: DevicesDocument, variables: { first: 1000 } });
+  const [devices, refresh] = useQuery({ query: StatusBoardDocument });
   useEffect(() => {
     const changed = () => refresh({ requestPolicy: 'network-only' });
     addEventListener(DEVICES_CHANGED, changed);
@@ -70,8 +69,7 @@ function StatusBoard() {
 
 function Unclaimed() {
   const canWrite = useAllowed('write');
-  const [terminals, refresh] = useQuery({ query: UnknownTerminalsDocument });
-  const [companies] = useQuery({ query: CompaniesDocument, pause: !canWrite });
+  const [terminals, refresh] = useQuery({ query: UnclaimedTerminalsDocument, variables: { withCompanies: canWrite } });
   const [registering, register] = useMutation(RegisterDeviceDocument);
   const [companyId, setCompanyId] = useState<number | null>(null);
   useEffect(() => {
@@ -79,7 +77,8 @@ function Unclaimed() {
     return () => clearInterval(timer);
   }, []);
   const list = terminals.data?.unknownTerminals.nodes ?? [];
-  const company = companyId ?? companies.data?.companies.nodes[0]?.id ?? null;
+  const companies = terminals.data?.companies?.nodes ?? [];
+  const company = companyId ?? companies[0]?.id ?? null;
   return (
     <Section title="Unclaimed terminals">
       {list.length === 0 ? (
@@ -90,7 +89,7 @@ function Unclaimed() {
             <p class="inline-form">
               <label for="register-company">Register into company</label>
               <select id="register-company" value={company ?? ''} onChange={(e) => setCompanyId(Number((e.target as HTMLSelectElement).value))}>
-                {(companies.data?.companies.nodes ?? []).map((c) => (
+                {companies.map((c) => (
                   <option value={c.id}>{c.name}</option>
                 ))}
               </select>
@@ -175,7 +174,7 @@ function LatestPunches() {
 
 /** Alarms open now: the doors' state as the API reports it, kept current by the alarm subscription. */
 function OpenAlarms() {
-  const board = useDoorBoard(0);
+  const board = useDoorBoard(0, { alarmedOnly: true });
   const list = board.doors.filter((d) => d.state.alarms.length > 0);
   return (
     <Section title="Open alarms" actions={<a href={href('doors')}>Door board</a>}>

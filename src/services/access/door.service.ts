@@ -1,7 +1,7 @@
 // Doors: the locks of a terminal, named and addressed by id, with the state the terminal last
 // reported and the actions an operator takes on them. Which doors a terminal has follows what it
 // reports (ensureDoors); what it reports about them (rtstate, rtlog alarms) is door-state.service.ts.
-import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
 import { Device, Door } from '../../entities';
 import { DeviceMode } from '../../entities/device.entity';
 import { DomainError } from '../../errors/domain-error';
@@ -10,6 +10,7 @@ import { DOOR_ACTION_KINDS, queueDoorAction, type DoorActionKind, type DoorActio
 import { option, terminalOf } from '../sync/sync-commands';
 import { recomputeDeviceUsers } from '../sync/device-user.service';
 import { FieldChecker } from '../common/validation';
+import type { Page, PageRequest } from '../common/pagination';
 import { doorRuleSupport } from './door-rule-support';
 
 /** How many doors the terminal has: an access-control terminal's reported `LockCount` (1–8), else one lock output. */
@@ -138,6 +139,25 @@ export async function listDeviceDoors(ctx: RequestContext, deviceId: number): Pr
   const where: FilterQuery<Device> = { id: deviceId, workspaceId: workspaceOf(ctx) };
   if (!(await ctx.em.count(Device, where))) throw DomainError.notFound('Device', deviceId);
   return ctx.em.find(Door, { deviceId }, { orderBy: { number: 'asc' }, disableIdentityMap: true });
+}
+
+export interface DoorFilter {
+  deviceId?: number;
+  /** true: doors with an active alarm; false: doors without one. */
+  alarmed?: boolean;
+}
+
+/** The workspace's doors, by device then number. */
+export async function listDoors(ctx: RequestContext, filter: DoorFilter, page: PageRequest): Promise<Page<Door>> {
+  const where: FilterQuery<Door>[] = [{ workspaceId: workspaceOf(ctx) }];
+  if (filter.deviceId != null) where.push({ deviceId: filter.deviceId });
+  if (filter.alarmed != null) where.push({ [raw('cardinality(alarms)')]: filter.alarmed ? { $gt: 0 } : 0 });
+  const [items, totalCount] = await ctx.em.findAndCount(
+    Door,
+    { $and: where },
+    { orderBy: [{ deviceId: 'asc' }, { number: 'asc' }], offset: page.offset, limit: page.limit, disableIdentityMap: true },
+  );
+  return { items, totalCount, offset: page.offset };
 }
 
 export interface DoorInput {
