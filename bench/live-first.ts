@@ -194,6 +194,11 @@ async function main(): Promise<void> {
       }
     }
     await ingest;
+    // The clock-ins ran out first: the backlog's catch-up time is still wanted (what sizing the
+    // worker's batches by time costs the backfill).
+    for (const deadline = Date.now() + 600_000; catchUpSeconds === 0 && Date.now() < deadline; await sleep(250)) {
+      if (await caughtUp()) catchUpSeconds = (Date.now() - began) / 1000 - ingestSeconds;
+    }
     await waitForAll();
     await client.dispose();
 
@@ -227,7 +232,7 @@ async function main(): Promise<void> {
         `  quiet:           ${quiet.samples} punches, p50 ${quiet.p50Ms} ms, p95 ${quiet.p95Ms} ms, p99 ${quiet.p99Ms} ms, max ${quiet.maxMs} ms`,
         `  during backfill: ${during.samples} punches, p50 ${during.p50Ms} ms, p95 ${during.p95Ms} ms, p99 ${during.p99Ms} ms, max ${during.maxMs} ms (target p95 <= 1000 ms: ${met ? 'met' : 'NOT met'})`,
         `    of which while uploading (${ingestSeconds.toFixed(1)} s for ${punches} punches): ${ingesting.samples}, p50 ${ingesting.p50Ms}, p95 ${ingesting.p95Ms}, p99 ${ingesting.p99Ms} ms`,
-        `    and while the worker caught up (${catchUpSeconds.toFixed(1)} s after the last upload): ${catching.samples}, p50 ${catching.p50Ms}, p95 ${catching.p95Ms}, p99 ${catching.p99Ms} ms`,
+        `    and after the last upload (the worker caught up ${catchUpSeconds.toFixed(1)} s after it): ${catching.samples}, p50 ${catching.p50Ms}, p95 ${catching.p95Ms}, p99 ${catching.p99Ms} ms`,
         `    split: send -> stored (the terminal's OK) p50 ${stored.p50Ms}, p95 ${stored.p95Ms} ms; stored -> event p50 ${computed.p50Ms}, p95 ${computed.p95Ms} ms`,
         `  events never received: ${lost}`,
       ],

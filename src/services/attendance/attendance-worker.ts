@@ -25,6 +25,8 @@ export const ATTENDANCE_LIVE_JOB = 'attendance-live';
 const MAX_BATCHES_PER_RUN = 50;
 /** The smallest backlog batch: one terminal upload body of a backfill (500 lines). */
 const MIN_EVENT_PAGE = 500;
+/** Backlog batches are sized by time while the live lane found punches this recently. */
+const LIVE_ABOUT_MS = 60_000;
 /** Between two batches of a backlog, a pause this many times as long as the batch took. */
 const BACKLOG_PAUSE_FACTOR = 3;
 /** How long a batch waits at most for terminal uploads to stop queueing, and how often it looks. */
@@ -46,6 +48,8 @@ export class AttendanceWorker {
   private liveTimer: NodeJS.Timeout | null = null;
   private stopping = false;
   private readonly sizer = new BatchSizer(MIN_EVENT_PAGE, MAX_EVENT_PAGE);
+  /** When the live lane last found live punches (performance.now()), or -Infinity. */
+  private liveFoundAt = -Infinity;
 
   constructor(private readonly deps: AttendanceWorkerDeps) {}
 
@@ -88,7 +92,9 @@ export class AttendanceWorker {
   /** One run of the live lane: the days of punches made in the last minutes (live-days.ts); returns how many changed. */
   async serveLive(): Promise<number> {
     if (this.stopping) return 0;
-    return (await processLiveDays(this.context())).changed;
+    const result = await processLiveDays(this.context());
+    if (result.punches > 0) this.liveFoundAt = performance.now();
+    return result.changed;
   }
 
   /** Batches until nothing is left (or the per-run cap); returns how many days changed. */
@@ -136,7 +142,8 @@ export class AttendanceWorker {
   yieldingToUploads = false;
 
   private runBatch() {
-    return processPendingDays(this.context(), { wait: false, eventPage: this.sizer.next() });
+    const liveAbout = performance.now() - this.liveFoundAt < LIVE_ABOUT_MS;
+    return processPendingDays(this.context(), { wait: false, eventPage: this.sizer.next(liveAbout) });
   }
 
   private context(): RequestContext {

@@ -1,9 +1,10 @@
 // How many outbox events the attendance worker takes in its next backlog batch. A batch holds the
 // attendance lock from start to commit, and the live lane (live-days.ts) waits for that lock: a
-// clock-in arriving during a 5,000-punch batch of a backfill waited for all of it. So batches are
-// sized by time: the cost per event measured on the recent batches, aimed at TARGET_MS per batch.
-// Large batches are cheaper per punch (a day is computed once for many of its punches), so the
-// bound is a trade of backfill throughput for live latency; docs/decisions.md has the figures.
+// clock-in arriving during a 5,000-punch batch of a backfill waited for all of it. So while live
+// punches are about, batches are sized by time: the cost per event measured on the recent batches,
+// aimed at BATCH_TARGET_MS per batch. Large batches are cheaper per punch (a day is computed once
+// for many of its punches), so without live punches (a backfill at night) they stay large; the
+// figures of that trade are in docs/decisions.md.
 
 /** What a backlog batch aims to take, lock held (the live lane's longest wait behind it). */
 export const BATCH_TARGET_MS = 250;
@@ -19,8 +20,12 @@ export class BatchSizer {
     private readonly targetMs = BATCH_TARGET_MS,
   ) {}
 
-  /** Events for the next batch: the smallest page until a batch has been measured. */
-  next(): number {
+  /**
+   * Events for the next batch: the largest page unless `liveAbout`; then sized by time, the
+   * smallest page until a batch has been measured.
+   */
+  next(liveAbout = true): number {
+    if (!liveAbout) return this.max;
     if (this.msPerEvent === null) return this.min;
     return Math.round(Math.min(this.max, Math.max(this.min, this.targetMs / this.msPerEvent)));
   }

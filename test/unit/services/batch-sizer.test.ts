@@ -27,4 +27,12 @@ describe('attendance backlog batches sized by time', () => {
     sizer.record(10, 5000);
     expect(sizer.next()).to.equal(5000);
   });
+
+  it('takes the largest page when no live punch is about (a backfill alone goes at full speed), and keeps measuring', () => {
+    const sizer = new BatchSizer(500, 5000, 250);
+    expect(sizer.next(false)).to.equal(5000);
+    sizer.record(5000, 5000); // 1 ms per event
+    expect(sizer.next(false)).to.equal(5000);
+    expect(sizer.next(true)).to.equal(500);
+  });
 });
