@@ -1,8 +1,9 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
-import { Arg, Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../services/common/context';
 import * as punches from '../services/attendance/punch.service';
 import { voidPunch } from '../services/attendance/punch-void.service';
+import { punchCountsByHour } from '../services/attendance/punch-counts.service';
 import { pageRequest, toConnection } from '../schema/connection';
 import { CreatePunchInput, CreatePunchPayload, PunchConnection, PunchesArgs, PunchType } from '../schema/punch.type';
 
@@ -25,6 +26,14 @@ export class PunchResolver {
       companyId: companyId ?? undefined,
     };
     return toConnection(await punches.listPunches(ctx, filter, pageRequest(page)));
+  }
+
+  @Authorized('read')
+  @Query(() => [Int], {
+    description: 'Punches per hour (24 counts, hour 0 first) of one calendar day (YYYY-MM-DD) in the workspace time zone; of one company when given.',
+  })
+  punchCountsByHour(@Ctx() ctx: RequestContext, @Arg('date') date: string, @Arg('companyId', () => Int, { nullable: true }) companyId?: number | null) {
+    return punchCountsByHour(ctx, date, companyId);
   }
 
   @Authorized('write')

@@ -3,10 +3,10 @@ import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
-export function HourChart({ times }: { times: string[] }) {
+/** `counts`: punches in each hour of the day, hour 0 first (24 numbers, counted by the service). */
+export function HourChart({ counts }: { counts: number[] }) {
   const box = useRef<HTMLDivElement>(null);
   const hours = Array.from({ length: 24 }, (_, h) => h);
-  const counts = hours.map((h) => times.filter((t) => Number(t.slice(11, 13)) === h).length);
   useEffect(() => {
     if (!box.current) return;
     const width = Math.max(280, box.current.clientWidth);

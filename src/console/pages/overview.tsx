@@ -1,6 +1,6 @@
 // The overview: a status board of every terminal that updates live, unclaimed terminals with a
 // "register" action, the latest punches as they arrive, punches per hour, and the door alarms open now.
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useMutation, useQuery, useSubscription } from '@urql/preact';
 import { useAllowed } from '../app-context';
 import { errorMessage } from '../client';
@@ -9,6 +9,7 @@ import { when, today } from '../format';
 import {
   DeviceStatusFeedDocument,
   PunchFeedDocument,
+  PunchCountsByHourDocument,
   PunchesDocument,
   RegisterDeviceDocument,
   StatusBoardDocument,
@@ -21,6 +22,9 @@ import { useDoorBoard } from '../door-board';
 import { HourChart } from './hour-chart';
 
 type Punch = PunchFeedSubscription['punchCreated']['punch'];
+
+/** How long after a new punch the hour chart counts again (a burst of punches: one count). */
+const RECOUNT_AFTER_MS = 2000;
 
 /** Fired when this page registered a terminal: the board reads the devices again. */
 const DEVICES_CHANGED = 'timegate:devices-changed';
@@ -145,14 +149,28 @@ function Unclaimed() {
 function LatestPunches() {
   const directory = useDirectory();
   const day = useMemo(today, []);
-  const [initial] = useQuery({ query: PunchesDocument, variables: { first: 1000, startDate: day, endDate: day } });
+  const [initial] = useQuery({ query: PunchesDocument, variables: { first: 12, startDate: day, endDate: day } });
   const [live] = useSubscription({ query: PunchFeedDocument }, (seen: Punch[] = [], event) => [event.punchCreated.punch, ...seen].slice(0, 500));
   const known = new Set((live.data ?? []).map((p) => p.id));
-  const punches = [...(live.data ?? []), ...(initial.data?.punches.nodes ?? []).filter((p) => !known.has(p.id)).reverse()];
+  const punches = [...(live.data ?? []), ...(initial.data?.punches.nodes ?? []).filter((p) => !known.has(p.id))];
+  // The day's counts come from the service (every punch of the day, not a page of them); new
+  // punches read them again, at most every few seconds on a busy day.
+  const [hourly, recount] = useQuery({ query: PunchCountsByHourDocument, variables: { date: day } });
+  const newest = live.data?.[0]?.id;
+  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => {
+    if (newest === undefined || pending.current) return;
+    pending.current = setTimeout(() => {
+      pending.current = null;
+      recount({ requestPolicy: 'network-only' });
+    }, RECOUNT_AFTER_MS);
+  }, [newest]);
+  useEffect(() => () => clearTimeout(pending.current ?? undefined), []);
   return (
     <>
       <Section title="Punches per hour, today">
-        <HourChart times={punches.filter((p) => p.localTime.startsWith(day)).map((p) => p.localTime)} />
+        <HourChart counts={hourly.data?.punchCountsByHour ?? Array.from({ length: 24 }, () => 0)} />
+        <ErrorNote message={errorMessage(hourly.error)} />
       </Section>
       <Section title="Latest punches" actions={<a href={href('punches')}>All punches</a>}>
         {punches.length === 0 ? (

@@ -8,6 +8,7 @@ import { withEm, workspaceOf, type RequestContext } from '../common/context';
 import type { Page, PageRequest } from '../common/pagination';
 import { intArray, textArray } from '../common/sql-arrays';
 import { CpuSlice } from '../../kernel/cpu-slice';
+import { daysBetween } from '../../kernel/calendar-date';
 import { FieldChecker, MAX_SPAN_DAYS } from '../common/validation';
 import { hasPendingDays, processPendingDays } from './pending-days';
 import { PAY_CODES, type PayItem } from './pay-rules';
@@ -96,10 +97,42 @@ async function employeesOf(ctx: RequestContext, filter: TimesheetFilter): Promis
   return rows.map((r) => ({ id: r.id, lastDate: r.last_date }));
 }
 
-/** Computes the days of the range that are missing, stale or due for these employees (nothing to do: one query). */
+/** The dates of the range each employee has (up to a deleted employee's last date), summed. */
+function datesOwed(employees: SheetEmployee[], filter: TimesheetFilter): number {
+  let owed = 0;
+  for (const e of employees) {
+    const last = e.lastDate !== null && e.lastDate < filter.endDate ? e.lastDate : filter.endDate;
+    owed += Math.max(0, daysBetween(filter.startDate, last) + 1);
+  }
+  return owed;
+}
+
+/**
+ * True when every day of the range these employees owe is stored, none stale and none due: what a
+ * read finds almost always (each of a month timesheet's slices asks for the whole month). Counted on
+ * the unique (employee_id, date) index in one range scan (less the days stored after a deleted
+ * employee's last date) and the two partial indexes, without building the range's dates.
+ */
+async function daysCurrent(em: EntityManager, employees: SheetEmployee[], filter: TimesheetFilter, now: Date): Promise<boolean> {
+  const ids = intArray(employees.map((e) => e.id));
+  const range = [filter.startDate, filter.endDate];
+  const [row] = await em.execute<{ stored: number; outdated: boolean }[]>(
+    `select ((select count(*) from attendance_day d where d.employee_id = any(?::int[]) and d.date between ?::date and ?::date)
+           - (select count(*) from unnest(?::int[], ?::date[]) as e(id, last_date)
+              join attendance_day d on d.employee_id = e.id and d.date > e.last_date and d.date between ?::date and ?::date))::int as stored,
+            exists (select 1 from attendance_day d where d.stale and d.employee_id = any(?::int[]) and d.date between ?::date and ?::date)
+         or exists (select 1 from attendance_day d where d.settles_at <= ?::timestamptz and d.employee_id = any(?::int[]) and d.date between ?::date and ?::date)
+            as outdated`,
+    [ids, ...range, ids, textArray(employees.map((e) => e.lastDate)), ...range, ids, ...range, now, ids, ...range],
+  );
+  return row!.stored === datesOwed(employees, filter) && !row!.outdated;
+}
+
+/** Computes the days of the range that are missing, stale or due for these employees (nothing to do: one cheap query). */
 async function ensureDays(ctx: RequestContext, employees: SheetEmployee[], filter: TimesheetFilter): Promise<void> {
   if (employees.length === 0) return;
   const em = ctx.em as EntityManager;
+  if (await daysCurrent(em, employees, filter, ctx.now())) return;
   // One row per employee (its dates as an array): a year for 5,000 employees is 1.8 million dates,
   // which as rows would be parsed and regrouped in one synchronous go. A deleted employee's days
   // stop at the date of their deletion.
