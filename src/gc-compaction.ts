@@ -49,6 +49,16 @@ export const BUSY_UTILISATION = 0.5;
 export const MAX_DEFERRED_INTERVALS = 6;
 
 /**
+ * Intervals skipped after a compaction before the next one: FIRST_SPACING, doubled (up to
+ * MAX_DEFERRED_INTERVALS) by each compaction that finds the heap grown back at its first chance, and
+ * halved by each check that finds nothing to do. A process whose work keeps promoting garbage (a
+ * large upload, then its webhook deliveries) needs the memory it grows back to; compacting it every
+ * interval returned pages only to take them again, with a pause of 250-320 ms each time on the slow
+ * machine (55 MB live).
+ */
+export const FIRST_SPACING = 2;
+
+/**
  * Compacts the old generation now, and then every `intervalSeconds` when it is fragmented or has
  * grown since the last compaction (above), preferring an interval in which the event loop was
  * less than half busy; 0 makes every full GC compact instead (`--compact-on-every-full-gc`). The
@@ -63,6 +73,8 @@ export function compactWhenWorthIt(intervalSeconds: number): void {
   const gc = fullGc();
   let usedAfterCompaction = 0;
   let deferred = 0;
+  let spacing = 0;
+  let sinceCompaction = 0;
   let utilisation = performance.eventLoopUtilization();
   const compact = () => {
     v8.setFlagsFromString('--compact-on-every-full-gc');
@@ -73,6 +85,7 @@ export function compactWhenWorthIt(intervalSeconds: number): void {
     }
     usedAfterCompaction = oldSpace().used;
     deferred = 0;
+    sinceCompaction = 0;
   };
   const compactIfWorthIt = () => {
     const busy = performance.eventLoopUtilization(utilisation).utilization > BUSY_UTILISATION;
@@ -80,9 +93,16 @@ export function compactWhenWorthIt(intervalSeconds: number): void {
     const { size, used } = oldSpace();
     // V8's own full GCs collect garbage too: the growth counts from the lowest use seen.
     usedAfterCompaction = Math.min(usedAfterCompaction, used);
-    if (size - used <= FRAGMENTED_BYTES && used - usedAfterCompaction <= GROWN_BYTES) return;
+    sinceCompaction += 1;
+    if (size - used <= FRAGMENTED_BYTES && used - usedAfterCompaction <= GROWN_BYTES) {
+      spacing = Math.floor(spacing / 2);
+      return;
+    }
+    if (sinceCompaction <= spacing) return;
     if (busy && ++deferred < MAX_DEFERRED_INTERVALS) return;
+    const grewBackAtOnce = sinceCompaction === spacing + 1;
     compact();
+    spacing = spacing === 0 ? FIRST_SPACING : grewBackAtOnce ? Math.min(spacing * 2, MAX_DEFERRED_INTERVALS) : spacing;
   };
   // Unconditionally at once: what start-up left (modules, migrations, the ORM's metadata, garbage no
   // GC has collected yet) is compacted right after it, so an idle service starts from its live size.

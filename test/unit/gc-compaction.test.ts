@@ -134,4 +134,51 @@ describe('old-generation compaction', () => {
   it('with an interval of 0, every full GC compacts', () => {
     expect(observe({ intervalSeconds: 0, garbage: 'fragment', observeAt: [] }).slack[0]).to.be.below(4);
   });
+
+  it('after a compaction, a heap fragmented again at once waits two intervals, then is compacted', () => {
+    // A fresh node: fragment, wait for the check's compaction (slack back under 4 MB), fragment again
+    // at once; the next two checks pass, the third compacts. Times are counted from the moment the
+    // first compaction was seen, so a slow start-up shifts nothing.
+    const script = `
+      const v8 = require('node:v8');
+      const vm = require('node:vm');
+      const { performance } = require('node:perf_hooks');
+      const { compactWhenWorthIt } = require(${JSON.stringify(modulePath)});
+      v8.setFlagsFromString('--expose-gc');
+      const gc = vm.runInNewContext('gc');
+      const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+      const slack = () => { const o = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space'); return (o.space_size - o.space_used_size) / 1e6; };
+      const fragment = () => {
+        let all = [];
+        for (let i = 0; i < 400000; i++) all.push({ a: i, b: i + 1, c: i + 2, d: i + 3 });
+        gc(); gc();
+        const kept = all.filter((_, i) => i % 2 === 0);
+        all = null;
+        gc();
+        return kept;
+      };
+      (async () => {
+        compactWhenWorthIt(1);
+        let kept = fragment();
+        const first = slack();
+        const deadline = performance.now() + 10000;
+        while (slack() > 4 && performance.now() < deadline) await sleep(20);
+        const compactedAt = performance.now();
+        const afterFirst = slack();
+        kept = [kept, fragment()];
+        const again = slack();
+        while (performance.now() < compactedAt + 2500) await sleep(20);
+        const afterTwoChecks = slack();
+        while (performance.now() < compactedAt + 3600) await sleep(20);
+        process.stdout.write(JSON.stringify({ first, afterFirst, again, afterTwoChecks, afterThird: slack(), kept: kept.length }));
+      })().catch((error) => { console.error(error); process.exit(1); });`;
+    const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.status, run.stderr).to.equal(0);
+    const seen = JSON.parse(run.stdout) as Record<string, number>;
+    expect(seen.first, 'fragmented').to.be.above(8);
+    expect(seen.afterFirst, 'compacted by a check').to.be.below(4);
+    expect(seen.again, 'fragmented again at once').to.be.above(8);
+    expect(seen.afterTwoChecks, 'the two checks after a compaction pass').to.be.above(8);
+    expect(seen.afterThird, 'the third compacts').to.be.below(4);
+  });
 });
