@@ -3,6 +3,7 @@
 import { DomainError } from '../../errors/domain-error';
 import { workspaceOf, type RequestContext } from '../common/context';
 import { FieldChecker } from '../common/validation';
+import { addDays } from '../../kernel/calendar-date';
 import { localTimeToInstant } from '../../kernel/local-time';
 
 /**
@@ -20,9 +21,7 @@ export async function punchCountsByHour(ctx: RequestContext, date: string, compa
   const conditions = ['p.workspace_id = ?', 'p.punch_time >= ?', 'p.punch_time < ?'];
   // The day's instants: an index range on punch_time (and the month's partition only).
   const from = localTimeToInstant(`${date} 00:00:00`, zone);
-  const next = new Date(`${date}T00:00:00Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  const until = localTimeToInstant(`${next.toISOString().slice(0, 10)} 00:00:00`, zone);
+  const until = localTimeToInstant(`${addDays(date, 1)} 00:00:00`, zone);
   const params: unknown[] = [zone, workspaceId, from, until];
   if (companyId != null) {
     const [company] = await ctx.em.execute('select 1 from company where id = ? and workspace_id = ?', [companyId, workspaceId]);
