@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import { useMutation, useQuery } from '@urql/preact';
 import { useAllowed } from '../app-context';
 import { errorMessage } from '../client';
+import { AssignmentForm } from '../assignment-form';
 import { useCompanyPicker } from '../company-picker';
 import { ConfirmButton, Empty, ErrorNote, Section } from '../components';
 import { today } from '../format';
@@ -145,77 +146,23 @@ function AssignRoster({
   areas: Array<{ id: number; name: string }>;
   onDone: () => void;
 }) {
-  const [form, setForm] = useState({ rosterId: '', to: 'person', employeeId: '', areaId: '', startDate: today(), endDate: '' });
   const [assigning, assign] = useMutation(AssignRosterDocument);
-  const set = (key: keyof typeof form) => (e: Event) => setForm({ ...form, [key]: (e.target as HTMLInputElement).value });
-  const rosterId = Number(form.rosterId || rosters[0]?.id || 0);
-  const employeeId = Number(form.employeeId || employees[0]?.id || 0);
-  const areaId = Number(form.areaId || areas[0]?.id || 0);
   return (
-    <Section title="Assign a roster">
-      <form
-        class="form"
-        onSubmit={async (event) => {
-          event.preventDefault();
-          const target = form.to === 'person' ? { employeeId } : { areaId };
-          const result = await assign({ input: { rosterId, ...target, startDate: form.startDate, endDate: form.endDate || null } });
-          if (result.data) onDone();
-        }}
-      >
-        <p class="field">
-          <label for="assign-roster">Roster</label>
-          <select id="assign-roster" value={String(rosterId)} onChange={set('rosterId')}>
-            {rosters.map((r) => (
-              <option value={r.id}>{r.name}</option>
-            ))}
-          </select>
-        </p>
-        <fieldset>
-          <legend>Assign to</legend>
-          <label class="check">
-            <input type="radio" name="roster-to" value="person" checked={form.to === 'person'} onChange={set('to')} /> A person
-          </label>
-          <label class="check">
-            <input type="radio" name="roster-to" value="area" checked={form.to === 'area'} onChange={set('to')} /> Everyone in an area
-          </label>
-        </fieldset>
-        {form.to === 'person' ? (
-          <p class="field">
-            <label for="roster-employee">Person</label>
-            <select id="roster-employee" value={String(employeeId)} onChange={set('employeeId')}>
-              {employees.map((e) => (
-                <option value={e.id}>
-                  {e.name} {e.lastname} ({e.code})
-                </option>
-              ))}
-            </select>
-          </p>
-        ) : (
-          <p class="field">
-            <label for="roster-area">Area</label>
-            <select id="roster-area" value={String(areaId)} onChange={set('areaId')}>
-              {areas.map((a) => (
-                <option value={a.id}>{a.name}</option>
-              ))}
-            </select>
-          </p>
-        )}
-        <div class="inline-form">
-          <p class="field">
-            <label for="roster-from">From</label>
-            <input id="roster-from" type="date" value={form.startDate} onInput={set('startDate')} required />
-          </p>
-          <p class="field">
-            <label for="roster-until">Until (optional)</label>
-            <input id="roster-until" type="date" value={form.endDate} onInput={set('endDate')} />
-          </p>
-        </div>
-        <button type="submit" disabled={assigning.fetching || !rosterId || (form.to === 'person' ? !employeeId : !areaId)}>
-          Assign roster
-        </button>
-        <ErrorNote message={errorMessage(assigning.error)} />
-      </form>
-    </Section>
+    <AssignmentForm
+      title="Assign a roster"
+      itemLabel="Roster"
+      items={rosters}
+      employees={employees}
+      areas={areas}
+      idPrefix="assign-roster"
+      submitLabel="Assign roster"
+      busy={assigning.fetching}
+      error={errorMessage(assigning.error)}
+      onAssign={async ({ itemId, target, startDate, endDate }) => {
+        const result = await assign({ input: { rosterId: itemId, ...target, startDate, endDate } });
+        if (result.data) onDone();
+      }}
+    />
   );
 }
 

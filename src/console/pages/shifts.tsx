@@ -4,9 +4,9 @@ import { useState } from 'preact/hooks';
 import { useMutation, useQuery } from '@urql/preact';
 import { useAllowed } from '../app-context';
 import { errorMessage } from '../client';
+import { AssignmentForm } from '../assignment-form';
 import { useCompanyPicker } from '../company-picker';
 import { ConfirmButton, Empty, ErrorNote, Section } from '../components';
-import { today } from '../format';
 import {
   CreateShiftAssignmentDocument,
   CreateShiftDocument,
@@ -153,77 +153,23 @@ function AssignShift({
   areas: Array<{ id: number; name: string }>;
   onDone: () => void;
 }) {
-  const [form, setForm] = useState({ shiftId: '', to: 'person', employeeId: '', areaId: '', startDate: today(), endDate: '' });
   const [assigning, assign] = useMutation(CreateShiftAssignmentDocument);
-  const set = (key: keyof typeof form) => (e: Event) => setForm({ ...form, [key]: (e.target as HTMLInputElement).value });
-  const shiftId = Number(form.shiftId || shifts[0]?.id || 0);
-  const employeeId = Number(form.employeeId || employees[0]?.id || 0);
-  const areaId = Number(form.areaId || areas[0]?.id || 0);
   return (
-    <Section title="Assign a shift">
-      <form
-        class="form"
-        onSubmit={async (event) => {
-          event.preventDefault();
-          const target = form.to === 'person' ? { employeeId } : { areaId };
-          const result = await assign({ input: { shiftId, ...target, startDate: form.startDate, endDate: form.endDate || null } });
-          if (result.data) onDone();
-        }}
-      >
-        <p class="field">
-          <label for="assign-shift">Shift</label>
-          <select id="assign-shift" value={String(shiftId)} onChange={set('shiftId')}>
-            {shifts.map((s) => (
-              <option value={s.id}>{s.name}</option>
-            ))}
-          </select>
-        </p>
-        <fieldset>
-          <legend>Assign to</legend>
-          <label class="check">
-            <input type="radio" name="assign-to" value="person" checked={form.to === 'person'} onChange={set('to')} /> A person
-          </label>
-          <label class="check">
-            <input type="radio" name="assign-to" value="area" checked={form.to === 'area'} onChange={set('to')} /> Everyone in an area
-          </label>
-        </fieldset>
-        {form.to === 'person' ? (
-          <p class="field">
-            <label for="assign-employee">Person</label>
-            <select id="assign-employee" value={String(employeeId)} onChange={set('employeeId')}>
-              {employees.map((e) => (
-                <option value={e.id}>
-                  {e.name} {e.lastname} ({e.code})
-                </option>
-              ))}
-            </select>
-          </p>
-        ) : (
-          <p class="field">
-            <label for="assign-area">Area</label>
-            <select id="assign-area" value={String(areaId)} onChange={set('areaId')}>
-              {areas.map((a) => (
-                <option value={a.id}>{a.name}</option>
-              ))}
-            </select>
-          </p>
-        )}
-        <div class="inline-form">
-          <p class="field">
-            <label for="assign-from">From</label>
-            <input id="assign-from" type="date" value={form.startDate} onInput={set('startDate')} required />
-          </p>
-          <p class="field">
-            <label for="assign-until">Until (optional)</label>
-            <input id="assign-until" type="date" value={form.endDate} onInput={set('endDate')} />
-          </p>
-        </div>
-        <button type="submit" disabled={assigning.fetching || !shiftId || (form.to === 'person' ? !employeeId : !areaId)}>
-          Assign shift
-        </button>
-        <ErrorNote message={errorMessage(assigning.error)} />
-      </form>
-    </Section>
+    <AssignmentForm
+      title="Assign a shift"
+      itemLabel="Shift"
+      items={shifts}
+      employees={employees}
+      areas={areas}
+      idPrefix="assign-shift"
+      submitLabel="Assign shift"
+      busy={assigning.fetching}
+      error={errorMessage(assigning.error)}
+      onAssign={async ({ itemId, target, startDate, endDate }) => {
+        const result = await assign({ input: { shiftId: itemId, ...target, startDate, endDate } });
+        if (result.data) onDone();
+      }}
+    />
   );
 }
 
