@@ -28,7 +28,8 @@ export interface RestRoute {
    * The request body's schema and the resource name it may be wrapped in. `field` names a body
    * that is not an object (a bare array) in error details, as the GraphQL argument it becomes, so
    * that both APIs name the same field (`items.3.device_id`). `example` is shown in the OpenAPI
-   * document; a test checks that it validates.
+   * document; a test checks that it validates. Its dates are written as of 2026-11-27 (tests move
+   * them by the days since: a date that must be in the future is at least a day after that).
    */
   body?: { schema: JsonSchema; wrapper?: string; field?: string; example: unknown };
   /** Query parameters beyond paging (JSON Schema of an object; values are coerced from strings). */
