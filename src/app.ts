@@ -16,11 +16,11 @@ import { DomainError } from './errors/domain-error';
 import { statusOf } from './errors/error-codes';
 import { isIclockRequest } from './devices/iclock-handler';
 import { uploadSlots } from './devices/upload-slots';
-import { timeZoneSupportProblem } from './devices/protocol';
+import { timeZoneSupportProblem } from './protocol';
 import { TerminalGateway } from './devices/terminal-gateway';
 import { EventFeed } from './events/event-feed';
-import { HistoryHousekeeping } from './jobs/history-housekeeping';
-import { startSubscriptionServer } from './schema/subscription-server';
+import { HistoryHousekeeping } from './workers/history-housekeeping';
+import { startSubscriptionServer } from './graphql/subscription-server';
 import { WebhookWorker } from './events/webhook-worker';
 import { PeriodicJobs } from './jobs/periodic-jobs';
 import { removeEndedVisitorPasses, VISITOR_PASS_SWEEP_MS } from './services/access/visitor-pass.service';
@@ -40,17 +40,17 @@ import compression from 'compression';
 import { createRestRouter } from './rest/rest-router';
 import { SCIM_BASE_PATH, scimRouter } from './scim-http/scim-router';
 import { routeTable } from './rest/route-table';
-import { buildTimegateSchema } from './build-schema';
-import { CompiledOperations, compiledExecutionGateway } from './schema/compiled-execution';
-import { RepeatedQueries } from './schema/repeated-queries';
-import { createContextFactory, type ContextFactory } from './schema/context-factory';
-import { formatGraphQLError } from './schema/format-error';
-import { legacyJsonStatusPlugin, parseOptions, unstorableInputPlugin, validationRules } from './schema/graphql-rules';
-import { graphqlHttpErrorsPlugin, graphqlHttpGuard } from './schema/graphql-http-guard';
-import { costLimit, costLimitPlugin } from './schema/operation-limits';
-import type { RequestContext } from './services/common/context';
+import { buildTimegateSchema } from './graphql/build-schema';
+import { CompiledOperations, compiledExecutionGateway } from './graphql/compiled-execution';
+import { RepeatedQueries } from './graphql/repeated-queries';
+import { createContextFactory, type ContextFactory } from './services/identity/request-context-factory';
+import { formatGraphQLError } from './graphql/format-error';
+import { legacyJsonStatusPlugin, parseOptions, unstorableInputPlugin, validationRules } from './graphql/graphql-rules';
+import { graphqlHttpErrorsPlugin, graphqlHttpGuard } from './graphql/graphql-http-guard';
+import { costLimit, costLimitPlugin } from './graphql/operation-limits';
+import type { RequestContext } from './context/request-context';
 import { bootstrapDefaultWorkspace } from './services/directory/workspace.service';
-import { registerCommandEngines } from './services/commands/engines';
+import { registerCommandEngines } from './devices/command-engines';
 
 export interface App {
   /** Base URL the server listens on, e.g. `http://127.0.0.1:8080`. */
@@ -132,7 +132,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const graphqlCost = costLimit(schema, config.graphqlMaxCost);
     const repeatedQueries = new RepeatedQueries({ operations, contextFactory, costLimit: graphqlCost, metrics });
     const apollo = new ApolloServer<RequestContext>({
-      // Our schema, executed by graphql-jit (src/schema/compiled-execution.ts).
+      // Our schema, executed by graphql-jit (src/graphql/compiled-execution.ts).
       gateway: compiledExecutionGateway(schema, operations),
       formatError: (formatted, error) => formatGraphQLError(formatted, error, { production: config.nodeEnv === 'production' }),
       plugins: [
@@ -159,7 +159,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       // The console signed in with single sign-on: its session cookie, with the CSRF token header.
       sessionCredential(),
       express.json({ limit: config.restBodyLimitBytes }),
-      // A query Apollo already validated and ran is answered directly (src/schema/repeated-queries.ts).
+      // A query Apollo already validated and ran is answered directly (src/graphql/repeated-queries.ts).
       repeatedQueries.handler,
       expressMiddleware(apollo, { context: ({ req, res }) => graphQLContext(contextFactory, req, res) }),
     );

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openApiDocument } from '../rest/api-docs';
 import { routeTable } from '../rest/route-table';
-import { buildTimegateSchema } from '../build-schema';
+import { buildTimegateSchema } from '../graphql/build-schema';
 
 /** `npm run openapi:emit`: writes the committed openapi.json (a test fails when it is stale). */
 export const openApiFile = path.resolve(__dirname, '..', '..', '..', 'openapi.json');

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildTimegateSchema, schemaSdl } from '../build-schema';
+import { buildTimegateSchema, schemaSdl } from '../graphql/build-schema';
 
 /** `npm run schema:emit`: writes the GraphQL SDL to schema.graphql at the project root. */
 export const schemaFile = path.resolve(__dirname, '..', '..', '..', 'schema.graphql');

@@ -10,7 +10,7 @@ import { DomainError } from '../errors/domain-error';
 import { createLogger } from '../logger';
 import { runSimulateCommand } from '../simulator';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/identity/api-key.service';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import { createWorkspace, listWorkspaces, setWorkspacePlan } from '../services/directory/workspace.service';
 
 export const USAGE = `Usage: timegate <command> [options]

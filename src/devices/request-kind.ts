@@ -1,7 +1,7 @@
 // The `kind` label of timegate_terminal_requests_total: what a terminal request does, from a small
 // fixed set (never a raw value the terminal sent, which would let a device grow the label set).
-import type { IclockEndpoint, IclockQuery } from './protocol';
-import { uploadTable } from './protocol';
+import type { IclockEndpoint, IclockQuery } from '../protocol';
+import { uploadTable } from '../protocol';
 
 const UPLOAD_TABLES = new Set(['attlog', 'operlog', 'biodata', 'attphoto', 'rtlog', 'rtstate', 'tabledata', 'options']);
 

@@ -7,7 +7,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { Metrics } from '../observability/metrics';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import { commandQueueChanges } from '../services/commands/command-queue-changes';
 import { deviceChanges } from '../services/terminals/device-changes';
 import { sweepCommands } from '../services/commands/command-queue';

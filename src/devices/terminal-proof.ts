@@ -5,7 +5,7 @@
 // of either, a device may restrict where its requests come from (allowed source CIDRs).
 import { cidrMatcher } from '../kernel/source-address';
 import type { TerminalDevice } from '../services/terminals/terminal.service';
-import { checkPushCommKey, checkSessionToken, tokenFromCookie, type IclockQuery } from './protocol';
+import { checkPushCommKey, checkSessionToken, tokenFromCookie, type IclockQuery } from '../protocol';
 
 /** `valid`: the session's token; `missing`: no token cookie; `wrong`: another (or malformed) token, or a token where no session exists. */
 export type TokenState = 'valid' | 'missing' | 'wrong';

@@ -2,7 +2,7 @@
 // bodies, headers) live in iclock-handler.ts; parsing and reply texts in ./protocol; database work
 // in the services. A reply is a status and a text body.
 import type { Config } from '../config/config';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import { recordCommandResults, takeCommandsForDelivery } from '../services/commands/command-queue';
 import { buildSyncCommands, markDeviceTemplatesPending } from '../services/sync/device-sync.service';
 import { reapplyLockdownsAfterHandshake } from '../services/access/lockdown.service';
@@ -34,7 +34,7 @@ import {
   type AccessConfigSettings,
   type IclockEndpoint,
   type IclockQuery,
-} from './protocol';
+} from '../protocol';
 import type { PresenceBuffer } from './presence-buffer';
 import { sourceAllowed, terminalProof, type TerminalProof } from './terminal-proof';
 import type { TerminalCache } from './terminal-cache';

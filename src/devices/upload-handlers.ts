@@ -3,15 +3,15 @@
 // protocol expects. Punches and door events (ATTLOG, rtlog) are stored here; templates (OPERLOG,
 // BIODATA, tabledata) are stored per employee (employee-template.service.ts).
 import type { DoorStateSnapshot } from '../entities/device.entity';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import { ATTLOG_CHUNK, ingestAttlog, ingestRtlog } from '../services/terminals/terminal-ingest.service';
 import { applyDoorStates } from '../services/access/door-state.service';
 import { noteClockReading } from '../services/fleet/device-clock.service';
 import { concludeClockSyncs } from '../services/fleet/device-action.service';
-import { recordReportedUsers } from '../services/sync/user-reconcile.service';
+import { recordReportedUsers } from '../services/fleet/user-reconcile.service';
 import { recordDoorStates, recordReportedOptions, type TerminalDevice } from '../services/terminals/terminal.service';
 import { attachCommandResultFields } from '../services/commands/command-queue';
-import { recordTerminalTemplates } from '../services/directory/employee-template.service';
+import { recordTerminalTemplates } from '../services/sync/employee-template.service';
 import { uploadLane, uploadSlots } from './upload-slots';
 import { biodataTemplate, operlogTemplates, tableDataTemplates } from './uploaded-templates';
 import {
@@ -31,7 +31,7 @@ import {
   uploadAck,
   type LineError,
   type RtstateRecord,
-} from './protocol';
+} from '../protocol';
 
 export interface Upload {
   ctx: RequestContext;

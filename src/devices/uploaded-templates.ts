@@ -1,8 +1,8 @@
 // The five ways terminals upload templates (OPERLOG `FP`/`FACE`/`FVEIN`/`BIODATA`, table `BIODATA`,
 // tabledata `templatev10`/`biodata`) mapped to one shape for storage.
 import type { ReportedInfo } from '../services/terminals/terminal.service';
-import { normaliseVersion, templateFormat, type UploadedTemplate } from '../services/directory/employee-template.service';
-import type { BiodataRecord, OperlogRecord, TableRow } from './protocol';
+import { normaliseVersion, templateFormat, type UploadedTemplate } from '../services/sync/employee-template.service';
+import type { BiodataRecord, OperlogRecord, TableRow } from '../protocol';
 
 /** Unified template: its own type, version and format. */
 export function biodataTemplate(r: BiodataRecord): UploadedTemplate {

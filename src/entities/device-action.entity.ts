@@ -43,7 +43,7 @@ export class DeviceAction {
   @Property({ type: 'jsonb', nullable: true })
   result?: Record<string, unknown> | null;
 
-  /** Why it is where it is once concluded, retried or verifying (src/services/fleet/action-status-detail.ts); null otherwise. */
+  /** Why it is where it is once concluded, retried or verifying (src/services/commands/action-status-detail.ts); null otherwise. */
   @Property({ length: 32, nullable: true })
   statusDetail?: string | null;
 

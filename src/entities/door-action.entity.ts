@@ -46,7 +46,7 @@ export class DoorAction {
   @Property({ type: 'integer', nullable: true })
   returnCode?: number | null;
 
-  /** Why it is where it is once concluded or retried (src/services/fleet/action-status-detail.ts); null otherwise. */
+  /** Why it is where it is once concluded or retried (src/services/commands/action-status-detail.ts); null otherwise. */
   @Property({ length: 32, nullable: true })
   statusDetail?: string | null;
 

@@ -22,7 +22,7 @@ export enum DoorEventClass {
  * the terminal ingestion (insert-on-conflict on the device's record index); read-only in the API.
  */
 @Entity({ tableName: 'door_event' })
-// A terminal re-sends its log after reconnects: its record index identifies the event (SEC-DOC on rtlog; src/devices/PROTOCOL.md).
+// A terminal re-sends its log after reconnects: its record index identifies the event (SEC-DOC on rtlog; src/protocol/PROTOCOL.md).
 @Unique({ name: 'door_event_record_key', properties: ['workspaceId', 'deviceSerial', 'deviceRecordIndex'] })
 @Index({ name: 'door_event_device_time_index', properties: ['deviceId', 'time', 'id'] })
 // The workspace-wide door events list (newest first, any device) walks this one.

@@ -23,7 +23,7 @@ export class EmployeeTemplate {
   @ManyToOne(() => Employee, { mapToPk: true, fieldName: 'employee_id', deleteRule: 'cascade' })
   employeeId!: number;
 
-  /** Biometric type index (the biometric type table of ATT-DOC; src/devices/PROTOCOL.md): 1 fingerprint, 2 NIR face, 9 visible-light face, ... */
+  /** Biometric type index (the biometric type table of ATT-DOC; src/protocol/PROTOCOL.md): 1 fingerprint, 2 NIR face, 9 visible-light face, ... */
   @Property({ type: 'smallint' })
   type!: number;
 

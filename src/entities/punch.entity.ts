@@ -22,7 +22,7 @@ export enum PunchRecordType {
 @Index({ name: 'punch_company_time_index', properties: ['companyId', 'punchTime'] })
 @Index({ name: 'punch_employee_time_index', properties: ['employeeId', 'punchTime'] })
 @Index({ name: 'punch_device_time_index', properties: ['deviceId', 'punchTime'] })
-// Access-control records are identified by the terminal's record index (SEC-DOC on rtlog; src/devices/PROTOCOL.md),
+// Access-control records are identified by the terminal's record index (SEC-DOC on rtlog; src/protocol/PROTOCOL.md),
 // with their time: a partitioned table's unique keys must hold the partition column, and a re-sent
 // record carries the same time.
 @Index({

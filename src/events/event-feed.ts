@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import { DomainError } from '../errors/domain-error';
 import { EventStream } from './event-stream';
 import { eventsAfter, firstRowAfter, type EventRow } from './event-batch';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import type { StoredEvent } from './event-types';
 import { ATTENDANCE_CHANNEL, EVENT_CHANNEL, EVENT_ID_SHIFT, WEBHOOK_CHANNEL } from './outbox';
 

@@ -11,8 +11,8 @@
 // a second one, on WEBHOOK_CHANNEL, only when webhook deliveries were queued (so a workspace without
 // endpoints does not make every process look for deliveries at each event).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { RequestContext } from '../services/common/context';
-import { executeBound } from '../services/common/prepared-statement';
+import type { RequestContext } from '../context/request-context';
+import { executeBound } from '../db/prepared-statement';
 import type { EventType, TEST_EVENT_TYPE } from './event-types';
 
 export const EVENT_CHANNEL = 'timegate_events';

@@ -1,5 +1,5 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import * as types from '../services/leave/absence-type.service';
 import * as requests from '../services/leave/absence-request.service';
 import { pageRequest, toConnection } from '../schema/connection';

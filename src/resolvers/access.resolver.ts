@@ -1,5 +1,5 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import * as levels from '../services/access/access-level.service';
 import * as schedules from '../services/access/access-schedule.service';
 import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';

@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import * as apiKeys from '../services/identity/api-key.service';
-import { scimSyncOf } from '../services/identity/scim-activity.service';
-import type { RequestContext } from '../services/common/context';
+import { scimSyncOf } from '../services/provisioning/scim-activity.service';
+import type { RequestContext } from '../context/request-context';
 import { ApiKeyType, CreateApiKeyInput, ScimSyncType } from '../schema/api-key.type';
 
 @Resolver(() => ApiKeyType)

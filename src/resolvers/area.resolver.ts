@@ -1,5 +1,5 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import * as areas from '../services/directory/area.service';
 import { employeeViews } from '../services/directory/employee.service';
 import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';

@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../services/common/context';
-import * as assignments from '../services/sync/assignment.service';
+import type { RequestContext } from '../context/request-context';
+import * as assignments from '../services/directory/assignment.service';
 import { DeviceRefInput, EmployeeRefInput } from '../schema/area.type';
 import { AssignmentConnection, AssignmentType, DevicePermissionInput, EmployeePermissionInput } from '../schema/assignment.type';
 import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';

@@ -1,6 +1,6 @@
 import { Args, Authorized, Ctx, Query, Resolver } from 'type-graphql';
 import { listAuditEvents } from '../services/common/audit.service';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import { AuditEventConnection, AuditEventsArgs, AuditEventType } from '../schema/audit-event.type';
 import { pageRequest, toConnection } from '../schema/connection';
 

@@ -2,7 +2,7 @@ import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolv
 import { effectivePolicy } from '../services/attendance/pay-rules';
 import type { Company } from '../entities';
 import * as companies from '../services/directory/company.service';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import { CompanyConnection, CompanyType, CreateCompanyInput, UpdateCompanyInput } from '../schema/company.type';
 import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';
 

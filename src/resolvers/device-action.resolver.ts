@@ -1,5 +1,5 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import * as actions from '../services/fleet/device-action.service';
 import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';
 import { CreateDeviceActionInput, DeviceActionConnection, DeviceActionType } from '../schema/device-action.type';

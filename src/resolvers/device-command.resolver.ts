@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/common/context';
-import { listDeviceCommands } from '../services/commands/device-command-list.service';
+import type { RequestContext } from '../context/request-context';
+import { listDeviceCommands } from '../services/terminals/device-command-list.service';
 import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';
 import { DeviceCommandConnection, DeviceCommandType } from '../schema/device-command.type';
 

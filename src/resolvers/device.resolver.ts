@@ -2,7 +2,7 @@ import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolv
 import type { Device } from '../entities';
 import { deviceCapabilities } from '../services/access/door.service';
 import { deviceSyncState, type DeviceSyncState } from '../services/sync/device-sync-state.service';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import * as devices from '../services/terminals/device.service';
 import * as pairing from '../services/terminals/terminal-pairing.service';
 import { pageRequest, toConnection } from '../schema/connection';

@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/common/context';
-import * as directoryGroups from '../services/identity/scim-groups.service';
+import type { RequestContext } from '../context/request-context';
+import * as directoryGroups from '../services/provisioning/scim-groups.service';
 import { DirectoryGroupMappingInput, DirectoryGroupType } from '../schema/directory-group.type';
 
 @Resolver(() => DirectoryGroupType)

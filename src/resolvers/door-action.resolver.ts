@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import * as doorActions from '../services/access/door-action.service';
 import { DoorActionType, UnlockDoorInput } from '../schema/door-action.type';
 

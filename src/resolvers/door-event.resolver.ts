@@ -1,6 +1,6 @@
 import { Args, Authorized, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import type { DoorEvent } from '../entities';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import { doorEventReason, queryDoorEvents } from '../services/access/door-event-query.service';
 import { pageRequest, toConnection } from '../schema/connection';
 import { DoorDenialReason, DoorEventConnection, DoorEventsArgs, DoorEventType } from '../schema/door-event.type';

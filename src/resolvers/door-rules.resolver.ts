@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Door } from '../entities';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import * as rules from '../services/access/controller-rules.service';
 import * as opening from '../services/access/door-opening-rules.service';
 import { DoorType } from '../schema/door.type';

@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Door } from '../entities';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import * as doors from '../services/access/door.service';
 import { DoorActionType } from '../schema/door-action.type';
 import { pageRequest, toConnection } from '../schema/connection';

@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/common/context';
-import * as photos from '../services/directory/employee-photo.service';
+import type { RequestContext } from '../context/request-context';
+import * as photos from '../services/sync/employee-photo.service';
 import { EmployeePhotoContentType, EmployeePhotoStatusType, EmployeePhotoType } from '../schema/employee-photo.type';
 
 @Resolver(() => EmployeePhotoType)

@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { EmployeeTemplate } from '../entities';
-import type { RequestContext } from '../services/common/context';
-import * as templates from '../services/directory/employee-template.service';
+import type { RequestContext } from '../context/request-context';
+import * as templates from '../services/sync/employee-template.service';
 import { BIOMETRIC_TYPES, BiometricType, EmployeeTemplateType, TemplateFormat } from '../schema/employee-template.type';
 
 const FORMATS = [TemplateFormat.zk, TemplateFormat.iso, TemplateFormat.ansi];

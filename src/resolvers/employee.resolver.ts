@@ -1,8 +1,8 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import * as employees from '../services/directory/employee.service';
 import { pageRequest, toConnection } from '../schema/connection';
-import { templatesOfEmployee } from '../services/directory/employee-template.service';
+import { templatesOfEmployee } from '../services/sync/employee-template.service';
 import { EmployeeTemplateType } from '../schema/employee-template.type';
 import { templateView } from './employee-template.resolver';
 import { CreateEmployeeInput, EmployeeConnection, EmployeesArgs, EmployeeType, UpdateEmployeeInput } from '../schema/employee.type';

@@ -28,7 +28,7 @@ import {
 } from '../schema/event.type';
 import { LockdownUpdatedArgs, LockdownUpdatedEvent } from '../schema/lockdown.type';
 import type { DayRecord } from '../services/attendance/day-store';
-import { workspaceOf } from '../services/common/context';
+import { workspaceOf } from '../context/request-context';
 import { attendanceDayObject } from './timesheet.resolver';
 import { absenceRequestObject, punchCorrectionObject } from '../schema/absence.type';
 import { overtimeApprovalObject } from '../schema/overtime-approval.type';

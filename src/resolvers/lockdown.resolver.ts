@@ -1,5 +1,5 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import * as lockdowns from '../services/access/lockdown.service';
 import { pageRequest, toConnection } from '../schema/connection';
 import { CreateLockdownInput, LockdownConnection, LockdownsArgs, LockdownType } from '../schema/lockdown.type';

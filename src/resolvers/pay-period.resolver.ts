@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/common/context';
-import * as periods from '../services/attendance/pay-period.service';
+import type { RequestContext } from '../context/request-context';
+import * as periods from '../services/payroll/pay-period.service';
 import { pageRequest, toConnection } from '../schema/connection';
 import {
   CreatePayPeriodInput,

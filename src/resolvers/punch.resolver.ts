@@ -1,6 +1,6 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import * as punches from '../services/attendance/punch.service';
 import { voidPunch } from '../services/attendance/punch-void.service';
 import { punchCountsByHour } from '../services/attendance/punch-counts.service';

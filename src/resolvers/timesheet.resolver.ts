@@ -10,7 +10,7 @@ import {
 } from '../schema/timesheet.type';
 import type { DayRecord } from '../services/attendance/day-store';
 import { listTimesheetDays, timesheetSummary } from '../services/attendance/timesheet.service';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 
 /** A stored day (snake_case, ISO times) as the GraphQL object; also used by the attendanceDayUpdated subscription. */
 export function attendanceDayObject(record: DayRecord): AttendanceDayType {

@@ -1,5 +1,5 @@
 import { Args, Authorized, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import * as unknownTerminals from '../services/terminals/unknown-terminal.service';
 import { pageRequest, toConnection } from '../schema/connection';
 import { UnknownTerminalConnection, UnknownTerminalsArgs, UnknownTerminalType } from '../schema/unknown-terminal.type';

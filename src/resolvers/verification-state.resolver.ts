@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/common/context';
-import * as states from '../services/directory/verification-state.service';
+import type { RequestContext } from '../context/request-context';
+import * as states from '../services/attendance/verification-state.service';
 import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';
 import {
   CreateVerificationStateInput,

@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import * as passes from '../services/access/visitor-pass.service';
 import { CreateVisitorPassInput, VisitorPassType } from '../schema/visitor-pass.type';
 

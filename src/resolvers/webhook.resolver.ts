@@ -12,7 +12,7 @@ import {
   WebhookEndpointConnection,
   WebhookEndpointType,
 } from '../schema/webhook.type';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import * as webhooks from '../services/webhooks/webhook.service';
 
 /** The secret leaves the service only in create and rotate answers. */

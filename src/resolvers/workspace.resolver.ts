@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { RequestContext } from '../services/common/context';
+import type { RequestContext } from '../context/request-context';
 import * as workspaces from '../services/directory/workspace.service';
 import { CreateWorkspaceInput, CreateWorkspacePayload, UpdateWorkspaceInput, WorkspacePlanInput, WorkspaceType } from '../schema/workspace.type';
 

@@ -1,4 +1,4 @@
-import { DEVICE_ACTION_TYPES } from '../services/fleet/action-kinds';
+import { DEVICE_ACTION_TYPES } from '../services/commands/action-kinds';
 import { nullableText, object, oneOf } from './body-schemas';
 import { idParam, type RestRoute } from './route';
 

@@ -1,4 +1,4 @@
-import { DENIAL_REASONS } from '../devices/protocol';
+import { DENIAL_REASONS } from '../protocol';
 import { id, oneOf } from './body-schemas';
 import { doorEventFields } from './fragments';
 import type { RestRoute } from './route';

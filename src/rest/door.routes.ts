@@ -1,4 +1,4 @@
-import { DOOR_ACTION_KINDS } from '../services/fleet/action-kinds';
+import { DOOR_ACTION_KINDS } from '../services/commands/action-kinds';
 import { filled, object, oneOf } from './body-schemas';
 import { doorActionV2Fields, doorFields } from './fragments';
 import { idParam, type RestRoute } from './route';

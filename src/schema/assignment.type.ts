@@ -1,7 +1,7 @@
 import { Field, InputType, Int, registerEnumType } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { SyncStatus } from '../entities/device-user.entity';
-import { AssignmentSource } from '../services/sync/assignment.service';
+import { AssignmentSource } from '../services/directory/assignment.service';
 import { Connection } from './connection';
 
 registerEnumType(AssignmentSource, { name: 'AssignmentSource', description: "`direct`: assigned by a client; `area`: inherited from the device's area." });

@@ -2,7 +2,7 @@ import { Field, InputType, Int, registerEnumType } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { DeviceCommandStatus } from '../entities/device-command.entity';
 import { DeviceStatus } from '../entities/device.entity';
-import { STATUS_DETAILS, type StatusDetail } from '../services/fleet/action-status-detail';
+import { STATUS_DETAILS, type StatusDetail } from '../services/commands/action-status-detail';
 
 /** The `statusDetail` codes of door and device actions (docs/device-operations.md, "Status details"). */
 export const ActionStatusDetail = Object.fromEntries(STATUS_DETAILS.map((code) => [code, code])) as { [K in StatusDetail]: K };

@@ -3,7 +3,7 @@ import { ArgsType, Field, Int, registerEnumType } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { DoorEventClass } from '../entities/door-event.entity';
 import { Connection, ConnectionArgs } from './connection';
-import { DENIAL_REASONS } from '../devices/protocol';
+import { DENIAL_REASONS } from '../protocol';
 
 /** Refusal reasons as a GraphQL enum (values = the API spelling). */
 export const DoorDenialReason = Object.fromEntries(DENIAL_REASONS.map((r) => [r, r])) as Record<string, string>;

@@ -1,7 +1,7 @@
 import { Field, Int, registerEnumType } from 'type-graphql';
 import { ObjectType } from './object-type';
 
-/** Biometric type index of the protocol (the biometric type table of ATT-DOC; src/devices/PROTOCOL.md), by name. */
+/** Biometric type index of the protocol (the biometric type table of ATT-DOC; src/protocol/PROTOCOL.md), by name. */
 export enum BiometricType {
   generic = 'generic',
   fingerprint = 'fingerprint',

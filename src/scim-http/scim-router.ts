@@ -9,12 +9,12 @@ import { parseFilter, type Filter } from '../scim/filter';
 import { listResponse, parseListPage, parseProjection, project } from '../scim/projection';
 import type { JsonObject } from '../scim/resource';
 import { ENTERPRISE_USER, GROUP, USER, schemaResource, type SchemaDefinition } from '../scim/schemas';
-import type { ContextFactory } from '../schema/context-factory';
+import type { ContextFactory } from '../services/identity/request-context-factory';
 import { finishWrite, recordWrite } from '../services/common/audit.service';
-import { isScimPrincipal, type RequestContext } from '../services/common/context';
-import { recordScimRequest } from '../services/identity/scim-activity.service';
-import * as groups from '../services/identity/scim-groups.service';
-import * as users from '../services/identity/scim-users.service';
+import { isScimPrincipal, type RequestContext } from '../context/request-context';
+import { recordScimRequest } from '../services/provisioning/scim-activity.service';
+import * as groups from '../services/provisioning/scim-groups.service';
+import * as users from '../services/provisioning/scim-users.service';
 import { toScimFailure } from './scim-errors';
 
 export const SCIM_BASE_PATH = '/scim/v2';

@@ -2,7 +2,7 @@
 // sent: the user (and its StartTime/EndTime validity, YYYYMMDD or ZK-encoded seconds), its `userauthorize` rows and their
 // `timezone` rows. The rtlog event code it logs: 0 opened, 27 not registered, 29 outside the
 // validity window, 23 no authorisation for this door at this time ("invalid time period").
-import { encodeZkTime, parseLocalTime } from '../devices/protocol';
+import { encodeZkTime, parseLocalTime } from '../protocol';
 import type { RecordStore } from './record-store';
 
 /** Timezone field prefixes by JavaScript weekday (0 Sunday). */

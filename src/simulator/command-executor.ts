@@ -2,7 +2,7 @@
 // Pure apart from the store it is given: no I/O, so each verb is unit-tested on its own.
 // Return codes follow the two PUSH documents (ATT-DOC for attendance, SEC-DOC for security); tables a family does not have are
 // refused with -1004, unknown verbs with -1002, as current firmware does.
-import { decodeZkTime } from '../devices/protocol';
+import { decodeZkTime } from '../protocol';
 import { parseFields, type ParsedCommand } from './command-parser';
 import { createHash } from 'node:crypto';
 import type { LogRecord, RecordStore, TemplateRecord } from './record-store';

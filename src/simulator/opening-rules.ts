@@ -16,7 +16,7 @@
 // group is in no combination of the door never completes one: refused with 26 too, not counted
 // (the vendor's document does not say which code a controller logs for them; this is the
 // simulator's choice).
-import { encodeZkTime, parseLocalTime } from '../devices/protocol';
+import { encodeZkTime, parseLocalTime } from '../protocol';
 import { timezoneOpen } from './access-check';
 import { parameterOf } from './door-rules';
 import type { RecordStore } from './record-store';

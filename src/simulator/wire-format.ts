@@ -1,6 +1,6 @@
 // Pure text builders for what a terminal puts on the wire: times, query strings, record lines.
 // Kept free of I/O so the exact bytes can be unit-tested against the protocol reference
-// (src/devices/PROTOCOL.md) and the fixtures in test/fixtures/protocol.
+// (src/protocol/PROTOCOL.md) and the fixtures in test/fixtures/protocol.
 import { createHash } from 'node:crypto';
 
 export type LineEnding = 'lf' | 'crlf';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { formatLocalTime } from '../../src/devices/protocol';
+import { formatLocalTime } from '../../src/protocol';
 import { CLOCK_SYNC_TOLERANCE_SECONDS } from '../../src/services/fleet/device-action.service';
 import { createWorkspace } from '../support/factories';
 import { gql, rest } from '../support/http';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { deleteAccessUserCommands, encodeZkTime, instantToLocal, setClockCommand, updateAccessUserCommand } from '../../src/devices/protocol';
+import { deleteAccessUserCommands, encodeZkTime, instantToLocal, setClockCommand, updateAccessUserCommand } from '../../src/protocol';
 import { enqueueCommand, enqueueCommands, registerCommandHandler, registeredCommandHandlers, type NewCommand } from '../../src/services/commands/command-queue';
-import type { RequestContext } from '../../src/services/common/context';
+import type { RequestContext } from '../../src/context/request-context';
 import { syncLane } from '../../src/services/sync/device-sync.service';
 import { createWorkspace } from '../support/factories';
 import { rest } from '../support/http';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createApp, type App } from '../../src/app';
-import type { RequestContext } from '../../src/services/common/context';
+import type { RequestContext } from '../../src/context/request-context';
 import { enqueueCommand } from '../../src/services/commands/command-queue';
 import { SimulatedTerminal } from '../../src/simulator';
 import pino from 'pino';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { EVENT_CHANNEL, WEBHOOK_CHANNEL } from '../../src/events/outbox';
 import { PunchRecordType } from '../../src/entities/punch.entity';
-import type { RequestContext } from '../../src/services/common/context';
+import type { RequestContext } from '../../src/context/request-context';
 import { recordPunches } from '../../src/services/attendance/punch.service';
 import { readOutbox, subscribe, type Subscription } from '../support/events';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { EVENT_ID_SHIFT, recordEvent, recordEvents } from '../../src/events/outbox';
 import { SimulatedTerminal } from '../../src/simulator';
-import type { RequestContext } from '../../src/services/common/context';
+import type { RequestContext } from '../../src/context/request-context';
 import { recordPunches } from '../../src/services/attendance/punch.service';
 import { PunchRecordType } from '../../src/entities/punch.entity';
 import { subscribe, wsClient } from '../support/events';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ormOptions } from '../../src/db/orm-config';
-import { buildTimegateSchema, schemaSdl } from '../../src/build-schema';
+import { buildTimegateSchema, schemaSdl } from '../../src/graphql/build-schema';
 import { freshDatabaseUrl } from '../support/database';
 
 const root = path.resolve(__dirname, '..', '..', '..');

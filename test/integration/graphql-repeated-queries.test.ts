@@ -3,7 +3,7 @@ import { createCompany, createEmployee, createWorkspace } from '../support/facto
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
- * Repeated queries over POST /graphql (src/schema/repeated-queries.ts): a query Apollo validated
+ * Repeated queries over POST /graphql (src/graphql/repeated-queries.ts): a query Apollo validated
  * and ran is answered directly the next time, with the same bytes Apollo sends, and every request
  * that is not a clean success still gets Apollo's answer.
  */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { parseAttlog, parseRtlog } from '../../src/devices/protocol';
+import { parseAttlog, parseRtlog } from '../../src/protocol';
 import { createWorkspace } from '../support/factories';
 import { rest } from '../support/http';
 import { lineKey, storedPunchKeys } from '../support/service-process';

@@ -16,7 +16,7 @@ import {
 } from 'graphql';
 import { routeTable } from '../../src/rest/route-table';
 import type { RestRoute } from '../../src/rest/route';
-import { buildTimegateSchema } from '../../src/build-schema';
+import { buildTimegateSchema } from '../../src/graphql/build-schema';
 import { createArea, createCompany, createDevice, createEmployee, createWorkspace } from '../support/factories';
 import { rest } from '../support/http';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { RequestContext } from '../../src/services/common/context';
-import { executePrepared } from '../../src/services/common/prepared-statement';
+import type { RequestContext } from '../../src/context/request-context';
+import { executePrepared } from '../../src/db/prepared-statement';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // executePrepared replays knex's `?` -> `$n` conversion per statement text when the values are

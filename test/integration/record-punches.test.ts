@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { verifyTypeName } from '../../src/devices/protocol/verify-type';
-import { localTimeToInstant } from '../../src/devices/protocol/time';
+import { verifyTypeName } from '../../src/protocol/verify-type';
+import { localTimeToInstant } from '../../src/protocol/time';
 import { PunchRecordType } from '../../src/entities/punch.entity';
-import type { RequestContext } from '../../src/services/common/context';
+import type { RequestContext } from '../../src/context/request-context';
 import { recordPunches, type NewPunch } from '../../src/services/attendance/punch.service';
 import { createCompany, createDevice, createWorkspace } from '../support/factories';
 import { rest } from '../support/http';

@@ -14,7 +14,7 @@ import {
 } from 'graphql';
 import { routeTable } from '../../src/rest/route-table';
 import type { RestRoute } from '../../src/rest/route';
-import { buildTimegateSchema } from '../../src/build-schema';
+import { buildTimegateSchema } from '../../src/graphql/build-schema';
 import { exampleAsOf } from '../support/example-dates';
 import { createCompany, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gql, gqlData, rest } from '../support/http';

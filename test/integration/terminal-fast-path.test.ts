@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { createApp } from '../../src/app';
 import { loadConfig } from '../../src/config/config';
-import type { RequestContext } from '../../src/services/common/context';
+import type { RequestContext } from '../../src/context/request-context';
 import { enqueueCommand } from '../../src/services/commands/command-queue';
 import { recordTemplateAlgorithms } from '../../src/services/terminals/terminal.service';
 import { createWorkspace } from '../support/factories';

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import type { RequestContext } from '../../src/services/common/context';
+import type { RequestContext } from '../../src/context/request-context';
 import { enqueueCommand } from '../../src/services/commands/command-queue';
 import { createEmployee, createWorkspace } from '../support/factories';
 import { rest } from '../support/http';
 import { createTerminalDevice, fixtureBody, iclock, registerAccessTerminal } from '../support/terminal';
-import { encodeZkTime } from '../../src/devices/protocol';
+import { encodeZkTime } from '../../src/protocol';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // The terminal behaviours where two public PUSH servers' test suites (ported and run against

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { sessionToken } from '../../src/devices/protocol';
+import { sessionToken } from '../../src/protocol';
 import { createWorkspace } from '../support/factories';
 import { gqlData, rest } from '../support/http';
 import { createTerminalDevice, fixtureBody, iclock } from '../support/terminal';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { formatLocalTime } from '../../src/devices/protocol';
+import { formatLocalTime } from '../../src/protocol';
 import { SimulatedTerminal } from '../../src/simulator';
 import { createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import net from 'node:net';
 import fs from 'node:fs';
 import path from 'node:path';
-import { sessionToken } from '../../src/devices/protocol';
+import { sessionToken } from '../../src/protocol';
 import { createCompany, unique } from './factories';
 import { rest } from './http';
 

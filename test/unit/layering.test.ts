@@ -15,29 +15,50 @@ const architecture = path.resolve(__dirname, '..', '..', '..', 'docs', 'architec
 const CAPABILITIES = 'services/*';
 const KERNEL = ['kernel', 'errors'];
 const FOUNDATION = [...KERNEL, 'config', 'db', 'entities'];
+/** What stands below the services: every capability may use it. */
+const BELOW_SERVICES = [...FOUNDATION, 'context', 'events', 'jobs', 'observability', 'protocol', 'scim', 'services/common'];
 
 const ARROWS: Record<string, string[]> = {
   kernel: [],
   errors: ['kernel'],
   config: KERNEL,
   entities: KERNEL,
-  db: [...KERNEL, 'config', 'entities'],
-  'devices/protocol': ['kernel'],
+  protocol: ['kernel'],
   scim: ['kernel'],
-  'services/common': FOUNDATION,
-  [CAPABILITIES]: [...FOUNDATION, 'devices/protocol', 'events', 'scim', 'services/common', CAPABILITIES],
-  events: [...FOUNDATION, 'limits', 'services/common'],
+  jobs: [],
+  db: [...KERNEL, 'config', 'entities'],
   limits: [...KERNEL, 'config'],
-  jobs: [...FOUNDATION, 'services/common', CAPABILITIES],
   observability: [...FOUNDATION, 'jobs'],
-  devices: [...FOUNDATION, 'devices/protocol', 'events', 'jobs', 'limits', 'observability', 'services/common', CAPABILITIES],
-  schema: [...FOUNDATION, 'devices/protocol', 'events', 'limits', 'observability', 'services/common', CAPABILITIES],
-  resolvers: [...KERNEL, 'config', 'events', 'schema', 'services/common', CAPABILITIES],
-  rest: [...KERNEL, 'config', 'devices/protocol', 'events', 'limits', 'schema', 'services/common', CAPABILITIES],
-  'scim-http': [...KERNEL, 'config', 'limits', 'scim', 'services/common', CAPABILITIES],
-  web: [...FOUNDATION, 'services/common', CAPABILITIES],
-  simulator: ['kernel', 'devices/protocol'],
+  context: [...KERNEL, 'config', 'observability'],
+  events: [...FOUNDATION, 'context', 'jobs', 'limits', 'observability'],
+  'services/common': [...FOUNDATION, 'context'],
+  [CAPABILITIES]: [...BELOW_SERVICES, CAPABILITIES],
+  workers: [...BELOW_SERVICES, CAPABILITIES],
+  devices: [...BELOW_SERVICES, 'limits', CAPABILITIES],
+  schema: [...FOUNDATION, 'events', 'protocol', 'services/common', CAPABILITIES],
+  resolvers: [...KERNEL, 'config', 'context', 'events', 'schema', 'services/common', CAPABILITIES],
+  graphql: [...BELOW_SERVICES, 'limits', 'resolvers', 'schema', CAPABILITIES],
+  rest: [...KERNEL, 'config', 'context', 'events', 'limits', 'protocol', 'schema', 'services/common', CAPABILITIES],
+  'scim-http': [...KERNEL, 'config', 'context', 'limits', 'scim', 'services/common', CAPABILITIES],
+  web: [...FOUNDATION, 'context', 'services/common', CAPABILITIES],
+  simulator: ['kernel', 'protocol'],
 };
+
+/**
+ * The capability folders of src/services in order, lowest first: a capability imports only those of
+ * lower levels (never one of its own level, so no two capabilities lean on each other). A call that
+ * must go the other way is a registration (a lower capability announces, a higher one registers).
+ */
+const CAPABILITY_LEVELS: string[][] = [
+  ['commands', 'identity', 'webhooks'],
+  ['sync'],
+  ['access', 'fleet'],
+  ['attendance'],
+  ['leave', 'payroll'],
+  ['terminals'],
+  ['directory'],
+  ['provisioning'],
+];
 /** Composition roots (app.ts, main.ts, build-schema.ts, …) and the CLI wire everything together. */
 const UNCHECKED = new Set(['(root)', 'cli', 'console']);
 
@@ -45,7 +66,6 @@ function unitOf(file: string): string {
   const parts = file.split('/');
   if (parts.length === 1) return '(root)';
   if (parts[0] === 'services') return parts.length > 2 && parts[1] !== 'common' ? CAPABILITIES : parts.length > 2 ? 'services/common' : '(services root)';
-  if (parts[0] === 'devices' && parts[1] === 'protocol') return 'devices/protocol';
   return parts[0]!;
 }
 
@@ -77,7 +97,9 @@ const FORBIDDEN_PACKAGES: Record<string, RegExp> = {
   entities: /^(express|type-graphql|graphql)$/,
   [CAPABILITIES]: /^(express|type-graphql)$/,
   'services/common': /^(express|type-graphql)$/,
-  'devices/protocol': /^(?!node:)/,
+  protocol: /^(?!node:)/,
+  context: /^(express|type-graphql|graphql)$/,
+  events: /^(express|type-graphql)$/,
   scim: /^(?!node:)/,
   devices: /^(express|type-graphql)$/,
   resolvers: /^express$/,
@@ -85,7 +107,7 @@ const FORBIDDEN_PACKAGES: Record<string, RegExp> = {
 };
 
 /** REST routes run GraphQL operations; the few service modules they use are request plumbing. */
-const REST_SERVICE_MODULES = /^services\/(common\/(idempotency\.service|pagination|validation|context)|fleet\/action-kinds)\.ts$/;
+const REST_SERVICE_MODULES = /^services\/(common\/(idempotency\.service|pagination|validation)|commands\/action-kinds)\.ts$/;
 
 /** Reading rows is allowed everywhere; these units never write or query through the EntityManager. */
 const NO_ENTITY_MANAGER = /\b(ctx\.em|em)\.(find|findOne|create|persist|flush|execute|transactional|remove|count|getKnex)\b/;
@@ -114,6 +136,33 @@ describe('layering', () => {
       if ((from === 'devices' || from === 'resolvers') && NO_ENTITY_MANAGER.test(text)) offences.push(`${file} uses the EntityManager`);
     }
     expect(offences).to.deep.equal([]);
+  });
+
+  it('capabilities import only capabilities of lower levels (docs/architecture.md, "Capabilities in order")', () => {
+    const level = new Map(CAPABILITY_LEVELS.flatMap((names, i) => names.map((name) => [name, i] as const)));
+    const capabilityOf = (file: string) => (unitOf(file) === CAPABILITIES ? file.split('/')[1]! : null);
+    const offences: string[] = [];
+    for (const { file, text } of files) {
+      const from = capabilityOf(file);
+      if (!from) continue;
+      if (!level.has(from)) offences.push(`${file}: capability ${from} has no level in CAPABILITY_LEVELS`);
+      // Types too: a capability that names another's types still leans on it.
+      for (const target of allImportsOf(text)) {
+        const resolved = resolveImport(file, target);
+        const to = resolved && capabilityOf(resolved);
+        if (!to || to === from) continue;
+        if (!(level.get(to)! < level.get(from)!))
+          offences.push(`${file} (${from}, level ${level.get(from)}) imports ${resolved} (${to}, level ${level.get(to)})`);
+      }
+    }
+    expect(offences).to.deep.equal([]);
+  });
+
+  it('docs/architecture.md states the same capability order', () => {
+    const text = fs.readFileSync(architecture, 'utf8');
+    const section = text.slice(text.indexOf('## Capabilities in order'), text.indexOf('## Who may import whom'));
+    const documented = [...section.matchAll(/^\| (\d+) \| (.*?) \|/gm)].map((m) => [...m[2]!.matchAll(/`([^`/]+)\/`/g)].map((x) => x[1]!).sort());
+    expect(documented).to.deep.equal(CAPABILITY_LEVELS.map((names) => [...names].sort()));
   });
 
   it('src/services holds capability folders only (no loose files)', () => {
@@ -163,7 +212,7 @@ describe('layering', () => {
     expect(unused).to.deep.equal([]);
   });
 
-  it('the command queue is a port: it imports no engine (engines register in commands/engines.ts)', () => {
+  it('the command queue is a port: it imports no engine (engines register in devices/command-engines.ts)', () => {
     const queue = 'services/commands/command-queue.ts';
     const text = files.find((f) => f.file === queue)!.text;
     const engines = importsOf(text)

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { parse, type ExecutionArgs } from 'graphql';
-import { executeShared, operationKey } from '../../src/events/shared-execution';
+import { executeShared, operationKey } from '../../src/graphql/shared-execution';
 
 const args = (principal: unknown, query: string, variables: Record<string, unknown> = {}): ExecutionArgs =>
   ({ schema: null as never, document: parse(query), variableValues: variables, contextValue: { principal } }) as ExecutionArgs;

@@ -6,11 +6,11 @@ import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { AccessLevel, AccessLevelArea, AccessLevelDoor, AccessLevelEmployee, AccessSchedule, Area, Company, Employee } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
 import { checkBulkItems } from '../common/bulk-input';
-import { workspaceOf, type RequestContext } from '../common/context';
+import { workspaceOf, type RequestContext } from '../../context/request-context';
 import { recomputeDeviceUsers } from '../sync/device-user.service';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker } from '../common/validation';
-import { lockWorkspace } from '../directory/workspace.service';
+import { lockWorkspace } from '../common/workspace-lock';
 import { openingRulesUsing } from './door-opening-rules.service';
 
 export interface AccessLevelInput {

@@ -8,7 +8,7 @@ import type { HolidayInterval, WeekdayInterval } from '../../entities/access-sch
 import { DomainError } from '../../errors/domain-error';
 import { markScheduleChanged } from '../sync/access-sync.service';
 import { openingRulesUsing } from './door-opening-rules.service';
-import { workspaceOf, type RequestContext } from '../common/context';
+import { workspaceOf, type RequestContext } from '../../context/request-context';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker } from '../common/validation';
 

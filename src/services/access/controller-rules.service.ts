@@ -6,13 +6,13 @@
 // anti-passback, 25 interlock), also while it cannot reach Timegate. docs/access-control.md, "Door rules".
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { antiPassbackCode, doorRuleCombinations, doorRulesOptionsCommand, interlockCode, type AntiPassbackRule } from '../../devices/protocol';
+import { antiPassbackCode, doorRuleCombinations, doorRulesOptionsCommand, interlockCode, type AntiPassbackRule } from '../../protocol';
 import { Device, Door } from '../../entities';
 import { DeviceMode } from '../../entities/device.entity';
 import { DeviceDoorRules, type StoredAntiPassback } from '../../entities/device-door-rules.entity';
 import { DomainError } from '../../errors/domain-error';
 import { enqueueCommand } from '../commands/command-queue';
-import { withEm, workspaceOf, type RequestContext } from '../common/context';
+import { withEm, workspaceOf, type RequestContext } from '../../context/request-context';
 import { doorCountOf } from './door.service';
 import { intArray } from '../common/sql-arrays';
 import { FieldChecker } from '../common/validation';

@@ -1,19 +1,19 @@
 // Remote door opening. The call queues the terminal command and returns at once; the action then
 // follows its command (queued -> sent -> succeeded/failed, or expired when the terminal does not
 // poll within the expiry) — see services/commands/command-queue.ts, which calls `mirrorDoorActions`
-// (registered in commands/engines.ts) when the command changes.
+// (registered in devices/command-engines.ts) when the command changes.
 import { randomBytes } from 'node:crypto';
 import { Device, DoorAction } from '../../entities';
 import { DeviceMode, type DeviceStatus } from '../../entities/device.entity';
 import { DomainError } from '../../errors/domain-error';
-import { acUnalarmCommand, acUnlockCommand, cancelAlarmCommand, closeDoorCommand, holdDoorOpenCommand, openDoorCommand } from '../../devices/protocol';
+import { acUnalarmCommand, acUnlockCommand, cancelAlarmCommand, closeDoorCommand, holdDoorOpenCommand, openDoorCommand } from '../../protocol';
 import { doorActionData, doorOpenedData, type DoorActionRow } from '../../events/event-payloads';
 import { recordEvent, recordEvents, type NewEvent } from '../../events/outbox';
-import { workspaceOf, type RequestContext, withEm } from '../common/context';
+import { workspaceOf, type RequestContext, withEm } from '../../context/request-context';
 import { enqueueCommand } from '../commands/command-queue';
 import { FieldChecker } from '../common/validation';
 import { requireRoomForAction } from '../commands/pending-action-bound';
-import { COMMAND_DETAIL_SQL, shownDetail, waitingDetail } from '../fleet/action-status-detail';
+import { COMMAND_DETAIL_SQL, shownDetail, waitingDetail } from '../commands/action-status-detail';
 import { assertDoorCommandAllowed } from './lockdown.service';
 
 export interface UnlockDoorInput {
@@ -65,8 +65,8 @@ function view(action: DoorAction, device: Device): DoorActionView {
   });
 }
 
-import type { DoorActionKind } from '../fleet/action-kinds';
-export { DOOR_ACTION_KINDS, type DoorActionKind } from '../fleet/action-kinds';
+import type { DoorActionKind } from '../commands/action-kinds';
+export { DOOR_ACTION_KINDS, type DoorActionKind } from '../commands/action-kinds';
 
 /**
  * The terminal command of an action. Access control: `CONTROL DEVICE` (01 output with the seconds,

@@ -12,10 +12,10 @@ import {
   rtlogDenialReason,
   rtstateAlarmKinds,
   type DoorState,
-} from '../../devices/protocol';
+} from '../../protocol';
 import { DoorRelay, DoorSensor } from '../../entities/door.entity';
 import { recordEvents, type NewEvent } from '../../events/outbox';
-import { withEm, type RequestContext } from '../common/context';
+import { withEm, type RequestContext } from '../../context/request-context';
 
 export interface DoorDevice {
   id: number;

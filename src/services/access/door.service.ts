@@ -1,13 +1,14 @@
 // Doors: the locks of a terminal, named and addressed by id, with the state the terminal last
 // reported and the actions an operator takes on them. Which doors a terminal has follows what it
 // reports (ensureDoors); what it reports about them (rtstate, rtlog alarms) is door-state.service.ts.
+import { reportedOption } from '../../protocol';
 import { raw, type EntityManager, type FilterQuery } from '@mikro-orm/postgresql';
 import { Device, Door } from '../../entities';
 import { DeviceMode } from '../../entities/device.entity';
 import { DomainError } from '../../errors/domain-error';
-import { workspaceOf, type RequestContext } from '../common/context';
+import { workspaceOf, type RequestContext } from '../../context/request-context';
 import { DOOR_ACTION_KINDS, queueDoorAction, type DoorActionKind, type DoorActionView } from './door-action.service';
-import { option, terminalOf } from '../sync/sync-commands';
+import { terminalOf } from '../sync/sync-commands';
 import { recomputeDeviceUsers } from '../sync/device-user.service';
 import { FieldChecker } from '../common/validation';
 import type { Page, PageRequest } from '../common/pagination';
@@ -48,16 +49,20 @@ export function deviceCapabilities(device: {
 }): DeviceCapabilities {
   const options = device.reportedOptions ?? {};
   const terminal = terminalOf({ access: device.modeType === DeviceMode.acc, reportedOptions: options, accessTablesRefused: device.accessTablesRefused });
-  const on = (name: string) => option(options, name) === '1';
+  const on = (name: string) => reportedOption(options, name) === '1';
   const count = (name: string) => {
-    const value = option(options, name);
+    const value = reportedOption(options, name);
     return value !== undefined && /^\d{1,9}$/.test(value) ? Number(value) : null;
   };
   const doors = doorCountOf(device);
   return {
     doors,
     accessLevels: terminal.access || terminal.accessTables,
-    fingerprint: on('FingerFunOn') || option(options, 'FPVersion') !== undefined || option(options, 'ZKFPVersion') !== undefined || Boolean(device.fpAlgorithm),
+    fingerprint:
+      on('FingerFunOn') ||
+      reportedOption(options, 'FPVersion') !== undefined ||
+      reportedOption(options, 'ZKFPVersion') !== undefined ||
+      Boolean(device.fpAlgorithm),
     face: on('FaceFunOn'),
     facePhoto: terminal.facePhoto,
     userPhoto: terminal.userPhoto,

@@ -9,9 +9,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Lockdown, LockdownDoor } from '../../entities';
 import { DeviceMode } from '../../entities/device.entity';
 import { DomainError } from '../../errors/domain-error';
-import { emergencyOpenDoorCommand, lockDownDoorCommand, openDoorCommand } from '../../devices/protocol';
+import { emergencyOpenDoorCommand, lockDownDoorCommand, openDoorCommand } from '../../protocol';
 import { recordEvents, type NewEvent } from '../../events/outbox';
-import { hasScope, workspaceOf, withEm, type RequestContext } from '../common/context';
+import { hasScope, workspaceOf, withEm, type RequestContext } from '../../context/request-context';
 import { enqueueCommands, type NewCommand, type TerminalCommandRef } from '../commands/command-queue';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker } from '../common/validation';
@@ -434,7 +434,7 @@ async function lockLockdownCounts(em: EntityManager, lockdownIds: readonly numbe
 }
 
 /**
- * Outcome handler of the lockdown command kinds (commands/engines.ts): the doors waiting on these
+ * Outcome handler of the lockdown command kinds (devices/command-engines.ts): the doors waiting on these
  * commands take their new state, and each door that changed is one `lockdown.updated`, in the
  * transaction that changed the commands, in command order. The lockdown row is locked first, so
  * that two controllers answering at once count their doors one after the other.

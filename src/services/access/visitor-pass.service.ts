@@ -8,13 +8,13 @@
 import { randomInt } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { deleteAccessUserCommands, instantToLocal, terminalDialect, updateAccessUserCommand, updateUserAuthorizeCommand } from '../../devices/protocol';
+import { deleteAccessUserCommands, instantToLocal, terminalDialect, updateAccessUserCommand, updateUserAuthorizeCommand } from '../../protocol';
 import { Company, Device, Door, Employee } from '../../entities';
 import { DeviceMode } from '../../entities/device.entity';
 import { VisitorPass } from '../../entities/visitor-pass.entity';
 import { DomainError } from '../../errors/domain-error';
 import { enqueueCommands, type NewCommand } from '../commands/command-queue';
-import { workspaceOf, type RequestContext } from '../common/context';
+import { workspaceOf, type RequestContext } from '../../context/request-context';
 import { intArray } from '../common/sql-arrays';
 import { FieldChecker } from '../common/validation';
 

@@ -14,7 +14,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/config';
 import type { PeriodicJobs } from '../../jobs/periodic-jobs';
-import type { RequestContext } from '../common/context';
+import type { RequestContext } from '../../context/request-context';
 import { BatchSizer } from './batch-sizer';
 import { processLiveDays } from './live-days';
 import { MAX_EVENT_PAGE, processPendingDays } from './pending-days';

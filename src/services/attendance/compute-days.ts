@@ -1,7 +1,7 @@
 // The attendance engine's pure core: one employee's punches and shift in, one record per local date
 // out. No database, no clock of its own (`now` is a parameter), so every rule is unit-tested on its
 // own (test/unit/services/compute-days.test.ts). docs/attendance.md states every rule with an example.
-import { formatLocalDateTime, instantToLocal, localTimeToInstant } from '../../devices/protocol';
+import { formatLocalDateTime, instantToLocal, localTimeToInstant } from '../../protocol';
 import { addDays, datesFrom } from '../../kernel/calendar-date';
 import { countedAt, earlyLeaveMinutes, lateMinutes, minutesBetween, unpaidBreakMinutes, type RecordedBreakRule, type RoundingMode } from './minute-rules';
 import { dayPayItems, effectivePolicy, nightMinutes, noPay, settleWeeks, type PayItems, type PayPolicy } from './pay-rules';
@@ -52,7 +52,7 @@ export interface DayPunch {
 
 export type DayStatus = 'present' | 'incomplete' | 'absent' | 'holiday' | 'off' | 'scheduled' | 'not_employed' | 'leave';
 
-/** An approved absence on one date (src/services/leave/day-absences.ts builds them from the requests). */
+/** An approved absence on one date (src/services/attendance/day-absences.ts builds them from the requests). */
 export interface DayAbsence {
   absenceTypeId: number;
   /** The type's pay item code. */
@@ -240,7 +240,7 @@ export function computeDays(input: {
   zone: string;
   policy?: Partial<PayPolicy> | null;
   employment?: Employment | null;
-  /** Approved absences by local date (src/services/leave/day-absences.ts). */
+  /** Approved absences by local date (src/services/attendance/day-absences.ts). */
   absences?: ReadonlyMap<string, DayAbsence>;
 }): AttendanceDay[] {
   const { shift, from, to, holidays, now } = input;

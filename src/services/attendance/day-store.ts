@@ -7,16 +7,16 @@
 import { LOCK_KEYS } from '../../kernel/lock-keys';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ATTENDANCE_CHANNEL, recordEvents, type NewEvent } from '../../events/outbox';
-import { withEm, type RequestContext } from '../common/context';
-import { executeBound } from '../common/prepared-statement';
+import { withEm, type RequestContext } from '../../context/request-context';
+import { executeBound } from '../../db/prepared-statement';
 import { intArray, textArray } from '../common/sql-arrays';
 import { addDays, datesFrom } from '../../kernel/calendar-date';
 import { CpuSlice } from '../../kernel/cpu-slice';
 import { type AttendanceDay, computeDays, type DayPunch, type Pairing, settleDays, type ShiftRules } from './compute-days';
 import { scheduledShift, type ScheduleAssignment, type ScheduleRoster } from './schedule';
 import { heldByPrevious } from './shift-boundary';
-import { loadApprovedAbsences } from '../leave/day-absences';
-import { loadOvertimeApprovals } from '../leave/overtime-approval-days';
+import { loadApprovedAbsences } from './day-absences';
+import { loadOvertimeApprovals } from './overtime-approval-days';
 import type { RecordedBreakRule, RoundingMode } from './minute-rules';
 import { applyOvertimeApproval, effectivePolicy, payItemList, weekOf, type PayItem, type PayPolicy } from './pay-rules';
 

@@ -3,7 +3,7 @@ import { flushWithStaleMarks, type StaleMark } from './day-store';
 import { queueHolidayChange } from '../sync/access-sync.service';
 import { Company, Holiday } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
-import { workspaceOf, type RequestContext } from '../common/context';
+import { workspaceOf, type RequestContext } from '../../context/request-context';
 import type { Page, PageRequest } from '../common/pagination';
 import { uniqueViolationToDomainError } from '../common/unique-violation';
 import { FieldChecker, limits } from '../common/validation';

@@ -9,7 +9,7 @@
 // recomputes its date and the neighbours (as the backlog does) and announces what changed. The
 // backlog reaches the same punches later and finds the days unchanged: nothing is announced twice.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { withEm, type RequestContext } from '../common/context';
+import { withEm, type RequestContext } from '../../context/request-context';
 import { addDays } from '../../kernel/calendar-date';
 import { refreshDays, takeAttendanceLock, want, type WantedDays } from './day-store';
 

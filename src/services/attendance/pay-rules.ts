@@ -1,7 +1,7 @@
 // Overtime and premium policy (docs/attendance.md, "Pay items"): a company's policy, a shift's
 // overrides, and how one day's worked minutes split into pay codes, and how a week settles weekly
 // overtime. Pure; unit-tested in test/unit/services/pay-rules.test.ts.
-import { formatLocalDateTime, instantToLocal, localTimeToInstant } from '../../devices/protocol';
+import { formatLocalDateTime, instantToLocal, localTimeToInstant } from '../../protocol';
 import { addDays, datesFrom, dayNumber } from '../../kernel/calendar-date';
 
 export const PAY_CODES = ['regular', 'overtime', 'double_time', 'night', 'holiday', 'rest_day'] as const;
@@ -153,7 +153,7 @@ export function dayPayItems(input: { kind: DayKind; paidMinutes: number; schedul
   return items;
 }
 
-/** A day's overtime approval as the computation reads it (src/services/leave/overtime-approval-days.ts). */
+/** A day's overtime approval as the computation reads it (src/services/attendance/overtime-approval-days.ts). */
 export interface DayOvertimeApproval {
   state: 'pending' | 'approved' | 'rejected';
   /** Approved: the most minutes that count (null: all of the day's overtime). */

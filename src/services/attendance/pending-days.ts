@@ -6,7 +6,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { firstRowAfter, MAX_SPAN } from '../../events/event-batch';
 import { DELIVERABLE_BELOW } from '../../events/event-feed';
-import { withEm, type RequestContext } from '../common/context';
+import { withEm, type RequestContext } from '../../context/request-context';
 import { addDays } from '../../kernel/calendar-date';
 import { refreshDays, takeAttendanceLock, tryAttendanceLock, want, type WantedDays } from './day-store';
 

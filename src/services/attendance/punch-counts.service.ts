@@ -1,7 +1,7 @@
 // Punches per hour of one local day in the workspace's zone: the overview's hour chart, counted in
 // the database (a busy day holds far more punches than one page of the punch list).
 import { DomainError } from '../../errors/domain-error';
-import { workspaceOf, type RequestContext } from '../common/context';
+import { workspaceOf, type RequestContext } from '../../context/request-context';
 import { FieldChecker } from '../common/validation';
 import { addDays } from '../../kernel/calendar-date';
 import { localTimeToInstant } from '../../kernel/local-time';

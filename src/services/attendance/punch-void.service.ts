@@ -3,7 +3,7 @@ import { PayPeriod, Punch } from '../../entities';
 import { addDays } from '../../kernel/calendar-date';
 import { markDaysStale } from './day-store';
 import { DomainError } from '../../errors/domain-error';
-import type { RequestContext } from '../common/context';
+import type { RequestContext } from '../../context/request-context';
 import { getPunch } from './punch.service';
 import { FieldChecker, limits } from '../common/validation';
 

@@ -1,17 +1,17 @@
-import { formatLocalTime } from '../../devices/protocol/time';
+import { formatLocalTime } from '../../protocol/time';
 import { punchData } from '../../events/event-payloads';
 import { MAX_SPAN } from '../../events/event-batch';
 import { outboxTail, recordEvents } from '../../events/outbox';
-import { executePrepared } from '../common/prepared-statement';
+import { executePrepared } from '../../db/prepared-statement';
 import { intArray } from '../common/sql-arrays';
 import { Company, Device, Employee, Punch } from '../../entities';
 import { PunchRecordType } from '../../entities/punch.entity';
 import { DomainError } from '../../errors/domain-error';
-import { workspaceOf, type RequestContext, withEm } from '../common/context';
+import { workspaceOf, type RequestContext, withEm } from '../../context/request-context';
 import { isoDateMessage, isoToInstant, readIsoDate, startOfNextDay, type IsoDate } from '../../kernel/iso-date';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker } from '../common/validation';
-import { verificationStateExists } from '../directory/verification-state.service';
+import { verificationStateExists } from './verification-state.service';
 
 /** A punch to store, as the terminal service or a manual entry describes it. */
 export interface NewPunch {

@@ -3,7 +3,7 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { Company, Roster, Shift, ShiftAssignment } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
-import { workspaceOf, type RequestContext } from '../common/context';
+import { workspaceOf, type RequestContext } from '../../context/request-context';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker, limits } from '../common/validation';
 import { flushWithStaleMarks, type StaleMark } from './day-store';

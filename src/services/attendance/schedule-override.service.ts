@@ -5,7 +5,7 @@
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { Employee, PayPeriod, ScheduleOverride, Shift } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
-import { withEm, workspaceOf, type RequestContext } from '../common/context';
+import { withEm, workspaceOf, type RequestContext } from '../../context/request-context';
 import type { Page, PageRequest } from '../common/pagination';
 import { uniqueViolationToDomainError } from '../common/unique-violation';
 import { FieldChecker } from '../common/validation';

@@ -3,7 +3,7 @@ import { flushWithStaleMarks, markDaysStale, type StaleScope } from './day-store
 import { scheduledShift } from './schedule';
 import { Area, AreaEmployee, Employee, Roster, ScheduleOverride, Shift, ShiftAssignment } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
-import { withEm, workspaceOf, type RequestContext } from '../common/context';
+import { withEm, workspaceOf, type RequestContext } from '../../context/request-context';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker } from '../common/validation';
 

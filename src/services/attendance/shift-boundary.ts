@@ -3,7 +3,7 @@
 // does not know the shift of the date before it. A night shift's punches after midnight lie on the
 // next date: this says which punches the previous date's own shift instance holds, so that the run
 // of the next date leaves them to it instead of counting them twice.
-import { localTimeToInstant } from '../../devices/protocol';
+import { localTimeToInstant } from '../../protocol';
 import { addDays } from '../../kernel/calendar-date';
 import { isoWeekday, type DayPunch, type ShiftRules } from './compute-days';
 

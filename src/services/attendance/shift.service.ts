@@ -3,7 +3,7 @@ import { flushWithStaleMarks, markDaysStale } from './day-store';
 import { Company, ScheduleOverride, Shift, ShiftAssignment, Workspace } from '../../entities';
 import { ShiftPairing } from '../../entities/shift.entity';
 import { DomainError } from '../../errors/domain-error';
-import { workspaceOf, withEm, type RequestContext } from '../common/context';
+import { workspaceOf, withEm, type RequestContext } from '../../context/request-context';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker, isValidTimeZone, limits } from '../common/validation';
 import { checkPayPolicy, mergePayPolicy, type PayPolicyInput } from './pay-policy-input';

@@ -4,7 +4,7 @@
 // lock, so a read always answers with what the engine says now.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../errors/domain-error';
-import { withEm, workspaceOf, type RequestContext } from '../common/context';
+import { withEm, workspaceOf, type RequestContext } from '../../context/request-context';
 import type { Page, PageRequest } from '../common/pagination';
 import { intArray, textArray } from '../common/sql-arrays';
 import { CpuSlice } from '../../kernel/cpu-slice';

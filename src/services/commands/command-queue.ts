@@ -3,16 +3,16 @@
 // payloads, hands commands to a polling terminal and records their results. What a command is FOR
 // (a door action, a device action, a person's desired state, a face enrolment, an access table) is
 // the business of the engine that queued it: each engine registers an outcome handler for its
-// command kinds (commands/engines.ts, at start-up), and the queue calls it, in the transaction that
+// command kinds (devices/command-engines.ts, at start-up), and the queue calls it, in the transaction that
 // changed the commands, whenever commands of those kinds change status. The queue imports no engine.
 //
 // Delivery: a few commands per poll, marked `sent` in the transaction that picks them (`for update
 // skip locked`), so two processes never deliver one command twice. Results are matched by
-// (device, command id), never by position (ATT-DOC on command results; src/devices/PROTOCOL.md).
+// (device, command id), never by position (ATT-DOC on command results; src/protocol/PROTOCOL.md).
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notifyCommandsQueued } from './command-queue-changes';
-import { type RequestContext, withEm } from '../common/context';
+import { type RequestContext, withEm } from '../../context/request-context';
 import { intArray, textArray } from '../common/sql-arrays';
 
 /**
@@ -40,7 +40,7 @@ export interface NewCommand {
   deviceId: number;
   /** What it does: `door_unlock`, `user_sync`, `action_reboot`, ... (outcome handlers are registered by kind). */
   kind: string;
-  /** Command text without the `C:<id>:` prefix (built with src/devices/protocol), or a renderer's template. */
+  /** Command text without the `C:<id>:` prefix (built with src/protocol), or a renderer's template. */
   command: string;
   /** Default `bulk`. */
   lane?: CommandLane;

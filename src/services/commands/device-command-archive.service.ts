@@ -9,8 +9,8 @@
 // referring to it (their foreign keys), or a command of the same sync version or reference still
 // queued or sent (the outcome of an employee version or a device action is decided over all its
 // commands together).
+import { commandVerb } from '../../protocol';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { commandVerb } from './device-command-list.service';
 
 /** Commands moved per transaction. */
 const ARCHIVE_BATCH = 1_000;

@@ -6,7 +6,7 @@
 import { LOCK_SPACES } from '../../kernel/lock-keys';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../errors/domain-error';
-import type { RequestContext } from '../common/context';
+import type { RequestContext } from '../../context/request-context';
 
 /** Advisory-lock namespace of the per-device count (second key: the device id). */
 const BOUND_LOCK_SPACE = LOCK_SPACES.pendingActions;

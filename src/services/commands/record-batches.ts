@@ -8,8 +8,7 @@
 // success concludes every record, a refusal queues each record on its own so one bad row does not
 // block the rest. Part of the queue: the only other module that writes `device_command`.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { commandByteBudget, packRecordCommands, type RecordFamily } from '../../devices/protocol';
-import { option } from '../sync/sync-commands';
+import { commandByteBudget, packRecordCommands, type RecordFamily, reportedOption } from '../../protocol';
 import { newCommandId, priorityOf, type CommandLane } from './command-queue';
 
 /** The kind of a multi-record command (bulk work: table rows of one kind, many people). */
@@ -52,7 +51,7 @@ export async function recordTarget(em: EntityManager, deviceId: number, commands
     id: deviceId,
     workspaceId: device.workspace_id,
     family: device.mode_type === 'acc' ? 'access' : 'attendance',
-    maxCommandBytes: commandByteBudget(option(device.reported_options ?? {}, 'MaxPackageSize'), commandsPerPoll),
+    maxCommandBytes: commandByteBudget(reportedOption(device.reported_options ?? {}, 'MaxPackageSize'), commandsPerPoll),
   };
 }
 

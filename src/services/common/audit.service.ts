@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuditEvent } from '../../entities/audit-event.entity';
-import { workspaceOf, type RequestContext } from './context';
+import { workspaceOf, type RequestContext } from '../../context/request-context';
 import type { Page, PageRequest } from './pagination';
 
 const MAX_ARGUMENT_BYTES = 4096;

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { DomainError } from '../../errors/domain-error';
-import type { RequestContext } from './context';
+import type { RequestContext } from '../../context/request-context';
 
 export type IdempotencyDecision = { kind: 'proceed' } | { kind: 'replay'; status: number; body: unknown };
 

@@ -5,13 +5,13 @@ import { Area, AreaEmployee, Company, Device, Employee, ShiftAssignment } from '
 import { markDaysStale } from '../attendance/day-store';
 import { DomainError } from '../../errors/domain-error';
 import { checkBulkItems, checkBulkOwners } from '../common/bulk-input';
-import { workspaceOf, type RequestContext, withEm } from '../common/context';
+import { workspaceOf, type RequestContext, withEm } from '../../context/request-context';
 import { recomputeDeviceUsers } from '../sync/device-user.service';
 import type { Page, PageRequest } from '../common/pagination';
 import { uniqueViolationToDomainError } from '../common/unique-violation';
 import { intArray } from '../common/sql-arrays';
 import { FieldChecker, limits } from '../common/validation';
-import { lockWorkspace } from './workspace.service';
+import { lockWorkspace } from '../common/workspace-lock';
 
 export interface AreaInput {
   companyId?: number;
@@ -300,18 +300,4 @@ export async function changeAreaDevices(ctx: RequestContext, areaId: number, mod
     await recomputeDeviceUsers(em, { deviceIds: changed.map((d) => d.id) }, ctx.now());
     return em.find(Device, { areaId }, { orderBy: { id: 'asc' } });
   });
-}
-
-/**
- * Checks a device's new area (create/update): it must be an area of the device's company.
- * Returns the area id to store (`null` clears it).
- */
-export async function areaForDevice(em: EntityManager, workspaceId: number, companyId: number, areaId: number | null): Promise<number | null> {
-  if (areaId === null) return null;
-  const area = await em.findOne(Area, { id: areaId, workspaceId });
-  if (!area) throw DomainError.field('areaId', 'not_found', `Area ${areaId} does not exist in this workspace.`);
-  if (area.companyId !== companyId) {
-    throw DomainError.field('areaId', 'cross_company', `Area ${areaId} belongs to company ${area.companyId}, not to company ${companyId} of the device.`);
-  }
-  return areaId;
 }

@@ -1,13 +1,14 @@
 import { AccessLevelEmployee, AreaEmployee, Assignment, Company, Employee, EmployeePhoto, EmployeeTemplate, FaceEnrollment } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
-import { workspaceOf, type RequestContext, withEm } from '../common/context';
+import { workspaceOf, type RequestContext, withEm } from '../../context/request-context';
 import { recomputeDeviceUsers } from '../sync/device-user.service';
 import { attachRecordsOfPin } from '../terminals/terminal-ingest.service';
 import type { Page, PageRequest } from '../common/pagination';
 import { uniqueViolationToDomainError } from '../common/unique-violation';
 import { FieldChecker, limits } from '../common/validation';
-import { lockWorkspace } from './workspace.service';
-import { executePrepared } from '../common/prepared-statement';
+import { lockWorkspace } from '../common/workspace-lock';
+import { findOwned } from '../common/owned';
+import { executePrepared } from '../../db/prepared-statement';
 import { employeeAreaIds } from './area.service';
 import { markDaysStale } from '../attendance/day-store';
 import { visitorPinInUse } from '../access/visitor-pass.service';
@@ -55,10 +56,8 @@ function checkEmployee(input: EmployeeInput, creating: boolean): void {
   check.done();
 }
 
-export async function getEmployee(ctx: RequestContext, id: number): Promise<Employee> {
-  const employee = await ctx.em.findOne(Employee, { id, workspaceId: workspaceOf(ctx) });
-  if (!employee) throw DomainError.notFound('Employee', id);
-  return employee;
+export function getEmployee(ctx: RequestContext, id: number): Promise<Employee> {
+  return findOwned(ctx, Employee, id, 'Employee');
 }
 
 /**

@@ -21,9 +21,9 @@ import {
   rebootCommand,
   setClockCommand,
   verifySumAttlogCommand,
-} from '../../devices/protocol';
+} from '../../protocol';
 import { forgetClockReading } from './device-clock.service';
-import { finishReconciles } from '../sync/user-reconcile.service';
+import { finishReconciles } from './user-reconcile.service';
 import { Device, DeviceAction } from '../../entities';
 import { DeviceMode } from '../../entities/device.entity';
 import { DomainError } from '../../errors/domain-error';
@@ -31,14 +31,14 @@ import { recordEvents, type NewEvent } from '../../events/outbox';
 import { deviceActionEvent } from './device-action-event';
 import { addDays, daysBetween } from '../../kernel/calendar-date';
 import { renameTopKeys, snakeToCamel } from '../../kernel/case';
-import { withEm, workspaceOf, type RequestContext } from '../common/context';
+import { withEm, workspaceOf, type RequestContext } from '../../context/request-context';
 import { enqueueCommand } from '../commands/command-queue';
 import type { Page, PageRequest } from '../common/pagination';
-import { commandDetail, shownDetail, waitingDetail } from './action-status-detail';
+import { commandDetail, shownDetail, waitingDetail } from '../commands/action-status-detail';
 import { FieldChecker, MAX_SPAN_DAYS } from '../common/validation';
 import { requireRoomForAction } from '../commands/pending-action-bound';
 
-import { DEVICE_ACTION_TYPES } from './action-kinds';
+import { DEVICE_ACTION_TYPES } from '../commands/action-kinds';
 export { DEVICE_ACTION_TYPES };
 /** How recent the terminal's record count (`info.refresh` or `attendance.count`) must be for `logs.clear`. */
 export const CLEAR_NEEDS_COUNT_WITHIN_MS = 60 * 60_000;
@@ -146,7 +146,7 @@ export interface DeviceActionView {
   type: string;
   options: Record<string, unknown>;
   status: string;
-  /** src/services/fleet/action-status-detail.ts */
+  /** src/services/commands/action-status-detail.ts */
   statusDetail: string | null;
   result: Record<string, unknown> | null;
   createdAt: Date;

@@ -8,7 +8,7 @@
 import { boundedCache } from '../../kernel/cache';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvents } from '../../events/outbox';
-import { withEm, type RequestContext } from '../common/context';
+import { withEm, type RequestContext } from '../../context/request-context';
 
 /** A record older than this is history re-sent one at a time, not a clock reading. */
 const MAX_READING_SECONDS = 7 * 86_400;

@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiKey, Company, Workspace } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
-import { SCOPES, workspaceOf, type Principal, type RequestContext, type Scope } from '../common/context';
+import { SCOPES, workspaceOf, type Principal, type RequestContext, type Scope } from '../../context/request-context';
 import { FieldChecker, limits } from '../common/validation';
 import { sessionPrincipal } from './console-session.service';
 

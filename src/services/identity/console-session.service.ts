@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../errors/domain-error';
-import type { Principal, Scope } from '../common/context';
+import type { Principal, Scope } from '../../context/request-context';
 
 /** How long a sign-in may stay at the provider before its state is forgotten. */
 const SIGN_IN_MINUTES = 10;

@@ -9,11 +9,11 @@ import { AbsenceRequest, AbsenceType, Employee } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
 import { recordEvents } from '../../events/outbox';
 import { refreshDays, takeAttendanceLock, type WantedDays, want } from '../attendance/day-store';
-import { hasScope, withEm, workspaceOf, type RequestContext } from '../common/context';
+import { hasScope, withEm, workspaceOf, type RequestContext } from '../../context/request-context';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker } from '../common/validation';
 import { balancesOf } from './absence-balance';
-import { minutesBetween } from './day-absences';
+import { minutesBetween } from '../attendance/day-absences';
 import { checkTransition, decisionData, pendingDecision, recordDecision, type DecisionVerb } from './request-decision';
 
 export const ABSENCE_REQUEST_EVENT = 'absence_request.updated';

@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/core';
 import type { FilterQuery } from '@mikro-orm/postgresql';
 import { AbsenceRequest, AbsenceType, Company } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
-import { workspaceOf, type RequestContext } from '../common/context';
+import { workspaceOf, type RequestContext } from '../../context/request-context';
 import type { Page, PageRequest } from '../common/pagination';
 import { uniqueViolationToDomainError } from '../common/unique-violation';
 import { FieldChecker } from '../common/validation';

@@ -13,7 +13,7 @@ import { recordEvents } from '../../events/outbox';
 import { refreshDays, takeAttendanceLock, want, type WantedDays } from '../attendance/day-store';
 import { prepareTimesheet } from '../attendance/timesheet.service';
 import { MAX_BULK_ITEMS } from '../common/bulk-input';
-import { withEm, workspaceOf, type RequestContext } from '../common/context';
+import { withEm, workspaceOf, type RequestContext } from '../../context/request-context';
 import type { Page, PageRequest } from '../common/pagination';
 import { intArray } from '../common/sql-arrays';
 import { FieldChecker } from '../common/validation';

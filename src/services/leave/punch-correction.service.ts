@@ -5,7 +5,7 @@
 // day that changes (`attendance.day.updated`); rejection changes nothing. Each filing and decision is
 // a `punch_correction.updated` event. Nothing in a locked pay period is corrected (`period_locked`).
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
-import { formatLocalTime } from '../../devices/protocol/time';
+import { formatLocalTime } from '../../protocol/time';
 import { Employee, Punch, PunchCorrection, Workspace } from '../../entities';
 import type { CorrectionPunch } from '../../entities/punch-correction.entity';
 import { PunchRecordType } from '../../entities/punch.entity';
@@ -13,12 +13,12 @@ import { DomainError } from '../../errors/domain-error';
 import { recordEvents } from '../../events/outbox';
 import { addDays } from '../../kernel/calendar-date';
 import { refreshDays, takeAttendanceLock, want, type WantedDays } from '../attendance/day-store';
-import { withEm, workspaceOf, type RequestContext } from '../common/context';
+import { withEm, workspaceOf, type RequestContext } from '../../context/request-context';
 import { isoDateMessage, isoToInstant, readIsoDate } from '../../kernel/iso-date';
 import type { Page, PageRequest } from '../common/pagination';
 import { recordPunches } from '../attendance/punch.service';
 import { FieldChecker } from '../common/validation';
-import { verificationStateExists } from '../directory/verification-state.service';
+import { verificationStateExists } from '../attendance/verification-state.service';
 import { REQUEST_STATES } from './absence-request.service';
 import { checkTransition, decisionData, pendingDecision, recordDecision, type DecisionVerb } from './request-decision';
 

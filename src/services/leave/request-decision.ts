@@ -4,7 +4,7 @@
 // beyond that (days recomputed, punches created, periods locked) stays with each request's service.
 import type { Decision } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
-import type { RequestContext } from '../common/context';
+import type { RequestContext } from '../../context/request-context';
 
 export type DecisionVerb = 'approve' | 'reject' | 'cancel';
 

@@ -6,7 +6,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Company, PayPeriod, Workspace } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
-import { workspaceOf, type RequestContext } from '../common/context';
+import { workspaceOf, type RequestContext } from '../../context/request-context';
 import { prepareTimesheet } from '../attendance/timesheet.service';
 import { effectivePolicy, payRatePercent, type PayPolicy } from '../attendance/pay-rules';
 import { exportCsv, parseColumnMapping } from './column-mapping';

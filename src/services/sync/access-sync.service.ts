@@ -16,7 +16,7 @@ import {
   updateAccTimeZoneCommand,
   updateHolidayCommand,
   updateTimezoneCommand,
-} from '../../devices/protocol';
+} from '../../protocol';
 import type { HolidayInterval, WeekdayInterval } from '../../entities/access-schedule.entity';
 import type { AccessGrant } from '../../entities/device-user.entity';
 import { notifyCommandsQueued } from '../commands/command-queue-changes';
@@ -301,7 +301,7 @@ export async function markScheduleChanged(em: EntityManager, scheduleId: number,
  * Attendance terminals that answered an `AccTimeZone` row with "no such table" (-1004) or "not
  * supported" (-1002) do not have the PUSH 2.x access settings: remember it, so they get no more of
  * them and their capabilities say so. Runs in the results' transaction (an outcome handler of
- * `access_schedule` commands, commands/engines.ts).
+ * `access_schedule` commands, devices/command-engines.ts).
  */
 export async function noteRefusedAccessTables(em: EntityManager, commandIds: number[]): Promise<void> {
   if (commandIds.length === 0) return;

@@ -1,7 +1,7 @@
 // How far each terminal is from what it should hold: its people by sync status. Read for every
 // device of a list at once (one grouped query per request, through DataLoader), not per device.
 import DataLoader from 'dataloader';
-import { workspaceOf, type RequestContext } from '../common/context';
+import { workspaceOf, type RequestContext } from '../../context/request-context';
 
 export interface DeviceSyncState {
   synced: number;

@@ -8,19 +8,19 @@
 // serialised by a transaction-scoped advisory lock (a poll that finds it taken skips building:
 // the holder builds); a unique constraint on (device_user_id, version, step) backs that up.
 // Commands go through the command queue (commands/command-queue.ts); their outcome comes back to
-// `mirrorDeviceUsers`, the outcome handler of `user_sync` and `face_photo` commands (commands/engines.ts).
+// `mirrorDeviceUsers`, the outcome handler of `user_sync` and `face_photo` commands (devices/command-engines.ts).
 import { LOCK_SPACES } from '../../kernel/lock-keys';
 import { notifyCommandsQueued } from '../commands/command-queue-changes';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { countCommands, expireSupersededVersions, type CommandLane } from '../commands/command-queue';
 import { queueRecords, recordTarget, type QueuedRecord } from '../commands/record-batches';
 import { intArray } from '../common/sql-arrays';
-import type { RequestContext } from '../common/context';
+import type { RequestContext } from '../../context/request-context';
 import { syncCommands, templateFits, terminalOf, type SyncTemplate, type SyncTerminal, type TerminalGrant } from './sync-commands';
-import { isFacePhotoCommand, loadPhotoContext, photosDue, recordFaceEnrollments, VISIBLE_FACE_TYPE } from '../directory/face-enrollment.service';
+import { isFacePhotoCommand, loadPhotoContext, photosDue, recordFaceEnrollments, VISIBLE_FACE_TYPE } from './face-enrollment.service';
 import { accTimeZoneIdsFor, releaseUnusedSchedules, timezoneIdsFor } from './access-sync.service';
 import type { AccessGrant } from '../../entities/device-user.entity';
-import { multiCardGroups, syncFirstCardRows } from '../access/door-opening-rules.service';
+import { multiCardGroups, syncFirstCardRows } from './opening-rule-rows';
 
 /**
  * The lane of a step of a person's sequence: a delete (the person leaving, a previous pin, an

@@ -25,7 +25,8 @@ import {
   terminalDialect,
   type BiodataTemplate,
   type TerminalDialect,
-} from '../../devices/protocol';
+  reportedOption,
+} from '../../protocol';
 
 /** What the sync engine needs to know about a terminal. */
 export interface SyncTerminal {
@@ -113,13 +114,6 @@ export function majorVersion(text: string | null | undefined): number | null {
   return major > 0 ? major : null;
 }
 
-/** A reported option by name, ignoring case and the `~` prefix some firmware writes. */
-export function option(options: Record<string, string>, ...names: string[]): string | undefined {
-  const wanted = new Set(names.map((n) => n.replace(/^~/, '').toLowerCase()));
-  for (const [key, value] of Object.entries(options)) if (wanted.has(key.replace(/^~/, '').toLowerCase())) return value;
-  return undefined;
-}
-
 /**
  * Versions per biometric type: fingerprint from the INFO fingerprint algorithm or `FPVersion` /
  * `~ZKFPVersion`; NIR face from the INFO face algorithm or `FaceVersion`; any type from
@@ -138,18 +132,18 @@ export function terminalOf(device: {
     const major = majorVersion(text);
     if (major !== null && !versions.has(type)) versions.set(type, major);
   };
-  set(1, device.fpAlgorithm ?? option(options, 'FPVersion', 'ZKFPVersion'));
-  set(2, device.faceAlgorithm ?? option(options, 'FaceVersion'));
-  (option(options, 'MultiBioVersion') ?? '').split(':').forEach((text, type) => set(type, text));
-  const lockCount = Number(option(options, 'LockCount'));
-  const on = (name: string) => option(options, name) === '1';
+  set(1, device.fpAlgorithm ?? reportedOption(options, 'FPVersion', 'ZKFPVersion'));
+  set(2, device.faceAlgorithm ?? reportedOption(options, 'FaceVersion'));
+  (reportedOption(options, 'MultiBioVersion') ?? '').split(':').forEach((text, type) => set(type, text));
+  const lockCount = Number(reportedOption(options, 'LockCount'));
+  const on = (name: string) => reportedOption(options, name) === '1';
   return {
     access: device.access,
     doors: Number.isInteger(lockCount) && lockCount >= 1 ? Math.min(lockCount, 8) : 1,
     versions,
-    biodata: /1/.test(option(options, 'MultiBioDataSupport') ?? ''),
+    biodata: /1/.test(reportedOption(options, 'MultiBioDataSupport') ?? ''),
     // Comparison photos: the function flags, or visible-light faces (type 9) in the photo-support map.
-    facePhoto: on('BioPhotoFun') || on('VisilightFun') || (option(options, 'MultiBioPhotoSupport') ?? '').split(':')[9] === '1',
+    facePhoto: on('BioPhotoFun') || on('VisilightFun') || (reportedOption(options, 'MultiBioPhotoSupport') ?? '').split(':')[9] === '1',
     userPhoto: on('PhotoFunOn') || on('UserPicURLFunOn'),
     accessTables: !device.access && !device.accessTablesRefused,
     dialect: terminalDialect(options),

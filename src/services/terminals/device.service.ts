@@ -1,10 +1,10 @@
 import { ensureDoors } from '../access/door.service';
 import type { FilterQuery } from '@mikro-orm/core';
-import { Assignment, Company, Device, Workspace } from '../../entities';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Area, Assignment, Company, Device, Workspace } from '../../entities';
 import { DeviceMode } from '../../entities/device.entity';
 import { DomainError } from '../../errors/domain-error';
-import { areaForDevice } from '../directory/area.service';
-import { workspaceOf, type RequestContext, withEm } from '../common/context';
+import { workspaceOf, type RequestContext, withEm } from '../../context/request-context';
 import { recomputeDeviceUsers } from '../sync/device-user.service';
 import type { Page, PageRequest } from '../common/pagination';
 import { notifyDeviceChanged } from './device-changes';
@@ -12,7 +12,7 @@ import { uniqueViolationToDomainError } from '../common/unique-violation';
 import { clearUnknownTerminal } from './unknown-terminal.service';
 import { invalidCidrs, MAX_CIDRS, parseCidr } from '../../kernel/source-address';
 import { FieldChecker, isValidTimeZone } from '../common/validation';
-import { lockWorkspace } from '../directory/workspace.service';
+import { lockWorkspace } from '../common/workspace-lock';
 
 export interface DeviceInput {
   companyId?: number;
@@ -196,4 +196,18 @@ export async function deleteDevice(ctx: RequestContext, id: number): Promise<Dev
   });
   notifyDeviceChanged(ctx.em, snapshot.serialNumber);
   return Object.assign(new Device(), snapshot);
+}
+
+/**
+ * Checks a device's new area (create/update): it must be an area of the device's company.
+ * Returns the area id to store (`null` clears it).
+ */
+async function areaForDevice(em: EntityManager, workspaceId: number, companyId: number, areaId: number | null): Promise<number | null> {
+  if (areaId === null) return null;
+  const area = await em.findOne(Area, { id: areaId, workspaceId });
+  if (!area) throw DomainError.field('areaId', 'not_found', `Area ${areaId} does not exist in this workspace.`);
+  if (area.companyId !== companyId) {
+    throw DomainError.field('areaId', 'cross_company', `Area ${areaId} belongs to company ${area.companyId}, not to company ${companyId} of the device.`);
+  }
+  return areaId;
 }

@@ -4,10 +4,10 @@
 // statement changes the row, and the sweep reads the database's last_seen_at, not a process's memory.
 import { deviceStatusData, type DeviceStatusRow } from '../../events/event-payloads';
 import { recordEvents } from '../../events/outbox';
-import { executePrepared } from '../common/prepared-statement';
+import { executePrepared } from '../../db/prepared-statement';
 import { intArray, textArray } from '../common/sql-arrays';
 import { REPORTED_COLUMNS, type ReportedInfo } from './terminal.service';
-import { type RequestContext, withEm } from '../common/context';
+import { type RequestContext, withEm } from '../../context/request-context';
 
 type StatusChangeRow = DeviceStatusRow & { workspace_id: number };
 

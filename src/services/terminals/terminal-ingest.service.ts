@@ -14,9 +14,9 @@ import {
   type AttlogRecord,
   type RtlogEventClass,
   type RtlogRecord,
-} from '../../devices/protocol';
+} from '../../protocol';
 import { DoorEventClass } from '../../entities/door-event.entity';
-import { type RequestContext, withEm } from '../common/context';
+import { type RequestContext, withEm } from '../../context/request-context';
 import { cutToCodePoints } from '../common/validation';
 import { countPunches, storeDevicePunches, type DevicePunch } from '../attendance/punch.service';
 import { doorOpenedData } from '../../events/event-payloads';

@@ -3,7 +3,7 @@
 // register again by itself; an admin resets the pairing (a replaced or factory-reset controller),
 // after which the next registration is accepted and gets new codes (docs/security.md, terminals).
 import { Device } from '../../entities';
-import { workspaceOf, withEm, type RequestContext } from '../common/context';
+import { workspaceOf, withEm, type RequestContext } from '../../context/request-context';
 import { notifyDeviceChanged } from './device-changes';
 import { getDevice } from './device.service';
 

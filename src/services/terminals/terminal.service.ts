@@ -4,10 +4,10 @@
 // by the device id the serial resolved to.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DOOR_SOURCE_COLUMNS, doorSourceOf, ensureDoors, type DoorSourceRow } from '../access/door.service';
-import { newRegistryCode, newSessionId } from '../../devices/protocol';
+import { newRegistryCode, newSessionId } from '../../protocol';
 import { DeviceMode, DeviceStatus, type DoorStateSnapshot } from '../../entities/device.entity';
-import type { RequestContext } from '../common/context';
-import { executePrepared } from '../common/prepared-statement';
+import type { RequestContext } from '../../context/request-context';
+import { executePrepared } from '../../db/prepared-statement';
 import { boolArray, intArray, textArray } from '../common/sql-arrays';
 
 export type TerminalProtocol = 'att-push' | 'acc-push';
@@ -204,7 +204,7 @@ export async function changedTerminals(
 /**
  * Records the family the terminal speaks and the poll interval we advertised. `mode_type` follows
  * the family (an acc-push terminal is an access-control device), because a terminal switched
- * between T&A and A&C mode in its menu changes both (src/devices/PROTOCOL.md, protocol families).
+ * between T&A and A&C mode in its menu changes both (src/protocol/PROTOCOL.md, protocol families).
  */
 export async function recordProtocol(ctx: RequestContext, deviceId: number, protocol: TerminalProtocol, pollIntervalSeconds: number): Promise<void> {
   const mode = protocol === 'acc-push' ? DeviceMode.acc : DeviceMode.att;

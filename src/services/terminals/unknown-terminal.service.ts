@@ -3,7 +3,7 @@
 // own terminals uses (same site), or the one whose exact serial it asks for (the serial printed on
 // the terminal is the proof of possession). Claiming = creating a device with that serial.
 import { UnknownTerminal } from '../../entities';
-import { workspaceOf, type RequestContext } from '../common/context';
+import { workspaceOf, type RequestContext } from '../../context/request-context';
 import type { Page, PageRequest } from '../common/pagination';
 
 export interface UnknownContact {

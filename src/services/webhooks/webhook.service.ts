@@ -8,7 +8,7 @@ import { eventRowHolding } from '../../events/event-batch';
 import { EVENT_TYPES, TEST_EVENT_TYPE, type EventType } from '../../events/event-types';
 import { recordEvents, WEBHOOK_CHANNEL } from '../../events/outbox';
 import { generateWebhookSecret } from '../../events/webhook-signature';
-import { workspaceOf, type RequestContext, withEm } from '../common/context';
+import { workspaceOf, type RequestContext, withEm } from '../../context/request-context';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker } from '../common/validation';
 

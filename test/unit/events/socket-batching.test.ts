@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import WebSocket, { WebSocketServer } from 'ws';
-import { batchWrites, TurnBudget } from '../../../src/events/socket-batching';
+import { batchWrites, TurnBudget } from '../../../src/graphql/socket-batching';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

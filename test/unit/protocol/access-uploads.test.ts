@@ -11,7 +11,7 @@ import {
   tableDataAck,
   tableDataTag,
   uploadTable,
-} from '../../../src/devices/protocol';
+} from '../../../src/protocol';
 import { loadFixture } from './fixture';
 
 describe('parseRtlog', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseAttlog, parseAttlogChunks, uploadAck, verifyTypeName } from '../../../src/devices/protocol';
+import { parseAttlog, parseAttlogChunks, uploadAck, verifyTypeName } from '../../../src/protocol';
 import { loadFixture } from './fixture';
 
 describe('parseAttlog', () => {

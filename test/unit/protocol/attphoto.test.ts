@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseAttPhoto } from '../../../src/devices/protocol';
+import { parseAttPhoto } from '../../../src/protocol';
 
 const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x0a, 0x0d, 0xff, 0xd9]);
 const photo = (header: string, image = jpeg) => Buffer.concat([Buffer.from(header), Buffer.from([0]), image]);

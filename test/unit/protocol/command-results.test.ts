@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { OK, parseCommandResults } from '../../../src/devices/protocol';
+import { OK, parseCommandResults } from '../../../src/protocol';
 import { loadFixture } from './fixture';
 
 const brief = (body: string | Buffer) => parseCommandResults(body).results.map((r) => [r.id, r.returnCode, r.cmd]);

@@ -42,7 +42,7 @@ import {
   updateTemplateV10Command,
   updateUserAuthorizeCommand,
   updateUserInfoCommand,
-} from '../../../src/devices/protocol';
+} from '../../../src/protocol';
 import { loadFixture } from './fixture';
 
 const TMP = Buffer.from('template bytes').toString('base64');

@@ -7,7 +7,7 @@ import {
   updateAccessUserCommand,
   updateUserAuthorizeCommand,
   userValidityField,
-} from '../../../src/devices/protocol';
+} from '../../../src/protocol';
 import { loadFixture } from './fixture';
 
 /** Fixture 33 (the vendor's F20/M registry) with DateFmtFunOn and AccSupportFunList position 26 changed. */

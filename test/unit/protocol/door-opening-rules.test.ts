@@ -8,7 +8,7 @@ import {
   packRecordCommands,
   updateFirstCardCommand,
   updateMultiCardCommand,
-} from '../../../src/devices/protocol';
+} from '../../../src/protocol';
 
 // First-person-in as the controller's own table and door parameter: `firstcard` rows (`Pin`,
 // `DoorID`, `TimezoneID`; the ZKAccess C3 / inBio table set of the Security PUSH document, written

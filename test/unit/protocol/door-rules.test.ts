@@ -7,7 +7,7 @@ import {
   formatCommandLine,
   interlockCode,
   updateAccessUserCommand,
-} from '../../../src/devices/protocol';
+} from '../../../src/protocol';
 
 // The controller parameters `AntiPassback` and `InterLock` (ZKAccess C3 / inBio parameter list) and
 // the Security PUSH `SET OPTIONS k=v,k=v` grammar (section 12.5.1) they travel in.

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { type BiodataRecord, type TemplateRecord, type UserRecord, parseBiodata, parseOperlog, uploadAck } from '../../../src/devices/protocol';
+import { type BiodataRecord, type TemplateRecord, type UserRecord, parseBiodata, parseOperlog, uploadAck } from '../../../src/protocol';
 import { loadFixture } from './fixture';
 
 const TMP = Buffer.from('fingerprint template bytes!').toString('base64'); // 36 chars

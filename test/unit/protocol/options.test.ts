@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { OK, parseInfo, parseOptions, parseRegistry, queryParams, registryReply } from '../../../src/devices/protocol';
+import { OK, parseInfo, parseOptions, parseRegistry, queryParams, registryReply } from '../../../src/protocol';
 import { loadFixture } from './fixture';
 
 describe('parseOptions', () => {

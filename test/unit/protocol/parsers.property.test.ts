@@ -15,7 +15,7 @@ import {
   queryParams,
   splitLines,
   type LineError,
-} from '../../../src/devices/protocol';
+} from '../../../src/protocol';
 import { fixtureNames, loadFixture } from './fixture';
 
 // Property tests of the pure PUSH parsers: real fixture bodies mutated byte by byte (the damage a

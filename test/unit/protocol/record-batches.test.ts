@@ -20,7 +20,7 @@ import {
   updateUserAuthorizeCommand,
   updateUserInfoCommand,
   type RecordCommand,
-} from '../../../src/devices/protocol';
+} from '../../../src/protocol';
 import { parseCommandReply } from '../../../src/simulator/command-parser';
 import { loadFixture } from './fixture';
 

@@ -11,7 +11,7 @@ import {
   rtdataTimeReply,
   timeZoneOption,
   updateUserInfoCommand,
-} from '../../../src/devices/protocol';
+} from '../../../src/protocol';
 import { loadFixture } from './fixture';
 
 describe('replies', () => {

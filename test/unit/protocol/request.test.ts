@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { fixtureNames, loadFixture } from './fixture';
-import { iclockEndpoint, iclockMethods, isIclockMethod, queryParams, requestFamily, uploadTable } from '../../../src/devices/protocol';
+import { iclockEndpoint, iclockMethods, isIclockMethod, queryParams, requestFamily, uploadTable } from '../../../src/protocol';
 
 describe('iclockEndpoint', () => {
   it('accepts trailing slash, .aspx, any case; rejects others', () => {

@@ -11,7 +11,7 @@ import {
   timeZoneOption,
   timeZoneSupportProblem,
   utcOffsetMinutes,
-} from '../../../src/devices/protocol';
+} from '../../../src/protocol';
 
 describe('time', () => {
   it('parseLocalTime validates real calendar dates', () => {

@@ -1,14 +1,6 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import {
-  checkPushCommKey,
-  checkSessionToken,
-  newRegistryCode,
-  newSessionId,
-  registryReply,
-  sessionToken,
-  tokenFromCookie,
-} from '../../../src/devices/protocol';
+import { checkPushCommKey, checkSessionToken, newRegistryCode, newSessionId, registryReply, sessionToken, tokenFromCookie } from '../../../src/protocol';
 import { loadFixture } from './fixture';
 
 describe('session token', () => {

@@ -1,14 +1,5 @@
 import { expect } from 'chai';
-import {
-  localTimeToInstant,
-  parseAttlog,
-  parseLocalTime,
-  parseOperlog,
-  parseOptions,
-  parseRegistry,
-  parseRtlog,
-  queryParams,
-} from '../../../src/devices/protocol';
+import { localTimeToInstant, parseAttlog, parseLocalTime, parseOperlog, parseOptions, parseRegistry, parseRtlog, queryParams } from '../../../src/protocol';
 
 describe('protocol: a NUL byte costs its line or segment only', () => {
   it('ATTLOG, OPERLOG and rtlog refuse the line with a NUL and keep the others', () => {

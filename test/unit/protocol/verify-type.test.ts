@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { classifyRtlogEvent, DENIAL_REASONS, lockdownReason, rtlogCodesOfReason, rtlogDenialReason, verifyTypeName } from '../../../src/devices/protocol';
+import { classifyRtlogEvent, DENIAL_REASONS, lockdownReason, rtlogCodesOfReason, rtlogDenialReason, verifyTypeName } from '../../../src/protocol';
 
 describe('verify types and rtlog events', () => {
   it('names single factors, combinations and alternatives; unknown codes are other', () => {

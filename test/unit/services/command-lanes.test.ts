@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { priorityOf, shareOfPoll } from '../../../src/services/commands/command-queue';
 import { syncLane } from '../../../src/services/sync/device-sync.service';
 import { renderClockSync } from '../../../src/services/fleet/device-action.service';
-import { commandDetail, waitingDetail } from '../../../src/services/fleet/action-status-detail';
+import { commandDetail, waitingDetail } from '../../../src/services/commands/action-status-detail';
 
 describe('command lanes (pure rules)', () => {
   it('door actions before other interactive commands, before revocations, before bulk', () => {

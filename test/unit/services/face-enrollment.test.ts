@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { FACE_RETURN_CODES, photosDue, returnCodeText, type PhotoContext } from '../../../src/services/directory/face-enrollment.service';
+import { FACE_RETURN_CODES, photosDue, returnCodeText, type PhotoContext } from '../../../src/services/sync/face-enrollment.service';
 import { syncCommands, terminalOf } from '../../../src/services/sync/sync-commands';
-import { parseCommandResults } from '../../../src/devices/protocol';
+import { parseCommandResults } from '../../../src/protocol';
 
 const row = { pin: '42', previousPin: null, name: 'Ada Lovelace', privilege: 0, present: true };
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Decision } from '../../../src/entities';
 import { DomainError } from '../../../src/errors/domain-error';
-import type { RequestContext } from '../../../src/services/common/context';
+import type { RequestContext } from '../../../src/context/request-context';
 import {
   checkTransition,
   decisionData,

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { majorVersion, syncCommands, templateDeleteCommand, templateFits, terminalOf, type SyncTemplate } from '../../../src/services/sync/sync-commands';
-import { normaliseVersion, templateFormat } from '../../../src/services/directory/employee-template.service';
-import { encodeZkTime } from '../../../src/devices/protocol';
+import { normaliseVersion, templateFormat } from '../../../src/services/sync/employee-template.service';
+import { encodeZkTime } from '../../../src/protocol';
 
 const TMP = Buffer.from('fingerprint template').toString('base64');
 const finger = (overrides: Partial<SyncTemplate> = {}): SyncTemplate => ({

@@ -11,7 +11,7 @@ import {
   updateFirstCardCommand,
   updateTimezoneCommand,
   updateUserAuthorizeCommand,
-} from '../../../src/devices/protocol';
+} from '../../../src/protocol';
 import { SimulatedTerminal } from '../../../src/simulator';
 import { executeCommand } from '../../../src/simulator/command-executor';
 import { parseCommand } from '../../../src/simulator/command-parser';

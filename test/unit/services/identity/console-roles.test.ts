@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ConfigError, loadConfig } from '../../../../src/config/config';
-import { hasScope } from '../../../../src/services/common/context';
+import { hasScope } from '../../../../src/context/request-context';
 import { parseRoleMap, rolesFromClaim, scopesOfRoles } from '../../../../src/config/console-roles';
 
 describe('console roles (single sign-on)', () => {

@@ -1,0 +1,63 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config';
+import type { Metrics } from '../observability/metrics';
+import { DomainError } from '../errors/domain-error';
+
+import type { Scope } from '../kernel/scopes';
+
+export { SCOPES, hasScope, type Scope } from '../kernel/scopes';
+
+/** The person behind a console session (single sign-on): who the audit log names. */
+export interface SessionPerson {
+  sessionId: number;
+  subject: string;
+  email: string | null;
+}
+
+/**
+ * Who is calling: a key of one workspace or a person signed in to the console (a session: no key,
+ * the scopes of their roles), the operator (TIMEGATE_MASTER_KEY, no workspace), or a terminal on
+ * `/iclock/*` (identified by its serial only; terminal services scope by its device row).
+ */
+export type Principal =
+  | { kind: 'workspace'; workspaceId: number; keyId: number | null; scopes: readonly Scope[]; person?: SessionPerson; companyId?: number | null }
+  | { kind: 'operator' }
+  | { kind: 'terminal'; serialNumber: string };
+
+/** Passed first to every service method: who calls, on which EntityManager fork, at what time. */
+export interface RequestContext {
+  principal: Principal;
+  em: EntityManager;
+  requestId: string;
+  logger: Logger;
+  now(): Date;
+  /** The service's settings (timeouts and limits that business rules apply). */
+  config: Config;
+  /** The app's Prometheus counters; absent in scripts and hand-made contexts, which count nothing. */
+  metrics?: Metrics;
+  /** Per-request batch loaders (DataLoader), so a field of every node of a list costs one query. */
+  loaders?: Map<string, unknown>;
+}
+
+/**
+ * The same caller on another EntityManager (a transaction's). Fields are copied one by one rather
+ * than spread, so a context whose fields are getters on its class (the terminal adapter's, which
+ * makes its EntityManager, request id and logger on first use) keeps them.
+ */
+export function withEm(ctx: RequestContext, em: EntityManager): RequestContext {
+  return { principal: ctx.principal, em, requestId: ctx.requestId, logger: ctx.logger, now: ctx.now, config: ctx.config, metrics: ctx.metrics };
+}
+
+/** The caller's workspace; the operator has none and must name one where an operation allows it. */
+export function workspaceOf(ctx: RequestContext): number {
+  if (ctx.principal.kind !== 'workspace') {
+    throw new DomainError('forbidden', 'This operation acts on a workspace: call it with a key of that workspace.');
+  }
+  return ctx.principal.workspaceId;
+}
+
+/** A SCIM token: a workspace key with the `scim` scope, bound to one company. */
+export function isScimPrincipal(principal: Principal): principal is Extract<Principal, { kind: 'workspace' }> & { companyId: number } {
+  return principal.kind === 'workspace' && principal.scopes.includes('scim') && typeof principal.companyId === 'number';
+}
