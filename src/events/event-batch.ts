@@ -10,9 +10,12 @@
 //   gives a `jsonb` object's keys (shorter first, then bytewise), so a batched event serialises to
 //   the same bytes as one stored alone.
 //
-// Readers of many events expand rows here, in JS: expanding them in SQL (`jsonb_object_agg` per
-// event) measured 10-16 µs an event, a third of what storing the punch costs. A webhook delivery,
-// one event, takes its payload from SQL (eventRowHolding).
+// This module owns the layout: the writer builds rows in SQL (batchDataSql), readers of many events
+// expand them here, in JS (expandEventRow: expanding them in SQL with `jsonb_object_agg` per event
+// measured 10-16 µs an event, a third of what storing the punch costs), a webhook delivery takes
+// its one event's payload in SQL (eventRowHolding), and a reader that needs only a few fields of
+// every event takes them in SQL (eventFieldsSql). A test round-trips one set of events through all
+// four (test/integration/event-batch-layout.test.ts).
 import { storedEvent, type StoredEvent } from './event-types';
 
 /** The most events one row holds (also the `event_span_check` constraint). */
@@ -82,4 +85,33 @@ export function eventRowHolding(alias: string, idSql: string, options: { payload
   return `lateral (
     select x.id, x.workspace_id, x.type, x.created_at, x.span${options.payload ? `, ${data} as event_data` : ''} from event x
     where x.id <= ${idSql} and x.id > ${idSql} - ${MAX_SPAN} order by x.id desc limit 1) ${alias} on ${idSql} < ${alias}.id + ${alias}.span`;
+}
+
+/**
+ * SQL: the `data` of the outbox row of one group of events, an aggregate over the group's rows: a
+ * group of one is that event's payload (`common` plus its fields), a larger group the batch form.
+ * `common` is a jsonb expression the group shares; `fields` gives each event's own fields as SQL
+ * over a row of the group, in the order their values are stored; `orderBy` orders the events.
+ */
+export function batchDataSql(common: string, fields: Record<string, string>, orderBy: string): string {
+  const keys = Object.keys(fields);
+  return `case when count(*) = 1
+  then ${common} || jsonb_build_object(${keys.map((k) => `'${k}', min(${fields[k]})`).join(', ')})
+  else jsonb_build_object('common', ${common}, 'keys', '${JSON.stringify(keys)}'::jsonb,
+    'rows', jsonb_agg(jsonb_build_array(${keys.map((k) => fields[k]).join(', ')}) order by ${orderBy})) end`;
+}
+
+/**
+ * SQL: one row per event of the outbox rows of `source` (a relation with `span` and `data`, single
+ * events and batches alike) that match `where`, with each of `fields` of its payload as a text
+ * column of that name. A batch's rows and the fields' positions are taken out of its stored
+ * (compressed) value once per batch (a materialized CTE), not once per event.
+ */
+export function eventFieldsSql(source: string, fields: readonly string[], where: string): string {
+  const position = (field: string) =>
+    `(select n - 1 from jsonb_array_elements_text(s.data->'keys') with ordinality k(key, n) where key = '${field}')::int as "${field}"`;
+  return `with batches as materialized (select s.data->'rows' as items, ${fields.map(position).join(', ')} from ${source} s where (${where}) and s.span > 1)
+    select ${fields.map((f) => `s.data->>'${f}' as "${f}"`).join(', ')} from ${source} s where (${where}) and s.span = 1
+    union all
+    select ${fields.map((f) => `b.item->>batches."${f}"`).join(', ')} from batches cross join lateral jsonb_array_elements(batches.items) b(item)`;
 }

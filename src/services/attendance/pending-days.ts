@@ -4,7 +4,7 @@
 // neighbours, whose shift windows may hold it), days marked stale by a change, and days whose
 // window has ended; all recomputed by refreshDays in one transaction with the cursor's advance.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { firstRowAfter, MAX_SPAN } from '../../events/event-batch';
+import { eventFieldsSql, firstRowAfter, MAX_SPAN } from '../../events/event-batch';
 import { DELIVERABLE_BELOW } from '../../events/event-feed';
 import { withEm, type RequestContext } from '../../context/request-context';
 import { addDays } from '../../kernel/calendar-date';
@@ -48,18 +48,7 @@ export async function processPendingDays(ctx: RequestContext, options: { wait: b
          from event e where e.id > ? and e.id + e.span - 1 > ? order by e.id limit ${eventPage}),
        page as (select * from rows where before < ${eventPage}),
        ready as (select page.* from page, bound where page.id < bound.below),
-       -- Batch rows: where the two fields sit in their rows, and the rows, taken out of the stored
-       -- (compressed) value once per batch, not once per punch.
-       batches as materialized (
-         select (select n - 1 from jsonb_array_elements_text(data->'keys') with ordinality k(key, n) where key = 'employee_id')::int as employee,
-                (select n - 1 from jsonb_array_elements_text(data->'keys') with ordinality k(key, n) where key = 'local_time')::int as local_time,
-                data->'rows' as items
-         from ready where type = 'attendance.created' and span > 1),
-       punches as (
-         select data->>'employee_id' as employee_id, data->>'local_time' as local_time
-         from ready where type = 'attendance.created' and span = 1
-         union all
-         select b.item->>batches.employee, b.item->>batches.local_time from batches cross join lateral jsonb_array_elements(batches.items) b(item))
+       punches as (${eventFieldsSql('ready', ['employee_id', 'local_time'], "type = 'attendance.created'")})
        select (select max(id + span - 1) from ready)::text as last,
               (select coalesce(sum(span), 0) from ready)::int as events,
               (select count(*) from rows) = ${eventPage} or (select count(*) from page) < (select count(*) from rows) as full,

@@ -1,6 +1,6 @@
 import { formatLocalTime } from '../../protocol/time';
 import { punchData } from '../../events/event-payloads';
-import { MAX_SPAN } from '../../events/event-batch';
+import { batchDataSql, MAX_SPAN } from '../../events/event-batch';
 import { outboxTail, recordEvents } from '../../events/outbox';
 import { executePrepared } from '../../db/prepared-statement';
 import { intArray } from '../common/sql-arrays';
@@ -218,10 +218,7 @@ const PUNCH_OWN_KEYS = [
 const punchFieldSql = (key: string) => (key === 'punch_time' ? isoSql('p.punch_time') : `p.${key}`);
 const PUNCH_COMMON_SQL = `(select jsonb_build_object('company_id', dev.company_id, 'device_id', dev.id, 'device_serial', dev.device_serial,
      'time_zone', dev.time_zone, 'record_type', dev.record_type, 'received_at', ${isoSql('dev.received_at')}) from dev)`;
-const PUNCH_GROUP_DATA = `case when count(*) = 1
-  then ${PUNCH_COMMON_SQL} || jsonb_build_object(${PUNCH_OWN_KEYS.map((k) => `'${k}', min(${punchFieldSql(k)})`).join(', ')})
-  else jsonb_build_object('common', ${PUNCH_COMMON_SQL}, 'keys', '${JSON.stringify(PUNCH_OWN_KEYS)}'::jsonb,
-    'rows', jsonb_agg(jsonb_build_array(${PUNCH_OWN_KEYS.map(punchFieldSql).join(', ')}) order by p.n)) end`;
+const PUNCH_GROUP_DATA = batchDataSql(PUNCH_COMMON_SQL, Object.fromEntries(PUNCH_OWN_KEYS.map((k) => [k, punchFieldSql(k)])), 'p.n');
 
 /** The columns of a terminal punch that vary from punch to punch; the others are the upload's. */
 const DEVICE_PUNCH_OWN_COLUMNS = ['pin', 'punch_time', 'local_time', 'punch_state', 'verify_type', 'verify_code', 'work_code', 'device_record_index'];
