@@ -9,7 +9,6 @@ import { mirrorDoorActions } from '../services/access/door-action.service';
 import { mirrorFaceEnrollments } from '../services/sync/face-enrollment.service';
 import { CONTROLLER_RULES_COMMAND_KIND, mirrorControllerRules } from '../services/access/controller-rules.service';
 import { registerCommandHandler, registerCommandRenderer } from '../services/commands/command-queue';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { LOCKDOWN_COMMAND_KINDS, lockLockdownsOfCommands, mirrorLockdownDoors } from '../services/access/lockdown.service';
 import { DOOR_OPENING_RULES_COMMAND_KIND, mirrorDoorOpeningRules } from '../services/access/door-opening-rules.service';
 
@@ -21,7 +20,7 @@ export function registerCommandEngines(): void {
   registerCommandHandler('face_enrollments', { kinds: [SYNC_COMMAND_KIND, FACE_PHOTO_COMMAND_KIND], onChange: mirrorFaceEnrollments });
   registerCommandHandler('access_tables', {
     kinds: [ACCESS_SCHEDULE_COMMAND_KIND],
-    onChange: (ctx, ids) => noteRefusedAccessTables(ctx.em as EntityManager, ids),
+    onChange: (ctx, ids) => noteRefusedAccessTables(ctx.em, ids),
   });
   registerCommandHandler('lockdowns', { kinds: LOCKDOWN_COMMAND_KINDS, onChange: mirrorLockdownDoors, lockFirst: lockLockdownsOfCommands });
   registerCommandHandler('controller_rules', { kinds: [CONTROLLER_RULES_COMMAND_KIND], onChange: mirrorControllerRules });

@@ -10,7 +10,6 @@
 // NOTIFY is transactional too (sent at commit only) and is just a wake-up carrying the workspace;
 // a second one, on WEBHOOK_CHANNEL, only when webhook deliveries were queued (so a workspace without
 // endpoints does not make every process look for deliveries at each event).
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../context/request-context';
 import { executeBound } from '../db/prepared-statement';
 import type { EventType, TEST_EVENT_TYPE } from './event-types';
@@ -100,7 +99,7 @@ export async function recordEvents(ctx: RequestContext, events: readonly NewEven
   const rows = events.map((e, ord) => ({ workspace_id: e.workspaceId, ord, type: e.type, data: e.data }));
   const tail = outboxTail(ctx, options);
   const inserted = await executeBound<{ id: string }>(
-    ctx.em as EntityManager,
+    ctx.em,
     `with new_events as (select t.*, 1 as span from jsonb_to_recordset(?::jsonb) as t(workspace_id int, ord bigint, type varchar, data jsonb)),
      ${tail.sql}`,
     [JSON.stringify(rows), ...tail.params],

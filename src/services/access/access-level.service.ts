@@ -36,14 +36,14 @@ async function findLevel(ctx: RequestContext, id: number): Promise<AccessLevel> 
 }
 
 export async function getAccessLevel(ctx: RequestContext, id: number): Promise<AccessLevelView> {
-  return (await withDoors(ctx.em as EntityManager, [await findLevel(ctx, id)]))[0]!;
+  return (await withDoors(ctx.em, [await findLevel(ctx, id)]))[0]!;
 }
 
 export async function listAccessLevels(ctx: RequestContext, filter: { companyId?: number }, page: PageRequest): Promise<Page<AccessLevelView>> {
   const where: FilterQuery<AccessLevel> = { workspaceId: workspaceOf(ctx) };
   if (filter.companyId != null) where.companyId = filter.companyId;
   const [items, totalCount] = await ctx.em.findAndCount(AccessLevel, where, { orderBy: { id: 'asc' }, offset: page.offset, limit: page.limit });
-  return { items: await withDoors(ctx.em as EntityManager, items), totalCount, offset: page.offset };
+  return { items: await withDoors(ctx.em, items), totalCount, offset: page.offset };
 }
 
 function checkLevel(input: AccessLevelInput, creating: boolean): void {
@@ -77,7 +77,7 @@ async function checkReferences(ctx: RequestContext, companyId: number, input: Ac
       );
   }
   if (input.doorIds != null && input.doorIds.length > 0) {
-    const rows = await (ctx.em as EntityManager).execute<{ id: number; company_id: number }[]>(
+    const rows = await ctx.em.execute<{ id: number; company_id: number }[]>(
       'select d.id, dev.company_id from door d join device dev on dev.id = d.device_id where d.workspace_id = ? and d.id in (?)',
       [workspaceId, input.doorIds],
     );
@@ -144,7 +144,7 @@ export async function updateAccessLevel(ctx: RequestContext, id: number, input: 
 
 export async function deleteAccessLevel(ctx: RequestContext, id: number): Promise<AccessLevelView> {
   const view = await getAccessLevel(ctx, id);
-  const doors = await openingRulesUsing(ctx.em as EntityManager, { accessLevelId: id });
+  const doors = await openingRulesUsing(ctx.em, { accessLevelId: id });
   if (doors > 0)
     throw new DomainError(
       'resource_in_use',

@@ -188,7 +188,7 @@ export async function deleteAccessSchedule(ctx: RequestContext, id: number): Pro
       'resource_in_use',
       `Schedule ${id} is the schedule of ${users} access level${users === 1 ? '' : 's'}; give them another schedule first.`,
     );
-  const doors = await openingRulesUsing(ctx.em as EntityManager, { scheduleId: id });
+  const doors = await openingRulesUsing(ctx.em, { scheduleId: id });
   if (doors > 0)
     throw new DomainError(
       'resource_in_use',

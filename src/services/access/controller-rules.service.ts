@@ -64,7 +64,7 @@ function view(deviceId: number, rules: DeviceDoorRules | null): ControllerRulesV
   };
 }
 
-async function deviceOf(ctx: RequestContext, deviceId: number, em: EntityManager = ctx.em as EntityManager, lock = false): Promise<Device> {
+async function deviceOf(ctx: RequestContext, deviceId: number, em: EntityManager = ctx.em, lock = false): Promise<Device> {
   const device = await em.findOne(
     Device,
     { id: deviceId, workspaceId: workspaceOf(ctx) },
@@ -219,7 +219,7 @@ function compile(input: ControllerRulesInput, device: Device, doors: Map<number,
 export async function setControllerRules(ctx: RequestContext, deviceId: number, input: ControllerRulesInput): Promise<ControllerRulesView> {
   return ctx.em.transactional(async (em) => {
     const txCtx = withEm(ctx, em);
-    const device = await deviceOf(ctx, deviceId, em as EntityManager, true);
+    const device = await deviceOf(ctx, deviceId, em, true);
     const doors = new Map((await em.find(Door, { deviceId }, { disableIdentityMap: true })).map((d) => [d.id, d]));
     const compiled = compile(input, device, doors);
     let rules = await em.findOne(DeviceDoorRules, { deviceId });
@@ -252,7 +252,7 @@ export async function setControllerRules(ctx: RequestContext, deviceId: number, 
  * `applied` (Return ≥ 0) or `failed` (refused, no answer, expired). Runs in the queue's transaction.
  */
 export async function mirrorControllerRules(ctx: RequestContext, commandIds: number[]): Promise<void> {
-  await (ctx.em as EntityManager).execute(
+  await ctx.em.execute(
     `update device_door_rules r
         set delivery_status = case when c.status = 'succeeded' then 'applied' when c.status in ('failed', 'expired') then 'failed' else 'pending' end,
             delivery_return_code = c.return_code

@@ -78,7 +78,7 @@ function view(door: { id: number; deviceId: number }, rules: DoorOpeningRules | 
   };
 }
 
-async function doorOf(ctx: RequestContext, doorId: number, em: EntityManager = ctx.em as EntityManager): Promise<Door> {
+async function doorOf(ctx: RequestContext, doorId: number, em: EntityManager = ctx.em): Promise<Door> {
   const door = await em.findOne(Door, { id: doorId, workspaceId: workspaceOf(ctx) }, { disableIdentityMap: true });
   if (!door) throw DomainError.notFound('Door', doorId);
   return door;
@@ -220,10 +220,10 @@ async function checkRules(
 export async function setDoorOpeningRules(ctx: RequestContext, doorId: number, input: DoorOpeningRulesInput): Promise<DoorOpeningRulesView> {
   return ctx.em.transactional(async (em) => {
     const txCtx = withEm(ctx, em);
-    const door = await doorOf(ctx, doorId, em as EntityManager);
+    const door = await doorOf(ctx, doorId, em);
     const device = await em.findOneOrFail(Device, { id: door.deviceId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    await (em as EntityManager).execute('select pg_advisory_xact_lock(?, ?)', [LOCK_SPACES.deviceSync, device.id]);
-    const { firstPersonIn, multiPerson } = await checkRules(em as EntityManager, input, device, door);
+    await em.execute('select pg_advisory_xact_lock(?, ?)', [LOCK_SPACES.deviceSync, device.id]);
+    const { firstPersonIn, multiPerson } = await checkRules(em, input, device, door);
     let rules = await em.findOne(DoorOpeningRules, { doorId });
     if (!rules) {
       rules = em.create(DoorOpeningRules, { workspaceId: device.workspaceId, deviceId: device.id, doorId } as DoorOpeningRules);
@@ -241,20 +241,20 @@ export async function setDoorOpeningRules(ctx: RequestContext, doorId: number, i
     await em.flush();
     const now = ctx.now();
     if (device.modeType === DeviceMode.acc && door.number <= MAX_PARAMETER_DOOR) {
-      await syncFirstCardRows(em as EntityManager, device, now, doorId, true);
-      const target = await recordTarget(em as EntityManager, device.id, DEFAULT_COMMANDS_PER_POLL);
+      await syncFirstCardRows(em, device, now, doorId, true);
+      const target = await recordTarget(em, device.id, DEFAULT_COMMANDS_PER_POLL);
       const combination = [deleteMultiCardCommand(door.number)];
       if (multiPerson)
         combination.push(updateMultiCardCommand({ index: door.number, door: door.number, groups: Array(multiPerson.count).fill(MULTI_CARD_GROUP) }));
       await queueRecords(
-        em as EntityManager,
+        em,
         target!,
         [combination.map((command) => ({ command, kind: DOOR_OPENING_ROWS_COMMAND_KIND, lane: 'bulk' as const, reference: `door_opening_rules:${doorId}` }))],
         now,
       );
       // The people counted before or now get their user row again, with their group.
       if (levelKey(counted) !== levelKey(multiPerson?.accessLevelIds ?? []))
-        await markGroupsChanged(em as EntityManager, device.id, [...counted, ...(multiPerson?.accessLevelIds ?? [])], now);
+        await markGroupsChanged(em, device.id, [...counted, ...(multiPerson?.accessLevelIds ?? [])], now);
       const queued = await enqueueCommand(txCtx, {
         workspaceId: device.workspaceId,
         deviceId: device.id,
@@ -264,7 +264,7 @@ export async function setDoorOpeningRules(ctx: RequestContext, doorId: number, i
         reference: `door_opening_rules:${doorId}`,
       });
       // The previous schedule's time zone goes when nothing else on the controller uses it.
-      await releaseUnusedSchedules(em as EntityManager, device, now);
+      await releaseUnusedSchedules(em, device, now);
       await em.refresh(rules);
       rules.commandRowId = queued.id;
     } else {
@@ -281,7 +281,7 @@ export async function setDoorOpeningRules(ctx: RequestContext, doorId: number, i
  * `applied` (Return ≥ 0) or `failed` (refused, no answer, expired). Runs in the queue's transaction.
  */
 export async function mirrorDoorOpeningRules(ctx: RequestContext, commandIds: number[]): Promise<void> {
-  await (ctx.em as EntityManager).execute(
+  await ctx.em.execute(
     `update door_opening_rules r
         set delivery_status = case when c.status = 'succeeded' then 'applied' when c.status in ('failed', 'expired') then 'failed' else 'pending' end,
             delivery_return_code = c.return_code

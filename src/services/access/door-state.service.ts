@@ -133,7 +133,7 @@ export async function applyRtlogDoorEvents(ctx: RequestContext, device: DoorDevi
     return cls === 'alarm' || cls === 'access-denied' || r.event_code === RTLOG_ALARM_CANCELLED || r.event_code === RTLOG_DOOR_CLOSED;
   });
   if (relevant.length === 0) return;
-  const em = ctx.em as EntityManager;
+  const em = ctx.em;
   const doors = await lockDoors(em, device.id);
   const byNumber = new Map(doors.map((d) => [d.number, d]));
   const changed = new Set<DoorRow>();

@@ -4,7 +4,6 @@
 // (webhooks). The service runs them when the controller's rtlog records arrive (in the ingestion's
 // transaction), not the controller: docs/access-control-operations.md says what a controller's
 // own linkage table could do instead.
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { Door, LinkageRule } from '../../entities';
 import { DeviceMode } from '../../entities/device.entity';
 import { DomainError } from '../../errors/domain-error';
@@ -205,7 +204,7 @@ function triggerOf(code: number): LinkageTrigger | null {
 export async function runLinkageRules(ctx: RequestContext, device: { id: number; workspaceId: number }, records: readonly LinkageRecord[]): Promise<void> {
   const relevant = records.filter((r) => triggerOf(r.event_code) !== null);
   if (relevant.length === 0) return;
-  const em = ctx.em as EntityManager;
+  const em = ctx.em;
   const rules = await em.execute<RuleRow[]>('select * from linkage_rule where device_id = ? order by id for update', [device.id]);
   if (rules.length === 0) return;
   const events: NewEvent[] = [];
@@ -252,7 +251,7 @@ async function fire(ctx: RequestContext, device: { id: number; workspaceId: numb
   let auxOutputQueued = false;
   if (rule.aux_output !== null) {
     await enqueueCommands(
-      ctx.em as EntityManager,
+      ctx.em,
       [
         {
           workspaceId: rule.workspace_id,

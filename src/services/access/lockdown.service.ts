@@ -226,7 +226,7 @@ export async function startLockdown(
   check(input);
   const now = ctx.now();
   return ctx.em.transactional(async (em) => {
-    const { companyId, scope, doors } = await targetsOf(em as EntityManager, workspaceId, input);
+    const { companyId, scope, doors } = await targetsOf(em, workspaceId, input);
     if (doors.length === 0)
       throw DomainError.field(input.doorIds ? 'doorIds' : input.areaId != null ? 'areaId' : 'companyId', 'no_doors', 'The scope has no doors.');
     const busy = await em.execute<{ door_id: number; lockdown_id: number }[]>(
@@ -277,7 +277,7 @@ export async function startLockdown(
       door: true,
       reference: `lockdown:${lockdown.id}`,
     }));
-    const queued = await enqueueCommands(em as EntityManager, commands, now);
+    const queued = await enqueueCommands(em, commands, now);
     const commandOf = new Map(supported.map((d, i) => [d.door_id, queued[i]!.id]));
     const rows = doors.map((d) =>
       em.create(LockdownDoor, {
@@ -301,7 +301,7 @@ export async function startLockdown(
 }
 
 export async function getLockdown(ctx: RequestContext, id: number): Promise<LockdownView> {
-  const { lockdown, doors } = await load(ctx.em as EntityManager, workspaceOf(ctx), id);
+  const { lockdown, doors } = await load(ctx.em, workspaceOf(ctx), id);
   return view(lockdown, doors);
 }
 
@@ -350,15 +350,15 @@ export async function releaseLockdown(ctx: RequestContext, id: number): Promise<
   return ctx.em.transactional(async (em) => {
     const [own] = await em.execute<{ id: number }[]>('select id from lockdown where id = ? and workspace_id = ?', [id, workspaceId]);
     if (!own) throw DomainError.notFound('Lockdown', id);
-    await lockLockdownCounts(em as EntityManager, [id]);
+    await lockLockdownCounts(em, [id]);
     await em.execute('select id from lockdown where id = ? for update', [id]);
-    const { lockdown, doors } = await load(em as EntityManager, workspaceId, id);
+    const { lockdown, doors } = await load(em, workspaceId, id);
     if (lockdown.status === 'released') return view(lockdown, doors);
     lockdown.status = 'released';
     lockdown.releasedAt = now;
     const sent = doors.filter((d) => d.commandId != null);
     const queued = await enqueueCommands(
-      em as EntityManager,
+      em,
       sent.map((d) => ({
         workspaceId,
         deviceId: d.deviceId,
@@ -441,7 +441,7 @@ async function lockLockdownCounts(em: EntityManager, lockdownIds: readonly numbe
  */
 export async function mirrorLockdownDoors(ctx: RequestContext, commandIds: number[]): Promise<void> {
   if (commandIds.length === 0) return;
-  const em = ctx.em as EntityManager;
+  const em = ctx.em;
   const commands = await em.execute<CommandRow[]>(
     `select id, kind, status, return_code, completed_at from device_command where id = any(?::int[]) order by id`,
     [`{${commandIds.join(',')}}`],
@@ -528,7 +528,7 @@ export async function admitLockdownOverrides(
 ): Promise<number> {
   const refused = stored.filter((r) => r.reason === 'lockdown' && r.employee_id !== null && r.door !== null);
   if (refused.length === 0) return 0;
-  const em = ctx.em as EntityManager;
+  const em = ctx.em;
   const admitted = await em.execute<{ door: number; employee_id: number }[]>(
     `with members as (
        select m.access_level_id, m.employee_id from access_level_employee m
@@ -584,7 +584,7 @@ export async function reapplyLockdownsAfterHandshake(ctx: RequestContext, device
       )
     ).map((r) => r.lockdown_id);
     // Locked like a door's answer (advisory lock before the first write), so the counts of successive events never go back.
-    await lockLockdownCounts(em as EntityManager, lockdownIds);
+    await lockLockdownCounts(em, lockdownIds);
     await em.execute(`select id from lockdown where id = any(?::int[]) and status = 'active' order by id for update`, [`{${lockdownIds.join(',')}}`]);
     const events: NewEvent[] = [];
     let resent = 0;
@@ -594,7 +594,7 @@ export async function reapplyLockdownsAfterHandshake(ctx: RequestContext, device
       const all = await em.find(LockdownDoor, { lockdownId }, { disableIdentityMap: true });
       const doors = all.filter((d) => d.deviceId === deviceId && (d.state === 'confirmed' || (d.state === 'failed' && d.detail === 'no_answer')));
       const queued = await enqueueCommands(
-        em as EntityManager,
+        em,
         doors.map((d) => ({
           workspaceId: lockdown.workspaceId,
           deviceId,

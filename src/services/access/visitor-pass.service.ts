@@ -208,10 +208,10 @@ export async function createVisitorPass(ctx: RequestContext, input: VisitorPassI
         );
       }
     });
-    if (input.pin != null && (await pinTaken(em as EntityManager, company.id, input.pin)))
+    if (input.pin != null && (await pinTaken(em, company.id, input.pin)))
       check.add('pin', 'already_taken', 'An employee or a live visitor pass of this company has this pin.');
     check.done();
-    const pin = input.pin ?? (await generatePin(em as EntityManager, company.id));
+    const pin = input.pin ?? (await generatePin(em, company.id));
     const pass = em.create(VisitorPass, {
       workspaceId,
       companyId: company.id,
@@ -225,7 +225,7 @@ export async function createVisitorPass(ctx: RequestContext, input: VisitorPassI
     } as VisitorPass);
     em.persist(pass);
     await em.flush();
-    await enqueueCommands(em as EntityManager, passCommands(pass, await doorsByDevice(em as EntityManager, pass.doorIds)), now);
+    await enqueueCommands(em, passCommands(pass, await doorsByDevice(em, pass.doorIds)), now);
     return view(pass, now);
   });
 }
@@ -243,8 +243,8 @@ async function findPass(ctx: RequestContext, id: number): Promise<VisitorPass> {
  */
 export async function getVisitorPass(ctx: RequestContext, id: number): Promise<VisitorPassView> {
   const pass = await findPass(ctx, id);
-  const deviceIds = [...(await doorsByDevice(ctx.em as EntityManager, pass.doorIds)).keys()];
-  const uses = await (ctx.em as EntityManager).execute<
+  const deviceIds = [...(await doorsByDevice(ctx.em, pass.doorIds)).keys()];
+  const uses = await ctx.em.execute<
     Array<{
       id: string;
       device_id: number | null;
@@ -293,7 +293,7 @@ export async function revokeVisitorPass(ctx: RequestContext, id: number): Promis
     if (pass.removedAt == null) {
       pass.revokedAt = now;
       pass.removedAt = now;
-      await enqueueCommands(em as EntityManager, removalCommands(pass, (await doorsByDevice(em as EntityManager, pass.doorIds)).keys()), now);
+      await enqueueCommands(em, removalCommands(pass, (await doorsByDevice(em, pass.doorIds)).keys()), now);
     }
     await em.flush();
     return view(pass, now);
@@ -315,9 +315,9 @@ export async function removeEndedVisitorPasses(em: EntityManager, now: Date): Pr
     const commands: NewCommand[] = [];
     for (const pass of due) {
       pass.removedAt = now;
-      commands.push(...removalCommands(pass, (await doorsByDevice(tx as EntityManager, pass.doorIds)).keys()));
+      commands.push(...removalCommands(pass, (await doorsByDevice(tx, pass.doorIds)).keys()));
     }
-    await enqueueCommands(tx as EntityManager, commands, now);
+    await enqueueCommands(tx, commands, now);
     await tx.flush();
     return due.length;
   });

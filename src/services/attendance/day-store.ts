@@ -273,7 +273,7 @@ export interface RefreshOptions {
  */
 export async function refreshDays(ctx: RequestContext, wanted: WantedDays, options: RefreshOptions): Promise<number> {
   if (wanted.size === 0) return 0;
-  const em = ctx.em as EntityManager;
+  const em = ctx.em;
   await wholeWeeks(em, wanted);
   const input = await loadInputs(em, wanted);
   const now = ctx.now();
@@ -552,7 +552,7 @@ export async function flushWithStaleMarks(em: EntityManager, marks: StaleMark[],
  */
 export async function refreshCompanyDays(ctx: RequestContext, companyId: number, from: string, to: string): Promise<void> {
   // A deleted employee's days are computed up to the local date of their deletion, never after it.
-  const rows = await (ctx.em as EntityManager).execute<{ id: number; last_date: string | null }[]>(
+  const rows = await ctx.em.execute<{ id: number; last_date: string | null }[]>(
     `select e.id, (e.deleted_at at time zone w.time_zone)::date::text as last_date from employee e join workspace w on w.id = e.workspace_id
      where e.company_id = ? and (e.deleted_at is null or (e.deleted_at at time zone w.time_zone)::date >= ?::date) order by e.id`,
     [companyId, from],

@@ -1,4 +1,4 @@
-import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { FilterQuery } from '@mikro-orm/postgresql';
 import { flushWithStaleMarks, type StaleMark } from './day-store';
 import { queueHolidayChange } from '../sync/access-sync.service';
 import { Company, Holiday } from '../../entities';
@@ -66,7 +66,7 @@ export async function createHoliday(ctx: RequestContext, input: HolidayInput): P
   } as Holiday);
   try {
     ctx.em.persist(holiday);
-    await flushWithStaleMarks(ctx.em as EntityManager, [aroundDate(holiday.companyId, holiday.date)], (em) =>
+    await flushWithStaleMarks(ctx.em, [aroundDate(holiday.companyId, holiday.date)], (em) =>
       queueHolidayChange(em, holiday.companyId, { written: { date: holiday.date, holidayType: holiday.holidayType } }, ctx.now()),
     );
   } catch (error) {
@@ -87,7 +87,7 @@ export async function updateHoliday(ctx: RequestContext, id: number, input: Omit
   if (input.name != null) holiday.name = input.name;
   if (input.holidayType != null) holiday.holidayType = input.holidayType;
   try {
-    await flushWithStaleMarks(ctx.em as EntityManager, marks, (em) =>
+    await flushWithStaleMarks(ctx.em, marks, (em) =>
       queueHolidayChange(em, holiday.companyId, { removed: previousDate, written: { date: holiday.date, holidayType: holiday.holidayType } }, ctx.now()),
     );
   } catch (error) {
@@ -100,7 +100,7 @@ export async function deleteHoliday(ctx: RequestContext, id: number): Promise<Ho
   const holiday = await getHoliday(ctx, id);
   const snapshot = { ...holiday };
   ctx.em.remove(holiday);
-  await flushWithStaleMarks(ctx.em as EntityManager, [aroundDate(holiday.companyId, holiday.date)], (em) =>
+  await flushWithStaleMarks(ctx.em, [aroundDate(holiday.companyId, holiday.date)], (em) =>
     queueHolidayChange(em, holiday.companyId, { removed: holiday.date }, ctx.now()),
   );
   return Object.assign(new Holiday(), snapshot);

@@ -8,7 +8,6 @@
 // while no stored day lists it (refreshDays lists every punch a day counts or ignores); the lane
 // recomputes its date and the neighbours (as the backlog does) and announces what changed. The
 // backlog reaches the same punches later and finds the days unchanged: nothing is announced twice.
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { withEm, type RequestContext } from '../../context/request-context';
 import { addDays } from '../../kernel/calendar-date';
 import { refreshDays, takeAttendanceLock, want, type WantedDays } from './day-store';
@@ -30,7 +29,7 @@ export interface LiveResult {
  * goes before the next one.
  */
 export async function processLiveDays(ctx: RequestContext): Promise<LiveResult> {
-  return (ctx.em as EntityManager).fork().transactional(async (em) => {
+  return ctx.em.fork().transactional(async (em) => {
     await takeAttendanceLock(em);
     const now = ctx.now().getTime();
     const window = LIVE_WINDOW_MINUTES * 60_000;

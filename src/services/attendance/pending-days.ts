@@ -31,7 +31,7 @@ export interface BatchResult {
  */
 export async function processPendingDays(ctx: RequestContext, options: { wait: boolean; eventPage?: number }): Promise<BatchResult> {
   const eventPage = Math.min(Math.max(1, Math.floor(options.eventPage ?? MAX_EVENT_PAGE)), MAX_EVENT_PAGE);
-  return (ctx.em as EntityManager).fork().transactional(async (em) => {
+  return ctx.em.fork().transactional(async (em) => {
     if (options.wait) await takeAttendanceLock(em);
     else if (!(await tryAttendanceLock(em))) return { changed: 0, more: false, events: 0 };
     const [cursorRow] = await em.execute<{ position: string }[]>(`select position from job_cursor where name = ? for update`, [CURSOR]);

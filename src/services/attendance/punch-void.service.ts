@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { PayPeriod, Punch } from '../../entities';
 import { addDays } from '../../kernel/calendar-date';
 import { markDaysStale } from './day-store';
@@ -25,7 +24,7 @@ export async function voidPunch(ctx: RequestContext, id: number, reason: string)
   // The void and the recomputation mark of the punch's days commit together.
   await ctx.em.transactional(async (em) => {
     await em.nativeUpdate(Punch, { id: punch.id }, { voidedAt: ctx.now(), voidReason: reason });
-    if (punch.employeeId) await markDaysStale(em as EntityManager, { employeeIds: [punch.employeeId] }, addDays(date, -1), addDays(date, 1));
+    if (punch.employeeId) await markDaysStale(em, { employeeIds: [punch.employeeId] }, addDays(date, -1), addDays(date, 1));
   });
   return (await ctx.em.refresh(punch))!;
 }

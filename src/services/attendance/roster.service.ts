@@ -92,7 +92,7 @@ export async function updateRoster(ctx: RequestContext, id: number, input: Omit<
   if (input.name != null) roster.name = input.name;
   if (input.startDate != null) roster.startDate = input.startDate;
   if (input.days != null) roster.days = input.days;
-  await flushWithStaleMarks(ctx.em as EntityManager, await assignmentMarks(ctx.em as EntityManager, roster.id));
+  await flushWithStaleMarks(ctx.em, await assignmentMarks(ctx.em, roster.id));
   return roster;
 }
 

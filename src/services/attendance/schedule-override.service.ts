@@ -72,7 +72,7 @@ async function checkUnlocked(em: EntityManager, companyId: number, date: string)
  * they never were, so that what the override changes is announced even on a day without punches.
  */
 async function withRecompute<T>(ctx: RequestContext, employeeId: number, dates: string[], change: (em: EntityManager) => Promise<T>): Promise<T> {
-  return (ctx.em as EntityManager).transactional(async (em) => {
+  return ctx.em.transactional(async (em) => {
     await takeAttendanceLock(em);
     const tx = withEm(ctx, em);
     const own: WantedDays = new Map();

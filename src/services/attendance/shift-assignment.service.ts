@@ -1,4 +1,4 @@
-import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { FilterQuery } from '@mikro-orm/postgresql';
 import { flushWithStaleMarks, markDaysStale, type StaleScope } from './day-store';
 import { scheduledShift } from './schedule';
 import { Area, AreaEmployee, Employee, Roster, ScheduleOverride, Shift, ShiftAssignment } from '../../entities';
@@ -126,7 +126,7 @@ export async function createShiftAssignment(ctx: RequestContext, input: ShiftAss
       endDate: input.endDate ?? null,
     } as ShiftAssignment);
     await em.persist(assignment).flush();
-    await markDaysStale(em as EntityManager, holderScope(assignment), assignment.startDate, assignment.endDate ?? null);
+    await markDaysStale(em, holderScope(assignment), assignment.startDate, assignment.endDate ?? null);
     return assignment;
   });
 }
@@ -159,7 +159,7 @@ export async function updateShiftAssignment(
     assignment.startDate = startDate;
     assignment.endDate = endDate;
     await em.flush();
-    await markDaysStale(em as EntityManager, holderScope(assignment), from, to);
+    await markDaysStale(em, holderScope(assignment), from, to);
     return assignment;
   });
 }
@@ -168,7 +168,7 @@ export async function deleteShiftAssignment(ctx: RequestContext, id: number): Pr
   const assignment = await getShiftAssignment(ctx, id);
   const snapshot = { ...assignment };
   ctx.em.remove(assignment);
-  await flushWithStaleMarks(ctx.em as EntityManager, [{ scope: holderScope(assignment), from: assignment.startDate, to: assignment.endDate ?? null }]);
+  await flushWithStaleMarks(ctx.em, [{ scope: holderScope(assignment), from: assignment.startDate, to: assignment.endDate ?? null }]);
   return Object.assign(new ShiftAssignment(), snapshot);
 }
 

@@ -1,4 +1,4 @@
-import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { FilterQuery } from '@mikro-orm/postgresql';
 import { flushWithStaleMarks, markDaysStale } from './day-store';
 import { Company, ScheduleOverride, Shift, ShiftAssignment, Workspace } from '../../entities';
 import { ShiftPairing } from '../../entities/shift.entity';
@@ -168,7 +168,7 @@ export async function createShift(ctx: RequestContext, input: ShiftInput): Promi
     checkCore(shift);
     await em.persist(shift).flush();
     // A new default shift applies to every employee of the company without an assignment.
-    if (shift.isDefault) await markDaysStale(em as EntityManager, { companyId: company.id }, null, null);
+    if (shift.isDefault) await markDaysStale(em, { companyId: company.id }, null, null);
     return shift;
   });
 }
@@ -192,7 +192,7 @@ export async function updateShift(ctx: RequestContext, id: number, input: Omit<S
     if (workdays != null) shift.workdays = [...workdays].sort((a, b) => a - b);
     await em.flush();
     // Any stored day of the company may be this shift's (or the default's): all are recomputed, locked periods excepted.
-    await markDaysStale(em as EntityManager, { companyId: shift.companyId }, null, null);
+    await markDaysStale(em, { companyId: shift.companyId }, null, null);
     return shift;
   });
 }
@@ -203,7 +203,7 @@ export async function deleteShift(ctx: RequestContext, id: number): Promise<Shif
   const assigned = await ctx.em.count(ShiftAssignment, { shiftId: shift.id });
   if (assigned > 0) throw new DomainError('resource_in_use', `Shift ${id} has ${assigned} assignment${assigned === 1 ? '' : 's'}; delete or move them first.`);
   // A roster's entries and schedule overrides name shifts too: deleting one would silently change their days.
-  const [rostered] = await (ctx.em as EntityManager).execute<{ id: number }[]>(`select id from roster where company_id = ? and days @> ?::jsonb limit 1`, [
+  const [rostered] = await ctx.em.execute<{ id: number }[]>(`select id from roster where company_id = ? and days @> ?::jsonb limit 1`, [
     shift.companyId,
     JSON.stringify([shift.id]),
   ]);
@@ -216,6 +216,6 @@ export async function deleteShift(ctx: RequestContext, id: number): Promise<Shif
     );
   const snapshot = { ...shift };
   ctx.em.remove(shift);
-  await flushWithStaleMarks(ctx.em as EntityManager, [{ scope: { companyId: shift.companyId }, from: null, to: null }]);
+  await flushWithStaleMarks(ctx.em, [{ scope: { companyId: shift.companyId }, from: null, to: null }]);
   return Object.assign(new Shift(), snapshot);
 }

@@ -67,7 +67,7 @@ interface SheetEmployee {
  */
 async function employeesOf(ctx: RequestContext, filter: TimesheetFilter): Promise<SheetEmployee[]> {
   const workspaceId = workspaceOf(ctx);
-  const em = ctx.em as EntityManager;
+  const em = ctx.em;
   const exists = async (table: string, id: number, name: string) => {
     const [row] = await em.execute(`select 1 from ${table} where id = ? and workspace_id = ?`, [id, workspaceId]);
     if (!row) throw DomainError.notFound(name, id);
@@ -131,7 +131,7 @@ async function daysCurrent(em: EntityManager, employees: SheetEmployee[], filter
 /** Computes the days of the range that are missing, stale or due for these employees (nothing to do: one cheap query). */
 async function ensureDays(ctx: RequestContext, employees: SheetEmployee[], filter: TimesheetFilter): Promise<void> {
   if (employees.length === 0) return;
-  const em = ctx.em as EntityManager;
+  const em = ctx.em;
   if (await daysCurrent(em, employees, filter, ctx.now())) return;
   // One row per employee (its dates as an array): a year for 5,000 employees is 1.8 million dates,
   // which as rows would be parsed and regrouped in one synchronous go. A deleted employee's days
@@ -180,7 +180,7 @@ async function prepare(ctx: RequestContext, filter: TimesheetFilter): Promise<nu
   checkRange(filter);
   const employees = await employeesOf(ctx, filter);
   // Read-your-writes: punches the worker has not taken yet are taken now (it is usually idle and this is one query).
-  for (let batch = 0; batch < 20 && (await hasPendingDays(ctx.em as EntityManager)); batch += 1) {
+  for (let batch = 0; batch < 20 && (await hasPendingDays(ctx.em)); batch += 1) {
     if (!(await processPendingDays(ctx, { wait: true })).more) break;
   }
   await ensureDays(ctx, employees, filter);
@@ -191,7 +191,7 @@ async function prepare(ctx: RequestContext, filter: TimesheetFilter): Promise<nu
 export async function listTimesheetDays(ctx: RequestContext, filter: TimesheetFilter, page: PageRequest): Promise<Page<DayRecord>> {
   const employeeIds = await prepare(ctx, filter);
   if (employeeIds.length === 0) return { items: [], totalCount: 0, offset: page.offset };
-  const em = ctx.em as EntityManager;
+  const em = ctx.em;
   const where = `d.employee_id = any(?::int[]) and d.date between ?::date and ?::date`;
   const params = [intArray(employeeIds), filter.startDate, filter.endDate];
   const [items, [count]] = await Promise.all([
@@ -209,7 +209,7 @@ export async function timesheetSummary(ctx: RequestContext, filter: TimesheetFil
   const employeeIds = await prepare(ctx, filter);
   const window = employeeIds.slice(page.offset, page.offset + page.limit);
   if (window.length === 0) return { items: [], totalCount: employeeIds.length, offset: page.offset };
-  const em = ctx.em as EntityManager;
+  const em = ctx.em;
   const rows = await em.execute<Omit<SummaryRow, 'pay_items'>[]>(
     `select e.id as employee_id,
        count(d.id) filter (where d.status = 'present')::int as days_present,

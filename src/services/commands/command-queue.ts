@@ -222,7 +222,7 @@ export async function enqueueCommands(em: EntityManager, commands: readonly NewC
 
 /** Queues one command; it goes out on the device's next poll (after the commands of earlier lanes). */
 export async function enqueueCommand(ctx: RequestContext, input: NewCommand): Promise<QueuedCommand> {
-  const [queued] = await enqueueCommands(ctx.em as EntityManager, [input], ctx.now());
+  const [queued] = await enqueueCommands(ctx.em, [input], ctx.now());
   // Inside a caller's transaction this counts before its commit: a rollback there is an error path.
   countCommands(ctx, 'queued', 1);
   return queued!;

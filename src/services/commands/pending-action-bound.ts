@@ -4,7 +4,6 @@
 // `Retry-After` of the terminal's poll interval (by then it has taken some). Separate counts, so that
 // a flood of device actions never blocks a door action (which the queue's lanes deliver first).
 import { LOCK_SPACES } from '../../kernel/lock-keys';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../errors/domain-error';
 import type { RequestContext } from '../../context/request-context';
 
@@ -20,7 +19,7 @@ export async function requireRoomForAction(
   device: { id: number; pollIntervalSeconds?: number | null },
   what: 'door_action' | 'device_action',
 ): Promise<void> {
-  const em = ctx.em as EntityManager;
+  const em = ctx.em;
   await em.execute('select pg_advisory_xact_lock(?, ?)', [BOUND_LOCK_SPACE, device.id]);
   const [row] = await em.execute<{ n: number }[]>(`select count(*)::int as n from ${what} where device_id = ? and status in ('queued', 'sent')`, [device.id]);
   const limit = ctx.config.pendingActionsPerDevice;

@@ -142,7 +142,7 @@ export async function deleteArea(ctx: RequestContext, id: number): Promise<Area>
 const areaMemberLoaders = new WeakMap<EntityManager, { employees: DataLoader<number, number[]>; devices: DataLoader<number, number[]> }>();
 
 function areaMembers(ctx: RequestContext) {
-  const em = ctx.em as EntityManager;
+  const em = ctx.em;
   let loaders = areaMemberLoaders.get(em);
   if (!loaders) {
     const workspaceId = workspaceOf(ctx);
@@ -263,7 +263,7 @@ export async function changeAreaEmployees(ctx: RequestContext, areaId: number, m
     await recomputeDeviceUsers(em, { employeeIds: [...toRemove.map((m) => m.employeeId), ...toAdd] }, ctx.now());
     // The area's shift assignments now apply to other employees: their days are computed again.
     const moved = [...toRemove.map((m) => m.employeeId), ...toAdd];
-    if (moved.length > 0 && (await em.count(ShiftAssignment, { areaId })) > 0) await markDaysStale(em as EntityManager, { employeeIds: moved }, null, null);
+    if (moved.length > 0 && (await em.count(ShiftAssignment, { areaId })) > 0) await markDaysStale(em, { employeeIds: moved }, null, null);
     const memberIds = await areaEmployeeIds(withEm(ctx, em), areaId);
     return em.find(Employee, { id: { $in: memberIds } }, { orderBy: { id: 'asc' } });
   });

@@ -9,7 +9,6 @@ import { FieldChecker, limits } from '../common/validation';
 import { lockWorkspace } from '../common/workspace-lock';
 import { checkPayPolicy, mergePayPolicy, type PayPolicyInput } from '../attendance/pay-policy-input';
 import { markDaysStale } from '../attendance/day-store';
-import type { EntityManager } from '@mikro-orm/postgresql';
 
 export interface CompanyInput {
   name?: string | null;
@@ -98,7 +97,7 @@ export async function updateCompany(ctx: RequestContext, id: number, input: Comp
       // A policy change is a rule change: every unlocked day of the company is recomputed (and announced when it changes).
       await ctx.em.transactional(async (em) => {
         await em.flush();
-        await markDaysStale(em as EntityManager, { companyId: company.id }, null, null);
+        await markDaysStale(em, { companyId: company.id }, null, null);
       });
     } else {
       await ctx.em.flush();

@@ -12,7 +12,6 @@ import { executePrepared } from '../../db/prepared-statement';
 import { employeeAreaIds } from './area.service';
 import { markDaysStale } from '../attendance/day-store';
 import { visitorPinInUse } from '../access/visitor-pass.service';
-import type { EntityManager } from '@mikro-orm/postgresql';
 
 export interface EmployeeInput {
   companyId?: number;
@@ -211,7 +210,7 @@ async function ensureUnique(ctx: RequestContext, employee: { id?: number; compan
     const other = await ctx.em.findOne(Employee, { companyId: employee.companyId, pin: employee.pin });
     if (other && other.id !== employee.id) problems.add('pin', 'already_taken', uniqueFields.employee_company_pin_unique.message);
     // A live visitor pass holds its pin on the controllers: an employee under it would share its user row.
-    else if (await visitorPinInUse(ctx.em as EntityManager, employee.companyId, employee.pin))
+    else if (await visitorPinInUse(ctx.em, employee.companyId, employee.pin))
       problems.add('pin', 'already_taken', 'A visitor pass of this company holds this pin until it is removed from the controllers.');
   }
   problems.done();
@@ -285,7 +284,7 @@ export async function updateEmployee(ctx: RequestContext, id: number, input: Emp
       employee.employmentEndDate = endDate;
       await em.flush();
       // Employment dates decide which days count: the employee's unlocked days are recomputed.
-      if (employmentChanged) await markDaysStale(em as EntityManager, { employeeIds: [id] }, null, null);
+      if (employmentChanged) await markDaysStale(em, { employeeIds: [id] }, null, null);
       // Terminal records of a pin nobody held belong to whoever holds it now.
       if (companyChanged || input.pin !== undefined) await attachRecordsOfPin(txCtx, employee);
       if (companyChanged) {

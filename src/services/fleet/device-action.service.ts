@@ -192,7 +192,7 @@ function infoRecordCount(result: { info?: Array<{ key: string; value: string }> 
  * since when, and what to run.
  */
 async function requireSafeClear(ctx: RequestContext, device: Device, now: Date): Promise<void> {
-  const em = ctx.em as EntityManager;
+  const em = ctx.em;
   const [latest] = await em.execute<
     { type: string; completed_at: Date; options: { startDate?: string; endDate?: string }; result: Record<string, unknown> | null }[]
   >(
@@ -330,7 +330,7 @@ export async function getDeviceAction(ctx: RequestContext, deviceId: number, act
   const device = await findDevice(ctx, deviceId);
   const action = await ctx.em.findOne(DeviceAction, { actionId, deviceId, workspaceId: workspaceOf(ctx) }, { disableIdentityMap: true });
   if (!action) throw DomainError.notFound('Device action', actionId);
-  return (await withNewPunches(ctx.em as EntityManager, [view(action, device.status)]))[0]!;
+  return (await withNewPunches(ctx.em, [view(action, device.status)]))[0]!;
 }
 
 export async function listDeviceActions(ctx: RequestContext, deviceId: number, page: PageRequest): Promise<Page<DeviceActionView>> {
@@ -342,7 +342,7 @@ export async function listDeviceActions(ctx: RequestContext, deviceId: number, p
   );
   return {
     items: await withNewPunches(
-      ctx.em as EntityManager,
+      ctx.em,
       items.map((item) => view(item, device.status)),
     ),
     totalCount,
@@ -424,7 +424,7 @@ export const CLOCK_SYNC_TOLERANCE_SECONDS = 2;
  */
 export async function mirrorDeviceActions(ctx: RequestContext, commandIds: number[]): Promise<void> {
   if (commandIds.length === 0) return;
-  const em = ctx.em as EntityManager;
+  const em = ctx.em;
   const actions = await em.execute<ActionRow[]>(
     `select a.id, a.workspace_id, a.action_id, a.device_id, d.company_id, d.time_zone, d.status as device_status, a.type, a.options, a.status, a.status_detail,
        a.result, a.created_at, a.expires_at
@@ -485,7 +485,7 @@ export async function mirrorDeviceActions(ctx: RequestContext, commandIds: numbe
 export async function concludeClockSyncs(ctx: RequestContext, deviceId: number | null = null): Promise<void> {
   const now = ctx.now();
   await ctx.em.transactional(async (em) => {
-    const waiting = await (em as EntityManager).execute<(ActionRow & { skew: number | null; checked_at: Date | null; set_at: Date | null })[]>(
+    const waiting = await em.execute<(ActionRow & { skew: number | null; checked_at: Date | null; set_at: Date | null })[]>(
       `select a.id, a.workspace_id, a.action_id, a.device_id, d.company_id, d.status as device_status, a.type, a.options, a.status, a.status_detail, a.result,
          a.created_at, a.expires_at, d.clock_skew_seconds as skew, d.clock_checked_at as checked_at,
          (select max(c.completed_at) from device_command c where c.reference = 'device_action:' || a.action_id) as set_at

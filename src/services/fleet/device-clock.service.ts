@@ -6,7 +6,6 @@
 // corrects a clock by itself (a terminal in the wrong zone would be "corrected" forever): that is the
 // operator's `clock.sync` action (device-action.service.ts).
 import { boundedCache } from '../../kernel/cache';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvents } from '../../events/outbox';
 import { withEm, type RequestContext } from '../../context/request-context';
 
@@ -61,7 +60,7 @@ async function writeClockReading(ctx: RequestContext, device: ClockDevice, recor
   return ctx.em.transactional(async (em) => {
     // A reading never waits: when another transaction holds the device row, this one is skipped
     // (the terminal's next real-time record reads its clock again).
-    const [row] = await (em as EntityManager).execute<{ was_alerted: boolean; alerted: boolean }[]>(
+    const [row] = await em.execute<{ was_alerted: boolean; alerted: boolean }[]>(
       `with old as (select clock_skew_alerted from device where id = ? for no key update skip locked)
        update device set clock_skew_seconds = ?, clock_checked_at = ?, clock_skew_alerted = ? from old where id = ?
        returning old.clock_skew_alerted as was_alerted, device.clock_skew_alerted as alerted`,

@@ -28,7 +28,7 @@ export async function recordReportedUsers(ctx: RequestContext, device: { id: num
   if (users.length === 0) return;
   const now = ctx.now();
   await ctx.em.transactional(async (em) => {
-    await (em as EntityManager).execute(
+    await em.execute(
       `insert into device_reported_user (workspace_id, device_id, pin, name, privilege, reported_at)
        select ?, ?, r.pin, r.name, r.privilege, ? from jsonb_to_recordset(?::jsonb) as r(pin text, name text, privilege int)
        on conflict (device_id, pin) do update set name = excluded.name, privilege = excluded.privilege, reported_at = excluded.reported_at`,
@@ -100,7 +100,7 @@ interface WaitingAction {
  * caller's transaction): the comparison, the fix when asked, the completed result and its event.
  */
 export async function finishReconciles(ctx: RequestContext, deviceId: number): Promise<void> {
-  const em = ctx.em as EntityManager;
+  const em = ctx.em;
   const waiting = await em.execute<WaitingAction[]>(
     `select a.id, a.workspace_id, a.action_id, a.device_id, d.company_id, d.mode_type, a.options, a.result, a.created_at, a.completed_at, a.expires_at
      from device_action a join device d on d.id = a.device_id

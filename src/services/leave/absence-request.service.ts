@@ -151,7 +151,7 @@ async function refuseLockedPeriod(em: EntityManager, companyId: number, startDat
  * the request's hours. The days are brought up to date first, in the caller's transaction.
  */
 async function chargedAmounts(ctx: RequestContext, employeeId: number, input: AbsenceRequestInput, type: AbsenceType): Promise<Record<string, number>> {
-  const em = ctx.em as EntityManager;
+  const em = ctx.em;
   await takeAttendanceLock(em);
   const wanted: WantedDays = new Map();
   want(wanted, employeeId, input.startDate!, input.endDate!);
@@ -182,7 +182,7 @@ async function checkBalance(em: EntityManager, employee: Employee, type: Absence
 
 /** Recomputes the request's days now (announcing each one that changes) in the caller's transaction. */
 async function recomputeDays(ctx: RequestContext, request: AbsenceRequest): Promise<void> {
-  await takeAttendanceLock(ctx.em as EntityManager);
+  await takeAttendanceLock(ctx.em);
   const wanted: WantedDays = new Map();
   want(wanted, request.employeeId, request.startDate, request.endDate);
   await refreshDays(ctx, wanted, { announceNew: true });
@@ -197,10 +197,10 @@ export async function createAbsenceRequest(ctx: RequestContext, input: AbsenceRe
     // check. FOR NO KEY UPDATE, not FOR UPDATE: the attendance worker, holding the attendance lock
     // this transaction waits for below, stores days whose foreign-key check takes FOR KEY SHARE on
     // this row, which FOR UPDATE would block (a deadlock).
-    const [locked] = await (em as EntityManager).execute<{ id: number }[]>(
-      `select id from employee where id = ? and workspace_id = ? and deleted_at is null for no key update`,
-      [input.employeeId, workspaceId],
-    );
+    const [locked] = await em.execute<{ id: number }[]>(`select id from employee where id = ? and workspace_id = ? and deleted_at is null for no key update`, [
+      input.employeeId,
+      workspaceId,
+    ]);
     const employee = locked ? await em.findOne(Employee, { id: locked.id, workspaceId }) : null;
     if (!employee) throw DomainError.field('employeeId', 'not_found', `Employee ${input.employeeId} does not exist in this workspace.`);
     const type = await em.findOne(AbsenceType, { id: input.absenceTypeId!, workspaceId });
@@ -209,7 +209,7 @@ export async function createAbsenceRequest(ctx: RequestContext, input: AbsenceRe
       throw DomainError.field('absenceTypeId', 'company_mismatch', `Absence type ${type.id} belongs to another company than employee ${employee.id}.`);
     }
     checkAgainstType(input, type);
-    await refuseLockedPeriod(em as EntityManager, employee.companyId, input.startDate!, input.endDate!);
+    await refuseLockedPeriod(em, employee.companyId, input.startDate!, input.endDate!);
     const clash = await em.findOne(AbsenceRequest, {
       employeeId: employee.id,
       decision: { state: { $in: ['pending', 'approved'] } },
@@ -231,7 +231,7 @@ export async function createAbsenceRequest(ctx: RequestContext, input: AbsenceRe
         `${input.startDate} to ${input.endDate} holds no workday of the employee (only rest days and holidays): there is nothing to request.`,
       );
     }
-    await checkBalance(em as EntityManager, employee, type, amounts);
+    await checkBalance(em, employee, type, amounts);
     const request = em.create(AbsenceRequest, {
       workspaceId,
       companyId: employee.companyId,
@@ -271,7 +271,7 @@ export async function decideAbsenceRequest(ctx: RequestContext, id: number, deci
       throw new DomainError('forbidden', 'Cancelling an approved absence needs the "approve" scope: its days revert.');
     }
     const touchesDays = decision === 'approve' || from === 'approved';
-    if (touchesDays) await refuseLockedPeriod(em as EntityManager, request.companyId, request.startDate, request.endDate);
+    if (touchesDays) await refuseLockedPeriod(em, request.companyId, request.startDate, request.endDate);
     recordDecision(ctx, request.decision, decision, comment);
     await em.flush();
     if (touchesDays) await recomputeDays(tx, request);
@@ -289,5 +289,5 @@ export async function absenceBalances(ctx: RequestContext, employeeId: number, y
   const employee = await ctx.em.findOne(Employee, { id: employeeId, workspaceId });
   if (!employee) throw DomainError.notFound('Employee', employeeId);
   const types = await ctx.em.find(AbsenceType, { companyId: employee.companyId }, { orderBy: { id: 'asc' } });
-  return balancesOf(ctx.em as EntityManager, employee, types, year ?? ctx.now().getUTCFullYear());
+  return balancesOf(ctx.em, employee, types, year ?? ctx.now().getUTCFullYear());
 }

@@ -113,7 +113,7 @@ async function refuseLocked(em: EntityManager, companyIds: number[], startDate: 
 /** Recomputes the employees' dates now (announcing each day that changes), in the caller's transaction. */
 async function recompute(ctx: RequestContext, days: { employeeId: number; date: string }[]): Promise<void> {
   if (days.length === 0) return;
-  await takeAttendanceLock(ctx.em as EntityManager);
+  await takeAttendanceLock(ctx.em);
   const wanted: WantedDays = new Map();
   for (const { employeeId, date } of days) want(wanted, employeeId, date, date);
   await refreshDays(ctx, wanted, { announceNew: true });
@@ -130,7 +130,7 @@ export async function createOvertimeApproval(ctx: RequestContext, input: Overtim
   const employee = await ctx.em.findOne(Employee, { id: input.employeeId!, workspaceId, deletedAt: null });
   if (!employee) throw DomainError.field('employeeId', 'not_found', `Employee ${input.employeeId} does not exist in this workspace.`);
   return ctx.em.transactional(async (em) => {
-    await refuseLocked(em as EntityManager, [employee.companyId], input.date!, input.date!);
+    await refuseLocked(em, [employee.companyId], input.date!, input.date!);
     const existing = await em.findOne(OvertimeApproval, { employeeId: employee.id, date: input.date! });
     if (existing) {
       throw DomainError.field(
@@ -177,7 +177,7 @@ export async function decideOvertimeApproval(
     const approval = await em.findOne(OvertimeApproval, { id, workspaceId }, { lockMode: 4 /* pessimistic write */ });
     if (!approval) throw DomainError.notFound('OvertimeApproval', id);
     checkTransition(approval.decision, decision, 'changeable', `Overtime approval ${id}`);
-    await refuseLocked(em as EntityManager, [approval.companyId], approval.date, approval.date);
+    await refuseLocked(em, [approval.companyId], approval.date, approval.date);
     recordDecision(ctx, approval.decision, decision, options.comment);
     approval.minutes = decision === 'approve' ? (options.minutes ?? null) : null;
     await em.flush();
@@ -190,7 +190,7 @@ export async function decideOvertimeApproval(
 /** The employees a period approval covers, checked: the company's, or the ones named (of the company, when both are given). */
 async function periodEmployees(ctx: RequestContext, input: OvertimePeriodInput): Promise<{ ids: number[]; companyIds: number[] }> {
   const workspaceId = workspaceOf(ctx);
-  const em = ctx.em as EntityManager;
+  const em = ctx.em;
   if (input.companyId != null && !(await em.findOne(Company, { id: input.companyId, workspaceId }))) {
     throw DomainError.field('companyId', 'not_found', `Company ${input.companyId} does not exist in this workspace.`);
   }
@@ -257,7 +257,7 @@ async function decideOvertimePeriod(ctx: RequestContext, input: OvertimePeriodIn
   else for (const employeeId of ids) await prepareTimesheet(ctx, { startDate, endDate, employeeId });
   return ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
-    const sql = em as EntityManager;
+    const sql = em;
     await refuseLocked(sql, companyIds, startDate, endDate);
     // The writers' lock first: no computation may change the days' pending overtime under us.
     await takeAttendanceLock(sql);

@@ -166,7 +166,7 @@ export async function createPunchCorrection(ctx: RequestContext, input: PunchCor
   const firstDate = [...dates].sort()[0]!;
   const lastDate = [...dates].sort().at(-1)!;
   return ctx.em.transactional(async (em) => {
-    await refuseLockedDates(em as EntityManager, employee.companyId, firstDate, lastDate);
+    await refuseLockedDates(em, employee.companyId, firstDate, lastDate);
     const correction = em.create(PunchCorrection, {
       workspaceId,
       companyId: employee.companyId,
@@ -187,7 +187,7 @@ export async function createPunchCorrection(ctx: RequestContext, input: PunchCor
 
 /** Creates the correction's manual punches (linked to it) or voids its punch, in the caller's transaction. */
 async function apply(ctx: RequestContext, correction: PunchCorrection, employee: Employee, zone: string): Promise<void> {
-  const em = ctx.em as EntityManager;
+  const em = ctx.em;
   if (correction.voidPunchId != null) {
     await em.nativeUpdate(
       Punch,
@@ -242,13 +242,13 @@ export async function decidePunchCorrection(ctx: RequestContext, id: number, dec
     if (!correction) throw DomainError.notFound('PunchCorrection', id);
     checkTransition(correction.decision, decision, ['pending'], `Punch correction ${id}`);
     if (decision === 'approve') {
-      await refuseLockedDates(em as EntityManager, correction.companyId, correction.firstDate, correction.lastDate);
+      await refuseLockedDates(em, correction.companyId, correction.firstDate, correction.lastDate);
       const employee = await em.findOne(Employee, { id: correction.employeeId, workspaceId });
       if (!employee) throw DomainError.notFound('Employee', correction.employeeId);
       const zone = (await em.findOneOrFail(Workspace, { id: workspaceId })).timeZone;
       await apply(tx, correction, employee, zone);
       // The days now, not when the worker gets to them: the approver sees the result of the decision.
-      await takeAttendanceLock(em as EntityManager);
+      await takeAttendanceLock(em);
       const wanted: WantedDays = new Map();
       want(wanted, correction.employeeId, addDays(correction.firstDate, -1), addDays(correction.lastDate, 1));
       await refreshDays(tx, wanted, { announceNew: true });

@@ -1,4 +1,4 @@
-import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
+import type { FilterQuery } from '@mikro-orm/postgresql';
 import { markDaysStale, refreshCompanyDays, takeAttendanceLock } from '../attendance/day-store';
 import { Company, PayPeriod } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
@@ -113,15 +113,15 @@ export async function setPayPeriodLock(ctx: RequestContext, id: number, locked: 
   await ctx.em.transactional(async (em) => {
     if (locked) {
       // What the lock freezes is computed now, with everything received until this moment.
-      await takeAttendanceLock(em as EntityManager);
+      await takeAttendanceLock(em);
       await refreshCompanyDays(withEm(ctx, em), period.companyId, period.startDate, period.endDate);
       // The export is frozen with the days: the same bytes every time until the period is unlocked.
-      const exportRows = await periodRows(em as EntityManager, period);
+      const exportRows = await periodRows(em, period);
       await em.nativeUpdate(PayPeriod, { id }, { lockedAt: ctx.now(), exportRows });
     } else {
       await em.nativeUpdate(PayPeriod, { id }, { lockedAt: null, exportRows: null });
       // Unlocked days catch up with what changed meanwhile (a punch flagged after_lock now counts).
-      await markDaysStale(em as EntityManager, { companyId: period.companyId }, period.startDate, period.endDate);
+      await markDaysStale(em, { companyId: period.companyId }, period.startDate, period.endDate);
     }
   });
   return (await ctx.em.refresh(period))!;

@@ -55,7 +55,7 @@ export async function periodRows(em: EntityManager, period: Pick<PayPeriod, 'com
 /** The export of a pay period of the caller's workspace; `columns` and `codes` shape the CSV (column-mapping.ts). */
 export async function exportPayPeriod(ctx: RequestContext, id: number, shape: { columns?: string | null; codes?: string | null } = {}): Promise<PayrollExport> {
   const mapping = parseColumnMapping(shape.columns, shape.codes);
-  const em = ctx.em as EntityManager;
+  const em = ctx.em;
   const period = await em.findOne(PayPeriod, { id, workspaceId: workspaceOf(ctx) }, { populate: ['exportRows'] });
   if (!period) throw DomainError.notFound('PayPeriod', id);
   const workspace = await em.findOneOrFail(Workspace, { id: workspaceOf(ctx) });

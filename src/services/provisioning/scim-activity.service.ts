@@ -1,7 +1,6 @@
 // The last sync of a directory: every request a `scim` key makes to /scim/v2 is noted on the key
 // (when, what, and the last one refused or failed, as the directory was told), so an administrator
 // sees whether the directory calls, what it last changed and why it last failed, without reading logs.
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { isScimPrincipal, type RequestContext } from '../../context/request-context';
 
 const MAX_REQUEST_TEXT = 300;
@@ -24,7 +23,7 @@ export async function recordScimRequest(ctx: RequestContext, outcome: ScimReques
   const failed = outcome.status >= 400;
   const changed = !failed && outcome.method.toUpperCase() !== 'GET';
   const error = failed ? [outcome.error?.scimType, outcome.error?.detail].filter(Boolean).join(': ').slice(0, MAX_ERROR_TEXT) || null : null;
-  await (ctx.em as EntityManager).execute(
+  await ctx.em.execute(
     `insert into scim_activity (api_key_id, last_request_at, last_request, request_count, last_change_at, last_error_at, last_error_request, last_error_status, last_error)
      values (?, ?, ?, 1, ?, ?, ?, ?, ?)
      on conflict (api_key_id) do update set
@@ -62,7 +61,7 @@ const dateOrNull = (value: string | Date | null) => (value === null ? null : new
  */
 export async function scimSyncOf(ctx: RequestContext, key: { id: number; scopes: string[]; companyId?: number | null }): Promise<ScimSync | null> {
   if (!key.scopes.includes('scim') || key.companyId == null) return null;
-  const [row] = await (ctx.em as EntityManager).execute<
+  const [row] = await ctx.em.execute<
     {
       last_request_at: string | Date | null;
       last_request: string | null;

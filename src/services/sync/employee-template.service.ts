@@ -105,7 +105,7 @@ const templateLoaders = new WeakMap<EntityManager, DataLoader<number, EmployeeTe
  * instead of two per employee. Scoped to the caller's workspace like every read.
  */
 export function templatesOfEmployee(ctx: RequestContext, employeeId: number): Promise<EmployeeTemplate[]> {
-  const em = ctx.em as EntityManager;
+  const em = ctx.em;
   let loader = templateLoaders.get(em);
   if (!loader) {
     const workspaceId = workspaceOf(ctx);
@@ -181,7 +181,7 @@ export async function queueOnHolders(
   what: { kind: string; reference: string },
   commandsFor: (terminal: SyncTerminal & { workspaceId: number }, pin: string) => string[],
 ): Promise<void> {
-  const em = ctx.em as EntityManager;
+  const em = ctx.em;
   for (const holder of holders) {
     await lockDeviceSync(em, holder.deviceId, true);
     const terminal = await syncTerminal(em, holder.deviceId);

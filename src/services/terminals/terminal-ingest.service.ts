@@ -152,7 +152,7 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
       // A generic refusal arriving while its door is locked down is a `lockdown` refusal: the code
       // cannot say it (docs/access-control-operations.md, "Refusal reasons").
       const generic = kept.some((r) => r.eventClass === 'access-denied' && LOCKDOWN_REFUSAL_CODES.includes(r.event));
-      const locked = generic ? await lockedDownDoors(em as EntityManager, device.id) : [];
+      const locked = generic ? await lockedDownDoors(em, device.id) : [];
       const reasonOf = (r: RtlogRecord): string | null => {
         if (r.eventClass !== 'access-denied') return null;
         const at = instant(r).getTime();
@@ -308,5 +308,5 @@ export async function attachRecordsOfPin(ctx: RequestContext, employee: { id: nu
   await ctx.em.execute(`update punch set employee_id = ? where company_id = ? and pin = ? and employee_id is null and punch_time > ${since}`, params);
   await ctx.em.execute(`update door_event set employee_id = ? where company_id = ? and pin = ? and employee_id is null and time > ${since}`, params);
   // Days computed before these punches were attached are computed again.
-  await markDaysStale(ctx.em as EntityManager, { employeeIds: [employee.id] }, null, null);
+  await markDaysStale(ctx.em, { employeeIds: [employee.id] }, null, null);
 }

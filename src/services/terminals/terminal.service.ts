@@ -2,7 +2,6 @@
 // matched by serial, the Security PUSH session (RegistryCode/SessionID), the protocol family and
 // what the terminal reports about itself. Called with a `terminal` principal; every write is keyed
 // by the device id the serial resolved to.
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { DOOR_SOURCE_COLUMNS, doorSourceOf, ensureDoors, type DoorSourceRow } from '../access/door.service';
 import { newRegistryCode, newSessionId } from '../../protocol';
 import { DeviceMode, DeviceStatus, type DoorStateSnapshot } from '../../entities/device.entity';
@@ -214,7 +213,7 @@ export async function recordProtocol(ctx: RequestContext, deviceId: number, prot
     [protocol, mode, pollIntervalSeconds, ctx.now(), deviceId],
   );
   // The family decides the doors: one lock output, or an access-control terminal's reported count.
-  if (row) await ensureDoors(ctx.em as EntityManager, deviceId, doorSourceOf(row));
+  if (row) await ensureDoors(ctx.em, deviceId, doorSourceOf(row));
 }
 
 /**
@@ -272,7 +271,7 @@ export async function recordReportedOptions(
      returning ${DOOR_SOURCE_COLUMNS}`,
     [JSON.stringify(options), known.model?.slice(0, 100) ?? null, known.firmware?.slice(0, 100) ?? null, ctx.now(), deviceId],
   );
-  if (row && Object.keys(options).some((key) => /^~?lockcount$/i.test(key))) await ensureDoors(ctx.em as EntityManager, deviceId, doorSourceOf(row));
+  if (row && Object.keys(options).some((key) => /^~?lockcount$/i.test(key))) await ensureDoors(ctx.em, deviceId, doorSourceOf(row));
 }
 
 /** Latest rtstate per door (sensor, relay, alarms), replacing the previous snapshot. */
