@@ -241,7 +241,7 @@ type Mode = 'add' | 'remove' | 'sync';
  * or is a member of an access level (its members hold the level). Changing such an area's people
  * needs `doors:manage` besides `write` (docs/security.md, "Scopes").
  */
-export async function areaGrantsDoors(em: EntityManager, areaId: number): Promise<boolean> {
+async function areaGrantsDoors(em: EntityManager, areaId: number): Promise<boolean> {
   const [row] = await em.execute<{ doors: boolean }[]>(
     `select exists (select 1 from device where area_id = ? and mode_type = 'acc')
          or exists (select 1 from access_level_area where area_id = ?) as doors`,
