@@ -99,7 +99,8 @@ export const settings: Record<keyof Config, SettingDescription> = {
   dataDir: {
     env: 'TIMEGATE_DATA_DIR',
     default: '.data (inside the project)',
-    meaning: 'Folder of the embedded PostgreSQL data (used only without DATABASE_URL); kept across restarts.',
+    meaning:
+      'Folder of the embedded PostgreSQL data (used only without DATABASE_URL); kept across restarts. Its pg-password file (mode 0600) holds the database password.',
   },
   embeddedPgPort: {
     env: 'TIMEGATE_PG_PORT',

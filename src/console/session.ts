@@ -69,6 +69,7 @@ export async function endSession(csrfToken: string): Promise<void> {
 export const SIGN_IN_NOTICES: Record<string, string> = {
   no_role: 'Your account has no Timegate role. Ask an administrator to add you to a group that has one.',
   expired: 'That sign-in took too long or was already used. Sign in again.',
+  other_browser: 'That sign-in was not started in this browser, so it was refused. Sign in here.',
   failed: 'The identity provider did not confirm the sign-in. Try again.',
   unavailable: 'The identity provider could not be reached. Try again shortly.',
 };

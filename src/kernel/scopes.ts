@@ -9,6 +9,9 @@ export type Scope = (typeof SCOPES)[number];
  * `doors:manage` (who may pass which door when: access levels, schedules, members) is apart from
  * `write` because a grant is permanent door access, and apart from `doors:unlock` (opening a door
  * now) so that a key can open doors without being able to change people or grants, and the reverse.
+ * Beyond the operation, a request needs the scope of its effect on doors (`requireScopeFor`,
+ * `insufficient_scope`): people on access controllers need `doors:manage`, rules that open, hold
+ * open, evacuate or lock down unattended need `doors:unlock` as well.
  * `approve` (deciding absence requests, punch corrections and overtime approvals) is apart from
  * `write` so that the HR portal that files requests for employees cannot also grant them.
  * `scim` is apart from all: a directory's token reaches `/scim/v2` of one company and nothing else,

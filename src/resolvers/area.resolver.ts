@@ -92,19 +92,19 @@ export class AreaResolver {
     return employeeViews(ctx, await areas.changeAreaEmployees(ctx, areaId, 'sync', items));
   }
 
-  @Authorized('write')
+  @Authorized('write', 'doors:manage')
   @Mutation(() => [DeviceType], { description: 'Puts devices in the area (moving them out of any other area); returns all its devices.' })
   addAreaDevices(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Arg('items', () => [DeviceRefInput]) items: DeviceRefInput[]) {
     return areas.changeAreaDevices(ctx, areaId, 'add', items);
   }
 
-  @Authorized('write')
+  @Authorized('write', 'doors:manage')
   @Mutation(() => [DeviceType], { description: 'Takes devices out of the area (others are ignored); returns all its devices.' })
   removeAreaDevices(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Arg('items', () => [DeviceRefInput]) items: DeviceRefInput[]) {
     return areas.changeAreaDevices(ctx, areaId, 'remove', items);
   }
 
-  @Authorized('write')
+  @Authorized('write', 'doors:manage')
   @Mutation(() => [DeviceType], { description: "Makes the area's devices exactly `items`; returns them." })
   syncAreaDevices(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number, @Arg('items', () => [DeviceRefInput]) items: DeviceRefInput[]) {
     return areas.changeAreaDevices(ctx, areaId, 'sync', items);

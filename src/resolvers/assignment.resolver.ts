@@ -27,7 +27,7 @@ export class AssignmentResolver {
     return toConnection(await assignments.listDeviceEmployees(ctx, deviceId, pageRequest(page)));
   }
 
-  @Authorized('write')
+  @Authorized('write', 'doors:manage')
   @Mutation(() => [AssignmentType], { description: `Assigns devices to an employee; an assigned device gets the new permission. ${RESULT}` })
   assignDevicesToEmployee(
     @Ctx() ctx: RequestContext,
@@ -37,7 +37,7 @@ export class AssignmentResolver {
     return assignments.changeEmployeeDevices(ctx, employeeId, 'add', items);
   }
 
-  @Authorized('write')
+  @Authorized('write', 'doors:manage')
   @Mutation(() => [AssignmentType], { description: `Removes direct assignments (unassigned devices are ignored). ${RESULT}` })
   removeDevicesFromEmployee(
     @Ctx() ctx: RequestContext,
@@ -47,7 +47,7 @@ export class AssignmentResolver {
     return assignments.changeEmployeeDevices(ctx, employeeId, 'remove', items);
   }
 
-  @Authorized('write')
+  @Authorized('write', 'doors:manage')
   @Mutation(() => [AssignmentType], { description: `Makes the employee's DIRECT assignments exactly \`items\` (area-derived ones stay). ${RESULT}` })
   syncEmployeeDevices(
     @Ctx() ctx: RequestContext,
@@ -57,7 +57,7 @@ export class AssignmentResolver {
     return assignments.changeEmployeeDevices(ctx, employeeId, 'sync', items);
   }
 
-  @Authorized('write')
+  @Authorized('write', 'doors:manage')
   @Mutation(() => [AssignmentType], { description: `Assigns employees to a device; an assigned employee gets the new permission. ${DEVICE_RESULT}` })
   assignEmployeesToDevice(
     @Ctx() ctx: RequestContext,
@@ -67,7 +67,7 @@ export class AssignmentResolver {
     return assignments.changeDeviceEmployees(ctx, deviceId, 'add', items);
   }
 
-  @Authorized('write')
+  @Authorized('write', 'doors:manage')
   @Mutation(() => [AssignmentType], { description: `Removes direct assignments (unassigned employees are ignored). ${DEVICE_RESULT}` })
   removeEmployeesFromDevice(
     @Ctx() ctx: RequestContext,
@@ -77,7 +77,7 @@ export class AssignmentResolver {
     return assignments.changeDeviceEmployees(ctx, deviceId, 'remove', items);
   }
 
-  @Authorized('write')
+  @Authorized('write', 'doors:manage')
   @Mutation(() => [AssignmentType], { description: `Makes the device's DIRECT assignments exactly \`items\` (area-derived ones stay). ${DEVICE_RESULT}` })
   syncDeviceEmployees(
     @Ctx() ctx: RequestContext,

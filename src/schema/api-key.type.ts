@@ -2,7 +2,7 @@ import { Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 
 const SCOPES_DESCRIPTION =
-  "Scopes: `read`, `write` (includes read), `admin` (everything in the workspace, keys included), `doors:unlock` (door actions), `doors:manage` (access levels, schedules and their members; includes read), `approve` (deciding absence requests, punch corrections and overtime approvals; includes read), `scim` (alone, with `companyId`: a directory's SCIM token, reaching `/scim/v2` of that company and nothing else).";
+  "Scopes: `read`, `write` (attendance and the directory, people on attendance terminals; includes read), `admin` (everything in the workspace, keys included), `doors:unlock` (door actions, lockdowns, and rules that open, hold open, evacuate or lock down unattended), `doors:manage` (who may pass doors: access levels, schedules and their members, people on access controllers; includes read), `approve` (deciding absence requests, punch corrections and overtime approvals; includes read), `scim` (alone, with `companyId`: a directory's SCIM token, reaching `/scim/v2` of that company and nothing else).";
 
 @ObjectType('ApiKey')
 export class ApiKeyType {

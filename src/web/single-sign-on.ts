@@ -1,15 +1,24 @@
 // Single sign-on for the console (OpenID Connect): /auth/oidc/login sends the browser to the
 // provider, /auth/oidc/callback opens a session and sets its cookie, /auth/session tells the
 // console who is signed in (and its CSRF token), /auth/logout ends the session.
+import crypto from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import { DomainError } from '../errors/domain-error';
 import { sendError } from '../errors/error-response';
-import { csrfTokenMatches, csrfTokenOf, endSession, findSession, openSession } from '../services/identity/console-session.service';
+import { csrfTokenMatches, csrfTokenOf, endSession, findSession, openSession, SIGN_IN_MINUTES } from '../services/identity/console-session.service';
 import { OidcSignIn, SignInRefused } from '../services/identity/oidc-sign-in';
-import { CSRF_HEADER, clearedSessionCookie, sessionCookie, sessionTokenOf } from '../services/identity/session-credential';
+import {
+  CSRF_HEADER,
+  clearedSessionCookie,
+  clearedSignInCookie,
+  sessionCookie,
+  sessionTokenOf,
+  signInBindingOf,
+  signInCookie,
+} from '../services/identity/session-credential';
 
 export const CALLBACK_PATH = '/auth/oidc/callback';
 
@@ -53,7 +62,11 @@ export function singleSignOnRouter(deps: { orm: MikroORM; config: Config; logger
     noStore(res);
     if (!oidc) return sendError(res, new DomainError('not_found', 'Single sign-on is not configured (TIMEGATE_OIDC_ISSUER).'), res.locals.requestId);
     try {
-      res.redirect(302, (await oidc.start(deps.orm.em.fork(), `${baseUrl(req)}${CALLBACK_PATH}`, now())).href);
+      // The sign-in belongs to this browser: its callback counts only with this cookie (login CSRF).
+      const binding = crypto.randomBytes(32).toString('base64url');
+      const location = await oidc.start(deps.orm.em.fork(), `${baseUrl(req)}${CALLBACK_PATH}`, binding, now());
+      res.setHeader('Set-Cookie', signInCookie(binding, SIGN_IN_MINUTES * 60, secure(req)));
+      res.redirect(302, location.href);
     } catch (error) {
       logger.warn({ err: error }, 'single sign-on: the provider could not be reached');
       res.redirect(302, '/console?signin=unavailable');
@@ -65,14 +78,15 @@ export function singleSignOnRouter(deps: { orm: MikroORM; config: Config; logger
     if (!oidc) return sendError(res, new DomainError('not_found', 'Single sign-on is not configured (TIMEGATE_OIDC_ISSUER).'), res.locals.requestId);
     const em = deps.orm.em.fork();
     try {
-      const person = await oidc.finish(em, new URL(req.originalUrl, baseUrl(req)), now());
+      const person = await oidc.finish(em, new URL(req.originalUrl, baseUrl(req)), signInBindingOf(req.headers.cookie), now());
       const { token, expiresAt } = await openSession(em, person, config.sessionMinutes, now());
       logger.info({ subject: person.subject, roles: person.roles, workspaceId: person.workspaceId }, 'console sign-in');
-      res.setHeader('Set-Cookie', sessionCookie(token, expiresAt, secure(req)));
+      res.setHeader('Set-Cookie', [sessionCookie(token, expiresAt, secure(req)), clearedSignInCookie(secure(req))]);
       res.redirect(302, '/console');
     } catch (error) {
       const reason = error instanceof SignInRefused ? error.reason : 'failed';
       logger.warn({ err: error, reason }, 'single sign-on refused');
+      // A refused callback sets no cookie: the browser keeps whatever session (and sign-in) it had.
       res.redirect(302, `/console?signin=${reason}`);
     }
   });

@@ -79,7 +79,9 @@ describe('single sign-on: sessions, cookie, CSRF and audit', () => {
     const answer = await signInWithoutBrowser(t.url, 'alice');
     expect(answer.status).to.equal(302);
     expect(answer.location).to.equal('/console');
-    expect(answer.setCookies).to.have.length(1);
+    // The session cookie, and the sign-in cookie cleared (it served its one callback).
+    expect(answer.setCookies).to.have.length(2);
+    expect(answer.setCookies[1]).to.equal('timegate_signin=; Path=/auth/oidc/callback; HttpOnly; SameSite=Lax; Max-Age=0');
     const attributes = answer.setCookies[0]!.split(';').map((a) => a.trim());
     expect(attributes[0]).to.match(/^timegate_session=tgs_[\w-]{43}$/);
     expect(attributes).to.include.members(['Path=/', 'HttpOnly', 'SameSite=Lax']);
@@ -123,9 +125,60 @@ describe('single sign-on: sessions, cookie, CSRF and audit', () => {
   it('a callback is used once: replaying it opens no second session', async () => {
     const answer = await signInWithoutBrowser(t.url, 'alice');
     expect(answer.location).to.equal('/console');
-    const replay = await fetch(answer.callbackUrl, { redirect: 'manual' });
+    const replay = await fetch(answer.callbackUrl, { redirect: 'manual', headers: { cookie: answer.callbackCookie } });
     expect(replay.headers.get('location')).to.equal('/console?signin=expired');
     expect(replay.headers.getSetCookie()).to.deep.equal([]);
+  });
+
+  describe('login CSRF: a sign-in counts only in the browser that started it', () => {
+    const signInCookieOf = (setCookies: string[]) => setCookies.find((c) => c.startsWith('timegate_signin='));
+
+    it('the sign-in start sets an HttpOnly, SameSite=Lax cookie for the callback only, for 10 minutes; Secure over https', async () => {
+      const plain = await signInWithoutBrowser(t.url, 'alice', {}, { stopAtCallback: true });
+      const attributes = signInCookieOf(plain.loginSetCookies)!
+        .split(';')
+        .map((a) => a.trim());
+      expect(attributes[0]).to.match(/^timegate_signin=[\w-]{43}$/);
+      expect(attributes.slice(1)).to.deep.equal(['Path=/auth/oidc/callback', 'HttpOnly', 'SameSite=Lax', 'Max-Age=600']);
+      expect(plain.callbackCookie).to.contain(attributes[0]);
+      const tls = await signInWithoutBrowser(t.url, 'alice', { 'x-forwarded-proto': 'https' }, { stopAtCallback: true });
+      expect(
+        signInCookieOf(tls.loginSetCookies)!
+          .split(';')
+          .map((a) => a.trim()),
+      ).to.include('Secure');
+    });
+
+    it("an attacker's unused callback opened in a victim's browser signs nobody in and leaves the victim's session alone", async () => {
+      // The attacker signs in at the provider as themselves and keeps the callback address unused.
+      const attacker = await signInWithoutBrowser(t.url, 'ada', {}, { stopAtCallback: true });
+      const victim = await session('alice');
+      const count = async () =>
+        Number((await t.app.database.orm.em.fork().getConnection().execute<{ n: number }[]>('select count(*)::int as n from console_session'))[0]!.n);
+      const before = await count();
+
+      // The victim's browser, signed in as alice, is made to open it (a link, an image, a redirect).
+      const forced = await fetch(attacker.callbackUrl, { redirect: 'manual', headers: { cookie: victim.cookie } });
+      expect(forced.status).to.equal(302);
+      expect(forced.headers.get('location')).to.equal('/console?signin=other_browser');
+      expect(forced.headers.getSetCookie(), 'no cookie set').to.deep.equal([]);
+      expect(await count(), 'no session opened').to.equal(before);
+      const still = await rest(t.url, 'GET', '/auth/session', { headers: { cookie: victim.cookie } });
+      expect(still.body).to.include({ signedIn: true, subject: 'alice' });
+
+      // A browser with a sign-in of its own under way holds another binding: refused as well.
+      const own = await signInWithoutBrowser(t.url, 'alice', {}, { stopAtCallback: true });
+      const crossed = await fetch(attacker.callbackUrl, { redirect: 'manual', headers: { cookie: own.callbackCookie } });
+      expect(crossed.headers.get('location')).to.equal('/console?signin=expired');
+      expect(crossed.headers.getSetCookie()).to.deep.equal([]);
+      expect(await count()).to.equal(before);
+
+      // In the browser that started it, the same callback signs in (the refusals took nothing).
+      const atHome = await fetch(attacker.callbackUrl, { redirect: 'manual', headers: { cookie: attacker.callbackCookie } });
+      expect(atHome.headers.get('location')).to.equal('/console');
+      const opened = atHome.headers.getSetCookie()[0]!.split(';')[0]!;
+      expect((await rest(t.url, 'GET', '/auth/session', { headers: { cookie: opened } })).body).to.include({ signedIn: true, subject: 'ada' });
+    });
   });
 
   it("refuses cookie-authenticated GraphQL without the CSRF token or with another session's, over HTTP and WebSocket", async () => {

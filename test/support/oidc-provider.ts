@@ -93,14 +93,17 @@ class CookieJar {
 
 /**
  * Signs in to Timegate's console as `login` through the provider with plain HTTP requests (the
- * browser's part done by hand: redirects followed, the login form posted). Returns Timegate's
- * callback answer (its Set-Cookie headers and where it redirects).
+ * browser's part done by hand: redirects followed, the login form posted, cookies kept per host).
+ * Returns Timegate's callback answer (its Set-Cookie headers and where it redirects), the callback
+ * address and the Cookie header this "browser" sent with it. With `stopAtCallback`, the callback is
+ * not visited: `status` 0, and the address is left for another browser (a login CSRF).
  */
 export async function signInWithoutBrowser(
   timegateUrl: string,
   login: string,
   timegateHeaders: Record<string, string> = {},
-): Promise<{ status: number; location: string | null; setCookies: string[]; callbackUrl: string }> {
+  options: { stopAtCallback?: boolean } = {},
+): Promise<{ status: number; location: string | null; setCookies: string[]; callbackUrl: string; callbackCookie: string; loginSetCookies: string[] }> {
   const jar = new CookieJar();
   const get = async (url: string, init: RequestInit = {}) => {
     const extra = new URL(url).origin === new URL(timegateUrl).origin ? timegateHeaders : {};
@@ -114,13 +117,20 @@ export async function signInWithoutBrowser(
   };
   let url = `${timegateUrl}/auth/oidc/login`;
   let response = await get(url);
+  const loginSetCookies = response.headers.getSetCookie();
+  let callbackCookie = '';
   for (let hop = 0; hop < 10; hop += 1) {
     const location = response.headers.get('location');
     if (new URL(url).origin === new URL(timegateUrl).origin && new URL(url).pathname === '/auth/oidc/callback') {
-      return { status: response.status, location, setCookies: response.headers.getSetCookie(), callbackUrl: url };
+      return { status: response.status, location, setCookies: response.headers.getSetCookie(), callbackUrl: url, callbackCookie, loginSetCookies };
     }
     if (location) {
       url = new URL(location, url).href;
+      const next = new URL(url);
+      if (next.origin === new URL(timegateUrl).origin && next.pathname === '/auth/oidc/callback') {
+        callbackCookie = jar.header(url);
+        if (options.stopAtCallback) return { status: 0, location: null, setCookies: [], callbackUrl: url, callbackCookie, loginSetCookies };
+      }
       response = await get(url);
       continue;
     }

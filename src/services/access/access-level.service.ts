@@ -137,7 +137,7 @@ export async function updateAccessLevel(ctx: RequestContext, id: number, input: 
     if (input.scheduleId != null) row.scheduleId = input.scheduleId;
     await em.flush();
     if (input.doorIds != null) await setDoors(em, row, input.doorIds);
-    await recomputeDeviceUsers(em, { employeeIds: await memberIds(em, id) }, ctx.now());
+    await recomputeDeviceUsers(em, { employeeIds: await memberIds(em, id) }, ctx.now(), ctx.principal);
   });
   return getAccessLevel(ctx, id);
 }
@@ -155,7 +155,7 @@ export async function deleteAccessLevel(ctx: RequestContext, id: number): Promis
     await lockWorkspace(em, view.workspaceId);
     const members = await memberIds(em, id);
     await em.nativeDelete(AccessLevel, { id });
-    await recomputeDeviceUsers(em, { employeeIds: members }, ctx.now());
+    await recomputeDeviceUsers(em, { employeeIds: members }, ctx.now(), ctx.principal);
   });
   return Object.assign(new AccessLevel(), snapshot);
 }
@@ -257,7 +257,7 @@ export async function changeAccessLevelEmployees(ctx: RequestContext, levelId: n
       }
     }
     await em.flush();
-    await recomputeDeviceUsers(em, { employeeIds: [...touched] }, ctx.now());
+    await recomputeDeviceUsers(em, { employeeIds: [...touched] }, ctx.now(), ctx.principal);
     return em.find(AccessLevelEmployee, { accessLevelId: levelId }, { orderBy: { employeeId: 'asc' } });
   });
 }
@@ -280,7 +280,7 @@ export async function changeAccessLevelAreas(ctx: RequestContext, levelId: numbe
     }
     await em.flush();
     const after = await memberIds(em, levelId);
-    await recomputeDeviceUsers(em, { employeeIds: [...new Set([...before, ...after])] }, ctx.now());
+    await recomputeDeviceUsers(em, { employeeIds: [...new Set([...before, ...after])] }, ctx.now(), ctx.principal);
     return em.find(AccessLevelArea, { accessLevelId: levelId }, { orderBy: { areaId: 'asc' } });
   });
 }

@@ -8,7 +8,7 @@ import type { HolidayInterval, WeekdayInterval } from '../../entities/access-sch
 import { DomainError } from '../../errors/domain-error';
 import { markScheduleChanged } from '../sync/access-sync.service';
 import { openingRulesUsing } from './door-opening-rules.service';
-import { workspaceOf, type RequestContext } from '../../context/request-context';
+import { requireScopeFor, workspaceOf, type RequestContext } from '../../context/request-context';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker } from '../common/validation';
 
@@ -168,6 +168,15 @@ export async function updateAccessSchedule(ctx: RequestContext, id: number, inpu
   checkSchedule(input, false);
   const schedule = await getAccessSchedule(ctx, id);
   refuseBuiltIn(schedule);
+  // The hours of a first-person-in schedule are the hours its doors are held open.
+  const heldOpen = await openingRulesUsing(ctx.em as EntityManager, { scheduleId: id });
+  if (heldOpen > 0 && (input.intervals != null || input.holidayIntervals != null)) {
+    requireScopeFor(
+      ctx,
+      'doors:unlock',
+      `Schedule ${id} is the first-person-in schedule of ${heldOpen} door${heldOpen === 1 ? '' : 's'}: its hours hold them open`,
+    );
+  }
   const previous = { intervals: schedule.intervals };
   if (input.name != null) schedule.name = input.name;
   if (input.intervals != null) schedule.intervals = sortedWeek(input.intervals);

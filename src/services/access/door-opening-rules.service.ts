@@ -26,7 +26,7 @@ import { DomainError } from '../../errors/domain-error';
 import { LOCK_SPACES } from '../../kernel/lock-keys';
 import { enqueueCommand } from '../commands/command-queue';
 import { DEFAULT_COMMANDS_PER_POLL, queueRecords, recordTarget } from '../commands/record-batches';
-import { withEm, workspaceOf, type RequestContext } from '../../context/request-context';
+import { requireScopeFor, withEm, workspaceOf, type RequestContext } from '../../context/request-context';
 import { intArray } from '../common/sql-arrays';
 import { FieldChecker } from '../common/validation';
 import { releaseUnusedSchedules } from '../sync/access-sync.service';
@@ -228,6 +228,16 @@ export async function setDoorOpeningRules(ctx: RequestContext, doorId: number, i
     if (!rules) {
       rules = em.create(DoorOpeningRules, { workspaceId: device.workspaceId, deviceId: device.id, doorId } as DoorOpeningRules);
       em.persist(rules);
+    }
+    // First-person-in holds the door open for the rest of its schedule: setting, changing or ending
+    // it does what a hold_open does, so it needs doors:unlock besides doors:manage.
+    const before = rules.firstPersonIn ?? null;
+    const sameFirstPersonIn =
+      before === null || firstPersonIn === null
+        ? before === firstPersonIn
+        : before.scheduleId === firstPersonIn.scheduleId && levelKey(before.accessLevelIds) === levelKey(firstPersonIn.accessLevelIds);
+    if (!sameFirstPersonIn) {
+      requireScopeFor(ctx, 'doors:unlock', `First-person-in holds door ${doorId} open for the rest of its schedule`);
     }
     const counted = rules.multiPerson?.accessLevelIds ?? [];
     Object.assign(rules, {

@@ -125,7 +125,7 @@ export async function ensureDoors(em: EntityManager, deviceId: number, known?: D
     [device.workspaceId, deviceId, count, deviceId, count],
   );
   // Levels' doors went away or came back: the people they reach on this terminal get their new rights.
-  if (changed > 0) await recomputeDeviceUsers(em, { deviceIds: [deviceId] });
+  if (changed > 0) await recomputeDeviceUsers(em, { deviceIds: [deviceId] }, new Date(), 'terminal-report');
 }
 
 async function readDoorSource(em: EntityManager, deviceId: number): Promise<DoorSource | undefined> {

@@ -9,7 +9,7 @@ import { DeviceMode } from '../../entities/device.entity';
 import { DomainError } from '../../errors/domain-error';
 import { classifyRtlogEvent, pulseAuxOutputCommand } from '../../protocol';
 import { recordEvents, type NewEvent } from '../../events/outbox';
-import { workspaceOf, type RequestContext } from '../../context/request-context';
+import { requireScopeFor, workspaceOf, type RequestContext } from '../../context/request-context';
 import { enqueueCommands } from '../commands/command-queue';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker } from '../common/validation';
@@ -74,9 +74,23 @@ function check(input: CreateLinkageRuleInput): void {
   check.done();
 }
 
+/**
+ * A rule whose actions act on doors (a lockdown or evacuation, an auxiliary output pulse) does what
+ * `doors:unlock` does, unattended: creating or deleting it needs that scope as well as
+ * `doors:manage` (an evacuation rule of a `doors:manage` key was an evacuation it could not start).
+ */
+function requireActionScope(ctx: RequestContext, rule: { lockdownMode?: string | null; auxOutput?: number | null }, verb: string): void {
+  if (rule.lockdownMode != null) {
+    const effect = rule.lockdownMode === 'evacuate' ? 'evacuates (opens) doors' : 'locks doors down';
+    requireScopeFor(ctx, 'doors:unlock', `${verb} a linkage rule that ${effect}`);
+  }
+  if (rule.auxOutput != null) requireScopeFor(ctx, 'doors:unlock', `${verb} a linkage rule that pulses an auxiliary output of the controller`);
+}
+
 /** Creates a rule on an access controller (or one of its doors) of the caller's workspace. */
 export async function createLinkageRule(ctx: RequestContext, input: CreateLinkageRuleInput): Promise<LinkageRule> {
   check(input);
+  requireActionScope(ctx, input, 'Creating');
   const workspaceId = workspaceOf(ctx);
   let deviceId = input.deviceId ?? null;
   let doorNumber: number | null = null;
@@ -161,6 +175,7 @@ export async function listLinkageRules(
 
 export async function deleteLinkageRule(ctx: RequestContext, id: number): Promise<LinkageRule> {
   const rule = await getLinkageRule(ctx, id);
+  requireActionScope(ctx, rule, 'Deleting');
   await ctx.em.remove(rule).flush();
   return rule;
 }

@@ -5,8 +5,8 @@ import { Area, AreaEmployee, Company, Device, Employee, ShiftAssignment } from '
 import { markDaysStale } from '../attendance/day-store';
 import { DomainError } from '../../errors/domain-error';
 import { checkBulkItems, checkBulkOwners } from '../common/bulk-input';
-import { workspaceOf, type RequestContext, withEm } from '../../context/request-context';
-import { recomputeDeviceUsers } from '../sync/device-user.service';
+import { requireScopeFor, workspaceOf, type RequestContext, withEm } from '../../context/request-context';
+import { accessControllerIds, recomputeDeviceUsers } from '../sync/device-user.service';
 import type { Page, PageRequest } from '../common/pagination';
 import { uniqueViolationToDomainError } from '../common/unique-violation';
 import { intArray } from '../common/sql-arrays';
@@ -120,6 +120,9 @@ export async function deleteArea(ctx: RequestContext, id: number): Promise<Area>
   return ctx.em.transactional(async (em) => {
     await lockWorkspace(em, workspaceOf(ctx));
     const area = await getArea(withEm(ctx, em), id);
+    if ((await em.count(AreaEmployee, { areaId: id })) > 0 && (await areaGrantsDoors(em, id))) {
+      requireScopeFor(ctx, 'doors:manage', `Area ${id} holds an access controller or an access level: deleting it takes its people off doors`);
+    }
     const devices = await em.find(Device, { areaId: id });
     for (const device of devices) device.areaId = null;
     // Its members also lose the access levels they had through the area, on those levels' terminals.
@@ -127,7 +130,7 @@ export async function deleteArea(ctx: RequestContext, id: number): Promise<Area>
     await em.nativeDelete(AreaEmployee, { areaId: id });
     const snapshot = { ...area };
     await em.remove(area).flush();
-    await recomputeDeviceUsers(em, { deviceIds: devices.map((d) => d.id), employeeIds: members.map((m) => m.employeeId) }, ctx.now());
+    await recomputeDeviceUsers(em, { deviceIds: devices.map((d) => d.id), employeeIds: members.map((m) => m.employeeId) }, ctx.now(), ctx.principal);
     return Object.assign(new Area(), snapshot);
   });
 }
@@ -234,6 +237,20 @@ export async function listAreaDevices(ctx: RequestContext, areaId: number, page:
 type Mode = 'add' | 'remove' | 'sync';
 
 /**
+ * Whether the area's people are door access: it holds an access controller (its members are on it)
+ * or is a member of an access level (its members hold the level). Changing such an area's people
+ * needs `doors:manage` besides `write` (docs/security.md, "Scopes").
+ */
+async function areaGrantsDoors(em: EntityManager, areaId: number): Promise<boolean> {
+  const [row] = await em.execute<{ doors: boolean }[]>(
+    `select exists (select 1 from device where area_id = ? and mode_type = 'acc')
+         or exists (select 1 from access_level_area where area_id = ?) as doors`,
+    [areaId, areaId],
+  );
+  return row!.doors;
+}
+
+/**
  * Runs a membership change in one transaction under the workspace lock: the area must be in the
  * path's workspace (404, checked before the body), every id in the body must be of the area's company (422 naming them),
  * and the whole request changes nothing unless every item is valid.
@@ -257,10 +274,13 @@ export async function changeAreaEmployees(ctx: RequestContext, areaId: number, m
     const toRemove =
       mode === 'remove' ? current.filter((m) => wanted.has(m.employeeId)) : mode === 'sync' ? current.filter((m) => !wanted.has(m.employeeId)) : [];
     const toAdd = mode === 'remove' ? [] : ids.filter((id) => !currentIds.has(id));
+    if (toRemove.length + toAdd.length > 0 && (await areaGrantsDoors(em, areaId))) {
+      requireScopeFor(ctx, 'doors:manage', `Area ${areaId} holds an access controller or an access level: changing its people decides who may pass doors`);
+    }
     for (const membership of toRemove) em.remove(membership);
     for (const employeeId of toAdd) em.persist(em.create(AreaEmployee, { areaId, employeeId } as AreaEmployee));
     await em.flush();
-    await recomputeDeviceUsers(em, { employeeIds: [...toRemove.map((m) => m.employeeId), ...toAdd] }, ctx.now());
+    await recomputeDeviceUsers(em, { employeeIds: [...toRemove.map((m) => m.employeeId), ...toAdd] }, ctx.now(), ctx.principal);
     // The area's shift assignments now apply to other employees: their days are computed again.
     const moved = [...toRemove.map((m) => m.employeeId), ...toAdd];
     if (moved.length > 0 && (await em.count(ShiftAssignment, { areaId })) > 0) await markDaysStale(em, { employeeIds: moved }, null, null);
@@ -296,8 +316,17 @@ export async function changeAreaDevices(ctx: RequestContext, areaId: number, mod
         }
       }
     }
+    const controllers = await accessControllerIds(
+      em,
+      changed.map((d) => d.id),
+    );
+    if (controllers.size > 0) {
+      requireScopeFor(ctx, 'doors:manage', `Moving access controller ${Math.min(...controllers)} into or out of an area decides who is on it`);
+    }
+    const clocks = changed.filter((d) => !controllers.has(d.id));
+    if (clocks.length > 0) requireScopeFor(ctx, 'write', `Moving attendance terminal ${clocks[0]!.id} into or out of an area is attendance data`);
     await em.flush();
-    await recomputeDeviceUsers(em, { deviceIds: changed.map((d) => d.id) }, ctx.now());
+    await recomputeDeviceUsers(em, { deviceIds: changed.map((d) => d.id) }, ctx.now(), ctx.principal);
     return em.find(Device, { areaId }, { orderBy: { id: 'asc' } });
   });
 }

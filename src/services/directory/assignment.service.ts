@@ -3,9 +3,9 @@ import { AreaEmployee, Assignment, Device, DeviceUser, Employee } from '../../en
 import type { SyncStatus } from '../../entities/device-user.entity';
 import { DomainError } from '../../errors/domain-error';
 import { checkBulkItems, checkBulkOwners } from '../common/bulk-input';
-import { workspaceOf, type RequestContext, withEm } from '../../context/request-context';
+import { requireScopeFor, workspaceOf, type RequestContext, withEm } from '../../context/request-context';
 import { getDevice } from '../terminals/device.service';
-import { deviceUserRows, recomputeDeviceUsers } from '../sync/device-user.service';
+import { accessControllerIds, deviceUserRows, recomputeDeviceUsers } from '../sync/device-user.service';
 import { getEmployee } from './employee.service';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker } from '../common/validation';
@@ -102,32 +102,54 @@ export async function listDeviceEmployees(ctx: RequestContext, deviceId: number,
  * side. add: create or update the permission; remove: delete (unassigned pairs are ignored);
  * sync: make the direct set exactly `items`. Area-derived assignments are never touched.
  * Everything happens in one transaction under the workspace lock: one bad item changes nothing.
+ * An assignment to an access controller (made, changed or ended) decides who may pass its doors:
+ * it needs `doors:manage`; an attendance terminal's needs `write` (`insufficient_scope` otherwise;
+ * the operations take either scope).
  */
 async function changeDirect(
+  ctx: RequestContext,
   em: EntityManager,
   mode: BulkMode,
   anchor: { employee?: Employee; device?: Device },
   pairs: { deviceId: number; employeeId: number; permission?: number }[],
-  now: Date,
 ): Promise<void> {
   const where = anchor.employee ? { employeeId: anchor.employee.id } : { deviceId: anchor.device!.id };
   const current = await em.find(Assignment, where);
   const pairKey = (p: { deviceId: number; employeeId: number }) => `${p.deviceId}:${p.employeeId}`;
   const requested = new Map(pairs.map((p) => [pairKey(p), p]));
   const byKey = new Map(current.map((a) => [pairKey(a), a]));
+  const touched: number[] = [];
   for (const assignment of current) {
     const inRequest = requested.has(pairKey(assignment));
-    if ((mode === 'remove' && inRequest) || (mode === 'sync' && !inRequest)) em.remove(assignment);
+    if ((mode === 'remove' && inRequest) || (mode === 'sync' && !inRequest)) {
+      em.remove(assignment);
+      touched.push(assignment.deviceId);
+    }
   }
   if (mode !== 'remove') {
     for (const pair of pairs) {
       const existing = byKey.get(pairKey(pair));
-      if (existing) existing.permission = pair.permission!;
-      else em.persist(em.create(Assignment, { deviceId: pair.deviceId, employeeId: pair.employeeId, permission: pair.permission! } as Assignment));
+      if (existing) {
+        if (existing.permission !== pair.permission) touched.push(pair.deviceId);
+        existing.permission = pair.permission!;
+      } else {
+        em.persist(em.create(Assignment, { deviceId: pair.deviceId, employeeId: pair.employeeId, permission: pair.permission! } as Assignment));
+        touched.push(pair.deviceId);
+      }
     }
   }
+  const controllers = await accessControllerIds(em, touched);
+  if (controllers.size > 0) {
+    requireScopeFor(
+      ctx,
+      'doors:manage',
+      `Assigning people to access controller ${Math.min(...controllers)} (or ending or changing such an assignment) decides who may pass its doors`,
+    );
+  }
+  const clocks = touched.filter((id) => !controllers.has(id));
+  if (clocks.length > 0) requireScopeFor(ctx, 'write', `Assigning people to attendance terminal ${Math.min(...clocks)} is attendance data`);
   await em.flush();
-  await recomputeDeviceUsers(em, anchor.employee ? { employeeIds: [anchor.employee.id] } : { deviceIds: [anchor.device!.id] }, now);
+  await recomputeDeviceUsers(em, anchor.employee ? { employeeIds: [anchor.employee.id] } : { deviceIds: [anchor.device!.id] }, ctx.now(), ctx.principal);
 }
 
 function noPinError(field: string, employeeId: number): { field: string; code: string; message: string } {
@@ -157,7 +179,7 @@ export async function changeEmployeeDevices(
     });
     if (mode !== 'remove' && ids.length > 0 && !employee.pin) throw DomainError.invalid([noPinError('items', employee.id)]);
     const pairs = items.map((item) => ({ deviceId: item.deviceId, employeeId, permission: item.permissionId }));
-    await changeDirect(em, mode, { employee }, pairs, ctx.now());
+    await changeDirect(ctx, em, mode, { employee }, pairs);
     return employeeAssignments(em, employee);
   });
 }
@@ -188,7 +210,7 @@ export async function changeDeviceEmployees(
       check.done();
     }
     const pairs = items.map((item) => ({ deviceId, employeeId: item.employeeId, permission: item.permissionId }));
-    await changeDirect(em, mode, { device }, pairs, ctx.now());
+    await changeDirect(ctx, em, mode, { device }, pairs);
     return deviceAssignments(em, device);
   });
 }

@@ -291,7 +291,7 @@ export async function updateEmployee(ctx: RequestContext, id: number, input: Emp
         await em.nativeDelete(Assignment, { employeeId: id });
         await em.nativeDelete(AreaEmployee, { employeeId: id });
       }
-      await recomputeDeviceUsers(em, { employeeIds: [id] }, ctx.now());
+      await recomputeDeviceUsers(em, { employeeIds: [id] }, ctx.now(), ctx.principal);
       return employee;
     });
   } catch (error) {
@@ -328,7 +328,7 @@ export async function deleteEmployee(ctx: RequestContext, id: number): Promise<E
     } else {
       await em.remove(employee).flush();
     }
-    await recomputeDeviceUsers(em, { employeeIds: [id] }, ctx.now());
+    await recomputeDeviceUsers(em, { employeeIds: [id] }, ctx.now(), ctx.principal);
     return Object.assign(new Employee(), snapshot);
   });
 }

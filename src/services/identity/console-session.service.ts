@@ -4,7 +4,7 @@ import { DomainError } from '../../errors/domain-error';
 import type { Principal, Scope } from '../../context/request-context';
 
 /** How long a sign-in may stay at the provider before its state is forgotten. */
-const SIGN_IN_MINUTES = 10;
+export const SIGN_IN_MINUTES = 10;
 /** Ended and expired sessions are kept this long (for a support question), then deleted. */
 const KEEP_OLD_SESSIONS_DAYS = 7;
 
@@ -42,22 +42,38 @@ export function csrfTokenMatches(sessionToken: string, presented: string | undef
   return expected.length === given.length && crypto.timingSafeEqual(expected, given);
 }
 
+/**
+ * The key a sign-in is kept under: SHA-256 of its `state` and of the binding its browser holds in
+ * the sign-in cookie. A callback finds its sign-in only with both, so the `state` of a sign-in
+ * started elsewhere (an attacker's unused callback address) names nothing in another browser.
+ */
+export function signInKey(state: string, binding: string): string {
+  return sha256(`timegate sign-in\n${state}\n${binding}`);
+}
+
 /** Remembers a sign-in leaving for the provider (and forgets the ones that never came back). */
-export async function rememberSignIn(em: EntityManager, signIn: { state: string; codeVerifier: string; nonce: string }, now: Date): Promise<void> {
+export async function rememberSignIn(
+  em: EntityManager,
+  signIn: { state: string; binding: string; codeVerifier: string; nonce: string },
+  now: Date,
+): Promise<void> {
   await em.execute('delete from console_sign_in where created_at < ?', [new Date(now.getTime() - SIGN_IN_MINUTES * 60_000)]);
   await em.execute('insert into console_sign_in (state, code_verifier, nonce, created_at) values (?, ?, ?, ?)', [
-    signIn.state,
+    signInKey(signIn.state, signIn.binding),
     signIn.codeVerifier,
     signIn.nonce,
     now,
   ]);
 }
 
-/** Takes (once) the sign-in a callback's `state` names; null when unknown, used or too old. */
-export async function takeSignIn(em: EntityManager, state: string, now: Date): Promise<{ codeVerifier: string; nonce: string } | null> {
+/**
+ * Takes (once) the sign-in a callback's `state` names, started in the browser holding `binding`;
+ * null when unknown, used, too old, or started in another browser (nothing is taken then).
+ */
+export async function takeSignIn(em: EntityManager, state: string, binding: string, now: Date): Promise<{ codeVerifier: string; nonce: string } | null> {
   const rows = await em.execute<{ code_verifier: string; nonce: string }[]>(
     'delete from console_sign_in where state = ? and created_at >= ? returning code_verifier, nonce',
-    [state, new Date(now.getTime() - SIGN_IN_MINUTES * 60_000)],
+    [signInKey(state, binding), new Date(now.getTime() - SIGN_IN_MINUTES * 60_000)],
   );
   return rows[0] ? { codeVerifier: rows[0].code_verifier, nonce: rows[0].nonce } : null;
 }

@@ -5,7 +5,7 @@ import { rememberSignIn, signInWorkspace, takeSignIn, type SignedInPerson } from
 import { rolesFromClaim, scopesOfRoles } from '../../config/console-roles';
 
 /** Why a sign-in came back without a session; the console says it in words. */
-export type SignInRefusal = 'expired' | 'failed' | 'no_role';
+export type SignInRefusal = 'expired' | 'failed' | 'no_role' | 'other_browser';
 
 export class SignInRefused extends Error {
   constructor(
@@ -45,13 +45,16 @@ export class OidcSignIn {
     return this.provider;
   }
 
-  /** The provider's address to send the browser to; the sign-in's secrets stay in the database. */
-  async start(em: EntityManager, redirectUri: string, now: Date): Promise<URL> {
+  /**
+   * The provider's address to send the browser to; the sign-in's secrets stay in the database, kept
+   * under its state and `binding` (the value of the browser's sign-in cookie).
+   */
+  async start(em: EntityManager, redirectUri: string, binding: string, now: Date): Promise<URL> {
     const provider = await this.discover();
     const codeVerifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
-    await rememberSignIn(em, { state, codeVerifier, nonce }, now);
+    await rememberSignIn(em, { state, binding, codeVerifier, nonce }, now);
     return oidc.buildAuthorizationUrl(provider, {
       redirect_uri: redirectUri,
       scope: this.config.oidcScopes,
@@ -66,12 +69,15 @@ export class OidcSignIn {
   /**
    * The provider's answer at the callback (`callbackUrl`, with its code and state): the code is
    * exchanged (with the PKCE verifier), the ID token checked (signature, issuer, audience, nonce),
-   * and the person's roles read from the role claim. Refuses a person with no role.
+   * and the person's roles read from the role claim. Refuses a person with no role, and a callback
+   * whose browser does not hold the sign-in's binding (`binding`: its sign-in cookie, or null): the
+   * state and nonce count only in the browser that started the sign-in.
    */
-  async finish(em: EntityManager, callbackUrl: URL, now: Date): Promise<SignedInPerson> {
+  async finish(em: EntityManager, callbackUrl: URL, binding: string | null, now: Date): Promise<SignedInPerson> {
     const state = callbackUrl.searchParams.get('state');
-    const signIn = state ? await takeSignIn(em, state, now) : null;
-    if (!signIn) throw new SignInRefused('expired', 'The sign-in is unknown, was used already or took too long.');
+    if (binding === null) throw new SignInRefused('other_browser', 'The callback came without the sign-in cookie: the sign-in was started in another browser.');
+    const signIn = state ? await takeSignIn(em, state, binding, now) : null;
+    if (!signIn) throw new SignInRefused('expired', 'The sign-in is unknown, was used already, took too long or was started in another browser.');
     if (callbackUrl.searchParams.has('error')) {
       throw new SignInRefused(
         'failed',

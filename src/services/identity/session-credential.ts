@@ -4,18 +4,45 @@ import { DomainError } from '../../errors/domain-error';
 import { csrfTokenMatches } from './console-session.service';
 
 export const SESSION_COOKIE = 'timegate_session';
+/** The browser binding of a sign-in in progress (docs/single-sign-on.md): only its callback reads it. */
+export const SIGN_IN_COOKIE = 'timegate_signin';
+const SIGN_IN_PATH = '/auth/oidc/callback';
 export const CSRF_HEADER = 'x-csrf-token';
 
-/** The session token in a Cookie header, or null. */
-export function sessionTokenOf(cookieHeader: string | undefined): string | null {
+/** The value of cookie `name` in a Cookie header if it has the form `pattern`, or null. */
+function cookieOf(cookieHeader: string | undefined, name: string, pattern: RegExp): string | null {
   for (const part of (cookieHeader ?? '').split(';')) {
     const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === SESSION_COOKIE) {
+    if (at > 0 && part.slice(0, at).trim() === name) {
       const value = part.slice(at + 1).trim();
-      return /^tgs_[\w-]{43}$/.test(value) ? value : null;
+      return pattern.test(value) ? value : null;
     }
   }
   return null;
+}
+
+/** The session token in a Cookie header, or null. */
+export function sessionTokenOf(cookieHeader: string | undefined): string | null {
+  return cookieOf(cookieHeader, SESSION_COOKIE, /^tgs_[\w-]{43}$/);
+}
+
+/** The sign-in binding in a Cookie header (32 random bytes, base64url), or null. */
+export function signInBindingOf(cookieHeader: string | undefined): string | null {
+  return cookieOf(cookieHeader, SIGN_IN_COOKIE, /^[\w-]{43}$/);
+}
+
+/**
+ * The cookie that binds a sign-in to the browser that started it: set by /auth/oidc/login, sent back
+ * only to the callback (Path), HttpOnly, SameSite=Lax (the provider's redirect back is a top-level
+ * GET, which carries it; another site's subrequests do not), Secure over https, for as long as a
+ * sign-in may stay at the provider.
+ */
+export function signInCookie(binding: string, maxAgeSeconds: number, secure: boolean): string {
+  return `${SIGN_IN_COOKIE}=${binding}; Path=${SIGN_IN_PATH}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}; Max-Age=${maxAgeSeconds}`;
+}
+
+export function clearedSignInCookie(secure: boolean): string {
+  return `${SIGN_IN_COOKIE}=; Path=${SIGN_IN_PATH}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}; Max-Age=0`;
 }
 
 /**

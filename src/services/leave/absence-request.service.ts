@@ -4,6 +4,7 @@
 // event, and a decision that changes days recomputes them at once (`attendance.day.updated`).
 // Amounts are charged per workday of the employee's schedule: holidays and rest days inside the
 // range cost nothing (the attendance engine's scheduled minutes decide which days are workdays).
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { AbsenceRequest, AbsenceType, Employee } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
@@ -264,7 +265,7 @@ export async function decideAbsenceRequest(ctx: RequestContext, id: number, deci
   const workspaceId = workspaceOf(ctx);
   return ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
-    const request = await em.findOne(AbsenceRequest, { id, workspaceId }, { lockMode: 4 /* pessimistic write */ });
+    const request = await em.findOne(AbsenceRequest, { id, workspaceId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!request) throw DomainError.notFound('AbsenceRequest', id);
     const from = checkTransition(request.decision, decision, decision === 'cancel' ? ['pending', 'approved'] : ['pending'], `Absence request ${id}`);
     if (decision === 'cancel' && from === 'approved' && !(ctx.principal.kind === 'workspace' && hasScope(ctx.principal.scopes, 'approve'))) {

@@ -6,6 +6,7 @@
 // recomputes the days at once (`attendance.day.updated`) and is an `overtime_approval.updated`
 // event; nothing in a locked pay period is decided (`period_locked`). What an approval does to a
 // day is pay-rules.ts `applyOvertimeApproval`.
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { Company, Employee, OvertimeApproval } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
@@ -174,7 +175,7 @@ export async function decideOvertimeApproval(
   const workspaceId = workspaceOf(ctx);
   return ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
-    const approval = await em.findOne(OvertimeApproval, { id, workspaceId }, { lockMode: 4 /* pessimistic write */ });
+    const approval = await em.findOne(OvertimeApproval, { id, workspaceId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!approval) throw DomainError.notFound('OvertimeApproval', id);
     checkTransition(approval.decision, decision, 'changeable', `Overtime approval ${id}`);
     await refuseLocked(em, [approval.companyId], approval.date, approval.date);

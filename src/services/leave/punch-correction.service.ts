@@ -4,6 +4,7 @@
 // (which names the approver), or voids the punch, and recomputes the days at once, announcing each
 // day that changes (`attendance.day.updated`); rejection changes nothing. Each filing and decision is
 // a `punch_correction.updated` event. Nothing in a locked pay period is corrected (`period_locked`).
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, FilterQuery } from '@mikro-orm/postgresql';
 import { formatLocalTime } from '../../protocol/time';
 import { Employee, Punch, PunchCorrection, Workspace } from '../../entities';
@@ -238,7 +239,7 @@ export async function decidePunchCorrection(ctx: RequestContext, id: number, dec
   const workspaceId = workspaceOf(ctx);
   return ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
-    const correction = await em.findOne(PunchCorrection, { id, workspaceId }, { lockMode: 4 /* pessimistic write */ });
+    const correction = await em.findOne(PunchCorrection, { id, workspaceId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!correction) throw DomainError.notFound('PunchCorrection', id);
     checkTransition(correction.decision, decision, ['pending'], `Punch correction ${id}`);
     if (decision === 'approve') {

@@ -72,5 +72,5 @@ export async function afterMembersChange(em: EntityManager, employeeIds: number[
   }
   // The ORM's identity map may hold memberships read earlier in this transaction: the recompute reads them afresh.
   em.clear();
-  await recomputeDeviceUsers(em, { employeeIds: changed }, now);
+  await recomputeDeviceUsers(em, { employeeIds: changed }, now, 'group-mapping');
 }

@@ -4,6 +4,57 @@ import { AreaEmployee, Assignment, Device, DeviceUser, Employee } from '../../en
 import { SyncStatus, type AccessGrant } from '../../entities/device-user.entity';
 import { levelAccess } from './access-sync.service';
 import { intArray } from '../common/sql-arrays';
+import { DeviceMode } from '../../entities/device.entity';
+import { DomainError } from '../../errors/domain-error';
+import { hasScope, isScimPrincipal, type Principal } from '../../context/request-context';
+
+/**
+ * On whose behalf a recompute runs: an API caller (its scopes decide whether the change may widen
+ * anyone's door access on an access controller), `terminal-report` (a terminal's own report, such
+ * as a lock count that brings doors back: the levels already gave them) or `group-mapping` (a
+ * directory group's members, mapped to areas and levels by an admin).
+ */
+export type DoorGrantor = Principal | 'terminal-report' | 'group-mapping';
+
+function mayWidenDoorAccess(grantor: DoorGrantor): boolean {
+  if (grantor === 'terminal-report' || grantor === 'group-mapping') return true;
+  // A SCIM token provisions the people of its company; what they open comes from the admin's group mapping.
+  if (grantor.kind !== 'workspace' || isScimPrincipal(grantor)) return true;
+  return hasScope(grantor.scopes, 'doors:manage');
+}
+
+/** The access controllers (`mode_type` acc) among these devices. */
+export async function accessControllerIds(em: EntityManager, deviceIds: readonly number[]): Promise<Set<number>> {
+  if (deviceIds.length === 0) return new Set();
+  const rows = await em.execute<{ id: number }[]>('select id from device where id = any(?::int[]) and mode_type = ?', [
+    intArray([...new Set(deviceIds)]),
+    DeviceMode.acc,
+  ]);
+  return new Set(rows.map((row) => row.id));
+}
+
+/**
+ * Whether `want` lets the person through more than `row` did on an access controller: on it at all
+ * (a person there without a level opens every door at every hour), a higher terminal privilege (an
+ * administrator enrols anyone), grants no level gave before (a schedule, a door), or a wider
+ * validity window.
+ */
+function widens(row: DeviceUser | undefined, want: Desired): boolean {
+  if (!row || !row.present) return true;
+  if (want.privilege > row.privilege) return true;
+  const before = row.access ?? null;
+  if (want.access === null) return before !== null;
+  if (before === null) return false;
+  for (const grant of want.access) {
+    const had = before.find((g) => g.scheduleId === grant.scheduleId);
+    if (!had || (grant.doorMask & ~had.doorMask) !== 0) return true;
+  }
+  const from = row.validFrom ?? null;
+  const until = row.validUntil ?? null;
+  if (from !== null && (want.validFrom === null || want.validFrom < from)) return true;
+  if (until !== null && (want.validUntil === null || want.validUntil > until)) return true;
+  return false;
+}
 
 /** Which pairs to recompute: every pair of these devices and every pair of these employees. */
 export interface DeviceUserScope {
@@ -41,8 +92,13 @@ function terminalName(employee: Pick<Employee, 'name' | 'lastname'>): string {
  *
  * Call it inside the transaction of the change, after flushing it, with the caller holding the
  * workspace lock (so two recomputes of the same pairs never interleave).
+ *
+ * Door access is checked here, where every change of who is on a terminal ends: when the change
+ * puts a person on an access controller, or widens what they may open there, and `grantor` lacks
+ * `doors:manage`, it is refused (`insufficient_scope`) before anything is written, so the caller's
+ * transaction changes nothing. A `write` key keeps attendance terminals' people (docs/security.md).
  */
-export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserScope, now: Date = new Date()): Promise<void> {
+export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserScope, now: Date, grantor: DoorGrantor): Promise<void> {
   const deviceIds = unique(scope.deviceIds ?? []);
   const employeeIds = unique(scope.employeeIds ?? []);
   if (deviceIds.length === 0 && employeeIds.length === 0) return;
@@ -94,6 +150,22 @@ export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserS
   }
 
   const existing = await em.find(DeviceUser, { $or: pairFilter });
+  if (!mayWidenDoorAccess(grantor)) {
+    const rows = new Map(existing.map((row) => [key(row.deviceId, row.employeeId), row]));
+    const controllers = await accessControllerIds(
+      em,
+      [...desired.keys()].map((pair) => Number(pair.split(':')[0])),
+    );
+    for (const [pair, want] of desired) {
+      const [deviceId, employeeId] = pair.split(':').map(Number) as [number, number];
+      if (controllers.has(deviceId) && widens(rows.get(pair), want)) {
+        throw new DomainError(
+          'insufficient_scope',
+          `This change would let employee ${employeeId} through more doors of access controller ${deviceId} (on it, a higher privilege, or wider grants): that needs the "doors:manage" scope.`,
+        );
+      }
+    }
+  }
   const seen = new Set<string>();
   const changedDevices = new Set<number>();
   const markedPending: number[] = [];

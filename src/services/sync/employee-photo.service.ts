@@ -7,7 +7,7 @@ import type { FaceEnrollmentMethod, FaceEnrollmentStatus } from '../../entities/
 import { DomainError } from '../../errors/domain-error';
 import { deleteBioPhotoCommand, deleteUserPicCommand } from '../../protocol';
 import { notifyCommandsQueued } from '../commands/command-queue-changes';
-import { workspaceOf, withEm, type RequestContext } from '../../context/request-context';
+import { requireScopeFor, workspaceOf, withEm, type RequestContext } from '../../context/request-context';
 import { findOwned } from '../common/owned';
 import { queueOnHolders, templateHolders } from './employee-template.service';
 import { FACE_RETURN_CODES, returnCodeText, VISIBLE_FACE_TYPE } from './face-enrollment.service';
@@ -90,6 +90,15 @@ export async function putEmployeePhoto(ctx: RequestContext, employeeId: number, 
   const { stored, devices } = await ctx.em.transactional(async (em) => {
     await lockWorkspace(em, workspaceId);
     const employee = await findOwned(withEm(ctx, em), Employee, employeeId, 'Employee');
+    // On an access controller a photo is a credential: the controller enrols the face in it, and
+    // that face then opens the person's doors.
+    const [onController] = await em.execute<{ device_id: number }[]>(
+      `select u.device_id from device_user u join device d on d.id = u.device_id where u.employee_id = ? and u.present and d.mode_type = 'acc' limit 1`,
+      [employee.id],
+    );
+    if (onController) {
+      requireScopeFor(ctx, 'doors:manage', `Employee ${employee.id} is on access controller ${onController.device_id}, which enrols a face from the photo`);
+    }
     const now = ctx.now();
     const [saved] = await em.execute<{ id: number }[]>(
       `insert into employee_photo (workspace_id, employee_id, data, size, width, height, sha256, created_at, updated_at)

@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Area, Assignment, Company, Device, Workspace } from '../../entities';
 import { DeviceMode } from '../../entities/device.entity';
 import { DomainError } from '../../errors/domain-error';
-import { workspaceOf, type RequestContext, withEm } from '../../context/request-context';
+import { requireScopeFor, workspaceOf, type RequestContext, withEm } from '../../context/request-context';
 import { recomputeDeviceUsers } from '../sync/device-user.service';
 import type { Page, PageRequest } from '../common/pagination';
 import { notifyDeviceChanged } from './device-changes';
@@ -115,6 +115,9 @@ export async function createDevice(ctx: RequestContext, input: DeviceInput): Pro
       }
       await ensureSerialFree(txCtx, input.serialNumber!);
       const areaId = await areaForDevice(em, workspaceId, input.companyId!, input.areaId ?? null);
+      if (areaId !== null && (input.modeType ?? DeviceMode.att) === DeviceMode.acc) {
+        requireScopeFor(ctx, 'doors:manage', "An access controller created in an area puts the area's people on its doors");
+      }
       const device = em.create(Device, {
         areaId,
         workspaceId,
@@ -129,7 +132,7 @@ export async function createDevice(ctx: RequestContext, input: DeviceInput): Pro
       em.persist(device);
       await em.flush();
       await ensureDoors(em, device.id);
-      await recomputeDeviceUsers(em, { deviceIds: [device.id] }, ctx.now());
+      await recomputeDeviceUsers(em, { deviceIds: [device.id] }, ctx.now(), ctx.principal);
       // The serial is claimed: it leaves the unknown-terminal list and the terminal's next request is served.
       await clearUnknownTerminal(txCtx, device.serialNumber);
       return device;
@@ -160,8 +163,17 @@ export async function updateDevice(ctx: RequestContext, id: number, input: Devic
       const companyChanged = companyId !== device.companyId;
       if (companyChanged) await ensureCompany(txCtx, companyId);
       if (input.serialNumber != null && input.serialNumber !== device.serialNumber) await ensureSerialFree(txCtx, input.serialNumber, id);
-      if (input.areaId !== undefined) device.areaId = await areaForDevice(em, workspaceId, companyId, input.areaId);
-      else if (companyChanged) device.areaId = null;
+      const areaId = input.areaId !== undefined ? await areaForDevice(em, workspaceId, companyId, input.areaId) : companyChanged ? null : device.areaId;
+      // Who is on an access controller is door access: its area, its company (which ends its
+      // assignments) and turning a terminal into one, or back, need doors:manage.
+      const modeType = input.modeType ?? device.modeType;
+      if (modeType !== device.modeType && (modeType === DeviceMode.acc || device.modeType === DeviceMode.acc)) {
+        requireScopeFor(ctx, 'doors:manage', `Turning device ${id} into an access controller (or back) changes what its people may open`);
+      }
+      if ((device.modeType === DeviceMode.acc || modeType === DeviceMode.acc) && (areaId !== (device.areaId ?? null) || companyChanged)) {
+        requireScopeFor(ctx, 'doors:manage', `Moving access controller ${id} to another area or company changes who is on it`);
+      }
+      device.areaId = areaId;
       device.companyId = companyId;
       if (input.name != null) device.name = input.name;
       if (input.serialNumber != null) device.serialNumber = input.serialNumber;
@@ -172,7 +184,7 @@ export async function updateDevice(ctx: RequestContext, id: number, input: Devic
       await em.flush();
       if (companyChanged) await em.nativeDelete(Assignment, { deviceId: id });
       await ensureDoors(em, id);
-      await recomputeDeviceUsers(em, { deviceIds: [id] }, ctx.now());
+      await recomputeDeviceUsers(em, { deviceIds: [id] }, ctx.now(), ctx.principal);
       if (device.serialNumber !== previousSerial) await clearUnknownTerminal(txCtx, device.serialNumber);
       return device;
     });
