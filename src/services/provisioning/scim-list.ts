@@ -9,6 +9,29 @@ import type { Sql } from './scim-filter-sql';
 /** Group references (a Group's members, a User's groups) one list page carries at most: past it the page ends early. */
 export const MAX_REFERENCES_PER_PAGE = 10_000;
 
+/**
+ * SCIM list queries one process runs at once. A filter no index serves reads the company's rows in
+ * PostgreSQL for up to TIMEGATE_SCIM_LIST_TIMEOUT_MS; 16 of them at once held every connection of
+ * the pool (DATABASE_POOL_SIZE), and every other workspace's requests, /healthz included, waited
+ * for one. Further lists wait their turn holding nothing, first come first served.
+ */
+export const SCIM_LISTS_AT_ONCE = 2;
+
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (running < SCIM_LISTS_AT_ONCE) running++;
+  else await new Promise<void>((resolve) => waiting.push(resolve));
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
 export interface IdPage<Id> {
   ids: Id[];
   totalResults: number;
@@ -18,8 +41,9 @@ const QUERY_CANCELED = '57014';
 
 /**
  * The ids of one page (`count` from the 1-based `startIndex`, in `order`) of the rows of `from`
- * matching `where`, and how many match in all. Runs under TIMEGATE_SCIM_LIST_TIMEOUT_MS: a filter
- * PostgreSQL cannot answer in that time is 400 `tooMany` (RFC 7644, section 3.12).
+ * matching `where`, and how many match in all. Runs in its turn (SCIM_LISTS_AT_ONCE) and under
+ * TIMEGATE_SCIM_LIST_TIMEOUT_MS: a filter PostgreSQL cannot answer in that time is 400 `tooMany`
+ * (RFC 7644, section 3.12).
  */
 export async function pageOfIds<Id>(
   ctx: RequestContext,
@@ -27,17 +51,19 @@ export async function pageOfIds<Id>(
   page: { startIndex: number; count: number },
 ): Promise<IdPage<Id>> {
   try {
-    return await ctx.em.transactional(async (em: EntityManager) => {
-      await em.execute(`set local statement_timeout = ${Math.trunc(ctx.config.scimListTimeoutMs)}`);
-      const rows = await em.execute<{ id: Id; total: string }[]>(
-        `select ${query.id} as id, count(*) over () as total from ${query.from} where ${query.where.sql} order by ${query.order} limit ? offset ?`,
-        [...query.where.params, page.count, page.startIndex - 1],
-      );
-      if (rows.length > 0) return { ids: rows.map((r) => r.id), totalResults: Number(rows[0]!.total) };
-      // An empty page (count 0, or past the end) still tells how many match.
-      const [counted] = await em.execute<{ total: string }[]>(`select count(*) as total from ${query.from} where ${query.where.sql}`, query.where.params);
-      return { ids: [], totalResults: Number(counted!.total) };
-    });
+    return await inTurn(() =>
+      ctx.em.transactional(async (em: EntityManager) => {
+        await em.execute(`set local statement_timeout = ${Math.trunc(ctx.config.scimListTimeoutMs)}`);
+        const rows = await em.execute<{ id: Id; total: string }[]>(
+          `select ${query.id} as id, count(*) over () as total from ${query.from} where ${query.where.sql} order by ${query.order} limit ? offset ?`,
+          [...query.where.params, page.count, page.startIndex - 1],
+        );
+        if (rows.length > 0) return { ids: rows.map((r) => r.id), totalResults: Number(rows[0]!.total) };
+        // An empty page (count 0, or past the end) still tells how many match.
+        const [counted] = await em.execute<{ total: string }[]>(`select count(*) as total from ${query.from} where ${query.where.sql}`, query.where.params);
+        return { ids: [], totalResults: Number(counted!.total) };
+      }),
+    );
   } catch (error) {
     if ((error as { code?: string }).code === QUERY_CANCELED) {
       throw ScimError.badRequest(

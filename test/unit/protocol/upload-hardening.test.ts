@@ -28,7 +28,9 @@ describe('protocol: a NUL byte costs its line or segment only', () => {
 describe('protocol: implausible record times', () => {
   it('refuses ATTLOG and rtlog records dated outside 1900–2199 instead of storing them 1,900 years off (1999 is a record, which the service quarantines)', () => {
     const attlog = parseAttlog(
-      Buffer.from('1\t0024-03-02 08:00:00\t0\t1\t\t0\n2\t1999-12-31 23:59:59\t0\t1\t\t0\n3\t2000-01-01 00:00:00\t0\t1\t\t0\n4\t2200-01-01 00:00:00\t0\t1\t\t0\n'),
+      Buffer.from(
+        '1\t0024-03-02 08:00:00\t0\t1\t\t0\n2\t1999-12-31 23:59:59\t0\t1\t\t0\n3\t2000-01-01 00:00:00\t0\t1\t\t0\n4\t2200-01-01 00:00:00\t0\t1\t\t0\n',
+      ),
     );
     expect(attlog.records.map((r) => r.pin)).to.deep.equal(['2', '3']);
     expect(attlog.errors.map((e) => e.reason)).to.deep.equal([
