@@ -27,6 +27,12 @@ export interface Sql {
 
 const sql = (text: string, ...params: unknown[]): Sql => ({ sql: text, params });
 
+/** An attribute name as an SQL string literal (names hold no quote: filter.ts's ATTR_NAME). */
+function literal(name: string): string {
+  if (!/^[a-z$][\w$-]*$/.test(name)) throw new Error(`not an attribute name: ${name}`);
+  return `'${name}'`;
+}
+
 /** Joins fragments with a separator. */
 function join(parts: Sql[], separator: string): Sql {
   return { sql: parts.map((p) => p.sql).join(separator), params: parts.flatMap((p) => p.params) };
@@ -87,13 +93,15 @@ class Translator {
 
   /** The jsonb value of a path's attribute (without its sub-attribute), SQL null when absent. */
   private value(scope: Scope, path: AttrPath): Sql {
-    const attr = path.attr.toLowerCase();
-    if (scope.kind === 'entry') return sql(`(${scope.alias} -> ?::text)`, attr);
+    // An attribute name is letters, digits, `_`, `$` and `-` (filter.ts's ATTR_NAME): written as a
+    // literal, so that the expression has no parameter and can be repeated (compare's fast path).
+    const attr = literal(path.attr.toLowerCase());
+    if (scope.kind === 'entry') return sql(`(${scope.alias} -> ${attr})`);
     if (isCore(this.target.core, path.schema)) {
-      const computed = this.target.computed[attr];
-      return computed ? join([sql('('), computed(), sql(')')], '') : sql(`(${this.target.search} -> ?::text)`, attr);
+      const computed = this.target.computed[path.attr.toLowerCase()];
+      return computed ? join([sql('('), computed(), sql(')')], '') : sql(`(${this.target.search} -> ${attr})`);
     }
-    return sql(`(${this.target.search} -> ?::text -> ?::text)`, path.schema!.toLowerCase(), attr);
+    return sql(`(${this.target.search} -> ?::text -> ${attr})`, path.schema!.toLowerCase());
   }
 
   /** The set of values a path names: `scim_values(...)`. */
@@ -109,15 +117,41 @@ class Translator {
     // is caseExact (stored with its case) and the attribute is not, the stored value is lowered here.
     const lowerStored = !caseExact && path.sub === null && definition?.subAttributes?.find((a) => a.name.toLowerCase() === 'value')?.caseExact === true;
     const test = this.test(op, expected, caseExact, lowerStored);
-    if (op === 'ne') return join([sql('not exists (select 1 from '), this.values(scope, path), sql(' v where not coalesce('), test, sql(', false))')], '');
-    return join([sql('exists (select 1 from '), this.values(scope, path), sql(' v where coalesce('), test, sql(', false))')], '');
+    const general =
+      op === 'ne'
+        ? join([sql('not exists (select 1 from '), this.values(scope, path), sql(' v where not coalesce('), test, sql(', false))')], '')
+        : join([sql('exists (select 1 from '), this.values(scope, path), sql(' v where coalesce('), test, sql(', false))')], '');
+    // Fast path, same meaning: a single value (a string, or an object holding the sub-attribute) is
+    // compared in place, without reading it as a list of entries. Most values are single.
+    const value = this.value(scope, path);
+    if (value.params.length > 0) return general;
+    const v = value.sql;
+    if (path.sub === null) {
+      const single = this.test(op, expected, caseExact, lowerStored, v);
+      return join([sql(`(case when jsonb_typeof(${v}) = 'string' then coalesce(`), single, sql(', false) else '), general, sql(' end)')], '');
+    }
+    const sub = `(${v} -> ${literal(path.sub.toLowerCase())})`;
+    const single = this.test(op, expected, caseExact, lowerStored, sub);
+    const absent = `coalesce(jsonb_typeof(${sub}), 'null') = 'null'`;
+    return join(
+      [
+        sql(`(case when jsonb_typeof(${v}) = 'object' then `),
+        op === 'ne'
+          ? join([sql(`(${absent} or coalesce(`), single, sql(', false))')], '')
+          : join([sql(`(not ${absent} and coalesce(`), single, sql(', false))')], ''),
+        sql(' else '),
+        general,
+        sql(' end)'),
+      ],
+      '',
+    );
   }
 
   /** Whether one value `v` satisfies `op expected` (filter-eval.ts's `compareOne`). */
-  private test(op: string, expected: string | number | boolean, caseExact: boolean, lowerStored: boolean): Sql {
+  private test(op: string, expected: string | number | boolean, caseExact: boolean, lowerStored: boolean, v = 'v'): Sql {
     if (typeof expected === 'boolean') {
       const word = expected ? 'true' : 'false';
-      const equal = sql(`(v = ?::jsonb or (jsonb_typeof(v) = 'string' and lower(v #>> '{}') = ?::text))`, word, word);
+      const equal = sql(`(${v} = ?::jsonb or (jsonb_typeof(${v}) = 'string' and lower(${v} #>> '{}') = ?::text))`, word, word);
       if (op === 'eq') return equal;
       if (op === 'ne') return join([sql('not '), equal], '');
       return sql('false');
@@ -126,27 +160,27 @@ class Translator {
       const operator = { eq: '=', ne: '<>', gt: '>', ge: '>=', lt: '<', le: '<=' }[op];
       if (!operator) return sql('false');
       // Not a number: only `ne` holds.
-      return sql(`coalesce(scim_number(v) ${operator} ?::numeric, ${op === 'ne' ? 'true' : 'false'})`, String(expected));
+      return sql(`coalesce(scim_number(${v}) ${operator} ?::numeric, ${op === 'ne' ? 'true' : 'false'})`, String(expected));
     }
-    const text = lowerStored ? `lower(v #>> '{}')` : `(v #>> '{}')`;
+    const text = lowerStored ? `lower(${v} #>> '{}')` : `(${v} #>> '{}')`;
     const wanted = caseExact ? expected : expected.toLowerCase();
     // A value that is no string compares, for eq and ne only, as JavaScript's String() writes it.
-    const asText = `(case jsonb_typeof(v) when 'object' then '[object Object]' when 'null' then 'null' else v #>> '{}' end)`;
+    const asText = `(case jsonb_typeof(${v}) when 'object' then '[object Object]' when 'null' then 'null' else ${v} #>> '{}' end)`;
     switch (op) {
       case 'eq':
-        return sql(`(case when jsonb_typeof(v) = 'string' then ${text} = ?::text else ${asText} = ?::text end)`, wanted, expected);
+        return sql(`(case when jsonb_typeof(${v}) = 'string' then ${text} = ?::text else ${asText} = ?::text end)`, wanted, expected);
       case 'ne':
-        return sql(`(case when jsonb_typeof(v) = 'string' then ${text} <> ?::text else ${asText} <> ?::text end)`, wanted, expected);
+        return sql(`(case when jsonb_typeof(${v}) = 'string' then ${text} <> ?::text else ${asText} <> ?::text end)`, wanted, expected);
       case 'co':
-        return sql(`(jsonb_typeof(v) = 'string' and strpos(${text}, ?::text) > 0)`, wanted);
+        return sql(`(jsonb_typeof(${v}) = 'string' and strpos(${text}, ?::text) > 0)`, wanted);
       case 'sw':
-        return sql(`(jsonb_typeof(v) = 'string' and starts_with(${text}, ?::text))`, wanted);
+        return sql(`(jsonb_typeof(${v}) = 'string' and starts_with(${text}, ?::text))`, wanted);
       case 'ew':
-        return sql(`(jsonb_typeof(v) = 'string' and right(${text}, char_length(?::text)) = ?::text)`, wanted, wanted);
+        return sql(`(jsonb_typeof(${v}) = 'string' and right(${text}, char_length(?::text)) = ?::text)`, wanted, wanted);
       default: {
         const operator = { gt: '>', ge: '>=', lt: '<', le: '<=' }[op]!;
         // Code-point order, as JavaScript compares strings (but for characters beyond U+FFFF).
-        return sql(`(jsonb_typeof(v) = 'string' and (${text} collate "C") ${operator} ?::text)`, wanted);
+        return sql(`(jsonb_typeof(${v}) = 'string' and (${text} collate "C") ${operator} ?::text)`, wanted);
       }
     }
   }
