@@ -4,7 +4,7 @@
 // lists at a time (unfiltered, and filtered by attributes no index serves), while workspace B reads
 // its employees over REST every 20 ms and /healthz is asked every 100 ms.
 // Reports B's REST p50/p99/max, /healthz p99/max, the lists' p50/p99, and the service's peak RSS.
-// Run: npm run build && node dist/bench/scim-lists.js [--seconds 30] [--users 100000]
+// Run: npm run build && node dist/bench/scim-lists.js [--seconds 30] [--users 100000] [--lists 16]
 import 'reflect-metadata';
 import { benchDatabase, call, createFleet, numberArg, percentile, report, runScenario, spawnService, withClient } from './support';
 
@@ -22,6 +22,8 @@ async function peakRssMb(pid: number): Promise<number | null> {
 runScenario(async () => {
   const seconds = numberArg('seconds', 30);
   const users = numberArg('users', 100_000);
+  // `--lists 0` is the control: the same service and data, no lists.
+  const parallel = numberArg('lists', 16);
   const database = await benchDatabase('scim_lists');
   // B reads at 50 requests a second, over the default per-key rate limit: raised, so that B measures latency, not 429s.
   const service = await spawnService(database.url, { TIMEGATE_RATE_LIMIT_BURST: '1000000', TIMEGATE_RATE_LIMIT_PER_MINUTE: '10000000' });
@@ -104,7 +106,7 @@ runScenario(async () => {
     ];
     await sleep(2000);
     const before = { rest: rest.length, health: health.length };
-    const lists = Array.from({ length: 16 }, (_, n) => lister(n));
+    const lists = Array.from({ length: parallel }, (_, n) => lister(n));
     await sleep(seconds * 1000);
     running = false;
     await Promise.all([...lists, ...others]);
@@ -114,11 +116,11 @@ runScenario(async () => {
     const result = {
       scenario: 'scim-lists',
       users,
-      parallelLists: 16,
+      parallelLists: parallel,
       lists: listMs.length,
       listFailures,
-      listP50Ms: round(percentile(listMs, 50)),
-      listP99Ms: round(percentile(listMs, 99)),
+      listP50Ms: listMs.length ? round(percentile(listMs, 50)) : null,
+      listP99Ms: listMs.length ? round(percentile(listMs, 99)) : null,
       bRequests: restMs.length,
       bP50Ms: round(percentile(restMs, 50)),
       bP99Ms: round(percentile(restMs, 99)),
@@ -128,7 +130,7 @@ runScenario(async () => {
       servicePeakRssMb: await peakRssMb(service.child.pid!),
     };
     report(result, [
-      `16 parallel SCIM lists over ${users} users for ${seconds} s: ${result.lists} lists (p50 ${result.listP50Ms} ms, p99 ${result.listP99Ms} ms, ${listFailures} failed)`,
+      `${parallel} parallel SCIM lists over ${users} users for ${seconds} s: ${result.lists} lists (p50 ${result.listP50Ms} ms, p99 ${result.listP99Ms} ms, ${listFailures} failed)`,
       `  workspace B's REST: ${result.bRequests} requests, p50 ${result.bP50Ms} ms, p99 ${result.bP99Ms} ms, max ${result.bMaxMs} ms`,
       `  /healthz: p99 ${result.healthzP99Ms} ms, max ${result.healthzMaxMs} ms; service peak RSS ${result.servicePeakRssMb} MB`,
     ]);
