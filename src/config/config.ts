@@ -17,6 +17,11 @@ export interface Config {
   logLevel: string;
   nodeEnv: string;
   restBodyLimitBytes: number;
+  scimMaxResourceBytes: number;
+  scimMaxResourceAttributes: number;
+  scimMaxGroups: number;
+  scimListTimeoutMs: number;
+  quarantineMaxPerDevice: number;
   idempotencyTtlHours: number;
   idempotencyLeaseSeconds: number;
   defaultWorkspaceName: string;
@@ -264,6 +269,33 @@ export const settings: Record<keyof Config, SettingDescription> = {
     default: '20000',
     meaning:
       'Most milliseconds one timesheet or summary request spends computing missing or stale days; past it (with days left) the request answers 503 computation_budget_exceeded with Retry-After, keeping the days it computed, so a retry continues where it stopped.',
+  },
+  scimMaxResourceBytes: {
+    env: 'TIMEGATE_SCIM_MAX_RESOURCE_BYTES',
+    default: '32768',
+    meaning: 'Largest SCIM User or Group a directory may store (its JSON in bytes, group members aside): beyond it POST, PUT and PATCH answer 413.',
+  },
+  scimMaxResourceAttributes: {
+    env: 'TIMEGATE_SCIM_MAX_RESOURCE_ATTRIBUTES',
+    default: '500',
+    meaning:
+      'Most values a stored SCIM User or Group holds (attributes, sub-attributes and multi-valued entries, group members aside): beyond it POST, PUT and PATCH answer 400 invalidValue.',
+  },
+  scimMaxGroups: {
+    env: 'TIMEGATE_SCIM_MAX_GROUPS',
+    default: '10000',
+    meaning: 'Most SCIM Groups a company may hold: beyond it POST /Groups answers 400 invalidValue.',
+  },
+  scimListTimeoutMs: {
+    env: 'TIMEGATE_SCIM_LIST_TIMEOUT_MS',
+    default: '5000',
+    meaning: 'Longest a SCIM list or filter may run in PostgreSQL: past it the list answers 400 tooMany (narrow the filter).',
+  },
+  quarantineMaxPerDevice: {
+    env: 'TIMEGATE_QUARANTINE_MAX_PER_DEVICE',
+    default: '10000',
+    meaning:
+      'Most quarantined punches (impossible dates) kept per terminal; records beyond it are acknowledged to the terminal and dropped (counted in timegate_punches_quarantined_total{outcome="dropped"}).',
   },
   clockSkewAlertSeconds: {
     env: 'TIMEGATE_CLOCK_SKEW_ALERT_SECONDS',
@@ -514,6 +546,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     nodeEnv,
     restBodyLimitBytes: int('restBodyLimitBytes', 1048576, 1024, 100 * 1048576),
+    scimMaxResourceBytes: int('scimMaxResourceBytes', 32_768, 1024, 1_048_576),
+    scimMaxResourceAttributes: int('scimMaxResourceAttributes', 500, 10, 100_000),
+    scimMaxGroups: int('scimMaxGroups', 10_000, 1, 10_000_000),
+    scimListTimeoutMs: int('scimListTimeoutMs', 5000, 100, 600_000),
+    quarantineMaxPerDevice: int('quarantineMaxPerDevice', 10_000, 0, 10_000_000),
     idempotencyTtlHours: int('idempotencyTtlHours', 24, 1, 24 * 30),
     idempotencyLeaseSeconds: int('idempotencyLeaseSeconds', 60, 1, 3600),
     defaultWorkspaceName: str('defaultWorkspaceName') ?? 'Default workspace',

@@ -78,12 +78,12 @@ function logRejected(u: Upload, table: string, errors: ReadonlyArray<LineError |
 
 /**
  * Attendance punches: every good line is stored (or was already); bad lines are logged and left
- * out. `OK: n` counts the good lines — stored plus already stored — so n is the number of records
- * the service holds from this body; the terminal only needs the 200 and an `OK` to move on.
+ * out. `OK: n` counts the good lines — stored plus already stored, in the punches or in the
+ * quarantine (impossible dates) — so n is the number of records the service holds from this body; the terminal only needs the 200 and an `OK` to move on.
  */
 export async function handleAttlog(u: Upload): Promise<string> {
   const errors: LineError[] = [];
-  const result = { stored: 0, duplicates: 0 };
+  const result = { stored: 0, duplicates: 0, quarantined: 0 };
   let records = 0;
   let only: string | null = null;
   // Slice by slice: parsing 200,000 lines at once would hold the event loop for every other request.
@@ -102,6 +102,7 @@ export async function handleAttlog(u: Upload): Promise<string> {
       const ingested = await ingestAttlog(u.ctx, u.device, chunk.records);
       result.stored += ingested.stored;
       result.duplicates += ingested.duplicates;
+      result.quarantined += ingested.quarantined;
       if (chunk.records.length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       return chunk.last;
     }, lane);
@@ -110,7 +111,8 @@ export async function handleAttlog(u: Upload): Promise<string> {
   u.ctx.logger.debug({ serial: u.device.serialNumber, ...result }, 'ATTLOG stored');
   // One record: a punch sent as it happened, which reads the terminal's clock.
   if (records === 1 && only !== null) await readClock(u, only);
-  return uploadAck(result.stored + result.duplicates);
+  // Quarantined records are acknowledged too: the terminal must not send them again for ever.
+  return uploadAck(result.stored + result.duplicates + result.quarantined);
 }
 
 /**

@@ -39,6 +39,7 @@ import { LinkageRule } from './linkage-rule.entity';
 import { Lockdown, LockdownDoor } from './lockdown.entity';
 import { Punch } from './punch.entity';
 import { PunchCorrection } from './punch-correction.entity';
+import { QuarantinedPunch, QuarantineReason } from './quarantined-punch.entity';
 import { OvertimeApproval } from './overtime-approval.entity';
 import { ScimActivity } from './scim-activity.entity';
 import { ScimGroup, ScimGroupAccessLevel, ScimGroupMember } from './scim-group.entity';
@@ -105,6 +106,8 @@ export {
   PayPeriod,
   Punch,
   PunchCorrection,
+  QuarantinedPunch,
+  QuarantineReason,
   OvertimeApproval,
   Shift,
   ShiftAssignment,
@@ -135,6 +138,7 @@ export const entities = [
   IdempotencyRecord,
   VerificationState,
   Punch,
+  QuarantinedPunch,
   Area,
   AreaEmployee,
   Assignment,

@@ -12,6 +12,10 @@ import { Workspace } from './workspace.entity';
  */
 @Entity({ tableName: 'scim_group' })
 @Index({ name: 'scim_group_company_index', properties: ['companyId'] })
+@Index({
+  name: 'scim_group_company_search_display_name_index',
+  expression: `create index "scim_group_company_search_display_name_index" on "scim_group" ("company_id", ("search" ->> 'displayname'))`,
+})
 export class ScimGroup {
   /** The SCIM id (a UUID). */
   @PrimaryKey({ type: 'uuid' })
@@ -32,6 +36,10 @@ export class ScimGroup {
   /** Attributes other than id, meta and members, as the directory wrote them. */
   @Property({ type: 'jsonb' })
   document!: Record<string, unknown>;
+
+  /** The document with its `displayName`, as filters read it (src/scim/search-document.ts). */
+  @Property({ type: 'jsonb' })
+  search!: Record<string, unknown>;
 
   /** The area its members belong to; null: none. */
   @ManyToOne(() => Area, { mapToPk: true, fieldName: 'area_id', nullable: true, deleteRule: 'set null' })

@@ -1,4 +1,4 @@
-import { Entity, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Company } from './company.entity';
 import { Employee } from './employee.entity';
 import { Workspace } from './workspace.entity';
@@ -13,6 +13,13 @@ import { Workspace } from './workspace.entity';
   name: 'scim_user_company_user_name_unique',
   expression: 'create unique index "scim_user_company_user_name_unique" on "scim_user" ("company_id", lower("user_name"))',
 })
+// Lists filter in SQL (services/provisioning/scim-filter-sql.ts): `userName eq` and `externalId eq`
+// find their user through these.
+@Index({
+  name: 'scim_user_company_search_user_name_index',
+  expression: `create index "scim_user_company_search_user_name_index" on "scim_user" ("company_id", ("search" ->> 'username'))`,
+})
+@Index({ name: 'scim_user_company_external_id_index', properties: ['companyId', 'externalId'] })
 export class ScimUser {
   @PrimaryKey({ autoincrement: true })
   id!: number;
@@ -35,6 +42,14 @@ export class ScimUser {
   /** The resource without `id`, `meta` and `password` (never stored). */
   @Property({ type: 'jsonb' })
   document!: Record<string, unknown>;
+
+  /**
+   * The document as filters read it (src/scim/search-document.ts): attribute names in lower case,
+   * strings in lower case except those of `caseExact` attributes, `active` left out (the employee's
+   * flag is read instead).
+   */
+  @Property({ type: 'jsonb' })
+  search!: Record<string, unknown>;
 
   @Property({ type: 'timestamptz', onCreate: () => new Date() })
   createdAt!: Date;

@@ -56,6 +56,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly punchesQuarantined = new client.Counter({
+    name: 'timegate_punches_quarantined_total',
+    help: 'Terminal punches with an impossible date (docs/punches.md, "Quarantine"): stored in the quarantine, or dropped past TIMEGATE_QUARANTINE_MAX_PER_DEVICE; re-sent ones are not counted.',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   readonly commands = new client.Counter({
     name: 'timegate_device_commands_total',
     help: 'Terminal commands by event: queued, sent, succeeded, failed, expired.',

@@ -18,8 +18,12 @@ export {
   type LocalTimeResult,
 } from '../kernel/local-time';
 
-/** Years a terminal's record time may carry (a reset clock says 2000; 0000–1999 and 2100+ are corrupt). */
-export const PLAUSIBLE_YEARS = { from: 2000, to: 2099 } as const;
+/**
+ * Years a terminal's record time may carry as a record (the API's date range); others are corrupt
+ * lines. A record dated before 2000 or ahead of the clocks is still no punch: the service
+ * quarantines it (docs/punches.md, "Quarantine").
+ */
+export const PLAUSIBLE_YEARS = { from: 1900, to: 2199 } as const;
 
 /** Why a record time cannot be a real event's time, or null when it can. */
 export function implausibleTime(t: LocalDateTime): string | null {

@@ -24,6 +24,7 @@ import { HolidayResolver } from './holiday.resolver';
 import { PayPeriodResolver } from './pay-period.resolver';
 import { PunchResolver } from './punch.resolver';
 import { PunchCorrectionResolver } from './punch-correction.resolver';
+import { QuarantinedPunchResolver } from './quarantined-punch.resolver';
 import { OvertimeApprovalResolver } from './overtime-approval.resolver';
 import { ShiftAssignmentResolver } from './shift-assignment.resolver';
 import { RosterResolver } from './roster.resolver';
@@ -47,6 +48,7 @@ export const resolvers = [
   DeviceResolver,
   VerificationStateResolver,
   PunchResolver,
+  QuarantinedPunchResolver,
   AreaResolver,
   AssignmentResolver,
   DoorActionResolver,

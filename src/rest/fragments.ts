@@ -82,3 +82,7 @@ export const lockdownFields = `fragment LockdownFields on Lockdown {
 
 export const linkageRuleFields = `fragment LinkageRuleFields on LinkageRule {
   id companyId name trigger deviceId doorId refusalCount refusalWindowMinutes lockdownMode lockdownAreaId lockdownDoorIds auxOutput auxOutputSeconds lastTriggeredAt createdAt }`;
+
+export const quarantinedPunchFields = `fragment QuarantinedPunchFields on QuarantinedPunch {
+  id companyId deviceId deviceSerial pin localTime timeZone punchTime reason clockSkewSeconds punchState verifyType verifyCode workCode deviceRecordIndex receivedAt
+}`;

@@ -18,6 +18,7 @@ import { holidayRoutes } from './holiday.routes';
 import { identityRoutes } from './identity.routes';
 import { payPeriodRoutes } from './pay-period.routes';
 import { punchRoutes } from './punch.routes';
+import { quarantinedPunchRoutes } from './quarantined-punch.routes';
 import { punchCorrectionRoutes } from './punch-correction.routes';
 import { overtimeApprovalRoutes } from './overtime-approval.routes';
 import type { RestRoute } from './route';
@@ -51,6 +52,7 @@ export const routeTable: RestRoute[] = [
   ...deviceActionRoutes,
   ...verificationStateRoutes,
   ...punchRoutes,
+  ...quarantinedPunchRoutes,
   ...areaRoutes,
   ...assignmentRoutes,
   ...webhookRoutes,

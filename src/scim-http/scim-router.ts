@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { ScimError } from '../scim/errors';
 import { resourceTypes, serviceProviderConfig } from '../scim/discovery';
 import { parseFilter, type Filter } from '../scim/filter';
-import { listResponse, parseListPage, parseProjection, project } from '../scim/projection';
+import { listResponse, parseListPage, parseProjection, project, shows, type ListPage, type Projection } from '../scim/projection';
 import type { JsonObject } from '../scim/resource';
 import { ENTERPRISE_USER, GROUP, USER, schemaResource, type SchemaDefinition } from '../scim/schemas';
 import type { ContextFactory } from '../services/identity/request-context-factory';
@@ -43,7 +43,8 @@ const resourceRoutes = (core: SchemaDefinition, service: typeof users | typeof g
   const s =
     service === users
       ? {
-          list: users.listScimUsers,
+          list: (ctx: RequestContext, filter: Filter | null, page: ListPage, baseUrl: string, projection: Projection) =>
+            users.listScimUsers(ctx, filter, page, baseUrl, { groups: shows(projection, USER, 'groups') }),
           get: users.getScimUser,
           create: users.createScimUser,
           replace: users.replaceScimUser,
@@ -51,7 +52,8 @@ const resourceRoutes = (core: SchemaDefinition, service: typeof users | typeof g
           remove: users.deleteScimUser,
         }
       : {
-          list: groups.listScimGroups,
+          list: (ctx: RequestContext, filter: Filter | null, page: ListPage, baseUrl: string, projection: Projection) =>
+            groups.listScimGroups(ctx, filter, page, baseUrl, { members: shows(projection, GROUP, 'members') }),
           get: groups.getScimGroup,
           create: groups.createScimGroup,
           replace: groups.replaceScimGroup,
@@ -62,7 +64,7 @@ const resourceRoutes = (core: SchemaDefinition, service: typeof users | typeof g
     list: async (ctx, req, baseUrl) => {
       const page = parseListPage({ startIndex: query(req, 'startIndex'), count: query(req, 'count') });
       const projection = parseProjection({ attributes: query(req, 'attributes'), excludedAttributes: query(req, 'excludedAttributes') });
-      const result = await s.list(ctx, filterOf(req), page, baseUrl);
+      const result = await s.list(ctx, filterOf(req), page, baseUrl, projection);
       return {
         status: 200,
         body: listResponse(

@@ -82,6 +82,14 @@ export function project(resource: JsonObject, core: SchemaDefinition, projection
   return result;
 }
 
+/** Whether a projection shows a core attribute (`members`, `groups`), so that a list need not read what it leaves out. */
+export function shows(projection: Projection, core: SchemaDefinition, attr: string): boolean {
+  const names = (paths: AttrPath[], whole: boolean) =>
+    paths.some((p) => isCore(core, p.schema) && p.attr.toLowerCase() === attr.toLowerCase() && (!whole || p.sub === null));
+  if (projection.attributes.length > 0) return names(projection.attributes, false);
+  return !names(projection.excluded, true);
+}
+
 export interface ListPage {
   /** 1-based index of the first result (RFC 7644: values below 1 mean 1). */
   startIndex: number;

@@ -4,12 +4,13 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ScimError } from '../../scim/errors';
+import { checkResourceBounds } from '../../scim/bounds';
 import type { Filter } from '../../scim/filter';
-import { matchesFilter } from '../../scim/filter-eval';
 import { applyPatch } from '../../scim/patch';
 import { entryValues } from '../../scim/projection';
 import { getAttr, isObject, type Json, type JsonObject } from '../../scim/resource';
 import { GROUP, GROUP_SCHEMA } from '../../scim/schemas';
+import { searchDocument } from '../../scim/search-document';
 import { DomainError } from '../../errors/domain-error';
 import { workspaceOf, type RequestContext } from '../../context/request-context';
 import { intArray } from '../common/sql-arrays';
@@ -17,7 +18,9 @@ import { FieldChecker } from '../common/validation';
 import { lockWorkspace } from '../common/workspace-lock';
 import { afterMembersChange, directoryGrantsOf } from './scim-group-grants';
 import { scimScope, type ScimScope } from './scim-scope';
-import type { ScimList } from './scim-users.service';
+import { conjuncts, equalityOf, filterSql, type FilterTarget, type Sql } from './scim-filter-sql';
+import { pageOfIds, withinReferenceBudget } from './scim-list';
+import { isoSql, resourceBounds, type ScimList } from './scim-users.service';
 
 const MAX_DISPLAY_NAME = 256;
 const NOT_STORED = new Set(['id', 'meta', 'members', 'schemas', 'displayname', 'externalid']);
@@ -40,14 +43,16 @@ interface Member {
 
 const iso = (value: string | Date) => new Date(value).toISOString();
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const LOWER_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-async function groupRows(em: EntityManager, companyId: number, narrow: { id?: string; displayName?: string } = {}): Promise<GroupRow[]> {
-  if (narrow.id !== undefined && !UUID.test(narrow.id)) return [];
+async function groupRows(em: EntityManager, companyId: number, narrow: { ids?: string[]; displayName?: string } = {}): Promise<GroupRow[]> {
   const conditions = ['company_id = ?'];
   const params: unknown[] = [companyId];
-  if (narrow.id !== undefined) {
-    conditions.push('id = ?::uuid');
-    params.push(narrow.id);
+  if (narrow.ids !== undefined) {
+    const ids = narrow.ids.filter((id) => UUID.test(id));
+    if (ids.length === 0) return [];
+    conditions.push('id = any(?::uuid[])');
+    params.push(`{${ids.join(',')}}`);
   }
   if (narrow.displayName !== undefined) {
     conditions.push('lower(display_name) = lower(?)');
@@ -93,7 +98,7 @@ async function resourcesOf(em: EntityManager, rows: GroupRow[], baseUrl: string)
 }
 
 async function oneGroup(em: EntityManager, scope: ScimScope, id: string): Promise<GroupRow> {
-  const [row] = await groupRows(em, scope.companyId, { id });
+  const [row] = await groupRows(em, scope.companyId, { ids: [id] });
   if (!row) throw new ScimError(404, null, `Group ${JSON.stringify(id)} not found.`);
   return row;
 }
@@ -103,33 +108,90 @@ export async function getScimGroup(ctx: RequestContext, id: string, baseUrl: str
   return (await resourcesOf(ctx.em, [row], baseUrl))[0]!;
 }
 
+/** What a Groups filter reads: the search copy (with `displayName`), and the attributes the resource computes from columns. */
+function groupTarget(baseUrl: string): FilterTarget {
+  return {
+    core: GROUP,
+    search: 'g.search',
+    computed: {
+      id: () => ({ sql: 'to_jsonb(g.id::text)', params: [] }),
+      externalid: () => ({ sql: 'to_jsonb(g.external_id)', params: [] }),
+      schemas: () => ({ sql: 'jsonb_build_array(?::text)', params: [GROUP_SCHEMA.toLowerCase()] }),
+      meta: () => ({
+        sql: `jsonb_build_object('resourcetype', 'Group', 'created', ${isoSql('g.created_at')}, 'lastmodified', ${isoSql('g.updated_at')}, 'location', ?::text || g.id::text)`,
+        params: [`${baseUrl}/Groups/`],
+      }),
+      // A member's display as the resource shows it, lowered: the user's displayName, else the employee's names.
+      members: () => ({
+        sql: `(select coalesce(jsonb_agg(jsonb_build_object('value', m.employee_id::text, 'display', coalesce(su.search ->> 'displayname', lower(me.name || ' ' || me.lastname)),
+                 '$ref', ?::text || m.employee_id, 'type', 'user')), '[]'::jsonb)
+               from scim_group_member m join employee me on me.id = m.employee_id left join scim_user su on su.employee_id = m.employee_id where m.group_id = g.id)`,
+        params: [`${baseUrl}/Users/`.toLowerCase()],
+      }),
+    },
+  };
+}
+
+/** The list's condition: the company, the filter, and the index-backed equalities it implies (`displayName`, `externalId`, `id` eq). */
+function groupCondition(scope: ScimScope, filter: Filter | null, baseUrl: string): Sql {
+  const parts: Sql[] = [{ sql: 'g.company_id = ?', params: [scope.companyId] }];
+  if (filter) {
+    for (const term of conjuncts(filter)) {
+      const equality = equalityOf(term, GROUP);
+      if (equality?.attr === 'displayname') parts.push({ sql: "(g.search ->> 'displayname') = ?", params: [equality.value.toLowerCase()] });
+      else if (equality?.attr === 'externalid') parts.push({ sql: 'g.external_id = ?', params: [equality.value] });
+      // `id` is caseExact: only the lower-case form of a UUID names a group.
+      else if (equality?.attr === 'id')
+        parts.push(LOWER_UUID.test(equality.value) ? { sql: 'g.id = ?::uuid', params: [equality.value] } : { sql: 'false', params: [] });
+    }
+    parts.push(filterSql(filter, groupTarget(baseUrl)));
+  }
+  return { sql: parts.map((p) => p.sql).join(' and '), params: parts.flatMap((p) => p.params) };
+}
+
+/**
+ * The groups matching `filter`, `count` from the 1-based `startIndex`, and how many match in all:
+ * filtered, counted and paged in PostgreSQL. With `members` (the client shows the attribute), a
+ * page ends early once it carries MAX_REFERENCES_PER_PAGE members.
+ */
 export async function listScimGroups(
   ctx: RequestContext,
   filter: Filter | null,
   page: { startIndex: number; count: number },
   baseUrl: string,
+  options: { members: boolean } = { members: true },
 ): Promise<ScimList> {
   const scope = scimScope(ctx);
-  const narrow =
-    filter?.kind === 'compare' &&
-    filter.op === 'eq' &&
-    typeof filter.value === 'string' &&
-    filter.path.sub === null &&
-    filter.path.attr.toLowerCase() === 'displayname'
-      ? { displayName: filter.value }
-      : {};
-  const all = await resourcesOf(ctx.em, await groupRows(ctx.em, scope.companyId, narrow), baseUrl);
-  const matching = filter ? all.filter((r) => matchesFilter(r, GROUP, filter)) : all;
-  return { resources: matching.slice(page.startIndex - 1, page.startIndex - 1 + page.count), totalResults: matching.length };
+  const found = await pageOfIds<string>(
+    ctx,
+    { id: 'g.id::text', from: 'scim_group g', where: groupCondition(scope, filter, baseUrl), order: 'g.created_at, g.id' },
+    page,
+  );
+  let ids = found.ids;
+  if (options.members && ids.length > 1) {
+    const counts = await ctx.em.execute<{ group_id: string; n: string }[]>(
+      'select group_id::text as group_id, count(*) as n from scim_group_member where group_id = any(?::uuid[]) group by group_id',
+      [`{${ids.join(',')}}`],
+    );
+    ids = withinReferenceBudget(ids, new Map(counts.map((c) => [c.group_id, Number(c.n)])));
+  }
+  const rows = ids.length > 0 ? await groupRows(ctx.em, scope.companyId, { ids }) : [];
+  const resources = options.members ? await resourcesOf(ctx.em, rows, baseUrl) : rows.map((row) => toResource(row, [], baseUrl));
+  return { resources, totalResults: found.totalResults };
 }
 
 /** A Group body checked: its display name, external id, members (ids of this company's users) and the rest kept. */
 async function readGroupBody(
+  ctx: RequestContext,
   em: EntityManager,
   scope: ScimScope,
   body: Json,
-): Promise<{ displayName: string; externalId: string | null; members: number[]; document: JsonObject }> {
+): Promise<{ displayName: string; externalId: string | null; members: number[]; document: JsonObject; search: JsonObject }> {
   if (!isObject(body)) throw ScimError.badRequest('invalidSyntax', 'A Group is a JSON object.');
+  // The bounds hold for everything stored but the members (each a user of the company, checked below).
+  const bounded: JsonObject = {};
+  for (const [key, value] of Object.entries(body)) if (!['members', 'meta', 'schemas', 'id'].includes(key.toLowerCase())) bounded[key] = value;
+  checkResourceBounds('Group', bounded, resourceBounds(ctx));
   const displayName = getAttr(body, 'displayName');
   if (typeof displayName !== 'string' || displayName.trim() === '') throw ScimError.badRequest('invalidValue', 'displayName is required.');
   if (displayName.length > MAX_DISPLAY_NAME) throw ScimError.badRequest('invalidValue', `displayName has at most ${MAX_DISPLAY_NAME} characters.`);
@@ -148,7 +210,8 @@ async function readGroupBody(
   if (unknown.length > 0) throw ScimError.badRequest('invalidValue', `No user of this company has the id ${unknown.map((u) => JSON.stringify(u)).join(', ')}.`);
   const document: JsonObject = {};
   for (const [key, value] of Object.entries(body)) if (!NOT_STORED.has(key.toLowerCase())) document[key] = value;
-  return { displayName: displayName.trim(), externalId: (externalId as string | undefined) ?? null, members: [...knownIds], document };
+  const search = searchDocument({ ...document, displayName: displayName.trim() }, GROUP);
+  return { displayName: displayName.trim(), externalId: (externalId as string | undefined) ?? null, members: [...knownIds], document, search };
 }
 
 /** Sets the group's members to exactly `members`, applying what its mapping grants or takes away. */
@@ -177,14 +240,19 @@ export async function createScimGroup(ctx: RequestContext, body: unknown, baseUr
   const id = randomUUID();
   await ctx.em.transactional(async (em) => {
     await lockWorkspace(em, scope.workspaceId);
-    const group = await readGroupBody(em, scope, body as Json);
+    const group = await readGroupBody(ctx, em, scope, body as Json);
     if ((await groupRows(em, scope.companyId, { displayName: group.displayName })).length > 0) {
       throw new ScimError(409, 'uniqueness', `A group named ${JSON.stringify(group.displayName)} exists in this company.`);
     }
+    const [held] = await em.execute<{ n: string }[]>('select count(*) as n from scim_group where company_id = ?', [scope.companyId]);
+    if (Number(held!.n) >= ctx.config.scimMaxGroups) {
+      throw ScimError.badRequest('invalidValue', `This company holds the most groups allowed (${ctx.config.scimMaxGroups}); delete one first.`);
+    }
     const now = ctx.now();
     await em.execute(
-      `insert into scim_group (id, workspace_id, company_id, display_name, external_id, document, area_id, created_at, updated_at) values (?::uuid, ?, ?, ?, ?, ?::jsonb, null, ?, ?)`,
-      [id, scope.workspaceId, scope.companyId, group.displayName, group.externalId, JSON.stringify(group.document), now, now],
+      `insert into scim_group (id, workspace_id, company_id, display_name, external_id, document, search, area_id, created_at, updated_at)
+       values (?::uuid, ?, ?, ?, ?, ?::jsonb, ?::jsonb, null, ?, ?)`,
+      [id, scope.workspaceId, scope.companyId, group.displayName, group.externalId, JSON.stringify(group.document), JSON.stringify(group.search), now, now],
     );
     await setMembers(em, id, group.members, now);
   });
@@ -197,15 +265,16 @@ async function writeGroup(ctx: RequestContext, id: string, change: (current: Jso
     await lockWorkspace(em, scope.workspaceId);
     const row = await oneGroup(em, scope, id);
     const [current] = await resourcesOf(em, [row], baseUrl);
-    const group = await readGroupBody(em, scope, change(current!));
+    const group = await readGroupBody(ctx, em, scope, change(current!));
     const clash = await groupRows(em, scope.companyId, { displayName: group.displayName });
     if (clash.some((g) => g.id !== row.id))
       throw new ScimError(409, 'uniqueness', `A group named ${JSON.stringify(group.displayName)} exists in this company.`);
     const now = ctx.now();
-    await em.execute('update scim_group set display_name = ?, external_id = ?, document = ?::jsonb, updated_at = ? where id = ?::uuid', [
+    await em.execute('update scim_group set display_name = ?, external_id = ?, document = ?::jsonb, search = ?::jsonb, updated_at = ? where id = ?::uuid', [
       group.displayName,
       group.externalId,
       JSON.stringify(group.document),
+      JSON.stringify(group.search),
       now,
       row.id,
     ]);

@@ -1,5 +1,6 @@
 // How a SCIM User becomes an employee (docs/identity.md, "Attribute mapping"). Pure: the resource
 // in, the employee's fields out.
+import { checkResourceBounds, type ResourceBounds } from '../../scim/bounds';
 import { ScimError } from '../../scim/errors';
 import { coerceBooleans, getAttr, isObject, type Json, type JsonObject } from '../../scim/resource';
 import { ENTERPRISE_USER, ENTERPRISE_USER_SCHEMA, USER } from '../../scim/schemas';
@@ -30,12 +31,13 @@ function text(value: Json | undefined): string | null {
 /**
  * A User resource as the directory sent it (POST, PUT, or the result of a PATCH), checked and
  * reduced to what is stored: server-owned attributes and the password dropped, booleans coerced
- * ("True"/"False" from Entra ID).
+ * ("True"/"False" from Entra ID). Over the size bounds it is refused (413, or 400 invalidValue).
  */
-export function storedUserDocument(body: unknown): JsonObject {
+export function storedUserDocument(body: unknown, bounds: ResourceBounds): JsonObject {
   if (!isObject(body as Json)) throw ScimError.badRequest('invalidSyntax', 'A User is a JSON object.');
   const document: JsonObject = {};
   for (const [key, value] of Object.entries(body as JsonObject)) if (!NOT_STORED.has(key.toLowerCase())) document[key] = value;
+  checkResourceBounds('User', document, bounds);
   coerceBooleans(document, USER, [ENTERPRISE_USER]);
   const userName = getAttr(document, 'userName');
   if (typeof userName !== 'string' || userName.trim() === '') throw ScimError.badRequest('invalidValue', 'userName is required.');

@@ -5,10 +5,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ScimError } from '../../scim/errors';
 import type { Filter } from '../../scim/filter';
-import { matchesFilter } from '../../scim/filter-eval';
 import { applyPatch } from '../../scim/patch';
 import { getAttr, isObject, type JsonObject } from '../../scim/resource';
 import { ENTERPRISE_USER_SCHEMA, USER, USER_SCHEMA } from '../../scim/schemas';
+import { searchDocument } from '../../scim/search-document';
 import { withEm, type RequestContext } from '../../context/request-context';
 import { createEmployee, deleteEmployee, updateEmployee } from '../directory/employee.service';
 import { intArray } from '../common/sql-arrays';
@@ -16,6 +16,8 @@ import { lockWorkspace } from '../common/workspace-lock';
 import { scimScope, type ScimScope } from './scim-scope';
 import { employeeFieldsOf, isTerminalPin, storedUserDocument } from './scim-user-mapping';
 import { afterMembersChange, directoryGrantsOf } from './scim-group-grants';
+import { conjuncts, equalityOf, filterSql, type FilterTarget, type Sql } from './scim-filter-sql';
+import { pageOfIds, withinReferenceBudget } from './scim-list';
 
 interface UserRow {
   employee_id: number;
@@ -32,26 +34,22 @@ export interface ScimList {
 
 const iso = (value: string | Date) => new Date(value).toISOString();
 
-/** The users of the scope (live employees only), narrowed in SQL by a top-level `userName eq` or `externalId eq`. */
-async function userRows(em: EntityManager, scope: ScimScope, narrow: { employeeId?: number; userName?: string; externalId?: string } = {}): Promise<UserRow[]> {
+/** The size bounds of a stored resource (TIMEGATE_SCIM_MAX_RESOURCE_BYTES, TIMEGATE_SCIM_MAX_RESOURCE_ATTRIBUTES). */
+export const resourceBounds = (ctx: RequestContext) => ({ maxBytes: ctx.config.scimMaxResourceBytes, maxAttributes: ctx.config.scimMaxResourceAttributes });
+
+const USERS_FROM = 'scim_user s join employee e on e.id = s.employee_id and e.deleted_at is null and e.company_id = s.company_id';
+
+/** The users of the scope (live employees only), narrowed in SQL by their ids. */
+async function userRows(em: EntityManager, scope: ScimScope, narrow: { employeeIds?: number[] } = {}): Promise<UserRow[]> {
   const conditions = ['s.company_id = ?'];
   const params: unknown[] = [scope.companyId];
-  if (narrow.employeeId !== undefined) {
-    conditions.push('s.employee_id = ?');
-    params.push(narrow.employeeId);
-  }
-  if (narrow.userName !== undefined) {
-    conditions.push('lower(s.user_name) = lower(?)');
-    params.push(narrow.userName);
-  }
-  if (narrow.externalId !== undefined) {
-    conditions.push('s.external_id = ?');
-    params.push(narrow.externalId);
+  if (narrow.employeeIds !== undefined) {
+    conditions.push('s.employee_id = any(?::int[])');
+    params.push(intArray(narrow.employeeIds));
   }
   return em.execute<UserRow[]>(
     `select s.employee_id, s.document, s.created_at, greatest(s.updated_at, e.updated_at) as updated_at, e.is_active
-     from scim_user s join employee e on e.id = s.employee_id and e.deleted_at is null and e.company_id = s.company_id
-     where ${conditions.join(' and ')} order by s.employee_id`,
+     from ${USERS_FROM} where ${conditions.join(' and ')} order by s.employee_id`,
     params,
   );
 }
@@ -103,7 +101,7 @@ function userId(id: string): number {
 }
 
 async function oneUser(em: EntityManager, scope: ScimScope, id: string): Promise<UserRow> {
-  const [row] = await userRows(em, scope, { employeeId: userId(id) });
+  const [row] = await userRows(em, scope, { employeeIds: [userId(id)] });
   if (!row) throw new ScimError(404, null, `User ${JSON.stringify(id)} not found.`);
   return row;
 }
@@ -113,26 +111,84 @@ export async function getScimUser(ctx: RequestContext, id: string, baseUrl: stri
   return (await resourcesOf(ctx.em, [row], baseUrl))[0]!;
 }
 
-/** A filter's top-level equality on userName or externalId, which SQL can narrow by. */
-function narrowing(filter: Filter | null): { userName?: string; externalId?: string } {
-  if (filter?.kind !== 'compare' || filter.op !== 'eq' || typeof filter.value !== 'string' || filter.path.sub !== null) return {};
-  if (filter.path.schema !== null && filter.path.schema.toLowerCase() !== USER_SCHEMA.toLowerCase()) return {};
-  const attr = filter.path.attr.toLowerCase();
-  return attr === 'username' ? { userName: filter.value } : attr === 'externalid' ? { externalId: filter.value } : {};
+/** An ISO 8601 instant as the resource's `meta` writes it, lowered as the search copy is. */
+export const isoSql = (column: string) => `lower(to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+
+/** What a Users filter reads: the search copy, and the attributes the resource computes from columns. */
+function userTarget(baseUrl: string): FilterTarget {
+  const user = USER_SCHEMA.toLowerCase();
+  const enterprise = ENTERPRISE_USER_SCHEMA.toLowerCase();
+  return {
+    core: USER,
+    search: 's.search',
+    computed: {
+      id: () => ({ sql: 'to_jsonb(s.employee_id::text)', params: [] }),
+      active: () => ({ sql: 'to_jsonb(e.is_active)', params: [] }),
+      schemas: () => ({
+        sql: `case when jsonb_typeof(s.search -> ?::text) = 'object' then jsonb_build_array(?::text, ?::text) else jsonb_build_array(?::text) end`,
+        params: [enterprise, user, enterprise, user],
+      }),
+      meta: () => ({
+        sql: `jsonb_build_object('resourcetype', 'User', 'created', ${isoSql('s.created_at')}, 'lastmodified', ${isoSql('greatest(s.updated_at, e.updated_at)')}, 'location', ?::text || s.employee_id)`,
+        params: [`${baseUrl}/Users/`],
+      }),
+      groups: () => ({
+        sql: `(select jsonb_agg(jsonb_build_object('value', g.id::text, 'display', g.search ->> 'displayname', '$ref', ?::text || g.id::text, 'type', 'direct'))
+               from scim_group_member m join scim_group g on g.id = m.group_id where m.employee_id = s.employee_id)`,
+        params: [`${baseUrl}/Groups/`.toLowerCase()],
+      }),
+    },
+  };
 }
 
-/** The users matching `filter`, `count` from the 1-based `startIndex`, and how many match in all. */
+/** The list's condition: the company, the filter, and the index-backed equalities it implies (`userName`, `externalId`, `id` eq). */
+function userCondition(scope: ScimScope, filter: Filter | null, baseUrl: string): Sql {
+  const parts: Sql[] = [{ sql: 's.company_id = ?', params: [scope.companyId] }];
+  if (filter) {
+    for (const term of conjuncts(filter)) {
+      const equality = equalityOf(term, USER);
+      if (equality?.attr === 'username') parts.push({ sql: "(s.search ->> 'username') = ?", params: [equality.value.toLowerCase()] });
+      else if (equality?.attr === 'externalid') parts.push({ sql: 's.external_id = ?', params: [equality.value] });
+      else if (equality?.attr === 'id') {
+        // `id` is caseExact text: "012" is no id.
+        const id = userId(equality.value);
+        parts.push({ sql: 's.employee_id = ?', params: [String(id) === equality.value ? id : -1] });
+      }
+    }
+    parts.push(filterSql(filter, userTarget(baseUrl)));
+  }
+  return { sql: parts.map((p) => p.sql).join(' and '), params: parts.flatMap((p) => p.params) };
+}
+
+/**
+ * The users matching `filter`, `count` from the 1-based `startIndex`, and how many match in all:
+ * filtered, counted and paged in PostgreSQL. With `groups` (the client shows the attribute), a page
+ * ends early once it carries MAX_REFERENCES_PER_PAGE group references.
+ */
 export async function listScimUsers(
   ctx: RequestContext,
   filter: Filter | null,
   page: { startIndex: number; count: number },
   baseUrl: string,
+  options: { groups: boolean } = { groups: true },
 ): Promise<ScimList> {
   const scope = scimScope(ctx);
-  const rows = await userRows(ctx.em, scope, narrowing(filter));
-  const all = await resourcesOf(ctx.em, rows, baseUrl);
-  const matching = filter ? all.filter((r) => matchesFilter(r, USER, filter)) : all;
-  return { resources: matching.slice(page.startIndex - 1, page.startIndex - 1 + page.count), totalResults: matching.length };
+  const found = await pageOfIds<number>(
+    ctx,
+    { id: 's.employee_id', from: USERS_FROM, where: userCondition(scope, filter, baseUrl), order: 's.employee_id' },
+    page,
+  );
+  let ids = found.ids;
+  if (options.groups && ids.length > 1) {
+    const counts = await ctx.em.execute<{ employee_id: number; n: string }[]>(
+      'select employee_id, count(*) as n from scim_group_member where employee_id = any(?::int[]) group by employee_id',
+      [intArray(ids)],
+    );
+    ids = withinReferenceBudget(ids, new Map(counts.map((c) => [c.employee_id, Number(c.n)])));
+  }
+  const rows = ids.length > 0 ? await userRows(ctx.em, scope, { employeeIds: ids }) : [];
+  const resources = options.groups ? await resourcesOf(ctx.em, rows, baseUrl) : rows.map((row) => toResource(row, [], baseUrl));
+  return { resources, totalResults: found.totalResults };
 }
 
 async function checkUserNameFree(em: EntityManager, scope: ScimScope, userName: string, exceptEmployeeId: number | null): Promise<void> {
@@ -173,21 +229,26 @@ async function choosePin(
   return next!.pin;
 }
 
+/** Read from the employee and the memberships, not from the search copy. */
+const COMPUTED_USER_ATTRIBUTES = new Set(['id', 'meta', 'groups', 'schemas', 'active', 'password']);
+
 async function writeScimRow(em: EntityManager, scope: ScimScope, employeeId: number, document: JsonObject, now: Date): Promise<void> {
   const userName = (getAttr(document, 'userName') as string).trim();
   const externalId = (getAttr(document, 'externalId') as string | undefined) ?? null;
+  const search = searchDocument(document, USER, COMPUTED_USER_ATTRIBUTES);
   await em.execute(
-    `insert into scim_user (workspace_id, company_id, employee_id, user_name, external_id, document, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?::jsonb, ?, ?)
-     on conflict (employee_id) do update set user_name = excluded.user_name, external_id = excluded.external_id, document = excluded.document, updated_at = excluded.updated_at`,
-    [scope.workspaceId, scope.companyId, employeeId, userName, externalId, JSON.stringify(document), now, now],
+    `insert into scim_user (workspace_id, company_id, employee_id, user_name, external_id, document, search, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?)
+     on conflict (employee_id) do update set user_name = excluded.user_name, external_id = excluded.external_id, document = excluded.document,
+       search = excluded.search, updated_at = excluded.updated_at`,
+    [scope.workspaceId, scope.companyId, employeeId, userName, externalId, JSON.stringify(document), JSON.stringify(search), now, now],
   );
 }
 
 /** POST /Users: a new employee of the company, with its PIN (docs/identity.md, "Attribute mapping"). */
 export async function createScimUser(ctx: RequestContext, body: unknown, baseUrl: string): Promise<JsonObject> {
   const scope = scimScope(ctx);
-  const document = storedUserDocument(body);
+  const document = storedUserDocument(body, resourceBounds(ctx));
   const fields = employeeFieldsOf(document);
   const employeeId = await ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
@@ -221,7 +282,7 @@ async function writeUser(ctx: RequestContext, scope: ScimScope, id: string, chan
     await lockWorkspace(em, scope.workspaceId);
     const row = await oneUser(em, scope, id);
     const current = { ...row.document, active: row.is_active };
-    const document = storedUserDocument(change(current));
+    const document = storedUserDocument(change(current), resourceBounds(ctx));
     const fields = employeeFieldsOf(document);
     await checkUserNameFree(em, scope, getAttr(document, 'userName') as string, row.employee_id);
     const [employee] = await em.execute<{ pin: string | null }[]>('select pin from employee where id = ?', [row.employee_id]);

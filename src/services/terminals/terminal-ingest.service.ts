@@ -25,12 +25,15 @@ import { runLinkageRules } from '../access/linkage.service';
 import { admitLockdownOverrides, lockedDownDoors } from '../access/lockdown.service';
 import { recordEvents } from '../../events/outbox';
 import type { TerminalDevice } from './terminal.service';
+import { quarantinePunches, splitImpossiblePunches } from './punch-quarantine.service';
 
 export interface IngestResult {
   /** New rows. */
   stored: number;
   /** Records already stored before (a re-sent history) or repeated in the same upload. */
   duplicates: number;
+  /** Records with an impossible date, kept in the quarantine (or already there, or dropped past its bound): acknowledged all the same. */
+  quarantined: number;
 }
 
 /** A record this service refuses although the parser accepted it (e.g. an index beyond 32 bits). */
@@ -81,8 +84,8 @@ async function employeesByPin(ctx: RequestContext, companyId: number, pins: Iter
 
 /** ATTLOG: every record is a punch; dedupe on (workspace, serial, pin, punch time). */
 export async function ingestAttlog(ctx: RequestContext, device: TerminalDevice, records: readonly AttlogRecord[]): Promise<IngestResult> {
-  if (records.length === 0) return { stored: 0, duplicates: 0 };
-  const punches = records.map((r): DevicePunch => ({
+  if (records.length === 0) return { stored: 0, duplicates: 0, quarantined: 0 };
+  const all = records.map((r): DevicePunch => ({
     pin: r.pin,
     punchTime: toInstant(r.localTime, device.timeZone),
     localTime: r.localTime,
@@ -99,13 +102,16 @@ export async function ingestAttlog(ctx: RequestContext, device: TerminalDevice, 
   // locks for seconds while every other workspace waits. A failure after some chunks committed is
   // harmless: the terminal re-sends the batch and the stored punches are duplicates (not counted twice).
   const receivedAt = ctx.now();
+  // Impossible dates go to the quarantine: no punch, no day, no partition (docs/punches.md, "Quarantine").
+  const { kept: punches, quarantined } = await splitImpossiblePunches(ctx, device, all);
+  await quarantinePunches(ctx, device, quarantined, receivedAt);
   let stored = 0;
   for (let start = 0; start < punches.length; start += ATTLOG_CHUNK) {
     const inserted = await storeDevicePunches(ctx, { device, receivedAt }, punches.slice(start, start + ATTLOG_CHUNK));
     countPunches(ctx, 'device', inserted);
     stored += inserted;
   }
-  return { stored, duplicates: punches.length - stored };
+  return { stored, duplicates: punches.length - stored, quarantined: quarantined.length };
 }
 
 /** Punches written by one statement of an ATTLOG upload. */
@@ -232,28 +238,28 @@ export async function ingestRtlog(ctx: RequestContext, device: TerminalDevice, r
       await runLinkageRules(tx, device, stored);
     }
 
-    const punchesStored = await storeDevicePunches(
-      tx,
-      { device, receivedAt },
-      // newIndexes.delete: a body repeating an index stores its first record, as its door event does.
-      punchRecords
-        .filter((r) => newIndexes.delete(r.index))
-        .map((r): DevicePunch => ({
-          pin: r.pin,
-          punchTime: instant(r),
-          localTime: r.localTime,
-          // inoutstatus (0 in, 1 out) matches the default check-in/check-out states; 2 = none.
-          punchState: String(r.inOutStatus ?? 0),
-          verifyType: verifyName(r),
-          verifyCode: r.verifyType,
-          workCode: null,
-          deviceRecordIndex: r.index,
-        })),
-    );
+    // newIndexes.delete: a body repeating an index stores its first record, as its door event does.
+    const newPunches = punchRecords
+      .filter((r) => newIndexes.delete(r.index))
+      .map((r): DevicePunch => ({
+        pin: r.pin,
+        punchTime: instant(r),
+        localTime: r.localTime,
+        // inoutstatus (0 in, 1 out) matches the default check-in/check-out states; 2 = none.
+        punchState: String(r.inOutStatus ?? 0),
+        verifyType: verifyName(r),
+        verifyCode: r.verifyType,
+        workCode: null,
+        deviceRecordIndex: r.index,
+      }));
+    // The door event of an impossible date is kept (the access log says what the terminal said); its punch is quarantined.
+    const split = await splitImpossiblePunches(tx, device, newPunches);
+    await quarantinePunches(tx, device, split.quarantined, receivedAt);
+    const punchesStored = await storeDevicePunches(tx, { device, receivedAt }, split.kept);
 
     return {
-      punches: { stored: punchesStored, duplicates: punchRecords.length - punchesStored },
-      doorEvents: { stored: doorStored, duplicates: kept.length - doorStored },
+      punches: { stored: punchesStored, duplicates: punchRecords.length - punchesStored - split.quarantined.length, quarantined: split.quarantined.length },
+      doorEvents: { stored: doorStored, duplicates: kept.length - doorStored, quarantined: 0 },
       rejected,
     };
   });

@@ -26,16 +26,20 @@ describe('protocol: a NUL byte costs its line or segment only', () => {
 });
 
 describe('protocol: implausible record times', () => {
-  it('refuses ATTLOG and rtlog records dated outside 2000–2099 instead of storing them 1,900 years off', () => {
-    const attlog = parseAttlog(Buffer.from('1\t0024-03-02 08:00:00\t0\t1\t\t0\n2\t1999-12-31 23:59:59\t0\t1\t\t0\n3\t2000-01-01 00:00:00\t0\t1\t\t0\n'));
-    expect(attlog.records.map((r) => r.pin)).to.deep.equal(['3']);
+  it('refuses ATTLOG and rtlog records dated outside 1900–2199 instead of storing them 1,900 years off (1999 is a record, which the service quarantines)', () => {
+    const attlog = parseAttlog(
+      Buffer.from(
+        '1\t0024-03-02 08:00:00\t0\t1\t\t0\n2\t1999-12-31 23:59:59\t0\t1\t\t0\n3\t2000-01-01 00:00:00\t0\t1\t\t0\n4\t2200-01-01 00:00:00\t0\t1\t\t0\n',
+      ),
+    );
+    expect(attlog.records.map((r) => r.pin)).to.deep.equal(['2', '3']);
     expect(attlog.errors.map((e) => e.reason)).to.deep.equal([
-      'bad date: year 0024 is implausible (accepted: 2000–2099)',
-      'bad date: year 1999 is implausible (accepted: 2000–2099)',
+      'bad date: year 0024 is implausible (accepted: 1900–2199)',
+      'bad date: year 2200 is implausible (accepted: 1900–2199)',
     ]);
     const rtlog = parseRtlog(Buffer.from('time=0099-01-02 08:00:00\tpin=1\tcardno=0\teventaddr=1\tevent=0\tinoutstatus=0\tverifytype=1\tindex=1\n'));
     expect(rtlog.records).to.deep.equal([]);
-    expect(rtlog.errors[0]!.reason).to.equal('bad date: year 0099 is implausible (accepted: 2000–2099)');
+    expect(rtlog.errors[0]!.reason).to.equal('bad date: year 0099 is implausible (accepted: 1900–2199)');
   });
 
   it('converts years 0–99 as those years (no two-digit-year trap)', () => {
