@@ -12,6 +12,10 @@ import { runSimulateCommand } from '../simulator';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/identity/api-key.service';
 import type { RequestContext } from '../context/request-context';
 import { createWorkspace, listWorkspaces, setWorkspacePlan } from '../services/directory/workspace.service';
+import { SCOPES } from '../kernel/scopes';
+
+/** The scopes a key may have, as the help lists them (`read,write[,admin,...]`). */
+const SCOPE_LIST = `${SCOPES.slice(0, 2).join(',')}[,${SCOPES.slice(2).join(',')}]`;
 
 export const USAGE = `Usage: timegate <command> [options]
 
@@ -19,7 +23,7 @@ Workspaces and keys (acts on the database of DATABASE_URL, or the embedded one i
   workspace create --name <name> [--time-zone <IANA zone>]   create a workspace and print its admin key
   workspace list                                             list workspaces and their plan limits
   workspace plan --id <n> [--max-companies <n>] [--max-devices <n>] [--max-employees <n>]
-  key create --workspace <n> --scopes read,write[,admin,doors:unlock,doors:manage,approve] [--name <name>]
+  key create --workspace <n> --scopes ${SCOPE_LIST} [--company-id <n>] [--name <name>]
   key list --workspace <n>
   key revoke --id <n>
 
@@ -37,8 +41,7 @@ const COMMAND_HELP: Record<string, string> = {
   'workspace list': 'timegate workspace list [--json]\n  Lists the workspaces with their time zone and plan limits.',
   'workspace plan':
     'timegate workspace plan --id <n> [--max-companies <n>] [--max-devices <n>] [--max-employees <n>] [--json]\n  Changes the plan limits of a workspace.',
-  'key create':
-    'timegate key create --workspace <n> --scopes read,write[,admin,doors:unlock,doors:manage,approve] [--name <name>] [--json]\n  Creates an API key of the workspace and prints it, once.',
+  'key create': `timegate key create --workspace <n> --scopes ${SCOPE_LIST} [--company-id <n>] [--name <name>] [--json]\n  Creates an API key of the workspace and prints it, once. A scim key (--scopes scim, no other scope) serves one company's directory: give --company-id.`,
   'key list': 'timegate key list --workspace <n> [--json]\n  Lists the keys of a workspace by prefix and last four characters (never the secret).',
   'key revoke': 'timegate key revoke --id <n> [--json]\n  Revokes a key: requests with it are refused from now on.',
 };
@@ -91,6 +94,7 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
         'max-companies': { type: 'string' },
         'max-devices': { type: 'string' },
         'max-employees': { type: 'string' },
+        'company-id': { type: 'string' },
         json: { type: 'boolean', default: false },
       },
       strict: true,
@@ -169,13 +173,17 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
       case 'key create': {
         const issued = await createApiKey(ctx, {
           workspaceId: int('workspace', required('workspace', values.workspace)),
+          companyId: int('company-id', values['company-id']),
           name: values.name,
           scopes: required('scopes', values.scopes)
             .split(',')
             .map((s) => s.trim())
             .filter(Boolean),
         });
-        print({ id: issued.apiKey.id, key: issued.key, scopes: issued.apiKey.scopes }, `key ${issued.apiKey.id} created (shown only now): ${issued.key}`);
+        print(
+          { id: issued.apiKey.id, key: issued.key, scopes: issued.apiKey.scopes, companyId: issued.apiKey.companyId ?? null },
+          `key ${issued.apiKey.id} created (shown only now): ${issued.key}`,
+        );
         return 0;
       }
       case 'key list': {
@@ -230,8 +238,15 @@ export function main(argv: string[]): void {
       if (error instanceof UsageError) {
         process.stderr.write(`timegate: ${error.message}\n\n${USAGE}`);
       } else if (error instanceof DomainError) {
-        const details = error.details.map((d) => `\n  ${d.field}: ${d.message}`).join('');
-        process.stderr.write(`timegate: ${error.message}${details}\n`);
+        // A one-field error's message is its detail's: said once. Fields are named as the options are (--company-id).
+        const option = (field: string) => `--${field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`).replace(/^workspace-id$/, 'workspace')}`;
+        const named = (text: string) =>
+          error.details.filter((d) => /[A-Z]/.test(d.field)).reduce((said, d) => said.replace(new RegExp(`\\b${d.field}\\b`, 'g'), option(d.field)), text);
+        const details = error.details
+          .filter((d) => d.message !== error.message)
+          .map((d) => `\n  ${option(d.field)}: ${named(d.message)}`)
+          .join('');
+        process.stderr.write(`timegate: ${named(error.message)}${details}\n`);
       } else if (error instanceof ConfigError) {
         process.stderr.write(`${error.message}\n`);
       } else if (error instanceof StartupError) {

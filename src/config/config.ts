@@ -51,6 +51,7 @@ export interface Config {
   doorActionExpirySeconds: number;
   deviceActionExpirySeconds: number;
   pendingActionsPerDevice: number;
+  relayInvertedModels: string[];
   requestComputeBudgetMs: number;
   clockSkewAlertSeconds: number;
   presenceFlushMs: number;
@@ -262,7 +263,13 @@ export const settings: Record<keyof Config, SettingDescription> = {
     env: 'TIMEGATE_PENDING_ACTIONS_PER_DEVICE',
     default: '100',
     meaning:
-      'Most door actions, and separately most device actions, one terminal may have pending (queued or sent); beyond, creating one answers 429 device_queue_full with Retry-After.',
+      'Most door actions, and separately most device actions, one terminal may have pending (queued, or sent and waiting for an answer; a door action the terminal took and never answered waits for nothing); beyond, creating one answers 429 device_queue_full with Retry-After.',
+  },
+  relayInvertedModels: {
+    env: 'TIMEGATE_RELAY_INVERTED_MODELS',
+    default: '(unset: none)',
+    meaning:
+      'Comma-separated access-controller models (the DeviceName they report, any case) whose rtstate relay bit reads the other way: 1 = lock released (unlocked), 0 = locked. Every other model is read as the Security PUSH document states it (section 10.3): 0 = relay pulled in = unlocked, 1 = relay open = locked.',
   },
   requestComputeBudgetMs: {
     env: 'TIMEGATE_REQUEST_COMPUTE_BUDGET_MS',
@@ -301,7 +308,7 @@ export const settings: Record<keyof Config, SettingDescription> = {
     env: 'TIMEGATE_CLOCK_SKEW_ALERT_SECONDS',
     default: '300',
     meaning:
-      'A terminal whose clock is off by more than this many seconds (measured on its real-time records) raises one device.clock_skew event, until it is back under the limit.',
+      'A terminal whose clock is off by more than this many seconds (read from records made just now) raises one device.clock_skew event, until it is back under the limit.',
   },
   presenceFlushMs: {
     env: 'TIMEGATE_PRESENCE_FLUSH_MS',
@@ -518,6 +525,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const badProxies = invalidCidrs(trustedProxies);
   if (badProxies.length > 0) problems.push(`TIMEGATE_TRUSTED_PROXIES must list addresses or CIDRs (got "${badProxies.join('", "')}")`);
 
+  const relayInvertedModels = (str('relayInvertedModels') ?? '')
+    .split(',')
+    .map((m) => m.trim().toLowerCase())
+    .filter(Boolean);
+  if (relayInvertedModels.length > 100 || relayInvertedModels.some((m) => m.length > 100)) {
+    problems.push('TIMEGATE_RELAY_INVERTED_MODELS must list at most 100 models of at most 100 characters each');
+  }
+
   const oidcIssuer = str('oidcIssuer');
   const oidcClientId = str('oidcClientId');
   const roleMap = parseRoleMap(str('oidcRoleMap') ?? '');
@@ -583,6 +598,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     doorActionExpirySeconds: int('doorActionExpirySeconds', 60, 1, 86400),
     deviceActionExpirySeconds: int('deviceActionExpirySeconds', 86400, 1, 30 * 86400),
     pendingActionsPerDevice: int('pendingActionsPerDevice', 100, 1, 100_000),
+    relayInvertedModels,
     requestComputeBudgetMs: int('requestComputeBudgetMs', 20_000, 1, 600_000),
     clockSkewAlertSeconds: int('clockSkewAlertSeconds', 300, 1, 86400),
     presenceFlushMs: int('presenceFlushMs', 1000, 10, 86_400_000),

@@ -60,7 +60,10 @@ export class TerminalGone extends Error {
 
 /** Throws TerminalGone when the upload's terminal has hung up (checked as each slot is granted). */
 
-/** A real-time record's time read as the terminal's clock; a stored reading may conclude a waiting clock.sync. */
+/**
+ * The one new record of an upload as a candidate reading of the terminal's clock
+ * (device-clock.service.ts); a stored reading may conclude a waiting clock.sync.
+ */
 async function readClock(u: Upload, localTime: string): Promise<void> {
   if (await noteClockReading(u.ctx, u.device, localTimeToInstant(localTime, u.device.timeZone), u.ctx.now())) await concludeClockSyncs(u.ctx, u.device.id);
 }
@@ -98,8 +101,9 @@ export async function handleAttlog(u: Upload): Promise<string> {
       if (!chunk) return true;
       errors.push(...chunk.errors);
       records += chunk.records.length;
-      only = chunk.records.length === 1 ? chunk.records[0]!.localTime : null;
       const ingested = await ingestAttlog(u.ctx, u.device, chunk.records);
+      // A record already stored (a re-send) was not made just now.
+      only = chunk.records.length === 1 && ingested.stored === 1 ? chunk.records[0]!.localTime : null;
       result.stored += ingested.stored;
       result.duplicates += ingested.duplicates;
       result.quarantined += ingested.quarantined;
@@ -109,7 +113,7 @@ export async function handleAttlog(u: Upload): Promise<string> {
   }
   logRejected(u, 'ATTLOG', errors);
   u.ctx.logger.debug({ serial: u.device.serialNumber, ...result }, 'ATTLOG stored');
-  // One record: a punch sent as it happened, which reads the terminal's clock.
+  // One new record: perhaps a punch sent as it happened, a candidate reading of the terminal's clock.
   if (records === 1 && only !== null) await readClock(u, only);
   // Quarantined records are acknowledged too: the terminal must not send them again for ever.
   return uploadAck(result.stored + result.duplicates + result.quarantined);
@@ -156,14 +160,16 @@ export async function handleRtlog(u: Upload): Promise<string> {
     stillWanted(u);
     const { records, errors } = parseRtlog(u.body);
     logRejected(u, 'rtlog', errors);
-    return { only: records.length === 1 ? records[0]!.localTime : null, result: await ingestRtlog(u.ctx, u.device, records) };
+    const result = await ingestRtlog(u.ctx, u.device, records);
+    // A record already stored (a re-send) was not made just now.
+    return { only: records.length === 1 && result.doorEvents.stored === 1 ? records[0]!.localTime : null, result };
   }, uploadLane(u.body.length));
   logRejected(
     u,
     'rtlog',
     result.rejected.map((r) => ({ ...r, text: '' })),
   );
-  // One record: an event sent as it happened, which reads the terminal's clock.
+  // One new record: perhaps an event sent as it happened, a candidate reading of the terminal's clock.
   if (only !== null) await readClock(u, only);
   u.ctx.logger.debug({ serial: u.device.serialNumber, punches: result.punches, doorEvents: result.doorEvents }, 'rtlog stored');
   return OK;

@@ -1,4 +1,4 @@
-import { Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
+import { ArrayType, Entity, Index, ManyToOne, PrimaryKey, Property } from '@mikro-orm/core';
 import { Area } from './area.entity';
 import { Company } from './company.entity';
 import { Device } from './device.entity';
@@ -56,7 +56,8 @@ export class LinkageRule {
   @ManyToOne(() => Area, { mapToPk: true, fieldName: 'lockdown_area_id', nullable: true, deleteRule: 'set null' })
   lockdownAreaId?: number | null;
 
-  @Property({ type: 'int[]', nullable: true })
+  /** Door ids, stored as integers (they were text, and a lockdown compared them with the numeric ids it found). */
+  @Property({ type: new ArrayType((id) => Number(id)), columnType: 'int[]', nullable: true })
   lockdownDoorIds?: number[] | null;
 
   /** Action: pulse this auxiliary output of the controller, for `auxOutputSeconds`, or null. */

@@ -45,6 +45,11 @@ export const errorCodes = {
     status: 422,
     description: 'One or more fields are invalid, missing, unknown or not unique; `details` names each field.',
   },
+  unknown_parameter: {
+    status: 422,
+    description:
+      'A REST query parameter the route does not take (a misspelt filter would otherwise be ignored and return everything); `details` names each one and the message lists the parameters the route takes.',
+  },
   insufficient_balance: {
     status: 422,
     description:

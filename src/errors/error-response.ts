@@ -34,6 +34,20 @@ export function sendError(res: Response, error: DomainError, requestId: string):
   res.status(status).json(errorBody(error.code, error.message, error.details, requestId));
 }
 
+const CAMEL_NAME = /\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+\b/g;
+
+/**
+ * A service message as a REST client reads it: every field it names, not only the field of the
+ * detail (`Give exactly one scope: companyId, areaId or doorIds.` names three), in snake_case. Text in
+ * double quotes is the client's own value and stays as it was sent.
+ */
+export function restNames(text: string): string {
+  return text
+    .split('"')
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(CAMEL_NAME, (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`))))
+    .join('"');
+}
+
 /**
  * Maps any error thrown or returned by GraphQL execution to the domain error the client gets.
  * Services name fields as GraphQL does (camelCase); REST clients see their own snake_case names.
@@ -42,10 +56,8 @@ export function toDomainError(error: unknown, logger: Logger, production: boolea
   const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
   if (original instanceof DomainError) {
     if (!(error instanceof GraphQLError)) return original;
-    const snake = (text: string, field: string) => text.split(field).join(field.split('.').map(camelToSnake).join('.'));
-    const details = original.details.map((d) => ({ ...d, field: snake(d.field, d.field), message: snake(d.message, d.field) }));
-    const message = original.details.reduce((text, d) => snake(text, d.field), original.message);
-    return new DomainError(original.code, message, details, original.retryAfterSeconds);
+    const details = original.details.map((d) => ({ ...d, field: d.field.split('.').map(camelToSnake).join('.'), message: restNames(d.message) }));
+    return new DomainError(original.code, restNames(original.message), details, original.retryAfterSeconds);
   }
   if (original instanceof GraphQLError) {
     // Variable coercion failures: the body passed JSON Schema but GraphQL still refused a value.

@@ -22,7 +22,11 @@ export class PayPeriodResolver {
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int) id: number,
     @Arg('columns', () => String, { nullable: true, description: 'CSV columns and headers: `column[:header],...`.' }) columns?: string | null,
-    @Arg('codes', () => String, { nullable: true, description: 'Pay codes renamed for the payroll provider: `code:provider_code,...`.' }) codes?: string | null,
+    @Arg('codes', () => String, {
+      nullable: true,
+      description: 'Pay codes renamed for the payroll provider (work codes and paid leave codes): `code:provider_code,...`.',
+    })
+    codes?: string | null,
   ) {
     const result = await exportPayPeriod(ctx, id, { columns, codes });
     return { ...result, rows: renameKeys(result.rows, snakeToCamel) as PayrollExportRowType[] };

@@ -6,6 +6,8 @@ const photoFields = 'employeeId contentType size width height sha256 createdAt u
 export const employeePhotoRoutes: RestRoute[] = [
   {
     name: 'putEmployeePhoto',
+    description:
+      "Stores (or replaces) an employee's face photo and enrols the face on the employee's terminals. The body is the image itself, its bytes as they are (not base64, not JSON), with Content-Type image/jpeg or image/png: at most 5 MiB and at least 100 × 100 px.",
     method: 'PUT',
     path: '/public/v2/employees/:id/photo',
     imageBody: { mediaTypes: photoLimits.mediaTypes, limitBytes: photoLimits.maxBytes },

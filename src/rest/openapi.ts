@@ -146,7 +146,8 @@ function tagOf(path: string): string {
 function descriptionOf(route: RestRoute, schema: GraphQLSchema): string {
   const field = route.resultField.split('.')[0]!;
   const definition = schema.getQueryType()?.getFields()[field] ?? schema.getMutationType()?.getFields()[field];
-  const said = definition?.description ? `${definition.description.trim()} ` : '';
+  const own = route.description ?? definition?.description;
+  const said = own ? `${own.trim()} ` : '';
   return `${said}Runs the GraphQL ${schema.getQueryType()?.getFields()[field] ? 'query' : 'mutation'} \`${field}\`.`;
 }
 
@@ -175,6 +176,14 @@ function operation(route: RestRoute, schema: GraphQLSchema): Record<string, unkn
   for (const [name, propertySchema] of Object.entries(queryProperties)) {
     parameters.push({ name, in: 'query', schema: propertySchema, ...(requiredQuery.includes(name) ? { required: true } : {}) });
   }
+  if (route.csv && !('format' in queryProperties)) {
+    parameters.push({
+      name: 'format',
+      in: 'query',
+      schema: { type: 'string', enum: ['csv', 'json'] },
+      description: '`csv` or `json`; without it, `Accept: text/csv` asks for CSV and JSON is the default.',
+    });
+  }
 
   const result = resultSchema(route, schema);
   const statuses = typeof route.status === 'number' ? [route.status] : [201, 200];
@@ -195,9 +204,11 @@ function operation(route: RestRoute, schema: GraphQLSchema): Record<string, unkn
           },
     };
   }
-  for (const code of ['unauthenticated', 'forbidden', 'not_found', 'validation_failed'] as const) {
+  for (const code of ['unauthenticated', 'forbidden', 'not_found'] as const) {
     responses[String(errorCodes[code].status)] ??= { $ref: `#/components/responses/${code}` };
   }
+  // Every route refuses a query parameter it does not take (unknown_parameter) beside its field errors.
+  responses['422'] = sharedResponse(['validation_failed', 'unknown_parameter']);
   if (route.body) {
     responses['400'] = { $ref: '#/components/responses/malformed_json' };
     responses['413'] = { $ref: '#/components/responses/payload_too_large' };
@@ -231,7 +242,10 @@ function requestBody(body: NonNullable<RestRoute['body']>): Record<string, unkno
   const bodySchema = body.wrapper
     ? { oneOf: [body.schema, { type: 'object', properties: { [body.wrapper]: body.schema }, required: [body.wrapper], additionalProperties: false }] }
     : body.schema;
-  return { required: true, content: { 'application/json': { schema: bodySchema, example: body.example } } };
+  // An object body without required fields may be left out (the router reads no body as `{}`).
+  const schema = body.schema as { type?: unknown; required?: unknown[] };
+  const required = schema.type !== 'object' || (schema.required ?? []).length > 0;
+  return { required, content: { 'application/json': { schema: bodySchema, example: body.example } } };
 }
 
 function imageRequestBody(image: NonNullable<RestRoute['imageBody']>): Record<string, unknown> {

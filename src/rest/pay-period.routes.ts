@@ -29,7 +29,11 @@ export const payPeriodRoutes: RestRoute[] = [
           maxLength: 2000,
           description: 'CSV columns, in order, each optionally renamed: `employee_code:EmpNo,pay_code:Type,hours` (docs/payroll-export.md).',
         },
-        codes: { type: 'string', maxLength: 2000, description: 'Pay codes renamed for the payroll provider: `overtime:OT150,night:N25`.' },
+        codes: {
+          type: 'string',
+          maxLength: 2000,
+          description: 'Pay codes renamed for the payroll provider, work codes and paid leave codes alike: `overtime:OT150,night:N25,VAC:HOL`.',
+        },
       },
     },
     document: `query ($id: Int!, $columns: String, $codes: String) { payPeriodExport(id: $id, columns: $columns, codes: $codes) {

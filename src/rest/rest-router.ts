@@ -86,7 +86,7 @@ export function createRestRouter(deps: {
         if (idempotencyKey === undefined) {
           const { status, payload } = await execute();
           if (route.csvField) sendCsvDocument(req, res, status, route, route.csvField, payload as Record<string, unknown>);
-          else if (route.csv && wantsCsv(req)) sendCsv(res, status, route, payload);
+          else if (route.csv && (req.query.format === 'csv' || (req.query.format !== 'json' && wantsCsv(req)))) sendCsv(res, status, route, payload);
           else if (route.imageResult) sendImage(res, status, route.imageResult, payload);
           else res.status(status).json(payload);
           return;
@@ -236,14 +236,23 @@ async function run(compiled: CompiledRoute, ctx: RequestContext, variables: Reco
 
 type JsonParser = ReturnType<typeof express.json>;
 
-/** Reads and checks the JSON body: 415 without a JSON Content-Type, 400 malformed, 413 too big, 422 invalid. */
+/**
+ * Reads and checks the JSON body: 415 without a JSON Content-Type, 400 malformed, 413 too big, 422
+ * invalid. A request without a body (no Content-Length, or 0, and no Transfer-Encoding) is `{}`:
+ * the routes whose body is optional (`/approve` with an optional comment) take it, the others answer
+ * 422 naming the required fields.
+ */
 async function readBody(req: Request, res: Response, jsonParser: JsonParser, compiled: CompiledRoute): Promise<unknown> {
-  if (!req.is(['application/json'])) {
+  const length = req.headers['content-length'];
+  const empty = req.headers['transfer-encoding'] === undefined && (length === undefined || length.trim() === '0');
+  if (empty) req.body = {};
+  else if (!req.is(['application/json'])) {
     throw new DomainError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+  } else {
+    await new Promise<void>((resolve, reject) => {
+      jsonParser(req, res, (error?: unknown) => (error ? reject(bodyParserError(error)) : resolve()));
+    });
   }
-  await new Promise<void>((resolve, reject) => {
-    jsonParser(req, res, (error?: unknown) => (error ? reject(bodyParserError(error)) : resolve()));
-  });
   let body: unknown = req.body;
   const wrapper = compiled.route.body?.wrapper;
   if (wrapper && isObject(body) && Object.keys(body).length === 1 && isObject(body[wrapper])) body = body[wrapper];
@@ -311,8 +320,30 @@ export function schemaProblems(errors: ErrorObject[], bodyField?: string): Field
   });
 }
 
+/** The query parameters a route takes: its own, `page` and `per_page` on a list, `format` where it answers CSV. */
+export function knownParameters(route: RestRoute): string[] {
+  const own = Object.keys((route.query?.properties ?? {}) as Record<string, unknown>);
+  return [...own, ...(route.list ? ['page', 'per_page'] : []), ...((route.csv || route.csvField) && !own.includes('format') ? ['format'] : [])];
+}
+
 function readQuery(req: Request, compiled: CompiledRoute): Record<string, unknown> {
   const query: Record<string, unknown> = { ...(req.query as Record<string, unknown>) };
+  // A parameter the route does not take is refused, never ignored: `?form=2026-01-01` ignored
+  // would answer the whole unfiltered list as if it were the filtered one.
+  const known = knownParameters(compiled.route);
+  const unknown = Object.keys(query).filter((name) => !known.includes(name));
+  if (unknown.length > 0) {
+    const takes = known.length === 0 ? 'no query parameters' : `only ${known.join(', ')}`;
+    throw new DomainError(
+      'unknown_parameter',
+      `${unknown.map((name) => JSON.stringify(name)).join(', ')} ${unknown.length === 1 ? 'is not a parameter' : 'are not parameters'} of ${req.method} ${compiled.route.path.replace(/:(\w+)/g, '{$1}')}: it takes ${takes}.`,
+      unknown.map((name) => ({ field: name, code: 'unknown_parameter', message: `${name} is not a parameter of this route; it takes ${takes}.` })),
+    );
+  }
+  // `format` of a CSV route without its own schema for it: `csv` or `json`, as on the payroll export.
+  if (query.format !== undefined && compiled.route.csv && query.format !== 'csv' && query.format !== 'json') {
+    throw DomainError.field('format', 'invalid_value', 'format must be "csv" or "json".');
+  }
   // Ajv coerces as JavaScript's Number() does ("0x10" is 16, "1e3" is 1000, " 7 " is 7): an
   // integer parameter is refused unless written in plain decimal digits, before the schema runs.
   const properties = (compiled.route.query?.properties ?? {}) as Record<string, { type?: unknown }>;

@@ -15,6 +15,11 @@ export interface RouteInput {
 export interface RestRoute {
   /** Stable name of the route (also the OpenAPI operationId). */
   name: string;
+  /**
+   * The OpenAPI description when the GraphQL operation's does not fit REST (the photo upload takes
+   * the raw image, where the mutation takes base64); default: the operation's description.
+   */
+  description?: string;
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Express path, e.g. `/public/v2/employees/:id`. */
   path: string;

@@ -39,7 +39,7 @@ export class DeviceActionResultType {
   @Field(() => Int, { nullable: true, description: '`attendance.backfill`: records the terminal found and uploads again.' }) recordsReceived?: number | null;
   @Field(() => Int, { nullable: true, description: '`attendance.backfill`: punches of the range Timegate did not have before.' }) punchesNew?: number | null;
   @Field(() => Int, { nullable: true, description: "`clock.sync`: the terminal's clock skew (seconds) when it was set." }) skewBefore?: number | null;
-  @Field(() => Int, { nullable: true, description: '`clock.sync`: the skew measured on its first real-time record after (null until it sends one).' })
+  @Field(() => Int, { nullable: true, description: '`clock.sync`: the first reading of the clock after it was set (null until one).' })
   skewAfter?: number | null;
   @Field(() => Boolean, { nullable: true, description: '`users.reconcile`: every user the terminal counted has arrived and was compared.' }) complete?:
     boolean | null;

@@ -90,7 +90,8 @@ export class DeviceType {
   @Field(() => Date, { nullable: true }) lastSeenAt?: Date | null;
   @Field(() => Int, {
     nullable: true,
-    description: "The terminal's clock minus the real time, in seconds, measured on its real-time records; null until it sends one.",
+    description:
+      'The terminal\'s clock minus the real time, in seconds, read from records made just now (two that agree, docs/device-operations.md "Clocks"); null until read.',
   })
   clockSkewSeconds?: number | null;
   @Field(() => Date, { nullable: true, description: 'When clockSkewSeconds was measured.' }) clockCheckedAt?: Date | null;

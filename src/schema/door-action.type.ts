@@ -14,7 +14,7 @@ export const STATUS_DETAIL_DESCRIPTION =
 registerEnumType(DeviceCommandStatus, {
   name: 'DoorActionStatus',
   description:
-    '`queued` (waiting for the terminal to poll), `sent`, then `succeeded` or `failed` (terminal return code), or `expired` (not delivered in time).',
+    '`queued` (waiting for the terminal to poll), `sent` (the terminal took it; with statusDetail `no_answer` it never answered, and the door may have opened), then `succeeded` or `failed` (terminal return code), or `expired` (not delivered in time: never sent).',
 });
 
 @ObjectType('DoorAction', { description: 'A remote door opening; its status follows the terminal.' })
@@ -35,7 +35,7 @@ export class DoorActionType {
   })
   duration!: number;
   @Field(() => Int, { nullable: true, description: "The terminal's Return code (negative = failure)." }) returnCode?: number | null;
-  @Field(() => Date, { nullable: true }) sentAt?: Date | null;
+  @Field(() => Date, { nullable: true, description: 'When the terminal first took the command; null while it was never delivered.' }) sentAt?: Date | null;
   @Field(() => Date, { nullable: true }) completedAt?: Date | null;
   @Field() expiresAt!: Date;
 }

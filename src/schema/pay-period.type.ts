@@ -43,14 +43,17 @@ export class PayrollExportRowType {
   @Field() companyName!: string;
   @Field({ description: "`YYYY-MM-DD`, the period's first local date." }) startDate!: string;
   @Field({ description: "`YYYY-MM-DD`, the period's last local date (inclusive)." }) endDate!: string;
-  @Field({ description: '`regular`, `overtime`, `double_time`, `night`, `holiday` or `rest_day`.' }) payCode!: string;
+  @Field({
+    description: "`regular`, `overtime`, `double_time`, `night`, `holiday` or `rest_day`, or paid leave under its absence type's code (`VAC`, `SICK`).",
+  })
+  payCode!: string;
   @Field(() => Int) minutes!: number;
   @Field({ description: 'Decimal hours, two places, rounded half up (`7.50`).' }) hours!: string;
   @Field({ description: '`H:MM` (`7:30`).' }) hoursMinutes!: string;
   @Field(() => Float, {
     nullable: true,
     description:
-      "The code's rate in percent of the base rate, from the company's pay policy (`regular` 100); for `night` the premium paid on top. Null in rows frozen before rates were exported.",
+      "The code's rate in percent of the base rate, from the company's pay policy (`regular` and paid leave 100); for `night` the premium paid on top. Null in rows frozen before rates were exported.",
   })
   ratePercent?: number | null;
 }

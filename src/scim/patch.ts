@@ -70,9 +70,20 @@ function appendEntries(existing: Json[], added: Json[]): Json[] {
   return result;
 }
 
+/** The value an attribute path holds now (undefined when absent). */
+function currentValue(resource: JsonObject, core: SchemaDefinition, path: AttrPath): Json | undefined {
+  const container = containerOf(resource, core, path, false);
+  const attr = container ? getAttr(container, path.attr) : undefined;
+  if (path.sub === null) return attr;
+  return isObject(attr) ? getAttr(attr, path.sub) : undefined;
+}
+
 /** Applies one operation whose path has no value filter. */
 function applyPlain(resource: JsonObject, core: SchemaDefinition, op: Op, path: AttrPath, value: Json | undefined): void {
   const definition = definitionOf(core, path);
+  // A read-only attribute set to the value it holds is no change (RFC 7644, 3.5.2): Okta renames a
+  // group with `{"op":"replace","value":{"id":"<its id>","displayName":"…"}}`.
+  if (op !== 'remove' && value !== undefined && deepEqual(currentValue(resource, core, path), value)) return;
   checkMutable(core, path, definition);
   const topDefinition = definitionOf(core, { ...path, sub: null });
   const container = containerOf(resource, core, path, op !== 'remove');

@@ -23,6 +23,9 @@ Options:
   --max-sockets <n>        socket cap of the shared HTTP agent (default 256)
   --line-ending lf|crlf    record terminator of uploads (default lf)
   -h, --help               show this text
+
+Exit codes: 0 the run had no failed request; 1 some requests failed (errors= in the summary: an
+unreachable server, a refused or unacknowledged upload); 2 bad usage.
 `;
 
 export interface SimulateIo {
@@ -112,7 +115,12 @@ export async function runSimulateCommand(argv: string[], io: SimulateIo = {}): P
   });
   clearInterval(report);
   await fleet.stop();
-  out(`final: ${summaryLine(fleet.counters(), Date.now() - began)}`);
+  const counters = fleet.counters();
+  out(`final: ${summaryLine(counters, Date.now() - began)}`);
+  if (counters.errors > 0) {
+    err(`timegate simulate: ${counters.errors} request(s) failed (is the server at the --url reachable?)`);
+    return 1;
+  }
   return 0;
 }
 

@@ -3,7 +3,7 @@ import { Client } from 'pg';
 import { ATTENDANCE_LOCK } from '../../src/services/attendance/day-store';
 import { eventually } from '../support/terminal';
 import { subscribe } from '../support/events';
-import { createCompany, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
+import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gql, gqlData, rest } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -255,6 +255,47 @@ describe('absences: types, requests, approvals, balances, and the days they make
     await decide(half.body.id, 'approve');
     expect((await days(employee.id, '2026-08-19', '2026-08-19'))[0]).to.include({ status: 'leave', absence_code: 'VAC', leave_minutes: 240 });
     expect(await balance(employee.id, types.VAC!.id)).to.include({ taken: 0.5, remaining: 24.5 });
+  });
+
+  it('a half day off moves the bound it covers: an afternoon off is no early leave, a morning off no lateness, measured from the middle of the shift', async () => {
+    const { company, employee, types } = await setup();
+    const device = await createDevice(t.url, ws.key, company.id);
+    expect((await rest(t.url, 'PUT', `/public/v2/employees/${employee.id}`, { key: ws.key, body: { pin: `47${employee.id}` } })).status).to.equal(200);
+    const punch = async (at: string, state: string) => {
+      const created = await rest(t.url, 'POST', '/public/v2/punches', {
+        key: ws.key,
+        body: { employee_id: employee.id, device_id: device.id, company_id: company.id, punch_time: at, punch_state: state },
+      });
+      expect(created.status, created.text).to.equal(201);
+    };
+    const halves: [string, 'am' | 'pm'][] = [
+      ['2026-08-24', 'pm'],
+      ['2026-08-25', 'pm'],
+      ['2026-08-26', 'am'],
+      ['2026-08-27', 'am'],
+    ];
+    for (const [date, half_day] of halves) {
+      const filed = await request({ employee_id: employee.id, absence_type_id: types.VAC!.id, start_date: date, end_date: date, half_day });
+      expect(filed.status, filed.text).to.equal(201);
+      expect((await decide(filed.body.id, 'approve')).status).to.equal(200);
+    }
+    // Afternoons off: out at 13:00 (the middle of 09:00-17:00), then at 12:30. Mornings off: in at 13:00, then at 13:20.
+    await punch('2026-08-24T09:00:00Z', '0');
+    await punch('2026-08-24T13:00:00Z', '1');
+    await punch('2026-08-25T09:00:00Z', '0');
+    await punch('2026-08-25T12:30:00Z', '1');
+    await punch('2026-08-26T13:00:00Z', '0');
+    await punch('2026-08-26T17:00:00Z', '1');
+    await punch('2026-08-27T13:20:00Z', '0');
+    await punch('2026-08-27T17:00:00Z', '1');
+    const response = await rest(t.url, 'GET', `/public/v2/timesheets?employee_id=${employee.id}&start_date=2026-08-24&end_date=2026-08-27`, { key: ws.key });
+    expect(response.status, response.text).to.equal(200);
+    expect(response.body.map((d: any) => [d.date, d.status, d.worked_minutes, d.leave_minutes, d.late_minutes, d.early_leave_minutes])).to.deep.equal([
+      ['2026-08-24', 'present', 240, 240, 0, 0],
+      ['2026-08-25', 'present', 210, 240, 0, 30],
+      ['2026-08-26', 'present', 240, 240, 0, 0],
+      ['2026-08-27', 'present', 220, 240, 20, 0],
+    ]);
   });
 
   it('an hourly type through GraphQL: hours charged per workday, paid minutes on the day, filters by state, employee and dates', async () => {

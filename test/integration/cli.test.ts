@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { closedAncestor, freePort } from '../../src/db/embedded-postgres';
+import { createCompany } from '../support/factories';
 import { startTestApp, MASTER_KEY, type TestApp } from '../support/test-app';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -74,6 +75,45 @@ describe('timegate command line and start-up', () => {
     expect(missing.stderr).to.contain('Workspace "999999" was not found.');
     expect(cli(['key', 'revoke', '--id', '999999']).status).to.equal(2);
     expect(cli(['key', 'revoke', '--id', String(JSON.parse(key.stdout).id)]).status).to.equal(0);
+  });
+
+  it('a scim key is made with --company-id (the help lists the scim scope); a refusal is said once, naming the option', async () => {
+    expect(cli(['key', 'create', '--help']).stdout).to.contain('--scopes read,write[,admin,doors:unlock,doors:manage,approve,scim] [--company-id <n>]');
+    expect(cli(['--help']).stdout).to.contain(',approve,scim] [--company-id <n>]');
+    const created = cli(['workspace', 'create', '--name', 'Directory office', '--json']);
+    const { workspace, apiKey } = JSON.parse(created.stdout) as { workspace: { id: number }; apiKey: { key: string } };
+    const companyId = (await createCompany(t.url, apiKey.key)).id;
+
+    const made = cli(['key', 'create', '--workspace', String(workspace.id), '--scopes', 'scim', '--company-id', String(companyId), '--json']);
+    expect(made.status, made.stderr).to.equal(0);
+    expect(JSON.parse(made.stdout)).to.include({ companyId }).and.have.deep.property('scopes', ['scim']);
+    const users = await fetch(`${t.url}/scim/v2/Users`, { headers: { authorization: `Bearer ${JSON.parse(made.stdout).key}` } });
+    expect(users.status).to.equal(200);
+
+    const refused = cli(['key', 'create', '--workspace', String(workspace.id), '--scopes', 'scim']);
+    expect(refused.status).to.equal(2);
+    const said = (stderr: string) => stderr.split('\n').filter((line) => line && !line.startsWith('timegate: using '));
+    expect(said(refused.stderr)).to.deep.equal(['timegate: A "scim" key is bound to one company: give --company-id.']);
+    const two = cli(['key', 'create', '--workspace', String(workspace.id), '--scopes', 'scim,read']);
+    expect(two.status).to.equal(2);
+    // Two problems: the summary, then each one once.
+    expect(said(two.stderr)).to.deep.equal([
+      'timegate: 2 fields are invalid.',
+      '  --scopes: A "scim" key has no other scope: it reaches /scim/v2 only.',
+      '  --company-id: A "scim" key is bound to one company: give --company-id.',
+    ]);
+  });
+
+  it('simulate against a server that is not there reports its failed requests and exits 1', async () => {
+    const port = await freePort();
+    const r = spawnSync(
+      process.execPath,
+      [path.join(root, 'dist', 'src', 'cli', 'timegate.js'), 'simulate', '--url', `http://127.0.0.1:${port}`, '--duration', '1500ms', '--report-every', '10s'],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(r.stdout).to.match(/^final: .* errors=[1-9]\d*$/m);
+    expect(r.stderr).to.contain('request(s) failed');
+    expect(r.status).to.equal(1);
   });
 
   it('pointed at a folder without a database, it says so and creates nothing', () => {

@@ -28,6 +28,7 @@ describe('device actions', () => {
    * reading is skipped, by design, when another transaction holds the device row (a poll's presence
    * write): the terminal's next record reads the clock again, as a real one would a moment later.
    */
+  // A record reads the clock once a later one confirms it (CONFIRM_AFTER_MS later): a record a second, for up to 30 s.
   const untilClockRead = <T>(send: () => void, check: () => Promise<T | null>) => {
     let sentAt = 0;
     return eventually(async () => {
@@ -36,7 +37,7 @@ describe('device actions', () => {
         sentAt = Date.now();
       }
       return check();
-    });
+    }, 30_000);
   };
 
   async function clockWithPunches() {

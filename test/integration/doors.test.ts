@@ -11,7 +11,7 @@ describe('doors', () => {
   let t: TestApp;
   let ws: TestWorkspace;
   before(async () => {
-    t = await startTestApp({ TIMEGATE_WEBHOOK_POLL_MS: '3600000' }, 'doors');
+    t = await startTestApp({ TIMEGATE_WEBHOOK_POLL_MS: '3600000', TIMEGATE_RELAY_INVERTED_MODELS: 'c3-400, ProMA' }, 'doors');
     ws = await createWorkspace(t.url, { maxCompanies: 20, maxDevices: 50 });
   });
   after(() => t.stop());
@@ -98,6 +98,34 @@ describe('doors', () => {
     expect((await doorsOf(panel.id)).filter((d: any) => d.present).map((d: any) => [d.number, d.name])).to.deep.equal([[1, 'Door 1']]);
     expect((await doorsOf(panel.id))[1]).to.include({ name: 'Loading bay', present: false });
     expect(await capabilities(panel.id)).to.deep.include({ doors: 1 });
+  });
+
+  it('the relay bit reads as the Security PUSH document says (0 pulled in = unlocked, 1 = locked), turned round for a model listed in TIMEGATE_RELAY_INVERTED_MODELS', async () => {
+    const state = async (model: string, relay: string) => {
+      const panel = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc' });
+      const session = await registerAccessTerminal(
+        t.url,
+        panel.serial_number,
+        `DeviceType=acc,~DeviceName=${model},FirmVer=AC Ver 5.7.8,PushVersion=3.1.2,LockCount=1,ReaderCount=2`,
+      );
+      // Door 1 held open: sensor 0b10 (open), the relay bit as given.
+      const upload = await iclock(
+        t.url,
+        'POST',
+        `/iclock/cdata?SN=${panel.serial_number}&table=rtstate`,
+        `time=2026-11-25 13:40:02\tsensor=02\trelay=${relay}\talarm=0000000000000000\n`,
+        session.cookie,
+      );
+      expect(upload.text).to.equal('OK');
+      const [door] = await doorsOf(panel.id);
+      return door.state.relay as string;
+    };
+    expect(await state('inBio460', '00')).to.equal('unlocked');
+    expect(await state('inBio460', '01')).to.equal('locked');
+    // The independent reading (bit 1 = released) for the models listed, whatever case they report.
+    expect(await state('C3-400', '01')).to.equal('unlocked');
+    expect(await state('C3-400', '00')).to.equal('locked');
+    expect(await state('proma', '01')).to.equal('unlocked');
   });
 
   it('hold_open, close and cancel_alarm reach the terminal as CONTROL DEVICE commands and finish; an unlock opens the door once', async () => {

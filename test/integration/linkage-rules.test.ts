@@ -127,6 +127,42 @@ describe('linkage rules', () => {
     ).to.deep.equal(['CONTROL DEVICE 01020205']);
   });
 
+  it('a rule locking down a list of doors, created with the REST body as documented, starts that lockdown (the ids were compared as text)', async () => {
+    const company = await createCompany(t.url, ws.key);
+    const entrance = await createDevice(t.url, ws.key, company.id, { mode_type: 'acc' });
+    const vault = await createDevice(t.url, ws.key, company.id, { mode_type: 'acc' });
+    const [vaultDoor] = await doorsOf(vault.id);
+    const [entranceDoor] = await doorsOf(entrance.id);
+    const rule = await rest(t.url, 'POST', '/public/v2/linkage_rules', {
+      key: ws.key,
+      body: {
+        name: 'Duress at the entrance',
+        trigger: 'duress',
+        device_id: entrance.id,
+        lockdown_mode: 'lockdown',
+        lockdown_door_ids: [vaultDoor.id, entranceDoor.id],
+      },
+    });
+    expect(rule.status, rule.text).to.equal(201);
+    const read = await rest(t.url, 'GET', `/public/v2/linkage_rules/${rule.body.id}`, { key: ws.key });
+    expect(read.body.lockdown_door_ids).to.deep.equal([vaultDoor.id, entranceDoor.id]);
+    const before = (await triggered()).length;
+    const duress = await iclock(
+      t.url,
+      'POST',
+      `/iclock/cdata?SN=${entrance.serial_number}&table=rtlog`,
+      'time=2026-11-20 09:00:00\tpin=0\tcardno=0\teventaddr=1\tevent=101\tinoutstatus=0\tverifytype=4\tindex=1\n',
+    );
+    expect(duress.status, duress.text).to.equal(200);
+    const [fired] = (await triggered()).slice(before);
+    expect(fired).to.deep.include({ rule_id: rule.body.id, trigger: 'duress', lockdown_error: null });
+    expect(fired.lockdown_id).to.be.a('number');
+    const lockdown = (await rest(t.url, 'GET', `/public/v2/lockdowns/${fired.lockdown_id}`, { key: ws.key })).body;
+    expect(lockdown).to.deep.include({ company_id: company.id, scope: 'doors', mode: 'lockdown', status: 'active' });
+    expect(lockdown.doors.map((d: any) => d.door_id).sort()).to.deep.equal([vaultDoor.id, entranceDoor.id].sort());
+    expect((await rest(t.url, 'POST', `/public/v2/lockdowns/${fired.lockdown_id}/release`, { key: ws.key, body: {} })).status).to.equal(202);
+  });
+
   it('refuses a bad rule precisely; rules are listed, deleted and scoped to their workspace', async () => {
     const company = await createCompany(t.url, ws.key);
     const controller = await createDevice(t.url, ws.key, company.id, { mode_type: 'acc' });

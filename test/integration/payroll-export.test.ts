@@ -199,6 +199,85 @@ describe('payroll export: one row per employee and pay code; a locked period exp
     void employee;
   });
 
+  it('paid leave reaches the export under its absence code: an approved vacation week and a sick day, open and locked (the same bytes while locked)', async () => {
+    const { company, employee, upload } = await setup('9191');
+    const types = await rest(t.url, 'GET', `/public/v2/absence_types?company_id=${company.id}`, { key: ws.key });
+    const typeId = (code: string) => types.body.find((type: { code: string }) => type.code === code).id as number;
+    const approved = async (code: string, start: string, end: string) => {
+      const filed = await rest(t.url, 'POST', '/public/v2/absence_requests', {
+        key: ws.key,
+        body: { employee_id: employee.id, absence_type_id: typeId(code), start_date: start, end_date: end },
+      });
+      expect(filed.status, filed.text).to.equal(201);
+      const decided = await rest(t.url, 'POST', `/public/v2/absence_requests/${filed.body.id}/approve`, { key: ws.key, body: {} });
+      expect(decided.status, decided.text).to.equal(200);
+    };
+    // Monday 14 to Friday 18 September on vacation (5 x 450 = 2,250 minutes), Monday 21 sick (450),
+    // Tuesday 22 worked 09:00-17:00 (450 regular).
+    await approved('VAC', '2026-09-14', '2026-09-20');
+    await approved('SICK', '2026-09-21', '2026-09-21');
+    await upload([
+      ['2026-09-22 09:00:00', '0'],
+      ['2026-09-22 17:00:00', '1'],
+    ]);
+    const period = await rest(t.url, 'POST', '/public/v2/pay_periods', {
+      key: ws.key,
+      body: { company_id: company.id, start_date: '2026-09-01', end_date: '2026-09-30' },
+    });
+    expect(period.status, period.text).to.equal(201);
+    const exportPath = `/public/v2/pay_periods/${period.body.id}/export`;
+    const codesOf = (rows: { pay_code: string; minutes: number; hours: string; rate_percent: number }[]) =>
+      rows.map((r) => [r.pay_code, r.minutes, r.hours, r.rate_percent]);
+    const expected = [
+      ['regular', 450, '7.50', 100],
+      ['SICK', 450, '7.50', 100],
+      ['VAC', 2250, '37.50', 100],
+    ];
+
+    const open = await rest(t.url, 'GET', exportPath, { key: ws.key });
+    expect(open.status, open.text).to.equal(200);
+    expect(open.body.locked).to.equal(false);
+    expect(codesOf(open.body.rows)).to.deep.equal(expected);
+    // The export pays what the summary shows.
+    const summary = await rest(t.url, 'GET', `/public/v2/timesheets/summary?employee_id=${employee.id}&start_date=2026-09-01&end_date=2026-09-30`, {
+      key: ws.key,
+    });
+    expect(summary.body[0].pay_items).to.deep.equal([
+      { code: 'regular', minutes: 450 },
+      { code: 'SICK', minutes: 450 },
+      { code: 'VAC', minutes: 2250 },
+    ]);
+    const csvPath = `${exportPath}?format=csv&columns=employee_code:EmpNo,pay_code:Type,hours:Hours&codes=regular:REG,VAC:HOL`;
+    const openCsv = await rest(t.url, 'GET', csvPath, { key: ws.key });
+    expect(openCsv.status, openCsv.text).to.equal(200);
+    expect(openCsv.text).to.equal('EmpNo,Type,Hours\r\nE-9191,REG,7.50\r\nE-9191,SICK,7.50\r\nE-9191,HOL,37.50\r\n');
+    const unknownCode = await rest(t.url, 'GET', `${exportPath}?codes=VACATION:HOL`, { key: ws.key });
+    expect(unknownCode.status).to.equal(422);
+    expect(unknownCode.body.error.details[0]).to.include({ field: 'codes', code: 'invalid_value' });
+
+    expect((await rest(t.url, 'POST', `/public/v2/pay_periods/${period.body.id}/lock`, { key: ws.key })).status).to.equal(200);
+    const locked = await rest(t.url, 'GET', exportPath, { key: ws.key });
+    expect(locked.body.locked).to.equal(true);
+    expect(codesOf(locked.body.rows)).to.deep.equal(expected);
+    const lockedCsv = await rest(t.url, 'GET', csvPath, { key: ws.key });
+    expect(lockedCsv.text).to.equal(openCsv.text);
+    const lockedDefault = (await rest(t.url, 'GET', `${exportPath}?format=csv`, { key: ws.key })).text as string;
+    expect(lockedDefault.split('\r\n').slice(2, 4)).to.deep.equal([
+      `${employee.id},E-9191,Ada Lovelace,${company.code},${company.name},2026-09-01,2026-09-30,SICK,450,7.50,7:30,100`,
+      `${employee.id},E-9191,Ada Lovelace,${company.code},${company.name},2026-09-01,2026-09-30,VAC,2250,37.50,37:30,100`,
+    ]);
+    // Still the same bytes after the employee's code and the absence code change.
+    expect((await rest(t.url, 'PUT', `/public/v2/employees/${employee.id}`, { key: ws.key, body: { code: 'E-9999' } })).status).to.equal(200);
+    expect((await rest(t.url, 'PUT', `/public/v2/absence_types/${typeId('VAC')}`, { key: ws.key, body: { code: 'HOLS' } })).status).to.equal(200);
+    expect((await rest(t.url, 'GET', csvPath, { key: ws.key })).text).to.equal(openCsv.text);
+    expect((await rest(t.url, 'GET', `${exportPath}?format=csv`, { key: ws.key })).text).to.equal(lockedDefault);
+
+    // An absence code never reads as a work code.
+    const clash = await rest(t.url, 'POST', '/public/v2/absence_types', { key: ws.key, body: { company_id: company.id, name: 'Extra', code: 'Overtime' } });
+    expect(clash.status, clash.text).to.equal(422);
+    expect(clash.body.error.details[0]).to.include({ field: 'code', code: 'invalid_value' });
+  });
+
   it('employment dates: days before the start are not_employed, never absent, and count nowhere', async () => {
     const { company, employee, upload } = await setup('6161');
     const set = await rest(t.url, 'PUT', `/public/v2/employees/${employee.id}`, { key: ws.key, body: { employment_start_date: '2026-09-09' } });

@@ -87,6 +87,37 @@ describe('schedule overrides: one date of one employee, recomputed and announced
     }
   });
 
+  it("the docs' example: a Saturday worked under a weekday shift with a break is rest_day 480 (no shift runs, no break comes off); the override makes it regular 450", async () => {
+    const { shift, companyId, employee, upload } = await setup();
+    const withBreak = await shift('Weekdays with a break', { break_minutes: 30, break_after_minutes: 360 });
+    const assigned = await rest(t.url, 'POST', '/public/v2/shift_assignments', {
+      key: ws.key,
+      body: { shift_id: withBreak, employee_id: employee.id, start_date: '2026-03-01' },
+    });
+    expect(assigned.status, assigned.text).to.equal(201);
+    await upload([
+      ['2026-03-07 09:00:00', '0'],
+      ['2026-03-07 17:00:00', '1'],
+    ]);
+    const restDay = await storedDay(employee.id, '2026-03-07');
+    expect(restDay).to.include({ status: 'present', shift_id: null, scheduled_minutes: 0, worked_minutes: 480, overtime_minutes: 0 });
+    expect(restDay.pay_items).to.deep.equal([{ code: 'rest_day', minutes: 480 }]);
+    // Paid as overtime only when the company's policy says so: still the full 480.
+    expect(
+      (await rest(t.url, 'PUT', `/public/v2/companies/${companyId}`, { key: ws.key, body: { pay_policy: { rest_day_work: 'overtime' } } })).status,
+    ).to.equal(200);
+    expect(await storedDay(employee.id, '2026-03-07')).to.include({ worked_minutes: 480, overtime_minutes: 480 });
+    expect((await rest(t.url, 'PUT', `/public/v2/companies/${companyId}`, { key: ws.key, body: { pay_policy: { rest_day_work: null } } })).status).to.equal(
+      200,
+    );
+
+    const created = await override({ employee_id: employee.id, date: '2026-03-07', shift_id: withBreak });
+    expect(created.status, created.text).to.equal(201);
+    const scheduled = await storedDay(employee.id, '2026-03-07');
+    expect(scheduled).to.include({ shift_id: withBreak, scheduled_minutes: 450, worked_minutes: 450, overtime_minutes: 0 });
+    expect(scheduled.pay_items).to.deep.equal([{ code: 'regular', minutes: 450 }]);
+  });
+
   it('a day off on a workday (shift_id null): no absence; announced even though the day holds no punch', async () => {
     const { employee } = await setup();
     // 2026-03-09 is a Monday: absent under the default shift.

@@ -272,10 +272,12 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
       expect((await employeeOf(user.id)).is_active).to.equal(true);
     });
 
-    it('Okta PATCH: a no-path replace {"active": false}; PUT replaces the whole resource', async () => {
+    it('Okta PATCH: a no-path replace {"active": false}, also carrying the unchanged id; PUT replaces the whole resource', async () => {
       const user = await created({ title: 'Temporary' });
-      const patched = await scim('PATCH', `/Users/${user.id}`, patchOp({ op: 'replace', value: { active: false } }));
+      const patched = await scim('PATCH', `/Users/${user.id}`, patchOp({ op: 'replace', value: { id: user.id, active: false } }));
+      expect(patched.status, patched.text).to.equal(200);
       expect(patched.body.active).to.equal(false);
+      expect(patched.body.id).to.equal(user.id);
       expect((await employeeOf(user.id)).is_active).to.equal(false);
       const replaced = await scim('PUT', `/Users/${user.id}`, {
         schemas: [USER],
@@ -294,7 +296,7 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
       const user = await created();
       expectScimError(await scim('PATCH', `/Users/${user.id}`, patchOp({ op: 'replace', path: 'emails[type eq', value: 'x' })), 400, 'invalidPath');
       expectScimError(
-        await scim('PATCH', `/Users/${user.id}`, patchOp({ op: 'replace', path: 'title', value: 'x' }, { op: 'replace', path: 'id', value: '1' })),
+        await scim('PATCH', `/Users/${user.id}`, patchOp({ op: 'replace', path: 'title', value: 'x' }, { op: 'replace', path: 'id', value: `${user.id}0` })),
         400,
         'mutability',
       );
@@ -354,8 +356,17 @@ describe('SCIM 2.0 provisioning (/scim/v2)', () => {
       expect(patched.body.members.map((m: { value: string }) => m.value)).to.deep.equal([b.id, c.id]);
       patched = await scim('PATCH', `/Groups/${group.id}`, patchOp({ op: 'remove', path: `members[value eq "${b.id}"]` }));
       expect(patched.body.members.map((m: { value: string }) => m.value)).to.deep.equal([c.id]);
-      patched = await scim('PATCH', `/Groups/${group.id}`, patchOp({ op: 'replace', value: { id: group.id, displayName: 'Late shift' } }));
-      expect(patched.status, patched.text).to.equal(400);
+      // Okta renames with its own unchanged id in the value: a read-only attribute set to itself is no change (RFC 7644, 3.5.2).
+      patched = await scim('PATCH', `/Groups/${group.id}`, patchOp({ op: 'replace', value: { id: group.id, displayName: 'Evening shift' } }));
+      expect(patched.status, patched.text).to.equal(200);
+      expect(patched.body).to.include({ id: group.id, displayName: 'Evening shift' });
+      // Another id is a change, refused, and nothing changes.
+      expectScimError(
+        await scim('PATCH', `/Groups/${group.id}`, patchOp({ op: 'replace', value: { id: `${group.id.slice(0, -1)}0`, displayName: 'Other' } })),
+        400,
+        'mutability',
+      );
+      expect((await scim('GET', `/Groups/${group.id}`)).body.displayName).to.equal('Evening shift');
       patched = await scim('PATCH', `/Groups/${group.id}`, patchOp({ op: 'Replace', path: 'displayName', value: 'Late shift' }));
       expect(patched.body.displayName).to.equal('Late shift');
       const put = await scim('PUT', `/Groups/${group.id}`, { schemas: [GROUP], displayName: 'Late shift', members: [{ value: a.id }] });

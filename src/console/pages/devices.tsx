@@ -71,7 +71,8 @@ export function DeviceList() {
   );
 }
 
-const FINAL = ['succeeded', 'failed', 'expired'];
+// `no_answer`: delivered and never answered (the action stays `sent`; the door may have opened).
+const FINAL = ['succeeded', 'failed', 'expired', 'no_answer'];
 
 function OpenDoorButton({ doorId, label }: { doorId: number; label: string }) {
   const client = useClient();
@@ -82,7 +83,8 @@ function OpenDoorButton({ doorId, label }: { doorId: number; label: string }) {
     if (!actionId || (status && FINAL.includes(status))) return;
     const timer = setInterval(async () => {
       const result = await client.query(DoorActionStatusDocument, { actionId }, { requestPolicy: 'network-only' }).toPromise();
-      const next = result.data?.doorAction.status;
+      const found = result.data?.doorAction;
+      const next = found && (found.status === 'sent' && found.statusDetail === 'no_answer' ? 'no_answer' : found.status);
       if (next) setStatus(next);
     }, 400);
     return () => clearInterval(timer);

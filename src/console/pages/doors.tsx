@@ -13,7 +13,8 @@ import { REASON_LABELS, denialReason, useDoorBoard, type BoardDoor, type BoardEv
 import { href } from '../router';
 import { DOOR_STATE_LABELS, useDoorLockdowns, type DoorLockdown } from '../lockdown-state';
 
-const FINAL = ['succeeded', 'failed', 'expired'];
+// `no_answer`: delivered and never answered (the action stays `sent`; the door may have opened).
+const FINAL = ['succeeded', 'failed', 'expired', 'no_answer'];
 
 export const alarmLabel = (kind: string) => kind.replaceAll('_', ' ');
 
@@ -60,7 +61,8 @@ function DoorCommand({
     if (!actionId || (status && FINAL.includes(status))) return;
     const timer = setInterval(async () => {
       const result = await client.query(DoorActionStatusDocument, { actionId }, { requestPolicy: 'network-only' }).toPromise();
-      const next = result.data?.doorAction.status;
+      const found = result.data?.doorAction;
+      const next = found && (found.status === 'sent' && found.statusDetail === 'no_answer' ? 'no_answer' : found.status);
       if (next) setStatus(next);
       if (next && FINAL.includes(next)) onDone();
     }, 400);

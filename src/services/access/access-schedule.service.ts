@@ -169,7 +169,7 @@ export async function updateAccessSchedule(ctx: RequestContext, id: number, inpu
   const schedule = await getAccessSchedule(ctx, id);
   refuseBuiltIn(schedule);
   // The hours of a first-person-in schedule are the hours its doors are held open.
-  const heldOpen = await openingRulesUsing(ctx.em as EntityManager, { scheduleId: id });
+  const heldOpen = await openingRulesUsing(ctx.em, { scheduleId: id });
   if (heldOpen > 0 && (input.intervals != null || input.holidayIntervals != null)) {
     requireScopeFor(
       ctx,

@@ -183,26 +183,42 @@ export async function getDoorAction(ctx: RequestContext, actionId: string): Prom
   return view(action, device);
 }
 
-type MirroredRow = DoorActionRow & { id: number; workspace_id: number; previous: string };
+type MirroredRow = DoorActionRow & { id: number; workspace_id: number; previous: string; previous_detail: string | null };
+
+/**
+ * A command the terminal took and never answered (`c`: delivered at least once, no return code, and
+ * queued again, expired or failed since): the door may have opened, so its action stays `sent`
+ * (`no_answer`), never `expired` or `failed`, which would tell the operator it did not.
+ */
+const DELIVERED_UNANSWERED_SQL = `(c.attempts > 0 and c.return_code is null and c.status in ('queued', 'expired', 'failed'))`;
 
 /**
  * Copies status, return code and times of these commands to the door actions waiting on them, and
- * records `door.action.updated` for each status that changed, plus `door.opened` for a success
- * (in the caller's transaction). The self-join `old` reads each row as it was before the update.
+ * records `door.action.updated` for each status or status detail that changed, plus `door.opened`
+ * for a success (in the caller's transaction). The self-join `old` reads each row as it was before
+ * the update. Once delivered, an action keeps its first `sent_at`; a delivery without an answer is
+ * `sent` with `status_detail` `no_answer` (a retry of its command does not make it `queued` again,
+ * and neither does the deadline make it `expired`): only the terminal's answer concludes it.
  */
 export async function mirrorDoorActions(ctx: RequestContext, commandIds: number[]): Promise<void> {
   if (commandIds.length === 0) return;
   const rows = await ctx.em.execute<MirroredRow[]>(
-    `update door_action a set status = c.status, status_detail = ${COMMAND_DETAIL_SQL}, return_code = c.return_code, sent_at = c.sent_at, completed_at = c.completed_at
+    `update door_action a set
+       status = case when ${DELIVERED_UNANSWERED_SQL} then 'sent' else c.status end,
+       status_detail = case when ${DELIVERED_UNANSWERED_SQL} then 'no_answer' else ${COMMAND_DETAIL_SQL} end,
+       return_code = c.return_code,
+       sent_at = coalesce(old.sent_at, c.sent_at),
+       completed_at = case when ${DELIVERED_UNANSWERED_SQL} then null else c.completed_at end
      from device_command c, door_action old, device d
      where a.command_id = c.id and old.id = a.id and d.id = a.device_id and c.id in (${commandIds.map(() => '?').join(', ')})
      returning a.id, a.workspace_id, a.action_id, a.action, a.status, a.device_id, d.company_id, d.serial_number, d.status as device_status,
-       a.door, a.duration, a.return_code, a.status_detail, a.created_at, a.sent_at, a.completed_at, a.expires_at, old.status as previous`,
+       a.door, a.duration, a.return_code, a.status_detail, a.created_at, a.sent_at, a.completed_at, a.expires_at, old.status as previous,
+       old.status_detail as previous_detail`,
     commandIds,
   );
   const events: NewEvent[] = [];
   for (const row of rows.sort((a, b) => a.id - b.id)) {
-    if (row.status === row.previous) continue;
+    if (row.status === row.previous && row.status_detail === row.previous_detail) continue;
     const data = doorActionData({ ...row, status_detail: shownDetail(row.status_detail, row.status, row.device_status) });
     events.push({ workspaceId: row.workspace_id, type: 'door.action.updated', data });
     // Unlocking and holding open open the door; closing and cancelling an alarm do not.

@@ -98,6 +98,20 @@ async function saveDoors(em: EntityManager, doors: DoorRow[], now: Date): Promis
 const SENSOR: Record<string, DoorSensor> = { open: DoorSensor.open, closed: DoorSensor.closed };
 
 /**
+ * What the lock relay says about the lock (docs/access-control.md, "Relay"). The Security PUSH
+ * document (section 10.3, rtstate) gives the bit: 0 the relay pulled in, 1 the relay open; the
+ * controller pulls the lock relay in to open the door (CONTROL DEVICE 01, section 12.4), so pulled in
+ * is unlocked. A model listed in TIMEGATE_RELAY_INVERTED_MODELS reports it the other way round.
+ */
+function relayReading(invertedModels: readonly string[], model: string | null): (relay: DoorState['relay']) => DoorRelay {
+  const inverted = model !== null && invertedModels.includes(model.trim().toLowerCase());
+  return (relay) => {
+    if (relay === null) return DoorRelay.unknown;
+    return (relay === 'energised') !== inverted ? DoorRelay.unlocked : DoorRelay.locked;
+  };
+}
+
+/**
  * An rtstate snapshot: each door's sensor, relay and alarm flags (a terminal that sends no alarm
  * field keeps the alarms as they were). Doors the terminal does not have are ignored: the sensor
  * field always describes four doors per byte.
@@ -105,6 +119,8 @@ const SENSOR: Record<string, DoorSensor> = { open: DoorSensor.open, closed: Door
 export async function applyDoorStates(ctx: RequestContext, device: DoorDevice, states: readonly DoorState[], at: Date): Promise<void> {
   await ctx.em.transactional(async (em) => {
     const doors = await lockDoors(em, device.id);
+    const [reported] = await em.execute<{ model: string | null }[]>('select model from device where id = ?', [device.id]);
+    const lockOf = relayReading(ctx.config.relayInvertedModels, reported?.model ?? null);
     const events: NewEvent[] = [];
     const changed: DoorRow[] = [];
     for (const door of doors) {
@@ -112,7 +128,7 @@ export async function applyDoorStates(ctx: RequestContext, device: DoorDevice, s
       if (!state) continue;
       const before = JSON.stringify(door);
       door.sensor = SENSOR[state.sensor] ?? DoorSensor.unknown;
-      door.relay = state.relay === 'energised' ? DoorRelay.unlocked : state.relay === 'released' ? DoorRelay.locked : DoorRelay.unknown;
+      door.relay = lockOf(state.relay);
       if (state.alarmByte !== null)
         changeAlarms(device, door, rtstateAlarmKinds(state.alarms), at, events, { source: 'rtstate', event_code: null, employee_id: null, pin: null });
       if (JSON.stringify(door) !== before) changed.push(door);

@@ -61,6 +61,11 @@ export interface DayAbsence {
   /** 1: the whole day; 0.5: a half day; null: an hourly absence of `minutes`. */
   fraction: number | null;
   minutes: number;
+  /** Which half of a half day is off: `am` (the morning) or `pm` (the afternoon). */
+  halfDay?: 'am' | 'pm' | null;
+  /** The hours of an hourly absence (`HH:MM`, the shift's zone). */
+  startTime?: string | null;
+  endTime?: string | null;
 }
 export type DayException = 'missing_in' | 'missing_out' | 'duplicate_ignored' | 'manual_punch' | 'outside_shift' | 'after_lock';
 
@@ -328,23 +333,35 @@ export function computeDays(input: {
         : paired.intervals;
     const gross = intervals.reduce((sum, [a, b]) => sum + minutesBetween(a, b), 0);
     const recordedBreak = minutes(paired.recordedBreak);
-    const unpaid = shift
-      ? unpaidBreakMinutes({
-          workedMinutes: gross,
-          recordedBreakMinutes: recordedBreak,
-          breakMinutes: shift.breakMinutes,
-          breakAfterMinutes: shift.breakAfterMinutes,
-          rule: shift.recordedBreak ?? 'tops_up',
-        })
-      : 0;
+    // The shift's unpaid break is owed on its own instances only: on a rest day no shift runs, so
+    // worked time is paid in full (recorded breaks still come off), as for an employee without a shift.
+    const unpaid =
+      shift && instance
+        ? unpaidBreakMinutes({
+            workedMinutes: gross,
+            recordedBreakMinutes: recordedBreak,
+            breakMinutes: shift.breakMinutes,
+            breakAfterMinutes: shift.breakAfterMinutes,
+            rule: shift.recordedBreak ?? 'tops_up',
+          })
+        : 0;
     const worked = paired.complete ? gross - unpaid : 0;
     const firstIn = paired.firstIn?.punch.at ?? null;
     const lastOut = paired.lastOut?.punch.at ?? null;
-    // A flexible shift measures lateness and early leave against its core hours only.
-    const lateFrom = !instance || !shift ? null : flexible ? coreInstant(shift, date, shift.coreStart) : instance.start;
-    const earlyFrom = !instance || !shift ? null : flexible ? coreInstant(shift, date, shift.coreEnd) : instance.end;
-    const late = scheduledDay && shift && paired.firstIn && lateFrom ? lateMinutes(paired.firstIn.at, lateFrom, shift.graceInMinutes) : 0;
-    const early = scheduledDay && shift && paired.lastOut && earlyFrom ? earlyLeaveMinutes(paired.lastOut.at, earlyFrom, shift.graceOutMinutes) : 0;
+    // Leave counts on a scheduled workday only.
+    const absence = scheduledDay ? input.absences?.get(date) : undefined;
+    // A flexible shift measures lateness and early leave against its core hours only; approved leave
+    // moves the bounds over the part of the day it covers.
+    const bounds = absenceBounds(
+      absence,
+      !instance || !shift ? null : flexible ? coreInstant(shift, date, shift.coreStart) : instance.start,
+      !instance || !shift ? null : flexible ? coreInstant(shift, date, shift.coreEnd) : instance.end,
+      shift,
+      date,
+    );
+    const late = scheduledDay && shift && paired.firstIn && bounds.lateFrom ? lateMinutes(paired.firstIn.at, bounds.lateFrom, shift.graceInMinutes) : 0;
+    const early =
+      scheduledDay && shift && paired.lastOut && bounds.earlyFrom ? earlyLeaveMinutes(paired.lastOut.at, bounds.earlyFrom, shift.graceOutMinutes) : 0;
 
     let status: DayStatus;
     const endsAt = instance ? instance.windowEnd : localTimeToInstant(`${addDays(date, 1)} 00:00:00`, zone);
@@ -352,9 +369,8 @@ export function computeDays(input: {
     if (entry.punches.length === 0) status = !over && instance ? 'scheduled' : holiday ? 'holiday' : instance ? 'absent' : 'off';
     else if (!paired.complete) status = over ? 'incomplete' : 'scheduled';
     else status = 'present';
-    // Leave counts on a scheduled workday only. A whole day is `leave` whatever was punched; a part
-    // (a half day, some hours) is `leave` when nothing was punched, else the punches decide.
-    const absence = scheduledDay ? input.absences?.get(date) : undefined;
+    // A whole day of leave is `leave` whatever was punched; a part (a half day, some hours) is `leave`
+    // when nothing was punched, else the punches decide.
     if (absence && (absence.fraction === 1 || entry.punches.length === 0)) status = 'leave';
     const leaveMinutes = absence?.paid ? (absence.fraction === null ? absence.minutes : Math.round(scheduledMinutes * absence.fraction)) : 0;
 
@@ -391,6 +407,38 @@ export function computeDays(input: {
     });
   }
   return days;
+}
+
+/**
+ * The instants lateness is measured from and early leave against, once approved leave is taken into
+ * account: a whole day of leave has neither; a morning off (`am`) moves the start to the middle of the
+ * span (start to end, or the core hours of a flexible shift), an afternoon off (`pm`) the end; hours
+ * off that cover the start move it to their end, hours that cover the end move it to their start.
+ * Hours inside the span change neither (the punches and worked minutes show the gap).
+ */
+function absenceBounds(
+  absence: DayAbsence | undefined,
+  lateFrom: Date | null,
+  earlyFrom: Date | null,
+  shift: ShiftRules | null,
+  date: string,
+): { lateFrom: Date | null; earlyFrom: Date | null } {
+  if (!absence || !shift || !lateFrom || !earlyFrom) return { lateFrom, earlyFrom };
+  if (absence.fraction === 1) return { lateFrom: null, earlyFrom: null };
+  if (absence.fraction === 0.5 && absence.halfDay) {
+    const middle = new Date(Math.floor((lateFrom.getTime() + earlyFrom.getTime()) / 2 / 60_000) * 60_000);
+    return absence.halfDay === 'am' ? { lateFrom: middle, earlyFrom } : { lateFrom, earlyFrom: middle };
+  }
+  if (absence.fraction === null && absence.startTime && absence.endTime) {
+    const from = localTimeToInstant(`${absence.startTime < shift.startTime ? addDays(date, 1) : date} ${absence.startTime}:00`, shift.timeZone);
+    let to = localTimeToInstant(`${absence.endTime < shift.startTime ? addDays(date, 1) : date} ${absence.endTime}:00`, shift.timeZone);
+    if (to <= from) to = new Date(to.getTime() + 86_400_000);
+    return {
+      lateFrom: from <= lateFrom && to > lateFrom ? to : lateFrom,
+      earlyFrom: to >= earlyFrom && from < earlyFrom ? from : earlyFrom,
+    };
+  }
+  return { lateFrom, earlyFrom };
 }
 
 /** A core-hours time of the instance dated `date` (a time before the shift's start is on the next day); null without one. */

@@ -33,6 +33,9 @@ export function dayAbsenceOf(row: Omit<ApprovedAbsenceRow, 'employee_id' | 'star
     paid: row.paid,
     fraction: hourly ? null : row.half_day ? 0.5 : 1,
     minutes: hourly ? minutesBetween(row.start_time!, row.end_time!) : 0,
+    halfDay: row.half_day === 'am' || row.half_day === 'pm' ? row.half_day : null,
+    startTime: hourly ? row.start_time : null,
+    endTime: hourly ? row.end_time : null,
   };
 }
 

@@ -1,5 +1,5 @@
 // The bound on what one terminal can be asked to do at once (a flood of device actions must not bury a terminal): at most
-// TIMEGATE_PENDING_ACTIONS_PER_DEVICE pending (queued or sent) door actions, and separately as many
+// TIMEGATE_PENDING_ACTIONS_PER_DEVICE pending (queued, or sent and not past its answer's timeout) door actions, and separately as many
 // device actions, per terminal. Beyond, a new one is refused with 429 `device_queue_full` and a
 // `Retry-After` of the terminal's poll interval (by then it has taken some). Separate counts, so that
 // a flood of device actions never blocks a door action (which the queue's lanes deliver first).
@@ -21,7 +21,11 @@ export async function requireRoomForAction(
 ): Promise<void> {
   const em = ctx.em;
   await em.execute('select pg_advisory_xact_lock(?, ?)', [BOUND_LOCK_SPACE, device.id]);
-  const [row] = await em.execute<{ n: number }[]>(`select count(*)::int as n from ${what} where device_id = ? and status in ('queued', 'sent')`, [device.id]);
+  // A door action delivered without an answer stays `sent` (`no_answer`) for good: it waits for nothing.
+  const [row] = await em.execute<{ n: number }[]>(
+    `select count(*)::int as n from ${what} where device_id = ? and status in ('queued', 'sent') and not (status = 'sent' and status_detail is not distinct from 'no_answer')`,
+    [device.id],
+  );
   const limit = ctx.config.pendingActionsPerDevice;
   if (row!.n < limit) return;
   const retryAfter = Math.max(1, device.pollIntervalSeconds ?? ctx.config.attendanceDelaySeconds);

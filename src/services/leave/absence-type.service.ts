@@ -8,6 +8,7 @@ import { workspaceOf, type RequestContext } from '../../context/request-context'
 import type { Page, PageRequest } from '../common/pagination';
 import { uniqueViolationToDomainError } from '../common/unique-violation';
 import { FieldChecker } from '../common/validation';
+import { PAY_CODES } from '../attendance/pay-rules';
 
 export const ABSENCE_UNITS = ['day', 'hour'] as const;
 /** The largest allowance or carry-over cap, in days or hours (a year's hours, 8,784, fit). */
@@ -47,6 +48,9 @@ function checkType(input: AbsenceTypeInput, creating: boolean): void {
   if (creating && input.companyId == null) check.add('companyId', 'required', 'companyId is required.');
   check.text('name', input.name, { max: 100, required: creating || input.name !== undefined });
   check.text('code', input.code, { max: 20, required: creating || input.code !== undefined });
+  // Paid leave is booked under its code beside the work codes (timesheet summary, payroll export): it must not read as one.
+  if (typeof input.code === 'string' && (PAY_CODES as readonly string[]).includes(input.code.trim().toLowerCase()))
+    check.add('code', 'invalid_value', `"${input.code}" is a work pay code; an absence type needs a code of its own (VAC, SICK).`);
   if (input.unit != null && !(ABSENCE_UNITS as readonly string[]).includes(input.unit)) check.add('unit', 'invalid_value', 'unit must be "day" or "hour".');
   for (const field of ['annualAllowance', 'carryOver'] as const) {
     const value = input[field];

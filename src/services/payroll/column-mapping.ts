@@ -16,11 +16,15 @@ const NAME = /^[A-Za-z0-9_ .\-/#()]{1,64}$/;
 
 /**
  * `columns`: `column[:header],...` (`employee_code:EmpNo,pay_code:Type,hours`), default every column
- * under its own name; `codes`: `code:provider_code,...` (`overtime:OT150,night:NIGHT25`), default
- * the codes as they are. An unknown column or code, a header or code that is not 1–64 plain
+ * under its own name; `codes`: `code:provider_code,...` (`overtime:OT150,night:NIGHT25,VAC:HOL`) of
+ * the work codes and the paid leave codes given, default the codes as they are. An unknown column or code, a header or code that is not 1–64 plain
  * characters, or a column named twice is a field error.
  */
-export function parseColumnMapping(columns: string | null | undefined, codes: string | null | undefined): ColumnMapping {
+export function parseColumnMapping(
+  columns: string | null | undefined,
+  codes: string | null | undefined,
+  leaveCodes: ReadonlySet<string> = new Set(),
+): ColumnMapping {
   const check = new FieldChecker();
   const mapping: ColumnMapping = { columns: [], codes: new Map() };
   if (columns == null || columns === '') mapping.columns = EXPORT_COLUMNS.map((c) => [c, c]);
@@ -36,8 +40,8 @@ export function parseColumnMapping(columns: string | null | undefined, codes: st
   }
   for (const part of codes == null || codes === '' ? [] : codes.split(',')) {
     const [code, renamed] = part.split(':', 2).map((s) => s.trim()) as [string, string?];
-    if (!(PAY_CODES as readonly string[]).includes(code))
-      check.add('codes', 'invalid_value', `Unknown pay code "${code}"; the codes are ${PAY_CODES.join(', ')}.`);
+    if (!(PAY_CODES as readonly string[]).includes(code) && !leaveCodes.has(code))
+      check.add('codes', 'invalid_value', `Unknown pay code "${code}"; the codes are ${[...PAY_CODES, ...[...leaveCodes].sort()].join(', ')}.`);
     else if (renamed === undefined || !NAME.test(renamed))
       check.add('codes', 'invalid_value', `Give "${code}" a provider code of 1 to 64 plain characters (${code}:CODE).`);
     else mapping.codes.set(code, renamed);

@@ -57,8 +57,9 @@ export interface ExportEmployee {
 }
 
 /**
- * The rows: employees by id, then pay codes in code order (`regular`, `overtime`, `double_time`,
- * `night`, `holiday`, `rest_day`); codes with no minutes are left out. Each row states its code's rate.
+ * The rows: employees by id, then the work codes in code order (`regular`, `overtime`, `double_time`,
+ * `night`, `holiday`, `rest_day`), then paid leave by its absence type's code (alphabetical, as the
+ * timesheet summary lists it); codes with no minutes are left out. Each row states its code's rate.
  */
 export function exportRows(input: {
   company: { code: string; name: string };
@@ -67,13 +68,14 @@ export function exportRows(input: {
   employees: readonly ExportEmployee[];
   /** employee id -> pay code -> minutes over the period. */
   minutes: ReadonlyMap<number, ReadonlyMap<string, number>>;
-  /** A pay code's rate in percent (pay-rules.ts payRatePercent under the company's policy). */
+  /** A pay code's rate in percent (pay-rules.ts payRatePercent under the company's policy; paid leave 100). */
   rateOf: (code: string) => number | null;
 }): ExportRow[] {
   const rows: ExportRow[] = [];
   for (const employee of [...input.employees].sort((a, b) => a.id - b.id)) {
     const mine = input.minutes.get(employee.id);
-    for (const code of PAY_CODES) {
+    const leave = [...(mine?.keys() ?? [])].filter((code) => !(PAY_CODES as readonly string[]).includes(code)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const code of [...PAY_CODES, ...leave]) {
       const minutes = mine?.get(code) ?? 0;
       if (minutes <= 0) continue;
       rows.push({

@@ -4,11 +4,11 @@
 // its export is the same bytes every time until it is unlocked (a renamed employee or a punch
 // re-sent after the lock changes nothing).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Company, PayPeriod, Workspace } from '../../entities';
+import { AbsenceType, Company, PayPeriod, Workspace } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
 import { workspaceOf, type RequestContext } from '../../context/request-context';
 import { prepareTimesheet } from '../attendance/timesheet.service';
-import { effectivePolicy, payRatePercent, type PayPolicy } from '../attendance/pay-rules';
+import { PAY_CODES, effectivePolicy, payRatePercent, type PayPolicy } from '../attendance/pay-rules';
 import { exportCsv, parseColumnMapping } from './column-mapping';
 import { exportRows, type ExportEmployee, type ExportRow } from './export-rows';
 
@@ -48,16 +48,21 @@ export async function periodRows(em: EntityManager, period: Pick<PayPeriod, 'com
     endDate: period.endDate,
     employees,
     minutes,
-    rateOf: (code) => payRatePercent(policy, code),
+    // Paid leave (any code that is not a work code: the day store books it under its absence type's
+    // code) is paid at the base rate.
+    rateOf: (code) => ((PAY_CODES as readonly string[]).includes(code) ? payRatePercent(policy, code) : 100),
   });
 }
 
 /** The export of a pay period of the caller's workspace; `columns` and `codes` shape the CSV (column-mapping.ts). */
 export async function exportPayPeriod(ctx: RequestContext, id: number, shape: { columns?: string | null; codes?: string | null } = {}): Promise<PayrollExport> {
-  const mapping = parseColumnMapping(shape.columns, shape.codes);
   const em = ctx.em;
   const period = await em.findOne(PayPeriod, { id, workspaceId: workspaceOf(ctx) }, { populate: ['exportRows'] });
   if (!period) throw DomainError.notFound('PayPeriod', id);
+  // Paid leave codes may be renamed too: the company's absence codes, and those of rows frozen at a lock.
+  const leaveCodes = new Set((await em.find(AbsenceType, { companyId: period.companyId }, { fields: ['code'] })).map((type) => type.code));
+  for (const row of (period.exportRows as ExportRow[] | null) ?? []) leaveCodes.add(row.pay_code);
+  const mapping = parseColumnMapping(shape.columns, shape.codes, leaveCodes);
   const workspace = await em.findOneOrFail(Workspace, { id: workspaceOf(ctx) });
   let rows: ExportRow[];
   if (period.lockedAt) {

@@ -281,7 +281,8 @@ async function writeUser(ctx: RequestContext, scope: ScimScope, id: string, chan
     const tx = withEm(ctx, em);
     await lockWorkspace(em, scope.workspaceId);
     const row = await oneUser(em, scope, id);
-    const current = { ...row.document, active: row.is_active };
+    // The id is the resource's too (not stored): a PATCH that sets it to itself changes nothing.
+    const current = { ...row.document, id: String(row.employee_id), active: row.is_active };
     const document = storedUserDocument(change(current), resourceBounds(ctx));
     const fields = employeeFieldsOf(document);
     await checkUserNameFree(em, scope, getAttr(document, 'userName') as string, row.employee_id);

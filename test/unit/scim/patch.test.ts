@@ -115,6 +115,14 @@ describe('SCIM PATCH', () => {
       expect(scimError(() => patch(user(), { op: 'replace', path, value: 'x' })).scimType, path).to.equal('mutability');
   });
 
+  it('a read-only attribute set to the value it holds is no change (Okta sends the id with a rename)', () => {
+    const renamed = patch(user(), { op: 'replace', value: { id: '5', title: 'Commodore' } });
+    expect(renamed).to.include({ id: '5', title: 'Commodore' });
+    expect(patch(user(), { op: 'add', path: 'id', value: '5' }).id).to.equal('5');
+    expect(scimError(() => patch(user(), { op: 'replace', value: { id: '6', title: 'Commodore' } })).scimType).to.equal('mutability');
+    expect(scimError(() => patch(user(), { op: 'remove', path: 'id' })).scimType).to.equal('mutability');
+  });
+
   it('bad operations: unknown op (invalidSyntax), remove without path (noTarget), bad path (invalidPath), filter matching nothing that cannot seed an entry (noTarget)', () => {
     expect(scimError(() => patch(user(), { op: 'move', path: 'title', value: 'x' })).scimType).to.equal('invalidSyntax');
     expect(scimError(() => patch(user(), { op: 'remove' })).scimType).to.equal('noTarget');

@@ -141,6 +141,15 @@ describe('attendance engine: computeDays', () => {
     expect([asOvertime[0]!.overtimeMinutes, asOvertime[4]!.overtimeMinutes]).to.deep.equal([240, 240]);
   });
 
+  it('a rest day worked owes no shift break (no shift runs): paid from in to out like a day without a shift', () => {
+    // Saturday 09:00-17:00 under a weekday shift with 30 minutes' break after 360.
+    const [saturday] = days(DAY_SHIFT, '2026-03-07', '2026-03-07', [punch('2026-03-07T09:00:00Z'), punch('2026-03-07T17:00:00Z', '1')]);
+    expect(saturday).to.deep.include({ shiftId: null, scheduledMinutes: 0, workedMinutes: 480, breakMinutes: 0, lateMinutes: 0, earlyLeaveMinutes: 0 });
+    expect(saturday!.pay).to.deep.include({ rest_day: 480, regular: 0 });
+    const [friday] = days(DAY_SHIFT, '2026-03-06', '2026-03-06', [punch('2026-03-06T09:00:00Z'), punch('2026-03-06T17:00:00Z', '1')]);
+    expect(friday).to.deep.include({ workedMinutes: 450, breakMinutes: 30 });
+  });
+
   it('voided punches are ignored; manual punches are flagged', () => {
     const [day] = days(DAY_SHIFT, '2026-03-02', '2026-03-02', [
       punch('2026-03-02T09:00:00Z', '0', { manual: true }),
@@ -400,5 +409,48 @@ describe('attendance engine: computeDays', () => {
       punch('2026-03-02T17:00:00Z', '1'),
     ]);
     expect(doctor).to.deep.include({ status: 'present', absenceCode: 'DOC', leaveMinutes: 120, workedMinutes: 360 });
+  });
+
+  it('approved leave moves the lateness and early-leave bounds over the part it covers, never inside the span', () => {
+    const on = (absence: DayAbsence, punches: DayPunch[]) =>
+      computeDays({
+        shift: DAY_SHIFT,
+        from: '2026-03-02',
+        to: '2026-03-02',
+        punches,
+        holidays: new Set(),
+        now: LATER,
+        zone: 'UTC',
+        absences: new Map([['2026-03-02', absence]]),
+      })[0]!;
+    const half = (halfDay: 'am' | 'pm'): DayAbsence => ({ absenceTypeId: 1, code: 'VAC', paid: true, fraction: 0.5, minutes: 0, halfDay });
+    const hours = (startTime: string, endTime: string): DayAbsence => ({
+      absenceTypeId: 4,
+      code: 'DOC',
+      paid: true,
+      fraction: null,
+      minutes: 120,
+      startTime,
+      endTime,
+    });
+    // The middle of 09:00-17:00 is 13:00; grace 5 minutes.
+    expect(on(half('pm'), [punch('2026-03-02T09:00:00Z'), punch('2026-03-02T13:00:00Z', '1')])).to.deep.include({ lateMinutes: 0, earlyLeaveMinutes: 0 });
+    expect(on(half('pm'), [punch('2026-03-02T09:00:00Z'), punch('2026-03-02T12:30:00Z', '1')])).to.deep.include({ earlyLeaveMinutes: 30 });
+    expect(on(half('am'), [punch('2026-03-02T13:03:00Z'), punch('2026-03-02T17:00:00Z', '1')])).to.deep.include({ lateMinutes: 0, earlyLeaveMinutes: 0 });
+    expect(on(half('am'), [punch('2026-03-02T13:20:00Z'), punch('2026-03-02T16:00:00Z', '1')])).to.deep.include({ lateMinutes: 20, earlyLeaveMinutes: 60 });
+    // Hours covering the start or the end move that bound to their other end; hours inside move none.
+    expect(on(hours('09:00', '11:00'), [punch('2026-03-02T11:00:00Z'), punch('2026-03-02T17:00:00Z', '1')])).to.deep.include({ lateMinutes: 0 });
+    expect(on(hours('15:00', '17:00'), [punch('2026-03-02T09:00:00Z'), punch('2026-03-02T15:00:00Z', '1')])).to.deep.include({ earlyLeaveMinutes: 0 });
+    expect(on(hours('11:00', '13:00'), [punch('2026-03-02T09:30:00Z'), punch('2026-03-02T16:00:00Z', '1')])).to.deep.include({
+      lateMinutes: 30,
+      earlyLeaveMinutes: 60,
+    });
+    // A whole day of leave has neither.
+    const whole: DayAbsence = { absenceTypeId: 1, code: 'VAC', paid: true, fraction: 1, minutes: 0 };
+    expect(on(whole, [punch('2026-03-02T10:00:00Z'), punch('2026-03-02T12:00:00Z', '1')])).to.deep.include({
+      status: 'leave',
+      lateMinutes: 0,
+      earlyLeaveMinutes: 0,
+    });
   });
 });
