@@ -265,6 +265,42 @@ interface TakenRow {
   command: string;
   kind: string;
   priority: number;
+  attempts: number;
+  created_at: Date;
+}
+
+/** The lane of a stored priority (the `lane` label of the delivery histogram). */
+function laneOf(priority: number): CommandLane {
+  return priority < FIRST_NON_INTERACTIVE_PRIORITY ? 'interactive' : priority === 2 ? 'revocation' : 'bulk';
+}
+
+/**
+ * When the terminal of `deviceId` came (back) online, as the database knows it: `now` when it is
+ * not online there yet (it has just come back: its presence is written in batches, after the poll
+ * that delivers), else its last status change to online.
+ */
+async function onlineSince(em: EntityManager, deviceId: number, now: Date): Promise<Date> {
+  const [row] = await em.execute<{ status: string; since: Date | null }[]>(
+    `select d.status, (select max(s.at) from device_status_change s where s.device_id = d.id and s.status = 'online') as since
+     from device d where d.id = ?`,
+    [deviceId],
+  );
+  return row?.status === 'online' && row.since ? new Date(row.since) : now;
+}
+
+/**
+ * Times each command at its first delivery, from queued or from its terminal's return online
+ * (when later: a terminal that was away is not the queue's delay), by lane (docs/operations.md).
+ */
+function observeDeliveries(ctx: RequestContext, rows: readonly TakenRow[], since: Date | null): void {
+  const histogram = ctx.metrics?.commandDelivery;
+  if (!histogram || !since) return;
+  const now = ctx.now().getTime();
+  for (const row of rows) {
+    if (row.attempts !== 1) continue;
+    const from = Math.max(new Date(row.created_at).getTime(), since.getTime());
+    histogram.observe({ lane: laneOf(row.priority) }, Math.max(0, now - from) / 1000);
+  }
 }
 
 /**
@@ -275,7 +311,7 @@ interface TakenRow {
  */
 export async function takeCommandsForDelivery(ctx: RequestContext, deviceId: number, limit: number): Promise<CommandLine[]> {
   const now = ctx.now();
-  const { delivered, expired } = await ctx.em.transactional(async (em) => {
+  const { delivered, expired, since } = await ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
     const expired = await em.execute<ChangedCommand[]>(
       `update device_command set status = 'expired', completed_at = ?::timestamptz
@@ -298,7 +334,7 @@ export async function takeCommandsForDelivery(ctx: RequestContext, deviceId: num
         ? []
         : await em.execute<TakenRow[]>(
             `update device_command set status = 'sent', sent_at = ?::timestamptz, attempts = attempts + 1
-             where id = any(?::int[]) returning id, command_id, command, kind, priority`,
+             where id = any(?::int[]) returning id, command_id, command, kind, priority, attempts, created_at`,
             [now, `{${chosen.join(',')}}`],
           );
     rows.sort((a, b) => a.priority - b.priority || a.id - b.id);
@@ -308,10 +344,12 @@ export async function takeCommandsForDelivery(ctx: RequestContext, deviceId: num
       expired.map((r) => r.id),
     );
     await commandsChanged(tx, [...expired, ...carried, ...rows]);
-    return { delivered: rows, expired };
+    const since = ctx.metrics && rows.some((r) => r.attempts === 1) ? await onlineSince(em, deviceId, now) : null;
+    return { delivered: rows, expired, since };
   });
   countCommands(ctx, 'expired', expired.length);
   countCommands(ctx, 'sent', delivered.length);
+  observeDeliveries(ctx, delivered, since);
   return delivered.map((r) => ({ id: r.command_id, command: r.command }));
 }
 
@@ -490,4 +528,27 @@ export async function sweepCommands(ctx: RequestContext, policy: CommandPolicy):
   });
   countCommands(ctx, 'failed', swept.failed);
   countCommands(ctx, 'expired', swept.expired);
+}
+
+/**
+ * How long the oldest queued interactive command (a door or device action) of an online terminal
+ * has waited, in seconds: from queued, or from the terminal's return online when later; 0 when none
+ * waits. A terminal that polls takes these first (a few per poll), so a wait beyond a few polls
+ * means delivery is stuck (the operations gauge timegate_device_command_wait_seconds). One index
+ * probe per online terminal, a second one only for those with such a command.
+ */
+export async function oldestInteractiveWait(em: EntityManager, now: Date): Promise<number> {
+  const [row] = await em.execute<{ seconds: number | null }[]>(
+    `with waiting as materialized (
+       select d.id, q.created_at from device d
+       cross join lateral (
+         select min(c.created_at) as created_at from device_command c
+         where c.device_id = d.id and c.status = 'queued' and c.priority < ?) q
+       where d.status = 'online' and q.created_at is not null)
+     select extract(epoch from (?::timestamptz - min(greatest(w.created_at,
+              (select max(s.at) from device_status_change s where s.device_id = w.id and s.status = 'online')))))::float8 as seconds
+     from waiting w`,
+    [FIRST_NON_INTERACTIVE_PRIORITY, now],
+  );
+  return Math.max(0, row?.seconds ?? 0);
 }
