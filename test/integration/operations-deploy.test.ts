@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import yaml from 'js-yaml';
+import * as yaml from 'js-yaml';
 import { rest } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
 
