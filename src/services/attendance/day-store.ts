@@ -440,7 +440,7 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
   );
   const events: NewEvent[] = writes.filter((w) => w.announce).map((w) => ({ workspaceId: w.workspaceId, type: DAY_UPDATED_EVENT, data: { ...w.record } }));
   await recordEvents(withEm(ctx, em), events);
-  observeDayDelays(ctx, input, writes, now);
+  observeDayDelays(ctx, em, input, writes, now);
   return events.length;
 }
 
@@ -449,7 +449,13 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
  * each one's delay from stored to its day stored is observed once the transaction commits (the
  * punch → day SLI of docs/operations.md), whichever path computed the day (worker, live lane, read).
  */
-function observeDayDelays(ctx: RequestContext, input: Awaited<ReturnType<typeof loadInputs>>, writes: ReadonlyArray<{ record: DayRecord }>, now: Date): void {
+function observeDayDelays(
+  ctx: RequestContext,
+  em: EntityManager,
+  input: Awaited<ReturnType<typeof loadInputs>>,
+  writes: ReadonlyArray<{ record: DayRecord }>,
+  now: Date,
+): void {
   const histogram = ctx.metrics?.attendanceDayDelay;
   if (!histogram) return;
   const listed = new Set<number>();
@@ -464,7 +470,7 @@ function observeDayDelays(ctx: RequestContext, input: Awaited<ReturnType<typeof 
       delays.push(Math.max(0, now.getTime() - received) / 1000);
     }
   }
-  if (delays.length > 0) afterCommit(ctx.em as EntityManager, () => delays.forEach((seconds) => histogram.observe(seconds)));
+  if (delays.length > 0) afterCommit(em, () => delays.forEach((seconds) => histogram.observe(seconds)));
 }
 
 /**
