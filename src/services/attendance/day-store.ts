@@ -460,16 +460,10 @@ function observeDayDelays(
   if (!histogram) return;
   const listed = new Set<number>();
   for (const day of input.stored) for (const id of day.punch_ids) listed.add(id);
-  const receivedAt = new Map(input.punches.map((p) => [p.id, new Date(p.received_at).getTime()]));
-  const delays: number[] = [];
-  for (const { record } of writes) {
-    for (const id of record.punch_ids) {
-      const received = receivedAt.get(id);
-      if (listed.has(id) || received === undefined) continue;
-      listed.add(id);
-      delays.push(Math.max(0, now.getTime() - received) / 1000);
-    }
-  }
+  const counted = new Set<number>();
+  for (const { record } of writes) for (const id of record.punch_ids) if (!listed.has(id)) counted.add(id);
+  if (counted.size === 0) return;
+  const delays = input.punches.filter((p) => counted.has(p.id)).map((p) => Math.max(0, now.getTime() - new Date(p.received_at).getTime()) / 1000);
   if (delays.length > 0) afterCommit(em, () => delays.forEach((seconds) => histogram.observe(seconds)));
 }
 

@@ -266,7 +266,8 @@ interface TakenRow {
   kind: string;
   priority: number;
   attempts: number;
-  created_at: Date;
+  /** Queued, or its terminal's return online when later (see takeCommandsForDelivery). */
+  waiting_since: Date;
 }
 
 /** The lane of a stored priority (the `lane` label of the delivery histogram). */
@@ -275,31 +276,15 @@ function laneOf(priority: number): CommandLane {
 }
 
 /**
- * When the terminal of `deviceId` came (back) online, as the database knows it: `now` when it is
- * not online there yet (it has just come back: its presence is written in batches, after the poll
- * that delivers), else its last status change to online.
- */
-async function onlineSince(em: EntityManager, deviceId: number, now: Date): Promise<Date> {
-  const [row] = await em.execute<{ status: string; since: Date | null }[]>(
-    `select d.status, (select max(s.at) from device_status_change s where s.device_id = d.id and s.status = 'online') as since
-     from device d where d.id = ?`,
-    [deviceId],
-  );
-  return row?.status === 'online' && row.since ? new Date(row.since) : now;
-}
-
-/**
  * Times each command at its first delivery, from queued or from its terminal's return online
  * (when later: a terminal that was away is not the queue's delay), by lane (docs/operations.md).
  */
-function observeDeliveries(ctx: RequestContext, rows: readonly TakenRow[], since: Date | null): void {
+function observeDeliveries(ctx: RequestContext, rows: readonly TakenRow[], now: Date): void {
   const histogram = ctx.metrics?.commandDelivery;
-  if (!histogram || !since) return;
-  const now = ctx.now().getTime();
+  if (!histogram) return;
   for (const row of rows) {
     if (row.attempts !== 1) continue;
-    const from = Math.max(new Date(row.created_at).getTime(), since.getTime());
-    histogram.observe({ lane: laneOf(row.priority) }, Math.max(0, now - from) / 1000);
+    histogram.observe({ lane: laneOf(row.priority) }, Math.max(0, now.getTime() - new Date(row.waiting_since).getTime()) / 1000);
   }
 }
 
@@ -311,7 +296,7 @@ function observeDeliveries(ctx: RequestContext, rows: readonly TakenRow[], since
  */
 export async function takeCommandsForDelivery(ctx: RequestContext, deviceId: number, limit: number): Promise<CommandLine[]> {
   const now = ctx.now();
-  const { delivered, expired, since } = await ctx.em.transactional(async (em) => {
+  const { delivered, expired } = await ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
     const expired = await em.execute<ChangedCommand[]>(
       `update device_command set status = 'expired', completed_at = ?::timestamptz
@@ -333,9 +318,16 @@ export async function takeCommandsForDelivery(ctx: RequestContext, deviceId: num
       chosen.length === 0
         ? []
         : await em.execute<TakenRow[]>(
-            `update device_command set status = 'sent', sent_at = ?::timestamptz, attempts = attempts + 1
-             where id = any(?::int[]) returning id, command_id, command, kind, priority, attempts, created_at`,
-            [now, `{${chosen.join(',')}}`],
+            // waiting_since: a terminal not online in the database yet has just come back (its
+            // presence is written in batches, after this poll): its commands waited for it, not for us.
+            `update device_command c set status = 'sent', sent_at = ?::timestamptz, attempts = attempts + 1
+             where id = any(?::int[])
+             returning id, command_id, command, kind, priority, attempts,
+               greatest(created_at, coalesce(
+                 (select max(s.at) from device d join device_status_change s on s.device_id = d.id and s.status = 'online'
+                  where d.id = c.device_id and d.status = 'online'),
+                 ?::timestamptz)) as waiting_since`,
+            [now, `{${chosen.join(',')}}`, now],
           );
     rows.sort((a, b) => a.priority - b.priority || a.id - b.id);
     await renderAtDelivery(em, deviceId, rows, now);
@@ -344,12 +336,11 @@ export async function takeCommandsForDelivery(ctx: RequestContext, deviceId: num
       expired.map((r) => r.id),
     );
     await commandsChanged(tx, [...expired, ...carried, ...rows]);
-    const since = ctx.metrics && rows.some((r) => r.attempts === 1) ? await onlineSince(em, deviceId, now) : null;
-    return { delivered: rows, expired, since };
+    return { delivered: rows, expired };
   });
   countCommands(ctx, 'expired', expired.length);
   countCommands(ctx, 'sent', delivered.length);
-  observeDeliveries(ctx, delivered, since);
+  observeDeliveries(ctx, delivered, now);
   return delivered.map((r) => ({ id: r.command_id, command: r.command }));
 }
 
