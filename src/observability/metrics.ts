@@ -175,7 +175,7 @@ export class Metrics {
 
   readonly commandDelivery = new client.Histogram({
     name: 'timegate_device_command_delivery_seconds',
-    help: "Terminal commands at their first delivery: seconds from queued (or from the terminal's return online, when later) to taken by the terminal's poll, by lane (interactive, revocation, bulk).",
+    help: "Terminal commands at their first delivery: seconds from queued (or from the terminal's return online, when later) to taken by the terminal's poll, by lane (interactive, revocation, bulk); an interactive command that expired undelivered while its terminal was online counts at its expiry.",
     labelNames: ['lane'] as const,
     buckets: [1, 2.5, 5, 10, 15, 30, 60, 120, 300, 900, 3600],
     registers: [this.registry],

@@ -11,6 +11,9 @@ import { query } from '../support/service-process';
 import { createTerminalDevice, eventually, iclock } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
 
+/** The gauges read from the database answer within a scrape or two, slower on a loaded machine. */
+const GAUGE_WAIT_MS = 30_000;
+
 describe('operations metrics: what the alert rules and the dashboard read', function () {
   this.timeout(60_000);
   let t: TestApp;
@@ -29,6 +32,7 @@ describe('operations metrics: what the alert rules and the dashboard read', func
         TIMEGATE_ATTENDANCE_BATCH_DELAY_MS: '10000',
         TIMEGATE_WEBHOOK_POLL_MS: '3600000',
         TIMEGATE_WEBHOOK_ENDPOINT_CONCURRENCY: '1',
+        TIMEGATE_DEVICE_ACTION_EXPIRY: '30',
       },
       'operations-metrics',
       { now },
@@ -76,21 +80,31 @@ describe('operations metrics: what the alert rules and the dashboard read', func
     expect(sample(text, 'timegate_nodejs_eventloop_lag_p99_seconds')).to.be.a('number').and.not.NaN;
   });
 
-  it('counts terminals by status from the database, the same number whichever process is asked', async () => {
-    const device = await createTerminalDevice(t.url, key);
-    const before = await eventually(async () => {
+  it('counts terminals by status as the database holds them, and follows their changes', async () => {
+    const inDatabase = async () => {
+      const rows = await query<{ status: string; n: number }>(t.config.databaseUrl!, 'select status, count(*)::int as n from device group by status');
+      const count = (status: string) => rows.find((r) => r.status === status)?.n ?? 0;
+      return { pending: count('pending'), online: count('online'), offline: count('offline') };
+    };
+    const gauges = async () => {
       const text = await metricsText();
-      return sample(text, 'timegate_devices{status="pending"}') !== null && text;
-    });
-    const pending = sample(before, 'timegate_devices{status="pending"}')!;
-    const online = sample(before, 'timegate_devices{status="online"}')!;
+      const count = (status: string) => sample(text, `timegate_devices{status="${status}"}`);
+      return { pending: count('pending'), online: count('online'), offline: count('offline') };
+    };
+    const device = await createTerminalDevice(t.url, key);
+    // A scrape reads the database again once the previous read is a second old (or NaN when the read
+    // took too long): the gauges soon show what the database holds.
+    const before = await eventually(async () => {
+      const [wanted, shown] = [await inDatabase(), await gauges()];
+      return JSON.stringify(shown) === JSON.stringify(wanted) && shown;
+    }, GAUGE_WAIT_MS);
+    expect(before.pending).to.be.at.least(1);
     expect((await iclock(t.url, 'GET', `/iclock/cdata?SN=${device.serial_number}&options=all&pushver=2.4.1`)).status).to.equal(200);
     await t.app.terminals.flush();
-    // The read is shared by the gauges of one scrape and kept a second: a later scrape sees the change.
     await eventually(async () => {
-      const text = await metricsText();
-      return sample(text, 'timegate_devices{status="online"}') === online + 1 && sample(text, 'timegate_devices{status="pending"}') === pending - 1;
-    });
+      const shown = await gauges();
+      return shown.online === before.online! + 1 && shown.pending === before.pending! - 1 && shown.offline === before.offline;
+    }, GAUGE_WAIT_MS);
   });
 
   it('times stored uploads by table and lane, and counts the uploads it failed (503) by endpoint and kind', async () => {
@@ -133,31 +147,46 @@ describe('operations metrics: what the alert rules and the dashboard read', func
     await t.app.terminals.flush();
     const interactive = await observed(t.app.metrics.commandDelivery, { lane: 'interactive' });
 
-    // Queued at 09:00:05 for a terminal online since 09:00:00; it polls 7 s later.
+    // Queued at 09:00:05 (it expires 30 s later) for a terminal online since 09:00:00.
     at('2026-02-02T09:00:05Z');
     const action = await rest(t.url, 'POST', `/public/v2/devices/${device.id}/actions`, { key, body: { type: 'info.refresh' } });
     expect(action.status).to.equal(202);
-    at('2026-02-02T09:01:35Z');
-    // Nobody polled for 90 s: the gauge shows it.
-    await eventually(async () => sample(await metricsText(), 'timegate_device_command_wait_seconds') === 90);
+    // Nobody polled for 20 s: the gauge shows it.
+    at('2026-02-02T09:00:25Z');
+    await eventually(async () => sample(await metricsText(), 'timegate_device_command_wait_seconds') === 20, GAUGE_WAIT_MS);
+    // The terminal had polled at 09:00:12: 7 s.
     at('2026-02-02T09:00:12Z');
     expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`)).text).to.match(/^C:\w+:INFO/);
     const after = await observed(t.app.metrics.commandDelivery, { lane: 'interactive' });
     expect(after.count).to.equal(interactive.count + 1);
     expect(after.sum - interactive.sum).to.be.closeTo(7, 1e-6);
-    await eventually(async () => sample(await metricsText(), 'timegate_device_command_wait_seconds') === 0);
+    await eventually(async () => sample(await metricsText(), 'timegate_device_command_wait_seconds') === 0, GAUGE_WAIT_MS);
 
-    // A terminal that was away an hour: its first poll back takes the command at once (the hour is not the queue's).
+    // A terminal that was away when its command was queued: its first poll back, 20 s later, takes
+    // the command at once (the 20 s are not the queue's).
     const away = await createTerminalDevice(t.url, key);
     at('2026-02-02T10:00:00Z');
     expect((await rest(t.url, 'POST', `/public/v2/devices/${away.id}/actions`, { key, body: { type: 'info.refresh' } })).status).to.equal(202);
-    at('2026-02-02T11:00:00Z');
+    at('2026-02-02T10:00:20Z');
     expect((await iclock(t.url, 'GET', `/iclock/cdata?SN=${away.serial_number}&options=all&pushver=2.4.1`)).status).to.equal(200);
     expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${away.serial_number}`)).text).to.match(/^C:\w+:INFO/);
     const back = await observed(t.app.metrics.commandDelivery, { lane: 'interactive' });
     expect(back.count).to.equal(after.count + 1);
     expect(back.sum - after.sum).to.equal(0);
     await t.app.terminals.flush();
+
+    // A command that expires undelivered while its terminal is online was late: it counts, at its expiry.
+    at('2026-02-02T12:00:00Z');
+    const stuck = await createTerminalDevice(t.url, key);
+    expect((await iclock(t.url, 'GET', `/iclock/cdata?SN=${stuck.serial_number}&options=all&pushver=2.4.1`)).status).to.equal(200);
+    await t.app.terminals.flush();
+    at('2026-02-02T12:00:05Z');
+    expect((await rest(t.url, 'POST', `/public/v2/devices/${stuck.id}/actions`, { key, body: { type: 'info.refresh' } })).status).to.equal(202);
+    at('2026-02-02T12:00:40Z');
+    await t.app.terminals.sweep();
+    const expired = await observed(t.app.metrics.commandDelivery, { lane: 'interactive' });
+    expect(expired.count).to.equal(back.count + 1);
+    expect(expired.sum - back.sum).to.be.closeTo(35, 1e-6);
   });
 
   it('times each punch from stored to counted in its day, and shows how old the oldest punch waiting for the worker is', async () => {
@@ -177,12 +206,12 @@ describe('operations metrics: what the alert rules and the dashboard read', func
       );
     expect((await upload(['07:58:00', '07:59:00'])).text).to.equal('OK: 2');
     at('2026-02-03T08:00:30Z');
-    await eventually(async () => sample(await metricsText(), 'timegate_attendance_backlog_seconds') === 30);
+    await eventually(async () => sample(await metricsText(), 'timegate_attendance_backlog_seconds') === 30, GAUGE_WAIT_MS);
     await t.app.attendance.runUntilIdle();
     const after = await observed(t.app.metrics.attendanceDayDelay);
     expect(after.count).to.equal(before.count + 2);
     expect(after.sum - before.sum).to.be.closeTo(60, 1e-6);
-    await eventually(async () => sample(await metricsText(), 'timegate_attendance_backlog_seconds') === 0);
+    await eventually(async () => sample(await metricsText(), 'timegate_attendance_backlog_seconds') === 0, GAUGE_WAIT_MS);
 
     // A third punch of the same day: only it is new to the day, the two counted before are not timed again.
     expect((await upload(['07:57:00'])).text).to.equal('OK: 1');
@@ -216,7 +245,7 @@ describe('operations metrics: what the alert rules and the dashboard read', func
       await eventually(async () => held.length === 1);
       expect((await upload(11)).text).to.equal('OK: 1');
       at('2026-02-04T08:00:20Z');
-      await eventually(async () => sample(await metricsText(), 'timegate_webhook_backlog_seconds') === 20);
+      await eventually(async () => sample(await metricsText(), 'timegate_webhook_backlog_seconds') === 20, GAUGE_WAIT_MS);
 
       // Accepted at 08:00:24: 24 s after the event, at the first attempt; then the second one.
       at('2026-02-04T08:00:24Z');
@@ -225,7 +254,7 @@ describe('operations metrics: what the alert rules and the dashboard read', func
       release();
       await eventually(async () => (await observed(t.app.metrics.webhookDelivery, { attempt: 'first' })).count === first.count + 2);
       expect((await observed(t.app.metrics.webhookDelivery, { attempt: 'first' })).sum - first.sum).to.be.closeTo(48, 1e-6);
-      await eventually(async () => sample(await metricsText(), 'timegate_webhook_backlog_seconds') === 0);
+      await eventually(async () => sample(await metricsText(), 'timegate_webhook_backlog_seconds') === 0, GAUGE_WAIT_MS);
     } finally {
       release();
       receiver.closeAllConnections();

@@ -41,10 +41,16 @@ export async function startServiceProcess(
   });
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
   const url = `http://127.0.0.1:${listen}`;
-  await eventually(async () => {
-    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode} before it was ready (a refused setting?)`);
-    return (await fetch(`${url}/healthz`).catch(() => null))?.ok;
-  }, readyWithinMs);
+  try {
+    await eventually(async () => {
+      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode} before it was ready (a refused setting?)`);
+      return (await fetch(`${url}/healthz`).catch(() => null))?.ok;
+    }, readyWithinMs);
+  } catch (error) {
+    // Not left running behind a failed test.
+    child.kill('SIGKILL');
+    throw error;
+  }
   return {
     url,
     child,

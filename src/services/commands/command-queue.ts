@@ -266,8 +266,24 @@ interface TakenRow {
   kind: string;
   priority: number;
   attempts: number;
-  /** Queued, or its terminal's return online when later (see takeCommandsForDelivery). */
+  /** Queued, or its terminal's return online when later (WAITING_SINCE; now when it has just come back). */
   waiting_since: Date;
+}
+
+/**
+ * When a command (alias `c`) began to wait for its terminal: queued, or the terminal's return online
+ * when later; null while the terminal is not online in the database (a terminal that has just come
+ * back is written online in batches, after the poll that takes its commands).
+ */
+const WAITING_SINCE = `(select greatest(c.created_at, max(s.at)) from device d
+  join device_status_change s on s.device_id = d.id and s.status = 'online'
+  where d.id = c.device_id and d.status = 'online' having count(*) > 0)`;
+
+/** A command that expired, with what the delivery histogram needs. */
+interface ExpiredRow extends ChangedCommand {
+  priority: number;
+  attempts: number;
+  waiting_since: Date | null;
 }
 
 /** The lane of a stored priority (the `lane` label of the delivery histogram). */
@@ -278,14 +294,18 @@ function laneOf(priority: number): CommandLane {
 /**
  * Times each command at its first delivery, from queued or from its terminal's return online
  * (when later: a terminal that was away is not the queue's delay), by lane (docs/operations.md).
+ * An interactive command that expired undelivered while its terminal was online is timed at its
+ * expiry: it was late (a door unlock expires after a minute), and a stuck queue must not look
+ * like an empty one.
  */
-function observeDeliveries(ctx: RequestContext, rows: readonly TakenRow[], now: Date): void {
+function observeDeliveries(ctx: RequestContext, delivered: readonly TakenRow[], expired: readonly ExpiredRow[], now: Date): void {
   const histogram = ctx.metrics?.commandDelivery;
   if (!histogram) return;
-  for (const row of rows) {
-    if (row.attempts !== 1) continue;
-    histogram.observe({ lane: laneOf(row.priority) }, Math.max(0, now.getTime() - new Date(row.waiting_since).getTime()) / 1000);
-  }
+  const observe = (priority: number, since: Date) =>
+    histogram.observe({ lane: laneOf(priority) }, Math.max(0, now.getTime() - new Date(since).getTime()) / 1000);
+  for (const row of delivered) if (row.attempts === 1) observe(row.priority, row.waiting_since);
+  for (const row of expired)
+    if (row.attempts === 0 && row.priority < FIRST_NON_INTERACTIVE_PRIORITY && row.waiting_since !== null) observe(row.priority, row.waiting_since);
 }
 
 /**
@@ -298,9 +318,10 @@ export async function takeCommandsForDelivery(ctx: RequestContext, deviceId: num
   const now = ctx.now();
   const { delivered, expired } = await ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
-    const expired = await em.execute<ChangedCommand[]>(
-      `update device_command set status = 'expired', completed_at = ?::timestamptz
-       where device_id = ? and status = 'queued' and expires_at <= ?::timestamptz returning id, kind`,
+    const expired = await em.execute<ExpiredRow[]>(
+      `update device_command c set status = 'expired', completed_at = ?::timestamptz
+       where device_id = ? and status = 'queued' and expires_at <= ?::timestamptz
+       returning id, kind, priority, attempts, ${WAITING_SINCE} as waiting_since`,
       [now, deviceId, now],
     );
     // Two index range scans of (device_id, status, priority, id): the interactive priorities, the others.
@@ -318,15 +339,11 @@ export async function takeCommandsForDelivery(ctx: RequestContext, deviceId: num
       chosen.length === 0
         ? []
         : await em.execute<TakenRow[]>(
-            // waiting_since: a terminal not online in the database yet has just come back (its
-            // presence is written in batches, after this poll): its commands waited for it, not for us.
+            // waiting_since: a terminal not online in the database yet has just come back: its
+            // commands waited for it, not for the queue.
             `update device_command c set status = 'sent', sent_at = ?::timestamptz, attempts = attempts + 1
              where id = any(?::int[])
-             returning id, command_id, command, kind, priority, attempts,
-               greatest(created_at, coalesce(
-                 (select max(s.at) from device d join device_status_change s on s.device_id = d.id and s.status = 'online'
-                  where d.id = c.device_id and d.status = 'online'),
-                 ?::timestamptz)) as waiting_since`,
+             returning id, command_id, command, kind, priority, attempts, coalesce(${WAITING_SINCE}, ?::timestamptz) as waiting_since`,
             [now, `{${chosen.join(',')}}`, now],
           );
     rows.sort((a, b) => a.priority - b.priority || a.id - b.id);
@@ -340,7 +357,7 @@ export async function takeCommandsForDelivery(ctx: RequestContext, deviceId: num
   });
   countCommands(ctx, 'expired', expired.length);
   countCommands(ctx, 'sent', delivered.length);
-  observeDeliveries(ctx, delivered, now);
+  observeDeliveries(ctx, delivered, expired, now);
   return delivered.map((r) => ({ id: r.command_id, command: r.command }));
 }
 
@@ -502,8 +519,9 @@ export async function sweepCommands(ctx: RequestContext, policy: CommandPolicy):
        returning id, kind, device_id, status`,
       [policy.maxAttempts, policy.maxAttempts, policy.maxAttempts, now, now, policy.timeoutSeconds],
     );
-    const expired = await em.execute<ChangedCommand[]>(
-      `update device_command set status = 'expired', completed_at = ?::timestamptz where status = 'queued' and expires_at <= ?::timestamptz returning id, kind`,
+    const expired = await em.execute<ExpiredRow[]>(
+      `update device_command c set status = 'expired', completed_at = ?::timestamptz where status = 'queued' and expires_at <= ?::timestamptz
+       returning id, kind, priority, attempts, ${WAITING_SINCE} as waiting_since`,
       [now, now],
     );
     notifyCommandsQueued(
@@ -515,10 +533,11 @@ export async function sweepCommands(ctx: RequestContext, policy: CommandPolicy):
       [...retried, ...expired].map((r) => r.id),
     );
     await commandsChanged(withEm(ctx, em), [...retried, ...expired, ...carried]);
-    return { failed: retried.filter((r) => r.status === 'failed').length, expired: expired.length };
+    return { failed: retried.filter((r) => r.status === 'failed').length, expired };
   });
   countCommands(ctx, 'failed', swept.failed);
-  countCommands(ctx, 'expired', swept.expired);
+  countCommands(ctx, 'expired', swept.expired.length);
+  observeDeliveries(ctx, [], swept.expired, now);
 }
 
 /**
