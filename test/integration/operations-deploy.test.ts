@@ -85,16 +85,23 @@ const anchorOf = (heading: string) =>
     .replace(/ /g, '-');
 
 interface DashboardPanel {
+  id: number;
   title: string;
   type: string;
-  targets?: { expr: string }[];
+  gridPos: { h: number; w: number; x: number; y: number };
+  datasource?: { uid: string };
+  targets?: { expr: string; datasource?: { uid: string } }[];
   panels?: DashboardPanel[];
 }
 
-function dashboardExpressions(): { panel: string; expr: string }[] {
+function dashboardPanels(): DashboardPanel[] {
   const dashboard = JSON.parse(fs.readFileSync(DASHBOARD, 'utf8')) as { panels: DashboardPanel[] };
   const all = (panels: DashboardPanel[]): DashboardPanel[] => panels.flatMap((p) => [p, ...all(p.panels ?? [])]);
-  return all(dashboard.panels).flatMap((p) => (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr })));
+  return all(dashboard.panels);
+}
+
+function dashboardExpressions(): { panel: string; expr: string }[] {
+  return dashboardPanels().flatMap((p) => (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr })));
 }
 
 /** Grafana's variables replaced by what Prometheus would be sent. */
@@ -189,6 +196,23 @@ describe('operations artefacts: alert rules, their tests and runbooks, the dashb
       .flatMap((e) => metricNames(withoutVariables(e.expr)).map((name) => ({ panel: e.panel, name })))
       .filter(({ name }) => !(name.includes(':') ? recorded.has(name) : exposed.has(name)));
     expect(unknown).to.deep.equal([]);
+  });
+
+  it("the dashboard's panels have ids of their own, fit the 24-column grid without overlapping, and query the chosen data source", () => {
+    const panels = dashboardPanels();
+    expect(new Set(panels.map((p) => p.id)).size).to.equal(panels.length);
+    const cells = new Set<string>();
+    for (const { title, type, gridPos, datasource, targets } of panels) {
+      expect(gridPos.x + gridPos.w, title).to.be.at.most(24);
+      for (let x = gridPos.x; x < gridPos.x + gridPos.w; x++)
+        for (let y = gridPos.y; y < gridPos.y + gridPos.h; y++) {
+          expect(cells.has(`${x},${y}`), `${title} overlaps another panel`).to.equal(false);
+          cells.add(`${x},${y}`);
+        }
+      if (type === 'row') continue;
+      expect(datasource?.uid, title).to.equal('${datasource}');
+      for (const target of targets ?? []) expect(target.datasource?.uid, title).to.equal('${datasource}');
+    }
   });
 
   it('the metric-name reader finds the metrics of an expression, and only them (so a misspelt one is caught)', () => {
