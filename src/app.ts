@@ -9,7 +9,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { Config } from './config/config';
-import { openDatabase, type Database } from './db/database';
+import { openDatabase, poolUsage, type Database } from './db/database';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './errors/database-unavailable';
 import { DATABASE_UNAVAILABLE_MESSAGE, toPublicError } from './errors/public-error';
 import { DomainError } from './errors/domain-error';
@@ -20,6 +20,7 @@ import { timeZoneSupportProblem } from './protocol';
 import { TerminalGateway } from './devices/terminal-gateway';
 import { EventFeed } from './events/event-feed';
 import { HistoryHousekeeping } from './workers/history-housekeeping';
+import { operationsSnapshotReader } from './workers/operations-snapshot';
 import { startSubscriptionServer } from './graphql/subscription-server';
 import { WebhookWorker } from './events/webhook-worker';
 import { PeriodicJobs } from './jobs/periodic-jobs';
@@ -102,6 +103,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const expressApp = express();
     const now = options.now ?? (() => new Date());
     const jobs = new PeriodicJobs({ logger, sink: metrics.jobSink() });
+    // The operations gauges (terminals by status, backlogs, the pool) are read at each scrape.
+    metrics.observeDatabase(operationsSnapshotReader({ orm: database.orm, config, logger, now }));
+    metrics.observePool(() => poolUsage(database.orm));
     const terminals = new TerminalGateway({ orm: database.orm, config, logger, metrics, now });
     // Terminals never go through Express: a heartbeat must cost a fraction of what Express routing
     // and middleware do, and their raw bodies must never meet a JSON or form parser.
@@ -188,7 +192,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       .ensurePartitions()
       .catch((error: unknown) => logger.warn({ err: error }, 'history partitions not created at start; the periodic job retries'));
     // Ingestion comes first: a burst of uploads is stored before the days it changes are computed.
-    const attendance = new AttendanceWorker({ orm: database.orm, config, logger, now, ingestionSaturated: () => uploadSlots.saturated });
+    const attendance = new AttendanceWorker({ orm: database.orm, config, logger, now, metrics, ingestionSaturated: () => uploadSlots.saturated });
     events.onActivity(() => attendance.kick());
     const subscriptions = startSubscriptionServer({ server, schema, orm: database.orm, config, contextFactory, events, rateLimits, metrics, logger });
     subscriptions.registerJobs(jobs);

@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres';
-import { ormOptions } from './orm-config';
+import { DATABASE_POOL_SIZE, ormOptions } from './orm-config';
 
 export interface Database {
   orm: MikroORM;
@@ -59,4 +59,19 @@ async function migrateExclusively(orm: MikroORM, url: string): Promise<void> {
     // Ending the session releases the lock, also when a migration failed.
     await client.end();
   }
+}
+
+/** The part of knex's connection pool (tarn) the pool gauges read. */
+interface TarnPool {
+  max: number;
+  numUsed(): number;
+  numFree(): number;
+  numPendingAcquires(): number;
+}
+
+/** This process's connection pool now: connections used and idle, requests waiting for one, its size. */
+export function poolUsage(orm: MikroORM): { used: number; idle: number; waiting: number; max: number } {
+  const pool = (orm.em.getKnex().client as { pool?: TarnPool }).pool;
+  if (!pool) return { used: 0, idle: 0, waiting: 0, max: DATABASE_POOL_SIZE };
+  return { used: pool.numUsed(), idle: pool.numFree(), waiting: pool.numPendingAcquires(), max: pool.max };
 }

@@ -12,6 +12,7 @@ import type { Principal, RequestContext } from '../context/request-context';
 import { iclockEndpoint, iclockMethods, isIclockMethod, queryParams, type IclockEndpoint, type IclockQuery } from '../protocol';
 import { cidrMatcher, clientAddress } from '../kernel/source-address';
 import { terminalRequestKind } from './request-kind';
+import { uploadLane } from './upload-slots';
 import { handleTerminalRequest, type TerminalDeps, type TerminalReply } from './terminal-requests';
 import { TerminalGone } from './upload-handlers';
 
@@ -109,7 +110,7 @@ class TerminalContext implements RequestContext {
 
 export function createIclockHandler(deps: IclockHandlerDeps): (req: http.IncomingMessage, res: http.ServerResponse) => void {
   const trustedProxy = deps.config.trustedProxies.length > 0 ? cidrMatcher(deps.config.trustedProxies) : null;
-  const failed = (ctx: RequestContext, res: http.ServerResponse, now: Date, endpoint: string, error: unknown) => {
+  const failed = (ctx: RequestContext, res: http.ServerResponse, now: Date, endpoint: string, kind: string, error: unknown) => {
     if (error instanceof TerminalGone) {
       // Nobody to answer: the upload was left for the terminal's re-send (upload-handlers.ts).
       deps.metrics.terminalUploadsAbandoned.inc();
@@ -120,12 +121,28 @@ export function createIclockHandler(deps: IclockHandlerDeps): (req: http.Incomin
     // Only infrastructure failures get here (parsers never throw): answer 503 so the terminal
     // keeps its records and sends them again, rather than acknowledging data we did not keep.
     ctx.logger.error({ err: error, endpoint }, 'terminal request failed');
+    deps.metrics.terminalRequestErrors.inc({ endpoint, kind });
     if (!res.headersSent) sendText(res, now, { status: 503, body: 'Service Unavailable' });
     else res.destroy();
   };
   const answer = (ctx: RequestContext, res: http.ServerResponse, now: Date, endpoint: string, reply: TerminalReply) => {
     if (reply.status !== 200) ctx.logger.info({ endpoint, status: reply.status, reply: reply.body }, 'terminal request refused');
     sendText(res, now, reply);
+  };
+  /** Answers; an upload stored and acknowledged is timed from its body received (an SLI of docs/operations.md). */
+  const finish = (
+    ctx: RequestContext,
+    res: http.ServerResponse,
+    now: Date,
+    endpoint: string,
+    kind: string,
+    bytes: number,
+    started: number,
+    reply: TerminalReply,
+  ) => {
+    answer(ctx, res, now, endpoint, reply);
+    if (started >= 0 && reply.status === 200)
+      deps.metrics.terminalUploadDuration.observe({ table: kind, lane: uploadLane(bytes) }, (performance.now() - started) / 1000);
   };
   const dispatch = (
     req: http.IncomingMessage,
@@ -138,7 +155,10 @@ export function createIclockHandler(deps: IclockHandlerDeps): (req: http.Incomin
   ) => {
     const ctx = new TerminalContext(deps, serialNumber);
     const method = req.method ?? 'GET';
-    deps.metrics.countTerminalRequest(endpoint, terminalRequestKind(endpoint, method, query));
+    const kind = terminalRequestKind(endpoint, method, query);
+    deps.metrics.countTerminalRequest(endpoint, kind);
+    // Uploads of records are timed (a heartbeat or poll costs no clock read).
+    const started = endpoint === 'cdata' && method === 'POST' ? performance.now() : -1;
     try {
       const reply = handleTerminalRequest(ctx, deps, {
         endpoint,
@@ -153,12 +173,12 @@ export function createIclockHandler(deps: IclockHandlerDeps): (req: http.Incomin
       // A heartbeat answered from memory is written in the same tick, without a promise.
       if (reply instanceof Promise)
         reply.then(
-          (r) => answer(ctx, res, now, endpoint, r),
-          (error) => failed(ctx, res, now, endpoint, error),
+          (r) => finish(ctx, res, now, endpoint, kind, body.length, started, r),
+          (error) => failed(ctx, res, now, endpoint, kind, error),
         );
-      else answer(ctx, res, now, endpoint, reply);
+      else finish(ctx, res, now, endpoint, kind, body.length, started, reply);
     } catch (error) {
-      failed(ctx, res, now, endpoint, error);
+      failed(ctx, res, now, endpoint, kind, error);
     }
   };
   return (req, res) => {

@@ -248,6 +248,11 @@ export class WebhookWorker {
     }
     outcome.durationMs = Math.round(performance.now() - started);
     this.deps.metrics?.webhookAttempts.inc({ outcome: outcome.kind });
+    if (outcome.succeeded) {
+      // Event to accepted delivery (the webhook SLI of docs/operations.md): a first attempt's delay is all ours.
+      const seconds = Math.max(0, now().getTime() - new Date(delivery.created_at).getTime()) / 1000;
+      this.deps.metrics?.webhookDelivery.observe({ attempt: delivery.attempt_count <= 1 ? 'first' : 'retry' }, seconds);
+    }
     await this.record(delivery, outcome).catch((err) => this.deps.logger.error({ err, deliveryId: delivery.id }, 'recording a webhook attempt failed'));
   }
 

@@ -11,6 +11,36 @@ export interface EventFeedGauges {
   lagSeconds(): number;
 }
 
+/**
+ * What the operations gauges read from the database at a scrape (src/workers/operations-snapshot.ts):
+ * the whole installation's state, the same in every process (alert on `max`, not `sum`).
+ */
+export interface OperationsSnapshot {
+  /** Registered terminals by status (pending, online, offline). */
+  devicesByStatus: Record<string, number>;
+  /** How long the oldest queued interactive command of an online terminal has waited (0: none). */
+  commandWaitSeconds: number;
+  /** Age of the oldest punch the attendance worker has not taken yet (0: none); null where no worker runs. */
+  attendanceBacklogSeconds: number | null;
+  /** How long the oldest due webhook delivery of an enabled endpoint has waited for its attempt (0: none). */
+  webhookBacklogSeconds: number;
+}
+
+/** The database connection pool of this process, as the pool gauges report it. */
+export interface PoolUsage {
+  used: number;
+  idle: number;
+  /** Requests waiting for a connection. */
+  waiting: number;
+  max: number;
+}
+
+/** The gauges of one scrape share one database read; a later scrape reads again. */
+const SNAPSHOT_MAX_AGE_MS = 1000;
+/** A snapshot read that takes longer leaves the gauges NaN for this scrape (a saturated pool must not stall /metrics). */
+const SNAPSHOT_TIMEOUT_MS = 2500;
+const DEVICE_STATUSES = ['pending', 'online', 'offline'] as const;
+
 export class Metrics {
   readonly registry = new client.Registry();
 
@@ -134,6 +164,139 @@ export class Metrics {
     labelNames: ['job'] as const,
     registers: [this.registry],
   });
+
+  readonly terminalRequestErrors = new client.Counter({
+    name: 'timegate_terminal_request_errors_total',
+    help: 'Terminal requests Timegate failed (answered 503 because the database or the service failed; the terminal keeps its records and retries), by endpoint and kind.',
+    labelNames: ['endpoint', 'kind'] as const,
+    registers: [this.registry],
+  });
+
+  readonly terminalUploadDuration = new client.Histogram({
+    name: 'timegate_terminal_upload_duration_seconds',
+    help: 'Terminal uploads stored and acknowledged (OK), from the body received to the answer (the wait for an upload slot included), by table and lane (live: a body of at most 1 KB, records sent as they happened; bulk: a backlog).',
+    labelNames: ['table', 'lane'] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
+  readonly commandDelivery = new client.Histogram({
+    name: 'timegate_device_command_delivery_seconds',
+    help: "Terminal commands at their first delivery: seconds from queued (or from the terminal's return online, when later) to taken by the terminal's poll, by lane (interactive, revocation, bulk); an interactive command that expired undelivered while its terminal was online counts at its expiry.",
+    labelNames: ['lane'] as const,
+    buckets: [1, 2.5, 5, 10, 15, 30, 60, 120, 300, 900, 3600],
+    registers: [this.registry],
+  });
+
+  readonly attendanceDayDelay = new client.Histogram({
+    name: 'timegate_attendance_day_delay_seconds',
+    help: 'Punches counted in a computed attendance day for the first time: seconds from the punch stored to its day stored.',
+    buckets: [0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900, 3600],
+    registers: [this.registry],
+  });
+
+  readonly webhookDelivery = new client.Histogram({
+    name: 'timegate_webhook_delivery_seconds',
+    help: 'Webhook deliveries the receiver accepted (2xx): seconds from the event to the answer, by attempt (first, retry).',
+    labelNames: ['attempt'] as const,
+    buckets: [0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 21600],
+    registers: [this.registry],
+  });
+
+  /** Read at scrape time (observeDatabase); NaN until a reader is attached or when a read fails. */
+  private operations: (() => Promise<OperationsSnapshot>) | null = null;
+  private snapshot: { at: number; value: Promise<OperationsSnapshot | null> } | null = null;
+
+  readonly devices: client.Gauge<'status'> = new client.Gauge({
+    name: 'timegate_devices',
+    help: 'Registered terminals of every workspace by status (pending, online, offline), read from the database at the scrape: the same in every process.',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+    collect: async (): Promise<void> => {
+      const snapshot = await this.readSnapshot();
+      for (const status of DEVICE_STATUSES) this.devices.set({ status }, snapshot ? (snapshot.devicesByStatus[status] ?? 0) : NaN);
+    },
+  });
+
+  readonly commandWait: client.Gauge = new client.Gauge({
+    name: 'timegate_device_command_wait_seconds',
+    help: "How long the oldest queued interactive command (door or device action) of an online terminal has waited, from queued or from the terminal's return online; 0 when none waits. Read from the database at the scrape.",
+    registers: [this.registry],
+    collect: async (): Promise<void> => this.commandWait.set((await this.readSnapshot())?.commandWaitSeconds ?? NaN),
+  });
+
+  readonly attendanceBacklog: client.Gauge = new client.Gauge({
+    name: 'timegate_attendance_backlog_seconds',
+    help: 'Age of the oldest punch the attendance worker has not taken yet (its days not recomputed); 0 when caught up, NaN in a process without the worker. Read from the database at the scrape.',
+    registers: [this.registry],
+    collect: async (): Promise<void> => this.attendanceBacklog.set((await this.readSnapshot())?.attendanceBacklogSeconds ?? NaN),
+  });
+
+  readonly webhookBacklog: client.Gauge = new client.Gauge({
+    name: 'timegate_webhook_backlog_seconds',
+    help: 'How long the oldest due webhook delivery of an enabled endpoint has waited for its attempt; 0 when none waits. Read from the database at the scrape.',
+    registers: [this.registry],
+    collect: async (): Promise<void> => this.webhookBacklog.set((await this.readSnapshot())?.webhookBacklogSeconds ?? NaN),
+  });
+
+  /** Read at scrape time from the pool (observePool). */
+  private pool: () => PoolUsage = () => ({ used: 0, idle: 0, waiting: 0, max: 0 });
+
+  readonly poolConnections: client.Gauge<'state'> = new client.Gauge({
+    name: 'timegate_db_pool_connections',
+    help: "This process's database pool connections by state: used (lent to a request or job) or idle.",
+    labelNames: ['state'] as const,
+    registers: [this.registry],
+    collect: (): void => {
+      const usage = this.pool();
+      this.poolConnections.set({ state: 'used' }, usage.used);
+      this.poolConnections.set({ state: 'idle' }, usage.idle);
+    },
+  });
+
+  readonly poolMax: client.Gauge = new client.Gauge({
+    name: 'timegate_db_pool_max_connections',
+    help: "Most connections this process's database pool opens.",
+    registers: [this.registry],
+    collect: (): void => this.poolMax.set(this.pool().max),
+  });
+
+  readonly poolWaiting: client.Gauge = new client.Gauge({
+    name: 'timegate_db_pool_waiting',
+    help: 'Requests of this process waiting for a database pool connection now.',
+    registers: [this.registry],
+    collect: (): void => this.poolWaiting.set(this.pool().waiting),
+  });
+
+  /** Where the operations gauges read the database's state (app.ts attaches it). */
+  observeDatabase(read: () => Promise<OperationsSnapshot>): void {
+    this.operations = read;
+    this.snapshot = null;
+  }
+
+  /** Where the pool gauges read this process's pool. */
+  observePool(read: () => PoolUsage): void {
+    this.pool = read;
+  }
+
+  /** One database read serves every gauge of a scrape; null when there is no reader, or the read failed or was too slow. */
+  private readSnapshot(): Promise<OperationsSnapshot | null> {
+    const read = this.operations;
+    if (!read) return Promise.resolve(null);
+    const now = Date.now();
+    if (this.snapshot && now - this.snapshot.at < SNAPSHOT_MAX_AGE_MS) return this.snapshot.value;
+    let timer: NodeJS.Timeout | undefined;
+    const value = Promise.race([
+      read(),
+      new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), SNAPSHOT_TIMEOUT_MS);
+      }),
+    ])
+      .catch(() => null)
+      .finally(() => clearTimeout(timer));
+    this.snapshot = { at: now, value };
+    return value;
+  }
 
   /** Where the periodic job runner reports each run. */
   jobSink(): JobOutcomeSink {

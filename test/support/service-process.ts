@@ -15,8 +15,16 @@ export interface ServiceProcess {
   kill(signal: NodeJS.Signals): Promise<NodeJS.Signals | number | null>;
 }
 
-/** `npm start`'s entry point as a real child process on `databaseUrl`, ready (healthz 200) when this resolves. */
-export async function startServiceProcess(databaseUrl: string, env: Record<string, string> = {}, port?: number): Promise<ServiceProcess> {
+/**
+ * `npm start`'s entry point as a real child process on `databaseUrl`, ready (healthz 200) when this
+ * resolves; `readyWithinMs` bounds the start (migrating an empty database takes longest).
+ */
+export async function startServiceProcess(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  port?: number,
+  readyWithinMs = 30_000,
+): Promise<ServiceProcess> {
   const listen = port ?? (await freePort());
   const child = spawn(process.execPath, [path.join(root, 'dist', 'src', 'main.js')], {
     env: {
@@ -33,7 +41,16 @@ export async function startServiceProcess(databaseUrl: string, env: Record<strin
   });
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
   const url = `http://127.0.0.1:${listen}`;
-  await eventually(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok, 30_000);
+  try {
+    await eventually(async () => {
+      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode} before it was ready (a refused setting?)`);
+      return (await fetch(`${url}/healthz`).catch(() => null))?.ok;
+    }, readyWithinMs);
+  } catch (error) {
+    // Not left running behind a failed test.
+    child.kill('SIGKILL');
+    throw error;
+  }
   return {
     url,
     child,

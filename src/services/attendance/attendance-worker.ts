@@ -13,6 +13,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/config';
+import type { Metrics } from '../../observability/metrics';
 import type { PeriodicJobs } from '../../jobs/periodic-jobs';
 import type { RequestContext } from '../../context/request-context';
 import { BatchSizer } from './batch-sizer';
@@ -38,6 +39,8 @@ export interface AttendanceWorkerDeps {
   config: Config;
   logger: Logger;
   now: () => Date;
+  /** Where the days' delay behind their punches is observed (timegate_attendance_day_delay_seconds). */
+  metrics?: Metrics;
   /** True while terminal uploads queue for this process's upload slots (ingestion is saturated). */
   ingestionSaturated?: () => boolean;
 }
@@ -147,7 +150,7 @@ export class AttendanceWorker {
   }
 
   private context(): RequestContext {
-    const { orm, config, logger, now } = this.deps;
-    return { principal: { kind: 'operator' }, em: orm.em.fork(), requestId: 'attendance-worker', logger, now, config };
+    const { orm, config, logger, now, metrics } = this.deps;
+    return { principal: { kind: 'operator' }, em: orm.em.fork(), requestId: 'attendance-worker', logger, now, config, metrics };
   }
 }

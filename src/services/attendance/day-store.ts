@@ -8,6 +8,7 @@ import { LOCK_KEYS } from '../../kernel/lock-keys';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ATTENDANCE_CHANNEL, recordEvents, type NewEvent } from '../../events/outbox';
 import { withEm, type RequestContext } from '../../context/request-context';
+import { afterCommit } from '../../db/after-commit';
 import { executeBound } from '../../db/prepared-statement';
 import { intArray, textArray } from '../common/sql-arrays';
 import { addDays, datesFrom } from '../../kernel/calendar-date';
@@ -439,7 +440,31 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
   );
   const events: NewEvent[] = writes.filter((w) => w.announce).map((w) => ({ workspaceId: w.workspaceId, type: DAY_UPDATED_EVENT, data: { ...w.record } }));
   await recordEvents(withEm(ctx, em), events);
+  observeDayDelays(ctx, em, input, writes, now);
   return events.length;
+}
+
+/**
+ * Punches that a stored day counts for the first time (listed by none of the days read before):
+ * each one's delay from stored to its day stored is observed once the transaction commits (the
+ * punch → day SLI of docs/operations.md), whichever path computed the day (worker, live lane, read).
+ */
+function observeDayDelays(
+  ctx: RequestContext,
+  em: EntityManager,
+  input: Awaited<ReturnType<typeof loadInputs>>,
+  writes: ReadonlyArray<{ record: DayRecord }>,
+  now: Date,
+): void {
+  const histogram = ctx.metrics?.attendanceDayDelay;
+  if (!histogram) return;
+  const listed = new Set<number>();
+  for (const day of input.stored) for (const id of day.punch_ids) listed.add(id);
+  const counted = new Set<number>();
+  for (const { record } of writes) for (const id of record.punch_ids) if (!listed.has(id)) counted.add(id);
+  if (counted.size === 0) return;
+  const delays = input.punches.filter((p) => counted.has(p.id)).map((p) => Math.max(0, now.getTime() - new Date(p.received_at).getTime()) / 1000);
+  if (delays.length > 0) afterCommit(em, () => delays.forEach((seconds) => histogram.observe(seconds)));
 }
 
 /**

@@ -91,3 +91,19 @@ export async function hasPendingDays(em: EntityManager): Promise<boolean> {
   );
   return row!.pending;
 }
+
+/**
+ * Age in seconds of the oldest punch (`attendance.created` event) after the worker's cursor: how far
+ * the days lag behind the punches (the operations gauge timegate_attendance_backlog_seconds); 0 when
+ * the worker is caught up. Days marked stale by a change carry no time and are not measured.
+ */
+export async function attendanceBacklogSeconds(em: EntityManager, now: Date): Promise<number> {
+  const [row] = await em.execute<{ seconds: number }[]>(
+    `select extract(epoch from (?::timestamptz - e.created_at))::float8 as seconds
+     from event e, (select coalesce((select position from job_cursor where name = ?), 0) as position) cursor
+     where e.id > cursor.position - ${MAX_SPAN} and e.id + e.span - 1 > cursor.position and e.type = 'attendance.created'
+     order by e.id limit 1`,
+    [now, CURSOR],
+  );
+  return Math.max(0, row?.seconds ?? 0);
+}

@@ -265,6 +265,47 @@ interface TakenRow {
   command: string;
   kind: string;
   priority: number;
+  attempts: number;
+  /** Queued, or its terminal's return online when later (WAITING_SINCE; now when it has just come back). */
+  waiting_since: Date;
+}
+
+/**
+ * When a command (alias `c`) began to wait for its terminal: queued, or the terminal's return online
+ * when later; null while the terminal is not online in the database (a terminal that has just come
+ * back is written online in batches, after the poll that takes its commands).
+ */
+const WAITING_SINCE = `(select greatest(c.created_at, max(s.at)) from device d
+  join device_status_change s on s.device_id = d.id and s.status = 'online'
+  where d.id = c.device_id and d.status = 'online' having count(*) > 0)`;
+
+/** A command that expired, with what the delivery histogram needs. */
+interface ExpiredRow extends ChangedCommand {
+  priority: number;
+  attempts: number;
+  waiting_since: Date | null;
+}
+
+/** The lane of a stored priority (the `lane` label of the delivery histogram). */
+function laneOf(priority: number): CommandLane {
+  return priority < FIRST_NON_INTERACTIVE_PRIORITY ? 'interactive' : priority === 2 ? 'revocation' : 'bulk';
+}
+
+/**
+ * Times each command at its first delivery, from queued or from its terminal's return online
+ * (when later: a terminal that was away is not the queue's delay), by lane (docs/operations.md).
+ * An interactive command that expired undelivered while its terminal was online is timed at its
+ * expiry: it was late (a door unlock expires after a minute), and a stuck queue must not look
+ * like an empty one.
+ */
+function observeDeliveries(ctx: RequestContext, delivered: readonly TakenRow[], expired: readonly ExpiredRow[], now: Date): void {
+  const histogram = ctx.metrics?.commandDelivery;
+  if (!histogram) return;
+  const observe = (priority: number, since: Date) =>
+    histogram.observe({ lane: laneOf(priority) }, Math.max(0, now.getTime() - new Date(since).getTime()) / 1000);
+  for (const row of delivered) if (row.attempts === 1) observe(row.priority, row.waiting_since);
+  for (const row of expired)
+    if (row.attempts === 0 && row.priority < FIRST_NON_INTERACTIVE_PRIORITY && row.waiting_since !== null) observe(row.priority, row.waiting_since);
 }
 
 /**
@@ -277,9 +318,10 @@ export async function takeCommandsForDelivery(ctx: RequestContext, deviceId: num
   const now = ctx.now();
   const { delivered, expired } = await ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
-    const expired = await em.execute<ChangedCommand[]>(
-      `update device_command set status = 'expired', completed_at = ?::timestamptz
-       where device_id = ? and status = 'queued' and expires_at <= ?::timestamptz returning id, kind`,
+    const expired = await em.execute<ExpiredRow[]>(
+      `update device_command c set status = 'expired', completed_at = ?::timestamptz
+       where device_id = ? and status = 'queued' and expires_at <= ?::timestamptz
+       returning id, kind, priority, attempts, ${WAITING_SINCE} as waiting_since`,
       [now, deviceId, now],
     );
     // Two index range scans of (device_id, status, priority, id): the interactive priorities, the others.
@@ -297,9 +339,12 @@ export async function takeCommandsForDelivery(ctx: RequestContext, deviceId: num
       chosen.length === 0
         ? []
         : await em.execute<TakenRow[]>(
-            `update device_command set status = 'sent', sent_at = ?::timestamptz, attempts = attempts + 1
-             where id = any(?::int[]) returning id, command_id, command, kind, priority`,
-            [now, `{${chosen.join(',')}}`],
+            // waiting_since: a terminal not online in the database yet has just come back: its
+            // commands waited for it, not for the queue.
+            `update device_command c set status = 'sent', sent_at = ?::timestamptz, attempts = attempts + 1
+             where id = any(?::int[])
+             returning id, command_id, command, kind, priority, attempts, coalesce(${WAITING_SINCE}, ?::timestamptz) as waiting_since`,
+            [now, `{${chosen.join(',')}}`, now],
           );
     rows.sort((a, b) => a.priority - b.priority || a.id - b.id);
     await renderAtDelivery(em, deviceId, rows, now);
@@ -312,6 +357,7 @@ export async function takeCommandsForDelivery(ctx: RequestContext, deviceId: num
   });
   countCommands(ctx, 'expired', expired.length);
   countCommands(ctx, 'sent', delivered.length);
+  observeDeliveries(ctx, delivered, expired, now);
   return delivered.map((r) => ({ id: r.command_id, command: r.command }));
 }
 
@@ -473,8 +519,9 @@ export async function sweepCommands(ctx: RequestContext, policy: CommandPolicy):
        returning id, kind, device_id, status`,
       [policy.maxAttempts, policy.maxAttempts, policy.maxAttempts, now, now, policy.timeoutSeconds],
     );
-    const expired = await em.execute<ChangedCommand[]>(
-      `update device_command set status = 'expired', completed_at = ?::timestamptz where status = 'queued' and expires_at <= ?::timestamptz returning id, kind`,
+    const expired = await em.execute<ExpiredRow[]>(
+      `update device_command c set status = 'expired', completed_at = ?::timestamptz where status = 'queued' and expires_at <= ?::timestamptz
+       returning id, kind, priority, attempts, ${WAITING_SINCE} as waiting_since`,
       [now, now],
     );
     notifyCommandsQueued(
@@ -486,8 +533,32 @@ export async function sweepCommands(ctx: RequestContext, policy: CommandPolicy):
       [...retried, ...expired].map((r) => r.id),
     );
     await commandsChanged(withEm(ctx, em), [...retried, ...expired, ...carried]);
-    return { failed: retried.filter((r) => r.status === 'failed').length, expired: expired.length };
+    return { failed: retried.filter((r) => r.status === 'failed').length, expired };
   });
   countCommands(ctx, 'failed', swept.failed);
-  countCommands(ctx, 'expired', swept.expired);
+  countCommands(ctx, 'expired', swept.expired.length);
+  observeDeliveries(ctx, [], swept.expired, now);
+}
+
+/**
+ * How long the oldest queued interactive command (a door or device action) of an online terminal
+ * has waited, in seconds: from queued, or from the terminal's return online when later; 0 when none
+ * waits. A terminal that polls takes these first (a few per poll), so a wait beyond a few polls
+ * means delivery is stuck (the operations gauge timegate_device_command_wait_seconds). One index
+ * probe per online terminal, a second one only for those with such a command.
+ */
+export async function oldestInteractiveWait(em: EntityManager, now: Date): Promise<number> {
+  const [row] = await em.execute<{ seconds: number | null }[]>(
+    `with waiting as materialized (
+       select d.id, q.created_at from device d
+       cross join lateral (
+         select min(c.created_at) as created_at from device_command c
+         where c.device_id = d.id and c.status = 'queued' and c.priority < ?) q
+       where d.status = 'online' and q.created_at is not null)
+     select extract(epoch from (?::timestamptz - min(greatest(w.created_at,
+              (select max(s.at) from device_status_change s where s.device_id = w.id and s.status = 'online')))))::float8 as seconds
+     from waiting w`,
+    [FIRST_NON_INTERACTIVE_PRIORITY, now],
+  );
+  return Math.max(0, row?.seconds ?? 0);
 }

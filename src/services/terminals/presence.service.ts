@@ -2,6 +2,7 @@
 // over in batches (never one write per poll); these statements make the batch and the offline sweep
 // safe with several processes on one database: each status change is written once, by whichever
 // statement changes the row, and the sweep reads the database's last_seen_at, not a process's memory.
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { deviceStatusData, type DeviceStatusRow } from '../../events/event-payloads';
 import { recordEvents } from '../../events/outbox';
 import { executePrepared } from '../../db/prepared-statement';
@@ -96,4 +97,10 @@ export async function markSilentDevicesOffline(ctx: RequestContext, options: { m
     return rows;
   });
   return changed.map((r) => r.device_id);
+}
+
+/** Registered terminals of every workspace by status (the operations gauge timegate_devices). */
+export async function deviceStatusCounts(em: EntityManager): Promise<Record<string, number>> {
+  const rows = await em.execute<{ status: string; n: number }[]>(`select status, count(*)::int as n from device group by status`);
+  return Object.fromEntries(rows.map((r) => [r.status, r.n]));
 }

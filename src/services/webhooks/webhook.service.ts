@@ -1,5 +1,6 @@
 // Webhook endpoints and their deliveries. Sending is the worker's job (src/events/webhook-worker);
 // here: the rules for targets, event types and secrets, the test event and manual redelivery.
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../entities';
 import { WebhookDeliveryStatus } from '../../entities/webhook-delivery.entity';
 import { DomainError } from '../../errors/domain-error';
@@ -206,4 +207,22 @@ async function views(ctx: RequestContext, deliveries: WebhookDelivery[]): Promis
     const listed = attempts.filter((a) => a.deliveryId === d.id);
     return { ...d, attemptCount: listed.length, eventType: typeOf.get(d.id) ?? '', attempts: listed };
   });
+}
+
+/**
+ * How long, in seconds, the oldest due delivery of an enabled endpoint has waited for its attempt
+ * (the operations gauge timegate_webhook_backlog_seconds); 0 when none waits. A delivery being
+ * sent is not due (its claim moved its due time past the lease), nor is one waiting for a retry.
+ */
+export async function webhookBacklogSeconds(em: EntityManager, now: Date): Promise<number> {
+  const [row] = await em.execute<{ seconds: number | null }[]>(
+    `select extract(epoch from (?::timestamptz - min(d.next_attempt_at)))::float8 as seconds
+     from webhook_endpoint w cross join lateral (
+       select d.next_attempt_at from webhook_delivery d
+       where d.endpoint_id = w.id and d.status = 'pending' and d.next_attempt_at <= ?::timestamptz
+       order by d.next_attempt_at limit 1) d
+     where w.enabled`,
+    [now, now],
+  );
+  return Math.max(0, row?.seconds ?? 0);
 }
