@@ -101,7 +101,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
     const expressApp = express();
     const now = options.now ?? (() => new Date());
-    const jobs = new PeriodicJobs({ logger, sink: metrics.jobSink() });
+    const jobs = new PeriodicJobs({ logger, sink: metrics.jobSink(), databaseUnavailable: isDatabaseUnavailable });
     const terminals = new TerminalGateway({ orm: database.orm, config, logger, metrics, now });
     // Terminals never go through Express: a heartbeat must cost a fraction of what Express routing
     // and middleware do, and their raw bodies must never meet a JSON or form parser.

@@ -35,24 +35,35 @@ function routeLabel(req: Request, res: Response): string {
 }
 
 /**
- * Operational endpoints, without API keys: `/healthz` (liveness: the process serves and reaches its
- * database), `/readyz` (readiness: database reachable, every migration applied, no periodic job failing 3 runs in a row) and `/metrics`
- * (Prometheus text format; protected by `TIMEGATE_METRICS_TOKEN` when set).
+ * Operational endpoints, without API keys: `/healthz` (liveness: the process serves; 200 also while
+ * the database is unreachable, which it reports, since restarting a process cannot bring a database
+ * back, and a failover is waited out, not restarted through), `/readyz` (readiness: the database
+ * reachable and writable, every migration applied, no periodic job failing 3 runs in a row) and
+ * `/metrics` (Prometheus text format; protected by `TIMEGATE_METRICS_TOKEN` when set).
  */
 export function operationsRouter(deps: { database: Database; metrics: Metrics; metricsToken: string | null; failingJobs: () => string[] }): express.Router {
   const router = express.Router();
+  /** `reachable`, `read_only` (a standby: a demoted primary during a failover) or `unreachable`. */
+  const databaseState = async (): Promise<'reachable' | 'read_only' | 'unreachable'> => {
+    try {
+      const [row] = await deps.database.orm.em.getConnection().execute<{ standby: boolean }[]>('select pg_is_in_recovery() as standby');
+      return row?.standby ? 'read_only' : 'reachable';
+    } catch {
+      return 'unreachable';
+    }
+  };
   router.get('/healthz', async (_req, res) => {
-    const healthy = await deps.database.orm.isConnected().catch(() => false);
-    res.status(healthy ? 200 : 503).json({ status: healthy ? 'ok' : 'database_unreachable' });
+    res.status(200).json({ status: 'ok', database: await databaseState() });
   });
   router.get('/readyz', async (_req, res) => {
-    const connected = await deps.database.orm.isConnected().catch(() => false);
+    const database = await databaseState();
+    const connected = database === 'reachable';
     const pending = connected ? await deps.database.orm.migrator.getPendingMigrations().catch(() => null) : null;
     const failingJobs = deps.failingJobs();
     const ready = connected && pending !== null && pending.length === 0 && failingJobs.length === 0;
     res.status(ready ? 200 : 503).json({
       status: ready ? 'ready' : 'not_ready',
-      database: connected ? 'reachable' : 'unreachable',
+      database,
       pending_migrations: pending?.map((m) => m.name) ?? null,
       failing_jobs: failingJobs,
     });

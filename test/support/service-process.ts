@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../../src/db/embedded-postgres';
@@ -15,9 +16,18 @@ export interface ServiceProcess {
   kill(signal: NodeJS.Signals): Promise<NodeJS.Signals | number | null>;
 }
 
-/** `npm start`'s entry point as a real child process on `databaseUrl`, ready (healthz 200) when this resolves. */
-export async function startServiceProcess(databaseUrl: string, env: Record<string, string> = {}, port?: number): Promise<ServiceProcess> {
-  const listen = port ?? (await freePort());
+/**
+ * `npm start`'s entry point as a real child process on `databaseUrl`, ready (healthz 200) when this
+ * resolves. `startMs`: how long its start may take (the first start on an empty database migrates
+ * it); `logFile`: where its output goes (set LOG_LEVEL in `env`), else nowhere.
+ */
+export async function startServiceProcess(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  options: { port?: number; startMs?: number; logFile?: string } = {},
+): Promise<ServiceProcess> {
+  const listen = options.port ?? (await freePort());
+  const log = options.logFile ? fs.openSync(options.logFile, 'a') : 'ignore';
   const child = spawn(process.execPath, [path.join(root, 'dist', 'src', 'main.js')], {
     env: {
       ...process.env,
@@ -29,11 +39,12 @@ export async function startServiceProcess(databaseUrl: string, env: Record<strin
       TIMEGATE_RATE_LIMIT_BURST: '1000000',
       ...env,
     },
-    stdio: 'ignore',
+    stdio: ['ignore', log, log],
   });
+  if (typeof log === 'number') fs.closeSync(log);
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
   const url = `http://127.0.0.1:${listen}`;
-  await eventually(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok, 30_000);
+  await eventually(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok, options.startMs ?? 30_000);
   return {
     url,
     child,
