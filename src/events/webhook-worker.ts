@@ -7,7 +7,6 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { PeriodicJobs } from '../jobs/periodic-jobs';
-import { isDatabaseUnavailable } from '../errors/database-unavailable';
 import { eventRowHolding } from './event-batch';
 import { publicEventId } from './event-types';
 import type { Metrics } from '../observability/metrics';
@@ -257,9 +256,9 @@ export class WebhookWorker {
   }
 
   /**
-   * Records a sent attempt. While the database is unreachable (a failover in progress) the record
-   * is tried again until the claim's lease nears its end: an attempt left unrecorded would be sent
-   * again by whichever process claims the delivery after the lease, a duplicate at the receiver.
+   * Records a sent attempt. When that fails (the database unreachable: a failover in progress), the
+   * record is tried again until the claim's lease nears its end: an attempt left unrecorded would be
+   * sent again by whichever process claims the delivery after the lease, a duplicate at the receiver.
    */
   private async recordDurably(delivery: Claimed, outcome: Outcome): Promise<void> {
     const at = this.deps.now();
@@ -268,8 +267,10 @@ export class WebhookWorker {
         await this.record(delivery, outcome, at, tries > 1);
         return;
       } catch (err) {
+        // Any error is tried again within the lease: a transaction whose connection died mid-way
+        // also fails as "Transaction query already complete", which names no connection error.
         const leaseLeft = new Date(delivery.lease_until).getTime() - this.deps.now().getTime();
-        if (!isDatabaseUnavailable(err) || this.stopped || leaseLeft < 2 * RECORD_RETRY_MS) {
+        if (this.stopped || leaseLeft < 2 * RECORD_RETRY_MS) {
           this.deps.logger.error({ err, deliveryId: delivery.id }, 'recording a webhook attempt failed');
           return;
         }

@@ -44,7 +44,13 @@ export async function startServiceProcess(
   if (typeof log === 'number') fs.closeSync(log);
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
   const url = `http://127.0.0.1:${listen}`;
-  await eventually(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok, options.startMs ?? 30_000);
+  try {
+    await eventually(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok, options.startMs ?? 30_000);
+  } catch (error) {
+    // Not started in time: it must not outlive the test that gave up on it.
+    child.kill('SIGKILL');
+    throw error;
+  }
   return {
     url,
     child,
