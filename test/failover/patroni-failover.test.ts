@@ -266,6 +266,10 @@ describe('failover: the PostgreSQL primary dies under load, Patroni promotes its
         return lastNotReady ? lastNotReady.at - promotedAt : 0;
       });
       const seconds = (ms: number | null) => (ms === null ? null : Math.round(ms / 100) / 10);
+      const notReadyAfter = samples
+        .filter((s) => s.at > Math.max(...readyAt) && s.readyz.some((r) => r.status !== 200))
+        .slice(0, 10)
+        .map((s) => ({ afterNewPrimarySeconds: seconds(s.at - promotedAt), readyz: s.readyz }));
       const figures = {
         at: new Date().toISOString(),
         members: ha.patroni.size,
@@ -276,6 +280,7 @@ describe('failover: the PostgreSQL primary dies under load, Patroni promotes its
         killToFirstAcknowledgedFleetUploadSeconds: seconds(fleetAck === null ? null : fleetAck - killedAt),
         newPrimaryToReadySeconds: readyAt.map((t) => seconds(t - promotedAt)),
         lastNotReadyAfterNewPrimarySeconds: notReadyAfterPrimary.map(seconds),
+        notReadyOnceReady: notReadyAfter,
         killToAllResentSeconds: seconds(drainedAt - killedAt),
         punches: total,
         punchesBeforeKill: before.punches,

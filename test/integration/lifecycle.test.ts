@@ -54,7 +54,7 @@ describe('running the service', () => {
     }
   });
 
-  it('/healthz (liveness) stays 200 while the database is unreachable, saying so; /readyz is 503 then, and both are back once it is', async function () {
+  it('/healthz (liveness) stays 200 while the database is unreachable; /readyz is 503 then, and ready again once it is back', async function () {
     this.timeout(120_000);
     const dataDir = tempDir('health');
     const port = await freePort();
@@ -63,12 +63,12 @@ describe('running the service', () => {
     try {
       const up = await rest(app.url, 'GET', '/healthz');
       expect(up.status).to.equal(200);
-      expect(up.body).to.deep.equal({ status: 'ok', database: 'reachable' });
+      expect(up.body).to.deep.equal({ status: 'ok' });
       await pg.stop();
       // A process that only waits for its database is alive: a liveness probe must not restart it.
       const down = await rest(app.url, 'GET', '/healthz');
       expect(down.status).to.equal(200);
-      expect(down.body).to.deep.equal({ status: 'ok', database: 'unreachable' });
+      expect(down.body).to.deep.equal({ status: 'ok' });
       const notReady = await rest(app.url, 'GET', '/readyz');
       expect(notReady.status).to.equal(503);
       expect(notReady.body).to.include({ status: 'not_ready', database: 'unreachable' });
@@ -78,7 +78,6 @@ describe('running the service', () => {
         return reply.status === 200 ? reply : null;
       }, 30_000);
       expect(ready.body).to.include({ status: 'ready', database: 'reachable' });
-      expect((await rest(app.url, 'GET', '/healthz')).body).to.deep.equal({ status: 'ok', database: 'reachable' });
     } finally {
       await app.stop();
       await pg.stop();

@@ -54,7 +54,7 @@ function portFree(port: number): Promise<boolean> {
 /** A base port whose whole block is free now. */
 async function freeBlock(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 2_000) * PORT_SPAN;
+    const base = 20_000 + Math.floor(Math.random() * 1_500) * PORT_SPAN;
     const ports = Array.from({ length: PORT_SPAN }, (_, i) => base + i);
     if ((await Promise.all(ports.map(portFree))).every(Boolean)) return base;
   }
