@@ -43,9 +43,10 @@ interface Sample {
   healthz: number[];
 }
 
+/** Status and body of a GET; status 0 when no answer came within 10 s (the machine may be very busy). */
 async function statusOf(url: string): Promise<{ status: number; body: any }> {
   try {
-    const reply = await fetch(url, { signal: AbortSignal.timeout(3000) });
+    const reply = await fetch(url, { signal: AbortSignal.timeout(10_000) });
     return { status: reply.status, body: await reply.json().catch(() => null) };
   } catch {
     return { status: 0, body: null };
