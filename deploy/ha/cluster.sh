@@ -203,7 +203,7 @@ EOF
 
     log "pg1 bootstraps the cluster (PostgreSQL $(basename "$(dirname "$pg_bin")"), Patroni $(patroni --version | awk '{ print $2 }'))"
     start_member 1
-    wait_for "pg1 to lead" 120 current_leader
+    wait_for "pg1 to lead" 300 current_leader
     for i in $(seq 2 "$members"); do
       log "pg$i joins as a standby"
       start_member "$i"
@@ -228,7 +228,7 @@ EOF
     "$haproxy_bin" -c -q -f "$dir/haproxy/haproxy.cfg" || die "HAProxy refused $dir/haproxy/haproxy.cfg"
     "$haproxy_bin" -D -p "$dir/haproxy/haproxy.pid" -f "$dir/haproxy/haproxy.cfg"
 
-    wait_for "every member running with its synchronous standby" 240 cluster_ready
+    wait_for "every member running with its synchronous standby" 600 cluster_ready
     wait_for "the database through HAProxy" 60 database_answers
     log "ready: leader $(current_leader)"
     "$0" env --dir "$dir"
