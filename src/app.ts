@@ -102,7 +102,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
     const expressApp = express();
     const now = options.now ?? (() => new Date());
-    const jobs = new PeriodicJobs({ logger, sink: metrics.jobSink() });
+    const jobs = new PeriodicJobs({ logger, sink: metrics.jobSink(), databaseUnavailable: isDatabaseUnavailable });
     // The operations gauges (terminals by status, backlogs, the pool) are read at each scrape.
     metrics.observeDatabase(operationsSnapshotReader({ orm: database.orm, config, logger, now }));
     metrics.observePool(() => poolUsage(database.orm));

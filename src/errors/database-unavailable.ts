@@ -2,8 +2,10 @@ import { ConnectionException } from '@mikro-orm/core';
 
 // SQLSTATE classes and codes that mean "the database cannot serve now", not "this request is wrong":
 // 08 connection exception, 53 insufficient resources (too many connections), 57P01-57P03 shutdown
-// and cannot-connect-now. Node's socket errors say the same before PostgreSQL can answer at all.
-const UNAVAILABLE_SQLSTATE = /^(08...|53...|57P0[1-3])$/;
+// and cannot-connect-now, 25006 read-only transaction (the server we reached is a standby: a
+// primary demoted during a failover, until the balancer routes to the new one). Node's socket
+// errors say the same before PostgreSQL can answer at all.
+const UNAVAILABLE_SQLSTATE = /^(08...|53...|57P0[1-3]|25006)$/;
 const UNAVAILABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
 const UNAVAILABLE_MESSAGE =
   /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i;

@@ -55,6 +55,26 @@ interface EventPage {
   more: boolean;
   /** The statement's DELIVERABLE_BELOW: every event below it had committed. */
   below: bigint;
+  /** Where a caught-up reader may move its cursor (safePosition of the statement's bound). */
+  safe: bigint;
+}
+
+/** The last event id of the workspace's newest row (a row holds a batch of events, event-batch.ts); `?` is the workspace. */
+const NEWEST_EVENT = `(select (id + span - 1)::text from event where workspace_id = ? order by id desc limit 1)`;
+
+/**
+ * How far a reader that has seen everything below `below` may move its cursor: to `below - 1`,
+ * but never past the newest event that exists. Transaction ids a server handed out but never
+ * made durable (a transaction that rolled back, or was cut off, just before a crash or a failover
+ * to a standby) are handed out again by the server that comes next, so a bound computed before
+ * the failover can lie above ids that commit after it; an event that exists has committed and is
+ * on the standby (synchronous replication), so every id handed out later is above it.
+ */
+function safePosition(below: bigint, newest: string | null): bigint {
+  const bound = below - 1n;
+  if (newest === null) return 0n;
+  const last = BigInt(newest);
+  return last < bound ? last : bound;
 }
 
 interface Subscriber {
@@ -88,8 +108,11 @@ class WorkspaceHub {
     private readonly batchMs: number,
   ) {
     // Live from here: everything below has committed; whatever commits later has a higher id.
-    this.ready = this.query<{ below: string }>(`select ${DELIVERABLE_BELOW} as below`, []).then(([row]) => {
-      this.cursor = BigInt(row!.below) - 1n;
+    // Not past the workspace's newest event, though (see safePosition).
+    this.ready = this.query<{ below: string; newest: string | null }>(`select ${DELIVERABLE_BELOW} as below, ${NEWEST_EVENT} as newest`, [
+      this.workspaceId,
+    ]).then(([row]) => {
+      this.cursor = safePosition(BigInt(row!.below), row!.newest);
     });
   }
 
@@ -143,10 +166,10 @@ class WorkspaceHub {
         this.cursor = BigInt(event.id);
         for (const subscriber of this.subscribers) deliver(subscriber, event);
       }
-      // Caught up: every wanted event below the bound was read, so the cursor moves to it, past
+      // Caught up: every wanted event below the bound was read, so the cursor moves up to it, past
       // rows of types nobody here wants (a subscriber joining later starts from there, as it would
-      // had they been read).
-      if (!page.held && !page.more && page.below - 1n > this.cursor) this.cursor = page.below - 1n;
+      // had they been read), but not past the newest event (see safePosition).
+      if (!page.held && !page.more && page.safe > this.cursor) this.cursor = page.safe;
       this.pendingSince = page.heldSince ?? null;
       if (page.held) this.retryHeld();
       if (page.held || !page.more) return;
@@ -398,24 +421,25 @@ export class EventFeed {
     // may hold a batch (event-batch.ts), and the one holding `after` may hold later events too.
     // A page ends with the row that reaches PAGE events.
     // The bound comes back even when no row does (one row of nulls), for the hub's cursor.
-    const found = await this.query<EventRow & { below: string; before: string }>(
-      `with bound as (select ${DELIVERABLE_BELOW} as below)
-       select page.*, bound.below from bound left join (
+    const found = await this.query<EventRow & { below: string; newest: string | null; before: string }>(
+      `with bound as (select ${DELIVERABLE_BELOW} as below, ${NEWEST_EVENT} as newest)
+       select page.*, bound.below, bound.newest from bound left join (
          select id, workspace_id, type, data, created_at, span, sum(span) over (order by id rows unbounded preceding) - span as before
          from event where workspace_id = ? and id > ? and id + span - 1 > ? ${typeFilter} order by id limit ${PAGE}) page
          on page.before < ${PAGE}
        order by page.id`,
-      [workspaceId, firstRowAfter(after).toString(), after.toString(), ...(types ?? [])],
+      [workspaceId, workspaceId, firstRowAfter(after).toString(), after.toString(), ...(types ?? [])],
     );
     const below = BigInt(found[0]!.below);
+    const safe = safePosition(below, found[0]!.newest);
     const rows = found.filter((row) => row.id !== null);
     const events: StoredEvent[] = [];
     for (const row of rows) {
       // A row's events are all of one transaction: all deliverable, or none.
-      if (BigInt(row.id) >= below) return { events, held: true, heldSince: new Date(row.created_at), more: false, below };
+      if (BigInt(row.id) >= below) return { events, held: true, heldSince: new Date(row.created_at), more: false, below, safe };
       events.push(...eventsAfter([row], after));
     }
     const last = rows.at(-1);
-    return { events, held: false, more: rows.length === PAGE || (last !== undefined && Number(last.before) + Number(last.span) >= PAGE), below };
+    return { events, held: false, more: rows.length === PAGE || (last !== undefined && Number(last.before) + Number(last.span) >= PAGE), below, safe };
   }
 }

@@ -18,6 +18,8 @@ interface Claimed {
   endpoint_id: number;
   attempt_count: number;
   give_up_at: Date;
+  /** Until when this process holds the delivery (the claim's lease): no other process sends it before. */
+  lease_until: Date;
   url: string;
   secret: string;
   event_id: string;
@@ -40,6 +42,8 @@ interface Outcome {
 }
 
 const MAX_DELAY_MS = 12 * 3_600_000;
+/** While the database is unreachable, a sent attempt's record is tried again this often (within the lease). */
+const RECORD_RETRY_MS = 500;
 
 /** `Retry-After` as milliseconds from `now`: delay-seconds or an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
 export function retryAfterMs(value: string | null, now: Date): number | undefined {
@@ -192,7 +196,7 @@ export class WebhookWorker {
          update webhook_delivery d set next_attempt_at = ?::timestamptz, attempt_count = d.attempt_count + 1
          from picked where d.id = picked.id
          returning d.*)
-       select c.id, c.endpoint_id, c.attempt_count, c.give_up_at, w.url, w.secret, c.event_id,
+       select c.id, c.endpoint_id, c.attempt_count, c.give_up_at, c.next_attempt_at as lease_until, w.url, w.secret, c.event_id,
               e.workspace_id, e.type, e.event_data as data, e.created_at
        from claimed c join webhook_endpoint w on w.id = c.endpoint_id join ${eventRowHolding('e', 'c.event_id', { payload: true })}
        order by c.event_id`,
@@ -253,19 +257,54 @@ export class WebhookWorker {
       const seconds = Math.max(0, now().getTime() - new Date(delivery.created_at).getTime()) / 1000;
       this.deps.metrics?.webhookDelivery.observe({ attempt: delivery.attempt_count <= 1 ? 'first' : 'retry' }, seconds);
     }
-    await this.record(delivery, outcome).catch((err) => this.deps.logger.error({ err, deliveryId: delivery.id }, 'recording a webhook attempt failed'));
+    await this.recordDurably(delivery, outcome);
   }
 
-  /** The attempt, the delivery's next state and the endpoint's failure streak, in one transaction. */
-  private async record(delivery: Claimed, outcome: Outcome): Promise<void> {
-    const { config, now } = this.deps;
-    const at = now();
+  /**
+   * Records a sent attempt. When that fails (the database unreachable: a failover in progress), the
+   * record is tried again until the claim's lease nears its end: an attempt left unrecorded would be
+   * sent again by whichever process claims the delivery after the lease, a duplicate at the receiver.
+   */
+  private async recordDurably(delivery: Claimed, outcome: Outcome): Promise<void> {
+    const at = this.deps.now();
+    for (let tries = 1; ; tries += 1) {
+      try {
+        await this.record(delivery, outcome, at, tries > 1);
+        return;
+      } catch (err) {
+        // Any error is tried again within the lease: a transaction whose connection died mid-way
+        // also fails as "Transaction query already complete", which names no connection error.
+        const leaseLeft = new Date(delivery.lease_until).getTime() - this.deps.now().getTime();
+        if (this.stopped || leaseLeft < 2 * RECORD_RETRY_MS) {
+          this.deps.logger.error({ err, deliveryId: delivery.id }, 'recording a webhook attempt failed');
+          return;
+        }
+        if (tries === 1) this.deps.logger.warn({ err, deliveryId: delivery.id }, 'recording a webhook attempt waits for the database');
+        await new Promise((resolve) => setTimeout(resolve, RECORD_RETRY_MS));
+      }
+    }
+  }
+
+  /**
+   * The attempt, the delivery's next state and the endpoint's failure streak, in one transaction.
+   * `again`: an earlier try may have committed with its answer lost (the connection cut during a
+   * failover); the attempt row of that try, stamped `at`, says so.
+   */
+  private async record(delivery: Claimed, outcome: Outcome, at: Date, again: boolean): Promise<void> {
+    const { config } = this.deps;
     await this.deps.orm.em.fork().transactional(async (em) => {
       // Locks in the order a delete of the endpoint takes them (endpoint, then its deliveries and
       // attempts): recording an attempt while the endpoint is deleted waits or finds it gone, it
       // never deadlocks. FOR NO KEY UPDATE: this transaction updates the endpoint row below.
       const [endpoint] = await em.execute<{ id: number }[]>('select id from webhook_endpoint where id = ? for no key update', [delivery.endpoint_id]);
       if (!endpoint) return; // deleted meanwhile, with its deliveries: nothing left to record
+      if (again) {
+        const [recorded] = await em.execute<{ found: boolean }[]>(
+          'select exists (select 1 from webhook_attempt where delivery_id = ? and attempted_at = ?) as found',
+          [delivery.id, at],
+        );
+        if (recorded?.found) return;
+      }
       await em.execute(
         `insert into webhook_attempt (delivery_id, attempted_at, status_code, duration_ms, response_excerpt, error, succeeded) values (?, ?, ?, ?, ?, ?, ?)`,
         [delivery.id, at, outcome.statusCode, outcome.durationMs, outcome.excerpt, outcome.error, outcome.succeeded],

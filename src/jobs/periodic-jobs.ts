@@ -5,7 +5,11 @@
 //
 // A job that fails `FAILING_AFTER` runs in a row is reported by `failing()`, which /readyz turns
 // into a 503, so an orchestrator stops routing to (or restarts) a process whose background work
-// is stuck, while one transient failure does not flap readiness.
+// is stuck, while one transient failure does not flap readiness. A run that failed only because the
+// database was unreachable (`databaseUnavailable`: an outage, a failover in progress) is not such a
+// failure: /readyz reports the database itself, and a job's count of failures from the outage would
+// otherwise keep the process out of the balancer after the database is back, until the job's next
+// complete run (for the attendance worker working off the backlog of re-sent uploads, a minute).
 import type { Logger } from 'pino';
 
 export const FAILING_AFTER = 3;
@@ -23,6 +27,8 @@ interface Job {
   running: Promise<void> | null;
   consecutiveFailures: number;
   lastError: string | null;
+  /** The last run failed because the database was unreachable (not counted in consecutiveFailures). */
+  waitingForDatabase: boolean;
 }
 
 export class PeriodicJobs {
@@ -30,12 +36,19 @@ export class PeriodicJobs {
   private started = false;
   private stopped = false;
 
-  constructor(private readonly deps: { logger: Logger; sink?: JobOutcomeSink }) {}
+  constructor(
+    private readonly deps: {
+      logger: Logger;
+      sink?: JobOutcomeSink;
+      /** True when a run's error only says the database is unreachable (the app passes errors/database-unavailable.ts). */
+      databaseUnavailable?: (error: unknown) => boolean;
+    },
+  ) {}
 
   /** Registers a job; it starts with `start()` (or at once when the runner already started). */
   add(name: string, everyMs: number, run: () => Promise<unknown>): void {
     if (this.jobs.has(name)) throw new Error(`periodic job ${name} registered twice`);
-    const job: Job = { name, everyMs, run, timer: null, running: null, consecutiveFailures: 0, lastError: null };
+    const job: Job = { name, everyMs, run, timer: null, running: null, consecutiveFailures: 0, lastError: null, waitingForDatabase: false };
     this.jobs.set(name, job);
     this.deps.sink?.jobConsecutiveFailures(name, 0);
     if (this.started && !this.stopped) this.schedule(job);
@@ -60,8 +73,13 @@ export class PeriodicJobs {
   }
 
   /** Each job's state, for logs and /readyz. */
-  states(): Array<{ name: string; consecutiveFailures: number; lastError: string | null }> {
-    return [...this.jobs.values()].map(({ name, consecutiveFailures, lastError }) => ({ name, consecutiveFailures, lastError }));
+  states(): Array<{ name: string; consecutiveFailures: number; lastError: string | null; waitingForDatabase: boolean }> {
+    return [...this.jobs.values()].map(({ name, consecutiveFailures, lastError, waitingForDatabase }) => ({
+      name,
+      consecutiveFailures,
+      lastError,
+      waitingForDatabase,
+    }));
   }
 
   /** Cancels every timer and waits for the runs in progress. */
@@ -100,13 +118,22 @@ export class PeriodicJobs {
     try {
       await job.run();
       if (job.consecutiveFailures > 0) this.deps.logger.info({ job: job.name, after: job.consecutiveFailures }, 'periodic job recovered');
+      if (job.waitingForDatabase) this.deps.logger.info({ job: job.name }, 'periodic job resumed: the database is back');
       job.consecutiveFailures = 0;
       job.lastError = null;
+      job.waitingForDatabase = false;
       this.deps.sink?.jobRun(job.name, 'ok');
     } catch (error) {
-      job.consecutiveFailures += 1;
       job.lastError = error instanceof Error ? error.message : String(error);
       this.deps.sink?.jobRun(job.name, 'failed');
+      if (this.deps.databaseUnavailable?.(error)) {
+        // Counted as a failed run in the metrics, not as the job's own failure; logged once per outage.
+        if (!job.waitingForDatabase) this.deps.logger.warn({ err: error, job: job.name }, 'periodic job waits for the database');
+        job.waitingForDatabase = true;
+        return;
+      }
+      job.waitingForDatabase = false;
+      job.consecutiveFailures += 1;
       // The first failure and then every tenth: a job failing every second must not flood the log.
       if (job.consecutiveFailures === 1 || job.consecutiveFailures % 10 === 0) {
         this.deps.logger.error({ err: error, job: job.name, consecutiveFailures: job.consecutiveFailures }, 'periodic job failed');

@@ -10,7 +10,7 @@ import type { ContextFactory } from '../services/identity/request-context-factor
 import { encodeCursor } from '../schema/connection';
 import type { RequestContext } from '../context/request-context';
 import { statusOf } from '../errors/error-codes';
-import { beginIdempotent, finishIdempotent, requestFingerprint } from '../services/common/idempotency.service';
+import { requestFingerprint, runIdempotent } from '../services/common/idempotency.service';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/common/pagination';
 import { unstorableError, unstorableStringAt } from '../services/common/validation';
 import { camelToSnake, renameKeys, snakeToCamel } from '../kernel/case';
@@ -92,24 +92,34 @@ export function createRestRouter(deps: {
           return;
         }
         // Stripe's rule: a request refused before it ran (auth, JSON Schema) stores nothing; once it
-        // runs, its outcome, success or domain error, is what the key replays.
-        const decision = await beginIdempotent(ctx, idempotencyKey, requestFingerprint(route.method, req.path, body), deps.config.idempotencyTtlHours);
-        if (decision.kind === 'replay') {
+        // runs, its outcome, success or domain error, is what the key replays. The operation, its
+        // key's record and the stored response commit together (runIdempotent).
+        const outcome = await runIdempotent(
+          ctx,
+          idempotencyKey,
+          requestFingerprint(route.method, req.path, body),
+          deps.config.idempotencyTtlHours,
+          async (tx) => {
+            try {
+              const { status, payload } = await run(compiled, tx, variables, res, deps.logger, production);
+              return { status, body: payload };
+            } catch (error) {
+              const domainError = toDomainError(error, deps.logger, production);
+              return {
+                status: statusOf(domainError.code),
+                body: errorBody(domainError.code, domainError.message, domainError.details, requestId),
+                error: domainError,
+              };
+            }
+          },
+        );
+        if (outcome.replayed) {
           res.setHeader('Idempotent-Replayed', 'true');
-          res.status(decision.status).json(decision.body);
+          res.status(outcome.status).json(outcome.body);
           return;
         }
-        const outcome = await execute().catch((error) => {
-          const domainError = toDomainError(error, deps.logger, production);
-          return {
-            status: statusOf(domainError.code),
-            payload: errorBody(domainError.code, domainError.message, domainError.details, requestId),
-            error: domainError,
-          };
-        });
-        await finishIdempotent(ctx, idempotencyKey, outcome.status, outcome.payload, 'error' in outcome ? outcome.error.code : undefined);
-        if ('error' in outcome) sendError(res, outcome.error, requestId);
-        else res.status(outcome.status).json(outcome.payload);
+        if (outcome.error) sendError(res, outcome.error, requestId);
+        else res.status(outcome.status).json(outcome.body);
       } catch (error) {
         sendError(res, toDomainError(error, deps.logger, production), requestId);
       }

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { createCompany, createWorkspace } from '../support/factories';
+import pg from 'pg';
 import { rest } from '../support/http';
+import { query, waitForLockWait } from '../support/service-process';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 describe('Idempotency-Key on POST', () => {
@@ -64,6 +66,38 @@ describe('Idempotency-Key on POST', () => {
     expect(statuses.every((s) => s === 201 || s === 409)).to.equal(true);
     expect((await rest(t.url, 'GET', '/public/v2/employees', { key: a.key })).body).to.have.length(1);
     expect((await post(b.key, { name: 'C', lastname: 'C', code: 'RACE', company_id: cb.id }, 'shared')).status).to.equal(201);
+  });
+
+  it('commits the key, the change and the stored answer together: nothing is visible while the request runs, and a duplicate waits and replays', async () => {
+    // Regression: the key's claim committed before the change and the answer after it, so a
+    // connection cut in between (a database failover) left a change without its answer, and the
+    // retry, once the claim's lease ran out, applied the change a second time.
+    const ws = await createWorkspace(t.url);
+    const company = await createCompany(t.url, ws.key);
+    const body = { name: 'Held', lastname: 'Back', code: 'ATOMIC', company_id: company.id };
+    const databaseUrl = t.config.databaseUrl!;
+    const blocker = new pg.Client({ connectionString: databaseUrl });
+    await blocker.connect();
+    try {
+      // The company row locked: the employee's insert (its foreign key) waits on it, mid-request.
+      await blocker.query('begin');
+      await blocker.query('select 1 from company where id = $1 for update', [company.id]);
+      const first = post(ws.key, body, 'atomic-1');
+      await waitForLockWait(databaseUrl, '%into "employee"%');
+      const visible = await query(databaseUrl, "select count(*)::int as n from idempotency_record where key = 'atomic-1'");
+      expect(visible[0].n, 'no claim committed before the change').to.equal(0);
+      const duplicate = post(ws.key, body, 'atomic-1');
+      await blocker.query('commit');
+      const [one, two] = await Promise.all([first, duplicate]);
+      expect([one.status, two.status]).to.deep.equal([201, 201]);
+      expect(two.headers.get('idempotent-replayed')).to.equal('true');
+      expect(two.body).to.deep.equal(one.body);
+    } finally {
+      await blocker.end();
+    }
+    const stored = await query(databaseUrl, "select status from idempotency_record where key = 'atomic-1'");
+    expect(stored).to.deep.equal([{ status: 201 }]);
+    expect((await rest(t.url, 'GET', '/public/v2/employees', { key: ws.key })).body).to.have.length(1);
   });
 
   it('refuses an over-long key', async () => {

@@ -13,6 +13,7 @@ import { rest } from '../support/http';
 import { freshDatabaseUrl } from '../support/database';
 import { query } from '../support/service-process';
 import { startTestApp } from '../support/test-app';
+import { eventually } from '../support/terminal';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const quiet = pino({ level: 'silent' });
@@ -53,25 +54,30 @@ describe('running the service', () => {
     }
   });
 
-  it('/healthz answers 200, 503 while the database is unreachable, and 200 again once it is back', async function () {
+  it('/healthz (liveness) stays 200 while the database is unreachable; /readyz is 503 then, and ready again once it is back', async function () {
     this.timeout(120_000);
     const dataDir = tempDir('health');
     const port = await freePort();
     let pg = await startEmbeddedPostgres({ dataDir, port });
     const app = await createApp(loadConfig({ DATABASE_URL: pg.serverUrl('timegate'), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }), { logger: quiet });
     try {
-      expect((await rest(app.url, 'GET', '/healthz')).status).to.equal(200);
+      const up = await rest(app.url, 'GET', '/healthz');
+      expect(up.status).to.equal(200);
+      expect(up.body).to.deep.equal({ status: 'ok' });
       await pg.stop();
+      // A process that only waits for its database is alive: a liveness probe must not restart it.
       const down = await rest(app.url, 'GET', '/healthz');
-      expect(down.status).to.equal(503);
-      expect(down.body.status).to.equal('database_unreachable');
+      expect(down.status).to.equal(200);
+      expect(down.body).to.deep.equal({ status: 'ok' });
+      const notReady = await rest(app.url, 'GET', '/readyz');
+      expect(notReady.status).to.equal(503);
+      expect(notReady.body).to.include({ status: 'not_ready', database: 'unreachable' });
       pg = await startEmbeddedPostgres({ dataDir, port });
-      let status = 0;
-      for (let i = 0; i < 50 && status !== 200; i++) {
-        status = (await rest(app.url, 'GET', '/healthz')).status;
-        if (status !== 200) await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(status).to.equal(200);
+      const ready = await eventually(async () => {
+        const reply = await rest(app.url, 'GET', '/readyz');
+        return reply.status === 200 ? reply : null;
+      }, 30_000);
+      expect(ready.body).to.include({ status: 'ready', database: 'reachable' });
     } finally {
       await app.stop();
       await pg.stop();

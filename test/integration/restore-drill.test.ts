@@ -123,7 +123,7 @@ describe('restore drill: base backup, WAL archive, point-in-time restore and bac
     await sh(documentedCommands('archive'), { PGDATA: dirs.data, ARCHIVE: dirs.archive }, { asPostgres: true });
     await sh(`pg_ctl -D "${dirs.data}" -l "${dirs.data}/server.log" -w -t 120 start >/dev/null`, {}, { asPostgres: true });
     await query(serverUrl(pgPort, 'postgres'), 'create database timegate');
-    services.push(await startServiceProcess(serverUrl(pgPort, 'timegate'), { TIMEGATE_ATT_DELAY: '2' }, httpPort, 180_000));
+    services.push(await startServiceProcess(serverUrl(pgPort, 'timegate'), { TIMEGATE_ATT_DELAY: '2' }, { port: httpPort, startMs: 180_000 }));
   });
 
   after(async () => {
@@ -207,7 +207,7 @@ describe('restore drill: base backup, WAL archive, point-in-time restore and bac
     expect(fs.readFileSync(path.join(dirs.restore, 'restore.log'), 'utf8')).to.contain('recovery stopping before commit of transaction');
 
     // Step 4: Timegate on the restored database, at the address the terminals call.
-    services.push(await startServiceProcess(serverUrl(restorePort, 'timegate'), { TIMEGATE_ATT_DELAY: '2' }, httpPort, 180_000));
+    services.push(await startServiceProcess(serverUrl(restorePort, 'timegate'), { TIMEGATE_ATT_DELAY: '2' }, { port: httpPort, startMs: 180_000 }));
     const service = services[0]!;
     await eventually(async () => (await punchCount(restorePort)) > restored, 60_000);
     clearInterval(punching);

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../../src/db/embedded-postgres';
@@ -17,15 +18,16 @@ export interface ServiceProcess {
 
 /**
  * `npm start`'s entry point as a real child process on `databaseUrl`, ready (healthz 200) when this
- * resolves; `readyWithinMs` bounds the start (migrating an empty database takes longest).
+ * resolves. `startMs`: how long its start may take (the first start on an empty database migrates
+ * it); `logFile`: where its output goes (set LOG_LEVEL in `env`), else nowhere.
  */
 export async function startServiceProcess(
   databaseUrl: string,
   env: Record<string, string> = {},
-  port?: number,
-  readyWithinMs = 30_000,
+  options: { port?: number; startMs?: number; logFile?: string } = {},
 ): Promise<ServiceProcess> {
-  const listen = port ?? (await freePort());
+  const listen = options.port ?? (await freePort());
+  const log = options.logFile ? fs.openSync(options.logFile, 'a') : 'ignore';
   const child = spawn(process.execPath, [path.join(root, 'dist', 'src', 'main.js')], {
     env: {
       ...process.env,
@@ -37,17 +39,18 @@ export async function startServiceProcess(
       TIMEGATE_RATE_LIMIT_BURST: '1000000',
       ...env,
     },
-    stdio: 'ignore',
+    stdio: ['ignore', log, log],
   });
+  if (typeof log === 'number') fs.closeSync(log);
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
   const url = `http://127.0.0.1:${listen}`;
   try {
     await eventually(async () => {
       if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode} before it was ready (a refused setting?)`);
       return (await fetch(`${url}/healthz`).catch(() => null))?.ok;
-    }, readyWithinMs);
+    }, options.startMs ?? 30_000);
   } catch (error) {
-    // Not left running behind a failed test.
+    // Not started in time: it must not outlive the test that gave up on it.
     child.kill('SIGKILL');
     throw error;
   }

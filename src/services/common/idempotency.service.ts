@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { DomainError } from '../../errors/domain-error';
-import type { RequestContext } from '../../context/request-context';
+import { withEm, type RequestContext } from '../../context/request-context';
 
 export type IdempotencyDecision = { kind: 'proceed' } | { kind: 'replay'; status: number; body: unknown };
 
@@ -40,9 +40,10 @@ function owner(ctx: RequestContext): { workspaceId: number; apiKeyId: number } {
  * replaced as if they never existed, and a record still running past its lease (its process died
  * mid-request, nothing was stored) is taken over by the retry.
  */
-export async function beginIdempotent(ctx: RequestContext, key: string, fingerprint: string, ttlHours: number): Promise<IdempotencyDecision> {
+async function beginIdempotent(ctx: RequestContext, key: string, fingerprint: string, ttlHours: number): Promise<IdempotencyDecision> {
   const { workspaceId, apiKeyId } = owner(ctx);
-  const conn = ctx.em.getConnection();
+  // The EntityManager's execute, not its connection's: it runs in the transaction runIdempotent opened.
+  const conn = ctx.em;
   const leaseSeconds = ctx.config.idempotencyLeaseSeconds;
   await conn.execute(
     `delete from idempotency_record where workspace_id = ? and api_key_id = ? and key = ?
@@ -78,9 +79,9 @@ const NOT_RUN = new Set(['unauthenticated', 'forbidden', 'device_queue_full']);
  * Stores the response to replay. Server errors, and refusals of the key itself (nothing ran; a
  * later request, perhaps with a key that may, must run), release the record instead.
  */
-export async function finishIdempotent(ctx: RequestContext, key: string, status: number, body: unknown, errorCode?: string): Promise<void> {
+async function finishIdempotent(ctx: RequestContext, key: string, status: number, body: unknown, errorCode?: string): Promise<void> {
   const { workspaceId, apiKeyId } = owner(ctx);
-  const conn = ctx.em.getConnection();
+  const conn = ctx.em;
   if (status >= 500 || (errorCode !== undefined && NOT_RUN.has(errorCode))) {
     await conn.execute('delete from idempotency_record where workspace_id = ? and api_key_id = ? and key = ? and status is null', [workspaceId, apiKeyId, key]);
     return;
@@ -89,4 +90,64 @@ export async function finishIdempotent(ctx: RequestContext, key: string, status:
     'update idempotency_record set status = ?, response_body = ?::jsonb, lease_until = null where workspace_id = ? and api_key_id = ? and key = ?',
     [status, JSON.stringify(body), workspaceId, apiKeyId, key],
   );
+}
+
+/** What a request with an Idempotency-Key answers: its own outcome, or the stored one replayed. */
+export interface IdempotentOutcome {
+  status: number;
+  body: unknown;
+  /** The refusal or error the outcome is (its body is the error's body). */
+  error?: DomainError;
+  replayed: boolean;
+}
+
+/** Carries an outcome out of a transaction that must roll back. */
+class Undo extends Error {
+  constructor(readonly outcome: Omit<IdempotentOutcome, 'replayed'>) {
+    super('undo');
+  }
+}
+
+/**
+ * Runs `operation` under an Idempotency-Key in ONE transaction with the key's record: the claim,
+ * the operation's changes and the stored response commit together, or none of them does. A retry
+ * therefore finds either the stored response (the first request committed, even if its answer
+ * was lost: the connection cut by a database failover after the COMMIT reached the standby) or
+ * no record at all (nothing was applied), never an applied change without its response. The
+ * operation runs in a savepoint: when it fails, its changes are undone and its outcome stored
+ * (a domain error is replayed like a success); a server error or a refusal of the key itself
+ * rolls everything back, the claim included, so a retry runs again. A concurrent request with the
+ * same key waits for the first one's COMMIT on the record's unique key, then replays its answer.
+ */
+export async function runIdempotent(
+  ctx: RequestContext,
+  key: string,
+  fingerprint: string,
+  ttlHours: number,
+  operation: (tx: RequestContext) => Promise<Omit<IdempotentOutcome, 'replayed'>>,
+): Promise<IdempotentOutcome> {
+  const inTransaction = (em: RequestContext['em']): RequestContext => ({ ...withEm(ctx, em), loaders: new Map() });
+  try {
+    return await ctx.em.transactional(async (em) => {
+      const tx = inTransaction(em);
+      const decision = await beginIdempotent(tx, key, fingerprint, ttlHours);
+      if (decision.kind === 'replay') return { status: decision.status, body: decision.body, replayed: true };
+      const outcome = await em
+        .transactional(async (inner) => {
+          const result = await operation(inTransaction(inner));
+          if (result.status >= 400) throw new Undo(result);
+          return result;
+        })
+        .catch((error: unknown) => {
+          if (error instanceof Undo) return error.outcome;
+          throw error;
+        });
+      if (outcome.status >= 500 || (outcome.error !== undefined && NOT_RUN.has(outcome.error.code))) throw new Undo(outcome);
+      await finishIdempotent(tx, key, outcome.status, outcome.body, outcome.error?.code);
+      return { ...outcome, replayed: false };
+    });
+  } catch (error) {
+    if (error instanceof Undo) return { ...error.outcome, replayed: false };
+    throw error;
+  }
 }

@@ -50,6 +50,33 @@ describe('PeriodicJobs', () => {
     expect(outcomes.at(-1)).to.equal('db_work:ok');
   });
 
+  it('a run that fails only for want of the database is not the job failing: readiness stays clear after an outage, however long', async () => {
+    // Regression: after a failover the attendance job stayed in failing() (and /readyz at 503) for a
+    // minute, until its first complete run after the outage; its failures were the outage's.
+    const gauge = new Map<string, number>();
+    jobs = new PeriodicJobs({
+      logger,
+      sink: { jobRun: () => undefined, jobConsecutiveFailures: (job, n) => gauge.set(job, n) },
+      databaseUnavailable: (error) => (error as { code?: string }).code === 'ECONNREFUSED',
+    });
+    let failure: Error | null = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    jobs.add('attendance', 60_000, async () => {
+      if (failure) throw failure;
+    });
+    for (let i = 0; i < FAILING_AFTER * 4; i++) await jobs.runNow('attendance');
+    expect(jobs.failing()).to.deep.equal([]);
+    expect(jobs.states()[0]).to.include({ consecutiveFailures: 0, waitingForDatabase: true, lastError: 'connect ECONNREFUSED' });
+    // The database is back but the job is broken: that counts.
+    failure = new Error('column "x" does not exist');
+    for (let i = 0; i < FAILING_AFTER; i++) await jobs.runNow('attendance');
+    expect(jobs.failing()).to.deep.equal(['attendance']);
+    expect(jobs.states()[0]).to.include({ waitingForDatabase: false });
+    failure = null;
+    await jobs.runNow('attendance');
+    expect(jobs.failing()).to.deep.equal([]);
+    expect(gauge.get('attendance')).to.equal(0);
+  });
+
   it('never overlaps two runs of one job', async () => {
     jobs = new PeriodicJobs({ logger });
     let active = 0;
