@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../../src/db/embedded-postgres';
-import { eventually } from './terminal';
+import { waitUntil } from './wait-until';
 import { MASTER_KEY } from './test-app';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -33,7 +33,7 @@ export async function startServiceProcess(databaseUrl: string, env: Record<strin
   });
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
   const url = `http://127.0.0.1:${listen}`;
-  await eventually(async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok, 30_000);
+  await waitUntil(`the service process at ${url} is healthy`, async () => (await fetch(`${url}/healthz`).catch(() => null))?.ok, 30_000);
   return {
     url,
     child,
@@ -63,7 +63,11 @@ export async function query<T extends pg.QueryResultRow = any>(databaseUrl: stri
  */
 export async function waitForLockWait(databaseUrl: string, queryLike: string): Promise<void> {
   const waiting = "select 1 from pg_stat_activity where wait_event_type = 'Lock' and query ilike $1";
-  await eventually(async () => (await query(databaseUrl, waiting, [queryLike])).length > 0);
+  await waitUntil(
+    `a query like ${queryLike} waits for a lock`,
+    async () => (await query(databaseUrl, waiting, [queryLike])).length,
+    (v) => v > 0,
+  );
 }
 
 /**
