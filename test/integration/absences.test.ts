@@ -326,7 +326,9 @@ describe('absences: types, requests, approvals, balances, and the days they make
       await waitUntil(
         'the absence request waits for the advisory lock',
         async () => {
-          const { rows } = await worker.query(`select 1 from pg_locks where locktype = 'advisory' and not granted`);
+          const { rows } = await worker.query(
+            `select 1 from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`,
+          );
           return rows.length > 0;
         },
         10_000,

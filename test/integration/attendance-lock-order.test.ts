@@ -38,7 +38,9 @@ describe('attendance lock order: an admin change and the worker do not deadlock'
       await waitUntil(
         'the change waits for the attendance lock',
         async () => {
-          const { rows } = await worker.query(`select 1 from pg_locks where locktype = 'advisory' and not granted`);
+          const { rows } = await worker.query(
+            `select 1 from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`,
+          );
           return rows.length > 0;
         },
         10_000,

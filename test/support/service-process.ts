@@ -62,7 +62,7 @@ export async function query<T extends pg.QueryResultRow = any>(databaseUrl: stri
  * own: inside a transaction, pg_stat_activity is read once and kept.
  */
 export async function waitForLockWait(databaseUrl: string, queryLike: string): Promise<void> {
-  const waiting = "select 1 from pg_stat_activity where wait_event_type = 'Lock' and query ilike $1";
+  const waiting = "select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike $1";
   await waitUntil(
     `a query like ${queryLike} waits for a lock`,
     async () => (await query(databaseUrl, waiting, [queryLike])).length,
