@@ -62,6 +62,25 @@ interface Outcome {
   summary: { passes: number; failures: number; pending: number; failed: { title: string; file?: string }[] } | null;
 }
 
+/** Mocha options followed by a value (which is then not taken for a path). */
+const TAKES_VALUE = new Set([
+  '--grep',
+  '-g',
+  '--fgrep',
+  '-f',
+  '--timeout',
+  '-t',
+  '--slow',
+  '-s',
+  '--retries',
+  '--require',
+  '-r',
+  '--ui',
+  '-u',
+  '--file',
+  '--ignore',
+]);
+
 function usage(message: string): never {
   console.error(`${message}\nusage: node dist/test/run.js all | unit | integration | browser | <file or folder>... [mocha options]`);
   process.exit(2);
@@ -174,8 +193,10 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const targets: string[] = [];
   const mochaOptions: string[] = [];
-  for (const arg of argv) {
-    if (arg === 'all') targets.push(...Object.values(LAYERS).flat());
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (TAKES_VALUE.has(arg) && i + 1 < argv.length) mochaOptions.push(arg, argv[++i]!);
+    else if (arg === 'all') targets.push(...Object.values(LAYERS).flat());
     else if (arg in LAYERS) targets.push(...LAYERS[arg]!);
     else if (!arg.startsWith('-') && fs.existsSync(path.resolve(arg))) targets.push(arg);
     else mochaOptions.push(arg);

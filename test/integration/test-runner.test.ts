@@ -24,6 +24,7 @@ describe('the test runner on SIGINT and SIGTERM', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: folder, TIMEGATE_FIXTURE_READY: path.join(folder, 'ready') };
     // A run of its own: not the database of the run this test is part of.
     delete env.TEST_DATABASE_URL;
+    delete env.TEST_DATABASE_TEMPLATE;
     delete env.TIMEGATE_TEST_NO_DATABASE;
     return spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
   }

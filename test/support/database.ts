@@ -28,19 +28,18 @@ export async function freshDatabaseUrl(label = 'db'): Promise<string> {
 }
 
 /**
- * A new database holding the committed migrations already, for a service started on it: a copy of
- * a template database this process migrated once (`CREATE DATABASE ... TEMPLATE`), which costs a
- * fraction of migrating each suite's database from scratch. The service still runs its migrator
- * at start and finds nothing to apply; tests of the migrations themselves use freshDatabaseUrl.
+ * A new database holding the committed migrations already, for a service started on it: a copy
+ * (`CREATE DATABASE ... TEMPLATE`) of the migrated template (migratedTemplate), which costs a
+ * fraction of migrating each suite's database from scratch. The service still runs its migrator at
+ * start and finds nothing to apply; tests of the migrations themselves use freshDatabaseUrl.
  */
 export async function migratedDatabaseUrl(label = 'db'): Promise<string> {
   const test = await server();
-  template ??= migrateTemplate(test);
   const name = databaseName(label);
   const client = new Client({ connectionString: test.url('postgres') });
   await client.connect();
   try {
-    await client.query(`create database "${name}" template "${await template}"`);
+    await client.query(`create database "${name}" template "${await migratedTemplate()}"`);
   } finally {
     await client.end();
   }
@@ -48,6 +47,17 @@ export async function migratedDatabaseUrl(label = 'db'): Promise<string> {
 }
 
 let template: Promise<string> | null = null;
+
+/**
+ * The name of the migrated template database on the test server: the one named by
+ * TEST_DATABASE_TEMPLATE (a parallel run's global setup migrates it once, before the workers
+ * start), else one this process migrates on first use.
+ */
+export async function migratedTemplate(): Promise<string> {
+  const named = process.env.TEST_DATABASE_TEMPLATE;
+  template ??= named ? Promise.resolve(named) : server().then(migrateTemplate);
+  return template;
+}
 
 async function migrateTemplate(test: TestServer): Promise<string> {
   // Loaded here, not at the top: the root hook loads this module in unit runs too.
