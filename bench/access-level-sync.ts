@@ -9,6 +9,7 @@ import 'reflect-metadata';
 import { once } from 'node:events';
 import { SimulatedTerminal } from '../src/simulator';
 import { parseCommandReply } from '../src/simulator/command-parser';
+import { waitUntil } from '../test/support/wait-until';
 import { benchDatabase, call, createFleet, numberArg, report, runScenario, spawnService, withClient } from './support';
 
 interface Delivered {
@@ -50,10 +51,14 @@ async function main(): Promise<void> {
     terminal.start();
     await once(terminal, 'handshake');
     const deviceId = fleet.deviceIds[0]!;
-    const doors = await until(async () => {
-      const listed = (await call(service.url, fleet.key, 'GET', `/public/v2/devices/${deviceId}/doors`)) as { id: number }[];
-      return listed.length === 4 ? listed : null;
-    });
+    const doors = await waitUntil(
+      'the controller reports its four doors',
+      async () => {
+        const listed = (await call(service.url, fleet.key, 'GET', `/public/v2/devices/${deviceId}/doors`)) as { id: number }[];
+        return listed.length === 4 ? listed : null;
+      },
+      60_000,
+    );
     const schedule = await call(service.url, fleet.key, 'POST', '/public/v2/access_schedules', {
       company_id: fleet.companyId,
       name: 'Office',
@@ -80,17 +85,22 @@ async function main(): Promise<void> {
     const members = employees.map((id) => ({ employee_id: id }));
     const settled = (status: 'synced' | 'gone') =>
       withClient(db.url, (client) =>
-        until(async () => {
-          const {
-            rows: [row],
-          } = await client.query(
-            status === 'synced'
-              ? "select count(*)::int as n from device_user where device_id = $1 and present and sync_status = 'synced'"
-              : "select (count(*) filter (where present or sync_status = 'pending'))::int as n from device_user where device_id = $1",
-            [deviceId],
-          );
-          return (status === 'synced' ? row.n === people : row.n === 0) ? true : null;
-        }, 600_000),
+        waitUntil(
+          `every person is ${status} on the controller`,
+          async () => {
+            const {
+              rows: [row],
+            } = await client.query(
+              status === 'synced'
+                ? "select count(*)::int as n from device_user where device_id = $1 and present and sync_status = 'synced'"
+                : "select (count(*) filter (where present or sync_status = 'pending'))::int as n from device_user where device_id = $1",
+              [deviceId],
+            );
+            return row.n as number;
+          },
+          (n) => (status === 'synced' ? n === people : n === 0),
+          600_000,
+        ),
       );
 
     const phase = async (change: () => Promise<unknown>, status: 'synced' | 'gone'): Promise<Delivered> => {
@@ -112,16 +122,6 @@ async function main(): Promise<void> {
     await terminal.stop();
     await service.stop();
     await db.stop();
-  }
-}
-
-async function until<T>(check: () => Promise<T | null>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

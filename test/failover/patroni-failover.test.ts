@@ -16,7 +16,7 @@ import { createCompany, createDevice, createEmployee, createWorkspace } from '..
 import { startHaCluster, type HaCluster } from '../support/ha-cluster';
 import { rest } from '../support/http';
 import { query, startServiceProcess, type ServiceProcess } from '../support/service-process';
-import { eventually } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const results = path.join(root, 'test-results');
@@ -120,7 +120,11 @@ describe('failover: the PostgreSQL primary dies under load, Patroni promotes its
     expect(hook.status, hook.text).to.equal(201);
     const openSubscriptions = async (p: ServiceProcess) =>
       Number(/^timegate_subscriptions_open (\d+)/m.exec(await (await fetch(`${p.url}/metrics`)).text())?.[1]);
-    await eventually(async () => (await Promise.all(processes.map(openSubscriptions))).every((n) => n === 1), 30_000);
+    await waitUntil(
+      'each process holds one open subscription',
+      async () => (await Promise.all(processes.map(openSubscriptions))).every((n) => n === 1),
+      30_000,
+    );
 
     // 50 terminals, half on each process, with the server's settings (ErrorDelay 30 s after a
     // failed request, as firmware does), and one probe terminal that retries every 250 ms: it
@@ -148,10 +152,14 @@ describe('failover: the PostgreSQL primary dies under load, Patroni promotes its
       terminals.push(terminal);
       made.set(i, 0);
     }
-    await eventually(async () => {
-      const listed = await rest(a.url, 'GET', '/public/v2/devices?per_page=100', { key: ws.key });
-      return listed.body.filter((d: any) => d.status === 'online').length === TERMINALS + 1;
-    }, 60_000);
+    await waitUntil(
+      'the cluster answers writes',
+      async () => {
+        const listed = await rest(a.url, 'GET', '/public/v2/devices?per_page=100', { key: ws.key });
+        return listed.body.filter((d: any) => d.status === 'online').length === TERMINALS + 1;
+      },
+      60_000,
+    );
 
     // The punches: every tick a few terminals (and the probe) punch, each at a time of its own.
     let punching = true;
@@ -229,18 +237,26 @@ describe('failover: the PostgreSQL primary dies under load, Patroni promotes its
       const killedAt = Date.now();
       const killed = (await ha.run('kill-leader')).trim();
       expect(killed).to.equal(oldLeader);
-      const newLeader = await eventually(async () => {
-        const leader = await ha.leader();
-        return leader && leader !== killed ? leader : null;
-      }, 180_000);
+      const newLeader = await waitUntil(
+        'a new leader',
+        async () => {
+          const leader = await ha.leader();
+          return leader && leader !== killed ? leader : null;
+        },
+        180_000,
+      );
       const promotedAt = Date.now();
       // Both processes ready again, with no job left failing, without a restart.
       const readyAt = await Promise.all(
         processes.map((p) =>
-          eventually(async () => {
-            const r = await statusOf(`${p.url}/readyz`);
-            return r.status === 200 && r.body.failing_jobs.length === 0 ? Date.now() : null;
-          }, 120_000),
+          waitUntil(
+            'the process is ready with no job failing',
+            async () => {
+              const r = await statusOf(`${p.url}/readyz`);
+              return r.status === 200 && r.body.failing_jobs.length === 0 ? Date.now() : null;
+            },
+            120_000,
+          ),
         ),
       );
       await sleep(LOAD_AFTER_MS);
@@ -250,7 +266,7 @@ describe('failover: the PostgreSQL primary dies under load, Patroni promotes its
       await Promise.all(writers);
 
       // Every terminal's log acknowledged: the re-sends of what was not answered are in.
-      await eventually(async () => terminals.every((t) => t.pendingCount === 0) || null, 240_000);
+      await waitUntil("every terminal's records are acknowledged", async () => terminals.every((t) => t.pendingCount === 0) || null, 240_000);
       const drainedAt = Date.now();
       sampling = false;
       await sampler;
@@ -330,11 +346,15 @@ describe('failover: the PostgreSQL primary dies under load, Patroni promotes its
       // subscribers got every event once (the outbox cursors resumed with no gap), and every
       // webhook went out once.
       for (const p of processes) expect(p.child.exitCode === null && p.child.signalCode === null, 'never restarted').to.equal(true);
-      await eventually(async () => {
-        const [listening] = await query(ha.databaseUrl, `select count(*)::int as n from pg_stat_activity where query ilike 'listen %'`);
-        return listening.n >= processes.length || null;
-      }, 30_000);
-      await eventually(async () => subscribers.every((s) => s.received.length >= total) || null, 60_000);
+      await waitUntil(
+        'every process listens again',
+        async () => {
+          const [listening] = await query(ha.databaseUrl, `select count(*)::int as n from pg_stat_activity where query ilike 'listen %'`);
+          return listening.n >= processes.length || null;
+        },
+        30_000,
+      );
+      await waitUntil('every subscriber has every event', async () => subscribers.every((s) => s.received.length >= total) || null, 60_000);
       for (const [i, s] of subscribers.entries()) {
         expect(s.errors, `subscriber on process ${i + 1}`).to.deep.equal([]);
         expect(new Set(s.received).size, `subscriber on process ${i + 1}: every event`).to.equal(total);
@@ -348,7 +368,7 @@ describe('failover: the PostgreSQL primary dies under load, Patroni promotes its
            from webhook_delivery where workspace_id = $1 and status = 'pending'`,
           [ws.id],
         );
-      await eventually(async () => (await pending())[0].n === 0 || null, 240_000).catch(async (error) => {
+      await waitUntil('no webhook delivery is pending', async () => (await pending())[0].n === 0 || null, 240_000).catch(async (error) => {
         throw new Error(`webhook deliveries still pending: ${JSON.stringify(await pending())}; ${receiver.received.length} received (${error})`);
       });
       const webhookIds = receiver.received.map((r) => r.headers['webhook-id']);

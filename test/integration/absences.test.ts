@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Client } from 'pg';
 import { ATTENDANCE_LOCK } from '../../src/services/attendance/day-store';
-import { eventually } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { subscribe } from '../support/events';
 import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gql, gqlData, rest } from '../support/http';
@@ -364,10 +364,16 @@ describe('absences: types, requests, approvals, balances, and the days they make
       await worker.query('begin');
       await worker.query(`select pg_advisory_xact_lock(x'${ATTENDANCE_LOCK}'::bigint)`);
       const filing = request({ employee_id: employee.id, absence_type_id: types.VAC!.id, start_date: '2026-08-31', end_date: '2026-08-31' });
-      await eventually(async () => {
-        const { rows } = await worker.query(`select 1 from pg_locks where locktype = 'advisory' and not granted`);
-        return rows.length > 0;
-      }, 10_000);
+      await waitUntil(
+        'the absence request waits for the advisory lock',
+        async () => {
+          const { rows } = await worker.query(
+            `select 1 from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`,
+          );
+          return rows.length > 0;
+        },
+        10_000,
+      );
       // What the worker's day insert does for its foreign key: it must not wait for the filing.
       await worker.query(`set local lock_timeout = '5s'`);
       const { rows } = await worker.query('select id from employee where id = $1 for key share', [employee.id]);

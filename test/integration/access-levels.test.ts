@@ -3,7 +3,8 @@ import { SimulatedTerminal } from '../../src/simulator';
 import { subscribe } from '../support/events';
 import { createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
-import { createTerminalDevice, eventually, iclock, registerAccessTerminal } from '../support/terminal';
+import { createTerminalDevice, iclock, registerAccessTerminal } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { workspaceSnapshot } from '../support/snapshot';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -125,8 +126,10 @@ describe('access schedules and levels', () => {
     const punches = await subscribe(t.app, ws.id, ws.key, `subscription { punchCreated(deviceId: ${device.id}) { punch { employeeId localTime } } }`);
     terminal.start();
     try {
-      await eventually(
-        async () => (await sql("select count(*)::int as n from device_user where device_id = ? and sync_status = 'synced'", [device.id]))[0].n === 2,
+      await waitUntil(
+        'both people are synced to the controller',
+        async () => (await sql("select count(*)::int as n from device_user where device_id = ? and sync_status = 'synced'", [device.id]))[0].n,
+        (v) => v === 2,
       );
       const sent = (await commandsOf(device.id)).map((c) => c.command);
       const tz = (mon: string) => `DATA UPDATE timezone TimezoneId=2\tSunTime1=0\tSunTime2=0\tSunTime3=0\t${mon}`;
@@ -153,7 +156,8 @@ describe('access schedules and levels', () => {
       // A validity window that has ended: the user row carries it and the controller refuses.
       let mark = await lastCommandId(device.id);
       await call('POST', `/public/v2/access_levels/${level.id}/employees`, [{ employee_id: ada.id, start_date: '2026-11-01', end_date: '2026-11-20' }]);
-      await eventually(
+      await waitUntil(
+        'Ada is synced again and new commands were queued',
         async () =>
           (await sql('select sync_status from device_user where device_id = ? and employee_id = ?', [device.id, ada.id]))[0].sync_status === 'synced' &&
           (await commandsOf(device.id, mark)).length > 0,
@@ -171,7 +175,11 @@ describe('access schedules and levels', () => {
       expect(afterEdit.map((c) => c.command)).to.deep.equal([
         `DATA UPDATE timezone TimezoneId=2\tSunTime1=0\tSunTime2=0\tSunTime3=0\tMonTime1=${(830 << 16) + 1400}\tMonTime2=0\tMonTime3=0\t${['Tue', 'Wed', 'Thu', 'Fri', 'Sat'].map((d) => `${d}Time1=0\t${d}Time2=0\t${d}Time3=0`).join('\t')}\tHol1Time1=0\tHol1Time2=0\tHol1Time3=0\tHol2Time1=0\tHol2Time2=0\tHol2Time3=0\tHol3Time1=0\tHol3Time2=0\tHol3Time3=0`,
       ]);
-      await eventually(async () => (await sql('select status from device_command where id = ?', [afterEdit[0]!.id]))[0].status === 'succeeded');
+      await waitUntil(
+        'the command after the edit succeeded',
+        async () => (await sql('select status from device_command where id = ?', [afterEdit[0]!.id]))[0].status,
+        (v) => v === 'succeeded',
+      );
       terminal.punch({ pin: '5002', at: new Date('2026-11-23T13:30:00Z') });
       expect((await punches.waitFor(2))[1].punch).to.deep.equal({ employeeId: bob.id, localTime: '2026-11-23 13:30:00' });
 
@@ -179,9 +187,10 @@ describe('access schedules and levels', () => {
       mark = await lastCommandId(device.id);
       const removed = await call('DELETE', `/public/v2/access_levels/${level.id}/employees`, [{ employee_id: ada.id }]);
       expect(removed.body.map((m: any) => m.employee_id)).to.deep.equal([bob.id]);
-      await eventually(
-        async () =>
-          (await sql('select present, sync_status from device_user where device_id = ? and employee_id = ?', [device.id, ada.id]))[0]?.sync_status === 'synced',
+      await waitUntil(
+        'Ada is synced to the controller',
+        async () => (await sql('select present, sync_status from device_user where device_id = ? and employee_id = ?', [device.id, ada.id]))[0]?.sync_status,
+        (v) => v === 'synced',
       );
       const removal = (await commandsOf(device.id, mark)).map((c) => c.command);
       expect(removal.every((c) => c.includes('Pin=5001'))).to.equal(true);
@@ -210,8 +219,10 @@ describe('access schedules and levels', () => {
     const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: clock.serial_number, family: 'att', pollIntervalMs: 50 });
     terminal.start();
     try {
-      await eventually(
-        async () => (await sql('select sync_status from device_user where device_id = ? and employee_id = ?', [clock.id, ada.id]))[0]?.sync_status === 'synced',
+      await waitUntil(
+        'Ada is synced to the time clock',
+        async () => (await sql('select sync_status from device_user where device_id = ? and employee_id = ?', [clock.id, ada.id]))[0]?.sync_status,
+        (v) => v === 'synced',
       );
       const sent = (await commandsOf(clock.id)).map((c) => c.command);
       const day = (name: string, start: string, end: string) => `${name}Start=${start}\t${name}End=${end}`;
@@ -230,7 +241,9 @@ describe('access schedules and levels', () => {
       // One interval a day now: the rows again, and the person's TZ shrinks to the one id.
       const mark = await lastCommandId(clock.id);
       await call('PUT', `/public/v2/access_schedules/${schedule.id}`, { intervals: officeHours });
-      await eventually(async () => (await commandsOf(clock.id, mark)).some((c) => c.command.startsWith('DATA UPDATE USERINFO')));
+      await waitUntil('a DATA UPDATE USERINFO command is queued for the time clock', async () =>
+        (await commandsOf(clock.id, mark)).some((c) => c.command.startsWith('DATA UPDATE USERINFO')),
+      );
       const edited = (await commandsOf(clock.id, mark)).map((c) => c.command);
       expect(edited.slice(0, 3)).to.deep.equal([
         row(2, ['0830', '1230'], ['0830', '1230']),
@@ -244,7 +257,7 @@ describe('access schedules and levels', () => {
       const beforeRemoval = await lastCommandId(clock.id);
       await call('DELETE', `/public/v2/access_levels/${level.id}/employees`, [{ employee_id: ada.id }]);
       const reset = 'DATA UPDATE USERINFO PIN=6001\tName=Ada Clock\tPri=0\tTZ=0000000100000000';
-      const removal = await eventually(async () => {
+      const removal = await waitUntil('the reset and the AccTimeZone UID=4 delete are queued for the time clock', async () => {
         const list = (await commandsOf(clock.id, beforeRemoval)).map((c) => c.command);
         return list.includes(reset) && list.includes('DATA DELETE AccTimeZone UID=4') ? list : null;
       }).catch(async (error) => {
@@ -266,7 +279,10 @@ describe('access schedules and levels', () => {
         'DATA DELETE AccTimeZone UID=4',
       ]);
       expect(removal.filter((c) => c === reset)).to.have.length(1);
-      await eventually(async () => terminal.store.users.get('6001')?.timeZones === '0000000100000000' && terminal.store.accTimeZones.size === 0);
+      await waitUntil(
+        'the time clock holds 6001 with the reset time zones and no access time zone',
+        async () => terminal.store.users.get('6001')?.timeZones === '0000000100000000' && terminal.store.accTimeZones.size === 0,
+      );
     } finally {
       await terminal.stop();
     }
@@ -279,20 +295,26 @@ describe('access schedules and levels', () => {
     const plain = new SimulatedTerminal({ serverUrl: t.url, serialNumber: old.serial_number, family: 'att', pollIntervalMs: 50, accessTables: false });
     plain.start();
     try {
-      await eventually(async () => (await capabilities(old.id)) === false);
+      await waitUntil(
+        'the old terminal is known to lack the access tables',
+        () => capabilities(old.id),
+        (v) => v === false,
+      );
       const [refused] = await sql(
         "select status, return_code from device_command where device_id = ? and command like 'DATA UPDATE AccTimeZone%' order by id limit 1",
         [old.id],
       );
       expect(refused).to.deep.equal({ status: 'failed', return_code: -1004 });
       await call('PUT', `/public/v2/employees/${ada.id}`, { name: 'Adele' });
-      await eventually(
+      await waitUntil(
+        'the rename reached the old terminal',
         async () =>
           (
             await sql("select 1 from device_command where device_id = ? and command like 'DATA UPDATE USERINFO PIN=6001%Adele%' and status = 'succeeded'", [
               old.id,
             ])
-          ).length > 0,
+          ).length,
+        (v) => v > 0,
       );
       const [user] = await sql("select command from device_command where device_id = ? and command like 'DATA UPDATE USERINFO PIN=6001%Adele%'", [old.id]);
       expect(user.command).to.equal('DATA UPDATE USERINFO PIN=6001\tName=Adele Clock\tPri=0');
@@ -326,14 +348,19 @@ describe('access schedules and levels', () => {
     const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'acc', pollIntervalMs: 50 });
     terminal.start();
     try {
-      await eventually(async () => (await sql('select sync_status from device_user where device_id = ?', [device.id]))[0]?.sync_status === 'synced');
+      await waitUntil(
+        'the person is synced to the controller',
+        async () => (await sql('select sync_status from device_user where device_id = ?', [device.id]))[0]?.sync_status,
+        (v) => v === 'synced',
+      );
       expect([...terminal.store.authorizations.values()].map((a) => [a.timezoneId, a.doorId]).sort()).to.deep.equal([
         ['1', '1'],
         ['2', '1'],
       ]);
       const mark = await lastCommandId(device.id);
       await call('DELETE', `/public/v2/access_levels/${night.id}/employees`, [{ employee_id: eve.id }]);
-      await eventually(
+      await waitUntil(
+        'three commands were queued and the person is synced',
         async () =>
           (await commandsOf(device.id, mark)).length >= 3 &&
           (await sql('select sync_status from device_user where device_id = ?', [device.id]))[0]?.sync_status === 'synced',
@@ -341,7 +368,11 @@ describe('access schedules and levels', () => {
       const commands = (await commandsOf(device.id, mark)).map((c) => c.command);
       expect(commands).to.include('DATA DELETE userauthorize Pin=6001\tAuthorizeTimezoneId=2');
       expect(commands).to.include('DATA DELETE timezone TimezoneId=2');
-      await eventually(async () => terminal.store.authorizations.size === 1);
+      await waitUntil(
+        'the controller holds one authorization',
+        async () => terminal.store.authorizations.size,
+        (v) => v === 1,
+      );
       expect([...terminal.store.authorizations.values()].map((a) => a.timezoneId)).to.deep.equal(['1']);
     } finally {
       await terminal.stop();
@@ -398,7 +429,11 @@ describe('access schedules and levels', () => {
     const punches = await subscribe(t.app, ws.id, ws.key, `subscription { punchCreated(deviceId: ${device.id}) { punch { localTime } } }`);
     terminal.start();
     try {
-      await eventually(async () => (await sql('select sync_status from device_user where device_id = ?', [device.id]))[0]?.sync_status === 'synced');
+      await waitUntil(
+        'the person is synced to the controller',
+        async () => (await sql('select sync_status from device_user where device_id = ?', [device.id]))[0]?.sync_status,
+        (v) => v === 'synced',
+      );
       expect((await commandsOf(device.id)).map((c) => c.command)).to.include('DATA UPDATE holiday Holiday=20261123\tHolidayType=2\tLoop=2');
       // Monday 23 November is a holiday: 09:00 (office hours on a Monday) is refused, 10:30 opens.
       terminal.punch({ pin: '7001', at: new Date('2026-11-23T09:00:00Z') });
@@ -417,7 +452,10 @@ describe('access schedules and levels', () => {
         'DATA UPDATE holiday Holiday=20261226\tHolidayType=1\tLoop=2',
         'DATA DELETE holiday Holiday=20261226',
       ]);
-      await eventually(async () => !terminal.store.holidays.has('20261226') && terminal.store.holidays.get('20261123') === 2);
+      await waitUntil(
+        'the controller dropped the removed holiday and holds the added one',
+        async () => !terminal.store.holidays.has('20261226') && terminal.store.holidays.get('20261123') === 2,
+      );
     } finally {
       await denied.close();
       await punches.close();

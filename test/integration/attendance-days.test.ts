@@ -5,7 +5,8 @@ import { subscribe } from '../support/events';
 import { createArea, createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
 import { query } from '../support/service-process';
-import { eventually, iclock } from '../support/terminal';
+import { iclock } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // Stored attendance days against the real database, fed by real terminal uploads (ATTLOG lines),
@@ -60,14 +61,18 @@ describe('attendance days: computed from terminal punches, kept current, read as
   };
   /** Waits until the worker stored the day with `check` true (the worker, not a read, must get it there). */
   const storedDay = (employeeId: number, date: string, check: (row: any) => boolean) =>
-    eventually(async () => {
-      const [row] = await query(
-        t.config.databaseUrl!,
-        `select status, worked_minutes, exceptions, punch_ids from attendance_day where employee_id = $1 and date = $2`,
-        [employeeId, date],
-      );
-      return row && check(row) ? row : null;
-    }, 5000);
+    waitUntil(
+      `the worker stored day ${date} of employee ${employeeId}`,
+      async () => {
+        const [row] = await query(
+          t.config.databaseUrl!,
+          `select status, worked_minutes, exceptions, punch_ids from attendance_day where employee_id = $1 and date = $2`,
+          [employeeId, date],
+        );
+        return row && check(row) ? row : null;
+      },
+      5000,
+    );
 
   it('a terminal upload becomes a stored day within a second, with an attendanceDayUpdated event; the timesheet shows it', async () => {
     const c = await company({ break_minutes: 30, grace_in_minutes: 5, grace_out_minutes: 5 });
@@ -168,7 +173,7 @@ describe('attendance days: computed from terminal punches, kept current, read as
       [e.pin, '2026-03-03 17:03:00', '1'],
     ]);
     const events = await sub.waitFor(1);
-    await eventually(async () => sub.received.some((ev) => ev.day.date === '2026-03-03'));
+    await waitUntil('the subscriber received the day 2026-03-03', async () => sub.received.some((ev) => ev.day.date === '2026-03-03'));
     expect(sub.received.find((ev) => ev.day.date === '2026-03-03').day).to.deep.equal({ date: '2026-03-03', status: 'present', workedMinutes: 483 });
     expect(events.length).to.be.greaterThan(0);
     await sub.close();
@@ -454,14 +459,18 @@ describe('attendance days: computed from terminal punches, kept current, read as
     const holders = Array.from({ length: uploadSlots.size }, () => uploadSlots.run(() => held));
     try {
       const reply = iclock(t.url, 'POST', `/iclock/cdata?SN=${c.device.serial_number}&table=ATTLOG&Stamp=1`, `${waiting.pin}\t2026-03-16 09:00:00\t0\t1\t0`);
-      await eventually(async () => uploadSlots.queued === 1);
+      await waitUntil(
+        'the upload waits for an upload slot',
+        async () => uploadSlots.queued,
+        (v) => v === 1,
+      );
       // A punch that needs no slot wakes the worker; with an upload queued, its batch waits.
       const created = await rest(t.url, 'POST', '/public/v2/punches', {
         key: ws.key,
         body: { employee_id: manual.id, company_id: c.id, device_id: c.device.id, punch_time: '2026-03-16T09:00:00', punch_state: '0' },
       });
       expect(created.status, created.text).to.equal(201);
-      await eventually(async () => t.app.attendance.yieldingToUploads);
+      await waitUntil('the attendance worker yields to the waiting upload', async () => t.app.attendance.yieldingToUploads);
       const stored = async (employeeId: number) => (await query(t.config.databaseUrl!, 'select 1 from punch where employee_id = $1', [employeeId])).length;
       expect(await stored(waiting.id), 'the upload is not stored before it has a slot').to.equal(0);
       expect(
@@ -533,7 +542,7 @@ describe('attendance worker: stopping with a backlog', () => {
 
     await upload(6);
     const released = worker.runUntilIdle();
-    await eventually(async () => worker.yieldingToUploads);
+    await waitUntil('the attendance worker yields to the waiting upload', async () => worker.yieldingToUploads);
     expect(await days(), 'no batch while uploads queue').to.equal(0);
     saturated = false;
     expect(await released).to.be.greaterThan(0);

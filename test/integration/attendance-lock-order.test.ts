@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { Client } from 'pg';
 import { ATTENDANCE_LOCK } from '../../src/services/attendance/day-store';
 import { createCompany, createDevice, createEmployee, createWorkspace } from '../support/factories';
-import { eventually, iclock } from '../support/terminal';
+import { iclock } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // Regression (a CI run failed with "deadlock detected"): creating an employee whose pin attaches
@@ -34,10 +35,16 @@ describe('attendance lock order: an admin change and the worker do not deadlock'
       await worker.query(`select pg_advisory_xact_lock(x'${ATTENDANCE_LOCK}'::bigint)`);
       const creation = createEmployee(t.url, ws.key, company.id, { pin: '4242' });
       // The creation is now inside its transaction, waiting for the attendance lock.
-      await eventually(async () => {
-        const { rows } = await worker.query(`select 1 from pg_locks where locktype = 'advisory' and not granted`);
-        return rows.length > 0;
-      }, 10_000);
+      await waitUntil(
+        'the change waits for the attendance lock',
+        async () => {
+          const { rows } = await worker.query(
+            `select 1 from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`,
+          );
+          return rows.length > 0;
+        },
+        10_000,
+      );
       // What the worker's day insert does for its foreign key: it must not wait for the creation.
       await worker.query(`set local lock_timeout = '5s'`);
       const { rows } = await worker.query('select id from workspace where id = $1 for key share', [ws.id]);

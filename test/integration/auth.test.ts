@@ -6,7 +6,7 @@ import { ormOptions } from '../../src/db/orm-config';
 import { createKey, createWorkspace } from '../support/factories';
 import { gql, gqlData, rest } from '../support/http';
 import { MASTER_KEY, startTestApp, type TestApp } from '../support/test-app';
-import { eventually } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 
 describe('workspaces and API keys', () => {
   let t: TestApp;
@@ -158,7 +158,11 @@ describe('workspaces and API keys', () => {
       // The process that revoked it refuses it at once.
       expect((await rest(t.url, 'GET', '/public/v2/companies', { key })).status).to.equal(401);
       // Another process stops accepting it within its key cache time.
-      await eventually(async () => (await rest(other.url, 'GET', '/public/v2/companies', { key })).status === 401);
+      await waitUntil(
+        'the other process refuses the revoked key',
+        async () => (await rest(other.url, 'GET', '/public/v2/companies', { key })).status,
+        (v) => v === 401,
+      );
     } finally {
       await other.stop();
     }

@@ -3,7 +3,8 @@ import { SimulatedTerminal } from '../../src/simulator';
 import { subscribe } from '../support/events';
 import { createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
-import { createTerminalDevice, eventually, iclock } from '../support/terminal';
+import { createTerminalDevice, iclock } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** Device operations: actions, their lifecycle and events, with the simulator playing each. */
@@ -19,7 +20,7 @@ describe('device actions', () => {
   const sql = <T = any>(query: string, params: unknown[] = []) => t.app.database.orm.em.fork().getConnection().execute<T[]>(query, params);
   const act = (deviceId: number, body: unknown, key = ws.key) => rest(t.url, 'POST', `/public/v2/devices/${deviceId}/actions`, { key, body });
   const finished = (deviceId: number, actionId: string) =>
-    eventually(async () => {
+    waitUntil(`action ${actionId} finished`, async () => {
       const r = await rest(t.url, 'GET', `/public/v2/devices/${deviceId}/actions/${actionId}`, { key: ws.key });
       return ['succeeded', 'failed', 'expired'].includes(r.body.status) ? r.body : null;
     });
@@ -31,13 +32,17 @@ describe('device actions', () => {
   // A record reads the clock once a later one confirms it (CONFIRM_AFTER_MS later): a record a second, for up to 30 s.
   const untilClockRead = <T>(send: () => void, check: () => Promise<T | null>) => {
     let sentAt = 0;
-    return eventually(async () => {
-      if (Date.now() - sentAt >= 1000) {
-        send();
-        sentAt = Date.now();
-      }
-      return check();
-    }, 30_000);
+    return waitUntil(
+      'the terminal reports the clock reading',
+      async () => {
+        if (Date.now() - sentAt >= 1000) {
+          send();
+          sentAt = Date.now();
+        }
+        return check();
+      },
+      30_000,
+    );
   };
 
   async function clockWithPunches() {
@@ -48,7 +53,11 @@ describe('device actions', () => {
     terminal.start();
     for (const at of ['2026-10-05T08:00:00Z', '2026-10-05T17:00:00Z', '2026-10-20T08:00:00Z', '2026-11-10T08:00:00Z', '2026-11-10T17:00:00Z'])
       terminal.punch({ pin: '31', at: new Date(at) });
-    await eventually(async () => (await sql('select count(*)::int as n from punch where device_id = ?', [device.id]))[0].n === 5);
+    await waitUntil(
+      "the terminal's 5 punches are stored",
+      async () => (await sql('select count(*)::int as n from punch where device_id = ?', [device.id]))[0].n,
+      (v) => v === 5,
+    );
     return { device, employee, terminal };
   }
 
@@ -79,7 +88,11 @@ describe('device actions', () => {
       const done = await finished(device.id, backfill.body.action_id);
       expect(done.status).to.equal('succeeded');
       expect(done.result).to.include({ windows: 2, records_received: 5 });
-      await eventually(async () => (await sql('select count(*)::int as n from punch where device_id = ?', [device.id]))[0].n === 5);
+      await waitUntil(
+        "the terminal's 5 punches are stored again",
+        async () => (await sql('select count(*)::int as n from punch where device_id = ?', [device.id]))[0].n,
+        (v) => v === 5,
+      );
       expect(
         (await rest(t.url, 'GET', `/public/v2/devices/${device.id}/actions/${backfill.body.action_id}`, { key: ws.key })).body.result.punches_new,
       ).to.equal(2);
@@ -125,7 +138,11 @@ describe('device actions', () => {
       const [command] = await sql('select command from device_command where reference = ?', [`device_action:${reboot.body.action_id}`]);
       expect(command.command).to.equal('REBOOT');
       expect((await finished(device.id, reboot.body.action_id)).status).to.equal('succeeded');
-      await eventually(async () => terminal.stats.handshakes > handshakes);
+      await waitUntil(
+        'the terminal handshakes again after the reboot',
+        async () => terminal.stats.handshakes,
+        (v) => v > handshakes,
+      );
     } finally {
       await terminal.stop();
     }
@@ -162,7 +179,11 @@ describe('device actions', () => {
         device.id,
         (await act(device.id, { type: 'attendance.backfill', options: { start_date: '2026-10-05', end_date: '2026-11-30' } })).body.action_id,
       );
-      await eventually(async () => (await punchCount(device.id)) === 5);
+      await waitUntil(
+        'the 5 punches are stored',
+        () => punchCount(device.id),
+        (v) => v === 5,
+      );
       await finished(device.id, (await act(device.id, { type: 'info.refresh' })).body.action_id);
       const clear = await act(device.id, { type: 'logs.clear' });
       expect(clear.status).to.equal(202);
@@ -310,10 +331,16 @@ describe('device actions', () => {
       );
       expect(skewed.clock_skew_seconds).to.be.within(8995, 9005);
       const punchCount = async () => (await sql('select count(*)::int as n from punch where device_id = ?', [device.id]))[0].n as number;
-      const before = await eventually(async () => (terminal.pendingCount === 0 ? punchCount() : null));
+      const before = await waitUntil('the terminal sent everything and the punch count is read', async () =>
+        terminal.pendingCount === 0 ? punchCount() : null,
+      );
       // More real-time punches, the clock still off: still one alert.
       for (const seconds of [60, 120]) terminal.punch({ pin: '41', at: new Date(Date.now() + 9000_000 + seconds * 1000) });
-      await eventually(async () => (await punchCount()) === before + 2);
+      await waitUntil(
+        'the two new punches are stored',
+        () => punchCount(),
+        (v) => v === before + 2,
+      );
       const [alert, ...more] = await receivedEvents();
       expect(more).to.have.length(0);
       expect(alert).to.include({ device_id: device.id, likely_wrong_time_zone: true, limit_seconds: 300 });
@@ -323,13 +350,13 @@ describe('device actions', () => {
       const [command] = await sql('select command from device_command where reference = ?', [`device_action:${sync.body.action_id}`]);
       expect(command.command).to.equal('CHECK');
       // The terminal took the command; the action succeeds only once a reading shows the clock right.
-      const setting = await eventually(async () => {
+      const setting = await waitUntil('the clock setting awaits a clock reading', async () => {
         const r = await rest(t.url, 'GET', `/public/v2/devices/${device.id}/actions/${sync.body.action_id}`, { key: ws.key });
         return r.body.status_detail === 'awaiting_clock_reading' ? r.body : null;
       });
       expect(setting.status).to.equal('sent');
       expect(setting.result.skew_before).to.be.within(8995, 9005);
-      await eventually(async () => terminal.isConnected);
+      await waitUntil('the terminal is connected again', async () => terminal.isConnected);
       await new Promise((resolve) => setTimeout(resolve, 1100));
       const done = await untilClockRead(
         () => terminal.punch({ pin: '41' }),
@@ -404,10 +431,14 @@ describe('device actions', () => {
     const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'att', pollIntervalMs: 50 });
     terminal.start();
     try {
-      await eventually(async () => terminal.store.users.has('51') && terminal.store.users.has('52'));
+      await waitUntil('the terminal holds users 51 and 52', async () => terminal.store.users.has('51') && terminal.store.users.has('52'));
       // Ann's fingerprint, enrolled on the terminal: stored, and counted in the terminal's INFO.
       terminal.enrollFingerprint('51', 2);
-      await eventually(async () => (await sql('select fingerprint_count from device where id = ?', [device.id]))[0].fingerprint_count === 1);
+      await waitUntil(
+        "the device's fingerprint count is 1",
+        async () => (await sql('select fingerprint_count from device where id = ?', [device.id]))[0].fingerprint_count,
+        (v) => v === 1,
+      );
       // Behind Timegate's back: Ben is gone from the terminal, someone unknown was added.
       terminal.store.deleteUser('52');
       terminal.store.upsertUser('99', { name: 'Stranger' });
@@ -415,7 +446,7 @@ describe('device actions', () => {
       const report = await act(device.id, { type: 'users.reconcile' });
       const [query] = await sql('select command from device_command where reference = ?', [`device_action:${report.body.action_id}`]);
       expect(query.command).to.equal('DATA QUERY USERINFO');
-      const found = await eventually(async () => {
+      const found = await waitUntil('the reconcile report is complete', async () => {
         const r = await rest(t.url, 'GET', `/public/v2/devices/${device.id}/actions/${report.body.action_id}`, { key: ws.key });
         return r.body.result?.complete ? r.body.result : null;
       });
@@ -428,12 +459,12 @@ describe('device actions', () => {
 
       const mark = (await sql('select coalesce(max(id), 0)::int as id from device_command where device_id = ?', [device.id]))[0].id;
       const fix = await act(device.id, { type: 'users.reconcile', options: { fix: true } });
-      const fixed = await eventually(async () => {
+      const fixed = await waitUntil('the reconcile fix is complete', async () => {
         const r = await rest(t.url, 'GET', `/public/v2/devices/${device.id}/actions/${fix.body.action_id}`, { key: ws.key });
         return r.body.result?.complete ? r.body.result : null;
       });
       expect(fixed).to.deep.include({ missing_on_device: ['52'], unexpected_on_device: ['99'], fixed: 2 });
-      await eventually(async () => terminal.store.users.has('52') && !terminal.store.users.has('99'));
+      await waitUntil('the terminal holds 52 and no longer 99', async () => terminal.store.users.has('52') && !terminal.store.users.has('99'));
       const queued = (await sql('select command from device_command where device_id = ? and id > ? order by id', [device.id, mark])).map((r) => r.command);
       expect(queued.filter((c) => c.startsWith('DATA DELETE'))).to.deep.equal(['DATA DELETE USERINFO PIN=99']);
       expect(queued.filter((c) => c.startsWith('DATA UPDATE USERINFO'))).to.deep.equal(['DATA UPDATE USERINFO PIN=52\tName=Ben Ray\tPri=0']);
@@ -460,17 +491,21 @@ describe('device actions', () => {
     terminal.on('upload', (u) => uploads.push(u.table));
     terminal.start();
     try {
-      await eventually(async () => terminal.store.users.has('61') && terminal.store.users.has('62'));
+      await waitUntil('the terminal holds users 61 and 62', async () => terminal.store.users.has('61') && terminal.store.users.has('62'));
       // Cy's fingerprint, enrolled on the terminal, is stored and expected there.
       terminal.enrollFingerprint('61', 3);
-      await eventually(async () => (await sql('select 1 from employee_template where employee_id = ?', [cy.id])).length > 0);
+      await waitUntil(
+        "Cy's fingerprint is stored",
+        async () => (await sql('select 1 from employee_template where employee_id = ?', [cy.id])).length,
+        (v) => v > 0,
+      );
       terminal.store.deleteUser('62');
       terminal.store.upsertUser('98', { name: 'Stranger' });
 
       const fix = await act(device.id, { type: 'users.reconcile', options: { fix: true } });
       const [query] = await sql('select command from device_command where reference = ?', [`device_action:${fix.body.action_id}`]);
       expect(query.command).to.equal('DATA QUERY tablename=user,fielddesc=*,filter=*');
-      const fixed = await eventually(async () => {
+      const fixed = await waitUntil('the reconcile fix is complete', async () => {
         const r = await rest(t.url, 'GET', `/public/v2/devices/${device.id}/actions/${fix.body.action_id}`, { key: ws.key });
         return r.body.result?.complete ? r.body.result : null;
       });
@@ -478,7 +513,7 @@ describe('device actions', () => {
       expect(fixed).to.deep.include({ users_reported: 2, missing_on_device: ['62'], unexpected_on_device: ['98'], differing: [], fixed: 4 });
       // Access-control terminals report no template counters; Timegate expects Cy's one fingerprint.
       expect(fixed.templates).to.deep.equal({ fingerprints_on_device: null, fingerprints_expected: 1, faces_on_device: null, faces_expected: 0 });
-      await eventually(async () => terminal.store.users.has('62') && !terminal.store.users.has('98'));
+      await waitUntil('the terminal holds 62 and no longer 98', async () => terminal.store.users.has('62') && !terminal.store.users.has('98'));
       const deletes = (await sql(`select command from device_command where reference = ? order by id`, [`reconcile:${fix.body.action_id}`])).map(
         (r) => r.command,
       );

@@ -6,7 +6,8 @@ import { SimulatedTerminal } from '../../src/simulator';
 import pino from 'pino';
 import { createKey, createWorkspace } from '../support/factories';
 import { gql, rest } from '../support/http';
-import { createTerminalDevice, eventually, iclock } from '../support/terminal';
+import { createTerminalDevice, iclock } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 describe('command queue and remote unlock', () => {
@@ -96,14 +97,14 @@ describe('command queue and remote unlock', () => {
       const [command] = await sql('select command from device_command where reference = ?', [`door_action:${unlock.body.action_id}`]);
       expect(command.command).to.equal('CONTROL DEVICE 01010105');
       terminal.start();
-      const done = await eventually(async () => {
+      const done = await waitUntil('the unlock succeeded', async () => {
         const r = await rest(t.url, 'GET', `/v1/devices/door/actions/${unlock.body.action_id}`, { key });
         return r.body.status === 'succeeded' ? r.body : null;
       });
       expect(done).to.include({ return_code: 0, device_serial: device.serial_number });
       expect(done.sent_at).to.be.a('string');
       const failing = await rest(t.url, 'POST', '/v1/devices/door/unlock', { key, body: { device_serial: device.serial_number, duration: 3, door: 2 } });
-      const failed = await eventually(async () => {
+      const failed = await waitUntil('the unlock with the refused door failed', async () => {
         const r = await rest(t.url, 'GET', `/v1/devices/door/actions/${failing.body.action_id}`, { key });
         return r.body.status === 'failed' ? r.body : null;
       });

@@ -5,7 +5,8 @@ import { SimulatedTerminal, type SimulatedTerminalConfig } from '../../src/simul
 import { parseCommandReply } from '../../src/simulator/command-parser';
 import { createArea, createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gql, gqlData, rest } from '../support/http';
-import { eventually, iclock } from '../support/terminal';
+import { iclock } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 describe('sync engine: assignments and templates reach the terminals', () => {
@@ -41,7 +42,7 @@ describe('sync engine: assignments and templates reach the terminals', () => {
     return listed.body.find((a: any) => a.device_id === deviceId) as { sync_status: string; return_code: number | null };
   }
   const settles = (employeeId: number, deviceId: number, status = 'synced') =>
-    eventually(async () => {
+    waitUntil(`employee ${employeeId} on device ${deviceId} is ${status}`, async () => {
       const a = await assignment(employeeId, deviceId);
       return a?.sync_status === status ? a : null;
     });
@@ -118,7 +119,11 @@ describe('sync engine: assignments and templates reach the terminals', () => {
         const row = async () => (await sql(`select sync_status, present, pin from device_user where device_id = ?`, [d.id]))[0];
 
         await send('PUT', `/public/v2/employees/${e.id}`, { name: 'Renamed' });
-        await eventually(async () => sim.store.users.get(e.pin!)?.name === 'Renamed Lovelace');
+        await waitUntil(
+          'the rename reached the terminal',
+          async () => sim.store.users.get(e.pin!)?.name,
+          (v) => v === 'Renamed Lovelace',
+        );
         await settles(e.id, d.id);
 
         const newPin = pin();
@@ -128,14 +133,22 @@ describe('sync engine: assignments and templates reach the terminals', () => {
         expect(sim.store.users.get(newPin)!.name).to.equal('Renamed Lovelace');
 
         await send('PUT', `/public/v2/employees/${e.id}`, { is_active: false });
-        await eventually(async () => (await row()).sync_status === 'synced');
+        await waitUntil(
+          'the deactivation is synced',
+          async () => (await row()).sync_status,
+          (v) => v === 'synced',
+        );
         expect(sim.store.users.size, family).to.equal(0);
         await send('PUT', `/public/v2/employees/${e.id}`, { is_active: true });
         await settles(e.id, d.id);
         expect([...sim.store.users.keys()]).to.deep.equal([newPin]);
 
         expect((await send('DELETE', `/public/v2/employees/${e.id}/devices`, [{ device_id: d.id }])).status).to.equal(200);
-        await eventually(async () => (await row()).sync_status === 'synced');
+        await waitUntil(
+          'the removal is synced',
+          async () => (await row()).sync_status,
+          (v) => v === 'synced',
+        );
         expect(await row()).to.include({ present: false, pin: newPin });
         expect(sim.store.users.size, family).to.equal(0);
         expect(sim.store.authorizations.size).to.equal(0);
@@ -222,7 +235,10 @@ describe('sync engine: assignments and templates reach the terminals', () => {
       for (const d of [a, b, c, acc]) await settles(e.id, d.id);
 
       const enrolled = simA.enrollFingerprint(e.pin!, 3);
-      const stored = await eventually(async () => (await gqlData(t.url, ws.key, TEMPLATES, { id: e.id })).employeeTemplates[0]);
+      const stored = await waitUntil(
+        'the enrolled template is stored',
+        async () => (await gqlData(t.url, ws.key, TEMPLATES, { id: e.id })).employeeTemplates[0],
+      );
       expect(stored).to.include({
         type: 'fingerprint',
         index: 3,
@@ -234,8 +250,12 @@ describe('sync engine: assignments and templates reach the terminals', () => {
         size: enrolled.tmp.length,
         sourceDeviceId: a.id,
       });
-      await eventually(async () => [...simB.store.templates.values()].find((x) => x.pin === e.pin && x.no === 3 && x.tmp === enrolled.tmp));
-      await eventually(async () => [...simAcc.store.templates.values()].find((x) => x.pin === e.pin && x.no === 3 && x.tmp === enrolled.tmp));
+      await waitUntil('terminal B holds the template', async () =>
+        [...simB.store.templates.values()].find((x) => x.pin === e.pin && x.no === 3 && x.tmp === enrolled.tmp),
+      );
+      await waitUntil('the access terminal holds the template', async () =>
+        [...simAcc.store.templates.values()].find((x) => x.pin === e.pin && x.no === 3 && x.tmp === enrolled.tmp),
+      );
       for (const d of [b, c, acc]) await settles(e.id, d.id);
       expect(simC.store.templates.size).to.equal(0);
       const [sent] = await sql(`select command from device_command where device_id = ? and command like 'DATA UPDATE FINGERTMP%'`, [b.id]);
@@ -248,13 +268,20 @@ describe('sync engine: assignments and templates reach the terminals', () => {
         (await sql(`select count(*)::int as n from device_command where strpos(command, ?) > 0`, [enrolled.tmp]))[0].n as number;
       const sendsBefore = await templateSends();
       simA.resendHistory();
-      await eventually(async () => simA.pendingCount === 0);
+      await waitUntil(
+        'terminal A sent everything',
+        async () => simA.pendingCount,
+        (v) => v === 0,
+      );
       expect(await sql(`select id, updated_at from employee_template where employee_id = ?`, [e.id])).to.deep.equal(before);
       expect(await templateSends()).to.equal(sendsBefore);
 
       const deleted = await gqlData(t.url, ws.key, 'mutation ($id: Int!) { deleteEmployeeTemplate(id: $id) { id type } }', { id: stored.id });
       expect(deleted.deleteEmployeeTemplate).to.deep.equal({ id: stored.id, type: 'fingerprint' });
-      await eventually(async () => simB.store.templates.size === 0 && simAcc.store.templates.size === 0 && simA.store.templates.size === 0);
+      await waitUntil(
+        'every terminal deleted its templates',
+        async () => simB.store.templates.size === 0 && simAcc.store.templates.size === 0 && simA.store.templates.size === 0,
+      );
       expect((await gqlData(t.url, ws.key, TEMPLATES, { id: e.id })).employeeTemplates).to.deep.equal([]);
       expect(simB.store.users.has(e.pin!)).to.equal(true);
     });
@@ -273,8 +300,10 @@ describe('sync engine: assignments and templates reach the terminals', () => {
       );
       for (const d of [a, b]) await settles(e.id, d.id);
       simA.enrollFingerprint(e.pin!, 4);
-      await eventually(
-        async () => (await sql(`select 1 from device_command where device_id = ? and command like 'DATA UPDATE FINGERTMP%'`, [b.id])).length > 0,
+      await waitUntil(
+        'the fingerprint update is queued for terminal B',
+        async () => (await sql(`select 1 from device_command where device_id = ? and command like 'DATA UPDATE FINGERTMP%'`, [b.id])).length,
+        (v) => v > 0,
       );
       for (const d of [a, b]) await settles(e.id, d.id);
 
@@ -311,12 +340,18 @@ describe('sync engine: assignments and templates reach the terminals', () => {
       expect(stored.fp_algorithm).to.equal('10');
       // B's INFO after the user arrived has been answered: its next polls carry none.
       const polls = simB.stats.polls;
-      await eventually(async () => simB.stats.polls >= polls + 3);
+      await waitUntil(
+        'terminal B polled 3 more times',
+        async () => simB.stats.polls,
+        (v) => v >= polls + 3,
+      );
 
       expect((await send('PUT', `/public/v2/devices/${b.id}`, { name: 'Reloaded' })).status).to.equal(200);
       const [{ last }] = await sql(`select coalesce(max(id), 0) as last from device_command where device_id = ?`, [b.id]);
       const enrolled = simA.enrollFingerprint(e.pin!, 5);
-      await eventually(async () => [...simB.store.templates.values()].find((x) => x.pin === e.pin && x.no === 5 && x.tmp === enrolled.tmp));
+      await waitUntil('terminal B holds the new template', async () =>
+        [...simB.store.templates.values()].find((x) => x.pin === e.pin && x.no === 5 && x.tmp === enrolled.tmp),
+      );
       await settles(e.id, b.id);
       // One build, with the template: not the user alone first (marked synced without it), then again
       // once the terminal's next INFO told the versions anew.
@@ -329,7 +364,7 @@ describe('sync engine: assignments and templates reach the terminals', () => {
       const sim = terminal(d.serial_number, 'acc');
       const e = await employee();
       sim.enrollBiometric(e.pin!, 9, 0);
-      const [stored] = await eventually(async () => {
+      const [stored] = await waitUntil('the unified template is stored', async () => {
         const list = (await gqlData(t.url, ws.key, TEMPLATES, { id: e.id })).employeeTemplates;
         return list.length ? list : null;
       });
@@ -346,11 +381,15 @@ describe('sync engine: assignments and templates reach the terminals', () => {
       const enrolled = sim.enrollFingerprint(e.pin!, 0);
       const stranger = pin();
       sim.enrollFingerprint(stranger, 0);
-      const [stored] = await eventually(async () => {
+      const [stored] = await waitUntil("the employee's template is stored", async () => {
         const list = (await gqlData(t.url, ws.key, TEMPLATES, { id: e.id })).employeeTemplates;
         return list.length ? list : null;
       });
-      await eventually(async () => sim.pendingCount === 0);
+      await waitUntil(
+        'the terminal sent everything',
+        async () => sim.pendingCount,
+        (v) => v === 0,
+      );
       const [{ employees }] = await sql(`select count(*)::int as employees from employee where pin = ?`, [stranger]);
       expect(employees).to.equal(0);
       const [{ templates }] = await sql(`select count(*)::int as templates from employee_template where workspace_id = ?`, [ws.id]);

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { SimulatedTerminal } from '../../src/simulator';
 import { createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
-import { createTerminalDevice, eventually } from '../support/terminal';
+import { createTerminalDevice } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { snapshotChanges, workspaceSnapshot } from '../support/snapshot';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -35,7 +36,7 @@ describe('door opening rules (first-person-in, multi-person)', () => {
     });
     terminal.start();
     try {
-      const doors = await eventually(async () => {
+      const doors = await waitUntil('the controller reports its two doors', async () => {
         const list = (await call('GET', `/public/v2/devices/${device.id}/doors`)).body;
         return list.length === 2 && list;
       });
@@ -56,7 +57,10 @@ describe('door opening rules (first-person-in, multi-person)', () => {
       for (const pin of ['8201', '8202', '8203']) people[pin] = await createEmployee(t.url, ws.key, acme.id, { pin, name: 'Door', lastname: pin });
       await call('POST', `/public/v2/access_levels/${openers.id}/employees`, [{ employee_id: people['8201']!.id }]);
       await call('POST', `/public/v2/access_levels/${staff.id}/employees`, [{ employee_id: people['8202']!.id }, { employee_id: people['8203']!.id }]);
-      await eventually(async () => terminal.store.users.size === 3 && terminal.store.authorizations.size === 3);
+      await waitUntil(
+        'the controller holds the 3 people and their rights',
+        async () => terminal.store.users.size === 3 && terminal.store.authorizations.size === 3,
+      );
       expect((await call('GET', `/public/v2/devices/${device.id}`)).body.capabilities).to.include({ first_person_in: true });
       expect((await call('GET', `/public/v2/doors/${door1!.id}/opening_rules`)).body).to.include({ first_person_in: null, delivery_status: 'none' });
 
@@ -80,7 +84,11 @@ describe('door opening rules (first-person-in, multi-person)', () => {
         'SET OPTIONS Door1FirstCardOpenDoor=1,Door1MultiCardOpenDoor=0',
       ]);
       expect(commands[2]!.command).to.equal('DATA UPDATE firstcard Pin=8201\tDoorID=1\tTimezoneID=2');
-      await eventually(async () => (await call('GET', `/public/v2/doors/${door1!.id}/opening_rules`)).body.delivery_status === 'applied');
+      await waitUntil(
+        'the opening rules are applied on the controller',
+        async () => (await call('GET', `/public/v2/doors/${door1!.id}/opening_rules`)).body.delivery_status,
+        (v) => v === 'applied',
+      );
       expect(terminal.store.parameters.get('Door1FirstCardOpenDoor')).to.equal('1');
       expect([...terminal.store.firstCards.values()]).to.deep.equal([{ pin: '8201', door: 1, timezoneId: '2' }]);
       // The door's settings show it, in both APIs; the other door has none.
@@ -106,7 +114,7 @@ describe('door opening rules (first-person-in, multi-person)', () => {
       expect(terminal.punch({ pin: '8202', door: 1, at: monday('08:05') }).event).to.equal(0);
       expect(terminal.punch({ pin: '8201', door: 1, at: monday('08:10') }).event).to.equal(2);
       expect(terminal.punch({ pin: '8203', door: 1, at: monday('08:20') }).event).to.equal(1);
-      const stored = await eventually(async () => {
+      const stored = await waitUntil('the three door events are stored', async () => {
         const rows = await sql<{ event_code: number; event_class: string; opened: boolean }>(
           "select event_code, event_class, opened from door_event where device_id = ? and pin in ('8201', '8202', '8203') order by device_record_index",
           [device.id],
@@ -121,9 +129,9 @@ describe('door opening rules (first-person-in, multi-person)', () => {
 
       // Membership follows: 8203 joins Openers (a row is written), 8201 leaves it (its row is deleted).
       await call('POST', `/public/v2/access_levels/${openers.id}/employees`, [{ employee_id: people['8203']!.id }]);
-      await eventually(async () => terminal.store.firstCards.has('8203/1'));
+      await waitUntil('the controller holds 8203 as a first person', async () => terminal.store.firstCards.has('8203/1'));
       await call('DELETE', `/public/v2/access_levels/${openers.id}/employees`, [{ employee_id: people['8201']!.id }]);
-      await eventually(async () => !terminal.store.firstCards.has('8201/1'));
+      await waitUntil('the controller no longer holds 8201 as a first person', async () => !terminal.store.firstCards.has('8201/1'));
       expect([...terminal.store.firstCards.keys()]).to.deep.equal(['8203/1']);
       expect((await call('GET', `/public/v2/doors/${door1!.id}/opening_rules`)).body.first_card_rows).to.equal(1);
 
@@ -134,7 +142,8 @@ describe('door opening rules (first-person-in, multi-person)', () => {
       // Off: the parameter goes to 0, the door's rows are deleted, and the schedule's time zone, which nobody else uses, is freed.
       const off = await call('PUT', `/public/v2/doors/${door1!.id}/opening_rules`, { first_person_in: null });
       expect(off.body).to.include({ first_person_in: null, first_card_value: 0, first_card_rows: 0 });
-      await eventually(
+      await waitUntil(
+        'the first-person-in rule is off on the controller',
         async () =>
           terminal.store.parameters.get('Door1FirstCardOpenDoor') === '0' && terminal.store.firstCards.size === 0 && !terminal.store.timezones.has('2'),
       );
@@ -157,7 +166,7 @@ describe('door opening rules (first-person-in, multi-person)', () => {
     });
     terminal.start();
     try {
-      const doors = await eventually(async () => {
+      const doors = await waitUntil('the controller reports its two doors', async () => {
         const list = (await call('GET', `/public/v2/devices/${device.id}/doors`)).body;
         return list.length === 2 && list;
       });
@@ -171,7 +180,10 @@ describe('door opening rules (first-person-in, multi-person)', () => {
       for (const pin of ['8301', '8302', '8303']) people[pin] = await createEmployee(t.url, ws.key, acme.id, { pin, name: 'Vault', lastname: pin });
       await call('POST', `/public/v2/access_levels/${vault.id}/employees`, [{ employee_id: people['8301']!.id }, { employee_id: people['8302']!.id }]);
       await call('POST', `/public/v2/access_levels/${staff.id}/employees`, [{ employee_id: people['8303']!.id }]);
-      await eventually(async () => terminal.store.users.size === 3 && terminal.store.authorizations.size === 3);
+      await waitUntil(
+        'the controller holds the 3 people and their rights',
+        async () => terminal.store.users.size === 3 && terminal.store.authorizations.size === 3,
+      );
       expect((await call('GET', `/public/v2/devices/${device.id}`)).body.capabilities).to.include({ multi_person: true });
 
       const [{ last }] = await sql<{ last: number }>('select coalesce(max(id), 0) as last from device_command where device_id = ?', [device.id]);
@@ -196,7 +208,8 @@ describe('door opening rules (first-person-in, multi-person)', () => {
         'SET OPTIONS Door1FirstCardOpenDoor=0,Door1MultiCardOpenDoor=1',
       ]);
       // The members' user rows are written again with their multi-card group; the others keep group 0.
-      await eventually(
+      await waitUntil(
+        'the members hold their multi-card group and the rules are applied',
         async () =>
           terminal.store.users.get('8301')?.group === '1' &&
           terminal.store.users.get('8302')?.group === '1' &&
@@ -211,12 +224,12 @@ describe('door opening rules (first-person-in, multi-person)', () => {
       expect(terminal.punch({ pin: '8301', door: 1, at: monday('09:00') }).event).to.equal(26);
       expect(terminal.punch({ pin: '8302', door: 1, at: new Date(monday('09:00').getTime() + 3000) }).event).to.equal(3);
       expect(terminal.punch({ pin: '8303', door: 2, at: monday('09:01') }).event).to.equal(0);
-      const waited = await eventually(async () => {
+      const waited = await waitUntil('the multi-person wait is listed', async () => {
         const list = (await call('GET', `/public/v2/door_events?device_id=${device.id}&reason=multi_person_wait`)).body;
         return list.length === 1 && list;
       });
       expect(waited[0]).to.include({ event_code: 26, reason: 'multi_person_wait', pin: '8301' });
-      const opened = await eventually(async () => {
+      const opened = await waitUntil('the multi-person opening is stored', async () => {
         const rows = await sql<{ event_class: string; opened: boolean }>('select event_class, opened from door_event where device_id = ? and event_code = 3', [
           device.id,
         ]);
@@ -226,7 +239,11 @@ describe('door opening rules (first-person-in, multi-person)', () => {
 
       // A person joining the level gets the group too.
       await call('POST', `/public/v2/access_levels/${vault.id}/employees`, [{ employee_id: people['8303']!.id }]);
-      await eventually(async () => terminal.store.users.get('8303')?.group === '1');
+      await waitUntil(
+        'the controller holds 8303 in the multi-card group',
+        async () => terminal.store.users.get('8303')?.group,
+        (v) => v === '1',
+      );
 
       // One group per person on a controller: another door of it counting other levels, and a door with both modes, are refused.
       const refused = await call('PUT', `/public/v2/doors/${door2!.id}/opening_rules`, { multi_person: { count: 3, access_level_ids: [staff.id] } });
@@ -249,7 +266,8 @@ describe('door opening rules (first-person-in, multi-person)', () => {
 
       // Off: the combination goes, and the members' group is 0 again.
       await call('PUT', `/public/v2/doors/${door1!.id}/opening_rules`, {});
-      await eventually(
+      await waitUntil(
+        'the two-person rule is off on the controller',
         async () =>
           terminal.store.parameters.get('Door1MultiCardOpenDoor') === '0' &&
           terminal.store.multiCards.size === 0 &&

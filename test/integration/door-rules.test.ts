@@ -3,7 +3,8 @@ import { SimulatedTerminal } from '../../src/simulator';
 import { subscribe } from '../support/events';
 import { createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
-import { createTerminalDevice, eventually } from '../support/terminal';
+import { createTerminalDevice } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { snapshotChanges, workspaceSnapshot } from '../support/snapshot';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -34,7 +35,7 @@ describe('controller door rules (anti-passback, interlock)', () => {
       lockCount: 2,
     });
     terminal.start();
-    const doors = await eventually(async () => {
+    const doors = await waitUntil('the controller reports its two doors', async () => {
       const list = (await call('GET', `/public/v2/devices/${device.id}/doors`)).body;
       return list.length === 2 && list;
     });
@@ -49,8 +50,10 @@ describe('controller door rules (anti-passback, interlock)', () => {
       `/public/v2/access_levels/${level.id}/employees`,
       people.map((p) => ({ employee_id: p.id })),
     );
-    await eventually(
-      async () => (await sql("select count(*)::int as n from device_user where device_id = ? and sync_status = 'synced'", [device.id]))[0].n === 2,
+    await waitUntil(
+      'both people are synced to the controller',
+      async () => (await sql("select count(*)::int as n from device_user where device_id = ? and sync_status = 'synced'", [device.id]))[0].n,
+      (v) => v === 2,
     );
     return { acme, device, terminal, doors: doors as Array<{ id: number; number: number }> };
   }
@@ -76,7 +79,11 @@ describe('controller door rules (anti-passback, interlock)', () => {
       expect(put.body.anti_passback).to.deep.equal({ type: 'in_out', mode: 'hard', daily_reset: false, door_ids: [door1!.id], pairs: null });
       const [command] = await sql("select command from device_command where device_id = ? and kind = 'controller_rules'", [device.id]);
       expect(command.command).to.equal('SET OPTIONS AntiPassback=1,InterLock=1');
-      await eventually(async () => (await call('GET', `/public/v2/devices/${device.id}/door_rules`)).body.delivery_status === 'applied');
+      await waitUntil(
+        'the door rules are applied on the controller',
+        async () => (await call('GET', `/public/v2/devices/${device.id}/door_rules`)).body.delivery_status,
+        (v) => v === 'applied',
+      );
       expect(terminal.store.parameters.get('AntiPassback')).to.equal('1');
       expect(terminal.store.parameters.get('InterLock')).to.equal('1');
       // The door's settings show the rules that concern it, in both APIs.
@@ -101,7 +108,7 @@ describe('controller door rules (anti-passback, interlock)', () => {
       expect(terminal.punch({ pin: '8102', door: 2, status: 0 }).event).to.equal(0);
       const refusals = (await denied.waitFor(2)).map((e: any) => e.denial.eventCode);
       expect(refusals).to.deep.equal([25, 24]);
-      const stored = await eventually(async () => {
+      const stored = await waitUntil('the two refusals are stored', async () => {
         const rows = await sql<{ event_code: number; door_number: number }>(
           'select event_code, door as door_number from door_event where device_id = ? and event_code in (24, 25) order by id',
           [device.id],
@@ -116,7 +123,10 @@ describe('controller door rules (anti-passback, interlock)', () => {
       // Off again: SET OPTIONS with zeros.
       const off = await call('PUT', `/public/v2/devices/${device.id}/door_rules`, {});
       expect(off.body).to.include({ anti_passback: null, interlock: null, anti_passback_value: 0, interlock_value: 0 });
-      await eventually(async () => terminal.store.parameters.get('InterLock') === '0' && terminal.store.parameters.get('AntiPassback') === '0');
+      await waitUntil(
+        'the controller holds InterLock=0 and AntiPassback=0',
+        async () => terminal.store.parameters.get('InterLock') === '0' && terminal.store.parameters.get('AntiPassback') === '0',
+      );
     } finally {
       await denied.close();
       await terminal.stop();

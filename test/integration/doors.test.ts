@@ -3,7 +3,8 @@ import { SimulatedTerminal } from '../../src/simulator';
 import { startReceiver, subscribe } from '../support/events';
 import { createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
-import { createTerminalDevice, eventually, iclock, registerAccessTerminal } from '../support/terminal';
+import { createTerminalDevice, iclock, registerAccessTerminal } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** Doors: listing and naming, door commands and their lifecycle, alarms and refusals as events. */
@@ -27,7 +28,7 @@ describe('doors', () => {
   const doorsOf = async (deviceId: number) => (await rest(t.url, 'GET', `/public/v2/devices/${deviceId}/doors`, { key: ws.key })).body;
   const action = (doorId: number, body: Record<string, unknown>, key = ws.key) => rest(t.url, 'POST', `/public/v2/doors/${doorId}/actions`, { key, body });
   const actionStatus = (actionId: string, status: string) =>
-    eventually(async () => {
+    waitUntil(`door action ${actionId} is ${status}`, async () => {
       const r = await rest(t.url, 'GET', `/v1/devices/door/actions/${actionId}`, { key: ws.key });
       return r.body.status === status ? r.body : null;
     });
@@ -154,9 +155,17 @@ describe('doors', () => {
       expect(row.command).to.equal('CONTROL DEVICE 01010104');
       await actionStatus(unlock.body.action_id, 'succeeded');
       // The terminal logs its remote openings (rtlog 8) too: each physical opening is one door.opened.
-      await eventually(async () => (await sql('select count(*)::int as n from door_event where device_id = ? and event_code = 8', [device.id]))[0].n === 2);
+      await waitUntil(
+        'the two remote openings are stored',
+        async () => (await sql('select count(*)::int as n from door_event where device_id = ? and event_code = 8', [device.id]))[0].n,
+        (v) => v === 2,
+      );
       expect(await outboxCount(['door.opened'], device.id), 'one door.opened per physical opening').to.equal(2);
-      await eventually(async () => opened.received.length >= 2);
+      await waitUntil(
+        'the webhook received the two door.opened events',
+        async () => opened.received.length,
+        (v) => v >= 2,
+      );
       expect(opened.received.map((e: any) => e.doorOpening)).to.deep.equal([
         {
           door: 1,
@@ -166,7 +175,9 @@ describe('doors', () => {
         { door: 1, source: 'remote_unlock', actionId: unlock.body.action_id },
       ]);
       // The door's relay and sensor follow the terminal's rtstate.
-      const state = await eventually(async () => ((await doorsOf(device.id))[0].state.relay === 'unlocked' ? (await doorsOf(device.id))[0].state : null));
+      const state = await waitUntil('the door relay is unlocked', async () =>
+        (await doorsOf(device.id))[0].state.relay === 'unlocked' ? (await doorsOf(device.id))[0].state : null,
+      );
       expect(state).to.deep.equal({ sensor: 'open', relay: 'unlocked', alarms: [] });
     } finally {
       await opened.close();
@@ -223,7 +234,7 @@ describe('doors', () => {
     const terminal = simulator(device.serial_number);
     terminal.start();
     try {
-      await eventually(async () => terminal.isConnected);
+      await waitUntil('the terminal is connected', async () => terminal.isConnected);
       terminal.doorAlarm('forced_open');
       const [raised] = await alarms.waitFor(1);
       expect(raised).to.deep.equal({
@@ -231,11 +242,15 @@ describe('doors', () => {
         alarm: { doorId: door.id, deviceId: device.id, door: 1, kind: 'forced_open', source: raised.alarm.source, eventCode: raised.alarm.eventCode },
       });
       // Both the rtlog record (102) and the rtstate flag report it: still one event.
-      await eventually(async () => (await sql('select count(*)::int as n from door_event where device_id = ? and event_code = 102', [device.id]))[0].n === 1);
+      await waitUntil(
+        'the forced-open record is stored',
+        async () => (await sql('select count(*)::int as n from door_event where device_id = ? and event_code = 102', [device.id]))[0].n,
+        (v) => v === 1,
+      );
       expect(await outboxCount(['door.alarm'], device.id), 'one alarm for the record and the flag').to.equal(1);
       expect(alarms.received).to.have.length(1);
       // The rtstate report (sensor open) follows the record; the alarm is still the one event.
-      await eventually(async () => ((await doorsOf(device.id))[0].state.sensor === 'open' ? true : null));
+      await waitUntil('the door sensor is open', async () => ((await doorsOf(device.id))[0].state.sensor === 'open' ? true : null));
       expect((await doorsOf(device.id))[0].state).to.deep.include({ sensor: 'open', alarms: ['forced_open'] });
       expect(await outboxCount(['door.alarm'], device.id)).to.equal(1);
 
@@ -244,7 +259,7 @@ describe('doors', () => {
       const [, cleared] = await alarms.waitFor(2);
       expect(cleared).to.deep.include({ type: 'door.alarm.cleared' });
       expect(cleared.alarm).to.include({ doorId: door.id, kind: 'forced_open' });
-      await eventually(async () => ((await doorsOf(device.id))[0].state.alarms.length === 0 ? true : null));
+      await waitUntil('the door has no alarm left', async () => ((await doorsOf(device.id))[0].state.alarms.length === 0 ? true : null));
 
       terminal.doorAlarm('held_open');
       const [, , held] = await alarms.waitFor(3);

@@ -7,7 +7,8 @@ import { startReceiver } from '../support/events';
 import { createWorkspace } from '../support/factories';
 import { gql, rest } from '../support/http';
 import { query } from '../support/service-process';
-import { createTerminalDevice, eventually, iclock } from '../support/terminal';
+import { createTerminalDevice, iclock } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -79,10 +80,14 @@ describe('fault drill: PostgreSQL stopped for 10 s under terminal load, every pe
     try {
       await database.stop();
       const outageStarted = Date.now();
-      const unavailable = await eventually(async () => {
-        const reply = await rest(t.url, 'GET', '/public/v2/companies', { key: ws.key });
-        return reply.status === 503 ? reply : null;
-      }, 30_000);
+      const unavailable = await waitUntil(
+        'the API answers 503 during the outage',
+        async () => {
+          const reply = await rest(t.url, 'GET', '/public/v2/companies', { key: ws.key });
+          return reply.status === 503 ? reply : null;
+        },
+        30_000,
+      );
       expect(unavailable.body.error.code).to.equal('service_unavailable');
       expect(unavailable.headers.get('retry-after')).to.match(/^\d+$/);
       const viaGraphQL = await gql(t.url, 'tg_live_not_cached_key', '{ companies { totalCount } }');
@@ -105,32 +110,56 @@ describe('fault drill: PostgreSQL stopped for 10 s under terminal load, every pe
       const restarted = new Date();
 
       // Every job resumes without a restart of the service.
-      const ready = await eventually(async () => {
-        const reply = await rest(t.url, 'GET', '/readyz');
-        return reply.status === 200 ? reply : null;
-      }, 60_000);
+      const ready = await waitUntil(
+        '/readyz answers 200 after the outage',
+        async () => {
+          const reply = await rest(t.url, 'GET', '/readyz');
+          return reply.status === 200 ? reply : null;
+        },
+        60_000,
+      );
       expect(ready.body.failing_jobs).to.deep.equal([]);
 
       // Presence: the busy terminal's polls after the restart are written.
-      await eventually(async () => {
-        const [row] = await query(t.config.databaseUrl!, 'select last_seen_at, status from device where id = $1', [busy.id]);
-        return row.status === 'online' && new Date(row.last_seen_at) > restarted;
-      }, 30_000);
+      await waitUntil(
+        'the busy terminal is online with a contact after the restart',
+        async () => {
+          const [row] = await query(t.config.databaseUrl!, 'select last_seen_at, status from device where id = $1', [busy.id]);
+          return row.status === 'online' && new Date(row.last_seen_at) > restarted;
+        },
+        30_000,
+      );
       // Offline marking: the silent terminal is marked offline by the sweep, and its webhook is delivered.
-      await eventually(async () => receiver.received.some((r) => r.json.type === 'device.offline' && r.json.data.device_id === silent.id), 30_000);
+      await waitUntil(
+        "the silent terminal's device.offline webhook is delivered",
+        async () => receiver.received.some((r) => r.json.type === 'device.offline' && r.json.data.device_id === silent.id),
+        30_000,
+      );
 
       // Unlock expiry: an unlock for the silent (offline) terminal expires by the sweep.
       const unlock = await rest(t.url, 'POST', '/v1/devices/door/unlock', { key: ws.key, body: { device_serial: silent.serial_number, duration: 5 } });
       expect(unlock.status).to.equal(202);
-      await eventually(
-        async () => (await rest(t.url, 'GET', `/v1/devices/door/actions/${unlock.body.action_id}`, { key: ws.key })).body.status === 'expired',
+      await waitUntil(
+        'the unlock expired',
+        async () => (await rest(t.url, 'GET', `/v1/devices/door/actions/${unlock.body.action_id}`, { key: ws.key })).body.status,
+        (v) => v === 'expired',
         30_000,
       );
 
       // Webhooks: punches uploaded after the restart reach the receiver.
       const after = punches;
-      await eventually(async () => punches > after + 2, 30_000);
-      await eventually(async () => receiver.received.filter((r) => r.json.type === 'attendance.created').length >= punches, 30_000);
+      await waitUntil(
+        'more than two punches are stored after the restart',
+        async () => punches,
+        (v) => v > after + 2,
+        30_000,
+      );
+      await waitUntil(
+        "every punch's attendance.created webhook is delivered",
+        async () => receiver.received.filter((r) => r.json.type === 'attendance.created').length,
+        (v) => v >= punches,
+        30_000,
+      );
       for (const job of t.app.jobs.states()) expect(job.consecutiveFailures, job.name).to.equal(0);
     } finally {
       running = false;

@@ -6,7 +6,8 @@ import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../sr
 import { createWorkspace } from '../support/factories';
 import { rest } from '../support/http';
 import { attlogHistory, lineKey, startServiceProcess, storedPunchKeys, type ServiceProcess } from '../support/service-process';
-import { createTerminalDevice, eventually, iclock } from '../support/terminal';
+import { createTerminalDevice, iclock } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 
 const TERMINALS = 3;
 const BATCHES = 40;
@@ -73,23 +74,42 @@ describe('fault drill: PostgreSQL stopped and restarted under terminal load', ()
     };
     const ackedCount = () => acknowledged.reduce((n, s) => n + s.size, 0);
     const uploads = serials.map((_, i) => upload(i));
-    await eventually(async () => ackedCount() >= 100, 30_000);
+    await waitUntil(
+      '100 uploads are acknowledged',
+      async () => ackedCount(),
+      (v) => v >= 100,
+      30_000,
+    );
 
     await database.stop();
-    const health = await eventually(async () => {
-      const [healthz, readyz] = await Promise.all([rest(service.url, 'GET', '/healthz'), rest(service.url, 'GET', '/readyz')]);
-      return healthz.status === 503 && readyz.status === 503 ? { healthz, readyz } : null;
-    }, 30_000);
+    const health = await waitUntil(
+      '/healthz and /readyz answer 503',
+      async () => {
+        const [healthz, readyz] = await Promise.all([rest(service.url, 'GET', '/healthz'), rest(service.url, 'GET', '/readyz')]);
+        return healthz.status === 503 && readyz.status === 503 ? { healthz, readyz } : null;
+      },
+      30_000,
+    );
     expect(health.healthz.body).to.deep.equal({ status: 'database_unreachable' });
     expect(health.readyz.body).to.include({ status: 'not_ready', database: 'unreachable' });
     outage = true;
     const ackedBeforeOutage = ackedCount();
-    await eventually(async () => attempts.filter((a) => a.duringOutage).length >= 30, 30_000);
+    await waitUntil(
+      '30 uploads were attempted during the outage',
+      async () => attempts.filter((a) => a.duringOutage).length,
+      (v) => v >= 30,
+      30_000,
+    );
     outage = false;
     expect(ackedCount(), 'nothing acknowledged while PostgreSQL was down').to.equal(ackedBeforeOutage);
 
     database = await startEmbeddedPostgres({ dataDir, port });
-    await eventually(async () => (await rest(service.url, 'GET', '/readyz')).status === 200, 60_000);
+    await waitUntil(
+      '/readyz answers 200 after the outage',
+      async () => (await rest(service.url, 'GET', '/readyz')).status,
+      (v) => v === 200,
+      60_000,
+    );
     await Promise.all(uploads);
 
     const refused = attempts.filter((a) => a.duringOutage);

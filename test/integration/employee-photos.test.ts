@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { SimulatedTerminal, type SimulatedTerminalConfig } from '../../src/simulator';
 import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gql, rest } from '../support/http';
-import { eventually } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** Faces from photos: stored, enrolled on photo terminals, their templates re-used, removed everywhere. */
@@ -34,12 +34,12 @@ describe('employee photos', () => {
   const assign = (employeeId: number, deviceIds: number[]) =>
     rest(t.url, 'POST', `/public/v2/employees/${employeeId}/devices`, { key: ws.key, body: deviceIds.map((id) => ({ device_id: id, permission_id: 0 })) });
   const synced = (employeeId: number, deviceIds: number[]) =>
-    eventually(async () => {
+    waitUntil(`employee ${employeeId} is synced to devices ${deviceIds}`, async () => {
       const list = (await rest(t.url, 'GET', `/public/v2/employees/${employeeId}/devices`, { key: ws.key })).body as any[];
       return deviceIds.every((id) => list.find((a) => a.device_id === id)?.sync_status === 'synced') ? list : null;
     });
   const settled = (employeeId: number, count: number) =>
-    eventually(async () => {
+    waitUntil(`the photo of employee ${employeeId} settled on ${count} device(s)`, async () => {
       const r = await status(employeeId);
       return r.body.devices?.length === count && r.body.devices.every((d: any) => d.status !== 'pending') ? r.body : null;
     });
@@ -133,7 +133,7 @@ describe('employee photos', () => {
     expect(byDevice.get(a.id)).to.include({ status: 'enrolled', method: 'photo', return_code: null, reason: null });
     expect(byDevice.get(c.id)).to.include({ status: 'not_supported', method: null });
     // B is reached only once A's template arrived.
-    const viaTemplate = await eventually(async () => {
+    const viaTemplate = await waitUntil('terminal B enrolled the face', async () => {
       const d = (await status(e.id)).body.devices.find((x: any) => x.device_id === b.id);
       return d.status === 'enrolled' ? d : null;
     });
@@ -167,8 +167,10 @@ describe('employee photos', () => {
       (await sql(`select count(*)::int as n from device_command where device_id = ? and command like 'DATA UPDATE BIOPHOTO%'`, [a.id]))[0].n;
     expect(await photosSent()).to.equal(1);
     expect((await rest(t.url, 'PUT', `/public/v2/employees/${e.id}`, { key: ws.key, body: { name: 'Renamed' } })).status).to.equal(200);
-    await eventually(
-      async () => (await sql(`select 1 from device_command where device_id = ? and command like '%Name=Renamed%' and status = 'succeeded'`, [a.id])).length > 0,
+    await waitUntil(
+      'the rename reached terminal A',
+      async () => (await sql(`select 1 from device_command where device_id = ? and command like '%Name=Renamed%' and status = 'succeeded'`, [a.id])).length,
+      (v) => v > 0,
     );
     await synced(e.id, [a.id, b.id, c.id]);
     expect(await photosSent()).to.equal(1);
@@ -181,8 +183,12 @@ describe('employee photos', () => {
     expect((await putPhoto(e.id, await picture(1200, 900, 'png'), 'image/png')).status).to.equal(200);
     expect(await faceDeletes(b.id)).to.deep.equal([`DATA DELETE biodata Pin=${e.pin}\tType=9\tNo=0`]);
     expect(await faceDeletes(a.id)).to.deep.equal([]);
-    await eventually(async () => (await photosSent()) === 2);
-    const renewed = await eventually(async () => {
+    await waitUntil(
+      'the photo was sent twice',
+      () => photosSent(),
+      (v) => v === 2,
+    );
+    const renewed = await waitUntil('terminal B holds the renewed face template', async () => {
       const onBNow = [...simB.store.templates.values()].find((x) => x.pin === e.pin && x.type === 9);
       return onBNow && onBNow.tmp !== onA.tmp ? onBNow : null;
     });
@@ -211,7 +217,7 @@ describe('employee photos', () => {
     await assign(e.id, [a.id, b.id]);
     await synced(e.id, [a.id, b.id]);
     await putPhoto(e.id, await picture());
-    await eventually(async () => [...simB.store.templates.values()].some((x) => x.pin === e.pin && x.type === 9));
+    await waitUntil('terminal B holds the face template', async () => [...simB.store.templates.values()].some((x) => x.pin === e.pin && x.type === 9));
 
     const deleted = await rest(t.url, 'DELETE', `/public/v2/employees/${e.id}/photo`, { key: ws.key });
     expect(deleted.status).to.equal(200);
@@ -226,7 +232,8 @@ describe('employee photos', () => {
       `DATA DELETE USERPIC PIN=${e.pin}`,
     ]);
     expect(await removals(b.id)).to.deep.equal([`DATA DELETE biodata Pin=${e.pin}\tType=9\tNo=0`]);
-    await eventually(
+    await waitUntil(
+      'no terminal holds the photo or a face template',
       async () =>
         !simA.store.bioPhotos.has(e.pin!) &&
         !simA.store.userPhotos.has(e.pin!) &&
@@ -238,7 +245,7 @@ describe('employee photos', () => {
     await putPhoto(e.id, await picture(1200, 1600));
     const again = await settled(e.id, 2);
     expect(again.devices.find((d: any) => d.device_id === a.id)).to.include({ status: 'enrolled', method: 'photo' });
-    await eventually(async () => [...simB.store.templates.values()].some((x) => x.pin === e.pin && x.type === 9));
+    await waitUntil('terminal B holds the new face template', async () => [...simB.store.templates.values()].some((x) => x.pin === e.pin && x.type === 9));
   });
 
   it('never writes the photo to the logs', async () => {
@@ -267,7 +274,7 @@ describe('employee photos', () => {
           headers: { 'content-type': 'image/jpeg' },
         });
         expect(put.status).to.equal(200);
-        await eventually(async () => sim.store.bioPhotos.has(e.pin!));
+        await waitUntil('the terminal holds the photo', async () => sim.store.bioPhotos.has(e.pin!));
         const [row] = await app.app.database.orm.em
           .fork()
           .getConnection()

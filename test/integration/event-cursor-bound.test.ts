@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { subscribe } from '../support/events';
 import { createCompany, createDevice, createEmployee, createWorkspace } from '../support/factories';
 import { rest } from '../support/http';
-import { eventually } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // Regression for a gap after a database failover: a caught-up reader used to move its cursor to
@@ -31,7 +31,7 @@ describe('event feed: a caught-up reader never moves past the newest event', () 
       expect(punch.status).to.equal(201);
       const [event] = await sub.waitFor(1);
       const eventId = BigInt(event!.eventId.replace(/^evt_/, ''));
-      await eventually(async () => (t.app.events.readPosition(ws.id) ?? 0n) >= eventId);
+      await waitUntil("the feed's read position reaches the event", async () => (t.app.events.readPosition(ws.id) ?? 0n) >= eventId);
       // The read that delivered it saw no running transaction: its bound lies beyond the event. The
       // cursor stops at the event all the same.
       expect(t.app.events.readPosition(ws.id)).to.equal(eventId);

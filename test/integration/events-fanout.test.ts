@@ -7,7 +7,8 @@ import { recordPunches } from '../../src/services/attendance/punch.service';
 import { readOutbox, subscribe, type Subscription } from '../support/events';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
-import { eventually, iclock } from '../support/terminal';
+import { iclock } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { Punch } from '../../src/entities';
 import { punchData } from '../../src/events/event-payloads';
 import type { EventStream } from '../../src/events/event-stream';
@@ -130,7 +131,11 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
       const connection = t.app.database.orm.em.fork().getConnection();
       const lastPunch = BigInt((await readOutbox((sql, params) => connection.execute(sql, params), s.ws.id, 'attendance.created')).at(-1)!.id);
       // No event of a wanted type came: the reader is past the punches only by moving to its bound.
-      await eventually(async () => (t.app.events.readPosition(s.ws.id) ?? 0n) >= lastPunch);
+      await waitUntil(
+        'the live reader passed the punches',
+        async () => t.app.events.readPosition(s.ws.id) ?? 0n,
+        (v) => v >= lastPunch,
+      );
       punches = await subscribe(t.app, s.ws.id, s.ws.key, PUNCHES);
       const later = await s.burst(3);
       const got = await punches.waitFor(3);
@@ -257,13 +262,21 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
       replay = await t.app.events.subscribe({ workspaceId: s.ws.id, types: ['attendance.created'], matches: () => true, after: before });
       expect(replay.backlog, 'nothing delivered while an older transaction is open').to.equal(0);
       // The held-back event shows in /metrics as outbox lag once the live reader has seen it.
-      await eventually(async () => gauge(await metricsText(), 'timegate_outbox_lag_seconds') > 0);
+      await waitUntil(
+        'the outbox lag shows in /metrics',
+        async () => gauge(await metricsText(), 'timegate_outbox_lag_seconds'),
+        (v) => v > 0,
+      );
       expect(gauge(await metricsText(), 'timegate_subscriptions_open'), 'the subscription and the replay').to.be.at.least(2);
     } finally {
       release();
     }
     const held = await holder;
-    await eventually(async () => gauge(await metricsText(), 'timegate_outbox_lag_seconds') === 0);
+    await waitUntil(
+      'the outbox lag is back to 0',
+      async () => gauge(await metricsText(), 'timegate_outbox_lag_seconds'),
+      (v) => v === 0,
+    );
     try {
       const replayed = [await replay!.next(), await replay!.next()].map((r) => r.value as { data: { id: number } });
       expect(replayed[0]!.data.id, 'the older event first').to.equal(held);
@@ -312,7 +325,7 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
     try {
       await client.query(`listen ${EVENT_CHANNEL}; listen ${WEBHOOK_CHANNEL}`);
       await s.burst(1);
-      await eventually(async () => heard.some((h) => h.channel === EVENT_CHANNEL && h.payload === String(s.ws.id)));
+      await waitUntil('the event channel was notified', async () => heard.some((h) => h.channel === EVENT_CHANNEL && h.payload === String(s.ws.id)));
       const created = await rest(t.url, 'POST', '/public/v2/webhooks', {
         key: s.ws.key,
         body: { url: 'https://hooks.example.com/x', event_types: ['attendance.created'] },
@@ -320,7 +333,7 @@ describe('event fan-out: shared executions, batched reads, webhook wake-ups', ()
       expect(created.status).to.equal(201);
       const marker = heard.length;
       await s.burst(1);
-      await eventually(async () => heard.slice(marker).some((h) => h.channel === WEBHOOK_CHANNEL));
+      await waitUntil('the webhook channel was notified', async () => heard.slice(marker).some((h) => h.channel === WEBHOOK_CHANNEL));
       // Both NOTIFYs of a transaction arrive together at its commit: the first punch (no endpoint yet) sent no webhook wake-up.
       expect(heard.slice(0, marker).filter((h) => h.channel === WEBHOOK_CHANNEL)).to.deep.equal([]);
       expect(heard.slice(marker).map((h) => h.channel)).to.include(EVENT_CHANNEL);

@@ -7,7 +7,7 @@ import { freePort } from '../../src/db/embedded-postgres';
 import { startReceiver, subscribe } from '../support/events';
 import { createCompany, createDevice, createEmployee, createWorkspace } from '../support/factories';
 import { rest } from '../support/http';
-import { eventually } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -61,7 +61,7 @@ describe('events with several processes on one database', () => {
     try {
       await rest(t.url, 'POST', '/public/v2/webhooks', { key: s.ws.key, body: { url: receiver.url, event_types: ['attendance.created'] } });
       await Promise.all(Array.from({ length: 30 }, (_, i) => s.punch(i % 2 ? t.url : second.url)));
-      await eventually(async () => {
+      await waitUntil('the 30 webhook deliveries are received', async () => {
         await Promise.all([t.app.webhooks.runOnce(), second.webhooks.runOnce(), t.app.webhooks.runOnce(), second.webhooks.runOnce()]);
         return receiver.received.length >= 30;
       });
@@ -90,7 +90,7 @@ describe('events with several processes on one database', () => {
     let restarted: App | null = null;
     try {
       const childUrl = `http://127.0.0.1:${port}`;
-      await eventually(async () => (await fetch(`${childUrl}/healthz`).catch(() => null))?.ok, 30_000);
+      await waitUntil('the restarted process is healthy', async () => (await fetch(`${childUrl}/healthz`).catch(() => null))?.ok, 30_000);
       const hook = await rest(childUrl, 'POST', '/public/v2/webhooks', { key: s.ws.key, body: { url: receiver.url, event_types: ['attendance.created'] } });
       const committed = await s.punch(childUrl);
       expect(committed.status).to.equal(201);

@@ -5,7 +5,7 @@ import { wsClient } from '../support/events';
 import { createCompany, createDevice, createEmployee, createWorkspace } from '../support/factories';
 import { rest } from '../support/http';
 import { query } from '../support/service-process';
-import { eventually } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // Regression: a replay from after:"0" read the whole retained history into the subscriber's queue
@@ -65,7 +65,7 @@ describe('event replay is paged with back-pressure; a subscriber too far behind 
     const stream = await t.app.events.subscribe({ workspaceId, types: [type], matches: () => true, after: '0' });
     // The client has taken nothing: the server holds one page of the history, not all of it.
     // The replay pushed one page and now waits for the client: it reads no further page meanwhile.
-    await eventually(async () => stream.producerWaiting);
+    await waitUntil('the replay waits for the client', async () => stream.producerWaiting);
     expect(stream.backlog).to.equal(500);
 
     const replayed = await take(stream, HISTORY);
@@ -85,7 +85,7 @@ describe('event replay is paged with back-pressure; a subscriber too far behind 
     const type = await typeOfFirst();
     const stream = await t.app.events.subscribe({ workspaceId, types: [type], matches: () => true, after: null });
     await appendEvents(10_050);
-    await eventually(async () => stream.isClosed, 20_000);
+    await waitUntil('the slow subscriber is closed', async () => stream.isClosed, 20_000);
     let received = 0;
     let error: any = null;
     for (;;) {

@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gql, gqlData } from '../support/http';
 import { wsClient } from '../support/events';
-import { eventually } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** The result of one operation over graphql-ws: its data, or the errors graphql-ws reported. */
@@ -120,9 +120,18 @@ describe('GraphQL over WebSocket: the same rules as over HTTP', () => {
     let closeCode: number | null = null;
     const client = wsClient(t.url, { authorization: `Bearer ${key}` }, (event) => (closeCode = event.code));
     client.subscribe({ query: 'subscription { punchCreated { cursor } }' }, { next: () => undefined, error: () => undefined, complete: () => undefined });
-    await eventually(async () => t.app.events.subscriberCount(ws.id) > 0);
+    await waitUntil(
+      'the subscription is open',
+      async () => t.app.events.subscriberCount(ws.id),
+      (v) => v > 0,
+    );
     await gqlData(t.url, ws.key, 'mutation ($id: Int!) { revokeApiKey(id: $id) { id } }', { id: created.createApiKey.id });
-    await eventually(async () => closeCode !== null, 10_000);
+    await waitUntil(
+      'the subscription is closed',
+      async () => closeCode,
+      (v) => v !== null,
+      10_000,
+    );
     expect(closeCode).to.equal(4403);
     await client.dispose();
   });

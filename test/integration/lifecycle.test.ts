@@ -13,7 +13,7 @@ import { rest } from '../support/http';
 import { freshDatabaseUrl } from '../support/database';
 import { query } from '../support/service-process';
 import { startTestApp } from '../support/test-app';
-import { eventually } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const quiet = pino({ level: 'silent' });
@@ -73,10 +73,14 @@ describe('running the service', () => {
       expect(notReady.status).to.equal(503);
       expect(notReady.body).to.include({ status: 'not_ready', database: 'unreachable' });
       pg = await startEmbeddedPostgres({ dataDir, port });
-      const ready = await eventually(async () => {
-        const reply = await rest(app.url, 'GET', '/readyz');
-        return reply.status === 200 ? reply : null;
-      }, 30_000);
+      const ready = await waitUntil(
+        'the service is ready',
+        async () => {
+          const reply = await rest(app.url, 'GET', '/readyz');
+          return reply.status === 200 ? reply : null;
+        },
+        30_000,
+      );
       expect(ready.body).to.include({ status: 'ready', database: 'reachable' });
     } finally {
       await app.stop();

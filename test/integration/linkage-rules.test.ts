@@ -3,7 +3,8 @@ import { SimulatedTerminal } from '../../src/simulator';
 import { startReceiver } from '../support/events';
 import { createCompany, createDevice, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
-import { eventually, iclock } from '../support/terminal';
+import { iclock } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** Linkage rules: a door event on a controller starts a lockdown, an aux-output pulse and linkage.triggered. */
@@ -37,9 +38,9 @@ describe('linkage rules', () => {
     const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: entrance.serial_number, family: 'acc', pollIntervalMs: 50 });
     terminal.start();
     try {
-      await eventually(async () => terminal.isConnected);
+      await waitUntil('the controller is connected', async () => terminal.isConnected);
       terminal.doorAlarm('forced_open');
-      const [first] = await eventually(async () => ((await triggered()).length === 1 ? triggered() : null));
+      const [first] = await waitUntil('the rule was triggered once', async () => ((await triggered()).length === 1 ? triggered() : null));
       expect(first).to.deep.include({
         rule_id: rule.body.id,
         trigger: 'forced_open',
@@ -59,7 +60,7 @@ describe('linkage rules', () => {
       });
       expect(lockdown.doors.map((d: any) => d.device_id).sort()).to.deep.equal([entrance.id, store.id].sort());
       // The controller carries out the lockdown and the pulse of its aux output 1 for 30 s.
-      await eventually(async () => terminal.store.lockedDownDoors.has(1));
+      await waitUntil('the controller locks the door', async () => terminal.store.lockedDownDoors.has(1));
       const aux = await sql("select command, status from device_command where device_id = ? and kind = 'linkage_aux_output'", [entrance.id]);
       expect(aux.map((c) => c.command)).to.deep.equal(['CONTROL DEVICE 0101021E']);
       expect((await rest(t.url, 'GET', `/public/v2/linkage_rules/${rule.body.id}`, { key: ws.key })).body.last_triggered_at).to.be.a('string');
@@ -67,7 +68,7 @@ describe('linkage rules', () => {
       // Forced again while the lockdown holds: the rule fires, the lockdown is refused, the events are stored.
       terminal.closeDoor();
       terminal.doorAlarm('forced_open');
-      const [, second] = await eventually(async () => ((await triggered()).length === 2 ? triggered() : null));
+      const [, second] = await waitUntil('the rule was triggered twice', async () => ((await triggered()).length === 2 ? triggered() : null));
       expect(second).to.deep.include({ lockdown_id: null, lockdown_error: 'lockdown_active', aux_output_queued: true });
       expect((await sql('select count(*)::int as n from door_event where device_id = ? and event_code = 102', [entrance.id]))[0].n).to.equal(2);
 

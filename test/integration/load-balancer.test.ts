@@ -10,7 +10,7 @@ import { startReceiver, wsClient } from '../support/events';
 import { createCompany, createDevice, createEmployee, createWorkspace } from '../support/factories';
 import { rest } from '../support/http';
 import { query, startServiceProcess, type ServiceProcess } from '../support/service-process';
-import { eventually } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 
 /** HAProxy from Debian's package (installed by .ci/run when missing), or HAPROXY_PATH. */
 function haproxyBinary(): string {
@@ -83,7 +83,7 @@ describe('three processes behind HAProxy, round robin, on one PostgreSQL', funct
     fs.writeFileSync(path.join(folder, 'haproxy.cfg'), haproxyConfig(port, processes));
     haproxy = spawn(haproxyBinary(), ['-db', '-f', path.join(folder, 'haproxy.cfg')], { stdio: 'ignore' });
     lb = `http://127.0.0.1:${port}`;
-    await eventually(async () => (await fetch(`${lb}/healthz`).catch(() => null))?.ok, 20_000);
+    await waitUntil('HAProxy answers /healthz', async () => (await fetch(`${lb}/healthz`).catch(() => null))?.ok, 20_000);
   });
 
   after(async () => {
@@ -130,7 +130,7 @@ describe('three processes behind HAProxy, round robin, on one PostgreSQL', funct
         },
       );
       subscribers.push(subscriber);
-      const counts = await eventually(async () => {
+      const counts = await waitUntil(`${i + 1} subscription(s) are open`, async () => {
         const now = await Promise.all(processes.map(openSubscriptions));
         return now.reduce((a, b) => a + b, 0) === i + 1 ? now : null;
       });
@@ -155,10 +155,14 @@ describe('three processes behind HAProxy, round robin, on one PostgreSQL', funct
       terminal.start();
       terminals.push(terminal);
     }
-    await eventually(async () => {
-      const listed = await rest(lb, 'GET', '/public/v2/devices?per_page=100', { key: ws.key });
-      return listed.body.filter((d: any) => d.status === 'online').length === TERMINALS;
-    }, 30_000);
+    await waitUntil(
+      'every terminal is online',
+      async () => {
+        const listed = await rest(lb, 'GET', '/public/v2/devices?per_page=100', { key: ws.key });
+        return listed.body.filter((d: any) => d.status === 'online').length === TERMINALS;
+      },
+      30_000,
+    );
 
     // Every employee on every terminal: commands queued by whichever process took the request,
     // delivered by whichever process each poll reaches.
@@ -169,15 +173,19 @@ describe('three processes behind HAProxy, round robin, on one PostgreSQL', funct
       });
       expect(assigned.status, assigned.text).to.be.oneOf([200, 201]);
     }
-    await eventually(async () => {
-      const [open] = await query(
-        databaseUrl,
-        `select count(*)::int as n from device_command c join device d on d.id = c.device_id where d.workspace_id = $1 and c.status <> 'succeeded'`,
-        [ws.id],
-      );
-      const listed = await Promise.all(employees.map(async (e) => (await rest(lb, 'GET', `/public/v2/employees/${e.id}/devices`, { key: ws.key })).body));
-      return open.n === 0 && listed.flat().length === employees.length * TERMINALS && listed.flat().every((a: any) => a.sync_status === 'synced');
-    }, 60_000);
+    await waitUntil(
+      'every command succeeded and every person is synced',
+      async () => {
+        const [open] = await query(
+          databaseUrl,
+          `select count(*)::int as n from device_command c join device d on d.id = c.device_id where d.workspace_id = $1 and c.status <> 'succeeded'`,
+          [ws.id],
+        );
+        const listed = await Promise.all(employees.map(async (e) => (await rest(lb, 'GET', `/public/v2/employees/${e.id}/devices`, { key: ws.key })).body));
+        return open.n === 0 && listed.flat().length === employees.length * TERMINALS && listed.flat().every((a: any) => a.sync_status === 'synced');
+      },
+      60_000,
+    );
     // The commands delivered as such: single commands and multi-record commands, not the records a
     // multi-record command carried (rows with a batch_id, concluded with their carrier).
     const commands = await query(
@@ -199,7 +207,7 @@ describe('three processes behind HAProxy, round robin, on one PostgreSQL', funct
       for (let i = 0; i < PUNCHES_EACH; i++)
         terminal.punch({ pin: employees[i % employees.length]!.pin, at: new Date(Date.UTC(2026, 10, 2, 8, i, terminals.indexOf(terminal))) });
     const total = TERMINALS * PUNCHES_EACH;
-    await eventually(async () => subscribers.every((s) => s.received.length >= total) || null, 30_000);
+    await waitUntil('every subscriber received every punch', async () => subscribers.every((s) => s.received.length >= total), 30_000);
     for (const [i, s] of subscribers.entries()) {
       expect(s.errors, `subscriber ${i}`).to.deep.equal([]);
       expect(new Set(s.received.map((e) => e.eventId)).size, `subscriber ${i}: every event once`).to.equal(total);
@@ -210,12 +218,16 @@ describe('three processes behind HAProxy, round robin, on one PostgreSQL', funct
       [ws.id],
     );
     expect(stored).to.deep.equal({ n: total, distinct_keys: total });
-    await eventually(async () => receiver.received.length >= total || null, 30_000);
+    await waitUntil('the webhook received every punch', async () => receiver.received.length >= total, 30_000);
     // Every delivery settled: no process may send one again, and every send has written its attempt.
-    await eventually(async () => {
-      const [open] = await query(databaseUrl, `select count(*)::int as n from webhook_delivery where workspace_id = $1 and status = 'pending'`, [ws.id]);
-      return open.n === 0 || null;
-    }, 30_000);
+    await waitUntil(
+      'no webhook delivery is pending',
+      async () => {
+        const [open] = await query(databaseUrl, `select count(*)::int as n from webhook_delivery where workspace_id = $1 and status = 'pending'`, [ws.id]);
+        return open.n === 0;
+      },
+      30_000,
+    );
     const [attempts] = await query(
       databaseUrl,
       `select count(*)::int as n from webhook_attempt a join webhook_delivery d on d.id = a.delivery_id where d.workspace_id = $1`,
@@ -230,8 +242,9 @@ describe('three processes behind HAProxy, round robin, on one PostgreSQL', funct
     // A terminal that stops talking goes offline, whichever process sweeps.
     const silent = terminals.pop()!;
     await silent.stop();
-    await eventually(
-      async () => (await rest(lb, 'GET', `/public/v2/devices/${devices.at(-1)!.id}`, { key: ws.key })).body.status === 'offline' || null,
+    await waitUntil(
+      'the silent terminal is offline',
+      async () => (await rest(lb, 'GET', `/public/v2/devices/${devices.at(-1)!.id}`, { key: ws.key })).body.status === 'offline',
       20_000,
     );
     const others = await rest(lb, 'GET', '/public/v2/devices?per_page=100', { key: ws.key });
@@ -251,7 +264,7 @@ describe('three processes behind HAProxy, round robin, on one PostgreSQL', funct
       if (round === 3) expect(await victim.kill('SIGKILL')).to.equal('SIGKILL');
       await new Promise((resolve) => setTimeout(resolve, 150));
     }
-    await eventually(async () => terminals.every((t) => t.pendingCount === 0) || null, 60_000);
+    await waitUntil('every terminal sent everything', async () => terminals.every((t) => t.pendingCount === 0), 60_000);
     const [stored] = await query(
       databaseUrl,
       `select count(*)::int as n, count(distinct (device_serial, pin, punch_time))::int as distinct_keys from punch where workspace_id = $1 and punch_time >= '2026-11-03'`,
@@ -261,7 +274,11 @@ describe('three processes behind HAProxy, round robin, on one PostgreSQL', funct
     // The subscriber on the killed process lost its socket; the two on the survivors got everything.
     const survivors = subscribers.filter((_, i) => subscriberProcess[i] !== 1);
     expect(survivors).to.have.length(2);
-    await eventually(async () => survivors.every((s) => s.received.length >= before[subscribers.indexOf(s)]! + made) || null, 30_000);
+    await waitUntil(
+      'every surviving subscriber received the new punches',
+      async () => survivors.every((s) => s.received.length >= before[subscribers.indexOf(s)]! + made),
+      30_000,
+    );
     for (const s of survivors) {
       expect(s.errors).to.deep.equal([]);
       expect(new Set(s.received.map((e) => e.eventId)).size, 'no event twice').to.equal(s.received.length);

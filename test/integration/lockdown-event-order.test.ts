@@ -3,7 +3,8 @@ import { Client } from 'pg';
 import { subscribe } from '../support/events';
 import { createCompany, createDevice, createWorkspace } from '../support/factories';
 import { rest } from '../support/http';
-import { eventually, iclock, registerAccessTerminal, type PairedTerminal } from '../support/terminal';
+import { iclock, registerAccessTerminal, type PairedTerminal } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // Regression (a load test saw a lockdown's `doors_confirmed` arrive as 3, 1, 2): the outbox orders
@@ -50,7 +51,7 @@ describe('lockdown event order: two doors counted at once', () => {
 
   /** The controller polls until it is handed its lockdown command (operation 06); returns the command id. */
   const fetchLockdownCommand = (c: { serial: string; session: PairedTerminal }) =>
-    eventually(async () => {
+    waitUntil(`controller ${c.serial} is handed its lockdown command`, async () => {
       const poll = await iclock(t.url, 'GET', `/iclock/getrequest?SN=${c.serial}`, undefined, c.session.cookie);
       return /^C:(\w+):CONTROL DEVICE 06010100$/m.exec(poll.text)?.[1];
     });
@@ -69,10 +70,10 @@ describe('lockdown event order: two doors counted at once', () => {
       expect(locked.rows).to.have.length(1);
       const holderPid = (await holder.query('select pg_backend_pid() as pid')).rows[0].pid as number;
       const firstDone = first();
-      const firstPid = await eventually(async () => (await blockedBy(holderPid))[0]);
+      const firstPid = await waitUntil('the first transaction waits for the held row', async () => (await blockedBy(holderPid))[0]);
       let secondDone = false;
       const secondResult = second().finally(() => (secondDone = true));
-      await eventually(async () => secondDone || (await blockedBy(firstPid)).length > 0);
+      await waitUntil('the second transaction completed or waits for the first', async () => secondDone || (await blockedBy(firstPid)).length > 0);
       await holder.query('commit');
       return [await firstDone, await secondResult];
     } finally {

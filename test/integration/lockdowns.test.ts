@@ -3,7 +3,7 @@ import { SimulatedTerminal } from '../../src/simulator';
 import { startReceiver, subscribe } from '../support/events';
 import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
-import { eventually } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** Lockdown and evacuation: door by door through the interactive lane, enforced by the controllers, released. */
@@ -39,7 +39,10 @@ describe('lockdowns', () => {
       `subscription { lockdownUpdated(companyId: ${company.id}) { type lockdown { lockdownId status change mode doorsPending doorsConfirmed door { doorId state } } } }`,
     );
     try {
-      await eventually(async () => northTerminal.isConnected && southTerminal.isConnected && (await doorsOf(north.id)).length === 2);
+      await waitUntil(
+        'both controllers are connected and north reports two doors',
+        async () => northTerminal.isConnected && southTerminal.isConnected && (await doorsOf(north.id)).length === 2,
+      );
       const doors = [...(await doorsOf(north.id)), ...(await doorsOf(south.id))];
 
       const created = await rest(t.url, 'POST', '/public/v2/lockdowns', {
@@ -82,7 +85,11 @@ describe('lockdowns', () => {
 
       // The controller refuses a credential at a locked-down door (its generic code 23): a `lockdown` refusal.
       northTerminal.punch({ pin: '77' });
-      await eventually(async () => (await sql('select event_class from door_event where device_id = ? and event_code = 23', [north.id])).length === 1);
+      await waitUntil(
+        'the refused opening is stored',
+        async () => (await sql('select event_class from door_event where device_id = ? and event_code = 23', [north.id])).length,
+        (v) => v === 1,
+      );
       const refusals = (await rest(t.url, 'GET', `/public/v2/door_events?device_id=${north.id}&reason=lockdown`, { key: ws.key })).body;
       expect(refusals.map((e: any) => [e.event_code, e.reason, e.pin])).to.deep.equal([[23, 'lockdown', '77']]);
       expect((await rest(t.url, 'GET', `/public/v2/door_events?device_id=${north.id}&reason=outside_schedule`, { key: ws.key })).body).to.deep.equal([]);
@@ -155,7 +162,7 @@ describe('lockdowns', () => {
     const terminal = simulator(device.serial_number, 1);
     terminal.start();
     try {
-      await eventually(async () => terminal.isConnected);
+      await waitUntil('the controller is connected', async () => terminal.isConnected);
       const [door] = await doorsOf(device.id);
       const lockdown = (await rest(t.url, 'POST', '/public/v2/lockdowns', { key: ws.key, body: { door_ids: [door.id], mode: 'lockdown', reason: 'Drill' } }))
         .body;
@@ -171,7 +178,7 @@ describe('lockdowns', () => {
         body: { company_id: company.id, mode: 'evacuate', reason: 'Fire alarm' },
       });
       expect(evacuation.status).to.equal(202);
-      await eventually(async () => {
+      await waitUntil('the evacuation is confirmed on the controller', async () => {
         const r = (await rest(t.url, 'GET', `/public/v2/lockdowns/${evacuation.body.id}`, { key: ws.key })).body;
         return r.doors_confirmed === 1 ? r : null;
       });
@@ -186,7 +193,11 @@ describe('lockdowns', () => {
       expect((await rest(t.url, 'POST', `/public/v2/doors/${door.id}/actions`, { key: ws.key, body: { action: 'close' } })).status).to.equal(409);
       expect((await rest(t.url, 'POST', `/public/v2/doors/${door.id}/actions`, { key: ws.key, body: { action: 'unlock', duration: 3 } })).status).to.equal(202);
       await rest(t.url, 'POST', `/public/v2/lockdowns/${evacuation.body.id}/release`, { key: ws.key });
-      await eventually(async () => terminal.store.emergencyOpenDoors.size === 0);
+      await waitUntil(
+        'the controller closed its doors',
+        async () => terminal.store.emergencyOpenDoors.size,
+        (v) => v === 0,
+      );
     } finally {
       await terminal.stop();
     }
@@ -243,7 +254,7 @@ describe('lockdowns', () => {
       `subscription { lockdownUpdated(companyId: ${company.id}) { lockdown { change door { deviceId state detail } doorsPending doorsConfirmed } } }`,
     );
     try {
-      await eventually(async () => terminal.isConnected && otherTerminal.isConnected);
+      await waitUntil('both controllers are connected', async () => terminal.isConnected && otherTerminal.isConnected);
       const created = await rest(t.url, 'POST', '/public/v2/lockdowns', { key: ws.key, body: { company_id: company.id, mode: 'lockdown', reason: 'Drill' } });
       expect(created.status).to.equal(202);
       await updates.waitFor(3);
@@ -252,7 +263,7 @@ describe('lockdowns', () => {
       // Power lost: the controller comes back unlocked, handshakes, and is sent operation 06 again.
       terminal.restart();
       expect(terminal.store.lockedDownDoors.size).to.equal(0);
-      await eventually(async () => terminal.store.lockedDownDoors.has(1));
+      await waitUntil('the restarted controller locks the door again', async () => terminal.store.lockedDownDoors.has(1));
       const [pending, confirmed] = (await updates.waitFor(5)).slice(3);
       expect(pending.lockdown).to.deep.include({ change: 'door', doorsPending: 1, doorsConfirmed: 1 });
       expect(pending.lockdown.door).to.deep.equal({ deviceId: device.id, state: 'pending', detail: 'controller_restarted' });
@@ -278,9 +289,9 @@ describe('lockdowns', () => {
 
       // Released: a later restart sends nothing.
       await rest(t.url, 'POST', `/public/v2/lockdowns/${created.body.id}/release`, { key: ws.key });
-      await eventually(async () => !terminal.store.lockedDownDoors.has(1));
+      await waitUntil('the controller no longer locks the door', async () => !terminal.store.lockedDownDoors.has(1));
       terminal.restart();
-      await eventually(async () => terminal.isConnected);
+      await waitUntil('the controller is connected again', async () => terminal.isConnected);
       const after = await sql("select count(*)::int as n from device_command where kind = 'lockdown_apply' and reference = ?", [`lockdown:${created.body.id}`]);
       expect(after[0].n).to.equal(3);
     } finally {
@@ -296,7 +307,7 @@ describe('lockdowns', () => {
     const terminal = simulator(device.serial_number, 1);
     terminal.start();
     try {
-      await eventually(async () => terminal.isConnected && (await doorsOf(device.id)).length === 1);
+      await waitUntil('the controller is connected and reports its door', async () => terminal.isConnected && (await doorsOf(device.id)).length === 1);
       const [door] = await doorsOf(device.id);
       const always = (await rest(t.url, 'GET', `/public/v2/access_schedules?company_id=${company.id}`, { key: ws.key })).body[0];
       const guards = (
@@ -340,7 +351,8 @@ describe('lockdowns', () => {
       });
       expect(created.status).to.equal(202);
       expect(created.body.override_access_level_id).to.equal(guards.id);
-      await eventually(
+      await waitUntil(
+        'the controller locks the door and the lockdown shows it confirmed',
         async () =>
           terminal.store.lockedDownDoors.has(1) &&
           (await rest(t.url, 'GET', `/public/v2/lockdowns/${created.body.id}`, { key: ws.key })).body.doors_confirmed === 1,
@@ -348,16 +360,18 @@ describe('lockdowns', () => {
 
       // Another person is refused and stays outside; the guard is refused by the controller, then let through remotely.
       expect(terminal.punch({ pin: '6602' }).event).to.equal(23);
-      await eventually(
-        async () => (await sql("select 1 from door_event where device_id = ? and pin = '6602' and reason = 'lockdown'", [device.id])).length === 1,
+      await waitUntil(
+        'the refusal of 6602 is stored',
+        async () => (await sql("select 1 from door_event where device_id = ? and pin = '6602' and reason = 'lockdown'", [device.id])).length,
+        (v) => v === 1,
       );
       expect(terminal.punch({ pin: '6601' }).event).to.equal(23);
-      const opened = await eventually(async () => {
+      const opened = await waitUntil('the override opening is stored', async () => {
         const rows = await sql<{ event_code: number }>('select event_code from door_event where device_id = ? and event_code = 8', [device.id]);
         return rows.length === 1 && rows;
       });
       expect(opened).to.have.length(1);
-      const overrides = await eventually(async () => {
+      const overrides = await waitUntil('every override command succeeded', async () => {
         const rows = await sql<{ command: string; status: string }>(
           "select command, status from device_command where device_id = ? and kind = 'lockdown_override'",
           [device.id],

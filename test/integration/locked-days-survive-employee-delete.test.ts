@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
 import { query } from '../support/service-process';
-import { eventually, iclock } from '../support/terminal';
+import { iclock } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // The lock bypass: deleting an employee removed their stored days, locked ones included, and a new
@@ -68,10 +69,14 @@ describe('locked pay period: deleting an employee and reusing their pin changes 
       ['2026-09-12 08:00:00', '0'],
       ['2026-09-12 18:30:00', '1'],
     ]);
-    await eventually(async () => {
-      const [row] = await db(`select exceptions from attendance_day where employee_id = $1 and date = '2026-09-12'`, [a.id]);
-      return row?.exceptions.includes('after_lock');
-    }, 5000);
+    await waitUntil(
+      'the day after the lock carries after_lock',
+      async () => {
+        const [row] = await db(`select exceptions from attendance_day where employee_id = $1 and date = '2026-09-12'`, [a.id]);
+        return row?.exceptions.includes('after_lock');
+      },
+      5000,
+    );
     const locked = await daysOf(a.id);
     expect(locked).to.have.length(30);
 

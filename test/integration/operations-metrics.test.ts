@@ -8,7 +8,8 @@ import type { Histogram } from 'prom-client';
 import { createEmployee, createWorkspace } from '../support/factories';
 import { rest } from '../support/http';
 import { query } from '../support/service-process';
-import { createTerminalDevice, eventually, iclock } from '../support/terminal';
+import { createTerminalDevice, iclock } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** The gauges read from the database answer within a scrape or two, slower on a loaded machine. */
@@ -94,17 +95,25 @@ describe('operations metrics: what the alert rules and the dashboard read', func
     const device = await createTerminalDevice(t.url, key);
     // A scrape reads the database again once the previous read is a second old (or NaN when the read
     // took too long): the gauges soon show what the database holds.
-    const before = await eventually(async () => {
-      const [wanted, shown] = [await inDatabase(), await gauges()];
-      return JSON.stringify(shown) === JSON.stringify(wanted) && shown;
-    }, GAUGE_WAIT_MS);
+    const before = await waitUntil(
+      'the gauges show what the database holds',
+      async () => {
+        const [wanted, shown] = [await inDatabase(), await gauges()];
+        return JSON.stringify(shown) === JSON.stringify(wanted) && shown;
+      },
+      GAUGE_WAIT_MS,
+    );
     expect(before.pending).to.be.at.least(1);
     expect((await iclock(t.url, 'GET', `/iclock/cdata?SN=${device.serial_number}&options=all&pushver=2.4.1`)).status).to.equal(200);
     await t.app.terminals.flush();
-    await eventually(async () => {
-      const shown = await gauges();
-      return shown.online === before.online! + 1 && shown.pending === before.pending! - 1 && shown.offline === before.offline;
-    }, GAUGE_WAIT_MS);
+    await waitUntil(
+      'the gauges count the terminal online',
+      async () => {
+        const shown = await gauges();
+        return shown.online === before.online! + 1 && shown.pending === before.pending! - 1 && shown.offline === before.offline;
+      },
+      GAUGE_WAIT_MS,
+    );
   });
 
   it('times stored uploads by table and lane, and counts the uploads it failed (503) by endpoint and kind', async () => {
@@ -153,14 +162,14 @@ describe('operations metrics: what the alert rules and the dashboard read', func
     expect(action.status).to.equal(202);
     // Nobody polled for 20 s: the gauge shows it.
     at('2026-02-02T09:00:25Z');
-    await eventually(async () => sample(await metricsText(), 'timegate_device_command_wait_seconds') === 20, GAUGE_WAIT_MS);
+    await waitUntil('the command wait gauge reads 20 s', async () => sample(await metricsText(), 'timegate_device_command_wait_seconds') === 20, GAUGE_WAIT_MS);
     // The terminal had polled at 09:00:12: 7 s.
     at('2026-02-02T09:00:12Z');
     expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`)).text).to.match(/^C:\w+:INFO/);
     const after = await observed(t.app.metrics.commandDelivery, { lane: 'interactive' });
     expect(after.count).to.equal(interactive.count + 1);
     expect(after.sum - interactive.sum).to.be.closeTo(7, 1e-6);
-    await eventually(async () => sample(await metricsText(), 'timegate_device_command_wait_seconds') === 0, GAUGE_WAIT_MS);
+    await waitUntil('the command wait gauge reads 0', async () => sample(await metricsText(), 'timegate_device_command_wait_seconds') === 0, GAUGE_WAIT_MS);
 
     // A terminal that was away when its command was queued: its first poll back, 20 s later, takes
     // the command at once (the 20 s are not the queue's).
@@ -206,12 +215,20 @@ describe('operations metrics: what the alert rules and the dashboard read', func
       );
     expect((await upload(['07:58:00', '07:59:00'])).text).to.equal('OK: 2');
     at('2026-02-03T08:00:30Z');
-    await eventually(async () => sample(await metricsText(), 'timegate_attendance_backlog_seconds') === 30, GAUGE_WAIT_MS);
+    await waitUntil(
+      'the attendance backlog gauge reads 30 s',
+      async () => sample(await metricsText(), 'timegate_attendance_backlog_seconds') === 30,
+      GAUGE_WAIT_MS,
+    );
     await t.app.attendance.runUntilIdle();
     const after = await observed(t.app.metrics.attendanceDayDelay);
     expect(after.count).to.equal(before.count + 2);
     expect(after.sum - before.sum).to.be.closeTo(60, 1e-6);
-    await eventually(async () => sample(await metricsText(), 'timegate_attendance_backlog_seconds') === 0, GAUGE_WAIT_MS);
+    await waitUntil(
+      'the attendance backlog gauge reads 0',
+      async () => sample(await metricsText(), 'timegate_attendance_backlog_seconds') === 0,
+      GAUGE_WAIT_MS,
+    );
 
     // A third punch of the same day: only it is new to the day, the two counted before are not timed again.
     expect((await upload(['07:57:00'])).text).to.equal('OK: 1');
@@ -242,19 +259,26 @@ describe('operations metrics: what the alert rules and the dashboard read', func
       // Two events at 08:00:00: the first is sent at once and held by the receiver; with one request
       // per endpoint (TIMEGATE_WEBHOOK_ENDPOINT_CONCURRENCY=1) the second waits, due.
       expect((await upload(10)).text).to.equal('OK: 1');
-      await eventually(async () => held.length === 1);
+      await waitUntil('the receiver holds one delivery', async () => held.length === 1);
       expect((await upload(11)).text).to.equal('OK: 1');
       at('2026-02-04T08:00:20Z');
-      await eventually(async () => sample(await metricsText(), 'timegate_webhook_backlog_seconds') === 20, GAUGE_WAIT_MS);
+      await waitUntil(
+        'the webhook backlog gauge reads 20 s',
+        async () => sample(await metricsText(), 'timegate_webhook_backlog_seconds') === 20,
+        GAUGE_WAIT_MS,
+      );
 
       // Accepted at 08:00:24: 24 s after the event, at the first attempt; then the second one.
       at('2026-02-04T08:00:24Z');
       release();
-      await eventually(async () => held.length === 1);
+      await waitUntil('the receiver holds one delivery', async () => held.length === 1);
       release();
-      await eventually(async () => (await observed(t.app.metrics.webhookDelivery, { attempt: 'first' })).count === first.count + 2);
+      await waitUntil(
+        'two more first-attempt deliveries are observed',
+        async () => (await observed(t.app.metrics.webhookDelivery, { attempt: 'first' })).count === first.count + 2,
+      );
       expect((await observed(t.app.metrics.webhookDelivery, { attempt: 'first' })).sum - first.sum).to.be.closeTo(48, 1e-6);
-      await eventually(async () => sample(await metricsText(), 'timegate_webhook_backlog_seconds') === 0, GAUGE_WAIT_MS);
+      await waitUntil('the webhook backlog gauge reads 0', async () => sample(await metricsText(), 'timegate_webhook_backlog_seconds') === 0, GAUGE_WAIT_MS);
     } finally {
       release();
       receiver.closeAllConnections();

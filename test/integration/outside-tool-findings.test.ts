@@ -7,7 +7,7 @@ import path from 'node:path';
 import { startReceiver } from '../support/events';
 import { createCompany, createDevice, createEmployee, createWorkspace } from '../support/factories';
 import { gqlData, rest } from '../support/http';
-import { eventually } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const openapi = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'openapi.json'), 'utf8'));
@@ -105,7 +105,11 @@ describe('outside-tool findings on the HTTP surface', () => {
       expect(test.status).to.equal(202);
       expect(test.body.attempt_count).to.equal(test.body.attempts.length);
       // The worker has sent it and waits for the held answer: the attempt is in flight.
-      await eventually(async () => receiver.received.length === 1);
+      await waitUntil(
+        'the webhook received the delivery',
+        async () => receiver.received.length,
+        (v) => v === 1,
+      );
       const listed = await rest(t.url, 'GET', `/public/v2/webhooks/${endpoint.body.id}/deliveries`, { key: ws.key });
       expect(listed.body[0]).to.deep.include({ attempt_count: 0, attempts: [] });
     } finally {

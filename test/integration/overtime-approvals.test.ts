@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { startReceiver, subscribe } from '../support/events';
-import { eventually } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gql, gqlData, rest } from '../support/http';
 import { workspaceSnapshot } from '../support/snapshot';
@@ -405,10 +405,14 @@ describe('overtime approval: overtime counts only once approved when the company
       const hook = await rest(t.url, 'POST', '/public/v2/webhooks', { key: ws.key, body: { url: receiver.url, event_types: ['overtime_approval.updated'] } });
       expect(hook.status, hook.text).to.equal(201);
       expect((await decide(filed.body.id, 'approve', approveKey, { comment: 'ok' })).status).to.equal(200);
-      await eventually(async () => {
-        await t.app.webhooks.runOnce();
-        return receiver.received.length >= 1;
-      }, 15_000);
+      await waitUntil(
+        'the webhook received the approval',
+        async () => {
+          await t.app.webhooks.runOnce();
+          return receiver.received.length >= 1;
+        },
+        15_000,
+      );
       expect(receiver.received.map((r) => [r.json.type, r.json.data.id, r.json.data.state, r.json.data.date])).to.deep.equal([
         ['overtime_approval.updated', filed.body.id, 'approved', '2026-03-17'],
       ]);

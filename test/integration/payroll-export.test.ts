@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gql, gqlData, rest } from '../support/http';
 import { query } from '../support/service-process';
-import { eventually, iclock } from '../support/terminal';
+import { iclock } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // Workspace, device and shift in UTC; 2026-09-07 is a Monday.
@@ -124,10 +125,14 @@ describe('payroll export: one row per employee and pay code; a locked period exp
       ['2026-09-08 09:00:00', '0'],
       ['2026-09-08 17:00:00', '1'],
     ]);
-    await eventually(async () => {
-      const [row] = await db(`select exceptions from attendance_day where employee_id = $1 and date = '2026-09-08'`, [employee.id]);
-      return row?.exceptions.includes('after_lock');
-    }, 10_000);
+    await waitUntil(
+      'the day after the lock carries after_lock',
+      async () => {
+        const [row] = await db(`select exceptions from attendance_day where employee_id = $1 and date = '2026-09-08'`, [employee.id]);
+        return row?.exceptions.includes('after_lock');
+      },
+      10_000,
+    );
     expect(await exportCsv()).to.equal(before);
     const lockedJson = await rest(t.url, 'GET', `/public/v2/pay_periods/${period.body.id}/export?format=json`, {
       key: ws.key,
@@ -316,13 +321,17 @@ describe('payroll export: one row per employee and pay code; a locked period exp
     const changed = await rest(t.url, 'PUT', `/public/v2/companies/${company.id}`, { key: ws.key, body: { pay_policy: { overtime_min_minutes: 15 } } });
     expect(changed.status, changed.text).to.equal(200);
     expect(changed.body.pay_policy).to.include({ overtime_min_minutes: 15, early_overtime: false, week_start: 1 });
-    await eventually(async () => {
-      const rows = await db(
-        `select data from event where type = 'attendance.day.updated' and data->>'employee_id' = $1 and data->>'date' = '2026-09-14' order by id desc limit 1`,
-        [String(employee.id)],
-      );
-      return rows[0] && JSON.stringify(rows[0].data.pay_items) === JSON.stringify([{ code: 'regular', minutes: 450 }]);
-    }, 10_000);
+    await waitUntil(
+      'the recomputed day is announced with its new pay items',
+      async () => {
+        const rows = await db(
+          `select data from event where type = 'attendance.day.updated' and data->>'employee_id' = $1 and data->>'date' = '2026-09-14' order by id desc limit 1`,
+          [String(employee.id)],
+        );
+        return rows[0] && JSON.stringify(rows[0].data.pay_items) === JSON.stringify([{ code: 'regular', minutes: 450 }]);
+      },
+      10_000,
+    );
     const bad = await rest(t.url, 'PUT', `/public/v2/companies/${company.id}`, { key: ws.key, body: { pay_policy: { week_start: 9 } } });
     expect(bad.status).to.equal(422);
     expect(bad.body.error.details[0]).to.include({ code: 'out_of_range' });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { startReceiver, subscribe } from '../support/events';
-import { eventually } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gql, gqlData, rest } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -262,10 +262,14 @@ describe('punch corrections: forgotten punches added and punches voided on appro
         body: { employee_id: employee.id, absence_type_id: vacation.id, start_date: '2026-03-19', end_date: '2026-03-19' },
       });
       expect(absence.status, absence.text).to.equal(201);
-      await eventually(async () => {
-        await t.app.webhooks.runOnce();
-        return receiver.received.length >= 3;
-      }, 15_000);
+      await waitUntil(
+        'the webhook received the three updates',
+        async () => {
+          await t.app.webhooks.runOnce();
+          return receiver.received.length >= 3;
+        },
+        15_000,
+      );
       const seen = receiver.received.map((r) => [r.json.type, r.json.data.id, r.json.data.state]).sort();
       expect(seen).to.deep.equal([
         ['absence_request.updated', absence.body.id, 'pending'],

@@ -7,7 +7,8 @@ import { SimulatedTerminal } from '../../src/simulator';
 import { createEmployee, createWorkspace } from '../support/factories';
 import { openDeletion } from '../support/open-deletion';
 import { gqlData, rest } from '../support/http';
-import { createTerminalDevice, eventually, fixtureBody, iclock } from '../support/terminal';
+import { createTerminalDevice, fixtureBody, iclock } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const MANUAL = { TIMEGATE_PRESENCE_FLUSH_MS: '3600000', TIMEGATE_TERMINAL_SWEEP_MS: '3600000' };
@@ -48,7 +49,11 @@ describe('punch and door-event ingestion from terminals', () => {
       expect(handshake.options.get('TimeZone')).to.equal('330');
       terminal.punch({ pin: '1452', at: new Date('2026-04-01T03:30:00Z'), status: 1, verify: 15, workcode: '7' });
       terminal.punch({ pin: '1452', at: new Date('2026-04-01T12:00:05Z'), status: 0, verify: 4 });
-      await eventually(async () => terminal.stats.punchesAcknowledged === 2);
+      await waitUntil(
+        "the terminal's 2 punches are acknowledged",
+        async () => terminal.stats.punchesAcknowledged,
+        (v) => v === 2,
+      );
       const rows = await punchesOf(device.id);
       expect(rows).to.have.length(2);
       expect(rows[0]).to.deep.include({
@@ -73,7 +78,11 @@ describe('punch and door-event ingestion from terminals', () => {
       }
 
       terminal.resendHistory();
-      await eventually(async () => terminal.stats.punchesAcknowledged === 4);
+      await waitUntil(
+        "the terminal's 4 punches are acknowledged",
+        async () => terminal.stats.punchesAcknowledged,
+        (v) => v === 4,
+      );
       expect(await punchesOf(device.id)).to.have.length(2);
     } finally {
       await terminal.stop();

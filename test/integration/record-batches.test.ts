@@ -3,7 +3,8 @@ import { SimulatedTerminal, type SimulatedTerminalConfig } from '../../src/simul
 import { parseCommandReply, type ParsedCommand } from '../../src/simulator/command-parser';
 import { createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
-import { createTerminalDevice, eventually, iclock } from '../support/terminal';
+import { createTerminalDevice, iclock } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /** Multi-record commands: table rows travel many per command, a refused command is retried record by record. */
@@ -47,7 +48,7 @@ describe('multi-record commands: table rows reach a terminal many per command', 
     const device = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc', time_zone: 'UTC' });
     const [{ company_id: companyId }] = await sql('select company_id from device where id = ?', [device.id]);
     const wire = terminal(device.serial_number, options);
-    const doors = await eventually(async () => {
+    const doors = await waitUntil('the controller reports its four doors', async () => {
       const listed = (await call('GET', `/public/v2/devices/${device.id}/doors`)).body as { id: number }[];
       return listed.length === 4 ? listed : null;
     });
@@ -58,7 +59,8 @@ describe('multi-record commands: table rows reach a terminal many per command', 
     return { device, companyId, level, ...wire };
   }
   const synced = (deviceId: number, count: number) =>
-    eventually(
+    waitUntil(
+      `${count} people are synced to device ${deviceId}`,
       async () =>
         (await sql("select count(*)::int as n from device_user where device_id = ? and sync_status = 'synced' and present", [deviceId]))[0].n === count,
       60_000,
@@ -104,7 +106,8 @@ describe('multi-record commands: table rows reach a terminal many per command', 
       `/public/v2/access_levels/${level.id}/employees`,
       staff.map((e) => ({ employee_id: e.id })),
     );
-    await eventually(
+    await waitUntil(
+      'the terminal holds no user and nothing is pending',
       async () =>
         sim.store.users.size === 0 &&
         (await sql("select count(*)::int as n from device_user where device_id = ? and sync_status = 'pending'", [device.id]))[0].n === 0,
@@ -133,8 +136,10 @@ describe('multi-record commands: table rows reach a terminal many per command', 
       `/public/v2/access_levels/${level.id}/employees`,
       staff.map((e) => ({ employee_id: e.id })),
     );
-    await eventually(
-      async () => (await sql("select count(*)::int as n from device_user where device_id = ? and sync_status <> 'pending'", [device.id]))[0].n === 6,
+    await waitUntil(
+      'the 6 rows are settled',
+      async () => (await sql("select count(*)::int as n from device_user where device_id = ? and sync_status <> 'pending'", [device.id]))[0].n,
+      (v) => v === 6,
       30_000,
     );
     const rows = await sql<{ pin: string; sync_status: string; return_code: number | null }>(

@@ -15,7 +15,7 @@ import { SimulatedTerminal } from '../../src/simulator';
 import { createCompany, createDevice } from '../support/factories';
 import { gqlData, rest } from '../support/http';
 import { query, startServiceProcess, storedPunchKeys, type ServiceProcess } from '../support/service-process';
-import { eventually } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { MASTER_KEY } from '../support/test-app';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -163,7 +163,7 @@ describe('restore drill: base backup, WAL archive, point-in-time restore and bac
       terminals[i]!.punch({ pin: String(100 + (made[i]! % 7)), at: new Date(from + made[i]! * 1000) });
       made[i]! += 1;
     }, 60);
-    const stored = (atLeast: number) => eventually(async () => (await punchCount(pgPort)) >= atLeast, 120_000);
+    const stored = (atLeast: number) => waitUntil('the punches are stored', async () => (await punchCount(pgPort)) >= atLeast, 120_000);
 
     // Step 2: a base backup of the running database.
     await stored(PHASE_PUNCHES);
@@ -181,7 +181,8 @@ describe('restore drill: base backup, WAL archive, point-in-time restore and bac
     await stored(target!.n + PHASE_PUNCHES);
     // What archive_timeout does every minute: the segment in use is closed and archived.
     const [switched] = await query<{ wal: string }>(serverUrl(pgPort, 'postgres'), 'select pg_walfile_name(pg_switch_wal()) as wal');
-    await eventually(
+    await waitUntil(
+      'the switched WAL segment is archived',
       async () =>
         ((await query<{ wal: string | null }>(serverUrl(pgPort, 'postgres'), 'select last_archived_wal as wal from pg_stat_archiver'))[0]!.wal ?? '') >=
         switched!.wal,
@@ -193,7 +194,7 @@ describe('restore drill: base backup, WAL archive, point-in-time restore and bac
     await services.shift()!.kill('SIGTERM');
     const beforeLoss = await punchCount(pgPort);
     await sh(`pg_ctl -D "${dirs.data}" -m fast -w stop >/dev/null`, {}, { asPostgres: true });
-    await eventually(async () => terminals.every((terminal) => terminal.pendingCount > 0), 30_000);
+    await waitUntil('every terminal holds records to send', async () => terminals.every((terminal) => terminal.pendingCount > 0), 30_000);
 
     // Step 3: the restore, to the target time, into a new data folder.
     await sh(
@@ -209,10 +210,10 @@ describe('restore drill: base backup, WAL archive, point-in-time restore and bac
     // Step 4: Timegate on the restored database, at the address the terminals call.
     services.push(await startServiceProcess(serverUrl(restorePort, 'timegate'), { TIMEGATE_ATT_DELAY: '2' }, { port: httpPort, startMs: 180_000 }));
     const service = services[0]!;
-    await eventually(async () => (await punchCount(restorePort)) > restored, 60_000);
+    await waitUntil('the restored database stores new punches', async () => (await punchCount(restorePort)) > restored, 60_000);
     clearInterval(punching);
     punching = null;
-    await eventually(async () => terminals.every((terminal) => terminal.pendingCount === 0), 60_000);
+    await waitUntil("every terminal's records are acknowledged", async () => terminals.every((terminal) => terminal.pendingCount === 0), 60_000);
     const sent = terminals.reduce((sum, terminal) => sum + terminal.store.log.length, 0);
     const beforeBackfill = await punchCount(restorePort);
     expect(beforeBackfill, 'the punches stored between the target and the loss are missing until the backfill').to.be.below(sent);
@@ -229,14 +230,25 @@ describe('restore drill: base backup, WAL archive, point-in-time restore and bac
       .map((line) => JSON.parse(line) as { action_id: string; type: string; status: string });
     expect(queued.map((action) => [action.type, action.status])).to.deep.equal(devices.map(() => ['attendance.backfill', 'queued']));
     for (const device of devices) {
-      await eventually(async () => {
-        const actions = (await rest(service.url, 'GET', `/public/v2/devices/${device.id}/actions`, { key: ws.key })).body as { type: string; status: string }[];
-        return actions[0]?.type === 'attendance.backfill' && actions[0].status === 'succeeded';
-      }, 120_000);
+      await waitUntil(
+        "the terminal's backfill action succeeded",
+        async () => {
+          const actions = (await rest(service.url, 'GET', `/public/v2/devices/${device.id}/actions`, { key: ws.key })).body as {
+            type: string;
+            status: string;
+          }[];
+          return actions[0]?.type === 'attendance.backfill' && actions[0].status === 'succeeded';
+        },
+        120_000,
+      );
     }
 
     // Every punch the terminals made is stored, once.
-    await eventually(async () => terminals.every((terminal) => terminal.pendingCount === 0) && (await punchCount(restorePort)) === sent, 60_000);
+    await waitUntil(
+      'every punch is stored on the restored database',
+      async () => terminals.every((terminal) => terminal.pendingCount === 0) && (await punchCount(restorePort)) === sent,
+      60_000,
+    );
     for (const [i, terminal] of terminals.entries()) {
       const keys = await storedPunchKeys(serverUrl(restorePort, 'timegate'), devices[i]!.serial_number);
       const expected = new Map(terminal.store.log.map((record) => [`${record.pin}\t${record.time}`, 1]));

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { SimulatedTerminal } from '../../src/simulator';
 import { createArea, createCompany, createDevice, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData, rest } from '../support/http';
-import { eventually } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { createScimKey, patchOp, scimRequest } from '../support/scim';
 
@@ -35,10 +35,14 @@ describe('SCIM deprovisioning reaches the terminals', () => {
   }
   /** Every desired-state row of the employee synced (the terminal acknowledged its commands), present or not. */
   const settled = (employeeId: number, present: boolean) =>
-    eventually(async () => {
-      const rows = await sql<{ present: boolean; sync_status: string }>('select present, sync_status from device_user where employee_id = ?', [employeeId]);
-      return rows.length === 2 && rows.every((r) => r.present === present && r.sync_status === 'synced') ? rows : null;
-    }, 20_000);
+    waitUntil(
+      `employee ${employeeId} is settled on both terminals (present: ${present})`,
+      async () => {
+        const rows = await sql<{ present: boolean; sync_status: string }>('select present, sync_status from device_user where employee_id = ?', [employeeId]);
+        return rows.length === 2 && rows.every((r) => r.present === present && r.sync_status === 'synced') ? rows : null;
+      },
+      20_000,
+    );
 
   async function provisionedOnTwoTerminals(pin: string) {
     const area = await createArea(t.url, ws.key, companyId);
@@ -68,9 +72,15 @@ describe('SCIM deprovisioning reaches the terminals', () => {
     expect(simAcc.store.users.has(pin)).to.equal(true);
     // A fingerprint enrolled at the attendance terminal reaches the access terminal; a punch is recorded.
     const enrolled = simAtt.enrollFingerprint(pin, 2);
-    await eventually(async () => [...simAcc.store.templates.values()].some((x) => x.pin === pin && x.tmp === enrolled.tmp));
+    await waitUntil('the access terminal holds the template', async () =>
+      [...simAcc.store.templates.values()].some((x) => x.pin === pin && x.tmp === enrolled.tmp),
+    );
     simAtt.punch({ pin, at: new Date('2026-11-20T08:00:00Z') });
-    await eventually(async () => (await sql('select 1 from punch where employee_id = ?', [employeeId])).length === 1);
+    await waitUntil(
+      'the punch is stored',
+      async () => (await sql('select 1 from punch where employee_id = ?', [employeeId])).length,
+      (v) => v === 1,
+    );
     await settled(employeeId, true);
     return { employeeId, simAtt, simAcc, enrolled, user: user.body, groupId: group.body.id as string, areaId: area.id };
   }

@@ -3,7 +3,8 @@ import { expect } from 'chai';
 import { SimulatedTerminal, type HandshakeEvent } from '../../src/simulator';
 import { createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData, rest } from '../support/http';
-import { createTerminalDevice, eventually, fixtureBody, iclock, registerAccessTerminal, type PairedTerminal } from '../support/terminal';
+import { createTerminalDevice, fixtureBody, iclock, registerAccessTerminal, type PairedTerminal } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const FOUR_DOORS = 'DeviceType=acc,~DeviceName=inBio460,FirmVer=AC Ver 5.7.8,PushVersion=3.1.2,LockCount=4,ReaderCount=4';
@@ -255,7 +256,11 @@ describe('terminal identity: a request must prove it comes from the terminal', (
     terminal.start();
     try {
       const [first] = (await once(terminal, 'handshake')) as [HandshakeEvent];
-      await eventually(async () => (await call('GET', `/public/v2/devices/${device.id}`)).body.pairing === 'paired');
+      await waitUntil(
+        'the controller is paired',
+        async () => (await call('GET', `/public/v2/devices/${device.id}`)).body.pairing,
+        (v) => v === 'paired',
+      );
       terminal.goOffline();
       terminal.goOnline();
       const [second] = (await once(terminal, 'handshake')) as [HandshakeEvent];

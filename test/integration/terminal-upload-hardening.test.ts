@@ -4,7 +4,8 @@ import { uploadSlots } from '../../src/devices/upload-slots';
 import { ATTLOG_CHUNK } from '../../src/services/terminals/terminal-ingest.service';
 import { readOutbox } from '../support/events';
 import { createWorkspace } from '../support/factories';
-import { createTerminalDevice, eventually, iclock } from '../support/terminal';
+import { createTerminalDevice, iclock } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // Regression: a NUL byte anywhere in a terminal upload made PostgreSQL refuse the whole statement;
@@ -118,14 +119,22 @@ describe('terminal uploads: a bad byte costs its line, never the batch', () => {
       socket.write(
         `POST /iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1 HTTP/1.1\r\nHost: ${hostname}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
       );
-      await eventually(async () => uploadSlots.queued === 1);
+      await waitUntil(
+        'the upload waits for an upload slot',
+        async () => uploadSlots.queued,
+        (v) => v === 1,
+      );
       t.app.server.off('connection', onConnection);
       const serverSide = accepted.find((s) => s.remotePort === socket.localPort)!;
       // The terminal times out and closes the connection while its upload is queued; the slot comes once the service has seen it go.
       socket.destroy();
-      await eventually(async () => serverSide.destroyed);
+      await waitUntil('the server closed the abandoned upload', async () => serverSide.destroyed);
       release();
-      await eventually(async () => (await abandoned()) === before + 1);
+      await waitUntil(
+        'the abandoned upload is counted',
+        () => abandoned(),
+        (v) => v === before + 1,
+      );
       expect(await sql('select 1 from punch where device_serial = ?', [device.serial_number]), 'nothing of a hung-up upload is stored').to.have.length(0);
     } finally {
       release();

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { uploadSlots } from '../../src/devices/upload-slots';
 import { createCompany, createDevice, createEmployee, createWorkspace } from '../support/factories';
 import { query } from '../support/service-process';
-import { eventually, iclock } from '../support/terminal';
+import { iclock } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // Regression: a clock-in uploaded while terminals re-sent their history waited for a free upload
@@ -29,9 +30,17 @@ describe('terminal uploads: live before backlog', () => {
         (_, i) => `502\t2026-01-${String(1 + (i % 28)).padStart(2, '0')} 08:${String(i).padStart(2, '0')}:00\t0\t1\t0`,
       ).join('\n');
       const bulk = iclock(t.url, 'POST', `/iclock/cdata?SN=${history.serial_number}&table=ATTLOG&Stamp=1`, backlog);
-      await eventually(async () => uploadSlots.queued === 1);
+      await waitUntil(
+        'the backlog waits for an upload slot',
+        async () => uploadSlots.queued,
+        (v) => v === 1,
+      );
       const clockIn = iclock(t.url, 'POST', `/iclock/cdata?SN=${clock.serial_number}&table=ATTLOG&Stamp=1`, '501\t2026-11-27 09:00:00\t0\t1\t0');
-      await eventually(async () => uploadSlots.queued === 2);
+      await waitUntil(
+        'the clock-in waits for an upload slot',
+        async () => uploadSlots.queued,
+        (v) => v === 2,
+      );
       releases[0]!();
       expect((await clockIn).text).to.equal('OK: 1');
       expect((await bulk).text).to.equal('OK: 60');

@@ -3,7 +3,8 @@ import { formatLocalTime } from '../../src/protocol';
 import { SimulatedTerminal } from '../../src/simulator';
 import { createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
-import { createTerminalDevice, eventually } from '../support/terminal';
+import { createTerminalDevice } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { snapshotChanges, workspaceSnapshot } from '../support/snapshot';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -35,7 +36,11 @@ describe('visitor passes', () => {
     const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'acc', pollIntervalMs: 50, enforceAccess: true });
     terminal.start();
     try {
-      await eventually(async () => (await call('GET', `/public/v2/devices/${device.id}`)).body.status === 'online');
+      await waitUntil(
+        'the controller is online',
+        async () => (await call('GET', `/public/v2/devices/${device.id}`)).body.status,
+        (v) => v === 'online',
+      );
       const from = new Date(Date.now() - 3600_000);
       const until = new Date(Date.now() + 2 * 3600_000);
       const created = await call('POST', '/public/v2/visitor_passes', {
@@ -66,14 +71,17 @@ describe('visitor passes', () => {
         `DATA UPDATE user CardNo=10293847\tPin=${pass.pin}\tPassword=\tGroup=0\tStartTime=${day(from)}\tEndTime=${day(new Date(until.getTime() - 1000))}\tName=Grace Visitor\tPrivilege=0`,
         `DATA UPDATE userauthorize Pin=${pass.pin}\tAuthorizeTimezoneId=1\tAuthorizeDoorId=1\tDevID=1`,
       ]);
-      await eventually(async () => terminal.store.users.has(pass.pin) && [...terminal.store.authorizations.values()].some((a) => a.pin === pass.pin));
+      await waitUntil(
+        'the controller holds the visitor and their rights',
+        async () => terminal.store.users.has(pass.pin) && [...terminal.store.authorizations.values()].some((a) => a.pin === pass.pin),
+      );
 
       // Before its end: admitted. Offline, three days later: the controller refuses it by itself (29).
       expect(terminal.punch({ pin: pass.pin, status: 0 }).event).to.equal(0);
       terminal.goOffline();
       expect(terminal.punch({ pin: pass.pin, status: 0, at: new Date(Date.now() + 3 * 86_400_000) }).event).to.equal(29);
       terminal.goOnline();
-      const uses = await eventually(async () => {
+      const uses = await waitUntil('the two uses are stored', async () => {
         const got = (await call('GET', `/public/v2/visitor_passes/${pass.id}`)).body.uses;
         return got.length === 2 && got;
       });
@@ -100,7 +108,7 @@ describe('visitor passes', () => {
         `DATA DELETE templatev10 Pin=${pass.pin}`,
         `DATA DELETE user Pin=${pass.pin}`,
       ]);
-      await eventually(async () => !terminal.store.users.has(pass.pin));
+      await waitUntil('the controller deleted the visitor', async () => !terminal.store.users.has(pass.pin));
       expect((await call('GET', `/public/v2/visitor_passes/${pass.id}`)).body.status).to.equal('ended');
     } finally {
       await terminal.stop();
@@ -196,16 +204,17 @@ describe('visitor passes', () => {
           door_ids: [door.id],
         })
       ).body;
-      await eventually(async () => terminal.store.users.has(pass.pin));
+      await waitUntil('the controller holds the visitor', async () => terminal.store.users.has(pass.pin));
       terminal.store.upsertUser('98', { name: 'Stranger' });
       const fix = await call('POST', `/public/v2/devices/${device.id}/actions`, { type: 'users.reconcile', options: { fix: true } });
-      const result = await eventually(
+      const result = await waitUntil(
+        'the reconcile fix is complete',
         async () =>
           (await call('GET', `/public/v2/devices/${device.id}/actions/${fix.body.action_id}`)).body.result?.complete &&
           (await call('GET', `/public/v2/devices/${device.id}/actions/${fix.body.action_id}`)).body.result,
       );
       expect(result.unexpected_on_device).to.deep.equal(['98']);
-      await eventually(async () => !terminal.store.users.has('98'));
+      await waitUntil('the controller no longer holds 98', async () => !terminal.store.users.has('98'));
       expect(terminal.store.users.has(pass.pin)).to.equal(true);
     } finally {
       await terminal.stop();

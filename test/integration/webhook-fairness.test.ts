@@ -3,7 +3,7 @@ import { startReceiver } from '../support/events';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
 import { query } from '../support/service-process';
-import { eventually } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // Regression: deliveries went out in batches that waited for their slowest request, so one
@@ -52,10 +52,19 @@ describe("webhooks: one workspace's slow receiver never delays another's", () =>
         expect(hook.status).to.equal(201);
       }
       await punches(a, 10);
-      await eventually(async () => slow.received.length >= 2);
+      await waitUntil(
+        'the slow endpoint received two requests',
+        async () => slow.received.length,
+        (v) => v >= 2,
+      );
       await punches(b, 5);
 
-      await eventually(async () => fast.received.length >= 5, 30_000);
+      await waitUntil(
+        'the fast endpoint received five requests',
+        async () => fast.received.length,
+        (v) => v >= 5,
+        30_000,
+      );
       // Every one of A's requests is still open: B did not wait for any of them.
       const finishedA = await query(
         t.config.databaseUrl!,
@@ -104,7 +113,11 @@ describe('webhooks: a stopping process takes no new delivery', () => {
         });
         expect(punch.status).to.equal(201);
       }
-      await eventually(async () => slow.received.length >= 2);
+      await waitUntil(
+        'the slow endpoint received two requests',
+        async () => slow.received.length,
+        (v) => v >= 2,
+      );
       await t.stop();
       stopped = true;
       // The two held requests timed out and were recorded; nothing else was sent.

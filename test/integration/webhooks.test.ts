@@ -5,7 +5,8 @@ import { startReceiver } from '../support/events';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData, rest } from '../support/http';
 import { waitForLockWait } from '../support/service-process';
-import { eventually, iclock } from '../support/terminal';
+import { iclock } from '../support/terminal';
+import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { Punch } from '../../src/entities';
 import { punchData } from '../../src/events/event-payloads';
@@ -247,7 +248,11 @@ describe('webhooks', () => {
       const created = await endpoint(s.ws, receiver.url);
       await s.punch();
       await t.app.webhooks.runOnce();
-      await eventually(async () => receiver.received.length === 1);
+      await waitUntil(
+        'the receiver got the delivery',
+        async () => receiver.received.length,
+        (v) => v === 1,
+      );
       const [delivery] = await deliveries(s.ws, created.body.id);
       // A retry scheduled for later: pending, not due, so no worker of the app takes it.
       await worker.query("update webhook_delivery set status = 'pending', completed_at = null, next_attempt_at = $2 where id = $1", [
@@ -264,7 +269,11 @@ describe('webhooks', () => {
       expect((await again).status).to.equal(202);
       // The redelivery is what was asked last: the event goes out again.
       await t.app.webhooks.runOnce();
-      await eventually(async () => receiver.received.length === 2);
+      await waitUntil(
+        'the receiver got the redelivery',
+        async () => receiver.received.length,
+        (v) => v === 2,
+      );
       expect(receiver.received.map((r) => r.headers['webhook-id'])).to.deep.equal([delivery.event_id, delivery.event_id]);
     } finally {
       await worker.end();

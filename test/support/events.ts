@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { App } from '../../src/app';
-import { eventually } from './terminal';
+import { waitUntil } from './wait-until';
 import { expandEventRow, type EventRow } from '../../src/events/event-batch';
 import type { StoredEvent } from '../../src/events/event-types';
 
@@ -52,15 +52,19 @@ export async function subscribe<T = any>(
       complete: () => undefined,
     },
   );
-  await eventually(async () => app.events.subscriberCount(workspaceId) > before || errors.length > 0);
+  await waitUntil('the subscription is open', async () => app.events.subscriberCount(workspaceId) > before || errors.length > 0);
   return {
     received,
     errors,
     waitFor: (count, ms = 10_000) =>
-      eventually(async () => {
-        if (errors.length > 0) throw new Error(`subscription errors: ${JSON.stringify(errors)}`);
-        return received.length >= count ? received : null;
-      }, ms),
+      waitUntil(
+        `${count} subscription event(s)`,
+        async () => {
+          if (errors.length > 0) throw new Error(`subscription errors: ${JSON.stringify(errors)}`);
+          return received.length >= count ? received : null;
+        },
+        ms,
+      ),
     close: async () => {
       dispose();
       await client.dispose();

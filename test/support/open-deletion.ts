@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { eventually } from './terminal';
+import { waitUntil } from './wait-until';
 
 /**
  * A deletion left in progress on its own connection, in a transaction the test commits when it
@@ -33,7 +33,7 @@ export async function openDeletion(databaseUrl: string, table: 'employee' | 'dev
       );
       const waiting = async () =>
         (await client.query(`select count(*)::int as n from pg_stat_activity where pg_backend_pid() = any(pg_blocking_pids(pid))`)).rows[0].n > 0;
-      await eventually(async () => settled || (await waiting()));
+      await waitUntil("the work waits for the transaction's locks or finished", async () => settled || (await waiting()));
       return !settled;
     },
     /** `blocks(work)`, then `commit()` whatever the check found: whether `work` waited for this transaction. */

@@ -1,8 +1,13 @@
 import 'reflect-metadata';
 import { stopTestDatabase } from './database';
 
+// Stack traces point into the TypeScript sources (what `node --enable-source-maps` does; set here so
+// that mocha runs in one process, where signals reach the database cleanup of ./database directly).
+process.setSourceMapsEnabled(true);
+
 // Mocha root hooks: the embedded test database is started lazily by the suites that need it
-// (./database) and stopped once after the whole run.
+// (./database) and stopped once after the run (in a parallel run's worker, after each file: there
+// the server is the run's shared one, which this does not stop).
 export const mochaHooks = {
   async afterAll(this: Mocha.Context) {
     this.timeout(30_000);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../../src/db/embedded-postgres';
-import { eventually } from './terminal';
+import { waitUntil } from './wait-until';
 import { MASTER_KEY } from './test-app';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -45,10 +45,14 @@ export async function startServiceProcess(
   const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? code)));
   const url = `http://127.0.0.1:${listen}`;
   try {
-    await eventually(async () => {
-      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode} before it was ready (a refused setting?)`);
-      return (await fetch(`${url}/healthz`).catch(() => null))?.ok;
-    }, options.startMs ?? 30_000);
+    await waitUntil(
+      `the service process at ${url} is healthy`,
+      async () => {
+        if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode} before it was ready (a refused setting?)`);
+        return (await fetch(`${url}/healthz`).catch(() => null))?.ok;
+      },
+      options.startMs ?? 30_000,
+    );
   } catch (error) {
     // Not started in time: it must not outlive the test that gave up on it.
     child.kill('SIGKILL');
@@ -82,8 +86,12 @@ export async function query<T extends pg.QueryResultRow = any>(databaseUrl: stri
  * own: inside a transaction, pg_stat_activity is read once and kept.
  */
 export async function waitForLockWait(databaseUrl: string, queryLike: string): Promise<void> {
-  const waiting = "select 1 from pg_stat_activity where wait_event_type = 'Lock' and query ilike $1";
-  await eventually(async () => (await query(databaseUrl, waiting, [queryLike])).length > 0);
+  const waiting = "select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike $1";
+  await waitUntil(
+    `a query like ${queryLike} waits for a lock`,
+    async () => (await query(databaseUrl, waiting, [queryLike])).length,
+    (v) => v > 0,
+  );
 }
 
 /**

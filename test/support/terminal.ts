@@ -36,17 +36,6 @@ export async function createTerminalDevice(baseUrl: string, key: string, overrid
   return response.body as { id: number; serial_number: string; status: string };
 }
 
-/** Waits until `check` returns a value (the condition under test), polling; fails after `ms`. */
-export async function eventually<T>(check: () => Promise<T | null | undefined | false>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** One raw HTTP/1.1 exchange over a socket: the exact response bytes (status line, headers, body). */
 export async function rawExchange(baseUrl: string, requestHead: string, body: Buffer | string = ''): Promise<string> {
   const { hostname, port } = new URL(baseUrl);

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { createApp, type App } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config/config';
-import { freshDatabaseUrl } from './database';
+import { migratedDatabaseUrl } from './database';
 
 export const MASTER_KEY = 'test-master-key-0123456789abcdefghijklmnopqrstuvwxyz';
 
@@ -14,14 +14,14 @@ export interface TestApp {
   stop(): Promise<void>;
 }
 
-/** Starts the real service on a free port against a fresh database. */
+/** Starts the real service on a free port against a new database of its own (the migrations applied: see migratedDatabaseUrl). */
 export async function startTestApp(
   env: Record<string, string> = {},
   label = 'app',
   options: { now?: () => Date; logger?: pino.Logger } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
-    DATABASE_URL: await freshDatabaseUrl(label),
+    DATABASE_URL: env.DATABASE_URL ?? (await migratedDatabaseUrl(label)),
     PORT: '0',
     HOST: '127.0.0.1',
     TIMEGATE_MASTER_KEY: MASTER_KEY,
