@@ -27,7 +27,7 @@ import {
   PunchCreatedEvent,
 } from '../schema/event.type';
 import { LockdownUpdatedArgs, LockdownUpdatedEvent } from '../schema/lockdown.type';
-import type { DayRecord } from '../services/attendance/day-store';
+import type { DayRecord } from '../services/attendance/day-record';
 import { workspaceOf } from '../context/request-context';
 import { attendanceDayObject } from './timesheet.resolver';
 import { absenceRequestObject, punchCorrectionObject } from '../schema/absence.type';

@@ -8,7 +8,7 @@ import {
   type AttendanceDayType,
   type TimesheetSummaryType,
 } from '../schema/timesheet.type';
-import type { DayRecord } from '../services/attendance/day-store';
+import type { DayRecord } from '../services/attendance/day-record';
 import { listTimesheetDays, timesheetSummary } from '../services/attendance/timesheet.service';
 import type { RequestContext } from '../context/request-context';
 

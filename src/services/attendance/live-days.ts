@@ -10,7 +10,8 @@
 // backlog reaches the same punches later and finds the days unchanged: nothing is announced twice.
 import { withEm, type RequestContext } from '../../context/request-context';
 import { addDays } from '../../kernel/calendar-date';
-import { refreshDays, takeAttendanceLock, want, type WantedDays } from './day-store';
+import { refreshDays, takeAttendanceLock } from './day-store';
+import { want, type WantedDays } from './day-inputs';
 
 export const LIVE_WINDOW_MINUTES = 10;
 /** Live punches taken per run: a clock-in rush of a large site, not a backlog. */

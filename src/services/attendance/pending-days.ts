@@ -8,7 +8,8 @@ import { eventFieldsSql, firstRowAfter, MAX_SPAN } from '../../events/event-batc
 import { DELIVERABLE_BELOW } from '../../events/event-feed';
 import { withEm, type RequestContext } from '../../context/request-context';
 import { addDays } from '../../kernel/calendar-date';
-import { refreshDays, takeAttendanceLock, tryAttendanceLock, want, type WantedDays } from './day-store';
+import { refreshDays, takeAttendanceLock, tryAttendanceLock } from './day-store';
+import { want, type WantedDays } from './day-inputs';
 
 const CURSOR = 'attendance';
 /** Outbox events (punches) read per batch at most, and stale or due days taken per batch. */

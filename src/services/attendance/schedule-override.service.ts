@@ -10,7 +10,8 @@ import type { Page, PageRequest } from '../common/pagination';
 import { uniqueViolationToDomainError } from '../common/unique-violation';
 import { FieldChecker } from '../common/validation';
 import { addDays } from '../../kernel/calendar-date';
-import { refreshDays, takeAttendanceLock, want, type WantedDays } from './day-store';
+import { refreshDays, takeAttendanceLock } from './day-store';
+import { want, type WantedDays } from './day-inputs';
 
 export interface ScheduleOverrideInput {
   employeeId?: number | null;

@@ -12,7 +12,9 @@ import { daysBetween } from '../../kernel/calendar-date';
 import { FieldChecker, MAX_SPAN_DAYS } from '../common/validation';
 import { hasPendingDays, processPendingDays } from './pending-days';
 import { PAY_CODES, type PayItem } from './pay-rules';
-import { DAY_RECORD_COLUMNS, dayRecordOf, refreshDays, takeAttendanceLock, type DayRecord, type WantedDays } from './day-store';
+import { refreshDays, takeAttendanceLock } from './day-store';
+import type { WantedDays } from './day-inputs';
+import { DAY_RECORD_COLUMNS, dayRecordOf, type DayRecord } from './day-record';
 
 export const MAX_TIMESHEET_DAYS = MAX_SPAN_DAYS;
 /**
