@@ -13,6 +13,7 @@ import { statusOf } from '../errors/error-codes';
 import { beginIdempotent, finishIdempotent, requestFingerprint } from '../services/common/idempotency.service';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/common/pagination';
 import { unstorableError, unstorableStringAt } from '../services/common/validation';
+import { refuseDeepJson } from '../services/common/input-limits';
 import { camelToSnake, renameKeys, snakeToCamel } from '../kernel/case';
 import { errorBody, sendError, toDomainError } from '../errors/error-response';
 import { toCsv } from './csv';
@@ -51,8 +52,9 @@ export function createRestRouter(deps: {
   const bodyAjv = withAnnotations(new Ajv({ allErrors: true, strict: true, verbose: true }));
   const queryAjv = withAnnotations(new Ajv({ allErrors: true, coerceTypes: true, strict: true, verbose: true }));
   const router = FindMyWay<FindMyWay.HTTPVersion.V1>({ caseSensitive: false, ignoreTrailingSlash: true });
-  const jsonParser = express.json({ limit: deps.config.restBodyLimitBytes, strict: false, type: () => true });
-  const production = deps.config.nodeEnv === 'production';
+  // A body nested deeper than nestingLimits.json is refused from its bytes, before JSON.parse and the schemas walk it.
+  const jsonParser = express.json({ limit: deps.config.restBodyLimitBytes, strict: false, type: () => true, verify: refuseDeepJson });
+  const debugErrors = deps.config.debugErrors;
 
   for (const route of deps.routes) {
     const compiled = compileRoute(route, deps.schema, bodyAjv, queryAjv);
@@ -81,7 +83,7 @@ export function createRestRouter(deps: {
         const unstorable = unstorableStringAt(params) ?? unstorableStringAt(query) ?? unstorableStringAt(body);
         if (unstorable) throw unstorableError(unstorable);
         const variables = { ...route.variables({ params: params as Record<string, string>, query, body }), ...paging(route, query) };
-        const execute = () => run(compiled, ctx, variables, res, deps.logger, production);
+        const execute = () => run(compiled, ctx, variables, res, deps.logger, debugErrors);
 
         if (idempotencyKey === undefined) {
           const { status, payload } = await execute();
@@ -100,7 +102,7 @@ export function createRestRouter(deps: {
           return;
         }
         const outcome = await execute().catch((error) => {
-          const domainError = toDomainError(error, deps.logger, production);
+          const domainError = toDomainError(error, deps.logger, debugErrors);
           return {
             status: statusOf(domainError.code),
             payload: errorBody(domainError.code, domainError.message, domainError.details, requestId),
@@ -111,7 +113,7 @@ export function createRestRouter(deps: {
         if ('error' in outcome) sendError(res, outcome.error, requestId);
         else res.status(outcome.status).json(outcome.payload);
       } catch (error) {
-        sendError(res, toDomainError(error, deps.logger, production), requestId);
+        sendError(res, toDomainError(error, deps.logger, debugErrors), requestId);
       }
     };
     // The tree's own handler signature is node's (req, res); ours travels as the route's store.
@@ -218,9 +220,9 @@ function compileRoute(route: RestRoute, schema: GraphQLSchema, bodyAjv: Ajv, que
 }
 
 /** Executes the route's operation and shapes the result: snake_case, bare arrays for lists. */
-async function run(compiled: CompiledRoute, ctx: RequestContext, variables: Record<string, unknown>, res: Response, logger: Logger, production: boolean) {
+async function run(compiled: CompiledRoute, ctx: RequestContext, variables: Record<string, unknown>, res: Response, logger: Logger, debugErrors: boolean) {
   const result = await compiled.operation.query(undefined, ctx, variables);
-  if (result.errors?.length) throw toDomainError(result.errors[0], logger, production);
+  if (result.errors?.length) throw toDomainError(result.errors[0], logger, debugErrors);
   // oxlint-disable-next-line typescript/no-explicit-any -- the operation's data is JSON of the route's own query
   const all = (result.data ?? {}) as Record<string, any>;
   const data = compiled.route.resultField.split('.').reduce<unknown>((value, field) => (value as Record<string, unknown> | null | undefined)?.[field], all);
@@ -252,6 +254,7 @@ async function readBody(req: Request, res: Response, jsonParser: JsonParser, com
 }
 
 function bodyParserError(error: unknown): DomainError {
+  if (error instanceof DomainError) return error;
   const type = (error as { type?: string }).type;
   if (type === 'entity.too.large') return new DomainError('payload_too_large', 'The request body is larger than the limit.');
   if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
