@@ -7,7 +7,7 @@ import { DomainError } from '../../errors/domain-error';
 import { workspaceOf, type RequestContext } from '../../context/request-context';
 import type { Page, PageRequest } from '../common/pagination';
 import { uniqueViolationToDomainError } from '../common/unique-violation';
-import { FieldChecker } from '../common/validation';
+import { FieldChecker, limits } from '../common/validation';
 
 export const ABSENCE_UNITS = ['day', 'hour'] as const;
 /** The largest allowance or carry-over cap, in days or hours (a year's hours, 8,784, fit). */
@@ -45,8 +45,8 @@ export function seedAbsenceTypes(em: EntityManager, company: Company): void {
 function checkType(input: AbsenceTypeInput, creating: boolean): void {
   const check = new FieldChecker();
   if (creating && input.companyId == null) check.add('companyId', 'required', 'companyId is required.');
-  check.text('name', input.name, { max: 100, required: creating || input.name !== undefined });
-  check.text('code', input.code, { max: 20, required: creating || input.code !== undefined });
+  check.text('name', input.name, { max: limits.absenceTypeName, required: creating || input.name !== undefined });
+  check.text('code', input.code, { max: limits.absenceCode, required: creating || input.code !== undefined });
   if (input.unit != null && !(ABSENCE_UNITS as readonly string[]).includes(input.unit)) check.add('unit', 'invalid_value', 'unit must be "day" or "hour".');
   for (const field of ['annualAllowance', 'carryOver'] as const) {
     const value = input[field];
