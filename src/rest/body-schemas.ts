@@ -23,11 +23,14 @@ export const filled = (maxLength: number): JsonSchema => ({
 export const id: JsonSchema = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
 export const oneOf = (values: string[]): JsonSchema => ({ type: 'string', enum: values });
 
-/** A schema with a format: a pattern refused with the service's code and message. */
+/**
+ * A schema with a format: a pattern refused with the service's code and message. Its `maxLength`
+ * (the bound every string has) is part of the format, refused with the same code and message.
+ */
 const formatted = (schema: JsonSchema, pattern: string, code: string, message: string): JsonSchema => ({
   ...schema,
   pattern,
-  'x-error-codes': { pattern: code },
+  'x-error-codes': { pattern: code, maxLength: code },
   'x-error-message': message,
 });
 

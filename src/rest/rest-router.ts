@@ -276,7 +276,7 @@ function withAnnotations(ajv: Ajv): Ajv {
 
 /** Turns JSON Schema errors into field problems with the client's own (snake_case) field names. */
 export function schemaProblems(errors: ErrorObject[], bodyField?: string): FieldProblem[] {
-  return errors.map((error) => {
+  const problems = errors.map((error): FieldProblem => {
     const path = [...(bodyField ? [bodyField] : []), ...error.instancePath.split('/').filter(Boolean)].join('.');
     const join = (name: string) => (path ? `${path}.${name}` : name);
     // A formatted field: the code the service gives the same mistake, and what is expected.
@@ -312,6 +312,8 @@ export function schemaProblems(errors: ErrorObject[], bodyField?: string): Field
         return { field: path || 'body', code: 'invalid', message: `${path || 'body'} ${error.message ?? 'is invalid'}.` };
     }
   });
+  // A formatted field too long for its pattern breaks two keywords with one code: named once.
+  return problems.filter((p, i) => problems.findIndex((q) => q.field === p.field && q.code === p.code) === i);
 }
 
 function readQuery(req: Request, compiled: CompiledRoute): Record<string, unknown> {
