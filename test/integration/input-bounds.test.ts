@@ -132,6 +132,30 @@ describe('input bounds: every string bounded, no recursion over client depth', (
       ]);
     });
 
+    it('SCIM attributes take their bounds from the same table: userName, displayName, externalId', async () => {
+      const scimKey = await createScimKey(t.url, ws.key, companyId);
+      const post = (path: string, body: Record<string, unknown>) =>
+        rest(t.url, 'POST', `/scim/v2/${path}`, { key: scimKey, body, headers: { 'content-type': 'application/scim+json' } });
+      const user = { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'] };
+      const group = { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'] };
+      const over = (n: number) => 'x'.repeat(n + 1);
+      const cases: [string, Record<string, unknown>, string][] = [
+        ['Users', { ...user, userName: `${over(textLimits.scimName)}@example.com` }, 'userName'],
+        ['Users', { ...user, userName: 'bounded@example.com', externalId: over(textLimits.scimExternalId) }, 'externalId'],
+        ['Groups', { ...group, displayName: over(textLimits.scimName) }, 'displayName'],
+        ['Groups', { ...group, displayName: 'Bounded', externalId: over(textLimits.scimExternalId) }, 'externalId'],
+      ];
+      for (const [path, body, attribute] of cases) {
+        const r = await post(path, body);
+        expect(r.status, `${path} ${attribute}`).to.equal(400);
+        expect(r.body, `${path} ${attribute}`).to.include({ scimType: 'invalidValue' });
+        expect(r.body.detail, `${path} ${attribute}`).to.match(new RegExp(`^${attribute} has at most \\d+ characters`));
+      }
+      // At the limit, taken.
+      const atLimit = await post('Users', { ...user, userName: 'limit@example.com', externalId: 'e'.repeat(textLimits.scimExternalId) });
+      expect(atLimit.status).to.equal(201);
+    });
+
     it('a list of strings is bounded in items and each item; a literal as well as a variable', async () => {
       const device = await createDevice(t.url, ws.key, companyId);
       const many = Array.from({ length: listLimits.keywords + 1 }, () => 'queued');

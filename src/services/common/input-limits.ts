@@ -72,6 +72,11 @@ export const textLimits = {
   cursor: 64,
   /** An action id (`da_...`) or a directory group's id. */
   identifier: 64,
+  // SCIM (RFC 7643 sets no lengths; the same table as every other surface).
+  /** A SCIM User's `userName` or a Group's `displayName` (the stored column's length). */
+  scimName: 256,
+  /** A SCIM User's or Group's `externalId`: the directory's own id (a GUID in Entra ID). */
+  scimExternalId: 256,
   // Formatted values: their format is shorter still.
   /** A calendar date `YYYY-MM-DD`. */
   date: 10,
