@@ -47,7 +47,8 @@ import { RepeatedQueries } from './graphql/repeated-queries';
 import { createContextFactory, type ContextFactory } from './services/identity/request-context-factory';
 import { formatGraphQLError } from './graphql/format-error';
 import { legacyJsonStatusPlugin, parseOptions, unstorableInputPlugin, validationRules } from './graphql/graphql-rules';
-import { graphqlHttpErrorsPlugin, graphqlHttpGuard } from './graphql/graphql-http-guard';
+import { graphqlHttpErrorsPlugin, graphqlHttpGuard, graphqlNestingGuard } from './graphql/graphql-http-guard';
+import { refuseDeepJson } from './services/common/input-limits';
 import { costLimit, costLimitPlugin } from './graphql/operation-limits';
 import type { RequestContext } from './context/request-context';
 import { bootstrapDefaultWorkspace } from './services/directory/workspace.service';
@@ -138,7 +139,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const apollo = new ApolloServer<RequestContext>({
       // Our schema, executed by graphql-jit (src/graphql/compiled-execution.ts).
       gateway: compiledExecutionGateway(schema, operations),
-      formatError: (formatted, error) => formatGraphQLError(formatted, error, { production: config.nodeEnv === 'production' }),
+      formatError: (formatted, error) => formatGraphQLError(formatted, error, { debug: config.debugErrors }),
       plugins: [
         ApolloServerPluginDrainHttpServer({ httpServer: server }),
         // No cache hints are used; the default cache-control plugin would wrap every field resolver.
@@ -152,7 +153,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       validationRules: validationRules(config, { withIntrospectionRule: false }),
       parseOptions: parseOptions(config),
       introspection: config.graphqlIntrospection,
-      includeStacktraceInErrorResponses: config.nodeEnv !== 'production',
+      includeStacktraceInErrorResponses: config.debugErrors,
       // main.ts owns the signal handling: Apollo's own would re-raise SIGTERM before we finish.
       stopOnTerminationSignals: false,
     });
@@ -162,7 +163,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       graphqlHttpGuard(),
       // The console signed in with single sign-on: its session cookie, with the CSRF token header.
       sessionCredential(),
-      express.json({ limit: config.restBodyLimitBytes }),
+      express.json({ limit: config.restBodyLimitBytes, verify: refuseDeepJson }),
+      graphqlNestingGuard(),
       // A query Apollo already validated and ran is answered directly (src/graphql/repeated-queries.ts).
       repeatedQueries.handler,
       expressMiddleware(apollo, { context: ({ req, res }) => graphQLContext(contextFactory, req, res) }),
@@ -175,7 +177,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       sendError(res, new DomainError('not_found', `No route for ${req.method} ${req.path}.`), res.locals.requestId);
     });
     expressApp.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-      sendError(res, httpError(error, logger, config.nodeEnv === 'production'), res.locals.requestId);
+      sendError(res, httpError(error, logger, config.debugErrors), res.locals.requestId);
     });
 
     const events = new EventFeed({ orm: database.orm, databaseUrl: database.url, pollMs: config.eventPollMs, batchMs: config.eventBatchMs, logger });
@@ -290,9 +292,9 @@ async function graphQLContext(contextFactory: ContextFactory, req: Request, res:
 }
 
 /** Errors raised by Express itself (body parser on /graphql, ...) in the REST error shape. */
-function httpError(error: unknown, logger: Logger, production: boolean): DomainError {
+function httpError(error: unknown, logger: Logger, debug: boolean): DomainError {
   const type = (error as { type?: string }).type;
   if (type === 'entity.too.large') return new DomainError('payload_too_large', 'The request body is larger than the limit.');
   if (type === 'entity.parse.failed') return new DomainError('malformed_json', 'The request body is not valid JSON.');
-  return toPublicError(error, { logger, production });
+  return toPublicError(error, { logger, debug });
 }

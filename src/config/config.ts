@@ -16,6 +16,7 @@ export interface Config {
   masterKey: string | null;
   logLevel: string;
   nodeEnv: string;
+  debugErrors: boolean;
   restBodyLimitBytes: number;
   scimMaxResourceBytes: number;
   scimMaxResourceAttributes: number;
@@ -119,7 +120,18 @@ export const settings: Record<keyof Config, SettingDescription> = {
     meaning: 'Operator key (at least 32 characters) allowed to create workspaces and keys for any workspace through GraphQL.',
   },
   logLevel: { env: 'LOG_LEVEL', default: 'info', meaning: 'pino log level: fatal, error, warn, info, debug, trace or silent.' },
-  nodeEnv: { env: 'NODE_ENV', default: 'development', meaning: '`production` hides internal error details and stack traces.' },
+  nodeEnv: {
+    env: 'NODE_ENV',
+    default: 'development',
+    meaning:
+      '`production` changes the defaults of TIMEGATE_GRAPHQL_INTROSPECTION and TIMEGATE_WEBHOOK_ALLOW_PRIVATE; error answers do not depend on it (TIMEGATE_DEBUG_ERRORS).',
+  },
+  debugErrors: {
+    env: 'TIMEGATE_DEBUG_ERRORS',
+    default: 'false',
+    meaning:
+      'Whether error answers carry internals for debugging: the cause of an internal error and stack traces (with server paths) in GraphQL errors. Off, whatever NODE_ENV says: a 5xx answer carries only its code, a fixed message and the request id (the log has the rest).',
+  },
   restBodyLimitBytes: {
     env: 'TIMEGATE_REST_BODY_LIMIT',
     default: '1048576',
@@ -560,6 +572,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     masterKey,
     logLevel,
     nodeEnv,
+    debugErrors: bool('debugErrors', false),
     restBodyLimitBytes: int('restBodyLimitBytes', 1048576, 1024, 100 * 1048576),
     scimMaxResourceBytes: int('scimMaxResourceBytes', 32_768, 1024, 1_048_576),
     scimMaxResourceAttributes: int('scimMaxResourceAttributes', 500, 10, 100_000),

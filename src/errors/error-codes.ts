@@ -57,7 +57,13 @@ export const errorCodes = {
   },
   query_too_complex: {
     status: 400,
-    description: 'The GraphQL operation is deeper or costlier than the limits allow; ask for fewer items or levels.',
+    description:
+      'The GraphQL operation is deeper or costlier than the limits allow (or its document nests braces, brackets and parentheses more than 128 levels deep); ask for fewer items or levels.',
+  },
+  nesting_too_deep: {
+    status: 400,
+    description:
+      'The JSON body (REST, SCIM, POST /graphql) or the GraphQL variables nest objects and arrays more than 32 levels deep; refused before anything reads them.',
   },
   csrf_prevented: {
     status: 400,

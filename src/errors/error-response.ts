@@ -52,7 +52,7 @@ export function restNames(text: string): string {
  * Maps any error thrown or returned by GraphQL execution to the domain error the client gets.
  * Services name fields as GraphQL does (camelCase); REST clients see their own snake_case names.
  */
-export function toDomainError(error: unknown, logger: Logger, production: boolean): DomainError {
+export function toDomainError(error: unknown, logger: Logger, debug: boolean): DomainError {
   const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
   if (original instanceof DomainError) {
     if (!(error instanceof GraphQLError)) return original;
@@ -63,5 +63,5 @@ export function toDomainError(error: unknown, logger: Logger, production: boolea
     // Variable coercion failures: the body passed JSON Schema but GraphQL still refused a value.
     return new DomainError('validation_failed', original.message);
   }
-  return toPublicError(original, { logger, production });
+  return toPublicError(original, { logger, debug });
 }

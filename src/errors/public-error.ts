@@ -7,14 +7,16 @@ import { DomainError } from './domain-error';
  * and GraphQL over WebSocket (and the terminal-free Express error handler):
  * - a domain error is answered as it is (its code, message, details, Retry-After);
  * - a database outage is `service_unavailable` (503, Retry-After), and nothing was changed;
- * - anything else is `internal_error`: logged with its stack, and its message shown to the client
- *   only outside production (a developer reading a 500 locally wants the cause; a customer must
- *   not see internals).
+ * - anything else is `internal_error`: logged with its stack; the client gets the code, a fixed
+ *   message and (from the caller) the request id, and its cause only with TIMEGATE_DEBUG_ERRORS=true
+ *   (a developer reading a 500 locally wants the cause; a customer must not see internals, and a
+ *   service started without NODE_ENV=production once showed them).
  */
 export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable for a moment; nothing was changed. Retry shortly.';
 
 export interface PublicErrorOptions {
-  production: boolean;
+  /** TIMEGATE_DEBUG_ERRORS: the cause of an internal error is shown. */
+  debug: boolean;
   /** Where an unexpected error is logged; omitted when the caller logs it itself. */
   logger?: Pick<Logger, 'warn' | 'error'>;
 }
@@ -27,5 +29,5 @@ export function toPublicError(error: unknown, options: PublicErrorOptions): Doma
   }
   options.logger?.error({ err: error }, 'unexpected error');
   const cause = error instanceof Error ? error.message : String(error);
-  return new DomainError('internal_error', options.production ? 'Internal error.' : `Internal error: ${cause}`);
+  return new DomainError('internal_error', options.debug ? `Internal error: ${cause}` : 'Internal error.');
 }

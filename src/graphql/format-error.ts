@@ -7,9 +7,10 @@ import { toPublicError } from '../errors/public-error';
 /**
  * One error shape for GraphQL: domain errors keep their code and field details; errors GraphQL
  * itself raises (syntax, unknown fields, bad variables) keep Apollo's codes; anything unexpected
- * becomes `internal_error` without internals in production.
+ * becomes `internal_error`. Stack traces (and the server paths in them) and the cause of an internal
+ * error are shown only with TIMEGATE_DEBUG_ERRORS=true, whatever NODE_ENV says.
  */
-export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, options: { production: boolean }) {
+export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, options: { debug: boolean }) {
   const original = unwrapResolverError(error);
   if (original instanceof DomainError || isDatabaseUnavailable(original)) {
     const publicError = toPublicError(original, options);
@@ -31,7 +32,7 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   }
   if (original instanceof GraphQLError || formatted.extensions?.code !== 'INTERNAL_SERVER_ERROR') {
     const { stacktrace: _stacktrace, ...extensions } = formatted.extensions ?? {};
-    return { ...formatted, extensions: options.production ? extensions : formatted.extensions };
+    return { ...formatted, extensions: options.debug ? formatted.extensions : extensions };
   }
   // Unexpected: graphql-http-guard.ts logs it with the request id; the client gets internal_error.
   const publicError = toPublicError(original, options);

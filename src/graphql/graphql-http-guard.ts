@@ -9,6 +9,9 @@ import { sendError } from '../errors/error-response';
 import { statusOf } from '../errors/error-codes';
 import { isDatabaseUnavailable } from '../errors/database-unavailable';
 import type { RequestContext } from '../context/request-context';
+import { documentNestsDeeperThan, jsonNestsDeeperThan } from '../kernel/nesting';
+import { nestingLimits, nestingTooDeep } from '../services/common/input-limits';
+import { documentTooDeep } from './graphql-rules';
 
 const ALLOWED_METHODS = 'GET, POST';
 /** Headers a browser cannot send cross-site without a CORS preflight (Apollo's CSRF rule). */
@@ -41,6 +44,29 @@ export function graphqlHttpGuard() {
         requestId,
       );
     }
+    next();
+  };
+}
+
+/**
+ * After the body is parsed (a POST body nested too deep was refused from its bytes already): a GET's
+ * `variables` and `extensions` (JSON in the query string) nested deeper than `nestingLimits.json`, and
+ * a document nested deeper than `nestingLimits.document`, are refused before Apollo parses them:
+ * graphql-js parses documents, and coerces variables, by recursion.
+ */
+export function graphqlNestingGuard() {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const requestId = res.locals.requestId as string;
+    const source = (req.method === 'GET' ? req.query : req.body) as Record<string, unknown> | undefined;
+    if (source === null || typeof source !== 'object' || Array.isArray(source)) return next();
+    if (req.method === 'GET') {
+      for (const name of ['variables', 'extensions']) {
+        const text = source[name];
+        if (typeof text === 'string' && jsonNestsDeeperThan(text, nestingLimits.json))
+          return sendError(res, nestingTooDeep(`The ${name} parameter`), requestId);
+      }
+    }
+    if (typeof source.query === 'string' && documentNestsDeeperThan(source.query, nestingLimits.document)) return sendError(res, documentTooDeep(), requestId);
     next();
   };
 }

@@ -23,6 +23,22 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import type { Config } from '../config/config';
 import { unstorableError, unstorableStringAt } from '../services/common/validation';
 import { costError, depthRule, operationCost } from './operation-limits';
+import { documentNestsDeeperThan, valueNestsDeeperThan } from '../kernel/nesting';
+import { nestingLimits, nestingTooDeep } from '../services/common/input-limits';
+import { DomainError } from '../errors/domain-error';
+
+/** The refusal of a GraphQL document nested deeper than `nestingLimits.document`. */
+export function documentTooDeep(): DomainError {
+  return new DomainError(
+    'query_too_complex',
+    `The GraphQL document nests braces, brackets and parentheses more than ${nestingLimits.document} levels deep; it was not parsed.`,
+  );
+}
+
+/** A refusal before execution in the GraphQL error shape (graphql-ws sends GraphQLError objects). */
+function asGraphQLError(error: DomainError): GraphQLError {
+  return new GraphQLError(error.message, { extensions: { code: error.code, details: error.details } });
+}
 
 export type GraphQLRulesConfig = Pick<Config, 'graphqlMaxDepth' | 'graphqlMaxCost' | 'graphqlMaxTokens' | 'graphqlMaxFields' | 'graphqlIntrospection'>;
 
@@ -44,8 +60,12 @@ export function parseOptions(config: GraphQLRulesConfig): { maxTokens: number } 
 export function checkOperation(
   schema: GraphQLSchema,
   config: GraphQLRulesConfig,
-  request: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null },
+  request: { query: string; operationName?: string | null; variables?: Record<string, unknown> | null; extensions?: Record<string, unknown> | null },
 ): { document: DocumentNode } | { errors: GraphQLError[] } {
+  // Nothing below may recurse over a depth the client chose: graphql-js parses and coerces by recursion.
+  if (documentNestsDeeperThan(request.query, nestingLimits.document)) return { errors: [asGraphQLError(documentTooDeep())] };
+  // The request counts whole, as an HTTP body does: {"variables": {"x": ...}} is two levels before x's own.
+  if (valueNestsDeeperThan(request, nestingLimits.json)) return { errors: [asGraphQLError(nestingTooDeep('The operation'))] };
   let document: DocumentNode;
   try {
     document = parse(request.query, parseOptions(config));

@@ -5,7 +5,7 @@
 //
 // Every operation on the socket passes the same rules as POST /graphql (graphql-rules.ts: token,
 // depth, field-count and cost limits, the introspection switch), takes from the same per-key rate
-// limit, and its errors are formatted (masked in production) by the same function. Frames are
+// limit, and its errors are formatted (internals only with TIMEGATE_DEBUG_ERRORS) by the same function. Frames are
 // capped at the HTTP body limit, sockets not yet accepted are capped per process and must send
 // connection_init in time, and an accepted socket whose key is revoked is closed with 4403 within
 // the key cache time. Message bytes take from the key's body-byte budget (the address's before
@@ -71,7 +71,7 @@ export function startSubscriptionServer(deps: {
   logger: Logger;
 }): SubscriptionServer {
   const { config } = deps;
-  const production = config.nodeEnv === 'production';
+  const debug = config.debugErrors;
   // A frame larger than a request body may be is refused by `ws` itself (close 1009), before it is buffered whole.
   const wsServer = new WebSocketServer({ server: deps.server, path: '/graphql', maxPayload: config.restBodyLimitBytes });
   const unauthenticated = new Set<WebSocket>();
@@ -102,7 +102,7 @@ export function startSubscriptionServer(deps: {
   wsServer.on('connection', (socket: WebSocket) => batchWrites(socket));
   const authorizations = new WeakMap<object, string>();
   const format = (error: GraphQLError | GraphQLFormattedError) =>
-    formatGraphQLError(error instanceof GraphQLError ? error.toJSON() : error, error, { production }) as unknown as GraphQLError;
+    formatGraphQLError(error instanceof GraphQLError ? error.toJSON() : error, error, { debug }) as unknown as GraphQLError;
 
   const cleanup = useServer<Record<string, unknown>>(
     {

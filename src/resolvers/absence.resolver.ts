@@ -18,6 +18,7 @@ import {
   UpdateAbsenceTypeInput,
 } from '../schema/absence.type';
 import type { AbsenceRequest } from '../entities';
+import { Bounded } from '../schema/bounds';
 
 const requestObject = (request: AbsenceRequest) => absenceRequestObject(requests.absenceRequestData(request));
 
@@ -80,7 +81,7 @@ export class AbsenceResolver {
   async approveAbsenceRequest(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int) id: number,
-    @Arg('comment', () => String, { nullable: true }) comment?: string | null,
+    @Arg('comment', () => String, { nullable: true }) @Bounded('comment') comment?: string | null,
   ) {
     return requestObject(await requests.decideAbsenceRequest(ctx, id, 'approve', comment));
   }
@@ -90,7 +91,7 @@ export class AbsenceResolver {
   async rejectAbsenceRequest(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int) id: number,
-    @Arg('comment', () => String, { nullable: true }) comment?: string | null,
+    @Arg('comment', () => String, { nullable: true }) @Bounded('comment') comment?: string | null,
   ) {
     return requestObject(await requests.decideAbsenceRequest(ctx, id, 'reject', comment));
   }
@@ -102,7 +103,7 @@ export class AbsenceResolver {
   async cancelAbsenceRequest(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int) id: number,
-    @Arg('comment', () => String, { nullable: true }) comment?: string | null,
+    @Arg('comment', () => String, { nullable: true }) @Bounded('comment') comment?: string | null,
   ) {
     return requestObject(await requests.decideAbsenceRequest(ctx, id, 'cancel', comment));
   }

@@ -6,12 +6,13 @@ import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection'
 import { AreaConnection, AreasArgs, AreaType, CreateAreaInput, DeviceRefInput, EmployeeRefInput, UpdateAreaInput } from '../schema/area.type';
 import { DeviceConnection, DeviceType } from '../schema/device.type';
 import { EmployeeConnection, EmployeeType } from '../schema/employee.type';
+import { Bounded } from '../schema/bounds';
 
 @Resolver(() => AreaType)
 export class AreaResolver {
   @Authorized('read')
   @Query(() => AreaType, { description: 'An area by id or by name: a value of only digits is tried as an id first, then as a name.' })
-  area(@Ctx() ctx: RequestContext, @Arg('idOrName') idOrName: string) {
+  area(@Ctx() ctx: RequestContext, @Arg('idOrName') @Bounded('idOrName') idOrName: string) {
     return areas.findArea(ctx, idOrName);
   }
 

@@ -3,6 +3,7 @@ import type { RequestContext } from '../context/request-context';
 import * as actions from '../services/fleet/device-action.service';
 import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';
 import { CreateDeviceActionInput, DeviceActionConnection, DeviceActionType } from '../schema/device-action.type';
+import { Bounded } from '../schema/bounds';
 
 @Resolver(() => DeviceActionType)
 export class DeviceActionResolver {
@@ -21,7 +22,7 @@ export class DeviceActionResolver {
 
   @Authorized('read')
   @Query(() => DeviceActionType)
-  deviceAction(@Ctx() ctx: RequestContext, @Arg('deviceId', () => Int) deviceId: number, @Arg('actionId') actionId: string) {
+  deviceAction(@Ctx() ctx: RequestContext, @Arg('deviceId', () => Int) deviceId: number, @Arg('actionId') @Bounded('identifier') actionId: string) {
     return actions.getDeviceAction(ctx, deviceId, actionId);
   }
 

@@ -3,6 +3,7 @@ import type { RequestContext } from '../context/request-context';
 import { listDeviceCommands } from '../services/terminals/device-command-list.service';
 import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';
 import { DeviceCommandConnection, DeviceCommandType } from '../schema/device-command.type';
+import { Bounded } from '../schema/bounds';
 
 @Resolver(() => DeviceCommandType)
 export class DeviceCommandResolver {
@@ -14,7 +15,7 @@ export class DeviceCommandResolver {
     @Ctx() ctx: RequestContext,
     @Arg('deviceId', () => Int) deviceId: number,
     @Args() args: ConnectionArgs,
-    @Arg('status', () => [String], { nullable: true }) status?: string[] | null,
+    @Arg('status', () => [String], { nullable: true }) @Bounded('keyword', { items: 'keywords' }) status?: string[] | null,
   ) {
     return toConnection(await listDeviceCommands(ctx, deviceId, status ?? null, pageRequest(args)));
   }

@@ -2,6 +2,7 @@ import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-g
 import type { RequestContext } from '../context/request-context';
 import * as directoryGroups from '../services/provisioning/scim-groups.service';
 import { DirectoryGroupMappingInput, DirectoryGroupType } from '../schema/directory-group.type';
+import { Bounded } from '../schema/bounds';
 
 @Resolver(() => DirectoryGroupType)
 export class DirectoryGroupResolver {
@@ -13,7 +14,7 @@ export class DirectoryGroupResolver {
 
   @Authorized('read')
   @Query(() => DirectoryGroupType)
-  directoryGroup(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string) {
+  directoryGroup(@Ctx() ctx: RequestContext, @Arg('id', () => ID) @Bounded('identifier') id: string) {
     return directoryGroups.getDirectoryGroup(ctx, id);
   }
 
@@ -21,7 +22,11 @@ export class DirectoryGroupResolver {
   @Mutation(() => DirectoryGroupType, {
     description: 'Maps a directory group to an area and access levels of its company: its members get them (and lose them on leaving the group).',
   })
-  setDirectoryGroupMapping(@Ctx() ctx: RequestContext, @Arg('id', () => ID) id: string, @Arg('input') input: DirectoryGroupMappingInput) {
+  setDirectoryGroupMapping(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => ID) @Bounded('identifier') id: string,
+    @Arg('input') input: DirectoryGroupMappingInput,
+  ) {
     return directoryGroups.setDirectoryGroupMapping(ctx, id, { areaId: input.areaId ?? null, accessLevelIds: input.accessLevelIds });
   }
 }

@@ -2,6 +2,7 @@ import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Roo
 import type { RequestContext } from '../context/request-context';
 import * as doorActions from '../services/access/door-action.service';
 import { DoorActionType, UnlockDoorInput } from '../schema/door-action.type';
+import { Bounded } from '../schema/bounds';
 
 @Resolver(() => DoorActionType)
 export class DoorActionResolver {
@@ -18,7 +19,7 @@ export class DoorActionResolver {
 
   @Authorized('read', 'doors:unlock')
   @Query(() => DoorActionType)
-  doorAction(@Ctx() ctx: RequestContext, @Arg('actionId') actionId: string) {
+  doorAction(@Ctx() ctx: RequestContext, @Arg('actionId') @Bounded('identifier') actionId: string) {
     return doorActions.getDoorAction(ctx, actionId);
   }
 }

@@ -2,6 +2,7 @@ import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graph
 import type { RequestContext } from '../context/request-context';
 import * as photos from '../services/sync/employee-photo.service';
 import { EmployeePhotoContentType, EmployeePhotoStatusType, EmployeePhotoType } from '../schema/employee-photo.type';
+import { Bounded } from '../schema/bounds';
 
 @Resolver(() => EmployeePhotoType)
 export class EmployeePhotoResolver {
@@ -22,7 +23,11 @@ export class EmployeePhotoResolver {
     description:
       "Stores (or replaces) an employee's face photo, a JPEG or PNG of at most 5 MiB (in base64 here, so also within the request body limit) and at least 100 × 100 px, and enrols the face on the employee's terminals.",
   })
-  setEmployeePhoto(@Ctx() ctx: RequestContext, @Arg('employeeId', () => Int) employeeId: number, @Arg('imageBase64') imageBase64: string) {
+  setEmployeePhoto(
+    @Ctx() ctx: RequestContext,
+    @Arg('employeeId', () => Int) employeeId: number,
+    @Arg('imageBase64') @Bounded('photoBase64') imageBase64: string,
+  ) {
     return photos.putEmployeePhoto(ctx, employeeId, imageBase64);
   }
 

@@ -14,6 +14,7 @@ import {
   RejectOvertimePeriodInput,
 } from '../schema/overtime-approval.type';
 import type { OvertimeApproval } from '../entities';
+import { Bounded } from '../schema/bounds';
 
 const approvalObject = (approval: OvertimeApproval) => overtimeApprovalObject(approvals.overtimeApprovalData(approval));
 
@@ -47,7 +48,7 @@ export class OvertimeApprovalResolver {
   async approveOvertime(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int) id: number,
-    @Arg('comment', () => String, { nullable: true }) comment?: string | null,
+    @Arg('comment', () => String, { nullable: true }) @Bounded('comment') comment?: string | null,
     @Arg('minutes', () => Int, { nullable: true, description: "The most overtime minutes that count; null: all of the day's overtime." })
     minutes?: number | null,
   ) {
@@ -61,7 +62,7 @@ export class OvertimeApprovalResolver {
   async rejectOvertime(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int) id: number,
-    @Arg('comment', () => String, { nullable: true }) comment?: string | null,
+    @Arg('comment', () => String, { nullable: true }) @Bounded('comment') comment?: string | null,
   ) {
     return approvalObject(await approvals.decideOvertimeApproval(ctx, id, 'reject', { comment }));
   }

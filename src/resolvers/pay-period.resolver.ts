@@ -13,6 +13,7 @@ import {
 } from '../schema/pay-period.type';
 import { renameKeys, snakeToCamel } from '../kernel/case';
 import { exportPayPeriod } from '../services/payroll/payroll-export.service';
+import { Bounded } from '../schema/bounds';
 
 @Resolver(() => PayPeriodType)
 export class PayPeriodResolver {
@@ -21,11 +22,14 @@ export class PayPeriodResolver {
   async payPeriodExport(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int) id: number,
-    @Arg('columns', () => String, { nullable: true, description: 'CSV columns and headers: `column[:header],...`.' }) columns?: string | null,
+    @Arg('columns', () => String, { nullable: true, description: 'CSV columns and headers: `column[:header],...`.' })
+    @Bounded('exportMapping')
+    columns?: string | null,
     @Arg('codes', () => String, {
       nullable: true,
       description: 'Pay codes renamed for the payroll provider (work codes and paid leave codes): `code:provider_code,...`.',
     })
+    @Bounded('exportMapping')
     codes?: string | null,
   ) {
     const result = await exportPayPeriod(ctx, id, { columns, codes });

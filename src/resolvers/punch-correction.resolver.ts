@@ -10,6 +10,7 @@ import {
   PunchCorrectionType,
 } from '../schema/absence.type';
 import type { PunchCorrection } from '../entities';
+import { Bounded } from '../schema/bounds';
 
 const correctionObject = (correction: PunchCorrection) => punchCorrectionObject(corrections.punchCorrectionData(correction));
 
@@ -43,7 +44,7 @@ export class PunchCorrectionResolver {
   async approvePunchCorrection(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int) id: number,
-    @Arg('comment', () => String, { nullable: true }) comment?: string | null,
+    @Arg('comment', () => String, { nullable: true }) @Bounded('comment') comment?: string | null,
   ) {
     return correctionObject(await corrections.decidePunchCorrection(ctx, id, 'approve', comment));
   }
@@ -53,7 +54,7 @@ export class PunchCorrectionResolver {
   async rejectPunchCorrection(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int) id: number,
-    @Arg('comment', () => String, { nullable: true }) comment?: string | null,
+    @Arg('comment', () => String, { nullable: true }) @Bounded('comment') comment?: string | null,
   ) {
     return correctionObject(await corrections.decidePunchCorrection(ctx, id, 'reject', comment));
   }
@@ -63,7 +64,7 @@ export class PunchCorrectionResolver {
   async cancelPunchCorrection(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int) id: number,
-    @Arg('comment', () => String, { nullable: true }) comment?: string | null,
+    @Arg('comment', () => String, { nullable: true }) @Bounded('comment') comment?: string | null,
   ) {
     return correctionObject(await corrections.decidePunchCorrection(ctx, id, 'cancel', comment));
   }

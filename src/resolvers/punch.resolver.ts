@@ -6,6 +6,7 @@ import { voidPunch } from '../services/attendance/punch-void.service';
 import { punchCountsByHour } from '../services/attendance/punch-counts.service';
 import { pageRequest, toConnection } from '../schema/connection';
 import { CreatePunchInput, CreatePunchPayload, PunchConnection, PunchesArgs, PunchType } from '../schema/punch.type';
+import { Bounded } from '../schema/bounds';
 
 @Resolver(() => PunchType)
 export class PunchResolver {
@@ -32,7 +33,11 @@ export class PunchResolver {
   @Query(() => [Int], {
     description: 'Punches per hour (24 counts, hour 0 first) of one calendar day (YYYY-MM-DD) in the workspace time zone; of one company when given.',
   })
-  punchCountsByHour(@Ctx() ctx: RequestContext, @Arg('date') date: string, @Arg('companyId', () => Int, { nullable: true }) companyId?: number | null) {
+  punchCountsByHour(
+    @Ctx() ctx: RequestContext,
+    @Arg('date') @Bounded('date') date: string,
+    @Arg('companyId', () => Int, { nullable: true }) companyId?: number | null,
+  ) {
     return punchCountsByHour(ctx, date, companyId);
   }
 
@@ -44,7 +49,7 @@ export class PunchResolver {
 
   @Authorized('write')
   @Mutation(() => PunchType, { description: 'Marks the punch as not counting in attendance, with a reason; it stays stored and listed.' })
-  voidPunch(@Ctx() ctx: RequestContext, @Arg('id', () => GraphQLSafeInt) id: number, @Arg('reason') reason: string) {
+  voidPunch(@Ctx() ctx: RequestContext, @Arg('id', () => GraphQLSafeInt) id: number, @Arg('reason') @Bounded('reason') reason: string) {
     return voidPunch(ctx, id, reason);
   }
 }

@@ -10,6 +10,7 @@ import {
   UpdateShiftAssignmentInput,
 } from '../schema/shift-assignment.type';
 import { ShiftType } from '../schema/shift.type';
+import { Bounded } from '../schema/bounds';
 
 @Resolver(() => ShiftAssignmentType)
 export class ShiftAssignmentResolver {
@@ -36,7 +37,7 @@ export class ShiftAssignmentResolver {
     nullable: true,
     description: "The shift that applies to the employee on a date (`YYYY-MM-DD`): own assignment, else an area's, else the company default; null when none.",
   })
-  effectiveShift(@Ctx() ctx: RequestContext, @Arg('employeeId', () => Int) employeeId: number, @Arg('date') date: string) {
+  effectiveShift(@Ctx() ctx: RequestContext, @Arg('employeeId', () => Int) employeeId: number, @Arg('date') @Bounded('date') date: string) {
     return assignments.effectiveShift(ctx, employeeId, date);
   }
 

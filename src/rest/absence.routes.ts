@@ -1,3 +1,4 @@
+import { limits } from '../services/common/validation';
 import { filled, id, nullableText, object, oneOf, text, timeOfDay } from './body-schemas';
 import { idParam, type RestRoute } from './route';
 
@@ -8,10 +9,10 @@ const absenceRequestFields = `fragment AbsenceRequestFields on AbsenceRequest {
   requestedByKeyId decidedByKeyId decidedAt decisionComment createdAt updatedAt }`;
 
 const amount = { type: ['number', 'null'], minimum: 0, maximum: 10_000 };
-const color = { type: ['string', 'null'], maxLength: 7 };
+const color = { type: ['string', 'null'], maxLength: limits.color };
 const typeFields = {
-  name: filled(100),
-  code: filled(20),
+  name: filled(limits.absenceTypeName),
+  code: filled(limits.absenceCode),
   paid: { type: 'boolean' },
   unit: oneOf(['day', 'hour']),
   annual_allowance: amount,
@@ -25,16 +26,16 @@ const createRequestBody = object(
   {
     employee_id: id,
     absence_type_id: id,
-    start_date: text(10),
-    end_date: text(10),
+    start_date: text(limits.date),
+    end_date: text(limits.date),
     half_day: { type: ['string', 'null'], enum: ['am', 'pm', null] },
     start_time: { ...timeOfDay, type: ['string', 'null'] },
     end_time: { ...timeOfDay, type: ['string', 'null'] },
-    note: nullableText(1000),
+    note: nullableText(limits.note),
   },
   ['employee_id', 'absence_type_id', 'start_date', 'end_date'],
 );
-const decisionBody = object({ comment: nullableText(1000) });
+const decisionBody = object({ comment: nullableText(limits.comment) });
 const intQuery = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
 
 const typeById = (name: string, method: RestRoute['method'], field: string): RestRoute => ({
@@ -110,8 +111,8 @@ export const absenceRoutes: RestRoute[] = [
         employee_id: intQuery,
         absence_type_id: intQuery,
         state: { type: 'string', enum: ['pending', 'approved', 'rejected', 'cancelled'] },
-        start_date: { type: 'string', description: '`YYYY-MM-DD`: requests ending on or after it.' },
-        end_date: { type: 'string', description: '`YYYY-MM-DD`: requests starting on or before it.' },
+        start_date: { type: 'string', maxLength: limits.date, description: '`YYYY-MM-DD`: requests ending on or after it.' },
+        end_date: { type: 'string', maxLength: limits.date, description: '`YYYY-MM-DD`: requests starting on or before it.' },
       },
     },
     document: `query ($first: Int, $after: String, $companyId: Int, $employeeId: Int, $absenceTypeId: Int, $state: String, $startDate: String, $endDate: String) {

@@ -1,3 +1,4 @@
+import { limits } from '../services/common/validation';
 import { bulkItems, filled, id, type JsonSchema, nullableText, object, timeOfDay } from './body-schemas';
 import { accessLevelFields, accessScheduleFields } from './fragments';
 import { idParam, type RestRoute } from './route';
@@ -13,11 +14,11 @@ const holidayInterval = object({ holiday_type: { type: 'integer', minimum: 1, ma
   'end_time',
 ]);
 const scheduleFields = {
-  name: filled(100),
+  name: filled(limits.accessName),
   intervals: { type: 'array', maxItems: 21, items: weekdayInterval },
   holiday_intervals: { type: 'array', maxItems: 9, items: holidayInterval },
 };
-const levelFields = { name: filled(100), schedule_id: id, door_ids: { type: 'array', maxItems: 256, items: id } };
+const levelFields = { name: filled(limits.accessName), schedule_id: id, door_ids: { type: 'array', maxItems: 256, items: id } };
 const companyQuery = { type: 'object', properties: { company_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 } } };
 
 const exampleSchedule = {
@@ -170,7 +171,7 @@ export const accessRoutes: RestRoute[] = [
     fields: 'accessLevelId employeeId startDate endDate',
     itemType: 'AccessLevelEmployeeInput',
     refType: 'EmployeeRefInput',
-    item: object({ employee_id: id, start_date: nullableText(10), end_date: nullableText(10) }, ['employee_id']),
+    item: object({ employee_id: id, start_date: nullableText(limits.date), end_date: nullableText(limits.date) }, ['employee_id']),
     ref: object({ employee_id: id }, ['employee_id']),
     example: [{ employee_id: 12, start_date: '2026-12-01', end_date: '2027-02-28' }, { employee_id: 13 }],
     refExample: [{ employee_id: 12 }],

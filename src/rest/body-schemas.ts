@@ -23,28 +23,41 @@ export const filled = (maxLength: number): JsonSchema => ({
 export const id: JsonSchema = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
 export const oneOf = (values: string[]): JsonSchema => ({ type: 'string', enum: values });
 
-/** A schema with a format: a pattern refused with the service's code and message. */
+/**
+ * A schema with a format: a pattern refused with the service's code and message. Its `maxLength`
+ * (the bound every string has) is part of the format, refused with the same code and message.
+ */
 const formatted = (schema: JsonSchema, pattern: string, code: string, message: string): JsonSchema => ({
   ...schema,
   pattern,
-  'x-error-codes': { pattern: code },
+  'x-error-codes': { pattern: code, maxLength: code },
   'x-error-message': message,
 });
 
 /** A PIN: 1 to 23 letters or digits (the terminals' field); null clears it. */
 export const pinSchema = formatted(
-  { type: ['string', 'null'] },
+  { type: ['string', 'null'], maxLength: limits.pin },
   '^[A-Za-z0-9]{1,23}$',
   'invalid_pin',
   'must be 1 to 23 letters or digits: terminals store the PIN in a 23-character field and accept no other characters',
 );
 // At most 254 characters (the lookahead), so that a long address gets the same code as a malformed one.
-export const emailSchema = formatted({ type: ['string', 'null'] }, '^(?=.{1,254}$)[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', 'invalid_email', 'must be an e-mail address');
+export const emailSchema = formatted(
+  { type: ['string', 'null'], maxLength: limits.email },
+  '^(?=.{1,254}$)[^\\s@]+@[^\\s@]+\\.[^\\s@]+$',
+  'invalid_email',
+  'must be an e-mail address',
+);
 /** A time of day `HH:MM`, 00:00 to 23:59. */
-export const timeOfDay = formatted({ type: 'string' }, '^([01][0-9]|2[0-3]):[0-5][0-9]$', 'invalid_time', 'must be a time of day "HH:MM" from 00:00 to 23:59');
+export const timeOfDay = formatted(
+  { type: 'string', maxLength: limits.timeOfDay },
+  '^([01][0-9]|2[0-3]):[0-5][0-9]$',
+  'invalid_time',
+  'must be a time of day "HH:MM" from 00:00 to 23:59',
+);
 /** An IANA time zone name's shape (`UTC`, `Europe/Berlin`, `Etc/GMT+5`); whether it exists is the service's check. */
 export const timeZoneSchema = formatted(
-  { type: 'string', maxLength: 64 },
+  { type: 'string', maxLength: limits.timeZone },
   '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$',
   'invalid_time_zone',
   'must be an IANA time zone name such as "Europe/Berlin"',

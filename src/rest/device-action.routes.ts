@@ -1,3 +1,4 @@
+import { limits } from '../services/common/validation';
 import { DEVICE_ACTION_TYPES } from '../services/commands/action-kinds';
 import { nullableText, object, oneOf } from './body-schemas';
 import { idParam, type RestRoute } from './route';
@@ -7,7 +8,10 @@ const fields = `actionId deviceId type options { startDate endDate fix } status 
   createdAt completedAt expiresAt`;
 // The type's names and the options' rules are the service's (both APIs give the same errors).
 const createBody = object(
-  { type: oneOf([...DEVICE_ACTION_TYPES]), options: object({ start_date: nullableText(10), end_date: nullableText(10), fix: { type: ['boolean', 'null'] } }) },
+  {
+    type: oneOf([...DEVICE_ACTION_TYPES]),
+    options: object({ start_date: nullableText(limits.date), end_date: nullableText(limits.date), fix: { type: ['boolean', 'null'] } }),
+  },
   ['type'],
 );
 

@@ -1,16 +1,18 @@
+import { limits } from '../services/common/validation';
+import { listLimits } from '../services/common/input-limits';
 import { filled, id, object, oneOf, timeZoneSchema } from './body-schemas';
 import { deviceFields } from './fragments';
 import { idParam, type RestRoute, type RouteInput } from './route';
 
 const deviceBodyFields = {
   company_id: id,
-  name: filled(100),
-  serial_number: filled(64),
+  name: filled(limits.deviceName),
+  serial_number: filled(limits.serialNumber),
   mode_type: oneOf(['att', 'acc']),
   time_zone: timeZoneSchema,
   area_id: { type: ['integer', 'null'], minimum: 1 },
-  push_comm_key: { type: ['string', 'null'], maxLength: 64 },
-  allowed_source_cidrs: { type: ['array', 'null'], maxItems: 32, items: { type: 'string', maxLength: 64 } },
+  push_comm_key: { type: ['string', 'null'], maxLength: limits.pushCommKey },
+  allowed_source_cidrs: { type: ['array', 'null'], maxItems: listLimits.cidrs, items: { type: 'string', maxLength: limits.cidr } },
   // The reference body shape lists `status`; it is accepted for compatibility and ignored, because
   // only the terminal decides whether it is online.
   status: oneOf(['pending', 'online', 'offline']),

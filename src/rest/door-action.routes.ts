@@ -1,10 +1,11 @@
+import { limits } from '../services/common/validation';
 import { filled, object } from './body-schemas';
 import { doorActionFields } from './fragments';
 import type { RestRoute } from './route';
 
 const unlockBody = object(
   {
-    device_serial: filled(64),
+    device_serial: filled(limits.serialNumber),
     duration: { type: 'integer', minimum: 1, maximum: 254 },
     door: { type: 'integer', minimum: 1, maximum: 255 },
     override: { type: 'boolean' },

@@ -1,3 +1,4 @@
+import { limits } from '../services/common/validation';
 import { DENIAL_REASONS } from '../protocol';
 import { id, oneOf } from './body-schemas';
 import { doorEventFields } from './fragments';
@@ -15,8 +16,8 @@ const listQuery = {
     event_code: { type: 'integer', minimum: 0, maximum: 2_147_483_647 },
     reason: oneOf([...DENIAL_REASONS]),
     employee_id: id,
-    start_date: { type: 'string' },
-    end_date: { type: 'string' },
+    start_date: { type: 'string', maxLength: limits.dateTime },
+    end_date: { type: 'string', maxLength: limits.dateTime },
   },
 };
 

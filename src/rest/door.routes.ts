@@ -1,9 +1,10 @@
+import { limits } from '../services/common/validation';
 import { DOOR_ACTION_KINDS } from '../services/commands/action-kinds';
 import { filled, object, oneOf } from './body-schemas';
 import { doorActionV2Fields, doorFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
-const updateDoorBody = object({ name: filled(100) }, ['name']);
+const updateDoorBody = object({ name: filled(limits.doorName) }, ['name']);
 // The action's names are checked by the service (its `invalid_action` names them); the duration's
 // range is in the schema too, with the same code (out_of_range) both APIs give.
 const doorActionBody = object(

@@ -11,8 +11,8 @@ const employeeBodyFields = {
   pin: pinSchema,
   email: emailSchema,
   is_active: { type: 'boolean' },
-  employment_start_date: { type: ['string', 'null'], description: '`YYYY-MM-DD`: the first day of employment; null: open.' },
-  employment_end_date: { type: ['string', 'null'], description: '`YYYY-MM-DD`: the last day of employment (inclusive); null: open.' },
+  employment_start_date: { type: ['string', 'null'], maxLength: limits.date, description: '`YYYY-MM-DD`: the first day of employment; null: open.' },
+  employment_end_date: { type: ['string', 'null'], maxLength: limits.date, description: '`YYYY-MM-DD`: the last day of employment (inclusive); null: open.' },
 };
 const createEmployeeBody = object(employeeBodyFields, ['name', 'lastname', 'code', 'company_id']);
 const updateEmployeeBody = object(employeeBodyFields);
@@ -28,7 +28,7 @@ export const employeeRoutes: RestRoute[] = [
       properties: {
         company_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
         is_active: { type: 'boolean' },
-        search: { type: 'string', maxLength: 200 },
+        search: { type: 'string', maxLength: limits.search },
       },
     },
     document: `query ($first: Int, $after: String, $companyId: Int, $isActive: Boolean, $search: String) {

@@ -4,7 +4,7 @@ import { holidayFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
 // Shapes and types only; the date's format and the type's range are the service's rules.
-const holidayBodyFields = { date: text(10), name: filled(limits.holidayName), holiday_type: { type: 'integer' } };
+const holidayBodyFields = { date: text(limits.date), name: filled(limits.holidayName), holiday_type: { type: 'integer' } };
 const createHolidayBody = object({ company_id: id, ...holidayBodyFields }, ['company_id', 'date', 'name']);
 const updateHolidayBody = object(holidayBodyFields);
 

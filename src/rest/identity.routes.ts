@@ -1,3 +1,5 @@
+import { limits } from '../services/common/validation';
+import { listLimits } from '../services/common/input-limits';
 import { id, object, text } from './body-schemas';
 import { idParam, type RestRoute } from './route';
 
@@ -12,7 +14,9 @@ export const identityRoutes: RestRoute[] = [
     method: 'POST',
     path: '/public/v2/api_keys',
     body: {
-      schema: object({ name: text(200), scopes: { type: 'array', items: text(32) }, company_id: id }, ['scopes']),
+      schema: object({ name: text(limits.apiKeyName), scopes: { type: 'array', maxItems: listLimits.scopes, items: text(limits.scope) }, company_id: id }, [
+        'scopes',
+      ]),
       wrapper: 'api_key',
       example: { name: 'Entra ID provisioning', scopes: ['scim'], company_id: 1 },
     },

@@ -1,3 +1,4 @@
+import { limits } from '../services/common/validation';
 import { filled, id, object, oneOf } from './body-schemas';
 import { linkageRuleFields } from './fragments';
 import { idParam, type RestRoute } from './route';
@@ -5,7 +6,7 @@ import { idParam, type RestRoute } from './route';
 // Which fields go with which trigger, and the scopes, are checked by the service (both APIs share it).
 const createBody = object(
   {
-    name: filled(100),
+    name: filled(limits.accessName),
     trigger: oneOf(['forced_open', 'held_open', 'duress', 'refusals']),
     device_id: id,
     door_id: id,

@@ -1,3 +1,4 @@
+import { limits } from '../services/common/validation';
 import { filled, id, object, oneOf } from './body-schemas';
 import { lockdownFields } from './fragments';
 import { idParam, type RestRoute } from './route';
@@ -9,7 +10,7 @@ const createLockdownBody = object(
     area_id: id,
     door_ids: { type: 'array', items: id, maxItems: 1000 },
     mode: oneOf(['lockdown', 'evacuate']),
-    reason: filled(500),
+    reason: filled(limits.reason),
     override_access_level_id: id,
   },
   ['mode', 'reason'],

@@ -1,12 +1,13 @@
+import { limits } from '../services/common/validation';
 import { id, nullableText, object, text } from './body-schemas';
 import { idParam, type RestRoute } from './route';
 
 const overtimeApprovalFields = `fragment OvertimeApprovalFields on OvertimeApproval {
   id companyId employeeId date state minutes note requestedByKeyId decidedByKeyId decidedAt decisionComment createdAt updatedAt }`;
 
-const createBody = object({ employee_id: id, date: text(10), note: nullableText(1000) }, ['employee_id', 'date']);
-const approveBody = object({ comment: nullableText(1000), minutes: { type: ['integer', 'null'] } });
-const rejectBody = object({ comment: nullableText(1000) });
+const createBody = object({ employee_id: id, date: text(limits.date), note: nullableText(limits.note) }, ['employee_id', 'date']);
+const approveBody = object({ comment: nullableText(limits.comment), minutes: { type: ['integer', 'null'] } });
+const rejectBody = object({ comment: nullableText(limits.comment) });
 const periodBody = object(
   {
     company_id: id,
@@ -17,9 +18,9 @@ const periodBody = object(
       'x-error-codes': { maxItems: 'too_many_items' },
       'x-error-message': 'may name at most 1000 employees; split the request',
     },
-    start_date: text(10),
-    end_date: text(10),
-    comment: nullableText(1000),
+    start_date: text(limits.date),
+    end_date: text(limits.date),
+    comment: nullableText(limits.comment),
   },
   ['start_date', 'end_date'],
 );
@@ -37,8 +38,8 @@ export const overtimeApprovalRoutes: RestRoute[] = [
         company_id: intQuery,
         employee_id: intQuery,
         state: { type: 'string', enum: ['pending', 'approved', 'rejected'] },
-        start_date: { type: 'string', description: '`YYYY-MM-DD`: approvals of this date or later.' },
-        end_date: { type: 'string', description: '`YYYY-MM-DD`: approvals of this date or earlier.' },
+        start_date: { type: 'string', maxLength: limits.date, description: '`YYYY-MM-DD`: approvals of this date or later.' },
+        end_date: { type: 'string', maxLength: limits.date, description: '`YYYY-MM-DD`: approvals of this date or earlier.' },
       },
     },
     document: `query ($first: Int, $after: String, $companyId: Int, $employeeId: Int, $state: String, $startDate: String, $endDate: String) {

@@ -1,9 +1,10 @@
+import { limits } from '../services/common/validation';
 import { id, object, text } from './body-schemas';
 import { payPeriodFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
-const createBody = object({ company_id: id, start_date: text(10), end_date: text(10) }, ['company_id', 'start_date', 'end_date']);
-const updateBody = object({ start_date: text(10), end_date: text(10) });
+const createBody = object({ company_id: id, start_date: text(limits.date), end_date: text(limits.date) }, ['company_id', 'start_date', 'end_date']);
+const updateBody = object({ start_date: text(limits.date), end_date: text(limits.date) });
 
 const byId = (name: string, method: RestRoute['method'], suffix: string, field: string, status = 200): RestRoute => ({
   name,
@@ -26,12 +27,12 @@ export const payPeriodRoutes: RestRoute[] = [
         format: { type: 'string', enum: ['csv', 'json'], description: '`csv` or `json`; without it, `Accept: text/csv` asks for CSV and JSON is the default.' },
         columns: {
           type: 'string',
-          maxLength: 2000,
+          maxLength: limits.exportMapping,
           description: 'CSV columns, in order, each optionally renamed: `employee_code:EmpNo,pay_code:Type,hours` (docs/payroll-export.md).',
         },
         codes: {
           type: 'string',
-          maxLength: 2000,
+          maxLength: limits.exportMapping,
           description: 'Pay codes renamed for the payroll provider, work codes and paid leave codes alike: `overtime:OT150,night:N25,VAC:HOL`.',
         },
       },

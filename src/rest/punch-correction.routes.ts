@@ -1,3 +1,4 @@
+import { limits } from '../services/common/validation';
 import { filled, id, nullableText, object, text } from './body-schemas';
 import { idParam, MAX_LONG_ID, type RestRoute } from './route';
 
@@ -5,13 +6,13 @@ const punchCorrectionFields = `fragment PunchCorrectionFields on PunchCorrection
   id companyId employeeId punches { punchTime punchState } voidPunchId createdPunchIds firstDate lastDate reason state
   requestedByKeyId decidedByKeyId decidedAt decisionComment createdAt updatedAt }`;
 
-const punchItem = object({ punch_time: text(40), punch_state: text(16) }, ['punch_time', 'punch_state']);
+const punchItem = object({ punch_time: text(limits.dateTime), punch_state: text(limits.punchState) }, ['punch_time', 'punch_state']);
 const createBody = object(
   {
     employee_id: id,
-    reason: filled(500),
-    punch_time: text(40),
-    punch_state: text(16),
+    reason: filled(limits.reason),
+    punch_time: text(limits.dateTime),
+    punch_state: text(limits.punchState),
     punches: {
       type: 'array',
       maxItems: 124,
@@ -23,7 +24,7 @@ const createBody = object(
   },
   ['employee_id', 'reason'],
 );
-const decisionBody = object({ comment: nullableText(1000) });
+const decisionBody = object({ comment: nullableText(limits.comment) });
 const intQuery = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
 
 /** `POST /public/v2/punch_corrections/{id}/approve|reject|cancel` with an optional comment (send `{}` without one). */
@@ -50,8 +51,8 @@ export const punchCorrectionRoutes: RestRoute[] = [
         company_id: intQuery,
         employee_id: intQuery,
         state: { type: 'string', enum: ['pending', 'approved', 'rejected', 'cancelled'] },
-        start_date: { type: 'string', description: '`YYYY-MM-DD`: corrections whose last date is on or after it.' },
-        end_date: { type: 'string', description: '`YYYY-MM-DD`: corrections whose first date is on or before it.' },
+        start_date: { type: 'string', maxLength: limits.date, description: '`YYYY-MM-DD`: corrections whose last date is on or after it.' },
+        end_date: { type: 'string', maxLength: limits.date, description: '`YYYY-MM-DD`: corrections whose first date is on or before it.' },
       },
     },
     document: `query ($first: Int, $after: String, $companyId: Int, $employeeId: Int, $state: String, $startDate: String, $endDate: String) {

@@ -4,7 +4,7 @@ import { punchFields } from './fragments';
 import { idParam, MAX_LONG_ID, type RestRoute } from './route';
 
 // Dates and the state value are checked by the service, which names the field and the format.
-const createPunchBody = object({ employee_id: id, device_id: id, company_id: id, punch_time: text(64), punch_state: filled(16) }, [
+const createPunchBody = object({ employee_id: id, device_id: id, company_id: id, punch_time: text(limits.dateTime), punch_state: filled(limits.punchState) }, [
   'employee_id',
   'device_id',
   'company_id',
@@ -15,8 +15,8 @@ const createPunchBody = object({ employee_id: id, device_id: id, company_id: id,
 const listQuery = {
   type: 'object',
   properties: {
-    start_date: { type: 'string' },
-    end_date: { type: 'string' },
+    start_date: { type: 'string', maxLength: limits.dateTime },
+    end_date: { type: 'string', maxLength: limits.dateTime },
     employee_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
     device_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
     company_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },
@@ -72,7 +72,7 @@ export const punchRoutes: RestRoute[] = [
     name: 'voidPunch',
     method: 'POST',
     path: '/public/v2/punches/:id/void',
-    body: { schema: object({ reason: filled(limits.voidReason) }, ['reason']), example: { reason: 'Punched twice at the wrong terminal' } },
+    body: { schema: object({ reason: filled(limits.reason) }, ['reason']), example: { reason: 'Punched twice at the wrong terminal' } },
     longId: true,
     document: `mutation ($id: SafeInt!, $reason: String!) { voidPunch(id: $id, reason: $reason) { ...PunchFields } } ${punchFields}`,
     resultField: 'voidPunch',

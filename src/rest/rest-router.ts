@@ -13,6 +13,7 @@ import { statusOf } from '../errors/error-codes';
 import { requestFingerprint, runIdempotent } from '../services/common/idempotency.service';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/common/pagination';
 import { unstorableError, unstorableStringAt } from '../services/common/validation';
+import { refuseDeepJson } from '../services/common/input-limits';
 import { camelToSnake, renameKeys, snakeToCamel } from '../kernel/case';
 import { errorBody, sendError, toDomainError } from '../errors/error-response';
 import { toCsv } from './csv';
@@ -51,8 +52,9 @@ export function createRestRouter(deps: {
   const bodyAjv = withAnnotations(new Ajv({ allErrors: true, strict: true, verbose: true }));
   const queryAjv = withAnnotations(new Ajv({ allErrors: true, coerceTypes: true, strict: true, verbose: true }));
   const router = FindMyWay<FindMyWay.HTTPVersion.V1>({ caseSensitive: false, ignoreTrailingSlash: true });
-  const jsonParser = express.json({ limit: deps.config.restBodyLimitBytes, strict: false, type: () => true });
-  const production = deps.config.nodeEnv === 'production';
+  // A body nested deeper than nestingLimits.json is refused from its bytes, before JSON.parse and the schemas walk it.
+  const jsonParser = express.json({ limit: deps.config.restBodyLimitBytes, strict: false, type: () => true, verify: refuseDeepJson });
+  const debugErrors = deps.config.debugErrors;
 
   for (const route of deps.routes) {
     const compiled = compileRoute(route, deps.schema, bodyAjv, queryAjv);
@@ -81,7 +83,7 @@ export function createRestRouter(deps: {
         const unstorable = unstorableStringAt(params) ?? unstorableStringAt(query) ?? unstorableStringAt(body);
         if (unstorable) throw unstorableError(unstorable);
         const variables = { ...route.variables({ params: params as Record<string, string>, query, body }), ...paging(route, query) };
-        const execute = () => run(compiled, ctx, variables, res, deps.logger, production);
+        const execute = () => run(compiled, ctx, variables, res, deps.logger, debugErrors);
 
         if (idempotencyKey === undefined) {
           const { status, payload } = await execute();
@@ -101,10 +103,10 @@ export function createRestRouter(deps: {
           deps.config.idempotencyTtlHours,
           async (tx) => {
             try {
-              const { status, payload } = await run(compiled, tx, variables, res, deps.logger, production);
+              const { status, payload } = await run(compiled, tx, variables, res, deps.logger, debugErrors);
               return { status, body: payload };
             } catch (error) {
-              const domainError = toDomainError(error, deps.logger, production);
+              const domainError = toDomainError(error, deps.logger, debugErrors);
               return {
                 status: statusOf(domainError.code),
                 body: errorBody(domainError.code, domainError.message, domainError.details, requestId),
@@ -121,7 +123,7 @@ export function createRestRouter(deps: {
         if (outcome.error) sendError(res, outcome.error, requestId);
         else res.status(outcome.status).json(outcome.body);
       } catch (error) {
-        sendError(res, toDomainError(error, deps.logger, production), requestId);
+        sendError(res, toDomainError(error, deps.logger, debugErrors), requestId);
       }
     };
     // The tree's own handler signature is node's (req, res); ours travels as the route's store.
@@ -228,9 +230,9 @@ function compileRoute(route: RestRoute, schema: GraphQLSchema, bodyAjv: Ajv, que
 }
 
 /** Executes the route's operation and shapes the result: snake_case, bare arrays for lists. */
-async function run(compiled: CompiledRoute, ctx: RequestContext, variables: Record<string, unknown>, res: Response, logger: Logger, production: boolean) {
+async function run(compiled: CompiledRoute, ctx: RequestContext, variables: Record<string, unknown>, res: Response, logger: Logger, debugErrors: boolean) {
   const result = await compiled.operation.query(undefined, ctx, variables);
-  if (result.errors?.length) throw toDomainError(result.errors[0], logger, production);
+  if (result.errors?.length) throw toDomainError(result.errors[0], logger, debugErrors);
   // oxlint-disable-next-line typescript/no-explicit-any -- the operation's data is JSON of the route's own query
   const all = (result.data ?? {}) as Record<string, any>;
   const data = compiled.route.resultField.split('.').reduce<unknown>((value, field) => (value as Record<string, unknown> | null | undefined)?.[field], all);
@@ -271,6 +273,7 @@ async function readBody(req: Request, res: Response, jsonParser: JsonParser, com
 }
 
 function bodyParserError(error: unknown): DomainError {
+  if (error instanceof DomainError) return error;
   const type = (error as { type?: string }).type;
   if (type === 'entity.too.large') return new DomainError('payload_too_large', 'The request body is larger than the limit.');
   if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
@@ -292,7 +295,7 @@ function withAnnotations(ajv: Ajv): Ajv {
 
 /** Turns JSON Schema errors into field problems with the client's own (snake_case) field names. */
 export function schemaProblems(errors: ErrorObject[], bodyField?: string): FieldProblem[] {
-  return errors.map((error) => {
+  const problems = errors.map((error): FieldProblem => {
     const path = [...(bodyField ? [bodyField] : []), ...error.instancePath.split('/').filter(Boolean)].join('.');
     const join = (name: string) => (path ? `${path}.${name}` : name);
     // A formatted field: the code the service gives the same mistake, and what is expected.
@@ -328,6 +331,8 @@ export function schemaProblems(errors: ErrorObject[], bodyField?: string): Field
         return { field: path || 'body', code: 'invalid', message: `${path || 'body'} ${error.message ?? 'is invalid'}.` };
     }
   });
+  // A formatted field too long for its pattern breaks two keywords with one code: named once.
+  return problems.filter((p, i) => problems.findIndex((q) => q.field === p.field && q.code === p.code) === i);
 }
 
 /** The query parameters a route takes: its own, `page` and `per_page` on a list, `format` where it answers CSV. */

@@ -11,7 +11,7 @@ const rosterDays = {
   'x-error-codes': { maxItems: 'too_many_items' },
   'x-error-message': `must list 1 to ${limits.rosterDays} days: a shift id, or null for a day off`,
 };
-const rosterBodyFields = { name: filled(limits.rosterName), start_date: text(10), days: rosterDays };
+const rosterBodyFields = { name: filled(limits.rosterName), start_date: text(limits.date), days: rosterDays };
 const createRosterBody = object({ company_id: id, ...rosterBodyFields }, ['company_id', 'name', 'start_date', 'days']);
 const updateRosterBody = object(rosterBodyFields);
 

@@ -1,11 +1,12 @@
+import { limits } from '../services/common/validation';
 import { id, object, text } from './body-schemas';
 import { scheduleOverrideFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
 const nullableShift = { type: ['integer', 'null'], minimum: 1, maximum: 2_147_483_647 };
 // `shift_id` is required when creating: null says "a day off" explicitly.
-const createBody = object({ employee_id: id, date: text(10), shift_id: nullableShift }, ['employee_id', 'date', 'shift_id']);
-const updateBody = object({ date: text(10), shift_id: nullableShift });
+const createBody = object({ employee_id: id, date: text(limits.date), shift_id: nullableShift }, ['employee_id', 'date', 'shift_id']);
+const updateBody = object({ date: text(limits.date), shift_id: nullableShift });
 const idFilter = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
 
 export const scheduleOverrideRoutes: RestRoute[] = [
@@ -16,7 +17,7 @@ export const scheduleOverrideRoutes: RestRoute[] = [
     list: true,
     query: {
       type: 'object',
-      properties: { employee_id: idFilter, start_date: { type: 'string', maxLength: 10 }, end_date: { type: 'string', maxLength: 10 } },
+      properties: { employee_id: idFilter, start_date: { type: 'string', maxLength: limits.date }, end_date: { type: 'string', maxLength: limits.date } },
     },
     document: `query ($first: Int, $after: String, $employeeId: Int, $startDate: String, $endDate: String) {
       scheduleOverrides(first: $first, after: $after, employeeId: $employeeId, startDate: $startDate, endDate: $endDate) { totalCount nodes { ...ScheduleOverrideFields } } } ${scheduleOverrideFields}`,

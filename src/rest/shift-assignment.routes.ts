@@ -1,10 +1,13 @@
+import { limits } from '../services/common/validation';
 import { id, nullableText, object, text } from './body-schemas';
 import { shiftAssignmentFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
 // Exactly one of shift_id and roster_id (the service's rule, `shift_or_roster`).
-const createBody = object({ shift_id: id, roster_id: id, employee_id: id, area_id: id, start_date: text(10), end_date: nullableText(10) }, ['start_date']);
-const updateBody = object({ shift_id: id, roster_id: id, start_date: text(10), end_date: nullableText(10) });
+const createBody = object({ shift_id: id, roster_id: id, employee_id: id, area_id: id, start_date: text(limits.date), end_date: nullableText(limits.date) }, [
+  'start_date',
+]);
+const updateBody = object({ shift_id: id, roster_id: id, start_date: text(limits.date), end_date: nullableText(limits.date) });
 const idFilter = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
 
 export const shiftAssignmentRoutes: RestRoute[] = [

@@ -1,3 +1,4 @@
+import { limits } from '../services/common/validation';
 import type { RestRoute } from './route';
 
 const DAY_COLUMNS = [
@@ -39,9 +40,10 @@ const SUMMARY_COLUMNS = [
 const timesheetQuery = {
   type: 'object',
   properties: {
-    start_date: { type: 'string', description: '`YYYY-MM-DD` from 1900-01-01 to 2199-12-31, inclusive.' },
+    start_date: { type: 'string', maxLength: limits.date, description: '`YYYY-MM-DD` from 1900-01-01 to 2199-12-31, inclusive.' },
     end_date: {
       type: 'string',
+      maxLength: limits.date,
       description: `\`YYYY-MM-DD\` from 1900-01-01 to 2199-12-31, inclusive; at most 366 days from start_date (the service's rule).`,
     },
     employee_id: { type: 'integer', minimum: 1, maximum: 2_147_483_647 },

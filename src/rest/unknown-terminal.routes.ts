@@ -1,3 +1,4 @@
+import { limits } from '../services/common/validation';
 import { unknownTerminalFields } from './fragments';
 import type { RestRoute } from './route';
 
@@ -8,7 +9,7 @@ export const unknownTerminalRoutes: RestRoute[] = [
     method: 'GET',
     path: '/public/v2/devices/unclaimed',
     list: true,
-    query: { type: 'object', properties: { serial_number: { type: 'string', maxLength: 64 } } },
+    query: { type: 'object', properties: { serial_number: { type: 'string', maxLength: limits.serialNumber } } },
     document: `query ($first: Int, $after: String, $serialNumber: String) {
       unknownTerminals(first: $first, after: $after, serialNumber: $serialNumber) { totalCount nodes { ...UnknownTerminalFields } } } ${unknownTerminalFields}`,
     resultField: 'unknownTerminals',

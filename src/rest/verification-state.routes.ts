@@ -4,7 +4,7 @@ import { verificationStateFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
 // `value` is checked for shape only; its range and format are the service's rule (with its message).
-const stateBodyFields = { name: filled(limits.stateName), value: text(16) };
+const stateBodyFields = { name: filled(limits.stateName), value: text(limits.punchState) };
 const createStateBody = object(stateBodyFields, ['name', 'value']);
 const updateStateBody = object(stateBodyFields);
 

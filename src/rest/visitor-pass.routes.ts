@@ -1,3 +1,4 @@
+import { limits } from '../services/common/validation';
 import { filled, id, object, text } from './body-schemas';
 import { idParam, type RestRoute } from './route';
 
@@ -5,13 +6,13 @@ import { idParam, type RestRoute } from './route';
 const createVisitorPassBody = object(
   {
     company_id: id,
-    name: filled(100),
+    name: filled(limits.accessName),
     host_employee_id: id,
-    valid_from: text(64),
-    valid_until: text(64),
+    valid_from: text(limits.dateTime),
+    valid_until: text(limits.dateTime),
     door_ids: { type: 'array', minItems: 1, maxItems: 64, items: id },
-    card_no: { type: ['string', 'null'], maxLength: 20 },
-    pin: { type: ['string', 'null'], maxLength: 23 },
+    card_no: { type: ['string', 'null'], maxLength: limits.cardNo },
+    pin: { type: ['string', 'null'], maxLength: limits.pin },
   },
   ['company_id', 'name', 'host_employee_id', 'valid_from', 'valid_until', 'door_ids'],
 );

@@ -1,3 +1,5 @@
+import { limits } from '../services/common/validation';
+import { listLimits } from '../services/common/input-limits';
 import { EVENT_TYPES } from '../events/event-types';
 import { object, oneOf, text } from './body-schemas';
 import { webhookDeliveryFields, webhookEndpointFields } from './fragments';
@@ -6,16 +8,17 @@ import { idParam, MAX_LONG_ID, type RestRoute } from './route';
 // URL format, event type names and reachability are the service's checks (same errors in GraphQL).
 const endpointBodyFields = {
   url: {
-    ...text(2048),
+    ...text(limits.url),
     pattern: '^[Hh][Tt][Tt][Pp][Ss]?://\\S',
     'x-error-codes': { pattern: 'invalid_url' },
     'x-error-message': 'must be an absolute http:// or https:// URL',
   },
   event_types: {
     type: 'array',
+    maxItems: listLimits.eventTypes,
     items: { ...oneOf([...EVENT_TYPES]), 'x-error-codes': { enum: 'unknown_event_type' }, 'x-error-message': `must be one of ${EVENT_TYPES.join(', ')}` },
   },
-  description: text(500),
+  description: text(limits.description),
   enabled: { type: 'boolean' },
 };
 

@@ -3,6 +3,7 @@ import { ArgsType, Field, Float, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
 import { renameKeys, snakeToCamel } from '../kernel/case';
+import { Bounded } from './bounds';
 
 @ObjectType('AbsenceType', {
   description: 'A kind of absence a company grants (vacation, sick, unpaid...), counted in days or hours (docs/attendance.md, "Leave").',
@@ -32,27 +33,27 @@ export class AbsenceTypeListArgs extends ConnectionArgs {
 
 @InputType()
 export class UpdateAbsenceTypeInput {
-  @Field({ nullable: true }) name?: string;
-  @Field({ nullable: true }) code?: string;
+  @Bounded('absenceTypeName') @Field({ nullable: true }) name?: string;
+  @Bounded('absenceCode') @Field({ nullable: true }) code?: string;
   @Field({ nullable: true }) paid?: boolean;
-  @Field({ nullable: true, description: '`day` or `hour`; not changed once requests use the type.' }) unit?: string;
+  @Bounded('keyword') @Field({ nullable: true, description: '`day` or `hour`; not changed once requests use the type.' }) unit?: string;
   @Field(() => Float, { nullable: true, description: 'Null clears it (no allowance tracked).' }) annualAllowance?: number | null;
   @Field(() => Float, { nullable: true }) carryOver?: number;
   @Field({ nullable: true }) allowNegative?: boolean;
-  @Field(() => String, { nullable: true }) color?: string | null;
+  @Bounded('color') @Field(() => String, { nullable: true }) color?: string | null;
 }
 
 @InputType()
 export class CreateAbsenceTypeInput {
   @Field(() => Int) companyId!: number;
-  @Field() name!: string;
-  @Field({ description: 'Unique in the company.' }) code!: string;
+  @Bounded('absenceTypeName') @Field() name!: string;
+  @Bounded('absenceCode') @Field({ description: 'Unique in the company.' }) code!: string;
   @Field({ nullable: true, description: 'Default true.' }) paid?: boolean;
-  @Field({ nullable: true, description: '`day` (default) or `hour`.' }) unit?: string;
+  @Bounded('keyword') @Field({ nullable: true, description: '`day` (default) or `hour`.' }) unit?: string;
   @Field(() => Float, { nullable: true, description: 'Per calendar year, in the unit; null (default): not tracked.' }) annualAllowance?: number | null;
   @Field(() => Float, { nullable: true, description: 'Default 0.' }) carryOver?: number;
   @Field({ nullable: true, description: 'Default false.' }) allowNegative?: boolean;
-  @Field(() => String, { nullable: true }) color?: string | null;
+  @Bounded('color') @Field(() => String, { nullable: true }) color?: string | null;
 }
 
 @ObjectType('AbsenceRequest', {
@@ -98,21 +99,21 @@ export class AbsenceRequestListArgs extends ConnectionArgs {
   @Field(() => Int, { nullable: true }) companyId?: number;
   @Field(() => Int, { nullable: true }) employeeId?: number;
   @Field(() => Int, { nullable: true }) absenceTypeId?: number;
-  @Field({ nullable: true, description: '`pending`, `approved`, `rejected` or `cancelled`.' }) state?: string;
-  @Field({ nullable: true, description: '`YYYY-MM-DD`: requests ending on or after it.' }) startDate?: string;
-  @Field({ nullable: true, description: '`YYYY-MM-DD`: requests starting on or before it.' }) endDate?: string;
+  @Bounded('keyword') @Field({ nullable: true, description: '`pending`, `approved`, `rejected` or `cancelled`.' }) state?: string;
+  @Bounded('date') @Field({ nullable: true, description: '`YYYY-MM-DD`: requests ending on or after it.' }) startDate?: string;
+  @Bounded('date') @Field({ nullable: true, description: '`YYYY-MM-DD`: requests starting on or before it.' }) endDate?: string;
 }
 
 @InputType()
 export class CreateAbsenceRequestInput {
   @Field(() => Int) employeeId!: number;
   @Field(() => Int) absenceTypeId!: number;
-  @Field({ description: '`YYYY-MM-DD`, inclusive.' }) startDate!: string;
-  @Field({ description: '`YYYY-MM-DD`, inclusive (at most 366 days).' }) endDate!: string;
-  @Field(() => String, { nullable: true, description: '`am` or `pm` (day types, one date).' }) halfDay?: string | null;
-  @Field(() => String, { nullable: true, description: '`HH:MM` (hourly types).' }) startTime?: string | null;
-  @Field(() => String, { nullable: true, description: '`HH:MM` (hourly types), after startTime.' }) endTime?: string | null;
-  @Field(() => String, { nullable: true }) note?: string | null;
+  @Bounded('date') @Field({ description: '`YYYY-MM-DD`, inclusive.' }) startDate!: string;
+  @Bounded('date') @Field({ description: '`YYYY-MM-DD`, inclusive (at most 366 days).' }) endDate!: string;
+  @Bounded('keyword') @Field(() => String, { nullable: true, description: '`am` or `pm` (day types, one date).' }) halfDay?: string | null;
+  @Bounded('timeOfDay') @Field(() => String, { nullable: true, description: '`HH:MM` (hourly types).' }) startTime?: string | null;
+  @Bounded('timeOfDay') @Field(() => String, { nullable: true, description: '`HH:MM` (hourly types), after startTime.' }) endTime?: string | null;
+  @Bounded('note') @Field(() => String, { nullable: true }) note?: string | null;
 }
 
 @ObjectType('AbsenceBalance', { description: "An employee's balance of one absence type for one calendar year, in the type's unit." })
@@ -170,23 +171,23 @@ export class PunchCorrectionConnection extends Connection(PunchCorrectionType) {
 export class PunchCorrectionListArgs extends ConnectionArgs {
   @Field(() => Int, { nullable: true }) companyId?: number;
   @Field(() => Int, { nullable: true }) employeeId?: number;
-  @Field({ nullable: true, description: '`pending`, `approved`, `rejected` or `cancelled`.' }) state?: string;
-  @Field({ nullable: true, description: '`YYYY-MM-DD`: corrections whose last date is on or after it.' }) startDate?: string;
-  @Field({ nullable: true, description: '`YYYY-MM-DD`: corrections whose first date is on or before it.' }) endDate?: string;
+  @Bounded('keyword') @Field({ nullable: true, description: '`pending`, `approved`, `rejected` or `cancelled`.' }) state?: string;
+  @Bounded('date') @Field({ nullable: true, description: '`YYYY-MM-DD`: corrections whose last date is on or after it.' }) startDate?: string;
+  @Bounded('date') @Field({ nullable: true, description: '`YYYY-MM-DD`: corrections whose first date is on or before it.' }) endDate?: string;
 }
 
 @InputType()
 export class CorrectionPunchInput {
-  @Field({ description: 'ISO 8601 date-time; without an offset, wall-clock time in the workspace zone.' }) punchTime!: string;
-  @Field() punchState!: string;
+  @Bounded('dateTime') @Field({ description: 'ISO 8601 date-time; without an offset, wall-clock time in the workspace zone.' }) punchTime!: string;
+  @Bounded('punchState') @Field() punchState!: string;
 }
 
 @InputType()
 export class CreatePunchCorrectionInput {
   @Field(() => Int) employeeId!: number;
-  @Field({ description: 'Why (the approver reads it).' }) reason!: string;
-  @Field(() => String, { nullable: true, description: 'One punch to add: ISO 8601 date-time.' }) punchTime?: string | null;
-  @Field(() => String, { nullable: true }) punchState?: string | null;
+  @Bounded('reason') @Field({ description: 'Why (the approver reads it).' }) reason!: string;
+  @Bounded('dateTime') @Field(() => String, { nullable: true, description: 'One punch to add: ISO 8601 date-time.' }) punchTime?: string | null;
+  @Bounded('punchState') @Field(() => String, { nullable: true }) punchState?: string | null;
   @Field(() => [CorrectionPunchInput], { nullable: true, description: 'Several punches to add (a forgotten week), instead of punchTime/punchState.' })
   punches?: CorrectionPunchInput[] | null;
   @Field(() => GraphQLSafeInt, { nullable: true, description: 'A punch of the employee to void, instead of adding punches.' }) voidPunchId?: number | null;

@@ -1,6 +1,7 @@
 import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
+import { Bounded } from './bounds';
 
 @ObjectType('WeekdayInterval', { description: 'Doors open on this ISO weekday from startTime to endTime (inclusive), local to the terminal.' })
 export class WeekdayIntervalType {
@@ -19,15 +20,15 @@ export class HolidayIntervalType {
 @InputType('WeekdayIntervalInput')
 export class WeekdayIntervalInput {
   @Field(() => Int) weekday!: number;
-  @Field() startTime!: string;
-  @Field() endTime!: string;
+  @Bounded('timeOfDay') @Field() startTime!: string;
+  @Bounded('timeOfDay') @Field() endTime!: string;
 }
 
 @InputType('HolidayIntervalInput')
 export class HolidayIntervalInput {
   @Field(() => Int) holidayType!: number;
-  @Field() startTime!: string;
-  @Field() endTime!: string;
+  @Bounded('timeOfDay') @Field() startTime!: string;
+  @Bounded('timeOfDay') @Field() endTime!: string;
 }
 
 @ObjectType('AccessSchedule', { description: 'When the doors of an access level open: up to 3 intervals per weekday and per holiday type.' })
@@ -52,7 +53,7 @@ export class CompanyFilterArgs extends ConnectionArgs {
 
 @InputType()
 export class UpdateAccessScheduleInput {
-  @Field({ nullable: true }) name?: string;
+  @Bounded('accessName') @Field({ nullable: true }) name?: string;
   @Field(() => [WeekdayIntervalInput], { nullable: true }) intervals?: WeekdayIntervalInput[];
   @Field(() => [HolidayIntervalInput], { nullable: true }) holidayIntervals?: HolidayIntervalInput[];
 }
@@ -60,7 +61,7 @@ export class UpdateAccessScheduleInput {
 @InputType()
 export class CreateAccessScheduleInput extends UpdateAccessScheduleInput {
   @Field(() => Int) companyId!: number;
-  @Field() declare name: string;
+  @Bounded('accessName') @Field() declare name: string;
 }
 
 @ObjectType('AccessLevel', { description: "Who may open which doors when: the level's doors, during its schedule, for its members." })
@@ -79,7 +80,7 @@ export class AccessLevelConnection extends Connection(AccessLevelType) {}
 
 @InputType()
 export class UpdateAccessLevelInput {
-  @Field({ nullable: true }) name?: string;
+  @Bounded('accessName') @Field({ nullable: true }) name?: string;
   @Field(() => Int, { nullable: true }) scheduleId?: number;
   @Field(() => [Int], { nullable: true }) doorIds?: number[];
 }
@@ -87,7 +88,7 @@ export class UpdateAccessLevelInput {
 @InputType()
 export class CreateAccessLevelInput extends UpdateAccessLevelInput {
   @Field(() => Int) companyId!: number;
-  @Field() declare name: string;
+  @Bounded('accessName') @Field() declare name: string;
   @Field(() => Int) declare scheduleId: number;
 }
 
@@ -114,8 +115,8 @@ export class AccessLevelAreaConnection extends Connection(AccessLevelAreaType) {
 @InputType()
 export class AccessLevelEmployeeInput {
   @Field(() => Int) employeeId!: number;
-  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`: first day of access.' }) startDate?: string | null;
-  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`: last day of access.' }) endDate?: string | null;
+  @Bounded('date') @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`: first day of access.' }) startDate?: string | null;
+  @Bounded('date') @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`: last day of access.' }) endDate?: string | null;
 }
 
 @InputType({ description: 'An area named in a bulk request.' })

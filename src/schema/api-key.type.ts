@@ -1,5 +1,6 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
+import { Bounded } from './bounds';
 
 const SCOPES_DESCRIPTION =
   "Scopes: `read`, `write` (attendance and the directory, people on attendance terminals; includes read), `admin` (everything in the workspace, keys included), `doors:unlock` (door actions, lockdowns, and rules that open, hold open, evacuate or lock down unattended), `doors:manage` (who may pass doors: access levels, schedules and their members, people on access controllers; includes read), `approve` (deciding absence requests, punch corrections and overtime approvals; includes read), `scim` (alone, with `companyId`: a directory's SCIM token, reaching `/scim/v2` of that company and nothing else).";
@@ -22,8 +23,8 @@ export class ApiKeyType {
 export class CreateApiKeyInput {
   @Field(() => Int, { nullable: true, description: 'Required for the operator key; a workspace key creates keys of its own workspace.' })
   workspaceId?: number;
-  @Field({ nullable: true }) name?: string;
-  @Field(() => [String], { description: SCOPES_DESCRIPTION }) scopes!: string[];
+  @Bounded('apiKeyName') @Field({ nullable: true }) name?: string;
+  @Bounded('scope', { items: 'scopes' }) @Field(() => [String], { description: SCOPES_DESCRIPTION }) scopes!: string[];
   @Field(() => Int, { nullable: true, description: 'Required with the `scim` scope (and only with it): the company whose people the directory provisions.' })
   companyId?: number;
 }

@@ -1,6 +1,7 @@
 import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
+import { Bounded } from './bounds';
 
 @ObjectType('Area', { description: 'A place in a company; its devices inherit every employee registered in it (permission 0).' })
 export class AreaType {
@@ -23,15 +24,15 @@ export class AreasArgs extends ConnectionArgs {
 @InputType()
 export class CreateAreaInput {
   @Field(() => Int) companyId!: number;
-  @Field() name!: string;
-  @Field() code!: string;
+  @Bounded('areaName') @Field() name!: string;
+  @Bounded('areaCode') @Field() code!: string;
 }
 
 @InputType({ description: 'Only the fields given change. `companyId` can change only while the area has no members.' })
 export class UpdateAreaInput {
   @Field(() => Int, { nullable: true }) companyId?: number;
-  @Field({ nullable: true }) name?: string;
-  @Field({ nullable: true }) code?: string;
+  @Bounded('areaName') @Field({ nullable: true }) name?: string;
+  @Bounded('areaCode') @Field({ nullable: true }) code?: string;
 }
 
 @InputType({ description: 'An employee named in a bulk request.' })

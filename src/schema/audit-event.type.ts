@@ -2,6 +2,7 @@ import { ArgsType, Field, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { GraphQLJSON } from 'graphql-scalars';
 import { Connection, ConnectionArgs } from './connection';
+import { Bounded } from './bounds';
 
 @ObjectType('AuditEvent', { description: 'One write made through the API.' })
 export class AuditEventType {
@@ -25,5 +26,5 @@ export class AuditEventConnection extends Connection(AuditEventType) {}
 
 @ArgsType()
 export class AuditEventsArgs extends ConnectionArgs {
-  @Field({ nullable: true, description: 'Only this mutation.' }) operation?: string;
+  @Bounded('operation') @Field({ nullable: true, description: 'Only this mutation.' }) operation?: string;
 }

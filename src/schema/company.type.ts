@@ -2,6 +2,7 @@ import { PayPolicyInput, PayPolicyType } from './pay-policy.type';
 import { Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { Connection } from './connection';
+import { Bounded } from './bounds';
 
 @ObjectType('Company', { description: 'The enterprise that owns devices, employees and areas.' })
 export class CompanyType {
@@ -18,14 +19,14 @@ export class CompanyConnection extends Connection(CompanyType) {}
 
 @InputType()
 export class CreateCompanyInput {
-  @Field() name!: string;
-  @Field() code!: string;
+  @Bounded('companyName') @Field() name!: string;
+  @Bounded('companyCode') @Field() code!: string;
   @Field(() => PayPolicyInput, { nullable: true }) payPolicy?: PayPolicyInput;
 }
 
 @InputType()
 export class UpdateCompanyInput {
-  @Field({ nullable: true }) name?: string;
-  @Field({ nullable: true }) code?: string;
+  @Bounded('companyName') @Field({ nullable: true }) name?: string;
+  @Bounded('companyCode') @Field({ nullable: true }) code?: string;
   @Field(() => PayPolicyInput, { nullable: true, description: 'A field left out keeps its value; null resets it to the default.' }) payPolicy?: PayPolicyInput;
 }

@@ -2,6 +2,7 @@ import { ArgsType, Field, Int, type ClassType } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { DomainError } from '../errors/domain-error';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageRequest } from '../services/common/pagination';
+import { Bounded } from './bounds';
 
 /**
  * Relay connections. Cursors are opaque to clients; inside they carry the offset of the item, so
@@ -22,6 +23,7 @@ export class ConnectionArgs {
   @Field(() => Int, { nullable: true, description: `How many items to return (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}).` })
   first?: number;
 
+  @Bounded('cursor')
   @Field(() => String, { nullable: true, description: 'Return the items after this cursor.' })
   after?: string;
 }

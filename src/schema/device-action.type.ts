@@ -3,6 +3,7 @@ import { ObjectType } from './object-type';
 import { DEVICE_ACTION_TYPES } from '../services/fleet/device-action.service';
 import { Connection } from './connection';
 import { ActionStatusDetail, STATUS_DETAIL_DESCRIPTION } from './door-action.type';
+import { Bounded } from './bounds';
 
 @ObjectType('DeviceActionOptions', { description: 'The range of a record count or backfill (terminal-local dates, inclusive); fix for a reconcile.' })
 export class DeviceActionOptionsType {
@@ -71,14 +72,14 @@ export class DeviceActionType {
 
 @InputType()
 export class DeviceActionOptionsInput {
-  @Field(() => String, { nullable: true }) startDate?: string | null;
-  @Field(() => String, { nullable: true }) endDate?: string | null;
+  @Bounded('date') @Field(() => String, { nullable: true }) startDate?: string | null;
+  @Bounded('date') @Field(() => String, { nullable: true }) endDate?: string | null;
   @Field(() => Boolean, { nullable: true, description: '`users.reconcile`: queue the commands that close the gap.' }) fix?: boolean | null;
 }
 
 @InputType()
 export class CreateDeviceActionInput {
-  @Field({ description: DEVICE_ACTION_TYPES.join(', ') }) type!: string;
+  @Bounded('keyword') @Field({ description: DEVICE_ACTION_TYPES.join(', ') }) type!: string;
   @Field(() => DeviceActionOptionsInput, { nullable: true }) options?: DeviceActionOptionsInput | null;
 }
 

@@ -2,6 +2,7 @@ import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql'
 import { ObjectType } from './object-type';
 import { DeviceMode, DeviceStatus } from '../entities/device.entity';
 import { Connection, ConnectionArgs } from './connection';
+import { Bounded } from './bounds';
 
 registerEnumType(DeviceStatus, { name: 'DeviceStatus', description: '`pending` until the terminal first connects, then `online` or `offline`.' });
 registerEnumType(DeviceMode, { name: 'DeviceMode', description: '`att`: attendance terminal; `acc`: access-control terminal.' });
@@ -129,13 +130,15 @@ const SOURCE_CIDRS_DESCRIPTION = 'Source addresses or CIDRs the terminal may cal
 @InputType()
 export class CreateDeviceInput {
   @Field(() => Int) companyId!: number;
-  @Field() name!: string;
-  @Field() serialNumber!: string;
+  @Bounded('deviceName') @Field() name!: string;
+  @Bounded('serialNumber') @Field() serialNumber!: string;
   @Field(() => DeviceMode, { nullable: true, description: 'Default `att`.' }) modeType?: DeviceMode;
-  @Field({ nullable: true }) timeZone?: string;
+  @Bounded('timeZone') @Field({ nullable: true }) timeZone?: string;
   @Field(() => Int, { nullable: true, description: 'An area of the same company; `null` takes the device out of its area.' }) areaId?: number | null;
+  @Bounded('pushCommKey')
   @Field(() => String, { nullable: true, description: PUSH_COMM_KEY_DESCRIPTION })
   pushCommKey?: string | null;
+  @Bounded('cidr', { items: 'cidrs' })
   @Field(() => [String], { nullable: true, description: SOURCE_CIDRS_DESCRIPTION })
   allowedSourceCidrs?: string[] | null;
 }
@@ -143,13 +146,15 @@ export class CreateDeviceInput {
 @InputType()
 export class UpdateDeviceInput {
   @Field(() => Int, { nullable: true }) companyId?: number;
-  @Field({ nullable: true }) name?: string;
-  @Field({ nullable: true }) serialNumber?: string;
+  @Bounded('deviceName') @Field({ nullable: true }) name?: string;
+  @Bounded('serialNumber') @Field({ nullable: true }) serialNumber?: string;
   @Field(() => DeviceMode, { nullable: true }) modeType?: DeviceMode;
-  @Field({ nullable: true }) timeZone?: string;
+  @Bounded('timeZone') @Field({ nullable: true }) timeZone?: string;
   @Field(() => Int, { nullable: true, description: 'An area of the same company; `null` takes the device out of its area.' }) areaId?: number | null;
+  @Bounded('pushCommKey')
   @Field(() => String, { nullable: true, description: PUSH_COMM_KEY_DESCRIPTION })
   pushCommKey?: string | null;
+  @Bounded('cidr', { items: 'cidrs' })
   @Field(() => [String], { nullable: true, description: SOURCE_CIDRS_DESCRIPTION })
   allowedSourceCidrs?: string[] | null;
 }

@@ -3,6 +3,7 @@ import { ObjectType } from './object-type';
 import { DeviceCommandStatus } from '../entities/device-command.entity';
 import { DeviceStatus } from '../entities/device.entity';
 import { STATUS_DETAILS, type StatusDetail } from '../services/commands/action-status-detail';
+import { Bounded } from './bounds';
 
 /** The `statusDetail` codes of door and device actions (docs/device-operations.md, "Status details"). */
 export const ActionStatusDetail = Object.fromEntries(STATUS_DETAILS.map((code) => [code, code])) as { [K in StatusDetail]: K };
@@ -42,7 +43,7 @@ export class DoorActionType {
 
 @InputType()
 export class UnlockDoorInput {
-  @Field() deviceSerial!: string;
+  @Bounded('serialNumber') @Field() deviceSerial!: string;
   @Field(() => Int, { description: 'Seconds, 1–254.' }) duration!: number;
   @Field(() => Int, { nullable: true, description: 'Door number, default 1.' }) door?: number;
   @Field(() => Boolean, {

@@ -4,6 +4,7 @@ import { ObjectType } from './object-type';
 import { DoorEventClass } from '../entities/door-event.entity';
 import { Connection, ConnectionArgs } from './connection';
 import { DENIAL_REASONS } from '../protocol';
+import { Bounded } from './bounds';
 
 /** Refusal reasons as a GraphQL enum (values = the API spelling). */
 export const DoorDenialReason = Object.fromEntries(DENIAL_REASONS.map((r) => [r, r])) as Record<string, string>;
@@ -58,8 +59,10 @@ export class DoorEventsArgs extends ConnectionArgs {
   @Field(() => Int, { nullable: true, description: 'A raw rtlog event code.' }) eventCode?: number;
   @Field(() => DoorDenialReason, { nullable: true, description: 'Refusals with this reason.' }) reason?: string;
   @Field(() => Int, { nullable: true }) employeeId?: number;
+  @Bounded('dateTime')
   @Field(() => String, { nullable: true, description: 'ISO 8601 date or date-time; without offset it is read in the workspace zone. Inclusive.' })
   startDate?: string;
+  @Bounded('dateTime')
   @Field(() => String, { nullable: true, description: 'ISO 8601 date (that whole day) or date-time (inclusive); without offset read in the workspace zone.' })
   endDate?: string;
 }

@@ -1,6 +1,7 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { FirstPersonInType, MultiPersonType } from './door-opening-rules.type';
+import { Bounded } from './bounds';
 
 @ObjectType('AntiPassbackPair', {
   description: 'Between doors: a person alternates between passing an entry door and an exit door (the first passage may be at either).',
@@ -64,8 +65,8 @@ export class AntiPassbackPairInput {
 
 @InputType('AntiPassbackInput')
 export class AntiPassbackInput {
-  @Field({ description: '`in_out` or `between_doors`.' }) type!: string;
-  @Field(() => String, { nullable: true, description: '`hard` (default). `soft` is refused: no controller enforces it.' }) mode?: string;
+  @Bounded('keyword') @Field({ description: '`in_out` or `between_doors`.' }) type!: string;
+  @Bounded('keyword') @Field(() => String, { nullable: true, description: '`hard` (default). `soft` is refused: no controller enforces it.' }) mode?: string;
   @Field(() => Boolean, { nullable: true, description: 'true is refused: no controller resets its anti-passback state by time.' }) dailyReset?: boolean;
   @Field(() => [Int], { nullable: true }) doorIds?: number[];
   @Field(() => [AntiPassbackPairInput], { nullable: true }) pairs?: AntiPassbackPairInput[];

@@ -2,6 +2,7 @@ import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql'
 import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
 import { DoorRelay, DoorSensor } from '../entities/door.entity';
+import { Bounded } from './bounds';
 
 registerEnumType(DoorSensor, { name: 'DoorSensor', description: 'The door sensor: `open`, `closed`, or `unknown` (not reported yet, or no sensor).' });
 registerEnumType(DoorRelay, {
@@ -43,12 +44,14 @@ export class DoorsArgs extends ConnectionArgs {
 
 @InputType()
 export class UpdateDoorInput {
-  @Field() name!: string;
+  @Bounded('doorName') @Field() name!: string;
 }
 
 @InputType()
 export class DoorActionInput {
-  @Field({ description: '`unlock` (with `duration`), `hold_open` (normally open until `close`), `close`, or `cancel_alarm`.' }) action!: string;
+  @Bounded('keyword')
+  @Field({ description: '`unlock` (with `duration`), `hold_open` (normally open until `close`), `close`, or `cancel_alarm`.' })
+  action!: string;
   @Field(() => Int, { nullable: true, description: 'Seconds the lock stays released, 1–254: `unlock` only.' }) duration?: number | null;
   @Field(() => Boolean, {
     nullable: true,

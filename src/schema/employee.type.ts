@@ -1,6 +1,7 @@
 import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
+import { Bounded } from './bounds';
 
 @ObjectType('Employee', { description: 'A person who uses terminals.' })
 export class EmployeeType {
@@ -32,31 +33,31 @@ export class EmployeeConnection extends Connection(EmployeeType) {}
 export class EmployeesArgs extends ConnectionArgs {
   @Field(() => Int, { nullable: true }) companyId?: number;
   @Field({ nullable: true }) isActive?: boolean;
-  @Field({ nullable: true, description: 'Case-insensitive text found in name, last name, code, pin or e-mail.' }) search?: string;
+  @Bounded('search') @Field({ nullable: true, description: 'Case-insensitive text found in name, last name, code, pin or e-mail.' }) search?: string;
 }
 
 @InputType()
 export class CreateEmployeeInput {
   @Field(() => Int) companyId!: number;
-  @Field() name!: string;
-  @Field() lastname!: string;
-  @Field() code!: string;
-  @Field(() => String, { nullable: true, description: 'Letters and digits, at most 23.' }) pin?: string | null;
-  @Field(() => String, { nullable: true }) email?: string | null;
+  @Bounded('personName') @Field() name!: string;
+  @Bounded('personName') @Field() lastname!: string;
+  @Bounded('employeeCode') @Field() code!: string;
+  @Bounded('pin') @Field(() => String, { nullable: true, description: 'Letters and digits, at most 23.' }) pin?: string | null;
+  @Bounded('email') @Field(() => String, { nullable: true }) email?: string | null;
   @Field({ nullable: true, description: 'Default true.' }) isActive?: boolean;
-  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`; null: open.' }) employmentStartDate?: string | null;
-  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, inclusive; null: open.' }) employmentEndDate?: string | null;
+  @Bounded('date') @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`; null: open.' }) employmentStartDate?: string | null;
+  @Bounded('date') @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, inclusive; null: open.' }) employmentEndDate?: string | null;
 }
 
 @InputType({ description: 'Only the fields given change; `null` clears `pin` or `email`.' })
 export class UpdateEmployeeInput {
   @Field(() => Int, { nullable: true }) companyId?: number;
-  @Field({ nullable: true }) name?: string;
-  @Field({ nullable: true }) lastname?: string;
-  @Field({ nullable: true }) code?: string;
-  @Field(() => String, { nullable: true }) pin?: string | null;
-  @Field(() => String, { nullable: true }) email?: string | null;
+  @Bounded('personName') @Field({ nullable: true }) name?: string;
+  @Bounded('personName') @Field({ nullable: true }) lastname?: string;
+  @Bounded('employeeCode') @Field({ nullable: true }) code?: string;
+  @Bounded('pin') @Field(() => String, { nullable: true }) pin?: string | null;
+  @Bounded('email') @Field(() => String, { nullable: true }) email?: string | null;
   @Field({ nullable: true }) isActive?: boolean;
-  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`; null clears it.' }) employmentStartDate?: string | null;
-  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, inclusive; null clears it.' }) employmentEndDate?: string | null;
+  @Bounded('date') @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`; null clears it.' }) employmentStartDate?: string | null;
+  @Bounded('date') @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, inclusive; null clears it.' }) employmentEndDate?: string | null;
 }

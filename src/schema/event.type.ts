@@ -7,9 +7,11 @@ import { PunchType } from './punch.type';
 import { AttendanceDayType } from './timesheet.type';
 import { AbsenceRequestType, PunchCorrectionType } from './absence.type';
 import { OvertimeApprovalType } from './overtime-approval.type';
+import { Bounded } from './bounds';
 
 @ArgsType()
 export class EventCursorArgs {
+  @Bounded('cursor')
   @Field(() => String, {
     nullable: true,
     description:

@@ -1,6 +1,7 @@
 import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
+import { Bounded } from './bounds';
 
 @ObjectType('Holiday', { description: "A company's holiday: nobody is absent on it, and work on it is overtime." })
 export class HolidayType {
@@ -23,14 +24,14 @@ export class HolidayListArgs extends ConnectionArgs {
 
 @InputType()
 export class UpdateHolidayInput {
-  @Field({ nullable: true }) date?: string;
-  @Field({ nullable: true }) name?: string;
+  @Bounded('date') @Field({ nullable: true }) date?: string;
+  @Bounded('holidayName') @Field({ nullable: true }) name?: string;
   @Field(() => Int, { nullable: true }) holidayType?: number;
 }
 
 @InputType()
 export class CreateHolidayInput extends UpdateHolidayInput {
   @Field(() => Int) companyId!: number;
-  @Field() declare date: string;
-  @Field() declare name: string;
+  @Bounded('date') @Field() declare date: string;
+  @Bounded('holidayName') @Field() declare name: string;
 }

@@ -1,6 +1,7 @@
 import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
+import { Bounded } from './bounds';
 
 @ObjectType('LinkageRule', {
   description: 'When a controller (or one of its doors) reports the trigger, the service runs the actions and sends `linkage.triggered`.',
@@ -38,13 +39,13 @@ export class LinkageRulesArgs extends ConnectionArgs {
 
 @InputType()
 export class CreateLinkageRuleInput {
-  @Field() name!: string;
-  @Field({ description: '`forced_open`, `held_open`, `duress` or `refusals`.' }) trigger!: string;
+  @Bounded('accessName') @Field() name!: string;
+  @Bounded('keyword') @Field({ description: '`forced_open`, `held_open`, `duress` or `refusals`.' }) trigger!: string;
   @Field(() => Int, { nullable: true, description: 'An access controller: any of its doors (give deviceId or doorId).' }) deviceId?: number | null;
   @Field(() => Int, { nullable: true, description: 'One door.' }) doorId?: number | null;
   @Field(() => Int, { nullable: true, description: '`refusals`: this many (1–1000) ...' }) refusalCount?: number | null;
   @Field(() => Int, { nullable: true, description: '... within this many minutes (1–1440).' }) refusalWindowMinutes?: number | null;
-  @Field(() => String, { nullable: true }) lockdownMode?: string | null;
+  @Bounded('keyword') @Field(() => String, { nullable: true }) lockdownMode?: string | null;
   @Field(() => Int, { nullable: true }) lockdownAreaId?: number | null;
   @Field(() => [Int], { nullable: true }) lockdownDoorIds?: number[] | null;
   @Field(() => Int, { nullable: true, description: '1–255.' }) auxOutput?: number | null;

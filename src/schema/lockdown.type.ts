@@ -2,6 +2,7 @@ import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
 import { EventCursorArgs, EventEnvelope } from './event.type';
+import { Bounded } from './bounds';
 
 const DOOR_STATES =
   '`pending` (the command waits for the controller; `detail` `controller_restarted` when it was sent again after the controller handshook), `confirmed` (the controller carried it out), `failed` (see `detail`: `unsupported_by_device` for an attendance terminal, `device_refused` with the return code, `no_answer`, `expired`); after a release `releasing`, `released` or `release_failed`.';
@@ -47,7 +48,7 @@ export class LockdownConnection extends Connection(LockdownType) {}
 @ArgsType()
 export class LockdownsArgs extends ConnectionArgs {
   @Field(() => Int, { nullable: true }) companyId?: number;
-  @Field(() => String, { nullable: true, description: '`active` or `released`.' }) status?: string;
+  @Bounded('keyword') @Field(() => String, { nullable: true, description: '`active` or `released`.' }) status?: string;
 }
 
 @InputType()
@@ -55,8 +56,8 @@ export class CreateLockdownInput {
   @Field(() => Int, { nullable: true, description: 'Every door of the company (give exactly one of companyId, areaId, doorIds).' }) companyId?: number | null;
   @Field(() => Int, { nullable: true, description: 'Every door of the devices of the area.' }) areaId?: number | null;
   @Field(() => [Int], { nullable: true, description: 'These doors (of devices of one company), at most 1000.' }) doorIds?: number[] | null;
-  @Field({ description: '`lockdown` (doors locked, credentials refused) or `evacuate` (doors held open).' }) mode!: string;
-  @Field({ description: 'Why, for the record (at most 500 characters).' }) reason!: string;
+  @Bounded('keyword') @Field({ description: '`lockdown` (doors locked, credentials refused) or `evacuate` (doors held open).' }) mode!: string;
+  @Bounded('reason') @Field({ description: 'Why, for the record (at most 500 characters).' }) reason!: string;
   @Field(() => Int, {
     nullable: true,
     description: 'Mode `lockdown` only: an access level of the company whose members are still let through (a remote opening after their refusal).',

@@ -2,6 +2,7 @@ import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
 import { absenceRequestObject } from './absence.type';
+import { Bounded } from './bounds';
 
 @ObjectType('OvertimeApproval', {
   description:
@@ -34,16 +35,16 @@ export class OvertimeApprovalConnection extends Connection(OvertimeApprovalType)
 export class OvertimeApprovalListArgs extends ConnectionArgs {
   @Field(() => Int, { nullable: true }) companyId?: number;
   @Field(() => Int, { nullable: true }) employeeId?: number;
-  @Field({ nullable: true, description: '`pending`, `approved` or `rejected`.' }) state?: string;
-  @Field({ nullable: true, description: '`YYYY-MM-DD`: approvals of this date or later.' }) startDate?: string;
-  @Field({ nullable: true, description: '`YYYY-MM-DD`: approvals of this date or earlier.' }) endDate?: string;
+  @Bounded('keyword') @Field({ nullable: true, description: '`pending`, `approved` or `rejected`.' }) state?: string;
+  @Bounded('date') @Field({ nullable: true, description: '`YYYY-MM-DD`: approvals of this date or later.' }) startDate?: string;
+  @Bounded('date') @Field({ nullable: true, description: '`YYYY-MM-DD`: approvals of this date or earlier.' }) endDate?: string;
 }
 
 @InputType()
 export class CreateOvertimeApprovalInput {
   @Field(() => Int) employeeId!: number;
-  @Field({ description: '`YYYY-MM-DD`: the attendance day whose overtime is to be approved.' }) date!: string;
-  @Field(() => String, { nullable: true, description: 'Why (the approver reads it).' }) note?: string | null;
+  @Bounded('date') @Field({ description: '`YYYY-MM-DD`: the attendance day whose overtime is to be approved.' }) date!: string;
+  @Bounded('note') @Field(() => String, { nullable: true, description: 'Why (the approver reads it).' }) note?: string | null;
 }
 
 @InputType()
@@ -51,9 +52,9 @@ export class ApproveOvertimePeriodInput {
   @Field(() => Int, { nullable: true, description: "The company's employees (with employeeIds: only those, which must be of the company)." })
   companyId?: number | null;
   @Field(() => [Int], { nullable: true, description: 'The employees (at most 1000).' }) employeeIds?: number[] | null;
-  @Field({ description: '`YYYY-MM-DD`, inclusive.' }) startDate!: string;
-  @Field({ description: '`YYYY-MM-DD`, inclusive (at most 366 days).' }) endDate!: string;
-  @Field(() => String, { nullable: true }) comment?: string | null;
+  @Bounded('date') @Field({ description: '`YYYY-MM-DD`, inclusive.' }) startDate!: string;
+  @Bounded('date') @Field({ description: '`YYYY-MM-DD`, inclusive (at most 366 days).' }) endDate!: string;
+  @Bounded('comment') @Field(() => String, { nullable: true }) comment?: string | null;
 }
 
 /** The same input rejects a period (rejectOvertimePeriod). */

@@ -1,6 +1,7 @@
 import { ArgsType, Field, Float, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
+import { Bounded } from './bounds';
 
 @ObjectType('PayPeriod', { description: "A company's pay period; once locked by an admin its attendance days never change." })
 export class PayPeriodType {
@@ -23,15 +24,15 @@ export class PayPeriodListArgs extends ConnectionArgs {
 
 @InputType()
 export class UpdatePayPeriodInput {
-  @Field({ nullable: true }) startDate?: string;
-  @Field({ nullable: true }) endDate?: string;
+  @Bounded('date') @Field({ nullable: true }) startDate?: string;
+  @Bounded('date') @Field({ nullable: true }) endDate?: string;
 }
 
 @InputType()
 export class CreatePayPeriodInput {
   @Field(() => Int) companyId!: number;
-  @Field() startDate!: string;
-  @Field() endDate!: string;
+  @Bounded('date') @Field() startDate!: string;
+  @Bounded('date') @Field() endDate!: string;
 }
 
 @ObjectType('PayrollExportRow', { description: 'Paid minutes of one employee under one pay code over a pay period (docs/payroll-export.md).' })

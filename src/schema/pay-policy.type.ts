@@ -1,5 +1,6 @@
 import { Field, Float, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
+import { Bounded } from './bounds';
 
 const d = {
   earlyOvertime: 'Work before the shift start is paid (default false: paid from the start).',
@@ -63,10 +64,10 @@ export class PayPolicyInput {
   @Field(() => Int, { nullable: true, description: d.weeklyOvertimeAfterMinutes }) weeklyOvertimeAfterMinutes?: number | null;
   @Field(() => Int, { nullable: true, description: d.weekStart }) weekStart?: number | null;
   @Field(() => Int, { nullable: true, description: d.doubleTimeAfterMinutes }) doubleTimeAfterMinutes?: number | null;
-  @Field(() => String, { nullable: true, description: d.nightStart }) nightStart?: string | null;
-  @Field(() => String, { nullable: true, description: d.nightEnd }) nightEnd?: string | null;
-  @Field(() => String, { nullable: true, description: d.holidayWork }) holidayWork?: string | null;
-  @Field(() => String, { nullable: true, description: d.restDayWork }) restDayWork?: string | null;
+  @Bounded('timeOfDay') @Field(() => String, { nullable: true, description: d.nightStart }) nightStart?: string | null;
+  @Bounded('timeOfDay') @Field(() => String, { nullable: true, description: d.nightEnd }) nightEnd?: string | null;
+  @Bounded('keyword') @Field(() => String, { nullable: true, description: d.holidayWork }) holidayWork?: string | null;
+  @Bounded('keyword') @Field(() => String, { nullable: true, description: d.restDayWork }) restDayWork?: string | null;
   @Field(() => Boolean, { nullable: true, description: d.overtimeRequiresApproval }) overtimeRequiresApproval?: boolean | null;
   @Field(() => Float, { nullable: true, description: d.overtimeRatePercent }) overtimeRatePercent?: number | null;
   @Field(() => Float, { nullable: true, description: d.doubleTimeRatePercent }) doubleTimeRatePercent?: number | null;

@@ -3,6 +3,7 @@ import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql'
 import { ObjectType } from './object-type';
 import { PunchRecordType } from '../entities/punch.entity';
 import { Connection, ConnectionArgs } from './connection';
+import { Bounded } from './bounds';
 
 registerEnumType(PunchRecordType, { name: 'PunchRecordType', description: '`device`: sent by a terminal; `manual`: entered through the API.' });
 
@@ -44,11 +45,13 @@ export class PunchConnection extends Connection(PunchType) {}
 
 @ArgsType()
 export class PunchesArgs extends ConnectionArgs {
+  @Bounded('dateTime')
   @Field(() => String, {
     nullable: true,
     description: 'ISO 8601 date or date-time (years 1900 to 2199); without offset it is read in the workspace zone. Inclusive.',
   })
   startDate?: string;
+  @Bounded('dateTime')
   @Field(() => String, {
     nullable: true,
     description:
@@ -65,8 +68,8 @@ export class CreatePunchInput {
   @Field(() => Int) employeeId!: number;
   @Field(() => Int) deviceId!: number;
   @Field(() => Int) companyId!: number;
-  @Field({ description: 'ISO 8601 date-time; without offset it is the wall-clock time of the device zone.' }) punchTime!: string;
-  @Field({ description: 'The value of a verification state of the workspace.' }) punchState!: string;
+  @Bounded('dateTime') @Field({ description: 'ISO 8601 date-time; without offset it is the wall-clock time of the device zone.' }) punchTime!: string;
+  @Bounded('punchState') @Field({ description: 'The value of a verification state of the workspace.' }) punchState!: string;
 }
 
 @ObjectType()

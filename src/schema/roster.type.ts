@@ -1,6 +1,7 @@
 import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
+import { Bounded } from './bounds';
 
 @ObjectType('Roster', { description: "A company's repeating cycle of shifts and days off, which a shift assignment names instead of a shift." })
 export class RosterType {
@@ -27,15 +28,15 @@ export class RosterListArgs extends ConnectionArgs {
 
 @InputType()
 export class UpdateRosterInput {
-  @Field({ nullable: true }) name?: string;
-  @Field({ nullable: true }) startDate?: string;
+  @Bounded('rosterName') @Field({ nullable: true }) name?: string;
+  @Bounded('date') @Field({ nullable: true }) startDate?: string;
   @Field(() => [Int], { nullable: 'itemsAndList' }) days?: (number | null)[];
 }
 
 @InputType()
 export class CreateRosterInput extends UpdateRosterInput {
   @Field(() => Int) companyId!: number;
-  @Field() declare name: string;
-  @Field() declare startDate: string;
+  @Bounded('rosterName') @Field() declare name: string;
+  @Bounded('date') @Field() declare startDate: string;
   @Field(() => [Int], { nullable: 'items' }) declare days: (number | null)[];
 }

@@ -1,6 +1,7 @@
 import { ArgsType, Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
+import { Bounded } from './bounds';
 
 @ObjectType('ShiftAssignment', {
   description:
@@ -33,8 +34,8 @@ export class ShiftAssignmentListArgs extends ConnectionArgs {
 export class UpdateShiftAssignmentInput {
   @Field(() => Int, { nullable: true, description: 'A shift instead of the current shift or roster.' }) shiftId?: number;
   @Field(() => Int, { nullable: true, description: 'A roster instead of the current shift or roster.' }) rosterId?: number;
-  @Field({ nullable: true }) startDate?: string;
-  @Field(() => String, { nullable: true }) endDate?: string | null;
+  @Bounded('date') @Field({ nullable: true }) startDate?: string;
+  @Bounded('date') @Field(() => String, { nullable: true }) endDate?: string | null;
 }
 
 @InputType()
@@ -43,6 +44,6 @@ export class CreateShiftAssignmentInput {
   @Field(() => Int, { nullable: true }) rosterId?: number;
   @Field(() => Int, { nullable: true }) employeeId?: number;
   @Field(() => Int, { nullable: true }) areaId?: number;
-  @Field() startDate!: string;
-  @Field(() => String, { nullable: true }) endDate?: string | null;
+  @Bounded('date') @Field() startDate!: string;
+  @Bounded('date') @Field(() => String, { nullable: true }) endDate?: string | null;
 }

@@ -3,6 +3,7 @@ import { ObjectType } from './object-type';
 import { ShiftPairing } from '../entities/shift.entity';
 import { Connection, ConnectionArgs } from './connection';
 import { PayPolicyInput, PayPolicyOverridesType } from './pay-policy.type';
+import { Bounded } from './bounds';
 
 registerEnumType(ShiftPairing, {
   name: 'ShiftPairing',
@@ -52,10 +53,10 @@ export class ShiftListArgs extends ConnectionArgs {
 
 @InputType()
 export class UpdateShiftInput {
-  @Field({ nullable: true }) name?: string;
-  @Field({ nullable: true }) startTime?: string;
-  @Field({ nullable: true }) endTime?: string;
-  @Field({ nullable: true }) timeZone?: string;
+  @Bounded('shiftName') @Field({ nullable: true }) name?: string;
+  @Bounded('timeOfDay') @Field({ nullable: true }) startTime?: string;
+  @Bounded('timeOfDay') @Field({ nullable: true }) endTime?: string;
+  @Bounded('timeZone') @Field({ nullable: true }) timeZone?: string;
   @Field(() => [Int], { nullable: true }) workdays?: number[];
   @Field(() => Int, { nullable: true }) breakMinutes?: number;
   @Field(() => Int, { nullable: true }) breakAfterMinutes?: number;
@@ -66,11 +67,11 @@ export class UpdateShiftInput {
   @Field(() => ShiftPairing, { nullable: true }) pairing?: ShiftPairing;
   @Field({ nullable: true }) isDefault?: boolean;
   @Field(() => Int, { nullable: true, description: '1-60; null: no rounding.' }) roundingMinutes?: number | null;
-  @Field({ nullable: true, description: '`nearest`, `down` or `up`.' }) roundingMode?: string;
-  @Field({ nullable: true, description: '`replaces`, `adds` or `tops_up`.' }) recordedBreak?: string;
+  @Bounded('keyword') @Field({ nullable: true, description: '`nearest`, `down` or `up`.' }) roundingMode?: string;
+  @Bounded('keyword') @Field({ nullable: true, description: '`replaces`, `adds` or `tops_up`.' }) recordedBreak?: string;
   @Field({ nullable: true }) flexible?: boolean;
-  @Field(() => String, { nullable: true, description: '`HH:MM`; null removes it.' }) coreStart?: string | null;
-  @Field(() => String, { nullable: true, description: '`HH:MM`; null removes it.' }) coreEnd?: string | null;
+  @Bounded('timeOfDay') @Field(() => String, { nullable: true, description: '`HH:MM`; null removes it.' }) coreStart?: string | null;
+  @Bounded('timeOfDay') @Field(() => String, { nullable: true, description: '`HH:MM`; null removes it.' }) coreEnd?: string | null;
   @Field(() => Int, { nullable: true, description: '0-1440; null: the shift length minus its break.' }) requiredMinutes?: number | null;
   @Field(() => PayPolicyInput, { nullable: true, description: "Overrides of the company policy (weekly settings are the company's alone)." })
   payPolicy?: PayPolicyInput;
@@ -79,7 +80,7 @@ export class UpdateShiftInput {
 @InputType()
 export class CreateShiftInput extends UpdateShiftInput {
   @Field(() => Int) companyId!: number;
-  @Field() declare name: string;
-  @Field() declare startTime: string;
-  @Field() declare endTime: string;
+  @Bounded('shiftName') @Field() declare name: string;
+  @Bounded('timeOfDay') @Field() declare startTime: string;
+  @Bounded('timeOfDay') @Field() declare endTime: string;
 }

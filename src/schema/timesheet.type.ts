@@ -2,6 +2,7 @@ import { GraphQLSafeInt } from 'graphql-scalars';
 import { ArgsType, Field, ID, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
+import { Bounded } from './bounds';
 
 @ObjectType('PayItem', { description: 'Paid minutes under one pay code (docs/attendance.md, "Pay items").' })
 export class PayItemType {
@@ -71,8 +72,8 @@ export class TimesheetSummaryConnection extends Connection(TimesheetSummaryType)
 
 @ArgsType()
 export class TimesheetArgs extends ConnectionArgs {
-  @Field({ description: '`YYYY-MM-DD` from 1900-01-01 to 2199-12-31, inclusive.' }) startDate!: string;
-  @Field({ description: '`YYYY-MM-DD` from 1900-01-01 to 2199-12-31, inclusive; at most 366 days after startDate.' }) endDate!: string;
+  @Bounded('date') @Field({ description: '`YYYY-MM-DD` from 1900-01-01 to 2199-12-31, inclusive.' }) startDate!: string;
+  @Bounded('date') @Field({ description: '`YYYY-MM-DD` from 1900-01-01 to 2199-12-31, inclusive; at most 366 days after startDate.' }) endDate!: string;
   @Field(() => Int, { nullable: true }) employeeId?: number | null;
   @Field(() => Int, { nullable: true }) companyId?: number | null;
   @Field(() => Int, { nullable: true, description: "The area's current employees." }) areaId?: number | null;

@@ -1,6 +1,7 @@
 import { ArgsType, Field, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
+import { Bounded } from './bounds';
 
 @ObjectType('UnknownTerminal', { description: 'A terminal that contacts the service with a serial number no workspace has registered yet.' })
 export class UnknownTerminalType {
@@ -19,6 +20,7 @@ export class UnknownTerminalConnection extends Connection(UnknownTerminalType) {
 
 @ArgsType()
 export class UnknownTerminalsArgs extends ConnectionArgs {
+  @Bounded('serialNumber')
   @Field(() => String, { nullable: true, description: 'Exact serial number (any case): shows that terminal whatever address it connects from.' })
   serialNumber?: string;
 }

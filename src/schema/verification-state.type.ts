@@ -1,6 +1,7 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { Connection } from './connection';
+import { Bounded } from './bounds';
 
 @ObjectType('VerificationState', { description: 'A name for an attendance state number the terminals send (check-in, check-out, ...).' })
 export class VerificationStateType {
@@ -16,12 +17,12 @@ export class VerificationStateConnection extends Connection(VerificationStateTyp
 
 @InputType()
 export class CreateVerificationStateInput {
-  @Field() name!: string;
-  @Field() value!: string;
+  @Bounded('stateName') @Field() name!: string;
+  @Bounded('punchState') @Field() value!: string;
 }
 
 @InputType()
 export class UpdateVerificationStateInput {
-  @Field({ nullable: true }) name?: string;
-  @Field({ nullable: true }) value?: string;
+  @Bounded('stateName') @Field({ nullable: true }) name?: string;
+  @Bounded('punchState') @Field({ nullable: true }) value?: string;
 }

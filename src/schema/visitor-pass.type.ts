@@ -1,5 +1,6 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
+import { Bounded } from './bounds';
 
 @ObjectType('VisitorPassUse', { description: 'A verification of the pass at one of its doors (a door event of its pin), granted or refused.' })
 export class VisitorPassUseType {
@@ -37,11 +38,11 @@ export class VisitorPassType {
 @InputType()
 export class CreateVisitorPassInput {
   @Field(() => Int) companyId!: number;
-  @Field() name!: string;
+  @Bounded('accessName') @Field() name!: string;
   @Field(() => Int) hostEmployeeId!: number;
   @Field() validFrom!: Date;
   @Field() validUntil!: Date;
   @Field(() => [Int]) doorIds!: number[];
-  @Field(() => String, { nullable: true, description: 'The card number (digits) as the reader sends it.' }) cardNo?: string | null;
-  @Field(() => String, { nullable: true, description: 'The terminal user id; generated (8 digits) when absent.' }) pin?: string | null;
+  @Bounded('cardNo') @Field(() => String, { nullable: true, description: 'The card number (digits) as the reader sends it.' }) cardNo?: string | null;
+  @Bounded('pin') @Field(() => String, { nullable: true, description: 'The terminal user id; generated (8 digits) when absent.' }) pin?: string | null;
 }

@@ -3,6 +3,7 @@ import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql'
 import { ObjectType } from './object-type';
 import { WebhookDeliveryStatus } from '../entities/webhook-delivery.entity';
 import { Connection, ConnectionArgs } from './connection';
+import { Bounded } from './bounds';
 
 registerEnumType(WebhookDeliveryStatus, {
   name: 'WebhookDeliveryStatus',
@@ -64,16 +65,16 @@ export class WebhookDeliveriesArgs extends ConnectionArgs {
 
 @InputType()
 export class CreateWebhookEndpointInput {
-  @Field({ description: 'http:// or https://.' }) url!: string;
-  @Field(() => [String]) eventTypes!: string[];
-  @Field({ nullable: true }) description?: string;
+  @Bounded('url') @Field({ description: 'http:// or https://.' }) url!: string;
+  @Bounded('eventType', { items: 'eventTypes' }) @Field(() => [String]) eventTypes!: string[];
+  @Bounded('description') @Field({ nullable: true }) description?: string;
   @Field({ nullable: true, description: 'Default true.' }) enabled?: boolean;
 }
 
 @InputType()
 export class UpdateWebhookEndpointInput {
-  @Field({ nullable: true }) url?: string;
-  @Field(() => [String], { nullable: true }) eventTypes?: string[];
-  @Field({ nullable: true }) description?: string;
+  @Bounded('url') @Field({ nullable: true }) url?: string;
+  @Bounded('eventType', { items: 'eventTypes' }) @Field(() => [String], { nullable: true }) eventTypes?: string[];
+  @Bounded('description') @Field({ nullable: true }) description?: string;
   @Field({ nullable: true, description: 'true re-enables an endpoint the service disabled (and clears disabledReason).' }) enabled?: boolean;
 }

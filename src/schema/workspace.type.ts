@@ -1,6 +1,7 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { ApiKeyType } from './api-key.type';
+import { Bounded } from './bounds';
 
 @ObjectType('Workspace', { description: 'The tenant: every resource belongs to exactly one workspace.' })
 export class WorkspaceType {
@@ -22,14 +23,14 @@ export class CreateWorkspacePayload {
 
 @InputType()
 export class CreateWorkspaceInput {
-  @Field() name!: string;
-  @Field({ nullable: true, description: 'IANA time zone (default UTC).' }) timeZone?: string;
+  @Bounded('workspaceName') @Field() name!: string;
+  @Bounded('timeZone') @Field({ nullable: true, description: 'IANA time zone (default UTC).' }) timeZone?: string;
 }
 
 @InputType()
 export class UpdateWorkspaceInput {
-  @Field({ nullable: true }) name?: string;
-  @Field({ nullable: true }) timeZone?: string;
+  @Bounded('workspaceName') @Field({ nullable: true }) name?: string;
+  @Bounded('timeZone') @Field({ nullable: true }) timeZone?: string;
 }
 
 @InputType()

@@ -19,7 +19,7 @@ function fromDomainError(error: DomainError): ScimError {
     if (error.details.some((d) => d.code === 'already_taken')) return new ScimError(409, 'uniqueness', fields || error.message);
     return new ScimError(400, 'invalidValue', fields || error.message);
   }
-  if (error.code === 'malformed_json') return new ScimError(400, 'invalidSyntax', error.message);
+  if (error.code === 'malformed_json' || error.code === 'nesting_too_deep') return new ScimError(400, 'invalidSyntax', error.message);
   return new ScimError(statusOf(error.code), null, error.message);
 }
 

@@ -11,6 +11,7 @@ import type { JsonObject } from '../scim/resource';
 import { ENTERPRISE_USER, GROUP, USER, schemaResource, type SchemaDefinition } from '../scim/schemas';
 import type { ContextFactory } from '../services/identity/request-context-factory';
 import { finishWrite, recordWrite } from '../services/common/audit.service';
+import { refuseDeepJson } from '../services/common/input-limits';
 import { isScimPrincipal, type RequestContext } from '../context/request-context';
 import { recordScimRequest } from '../services/provisioning/scim-activity.service';
 import * as groups from '../services/provisioning/scim-groups.service';
@@ -138,7 +139,8 @@ export function scimRouter(deps: { contextFactory: ContextFactory; logger: Logge
       await fail(req, res, error);
     }
   });
-  router.use(express.json({ type: ['application/scim+json', 'application/json'], limit: deps.bodyLimitBytes }));
+  // A body nested deeper than nestingLimits.json is refused (400 invalidSyntax) from its bytes, before anything walks it.
+  router.use(express.json({ type: ['application/scim+json', 'application/json'], limit: deps.bodyLimitBytes, verify: refuseDeepJson }));
   /** A handler; a write (`operation` named) is in the audit log like every API write, before it runs and with its outcome. */
   const route = (handler: Handler, operation?: string) => async (req: Request, res: Response) => {
     const ctx = res.locals.scimContext as RequestContext;

@@ -34,6 +34,24 @@ type Token =
 
 /** The most characters of a filter this parser takes (a directory sends short ones). */
 export const MAX_FILTER_LENGTH = 4096;
+/**
+ * The deepest nesting of parentheses and brackets, and the most `and`/`or` of one filter: the parser
+ * and the evaluation recurse once per level (a chain of `and`s is a tree as deep as it is long), so
+ * both are bounded before parsing goes that deep.
+ */
+export const MAX_FILTER_NESTING = 32;
+export const MAX_FILTER_OPERATORS = 64;
+
+/** Refuses a token list nested more than MAX_FILTER_NESTING deep, counting without recursion. */
+function checkNesting(tokens: Token[], fail: (detail: string) => ScimError): void {
+  let depth = 0;
+  for (const token of tokens) {
+    if (token.type !== 'punct') continue;
+    if (token.text === '(' || token.text === '[') depth += 1;
+    else depth -= 1;
+    if (depth > MAX_FILTER_NESTING) throw fail(`A filter nests parentheses and brackets at most ${MAX_FILTER_NESTING} levels deep.`);
+  }
+}
 
 function tokenize(text: string, fail: (detail: string) => ScimError): Token[] {
   const tokens: Token[] = [];
@@ -87,6 +105,7 @@ export function parseAttrPath(text: string, fail: (detail: string) => ScimError 
 
 class Parser {
   private index = 0;
+  private operators = 0;
   constructor(
     private readonly tokens: Token[],
     private readonly fail: (detail: string) => ScimError,
@@ -120,6 +139,7 @@ class Parser {
     let left = this.and();
     while (this.isWord(this.peek(), 'or')) {
       this.next();
+      this.countOperator();
       left = { kind: 'or', left, right: this.and() };
     }
     return left;
@@ -129,9 +149,15 @@ class Parser {
     let left = this.unary();
     while (this.isWord(this.peek(), 'and')) {
       this.next();
+      this.countOperator();
       left = { kind: 'and', left, right: this.unary() };
     }
     return left;
+  }
+
+  countOperator(): void {
+    this.operators += 1;
+    if (this.operators > MAX_FILTER_OPERATORS) throw this.fail(`A filter has at most ${MAX_FILTER_OPERATORS} "and" and "or" operators.`);
   }
 
   unary(): Filter {
@@ -182,7 +208,9 @@ class Parser {
 export function parseFilter(text: string): Filter {
   const fail = (detail: string) => ScimError.badRequest('invalidFilter', detail);
   if (text.length > MAX_FILTER_LENGTH) throw fail(`A filter has at most ${MAX_FILTER_LENGTH} characters.`);
-  const parser = new Parser(tokenize(text, fail), fail);
+  const tokens = tokenize(text, fail);
+  checkNesting(tokens, fail);
+  const parser = new Parser(tokens, fail);
   if (parser.done()) throw fail('The filter is empty.');
   const filter = parser.or();
   if (!parser.done()) throw fail(`Unexpected "${parser.peek()!.text}" at position ${parser.peek()!.at + 1}.`);

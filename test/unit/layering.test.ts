@@ -107,7 +107,7 @@ const FORBIDDEN_PACKAGES: Record<string, RegExp> = {
 };
 
 /** REST routes run GraphQL operations; the few service modules they use are request plumbing. */
-const REST_SERVICE_MODULES = /^services\/(common\/(idempotency\.service|pagination|validation)|commands\/action-kinds)\.ts$/;
+const REST_SERVICE_MODULES = /^services\/(common\/(idempotency\.service|input-limits|pagination|validation)|commands\/action-kinds)\.ts$/;
 
 /** Reading rows is allowed everywhere; these units never write or query through the EntityManager. */
 const NO_ENTITY_MANAGER = /\b(ctx\.em|em)\.(find|findOne|create|persist|flush|execute|transactional|remove|count|getKnex)\b/;

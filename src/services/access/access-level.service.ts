@@ -9,7 +9,7 @@ import { checkBulkItems } from '../common/bulk-input';
 import { workspaceOf, type RequestContext } from '../../context/request-context';
 import { recomputeDeviceUsers } from '../sync/device-user.service';
 import type { Page, PageRequest } from '../common/pagination';
-import { FieldChecker } from '../common/validation';
+import { FieldChecker, limits } from '../common/validation';
 import { lockWorkspace } from '../common/workspace-lock';
 import { openingRulesUsing } from './door-opening-rules.service';
 
@@ -48,7 +48,7 @@ export async function listAccessLevels(ctx: RequestContext, filter: { companyId?
 
 function checkLevel(input: AccessLevelInput, creating: boolean): void {
   const check = new FieldChecker();
-  check.text('name', input.name, { max: 100, required: creating || input.name !== undefined });
+  check.text('name', input.name, { max: limits.accessName, required: creating || input.name !== undefined });
   if (creating && input.companyId == null) check.add('companyId', 'required', 'companyId is required.');
   if (creating && input.scheduleId == null) check.add('scheduleId', 'required', 'scheduleId is required (the company has a built-in "Always" schedule).');
   if (input.doorIds != null) {

@@ -10,7 +10,7 @@ import { markScheduleChanged } from '../sync/access-sync.service';
 import { openingRulesUsing } from './door-opening-rules.service';
 import { requireScopeFor, workspaceOf, type RequestContext } from '../../context/request-context';
 import type { Page, PageRequest } from '../common/pagination';
-import { FieldChecker } from '../common/validation';
+import { FieldChecker, limits } from '../common/validation';
 
 export interface AccessScheduleInput {
   companyId?: number | null;
@@ -81,7 +81,7 @@ function checkGroup(check: FieldChecker, field: string, entries: { index: number
 
 function checkSchedule(input: AccessScheduleInput, creating: boolean): void {
   const check = new FieldChecker();
-  check.text('name', input.name, { max: 100, required: creating || input.name !== undefined });
+  check.text('name', input.name, { max: limits.accessName, required: creating || input.name !== undefined });
   if (creating && input.companyId == null) check.add('companyId', 'required', 'companyId is required.');
   // At most 3 a day and 3 per holiday type: a longer list is refused before it is looked at.
   if (input.intervals != null && input.intervals.length > 7 * MAX_INTERVALS_PER_DAY) {

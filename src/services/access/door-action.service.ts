@@ -11,7 +11,7 @@ import { doorActionData, doorOpenedData, type DoorActionRow } from '../../events
 import { recordEvent, recordEvents, type NewEvent } from '../../events/outbox';
 import { workspaceOf, type RequestContext, withEm } from '../../context/request-context';
 import { enqueueCommand } from '../commands/command-queue';
-import { FieldChecker } from '../common/validation';
+import { FieldChecker, limits } from '../common/validation';
 import { requireRoomForAction } from '../commands/pending-action-bound';
 import { COMMAND_DETAIL_SQL, shownDetail, waitingDetail } from '../commands/action-status-detail';
 import { assertDoorCommandAllowed } from './lockdown.service';
@@ -36,7 +36,7 @@ export interface DoorActionView extends DoorAction {
 
 function checkUnlock(input: UnlockDoorInput): void {
   const check = new FieldChecker();
-  check.text('deviceSerial', input.deviceSerial, { max: 64, required: true });
+  check.text('deviceSerial', input.deviceSerial, { max: limits.serialNumber, required: true });
   if (input.duration === undefined || input.duration === null) check.add('duration', 'required', 'duration is required.');
   else if (!Number.isInteger(input.duration) || input.duration < 1 || input.duration > 254) {
     check.add('duration', 'out_of_range', 'duration must be an integer from 1 to 254 seconds (the terminal takes one byte; 255 would hold the door open).');

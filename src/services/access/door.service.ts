@@ -10,7 +10,7 @@ import { workspaceOf, type RequestContext } from '../../context/request-context'
 import { DOOR_ACTION_KINDS, queueDoorAction, type DoorActionKind, type DoorActionView } from './door-action.service';
 import { terminalOf } from '../sync/sync-commands';
 import { recomputeDeviceUsers } from '../sync/device-user.service';
-import { FieldChecker } from '../common/validation';
+import { FieldChecker, limits } from '../common/validation';
 import type { Page, PageRequest } from '../common/pagination';
 import { doorRuleSupport } from './door-rule-support';
 
@@ -172,7 +172,7 @@ export interface DoorInput {
 /** Renames a door; its number and device are the terminal's. */
 export async function updateDoor(ctx: RequestContext, id: number, input: DoorInput): Promise<Door> {
   const check = new FieldChecker();
-  check.text('name', input.name, { max: 100, required: true });
+  check.text('name', input.name, { max: limits.doorName, required: true });
   check.done();
   const door = await ctx.em.findOne(Door, { id, workspaceId: workspaceOf(ctx) });
   if (!door) throw DomainError.notFound('Door', id);

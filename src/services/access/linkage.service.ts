@@ -12,7 +12,7 @@ import { recordEvents, type NewEvent } from '../../events/outbox';
 import { requireScopeFor, workspaceOf, type RequestContext } from '../../context/request-context';
 import { enqueueCommands } from '../commands/command-queue';
 import type { Page, PageRequest } from '../common/pagination';
-import { FieldChecker } from '../common/validation';
+import { FieldChecker, limits } from '../common/validation';
 import { LOCKDOWN_MODES, startLockdown } from './lockdown.service';
 
 export const LINKAGE_TRIGGERS = ['forced_open', 'held_open', 'duress', 'refusals'] as const;
@@ -41,7 +41,7 @@ export interface CreateLinkageRuleInput {
 
 function check(input: CreateLinkageRuleInput): void {
   const check = new FieldChecker();
-  check.text('name', input.name, { max: 100, required: true });
+  check.text('name', input.name, { max: limits.accessName, required: true });
   if (input.trigger == null) check.add('trigger', 'required', 'trigger is required.');
   else if (!LINKAGE_TRIGGERS.includes(input.trigger as LinkageTrigger))
     check.add('trigger', 'invalid_value', `trigger must be one of ${LINKAGE_TRIGGERS.join(', ')}.`);

@@ -14,7 +14,7 @@ import { recordEvents, type NewEvent } from '../../events/outbox';
 import { hasScope, workspaceOf, withEm, type RequestContext } from '../../context/request-context';
 import { enqueueCommands, type NewCommand, type TerminalCommandRef } from '../commands/command-queue';
 import type { Page, PageRequest } from '../common/pagination';
-import { FieldChecker } from '../common/validation';
+import { FieldChecker, limits } from '../common/validation';
 import { LOCK_SPACES } from '../../kernel/lock-keys';
 
 export const LOCKDOWN_MODES = ['lockdown', 'evacuate'] as const;
@@ -23,7 +23,6 @@ export type LockdownMode = (typeof LOCKDOWN_MODES)[number];
 export const LOCKDOWN_COMMAND_KINDS = ['lockdown_apply', 'lockdown_release'] as const;
 /** At most this many doors named in one request (a company or an area may have more). */
 export const MAX_LOCKDOWN_DOOR_IDS = 1000;
-const REASON_MAX = 500;
 
 export interface CreateLockdownInput {
   companyId?: number | null;
@@ -75,7 +74,7 @@ function check(input: CreateLockdownInput): void {
   }
   if (input.mode == null) check.add('mode', 'required', 'mode is required.');
   else if (!LOCKDOWN_MODES.includes(input.mode as LockdownMode)) check.add('mode', 'invalid_value', `mode must be one of ${LOCKDOWN_MODES.join(', ')}.`);
-  check.text('reason', input.reason, { max: REASON_MAX, required: true });
+  check.text('reason', input.reason, { max: limits.reason, required: true });
   if (input.overrideAccessLevelId != null && input.mode === 'evacuate')
     check.add('overrideAccessLevelId', 'not_allowed', 'overrideAccessLevelId applies to mode lockdown: an evacuation lets everyone through.');
   check.done();

@@ -16,7 +16,7 @@ import { DomainError } from '../../errors/domain-error';
 import { enqueueCommands, type NewCommand } from '../commands/command-queue';
 import { workspaceOf, type RequestContext } from '../../context/request-context';
 import { intArray } from '../common/sql-arrays';
-import { FieldChecker } from '../common/validation';
+import { FieldChecker, limits } from '../common/validation';
 
 /** The command kinds of a pass's rows and of their removal. */
 export const VISITOR_PASS_COMMAND_KIND = 'visitor_pass';
@@ -161,7 +161,7 @@ function removalCommands(pass: VisitorPass, deviceIds: Iterable<number>): NewCom
  */
 export async function createVisitorPass(ctx: RequestContext, input: VisitorPassInput): Promise<VisitorPassView> {
   const check = new FieldChecker();
-  check.text('name', input.name, { max: 100, required: true });
+  check.text('name', input.name, { max: limits.accessName, required: true });
   if (input.companyId == null) check.add('companyId', 'required', 'companyId is required.');
   if (input.hostEmployeeId == null) check.add('hostEmployeeId', 'required', 'hostEmployeeId is required.');
   if (!(input.validFrom instanceof Date) || Number.isNaN(input.validFrom.getTime()))

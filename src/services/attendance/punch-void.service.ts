@@ -14,7 +14,7 @@ import { FieldChecker, limits } from '../common/validation';
  */
 export async function voidPunch(ctx: RequestContext, id: number, reason: string): Promise<Punch> {
   const check = new FieldChecker();
-  check.text('reason', reason, { max: limits.voidReason, required: true });
+  check.text('reason', reason, { max: limits.reason, required: true });
   check.done();
   const punch = await getPunch(ctx, id);
   if (punch.voidedAt) return punch;

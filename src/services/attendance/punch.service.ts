@@ -10,7 +10,7 @@ import { DomainError } from '../../errors/domain-error';
 import { workspaceOf, type RequestContext, withEm } from '../../context/request-context';
 import { isoDateMessage, isoToInstant, readIsoDate, startOfNextDay, type IsoDate } from '../../kernel/iso-date';
 import type { Page, PageRequest } from '../common/pagination';
-import { FieldChecker } from '../common/validation';
+import { FieldChecker, limits } from '../common/validation';
 import { verificationStateExists } from './verification-state.service';
 
 /** A punch to store, as the terminal service or a manual entry describes it. */
@@ -509,7 +509,7 @@ export async function createPunch(ctx: RequestContext, input: ManualPunchInput):
       isoDateMessage('punchTime', code, 'an ISO 8601 date-time (2024-07-28T08:30:00, optionally with Z or an offset such as -03:00)'),
     );
   }
-  check.text('punchState', input.punchState, { max: 16, required: true });
+  check.text('punchState', input.punchState, { max: limits.punchState, required: true });
   const company = await ctx.em.findOne(Company, { id: input.companyId, workspaceId });
   const employee = await ctx.em.findOne(Employee, { id: input.employeeId, workspaceId });
   const device = await ctx.em.findOne(Device, { id: input.deviceId, workspaceId });

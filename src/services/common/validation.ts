@@ -1,29 +1,18 @@
 import { isValidTimeZone } from '../../kernel/local-time';
 import { DomainError, type FieldProblem } from '../../errors/domain-error';
 import { DATE_RANGE, daysBetween, isCalendarDate, MAX_SPAN_DAYS } from '../../kernel/calendar-date';
+import { textLimits } from './input-limits';
 
 /**
  * Field rules shared by every surface. GraphQL clients reach services without the REST JSON
  * Schemas, so services check formats themselves; the REST schemas only check shape and types.
+ * `limits`: the text limits of src/services/common/input-limits.ts (one table for REST, GraphQL and
+ * the services) and the sizes of lists the services check themselves.
  */
 export const limits = {
-  companyName: 200,
-  companyCode: 64,
-  personName: 100,
-  employeeCode: 64,
-  pin: 23,
-  email: 254,
-  workspaceName: 200,
-  apiKeyName: 200,
-  stateName: 100,
-  areaName: 200,
-  areaCode: 64,
-  shiftName: 200,
-  holidayName: 200,
-  rosterName: 200,
+  ...textLimits,
   /** Entries of a roster's repeating cycle (a year at most). */
   rosterDays: 366,
-  voidReason: 500,
   /** Items of one bulk request (assignments, area and access-level membership). */
   bulkItems: 1000,
 } as const;

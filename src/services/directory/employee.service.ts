@@ -1,4 +1,5 @@
 import { AccessLevelEmployee, AreaEmployee, Assignment, Company, Employee, EmployeePhoto, EmployeeTemplate, FaceEnrollment } from '../../entities';
+import { EMPLOYEE_SEARCH_TEXT } from '../../entities/employee.entity';
 import { DomainError } from '../../errors/domain-error';
 import { workspaceOf, type RequestContext, withEm } from '../../context/request-context';
 import { recomputeDeviceUsers } from '../sync/device-user.service';
@@ -163,6 +164,10 @@ export async function readEmployee(ctx: RequestContext, id: number): Promise<Emp
  * (`count(*) over ()`); only a page past the end (or of size 0) needs a second query for the count.
  */
 export async function listEmployees(ctx: RequestContext, filter: EmployeeFilter, page: PageRequest): Promise<Page<EmployeeView>> {
+  // A search holds no control character (nor the separator of EMPLOYEE_SEARCH_TEXT) and is bounded.
+  const check = new FieldChecker();
+  check.text('search', filter.search, { max: limits.search });
+  check.done();
   const conditions = ['e.workspace_id = ?', 'e.deleted_at is null'];
   const params: unknown[] = [workspaceOf(ctx)];
   if (filter.companyId !== undefined) {
@@ -175,8 +180,9 @@ export async function listEmployees(ctx: RequestContext, filter: EmployeeFilter,
   }
   if (filter.search) {
     const like = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    conditions.push('(e.name ilike ? or e.lastname ilike ? or e.code ilike ? or e.pin ilike ? or e.email ilike ?)');
-    params.push(like, like, like, like, like);
+    // The expression of the trigram index: one index scan instead of five columns read in every row.
+    conditions.push(`${EMPLOYEE_SEARCH_TEXT} ilike ?`);
+    params.push(like);
   }
   const where = conditions.join(' and ');
   const rows = await ctx.em.execute<EmployeeViewRow[]>(

@@ -13,7 +13,7 @@ import { refreshDays, takeAttendanceLock } from '../attendance/day-store';
 import { type WantedDays, want } from '../attendance/day-inputs';
 import { hasScope, withEm, workspaceOf, type RequestContext } from '../../context/request-context';
 import type { Page, PageRequest } from '../common/pagination';
-import { FieldChecker } from '../common/validation';
+import { FieldChecker, limits } from '../common/validation';
 import { balancesOf } from './absence-balance';
 import { minutesBetween } from '../attendance/day-absences';
 import { checkTransition, decisionData, pendingDecision, recordDecision, type DecisionVerb } from './request-decision';
@@ -109,7 +109,7 @@ function checkInput(input: AbsenceRequestInput): void {
   for (const field of ['startTime', 'endTime'] as const) {
     if (input[field] != null && !TIME.test(input[field]!)) check.add(field, 'invalid_time', `${field} must be a time of day "HH:MM" from 00:00 to 23:59.`);
   }
-  check.text('note', input.note, { max: 1000 });
+  check.text('note', input.note, { max: limits.note });
   check.done();
 }
 
@@ -261,7 +261,7 @@ export async function createAbsenceRequest(ctx: RequestContext, input: AbsenceRe
  */
 export async function decideAbsenceRequest(ctx: RequestContext, id: number, decision: DecisionVerb, comment?: string | null): Promise<AbsenceRequest> {
   const check = new FieldChecker();
-  check.text('comment', comment, { max: 1000 });
+  check.text('comment', comment, { max: limits.comment });
   check.done();
   const workspaceId = workspaceOf(ctx);
   return ctx.em.transactional(async (em) => {

@@ -7,7 +7,7 @@ import { DomainError } from '../../errors/domain-error';
 import { workspaceOf, type RequestContext } from '../../context/request-context';
 import type { Page, PageRequest } from '../common/pagination';
 import { uniqueViolationToDomainError } from '../common/unique-violation';
-import { FieldChecker } from '../common/validation';
+import { FieldChecker, limits } from '../common/validation';
 import { PAY_CODES } from '../attendance/pay-rules';
 
 export const ABSENCE_UNITS = ['day', 'hour'] as const;
@@ -46,8 +46,8 @@ export function seedAbsenceTypes(em: EntityManager, company: Company): void {
 function checkType(input: AbsenceTypeInput, creating: boolean): void {
   const check = new FieldChecker();
   if (creating && input.companyId == null) check.add('companyId', 'required', 'companyId is required.');
-  check.text('name', input.name, { max: 100, required: creating || input.name !== undefined });
-  check.text('code', input.code, { max: 20, required: creating || input.code !== undefined });
+  check.text('name', input.name, { max: limits.absenceTypeName, required: creating || input.name !== undefined });
+  check.text('code', input.code, { max: limits.absenceCode, required: creating || input.code !== undefined });
   // Paid leave is booked under its code beside the work codes (timesheet summary, payroll export): it must not read as one.
   if (typeof input.code === 'string' && (PAY_CODES as readonly string[]).includes(input.code.trim().toLowerCase()))
     check.add('code', 'invalid_value', `"${input.code}" is a work pay code; an absence type needs a code of its own (VAC, SICK).`);

@@ -18,7 +18,7 @@ import { MAX_BULK_ITEMS } from '../common/bulk-input';
 import { withEm, workspaceOf, type RequestContext } from '../../context/request-context';
 import type { Page, PageRequest } from '../common/pagination';
 import { intArray } from '../common/sql-arrays';
-import { FieldChecker } from '../common/validation';
+import { FieldChecker, limits } from '../common/validation';
 import { checkTransition, decisionData, keyOf, pendingDecision, recordDecision } from './request-decision';
 
 export const OVERTIME_APPROVAL_EVENT = 'overtime_approval.updated';
@@ -126,7 +126,7 @@ export async function createOvertimeApproval(ctx: RequestContext, input: Overtim
   const check = new FieldChecker();
   if (input.employeeId == null) check.add('employeeId', 'required', 'employeeId is required.');
   check.date('date', input.date, { required: true });
-  check.text('note', input.note, { max: 1000 });
+  check.text('note', input.note, { max: limits.note });
   check.done();
   const workspaceId = workspaceOf(ctx);
   const employee = await ctx.em.findOne(Employee, { id: input.employeeId!, workspaceId, deletedAt: null });
@@ -168,7 +168,7 @@ export async function decideOvertimeApproval(
   options: { comment?: string | null; minutes?: number | null } = {},
 ): Promise<OvertimeApproval> {
   const check = new FieldChecker();
-  check.text('comment', options.comment, { max: 1000 });
+  check.text('comment', options.comment, { max: limits.comment });
   if (options.minutes != null && (!Number.isInteger(options.minutes) || options.minutes < 0 || options.minutes > MAX_MINUTES)) {
     check.add('minutes', 'out_of_range', `minutes must be a whole number from 0 to ${MAX_MINUTES} (null: all of the day's overtime).`);
   }
@@ -249,7 +249,7 @@ async function decideOvertimePeriod(ctx: RequestContext, input: OvertimePeriodIn
     if (input.employeeIds.length > MAX_BULK_ITEMS) check.add('employeeIds', 'too_many_items', `employeeIds names at most ${MAX_BULK_ITEMS} employees.`);
     if (new Set(input.employeeIds).size !== input.employeeIds.length) check.add('employeeIds', 'duplicate', 'employeeIds names an employee twice.');
   }
-  check.text('comment', input.comment, { max: 1000 });
+  check.text('comment', input.comment, { max: limits.comment });
   check.done();
   const { ids, companyIds } = await periodEmployees(ctx, input);
   const { startDate, endDate } = input as { startDate: string; endDate: string };

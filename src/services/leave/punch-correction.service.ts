@@ -19,7 +19,7 @@ import { withEm, workspaceOf, type RequestContext } from '../../context/request-
 import { isoDateMessage, isoToInstant, readIsoDate } from '../../kernel/iso-date';
 import type { Page, PageRequest } from '../common/pagination';
 import { recordPunches } from '../attendance/punch.service';
-import { FieldChecker } from '../common/validation';
+import { FieldChecker, limits } from '../common/validation';
 import { verificationStateExists } from '../attendance/verification-state.service';
 import { REQUEST_STATES } from './absence-request.service';
 import { checkTransition, decisionData, pendingDecision, recordDecision, type DecisionVerb } from './request-decision';
@@ -116,7 +116,7 @@ async function readPunches(ctx: RequestContext, input: PunchCorrectionInput, zon
       );
       continue;
     }
-    check.text(`${prefix(i)}punchState`, item.punchState, { max: 16, required: true });
+    check.text(`${prefix(i)}punchState`, item.punchState, { max: limits.punchState, required: true });
     if (item.punchState != null && item.punchState.trim() !== '' && !(await verificationStateExists(ctx, item.punchState))) {
       check.add(`${prefix(i)}punchState`, 'unknown_state', `punchState "${item.punchState}" is not the value of a verification state of this workspace.`);
     }
@@ -146,7 +146,7 @@ async function refuseLockedDates(em: EntityManager, companyId: number, firstDate
 export async function createPunchCorrection(ctx: RequestContext, input: PunchCorrectionInput): Promise<PunchCorrection> {
   const check = new FieldChecker();
   if (input.employeeId == null) check.add('employeeId', 'required', 'employeeId is required.');
-  check.text('reason', input.reason, { max: 500, required: true });
+  check.text('reason', input.reason, { max: limits.reason, required: true });
   const adds = input.punches != null || input.punchTime != null || input.punchState != null;
   if (adds && input.voidPunchId != null) check.add('voidPunchId', 'not_allowed', 'A correction either adds punches or voids one, not both.');
   if (!adds && input.voidPunchId == null) check.add('punchTime', 'required', 'Give punchTime and punchState (or punches), or voidPunchId.');
@@ -235,7 +235,7 @@ async function apply(ctx: RequestContext, correction: PunchCorrection, employee:
  */
 export async function decidePunchCorrection(ctx: RequestContext, id: number, decision: DecisionVerb, comment?: string | null): Promise<PunchCorrection> {
   const check = new FieldChecker();
-  check.text('comment', comment, { max: 1000 });
+  check.text('comment', comment, { max: limits.comment });
   check.done();
   const workspaceId = workspaceOf(ctx);
   return ctx.em.transactional(async (em) => {

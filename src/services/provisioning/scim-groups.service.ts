@@ -14,7 +14,7 @@ import { searchDocument } from '../../scim/search-document';
 import { DomainError } from '../../errors/domain-error';
 import { workspaceOf, type RequestContext } from '../../context/request-context';
 import { intArray } from '../common/sql-arrays';
-import { FieldChecker } from '../common/validation';
+import { FieldChecker, limits } from '../common/validation';
 import { lockWorkspace } from '../common/workspace-lock';
 import { afterMembersChange, directoryGrantsOf } from './scim-group-grants';
 import { scimScope, type ScimScope } from './scim-scope';
@@ -22,7 +22,7 @@ import { conjuncts, equalityOf, filterSql, type FilterTarget, type Sql } from '.
 import { pageOfIds, withinReferenceBudget } from './scim-list';
 import { isoSql, resourceBounds, type ScimList } from './scim-users.service';
 
-const MAX_DISPLAY_NAME = 256;
+const MAX_DISPLAY_NAME = limits.scimName;
 const NOT_STORED = new Set(['id', 'meta', 'members', 'schemas', 'displayname', 'externalid']);
 
 interface GroupRow {
@@ -197,6 +197,8 @@ async function readGroupBody(
   if (displayName.length > MAX_DISPLAY_NAME) throw ScimError.badRequest('invalidValue', `displayName has at most ${MAX_DISPLAY_NAME} characters.`);
   const externalId = getAttr(body, 'externalId');
   if (externalId !== undefined && externalId !== null && typeof externalId !== 'string') throw ScimError.badRequest('invalidValue', 'externalId is a string.');
+  if (typeof externalId === 'string' && externalId.length > limits.scimExternalId)
+    throw ScimError.badRequest('invalidValue', `externalId has at most ${limits.scimExternalId} characters.`);
   const values = [...new Set(entryValues(body, 'members'))];
   const ids = values.map((v) => (/^[1-9]\d{0,9}$/.test(v) && Number(v) <= 2_147_483_647 ? Number(v) : -1));
   const known = ids.length

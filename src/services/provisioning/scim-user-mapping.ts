@@ -17,7 +17,7 @@ export interface EmployeeFields {
   employeeNumber: string | null;
 }
 
-export const MAX_USER_NAME = 256;
+export const MAX_USER_NAME = limits.scimName;
 const PIN = /^[A-Za-z0-9]+$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -46,6 +46,8 @@ export function storedUserDocument(body: unknown, bounds: ResourceBounds): JsonO
   if (active !== undefined && active !== null && typeof active !== 'boolean') throw ScimError.badRequest('invalidValue', 'active is a boolean.');
   const externalId = getAttr(document, 'externalId');
   if (externalId !== undefined && externalId !== null && typeof externalId !== 'string') throw ScimError.badRequest('invalidValue', 'externalId is a string.');
+  if (typeof externalId === 'string' && externalId.length > limits.scimExternalId)
+    throw ScimError.badRequest('invalidValue', `externalId has at most ${limits.scimExternalId} characters.`);
   return document;
 }
 

@@ -11,7 +11,7 @@ import { notifyDeviceChanged } from './device-changes';
 import { uniqueViolationToDomainError } from '../common/unique-violation';
 import { clearUnknownTerminal } from './unknown-terminal.service';
 import { invalidCidrs, MAX_CIDRS, parseCidr } from '../../kernel/source-address';
-import { FieldChecker, isValidTimeZone } from '../common/validation';
+import { FieldChecker, isValidTimeZone, limits } from '../common/validation';
 import { lockWorkspace } from '../common/workspace-lock';
 
 export interface DeviceInput {
@@ -41,8 +41,8 @@ const uniqueFields = { device_serial_number_unique: { field: 'serialNumber', mes
 function checkDevice(input: DeviceInput, creating: boolean): void {
   const check = new FieldChecker();
   if (creating && input.companyId === undefined) check.add('companyId', 'required', 'companyId is required.');
-  check.text('name', input.name, { max: 100, required: creating || input.name !== undefined });
-  check.text('serialNumber', input.serialNumber, { max: 64, required: creating || input.serialNumber !== undefined });
+  check.text('name', input.name, { max: limits.deviceName, required: creating || input.name !== undefined });
+  check.text('serialNumber', input.serialNumber, { max: limits.serialNumber, required: creating || input.serialNumber !== undefined });
   if (input.serialNumber && !SERIAL.test(input.serialNumber)) {
     check.add('serialNumber', 'invalid_serial_number', 'serialNumber must be 1 to 64 letters, digits, "-" or "_", as printed on the terminal.');
   }

@@ -11,7 +11,7 @@ import { recordEvents, WEBHOOK_CHANNEL } from '../../events/outbox';
 import { generateWebhookSecret } from '../../events/webhook-signature';
 import { workspaceOf, type RequestContext, withEm } from '../../context/request-context';
 import type { Page, PageRequest } from '../common/pagination';
-import { FieldChecker } from '../common/validation';
+import { FieldChecker, limits } from '../common/validation';
 
 export interface WebhookEndpointInput {
   url?: string | null;
@@ -28,8 +28,8 @@ export type DeliveryView = WebhookDelivery & { eventType: string; attempts: Webh
 
 async function checkInput(ctx: RequestContext, input: WebhookEndpointInput, creating: boolean): Promise<void> {
   const check = new FieldChecker();
-  check.text('url', input.url, { max: 2048, required: creating });
-  check.text('description', input.description, { max: 500 });
+  check.text('url', input.url, { max: limits.url, required: creating });
+  check.text('description', input.description, { max: limits.description });
   if (creating && (input.eventTypes == null || input.eventTypes.length === 0)) check.add('eventTypes', 'required', 'Give at least one event type.');
   if (input.eventTypes != null) {
     if (input.eventTypes.length === 0) check.add('eventTypes', 'required', 'Give at least one event type.');

@@ -111,6 +111,16 @@ describe('SCIM filters', () => {
   it('refuses a filter longer than 4096 characters', () => {
     expect(scimError(() => parseFilter(`userName eq "${'a'.repeat(5000)}"`)).scimType).to.equal('invalidFilter');
   });
+
+  it('refuses nesting past 32 levels and more than 64 and/or before the parser and the evaluation recurse that deep', () => {
+    const nested = (n: number) => `${'('.repeat(n)}userName eq "a"${')'.repeat(n)}`;
+    expect(matches(nested(32).replace('"a"', '"Ada.Lovelace@Example.com"'))).to.equal(true);
+    expect(scimError(() => parseFilter(nested(33))).detail).to.contain('32 levels');
+    expect(scimError(() => parseFilter(`emails[${nested(32)}]`)).scimType).to.equal('invalidFilter');
+    const chain = (n: number) => Array.from({ length: n + 1 }, () => 'userName eq "a"').join(' and ');
+    expect(() => parseFilter(chain(64))).not.to.throw();
+    expect(scimError(() => parseFilter(chain(65))).detail).to.contain('64');
+  });
 });
 
 describe('SCIM PATCH paths', () => {
