@@ -1,19 +1,22 @@
-// Every attendance day of a company in a date range, with the company's people for their names.
+// Every attendance day of a company in a date range, with the company's people for their names
+// (every page of them, read while the days are: a company of any size is named).
 // The API returns at most 1,000 days a page, by employee then date, so a month of 1,000 people is
 // 31 pages. Read one after the other, each waits for the last and each reads further into the
 // range (the server skips more rows every page); so after the first page the rest of the range is
 // read in slices of days sized to about one page each, several at a time.
 import { useEffect, useState } from 'preact/hooks';
 import { useClient, type Client, type OperationResult } from '@urql/preact';
-import { CompanyEmployeesDocument, TimesheetDocument, type TimesheetQuery, type CompanyEmployeesQuery } from './gql';
+import { CompanyPeoplePageDocument, TimesheetDocument, type CompanyPeoplePageQuery, type TimesheetQuery } from './gql';
 
 export type AttendanceDayRow = TimesheetQuery['timesheet']['nodes'][number];
-export type CompanyEmployee = CompanyEmployeesQuery['employees']['nodes'][number];
+export type CompanyEmployee = CompanyPeoplePageQuery['employees']['nodes'][number];
 
 const PAGE = 1000;
 /** Requests in flight at once: the browser's own limit per origin over HTTP/1.1. */
 const IN_FLIGHT = 6;
 const DAY_MS = 86_400_000;
+/** Times one page is asked for again while the service computes its days (each time it keeps what it did). */
+const MAX_RETRIES = 30;
 
 const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 const daysBetween = (start: string, end: string) => Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / DAY_MS) + 1;
@@ -30,9 +33,18 @@ async function readPages(
 ): Promise<{ days: AttendanceDayRow[]; totalCount: number; complete: boolean }> {
   const days: AttendanceDayRow[] = [];
   let after: string | null = null;
+  let retries = 0;
   for (;;) {
     const page: OperationResult<TimesheetQuery> = await client.query(TimesheetDocument, { ...range, after }, { requestPolicy: policy }).toPromise();
     if (isCancelled()) return { days, totalCount: 0, complete: true };
+    // A range whose days take longer to compute than one request may: the service keeps what it
+    // computed and says when to ask again; asking again continues (a large company's first read).
+    const busy = page.error?.graphQLErrors[0]?.extensions;
+    if (busy?.code === 'computation_budget_exceeded' && retries < MAX_RETRIES) {
+      retries += 1;
+      await new Promise((resolve) => setTimeout(resolve, Number(busy.retryAfter ?? 1) * 1000));
+      continue;
+    }
     if (page.error || !page.data) throw new Error(page.error?.graphQLErrors[0]?.message ?? page.error?.message ?? 'no answer');
     const { nodes, totalCount, pageInfo } = page.data.timesheet;
     days.push(...nodes);
@@ -82,6 +94,19 @@ export async function readAttendanceDays(
   return days;
 }
 
+/** Every employee of a company, page after page of 1,000. */
+export async function readCompanyPeople(client: Client, companyId: number, isCancelled: () => boolean = () => false): Promise<CompanyEmployee[]> {
+  const people: CompanyEmployee[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const page: OperationResult<CompanyPeoplePageQuery> = await client.query(CompanyPeoplePageDocument, { companyId, after }).toPromise();
+    if (page.error || !page.data) throw new Error(page.error?.message ?? 'no answer');
+    people.push(...page.data.employees.nodes);
+    if (!page.data.employees.pageInfo.hasNextPage || isCancelled()) return people;
+    after = page.data.employees.pageInfo.endCursor ?? null;
+  }
+}
+
 export function useAttendanceDays(
   companyId: number,
   startDate: string,
@@ -103,9 +128,9 @@ export function useAttendanceDays(
     if (!companyId || !startDate || !endDate) return;
     let cancelled = false;
     (async () => {
-      const people = client.query(CompanyEmployeesDocument, { companyId }).toPromise();
+      const people = readCompanyPeople(client, companyId, () => cancelled);
       const days = await readAttendanceDays(client, companyId, startDate, endDate, version ? 'network-only' : 'cache-first', () => cancelled);
-      const employees = (await people).data?.employees.nodes ?? [];
+      const employees = await people;
       if (!cancelled) setState({ days, employees, error: null });
     })().catch((error: Error) => !cancelled && setState({ days: [], employees: [], error: error.message }));
     return () => {

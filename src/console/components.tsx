@@ -1,5 +1,8 @@
-import { useRef } from 'preact/hooks';
-import type { ComponentChildren } from 'preact';
+import { useContext, useRef } from 'preact/hooks';
+import { createContext, type ComponentChildren } from 'preact';
+
+/** The page's title, its level-one heading (main.tsx): a card titled like its page is headed by that heading alone. */
+export const PageTitle = createContext<string | null>(null);
 
 export function StatusBadge({ status }: { status: string | null | undefined }) {
   const value = status ?? 'none';
@@ -16,12 +19,16 @@ export function ErrorNote({ message }: { message: string | null | undefined }) {
 }
 
 export function Section({ title, children, actions }: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {
+  // The page's own card (Holidays on the Holidays page) repeats no heading under the page's h1.
+  const lead = useContext(PageTitle) === title;
   return (
     <section class="card" aria-label={title}>
-      <header class="card-head">
-        <h2>{title}</h2>
-        {actions}
-      </header>
+      {(!lead || actions) && (
+        <header class={lead ? 'card-head actions-only' : 'card-head'}>
+          {!lead && <h2>{title}</h2>}
+          {actions}
+        </header>
+      )}
       {children}
     </section>
   );

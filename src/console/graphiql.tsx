@@ -39,7 +39,13 @@ function Explorer() {
   });
   // `/graphql#query=…` opens the explorer with that operation (a link can carry an example).
   const linked = new URLSearchParams(location.hash.slice(1)).get('query');
-  return <GraphiQL fetcher={fetcher} defaultQuery={'{\n  workspace {\n    name\n  }\n}\n'} query={linked ?? undefined} />;
+  // In a main landmark under a level-one heading (for screen readers), as every console page is.
+  return (
+    <main className="explorer">
+      <h1 className="sr-only">Timegate GraphQL explorer</h1>
+      <GraphiQL fetcher={fetcher} defaultQuery={'{\n  workspace {\n    name\n  }\n}\n'} query={linked ?? undefined} />
+    </main>
+  );
 }
 
 /**

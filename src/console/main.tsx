@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { Provider, useQuery } from '@urql/preact';
 import { createApiClient, errorCode, errorMessage, type Credential } from './client';
 import { SessionContext } from './app-context';
-import { ErrorNote } from './components';
+import { ErrorNote, PageTitle } from './components';
 import { SessionDocument, WorkspaceNameDocument } from './gql';
 import { href, useRoute } from './router';
 import { endSession, fetchSession, forgetKey, reaches, rememberKey, SIGN_IN_NOTICES, storedKey, type PersonSession } from './session';
@@ -79,6 +79,11 @@ function Shell({ signer, onSignOut }: { signer: Signer; onSignOut: (notice: stri
   const pages = PAGES.filter((p) => reaches(signer.scopes, p.area));
   const current = pages.find((p) => p.path === page);
   const view = current ? current.view(id) : <Overview />;
+  const title = current?.label ?? 'Overview';
+  // On a narrow screen the navigation is folded behind "Menu" (it was 22 links above every page);
+  // choosing a page folds it again.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [page, id]);
   return (
     <SessionContext.Provider value={value}>
       <a class="skip" href="#content" onClick={(e) => (e.preventDefault(), document.getElementById('content')?.focus())}>
@@ -100,28 +105,34 @@ function Shell({ signer, onSignOut }: { signer: Signer; onSignOut: (notice: stri
       </header>
       <div class="frame">
         <nav aria-label="Pages">
-          {SECTIONS.map((section) => {
-            const listed = pages.filter((p) => p.section === section);
-            return (
-              listed.length > 0 && (
-                <div class="nav-section">
-                  <h2>{section}</h2>
-                  <ul>
-                    {listed.map((p) => (
-                      <li>
-                        <a href={href(p.path)} aria-current={page === p.path ? 'page' : undefined}>
-                          {p.label}
-                        </a>
-                      </li>
-                    ))}
-                  </ul>
-                </div>
-              )
-            );
-          })}
+          <button type="button" class="menu-toggle secondary" aria-expanded={menuOpen} aria-controls="nav-pages" onClick={() => setMenuOpen(!menuOpen)}>
+            Menu<span class="menu-current"> · {title}</span>
+          </button>
+          <div id="nav-pages" class={menuOpen ? 'nav-pages open' : 'nav-pages'}>
+            {SECTIONS.map((section) => {
+              const listed = pages.filter((p) => p.section === section);
+              return (
+                listed.length > 0 && (
+                  <div class="nav-section">
+                    <h2>{section}</h2>
+                    <ul>
+                      {listed.map((p) => (
+                        <li>
+                          <a href={href(p.path)} aria-current={page === p.path ? 'page' : undefined}>
+                            {p.label}
+                          </a>
+                        </li>
+                      ))}
+                    </ul>
+                  </div>
+                )
+              );
+            })}
+          </div>
         </nav>
         <main id="content" tabIndex={-1}>
-          {view}
+          <h1 class="page-title">{title}</h1>
+          <PageTitle.Provider value={title}>{view}</PageTitle.Provider>
         </main>
       </div>
     </SessionContext.Provider>

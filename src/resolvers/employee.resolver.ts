@@ -17,8 +17,8 @@ export class EmployeeResolver {
 
   @Authorized('read')
   @Query(() => EmployeeConnection)
-  async employees(@Ctx() ctx: RequestContext, @Args() { companyId, isActive, search, ...page }: EmployeesArgs) {
-    const filter = { companyId: companyId ?? undefined, isActive: isActive ?? undefined, search: search ?? undefined };
+  async employees(@Ctx() ctx: RequestContext, @Args() { companyId, isActive, search, ids, ...page }: EmployeesArgs) {
+    const filter = { companyId: companyId ?? undefined, isActive: isActive ?? undefined, search: search ?? undefined, ids: ids ?? undefined };
     return toConnection(await employees.listEmployees(ctx, filter, pageRequest(page)));
   }
 

@@ -1,4 +1,5 @@
 import { ArgsType, Field, Int, type ClassType } from 'type-graphql';
+import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { ObjectType } from './object-type';
 import { DomainError } from '../errors/domain-error';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type PageRequest } from '../services/common/pagination';
@@ -98,4 +99,23 @@ class PageConnection<T> implements ConnectionShape<T> {
 
 export function toConnection<T>(page: Page<T>): ConnectionShape<T> {
   return new PageConnection(page);
+}
+
+/**
+ * Whether the operation selects `field` (e.g. `totalCount`) directly on the value this resolver
+ * returns, through fragments and inline fragments too: a list resolver skips a count nobody reads.
+ * (`@include`/`@skip` are not evaluated: a field under one counts as selected, which only costs the count.)
+ */
+export function selectsField(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments'>, field: string): boolean {
+  const seen = new Set<string>();
+  const within = (selectionSet: SelectionSetNode | undefined): boolean =>
+    (selectionSet?.selections ?? []).some((selection) => {
+      if (selection.kind === Kind.FIELD) return selection.name.value === field;
+      if (selection.kind === Kind.INLINE_FRAGMENT) return within(selection.selectionSet);
+      const name = selection.name.value;
+      if (seen.has(name)) return false;
+      seen.add(name);
+      return within(info.fragments[name]?.selectionSet);
+    });
+  return info.fieldNodes.some((node) => within(node.selectionSet));
 }

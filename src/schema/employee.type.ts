@@ -34,6 +34,12 @@ export class EmployeesArgs extends ConnectionArgs {
   @Field(() => Int, { nullable: true }) companyId?: number;
   @Field({ nullable: true }) isActive?: boolean;
   @Bounded('search') @Field({ nullable: true, description: 'Case-insensitive text found in name, last name, code, pin or e-mail.' }) search?: string;
+  @Field(() => [Int], {
+    nullable: true,
+    description:
+      'Only the employees with these ids (at most 1000; ids of other workspaces or deleted employees match nothing): names for the employee ids another list returns, at any size of the workspace.',
+  })
+  ids?: number[];
 }
 
 @InputType()

@@ -11,8 +11,8 @@ const MONTH = '2026-03';
 /**
  * A month timesheet larger than one page of the API (70 people × 31 days = 2,170 days, pages of
  * 1,000): the console reads the pages after the first several at a time (slices of days), not one
- * after the other, draws every row exactly once (more rows than it draws in its first go), and a
- * cell of a row drawn late still opens its day.
+ * after the other; the grid draws only the rows in view, counts them all (aria-rowcount), draws every
+ * row once scrolled to, and a cell of the last row opens its day.
  */
 describe('console in the browser: a month timesheet of more than one page', () => {
   let t: TestApp;
@@ -35,7 +35,7 @@ describe('console in the browser: a month timesheet of more than one page', () =
     await t?.stop();
   });
 
-  it('reads the pages after the first in parallel and draws every row once; a late-drawn cell opens its day', async () => {
+  it('reads the pages after the first in parallel; the grid draws the rows in view, counts them all, and draws each when scrolled to', async () => {
     const page = await signInWithKey(browser, t.url, ws.key);
 
     // Timesheet requests: how many, and how many at once.
@@ -57,17 +57,40 @@ describe('console in the browser: a month timesheet of more than one page', () =
     page.on('requestfailed', settled);
 
     await page.goto(`${t.url}/console#/timesheets/${MONTH}`);
-    const rows = page.locator('table.sheet tbody tr');
-    await page.getByRole('rowheader', { name: `Person ${String(EMPLOYEES).padStart(3, '0')}` }).waitFor({ timeout: 60_000 });
-    expect(await rows.count()).to.equal(EMPLOYEES);
-    expect((await page.locator('table.sheet tbody th[scope="row"]').allTextContents()).sort()).to.deep.equal(
-      Array.from({ length: EMPLOYEES }, (_, i) => `Person ${String(i + 1).padStart(3, '0')}`),
-    );
-    // Every row has its 31 days, no day twice.
+    const grid = page.getByRole('table', { name: `Timesheet ${MONTH}-01 to ${MONTH}-31` });
+    await page.getByRole('rowheader', { name: 'Person 001' }).waitFor({ timeout: 60_000 });
+    // The table counts every row (and the header), but only the rows in view (and a few beyond) are drawn.
+    expect(await grid.getAttribute('aria-rowcount')).to.equal(String(EMPLOYEES + 1));
+    const rows = grid.locator('tbody tr[aria-rowindex]');
+    const drawn = await rows.count();
+    expect(drawn, 'rows drawn at first').to.be.within(10, EMPLOYEES - 1);
+    // Scrolled down to the end, the rows drawn are the last ones, each with its place among all.
+    const names = new Set(await grid.locator('tbody th[scope="row"]').allTextContents());
+    const box = page.locator('.sheet-scroll');
+    for (let step = 0; step < 20 && !names.has(`Person ${String(EMPLOYEES).padStart(3, '0')}`); step++) {
+      await box.evaluate((b) => b.scrollBy(0, b.clientHeight));
+      await page.waitForFunction(
+        (seen) => [...(globalThis as any).document.querySelectorAll('.sheet tbody th[scope="row"]')].some((th: any) => !seen.includes(th.textContent)),
+        [...names],
+      );
+      for (const name of await grid.locator('tbody th[scope="row"]').allTextContents()) names.add(name);
+    }
+    expect([...names].sort()).to.deep.equal(Array.from({ length: EMPLOYEES }, (_, i) => `Person ${String(i + 1).padStart(3, '0')}`));
+    const last = grid.getByRole('row', { name: new RegExp(`^Person ${String(EMPLOYEES).padStart(3, '0')}`) });
+    expect(await last.getAttribute('aria-rowindex')).to.equal(String(EMPLOYEES + 1));
+    expect(await rows.count(), 'rows drawn at the end').to.be.below(EMPLOYEES);
+    // Every drawn row has its 31 days, no day twice.
     const cellsPerRow = await rows.evaluateAll((trs) => trs.map((tr) => tr.querySelectorAll('td.day').length));
     expect(new Set(cellsPerRow)).to.deep.equal(new Set([31]));
-    const buttons = await page.locator('table.sheet tbody td.day button').count();
-    expect(buttons).to.equal(EMPLOYEES * 31);
+    // Scrolled to the end, the last row is in view inside the box.
+    await box.evaluate((b) => b.scrollTo(0, b.scrollHeight));
+    await page.waitForFunction(() => {
+      const b = (globalThis as any).document.querySelector('.sheet-scroll');
+      const rows = b.querySelectorAll('tbody tr[aria-rowindex]');
+      const row = rows[rows.length - 1].getBoundingClientRect();
+      const frame = b.getBoundingClientRect();
+      return row.bottom <= frame.bottom + 1 && row.top >= frame.top;
+    });
 
     // The first page of the whole month, then slices of days of about a page each, several at once.
     expect(ranges[0]).to.equal(`${MONTH}-01..${MONTH}-31`);
@@ -78,9 +101,15 @@ describe('console in the browser: a month timesheet of more than one page', () =
     expect(ranges.length).to.be.within(3, 5);
     expect(mostInFlight, ranges.join(', ')).to.be.at.least(2);
 
-    // The last row was drawn after the first go (rows come in slices); its cell opens the day.
+    // A cell of the last row opens its day; the arrow keys walk up the rows, drawing those scrolled to.
     await page.getByRole('button', { name: `Person ${String(EMPLOYEES).padStart(3, '0')}, ${MONTH}-31:` }).click();
-    await page.getByRole('dialog', { name: `Person ${String(EMPLOYEES).padStart(3, '0')}, ${MONTH}-31` }).waitFor();
+    const dialog = page.getByRole('dialog', { name: `Person ${String(EMPLOYEES).padStart(3, '0')}, ${MONTH}-31` });
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    for (let i = 0; i < drawn + 5; i++) await page.keyboard.press('ArrowUp');
+    const focused = String(await page.evaluate('document.activeElement?.getAttribute("aria-label")'));
+    expect(focused).to.match(new RegExp(`^Person ${String(EMPLOYEES - drawn - 5).padStart(3, '0')}, ${MONTH}-31:`));
     await screenshot(page, 'large-timesheet');
     expectNoPageProblems(page);
   });

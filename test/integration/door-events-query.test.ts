@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createEmployee, createWorkspace, setWorkspaceTimeZone, type TestWorkspace } from '../support/factories';
 import { gql, gqlData, rest } from '../support/http';
+import { statementsDuring } from '../support/statements';
 import { createTerminalDevice, iclock } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -121,5 +122,32 @@ describe('door events query', () => {
     expect(reversed.status).to.equal(422);
     const graphql = await gql(t.url, ws.key, '{ doorEvents(reason: bored) { totalCount } }');
     expect(graphql.errors).to.have.length(1);
+  });
+
+  it('counts the matches only when the operation reads totalCount; pages still say whether more follow', async () => {
+    const counts = (statements: string[]) => statements.filter((sql) => /\bcount\(/i.test(sql) && /"?door_event"?/.test(sql));
+    // The door board's read: the newest events, no count.
+    const board = await statementsDuring(t.app, () =>
+      gqlData(t.url, ws.key, '{ doorEvents(first: 3) { pageInfo { hasNextPage endCursor } nodes { eventCode } } }'),
+    );
+    expect(board.result.doorEvents.nodes.map((e: any) => e.eventCode)).to.deep.equal([21, 200, 38]);
+    expect(board.result.doorEvents.pageInfo.hasNextPage).to.equal(true);
+    expect(counts(board.statements), board.statements.join('\n')).to.deep.equal([]);
+    const last = await statementsDuring(t.app, () =>
+      gqlData(t.url, ws.key, 'query ($after: String) { doorEvents(first: 4, after: $after) { pageInfo { hasNextPage } nodes { eventCode } } }', {
+        after: board.result.doorEvents.pageInfo.endCursor,
+      }),
+    );
+    expect(last.result.doorEvents).to.deep.equal({
+      pageInfo: { hasNextPage: false },
+      nodes: [{ eventCode: 25 }, { eventCode: 26 }, { eventCode: 24 }, { eventCode: 0 }],
+    });
+    expect(counts(last.statements), last.statements.join('\n')).to.deep.equal([]);
+    // Asked for, through a fragment too: counted.
+    const counted = await statementsDuring(t.app, () =>
+      gqlData(t.url, ws.key, '{ doorEvents(first: 3) { ...Total nodes { eventCode } } } fragment Total on DoorEventConnection { totalCount }'),
+    );
+    expect(counted.result.doorEvents.totalCount).to.equal(7);
+    expect(counts(counted.statements), counted.statements.join('\n')).to.have.length(1);
   });
 });

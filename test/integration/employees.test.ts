@@ -228,4 +228,34 @@ describe('employees', () => {
       statements.join('\n'),
     ).to.have.length(1);
   });
+
+  it('looks employees up by id at any size of the workspace: only its own, at most 1000 ids, combined with the other filters', async () => {
+    const ws = await createWorkspace(t.url, { maxCompanies: 2 });
+    const other = await createWorkspace(t.url);
+    const company = await createCompany(t.url, ws.key);
+    const second = await createCompany(t.url, ws.key);
+    const ada = await createEmployee(t.url, ws.key, company.id, { name: 'Ada', lastname: 'Byid' });
+    const bob = await createEmployee(t.url, ws.key, second.id, { name: 'Bob', lastname: 'Byid' });
+    const foreign = await createEmployee(t.url, other.key, (await createCompany(t.url, other.key)).id);
+    const byIds = async (args: string, key = ws.key) =>
+      (await gqlData(t.url, key, `{ employees(${args}) { totalCount nodes { id name lastname } } }`)).employees as {
+        totalCount: number;
+        nodes: Array<{ id: number; name: string; lastname: string }>;
+      };
+    const found = await byIds(`ids: [${bob.id}, ${ada.id}, ${foreign.id}, 2147483647]`);
+    expect(found.nodes).to.deep.equal([
+      { id: ada.id, name: 'Ada', lastname: 'Byid' },
+      { id: bob.id, name: 'Bob', lastname: 'Byid' },
+    ]);
+    expect(found.totalCount).to.equal(2);
+    // Another workspace's key finds only its own employee among the same ids.
+    expect((await byIds(`ids: [${bob.id}, ${ada.id}, ${foreign.id}]`, other.key)).nodes.map((e) => e.id)).to.deep.equal([foreign.id]);
+    expect((await byIds(`ids: [${ada.id}, ${bob.id}], companyId: ${second.id}`)).nodes.map((e) => e.id)).to.deep.equal([bob.id]);
+    expect((await byIds('ids: []')).totalCount).to.equal(0);
+
+    // More than 1000 ids: refused, naming the field.
+    const tooMany = await gql(t.url, ws.key, `{ employees(ids: [${Array.from({ length: 1001 }, (_, i) => i + 1).join(',')}]) { totalCount } }`);
+    expect(tooMany.errors?.[0].extensions?.code).to.equal('validation_failed');
+    expect(tooMany.errors?.[0].extensions?.details?.map((d) => `${d.field}:${d.code}`)).to.deep.equal(['ids:too_many_items']);
+  });
 });

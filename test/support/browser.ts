@@ -25,7 +25,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
-/** axe-core's serious and critical violations on the page (run through DevTools, so the page's CSP does not apply). */
+/** axe-core's moderate, serious and critical violations on the page (run through DevTools, so the page's CSP does not apply). */
 export async function accessibilityViolations(page: Page): Promise<string[]> {
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
@@ -35,7 +35,7 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
     return result.violations;
   });
   return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .filter((v) => v.impact === 'moderate' || v.impact === 'serious' || v.impact === 'critical')
     .map(
       (v) =>
         `${v.id} (${v.impact}): ${v.nodes
@@ -64,7 +64,7 @@ export function expectNoPageProblems(page: Page): void {
   expect(seen).to.deep.equal([]);
 }
 
-/** axe-core finds nothing serious or critical, and the page threw nothing and had nothing refused by the CSP. */
+/** axe-core finds nothing moderate, serious or critical, and the page threw nothing and had nothing refused by the CSP. */
 export async function expectAccessible(page: Page): Promise<void> {
   expect(await accessibilityViolations(page)).to.deep.equal([]);
   expectNoPageProblems(page);

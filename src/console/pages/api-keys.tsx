@@ -4,6 +4,7 @@ import { SessionContext } from '../app-context';
 import { useMutation, useQuery } from '@urql/preact';
 import { errorMessage } from '../client';
 import { ErrorNote, Section } from '../components';
+import { EntityTable } from '../entity-list';
 import { when } from '../format';
 import { ApiKeysDocument, CreateApiKeyDocument, RevokeApiKeyDocument } from '../gql';
 
@@ -21,51 +22,40 @@ export function ApiKeys() {
     <div class="grid">
       <Section title="API keys">
         <ErrorNote message={errorMessage(keys.error) ?? errorMessage(revoking.error)} />
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Created</th>
-              <th scope="col">
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {(keys.data?.apiKeys ?? []).map((k) => (
-              <tr>
-                <td>{k.name || <span class="muted">(no name)</span>}</td>
-                <td>
-                  <code>
-                    {k.prefix}…{k.last4}
-                  </code>
-                </td>
-                <td>{k.scopes.join(', ')}</td>
-                <td>{when(k.createdAt)}</td>
-                <td>
-                  {k.revokedAt ? (
-                    <span class="muted">revoked {when(k.revokedAt)}</span>
-                  ) : k.id === keyId ? (
-                    // Not offered for the key this console is signed in with: it would lock you out.
-                    <span class="muted">this console's key</span>
-                  ) : (
-                    <button
-                      type="button"
-                      onClick={async () => {
-                        await revoke({ id: k.id });
-                        refresh({ requestPolicy: 'network-only' });
-                      }}
-                    >
-                      Revoke {k.name || `${k.prefix}…${k.last4}`}
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <EntityTable
+          rows={keys.data?.apiKeys ?? []}
+          columns={[
+            { header: 'Name', cell: (k) => k.name || <span class="muted">(no name)</span> },
+            {
+              header: 'Key',
+              cell: (k) => (
+                <code>
+                  {k.prefix}…{k.last4}
+                </code>
+              ),
+            },
+            { header: 'Scopes', cell: (k) => k.scopes.join(', ') },
+            { header: 'Created', cell: (k) => when(k.createdAt) },
+          ]}
+          actions={(k) =>
+            k.revokedAt ? (
+              <span class="muted">revoked {when(k.revokedAt)}</span>
+            ) : k.id === keyId ? (
+              // Not offered for the key this console is signed in with: it would lock you out.
+              <span class="muted">this console's key</span>
+            ) : (
+              <button
+                type="button"
+                onClick={async () => {
+                  await revoke({ id: k.id });
+                  refresh({ requestPolicy: 'network-only' });
+                }}
+              >
+                Revoke {k.name || `${k.prefix}…${k.last4}`}
+              </button>
+            )
+          }
+        />
       </Section>
       <Section title="New key">
         <form

@@ -168,6 +168,7 @@ export function AttendanceReport() {
         <DayDetail
           key={`${open.employeeId}:${open.date}`}
           employeeId={open.employeeId}
+          name={names.get(open.employeeId)}
           companyId={companyId}
           date={open.date}
           directory={directory}

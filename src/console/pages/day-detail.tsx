@@ -10,6 +10,7 @@ import { exceptionLabel, hours } from '../attendance-days';
 import { ConfirmButton, Empty, ErrorNote, Section } from '../components';
 import { AddPunchDocument, EmployeeDayDocument, VoidPunchDocument } from '../gql';
 import type { Directory } from '../people';
+import { EntityTable } from '../entity-list';
 import { DayOvertime } from './day-overtime';
 
 function VoidPunch({ punch, who, onDone }: { punch: { id: number; localTime: string }; who: string; onDone: () => void }) {
@@ -99,6 +100,7 @@ function AddPunch({
 
 export function DayDetail({
   employeeId,
+  name,
   companyId,
   date,
   directory,
@@ -106,6 +108,8 @@ export function DayDetail({
   onChanged,
 }: {
   employeeId: number;
+  /** The person's name, when the page opening the day has it (else it is looked up by id). */
+  name?: string;
   companyId: number;
   date: string;
   directory: Directory;
@@ -119,7 +123,7 @@ export function DayDetail({
   useEffect(() => {
     dialog.current?.showModal();
   }, []);
-  const who = directory.employeeName(employeeId);
+  const who = name ?? directory.employeeName(employeeId);
   const changed = () => {
     refresh({ requestPolicy: 'network-only' });
     onChanged();
@@ -169,34 +173,18 @@ export function DayDetail({
         {punches.length === 0 ? (
           <Empty>No punches on this day.</Empty>
         ) : (
-          <table class="fold-on-phone">
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Type</th>
-                <th scope="col">Terminal</th>
-                <th scope="col">Verified by</th>
-                <th scope="col">Counts</th>
-                {canWrite && (
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {punches.map((p) => (
-                <tr data-punch={p.id}>
-                  <td>{p.localTime.slice(11, 19)}</td>
-                  <td>{directory.stateName(p.punchState)}</td>
-                  <td>{directory.deviceName(p.deviceId, p.deviceSerial)}</td>
-                  <td>{p.verifyType ?? '—'}</td>
-                  <td>{p.voidedAt ? <span>voided: {p.voidReason}</span> : 'yes'}</td>
-                  {canWrite && <td>{!p.voidedAt && <VoidPunch punch={p} who={who} onDone={changed} />}</td>}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <EntityTable
+            rows={punches}
+            rowData={(p) => ({ punch: p.id })}
+            columns={[
+              { header: 'Time', cell: (p) => p.localTime.slice(11, 19) },
+              { header: 'Type', cell: (p) => directory.stateName(p.punchState) },
+              { header: 'Terminal', cell: (p) => directory.deviceName(p.deviceId, p.deviceSerial) },
+              { header: 'Verified by', cell: (p) => p.verifyType ?? '—' },
+              { header: 'Counts', cell: (p) => (p.voidedAt ? <span>voided: {p.voidReason}</span> : 'yes') },
+            ]}
+            actions={canWrite ? (p) => !p.voidedAt && <VoidPunch punch={p} who={who} onDone={changed} /> : undefined}
+          />
         )}
         {canWrite && <AddPunch employeeId={employeeId} companyId={companyId} date={date} directory={directory} onDone={changed} />}
       </Section>

@@ -157,7 +157,6 @@ export function DoorBoardPage() {
   const lockedDown = board.doors.filter((d) => lockdowns.has(d.id));
   return (
     <div class="stack">
-      <h1 class="sr-only">Door board</h1>
       <Section title="Alarms open now">
         <ErrorNote message={board.error} />
         {!board.loaded ? (

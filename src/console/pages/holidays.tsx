@@ -1,102 +1,66 @@
-// Holidays: a company's public holidays (a holiday is neither absent nor late in the timesheet).
-import { useState } from 'preact/hooks';
+// Holidays: a company's public holidays (a holiday is neither absent nor late in the timesheet). The
+// page shape at its smallest: the company's list, a delete that asks first, and a form of two fields.
 import { useMutation, useQuery } from '@urql/preact';
 import { useAllowed } from '../app-context';
 import { errorMessage } from '../client';
 import { useCompanyPicker } from '../company-picker';
-import { ConfirmButton, Empty, ErrorNote, Section } from '../components';
+import { EntityForm, type Field } from '../entity-form';
+import { DeleteButton, EntityList } from '../entity-list';
 import { CreateHolidayDocument, DeleteHolidayDocument, HolidaysDocument } from '../gql';
+
+const FIELDS: Field[] = [
+  { name: 'date', label: 'Date', kind: 'date', required: true },
+  { name: 'name', label: 'Holiday name', kind: 'text', maxLength: 200, required: true },
+];
 
 export function Holidays() {
   const canWrite = useAllowed('write');
   const { companyId, picker } = useCompanyPicker('holidays-company');
   const [holidays, refresh] = useQuery({ query: HolidaysDocument, variables: { companyId }, pause: !companyId });
-  const [creating, create] = useMutation(CreateHolidayDocument);
+  const [, create] = useMutation(CreateHolidayDocument);
   const [deleting, remove] = useMutation(DeleteHolidayDocument);
-  const [form, setForm] = useState({ date: '', name: '' });
   const reload = () => refresh({ requestPolicy: 'network-only' });
-  const list = [...(holidays.data?.holidays.nodes ?? [])].sort((a, b) => a.date.localeCompare(b.date));
+  const list = holidays.data ? [...holidays.data.holidays.nodes].sort((a, b) => a.date.localeCompare(b.date)) : companyId ? null : [];
   return (
     <div class="grid">
-      <Section title="Holidays">
-        <form class="filters" onSubmit={(e) => e.preventDefault()}>
-          {picker}
-        </form>
-        <ErrorNote message={errorMessage(holidays.error ?? deleting.error)} />
-        {list.length === 0 ? (
-          <Empty>No holidays in this company.</Empty>
-        ) : (
-          <table class="fold-on-phone">
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">Holiday</th>
-                {canWrite && (
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((h) => (
-                <tr data-holiday={h.id}>
-                  <td>{h.date}</td>
-                  <th scope="row">{h.name}</th>
-                  {canWrite && (
-                    <td>
-                      <ConfirmButton
-                        label={`Delete ${h.name}`}
-                        title={`Delete the holiday ${h.name}?`}
-                        confirm="Delete holiday"
-                        onConfirm={async () => {
-                          await remove({ id: h.id });
-                          reload();
-                        }}
-                      >
-                        <p>{h.date} becomes a normal day again: people scheduled that day who did not come are counted absent.</p>
-                      </ConfirmButton>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </Section>
+      <EntityList
+        title="Holidays"
+        filters={picker}
+        rows={list}
+        empty="No holidays in this company."
+        error={errorMessage(holidays.error ?? deleting.error)}
+        rowData={(h) => ({ holiday: h.id })}
+        columns={[
+          { header: 'Date', cell: (h) => h.date },
+          { header: 'Holiday', cell: (h) => h.name, rowHeader: true },
+        ]}
+        actions={
+          canWrite
+            ? (h) => (
+                <DeleteButton
+                  noun="holiday"
+                  name={h.name}
+                  onConfirm={async () => {
+                    await remove({ id: h.id });
+                    reload();
+                  }}
+                >
+                  <p>{h.date} becomes a normal day again: people scheduled that day who did not come are counted absent.</p>
+                </DeleteButton>
+              )
+            : undefined
+        }
+      />
       {canWrite && companyId > 0 && (
-        <Section title="New holiday">
-          <form
-            class="form"
-            onSubmit={async (event) => {
-              event.preventDefault();
-              const result = await create({ input: { companyId, date: form.date, name: form.name } });
-              if (result.data) {
-                setForm({ date: '', name: '' });
-                reload();
-              }
-            }}
-          >
-            <p class="field">
-              <label for="holiday-date">Date</label>
-              <input
-                id="holiday-date"
-                type="date"
-                value={form.date}
-                onInput={(e) => setForm({ ...form, date: (e.target as HTMLInputElement).value })}
-                required
-              />
-            </p>
-            <p class="field">
-              <label for="holiday-name">Holiday name</label>
-              <input id="holiday-name" value={form.name} onInput={(e) => setForm({ ...form, name: (e.target as HTMLInputElement).value })} required />
-            </p>
-            <button type="submit" disabled={creating.fetching}>
-              Add holiday
-            </button>
-            <ErrorNote message={errorMessage(creating.error)} />
-          </form>
-        </Section>
+        <EntityForm
+          title="New holiday"
+          idPrefix="holiday"
+          fields={FIELDS}
+          initial={{ date: '', name: '' }}
+          submitLabel="Add holiday"
+          save={(v) => create({ input: { companyId, date: v.date as string, name: v.name as string } })}
+          onSaved={reload}
+        />
       )}
     </div>
   );

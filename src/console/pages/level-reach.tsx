@@ -3,7 +3,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useClient } from '@urql/preact';
 import { Empty, ErrorNote, Section } from '../components';
-import { AccessDocument, AccessLevelMembersDocument, AreaMembersDocument, CompanyEmployeesDocument } from '../gql';
+import { AccessDocument, AccessLevelMembersDocument, AreaMembersDocument } from '../gql';
+import { lookUpPeople } from '../people';
 import { href } from '../router';
 
 interface Reach {
@@ -21,12 +22,8 @@ export function LevelReach({ companyId, doorIds }: { companyId: number; doorIds:
   useEffect(() => {
     let cancelled = false;
     (async () => {
-      const [access, employees] = await Promise.all([
-        client.query(AccessDocument, { companyId }).toPromise(),
-        client.query(CompanyEmployeesDocument, { companyId }).toPromise(),
-      ]);
+      const access = await client.query(AccessDocument, { companyId }).toPromise();
       const levels = (access.data?.accessLevels.nodes ?? []).filter((l) => l.doorIds.some((id) => doorIds.includes(id)));
-      const names = new Map((employees.data?.employees.nodes ?? []).map((e) => [e.id, `${e.name} ${e.lastname}`]));
       const reach = new Map<number, Set<string>>();
       const note = (employeeId: number, level: string) => reach.set(employeeId, (reach.get(employeeId) ?? new Set()).add(level));
       await Promise.all(
@@ -41,6 +38,8 @@ export function LevelReach({ companyId, doorIds }: { companyId: number; doorIds:
           );
         }),
       );
+      // Their names, looked up by id (at any size of the company).
+      const names = new Map((await lookUpPeople(client, [...reach.keys()])).map((e) => [e.id, `${e.name} ${e.lastname}`]));
       if (cancelled) return;
       const people = [...reach.entries()].map(([employeeId, via]) => ({
         employeeId,

@@ -2,13 +2,13 @@
 // a duress verification or N refusals within M minutes, the service starts a lockdown or evacuation,
 // pulses an auxiliary output and sends `linkage.triggered`. The company's rules in words (create;
 // delete after confirming).
-import { useState } from 'preact/hooks';
 import { useMutation, useQuery } from '@urql/preact';
 import { useAllowed } from '../app-context';
 import { errorMessage } from '../client';
 import { useCompanyPicker } from '../company-picker';
-import { ConfirmButton, Empty, ErrorNote, Section } from '../components';
 import { useDoorBoard, type BoardDoor } from '../door-board';
+import { EntityForm, type Field, type Values } from '../entity-form';
+import { DeleteButton, EntityList } from '../entity-list';
 import { when } from '../format';
 import { CreateLinkageRuleDocument, DeleteLinkageRuleDocument, LinkageRulesDocument, SecurityAreasDocument, type LinkageRulesQuery } from '../gql';
 import { problemText } from '../problems';
@@ -49,139 +49,106 @@ function describeActions(r: Rule, doors: BoardDoor[], areas: Area[]): string[] {
   return actions;
 }
 
-function NewRule({ doors, areas, onCreated }: { doors: BoardDoor[]; areas: Area[]; onCreated: () => void }) {
-  const [creating, create] = useMutation(CreateLinkageRuleDocument);
+function ruleFields(doors: BoardDoor[], areas: Area[]): Field[] {
   const devices = [...new Map(doors.map((d) => [d.deviceId, d.device])).values()];
-  const blank = {
-    name: '',
-    trigger: 'forced_open',
-    where: '',
-    refusalCount: '5',
-    refusalWindowMinutes: '10',
-    lockdown: false,
-    lockdownMode: 'lockdown',
-    lockdownScope: 'company',
-    aux: false,
-    auxOutput: '1',
-    auxOutputSeconds: '5',
+  const then = 'Then';
+  return [
+    { name: 'name', label: 'Rule name', kind: 'text', maxLength: 100, required: true },
+    { name: 'trigger', label: 'When', kind: 'select', options: Object.entries(TRIGGERS).map(([value, label]) => ({ value, label })) },
+    {
+      name: 'where',
+      label: 'Where',
+      kind: 'select',
+      apiFields: ['deviceId', 'doorId'],
+      options: devices.flatMap((device) => [
+        { value: `device:${device.id}`, label: `any door of ${device.name}`, group: device.name },
+        ...doors.filter((d) => d.deviceId === device.id).map((d) => ({ value: `door:${d.id}`, label: `${d.name} (${device.name})`, group: device.name })),
+      ]),
+    },
+    { name: 'refusalCount', label: 'Refusals', kind: 'number', min: 1, max: 1000, required: true, row: 'refusals', when: (v) => v.trigger === 'refusals' },
+    {
+      name: 'refusalWindowMinutes',
+      label: 'Within (minutes)',
+      kind: 'number',
+      min: 1,
+      max: 1440,
+      required: true,
+      row: 'refusals',
+      when: (v) => v.trigger === 'refusals',
+    },
+    { name: 'lockdown', label: 'Start a lockdown or evacuation', kind: 'check', group: then },
+    {
+      name: 'lockdownMode',
+      label: 'Mode',
+      kind: 'select',
+      group: then,
+      row: 'lockdown',
+      when: (v) => v.lockdown === true,
+      options: [
+        { value: 'lockdown', label: 'Lock down' },
+        { value: 'evacuate', label: 'Evacuate' },
+      ],
+    },
+    {
+      name: 'lockdownScope',
+      label: 'Of',
+      kind: 'select',
+      group: then,
+      row: 'lockdown',
+      when: (v) => v.lockdown === true,
+      apiFields: ['lockdownAreaId'],
+      options: [
+        { value: 'company', label: 'every door of the company' },
+        ...areas.map((a) => ({ value: `area:${a.id}`, label: `the doors of area ${a.name}` })),
+      ],
+    },
+    { name: 'aux', label: 'Pulse an auxiliary output of the controller', kind: 'check', group: then },
+    { name: 'auxOutput', label: 'Output', kind: 'number', min: 1, max: 255, required: true, group: then, row: 'aux', when: (v) => v.aux === true },
+    {
+      name: 'auxOutputSeconds',
+      label: 'For (seconds)',
+      kind: 'number',
+      min: 1,
+      max: 254,
+      required: true,
+      group: then,
+      row: 'aux',
+      when: (v) => v.aux === true,
+    },
+    {
+      name: 'note',
+      label: "Every firing also sends the webhook event linkage.triggered. The service runs the rule when the controller's events reach it.",
+      kind: 'note',
+      group: then,
+    },
+  ];
+}
+
+const BLANK_RULE: Values = {
+  name: '',
+  trigger: 'forced_open',
+  where: '',
+  refusalCount: '5',
+  refusalWindowMinutes: '10',
+  lockdown: false,
+  lockdownMode: 'lockdown',
+  lockdownScope: 'company',
+  aux: false,
+  auxOutput: '1',
+  auxOutputSeconds: '5',
+};
+
+function ruleInput(v: Values) {
+  const [kind, id] = (v.where as string).split(':');
+  const scope = v.lockdownScope === 'company' ? {} : { lockdownAreaId: Number((v.lockdownScope as string).slice(5)) };
+  return {
+    name: (v.name as string).trim(),
+    trigger: v.trigger as string,
+    ...(kind === 'door' ? { doorId: Number(id) } : { deviceId: Number(id) }),
+    ...(v.trigger === 'refusals' ? { refusalCount: Number(v.refusalCount), refusalWindowMinutes: Number(v.refusalWindowMinutes) } : {}),
+    ...(v.lockdown ? { lockdownMode: v.lockdownMode as string, ...scope } : {}),
+    ...(v.aux ? { auxOutput: Number(v.auxOutput), auxOutputSeconds: Number(v.auxOutputSeconds) } : {}),
   };
-  const [form, setForm] = useState(blank);
-  const where = form.where || (devices[0] ? `device:${devices[0].id}` : '');
-  const set = (key: keyof typeof blank) => (e: Event) => setForm({ ...form, [key]: (e.target as HTMLInputElement).value });
-  const [kind, id] = where.split(':');
-  return (
-    <Section title="New linkage rule">
-      <form
-        class="form"
-        onSubmit={async (event) => {
-          event.preventDefault();
-          const scope = form.lockdownScope === 'company' ? {} : { lockdownAreaId: Number(form.lockdownScope.slice(5)) };
-          const result = await create({
-            input: {
-              name: form.name.trim(),
-              trigger: form.trigger,
-              ...(kind === 'door' ? { doorId: Number(id) } : { deviceId: Number(id) }),
-              ...(form.trigger === 'refusals' ? { refusalCount: Number(form.refusalCount), refusalWindowMinutes: Number(form.refusalWindowMinutes) } : {}),
-              ...(form.lockdown ? { lockdownMode: form.lockdownMode, ...scope } : {}),
-              ...(form.aux ? { auxOutput: Number(form.auxOutput), auxOutputSeconds: Number(form.auxOutputSeconds) } : {}),
-            },
-          });
-          if (result.data) {
-            setForm(blank);
-            onCreated();
-          }
-        }}
-      >
-        <p class="field">
-          <label for="linkage-name">Rule name</label>
-          <input id="linkage-name" value={form.name} onInput={set('name')} required maxLength={100} />
-        </p>
-        <p class="field">
-          <label for="linkage-trigger">When</label>
-          <select id="linkage-trigger" value={form.trigger} onChange={set('trigger')}>
-            {Object.entries(TRIGGERS).map(([value, label]) => (
-              <option value={value}>{label}</option>
-            ))}
-          </select>
-        </p>
-        <p class="field">
-          <label for="linkage-where">Where</label>
-          <select id="linkage-where" value={where} onChange={set('where')}>
-            {devices.map((device) => (
-              <optgroup label={device.name}>
-                <option value={`device:${device.id}`}>any door of {device.name}</option>
-                {doors
-                  .filter((d) => d.deviceId === device.id)
-                  .map((d) => (
-                    <option value={`door:${d.id}`}>
-                      {d.name} ({device.name})
-                    </option>
-                  ))}
-              </optgroup>
-            ))}
-          </select>
-        </p>
-        {form.trigger === 'refusals' && (
-          <div class="inline-form">
-            <p class="field">
-              <label for="linkage-count">Refusals</label>
-              <input id="linkage-count" type="number" min={1} max={1000} value={form.refusalCount} onInput={set('refusalCount')} required />
-            </p>
-            <p class="field">
-              <label for="linkage-window">Within (minutes)</label>
-              <input id="linkage-window" type="number" min={1} max={1440} value={form.refusalWindowMinutes} onInput={set('refusalWindowMinutes')} required />
-            </p>
-          </div>
-        )}
-        <fieldset>
-          <legend>Then</legend>
-          <label class="check">
-            <input type="checkbox" checked={form.lockdown} onChange={() => setForm({ ...form, lockdown: !form.lockdown })} /> Start a lockdown or evacuation
-          </label>
-          {form.lockdown && (
-            <div class="inline-form">
-              <p class="field">
-                <label for="linkage-mode">Mode</label>
-                <select id="linkage-mode" value={form.lockdownMode} onChange={set('lockdownMode')}>
-                  <option value="lockdown">Lock down</option>
-                  <option value="evacuate">Evacuate</option>
-                </select>
-              </p>
-              <p class="field">
-                <label for="linkage-scope">Of</label>
-                <select id="linkage-scope" value={form.lockdownScope} onChange={set('lockdownScope')}>
-                  <option value="company">every door of the company</option>
-                  {areas.map((a) => (
-                    <option value={`area:${a.id}`}>the doors of area {a.name}</option>
-                  ))}
-                </select>
-              </p>
-            </div>
-          )}
-          <label class="check">
-            <input type="checkbox" checked={form.aux} onChange={() => setForm({ ...form, aux: !form.aux })} /> Pulse an auxiliary output of the controller
-          </label>
-          {form.aux && (
-            <div class="inline-form">
-              <p class="field">
-                <label for="linkage-aux">Output</label>
-                <input id="linkage-aux" type="number" min={1} max={255} value={form.auxOutput} onInput={set('auxOutput')} required />
-              </p>
-              <p class="field">
-                <label for="linkage-aux-seconds">For (seconds)</label>
-                <input id="linkage-aux-seconds" type="number" min={1} max={254} value={form.auxOutputSeconds} onInput={set('auxOutputSeconds')} required />
-              </p>
-            </div>
-          )}
-          <p class="hint">Every firing also sends the webhook event linkage.triggered. The service runs the rule when the controller's events reach it.</p>
-        </fieldset>
-        <button type="submit" disabled={creating.fetching || !where}>
-          Create rule
-        </button>
-        <ErrorNote message={problemText(creating.error)} />
-      </form>
-    </Section>
-  );
 }
 
 export function LinkageRules() {
@@ -190,66 +157,57 @@ export function LinkageRules() {
   const [rules, refresh] = useQuery({ query: LinkageRulesDocument, variables: { companyId }, pause: !companyId, requestPolicy: 'network-only' });
   const [areasResult] = useQuery({ query: SecurityAreasDocument, variables: { companyId }, pause: !companyId });
   const [deleting, remove] = useMutation(DeleteLinkageRuleDocument);
+  const [, create] = useMutation(CreateLinkageRuleDocument);
   const board = useDoorBoard(0);
   const reload = () => refresh({ requestPolicy: 'network-only' });
   const doors = board.doors.filter((d) => d.device.companyId === companyId && d.present);
   const areas = areasResult.data?.areas.nodes ?? [];
   const deviceName = (id: number) => board.devices.find((d) => d.id === id)?.name ?? `controller #${id}`;
-  const list = rules.data?.linkageRules.nodes ?? [];
   return (
     <div class="grid">
-      <Section title="Linkage rules">
-        <form class="filters" onSubmit={(e) => e.preventDefault()}>
-          {picker}
-        </form>
-        <ErrorNote message={errorMessage(rules.error) ?? problemText(deleting.error)} />
-        {list.length === 0 ? (
-          <Empty>No linkage rules in this company.</Empty>
-        ) : (
-          <table class="fold-on-phone">
-            <thead>
-              <tr>
-                <th scope="col">Rule</th>
-                <th scope="col">When</th>
-                <th scope="col">Then</th>
-                <th scope="col">Last fired</th>
-                {canManage && (
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((r) => (
-                <tr data-rule={r.id}>
-                  <th scope="row">{r.name}</th>
-                  <td data-label="When">{describeTrigger(r, board.doors, deviceName)}</td>
-                  <td data-label="Then">{describeActions(r, board.doors, areas).join('; ')}</td>
-                  <td data-label="Last fired">{r.lastTriggeredAt ? when(r.lastTriggeredAt) : 'never'}</td>
-                  {canManage && (
-                    <td>
-                      <ConfirmButton
-                        label="Delete"
-                        labelDetail={r.name}
-                        title={`Delete the rule ${r.name}?`}
-                        confirm="Delete rule"
-                        onConfirm={async () => {
-                          await remove({ id: r.id });
-                          reload();
-                        }}
-                      >
-                        <p>{describeTrigger(r, board.doors, deviceName)} will no longer set anything off. A lockdown it started stays until released.</p>
-                      </ConfirmButton>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </Section>
-      {canManage && companyId > 0 && <NewRule key={companyId} doors={doors} areas={areas} onCreated={reload} />}
+      <EntityList
+        title="Linkage rules"
+        filters={picker}
+        rows={rules.data ? rules.data.linkageRules.nodes : companyId ? null : []}
+        empty="No linkage rules in this company."
+        error={errorMessage(rules.error) ?? problemText(deleting.error)}
+        rowData={(r) => ({ rule: r.id })}
+        columns={[
+          { header: 'Rule', rowHeader: true, cell: (r) => r.name },
+          { header: 'When', label: 'When', cell: (r) => describeTrigger(r, board.doors, deviceName) },
+          { header: 'Then', label: 'Then', cell: (r) => describeActions(r, board.doors, areas).join('; ') },
+          { header: 'Last fired', label: 'Last fired', cell: (r) => (r.lastTriggeredAt ? when(r.lastTriggeredAt) : 'never') },
+        ]}
+        actions={
+          canManage
+            ? (r) => (
+                <DeleteButton
+                  noun="rule"
+                  name={r.name}
+                  onConfirm={async () => {
+                    await remove({ id: r.id });
+                    reload();
+                  }}
+                >
+                  <p>{describeTrigger(r, board.doors, deviceName)} will no longer set anything off. A lockdown it started stays until released.</p>
+                </DeleteButton>
+              )
+            : undefined
+        }
+      />
+      {canManage && companyId > 0 && (
+        <EntityForm
+          key={companyId}
+          title="New linkage rule"
+          idPrefix="linkage"
+          fields={ruleFields(doors, areas)}
+          initial={BLANK_RULE}
+          submitLabel="Create rule"
+          disabled={(v) => !v.where}
+          save={(v) => create({ input: ruleInput(v) })}
+          onSaved={reload}
+        />
+      )}
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { errorMessage } from '../client';
 import { useCompanyPicker } from '../company-picker';
 import { ConfirmButton, Empty, ErrorNote, Section } from '../components';
 import { useDoorBoard, type BoardDoor } from '../door-board';
+import { DoorChecks, doorOptions } from '../entity-form';
 import { when } from '../format';
 import {
   CompaniesDocument,
@@ -119,7 +120,6 @@ function NewLockdown({
   const what = form.scope === 'company' ? `every door of ${companyName}` : form.scope === 'area' ? `the doors of area ${area?.name ?? ''}` : 'the chosen doors';
   const verb = form.mode === 'lockdown' ? 'Lock down' : 'Evacuate';
   const ready = form.reason.trim().length > 0 && chosen.length > 0;
-  const toggle = (id: number) => setForm({ ...form, doorIds: form.doorIds.includes(id) ? form.doorIds.filter((x) => x !== id) : [...form.doorIds, id] });
   const run = async () => {
     const scope = form.scope === 'company' ? { companyId } : form.scope === 'area' ? { areaId } : { doorIds: form.doorIds };
     const result = await start({ input: { ...scope, mode: form.mode, reason: form.reason.trim() } });
@@ -173,18 +173,14 @@ function NewLockdown({
           </p>
         )}
         {form.scope === 'doors' && (
-          <fieldset>
-            <legend>Doors</legend>
-            {present.length === 0 ? (
-              <p class="muted">This company has no doors.</p>
-            ) : (
-              present.map((d) => (
-                <label class="check">
-                  <input type="checkbox" checked={form.doorIds.includes(d.id)} onChange={() => toggle(d.id)} /> {d.name} ({d.device.name})
-                </label>
-              ))
-            )}
-          </fieldset>
+          <DoorChecks
+            id="lockdown-doors"
+            legend="Doors"
+            doors={doorOptions(present, areas)}
+            empty="This company has no doors."
+            chosen={form.doorIds}
+            onChange={(doorIds) => setForm({ ...form, doorIds })}
+          />
         )}
         <p class="field">
           <label for="lockdown-reason">Reason</label>
@@ -255,7 +251,6 @@ export function Lockdowns() {
   const past = lockdowns.filter((l) => l.status !== 'active');
   return (
     <div class="stack">
-      <h1 class="sr-only">Lockdowns</h1>
       <Section title="Active lockdowns">
         <form class="filters" onSubmit={(e) => e.preventDefault()}>
           {picker}

@@ -216,7 +216,6 @@ function OpenAlarms() {
 export function Overview() {
   return (
     <div class="grid">
-      <h1 class="sr-only">Overview</h1>
       <StatusBoard />
       <OpenAlarms />
       <LatestPunches />

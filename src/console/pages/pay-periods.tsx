@@ -7,7 +7,9 @@ import { useMutation, useQuery } from '@urql/preact';
 import { useAllowed } from '../app-context';
 import { errorMessage } from '../client';
 import { useCompanyPicker } from '../company-picker';
-import { ConfirmButton, Empty, ErrorNote, Section } from '../components';
+import { ConfirmButton } from '../components';
+import { EntityForm, type Field } from '../entity-form';
+import { EntityList } from '../entity-list';
 import { when } from '../format';
 import { href } from '../router';
 import { storedKey } from '../session';
@@ -29,148 +31,105 @@ async function downloadPayrollCsv(period: { id: number; startDate: string; endDa
   URL.revokeObjectURL(link.href);
 }
 
+const FIELDS: Field[] = [
+  { name: 'startDate', label: 'First day', kind: 'date', required: true, row: 'dates' },
+  { name: 'endDate', label: 'Last day', kind: 'date', required: true, row: 'dates' },
+];
+
 export function PayPeriods() {
   const canWrite = useAllowed('write');
   const canLock = useAllowed('admin');
   const { companyId, picker } = useCompanyPicker('pay-periods-company');
   const [periods, refresh] = useQuery({ query: PayPeriodsDocument, variables: { companyId }, pause: !companyId });
-  const [creating, create] = useMutation(CreatePayPeriodDocument);
+  const [, create] = useMutation(CreatePayPeriodDocument);
   const [locking, lock] = useMutation(LockPayPeriodDocument);
   const [unlocking, unlock] = useMutation(UnlockPayPeriodDocument);
-  const [form, setForm] = useState({ startDate: '', endDate: '' });
   const [exportError, setExportError] = useState<string | null>(null);
   const [exporting, setExporting] = useState<number | null>(null);
   const reload = () => refresh({ requestPolicy: 'network-only' });
-  const list = [...(periods.data?.payPeriods.nodes ?? [])].sort((a, b) => b.startDate.localeCompare(a.startDate));
+  const list = periods.data ? [...periods.data.payPeriods.nodes].sort((a, b) => b.startDate.localeCompare(a.startDate)) : companyId ? null : [];
+  const name = (p: { startDate: string; endDate: string }) => `${p.startDate} to ${p.endDate}`;
   return (
     <div class="grid">
-      <Section title="Pay periods" actions={companyId > 0 && <a href={href('pay-policy', companyId)}>Pay policy</a>}>
-        <form class="filters" onSubmit={(e) => e.preventDefault()}>
-          {picker}
-        </form>
-        <ErrorNote message={exportError ?? errorMessage(periods.error ?? locking.error ?? unlocking.error)} />
-        {list.length === 0 ? (
-          <Empty>No pay periods in this company.</Empty>
-        ) : (
-          <table class="fold-on-phone">
-            <thead>
-              <tr>
-                <th scope="col">Period</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span class="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((p) => {
-                const name = `${p.startDate} to ${p.endDate}`;
-                return (
-                  <tr data-pay-period={p.id}>
-                    <th scope="row">{name}</th>
-                    <td>
-                      {p.lockedAt ? (
-                        <>
-                          <span class="badge badge-locked">locked</span> <span class="muted">since {when(p.lockedAt)}</span>
-                        </>
-                      ) : (
-                        <span class="badge">open</span>
-                      )}
-                    </td>
-                    <td>
-                      <div class="pay-period-actions">
-                        <button
-                          type="button"
-                          class="secondary"
-                          disabled={exporting === p.id}
-                          onClick={() => {
-                            setExporting(p.id);
-                            downloadPayrollCsv(p)
-                              .then(
-                                () => setExportError(null),
-                                (e: Error) => setExportError(e.message),
-                              )
-                              .finally(() => setExporting(null));
-                          }}
-                        >
-                          Export for payroll<span class="sr-only"> {name}</span>
-                        </button>
-                        {canLock &&
-                          (p.lockedAt ? (
-                            <ConfirmButton
-                              label={`Unlock ${name}`}
-                              title={`Unlock ${name}?`}
-                              confirm="Unlock period"
-                              onConfirm={async () => {
-                                await unlock({ id: p.id });
-                                reload();
-                              }}
-                            >
-                              <p>Its attendance days can change again (late punches, corrections, voids); lock it again once they are right.</p>
-                            </ConfirmButton>
-                          ) : (
-                            <ConfirmButton
-                              label={`Lock ${name}`}
-                              title={`Lock ${name}?`}
-                              confirm="Lock period"
-                              onConfirm={async () => {
-                                await lock({ id: p.id });
-                                reload();
-                              }}
-                            >
-                              <p>Its attendance days stop changing: punches that arrive later are kept but marked after the lock. It can be unlocked again.</p>
-                            </ConfirmButton>
-                          ))}
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        )}
-      </Section>
-      {canWrite && companyId > 0 && (
-        <Section title="New pay period">
-          <form
-            class="form"
-            onSubmit={async (event) => {
-              event.preventDefault();
-              const result = await create({ input: { companyId, ...form } });
-              if (result.data) {
-                setForm({ startDate: '', endDate: '' });
-                reload();
-              }
-            }}
-          >
-            <div class="inline-form">
-              <p class="field">
-                <label for="pay-period-start">First day</label>
-                <input
-                  id="pay-period-start"
-                  type="date"
-                  value={form.startDate}
-                  onInput={(e) => setForm({ ...form, startDate: (e.target as HTMLInputElement).value })}
-                  required
-                />
-              </p>
-              <p class="field">
-                <label for="pay-period-end">Last day</label>
-                <input
-                  id="pay-period-end"
-                  type="date"
-                  value={form.endDate}
-                  onInput={(e) => setForm({ ...form, endDate: (e.target as HTMLInputElement).value })}
-                  required
-                />
-              </p>
-            </div>
-            <button type="submit" disabled={creating.fetching}>
-              Create pay period
+      <EntityList
+        title="Pay periods"
+        headerActions={companyId > 0 && <a href={href('pay-policy', companyId)}>Pay policy</a>}
+        filters={picker}
+        rows={list}
+        empty="No pay periods in this company."
+        error={exportError ?? errorMessage(periods.error ?? locking.error ?? unlocking.error)}
+        rowData={(p) => ({ 'pay-period': p.id })}
+        columns={[
+          { header: 'Period', rowHeader: true, cell: name },
+          {
+            header: 'State',
+            cell: (p) =>
+              p.lockedAt ? (
+                <>
+                  <span class="badge badge-locked">locked</span> <span class="muted">since {when(p.lockedAt)}</span>
+                </>
+              ) : (
+                <span class="badge">open</span>
+              ),
+          },
+        ]}
+        actions={(p) => (
+          <div class="pay-period-actions">
+            <button
+              type="button"
+              class="secondary"
+              disabled={exporting === p.id}
+              onClick={() => {
+                setExporting(p.id);
+                downloadPayrollCsv(p)
+                  .then(
+                    () => setExportError(null),
+                    (e: Error) => setExportError(e.message),
+                  )
+                  .finally(() => setExporting(null));
+              }}
+            >
+              Export for payroll<span class="sr-only"> {name(p)}</span>
             </button>
-            <ErrorNote message={errorMessage(creating.error)} />
-          </form>
-        </Section>
+            {canLock &&
+              (p.lockedAt ? (
+                <ConfirmButton
+                  label={`Unlock ${name(p)}`}
+                  title={`Unlock ${name(p)}?`}
+                  confirm="Unlock period"
+                  onConfirm={async () => {
+                    await unlock({ id: p.id });
+                    reload();
+                  }}
+                >
+                  <p>Its attendance days can change again (late punches, corrections, voids); lock it again once they are right.</p>
+                </ConfirmButton>
+              ) : (
+                <ConfirmButton
+                  label={`Lock ${name(p)}`}
+                  title={`Lock ${name(p)}?`}
+                  confirm="Lock period"
+                  onConfirm={async () => {
+                    await lock({ id: p.id });
+                    reload();
+                  }}
+                >
+                  <p>Its attendance days stop changing: punches that arrive later are kept but marked after the lock. It can be unlocked again.</p>
+                </ConfirmButton>
+              ))}
+          </div>
+        )}
+      />
+      {canWrite && companyId > 0 && (
+        <EntityForm
+          title="New pay period"
+          idPrefix="pay-period"
+          fields={FIELDS}
+          initial={{ startDate: '', endDate: '' }}
+          submitLabel="Create pay period"
+          save={(v) => create({ input: { companyId, startDate: v.startDate as string, endDate: v.endDate as string } })}
+          onSaved={reload}
+        />
       )}
     </div>
   );

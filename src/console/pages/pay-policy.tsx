@@ -5,12 +5,12 @@
 // recomputes every unlocked day of the company, so saving first lists the changes in words and asks
 // again; the API's refusals are shown as it words them.
 import type { JSX } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { useMutation, useQuery, type CombinedError } from '@urql/preact';
+import { useMutation, useQuery } from '@urql/preact';
 import { useAllowed } from '../app-context';
 import { errorMessage } from '../client';
 import { useCompanyPicker } from '../company-picker';
 import { ErrorNote, Section } from '../components';
+import { EntityForm, type Field, type Values } from '../entity-form';
 import { CompanyPayPolicyDocument, UpdateCompanyPayPolicyDocument, type PayPolicyFieldsFragment, type PayPolicyInput } from '../gql';
 
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
@@ -61,43 +61,96 @@ function inWords(p: PayPolicyFieldsFragment): Array<[string, string]> {
   ];
 }
 
-type Form = Record<keyof Omit<PayPolicyFieldsFragment, '__typename'>, string>;
-const KEYS: Array<keyof Form> = [
-  'overtimeRequiresApproval',
-  'dailyOvertimeAfterMinutes',
-  'doubleTimeAfterMinutes',
-  'overtimeMinMinutes',
-  'weeklyOvertimeAfterMinutes',
-  'weekStart',
-  'earlyOvertime',
-  'nightStart',
-  'nightEnd',
-  'nightPremiumPercent',
-  'holidayWork',
-  'restDayWork',
-  'overtimeRatePercent',
-  'doubleTimeRatePercent',
-  'holidayRatePercent',
-  'restDayRatePercent',
-];
-const BOOLEANS = new Set<keyof Form>(['overtimeRequiresApproval', 'earlyOvertime']);
-const TEXTS = new Set<keyof Form>(['nightStart', 'nightEnd', 'holidayWork', 'restDayWork']);
+const BOOLEANS = new Set(['overtimeRequiresApproval', 'earlyOvertime']);
+const TEXTS = new Set(['nightStart', 'nightEnd', 'holidayWork', 'restDayWork']);
 
-function formOf(p: PayPolicyFieldsFragment): Form {
-  const form = {} as Form;
-  for (const key of KEYS) form[key] = p[key] == null ? '' : String(p[key]);
-  return form;
+/** A number of the policy with what an empty one means (`hint`), in its group and line. */
+const number = (name: string, label: string, hint: string, group: string, row: string, bounds: { max: number; step?: number; required?: boolean }): Field => ({
+  name,
+  label,
+  hint,
+  group,
+  row,
+  kind: 'number',
+  min: 0,
+  ...bounds,
+});
+/** A percentage of the policy: to two decimals, at most 1000 %. */
+const PERCENT = { max: 1000, step: 0.01, required: true };
+const NIGHT = 'Night, holidays and rest days';
+const RATES = 'Rates (percent of the base rate)';
+
+const FIELDS: Field[] = [
+  { name: 'overtimeRequiresApproval', label: 'Overtime counts only once approved', kind: 'check', group: 'Overtime' },
+  number('dailyOvertimeAfterMinutes', 'Daily overtime after (minutes)', "Empty: beyond the day's scheduled minutes.", 'Overtime', 'daily', { max: 1440 }),
+  number('doubleTimeAfterMinutes', 'Double time after (minutes)', 'Empty: no double time.', 'Overtime', 'daily', { max: 1440 }),
+  number('overtimeMinMinutes', 'Shortest overtime paid (minutes)', "A day's overtime below this is not paid.", 'Overtime', 'daily', {
+    max: 1440,
+    required: true,
+  }),
+  number('weeklyOvertimeAfterMinutes', 'Weekly overtime after (minutes)', 'Empty: no weekly overtime.', 'Overtime', 'weekly', { max: 10080 }),
+  {
+    name: 'weekStart',
+    label: 'Pay week starts on',
+    kind: 'select',
+    group: 'Overtime',
+    row: 'weekly',
+    options: WEEKDAYS.map((d, i) => ({ value: String(i + 1), label: d })),
+  },
+  { name: 'earlyOvertime', label: 'Work before the shift start is paid', kind: 'check', group: 'Overtime' },
+  { name: 'nightStart', label: 'Night starts at', kind: 'time', group: NIGHT, row: 'night', hint: 'Empty with the end: no night premium.' },
+  { name: 'nightEnd', label: 'Night ends at', kind: 'time', group: NIGHT, row: 'night', hint: 'At or before the start: the next day.' },
+  number('nightPremiumPercent', 'Night premium (%)', 'On top of the base rate.', NIGHT, 'night', PERCENT),
+  {
+    name: 'holidayWork',
+    label: 'Work on a holiday is paid as',
+    kind: 'select',
+    group: NIGHT,
+    row: 'days',
+    options: [
+      { value: 'holiday', label: 'Holiday time' },
+      { value: 'overtime', label: 'Overtime' },
+    ],
+  },
+  {
+    name: 'restDayWork',
+    label: 'Work on a rest day is paid as',
+    kind: 'select',
+    group: NIGHT,
+    row: 'days',
+    options: [
+      { value: 'rest_day', label: 'Rest-day time' },
+      { value: 'overtime', label: 'Overtime' },
+    ],
+  },
+  number('overtimeRatePercent', 'Overtime rate (%)', 'Default 150.', RATES, 'rates', PERCENT),
+  number('doubleTimeRatePercent', 'Double-time rate (%)', 'Default 200.', RATES, 'rates', PERCENT),
+  number('holidayRatePercent', 'Holiday rate (%)', 'Default 200.', RATES, 'rates', PERCENT),
+  number('restDayRatePercent', 'Rest-day rate (%)', 'Default 150.', RATES, 'rates', PERCENT),
+];
+
+const KEYS = FIELDS.map((f) => f.name) as Array<keyof PayPolicyInput>;
+
+function valuesOf(p: PayPolicyFieldsFragment): Values {
+  return Object.fromEntries(KEYS.map((key) => [key, BOOLEANS.has(key) ? Boolean(p[key]) : p[key] == null ? '' : String(p[key])]));
 }
 
 /** The fields that differ from the stored policy, as the API takes them (empty: null, which resets it). */
-function changesOf(form: Form, stored: Form): PayPolicyInput {
+function changesOf(values: Values, stored: Values): PayPolicyInput {
   const input: Record<string, unknown> = {};
   for (const key of KEYS) {
-    if (form[key] === stored[key]) continue;
-    const value = form[key];
-    input[key] = BOOLEANS.has(key) ? value === 'true' : value === '' ? null : TEXTS.has(key) ? value : Number(value);
+    if (values[key] === stored[key]) continue;
+    const value = values[key];
+    input[key] = BOOLEANS.has(key) ? value === true : value === '' ? null : TEXTS.has(key) ? value : Number(value);
   }
   return input as PayPolicyInput;
+}
+
+/** The changed rules in words ("Night premium: 12.5 % on top …"). */
+function changedRules(policy: PayPolicyFieldsFragment, values: Values, stored: Values): string[] {
+  const preview = inWords({ ...policy, ...changesOf(values, stored) } as PayPolicyFieldsFragment);
+  const before = inWords(policy);
+  return preview.filter(([, words], i) => words !== before[i]![1]).map(([term, words]) => `${term}: ${words}`);
 }
 
 /** The Pay policy page: a company (`companyId` from the address, e.g. the Pay periods page's link, or the first), its policy. */
@@ -154,13 +207,6 @@ function CompanyPayPolicy({ companyId, chooser }: { companyId: number; chooser: 
   );
 }
 
-/** Field problems of a refusal, one line each (the API names the field and says what is wrong). */
-function refusal(error: CombinedError | undefined): string[] {
-  if (!error) return [];
-  const details = error.graphQLErrors[0]?.extensions?.details as Array<{ message: string }> | undefined;
-  return details?.length ? details.map((d) => d.message) : [errorMessage(error) ?? 'The change was refused.'];
-}
-
 function PolicyEditor({
   companyId,
   companyName,
@@ -172,202 +218,34 @@ function PolicyEditor({
   policy: PayPolicyFieldsFragment;
   onSaved: () => void;
 }) {
-  const stored = formOf(policy);
-  const [form, setForm] = useState<Form>(stored);
-  const [saving, save] = useMutation(UpdateCompanyPayPolicyDocument);
-  const [refused, setRefused] = useState<string[]>([]);
-  const [done, setDone] = useState<string | null>(null);
-  const dialog = useRef<HTMLDialogElement>(null);
-  // A saved policy comes back as the stored one: the form starts from it again.
-  useEffect(() => setForm(formOf(policy)), [JSON.stringify(policy)]);
-  const set = (key: keyof Form) => (e: Event) => {
-    setDone(null);
-    setForm({ ...form, [key]: (e.target as HTMLInputElement).value });
-  };
-  const check = (key: keyof Form) => (e: Event) => {
-    setDone(null);
-    setForm({ ...form, [key]: String((e.target as HTMLInputElement).checked) });
-  };
-  const changes = changesOf(form, stored);
-  const changed = KEYS.filter((k) => k in changes);
-  const preview = inWords({ ...policy, ...Object.fromEntries(changed.map((k) => [k, changes[k as keyof PayPolicyInput]])) } as PayPolicyFieldsFragment);
-  const before = inWords(policy);
-  const changedLines = preview.filter(([, words], i) => words !== before[i]![1]);
-  const number = (key: keyof Form, label: string, hint: string, attrs: { min: number; max: number; step?: number; required?: boolean }) => (
-    <p class="field">
-      <label for={`pay-policy-${key}`}>{label}</label>
-      <input
-        id={`pay-policy-${key}`}
-        type="number"
-        min={attrs.min}
-        max={attrs.max}
-        step={attrs.step ?? 1}
-        required={attrs.required}
-        value={form[key]}
-        onInput={set(key)}
-        aria-describedby={`pay-policy-${key}-hint`}
-      />
-      <span class="hint" id={`pay-policy-${key}-hint`}>
-        {hint}
-      </span>
-    </p>
-  );
+  const [, save] = useMutation(UpdateCompanyPayPolicyDocument);
+  const stored = valuesOf(policy);
   return (
-    <Section title="Change the pay policy">
-      <form
-        class="form pay-policy-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setRefused([]);
-          setDone(null);
-          if (changed.length === 0) {
-            setDone('Nothing to save: the form is the stored policy.');
-            return;
-          }
-          dialog.current?.showModal();
-        }}
-      >
-        <fieldset>
-          <legend>Overtime</legend>
-          <label class="check">
-            <input type="checkbox" checked={form.overtimeRequiresApproval === 'true'} onChange={check('overtimeRequiresApproval')} /> Overtime counts only once
-            approved
-          </label>
-          <div class="inline-form">
-            {number('dailyOvertimeAfterMinutes', 'Daily overtime after (minutes)', "Empty: beyond the day's scheduled minutes.", { min: 0, max: 1440 })}
-            {number('doubleTimeAfterMinutes', 'Double time after (minutes)', 'Empty: no double time.', { min: 0, max: 1440 })}
-            {number('overtimeMinMinutes', 'Shortest overtime paid (minutes)', "A day's overtime below this is not paid.", {
-              min: 0,
-              max: 1440,
-              required: true,
-            })}
-          </div>
-          <div class="inline-form">
-            {number('weeklyOvertimeAfterMinutes', 'Weekly overtime after (minutes)', 'Empty: no weekly overtime.', { min: 0, max: 10080 })}
-            <p class="field">
-              <label for="pay-policy-weekStart">Pay week starts on</label>
-              <select id="pay-policy-weekStart" value={form.weekStart} onChange={set('weekStart')}>
-                {WEEKDAYS.map((d, i) => (
-                  <option value={String(i + 1)}>{d}</option>
-                ))}
-              </select>
-            </p>
-          </div>
-          <label class="check">
-            <input type="checkbox" checked={form.earlyOvertime === 'true'} onChange={check('earlyOvertime')} /> Work before the shift start is paid
-          </label>
-        </fieldset>
-        <fieldset>
-          <legend>Night, holidays and rest days</legend>
-          <div class="inline-form">
-            <p class="field">
-              <label for="pay-policy-nightStart">Night starts at</label>
-              <input id="pay-policy-nightStart" type="time" value={form.nightStart} onInput={set('nightStart')} aria-describedby="pay-policy-night-hint" />
-            </p>
-            <p class="field">
-              <label for="pay-policy-nightEnd">Night ends at</label>
-              <input id="pay-policy-nightEnd" type="time" value={form.nightEnd} onInput={set('nightEnd')} aria-describedby="pay-policy-night-hint" />
-            </p>
-            {number('nightPremiumPercent', 'Night premium (%)', 'On top of the base rate.', { min: 0, max: 1000, step: 0.01, required: true })}
-          </div>
-          <p class="hint" id="pay-policy-night-hint">
-            Both empty: no night premium. An end at or before the start is the next day.
-          </p>
-          <div class="inline-form">
-            <p class="field">
-              <label for="pay-policy-holidayWork">Work on a holiday is paid as</label>
-              <select id="pay-policy-holidayWork" value={form.holidayWork} onChange={set('holidayWork')}>
-                <option value="holiday">Holiday time</option>
-                <option value="overtime">Overtime</option>
-              </select>
-            </p>
-            <p class="field">
-              <label for="pay-policy-restDayWork">Work on a rest day is paid as</label>
-              <select id="pay-policy-restDayWork" value={form.restDayWork} onChange={set('restDayWork')}>
-                <option value="rest_day">Rest-day time</option>
-                <option value="overtime">Overtime</option>
-              </select>
-            </p>
-          </div>
-        </fieldset>
-        <fieldset>
-          <legend>Rates (percent of the base rate)</legend>
-          <div class="inline-form">
-            {number('overtimeRatePercent', 'Overtime rate (%)', 'Default 150.', { min: 0, max: 1000, step: 0.01, required: true })}
-            {number('doubleTimeRatePercent', 'Double-time rate (%)', 'Default 200.', { min: 0, max: 1000, step: 0.01, required: true })}
-            {number('holidayRatePercent', 'Holiday rate (%)', 'Default 200.', { min: 0, max: 1000, step: 0.01, required: true })}
-            {number('restDayRatePercent', 'Rest-day rate (%)', 'Default 150.', { min: 0, max: 1000, step: 0.01, required: true })}
-          </div>
-        </fieldset>
-        <p class="inline-form">
-          <button type="submit" disabled={saving.fetching}>
-            Save pay policy
-          </button>
-          <button
-            type="button"
-            class="secondary"
-            disabled={changed.length === 0}
-            onClick={() => {
-              setForm(stored);
-              setRefused([]);
-            }}
-          >
-            Undo changes
-          </button>
-        </p>
-        {done && <p role="status">{done}</p>}
-        {refused.length > 0 && (
-          <div class="error" role="alert">
-            <p>The pay policy was not changed:</p>
-            <ul>
-              {refused.map((line) => (
-                <li>{line}</li>
-              ))}
-            </ul>
-          </div>
-        )}
-      </form>
-      <dialog ref={dialog} aria-label={`Change ${companyName}'s pay policy?`} class="confirm">
-        <form
-          method="dialog"
-          onSubmit={async (event) => {
-            const submitter = (event as SubmitEvent).submitter as HTMLButtonElement | null;
-            if (submitter?.value !== 'confirm') return;
-            const result = await save({ id: companyId, payPolicy: changes });
-            if (result.error) {
-              setRefused(refusal(result.error));
-              return;
-            }
-            setDone(`Saved. ${companyName}'s days are being recomputed with the new policy.`);
-            onSaved();
-          }}
-        >
-          <h2>Change {companyName}'s pay policy?</h2>
-          {changedLines.length > 0 ? (
-            <ul class="decision-list">
-              {changedLines.map(([term, words]) => (
-                <li>
-                  <strong>{term}:</strong> {words}
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p>The stored values change, the rules in words stay the same.</p>
-          )}
+    <EntityForm
+      title="Change the pay policy"
+      class="pay-policy-form"
+      idPrefix="pay-policy"
+      fields={FIELDS}
+      initial={stored}
+      followInitial
+      resetOnSave={false}
+      submitLabel="Save pay policy"
+      undoLabel="Undo changes"
+      confirm={{
+        title: `Change ${companyName}'s pay policy?`,
+        confirmLabel: 'Change pay policy',
+        describe: (values) => changedRules(policy, values, stored),
+        note: (
           <p>
             Every day of {companyName} outside a locked pay period is recomputed with the new policy (pay items, overtime, the payroll export); days of locked
             periods keep theirs.
           </p>
-          <p class="inline-form">
-            <button type="submit" value="cancel" class="secondary" formNoValidate autofocus>
-              Cancel
-            </button>
-            <button type="submit" value="confirm" class="danger">
-              Change pay policy
-            </button>
-          </p>
-        </form>
-      </dialog>
-    </Section>
+        ),
+      }}
+      refusedLead="The pay policy was not changed:"
+      save={(values) => save({ id: companyId, payPolicy: changesOf(values, stored) })}
+      saved={() => `Saved. ${companyName}'s days are being recomputed with the new policy.`}
+      onSaved={onSaved}
+    />
   );
 }

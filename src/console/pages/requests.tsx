@@ -10,6 +10,7 @@ import { useAllowed } from '../app-context';
 import { errorMessage } from '../client';
 import { useCompanyPicker } from '../company-picker';
 import { Empty, ErrorNote, Section } from '../components';
+import { EntityForm, choices, textOrNull, type Field, type Values } from '../entity-form';
 import { today, when } from '../format';
 import {
   ApproveAbsenceRequestDocument,
@@ -18,6 +19,8 @@ import {
   CancelAbsenceRequestDocument,
   CancelPunchCorrectionDocument,
   FileAbsenceRequestDocument,
+  EmployeeDayDocument,
+  FileCorrectionDocument,
   LeaveRequestsDocument,
   OvertimeApprovalsDocument,
   OvertimeDayDocument,
@@ -401,114 +404,140 @@ function RequestTable({
 }
 
 /** HR files an absence request on an employee's behalf (it waits for an approver). */
-function FileAbsence({
-  employees,
-  types,
-  onDone,
-}: {
-  employees: Array<{ id: number; name: string; lastname: string; code: string }>;
-  types: AbsenceTypeFieldsFragment[];
-  onDone: () => void;
-}) {
-  const [form, setForm] = useState({
-    employeeId: '',
-    typeId: '',
-    startDate: today(),
-    endDate: today(),
-    part: '',
-    startTime: '09:00',
-    endTime: '12:00',
-    note: '',
-  });
-  const [filing, file] = useMutation(FileAbsenceRequestDocument);
-  const set = (key: keyof typeof form) => (e: Event) => setForm({ ...form, [key]: (e.target as HTMLInputElement).value });
-  const employeeId = Number(form.employeeId || employees[0]?.id || 0);
-  const type = types.find((t) => t.id === Number(form.typeId)) ?? types[0];
-  const hourly = type?.unit === 'hour';
+function FileAbsence({ companyId, types, onDone }: { companyId: number; types: AbsenceTypeFieldsFragment[]; onDone: () => void }) {
+  const [, file] = useMutation(FileAbsenceRequestDocument);
+  const hourly = (v: Values) => types.find((t) => String(t.id) === v.absenceTypeId)?.unit === 'hour';
+  const fields: Field[] = [
+    { name: 'employeeId', label: 'Employee', kind: 'person', companyId, row: 'who' },
+    {
+      name: 'absenceTypeId',
+      label: 'Absence type',
+      kind: 'select',
+      row: 'who',
+      options: choices(types, (t) => `${t.name} (${t.unit === 'hour' ? 'hours' : 'days'})`),
+    },
+    { name: 'startDate', label: 'First day', kind: 'date', required: true, row: 'when' },
+    { name: 'endDate', label: 'Last day', kind: 'date', required: true, row: 'when' },
+    { name: 'startTime', label: 'From (time)', kind: 'time', required: true, row: 'when', when: hourly },
+    { name: 'endTime', label: 'Until (time)', kind: 'time', required: true, row: 'when', when: hourly },
+    {
+      name: 'halfDay',
+      label: 'Part of the day',
+      kind: 'select',
+      row: 'when',
+      when: (v) => !hourly(v),
+      options: [
+        { value: '', label: 'Whole days' },
+        { value: 'am', label: 'Morning only (one day)' },
+        { value: 'pm', label: 'Afternoon only (one day)' },
+      ],
+    },
+    { name: 'note', label: 'Note', kind: 'text', maxLength: 1000 },
+  ];
   return (
-    <Section title="File an absence request">
-      <form
-        class="form"
-        onSubmit={async (event) => {
-          event.preventDefault();
-          const input = {
-            employeeId,
-            absenceTypeId: type!.id,
-            startDate: form.startDate,
-            endDate: form.endDate,
-            note: form.note || null,
-            ...(hourly ? { startTime: form.startTime, endTime: form.endTime } : form.part ? { halfDay: form.part } : {}),
-          };
-          const result = await file({ input });
-          if (result.data) {
-            setForm({ ...form, note: '' });
-            onDone();
-          }
-        }}
-      >
-        <div class="inline-form">
-          <p class="field">
-            <label for="absence-employee">Employee</label>
-            <select id="absence-employee" value={String(employeeId)} onChange={set('employeeId')}>
-              {employees.map((e) => (
-                <option value={e.id}>
-                  {e.name} {e.lastname} ({e.code})
-                </option>
-              ))}
-            </select>
-          </p>
-          <p class="field">
-            <label for="absence-type">Absence type</label>
-            <select id="absence-type" value={String(type?.id ?? '')} onChange={set('typeId')}>
-              {types.map((t) => (
-                <option value={t.id}>
-                  {t.name} ({t.unit === 'hour' ? 'hours' : 'days'})
-                </option>
-              ))}
-            </select>
-          </p>
-        </div>
-        <div class="inline-form">
-          <p class="field">
-            <label for="absence-from">First day</label>
-            <input id="absence-from" type="date" value={form.startDate} onInput={set('startDate')} required />
-          </p>
-          <p class="field">
-            <label for="absence-until">Last day</label>
-            <input id="absence-until" type="date" value={form.endDate} onInput={set('endDate')} required />
-          </p>
-          {hourly ? (
-            <>
-              <p class="field">
-                <label for="absence-start-time">From (time)</label>
-                <input id="absence-start-time" type="time" value={form.startTime} onInput={set('startTime')} required />
-              </p>
-              <p class="field">
-                <label for="absence-end-time">Until (time)</label>
-                <input id="absence-end-time" type="time" value={form.endTime} onInput={set('endTime')} required />
-              </p>
-            </>
-          ) : (
-            <p class="field">
-              <label for="absence-part">Part of the day</label>
-              <select id="absence-part" value={form.part} onChange={set('part')}>
-                <option value="">Whole days</option>
-                <option value="am">Morning only (one day)</option>
-                <option value="pm">Afternoon only (one day)</option>
-              </select>
-            </p>
-          )}
-        </div>
-        <p class="field">
-          <label for="absence-note">Note</label>
-          <input id="absence-note" value={form.note} onInput={set('note')} />
+    <EntityForm
+      title="File an absence request"
+      idPrefix="absence"
+      fields={fields}
+      initial={{ employeeId: '', absenceTypeId: '', startDate: today(), endDate: today(), halfDay: '', startTime: '09:00', endTime: '12:00', note: '' }}
+      submitLabel="File request"
+      disabled={(v) => !v.employeeId || !v.absenceTypeId}
+      save={(v) =>
+        file({
+          input: {
+            employeeId: Number(v.employeeId),
+            absenceTypeId: Number(v.absenceTypeId),
+            startDate: v.startDate as string,
+            endDate: v.endDate as string,
+            note: textOrNull(v.note),
+            ...(hourly(v) ? { startTime: v.startTime as string, endTime: v.endTime as string } : v.halfDay ? { halfDay: v.halfDay as string } : {}),
+          },
+        })
+      }
+      onSaved={onDone}
+    />
+  );
+}
+
+/**
+ * HR files a punch correction for an employee (it waits for an approver): one or two punches to add
+ * (a forgotten in and out), or one of the person's punches of a day to void, with the reason.
+ */
+function FileCorrection({ companyId, directory, onDone }: { companyId: number; directory: Directory; onDone: () => void }) {
+  const [, file] = useMutation(FileCorrectionDocument);
+  const [chosen, setChosen] = useState({ employeeId: 0, day: '' });
+  const [dayPunches] = useQuery({
+    query: EmployeeDayDocument,
+    variables: { employeeId: chosen.employeeId, date: chosen.day },
+    pause: !chosen.employeeId || !/^\d{4}-\d{2}-\d{2}$/.test(chosen.day),
+    requestPolicy: 'network-only',
+  });
+  const states = ['0', '1', '2', '3', '4', '5'].map((v) => ({ value: v, label: directory.stateName(v) }));
+  const adding = (v: Values) => v.kind === 'add';
+  const punches = (dayPunches.data?.punches.nodes ?? []).filter((p) => !p.voidedAt);
+  const fields: Field[] = [
+    { name: 'employeeId', label: 'Person to correct', kind: 'person', companyId },
+    {
+      name: 'kind',
+      label: 'Correction',
+      kind: 'radio',
+      options: [
+        { value: 'add', label: 'Add forgotten punches' },
+        { value: 'void', label: 'Void a wrong punch' },
+      ],
+    },
+    { name: 'firstTime', label: 'Punch date and time', kind: 'datetime', required: true, row: 'first', when: adding, apiFields: ['punches.0', 'punchTime'] },
+    { name: 'firstState', label: 'Punch type', kind: 'select', options: states, row: 'first', when: adding },
+    { name: 'secondTime', label: 'Second punch (optional)', kind: 'datetime', row: 'second', when: adding, apiFields: ['punches.1'] },
+    { name: 'secondState', label: 'Second punch type', kind: 'select', options: states, row: 'second', when: adding },
+    { name: 'day', label: 'Day of the punch', kind: 'date', required: true, row: 'void', when: (v) => !adding(v) },
+    {
+      name: 'voidPunchId',
+      label: 'Punch to void',
+      kind: 'select',
+      row: 'void',
+      when: (v) => !adding(v),
+      options: punches.map((p) => ({
+        value: String(p.id),
+        label: `${p.localTime.slice(11, 16)} ${directory.stateName(p.punchState)} (${directory.deviceName(p.deviceId)})`,
+      })),
+    },
+    { name: 'reason', label: 'Reason', kind: 'text', maxLength: 500, required: true },
+  ];
+  return (
+    <EntityForm
+      title="File a punch correction"
+      idPrefix="correction"
+      fields={fields}
+      initial={{ employeeId: '', kind: 'add', firstTime: '', firstState: '0', secondTime: '', secondState: '1', day: today(), voidPunchId: '', reason: '' }}
+      onChange={(v) => {
+        if (Number(v.employeeId) !== chosen.employeeId || v.day !== chosen.day) setChosen({ employeeId: Number(v.employeeId), day: v.day as string });
+      }}
+      submitLabel="File correction"
+      disabled={(v) => !v.employeeId || (!adding(v) && !v.voidPunchId)}
+      save={(v) =>
+        file({
+          input: {
+            employeeId: Number(v.employeeId),
+            reason: (v.reason as string).trim(),
+            ...(adding(v)
+              ? {
+                  punches: [
+                    { punchTime: `${v.firstTime as string}:00`, punchState: v.firstState as string },
+                    ...(v.secondTime ? [{ punchTime: `${v.secondTime as string}:00`, punchState: v.secondState as string }] : []),
+                  ],
+                }
+              : { voidPunchId: Number(v.voidPunchId) }),
+          },
+        })
+      }
+      onSaved={onDone}
+      footer={
+        <p class="hint">
+          Times are the workspace's wall clock. An approver adds the punches (or voids the punch) when approving; the days are recomputed then.
         </p>
-        <button type="submit" disabled={filing.fetching || !employeeId || !type}>
-          File request
-        </button>
-        <ErrorNote message={errorMessage(filing.error)} />
-      </form>
-    </Section>
+      }
+    />
   );
 }
 
@@ -611,7 +640,8 @@ export function Requests() {
       {canApprove && companyId > 0 && (
         <OvertimePeriod key={`period-${companyId}`} companyId={companyId} employees={data.data?.employees.nodes ?? []} directory={dir} onDone={reload} />
       )}
-      {canWrite && types.length > 0 && <FileAbsence employees={data.data?.employees.nodes ?? []} types={types} onDone={reload} />}
+      {canWrite && companyId > 0 && types.length > 0 && <FileAbsence key={`absence-${companyId}`} companyId={companyId} types={types} onDone={reload} />}
+      {canWrite && companyId > 0 && <FileCorrection key={`correction-${companyId}`} companyId={companyId} directory={dir} onDone={reload} />}
     </div>
   );
 }

@@ -65,7 +65,17 @@ async function timeRange(ctx: RequestContext, filter: DoorEventFilter, check: Fi
 /** Terminal event codes are below 10,000 (the vendor's extended ranges end at 6999; 200-range door events). */
 const MAX_EVENT_CODE = 9999;
 
-export async function queryDoorEvents(ctx: RequestContext, filter: DoorEventFilter, page: PageRequest): Promise<Page<DoorEvent>> {
+/**
+ * `options.count` false (the caller reads no total): the matches are not counted, and the page's
+ * `totalCount` is only what the page proves (its offset and items, plus one when another page
+ * follows), enough for `hasNextPage`.
+ */
+export async function queryDoorEvents(
+  ctx: RequestContext,
+  filter: DoorEventFilter,
+  page: PageRequest,
+  options: { count: boolean } = { count: true },
+): Promise<Page<DoorEvent>> {
   const workspaceId = workspaceOf(ctx);
   const check = new FieldChecker();
   if (filter.reason != null && !DENIAL_REASONS.includes(filter.reason as DenialReason)) {
@@ -96,10 +106,13 @@ export async function queryDoorEvents(ctx: RequestContext, filter: DoorEventFilt
       $or: [{ reason }, { reason: null, eventCode: reason === 'other' ? { $nin: known } : { $in: rtlogCodesOfReason(reason) } }],
     });
   }
-  const [items, totalCount] = await ctx.em.findAndCount(
-    DoorEvent,
-    { $and: where },
-    { orderBy: [{ time: 'desc' }, { id: 'desc' }], offset: page.offset, limit: page.limit },
-  );
+  const orderBy = [{ time: 'desc' as const }, { id: 'desc' as const }];
+  if (!options.count) {
+    // One row more than the page says whether another page follows, without counting every match.
+    const rows = await ctx.em.find(DoorEvent, { $and: where }, { orderBy, offset: page.offset, limit: page.limit + 1 });
+    const items = rows.slice(0, page.limit);
+    return { items, totalCount: page.offset + rows.length, offset: page.offset };
+  }
+  const [items, totalCount] = await ctx.em.findAndCount(DoorEvent, { $and: where }, { orderBy, offset: page.offset, limit: page.limit });
   return { items, totalCount, offset: page.offset };
 }

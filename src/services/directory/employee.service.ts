@@ -9,6 +9,7 @@ import { uniqueViolationToDomainError } from '../common/unique-violation';
 import { FieldChecker, limits } from '../common/validation';
 import { lockWorkspace } from '../common/workspace-lock';
 import { findOwned } from '../common/owned';
+import { intArray } from '../common/sql-arrays';
 import { executePrepared } from '../../db/prepared-statement';
 import { employeeAreaIds } from './area.service';
 import { markDaysStale } from '../attendance/day-store';
@@ -32,6 +33,8 @@ export interface EmployeeFilter {
   isActive?: boolean;
   /** Case-insensitive substring of name, last name, code, pin or e-mail. */
   search?: string;
+  /** Only these employees (at most limits.bulkItems ids): names for the ids another list returns. */
+  ids?: number[];
 }
 
 const uniqueFields = {
@@ -177,6 +180,13 @@ export async function listEmployees(ctx: RequestContext, filter: EmployeeFilter,
   if (filter.isActive !== undefined) {
     conditions.push('e.is_active = ?');
     params.push(filter.isActive);
+  }
+  if (filter.ids !== undefined) {
+    if (filter.ids.length > limits.bulkItems) {
+      throw DomainError.field('ids', 'too_many_items', `ids may hold at most ${limits.bulkItems} ids (got ${filter.ids.length}); split the request.`);
+    }
+    conditions.push('e.id = any(?::int[])');
+    params.push(intArray(filter.ids));
   }
   if (filter.search) {
     const like = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
