@@ -158,7 +158,9 @@ describe('scopes match the physical effect: every route and mutation that change
   const admin = () => ws.key;
 
   before(async () => {
-    t = await startTestApp({}, 'door-effect-scopes');
+    // Door actions made by earlier steps must not expire during a later one (the sweep would change
+    // door_action between its snapshots): the run takes minutes, the default expiry is 60 s.
+    t = await startTestApp({ TIMEGATE_UNLOCK_EXPIRY: '86400' }, 'door-effect-scopes');
     ws = await createWorkspace(t.url, { maxCompanies: 500, maxDevices: 1000, maxEmployees: 5000 });
     companyId = (await createCompany(t.url, ws.key)).id;
     for (const set of KEY_SETS) keys.set(set.join('+'), await createKey(t.url, ws.key, set));
