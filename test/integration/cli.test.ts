@@ -5,6 +5,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { closedAncestor, freePort } from '../../src/db/embedded-postgres';
 import { startTestApp, MASTER_KEY, type TestApp } from '../support/test-app';
+import { eventually } from '../support/terminal';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const version = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
@@ -74,6 +75,17 @@ describe('timegate command line and start-up', () => {
     expect(missing.stderr).to.contain('Workspace "999999" was not found.');
     expect(cli(['key', 'revoke', '--id', '999999']).status).to.equal(2);
     expect(cli(['key', 'revoke', '--id', String(JSON.parse(key.stdout).id)]).status).to.equal(0);
+  });
+
+  it('creates a sandbox (--sandbox): a tg_test_ key and its seed, and the running service plays its terminals', async () => {
+    const created = cli(['workspace', 'create', '--sandbox', '--json']);
+    expect(created.status, created.stderr).to.equal(0);
+    const out = JSON.parse(created.stdout);
+    expect(out.workspace).to.include({ name: 'Sandbox', sandbox: true });
+    expect(out.apiKey.key).to.match(/^tg_test_[0-9A-Za-z]{40}$/);
+    expect(out.sandbox.employeeIds).to.have.length(4);
+    await eventually(async () => t.app.sandboxTerminals.playing().includes(out.workspace.id), 30_000);
+    expect(cli(['workspace', 'create']).stderr).to.contain('--name is required');
   });
 
   it('pointed at a folder without a database, it says so and creates nothing', () => {
