@@ -18,11 +18,11 @@ describe('timegate command line and start-up', () => {
   });
   after(() => t.stop());
 
-  const cli = (args: string[], env: Record<string, string | undefined> = { DATABASE_URL: t.config.databaseUrl ?? undefined }) => {
+  const cli = (args: string[], env: Record<string, string | undefined> = { DATABASE_URL: t.config.databaseUrl ?? undefined }, timeout = 60_000) => {
     const r = spawnSync(process.execPath, [path.join(root, 'dist', 'src', 'cli', 'timegate.js'), ...args], {
       env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: undefined, ...env },
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout,
     });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
@@ -77,8 +77,10 @@ describe('timegate command line and start-up', () => {
     expect(cli(['key', 'revoke', '--id', String(JSON.parse(key.stdout).id)]).status).to.equal(0);
   });
 
-  it('creates a sandbox (--sandbox): a tg_test_ key and its seed, and the running service plays its terminals', async () => {
-    const created = cli(['workspace', 'create', '--sandbox', '--json']);
+  it('creates a sandbox (--sandbox): a tg_test_ key and its seed, and the running service plays its terminals', async function () {
+    // The seed is some thirty statements through the services: on a loaded machine the command takes its time.
+    this.timeout(240_000);
+    const created = cli(['workspace', 'create', '--sandbox', '--json'], { DATABASE_URL: t.config.databaseUrl ?? undefined }, 180_000);
     expect(created.status, created.stderr).to.equal(0);
     const out = JSON.parse(created.stdout);
     expect(out.workspace).to.include({ name: 'Sandbox', sandbox: true });
