@@ -270,6 +270,9 @@ describe('sandbox workspaces', () => {
       expect((await rest(t.url, 'GET', '/public/v2/webhooks', { key: sandbox.key })).body).to.have.length(1);
       await eventually(async () => receiver.received.find((r) => r.json.data.device_id === seed.clock_id), 60_000);
       expect(t.app.sandboxTerminals.serials().filter((s) => devices.some((d: any) => d.serial_number === s))).to.have.length(2);
+      // The old terminals, calling until their player noticed the reset, never became unclaimed terminals.
+      await t.app.terminals.flush();
+      expect(await sql("select serial_number from unknown_terminal where serial_number like 'TGSBX%'")).to.deep.equal([]);
     } finally {
       await receiver.close();
     }

@@ -108,12 +108,17 @@ export async function getVirtualTerminal(ctx: RequestContext, deviceId: number):
  * time, so the new schedule's first step comes next (a rate's first punch at once).
  */
 export async function updateVirtualTerminal(ctx: RequestContext, deviceId: number, input: VirtualTerminalInput): Promise<VirtualTerminalView> {
-  const device = await virtualDevice(ctx, deviceId);
+  const device = await getDevice(ctx, deviceId);
+  // Each field on its own first: a value out of its range is that field's error in any workspace.
   const check = new FieldChecker();
   if (input.punchesPerHour != null && input.dailyPattern != null) {
     check.add('dailyPattern', 'not_allowed', 'Give punchesPerHour or dailyPattern, not both: each replaces the other.');
-    check.done();
   }
+  if (input.speed != null) checkSchedule(check, { punchesPerHour: 1, dailyPattern: null, speed: input.speed });
+  if (input.punchesPerHour != null) checkSchedule(check, { punchesPerHour: input.punchesPerHour, dailyPattern: null, speed: 1 });
+  if (input.dailyPattern != null) checkSchedule(check, { punchesPerHour: null, dailyPattern: input.dailyPattern, speed: 1 });
+  check.done();
+  await requireSandbox(ctx);
   const stored = await ctx.em.findOne(VirtualTerminal, { deviceId });
   const current = scheduleOf(device, stored);
   const next = {
@@ -139,7 +144,8 @@ export async function updateVirtualTerminal(ctx: RequestContext, deviceId: numbe
 
 /** What happens at the terminal now, for the process that plays it (it takes the trigger within TIMEGATE_SANDBOX_POLL_MS). */
 export async function triggerVirtualTerminal(ctx: RequestContext, deviceId: number, input: VirtualTerminalTriggerInput): Promise<VirtualTerminalTrigger> {
-  const device = await virtualDevice(ctx, deviceId);
+  // The device and the input are checked first (404, 422 in any workspace), then the workspace's kind.
+  const device = await getDevice(ctx, deviceId);
   const check = new FieldChecker();
   const action = input.action as TriggerAction;
   if (!TRIGGER_ACTIONS.includes(action)) {
@@ -156,6 +162,7 @@ export async function triggerVirtualTerminal(ctx: RequestContext, deviceId: numb
     if (!employee.pin) throw DomainError.field('employeeId', 'employee_has_no_pin', `Employee ${input.employeeId} has no pin: a terminal cannot know them.`);
     pin = employee.pin;
   }
+  await requireSandbox(ctx);
   return ctx.em.transactional(async (em) => {
     // The device row's lock: concurrent triggers count one after the other against the bound.
     await em.execute('select id from device where id = ? for no key update', [deviceId]);
