@@ -197,6 +197,17 @@ describe('sandbox workspaces', () => {
     const alarmOnClock = await trigger(sandbox, clockId, { action: 'forced_open' });
     expect(alarmOnClock.status).to.equal(422);
     expect(alarmOnClock.body.error.details[0]).to.include({ field: 'action', code: 'unsupported_by_device' });
+    const unknownAction = await gql(
+      t.url,
+      sandbox.key,
+      `mutation ($id: Int!, $a: String!) { triggerVirtualTerminal(deviceId: $id, input: { action: $a }) { id } }`,
+      {
+        id: clockId,
+        a: 'x'.repeat(5000),
+      },
+    );
+    expect(unknownAction.errors![0]!.extensions!.details![0]).to.include({ field: 'action', code: 'invalid_value' });
+    expect(unknownAction.errors![0]!.extensions!.details![0]!.message.length).to.be.below(200);
     const after = (await rest(t.url, 'GET', `/public/v2/virtual_terminals/${clockId}`, { key: sandbox.key })).body;
     expect(after).to.include({ punches_per_hour: null, speed: 600 });
   });

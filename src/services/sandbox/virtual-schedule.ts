@@ -123,7 +123,7 @@ export function checkSchedule(check: FieldChecker, schedule: Pick<VirtualSchedul
   const seen = new Set<string>();
   pattern.forEach((entry, i) => {
     if (!TIME.test(entry.time))
-      check.add(`dailyPattern.${i}.time`, 'invalid_time', `time must be a time of day "HH:MM" from 00:00 to 23:59 (got "${entry.time}").`);
+      check.add(`dailyPattern.${i}.time`, 'invalid_time', `time must be a time of day "HH:MM" from 00:00 to 23:59 (got "${String(entry.time).slice(0, 16)}").`);
     else if (seen.has(entry.time)) check.add(`dailyPattern.${i}.time`, 'duplicate', `${entry.time} is in the pattern twice.`);
     seen.add(entry.time);
     if (!Number.isInteger(entry.punchState) || entry.punchState < 0 || entry.punchState > SCHEDULE_LIMITS.maxPunchState) {

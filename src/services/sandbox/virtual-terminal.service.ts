@@ -149,7 +149,7 @@ export async function triggerVirtualTerminal(ctx: RequestContext, deviceId: numb
   const check = new FieldChecker();
   const action = input.action as TriggerAction;
   if (!TRIGGER_ACTIONS.includes(action)) {
-    check.add('action', 'invalid_value', `action must be one of ${TRIGGER_ACTIONS.join(', ')} (got "${input.action}").`);
+    check.add('action', 'invalid_value', `action must be one of ${TRIGGER_ACTIONS.join(', ')} (got "${String(input.action).slice(0, 32)}").`);
   } else if (action !== 'punch' && device.modeType !== DeviceMode.acc) {
     check.add('action', 'unsupported_by_device', `${action} happens at access controllers; device ${deviceId} is a time clock (punch only).`);
   }
