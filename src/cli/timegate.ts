@@ -164,9 +164,13 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
             maxCompanies: w.maxCompanies,
             maxDevices: w.maxDevices,
             maxEmployees: w.maxEmployees,
+            sandbox: w.sandbox,
           })),
           workspaces
-            .map((w) => `${w.id}\t${w.name}\t${w.timeZone}\tcompanies<=${w.maxCompanies} devices<=${w.maxDevices} employees<=${w.maxEmployees}`)
+            .map(
+              (w) =>
+                `${w.id}\t${w.name}\t${w.timeZone}\tcompanies<=${w.maxCompanies} devices<=${w.maxDevices} employees<=${w.maxEmployees}${w.sandbox ? '\tsandbox' : ''}`,
+            )
             .join('\n'),
         );
         return 0;

@@ -87,6 +87,8 @@ describe('timegate command line and start-up', () => {
     expect(out.apiKey.key).to.match(/^tg_test_[0-9A-Za-z]{40}$/);
     expect(out.sandbox.employeeIds).to.have.length(4);
     await eventually(async () => t.app.sandboxTerminals.playing().includes(out.workspace.id), 30_000);
+    const listed = JSON.parse(cli(['workspace', 'list', '--json']).stdout) as { id: number; sandbox: boolean }[];
+    expect(listed.filter((w) => w.sandbox).map((w) => w.id)).to.deep.equal([out.workspace.id]);
     expect(cli(['workspace', 'create']).stderr).to.contain('--name is required');
   });
 
