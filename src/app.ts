@@ -21,6 +21,7 @@ import { TerminalGateway } from './devices/terminal-gateway';
 import { EventFeed } from './events/event-feed';
 import { HistoryHousekeeping } from './workers/history-housekeeping';
 import { operationsSnapshotReader } from './workers/operations-snapshot';
+import { SandboxTerminals } from './workers/sandbox-terminals';
 import { startSubscriptionServer } from './graphql/subscription-server';
 import { WebhookWorker } from './events/webhook-worker';
 import { PeriodicJobs } from './jobs/periodic-jobs';
@@ -75,6 +76,8 @@ export interface App {
   jobs: PeriodicJobs;
   /** Keeps stored attendance days current (tests run it with `jobs.runNow('attendance')`). */
   attendance: AttendanceWorker;
+  /** Plays the virtual terminals of the sandboxes this process holds (docs/sandbox.md); `poll()` runs a pass now. */
+  sandboxTerminals: SandboxTerminals;
   /** The admin key of the default workspace, when this start created it (first start only). */
   bootstrapKey: string | null;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database. */
@@ -107,7 +110,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // The operations gauges (terminals by status, backlogs, the pool) are read at each scrape.
     metrics.observeDatabase(operationsSnapshotReader({ orm: database.orm, config, logger, now }));
     metrics.observePool(() => poolUsage(database.orm));
-    const terminals = new TerminalGateway({ orm: database.orm, config, logger, metrics, now });
+    // The secret this process's virtual terminals send: only they may call /iclock with a sandbox serial.
+    const sandboxProof = crypto.randomBytes(24).toString('base64url');
+    const terminals = new TerminalGateway({ orm: database.orm, config, logger, metrics, now, sandboxProof });
     // Terminals never go through Express: a heartbeat must cost a fraction of what Express routing
     // and middleware do, and their raw bodies must never meet a JSON or form parser.
     const server = http.createServer((req, res) => (isIclockRequest(req.url) ? terminals.handle(req, res) : expressApp(req, res)));
@@ -213,11 +218,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // Ended visitor passes leave their controllers (the controllers already refuse them by EndTime).
     jobs.add('visitor_passes', VISITOR_PASS_SWEEP_MS, () => removeEndedVisitorPasses(database.orm.em.fork(), now()));
     if (config.attendanceWorker) attendance.registerJobs(jobs);
+    // Sandboxes' virtual terminals talk to this process's own address, proving themselves with its secret.
+    const sandboxTerminals = new SandboxTerminals({ orm: database.orm, config, logger, url, proof: sandboxProof });
+    if (config.sandboxTerminals) sandboxTerminals.registerJobs(jobs);
     jobs.start();
 
     let stopping: Promise<void> | null = null;
     const stop = () =>
       (stopping ??= (async () => {
+        // Virtual terminals stop first (saving what they hold) while the server still answers them;
+        // their leases are given up so that another process takes them at once.
+        await sandboxTerminals.stop().catch((err: unknown) => logger.warn({ err }, 'sandbox terminals did not stop cleanly'));
         // apollo.stop() drains the HTTP server: no new connections, in-flight requests finish.
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
@@ -248,6 +259,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       webhooks,
       housekeeping,
       attendance,
+      sandboxTerminals,
       jobs,
       bootstrapKey: created?.key ?? null,
       stop,

@@ -68,6 +68,9 @@ export interface Config {
   attendanceWorker: boolean;
   attendancePollMs: number;
   attendanceBatchDelayMs: number;
+  sandboxTerminals: boolean;
+  sandboxPollMs: number;
+  sandboxLeaseSeconds: number;
   webhookTimeoutMs: number;
   webhookRetryHours: number;
   webhookRetryBaseSeconds: number;
@@ -393,6 +396,24 @@ export const settings: Record<keyof Config, SettingDescription> = {
     default: '100',
     meaning: 'After a wake-up (new punches), the attendance worker waits this long so that one run takes the punches of many uploads together; 0 runs at once.',
   },
+  sandboxTerminals: {
+    env: 'TIMEGATE_SANDBOX_TERMINALS',
+    default: 'true',
+    meaning:
+      "Whether this process plays sandbox workspaces' virtual terminals (docs/sandbox.md); of several processes on one database each sandbox is played by one, which holds its lease (`false`: this process plays none).",
+  },
+  sandboxPollMs: {
+    env: 'TIMEGATE_SANDBOX_POLL_MS',
+    default: '1000',
+    meaning:
+      "How often the process that plays a sandbox looks for its virtual terminals' new settings and triggers (a punch, a badge or an alarm asked through the API happens within this time).",
+  },
+  sandboxLeaseSeconds: {
+    env: 'TIMEGATE_SANDBOX_LEASE_SECONDS',
+    default: '15',
+    meaning:
+      "How long a process's lease on a sandbox lasts without renewal (it renews every third of it): a process that stops or dies is replaced within this time.",
+  },
   webhookTimeoutMs: {
     env: 'TIMEGATE_WEBHOOK_TIMEOUT_MS',
     default: '10000',
@@ -628,6 +649,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     attendanceWorker: bool('attendanceWorker', true),
     attendancePollMs: int('attendancePollMs', 500, 10, 3_600_000),
     attendanceBatchDelayMs: int('attendanceBatchDelayMs', 100, 0, 10_000),
+    sandboxTerminals: bool('sandboxTerminals', true),
+    sandboxPollMs: int('sandboxPollMs', 1000, 10, 60_000),
+    sandboxLeaseSeconds: int('sandboxLeaseSeconds', 15, 2, 3600),
     webhookTimeoutMs: int('webhookTimeoutMs', 10_000, 100, 120_000),
     webhookRetryHours: int('webhookRetryHours', 72, 1, 24 * 30),
     webhookRetryBaseSeconds: int('webhookRetryBaseSeconds', 30, 1, 3600),

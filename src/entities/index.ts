@@ -47,6 +47,7 @@ import { ScimUser } from './scim-user.entity';
 import { Shift } from './shift.entity';
 import { ShiftAssignment } from './shift-assignment.entity';
 import { Roster } from './roster.entity';
+import { SandboxLease, VirtualTerminal, VirtualTerminalTrigger } from './sandbox.entity';
 import { ScheduleOverride } from './schedule-override.entity';
 import { UnknownTerminal } from './unknown-terminal.entity';
 import { VerificationState } from './verification-state.entity';
@@ -112,8 +113,11 @@ export {
   Shift,
   ShiftAssignment,
   Roster,
+  SandboxLease,
   ScheduleOverride,
   UnknownTerminal,
+  VirtualTerminal,
+  VirtualTerminalTrigger,
   VerificationState,
   WebhookAttempt,
   WebhookDelivery,
@@ -123,6 +127,9 @@ export {
 
 /** Every entity, for the ORM configuration. */
 export const entities = [
+  SandboxLease,
+  VirtualTerminal,
+  VirtualTerminalTrigger,
   ScimActivity,
   ScimGroup,
   ScimGroupAccessLevel,

@@ -18,6 +18,10 @@ export const errorCodes = {
       'A console request signed in with the session cookie came without its CSRF token (the X-CSRF-Token header, or csrfToken in the WebSocket connection parameters) or with a wrong one.',
   },
   plan_limit_reached: { status: 403, description: "The workspace's plan does not allow more of this resource." },
+  sandbox_only: {
+    status: 403,
+    description: 'The operation exists only in a sandbox workspace (a `tg_test_` key): virtual terminals and resets never touch a live workspace.',
+  },
   not_found: { status: 404, description: 'No such resource in this workspace (an id of another workspace is unknown here too).' },
   method_not_allowed: { status: 405, description: 'The path exists but not with this method; the Allow header lists the methods it has.' },
   idempotency_conflict: {

@@ -35,9 +35,11 @@ import { UnknownTerminalResolver } from './unknown-terminal.resolver';
 import { VerificationStateResolver } from './verification-state.resolver';
 import { WebhookResolver } from './webhook.resolver';
 import { WorkspaceResolver } from './workspace.resolver';
+import { SandboxResolver } from './sandbox.resolver';
 
 export const resolvers = [
   WorkspaceResolver,
+  SandboxResolver,
   ApiKeyResolver,
   DirectoryGroupResolver,
   CompanyResolver,

@@ -57,7 +57,9 @@ export function buildOpenApi(routes: RestRoute[], schema: GraphQLSchema, version
     tags: [...tags].sort().map((name) => ({ name, description: `Operations on ${name.toLowerCase()}.` })),
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `tg_live_...`.' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: "An API key: `tg_live_...` (a sandbox's: `tg_test_...`), or the operator's master key." },
+      },
       schemas: { Error: errorSchema() },
       headers: RATE_LIMIT_HEADERS,
       responses: Object.fromEntries(
@@ -118,6 +120,11 @@ const EXTRA_REFUSALS: Record<string, Partial<Record<string, ErrorCode>>> = {
   createCompany: { '403': 'plan_limit_reached' },
   createDevice: { '403': 'plan_limit_reached' },
   createEmployee: { '403': 'plan_limit_reached' },
+  listVirtualTerminals: { '403': 'sandbox_only' },
+  getVirtualTerminal: { '403': 'sandbox_only' },
+  updateVirtualTerminal: { '403': 'sandbox_only' },
+  triggerVirtualTerminal: { '403': 'sandbox_only' },
+  resetSandbox: { '403': 'sandbox_only' },
 };
 
 /** One response for several codes of one status (OpenAPI has one entry per status). */

@@ -22,6 +22,7 @@ import { quarantinedPunchRoutes } from './quarantined-punch.routes';
 import { punchCorrectionRoutes } from './punch-correction.routes';
 import { overtimeApprovalRoutes } from './overtime-approval.routes';
 import type { RestRoute } from './route';
+import { sandboxRoutes } from './sandbox.routes';
 import { shiftAssignmentRoutes } from './shift-assignment.routes';
 import { rosterRoutes } from './roster.routes';
 import { scheduleOverrideRoutes } from './schedule-override.routes';
@@ -37,6 +38,7 @@ import { webhookRoutes } from './webhook.routes';
  */
 export const routeTable: RestRoute[] = [
   ...companyRoutes,
+  ...sandboxRoutes,
   ...employeeRoutes,
   ...employeePhotoRoutes,
   ...unknownTerminalRoutes,

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { closedAncestor, freePort } from '../../src/db/embedded-postgres';
 import { createCompany } from '../support/factories';
 import { startTestApp, MASTER_KEY, type TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const version = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
@@ -18,11 +19,11 @@ describe('timegate command line and start-up', () => {
   });
   after(() => t.stop());
 
-  const cli = (args: string[], env: Record<string, string | undefined> = { DATABASE_URL: t.config.databaseUrl ?? undefined }) => {
+  const cli = (args: string[], env: Record<string, string | undefined> = { DATABASE_URL: t.config.databaseUrl ?? undefined }, timeout = 60_000) => {
     const r = spawnSync(process.execPath, [path.join(root, 'dist', 'src', 'cli', 'timegate.js'), ...args], {
       env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: undefined, ...env },
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout,
     });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
@@ -114,6 +115,21 @@ describe('timegate command line and start-up', () => {
     expect(r.stdout).to.match(/^final: .* errors=[1-9]\d*$/m);
     expect(r.stderr).to.contain('request(s) failed');
     expect(r.status).to.equal(1);
+  });
+
+  it('creates a sandbox (--sandbox): a tg_test_ key and its seed, and the running service plays its terminals', async function () {
+    // The seed is some thirty statements through the services: on a loaded machine the command takes its time.
+    this.timeout(240_000);
+    const created = cli(['workspace', 'create', '--sandbox', '--json'], { DATABASE_URL: t.config.databaseUrl ?? undefined }, 180_000);
+    expect(created.status, created.stderr).to.equal(0);
+    const out = JSON.parse(created.stdout);
+    expect(out.workspace).to.include({ name: 'Sandbox', sandbox: true });
+    expect(out.apiKey.key).to.match(/^tg_test_[0-9A-Za-z]{40}$/);
+    expect(out.sandbox.employeeIds).to.have.length(4);
+    await waitUntil('the service plays the sandbox', async () => t.app.sandboxTerminals.playing().includes(out.workspace.id), 30_000);
+    const listed = JSON.parse(cli(['workspace', 'list', '--json']).stdout) as { id: number; sandbox: boolean }[];
+    expect(listed.filter((w) => w.sandbox).map((w) => w.id)).to.deep.equal([out.workspace.id]);
+    expect(cli(['workspace', 'create']).stderr).to.contain('--name is required');
   });
 
   it('pointed at a folder without a database, it says so and creates nothing', () => {

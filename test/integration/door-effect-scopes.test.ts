@@ -109,6 +109,10 @@ const NO_DOOR_EFFECT: Record<string, string> = {
   createWorkspace: 'operator',
   updateWorkspace: 'admin',
   setWorkspacePlan: 'operator',
+  // Sandboxes (docs/sandbox.md): virtual terminals only, refused (sandbox_only) in a live workspace.
+  updateVirtualTerminal: "a virtual terminal's schedule: badges it plays are decided by the access tables, which it does not change",
+  triggerVirtualTerminal: 'a badge decided by the access tables, or a simulated alarm at a virtual door; grants nothing, opens nothing',
+  resetSandbox: 'admin; deletes and reseeds a sandbox',
 };
 
 /** The key sets every case is tried with. */

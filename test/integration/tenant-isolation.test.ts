@@ -101,6 +101,8 @@ const rootFieldsWithoutIds = new Set([
   'createWebhookEndpoint',
   'createWorkspace',
   'updateWorkspace',
+  'virtualTerminals',
+  'resetSandbox',
 ]);
 /** REST path parameters → A's resource (by the path's first segment for `:id`). */
 const pathIds: Record<string, string> = {
@@ -131,6 +133,7 @@ const pathIds: Record<string, string> = {
   lockdowns: 'lockdown',
   linkage_rules: 'linkageRule',
   visitor_passes: 'visitorPass',
+  virtual_terminals: 'device',
 };
 /** REST body fields naming a resource of the caller's workspace. */
 const bodyIds: Record<string, string> = {
@@ -148,7 +151,16 @@ const bodyIds: Record<string, string> = {
   door_id: 'door',
 };
 /** REST routes that name nothing by id: creates with no id in their body. */
-const routesWithoutIds = new Set(['createCompany', 'createVerificationState', 'createWebhookEndpoint', 'listDirectoryGroups', 'listVisitorPasses']);
+const routesWithoutIds = new Set([
+  'createCompany',
+  'createVerificationState',
+  'createWebhookEndpoint',
+  'listDirectoryGroups',
+  'listVisitorPasses',
+  'createWorkspace',
+  'listVirtualTerminals',
+  'resetSandbox',
+]);
 
 /** Sample values for non-id inputs with a format of their own (others get a sample of their scalar type). */
 const samples: Record<string, unknown> = {

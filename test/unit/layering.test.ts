@@ -33,7 +33,7 @@ const ARROWS: Record<string, string[]> = {
   events: [...FOUNDATION, 'context', 'jobs', 'limits', 'observability'],
   'services/common': [...FOUNDATION, 'context'],
   [CAPABILITIES]: [...BELOW_SERVICES, CAPABILITIES],
-  workers: [...BELOW_SERVICES, CAPABILITIES],
+  workers: [...BELOW_SERVICES, 'simulator', CAPABILITIES],
   devices: [...BELOW_SERVICES, 'limits', CAPABILITIES],
   schema: [...FOUNDATION, 'events', 'protocol', 'services/common', CAPABILITIES],
   resolvers: [...KERNEL, 'config', 'context', 'events', 'schema', 'services/common', CAPABILITIES],
@@ -57,7 +57,7 @@ const CAPABILITY_LEVELS: string[][] = [
   ['leave', 'payroll'],
   ['terminals'],
   ['directory'],
-  ['provisioning'],
+  ['provisioning', 'sandbox'],
 ];
 /** Composition roots (app.ts, main.ts, build-schema.ts, …) and the CLI wire everything together. */
 const UNCHECKED = new Set(['(root)', 'cli', 'console']);
