@@ -1,6 +1,7 @@
 import { Field, Float, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { DeviceType } from './device.type';
+import { Bounded } from './bounds';
 
 // Sandbox workspaces and their virtual terminals (docs/sandbox.md).
 
@@ -26,7 +27,7 @@ export class PatternTimeType {
 
 @InputType('VirtualTerminalPatternTimeInput', { description: 'One time of a daily pattern.' })
 export class PatternTimeInput {
-  @Field({ description: '`HH:MM` (00:00–23:59), local to the terminal.' }) time!: string;
+  @Bounded('timeOfDay') @Field({ description: '`HH:MM` (00:00–23:59), local to the terminal.' }) time!: string;
   @Field(() => Int, { description: 'The attendance state punched, 0–5 (0 check-in, 1 check-out, 2 break-out, 3 break-in, 4 overtime-in, 5 overtime-out).' })
   punchState!: number;
 }
@@ -68,6 +69,7 @@ export class VirtualTerminalInput {
 
 @InputType('VirtualTerminalTriggerInput', { description: 'Something to happen at a virtual terminal now.' })
 export class VirtualTerminalTriggerInput {
+  @Bounded('keyword')
   @Field({
     description:
       '`punch` (a clock records a punch; a controller decides a badge from its tables), `unknown_badge` (a card nobody holds: refused), `forced_open` or `held_open` (a door alarm), `close_door` (ends a held-open alarm); all but `punch` at controllers only.',
