@@ -27,6 +27,24 @@ describe('timegate command line and start-up', () => {
     });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
+  /**
+   * The same without blocking this process: the test app runs in it, and a command that waits for a
+   * lock the app holds in a transaction (its workers run at any moment) would wait for ever while
+   * spawnSync holds the app's event loop.
+   */
+  const cliAsync = (args: string[], timeout = 60_000) =>
+    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [path.join(root, 'dist', 'src', 'cli', 'timegate.js'), ...args], {
+        env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: t.config.databaseUrl ?? undefined },
+        timeout,
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.on('error', reject);
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+    });
 
   it('--version, --help for every command, and one clean line per message', () => {
     expect(cli(['--version'])).to.include({ status: 0, stdout: `${version}\n` });
@@ -120,7 +138,7 @@ describe('timegate command line and start-up', () => {
   it('creates a sandbox (--sandbox): a tg_test_ key and its seed, and the running service plays its terminals', async function () {
     // The seed is some thirty statements through the services: on a loaded machine the command takes its time.
     this.timeout(240_000);
-    const created = cli(['workspace', 'create', '--sandbox', '--json'], { DATABASE_URL: t.config.databaseUrl ?? undefined }, 180_000);
+    const created = await cliAsync(['workspace', 'create', '--sandbox', '--json'], 180_000);
     expect(created.status, created.stderr).to.equal(0);
     const out = JSON.parse(created.stdout);
     expect(out.workspace).to.include({ name: 'Sandbox', sandbox: true });
