@@ -263,7 +263,7 @@ function assignRequestId(req: Request, res: Response, next: NextFunction): void 
 /** Apollo context: an unauthenticated GraphQL request is refused with HTTP 401 like any other. */
 async function graphQLContext(contextFactory: ContextFactory, req: Request, res: Response): Promise<RequestContext> {
   try {
-    return await contextFactory({ authorization: req.headers.authorization, requestId: res.locals.requestId });
+    return await contextFactory({ authorization: req.headers.authorization, requestId: res.locals.requestId, origin: `${req.protocol}://${req.get('host')}` });
   } catch (error) {
     if (isDatabaseUnavailable(error)) {
       throw new GraphQLError(DATABASE_UNAVAILABLE_MESSAGE, {

@@ -34,6 +34,9 @@ import { UnknownTerminalResolver } from './unknown-terminal.resolver';
 import { VerificationStateResolver } from './verification-state.resolver';
 import { WebhookResolver } from './webhook.resolver';
 import { WorkspaceResolver } from './workspace.resolver';
+import { MeResolver } from './me.resolver';
+import { GeofenceResolver } from './geofence.resolver';
+import { EmployeeAccessResolver } from './employee-access.resolver';
 
 export const resolvers = [
   WorkspaceResolver,
@@ -72,4 +75,7 @@ export const resolvers = [
   AbsenceResolver,
   PunchCorrectionResolver,
   OvertimeApprovalResolver,
+  GeofenceResolver,
+  EmployeeAccessResolver,
+  MeResolver,
 ] as const;

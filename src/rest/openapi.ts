@@ -341,6 +341,11 @@ function errorSchema(): JsonSchema {
             },
           },
           request_id: { type: 'string' },
+          // Facts of some refusals (docs/errors.md): how far off a phone punch was.
+          distance_m: { type: ['integer', 'null'], description: '`outside_geofence`: metres from the position to the edge of the nearest geofence (null: none applies).' },
+          geofence_id: { type: ['integer', 'null'], description: '`outside_geofence`: the nearest geofence (null: none applies).' },
+          accuracy_m: { type: 'integer', description: '`location_inaccurate`: the accuracy the phone reported, in metres.' },
+          max_accuracy_m: { type: 'integer', description: "`location_inaccurate`: the company's limit, in metres." },
         },
       },
     },

@@ -1,6 +1,6 @@
 import type { RestRoute } from './route';
 
-const DAY_COLUMNS = [
+export const DAY_COLUMNS = [
   'employee_id',
   'date',
   'shift_id',
