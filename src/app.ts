@@ -36,6 +36,8 @@ import { apiDocsRouter } from './rest/api-docs';
 import { webRouter } from './web/console';
 import { sessionCredential } from './web/session-cookie';
 import { singleSignOnRouter } from './web/single-sign-on';
+import { selfServiceRouter } from './web/self-service';
+import { erasePunchLocations, PUNCH_LOCATION_SWEEP_MS } from './services/self-service/punch-locations';
 import compression from 'compression';
 import { createRestRouter } from './rest/rest-router';
 import { SCIM_BASE_PATH, scimRouter } from './scim-http/scim-router';
@@ -127,6 +129,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     };
     expressApp.use(rateLimit(rateLimits));
     expressApp.use(singleSignOnRouter({ orm: database.orm, config, logger, now }));
+    expressApp.use(selfServiceRouter({ orm: database.orm, config, logger, now }));
 
     const operations = new CompiledOperations(schema);
     const graphqlCost = costLimit(schema, config.graphqlMaxCost);
@@ -206,6 +209,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     housekeeping.registerJobs(jobs);
     // Ended visitor passes leave their controllers (the controllers already refuse them by EndTime).
     jobs.add('visitor_passes', VISITOR_PASS_SWEEP_MS, () => removeEndedVisitorPasses(database.orm.em.fork(), now()));
+    // The positions of phone punches are erased after TIMEGATE_PUNCH_LOCATION_DAYS (docs/self-service.md).
+    jobs.add('punch_locations', PUNCH_LOCATION_SWEEP_MS, () => erasePunchLocations(database.orm.em.fork(), now(), config.punchLocationDays));
     if (config.attendanceWorker) attendance.registerJobs(jobs);
     jobs.start();
 

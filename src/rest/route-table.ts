@@ -21,6 +21,7 @@ import { punchRoutes } from './punch.routes';
 import { punchCorrectionRoutes } from './punch-correction.routes';
 import { overtimeApprovalRoutes } from './overtime-approval.routes';
 import type { RestRoute } from './route';
+import { selfServiceRoutes } from './self-service.routes';
 import { shiftAssignmentRoutes } from './shift-assignment.routes';
 import { rosterRoutes } from './roster.routes';
 import { scheduleOverrideRoutes } from './schedule-override.routes';
@@ -65,4 +66,5 @@ export const routeTable: RestRoute[] = [
   ...punchCorrectionRoutes,
   ...overtimeApprovalRoutes,
   ...identityRoutes,
+  ...selfServiceRoutes,
 ];
