@@ -327,7 +327,7 @@ export const selfServiceRoutes: RestRoute[] = [
     document: `mutation ($areaId: Int!, $employeeIds: [Int!]!) { setAreaApprovers(areaId: $areaId, employeeIds: $employeeIds) }`,
     resultField: 'setAreaApprovers',
     status: 200,
-    variables: ({ params, body }) => ({ areaId: idParam(params.id), employeeIds: (body as { employee_ids: number[] }).employee_ids }),
+    variables: ({ params, body }) => ({ areaId: idParam(params.id), employeeIds: (body as { employeeIds: number[] }).employeeIds }),
   },
   {
     name: 'createEmployeeInvitation',
