@@ -176,7 +176,8 @@ function Today({ me, queued, onQueued }: { me: Me; queued: number; onQueued: () 
         </p>
       </div>
       {me.company.mobilePunch ? (
-        <button type="button" class={`punch ${nextState === '0' ? 'in' : 'out'}`} onClick={punch} disabled={busy}>
+        // Waits for today's punches (they decide in or out), unless they cannot be read (offline).
+        <button type="button" class={`punch ${nextState === '0' ? 'in' : 'out'}`} onClick={punch} disabled={busy || (!punches.data && !punches.error)}>
           {busy ? 'Punching…' : stateName(nextState)}
         </button>
       ) : (
@@ -189,8 +190,8 @@ function Today({ me, queued, onQueued }: { me: Me; queued: number; onQueued: () 
       )}
       <Notice text={notice?.text ?? day.error ?? punches.error} kind={notice?.kind ?? 'error'} />
       <h3>Punches today</h3>
-      <ul class="punches" data-testid="punches">
-        {list.length === 0 && <li>None yet.</li>}
+      <ul class="punches" data-testid="punches" aria-busy={punches.data ? 'false' : 'true'}>
+        {punches.data && list.length === 0 && <li>None yet.</li>}
         {list.map((p) => (
           <li key={p.id}>
             <strong>{clock(p.localTime)}</strong> {stateName(p.punchState)} <span class="muted">({SOURCE[p.source] ?? p.source}

@@ -69,11 +69,12 @@ export function selfServiceRouter(deps: { orm: MikroORM; config: Config; logger:
     res.setHeader('Cache-Control', 'no-cache');
     res.type('application/manifest+json').send(manifest);
   });
-  // The service worker is served from /me so that its scope is the app's (a worker controls only
-  // pages under its own path).
+  // The service worker is served from /me/ and allowed the scope /me (the app's page itself, which
+  // a worker at /me/sw.js would not control by default: its scope would stop at /me/).
   router.get('/me/sw.js', (_req, res) => {
     if (!built()) return void res.status(503).type('text/plain').send('The self-service app is not built.');
     res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('Service-Worker-Allowed', '/me');
     res.type('application/javascript').send(fs.readFileSync(path.join(assets, 'me-sw.js')));
   });
 
