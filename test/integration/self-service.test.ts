@@ -209,6 +209,25 @@ describe('self-service: an employee token sees and asks for its own, and punches
     expect((await rest(t.url, 'GET', `/public/v2/absence_requests/${theirs.body.id}`, { key: ws.key })).body.state).to.equal('pending');
   });
 
+  it("an employee of another workspace sees nothing of this one and names nothing of it", async () => {
+    const { absenceType, token } = await setup();
+    const start = inFuture(55);
+    const mine = await rest(t.url, 'POST', '/public/v2/me/absence_requests', { key: token, body: { absence_type_id: absenceType.id, start_date: start, end_date: start } });
+    expect(mine.status, mine.text).to.equal(201);
+    const elsewhere = await createWorkspace(t.url);
+    const company = await createCompany(t.url, elsewhere.key);
+    const stranger = await createEmployee(t.url, elsewhere.key, company.id);
+    const issued = await rest(t.url, 'POST', `/public/v2/employees/${stranger.id}/access_tokens`, { key: elsewhere.key, body: {} });
+    const strangerToken = issued.body.token as string;
+    expect((await rest(t.url, 'POST', `/public/v2/me/absence_requests/${mine.body.id}/cancel`, { key: strangerToken, body: {} })).status).to.equal(404);
+    expect((await rest(t.url, 'GET', '/public/v2/me/absence_requests', { key: strangerToken })).body).to.deep.equal([]);
+    // This workspace's absence type is unknown to the stranger.
+    const filed = await rest(t.url, 'POST', '/public/v2/me/absence_requests', { key: strangerToken, body: { absence_type_id: absenceType.id, start_date: start, end_date: start } });
+    expect(filed.status, filed.text).to.equal(422);
+    expect(filed.body.error.details[0].field).to.equal('absence_type_id');
+    expect((await rest(t.url, 'GET', `/public/v2/me/absence_requests`, { key: token })).body.map((r: { state: string }) => r.state)).to.deep.equal(['pending']);
+  });
+
   it('approving is refused: the approve routes and mutations, and the manager ones without manager approvals', async () => {
     const { absenceType, otherToken, token } = await setup();
     const start = inFuture(60);
