@@ -20,7 +20,9 @@ export const authChecker: AuthChecker<RequestContext> = ({ context }, roles) => 
   if (!allowed) {
     if (principal.kind === 'employee')
       throw new DomainError('forbidden', 'An employee token or self-service session acts only as its employee, through /public/v2/me and GraphQL `me`.');
-    const needs = roles.map((role) => (role === 'operator' ? 'the operator key' : role === 'employee' ? 'an employee token' : `the "${role}" scope`)).join(' or ');
+    const needs = roles
+      .map((role) => (role === 'operator' ? 'the operator key' : role === 'employee' ? 'an employee token' : `the "${role}" scope`))
+      .join(' or ');
     throw new DomainError('forbidden', `This operation needs ${needs}.`);
   }
   return true;

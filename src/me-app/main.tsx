@@ -5,22 +5,7 @@
 // phone (queue.ts) and are sent with the time they were made.
 import { render } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import {
-  ApiError,
-  BALANCES,
-  DAYS,
-  graphql,
-  ME,
-  Offline,
-  PUNCH,
-  PUNCHES,
-  readSession,
-  redeemInvitation,
-  REQUESTS,
-  setCsrfToken,
-  signOut,
-  TEAM,
-} from './api';
+import { ApiError, BALANCES, DAYS, graphql, ME, Offline, PUNCH, PUNCHES, readSession, redeemInvitation, REQUESTS, setCsrfToken, signOut, TEAM } from './api';
 import { dropQueued, queuedPunches, queuePunch, type QueuedPunch } from './queue';
 import './styles.css';
 
@@ -194,8 +179,11 @@ function Today({ me, queued, onQueued }: { me: Me; queued: number; onQueued: () 
         {punches.data && list.length === 0 && <li>None yet.</li>}
         {list.map((p) => (
           <li key={p.id}>
-            <strong>{clock(p.localTime)}</strong> {stateName(p.punchState)} <span class="muted">({SOURCE[p.source] ?? p.source}
-            {p.offlineQueued ? ', sent later' : ''})</span>
+            <strong>{clock(p.localTime)}</strong> {stateName(p.punchState)}{' '}
+            <span class="muted">
+              ({SOURCE[p.source] ?? p.source}
+              {p.offlineQueued ? ', sent later' : ''})
+            </span>
           </li>
         ))}
       </ul>
@@ -215,7 +203,9 @@ function Days({ title, start, end }: { title: string; start: string; end: string
       </p>
       <Notice text={error} kind="error" />
       <table>
-        <caption class="sr-only">Your days from {start} to {end}</caption>
+        <caption class="sr-only">
+          Your days from {start} to {end}
+        </caption>
         <thead>
           <tr>
             <th scope="col">Day</th>
@@ -285,7 +275,12 @@ function Requests({ me }: { me: Me }) {
     };
   }>(REQUESTS, {}, 'requests');
   const [notice, setNotice] = useState<{ text: string; kind: 'info' | 'error' } | null>(null);
-  const [form, setForm] = useState({ type: String(me.absenceTypes[0]?.id ?? ''), start: isoDay(addDays(new Date(), 7)), end: isoDay(addDays(new Date(), 7)), note: '' });
+  const [form, setForm] = useState({
+    type: String(me.absenceTypes[0]?.id ?? ''),
+    start: isoDay(addDays(new Date(), 7)),
+    end: isoDay(addDays(new Date(), 7)),
+    note: '',
+  });
   const [fix, setFix] = useState({ time: `${isoDay(new Date())}T09:00`, state: '0', reason: '' });
   const act = async (work: () => Promise<unknown>, done: string) => {
     try {
@@ -308,9 +303,18 @@ function Requests({ me }: { me: Me }) {
           e.preventDefault();
           void act(
             () =>
-              graphql(`mutation ($input: MyAbsenceRequestInput!) { createMyAbsenceRequest(input: $input) { id } }`, {
-                input: { absenceTypeId: Number(form.type), startDate: form.start, endDate: form.end, note: form.note || null },
-              }),
+              graphql(
+                `
+                  mutation ($input: MyAbsenceRequestInput!) {
+                    createMyAbsenceRequest(input: $input) {
+                      id
+                    }
+                  }
+                `,
+                {
+                  input: { absenceTypeId: Number(form.type), startDate: form.start, endDate: form.end, note: form.note || null },
+                },
+              ),
             'Request sent.',
           );
         }}
@@ -339,9 +343,18 @@ function Requests({ me }: { me: Me }) {
           e.preventDefault();
           void act(
             () =>
-              graphql(`mutation ($input: MyPunchCorrectionInput!) { createMyPunchCorrection(input: $input) { id } }`, {
-                input: { punchTime: `${fix.time}:00`, punchState: fix.state, reason: fix.reason },
-              }),
+              graphql(
+                `
+                  mutation ($input: MyPunchCorrectionInput!) {
+                    createMyPunchCorrection(input: $input) {
+                      id
+                    }
+                  }
+                `,
+                {
+                  input: { punchTime: `${fix.time}:00`, punchState: fix.state, reason: fix.reason },
+                },
+              ),
             'Correction sent.',
           );
         }}
@@ -370,7 +383,22 @@ function Requests({ me }: { me: Me }) {
               <button
                 type="button"
                 class="small"
-                onClick={() => act(() => graphql(`mutation ($id: Int!) { cancelMyAbsenceRequest(id: $id) { id } }`, { id: r.id }), 'Request cancelled.')}
+                onClick={() =>
+                  act(
+                    () =>
+                      graphql(
+                        `
+                          mutation ($id: Int!) {
+                            cancelMyAbsenceRequest(id: $id) {
+                              id
+                            }
+                          }
+                        `,
+                        { id: r.id },
+                      ),
+                    'Request cancelled.',
+                  )
+                }
               >
                 Cancel<span class="sr-only"> the request from {r.startDate}</span>
               </button>
@@ -384,7 +412,22 @@ function Requests({ me }: { me: Me }) {
               <button
                 type="button"
                 class="small"
-                onClick={() => act(() => graphql(`mutation ($id: Int!) { cancelMyPunchCorrection(id: $id) { id } }`, { id: c.id }), 'Correction cancelled.')}
+                onClick={() =>
+                  act(
+                    () =>
+                      graphql(
+                        `
+                          mutation ($id: Int!) {
+                            cancelMyPunchCorrection(id: $id) {
+                              id
+                            }
+                          }
+                        `,
+                        { id: c.id },
+                      ),
+                    'Correction cancelled.',
+                  )
+                }
               >
                 Cancel<span class="sr-only"> the correction of {c.firstDate}</span>
               </button>
@@ -457,7 +500,14 @@ async function flushQueue(): Promise<string[]> {
   for (const item of await queuedPunches()) {
     try {
       await graphql(PUNCH, {
-        input: { punchState: item.punchState, latitude: item.latitude, longitude: item.longitude, accuracyM: item.accuracyM, offlineQueued: true, punchTime: item.punchTime },
+        input: {
+          punchState: item.punchState,
+          latitude: item.latitude,
+          longitude: item.longitude,
+          accuracyM: item.accuracyM,
+          offlineQueued: true,
+          punchTime: item.punchTime,
+        },
       });
       await dropQueued(item.id!);
     } catch (error) {
@@ -555,7 +605,11 @@ function App() {
         {tab === 'today' && <Today me={me} queued={queued} onQueued={() => void countQueue()} />}
         {tab === 'week' && <Days title="This week" start={isoDay(monday)} end={isoDay(addDays(monday, 6))} />}
         {tab === 'month' && (
-          <Days title="This month" start={isoDay(new Date(now.getFullYear(), now.getMonth(), 1))} end={isoDay(new Date(now.getFullYear(), now.getMonth() + 1, 0))} />
+          <Days
+            title="This month"
+            start={isoDay(new Date(now.getFullYear(), now.getMonth(), 1))}
+            end={isoDay(new Date(now.getFullYear(), now.getMonth() + 1, 0))}
+          />
         )}
         {tab === 'balances' && <Balances />}
         {tab === 'requests' && <Requests me={me} />}

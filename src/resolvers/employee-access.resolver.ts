@@ -32,7 +32,9 @@ export class EmployeeAccessResolver {
   }
 
   @Authorized('write')
-  @Mutation(() => EmployeeAccessTokenType, { description: 'Revokes an employee token: it stops working at once in this process, within TIMEGATE_KEY_CACHE_MS in others.' })
+  @Mutation(() => EmployeeAccessTokenType, {
+    description: 'Revokes an employee token: it stops working at once in this process, within TIMEGATE_KEY_CACHE_MS in others.',
+  })
   revokeEmployeeAccessToken(@Ctx() ctx: RequestContext, @Arg('employeeId', () => Int) employeeId: number, @Arg('id', () => Int) id: number) {
     return access.revokeEmployeeAccessToken(ctx, employeeId, id);
   }

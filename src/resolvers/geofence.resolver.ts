@@ -46,7 +46,8 @@ export class GeofenceResolver {
 
   @Authorized('write')
   @Mutation(() => [Int], {
-    description: "Makes exactly these employees of the area's company its approvers (an empty list: none); they decide its employees' requests in self-service when their company has manager approvals on.",
+    description:
+      "Makes exactly these employees of the area's company its approvers (an empty list: none); they decide its employees' requests in self-service when their company has manager approvals on.",
   })
   setAreaApprovers(
     @Ctx() ctx: RequestContext,

@@ -61,7 +61,7 @@ export class MeResolver {
     };
   }
 
-  @FieldResolver(() => AttendanceDayConnection, { description: 'The employee\'s days of a date range (at most 366 days): the rows of `timesheet`.' })
+  @FieldResolver(() => AttendanceDayConnection, { description: "The employee's days of a date range (at most 366 days): the rows of `timesheet`." })
   async timesheet(@Ctx() ctx: RequestContext, @Args() args: MeTimesheetArgs) {
     const page = await me.myTimesheet(ctx, { startDate: args.startDate, endDate: args.endDate }, pageRequest(args));
     return toConnection({ ...page, items: page.items.map(attendanceDayObject) });

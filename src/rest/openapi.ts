@@ -220,7 +220,8 @@ function operation(route: RestRoute, schema: GraphQLSchema): Record<string, unkn
   for (const [status, refusal] of Object.entries(EXTRA_REFUSALS[route.name] ?? {})) {
     const codes = Array.isArray(refusal) ? refusal : [refusal!];
     const existing = (responses[status] as { $ref?: string } | undefined)?.$ref?.split('/').pop() as ErrorCode | undefined;
-    responses[status] = existing || codes.length > 1 ? sharedResponse([...(existing ? [existing] : []), ...codes]) : { $ref: `#/components/responses/${codes[0]}` };
+    responses[status] =
+      existing || codes.length > 1 ? sharedResponse([...(existing ? [existing] : []), ...codes]) : { $ref: `#/components/responses/${codes[0]}` };
   }
   responses['429'] = { $ref: '#/components/responses/rate_limited' };
   responses['500'] = { $ref: '#/components/responses/internal_error' };
@@ -352,7 +353,10 @@ function errorSchema(): JsonSchema {
           },
           request_id: { type: 'string' },
           // Facts of some refusals (docs/errors.md): how far off a phone punch was.
-          distance_m: { type: ['integer', 'null'], description: '`outside_geofence`: metres from the position to the edge of the nearest geofence (null: none applies).' },
+          distance_m: {
+            type: ['integer', 'null'],
+            description: '`outside_geofence`: metres from the position to the edge of the nearest geofence (null: none applies).',
+          },
           geofence_id: { type: ['integer', 'null'], description: '`outside_geofence`: the nearest geofence (null: none applies).' },
           accuracy_m: { type: 'integer', description: '`location_inaccurate`: the accuracy the phone reported, in metres.' },
           max_accuracy_m: { type: 'integer', description: "`location_inaccurate`: the company's limit, in metres." },

@@ -250,7 +250,14 @@ export const selfServiceRoutes: RestRoute[] = [
     status: 200,
     variables: ({ query }) => ({ state: query.state }),
   },
-  managerDecision('approveReportPunchCorrection', 'punch_corrections', 'approve', 'approveReportPunchCorrection', punchCorrectionFields, 'PunchCorrectionFields'),
+  managerDecision(
+    'approveReportPunchCorrection',
+    'punch_corrections',
+    'approve',
+    'approveReportPunchCorrection',
+    punchCorrectionFields,
+    'PunchCorrectionFields',
+  ),
   managerDecision('rejectReportPunchCorrection', 'punch_corrections', 'reject', 'rejectReportPunchCorrection', punchCorrectionFields, 'PunchCorrectionFields'),
 
   // --- Set up by the workspace -----------------------------------------------------------------
@@ -368,4 +375,3 @@ export const selfServiceRoutes: RestRoute[] = [
     variables: ({ params }) => ({ employeeId: idParam(params.id), id: idParam(params.tokenId) }),
   },
 ];
-

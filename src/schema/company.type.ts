@@ -14,7 +14,8 @@ export class CompanySettingsType {
 @InputType({ description: 'A change of self-service settings: a field left out keeps its value.' })
 export class CompanySettingsInput {
   @Field(() => Boolean, { nullable: true, description: "Employees may punch from their phones inside the company's geofences." }) mobilePunch?: boolean | null;
-  @Field(() => Int, { nullable: true, description: 'The worst accuracy, in metres (5 to 5,000), a phone punch may have.' }) mobilePunchAccuracyM?: number | null;
+  @Field(() => Int, { nullable: true, description: 'The worst accuracy, in metres (5 to 5,000), a phone punch may have.' }) mobilePunchAccuracyM?:
+    number | null;
   @Field(() => Boolean, { nullable: true, description: "Employees made approvers of areas decide their reports' requests in the self-service app." })
   managerApprovals?: boolean | null;
 }

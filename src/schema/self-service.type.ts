@@ -19,7 +19,8 @@ export class GeofenceType {
   @Field(() => Float, { description: 'Centre latitude, WGS 84 degrees (-90 to 90).' }) latitude!: number;
   @Field(() => Float, { description: 'Centre longitude, WGS 84 degrees (-180 to 180).' }) longitude!: number;
   @Field(() => Int, { description: 'Radius in metres (10 to 100,000).' }) radiusM!: number;
-  @Field(() => [Int], { description: 'The areas whose employees it applies to; with employeeIds empty too, every employee of the company.' }) areaIds!: number[];
+  @Field(() => [Int], { description: 'The areas whose employees it applies to; with employeeIds empty too, every employee of the company.' })
+  areaIds!: number[];
   @Field(() => [Int], { description: 'The employees it applies to (besides those of areaIds).' }) employeeIds!: number[];
   @Field() createdAt!: Date;
   @Field() updatedAt!: Date;
@@ -40,7 +41,7 @@ export class CreateGeofenceInput {
   @Field(() => Float, { description: 'WGS 84 degrees, -90 to 90.' }) latitude!: number;
   @Field(() => Float, { description: 'WGS 84 degrees, -180 to 180.' }) longitude!: number;
   @Field(() => Int, { description: 'Metres, 10 to 100,000.' }) radiusM!: number;
-  @Field(() => [Int], { nullable: true, description: "Areas of the company whose employees it applies to (at most 1,000)." }) areaIds?: number[] | null;
+  @Field(() => [Int], { nullable: true, description: 'Areas of the company whose employees it applies to (at most 1,000).' }) areaIds?: number[] | null;
   @Field(() => [Int], { nullable: true, description: 'Employees of the company it applies to (at most 1,000).' }) employeeIds?: number[] | null;
 }
 
@@ -57,7 +58,7 @@ export class UpdateGeofenceInput {
 // --- Employees' ways in (workspace keys) --------------------------------------------------------
 
 @ObjectType('EmployeeAccessToken', {
-  description: 'A token (`tg_emp_…`) that acts as one employee, for an integrator\'s own app: it reaches `/public/v2/me/*` and GraphQL `me` only.',
+  description: "A token (`tg_emp_…`) that acts as one employee, for an integrator's own app: it reaches `/public/v2/me/*` and GraphQL `me` only.",
 })
 export class EmployeeAccessTokenType {
   @Field(() => Int) id!: number;
@@ -109,7 +110,7 @@ export class MeGeofenceType {
   @Field(() => Int, { description: 'Radius in metres.' }) radiusM!: number;
 }
 
-@ObjectType('MeReport', { description: "An employee whose requests the calling manager decides (an employee of an area they approve)." })
+@ObjectType('MeReport', { description: 'An employee whose requests the calling manager decides (an employee of an area they approve).' })
 export class MeReportType {
   @Field(() => Int) id!: number;
   @Field() name!: string;
@@ -119,7 +120,7 @@ export class MeReportType {
 
 @ObjectType('Me', {
   description:
-    'The calling employee (an employee token or a self-service session) and what they may see: their days, punches, balances, requests and corrections; a manager also their reports\' requests.',
+    "The calling employee (an employee token or a self-service session) and what they may see: their days, punches, balances, requests and corrections; a manager also their reports' requests.",
 })
 export class MeType {
   @Field(() => MeEmployeeType) employee!: MeEmployeeType;
@@ -128,8 +129,11 @@ export class MeType {
   geofences!: MeGeofenceType[];
   @Field(() => [VerificationStateType], { description: 'The punch states of the workspace (what a punch may send as punchState).' })
   verificationStates!: VerificationStateType[];
-  @Field(() => [AbsenceTypeType], { description: "The absence types of the employee's company (what a request may ask for)." }) absenceTypes!: AbsenceTypeType[];
-  @Field({ description: "True for a manager: an approver of areas, in a company with manager approvals on (reportAbsenceRequests and reportPunchCorrections answer)." })
+  @Field(() => [AbsenceTypeType], { description: "The absence types of the employee's company (what a request may ask for)." })
+  absenceTypes!: AbsenceTypeType[];
+  @Field({
+    description: 'True for a manager: an approver of areas, in a company with manager approvals on (reportAbsenceRequests and reportPunchCorrections answer).',
+  })
   approver!: boolean;
 }
 
@@ -172,11 +176,13 @@ export class MyAbsenceRequestInput {
 @InputType({ description: 'A punch correction the employee files for themself: punches to add, or one of their own punches to void.' })
 export class MyPunchCorrectionInput {
   @Field({ description: 'Why (the approver reads it; at most 500 characters).' }) reason!: string;
-  @Field(() => String, { nullable: true, description: 'One punch to add: ISO 8601 date-time (without an offset: the workspace zone).' }) punchTime?: string | null;
+  @Field(() => String, { nullable: true, description: 'One punch to add: ISO 8601 date-time (without an offset: the workspace zone).' }) punchTime?:
+    string | null;
   @Field(() => String, { nullable: true, description: 'Its punch state.' }) punchState?: string | null;
   @Field(() => [CorrectionPunchInput], { nullable: true, description: 'Several punches to add, instead of punchTime/punchState.' })
   punches?: CorrectionPunchInput[] | null;
-  @Field(() => GraphQLSafeInt, { nullable: true, description: 'One of the employee\'s own punches to void, instead of adding punches.' }) voidPunchId?: number | null;
+  @Field(() => GraphQLSafeInt, { nullable: true, description: "One of the employee's own punches to void, instead of adding punches." }) voidPunchId?:
+    number | null;
 }
 
 @InputType({ description: "A punch from the employee's phone, where the phone says it is." })
@@ -187,10 +193,12 @@ export class MyPunchInput {
   @Field(() => Float, { description: "The position's accuracy in metres, as the phone reports it (a 68 % radius; 0 to 10,000)." }) accuracyM!: number;
   @Field(() => String, { nullable: true, description: 'A photo taken with the punch (base64 JPEG or PNG, at most 5 MiB): checked, never kept.' })
   photo?: string | null;
-  @Field(() => Boolean, { nullable: true, description: 'True for a punch the phone kept while offline; punchTime is then required.' }) offlineQueued?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'True for a punch the phone kept while offline; punchTime is then required.' }) offlineQueued?:
+    boolean | null;
   @Field(() => String, {
     nullable: true,
-    description: 'With offlineQueued: when the phone made the punch (ISO 8601 with Z or an offset, within the last 72 hours). A live punch takes the time it arrives.',
+    description:
+      'With offlineQueued: when the phone made the punch (ISO 8601 with Z or an offset, within the last 72 hours). A live punch takes the time it arrives.',
   })
   punchTime?: string | null;
 }

@@ -120,7 +120,9 @@ export function selfServiceRouter(deps: { orm: MikroORM; config: Config; logger:
       }
       deps.logger.info({ employeeId: session.employeeId }, 'self-service sign-in with an invitation link');
       res.setHeader('Set-Cookie', meSessionCookie(session.token, session.expiresAt, secure(req)));
-      res.status(201).json({ signedIn: true, employeeId: session.employeeId, expiresAt: session.expiresAt.toISOString(), csrfToken: csrfTokenOf(session.token) });
+      res
+        .status(201)
+        .json({ signedIn: true, employeeId: session.employeeId, expiresAt: session.expiresAt.toISOString(), csrfToken: csrfTokenOf(session.token) });
     } catch (error) {
       next(error);
     }

@@ -27,7 +27,10 @@ describe('self-service app in the browser: invitation, punch inside the fence, o
     await createShift(t.url, ws.key, company.id, { name: 'Day', startTime: '00:00', endTime: '23:59', isDefault: true });
     employee = await createEmployee(t.url, ws.key, company.id, { name: 'Dana', lastname: 'Driver', pin: '7701', code: 'DD-1' });
     const writeKey = await createKey(t.url, ws.key, ['write']);
-    const fence = await rest(t.url, 'POST', '/public/v2/geofences', { key: writeKey, body: { company_id: company.id, name: 'Depot', ...depot, radius_m: 150 } });
+    const fence = await rest(t.url, 'POST', '/public/v2/geofences', {
+      key: writeKey,
+      body: { company_id: company.id, name: 'Depot', ...depot, radius_m: 150 },
+    });
     expect(fence.status, fence.text).to.equal(201);
     browser = await launchBrowser();
   });
@@ -115,7 +118,11 @@ describe('self-service app in the browser: invitation, punch inside the fence, o
     await page.goto(await invitationUrl());
     await page.getByRole('heading', { name: 'Dana Driver' }).waitFor();
     // The service worker keeps the app's shell for offline use.
-    await waitUntil('the service worker controls the page', () => page.evaluate<boolean>('navigator.serviceWorker.ready.then(() => true)'), (ready) => ready);
+    await waitUntil(
+      'the service worker controls the page',
+      () => page.evaluate<boolean>('navigator.serviceWorker.ready.then(() => true)'),
+      (ready) => ready,
+    );
     const before = (await punches()).length;
     await page.locator('[data-testid=punches][aria-busy=false]').waitFor();
     const button = page.getByRole('button', { name: /^Check-(In|Out)$/ });
@@ -134,7 +141,11 @@ describe('self-service app in the browser: invitation, punch inside the fence, o
     expect(sent).to.include({ source: 'mobile', punch_state: label === 'Check-In' ? '0' : '1' });
     // Sent with the time it was made (within the second of the click), not the time it arrived.
     expect(Math.abs(new Date(sent.punch_time).getTime() - madeAt)).to.be.below(5_000);
-    await waitUntil('the queue is empty', () => page.getByTestId('queued').count(), (n) => n === 0);
+    await waitUntil(
+      'the queue is empty',
+      () => page.getByTestId('queued').count(),
+      (n) => n === 0,
+    );
     await page.getByTestId('punches').getByText('sent later').waitFor();
     await expectAccessible(page);
     await screenshot(page, 'me-offline-sent');

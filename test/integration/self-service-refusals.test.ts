@@ -132,7 +132,9 @@ describe('self-service refusals: an employee token is refused by every workspace
         const { text, variables } = operationOf(kind, field);
         const own = EMPLOYEE_FIELDS.has(field.name);
         const r = await gql(t.url, own ? ws.key : token, text, variables);
-        expect(r.errors?.[0]?.extensions?.code, `${field.name} (${own ? 'workspace key' : 'employee token'}): ${JSON.stringify(r.errors ?? r.data)}`).to.equal('forbidden');
+        expect(r.errors?.[0]?.extensions?.code, `${field.name} (${own ? 'workspace key' : 'employee token'}): ${JSON.stringify(r.errors ?? r.data)}`).to.equal(
+          'forbidden',
+        );
         swept++;
       }
     }

@@ -80,11 +80,10 @@ describe('self-service: an employee token sees and asks for its own, and punches
     expect(listed.body).to.have.length(1);
     expect(listed.body[0]).to.not.have.property('token');
     expect(listed.body[0].prefix).to.equal(token.slice(0, 11));
-    const [row] = await t.app.database.orm.em
-      .fork()
-      .getConnection()
-      .execute('select token_hash from employee_access_token where id = ?', [listed.body[0].id]);
-    expect(row.token_hash).to.match(/^[0-9a-f]{64}$/).and.not.include(token);
+    const [row] = await t.app.database.orm.em.fork().getConnection().execute('select token_hash from employee_access_token where id = ?', [listed.body[0].id]);
+    expect(row.token_hash)
+      .to.match(/^[0-9a-f]{64}$/)
+      .and.not.include(token);
     // A token of one employee cannot be revoked under another.
     expect((await rest(t.url, 'DELETE', `/public/v2/employees/${employee.id + 1}/access_tokens/${listed.body[0].id}`, { key: writeKey })).status).to.equal(404);
     const revoked = await rest(t.url, 'DELETE', `/public/v2/employees/${employee.id}/access_tokens/${listed.body[0].id}`, { key: writeKey });
@@ -116,7 +115,11 @@ describe('self-service: an employee token sees and asks for its own, and punches
     expect(mine.body).to.deep.equal(hr.body);
     expect(mine.body.map((d: { employee_id: number }) => d.employee_id)).to.deep.equal([employee.id, employee.id, employee.id]);
     expect(mine.body[1]).to.include({ date: '2026-03-03', status: 'present', worked_minutes: 480 });
-    const data = await gqlData(t.url, token, 'query { me { employee { id } timesheet(startDate: "2026-03-03", endDate: "2026-03-03") { nodes { employeeId date workedMinutes } } } }');
+    const data = await gqlData(
+      t.url,
+      token,
+      'query { me { employee { id } timesheet(startDate: "2026-03-03", endDate: "2026-03-03") { nodes { employeeId date workedMinutes } } } }',
+    );
     expect(data.me.timesheet.nodes).to.deep.equal([{ employeeId: employee.id, date: '2026-03-03', workedMinutes: 480 }]);
     const punches = await rest(t.url, 'GET', '/public/v2/me/punches?start_date=2026-03-03&end_date=2026-03-03', { key: token });
     expect(punches.body.map((p: { employee_id: number; source: string }) => [p.employee_id, p.source])).to.deep.equal([
@@ -152,10 +155,15 @@ describe('self-service: an employee token sees and asks for its own, and punches
     expect(again.status).to.equal(409);
     expect(again.body.error.code).to.equal('invalid_transition');
 
-    const second = await gqlData(t.url, token, 'mutation ($t: Int!, $d: String!) { createMyAbsenceRequest(input: { absenceTypeId: $t, startDate: $d, endDate: $d }) { id state employeeId } }', {
-      t: absenceType.id,
-      d: inFuture(40),
-    });
+    const second = await gqlData(
+      t.url,
+      token,
+      'mutation ($t: Int!, $d: String!) { createMyAbsenceRequest(input: { absenceTypeId: $t, startDate: $d, endDate: $d }) { id state employeeId } }',
+      {
+        t: absenceType.id,
+        d: inFuture(40),
+      },
+    );
     expect(second.createMyAbsenceRequest).to.include({ state: 'pending', employeeId: employee.id });
     const approved = await rest(t.url, 'POST', `/public/v2/absence_requests/${second.createMyAbsenceRequest.id}/approve`, { key: approveKey, body: {} });
     expect(approved.status, approved.text).to.equal(200);
@@ -173,7 +181,10 @@ describe('self-service: an employee token sees and asks for its own, and punches
   it('a punch correction filed and cancelled by the employee; voiding a punch of someone else is refused', async () => {
     const { company, employee, other, token } = await setup();
     const device = await createDevice(t.url, ws.key, company.id);
-    const theirs = await rest(t.url, 'POST', '/public/v2/punches', { key: ws.key, body: { company_id: company.id, employee_id: other.id, device_id: device.id, punch_time: '2026-03-04T09:00:00Z', punch_state: '0' } });
+    const theirs = await rest(t.url, 'POST', '/public/v2/punches', {
+      key: ws.key,
+      body: { company_id: company.id, employee_id: other.id, device_id: device.id, punch_time: '2026-03-04T09:00:00Z', punch_state: '0' },
+    });
     const filed = await rest(t.url, 'POST', '/public/v2/me/punch_corrections', {
       key: token,
       body: { reason: 'Forgot to clock out', punch_time: '2026-03-04T17:30:00Z', punch_state: '1' },
@@ -184,7 +195,10 @@ describe('self-service: an employee token sees and asks for its own, and punches
     expect(listed.me.punchCorrections.nodes).to.deep.equal([{ id: filed.body.id, state: 'pending' }]);
     const cancelled = await rest(t.url, 'POST', `/public/v2/me/punch_corrections/${filed.body.id}/cancel`, { key: token, body: {} });
     expect(cancelled.body).to.include({ state: 'cancelled' });
-    const voidTheirs = await rest(t.url, 'POST', '/public/v2/me/punch_corrections', { key: token, body: { reason: 'Not mine', void_punch_id: theirs.body.id } });
+    const voidTheirs = await rest(t.url, 'POST', '/public/v2/me/punch_corrections', {
+      key: token,
+      body: { reason: 'Not mine', void_punch_id: theirs.body.id },
+    });
     expect(voidTheirs.status, voidTheirs.text).to.equal(422);
     expect(voidTheirs.body.error.details[0]).to.include({ field: 'void_punch_id', code: 'not_found' });
   });
@@ -192,12 +206,19 @@ describe('self-service: an employee token sees and asks for its own, and punches
   it('another employee is refused: their requests are not found, the workspace routes and fields are forbidden', async () => {
     const { absenceType, other, otherToken, token } = await setup();
     const start = inFuture(50);
-    const theirs = await rest(t.url, 'POST', '/public/v2/me/absence_requests', { key: otherToken, body: { absence_type_id: absenceType.id, start_date: start, end_date: start } });
+    const theirs = await rest(t.url, 'POST', '/public/v2/me/absence_requests', {
+      key: otherToken,
+      body: { absence_type_id: absenceType.id, start_date: start, end_date: start },
+    });
     expect(theirs.status, theirs.text).to.equal(201);
     const cancel = await rest(t.url, 'POST', `/public/v2/me/absence_requests/${theirs.body.id}/cancel`, { key: token, body: {} });
     expect(cancel.status).to.equal(404);
     expect((await rest(t.url, 'GET', '/public/v2/me/absence_requests', { key: token })).body).to.deep.equal([]);
-    for (const path of [`/public/v2/employees/${other.id}`, `/public/v2/timesheets?start_date=2026-03-01&end_date=2026-03-02&employee_id=${other.id}`, `/public/v2/absence_requests/${theirs.body.id}`]) {
+    for (const path of [
+      `/public/v2/employees/${other.id}`,
+      `/public/v2/timesheets?start_date=2026-03-01&end_date=2026-03-02&employee_id=${other.id}`,
+      `/public/v2/absence_requests/${theirs.body.id}`,
+    ]) {
       const r = await rest(t.url, 'GET', path, { key: token });
       expect(r.status, path).to.equal(403);
       expect(r.body.error.code, path).to.equal('forbidden');
@@ -209,10 +230,13 @@ describe('self-service: an employee token sees and asks for its own, and punches
     expect((await rest(t.url, 'GET', `/public/v2/absence_requests/${theirs.body.id}`, { key: ws.key })).body.state).to.equal('pending');
   });
 
-  it("an employee of another workspace sees nothing of this one and names nothing of it", async () => {
+  it('an employee of another workspace sees nothing of this one and names nothing of it', async () => {
     const { absenceType, token } = await setup();
     const start = inFuture(55);
-    const mine = await rest(t.url, 'POST', '/public/v2/me/absence_requests', { key: token, body: { absence_type_id: absenceType.id, start_date: start, end_date: start } });
+    const mine = await rest(t.url, 'POST', '/public/v2/me/absence_requests', {
+      key: token,
+      body: { absence_type_id: absenceType.id, start_date: start, end_date: start },
+    });
     expect(mine.status, mine.text).to.equal(201);
     const elsewhere = await createWorkspace(t.url);
     const company = await createCompany(t.url, elsewhere.key);
@@ -222,7 +246,10 @@ describe('self-service: an employee token sees and asks for its own, and punches
     expect((await rest(t.url, 'POST', `/public/v2/me/absence_requests/${mine.body.id}/cancel`, { key: strangerToken, body: {} })).status).to.equal(404);
     expect((await rest(t.url, 'GET', '/public/v2/me/absence_requests', { key: strangerToken })).body).to.deep.equal([]);
     // This workspace's absence type is unknown to the stranger.
-    const filed = await rest(t.url, 'POST', '/public/v2/me/absence_requests', { key: strangerToken, body: { absence_type_id: absenceType.id, start_date: start, end_date: start } });
+    const filed = await rest(t.url, 'POST', '/public/v2/me/absence_requests', {
+      key: strangerToken,
+      body: { absence_type_id: absenceType.id, start_date: start, end_date: start },
+    });
     expect(filed.status, filed.text).to.equal(422);
     expect(filed.body.error.details[0].field).to.equal('absence_type_id');
     expect((await rest(t.url, 'GET', `/public/v2/me/absence_requests`, { key: token })).body.map((r: { state: string }) => r.state)).to.deep.equal(['pending']);
@@ -231,8 +258,14 @@ describe('self-service: an employee token sees and asks for its own, and punches
   it('approving is refused: the approve routes and mutations, and the manager ones without manager approvals', async () => {
     const { absenceType, otherToken, token } = await setup();
     const start = inFuture(60);
-    const theirs = await rest(t.url, 'POST', '/public/v2/me/absence_requests', { key: otherToken, body: { absence_type_id: absenceType.id, start_date: start, end_date: start } });
-    const own = await rest(t.url, 'POST', '/public/v2/me/absence_requests', { key: token, body: { absence_type_id: absenceType.id, start_date: start, end_date: start } });
+    const theirs = await rest(t.url, 'POST', '/public/v2/me/absence_requests', {
+      key: otherToken,
+      body: { absence_type_id: absenceType.id, start_date: start, end_date: start },
+    });
+    const own = await rest(t.url, 'POST', '/public/v2/me/absence_requests', {
+      key: token,
+      body: { absence_type_id: absenceType.id, start_date: start, end_date: start },
+    });
     for (const id of [theirs.body.id, own.body.id]) {
       const r = await rest(t.url, 'POST', `/public/v2/absence_requests/${id}/approve`, { key: token, body: {} });
       expect(r.status).to.equal(403);
@@ -277,11 +310,18 @@ describe('self-service: an employee token sees and asks for its own, and punches
   it('outside every fence and too inaccurate are refused with 422 and store nothing; disabled is 403', async () => {
     const { fence, token } = await setup({ mobile_punch: true, mobile_punch_accuracy_m: 50 });
     // About 1.1 km north of the centre: 900 m and some outside the 200 m fence.
-    const outside = await rest(t.url, 'POST', '/public/v2/me/punches', { key: token, body: { punch_state: '0', latitude: depot.latitude + 0.01, longitude: depot.longitude, accuracy_m: 10 } });
+    const outside = await rest(t.url, 'POST', '/public/v2/me/punches', {
+      key: token,
+      body: { punch_state: '0', latitude: depot.latitude + 0.01, longitude: depot.longitude, accuracy_m: 10 },
+    });
     expect(outside.status, outside.text).to.equal(422);
     expect(outside.body.error).to.include({ code: 'outside_geofence', geofence_id: fence.id });
     expect(outside.body.error.distance_m).to.be.within(900, 920);
-    const graphql = await gql(t.url, token, 'mutation { createMyPunch(input: { punchState: "0", latitude: 52.5319, longitude: 13.4132, accuracyM: 10 }) { created } }');
+    const graphql = await gql(
+      t.url,
+      token,
+      'mutation { createMyPunch(input: { punchState: "0", latitude: 52.5319, longitude: 13.4132, accuracyM: 10 }) { created } }',
+    );
     expect(graphql.errors?.[0]?.extensions).to.include({ code: 'outside_geofence', geofenceId: fence.id });
     const inaccurate = await rest(t.url, 'POST', '/public/v2/me/punches', { key: token, body: { punch_state: '0', ...depot, accuracy_m: 51 } });
     expect(inaccurate.status, inaccurate.text).to.equal(422);
@@ -301,7 +341,10 @@ describe('self-service: an employee token sees and asks for its own, and punches
     const { company, employee, other, token, otherToken } = await setup();
     const area = await areaWith(company.id, [other.id]);
     const yard = { latitude: 48.1372, longitude: 11.5756 };
-    const fence = await rest(t.url, 'POST', '/public/v2/geofences', { key: writeKey, body: { company_id: company.id, name: 'Yard', ...yard, radius_m: 100, area_ids: [area.id] } });
+    const fence = await rest(t.url, 'POST', '/public/v2/geofences', {
+      key: writeKey,
+      body: { company_id: company.id, name: 'Yard', ...yard, radius_m: 100, area_ids: [area.id] },
+    });
     expect(fence.status, fence.text).to.equal(201);
     const theirs = await rest(t.url, 'POST', '/public/v2/me/punches', { key: otherToken, body: { punch_state: '0', ...yard, accuracy_m: 5 } });
     expect(theirs.status, theirs.text).to.equal(201);
@@ -323,20 +366,29 @@ describe('self-service: an employee token sees and asks for its own, and punches
     const resent = await rest(t.url, 'POST', '/public/v2/me/punches', { key: token, body });
     expect(resent.status, resent.text).to.equal(200);
     expect(resent.body.id).to.equal(first.body.id);
-    const old = await rest(t.url, 'POST', '/public/v2/me/punches', { key: token, body: { ...body, punch_time: new Date(Date.now() - 73 * 3_600_000).toISOString() } });
+    const old = await rest(t.url, 'POST', '/public/v2/me/punches', {
+      key: token,
+      body: { ...body, punch_time: new Date(Date.now() - 73 * 3_600_000).toISOString() },
+    });
     expect(old.status, old.text).to.equal(422);
     expect(old.body.error.code).to.equal('offline_punch_too_old');
   });
 
-  it('a manager decides their reports\' requests with the approve rules, never their own', async () => {
+  it("a manager decides their reports' requests with the approve rules, never their own", async () => {
     const { company, employee, other, absenceType, token, otherToken } = await setup({ mobile_punch: false, manager_approvals: true });
     const area = await areaWith(company.id, [employee.id, other.id]);
     const set = await rest(t.url, 'PUT', `/public/v2/areas/${area.id}/approvers`, { key: writeKey, body: { employee_ids: [employee.id] } });
     expect(set.status, set.text).to.equal(200);
     expect(set.body).to.deep.equal([employee.id]);
     const start = inFuture(70);
-    const theirs = await rest(t.url, 'POST', '/public/v2/me/absence_requests', { key: otherToken, body: { absence_type_id: absenceType.id, start_date: start, end_date: start } });
-    const own = await rest(t.url, 'POST', '/public/v2/me/absence_requests', { key: token, body: { absence_type_id: absenceType.id, start_date: start, end_date: start } });
+    const theirs = await rest(t.url, 'POST', '/public/v2/me/absence_requests', {
+      key: otherToken,
+      body: { absence_type_id: absenceType.id, start_date: start, end_date: start },
+    });
+    const own = await rest(t.url, 'POST', '/public/v2/me/absence_requests', {
+      key: token,
+      body: { absence_type_id: absenceType.id, start_date: start, end_date: start },
+    });
     const pending = await rest(t.url, 'GET', '/public/v2/me/reports/absence_requests', { key: token });
     expect(pending.body.map((r: { id: number }) => r.id)).to.deep.equal([theirs.body.id]);
     expect((await rest(t.url, 'POST', `/public/v2/me/reports/absence_requests/${own.body.id}/approve`, { key: token, body: {} })).status).to.equal(404);

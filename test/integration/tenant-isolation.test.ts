@@ -179,6 +179,7 @@ const samples: Record<string, unknown> = {
   startDate: '2026-12-01',
   endDate: '2026-12-31',
   action: 'close',
+  radiusM: 100,
 };
 
 /**

@@ -39,7 +39,10 @@ export const ACCURACY_LIMIT_RANGE = { min: 5, max: 5000 } as const;
 function checkSettings(check: FieldChecker, settings: CompanySettingsInput | null | undefined): void {
   if (settings == null) return;
   const accuracy = settings.mobilePunchAccuracyM;
-  if (accuracy !== undefined && (accuracy === null || !Number.isInteger(accuracy) || accuracy < ACCURACY_LIMIT_RANGE.min || accuracy > ACCURACY_LIMIT_RANGE.max)) {
+  if (
+    accuracy !== undefined &&
+    (accuracy === null || !Number.isInteger(accuracy) || accuracy < ACCURACY_LIMIT_RANGE.min || accuracy > ACCURACY_LIMIT_RANGE.max)
+  ) {
     check.add(
       'settings.mobilePunchAccuracyM',
       'out_of_range',

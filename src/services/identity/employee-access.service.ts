@@ -187,10 +187,15 @@ export async function openEmployeeSession(
   await em.execute('delete from employee_session where expires_at < ?', [new Date(now.getTime() - KEEP_OLD_SESSIONS_DAYS * 86_400_000)]);
   const token = `tgm_${crypto.randomBytes(32).toString('base64url')}`;
   const expiresAt = new Date(now.getTime() + days * 86_400_000);
-  await em.execute(
-    'insert into employee_session (workspace_id, employee_id, token_hash, via, subject, created_at, expires_at) values (?, ?, ?, ?, ?, ?, ?)',
-    [who.workspaceId, who.employeeId, sha256(token), who.via, who.subject, now, expiresAt],
-  );
+  await em.execute('insert into employee_session (workspace_id, employee_id, token_hash, via, subject, created_at, expires_at) values (?, ?, ?, ?, ?, ?, ?)', [
+    who.workspaceId,
+    who.employeeId,
+    sha256(token),
+    who.via,
+    who.subject,
+    now,
+    expiresAt,
+  ]);
   return { token, expiresAt, employeeId: who.employeeId };
 }
 
@@ -230,7 +235,14 @@ export async function findEmployeeSession(em: EntityManager, token: string, now:
 export async function employeeSessionPrincipal(em: EntityManager, token: string, now: Date): Promise<EmployeePrincipal> {
   const session = await findEmployeeSession(em, token, now);
   if (!session) throw new DomainError('unauthenticated', 'The self-service session has expired or was ended: sign in again.');
-  return { kind: 'employee', workspaceId: session.workspaceId, employeeId: session.employeeId, companyId: session.companyId, tokenId: null, sessionId: session.id };
+  return {
+    kind: 'employee',
+    workspaceId: session.workspaceId,
+    employeeId: session.employeeId,
+    companyId: session.companyId,
+    tokenId: null,
+    sessionId: session.id,
+  };
 }
 
 /** Ends a session (sign-out): its token stops working at once. */

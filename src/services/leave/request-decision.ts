@@ -37,7 +37,11 @@ export function decisionData(decision: Decision): Record<string, unknown> {
 }
 
 /** A new request's decision: pending, filed by the acting key (or the employee themself). */
-export const pendingDecision = (ctx: RequestContext): Decision => ({ state: 'pending', requestedByKeyId: keyOf(ctx), requestedByEmployeeId: employeeActorOf(ctx) });
+export const pendingDecision = (ctx: RequestContext): Decision => ({
+  state: 'pending',
+  requestedByKeyId: keyOf(ctx),
+  requestedByEmployeeId: employeeActorOf(ctx),
+});
 
 /**
  * Refuses a decision on a request in a state it may not be taken from (`invalid_transition`);

@@ -37,7 +37,8 @@ export async function areaApprovers(ctx: RequestContext, areaId: number): Promis
 export async function setAreaApprovers(ctx: RequestContext, areaId: number, employeeIds: number[]): Promise<number[]> {
   const check = new FieldChecker();
   if (employeeIds.length > limits.bulkItems) check.add('employeeIds', 'too_many_items', `employeeIds may hold at most ${limits.bulkItems} ids.`);
-  if (employeeIds.some((id) => !Number.isInteger(id) || id < 1 || id > 2_147_483_647)) check.add('employeeIds', 'out_of_range', 'employeeIds must hold ids from 1 to 2147483647.');
+  if (employeeIds.some((id) => !Number.isInteger(id) || id < 1 || id > 2_147_483_647))
+    check.add('employeeIds', 'out_of_range', 'employeeIds must hold ids from 1 to 2147483647.');
   check.done();
   const area = await areaOf(ctx, areaId);
   const wanted = [...new Set(employeeIds)];
@@ -50,7 +51,11 @@ export async function setAreaApprovers(ctx: RequestContext, areaId: number, empl
     ]);
     const missing = wanted.filter((id) => !found.some((row) => row.id === id));
     if (missing.length > 0) {
-      throw DomainError.field('employeeIds', 'not_found', `employeeIds: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not of company ${area.companyId}.`);
+      throw DomainError.field(
+        'employeeIds',
+        'not_found',
+        `employeeIds: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not of company ${area.companyId}.`,
+      );
     }
     await em.execute('delete from area_approver where area_id = ? and not (employee_id = any(?::int[]))', [area.id, intArray(wanted)]);
     if (wanted.length > 0) {
@@ -82,7 +87,9 @@ async function reportsOf(ctx: RequestContext, me: EmployeePrincipal): Promise<nu
 export async function myReports(ctx: RequestContext): Promise<Employee[]> {
   const me = employeeOf(ctx);
   const ids = await reportsOf(ctx, me);
-  return ids.length === 0 ? [] : ctx.em.find(Employee, { id: { $in: ids }, workspaceId: me.workspaceId }, { orderBy: { lastname: 'asc', name: 'asc', id: 'asc' } });
+  return ids.length === 0
+    ? []
+    : ctx.em.find(Employee, { id: { $in: ids }, workspaceId: me.workspaceId }, { orderBy: { lastname: 'asc', name: 'asc', id: 'asc' } });
 }
 
 function checkState(state: string | null | undefined): void {
@@ -123,7 +130,12 @@ export async function decideReportAbsenceRequest(ctx: RequestContext, id: number
 }
 
 /** Approves or rejects a report's pending punch correction, as an `approve` key would. */
-export async function decideReportPunchCorrection(ctx: RequestContext, id: number, decision: ManagerDecision, comment?: string | null): Promise<PunchCorrection> {
+export async function decideReportPunchCorrection(
+  ctx: RequestContext,
+  id: number,
+  decision: ManagerDecision,
+  comment?: string | null,
+): Promise<PunchCorrection> {
   const me = employeeOf(ctx);
   const reports = await reportsOf(ctx, me);
   return decidePunchCorrectionIn(ctx, me.workspaceId, id, decision, comment, ofReports(reports, 'PunchCorrection'));

@@ -94,7 +94,8 @@ async function checkLimits(em: EntityManager, companyId: number, input: Geofence
     );
     const found = new Set(rows.map((r) => r.id));
     const missing = ids.filter((id) => !found.has(id));
-    if (missing.length > 0) check.add(field, 'not_found', `${field}: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not of company ${companyId}.`);
+    if (missing.length > 0)
+      check.add(field, 'not_found', `${field}: ${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not of company ${companyId}.`);
   }
   check.done();
 }
@@ -175,9 +176,7 @@ export async function fencesOfEmployee(em: EntityManager, employee: { id: number
 }
 
 /** Where a position stands against fences: the fence it is inside (the nearest centre), or the nearest edge outside. */
-export type FenceMatch =
-  | { inside: true; fence: Geofence; distanceM: number }
-  | { inside: false; nearest: Geofence | null; distanceOutsideM: number | null };
+export type FenceMatch = { inside: true; fence: Geofence; distanceM: number } | { inside: false; nearest: Geofence | null; distanceOutsideM: number | null };
 
 export function matchFence(fences: readonly Geofence[], position: { latitude: number; longitude: number }): FenceMatch {
   let inside: { fence: Geofence; distanceM: number } | null = null;
