@@ -42,6 +42,7 @@ export async function graphql<T>(query: string, variables: Record<string, unknow
 
 export interface SessionAnswer {
   signedIn: boolean;
+  singleSignOn?: boolean;
   name?: string;
   lastname?: string;
   csrfToken?: string;

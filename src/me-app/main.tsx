@@ -77,6 +77,7 @@ function useLoad<T>(query: string, variables: Record<string, unknown>, key: stri
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [round, setRound] = useState(0);
+  const [singleSignOn, setSingleSignOn] = useState(false);
   useEffect(() => {
     let live = true;
     graphql<T>(query, variables)
@@ -494,6 +495,16 @@ function Team({ me }: { me: Me }) {
   );
 }
 
+/** Why a single sign-on came back without a session (`/me?signin=...`), in words. */
+const SIGN_IN_REFUSALS: Record<string, string> = {
+  no_employee: 'Your account is not linked to an employee here. Ask HR to record your work e-mail.',
+  ambiguous: 'Your account matches more than one employee. Ask HR to correct the records.',
+  expired: 'That sign-in took too long or was already used. Sign in again.',
+  other_browser: 'That sign-in was not started in this browser. Sign in here.',
+  failed: 'The identity provider did not confirm the sign-in. Try again.',
+  unavailable: 'The identity provider could not be reached. Try again shortly.',
+};
+
 /** Sends the punches kept offline, oldest first; a refused one leaves the queue with its reason. */
 async function flushQueue(): Promise<string[]> {
   const refused: string[] = [];
@@ -548,7 +559,12 @@ function App() {
         } else {
           session = await readSession();
         }
-        if (!session.signedIn || !session.csrfToken) return setState('signedOut');
+        const refusal = new URLSearchParams(location.search).get('signin');
+        if (refusal) setProblem(SIGN_IN_REFUSALS[refusal] ?? 'The sign-in did not work. Try again.');
+        if (!session.signedIn || !session.csrfToken) {
+          setSingleSignOn(session.singleSignOn === true);
+          return setState('signedOut');
+        }
         setCsrfToken(session.csrfToken);
         setMe((await graphql<{ me: Me }>(ME)).me);
         setState('signedIn');
@@ -569,7 +585,14 @@ function App() {
       <main class="signin">
         <h1>Timegate</h1>
         <Notice text={problem} kind="error" />
-        <p>Open the link your company sent you to sign in on this phone.</p>
+        {singleSignOn && (
+          <p>
+            <a class="button" href="/auth/oidc/login?app=me">
+              Sign in with your organisation
+            </a>
+          </p>
+        )}
+        <p>Or open the link your company sent you to sign in on this phone.</p>
       </main>
     );
   }

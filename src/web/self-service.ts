@@ -14,6 +14,7 @@ import { sendError } from '../errors/error-response';
 import { csrfTokenMatches, csrfTokenOf } from '../services/identity/console-session.service';
 import { endEmployeeSession, findEmployeeSession, redeemInvitation } from '../services/identity/employee-access.service';
 import { CSRF_HEADER, clearedMeSessionCookie, meSessionCookie, meSessionTokenOf } from '../services/identity/session-credential';
+import { OidcSignIn } from '../services/identity/oidc-sign-in';
 
 const assets = path.resolve(__dirname, '..', '..', 'console', 'assets');
 
@@ -85,7 +86,8 @@ export function selfServiceRouter(deps: { orm: MikroORM; config: Config; logger:
       const session = token ? await findEmployeeSession(deps.orm.em.fork(), token, now()) : null;
       if (!session || !token) {
         if (token) res.setHeader('Set-Cookie', clearedMeSessionCookie(secure(req)));
-        res.json({ signedIn: false });
+        // With single sign-on configured, the app offers `/auth/oidc/login?app=me`.
+        res.json({ signedIn: false, singleSignOn: OidcSignIn.configured(config) });
         return;
       }
       res.json({
