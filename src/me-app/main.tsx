@@ -77,7 +77,6 @@ function useLoad<T>(query: string, variables: Record<string, unknown>, key: stri
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [round, setRound] = useState(0);
-  const [singleSignOn, setSingleSignOn] = useState(false);
   useEffect(() => {
     let live = true;
     graphql<T>(query, variables)
@@ -537,6 +536,7 @@ function App() {
   const [tab, setTab] = useState<Tab>('today');
   const [queued, setQueued] = useState(0);
   const [round, setRound] = useState(0);
+  const [singleSignOn, setSingleSignOn] = useState(false);
 
   const countQueue = () => queuedPunches().then((items) => setQueued(items.length));
   const flush = useCallback(async () => {
