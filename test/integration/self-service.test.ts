@@ -3,6 +3,7 @@ import { readOutbox } from '../support/events';
 import { createArea, createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gql, gqlData, rest } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { erasePunchLocations } from '../../src/services/self-service/punch-locations';
 
 // Employee self-service through REST and GraphQL with employee tokens (docs/self-service.md): the
 // employee's own days, balances and requests; nothing of anyone else; no decisions; punches from a
@@ -353,6 +354,19 @@ describe('self-service: an employee token sees and asks for its own, and punches
     expect(mine.status, mine.text).to.equal(422);
     expect(mine.body.error.code).to.equal('outside_geofence');
     expect(employee.id).to.not.equal(other.id);
+  });
+
+  it('a position is erased after TIMEGATE_PUNCH_LOCATION_DAYS; the punch keeps its fence and accuracy', async () => {
+    const { fence, token } = await setup();
+    const made = await rest(t.url, 'POST', '/public/v2/me/punches', { key: token, body: { punch_state: '0', ...depot, accuracy_m: 9 } });
+    expect(made.status, made.text).to.equal(201);
+    const em = t.app.database.orm.em.fork();
+    // 89 days later the position is still kept; 91 days later it is gone.
+    await erasePunchLocations(em, new Date(Date.now() + 89 * 86_400_000), t.config.punchLocationDays);
+    expect((await rest(t.url, 'GET', `/public/v2/punches/${made.body.id}`, { key: ws.key })).body.latitude).to.equal(depot.latitude);
+    expect(await erasePunchLocations(em, new Date(Date.now() + 91 * 86_400_000), t.config.punchLocationDays)).to.be.at.least(1);
+    const after = await rest(t.url, 'GET', `/public/v2/punches/${made.body.id}`, { key: ws.key });
+    expect(after.body).to.include({ latitude: null, longitude: null, accuracy_m: 9, geofence_id: fence.id, source: 'mobile' });
   });
 
   it('an offline punch keeps the time it was made, is stored once, and is refused after 72 hours', async () => {
