@@ -57,6 +57,8 @@ const NUMBER_TEXTS = ['-1', '0', '-2147483649', '2147483648', '9007199254740993'
 const NUMBERS = [-1, -2147483648, 2147483647, 2147483648, 9007199254740993, 1e15, 1.5, RAW_HUGE, 'NaN', '', '1e309'];
 
 /** Where the loop hid: sent for every date slot; of the other values a rotating share (the property test draws from all). */
+/** Routes that take no input at all (no path parameter, query or body): the calling employee's own profile and reports. */
+const WITHOUT_INPUT = new Set(['getMe', 'listMyReports']);
 const KEY_DATES = new Set(['0000-01-01', '9999-12-31', '10000-01-01', '+010000-01-01', '1899-12-31', '2200-01-01']);
 
 function sweep<T>(kind: Kind, values: T[], index: number): T[] {
@@ -244,7 +246,7 @@ describe('input ranges under extreme and malformed values: every REST route and 
     let requests = 0;
     for (const [index, route] of routeTable.entries()) {
       const slots = slotsOf(route);
-      if (slots.length === 0) noSlot.push(`${route.method} ${route.path}`);
+      if (slots.length === 0 && !WITHOUT_INPUT.has(route.name)) noSlot.push(`${route.method} ${route.path}`);
       for (const slot of slots) {
         const values = valuesFor(slot);
         // A `number` (an allowance in days or hours) takes a fraction such as 1.5: a valid value there, not an extreme.
@@ -264,7 +266,7 @@ describe('input ranges under extreme and malformed values: every REST route and 
   it('REST: random routes, parameters and extreme values (property)', async function () {
     this.timeout(120_000);
     const pick = fc
-      .constantFrom(...routeTable)
+      .constantFrom(...routeTable.filter((route) => !WITHOUT_INPUT.has(route.name)))
       .chain((route) =>
         fc.constantFrom(...slotsOf(route)).chain((slot) => fc.tuple(fc.constant(route), fc.constant(slot), fc.constantFrom(...valuesFor(slot)))),
       );
