@@ -38,6 +38,8 @@ import { apiDocsRouter } from './rest/api-docs';
 import { webRouter } from './web/console';
 import { sessionCredential } from './web/session-cookie';
 import { singleSignOnRouter } from './web/single-sign-on';
+import { selfServiceRouter } from './web/self-service';
+import { erasePunchLocations, PUNCH_LOCATION_SWEEP_MS } from './services/self-service/punch-locations';
 import compression from 'compression';
 import { createRestRouter } from './rest/rest-router';
 import { SCIM_BASE_PATH, scimRouter } from './scim-http/scim-router';
@@ -137,6 +139,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     };
     expressApp.use(rateLimit(rateLimits));
     expressApp.use(singleSignOnRouter({ orm: database.orm, config, logger, now }));
+    expressApp.use(selfServiceRouter({ orm: database.orm, config, logger, now }));
 
     const operations = new CompiledOperations(schema);
     const graphqlCost = costLimit(schema, config.graphqlMaxCost);
@@ -217,6 +220,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     housekeeping.registerJobs(jobs);
     // Ended visitor passes leave their controllers (the controllers already refuse them by EndTime).
     jobs.add('visitor_passes', VISITOR_PASS_SWEEP_MS, () => removeEndedVisitorPasses(database.orm.em.fork(), now()));
+    // The positions of phone punches are erased after TIMEGATE_PUNCH_LOCATION_DAYS (docs/self-service.md).
+    jobs.add('punch_locations', PUNCH_LOCATION_SWEEP_MS, () => erasePunchLocations(database.orm.em.fork(), now(), config.punchLocationDays));
     if (config.attendanceWorker) attendance.registerJobs(jobs);
     // Sandboxes' virtual terminals talk to this process's own address, proving themselves with its secret.
     const sandboxTerminals = new SandboxTerminals({ orm: database.orm, config, logger, url, proof: sandboxProof });
@@ -281,7 +286,7 @@ function assignRequestId(req: Request, res: Response, next: NextFunction): void 
 /** Apollo context: an unauthenticated GraphQL request is refused with HTTP 401 like any other. */
 async function graphQLContext(contextFactory: ContextFactory, req: Request, res: Response): Promise<RequestContext> {
   try {
-    return await contextFactory({ authorization: req.headers.authorization, requestId: res.locals.requestId });
+    return await contextFactory({ authorization: req.headers.authorization, requestId: res.locals.requestId, origin: `${req.protocol}://${req.get('host')}` });
   } catch (error) {
     if (isDatabaseUnavailable(error)) {
       throw new GraphQLError(DATABASE_UNAVAILABLE_MESSAGE, {

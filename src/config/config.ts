@@ -88,6 +88,8 @@ export interface Config {
   oidcRoleMap: RoleMapping[];
   oidcWorkspaceId: number | null;
   sessionMinutes: number;
+  employeeSessionDays: number;
+  punchLocationDays: number;
 }
 
 export interface SettingDescription {
@@ -504,6 +506,18 @@ export const settings: Record<keyof Config, SettingDescription> = {
     default: '480',
     meaning: 'Lifetime of a console session after single sign-on; the person signs in again after it (a sign-out ends it at once).',
   },
+  employeeSessionDays: {
+    env: 'TIMEGATE_EMPLOYEE_SESSION_DAYS',
+    default: '30',
+    meaning:
+      "Lifetime of an employee's session of the self-service app (/me) after an invitation link or single sign-on; the employee signs in again after it (a sign-out ends it at once).",
+  },
+  punchLocationDays: {
+    env: 'TIMEGATE_PUNCH_LOCATION_DAYS',
+    default: '90',
+    meaning:
+      'Days the position (latitude, longitude) of a punch made from a phone is kept; after it the position is erased and the punch keeps its geofence and accuracy (docs/self-service.md).',
+  },
 };
 
 export class ConfigError extends Error {}
@@ -669,6 +683,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oidcRoleMap: roleMap.mappings,
     oidcWorkspaceId: oidcWorkspaceRaw === null ? null : int('oidcWorkspaceId', 1, 1, 2_147_483_647),
     sessionMinutes: int('sessionMinutes', 480, 1, 30 * 24 * 60),
+    employeeSessionDays: int('employeeSessionDays', 30, 1, 400),
+    punchLocationDays: int('punchLocationDays', 90, 1, 3650),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

@@ -81,7 +81,7 @@ export class Metrics {
 
   readonly punchesIngested = new client.Counter({
     name: 'timegate_punches_ingested_total',
-    help: 'Punches stored, by source (device or manual); duplicates are not counted.',
+    help: 'Punches stored, by source (device, manual or mobile); duplicates are not counted.',
     labelNames: ['source'] as const,
     registers: [this.registry],
   });

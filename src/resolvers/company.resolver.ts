@@ -13,6 +13,11 @@ export class CompanyResolver {
     return effectivePolicy(company.payPolicy, null);
   }
 
+  @FieldResolver()
+  settings(@Root() company: Company) {
+    return companies.companySettings(company);
+  }
+
   @Authorized('read')
   @Query(() => CompanyType)
   company(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {

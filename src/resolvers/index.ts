@@ -36,6 +36,9 @@ import { VerificationStateResolver } from './verification-state.resolver';
 import { WebhookResolver } from './webhook.resolver';
 import { WorkspaceResolver } from './workspace.resolver';
 import { SandboxResolver } from './sandbox.resolver';
+import { MeResolver } from './me.resolver';
+import { GeofenceResolver } from './geofence.resolver';
+import { EmployeeAccessResolver } from './employee-access.resolver';
 
 export const resolvers = [
   WorkspaceResolver,
@@ -76,4 +79,7 @@ export const resolvers = [
   AbsenceResolver,
   PunchCorrectionResolver,
   OvertimeApprovalResolver,
+  GeofenceResolver,
+  EmployeeAccessResolver,
+  MeResolver,
 ] as const;

@@ -23,6 +23,7 @@ import { punchCorrectionRoutes } from './punch-correction.routes';
 import { overtimeApprovalRoutes } from './overtime-approval.routes';
 import type { RestRoute } from './route';
 import { sandboxRoutes } from './sandbox.routes';
+import { selfServiceRoutes } from './self-service.routes';
 import { shiftAssignmentRoutes } from './shift-assignment.routes';
 import { rosterRoutes } from './roster.routes';
 import { scheduleOverrideRoutes } from './schedule-override.routes';
@@ -69,4 +70,5 @@ export const routeTable: RestRoute[] = [
   ...punchCorrectionRoutes,
   ...overtimeApprovalRoutes,
   ...identityRoutes,
+  ...selfServiceRoutes,
 ];

@@ -78,6 +78,10 @@ export class AbsenceRequestType {
   amount!: number;
   @Field(() => Int, { nullable: true, description: 'The API key that filed it.' }) requestedByKeyId!: number | null;
   @Field(() => Int, { nullable: true, description: 'The API key of the last decision.' }) decidedByKeyId!: number | null;
+  @Field(() => Int, { nullable: true, description: 'The employee who filed it themself in self-service; null when a key or console session did.' })
+  requestedByEmployeeId!: number | null;
+  @Field(() => Int, { nullable: true, description: 'The employee of the last decision in self-service: the requester cancelling, or their manager.' })
+  decidedByEmployeeId!: number | null;
   @Field(() => Date, { nullable: true }) decidedAt!: Date | null;
   @Field(() => String, { nullable: true }) decisionComment!: string | null;
   @Field() createdAt!: Date;
@@ -148,6 +152,10 @@ export class PunchCorrectionType {
   @Field({ description: '`pending`, `approved`, `rejected` or `cancelled`.' }) state!: string;
   @Field(() => Int, { nullable: true }) requestedByKeyId!: number | null;
   @Field(() => Int, { nullable: true, description: 'The API key that decided it (approved: who approved the punches).' }) decidedByKeyId!: number | null;
+  @Field(() => Int, { nullable: true, description: 'The employee who filed it themself in self-service; null when a key or console session did.' })
+  requestedByEmployeeId!: number | null;
+  @Field(() => Int, { nullable: true, description: 'The employee of the last decision in self-service: the requester cancelling, or their manager.' })
+  decidedByEmployeeId!: number | null;
   @Field(() => Date, { nullable: true }) decidedAt!: Date | null;
   @Field(() => String, { nullable: true }) decisionComment!: string | null;
   @Field() createdAt!: Date;

@@ -40,6 +40,24 @@ interface Case {
 
 /** Mutations that change no door access and open nothing, with why (a new mutation must be put in one list or the other). */
 const NO_DOOR_EFFECT: Record<string, string> = {
+  // Self-service (docs/self-service.md): an employee's own requests and phone punches, managers'
+  // decisions, and what a key sets up for them. None reaches a terminal or a door.
+  createMyAbsenceRequest: 'self-service',
+  cancelMyAbsenceRequest: 'self-service',
+  createMyPunchCorrection: 'self-service',
+  cancelMyPunchCorrection: 'self-service',
+  createMyPunch: 'self-service',
+  approveReportAbsenceRequest: 'self-service',
+  rejectReportAbsenceRequest: 'self-service',
+  approveReportPunchCorrection: 'self-service',
+  rejectReportPunchCorrection: 'self-service',
+  createGeofence: 'self-service',
+  updateGeofence: 'self-service',
+  deleteGeofence: 'self-service',
+  setAreaApprovers: 'self-service',
+  createEmployeeInvitation: 'self-service',
+  createEmployeeAccessToken: 'self-service',
+  revokeEmployeeAccessToken: 'self-service',
   // Attendance, leave and payroll.
   createAbsenceType: 'attendance',
   updateAbsenceType: 'attendance',

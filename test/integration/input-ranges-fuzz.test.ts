@@ -99,8 +99,11 @@ function schemaAt(schema: any, dotted: string): any {
   return node;
 }
 
-/** Routes that take no input at all (no path, query or body parameter): nothing to drive. */
-const WITHOUT_INPUT = new Set(['listVirtualTerminals', 'resetSandbox']);
+/**
+ * Routes that take no input at all (no path, query or body parameter): nothing to drive. A sandbox's
+ * virtual terminals and its reset; the calling employee's own profile and reports.
+ */
+const WITHOUT_INPUT = new Set(['listVirtualTerminals', 'resetSandbox', 'getMe', 'listMyReports']);
 
 function slotsOf(route: RestRoute): Slot[] {
   const slots: Slot[] = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({ where: 'path', name: m[1]!, kind: 'number' }));

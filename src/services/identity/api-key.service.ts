@@ -7,27 +7,12 @@ import { SCOPES, workspaceOf, type Principal, type RequestContext, type Scope } 
 import { FieldChecker, limits } from '../common/validation';
 import { sessionPrincipal } from './console-session.service';
 import { LIVE_KEY_PREFIX, TEST_KEY_PREFIX } from '../../kernel/sandbox';
+import { employeeSessionPrincipal, employeeTokenPrincipal, EMPLOYEE_TOKEN_PREFIX } from './employee-access.service';
+import { hashKey, randomSecret } from './secrets';
 
-const SECRET_LENGTH = 40;
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-/**
- * `tg_live_` (a sandbox's: `tg_test_`) + 40 base62 characters (about 238 bits) from the system
- * CSPRNG, without modulo bias.
- */
+/** `tg_live_` (a sandbox's: `tg_test_`) + 40 base62 characters from the system CSPRNG (secrets.ts). */
 export function generateKey(prefix: string = LIVE_KEY_PREFIX): string {
-  let secret = '';
-  while (secret.length < SECRET_LENGTH) {
-    for (const byte of crypto.randomBytes(64)) {
-      if (byte < 248 && secret.length < SECRET_LENGTH) secret += BASE62[byte % 62];
-    }
-  }
-  return prefix + secret;
-}
-
-/** Keys carry ~238 bits of entropy, so a plain SHA-256 is a safe, fast one-way hash for lookup. */
-export function hashKey(key: string): string {
-  return crypto.createHash('sha256').update(key).digest('hex');
+  return randomSecret(prefix);
 }
 
 /** A created key: the entity plus the secret, which is shown this once and never again. */
@@ -76,10 +61,14 @@ export async function authenticate(
   // A console session (the cookie, turned into this by the GraphQL entry once its CSRF token matched).
   const session = /^Session\s+(tgs_\S+)\s*$/.exec(authorization ?? '');
   if (session) return sessionPrincipal(em, session[1], new Date(now));
+  // A self-service session (the app's cookie, turned into this by the web entry once its CSRF token matched).
+  const employeeSession = /^EmployeeSession\s+(tgm_\S+)\s*$/.exec(authorization ?? '');
+  if (employeeSession) return employeeSessionPrincipal(em, employeeSession[1]!, new Date(now));
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) throw new DomainError('unauthenticated', 'Send an API key as `Authorization: Bearer <key>`.');
   const key = match[1];
   if (masterKey !== null && timingSafeEqualText(key, masterKey)) return { kind: 'operator' };
+  if (key.startsWith(EMPLOYEE_TOKEN_PREFIX)) return employeeTokenPrincipal(em, key, cacheMs, now);
   const hash = hashKey(key);
   const cached = validKeys.get(hash);
   if (cached && cached.until > now) return cached.principal;
