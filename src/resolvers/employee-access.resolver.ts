@@ -1,4 +1,5 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Bounded } from '../schema/bounds';
 import type { RequestContext } from '../context/request-context';
 import { EmployeeAccessTokenType, EmployeeInvitationType } from '../schema/self-service.type';
 import * as access from '../services/identity/employee-access.service';
@@ -19,7 +20,7 @@ export class EmployeeAccessResolver {
   async createEmployeeAccessToken(
     @Ctx() ctx: RequestContext,
     @Arg('employeeId', () => Int) employeeId: number,
-    @Arg('name', () => String, { nullable: true, description: 'What it is for (at most 200 characters).' }) name?: string | null,
+    @Arg('name', () => String, { nullable: true, description: 'What it is for (at most 200 characters).' }) @Bounded('apiKeyName') name?: string | null,
   ) {
     const issued = await access.issueEmployeeAccessToken(ctx, employeeId, name);
     return { ...issued.accessToken, token: issued.token };

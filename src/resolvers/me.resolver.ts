@@ -1,4 +1,5 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Bounded } from '../schema/bounds';
 import type { RequestContext } from '../context/request-context';
 import type { AbsenceRequest, PunchCorrection } from '../entities';
 import { renameKeys, snakeToCamel } from '../kernel/case';
@@ -35,7 +36,11 @@ import { attendanceDayObject } from './timesheet.resolver';
 
 const requestObject = (request: AbsenceRequest) => absenceRequestObject(absenceRequestData(request));
 const correctionObject = (correction: PunchCorrection) => punchCorrectionObject(punchCorrectionData(correction));
-const comment = () => Arg('comment', () => String, { nullable: true, description: 'For the requester (at most 1,000 characters).' });
+/** An optional comment argument, bounded like every comment (@Bounded runs before the resolver). */
+const comment = (): ParameterDecorator => (target, key, index) => {
+  Arg('comment', () => String, { nullable: true, description: 'For the requester (at most 1,000 characters).' })(target, key!, index);
+  Bounded('comment')(target, key!, index);
+};
 
 /** Self-service (docs/self-service.md): only an employee principal reaches these; the services scope every call to it. */
 @Resolver(() => MeType)

@@ -3,6 +3,7 @@ import { absenceRequestFields } from './absence.routes';
 import { punchFields } from './fragments';
 import { punchCorrectionFields } from './punch-correction.routes';
 import { idParam, MAX_LONG_ID, type RestRoute } from './route';
+import { limits } from '../services/common/validation';
 
 // Self-service (docs/self-service.md): what an employee token or a self-service session reaches
 // (`/public/v2/me/*`), and what a workspace key sets up for it (geofences, area approvers, invitation
@@ -11,7 +12,7 @@ import { idParam, MAX_LONG_ID, type RestRoute } from './route';
 
 const intQuery = { type: 'integer', minimum: 1, maximum: 2_147_483_647 };
 const stateQuery = { type: 'string', enum: ['pending', 'approved', 'rejected', 'cancelled'] };
-const dateQuery = (description: string) => ({ type: 'string', maxLength: 40, description });
+const dateQuery = (description: string) => ({ type: 'string', maxLength: limits.dateTime, description });
 const requestQuery = {
   type: 'object',
   properties: {
@@ -29,7 +30,7 @@ const meFields = `employee { id companyId name lastname code email employmentSta
 const geofenceFields = 'id companyId name latitude longitude radiusM areaIds employeeIds createdAt updatedAt';
 const tokenFields = 'id employeeId name prefix last4 createdAt revokedAt';
 const geofenceBodyFields = {
-  name: filled(200),
+  name: filled(limits.geofenceName),
   latitude: { type: 'number', minimum: -90, maximum: 90 },
   longitude: { type: 'number', minimum: -180, maximum: 180 },
   radius_m: { type: 'integer', minimum: 10, maximum: 100_000 },
@@ -74,8 +75,8 @@ export const selfServiceRoutes: RestRoute[] = [
     query: {
       type: 'object',
       properties: {
-        start_date: { type: 'string', description: '`YYYY-MM-DD` from 1900-01-01 to 2199-12-31, inclusive.' },
-        end_date: { type: 'string', description: '`YYYY-MM-DD`, inclusive; at most 366 days from start_date.' },
+        start_date: { type: 'string', maxLength: limits.date, description: '`YYYY-MM-DD` from 1900-01-01 to 2199-12-31, inclusive.' },
+        end_date: { type: 'string', maxLength: limits.date, description: '`YYYY-MM-DD`, inclusive; at most 366 days from start_date.' },
       },
       required: ['start_date', 'end_date'],
     },
@@ -114,9 +115,9 @@ export const selfServiceRoutes: RestRoute[] = [
           latitude: { type: 'number', minimum: -90, maximum: 90 },
           longitude: { type: 'number', minimum: -180, maximum: 180 },
           accuracy_m: { type: 'number', minimum: 0, maximum: 10_000 },
-          photo: { type: ['string', 'null'], maxLength: 7_000_000 },
+          photo: { type: ['string', 'null'], maxLength: limits.photoBase64 },
           offline_queued: { type: ['boolean', 'null'] },
-          punch_time: { type: ['string', 'null'], maxLength: 40 },
+          punch_time: { type: ['string', 'null'], maxLength: limits.dateTime },
         },
         ['punch_state', 'latitude', 'longitude', 'accuracy_m'],
       ),
@@ -199,9 +200,13 @@ export const selfServiceRoutes: RestRoute[] = [
       schema: object(
         {
           reason: filled(500),
-          punch_time: { type: ['string', 'null'], maxLength: 40 },
-          punch_state: { type: ['string', 'null'], maxLength: 16 },
-          punches: { type: ['array', 'null'], items: object({ punch_time: text(40), punch_state: text(16) }, ['punch_time', 'punch_state']), maxItems: 20 },
+          punch_time: { type: ['string', 'null'], maxLength: limits.dateTime },
+          punch_state: { type: ['string', 'null'], maxLength: limits.punchState },
+          punches: {
+            type: ['array', 'null'],
+            items: object({ punch_time: text(limits.dateTime), punch_state: text(limits.punchState) }, ['punch_time', 'punch_state']),
+            maxItems: 20,
+          },
           void_punch_id: { type: ['integer', 'null'], minimum: 1, maximum: MAX_LONG_ID },
         },
         ['reason'],

@@ -1,5 +1,6 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
 import { ArgsType, Field, Float, InputType, Int } from 'type-graphql';
+import { Bounded } from './bounds';
 import { ObjectType } from './object-type';
 import { Connection, ConnectionArgs } from './connection';
 import { AbsenceTypeType, CorrectionPunchInput } from './absence.type';
@@ -37,7 +38,9 @@ export class GeofenceListArgs extends ConnectionArgs {
 @InputType({ description: 'A new geofence.' })
 export class CreateGeofenceInput {
   @Field(() => Int) companyId!: number;
-  @Field({ description: 'At most 200 characters.' }) name!: string;
+  @Bounded('geofenceName')
+  @Field({ description: 'At most 200 characters.' })
+  name!: string;
   @Field(() => Float, { description: 'WGS 84 degrees, -90 to 90.' }) latitude!: number;
   @Field(() => Float, { description: 'WGS 84 degrees, -180 to 180.' }) longitude!: number;
   @Field(() => Int, { description: 'Metres, 10 to 100,000.' }) radiusM!: number;
@@ -47,7 +50,9 @@ export class CreateGeofenceInput {
 
 @InputType({ description: 'A change of a geofence: a field left out keeps its value; empty lists apply it to the whole company.' })
 export class UpdateGeofenceInput {
-  @Field(() => String, { nullable: true }) name?: string | null;
+  @Bounded('geofenceName')
+  @Field(() => String, { nullable: true })
+  name?: string | null;
   @Field(() => Float, { nullable: true, description: 'WGS 84 degrees, -90 to 90.' }) latitude?: number | null;
   @Field(() => Float, { nullable: true, description: 'WGS 84 degrees, -180 to 180.' }) longitude?: number | null;
   @Field(() => Int, { nullable: true, description: 'Metres, 10 to 100,000.' }) radiusM?: number | null;
@@ -139,46 +144,78 @@ export class MeType {
 
 @ArgsType()
 export class MeTimesheetArgs extends ConnectionArgs {
-  @Field({ description: '`YYYY-MM-DD` from 1900-01-01 to 2199-12-31, inclusive.' }) startDate!: string;
-  @Field({ description: '`YYYY-MM-DD`, inclusive; at most 366 days after startDate.' }) endDate!: string;
+  @Bounded('date')
+  @Field({ description: '`YYYY-MM-DD` from 1900-01-01 to 2199-12-31, inclusive.' })
+  startDate!: string;
+  @Bounded('date')
+  @Field({ description: '`YYYY-MM-DD`, inclusive; at most 366 days after startDate.' })
+  endDate!: string;
 }
 
 @ArgsType()
 export class MePunchesArgs extends ConnectionArgs {
+  @Bounded('dateTime')
   @Field(() => String, { nullable: true, description: 'ISO 8601 date or date-time; without offset it is read in the workspace zone. Inclusive.' })
   startDate?: string | null;
-  @Field(() => String, { nullable: true, description: 'ISO 8601 date or date-time; a bare date includes that whole day.' }) endDate?: string | null;
+  @Bounded('dateTime')
+  @Field(() => String, { nullable: true, description: 'ISO 8601 date or date-time; a bare date includes that whole day.' })
+  endDate?: string | null;
 }
 
 @ArgsType()
 export class MeRequestArgs extends ConnectionArgs {
-  @Field(() => String, { nullable: true, description: '`pending`, `approved`, `rejected` or `cancelled`.' }) state?: string | null;
-  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`: requests ending on or after it.' }) startDate?: string | null;
-  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`: requests starting on or before it.' }) endDate?: string | null;
+  @Bounded('keyword')
+  @Field(() => String, { nullable: true, description: '`pending`, `approved`, `rejected` or `cancelled`.' })
+  state?: string | null;
+  @Bounded('date')
+  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`: requests ending on or after it.' })
+  startDate?: string | null;
+  @Bounded('date')
+  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`: requests starting on or before it.' })
+  endDate?: string | null;
 }
 
 @ArgsType()
 export class MeApprovalArgs extends ConnectionArgs {
-  @Field(() => String, { nullable: true, description: '`pending` (the default), `approved`, `rejected` or `cancelled`.' }) state?: string | null;
+  @Bounded('keyword')
+  @Field(() => String, { nullable: true, description: '`pending` (the default), `approved`, `rejected` or `cancelled`.' })
+  state?: string | null;
 }
 
 @InputType({ description: 'An absence request the employee files for themself.' })
 export class MyAbsenceRequestInput {
   @Field(() => Int, { description: "An absence type of the employee's company." }) absenceTypeId!: number;
-  @Field({ description: '`YYYY-MM-DD`, inclusive.' }) startDate!: string;
-  @Field({ description: '`YYYY-MM-DD`, inclusive (at most 366 days).' }) endDate!: string;
-  @Field(() => String, { nullable: true, description: '`am` or `pm` (day types, one date).' }) halfDay?: string | null;
-  @Field(() => String, { nullable: true, description: '`HH:MM` (hourly types).' }) startTime?: string | null;
-  @Field(() => String, { nullable: true, description: '`HH:MM` (hourly types), after startTime.' }) endTime?: string | null;
-  @Field(() => String, { nullable: true, description: 'For the approver (at most 1,000 characters).' }) note?: string | null;
+  @Bounded('date')
+  @Field({ description: '`YYYY-MM-DD`, inclusive.' })
+  startDate!: string;
+  @Bounded('date')
+  @Field({ description: '`YYYY-MM-DD`, inclusive (at most 366 days).' })
+  endDate!: string;
+  @Bounded('keyword')
+  @Field(() => String, { nullable: true, description: '`am` or `pm` (day types, one date).' })
+  halfDay?: string | null;
+  @Bounded('timeOfDay')
+  @Field(() => String, { nullable: true, description: '`HH:MM` (hourly types).' })
+  startTime?: string | null;
+  @Bounded('timeOfDay')
+  @Field(() => String, { nullable: true, description: '`HH:MM` (hourly types), after startTime.' })
+  endTime?: string | null;
+  @Bounded('note')
+  @Field(() => String, { nullable: true, description: 'For the approver (at most 1,000 characters).' })
+  note?: string | null;
 }
 
 @InputType({ description: 'A punch correction the employee files for themself: punches to add, or one of their own punches to void.' })
 export class MyPunchCorrectionInput {
-  @Field({ description: 'Why (the approver reads it; at most 500 characters).' }) reason!: string;
-  @Field(() => String, { nullable: true, description: 'One punch to add: ISO 8601 date-time (without an offset: the workspace zone).' }) punchTime?:
-    string | null;
-  @Field(() => String, { nullable: true, description: 'Its punch state.' }) punchState?: string | null;
+  @Bounded('reason')
+  @Field({ description: 'Why (the approver reads it; at most 500 characters).' })
+  reason!: string;
+  @Bounded('dateTime')
+  @Field(() => String, { nullable: true, description: 'One punch to add: ISO 8601 date-time (without an offset: the workspace zone).' })
+  punchTime?: string | null;
+  @Bounded('punchState')
+  @Field(() => String, { nullable: true, description: 'Its punch state.' })
+  punchState?: string | null;
   @Field(() => [CorrectionPunchInput], { nullable: true, description: 'Several punches to add, instead of punchTime/punchState.' })
   punches?: CorrectionPunchInput[] | null;
   @Field(() => GraphQLSafeInt, { nullable: true, description: "One of the employee's own punches to void, instead of adding punches." }) voidPunchId?:
@@ -187,14 +224,18 @@ export class MyPunchCorrectionInput {
 
 @InputType({ description: "A punch from the employee's phone, where the phone says it is." })
 export class MyPunchInput {
-  @Field({ description: 'The value of a verification state (`0` check-in, `1` check-out...).' }) punchState!: string;
+  @Bounded('punchState')
+  @Field({ description: 'The value of a verification state (`0` check-in, `1` check-out...).' })
+  punchState!: string;
   @Field(() => Float, { description: 'WGS 84 degrees, as the phone reports it.' }) latitude!: number;
   @Field(() => Float, { description: 'WGS 84 degrees, as the phone reports it.' }) longitude!: number;
   @Field(() => Float, { description: "The position's accuracy in metres, as the phone reports it (a 68 % radius; 0 to 10,000)." }) accuracyM!: number;
+  @Bounded('photoBase64')
   @Field(() => String, { nullable: true, description: 'A photo taken with the punch (base64 JPEG or PNG, at most 5 MiB): checked, never kept.' })
   photo?: string | null;
   @Field(() => Boolean, { nullable: true, description: 'True for a punch the phone kept while offline; punchTime is then required.' }) offlineQueued?:
     boolean | null;
+  @Bounded('dateTime')
   @Field(() => String, {
     nullable: true,
     description:

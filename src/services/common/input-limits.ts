@@ -19,6 +19,8 @@ export const textLimits = {
   companyCode: 64,
   areaName: 200,
   areaCode: 64,
+  /** A geofence's name, shown to employees. */
+  geofenceName: 200,
   /** An employee's first or last name (a terminal shows 24 characters or so). */
   personName: 100,
   employeeCode: 64,
