@@ -10,6 +10,7 @@ import { withEm, type RequestContext } from '../../context/request-context';
 import { addDays } from '../../kernel/calendar-date';
 import { refreshDays, takeAttendanceLock, tryAttendanceLock } from './day-store';
 import { want, type WantedDays } from './day-inputs';
+import { linkActiveSpan, MAX_LINKS, tracingEnabled } from '../../observability/tracing';
 
 const CURSOR = 'attendance';
 /** Outbox events (punches) read per batch at most, and stale or due days taken per batch. */
@@ -41,7 +42,14 @@ export async function processPendingDays(ctx: RequestContext, options: { wait: b
     // is cut there, and its punches are reduced in SQL to one date range per employee. Rows of a
     // batch (event-batch.ts) are read whole: the cursor always ends at a row's last event.
     const [page] = await em.execute<
-      { last: string | null; full: boolean; held: boolean; events: number; ranges: { employee_id: number; dates: string[] }[] | null }[]
+      {
+        last: string | null;
+        full: boolean;
+        held: boolean;
+        events: number;
+        ranges: { employee_id: number; dates: string[] }[] | null;
+        traces: string[] | null;
+      }[]
     >(
       `with bound as (select ${DELIVERABLE_BELOW} as below),
        rows as (
@@ -56,9 +64,12 @@ export async function processPendingDays(ctx: RequestContext, options: { wait: b
               (select count(*) from page) > (select count(*) from ready) as held,
               (select json_agg(r) from (
                  select employee_id::int, array_agg(distinct left(local_time, 10)) as dates
-                 from punches where employee_id is not null group by 1) r) as ranges`,
+                 from punches where employee_id is not null group by 1) r) as ranges,
+              ${tracingEnabled() ? `(select array_agg(t.trace) from (select distinct trace from ready where trace is not null limit ${MAX_LINKS}) t)` : 'null'} as traces`,
       [firstRowAfter(cursor).toString(), cursor.toString()],
     );
+    // The batch's span links to the spans that wrote its punches (the terminal uploads).
+    linkActiveSpan(page!.traces ?? []);
     const wanted: WantedDays = new Map();
     const last = page!.last === null ? cursor : BigInt(page!.last);
     // The punch's own date, and the dates whose shift windows may hold it (a night shift, an early start).
