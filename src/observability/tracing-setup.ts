@@ -6,7 +6,7 @@
 // Configuration is the SDK's own: the standard OTEL_* variables (endpoint, protocol, headers,
 // service name, OTEL_TRACES_SAMPLER, batch sizes), listed in the README's configuration table.
 import type { IncomingMessage } from 'node:http';
-import { markTracingEnabled } from './tracing';
+import { markTracingEnabled, redactStatement } from './tracing';
 
 /** Requests never traced: terminals (traced by the /iclock handler itself) and the scrapers' probes. */
 const UNTRACED_PATHS = /^\/(iclock\/|metrics(\?|$)|healthz(\?|$)|readyz(\?|$))/i;
@@ -42,7 +42,11 @@ function startTracing(env: NodeJS.ProcessEnv): void {
       }),
       // A statement is traced only inside a request or a worker's span: the event feed's poll and
       // the job runner's housekeeping would otherwise each be a trace of their own.
-      new PgInstrumentation({ requireParentSpan: true }),
+      new PgInstrumentation({
+        requireParentSpan: true,
+        // Statements keep their shape, not their values (string literals become '?'): no personal data in traces.
+        requestHook: (span, info) => span.setAttribute('db.query.text', redactStatement(info.query.text)),
+      }),
     ],
   });
   started.start();

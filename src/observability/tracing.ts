@@ -168,17 +168,22 @@ export function endServerSpan(span: Span, statusCode: number, answered: boolean)
   span.end();
 }
 
-/** The kind and name of the operation of a document that names it (`query EmployeeList`), for span names. */
-export function operationOf(
-  document: { definitions: readonly { kind: string; operation?: string; name?: { value: string } }[] },
-  name?: string | null,
-): {
-  type: string;
-  name: string;
-} {
+interface OperationNode {
+  kind: string;
+  operation?: string;
+  name?: { value: string };
+  selectionSet?: { selections: readonly { kind: string; name?: { value: string } }[] };
+}
+
+/**
+ * The kind and name of a document's operation, for span names: its own name (`query EmployeeList`),
+ * else its first root field (`mutation createEmployee`: the REST routes' documents are anonymous).
+ */
+export function operationOf(document: { definitions: readonly OperationNode[] }, name?: string | null): { type: string; name: string } {
   const operations = document.definitions.filter((d) => d.kind === 'OperationDefinition');
   const chosen = (name ? operations.find((d) => d.name?.value === name) : undefined) ?? operations[0];
-  return { type: chosen?.operation ?? 'query', name: name ?? chosen?.name?.value ?? '(anonymous)' };
+  const firstField = chosen?.selectionSet?.selections.find((s) => s.kind === 'Field')?.name?.value;
+  return { type: chosen?.operation ?? 'query', name: name ?? chosen?.name?.value ?? firstField ?? '(anonymous)' };
 }
 
 /** The execution of one GraphQL operation (for /graphql and for the REST route that runs it): `graphql <type> <name>`. */
@@ -189,4 +194,16 @@ export function inGraphQLSpan<T>(operation: { type: string; name: string }, fn: 
     { attributes: { 'graphql.operation.type': operation.type, 'graphql.operation.name': operation.name } },
     () => fn(),
   );
+}
+
+/** The longest statement text kept on a span; a bulk statement's text beyond it is cut. */
+const MAX_STATEMENT_CHARS = 4096;
+
+/**
+ * A statement's text as a span keeps it: the ORM writes values into the SQL it sends (names, PINs,
+ * payloads), so every string literal becomes `?`; cut at MAX_STATEMENT_CHARS.
+ */
+export function redactStatement(text: string): string {
+  const redacted = text.replace(/E?'(?:[^']|'')*'/g, "'?'");
+  return redacted.length > MAX_STATEMENT_CHARS ? `${redacted.slice(0, MAX_STATEMENT_CHARS)}…` : redacted;
 }

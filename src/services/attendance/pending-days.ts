@@ -53,7 +53,7 @@ export async function processPendingDays(ctx: RequestContext, options: { wait: b
     >(
       `with bound as (select ${DELIVERABLE_BELOW} as below),
        rows as (
-         select e.id, e.span, e.type, e.data, sum(e.span) over (order by e.id rows unbounded preceding) - e.span as before
+         select e.id, e.span, e.type, e.data, e.trace, sum(e.span) over (order by e.id rows unbounded preceding) - e.span as before
          from event e where e.id > ? and e.id + e.span - 1 > ? order by e.id limit ${eventPage}),
        page as (select * from rows where before < ${eventPage}),
        ready as (select page.* from page, bound where page.id < bound.below),
