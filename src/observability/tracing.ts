@@ -204,6 +204,6 @@ const MAX_STATEMENT_CHARS = 4096;
  * payloads), so every string literal becomes `?`; cut at MAX_STATEMENT_CHARS.
  */
 export function redactStatement(text: string): string {
-  const redacted = text.replace(/E?'(?:[^']|'')*'/g, "'?'");
+  const redacted = text.replace(/(?<!\w)[Ee]'(?:[^'\\]|\\.|'')*'|'(?:[^']|'')*'/g, "'?'");
   return redacted.length > MAX_STATEMENT_CHARS ? `${redacted.slice(0, MAX_STATEMENT_CHARS)}…` : redacted;
 }
