@@ -54,7 +54,10 @@ export interface SpanOptions {
  */
 export function inSpan<T>(name: string, options: SpanOptions, fn: (span: Span | undefined) => Promise<T>): Promise<T> {
   if (!enabled) return fn(undefined);
-  const parent = options.root ? ROOT_CONTEXT : context.active();
+  // Without an active span this is a trace of its own, from the root context: the context of a
+  // request the HTTP instrumentation ignores (every /iclock request) suppresses tracing.
+  const active = context.active();
+  const parent = options.root || !trace.getSpan(active) ? ROOT_CONTEXT : active;
   return trace.getTracer(TRACER).startActiveSpan(name, { attributes: options.attributes, kind: options.kind, links: options.links }, parent, async (span) => {
     try {
       return await fn(span);

@@ -81,6 +81,8 @@ describe('tracing: OpenTelemetry spans exported over OTLP/HTTP', () => {
         OTEL_SERVICE_NAME: 'timegate-under-test',
         LOG_LEVEL: 'info',
         TIMEGATE_WEBHOOK_ALLOW_PRIVATE: 'true',
+        // No heartbeat is traced: what the last test checks.
+        TIMEGATE_TRACE_HEARTBEAT_RATIO: '0',
       },
       { logFile, startMs: 90_000 },
     );
@@ -145,6 +147,20 @@ describe('tracing: OpenTelemetry spans exported over OTLP/HTTP', () => {
     );
     expect(lines).to.have.length(1);
     expect(ids.has(String(lines[0]!.span_id))).to.equal(true);
+
+    // GraphQL: the operation's span carries its name.
+    const graphqlTrace = crypto.randomBytes(16).toString('hex');
+    const answer = await fetch(`${service.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ws.key}`, 'content-type': 'application/json', traceparent: `00-${graphqlTrace}-${callerSpanId}-01` },
+      body: JSON.stringify({ query: 'query TraceMe { __typename }', operationName: 'TraceMe' }),
+    });
+    expect(answer.status).to.equal(200);
+    const named = await waitUntil('the span of the GraphQL operation', async () => spansOf(graphqlTrace).find((s) => s.name === 'graphql query TraceMe'));
+    expect(attribute(named, 'graphql.operation.name')).to.equal('TraceMe');
+    const graphqlServer = await waitUntil('the HTTP span of /graphql', async () => spansOf(graphqlTrace).find((s) => s.kind === 2));
+    expect(graphqlServer.name).to.equal('POST /graphql');
+    expect(named.parentSpanId).to.equal(graphqlServer.spanId);
   });
 
   it('an ATTLOG upload: its day recompute and its webhook link back to the upload span, and the webhook carries a traceparent', async () => {
@@ -206,13 +222,49 @@ describe('tracing: OpenTelemetry spans exported over OTLP/HTTP', () => {
       }
       // The POST itself is a client span under the delivery span, with the id the receiver got.
       for (const d of deliveries) {
-        const client = await waitUntil('the POST span of a delivery', async () => spansOf(d.traceId).find((s) => s.kind === 3 && s.parentSpanId === d.spanId));
+        const client = await waitUntil('the POST span of a delivery', async () =>
+          spansOf(d.traceId).find((s) => s.kind === 3 && !isStatement(s) && s.parentSpanId === d.spanId),
+        );
         expect(sent).to.include(`00-${d.traceId}-${client.spanId}-01`);
         expect(attribute(d, 'timegate.event.type')).to.equal('attendance.created');
       }
     } finally {
       await receiver.close();
     }
+  });
+
+  it('heartbeats are sampled down (TIMEGATE_TRACE_HEARTBEAT_RATIO 0 here); a poll that delivers a command, and its result, are traced', async () => {
+    const ws = await createWorkspace(service.url);
+    const device = await createTerminalDevice(service.url, ws.key);
+    const serial = device.serial_number;
+    await iclock(service.url, 'GET', `/iclock/cdata?SN=${serial}&options=all`);
+    for (let i = 0; i < 5; i++) expect((await iclock(service.url, 'GET', `/iclock/getrequest?SN=${serial}`)).text).to.equal('OK');
+    const queued = await rest(service.url, 'POST', `/public/v2/devices/${device.id}/actions`, { key: ws.key, body: { type: 'reboot' } });
+    expect(queued.status).to.be.within(200, 202);
+    const delivered = await waitUntil(
+      'the poll that delivers the command',
+      async () => (await iclock(service.url, 'GET', `/iclock/getrequest?SN=${serial}`)).text,
+      (text) => text !== 'OK',
+    );
+    const commandId = /^C:([^:]+):/.exec(delivered)![1]!;
+    expect((await iclock(service.url, 'POST', `/iclock/devicecmd?SN=${serial}`, `ID=${commandId}&Return=0&CMD=REBOOT`)).text).to.equal('OK');
+
+    const delivery = await waitUntil('the delivery span', async () =>
+      otlp.spans.find((s) => s.name === 'terminal.commands.deliver' && attribute(s, 'timegate.terminal.serial') === serial),
+    );
+    expect((attribute(delivery, 'timegate.commands.ids') as { values: { stringValue: string }[] }).values.map((v) => v.stringValue)).to.deep.equal([commandId]);
+    // The poll itself was not sampled: the delivery is a trace of its own, with its statements.
+    expect(delivery.parentSpanId ?? '').to.equal('');
+    await waitUntil(
+      'the delivery statements',
+      async () => spansOf(delivery.traceId).filter(isStatement).length,
+      (n) => n > 0,
+    );
+    const result = await waitUntil('the result span', async () =>
+      otlp.spans.find((s) => s.name === 'iclock devicecmd' && attribute(s, 'timegate.terminal.serial') === serial),
+    );
+    expect((attribute(result, 'timegate.commands.ids') as { values: { stringValue: string }[] }).values.map((v) => v.stringValue)).to.deep.equal([commandId]);
+    expect(otlp.spans.filter((s) => s.name === 'iclock getrequest' && attribute(s, 'timegate.terminal.serial') === serial)).to.deep.equal([]);
     // Every export went to the standard path, in the JSON encoding asked for.
     expect(new Set(otlp.paths)).to.deep.equal(new Set(['POST /v1/traces application/json']));
   });

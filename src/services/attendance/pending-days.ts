@@ -65,7 +65,7 @@ export async function processPendingDays(ctx: RequestContext, options: { wait: b
               (select json_agg(r) from (
                  select employee_id::int, array_agg(distinct left(local_time, 10)) as dates
                  from punches where employee_id is not null group by 1) r) as ranges,
-              ${tracingEnabled() ? `(select array_agg(t.trace) from (select distinct trace from ready where trace is not null limit ${MAX_LINKS}) t)` : 'null'} as traces`,
+              ${tracingEnabled() ? `(select array_agg(t.trace) from (select distinct trace from ready where type = 'attendance.created' and trace is not null limit ${MAX_LINKS}) t)` : 'null'} as traces`,
       [firstRowAfter(cursor).toString(), cursor.toString()],
     );
     // The batch's span links to the spans that wrote its punches (the terminal uploads).
