@@ -26,8 +26,10 @@ interface OtlpSpan {
 
 /**
  * An OTLP/HTTP receiver: the service's exporter posts `/v1/traces` here (OTEL_EXPORTER_OTLP_PROTOCOL
- * http/json, the OTLP specification's JSON encoding of ExportTraceServiceRequest), and it answers
- * with the empty ExportTraceServiceResponse, as a collector does.
+ * http/json, the OTLP specification's JSON encoding of ExportTraceServiceRequest: ids in hex, decoded
+ * by JSON.parse), and it answers with the empty ExportTraceServiceResponse, as a collector does. The
+ * JSON encoding because the official packages of this SDK line ship no protobuf decoder for requests
+ * (@opentelemetry/otlp-transformer encodes protobuf by hand and decodes responses only).
  */
 async function startOtlpReceiver() {
   const spans: OtlpSpan[] = [];
