@@ -138,15 +138,6 @@ export function linksTo(traceparents: Iterable<string | null | undefined>): Link
   return links;
 }
 
-/** Adds links to the active span (the attendance batch learns which uploads it took only from its first query). */
-export function linkActiveSpan(traceparents: Iterable<string | null | undefined>): void {
-  if (!enabled) return;
-  const span = trace.getActiveSpan();
-  if (!span) return;
-  const links = linksTo(traceparents);
-  if (links.length > 0) span.addLinks(links);
-}
-
 /** Writes the active trace context as W3C headers (`traceparent`, `tracestate`) into `headers`. */
 export function injectTraceContext(headers: Record<string, string>): void {
   if (!enabled) return;

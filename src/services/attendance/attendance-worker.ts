@@ -18,8 +18,7 @@ import type { PeriodicJobs } from '../../jobs/periodic-jobs';
 import type { RequestContext } from '../../context/request-context';
 import { BatchSizer } from './batch-sizer';
 import { processLiveDays } from './live-days';
-import { hasPendingDays, MAX_EVENT_PAGE, processPendingDays, type BatchResult } from './pending-days';
-import { inSpan, tracingEnabled } from '../../observability/tracing';
+import { MAX_EVENT_PAGE, processPendingDays } from './pending-days';
 
 export const ATTENDANCE_JOB = 'attendance';
 export const ATTENDANCE_LIVE_JOB = 'attendance-live';
@@ -145,17 +144,9 @@ export class AttendanceWorker {
   /** True while a batch waits for queued terminal uploads (for the readiness of tests and metrics). */
   yieldingToUploads = false;
 
-  private async runBatch(): Promise<BatchResult> {
+  private runBatch() {
     const liveAbout = performance.now() - this.liveFoundAt < LIVE_ABOUT_MS;
-    const run = () => processPendingDays(this.context(), { wait: false, eventPage: this.sizer.next(liveAbout) });
-    // With tracing on, a batch with punches or stale days to take is a trace of its own, linked to the
-    // uploads it took (pending-days.ts); an idle poll (every TIMEGATE_ATTENDANCE_POLL_MS) is not traced.
-    if (!tracingEnabled() || !(await hasPendingDays(this.deps.orm.em.fork()))) return run();
-    return inSpan('attendance.batch', { root: true }, async (span) => {
-      const result = await run();
-      span?.setAttributes({ 'timegate.attendance.events': result.events, 'timegate.attendance.days_changed': result.changed });
-      return result;
-    });
+    return processPendingDays(this.context(), { wait: false, eventPage: this.sizer.next(liveAbout) });
   }
 
   private context(): RequestContext {

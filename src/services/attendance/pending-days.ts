@@ -10,7 +10,7 @@ import { withEm, type RequestContext } from '../../context/request-context';
 import { addDays } from '../../kernel/calendar-date';
 import { refreshDays, takeAttendanceLock, tryAttendanceLock } from './day-store';
 import { want, type WantedDays } from './day-inputs';
-import { linkActiveSpan, MAX_LINKS, tracingEnabled } from '../../observability/tracing';
+import { inSpan, linksTo, MAX_LINKS, tracingEnabled } from '../../observability/tracing';
 
 const CURSOR = 'attendance';
 /** Outbox events (punches) read per batch at most, and stale or due days taken per batch. */
@@ -68,8 +68,6 @@ export async function processPendingDays(ctx: RequestContext, options: { wait: b
               ${tracingEnabled() ? `(select array_agg(t.trace) from (select distinct trace from ready where type = 'attendance.created' and trace is not null limit ${MAX_LINKS}) t)` : 'null'} as traces`,
       [firstRowAfter(cursor).toString(), cursor.toString()],
     );
-    // The batch's span links to the spans that wrote its punches (the terminal uploads).
-    linkActiveSpan(page!.traces ?? []);
     const wanted: WantedDays = new Map();
     const last = page!.last === null ? cursor : BigInt(page!.last);
     // The punch's own date, and the dates whose shift windows may hold it (a night shift, an early start).
@@ -82,14 +80,29 @@ export async function processPendingDays(ctx: RequestContext, options: { wait: b
       [ctx.now()],
     );
     for (const day of [...stale, ...due]) want(wanted, day.employee_id, day.date, day.date);
-    const changed = await refreshDays(withEm(ctx, em), wanted, { announceNew: true });
-    if (last !== cursor) {
-      await em.execute(`insert into job_cursor (name, position) values (?, ?) on conflict (name) do update set position = excluded.position`, [
-        CURSOR,
-        last.toString(),
-      ]);
-    }
-    return { changed, more: (page!.full && !page!.held) || stale.length === DUE_PAGE || due.length === DUE_PAGE, events: page!.events };
+    const store = async (): Promise<BatchResult> => {
+      const changed = await refreshDays(withEm(ctx, em), wanted, { announceNew: true });
+      if (last !== cursor) {
+        await em.execute(`insert into job_cursor (name, position) values (?, ?) on conflict (name) do update set position = excluded.position`, [
+          CURSOR,
+          last.toString(),
+        ]);
+      }
+      return { changed, more: (page!.full && !page!.held) || stale.length === DUE_PAGE || due.length === DUE_PAGE, events: page!.events };
+    };
+    // With tracing on, a batch that took punches or stale days is traced from here (the days' reads
+    // and writes): a trace of its own for the worker, linked to the spans that wrote its punches (the
+    // terminal uploads); a child span for a timesheet read. An idle poll is not traced.
+    if (!tracingEnabled() || (page!.events === 0 && stale.length === 0)) return store();
+    return inSpan(
+      'attendance.batch',
+      { links: linksTo(page!.traces ?? []), attributes: { 'timegate.attendance.events': page!.events, 'timegate.attendance.stale_days': stale.length } },
+      async (span) => {
+        const result = await store();
+        span?.setAttribute('timegate.attendance.days_changed', result.changed);
+        return result;
+      },
+    );
   });
 }
 
