@@ -32,6 +32,7 @@ import { TokenBuckets } from './limits/token-bucket';
 import { createLogger } from './logger';
 import { observeRequests, operationsRouter } from './observability/http';
 import { Metrics } from './observability/metrics';
+import { nameActiveSpan, tracingEnabled } from './observability/tracing';
 import { securityHeaders } from './observability/security-headers';
 import { sendError } from './errors/error-response';
 import { apiDocsRouter } from './rest/api-docs';
@@ -168,6 +169,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await apollo.start();
     expressApp.use(
       '/graphql',
+      // With tracing on, the HTTP span is named by its route (the operation's own span names the operation).
+      ...(tracingEnabled()
+        ? [(req: Request, _res: Response, next: NextFunction) => (nameActiveSpan(`${req.method} /graphql`, { 'http.route': '/graphql' }), next())]
+        : []),
       graphqlHttpGuard(),
       // The console signed in with single sign-on: its session cookie, with the CSRF token header.
       sessionCredential(),

@@ -1,3 +1,5 @@
+// First: the OpenTelemetry SDK patches http and pg before anything loads them (when tracing is configured).
+import { shutdownTracing } from './observability/tracing-setup';
 import 'reflect-metadata';
 import net from 'node:net';
 import { createApp } from './app';
@@ -35,13 +37,16 @@ async function main(): Promise<void> {
   }
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
-    app.stop().then(
-      () => process.exit(0),
-      (error) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    app
+      .stop()
+      .then(() => shutdownTracing())
+      .then(
+        () => process.exit(0),
+        (error) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { settings } from '../config/config';
+import { sdkSettings, settings } from '../config/config';
 
 /** `npm run docs:config`: rewrites the configuration table of README.md from src/config/config.ts. */
 const readme = path.resolve(__dirname, '..', '..', '..', 'README.md');
 const start = '<!-- config:start -->';
 const end = '<!-- config:end -->';
 
-const rows = Object.values(settings).map((s) => `| \`${s.env}\` | ${s.default} | ${s.meaning} |`);
+const rows = [...Object.values(settings), ...sdkSettings].map((s) => `| \`${s.env}\` | ${s.default} | ${s.meaning} |`);
 const table = ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
 const text = fs.readFileSync(readme, 'utf8');
 const from = text.indexOf(start);

@@ -42,6 +42,7 @@ export interface Config {
   rateLimitBurstBytes: number;
   iclockBodyLimitBytes: number;
   trustedProxies: string[];
+  traceHeartbeatRatio: number;
   attendanceDelaySeconds: number;
   attendanceErrorDelaySeconds: number;
   accessRequestDelaySeconds: number;
@@ -229,6 +230,12 @@ export const settings: Record<keyof Config, SettingDescription> = {
     default: '(unset: none)',
     meaning:
       'Comma-separated addresses or CIDRs of reverse proxies in front of the terminal endpoint (/iclock/*): only for requests from these is the terminal address taken from X-Forwarded-For (for device source allow-lists and the address shown); otherwise the header is ignored.',
+  },
+  traceHeartbeatRatio: {
+    env: 'TIMEGATE_TRACE_HEARTBEAT_RATIO',
+    default: '0.01',
+    meaning:
+      "With tracing on (OTEL_EXPORTER_OTLP_ENDPOINT set): the share of terminal polls (`/iclock/getrequest`) that get a span, from 0 to 1. Every other terminal request, and every poll that delivers commands, is traced under OTEL_TRACES_SAMPLER's rule.",
   },
   attendanceDelaySeconds: {
     env: 'TIMEGATE_ATT_DELAY',
@@ -520,6 +527,50 @@ export const settings: Record<keyof Config, SettingDescription> = {
   },
 };
 
+/**
+ * Read by the OpenTelemetry SDK itself (src/observability/tracing-setup.ts), not by loadConfig: listed
+ * so that the README's configuration table documents them. Tracing is on only when an endpoint is set.
+ */
+export const sdkSettings: SettingDescription[] = [
+  {
+    env: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    default: '(unset: tracing off, the SDK not loaded)',
+    meaning:
+      'Base URL of an OTLP/HTTP receiver (a collector, Jaeger, Tempo, ...), e.g. `http://otel-collector:4318`: traces are posted to `<url>/v1/traces`. Set, tracing is on (docs/operations.md, "Tracing").',
+  },
+  {
+    env: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+    default: '(unset)',
+    meaning: 'Full URL for traces only (used as is, no `/v1/traces` added); also turns tracing on.',
+  },
+  {
+    env: 'OTEL_EXPORTER_OTLP_PROTOCOL',
+    default: 'http/protobuf',
+    meaning: 'OTLP encoding: `http/protobuf` or `http/json` (`grpc` needs a gRPC receiver on port 4317).',
+  },
+  {
+    env: 'OTEL_EXPORTER_OTLP_HEADERS',
+    default: '(unset)',
+    meaning: 'Headers sent with every export, `key=value` pairs separated by commas (a vendor API key).',
+  },
+  { env: 'OTEL_SERVICE_NAME', default: 'timegate', meaning: 'The `service.name` resource attribute of every span.' },
+  { env: 'OTEL_RESOURCE_ATTRIBUTES', default: '(unset)', meaning: 'More resource attributes, `key=value,...` (e.g. `deployment.environment=production`).' },
+  {
+    env: 'OTEL_TRACES_SAMPLER',
+    default: 'parentbased_always_on',
+    meaning:
+      "Sampler: `always_on`, `always_off`, `traceidratio`, `parentbased_traceidratio`, ... A parent-based sampler follows the caller's `traceparent` sampled flag. Terminal polls are sampled down further by TIMEGATE_TRACE_HEARTBEAT_RATIO.",
+  },
+  { env: 'OTEL_TRACES_SAMPLER_ARG', default: '(unset: 1.0)', meaning: 'The ratio of the `traceidratio` samplers, from 0 to 1.' },
+  { env: 'OTEL_BSP_SCHEDULE_DELAY', default: '5000', meaning: 'Milliseconds between two exports of finished spans.' },
+  {
+    env: 'OTEL_BSP_MAX_QUEUE_SIZE',
+    default: '2048',
+    meaning: 'Finished spans kept waiting for export at most; beyond it new spans are dropped (never blocking a request).',
+  },
+  { env: 'OTEL_SDK_DISABLED', default: 'false', meaning: '`true` turns tracing off whatever the endpoint.' },
+];
+
 export class ConfigError extends Error {}
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -544,6 +595,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (raw === 'false' || raw === '0') return false;
     problems.push(`${settings[key].env} must be true or false (got "${raw}")`);
     return fallback;
+  };
+  const ratio = (key: keyof Config, fallback: number): number => {
+    const raw = env[settings[key].env];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!/^\s*[0-9.eE+-]+\s*$/.test(raw) || !Number.isFinite(value) || value < 0 || value > 1) {
+      problems.push(`${settings[key].env} must be a number from 0 to 1 (got "${raw.slice(0, 100)}")`);
+      return fallback;
+    }
+    return value;
   };
   const str = (key: keyof Config): string | null => {
     const raw = env[settings[key].env];
@@ -636,6 +697,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitBurstBytes: int('rateLimitBurstBytes', 2_097_152, 1024, 1024 * 1048576),
     iclockBodyLimitBytes: int('iclockBodyLimitBytes', 10485760, 1024, 1024 * 1048576),
     trustedProxies,
+    traceHeartbeatRatio: ratio('traceHeartbeatRatio', 0.01),
     attendanceDelaySeconds: int('attendanceDelaySeconds', 10, 2, 300),
     attendanceErrorDelaySeconds: int('attendanceErrorDelaySeconds', 30, 10, 600),
     accessRequestDelaySeconds: int('accessRequestDelaySeconds', 5, 1, 300),

@@ -8,6 +8,7 @@ import type http from 'node:http';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Metrics } from '../observability/metrics';
+import { endServerSpan, startServerSpan, tracingEnabled, withContext } from '../observability/tracing';
 import type { Principal, RequestContext } from '../context/request-context';
 import { iclockEndpoint, iclockMethods, isIclockMethod, queryParams, type IclockEndpoint, type IclockQuery } from '../protocol';
 import { cidrMatcher, clientAddress } from '../kernel/source-address';
@@ -185,7 +186,7 @@ export function createIclockHandler(deps: IclockHandlerDeps): (req: http.Incomin
       failed(ctx, res, now, endpoint, kind, error);
     }
   };
-  return (req, res) => {
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const url = req.url ?? '/';
     const now = deps.now();
     const endpoint = iclockEndpoint(url);
@@ -204,14 +205,37 @@ export function createIclockHandler(deps: IclockHandlerDeps): (req: http.Incomin
       deps.logger.warn({ serial: serialNumber, remoteAddress: remoteAddress(req, trustedProxy) }, 'terminal request refused: a sandbox serial from outside');
       return sendText(res, now, { status: 403, body: 'Sandbox serials are virtual terminals played by Timegate itself' });
     }
+    if (tracingEnabled()) traced(req, res, now, endpoint, query, serialNumber);
+    else receive(req, res, now, endpoint, query, serialNumber);
+  };
+  /**
+   * With tracing on: a span per terminal request (`iclock <endpoint>`, with the serial), ended when
+   * the answer is written. Polls (`getrequest`) are sampled at TIMEGATE_TRACE_HEARTBEAT_RATIO: a
+   * fleet's heartbeats would otherwise be most of the traces; a poll that delivers commands records
+   * its delivery span anyway (terminal-requests.ts).
+   */
+  const traced = (req: http.IncomingMessage, res: http.ServerResponse, now: Date, endpoint: IclockEndpoint, query: IclockQuery, serialNumber: string) => {
+    if (endpoint === 'getrequest' && !(Math.random() < deps.config.traceHeartbeatRatio)) return receive(req, res, now, endpoint, query, serialNumber);
+    const { span, context } = startServerSpan(`iclock ${endpoint}`, req.headers, {
+      'http.request.method': req.method ?? 'GET',
+      'url.path': (req.url ?? '/').split('?')[0]!,
+      'timegate.iclock.endpoint': endpoint,
+      'timegate.terminal.serial': serialNumber,
+      'timegate.iclock.table': query.get('table') ?? undefined,
+    });
+    res.once('close', () => endServerSpan(span, res.statusCode, res.writableFinished));
+    withContext(context, () => receive(req, res, now, endpoint, query, serialNumber));
+  };
+  const receive = (req: http.IncomingMessage, res: http.ServerResponse, now: Date, endpoint: IclockEndpoint, query: IclockQuery, serialNumber: string) => {
     const body = readBody(req, deps.config.iclockBodyLimitBytes);
     if (Buffer.isBuffer(body)) return dispatch(req, res, now, endpoint, query, serialNumber, body);
     body.then(
       (bytes) => dispatch(req, res, now, endpoint, query, serialNumber, bytes),
       (error) => {
-        deps.logger.warn({ err: error, path: url }, 'terminal request body unreadable');
+        deps.logger.warn({ err: error, path: req.url }, 'terminal request body unreadable');
         sendText(res, deps.now(), error instanceof BodyTooLarge ? { status: 413, body: 'Payload Too Large' } : { status: 400, body: 'Bad Request' });
       },
     );
   };
+  return handle;
 }

@@ -40,6 +40,7 @@ import type { PresenceBuffer } from './presence-buffer';
 import { sourceAllowed, terminalProof, type TerminalProof } from './terminal-proof';
 import type { TerminalCache } from './terminal-cache';
 import { cutToCodePoints } from '../services/common/validation';
+import { annotateSpan, inSpan } from '../observability/tracing';
 import { handleAttPhoto, handleCdataUpload, handleQueriedOptions, handleTableData, type Upload } from './upload-handlers';
 
 export interface TerminalRequest {
@@ -229,6 +230,7 @@ function serve(
 
 async function commandResults(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, r: TerminalRequest): Promise<TerminalReply> {
   const { results, errors } = parseCommandResults(r.body);
+  annotateSpan({ 'timegate.commands.count': results.length, 'timegate.commands.ids': results.slice(0, 50).map((c) => c.id) });
   if (errors.length > 0) ctx.logger.warn({ serial: r.serialNumber, errors: errors.slice(0, 20) }, 'unreadable command results');
   await recordCommandResults(
     ctx,
@@ -388,12 +390,19 @@ async function pollAfterInfoChange(ctx: RequestContext, deps: TerminalDeps, devi
   return deliverCommands(ctx, deps, device, reported);
 }
 
-async function deliverCommands(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, reported: ReportedInfo): Promise<TerminalReply> {
-  const version = deps.cache.pendingVersion(device.serialNumber);
-  await syncBeforeDelivery(ctx, device, reported);
-  const commands = await takeCommandsForDelivery(ctx, device.id, deps.config.commandBatchSize);
-  if (commands.length < deps.config.commandBatchSize) deps.cache.drained(device.serialNumber, version);
-  return reply(commandBatchReply(commands));
+/**
+ * A poll with commands to deliver. Traced always (`terminal.commands.deliver`): a child of the poll's
+ * span when the poll was sampled, else a trace of its own (heartbeats are sampled down, deliveries not).
+ */
+function deliverCommands(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, reported: ReportedInfo): Promise<TerminalReply> {
+  return inSpan('terminal.commands.deliver', { attributes: { 'timegate.terminal.serial': device.serialNumber } }, async (span) => {
+    const version = deps.cache.pendingVersion(device.serialNumber);
+    await syncBeforeDelivery(ctx, device, reported);
+    const commands = await takeCommandsForDelivery(ctx, device.id, deps.config.commandBatchSize);
+    if (commands.length < deps.config.commandBatchSize) deps.cache.drained(device.serialNumber, version);
+    span?.setAttributes({ 'timegate.commands.count': commands.length, 'timegate.commands.ids': commands.slice(0, 50).map((c) => String(c.id)) });
+    return reply(commandBatchReply(commands));
+  });
 }
 
 /** Turns the device's pending desired-state rows into commands, so this poll can deliver them. */

@@ -32,6 +32,13 @@ export class Event {
   @Property({ type: 'jsonb' })
   data!: Record<string, unknown>;
 
+  /**
+   * The W3C traceparent of the span that caused the event (null without tracing): the workers that
+   * take the event (attendance, webhooks) link their spans to it (src/observability/tracing.ts).
+   */
+  @Property({ length: 55, nullable: true })
+  trace?: string | null;
+
   /** Part of the primary key: the table is partitioned by month on it (src/db/partitions.ts). */
   @PrimaryKey({ type: 'timestamptz' })
   createdAt!: Date;

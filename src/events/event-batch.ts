@@ -83,7 +83,7 @@ export function eventRowHolding(alias: string, idSql: string, options: { payload
       select jsonb_object_agg(k.key, x.data->'rows'->(${idSql} - x.id)::int->(k.n::int - 1))
       from jsonb_array_elements_text(x.data->'keys') with ordinality k(key, n)) end`;
   return `lateral (
-    select x.id, x.workspace_id, x.type, x.created_at, x.span${options.payload ? `, ${data} as event_data` : ''} from event x
+    select x.id, x.workspace_id, x.type, x.created_at, x.span, x.trace${options.payload ? `, ${data} as event_data` : ''} from event x
     where x.id <= ${idSql} and x.id > ${idSql} - ${MAX_SPAN} order by x.id desc limit 1) ${alias} on ${idSql} < ${alias}.id + ${alias}.span`;
 }
 

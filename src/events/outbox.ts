@@ -12,6 +12,7 @@
 // endpoints does not make every process look for deliveries at each event).
 import type { RequestContext } from '../context/request-context';
 import { executeBound } from '../db/prepared-statement';
+import { currentTraceparent } from '../observability/tracing';
 import type { EventType, TEST_EVENT_TYPE } from './event-types';
 
 export const EVENT_CHANNEL = 'timegate_events';
@@ -55,7 +56,7 @@ export function outboxTail(
   ctx: RequestContext,
   options: RecordOptions = {},
   select = 'select e.id from e order by e.id',
-): { sql: string; params: (Date | string)[] } {
+): { sql: string; params: (Date | string | null)[] } {
   const now = ctx.now();
   const giveUpAt = new Date(now.getTime() + ctx.config.webhookRetryHours * 3_600_000);
   const endpointFilter = options.onlyEndpointId === undefined ? `w.enabled and e.type = any(w.event_types)` : `w.id = ${Number(options.onlyEndpointId)}`;
@@ -70,9 +71,9 @@ export function outboxTail(
               next_rank.rank + sum(n.span) over (order by n.workspace_id, n.ord rows unbounded preceding) - n.span as rank
        from new_events n, next_rank),
      e as (
-       insert into event (id, workspace_id, type, data, created_at, span)
+       insert into event (id, workspace_id, type, data, created_at, span, trace)
        select xact.first_id + case when ranked.rank + ranked.span <= ${RANKS} then ranked.rank else timegate_event_rank_overflow() end,
-              ranked.workspace_id, ranked.type, ranked.data, ?::timestamptz, ranked.span
+              ranked.workspace_id, ranked.type, ranked.data, ?::timestamptz, ranked.span, ?::varchar
        from ranked, xact
        order by ranked.rank
        returning id, workspace_id, type, span),
@@ -86,7 +87,8 @@ export function outboxTail(
      notified as (select pg_notify(?, workspace_id::text) from (select distinct workspace_id from e) ws
                   union all select pg_notify(?, '') where exists (select 1 from deliveries))
      ${select.replace(/^select /, 'select (select count(*) from notified) as notified, ')}`;
-  return { sql, params: [now, now, giveUpAt, now, EVENT_CHANNEL, WEBHOOK_CHANNEL] };
+  // The span that causes the events (a terminal upload, a request): the workers that take them link to it.
+  return { sql, params: [now, currentTraceparent(), now, giveUpAt, now, EVENT_CHANNEL, WEBHOOK_CHANNEL] };
 }
 
 /**

@@ -10,6 +10,7 @@ import type { PeriodicJobs } from '../jobs/periodic-jobs';
 import { eventRowHolding } from './event-batch';
 import { publicEventId } from './event-types';
 import type { Metrics } from '../observability/metrics';
+import { failSpan, inSpan, injectTraceContext, linksTo, SpanKind } from '../observability/tracing';
 import { postWebhook, WebhookTimeout } from './webhook-http';
 import { signWebhook } from './webhook-signature';
 
@@ -27,6 +28,8 @@ interface Claimed {
   type: string;
   data: Record<string, unknown>;
   created_at: Date;
+  /** The traceparent of the span that caused the event (event.trace), or null. */
+  trace: string | null;
 }
 
 interface Outcome {
@@ -197,7 +200,7 @@ export class WebhookWorker {
          from picked where d.id = picked.id
          returning d.*)
        select c.id, c.endpoint_id, c.attempt_count, c.give_up_at, c.next_attempt_at as lease_until, w.url, w.secret, c.event_id,
-              e.workspace_id, e.type, e.event_data as data, e.created_at
+              e.workspace_id, e.type, e.event_data as data, e.created_at, e.trace
        from claimed c join webhook_endpoint w on w.id = c.endpoint_id join ${eventRowHolding('e', 'c.event_id', { payload: true })}
        order by c.event_id`,
         [
@@ -214,7 +217,38 @@ export class WebhookWorker {
       );
   }
 
-  private async send(delivery: Claimed): Promise<void> {
+  /**
+   * One attempt, traced as `webhook.deliver`: a trace of its own, linked to the span that caused the
+   * event; the POST carries this trace's `traceparent` so the receiver can continue it.
+   */
+  private send(delivery: Claimed): Promise<void> {
+    return inSpan(
+      'webhook.deliver',
+      {
+        root: true,
+        kind: SpanKind.PRODUCER,
+        links: linksTo([delivery.trace]),
+        attributes: {
+          'timegate.webhook.delivery_id': delivery.id,
+          'timegate.webhook.endpoint_id': delivery.endpoint_id,
+          'timegate.webhook.attempt': delivery.attempt_count,
+          'timegate.event.type': delivery.type,
+          'timegate.event.id': publicEventId(String(delivery.event_id)),
+          'timegate.workspace_id': delivery.workspace_id,
+        },
+      },
+      async (span) => {
+        const outcome = await this.attempt(delivery);
+        if (span) {
+          if (outcome.statusCode !== null) span.setAttribute('http.response.status_code', outcome.statusCode);
+          if (!outcome.succeeded) failSpan(span, new Error(outcome.error ?? outcome.kind));
+        }
+        await this.recordDurably(delivery, outcome);
+      },
+    );
+  }
+
+  private async attempt(delivery: Claimed): Promise<Outcome> {
     const { config, now } = this.deps;
     const id = publicEventId(String(delivery.event_id));
     const body = JSON.stringify({
@@ -225,13 +259,14 @@ export class WebhookWorker {
       data: delivery.data,
     });
     const timestamp = Math.floor(now().getTime() / 1000);
-    const headers = {
+    const headers: Record<string, string> = {
       'content-type': 'application/json',
       'user-agent': 'Timegate-Webhooks/1',
       'webhook-id': id,
       'webhook-timestamp': String(timestamp),
       'webhook-signature': signWebhook(delivery.secret, id, timestamp, body),
     };
+    injectTraceContext(headers);
     const started = performance.now();
     let outcome: Outcome;
     try {
@@ -257,7 +292,7 @@ export class WebhookWorker {
       const seconds = Math.max(0, now().getTime() - new Date(delivery.created_at).getTime()) / 1000;
       this.deps.metrics?.webhookDelivery.observe({ attempt: delivery.attempt_count <= 1 ? 'first' : 'retry' }, seconds);
     }
-    await this.recordDurably(delivery, outcome);
+    return outcome;
   }
 
   /**

@@ -10,6 +10,7 @@ import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-i
 import { GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { RequestContext } from '../context/request-context';
+import { inGraphQLSpan, operationOf, tracingEnabled } from '../observability/tracing';
 
 /** Documents kept compiled, least recently used dropped first (clients send a bounded set of operations). */
 const MAX_COMPILED = 500;
@@ -37,7 +38,12 @@ export class CompiledOperations {
       compiled = result;
       this.compiled.set(key, compiled);
     }
-    const result = (await compiled.query(undefined, context, variables)) as ExecutionResult;
+    const run = compiled;
+    const result = (
+      tracingEnabled()
+        ? await inGraphQLSpan(operationOf(operation.document, operation.operationName), async () => run.query(undefined, context, variables))
+        : await compiled.query(undefined, context, variables)
+    ) as ExecutionResult;
     return result.errors ? { ...result, errors: result.errors.map(asGraphQLError) } : result;
   }
 }

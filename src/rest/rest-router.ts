@@ -8,6 +8,7 @@ import type { Config } from '../config/config';
 import { DomainError, type FieldProblem } from '../errors/domain-error';
 import type { ContextFactory } from '../services/identity/request-context-factory';
 import { encodeCursor } from '../schema/connection';
+import { inGraphQLSpan, nameActiveSpan, operationOf, tracingEnabled } from '../observability/tracing';
 import type { RequestContext } from '../context/request-context';
 import { statusOf } from '../errors/error-codes';
 import { requestFingerprint, runIdempotent } from '../services/common/idempotency.service';
@@ -21,6 +22,8 @@ import { idParam, MAX_ID, MAX_LONG_ID, type RestRoute } from './route';
 
 interface CompiledRoute {
   route: RestRoute;
+  /** The kind and name of the route's GraphQL operation (the name of its span). */
+  graphql: { type: string; name: string };
   /** The route's operation compiled once to a function (graphql-jit); see compileRoute. */
   operation: CompiledQuery;
   validateBody?: ValidateFunction;
@@ -61,6 +64,7 @@ export function createRestRouter(deps: {
     const handler: RouteHandler = async (req, res, params) => {
       const requestId = res.locals.requestId as string;
       res.locals.route = route.path;
+      nameActiveSpan(`${route.method} ${route.path}`, { 'http.route': route.path });
       try {
         const ctx = await deps.contextFactory({ authorization: req.headers.authorization, requestId, origin: `${req.protocol}://${req.get('host')}` });
         const unstorableParam = unstorableStringAt(params);
@@ -223,6 +227,7 @@ function compileRoute(route: RestRoute, schema: GraphQLSchema, bodyAjv: Ajv, que
   if (!isCompiledQuery(operation)) throw new Error(`REST route ${route.name}: ${operation.errors?.map((e) => e.message).join('; ')}`);
   return {
     route,
+    graphql: operationOf(document),
     operation,
     validateBody: route.body ? bodyAjv.compile(route.body.schema) : undefined,
     validateQuery: route.query ? queryAjv.compile(route.query) : undefined,
@@ -231,7 +236,9 @@ function compileRoute(route: RestRoute, schema: GraphQLSchema, bodyAjv: Ajv, que
 
 /** Executes the route's operation and shapes the result: snake_case, bare arrays for lists. */
 async function run(compiled: CompiledRoute, ctx: RequestContext, variables: Record<string, unknown>, res: Response, logger: Logger, debugErrors: boolean) {
-  const result = await compiled.operation.query(undefined, ctx, variables);
+  const result = tracingEnabled()
+    ? await inGraphQLSpan(compiled.graphql, async () => compiled.operation.query(undefined, ctx, variables))
+    : await compiled.operation.query(undefined, ctx, variables);
   if (result.errors?.length) throw toDomainError(result.errors[0], logger, debugErrors);
   // oxlint-disable-next-line typescript/no-explicit-any -- the operation's data is JSON of the route's own query
   const all = (result.data ?? {}) as Record<string, any>;

@@ -213,8 +213,13 @@ describe('sandbox workspaces', () => {
         a: 'x'.repeat(5000),
       },
     );
-    expect(unknownAction.errors![0]!.extensions!.details![0]).to.include({ field: 'action', code: 'invalid_value' });
+    // Past its bound (a keyword: 32 characters) it is refused before the resolver runs; within it, as unknown.
+    expect(unknownAction.errors![0]!.extensions!.details![0]).to.include({ field: 'action', code: 'too_long' });
     expect(unknownAction.errors![0]!.extensions!.details![0]!.message.length).to.be.below(200);
+    const unknownShort = await gql(t.url, sandbox.key, `mutation ($id: Int!) { triggerVirtualTerminal(deviceId: $id, input: { action: "explode" }) { id } }`, {
+      id: clockId,
+    });
+    expect(unknownShort.errors![0]!.extensions!.details![0]).to.include({ field: 'action', code: 'invalid_value' });
     const after = (await rest(t.url, 'GET', `/public/v2/virtual_terminals/${clockId}`, { key: sandbox.key })).body;
     expect(after).to.include({ punches_per_hour: null, speed: 600 });
   });

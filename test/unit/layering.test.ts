@@ -38,7 +38,7 @@ const ARROWS: Record<string, string[]> = {
   schema: [...FOUNDATION, 'events', 'protocol', 'services/common', CAPABILITIES],
   resolvers: [...KERNEL, 'config', 'context', 'events', 'schema', 'services/common', CAPABILITIES],
   graphql: [...BELOW_SERVICES, 'limits', 'resolvers', 'schema', CAPABILITIES],
-  rest: [...KERNEL, 'config', 'context', 'events', 'limits', 'protocol', 'schema', 'services/common', CAPABILITIES],
+  rest: [...KERNEL, 'config', 'context', 'events', 'limits', 'observability', 'protocol', 'schema', 'services/common', CAPABILITIES],
   'scim-http': [...KERNEL, 'config', 'context', 'limits', 'scim', 'services/common', CAPABILITIES],
   web: [...FOUNDATION, 'context', 'services/common', CAPABILITIES],
   simulator: ['kernel', 'protocol'],

@@ -10,6 +10,7 @@ import { withEm, type RequestContext } from '../../context/request-context';
 import { addDays } from '../../kernel/calendar-date';
 import { refreshDays, takeAttendanceLock, tryAttendanceLock } from './day-store';
 import { want, type WantedDays } from './day-inputs';
+import { inSpan, linksTo, MAX_LINKS, tracingEnabled } from '../../observability/tracing';
 
 const CURSOR = 'attendance';
 /** Outbox events (punches) read per batch at most, and stale or due days taken per batch. */
@@ -41,11 +42,18 @@ export async function processPendingDays(ctx: RequestContext, options: { wait: b
     // is cut there, and its punches are reduced in SQL to one date range per employee. Rows of a
     // batch (event-batch.ts) are read whole: the cursor always ends at a row's last event.
     const [page] = await em.execute<
-      { last: string | null; full: boolean; held: boolean; events: number; ranges: { employee_id: number; dates: string[] }[] | null }[]
+      {
+        last: string | null;
+        full: boolean;
+        held: boolean;
+        events: number;
+        ranges: { employee_id: number; dates: string[] }[] | null;
+        traces: string[] | null;
+      }[]
     >(
       `with bound as (select ${DELIVERABLE_BELOW} as below),
        rows as (
-         select e.id, e.span, e.type, e.data, sum(e.span) over (order by e.id rows unbounded preceding) - e.span as before
+         select e.id, e.span, e.type, e.data, e.trace, sum(e.span) over (order by e.id rows unbounded preceding) - e.span as before
          from event e where e.id > ? and e.id + e.span - 1 > ? order by e.id limit ${eventPage}),
        page as (select * from rows where before < ${eventPage}),
        ready as (select page.* from page, bound where page.id < bound.below),
@@ -56,7 +64,8 @@ export async function processPendingDays(ctx: RequestContext, options: { wait: b
               (select count(*) from page) > (select count(*) from ready) as held,
               (select json_agg(r) from (
                  select employee_id::int, array_agg(distinct left(local_time, 10)) as dates
-                 from punches where employee_id is not null group by 1) r) as ranges`,
+                 from punches where employee_id is not null group by 1) r) as ranges,
+              ${tracingEnabled() ? `(select array_agg(t.trace) from (select distinct trace from ready where type = 'attendance.created' and trace is not null limit ${MAX_LINKS}) t)` : 'null'} as traces`,
       [firstRowAfter(cursor).toString(), cursor.toString()],
     );
     const wanted: WantedDays = new Map();
@@ -71,14 +80,29 @@ export async function processPendingDays(ctx: RequestContext, options: { wait: b
       [ctx.now()],
     );
     for (const day of [...stale, ...due]) want(wanted, day.employee_id, day.date, day.date);
-    const changed = await refreshDays(withEm(ctx, em), wanted, { announceNew: true });
-    if (last !== cursor) {
-      await em.execute(`insert into job_cursor (name, position) values (?, ?) on conflict (name) do update set position = excluded.position`, [
-        CURSOR,
-        last.toString(),
-      ]);
-    }
-    return { changed, more: (page!.full && !page!.held) || stale.length === DUE_PAGE || due.length === DUE_PAGE, events: page!.events };
+    const store = async (): Promise<BatchResult> => {
+      const changed = await refreshDays(withEm(ctx, em), wanted, { announceNew: true });
+      if (last !== cursor) {
+        await em.execute(`insert into job_cursor (name, position) values (?, ?) on conflict (name) do update set position = excluded.position`, [
+          CURSOR,
+          last.toString(),
+        ]);
+      }
+      return { changed, more: (page!.full && !page!.held) || stale.length === DUE_PAGE || due.length === DUE_PAGE, events: page!.events };
+    };
+    // With tracing on, a batch that took punches or stale days is traced from here (the days' reads
+    // and writes): a trace of its own for the worker, linked to the spans that wrote its punches (the
+    // terminal uploads); a child span for a timesheet read. An idle poll is not traced.
+    if (!tracingEnabled() || (page!.events === 0 && stale.length === 0)) return store();
+    return inSpan(
+      'attendance.batch',
+      { links: linksTo(page!.traces ?? []), attributes: { 'timegate.attendance.events': page!.events, 'timegate.attendance.stale_days': stale.length } },
+      async (span) => {
+        const result = await store();
+        span?.setAttribute('timegate.attendance.days_changed', result.changed);
+        return result;
+      },
+    );
   });
 }
 
