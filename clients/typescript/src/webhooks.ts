@@ -41,14 +41,20 @@ function header(headers: Headers, name: string): string | undefined {
  * (a string or the raw bytes, never re-serialised JSON). Throws WebhookVerificationError; answers the
  * parsed body.
  */
-export function verifyWebhook<T = unknown>(secret: string, headers: Headers, rawBody: string | Uint8Array, options: VerifyWebhookOptions = {}): VerifiedWebhook<T> {
+export function verifyWebhook<T = unknown>(
+  secret: string,
+  headers: Headers,
+  rawBody: string | Uint8Array,
+  options: VerifyWebhookOptions = {},
+): VerifiedWebhook<T> {
   if (!secret.startsWith('whsec_')) throw new WebhookVerificationError('invalid_secret', 'a webhook secret starts with whsec_');
   const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
   if (key.length === 0) throw new WebhookVerificationError('invalid_secret', 'the webhook secret holds no key');
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
-  if (!id || !timestamp || !signatures) throw new WebhookVerificationError('missing_header', 'webhook-id, webhook-timestamp and webhook-signature are required');
+  if (!id || !timestamp || !signatures)
+    throw new WebhookVerificationError('missing_header', 'webhook-id, webhook-timestamp and webhook-signature are required');
   if (!/^\d{1,12}$/.test(timestamp)) throw new WebhookVerificationError('invalid_timestamp', 'webhook-timestamp is not a Unix time in seconds');
   const sentAt = Number(timestamp);
   const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
