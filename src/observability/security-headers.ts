@@ -40,6 +40,8 @@ export function securityHeaders(config: Pick<Config, 'corsOrigins'>) {
             'RateLimit-Reset',
             'Retry-After',
             'Idempotent-Replayed',
+            'Deprecation',
+            'Sunset',
           ],
           allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'],
           maxAge: 600,

@@ -248,7 +248,10 @@ function operation(route: RestRoute, schema: GraphQLSchema): Record<string, unkn
   return {
     operationId: route.name,
     summary: summaryOf(route.name),
-    description: descriptionOf(route, schema),
+    description: route.deprecated
+      ? `**Deprecated** since ${route.deprecated.since}, removed after ${route.deprecated.sunset} (docs/change-policy.md): ${route.deprecated.reason} ${descriptionOf(route, schema)}`
+      : descriptionOf(route, schema),
+    deprecated: route.deprecated ? true : undefined,
     tags: [tagOf(route.path)],
     parameters: parameters.length ? parameters : undefined,
     requestBody: route.body ? requestBody(route.body) : route.imageBody ? imageRequestBody(route.imageBody) : undefined,

@@ -18,7 +18,7 @@ import { refuseDeepJson } from '../services/common/input-limits';
 import { camelToSnake, renameKeys, snakeToCamel } from '../kernel/case';
 import { errorBody, sendError, toDomainError } from '../errors/error-response';
 import { toCsv } from './csv';
-import { idParam, MAX_ID, MAX_LONG_ID, type RestRoute } from './route';
+import { deprecationHeaders, idParam, MAX_ID, MAX_LONG_ID, type RestRoute } from './route';
 
 interface CompiledRoute {
   route: RestRoute;
@@ -61,10 +61,13 @@ export function createRestRouter(deps: {
 
   for (const route of deps.routes) {
     const compiled = compileRoute(route, deps.schema, bodyAjv, queryAjv);
+    const deprecation = deprecationHeaders(route);
     const handler: RouteHandler = async (req, res, params) => {
       const requestId = res.locals.requestId as string;
       res.locals.route = route.path;
       nameActiveSpan(`${route.method} ${route.path}`, { 'http.route': route.path });
+      // Every answer of a deprecated route says so, errors included (docs/change-policy.md).
+      if (deprecation) for (const [name, value] of Object.entries(deprecation)) res.append(name, value);
       try {
         const ctx = await deps.contextFactory({ authorization: req.headers.authorization, requestId, origin: `${req.protocol}://${req.get('host')}` });
         const unstorableParam = unstorableStringAt(params);
@@ -410,5 +413,5 @@ function setPagingHeaders(res: Response, totalCount: number, variables: Record<s
   if (page < lastPage) links.push(link(page + 1, 'next'));
   links.push(link(lastPage, 'last'));
   res.setHeader('X-Total-Count', String(totalCount));
-  res.setHeader('Link', links.join(', '));
+  res.append('Link', links.join(', ')); // after a deprecated route's successor-version link
 }

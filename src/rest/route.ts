@@ -60,7 +60,63 @@ export interface RestRoute {
    * of the JSON answer.
    */
   csvField?: string;
+  /**
+   * The route is deprecated (docs/change-policy.md): the router answers every request with
+   * `Deprecation` (RFC 9745) and `Sunset` (RFC 8594) headers, and a `successor-version` link when a
+   * successor is named; the OpenAPI document marks the operation `deprecated: true` and says why.
+   */
+  deprecated?: RouteDeprecation;
   variables(input: RouteInput): Record<string, unknown>;
+}
+
+/** Why and until when a REST route is kept (docs/change-policy.md). */
+export interface RouteDeprecation {
+  /** The day the deprecation was announced, `YYYY-MM-DD` (UTC): the `Deprecation` header. */
+  since: string;
+  /** The day after which the route may be removed, `YYYY-MM-DD` (UTC), at least DEPRECATION_NOTICE_DAYS after `since`: the `Sunset` header. */
+  sunset: string;
+  /** Why, and what to use instead (at most 500 characters): the OpenAPI description and the changelog say it. */
+  reason: string;
+  /** The path of the route that replaces it (`/public/v2/employees`), linked with `rel="successor-version"`. */
+  successor?: string;
+}
+
+/** The shortest notice between a REST route's deprecation and its sunset (docs/change-policy.md). */
+export const DEPRECATION_NOTICE_DAYS = 180;
+
+const DAY_MS = 86_400_000;
+
+function utcDay(value: string, what: string): Date {
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(NaN);
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value)
+    throw new Error(`${what} must be a date YYYY-MM-DD (got ${JSON.stringify(value)})`);
+  return date;
+}
+
+/**
+ * The headers a deprecated route answers with. Throws (at start-up, when the router is built) on a
+ * deprecation that breaks the policy: bad dates, a notice shorter than DEPRECATION_NOTICE_DAYS, no reason.
+ */
+export function deprecationHeaders(route: Pick<RestRoute, 'name' | 'deprecated'>): Record<string, string> | undefined {
+  const deprecation = route.deprecated;
+  if (!deprecation) return undefined;
+  const since = utcDay(deprecation.since, `${route.name}: deprecated.since`);
+  const sunset = utcDay(deprecation.sunset, `${route.name}: deprecated.sunset`);
+  if (sunset.getTime() - since.getTime() < DEPRECATION_NOTICE_DAYS * DAY_MS) {
+    throw new Error(
+      `${route.name}: a deprecated route is kept at least ${DEPRECATION_NOTICE_DAYS} days (deprecated.since ${deprecation.since}, sunset ${deprecation.sunset})`,
+    );
+  }
+  if (!deprecation.reason.trim() || deprecation.reason.length > 500) throw new Error(`${route.name}: deprecated.reason must say why, in 1 to 500 characters`);
+  if (deprecation.successor !== undefined && !/^\/[\w\-/.:]{1,200}$/.test(deprecation.successor))
+    throw new Error(`${route.name}: deprecated.successor must be a path`);
+  // Sunset: the last day is whole; the route may go after its end.
+  const headers: Record<string, string> = {
+    Deprecation: `@${since.getTime() / 1000}`,
+    Sunset: new Date(sunset.getTime() + DAY_MS - 1000).toUTCString(),
+  };
+  if (deprecation.successor) headers.Link = `<${deprecation.successor}>; rel="successor-version"`;
+  return headers;
 }
 
 /** The largest id of most resources (PostgreSQL `integer`, GraphQL `Int`). */
