@@ -19,20 +19,27 @@ export class WorkspaceResolver {
 
   @Authorized('operator')
   @Mutation(() => CreateWorkspacePayload, { description: 'Creates a workspace and its first admin key (operator key only).' })
-  async createWorkspace(@Ctx() ctx: RequestContext, @Arg('input') input: CreateWorkspaceInput) {
+  async createWorkspace(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateWorkspaceInput) {
     const { workspace, issued } = await workspaces.createWorkspace(ctx, input);
     return { workspace, apiKey: { ...issued.apiKey, key: issued.key } };
   }
 
   @Authorized('admin')
-  @Mutation(() => WorkspaceType)
-  updateWorkspace(@Ctx() ctx: RequestContext, @Arg('input') input: UpdateWorkspaceInput) {
+  @Mutation(() => WorkspaceType, {
+    description:
+      'Changes a workspace and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes.',
+  })
+  updateWorkspace(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields to change.' }) input: UpdateWorkspaceInput) {
     return workspaces.updateWorkspace(ctx, input);
   }
 
   @Authorized('operator')
   @Mutation(() => WorkspaceType, { description: "Changes a workspace's plan limits (operator key only)." })
-  setWorkspacePlan(@Ctx() ctx: RequestContext, @Arg('workspaceId', () => Int) workspaceId: number, @Arg('input') input: WorkspacePlanInput) {
+  setWorkspacePlan(
+    @Ctx() ctx: RequestContext,
+    @Arg('workspaceId', () => Int, { description: 'The workspace whose plan to change.' }) workspaceId: number,
+    @Arg('input', { description: 'The new limits; null for a limit: unlimited.' }) input: WorkspacePlanInput,
+  ) {
     return workspaces.setWorkspacePlan(ctx, workspaceId, input);
   }
 }

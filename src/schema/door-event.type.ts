@@ -25,12 +25,13 @@ registerEnumType(DoorEventClass, {
 })
 export class DoorEventType {
   @Field(() => GraphQLSafeInt, { description: 'A 64-bit id (see the `SafeInt` scalar).' }) id!: number;
-  @Field(() => Int) companyId!: number;
+  @Field(() => Int, { description: 'The id of the company the door event belongs to.' }) companyId!: number;
   @Field(() => Int, { nullable: true, description: 'Null after the device record was deleted; `deviceSerial` remains.' }) deviceId?: number | null;
-  @Field() deviceSerial!: string;
+  @Field({ description: 'The serial number of the terminal, as it sends it in the PUSH protocol (`SN`).' }) deviceSerial!: string;
   @Field(() => Int, { nullable: true, description: 'Door / reader address (`eventaddr`).' }) door?: number | null;
   @Field(() => Int, { description: 'Raw terminal event code (0 verified open, 8 remote open, 27 not registered, 200 door opened...).' }) eventCode!: number;
-  @Field(() => DoorEventClass) eventClass!: DoorEventClass;
+  @Field(() => DoorEventClass, { description: '`granted`, `denied`, `door`, `alarm`, `device` or `unknown`: what kind of event the rtlog code is.' })
+  eventClass!: DoorEventClass;
   @Field(() => DoorDenialReason, { nullable: true, description: 'Why the person was refused; null unless `eventClass` is `denied`.' }) reason?: string | null;
   @Field({ description: 'Whether the event opened the door.' }) opened!: boolean;
   @Field(() => String, { nullable: true, description: 'Null for events without a person.' }) pin?: string | null;
@@ -38,27 +39,33 @@ export class DoorEventType {
   employeeId?: number | null;
   @Field({ description: 'The instant.' }) time!: Date;
   @Field({ description: 'Wall-clock time on the terminal, `YYYY-MM-DD HH:MM:SS`.' }) localTime!: string;
-  @Field() timeZone!: string;
+  @Field({ description: "The IANA time zone of the terminal's clock when the event was stored, in which its local time is read." }) timeZone!: string;
   @Field(() => Int, { nullable: true, description: '0 in, 1 out, 2 none.' }) inOutStatus?: number | null;
   @Field(() => String, { nullable: true, description: 'Verify mode name, as for punches.' }) verifyType?: string | null;
   @Field(() => String, { nullable: true, description: 'Raw `verifytype` as sent.' }) verifyCode?: string | null;
-  @Field(() => String, { nullable: true }) cardNo?: string | null;
+  @Field(() => String, { nullable: true, description: 'The card number read, when a card was used; null otherwise.' }) cardNo?: string | null;
   @Field(() => Int, { description: 'The terminal record index (with the serial, the event identity).' }) deviceRecordIndex!: number;
-  @Field() receivedAt!: Date;
+  @Field({
+    description: 'When the service received the event from the terminal (an ISO 8601 date-time in UTC); later than `time` when it was buffered offline.',
+  })
+  receivedAt!: Date;
 }
 
-@ObjectType('DoorEventConnection')
+@ObjectType('DoorEventConnection', {
+  description:
+    'A page of door events: `nodes` (or `edges`, with a cursor each), `pageInfo` to fetch the next page with `after`, and `totalCount` over all pages.',
+})
 export class DoorEventConnection extends Connection(DoorEventType) {}
 
 @ArgsType()
 export class DoorEventsArgs extends ConnectionArgs {
-  @Field(() => Int, { nullable: true }) companyId?: number;
-  @Field(() => Int, { nullable: true }) deviceId?: number;
+  @Field(() => Int, { nullable: true, description: 'Only the door eventses of this company (its id).' }) companyId?: number;
+  @Field(() => Int, { nullable: true, description: 'Only the door eventses of this terminal (its id).' }) deviceId?: number;
   @Field(() => Int, { nullable: true, description: 'A door (its device and number).' }) doorId?: number;
-  @Field(() => DoorEventClass, { nullable: true }) eventClass?: DoorEventClass;
+  @Field(() => DoorEventClass, { nullable: true, description: 'Only events of this class.' }) eventClass?: DoorEventClass;
   @Field(() => Int, { nullable: true, description: 'A raw rtlog event code.' }) eventCode?: number;
   @Field(() => DoorDenialReason, { nullable: true, description: 'Refusals with this reason.' }) reason?: string;
-  @Field(() => Int, { nullable: true }) employeeId?: number;
+  @Field(() => Int, { nullable: true, description: 'Only the door eventses of this employee (its id).' }) employeeId?: number;
   @Bounded('dateTime')
   @Field(() => String, { nullable: true, description: 'ISO 8601 date or date-time; without offset it is read in the workspace zone. Inclusive.' })
   startDate?: string;

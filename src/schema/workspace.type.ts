@@ -1,41 +1,48 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { ApiKeyType } from './api-key.type';
-import { Bounded } from './bounds';
+import { Bounded, maxChars } from './bounds';
 
 @ObjectType('Workspace', { description: 'The tenant: every resource belongs to exactly one workspace.' })
 export class WorkspaceType {
-  @Field(() => Int) id!: number;
-  @Field() name!: string;
+  @Field(() => Int, { description: "The workspace's id, given by the service when it was created and never reused." }) id!: number;
+  @Field({ description: "The workspace's name, as the console and reports show it." }) name!: string;
   @Field({ description: 'IANA time zone; bare dates are read in it and new devices default to it.' }) timeZone!: string;
   @Field(() => Int, { description: 'Plan limit: companies in this workspace.' }) maxCompanies!: number;
   @Field(() => Int, { description: 'Plan limit: devices in this workspace.' }) maxDevices!: number;
   @Field(() => Int, { description: 'Plan limit: employees in this workspace.' }) maxEmployees!: number;
-  @Field() createdAt!: Date;
-  @Field() updatedAt!: Date;
+  @Field({ description: 'When the workspace was created (ISO 8601 date-time, UTC).' }) createdAt!: Date;
+  @Field({ description: 'When the workspace was last changed (ISO 8601 date-time, UTC).' }) updatedAt!: Date;
 }
 
-@ObjectType()
+@ObjectType({ description: 'The result of createWorkspace.' })
 export class CreateWorkspacePayload {
-  @Field(() => WorkspaceType) workspace!: WorkspaceType;
+  @Field(() => WorkspaceType, { description: 'The new workspace.' }) workspace!: WorkspaceType;
   @Field(() => ApiKeyType, { description: 'An admin key of the new workspace; its `key` is shown only here.' }) apiKey!: ApiKeyType;
 }
 
-@InputType()
+@InputType({ description: 'The fields of a new workspace.' })
 export class CreateWorkspaceInput {
-  @Bounded('workspaceName') @Field() name!: string;
+  @Bounded('workspaceName') @Field({ description: `The workspace's name: not blank, ${maxChars('workspaceName')} (\`blank\`, \`too_long\`).` }) name!: string;
   @Bounded('timeZone') @Field({ nullable: true, description: 'IANA time zone (default UTC).' }) timeZone?: string;
 }
 
-@InputType()
+@InputType({ description: "The new values of a workspace's fields; a field left out (where it may be) keeps its value." })
 export class UpdateWorkspaceInput {
-  @Bounded('workspaceName') @Field({ nullable: true }) name?: string;
-  @Bounded('timeZone') @Field({ nullable: true }) timeZone?: string;
+  @Bounded('workspaceName')
+  @Field({ nullable: true, description: `The workspace's name: not blank, ${maxChars('workspaceName')} (\`blank\`, \`too_long\`). Left out: unchanged.` })
+  name?: string;
+  @Bounded('timeZone')
+  @Field({
+    nullable: true,
+    description: `The IANA time zone of the workspace (\`Europe/Berlin\`), ${maxChars('timeZone')} (\`invalid_time_zone\`). Left out: unchanged.`,
+  })
+  timeZone?: string;
 }
 
-@InputType()
+@InputType({ description: "A workspace's plan limits; beyond one a create is refused (`plan_limit_reached`). Null: unlimited." })
 export class WorkspacePlanInput {
-  @Field(() => Int, { nullable: true }) maxCompanies?: number;
-  @Field(() => Int, { nullable: true }) maxDevices?: number;
-  @Field(() => Int, { nullable: true }) maxEmployees?: number;
+  @Field(() => Int, { nullable: true, description: 'The most companies; null: unlimited.' }) maxCompanies?: number;
+  @Field(() => Int, { nullable: true, description: 'The most terminals; null: unlimited.' }) maxDevices?: number;
+  @Field(() => Int, { nullable: true, description: 'The most employees; null: unlimited.' }) maxEmployees?: number;
 }
