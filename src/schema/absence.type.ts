@@ -170,7 +170,8 @@ export class AbsenceBalanceType {
   @Field(() => Float, { description: "Last year's remainder, up to the type's carry-over cap." }) carriedOver!: number;
   @Field(() => Float, { description: 'Approved requests.' }) taken!: number;
   @Field(() => Float, { description: 'Requests waiting for a decision.' }) pending!: number;
-  @Field(() => Float, { nullable: true, description: 'allowance + carriedOver − taken − pending; null without an allowance.' }) remaining!: number | null;
+  @Field(() => Float, { nullable: true, description: 'What is left, in the unit: allowance + carriedOver − taken − pending; null without an allowance.' })
+  remaining!: number | null;
 }
 
 @ObjectType('CorrectionPunch', { description: 'One punch a correction adds.' })

@@ -4,10 +4,22 @@ import { SyncStatus } from '../entities/device-user.entity';
 import { AssignmentSource } from '../services/directory/assignment.service';
 import { Connection } from './connection';
 
-registerEnumType(AssignmentSource, { name: 'AssignmentSource', description: "`direct`: assigned by a client; `area`: inherited from the device's area." });
+registerEnumType(AssignmentSource, {
+  name: 'AssignmentSource',
+  description: "`direct`: assigned by a client; `area`: inherited from the device's area.",
+  valuesConfig: {
+    direct: { description: 'A client assigned the employee to the terminal (the assignment mutations or REST).' },
+    area: { description: 'The employee is on the terminal because both are in an area; it goes when either leaves the area.' },
+  },
+});
 registerEnumType(SyncStatus, {
   name: 'SyncStatus',
   description: '`pending`: the terminal has yet to apply the latest change; `synced`: it has; `failed`: it refused (see returnCode).',
+  valuesConfig: {
+    pending: { description: 'The terminal has yet to apply the latest change: its command is queued or sent.' },
+    synced: { description: 'The terminal confirmed the latest change.' },
+    failed: { description: 'The terminal refused the latest change; `returnCode` says why.' },
+  },
 });
 
 const PERMISSION = 'Terminal privilege: 0 user, 2 enroller, 6 admin, 14 super admin.';

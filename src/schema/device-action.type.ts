@@ -62,7 +62,7 @@ export class DeviceActionResultType {
 export class DeviceActionType {
   @Field({ description: 'Public id (`dact_...`).' }) actionId!: string;
   @Field(() => Int, { description: 'The id of the terminal (device) the device action belongs to.' }) deviceId!: number;
-  @Field({ description: DEVICE_ACTION_TYPES.join(', ') }) type!: string;
+  @Field({ description: `The action: ${DEVICE_ACTION_TYPES.map((type) => `\`${type}\``).join(', ')}.` }) type!: string;
   @Field(() => DeviceActionOptionsType, { description: 'The options the action was created with; null for an action that takes none.' })
   options!: DeviceActionOptionsType;
   @Field({ description: '`queued`, `sent`, `succeeded`, `failed` or `expired`.' }) status!: string;
@@ -91,7 +91,7 @@ export class DeviceActionOptionsInput {
 
 @InputType({ description: 'The fields of a new device action.' })
 export class CreateDeviceActionInput {
-  @Bounded('keyword') @Field({ description: DEVICE_ACTION_TYPES.join(', ') }) type!: string;
+  @Bounded('keyword') @Field({ description: `The action: ${DEVICE_ACTION_TYPES.map((type) => `\`${type}\``).join(', ')}.` }) type!: string;
   @Field(() => DeviceActionOptionsInput, {
     nullable: true,
     description: 'The options of the action (a date range for re-fetching records, `fix` for a clock check).',

@@ -4,8 +4,23 @@ import { DeviceMode, DeviceStatus } from '../entities/device.entity';
 import { Connection, ConnectionArgs } from './connection';
 import { Bounded, maxChars } from './bounds';
 
-registerEnumType(DeviceStatus, { name: 'DeviceStatus', description: '`pending` until the terminal first connects, then `online` or `offline`.' });
-registerEnumType(DeviceMode, { name: 'DeviceMode', description: '`att`: attendance terminal; `acc`: access-control terminal.' });
+registerEnumType(DeviceStatus, {
+  name: 'DeviceStatus',
+  description: '`pending` until the terminal first connects, then `online` or `offline`.',
+  valuesConfig: {
+    pending: { description: 'Registered in Timegate; the terminal has never connected.' },
+    online: { description: 'The terminal has polled within its heartbeat timeout.' },
+    offline: { description: 'The terminal has not polled within its heartbeat timeout.' },
+  },
+});
+registerEnumType(DeviceMode, {
+  name: 'DeviceMode',
+  description: '`att`: attendance terminal; `acc`: access-control terminal.',
+  valuesConfig: {
+    att: { description: 'An attendance terminal: punches, users and templates; one lock output at most.' },
+    acc: { description: 'An access-control terminal or controller: doors, access levels, real-time events.' },
+  },
+});
 
 /** Where an access-control terminal stands in its Security PUSH pairing (docs/security.md, terminals). */
 export enum DevicePairing {
@@ -17,6 +32,11 @@ registerEnumType(DevicePairing, {
   name: 'DevicePairing',
   description:
     '`unpaired`: no RegistryCode issued (attendance terminals always; the next registry is accepted). `registered`: a RegistryCode was issued and the terminal has not yet proved its session; its registry and handshake need the token. `paired`: it proved its session; every request needs the token, and only resetTerminalPairing lets the serial register again.',
+  valuesConfig: {
+    unpaired: { description: 'No RegistryCode was issued: the next registry of the serial is accepted.' },
+    registered: { description: 'A RegistryCode was issued; the terminal has not yet proved its session with it.' },
+    paired: { description: 'The terminal proved its session: every request needs the token; only resetTerminalPairing lets the serial register again.' },
+  },
 });
 
 @ObjectType('DeviceCapacity', {

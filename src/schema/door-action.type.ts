@@ -7,7 +7,20 @@ import { Bounded, maxChars } from './bounds';
 
 /** The `statusDetail` codes of door and device actions (docs/device-operations.md, "Status details"). */
 export const ActionStatusDetail = Object.fromEntries(STATUS_DETAILS.map((code) => [code, code])) as { [K in StatusDetail]: K };
-registerEnumType(ActionStatusDetail, { name: 'ActionStatusDetail', description: 'Why a door or device action is where it is (see statusDetail).' });
+registerEnumType(ActionStatusDetail, {
+  name: 'ActionStatusDetail',
+  description: 'Why a door or device action is where it is (see statusDetail).',
+  valuesConfig: {
+    device_pending: { description: 'Waiting for a terminal that never connected.' },
+    device_offline: { description: 'Waiting for a terminal that is offline.' },
+    no_answer: { description: 'The terminal fetched the command and did not answer: it may have run it.' },
+    device_refused: { description: 'The terminal refused it; see the return code.' },
+    deadline_passed: { description: 'Not delivered before its deadline.' },
+    awaiting_clock_reading: { description: 'clock.sync: the time was set; waiting for the terminal to report its clock.' },
+    clock_skew_after_sync: { description: 'clock.sync: the clock the terminal reported after the sync is still off.' },
+    clock_not_read: { description: 'clock.sync: the time was set but the terminal did not report its clock.' },
+  },
+});
 
 export const STATUS_DETAIL_DESCRIPTION =
   'Why the action is where it is: `device_pending` (waiting for a terminal that never connected), `device_offline` (waiting for an offline terminal), `no_answer` (the terminal fetched it and did not answer), `device_refused` (the terminal refused it: see the return code), `deadline_passed` (not delivered before its deadline), for clock.sync `awaiting_clock_reading`, `clock_skew_after_sync` or `clock_not_read`; null when nothing needs saying.';
@@ -16,6 +29,13 @@ registerEnumType(DeviceCommandStatus, {
   name: 'DoorActionStatus',
   description:
     '`queued` (waiting for the terminal to poll), `sent` (the terminal took it; with statusDetail `no_answer` it never answered, and the door may have opened), then `succeeded` or `failed` (terminal return code), or `expired` (not delivered in time: never sent).',
+  valuesConfig: {
+    queued: { description: 'Waiting for the terminal to poll for it.' },
+    sent: { description: 'The terminal took it and has not answered yet.' },
+    succeeded: { description: 'The terminal reported success (return code 0).' },
+    failed: { description: 'The terminal refused it (a negative return code).' },
+    expired: { description: 'Not delivered before its deadline: never sent, so the door did not move.' },
+  },
 });
 
 @ObjectType('DoorAction', { description: 'A remote door opening; its status follows the terminal.' })

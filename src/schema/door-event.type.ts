@@ -3,21 +3,54 @@ import { ArgsType, Field, Int, registerEnumType } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { DoorEventClass } from '../entities/door-event.entity';
 import { Connection, ConnectionArgs } from './connection';
-import { DENIAL_REASONS } from '../protocol';
+import { DENIAL_REASONS, LOCKDOWN_REFUSAL_CODES, rtlogCodesOfReason, type DenialReason } from '../protocol';
 import { Bounded } from './bounds';
 
 /** Refusal reasons as a GraphQL enum (values = the API spelling). */
 export const DoorDenialReason = Object.fromEntries(DENIAL_REASONS.map((r) => [r, r])) as Record<string, string>;
+
+/** What each refusal reason means at the door; the rtlog codes are added from the protocol's table. */
+const DENIAL_MEANINGS: Record<DenialReason, string> = {
+  interval_too_short: 'The same person verified again sooner than the door allows',
+  outside_schedule: "Outside the time zone (access schedule) of the person's access levels at this door",
+  anti_passback: 'Anti-passback: the person has not left through an exit door since entering',
+  interlock: 'Interlock: another door of the group is open',
+  multi_person_wait: 'Multi-person opening: waiting for the next person of the combination',
+  not_registered: 'The person, card or fingerprint is not registered on the controller, or has no access level for this door',
+  expired: "The person's validity period on the controller has ended",
+  wrong_password: 'The password entered is wrong',
+  card_lost: 'The card is reported lost',
+  blacklisted: 'The person or card is on the blocklist',
+  wrong_verify_mode: "The verification does not match the door's verify mode (e.g. card and fingerprint were required)",
+  background_verification_failed: 'The server-side (background) verification refused the person',
+  background_verification_timeout: 'The server-side (background) verification did not answer in time',
+  lockdown: `The door was locked down at that moment (generic refusal, rtlog event ${LOCKDOWN_REFUSAL_CODES.join(', ')})`,
+  other: 'A refusal code outside the vendor table',
+};
+
+function denialDescription(reason: DenialReason): string {
+  const codes = reason === 'lockdown' ? [] : rtlogCodesOfReason(reason);
+  return codes.length ? `${DENIAL_MEANINGS[reason]} (rtlog event ${codes.join(', ')}).` : `${DENIAL_MEANINGS[reason]}.`;
+}
 registerEnumType(DoorDenialReason, {
   name: 'DoorDenialReason',
   description:
     'Why a controller refused someone, from its rtlog code (docs/access-control-operations.md has the table); `other` for a code outside the vendor table.',
+  valuesConfig: Object.fromEntries(DENIAL_REASONS.map((reason) => [reason, { description: denialDescription(reason) }])),
 });
 
 registerEnumType(DoorEventClass, {
   name: 'DoorEventClass',
   description:
     '`granted`: a person was let in; `denied`: refused (not registered, expired, wrong time zone...); `door`: door/exit button/remote events; `alarm`: door alarms; `device`: events of the terminal itself; `unknown`: codes Timegate does not know yet (see `eventCode`).',
+  valuesConfig: {
+    granted: { description: 'A person was let in.' },
+    denied: { description: 'A person was refused (see `reason`).' },
+    door: { description: 'A door event without a person: opened, closed, exit button, remote open.' },
+    alarm: { description: 'A door alarm: forced open, held open, tamper, duress.' },
+    device: { description: 'An event of the terminal itself (start-up, power, cabinet).' },
+    unknown: { description: 'A code Timegate does not know yet; `eventCode` has it.' },
+  },
 });
 
 @ObjectType('DoorEvent', {

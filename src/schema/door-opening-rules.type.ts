@@ -26,7 +26,7 @@ export class DoorOpeningRulesType {
   @Field(() => FirstPersonInType, { nullable: true, description: 'Null: off.' }) firstPersonIn?: FirstPersonInType | null;
   @Field(() => Int, { description: 'The Door{N}FirstCardOpenDoor parameter written to the controller (0 off, 1 first-card normal open).' })
   firstCardValue!: number;
-  @Field(() => Int, { description: 'firstcard rows the controller was sent for the door: the people on it who may start the open period.' })
+  @Field(() => Int, { description: 'The firstcard rows the controller was sent for the door: the people on it who may start the open period.' })
   firstCardRows!: number;
   @Field(() => MultiPersonType, { nullable: true, description: 'Null: off.' }) multiPerson?: MultiPersonType | null;
   @Field(() => Int, { description: 'The Door{N}MultiCardOpenDoor parameter written to the controller (0 off, 1 on).' }) multiCardValue!: number;

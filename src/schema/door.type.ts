@@ -4,10 +4,23 @@ import { Connection, ConnectionArgs } from './connection';
 import { DoorRelay, DoorSensor } from '../entities/door.entity';
 import { Bounded, maxChars } from './bounds';
 
-registerEnumType(DoorSensor, { name: 'DoorSensor', description: 'The door sensor: `open`, `closed`, or `unknown` (not reported yet, or no sensor).' });
+registerEnumType(DoorSensor, {
+  name: 'DoorSensor',
+  description: 'The door sensor: `open`, `closed`, or `unknown` (not reported yet, or no sensor).',
+  valuesConfig: {
+    open: { description: 'The door sensor reports the door open.' },
+    closed: { description: 'The door sensor reports the door closed.' },
+    unknown: { description: 'Not reported yet, or the door has no sensor.' },
+  },
+});
 registerEnumType(DoorRelay, {
   name: 'DoorRelay',
   description: 'The lock relay: `locked` (released), `unlocked` (energised), or `unknown` (not reported yet).',
+  valuesConfig: {
+    locked: { description: 'The lock relay is released: the door is locked.' },
+    unlocked: { description: 'The lock relay is energised: the door can be opened.' },
+    unknown: { description: 'Not reported yet.' },
+  },
 });
 
 @ObjectType('DoorState', { description: 'What the terminal last reported about the door (rtstate, rtlog).' })

@@ -17,11 +17,21 @@ registerEnumType(FaceEnrollmentStatusValue, {
   name: 'FaceEnrollmentStatus',
   description:
     '`pending` until the terminal answered; `enrolled`; `failed` (see `reason`); `not_supported`: the terminal neither enrols faces from photos nor has the algorithm of a stored face template.',
+  valuesConfig: {
+    pending: { description: 'The photo was sent; the terminal has not answered yet.' },
+    enrolled: { description: 'The terminal enrolled the face.' },
+    failed: { description: 'The terminal could not enrol the face (see `message`).' },
+    not_supported: { description: 'The terminal neither enrols faces from photos nor has the algorithm of a stored face template.' },
+  },
 });
 registerEnumType(FaceEnrollmentMethodValue, {
   name: 'FaceEnrollmentMethod',
   description:
     '`photo`: the terminal enrolled the face from the photo itself; `template`: it received a face template another terminal of its algorithm version made.',
+  valuesConfig: {
+    photo: { description: 'The terminal enrolled the face from the photo itself.' },
+    template: { description: 'It received a face template another terminal of its algorithm version made.' },
+  },
 });
 
 @ObjectType('EmployeePhoto', {

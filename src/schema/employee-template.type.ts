@@ -28,8 +28,25 @@ export enum TemplateFormat {
 registerEnumType(BiometricType, {
   name: 'BiometricType',
   description: '`face` is the near-infrared face of older terminals; `visible_light_face` that of newer ones.',
+  valuesConfig: {
+    generic: { description: 'A template of unspecified kind (type index 0).' },
+    fingerprint: { description: 'A fingerprint.' },
+    face: { description: 'A near-infrared face (older terminals).' },
+    voice: { description: 'A voice print.' },
+    iris: { description: 'An iris.' },
+    retina: { description: 'A retina.' },
+    palm_print: { description: 'A palm print.' },
+    finger_vein: { description: 'A finger vein pattern.' },
+    palm_vein: { description: 'A palm vein pattern (near-infrared palm).' },
+    visible_light_face: { description: 'A visible-light face (newer terminals).' },
+    visible_light_palm: { description: 'A visible-light palm.' },
+  },
 });
-registerEnumType(TemplateFormat, { name: 'TemplateFormat' });
+registerEnumType(TemplateFormat, {
+  name: 'TemplateFormat',
+  description: 'How a biometric template is encoded.',
+  valuesConfig: { zk: { description: "The vendor's own template format." }, iso: { description: 'ISO/IEC 19794.' }, ansi: { description: 'ANSI INCITS 378.' } },
+});
 
 @ObjectType('EmployeeTemplate', {
   description: 'A biometric template enrolled on a terminal. Metadata only: the template itself never leaves the service except to terminals.',

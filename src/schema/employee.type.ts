@@ -14,7 +14,8 @@ export class EmployeeType {
   pin?: string | null;
   @Field(() => String, { nullable: true, description: "The employee's e-mail address (for notifications and SCIM matching); null when none." }) email?:
     string | null;
-  @Field({ description: 'false: the employee is not sent to any terminal (a SCIM `active: false` sets it); true while employed.' }) isActive!: boolean;
+  @Field({ description: 'Whether the employee is active: an inactive one is sent to no terminal (a SCIM `active: false` makes them inactive).' })
+  isActive!: boolean;
   @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, the first day of employment; days before it are `not_employed`. Null: open.' })
   employmentStartDate!: string | null;
   @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, the last day of employment (inclusive); days after it are `not_employed`. Null: open.' })
@@ -36,7 +37,7 @@ export class EmployeeConnection extends Connection(EmployeeType) {}
 @ArgsType()
 export class EmployeesArgs extends ConnectionArgs {
   @Field(() => Int, { nullable: true, description: 'Only the employeeses of this company (its id).' }) companyId?: number;
-  @Field({ nullable: true, description: 'true: only active employees; false: only inactive ones.' }) isActive?: boolean;
+  @Field({ nullable: true, description: 'Only active employees (true) or only inactive ones (false).' }) isActive?: boolean;
   @Bounded('search') @Field({ nullable: true, description: 'Case-insensitive text found in name, last name, code, pin or e-mail.' }) search?: string;
   @Field(() => [Int], {
     nullable: true,

@@ -5,7 +5,14 @@ import { PunchRecordType } from '../entities/punch.entity';
 import { Connection, ConnectionArgs } from './connection';
 import { Bounded } from './bounds';
 
-registerEnumType(PunchRecordType, { name: 'PunchRecordType', description: '`device`: sent by a terminal; `manual`: entered through the API.' });
+registerEnumType(PunchRecordType, {
+  name: 'PunchRecordType',
+  description: '`device`: sent by a terminal; `manual`: entered through the API.',
+  valuesConfig: {
+    device: { description: 'Sent by a terminal (an ATTLOG record).' },
+    manual: { description: 'Entered through the API (createPunch or an approved punch correction).' },
+  },
+});
 
 @ObjectType('Punch', { description: 'An attendance record. Punches are never updated or deleted through the API.' })
 export class PunchType {

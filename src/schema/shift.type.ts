@@ -9,6 +9,11 @@ registerEnumType(ShiftPairing, {
   name: 'ShiftPairing',
   description:
     '`first_last`: worked = last punch - first punch; `alternating`: in, out, in, out... intervals summed; `by_state`: the punch state decides (0 in, 1 out, 2 break-out, 3 break-in, 4 overtime-in, 5 overtime-out).',
+  valuesConfig: {
+    first_last: { description: 'Worked time is the last punch minus the first punch of the day.' },
+    alternating: { description: 'Punches pair as in, out, in, out...; the intervals are summed.' },
+    by_state: { description: 'The punch state decides: 0 in, 1 out, 2 break-out, 3 break-in, 4 overtime-in, 5 overtime-out.' },
+  },
 });
 
 @ObjectType('Shift', { description: "A company's working time and the tolerances the attendance engine applies (docs/attendance.md)." })

@@ -8,6 +8,11 @@ import { Bounded, maxChars } from './bounds';
 registerEnumType(WebhookDeliveryStatus, {
   name: 'WebhookDeliveryStatus',
   description: '`pending` (waiting for its next attempt), `succeeded` (a 2xx answer), `failed` (retries exhausted).',
+  valuesConfig: {
+    pending: { description: 'Waiting for its next attempt.' },
+    succeeded: { description: 'The endpoint answered 2xx.' },
+    failed: { description: 'Every retry failed; redeliverWebhook sends it again.' },
+  },
 });
 
 @ObjectType('WebhookEndpoint', { description: 'A URL that receives the events of the chosen types, signed per Standard Webhooks.' })
@@ -17,7 +22,7 @@ export class WebhookEndpointType {
   @Field({ description: 'What the endpoint is for, as its owner wrote it.' }) description!: string;
   @Field(() => [String], {
     description:
-      'attendance.created, door.opened, device.online, device.offline, door.action.updated, attendance.day.updated, door.alarm, door.alarm.cleared, access.denied, device.action.updated, device.clock_skew, lockdown.updated, linkage.triggered.',
+      'The event types sent to the endpoint: attendance.created, door.opened, device.online, device.offline, door.action.updated, attendance.day.updated, door.alarm, door.alarm.cleared, access.denied, device.action.updated, device.clock_skew, lockdown.updated, linkage.triggered.',
   })
   eventTypes!: string[];
   @Field({ description: 'Whether events are sent; a disabled endpoint gets none and keeps its deliveries.' }) enabled!: boolean;
