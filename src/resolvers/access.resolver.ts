@@ -59,7 +59,10 @@ export class AccessResolver {
   }
 
   @Authorized('doors:manage')
-  @Mutation(() => AccessScheduleType, { description: 'Deletes an access schedule and returns it as it was last stored.' })
+  @Mutation(() => AccessScheduleType, {
+    description:
+      "Deletes an access schedule and returns it as it was last stored; one that is still the schedule of an access level or of a door's first-person-in is refused with `resource_in_use`.",
+  })
   deleteAccessSchedule(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The access schedule's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
@@ -102,7 +105,9 @@ export class AccessResolver {
   }
 
   @Authorized('doors:manage')
-  @Mutation(() => AccessLevelType, { description: 'Deletes an access level and returns it as it was last stored.' })
+  @Mutation(() => AccessLevelType, {
+    description: "Deletes an access level and returns it as it was last stored; one that starts a door's first-person-in is refused with `resource_in_use`.",
+  })
   deleteAccessLevel(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The access level's id; an id that is not one of this workspace's answers `not_found`." }) id: number,

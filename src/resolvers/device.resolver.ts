@@ -57,7 +57,7 @@ export class DeviceResolver {
   }
 
   @Authorized('write')
-  @Mutation(() => DeviceType, { description: 'Deletes a device and returns it as it was last stored.' })
+  @Mutation(() => DeviceType, { description: 'Deletes a terminal and returns it as it was last stored; its punches stay, with its serial number.' })
   deleteDevice(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The device's id; an id that is not one of this workspace's answers `not_found`." }) id: number,

@@ -74,7 +74,7 @@ export class PayPeriodResolver {
   }
 
   @Authorized('write')
-  @Mutation(() => PayPeriodType, { description: 'Deletes a pay period and returns it as it was last stored.' })
+  @Mutation(() => PayPeriodType, { description: 'Deletes a pay period and returns it as it was last stored; a locked period is refused with `period_locked`.' })
   deletePayPeriod(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The pay period's id; an id that is not one of this workspace's answers `not_found`." }) id: number,

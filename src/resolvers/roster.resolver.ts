@@ -44,7 +44,9 @@ export class RosterResolver {
   }
 
   @Authorized('write')
-  @Mutation(() => RosterType, { description: 'Deletes a roster and returns it as it was last stored.' })
+  @Mutation(() => RosterType, {
+    description: 'Deletes a roster and returns it as it was last stored; one a shift assignment still names is refused with `resource_in_use`.',
+  })
   deleteRoster(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The roster's id; an id that is not one of this workspace's answers `not_found`." }) id: number,

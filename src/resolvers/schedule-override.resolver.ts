@@ -52,7 +52,10 @@ export class ScheduleOverrideResolver {
   }
 
   @Authorized('write')
-  @Mutation(() => ScheduleOverrideType, { description: 'Deletes a schedule override and returns it as it was last stored.' })
+  @Mutation(() => ScheduleOverrideType, {
+    description:
+      'Deletes a schedule override and returns it as it was last stored (the day is computed again from the schedule); in a locked pay period it is refused with `period_locked`.',
+  })
   deleteScheduleOverride(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The schedule override's id; an id that is not one of this workspace's answers `not_found`." }) id: number,

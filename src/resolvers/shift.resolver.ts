@@ -44,7 +44,10 @@ export class ShiftResolver {
   }
 
   @Authorized('write')
-  @Mutation(() => ShiftType, { description: 'Deletes a shift and returns it as it was last stored.' })
+  @Mutation(() => ShiftType, {
+    description:
+      'Deletes a shift and returns it as it was last stored; one an assignment, a roster or an override still uses is refused with `resource_in_use`.',
+  })
   deleteShift(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The shift's id; an id that is not one of this workspace's answers `not_found`." }) id: number,

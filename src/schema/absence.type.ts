@@ -9,9 +9,9 @@ import { Bounded, maxChars } from './bounds';
   description: 'A kind of absence a company grants (vacation, sick, unpaid...), counted in days or hours (docs/attendance.md, "Leave").',
 })
 export class AbsenceTypeType {
-  @Field(() => Int, { description: "The absence's id, given by the service when it was created and never reused." }) id!: number;
-  @Field(() => Int, { description: 'The id of the company the absence belongs to.' }) companyId!: number;
-  @Field({ description: "The absence's name, as the console and reports show it." }) name!: string;
+  @Field(() => Int, { description: "The absence type's id, given by the service when it was created and never reused." }) id!: number;
+  @Field(() => Int, { description: 'The id of the company of this absence type.' }) companyId!: number;
+  @Field({ description: "The absence type's name, as the console and reports show it." }) name!: string;
   @Field({ description: 'The pay item code payroll books the absence under (`VAC`).' }) code!: string;
   @Field({ description: 'An approved workday counts its scheduled minutes as leave minutes.' }) paid!: boolean;
   @Field({ description: '`day` (whole or half days) or `hour`.' }) unit!: string;
@@ -66,7 +66,7 @@ export class UpdateAbsenceTypeInput {
 
 @InputType({ description: 'The fields of a new absence type.' })
 export class CreateAbsenceTypeInput {
-  @Field(() => Int, { description: "The company of the absence type, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { description: "The company, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   companyId!: number;
   @Bounded('absenceTypeName')
   @Field({ description: `The absence type's name: not blank, ${maxChars('absenceTypeName')} (\`blank\`, \`too_long\`).` })
@@ -91,9 +91,9 @@ export class CreateAbsenceTypeInput {
 })
 export class AbsenceRequestType {
   @Field(() => Int, { description: "The absence request's id, given by the service when it was created and never reused." }) id!: number;
-  @Field(() => Int, { description: 'The id of the company the absence request belongs to.' }) companyId!: number;
-  @Field(() => Int, { description: 'The id of the employee the absence request belongs to.' }) employeeId!: number;
-  @Field(() => Int, { description: 'The id of the absence type the absence request belongs to.' }) absenceTypeId!: number;
+  @Field(() => Int, { description: 'The id of the company of this absence request.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the employee of this absence request.' }) employeeId!: number;
+  @Field(() => Int, { description: 'The id of the absence type of this absence request.' }) absenceTypeId!: number;
   @Field({ description: '`YYYY-MM-DD`, inclusive.' }) startDate!: string;
   @Field({ description: '`YYYY-MM-DD`, inclusive.' }) endDate!: string;
   @Field(() => String, { nullable: true, description: '`am` or `pm`: half of one day (day types).' }) halfDay!: string | null;
@@ -144,9 +144,9 @@ export class AbsenceRequestListArgs extends ConnectionArgs {
 
 @InputType({ description: 'The fields of a new absence request.' })
 export class CreateAbsenceRequestInput {
-  @Field(() => Int, { description: "The employee of the absence request, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { description: "The employee, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   employeeId!: number;
-  @Field(() => Int, { description: "The absence type of the absence request, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { description: "The absence type, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   absenceTypeId!: number;
   @Bounded('date') @Field({ description: '`YYYY-MM-DD`, inclusive.' }) startDate!: string;
   @Bounded('date') @Field({ description: '`YYYY-MM-DD`, inclusive (at most 366 days).' }) endDate!: string;
@@ -163,8 +163,8 @@ export class CreateAbsenceRequestInput {
 
 @ObjectType('AbsenceBalance', { description: "An employee's balance of one absence type for one calendar year, in the type's unit." })
 export class AbsenceBalanceType {
-  @Field(() => Int, { description: 'The id of the absence type the absence balance belongs to.' }) absenceTypeId!: number;
-  @Field(() => Int, { description: "The calendar year the balance is for (January 1 to December 31 in the company's time zone)." }) year!: number;
+  @Field(() => Int, { description: 'The id of the absence type of this absence balance.' }) absenceTypeId!: number;
+  @Field(() => Int, { description: 'The calendar year the balance is for (January 1 to December 31).' }) year!: number;
   @Field({ description: "The absence type's unit every amount of the balance is in: `day` or `hour`." }) unit!: string;
   @Field(() => Float, { nullable: true, description: 'Null: the type tracks no allowance.' }) allowance!: number | null;
   @Field(() => Float, { description: "Last year's remainder, up to the type's carry-over cap." }) carriedOver!: number;
@@ -183,8 +183,8 @@ export class CorrectionPunchType {
 @ObjectType('PunchCorrection', { description: "A request to add an employee's forgotten punches, or to void one; an approver decides it." })
 export class PunchCorrectionType {
   @Field(() => Int, { description: "The punch correction's id, given by the service when it was created and never reused." }) id!: number;
-  @Field(() => Int, { description: 'The id of the company the punch correction belongs to.' }) companyId!: number;
-  @Field(() => Int, { description: 'The id of the employee the punch correction belongs to.' }) employeeId!: number;
+  @Field(() => Int, { description: 'The id of the company of this punch correction.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the employee of this punch correction.' }) employeeId!: number;
   @Field(() => [CorrectionPunchType], { description: 'The punches to add, in time order; empty for a void.' }) punches!: CorrectionPunchType[];
   @Field(() => GraphQLSafeInt, { nullable: true, description: 'The punch to void; null when punches are added.' }) voidPunchId!: number | null;
   @Field(() => [GraphQLSafeInt], { description: 'The manual punches its approval created (each has `correctionId`).' }) createdPunchIds!: number[];
@@ -240,7 +240,7 @@ export class CorrectionPunchInput {
 
 @InputType({ description: 'The fields of a new punch correction.' })
 export class CreatePunchCorrectionInput {
-  @Field(() => Int, { description: "The employee of the punch correction, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { description: "The employee, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   employeeId!: number;
   @Bounded('reason') @Field({ description: 'Why (the approver reads it).' }) reason!: string;
   @Bounded('dateTime') @Field(() => String, { nullable: true, description: 'One punch to add: ISO 8601 date-time.' }) punchTime?: string | null;

@@ -38,7 +38,7 @@ export class HolidayIntervalInput {
 @ObjectType('AccessSchedule', { description: 'When the doors of an access level open: up to 3 intervals per weekday and per holiday type.' })
 export class AccessScheduleType {
   @Field(() => Int, { description: "The access schedule's id, given by the service when it was created and never reused." }) id!: number;
-  @Field(() => Int, { description: 'The id of the company the access schedule belongs to.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the company of this access schedule.' }) companyId!: number;
   @Field({ description: "The access schedule's name, as the console and reports show it." }) name!: string;
   @Field(() => [WeekdayIntervalType], {
     description: 'When the doors open on ordinary days: up to 3 intervals per weekday; a weekday without one stays closed.',
@@ -61,29 +61,33 @@ export class AccessScheduleConnection extends Connection(AccessScheduleType) {}
 
 @ArgsType()
 export class CompanyFilterArgs extends ConnectionArgs {
-  @Field(() => Int, { nullable: true, description: 'Only the company filters of this company (its id).' }) companyId?: number;
+  @Field(() => Int, { nullable: true, description: 'Only those of this company (its id).' }) companyId?: number;
 }
 
 @InputType({ description: "The new values of a access schedule's fields; a field left out (where it may be) keeps its value." })
 export class UpdateAccessScheduleInput {
   @Bounded('accessName')
-  @Field({ nullable: true, description: `The access schedule's name: not blank, ${maxChars('accessName')} (\`blank\`, \`too_long\`). Left out: unchanged.` })
+  @Field({
+    nullable: true,
+    description: `The access schedule's name: not blank, ${maxChars('accessName')} (\`blank\`, \`too_long\`). Left out: the default on create, unchanged on update.`,
+  })
   name?: string;
   @Field(() => [WeekdayIntervalInput], {
     nullable: true,
-    description: 'The complete new weekday intervals (up to 3 per weekday), replacing the old ones; left out: unchanged.',
+    description: 'The weekday intervals, the complete set (up to 3 per weekday), replacing the old ones; left out: the default on create, unchanged on update.',
   })
   intervals?: WeekdayIntervalInput[];
   @Field(() => [HolidayIntervalInput], {
     nullable: true,
-    description: 'The complete new holiday intervals (up to 3 per holiday type), replacing the old ones; left out: unchanged.',
+    description:
+      'The holiday intervals, the complete set (up to 3 per holiday type), replacing the old ones; left out: the default on create, unchanged on update.',
   })
   holidayIntervals?: HolidayIntervalInput[];
 }
 
 @InputType({ description: 'The fields of a new access schedule.' })
 export class CreateAccessScheduleInput extends UpdateAccessScheduleInput {
-  @Field(() => Int, { description: "The company of the access schedule, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { description: "The company, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   companyId!: number;
   @Bounded('accessName')
   @Field({ description: `The access schedule's name: not blank, ${maxChars('accessName')} (\`blank\`, \`too_long\`).` })
@@ -93,9 +97,9 @@ export class CreateAccessScheduleInput extends UpdateAccessScheduleInput {
 @ObjectType('AccessLevel', { description: "Who may open which doors when: the level's doors, during its schedule, for its members." })
 export class AccessLevelType {
   @Field(() => Int, { description: "The access level's id, given by the service when it was created and never reused." }) id!: number;
-  @Field(() => Int, { description: 'The id of the company the access level belongs to.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the company of this access level.' }) companyId!: number;
   @Field({ description: "The access level's name, as the console and reports show it." }) name!: string;
-  @Field(() => Int, { description: 'The id of the access schedule the access level belongs to.' }) scheduleId!: number;
+  @Field(() => Int, { description: 'The id of the access schedule of this access level.' }) scheduleId!: number;
   @Field(() => [Int], { description: 'Doors of devices of the same company.' }) doorIds!: number[];
   @Field({ description: 'When the access level was created (ISO 8601 date-time, UTC).' }) createdAt!: Date;
   @Field({ description: 'When the access level was last changed (ISO 8601 date-time, UTC).' }) updatedAt!: Date;
@@ -110,35 +114,39 @@ export class AccessLevelConnection extends Connection(AccessLevelType) {}
 @InputType({ description: "The new values of a access level's fields; a field left out (where it may be) keeps its value." })
 export class UpdateAccessLevelInput {
   @Bounded('accessName')
-  @Field({ nullable: true, description: `The access level's name: not blank, ${maxChars('accessName')} (\`blank\`, \`too_long\`). Left out: unchanged.` })
+  @Field({
+    nullable: true,
+    description: `The access level's name: not blank, ${maxChars('accessName')} (\`blank\`, \`too_long\`). Left out: the default on create, unchanged on update.`,
+  })
   name?: string;
   @Field(() => Int, {
     nullable: true,
-    description: "The access schedule of the access level, by id; an id that is not one of this workspace's is refused (`not_found`).",
+    description: "The access schedule, by id; an id that is not one of this workspace's is refused (`not_found`).",
   })
   scheduleId?: number;
   @Field(() => [Int], {
     nullable: true,
-    description: "The complete new set of doors the level opens (door ids of the workspace; another's is `not_found`); left out: unchanged.",
+    description:
+      "The doors the level opens, the complete set (door ids of the workspace; another's is `not_found`); left out: the default on create, unchanged on update.",
   })
   doorIds?: number[];
 }
 
 @InputType({ description: 'The fields of a new access level.' })
 export class CreateAccessLevelInput extends UpdateAccessLevelInput {
-  @Field(() => Int, { description: "The company of the access level, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { description: "The company, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   companyId!: number;
   @Bounded('accessName')
   @Field({ description: `The access level's name: not blank, ${maxChars('accessName')} (\`blank\`, \`too_long\`).` })
   declare name: string;
-  @Field(() => Int, { description: "The access schedule of the access level, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { description: "The access schedule, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   declare scheduleId: number;
 }
 
 @ObjectType('AccessLevelEmployee', { description: 'An employee member of a level, valid from startDate to endDate (inclusive; null: open).' })
 export class AccessLevelEmployeeType {
-  @Field(() => Int, { description: 'The id of the access level the access level employee belongs to.' }) accessLevelId!: number;
-  @Field(() => Int, { description: 'The id of the employee the access level employee belongs to.' }) employeeId!: number;
+  @Field(() => Int, { description: 'The id of the access level of this access level employee.' }) accessLevelId!: number;
+  @Field(() => Int, { description: 'The id of the employee of this access level employee.' }) employeeId!: number;
   @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`: the first day the employee holds the level; null: from the start.' }) startDate?:
     string | null;
   @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`: the last day the employee holds the level; null: open-ended.' }) endDate?: string | null;
@@ -152,8 +160,8 @@ export class AccessLevelEmployeeConnection extends Connection(AccessLevelEmploye
 
 @ObjectType('AccessLevelArea', { description: "An area member of a level: the area's employees are members." })
 export class AccessLevelAreaType {
-  @Field(() => Int, { description: 'The id of the access level the access level area belongs to.' }) accessLevelId!: number;
-  @Field(() => Int, { description: 'The id of the area the access level area belongs to.' }) areaId!: number;
+  @Field(() => Int, { description: 'The id of the access level of this access level area.' }) accessLevelId!: number;
+  @Field(() => Int, { description: 'The id of the area of this access level area.' }) areaId!: number;
 }
 
 @ObjectType('AccessLevelAreaConnection', {
@@ -164,7 +172,7 @@ export class AccessLevelAreaConnection extends Connection(AccessLevelAreaType) {
 
 @InputType({ description: 'An employee to give an access level, optionally for a range of days.' })
 export class AccessLevelEmployeeInput {
-  @Field(() => Int, { description: "The employee of the access level employee, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { description: "The employee, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   employeeId!: number;
   @Bounded('date') @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`: first day of access.' }) startDate?: string | null;
   @Bounded('date') @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`: last day of access.' }) endDate?: string | null;
@@ -172,5 +180,5 @@ export class AccessLevelEmployeeInput {
 
 @InputType({ description: 'An area named in a bulk request.' })
 export class AreaRefInput {
-  @Field(() => Int, { description: "The area of the area ref, by id; an id that is not one of this workspace's is refused (`not_found`)." }) areaId!: number;
+  @Field(() => Int, { description: "The area, by id; an id that is not one of this workspace's is refused (`not_found`)." }) areaId!: number;
 }

@@ -6,7 +6,7 @@ import { Bounded, maxChars } from './bounds';
 @ObjectType('Area', { description: 'A place in a company; its devices inherit every employee registered in it (permission 0).' })
 export class AreaType {
   @Field(() => Int, { description: "The area's id, given by the service when it was created and never reused." }) id!: number;
-  @Field(() => Int, { description: 'The id of the company the area belongs to.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the company of this area.' }) companyId!: number;
   @Field({ description: "The area's name, as the console and reports show it." }) name!: string;
   @Field({ description: 'Unique in the company.' }) code!: string;
   @Field({ description: 'When the area was created (ISO 8601 date-time, UTC).' }) createdAt!: Date;
@@ -20,12 +20,12 @@ export class AreaConnection extends Connection(AreaType) {}
 
 @ArgsType()
 export class AreasArgs extends ConnectionArgs {
-  @Field(() => Int, { nullable: true, description: 'Only the areases of this company (its id).' }) companyId?: number;
+  @Field(() => Int, { nullable: true, description: 'Only the areas of this company (its id).' }) companyId?: number;
 }
 
 @InputType({ description: 'The fields of a new area.' })
 export class CreateAreaInput {
-  @Field(() => Int, { description: "The company of the area, by id; an id that is not one of this workspace's is refused (`not_found`)." }) companyId!: number;
+  @Field(() => Int, { description: "The company, by id; an id that is not one of this workspace's is refused (`not_found`)." }) companyId!: number;
   @Bounded('areaName') @Field({ description: `The area's name: not blank, ${maxChars('areaName')} (\`blank\`, \`too_long\`).` }) name!: string;
   @Bounded('areaCode')
   @Field({
@@ -36,7 +36,7 @@ export class CreateAreaInput {
 
 @InputType({ description: 'Only the fields given change. `companyId` can change only while the area has no members.' })
 export class UpdateAreaInput {
-  @Field(() => Int, { nullable: true, description: "The company of the area, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { nullable: true, description: "The company, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   companyId?: number;
   @Bounded('areaName')
   @Field({ nullable: true, description: `The area's name: not blank, ${maxChars('areaName')} (\`blank\`, \`too_long\`). Left out: unchanged.` })
@@ -51,12 +51,12 @@ export class UpdateAreaInput {
 
 @InputType({ description: 'An employee named in a bulk request.' })
 export class EmployeeRefInput {
-  @Field(() => Int, { description: "The employee of the employee ref, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { description: "The employee, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   employeeId!: number;
 }
 
 @InputType({ description: 'A device named in a bulk request.' })
 export class DeviceRefInput {
-  @Field(() => Int, { description: "The terminal (device) of the device ref, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { description: "The terminal (device), by id; an id that is not one of this workspace's is refused (`not_found`)." })
   deviceId!: number;
 }

@@ -26,8 +26,8 @@ const PERMISSION = 'Terminal privilege: 0 user, 2 enroller, 6 admin, 14 super ad
 
 @ObjectType('Assignment', { description: 'An employee on a device, directly or through an area. A pair that is both is listed once per source.' })
 export class AssignmentType {
-  @Field(() => Int, { description: 'The id of the employee the assignment belongs to.' }) employeeId!: number;
-  @Field(() => Int, { description: 'The id of the terminal (device) the assignment belongs to.' }) deviceId!: number;
+  @Field(() => Int, { description: 'The id of the employee of this assignment.' }) employeeId!: number;
+  @Field(() => Int, { description: 'The id of the terminal (device) of this assignment.' }) deviceId!: number;
   @Field(() => Int, { description: `${PERMISSION} Area-derived assignments grant 0; when a pair is both, the terminal gets the direct permission.` })
   permissionId!: number;
   @Field(() => AssignmentSource, {
@@ -62,7 +62,7 @@ export class AssignmentConnection extends Connection(AssignmentType) {}
 @InputType({ description: 'A terminal to enrol the employee on, with the privilege they get there.' })
 export class DevicePermissionInput {
   @Field(() => Int, {
-    description: "The terminal (device) of the device permission, by id; an id that is not one of this workspace's is refused (`not_found`).",
+    description: "The terminal (device), by id; an id that is not one of this workspace's is refused (`not_found`).",
   })
   deviceId!: number;
   @Field(() => Int, { description: PERMISSION }) permissionId!: number;
@@ -70,7 +70,7 @@ export class DevicePermissionInput {
 
 @InputType({ description: 'An employee to enrol on the terminal, with the privilege they get there.' })
 export class EmployeePermissionInput {
-  @Field(() => Int, { description: "The employee of the employee permission, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { description: "The employee, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   employeeId!: number;
   @Field(() => Int, { description: PERMISSION }) permissionId!: number;
 }

@@ -61,7 +61,7 @@ export class DeviceActionResultType {
 @ObjectType('DeviceAction', { description: 'An operation on a terminal; its status follows its commands.' })
 export class DeviceActionType {
   @Field({ description: 'Public id (`dact_...`).' }) actionId!: string;
-  @Field(() => Int, { description: 'The id of the terminal (device) the device action belongs to.' }) deviceId!: number;
+  @Field(() => Int, { description: 'The id of the terminal (device) of this device action.' }) deviceId!: number;
   @Field({ description: `The action: ${DEVICE_ACTION_TYPES.map((type) => `\`${type}\``).join(', ')}.` }) type!: string;
   @Field(() => DeviceActionOptionsType, { description: 'The options the action was created with; null for an action that takes none.' })
   options!: DeviceActionOptionsType;

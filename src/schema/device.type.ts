@@ -104,7 +104,7 @@ export class DeviceSyncStateType {
 @ObjectType('Device', { description: 'A terminal (time clock or door controller).' })
 export class DeviceType {
   @Field(() => Int, { description: "The terminal's id, given by the service when it was created and never reused." }) id!: number;
-  @Field(() => Int, { description: 'The id of the company the terminal belongs to.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the company of this terminal.' }) companyId!: number;
   @Field(() => Int, { nullable: true, description: 'The area whose employees the device inherits (at most one).' }) areaId?: number | null;
   @Field({ description: "The terminal's name, as the console and reports show it." }) name!: string;
   @Field({ description: 'Unique across the whole service: a terminal reports to one owner only.' }) serialNumber!: string;
@@ -151,7 +151,7 @@ export class DeviceConnection extends Connection(DeviceType) {}
 
 @ArgsType()
 export class DevicesArgs extends ConnectionArgs {
-  @Field(() => Int, { nullable: true, description: 'Only the deviceses of this company (its id).' }) companyId?: number;
+  @Field(() => Int, { nullable: true, description: 'Only the terminals of this company (its id).' }) companyId?: number;
 }
 
 const PUSH_COMM_KEY_DESCRIPTION =
@@ -160,7 +160,7 @@ const SOURCE_CIDRS_DESCRIPTION = 'Source addresses or CIDRs the terminal may cal
 
 @InputType({ description: 'The fields of a new terminal.' })
 export class CreateDeviceInput {
-  @Field(() => Int, { description: "The company of the terminal, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { description: "The company, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   companyId!: number;
   @Bounded('deviceName') @Field({ description: `The terminal's name: not blank, ${maxChars('deviceName')} (\`blank\`, \`too_long\`).` }) name!: string;
   @Bounded('serialNumber')
@@ -186,7 +186,7 @@ export class CreateDeviceInput {
 
 @InputType({ description: "The new values of a terminal's fields; a field left out (where it may be) keeps its value." })
 export class UpdateDeviceInput {
-  @Field(() => Int, { nullable: true, description: "The company of the terminal, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { nullable: true, description: "The company, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   companyId?: number;
   @Bounded('deviceName')
   @Field({ nullable: true, description: `The terminal's name: not blank, ${maxChars('deviceName')} (\`blank\`, \`too_long\`). Left out: unchanged.` })

@@ -4,7 +4,7 @@ import { ObjectType } from './object-type';
 @ObjectType('DirectoryGroup', { description: "A group of a company's directory, provisioned over SCIM (docs/identity.md)." })
 export class DirectoryGroupType {
   @Field(() => ID, { description: 'The SCIM id (a UUID).' }) id!: string;
-  @Field(() => Int, { description: 'The id of the company the directory group belongs to.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the company of this directory group.' }) companyId!: number;
   @Field({ description: "The group's name in the directory (SCIM `displayName`)." }) displayName!: string;
   @Field(() => String, { nullable: true, description: "The directory's own id of the group." }) externalId!: string | null;
   @Field(() => [Int], { description: 'Employee ids of its members.' }) memberIds!: number[];

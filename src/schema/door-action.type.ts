@@ -47,7 +47,7 @@ export class DoorActionType {
   @Field(() => ActionStatusDetail, { nullable: true, description: STATUS_DETAIL_DESCRIPTION }) statusDetail?: string | null;
   @Field({ description: 'When the action was requested.' }) createdAt!: Date;
   @Field({ description: 'Same as createdAt: the field name of the REST unlock reply.' }) timestamp!: Date;
-  @Field(() => Int, { description: 'The id of the terminal (device) the door action belongs to.' }) deviceId!: number;
+  @Field(() => Int, { description: 'The id of the terminal (device) of this door action.' }) deviceId!: number;
   @Field({ description: 'The serial number of the terminal, as it sends it in the PUSH protocol (`SN`).' }) deviceSerial!: string;
   @Field(() => DeviceStatus, { description: "The terminal's status now: an `offline` terminal receives the command only if it polls before expiresAt." })
   deviceStatus!: DeviceStatus;

@@ -58,7 +58,7 @@ registerEnumType(DoorEventClass, {
 })
 export class DoorEventType {
   @Field(() => GraphQLSafeInt, { description: 'A 64-bit id (see the `SafeInt` scalar).' }) id!: number;
-  @Field(() => Int, { description: 'The id of the company the door event belongs to.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the company of this door event.' }) companyId!: number;
   @Field(() => Int, { nullable: true, description: 'Null after the device record was deleted; `deviceSerial` remains.' }) deviceId?: number | null;
   @Field({ description: 'The serial number of the terminal, as it sends it in the PUSH protocol (`SN`).' }) deviceSerial!: string;
   @Field(() => Int, { nullable: true, description: 'Door / reader address (`eventaddr`).' }) door?: number | null;
@@ -92,13 +92,13 @@ export class DoorEventConnection extends Connection(DoorEventType) {}
 
 @ArgsType()
 export class DoorEventsArgs extends ConnectionArgs {
-  @Field(() => Int, { nullable: true, description: 'Only the door eventses of this company (its id).' }) companyId?: number;
-  @Field(() => Int, { nullable: true, description: 'Only the door eventses of this terminal (its id).' }) deviceId?: number;
+  @Field(() => Int, { nullable: true, description: 'Only the door events of this company (its id).' }) companyId?: number;
+  @Field(() => Int, { nullable: true, description: 'Only the door events of this terminal (its id).' }) deviceId?: number;
   @Field(() => Int, { nullable: true, description: 'A door (its device and number).' }) doorId?: number;
   @Field(() => DoorEventClass, { nullable: true, description: 'Only events of this class.' }) eventClass?: DoorEventClass;
   @Field(() => Int, { nullable: true, description: 'A raw rtlog event code.' }) eventCode?: number;
   @Field(() => DoorDenialReason, { nullable: true, description: 'Refusals with this reason.' }) reason?: string;
-  @Field(() => Int, { nullable: true, description: 'Only the door eventses of this employee (its id).' }) employeeId?: number;
+  @Field(() => Int, { nullable: true, description: 'Only the door events of this employee (its id).' }) employeeId?: number;
   @Bounded('dateTime')
   @Field(() => String, { nullable: true, description: 'ISO 8601 date or date-time; without offset it is read in the workspace zone. Inclusive.' })
   startDate?: string;

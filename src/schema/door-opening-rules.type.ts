@@ -21,8 +21,8 @@ export class MultiPersonType {
 
 @ObjectType('DoorOpeningRules', { description: 'Rules that decide when one door of an access controller opens, and the state of their delivery.' })
 export class DoorOpeningRulesType {
-  @Field(() => Int, { description: 'The id of the door the door opening rules belongs to.' }) doorId!: number;
-  @Field(() => Int, { description: 'The id of the terminal (device) the door opening rules belongs to.' }) deviceId!: number;
+  @Field(() => Int, { description: 'The id of the door of this door opening rules.' }) doorId!: number;
+  @Field(() => Int, { description: 'The id of the terminal (device) of this door opening rules.' }) deviceId!: number;
   @Field(() => FirstPersonInType, { nullable: true, description: 'Null: off.' }) firstPersonIn?: FirstPersonInType | null;
   @Field(() => Int, { description: 'The Door{N}FirstCardOpenDoor parameter written to the controller (0 off, 1 first-card normal open).' })
   firstCardValue!: number;
@@ -42,7 +42,7 @@ export class DoorOpeningRulesType {
   description: 'First person in: the door stays locked in normal-open time until a holder of one of these levels has passed.',
 })
 export class FirstPersonInInput {
-  @Field(() => Int, { description: "The access schedule of the first person in, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { description: "The access schedule, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   scheduleId!: number;
   @Field(() => [Int], { description: 'The access levels whose holders count as a first person (their ids).' }) accessLevelIds!: number[];
 }

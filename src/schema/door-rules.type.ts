@@ -35,7 +35,7 @@ export class InterlockType {
 
 @ObjectType('DeviceDoorRules', { description: 'Door rules an access controller enforces itself, and the state of their delivery.' })
 export class DeviceDoorRulesType {
-  @Field(() => Int, { description: 'The id of the terminal (device) the device door rules belongs to.' }) deviceId!: number;
+  @Field(() => Int, { description: 'The id of the terminal (device) of this device door rules.' }) deviceId!: number;
   @Field(() => AntiPassbackType, { nullable: true, description: 'Null: off.' }) antiPassback?: AntiPassbackType | null;
   @Field(() => InterlockType, { nullable: true, description: 'Null: none.' }) interlock?: InterlockType | null;
   @Field(() => Int, { description: 'The AntiPassback parameter written to the controller (0 off).' }) antiPassbackValue!: number;

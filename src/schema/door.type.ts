@@ -33,7 +33,7 @@ export class DoorStateType {
 @ObjectType('Door', { description: "A terminal's door: an access-control terminal has as many as it reports, an attendance terminal one (its lock output)." })
 export class DoorType {
   @Field(() => Int, { description: "The door's id, given by the service when it was created and never reused." }) id!: number;
-  @Field(() => Int, { description: 'The id of the terminal (device) the door belongs to.' }) deviceId!: number;
+  @Field(() => Int, { description: 'The id of the terminal (device) of this door.' }) deviceId!: number;
   @Field(() => Int, { description: "The door's number on its terminal (1 …)." }) number!: number;
   @Field({ description: "The door's name, as the console and reports show it." }) name!: string;
   @Field({

@@ -38,7 +38,7 @@ registerEnumType(FaceEnrollmentMethodValue, {
   description: "An employee's face photo, as stored: a JPEG of at most 640 px on a side, EXIF orientation applied, metadata removed.",
 })
 export class EmployeePhotoType {
-  @Field(() => Int, { description: 'The id of the employee the employee photo belongs to.' }) employeeId!: number;
+  @Field(() => Int, { description: 'The id of the employee of this employee photo.' }) employeeId!: number;
   @Field({ description: 'Always `image/jpeg` (PNG uploads are converted).' }) contentType!: string;
   @Field(() => Int, { description: 'Bytes of the stored JPEG.' }) size!: number;
   @Field(() => Int, { description: 'The width of the stored photo, in pixels.' }) width!: number;
@@ -55,7 +55,7 @@ export class EmployeePhotoContentType extends EmployeePhotoType {
 
 @ObjectType('FaceEnrollment', { description: "Where an employee's photo stands on one of the employee's terminals." })
 export class FaceEnrollmentType {
-  @Field(() => Int, { description: 'The id of the terminal (device) the face enrollment belongs to.' }) deviceId!: number;
+  @Field(() => Int, { description: 'The id of the terminal (device) of this face enrollment.' }) deviceId!: number;
   @Field({ description: 'The serial number of the terminal, as it sends it in the PUSH protocol (`SN`).' }) serialNumber!: string;
   @Field(() => FaceEnrollmentStatusValue, { description: '`pending` until the terminal answered, then `enrolled`, `failed` or `not_supported`.' })
   status!: FaceEnrollmentStatusValue;
@@ -83,7 +83,7 @@ export class FaceEnrollmentType {
 
 @ObjectType('EmployeePhotoStatus', { description: "An employee's photo and, per terminal they are on, whether it enrolled a face from it." })
 export class EmployeePhotoStatusType {
-  @Field(() => Int, { description: 'The id of the employee the employee photo status belongs to.' }) employeeId!: number;
+  @Field(() => Int, { description: 'The id of the employee of this employee photo status.' }) employeeId!: number;
   @Field(() => EmployeePhotoType, { description: 'The stored photo; null when the employee has none.' }) photo!: EmployeePhotoType;
   @Field(() => [FaceEnrollmentType], { description: 'One entry per terminal the employee is on.' }) devices!: FaceEnrollmentType[];
 }

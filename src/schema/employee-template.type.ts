@@ -53,7 +53,7 @@ registerEnumType(TemplateFormat, {
 })
 export class EmployeeTemplateType {
   @Field(() => Int, { description: "The employee template's id, given by the service when it was created and never reused." }) id!: number;
-  @Field(() => Int, { description: 'The id of the employee the employee template belongs to.' }) employeeId!: number;
+  @Field(() => Int, { description: 'The id of the employee of this employee template.' }) employeeId!: number;
   @Field(() => BiometricType, { description: 'The biometric kind: fingerprint, face, palm, finger vein...' }) type!: BiometricType;
   @Field(() => Int, { description: 'Finger number 0-9 for fingerprints and finger veins; 0 for faces.' }) index!: number;
   @Field(() => Int, { description: 'Part of a multi-template biometric (e.g. one of the templates of a face); 0 for fingerprints.' }) subIndex!: number;
@@ -61,7 +61,8 @@ export class EmployeeTemplateType {
   version?: string | null;
   @Field(() => TemplateFormat, { description: "The template format: `zk` (the vendor's), `iso` (ISO/IEC 19794) or `ansi` (ANSI 378)." })
   format!: TemplateFormat;
-  @Field({ description: 'Whether the terminal marked the template usable; an invalid one is kept but not sent to other terminals.' }) valid!: boolean;
+  @Field({ description: "The terminal's `Valid` flag of the template, passed on as it is when the template is sent to the employee's other terminals." })
+  valid!: boolean;
   @Field({ description: 'A duress finger: verifying with it raises a silent alarm.' }) duress!: boolean;
   @Field(() => Int, { description: 'Length of the base64 template.' }) size!: number;
   @Field(() => Int, { nullable: true, description: 'The terminal it was enrolled on (null once that device is deleted).' }) sourceDeviceId?: number | null;

@@ -6,14 +6,13 @@ import { Bounded, maxChars } from './bounds';
 @ObjectType('Employee', { description: 'A person who uses terminals.' })
 export class EmployeeType {
   @Field(() => Int, { description: "The employee's id, given by the service when it was created and never reused." }) id!: number;
-  @Field(() => Int, { description: 'The id of the company the employee belongs to.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the company of this employee.' }) companyId!: number;
   @Field({ description: 'First name, shown on the terminal.' }) name!: string;
   @Field({ description: 'Last name, shown on the terminal.' }) lastname!: string;
   @Field({ description: 'Unique in the workspace.' }) code!: string;
   @Field(() => String, { nullable: true, description: 'The number the terminal knows the person by; unique per company.' })
   pin?: string | null;
-  @Field(() => String, { nullable: true, description: "The employee's e-mail address (for notifications and SCIM matching); null when none." }) email?:
-    string | null;
+  @Field(() => String, { nullable: true, description: "The employee's e-mail address; null when none." }) email?: string | null;
   @Field({ description: 'Whether the employee is active: an inactive one is sent to no terminal (a SCIM `active: false` makes them inactive).' })
   isActive!: boolean;
   @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, the first day of employment; days before it are `not_employed`. Null: open.' })
@@ -36,7 +35,7 @@ export class EmployeeConnection extends Connection(EmployeeType) {}
 
 @ArgsType()
 export class EmployeesArgs extends ConnectionArgs {
-  @Field(() => Int, { nullable: true, description: 'Only the employeeses of this company (its id).' }) companyId?: number;
+  @Field(() => Int, { nullable: true, description: 'Only the employees of this company (its id).' }) companyId?: number;
   @Field({ nullable: true, description: 'Only active employees (true) or only inactive ones (false).' }) isActive?: boolean;
   @Bounded('search') @Field({ nullable: true, description: 'Case-insensitive text found in name, last name, code, pin or e-mail.' }) search?: string;
   @Field(() => [Int], {
@@ -49,7 +48,7 @@ export class EmployeesArgs extends ConnectionArgs {
 
 @InputType({ description: 'The fields of a new employee.' })
 export class CreateEmployeeInput {
-  @Field(() => Int, { description: "The company of the employee, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { description: "The company, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   companyId!: number;
   @Bounded('personName') @Field({ description: `The employee's name: not blank, ${maxChars('personName')} (\`blank\`, \`too_long\`).` }) name!: string;
   @Bounded('personName') @Field({ description: `The employee's last name: ${maxChars('personName')} (\`too_long\`).` }) lastname!: string;
@@ -69,7 +68,7 @@ export class CreateEmployeeInput {
 
 @InputType({ description: 'Only the fields given change; `null` clears `pin` or `email`.' })
 export class UpdateEmployeeInput {
-  @Field(() => Int, { nullable: true, description: "The company of the employee, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { nullable: true, description: "The company, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   companyId?: number;
   @Bounded('personName')
   @Field({ nullable: true, description: `The employee's name: not blank, ${maxChars('personName')} (\`blank\`, \`too_long\`). Left out: unchanged.` })

@@ -22,15 +22,15 @@ export class EventCursorArgs {
 
 @ArgsType()
 export class PunchCreatedArgs extends EventCursorArgs {
-  @Field(() => Int, { nullable: true, description: 'Only the punch createds of this company (its id).' }) companyId?: number | null;
-  @Field(() => Int, { nullable: true, description: 'Only the punch createds of this terminal (its id).' }) deviceId?: number | null;
-  @Field(() => Int, { nullable: true, description: 'Only the punch createds of this employee (its id).' }) employeeId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Only the events of this company (its id).' }) companyId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Only the events of this terminal (its id).' }) deviceId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Only the events of this employee (its id).' }) employeeId?: number | null;
 }
 
 @ArgsType()
 export class AttendanceDayUpdatedArgs extends EventCursorArgs {
-  @Field(() => Int, { nullable: true, description: 'Only the attendance day updateds of this company (its id).' }) companyId?: number | null;
-  @Field(() => Int, { nullable: true, description: 'Only the attendance day updateds of this employee (its id).' }) employeeId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Only the events of this company (its id).' }) companyId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Only the events of this employee (its id).' }) employeeId?: number | null;
 }
 
 @ArgsType()
@@ -48,20 +48,20 @@ export class DoorAlarmArgs extends EventCursorArgs {
 
 @ArgsType()
 export class AccessDeniedArgs extends EventCursorArgs {
-  @Field(() => Int, { nullable: true, description: 'Only the access denieds of this company (its id).' }) companyId?: number | null;
-  @Field(() => Int, { nullable: true, description: 'Only the access denieds of this terminal (its id).' }) deviceId?: number | null;
-  @Field(() => Int, { nullable: true, description: 'Only the access denieds of this employee (its id).' }) employeeId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Only the events of this company (its id).' }) companyId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Only the events of this terminal (its id).' }) deviceId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Only the events of this employee (its id).' }) employeeId?: number | null;
 }
 
 @ArgsType()
 export class DeviceActionUpdatedArgs extends EventCursorArgs {
-  @Field(() => Int, { nullable: true, description: 'Only the device action updateds of this company (its id).' }) companyId?: number | null;
-  @Field(() => Int, { nullable: true, description: 'Only the device action updateds of this terminal (its id).' }) deviceId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Only the events of this company (its id).' }) companyId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Only the events of this terminal (its id).' }) deviceId?: number | null;
 }
 
 @ArgsType()
 export class DoorActionUpdatedArgs extends EventCursorArgs {
-  @Field(() => Int, { nullable: true, description: 'Only the door action updateds of this terminal (its id).' }) deviceId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Only the events of this terminal (its id).' }) deviceId?: number | null;
 }
 
 @InterfaceType('Event', { description: 'What every event delivered by a subscription carries.' })
@@ -84,14 +84,14 @@ export class PunchCreatedEvent extends EventEnvelope {
 
 @ObjectType('DoorOpening', { description: 'A door that opened.' })
 export class DoorOpeningType {
-  @Field(() => Int, { description: 'The id of the terminal (device) the door opening belongs to.' }) deviceId!: number;
-  @Field(() => Int, { description: 'The id of the company the door opening belongs to.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the terminal (device) of this door opening.' }) deviceId!: number;
+  @Field(() => Int, { description: 'The id of the company of this door opening.' }) companyId!: number;
   @Field({ description: 'The serial number of the terminal, as it sends it in the PUSH protocol (`SN`).' }) deviceSerial!: string;
   @Field(() => Int, { description: "The door's number on its terminal (1 …)." }) door!: number;
   @Field({ description: 'When the terminal opened the door (an ISO 8601 date-time in UTC).' }) openedAt!: Date;
   @Field({ description: '`remote_unlock` (a door action of the API), or how the terminal opened it.' }) source!: string;
   @Field(() => String, { nullable: true, description: 'The door action, for `remote_unlock`.' }) actionId?: string | null;
-  @Field(() => Int, { nullable: true, description: 'The id of the employee the door opening belongs to.' }) employeeId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'The id of the employee of this door opening.' }) employeeId?: number | null;
   @Field(() => String, {
     nullable: true,
     description: 'The PIN of the person let in; null when the door opened without a person (a button, a schedule, a remote unlock).',
@@ -106,8 +106,8 @@ export class DoorOpenedEvent extends EventEnvelope {
 
 @ObjectType('DeviceStatusChange', { description: 'A terminal came online or went offline.' })
 export class DeviceStatusChangeType {
-  @Field(() => Int, { description: 'The id of the terminal (device) the device status change belongs to.' }) deviceId!: number;
-  @Field(() => Int, { description: 'The id of the company the device status change belongs to.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the terminal (device) of this device status change.' }) deviceId!: number;
+  @Field(() => Int, { description: 'The id of the company of this device status change.' }) companyId!: number;
   @Field({ description: 'The serial number of the terminal, as it sends it in the PUSH protocol (`SN`).' }) serialNumber!: string;
   @Field(() => DeviceStatus, { description: 'The new status: `online` or `offline`.' }) status!: DeviceStatus;
   @Field({ description: 'When the status changed (an ISO 8601 date-time in UTC): the contact, or the missed heartbeat.' }) at!: Date;
@@ -130,9 +130,9 @@ export class AttendanceDayUpdatedEvent extends EventEnvelope {
 
 @ObjectType('DoorAlarm', { description: 'A door alarm raised or cleared.' })
 export class DoorAlarmType {
-  @Field(() => Int, { description: 'The id of the door the door alarm belongs to.' }) doorId!: number;
-  @Field(() => Int, { description: 'The id of the terminal (device) the door alarm belongs to.' }) deviceId!: number;
-  @Field(() => Int, { description: 'The id of the company the door alarm belongs to.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the door of this door alarm.' }) doorId!: number;
+  @Field(() => Int, { description: 'The id of the terminal (device) of this door alarm.' }) deviceId!: number;
+  @Field(() => Int, { description: 'The id of the company of this door alarm.' }) companyId!: number;
   @Field({ description: 'The serial number of the terminal, as it sends it in the PUSH protocol (`SN`).' }) deviceSerial!: string;
   @Field(() => Int, { description: "The door's number on its terminal." }) door!: number;
   @Field({ description: '`forced_open`, `held_open`, `tamper`, `duress`, `power` or `battery`.' }) kind!: string;
@@ -152,8 +152,8 @@ export class DoorAlarmEvent extends EventEnvelope {
 @ObjectType('AccessDenial', { description: 'A person the terminal refused.' })
 export class AccessDenialType {
   @Field(() => Int, { nullable: true, description: 'Null when the terminal names a door it does not have.' }) doorId?: number | null;
-  @Field(() => Int, { description: 'The id of the terminal (device) the access denial belongs to.' }) deviceId!: number;
-  @Field(() => Int, { description: 'The id of the company the access denial belongs to.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the terminal (device) of this access denial.' }) deviceId!: number;
+  @Field(() => Int, { description: 'The id of the company of this access denial.' }) companyId!: number;
   @Field({ description: 'The serial number of the terminal, as it sends it in the PUSH protocol (`SN`).' }) deviceSerial!: string;
   @Field(() => Int, { nullable: true, description: "The door's number on its terminal (1 …)." }) door?: number | null;
   @Field({
@@ -162,7 +162,7 @@ export class AccessDenialType {
   })
   reason!: string;
   @Field(() => Int, { description: 'The raw rtlog event code (27 not registered, 22 outside the time zone, 29 expired...).' }) eventCode!: number;
-  @Field(() => Int, { nullable: true, description: 'The id of the employee the access denial belongs to.' }) employeeId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'The id of the employee of this access denial.' }) employeeId?: number | null;
   @Field(() => String, { nullable: true, description: 'The PIN of the person refused; null when the terminal did not know them.' }) pin?: string | null;
   @Field(() => String, { nullable: true, description: 'The card number read, when a card was used; null otherwise.' }) cardNo?: string | null;
   @Field(() => String, {
@@ -185,8 +185,8 @@ export class DeviceActionUpdatedEvent extends EventEnvelope {
 
 @ArgsType()
 export class AbsenceRequestUpdatedArgs extends EventCursorArgs {
-  @Field(() => Int, { nullable: true, description: 'Only the absence request updateds of this company (its id).' }) companyId?: number | null;
-  @Field(() => Int, { nullable: true, description: 'Only the absence request updateds of this employee (its id).' }) employeeId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Only the events of this company (its id).' }) companyId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Only the events of this employee (its id).' }) employeeId?: number | null;
 }
 
 @ObjectType({ implements: EventEnvelope, description: 'An absence request was filed, approved, rejected or cancelled.' })
@@ -196,8 +196,8 @@ export class AbsenceRequestUpdatedEvent extends EventEnvelope {
 
 @ArgsType()
 export class PunchCorrectionUpdatedArgs extends EventCursorArgs {
-  @Field(() => Int, { nullable: true, description: 'Only the punch correction updateds of this company (its id).' }) companyId?: number | null;
-  @Field(() => Int, { nullable: true, description: 'Only the punch correction updateds of this employee (its id).' }) employeeId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Only the events of this company (its id).' }) companyId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Only the events of this employee (its id).' }) employeeId?: number | null;
 }
 
 @ObjectType({ implements: EventEnvelope, description: 'A punch correction was filed, approved, rejected or cancelled.' })
@@ -207,8 +207,8 @@ export class PunchCorrectionUpdatedEvent extends EventEnvelope {
 
 @ArgsType()
 export class OvertimeApprovalUpdatedArgs extends EventCursorArgs {
-  @Field(() => Int, { nullable: true, description: 'Only the overtime approval updateds of this company (its id).' }) companyId?: number | null;
-  @Field(() => Int, { nullable: true, description: 'Only the overtime approval updateds of this employee (its id).' }) employeeId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Only the events of this company (its id).' }) companyId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Only the events of this employee (its id).' }) employeeId?: number | null;
 }
 
 @ObjectType({ implements: EventEnvelope, description: 'An overtime approval was filed, approved or rejected.' })

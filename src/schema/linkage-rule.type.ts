@@ -8,7 +8,7 @@ import { Bounded, maxChars } from './bounds';
 })
 export class LinkageRuleType {
   @Field(() => Int, { description: "The linkage rule's id, given by the service when it was created and never reused." }) id!: number;
-  @Field(() => Int, { description: 'The id of the company the linkage rule belongs to.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the company of this linkage rule.' }) companyId!: number;
   @Field({ description: "The linkage rule's name, as the console and reports show it." }) name!: string;
   @Field({ description: '`forced_open`, `held_open`, `duress` or `refusals` (refusalCount within refusalWindowMinutes).' }) trigger!: string;
   @Field(() => Int, { description: 'The controller whose events trigger it.' }) deviceId!: number;
@@ -40,8 +40,8 @@ export class LinkageRuleConnection extends Connection(LinkageRuleType) {}
 
 @ArgsType()
 export class LinkageRulesArgs extends ConnectionArgs {
-  @Field(() => Int, { nullable: true, description: 'Only the linkage ruleses of this company (its id).' }) companyId?: number;
-  @Field(() => Int, { nullable: true, description: 'Only the linkage ruleses of this terminal (its id).' }) deviceId?: number;
+  @Field(() => Int, { nullable: true, description: 'Only the linkage rules of this company (its id).' }) companyId?: number;
+  @Field(() => Int, { nullable: true, description: 'Only the linkage rules of this terminal (its id).' }) deviceId?: number;
 }
 
 @InputType({ description: 'The fields of a new linkage rule.' })

@@ -9,8 +9,8 @@ const DOOR_STATES =
 
 @ObjectType('LockdownDoor', { description: 'One door of a lockdown and where its controller is with it.' })
 export class LockdownDoorType {
-  @Field(() => Int, { description: 'The id of the door the lockdown door belongs to.' }) doorId!: number;
-  @Field(() => Int, { description: 'The id of the terminal (device) the lockdown door belongs to.' }) deviceId!: number;
+  @Field(() => Int, { description: 'The id of the door of this lockdown door.' }) doorId!: number;
+  @Field(() => Int, { description: 'The id of the terminal (device) of this lockdown door.' }) deviceId!: number;
   @Field(() => Int, { description: "The door's number on its controller." }) door!: number;
   @Field({ description: DOOR_STATES }) state!: string;
   @Field(() => String, { nullable: true, description: 'Why it failed, or `controller_restarted` while a command sent again is pending.' })
@@ -23,9 +23,9 @@ export class LockdownDoorType {
 @ObjectType('Lockdown', { description: 'A lockdown (doors locked, credentials refused) or evacuation (doors held open) of doors of one company.' })
 export class LockdownType {
   @Field(() => Int, { description: "The lockdown's id, given by the service when it was created and never reused." }) id!: number;
-  @Field(() => Int, { description: 'The id of the company the lockdown belongs to.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the company of this lockdown.' }) companyId!: number;
   @Field({ description: '`company`, `area` or `doors`: how the doors were chosen.' }) scope!: string;
-  @Field(() => Int, { nullable: true, description: 'The id of the area the lockdown belongs to.' }) areaId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'The id of the area of this lockdown.' }) areaId?: number | null;
   @Field({ description: '`lockdown` or `evacuate`.' }) mode!: string;
   @Field({ description: 'Why the lockdown was started, as whoever started it wrote it (kept in the audit log).' }) reason!: string;
   @Field({ description: '`active` until released, then `released`.' }) status!: string;
@@ -52,7 +52,7 @@ export class LockdownConnection extends Connection(LockdownType) {}
 
 @ArgsType()
 export class LockdownsArgs extends ConnectionArgs {
-  @Field(() => Int, { nullable: true, description: 'Only the lockdownses of this company (its id).' }) companyId?: number;
+  @Field(() => Int, { nullable: true, description: 'Only the lockdowns of this company (its id).' }) companyId?: number;
   @Bounded('keyword') @Field(() => String, { nullable: true, description: '`active` or `released`.' }) status?: string;
 }
 
@@ -73,9 +73,9 @@ export class CreateLockdownInput {
 @ObjectType('LockdownUpdate', { description: 'A lockdown started, one of its doors changed state, or it was released.' })
 export class LockdownUpdateType {
   @Field(() => Int, { description: 'The id of the lockdown that changed.' }) lockdownId!: number;
-  @Field(() => Int, { description: 'The id of the company the lockdown update belongs to.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the company of this lockdown update.' }) companyId!: number;
   @Field({ description: '`company`, `area` or `doors`: how the doors were chosen.' }) scope!: string;
-  @Field(() => Int, { nullable: true, description: 'The id of the area the lockdown update belongs to.' }) areaId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'The id of the area of this lockdown update.' }) areaId?: number | null;
   @Field({ description: '`lockdown` (doors locked, credentials refused) or `evacuate` (doors held open).' }) mode!: string;
   @Field({ description: 'Why the lockdown was started.' }) reason!: string;
   @Field({ description: 'The lockdown: `active` or `released`.' }) status!: string;
@@ -92,8 +92,8 @@ export class LockdownUpdateType {
 
 @ObjectType('LockdownDoorChange', { description: 'The door of a `lockdown.updated` event.' })
 export class LockdownDoorEventType {
-  @Field(() => Int, { description: 'The id of the door the lockdown door change belongs to.' }) doorId!: number;
-  @Field(() => Int, { description: 'The id of the terminal (device) the lockdown door change belongs to.' }) deviceId!: number;
+  @Field(() => Int, { description: 'The id of the door of this lockdown door change.' }) doorId!: number;
+  @Field(() => Int, { description: 'The id of the terminal (device) of this lockdown door change.' }) deviceId!: number;
   @Field(() => Int, { description: "The door's number on its terminal (1 …)." }) door!: number;
   @Field({ description: DOOR_STATES }) state!: string;
   @Field(() => String, { nullable: true, description: 'Why a door failed (the terminal refused, offline, no answer); null otherwise.' }) detail?: string | null;
@@ -108,6 +108,6 @@ export class LockdownUpdatedEvent extends EventEnvelope {
 
 @ArgsType()
 export class LockdownUpdatedArgs extends EventCursorArgs {
-  @Field(() => Int, { nullable: true, description: 'Only the lockdown updateds of this company (its id).' }) companyId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Only the events of this company (its id).' }) companyId?: number | null;
   @Field(() => Int, { nullable: true, description: 'Only the updates of this lockdown (its id).' }) lockdownId?: number | null;
 }

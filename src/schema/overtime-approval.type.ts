@@ -10,8 +10,8 @@ import { Bounded, maxChars } from './bounds';
 })
 export class OvertimeApprovalType {
   @Field(() => Int, { description: "The overtime approval's id, given by the service when it was created and never reused." }) id!: number;
-  @Field(() => Int, { description: 'The id of the company the overtime approval belongs to.' }) companyId!: number;
-  @Field(() => Int, { description: 'The id of the employee the overtime approval belongs to.' }) employeeId!: number;
+  @Field(() => Int, { description: 'The id of the company of this overtime approval.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the employee of this overtime approval.' }) employeeId!: number;
   @Field({ description: '`YYYY-MM-DD`: the attendance day.' }) date!: string;
   @Field({ description: '`pending`, `approved` or `rejected`.' }) state!: string;
   @Field(() => Int, { nullable: true, description: "Approved: the most overtime minutes that count; null: all of the day's overtime." }) minutes!:
@@ -46,7 +46,7 @@ export class OvertimeApprovalListArgs extends ConnectionArgs {
 
 @InputType({ description: 'The fields of a new overtime approval.' })
 export class CreateOvertimeApprovalInput {
-  @Field(() => Int, { description: "The employee of the overtime approval, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { description: "The employee, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   employeeId!: number;
   @Bounded('date') @Field({ description: '`YYYY-MM-DD`: the attendance day whose overtime is to be approved.' }) date!: string;
   @Bounded('note') @Field(() => String, { nullable: true, description: 'Why (the approver reads it).' }) note?: string | null;

@@ -6,7 +6,7 @@ import { Bounded } from './bounds';
 @ObjectType('PayPeriod', { description: "A company's pay period; once locked by an admin its attendance days never change." })
 export class PayPeriodType {
   @Field(() => Int, { description: "The pay period's id, given by the service when it was created and never reused." }) id!: number;
-  @Field(() => Int, { description: 'The id of the company the pay period belongs to.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the company of this pay period.' }) companyId!: number;
   @Field({ description: '`YYYY-MM-DD`, inclusive.' }) startDate!: string;
   @Field({ description: '`YYYY-MM-DD`, inclusive.' }) endDate!: string;
   @Field(() => Date, { nullable: true, description: 'When an admin locked it; null while open.' }) lockedAt?: Date | null;
@@ -37,7 +37,7 @@ export class UpdatePayPeriodInput {
 
 @InputType({ description: 'The fields of a new pay period.' })
 export class CreatePayPeriodInput {
-  @Field(() => Int, { description: "The company of the pay period, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { description: "The company, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   companyId!: number;
   @Bounded('date') @Field({ description: "`YYYY-MM-DD`, the first day of the period, in the company's calendar." }) startDate!: string;
   @Bounded('date')
@@ -47,7 +47,7 @@ export class CreatePayPeriodInput {
 
 @ObjectType('PayrollExportRow', { description: 'Paid minutes of one employee under one pay code over a pay period (docs/payroll-export.md).' })
 export class PayrollExportRowType {
-  @Field(() => Int, { description: 'The id of the employee the payroll export row belongs to.' }) employeeId!: number;
+  @Field(() => Int, { description: 'The id of the employee of this payroll export row.' }) employeeId!: number;
   @Field({ description: "The employee's code (payroll's personnel number)." }) employeeCode!: string;
   @Field({ description: 'First and last name.' }) employeeName!: string;
   @Field({ description: "The company's code." }) companyCode!: string;
@@ -71,8 +71,8 @@ export class PayrollExportRowType {
 
 @ObjectType('PayrollExport', { description: "A pay period's payroll export; a locked period's is the same every time until it is unlocked." })
 export class PayrollExportType {
-  @Field(() => Int, { description: 'The id of the pay period the payroll export belongs to.' }) payPeriodId!: number;
-  @Field(() => Int, { description: 'The id of the company the payroll export belongs to.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the pay period of this payroll export.' }) payPeriodId!: number;
+  @Field(() => Int, { description: 'The id of the company of this payroll export.' }) companyId!: number;
   @Field({ description: '`YYYY-MM-DD`, the first day of the period.' }) startDate!: string;
   @Field({ description: '`YYYY-MM-DD`, the last day of the period.' }) endDate!: string;
   @Field({ description: "The workspace's zone: the dates are local dates in it." }) timeZone!: string;

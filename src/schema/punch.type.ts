@@ -17,7 +17,7 @@ registerEnumType(PunchRecordType, {
 @ObjectType('Punch', { description: 'An attendance record. Punches are never updated or deleted through the API.' })
 export class PunchType {
   @Field(() => GraphQLSafeInt, { description: 'A 64-bit id (see the `SafeInt` scalar).' }) id!: number;
-  @Field(() => Int, { description: 'The id of the company the punch belongs to.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the company of this punch.' }) companyId!: number;
   @Field(() => Int, { nullable: true, description: 'Null while the pin is unknown to the service, or after the employee was deleted.' })
   employeeId?: number | null;
   @Field(() => Int, { nullable: true, description: 'Null after the device record was deleted; `deviceSerial` remains.' })
@@ -69,18 +69,18 @@ export class PunchesArgs extends ConnectionArgs {
       'ISO 8601 date or date-time (years 1900 to 2199); without offset it is read in the workspace zone. A bare date includes that whole day; a date-time is inclusive.',
   })
   endDate?: string;
-  @Field(() => Int, { nullable: true, description: 'Only the puncheses of this employee (its id).' }) employeeId?: number;
-  @Field(() => Int, { nullable: true, description: 'Only the puncheses of this terminal (its id).' }) deviceId?: number;
-  @Field(() => Int, { nullable: true, description: 'Only the puncheses of this company (its id).' }) companyId?: number;
+  @Field(() => Int, { nullable: true, description: 'Only the punches of this employee (its id).' }) employeeId?: number;
+  @Field(() => Int, { nullable: true, description: 'Only the punches of this terminal (its id).' }) deviceId?: number;
+  @Field(() => Int, { nullable: true, description: 'Only the punches of this company (its id).' }) companyId?: number;
 }
 
 @InputType({ description: 'The fields of a new punch.' })
 export class CreatePunchInput {
-  @Field(() => Int, { description: "The employee of the punch, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { description: "The employee, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   employeeId!: number;
-  @Field(() => Int, { description: "The terminal (device) of the punch, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { description: "The terminal (device), by id; an id that is not one of this workspace's is refused (`not_found`)." })
   deviceId!: number;
-  @Field(() => Int, { description: "The company of the punch, by id; an id that is not one of this workspace's is refused (`not_found`)." }) companyId!: number;
+  @Field(() => Int, { description: "The company, by id; an id that is not one of this workspace's is refused (`not_found`)." }) companyId!: number;
   @Bounded('dateTime') @Field({ description: 'ISO 8601 date-time; without offset it is the wall-clock time of the device zone.' }) punchTime!: string;
   @Bounded('punchState') @Field({ description: 'The value of a verification state of the workspace.' }) punchState!: string;
 }

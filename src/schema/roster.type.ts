@@ -6,7 +6,7 @@ import { Bounded, maxChars } from './bounds';
 @ObjectType('Roster', { description: "A company's repeating cycle of shifts and days off, which a shift assignment names instead of a shift." })
 export class RosterType {
   @Field(() => Int, { description: "The roster's id, given by the service when it was created and never reused." }) id!: number;
-  @Field(() => Int, { description: 'The id of the company the roster belongs to.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the company of this roster.' }) companyId!: number;
   @Field({ description: "The roster's name, as the console and reports show it." }) name!: string;
   @Field({ description: '`YYYY-MM-DD`: the date of the first entry of `days`; the cycle repeats from it in both directions.' }) startDate!: string;
   @Field(() => [Int], {
@@ -31,20 +31,25 @@ export class RosterListArgs extends ConnectionArgs {
 @InputType({ description: "The new values of a roster's fields; a field left out (where it may be) keeps its value." })
 export class UpdateRosterInput {
   @Bounded('rosterName')
-  @Field({ nullable: true, description: `The roster's name: not blank, ${maxChars('rosterName')} (\`blank\`, \`too_long\`). Left out: unchanged.` })
+  @Field({
+    nullable: true,
+    description: `The roster's name: not blank, ${maxChars('rosterName')} (\`blank\`, \`too_long\`). Left out: the default on create, unchanged on update.`,
+  })
   name?: string;
-  @Bounded('date') @Field({ nullable: true, description: '`YYYY-MM-DD`: the date of the first entry of `days`. Left out: unchanged.' }) startDate?: string;
+  @Bounded('date')
+  @Field({ nullable: true, description: '`YYYY-MM-DD`: the date of the first entry of `days`. Left out: the default on create, unchanged on update.' })
+  startDate?: string;
   @Field(() => [Int], {
     nullable: 'itemsAndList',
     description:
-      'The cycle, one entry per day: a shift id of the company, or null for a day off; 1 to 366 entries (`empty`, `too_many_items`). Left out: unchanged.',
+      'The cycle, one entry per day: a shift id of the company, or null for a day off; 1 to 366 entries (`empty`, `too_many_items`). Left out: the default on create, unchanged on update.',
   })
   days?: (number | null)[];
 }
 
 @InputType({ description: 'The fields of a new roster.' })
 export class CreateRosterInput extends UpdateRosterInput {
-  @Field(() => Int, { description: "The company of the roster, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { description: "The company, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   companyId!: number;
   @Bounded('rosterName') @Field({ description: `The roster's name: not blank, ${maxChars('rosterName')} (\`blank\`, \`too_long\`).` }) declare name: string;
   @Bounded('date')

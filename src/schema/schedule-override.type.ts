@@ -6,7 +6,7 @@ import { Bounded } from './bounds';
 @ObjectType('ScheduleOverride', { description: "One employee's shift on one date (null: a day off), winning over assignments, rosters and the default shift." })
 export class ScheduleOverrideType {
   @Field(() => Int, { description: "The schedule override's id, given by the service when it was created and never reused." }) id!: number;
-  @Field(() => Int, { description: 'The id of the employee the schedule override belongs to.' }) employeeId!: number;
+  @Field(() => Int, { description: 'The id of the employee of this schedule override.' }) employeeId!: number;
   @Field({ description: '`YYYY-MM-DD`, a local date.' }) date!: string;
   @Field(() => Int, { nullable: true, description: "A shift of the employee's company; null: a day off." }) shiftId?: number | null;
   @Field({ description: 'When the schedule override was created (ISO 8601 date-time, UTC).' }) createdAt!: Date;
@@ -34,7 +34,7 @@ export class UpdateScheduleOverrideInput {
 
 @InputType({ description: 'The fields of a new schedule override.' })
 export class CreateScheduleOverrideInput {
-  @Field(() => Int, { description: "The employee of the schedule override, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { description: "The employee, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   employeeId!: number;
   @Bounded('date') @Field({ description: '`YYYY-MM-DD`, the day the override replaces the scheduled shift on.' }) date!: string;
   @Field(() => Int, { nullable: true, description: 'null or omitted: a day off.' }) shiftId?: number | null;

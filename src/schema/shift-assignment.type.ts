@@ -11,8 +11,8 @@ export class ShiftAssignmentType {
   @Field(() => Int, { description: "The shift assignment's id, given by the service when it was created and never reused." }) id!: number;
   @Field(() => Int, { nullable: true, description: 'The shift; null when the assignment names a roster.' }) shiftId?: number | null;
   @Field(() => Int, { nullable: true, description: 'The roster; null when the assignment names a shift.' }) rosterId?: number | null;
-  @Field(() => Int, { nullable: true, description: 'The id of the employee the shift assignment belongs to.' }) employeeId?: number | null;
-  @Field(() => Int, { nullable: true, description: 'The id of the area the shift assignment belongs to.' }) areaId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'The id of the employee of this shift assignment.' }) employeeId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'The id of the area of this shift assignment.' }) areaId?: number | null;
   @Field({ description: '`YYYY-MM-DD`, inclusive.' }) startDate!: string;
   @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, inclusive; null: open-ended.' }) endDate?: string | null;
   @Field({ description: 'When the shift assignment was created (ISO 8601 date-time, UTC).' }) createdAt!: Date;
@@ -51,17 +51,17 @@ export class CreateShiftAssignmentInput {
   @Field(() => Int, { nullable: true, description: 'Exactly one of shiftId and rosterId.' }) shiftId?: number;
   @Field(() => Int, {
     nullable: true,
-    description: "The roster of the shift assignment, by id; an id that is not one of this workspace's is refused (`not_found`).",
+    description: "The roster, by id; an id that is not one of this workspace's is refused (`not_found`).",
   })
   rosterId?: number;
   @Field(() => Int, {
     nullable: true,
-    description: "The employee of the shift assignment, by id; an id that is not one of this workspace's is refused (`not_found`).",
+    description: "The employee, by id; an id that is not one of this workspace's is refused (`not_found`).",
   })
   employeeId?: number;
   @Field(() => Int, {
     nullable: true,
-    description: "The area of the shift assignment, by id; an id that is not one of this workspace's is refused (`not_found`).",
+    description: "The area, by id; an id that is not one of this workspace's is refused (`not_found`).",
   })
   areaId?: number;
   @Bounded('date') @Field({ description: '`YYYY-MM-DD`, the first day the assignment applies.' }) startDate!: string;

@@ -13,8 +13,8 @@ export class PayItemType {
 @ObjectType('AttendanceDay', { description: "One employee's attendance on one local date, as the attendance engine computed it (docs/attendance.md)." })
 export class AttendanceDayType {
   @Field(() => ID, { description: '`<employeeId>:<date>`: stable, so a normalising client caches the day.' }) id!: string;
-  @Field(() => Int, { description: 'The id of the employee the attendance day belongs to.' }) employeeId!: number;
-  @Field(() => Int, { description: 'The id of the company the attendance day belongs to.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the employee of this attendance day.' }) employeeId!: number;
+  @Field(() => Int, { description: 'The id of the company of this attendance day.' }) companyId!: number;
   @Field({ description: '`YYYY-MM-DD`: the local date on which the shift starts (a 22:00–06:00 shift is one day).' }) date!: string;
   @Field(() => Int, { nullable: true, description: 'The shift of this workday; null on a rest day or without a shift.' }) shiftId!: number | null;
   @Field({
@@ -29,8 +29,16 @@ export class AttendanceDayType {
   @Field(() => Int, { description: 'Shift length minus the unpaid break, on a workday that is not a holiday.' }) scheduledMinutes!: number;
   @Field(() => Int, { description: 'Minutes worked, after the break was deducted.' }) workedMinutes!: number;
   @Field(() => Int, { description: 'Break minutes deducted.' }) breakMinutes!: number;
-  @Field(() => Int, { description: 'Minutes the first check-in was past the shift start plus grace; 0 when on time.' }) lateMinutes!: number;
-  @Field(() => Int, { description: 'Minutes the last check-out was before the shift end minus grace; 0 when none.' }) earlyLeaveMinutes!: number;
+  @Field(() => Int, {
+    description:
+      'Minutes late: once the counted check-in is more than graceInMinutes after the shift start, every minute from the start counts; 0 within the grace.',
+  })
+  lateMinutes!: number;
+  @Field(() => Int, {
+    description:
+      'Minutes left early: once the counted check-out is more than graceOutMinutes before the shift end, every minute before the end counts; 0 within the grace.',
+  })
+  earlyLeaveMinutes!: number;
   @Field(() => Int, { description: 'Overtime and double time of the day, after weekly settlement.' }) overtimeMinutes!: number;
   @Field(() => [PayItemType], { description: 'Paid minutes by pay code, the non-zero codes in code order.' }) payItems!: PayItemType[];
   @Field(() => [String], { description: '`missing_in`, `missing_out`, `duplicate_ignored`, `manual_punch`, `outside_shift`, `after_lock`.' })
@@ -59,7 +67,7 @@ export class AttendanceDayConnection extends Connection(AttendanceDayType) {}
 
 @ObjectType('TimesheetSummary', { description: "One employee's totals over a timesheet's range." })
 export class TimesheetSummaryType {
-  @Field(() => Int, { description: 'The id of the employee the timesheet summary belongs to.' }) employeeId!: number;
+  @Field(() => Int, { description: 'The id of the employee of this timesheet summary.' }) employeeId!: number;
   @Field(() => Int, { description: 'Days with status `present`: punches that pair up into worked time.' }) daysPresent!: number;
   @Field(() => Int, { description: 'Days of the range with status `absent`: scheduled, past, and without a punch or approved absence.' }) daysAbsent!: number;
   @Field(() => Int, { description: 'Days with status `incomplete`: past, with punches that do not pair up (an in without an out).' }) daysIncomplete!: number;
@@ -82,7 +90,7 @@ export class TimesheetSummaryConnection extends Connection(TimesheetSummaryType)
 export class TimesheetArgs extends ConnectionArgs {
   @Bounded('date') @Field({ description: '`YYYY-MM-DD` from 1900-01-01 to 2199-12-31, inclusive.' }) startDate!: string;
   @Bounded('date') @Field({ description: '`YYYY-MM-DD` from 1900-01-01 to 2199-12-31, inclusive; at most 366 days after startDate.' }) endDate!: string;
-  @Field(() => Int, { nullable: true, description: 'Only the timesheets of this employee (its id).' }) employeeId?: number | null;
-  @Field(() => Int, { nullable: true, description: 'Only the timesheets of this company (its id).' }) companyId?: number | null;
+  @Field(() => Int, { nullable: true, description: "Only this employee's days (their id)." }) employeeId?: number | null;
+  @Field(() => Int, { nullable: true, description: "Only the days of this company's employees (its id)." }) companyId?: number | null;
   @Field(() => Int, { nullable: true, description: "The area's current employees." }) areaId?: number | null;
 }

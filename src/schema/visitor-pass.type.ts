@@ -5,7 +5,7 @@ import { Bounded, maxChars } from './bounds';
 @ObjectType('VisitorPassUse', { description: 'A verification of the pass at one of its doors (a door event of its pin), granted or refused.' })
 export class VisitorPassUseType {
   @Field(() => Int, { description: "The visitor pass use's id, given by the service when it was created and never reused." }) id!: number;
-  @Field(() => Int, { nullable: true, description: 'The id of the terminal (device) the visitor pass use belongs to.' }) deviceId?: number | null;
+  @Field(() => Int, { nullable: true, description: 'The id of the terminal (device) of this visitor pass use.' }) deviceId?: number | null;
   @Field(() => Int, { nullable: true, description: 'The door number on its controller.' }) door?: number | null;
   @Field(() => Int, { description: 'The rtlog event code (0 opened, 29 outside the validity window, …).' }) eventCode!: number;
   @Field({ description: '`granted` or `denied`.' }) eventClass!: string;
@@ -19,7 +19,7 @@ export class VisitorPassUseType {
 })
 export class VisitorPassType {
   @Field(() => Int, { description: "The visitor pass's id, given by the service when it was created and never reused." }) id!: number;
-  @Field(() => Int, { description: 'The id of the company the visitor pass belongs to.' }) companyId!: number;
+  @Field(() => Int, { description: 'The id of the company of this visitor pass.' }) companyId!: number;
   @Field({ description: "The visitor pass's name, as the console and reports show it." }) name!: string;
   @Field(() => Int, { nullable: true, description: 'The id of the employee the visitor comes to see.' }) hostEmployeeId?: number | null;
   @Field({ description: 'From when the card opens the doors (an ISO 8601 date-time in UTC).' }) validFrom!: Date;
@@ -38,7 +38,7 @@ export class VisitorPassType {
 
 @InputType({ description: 'The fields of a new visitor pass.' })
 export class CreateVisitorPassInput {
-  @Field(() => Int, { description: "The company of the visitor pass, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  @Field(() => Int, { description: "The company, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   companyId!: number;
   @Bounded('accessName') @Field({ description: `The visitor pass's name: not blank, ${maxChars('accessName')} (\`blank\`, \`too_long\`).` }) name!: string;
   @Field(() => Int, { description: 'The employee the visitor comes to see (an id of the company; otherwise `not_found`).' }) hostEmployeeId!: number;
