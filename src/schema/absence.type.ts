@@ -80,7 +80,7 @@ export class CreateAbsenceTypeInput {
   @Bounded('color')
   @Field(() => String, {
     nullable: true,
-    description: 'The colour the console shows the type in, `#RRGGBB` (`invalid_value` otherwise); a default colour when left out.',
+    description: 'The colour the console shows the type in, `#RRGGBB` (`invalid_value` otherwise); optional.',
   })
   color?: string | null;
 }

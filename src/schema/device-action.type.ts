@@ -81,10 +81,10 @@ export class DeviceActionType {
 @InputType({ description: 'Options of a device action; each applies to some actions only (the others refuse it with `unsupported_combination`).' })
 export class DeviceActionOptionsInput {
   @Bounded('date')
-  @Field(() => String, { nullable: true, description: "`YYYY-MM-DD`, the first day of records to re-fetch (in the terminal's time zone); with endDate." })
+  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, terminal-local: the first day of a record count or backfill (inclusive); with endDate.' })
   startDate?: string | null;
   @Bounded('date')
-  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, the last day of records to re-fetch; not before startDate (`before_start_date`).' })
+  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, terminal-local: the last day (inclusive); not before startDate (`before_start_date`).' })
   endDate?: string | null;
   @Field(() => Boolean, { nullable: true, description: '`users.reconcile`: queue the commands that close the gap.' }) fix?: boolean | null;
 }
@@ -94,7 +94,7 @@ export class CreateDeviceActionInput {
   @Bounded('keyword') @Field({ description: `The action: ${DEVICE_ACTION_TYPES.map((type) => `\`${type}\``).join(', ')}.` }) type!: string;
   @Field(() => DeviceActionOptionsInput, {
     nullable: true,
-    description: 'The options of the action (a date range for re-fetching records, `fix` for a clock check).',
+    description: 'The options of the action: a date range for a record count or backfill, `fix` for a users reconcile.',
   })
   options?: DeviceActionOptionsInput | null;
 }

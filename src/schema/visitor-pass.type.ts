@@ -41,7 +41,10 @@ export class CreateVisitorPassInput {
   @Field(() => Int, { description: "The company, by id; an id that is not one of this workspace's is refused (`not_found`)." })
   companyId!: number;
   @Bounded('accessName') @Field({ description: `The visitor pass's name: not blank, ${maxChars('accessName')} (\`blank\`, \`too_long\`).` }) name!: string;
-  @Field(() => Int, { description: 'The employee the visitor comes to see (an id of the company; otherwise `not_found`).' }) hostEmployeeId!: number;
+  @Field(() => Int, {
+    description: 'The employee the visitor comes to see, by id: one of another company is refused (`company_mismatch`), none (`not_found`).',
+  })
+  hostEmployeeId!: number;
   @Field({ description: 'From when the card opens the doors (an ISO 8601 date-time with an offset).' }) validFrom!: Date;
   @Field({ description: 'Until when: after validFrom (`before_start_date`), at most 366 days later and not in the past (`out_of_range`).' }) validUntil!: Date;
   @Field(() => [Int], { description: 'The doors the card opens (their ids): at least one (`required`), each once (`duplicate`).' }) doorIds!: number[];
