@@ -18,6 +18,7 @@ function stringFor(name: string): string {
   if (/(^|_)time$/.test(name) && !/local_time/.test(name)) return '08:00';
   if (name === 'local_time') return '2026-11-27T09:02:11';
   if (/time_zone$/.test(name)) return 'Europe/Berlin';
+  if (/(^|_)(punch_)?state$/.test(name)) return '0';
   if (/serial(_number)?$/.test(name)) return 'CKJJ220160123';
   if (/(^|_)pin$/.test(name)) return '1024';
   if (/e?mail$/.test(name)) return 'ana.lopez@example.com';
@@ -31,17 +32,44 @@ function stringFor(name: string): string {
   return 'text';
 }
 
+/** Integers of fields whose name says what they count or name. */
+const INTEGERS: Record<string, number> = {
+  id: 42,
+  company_id: 1,
+  employee_id: 17,
+  device_id: 3,
+  door_id: 2,
+  area_id: 4,
+  shift_id: 5,
+  scheduled_minutes: 480,
+  worked_minutes: 450,
+  break_minutes: 30,
+  overtime_minutes: 30,
+  late_minutes: 0,
+  early_leave_minutes: 0,
+  leave_minutes: 0,
+  pending_overtime_minutes: 0,
+  duration: 5,
+  number: 1,
+  door: 1,
+  year: 2026,
+};
+
+/**
+ * The first value a string field's description names, when it names values of a fixed set
+ * (`present`, `absent`..., `attendance.created`): an example a reader recognises.
+ */
+function keywordOf(schema: JsonSchema): string | undefined {
+  const description = typeof schema.description === 'string' ? schema.description : '';
+  const first = /`([a-z][a-z0-9_.]*)`/.exec(description)?.[1];
+  return first && (typeof schema.maxLength !== 'number' || first.length <= schema.maxLength) ? first : undefined;
+}
+
 /** An integer for a field, by its name, within the schema's bounds. */
 function integerFor(name: string, schema: JsonSchema): number {
-  let value = /minutes$/.test(name)
-    ? 480
-    : /seconds$/.test(name)
-      ? 5
-      : /(^|_)ids?$/.test(name)
-        ? 42
-        : /count|total|pending|confirmed|failed|synced/.test(name)
-          ? 3
-          : 1;
+  let value =
+    INTEGERS[name] ??
+    (/minutes$/.test(name) ? 60 : /seconds$/.test(name) ? 5 : /(^|_)ids?$/.test(name) ? 7 : /count|total|pending|confirmed|failed|synced/.test(name) ? 3 : 1);
   if (typeof schema.minimum === 'number' && value < schema.minimum) value = schema.minimum;
   if (typeof schema.maximum === 'number' && value > schema.maximum) value = schema.maximum;
   return value;
@@ -65,10 +93,11 @@ export function exampleOf(schema: JsonSchema, name = ''): unknown {
     }
     case 'array': {
       const item = (schema.items ?? {}) as JsonSchema;
-      return [exampleOf(item, name.replace(/s$/, ''))];
+      // A list's description names the values of its items (`event_types`: `attendance.created`, ...).
+      return [exampleOf(item.description || !schema.description ? item : { ...item, description: schema.description }, name.replace(/s$/, ''))];
     }
     case 'string':
-      return schema.format === 'date-time' ? DATE_TIME : schema.format === 'date' ? DATE : stringFor(name);
+      return schema.format === 'date-time' ? DATE_TIME : schema.format === 'date' ? DATE : (keywordOf(schema) ?? stringFor(name));
     case 'integer':
       return integerFor(name, schema);
     case 'number':

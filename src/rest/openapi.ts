@@ -316,7 +316,10 @@ function typeSchema(
     const required: string[] = [];
     for (const field of fieldsOf(selection, fragments)) {
       const name = camelToSnake(field.name.value);
-      properties[name] = typeSchema(inner.getFields()[field.name.value].type, field.selectionSet, fragments);
+      const definition = inner.getFields()[field.name.value];
+      const described = typeSchema(definition.type, field.selectionSet, fragments);
+      // The GraphQL field's description (docs/graphql.md) describes the REST field too.
+      properties[name] = definition.description ? { ...described, description: definition.description } : described;
       required.push(name);
     }
     out = { type: 'object', properties, required };
