@@ -37,8 +37,8 @@ export class WorkspaceResolver {
   @Mutation(() => WorkspaceType, { description: "Changes a workspace's plan limits (operator key only)." })
   setWorkspacePlan(
     @Ctx() ctx: RequestContext,
-    @Arg('workspaceId', () => Int, { description: 'The workspace whose plan to change.' }) workspaceId: number,
-    @Arg('input', { description: 'The new limits; null for a limit: unlimited.' }) input: WorkspacePlanInput,
+    @Arg('workspaceId', () => Int, { description: 'The workspace whose plan to change, by id; none answers `not_found`.' }) workspaceId: number,
+    @Arg('input', { description: 'The new limits; a limit left out stays as it is.' }) input: WorkspacePlanInput,
   ) {
     return workspaces.setWorkspacePlan(ctx, workspaceId, input);
   }

@@ -192,7 +192,7 @@ export class PunchCorrectionType {
   @Field({ description: 'The last local date it touches.' }) lastDate!: string;
   @Field({ description: 'Why the correction is asked for (a forgotten punch, a broken terminal), as the requester wrote it.' }) reason!: string;
   @Field({ description: '`pending`, `approved`, `rejected` or `cancelled`.' }) state!: string;
-  @Field(() => Int, { nullable: true, description: 'The id of the API key that filed the request; null when a person filed it through the console.' })
+  @Field(() => Int, { nullable: true, description: 'The id of the API key that filed the request; null when no key did.' })
   requestedByKeyId!: number | null;
   @Field(() => Int, { nullable: true, description: 'The API key that decided it (approved: who approved the punches).' }) decidedByKeyId!: number | null;
   @Field(() => Date, { nullable: true, description: 'When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.' })

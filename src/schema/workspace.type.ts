@@ -40,9 +40,11 @@ export class UpdateWorkspaceInput {
   timeZone?: string;
 }
 
-@InputType({ description: "A workspace's plan limits; beyond one a create is refused (`plan_limit_reached`). Null: unlimited." })
+@InputType({ description: "A workspace's plan limits: a create beyond one is refused (`plan_limit_reached`); a limit left out stays as it is." })
 export class WorkspacePlanInput {
-  @Field(() => Int, { nullable: true, description: 'The most companies; null: unlimited.' }) maxCompanies?: number;
-  @Field(() => Int, { nullable: true, description: 'The most terminals; null: unlimited.' }) maxDevices?: number;
-  @Field(() => Int, { nullable: true, description: 'The most employees; null: unlimited.' }) maxEmployees?: number;
+  @Field(() => Int, { nullable: true, description: 'The most companies, 0 to 1,000,000 (`out_of_range` otherwise). Left out: unchanged.' })
+  maxCompanies?: number;
+  @Field(() => Int, { nullable: true, description: 'The most terminals, 0 to 1,000,000 (`out_of_range` otherwise). Left out: unchanged.' }) maxDevices?: number;
+  @Field(() => Int, { nullable: true, description: 'The most employees, 0 to 1,000,000 (`out_of_range` otherwise). Left out: unchanged.' })
+  maxEmployees?: number;
 }
