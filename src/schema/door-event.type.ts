@@ -70,7 +70,7 @@ export class DoorEventType {
   @Field(() => String, { nullable: true, description: 'Null for events without a person.' }) pin?: string | null;
   @Field(() => Int, { nullable: true, description: 'Null without a person, while the pin is unknown in the company, or after the employee was deleted.' })
   employeeId?: number | null;
-  @Field({ description: 'The instant.' }) time!: Date;
+  @Field({ description: 'When it happened on the terminal (an ISO 8601 date-time in UTC, from its local time and time zone).' }) time!: Date;
   @Field({ description: 'Wall-clock time on the terminal, `YYYY-MM-DD HH:MM:SS`.' }) localTime!: string;
   @Field({ description: "The IANA time zone of the terminal's clock when the event was stored, in which its local time is read." }) timeZone!: string;
   @Field(() => Int, { nullable: true, description: '0 in, 1 out, 2 none.' }) inOutStatus?: number | null;

@@ -23,7 +23,7 @@ export class LinkageRuleType {
   lockdownMode?: string | null;
   @Field(() => Int, { nullable: true, description: 'Action: lock down the doors of this area; null when the rule locks no area.' }) lockdownAreaId?:
     number | null;
-  @Field(() => [Int], { nullable: true, description: 'Action: lock down these doors; empty when none.' }) lockdownDoorIds?: number[] | null;
+  @Field(() => [Int], { nullable: true, description: 'Action: lock down these doors; null or empty when none.' }) lockdownDoorIds?: number[] | null;
   @Field(() => Int, { nullable: true, description: "Action: pulse this auxiliary output of the rule's controller." }) auxOutput?: number | null;
   @Field(() => Int, { nullable: true, description: 'How long the auxiliary output is pulsed, in seconds (1–254); null with no auxOutput.' }) auxOutputSeconds?:
     number | null;

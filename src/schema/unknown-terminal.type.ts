@@ -7,8 +7,8 @@ import { Bounded } from './bounds';
 export class UnknownTerminalType {
   @Field({ description: 'The serial number of the terminal, as it sends it in the PUSH protocol (`SN`).' }) serialNumber!: string;
   @Field({ description: 'Address the terminal connects from, as the service sees it.' }) ip!: string;
-  @Field(() => String, { nullable: true, description: 'The model the terminal reported (`DeviceName`); null when not reported.' }) model?: string | null;
-  @Field(() => String, { nullable: true, description: 'The firmware version it reported; null when not reported.' }) firmware?: string | null;
+  @Field(() => String, { nullable: true, description: 'The model the terminal reported in its handshake; null when not reported.' }) model?: string | null;
+  @Field(() => String, { nullable: true, description: 'The firmware version it reported in its handshake; null when not reported.' }) firmware?: string | null;
   @Field(() => String, { nullable: true, description: '`att-push` or `acc-push`.' }) protocol?: string | null;
   @Field({ description: 'When it first contacted the service (an ISO 8601 date-time in UTC).' }) firstSeenAt!: Date;
   @Field({ description: 'When it last contacted the service (an ISO 8601 date-time in UTC).' }) lastSeenAt!: Date;
