@@ -44,7 +44,10 @@ export class AbsenceResolver {
     description:
       'Creates an absence type and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored.',
   })
-  createAbsenceType(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateAbsenceTypeInput) {
+  createAbsenceType(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateAbsenceTypeInput,
+  ) {
     return types.createAbsenceType(ctx, input);
   }
 
@@ -56,7 +59,7 @@ export class AbsenceResolver {
   updateAbsenceType(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The absence type's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
-    @Arg('input', { description: 'The fields to change.' }) input: UpdateAbsenceTypeInput,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateAbsenceTypeInput,
   ) {
     return types.updateAbsenceType(ctx, id, input);
   }
@@ -91,7 +94,10 @@ export class AbsenceResolver {
 
   @Authorized('write')
   @Mutation(() => AbsenceRequestType, { description: 'Files a request (pending) on behalf of an employee.' })
-  async createAbsenceRequest(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateAbsenceRequestInput) {
+  async createAbsenceRequest(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateAbsenceRequestInput,
+  ) {
     return requestObject(await requests.createAbsenceRequest(ctx, input));
   }
 

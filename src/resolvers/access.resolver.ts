@@ -44,7 +44,10 @@ export class AccessResolver {
     description:
       'Creates an access schedule and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored.',
   })
-  createAccessSchedule(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateAccessScheduleInput) {
+  createAccessSchedule(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateAccessScheduleInput,
+  ) {
     return schedules.createAccessSchedule(ctx, input);
   }
 
@@ -53,7 +56,7 @@ export class AccessResolver {
   updateAccessSchedule(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The access schedule's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
-    @Arg('input', { description: 'The fields to change.' }) input: UpdateAccessScheduleInput,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateAccessScheduleInput,
   ) {
     return schedules.updateAccessSchedule(ctx, id, input);
   }
@@ -90,7 +93,10 @@ export class AccessResolver {
     description:
       'Creates an access level and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored.',
   })
-  createAccessLevel(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateAccessLevelInput) {
+  createAccessLevel(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateAccessLevelInput,
+  ) {
     return levels.createAccessLevel(ctx, input);
   }
 
@@ -99,7 +105,7 @@ export class AccessResolver {
   updateAccessLevel(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The access level's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
-    @Arg('input', { description: 'The fields to change.' }) input: UpdateAccessLevelInput,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateAccessLevelInput,
   ) {
     return levels.updateAccessLevel(ctx, id, input);
   }

@@ -27,7 +27,10 @@ export class ApiKeyResolver {
 
   @Authorized('admin', 'operator')
   @Mutation(() => ApiKeyType, { description: 'Creates a key; its `key` is in this response only.' })
-  async createApiKey(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateApiKeyInput) {
+  async createApiKey(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateApiKeyInput,
+  ) {
     const issued = await apiKeys.createApiKey(ctx, { ...input, workspaceId: input.workspaceId ?? undefined });
     return { ...issued.apiKey, key: issued.key };
   }

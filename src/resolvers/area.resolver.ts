@@ -61,7 +61,10 @@ export class AreaResolver {
     description:
       'Creates an area and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored.',
   })
-  createArea(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateAreaInput) {
+  createArea(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateAreaInput,
+  ) {
     return areas.createArea(ctx, input);
   }
 
@@ -73,7 +76,7 @@ export class AreaResolver {
   updateArea(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The area's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
-    @Arg('input', { description: 'The fields to change.' }) input: UpdateAreaInput,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateAreaInput,
   ) {
     return areas.updateArea(ctx, id, input);
   }

@@ -33,7 +33,10 @@ export class CompanyResolver {
     description:
       'Creates a company and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored.',
   })
-  createCompany(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateCompanyInput) {
+  createCompany(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateCompanyInput,
+  ) {
     return companies.createCompany(ctx, input);
   }
 
@@ -45,7 +48,7 @@ export class CompanyResolver {
   updateCompany(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The company's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
-    @Arg('input', { description: 'The fields to change.' }) input: UpdateCompanyInput,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateCompanyInput,
   ) {
     return companies.updateCompany(ctx, id, input);
   }

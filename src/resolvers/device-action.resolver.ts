@@ -19,7 +19,7 @@ export class DeviceActionResolver {
   createDeviceAction(
     @Ctx() ctx: RequestContext,
     @Arg('deviceId', () => Int, { description: "The terminal (device)'s id; one of another workspace, or none, answers `not_found`." }) deviceId: number,
-    @Arg('input', { description: 'The fields of the new one.' }) input: CreateDeviceActionInput,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateDeviceActionInput,
   ) {
     return actions.createDeviceAction(ctx, deviceId, { type: input.type, options: { ...input.options } });
   }

@@ -39,7 +39,10 @@ export class DeviceResolver {
     description:
       'Creates a device and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored.',
   })
-  createDevice(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateDeviceInput) {
+  createDevice(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateDeviceInput,
+  ) {
     return devices.createDevice(ctx, input);
   }
 
@@ -51,7 +54,7 @@ export class DeviceResolver {
   updateDevice(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The device's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
-    @Arg('input', { description: 'The fields to change.' }) input: UpdateDeviceInput,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateDeviceInput,
   ) {
     return devices.updateDevice(ctx, id, input);
   }

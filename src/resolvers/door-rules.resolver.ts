@@ -25,7 +25,7 @@ export class DoorRulesResolver {
   updateDeviceDoorRules(
     @Ctx() ctx: RequestContext,
     @Arg('deviceId', () => Int, { description: "The terminal (device)'s id; one of another workspace, or none, answers `not_found`." }) deviceId: number,
-    @Arg('input', { description: 'The fields to change.' }) input: DeviceDoorRulesInput,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: DeviceDoorRulesInput,
   ) {
     return rules.setControllerRules(ctx, deviceId, input);
   }
@@ -47,7 +47,7 @@ export class DoorRulesResolver {
   updateDoorOpeningRules(
     @Ctx() ctx: RequestContext,
     @Arg('doorId', () => Int, { description: "The door's id; one of another workspace, or none, answers `not_found`." }) doorId: number,
-    @Arg('input', { description: 'The fields to change.' }) input: DoorOpeningRulesInput,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: DoorOpeningRulesInput,
   ) {
     return opening.setDoorOpeningRules(ctx, doorId, input);
   }

@@ -41,7 +41,7 @@ export class DoorResolver {
   updateDoor(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The door's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
-    @Arg('input', { description: 'The fields to change.' }) input: UpdateDoorInput,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateDoorInput,
   ) {
     return doors.updateDoor(ctx, id, input);
   }

@@ -35,7 +35,10 @@ export class EmployeeResolver {
     description:
       'Creates an employee and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored.',
   })
-  async createEmployee(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateEmployeeInput) {
+  async createEmployee(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateEmployeeInput,
+  ) {
     const [employee] = await employees.employeeViews(ctx, [await employees.createEmployee(ctx, input)]);
     return employee;
   }
@@ -48,7 +51,7 @@ export class EmployeeResolver {
   async updateEmployee(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The employee's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
-    @Arg('input', { description: 'The fields to change.' }) input: UpdateEmployeeInput,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateEmployeeInput,
   ) {
     const [employee] = await employees.employeeViews(ctx, [await employees.updateEmployee(ctx, id, input)]);
     return employee;

@@ -26,7 +26,10 @@ export class HolidayResolver {
     description:
       'Creates a holiday and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored.',
   })
-  createHoliday(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateHolidayInput) {
+  createHoliday(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateHolidayInput,
+  ) {
     return holidays.createHoliday(ctx, input);
   }
 
@@ -38,7 +41,7 @@ export class HolidayResolver {
   updateHoliday(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The holiday's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
-    @Arg('input', { description: 'The fields to change.' }) input: UpdateHolidayInput,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateHolidayInput,
   ) {
     return holidays.updateHoliday(ctx, id, input);
   }

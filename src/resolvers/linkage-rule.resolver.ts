@@ -26,7 +26,10 @@ export class LinkageRuleResolver {
     description:
       'Creates a linkage rule and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored.',
   })
-  createLinkageRule(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateLinkageRuleInput) {
+  createLinkageRule(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateLinkageRuleInput,
+  ) {
     return linkage.createLinkageRule(ctx, input);
   }
 

@@ -25,7 +25,10 @@ export class LockdownResolver {
   @Mutation(() => LockdownType, {
     description: 'Locks down (or evacuates) every door of the scope; returns at once with each door `pending`, then follow lockdownUpdated or lockdown(id).',
   })
-  createLockdown(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateLockdownInput) {
+  createLockdown(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateLockdownInput,
+  ) {
     return lockdowns.createLockdown(ctx, input);
   }
 

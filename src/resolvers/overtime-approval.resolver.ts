@@ -39,7 +39,10 @@ export class OvertimeApprovalResolver {
 
   @Authorized('write')
   @Mutation(() => OvertimeApprovalType, { description: "Asks for an employee's overtime on a date to be approved (pending)." })
-  async createOvertimeApproval(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateOvertimeApprovalInput) {
+  async createOvertimeApproval(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateOvertimeApprovalInput,
+  ) {
     return approvalObject(await approvals.createOvertimeApproval(ctx, input));
   }
 

@@ -56,7 +56,10 @@ export class PayPeriodResolver {
     description:
       'Creates a pay period and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored.',
   })
-  createPayPeriod(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreatePayPeriodInput) {
+  createPayPeriod(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreatePayPeriodInput,
+  ) {
     return periods.createPayPeriod(ctx, input);
   }
 
@@ -68,7 +71,7 @@ export class PayPeriodResolver {
   updatePayPeriod(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The pay period's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
-    @Arg('input', { description: 'The fields to change.' }) input: UpdatePayPeriodInput,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdatePayPeriodInput,
   ) {
     return periods.updatePayPeriod(ctx, id, input);
   }

@@ -35,7 +35,10 @@ export class PunchCorrectionResolver {
 
   @Authorized('write')
   @Mutation(() => PunchCorrectionType, { description: 'Files a correction (pending): punches to add (one or several), or a punch to void.' })
-  async createPunchCorrection(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreatePunchCorrectionInput) {
+  async createPunchCorrection(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreatePunchCorrectionInput,
+  ) {
     return correctionObject(await corrections.createPunchCorrection(ctx, input));
   }
 

@@ -47,7 +47,10 @@ export class PunchResolver {
 
   @Authorized('write')
   @Mutation(() => CreatePunchPayload, { description: 'A manual punch; repeating the same punch returns the stored one with `created: false`.' })
-  createPunch(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreatePunchInput) {
+  createPunch(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreatePunchInput,
+  ) {
     return punches.createPunch(ctx, input);
   }
 

@@ -26,7 +26,10 @@ export class RosterResolver {
     description:
       'Creates a roster and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored.',
   })
-  createRoster(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateRosterInput) {
+  createRoster(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateRosterInput,
+  ) {
     return rosters.createRoster(ctx, input);
   }
 
@@ -38,7 +41,7 @@ export class RosterResolver {
   updateRoster(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The roster's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
-    @Arg('input', { description: 'The fields to change.' }) input: UpdateRosterInput,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateRosterInput,
   ) {
     return rosters.updateRoster(ctx, id, input);
   }

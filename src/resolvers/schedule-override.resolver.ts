@@ -34,7 +34,10 @@ export class ScheduleOverrideResolver {
     description:
       'Creates a schedule override and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored.',
   })
-  createScheduleOverride(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateScheduleOverrideInput) {
+  createScheduleOverride(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateScheduleOverrideInput,
+  ) {
     return overrides.createScheduleOverride(ctx, input);
   }
 
@@ -46,7 +49,7 @@ export class ScheduleOverrideResolver {
   updateScheduleOverride(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The schedule override's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
-    @Arg('input', { description: 'The fields to change.' }) input: UpdateScheduleOverrideInput,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateScheduleOverrideInput,
   ) {
     return overrides.updateScheduleOverride(ctx, id, input);
   }

@@ -53,7 +53,10 @@ export class ShiftAssignmentResolver {
     description:
       'Creates a shift assignment and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored.',
   })
-  createShiftAssignment(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateShiftAssignmentInput) {
+  createShiftAssignment(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateShiftAssignmentInput,
+  ) {
     return assignments.createShiftAssignment(ctx, input);
   }
 
@@ -65,7 +68,7 @@ export class ShiftAssignmentResolver {
   updateShiftAssignment(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The shift assignment's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
-    @Arg('input', { description: 'The fields to change.' }) input: UpdateShiftAssignmentInput,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateShiftAssignmentInput,
   ) {
     return assignments.updateShiftAssignment(ctx, id, input);
   }

@@ -26,7 +26,10 @@ export class ShiftResolver {
     description:
       'Creates a shift and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored.',
   })
-  createShift(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateShiftInput) {
+  createShift(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateShiftInput,
+  ) {
     return shifts.createShift(ctx, input);
   }
 
@@ -38,7 +41,7 @@ export class ShiftResolver {
   updateShift(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The shift's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
-    @Arg('input', { description: 'The fields to change.' }) input: UpdateShiftInput,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateShiftInput,
   ) {
     return shifts.updateShift(ctx, id, input);
   }

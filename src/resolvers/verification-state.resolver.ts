@@ -31,7 +31,10 @@ export class VerificationStateResolver {
     description:
       'Creates a verification state and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored.',
   })
-  createVerificationState(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateVerificationStateInput) {
+  createVerificationState(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateVerificationStateInput,
+  ) {
     return states.createVerificationState(ctx, input);
   }
 
@@ -43,7 +46,7 @@ export class VerificationStateResolver {
   updateVerificationState(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The verification state's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
-    @Arg('input', { description: 'The fields to change.' }) input: UpdateVerificationStateInput,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateVerificationStateInput,
   ) {
     return states.updateVerificationState(ctx, id, input);
   }

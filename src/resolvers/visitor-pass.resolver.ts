@@ -26,7 +26,10 @@ export class VisitorPassResolver {
 
   @Authorized('doors:manage')
   @Mutation(() => VisitorPassType, { description: 'Creates a visitor pass and queues its rows on the controllers of its doors.' })
-  createVisitorPass(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateVisitorPassInput) {
+  createVisitorPass(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateVisitorPassInput,
+  ) {
     return passes.createVisitorPass(ctx, input);
   }
 

@@ -52,7 +52,10 @@ export class WebhookResolver {
 
   @Authorized('admin')
   @Mutation(() => WebhookEndpointType, { description: 'Creates an endpoint; its `secret` is in this response only.' })
-  async createWebhookEndpoint(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateWebhookEndpointInput) {
+  async createWebhookEndpoint(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateWebhookEndpointInput,
+  ) {
     return endpointOut(await webhooks.createWebhookEndpoint(ctx, input));
   }
 
@@ -64,7 +67,7 @@ export class WebhookResolver {
   async updateWebhookEndpoint(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The webhook endpoint's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
-    @Arg('input', { description: 'The fields to change.' }) input: UpdateWebhookEndpointInput,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateWebhookEndpointInput,
   ) {
     return endpointOut(await webhooks.updateWebhookEndpoint(ctx, id, input));
   }

@@ -19,7 +19,10 @@ export class WorkspaceResolver {
 
   @Authorized('operator')
   @Mutation(() => CreateWorkspacePayload, { description: 'Creates a workspace and its first admin key (operator key only).' })
-  async createWorkspace(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields of the new one.' }) input: CreateWorkspaceInput) {
+  async createWorkspace(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateWorkspaceInput,
+  ) {
     const { workspace, issued } = await workspaces.createWorkspace(ctx, input);
     return { workspace, apiKey: { ...issued.apiKey, key: issued.key } };
   }
@@ -29,7 +32,10 @@ export class WorkspaceResolver {
     description:
       'Changes a workspace and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes.',
   })
-  updateWorkspace(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The fields to change.' }) input: UpdateWorkspaceInput) {
+  updateWorkspace(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateWorkspaceInput,
+  ) {
     return workspaces.updateWorkspace(ctx, input);
   }
 

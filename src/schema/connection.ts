@@ -61,7 +61,7 @@ export function Connection<T extends object>(nodeType: ClassType<T>) {
   @ObjectType(`${nodeType.name}Edge`, { description: 'One item of a page with its cursor.' })
   class Edge {
     @Field({ description: 'An opaque cursor for this item: pass it as `after` to get the items that follow it.' }) cursor!: string;
-    @Field(() => nodeType, { description: 'The item.' }) node!: T;
+    @Field(() => nodeType, { description: 'The item: one node of the page, as in `nodes`.' }) node!: T;
   }
 
   @ObjectType()
