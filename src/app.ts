@@ -21,6 +21,7 @@ import { TerminalGateway } from './devices/terminal-gateway';
 import { EventFeed } from './events/event-feed';
 import { HistoryHousekeeping } from './workers/history-housekeeping';
 import { operationsSnapshotReader } from './workers/operations-snapshot';
+import { SandboxTerminals } from './workers/sandbox-terminals';
 import { startSubscriptionServer } from './graphql/subscription-server';
 import { WebhookWorker } from './events/webhook-worker';
 import { PeriodicJobs } from './jobs/periodic-jobs';
@@ -37,6 +38,8 @@ import { apiDocsRouter } from './rest/api-docs';
 import { webRouter } from './web/console';
 import { sessionCredential } from './web/session-cookie';
 import { singleSignOnRouter } from './web/single-sign-on';
+import { selfServiceRouter } from './web/self-service';
+import { erasePunchLocations, PUNCH_LOCATION_SWEEP_MS } from './services/self-service/punch-locations';
 import compression from 'compression';
 import { createRestRouter } from './rest/rest-router';
 import { SCIM_BASE_PATH, scimRouter } from './scim-http/scim-router';
@@ -75,6 +78,8 @@ export interface App {
   jobs: PeriodicJobs;
   /** Keeps stored attendance days current (tests run it with `jobs.runNow('attendance')`). */
   attendance: AttendanceWorker;
+  /** Plays the virtual terminals of the sandboxes this process holds (docs/sandbox.md); `poll()` runs a pass now. */
+  sandboxTerminals: SandboxTerminals;
   /** The admin key of the default workspace, when this start created it (first start only). */
   bootstrapKey: string | null;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database. */
@@ -107,7 +112,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // The operations gauges (terminals by status, backlogs, the pool) are read at each scrape.
     metrics.observeDatabase(operationsSnapshotReader({ orm: database.orm, config, logger, now }));
     metrics.observePool(() => poolUsage(database.orm));
-    const terminals = new TerminalGateway({ orm: database.orm, config, logger, metrics, now });
+    // The secret this process's virtual terminals send: only they may call /iclock with a sandbox serial.
+    const sandboxProof = crypto.randomBytes(24).toString('base64url');
+    const terminals = new TerminalGateway({ orm: database.orm, config, logger, metrics, now, sandboxProof });
     // Terminals never go through Express: a heartbeat must cost a fraction of what Express routing
     // and middleware do, and their raw bodies must never meet a JSON or form parser.
     const server = http.createServer((req, res) => (isIclockRequest(req.url) ? terminals.handle(req, res) : expressApp(req, res)));
@@ -132,6 +139,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     };
     expressApp.use(rateLimit(rateLimits));
     expressApp.use(singleSignOnRouter({ orm: database.orm, config, logger, now }));
+    expressApp.use(selfServiceRouter({ orm: database.orm, config, logger, now }));
 
     const operations = new CompiledOperations(schema);
     const graphqlCost = costLimit(schema, config.graphqlMaxCost);
@@ -212,12 +220,20 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     housekeeping.registerJobs(jobs);
     // Ended visitor passes leave their controllers (the controllers already refuse them by EndTime).
     jobs.add('visitor_passes', VISITOR_PASS_SWEEP_MS, () => removeEndedVisitorPasses(database.orm.em.fork(), now()));
+    // The positions of phone punches are erased after TIMEGATE_PUNCH_LOCATION_DAYS (docs/self-service.md).
+    jobs.add('punch_locations', PUNCH_LOCATION_SWEEP_MS, () => erasePunchLocations(database.orm.em.fork(), now(), config.punchLocationDays));
     if (config.attendanceWorker) attendance.registerJobs(jobs);
+    // Sandboxes' virtual terminals talk to this process's own address, proving themselves with its secret.
+    const sandboxTerminals = new SandboxTerminals({ orm: database.orm, config, logger, url, proof: sandboxProof });
+    if (config.sandboxTerminals) sandboxTerminals.registerJobs(jobs);
     jobs.start();
 
     let stopping: Promise<void> | null = null;
     const stop = () =>
       (stopping ??= (async () => {
+        // Virtual terminals stop first (saving what they hold) while the server still answers them;
+        // their leases are given up so that another process takes them at once.
+        await sandboxTerminals.stop().catch((err: unknown) => logger.warn({ err }, 'sandbox terminals did not stop cleanly'));
         // apollo.stop() drains the HTTP server: no new connections, in-flight requests finish.
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
@@ -248,6 +264,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       webhooks,
       housekeeping,
       attendance,
+      sandboxTerminals,
       jobs,
       bootstrapKey: created?.key ?? null,
       stop,
@@ -269,7 +286,7 @@ function assignRequestId(req: Request, res: Response, next: NextFunction): void 
 /** Apollo context: an unauthenticated GraphQL request is refused with HTTP 401 like any other. */
 async function graphQLContext(contextFactory: ContextFactory, req: Request, res: Response): Promise<RequestContext> {
   try {
-    return await contextFactory({ authorization: req.headers.authorization, requestId: res.locals.requestId });
+    return await contextFactory({ authorization: req.headers.authorization, requestId: res.locals.requestId, origin: `${req.protocol}://${req.get('host')}` });
   } catch (error) {
     if (isDatabaseUnavailable(error)) {
       throw new GraphQLError(DATABASE_UNAVAILABLE_MESSAGE, {

@@ -4,7 +4,9 @@
 //     against the schema the service serves;
 //  2. type-checks the console (TypeScript, DOM);
 //  3. bundles it with esbuild: the console (Preact) and the GraphQL explorer (GraphiQL, React), each
-//     one minified script and one stylesheet, served by the service itself (no CDN).
+//     one minified script and one stylesheet, served by the service itself (no CDN);
+//  4. type-checks and bundles the employees' self-service app (src/me-app: me.js, me.css) and its
+//     service worker (me-sw.js, served at /me/sw.js), the same way.
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -16,6 +18,7 @@ import { buildSchema, parse, printSchema } from 'graphql';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const consoleDir = path.join(root, 'src', 'console');
+const meAppDir = path.join(root, 'src', 'me-app');
 const outDir = path.join(root, 'dist', 'console', 'assets');
 
 async function generateTypes(): Promise<void> {
@@ -43,17 +46,17 @@ async function generateTypes(): Promise<void> {
   if (!fs.existsSync(target) || fs.readFileSync(target, 'utf8') !== generated) fs.writeFileSync(target, generated);
 }
 
-function typeCheck(project: string): void {
+function typeCheck(project: string, dir = consoleDir): void {
   const tsc = path.join(root, 'node_modules', '.bin', 'tsc');
-  const result = spawnSync(tsc, ['-p', path.join(consoleDir, project)], { stdio: 'inherit' });
+  const result = spawnSync(tsc, ['-p', path.join(dir, project)], { stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`the console does not type-check (${project})`);
 }
 
-async function bundle(entry: string, jsxImportSource: string, tsconfig: string): Promise<Metafile> {
+async function bundle(entry: string, jsxImportSource: string, tsconfig: string, dir = consoleDir, name?: string): Promise<Metafile> {
   const result = await build({
-    entryPoints: [path.join(consoleDir, entry)],
+    entryPoints: name ? { [name]: path.join(dir, entry) } : [path.join(dir, entry)],
     // The project's JSX settings (Preact for the console, React for GraphiQL) come from its tsconfig.
-    tsconfig: path.join(consoleDir, tsconfig),
+    tsconfig: path.join(dir, tsconfig),
     outdir: outDir,
     bundle: true,
     minify: true,
@@ -75,8 +78,15 @@ async function main(): Promise<void> {
   await generateTypes();
   typeCheck('tsconfig.json');
   typeCheck('tsconfig.graphiql.json');
+  typeCheck('tsconfig.json', meAppDir);
+  typeCheck('tsconfig.sw.json', meAppDir);
   fs.rmSync(outDir, { recursive: true, force: true });
-  const metafiles = [await bundle('main.tsx', 'preact', 'tsconfig.json'), await bundle('graphiql.tsx', 'react', 'tsconfig.graphiql.json')];
+  const metafiles = [
+    await bundle('main.tsx', 'preact', 'tsconfig.json'),
+    await bundle('graphiql.tsx', 'react', 'tsconfig.graphiql.json'),
+    await bundle('main.tsx', 'preact', 'tsconfig.json', meAppDir, 'me'),
+    await bundle('sw.ts', 'preact', 'tsconfig.sw.json', meAppDir, 'me-sw'),
+  ];
   const sizes = metafiles.flatMap((m) => Object.entries(m.outputs)).map(([file, out]) => `${path.basename(file)} ${(out.bytes / 1024).toFixed(0)} KiB`);
   console.log(`console built: ${sizes.join(', ')}`);
 }

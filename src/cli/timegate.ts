@@ -11,7 +11,8 @@ import { createLogger } from '../logger';
 import { runSimulateCommand } from '../simulator';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/identity/api-key.service';
 import type { RequestContext } from '../context/request-context';
-import { createWorkspace, listWorkspaces, setWorkspacePlan } from '../services/directory/workspace.service';
+import { listWorkspaces, setWorkspacePlan } from '../services/directory/workspace.service';
+import { createWorkspace } from '../services/sandbox/sandbox.service';
 import { SCOPES } from '../kernel/scopes';
 
 /** The scopes a key may have, as the help lists them (`read,write[,admin,...]`). */
@@ -21,6 +22,7 @@ export const USAGE = `Usage: timegate <command> [options]
 
 Workspaces and keys (acts on the database of DATABASE_URL, or the embedded one in TIMEGATE_DATA_DIR):
   workspace create --name <name> [--time-zone <IANA zone>]   create a workspace and print its admin key
+  workspace create --sandbox [--name <name>]                 create a sandbox (virtual terminals, tg_test_ key)
   workspace list                                             list workspaces and their plan limits
   workspace plan --id <n> [--max-companies <n>] [--max-devices <n>] [--max-employees <n>]
   key create --workspace <n> --scopes ${SCOPE_LIST} [--company-id <n>] [--name <name>]
@@ -37,7 +39,7 @@ Exit codes: 0 done, 1 unexpected failure, 2 bad usage or refused (unknown worksp
 /** One line per command, for `timegate <command> --help`. */
 const COMMAND_HELP: Record<string, string> = {
   'workspace create':
-    'timegate workspace create --name <name> [--time-zone <IANA zone>] [--json]\n  Creates a workspace (plan: 1 company, 10 devices, 5,000 employees) and prints its admin API key, once.',
+    'timegate workspace create --name <name> [--time-zone <IANA zone>] [--sandbox] [--json]\n  Creates a workspace (plan: 1 company, 10 devices, 5,000 employees) and prints its admin API key, once.\n  --sandbox: a sandbox instead (docs/sandbox.md): seeded with a company, four employees, a virtual clock\n  and a virtual controller, on the sandbox plan (1 company, 5 devices, 50 employees), with a tg_test_ key;\n  --name is then optional ("Sandbox").',
   'workspace list': 'timegate workspace list [--json]\n  Lists the workspaces with their time zone and plan limits.',
   'workspace plan':
     'timegate workspace plan --id <n> [--max-companies <n>] [--max-devices <n>] [--max-employees <n>] [--json]\n  Changes the plan limits of a workspace.',
@@ -88,6 +90,7 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
       options: {
         name: { type: 'string' },
         'time-zone': { type: 'string' },
+        sandbox: { type: 'boolean', default: false },
         id: { type: 'string' },
         workspace: { type: 'string' },
         scopes: { type: 'string' },
@@ -134,10 +137,24 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
   try {
     switch (`${group} ${action ?? ''}`.trim()) {
       case 'workspace create': {
-        const { workspace, issued } = await createWorkspace(ctx, { name: required('name', values.name), timeZone: values['time-zone'] });
+        const sandbox = values.sandbox === true;
+        const {
+          workspace,
+          issued,
+          sandbox: seed,
+        } = await createWorkspace(ctx, {
+          name: sandbox ? values.name : required('name', values.name),
+          timeZone: values['time-zone'],
+          sandbox,
+        });
         print(
-          { workspace: { id: workspace.id, name: workspace.name, timeZone: workspace.timeZone }, apiKey: { key: issued.key, scopes: issued.apiKey.scopes } },
-          `workspace ${workspace.id} "${workspace.name}" created\nadmin API key (shown only now): ${issued.key}`,
+          {
+            workspace: { id: workspace.id, name: workspace.name, timeZone: workspace.timeZone, sandbox: workspace.sandbox },
+            apiKey: { key: issued.key, scopes: issued.apiKey.scopes },
+            ...(seed ? { sandbox: seed } : {}),
+          },
+          `${sandbox ? 'sandbox' : 'workspace'} ${workspace.id} "${workspace.name}" created\nadmin API key (shown only now): ${issued.key}` +
+            (seed ? `\nvirtual clock: device ${seed.clockId}, virtual controller: device ${seed.controllerId} (docs/sandbox.md)` : ''),
         );
         return 0;
       }
@@ -151,9 +168,13 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
             maxCompanies: w.maxCompanies,
             maxDevices: w.maxDevices,
             maxEmployees: w.maxEmployees,
+            sandbox: w.sandbox,
           })),
           workspaces
-            .map((w) => `${w.id}\t${w.name}\t${w.timeZone}\tcompanies<=${w.maxCompanies} devices<=${w.maxDevices} employees<=${w.maxEmployees}`)
+            .map(
+              (w) =>
+                `${w.id}\t${w.name}\t${w.timeZone}\tcompanies<=${w.maxCompanies} devices<=${w.maxDevices} employees<=${w.maxEmployees}${w.sandbox ? '\tsandbox' : ''}`,
+            )
             .join('\n'),
         );
         return 0;

@@ -68,6 +68,9 @@ export interface Config {
   attendanceWorker: boolean;
   attendancePollMs: number;
   attendanceBatchDelayMs: number;
+  sandboxTerminals: boolean;
+  sandboxPollMs: number;
+  sandboxLeaseSeconds: number;
   webhookTimeoutMs: number;
   webhookRetryHours: number;
   webhookRetryBaseSeconds: number;
@@ -85,6 +88,8 @@ export interface Config {
   oidcRoleMap: RoleMapping[];
   oidcWorkspaceId: number | null;
   sessionMinutes: number;
+  employeeSessionDays: number;
+  punchLocationDays: number;
 }
 
 export interface SettingDescription {
@@ -393,6 +398,24 @@ export const settings: Record<keyof Config, SettingDescription> = {
     default: '100',
     meaning: 'After a wake-up (new punches), the attendance worker waits this long so that one run takes the punches of many uploads together; 0 runs at once.',
   },
+  sandboxTerminals: {
+    env: 'TIMEGATE_SANDBOX_TERMINALS',
+    default: 'true',
+    meaning:
+      "Whether this process plays sandbox workspaces' virtual terminals (docs/sandbox.md); of several processes on one database each sandbox is played by one, which holds its lease (`false`: this process plays none).",
+  },
+  sandboxPollMs: {
+    env: 'TIMEGATE_SANDBOX_POLL_MS',
+    default: '1000',
+    meaning:
+      "How often the process that plays a sandbox looks for its virtual terminals' new settings and triggers (a punch, a badge or an alarm asked through the API happens within this time).",
+  },
+  sandboxLeaseSeconds: {
+    env: 'TIMEGATE_SANDBOX_LEASE_SECONDS',
+    default: '15',
+    meaning:
+      "How long a process's lease on a sandbox lasts without renewal (it renews every third of it): a process that stops or dies is replaced within this time.",
+  },
   webhookTimeoutMs: {
     env: 'TIMEGATE_WEBHOOK_TIMEOUT_MS',
     default: '10000',
@@ -482,6 +505,18 @@ export const settings: Record<keyof Config, SettingDescription> = {
     env: 'TIMEGATE_SESSION_MINUTES',
     default: '480',
     meaning: 'Lifetime of a console session after single sign-on; the person signs in again after it (a sign-out ends it at once).',
+  },
+  employeeSessionDays: {
+    env: 'TIMEGATE_EMPLOYEE_SESSION_DAYS',
+    default: '30',
+    meaning:
+      "Lifetime of an employee's session of the self-service app (/me) after an invitation link or single sign-on; the employee signs in again after it (a sign-out ends it at once).",
+  },
+  punchLocationDays: {
+    env: 'TIMEGATE_PUNCH_LOCATION_DAYS',
+    default: '90',
+    meaning:
+      'Days the position (latitude, longitude) of a punch made from a phone is kept; after it the position is erased and the punch keeps its geofence and accuracy (docs/self-service.md).',
   },
 };
 
@@ -628,6 +663,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     attendanceWorker: bool('attendanceWorker', true),
     attendancePollMs: int('attendancePollMs', 500, 10, 3_600_000),
     attendanceBatchDelayMs: int('attendanceBatchDelayMs', 100, 0, 10_000),
+    sandboxTerminals: bool('sandboxTerminals', true),
+    sandboxPollMs: int('sandboxPollMs', 1000, 10, 60_000),
+    sandboxLeaseSeconds: int('sandboxLeaseSeconds', 15, 2, 3600),
     webhookTimeoutMs: int('webhookTimeoutMs', 10_000, 100, 120_000),
     webhookRetryHours: int('webhookRetryHours', 72, 1, 24 * 30),
     webhookRetryBaseSeconds: int('webhookRetryBaseSeconds', 30, 1, 3600),
@@ -645,6 +683,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oidcRoleMap: roleMap.mappings,
     oidcWorkspaceId: oidcWorkspaceRaw === null ? null : int('oidcWorkspaceId', 1, 1, 2_147_483_647),
     sessionMinutes: int('sessionMinutes', 480, 1, 30 * 24 * 60),
+    employeeSessionDays: int('employeeSessionDays', 30, 1, 400),
+    punchLocationDays: int('punchLocationDays', 90, 1, 3650),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

@@ -16,12 +16,29 @@ export interface SessionPerson {
 }
 
 /**
+ * An employee acting for themself (docs/self-service.md): through an employee token (`tg_emp_…`,
+ * `tokenId`) or a session of the self-service app (`sessionId`, after an invitation link or single
+ * sign-on). Never a workspace caller: every workspace operation refuses it (`workspaceOf`), and the
+ * self-service operations scope everything to `employeeId` (`employeeOf`).
+ */
+export interface EmployeePrincipal {
+  kind: 'employee';
+  workspaceId: number;
+  employeeId: number;
+  companyId: number;
+  tokenId: number | null;
+  sessionId: number | null;
+}
+
+/**
  * Who is calling: a key of one workspace or a person signed in to the console (a session: no key,
- * the scopes of their roles), the operator (TIMEGATE_MASTER_KEY, no workspace), or a terminal on
- * `/iclock/*` (identified by its serial only; terminal services scope by its device row).
+ * the scopes of their roles), an employee acting for themself, the operator (TIMEGATE_MASTER_KEY, no
+ * workspace), or a terminal on `/iclock/*` (identified by its serial only; terminal services scope
+ * by its device row).
  */
 export type Principal =
   | { kind: 'workspace'; workspaceId: number; keyId: number | null; scopes: readonly Scope[]; person?: SessionPerson; companyId?: number | null }
+  | EmployeePrincipal
   | { kind: 'operator' }
   | { kind: 'terminal'; serialNumber: string };
 
@@ -38,6 +55,11 @@ export interface RequestContext {
   metrics?: Metrics;
   /** Per-request batch loaders (DataLoader), so a field of every node of a list costs one query. */
   loaders?: Map<string, unknown>;
+  /**
+   * The address the request reached the service at (`https://host:port`), for links the service
+   * hands out (an invitation link) when TIMEGATE_PUBLIC_URL is unset; absent outside HTTP.
+   */
+  origin?: string;
 }
 
 /**
@@ -46,15 +68,44 @@ export interface RequestContext {
  * makes its EntityManager, request id and logger on first use) keeps them.
  */
 export function withEm(ctx: RequestContext, em: EntityManager): RequestContext {
-  return { principal: ctx.principal, em, requestId: ctx.requestId, logger: ctx.logger, now: ctx.now, config: ctx.config, metrics: ctx.metrics };
+  return {
+    principal: ctx.principal,
+    em,
+    requestId: ctx.requestId,
+    logger: ctx.logger,
+    now: ctx.now,
+    config: ctx.config,
+    metrics: ctx.metrics,
+    origin: ctx.origin,
+  };
 }
 
-/** The caller's workspace; the operator has none and must name one where an operation allows it. */
+/**
+ * The caller's workspace; the operator has none and must name one where an operation allows it. An
+ * employee principal is refused here: it belongs to a workspace but acts only as its employee, so
+ * every workspace operation (every service that asks for the workspace this way) refuses it, and a
+ * new one does too without a word about employees.
+ */
 export function workspaceOf(ctx: RequestContext): number {
+  if (ctx.principal.kind === 'employee') {
+    throw new DomainError('forbidden', 'An employee token or self-service session acts only as its employee, through /public/v2/me and GraphQL `me`.');
+  }
   if (ctx.principal.kind !== 'workspace') {
     throw new DomainError('forbidden', 'This operation acts on a workspace: call it with a key of that workspace.');
   }
   return ctx.principal.workspaceId;
+}
+
+/**
+ * The employee an employee principal acts as (with its workspace and company): what every
+ * self-service operation scopes itself to. Any other caller is refused: a workspace key acts on
+ * employees through the workspace operations, never as one.
+ */
+export function employeeOf(ctx: RequestContext): EmployeePrincipal {
+  if (ctx.principal.kind !== 'employee') {
+    throw new DomainError('forbidden', 'This operation acts as an employee: call it with an employee token or a self-service session.');
+  }
+  return ctx.principal;
 }
 
 /**

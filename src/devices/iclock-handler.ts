@@ -15,12 +15,16 @@ import { terminalRequestKind } from './request-kind';
 import { uploadLane } from './upload-slots';
 import { handleTerminalRequest, type TerminalDeps, type TerminalReply } from './terminal-requests';
 import { TerminalGone } from './upload-handlers';
+import { sandboxProofValid } from './terminal-proof';
+import { isSandboxSerial, SANDBOX_PROOF_HEADER } from '../kernel/sandbox';
 
 export interface IclockHandlerDeps extends TerminalDeps {
   orm: MikroORM;
   logger: Logger;
   metrics: Metrics;
   now: () => Date;
+  /** The secret this process's virtual terminals send (SANDBOX_PROOF_HEADER); none: every sandbox serial is refused. */
+  sandboxProof?: string | null;
 }
 
 const ICLOCK_PATH = /^\/iclock\//i;
@@ -193,6 +197,13 @@ export function createIclockHandler(deps: IclockHandlerDeps): (req: http.Incomin
     const query = queryParams(url);
     const serialNumber = query.get('SN')?.trim();
     if (!serialNumber || !/^[A-Za-z0-9_-]{1,64}$/.test(serialNumber)) return sendText(res, now, { status: 400, body: 'SN is required' });
+    // A sandbox serial is a virtual terminal that this very process plays: anything else calling
+    // with one (a real terminal, a copy of the serial) is refused before it is looked up or recorded.
+    if (isSandboxSerial(serialNumber) && !sandboxProofValid(req.headers[SANDBOX_PROOF_HEADER], deps.sandboxProof)) {
+      deps.metrics.terminalRequestsRefused.labels('sandbox').inc();
+      deps.logger.warn({ serial: serialNumber, remoteAddress: remoteAddress(req, trustedProxy) }, 'terminal request refused: a sandbox serial from outside');
+      return sendText(res, now, { status: 403, body: 'Sandbox serials are virtual terminals played by Timegate itself' });
+    }
     const body = readBody(req, deps.config.iclockBodyLimitBytes);
     if (Buffer.isBuffer(body)) return dispatch(req, res, now, endpoint, query, serialNumber, body);
     body.then(

@@ -32,7 +32,7 @@ export class TerminalGateway {
   private flushing: Promise<void> = Promise.resolve();
   private refreshing: Promise<void> | null = null;
 
-  constructor(private readonly deps: { orm: MikroORM; config: Config; logger: Logger; metrics: Metrics; now: () => Date }) {
+  constructor(private readonly deps: { orm: MikroORM; config: Config; logger: Logger; metrics: Metrics; now: () => Date; sandboxProof?: string | null }) {
     // An entry not served for as long as it takes to call a terminal offline is dropped, not refreshed.
     const { config } = deps;
     const idleSeconds = Math.max(3 * Math.max(config.attendanceDelaySeconds, config.accessRequestDelaySeconds), config.offlineMinSeconds);

@@ -3,6 +3,7 @@
 // (`Cookie: token=md5(RegistryCode + SN + SessionID)`, known only to the terminal we registered) and
 // the vendor's `pushcommkey` (sent in the handshake, compared with the value an admin set). On top
 // of either, a device may restrict where its requests come from (allowed source CIDRs).
+import crypto from 'node:crypto';
 import { cidrMatcher } from '../kernel/source-address';
 import type { TerminalDevice } from '../services/terminals/terminal.service';
 import { checkPushCommKey, checkSessionToken, tokenFromCookie, type IclockQuery } from '../protocol';
@@ -45,4 +46,16 @@ export function sourceAllowed(device: TerminalDevice, address: string): boolean 
   let match = matchers.get(list);
   if (!match) matchers.set(list, (match = cidrMatcher(list)));
   return match(address);
+}
+
+/**
+ * Whether a request carries this process's sandbox proof (docs/sandbox.md): only the virtual
+ * terminals this process plays know it, so a real terminal calling with a sandbox serial never gets
+ * in. No proof configured: nothing matches.
+ */
+export function sandboxProofValid(presented: string | string[] | undefined, proof: string | null | undefined): boolean {
+  if (!proof || typeof presented !== 'string') return false;
+  const left = Buffer.from(presented);
+  const right = Buffer.from(proof);
+  return left.length === right.length && crypto.timingSafeEqual(left, right);
 }

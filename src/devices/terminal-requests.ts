@@ -2,6 +2,7 @@
 // bodies, headers) live in iclock-handler.ts; parsing and reply texts in ./protocol; database work
 // in the services. A reply is a status and a text body.
 import type { Config } from '../config/config';
+import { isSandboxSerial } from '../kernel/sandbox';
 import type { RequestContext } from '../context/request-context';
 import { recordCommandResults, takeCommandsForDelivery } from '../services/commands/command-queue';
 import { buildSyncCommands, markDeviceTemplatesPending } from '../services/sync/device-sync.service';
@@ -255,16 +256,19 @@ async function push(ctx: RequestContext, deps: TerminalDeps, device: TerminalDev
 function unknownTerminal(ctx: RequestContext, deps: TerminalDeps, r: TerminalRequest, family: 'access' | 'attendance'): TerminalReply {
   const registered = r.endpoint === 'registry' ? parseRegistry(r.body) : null;
   const info = r.endpoint === 'getrequest' && r.query.get('INFO') ? parseInfo(r.query.get('INFO')!) : null;
-  deps.presence.contact(
-    {
-      serialNumber: r.serialNumber,
-      ip: r.remoteAddress,
-      model: registered?.deviceName ?? null,
-      firmware: registered?.firmwareVersion ?? info?.firmware ?? null,
-      protocol: family === 'access' ? 'acc-push' : isHandshake(r) || r.endpoint === 'getrequest' ? 'att-push' : null,
-    },
-    ctx.now(),
-  );
+  // A virtual terminal whose device is gone (a sandbox reset, a delete) until its player notices:
+  // never an unclaimed terminal for a workspace to see (its serial is reserved anyway).
+  if (!isSandboxSerial(r.serialNumber))
+    deps.presence.contact(
+      {
+        serialNumber: r.serialNumber,
+        ip: r.remoteAddress,
+        model: registered?.deviceName ?? null,
+        firmware: registered?.firmwareVersion ?? info?.firmware ?? null,
+        protocol: family === 'access' ? 'acc-push' : isHandshake(r) || r.endpoint === 'getrequest' ? 'att-push' : null,
+      },
+      ctx.now(),
+    );
   if (isHandshake(r) && family === 'access') return reply(OK);
   if (r.endpoint === 'registry') return reply('Unknown device', 406);
   return reply(`Unknown device ${r.serialNumber}: register this serial number in Timegate`, 403);

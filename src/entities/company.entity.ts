@@ -21,6 +21,18 @@ export class Company {
   @Property({ type: 'json', default: '{}' })
   payPolicy: Record<string, unknown> = {};
 
+  /** Employees may punch from their phones, inside the company's geofences (docs/self-service.md). Off by default. */
+  @Property({ default: false })
+  mobilePunch: boolean = false;
+
+  /** A phone punch whose position is less accurate than this many metres is refused (`location_inaccurate`). */
+  @Property({ type: 'integer', default: 100 })
+  mobilePunchAccuracyM: number = 100;
+
+  /** Employees made approvers of areas decide those areas' requests in the self-service app. Off by default. */
+  @Property({ default: false })
+  managerApprovals: boolean = false;
+
   @Property({ type: 'timestamptz', onCreate: () => new Date() })
   createdAt!: Date;
 

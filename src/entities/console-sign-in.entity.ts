@@ -18,6 +18,10 @@ export class ConsoleSignIn {
   @Property({ length: 64 })
   nonce!: string;
 
+  /** What the sign-in opens: `console` (a console session) or `me` (an employee's self-service session). */
+  @Property({ length: 16, default: 'console' })
+  purpose: string = 'console';
+
   @Property({ type: 'timestamptz' })
   createdAt!: Date;
 }

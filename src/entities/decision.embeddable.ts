@@ -19,6 +19,14 @@ export class Decision {
   @Property({ type: 'integer', nullable: true })
   decidedByKeyId?: number | null;
 
+  /** The employee who filed it themself in self-service (null when an API key or console session did). */
+  @Property({ type: 'integer', nullable: true })
+  requestedByEmployeeId?: number | null;
+
+  /** The employee of the last decision: the requester cancelling, or a manager deciding in self-service. */
+  @Property({ type: 'integer', nullable: true })
+  decidedByEmployeeId?: number | null;
+
   @Property({ type: 'timestamptz', nullable: true })
   decidedAt?: Date | null;
 

@@ -4,6 +4,7 @@ import { AccessLevel, AccessLevelArea, AccessLevelDoor, AccessLevelEmployee } fr
 import { AccessSchedule } from './access-schedule.entity';
 import { ApiKey } from './api-key.entity';
 import { Area } from './area.entity';
+import { AreaApprover } from './area-approver.entity';
 import { AttendanceDay } from './attendance-day.entity';
 import { AreaEmployee } from './area-employee.entity';
 import { Assignment } from './assignment.entity';
@@ -25,6 +26,10 @@ import { DoorEvent } from './door-event.entity';
 import { Employee } from './employee.entity';
 import { EmployeeTemplate } from './employee-template.entity';
 import { EmployeePhoto } from './employee-photo.entity';
+import { EmployeeAccessToken } from './employee-access-token.entity';
+import { EmployeeInvitation } from './employee-invitation.entity';
+import { EmployeeSession } from './employee-session.entity';
+import { Geofence } from './geofence.entity';
 import { FaceEnrollment } from './face-enrollment.entity';
 import { DeviceDoorRules } from './device-door-rules.entity';
 import { DoorOpeningRules } from './door-opening-rules.entity';
@@ -47,6 +52,7 @@ import { ScimUser } from './scim-user.entity';
 import { Shift } from './shift.entity';
 import { ShiftAssignment } from './shift-assignment.entity';
 import { Roster } from './roster.entity';
+import { SandboxLease, VirtualTerminal, VirtualTerminalTrigger } from './sandbox.entity';
 import { ScheduleOverride } from './schedule-override.entity';
 import { UnknownTerminal } from './unknown-terminal.entity';
 import { VerificationState } from './verification-state.entity';
@@ -72,6 +78,7 @@ export {
   AccessSchedule,
   ApiKey,
   Area,
+  AreaApprover,
   AreaEmployee,
   Assignment,
   AttendanceDay,
@@ -90,10 +97,14 @@ export {
   DoorAction,
   DoorEvent,
   Employee,
+  EmployeeAccessToken,
+  EmployeeInvitation,
   EmployeePhoto,
+  EmployeeSession,
   EmployeeTemplate,
   Event,
   FaceEnrollment,
+  Geofence,
   DeviceDoorRules,
   DoorOpeningRules,
   VisitorPass,
@@ -112,8 +123,11 @@ export {
   Shift,
   ShiftAssignment,
   Roster,
+  SandboxLease,
   ScheduleOverride,
   UnknownTerminal,
+  VirtualTerminal,
+  VirtualTerminalTrigger,
   VerificationState,
   WebhookAttempt,
   WebhookDelivery,
@@ -123,6 +137,9 @@ export {
 
 /** Every entity, for the ORM configuration. */
 export const entities = [
+  SandboxLease,
+  VirtualTerminal,
+  VirtualTerminalTrigger,
   ScimActivity,
   ScimGroup,
   ScimGroupAccessLevel,
@@ -185,4 +202,9 @@ export const entities = [
   DeviceDoorRules,
   DoorOpeningRules,
   VisitorPass,
+  EmployeeAccessToken,
+  EmployeeInvitation,
+  EmployeeSession,
+  Geofence,
+  AreaApprover,
 ];

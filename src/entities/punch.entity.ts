@@ -7,6 +7,7 @@ import { Workspace } from './workspace.entity';
 export enum PunchRecordType {
   device = 'device',
   manual = 'manual',
+  mobile = 'mobile',
 }
 
 /**
@@ -34,6 +35,11 @@ export enum PunchRecordType {
 @Index({
   name: 'punch_unattached_pin_index',
   expression: 'create index "punch_unattached_pin_index" on "punch" ("company_id", "pin") where "employee_id" is null',
+})
+// Phone punches whose position is still kept: the erasure after TIMEGATE_PUNCH_LOCATION_DAYS finds them here.
+@Index({
+  name: 'punch_located_time_index',
+  expression: 'create index "punch_located_time_index" on "punch" ("punch_time") where "latitude" is not null',
 })
 export class Punch {
   [PrimaryKeyProp]?: ['id', 'punchTime'];
@@ -125,4 +131,27 @@ export class Punch {
   /** The approved punch correction that created this manual punch (its approver is on the correction); null otherwise. */
   @Property({ type: 'integer', nullable: true })
   correctionId?: number | null;
+
+  // A punch from a phone (`recordType` mobile, docs/self-service.md): where the phone was, how sure
+  // it was, and the geofence it was inside. The position is erased after
+  // TIMEGATE_PUNCH_LOCATION_DAYS; the geofence stays. Null for every other punch.
+
+  /** WGS 84 degrees; null for terminal and manual punches, and once erased. */
+  @Property({ type: 'double', nullable: true })
+  latitude?: number | null;
+
+  @Property({ type: 'double', nullable: true })
+  longitude?: number | null;
+
+  /** The phone's stated accuracy of the position, in metres (a 68 % radius). */
+  @Property({ type: 'integer', nullable: true })
+  accuracyM?: number | null;
+
+  /** The geofence the position was inside when the punch was stored. No foreign key: a deleted fence leaves its id. */
+  @Property({ type: 'integer', nullable: true })
+  geofenceId?: number | null;
+
+  /** True when the phone was offline and sent the punch later with the time it was made. */
+  @Property({ type: 'boolean', nullable: true })
+  offlineQueued?: boolean | null;
 }

@@ -23,6 +23,13 @@ export class Workspace {
   @Property({ default: 5000 })
   maxEmployees: number = 5000;
 
+  /**
+   * A sandbox (docs/sandbox.md): `tg_test_` keys, virtual terminals only (serials `TGSBX…`), data
+   * that can be reset. Chosen at creation and never changed.
+   */
+  @Property({ default: false })
+  sandbox: boolean = false;
+
   @Property({ type: 'timestamptz', onCreate: () => new Date() })
   createdAt!: Date;
 

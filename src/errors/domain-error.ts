@@ -15,6 +15,12 @@ export class DomainError extends Error {
     readonly details: FieldProblem[] = [],
     /** A refusal for now: the seconds to wait (REST `Retry-After`, GraphQL `extensions.retryAfter`). */
     readonly retryAfterSeconds?: number,
+    /**
+     * Figures that say how far off the request was (`distance_m` of a phone punch outside every
+     * geofence): snake_case keys, beside `code` in the REST error body and (camelCase) in GraphQL's
+     * `extensions`. docs/errors.md names them.
+     */
+    readonly facts?: Record<string, number | string | null>,
   ) {
     super(message);
     this.name = 'DomainError';

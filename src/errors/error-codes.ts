@@ -18,6 +18,14 @@ export const errorCodes = {
       'A console request signed in with the session cookie came without its CSRF token (the X-CSRF-Token header, or csrfToken in the WebSocket connection parameters) or with a wrong one.',
   },
   plan_limit_reached: { status: 403, description: "The workspace's plan does not allow more of this resource." },
+  sandbox_only: {
+    status: 403,
+    description: 'The operation exists only in a sandbox workspace (a `tg_test_` key): virtual terminals and resets never touch a live workspace.',
+  },
+  mobile_punch_disabled: {
+    status: 403,
+    description: "The employee's company has not enabled punching from a phone (`mobile_punch` in its settings); nothing was stored.",
+  },
   not_found: { status: 404, description: 'No such resource in this workspace (an id of another workspace is unknown here too).' },
   method_not_allowed: { status: 405, description: 'The path exists but not with this method; the Allow header lists the methods it has.' },
   idempotency_conflict: {
@@ -54,6 +62,20 @@ export const errorCodes = {
     status: 422,
     description:
       "The absence request takes more than remains of the employee's allowance for the type in that year (pending requests included); the message gives the balance.",
+  },
+  outside_geofence: {
+    status: 422,
+    description:
+      'A phone punch from outside every geofence that applies to the employee (or none applies); `distance_m` and `geofence_id` name the nearest fence. Nothing was stored.',
+  },
+  location_inaccurate: {
+    status: 422,
+    description:
+      "A phone punch whose position is less accurate than the company's limit (`accuracy_m` above `max_accuracy_m`, 100 m unless the company set another); nothing was stored.",
+  },
+  offline_punch_too_old: {
+    status: 422,
+    description: 'A punch the phone kept while offline arrived more than 72 hours after it was made (or dated in the future); nothing was stored.',
   },
   query_too_complex: {
     status: 400,

@@ -5,14 +5,19 @@ import type { Logger } from 'pino';
 import { DomainError, type FieldProblem } from './domain-error';
 import { statusOf } from './error-codes';
 import { toPublicError } from './public-error';
-import { camelToSnake } from '../kernel/case';
+import { camelToSnake, snakeToCamel } from '../kernel/case';
 
 export interface RestErrorBody {
-  error: { code: string; message: string; details: FieldProblem[]; request_id: string };
+  error: { code: string; message: string; details: FieldProblem[]; request_id: string; [fact: string]: unknown };
 }
 
-export function errorBody(code: string, message: string, details: FieldProblem[], requestId: string): RestErrorBody {
-  return { error: { code, message, details, request_id: requestId } };
+export function errorBody(code: string, message: string, details: FieldProblem[], requestId: string, facts?: DomainError['facts']): RestErrorBody {
+  return { error: { code, message, details, request_id: requestId, ...facts } };
+}
+
+/** An error's facts as GraphQL extensions name them (camelCase). */
+export function factsExtensions(facts: DomainError['facts']): Record<string, unknown> {
+  return facts ? Object.fromEntries(Object.entries(facts).map(([key, value]) => [snakeToCamel(key), value])) : {};
 }
 
 /**
@@ -28,10 +33,12 @@ export function sendError(res: Response, error: DomainError, requestId: string):
   const path = res.req?.originalUrl?.split('?')[0] ?? '';
   if (path === '/graphql' || path === '/graphql/') {
     const retryAfter = error.retryAfterSeconds !== undefined ? { retryAfter: error.retryAfterSeconds } : {};
-    res.status(status).json({ errors: [{ message: error.message, extensions: { code: error.code, details: error.details, requestId, ...retryAfter } }] });
+    res.status(status).json({
+      errors: [{ message: error.message, extensions: { code: error.code, details: error.details, requestId, ...retryAfter, ...factsExtensions(error.facts) } }],
+    });
     return;
   }
-  res.status(status).json(errorBody(error.code, error.message, error.details, requestId));
+  res.status(status).json(errorBody(error.code, error.message, error.details, requestId, error.facts));
 }
 
 const CAMEL_NAME = /\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+\b/g;
@@ -57,7 +64,7 @@ export function toDomainError(error: unknown, logger: Logger, debug: boolean): D
   if (original instanceof DomainError) {
     if (!(error instanceof GraphQLError)) return original;
     const details = original.details.map((d) => ({ ...d, field: d.field.split('.').map(camelToSnake).join('.'), message: restNames(d.message) }));
-    return new DomainError(original.code, restNames(original.message), details, original.retryAfterSeconds);
+    return new DomainError(original.code, restNames(original.message), details, original.retryAfterSeconds, original.facts);
   }
   if (original instanceof GraphQLError) {
     // Variable coercion failures: the body passed JSON Schema but GraphQL still refused a value.

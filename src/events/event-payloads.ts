@@ -22,7 +22,21 @@ export function punchData(punch: Punch): Record<string, unknown> {
     work_code: punch.workCode ?? null,
     device_record_index: punch.deviceRecordIndex ?? null,
     received_at: iso(punch.receivedAt),
+    // Where it came from; a phone punch names its geofence, never the position (docs/self-service.md).
+    source: punchSource(punch),
+    geofence_id: punch.geofenceId ?? null,
+    offline_queued: punch.offlineQueued ?? null,
   };
+}
+
+/**
+ * Where a punch came from: `terminal` (a terminal sent it), `manual` (entered through the API),
+ * `correction` (made by an approved punch correction) or `mobile` (an employee's phone).
+ */
+export function punchSource(punch: Pick<Punch, 'recordType' | 'correctionId'>): 'terminal' | 'manual' | 'correction' | 'mobile' {
+  if (punch.recordType === 'mobile') return 'mobile';
+  if (punch.recordType === 'device') return 'terminal';
+  return punch.correctionId != null ? 'correction' : 'manual';
 }
 
 export interface DeviceStatusRow {

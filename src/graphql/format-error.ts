@@ -3,6 +3,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { isDatabaseUnavailable } from '../errors/database-unavailable';
 import { DomainError } from '../errors/domain-error';
 import { toPublicError } from '../errors/public-error';
+import { factsExtensions } from '../errors/error-response';
 
 /**
  * One error shape for GraphQL: domain errors keep their code and field details; errors GraphQL
@@ -22,6 +23,7 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
         code: publicError.code,
         ...(publicError.details.length > 0 || original instanceof DomainError ? { details: publicError.details } : {}),
         ...(publicError.retryAfterSeconds !== undefined ? { retryAfter: publicError.retryAfterSeconds } : {}),
+        ...factsExtensions(publicError.facts),
       },
     };
   }

@@ -81,7 +81,7 @@ export class Metrics {
 
   readonly punchesIngested = new client.Counter({
     name: 'timegate_punches_ingested_total',
-    help: 'Punches stored, by source (device or manual); duplicates are not counted.',
+    help: 'Punches stored, by source (device, manual or mobile); duplicates are not counted.',
     labelNames: ['source'] as const,
     registers: [this.registry],
   });
@@ -133,7 +133,7 @@ export class Metrics {
 
   readonly terminalRequestsRefused = new client.Counter({
     name: 'timegate_terminal_requests_refused_total',
-    help: 'Terminal requests refused because they could not prove they come from the terminal, by reason: source_address (not on the device allow-list), push_comm_key (missing or wrong), session (token missing or wrong), pairing (registry or handshake of a paired serial without proof).',
+    help: 'Terminal requests refused because they could not prove they come from the terminal, by reason: source_address (not on the device allow-list), push_comm_key (missing or wrong), session (token missing or wrong), pairing (registry or handshake of a paired serial without proof), sandbox (a sandbox serial not played by this process).',
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });

@@ -13,6 +13,11 @@ export class CompanyResolver {
     return effectivePolicy(company.payPolicy, null);
   }
 
+  @FieldResolver()
+  settings(@Root() company: Company) {
+    return companies.companySettings(company);
+  }
+
   @Authorized('read')
   @Query(() => CompanyType, { description: 'The company with this id; one of another workspace, or none, answers `not_found`.' })
   company(

@@ -35,9 +35,14 @@ import { UnknownTerminalResolver } from './unknown-terminal.resolver';
 import { VerificationStateResolver } from './verification-state.resolver';
 import { WebhookResolver } from './webhook.resolver';
 import { WorkspaceResolver } from './workspace.resolver';
+import { SandboxResolver } from './sandbox.resolver';
+import { MeResolver } from './me.resolver';
+import { GeofenceResolver } from './geofence.resolver';
+import { EmployeeAccessResolver } from './employee-access.resolver';
 
 export const resolvers = [
   WorkspaceResolver,
+  SandboxResolver,
   ApiKeyResolver,
   DirectoryGroupResolver,
   CompanyResolver,
@@ -74,4 +79,7 @@ export const resolvers = [
   AbsenceResolver,
   PunchCorrectionResolver,
   OvertimeApprovalResolver,
+  GeofenceResolver,
+  EmployeeAccessResolver,
+  MeResolver,
 ] as const;

@@ -1,15 +1,23 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
-import { Arg, Args, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../context/request-context';
 import * as punches from '../services/attendance/punch.service';
 import { voidPunch } from '../services/attendance/punch-void.service';
 import { punchCountsByHour } from '../services/attendance/punch-counts.service';
 import { pageRequest, toConnection } from '../schema/connection';
-import { CreatePunchInput, CreatePunchPayload, PunchConnection, PunchesArgs, PunchType } from '../schema/punch.type';
+import { CreatePunchInput, CreatePunchPayload, PunchConnection, PunchesArgs, PunchSource, PunchType } from '../schema/punch.type';
+import { punchSource } from '../events/event-payloads';
+import type { PunchRecordType } from '../entities/punch.entity';
 import { Bounded, maxChars } from '../schema/bounds';
 
 @Resolver(() => PunchType)
 export class PunchResolver {
+  @FieldResolver(() => PunchSource, { description: 'Where the punch came from: a terminal, a manual entry, a punch correction or a phone.' })
+  source(@Root() punch: { recordType: PunchRecordType; correctionId?: number | null; source?: PunchSource }) {
+    // A punch of an event carries its source; a stored punch derives it.
+    return punch.source ?? punchSource(punch);
+  }
+
   @Authorized('read')
   @Query(() => PunchType, { description: 'The punch with this id; one of another workspace, or none, answers `not_found`.' })
   punch(

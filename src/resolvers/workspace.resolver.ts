@@ -1,6 +1,7 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../context/request-context';
 import * as workspaces from '../services/directory/workspace.service';
+import { createWorkspace } from '../services/sandbox/sandbox.service';
 import { CreateWorkspaceInput, CreateWorkspacePayload, UpdateWorkspaceInput, WorkspacePlanInput, WorkspaceType } from '../schema/workspace.type';
 
 @Resolver(() => WorkspaceType)
@@ -18,13 +19,16 @@ export class WorkspaceResolver {
   }
 
   @Authorized('operator')
-  @Mutation(() => CreateWorkspacePayload, { description: 'Creates a workspace and its first admin key (operator key only).' })
+  @Mutation(() => CreateWorkspacePayload, {
+    description:
+      'Creates a workspace and its first admin key (operator key only); `sandbox: true` creates a seeded sandbox with a `tg_test_` key (docs/sandbox.md).',
+  })
   async createWorkspace(
     @Ctx() ctx: RequestContext,
     @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateWorkspaceInput,
   ) {
-    const { workspace, issued } = await workspaces.createWorkspace(ctx, input);
-    return { workspace, apiKey: { ...issued.apiKey, key: issued.key } };
+    const { workspace, issued, sandbox } = await createWorkspace(ctx, input);
+    return { workspace, apiKey: { ...issued.apiKey, key: issued.key }, sandbox };
   }
 
   @Authorized('admin')

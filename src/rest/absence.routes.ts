@@ -4,9 +4,9 @@ import { idParam, type RestRoute } from './route';
 
 const absenceTypeFields = `fragment AbsenceTypeFields on AbsenceType {
   id companyId name code paid unit annualAllowance carryOver allowNegative color createdAt updatedAt }`;
-const absenceRequestFields = `fragment AbsenceRequestFields on AbsenceRequest {
+export const absenceRequestFields = `fragment AbsenceRequestFields on AbsenceRequest {
   id companyId employeeId absenceTypeId startDate endDate halfDay startTime endTime note state amount
-  requestedByKeyId decidedByKeyId decidedAt decisionComment createdAt updatedAt }`;
+  requestedByKeyId decidedByKeyId requestedByEmployeeId decidedByEmployeeId decidedAt decisionComment createdAt updatedAt }`;
 
 const amount = { type: ['number', 'null'], minimum: 0, maximum: 10_000 };
 const color = { type: ['string', 'null'], maxLength: limits.color };

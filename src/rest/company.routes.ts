@@ -3,7 +3,13 @@ import { filled, object, payPolicySchema } from './body-schemas';
 import { companyFields } from './fragments';
 import { idParam, type RestRoute } from './route';
 
-const companyBodyFields = { name: filled(limits.companyName), code: filled(limits.companyCode), pay_policy: payPolicySchema(true) };
+// Self-service settings (docs/self-service.md): a key left out keeps its value.
+const settingsSchema = object({
+  mobile_punch: { type: 'boolean' },
+  mobile_punch_accuracy_m: { type: 'integer', minimum: 5, maximum: 5000 },
+  manager_approvals: { type: 'boolean' },
+});
+const companyBodyFields = { name: filled(limits.companyName), code: filled(limits.companyCode), pay_policy: payPolicySchema(true), settings: settingsSchema };
 const createCompanyBody = object(companyBodyFields, ['name', 'code']);
 const updateCompanyBody = object(companyBodyFields);
 

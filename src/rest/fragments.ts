@@ -2,6 +2,7 @@
 export const companyFields = `fragment CompanyFields on Company { id name code
   payPolicy { earlyOvertime overtimeMinMinutes dailyOvertimeAfterMinutes weeklyOvertimeAfterMinutes weekStart doubleTimeAfterMinutes nightStart nightEnd holidayWork restDayWork
     overtimeRequiresApproval overtimeRatePercent doubleTimeRatePercent nightPremiumPercent holidayRatePercent restDayRatePercent }
+  settings { mobilePunch mobilePunchAccuracyM managerApprovals }
   createdAt updatedAt }`;
 
 export const employeeFields = `fragment EmployeeFields on Employee {
@@ -20,6 +21,7 @@ export const verificationStateFields = `fragment VerificationStateFields on Veri
 export const punchFields = `fragment PunchFields on Punch {
   id companyId employeeId deviceId deviceSerial pin punchTime localTime timeZone punchState
   verifyType verifyCode recordType workCode deviceRecordIndex receivedAt voidedAt voidReason
+  source latitude longitude accuracyM geofenceId offlineQueued
 }`;
 
 export const areaFields = `fragment AreaFields on Area { id name code companyId deviceIds employeeIds createdAt updatedAt }`;

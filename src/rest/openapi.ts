@@ -59,7 +59,9 @@ export function buildOpenApi(routes: RestRoute[], schema: GraphQLSchema, version
     tags: [...tags].sort().map((name) => ({ name, description: `Operations on ${name.toLowerCase()}.` })),
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `tg_live_...`.' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: "An API key: `tg_live_...` (a sandbox's: `tg_test_...`), or the operator's master key." },
+      },
       schemas: { Error: errorSchema() },
       headers: RATE_LIMIT_HEADERS,
       responses: Object.fromEntries(
@@ -89,7 +91,7 @@ const RATE_LIMIT_HEADERS = {
 };
 
 /** Operations a service may refuse with a code beyond the common ones, by status. */
-const EXTRA_REFUSALS: Record<string, Partial<Record<string, ErrorCode>>> = {
+const EXTRA_REFUSALS: Record<string, Partial<Record<string, ErrorCode | ErrorCode[]>>> = {
   deleteCompany: { '409': 'resource_in_use' },
   deleteShift: { '409': 'resource_in_use' },
   deleteAccessSchedule: { '409': 'resource_in_use' },
@@ -120,6 +122,20 @@ const EXTRA_REFUSALS: Record<string, Partial<Record<string, ErrorCode>>> = {
   createCompany: { '403': 'plan_limit_reached' },
   createDevice: { '403': 'plan_limit_reached' },
   createEmployee: { '403': 'plan_limit_reached' },
+  listVirtualTerminals: { '403': 'sandbox_only' },
+  getVirtualTerminal: { '403': 'sandbox_only' },
+  updateVirtualTerminal: { '403': 'sandbox_only' },
+  triggerVirtualTerminal: { '403': 'sandbox_only' },
+  resetSandbox: { '403': 'sandbox_only' },
+  createMyPunch: { '403': 'mobile_punch_disabled', '422': ['outside_geofence', 'location_inaccurate', 'offline_punch_too_old'] },
+  createMyAbsenceRequest: { '409': 'period_locked' },
+  createMyPunchCorrection: { '409': 'period_locked' },
+  cancelMyAbsenceRequest: { '409': 'invalid_transition' },
+  cancelMyPunchCorrection: { '409': 'invalid_transition' },
+  approveReportAbsenceRequest: { '409': 'invalid_transition' },
+  rejectReportAbsenceRequest: { '409': 'invalid_transition' },
+  approveReportPunchCorrection: { '409': 'invalid_transition' },
+  rejectReportPunchCorrection: { '409': 'invalid_transition' },
 };
 
 /** One response for several codes of one status (OpenAPI has one entry per status). */
@@ -230,9 +246,11 @@ function operation(route: RestRoute, schema: GraphQLSchema): Record<string, unkn
     responses['415'] = { $ref: '#/components/responses/unsupported_media_type' };
   }
   if (route.method === 'POST') responses['409'] = { $ref: '#/components/responses/idempotency_conflict' };
-  for (const [status, code] of Object.entries(EXTRA_REFUSALS[route.name] ?? {})) {
+  for (const [status, refusal] of Object.entries(EXTRA_REFUSALS[route.name] ?? {})) {
+    const codes = Array.isArray(refusal) ? refusal : [refusal!];
     const existing = (responses[status] as { $ref?: string } | undefined)?.$ref?.split('/').pop() as ErrorCode | undefined;
-    responses[status] = existing ? sharedResponse([existing, code!]) : { $ref: `#/components/responses/${code}` };
+    responses[status] =
+      existing || codes.length > 1 ? sharedResponse([...(existing ? [existing] : []), ...codes]) : { $ref: `#/components/responses/${codes[0]}` };
   }
   responses['429'] = { $ref: '#/components/responses/rate_limited' };
   responses['500'] = { $ref: '#/components/responses/internal_error' };
@@ -369,6 +387,14 @@ function errorSchema(): JsonSchema {
             },
           },
           request_id: { type: 'string' },
+          // Facts of some refusals (docs/errors.md): how far off a phone punch was.
+          distance_m: {
+            type: ['integer', 'null'],
+            description: '`outside_geofence`: metres from the position to the edge of the nearest geofence (null: none applies).',
+          },
+          geofence_id: { type: ['integer', 'null'], description: '`outside_geofence`: the nearest geofence (null: none applies).' },
+          accuracy_m: { type: 'integer', description: '`location_inaccurate`: the accuracy the phone reported, in metres.' },
+          max_accuracy_m: { type: 'integer', description: "`location_inaccurate`: the company's limit, in metres." },
         },
       },
     },

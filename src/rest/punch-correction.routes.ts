@@ -2,9 +2,9 @@ import { limits } from '../services/common/validation';
 import { filled, id, nullableText, object, text } from './body-schemas';
 import { idParam, MAX_LONG_ID, type RestRoute } from './route';
 
-const punchCorrectionFields = `fragment PunchCorrectionFields on PunchCorrection {
+export const punchCorrectionFields = `fragment PunchCorrectionFields on PunchCorrection {
   id companyId employeeId punches { punchTime punchState } voidPunchId createdPunchIds firstDate lastDate reason state
-  requestedByKeyId decidedByKeyId decidedAt decisionComment createdAt updatedAt }`;
+  requestedByKeyId decidedByKeyId requestedByEmployeeId decidedByEmployeeId decidedAt decisionComment createdAt updatedAt }`;
 
 const punchItem = object({ punch_time: text(limits.dateTime), punch_state: text(limits.punchState) }, ['punch_time', 'punch_state']);
 const createBody = object(

@@ -62,7 +62,7 @@ export function createRestRouter(deps: {
       const requestId = res.locals.requestId as string;
       res.locals.route = route.path;
       try {
-        const ctx = await deps.contextFactory({ authorization: req.headers.authorization, requestId });
+        const ctx = await deps.contextFactory({ authorization: req.headers.authorization, requestId, origin: `${req.protocol}://${req.get('host')}` });
         const unstorableParam = unstorableStringAt(params);
         if (unstorableParam) throw unstorableError(unstorableParam);
         // An `:id` that is not an id names nothing: 404 with what the client sent (not a stand-in value).
@@ -109,7 +109,7 @@ export function createRestRouter(deps: {
               const domainError = toDomainError(error, deps.logger, debugErrors);
               return {
                 status: statusOf(domainError.code),
-                body: errorBody(domainError.code, domainError.message, domainError.details, requestId),
+                body: errorBody(domainError.code, domainError.message, domainError.details, requestId, domainError.facts),
                 error: domainError,
               };
             }

@@ -22,6 +22,8 @@ import { quarantinedPunchRoutes } from './quarantined-punch.routes';
 import { punchCorrectionRoutes } from './punch-correction.routes';
 import { overtimeApprovalRoutes } from './overtime-approval.routes';
 import type { RestRoute } from './route';
+import { sandboxRoutes } from './sandbox.routes';
+import { selfServiceRoutes } from './self-service.routes';
 import { shiftAssignmentRoutes } from './shift-assignment.routes';
 import { rosterRoutes } from './roster.routes';
 import { scheduleOverrideRoutes } from './schedule-override.routes';
@@ -37,6 +39,7 @@ import { webhookRoutes } from './webhook.routes';
  */
 export const routeTable: RestRoute[] = [
   ...companyRoutes,
+  ...sandboxRoutes,
   ...employeeRoutes,
   ...employeePhotoRoutes,
   ...unknownTerminalRoutes,
@@ -67,4 +70,5 @@ export const routeTable: RestRoute[] = [
   ...punchCorrectionRoutes,
   ...overtimeApprovalRoutes,
   ...identityRoutes,
+  ...selfServiceRoutes,
 ];

@@ -1,7 +1,7 @@
 import { limits } from '../services/common/validation';
 import type { RestRoute } from './route';
 
-const DAY_COLUMNS = [
+export const DAY_COLUMNS = [
   'employee_id',
   'date',
   'shift_id',

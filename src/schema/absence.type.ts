@@ -111,6 +111,10 @@ export class AbsenceRequestType {
   amount!: number;
   @Field(() => Int, { nullable: true, description: 'The API key that filed it.' }) requestedByKeyId!: number | null;
   @Field(() => Int, { nullable: true, description: 'The API key of the last decision.' }) decidedByKeyId!: number | null;
+  @Field(() => Int, { nullable: true, description: 'The employee who filed it themself in self-service; null when a key or console session did.' })
+  requestedByEmployeeId!: number | null;
+  @Field(() => Int, { nullable: true, description: 'The employee of the last decision in self-service: the requester cancelling, or their manager.' })
+  decidedByEmployeeId!: number | null;
   @Field(() => Date, { nullable: true, description: 'When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.' })
   decidedAt!: Date | null;
   @Field(() => String, { nullable: true, description: "The decider's comment on the approval, rejection or cancellation; null when none was given." })
@@ -195,6 +199,10 @@ export class PunchCorrectionType {
   @Field(() => Int, { nullable: true, description: 'The id of the API key that filed the request; null when no key did.' })
   requestedByKeyId!: number | null;
   @Field(() => Int, { nullable: true, description: 'The API key that decided it (approved: who approved the punches).' }) decidedByKeyId!: number | null;
+  @Field(() => Int, { nullable: true, description: 'The employee who filed it themself in self-service; null when a key or console session did.' })
+  requestedByEmployeeId!: number | null;
+  @Field(() => Int, { nullable: true, description: 'The employee of the last decision in self-service: the requester cancelling, or their manager.' })
+  decidedByEmployeeId!: number | null;
   @Field(() => Date, { nullable: true, description: 'When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.' })
   decidedAt!: Date | null;
   @Field(() => String, { nullable: true, description: "The decider's comment on the approval, rejection or cancellation; null when none was given." })

@@ -4,12 +4,30 @@ import { ObjectType } from './object-type';
 import { Connection } from './connection';
 import { Bounded, maxChars } from './bounds';
 
+@ObjectType('CompanySettings', { description: "A company's self-service settings (docs/self-service.md)." })
+export class CompanySettingsType {
+  @Field({ description: "Employees may punch from their phones inside the company's geofences (default false)." }) mobilePunch!: boolean;
+  @Field(() => Int, { description: 'A phone punch whose position is less accurate than this many metres is refused with `location_inaccurate` (default 100).' })
+  mobilePunchAccuracyM!: number;
+  @Field({ description: "Employees made approvers of areas decide those areas' requests in the self-service app (default false)." }) managerApprovals!: boolean;
+}
+
+@InputType({ description: 'A change of self-service settings: a field left out keeps its value.' })
+export class CompanySettingsInput {
+  @Field(() => Boolean, { nullable: true, description: "Employees may punch from their phones inside the company's geofences." }) mobilePunch?: boolean | null;
+  @Field(() => Int, { nullable: true, description: 'The worst accuracy, in metres (5 to 5,000), a phone punch may have.' }) mobilePunchAccuracyM?:
+    number | null;
+  @Field(() => Boolean, { nullable: true, description: "Employees made approvers of areas decide their reports' requests in the self-service app." })
+  managerApprovals?: boolean | null;
+}
+
 @ObjectType('Company', { description: 'The enterprise that owns devices, employees and areas.' })
 export class CompanyType {
   @Field(() => Int, { description: "The company's id, given by the service when it was created and never reused." }) id!: number;
   @Field({ description: "The company's name, as the console and reports show it." }) name!: string;
   @Field({ description: 'Unique in the workspace.' }) code!: string;
   @Field(() => PayPolicyType, { description: 'The overtime and premium policy, defaults filled in.' }) payPolicy!: PayPolicyType;
+  @Field(() => CompanySettingsType, { description: 'Self-service: punching from phones and manager approvals.' }) settings!: CompanySettingsType;
   @Field({ description: 'When the company was created (ISO 8601 date-time, UTC).' }) createdAt!: Date;
   @Field({ description: 'When the company was last changed (ISO 8601 date-time, UTC).' }) updatedAt!: Date;
 }
@@ -33,6 +51,7 @@ export class CreateCompanyInput {
     description: "How the company's worked minutes become pay items (overtime thresholds, night work); the defaults when left out.",
   })
   payPolicy?: PayPolicyInput;
+  @Field(() => CompanySettingsInput, { nullable: true, description: 'Self-service settings (all off by default).' }) settings?: CompanySettingsInput;
 }
 
 @InputType({ description: "The new values of a company's fields; a field left out (where it may be) keeps its value." })
@@ -47,4 +66,5 @@ export class UpdateCompanyInput {
   })
   code?: string;
   @Field(() => PayPolicyInput, { nullable: true, description: 'A field left out keeps its value; null resets it to the default.' }) payPolicy?: PayPolicyInput;
+  @Field(() => CompanySettingsInput, { nullable: true, description: 'A field left out keeps its value.' }) settings?: CompanySettingsInput;
 }

@@ -1,5 +1,5 @@
 import { GraphQLSafeInt } from 'graphql-scalars';
-import { ArgsType, Field, InputType, Int, registerEnumType } from 'type-graphql';
+import { ArgsType, Field, Float, InputType, Int, registerEnumType } from 'type-graphql';
 import { ObjectType } from './object-type';
 import { PunchRecordType } from '../entities/punch.entity';
 import { Connection, ConnectionArgs } from './connection';
@@ -7,10 +7,30 @@ import { Bounded } from './bounds';
 
 registerEnumType(PunchRecordType, {
   name: 'PunchRecordType',
-  description: '`device`: sent by a terminal; `manual`: entered through the API.',
+  description: "`device`: sent by a terminal; `manual`: entered through the API; `mobile`: from an employee's phone.",
   valuesConfig: {
     device: { description: 'Sent by a terminal (an ATTLOG record).' },
-    manual: { description: 'Entered through the API (createPunch or an approved punch correction).' },
+    manual: { description: 'Entered through the API (a manual punch, or one an approved punch correction made).' },
+    mobile: { description: "Made from an employee's phone in self-service, inside a geofence (docs/self-service.md)." },
+  },
+});
+
+/** Where a punch came from, as the console, the exports and the events show it. */
+export enum PunchSource {
+  terminal = 'terminal',
+  manual = 'manual',
+  correction = 'correction',
+  mobile = 'mobile',
+}
+
+registerEnumType(PunchSource, {
+  name: 'PunchSource',
+  description: 'Where a punch came from (the `source` of `attendance.created` events too).',
+  valuesConfig: {
+    terminal: { description: 'A terminal sent it.' },
+    manual: { description: 'Entered through the API as a manual punch.' },
+    correction: { description: 'Made by an approved punch correction (`correctionId`).' },
+    mobile: { description: "An employee's phone, inside a geofence (`geofenceId`)." },
   },
 });
 
@@ -47,6 +67,19 @@ export class PunchType {
   @Field(() => String, { nullable: true, description: 'Why it was voided.' }) voidReason?: string | null;
   @Field(() => Int, { nullable: true, description: 'The approved punch correction that created this manual punch (it names the approver); null otherwise.' })
   correctionId?: number | null;
+  @Field(() => Float, {
+    nullable: true,
+    description: "A phone punch's latitude (WGS 84 degrees) as the phone reported it; null for other punches and once erased (TIMEGATE_PUNCH_LOCATION_DAYS).",
+  })
+  latitude?: number | null;
+  @Field(() => Float, { nullable: true, description: "A phone punch's longitude (WGS 84 degrees); null for other punches and once erased." })
+  longitude?: number | null;
+  @Field(() => Int, { nullable: true, description: "A phone punch's accuracy in metres, as the phone reported it (rounded up)." })
+  accuracyM?: number | null;
+  @Field(() => Int, { nullable: true, description: 'The geofence a phone punch was made inside (kept after its position is erased).' })
+  geofenceId?: number | null;
+  @Field(() => Boolean, { nullable: true, description: 'A phone punch the phone kept while offline and sent later with the time it was made.' })
+  offlineQueued?: boolean | null;
 }
 
 @ObjectType('PunchConnection', {

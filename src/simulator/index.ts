@@ -4,5 +4,6 @@ export type { CommandEvent, HandshakeEvent, PunchInput, SimulatedTerminalConfig,
 export { TerminalFleet } from './terminal-fleet';
 export type { FleetCounters, TerminalFleetConfig } from './terminal-fleet';
 export type { ParsedCommand } from './command-parser';
+export type { StoreSnapshot } from './record-store';
 export type { TerminalFamily } from './command-executor';
 export { runSimulateCommand, SIMULATE_USAGE } from './cli';

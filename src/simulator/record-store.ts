@@ -69,6 +69,27 @@ export interface LogRecord {
 
 import { ControllerRuleState } from './door-rules';
 
+/**
+ * What a terminal keeps in flash, as JSON: its tables, parameters and counters (not its log, photos
+ * or run-time door state). `RecordStore.snapshot()` writes it, `restore()` reads it back, so that a
+ * simulated terminal can stop in one process and carry on in another.
+ */
+export interface StoreSnapshot {
+  users: UserRecord[];
+  templates: TemplateRecord[];
+  authorizations: AuthorizationRecord[];
+  timezones: Array<[string, Array<[string, number]>]>;
+  accTimeZones: Array<[string, Array<[string, string]>]>;
+  firstCards: FirstCardRecord[];
+  multiCards: MultiCardRecord[];
+  holidays: Array<[string, number]>;
+  parameters: Array<[string, string]>;
+  doorAlarmBits: number;
+  doorOpen: boolean;
+  nextUid: number;
+  nextLogIndex: number;
+}
+
 const templateKey = (pin: string, type: number, no: number): string => `${pin}\u0000${type}\u0000${no}`;
 
 export class RecordStore {
@@ -200,6 +221,59 @@ export class RecordStore {
       }
     }
     return removed;
+  }
+
+  /** The terminal's flash as JSON (see StoreSnapshot). */
+  snapshot(): StoreSnapshot {
+    return {
+      users: [...this.users.values()].map((u) => ({ ...u })),
+      templates: [...this.templates.values()].map((t) => ({ ...t })),
+      authorizations: [...this.authorizations.values()].map((a) => ({ ...a })),
+      timezones: [...this.timezones].map(([id, row]) => [id, [...row]]),
+      accTimeZones: [...this.accTimeZones].map(([id, row]) => [id, [...row]]),
+      firstCards: [...this.firstCards.values()].map((f) => ({ ...f })),
+      multiCards: [...this.multiCards.values()].map((m) => ({ ...m, groups: [...m.groups] })),
+      holidays: [...this.holidays],
+      parameters: [...this.parameters],
+      doorAlarmBits: this.doorAlarmBits,
+      doorOpen: this.doorOpen,
+      nextUid: this.nextUid,
+      nextLogIndex: this.nextLogIndex,
+    };
+  }
+
+  /** Replaces the flash with a snapshot's (what was in memory before is gone). */
+  restore(snapshot: StoreSnapshot): void {
+    this.users.clear();
+    for (const u of snapshot.users) this.users.set(u.pin, { ...u });
+    this.templates.clear();
+    for (const t of snapshot.templates) this.upsertTemplate({ ...t });
+    this.authorizations.clear();
+    for (const a of snapshot.authorizations) this.upsertAuthorization({ ...a });
+    this.timezones.clear();
+    for (const [id, row] of snapshot.timezones) this.timezones.set(id, new Map(row));
+    this.accTimeZones.clear();
+    for (const [id, row] of snapshot.accTimeZones) this.accTimeZones.set(id, new Map(row));
+    this.firstCards.clear();
+    for (const f of snapshot.firstCards) this.upsertFirstCard({ ...f });
+    this.multiCards.clear();
+    for (const m of snapshot.multiCards) this.multiCards.set(m.index, { ...m, groups: [...m.groups] });
+    this.holidays.clear();
+    for (const [day, type] of snapshot.holidays) this.holidays.set(day, type);
+    this.parameters.clear();
+    for (const [name, value] of snapshot.parameters) this.parameters.set(name, value);
+    this.doorAlarmBits = snapshot.doorAlarmBits;
+    this.doorOpen = snapshot.doorOpen;
+    this.nextUid = Math.max(1, snapshot.nextUid);
+    this.nextLogIndex = Math.max(1, snapshot.nextLogIndex);
+  }
+
+  /**
+   * Numbers the next log records after `index` at least: a terminal whose log was lost must not
+   * reuse the indexes a server already holds (servers dedupe security records on them).
+   */
+  continueLogAfter(index: number): void {
+    this.nextLogIndex = Math.max(this.nextLogIndex, index + 1);
   }
 
   appendLog(fields: Omit<LogRecord, 'index'>): LogRecord {

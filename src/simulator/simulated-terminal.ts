@@ -96,6 +96,16 @@ export interface SimulatedTerminalConfig {
   /** Attendance terminals: holds the PUSH 2.x access settings (`AccTimeZone`). Default true; false answers -1004. */
   accessTables?: boolean;
   /**
+   * Headers sent with every request after the device's own (a virtual terminal played by the
+   * service itself proves so with one; docs/sandbox.md).
+   */
+  extraHeaders?: ReadonlyArray<readonly [string, string]>;
+  /**
+   * Security terminals: the RegistryCode and SessionID the terminal already holds (its flash kept
+   * them), so that it proves its pairing from the first request, as a controller does after a restart.
+   */
+  credentials?: { registryCode: string; sessionId: string };
+  /**
    * The answer to a comparison photo (BIOPHOTO) of a pin: `0` (default) enrols the face, or a
    * failure such as `D01E0001` (no face), `D01E0003` (not sharp), `-1001` (full).
    */
@@ -227,6 +237,10 @@ export class SimulatedTerminal extends EventEmitter {
     this.queues = new UploadQueues(config.family === 'att' ? ATT_TABLES : ACC_TABLES);
     this.tzOffset = config.timeZoneOffset ?? 0;
     this.clockSkewMs = (config.clockSkewSeconds ?? 0) * 1000;
+    if (config.credentials) {
+      const { registryCode, sessionId } = config.credentials;
+      this.credentials = { registryCode, sessionId, token: sessionToken(registryCode, config.serialNumber, sessionId) };
+    }
     this.ownsAgent = config.agent === undefined;
     const agentOptions = { keepAlive: config.connection === 'keep-alive', maxSockets: 1 };
     this.agent = config.agent ?? (this.base.protocol === 'https:' ? new https.Agent(agentOptions) : new http.Agent(agentOptions));
@@ -584,6 +598,8 @@ export class SimulatedTerminal extends EventEmitter {
   }
 
   private async send(request: OutgoingRequest, timeoutMs?: number): Promise<HttpReply> {
+    if (this.config.extraHeaders)
+      request = { ...request, headers: [...request.headers, ...this.config.extraHeaders.map(([k, v]): [string, string] => [k, v])] };
     const inFlight = sendRequest(this.base, request, {
       agent: this.agent,
       timeoutMs: this.config.requestTimeoutMs ?? timeoutMs ?? this.session?.timeoutMs ?? 10_000,

@@ -10,10 +10,12 @@ import { DomainError } from '../errors/domain-error';
 import { sendError } from '../errors/error-response';
 import { csrfTokenMatches, csrfTokenOf, endSession, findSession, openSession, SIGN_IN_MINUTES } from '../services/identity/console-session.service';
 import { OidcSignIn, SignInRefused } from '../services/identity/oidc-sign-in';
+import { employeeOfIdentity, openEmployeeSession } from '../services/identity/employee-access.service';
 import {
   CSRF_HEADER,
   clearedSessionCookie,
   clearedSignInCookie,
+  meSessionCookie,
   sessionCookie,
   sessionTokenOf,
   signInBindingOf,
@@ -64,7 +66,9 @@ export function singleSignOnRouter(deps: { orm: MikroORM; config: Config; logger
     try {
       // The sign-in belongs to this browser: its callback counts only with this cookie (login CSRF).
       const binding = crypto.randomBytes(32).toString('base64url');
-      const location = await oidc.start(deps.orm.em.fork(), `${baseUrl(req)}${CALLBACK_PATH}`, binding, now());
+      // `?app=me`: an employee signing in to the self-service app (docs/self-service.md), not the console.
+      const purpose = req.query.app === 'me' ? 'me' : 'console';
+      const location = await oidc.start(deps.orm.em.fork(), `${baseUrl(req)}${CALLBACK_PATH}`, binding, now(), purpose);
       res.setHeader('Set-Cookie', signInCookie(binding, SIGN_IN_MINUTES * 60, secure(req)));
       res.redirect(302, location.href);
     } catch (error) {
@@ -79,6 +83,24 @@ export function singleSignOnRouter(deps: { orm: MikroORM; config: Config; logger
     const em = deps.orm.em.fork();
     try {
       const person = await oidc.finish(em, new URL(req.originalUrl, baseUrl(req)), signInBindingOf(req.headers.cookie), now());
+      if (person.purpose === 'me') {
+        // The person is one of the workspace's employees, or nobody signs in (docs/self-service.md).
+        const match = await employeeOfIdentity(em, person.workspaceId, person.identity);
+        if (!match.found) {
+          logger.warn({ subject: person.subject, reason: match.reason }, 'self-service single sign-on matched no employee');
+          res.setHeader('Set-Cookie', clearedSignInCookie(secure(req)));
+          return res.redirect(302, `/me?signin=${match.reason}`);
+        }
+        const opened = await openEmployeeSession(
+          em,
+          { workspaceId: person.workspaceId, employeeId: match.employeeId, via: 'single_sign_on', subject: person.subject },
+          config.employeeSessionDays,
+          now(),
+        );
+        logger.info({ subject: person.subject, employeeId: match.employeeId }, 'self-service sign-in');
+        res.setHeader('Set-Cookie', [meSessionCookie(opened.token, opened.expiresAt, secure(req)), clearedSignInCookie(secure(req))]);
+        return res.redirect(302, '/me');
+      }
       const { token, expiresAt } = await openSession(em, person, config.sessionMinutes, now());
       logger.info({ subject: person.subject, roles: person.roles, workspaceId: person.workspaceId }, 'console sign-in');
       res.setHeader('Set-Cookie', [sessionCookie(token, expiresAt, secure(req)), clearedSignInCookie(secure(req))]);

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { closedAncestor, freePort } from '../../src/db/embedded-postgres';
 import { createCompany } from '../support/factories';
 import { startTestApp, MASTER_KEY, type TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const version = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
@@ -18,14 +19,32 @@ describe('timegate command line and start-up', () => {
   });
   after(() => t.stop());
 
-  const cli = (args: string[], env: Record<string, string | undefined> = { DATABASE_URL: t.config.databaseUrl ?? undefined }) => {
+  const cli = (args: string[], env: Record<string, string | undefined> = { DATABASE_URL: t.config.databaseUrl ?? undefined }, timeout = 60_000) => {
     const r = spawnSync(process.execPath, [path.join(root, 'dist', 'src', 'cli', 'timegate.js'), ...args], {
       env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: undefined, ...env },
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout,
     });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   };
+  /**
+   * The same without blocking this process: the test app runs in it, and a command that waits for a
+   * lock the app holds in a transaction (its workers run at any moment) would wait for ever while
+   * spawnSync holds the app's event loop.
+   */
+  const cliAsync = (args: string[], timeout = 60_000) =>
+    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [path.join(root, 'dist', 'src', 'cli', 'timegate.js'), ...args], {
+        env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: t.config.databaseUrl ?? undefined },
+        timeout,
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.on('error', reject);
+      child.on('close', (status) => resolve({ status, stdout, stderr }));
+    });
 
   it('--version, --help for every command, and one clean line per message', () => {
     expect(cli(['--version'])).to.include({ status: 0, stdout: `${version}\n` });
@@ -114,6 +133,21 @@ describe('timegate command line and start-up', () => {
     expect(r.stdout).to.match(/^final: .* errors=[1-9]\d*$/m);
     expect(r.stderr).to.contain('request(s) failed');
     expect(r.status).to.equal(1);
+  });
+
+  it('creates a sandbox (--sandbox): a tg_test_ key and its seed, and the running service plays its terminals', async function () {
+    // The seed is some thirty statements through the services: on a loaded machine the command takes its time.
+    this.timeout(240_000);
+    const created = await cliAsync(['workspace', 'create', '--sandbox', '--json'], 180_000);
+    expect(created.status, created.stderr).to.equal(0);
+    const out = JSON.parse(created.stdout);
+    expect(out.workspace).to.include({ name: 'Sandbox', sandbox: true });
+    expect(out.apiKey.key).to.match(/^tg_test_[0-9A-Za-z]{40}$/);
+    expect(out.sandbox.employeeIds).to.have.length(4);
+    await waitUntil('the service plays the sandbox', async () => t.app.sandboxTerminals.playing().includes(out.workspace.id), 30_000);
+    const listed = JSON.parse(cli(['workspace', 'list', '--json']).stdout) as { id: number; sandbox: boolean }[];
+    expect(listed.filter((w) => w.sandbox).map((w) => w.id)).to.deep.equal([out.workspace.id]);
+    expect(cli(['workspace', 'create']).stderr).to.contain('--name is required');
   });
 
   it('pointed at a folder without a database, it says so and creates nothing', () => {

@@ -99,6 +99,12 @@ function schemaAt(schema: any, dotted: string): any {
   return node;
 }
 
+/**
+ * Routes that take no input at all (no path, query or body parameter): nothing to drive. A sandbox's
+ * virtual terminals and its reset; the calling employee's own profile and reports.
+ */
+const WITHOUT_INPUT = new Set(['listVirtualTerminals', 'resetSandbox', 'getMe', 'listMyReports']);
+
 function slotsOf(route: RestRoute): Slot[] {
   const slots: Slot[] = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({ where: 'path', name: m[1]!, kind: 'number' }));
   for (const [name, schema] of Object.entries((route.query?.properties ?? {}) as Record<string, { type?: string }>)) {
@@ -244,7 +250,7 @@ describe('input ranges under extreme and malformed values: every REST route and 
     let requests = 0;
     for (const [index, route] of routeTable.entries()) {
       const slots = slotsOf(route);
-      if (slots.length === 0) noSlot.push(`${route.method} ${route.path}`);
+      if (slots.length === 0 && !WITHOUT_INPUT.has(route.name)) noSlot.push(`${route.method} ${route.path}`);
       for (const slot of slots) {
         const values = valuesFor(slot);
         // A `number` (an allowance in days or hours) takes a fraction such as 1.5: a valid value there, not an extreme.
@@ -264,7 +270,7 @@ describe('input ranges under extreme and malformed values: every REST route and 
   it('REST: random routes, parameters and extreme values (property)', async function () {
     this.timeout(120_000);
     const pick = fc
-      .constantFrom(...routeTable)
+      .constantFrom(...routeTable.filter((route) => !WITHOUT_INPUT.has(route.name)))
       .chain((route) =>
         fc.constantFrom(...slotsOf(route)).chain((slot) => fc.tuple(fc.constant(route), fc.constant(slot), fc.constantFrom(...valuesFor(slot)))),
       );

@@ -67,6 +67,13 @@ describe('punches', () => {
       device_record_index: null,
       voided_at: null,
       void_reason: null,
+      // Where it came from (docs/self-service.md): entered through the API, no phone position.
+      source: 'manual',
+      latitude: null,
+      longitude: null,
+      accuracy_m: null,
+      geofence_id: null,
+      offline_queued: null,
     });
     const got = await rest(t.url, 'GET', `/public/v2/punches/${id}`, { key: s.ws.key });
     expect(got.status).to.equal(200);

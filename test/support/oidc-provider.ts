@@ -102,7 +102,7 @@ export async function signInWithoutBrowser(
   timegateUrl: string,
   login: string,
   timegateHeaders: Record<string, string> = {},
-  options: { stopAtCallback?: boolean } = {},
+  options: { stopAtCallback?: boolean; loginPath?: string } = {},
 ): Promise<{ status: number; location: string | null; setCookies: string[]; callbackUrl: string; callbackCookie: string; loginSetCookies: string[] }> {
   const jar = new CookieJar();
   const get = async (url: string, init: RequestInit = {}) => {
@@ -115,7 +115,7 @@ export async function signInWithoutBrowser(
     jar.take(url, response);
     return response;
   };
-  let url = `${timegateUrl}/auth/oidc/login`;
+  let url = `${timegateUrl}${options.loginPath ?? '/auth/oidc/login'}`;
   let response = await get(url);
   const loginSetCookies = response.headers.getSetCookie();
   let callbackCookie = '';

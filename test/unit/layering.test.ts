@@ -33,7 +33,7 @@ const ARROWS: Record<string, string[]> = {
   events: [...FOUNDATION, 'context', 'jobs', 'limits', 'observability'],
   'services/common': [...FOUNDATION, 'context'],
   [CAPABILITIES]: [...BELOW_SERVICES, CAPABILITIES],
-  workers: [...BELOW_SERVICES, CAPABILITIES],
+  workers: [...BELOW_SERVICES, 'simulator', CAPABILITIES],
   devices: [...BELOW_SERVICES, 'limits', CAPABILITIES],
   schema: [...FOUNDATION, 'events', 'protocol', 'services/common', CAPABILITIES],
   resolvers: [...KERNEL, 'config', 'context', 'events', 'schema', 'services/common', CAPABILITIES],
@@ -55,12 +55,13 @@ const CAPABILITY_LEVELS: string[][] = [
   ['access', 'fleet'],
   ['attendance'],
   ['leave', 'payroll'],
+  ['self-service'],
   ['terminals'],
   ['directory'],
-  ['provisioning'],
+  ['provisioning', 'sandbox'],
 ];
 /** Composition roots (app.ts, main.ts, build-schema.ts, …) and the CLI wire everything together. */
-const UNCHECKED = new Set(['(root)', 'cli', 'console']);
+const UNCHECKED = new Set(['(root)', 'cli', 'console', 'me-app']);
 
 function unitOf(file: string): string {
   const parts = file.split('/');
@@ -206,7 +207,7 @@ describe('layering', () => {
   });
 
   it('every module is used: imported by another, or an entry point (the service, a CLI command, a console bundle, a migration)', () => {
-    const entry = /^(main\.ts|cli\/[^/]+\.ts|console\/(main|graphiql)\.tsx|db\/migrations\/Migration\d+\.ts)$/;
+    const entry = /^(main\.ts|cli\/[^/]+\.ts|console\/(main|graphiql)\.tsx|me-app\/(main\.tsx|sw\.ts)|db\/migrations\/Migration\d+\.ts)$/;
     const reached = new Set(files.flatMap(({ file, text }) => allImportsOf(text).map((t) => resolveImport(file, t))));
     const unused = files.map((f) => f.file).filter((file) => !file.endsWith('.d.ts') && !entry.test(file) && !reached.has(file));
     expect(unused).to.deep.equal([]);

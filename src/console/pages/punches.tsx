@@ -8,6 +8,9 @@ import { today } from '../format';
 import { DevicesDocument, PunchFeedDocument, PunchesDocument, type PunchFeedSubscription } from '../gql';
 import { useDirectory } from '../people';
 
+/** Where a punch came from (docs/self-service.md), in words. */
+const SOURCE_NAMES: Record<string, string> = { terminal: 'Terminal', manual: 'Manual entry', correction: 'Punch correction', mobile: 'Phone' };
+
 type Punch = PunchFeedSubscription['punchCreated']['punch'];
 
 export function PunchList() {
@@ -62,6 +65,7 @@ export function PunchList() {
               <th scope="col">Terminal</th>
               <th scope="col">Type</th>
               <th scope="col">Verified by</th>
+              <th scope="col">Source</th>
             </tr>
           </thead>
           <tbody aria-live="polite">
@@ -72,6 +76,7 @@ export function PunchList() {
                 <td>{directory.deviceName(p.deviceId, p.deviceSerial)}</td>
                 <td>{directory.stateName(p.punchState)}</td>
                 <td>{p.verifyType ?? '—'}</td>
+                <td>{p.source === 'mobile' ? `Phone${p.geofenceId != null ? ` (geofence ${p.geofenceId})` : ''}` : SOURCE_NAMES[p.source]}</td>
               </tr>
             ))}
           </tbody>

@@ -31,6 +31,19 @@ export interface NewPunch {
   workCode: string | null;
   deviceRecordIndex: number | null;
   receivedAt: Date;
+  /** A phone punch's position, accuracy, geofence and whether it waited offline (docs/self-service.md). */
+  location?: PunchLocation | null;
+  /** The approved punch correction that makes this manual punch. */
+  correctionId?: number | null;
+}
+
+/** Where a phone punch was made: the position the phone reported and the geofence it was inside. */
+export interface PunchLocation {
+  latitude: number;
+  longitude: number;
+  accuracyM: number;
+  geofenceId: number;
+  offlineQueued: boolean;
 }
 
 export interface RecordedPunches {
@@ -60,7 +73,7 @@ const indexKeyOf = (p: { deviceSerial: string; deviceRecordIndex?: number | null
   p.deviceRecordIndex == null ? null : `${p.deviceSerial}\u0000#${p.deviceRecordIndex}`;
 
 /** Counts punches stored (never duplicates), once their transaction committed. */
-export function countPunches(ctx: RequestContext, source: 'device' | 'manual', count: number): void {
+export function countPunches(ctx: RequestContext, source: 'device' | 'manual' | 'mobile', count: number): void {
   if (count > 0) ctx.metrics?.punchesIngested.inc({ source }, count);
 }
 
@@ -174,6 +187,7 @@ async function insertPunches(ctx: RequestContext, workspaceId: number, punches: 
   return { inserted, duplicates };
 }
 
+/** The columns every writer fills (a terminal's upload leaves the phone columns null). */
 const PUNCH_COLUMNS = [
   'workspace_id',
   'company_id',
@@ -217,7 +231,8 @@ const PUNCH_OWN_KEYS = [
 ];
 const punchFieldSql = (key: string) => (key === 'punch_time' ? isoSql('p.punch_time') : `p.${key}`);
 const PUNCH_COMMON_SQL = `(select jsonb_build_object('company_id', dev.company_id, 'device_id', dev.id, 'device_serial', dev.device_serial,
-     'time_zone', dev.time_zone, 'record_type', dev.record_type, 'received_at', ${isoSql('dev.received_at')}) from dev)`;
+     'time_zone', dev.time_zone, 'record_type', dev.record_type, 'received_at', ${isoSql('dev.received_at')},
+     'source', 'terminal', 'geofence_id', null, 'offline_queued', null) from dev)`;
 const PUNCH_GROUP_DATA = batchDataSql(PUNCH_COMMON_SQL, Object.fromEntries(PUNCH_OWN_KEYS.map((k) => [k, punchFieldSql(k)])), 'p.n');
 
 /** The columns of a terminal punch that vary from punch to punch; the others are the upload's. */
@@ -260,6 +275,12 @@ function punchRow(workspaceId: number, p: NewPunch, punchTime: Date) {
     work_code: p.workCode,
     device_record_index: p.deviceRecordIndex,
     received_at: p.receivedAt,
+    latitude: p.location?.latitude ?? null,
+    longitude: p.location?.longitude ?? null,
+    accuracy_m: p.location?.accuracyM ?? null,
+    geofence_id: p.location?.geofenceId ?? null,
+    offline_queued: p.location?.offlineQueued ?? null,
+    correction_id: p.correctionId ?? null,
   };
 }
 
@@ -410,6 +431,11 @@ export type PunchView = Pick<
   | 'voidedAt'
   | 'voidReason'
   | 'correctionId'
+  | 'latitude'
+  | 'longitude'
+  | 'accuracyM'
+  | 'geofenceId'
+  | 'offlineQueued'
 >;
 
 /** The punch columns as PunchView's names (the 64-bit id read as a double: exact below 2^53, as the APIs carry it). */
@@ -417,7 +443,8 @@ const PUNCH_VIEW_COLUMNS = `p.id::float8 as "id", p.workspace_id as "workspaceId
   p.device_id as "deviceId", p.device_serial as "deviceSerial", p.pin, p.punch_time as "punchTime", p.local_time as "localTime",
   p.time_zone as "timeZone", p.punch_state as "punchState", p.verify_type as "verifyType", p.verify_code as "verifyCode",
   p.record_type as "recordType", p.work_code as "workCode", p.device_record_index as "deviceRecordIndex", p.received_at as "receivedAt",
-  p.voided_at as "voidedAt", p.void_reason as "voidReason", p.correction_id as "correctionId"`;
+  p.voided_at as "voidedAt", p.void_reason as "voidReason", p.correction_id as "correctionId", p.latitude, p.longitude,
+  p.accuracy_m as "accuracyM", p.geofence_id as "geofenceId", p.offline_queued as "offlineQueued"`;
 
 /**
  * Newest first (then highest id), filtered by an instant range and the owners. One statement (the
@@ -425,7 +452,11 @@ const PUNCH_VIEW_COLUMNS = `p.id::float8 as "id", p.workspace_id as "workspaceId
  * four times the query itself, and held the punch list at a quarter of a plain Express + `pg` list.
  */
 export async function listPunches(ctx: RequestContext, filter: PunchFilter, page: PageRequest): Promise<Page<PunchView>> {
-  const workspaceId = workspaceOf(ctx);
+  return listPunchesIn(ctx, workspaceOf(ctx), filter, page);
+}
+
+/** The list in a workspace the caller has already decided on (self-service: always its employee's own punches). */
+export async function listPunchesIn(ctx: RequestContext, workspaceId: number, filter: PunchFilter, page: PageRequest): Promise<Page<PunchView>> {
   const check = new FieldChecker();
   const read = (field: 'startDate' | 'endDate'): IsoDate | null => {
     const text = filter[field];

@@ -67,8 +67,7 @@ interface SheetEmployee {
  * The filter's employees in id order, deleted ones included when they existed on a date of the range;
  * a filter naming what this workspace does not have is a 404.
  */
-async function employeesOf(ctx: RequestContext, filter: TimesheetFilter): Promise<SheetEmployee[]> {
-  const workspaceId = workspaceOf(ctx);
+async function employeesOf(ctx: RequestContext, workspaceId: number, filter: TimesheetFilter): Promise<SheetEmployee[]> {
   const em = ctx.em;
   const exists = async (table: string, id: number, name: string) => {
     const [row] = await em.execute(`select 1 from ${table} where id = ? and workspace_id = ?`, [id, workspaceId]);
@@ -175,12 +174,12 @@ async function ensureDays(ctx: RequestContext, employees: SheetEmployee[], filte
  * returns its employees' ids: what every read of days (timesheets, summaries, payroll exports) does first.
  */
 export async function prepareTimesheet(ctx: RequestContext, filter: TimesheetFilter): Promise<number[]> {
-  return prepare(ctx, filter);
+  return prepare(ctx, workspaceOf(ctx), filter);
 }
 
-async function prepare(ctx: RequestContext, filter: TimesheetFilter): Promise<number[]> {
+async function prepare(ctx: RequestContext, workspaceId: number, filter: TimesheetFilter): Promise<number[]> {
   checkRange(filter);
-  const employees = await employeesOf(ctx, filter);
+  const employees = await employeesOf(ctx, workspaceId, filter);
   // Read-your-writes: punches the worker has not taken yet are taken now (it is usually idle and this is one query).
   for (let batch = 0; batch < 20 && (await hasPendingDays(ctx.em)); batch += 1) {
     if (!(await processPendingDays(ctx, { wait: true })).more) break;
@@ -191,7 +190,12 @@ async function prepare(ctx: RequestContext, filter: TimesheetFilter): Promise<nu
 
 /** The days of the range, by employee then date. */
 export async function listTimesheetDays(ctx: RequestContext, filter: TimesheetFilter, page: PageRequest): Promise<Page<DayRecord>> {
-  const employeeIds = await prepare(ctx, filter);
+  return listTimesheetDaysIn(ctx, workspaceOf(ctx), filter, page);
+}
+
+/** The days in a workspace the caller has already decided on (self-service: always its employee's own). */
+export async function listTimesheetDaysIn(ctx: RequestContext, workspaceId: number, filter: TimesheetFilter, page: PageRequest): Promise<Page<DayRecord>> {
+  const employeeIds = await prepare(ctx, workspaceId, filter);
   if (employeeIds.length === 0) return { items: [], totalCount: 0, offset: page.offset };
   const em = ctx.em;
   const where = `d.employee_id = any(?::int[]) and d.date between ?::date and ?::date`;
@@ -208,7 +212,7 @@ export async function listTimesheetDays(ctx: RequestContext, filter: TimesheetFi
 
 /** One row per employee of the filter, totals over the range. */
 export async function timesheetSummary(ctx: RequestContext, filter: TimesheetFilter, page: PageRequest): Promise<Page<SummaryRow>> {
-  const employeeIds = await prepare(ctx, filter);
+  const employeeIds = await prepare(ctx, workspaceOf(ctx), filter);
   const window = employeeIds.slice(page.offset, page.offset + page.limit);
   if (window.length === 0) return { items: [], totalCount: employeeIds.length, offset: page.offset };
   const em = ctx.em;

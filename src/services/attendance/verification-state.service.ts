@@ -66,8 +66,9 @@ export async function listVerificationStates(ctx: RequestContext, page: PageRequ
 }
 
 /** Whether `value` names a verification state of the caller's workspace. */
-export async function verificationStateExists(ctx: RequestContext, value: string): Promise<boolean> {
-  return (await ctx.em.count(VerificationState, { workspaceId: workspaceOf(ctx), value })) > 0;
+/** Whether `value` is a state of the caller's workspace (or of `workspaceId`, which a caller that has decided the scope passes). */
+export async function verificationStateExists(ctx: RequestContext, value: string, workspaceId?: number): Promise<boolean> {
+  return (await ctx.em.count(VerificationState, { workspaceId: workspaceId ?? workspaceOf(ctx), value })) > 0;
 }
 
 async function ensureValueFree(ctx: RequestContext, value: string, exceptId?: number): Promise<void> {

@@ -21,21 +21,31 @@ function wellFormed(text: string): string {
  */
 /** Arguments whose value is a credential: the audit log says one was given, not what it is. */
 const SECRET_ARGUMENTS = new Set(['pushCommKey']);
+/**
+ * Personal data that the audit log does not copy: where a phone punched (kept on the punch, and
+ * erased after TIMEGATE_PUNCH_LOCATION_DAYS; docs/self-service.md) and the photo it sent.
+ */
+const PERSONAL_ARGUMENTS = new Set(['latitude', 'longitude', 'photo']);
 
 export async function recordWrite(ctx: RequestContext, operation: string, args: unknown, outcome = 'pending'): Promise<number> {
   const principal = ctx.principal;
   let text = JSON.stringify(args ?? {}, (key, value: unknown) =>
-    SECRET_ARGUMENTS.has(key) && value != null && value !== '' ? '[redacted]' : typeof value === 'string' ? wellFormed(value) : value,
+    (SECRET_ARGUMENTS.has(key) || PERSONAL_ARGUMENTS.has(key)) && value != null && value !== ''
+      ? '[redacted]'
+      : typeof value === 'string'
+        ? wellFormed(value)
+        : value,
   );
   if (text.length > MAX_ARGUMENT_BYTES) text = JSON.stringify({ truncated: wellFormed(text.slice(0, MAX_ARGUMENT_BYTES)) });
   const em: EntityManager = ctx.em;
   const [row] = await em.execute<{ id: number }[]>(
     'insert into audit_event (workspace_id, api_key_id, actor_subject, actor_email, operation, arguments, outcome, request_id, created_at) values (?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?) returning id',
     [
-      principal.kind === 'workspace' ? principal.workspaceId : null,
+      principal.kind === 'workspace' || principal.kind === 'employee' ? principal.workspaceId : null,
       principal.kind === 'workspace' ? principal.keyId : null,
-      // A change made in a console session names the person (single sign-on) behind it.
-      (principal.kind === 'workspace' && principal.person?.subject) || null,
+      // A change made in a console session names the person (single sign-on) behind it; one made by
+      // an employee for themself (self-service) names the employee.
+      (principal.kind === 'workspace' && principal.person?.subject) || (principal.kind === 'employee' ? `employee:${principal.employeeId}` : null),
       (principal.kind === 'workspace' && principal.person?.email) || null,
       operation,
       text,

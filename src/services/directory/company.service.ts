@@ -15,6 +15,49 @@ export interface CompanyInput {
   code?: string | null;
   /** The overtime and premium policy: a key left out keeps its value, null resets it to the default. */
   payPolicy?: PayPolicyInput | null;
+  /** Self-service settings (docs/self-service.md): a key left out keeps its value. */
+  settings?: CompanySettingsInput | null;
+}
+
+export interface CompanySettingsInput {
+  /** Employees may punch from their phones inside the company's geofences. */
+  mobilePunch?: boolean | null;
+  /** The worst accuracy, in metres, a phone punch may have (5 to 5,000; default 100). */
+  mobilePunchAccuracyM?: number | null;
+  /** Employees made approvers of areas decide their reports' requests in the self-service app. */
+  managerApprovals?: boolean | null;
+}
+
+/** A company's settings as both APIs show them. */
+export function companySettings(company: Company) {
+  return { mobilePunch: company.mobilePunch, mobilePunchAccuracyM: company.mobilePunchAccuracyM, managerApprovals: company.managerApprovals };
+}
+
+/** The range of `mobilePunchAccuracyM`: a phone's GPS is rarely better than 5 m; a cell-tower fix is kilometres. */
+export const ACCURACY_LIMIT_RANGE = { min: 5, max: 5000 } as const;
+
+function checkSettings(check: FieldChecker, settings: CompanySettingsInput | null | undefined): void {
+  if (settings == null) return;
+  const accuracy = settings.mobilePunchAccuracyM;
+  if (
+    accuracy !== undefined &&
+    (accuracy === null || !Number.isInteger(accuracy) || accuracy < ACCURACY_LIMIT_RANGE.min || accuracy > ACCURACY_LIMIT_RANGE.max)
+  ) {
+    check.add(
+      'settings.mobilePunchAccuracyM',
+      'out_of_range',
+      `settings.mobilePunchAccuracyM must be a whole number of metres from ${ACCURACY_LIMIT_RANGE.min} to ${ACCURACY_LIMIT_RANGE.max}.`,
+    );
+  }
+  for (const field of ['mobilePunch', 'managerApprovals'] as const) {
+    if (settings[field] === null) check.add(`settings.${field}`, 'required', `settings.${field} must be true or false.`);
+  }
+}
+
+function applySettings(company: Company, settings: CompanySettingsInput | null | undefined): void {
+  if (settings?.mobilePunch != null) company.mobilePunch = settings.mobilePunch;
+  if (settings?.mobilePunchAccuracyM != null) company.mobilePunchAccuracyM = settings.mobilePunchAccuracyM;
+  if (settings?.managerApprovals != null) company.managerApprovals = settings.managerApprovals;
 }
 
 const uniqueFields = {
@@ -26,6 +69,7 @@ function checkCompany(input: CompanyInput, creating: boolean): void {
   check.text('name', input.name, { max: limits.companyName, required: creating || input.name !== undefined });
   check.text('code', input.code, { max: limits.companyCode, required: creating || input.code !== undefined });
   checkPayPolicy(check, 'payPolicy', input.payPolicy);
+  checkSettings(check, input.settings);
   check.done();
 }
 
@@ -72,6 +116,7 @@ export async function createCompany(ctx: RequestContext, input: CompanyInput): P
       }
       await ensureCodeFree(withEm(ctx, em), input.code!);
       const company = em.create(Company, { workspaceId, name: input.name!, code: input.code!, payPolicy: mergedPolicy({}, input.payPolicy) } as Company);
+      applySettings(company, input.settings);
       em.persist(company);
       await em.flush();
       createAlwaysSchedule(em, company);
@@ -90,6 +135,7 @@ export async function updateCompany(ctx: RequestContext, id: number, input: Comp
   if (input.code != null && input.code !== company.code) await ensureCodeFree(ctx, input.code, id);
   if (input.name != null) company.name = input.name;
   if (input.code != null) company.code = input.code;
+  applySettings(company, input.settings);
   const policyChanged = input.payPolicy != null && JSON.stringify(mergedPolicy(company.payPolicy, input.payPolicy)) !== JSON.stringify(company.payPolicy);
   if (policyChanged) company.payPolicy = mergedPolicy(company.payPolicy, input.payPolicy);
   try {

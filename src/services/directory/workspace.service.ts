@@ -10,7 +10,12 @@ import { seedDefaultVerificationStates } from '../attendance/verification-state.
 export interface WorkspaceInput {
   name?: string | null;
   timeZone?: string | null;
+  /** A sandbox workspace (docs/sandbox.md): its own plan, `tg_test_` keys. Only at creation. */
+  sandbox?: boolean | null;
 }
+
+/** A sandbox's plan: small, like what it stands in for (docs/sandbox.md); the operator may raise it. */
+export const SANDBOX_PLAN = { maxCompanies: 1, maxDevices: 5, maxEmployees: 50 } as const;
 
 export interface PlanLimitsInput {
   maxCompanies?: number;
@@ -33,8 +38,14 @@ function checkWorkspace(input: WorkspaceInput, creating: boolean): void {
  */
 export async function createWorkspaceWithAdminKey(em: EntityManager, input: WorkspaceInput): Promise<{ workspace: Workspace; issued: IssuedApiKey }> {
   checkWorkspace(input, true);
+  const sandbox = input.sandbox === true;
   return em.transactional(async (tx) => {
-    const workspace = tx.create(Workspace, { name: input.name!, timeZone: input.timeZone ?? 'UTC' } as Workspace);
+    const workspace = tx.create(Workspace, {
+      name: input.name!,
+      timeZone: input.timeZone ?? 'UTC',
+      sandbox,
+      ...(sandbox ? SANDBOX_PLAN : {}),
+    } as Workspace);
     tx.persist(workspace);
     await tx.flush();
     await seedDefaultVerificationStates(tx, workspace.id);

@@ -6,25 +6,13 @@ import { DomainError } from '../../errors/domain-error';
 import { SCOPES, workspaceOf, type Principal, type RequestContext, type Scope } from '../../context/request-context';
 import { FieldChecker, limits } from '../common/validation';
 import { sessionPrincipal } from './console-session.service';
+import { LIVE_KEY_PREFIX, TEST_KEY_PREFIX } from '../../kernel/sandbox';
+import { employeeSessionPrincipal, employeeTokenPrincipal, EMPLOYEE_TOKEN_PREFIX } from './employee-access.service';
+import { hashKey, randomSecret } from './secrets';
 
-const LIVE_PREFIX = 'tg_live_';
-const SECRET_LENGTH = 40;
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-/** `tg_live_` + 40 base62 characters (about 238 bits) from the system CSPRNG, without modulo bias. */
-export function generateKey(): string {
-  let secret = '';
-  while (secret.length < SECRET_LENGTH) {
-    for (const byte of crypto.randomBytes(64)) {
-      if (byte < 248 && secret.length < SECRET_LENGTH) secret += BASE62[byte % 62];
-    }
-  }
-  return LIVE_PREFIX + secret;
-}
-
-/** Keys carry ~238 bits of entropy, so a plain SHA-256 is a safe, fast one-way hash for lookup. */
-export function hashKey(key: string): string {
-  return crypto.createHash('sha256').update(key).digest('hex');
+/** `tg_live_` (a sandbox's: `tg_test_`) + 40 base62 characters from the system CSPRNG (secrets.ts). */
+export function generateKey(prefix: string = LIVE_KEY_PREFIX): string {
+  return randomSecret(prefix);
 }
 
 /** A created key: the entity plus the secret, which is shown this once and never again. */
@@ -34,12 +22,15 @@ export interface IssuedApiKey {
 }
 
 export async function issueKey(em: EntityManager, workspaceId: number, scopes: Scope[], name: string, companyId: number | null = null): Promise<IssuedApiKey> {
-  const key = generateKey();
+  // A sandbox's keys say so: `tg_test_` (docs/sandbox.md).
+  const [workspace] = await em.execute<{ sandbox: boolean }[]>('select sandbox from workspace where id = ?', [workspaceId]);
+  const prefix = workspace?.sandbox ? TEST_KEY_PREFIX : LIVE_KEY_PREFIX;
+  const key = generateKey(prefix);
   const apiKey = em.create(ApiKey, {
     workspaceId,
     name,
     keyHash: hashKey(key),
-    prefix: key.slice(0, LIVE_PREFIX.length + 4),
+    prefix: key.slice(0, prefix.length + 4),
     last4: key.slice(-4),
     scopes: [...new Set(scopes)],
     companyId,
@@ -70,18 +61,24 @@ export async function authenticate(
   // A console session (the cookie, turned into this by the GraphQL entry once its CSRF token matched).
   const session = /^Session\s+(tgs_\S+)\s*$/.exec(authorization ?? '');
   if (session) return sessionPrincipal(em, session[1], new Date(now));
+  // A self-service session (the app's cookie, turned into this by the web entry once its CSRF token matched).
+  const employeeSession = /^EmployeeSession\s+(tgm_\S+)\s*$/.exec(authorization ?? '');
+  if (employeeSession) return employeeSessionPrincipal(em, employeeSession[1]!, new Date(now));
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (!match) throw new DomainError('unauthenticated', 'Send an API key as `Authorization: Bearer <key>`.');
   const key = match[1];
   if (masterKey !== null && timingSafeEqualText(key, masterKey)) return { kind: 'operator' };
+  if (key.startsWith(EMPLOYEE_TOKEN_PREFIX)) return employeeTokenPrincipal(em, key, cacheMs, now);
   const hash = hashKey(key);
   const cached = validKeys.get(hash);
   if (cached && cached.until > now) return cached.principal;
-  const rows = await em.execute<{ id: number; workspace_id: number; scopes: string[]; company_id: number | null }[]>(
-    'select id, workspace_id, scopes, company_id from api_key where key_hash = ? and revoked_at is null',
+  const rows = await em.execute<{ id: number; workspace_id: number; scopes: string[]; company_id: number | null; sandbox: boolean }[]>(
+    'select k.id, k.workspace_id, k.scopes, k.company_id, w.sandbox from api_key k join workspace w on w.id = k.workspace_id where k.key_hash = ? and k.revoked_at is null',
     [hash],
   );
   if (rows.length === 0) throw new DomainError('unauthenticated', 'The API key is not valid or has been revoked.');
+  // A test key works on its sandbox only and a live key never on a sandbox (keys are issued so; this holds it).
+  if (key.startsWith(TEST_KEY_PREFIX) !== rows[0].sandbox) throw new DomainError('unauthenticated', 'The API key is not valid or has been revoked.');
   const principal: Principal = {
     kind: 'workspace',
     workspaceId: rows[0].workspace_id,

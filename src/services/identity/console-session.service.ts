@@ -54,28 +54,37 @@ export function signInKey(state: string, binding: string): string {
 /** Remembers a sign-in leaving for the provider (and forgets the ones that never came back). */
 export async function rememberSignIn(
   em: EntityManager,
-  signIn: { state: string; binding: string; codeVerifier: string; nonce: string },
+  signIn: { state: string; binding: string; codeVerifier: string; nonce: string; purpose?: SignInPurpose },
   now: Date,
 ): Promise<void> {
   await em.execute('delete from console_sign_in where created_at < ?', [new Date(now.getTime() - SIGN_IN_MINUTES * 60_000)]);
-  await em.execute('insert into console_sign_in (state, code_verifier, nonce, created_at) values (?, ?, ?, ?)', [
+  await em.execute('insert into console_sign_in (state, code_verifier, nonce, purpose, created_at) values (?, ?, ?, ?, ?)', [
     signInKey(signIn.state, signIn.binding),
     signIn.codeVerifier,
     signIn.nonce,
+    signIn.purpose ?? 'console',
     now,
   ]);
 }
+
+/** What a sign-in opens: a console session, or an employee's session of the self-service app (docs/self-service.md). */
+export type SignInPurpose = 'console' | 'me';
 
 /**
  * Takes (once) the sign-in a callback's `state` names, started in the browser holding `binding`;
  * null when unknown, used, too old, or started in another browser (nothing is taken then).
  */
-export async function takeSignIn(em: EntityManager, state: string, binding: string, now: Date): Promise<{ codeVerifier: string; nonce: string } | null> {
-  const rows = await em.execute<{ code_verifier: string; nonce: string }[]>(
-    'delete from console_sign_in where state = ? and created_at >= ? returning code_verifier, nonce',
+export async function takeSignIn(
+  em: EntityManager,
+  state: string,
+  binding: string,
+  now: Date,
+): Promise<{ codeVerifier: string; nonce: string; purpose: SignInPurpose } | null> {
+  const rows = await em.execute<{ code_verifier: string; nonce: string; purpose: string }[]>(
+    'delete from console_sign_in where state = ? and created_at >= ? returning code_verifier, nonce, purpose',
     [signInKey(state, binding), new Date(now.getTime() - SIGN_IN_MINUTES * 60_000)],
   );
-  return rows[0] ? { codeVerifier: rows[0].code_verifier, nonce: rows[0].nonce } : null;
+  return rows[0] ? { codeVerifier: rows[0].code_verifier, nonce: rows[0].nonce, purpose: rows[0].purpose === 'me' ? 'me' : 'console' } : null;
 }
 
 /** The workspace single sign-on works in: the configured one, or the first workspace. */

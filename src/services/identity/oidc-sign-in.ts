@@ -1,7 +1,8 @@
 import * as oidc from 'openid-client';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../config/config';
-import { rememberSignIn, signInWorkspace, takeSignIn, type SignedInPerson } from './console-session.service';
+import { rememberSignIn, signInWorkspace, takeSignIn, type SignedInPerson, type SignInPurpose } from './console-session.service';
+import type { ProviderIdentity } from './employee-access.service';
 import { rolesFromClaim, scopesOfRoles } from '../../config/console-roles';
 
 /** Why a sign-in came back without a session; the console says it in words. */
@@ -49,12 +50,12 @@ export class OidcSignIn {
    * The provider's address to send the browser to; the sign-in's secrets stay in the database, kept
    * under its state and `binding` (the value of the browser's sign-in cookie).
    */
-  async start(em: EntityManager, redirectUri: string, binding: string, now: Date): Promise<URL> {
+  async start(em: EntityManager, redirectUri: string, binding: string, now: Date, purpose: SignInPurpose = 'console'): Promise<URL> {
     const provider = await this.discover();
     const codeVerifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
-    await rememberSignIn(em, { state, binding, codeVerifier, nonce }, now);
+    await rememberSignIn(em, { state, binding, codeVerifier, nonce, purpose }, now);
     return oidc.buildAuthorizationUrl(provider, {
       redirect_uri: redirectUri,
       scope: this.config.oidcScopes,
@@ -73,7 +74,12 @@ export class OidcSignIn {
    * whose browser does not hold the sign-in's binding (`binding`: its sign-in cookie, or null): the
    * state and nonce count only in the browser that started the sign-in.
    */
-  async finish(em: EntityManager, callbackUrl: URL, binding: string | null, now: Date): Promise<SignedInPerson> {
+  async finish(
+    em: EntityManager,
+    callbackUrl: URL,
+    binding: string | null,
+    now: Date,
+  ): Promise<SignedInPerson & { purpose: SignInPurpose; identity: ProviderIdentity }> {
     const state = callbackUrl.searchParams.get('state');
     if (binding === null) throw new SignInRefused('other_browser', 'The callback came without the sign-in cookie: the sign-in was started in another browser.');
     const signIn = state ? await takeSignIn(em, state, binding, now) : null;
@@ -101,9 +107,15 @@ export class OidcSignIn {
     }
     const roles = rolesFromClaim(claims[this.config.oidcRoleClaim], this.config.oidcRoleMap);
     const subject = String(claims.sub);
-    if (roles.length === 0) throw new SignInRefused('no_role', `The person ${subject} has no console role (claim ${this.config.oidcRoleClaim}).`);
+    // An employee signing in to the self-service app needs no console role: who they are is matched
+    // to an employee instead (docs/self-service.md).
+    if (roles.length === 0 && signIn.purpose === 'console')
+      throw new SignInRefused('no_role', `The person ${subject} has no console role (claim ${this.config.oidcRoleClaim}).`);
     const text = (value: unknown, max: number) => (typeof value === 'string' && value !== '' ? value.slice(0, max) : null);
+    const strings = (...values: unknown[]) => values.filter((v): v is string => typeof v === 'string' && v !== '' && v.length <= 320);
     return {
+      purpose: signIn.purpose,
+      identity: { directoryIds: strings(claims.oid, claims.sub), names: strings(claims.email, claims.preferred_username, claims.upn) },
       workspaceId: await signInWorkspace(em, this.config.oidcWorkspaceId),
       subject: subject.slice(0, 255),
       email: text(claims.email, 320) ?? text(claims.preferred_username, 320),

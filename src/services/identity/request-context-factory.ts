@@ -10,11 +10,11 @@ import type { RequestContext } from '../../context/request-context';
  * The one way a request context is made, for Apollo, graphql-ws and the REST surface alike:
  * authenticate the key, fork an EntityManager, attach a request id, a logger and the clock.
  */
-export type ContextFactory = (request: { authorization?: string; requestId?: string }) => Promise<RequestContext>;
+export type ContextFactory = (request: { authorization?: string; requestId?: string; origin?: string }) => Promise<RequestContext>;
 
 export function createContextFactory(deps: { orm: MikroORM; config: Config; logger: Logger; metrics?: Metrics; now?: () => Date }): ContextFactory {
   const now = deps.now ?? (() => new Date());
-  return async ({ authorization, requestId }) => {
+  return async ({ authorization, requestId, origin }) => {
     const em = deps.orm.em.fork();
     const principal = await authenticate(em, authorization, deps.config.masterKey, deps.config.keyCacheMs);
     const id = requestId ?? crypto.randomUUID();
@@ -32,6 +32,7 @@ export function createContextFactory(deps: { orm: MikroORM; config: Config; logg
       config: deps.config,
       metrics: deps.metrics,
       loaders: new Map(),
+      origin,
     };
   };
 }

@@ -4,6 +4,8 @@ import { DomainError } from '../../errors/domain-error';
 import { csrfTokenMatches } from './console-session.service';
 
 export const SESSION_COOKIE = 'timegate_session';
+/** The self-service app's session (docs/self-service.md): an employee signed in at /me. */
+export const ME_SESSION_COOKIE = 'timegate_me_session';
 /** The browser binding of a sign-in in progress (docs/single-sign-on.md): only its callback reads it. */
 export const SIGN_IN_COOKIE = 'timegate_signin';
 const SIGN_IN_PATH = '/auth/oidc/callback';
@@ -24,6 +26,20 @@ function cookieOf(cookieHeader: string | undefined, name: string, pattern: RegEx
 /** The session token in a Cookie header, or null. */
 export function sessionTokenOf(cookieHeader: string | undefined): string | null {
   return cookieOf(cookieHeader, SESSION_COOKIE, /^tgs_[\w-]{43}$/);
+}
+
+/** The self-service session token in a Cookie header, or null. */
+export function meSessionTokenOf(cookieHeader: string | undefined): string | null {
+  return cookieOf(cookieHeader, ME_SESSION_COOKIE, /^tgm_[\w-]{43}$/);
+}
+
+/** The self-service session's cookie: the console session's rules (HttpOnly, SameSite=Lax, Path=/), its own name. */
+export function meSessionCookie(token: string, expiresAt: Date, secure: boolean): string {
+  return `${ME_SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}; Expires=${expiresAt.toUTCString()}`;
+}
+
+export function clearedMeSessionCookie(secure: boolean): string {
+  return `${ME_SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}; Expires=Thu, 01 Jan 1970 00:00:00 GMT`;
 }
 
 /** The sign-in binding in a Cookie header (32 random bytes, base64url), or null. */
@@ -67,8 +83,11 @@ export function clearedSessionCookie(secure: boolean): string {
 export function consoleCredential(headers: { authorization?: string; cookie?: string }, csrfToken: string | undefined): string | undefined {
   if (headers.authorization) return headers.authorization;
   const token = sessionTokenOf(headers.cookie);
-  if (token === null) return undefined;
-  if (!csrfTokenMatches(token, csrfToken))
-    throw new DomainError('csrf_refused', "A request signed in with the console session must carry the session's X-CSRF-Token header.");
-  return `Session ${token}`;
+  const meToken = meSessionTokenOf(headers.cookie);
+  if (token === null && meToken === null) return undefined;
+  // One browser may hold both sessions (a manager in the console and in /me): the CSRF token says
+  // which one the page that sent the request belongs to.
+  if (token !== null && csrfTokenMatches(token, csrfToken)) return `Session ${token}`;
+  if (meToken !== null && csrfTokenMatches(meToken, csrfToken)) return `EmployeeSession ${meToken}`;
+  throw new DomainError('csrf_refused', "A request signed in with the console session must carry the session's X-CSRF-Token header.");
 }

@@ -77,6 +77,19 @@ export async function getAbsenceRequest(ctx: RequestContext, id: number): Promis
 }
 
 export async function listAbsenceRequests(ctx: RequestContext, filter: AbsenceRequestFilter, page: PageRequest): Promise<Page<AbsenceRequest>> {
+  return listAbsenceRequestsIn(ctx, workspaceOf(ctx), filter, page);
+}
+
+/**
+ * The list in a workspace the caller has already decided on: self-service (services/self-service)
+ * passes its employee's workspace and always their own id (or their reports') as the filter.
+ */
+export async function listAbsenceRequestsIn(
+  ctx: RequestContext,
+  workspaceId: number,
+  filter: AbsenceRequestFilter & { employeeIds?: number[] | null },
+  page: PageRequest,
+): Promise<Page<AbsenceRequest>> {
   const check = new FieldChecker();
   check.date('startDate', filter.startDate);
   check.date('endDate', filter.endDate);
@@ -84,9 +97,10 @@ export async function listAbsenceRequests(ctx: RequestContext, filter: AbsenceRe
     check.add('state', 'invalid_value', `state must be one of ${REQUEST_STATES.join(', ')}.`);
   }
   check.done();
-  const where: FilterQuery<AbsenceRequest> = { workspaceId: workspaceOf(ctx) };
+  const where: FilterQuery<AbsenceRequest> = { workspaceId };
   if (filter.companyId != null) where.companyId = filter.companyId;
   if (filter.employeeId != null) where.employeeId = filter.employeeId;
+  if (filter.employeeIds != null) where.employeeId = { $in: filter.employeeIds };
   if (filter.absenceTypeId != null) where.absenceTypeId = filter.absenceTypeId;
   if (filter.state != null) where.decision = { state: filter.state };
   if (filter.startDate != null) where.endDate = { $gte: filter.startDate };
@@ -191,8 +205,12 @@ async function recomputeDays(ctx: RequestContext, request: AbsenceRequest): Prom
 }
 
 export async function createAbsenceRequest(ctx: RequestContext, input: AbsenceRequestInput): Promise<AbsenceRequest> {
+  return fileAbsenceRequest(ctx, workspaceOf(ctx), input);
+}
+
+/** Files a request in a workspace the caller has already decided on (self-service: the employee's own, for themself). */
+export async function fileAbsenceRequest(ctx: RequestContext, workspaceId: number, input: AbsenceRequestInput): Promise<AbsenceRequest> {
   checkInput(input);
-  const workspaceId = workspaceOf(ctx);
   return ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
     // One employee's requests are created one at a time: two overlapping ones cannot both pass the
@@ -260,14 +278,30 @@ export async function createAbsenceRequest(ctx: RequestContext, input: AbsenceRe
  * on a locked period's days is refused; one on a request already decided is `invalid_transition`.
  */
 export async function decideAbsenceRequest(ctx: RequestContext, id: number, decision: DecisionVerb, comment?: string | null): Promise<AbsenceRequest> {
+  return decideAbsenceRequestIn(ctx, workspaceOf(ctx), id, decision, comment);
+}
+
+/**
+ * The decision in a workspace the caller has already decided on. `mayDecide` sees the locked request
+ * first and refuses what this caller may not decide (self-service: a request of someone else is not
+ * found; a manager decides only their reports'); the rules of the transition stay the same.
+ */
+export async function decideAbsenceRequestIn(
+  ctx: RequestContext,
+  workspaceId: number,
+  id: number,
+  decision: DecisionVerb,
+  comment?: string | null,
+  mayDecide: (request: AbsenceRequest) => Promise<void> | void = () => undefined,
+): Promise<AbsenceRequest> {
   const check = new FieldChecker();
   check.text('comment', comment, { max: limits.comment });
   check.done();
-  const workspaceId = workspaceOf(ctx);
   return ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
     const request = await em.findOne(AbsenceRequest, { id, workspaceId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!request) throw DomainError.notFound('AbsenceRequest', id);
+    await mayDecide(request);
     const from = checkTransition(request.decision, decision, decision === 'cancel' ? ['pending', 'approved'] : ['pending'], `Absence request ${id}`);
     if (decision === 'cancel' && from === 'approved' && !(ctx.principal.kind === 'workspace' && hasScope(ctx.principal.scopes, 'approve'))) {
       throw new DomainError('forbidden', 'Cancelling an approved absence needs the "approve" scope: its days revert.');
@@ -284,10 +318,14 @@ export async function decideAbsenceRequest(ctx: RequestContext, id: number, deci
 
 /** An employee's balances for a year (default: the current year), one row per absence type of their company. */
 export async function absenceBalances(ctx: RequestContext, employeeId: number, year?: number | null) {
+  return absenceBalancesIn(ctx, workspaceOf(ctx), employeeId, year);
+}
+
+/** The balances in a workspace the caller has already decided on (self-service: the employee's own). */
+export async function absenceBalancesIn(ctx: RequestContext, workspaceId: number, employeeId: number, year?: number | null) {
   const check = new FieldChecker();
   if (year != null && (!Number.isInteger(year) || year < 1900 || year > 2199)) check.add('year', 'out_of_range', 'year must be from 1900 to 2199.');
   check.done();
-  const workspaceId = workspaceOf(ctx);
   const employee = await ctx.em.findOne(Employee, { id: employeeId, workspaceId });
   if (!employee) throw DomainError.notFound('Employee', employeeId);
   const types = await ctx.em.find(AbsenceType, { companyId: employee.companyId }, { orderBy: { id: 'asc' } });

@@ -77,6 +77,16 @@ export async function getPunchCorrection(ctx: RequestContext, id: number): Promi
 }
 
 export async function listPunchCorrections(ctx: RequestContext, filter: PunchCorrectionFilter, page: PageRequest): Promise<Page<PunchCorrection>> {
+  return listPunchCorrectionsIn(ctx, workspaceOf(ctx), filter, page);
+}
+
+/** The list in a workspace the caller has already decided on (self-service: its employee's own, or their reports'). */
+export async function listPunchCorrectionsIn(
+  ctx: RequestContext,
+  workspaceId: number,
+  filter: PunchCorrectionFilter & { employeeIds?: number[] | null },
+  page: PageRequest,
+): Promise<Page<PunchCorrection>> {
   const check = new FieldChecker();
   check.date('startDate', filter.startDate);
   check.date('endDate', filter.endDate);
@@ -84,9 +94,10 @@ export async function listPunchCorrections(ctx: RequestContext, filter: PunchCor
     check.add('state', 'invalid_value', `state must be one of ${REQUEST_STATES.join(', ')}.`);
   }
   check.done();
-  const where: FilterQuery<PunchCorrection> = { workspaceId: workspaceOf(ctx) };
+  const where: FilterQuery<PunchCorrection> = { workspaceId };
   if (filter.companyId != null) where.companyId = filter.companyId;
   if (filter.employeeId != null) where.employeeId = filter.employeeId;
+  if (filter.employeeIds != null) where.employeeId = { $in: filter.employeeIds };
   if (filter.state != null) where.decision = { state: filter.state };
   if (filter.startDate != null) where.lastDate = { $gte: filter.startDate };
   if (filter.endDate != null) where.firstDate = { $lte: filter.endDate };
@@ -95,7 +106,7 @@ export async function listPunchCorrections(ctx: RequestContext, filter: PunchCor
 }
 
 /** The punches asked for, checked, as instants (wall-clock times are read in the workspace's zone). */
-async function readPunches(ctx: RequestContext, input: PunchCorrectionInput, zone: string): Promise<CorrectionPunch[]> {
+async function readPunches(ctx: RequestContext, workspaceId: number, input: PunchCorrectionInput, zone: string): Promise<CorrectionPunch[]> {
   const check = new FieldChecker();
   const single = input.punchTime != null || input.punchState != null;
   const items = input.punches ?? (single ? [{ punchTime: input.punchTime, punchState: input.punchState }] : []);
@@ -117,7 +128,7 @@ async function readPunches(ctx: RequestContext, input: PunchCorrectionInput, zon
       continue;
     }
     check.text(`${prefix(i)}punchState`, item.punchState, { max: limits.punchState, required: true });
-    if (item.punchState != null && item.punchState.trim() !== '' && !(await verificationStateExists(ctx, item.punchState))) {
+    if (item.punchState != null && item.punchState.trim() !== '' && !(await verificationStateExists(ctx, item.punchState, workspaceId))) {
       check.add(`${prefix(i)}punchState`, 'unknown_state', `punchState "${item.punchState}" is not the value of a verification state of this workspace.`);
     }
     const at = new Date(Math.floor(isoToInstant(parsed.value, zone).getTime() / 1000) * 1000);
@@ -144,6 +155,11 @@ async function refuseLockedDates(em: EntityManager, companyId: number, firstDate
 }
 
 export async function createPunchCorrection(ctx: RequestContext, input: PunchCorrectionInput): Promise<PunchCorrection> {
+  return filePunchCorrection(ctx, workspaceOf(ctx), input);
+}
+
+/** Files a correction in a workspace the caller has already decided on (self-service: the employee's own, for themself). */
+export async function filePunchCorrection(ctx: RequestContext, workspaceId: number, input: PunchCorrectionInput): Promise<PunchCorrection> {
   const check = new FieldChecker();
   if (input.employeeId == null) check.add('employeeId', 'required', 'employeeId is required.');
   check.text('reason', input.reason, { max: limits.reason, required: true });
@@ -151,7 +167,6 @@ export async function createPunchCorrection(ctx: RequestContext, input: PunchCor
   if (adds && input.voidPunchId != null) check.add('voidPunchId', 'not_allowed', 'A correction either adds punches or voids one, not both.');
   if (!adds && input.voidPunchId == null) check.add('punchTime', 'required', 'Give punchTime and punchState (or punches), or voidPunchId.');
   check.done();
-  const workspaceId = workspaceOf(ctx);
   const employee = await ctx.em.findOne(Employee, { id: input.employeeId!, workspaceId });
   if (!employee) throw DomainError.field('employeeId', 'not_found', `Employee ${input.employeeId} does not exist in this workspace.`);
   const zone = (await ctx.em.findOneOrFail(Workspace, { id: workspaceId })).timeZone;
@@ -162,7 +177,7 @@ export async function createPunchCorrection(ctx: RequestContext, input: PunchCor
     if (!punch) throw DomainError.field('voidPunchId', 'not_found', `Punch ${input.voidPunchId} of employee ${employee.id} does not exist.`);
     dates = [punch.localTime.slice(0, 10)];
   } else {
-    punches = await readPunches(ctx, input, zone);
+    punches = await readPunches(ctx, workspaceId, input, zone);
     dates = punches.map((p) => localDate(p.punch_time, zone));
   }
   const firstDate = [...dates].sort()[0]!;
@@ -220,13 +235,12 @@ async function apply(ctx: RequestContext, correction: PunchCorrection, employee:
         workCode: null,
         deviceRecordIndex: null,
         receivedAt: ctx.now(),
+        // The punch names its correction (its event says `correction`); the correction its punches.
+        correctionId: correction.id,
       };
     }),
   );
-  const ids = [...inserted, ...duplicates].map((p) => p.id);
-  // Linked in the same transaction: the punch names its correction, the correction its punches.
-  await em.nativeUpdate(Punch, { id: { $in: inserted.map((p) => p.id) } }, { correctionId: correction.id });
-  correction.createdPunchIds = ids;
+  correction.createdPunchIds = [...inserted, ...duplicates].map((p) => p.id);
 }
 
 /**
@@ -234,14 +248,29 @@ async function apply(ctx: RequestContext, correction: PunchCorrection, employee:
  * reject need `approve` or `admin`). Anything but a pending correction is `invalid_transition`.
  */
 export async function decidePunchCorrection(ctx: RequestContext, id: number, decision: DecisionVerb, comment?: string | null): Promise<PunchCorrection> {
+  return decidePunchCorrectionIn(ctx, workspaceOf(ctx), id, decision, comment);
+}
+
+/**
+ * The decision in a workspace the caller has already decided on; `mayDecide` sees the locked
+ * correction first and refuses what this caller may not decide (as decideAbsenceRequestIn).
+ */
+export async function decidePunchCorrectionIn(
+  ctx: RequestContext,
+  workspaceId: number,
+  id: number,
+  decision: DecisionVerb,
+  comment?: string | null,
+  mayDecide: (correction: PunchCorrection) => Promise<void> | void = () => undefined,
+): Promise<PunchCorrection> {
   const check = new FieldChecker();
   check.text('comment', comment, { max: limits.comment });
   check.done();
-  const workspaceId = workspaceOf(ctx);
   return ctx.em.transactional(async (em) => {
     const tx = withEm(ctx, em);
     const correction = await em.findOne(PunchCorrection, { id, workspaceId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!correction) throw DomainError.notFound('PunchCorrection', id);
+    await mayDecide(correction);
     checkTransition(correction.decision, decision, ['pending'], `Punch correction ${id}`);
     if (decision === 'approve') {
       await refuseLockedDates(em, correction.companyId, correction.firstDate, correction.lastDate);

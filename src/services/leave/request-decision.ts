@@ -21,18 +21,27 @@ export type DecidableFrom = readonly string[] | 'changeable';
 /** The API key acting (null for a principal that is not a workspace key). */
 export const keyOf = (ctx: RequestContext) => (ctx.principal.kind === 'workspace' ? ctx.principal.keyId : null);
 
+/** The employee acting for themself in self-service (null for any other principal). */
+export const employeeActorOf = (ctx: RequestContext) => (ctx.principal.kind === 'employee' ? ctx.principal.employeeId : null);
+
 /** The decision columns as events carry them (snake_case, ISO times), `state` apart. */
 export function decisionData(decision: Decision): Record<string, unknown> {
   return {
     requested_by_key_id: decision.requestedByKeyId ?? null,
     decided_by_key_id: decision.decidedByKeyId ?? null,
+    requested_by_employee_id: decision.requestedByEmployeeId ?? null,
+    decided_by_employee_id: decision.decidedByEmployeeId ?? null,
     decided_at: decision.decidedAt ? new Date(decision.decidedAt).toISOString() : null,
     decision_comment: decision.decisionComment ?? null,
   };
 }
 
-/** A new request's decision: pending, filed by the acting key. */
-export const pendingDecision = (ctx: RequestContext): Decision => ({ state: 'pending', requestedByKeyId: keyOf(ctx) });
+/** A new request's decision: pending, filed by the acting key (or the employee themself). */
+export const pendingDecision = (ctx: RequestContext): Decision => ({
+  state: 'pending',
+  requestedByKeyId: keyOf(ctx),
+  requestedByEmployeeId: employeeActorOf(ctx),
+});
 
 /**
  * Refuses a decision on a request in a state it may not be taken from (`invalid_transition`);
@@ -54,6 +63,7 @@ export function checkTransition(decision: Decision, verb: DecisionVerb, from: De
 export function recordDecision(ctx: RequestContext, decision: Decision, verb: DecisionVerb, comment: string | null | undefined): void {
   decision.state = DECIDED_STATE[verb];
   decision.decidedByKeyId = keyOf(ctx);
+  decision.decidedByEmployeeId = employeeActorOf(ctx);
   decision.decidedAt = ctx.now();
   decision.decisionComment = comment ?? null;
 }

@@ -13,6 +13,7 @@ import { clearUnknownTerminal } from './unknown-terminal.service';
 import { invalidCidrs, MAX_CIDRS, parseCidr } from '../../kernel/source-address';
 import { FieldChecker, isValidTimeZone, limits } from '../common/validation';
 import { lockWorkspace } from '../common/workspace-lock';
+import { isSandboxSerial, SANDBOX_SERIAL_PREFIX } from '../../kernel/sandbox';
 
 export interface DeviceInput {
   companyId?: number;
@@ -70,6 +71,28 @@ function checkDevice(input: DeviceInput, creating: boolean): void {
   check.done();
 }
 
+/**
+ * A sandbox's devices are virtual terminals, whose serials are reserved (`TGSBX…`); a live
+ * workspace can never register one of them, so a real terminal never reports into a sandbox and a
+ * virtual one never into a live workspace (docs/sandbox.md).
+ */
+function checkSerialOfWorkspace(workspace: Workspace, serialNumber: string): void {
+  if (workspace.sandbox && !isSandboxSerial(serialNumber)) {
+    throw DomainError.field(
+      'serialNumber',
+      'sandbox_serial_required',
+      `This is a sandbox: its devices are virtual terminals, whose serial numbers start with ${SANDBOX_SERIAL_PREFIX} (e.g. ${SANDBOX_SERIAL_PREFIX}CLOCK2).`,
+    );
+  }
+  if (!workspace.sandbox && isSandboxSerial(serialNumber)) {
+    throw DomainError.field(
+      'serialNumber',
+      'reserved_serial',
+      `Serial numbers starting with ${SANDBOX_SERIAL_PREFIX} are reserved for the virtual terminals of sandbox workspaces.`,
+    );
+  }
+}
+
 /** An allow-list as stored: trimmed entries, bare addresses as written; empty means none. */
 function normalisedCidrs(list: string[] | null | undefined): string[] | null {
   if (list == null) return null;
@@ -109,6 +132,7 @@ export async function createDevice(ctx: RequestContext, input: DeviceInput): Pro
     const created = await ctx.em.transactional(async (em) => {
       const txCtx = withEm(ctx, em);
       const workspace: Workspace = await lockWorkspace(em, workspaceId);
+      checkSerialOfWorkspace(workspace, input.serialNumber!);
       await ensureCompany(txCtx, input.companyId!);
       if ((await em.count(Device, { workspaceId })) >= workspace.maxDevices) {
         throw new DomainError('plan_limit_reached', `This workspace's plan allows ${workspace.maxDevices} devices; ask the operator to raise the limit.`);
@@ -156,9 +180,10 @@ export async function updateDevice(ctx: RequestContext, id: number, input: Devic
   try {
     const updated = await ctx.em.transactional(async (em) => {
       const txCtx = withEm(ctx, em);
-      await lockWorkspace(em, workspaceId);
+      const workspace = await lockWorkspace(em, workspaceId);
       const device = await getDevice(txCtx, id);
       previousSerial = device.serialNumber;
+      if (input.serialNumber != null) checkSerialOfWorkspace(workspace, input.serialNumber);
       const companyId = input.companyId ?? device.companyId;
       const companyChanged = companyId !== device.companyId;
       if (companyChanged) await ensureCompany(txCtx, companyId);

@@ -54,25 +54,48 @@ describe('request decisions (absence requests, punch corrections, overtime appro
 
   it('checking changes nothing; recording sets the state, the acting key, the time and the comment', () => {
     const decision: Decision = pendingDecision(keyContext(4));
-    expect(decision).to.deep.equal({ state: 'pending', requestedByKeyId: 4 });
+    expect(decision).to.deep.equal({ state: 'pending', requestedByKeyId: 4, requestedByEmployeeId: null });
     checkTransition(decision, 'approve', ['pending'], 'Absence request 3');
     expect(decision.state).to.equal('pending');
     recordDecision(keyContext(8), decision, 'reject', 'Busy season');
-    expect(decision).to.deep.equal({ state: 'rejected', requestedByKeyId: 4, decidedByKeyId: 8, decidedAt: at, decisionComment: 'Busy season' });
+    expect(decision).to.deep.equal({
+      state: 'rejected',
+      requestedByKeyId: 4,
+      requestedByEmployeeId: null,
+      decidedByKeyId: 8,
+      decidedByEmployeeId: null,
+      decidedAt: at,
+      decisionComment: 'Busy season',
+    });
     recordDecision(keyContext(null), decision, 'cancel', undefined);
     expect(decision).to.deep.include({ state: 'cancelled', decidedByKeyId: null, decisionComment: null });
+  });
+
+  it('an employee filing or cancelling for themself is named as the employee, not as a key', () => {
+    const employee = {
+      principal: { kind: 'employee', workspaceId: 1, employeeId: 12, companyId: 2, tokenId: 3, sessionId: null },
+      now: () => at,
+    } as unknown as RequestContext;
+    const decision: Decision = pendingDecision(employee);
+    expect(decision).to.deep.equal({ state: 'pending', requestedByKeyId: null, requestedByEmployeeId: 12 });
+    recordDecision(employee, decision, 'cancel', null);
+    expect(decision).to.deep.include({ state: 'cancelled', decidedByKeyId: null, decidedByEmployeeId: 12 });
   });
 
   it('as events carry it: snake_case, ISO time, nulls for what is not set', () => {
     expect(decisionData({ state: 'pending', requestedByKeyId: 4 })).to.deep.equal({
       requested_by_key_id: 4,
       decided_by_key_id: null,
+      requested_by_employee_id: null,
+      decided_by_employee_id: null,
       decided_at: null,
       decision_comment: null,
     });
     expect(decisionData({ state: 'approved', requestedByKeyId: null, decidedByKeyId: 8, decidedAt: at, decisionComment: 'ok' })).to.deep.equal({
       requested_by_key_id: null,
       decided_by_key_id: 8,
+      requested_by_employee_id: null,
+      decided_by_employee_id: null,
       decided_at: '2026-03-04T09:15:00.000Z',
       decision_comment: 'ok',
     });
