@@ -33,8 +33,28 @@ export async function buildTimegateSchema(): Promise<GraphQLSchema> {
     // over the outbox feed (replay + live), so this one never carries anything.
     pubSub: createPubSub(),
   });
+  describeRootTypes(schema);
   // The bounds are checked first, before the audit row of a mutation is written.
   return enforceInputBounds(auditMutations(schema));
+}
+
+/**
+ * type-graphql names the root types but gives them no description; GraphiQL shows these at the top
+ * of the docs pane.
+ */
+function describeRootTypes(schema: GraphQLSchema): void {
+  const query = schema.getQueryType();
+  const mutation = schema.getMutationType();
+  const subscription = schema.getSubscriptionType();
+  if (query)
+    query.description =
+      "Reads of the caller's workspace: directory, terminals and doors, access control, attendance and leave, payroll, webhooks. A key needs the `read` scope for them; an id of another workspace answers `not_found`, as an id that does not exist.";
+  if (mutation)
+    mutation.description =
+      'Changes, each written to the audit log. A bad argument is refused with `validation_failed` (the field named in `details`) and changes nothing; a key without the scope a mutation needs gets `insufficient_scope`.';
+  if (subscription)
+    subscription.description =
+      'Live events over WebSocket (graphql-transport-ws), replayed from `after` (the `cursor` of an event) and then followed; a subscriber that falls 10,000 events behind is ended with `subscriber_too_slow` and resumes with `after`.';
 }
 
 /**

@@ -18,45 +18,67 @@ import {
   UpdateAbsenceTypeInput,
 } from '../schema/absence.type';
 import type { AbsenceRequest } from '../entities';
-import { Bounded } from '../schema/bounds';
+import { Bounded, maxChars } from '../schema/bounds';
 
 const requestObject = (request: AbsenceRequest) => absenceRequestObject(requests.absenceRequestData(request));
 
 @Resolver()
 export class AbsenceResolver {
   @Authorized('read')
-  @Query(() => AbsenceTypeType)
-  absenceType(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  @Query(() => AbsenceTypeType, { description: 'The absence type with this id; one of another workspace, or none, answers `not_found`.' })
+  absenceType(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The absence type's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return types.getAbsenceType(ctx, id);
   }
 
   @Authorized('read')
-  @Query(() => AbsenceTypeConnection)
+  @Query(() => AbsenceTypeConnection, { description: "The workspace's absence types, a page at a time (`first`, `after`)." })
   async absenceTypes(@Ctx() ctx: RequestContext, @Args() args: AbsenceTypeListArgs) {
     return toConnection(await types.listAbsenceTypes(ctx, { companyId: args.companyId }, pageRequest(args)));
   }
 
   @Authorized('write')
-  @Mutation(() => AbsenceTypeType)
-  createAbsenceType(@Ctx() ctx: RequestContext, @Arg('input') input: CreateAbsenceTypeInput) {
+  @Mutation(() => AbsenceTypeType, {
+    description:
+      'Creates an absence type and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored.',
+  })
+  createAbsenceType(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateAbsenceTypeInput,
+  ) {
     return types.createAbsenceType(ctx, input);
   }
 
   @Authorized('write')
-  @Mutation(() => AbsenceTypeType)
-  updateAbsenceType(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('input') input: UpdateAbsenceTypeInput) {
+  @Mutation(() => AbsenceTypeType, {
+    description:
+      'Changes an absence type and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes.',
+  })
+  updateAbsenceType(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The absence type's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateAbsenceTypeInput,
+  ) {
     return types.updateAbsenceType(ctx, id, input);
   }
 
   @Authorized('write')
   @Mutation(() => AbsenceTypeType, { description: 'Deletes a type no request uses (409 resource_in_use otherwise).' })
-  deleteAbsenceType(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  deleteAbsenceType(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The absence type's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return types.deleteAbsenceType(ctx, id);
   }
 
   @Authorized('read')
-  @Query(() => AbsenceRequestType)
-  async absenceRequest(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  @Query(() => AbsenceRequestType, { description: 'The absence request with this id; one of another workspace, or none, answers `not_found`.' })
+  async absenceRequest(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The absence request's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return requestObject(await requests.getAbsenceRequest(ctx, id));
   }
 
@@ -72,7 +94,10 @@ export class AbsenceResolver {
 
   @Authorized('write')
   @Mutation(() => AbsenceRequestType, { description: 'Files a request (pending) on behalf of an employee.' })
-  async createAbsenceRequest(@Ctx() ctx: RequestContext, @Arg('input') input: CreateAbsenceRequestInput) {
+  async createAbsenceRequest(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateAbsenceRequestInput,
+  ) {
     return requestObject(await requests.createAbsenceRequest(ctx, input));
   }
 
@@ -80,8 +105,13 @@ export class AbsenceResolver {
   @Mutation(() => AbsenceRequestType, { description: 'Approves a pending request (scope `approve` or `admin`): its workdays become `leave` at once.' })
   async approveAbsenceRequest(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int) id: number,
-    @Arg('comment', () => String, { nullable: true }) @Bounded('comment') comment?: string | null,
+    @Arg('id', () => Int, { description: "The absence request's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+    @Arg('comment', () => String, {
+      nullable: true,
+      description: `A comment on the decision, kept with it and shown to the requester: optional, ${maxChars('comment')} (\`too_long\`).`,
+    })
+    @Bounded('comment')
+    comment?: string | null,
   ) {
     return requestObject(await requests.decideAbsenceRequest(ctx, id, 'approve', comment));
   }
@@ -90,8 +120,13 @@ export class AbsenceResolver {
   @Mutation(() => AbsenceRequestType, { description: 'Rejects a pending request (scope `approve` or `admin`).' })
   async rejectAbsenceRequest(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int) id: number,
-    @Arg('comment', () => String, { nullable: true }) @Bounded('comment') comment?: string | null,
+    @Arg('id', () => Int, { description: "The absence request's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+    @Arg('comment', () => String, {
+      nullable: true,
+      description: `A comment on the decision, kept with it and shown to the requester: optional, ${maxChars('comment')} (\`too_long\`).`,
+    })
+    @Bounded('comment')
+    comment?: string | null,
   ) {
     return requestObject(await requests.decideAbsenceRequest(ctx, id, 'reject', comment));
   }
@@ -102,8 +137,13 @@ export class AbsenceResolver {
   })
   async cancelAbsenceRequest(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int) id: number,
-    @Arg('comment', () => String, { nullable: true }) @Bounded('comment') comment?: string | null,
+    @Arg('id', () => Int, { description: "The absence request's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+    @Arg('comment', () => String, {
+      nullable: true,
+      description: `A comment on the decision, kept with it and shown to the requester: optional, ${maxChars('comment')} (\`too_long\`).`,
+    })
+    @Bounded('comment')
+    comment?: string | null,
   ) {
     return requestObject(await requests.decideAbsenceRequest(ctx, id, 'cancel', comment));
   }
@@ -112,8 +152,8 @@ export class AbsenceResolver {
   @Query(() => [AbsenceBalanceType], { description: "An employee's balance per absence type of their company for a year (default: the current year)." })
   async absenceBalances(
     @Ctx() ctx: RequestContext,
-    @Arg('employeeId', () => Int) employeeId: number,
-    @Arg('year', () => Int, { nullable: true }) year?: number | null,
+    @Arg('employeeId', () => Int, { description: "The employee's id; one of another workspace, or none, answers `not_found`." }) employeeId: number,
+    @Arg('year', () => Int, { nullable: true, description: 'The calendar year, e.g. 2026; the current year when left out.' }) year?: number | null,
   ) {
     return (await requests.absenceBalances(ctx, employeeId, year)).map((row) => renameKeys(row, snakeToCamel) as AbsenceBalanceType);
   }

@@ -8,7 +8,14 @@ import { ApiKeyType, CreateApiKeyInput, ScimSyncType } from '../schema/api-key.t
 export class ApiKeyResolver {
   @Authorized('admin', 'operator')
   @Query(() => [ApiKeyType], { description: 'Keys of a workspace (secrets are never shown again).' })
-  apiKeys(@Ctx() ctx: RequestContext, @Arg('workspaceId', () => Int, { nullable: true }) workspaceId?: number) {
+  apiKeys(
+    @Ctx() ctx: RequestContext,
+    @Arg('workspaceId', () => Int, {
+      nullable: true,
+      description: "The workspace whose keys to list (an operator key only); the caller's own workspace when left out.",
+    })
+    workspaceId?: number,
+  ) {
     return apiKeys.listApiKeys(ctx, workspaceId ?? undefined);
   }
 
@@ -20,14 +27,22 @@ export class ApiKeyResolver {
 
   @Authorized('admin', 'operator')
   @Mutation(() => ApiKeyType, { description: 'Creates a key; its `key` is in this response only.' })
-  async createApiKey(@Ctx() ctx: RequestContext, @Arg('input') input: CreateApiKeyInput) {
+  async createApiKey(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateApiKeyInput,
+  ) {
     const issued = await apiKeys.createApiKey(ctx, { ...input, workspaceId: input.workspaceId ?? undefined });
     return { ...issued.apiKey, key: issued.key };
   }
 
   @Authorized('admin', 'operator')
-  @Mutation(() => ApiKeyType)
-  revokeApiKey(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  @Mutation(() => ApiKeyType, {
+    description: 'Revokes a key at once: every later request with it is refused (`unauthenticated`). Returns the key with `revokedAt` set.',
+  })
+  revokeApiKey(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The API key's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return apiKeys.revokeApiKey(ctx, id);
   }
 

@@ -8,7 +8,7 @@ import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection'
 
 @Resolver(() => CompanyType)
 export class CompanyResolver {
-  @FieldResolver()
+  @FieldResolver({ description: "How the company's worked minutes become pay items: its own settings over the defaults." })
   payPolicy(@Root() company: Company) {
     return effectivePolicy(company.payPolicy, null);
   }
@@ -19,32 +19,51 @@ export class CompanyResolver {
   }
 
   @Authorized('read')
-  @Query(() => CompanyType)
-  company(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  @Query(() => CompanyType, { description: 'The company with this id; one of another workspace, or none, answers `not_found`.' })
+  company(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The company's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return companies.getCompany(ctx, id);
   }
 
   @Authorized('read')
-  @Query(() => CompanyConnection)
+  @Query(() => CompanyConnection, { description: "The workspace's companies, a page at a time (`first`, `after`)." })
   async companies(@Ctx() ctx: RequestContext, @Args() args: ConnectionArgs) {
     return toConnection(await companies.listCompanies(ctx, pageRequest(args)));
   }
 
   @Authorized('write')
-  @Mutation(() => CompanyType)
-  createCompany(@Ctx() ctx: RequestContext, @Arg('input') input: CreateCompanyInput) {
+  @Mutation(() => CompanyType, {
+    description:
+      'Creates a company and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored.',
+  })
+  createCompany(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateCompanyInput,
+  ) {
     return companies.createCompany(ctx, input);
   }
 
   @Authorized('write')
-  @Mutation(() => CompanyType)
-  updateCompany(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('input') input: UpdateCompanyInput) {
+  @Mutation(() => CompanyType, {
+    description:
+      'Changes a company and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes.',
+  })
+  updateCompany(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The company's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateCompanyInput,
+  ) {
     return companies.updateCompany(ctx, id, input);
   }
 
   @Authorized('write')
   @Mutation(() => CompanyType, { description: 'Refused (resource_in_use) while the company owns employees or devices.' })
-  deleteCompany(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  deleteCompany(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The company's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return companies.deleteCompany(ctx, id);
   }
 }

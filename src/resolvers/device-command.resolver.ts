@@ -3,7 +3,7 @@ import type { RequestContext } from '../context/request-context';
 import { listDeviceCommands } from '../services/terminals/device-command-list.service';
 import { ConnectionArgs, pageRequest, toConnection } from '../schema/connection';
 import { DeviceCommandConnection, DeviceCommandType } from '../schema/device-command.type';
-import { Bounded } from '../schema/bounds';
+import { Bounded, maxChars } from '../schema/bounds';
 
 @Resolver(() => DeviceCommandType)
 export class DeviceCommandResolver {
@@ -13,9 +13,14 @@ export class DeviceCommandResolver {
   })
   async deviceCommands(
     @Ctx() ctx: RequestContext,
-    @Arg('deviceId', () => Int) deviceId: number,
+    @Arg('deviceId', () => Int, { description: "The terminal (device)'s id; one of another workspace, or none, answers `not_found`." }) deviceId: number,
     @Args() args: ConnectionArgs,
-    @Arg('status', () => [String], { nullable: true }) @Bounded('keyword', { items: 'keywords' }) status?: string[] | null,
+    @Arg('status', () => [String], {
+      nullable: true,
+      description: `Only commands of these statuses (\`queued\`, \`sent\`, \`succeeded\`, \`failed\`, \`expired\`): ${maxChars('keyword')} each.`,
+    })
+    @Bounded('keyword', { items: 'keywords' })
+    status?: string[] | null,
   ) {
     return toConnection(await listDeviceCommands(ctx, deviceId, status ?? null, pageRequest(args)));
   }

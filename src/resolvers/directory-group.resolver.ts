@@ -8,13 +8,22 @@ import { Bounded } from '../schema/bounds';
 export class DirectoryGroupResolver {
   @Authorized('read')
   @Query(() => [DirectoryGroupType], { description: 'Directory groups provisioned over SCIM, with their mapping.' })
-  directoryGroups(@Ctx() ctx: RequestContext, @Arg('companyId', () => Int, { nullable: true }) companyId?: number) {
+  directoryGroups(
+    @Ctx() ctx: RequestContext,
+    @Arg('companyId', () => Int, { nullable: true, description: "The company's id; one of another workspace, or none, answers `not_found`." })
+    companyId?: number,
+  ) {
     return directoryGroups.listDirectoryGroups(ctx, companyId ?? undefined);
   }
 
   @Authorized('read')
-  @Query(() => DirectoryGroupType)
-  directoryGroup(@Ctx() ctx: RequestContext, @Arg('id', () => ID) @Bounded('identifier') id: string) {
+  @Query(() => DirectoryGroupType, { description: 'The directory group with this id; one of another workspace, or none, answers `not_found`.' })
+  directoryGroup(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => ID, { description: "The directory group's id; an id that is not one of this workspace's answers `not_found`." })
+    @Bounded('identifier')
+    id: string,
+  ) {
     return directoryGroups.getDirectoryGroup(ctx, id);
   }
 
@@ -24,8 +33,12 @@ export class DirectoryGroupResolver {
   })
   setDirectoryGroupMapping(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => ID) @Bounded('identifier') id: string,
-    @Arg('input') input: DirectoryGroupMappingInput,
+    @Arg('id', () => ID, {
+      description: "The directory group's id (the id the directory sent through SCIM); a group of another workspace, or none, answers `not_found`.",
+    })
+    @Bounded('identifier')
+    id: string,
+    @Arg('input', { description: "What the group's members get: an area and access levels of its company." }) input: DirectoryGroupMappingInput,
   ) {
     return directoryGroups.setDirectoryGroupMapping(ctx, id, { areaId: input.areaId ?? null, accessLevelIds: input.accessLevelIds });
   }

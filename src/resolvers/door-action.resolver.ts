@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Roo
 import type { RequestContext } from '../context/request-context';
 import * as doorActions from '../services/access/door-action.service';
 import { DoorActionType, UnlockDoorInput } from '../schema/door-action.type';
-import { Bounded } from '../schema/bounds';
+import { Bounded, maxChars } from '../schema/bounds';
 
 @Resolver(() => DoorActionType)
 export class DoorActionResolver {
@@ -13,13 +13,21 @@ export class DoorActionResolver {
 
   @Authorized('doors:unlock')
   @Mutation(() => DoorActionType, { description: 'Queues a remote door opening and returns at once; follow it with doorAction(actionId).' })
-  unlockDoor(@Ctx() ctx: RequestContext, @Arg('input') input: UnlockDoorInput) {
+  unlockDoor(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: 'The door, by terminal serial number and door number, and how long to release it.' }) input: UnlockDoorInput,
+  ) {
     return doorActions.unlockDoor(ctx, input);
   }
 
   @Authorized('read', 'doors:unlock')
-  @Query(() => DoorActionType)
-  doorAction(@Ctx() ctx: RequestContext, @Arg('actionId') @Bounded('identifier') actionId: string) {
+  @Query(() => DoorActionType, { description: 'A door action by id: where it is (queued, sent, succeeded, failed, expired) and why.' })
+  doorAction(
+    @Ctx() ctx: RequestContext,
+    @Arg('actionId', { description: `The action's id, as performDoorAction or unlockDoor returned it: ${maxChars('identifier')}.` })
+    @Bounded('identifier')
+    actionId: string,
+  ) {
     return doorActions.getDoorAction(ctx, actionId);
   }
 }

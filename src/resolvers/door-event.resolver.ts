@@ -15,7 +15,7 @@ export class DoorEventResolver {
     return toConnection(await queryDoorEvents(ctx, filter, pageRequest({ first, after }), { count: selectsField(info, 'totalCount') }));
   }
 
-  @FieldResolver(() => DoorDenialReason, { nullable: true })
+  @FieldResolver(() => DoorDenialReason, { nullable: true, description: 'Why the controller refused the person, for a `denied` event; null otherwise.' })
   reason(@Root() event: DoorEvent): string | null {
     return doorEventReason(event);
   }

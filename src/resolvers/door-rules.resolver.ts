@@ -11,7 +11,10 @@ import { DoorOpeningRulesInput, DoorOpeningRulesType } from '../schema/door-open
 export class DoorRulesResolver {
   @Authorized('read')
   @Query(() => DeviceDoorRulesType, { description: "A controller's door rules (anti-passback, interlock)." })
-  deviceDoorRules(@Ctx() ctx: RequestContext, @Arg('deviceId', () => Int) deviceId: number) {
+  deviceDoorRules(
+    @Ctx() ctx: RequestContext,
+    @Arg('deviceId', () => Int, { description: "The terminal (device)'s id; one of another workspace, or none, answers `not_found`." }) deviceId: number,
+  ) {
     return rules.getControllerRules(ctx, deviceId);
   }
 
@@ -19,13 +22,20 @@ export class DoorRulesResolver {
   @Mutation(() => DeviceDoorRulesType, {
     description: "Sets a controller's door rules and queues them to it (SET OPTIONS AntiPassback, InterLock); a rule it cannot enforce is refused.",
   })
-  updateDeviceDoorRules(@Ctx() ctx: RequestContext, @Arg('deviceId', () => Int) deviceId: number, @Arg('input') input: DeviceDoorRulesInput) {
+  updateDeviceDoorRules(
+    @Ctx() ctx: RequestContext,
+    @Arg('deviceId', () => Int, { description: "The terminal (device)'s id; one of another workspace, or none, answers `not_found`." }) deviceId: number,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: DeviceDoorRulesInput,
+  ) {
     return rules.setControllerRules(ctx, deviceId, input);
   }
 
   @Authorized('read')
   @Query(() => DoorOpeningRulesType, { description: "A door's opening rules (first-person-in)." })
-  doorOpeningRules(@Ctx() ctx: RequestContext, @Arg('doorId', () => Int) doorId: number) {
+  doorOpeningRules(
+    @Ctx() ctx: RequestContext,
+    @Arg('doorId', () => Int, { description: "The door's id; one of another workspace, or none, answers `not_found`." }) doorId: number,
+  ) {
     return opening.getDoorOpeningRules(ctx, doorId);
   }
 
@@ -34,7 +44,11 @@ export class DoorRulesResolver {
     description:
       "Sets a door's opening rules and queues them to its controller (firstcard rows, SET OPTIONS Door{N}FirstCardOpenDoor); a rule it cannot enforce is refused.",
   })
-  updateDoorOpeningRules(@Ctx() ctx: RequestContext, @Arg('doorId', () => Int) doorId: number, @Arg('input') input: DoorOpeningRulesInput) {
+  updateDoorOpeningRules(
+    @Ctx() ctx: RequestContext,
+    @Arg('doorId', () => Int, { description: "The door's id; one of another workspace, or none, answers `not_found`." }) doorId: number,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: DoorOpeningRulesInput,
+  ) {
     return opening.setDoorOpeningRules(ctx, doorId, input);
   }
 

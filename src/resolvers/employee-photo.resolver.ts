@@ -2,19 +2,25 @@ import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graph
 import type { RequestContext } from '../context/request-context';
 import * as photos from '../services/sync/employee-photo.service';
 import { EmployeePhotoContentType, EmployeePhotoStatusType, EmployeePhotoType } from '../schema/employee-photo.type';
-import { Bounded } from '../schema/bounds';
+import { Bounded, maxChars } from '../schema/bounds';
 
 @Resolver(() => EmployeePhotoType)
 export class EmployeePhotoResolver {
   @Authorized('read')
   @Query(() => EmployeePhotoContentType, { description: "An employee's photo with its bytes (not found when the employee has none)." })
-  employeePhoto(@Ctx() ctx: RequestContext, @Arg('employeeId', () => Int) employeeId: number) {
+  employeePhoto(
+    @Ctx() ctx: RequestContext,
+    @Arg('employeeId', () => Int, { description: "The employee's id; one of another workspace, or none, answers `not_found`." }) employeeId: number,
+  ) {
     return photos.getEmployeePhoto(ctx, employeeId);
   }
 
   @Authorized('read')
   @Query(() => EmployeePhotoStatusType, { description: "Where an employee's photo stands on each of the employee's terminals." })
-  employeePhotoStatus(@Ctx() ctx: RequestContext, @Arg('employeeId', () => Int) employeeId: number) {
+  employeePhotoStatus(
+    @Ctx() ctx: RequestContext,
+    @Arg('employeeId', () => Int, { description: "The employee's id; one of another workspace, or none, answers `not_found`." }) employeeId: number,
+  ) {
     return photos.employeePhotoStatus(ctx, employeeId);
   }
 
@@ -25,15 +31,22 @@ export class EmployeePhotoResolver {
   })
   setEmployeePhoto(
     @Ctx() ctx: RequestContext,
-    @Arg('employeeId', () => Int) employeeId: number,
-    @Arg('imageBase64') @Bounded('photoBase64') imageBase64: string,
+    @Arg('employeeId', () => Int, { description: "The employee's id; one of another workspace, or none, answers `not_found`." }) employeeId: number,
+    @Arg('imageBase64', {
+      description: `The photo, a JPEG or PNG of at least 100 × 100 px, in base64: ${maxChars('photoBase64')} (5 MiB of image); otherwise \`invalid_image\` or \`too_long\`.`,
+    })
+    @Bounded('photoBase64')
+    imageBase64: string,
   ) {
     return photos.putEmployeePhoto(ctx, employeeId, imageBase64);
   }
 
   @Authorized('write')
   @Mutation(() => EmployeePhotoType, { description: "Deletes an employee's photo and every face template of the employee, here and on every terminal." })
-  deleteEmployeePhoto(@Ctx() ctx: RequestContext, @Arg('employeeId', () => Int) employeeId: number) {
+  deleteEmployeePhoto(
+    @Ctx() ctx: RequestContext,
+    @Arg('employeeId', () => Int, { description: "The employee's id; one of another workspace, or none, answers `not_found`." }) employeeId: number,
+  ) {
     return photos.deleteEmployeePhoto(ctx, employeeId);
   }
 }

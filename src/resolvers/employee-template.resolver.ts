@@ -29,13 +29,19 @@ export function templateView(t: EmployeeTemplate): EmployeeTemplateType {
 export class EmployeeTemplateResolver {
   @Authorized('read')
   @Query(() => [EmployeeTemplateType], { description: "An employee's biometric templates (metadata)." })
-  async employeeTemplates(@Ctx() ctx: RequestContext, @Arg('employeeId', () => Int) employeeId: number) {
+  async employeeTemplates(
+    @Ctx() ctx: RequestContext,
+    @Arg('employeeId', () => Int, { description: "The employee's id; one of another workspace, or none, answers `not_found`." }) employeeId: number,
+  ) {
     return (await templates.listEmployeeTemplates(ctx, employeeId)).map(templateView);
   }
 
   @Authorized('write')
   @Mutation(() => EmployeeTemplateType, { description: 'Deletes a template and removes it from every terminal that may hold it.' })
-  async deleteEmployeeTemplate(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  async deleteEmployeeTemplate(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The employee template's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return templateView(await templates.deleteEmployeeTemplate(ctx, id));
   }
 }

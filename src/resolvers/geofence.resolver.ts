@@ -9,8 +9,8 @@ import * as approvals from '../services/self-service/approvals.service';
 @Resolver()
 export class GeofenceResolver {
   @Authorized('read')
-  @Query(() => GeofenceType)
-  geofence(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  @Query(() => GeofenceType, { description: 'One place where employees may punch from their phones: its circle and whom it applies to.' })
+  geofence(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The geofence id; one not of this workspace is `not_found`.' }) id: number) {
     return geofences.getGeofence(ctx, id);
   }
 
@@ -21,26 +21,40 @@ export class GeofenceResolver {
   }
 
   @Authorized('write')
-  @Mutation(() => GeofenceType)
-  createGeofence(@Ctx() ctx: RequestContext, @Arg('input') input: CreateGeofenceInput) {
+  @Mutation(() => GeofenceType, {
+    description:
+      "Adds a place where the company's employees may punch from their phones (when the company has mobilePunch on): a circle of radiusM metres, for some areas or employees or the whole company.",
+  })
+  createGeofence(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: 'The circle, its name and whom it applies to; a bad value is `validation_failed` and creates nothing.' })
+    input: CreateGeofenceInput,
+  ) {
     return geofences.createGeofence(ctx, input);
   }
 
   @Authorized('write')
   @Mutation(() => GeofenceType, { description: 'A field left out keeps its value.' })
-  updateGeofence(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('input') input: UpdateGeofenceInput) {
+  updateGeofence(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: 'The geofence id; one not of this workspace is `not_found`.' }) id: number,
+    @Arg('input', { description: 'The fields to change; a bad value is `validation_failed` and changes nothing.' }) input: UpdateGeofenceInput,
+  ) {
     return geofences.updateGeofence(ctx, id, input);
   }
 
   @Authorized('write')
   @Mutation(() => GeofenceType, { description: 'Punches made inside it keep its id.' })
-  deleteGeofence(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  deleteGeofence(@Ctx() ctx: RequestContext, @Arg('id', () => Int, { description: 'The geofence id; one not of this workspace is `not_found`.' }) id: number) {
     return geofences.deleteGeofence(ctx, id);
   }
 
   @Authorized('read')
   @Query(() => [Int], { description: "The employees who decide the area's employees' requests in self-service (managers), by id." })
-  areaApprovers(@Ctx() ctx: RequestContext, @Arg('areaId', () => Int) areaId: number) {
+  areaApprovers(
+    @Ctx() ctx: RequestContext,
+    @Arg('areaId', () => Int, { description: 'The area id; one not of this workspace is `not_found`.' }) areaId: number,
+  ) {
     return approvals.areaApprovers(ctx, areaId);
   }
 
@@ -51,7 +65,7 @@ export class GeofenceResolver {
   })
   setAreaApprovers(
     @Ctx() ctx: RequestContext,
-    @Arg('areaId', () => Int) areaId: number,
+    @Arg('areaId', () => Int, { description: 'The area id; one not of this workspace is `not_found`.' }) areaId: number,
     @Arg('employeeIds', () => [Int], { description: 'At most 1,000.' }) employeeIds: number[],
   ) {
     return approvals.setAreaApprovers(ctx, areaId, employeeIds);

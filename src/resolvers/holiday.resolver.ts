@@ -7,32 +7,51 @@ import { CreateHolidayInput, HolidayConnection, HolidayListArgs, HolidayType, Up
 @Resolver(() => HolidayType)
 export class HolidayResolver {
   @Authorized('read')
-  @Query(() => HolidayType)
-  holiday(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  @Query(() => HolidayType, { description: 'The holiday with this id; one of another workspace, or none, answers `not_found`.' })
+  holiday(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The holiday's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return holidays.getHoliday(ctx, id);
   }
 
   @Authorized('read')
-  @Query(() => HolidayConnection)
+  @Query(() => HolidayConnection, { description: "The workspace's holidays, a page at a time (`first`, `after`)." })
   async holidays(@Ctx() ctx: RequestContext, @Args() args: HolidayListArgs) {
     return toConnection(await holidays.listHolidays(ctx, { companyId: args.companyId }, pageRequest(args)));
   }
 
   @Authorized('write')
-  @Mutation(() => HolidayType)
-  createHoliday(@Ctx() ctx: RequestContext, @Arg('input') input: CreateHolidayInput) {
+  @Mutation(() => HolidayType, {
+    description:
+      'Creates a holiday and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored.',
+  })
+  createHoliday(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateHolidayInput,
+  ) {
     return holidays.createHoliday(ctx, input);
   }
 
   @Authorized('write')
-  @Mutation(() => HolidayType)
-  updateHoliday(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('input') input: UpdateHolidayInput) {
+  @Mutation(() => HolidayType, {
+    description:
+      'Changes a holiday and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes.',
+  })
+  updateHoliday(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The holiday's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateHolidayInput,
+  ) {
     return holidays.updateHoliday(ctx, id, input);
   }
 
   @Authorized('write')
-  @Mutation(() => HolidayType)
-  deleteHoliday(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  @Mutation(() => HolidayType, { description: 'Deletes a holiday and returns it as it was last stored.' })
+  deleteHoliday(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The holiday's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return holidays.deleteHoliday(ctx, id);
   }
 }

@@ -7,8 +7,11 @@ import { CreateLinkageRuleInput, LinkageRuleConnection, LinkageRulesArgs, Linkag
 @Resolver(() => LinkageRuleType)
 export class LinkageRuleResolver {
   @Authorized('read')
-  @Query(() => LinkageRuleType)
-  linkageRule(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  @Query(() => LinkageRuleType, { description: 'The linkage rule with this id; one of another workspace, or none, answers `not_found`.' })
+  linkageRule(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The linkage rule's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return linkage.getLinkageRule(ctx, id);
   }
 
@@ -19,14 +22,23 @@ export class LinkageRuleResolver {
   }
 
   @Authorized('doors:manage')
-  @Mutation(() => LinkageRuleType)
-  createLinkageRule(@Ctx() ctx: RequestContext, @Arg('input') input: CreateLinkageRuleInput) {
+  @Mutation(() => LinkageRuleType, {
+    description:
+      'Creates a linkage rule and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored.',
+  })
+  createLinkageRule(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateLinkageRuleInput,
+  ) {
     return linkage.createLinkageRule(ctx, input);
   }
 
   @Authorized('doors:manage')
-  @Mutation(() => LinkageRuleType)
-  deleteLinkageRule(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  @Mutation(() => LinkageRuleType, { description: 'Deletes a linkage rule and returns it as it was last stored.' })
+  deleteLinkageRule(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The linkage rule's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return linkage.deleteLinkageRule(ctx, id);
   }
 }

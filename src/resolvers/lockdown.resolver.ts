@@ -8,7 +8,10 @@ import { CreateLockdownInput, LockdownConnection, LockdownsArgs, LockdownType } 
 export class LockdownResolver {
   @Authorized('read')
   @Query(() => LockdownType, { description: 'A lockdown with the state of each of its doors.' })
-  lockdown(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  lockdown(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The lockdown's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return lockdowns.getLockdown(ctx, id);
   }
 
@@ -22,7 +25,10 @@ export class LockdownResolver {
   @Mutation(() => LockdownType, {
     description: 'Locks down (or evacuates) every door of the scope; returns at once with each door `pending`, then follow lockdownUpdated or lockdown(id).',
   })
-  createLockdown(@Ctx() ctx: RequestContext, @Arg('input') input: CreateLockdownInput) {
+  createLockdown(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateLockdownInput,
+  ) {
     return lockdowns.createLockdown(ctx, input);
   }
 
@@ -30,7 +36,10 @@ export class LockdownResolver {
   @Mutation(() => LockdownType, {
     description: 'Releases a lockdown: each door gets the opposite command (`releasing`, then `released`). Releasing a released lockdown changes nothing.',
   })
-  releaseLockdown(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  releaseLockdown(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The lockdown's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return lockdowns.releaseLockdown(ctx, id);
   }
 }

@@ -113,25 +113,40 @@ export class MeResolver {
 
   @Authorized('employee')
   @Mutation(() => AbsenceRequestType, { description: 'Files an absence request for the calling employee (pending).' })
-  async createMyAbsenceRequest(@Ctx() ctx: RequestContext, @Arg('input') input: MyAbsenceRequestInput) {
+  async createMyAbsenceRequest(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: 'The absence asked for; a bad value is `validation_failed` and files nothing.' }) input: MyAbsenceRequestInput,
+  ) {
     return requestObject(await me.fileMyAbsenceRequest(ctx, input));
   }
 
   @Authorized('employee')
   @Mutation(() => AbsenceRequestType, { description: "Cancels one of the calling employee's own pending absence requests." })
-  async cancelMyAbsenceRequest(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @comment() text?: string | null) {
+  async cancelMyAbsenceRequest(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The id of one of the caller's own absence requests; anyone else's is `not_found`." }) id: number,
+    @comment() text?: string | null,
+  ) {
     return requestObject(await me.cancelMyAbsenceRequest(ctx, id, text));
   }
 
   @Authorized('employee')
   @Mutation(() => PunchCorrectionType, { description: 'Files a punch correction for the calling employee (pending).' })
-  async createMyPunchCorrection(@Ctx() ctx: RequestContext, @Arg('input') input: MyPunchCorrectionInput) {
+  async createMyPunchCorrection(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: 'The punches to add or the punch to void, and why; a bad value is `validation_failed` and files nothing.' })
+    input: MyPunchCorrectionInput,
+  ) {
     return correctionObject(await me.fileMyPunchCorrection(ctx, input));
   }
 
   @Authorized('employee')
   @Mutation(() => PunchCorrectionType, { description: "Cancels one of the calling employee's own pending punch corrections." })
-  async cancelMyPunchCorrection(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @comment() text?: string | null) {
+  async cancelMyPunchCorrection(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The id of one of the caller's own punch corrections; anyone else's is `not_found`." }) id: number,
+    @comment() text?: string | null,
+  ) {
     return correctionObject(await me.cancelMyPunchCorrection(ctx, id, text));
   }
 
@@ -140,31 +155,51 @@ export class MeResolver {
     description:
       "A punch from the calling employee's phone, inside a geofence that applies to them (refused: mobile_punch_disabled, location_inaccurate, outside_geofence).",
   })
-  createMyPunch(@Ctx() ctx: RequestContext, @Arg('input') input: MyPunchInput) {
+  createMyPunch(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: 'The punch state and where the phone says it is; a bad value is `validation_failed` and stores nothing.' })
+    input: MyPunchInput,
+  ) {
     return createMobilePunch(ctx, input);
   }
 
   @Authorized('employee')
   @Mutation(() => AbsenceRequestType, { description: "A manager approves a report's pending absence request (the rules of the `approve` scope)." })
-  async approveReportAbsenceRequest(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @comment() text?: string | null) {
+  async approveReportAbsenceRequest(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The id of a report's absence request; one of anyone else is `not_found`." }) id: number,
+    @comment() text?: string | null,
+  ) {
     return requestObject(await approvals.decideReportAbsenceRequest(ctx, id, 'approve', text));
   }
 
   @Authorized('employee')
   @Mutation(() => AbsenceRequestType, { description: "A manager rejects a report's pending absence request." })
-  async rejectReportAbsenceRequest(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @comment() text?: string | null) {
+  async rejectReportAbsenceRequest(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The id of a report's absence request; one of anyone else is `not_found`." }) id: number,
+    @comment() text?: string | null,
+  ) {
     return requestObject(await approvals.decideReportAbsenceRequest(ctx, id, 'reject', text));
   }
 
   @Authorized('employee')
   @Mutation(() => PunchCorrectionType, { description: "A manager approves a report's pending punch correction (its punches are made at once)." })
-  async approveReportPunchCorrection(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @comment() text?: string | null) {
+  async approveReportPunchCorrection(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The id of a report's punch correction; one of anyone else is `not_found`." }) id: number,
+    @comment() text?: string | null,
+  ) {
     return correctionObject(await approvals.decideReportPunchCorrection(ctx, id, 'approve', text));
   }
 
   @Authorized('employee')
   @Mutation(() => PunchCorrectionType, { description: "A manager rejects a report's pending punch correction." })
-  async rejectReportPunchCorrection(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @comment() text?: string | null) {
+  async rejectReportPunchCorrection(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The id of a report's punch correction; one of anyone else is `not_found`." }) id: number,
+    @comment() text?: string | null,
+  ) {
     return correctionObject(await approvals.decideReportPunchCorrection(ctx, id, 'reject', text));
   }
 }

@@ -14,15 +14,18 @@ import {
   RejectOvertimePeriodInput,
 } from '../schema/overtime-approval.type';
 import type { OvertimeApproval } from '../entities';
-import { Bounded } from '../schema/bounds';
+import { Bounded, maxChars } from '../schema/bounds';
 
 const approvalObject = (approval: OvertimeApproval) => overtimeApprovalObject(approvals.overtimeApprovalData(approval));
 
 @Resolver()
 export class OvertimeApprovalResolver {
   @Authorized('read')
-  @Query(() => OvertimeApprovalType)
-  async overtimeApproval(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  @Query(() => OvertimeApprovalType, { description: 'The overtime approval with this id; one of another workspace, or none, answers `not_found`.' })
+  async overtimeApproval(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The overtime approval's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return approvalObject(await approvals.getOvertimeApproval(ctx, id));
   }
 
@@ -36,7 +39,10 @@ export class OvertimeApprovalResolver {
 
   @Authorized('write')
   @Mutation(() => OvertimeApprovalType, { description: "Asks for an employee's overtime on a date to be approved (pending)." })
-  async createOvertimeApproval(@Ctx() ctx: RequestContext, @Arg('input') input: CreateOvertimeApprovalInput) {
+  async createOvertimeApproval(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateOvertimeApprovalInput,
+  ) {
     return approvalObject(await approvals.createOvertimeApproval(ctx, input));
   }
 
@@ -47,8 +53,13 @@ export class OvertimeApprovalResolver {
   })
   async approveOvertime(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int) id: number,
-    @Arg('comment', () => String, { nullable: true }) @Bounded('comment') comment?: string | null,
+    @Arg('id', () => Int, { description: "The overtime approval's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+    @Arg('comment', () => String, {
+      nullable: true,
+      description: `A comment on the decision, kept with it and shown to the requester: optional, ${maxChars('comment')} (\`too_long\`).`,
+    })
+    @Bounded('comment')
+    comment?: string | null,
     @Arg('minutes', () => Int, { nullable: true, description: "The most overtime minutes that count; null: all of the day's overtime." })
     minutes?: number | null,
   ) {
@@ -61,8 +72,13 @@ export class OvertimeApprovalResolver {
   })
   async rejectOvertime(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int) id: number,
-    @Arg('comment', () => String, { nullable: true }) @Bounded('comment') comment?: string | null,
+    @Arg('id', () => Int, { description: "The overtime approval's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+    @Arg('comment', () => String, {
+      nullable: true,
+      description: `A comment on the decision, kept with it and shown to the requester: optional, ${maxChars('comment')} (\`too_long\`).`,
+    })
+    @Bounded('comment')
+    comment?: string | null,
   ) {
     return approvalObject(await approvals.decideOvertimeApproval(ctx, id, 'reject', { comment }));
   }
@@ -72,7 +88,10 @@ export class OvertimeApprovalResolver {
     description:
       "Approves a period's overtime at once (scope `approve` or `admin`): a company's or some employees' pending approvals and days with pending overtime; rejected days stay rejected.",
   })
-  async approveOvertimePeriod(@Ctx() ctx: RequestContext, @Arg('input') input: ApproveOvertimePeriodInput) {
+  async approveOvertimePeriod(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: 'The company, the date range and optionally the employees whose overtime to approve.' }) input: ApproveOvertimePeriodInput,
+  ) {
     const approved = await approvals.approveOvertimePeriod(ctx, input);
     return { count: approved.length, approvals: approved.map(approvalObject) };
   }
@@ -82,7 +101,10 @@ export class OvertimeApprovalResolver {
     description:
       "Rejects a period's overtime at once (scope `approve` or `admin`): a company's or some employees' pending approvals and days with pending overtime (filed rejected, never approved first); approved days stay approved.",
   })
-  async rejectOvertimePeriod(@Ctx() ctx: RequestContext, @Arg('input') input: RejectOvertimePeriodInput) {
+  async rejectOvertimePeriod(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: 'The company, the date range and optionally the employees whose overtime to reject.' }) input: RejectOvertimePeriodInput,
+  ) {
     const rejected = await approvals.rejectOvertimePeriod(ctx, input);
     return { count: rejected.length, approvals: rejected.map(approvalObject) };
   }

@@ -21,7 +21,7 @@ export class PayPeriodResolver {
   @Query(() => PayrollExportType, { description: "The period's payroll export: one row per employee and pay code (docs/payroll-export.md)." })
   async payPeriodExport(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int) id: number,
+    @Arg('id', () => Int, { description: "The pay period's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
     @Arg('columns', () => String, { nullable: true, description: 'CSV columns and headers: `column[:header],...`.' })
     @Bounded('exportMapping')
     columns?: string | null,
@@ -37,44 +37,69 @@ export class PayPeriodResolver {
   }
 
   @Authorized('read')
-  @Query(() => PayPeriodType)
-  payPeriod(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  @Query(() => PayPeriodType, { description: 'The pay period with this id; one of another workspace, or none, answers `not_found`.' })
+  payPeriod(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The pay period's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return periods.getPayPeriod(ctx, id);
   }
 
   @Authorized('read')
-  @Query(() => PayPeriodConnection)
+  @Query(() => PayPeriodConnection, { description: "The workspace's pay periods, a page at a time (`first`, `after`)." })
   async payPeriods(@Ctx() ctx: RequestContext, @Args() args: PayPeriodListArgs) {
     return toConnection(await periods.listPayPeriods(ctx, { companyId: args.companyId }, pageRequest(args)));
   }
 
   @Authorized('write')
-  @Mutation(() => PayPeriodType)
-  createPayPeriod(@Ctx() ctx: RequestContext, @Arg('input') input: CreatePayPeriodInput) {
+  @Mutation(() => PayPeriodType, {
+    description:
+      'Creates a pay period and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored.',
+  })
+  createPayPeriod(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreatePayPeriodInput,
+  ) {
     return periods.createPayPeriod(ctx, input);
   }
 
   @Authorized('write')
-  @Mutation(() => PayPeriodType)
-  updatePayPeriod(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('input') input: UpdatePayPeriodInput) {
+  @Mutation(() => PayPeriodType, {
+    description:
+      'Changes a pay period and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes.',
+  })
+  updatePayPeriod(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The pay period's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdatePayPeriodInput,
+  ) {
     return periods.updatePayPeriod(ctx, id, input);
   }
 
   @Authorized('write')
-  @Mutation(() => PayPeriodType)
-  deletePayPeriod(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  @Mutation(() => PayPeriodType, { description: 'Deletes a pay period and returns it as it was last stored; a locked period is refused with `period_locked`.' })
+  deletePayPeriod(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The pay period's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return periods.deletePayPeriod(ctx, id);
   }
 
   @Authorized('admin')
   @Mutation(() => PayPeriodType, { description: 'Locks the period (admin keys): its attendance days no longer change.' })
-  lockPayPeriod(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  lockPayPeriod(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The pay period's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return periods.setPayPeriodLock(ctx, id, true);
   }
 
   @Authorized('admin')
   @Mutation(() => PayPeriodType, { description: 'Unlocks the period (admin keys).' })
-  unlockPayPeriod(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  unlockPayPeriod(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The pay period's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return periods.setPayPeriodLock(ctx, id, false);
   }
 }

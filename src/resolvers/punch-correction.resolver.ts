@@ -10,15 +10,18 @@ import {
   PunchCorrectionType,
 } from '../schema/absence.type';
 import type { PunchCorrection } from '../entities';
-import { Bounded } from '../schema/bounds';
+import { Bounded, maxChars } from '../schema/bounds';
 
 const correctionObject = (correction: PunchCorrection) => punchCorrectionObject(corrections.punchCorrectionData(correction));
 
 @Resolver()
 export class PunchCorrectionResolver {
   @Authorized('read')
-  @Query(() => PunchCorrectionType)
-  async punchCorrection(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  @Query(() => PunchCorrectionType, { description: 'The punch correction with this id; one of another workspace, or none, answers `not_found`.' })
+  async punchCorrection(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The punch correction's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return correctionObject(await corrections.getPunchCorrection(ctx, id));
   }
 
@@ -32,7 +35,10 @@ export class PunchCorrectionResolver {
 
   @Authorized('write')
   @Mutation(() => PunchCorrectionType, { description: 'Files a correction (pending): punches to add (one or several), or a punch to void.' })
-  async createPunchCorrection(@Ctx() ctx: RequestContext, @Arg('input') input: CreatePunchCorrectionInput) {
+  async createPunchCorrection(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreatePunchCorrectionInput,
+  ) {
     return correctionObject(await corrections.createPunchCorrection(ctx, input));
   }
 
@@ -43,8 +49,13 @@ export class PunchCorrectionResolver {
   })
   async approvePunchCorrection(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int) id: number,
-    @Arg('comment', () => String, { nullable: true }) @Bounded('comment') comment?: string | null,
+    @Arg('id', () => Int, { description: "The punch correction's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+    @Arg('comment', () => String, {
+      nullable: true,
+      description: `A comment on the decision, kept with it and shown to the requester: optional, ${maxChars('comment')} (\`too_long\`).`,
+    })
+    @Bounded('comment')
+    comment?: string | null,
   ) {
     return correctionObject(await corrections.decidePunchCorrection(ctx, id, 'approve', comment));
   }
@@ -53,8 +64,13 @@ export class PunchCorrectionResolver {
   @Mutation(() => PunchCorrectionType, { description: 'Rejects a pending correction (scope `approve` or `admin`); nothing changes.' })
   async rejectPunchCorrection(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int) id: number,
-    @Arg('comment', () => String, { nullable: true }) @Bounded('comment') comment?: string | null,
+    @Arg('id', () => Int, { description: "The punch correction's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+    @Arg('comment', () => String, {
+      nullable: true,
+      description: `A comment on the decision, kept with it and shown to the requester: optional, ${maxChars('comment')} (\`too_long\`).`,
+    })
+    @Bounded('comment')
+    comment?: string | null,
   ) {
     return correctionObject(await corrections.decidePunchCorrection(ctx, id, 'reject', comment));
   }
@@ -63,8 +79,13 @@ export class PunchCorrectionResolver {
   @Mutation(() => PunchCorrectionType, { description: 'Cancels a pending correction.' })
   async cancelPunchCorrection(
     @Ctx() ctx: RequestContext,
-    @Arg('id', () => Int) id: number,
-    @Arg('comment', () => String, { nullable: true }) @Bounded('comment') comment?: string | null,
+    @Arg('id', () => Int, { description: "The punch correction's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+    @Arg('comment', () => String, {
+      nullable: true,
+      description: `A comment on the decision, kept with it and shown to the requester: optional, ${maxChars('comment')} (\`too_long\`).`,
+    })
+    @Bounded('comment')
+    comment?: string | null,
   ) {
     return correctionObject(await corrections.decidePunchCorrection(ctx, id, 'cancel', comment));
   }

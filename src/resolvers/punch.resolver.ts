@@ -8,7 +8,7 @@ import { pageRequest, toConnection } from '../schema/connection';
 import { CreatePunchInput, CreatePunchPayload, PunchConnection, PunchesArgs, PunchSource, PunchType } from '../schema/punch.type';
 import { punchSource } from '../events/event-payloads';
 import type { PunchRecordType } from '../entities/punch.entity';
-import { Bounded } from '../schema/bounds';
+import { Bounded, maxChars } from '../schema/bounds';
 
 @Resolver(() => PunchType)
 export class PunchResolver {
@@ -19,8 +19,11 @@ export class PunchResolver {
   }
 
   @Authorized('read')
-  @Query(() => PunchType)
-  punch(@Ctx() ctx: RequestContext, @Arg('id', () => GraphQLSafeInt) id: number) {
+  @Query(() => PunchType, { description: 'The punch with this id; one of another workspace, or none, answers `not_found`.' })
+  punch(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => GraphQLSafeInt, { description: "The punch's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return punches.getPunch(ctx, id);
   }
 
@@ -43,21 +46,31 @@ export class PunchResolver {
   })
   punchCountsByHour(
     @Ctx() ctx: RequestContext,
-    @Arg('date') @Bounded('date') date: string,
-    @Arg('companyId', () => Int, { nullable: true }) companyId?: number | null,
+    @Arg('date', { description: 'The calendar day, `YYYY-MM-DD`, in the workspace time zone.' }) @Bounded('date') date: string,
+    @Arg('companyId', () => Int, { nullable: true, description: "The company's id; one of another workspace, or none, answers `not_found`." })
+    companyId?: number | null,
   ) {
     return punchCountsByHour(ctx, date, companyId);
   }
 
   @Authorized('write')
   @Mutation(() => CreatePunchPayload, { description: 'A manual punch; repeating the same punch returns the stored one with `created: false`.' })
-  createPunch(@Ctx() ctx: RequestContext, @Arg('input') input: CreatePunchInput) {
+  createPunch(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreatePunchInput,
+  ) {
     return punches.createPunch(ctx, input);
   }
 
   @Authorized('write')
   @Mutation(() => PunchType, { description: 'Marks the punch as not counting in attendance, with a reason; it stays stored and listed.' })
-  voidPunch(@Ctx() ctx: RequestContext, @Arg('id', () => GraphQLSafeInt) id: number, @Arg('reason') @Bounded('reason') reason: string) {
+  voidPunch(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => GraphQLSafeInt, { description: "The punch's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+    @Arg('reason', { description: `Why the punch does not count (kept with it and in the audit log): not blank, ${maxChars('reason')}.` })
+    @Bounded('reason')
+    reason: string,
+  ) {
     return voidPunch(ctx, id, reason);
   }
 }

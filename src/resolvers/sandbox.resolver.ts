@@ -27,7 +27,8 @@ export class SandboxResolver {
   updateVirtualTerminal(
     @Ctx() ctx: RequestContext,
     @Arg('deviceId', () => Int, { description: 'The device id.' }) deviceId: number,
-    @Arg('input') input: VirtualTerminalInput,
+    @Arg('input', { description: 'The schedule to change: a field left out keeps its value; a bad value is `validation_failed` and changes nothing.' })
+    input: VirtualTerminalInput,
   ) {
     return virtualTerminals.updateVirtualTerminal(ctx, deviceId, input);
   }
@@ -39,7 +40,8 @@ export class SandboxResolver {
   triggerVirtualTerminal(
     @Ctx() ctx: RequestContext,
     @Arg('deviceId', () => Int, { description: 'The device id.' }) deviceId: number,
-    @Arg('input') input: VirtualTerminalTriggerInput,
+    @Arg('input', { description: 'What to make happen and with whom; a bad value is `validation_failed` and queues nothing.' })
+    input: VirtualTerminalTriggerInput,
   ) {
     return virtualTerminals.triggerVirtualTerminal(ctx, deviceId, input);
   }

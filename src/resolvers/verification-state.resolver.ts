@@ -12,32 +12,51 @@ import {
 @Resolver(() => VerificationStateType)
 export class VerificationStateResolver {
   @Authorized('read')
-  @Query(() => VerificationStateType)
-  verificationState(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  @Query(() => VerificationStateType, { description: 'The verification state with this id; one of another workspace, or none, answers `not_found`.' })
+  verificationState(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The verification state's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return states.getVerificationState(ctx, id);
   }
 
   @Authorized('read')
-  @Query(() => VerificationStateConnection)
+  @Query(() => VerificationStateConnection, { description: "The workspace's verification states, a page at a time (`first`, `after`)." })
   async verificationStates(@Ctx() ctx: RequestContext, @Args() args: ConnectionArgs) {
     return toConnection(await states.listVerificationStates(ctx, pageRequest(args)));
   }
 
   @Authorized('write')
-  @Mutation(() => VerificationStateType)
-  createVerificationState(@Ctx() ctx: RequestContext, @Arg('input') input: CreateVerificationStateInput) {
+  @Mutation(() => VerificationStateType, {
+    description:
+      'Creates a verification state and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored.',
+  })
+  createVerificationState(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateVerificationStateInput,
+  ) {
     return states.createVerificationState(ctx, input);
   }
 
   @Authorized('write')
-  @Mutation(() => VerificationStateType)
-  updateVerificationState(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('input') input: UpdateVerificationStateInput) {
+  @Mutation(() => VerificationStateType, {
+    description:
+      'Changes a verification state and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes.',
+  })
+  updateVerificationState(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The verification state's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateVerificationStateInput,
+  ) {
     return states.updateVerificationState(ctx, id, input);
   }
 
   @Authorized('write')
-  @Mutation(() => VerificationStateType)
-  deleteVerificationState(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  @Mutation(() => VerificationStateType, { description: 'Deletes a verification state and returns it as it was last stored.' })
+  deleteVerificationState(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The verification state's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return states.deleteVerificationState(ctx, id);
   }
 }

@@ -28,15 +28,18 @@ const deliveryOut = (delivery: webhooks.DeliveryView): WebhookDeliveryType => ({
 @Resolver(() => WebhookEndpointType)
 export class WebhookResolver {
   @Authorized('admin')
-  @Query(() => WebhookEndpointConnection)
+  @Query(() => WebhookEndpointConnection, { description: "The workspace's webhook endpoints, a page at a time (`first`, `after`)." })
   async webhookEndpoints(@Ctx() ctx: RequestContext, @Args() page: ConnectionArgs) {
     const result = await webhooks.listWebhookEndpoints(ctx, pageRequest(page));
     return toConnection({ ...result, items: result.items.map(endpointOut) });
   }
 
   @Authorized('admin')
-  @Query(() => WebhookEndpointType)
-  async webhookEndpoint(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  @Query(() => WebhookEndpointType, { description: 'The webhook endpoint with this id; one of another workspace, or none, answers `not_found`.' })
+  async webhookEndpoint(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The webhook endpoint's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return endpointOut(await webhooks.getWebhookEndpoint(ctx, id));
   }
 
@@ -49,37 +52,60 @@ export class WebhookResolver {
 
   @Authorized('admin')
   @Mutation(() => WebhookEndpointType, { description: 'Creates an endpoint; its `secret` is in this response only.' })
-  async createWebhookEndpoint(@Ctx() ctx: RequestContext, @Arg('input') input: CreateWebhookEndpointInput) {
+  async createWebhookEndpoint(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateWebhookEndpointInput,
+  ) {
     return endpointOut(await webhooks.createWebhookEndpoint(ctx, input));
   }
 
   @Authorized('admin')
-  @Mutation(() => WebhookEndpointType)
-  async updateWebhookEndpoint(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number, @Arg('input') input: UpdateWebhookEndpointInput) {
+  @Mutation(() => WebhookEndpointType, {
+    description:
+      'Changes a webhook endpoint and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes.',
+  })
+  async updateWebhookEndpoint(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The webhook endpoint's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateWebhookEndpointInput,
+  ) {
     return endpointOut(await webhooks.updateWebhookEndpoint(ctx, id, input));
   }
 
   @Authorized('admin')
   @Mutation(() => WebhookEndpointType, { description: 'Deletes the endpoint and its delivery history.' })
-  async deleteWebhookEndpoint(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  async deleteWebhookEndpoint(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The webhook endpoint's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return endpointOut(await webhooks.deleteWebhookEndpoint(ctx, id));
   }
 
   @Authorized('admin')
   @Mutation(() => WebhookEndpointType, { description: 'Replaces the signing secret at once; the new `secret` is in this response only.' })
-  async rotateWebhookSecret(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  async rotateWebhookSecret(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The webhook endpoint's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return endpointOut(await webhooks.rotateWebhookSecret(ctx, id));
   }
 
   @Authorized('admin')
   @Mutation(() => WebhookDeliveryType, { description: 'Queues a `webhook.test` event for this endpoint; follow it with webhookDeliveries.' })
-  async testWebhookEndpoint(@Ctx() ctx: RequestContext, @Arg('id', () => Int) id: number) {
+  async testWebhookEndpoint(
+    @Ctx() ctx: RequestContext,
+    @Arg('id', () => Int, { description: "The webhook endpoint's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
+  ) {
     return deliveryOut(await webhooks.testWebhookEndpoint(ctx, id));
   }
 
   @Authorized('admin')
   @Mutation(() => WebhookDeliveryType, { description: 'Sends a delivery again (same event id), with a new retry window.' })
-  async redeliverWebhook(@Ctx() ctx: RequestContext, @Arg('deliveryId', () => GraphQLSafeInt) deliveryId: number) {
+  async redeliverWebhook(
+    @Ctx() ctx: RequestContext,
+    @Arg('deliveryId', () => GraphQLSafeInt, { description: 'The id of the delivery to send again; a disabled endpoint refuses it (`endpoint_disabled`).' })
+    deliveryId: number,
+  ) {
     return deliveryOut(await webhooks.redeliverWebhook(ctx, deliveryId));
   }
 }

@@ -23,20 +23,33 @@ export class WorkspaceResolver {
     description:
       'Creates a workspace and its first admin key (operator key only); `sandbox: true` creates a seeded sandbox with a `tg_test_` key (docs/sandbox.md).',
   })
-  async createWorkspace(@Ctx() ctx: RequestContext, @Arg('input') input: CreateWorkspaceInput) {
+  async createWorkspace(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: "The new one's fields; each says what it means and what refuses it." }) input: CreateWorkspaceInput,
+  ) {
     const { workspace, issued, sandbox } = await createWorkspace(ctx, input);
     return { workspace, apiKey: { ...issued.apiKey, key: issued.key }, sandbox };
   }
 
   @Authorized('admin')
-  @Mutation(() => WorkspaceType)
-  updateWorkspace(@Ctx() ctx: RequestContext, @Arg('input') input: UpdateWorkspaceInput) {
+  @Mutation(() => WorkspaceType, {
+    description:
+      'Changes a workspace and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes.',
+  })
+  updateWorkspace(
+    @Ctx() ctx: RequestContext,
+    @Arg('input', { description: 'The values to change; a field left out keeps its value.' }) input: UpdateWorkspaceInput,
+  ) {
     return workspaces.updateWorkspace(ctx, input);
   }
 
   @Authorized('operator')
   @Mutation(() => WorkspaceType, { description: "Changes a workspace's plan limits (operator key only)." })
-  setWorkspacePlan(@Ctx() ctx: RequestContext, @Arg('workspaceId', () => Int) workspaceId: number, @Arg('input') input: WorkspacePlanInput) {
+  setWorkspacePlan(
+    @Ctx() ctx: RequestContext,
+    @Arg('workspaceId', () => Int, { description: 'The workspace whose plan to change, by id; none answers `not_found`.' }) workspaceId: number,
+    @Arg('input', { description: 'The new limits; a limit left out stays as it is.' }) input: WorkspacePlanInput,
+  ) {
     return workspaces.setWorkspacePlan(ctx, workspaceId, input);
   }
 }

@@ -21,6 +21,8 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/common/pagination'
 import type { JsonSchema } from './body-schemas';
 import { camelToSnake } from '../kernel/case';
 import { MAX_ID, MAX_LONG_ID, type RestRoute } from './route';
+import { answerExample } from './openapi-examples';
+import { toCsv } from './csv';
 
 /**
  * The OpenAPI 3.1 document of the REST surface, generated from the route table: request bodies are
@@ -202,6 +204,8 @@ function operation(route: RestRoute, schema: GraphQLSchema): Record<string, unkn
   }
 
   const result = resultSchema(route, schema);
+  const answer = route.list ? undefined : withoutProperty(result, route.csvField);
+  const item = answerExample(route.list ? result : answer!, route.body?.example);
   const statuses = typeof route.status === 'number' ? [route.status] : [201, 200];
   const responses: Record<string, unknown> = {};
   for (const status of statuses) {
@@ -213,10 +217,17 @@ function operation(route: RestRoute, schema: GraphQLSchema): Record<string, unkn
       content: route.imageResult
         ? { [route.imageResult.mediaType]: { schema: { type: 'string', format: 'binary' } } }
         : {
-            'application/json': { schema: route.list ? { type: 'array', items: result } : withoutProperty(result, route.csvField) },
+            'application/json': { schema: route.list ? { type: 'array', items: result } : answer, example: route.list ? [item] : item },
             ...(route.csvField ? { 'text/csv': { schema: { type: 'string', description: 'The CSV document (`Accept: text/csv` or `format=csv`).' } } } : {}),
             // Asked for with `Accept: text/csv`: the same rows, a header row of these columns (RFC 4180).
-            ...(route.csv ? { 'text/csv': { schema: { type: 'string', description: `Columns: ${route.csv.join(', ')}.` } } } : {}),
+            ...(route.csv
+              ? {
+                  'text/csv': {
+                    schema: { type: 'string', description: `Columns: ${route.csv.join(', ')}.` },
+                    example: toCsv(route.csv, [item as Record<string, unknown>]),
+                  },
+                }
+              : {}),
           },
     };
   }
@@ -326,7 +337,10 @@ function typeSchema(
     const required: string[] = [];
     for (const field of fieldsOf(selection, fragments)) {
       const name = camelToSnake(field.name.value);
-      properties[name] = typeSchema(inner.getFields()[field.name.value].type, field.selectionSet, fragments);
+      const definition = inner.getFields()[field.name.value];
+      const described = typeSchema(definition.type, field.selectionSet, fragments);
+      // The GraphQL field's description (docs/graphql.md) describes the REST field too.
+      properties[name] = definition.description ? { ...described, description: definition.description } : described;
       required.push(name);
     }
     out = { type: 'object', properties, required };

@@ -1,29 +1,35 @@
 import { Field, InputType, Int } from 'type-graphql';
 import { ObjectType } from './object-type';
-import { Bounded } from './bounds';
+import { Bounded, maxChars } from './bounds';
 
 const SCOPES_DESCRIPTION =
   "Scopes: `read`, `write` (attendance and the directory, people on attendance terminals; includes read), `admin` (everything in the workspace, keys included), `doors:unlock` (door actions, lockdowns, and rules that open, hold open, evacuate or lock down unattended), `doors:manage` (who may pass doors: access levels, schedules and their members, people on access controllers; includes read), `approve` (deciding absence requests, punch corrections and overtime approvals; includes read), `scim` (alone, with `companyId`: a directory's SCIM token, reaching `/scim/v2` of that company and nothing else).";
 
-@ObjectType('ApiKey')
+@ObjectType('ApiKey', { description: 'A key a program uses to call the API: its scopes bound what it may do; the secret itself is shown once, on creation.' })
 export class ApiKeyType {
-  @Field(() => Int) id!: number;
-  @Field() name!: string;
+  @Field(() => Int, { description: "The API key's id, given by the service when it was created and never reused." }) id!: number;
+  @Field({ description: "The API key's name, as the console and reports show it." }) name!: string;
   @Field({ description: 'The public beginning of the key, e.g. `tg_live_AbC1`.' }) prefix!: string;
   @Field({ description: 'The last four characters of the key.' }) last4!: string;
   @Field(() => [String], { description: SCOPES_DESCRIPTION }) scopes!: string[];
   @Field(() => Int, { nullable: true, description: 'The company a `scim` key provisions; null for other keys.' }) companyId?: number | null;
-  @Field() createdAt!: Date;
-  @Field(() => Date, { nullable: true }) revokedAt?: Date | null;
+  @Field({ description: 'When the API key was created (ISO 8601 date-time, UTC).' }) createdAt!: Date;
+  @Field(() => Date, {
+    nullable: true,
+    description: 'When the key was revoked (an ISO 8601 date-time in UTC); null while it works. A revoked key is refused with `unauthenticated`.',
+  })
+  revokedAt?: Date | null;
   @Field(() => String, { nullable: true, description: 'The secret key: present only in the response that created it.' })
   key?: string | null;
 }
 
-@InputType()
+@InputType({ description: 'The fields of a new API key.' })
 export class CreateApiKeyInput {
   @Field(() => Int, { nullable: true, description: 'Required for the operator key; a workspace key creates keys of its own workspace.' })
   workspaceId?: number;
-  @Bounded('apiKeyName') @Field({ nullable: true }) name?: string;
+  @Bounded('apiKeyName')
+  @Field({ nullable: true, description: `The API key's name: not blank, ${maxChars('apiKeyName')} (\`blank\`, \`too_long\`).` })
+  name?: string;
   @Bounded('scope', { items: 'scopes' }) @Field(() => [String], { description: SCOPES_DESCRIPTION }) scopes!: string[];
   @Field(() => Int, { nullable: true, description: 'Required with the `scim` scope (and only with it): the company whose people the directory provisions.' })
   companyId?: number;

@@ -17,11 +17,14 @@ export class AuditEventType {
   @Field({ description: 'The mutation, e.g. `createEmployee` (REST routes run mutations too).' }) operation!: string;
   @Field(() => GraphQLJSON, { description: 'The arguments, truncated to 4 KB.' }) arguments!: unknown;
   @Field({ description: '`ok`, or the error code the caller got.' }) outcome!: string;
-  @Field() requestId!: string;
-  @Field() createdAt!: Date;
+  @Field({ description: 'The id of the HTTP request that made the change (the `x-request-id` of its answer and of the logs).' }) requestId!: string;
+  @Field({ description: 'When the audit event was created (ISO 8601 date-time, UTC).' }) createdAt!: Date;
 }
 
-@ObjectType('AuditEventConnection')
+@ObjectType('AuditEventConnection', {
+  description:
+    'A page of audit events: `nodes` (or `edges`, with a cursor each), `pageInfo` to fetch the next page with `after`, and `totalCount` over all pages.',
+})
 export class AuditEventConnection extends Connection(AuditEventType) {}
 
 @ArgsType()

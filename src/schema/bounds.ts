@@ -45,3 +45,12 @@ export function boundOf(value: GraphQLArgument | GraphQLInputField): Bound | nul
   if (!found) return null;
   return found.maxItems == null ? { maxLength: found.maxLength } : { maxLength: found.maxLength, maxItems: found.maxItems };
 }
+
+/**
+ * The words of a string's bound for a description (`at most 100 characters`), from the same table
+ * as the `@constraint` directive, so that a description never states another limit than the one
+ * enforced.
+ */
+export function maxChars(text: TextLimit): string {
+  return `at most ${textLimits[text]} characters`;
+}

@@ -37,12 +37,16 @@ export function pageRequest(args: ConnectionArgs): PageRequest {
   return { offset: args.after ? decodeCursor(args.after) + 1 : 0, limit };
 }
 
-@ObjectType()
+@ObjectType({ description: 'Where a page lies in the whole list: whether there are more items, and the cursors to ask for them.' })
 export class PageInfo {
-  @Field() hasNextPage!: boolean;
-  @Field() hasPreviousPage!: boolean;
-  @Field(() => String, { nullable: true }) startCursor!: string | null;
-  @Field(() => String, { nullable: true }) endCursor!: string | null;
+  @Field({ description: 'Whether items follow this page: ask for them with `after: endCursor`.' }) hasNextPage!: boolean;
+  @Field({ description: 'Whether items precede this page (`after` was given and was not before the first item).' }) hasPreviousPage!: boolean;
+  @Field(() => String, { nullable: true, description: 'The cursor of the first item of the page; null for an empty page.' }) startCursor!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The cursor of the last item of the page, to pass as `after` for the next page; null for an empty page.',
+  })
+  endCursor!: string | null;
 }
 
 export interface ConnectionShape<T> {
@@ -54,17 +58,17 @@ export interface ConnectionShape<T> {
 
 /** Base class of a `<Name>Connection` object type with edges, nodes, pageInfo and totalCount. */
 export function Connection<T extends object>(nodeType: ClassType<T>) {
-  @ObjectType(`${nodeType.name}Edge`)
+  @ObjectType(`${nodeType.name}Edge`, { description: 'One item of a page with its cursor.' })
   class Edge {
-    @Field() cursor!: string;
-    @Field(() => nodeType) node!: T;
+    @Field({ description: 'An opaque cursor for this item: pass it as `after` to get the items that follow it.' }) cursor!: string;
+    @Field(() => nodeType, { description: 'The item: one node of the page, as in `nodes`.' }) node!: T;
   }
 
   @ObjectType()
   abstract class ConnectionBase {
-    @Field(() => [Edge]) edges!: Edge[];
+    @Field(() => [Edge], { description: 'The items of the page, each with its cursor.' }) edges!: Edge[];
     @Field(() => [nodeType], { description: 'The nodes of `edges`, for clients that need no cursors.' }) nodes!: T[];
-    @Field(() => PageInfo) pageInfo!: PageInfo;
+    @Field(() => PageInfo, { description: 'Whether more items follow, and the cursors to fetch them.' }) pageInfo!: PageInfo;
     @Field(() => Int, { description: 'How many items match, over all pages.' }) totalCount!: number;
   }
   return ConnectionBase;

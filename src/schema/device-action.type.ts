@@ -7,15 +7,17 @@ import { Bounded } from './bounds';
 
 @ObjectType('DeviceActionOptions', { description: 'The range of a record count or backfill (terminal-local dates, inclusive); fix for a reconcile.' })
 export class DeviceActionOptionsType {
-  @Field(() => String, { nullable: true }) startDate?: string | null;
-  @Field(() => String, { nullable: true }) endDate?: string | null;
-  @Field(() => Boolean, { nullable: true }) fix?: boolean | null;
+  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, terminal-local: the first day of the record count or backfill (inclusive).' }) startDate?:
+    string | null;
+  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, terminal-local: the last day of the record count or backfill (inclusive).' }) endDate?:
+    string | null;
+  @Field(() => Boolean, { nullable: true, description: '`users.reconcile`: whether the commands that close the gap were queued too.' }) fix?: boolean | null;
 }
 
 @ObjectType('InfoField', { description: 'One value the terminal reported (its own key spelling).' })
 export class InfoFieldType {
-  @Field() key!: string;
-  @Field() value!: string;
+  @Field({ description: 'The name of the item the terminal reported (as it spells it: `FWVersion`, `UserCount`...).' }) key!: string;
+  @Field({ description: 'Its value, as text exactly as the terminal sent it.' }) value!: string;
 }
 
 @ObjectType('TemplateCounts', { description: '`users.reconcile`: templates the terminal says it holds against what Timegate put there.' })
@@ -59,29 +61,46 @@ export class DeviceActionResultType {
 @ObjectType('DeviceAction', { description: 'An operation on a terminal; its status follows its commands.' })
 export class DeviceActionType {
   @Field({ description: 'Public id (`dact_...`).' }) actionId!: string;
-  @Field(() => Int) deviceId!: number;
-  @Field({ description: DEVICE_ACTION_TYPES.join(', ') }) type!: string;
-  @Field(() => DeviceActionOptionsType) options!: DeviceActionOptionsType;
+  @Field(() => Int, { description: 'The id of the terminal (device) of this device action.' }) deviceId!: number;
+  @Field({ description: `The action: ${DEVICE_ACTION_TYPES.map((type) => `\`${type}\``).join(', ')}.` }) type!: string;
+  @Field(() => DeviceActionOptionsType, { description: 'The options the action was created with; null for an action that takes none.' })
+  options!: DeviceActionOptionsType;
   @Field({ description: '`queued`, `sent`, `succeeded`, `failed` or `expired`.' }) status!: string;
   @Field(() => ActionStatusDetail, { nullable: true, description: STATUS_DETAIL_DESCRIPTION }) statusDetail?: string | null;
-  @Field(() => DeviceActionResultType, { nullable: true }) result?: DeviceActionResultType | null;
-  @Field() createdAt!: Date;
-  @Field(() => Date, { nullable: true }) completedAt?: Date | null;
-  @Field() expiresAt!: Date;
+  @Field(() => DeviceActionResultType, {
+    nullable: true,
+    description: 'What the terminal answered (records re-sent, clock reading, info items); null until it answered.',
+  })
+  result?: DeviceActionResultType | null;
+  @Field({ description: 'When the device action was created (ISO 8601 date-time, UTC).' }) createdAt!: Date;
+  @Field(() => Date, { nullable: true, description: "When the terminal's answer settled the action (an ISO 8601 date-time in UTC); null until then." })
+  completedAt?: Date | null;
+  @Field({ description: 'The deadline (an ISO 8601 date-time in UTC): an action the terminal has not answered by then ends `expired`.' }) expiresAt!: Date;
 }
 
-@InputType()
+@InputType({ description: 'Options of a device action; each applies to some actions only (the others refuse it with `unsupported_combination`).' })
 export class DeviceActionOptionsInput {
-  @Bounded('date') @Field(() => String, { nullable: true }) startDate?: string | null;
-  @Bounded('date') @Field(() => String, { nullable: true }) endDate?: string | null;
+  @Bounded('date')
+  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, terminal-local: the first day of a record count or backfill (inclusive); with endDate.' })
+  startDate?: string | null;
+  @Bounded('date')
+  @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`, terminal-local: the last day (inclusive); not before startDate (`before_start_date`).' })
+  endDate?: string | null;
   @Field(() => Boolean, { nullable: true, description: '`users.reconcile`: queue the commands that close the gap.' }) fix?: boolean | null;
 }
 
-@InputType()
+@InputType({ description: 'The fields of a new device action.' })
 export class CreateDeviceActionInput {
-  @Bounded('keyword') @Field({ description: DEVICE_ACTION_TYPES.join(', ') }) type!: string;
-  @Field(() => DeviceActionOptionsInput, { nullable: true }) options?: DeviceActionOptionsInput | null;
+  @Bounded('keyword') @Field({ description: `The action: ${DEVICE_ACTION_TYPES.map((type) => `\`${type}\``).join(', ')}.` }) type!: string;
+  @Field(() => DeviceActionOptionsInput, {
+    nullable: true,
+    description: 'The options of the action: a date range for a record count or backfill, `fix` for a users reconcile.',
+  })
+  options?: DeviceActionOptionsInput | null;
 }
 
-@ObjectType('DeviceActionConnection')
+@ObjectType('DeviceActionConnection', {
+  description:
+    'A page of device actions: `nodes` (or `edges`, with a cursor each), `pageInfo` to fetch the next page with `after`, and `totalCount` over all pages.',
+})
 export class DeviceActionConnection extends Connection(DeviceActionType) {}

@@ -21,12 +21,12 @@ export class MultiPersonType {
 
 @ObjectType('DoorOpeningRules', { description: 'Rules that decide when one door of an access controller opens, and the state of their delivery.' })
 export class DoorOpeningRulesType {
-  @Field(() => Int) doorId!: number;
-  @Field(() => Int) deviceId!: number;
+  @Field(() => Int, { description: 'The id of the door of this door opening rules.' }) doorId!: number;
+  @Field(() => Int, { description: 'The id of the terminal (device) of this door opening rules.' }) deviceId!: number;
   @Field(() => FirstPersonInType, { nullable: true, description: 'Null: off.' }) firstPersonIn?: FirstPersonInType | null;
   @Field(() => Int, { description: 'The Door{N}FirstCardOpenDoor parameter written to the controller (0 off, 1 first-card normal open).' })
   firstCardValue!: number;
-  @Field(() => Int, { description: 'firstcard rows the controller was sent for the door: the people on it who may start the open period.' })
+  @Field(() => Int, { description: 'The firstcard rows the controller was sent for the door: the people on it who may start the open period.' })
   firstCardRows!: number;
   @Field(() => MultiPersonType, { nullable: true, description: 'Null: off.' }) multiPerson?: MultiPersonType | null;
   @Field(() => Int, { description: 'The Door{N}MultiCardOpenDoor parameter written to the controller (0 off, 1 on).' }) multiCardValue!: number;
@@ -35,22 +35,27 @@ export class DoorOpeningRulesType {
   })
   deliveryStatus!: string;
   @Field(() => Int, { nullable: true, description: "The controller's Return for the command." }) deliveryReturnCode?: number | null;
-  @Field(() => Date, { nullable: true }) updatedAt?: Date | null;
+  @Field(() => Date, { nullable: true, description: 'When the door opening rules was last changed (ISO 8601 date-time, UTC).' }) updatedAt?: Date | null;
 }
 
-@InputType('FirstPersonInInput')
+@InputType('FirstPersonInInput', {
+  description: 'First person in: the door stays locked in normal-open time until a holder of one of these levels has passed.',
+})
 export class FirstPersonInInput {
-  @Field(() => Int) scheduleId!: number;
-  @Field(() => [Int]) accessLevelIds!: number[];
+  @Field(() => Int, { description: "The access schedule, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  scheduleId!: number;
+  @Field(() => [Int], { description: 'The access levels whose holders count as a first person (their ids).' }) accessLevelIds!: number[];
 }
 
-@InputType('MultiPersonInput')
+@InputType('MultiPersonInput', { description: 'Multi-person opening: the door opens only after this many people of the levels have verified in turn.' })
 export class MultiPersonInput {
-  @Field(() => Int) count!: number;
-  @Field(() => [Int]) accessLevelIds!: number[];
+  @Field(() => Int, { description: 'How many people must verify, 2–5 (`out_of_range` otherwise).' }) count!: number;
+  @Field(() => [Int], { description: 'The access levels whose holders count towards `count` (their ids).' }) accessLevelIds!: number[];
 }
 
-@InputType('DoorOpeningRulesInput')
+@InputType('DoorOpeningRulesInput', {
+  description: "A door's opening rules; a rule left out is turned off. A terminal without the feature refuses it (`unsupported_by_device`).",
+})
 export class DoorOpeningRulesInput {
   @Field(() => FirstPersonInInput, { nullable: true, description: 'Null or absent: off.' }) firstPersonIn?: FirstPersonInInput | null;
   @Field(() => MultiPersonInput, { nullable: true, description: 'Null or absent: off.' }) multiPerson?: MultiPersonInput | null;

@@ -7,9 +7,9 @@ import { Bounded } from './bounds';
 
 registerEnumType(PunchRecordType, {
   name: 'PunchRecordType',
-  description: 'How the punch was recorded.',
+  description: "`device`: sent by a terminal; `manual`: entered through the API; `mobile`: from an employee's phone.",
   valuesConfig: {
-    device: { description: 'Sent by a terminal.' },
+    device: { description: 'Sent by a terminal (an ATTLOG record).' },
     manual: { description: 'Entered through the API (a manual punch, or one an approved punch correction made).' },
     mobile: { description: "Made from an employee's phone in self-service, inside a geofence (docs/self-service.md)." },
   },
@@ -37,7 +37,7 @@ registerEnumType(PunchSource, {
 @ObjectType('Punch', { description: 'An attendance record. Punches are never updated or deleted through the API.' })
 export class PunchType {
   @Field(() => GraphQLSafeInt, { description: 'A 64-bit id (see the `SafeInt` scalar).' }) id!: number;
-  @Field(() => Int) companyId!: number;
+  @Field(() => Int, { description: 'The id of the company of this punch.' }) companyId!: number;
   @Field(() => Int, { nullable: true, description: 'Null while the pin is unknown to the service, or after the employee was deleted.' })
   employeeId?: number | null;
   @Field(() => Int, { nullable: true, description: 'Null after the device record was deleted; `deviceSerial` remains.' })
@@ -55,8 +55,10 @@ export class PunchType {
   })
   verifyType?: string | null;
   @Field(() => Int, { nullable: true, description: 'Raw verify-mode code from the terminal; null for manual punches.' }) verifyCode?: number | null;
-  @Field(() => PunchRecordType) recordType!: PunchRecordType;
-  @Field(() => String, { nullable: true }) workCode?: string | null;
+  @Field(() => PunchRecordType, { description: '`device` when a terminal sent it, `manual` when it was entered through the API.' })
+  recordType!: PunchRecordType;
+  @Field(() => String, { nullable: true, description: 'The work code the employee keyed in on the terminal (a job or cost centre); null when none.' })
+  workCode?: string | null;
   @Field(() => Int, { nullable: true, description: 'Record index of an access-control real-time log, when there is one.' })
   deviceRecordIndex?: number | null;
   @Field({ description: 'When the service stored the punch.' }) receivedAt!: Date;
@@ -80,7 +82,9 @@ export class PunchType {
   offlineQueued?: boolean | null;
 }
 
-@ObjectType('PunchConnection')
+@ObjectType('PunchConnection', {
+  description: 'A page of punchs: `nodes` (or `edges`, with a cursor each), `pageInfo` to fetch the next page with `after`, and `totalCount` over all pages.',
+})
 export class PunchConnection extends Connection(PunchType) {}
 
 @ArgsType()
@@ -98,22 +102,24 @@ export class PunchesArgs extends ConnectionArgs {
       'ISO 8601 date or date-time (years 1900 to 2199); without offset it is read in the workspace zone. A bare date includes that whole day; a date-time is inclusive.',
   })
   endDate?: string;
-  @Field(() => Int, { nullable: true }) employeeId?: number;
-  @Field(() => Int, { nullable: true }) deviceId?: number;
-  @Field(() => Int, { nullable: true }) companyId?: number;
+  @Field(() => Int, { nullable: true, description: 'Only the punches of this employee (its id).' }) employeeId?: number;
+  @Field(() => Int, { nullable: true, description: 'Only the punches of this terminal (its id).' }) deviceId?: number;
+  @Field(() => Int, { nullable: true, description: 'Only the punches of this company (its id).' }) companyId?: number;
 }
 
-@InputType()
+@InputType({ description: 'The fields of a new punch.' })
 export class CreatePunchInput {
-  @Field(() => Int) employeeId!: number;
-  @Field(() => Int) deviceId!: number;
-  @Field(() => Int) companyId!: number;
+  @Field(() => Int, { description: "The employee, by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  employeeId!: number;
+  @Field(() => Int, { description: "The terminal (device), by id; an id that is not one of this workspace's is refused (`not_found`)." })
+  deviceId!: number;
+  @Field(() => Int, { description: "The company, by id; an id that is not one of this workspace's is refused (`not_found`)." }) companyId!: number;
   @Bounded('dateTime') @Field({ description: 'ISO 8601 date-time; without offset it is the wall-clock time of the device zone.' }) punchTime!: string;
   @Bounded('punchState') @Field({ description: 'The value of a verification state of the workspace.' }) punchState!: string;
 }
 
-@ObjectType()
+@ObjectType({ description: 'The result of createPunch.' })
 export class CreatePunchPayload {
-  @Field(() => PunchType) punch!: PunchType;
+  @Field(() => PunchType, { description: 'The punch as stored.' }) punch!: PunchType;
   @Field({ description: 'False when this punch (same device, pin and time) already existed; `punch` is then the stored one.' }) created!: boolean;
 }

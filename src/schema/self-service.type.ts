@@ -14,8 +14,8 @@ import { VerificationStateType } from './verification-state.type';
     'A circle on the map where employees of its company may punch from their phones; limited to areas or employees, or (both lists empty) for every employee of the company.',
 })
 export class GeofenceType {
-  @Field(() => Int) id!: number;
-  @Field(() => Int) companyId!: number;
+  @Field(() => Int, { description: "The geofence's id: a phone punch made inside it carries it as `geofenceId`." }) id!: number;
+  @Field(() => Int, { description: 'The company whose employees may punch inside it; it never changes.' }) companyId!: number;
   @Field({ description: 'Shown to the employee ("Depot North").' }) name!: string;
   @Field(() => Float, { description: 'Centre latitude, WGS 84 degrees (-90 to 90).' }) latitude!: number;
   @Field(() => Float, { description: 'Centre longitude, WGS 84 degrees (-180 to 180).' }) longitude!: number;
@@ -23,11 +23,11 @@ export class GeofenceType {
   @Field(() => [Int], { description: 'The areas whose employees it applies to; with employeeIds empty too, every employee of the company.' })
   areaIds!: number[];
   @Field(() => [Int], { description: 'The employees it applies to (besides those of areaIds).' }) employeeIds!: number[];
-  @Field() createdAt!: Date;
-  @Field() updatedAt!: Date;
+  @Field({ description: 'When the geofence was created.' }) createdAt!: Date;
+  @Field({ description: 'When the geofence was last changed (its creation until then).' }) updatedAt!: Date;
 }
 
-@ObjectType('GeofenceConnection')
+@ObjectType('GeofenceConnection', { description: 'A page of geofences, by id.' })
 export class GeofenceConnection extends Connection(GeofenceType) {}
 
 @ArgsType()
@@ -37,9 +37,9 @@ export class GeofenceListArgs extends ConnectionArgs {
 
 @InputType({ description: 'A new geofence.' })
 export class CreateGeofenceInput {
-  @Field(() => Int) companyId!: number;
+  @Field(() => Int, { description: 'The company whose employees may punch inside it; one not of this workspace is `not_found`.' }) companyId!: number;
   @Bounded('geofenceName')
-  @Field({ description: 'At most 200 characters.' })
+  @Field({ description: 'Shown to the employee ("Depot North"): not blank, at most 200 characters (`blank`, `too_long`).' })
   name!: string;
   @Field(() => Float, { description: 'WGS 84 degrees, -90 to 90.' }) latitude!: number;
   @Field(() => Float, { description: 'WGS 84 degrees, -180 to 180.' }) longitude!: number;
@@ -51,7 +51,7 @@ export class CreateGeofenceInput {
 @InputType({ description: 'A change of a geofence: a field left out keeps its value; empty lists apply it to the whole company.' })
 export class UpdateGeofenceInput {
   @Bounded('geofenceName')
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The new name shown to the employee: not blank, at most 200 characters (`blank`, `too_long`).' })
   name?: string | null;
   @Field(() => Float, { nullable: true, description: 'WGS 84 degrees, -90 to 90.' }) latitude?: number | null;
   @Field(() => Float, { nullable: true, description: 'WGS 84 degrees, -180 to 180.' }) longitude?: number | null;
@@ -66,19 +66,19 @@ export class UpdateGeofenceInput {
   description: "A token (`tg_emp_…`) that acts as one employee, for an integrator's own app: it reaches `/public/v2/me/*` and GraphQL `me` only.",
 })
 export class EmployeeAccessTokenType {
-  @Field(() => Int) id!: number;
-  @Field(() => Int) employeeId!: number;
-  @Field() name!: string;
+  @Field(() => Int, { description: "The token's id (what revokeEmployeeAccessToken takes), not the secret." }) id!: number;
+  @Field(() => Int, { description: 'The employee the token acts as.' }) employeeId!: number;
+  @Field({ description: 'What the token is for, as its creator named it (empty when unnamed).' }) name!: string;
   @Field({ description: 'The public beginning of the token, e.g. `tg_emp_AbC1`.' }) prefix!: string;
   @Field({ description: 'The last four characters of the token.' }) last4!: string;
-  @Field() createdAt!: Date;
+  @Field({ description: 'When the token was issued.' }) createdAt!: Date;
   @Field(() => Date, { nullable: true, description: 'When it was revoked; null while it works.' }) revokedAt?: Date | null;
   @Field(() => String, { nullable: true, description: 'The secret token: present only in the response that created it.' }) token?: string | null;
 }
 
 @ObjectType('EmployeeInvitation', { description: 'A one-time link that signs the employee in to the self-service app at /me in the browser that opens it.' })
 export class EmployeeInvitationType {
-  @Field(() => Int) employeeId!: number;
+  @Field(() => Int, { description: 'The employee the link signs in.' }) employeeId!: number;
   @Field({ description: 'The link, to send to the employee; shown once. Making another link makes this one stop working.' }) url!: string;
   @Field({ description: 'The link works once, until this time (7 days).' }) expiresAt!: Date;
 }
@@ -87,20 +87,20 @@ export class EmployeeInvitationType {
 
 @ObjectType('MeEmployee', { description: 'The calling employee, as they see themself.' })
 export class MeEmployeeType {
-  @Field(() => Int) id!: number;
-  @Field(() => Int) companyId!: number;
-  @Field() name!: string;
-  @Field() lastname!: string;
-  @Field() code!: string;
-  @Field(() => String, { nullable: true }) email?: string | null;
+  @Field(() => Int, { description: "The employee's id (the `employeeId` of their punches and requests)." }) id!: number;
+  @Field(() => Int, { description: 'The company the employee belongs to.' }) companyId!: number;
+  @Field({ description: "The employee's first name." }) name!: string;
+  @Field({ description: "The employee's last name." }) lastname!: string;
+  @Field({ description: "The employee's code (payroll's or HR's short key for them), unique in the workspace." }) code!: string;
+  @Field(() => String, { nullable: true, description: "The employee's e-mail address; null when none is recorded." }) email?: string | null;
   @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`: first day of employment.' }) employmentStartDate?: string | null;
   @Field(() => String, { nullable: true, description: '`YYYY-MM-DD`: last day of employment.' }) employmentEndDate?: string | null;
 }
 
 @ObjectType('MeCompany', { description: "The calling employee's company and what it allows in self-service." })
 export class MeCompanyType {
-  @Field(() => Int) id!: number;
-  @Field() name!: string;
+  @Field(() => Int, { description: "The company's id." }) id!: number;
+  @Field({ description: "The company's name." }) name!: string;
   @Field({ description: 'Whether the employee may punch from their phone.' }) mobilePunch!: boolean;
   @Field(() => Int, { description: 'The worst accuracy, in metres, a phone punch may have.' }) mobilePunchAccuracyM!: number;
   @Field({ description: 'Whether managers decide requests in self-service.' }) managerApprovals!: boolean;
@@ -108,8 +108,8 @@ export class MeCompanyType {
 
 @ObjectType('MeGeofence', { description: 'A place the calling employee may punch from with their phone.' })
 export class MeGeofenceType {
-  @Field(() => Int) id!: number;
-  @Field() name!: string;
+  @Field(() => Int, { description: "The geofence's id: a phone punch made inside it carries it as `geofenceId`." }) id!: number;
+  @Field({ description: 'The name of the place ("Depot North").' }) name!: string;
   @Field(() => Float, { description: 'Centre latitude, WGS 84 degrees.' }) latitude!: number;
   @Field(() => Float, { description: 'Centre longitude, WGS 84 degrees.' }) longitude!: number;
   @Field(() => Int, { description: 'Radius in metres.' }) radiusM!: number;
@@ -117,10 +117,10 @@ export class MeGeofenceType {
 
 @ObjectType('MeReport', { description: 'An employee whose requests the calling manager decides (an employee of an area they approve).' })
 export class MeReportType {
-  @Field(() => Int) id!: number;
-  @Field() name!: string;
-  @Field() lastname!: string;
-  @Field() code!: string;
+  @Field(() => Int, { description: "The report's employee id (the `employeeId` of their requests)." }) id!: number;
+  @Field({ description: "The report's first name." }) name!: string;
+  @Field({ description: "The report's last name." }) lastname!: string;
+  @Field({ description: "The report's employee code." }) code!: string;
 }
 
 @ObjectType('Me', {
@@ -128,8 +128,8 @@ export class MeReportType {
     "The calling employee (an employee token or a self-service session) and what they may see: their days, punches, balances, requests and corrections; a manager also their reports' requests.",
 })
 export class MeType {
-  @Field(() => MeEmployeeType) employee!: MeEmployeeType;
-  @Field(() => MeCompanyType) company!: MeCompanyType;
+  @Field(() => MeEmployeeType, { description: 'Who the caller is: the employee behind the token or session.' }) employee!: MeEmployeeType;
+  @Field(() => MeCompanyType, { description: "The employee's company and whether it allows phone punches and manager approvals." }) company!: MeCompanyType;
   @Field(() => [MeGeofenceType], { description: 'The places the employee may punch from with their phone (none while the company has it off).' })
   geofences!: MeGeofenceType[];
   @Field(() => [VerificationStateType], { description: 'The punch states of the workspace (what a punch may send as punchState).' })
@@ -246,7 +246,7 @@ export class MyPunchInput {
 
 @ObjectType('MyPunchPayload', { description: 'A punch from the phone, stored.' })
 export class MyPunchPayload {
-  @Field(() => PunchType) punch!: PunchType;
+  @Field(() => PunchType, { description: 'The stored punch (source `mobile`, with the `geofenceId` it was made inside).' }) punch!: PunchType;
   @Field({ description: 'False when this punch (same employee, same second) was already stored: an offline punch sent twice; `punch` is then the stored one.' })
   created!: boolean;
 }

@@ -4,13 +4,19 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** The fields of a new employee. */
 export type CreateEmployeeInput = {
+  /** The company, by id; an id that is not one of this workspace's is refused (`not_found`). */
   companyId: number;
+  /** The employee's name: not blank, at most 100 characters (`blank`, `too_long`). */
   name: string;
+  /** The employee's last name: at most 100 characters (`too_long`). */
   lastname: string;
+  /** The employee's code (payroll's or HR's short key for it): at most 64 characters (`too_long`); unique in its scope (`already_taken`). */
   code: string;
   /** Letters and digits, at most 23. */
   pin?: string | null | undefined;
+  /** An e-mail address: at most 254 characters, a valid address (`invalid_email`); optional. */
   email?: string | null | undefined;
   /** Default true. */
   isActive?: boolean | null | undefined;

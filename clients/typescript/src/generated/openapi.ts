@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Get absence request
-         * @description Runs the GraphQL query `absenceRequest`.
+         * @description The absence request with this id; one of another workspace, or none, answers `not_found`. Runs the GraphQL query `absenceRequest`.
          */
         get: operations["getAbsenceRequest"];
         put?: never;
@@ -113,13 +113,13 @@ export interface paths {
         };
         /**
          * List absence types
-         * @description Runs the GraphQL query `absenceTypes`.
+         * @description The workspace's absence types, a page at a time (`first`, `after`). Runs the GraphQL query `absenceTypes`.
          */
         get: operations["listAbsenceTypes"];
         put?: never;
         /**
          * Create absence type
-         * @description Runs the GraphQL mutation `createAbsenceType`.
+         * @description Creates an absence type and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored. Runs the GraphQL mutation `createAbsenceType`.
          */
         post: operations["createAbsenceType"];
         delete?: never;
@@ -137,12 +137,12 @@ export interface paths {
         };
         /**
          * Get absence type
-         * @description Runs the GraphQL query `absenceType`.
+         * @description The absence type with this id; one of another workspace, or none, answers `not_found`. Runs the GraphQL query `absenceType`.
          */
         get: operations["getAbsenceType"];
         /**
          * Update absence type
-         * @description Runs the GraphQL mutation `updateAbsenceType`.
+         * @description Changes an absence type and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes. Runs the GraphQL mutation `updateAbsenceType`.
          */
         put: operations["updateAbsenceType"];
         post?: never;
@@ -165,13 +165,13 @@ export interface paths {
         };
         /**
          * List access levels
-         * @description Runs the GraphQL query `accessLevels`.
+         * @description The workspace's access levels, a page at a time (`first`, `after`). Runs the GraphQL query `accessLevels`.
          */
         get: operations["listAccessLevels"];
         put?: never;
         /**
          * Create access level
-         * @description Runs the GraphQL mutation `createAccessLevel`.
+         * @description Creates an access level and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored. Runs the GraphQL mutation `createAccessLevel`.
          */
         post: operations["createAccessLevel"];
         delete?: never;
@@ -189,7 +189,7 @@ export interface paths {
         };
         /**
          * Get access level
-         * @description Runs the GraphQL query `accessLevel`.
+         * @description The access level with this id; one of another workspace, or none, answers `not_found`. Runs the GraphQL query `accessLevel`.
          */
         get: operations["getAccessLevel"];
         /**
@@ -200,7 +200,7 @@ export interface paths {
         post?: never;
         /**
          * Delete access level
-         * @description Runs the GraphQL mutation `deleteAccessLevel`.
+         * @description Deletes an access level and returns it as it was last stored; one that starts a door's first-person-in is refused with `resource_in_use`. Runs the GraphQL mutation `deleteAccessLevel`.
          */
         delete: operations["deleteAccessLevel"];
         options?: never;
@@ -217,7 +217,7 @@ export interface paths {
         };
         /**
          * Access level areas
-         * @description Runs the GraphQL query `accessLevelAreas`.
+         * @description The workspace's access level areas, a page at a time (`first`, `after`). Runs the GraphQL query `accessLevelAreas`.
          */
         get: operations["accessLevelAreas"];
         put?: never;
@@ -228,7 +228,7 @@ export interface paths {
         post: operations["addAccessLevelAreas"];
         /**
          * Remove access level areas
-         * @description Runs the GraphQL mutation `removeAccessLevelAreas`.
+         * @description Removes areas from a level (their employees lose it unless they hold it otherwise); returns the level's areas. Runs the GraphQL mutation `removeAccessLevelAreas`.
          */
         delete: operations["removeAccessLevelAreas"];
         options?: never;
@@ -247,7 +247,7 @@ export interface paths {
         put?: never;
         /**
          * Sync access level areas
-         * @description Runs the GraphQL mutation `syncAccessLevelAreas`.
+         * @description Sets the level's areas to exactly these; returns them. Runs the GraphQL mutation `syncAccessLevelAreas`.
          */
         post: operations["syncAccessLevelAreas"];
         delete?: never;
@@ -265,7 +265,7 @@ export interface paths {
         };
         /**
          * Access level employees
-         * @description Runs the GraphQL query `accessLevelEmployees`.
+         * @description The workspace's access level employees, a page at a time (`first`, `after`). Runs the GraphQL query `accessLevelEmployees`.
          */
         get: operations["accessLevelEmployees"];
         put?: never;
@@ -313,13 +313,13 @@ export interface paths {
         };
         /**
          * List access schedules
-         * @description Runs the GraphQL query `accessSchedules`.
+         * @description The workspace's access schedules, a page at a time (`first`, `after`). Runs the GraphQL query `accessSchedules`.
          */
         get: operations["listAccessSchedules"];
         put?: never;
         /**
          * Create access schedule
-         * @description Runs the GraphQL mutation `createAccessSchedule`.
+         * @description Creates an access schedule and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored. Runs the GraphQL mutation `createAccessSchedule`.
          */
         post: operations["createAccessSchedule"];
         delete?: never;
@@ -337,7 +337,7 @@ export interface paths {
         };
         /**
          * Get access schedule
-         * @description Runs the GraphQL query `accessSchedule`.
+         * @description The access schedule with this id; one of another workspace, or none, answers `not_found`. Runs the GraphQL query `accessSchedule`.
          */
         get: operations["getAccessSchedule"];
         /**
@@ -348,7 +348,7 @@ export interface paths {
         post?: never;
         /**
          * Delete access schedule
-         * @description Runs the GraphQL mutation `deleteAccessSchedule`.
+         * @description Deletes an access schedule and returns it as it was last stored; one that is still the schedule of an access level or of a door's first-person-in is refused with `resource_in_use`. Runs the GraphQL mutation `deleteAccessSchedule`.
          */
         delete: operations["deleteAccessSchedule"];
         options?: never;
@@ -388,7 +388,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke api key
-         * @description Runs the GraphQL mutation `revokeApiKey`.
+         * @description Revokes a key at once: every later request with it is refused (`unauthenticated`). Returns the key with `revokedAt` set. Runs the GraphQL mutation `revokeApiKey`.
          */
         delete: operations["revokeApiKey"];
         options?: never;
@@ -405,13 +405,13 @@ export interface paths {
         };
         /**
          * List areas
-         * @description Runs the GraphQL query `areas`.
+         * @description The workspace's areas, a page at a time (`first`, `after`). Runs the GraphQL query `areas`.
          */
         get: operations["listAreas"];
         put?: never;
         /**
          * Create area
-         * @description Runs the GraphQL mutation `createArea`.
+         * @description Creates an area and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored. Runs the GraphQL mutation `createArea`.
          */
         post: operations["createArea"];
         delete?: never;
@@ -434,7 +434,7 @@ export interface paths {
         get: operations["getArea"];
         /**
          * Update area
-         * @description Runs the GraphQL mutation `updateArea`.
+         * @description Changes an area and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes. Runs the GraphQL mutation `updateArea`.
          */
         put: operations["updateArea"];
         post?: never;
@@ -577,13 +577,13 @@ export interface paths {
         };
         /**
          * List companies
-         * @description Runs the GraphQL query `companies`.
+         * @description The workspace's companies, a page at a time (`first`, `after`). Runs the GraphQL query `companies`.
          */
         get: operations["listCompanies"];
         put?: never;
         /**
          * Create company
-         * @description Runs the GraphQL mutation `createCompany`.
+         * @description Creates a company and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored. Runs the GraphQL mutation `createCompany`.
          */
         post: operations["createCompany"];
         delete?: never;
@@ -601,12 +601,12 @@ export interface paths {
         };
         /**
          * Get company
-         * @description Runs the GraphQL query `company`.
+         * @description The company with this id; one of another workspace, or none, answers `not_found`. Runs the GraphQL query `company`.
          */
         get: operations["getCompany"];
         /**
          * Update company
-         * @description Runs the GraphQL mutation `updateCompany`.
+         * @description Changes a company and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes. Runs the GraphQL mutation `updateCompany`.
          */
         put: operations["updateCompany"];
         post?: never;
@@ -629,13 +629,13 @@ export interface paths {
         };
         /**
          * List devices
-         * @description Runs the GraphQL query `devices`.
+         * @description The workspace's terminals, a page at a time (`first`, `after`). Runs the GraphQL query `devices`.
          */
         get: operations["listDevices"];
         put?: never;
         /**
          * Create device
-         * @description Runs the GraphQL mutation `createDevice`.
+         * @description Creates a device and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored. Runs the GraphQL mutation `createDevice`.
          */
         post: operations["createDevice"];
         delete?: never;
@@ -653,18 +653,18 @@ export interface paths {
         };
         /**
          * Get device
-         * @description Runs the GraphQL query `device`.
+         * @description A terminal by id; one of another workspace, or none, answers `not_found`. Runs the GraphQL query `device`.
          */
         get: operations["getDevice"];
         /**
          * Update device
-         * @description Runs the GraphQL mutation `updateDevice`.
+         * @description Changes a device and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes. Runs the GraphQL mutation `updateDevice`.
          */
         put: operations["updateDevice"];
         post?: never;
         /**
          * Delete device
-         * @description Runs the GraphQL mutation `deleteDevice`.
+         * @description Deletes a terminal and returns it as it was last stored; its punches stay, with its serial number. Runs the GraphQL mutation `deleteDevice`.
          */
         delete: operations["deleteDevice"];
         options?: never;
@@ -705,7 +705,7 @@ export interface paths {
         };
         /**
          * Get device action
-         * @description Runs the GraphQL query `deviceAction`.
+         * @description A device action of a terminal, by its id; one of another terminal or workspace answers `not_found`. Runs the GraphQL query `deviceAction`.
          */
         get: operations["getDeviceAction"];
         put?: never;
@@ -877,7 +877,7 @@ export interface paths {
         };
         /**
          * Get directory group
-         * @description Runs the GraphQL query `directoryGroup`.
+         * @description The directory group with this id; one of another workspace, or none, answers `not_found`. Runs the GraphQL query `directoryGroup`.
          */
         get: operations["getDirectoryGroup"];
         put?: never;
@@ -937,12 +937,12 @@ export interface paths {
         };
         /**
          * Get door
-         * @description Runs the GraphQL query `door`.
+         * @description The door with this id; one of another workspace, or none, answers `not_found`. Runs the GraphQL query `door`.
          */
         get: operations["getDoor"];
         /**
          * Update door
-         * @description Runs the GraphQL mutation `updateDoor`.
+         * @description Changes a door and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes. Runs the GraphQL mutation `updateDoor`.
          */
         put: operations["updateDoor"];
         post?: never;
@@ -1005,13 +1005,13 @@ export interface paths {
         };
         /**
          * List employees
-         * @description Runs the GraphQL query `employees`.
+         * @description The workspace's employees, a page at a time (`first`, `after`). Runs the GraphQL query `employees`.
          */
         get: operations["listEmployees"];
         put?: never;
         /**
          * Create employee
-         * @description Runs the GraphQL mutation `createEmployee`.
+         * @description Creates an employee and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored. Runs the GraphQL mutation `createEmployee`.
          */
         post: operations["createEmployee"];
         delete?: never;
@@ -1029,12 +1029,12 @@ export interface paths {
         };
         /**
          * Get employee
-         * @description Runs the GraphQL query `employee`.
+         * @description The employee with this id; one of another workspace, or none, answers `not_found`. Runs the GraphQL query `employee`.
          */
         get: operations["getEmployee"];
         /**
          * Update employee
-         * @description Runs the GraphQL mutation `updateEmployee`.
+         * @description Changes an employee and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes. Runs the GraphQL mutation `updateEmployee`.
          */
         put: operations["updateEmployee"];
         post?: never;
@@ -1243,7 +1243,7 @@ export interface paths {
         put?: never;
         /**
          * Create geofence
-         * @description Runs the GraphQL mutation `createGeofence`.
+         * @description Adds a place where the company's employees may punch from their phones (when the company has mobilePunch on): a circle of radiusM metres, for some areas or employees or the whole company. Runs the GraphQL mutation `createGeofence`.
          */
         post: operations["createGeofence"];
         delete?: never;
@@ -1261,7 +1261,7 @@ export interface paths {
         };
         /**
          * Get geofence
-         * @description Runs the GraphQL query `geofence`.
+         * @description One place where employees may punch from their phones: its circle and whom it applies to. Runs the GraphQL query `geofence`.
          */
         get: operations["getGeofence"];
         /**
@@ -1289,13 +1289,13 @@ export interface paths {
         };
         /**
          * List holidays
-         * @description Runs the GraphQL query `holidays`.
+         * @description The workspace's holidays, a page at a time (`first`, `after`). Runs the GraphQL query `holidays`.
          */
         get: operations["listHolidays"];
         put?: never;
         /**
          * Create holiday
-         * @description Runs the GraphQL mutation `createHoliday`.
+         * @description Creates a holiday and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored. Runs the GraphQL mutation `createHoliday`.
          */
         post: operations["createHoliday"];
         delete?: never;
@@ -1313,18 +1313,18 @@ export interface paths {
         };
         /**
          * Get holiday
-         * @description Runs the GraphQL query `holiday`.
+         * @description The holiday with this id; one of another workspace, or none, answers `not_found`. Runs the GraphQL query `holiday`.
          */
         get: operations["getHoliday"];
         /**
          * Update holiday
-         * @description Runs the GraphQL mutation `updateHoliday`.
+         * @description Changes a holiday and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes. Runs the GraphQL mutation `updateHoliday`.
          */
         put: operations["updateHoliday"];
         post?: never;
         /**
          * Delete holiday
-         * @description Runs the GraphQL mutation `deleteHoliday`.
+         * @description Deletes a holiday and returns it as it was last stored. Runs the GraphQL mutation `deleteHoliday`.
          */
         delete: operations["deleteHoliday"];
         options?: never;
@@ -1347,7 +1347,7 @@ export interface paths {
         put?: never;
         /**
          * Create linkage rule
-         * @description Runs the GraphQL mutation `createLinkageRule`.
+         * @description Creates a linkage rule and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored. Runs the GraphQL mutation `createLinkageRule`.
          */
         post: operations["createLinkageRule"];
         delete?: never;
@@ -1365,14 +1365,14 @@ export interface paths {
         };
         /**
          * Get linkage rule
-         * @description Runs the GraphQL query `linkageRule`.
+         * @description The linkage rule with this id; one of another workspace, or none, answers `not_found`. Runs the GraphQL query `linkageRule`.
          */
         get: operations["getLinkageRule"];
         put?: never;
         post?: never;
         /**
          * Delete linkage rule
-         * @description Runs the GraphQL mutation `deleteLinkageRule`.
+         * @description Deletes a linkage rule and returns it as it was last stored. Runs the GraphQL mutation `deleteLinkageRule`.
          */
         delete: operations["deleteLinkageRule"];
         options?: never;
@@ -1789,7 +1789,7 @@ export interface paths {
         };
         /**
          * Get overtime approval
-         * @description Runs the GraphQL query `overtimeApproval`.
+         * @description The overtime approval with this id; one of another workspace, or none, answers `not_found`. Runs the GraphQL query `overtimeApproval`.
          */
         get: operations["getOvertimeApproval"];
         put?: never;
@@ -1889,13 +1889,13 @@ export interface paths {
         };
         /**
          * List pay periods
-         * @description Runs the GraphQL query `payPeriods`.
+         * @description The workspace's pay periods, a page at a time (`first`, `after`). Runs the GraphQL query `payPeriods`.
          */
         get: operations["listPayPeriods"];
         put?: never;
         /**
          * Create pay period
-         * @description Runs the GraphQL mutation `createPayPeriod`.
+         * @description Creates a pay period and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored. Runs the GraphQL mutation `createPayPeriod`.
          */
         post: operations["createPayPeriod"];
         delete?: never;
@@ -1913,18 +1913,18 @@ export interface paths {
         };
         /**
          * Get pay period
-         * @description Runs the GraphQL query `payPeriod`.
+         * @description The pay period with this id; one of another workspace, or none, answers `not_found`. Runs the GraphQL query `payPeriod`.
          */
         get: operations["getPayPeriod"];
         /**
          * Update pay period
-         * @description Runs the GraphQL mutation `updatePayPeriod`.
+         * @description Changes a pay period and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes. Runs the GraphQL mutation `updatePayPeriod`.
          */
         put: operations["updatePayPeriod"];
         post?: never;
         /**
          * Delete pay period
-         * @description Runs the GraphQL mutation `deletePayPeriod`.
+         * @description Deletes a pay period and returns it as it was last stored; a locked period is refused with `period_locked`. Runs the GraphQL mutation `deletePayPeriod`.
          */
         delete: operations["deletePayPeriod"];
         options?: never;
@@ -2025,7 +2025,7 @@ export interface paths {
         };
         /**
          * Get punch correction
-         * @description Runs the GraphQL query `punchCorrection`.
+         * @description The punch correction with this id; one of another workspace, or none, answers `not_found`. Runs the GraphQL query `punchCorrection`.
          */
         get: operations["getPunchCorrection"];
         put?: never;
@@ -2129,7 +2129,7 @@ export interface paths {
         };
         /**
          * Get punch
-         * @description Runs the GraphQL query `punch`.
+         * @description The punch with this id; one of another workspace, or none, answers `not_found`. Runs the GraphQL query `punch`.
          */
         get: operations["getPunch"];
         put?: never;
@@ -2189,13 +2189,13 @@ export interface paths {
         };
         /**
          * List rosters
-         * @description Runs the GraphQL query `rosters`.
+         * @description The workspace's rosters, a page at a time (`first`, `after`). Runs the GraphQL query `rosters`.
          */
         get: operations["listRosters"];
         put?: never;
         /**
          * Create roster
-         * @description Runs the GraphQL mutation `createRoster`.
+         * @description Creates a roster and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored. Runs the GraphQL mutation `createRoster`.
          */
         post: operations["createRoster"];
         delete?: never;
@@ -2213,18 +2213,18 @@ export interface paths {
         };
         /**
          * Get roster
-         * @description Runs the GraphQL query `roster`.
+         * @description The roster with this id; one of another workspace, or none, answers `not_found`. Runs the GraphQL query `roster`.
          */
         get: operations["getRoster"];
         /**
          * Update roster
-         * @description Runs the GraphQL mutation `updateRoster`.
+         * @description Changes a roster and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes. Runs the GraphQL mutation `updateRoster`.
          */
         put: operations["updateRoster"];
         post?: never;
         /**
          * Delete roster
-         * @description Runs the GraphQL mutation `deleteRoster`.
+         * @description Deletes a roster and returns it as it was last stored; one a shift assignment still names is refused with `resource_in_use`. Runs the GraphQL mutation `deleteRoster`.
          */
         delete: operations["deleteRoster"];
         options?: never;
@@ -2261,13 +2261,13 @@ export interface paths {
         };
         /**
          * List schedule overrides
-         * @description Runs the GraphQL query `scheduleOverrides`.
+         * @description The workspace's schedule overrides, a page at a time (`first`, `after`). Runs the GraphQL query `scheduleOverrides`.
          */
         get: operations["listScheduleOverrides"];
         put?: never;
         /**
          * Create schedule override
-         * @description Runs the GraphQL mutation `createScheduleOverride`.
+         * @description Creates a schedule override and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored. Runs the GraphQL mutation `createScheduleOverride`.
          */
         post: operations["createScheduleOverride"];
         delete?: never;
@@ -2285,18 +2285,18 @@ export interface paths {
         };
         /**
          * Get schedule override
-         * @description Runs the GraphQL query `scheduleOverride`.
+         * @description The schedule override with this id; one of another workspace, or none, answers `not_found`. Runs the GraphQL query `scheduleOverride`.
          */
         get: operations["getScheduleOverride"];
         /**
          * Update schedule override
-         * @description Runs the GraphQL mutation `updateScheduleOverride`.
+         * @description Changes a schedule override and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes. Runs the GraphQL mutation `updateScheduleOverride`.
          */
         put: operations["updateScheduleOverride"];
         post?: never;
         /**
          * Delete schedule override
-         * @description Runs the GraphQL mutation `deleteScheduleOverride`.
+         * @description Deletes a schedule override and returns it as it was last stored (the day is computed again from the schedule); in a locked pay period it is refused with `period_locked`. Runs the GraphQL mutation `deleteScheduleOverride`.
          */
         delete: operations["deleteScheduleOverride"];
         options?: never;
@@ -2313,13 +2313,13 @@ export interface paths {
         };
         /**
          * List shift assignments
-         * @description Runs the GraphQL query `shiftAssignments`.
+         * @description The workspace's shift assignments, a page at a time (`first`, `after`). Runs the GraphQL query `shiftAssignments`.
          */
         get: operations["listShiftAssignments"];
         put?: never;
         /**
          * Create shift assignment
-         * @description Runs the GraphQL mutation `createShiftAssignment`.
+         * @description Creates a shift assignment and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored. Runs the GraphQL mutation `createShiftAssignment`.
          */
         post: operations["createShiftAssignment"];
         delete?: never;
@@ -2337,18 +2337,18 @@ export interface paths {
         };
         /**
          * Get shift assignment
-         * @description Runs the GraphQL query `shiftAssignment`.
+         * @description The shift assignment with this id; one of another workspace, or none, answers `not_found`. Runs the GraphQL query `shiftAssignment`.
          */
         get: operations["getShiftAssignment"];
         /**
          * Update shift assignment
-         * @description Runs the GraphQL mutation `updateShiftAssignment`.
+         * @description Changes a shift assignment and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes. Runs the GraphQL mutation `updateShiftAssignment`.
          */
         put: operations["updateShiftAssignment"];
         post?: never;
         /**
          * Delete shift assignment
-         * @description Runs the GraphQL mutation `deleteShiftAssignment`.
+         * @description Deletes a shift assignment and returns it as it was last stored. Runs the GraphQL mutation `deleteShiftAssignment`.
          */
         delete: operations["deleteShiftAssignment"];
         options?: never;
@@ -2365,13 +2365,13 @@ export interface paths {
         };
         /**
          * List shifts
-         * @description Runs the GraphQL query `shifts`.
+         * @description The workspace's shifts, a page at a time (`first`, `after`). Runs the GraphQL query `shifts`.
          */
         get: operations["listShifts"];
         put?: never;
         /**
          * Create shift
-         * @description Runs the GraphQL mutation `createShift`.
+         * @description Creates a shift and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored. Runs the GraphQL mutation `createShift`.
          */
         post: operations["createShift"];
         delete?: never;
@@ -2389,18 +2389,18 @@ export interface paths {
         };
         /**
          * Get shift
-         * @description Runs the GraphQL query `shift`.
+         * @description The shift with this id; one of another workspace, or none, answers `not_found`. Runs the GraphQL query `shift`.
          */
         get: operations["getShift"];
         /**
          * Update shift
-         * @description Runs the GraphQL mutation `updateShift`.
+         * @description Changes a shift and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes. Runs the GraphQL mutation `updateShift`.
          */
         put: operations["updateShift"];
         post?: never;
         /**
          * Delete shift
-         * @description Runs the GraphQL mutation `deleteShift`.
+         * @description Deletes a shift and returns it as it was last stored; one an assignment, a roster or an override still uses is refused with `resource_in_use`. Runs the GraphQL mutation `deleteShift`.
          */
         delete: operations["deleteShift"];
         options?: never;
@@ -2457,13 +2457,13 @@ export interface paths {
         };
         /**
          * List verification states
-         * @description Runs the GraphQL query `verificationStates`.
+         * @description The workspace's verification states, a page at a time (`first`, `after`). Runs the GraphQL query `verificationStates`.
          */
         get: operations["listVerificationStates"];
         put?: never;
         /**
          * Create verification state
-         * @description Runs the GraphQL mutation `createVerificationState`.
+         * @description Creates a verification state and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing is stored. Runs the GraphQL mutation `createVerificationState`.
          */
         post: operations["createVerificationState"];
         delete?: never;
@@ -2481,18 +2481,18 @@ export interface paths {
         };
         /**
          * Get verification state
-         * @description Runs the GraphQL query `verificationState`.
+         * @description The verification state with this id; one of another workspace, or none, answers `not_found`. Runs the GraphQL query `verificationState`.
          */
         get: operations["getVerificationState"];
         /**
          * Update verification state
-         * @description Runs the GraphQL mutation `updateVerificationState`.
+         * @description Changes a verification state and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes. Runs the GraphQL mutation `updateVerificationState`.
          */
         put: operations["updateVerificationState"];
         post?: never;
         /**
          * Delete verification state
-         * @description Runs the GraphQL mutation `deleteVerificationState`.
+         * @description Deletes a verification state and returns it as it was last stored. Runs the GraphQL mutation `deleteVerificationState`.
          */
         delete: operations["deleteVerificationState"];
         options?: never;
@@ -2641,7 +2641,7 @@ export interface paths {
         };
         /**
          * List webhook endpoints
-         * @description Runs the GraphQL query `webhookEndpoints`.
+         * @description The workspace's webhook endpoints, a page at a time (`first`, `after`). Runs the GraphQL query `webhookEndpoints`.
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
@@ -2665,12 +2665,12 @@ export interface paths {
         };
         /**
          * Get webhook endpoint
-         * @description Runs the GraphQL query `webhookEndpoint`.
+         * @description The webhook endpoint with this id; one of another workspace, or none, answers `not_found`. Runs the GraphQL query `webhookEndpoint`.
          */
         get: operations["getWebhookEndpoint"];
         /**
          * Update webhook endpoint
-         * @description Runs the GraphQL mutation `updateWebhookEndpoint`.
+         * @description Changes a webhook endpoint and returns it as stored; a bad field is refused with `validation_failed` (the field named in `details`) and nothing changes. Runs the GraphQL mutation `updateWebhookEndpoint`.
          */
         put: operations["updateWebhookEndpoint"];
         post?: never;
@@ -2773,7 +2773,7 @@ export interface paths {
         };
         /**
          * List devices v1
-         * @description Runs the GraphQL query `devices`.
+         * @description The workspace's terminals, a page at a time (`first`, `after`). Runs the GraphQL query `devices`.
          */
         get: operations["listDevicesV1"];
         put?: never;
@@ -2793,7 +2793,7 @@ export interface paths {
         };
         /**
          * Get door action
-         * @description Runs the GraphQL query `doorAction`.
+         * @description A door action by id: where it is (queued, sent, succeeded, failed, expired) and why. Runs the GraphQL query `doorAction`.
          */
         get: operations["getDoorAction"];
         put?: never;
@@ -3008,29 +3008,79 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "employee_id": 17,
+                     *         "absence_type_id": 7,
+                     *         "start_date": "2026-11-27",
+                     *         "end_date": "2026-11-27",
+                     *         "half_day": "am",
+                     *         "start_time": "08:00",
+                     *         "end_time": "08:00",
+                     *         "note": "Badge left at home.",
+                     *         "state": "pending",
+                     *         "amount": 1.5,
+                     *         "requested_by_key_id": 7,
+                     *         "decided_by_key_id": 7,
+                     *         "requested_by_employee_id": 7,
+                     *         "decided_by_employee_id": 7,
+                     *         "decided_at": "2026-11-27T08:02:11Z",
+                     *         "decision_comment": "Badge left at home.",
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the absence type of this absence request. */
                         absence_type_id: number;
+                        /** @description What the request charges, in the type's unit: its workdays (holidays and rest days cost nothing), half a day, or its hours. */
                         amount: number;
+                        /** @description The id of the company of this absence request. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key of the last decision. */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this absence request. */
                         employee_id: number;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         end_date: string;
+                        /** @description `HH:MM`, local: the end of an hourly request on its one day (after startTime); null for a request in days. */
                         end_time: string | null;
+                        /** @description `am` or `pm`: half of one day (day types). */
                         half_day: string | null;
+                        /** @description The absence request's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The requester's note (why, where to reach them); null when none was given. */
                         note: string | null;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The API key that filed it. */
                         requested_by_key_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
+                        /** @description `HH:MM`: the hours of an hourly type on each day. */
                         start_time: string | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     }[];
                 };
@@ -3100,29 +3150,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 12,
+                     *       "absence_type_id": 3,
+                     *       "start_date": "2026-08-03",
+                     *       "end_date": "2026-08-07",
+                     *       "half_day": "am",
+                     *       "start_time": "08:00",
+                     *       "end_time": "08:00",
+                     *       "note": "Summer week",
+                     *       "state": "pending",
+                     *       "amount": 1.5,
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "requested_by_employee_id": 7,
+                     *       "decided_by_employee_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the absence type of this absence request. */
                         absence_type_id: number;
+                        /** @description What the request charges, in the type's unit: its workdays (holidays and rest days cost nothing), half a day, or its hours. */
                         amount: number;
+                        /** @description The id of the company of this absence request. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key of the last decision. */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this absence request. */
                         employee_id: number;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         end_date: string;
+                        /** @description `HH:MM`, local: the end of an hourly request on its one day (after startTime); null for a request in days. */
                         end_time: string | null;
+                        /** @description `am` or `pm`: half of one day (day types). */
                         half_day: string | null;
+                        /** @description The absence request's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The requester's note (why, where to reach them); null when none was given. */
                         note: string | null;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The API key that filed it. */
                         requested_by_key_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
+                        /** @description `HH:MM`: the hours of an hourly type on each day. */
                         start_time: string | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -3174,29 +3272,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "absence_type_id": 7,
+                     *       "start_date": "2026-11-27",
+                     *       "end_date": "2026-11-27",
+                     *       "half_day": "am",
+                     *       "start_time": "08:00",
+                     *       "end_time": "08:00",
+                     *       "note": "Badge left at home.",
+                     *       "state": "pending",
+                     *       "amount": 1.5,
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "requested_by_employee_id": 7,
+                     *       "decided_by_employee_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the absence type of this absence request. */
                         absence_type_id: number;
+                        /** @description What the request charges, in the type's unit: its workdays (holidays and rest days cost nothing), half a day, or its hours. */
                         amount: number;
+                        /** @description The id of the company of this absence request. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key of the last decision. */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this absence request. */
                         employee_id: number;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         end_date: string;
+                        /** @description `HH:MM`, local: the end of an hourly request on its one day (after startTime); null for a request in days. */
                         end_time: string | null;
+                        /** @description `am` or `pm`: half of one day (day types). */
                         half_day: string | null;
+                        /** @description The absence request's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The requester's note (why, where to reach them); null when none was given. */
                         note: string | null;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The API key that filed it. */
                         requested_by_key_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
+                        /** @description `HH:MM`: the hours of an hourly type on each day. */
                         start_time: string | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -3245,29 +3391,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "absence_type_id": 7,
+                     *       "start_date": "2026-11-27",
+                     *       "end_date": "2026-11-27",
+                     *       "half_day": "am",
+                     *       "start_time": "08:00",
+                     *       "end_time": "08:00",
+                     *       "note": "Badge left at home.",
+                     *       "state": "pending",
+                     *       "amount": 1.5,
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "requested_by_employee_id": 7,
+                     *       "decided_by_employee_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the absence type of this absence request. */
                         absence_type_id: number;
+                        /** @description What the request charges, in the type's unit: its workdays (holidays and rest days cost nothing), half a day, or its hours. */
                         amount: number;
+                        /** @description The id of the company of this absence request. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key of the last decision. */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this absence request. */
                         employee_id: number;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         end_date: string;
+                        /** @description `HH:MM`, local: the end of an hourly request on its one day (after startTime); null for a request in days. */
                         end_time: string | null;
+                        /** @description `am` or `pm`: half of one day (day types). */
                         half_day: string | null;
+                        /** @description The absence request's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The requester's note (why, where to reach them); null when none was given. */
                         note: string | null;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The API key that filed it. */
                         requested_by_key_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
+                        /** @description `HH:MM`: the hours of an hourly type on each day. */
                         start_time: string | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -3328,29 +3522,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "absence_type_id": 7,
+                     *       "start_date": "2026-11-27",
+                     *       "end_date": "2026-11-27",
+                     *       "half_day": "am",
+                     *       "start_time": "08:00",
+                     *       "end_time": "08:00",
+                     *       "note": "Badge left at home.",
+                     *       "state": "pending",
+                     *       "amount": 1.5,
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "requested_by_employee_id": 7,
+                     *       "decided_by_employee_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the absence type of this absence request. */
                         absence_type_id: number;
+                        /** @description What the request charges, in the type's unit: its workdays (holidays and rest days cost nothing), half a day, or its hours. */
                         amount: number;
+                        /** @description The id of the company of this absence request. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key of the last decision. */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this absence request. */
                         employee_id: number;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         end_date: string;
+                        /** @description `HH:MM`, local: the end of an hourly request on its one day (after startTime); null for a request in days. */
                         end_time: string | null;
+                        /** @description `am` or `pm`: half of one day (day types). */
                         half_day: string | null;
+                        /** @description The absence request's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The requester's note (why, where to reach them); null when none was given. */
                         note: string | null;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The API key that filed it. */
                         requested_by_key_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
+                        /** @description `HH:MM`: the hours of an hourly type on each day. */
                         start_time: string | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -3411,29 +3653,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "absence_type_id": 7,
+                     *       "start_date": "2026-11-27",
+                     *       "end_date": "2026-11-27",
+                     *       "half_day": "am",
+                     *       "start_time": "08:00",
+                     *       "end_time": "08:00",
+                     *       "note": "Badge left at home.",
+                     *       "state": "pending",
+                     *       "amount": 1.5,
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "requested_by_employee_id": 7,
+                     *       "decided_by_employee_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the absence type of this absence request. */
                         absence_type_id: number;
+                        /** @description What the request charges, in the type's unit: its workdays (holidays and rest days cost nothing), half a day, or its hours. */
                         amount: number;
+                        /** @description The id of the company of this absence request. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key of the last decision. */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this absence request. */
                         employee_id: number;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         end_date: string;
+                        /** @description `HH:MM`, local: the end of an hourly request on its one day (after startTime); null for a request in days. */
                         end_time: string | null;
+                        /** @description `am` or `pm`: half of one day (day types). */
                         half_day: string | null;
+                        /** @description The absence request's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The requester's note (why, where to reach them); null when none was given. */
                         note: string | null;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The API key that filed it. */
                         requested_by_key_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
+                        /** @description `HH:MM`: the hours of an hourly type on each day. */
                         start_time: string | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -3489,20 +3779,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "name": "Ana",
+                     *         "code": "BER",
+                     *         "paid": true,
+                     *         "unit": "day",
+                     *         "annual_allowance": 1.5,
+                     *         "carry_over": 1.5,
+                     *         "allow_negative": true,
+                     *         "color": "#2E86DE",
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description A request may take the balance below zero. */
                         allow_negative: boolean;
+                        /** @description Per calendar year, in the unit; null: no allowance is tracked. */
                         annual_allowance: number | null;
+                        /** @description The most of last year's remaining allowance that carries into a year. */
                         carry_over: number;
+                        /** @description The pay item code payroll books the absence under (`VAC`). */
                         code: string;
+                        /** @description `#RRGGBB`. */
                         color: string | null;
+                        /** @description The id of the company of this absence type. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The absence type's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The absence type's name, as the console and reports show it. */
                         name: string;
+                        /** @description An approved workday counts its scheduled minutes as leave minutes. */
                         paid: boolean;
+                        /** @description `day` (whole or half days) or `hour`. */
                         unit: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     }[];
                 };
@@ -3575,20 +3897,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Training",
+                     *       "code": "TRAIN",
+                     *       "paid": true,
+                     *       "unit": "hour",
+                     *       "annual_allowance": 40,
+                     *       "carry_over": 1.5,
+                     *       "allow_negative": true,
+                     *       "color": "#2E86DE",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description A request may take the balance below zero. */
                         allow_negative: boolean;
+                        /** @description Per calendar year, in the unit; null: no allowance is tracked. */
                         annual_allowance: number | null;
+                        /** @description The most of last year's remaining allowance that carries into a year. */
                         carry_over: number;
+                        /** @description The pay item code payroll books the absence under (`VAC`). */
                         code: string;
+                        /** @description `#RRGGBB`. */
                         color: string | null;
+                        /** @description The id of the company of this absence type. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The absence type's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The absence type's name, as the console and reports show it. */
                         name: string;
+                        /** @description An approved workday counts its scheduled minutes as leave minutes. */
                         paid: boolean;
+                        /** @description `day` (whole or half days) or `hour`. */
                         unit: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -3632,20 +3984,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "code": "BER",
+                     *       "paid": true,
+                     *       "unit": "day",
+                     *       "annual_allowance": 1.5,
+                     *       "carry_over": 1.5,
+                     *       "allow_negative": true,
+                     *       "color": "#2E86DE",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description A request may take the balance below zero. */
                         allow_negative: boolean;
+                        /** @description Per calendar year, in the unit; null: no allowance is tracked. */
                         annual_allowance: number | null;
+                        /** @description The most of last year's remaining allowance that carries into a year. */
                         carry_over: number;
+                        /** @description The pay item code payroll books the absence under (`VAC`). */
                         code: string;
+                        /** @description `#RRGGBB`. */
                         color: string | null;
+                        /** @description The id of the company of this absence type. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The absence type's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The absence type's name, as the console and reports show it. */
                         name: string;
+                        /** @description An approved workday counts its scheduled minutes as leave minutes. */
                         paid: boolean;
+                        /** @description `day` (whole or half days) or `hour`. */
                         unit: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -3714,20 +4096,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "code": "BER",
+                     *       "paid": true,
+                     *       "unit": "day",
+                     *       "annual_allowance": 28,
+                     *       "carry_over": 1.5,
+                     *       "allow_negative": true,
+                     *       "color": "#2E86DE",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description A request may take the balance below zero. */
                         allow_negative: boolean;
+                        /** @description Per calendar year, in the unit; null: no allowance is tracked. */
                         annual_allowance: number | null;
+                        /** @description The most of last year's remaining allowance that carries into a year. */
                         carry_over: number;
+                        /** @description The pay item code payroll books the absence under (`VAC`). */
                         code: string;
+                        /** @description `#RRGGBB`. */
                         color: string | null;
+                        /** @description The id of the company of this absence type. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The absence type's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The absence type's name, as the console and reports show it. */
                         name: string;
+                        /** @description An approved workday counts its scheduled minutes as leave minutes. */
                         paid: boolean;
+                        /** @description `day` (whole or half days) or `hour`. */
                         unit: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -3770,20 +4182,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "code": "BER",
+                     *       "paid": true,
+                     *       "unit": "day",
+                     *       "annual_allowance": 1.5,
+                     *       "carry_over": 1.5,
+                     *       "allow_negative": true,
+                     *       "color": "#2E86DE",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description A request may take the balance below zero. */
                         allow_negative: boolean;
+                        /** @description Per calendar year, in the unit; null: no allowance is tracked. */
                         annual_allowance: number | null;
+                        /** @description The most of last year's remaining allowance that carries into a year. */
                         carry_over: number;
+                        /** @description The pay item code payroll books the absence under (`VAC`). */
                         code: string;
+                        /** @description `#RRGGBB`. */
                         color: string | null;
+                        /** @description The id of the company of this absence type. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The absence type's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The absence type's name, as the console and reports show it. */
                         name: string;
+                        /** @description An approved workday counts its scheduled minutes as leave minutes. */
                         paid: boolean;
+                        /** @description `day` (whole or half days) or `hour`. */
                         unit: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -3828,15 +4270,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "name": "Ana",
+                     *         "schedule_id": 7,
+                     *         "door_ids": [
+                     *           2
+                     *         ],
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the company of this access level. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access level was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description Doors of devices of the same company. */
                         door_ids: number[];
+                        /** @description The access level's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The access level's name, as the console and reports show it. */
                         name: string;
+                        /** @description The id of the access schedule of this access level. */
                         schedule_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access level was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     }[];
                 };
@@ -3898,15 +4364,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Staff",
+                     *       "schedule_id": 2,
+                     *       "door_ids": [
+                     *         2
+                     *       ],
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this access level. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access level was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description Doors of devices of the same company. */
                         door_ids: number[];
+                        /** @description The access level's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The access level's name, as the console and reports show it. */
                         name: string;
+                        /** @description The id of the access schedule of this access level. */
                         schedule_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access level was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -3950,15 +4438,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "schedule_id": 7,
+                     *       "door_ids": [
+                     *         2
+                     *       ],
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this access level. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access level was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description Doors of devices of the same company. */
                         door_ids: number[];
+                        /** @description The access level's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The access level's name, as the console and reports show it. */
                         name: string;
+                        /** @description The id of the access schedule of this access level. */
                         schedule_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access level was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -4017,15 +4527,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "schedule_id": 7,
+                     *       "door_ids": [
+                     *         2
+                     *       ],
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this access level. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access level was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description Doors of devices of the same company. */
                         door_ids: number[];
+                        /** @description The access level's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The access level's name, as the console and reports show it. */
                         name: string;
+                        /** @description The id of the access schedule of this access level. */
                         schedule_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access level was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -4068,15 +4600,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "schedule_id": 7,
+                     *       "door_ids": [
+                     *         2
+                     *       ],
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this access level. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access level was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description Doors of devices of the same company. */
                         door_ids: number[];
+                        /** @description The access level's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The access level's name, as the console and reports show it. */
                         name: string;
+                        /** @description The id of the access schedule of this access level. */
                         schedule_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access level was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -4122,8 +4676,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "access_level_id": 7,
+                     *         "area_id": 4
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the access level of this access level area. */
                         access_level_id: number;
+                        /** @description The id of the area of this access level area. */
                         area_id: number;
                     }[];
                 };
@@ -4174,8 +4736,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "access_level_id": 7,
+                     *         "area_id": 4
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the access level of this access level area. */
                         access_level_id: number;
+                        /** @description The id of the area of this access level area. */
                         area_id: number;
                     }[];
                 };
@@ -4230,8 +4800,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "access_level_id": 7,
+                     *         "area_id": 4
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the access level of this access level area. */
                         access_level_id: number;
+                        /** @description The id of the area of this access level area. */
                         area_id: number;
                     }[];
                 };
@@ -4285,8 +4863,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "access_level_id": 7,
+                     *         "area_id": 4
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the access level of this access level area. */
                         access_level_id: number;
+                        /** @description The id of the area of this access level area. */
                         area_id: number;
                     }[];
                 };
@@ -4336,10 +4922,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "access_level_id": 7,
+                     *         "employee_id": 17,
+                     *         "start_date": "2026-11-27",
+                     *         "end_date": "2026-11-27"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the access level of this access level employee. */
                         access_level_id: number;
+                        /** @description The id of the employee of this access level employee. */
                         employee_id: number;
+                        /** @description `YYYY-MM-DD`: the last day the employee holds the level; null: open-ended. */
                         end_date: string | null;
+                        /** @description `YYYY-MM-DD`: the first day the employee holds the level; null: from the start. */
                         start_date: string | null;
                     }[];
                 };
@@ -4397,10 +4995,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "access_level_id": 7,
+                     *         "employee_id": 17,
+                     *         "start_date": "2026-11-27",
+                     *         "end_date": "2026-11-27"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the access level of this access level employee. */
                         access_level_id: number;
+                        /** @description The id of the employee of this access level employee. */
                         employee_id: number;
+                        /** @description `YYYY-MM-DD`: the last day the employee holds the level; null: open-ended. */
                         end_date: string | null;
+                        /** @description `YYYY-MM-DD`: the first day the employee holds the level; null: from the start. */
                         start_date: string | null;
                     }[];
                 };
@@ -4455,10 +5065,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "access_level_id": 7,
+                     *         "employee_id": 17,
+                     *         "start_date": "2026-11-27",
+                     *         "end_date": "2026-11-27"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the access level of this access level employee. */
                         access_level_id: number;
+                        /** @description The id of the employee of this access level employee. */
                         employee_id: number;
+                        /** @description `YYYY-MM-DD`: the last day the employee holds the level; null: open-ended. */
                         end_date: string | null;
+                        /** @description `YYYY-MM-DD`: the first day the employee holds the level; null: from the start. */
                         start_date: string | null;
                     }[];
                 };
@@ -4519,10 +5141,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "access_level_id": 7,
+                     *         "employee_id": 17,
+                     *         "start_date": "2026-11-27",
+                     *         "end_date": "2026-11-27"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the access level of this access level employee. */
                         access_level_id: number;
+                        /** @description The id of the employee of this access level employee. */
                         employee_id: number;
+                        /** @description `YYYY-MM-DD`: the last day the employee holds the level; null: open-ended. */
                         end_date: string | null;
+                        /** @description `YYYY-MM-DD`: the first day the employee holds the level; null: from the start. */
                         start_date: string | null;
                     }[];
                 };
@@ -4570,24 +5204,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "name": "Ana",
+                     *         "intervals": [
+                     *           {
+                     *             "weekday": 1,
+                     *             "start_time": "08:00",
+                     *             "end_time": "08:00"
+                     *           }
+                     *         ],
+                     *         "holiday_intervals": [
+                     *           {
+                     *             "holiday_type": 1,
+                     *             "start_time": "08:00",
+                     *             "end_time": "reversed_interval"
+                     *           }
+                     *         ],
+                     *         "built_in": true,
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The company's built-in "Always" schedule: cannot be changed or deleted. */
                         built_in: boolean;
+                        /** @description The id of the company of this access schedule. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access schedule was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description When the doors open on the company's holidays, by holiday type; these replace the weekday's intervals on a holiday. */
                         holiday_intervals: {
+                            /** @description When they stop (inclusive), `HH:MM`, 24-hour, local to the terminal; not before startTime (`reversed_interval`). */
                             end_time: string;
+                            /** @description 1, 2 or 3 (the holiday_type of the holidays). */
                             holiday_type: number;
+                            /** @description When the doors start to open, `HH:MM`, 24-hour, local to the terminal. */
                             start_time: string;
                         }[];
+                        /** @description The access schedule's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description When the doors open on ordinary days: up to 3 intervals per weekday; a weekday without one stays closed. */
                         intervals: {
+                            /** @description `HH:MM`, after startTime. */
                             end_time: string;
+                            /** @description `HH:MM`. */
                             start_time: string;
+                            /** @description 1 Monday … 7 Sunday. */
                             weekday: number;
                         }[];
+                        /** @description The access schedule's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access schedule was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     }[];
                 };
@@ -4690,24 +5366,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Office hours",
+                     *       "intervals": [
+                     *         {
+                     *           "weekday": 1,
+                     *           "start_time": "08:00",
+                     *           "end_time": "08:00"
+                     *         }
+                     *       ],
+                     *       "holiday_intervals": [
+                     *         {
+                     *           "holiday_type": 1,
+                     *           "start_time": "08:00",
+                     *           "end_time": "reversed_interval"
+                     *         }
+                     *       ],
+                     *       "built_in": true,
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The company's built-in "Always" schedule: cannot be changed or deleted. */
                         built_in: boolean;
+                        /** @description The id of the company of this access schedule. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access schedule was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description When the doors open on the company's holidays, by holiday type; these replace the weekday's intervals on a holiday. */
                         holiday_intervals: {
+                            /** @description When they stop (inclusive), `HH:MM`, 24-hour, local to the terminal; not before startTime (`reversed_interval`). */
                             end_time: string;
+                            /** @description 1, 2 or 3 (the holiday_type of the holidays). */
                             holiday_type: number;
+                            /** @description When the doors start to open, `HH:MM`, 24-hour, local to the terminal. */
                             start_time: string;
                         }[];
+                        /** @description The access schedule's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description When the doors open on ordinary days: up to 3 intervals per weekday; a weekday without one stays closed. */
                         intervals: {
+                            /** @description `HH:MM`, after startTime. */
                             end_time: string;
+                            /** @description `HH:MM`. */
                             start_time: string;
+                            /** @description 1 Monday … 7 Sunday. */
                             weekday: number;
                         }[];
+                        /** @description The access schedule's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access schedule was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -4751,24 +5467,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "intervals": [
+                     *         {
+                     *           "weekday": 1,
+                     *           "start_time": "08:00",
+                     *           "end_time": "08:00"
+                     *         }
+                     *       ],
+                     *       "holiday_intervals": [
+                     *         {
+                     *           "holiday_type": 1,
+                     *           "start_time": "08:00",
+                     *           "end_time": "reversed_interval"
+                     *         }
+                     *       ],
+                     *       "built_in": true,
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The company's built-in "Always" schedule: cannot be changed or deleted. */
                         built_in: boolean;
+                        /** @description The id of the company of this access schedule. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access schedule was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description When the doors open on the company's holidays, by holiday type; these replace the weekday's intervals on a holiday. */
                         holiday_intervals: {
+                            /** @description When they stop (inclusive), `HH:MM`, 24-hour, local to the terminal; not before startTime (`reversed_interval`). */
                             end_time: string;
+                            /** @description 1, 2 or 3 (the holiday_type of the holidays). */
                             holiday_type: number;
+                            /** @description When the doors start to open, `HH:MM`, 24-hour, local to the terminal. */
                             start_time: string;
                         }[];
+                        /** @description The access schedule's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description When the doors open on ordinary days: up to 3 intervals per weekday; a weekday without one stays closed. */
                         intervals: {
+                            /** @description `HH:MM`, after startTime. */
                             end_time: string;
+                            /** @description `HH:MM`. */
                             start_time: string;
+                            /** @description 1 Monday … 7 Sunday. */
                             weekday: number;
                         }[];
+                        /** @description The access schedule's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access schedule was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -4849,24 +5605,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "intervals": [
+                     *         {
+                     *           "weekday": 1,
+                     *           "start_time": "08:00",
+                     *           "end_time": "08:00"
+                     *         }
+                     *       ],
+                     *       "holiday_intervals": [
+                     *         {
+                     *           "holiday_type": 1,
+                     *           "start_time": "08:00",
+                     *           "end_time": "reversed_interval"
+                     *         }
+                     *       ],
+                     *       "built_in": true,
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The company's built-in "Always" schedule: cannot be changed or deleted. */
                         built_in: boolean;
+                        /** @description The id of the company of this access schedule. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access schedule was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description When the doors open on the company's holidays, by holiday type; these replace the weekday's intervals on a holiday. */
                         holiday_intervals: {
+                            /** @description When they stop (inclusive), `HH:MM`, 24-hour, local to the terminal; not before startTime (`reversed_interval`). */
                             end_time: string;
+                            /** @description 1, 2 or 3 (the holiday_type of the holidays). */
                             holiday_type: number;
+                            /** @description When the doors start to open, `HH:MM`, 24-hour, local to the terminal. */
                             start_time: string;
                         }[];
+                        /** @description The access schedule's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description When the doors open on ordinary days: up to 3 intervals per weekday; a weekday without one stays closed. */
                         intervals: {
+                            /** @description `HH:MM`, after startTime. */
                             end_time: string;
+                            /** @description `HH:MM`. */
                             start_time: string;
+                            /** @description 1 Monday … 7 Sunday. */
                             weekday: number;
                         }[];
+                        /** @description The access schedule's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access schedule was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -4909,24 +5705,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "intervals": [
+                     *         {
+                     *           "weekday": 1,
+                     *           "start_time": "08:00",
+                     *           "end_time": "08:00"
+                     *         }
+                     *       ],
+                     *       "holiday_intervals": [
+                     *         {
+                     *           "holiday_type": 1,
+                     *           "start_time": "08:00",
+                     *           "end_time": "reversed_interval"
+                     *         }
+                     *       ],
+                     *       "built_in": true,
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The company's built-in "Always" schedule: cannot be changed or deleted. */
                         built_in: boolean;
+                        /** @description The id of the company of this access schedule. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access schedule was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description When the doors open on the company's holidays, by holiday type; these replace the weekday's intervals on a holiday. */
                         holiday_intervals: {
+                            /** @description When they stop (inclusive), `HH:MM`, 24-hour, local to the terminal; not before startTime (`reversed_interval`). */
                             end_time: string;
+                            /** @description 1, 2 or 3 (the holiday_type of the holidays). */
                             holiday_type: number;
+                            /** @description When the doors start to open, `HH:MM`, 24-hour, local to the terminal. */
                             start_time: string;
                         }[];
+                        /** @description The access schedule's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description When the doors open on ordinary days: up to 3 intervals per weekday; a weekday without one stays closed. */
                         intervals: {
+                            /** @description `HH:MM`, after startTime. */
                             end_time: string;
+                            /** @description `HH:MM`. */
                             start_time: string;
+                            /** @description 1 Monday … 7 Sunday. */
                             weekday: number;
                         }[];
+                        /** @description The access schedule's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access schedule was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -4985,17 +5821,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "name": "Entra ID provisioning",
+                     *       "prefix": "text",
+                     *       "last4": "text",
+                     *       "scopes": [
+                     *         "read"
+                     *       ],
+                     *       "company_id": 1,
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "revoked_at": "2026-11-27T08:02:11Z",
+                     *       "key": "text"
+                     *     } */
                     "application/json": {
+                        /** @description The company a `scim` key provisions; null for other keys. */
                         company_id: number | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the API key was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The API key's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The secret key: present only in the response that created it. */
                         key: string | null;
+                        /** @description The last four characters of the key. */
                         last4: string;
+                        /** @description The API key's name, as the console and reports show it. */
                         name: string;
+                        /** @description The public beginning of the key, e.g. `tg_live_AbC1`. */
                         prefix: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the key was revoked (an ISO 8601 date-time in UTC); null while it works. A revoked key is refused with `unauthenticated`.
+                         */
                         revoked_at: string | null;
+                        /** @description Scopes: `read`, `write` (attendance and the directory, people on attendance terminals; includes read), `admin` (everything in the workspace, keys included), `doors:unlock` (door actions, lockdowns, and rules that open, hold open, evacuate or lock down unattended), `doors:manage` (who may pass doors: access levels, schedules and their members, people on access controllers; includes read), `approve` (deciding absence requests, punch corrections and overtime approvals; includes read), `scim` (alone, with `companyId`: a directory's SCIM token, reaching `/scim/v2` of that company and nothing else). */
                         scopes: string[];
                     };
                 };
@@ -5039,16 +5901,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "name": "Ana",
+                     *       "prefix": "text",
+                     *       "last4": "text",
+                     *       "scopes": [
+                     *         "read"
+                     *       ],
+                     *       "company_id": 1,
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "revoked_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The company a `scim` key provisions; null for other keys. */
                         company_id: number | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the API key was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The API key's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The last four characters of the key. */
                         last4: string;
+                        /** @description The API key's name, as the console and reports show it. */
                         name: string;
+                        /** @description The public beginning of the key, e.g. `tg_live_AbC1`. */
                         prefix: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the key was revoked (an ISO 8601 date-time in UTC); null while it works. A revoked key is refused with `unauthenticated`.
+                         */
                         revoked_at: string | null;
+                        /** @description Scopes: `read`, `write` (attendance and the directory, people on attendance terminals; includes read), `admin` (everything in the workspace, keys included), `doors:unlock` (door actions, lockdowns, and rules that open, hold open, evacuate or lock down unattended), `doors:manage` (who may pass doors: access levels, schedules and their members, people on access controllers; includes read), `approve` (deciding absence requests, punch corrections and overtime approvals; includes read), `scim` (alone, with `companyId`: a directory's SCIM token, reaching `/scim/v2` of that company and nothing else). */
                         scopes: string[];
                     };
                 };
@@ -5092,16 +5978,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "name": "Ana",
+                     *         "code": "BER",
+                     *         "company_id": 1,
+                     *         "device_ids": [
+                     *           3
+                     *         ],
+                     *         "employee_ids": [
+                     *           17
+                     *         ],
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description Unique in the company. */
                         code: string;
+                        /** @description The id of the company of this area. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the area was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The ids of the terminals in the area. */
                         device_ids: number[];
+                        /** @description The ids of the employees in the area. */
                         employee_ids: number[];
+                        /** @description The area's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The area's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the area was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     }[];
                 };
@@ -5157,16 +6071,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "name": "Main entrance",
+                     *       "code": "MAIN",
+                     *       "company_id": 1,
+                     *       "device_ids": [
+                     *         3
+                     *       ],
+                     *       "employee_ids": [
+                     *         17
+                     *       ],
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Unique in the company. */
                         code: string;
+                        /** @description The id of the company of this area. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the area was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The ids of the terminals in the area. */
                         device_ids: number[];
+                        /** @description The ids of the employees in the area. */
                         employee_ids: number[];
+                        /** @description The area's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The area's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the area was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -5210,16 +6150,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "name": "Ana",
+                     *       "code": "BER",
+                     *       "company_id": 1,
+                     *       "device_ids": [
+                     *         3
+                     *       ],
+                     *       "employee_ids": [
+                     *         17
+                     *       ],
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Unique in the company. */
                         code: string;
+                        /** @description The id of the company of this area. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the area was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The ids of the terminals in the area. */
                         device_ids: number[];
+                        /** @description The ids of the employees in the area. */
                         employee_ids: number[];
+                        /** @description The area's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The area's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the area was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -5276,16 +6242,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "name": "Main entrance (north)",
+                     *       "code": "BER",
+                     *       "company_id": 1,
+                     *       "device_ids": [
+                     *         3
+                     *       ],
+                     *       "employee_ids": [
+                     *         17
+                     *       ],
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Unique in the company. */
                         code: string;
+                        /** @description The id of the company of this area. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the area was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The ids of the terminals in the area. */
                         device_ids: number[];
+                        /** @description The ids of the employees in the area. */
                         employee_ids: number[];
+                        /** @description The area's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The area's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the area was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -5328,16 +6320,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "name": "Ana",
+                     *       "code": "BER",
+                     *       "company_id": 1,
+                     *       "device_ids": [
+                     *         3
+                     *       ],
+                     *       "employee_ids": [
+                     *         17
+                     *       ],
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Unique in the company. */
                         code: string;
+                        /** @description The id of the company of this area. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the area was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The ids of the terminals in the area. */
                         device_ids: number[];
+                        /** @description The ids of the employees in the area. */
                         employee_ids: number[];
+                        /** @description The area's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The area's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the area was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -5377,6 +6395,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       1
+                     *     ] */
                     "application/json": number[];
                 };
             };
@@ -5426,6 +6447,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       1
+                     *     ] */
                     "application/json": number[];
                 };
             };
@@ -5473,59 +6497,169 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "area_id": 4,
+                     *         "name": "Ana",
+                     *         "serial_number": "CKJJ220160123",
+                     *         "status": "pending",
+                     *         "mode_type": "att",
+                     *         "time_zone": "Europe/Berlin",
+                     *         "last_seen_at": "2026-11-27T08:02:11Z",
+                     *         "firmware": "text",
+                     *         "ip": "text",
+                     *         "model": "text",
+                     *         "protocol": "text",
+                     *         "user_count": 3,
+                     *         "fingerprint_count": 3,
+                     *         "face_count": 3,
+                     *         "attlog_count": 3,
+                     *         "clock_skew_seconds": 5,
+                     *         "clock_checked_at": "2026-11-27T08:02:11Z",
+                     *         "pairing": "unpaired",
+                     *         "paired_at": "2026-11-27T08:02:11Z",
+                     *         "push_comm_key_set": true,
+                     *         "allowed_source_cidrs": [
+                     *           "text"
+                     *         ],
+                     *         "capabilities": {
+                     *           "doors": 1,
+                     *           "access_levels": true,
+                     *           "fingerprint": true,
+                     *           "face": true,
+                     *           "face_photo": true,
+                     *           "user_photo": true,
+                     *           "attendance_backfill": true,
+                     *           "anti_passback": true,
+                     *           "interlock": true,
+                     *           "first_person_in": true,
+                     *           "multi_person": true,
+                     *           "capacity": {
+                     *             "users": 1,
+                     *             "fingerprints": 1,
+                     *             "faces": 1,
+                     *             "records": 1,
+                     *             "user_photos": 1
+                     *           }
+                     *         },
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description Source addresses (CIDRs) the terminal's requests must come from; null: any. Others are refused and counted. */
                         allowed_source_cidrs: string[] | null;
+                        /** @description The area whose employees the device inherits (at most one). */
                         area_id: number | null;
+                        /** @description Reported by the terminal. */
                         attlog_count: number | null;
+                        /** @description What the terminal reported it can do: its limits of users, templates, records and photos. */
                         capabilities: {
+                            /** @description Whether the terminal enforces access levels: access-control terminals do (schedules, validity windows, per-door rights); attendance terminals do by their PUSH 2.x settings (weekday schedules, up to 3 time zones a person) until they refuse those tables, after which this is false and their members may open at any hour. */
                             access_levels: boolean;
+                            /** @description Anti-passback enforced by the terminal itself (access controllers of 1, 2 or 4 doors: the AntiPassback parameter); set with updateDeviceDoorRules. */
                             anti_passback: boolean;
+                            /** @description Attendance records re-sent for a date range (attendance terminals: DATA QUERY ATTLOG), for attendance.count and attendance.backfill. */
                             attendance_backfill: boolean;
+                            /** @description The limits the terminal reported in its options (users, templates, records, photos). */
                             capacity: {
+                                /** @description How many face templates it holds at most; null when not reported. */
                                 faces: number | null;
+                                /** @description How many fingerprint templates it holds at most; null when not reported. */
                                 fingerprints: number | null;
+                                /** @description How many attendance records it keeps at most before overwriting; null when not reported. */
                                 records: number | null;
+                                /** @description How many user photos it holds at most; null when not reported. */
                                 user_photos: number | null;
+                                /** @description How many users the terminal holds at most, as it reported it; null when not reported. */
                                 users: number | null;
                             };
+                            /** @description Its doors: an access-control terminal's reported LockCount (1–8), one lock output otherwise. */
                             doors: number;
+                            /** @description Face templates (FaceFunOn). */
                             face: boolean;
+                            /** @description Faces enrolled from a photo (BioPhotoFun, VisilightFun, or MultiBioPhotoSupport for visible-light faces). */
                             face_photo: boolean;
+                            /** @description Fingerprint templates (FingerFunOn, or a fingerprint algorithm version reported). */
                             fingerprint: boolean;
+                            /** @description First-person-in enforced by the terminal itself (access controllers of 1 to 4 doors: the firstcard table and Door{N}FirstCardOpenDoor); set with updateDoorOpeningRules. */
                             first_person_in: boolean;
+                            /** @description Interlock enforced by the terminal itself (access controllers of 2 or 4 doors: the InterLock parameter); set with updateDeviceDoorRules. */
                             interlock: boolean;
+                            /** @description The multi-person rule enforced by the terminal itself (access controllers of 1 to 4 doors: the multimcard table, the user Group and Door{N}MultiCardOpenDoor); set with updateDoorOpeningRules. */
                             multi_person: boolean;
+                            /** @description A display photo per user (PhotoFunOn or UserPicURLFunOn). */
                             user_photo: boolean;
                         };
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When clockSkewSeconds was measured.
+                         */
                         clock_checked_at: string | null;
+                        /** @description The terminal's clock minus the real time, in seconds, read from records made just now (two that agree, docs/device-operations.md "Clocks"); null until read. */
                         clock_skew_seconds: number | null;
+                        /** @description The id of the company of this terminal. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description Reported by the terminal. */
                         face_count: number | null;
+                        /** @description Reported by the terminal. */
                         fingerprint_count: number | null;
+                        /** @description Reported by the terminal. */
                         firmware: string | null;
+                        /** @description The terminal's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Reported by the terminal. */
                         ip: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal last contacted the service (an ISO 8601 date-time in UTC); null if it never has. Offline after the heartbeat timeout.
+                         */
                         last_seen_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `att` for an attendance terminal, `acc` for an access-control terminal (doors, access levels).
+                         * @enum {string}
+                         */
                         mode_type: "att" | "acc";
+                        /** @description Reported by the terminal. */
                         model: string | null;
+                        /** @description The terminal's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access-control terminal first proved its session (see pairing); null until then.
+                         */
                         paired_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description Whether the terminal is paired: `unpaired`, `registered` (a RegistryCode was issued) or `paired`.
+                         * @enum {string}
+                         */
                         pairing: "unpaired" | "registered" | "paired";
+                        /** @description `att-push` or `acc-push`, as last seen on the wire. */
                         protocol: string | null;
+                        /** @description Whether a pushCommKey is set (its value is never shown). */
                         push_comm_key_set: boolean;
+                        /** @description Unique across the whole service: a terminal reports to one owner only. */
                         serial_number: string;
-                        /** @enum {string} */
+                        /**
+                         * @description Read-only: follows the terminal.
+                         * @enum {string}
+                         */
                         status: "pending" | "online" | "offline";
+                        /** @description IANA zone of the terminal's clock (default: the workspace's). */
                         time_zone: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description Reported by the terminal. */
                         user_count: number | null;
                     }[];
                 };
@@ -5576,59 +6710,169 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "area_id": 4,
+                     *         "name": "Ana",
+                     *         "serial_number": "CKJJ220160123",
+                     *         "status": "pending",
+                     *         "mode_type": "att",
+                     *         "time_zone": "Europe/Berlin",
+                     *         "last_seen_at": "2026-11-27T08:02:11Z",
+                     *         "firmware": "text",
+                     *         "ip": "text",
+                     *         "model": "text",
+                     *         "protocol": "text",
+                     *         "user_count": 3,
+                     *         "fingerprint_count": 3,
+                     *         "face_count": 3,
+                     *         "attlog_count": 3,
+                     *         "clock_skew_seconds": 5,
+                     *         "clock_checked_at": "2026-11-27T08:02:11Z",
+                     *         "pairing": "unpaired",
+                     *         "paired_at": "2026-11-27T08:02:11Z",
+                     *         "push_comm_key_set": true,
+                     *         "allowed_source_cidrs": [
+                     *           "text"
+                     *         ],
+                     *         "capabilities": {
+                     *           "doors": 1,
+                     *           "access_levels": true,
+                     *           "fingerprint": true,
+                     *           "face": true,
+                     *           "face_photo": true,
+                     *           "user_photo": true,
+                     *           "attendance_backfill": true,
+                     *           "anti_passback": true,
+                     *           "interlock": true,
+                     *           "first_person_in": true,
+                     *           "multi_person": true,
+                     *           "capacity": {
+                     *             "users": 1,
+                     *             "fingerprints": 1,
+                     *             "faces": 1,
+                     *             "records": 1,
+                     *             "user_photos": 1
+                     *           }
+                     *         },
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description Source addresses (CIDRs) the terminal's requests must come from; null: any. Others are refused and counted. */
                         allowed_source_cidrs: string[] | null;
+                        /** @description The area whose employees the device inherits (at most one). */
                         area_id: number | null;
+                        /** @description Reported by the terminal. */
                         attlog_count: number | null;
+                        /** @description What the terminal reported it can do: its limits of users, templates, records and photos. */
                         capabilities: {
+                            /** @description Whether the terminal enforces access levels: access-control terminals do (schedules, validity windows, per-door rights); attendance terminals do by their PUSH 2.x settings (weekday schedules, up to 3 time zones a person) until they refuse those tables, after which this is false and their members may open at any hour. */
                             access_levels: boolean;
+                            /** @description Anti-passback enforced by the terminal itself (access controllers of 1, 2 or 4 doors: the AntiPassback parameter); set with updateDeviceDoorRules. */
                             anti_passback: boolean;
+                            /** @description Attendance records re-sent for a date range (attendance terminals: DATA QUERY ATTLOG), for attendance.count and attendance.backfill. */
                             attendance_backfill: boolean;
+                            /** @description The limits the terminal reported in its options (users, templates, records, photos). */
                             capacity: {
+                                /** @description How many face templates it holds at most; null when not reported. */
                                 faces: number | null;
+                                /** @description How many fingerprint templates it holds at most; null when not reported. */
                                 fingerprints: number | null;
+                                /** @description How many attendance records it keeps at most before overwriting; null when not reported. */
                                 records: number | null;
+                                /** @description How many user photos it holds at most; null when not reported. */
                                 user_photos: number | null;
+                                /** @description How many users the terminal holds at most, as it reported it; null when not reported. */
                                 users: number | null;
                             };
+                            /** @description Its doors: an access-control terminal's reported LockCount (1–8), one lock output otherwise. */
                             doors: number;
+                            /** @description Face templates (FaceFunOn). */
                             face: boolean;
+                            /** @description Faces enrolled from a photo (BioPhotoFun, VisilightFun, or MultiBioPhotoSupport for visible-light faces). */
                             face_photo: boolean;
+                            /** @description Fingerprint templates (FingerFunOn, or a fingerprint algorithm version reported). */
                             fingerprint: boolean;
+                            /** @description First-person-in enforced by the terminal itself (access controllers of 1 to 4 doors: the firstcard table and Door{N}FirstCardOpenDoor); set with updateDoorOpeningRules. */
                             first_person_in: boolean;
+                            /** @description Interlock enforced by the terminal itself (access controllers of 2 or 4 doors: the InterLock parameter); set with updateDeviceDoorRules. */
                             interlock: boolean;
+                            /** @description The multi-person rule enforced by the terminal itself (access controllers of 1 to 4 doors: the multimcard table, the user Group and Door{N}MultiCardOpenDoor); set with updateDoorOpeningRules. */
                             multi_person: boolean;
+                            /** @description A display photo per user (PhotoFunOn or UserPicURLFunOn). */
                             user_photo: boolean;
                         };
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When clockSkewSeconds was measured.
+                         */
                         clock_checked_at: string | null;
+                        /** @description The terminal's clock minus the real time, in seconds, read from records made just now (two that agree, docs/device-operations.md "Clocks"); null until read. */
                         clock_skew_seconds: number | null;
+                        /** @description The id of the company of this terminal. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description Reported by the terminal. */
                         face_count: number | null;
+                        /** @description Reported by the terminal. */
                         fingerprint_count: number | null;
+                        /** @description Reported by the terminal. */
                         firmware: string | null;
+                        /** @description The terminal's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Reported by the terminal. */
                         ip: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal last contacted the service (an ISO 8601 date-time in UTC); null if it never has. Offline after the heartbeat timeout.
+                         */
                         last_seen_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `att` for an attendance terminal, `acc` for an access-control terminal (doors, access levels).
+                         * @enum {string}
+                         */
                         mode_type: "att" | "acc";
+                        /** @description Reported by the terminal. */
                         model: string | null;
+                        /** @description The terminal's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access-control terminal first proved its session (see pairing); null until then.
+                         */
                         paired_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description Whether the terminal is paired: `unpaired`, `registered` (a RegistryCode was issued) or `paired`.
+                         * @enum {string}
+                         */
                         pairing: "unpaired" | "registered" | "paired";
+                        /** @description `att-push` or `acc-push`, as last seen on the wire. */
                         protocol: string | null;
+                        /** @description Whether a pushCommKey is set (its value is never shown). */
                         push_comm_key_set: boolean;
+                        /** @description Unique across the whole service: a terminal reports to one owner only. */
                         serial_number: string;
-                        /** @enum {string} */
+                        /**
+                         * @description Read-only: follows the terminal.
+                         * @enum {string}
+                         */
                         status: "pending" | "online" | "offline";
+                        /** @description IANA zone of the terminal's clock (default: the workspace's). */
                         time_zone: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description Reported by the terminal. */
                         user_count: number | null;
                     }[];
                 };
@@ -5683,59 +6927,169 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "area_id": 4,
+                     *         "name": "Ana",
+                     *         "serial_number": "CKJJ220160123",
+                     *         "status": "pending",
+                     *         "mode_type": "att",
+                     *         "time_zone": "Europe/Berlin",
+                     *         "last_seen_at": "2026-11-27T08:02:11Z",
+                     *         "firmware": "text",
+                     *         "ip": "text",
+                     *         "model": "text",
+                     *         "protocol": "text",
+                     *         "user_count": 3,
+                     *         "fingerprint_count": 3,
+                     *         "face_count": 3,
+                     *         "attlog_count": 3,
+                     *         "clock_skew_seconds": 5,
+                     *         "clock_checked_at": "2026-11-27T08:02:11Z",
+                     *         "pairing": "unpaired",
+                     *         "paired_at": "2026-11-27T08:02:11Z",
+                     *         "push_comm_key_set": true,
+                     *         "allowed_source_cidrs": [
+                     *           "text"
+                     *         ],
+                     *         "capabilities": {
+                     *           "doors": 1,
+                     *           "access_levels": true,
+                     *           "fingerprint": true,
+                     *           "face": true,
+                     *           "face_photo": true,
+                     *           "user_photo": true,
+                     *           "attendance_backfill": true,
+                     *           "anti_passback": true,
+                     *           "interlock": true,
+                     *           "first_person_in": true,
+                     *           "multi_person": true,
+                     *           "capacity": {
+                     *             "users": 1,
+                     *             "fingerprints": 1,
+                     *             "faces": 1,
+                     *             "records": 1,
+                     *             "user_photos": 1
+                     *           }
+                     *         },
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description Source addresses (CIDRs) the terminal's requests must come from; null: any. Others are refused and counted. */
                         allowed_source_cidrs: string[] | null;
+                        /** @description The area whose employees the device inherits (at most one). */
                         area_id: number | null;
+                        /** @description Reported by the terminal. */
                         attlog_count: number | null;
+                        /** @description What the terminal reported it can do: its limits of users, templates, records and photos. */
                         capabilities: {
+                            /** @description Whether the terminal enforces access levels: access-control terminals do (schedules, validity windows, per-door rights); attendance terminals do by their PUSH 2.x settings (weekday schedules, up to 3 time zones a person) until they refuse those tables, after which this is false and their members may open at any hour. */
                             access_levels: boolean;
+                            /** @description Anti-passback enforced by the terminal itself (access controllers of 1, 2 or 4 doors: the AntiPassback parameter); set with updateDeviceDoorRules. */
                             anti_passback: boolean;
+                            /** @description Attendance records re-sent for a date range (attendance terminals: DATA QUERY ATTLOG), for attendance.count and attendance.backfill. */
                             attendance_backfill: boolean;
+                            /** @description The limits the terminal reported in its options (users, templates, records, photos). */
                             capacity: {
+                                /** @description How many face templates it holds at most; null when not reported. */
                                 faces: number | null;
+                                /** @description How many fingerprint templates it holds at most; null when not reported. */
                                 fingerprints: number | null;
+                                /** @description How many attendance records it keeps at most before overwriting; null when not reported. */
                                 records: number | null;
+                                /** @description How many user photos it holds at most; null when not reported. */
                                 user_photos: number | null;
+                                /** @description How many users the terminal holds at most, as it reported it; null when not reported. */
                                 users: number | null;
                             };
+                            /** @description Its doors: an access-control terminal's reported LockCount (1–8), one lock output otherwise. */
                             doors: number;
+                            /** @description Face templates (FaceFunOn). */
                             face: boolean;
+                            /** @description Faces enrolled from a photo (BioPhotoFun, VisilightFun, or MultiBioPhotoSupport for visible-light faces). */
                             face_photo: boolean;
+                            /** @description Fingerprint templates (FingerFunOn, or a fingerprint algorithm version reported). */
                             fingerprint: boolean;
+                            /** @description First-person-in enforced by the terminal itself (access controllers of 1 to 4 doors: the firstcard table and Door{N}FirstCardOpenDoor); set with updateDoorOpeningRules. */
                             first_person_in: boolean;
+                            /** @description Interlock enforced by the terminal itself (access controllers of 2 or 4 doors: the InterLock parameter); set with updateDeviceDoorRules. */
                             interlock: boolean;
+                            /** @description The multi-person rule enforced by the terminal itself (access controllers of 1 to 4 doors: the multimcard table, the user Group and Door{N}MultiCardOpenDoor); set with updateDoorOpeningRules. */
                             multi_person: boolean;
+                            /** @description A display photo per user (PhotoFunOn or UserPicURLFunOn). */
                             user_photo: boolean;
                         };
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When clockSkewSeconds was measured.
+                         */
                         clock_checked_at: string | null;
+                        /** @description The terminal's clock minus the real time, in seconds, read from records made just now (two that agree, docs/device-operations.md "Clocks"); null until read. */
                         clock_skew_seconds: number | null;
+                        /** @description The id of the company of this terminal. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description Reported by the terminal. */
                         face_count: number | null;
+                        /** @description Reported by the terminal. */
                         fingerprint_count: number | null;
+                        /** @description Reported by the terminal. */
                         firmware: string | null;
+                        /** @description The terminal's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Reported by the terminal. */
                         ip: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal last contacted the service (an ISO 8601 date-time in UTC); null if it never has. Offline after the heartbeat timeout.
+                         */
                         last_seen_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `att` for an attendance terminal, `acc` for an access-control terminal (doors, access levels).
+                         * @enum {string}
+                         */
                         mode_type: "att" | "acc";
+                        /** @description Reported by the terminal. */
                         model: string | null;
+                        /** @description The terminal's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access-control terminal first proved its session (see pairing); null until then.
+                         */
                         paired_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description Whether the terminal is paired: `unpaired`, `registered` (a RegistryCode was issued) or `paired`.
+                         * @enum {string}
+                         */
                         pairing: "unpaired" | "registered" | "paired";
+                        /** @description `att-push` or `acc-push`, as last seen on the wire. */
                         protocol: string | null;
+                        /** @description Whether a pushCommKey is set (its value is never shown). */
                         push_comm_key_set: boolean;
+                        /** @description Unique across the whole service: a terminal reports to one owner only. */
                         serial_number: string;
-                        /** @enum {string} */
+                        /**
+                         * @description Read-only: follows the terminal.
+                         * @enum {string}
+                         */
                         status: "pending" | "online" | "offline";
+                        /** @description IANA zone of the terminal's clock (default: the workspace's). */
                         time_zone: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description Reported by the terminal. */
                         user_count: number | null;
                     }[];
                 };
@@ -5789,59 +7143,169 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "area_id": 4,
+                     *         "name": "Ana",
+                     *         "serial_number": "CKJJ220160123",
+                     *         "status": "pending",
+                     *         "mode_type": "att",
+                     *         "time_zone": "Europe/Berlin",
+                     *         "last_seen_at": "2026-11-27T08:02:11Z",
+                     *         "firmware": "text",
+                     *         "ip": "text",
+                     *         "model": "text",
+                     *         "protocol": "text",
+                     *         "user_count": 3,
+                     *         "fingerprint_count": 3,
+                     *         "face_count": 3,
+                     *         "attlog_count": 3,
+                     *         "clock_skew_seconds": 5,
+                     *         "clock_checked_at": "2026-11-27T08:02:11Z",
+                     *         "pairing": "unpaired",
+                     *         "paired_at": "2026-11-27T08:02:11Z",
+                     *         "push_comm_key_set": true,
+                     *         "allowed_source_cidrs": [
+                     *           "text"
+                     *         ],
+                     *         "capabilities": {
+                     *           "doors": 1,
+                     *           "access_levels": true,
+                     *           "fingerprint": true,
+                     *           "face": true,
+                     *           "face_photo": true,
+                     *           "user_photo": true,
+                     *           "attendance_backfill": true,
+                     *           "anti_passback": true,
+                     *           "interlock": true,
+                     *           "first_person_in": true,
+                     *           "multi_person": true,
+                     *           "capacity": {
+                     *             "users": 1,
+                     *             "fingerprints": 1,
+                     *             "faces": 1,
+                     *             "records": 1,
+                     *             "user_photos": 1
+                     *           }
+                     *         },
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description Source addresses (CIDRs) the terminal's requests must come from; null: any. Others are refused and counted. */
                         allowed_source_cidrs: string[] | null;
+                        /** @description The area whose employees the device inherits (at most one). */
                         area_id: number | null;
+                        /** @description Reported by the terminal. */
                         attlog_count: number | null;
+                        /** @description What the terminal reported it can do: its limits of users, templates, records and photos. */
                         capabilities: {
+                            /** @description Whether the terminal enforces access levels: access-control terminals do (schedules, validity windows, per-door rights); attendance terminals do by their PUSH 2.x settings (weekday schedules, up to 3 time zones a person) until they refuse those tables, after which this is false and their members may open at any hour. */
                             access_levels: boolean;
+                            /** @description Anti-passback enforced by the terminal itself (access controllers of 1, 2 or 4 doors: the AntiPassback parameter); set with updateDeviceDoorRules. */
                             anti_passback: boolean;
+                            /** @description Attendance records re-sent for a date range (attendance terminals: DATA QUERY ATTLOG), for attendance.count and attendance.backfill. */
                             attendance_backfill: boolean;
+                            /** @description The limits the terminal reported in its options (users, templates, records, photos). */
                             capacity: {
+                                /** @description How many face templates it holds at most; null when not reported. */
                                 faces: number | null;
+                                /** @description How many fingerprint templates it holds at most; null when not reported. */
                                 fingerprints: number | null;
+                                /** @description How many attendance records it keeps at most before overwriting; null when not reported. */
                                 records: number | null;
+                                /** @description How many user photos it holds at most; null when not reported. */
                                 user_photos: number | null;
+                                /** @description How many users the terminal holds at most, as it reported it; null when not reported. */
                                 users: number | null;
                             };
+                            /** @description Its doors: an access-control terminal's reported LockCount (1–8), one lock output otherwise. */
                             doors: number;
+                            /** @description Face templates (FaceFunOn). */
                             face: boolean;
+                            /** @description Faces enrolled from a photo (BioPhotoFun, VisilightFun, or MultiBioPhotoSupport for visible-light faces). */
                             face_photo: boolean;
+                            /** @description Fingerprint templates (FingerFunOn, or a fingerprint algorithm version reported). */
                             fingerprint: boolean;
+                            /** @description First-person-in enforced by the terminal itself (access controllers of 1 to 4 doors: the firstcard table and Door{N}FirstCardOpenDoor); set with updateDoorOpeningRules. */
                             first_person_in: boolean;
+                            /** @description Interlock enforced by the terminal itself (access controllers of 2 or 4 doors: the InterLock parameter); set with updateDeviceDoorRules. */
                             interlock: boolean;
+                            /** @description The multi-person rule enforced by the terminal itself (access controllers of 1 to 4 doors: the multimcard table, the user Group and Door{N}MultiCardOpenDoor); set with updateDoorOpeningRules. */
                             multi_person: boolean;
+                            /** @description A display photo per user (PhotoFunOn or UserPicURLFunOn). */
                             user_photo: boolean;
                         };
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When clockSkewSeconds was measured.
+                         */
                         clock_checked_at: string | null;
+                        /** @description The terminal's clock minus the real time, in seconds, read from records made just now (two that agree, docs/device-operations.md "Clocks"); null until read. */
                         clock_skew_seconds: number | null;
+                        /** @description The id of the company of this terminal. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description Reported by the terminal. */
                         face_count: number | null;
+                        /** @description Reported by the terminal. */
                         fingerprint_count: number | null;
+                        /** @description Reported by the terminal. */
                         firmware: string | null;
+                        /** @description The terminal's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Reported by the terminal. */
                         ip: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal last contacted the service (an ISO 8601 date-time in UTC); null if it never has. Offline after the heartbeat timeout.
+                         */
                         last_seen_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `att` for an attendance terminal, `acc` for an access-control terminal (doors, access levels).
+                         * @enum {string}
+                         */
                         mode_type: "att" | "acc";
+                        /** @description Reported by the terminal. */
                         model: string | null;
+                        /** @description The terminal's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access-control terminal first proved its session (see pairing); null until then.
+                         */
                         paired_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description Whether the terminal is paired: `unpaired`, `registered` (a RegistryCode was issued) or `paired`.
+                         * @enum {string}
+                         */
                         pairing: "unpaired" | "registered" | "paired";
+                        /** @description `att-push` or `acc-push`, as last seen on the wire. */
                         protocol: string | null;
+                        /** @description Whether a pushCommKey is set (its value is never shown). */
                         push_comm_key_set: boolean;
+                        /** @description Unique across the whole service: a terminal reports to one owner only. */
                         serial_number: string;
-                        /** @enum {string} */
+                        /**
+                         * @description Read-only: follows the terminal.
+                         * @enum {string}
+                         */
                         status: "pending" | "online" | "offline";
+                        /** @description IANA zone of the terminal's clock (default: the workspace's). */
                         time_zone: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description Reported by the terminal. */
                         user_count: number | null;
                     }[];
                 };
@@ -5891,21 +7355,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "name": "Ana",
+                     *         "lastname": "López",
+                     *         "code": "BER",
+                     *         "pin": "1024",
+                     *         "email": "ana.lopez@example.com",
+                     *         "is_active": true,
+                     *         "employment_start_date": "not_employed",
+                     *         "employment_end_date": "not_employed",
+                     *         "area_ids": [
+                     *           4
+                     *         ],
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The areas the employee is registered in. */
                         area_ids: number[];
+                        /** @description Unique in the workspace. */
                         code: string;
+                        /** @description The id of the company of this employee. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The employee's e-mail address; null when none. */
                         email: string | null;
+                        /** @description `YYYY-MM-DD`, the last day of employment (inclusive); days after it are `not_employed`. Null: open. */
                         employment_end_date: string | null;
+                        /** @description `YYYY-MM-DD`, the first day of employment; days before it are `not_employed`. Null: open. */
                         employment_start_date: string | null;
+                        /** @description The employee's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Whether the employee is active: an inactive one is sent to no terminal (a SCIM `active: false` makes them inactive). */
                         is_active: boolean;
+                        /** @description Last name, shown on the terminal. */
                         lastname: string;
+                        /** @description First name, shown on the terminal. */
                         name: string;
+                        /** @description The number the terminal knows the person by; unique per company. */
                         pin: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     }[];
                 };
@@ -5956,21 +7456,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "name": "Ana",
+                     *         "lastname": "López",
+                     *         "code": "BER",
+                     *         "pin": "1024",
+                     *         "email": "ana.lopez@example.com",
+                     *         "is_active": true,
+                     *         "employment_start_date": "not_employed",
+                     *         "employment_end_date": "not_employed",
+                     *         "area_ids": [
+                     *           4
+                     *         ],
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The areas the employee is registered in. */
                         area_ids: number[];
+                        /** @description Unique in the workspace. */
                         code: string;
+                        /** @description The id of the company of this employee. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The employee's e-mail address; null when none. */
                         email: string | null;
+                        /** @description `YYYY-MM-DD`, the last day of employment (inclusive); days after it are `not_employed`. Null: open. */
                         employment_end_date: string | null;
+                        /** @description `YYYY-MM-DD`, the first day of employment; days before it are `not_employed`. Null: open. */
                         employment_start_date: string | null;
+                        /** @description The employee's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Whether the employee is active: an inactive one is sent to no terminal (a SCIM `active: false` makes them inactive). */
                         is_active: boolean;
+                        /** @description Last name, shown on the terminal. */
                         lastname: string;
+                        /** @description First name, shown on the terminal. */
                         name: string;
+                        /** @description The number the terminal knows the person by; unique per company. */
                         pin: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     }[];
                 };
@@ -6025,21 +7561,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "name": "Ana",
+                     *         "lastname": "López",
+                     *         "code": "BER",
+                     *         "pin": "1024",
+                     *         "email": "ana.lopez@example.com",
+                     *         "is_active": true,
+                     *         "employment_start_date": "not_employed",
+                     *         "employment_end_date": "not_employed",
+                     *         "area_ids": [
+                     *           4
+                     *         ],
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The areas the employee is registered in. */
                         area_ids: number[];
+                        /** @description Unique in the workspace. */
                         code: string;
+                        /** @description The id of the company of this employee. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The employee's e-mail address; null when none. */
                         email: string | null;
+                        /** @description `YYYY-MM-DD`, the last day of employment (inclusive); days after it are `not_employed`. Null: open. */
                         employment_end_date: string | null;
+                        /** @description `YYYY-MM-DD`, the first day of employment; days before it are `not_employed`. Null: open. */
                         employment_start_date: string | null;
+                        /** @description The employee's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Whether the employee is active: an inactive one is sent to no terminal (a SCIM `active: false` makes them inactive). */
                         is_active: boolean;
+                        /** @description Last name, shown on the terminal. */
                         lastname: string;
+                        /** @description First name, shown on the terminal. */
                         name: string;
+                        /** @description The number the terminal knows the person by; unique per company. */
                         pin: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     }[];
                 };
@@ -6093,21 +7665,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "name": "Ana",
+                     *         "lastname": "López",
+                     *         "code": "BER",
+                     *         "pin": "1024",
+                     *         "email": "ana.lopez@example.com",
+                     *         "is_active": true,
+                     *         "employment_start_date": "not_employed",
+                     *         "employment_end_date": "not_employed",
+                     *         "area_ids": [
+                     *           4
+                     *         ],
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The areas the employee is registered in. */
                         area_ids: number[];
+                        /** @description Unique in the workspace. */
                         code: string;
+                        /** @description The id of the company of this employee. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The employee's e-mail address; null when none. */
                         email: string | null;
+                        /** @description `YYYY-MM-DD`, the last day of employment (inclusive); days after it are `not_employed`. Null: open. */
                         employment_end_date: string | null;
+                        /** @description `YYYY-MM-DD`, the first day of employment; days before it are `not_employed`. Null: open. */
                         employment_start_date: string | null;
+                        /** @description The employee's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Whether the employee is active: an inactive one is sent to no terminal (a SCIM `active: false` makes them inactive). */
                         is_active: boolean;
+                        /** @description Last name, shown on the terminal. */
                         lastname: string;
+                        /** @description First name, shown on the terminal. */
                         name: string;
+                        /** @description The number the terminal knows the person by; unique per company. */
                         pin: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     }[];
                 };
@@ -6154,36 +7762,98 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "name": "Ana",
+                     *         "code": "BER",
+                     *         "pay_policy": {
+                     *           "early_overtime": true,
+                     *           "overtime_min_minutes": 60,
+                     *           "daily_overtime_after_minutes": 60,
+                     *           "weekly_overtime_after_minutes": 60,
+                     *           "week_start": 1,
+                     *           "double_time_after_minutes": 60,
+                     *           "night_start": "text",
+                     *           "night_end": "text",
+                     *           "holiday_work": "holiday",
+                     *           "rest_day_work": "rest_day",
+                     *           "overtime_requires_approval": true,
+                     *           "overtime_rate_percent": 1.5,
+                     *           "double_time_rate_percent": 1.5,
+                     *           "night_premium_percent": 1.5,
+                     *           "holiday_rate_percent": 1.5,
+                     *           "rest_day_rate_percent": 1.5
+                     *         },
+                     *         "settings": {
+                     *           "mobile_punch": true,
+                     *           "mobile_punch_accuracy_m": 1,
+                     *           "manager_approvals": true
+                     *         },
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description Unique in the workspace. */
                         code: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the company was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The company's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The company's name, as the console and reports show it. */
                         name: string;
+                        /** @description The overtime and premium policy, defaults filled in. */
                         pay_policy: {
+                            /** @description Worked minutes of a workday beyond this are overtime; null: beyond the day's scheduled minutes. */
                             daily_overtime_after_minutes: number | null;
+                            /** @description Worked minutes of a workday beyond this are double time; null: none. */
                             double_time_after_minutes: number | null;
+                            /** @description The double-time rate in percent of the base rate (default 200). Company only. */
                             double_time_rate_percent: number;
+                            /** @description Work before the shift start is paid (default false: paid from the start). */
                             early_overtime: boolean;
+                            /** @description The rate of holiday work in percent of the base rate (default 200). Company only. */
                             holiday_rate_percent: number;
+                            /** @description Work on a holiday is paid as `holiday` (default) or `overtime`. */
                             holiday_work: string;
+                            /** @description `HH:MM` end of the night window; at or before nightStart: the next day. */
                             night_end: string | null;
+                            /** @description The night premium in percent of the base rate, paid on top of the minutes' own code (default 25). Company only. */
                             night_premium_percent: number;
+                            /** @description `HH:MM` start of the night window (local to the shift); null: no night premium. */
                             night_start: string | null;
+                            /** @description Overtime and double time of a day below this many minutes are not paid (default 0). */
                             overtime_min_minutes: number;
+                            /** @description The overtime rate in percent of the base rate (default 150), stated in the payroll export. Company only. */
                             overtime_rate_percent: number;
+                            /** @description Overtime and double time count only once approved (overtime approvals); until then a day shows them as pendingOvertimeMinutes. Default false. Company only. */
                             overtime_requires_approval: boolean;
+                            /** @description The rate of rest-day work in percent of the base rate (default 150). Company only. */
                             rest_day_rate_percent: number;
+                            /** @description Work on a rest day is paid as `rest_day` (default) or `overtime`. */
                             rest_day_work: string;
+                            /** @description ISO weekday the pay week starts on, 1 (Monday, default) to 7. Company only. */
                             week_start: number;
+                            /** @description Regular minutes of a pay week beyond this become overtime; null: no weekly overtime. Company only. */
                             weekly_overtime_after_minutes: number | null;
                         };
+                        /** @description Self-service: punching from phones and manager approvals. */
                         settings: {
+                            /** @description Employees made approvers of areas decide those areas' requests in the self-service app (default false). */
                             manager_approvals: boolean;
+                            /** @description Employees may punch from their phones inside the company's geofences (default false). */
                             mobile_punch: boolean;
+                            /** @description A phone punch whose position is less accurate than this many metres is refused with `location_inaccurate` (default 100). */
                             mobile_punch_accuracy_m: number;
                         };
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the company was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     }[];
                 };
@@ -6286,36 +7956,96 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "name": "Acme",
+                     *       "code": "ACME",
+                     *       "pay_policy": {
+                     *         "early_overtime": true,
+                     *         "overtime_min_minutes": 60,
+                     *         "daily_overtime_after_minutes": 60,
+                     *         "weekly_overtime_after_minutes": 60,
+                     *         "week_start": 1,
+                     *         "double_time_after_minutes": 60,
+                     *         "night_start": "text",
+                     *         "night_end": "text",
+                     *         "holiday_work": "holiday",
+                     *         "rest_day_work": "rest_day",
+                     *         "overtime_requires_approval": true,
+                     *         "overtime_rate_percent": 1.5,
+                     *         "double_time_rate_percent": 1.5,
+                     *         "night_premium_percent": 1.5,
+                     *         "holiday_rate_percent": 1.5,
+                     *         "rest_day_rate_percent": 1.5
+                     *       },
+                     *       "settings": {
+                     *         "mobile_punch": true,
+                     *         "mobile_punch_accuracy_m": 1,
+                     *         "manager_approvals": true
+                     *       },
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Unique in the workspace. */
                         code: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the company was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The company's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The company's name, as the console and reports show it. */
                         name: string;
+                        /** @description The overtime and premium policy, defaults filled in. */
                         pay_policy: {
+                            /** @description Worked minutes of a workday beyond this are overtime; null: beyond the day's scheduled minutes. */
                             daily_overtime_after_minutes: number | null;
+                            /** @description Worked minutes of a workday beyond this are double time; null: none. */
                             double_time_after_minutes: number | null;
+                            /** @description The double-time rate in percent of the base rate (default 200). Company only. */
                             double_time_rate_percent: number;
+                            /** @description Work before the shift start is paid (default false: paid from the start). */
                             early_overtime: boolean;
+                            /** @description The rate of holiday work in percent of the base rate (default 200). Company only. */
                             holiday_rate_percent: number;
+                            /** @description Work on a holiday is paid as `holiday` (default) or `overtime`. */
                             holiday_work: string;
+                            /** @description `HH:MM` end of the night window; at or before nightStart: the next day. */
                             night_end: string | null;
+                            /** @description The night premium in percent of the base rate, paid on top of the minutes' own code (default 25). Company only. */
                             night_premium_percent: number;
+                            /** @description `HH:MM` start of the night window (local to the shift); null: no night premium. */
                             night_start: string | null;
+                            /** @description Overtime and double time of a day below this many minutes are not paid (default 0). */
                             overtime_min_minutes: number;
+                            /** @description The overtime rate in percent of the base rate (default 150), stated in the payroll export. Company only. */
                             overtime_rate_percent: number;
+                            /** @description Overtime and double time count only once approved (overtime approvals); until then a day shows them as pendingOvertimeMinutes. Default false. Company only. */
                             overtime_requires_approval: boolean;
+                            /** @description The rate of rest-day work in percent of the base rate (default 150). Company only. */
                             rest_day_rate_percent: number;
+                            /** @description Work on a rest day is paid as `rest_day` (default) or `overtime`. */
                             rest_day_work: string;
+                            /** @description ISO weekday the pay week starts on, 1 (Monday, default) to 7. Company only. */
                             week_start: number;
+                            /** @description Regular minutes of a pay week beyond this become overtime; null: no weekly overtime. Company only. */
                             weekly_overtime_after_minutes: number | null;
                         };
+                        /** @description Self-service: punching from phones and manager approvals. */
                         settings: {
+                            /** @description Employees made approvers of areas decide those areas' requests in the self-service app (default false). */
                             manager_approvals: boolean;
+                            /** @description Employees may punch from their phones inside the company's geofences (default false). */
                             mobile_punch: boolean;
+                            /** @description A phone punch whose position is less accurate than this many metres is refused with `location_inaccurate` (default 100). */
                             mobile_punch_accuracy_m: number;
                         };
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the company was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -6367,36 +8097,96 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "name": "Ana",
+                     *       "code": "BER",
+                     *       "pay_policy": {
+                     *         "early_overtime": true,
+                     *         "overtime_min_minutes": 60,
+                     *         "daily_overtime_after_minutes": 60,
+                     *         "weekly_overtime_after_minutes": 60,
+                     *         "week_start": 1,
+                     *         "double_time_after_minutes": 60,
+                     *         "night_start": "text",
+                     *         "night_end": "text",
+                     *         "holiday_work": "holiday",
+                     *         "rest_day_work": "rest_day",
+                     *         "overtime_requires_approval": true,
+                     *         "overtime_rate_percent": 1.5,
+                     *         "double_time_rate_percent": 1.5,
+                     *         "night_premium_percent": 1.5,
+                     *         "holiday_rate_percent": 1.5,
+                     *         "rest_day_rate_percent": 1.5
+                     *       },
+                     *       "settings": {
+                     *         "mobile_punch": true,
+                     *         "mobile_punch_accuracy_m": 1,
+                     *         "manager_approvals": true
+                     *       },
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Unique in the workspace. */
                         code: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the company was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The company's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The company's name, as the console and reports show it. */
                         name: string;
+                        /** @description The overtime and premium policy, defaults filled in. */
                         pay_policy: {
+                            /** @description Worked minutes of a workday beyond this are overtime; null: beyond the day's scheduled minutes. */
                             daily_overtime_after_minutes: number | null;
+                            /** @description Worked minutes of a workday beyond this are double time; null: none. */
                             double_time_after_minutes: number | null;
+                            /** @description The double-time rate in percent of the base rate (default 200). Company only. */
                             double_time_rate_percent: number;
+                            /** @description Work before the shift start is paid (default false: paid from the start). */
                             early_overtime: boolean;
+                            /** @description The rate of holiday work in percent of the base rate (default 200). Company only. */
                             holiday_rate_percent: number;
+                            /** @description Work on a holiday is paid as `holiday` (default) or `overtime`. */
                             holiday_work: string;
+                            /** @description `HH:MM` end of the night window; at or before nightStart: the next day. */
                             night_end: string | null;
+                            /** @description The night premium in percent of the base rate, paid on top of the minutes' own code (default 25). Company only. */
                             night_premium_percent: number;
+                            /** @description `HH:MM` start of the night window (local to the shift); null: no night premium. */
                             night_start: string | null;
+                            /** @description Overtime and double time of a day below this many minutes are not paid (default 0). */
                             overtime_min_minutes: number;
+                            /** @description The overtime rate in percent of the base rate (default 150), stated in the payroll export. Company only. */
                             overtime_rate_percent: number;
+                            /** @description Overtime and double time count only once approved (overtime approvals); until then a day shows them as pendingOvertimeMinutes. Default false. Company only. */
                             overtime_requires_approval: boolean;
+                            /** @description The rate of rest-day work in percent of the base rate (default 150). Company only. */
                             rest_day_rate_percent: number;
+                            /** @description Work on a rest day is paid as `rest_day` (default) or `overtime`. */
                             rest_day_work: string;
+                            /** @description ISO weekday the pay week starts on, 1 (Monday, default) to 7. Company only. */
                             week_start: number;
+                            /** @description Regular minutes of a pay week beyond this become overtime; null: no weekly overtime. Company only. */
                             weekly_overtime_after_minutes: number | null;
                         };
+                        /** @description Self-service: punching from phones and manager approvals. */
                         settings: {
+                            /** @description Employees made approvers of areas decide those areas' requests in the self-service app (default false). */
                             manager_approvals: boolean;
+                            /** @description Employees may punch from their phones inside the company's geofences (default false). */
                             mobile_punch: boolean;
+                            /** @description A phone punch whose position is less accurate than this many metres is refused with `location_inaccurate` (default 100). */
                             mobile_punch_accuracy_m: number;
                         };
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the company was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -6501,36 +8291,96 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "name": "Acme Ltd",
+                     *       "code": "BER",
+                     *       "pay_policy": {
+                     *         "early_overtime": true,
+                     *         "overtime_min_minutes": 60,
+                     *         "daily_overtime_after_minutes": 60,
+                     *         "weekly_overtime_after_minutes": 60,
+                     *         "week_start": 1,
+                     *         "double_time_after_minutes": 60,
+                     *         "night_start": "text",
+                     *         "night_end": "text",
+                     *         "holiday_work": "holiday",
+                     *         "rest_day_work": "rest_day",
+                     *         "overtime_requires_approval": true,
+                     *         "overtime_rate_percent": 1.5,
+                     *         "double_time_rate_percent": 1.5,
+                     *         "night_premium_percent": 1.5,
+                     *         "holiday_rate_percent": 1.5,
+                     *         "rest_day_rate_percent": 1.5
+                     *       },
+                     *       "settings": {
+                     *         "mobile_punch": true,
+                     *         "mobile_punch_accuracy_m": 1,
+                     *         "manager_approvals": true
+                     *       },
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Unique in the workspace. */
                         code: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the company was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The company's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The company's name, as the console and reports show it. */
                         name: string;
+                        /** @description The overtime and premium policy, defaults filled in. */
                         pay_policy: {
+                            /** @description Worked minutes of a workday beyond this are overtime; null: beyond the day's scheduled minutes. */
                             daily_overtime_after_minutes: number | null;
+                            /** @description Worked minutes of a workday beyond this are double time; null: none. */
                             double_time_after_minutes: number | null;
+                            /** @description The double-time rate in percent of the base rate (default 200). Company only. */
                             double_time_rate_percent: number;
+                            /** @description Work before the shift start is paid (default false: paid from the start). */
                             early_overtime: boolean;
+                            /** @description The rate of holiday work in percent of the base rate (default 200). Company only. */
                             holiday_rate_percent: number;
+                            /** @description Work on a holiday is paid as `holiday` (default) or `overtime`. */
                             holiday_work: string;
+                            /** @description `HH:MM` end of the night window; at or before nightStart: the next day. */
                             night_end: string | null;
+                            /** @description The night premium in percent of the base rate, paid on top of the minutes' own code (default 25). Company only. */
                             night_premium_percent: number;
+                            /** @description `HH:MM` start of the night window (local to the shift); null: no night premium. */
                             night_start: string | null;
+                            /** @description Overtime and double time of a day below this many minutes are not paid (default 0). */
                             overtime_min_minutes: number;
+                            /** @description The overtime rate in percent of the base rate (default 150), stated in the payroll export. Company only. */
                             overtime_rate_percent: number;
+                            /** @description Overtime and double time count only once approved (overtime approvals); until then a day shows them as pendingOvertimeMinutes. Default false. Company only. */
                             overtime_requires_approval: boolean;
+                            /** @description The rate of rest-day work in percent of the base rate (default 150). Company only. */
                             rest_day_rate_percent: number;
+                            /** @description Work on a rest day is paid as `rest_day` (default) or `overtime`. */
                             rest_day_work: string;
+                            /** @description ISO weekday the pay week starts on, 1 (Monday, default) to 7. Company only. */
                             week_start: number;
+                            /** @description Regular minutes of a pay week beyond this become overtime; null: no weekly overtime. Company only. */
                             weekly_overtime_after_minutes: number | null;
                         };
+                        /** @description Self-service: punching from phones and manager approvals. */
                         settings: {
+                            /** @description Employees made approvers of areas decide those areas' requests in the self-service app (default false). */
                             manager_approvals: boolean;
+                            /** @description Employees may punch from their phones inside the company's geofences (default false). */
                             mobile_punch: boolean;
+                            /** @description A phone punch whose position is less accurate than this many metres is refused with `location_inaccurate` (default 100). */
                             mobile_punch_accuracy_m: number;
                         };
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the company was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -6573,36 +8423,96 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "name": "Ana",
+                     *       "code": "BER",
+                     *       "pay_policy": {
+                     *         "early_overtime": true,
+                     *         "overtime_min_minutes": 60,
+                     *         "daily_overtime_after_minutes": 60,
+                     *         "weekly_overtime_after_minutes": 60,
+                     *         "week_start": 1,
+                     *         "double_time_after_minutes": 60,
+                     *         "night_start": "text",
+                     *         "night_end": "text",
+                     *         "holiday_work": "holiday",
+                     *         "rest_day_work": "rest_day",
+                     *         "overtime_requires_approval": true,
+                     *         "overtime_rate_percent": 1.5,
+                     *         "double_time_rate_percent": 1.5,
+                     *         "night_premium_percent": 1.5,
+                     *         "holiday_rate_percent": 1.5,
+                     *         "rest_day_rate_percent": 1.5
+                     *       },
+                     *       "settings": {
+                     *         "mobile_punch": true,
+                     *         "mobile_punch_accuracy_m": 1,
+                     *         "manager_approvals": true
+                     *       },
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Unique in the workspace. */
                         code: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the company was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The company's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The company's name, as the console and reports show it. */
                         name: string;
+                        /** @description The overtime and premium policy, defaults filled in. */
                         pay_policy: {
+                            /** @description Worked minutes of a workday beyond this are overtime; null: beyond the day's scheduled minutes. */
                             daily_overtime_after_minutes: number | null;
+                            /** @description Worked minutes of a workday beyond this are double time; null: none. */
                             double_time_after_minutes: number | null;
+                            /** @description The double-time rate in percent of the base rate (default 200). Company only. */
                             double_time_rate_percent: number;
+                            /** @description Work before the shift start is paid (default false: paid from the start). */
                             early_overtime: boolean;
+                            /** @description The rate of holiday work in percent of the base rate (default 200). Company only. */
                             holiday_rate_percent: number;
+                            /** @description Work on a holiday is paid as `holiday` (default) or `overtime`. */
                             holiday_work: string;
+                            /** @description `HH:MM` end of the night window; at or before nightStart: the next day. */
                             night_end: string | null;
+                            /** @description The night premium in percent of the base rate, paid on top of the minutes' own code (default 25). Company only. */
                             night_premium_percent: number;
+                            /** @description `HH:MM` start of the night window (local to the shift); null: no night premium. */
                             night_start: string | null;
+                            /** @description Overtime and double time of a day below this many minutes are not paid (default 0). */
                             overtime_min_minutes: number;
+                            /** @description The overtime rate in percent of the base rate (default 150), stated in the payroll export. Company only. */
                             overtime_rate_percent: number;
+                            /** @description Overtime and double time count only once approved (overtime approvals); until then a day shows them as pendingOvertimeMinutes. Default false. Company only. */
                             overtime_requires_approval: boolean;
+                            /** @description The rate of rest-day work in percent of the base rate (default 150). Company only. */
                             rest_day_rate_percent: number;
+                            /** @description Work on a rest day is paid as `rest_day` (default) or `overtime`. */
                             rest_day_work: string;
+                            /** @description ISO weekday the pay week starts on, 1 (Monday, default) to 7. Company only. */
                             week_start: number;
+                            /** @description Regular minutes of a pay week beyond this become overtime; null: no weekly overtime. Company only. */
                             weekly_overtime_after_minutes: number | null;
                         };
+                        /** @description Self-service: punching from phones and manager approvals. */
                         settings: {
+                            /** @description Employees made approvers of areas decide those areas' requests in the self-service app (default false). */
                             manager_approvals: boolean;
+                            /** @description Employees may punch from their phones inside the company's geofences (default false). */
                             mobile_punch: boolean;
+                            /** @description A phone punch whose position is less accurate than this many metres is refused with `location_inaccurate` (default 100). */
                             mobile_punch_accuracy_m: number;
                         };
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the company was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -6647,59 +8557,169 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "area_id": 4,
+                     *         "name": "Ana",
+                     *         "serial_number": "CKJJ220160123",
+                     *         "status": "pending",
+                     *         "mode_type": "att",
+                     *         "time_zone": "Europe/Berlin",
+                     *         "last_seen_at": "2026-11-27T08:02:11Z",
+                     *         "firmware": "text",
+                     *         "ip": "text",
+                     *         "model": "text",
+                     *         "protocol": "text",
+                     *         "user_count": 3,
+                     *         "fingerprint_count": 3,
+                     *         "face_count": 3,
+                     *         "attlog_count": 3,
+                     *         "clock_skew_seconds": 5,
+                     *         "clock_checked_at": "2026-11-27T08:02:11Z",
+                     *         "pairing": "unpaired",
+                     *         "paired_at": "2026-11-27T08:02:11Z",
+                     *         "push_comm_key_set": true,
+                     *         "allowed_source_cidrs": [
+                     *           "text"
+                     *         ],
+                     *         "capabilities": {
+                     *           "doors": 1,
+                     *           "access_levels": true,
+                     *           "fingerprint": true,
+                     *           "face": true,
+                     *           "face_photo": true,
+                     *           "user_photo": true,
+                     *           "attendance_backfill": true,
+                     *           "anti_passback": true,
+                     *           "interlock": true,
+                     *           "first_person_in": true,
+                     *           "multi_person": true,
+                     *           "capacity": {
+                     *             "users": 1,
+                     *             "fingerprints": 1,
+                     *             "faces": 1,
+                     *             "records": 1,
+                     *             "user_photos": 1
+                     *           }
+                     *         },
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description Source addresses (CIDRs) the terminal's requests must come from; null: any. Others are refused and counted. */
                         allowed_source_cidrs: string[] | null;
+                        /** @description The area whose employees the device inherits (at most one). */
                         area_id: number | null;
+                        /** @description Reported by the terminal. */
                         attlog_count: number | null;
+                        /** @description What the terminal reported it can do: its limits of users, templates, records and photos. */
                         capabilities: {
+                            /** @description Whether the terminal enforces access levels: access-control terminals do (schedules, validity windows, per-door rights); attendance terminals do by their PUSH 2.x settings (weekday schedules, up to 3 time zones a person) until they refuse those tables, after which this is false and their members may open at any hour. */
                             access_levels: boolean;
+                            /** @description Anti-passback enforced by the terminal itself (access controllers of 1, 2 or 4 doors: the AntiPassback parameter); set with updateDeviceDoorRules. */
                             anti_passback: boolean;
+                            /** @description Attendance records re-sent for a date range (attendance terminals: DATA QUERY ATTLOG), for attendance.count and attendance.backfill. */
                             attendance_backfill: boolean;
+                            /** @description The limits the terminal reported in its options (users, templates, records, photos). */
                             capacity: {
+                                /** @description How many face templates it holds at most; null when not reported. */
                                 faces: number | null;
+                                /** @description How many fingerprint templates it holds at most; null when not reported. */
                                 fingerprints: number | null;
+                                /** @description How many attendance records it keeps at most before overwriting; null when not reported. */
                                 records: number | null;
+                                /** @description How many user photos it holds at most; null when not reported. */
                                 user_photos: number | null;
+                                /** @description How many users the terminal holds at most, as it reported it; null when not reported. */
                                 users: number | null;
                             };
+                            /** @description Its doors: an access-control terminal's reported LockCount (1–8), one lock output otherwise. */
                             doors: number;
+                            /** @description Face templates (FaceFunOn). */
                             face: boolean;
+                            /** @description Faces enrolled from a photo (BioPhotoFun, VisilightFun, or MultiBioPhotoSupport for visible-light faces). */
                             face_photo: boolean;
+                            /** @description Fingerprint templates (FingerFunOn, or a fingerprint algorithm version reported). */
                             fingerprint: boolean;
+                            /** @description First-person-in enforced by the terminal itself (access controllers of 1 to 4 doors: the firstcard table and Door{N}FirstCardOpenDoor); set with updateDoorOpeningRules. */
                             first_person_in: boolean;
+                            /** @description Interlock enforced by the terminal itself (access controllers of 2 or 4 doors: the InterLock parameter); set with updateDeviceDoorRules. */
                             interlock: boolean;
+                            /** @description The multi-person rule enforced by the terminal itself (access controllers of 1 to 4 doors: the multimcard table, the user Group and Door{N}MultiCardOpenDoor); set with updateDoorOpeningRules. */
                             multi_person: boolean;
+                            /** @description A display photo per user (PhotoFunOn or UserPicURLFunOn). */
                             user_photo: boolean;
                         };
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When clockSkewSeconds was measured.
+                         */
                         clock_checked_at: string | null;
+                        /** @description The terminal's clock minus the real time, in seconds, read from records made just now (two that agree, docs/device-operations.md "Clocks"); null until read. */
                         clock_skew_seconds: number | null;
+                        /** @description The id of the company of this terminal. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description Reported by the terminal. */
                         face_count: number | null;
+                        /** @description Reported by the terminal. */
                         fingerprint_count: number | null;
+                        /** @description Reported by the terminal. */
                         firmware: string | null;
+                        /** @description The terminal's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Reported by the terminal. */
                         ip: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal last contacted the service (an ISO 8601 date-time in UTC); null if it never has. Offline after the heartbeat timeout.
+                         */
                         last_seen_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `att` for an attendance terminal, `acc` for an access-control terminal (doors, access levels).
+                         * @enum {string}
+                         */
                         mode_type: "att" | "acc";
+                        /** @description Reported by the terminal. */
                         model: string | null;
+                        /** @description The terminal's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access-control terminal first proved its session (see pairing); null until then.
+                         */
                         paired_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description Whether the terminal is paired: `unpaired`, `registered` (a RegistryCode was issued) or `paired`.
+                         * @enum {string}
+                         */
                         pairing: "unpaired" | "registered" | "paired";
+                        /** @description `att-push` or `acc-push`, as last seen on the wire. */
                         protocol: string | null;
+                        /** @description Whether a pushCommKey is set (its value is never shown). */
                         push_comm_key_set: boolean;
+                        /** @description Unique across the whole service: a terminal reports to one owner only. */
                         serial_number: string;
-                        /** @enum {string} */
+                        /**
+                         * @description Read-only: follows the terminal.
+                         * @enum {string}
+                         */
                         status: "pending" | "online" | "offline";
+                        /** @description IANA zone of the terminal's clock (default: the workspace's). */
                         time_zone: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description Reported by the terminal. */
                         user_count: number | null;
                     }[];
                 };
@@ -6773,59 +8793,167 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "area_id": 4,
+                     *       "name": "Front door",
+                     *       "serial_number": "CRJP230860129",
+                     *       "status": "pending",
+                     *       "mode_type": "acc",
+                     *       "time_zone": "Europe/Berlin",
+                     *       "last_seen_at": "2026-11-27T08:02:11Z",
+                     *       "firmware": "text",
+                     *       "ip": "text",
+                     *       "model": "text",
+                     *       "protocol": "text",
+                     *       "user_count": 3,
+                     *       "fingerprint_count": 3,
+                     *       "face_count": 3,
+                     *       "attlog_count": 3,
+                     *       "clock_skew_seconds": 5,
+                     *       "clock_checked_at": "2026-11-27T08:02:11Z",
+                     *       "pairing": "unpaired",
+                     *       "paired_at": "2026-11-27T08:02:11Z",
+                     *       "push_comm_key_set": true,
+                     *       "allowed_source_cidrs": [
+                     *         "text"
+                     *       ],
+                     *       "capabilities": {
+                     *         "doors": 1,
+                     *         "access_levels": true,
+                     *         "fingerprint": true,
+                     *         "face": true,
+                     *         "face_photo": true,
+                     *         "user_photo": true,
+                     *         "attendance_backfill": true,
+                     *         "anti_passback": true,
+                     *         "interlock": true,
+                     *         "first_person_in": true,
+                     *         "multi_person": true,
+                     *         "capacity": {
+                     *           "users": 1,
+                     *           "fingerprints": 1,
+                     *           "faces": 1,
+                     *           "records": 1,
+                     *           "user_photos": 1
+                     *         }
+                     *       },
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Source addresses (CIDRs) the terminal's requests must come from; null: any. Others are refused and counted. */
                         allowed_source_cidrs: string[] | null;
+                        /** @description The area whose employees the device inherits (at most one). */
                         area_id: number | null;
+                        /** @description Reported by the terminal. */
                         attlog_count: number | null;
+                        /** @description What the terminal reported it can do: its limits of users, templates, records and photos. */
                         capabilities: {
+                            /** @description Whether the terminal enforces access levels: access-control terminals do (schedules, validity windows, per-door rights); attendance terminals do by their PUSH 2.x settings (weekday schedules, up to 3 time zones a person) until they refuse those tables, after which this is false and their members may open at any hour. */
                             access_levels: boolean;
+                            /** @description Anti-passback enforced by the terminal itself (access controllers of 1, 2 or 4 doors: the AntiPassback parameter); set with updateDeviceDoorRules. */
                             anti_passback: boolean;
+                            /** @description Attendance records re-sent for a date range (attendance terminals: DATA QUERY ATTLOG), for attendance.count and attendance.backfill. */
                             attendance_backfill: boolean;
+                            /** @description The limits the terminal reported in its options (users, templates, records, photos). */
                             capacity: {
+                                /** @description How many face templates it holds at most; null when not reported. */
                                 faces: number | null;
+                                /** @description How many fingerprint templates it holds at most; null when not reported. */
                                 fingerprints: number | null;
+                                /** @description How many attendance records it keeps at most before overwriting; null when not reported. */
                                 records: number | null;
+                                /** @description How many user photos it holds at most; null when not reported. */
                                 user_photos: number | null;
+                                /** @description How many users the terminal holds at most, as it reported it; null when not reported. */
                                 users: number | null;
                             };
+                            /** @description Its doors: an access-control terminal's reported LockCount (1–8), one lock output otherwise. */
                             doors: number;
+                            /** @description Face templates (FaceFunOn). */
                             face: boolean;
+                            /** @description Faces enrolled from a photo (BioPhotoFun, VisilightFun, or MultiBioPhotoSupport for visible-light faces). */
                             face_photo: boolean;
+                            /** @description Fingerprint templates (FingerFunOn, or a fingerprint algorithm version reported). */
                             fingerprint: boolean;
+                            /** @description First-person-in enforced by the terminal itself (access controllers of 1 to 4 doors: the firstcard table and Door{N}FirstCardOpenDoor); set with updateDoorOpeningRules. */
                             first_person_in: boolean;
+                            /** @description Interlock enforced by the terminal itself (access controllers of 2 or 4 doors: the InterLock parameter); set with updateDeviceDoorRules. */
                             interlock: boolean;
+                            /** @description The multi-person rule enforced by the terminal itself (access controllers of 1 to 4 doors: the multimcard table, the user Group and Door{N}MultiCardOpenDoor); set with updateDoorOpeningRules. */
                             multi_person: boolean;
+                            /** @description A display photo per user (PhotoFunOn or UserPicURLFunOn). */
                             user_photo: boolean;
                         };
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When clockSkewSeconds was measured.
+                         */
                         clock_checked_at: string | null;
+                        /** @description The terminal's clock minus the real time, in seconds, read from records made just now (two that agree, docs/device-operations.md "Clocks"); null until read. */
                         clock_skew_seconds: number | null;
+                        /** @description The id of the company of this terminal. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description Reported by the terminal. */
                         face_count: number | null;
+                        /** @description Reported by the terminal. */
                         fingerprint_count: number | null;
+                        /** @description Reported by the terminal. */
                         firmware: string | null;
+                        /** @description The terminal's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Reported by the terminal. */
                         ip: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal last contacted the service (an ISO 8601 date-time in UTC); null if it never has. Offline after the heartbeat timeout.
+                         */
                         last_seen_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `att` for an attendance terminal, `acc` for an access-control terminal (doors, access levels).
+                         * @enum {string}
+                         */
                         mode_type: "att" | "acc";
+                        /** @description Reported by the terminal. */
                         model: string | null;
+                        /** @description The terminal's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access-control terminal first proved its session (see pairing); null until then.
+                         */
                         paired_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description Whether the terminal is paired: `unpaired`, `registered` (a RegistryCode was issued) or `paired`.
+                         * @enum {string}
+                         */
                         pairing: "unpaired" | "registered" | "paired";
+                        /** @description `att-push` or `acc-push`, as last seen on the wire. */
                         protocol: string | null;
+                        /** @description Whether a pushCommKey is set (its value is never shown). */
                         push_comm_key_set: boolean;
+                        /** @description Unique across the whole service: a terminal reports to one owner only. */
                         serial_number: string;
-                        /** @enum {string} */
+                        /**
+                         * @description Read-only: follows the terminal.
+                         * @enum {string}
+                         */
                         status: "pending" | "online" | "offline";
+                        /** @description IANA zone of the terminal's clock (default: the workspace's). */
                         time_zone: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description Reported by the terminal. */
                         user_count: number | null;
                     };
                 };
@@ -6877,59 +9005,167 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "area_id": 4,
+                     *       "name": "Ana",
+                     *       "serial_number": "CKJJ220160123",
+                     *       "status": "pending",
+                     *       "mode_type": "att",
+                     *       "time_zone": "Europe/Berlin",
+                     *       "last_seen_at": "2026-11-27T08:02:11Z",
+                     *       "firmware": "text",
+                     *       "ip": "text",
+                     *       "model": "text",
+                     *       "protocol": "text",
+                     *       "user_count": 3,
+                     *       "fingerprint_count": 3,
+                     *       "face_count": 3,
+                     *       "attlog_count": 3,
+                     *       "clock_skew_seconds": 5,
+                     *       "clock_checked_at": "2026-11-27T08:02:11Z",
+                     *       "pairing": "unpaired",
+                     *       "paired_at": "2026-11-27T08:02:11Z",
+                     *       "push_comm_key_set": true,
+                     *       "allowed_source_cidrs": [
+                     *         "text"
+                     *       ],
+                     *       "capabilities": {
+                     *         "doors": 1,
+                     *         "access_levels": true,
+                     *         "fingerprint": true,
+                     *         "face": true,
+                     *         "face_photo": true,
+                     *         "user_photo": true,
+                     *         "attendance_backfill": true,
+                     *         "anti_passback": true,
+                     *         "interlock": true,
+                     *         "first_person_in": true,
+                     *         "multi_person": true,
+                     *         "capacity": {
+                     *           "users": 1,
+                     *           "fingerprints": 1,
+                     *           "faces": 1,
+                     *           "records": 1,
+                     *           "user_photos": 1
+                     *         }
+                     *       },
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Source addresses (CIDRs) the terminal's requests must come from; null: any. Others are refused and counted. */
                         allowed_source_cidrs: string[] | null;
+                        /** @description The area whose employees the device inherits (at most one). */
                         area_id: number | null;
+                        /** @description Reported by the terminal. */
                         attlog_count: number | null;
+                        /** @description What the terminal reported it can do: its limits of users, templates, records and photos. */
                         capabilities: {
+                            /** @description Whether the terminal enforces access levels: access-control terminals do (schedules, validity windows, per-door rights); attendance terminals do by their PUSH 2.x settings (weekday schedules, up to 3 time zones a person) until they refuse those tables, after which this is false and their members may open at any hour. */
                             access_levels: boolean;
+                            /** @description Anti-passback enforced by the terminal itself (access controllers of 1, 2 or 4 doors: the AntiPassback parameter); set with updateDeviceDoorRules. */
                             anti_passback: boolean;
+                            /** @description Attendance records re-sent for a date range (attendance terminals: DATA QUERY ATTLOG), for attendance.count and attendance.backfill. */
                             attendance_backfill: boolean;
+                            /** @description The limits the terminal reported in its options (users, templates, records, photos). */
                             capacity: {
+                                /** @description How many face templates it holds at most; null when not reported. */
                                 faces: number | null;
+                                /** @description How many fingerprint templates it holds at most; null when not reported. */
                                 fingerprints: number | null;
+                                /** @description How many attendance records it keeps at most before overwriting; null when not reported. */
                                 records: number | null;
+                                /** @description How many user photos it holds at most; null when not reported. */
                                 user_photos: number | null;
+                                /** @description How many users the terminal holds at most, as it reported it; null when not reported. */
                                 users: number | null;
                             };
+                            /** @description Its doors: an access-control terminal's reported LockCount (1–8), one lock output otherwise. */
                             doors: number;
+                            /** @description Face templates (FaceFunOn). */
                             face: boolean;
+                            /** @description Faces enrolled from a photo (BioPhotoFun, VisilightFun, or MultiBioPhotoSupport for visible-light faces). */
                             face_photo: boolean;
+                            /** @description Fingerprint templates (FingerFunOn, or a fingerprint algorithm version reported). */
                             fingerprint: boolean;
+                            /** @description First-person-in enforced by the terminal itself (access controllers of 1 to 4 doors: the firstcard table and Door{N}FirstCardOpenDoor); set with updateDoorOpeningRules. */
                             first_person_in: boolean;
+                            /** @description Interlock enforced by the terminal itself (access controllers of 2 or 4 doors: the InterLock parameter); set with updateDeviceDoorRules. */
                             interlock: boolean;
+                            /** @description The multi-person rule enforced by the terminal itself (access controllers of 1 to 4 doors: the multimcard table, the user Group and Door{N}MultiCardOpenDoor); set with updateDoorOpeningRules. */
                             multi_person: boolean;
+                            /** @description A display photo per user (PhotoFunOn or UserPicURLFunOn). */
                             user_photo: boolean;
                         };
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When clockSkewSeconds was measured.
+                         */
                         clock_checked_at: string | null;
+                        /** @description The terminal's clock minus the real time, in seconds, read from records made just now (two that agree, docs/device-operations.md "Clocks"); null until read. */
                         clock_skew_seconds: number | null;
+                        /** @description The id of the company of this terminal. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description Reported by the terminal. */
                         face_count: number | null;
+                        /** @description Reported by the terminal. */
                         fingerprint_count: number | null;
+                        /** @description Reported by the terminal. */
                         firmware: string | null;
+                        /** @description The terminal's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Reported by the terminal. */
                         ip: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal last contacted the service (an ISO 8601 date-time in UTC); null if it never has. Offline after the heartbeat timeout.
+                         */
                         last_seen_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `att` for an attendance terminal, `acc` for an access-control terminal (doors, access levels).
+                         * @enum {string}
+                         */
                         mode_type: "att" | "acc";
+                        /** @description Reported by the terminal. */
                         model: string | null;
+                        /** @description The terminal's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access-control terminal first proved its session (see pairing); null until then.
+                         */
                         paired_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description Whether the terminal is paired: `unpaired`, `registered` (a RegistryCode was issued) or `paired`.
+                         * @enum {string}
+                         */
                         pairing: "unpaired" | "registered" | "paired";
+                        /** @description `att-push` or `acc-push`, as last seen on the wire. */
                         protocol: string | null;
+                        /** @description Whether a pushCommKey is set (its value is never shown). */
                         push_comm_key_set: boolean;
+                        /** @description Unique across the whole service: a terminal reports to one owner only. */
                         serial_number: string;
-                        /** @enum {string} */
+                        /**
+                         * @description Read-only: follows the terminal.
+                         * @enum {string}
+                         */
                         status: "pending" | "online" | "offline";
+                        /** @description IANA zone of the terminal's clock (default: the workspace's). */
                         time_zone: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description Reported by the terminal. */
                         user_count: number | null;
                     };
                 };
@@ -7002,59 +9238,167 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "area_id": 4,
+                     *       "name": "Front door (lobby)",
+                     *       "serial_number": "CKJJ220160123",
+                     *       "status": "pending",
+                     *       "mode_type": "att",
+                     *       "time_zone": "Europe/Berlin",
+                     *       "last_seen_at": "2026-11-27T08:02:11Z",
+                     *       "firmware": "text",
+                     *       "ip": "text",
+                     *       "model": "text",
+                     *       "protocol": "text",
+                     *       "user_count": 3,
+                     *       "fingerprint_count": 3,
+                     *       "face_count": 3,
+                     *       "attlog_count": 3,
+                     *       "clock_skew_seconds": 5,
+                     *       "clock_checked_at": "2026-11-27T08:02:11Z",
+                     *       "pairing": "unpaired",
+                     *       "paired_at": "2026-11-27T08:02:11Z",
+                     *       "push_comm_key_set": true,
+                     *       "allowed_source_cidrs": [
+                     *         "text"
+                     *       ],
+                     *       "capabilities": {
+                     *         "doors": 1,
+                     *         "access_levels": true,
+                     *         "fingerprint": true,
+                     *         "face": true,
+                     *         "face_photo": true,
+                     *         "user_photo": true,
+                     *         "attendance_backfill": true,
+                     *         "anti_passback": true,
+                     *         "interlock": true,
+                     *         "first_person_in": true,
+                     *         "multi_person": true,
+                     *         "capacity": {
+                     *           "users": 1,
+                     *           "fingerprints": 1,
+                     *           "faces": 1,
+                     *           "records": 1,
+                     *           "user_photos": 1
+                     *         }
+                     *       },
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Source addresses (CIDRs) the terminal's requests must come from; null: any. Others are refused and counted. */
                         allowed_source_cidrs: string[] | null;
+                        /** @description The area whose employees the device inherits (at most one). */
                         area_id: number | null;
+                        /** @description Reported by the terminal. */
                         attlog_count: number | null;
+                        /** @description What the terminal reported it can do: its limits of users, templates, records and photos. */
                         capabilities: {
+                            /** @description Whether the terminal enforces access levels: access-control terminals do (schedules, validity windows, per-door rights); attendance terminals do by their PUSH 2.x settings (weekday schedules, up to 3 time zones a person) until they refuse those tables, after which this is false and their members may open at any hour. */
                             access_levels: boolean;
+                            /** @description Anti-passback enforced by the terminal itself (access controllers of 1, 2 or 4 doors: the AntiPassback parameter); set with updateDeviceDoorRules. */
                             anti_passback: boolean;
+                            /** @description Attendance records re-sent for a date range (attendance terminals: DATA QUERY ATTLOG), for attendance.count and attendance.backfill. */
                             attendance_backfill: boolean;
+                            /** @description The limits the terminal reported in its options (users, templates, records, photos). */
                             capacity: {
+                                /** @description How many face templates it holds at most; null when not reported. */
                                 faces: number | null;
+                                /** @description How many fingerprint templates it holds at most; null when not reported. */
                                 fingerprints: number | null;
+                                /** @description How many attendance records it keeps at most before overwriting; null when not reported. */
                                 records: number | null;
+                                /** @description How many user photos it holds at most; null when not reported. */
                                 user_photos: number | null;
+                                /** @description How many users the terminal holds at most, as it reported it; null when not reported. */
                                 users: number | null;
                             };
+                            /** @description Its doors: an access-control terminal's reported LockCount (1–8), one lock output otherwise. */
                             doors: number;
+                            /** @description Face templates (FaceFunOn). */
                             face: boolean;
+                            /** @description Faces enrolled from a photo (BioPhotoFun, VisilightFun, or MultiBioPhotoSupport for visible-light faces). */
                             face_photo: boolean;
+                            /** @description Fingerprint templates (FingerFunOn, or a fingerprint algorithm version reported). */
                             fingerprint: boolean;
+                            /** @description First-person-in enforced by the terminal itself (access controllers of 1 to 4 doors: the firstcard table and Door{N}FirstCardOpenDoor); set with updateDoorOpeningRules. */
                             first_person_in: boolean;
+                            /** @description Interlock enforced by the terminal itself (access controllers of 2 or 4 doors: the InterLock parameter); set with updateDeviceDoorRules. */
                             interlock: boolean;
+                            /** @description The multi-person rule enforced by the terminal itself (access controllers of 1 to 4 doors: the multimcard table, the user Group and Door{N}MultiCardOpenDoor); set with updateDoorOpeningRules. */
                             multi_person: boolean;
+                            /** @description A display photo per user (PhotoFunOn or UserPicURLFunOn). */
                             user_photo: boolean;
                         };
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When clockSkewSeconds was measured.
+                         */
                         clock_checked_at: string | null;
+                        /** @description The terminal's clock minus the real time, in seconds, read from records made just now (two that agree, docs/device-operations.md "Clocks"); null until read. */
                         clock_skew_seconds: number | null;
+                        /** @description The id of the company of this terminal. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description Reported by the terminal. */
                         face_count: number | null;
+                        /** @description Reported by the terminal. */
                         fingerprint_count: number | null;
+                        /** @description Reported by the terminal. */
                         firmware: string | null;
+                        /** @description The terminal's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Reported by the terminal. */
                         ip: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal last contacted the service (an ISO 8601 date-time in UTC); null if it never has. Offline after the heartbeat timeout.
+                         */
                         last_seen_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `att` for an attendance terminal, `acc` for an access-control terminal (doors, access levels).
+                         * @enum {string}
+                         */
                         mode_type: "att" | "acc";
+                        /** @description Reported by the terminal. */
                         model: string | null;
+                        /** @description The terminal's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access-control terminal first proved its session (see pairing); null until then.
+                         */
                         paired_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description Whether the terminal is paired: `unpaired`, `registered` (a RegistryCode was issued) or `paired`.
+                         * @enum {string}
+                         */
                         pairing: "unpaired" | "registered" | "paired";
+                        /** @description `att-push` or `acc-push`, as last seen on the wire. */
                         protocol: string | null;
+                        /** @description Whether a pushCommKey is set (its value is never shown). */
                         push_comm_key_set: boolean;
+                        /** @description Unique across the whole service: a terminal reports to one owner only. */
                         serial_number: string;
-                        /** @enum {string} */
+                        /**
+                         * @description Read-only: follows the terminal.
+                         * @enum {string}
+                         */
                         status: "pending" | "online" | "offline";
+                        /** @description IANA zone of the terminal's clock (default: the workspace's). */
                         time_zone: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description Reported by the terminal. */
                         user_count: number | null;
                     };
                 };
@@ -7097,59 +9441,167 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "area_id": 4,
+                     *       "name": "Ana",
+                     *       "serial_number": "CKJJ220160123",
+                     *       "status": "pending",
+                     *       "mode_type": "att",
+                     *       "time_zone": "Europe/Berlin",
+                     *       "last_seen_at": "2026-11-27T08:02:11Z",
+                     *       "firmware": "text",
+                     *       "ip": "text",
+                     *       "model": "text",
+                     *       "protocol": "text",
+                     *       "user_count": 3,
+                     *       "fingerprint_count": 3,
+                     *       "face_count": 3,
+                     *       "attlog_count": 3,
+                     *       "clock_skew_seconds": 5,
+                     *       "clock_checked_at": "2026-11-27T08:02:11Z",
+                     *       "pairing": "unpaired",
+                     *       "paired_at": "2026-11-27T08:02:11Z",
+                     *       "push_comm_key_set": true,
+                     *       "allowed_source_cidrs": [
+                     *         "text"
+                     *       ],
+                     *       "capabilities": {
+                     *         "doors": 1,
+                     *         "access_levels": true,
+                     *         "fingerprint": true,
+                     *         "face": true,
+                     *         "face_photo": true,
+                     *         "user_photo": true,
+                     *         "attendance_backfill": true,
+                     *         "anti_passback": true,
+                     *         "interlock": true,
+                     *         "first_person_in": true,
+                     *         "multi_person": true,
+                     *         "capacity": {
+                     *           "users": 1,
+                     *           "fingerprints": 1,
+                     *           "faces": 1,
+                     *           "records": 1,
+                     *           "user_photos": 1
+                     *         }
+                     *       },
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Source addresses (CIDRs) the terminal's requests must come from; null: any. Others are refused and counted. */
                         allowed_source_cidrs: string[] | null;
+                        /** @description The area whose employees the device inherits (at most one). */
                         area_id: number | null;
+                        /** @description Reported by the terminal. */
                         attlog_count: number | null;
+                        /** @description What the terminal reported it can do: its limits of users, templates, records and photos. */
                         capabilities: {
+                            /** @description Whether the terminal enforces access levels: access-control terminals do (schedules, validity windows, per-door rights); attendance terminals do by their PUSH 2.x settings (weekday schedules, up to 3 time zones a person) until they refuse those tables, after which this is false and their members may open at any hour. */
                             access_levels: boolean;
+                            /** @description Anti-passback enforced by the terminal itself (access controllers of 1, 2 or 4 doors: the AntiPassback parameter); set with updateDeviceDoorRules. */
                             anti_passback: boolean;
+                            /** @description Attendance records re-sent for a date range (attendance terminals: DATA QUERY ATTLOG), for attendance.count and attendance.backfill. */
                             attendance_backfill: boolean;
+                            /** @description The limits the terminal reported in its options (users, templates, records, photos). */
                             capacity: {
+                                /** @description How many face templates it holds at most; null when not reported. */
                                 faces: number | null;
+                                /** @description How many fingerprint templates it holds at most; null when not reported. */
                                 fingerprints: number | null;
+                                /** @description How many attendance records it keeps at most before overwriting; null when not reported. */
                                 records: number | null;
+                                /** @description How many user photos it holds at most; null when not reported. */
                                 user_photos: number | null;
+                                /** @description How many users the terminal holds at most, as it reported it; null when not reported. */
                                 users: number | null;
                             };
+                            /** @description Its doors: an access-control terminal's reported LockCount (1–8), one lock output otherwise. */
                             doors: number;
+                            /** @description Face templates (FaceFunOn). */
                             face: boolean;
+                            /** @description Faces enrolled from a photo (BioPhotoFun, VisilightFun, or MultiBioPhotoSupport for visible-light faces). */
                             face_photo: boolean;
+                            /** @description Fingerprint templates (FingerFunOn, or a fingerprint algorithm version reported). */
                             fingerprint: boolean;
+                            /** @description First-person-in enforced by the terminal itself (access controllers of 1 to 4 doors: the firstcard table and Door{N}FirstCardOpenDoor); set with updateDoorOpeningRules. */
                             first_person_in: boolean;
+                            /** @description Interlock enforced by the terminal itself (access controllers of 2 or 4 doors: the InterLock parameter); set with updateDeviceDoorRules. */
                             interlock: boolean;
+                            /** @description The multi-person rule enforced by the terminal itself (access controllers of 1 to 4 doors: the multimcard table, the user Group and Door{N}MultiCardOpenDoor); set with updateDoorOpeningRules. */
                             multi_person: boolean;
+                            /** @description A display photo per user (PhotoFunOn or UserPicURLFunOn). */
                             user_photo: boolean;
                         };
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When clockSkewSeconds was measured.
+                         */
                         clock_checked_at: string | null;
+                        /** @description The terminal's clock minus the real time, in seconds, read from records made just now (two that agree, docs/device-operations.md "Clocks"); null until read. */
                         clock_skew_seconds: number | null;
+                        /** @description The id of the company of this terminal. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description Reported by the terminal. */
                         face_count: number | null;
+                        /** @description Reported by the terminal. */
                         fingerprint_count: number | null;
+                        /** @description Reported by the terminal. */
                         firmware: string | null;
+                        /** @description The terminal's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Reported by the terminal. */
                         ip: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal last contacted the service (an ISO 8601 date-time in UTC); null if it never has. Offline after the heartbeat timeout.
+                         */
                         last_seen_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `att` for an attendance terminal, `acc` for an access-control terminal (doors, access levels).
+                         * @enum {string}
+                         */
                         mode_type: "att" | "acc";
+                        /** @description Reported by the terminal. */
                         model: string | null;
+                        /** @description The terminal's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access-control terminal first proved its session (see pairing); null until then.
+                         */
                         paired_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description Whether the terminal is paired: `unpaired`, `registered` (a RegistryCode was issued) or `paired`.
+                         * @enum {string}
+                         */
                         pairing: "unpaired" | "registered" | "paired";
+                        /** @description `att-push` or `acc-push`, as last seen on the wire. */
                         protocol: string | null;
+                        /** @description Whether a pushCommKey is set (its value is never shown). */
                         push_comm_key_set: boolean;
+                        /** @description Unique across the whole service: a terminal reports to one owner only. */
                         serial_number: string;
-                        /** @enum {string} */
+                        /**
+                         * @description Read-only: follows the terminal.
+                         * @enum {string}
+                         */
                         status: "pending" | "online" | "offline";
+                        /** @description IANA zone of the terminal's clock (default: the workspace's). */
                         time_zone: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description Reported by the terminal. */
                         user_count: number | null;
                     };
                 };
@@ -7195,50 +9647,146 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "action_id": "dact_...",
+                     *         "device_id": 3,
+                     *         "type": "info.refresh",
+                     *         "options": {
+                     *           "start_date": "2026-11-27",
+                     *           "end_date": "2026-11-27",
+                     *           "fix": true
+                     *         },
+                     *         "status": "queued",
+                     *         "status_detail": "device_pending",
+                     *         "result": {
+                     *           "info": [
+                     *             {
+                     *               "key": "text",
+                     *               "value": "text"
+                     *             }
+                     *           ],
+                     *           "device_records": 1,
+                     *           "timegate_records": 1,
+                     *           "matched": true,
+                     *           "windows": 1,
+                     *           "records_received": 1,
+                     *           "punches_new": 1,
+                     *           "skew_before": 1,
+                     *           "skew_after": 1,
+                     *           "complete": true,
+                     *           "users_reported": 1,
+                     *           "missing_on_device": [
+                     *             "users.reconcile"
+                     *           ],
+                     *           "unexpected_on_device": [
+                     *             "users.reconcile"
+                     *           ],
+                     *           "differing": [
+                     *             "users.reconcile"
+                     *           ],
+                     *           "templates": {
+                     *             "fingerprints_on_device": 1,
+                     *             "fingerprints_expected": 1,
+                     *             "faces_on_device": 1,
+                     *             "faces_expected": 1
+                     *           },
+                     *           "fixed": 1,
+                     *           "return_code": 1
+                     *         },
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "completed_at": "2026-11-27T08:02:11Z",
+                     *         "expires_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description Public id (`dact_...`). */
                         action_id: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal's answer settled the action (an ISO 8601 date-time in UTC); null until then.
+                         */
                         completed_at: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the device action was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The id of the terminal (device) of this device action. */
                         device_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The deadline (an ISO 8601 date-time in UTC): an action the terminal has not answered by then ends `expired`.
+                         */
                         expires_at: string;
+                        /** @description The options the action was created with; null for an action that takes none. */
                         options: {
+                            /** @description `YYYY-MM-DD`, terminal-local: the last day of the record count or backfill (inclusive). */
                             end_date: string | null;
+                            /** @description `users.reconcile`: whether the commands that close the gap were queued too. */
                             fix: boolean | null;
+                            /** @description `YYYY-MM-DD`, terminal-local: the first day of the record count or backfill (inclusive). */
                             start_date: string | null;
                         };
+                        /** @description What the terminal answered (records re-sent, clock reading, info items); null until it answered. */
                         result: {
+                            /** @description `users.reconcile`: every user the terminal counted has arrived and was compared. */
                             complete: boolean | null;
+                            /** @description `attendance.count`: the terminal's records in the range. */
                             device_records: number | null;
+                            /** @description `users.reconcile`: pins whose name or privilege differ. */
                             differing: string[] | null;
+                            /** @description `users.reconcile` with fix: users sent again plus delete commands queued. */
                             fixed: number | null;
+                            /** @description `info.refresh`: what the terminal reported. */
                             info: {
+                                /** @description The name of the item the terminal reported (as it spells it: `FWVersion`, `UserCount`...). */
                                 key: string;
+                                /** @description Its value, as text exactly as the terminal sent it. */
                                 value: string;
                             }[] | null;
+                            /** @description `attendance.count`: the two agree (a mismatch is what a backfill is for). */
                             matched: boolean | null;
+                            /** @description `users.reconcile`: pins Timegate sends to this terminal that it does not hold. */
                             missing_on_device: string[] | null;
+                            /** @description `attendance.backfill`: punches of the range Timegate did not have before. */
                             punches_new: number | null;
+                            /** @description `attendance.backfill`: records the terminal found and uploads again. */
                             records_received: number | null;
+                            /** @description A failed action: the terminal return code. */
                             return_code: number | null;
+                            /** @description `clock.sync`: the first reading of the clock after it was set (null until one). */
                             skew_after: number | null;
+                            /** @description `clock.sync`: the terminal's clock skew (seconds) when it was set. */
                             skew_before: number | null;
+                            /** @description `users.reconcile`: template counts, terminal against Timegate. */
                             templates: {
+                                /** @description Its users with a stored face template of a version it takes. */
                                 faces_expected: number;
+                                /** @description People with a face by the terminal's own counter; null when not reported. */
                                 faces_on_device: number | null;
+                                /** @description Stored fingerprints of its users of the algorithm version it takes. */
                                 fingerprints_expected: number;
+                                /** @description Fingerprints by the terminal's own counter (INFO); null when it does not report one (access-control terminals). */
                                 fingerprints_on_device: number | null;
                             } | null;
+                            /** @description `attendance.count`: Timegate's punches of this terminal in the range. */
                             timegate_records: number | null;
+                            /** @description `users.reconcile`: pins the terminal holds that Timegate does not send it. */
                             unexpected_on_device: string[] | null;
+                            /** @description `users.reconcile`: users the terminal holds. */
                             users_reported: number | null;
+                            /** @description `attendance.backfill`: queries sent (one per 31 days). */
                             windows: number | null;
                         } | null;
+                        /** @description `queued`, `sent`, `succeeded`, `failed` or `expired`. */
                         status: string;
-                        /** @enum {string|null} */
+                        /**
+                         * @description Why the action is where it is: `device_pending` (waiting for a terminal that never connected), `device_offline` (waiting for an offline terminal), `no_answer` (the terminal fetched it and did not answer), `device_refused` (the terminal refused it: see the return code), `deadline_passed` (not delivered before its deadline), for clock.sync `awaiting_clock_reading`, `clock_skew_after_sync` or `clock_not_read`; null when nothing needs saying.
+                         * @enum {string|null}
+                         */
                         status_detail: "device_pending" | "device_offline" | "no_answer" | "device_refused" | "deadline_passed" | "awaiting_clock_reading" | "clock_skew_after_sync" | "clock_not_read" | null;
+                        /** @description The action: `info.refresh`, `reboot`, `attendance.count`, `attendance.backfill`, `logs.clear`, `clock.sync`, `users.reconcile`. */
                         type: string;
                     }[];
                 };
@@ -7307,50 +9855,144 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "action_id": "dact_...",
+                     *       "device_id": 3,
+                     *       "type": "attendance.backfill",
+                     *       "options": {
+                     *         "start_date": "2026-11-27",
+                     *         "end_date": "2026-11-27",
+                     *         "fix": true
+                     *       },
+                     *       "status": "queued",
+                     *       "status_detail": "device_pending",
+                     *       "result": {
+                     *         "info": [
+                     *           {
+                     *             "key": "text",
+                     *             "value": "text"
+                     *           }
+                     *         ],
+                     *         "device_records": 1,
+                     *         "timegate_records": 1,
+                     *         "matched": true,
+                     *         "windows": 1,
+                     *         "records_received": 1,
+                     *         "punches_new": 1,
+                     *         "skew_before": 1,
+                     *         "skew_after": 1,
+                     *         "complete": true,
+                     *         "users_reported": 1,
+                     *         "missing_on_device": [
+                     *           "users.reconcile"
+                     *         ],
+                     *         "unexpected_on_device": [
+                     *           "users.reconcile"
+                     *         ],
+                     *         "differing": [
+                     *           "users.reconcile"
+                     *         ],
+                     *         "templates": {
+                     *           "fingerprints_on_device": 1,
+                     *           "fingerprints_expected": 1,
+                     *           "faces_on_device": 1,
+                     *           "faces_expected": 1
+                     *         },
+                     *         "fixed": 1,
+                     *         "return_code": 1
+                     *       },
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "completed_at": "2026-11-27T08:02:11Z",
+                     *       "expires_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Public id (`dact_...`). */
                         action_id: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal's answer settled the action (an ISO 8601 date-time in UTC); null until then.
+                         */
                         completed_at: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the device action was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The id of the terminal (device) of this device action. */
                         device_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The deadline (an ISO 8601 date-time in UTC): an action the terminal has not answered by then ends `expired`.
+                         */
                         expires_at: string;
+                        /** @description The options the action was created with; null for an action that takes none. */
                         options: {
+                            /** @description `YYYY-MM-DD`, terminal-local: the last day of the record count or backfill (inclusive). */
                             end_date: string | null;
+                            /** @description `users.reconcile`: whether the commands that close the gap were queued too. */
                             fix: boolean | null;
+                            /** @description `YYYY-MM-DD`, terminal-local: the first day of the record count or backfill (inclusive). */
                             start_date: string | null;
                         };
+                        /** @description What the terminal answered (records re-sent, clock reading, info items); null until it answered. */
                         result: {
+                            /** @description `users.reconcile`: every user the terminal counted has arrived and was compared. */
                             complete: boolean | null;
+                            /** @description `attendance.count`: the terminal's records in the range. */
                             device_records: number | null;
+                            /** @description `users.reconcile`: pins whose name or privilege differ. */
                             differing: string[] | null;
+                            /** @description `users.reconcile` with fix: users sent again plus delete commands queued. */
                             fixed: number | null;
+                            /** @description `info.refresh`: what the terminal reported. */
                             info: {
+                                /** @description The name of the item the terminal reported (as it spells it: `FWVersion`, `UserCount`...). */
                                 key: string;
+                                /** @description Its value, as text exactly as the terminal sent it. */
                                 value: string;
                             }[] | null;
+                            /** @description `attendance.count`: the two agree (a mismatch is what a backfill is for). */
                             matched: boolean | null;
+                            /** @description `users.reconcile`: pins Timegate sends to this terminal that it does not hold. */
                             missing_on_device: string[] | null;
+                            /** @description `attendance.backfill`: punches of the range Timegate did not have before. */
                             punches_new: number | null;
+                            /** @description `attendance.backfill`: records the terminal found and uploads again. */
                             records_received: number | null;
+                            /** @description A failed action: the terminal return code. */
                             return_code: number | null;
+                            /** @description `clock.sync`: the first reading of the clock after it was set (null until one). */
                             skew_after: number | null;
+                            /** @description `clock.sync`: the terminal's clock skew (seconds) when it was set. */
                             skew_before: number | null;
+                            /** @description `users.reconcile`: template counts, terminal against Timegate. */
                             templates: {
+                                /** @description Its users with a stored face template of a version it takes. */
                                 faces_expected: number;
+                                /** @description People with a face by the terminal's own counter; null when not reported. */
                                 faces_on_device: number | null;
+                                /** @description Stored fingerprints of its users of the algorithm version it takes. */
                                 fingerprints_expected: number;
+                                /** @description Fingerprints by the terminal's own counter (INFO); null when it does not report one (access-control terminals). */
                                 fingerprints_on_device: number | null;
                             } | null;
+                            /** @description `attendance.count`: Timegate's punches of this terminal in the range. */
                             timegate_records: number | null;
+                            /** @description `users.reconcile`: pins the terminal holds that Timegate does not send it. */
                             unexpected_on_device: string[] | null;
+                            /** @description `users.reconcile`: users the terminal holds. */
                             users_reported: number | null;
+                            /** @description `attendance.backfill`: queries sent (one per 31 days). */
                             windows: number | null;
                         } | null;
+                        /** @description `queued`, `sent`, `succeeded`, `failed` or `expired`. */
                         status: string;
-                        /** @enum {string|null} */
+                        /**
+                         * @description Why the action is where it is: `device_pending` (waiting for a terminal that never connected), `device_offline` (waiting for an offline terminal), `no_answer` (the terminal fetched it and did not answer), `device_refused` (the terminal refused it: see the return code), `deadline_passed` (not delivered before its deadline), for clock.sync `awaiting_clock_reading`, `clock_skew_after_sync` or `clock_not_read`; null when nothing needs saying.
+                         * @enum {string|null}
+                         */
                         status_detail: "device_pending" | "device_offline" | "no_answer" | "device_refused" | "deadline_passed" | "awaiting_clock_reading" | "clock_skew_after_sync" | "clock_not_read" | null;
+                        /** @description The action: `info.refresh`, `reboot`, `attendance.count`, `attendance.backfill`, `logs.clear`, `clock.sync`, `users.reconcile`. */
                         type: string;
                     };
                 };
@@ -7395,50 +10037,144 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "action_id": "dact_...",
+                     *       "device_id": 3,
+                     *       "type": "info.refresh",
+                     *       "options": {
+                     *         "start_date": "2026-11-27",
+                     *         "end_date": "2026-11-27",
+                     *         "fix": true
+                     *       },
+                     *       "status": "queued",
+                     *       "status_detail": "device_pending",
+                     *       "result": {
+                     *         "info": [
+                     *           {
+                     *             "key": "text",
+                     *             "value": "text"
+                     *           }
+                     *         ],
+                     *         "device_records": 1,
+                     *         "timegate_records": 1,
+                     *         "matched": true,
+                     *         "windows": 1,
+                     *         "records_received": 1,
+                     *         "punches_new": 1,
+                     *         "skew_before": 1,
+                     *         "skew_after": 1,
+                     *         "complete": true,
+                     *         "users_reported": 1,
+                     *         "missing_on_device": [
+                     *           "users.reconcile"
+                     *         ],
+                     *         "unexpected_on_device": [
+                     *           "users.reconcile"
+                     *         ],
+                     *         "differing": [
+                     *           "users.reconcile"
+                     *         ],
+                     *         "templates": {
+                     *           "fingerprints_on_device": 1,
+                     *           "fingerprints_expected": 1,
+                     *           "faces_on_device": 1,
+                     *           "faces_expected": 1
+                     *         },
+                     *         "fixed": 1,
+                     *         "return_code": 1
+                     *       },
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "completed_at": "2026-11-27T08:02:11Z",
+                     *       "expires_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Public id (`dact_...`). */
                         action_id: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal's answer settled the action (an ISO 8601 date-time in UTC); null until then.
+                         */
                         completed_at: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the device action was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The id of the terminal (device) of this device action. */
                         device_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The deadline (an ISO 8601 date-time in UTC): an action the terminal has not answered by then ends `expired`.
+                         */
                         expires_at: string;
+                        /** @description The options the action was created with; null for an action that takes none. */
                         options: {
+                            /** @description `YYYY-MM-DD`, terminal-local: the last day of the record count or backfill (inclusive). */
                             end_date: string | null;
+                            /** @description `users.reconcile`: whether the commands that close the gap were queued too. */
                             fix: boolean | null;
+                            /** @description `YYYY-MM-DD`, terminal-local: the first day of the record count or backfill (inclusive). */
                             start_date: string | null;
                         };
+                        /** @description What the terminal answered (records re-sent, clock reading, info items); null until it answered. */
                         result: {
+                            /** @description `users.reconcile`: every user the terminal counted has arrived and was compared. */
                             complete: boolean | null;
+                            /** @description `attendance.count`: the terminal's records in the range. */
                             device_records: number | null;
+                            /** @description `users.reconcile`: pins whose name or privilege differ. */
                             differing: string[] | null;
+                            /** @description `users.reconcile` with fix: users sent again plus delete commands queued. */
                             fixed: number | null;
+                            /** @description `info.refresh`: what the terminal reported. */
                             info: {
+                                /** @description The name of the item the terminal reported (as it spells it: `FWVersion`, `UserCount`...). */
                                 key: string;
+                                /** @description Its value, as text exactly as the terminal sent it. */
                                 value: string;
                             }[] | null;
+                            /** @description `attendance.count`: the two agree (a mismatch is what a backfill is for). */
                             matched: boolean | null;
+                            /** @description `users.reconcile`: pins Timegate sends to this terminal that it does not hold. */
                             missing_on_device: string[] | null;
+                            /** @description `attendance.backfill`: punches of the range Timegate did not have before. */
                             punches_new: number | null;
+                            /** @description `attendance.backfill`: records the terminal found and uploads again. */
                             records_received: number | null;
+                            /** @description A failed action: the terminal return code. */
                             return_code: number | null;
+                            /** @description `clock.sync`: the first reading of the clock after it was set (null until one). */
                             skew_after: number | null;
+                            /** @description `clock.sync`: the terminal's clock skew (seconds) when it was set. */
                             skew_before: number | null;
+                            /** @description `users.reconcile`: template counts, terminal against Timegate. */
                             templates: {
+                                /** @description Its users with a stored face template of a version it takes. */
                                 faces_expected: number;
+                                /** @description People with a face by the terminal's own counter; null when not reported. */
                                 faces_on_device: number | null;
+                                /** @description Stored fingerprints of its users of the algorithm version it takes. */
                                 fingerprints_expected: number;
+                                /** @description Fingerprints by the terminal's own counter (INFO); null when it does not report one (access-control terminals). */
                                 fingerprints_on_device: number | null;
                             } | null;
+                            /** @description `attendance.count`: Timegate's punches of this terminal in the range. */
                             timegate_records: number | null;
+                            /** @description `users.reconcile`: pins the terminal holds that Timegate does not send it. */
                             unexpected_on_device: string[] | null;
+                            /** @description `users.reconcile`: users the terminal holds. */
                             users_reported: number | null;
+                            /** @description `attendance.backfill`: queries sent (one per 31 days). */
                             windows: number | null;
                         } | null;
+                        /** @description `queued`, `sent`, `succeeded`, `failed` or `expired`. */
                         status: string;
-                        /** @enum {string|null} */
+                        /**
+                         * @description Why the action is where it is: `device_pending` (waiting for a terminal that never connected), `device_offline` (waiting for an offline terminal), `no_answer` (the terminal fetched it and did not answer), `device_refused` (the terminal refused it: see the return code), `deadline_passed` (not delivered before its deadline), for clock.sync `awaiting_clock_reading`, `clock_skew_after_sync` or `clock_not_read`; null when nothing needs saying.
+                         * @enum {string|null}
+                         */
                         status_detail: "device_pending" | "device_offline" | "no_answer" | "device_refused" | "deadline_passed" | "awaiting_clock_reading" | "clock_skew_after_sync" | "clock_not_read" | null;
+                        /** @description The action: `info.refresh`, `reboot`, `attendance.count`, `attendance.backfill`, `logs.clear`, `clock.sync`, `users.reconcile`. */
                         type: string;
                     };
                 };
@@ -7478,26 +10214,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "device_id": 3,
+                     *       "anti_passback": {
+                     *         "type": "in_out",
+                     *         "mode": "hard",
+                     *         "daily_reset": true,
+                     *         "door_ids": [
+                     *           2
+                     *         ],
+                     *         "pairs": [
+                     *           {
+                     *             "entry_door_ids": [
+                     *               7
+                     *             ],
+                     *             "exit_door_ids": [
+                     *               7
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "interlock": {
+                     *         "groups": [
+                     *           [
+                     *             1
+                     *           ]
+                     *         ]
+                     *       },
+                     *       "anti_passback_value": 1,
+                     *       "interlock_value": 1,
+                     *       "delivery_status": "none",
+                     *       "delivery_return_code": 1,
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Null: off. */
                         anti_passback: {
+                            /** @description Always false: controllers keep the state until the opposite passage. */
                             daily_reset: boolean;
+                            /** @description The doors anti-passback applies to on the controller. */
                             door_ids: number[] | null;
+                            /** @description `hard`: the controller refuses. The only mode controllers enforce. */
                             mode: string;
+                            /** @description The entry and exit door groups: a person must leave through an exit before entering again. */
                             pairs: {
+                                /** @description The doors that count as entry to the zone. */
                                 entry_door_ids: number[];
+                                /** @description The doors that count as exit from it. */
                                 exit_door_ids: number[];
                             }[] | null;
+                            /** @description `in_out`: between the in and out readers of each door of doorIds; `between_doors`: between the sides of each pair. */
                             type: string;
                         } | null;
+                        /** @description The AntiPassback parameter written to the controller (0 off). */
                         anti_passback_value: number;
+                        /** @description The controller's Return for the command. */
                         delivery_return_code: number | null;
+                        /** @description `none` (never set), `pending` (queued or sent), `applied` (the controller accepted SET OPTIONS), `failed` (refused, unanswered or expired). */
                         delivery_status: string;
+                        /** @description The id of the terminal (device) of this device door rules. */
                         device_id: number;
+                        /** @description Null: none. */
                         interlock: {
+                            /** @description Door ids, per group. */
                             groups: number[][];
                         } | null;
+                        /** @description The InterLock parameter written to the controller (0 none). */
                         interlock_value: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the device door rules was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string | null;
                     };
                 };
@@ -7598,26 +10385,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "device_id": 3,
+                     *       "anti_passback": {
+                     *         "type": "in_out",
+                     *         "mode": "hard",
+                     *         "daily_reset": true,
+                     *         "door_ids": [
+                     *           2
+                     *         ],
+                     *         "pairs": [
+                     *           {
+                     *             "entry_door_ids": [
+                     *               7
+                     *             ],
+                     *             "exit_door_ids": [
+                     *               7
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "interlock": {
+                     *         "groups": [
+                     *           [
+                     *             1
+                     *           ]
+                     *         ]
+                     *       },
+                     *       "anti_passback_value": 1,
+                     *       "interlock_value": 1,
+                     *       "delivery_status": "none",
+                     *       "delivery_return_code": 1,
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Null: off. */
                         anti_passback: {
+                            /** @description Always false: controllers keep the state until the opposite passage. */
                             daily_reset: boolean;
+                            /** @description The doors anti-passback applies to on the controller. */
                             door_ids: number[] | null;
+                            /** @description `hard`: the controller refuses. The only mode controllers enforce. */
                             mode: string;
+                            /** @description The entry and exit door groups: a person must leave through an exit before entering again. */
                             pairs: {
+                                /** @description The doors that count as entry to the zone. */
                                 entry_door_ids: number[];
+                                /** @description The doors that count as exit from it. */
                                 exit_door_ids: number[];
                             }[] | null;
+                            /** @description `in_out`: between the in and out readers of each door of doorIds; `between_doors`: between the sides of each pair. */
                             type: string;
                         } | null;
+                        /** @description The AntiPassback parameter written to the controller (0 off). */
                         anti_passback_value: number;
+                        /** @description The controller's Return for the command. */
                         delivery_return_code: number | null;
+                        /** @description `none` (never set), `pending` (queued or sent), `applied` (the controller accepted SET OPTIONS), `failed` (refused, unanswered or expired). */
                         delivery_status: string;
+                        /** @description The id of the terminal (device) of this device door rules. */
                         device_id: number;
+                        /** @description Null: none. */
                         interlock: {
+                            /** @description Door ids, per group. */
                             groups: number[][];
                         } | null;
+                        /** @description The InterLock parameter written to the controller (0 none). */
                         interlock_value: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the device door rules was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string | null;
                     };
                 };
@@ -7660,22 +10498,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "device_id": 3,
+                     *         "number": 1,
+                     *         "name": "Ana",
+                     *         "present": true,
+                     *         "absent_since": "2026-11-27T08:02:11Z",
+                     *         "state": {
+                     *           "sensor": "open",
+                     *           "relay": "locked",
+                     *           "alarms": [
+                     *             "forced_open"
+                     *           ]
+                     *         },
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description Since when the door is absent; null while present.
+                         */
                         absent_since: string | null;
+                        /** @description The id of the terminal (device) of this door. */
                         device_id: number;
+                        /** @description The door's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The door's name, as the console and reports show it. */
                         name: string;
+                        /** @description The door's number on its terminal (1 …). */
                         number: number;
+                        /** @description Whether the terminal has this door now. A door past a lower reported LockCount is absent: kept with its id, name and access levels, left out of what the terminal is sent, and present again when the count rises. */
                         present: boolean;
+                        /** @description What the terminal last reported about the door: sensor, relay and active alarms. */
                         state: {
+                            /** @description Active alarms: `forced_open`, `held_open`, `tamper`, `duress`, `power`, `battery`. */
                             alarms: string[];
-                            /** @enum {string} */
+                            /**
+                             * @description The lock relay: `locked`, `unlocked` or `unknown`.
+                             * @enum {string}
+                             */
                             relay: "locked" | "unlocked" | "unknown";
-                            /** @enum {string} */
+                            /**
+                             * @description The door sensor: `open`, `closed` or `unknown`.
+                             * @enum {string}
+                             */
                             sensor: "open" | "closed" | "unknown";
                         };
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the door was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     }[];
                 };
@@ -7721,20 +10596,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "employee_id": 17,
+                     *         "device_id": 3,
+                     *         "permission_id": 7,
+                     *         "source": "direct",
+                     *         "area_id": 4,
+                     *         "sync_status": "pending",
+                     *         "return_code": 1,
+                     *         "employee_name": "Ana",
+                     *         "employee_lastname": "López",
+                     *         "employee_pin": "1024",
+                     *         "device_name": "Ana",
+                     *         "device_serial_number": "CKJJ220160123"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The area it is inherited from (source `area`). */
                         area_id: number | null;
+                        /** @description The id of the terminal (device) of this assignment. */
                         device_id: number;
+                        /** @description The terminal's name. */
                         device_name: string;
+                        /** @description The serial number of the terminal, as it sends it in the PUSH protocol (`SN`). */
                         device_serial_number: string;
+                        /** @description The id of the employee of this assignment. */
                         employee_id: number;
+                        /** @description The employee's last name. */
                         employee_lastname: string;
+                        /** @description The employee's first name, as the terminal shows it. */
                         employee_name: string;
+                        /** @description The employee's PIN: their user id on the terminal; null when they have none yet (the terminal is then not sent the employee). */
                         employee_pin: string | null;
+                        /** @description Terminal privilege: 0 user, 2 enroller, 6 admin, 14 super admin. Area-derived assignments grant 0; when a pair is both, the terminal gets the direct permission. */
                         permission_id: number;
+                        /** @description The terminal's return code of the last failed attempt. */
                         return_code: number | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `direct` when a client assigned the employee to the terminal, `area` when it comes from the terminal's area.
+                         * @enum {string}
+                         */
                         source: "direct" | "area";
-                        /** @enum {string|null} */
+                        /**
+                         * @description State of the pair on the terminal; null while there is nothing to send (the employee has no pin or is inactive and the terminal never held it).
+                         * @enum {string|null}
+                         */
                         sync_status: "pending" | "synced" | "failed" | null;
                     }[];
                 };
@@ -7792,20 +10699,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "employee_id": 17,
+                     *         "device_id": 3,
+                     *         "permission_id": 7,
+                     *         "source": "direct",
+                     *         "area_id": 4,
+                     *         "sync_status": "pending",
+                     *         "return_code": 1,
+                     *         "employee_name": "Ana",
+                     *         "employee_lastname": "López",
+                     *         "employee_pin": "1024",
+                     *         "device_name": "Ana",
+                     *         "device_serial_number": "CKJJ220160123"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The area it is inherited from (source `area`). */
                         area_id: number | null;
+                        /** @description The id of the terminal (device) of this assignment. */
                         device_id: number;
+                        /** @description The terminal's name. */
                         device_name: string;
+                        /** @description The serial number of the terminal, as it sends it in the PUSH protocol (`SN`). */
                         device_serial_number: string;
+                        /** @description The id of the employee of this assignment. */
                         employee_id: number;
+                        /** @description The employee's last name. */
                         employee_lastname: string;
+                        /** @description The employee's first name, as the terminal shows it. */
                         employee_name: string;
+                        /** @description The employee's PIN: their user id on the terminal; null when they have none yet (the terminal is then not sent the employee). */
                         employee_pin: string | null;
+                        /** @description Terminal privilege: 0 user, 2 enroller, 6 admin, 14 super admin. Area-derived assignments grant 0; when a pair is both, the terminal gets the direct permission. */
                         permission_id: number;
+                        /** @description The terminal's return code of the last failed attempt. */
                         return_code: number | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `direct` when a client assigned the employee to the terminal, `area` when it comes from the terminal's area.
+                         * @enum {string}
+                         */
                         source: "direct" | "area";
-                        /** @enum {string|null} */
+                        /**
+                         * @description State of the pair on the terminal; null while there is nothing to send (the employee has no pin or is inactive and the terminal never held it).
+                         * @enum {string|null}
+                         */
                         sync_status: "pending" | "synced" | "failed" | null;
                     }[];
                 };
@@ -7860,20 +10799,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "employee_id": 17,
+                     *         "device_id": 3,
+                     *         "permission_id": 7,
+                     *         "source": "direct",
+                     *         "area_id": 4,
+                     *         "sync_status": "pending",
+                     *         "return_code": 1,
+                     *         "employee_name": "Ana",
+                     *         "employee_lastname": "López",
+                     *         "employee_pin": "1024",
+                     *         "device_name": "Ana",
+                     *         "device_serial_number": "CKJJ220160123"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The area it is inherited from (source `area`). */
                         area_id: number | null;
+                        /** @description The id of the terminal (device) of this assignment. */
                         device_id: number;
+                        /** @description The terminal's name. */
                         device_name: string;
+                        /** @description The serial number of the terminal, as it sends it in the PUSH protocol (`SN`). */
                         device_serial_number: string;
+                        /** @description The id of the employee of this assignment. */
                         employee_id: number;
+                        /** @description The employee's last name. */
                         employee_lastname: string;
+                        /** @description The employee's first name, as the terminal shows it. */
                         employee_name: string;
+                        /** @description The employee's PIN: their user id on the terminal; null when they have none yet (the terminal is then not sent the employee). */
                         employee_pin: string | null;
+                        /** @description Terminal privilege: 0 user, 2 enroller, 6 admin, 14 super admin. Area-derived assignments grant 0; when a pair is both, the terminal gets the direct permission. */
                         permission_id: number;
+                        /** @description The terminal's return code of the last failed attempt. */
                         return_code: number | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `direct` when a client assigned the employee to the terminal, `area` when it comes from the terminal's area.
+                         * @enum {string}
+                         */
                         source: "direct" | "area";
-                        /** @enum {string|null} */
+                        /**
+                         * @description State of the pair on the terminal; null while there is nothing to send (the employee has no pin or is inactive and the terminal never held it).
+                         * @enum {string|null}
+                         */
                         sync_status: "pending" | "synced" | "failed" | null;
                     }[];
                 };
@@ -7934,20 +10905,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "employee_id": 17,
+                     *         "device_id": 3,
+                     *         "permission_id": 7,
+                     *         "source": "direct",
+                     *         "area_id": 4,
+                     *         "sync_status": "pending",
+                     *         "return_code": 1,
+                     *         "employee_name": "Ana",
+                     *         "employee_lastname": "López",
+                     *         "employee_pin": "1024",
+                     *         "device_name": "Ana",
+                     *         "device_serial_number": "CKJJ220160123"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The area it is inherited from (source `area`). */
                         area_id: number | null;
+                        /** @description The id of the terminal (device) of this assignment. */
                         device_id: number;
+                        /** @description The terminal's name. */
                         device_name: string;
+                        /** @description The serial number of the terminal, as it sends it in the PUSH protocol (`SN`). */
                         device_serial_number: string;
+                        /** @description The id of the employee of this assignment. */
                         employee_id: number;
+                        /** @description The employee's last name. */
                         employee_lastname: string;
+                        /** @description The employee's first name, as the terminal shows it. */
                         employee_name: string;
+                        /** @description The employee's PIN: their user id on the terminal; null when they have none yet (the terminal is then not sent the employee). */
                         employee_pin: string | null;
+                        /** @description Terminal privilege: 0 user, 2 enroller, 6 admin, 14 super admin. Area-derived assignments grant 0; when a pair is both, the terminal gets the direct permission. */
                         permission_id: number;
+                        /** @description The terminal's return code of the last failed attempt. */
                         return_code: number | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `direct` when a client assigned the employee to the terminal, `area` when it comes from the terminal's area.
+                         * @enum {string}
+                         */
                         source: "direct" | "area";
-                        /** @enum {string|null} */
+                        /**
+                         * @description State of the pair on the terminal; null while there is nothing to send (the employee has no pin or is inactive and the terminal never held it).
+                         * @enum {string|null}
+                         */
                         sync_status: "pending" | "synced" | "failed" | null;
                     }[];
                 };
@@ -7991,59 +10994,167 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "area_id": 4,
+                     *       "name": "Ana",
+                     *       "serial_number": "CKJJ220160123",
+                     *       "status": "pending",
+                     *       "mode_type": "att",
+                     *       "time_zone": "Europe/Berlin",
+                     *       "last_seen_at": "2026-11-27T08:02:11Z",
+                     *       "firmware": "text",
+                     *       "ip": "text",
+                     *       "model": "text",
+                     *       "protocol": "text",
+                     *       "user_count": 3,
+                     *       "fingerprint_count": 3,
+                     *       "face_count": 3,
+                     *       "attlog_count": 3,
+                     *       "clock_skew_seconds": 5,
+                     *       "clock_checked_at": "2026-11-27T08:02:11Z",
+                     *       "pairing": "unpaired",
+                     *       "paired_at": "2026-11-27T08:02:11Z",
+                     *       "push_comm_key_set": true,
+                     *       "allowed_source_cidrs": [
+                     *         "text"
+                     *       ],
+                     *       "capabilities": {
+                     *         "doors": 1,
+                     *         "access_levels": true,
+                     *         "fingerprint": true,
+                     *         "face": true,
+                     *         "face_photo": true,
+                     *         "user_photo": true,
+                     *         "attendance_backfill": true,
+                     *         "anti_passback": true,
+                     *         "interlock": true,
+                     *         "first_person_in": true,
+                     *         "multi_person": true,
+                     *         "capacity": {
+                     *           "users": 1,
+                     *           "fingerprints": 1,
+                     *           "faces": 1,
+                     *           "records": 1,
+                     *           "user_photos": 1
+                     *         }
+                     *       },
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Source addresses (CIDRs) the terminal's requests must come from; null: any. Others are refused and counted. */
                         allowed_source_cidrs: string[] | null;
+                        /** @description The area whose employees the device inherits (at most one). */
                         area_id: number | null;
+                        /** @description Reported by the terminal. */
                         attlog_count: number | null;
+                        /** @description What the terminal reported it can do: its limits of users, templates, records and photos. */
                         capabilities: {
+                            /** @description Whether the terminal enforces access levels: access-control terminals do (schedules, validity windows, per-door rights); attendance terminals do by their PUSH 2.x settings (weekday schedules, up to 3 time zones a person) until they refuse those tables, after which this is false and their members may open at any hour. */
                             access_levels: boolean;
+                            /** @description Anti-passback enforced by the terminal itself (access controllers of 1, 2 or 4 doors: the AntiPassback parameter); set with updateDeviceDoorRules. */
                             anti_passback: boolean;
+                            /** @description Attendance records re-sent for a date range (attendance terminals: DATA QUERY ATTLOG), for attendance.count and attendance.backfill. */
                             attendance_backfill: boolean;
+                            /** @description The limits the terminal reported in its options (users, templates, records, photos). */
                             capacity: {
+                                /** @description How many face templates it holds at most; null when not reported. */
                                 faces: number | null;
+                                /** @description How many fingerprint templates it holds at most; null when not reported. */
                                 fingerprints: number | null;
+                                /** @description How many attendance records it keeps at most before overwriting; null when not reported. */
                                 records: number | null;
+                                /** @description How many user photos it holds at most; null when not reported. */
                                 user_photos: number | null;
+                                /** @description How many users the terminal holds at most, as it reported it; null when not reported. */
                                 users: number | null;
                             };
+                            /** @description Its doors: an access-control terminal's reported LockCount (1–8), one lock output otherwise. */
                             doors: number;
+                            /** @description Face templates (FaceFunOn). */
                             face: boolean;
+                            /** @description Faces enrolled from a photo (BioPhotoFun, VisilightFun, or MultiBioPhotoSupport for visible-light faces). */
                             face_photo: boolean;
+                            /** @description Fingerprint templates (FingerFunOn, or a fingerprint algorithm version reported). */
                             fingerprint: boolean;
+                            /** @description First-person-in enforced by the terminal itself (access controllers of 1 to 4 doors: the firstcard table and Door{N}FirstCardOpenDoor); set with updateDoorOpeningRules. */
                             first_person_in: boolean;
+                            /** @description Interlock enforced by the terminal itself (access controllers of 2 or 4 doors: the InterLock parameter); set with updateDeviceDoorRules. */
                             interlock: boolean;
+                            /** @description The multi-person rule enforced by the terminal itself (access controllers of 1 to 4 doors: the multimcard table, the user Group and Door{N}MultiCardOpenDoor); set with updateDoorOpeningRules. */
                             multi_person: boolean;
+                            /** @description A display photo per user (PhotoFunOn or UserPicURLFunOn). */
                             user_photo: boolean;
                         };
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When clockSkewSeconds was measured.
+                         */
                         clock_checked_at: string | null;
+                        /** @description The terminal's clock minus the real time, in seconds, read from records made just now (two that agree, docs/device-operations.md "Clocks"); null until read. */
                         clock_skew_seconds: number | null;
+                        /** @description The id of the company of this terminal. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description Reported by the terminal. */
                         face_count: number | null;
+                        /** @description Reported by the terminal. */
                         fingerprint_count: number | null;
+                        /** @description Reported by the terminal. */
                         firmware: string | null;
+                        /** @description The terminal's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Reported by the terminal. */
                         ip: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal last contacted the service (an ISO 8601 date-time in UTC); null if it never has. Offline after the heartbeat timeout.
+                         */
                         last_seen_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `att` for an attendance terminal, `acc` for an access-control terminal (doors, access levels).
+                         * @enum {string}
+                         */
                         mode_type: "att" | "acc";
+                        /** @description Reported by the terminal. */
                         model: string | null;
+                        /** @description The terminal's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access-control terminal first proved its session (see pairing); null until then.
+                         */
                         paired_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description Whether the terminal is paired: `unpaired`, `registered` (a RegistryCode was issued) or `paired`.
+                         * @enum {string}
+                         */
                         pairing: "unpaired" | "registered" | "paired";
+                        /** @description `att-push` or `acc-push`, as last seen on the wire. */
                         protocol: string | null;
+                        /** @description Whether a pushCommKey is set (its value is never shown). */
                         push_comm_key_set: boolean;
+                        /** @description Unique across the whole service: a terminal reports to one owner only. */
                         serial_number: string;
-                        /** @enum {string} */
+                        /**
+                         * @description Read-only: follows the terminal.
+                         * @enum {string}
+                         */
                         status: "pending" | "online" | "offline";
+                        /** @description IANA zone of the terminal's clock (default: the workspace's). */
                         time_zone: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description Reported by the terminal. */
                         user_count: number | null;
                     };
                 };
@@ -8088,16 +11199,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "serial_number": "CKJJ220160123",
+                     *         "ip": "text",
+                     *         "model": "text",
+                     *         "firmware": "text",
+                     *         "protocol": "text",
+                     *         "first_seen_at": "2026-11-27T08:02:11Z",
+                     *         "last_seen_at": "2026-11-27T08:02:11Z",
+                     *         "request_count": 3
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The firmware version it reported in its handshake; null when not reported. */
                         firmware: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it first contacted the service (an ISO 8601 date-time in UTC).
+                         */
                         first_seen_at: string;
+                        /** @description Address the terminal connects from, as the service sees it. */
                         ip: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it last contacted the service (an ISO 8601 date-time in UTC).
+                         */
                         last_seen_at: string;
+                        /** @description The model the terminal reported in its handshake; null when not reported. */
                         model: string | null;
+                        /** @description `att-push` or `acc-push`. */
                         protocol: string | null;
+                        /** @description Requests received from it so far. */
                         request_count: number;
+                        /** @description The serial number of the terminal, as it sends it in the PUSH protocol (`SN`). */
                         serial_number: string;
                     }[];
                 };
@@ -8136,13 +11271,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": "da_8f14e45f",
+                     *         "company_id": 1,
+                     *         "display_name": "Ana",
+                     *         "external_id": "da_8f14e45f",
+                     *         "member_ids": [
+                     *           7
+                     *         ],
+                     *         "area_id": 4,
+                     *         "access_level_ids": [
+                     *           7
+                     *         ]
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The access levels its members hold while they are in the group. */
                         access_level_ids: number[];
+                        /** @description The area its members belong to while they are in the group. */
                         area_id: number | null;
+                        /** @description The id of the company of this directory group. */
                         company_id: number;
+                        /** @description The group's name in the directory (SCIM `displayName`). */
                         display_name: string;
+                        /** @description The directory's own id of the group. */
                         external_id: string | null;
+                        /** @description The SCIM id (a UUID). */
                         id: string;
+                        /** @description Employee ids of its members. */
                         member_ids: number[];
                     }[];
                 };
@@ -8182,13 +11339,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": "da_8f14e45f",
+                     *       "company_id": 1,
+                     *       "display_name": "Ana",
+                     *       "external_id": "da_8f14e45f",
+                     *       "member_ids": [
+                     *         7
+                     *       ],
+                     *       "area_id": 4,
+                     *       "access_level_ids": [
+                     *         7
+                     *       ]
+                     *     } */
                     "application/json": {
+                        /** @description The access levels its members hold while they are in the group. */
                         access_level_ids: number[];
+                        /** @description The area its members belong to while they are in the group. */
                         area_id: number | null;
+                        /** @description The id of the company of this directory group. */
                         company_id: number;
+                        /** @description The group's name in the directory (SCIM `displayName`). */
                         display_name: string;
+                        /** @description The directory's own id of the group. */
                         external_id: string | null;
+                        /** @description The SCIM id (a UUID). */
                         id: string;
+                        /** @description Employee ids of its members. */
                         member_ids: number[];
                     };
                 };
@@ -8247,13 +11424,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": "da_8f14e45f",
+                     *       "company_id": 1,
+                     *       "display_name": "Ana",
+                     *       "external_id": "da_8f14e45f",
+                     *       "member_ids": [
+                     *         7
+                     *       ],
+                     *       "area_id": 3,
+                     *       "access_level_ids": [
+                     *         7
+                     *       ]
+                     *     } */
                     "application/json": {
+                        /** @description The access levels its members hold while they are in the group. */
                         access_level_ids: number[];
+                        /** @description The area its members belong to while they are in the group. */
                         area_id: number | null;
+                        /** @description The id of the company of this directory group. */
                         company_id: number;
+                        /** @description The group's name in the directory (SCIM `displayName`). */
                         display_name: string;
+                        /** @description The directory's own id of the group. */
                         external_id: string | null;
+                        /** @description The SCIM id (a UUID). */
                         id: string;
+                        /** @description Employee ids of its members. */
                         member_ids: number[];
                     };
                 };
@@ -8308,31 +11505,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "device_id": 3,
+                     *         "device_serial": "CKJJ220160123",
+                     *         "door": 1,
+                     *         "event_code": 1,
+                     *         "event_class": "granted",
+                     *         "reason": "interval_too_short",
+                     *         "opened": true,
+                     *         "pin": "1024",
+                     *         "employee_id": 17,
+                     *         "time": "2026-11-27T08:02:11Z",
+                     *         "local_time": "2026-11-27T09:02:11",
+                     *         "time_zone": "Europe/Berlin",
+                     *         "in_out_status": 1,
+                     *         "verify_type": "text",
+                     *         "verify_code": "verifytype",
+                     *         "card_no": "text",
+                     *         "device_record_index": 1,
+                     *         "received_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The card number read, when a card was used; null otherwise. */
                         card_no: string | null;
+                        /** @description The id of the company of this door event. */
                         company_id: number;
+                        /** @description Null after the device record was deleted; `deviceSerial` remains. */
                         device_id: number | null;
+                        /** @description The terminal record index (with the serial, the event identity). */
                         device_record_index: number;
+                        /** @description The serial number of the terminal, as it sends it in the PUSH protocol (`SN`). */
                         device_serial: string;
+                        /** @description Door / reader address (`eventaddr`). */
                         door: number | null;
+                        /** @description Null without a person, while the pin is unknown in the company, or after the employee was deleted. */
                         employee_id: number | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `granted`, `denied`, `door`, `alarm`, `device` or `unknown`: what kind of event the rtlog code is.
+                         * @enum {string}
+                         */
                         event_class: "granted" | "denied" | "door" | "alarm" | "device" | "unknown";
+                        /** @description Raw terminal event code (0 verified open, 8 remote open, 27 not registered, 200 door opened...). */
                         event_code: number;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description A 64-bit id (see the `SafeInt` scalar).
+                         */
                         id: number;
+                        /** @description 0 in, 1 out, 2 none. */
                         in_out_status: number | null;
+                        /** @description Wall-clock time on the terminal, `YYYY-MM-DD HH:MM:SS`. */
                         local_time: string;
+                        /** @description Whether the event opened the door. */
                         opened: boolean;
+                        /** @description Null for events without a person. */
                         pin: string | null;
-                        /** @enum {string|null} */
+                        /**
+                         * @description Why the person was refused; null unless `eventClass` is `denied`.
+                         * @enum {string|null}
+                         */
                         reason: "interval_too_short" | "outside_schedule" | "anti_passback" | "interlock" | "multi_person_wait" | "not_registered" | "expired" | "wrong_password" | "card_lost" | "blacklisted" | "wrong_verify_mode" | "background_verification_failed" | "background_verification_timeout" | "lockdown" | "other" | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the service received the event from the terminal (an ISO 8601 date-time in UTC); later than `time` when it was buffered offline.
+                         */
                         received_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it happened on the terminal (an ISO 8601 date-time in UTC, from its local time and time zone).
+                         */
                         time: string;
+                        /** @description The IANA time zone of the terminal's clock when the event was stored, in which its local time is read. */
                         time_zone: string;
+                        /** @description Raw `verifytype` as sent. */
                         verify_code: string | null;
+                        /** @description Verify mode name, as for punches. */
                         verify_type: string | null;
                     }[];
                 };
@@ -8372,45 +11623,135 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "device_id": 3,
+                     *       "number": 1,
+                     *       "name": "Ana",
+                     *       "present": true,
+                     *       "absent_since": "2026-11-27T08:02:11Z",
+                     *       "state": {
+                     *         "sensor": "open",
+                     *         "relay": "locked",
+                     *         "alarms": [
+                     *           "forced_open"
+                     *         ]
+                     *       },
+                     *       "updated_at": "2026-11-27T08:02:11Z",
+                     *       "rules": {
+                     *         "anti_passback": {
+                     *           "type": "in_out",
+                     *           "mode": "hard",
+                     *           "daily_reset": true,
+                     *           "door_ids": [
+                     *             2
+                     *           ],
+                     *           "pairs": [
+                     *             {
+                     *               "entry_door_ids": [
+                     *                 7
+                     *               ],
+                     *               "exit_door_ids": [
+                     *                 7
+                     *               ]
+                     *             }
+                     *           ]
+                     *         },
+                     *         "interlock_group": [
+                     *           1
+                     *         ],
+                     *         "delivery_status": "text",
+                     *         "first_person_in": {
+                     *           "schedule_id": 7,
+                     *           "access_level_ids": [
+                     *             7
+                     *           ]
+                     *         },
+                     *         "multi_person": {
+                     *           "count": 3,
+                     *           "access_level_ids": [
+                     *             7
+                     *           ]
+                     *         },
+                     *         "opening_delivery_status": "text"
+                     *       }
+                     *     } */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description Since when the door is absent; null while present.
+                         */
                         absent_since: string | null;
+                        /** @description The id of the terminal (device) of this door. */
                         device_id: number;
+                        /** @description The door's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The door's name, as the console and reports show it. */
                         name: string;
+                        /** @description The door's number on its terminal (1 …). */
                         number: number;
+                        /** @description Whether the terminal has this door now. A door past a lower reported LockCount is absent: kept with its id, name and access levels, left out of what the terminal is sent, and present again when the count rises. */
                         present: boolean;
+                        /** @description The rules as they concern this door: its controller's, and its own opening rules. */
                         rules: {
+                            /** @description The controller's anti-passback when it involves this door. */
                             anti_passback: {
+                                /** @description Always false: controllers keep the state until the opposite passage. */
                                 daily_reset: boolean;
+                                /** @description The doors anti-passback applies to on the controller. */
                                 door_ids: number[] | null;
+                                /** @description `hard`: the controller refuses. The only mode controllers enforce. */
                                 mode: string;
+                                /** @description The entry and exit door groups: a person must leave through an exit before entering again. */
                                 pairs: {
+                                    /** @description The doors that count as entry to the zone. */
                                     entry_door_ids: number[];
+                                    /** @description The doors that count as exit from it. */
                                     exit_door_ids: number[];
                                 }[] | null;
+                                /** @description `in_out`: between the in and out readers of each door of doorIds; `between_doors`: between the sides of each pair. */
                                 type: string;
                             } | null;
+                            /** @description Delivery of the controller rules (see DeviceDoorRules.deliveryStatus). */
                             delivery_status: string;
+                            /** @description The door's first-person-in (DoorOpeningRules); null: off. */
                             first_person_in: {
+                                /** @description Access levels whose members may start it; each level opens the door. */
                                 access_level_ids: number[];
+                                /** @description The access schedule inside which the door stays open. */
                                 schedule_id: number;
                             } | null;
+                            /** @description The door ids of this door's interlock group. */
                             interlock_group: number[] | null;
+                            /** @description The door's multi-person rule (DoorOpeningRules); null: off. */
                             multi_person: {
+                                /** @description Access levels whose members count; each level opens the door. */
                                 access_level_ids: number[];
+                                /** @description People needed, 2–5. */
                                 count: number;
                             } | null;
+                            /** @description Delivery of the door's opening rules (see DoorOpeningRules.deliveryStatus). */
                             opening_delivery_status: string;
                         };
+                        /** @description What the terminal last reported about the door: sensor, relay and active alarms. */
                         state: {
+                            /** @description Active alarms: `forced_open`, `held_open`, `tamper`, `duress`, `power`, `battery`. */
                             alarms: string[];
-                            /** @enum {string} */
+                            /**
+                             * @description The lock relay: `locked`, `unlocked` or `unknown`.
+                             * @enum {string}
+                             */
                             relay: "locked" | "unlocked" | "unknown";
-                            /** @enum {string} */
+                            /**
+                             * @description The door sensor: `open`, `closed` or `unknown`.
+                             * @enum {string}
+                             */
                             sensor: "open" | "closed" | "unknown";
                         };
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the door was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -8463,22 +11804,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "device_id": 3,
+                     *       "number": 1,
+                     *       "name": "Main entrance",
+                     *       "present": true,
+                     *       "absent_since": "2026-11-27T08:02:11Z",
+                     *       "state": {
+                     *         "sensor": "open",
+                     *         "relay": "locked",
+                     *         "alarms": [
+                     *           "forced_open"
+                     *         ]
+                     *       },
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description Since when the door is absent; null while present.
+                         */
                         absent_since: string | null;
+                        /** @description The id of the terminal (device) of this door. */
                         device_id: number;
+                        /** @description The door's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The door's name, as the console and reports show it. */
                         name: string;
+                        /** @description The door's number on its terminal (1 …). */
                         number: number;
+                        /** @description Whether the terminal has this door now. A door past a lower reported LockCount is absent: kept with its id, name and access levels, left out of what the terminal is sent, and present again when the count rises. */
                         present: boolean;
+                        /** @description What the terminal last reported about the door: sensor, relay and active alarms. */
                         state: {
+                            /** @description Active alarms: `forced_open`, `held_open`, `tamper`, `duress`, `power`, `battery`. */
                             alarms: string[];
-                            /** @enum {string} */
+                            /**
+                             * @description The lock relay: `locked`, `unlocked` or `unknown`.
+                             * @enum {string}
+                             */
                             relay: "locked" | "unlocked" | "unknown";
-                            /** @enum {string} */
+                            /**
+                             * @description The door sensor: `open`, `closed` or `unknown`.
+                             * @enum {string}
+                             */
                             sensor: "open" | "closed" | "unknown";
                         };
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the door was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -8541,27 +11917,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "action_id": "da_...",
+                     *       "action": "unlock",
+                     *       "status": "queued",
+                     *       "status_detail": "device_pending",
+                     *       "device_id": 3,
+                     *       "device_serial": "CKJJ220160123",
+                     *       "device_status": "pending",
+                     *       "door": 1,
+                     *       "duration": 5,
+                     *       "return_code": 1,
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "sent_at": "2026-11-27T08:02:11Z",
+                     *       "completed_at": "2026-11-27T08:02:11Z",
+                     *       "expires_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description `unlock`, `hold_open` (normally open until closed), `close` or `cancel_alarm`. */
                         action: string;
+                        /** @description Public id (`da_...`). */
                         action_id: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal's answer settled the action (an ISO 8601 date-time in UTC); null until then.
+                         */
                         completed_at: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the action was requested.
+                         */
                         created_at: string;
+                        /** @description The id of the terminal (device) of this door action. */
                         device_id: number;
+                        /** @description The serial number of the terminal, as it sends it in the PUSH protocol (`SN`). */
                         device_serial: string;
-                        /** @enum {string} */
+                        /**
+                         * @description The terminal's status now: an `offline` terminal receives the command only if it polls before expiresAt.
+                         * @enum {string}
+                         */
                         device_status: "pending" | "online" | "offline";
+                        /** @description The door's number on its terminal (1 …). */
                         door: number;
+                        /** @description Seconds the lock stays released for an `unlock` (attendance terminals apply their own lock time); 0 for the other actions. */
                         duration: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The deadline (an ISO 8601 date-time in UTC): an action not answered by then ends `expired`.
+                         */
                         expires_at: string;
+                        /** @description The terminal's Return code (negative = failure). */
                         return_code: number | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal first took the command; null while it was never delivered.
+                         */
                         sent_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `queued`, `sent`, `succeeded`, `failed` or `expired`; `statusDetail` says why.
+                         * @enum {string}
+                         */
                         status: "queued" | "sent" | "succeeded" | "failed" | "expired";
-                        /** @enum {string|null} */
+                        /**
+                         * @description Why the action is where it is: `device_pending` (waiting for a terminal that never connected), `device_offline` (waiting for an offline terminal), `no_answer` (the terminal fetched it and did not answer), `device_refused` (the terminal refused it: see the return code), `deadline_passed` (not delivered before its deadline), for clock.sync `awaiting_clock_reading`, `clock_skew_after_sync` or `clock_not_read`; null when nothing needs saying.
+                         * @enum {string|null}
+                         */
                         status_detail: "device_pending" | "device_offline" | "no_answer" | "device_refused" | "deadline_passed" | "awaiting_clock_reading" | "clock_skew_after_sync" | "clock_not_read" | null;
                     };
                 };
@@ -8613,23 +12033,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "door_id": 2,
+                     *       "device_id": 3,
+                     *       "first_person_in": {
+                     *         "schedule_id": 7,
+                     *         "access_level_ids": [
+                     *           7
+                     *         ]
+                     *       },
+                     *       "first_card_value": 1,
+                     *       "first_card_rows": 1,
+                     *       "multi_person": {
+                     *         "count": 3,
+                     *         "access_level_ids": [
+                     *           7
+                     *         ]
+                     *       },
+                     *       "multi_card_value": 1,
+                     *       "delivery_status": "none",
+                     *       "delivery_return_code": 1,
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The controller's Return for the command. */
                         delivery_return_code: number | null;
+                        /** @description `none` (never set), `pending` (queued or sent), `applied` (the controller accepted SET OPTIONS), `failed` (refused, unanswered or expired). */
                         delivery_status: string;
+                        /** @description The id of the terminal (device) of this door opening rules. */
                         device_id: number;
+                        /** @description The id of the door of this door opening rules. */
                         door_id: number;
+                        /** @description The firstcard rows the controller was sent for the door: the people on it who may start the open period. */
                         first_card_rows: number;
+                        /** @description The Door{N}FirstCardOpenDoor parameter written to the controller (0 off, 1 first-card normal open). */
                         first_card_value: number;
+                        /** @description Null: off. */
                         first_person_in: {
+                            /** @description Access levels whose members may start it; each level opens the door. */
                             access_level_ids: number[];
+                            /** @description The access schedule inside which the door stays open. */
                             schedule_id: number;
                         } | null;
+                        /** @description The Door{N}MultiCardOpenDoor parameter written to the controller (0 off, 1 on). */
                         multi_card_value: number;
+                        /** @description Null: off. */
                         multi_person: {
+                            /** @description Access levels whose members count; each level opens the door. */
                             access_level_ids: number[];
+                            /** @description People needed, 2–5. */
                             count: number;
                         } | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the door opening rules was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string | null;
                     };
                 };
@@ -8701,23 +12159,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "door_id": 2,
+                     *       "device_id": 3,
+                     *       "first_person_in": {
+                     *         "schedule_id": 7,
+                     *         "access_level_ids": [
+                     *           7
+                     *         ]
+                     *       },
+                     *       "first_card_value": 1,
+                     *       "first_card_rows": 1,
+                     *       "multi_person": {
+                     *         "count": 3,
+                     *         "access_level_ids": [
+                     *           7
+                     *         ]
+                     *       },
+                     *       "multi_card_value": 1,
+                     *       "delivery_status": "none",
+                     *       "delivery_return_code": 1,
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The controller's Return for the command. */
                         delivery_return_code: number | null;
+                        /** @description `none` (never set), `pending` (queued or sent), `applied` (the controller accepted SET OPTIONS), `failed` (refused, unanswered or expired). */
                         delivery_status: string;
+                        /** @description The id of the terminal (device) of this door opening rules. */
                         device_id: number;
+                        /** @description The id of the door of this door opening rules. */
                         door_id: number;
+                        /** @description The firstcard rows the controller was sent for the door: the people on it who may start the open period. */
                         first_card_rows: number;
+                        /** @description The Door{N}FirstCardOpenDoor parameter written to the controller (0 off, 1 first-card normal open). */
                         first_card_value: number;
+                        /** @description Null: off. */
                         first_person_in: {
+                            /** @description Access levels whose members may start it; each level opens the door. */
                             access_level_ids: number[];
+                            /** @description The access schedule inside which the door stays open. */
                             schedule_id: number;
                         } | null;
+                        /** @description The Door{N}MultiCardOpenDoor parameter written to the controller (0 off, 1 on). */
                         multi_card_value: number;
+                        /** @description Null: off. */
                         multi_person: {
+                            /** @description Access levels whose members count; each level opens the door. */
                             access_level_ids: number[];
+                            /** @description People needed, 2–5. */
                             count: number;
                         } | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the door opening rules was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string | null;
                     };
                 };
@@ -8766,21 +12262,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "name": "Ana",
+                     *         "lastname": "López",
+                     *         "code": "BER",
+                     *         "pin": "1024",
+                     *         "email": "ana.lopez@example.com",
+                     *         "is_active": true,
+                     *         "employment_start_date": "not_employed",
+                     *         "employment_end_date": "not_employed",
+                     *         "area_ids": [
+                     *           4
+                     *         ],
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The areas the employee is registered in. */
                         area_ids: number[];
+                        /** @description Unique in the workspace. */
                         code: string;
+                        /** @description The id of the company of this employee. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The employee's e-mail address; null when none. */
                         email: string | null;
+                        /** @description `YYYY-MM-DD`, the last day of employment (inclusive); days after it are `not_employed`. Null: open. */
                         employment_end_date: string | null;
+                        /** @description `YYYY-MM-DD`, the first day of employment; days before it are `not_employed`. Null: open. */
                         employment_start_date: string | null;
+                        /** @description The employee's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Whether the employee is active: an inactive one is sent to no terminal (a SCIM `active: false` makes them inactive). */
                         is_active: boolean;
+                        /** @description Last name, shown on the terminal. */
                         lastname: string;
+                        /** @description First name, shown on the terminal. */
                         name: string;
+                        /** @description The number the terminal knows the person by; unique per company. */
                         pin: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     }[];
                 };
@@ -8855,21 +12387,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ada",
+                     *       "lastname": "Lovelace",
+                     *       "code": "E-001",
+                     *       "pin": "1001",
+                     *       "email": "ada@example.com",
+                     *       "is_active": true,
+                     *       "employment_start_date": "not_employed",
+                     *       "employment_end_date": "not_employed",
+                     *       "area_ids": [
+                     *         4
+                     *       ],
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The areas the employee is registered in. */
                         area_ids: number[];
+                        /** @description Unique in the workspace. */
                         code: string;
+                        /** @description The id of the company of this employee. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The employee's e-mail address; null when none. */
                         email: string | null;
+                        /** @description `YYYY-MM-DD`, the last day of employment (inclusive); days after it are `not_employed`. Null: open. */
                         employment_end_date: string | null;
+                        /** @description `YYYY-MM-DD`, the first day of employment; days before it are `not_employed`. Null: open. */
                         employment_start_date: string | null;
+                        /** @description The employee's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Whether the employee is active: an inactive one is sent to no terminal (a SCIM `active: false` makes them inactive). */
                         is_active: boolean;
+                        /** @description Last name, shown on the terminal. */
                         lastname: string;
+                        /** @description First name, shown on the terminal. */
                         name: string;
+                        /** @description The number the terminal knows the person by; unique per company. */
                         pin: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -8921,21 +12487,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "lastname": "López",
+                     *       "code": "BER",
+                     *       "pin": "1024",
+                     *       "email": "ana.lopez@example.com",
+                     *       "is_active": true,
+                     *       "employment_start_date": "not_employed",
+                     *       "employment_end_date": "not_employed",
+                     *       "area_ids": [
+                     *         4
+                     *       ],
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The areas the employee is registered in. */
                         area_ids: number[];
+                        /** @description Unique in the workspace. */
                         code: string;
+                        /** @description The id of the company of this employee. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The employee's e-mail address; null when none. */
                         email: string | null;
+                        /** @description `YYYY-MM-DD`, the last day of employment (inclusive); days after it are `not_employed`. Null: open. */
                         employment_end_date: string | null;
+                        /** @description `YYYY-MM-DD`, the first day of employment; days before it are `not_employed`. Null: open. */
                         employment_start_date: string | null;
+                        /** @description The employee's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Whether the employee is active: an inactive one is sent to no terminal (a SCIM `active: false` makes them inactive). */
                         is_active: boolean;
+                        /** @description Last name, shown on the terminal. */
                         lastname: string;
+                        /** @description First name, shown on the terminal. */
                         name: string;
+                        /** @description The number the terminal knows the person by; unique per company. */
                         pin: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -9008,21 +12608,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "lastname": "López",
+                     *       "code": "BER",
+                     *       "pin": "1024",
+                     *       "email": "ana.lopez@example.com",
+                     *       "is_active": false,
+                     *       "employment_start_date": "not_employed",
+                     *       "employment_end_date": "not_employed",
+                     *       "area_ids": [
+                     *         4
+                     *       ],
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The areas the employee is registered in. */
                         area_ids: number[];
+                        /** @description Unique in the workspace. */
                         code: string;
+                        /** @description The id of the company of this employee. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The employee's e-mail address; null when none. */
                         email: string | null;
+                        /** @description `YYYY-MM-DD`, the last day of employment (inclusive); days after it are `not_employed`. Null: open. */
                         employment_end_date: string | null;
+                        /** @description `YYYY-MM-DD`, the first day of employment; days before it are `not_employed`. Null: open. */
                         employment_start_date: string | null;
+                        /** @description The employee's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Whether the employee is active: an inactive one is sent to no terminal (a SCIM `active: false` makes them inactive). */
                         is_active: boolean;
+                        /** @description Last name, shown on the terminal. */
                         lastname: string;
+                        /** @description First name, shown on the terminal. */
                         name: string;
+                        /** @description The number the terminal knows the person by; unique per company. */
                         pin: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -9065,21 +12699,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "lastname": "López",
+                     *       "code": "BER",
+                     *       "pin": "1024",
+                     *       "email": "ana.lopez@example.com",
+                     *       "is_active": true,
+                     *       "employment_start_date": "not_employed",
+                     *       "employment_end_date": "not_employed",
+                     *       "area_ids": [
+                     *         4
+                     *       ],
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The areas the employee is registered in. */
                         area_ids: number[];
+                        /** @description Unique in the workspace. */
                         code: string;
+                        /** @description The id of the company of this employee. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The employee's e-mail address; null when none. */
                         email: string | null;
+                        /** @description `YYYY-MM-DD`, the last day of employment (inclusive); days after it are `not_employed`. Null: open. */
                         employment_end_date: string | null;
+                        /** @description `YYYY-MM-DD`, the first day of employment; days before it are `not_employed`. Null: open. */
                         employment_start_date: string | null;
+                        /** @description The employee's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Whether the employee is active: an inactive one is sent to no terminal (a SCIM `active: false` makes them inactive). */
                         is_active: boolean;
+                        /** @description Last name, shown on the terminal. */
                         lastname: string;
+                        /** @description First name, shown on the terminal. */
                         name: string;
+                        /** @description The number the terminal knows the person by; unique per company. */
                         pin: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -9121,14 +12789,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "absence_type_id": 7,
+                     *         "year": 2026,
+                     *         "unit": "day",
+                     *         "allowance": 1.5,
+                     *         "carried_over": 1.5,
+                     *         "taken": 1.5,
+                     *         "pending": 1.5,
+                     *         "remaining": 1.5
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the absence type of this absence balance. */
                         absence_type_id: number;
+                        /** @description Null: the type tracks no allowance. */
                         allowance: number | null;
+                        /** @description Last year's remainder, up to the type's carry-over cap. */
                         carried_over: number;
+                        /** @description Requests waiting for a decision. */
                         pending: number;
+                        /** @description What is left, in the unit: allowance + carriedOver − taken − pending; null without an allowance. */
                         remaining: number | null;
+                        /** @description Approved requests. */
                         taken: number;
+                        /** @description The absence type's unit every amount of the balance is in: `day` or `hour`. */
                         unit: string;
+                        /** @description The calendar year the balance is for (January 1 to December 31). */
                         year: number;
                     }[];
                 };
@@ -9168,15 +12856,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "employee_id": 17,
+                     *         "name": "Ana",
+                     *         "prefix": "text",
+                     *         "last4": "text",
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "revoked_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the token was issued.
+                         */
                         created_at: string;
+                        /** @description The employee the token acts as. */
                         employee_id: number;
+                        /** @description The token's id (what revokeEmployeeAccessToken takes), not the secret. */
                         id: number;
+                        /** @description The last four characters of the token. */
                         last4: string;
+                        /** @description What the token is for, as its creator named it (empty when unnamed). */
                         name: string;
+                        /** @description The public beginning of the token, e.g. `tg_emp_AbC1`. */
                         prefix: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was revoked; null while it works.
+                         */
                         revoked_at: string | null;
                     }[];
                 };
@@ -9229,16 +12939,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "employee_id": 17,
+                     *       "name": "Field service app",
+                     *       "prefix": "text",
+                     *       "last4": "text",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "revoked_at": "2026-11-27T08:02:11Z",
+                     *       "token": "text"
+                     *     } */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the token was issued.
+                         */
                         created_at: string;
+                        /** @description The employee the token acts as. */
                         employee_id: number;
+                        /** @description The token's id (what revokeEmployeeAccessToken takes), not the secret. */
                         id: number;
+                        /** @description The last four characters of the token. */
                         last4: string;
+                        /** @description What the token is for, as its creator named it (empty when unnamed). */
                         name: string;
+                        /** @description The public beginning of the token, e.g. `tg_emp_AbC1`. */
                         prefix: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was revoked; null while it works.
+                         */
                         revoked_at: string | null;
+                        /** @description The secret token: present only in the response that created it. */
                         token: string | null;
                     };
                 };
@@ -9283,15 +13015,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "employee_id": 17,
+                     *       "name": "Ana",
+                     *       "prefix": "text",
+                     *       "last4": "text",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "revoked_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the token was issued.
+                         */
                         created_at: string;
+                        /** @description The employee the token acts as. */
                         employee_id: number;
+                        /** @description The token's id (what revokeEmployeeAccessToken takes), not the secret. */
                         id: number;
+                        /** @description The last four characters of the token. */
                         last4: string;
+                        /** @description What the token is for, as its creator named it (empty when unnamed). */
                         name: string;
+                        /** @description The public beginning of the token, e.g. `tg_emp_AbC1`. */
                         prefix: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was revoked; null while it works.
+                         */
                         revoked_at: string | null;
                     };
                 };
@@ -9337,20 +13089,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "employee_id": 17,
+                     *         "device_id": 3,
+                     *         "permission_id": 7,
+                     *         "source": "direct",
+                     *         "area_id": 4,
+                     *         "sync_status": "pending",
+                     *         "return_code": 1,
+                     *         "employee_name": "Ana",
+                     *         "employee_lastname": "López",
+                     *         "employee_pin": "1024",
+                     *         "device_name": "Ana",
+                     *         "device_serial_number": "CKJJ220160123"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The area it is inherited from (source `area`). */
                         area_id: number | null;
+                        /** @description The id of the terminal (device) of this assignment. */
                         device_id: number;
+                        /** @description The terminal's name. */
                         device_name: string;
+                        /** @description The serial number of the terminal, as it sends it in the PUSH protocol (`SN`). */
                         device_serial_number: string;
+                        /** @description The id of the employee of this assignment. */
                         employee_id: number;
+                        /** @description The employee's last name. */
                         employee_lastname: string;
+                        /** @description The employee's first name, as the terminal shows it. */
                         employee_name: string;
+                        /** @description The employee's PIN: their user id on the terminal; null when they have none yet (the terminal is then not sent the employee). */
                         employee_pin: string | null;
+                        /** @description Terminal privilege: 0 user, 2 enroller, 6 admin, 14 super admin. Area-derived assignments grant 0; when a pair is both, the terminal gets the direct permission. */
                         permission_id: number;
+                        /** @description The terminal's return code of the last failed attempt. */
                         return_code: number | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `direct` when a client assigned the employee to the terminal, `area` when it comes from the terminal's area.
+                         * @enum {string}
+                         */
                         source: "direct" | "area";
-                        /** @enum {string|null} */
+                        /**
+                         * @description State of the pair on the terminal; null while there is nothing to send (the employee has no pin or is inactive and the terminal never held it).
+                         * @enum {string|null}
+                         */
                         sync_status: "pending" | "synced" | "failed" | null;
                     }[];
                 };
@@ -9408,20 +13192,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "employee_id": 17,
+                     *         "device_id": 3,
+                     *         "permission_id": 7,
+                     *         "source": "direct",
+                     *         "area_id": 4,
+                     *         "sync_status": "pending",
+                     *         "return_code": 1,
+                     *         "employee_name": "Ana",
+                     *         "employee_lastname": "López",
+                     *         "employee_pin": "1024",
+                     *         "device_name": "Ana",
+                     *         "device_serial_number": "CKJJ220160123"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The area it is inherited from (source `area`). */
                         area_id: number | null;
+                        /** @description The id of the terminal (device) of this assignment. */
                         device_id: number;
+                        /** @description The terminal's name. */
                         device_name: string;
+                        /** @description The serial number of the terminal, as it sends it in the PUSH protocol (`SN`). */
                         device_serial_number: string;
+                        /** @description The id of the employee of this assignment. */
                         employee_id: number;
+                        /** @description The employee's last name. */
                         employee_lastname: string;
+                        /** @description The employee's first name, as the terminal shows it. */
                         employee_name: string;
+                        /** @description The employee's PIN: their user id on the terminal; null when they have none yet (the terminal is then not sent the employee). */
                         employee_pin: string | null;
+                        /** @description Terminal privilege: 0 user, 2 enroller, 6 admin, 14 super admin. Area-derived assignments grant 0; when a pair is both, the terminal gets the direct permission. */
                         permission_id: number;
+                        /** @description The terminal's return code of the last failed attempt. */
                         return_code: number | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `direct` when a client assigned the employee to the terminal, `area` when it comes from the terminal's area.
+                         * @enum {string}
+                         */
                         source: "direct" | "area";
-                        /** @enum {string|null} */
+                        /**
+                         * @description State of the pair on the terminal; null while there is nothing to send (the employee has no pin or is inactive and the terminal never held it).
+                         * @enum {string|null}
+                         */
                         sync_status: "pending" | "synced" | "failed" | null;
                     }[];
                 };
@@ -9476,20 +13292,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "employee_id": 17,
+                     *         "device_id": 3,
+                     *         "permission_id": 7,
+                     *         "source": "direct",
+                     *         "area_id": 4,
+                     *         "sync_status": "pending",
+                     *         "return_code": 1,
+                     *         "employee_name": "Ana",
+                     *         "employee_lastname": "López",
+                     *         "employee_pin": "1024",
+                     *         "device_name": "Ana",
+                     *         "device_serial_number": "CKJJ220160123"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The area it is inherited from (source `area`). */
                         area_id: number | null;
+                        /** @description The id of the terminal (device) of this assignment. */
                         device_id: number;
+                        /** @description The terminal's name. */
                         device_name: string;
+                        /** @description The serial number of the terminal, as it sends it in the PUSH protocol (`SN`). */
                         device_serial_number: string;
+                        /** @description The id of the employee of this assignment. */
                         employee_id: number;
+                        /** @description The employee's last name. */
                         employee_lastname: string;
+                        /** @description The employee's first name, as the terminal shows it. */
                         employee_name: string;
+                        /** @description The employee's PIN: their user id on the terminal; null when they have none yet (the terminal is then not sent the employee). */
                         employee_pin: string | null;
+                        /** @description Terminal privilege: 0 user, 2 enroller, 6 admin, 14 super admin. Area-derived assignments grant 0; when a pair is both, the terminal gets the direct permission. */
                         permission_id: number;
+                        /** @description The terminal's return code of the last failed attempt. */
                         return_code: number | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `direct` when a client assigned the employee to the terminal, `area` when it comes from the terminal's area.
+                         * @enum {string}
+                         */
                         source: "direct" | "area";
-                        /** @enum {string|null} */
+                        /**
+                         * @description State of the pair on the terminal; null while there is nothing to send (the employee has no pin or is inactive and the terminal never held it).
+                         * @enum {string|null}
+                         */
                         sync_status: "pending" | "synced" | "failed" | null;
                     }[];
                 };
@@ -9550,20 +13398,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "employee_id": 17,
+                     *         "device_id": 3,
+                     *         "permission_id": 7,
+                     *         "source": "direct",
+                     *         "area_id": 4,
+                     *         "sync_status": "pending",
+                     *         "return_code": 1,
+                     *         "employee_name": "Ana",
+                     *         "employee_lastname": "López",
+                     *         "employee_pin": "1024",
+                     *         "device_name": "Ana",
+                     *         "device_serial_number": "CKJJ220160123"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The area it is inherited from (source `area`). */
                         area_id: number | null;
+                        /** @description The id of the terminal (device) of this assignment. */
                         device_id: number;
+                        /** @description The terminal's name. */
                         device_name: string;
+                        /** @description The serial number of the terminal, as it sends it in the PUSH protocol (`SN`). */
                         device_serial_number: string;
+                        /** @description The id of the employee of this assignment. */
                         employee_id: number;
+                        /** @description The employee's last name. */
                         employee_lastname: string;
+                        /** @description The employee's first name, as the terminal shows it. */
                         employee_name: string;
+                        /** @description The employee's PIN: their user id on the terminal; null when they have none yet (the terminal is then not sent the employee). */
                         employee_pin: string | null;
+                        /** @description Terminal privilege: 0 user, 2 enroller, 6 admin, 14 super admin. Area-derived assignments grant 0; when a pair is both, the terminal gets the direct permission. */
                         permission_id: number;
+                        /** @description The terminal's return code of the last failed attempt. */
                         return_code: number | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `direct` when a client assigned the employee to the terminal, `area` when it comes from the terminal's area.
+                         * @enum {string}
+                         */
                         source: "direct" | "area";
-                        /** @enum {string|null} */
+                        /**
+                         * @description State of the pair on the terminal; null while there is nothing to send (the employee has no pin or is inactive and the terminal never held it).
+                         * @enum {string|null}
+                         */
                         sync_status: "pending" | "synced" | "failed" | null;
                     }[];
                 };
@@ -9612,10 +13492,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "employee_id": 17,
+                     *       "url": "https://hooks.example.com/timegate",
+                     *       "expires_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The employee the link signs in. */
                         employee_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The link works once, until this time (7 days).
+                         */
                         expires_at: string;
+                        /** @description The link, to send to the employee; shown once. Making another link makes this one stop working. */
                         url: string;
                     };
                 };
@@ -9703,16 +13593,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "employee_id": 17,
+                     *       "content_type": "text",
+                     *       "size": 1,
+                     *       "width": 1,
+                     *       "height": 1,
+                     *       "sha256": "text",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Always `image/jpeg` (PNG uploads are converted). */
                         content_type: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee photo was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The id of the employee of this employee photo. */
                         employee_id: number;
+                        /** @description The height of the stored photo, in pixels. */
                         height: number;
+                        /** @description SHA-256 of the stored JPEG, hexadecimal. */
                         sha256: string;
+                        /** @description Bytes of the stored JPEG. */
                         size: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee photo was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description The width of the stored photo, in pixels. */
                         width: number;
                     };
                 };
@@ -9754,16 +13666,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "employee_id": 17,
+                     *       "content_type": "text",
+                     *       "size": 1,
+                     *       "width": 1,
+                     *       "height": 1,
+                     *       "sha256": "text",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Always `image/jpeg` (PNG uploads are converted). */
                         content_type: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee photo was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The id of the employee of this employee photo. */
                         employee_id: number;
+                        /** @description The height of the stored photo, in pixels. */
                         height: number;
+                        /** @description SHA-256 of the stored JPEG, hexadecimal. */
                         sha256: string;
+                        /** @description Bytes of the stored JPEG. */
                         size: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the employee photo was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description The width of the stored photo, in pixels. */
                         width: number;
                     };
                 };
@@ -9803,31 +13737,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "employee_id": 17,
+                     *       "photo": {
+                     *         "employee_id": 17,
+                     *         "content_type": "text",
+                     *         "size": 1,
+                     *         "width": 1,
+                     *         "height": 1,
+                     *         "sha256": "text",
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       },
+                     *       "devices": [
+                     *         {
+                     *           "device_id": 3,
+                     *           "serial_number": "CKJJ220160123",
+                     *           "status": "pending",
+                     *           "method": "photo",
+                     *           "return_code": "BER",
+                     *           "reason": "no_face",
+                     *           "message": "Badge left at home.",
+                     *           "updated_at": "2026-11-27T08:02:11Z"
+                     *         }
+                     *       ]
+                     *     } */
                     "application/json": {
+                        /** @description One entry per terminal the employee is on. */
                         devices: {
+                            /** @description The id of the terminal (device) of this face enrollment. */
                             device_id: number;
+                            /** @description The terminal's reason for a failure (no face found, image too small); null otherwise. */
                             message: string | null;
-                            /** @enum {string|null} */
+                            /**
+                             * @description How the face was enrolled: `photo` (from the photo) or `template` (a template another terminal made); null while pending.
+                             * @enum {string|null}
+                             */
                             method: "photo" | "template" | null;
+                            /** @description Why it failed: `no_face`, `face_covered`, `not_sharp`, `face_angle`, `liveness_failed`, `extraction_failed`, `size_mismatch`, `capacity_full`, `not_supported`, `not_configured` or `terminal_error`. */
                             reason: string | null;
+                            /** @description The terminal's return code of a failure as it wrote it: `D01E0001`…`D01E0006` for photo problems, a negative number otherwise. */
                             return_code: string | null;
+                            /** @description The serial number of the terminal, as it sends it in the PUSH protocol (`SN`). */
                             serial_number: string;
-                            /** @enum {string} */
+                            /**
+                             * @description `pending` until the terminal answered, then `enrolled`, `failed` or `not_supported`.
+                             * @enum {string}
+                             */
                             status: "pending" | "enrolled" | "failed" | "not_supported";
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When this status was reached; null while the sync engine has not reached the terminal.
+                             */
                             updated_at: string | null;
                         }[];
+                        /** @description The id of the employee of this employee photo status. */
                         employee_id: number;
+                        /** @description The stored photo; null when the employee has none. */
                         photo: {
+                            /** @description Always `image/jpeg` (PNG uploads are converted). */
                             content_type: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the employee photo was created (ISO 8601 date-time, UTC).
+                             */
                             created_at: string;
+                            /** @description The id of the employee of this employee photo. */
                             employee_id: number;
+                            /** @description The height of the stored photo, in pixels. */
                             height: number;
+                            /** @description SHA-256 of the stored JPEG, hexadecimal. */
                             sha256: string;
+                            /** @description Bytes of the stored JPEG. */
                             size: number;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the employee photo was last changed (ISO 8601 date-time, UTC).
+                             */
                             updated_at: string;
+                            /** @description The width of the stored photo, in pixels. */
                             width: number;
                         };
                     };
@@ -9872,18 +13860,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "name": "Ana",
+                     *         "latitude": 1.5,
+                     *         "longitude": 1.5,
+                     *         "radius_m": 1,
+                     *         "area_ids": [
+                     *           4
+                     *         ],
+                     *         "employee_ids": [
+                     *           17
+                     *         ],
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The areas whose employees it applies to; with employeeIds empty too, every employee of the company. */
                         area_ids: number[];
+                        /** @description The company whose employees may punch inside it; it never changes. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the geofence was created.
+                         */
                         created_at: string;
+                        /** @description The employees it applies to (besides those of areaIds). */
                         employee_ids: number[];
+                        /** @description The geofence's id: a phone punch made inside it carries it as `geofenceId`. */
                         id: number;
+                        /** @description Centre latitude, WGS 84 degrees (-90 to 90). */
                         latitude: number;
+                        /** @description Centre longitude, WGS 84 degrees (-180 to 180). */
                         longitude: number;
+                        /** @description Shown to the employee ("Depot North"). */
                         name: string;
+                        /** @description Radius in metres (10 to 100,000). */
                         radius_m: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the geofence was last changed (its creation until then).
+                         */
                         updated_at: string;
                     }[];
                 };
@@ -9952,18 +13972,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Depot North",
+                     *       "latitude": 52.52,
+                     *       "longitude": 13.405,
+                     *       "radius_m": 150,
+                     *       "area_ids": [
+                     *         4
+                     *       ],
+                     *       "employee_ids": [
+                     *         17
+                     *       ],
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The areas whose employees it applies to; with employeeIds empty too, every employee of the company. */
                         area_ids: number[];
+                        /** @description The company whose employees may punch inside it; it never changes. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the geofence was created.
+                         */
                         created_at: string;
+                        /** @description The employees it applies to (besides those of areaIds). */
                         employee_ids: number[];
+                        /** @description The geofence's id: a phone punch made inside it carries it as `geofenceId`. */
                         id: number;
+                        /** @description Centre latitude, WGS 84 degrees (-90 to 90). */
                         latitude: number;
+                        /** @description Centre longitude, WGS 84 degrees (-180 to 180). */
                         longitude: number;
+                        /** @description Shown to the employee ("Depot North"). */
                         name: string;
+                        /** @description Radius in metres (10 to 100,000). */
                         radius_m: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the geofence was last changed (its creation until then).
+                         */
                         updated_at: string;
                     };
                 };
@@ -10007,18 +14057,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "latitude": 1.5,
+                     *       "longitude": 1.5,
+                     *       "radius_m": 1,
+                     *       "area_ids": [
+                     *         4
+                     *       ],
+                     *       "employee_ids": [
+                     *         17
+                     *       ],
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The areas whose employees it applies to; with employeeIds empty too, every employee of the company. */
                         area_ids: number[];
+                        /** @description The company whose employees may punch inside it; it never changes. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the geofence was created.
+                         */
                         created_at: string;
+                        /** @description The employees it applies to (besides those of areaIds). */
                         employee_ids: number[];
+                        /** @description The geofence's id: a phone punch made inside it carries it as `geofenceId`. */
                         id: number;
+                        /** @description Centre latitude, WGS 84 degrees (-90 to 90). */
                         latitude: number;
+                        /** @description Centre longitude, WGS 84 degrees (-180 to 180). */
                         longitude: number;
+                        /** @description Shown to the employee ("Depot North"). */
                         name: string;
+                        /** @description Radius in metres (10 to 100,000). */
                         radius_m: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the geofence was last changed (its creation until then).
+                         */
                         updated_at: string;
                     };
                 };
@@ -10081,18 +14161,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "latitude": 1.5,
+                     *       "longitude": 1.5,
+                     *       "radius_m": 250,
+                     *       "area_ids": [
+                     *         4
+                     *       ],
+                     *       "employee_ids": [
+                     *         17
+                     *       ],
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The areas whose employees it applies to; with employeeIds empty too, every employee of the company. */
                         area_ids: number[];
+                        /** @description The company whose employees may punch inside it; it never changes. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the geofence was created.
+                         */
                         created_at: string;
+                        /** @description The employees it applies to (besides those of areaIds). */
                         employee_ids: number[];
+                        /** @description The geofence's id: a phone punch made inside it carries it as `geofenceId`. */
                         id: number;
+                        /** @description Centre latitude, WGS 84 degrees (-90 to 90). */
                         latitude: number;
+                        /** @description Centre longitude, WGS 84 degrees (-180 to 180). */
                         longitude: number;
+                        /** @description Shown to the employee ("Depot North"). */
                         name: string;
+                        /** @description Radius in metres (10 to 100,000). */
                         radius_m: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the geofence was last changed (its creation until then).
+                         */
                         updated_at: string;
                     };
                 };
@@ -10135,18 +14245,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "latitude": 1.5,
+                     *       "longitude": 1.5,
+                     *       "radius_m": 1,
+                     *       "area_ids": [
+                     *         4
+                     *       ],
+                     *       "employee_ids": [
+                     *         17
+                     *       ],
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The areas whose employees it applies to; with employeeIds empty too, every employee of the company. */
                         area_ids: number[];
+                        /** @description The company whose employees may punch inside it; it never changes. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the geofence was created.
+                         */
                         created_at: string;
+                        /** @description The employees it applies to (besides those of areaIds). */
                         employee_ids: number[];
+                        /** @description The geofence's id: a phone punch made inside it carries it as `geofenceId`. */
                         id: number;
+                        /** @description Centre latitude, WGS 84 degrees (-90 to 90). */
                         latitude: number;
+                        /** @description Centre longitude, WGS 84 degrees (-180 to 180). */
                         longitude: number;
+                        /** @description Shown to the employee ("Depot North"). */
                         name: string;
+                        /** @description Radius in metres (10 to 100,000). */
                         radius_m: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the geofence was last changed (its creation until then).
+                         */
                         updated_at: string;
                     };
                 };
@@ -10190,15 +14330,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "date": "2026-11-27",
+                     *         "name": "Ana",
+                     *         "holiday_type": 1,
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the company of this holiday. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the holiday was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`, a local date. */
                         date: string;
+                        /** @description 1 to 3: door schedules keep separate hours per type; attendance treats all alike. */
                         holiday_type: number;
+                        /** @description The holiday's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The holiday's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the holiday was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     }[];
                 };
@@ -10257,15 +14419,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "date": "2026-12-25",
+                     *       "name": "Christmas Day",
+                     *       "holiday_type": 1,
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this holiday. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the holiday was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`, a local date. */
                         date: string;
+                        /** @description 1 to 3: door schedules keep separate hours per type; attendance treats all alike. */
                         holiday_type: number;
+                        /** @description The holiday's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The holiday's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the holiday was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -10309,15 +14491,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "date": "2026-11-27",
+                     *       "name": "Ana",
+                     *       "holiday_type": 1,
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this holiday. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the holiday was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`, a local date. */
                         date: string;
+                        /** @description 1 to 3: door schedules keep separate hours per type; attendance treats all alike. */
                         holiday_type: number;
+                        /** @description The holiday's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The holiday's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the holiday was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -10374,15 +14576,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "date": "2026-11-27",
+                     *       "name": "Christmas",
+                     *       "holiday_type": 1,
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this holiday. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the holiday was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`, a local date. */
                         date: string;
+                        /** @description 1 to 3: door schedules keep separate hours per type; attendance treats all alike. */
                         holiday_type: number;
+                        /** @description The holiday's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The holiday's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the holiday was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -10425,15 +14647,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "date": "2026-11-27",
+                     *       "name": "Ana",
+                     *       "holiday_type": 1,
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this holiday. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the holiday was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`, a local date. */
                         date: string;
+                        /** @description 1 to 3: door schedules keep separate hours per type; attendance treats all alike. */
                         holiday_type: number;
+                        /** @description The holiday's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The holiday's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the holiday was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -10478,23 +14720,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "name": "Ana",
+                     *         "trigger": "forced_open",
+                     *         "device_id": 3,
+                     *         "door_id": 2,
+                     *         "refusal_count": 3,
+                     *         "refusal_window_minutes": 60,
+                     *         "lockdown_mode": "lockdown",
+                     *         "lockdown_area_id": 7,
+                     *         "lockdown_door_ids": [
+                     *           7
+                     *         ],
+                     *         "aux_output": 1,
+                     *         "aux_output_seconds": 5,
+                     *         "last_triggered_at": "2026-11-27T08:02:11Z",
+                     *         "created_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description Action: pulse this auxiliary output of the rule's controller. */
                         aux_output: number | null;
+                        /** @description How long the auxiliary output is pulsed, in seconds (1–254); null with no auxOutput. */
                         aux_output_seconds: number | null;
+                        /** @description The id of the company of this linkage rule. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the linkage rule was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The controller whose events trigger it. */
                         device_id: number;
+                        /** @description One door of it; null for any door. */
                         door_id: number | null;
+                        /** @description The linkage rule's id, given by the service when it was created and never reused. */
                         id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the rule last fired (an ISO 8601 date-time in UTC); null if it never has.
+                         */
                         last_triggered_at: string | null;
+                        /** @description Action: lock down the doors of this area; null when the rule locks no area. */
                         lockdown_area_id: number | null;
+                        /** @description Action: lock down these doors; null or empty when none. */
                         lockdown_door_ids: number[] | null;
+                        /** @description Action: a lockdown of this mode (`lockdown`, `evacuate`) of the area, the doors, or (neither) the company. */
                         lockdown_mode: string | null;
+                        /** @description The linkage rule's name, as the console and reports show it. */
                         name: string;
+                        /** @description `refusals` trigger: this many refusals (1–1000) ...; null for other triggers. */
                         refusal_count: number | null;
+                        /** @description ... within this many minutes (1–1440); null for other triggers. */
                         refusal_window_minutes: number | null;
+                        /** @description `forced_open`, `held_open`, `duress` or `refusals` (refusalCount within refusalWindowMinutes). */
                         trigger: string;
                     }[];
                 };
@@ -10573,23 +14855,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Forced door locks the building",
+                     *       "trigger": "forced_open",
+                     *       "device_id": 3,
+                     *       "door_id": 3,
+                     *       "refusal_count": 3,
+                     *       "refusal_window_minutes": 60,
+                     *       "lockdown_mode": "lockdown",
+                     *       "lockdown_area_id": 7,
+                     *       "lockdown_door_ids": [
+                     *         7
+                     *       ],
+                     *       "aux_output": 1,
+                     *       "aux_output_seconds": 30,
+                     *       "last_triggered_at": "2026-11-27T08:02:11Z",
+                     *       "created_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Action: pulse this auxiliary output of the rule's controller. */
                         aux_output: number | null;
+                        /** @description How long the auxiliary output is pulsed, in seconds (1–254); null with no auxOutput. */
                         aux_output_seconds: number | null;
+                        /** @description The id of the company of this linkage rule. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the linkage rule was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The controller whose events trigger it. */
                         device_id: number;
+                        /** @description One door of it; null for any door. */
                         door_id: number | null;
+                        /** @description The linkage rule's id, given by the service when it was created and never reused. */
                         id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the rule last fired (an ISO 8601 date-time in UTC); null if it never has.
+                         */
                         last_triggered_at: string | null;
+                        /** @description Action: lock down the doors of this area; null when the rule locks no area. */
                         lockdown_area_id: number | null;
+                        /** @description Action: lock down these doors; null or empty when none. */
                         lockdown_door_ids: number[] | null;
+                        /** @description Action: a lockdown of this mode (`lockdown`, `evacuate`) of the area, the doors, or (neither) the company. */
                         lockdown_mode: string | null;
+                        /** @description The linkage rule's name, as the console and reports show it. */
                         name: string;
+                        /** @description `refusals` trigger: this many refusals (1–1000) ...; null for other triggers. */
                         refusal_count: number | null;
+                        /** @description ... within this many minutes (1–1440); null for other triggers. */
                         refusal_window_minutes: number | null;
+                        /** @description `forced_open`, `held_open`, `duress` or `refusals` (refusalCount within refusalWindowMinutes). */
                         trigger: string;
                     };
                 };
@@ -10633,23 +14953,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "trigger": "forced_open",
+                     *       "device_id": 3,
+                     *       "door_id": 2,
+                     *       "refusal_count": 3,
+                     *       "refusal_window_minutes": 60,
+                     *       "lockdown_mode": "lockdown",
+                     *       "lockdown_area_id": 7,
+                     *       "lockdown_door_ids": [
+                     *         7
+                     *       ],
+                     *       "aux_output": 1,
+                     *       "aux_output_seconds": 5,
+                     *       "last_triggered_at": "2026-11-27T08:02:11Z",
+                     *       "created_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Action: pulse this auxiliary output of the rule's controller. */
                         aux_output: number | null;
+                        /** @description How long the auxiliary output is pulsed, in seconds (1–254); null with no auxOutput. */
                         aux_output_seconds: number | null;
+                        /** @description The id of the company of this linkage rule. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the linkage rule was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The controller whose events trigger it. */
                         device_id: number;
+                        /** @description One door of it; null for any door. */
                         door_id: number | null;
+                        /** @description The linkage rule's id, given by the service when it was created and never reused. */
                         id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the rule last fired (an ISO 8601 date-time in UTC); null if it never has.
+                         */
                         last_triggered_at: string | null;
+                        /** @description Action: lock down the doors of this area; null when the rule locks no area. */
                         lockdown_area_id: number | null;
+                        /** @description Action: lock down these doors; null or empty when none. */
                         lockdown_door_ids: number[] | null;
+                        /** @description Action: a lockdown of this mode (`lockdown`, `evacuate`) of the area, the doors, or (neither) the company. */
                         lockdown_mode: string | null;
+                        /** @description The linkage rule's name, as the console and reports show it. */
                         name: string;
+                        /** @description `refusals` trigger: this many refusals (1–1000) ...; null for other triggers. */
                         refusal_count: number | null;
+                        /** @description ... within this many minutes (1–1440); null for other triggers. */
                         refusal_window_minutes: number | null;
+                        /** @description `forced_open`, `held_open`, `duress` or `refusals` (refusalCount within refusalWindowMinutes). */
                         trigger: string;
                     };
                 };
@@ -10689,23 +15047,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "trigger": "forced_open",
+                     *       "device_id": 3,
+                     *       "door_id": 2,
+                     *       "refusal_count": 3,
+                     *       "refusal_window_minutes": 60,
+                     *       "lockdown_mode": "lockdown",
+                     *       "lockdown_area_id": 7,
+                     *       "lockdown_door_ids": [
+                     *         7
+                     *       ],
+                     *       "aux_output": 1,
+                     *       "aux_output_seconds": 5,
+                     *       "last_triggered_at": "2026-11-27T08:02:11Z",
+                     *       "created_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Action: pulse this auxiliary output of the rule's controller. */
                         aux_output: number | null;
+                        /** @description How long the auxiliary output is pulsed, in seconds (1–254); null with no auxOutput. */
                         aux_output_seconds: number | null;
+                        /** @description The id of the company of this linkage rule. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the linkage rule was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The controller whose events trigger it. */
                         device_id: number;
+                        /** @description One door of it; null for any door. */
                         door_id: number | null;
+                        /** @description The linkage rule's id, given by the service when it was created and never reused. */
                         id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the rule last fired (an ISO 8601 date-time in UTC); null if it never has.
+                         */
                         last_triggered_at: string | null;
+                        /** @description Action: lock down the doors of this area; null when the rule locks no area. */
                         lockdown_area_id: number | null;
+                        /** @description Action: lock down these doors; null or empty when none. */
                         lockdown_door_ids: number[] | null;
+                        /** @description Action: a lockdown of this mode (`lockdown`, `evacuate`) of the area, the doors, or (neither) the company. */
                         lockdown_mode: string | null;
+                        /** @description The linkage rule's name, as the console and reports show it. */
                         name: string;
+                        /** @description `refusals` trigger: this many refusals (1–1000) ...; null for other triggers. */
                         refusal_count: number | null;
+                        /** @description ... within this many minutes (1–1440); null for other triggers. */
                         refusal_window_minutes: number | null;
+                        /** @description `forced_open`, `held_open`, `duress` or `refusals` (refusalCount within refusalWindowMinutes). */
                         trigger: string;
                     };
                 };
@@ -10750,33 +15146,92 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "scope": "company",
+                     *         "area_id": 4,
+                     *         "mode": "lockdown",
+                     *         "reason": "Badge left at home.",
+                     *         "status": "active",
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "released_at": "2026-11-27T08:02:11Z",
+                     *         "doors_pending": 3,
+                     *         "doors_confirmed": 3,
+                     *         "doors_failed": 3,
+                     *         "override_access_level_id": 7,
+                     *         "doors": [
+                     *           {
+                     *             "door_id": 2,
+                     *             "device_id": 3,
+                     *             "door": 1,
+                     *             "state": "pending",
+                     *             "detail": "controller_restarted",
+                     *             "return_code": 1,
+                     *             "confirmed_at": "2026-11-27T08:02:11Z",
+                     *             "updated_at": "2026-11-27T08:02:11Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the area of this lockdown. */
                         area_id: number | null;
+                        /** @description The id of the company of this lockdown. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the lockdown was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description Each door of the lockdown with its state (pending, confirmed by the terminal, failed). */
                         doors: {
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the controller confirmed the lock (or emergency open).
+                             */
                             confirmed_at: string | null;
+                            /** @description Why it failed, or `controller_restarted` while a command sent again is pending. */
                             detail: string | null;
+                            /** @description The id of the terminal (device) of this lockdown door. */
                             device_id: number;
+                            /** @description The door's number on its controller. */
                             door: number;
+                            /** @description The id of the door of this lockdown door. */
                             door_id: number;
+                            /** @description The controller's Return code (negative = refused). */
                             return_code: number | null;
+                            /** @description `pending` (the command waits for the controller; `detail` `controller_restarted` when it was sent again after the controller handshook), `confirmed` (the controller carried it out), `failed` (see `detail`: `unsupported_by_device` for an attendance terminal, `device_refused` with the return code, `no_answer`, `expired`); after a release `releasing`, `released` or `release_failed`. */
                             state: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the lockdown door was last changed (ISO 8601 date-time, UTC).
+                             */
                             updated_at: string;
                         }[];
+                        /** @description Doors carried out (`confirmed`, `released`). */
                         doors_confirmed: number;
+                        /** @description Doors that failed (`failed`, `release_failed`). */
                         doors_failed: number;
+                        /** @description Doors waiting for their controller (`pending`, `releasing`). */
                         doors_pending: number;
+                        /** @description The lockdown's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description `lockdown` or `evacuate`. */
                         mode: string;
+                        /** @description Mode `lockdown`: members of this access level are still let through (Timegate opens the door remotely after their refusal). */
                         override_access_level_id: number | null;
+                        /** @description Why the lockdown was started, as whoever started it wrote it (kept in the audit log). */
                         reason: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the lockdown was released (an ISO 8601 date-time in UTC); null while active.
+                         */
                         released_at: string | null;
+                        /** @description `company`, `area` or `doors`: how the doors were chosen. */
                         scope: string;
+                        /** @description `active` until released, then `released`. */
                         status: string;
                     }[];
                 };
@@ -10840,33 +15295,90 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "scope": "company",
+                     *       "area_id": 4,
+                     *       "mode": "lockdown",
+                     *       "reason": "Intruder reported in building B",
+                     *       "status": "active",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "released_at": "2026-11-27T08:02:11Z",
+                     *       "doors_pending": 3,
+                     *       "doors_confirmed": 3,
+                     *       "doors_failed": 3,
+                     *       "override_access_level_id": 7,
+                     *       "doors": [
+                     *         {
+                     *           "door_id": 2,
+                     *           "device_id": 3,
+                     *           "door": 1,
+                     *           "state": "pending",
+                     *           "detail": "controller_restarted",
+                     *           "return_code": 1,
+                     *           "confirmed_at": "2026-11-27T08:02:11Z",
+                     *           "updated_at": "2026-11-27T08:02:11Z"
+                     *         }
+                     *       ]
+                     *     } */
                     "application/json": {
+                        /** @description The id of the area of this lockdown. */
                         area_id: number | null;
+                        /** @description The id of the company of this lockdown. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the lockdown was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description Each door of the lockdown with its state (pending, confirmed by the terminal, failed). */
                         doors: {
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the controller confirmed the lock (or emergency open).
+                             */
                             confirmed_at: string | null;
+                            /** @description Why it failed, or `controller_restarted` while a command sent again is pending. */
                             detail: string | null;
+                            /** @description The id of the terminal (device) of this lockdown door. */
                             device_id: number;
+                            /** @description The door's number on its controller. */
                             door: number;
+                            /** @description The id of the door of this lockdown door. */
                             door_id: number;
+                            /** @description The controller's Return code (negative = refused). */
                             return_code: number | null;
+                            /** @description `pending` (the command waits for the controller; `detail` `controller_restarted` when it was sent again after the controller handshook), `confirmed` (the controller carried it out), `failed` (see `detail`: `unsupported_by_device` for an attendance terminal, `device_refused` with the return code, `no_answer`, `expired`); after a release `releasing`, `released` or `release_failed`. */
                             state: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the lockdown door was last changed (ISO 8601 date-time, UTC).
+                             */
                             updated_at: string;
                         }[];
+                        /** @description Doors carried out (`confirmed`, `released`). */
                         doors_confirmed: number;
+                        /** @description Doors that failed (`failed`, `release_failed`). */
                         doors_failed: number;
+                        /** @description Doors waiting for their controller (`pending`, `releasing`). */
                         doors_pending: number;
+                        /** @description The lockdown's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description `lockdown` or `evacuate`. */
                         mode: string;
+                        /** @description Mode `lockdown`: members of this access level are still let through (Timegate opens the door remotely after their refusal). */
                         override_access_level_id: number | null;
+                        /** @description Why the lockdown was started, as whoever started it wrote it (kept in the audit log). */
                         reason: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the lockdown was released (an ISO 8601 date-time in UTC); null while active.
+                         */
                         released_at: string | null;
+                        /** @description `company`, `area` or `doors`: how the doors were chosen. */
                         scope: string;
+                        /** @description `active` until released, then `released`. */
                         status: string;
                     };
                 };
@@ -10918,33 +15430,90 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "scope": "company",
+                     *       "area_id": 4,
+                     *       "mode": "lockdown",
+                     *       "reason": "Badge left at home.",
+                     *       "status": "active",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "released_at": "2026-11-27T08:02:11Z",
+                     *       "doors_pending": 3,
+                     *       "doors_confirmed": 3,
+                     *       "doors_failed": 3,
+                     *       "override_access_level_id": 7,
+                     *       "doors": [
+                     *         {
+                     *           "door_id": 2,
+                     *           "device_id": 3,
+                     *           "door": 1,
+                     *           "state": "pending",
+                     *           "detail": "controller_restarted",
+                     *           "return_code": 1,
+                     *           "confirmed_at": "2026-11-27T08:02:11Z",
+                     *           "updated_at": "2026-11-27T08:02:11Z"
+                     *         }
+                     *       ]
+                     *     } */
                     "application/json": {
+                        /** @description The id of the area of this lockdown. */
                         area_id: number | null;
+                        /** @description The id of the company of this lockdown. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the lockdown was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description Each door of the lockdown with its state (pending, confirmed by the terminal, failed). */
                         doors: {
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the controller confirmed the lock (or emergency open).
+                             */
                             confirmed_at: string | null;
+                            /** @description Why it failed, or `controller_restarted` while a command sent again is pending. */
                             detail: string | null;
+                            /** @description The id of the terminal (device) of this lockdown door. */
                             device_id: number;
+                            /** @description The door's number on its controller. */
                             door: number;
+                            /** @description The id of the door of this lockdown door. */
                             door_id: number;
+                            /** @description The controller's Return code (negative = refused). */
                             return_code: number | null;
+                            /** @description `pending` (the command waits for the controller; `detail` `controller_restarted` when it was sent again after the controller handshook), `confirmed` (the controller carried it out), `failed` (see `detail`: `unsupported_by_device` for an attendance terminal, `device_refused` with the return code, `no_answer`, `expired`); after a release `releasing`, `released` or `release_failed`. */
                             state: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the lockdown door was last changed (ISO 8601 date-time, UTC).
+                             */
                             updated_at: string;
                         }[];
+                        /** @description Doors carried out (`confirmed`, `released`). */
                         doors_confirmed: number;
+                        /** @description Doors that failed (`failed`, `release_failed`). */
                         doors_failed: number;
+                        /** @description Doors waiting for their controller (`pending`, `releasing`). */
                         doors_pending: number;
+                        /** @description The lockdown's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description `lockdown` or `evacuate`. */
                         mode: string;
+                        /** @description Mode `lockdown`: members of this access level are still let through (Timegate opens the door remotely after their refusal). */
                         override_access_level_id: number | null;
+                        /** @description Why the lockdown was started, as whoever started it wrote it (kept in the audit log). */
                         reason: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the lockdown was released (an ISO 8601 date-time in UTC); null while active.
+                         */
                         released_at: string | null;
+                        /** @description `company`, `area` or `doors`: how the doors were chosen. */
                         scope: string;
+                        /** @description `active` until released, then `released`. */
                         status: string;
                     };
                 };
@@ -10984,33 +15553,90 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "scope": "company",
+                     *       "area_id": 4,
+                     *       "mode": "lockdown",
+                     *       "reason": "Badge left at home.",
+                     *       "status": "active",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "released_at": "2026-11-27T08:02:11Z",
+                     *       "doors_pending": 3,
+                     *       "doors_confirmed": 3,
+                     *       "doors_failed": 3,
+                     *       "override_access_level_id": 7,
+                     *       "doors": [
+                     *         {
+                     *           "door_id": 2,
+                     *           "device_id": 3,
+                     *           "door": 1,
+                     *           "state": "pending",
+                     *           "detail": "controller_restarted",
+                     *           "return_code": 1,
+                     *           "confirmed_at": "2026-11-27T08:02:11Z",
+                     *           "updated_at": "2026-11-27T08:02:11Z"
+                     *         }
+                     *       ]
+                     *     } */
                     "application/json": {
+                        /** @description The id of the area of this lockdown. */
                         area_id: number | null;
+                        /** @description The id of the company of this lockdown. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the lockdown was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description Each door of the lockdown with its state (pending, confirmed by the terminal, failed). */
                         doors: {
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the controller confirmed the lock (or emergency open).
+                             */
                             confirmed_at: string | null;
+                            /** @description Why it failed, or `controller_restarted` while a command sent again is pending. */
                             detail: string | null;
+                            /** @description The id of the terminal (device) of this lockdown door. */
                             device_id: number;
+                            /** @description The door's number on its controller. */
                             door: number;
+                            /** @description The id of the door of this lockdown door. */
                             door_id: number;
+                            /** @description The controller's Return code (negative = refused). */
                             return_code: number | null;
+                            /** @description `pending` (the command waits for the controller; `detail` `controller_restarted` when it was sent again after the controller handshook), `confirmed` (the controller carried it out), `failed` (see `detail`: `unsupported_by_device` for an attendance terminal, `device_refused` with the return code, `no_answer`, `expired`); after a release `releasing`, `released` or `release_failed`. */
                             state: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the lockdown door was last changed (ISO 8601 date-time, UTC).
+                             */
                             updated_at: string;
                         }[];
+                        /** @description Doors carried out (`confirmed`, `released`). */
                         doors_confirmed: number;
+                        /** @description Doors that failed (`failed`, `release_failed`). */
                         doors_failed: number;
+                        /** @description Doors waiting for their controller (`pending`, `releasing`). */
                         doors_pending: number;
+                        /** @description The lockdown's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description `lockdown` or `evacuate`. */
                         mode: string;
+                        /** @description Mode `lockdown`: members of this access level are still let through (Timegate opens the door remotely after their refusal). */
                         override_access_level_id: number | null;
+                        /** @description Why the lockdown was started, as whoever started it wrote it (kept in the audit log). */
                         reason: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the lockdown was released (an ISO 8601 date-time in UTC); null while active.
+                         */
                         released_at: string | null;
+                        /** @description `company`, `area` or `doors`: how the doors were chosen. */
                         scope: string;
+                        /** @description `active` until released, then `released`. */
                         status: string;
                     };
                 };
@@ -11048,41 +15674,116 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "employee": {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "name": "Ana",
+                     *         "lastname": "López",
+                     *         "code": "BER",
+                     *         "email": "ana.lopez@example.com",
+                     *         "employment_start_date": "2026-11-27",
+                     *         "employment_end_date": "2026-11-27"
+                     *       },
+                     *       "company": {
+                     *         "id": 42,
+                     *         "name": "Ana",
+                     *         "mobile_punch": true,
+                     *         "mobile_punch_accuracy_m": 1,
+                     *         "manager_approvals": true
+                     *       },
+                     *       "geofences": [
+                     *         {
+                     *           "id": 42,
+                     *           "name": "Ana",
+                     *           "latitude": 1.5,
+                     *           "longitude": 1.5,
+                     *           "radius_m": 1
+                     *         }
+                     *       ],
+                     *       "verification_states": [
+                     *         {
+                     *           "value": "text",
+                     *           "name": "Ana"
+                     *         }
+                     *       ],
+                     *       "absence_types": [
+                     *         {
+                     *           "id": 42,
+                     *           "name": "Ana",
+                     *           "code": "BER",
+                     *           "unit": "day",
+                     *           "paid": true
+                     *         }
+                     *       ],
+                     *       "approver": true
+                     *     } */
                     "application/json": {
+                        /** @description The absence types of the employee's company (what a request may ask for). */
                         absence_types: {
+                            /** @description The pay item code payroll books the absence under (`VAC`). */
                             code: string;
+                            /** @description The absence type's id, given by the service when it was created and never reused. */
                             id: number;
+                            /** @description The absence type's name, as the console and reports show it. */
                             name: string;
+                            /** @description An approved workday counts its scheduled minutes as leave minutes. */
                             paid: boolean;
+                            /** @description `day` (whole or half days) or `hour`. */
                             unit: string;
                         }[];
+                        /** @description True for a manager: an approver of areas, in a company with manager approvals on (reportAbsenceRequests and reportPunchCorrections answer). */
                         approver: boolean;
+                        /** @description The employee's company and whether it allows phone punches and manager approvals. */
                         company: {
+                            /** @description The company's id. */
                             id: number;
+                            /** @description Whether managers decide requests in self-service. */
                             manager_approvals: boolean;
+                            /** @description Whether the employee may punch from their phone. */
                             mobile_punch: boolean;
+                            /** @description The worst accuracy, in metres, a phone punch may have. */
                             mobile_punch_accuracy_m: number;
+                            /** @description The company's name. */
                             name: string;
                         };
+                        /** @description Who the caller is: the employee behind the token or session. */
                         employee: {
+                            /** @description The employee's code (payroll's or HR's short key for them), unique in the workspace. */
                             code: string;
+                            /** @description The company the employee belongs to. */
                             company_id: number;
+                            /** @description The employee's e-mail address; null when none is recorded. */
                             email: string | null;
+                            /** @description `YYYY-MM-DD`: last day of employment. */
                             employment_end_date: string | null;
+                            /** @description `YYYY-MM-DD`: first day of employment. */
                             employment_start_date: string | null;
+                            /** @description The employee's id (the `employeeId` of their punches and requests). */
                             id: number;
+                            /** @description The employee's last name. */
                             lastname: string;
+                            /** @description The employee's first name. */
                             name: string;
                         };
+                        /** @description The places the employee may punch from with their phone (none while the company has it off). */
                         geofences: {
+                            /** @description The geofence's id: a phone punch made inside it carries it as `geofenceId`. */
                             id: number;
+                            /** @description Centre latitude, WGS 84 degrees. */
                             latitude: number;
+                            /** @description Centre longitude, WGS 84 degrees. */
                             longitude: number;
+                            /** @description The name of the place ("Depot North"). */
                             name: string;
+                            /** @description Radius in metres. */
                             radius_m: number;
                         }[];
+                        /** @description The punch states of the workspace (what a punch may send as punchState). */
                         verification_states: {
+                            /** @description The verification state's name, as the console and reports show it. */
                             name: string;
+                            /** @description The number as a string, "0" to "255", unique in the workspace. */
                             value: string;
                         }[];
                     };
@@ -11122,14 +15823,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "absence_type_id": 7,
+                     *         "year": 2026,
+                     *         "unit": "day",
+                     *         "allowance": 1.5,
+                     *         "carried_over": 1.5,
+                     *         "taken": 1.5,
+                     *         "pending": 1.5,
+                     *         "remaining": 1.5
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the absence type of this absence balance. */
                         absence_type_id: number;
+                        /** @description Null: the type tracks no allowance. */
                         allowance: number | null;
+                        /** @description Last year's remainder, up to the type's carry-over cap. */
                         carried_over: number;
+                        /** @description Requests waiting for a decision. */
                         pending: number;
+                        /** @description What is left, in the unit: allowance + carriedOver − taken − pending; null without an allowance. */
                         remaining: number | null;
+                        /** @description Approved requests. */
                         taken: number;
+                        /** @description The absence type's unit every amount of the balance is in: `day` or `hour`. */
                         unit: string;
+                        /** @description The calendar year the balance is for (January 1 to December 31). */
                         year: number;
                     }[];
                 };
@@ -11175,29 +15896,79 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "employee_id": 17,
+                     *         "absence_type_id": 7,
+                     *         "start_date": "2026-11-27",
+                     *         "end_date": "2026-11-27",
+                     *         "half_day": "am",
+                     *         "start_time": "08:00",
+                     *         "end_time": "08:00",
+                     *         "note": "Badge left at home.",
+                     *         "state": "pending",
+                     *         "amount": 1.5,
+                     *         "requested_by_key_id": 7,
+                     *         "decided_by_key_id": 7,
+                     *         "requested_by_employee_id": 7,
+                     *         "decided_by_employee_id": 7,
+                     *         "decided_at": "2026-11-27T08:02:11Z",
+                     *         "decision_comment": "Badge left at home.",
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the absence type of this absence request. */
                         absence_type_id: number;
+                        /** @description What the request charges, in the type's unit: its workdays (holidays and rest days cost nothing), half a day, or its hours. */
                         amount: number;
+                        /** @description The id of the company of this absence request. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key of the last decision. */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this absence request. */
                         employee_id: number;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         end_date: string;
+                        /** @description `HH:MM`, local: the end of an hourly request on its one day (after startTime); null for a request in days. */
                         end_time: string | null;
+                        /** @description `am` or `pm`: half of one day (day types). */
                         half_day: string | null;
+                        /** @description The absence request's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The requester's note (why, where to reach them); null when none was given. */
                         note: string | null;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The API key that filed it. */
                         requested_by_key_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
+                        /** @description `HH:MM`: the hours of an hourly type on each day. */
                         start_time: string | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     }[];
                 };
@@ -11264,29 +16035,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "absence_type_id": 1,
+                     *       "start_date": "2026-12-21",
+                     *       "end_date": "2026-12-23",
+                     *       "half_day": "am",
+                     *       "start_time": "08:00",
+                     *       "end_time": "08:00",
+                     *       "note": "Family visit",
+                     *       "state": "pending",
+                     *       "amount": 1.5,
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "requested_by_employee_id": 7,
+                     *       "decided_by_employee_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the absence type of this absence request. */
                         absence_type_id: number;
+                        /** @description What the request charges, in the type's unit: its workdays (holidays and rest days cost nothing), half a day, or its hours. */
                         amount: number;
+                        /** @description The id of the company of this absence request. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key of the last decision. */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this absence request. */
                         employee_id: number;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         end_date: string;
+                        /** @description `HH:MM`, local: the end of an hourly request on its one day (after startTime); null for a request in days. */
                         end_time: string | null;
+                        /** @description `am` or `pm`: half of one day (day types). */
                         half_day: string | null;
+                        /** @description The absence request's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The requester's note (why, where to reach them); null when none was given. */
                         note: string | null;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The API key that filed it. */
                         requested_by_key_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
+                        /** @description `HH:MM`: the hours of an hourly type on each day. */
                         start_time: string | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -11347,29 +16166,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "absence_type_id": 7,
+                     *       "start_date": "2026-11-27",
+                     *       "end_date": "2026-11-27",
+                     *       "half_day": "am",
+                     *       "start_time": "08:00",
+                     *       "end_time": "08:00",
+                     *       "note": "Badge left at home.",
+                     *       "state": "pending",
+                     *       "amount": 1.5,
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "requested_by_employee_id": 7,
+                     *       "decided_by_employee_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the absence type of this absence request. */
                         absence_type_id: number;
+                        /** @description What the request charges, in the type's unit: its workdays (holidays and rest days cost nothing), half a day, or its hours. */
                         amount: number;
+                        /** @description The id of the company of this absence request. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key of the last decision. */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this absence request. */
                         employee_id: number;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         end_date: string;
+                        /** @description `HH:MM`, local: the end of an hourly request on its one day (after startTime); null for a request in days. */
                         end_time: string | null;
+                        /** @description `am` or `pm`: half of one day (day types). */
                         half_day: string | null;
+                        /** @description The absence request's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The requester's note (why, where to reach them); null when none was given. */
                         note: string | null;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The API key that filed it. */
                         requested_by_key_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
+                        /** @description `HH:MM`: the hours of an hourly type on each day. */
                         start_time: string | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -11427,32 +16294,91 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "employee_id": 17,
+                     *         "punches": [
+                     *           {
+                     *             "punch_time": "2026-11-27T08:02:11Z",
+                     *             "punch_state": "0"
+                     *           }
+                     *         ],
+                     *         "void_punch_id": 7,
+                     *         "created_punch_ids": [
+                     *           7
+                     *         ],
+                     *         "first_date": "2026-11-27",
+                     *         "last_date": "2026-11-27",
+                     *         "reason": "Badge left at home.",
+                     *         "state": "pending",
+                     *         "requested_by_key_id": 7,
+                     *         "decided_by_key_id": 7,
+                     *         "requested_by_employee_id": 7,
+                     *         "decided_by_employee_id": 7,
+                     *         "decided_at": "2026-11-27T08:02:11Z",
+                     *         "decision_comment": "Badge left at home.",
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the company of this punch correction. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The manual punches its approval created (each has `correctionId`). */
                         created_punch_ids: number[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key that decided it (approved: who approved the punches). */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this punch correction. */
                         employee_id: number;
+                        /** @description The first local date it touches. */
                         first_date: string;
+                        /** @description The punch correction's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The last local date it touches. */
                         last_date: string;
+                        /** @description The punches to add, in time order; empty for a void. */
                         punches: {
+                            /** @description The terminal state it stands for (0 check-in, 1 check-out...). */
                             punch_state: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description The moment the corrected punch stands for (an ISO 8601 date-time in UTC).
+                             */
                             punch_time: string;
                         }[];
+                        /** @description Why the correction is asked for (a forgotten punch, a broken terminal), as the requester wrote it. */
                         reason: string;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The id of the API key that filed the request; null when no key did. */
                         requested_by_key_id: number | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description The punch to void; null when punches are added.
+                         */
                         void_punch_id: number | null;
                     }[];
                 };
@@ -11518,32 +16444,89 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "punches": [
+                     *         {
+                     *           "punch_time": "2026-11-27T08:02:11Z",
+                     *           "punch_state": "0"
+                     *         }
+                     *       ],
+                     *       "void_punch_id": 7,
+                     *       "created_punch_ids": [
+                     *         7
+                     *       ],
+                     *       "first_date": "2026-11-27",
+                     *       "last_date": "2026-11-27",
+                     *       "reason": "Forgot to clock out",
+                     *       "state": "pending",
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "requested_by_employee_id": 7,
+                     *       "decided_by_employee_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this punch correction. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The manual punches its approval created (each has `correctionId`). */
                         created_punch_ids: number[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key that decided it (approved: who approved the punches). */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this punch correction. */
                         employee_id: number;
+                        /** @description The first local date it touches. */
                         first_date: string;
+                        /** @description The punch correction's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The last local date it touches. */
                         last_date: string;
+                        /** @description The punches to add, in time order; empty for a void. */
                         punches: {
+                            /** @description The terminal state it stands for (0 check-in, 1 check-out...). */
                             punch_state: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description The moment the corrected punch stands for (an ISO 8601 date-time in UTC).
+                             */
                             punch_time: string;
                         }[];
+                        /** @description Why the correction is asked for (a forgotten punch, a broken terminal), as the requester wrote it. */
                         reason: string;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The id of the API key that filed the request; null when no key did. */
                         requested_by_key_id: number | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description The punch to void; null when punches are added.
+                         */
                         void_punch_id: number | null;
                     };
                 };
@@ -11604,32 +16587,89 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "punches": [
+                     *         {
+                     *           "punch_time": "2026-11-27T08:02:11Z",
+                     *           "punch_state": "0"
+                     *         }
+                     *       ],
+                     *       "void_punch_id": 7,
+                     *       "created_punch_ids": [
+                     *         7
+                     *       ],
+                     *       "first_date": "2026-11-27",
+                     *       "last_date": "2026-11-27",
+                     *       "reason": "Badge left at home.",
+                     *       "state": "pending",
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "requested_by_employee_id": 7,
+                     *       "decided_by_employee_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this punch correction. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The manual punches its approval created (each has `correctionId`). */
                         created_punch_ids: number[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key that decided it (approved: who approved the punches). */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this punch correction. */
                         employee_id: number;
+                        /** @description The first local date it touches. */
                         first_date: string;
+                        /** @description The punch correction's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The last local date it touches. */
                         last_date: string;
+                        /** @description The punches to add, in time order; empty for a void. */
                         punches: {
+                            /** @description The terminal state it stands for (0 check-in, 1 check-out...). */
                             punch_state: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description The moment the corrected punch stands for (an ISO 8601 date-time in UTC).
+                             */
                             punch_time: string;
                         }[];
+                        /** @description Why the correction is asked for (a forgotten punch, a broken terminal), as the requester wrote it. */
                         reason: string;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The id of the API key that filed the request; null when no key did. */
                         requested_by_key_id: number | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description The punch to void; null when punches are added.
+                         */
                         void_punch_id: number | null;
                     };
                 };
@@ -11686,36 +16726,100 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "employee_id": 17,
+                     *         "device_id": 3,
+                     *         "device_serial": "CKJJ220160123",
+                     *         "pin": "1024",
+                     *         "punch_time": "2026-11-27T08:02:11Z",
+                     *         "local_time": "2026-11-27T09:02:11",
+                     *         "time_zone": "Europe/Berlin",
+                     *         "punch_state": "0",
+                     *         "verify_type": "fingerprint",
+                     *         "verify_code": 1,
+                     *         "record_type": "device",
+                     *         "work_code": "BER",
+                     *         "device_record_index": 1,
+                     *         "received_at": "2026-11-27T08:02:11Z",
+                     *         "voided_at": "2026-11-27T08:02:11Z",
+                     *         "void_reason": "Badge left at home.",
+                     *         "source": "terminal",
+                     *         "latitude": 1.5,
+                     *         "longitude": 1.5,
+                     *         "accuracy_m": 1,
+                     *         "geofence_id": 7,
+                     *         "offline_queued": true
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description A phone punch's accuracy in metres, as the phone reported it (rounded up). */
                         accuracy_m: number | null;
+                        /** @description The id of the company of this punch. */
                         company_id: number;
+                        /** @description Null after the device record was deleted; `deviceSerial` remains. */
                         device_id: number | null;
+                        /** @description Record index of an access-control real-time log, when there is one. */
                         device_record_index: number | null;
+                        /** @description Serial of the terminal the punch was made on (kept when the device record is deleted). */
                         device_serial: string;
+                        /** @description Null while the pin is unknown to the service, or after the employee was deleted. */
                         employee_id: number | null;
+                        /** @description The geofence a phone punch was made inside (kept after its position is erased). */
                         geofence_id: number | null;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description A 64-bit id (see the `SafeInt` scalar).
+                         */
                         id: number;
+                        /** @description A phone punch's latitude (WGS 84 degrees) as the phone reported it; null for other punches and once erased (TIMEGATE_PUNCH_LOCATION_DAYS). */
                         latitude: number | null;
+                        /** @description Wall-clock time on the terminal, `YYYY-MM-DD HH:MM:SS`. */
                         local_time: string;
+                        /** @description A phone punch's longitude (WGS 84 degrees); null for other punches and once erased. */
                         longitude: number | null;
+                        /** @description A phone punch the phone kept while offline and sent later with the time it was made. */
                         offline_queued: boolean | null;
+                        /** @description The pin as the terminal knows it. */
                         pin: string;
+                        /** @description Raw attendance state value; see verificationStates for its name. */
                         punch_state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The instant (whole seconds, UTC).
+                         */
                         punch_time: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the service stored the punch.
+                         */
                         received_at: string;
-                        /** @enum {string} */
+                        /**
+                         * @description `device` when a terminal sent it, `manual` when it was entered through the API.
+                         * @enum {string}
+                         */
                         record_type: "device" | "manual" | "mobile";
-                        /** @enum {string} */
+                        /**
+                         * @description Where the punch came from: a terminal, a manual entry, a punch correction or a phone.
+                         * @enum {string}
+                         */
                         source: "terminal" | "manual" | "correction" | "mobile";
+                        /** @description IANA zone of the terminal used to read `localTime`. */
                         time_zone: string;
+                        /** @description Raw verify-mode code from the terminal; null for manual punches. */
                         verify_code: number | null;
+                        /** @description Verify mode name: `fingerprint`, `face`, `card`, `password`, `palm`, `vein`, `pin`, combinations such as `card+fingerprint`, `any`, `other`; `manual` for manual punches. */
                         verify_type: string | null;
+                        /** @description Why it was voided. */
                         void_reason: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch was voided (it no longer counts in attendance); null while it counts.
+                         */
                         voided_at: string | null;
+                        /** @description The work code the employee keyed in on the terminal (a job or cost centre); null when none. */
                         work_code: string | null;
                     }[];
                 };
@@ -11780,36 +16884,98 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "device_id": 3,
+                     *       "device_serial": "CKJJ220160123",
+                     *       "pin": "1024",
+                     *       "punch_time": "2026-11-27T08:02:11Z",
+                     *       "local_time": "2026-11-27T09:02:11",
+                     *       "time_zone": "Europe/Berlin",
+                     *       "punch_state": "0",
+                     *       "verify_type": "fingerprint",
+                     *       "verify_code": 1,
+                     *       "record_type": "device",
+                     *       "work_code": "BER",
+                     *       "device_record_index": 1,
+                     *       "received_at": "2026-11-27T08:02:11Z",
+                     *       "voided_at": "2026-11-27T08:02:11Z",
+                     *       "void_reason": "Badge left at home.",
+                     *       "source": "terminal",
+                     *       "latitude": 52.52,
+                     *       "longitude": 13.405,
+                     *       "accuracy_m": 12,
+                     *       "geofence_id": 7,
+                     *       "offline_queued": true
+                     *     } */
                     "application/json": {
+                        /** @description A phone punch's accuracy in metres, as the phone reported it (rounded up). */
                         accuracy_m: number | null;
+                        /** @description The id of the company of this punch. */
                         company_id: number;
+                        /** @description Null after the device record was deleted; `deviceSerial` remains. */
                         device_id: number | null;
+                        /** @description Record index of an access-control real-time log, when there is one. */
                         device_record_index: number | null;
+                        /** @description Serial of the terminal the punch was made on (kept when the device record is deleted). */
                         device_serial: string;
+                        /** @description Null while the pin is unknown to the service, or after the employee was deleted. */
                         employee_id: number | null;
+                        /** @description The geofence a phone punch was made inside (kept after its position is erased). */
                         geofence_id: number | null;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description A 64-bit id (see the `SafeInt` scalar).
+                         */
                         id: number;
+                        /** @description A phone punch's latitude (WGS 84 degrees) as the phone reported it; null for other punches and once erased (TIMEGATE_PUNCH_LOCATION_DAYS). */
                         latitude: number | null;
+                        /** @description Wall-clock time on the terminal, `YYYY-MM-DD HH:MM:SS`. */
                         local_time: string;
+                        /** @description A phone punch's longitude (WGS 84 degrees); null for other punches and once erased. */
                         longitude: number | null;
+                        /** @description A phone punch the phone kept while offline and sent later with the time it was made. */
                         offline_queued: boolean | null;
+                        /** @description The pin as the terminal knows it. */
                         pin: string;
+                        /** @description Raw attendance state value; see verificationStates for its name. */
                         punch_state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The instant (whole seconds, UTC).
+                         */
                         punch_time: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the service stored the punch.
+                         */
                         received_at: string;
-                        /** @enum {string} */
+                        /**
+                         * @description `device` when a terminal sent it, `manual` when it was entered through the API.
+                         * @enum {string}
+                         */
                         record_type: "device" | "manual" | "mobile";
-                        /** @enum {string} */
+                        /**
+                         * @description Where the punch came from: a terminal, a manual entry, a punch correction or a phone.
+                         * @enum {string}
+                         */
                         source: "terminal" | "manual" | "correction" | "mobile";
+                        /** @description IANA zone of the terminal used to read `localTime`. */
                         time_zone: string;
+                        /** @description Raw verify-mode code from the terminal; null for manual punches. */
                         verify_code: number | null;
+                        /** @description Verify mode name: `fingerprint`, `face`, `card`, `password`, `palm`, `vein`, `pin`, combinations such as `card+fingerprint`, `any`, `other`; `manual` for manual punches. */
                         verify_type: string | null;
+                        /** @description Why it was voided. */
                         void_reason: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch was voided (it no longer counts in attendance); null while it counts.
+                         */
                         voided_at: string | null;
+                        /** @description The work code the employee keyed in on the terminal (a job or cost centre); null when none. */
                         work_code: string | null;
                     };
                 };
@@ -11820,36 +16986,98 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "device_id": 3,
+                     *       "device_serial": "CKJJ220160123",
+                     *       "pin": "1024",
+                     *       "punch_time": "2026-11-27T08:02:11Z",
+                     *       "local_time": "2026-11-27T09:02:11",
+                     *       "time_zone": "Europe/Berlin",
+                     *       "punch_state": "0",
+                     *       "verify_type": "fingerprint",
+                     *       "verify_code": 1,
+                     *       "record_type": "device",
+                     *       "work_code": "BER",
+                     *       "device_record_index": 1,
+                     *       "received_at": "2026-11-27T08:02:11Z",
+                     *       "voided_at": "2026-11-27T08:02:11Z",
+                     *       "void_reason": "Badge left at home.",
+                     *       "source": "terminal",
+                     *       "latitude": 52.52,
+                     *       "longitude": 13.405,
+                     *       "accuracy_m": 12,
+                     *       "geofence_id": 7,
+                     *       "offline_queued": true
+                     *     } */
                     "application/json": {
+                        /** @description A phone punch's accuracy in metres, as the phone reported it (rounded up). */
                         accuracy_m: number | null;
+                        /** @description The id of the company of this punch. */
                         company_id: number;
+                        /** @description Null after the device record was deleted; `deviceSerial` remains. */
                         device_id: number | null;
+                        /** @description Record index of an access-control real-time log, when there is one. */
                         device_record_index: number | null;
+                        /** @description Serial of the terminal the punch was made on (kept when the device record is deleted). */
                         device_serial: string;
+                        /** @description Null while the pin is unknown to the service, or after the employee was deleted. */
                         employee_id: number | null;
+                        /** @description The geofence a phone punch was made inside (kept after its position is erased). */
                         geofence_id: number | null;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description A 64-bit id (see the `SafeInt` scalar).
+                         */
                         id: number;
+                        /** @description A phone punch's latitude (WGS 84 degrees) as the phone reported it; null for other punches and once erased (TIMEGATE_PUNCH_LOCATION_DAYS). */
                         latitude: number | null;
+                        /** @description Wall-clock time on the terminal, `YYYY-MM-DD HH:MM:SS`. */
                         local_time: string;
+                        /** @description A phone punch's longitude (WGS 84 degrees); null for other punches and once erased. */
                         longitude: number | null;
+                        /** @description A phone punch the phone kept while offline and sent later with the time it was made. */
                         offline_queued: boolean | null;
+                        /** @description The pin as the terminal knows it. */
                         pin: string;
+                        /** @description Raw attendance state value; see verificationStates for its name. */
                         punch_state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The instant (whole seconds, UTC).
+                         */
                         punch_time: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the service stored the punch.
+                         */
                         received_at: string;
-                        /** @enum {string} */
+                        /**
+                         * @description `device` when a terminal sent it, `manual` when it was entered through the API.
+                         * @enum {string}
+                         */
                         record_type: "device" | "manual" | "mobile";
-                        /** @enum {string} */
+                        /**
+                         * @description Where the punch came from: a terminal, a manual entry, a punch correction or a phone.
+                         * @enum {string}
+                         */
                         source: "terminal" | "manual" | "correction" | "mobile";
+                        /** @description IANA zone of the terminal used to read `localTime`. */
                         time_zone: string;
+                        /** @description Raw verify-mode code from the terminal; null for manual punches. */
                         verify_code: number | null;
+                        /** @description Verify mode name: `fingerprint`, `face`, `card`, `password`, `palm`, `vein`, `pin`, combinations such as `card+fingerprint`, `any`, `other`; `manual` for manual punches. */
                         verify_type: string | null;
+                        /** @description Why it was voided. */
                         void_reason: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch was voided (it no longer counts in attendance); null while it counts.
+                         */
                         voided_at: string | null;
+                        /** @description The work code the employee keyed in on the terminal (a job or cost centre); null when none. */
                         work_code: string | null;
                     };
                 };
@@ -11898,10 +17126,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "name": "Ana",
+                     *         "lastname": "López",
+                     *         "code": "BER"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The report's employee code. */
                         code: string;
+                        /** @description The report's employee id (the `employeeId` of their requests). */
                         id: number;
+                        /** @description The report's last name. */
                         lastname: string;
+                        /** @description The report's first name. */
                         name: string;
                     }[];
                 };
@@ -11945,29 +17185,79 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "employee_id": 17,
+                     *         "absence_type_id": 7,
+                     *         "start_date": "2026-11-27",
+                     *         "end_date": "2026-11-27",
+                     *         "half_day": "am",
+                     *         "start_time": "08:00",
+                     *         "end_time": "08:00",
+                     *         "note": "Badge left at home.",
+                     *         "state": "pending",
+                     *         "amount": 1.5,
+                     *         "requested_by_key_id": 7,
+                     *         "decided_by_key_id": 7,
+                     *         "requested_by_employee_id": 7,
+                     *         "decided_by_employee_id": 7,
+                     *         "decided_at": "2026-11-27T08:02:11Z",
+                     *         "decision_comment": "Badge left at home.",
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the absence type of this absence request. */
                         absence_type_id: number;
+                        /** @description What the request charges, in the type's unit: its workdays (holidays and rest days cost nothing), half a day, or its hours. */
                         amount: number;
+                        /** @description The id of the company of this absence request. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key of the last decision. */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this absence request. */
                         employee_id: number;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         end_date: string;
+                        /** @description `HH:MM`, local: the end of an hourly request on its one day (after startTime); null for a request in days. */
                         end_time: string | null;
+                        /** @description `am` or `pm`: half of one day (day types). */
                         half_day: string | null;
+                        /** @description The absence request's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The requester's note (why, where to reach them); null when none was given. */
                         note: string | null;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The API key that filed it. */
                         requested_by_key_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
+                        /** @description `HH:MM`: the hours of an hourly type on each day. */
                         start_time: string | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     }[];
                 };
@@ -12016,29 +17306,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "absence_type_id": 7,
+                     *       "start_date": "2026-11-27",
+                     *       "end_date": "2026-11-27",
+                     *       "half_day": "am",
+                     *       "start_time": "08:00",
+                     *       "end_time": "08:00",
+                     *       "note": "Badge left at home.",
+                     *       "state": "pending",
+                     *       "amount": 1.5,
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "requested_by_employee_id": 7,
+                     *       "decided_by_employee_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the absence type of this absence request. */
                         absence_type_id: number;
+                        /** @description What the request charges, in the type's unit: its workdays (holidays and rest days cost nothing), half a day, or its hours. */
                         amount: number;
+                        /** @description The id of the company of this absence request. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key of the last decision. */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this absence request. */
                         employee_id: number;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         end_date: string;
+                        /** @description `HH:MM`, local: the end of an hourly request on its one day (after startTime); null for a request in days. */
                         end_time: string | null;
+                        /** @description `am` or `pm`: half of one day (day types). */
                         half_day: string | null;
+                        /** @description The absence request's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The requester's note (why, where to reach them); null when none was given. */
                         note: string | null;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The API key that filed it. */
                         requested_by_key_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
+                        /** @description `HH:MM`: the hours of an hourly type on each day. */
                         start_time: string | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -12099,29 +17437,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "absence_type_id": 7,
+                     *       "start_date": "2026-11-27",
+                     *       "end_date": "2026-11-27",
+                     *       "half_day": "am",
+                     *       "start_time": "08:00",
+                     *       "end_time": "08:00",
+                     *       "note": "Badge left at home.",
+                     *       "state": "pending",
+                     *       "amount": 1.5,
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "requested_by_employee_id": 7,
+                     *       "decided_by_employee_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the absence type of this absence request. */
                         absence_type_id: number;
+                        /** @description What the request charges, in the type's unit: its workdays (holidays and rest days cost nothing), half a day, or its hours. */
                         amount: number;
+                        /** @description The id of the company of this absence request. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key of the last decision. */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this absence request. */
                         employee_id: number;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         end_date: string;
+                        /** @description `HH:MM`, local: the end of an hourly request on its one day (after startTime); null for a request in days. */
                         end_time: string | null;
+                        /** @description `am` or `pm`: half of one day (day types). */
                         half_day: string | null;
+                        /** @description The absence request's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The requester's note (why, where to reach them); null when none was given. */
                         note: string | null;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The API key that filed it. */
                         requested_by_key_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
+                        /** @description `HH:MM`: the hours of an hourly type on each day. */
                         start_time: string | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the absence request was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -12177,32 +17563,91 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "employee_id": 17,
+                     *         "punches": [
+                     *           {
+                     *             "punch_time": "2026-11-27T08:02:11Z",
+                     *             "punch_state": "0"
+                     *           }
+                     *         ],
+                     *         "void_punch_id": 7,
+                     *         "created_punch_ids": [
+                     *           7
+                     *         ],
+                     *         "first_date": "2026-11-27",
+                     *         "last_date": "2026-11-27",
+                     *         "reason": "Badge left at home.",
+                     *         "state": "pending",
+                     *         "requested_by_key_id": 7,
+                     *         "decided_by_key_id": 7,
+                     *         "requested_by_employee_id": 7,
+                     *         "decided_by_employee_id": 7,
+                     *         "decided_at": "2026-11-27T08:02:11Z",
+                     *         "decision_comment": "Badge left at home.",
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the company of this punch correction. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The manual punches its approval created (each has `correctionId`). */
                         created_punch_ids: number[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key that decided it (approved: who approved the punches). */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this punch correction. */
                         employee_id: number;
+                        /** @description The first local date it touches. */
                         first_date: string;
+                        /** @description The punch correction's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The last local date it touches. */
                         last_date: string;
+                        /** @description The punches to add, in time order; empty for a void. */
                         punches: {
+                            /** @description The terminal state it stands for (0 check-in, 1 check-out...). */
                             punch_state: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description The moment the corrected punch stands for (an ISO 8601 date-time in UTC).
+                             */
                             punch_time: string;
                         }[];
+                        /** @description Why the correction is asked for (a forgotten punch, a broken terminal), as the requester wrote it. */
                         reason: string;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The id of the API key that filed the request; null when no key did. */
                         requested_by_key_id: number | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description The punch to void; null when punches are added.
+                         */
                         void_punch_id: number | null;
                     }[];
                 };
@@ -12251,32 +17696,89 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "punches": [
+                     *         {
+                     *           "punch_time": "2026-11-27T08:02:11Z",
+                     *           "punch_state": "0"
+                     *         }
+                     *       ],
+                     *       "void_punch_id": 7,
+                     *       "created_punch_ids": [
+                     *         7
+                     *       ],
+                     *       "first_date": "2026-11-27",
+                     *       "last_date": "2026-11-27",
+                     *       "reason": "Badge left at home.",
+                     *       "state": "pending",
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "requested_by_employee_id": 7,
+                     *       "decided_by_employee_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this punch correction. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The manual punches its approval created (each has `correctionId`). */
                         created_punch_ids: number[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key that decided it (approved: who approved the punches). */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this punch correction. */
                         employee_id: number;
+                        /** @description The first local date it touches. */
                         first_date: string;
+                        /** @description The punch correction's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The last local date it touches. */
                         last_date: string;
+                        /** @description The punches to add, in time order; empty for a void. */
                         punches: {
+                            /** @description The terminal state it stands for (0 check-in, 1 check-out...). */
                             punch_state: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description The moment the corrected punch stands for (an ISO 8601 date-time in UTC).
+                             */
                             punch_time: string;
                         }[];
+                        /** @description Why the correction is asked for (a forgotten punch, a broken terminal), as the requester wrote it. */
                         reason: string;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The id of the API key that filed the request; null when no key did. */
                         requested_by_key_id: number | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description The punch to void; null when punches are added.
+                         */
                         void_punch_id: number | null;
                     };
                 };
@@ -12337,32 +17839,89 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "punches": [
+                     *         {
+                     *           "punch_time": "2026-11-27T08:02:11Z",
+                     *           "punch_state": "0"
+                     *         }
+                     *       ],
+                     *       "void_punch_id": 7,
+                     *       "created_punch_ids": [
+                     *         7
+                     *       ],
+                     *       "first_date": "2026-11-27",
+                     *       "last_date": "2026-11-27",
+                     *       "reason": "Badge left at home.",
+                     *       "state": "pending",
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "requested_by_employee_id": 7,
+                     *       "decided_by_employee_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this punch correction. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The manual punches its approval created (each has `correctionId`). */
                         created_punch_ids: number[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key that decided it (approved: who approved the punches). */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this punch correction. */
                         employee_id: number;
+                        /** @description The first local date it touches. */
                         first_date: string;
+                        /** @description The punch correction's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The last local date it touches. */
                         last_date: string;
+                        /** @description The punches to add, in time order; empty for a void. */
                         punches: {
+                            /** @description The terminal state it stands for (0 check-in, 1 check-out...). */
                             punch_state: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description The moment the corrected punch stands for (an ISO 8601 date-time in UTC).
+                             */
                             punch_time: string;
                         }[];
+                        /** @description Why the correction is asked for (a forgotten punch, a broken terminal), as the requester wrote it. */
                         reason: string;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The id of the API key that filed the request; null when no key did. */
                         requested_by_key_id: number | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description The punch to void; null when punches are added.
+                         */
                         void_punch_id: number | null;
                     };
                 };
@@ -12419,30 +17978,87 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "employee_id": 17,
+                     *         "date": "2026-11-27",
+                     *         "shift_id": 5,
+                     *         "status": "present",
+                     *         "first_in": "2026-11-27T08:02:11Z",
+                     *         "last_out": "2026-11-27T08:02:11Z",
+                     *         "scheduled_minutes": 480,
+                     *         "worked_minutes": 450,
+                     *         "break_minutes": 30,
+                     *         "late_minutes": 0,
+                     *         "early_leave_minutes": 0,
+                     *         "overtime_minutes": 30,
+                     *         "pay_items": [
+                     *           {
+                     *             "code": "regular",
+                     *             "minutes": 60
+                     *           }
+                     *         ],
+                     *         "exceptions": [
+                     *           "missing_in"
+                     *         ],
+                     *         "punch_ids": [
+                     *           7
+                     *         ],
+                     *         "absence_type_id": 7,
+                     *         "absence_code": "BER",
+                     *         "leave_minutes": 0,
+                     *         "pending_overtime_minutes": 0
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The absence type's pay item code. */
                         absence_code: string | null;
+                        /** @description The approved absence of this workday (not of a holiday or rest day); null without one. */
                         absence_type_id: number | null;
+                        /** @description Break minutes deducted. */
                         break_minutes: number;
+                        /** @description `YYYY-MM-DD`: the local date on which the shift starts (a 22:00–06:00 shift is one day). */
                         date: string;
+                        /** @description Minutes left early: once the counted check-out is more than graceOutMinutes before the shift end, every minute before the end counts; 0 within the grace. */
                         early_leave_minutes: number;
+                        /** @description The id of the employee of this attendance day. */
                         employee_id: number;
+                        /** @description `missing_in`, `missing_out`, `duplicate_ignored`, `manual_punch`, `outside_shift`, `after_lock`. */
                         exceptions: string[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The first punch of the day that counted (an ISO 8601 date-time in UTC); null when none.
+                         */
                         first_in: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The last punch of the day that counted (an ISO 8601 date-time in UTC); null when none or only one.
+                         */
                         last_out: string | null;
+                        /** @description Minutes late: once the counted check-in is more than graceInMinutes after the shift start, every minute from the start counts; 0 within the grace. */
                         late_minutes: number;
+                        /** @description Paid leave minutes: the scheduled minutes of a paid absence day (half for a half day), an hourly absence's minutes; 0 when unpaid. */
                         leave_minutes: number;
+                        /** @description Overtime and double time of the day, after weekly settlement. */
                         overtime_minutes: number;
+                        /** @description Paid minutes by pay code, the non-zero codes in code order. */
                         pay_items: {
+                            /** @description `regular`, `overtime`, `double_time`, `night` (a premium on top), `holiday` or `rest_day`. */
                             code: string;
+                            /** @description The minutes of the day booked under this pay code. */
                             minutes: number;
                         }[];
+                        /** @description Overtime and double time waiting for an overtime approval (a company whose pay policy requires one): not in payItems or overtimeMinutes until approved. */
                         pending_overtime_minutes: number;
+                        /** @description Every punch of the day, counted or not (duplicates, outside the shift); voided punches are not listed. */
                         punch_ids: number[];
+                        /** @description Shift length minus the unpaid break, on a workday that is not a holiday. */
                         scheduled_minutes: number;
+                        /** @description The shift of this workday; null on a rest day or without a shift. */
                         shift_id: number | null;
+                        /** @description `present`, `incomplete`, `absent`, `holiday`, `off`, `scheduled` (a day not over yet) `not_employed` (outside the employment dates) or `leave` (approved absence). */
                         status: string;
+                        /** @description Minutes worked, after the break was deducted. */
                         worked_minutes: number;
                     }[];
                 };
@@ -12490,22 +18106,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "employee_id": 17,
+                     *         "date": "2026-11-27",
+                     *         "state": "pending",
+                     *         "minutes": 60,
+                     *         "note": "Badge left at home.",
+                     *         "requested_by_key_id": 7,
+                     *         "decided_by_key_id": 7,
+                     *         "decided_at": "2026-11-27T08:02:11Z",
+                     *         "decision_comment": "Badge left at home.",
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the company of this overtime approval. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the overtime approval was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`: the attendance day. */
                         date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved or rejected (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The API key of the last decision. */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this overtime approval. */
                         employee_id: number;
+                        /** @description The overtime approval's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Approved: the most overtime minutes that count; null: all of the day's overtime. */
                         minutes: number | null;
+                        /** @description The requester's note; null when none was given. */
                         note: string | null;
+                        /** @description The API key that filed it (or decided a period). */
                         requested_by_key_id: number | null;
+                        /** @description `pending`, `approved` or `rejected`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the overtime approval was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     }[];
                 };
@@ -12561,22 +18213,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 12,
+                     *       "date": "2026-03-03",
+                     *       "state": "pending",
+                     *       "minutes": 60,
+                     *       "note": "Stayed for the stock count",
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this overtime approval. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the overtime approval was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`: the attendance day. */
                         date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved or rejected (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The API key of the last decision. */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this overtime approval. */
                         employee_id: number;
+                        /** @description The overtime approval's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Approved: the most overtime minutes that count; null: all of the day's overtime. */
                         minutes: number | null;
+                        /** @description The requester's note; null when none was given. */
                         note: string | null;
+                        /** @description The API key that filed it (or decided a period). */
                         requested_by_key_id: number | null;
+                        /** @description `pending`, `approved` or `rejected`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the overtime approval was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -12628,22 +18314,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "date": "2026-11-27",
+                     *       "state": "pending",
+                     *       "minutes": 60,
+                     *       "note": "Badge left at home.",
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this overtime approval. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the overtime approval was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`: the attendance day. */
                         date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved or rejected (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The API key of the last decision. */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this overtime approval. */
                         employee_id: number;
+                        /** @description The overtime approval's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Approved: the most overtime minutes that count; null: all of the day's overtime. */
                         minutes: number | null;
+                        /** @description The requester's note; null when none was given. */
                         note: string | null;
+                        /** @description The API key that filed it (or decided a period). */
                         requested_by_key_id: number | null;
+                        /** @description `pending`, `approved` or `rejected`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the overtime approval was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -12694,22 +18414,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "date": "2026-11-27",
+                     *       "state": "pending",
+                     *       "minutes": 60,
+                     *       "note": "Badge left at home.",
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this overtime approval. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the overtime approval was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`: the attendance day. */
                         date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved or rejected (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The API key of the last decision. */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this overtime approval. */
                         employee_id: number;
+                        /** @description The overtime approval's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Approved: the most overtime minutes that count; null: all of the day's overtime. */
                         minutes: number | null;
+                        /** @description The requester's note; null when none was given. */
                         note: string | null;
+                        /** @description The API key that filed it (or decided a period). */
                         requested_by_key_id: number | null;
+                        /** @description `pending`, `approved` or `rejected`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the overtime approval was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -12770,22 +18524,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "date": "2026-11-27",
+                     *       "state": "pending",
+                     *       "minutes": 60,
+                     *       "note": "Badge left at home.",
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this overtime approval. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the overtime approval was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`: the attendance day. */
                         date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved or rejected (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The API key of the last decision. */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this overtime approval. */
                         employee_id: number;
+                        /** @description The overtime approval's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Approved: the most overtime minutes that count; null: all of the day's overtime. */
                         minutes: number | null;
+                        /** @description The requester's note; null when none was given. */
                         note: string | null;
+                        /** @description The API key that filed it (or decided a period). */
                         requested_by_key_id: number | null;
+                        /** @description `pending`, `approved` or `rejected`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the overtime approval was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -12850,25 +18638,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "count": 3,
+                     *       "approvals": [
+                     *         {
+                     *           "id": 42,
+                     *           "company_id": 1,
+                     *           "employee_id": 17,
+                     *           "date": "2026-11-27",
+                     *           "state": "pending",
+                     *           "minutes": 60,
+                     *           "note": "Badge left at home.",
+                     *           "requested_by_key_id": 7,
+                     *           "decided_by_key_id": 7,
+                     *           "decided_at": "2026-11-27T08:02:11Z",
+                     *           "decision_comment": "Badge left at home.",
+                     *           "created_at": "2026-11-27T08:02:11Z",
+                     *           "updated_at": "2026-11-27T08:02:11Z"
+                     *         }
+                     *       ]
+                     *     } */
                     "application/json": {
+                        /** @description The approvals it approved (pending ones, and new ones for days with pending overtime), by employee and date. */
                         approvals: {
+                            /** @description The id of the company of this overtime approval. */
                             company_id: number;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the overtime approval was created (ISO 8601 date-time, UTC).
+                             */
                             created_at: string;
+                            /** @description `YYYY-MM-DD`: the attendance day. */
                             date: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When it was approved or rejected (an ISO 8601 date-time in UTC); null while pending.
+                             */
                             decided_at: string | null;
+                            /** @description The API key of the last decision. */
                             decided_by_key_id: number | null;
+                            /** @description The decider's comment; null when none was given. */
                             decision_comment: string | null;
+                            /** @description The id of the employee of this overtime approval. */
                             employee_id: number;
+                            /** @description The overtime approval's id, given by the service when it was created and never reused. */
                             id: number;
+                            /** @description Approved: the most overtime minutes that count; null: all of the day's overtime. */
                             minutes: number | null;
+                            /** @description The requester's note; null when none was given. */
                             note: string | null;
+                            /** @description The API key that filed it (or decided a period). */
                             requested_by_key_id: number | null;
+                            /** @description `pending`, `approved` or `rejected`. */
                             state: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the overtime approval was last changed (ISO 8601 date-time, UTC).
+                             */
                             updated_at: string;
                         }[];
+                        /** @description How many days it approved. */
                         count: number;
                     };
                 };
@@ -12933,25 +18762,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "count": 3,
+                     *       "approvals": [
+                     *         {
+                     *           "id": 42,
+                     *           "company_id": 1,
+                     *           "employee_id": 17,
+                     *           "date": "2026-11-27",
+                     *           "state": "pending",
+                     *           "minutes": 60,
+                     *           "note": "Badge left at home.",
+                     *           "requested_by_key_id": 7,
+                     *           "decided_by_key_id": 7,
+                     *           "decided_at": "2026-11-27T08:02:11Z",
+                     *           "decision_comment": "Badge left at home.",
+                     *           "created_at": "2026-11-27T08:02:11Z",
+                     *           "updated_at": "2026-11-27T08:02:11Z"
+                     *         }
+                     *       ]
+                     *     } */
                     "application/json": {
+                        /** @description The approvals it rejected (pending ones, and new ones for days with pending overtime), by employee and date. */
                         approvals: {
+                            /** @description The id of the company of this overtime approval. */
                             company_id: number;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the overtime approval was created (ISO 8601 date-time, UTC).
+                             */
                             created_at: string;
+                            /** @description `YYYY-MM-DD`: the attendance day. */
                             date: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When it was approved or rejected (an ISO 8601 date-time in UTC); null while pending.
+                             */
                             decided_at: string | null;
+                            /** @description The API key of the last decision. */
                             decided_by_key_id: number | null;
+                            /** @description The decider's comment; null when none was given. */
                             decision_comment: string | null;
+                            /** @description The id of the employee of this overtime approval. */
                             employee_id: number;
+                            /** @description The overtime approval's id, given by the service when it was created and never reused. */
                             id: number;
+                            /** @description Approved: the most overtime minutes that count; null: all of the day's overtime. */
                             minutes: number | null;
+                            /** @description The requester's note; null when none was given. */
                             note: string | null;
+                            /** @description The API key that filed it (or decided a period). */
                             requested_by_key_id: number | null;
+                            /** @description `pending`, `approved` or `rejected`. */
                             state: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the overtime approval was last changed (ISO 8601 date-time, UTC).
+                             */
                             updated_at: string;
                         }[];
+                        /** @description How many days it rejected. */
                         count: number;
                     };
                 };
@@ -13007,16 +18877,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "start_date": "2026-11-27",
+                     *         "end_date": "2026-11-27",
+                     *         "locked_at": "2026-11-27T08:02:11Z",
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the company of this pay period. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the pay period was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         end_date: string;
+                        /** @description The pay period's id, given by the service when it was created and never reused. */
                         id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When an admin locked it; null while open.
+                         */
                         locked_at: string | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the pay period was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     }[];
                 };
@@ -13072,16 +18966,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "start_date": "2026-12-01",
+                     *       "end_date": "2026-12-31",
+                     *       "locked_at": "2026-11-27T08:02:11Z",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this pay period. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the pay period was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         end_date: string;
+                        /** @description The pay period's id, given by the service when it was created and never reused. */
                         id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When an admin locked it; null while open.
+                         */
                         locked_at: string | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the pay period was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -13125,16 +19041,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "start_date": "2026-11-27",
+                     *       "end_date": "2026-11-27",
+                     *       "locked_at": "2026-11-27T08:02:11Z",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this pay period. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the pay period was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         end_date: string;
+                        /** @description The pay period's id, given by the service when it was created and never reused. */
                         id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When an admin locked it; null while open.
+                         */
                         locked_at: string | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the pay period was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -13189,16 +19127,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "start_date": "2026-11-27",
+                     *       "end_date": "2026-12-30",
+                     *       "locked_at": "2026-11-27T08:02:11Z",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this pay period. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the pay period was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         end_date: string;
+                        /** @description The pay period's id, given by the service when it was created and never reused. */
                         id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When an admin locked it; null while open.
+                         */
                         locked_at: string | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the pay period was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -13242,16 +19202,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "start_date": "2026-11-27",
+                     *       "end_date": "2026-11-27",
+                     *       "locked_at": "2026-11-27T08:02:11Z",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this pay period. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the pay period was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         end_date: string;
+                        /** @description The pay period's id, given by the service when it was created and never reused. */
                         id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When an admin locked it; null while open.
+                         */
                         locked_at: string | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the pay period was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -13296,26 +19278,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "pay_period_id": 7,
+                     *       "company_id": 1,
+                     *       "start_date": "2026-11-27",
+                     *       "end_date": "2026-11-27",
+                     *       "time_zone": "Europe/Berlin",
+                     *       "locked": true,
+                     *       "rows": [
+                     *         {
+                     *           "employee_id": 17,
+                     *           "employee_code": "BER",
+                     *           "employee_name": "Ana",
+                     *           "company_code": "BER",
+                     *           "company_name": "Ana",
+                     *           "start_date": "2026-11-27",
+                     *           "end_date": "2026-11-27",
+                     *           "pay_code": "regular",
+                     *           "minutes": 60,
+                     *           "hours": "text",
+                     *           "hours_minutes": "text",
+                     *           "rate_percent": 1.5
+                     *         }
+                     *       ]
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this payroll export. */
                         company_id: number;
+                        /** @description `YYYY-MM-DD`, the last day of the period. */
                         end_date: string;
+                        /** @description Whether the period is locked: its days and punches no longer change (`period_locked`). */
                         locked: boolean;
+                        /** @description The id of the pay period of this payroll export. */
                         pay_period_id: number;
+                        /** @description One row per employee and pay code, minutes summed over the period. */
                         rows: {
+                            /** @description The company's code. */
                             company_code: string;
+                            /** @description The company's name. */
                             company_name: string;
+                            /** @description The employee's code (payroll's personnel number). */
                             employee_code: string;
+                            /** @description The id of the employee of this payroll export row. */
                             employee_id: number;
+                            /** @description First and last name. */
                             employee_name: string;
+                            /** @description `YYYY-MM-DD`, the period's last local date (inclusive). */
                             end_date: string;
+                            /** @description Decimal hours, two places, rounded half up (`7.50`). */
                             hours: string;
+                            /** @description `H:MM` (`7:30`). */
                             hours_minutes: string;
+                            /** @description The minutes of the pay code over the period. */
                             minutes: number;
+                            /** @description `regular`, `overtime`, `double_time`, `night`, `holiday` or `rest_day`, or paid leave under its absence type's code (`VAC`, `SICK`). */
                             pay_code: string;
+                            /** @description The code's rate in percent of the base rate, from the company's pay policy (`regular` and paid leave 100); for `night` the premium paid on top. Null in rows frozen before rates were exported. */
                             rate_percent: number | null;
+                            /** @description `YYYY-MM-DD`, the period's first local date. */
                             start_date: string;
                         }[];
+                        /** @description `YYYY-MM-DD`, the first day of the period. */
                         start_date: string;
+                        /** @description The workspace's zone: the dates are local dates in it. */
                         time_zone: string;
                     };
                     "text/csv": string;
@@ -13356,16 +19381,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "start_date": "2026-11-27",
+                     *       "end_date": "2026-11-27",
+                     *       "locked_at": "2026-11-27T08:02:11Z",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this pay period. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the pay period was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         end_date: string;
+                        /** @description The pay period's id, given by the service when it was created and never reused. */
                         id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When an admin locked it; null while open.
+                         */
                         locked_at: string | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the pay period was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -13406,16 +19453,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "start_date": "2026-11-27",
+                     *       "end_date": "2026-11-27",
+                     *       "locked_at": "2026-11-27T08:02:11Z",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this pay period. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the pay period was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         end_date: string;
+                        /** @description The pay period's id, given by the service when it was created and never reused. */
                         id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When an admin locked it; null while open.
+                         */
                         locked_at: string | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the pay period was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -13464,32 +19533,91 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "employee_id": 17,
+                     *         "punches": [
+                     *           {
+                     *             "punch_time": "2026-11-27T08:02:11Z",
+                     *             "punch_state": "0"
+                     *           }
+                     *         ],
+                     *         "void_punch_id": 7,
+                     *         "created_punch_ids": [
+                     *           7
+                     *         ],
+                     *         "first_date": "2026-11-27",
+                     *         "last_date": "2026-11-27",
+                     *         "reason": "Badge left at home.",
+                     *         "state": "pending",
+                     *         "requested_by_key_id": 7,
+                     *         "decided_by_key_id": 7,
+                     *         "requested_by_employee_id": 7,
+                     *         "decided_by_employee_id": 7,
+                     *         "decided_at": "2026-11-27T08:02:11Z",
+                     *         "decision_comment": "Badge left at home.",
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the company of this punch correction. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The manual punches its approval created (each has `correctionId`). */
                         created_punch_ids: number[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key that decided it (approved: who approved the punches). */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this punch correction. */
                         employee_id: number;
+                        /** @description The first local date it touches. */
                         first_date: string;
+                        /** @description The punch correction's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The last local date it touches. */
                         last_date: string;
+                        /** @description The punches to add, in time order; empty for a void. */
                         punches: {
+                            /** @description The terminal state it stands for (0 check-in, 1 check-out...). */
                             punch_state: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description The moment the corrected punch stands for (an ISO 8601 date-time in UTC).
+                             */
                             punch_time: string;
                         }[];
+                        /** @description Why the correction is asked for (a forgotten punch, a broken terminal), as the requester wrote it. */
                         reason: string;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The id of the API key that filed the request; null when no key did. */
                         requested_by_key_id: number | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description The punch to void; null when punches are added.
+                         */
                         void_punch_id: number | null;
                     }[];
                 };
@@ -13558,32 +19686,89 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 12,
+                     *       "punches": [
+                     *         {
+                     *           "punch_time": "2026-11-27T08:02:11Z",
+                     *           "punch_state": "0"
+                     *         }
+                     *       ],
+                     *       "void_punch_id": 7,
+                     *       "created_punch_ids": [
+                     *         7
+                     *       ],
+                     *       "first_date": "2026-11-27",
+                     *       "last_date": "2026-11-27",
+                     *       "reason": "Forgot to clock out",
+                     *       "state": "pending",
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "requested_by_employee_id": 7,
+                     *       "decided_by_employee_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this punch correction. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The manual punches its approval created (each has `correctionId`). */
                         created_punch_ids: number[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key that decided it (approved: who approved the punches). */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this punch correction. */
                         employee_id: number;
+                        /** @description The first local date it touches. */
                         first_date: string;
+                        /** @description The punch correction's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The last local date it touches. */
                         last_date: string;
+                        /** @description The punches to add, in time order; empty for a void. */
                         punches: {
+                            /** @description The terminal state it stands for (0 check-in, 1 check-out...). */
                             punch_state: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description The moment the corrected punch stands for (an ISO 8601 date-time in UTC).
+                             */
                             punch_time: string;
                         }[];
+                        /** @description Why the correction is asked for (a forgotten punch, a broken terminal), as the requester wrote it. */
                         reason: string;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The id of the API key that filed the request; null when no key did. */
                         requested_by_key_id: number | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description The punch to void; null when punches are added.
+                         */
                         void_punch_id: number | null;
                     };
                 };
@@ -13635,32 +19820,89 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "punches": [
+                     *         {
+                     *           "punch_time": "2026-11-27T08:02:11Z",
+                     *           "punch_state": "0"
+                     *         }
+                     *       ],
+                     *       "void_punch_id": 7,
+                     *       "created_punch_ids": [
+                     *         7
+                     *       ],
+                     *       "first_date": "2026-11-27",
+                     *       "last_date": "2026-11-27",
+                     *       "reason": "Badge left at home.",
+                     *       "state": "pending",
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "requested_by_employee_id": 7,
+                     *       "decided_by_employee_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this punch correction. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The manual punches its approval created (each has `correctionId`). */
                         created_punch_ids: number[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key that decided it (approved: who approved the punches). */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this punch correction. */
                         employee_id: number;
+                        /** @description The first local date it touches. */
                         first_date: string;
+                        /** @description The punch correction's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The last local date it touches. */
                         last_date: string;
+                        /** @description The punches to add, in time order; empty for a void. */
                         punches: {
+                            /** @description The terminal state it stands for (0 check-in, 1 check-out...). */
                             punch_state: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description The moment the corrected punch stands for (an ISO 8601 date-time in UTC).
+                             */
                             punch_time: string;
                         }[];
+                        /** @description Why the correction is asked for (a forgotten punch, a broken terminal), as the requester wrote it. */
                         reason: string;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The id of the API key that filed the request; null when no key did. */
                         requested_by_key_id: number | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description The punch to void; null when punches are added.
+                         */
                         void_punch_id: number | null;
                     };
                 };
@@ -13709,32 +19951,89 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "punches": [
+                     *         {
+                     *           "punch_time": "2026-11-27T08:02:11Z",
+                     *           "punch_state": "0"
+                     *         }
+                     *       ],
+                     *       "void_punch_id": 7,
+                     *       "created_punch_ids": [
+                     *         7
+                     *       ],
+                     *       "first_date": "2026-11-27",
+                     *       "last_date": "2026-11-27",
+                     *       "reason": "Badge left at home.",
+                     *       "state": "pending",
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "requested_by_employee_id": 7,
+                     *       "decided_by_employee_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this punch correction. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The manual punches its approval created (each has `correctionId`). */
                         created_punch_ids: number[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key that decided it (approved: who approved the punches). */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this punch correction. */
                         employee_id: number;
+                        /** @description The first local date it touches. */
                         first_date: string;
+                        /** @description The punch correction's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The last local date it touches. */
                         last_date: string;
+                        /** @description The punches to add, in time order; empty for a void. */
                         punches: {
+                            /** @description The terminal state it stands for (0 check-in, 1 check-out...). */
                             punch_state: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description The moment the corrected punch stands for (an ISO 8601 date-time in UTC).
+                             */
                             punch_time: string;
                         }[];
+                        /** @description Why the correction is asked for (a forgotten punch, a broken terminal), as the requester wrote it. */
                         reason: string;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The id of the API key that filed the request; null when no key did. */
                         requested_by_key_id: number | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description The punch to void; null when punches are added.
+                         */
                         void_punch_id: number | null;
                     };
                 };
@@ -13795,32 +20094,89 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "punches": [
+                     *         {
+                     *           "punch_time": "2026-11-27T08:02:11Z",
+                     *           "punch_state": "0"
+                     *         }
+                     *       ],
+                     *       "void_punch_id": 7,
+                     *       "created_punch_ids": [
+                     *         7
+                     *       ],
+                     *       "first_date": "2026-11-27",
+                     *       "last_date": "2026-11-27",
+                     *       "reason": "Badge left at home.",
+                     *       "state": "pending",
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "requested_by_employee_id": 7,
+                     *       "decided_by_employee_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this punch correction. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The manual punches its approval created (each has `correctionId`). */
                         created_punch_ids: number[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key that decided it (approved: who approved the punches). */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this punch correction. */
                         employee_id: number;
+                        /** @description The first local date it touches. */
                         first_date: string;
+                        /** @description The punch correction's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The last local date it touches. */
                         last_date: string;
+                        /** @description The punches to add, in time order; empty for a void. */
                         punches: {
+                            /** @description The terminal state it stands for (0 check-in, 1 check-out...). */
                             punch_state: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description The moment the corrected punch stands for (an ISO 8601 date-time in UTC).
+                             */
                             punch_time: string;
                         }[];
+                        /** @description Why the correction is asked for (a forgotten punch, a broken terminal), as the requester wrote it. */
                         reason: string;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The id of the API key that filed the request; null when no key did. */
                         requested_by_key_id: number | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description The punch to void; null when punches are added.
+                         */
                         void_punch_id: number | null;
                     };
                 };
@@ -13881,32 +20237,89 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "punches": [
+                     *         {
+                     *           "punch_time": "2026-11-27T08:02:11Z",
+                     *           "punch_state": "0"
+                     *         }
+                     *       ],
+                     *       "void_punch_id": 7,
+                     *       "created_punch_ids": [
+                     *         7
+                     *       ],
+                     *       "first_date": "2026-11-27",
+                     *       "last_date": "2026-11-27",
+                     *       "reason": "Badge left at home.",
+                     *       "state": "pending",
+                     *       "requested_by_key_id": 7,
+                     *       "decided_by_key_id": 7,
+                     *       "requested_by_employee_id": 7,
+                     *       "decided_by_employee_id": 7,
+                     *       "decided_at": "2026-11-27T08:02:11Z",
+                     *       "decision_comment": "Badge left at home.",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this punch correction. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The manual punches its approval created (each has `correctionId`). */
                         created_punch_ids: number[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was approved, rejected or cancelled (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         decided_at: string | null;
+                        /** @description The employee of the last decision in self-service: the requester cancelling, or their manager. */
                         decided_by_employee_id: number | null;
+                        /** @description The API key that decided it (approved: who approved the punches). */
                         decided_by_key_id: number | null;
+                        /** @description The decider's comment on the approval, rejection or cancellation; null when none was given. */
                         decision_comment: string | null;
+                        /** @description The id of the employee of this punch correction. */
                         employee_id: number;
+                        /** @description The first local date it touches. */
                         first_date: string;
+                        /** @description The punch correction's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The last local date it touches. */
                         last_date: string;
+                        /** @description The punches to add, in time order; empty for a void. */
                         punches: {
+                            /** @description The terminal state it stands for (0 check-in, 1 check-out...). */
                             punch_state: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description The moment the corrected punch stands for (an ISO 8601 date-time in UTC).
+                             */
                             punch_time: string;
                         }[];
+                        /** @description Why the correction is asked for (a forgotten punch, a broken terminal), as the requester wrote it. */
                         reason: string;
+                        /** @description The employee who filed it themself in self-service; null when a key or console session did. */
                         requested_by_employee_id: number | null;
+                        /** @description The id of the API key that filed the request; null when no key did. */
                         requested_by_key_id: number | null;
+                        /** @description `pending`, `approved`, `rejected` or `cancelled`. */
                         state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch correction was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description The punch to void; null when punches are added.
+                         */
                         void_punch_id: number | null;
                     };
                 };
@@ -13966,36 +20379,100 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "employee_id": 17,
+                     *         "device_id": 3,
+                     *         "device_serial": "CKJJ220160123",
+                     *         "pin": "1024",
+                     *         "punch_time": "2026-11-27T08:02:11Z",
+                     *         "local_time": "2026-11-27T09:02:11",
+                     *         "time_zone": "Europe/Berlin",
+                     *         "punch_state": "0",
+                     *         "verify_type": "fingerprint",
+                     *         "verify_code": 1,
+                     *         "record_type": "device",
+                     *         "work_code": "BER",
+                     *         "device_record_index": 1,
+                     *         "received_at": "2026-11-27T08:02:11Z",
+                     *         "voided_at": "2026-11-27T08:02:11Z",
+                     *         "void_reason": "Badge left at home.",
+                     *         "source": "terminal",
+                     *         "latitude": 1.5,
+                     *         "longitude": 1.5,
+                     *         "accuracy_m": 1,
+                     *         "geofence_id": 7,
+                     *         "offline_queued": true
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description A phone punch's accuracy in metres, as the phone reported it (rounded up). */
                         accuracy_m: number | null;
+                        /** @description The id of the company of this punch. */
                         company_id: number;
+                        /** @description Null after the device record was deleted; `deviceSerial` remains. */
                         device_id: number | null;
+                        /** @description Record index of an access-control real-time log, when there is one. */
                         device_record_index: number | null;
+                        /** @description Serial of the terminal the punch was made on (kept when the device record is deleted). */
                         device_serial: string;
+                        /** @description Null while the pin is unknown to the service, or after the employee was deleted. */
                         employee_id: number | null;
+                        /** @description The geofence a phone punch was made inside (kept after its position is erased). */
                         geofence_id: number | null;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description A 64-bit id (see the `SafeInt` scalar).
+                         */
                         id: number;
+                        /** @description A phone punch's latitude (WGS 84 degrees) as the phone reported it; null for other punches and once erased (TIMEGATE_PUNCH_LOCATION_DAYS). */
                         latitude: number | null;
+                        /** @description Wall-clock time on the terminal, `YYYY-MM-DD HH:MM:SS`. */
                         local_time: string;
+                        /** @description A phone punch's longitude (WGS 84 degrees); null for other punches and once erased. */
                         longitude: number | null;
+                        /** @description A phone punch the phone kept while offline and sent later with the time it was made. */
                         offline_queued: boolean | null;
+                        /** @description The pin as the terminal knows it. */
                         pin: string;
+                        /** @description Raw attendance state value; see verificationStates for its name. */
                         punch_state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The instant (whole seconds, UTC).
+                         */
                         punch_time: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the service stored the punch.
+                         */
                         received_at: string;
-                        /** @enum {string} */
+                        /**
+                         * @description `device` when a terminal sent it, `manual` when it was entered through the API.
+                         * @enum {string}
+                         */
                         record_type: "device" | "manual" | "mobile";
-                        /** @enum {string} */
+                        /**
+                         * @description Where the punch came from: a terminal, a manual entry, a punch correction or a phone.
+                         * @enum {string}
+                         */
                         source: "terminal" | "manual" | "correction" | "mobile";
+                        /** @description IANA zone of the terminal used to read `localTime`. */
                         time_zone: string;
+                        /** @description Raw verify-mode code from the terminal; null for manual punches. */
                         verify_code: number | null;
+                        /** @description Verify mode name: `fingerprint`, `face`, `card`, `password`, `palm`, `vein`, `pin`, combinations such as `card+fingerprint`, `any`, `other`; `manual` for manual punches. */
                         verify_type: string | null;
+                        /** @description Why it was voided. */
                         void_reason: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch was voided (it no longer counts in attendance); null while it counts.
+                         */
                         voided_at: string | null;
+                        /** @description The work code the employee keyed in on the terminal (a job or cost centre); null when none. */
                         work_code: string | null;
                     }[];
                 };
@@ -14057,36 +20534,98 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 1,
+                     *       "device_id": 1,
+                     *       "device_serial": "CKJJ220160123",
+                     *       "pin": "1024",
+                     *       "punch_time": "2026-11-27T08:02:11Z",
+                     *       "local_time": "2026-11-27T09:02:11",
+                     *       "time_zone": "Europe/Berlin",
+                     *       "punch_state": "0",
+                     *       "verify_type": "fingerprint",
+                     *       "verify_code": 1,
+                     *       "record_type": "device",
+                     *       "work_code": "BER",
+                     *       "device_record_index": 1,
+                     *       "received_at": "2026-11-27T08:02:11Z",
+                     *       "voided_at": "2026-11-27T08:02:11Z",
+                     *       "void_reason": "Badge left at home.",
+                     *       "source": "terminal",
+                     *       "latitude": 1.5,
+                     *       "longitude": 1.5,
+                     *       "accuracy_m": 1,
+                     *       "geofence_id": 7,
+                     *       "offline_queued": true
+                     *     } */
                     "application/json": {
+                        /** @description A phone punch's accuracy in metres, as the phone reported it (rounded up). */
                         accuracy_m: number | null;
+                        /** @description The id of the company of this punch. */
                         company_id: number;
+                        /** @description Null after the device record was deleted; `deviceSerial` remains. */
                         device_id: number | null;
+                        /** @description Record index of an access-control real-time log, when there is one. */
                         device_record_index: number | null;
+                        /** @description Serial of the terminal the punch was made on (kept when the device record is deleted). */
                         device_serial: string;
+                        /** @description Null while the pin is unknown to the service, or after the employee was deleted. */
                         employee_id: number | null;
+                        /** @description The geofence a phone punch was made inside (kept after its position is erased). */
                         geofence_id: number | null;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description A 64-bit id (see the `SafeInt` scalar).
+                         */
                         id: number;
+                        /** @description A phone punch's latitude (WGS 84 degrees) as the phone reported it; null for other punches and once erased (TIMEGATE_PUNCH_LOCATION_DAYS). */
                         latitude: number | null;
+                        /** @description Wall-clock time on the terminal, `YYYY-MM-DD HH:MM:SS`. */
                         local_time: string;
+                        /** @description A phone punch's longitude (WGS 84 degrees); null for other punches and once erased. */
                         longitude: number | null;
+                        /** @description A phone punch the phone kept while offline and sent later with the time it was made. */
                         offline_queued: boolean | null;
+                        /** @description The pin as the terminal knows it. */
                         pin: string;
+                        /** @description Raw attendance state value; see verificationStates for its name. */
                         punch_state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The instant (whole seconds, UTC).
+                         */
                         punch_time: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the service stored the punch.
+                         */
                         received_at: string;
-                        /** @enum {string} */
+                        /**
+                         * @description `device` when a terminal sent it, `manual` when it was entered through the API.
+                         * @enum {string}
+                         */
                         record_type: "device" | "manual" | "mobile";
-                        /** @enum {string} */
+                        /**
+                         * @description Where the punch came from: a terminal, a manual entry, a punch correction or a phone.
+                         * @enum {string}
+                         */
                         source: "terminal" | "manual" | "correction" | "mobile";
+                        /** @description IANA zone of the terminal used to read `localTime`. */
                         time_zone: string;
+                        /** @description Raw verify-mode code from the terminal; null for manual punches. */
                         verify_code: number | null;
+                        /** @description Verify mode name: `fingerprint`, `face`, `card`, `password`, `palm`, `vein`, `pin`, combinations such as `card+fingerprint`, `any`, `other`; `manual` for manual punches. */
                         verify_type: string | null;
+                        /** @description Why it was voided. */
                         void_reason: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch was voided (it no longer counts in attendance); null while it counts.
+                         */
                         voided_at: string | null;
+                        /** @description The work code the employee keyed in on the terminal (a job or cost centre); null when none. */
                         work_code: string | null;
                     };
                 };
@@ -14097,36 +20636,98 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 1,
+                     *       "device_id": 1,
+                     *       "device_serial": "CKJJ220160123",
+                     *       "pin": "1024",
+                     *       "punch_time": "2026-11-27T08:02:11Z",
+                     *       "local_time": "2026-11-27T09:02:11",
+                     *       "time_zone": "Europe/Berlin",
+                     *       "punch_state": "0",
+                     *       "verify_type": "fingerprint",
+                     *       "verify_code": 1,
+                     *       "record_type": "device",
+                     *       "work_code": "BER",
+                     *       "device_record_index": 1,
+                     *       "received_at": "2026-11-27T08:02:11Z",
+                     *       "voided_at": "2026-11-27T08:02:11Z",
+                     *       "void_reason": "Badge left at home.",
+                     *       "source": "terminal",
+                     *       "latitude": 1.5,
+                     *       "longitude": 1.5,
+                     *       "accuracy_m": 1,
+                     *       "geofence_id": 7,
+                     *       "offline_queued": true
+                     *     } */
                     "application/json": {
+                        /** @description A phone punch's accuracy in metres, as the phone reported it (rounded up). */
                         accuracy_m: number | null;
+                        /** @description The id of the company of this punch. */
                         company_id: number;
+                        /** @description Null after the device record was deleted; `deviceSerial` remains. */
                         device_id: number | null;
+                        /** @description Record index of an access-control real-time log, when there is one. */
                         device_record_index: number | null;
+                        /** @description Serial of the terminal the punch was made on (kept when the device record is deleted). */
                         device_serial: string;
+                        /** @description Null while the pin is unknown to the service, or after the employee was deleted. */
                         employee_id: number | null;
+                        /** @description The geofence a phone punch was made inside (kept after its position is erased). */
                         geofence_id: number | null;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description A 64-bit id (see the `SafeInt` scalar).
+                         */
                         id: number;
+                        /** @description A phone punch's latitude (WGS 84 degrees) as the phone reported it; null for other punches and once erased (TIMEGATE_PUNCH_LOCATION_DAYS). */
                         latitude: number | null;
+                        /** @description Wall-clock time on the terminal, `YYYY-MM-DD HH:MM:SS`. */
                         local_time: string;
+                        /** @description A phone punch's longitude (WGS 84 degrees); null for other punches and once erased. */
                         longitude: number | null;
+                        /** @description A phone punch the phone kept while offline and sent later with the time it was made. */
                         offline_queued: boolean | null;
+                        /** @description The pin as the terminal knows it. */
                         pin: string;
+                        /** @description Raw attendance state value; see verificationStates for its name. */
                         punch_state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The instant (whole seconds, UTC).
+                         */
                         punch_time: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the service stored the punch.
+                         */
                         received_at: string;
-                        /** @enum {string} */
+                        /**
+                         * @description `device` when a terminal sent it, `manual` when it was entered through the API.
+                         * @enum {string}
+                         */
                         record_type: "device" | "manual" | "mobile";
-                        /** @enum {string} */
+                        /**
+                         * @description Where the punch came from: a terminal, a manual entry, a punch correction or a phone.
+                         * @enum {string}
+                         */
                         source: "terminal" | "manual" | "correction" | "mobile";
+                        /** @description IANA zone of the terminal used to read `localTime`. */
                         time_zone: string;
+                        /** @description Raw verify-mode code from the terminal; null for manual punches. */
                         verify_code: number | null;
+                        /** @description Verify mode name: `fingerprint`, `face`, `card`, `password`, `palm`, `vein`, `pin`, combinations such as `card+fingerprint`, `any`, `other`; `manual` for manual punches. */
                         verify_type: string | null;
+                        /** @description Why it was voided. */
                         void_reason: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch was voided (it no longer counts in attendance); null while it counts.
+                         */
                         voided_at: string | null;
+                        /** @description The work code the employee keyed in on the terminal (a job or cost centre); null when none. */
                         work_code: string | null;
                     };
                 };
@@ -14170,36 +20771,98 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "device_id": 3,
+                     *       "device_serial": "CKJJ220160123",
+                     *       "pin": "1024",
+                     *       "punch_time": "2026-11-27T08:02:11Z",
+                     *       "local_time": "2026-11-27T09:02:11",
+                     *       "time_zone": "Europe/Berlin",
+                     *       "punch_state": "0",
+                     *       "verify_type": "fingerprint",
+                     *       "verify_code": 1,
+                     *       "record_type": "device",
+                     *       "work_code": "BER",
+                     *       "device_record_index": 1,
+                     *       "received_at": "2026-11-27T08:02:11Z",
+                     *       "voided_at": "2026-11-27T08:02:11Z",
+                     *       "void_reason": "Badge left at home.",
+                     *       "source": "terminal",
+                     *       "latitude": 1.5,
+                     *       "longitude": 1.5,
+                     *       "accuracy_m": 1,
+                     *       "geofence_id": 7,
+                     *       "offline_queued": true
+                     *     } */
                     "application/json": {
+                        /** @description A phone punch's accuracy in metres, as the phone reported it (rounded up). */
                         accuracy_m: number | null;
+                        /** @description The id of the company of this punch. */
                         company_id: number;
+                        /** @description Null after the device record was deleted; `deviceSerial` remains. */
                         device_id: number | null;
+                        /** @description Record index of an access-control real-time log, when there is one. */
                         device_record_index: number | null;
+                        /** @description Serial of the terminal the punch was made on (kept when the device record is deleted). */
                         device_serial: string;
+                        /** @description Null while the pin is unknown to the service, or after the employee was deleted. */
                         employee_id: number | null;
+                        /** @description The geofence a phone punch was made inside (kept after its position is erased). */
                         geofence_id: number | null;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description A 64-bit id (see the `SafeInt` scalar).
+                         */
                         id: number;
+                        /** @description A phone punch's latitude (WGS 84 degrees) as the phone reported it; null for other punches and once erased (TIMEGATE_PUNCH_LOCATION_DAYS). */
                         latitude: number | null;
+                        /** @description Wall-clock time on the terminal, `YYYY-MM-DD HH:MM:SS`. */
                         local_time: string;
+                        /** @description A phone punch's longitude (WGS 84 degrees); null for other punches and once erased. */
                         longitude: number | null;
+                        /** @description A phone punch the phone kept while offline and sent later with the time it was made. */
                         offline_queued: boolean | null;
+                        /** @description The pin as the terminal knows it. */
                         pin: string;
+                        /** @description Raw attendance state value; see verificationStates for its name. */
                         punch_state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The instant (whole seconds, UTC).
+                         */
                         punch_time: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the service stored the punch.
+                         */
                         received_at: string;
-                        /** @enum {string} */
+                        /**
+                         * @description `device` when a terminal sent it, `manual` when it was entered through the API.
+                         * @enum {string}
+                         */
                         record_type: "device" | "manual" | "mobile";
-                        /** @enum {string} */
+                        /**
+                         * @description Where the punch came from: a terminal, a manual entry, a punch correction or a phone.
+                         * @enum {string}
+                         */
                         source: "terminal" | "manual" | "correction" | "mobile";
+                        /** @description IANA zone of the terminal used to read `localTime`. */
                         time_zone: string;
+                        /** @description Raw verify-mode code from the terminal; null for manual punches. */
                         verify_code: number | null;
+                        /** @description Verify mode name: `fingerprint`, `face`, `card`, `password`, `palm`, `vein`, `pin`, combinations such as `card+fingerprint`, `any`, `other`; `manual` for manual punches. */
                         verify_type: string | null;
+                        /** @description Why it was voided. */
                         void_reason: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch was voided (it no longer counts in attendance); null while it counts.
+                         */
                         voided_at: string | null;
+                        /** @description The work code the employee keyed in on the terminal (a job or cost centre); null when none. */
                         work_code: string | null;
                     };
                 };
@@ -14248,36 +20911,98 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "employee_id": 17,
+                     *       "device_id": 3,
+                     *       "device_serial": "CKJJ220160123",
+                     *       "pin": "1024",
+                     *       "punch_time": "2026-11-27T08:02:11Z",
+                     *       "local_time": "2026-11-27T09:02:11",
+                     *       "time_zone": "Europe/Berlin",
+                     *       "punch_state": "0",
+                     *       "verify_type": "fingerprint",
+                     *       "verify_code": 1,
+                     *       "record_type": "device",
+                     *       "work_code": "BER",
+                     *       "device_record_index": 1,
+                     *       "received_at": "2026-11-27T08:02:11Z",
+                     *       "voided_at": "2026-11-27T08:02:11Z",
+                     *       "void_reason": "Badge left at home.",
+                     *       "source": "terminal",
+                     *       "latitude": 1.5,
+                     *       "longitude": 1.5,
+                     *       "accuracy_m": 1,
+                     *       "geofence_id": 7,
+                     *       "offline_queued": true
+                     *     } */
                     "application/json": {
+                        /** @description A phone punch's accuracy in metres, as the phone reported it (rounded up). */
                         accuracy_m: number | null;
+                        /** @description The id of the company of this punch. */
                         company_id: number;
+                        /** @description Null after the device record was deleted; `deviceSerial` remains. */
                         device_id: number | null;
+                        /** @description Record index of an access-control real-time log, when there is one. */
                         device_record_index: number | null;
+                        /** @description Serial of the terminal the punch was made on (kept when the device record is deleted). */
                         device_serial: string;
+                        /** @description Null while the pin is unknown to the service, or after the employee was deleted. */
                         employee_id: number | null;
+                        /** @description The geofence a phone punch was made inside (kept after its position is erased). */
                         geofence_id: number | null;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description A 64-bit id (see the `SafeInt` scalar).
+                         */
                         id: number;
+                        /** @description A phone punch's latitude (WGS 84 degrees) as the phone reported it; null for other punches and once erased (TIMEGATE_PUNCH_LOCATION_DAYS). */
                         latitude: number | null;
+                        /** @description Wall-clock time on the terminal, `YYYY-MM-DD HH:MM:SS`. */
                         local_time: string;
+                        /** @description A phone punch's longitude (WGS 84 degrees); null for other punches and once erased. */
                         longitude: number | null;
+                        /** @description A phone punch the phone kept while offline and sent later with the time it was made. */
                         offline_queued: boolean | null;
+                        /** @description The pin as the terminal knows it. */
                         pin: string;
+                        /** @description Raw attendance state value; see verificationStates for its name. */
                         punch_state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The instant (whole seconds, UTC).
+                         */
                         punch_time: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the service stored the punch.
+                         */
                         received_at: string;
-                        /** @enum {string} */
+                        /**
+                         * @description `device` when a terminal sent it, `manual` when it was entered through the API.
+                         * @enum {string}
+                         */
                         record_type: "device" | "manual" | "mobile";
-                        /** @enum {string} */
+                        /**
+                         * @description Where the punch came from: a terminal, a manual entry, a punch correction or a phone.
+                         * @enum {string}
+                         */
                         source: "terminal" | "manual" | "correction" | "mobile";
+                        /** @description IANA zone of the terminal used to read `localTime`. */
                         time_zone: string;
+                        /** @description Raw verify-mode code from the terminal; null for manual punches. */
                         verify_code: number | null;
+                        /** @description Verify mode name: `fingerprint`, `face`, `card`, `password`, `palm`, `vein`, `pin`, combinations such as `card+fingerprint`, `any`, `other`; `manual` for manual punches. */
                         verify_type: string | null;
+                        /** @description Why it was voided. */
                         void_reason: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the punch was voided (it no longer counts in attendance); null while it counts.
+                         */
                         voided_at: string | null;
+                        /** @description The work code the employee keyed in on the terminal (a job or cost centre); null when none. */
                         work_code: string | null;
                     };
                 };
@@ -14335,25 +21060,67 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "device_id": 3,
+                     *         "device_serial": "CKJJ220160123",
+                     *         "pin": "1024",
+                     *         "local_time": "2026-11-27T09:02:11",
+                     *         "time_zone": "Europe/Berlin",
+                     *         "punch_time": "2026-11-27T08:02:11Z",
+                     *         "reason": "before_2000",
+                     *         "clock_skew_seconds": 5,
+                     *         "punch_state": "0",
+                     *         "verify_type": "text",
+                     *         "verify_code": 1,
+                     *         "work_code": "BER",
+                     *         "device_record_index": 1,
+                     *         "received_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The terminal's clock minus the real time, in seconds, when the record arrived; null when unknown. */
                         clock_skew_seconds: number | null;
+                        /** @description The terminal's company. */
                         company_id: number;
+                        /** @description The terminal; null once its device record is deleted. */
                         device_id: number | null;
+                        /** @description Access-control record index (rtlog); null for attendance uploads. */
                         device_record_index: number | null;
+                        /** @description The terminal's serial number. */
                         device_serial: string;
+                        /** @description Id of the quarantined record. */
                         id: number;
+                        /** @description The raw time exactly as the terminal sent it (`YYYY-MM-DD HH:MM:SS`, its wall clock). */
                         local_time: string;
+                        /** @description The PIN the record names, as the terminal knows it. */
                         pin: string;
+                        /** @description Raw attendance state value. */
                         punch_state: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description `localTime` read in `timeZone`.
+                         */
                         punch_time: string;
-                        /** @enum {string} */
+                        /**
+                         * @description Why it was quarantined.
+                         * @enum {string}
+                         */
                         reason: "before_2000" | "ahead_of_terminal_clock" | "ahead_of_server_time";
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal first sent it.
+                         */
                         received_at: string;
+                        /** @description The device's IANA zone when the record arrived. */
                         time_zone: string;
+                        /** @description Raw verify-mode code. */
                         verify_code: number | null;
+                        /** @description Verify-mode name, as for punches. */
                         verify_type: string | null;
+                        /** @description Work code, when the terminal sent one. */
                         work_code: string | null;
                     }[];
                 };
@@ -14397,15 +21164,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "name": "Ana",
+                     *         "start_date": "days",
+                     *         "days": [
+                     *           1
+                     *         ],
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the company of this roster. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the roster was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description One entry per day of the cycle: a shift id of the company, or null for a day off (1 to 366 entries). */
                         days: (number | null)[];
+                        /** @description The roster's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The roster's name, as the console and reports show it. */
                         name: string;
+                        /** @description `YYYY-MM-DD`: the date of the first entry of `days`; the cycle repeats from it in both directions. */
                         start_date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the roster was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     }[];
                 };
@@ -14473,15 +21264,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Four on, four off",
+                     *       "start_date": "2026-12-01",
+                     *       "days": [
+                     *         1
+                     *       ],
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this roster. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the roster was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description One entry per day of the cycle: a shift id of the company, or null for a day off (1 to 366 entries). */
                         days: (number | null)[];
+                        /** @description The roster's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The roster's name, as the console and reports show it. */
                         name: string;
+                        /** @description `YYYY-MM-DD`: the date of the first entry of `days`; the cycle repeats from it in both directions. */
                         start_date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the roster was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -14525,15 +21338,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "start_date": "days",
+                     *       "days": [
+                     *         1
+                     *       ],
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this roster. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the roster was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description One entry per day of the cycle: a shift id of the company, or null for a day off (1 to 366 entries). */
                         days: (number | null)[];
+                        /** @description The roster's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The roster's name, as the console and reports show it. */
                         name: string;
+                        /** @description `YYYY-MM-DD`: the date of the first entry of `days`; the cycle repeats from it in both directions. */
                         start_date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the roster was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -14600,15 +21435,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "start_date": "days",
+                     *       "days": [
+                     *         1
+                     *       ],
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this roster. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the roster was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description One entry per day of the cycle: a shift id of the company, or null for a day off (1 to 366 entries). */
                         days: (number | null)[];
+                        /** @description The roster's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The roster's name, as the console and reports show it. */
                         name: string;
+                        /** @description `YYYY-MM-DD`: the date of the first entry of `days`; the cycle repeats from it in both directions. */
                         start_date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the roster was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -14651,15 +21508,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "start_date": "days",
+                     *       "days": [
+                     *         1
+                     *       ],
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the company of this roster. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the roster was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description One entry per day of the cycle: a shift id of the company, or null for a day off (1 to 366 entries). */
                         days: (number | null)[];
+                        /** @description The roster's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The roster's name, as the console and reports show it. */
                         name: string;
+                        /** @description `YYYY-MM-DD`: the date of the first entry of `days`; the cycle repeats from it in both directions. */
                         start_date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the roster was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -14697,12 +21576,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "company_id": 1,
+                     *       "area_id": 4,
+                     *       "shift_id": 5,
+                     *       "employee_ids": [
+                     *         17
+                     *       ],
+                     *       "clock_id": 7,
+                     *       "controller_id": 7
+                     *     } */
                     "application/json": {
+                        /** @description The area "Head office", which holds both terminals and the first three employees. */
                         area_id: number;
+                        /** @description The virtual time clock (an attendance terminal, serial `TGSBX…`). */
                         clock_id: number;
+                        /** @description The company "Sandbox Inc". */
                         company_id: number;
+                        /** @description The virtual door controller (an access-control terminal with one door, serial `TGSBX…`). */
                         controller_id: number;
+                        /** @description The four employees (pins 1001–1004); the fourth is on the clock only, so the controller refuses her badge. */
                         employee_ids: number[];
+                        /** @description The company's default shift (09:00–17:00, 30 minutes' break). */
                         shift_id: number;
                     };
                 };
@@ -14757,14 +21652,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "employee_id": 17,
+                     *         "date": "2026-11-27",
+                     *         "shift_id": 5,
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the schedule override was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`, a local date. */
                         date: string;
+                        /** @description The id of the employee of this schedule override. */
                         employee_id: number;
+                        /** @description The schedule override's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description A shift of the employee's company; null: a day off. */
                         shift_id: number | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the schedule override was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     }[];
                 };
@@ -14820,14 +21735,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "employee_id": 1,
+                     *       "date": "2026-12-24",
+                     *       "shift_id": 5,
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the schedule override was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`, a local date. */
                         date: string;
+                        /** @description The id of the employee of this schedule override. */
                         employee_id: number;
+                        /** @description The schedule override's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description A shift of the employee's company; null: a day off. */
                         shift_id: number | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the schedule override was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -14879,14 +21812,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "employee_id": 17,
+                     *       "date": "2026-11-27",
+                     *       "shift_id": 5,
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the schedule override was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`, a local date. */
                         date: string;
+                        /** @description The id of the employee of this schedule override. */
                         employee_id: number;
+                        /** @description The schedule override's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description A shift of the employee's company; null: a day off. */
                         shift_id: number | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the schedule override was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -14941,14 +21892,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "employee_id": 17,
+                     *       "date": "2026-11-27",
+                     *       "shift_id": 2,
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the schedule override was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`, a local date. */
                         date: string;
+                        /** @description The id of the employee of this schedule override. */
                         employee_id: number;
+                        /** @description The schedule override's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description A shift of the employee's company; null: a day off. */
                         shift_id: number | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the schedule override was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -14992,14 +21961,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "employee_id": 17,
+                     *       "date": "2026-11-27",
+                     *       "shift_id": 5,
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the schedule override was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `YYYY-MM-DD`, a local date. */
                         date: string;
+                        /** @description The id of the employee of this schedule override. */
                         employee_id: number;
+                        /** @description The schedule override's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description A shift of the employee's company; null: a day off. */
                         shift_id: number | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the schedule override was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -15047,17 +22034,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "shift_id": 5,
+                     *         "roster_id": 7,
+                     *         "employee_id": 17,
+                     *         "area_id": 4,
+                     *         "start_date": "2026-11-27",
+                     *         "end_date": "2026-11-27",
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The id of the area of this shift assignment. */
                         area_id: number | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the shift assignment was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The id of the employee of this shift assignment. */
                         employee_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive; null: open-ended. */
                         end_date: string | null;
+                        /** @description The shift assignment's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The roster; null when the assignment names a shift. */
                         roster_id: number | null;
+                        /** @description The shift; null when the assignment names a roster. */
                         shift_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the shift assignment was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     }[];
                 };
@@ -15119,17 +22132,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "shift_id": 1,
+                     *       "roster_id": 7,
+                     *       "employee_id": 1,
+                     *       "area_id": 4,
+                     *       "start_date": "2026-12-01",
+                     *       "end_date": "2026-11-27",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the area of this shift assignment. */
                         area_id: number | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the shift assignment was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The id of the employee of this shift assignment. */
                         employee_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive; null: open-ended. */
                         end_date: string | null;
+                        /** @description The shift assignment's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The roster; null when the assignment names a shift. */
                         roster_id: number | null;
+                        /** @description The shift; null when the assignment names a roster. */
                         shift_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the shift assignment was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -15173,17 +22210,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "shift_id": 5,
+                     *       "roster_id": 7,
+                     *       "employee_id": 17,
+                     *       "area_id": 4,
+                     *       "start_date": "2026-11-27",
+                     *       "end_date": "2026-11-27",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the area of this shift assignment. */
                         area_id: number | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the shift assignment was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The id of the employee of this shift assignment. */
                         employee_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive; null: open-ended. */
                         end_date: string | null;
+                        /** @description The shift assignment's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The roster; null when the assignment names a shift. */
                         roster_id: number | null;
+                        /** @description The shift; null when the assignment names a roster. */
                         shift_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the shift assignment was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -15242,17 +22303,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "shift_id": 5,
+                     *       "roster_id": 7,
+                     *       "employee_id": 17,
+                     *       "area_id": 4,
+                     *       "start_date": "2026-11-27",
+                     *       "end_date": "2026-12-31",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the area of this shift assignment. */
                         area_id: number | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the shift assignment was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The id of the employee of this shift assignment. */
                         employee_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive; null: open-ended. */
                         end_date: string | null;
+                        /** @description The shift assignment's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The roster; null when the assignment names a shift. */
                         roster_id: number | null;
+                        /** @description The shift; null when the assignment names a roster. */
                         shift_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the shift assignment was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -15295,17 +22380,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "shift_id": 5,
+                     *       "roster_id": 7,
+                     *       "employee_id": 17,
+                     *       "area_id": 4,
+                     *       "start_date": "2026-11-27",
+                     *       "end_date": "2026-11-27",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The id of the area of this shift assignment. */
                         area_id: number | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the shift assignment was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The id of the employee of this shift assignment. */
                         employee_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive; null: open-ended. */
                         end_date: string | null;
+                        /** @description The shift assignment's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The roster; null when the assignment names a shift. */
                         roster_id: number | null;
+                        /** @description The shift; null when the assignment names a roster. */
                         shift_id: number | null;
+                        /** @description `YYYY-MM-DD`, inclusive. */
                         start_date: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the shift assignment was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
                     };
                 };
@@ -15349,43 +22458,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "name": "Ana",
+                     *         "start_time": "08:00",
+                     *         "end_time": "08:00",
+                     *         "time_zone": "Europe/Berlin",
+                     *         "workdays": [
+                     *           1
+                     *         ],
+                     *         "break_minutes": 30,
+                     *         "break_after_minutes": 60,
+                     *         "grace_in_minutes": 60,
+                     *         "grace_out_minutes": 60,
+                     *         "check_in_before_minutes": 60,
+                     *         "check_out_after_minutes": 60,
+                     *         "pairing": "first_last",
+                     *         "is_default": true,
+                     *         "rounding_minutes": 60,
+                     *         "rounding_mode": "nearest",
+                     *         "recorded_break": "replaces",
+                     *         "flexible": true,
+                     *         "core_start": "text",
+                     *         "core_end": "text",
+                     *         "required_minutes": 60,
+                     *         "pay_policy": {
+                     *           "early_overtime": true,
+                     *           "overtime_min_minutes": 60,
+                     *           "daily_overtime_after_minutes": 60,
+                     *           "double_time_after_minutes": 60,
+                     *           "night_start": "text",
+                     *           "night_end": "text",
+                     *           "holiday_work": "holiday",
+                     *           "rest_day_work": "rest_day"
+                     *         },
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The break is deducted only from a day with more worked minutes than this; null: always. */
                         break_after_minutes: number;
+                        /** @description Unpaid break deducted from a day longer than `breakAfterMinutes` without recorded breaks. */
                         break_minutes: number;
+                        /** @description How long before the start punches still belong to the shift. */
                         check_in_before_minutes: number;
+                        /** @description How long after the end punches still belong to the shift. */
                         check_out_after_minutes: number;
+                        /** @description The id of the company of this shift. */
                         company_id: number;
+                        /** @description `HH:MM`, end of the core hours. */
                         core_end: string | null;
+                        /** @description `HH:MM`, start of the core hours (flexible shifts). */
                         core_start: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the shift was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `HH:MM`; at or before `startTime`: the next day. */
                         end_time: string;
+                        /** @description Flexible: startTime-endTime is the span in which work counts; lateness and early leave only against the core hours. */
                         flexible: boolean;
+                        /** @description Minutes after the start a check-in is still on time; beyond them every minute from the start counts as late. */
                         grace_in_minutes: number;
+                        /** @description Minutes before the end a check-out is still not an early leave; beyond them every minute before the end counts. */
                         grace_out_minutes: number;
+                        /** @description The shift's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Applies to every employee of the company without an assignment (one per company). */
                         is_default: boolean;
+                        /** @description The shift's name, as the console and reports show it. */
                         name: string;
-                        /** @enum {string} */
+                        /**
+                         * @description How punches become worked time: first and last, alternating in and out, or by punch state.
+                         * @enum {string}
+                         */
                         pairing: "first_last" | "alternating" | "by_state";
+                        /** @description The shift's overrides of its company's pay policy. */
                         pay_policy: {
+                            /** @description Worked minutes of a workday beyond this are overtime; null: beyond the day's scheduled minutes. */
                             daily_overtime_after_minutes: number | null;
+                            /** @description Worked minutes of a workday beyond this are double time; null: none. */
                             double_time_after_minutes: number | null;
+                            /** @description Work before the shift start is paid (default false: paid from the start). */
                             early_overtime: boolean | null;
+                            /** @description Work on a holiday is paid as `holiday` (default) or `overtime`. */
                             holiday_work: string | null;
+                            /** @description `HH:MM` end of the night window; at or before nightStart: the next day. */
                             night_end: string | null;
+                            /** @description `HH:MM` start of the night window (local to the shift); null: no night premium. */
                             night_start: string | null;
+                            /** @description Overtime and double time of a day below this many minutes are not paid (default 0). */
                             overtime_min_minutes: number | null;
+                            /** @description Work on a rest day is paid as `rest_day` (default) or `overtime`. */
                             rest_day_work: string | null;
                         };
+                        /** @description A recorded break `replaces` the unpaid break, `adds` to it, or `tops_up` (counts towards it; default). */
                         recorded_break: string;
+                        /** @description A flexible shift's scheduled minutes; null: its length minus the unpaid break. */
                         required_minutes: number | null;
+                        /** @description Punch rounding step, 1-60 minutes, each punch on its own; null: seconds are dropped. */
                         rounding_minutes: number | null;
+                        /** @description `nearest` (half up), `down` or `up`, on the grid of roundingMinutes counted from the shift start. */
                         rounding_mode: string;
+                        /** @description `HH:MM`, local to `timeZone`. */
                         start_time: string;
+                        /** @description IANA zone; the workspace zone when none was given. */
                         time_zone: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the shift was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description ISO weekdays 1 (Monday) to 7 (Sunday). */
                         workdays: number[];
                     }[];
                 };
@@ -15517,43 +22705,120 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Night",
+                     *       "start_time": "22:00",
+                     *       "end_time": "06:00",
+                     *       "time_zone": "Europe/Berlin",
+                     *       "workdays": [
+                     *         1
+                     *       ],
+                     *       "break_minutes": 30,
+                     *       "break_after_minutes": 60,
+                     *       "grace_in_minutes": 5,
+                     *       "grace_out_minutes": 60,
+                     *       "check_in_before_minutes": 60,
+                     *       "check_out_after_minutes": 60,
+                     *       "pairing": "first_last",
+                     *       "is_default": true,
+                     *       "rounding_minutes": 60,
+                     *       "rounding_mode": "nearest",
+                     *       "recorded_break": "replaces",
+                     *       "flexible": true,
+                     *       "core_start": "text",
+                     *       "core_end": "text",
+                     *       "required_minutes": 60,
+                     *       "pay_policy": {
+                     *         "early_overtime": true,
+                     *         "overtime_min_minutes": 60,
+                     *         "daily_overtime_after_minutes": 60,
+                     *         "double_time_after_minutes": 60,
+                     *         "night_start": "text",
+                     *         "night_end": "text",
+                     *         "holiday_work": "holiday",
+                     *         "rest_day_work": "rest_day"
+                     *       },
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The break is deducted only from a day with more worked minutes than this; null: always. */
                         break_after_minutes: number;
+                        /** @description Unpaid break deducted from a day longer than `breakAfterMinutes` without recorded breaks. */
                         break_minutes: number;
+                        /** @description How long before the start punches still belong to the shift. */
                         check_in_before_minutes: number;
+                        /** @description How long after the end punches still belong to the shift. */
                         check_out_after_minutes: number;
+                        /** @description The id of the company of this shift. */
                         company_id: number;
+                        /** @description `HH:MM`, end of the core hours. */
                         core_end: string | null;
+                        /** @description `HH:MM`, start of the core hours (flexible shifts). */
                         core_start: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the shift was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `HH:MM`; at or before `startTime`: the next day. */
                         end_time: string;
+                        /** @description Flexible: startTime-endTime is the span in which work counts; lateness and early leave only against the core hours. */
                         flexible: boolean;
+                        /** @description Minutes after the start a check-in is still on time; beyond them every minute from the start counts as late. */
                         grace_in_minutes: number;
+                        /** @description Minutes before the end a check-out is still not an early leave; beyond them every minute before the end counts. */
                         grace_out_minutes: number;
+                        /** @description The shift's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Applies to every employee of the company without an assignment (one per company). */
                         is_default: boolean;
+                        /** @description The shift's name, as the console and reports show it. */
                         name: string;
-                        /** @enum {string} */
+                        /**
+                         * @description How punches become worked time: first and last, alternating in and out, or by punch state.
+                         * @enum {string}
+                         */
                         pairing: "first_last" | "alternating" | "by_state";
+                        /** @description The shift's overrides of its company's pay policy. */
                         pay_policy: {
+                            /** @description Worked minutes of a workday beyond this are overtime; null: beyond the day's scheduled minutes. */
                             daily_overtime_after_minutes: number | null;
+                            /** @description Worked minutes of a workday beyond this are double time; null: none. */
                             double_time_after_minutes: number | null;
+                            /** @description Work before the shift start is paid (default false: paid from the start). */
                             early_overtime: boolean | null;
+                            /** @description Work on a holiday is paid as `holiday` (default) or `overtime`. */
                             holiday_work: string | null;
+                            /** @description `HH:MM` end of the night window; at or before nightStart: the next day. */
                             night_end: string | null;
+                            /** @description `HH:MM` start of the night window (local to the shift); null: no night premium. */
                             night_start: string | null;
+                            /** @description Overtime and double time of a day below this many minutes are not paid (default 0). */
                             overtime_min_minutes: number | null;
+                            /** @description Work on a rest day is paid as `rest_day` (default) or `overtime`. */
                             rest_day_work: string | null;
                         };
+                        /** @description A recorded break `replaces` the unpaid break, `adds` to it, or `tops_up` (counts towards it; default). */
                         recorded_break: string;
+                        /** @description A flexible shift's scheduled minutes; null: its length minus the unpaid break. */
                         required_minutes: number | null;
+                        /** @description Punch rounding step, 1-60 minutes, each punch on its own; null: seconds are dropped. */
                         rounding_minutes: number | null;
+                        /** @description `nearest` (half up), `down` or `up`, on the grid of roundingMinutes counted from the shift start. */
                         rounding_mode: string;
+                        /** @description `HH:MM`, local to `timeZone`. */
                         start_time: string;
+                        /** @description IANA zone; the workspace zone when none was given. */
                         time_zone: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the shift was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description ISO weekdays 1 (Monday) to 7 (Sunday). */
                         workdays: number[];
                     };
                 };
@@ -15597,43 +22862,120 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "start_time": "08:00",
+                     *       "end_time": "08:00",
+                     *       "time_zone": "Europe/Berlin",
+                     *       "workdays": [
+                     *         1
+                     *       ],
+                     *       "break_minutes": 30,
+                     *       "break_after_minutes": 60,
+                     *       "grace_in_minutes": 60,
+                     *       "grace_out_minutes": 60,
+                     *       "check_in_before_minutes": 60,
+                     *       "check_out_after_minutes": 60,
+                     *       "pairing": "first_last",
+                     *       "is_default": true,
+                     *       "rounding_minutes": 60,
+                     *       "rounding_mode": "nearest",
+                     *       "recorded_break": "replaces",
+                     *       "flexible": true,
+                     *       "core_start": "text",
+                     *       "core_end": "text",
+                     *       "required_minutes": 60,
+                     *       "pay_policy": {
+                     *         "early_overtime": true,
+                     *         "overtime_min_minutes": 60,
+                     *         "daily_overtime_after_minutes": 60,
+                     *         "double_time_after_minutes": 60,
+                     *         "night_start": "text",
+                     *         "night_end": "text",
+                     *         "holiday_work": "holiday",
+                     *         "rest_day_work": "rest_day"
+                     *       },
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The break is deducted only from a day with more worked minutes than this; null: always. */
                         break_after_minutes: number;
+                        /** @description Unpaid break deducted from a day longer than `breakAfterMinutes` without recorded breaks. */
                         break_minutes: number;
+                        /** @description How long before the start punches still belong to the shift. */
                         check_in_before_minutes: number;
+                        /** @description How long after the end punches still belong to the shift. */
                         check_out_after_minutes: number;
+                        /** @description The id of the company of this shift. */
                         company_id: number;
+                        /** @description `HH:MM`, end of the core hours. */
                         core_end: string | null;
+                        /** @description `HH:MM`, start of the core hours (flexible shifts). */
                         core_start: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the shift was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `HH:MM`; at or before `startTime`: the next day. */
                         end_time: string;
+                        /** @description Flexible: startTime-endTime is the span in which work counts; lateness and early leave only against the core hours. */
                         flexible: boolean;
+                        /** @description Minutes after the start a check-in is still on time; beyond them every minute from the start counts as late. */
                         grace_in_minutes: number;
+                        /** @description Minutes before the end a check-out is still not an early leave; beyond them every minute before the end counts. */
                         grace_out_minutes: number;
+                        /** @description The shift's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Applies to every employee of the company without an assignment (one per company). */
                         is_default: boolean;
+                        /** @description The shift's name, as the console and reports show it. */
                         name: string;
-                        /** @enum {string} */
+                        /**
+                         * @description How punches become worked time: first and last, alternating in and out, or by punch state.
+                         * @enum {string}
+                         */
                         pairing: "first_last" | "alternating" | "by_state";
+                        /** @description The shift's overrides of its company's pay policy. */
                         pay_policy: {
+                            /** @description Worked minutes of a workday beyond this are overtime; null: beyond the day's scheduled minutes. */
                             daily_overtime_after_minutes: number | null;
+                            /** @description Worked minutes of a workday beyond this are double time; null: none. */
                             double_time_after_minutes: number | null;
+                            /** @description Work before the shift start is paid (default false: paid from the start). */
                             early_overtime: boolean | null;
+                            /** @description Work on a holiday is paid as `holiday` (default) or `overtime`. */
                             holiday_work: string | null;
+                            /** @description `HH:MM` end of the night window; at or before nightStart: the next day. */
                             night_end: string | null;
+                            /** @description `HH:MM` start of the night window (local to the shift); null: no night premium. */
                             night_start: string | null;
+                            /** @description Overtime and double time of a day below this many minutes are not paid (default 0). */
                             overtime_min_minutes: number | null;
+                            /** @description Work on a rest day is paid as `rest_day` (default) or `overtime`. */
                             rest_day_work: string | null;
                         };
+                        /** @description A recorded break `replaces` the unpaid break, `adds` to it, or `tops_up` (counts towards it; default). */
                         recorded_break: string;
+                        /** @description A flexible shift's scheduled minutes; null: its length minus the unpaid break. */
                         required_minutes: number | null;
+                        /** @description Punch rounding step, 1-60 minutes, each punch on its own; null: seconds are dropped. */
                         rounding_minutes: number | null;
+                        /** @description `nearest` (half up), `down` or `up`, on the grid of roundingMinutes counted from the shift start. */
                         rounding_mode: string;
+                        /** @description `HH:MM`, local to `timeZone`. */
                         start_time: string;
+                        /** @description IANA zone; the workspace zone when none was given. */
                         time_zone: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the shift was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description ISO weekdays 1 (Monday) to 7 (Sunday). */
                         workdays: number[];
                     };
                 };
@@ -15755,43 +23097,120 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "start_time": "08:00",
+                     *       "end_time": "06:30",
+                     *       "time_zone": "Europe/Berlin",
+                     *       "workdays": [
+                     *         1
+                     *       ],
+                     *       "break_minutes": 30,
+                     *       "break_after_minutes": 60,
+                     *       "grace_in_minutes": 60,
+                     *       "grace_out_minutes": 60,
+                     *       "check_in_before_minutes": 60,
+                     *       "check_out_after_minutes": 60,
+                     *       "pairing": "first_last",
+                     *       "is_default": true,
+                     *       "rounding_minutes": 60,
+                     *       "rounding_mode": "nearest",
+                     *       "recorded_break": "replaces",
+                     *       "flexible": true,
+                     *       "core_start": "text",
+                     *       "core_end": "text",
+                     *       "required_minutes": 60,
+                     *       "pay_policy": {
+                     *         "early_overtime": true,
+                     *         "overtime_min_minutes": 60,
+                     *         "daily_overtime_after_minutes": 60,
+                     *         "double_time_after_minutes": 60,
+                     *         "night_start": "text",
+                     *         "night_end": "text",
+                     *         "holiday_work": "holiday",
+                     *         "rest_day_work": "rest_day"
+                     *       },
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The break is deducted only from a day with more worked minutes than this; null: always. */
                         break_after_minutes: number;
+                        /** @description Unpaid break deducted from a day longer than `breakAfterMinutes` without recorded breaks. */
                         break_minutes: number;
+                        /** @description How long before the start punches still belong to the shift. */
                         check_in_before_minutes: number;
+                        /** @description How long after the end punches still belong to the shift. */
                         check_out_after_minutes: number;
+                        /** @description The id of the company of this shift. */
                         company_id: number;
+                        /** @description `HH:MM`, end of the core hours. */
                         core_end: string | null;
+                        /** @description `HH:MM`, start of the core hours (flexible shifts). */
                         core_start: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the shift was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `HH:MM`; at or before `startTime`: the next day. */
                         end_time: string;
+                        /** @description Flexible: startTime-endTime is the span in which work counts; lateness and early leave only against the core hours. */
                         flexible: boolean;
+                        /** @description Minutes after the start a check-in is still on time; beyond them every minute from the start counts as late. */
                         grace_in_minutes: number;
+                        /** @description Minutes before the end a check-out is still not an early leave; beyond them every minute before the end counts. */
                         grace_out_minutes: number;
+                        /** @description The shift's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Applies to every employee of the company without an assignment (one per company). */
                         is_default: boolean;
+                        /** @description The shift's name, as the console and reports show it. */
                         name: string;
-                        /** @enum {string} */
+                        /**
+                         * @description How punches become worked time: first and last, alternating in and out, or by punch state.
+                         * @enum {string}
+                         */
                         pairing: "first_last" | "alternating" | "by_state";
+                        /** @description The shift's overrides of its company's pay policy. */
                         pay_policy: {
+                            /** @description Worked minutes of a workday beyond this are overtime; null: beyond the day's scheduled minutes. */
                             daily_overtime_after_minutes: number | null;
+                            /** @description Worked minutes of a workday beyond this are double time; null: none. */
                             double_time_after_minutes: number | null;
+                            /** @description Work before the shift start is paid (default false: paid from the start). */
                             early_overtime: boolean | null;
+                            /** @description Work on a holiday is paid as `holiday` (default) or `overtime`. */
                             holiday_work: string | null;
+                            /** @description `HH:MM` end of the night window; at or before nightStart: the next day. */
                             night_end: string | null;
+                            /** @description `HH:MM` start of the night window (local to the shift); null: no night premium. */
                             night_start: string | null;
+                            /** @description Overtime and double time of a day below this many minutes are not paid (default 0). */
                             overtime_min_minutes: number | null;
+                            /** @description Work on a rest day is paid as `rest_day` (default) or `overtime`. */
                             rest_day_work: string | null;
                         };
+                        /** @description A recorded break `replaces` the unpaid break, `adds` to it, or `tops_up` (counts towards it; default). */
                         recorded_break: string;
+                        /** @description A flexible shift's scheduled minutes; null: its length minus the unpaid break. */
                         required_minutes: number | null;
+                        /** @description Punch rounding step, 1-60 minutes, each punch on its own; null: seconds are dropped. */
                         rounding_minutes: number | null;
+                        /** @description `nearest` (half up), `down` or `up`, on the grid of roundingMinutes counted from the shift start. */
                         rounding_mode: string;
+                        /** @description `HH:MM`, local to `timeZone`. */
                         start_time: string;
+                        /** @description IANA zone; the workspace zone when none was given. */
                         time_zone: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the shift was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description ISO weekdays 1 (Monday) to 7 (Sunday). */
                         workdays: number[];
                     };
                 };
@@ -15834,43 +23253,120 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "start_time": "08:00",
+                     *       "end_time": "08:00",
+                     *       "time_zone": "Europe/Berlin",
+                     *       "workdays": [
+                     *         1
+                     *       ],
+                     *       "break_minutes": 30,
+                     *       "break_after_minutes": 60,
+                     *       "grace_in_minutes": 60,
+                     *       "grace_out_minutes": 60,
+                     *       "check_in_before_minutes": 60,
+                     *       "check_out_after_minutes": 60,
+                     *       "pairing": "first_last",
+                     *       "is_default": true,
+                     *       "rounding_minutes": 60,
+                     *       "rounding_mode": "nearest",
+                     *       "recorded_break": "replaces",
+                     *       "flexible": true,
+                     *       "core_start": "text",
+                     *       "core_end": "text",
+                     *       "required_minutes": 60,
+                     *       "pay_policy": {
+                     *         "early_overtime": true,
+                     *         "overtime_min_minutes": 60,
+                     *         "daily_overtime_after_minutes": 60,
+                     *         "double_time_after_minutes": 60,
+                     *         "night_start": "text",
+                     *         "night_end": "text",
+                     *         "holiday_work": "holiday",
+                     *         "rest_day_work": "rest_day"
+                     *       },
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The break is deducted only from a day with more worked minutes than this; null: always. */
                         break_after_minutes: number;
+                        /** @description Unpaid break deducted from a day longer than `breakAfterMinutes` without recorded breaks. */
                         break_minutes: number;
+                        /** @description How long before the start punches still belong to the shift. */
                         check_in_before_minutes: number;
+                        /** @description How long after the end punches still belong to the shift. */
                         check_out_after_minutes: number;
+                        /** @description The id of the company of this shift. */
                         company_id: number;
+                        /** @description `HH:MM`, end of the core hours. */
                         core_end: string | null;
+                        /** @description `HH:MM`, start of the core hours (flexible shifts). */
                         core_start: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the shift was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description `HH:MM`; at or before `startTime`: the next day. */
                         end_time: string;
+                        /** @description Flexible: startTime-endTime is the span in which work counts; lateness and early leave only against the core hours. */
                         flexible: boolean;
+                        /** @description Minutes after the start a check-in is still on time; beyond them every minute from the start counts as late. */
                         grace_in_minutes: number;
+                        /** @description Minutes before the end a check-out is still not an early leave; beyond them every minute before the end counts. */
                         grace_out_minutes: number;
+                        /** @description The shift's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Applies to every employee of the company without an assignment (one per company). */
                         is_default: boolean;
+                        /** @description The shift's name, as the console and reports show it. */
                         name: string;
-                        /** @enum {string} */
+                        /**
+                         * @description How punches become worked time: first and last, alternating in and out, or by punch state.
+                         * @enum {string}
+                         */
                         pairing: "first_last" | "alternating" | "by_state";
+                        /** @description The shift's overrides of its company's pay policy. */
                         pay_policy: {
+                            /** @description Worked minutes of a workday beyond this are overtime; null: beyond the day's scheduled minutes. */
                             daily_overtime_after_minutes: number | null;
+                            /** @description Worked minutes of a workday beyond this are double time; null: none. */
                             double_time_after_minutes: number | null;
+                            /** @description Work before the shift start is paid (default false: paid from the start). */
                             early_overtime: boolean | null;
+                            /** @description Work on a holiday is paid as `holiday` (default) or `overtime`. */
                             holiday_work: string | null;
+                            /** @description `HH:MM` end of the night window; at or before nightStart: the next day. */
                             night_end: string | null;
+                            /** @description `HH:MM` start of the night window (local to the shift); null: no night premium. */
                             night_start: string | null;
+                            /** @description Overtime and double time of a day below this many minutes are not paid (default 0). */
                             overtime_min_minutes: number | null;
+                            /** @description Work on a rest day is paid as `rest_day` (default) or `overtime`. */
                             rest_day_work: string | null;
                         };
+                        /** @description A recorded break `replaces` the unpaid break, `adds` to it, or `tops_up` (counts towards it; default). */
                         recorded_break: string;
+                        /** @description A flexible shift's scheduled minutes; null: its length minus the unpaid break. */
                         required_minutes: number | null;
+                        /** @description Punch rounding step, 1-60 minutes, each punch on its own; null: seconds are dropped. */
                         rounding_minutes: number | null;
+                        /** @description `nearest` (half up), `down` or `up`, on the grid of roundingMinutes counted from the shift start. */
                         rounding_mode: string;
+                        /** @description `HH:MM`, local to `timeZone`. */
                         start_time: string;
+                        /** @description IANA zone; the workspace zone when none was given. */
                         time_zone: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the shift was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description ISO weekdays 1 (Monday) to 7 (Sunday). */
                         workdays: number[];
                     };
                 };
@@ -15921,32 +23417,92 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "employee_id": 17,
+                     *         "date": "2026-11-27",
+                     *         "shift_id": 5,
+                     *         "status": "present",
+                     *         "first_in": "2026-11-27T08:02:11Z",
+                     *         "last_out": "2026-11-27T08:02:11Z",
+                     *         "scheduled_minutes": 480,
+                     *         "worked_minutes": 450,
+                     *         "break_minutes": 30,
+                     *         "late_minutes": 0,
+                     *         "early_leave_minutes": 0,
+                     *         "overtime_minutes": 30,
+                     *         "pay_items": [
+                     *           {
+                     *             "code": "regular",
+                     *             "minutes": 60
+                     *           }
+                     *         ],
+                     *         "exceptions": [
+                     *           "missing_in"
+                     *         ],
+                     *         "punch_ids": [
+                     *           7
+                     *         ],
+                     *         "absence_type_id": 7,
+                     *         "absence_code": "BER",
+                     *         "leave_minutes": 0,
+                     *         "pending_overtime_minutes": 0
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The absence type's pay item code. */
                         absence_code: string | null;
+                        /** @description The approved absence of this workday (not of a holiday or rest day); null without one. */
                         absence_type_id: number | null;
+                        /** @description Break minutes deducted. */
                         break_minutes: number;
+                        /** @description `YYYY-MM-DD`: the local date on which the shift starts (a 22:00–06:00 shift is one day). */
                         date: string;
+                        /** @description Minutes left early: once the counted check-out is more than graceOutMinutes before the shift end, every minute before the end counts; 0 within the grace. */
                         early_leave_minutes: number;
+                        /** @description The id of the employee of this attendance day. */
                         employee_id: number;
+                        /** @description `missing_in`, `missing_out`, `duplicate_ignored`, `manual_punch`, `outside_shift`, `after_lock`. */
                         exceptions: string[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The first punch of the day that counted (an ISO 8601 date-time in UTC); null when none.
+                         */
                         first_in: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The last punch of the day that counted (an ISO 8601 date-time in UTC); null when none or only one.
+                         */
                         last_out: string | null;
+                        /** @description Minutes late: once the counted check-in is more than graceInMinutes after the shift start, every minute from the start counts; 0 within the grace. */
                         late_minutes: number;
+                        /** @description Paid leave minutes: the scheduled minutes of a paid absence day (half for a half day), an hourly absence's minutes; 0 when unpaid. */
                         leave_minutes: number;
+                        /** @description Overtime and double time of the day, after weekly settlement. */
                         overtime_minutes: number;
+                        /** @description Paid minutes by pay code, the non-zero codes in code order. */
                         pay_items: {
+                            /** @description `regular`, `overtime`, `double_time`, `night` (a premium on top), `holiday` or `rest_day`. */
                             code: string;
+                            /** @description The minutes of the day booked under this pay code. */
                             minutes: number;
                         }[];
+                        /** @description Overtime and double time waiting for an overtime approval (a company whose pay policy requires one): not in payItems or overtimeMinutes until approved. */
                         pending_overtime_minutes: number;
+                        /** @description Every punch of the day, counted or not (duplicates, outside the shift); voided punches are not listed. */
                         punch_ids: number[];
+                        /** @description Shift length minus the unpaid break, on a workday that is not a holiday. */
                         scheduled_minutes: number;
+                        /** @description The shift of this workday; null on a rest day or without a shift. */
                         shift_id: number | null;
+                        /** @description `present`, `incomplete`, `absent`, `holiday`, `off`, `scheduled` (a day not over yet) `not_employed` (outside the employment dates) or `leave` (approved absence). */
                         status: string;
+                        /** @description Minutes worked, after the break was deducted. */
                         worked_minutes: number;
                     }[];
+                    /** @example employee_id,date,shift_id,status,first_in,last_out,scheduled_minutes,worked_minutes,break_minutes,late_minutes,early_leave_minutes,overtime_minutes,pay_items,exceptions,punch_ids,absence_type_id,absence_code,leave_minutes,pending_overtime_minutes
+                     *     17,2026-11-27,5,present,2026-11-27T08:02:11Z,2026-11-27T08:02:11Z,480,450,30,0,0,30,regular:60,missing_in,7,7,BER,0,0
+                     *      */
                     "text/csv": string;
                 };
             };
@@ -15995,22 +23551,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "employee_id": 17,
+                     *         "days_present": 1,
+                     *         "days_absent": 1,
+                     *         "days_incomplete": 1,
+                     *         "worked_minutes": 450,
+                     *         "overtime_minutes": 30,
+                     *         "late_minutes": 0,
+                     *         "days_leave": 1,
+                     *         "leave_minutes": 0,
+                     *         "pay_items": [
+                     *           {
+                     *             "code": "regular",
+                     *             "minutes": 60
+                     *           }
+                     *         ],
+                     *         "pending_overtime_minutes": 0
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description Days of the range with status `absent`: scheduled, past, and without a punch or approved absence. */
                         days_absent: number;
+                        /** @description Days with status `incomplete`: past, with punches that do not pair up (an in without an out). */
                         days_incomplete: number;
+                        /** @description Days of approved absence (status `leave`). */
                         days_leave: number;
+                        /** @description Days with status `present`: punches that pair up into worked time. */
                         days_present: number;
+                        /** @description The id of the employee of this timesheet summary. */
                         employee_id: number;
+                        /** @description Minutes late over the range. */
                         late_minutes: number;
+                        /** @description Paid leave minutes, apart from worked minutes. */
                         leave_minutes: number;
+                        /** @description Overtime minutes over the range. */
                         overtime_minutes: number;
+                        /** @description The days' pay items totalled by code, non-zero codes in code order. */
                         pay_items: {
+                            /** @description `regular`, `overtime`, `double_time`, `night` (a premium on top), `holiday` or `rest_day`. */
                             code: string;
+                            /** @description The minutes of the day booked under this pay code. */
                             minutes: number;
                         }[];
+                        /** @description Overtime waiting for approval, not paid (not in payItems). */
                         pending_overtime_minutes: number;
+                        /** @description Minutes worked over the range. */
                         worked_minutes: number;
                     }[];
+                    /** @example employee_id,days_present,days_absent,days_incomplete,worked_minutes,overtime_minutes,late_minutes,days_leave,leave_minutes,pay_items,pending_overtime_minutes
+                     *     17,1,1,1,450,30,0,1,0,regular:60,0
+                     *      */
                     "text/csv": string;
                 };
             };
@@ -16052,13 +23644,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "name": "Ana",
+                     *         "value": "text",
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the verification state was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The verification state's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The verification state's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the verification state was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description The number as a string, "0" to "255", unique in the workspace. */
                         value: string;
                     }[];
                 };
@@ -16111,13 +23721,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "name": "Lunch out",
+                     *       "value": "6",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the verification state was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The verification state's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The verification state's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the verification state was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description The number as a string, "0" to "255", unique in the workspace. */
                         value: string;
                     };
                 };
@@ -16161,13 +23787,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "name": "Ana",
+                     *       "value": "text",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the verification state was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The verification state's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The verification state's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the verification state was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description The number as a string, "0" to "255", unique in the workspace. */
                         value: string;
                     };
                 };
@@ -16222,13 +23864,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "name": "Lunch break out",
+                     *       "value": "text",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the verification state was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The verification state's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The verification state's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the verification state was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description The number as a string, "0" to "255", unique in the workspace. */
                         value: string;
                     };
                 };
@@ -16271,13 +23929,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "name": "Ana",
+                     *       "value": "text",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the verification state was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The verification state's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The verification state's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the verification state was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description The number as a string, "0" to "255", unique in the workspace. */
                         value: string;
                     };
                 };
@@ -16314,29 +23988,79 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "device_id": 3,
+                     *         "device": {
+                     *           "id": 42,
+                     *           "name": "Ana",
+                     *           "serial_number": "CKJJ220160123",
+                     *           "mode_type": "att",
+                     *           "status": "pending"
+                     *         },
+                     *         "enabled": true,
+                     *         "punches_per_hour": 1,
+                     *         "daily_pattern": [
+                     *           {
+                     *             "time": "08:00",
+                     *             "punch_state": 1
+                     *           }
+                     *         ],
+                     *         "speed": 1.5,
+                     *         "schedule_started_at": "2026-11-27T08:02:11Z",
+                     *         "simulated_time": "2026-11-27T08:02:11Z",
+                     *         "next_step_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description Each person punches at each of these times of every simulated day; null when punchesPerHour is the schedule. */
                         daily_pattern: {
+                            /** @description The attendance state punched: 0 check-in, 1 check-out, 2 break-out, 3 break-in, 4 overtime-in, 5 overtime-out. */
                             punch_state: number;
+                            /** @description `HH:MM`, local to the terminal (its time zone). */
                             time: string;
                         }[] | null;
+                        /** @description The device it plays (serial `TGSBX…`). */
                         device: {
+                            /** @description The terminal's id, given by the service when it was created and never reused. */
                             id: number;
-                            /** @enum {string} */
+                            /**
+                             * @description `att` for an attendance terminal, `acc` for an access-control terminal (doors, access levels).
+                             * @enum {string}
+                             */
                             mode_type: "att" | "acc";
+                            /** @description The terminal's name, as the console and reports show it. */
                             name: string;
+                            /** @description Unique across the whole service: a terminal reports to one owner only. */
                             serial_number: string;
-                            /** @enum {string} */
+                            /**
+                             * @description Read-only: follows the terminal.
+                             * @enum {string}
+                             */
                             status: "pending" | "online" | "offline";
                         };
+                        /** @description The device it plays. */
                         device_id: number;
+                        /** @description Whether the schedule plays; a disabled terminal still connects, takes commands and carries out triggers. */
                         enabled: boolean;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The real time the schedule's next step is due; null while disabled.
+                         */
                         next_step_at: string | null;
+                        /** @description Punches (badges at a controller) per simulated hour, one person each in turn; null when the daily pattern is the schedule. */
                         punches_per_hour: number | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the schedule was last set: the simulated clock showed the real time then.
+                         */
                         schedule_started_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The schedule's simulated clock now.
+                         */
                         simulated_time: string;
+                        /** @description Simulated seconds per real second (1–3600). */
                         speed: number;
                     }[];
                 };
@@ -16384,29 +24108,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "device_id": 3,
+                     *       "device": {
+                     *         "id": 42,
+                     *         "name": "Ana",
+                     *         "serial_number": "CKJJ220160123",
+                     *         "mode_type": "att",
+                     *         "status": "pending"
+                     *       },
+                     *       "enabled": true,
+                     *       "punches_per_hour": 1,
+                     *       "daily_pattern": [
+                     *         {
+                     *           "time": "08:00",
+                     *           "punch_state": 1
+                     *         }
+                     *       ],
+                     *       "speed": 1.5,
+                     *       "schedule_started_at": "2026-11-27T08:02:11Z",
+                     *       "simulated_time": "2026-11-27T08:02:11Z",
+                     *       "next_step_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Each person punches at each of these times of every simulated day; null when punchesPerHour is the schedule. */
                         daily_pattern: {
+                            /** @description The attendance state punched: 0 check-in, 1 check-out, 2 break-out, 3 break-in, 4 overtime-in, 5 overtime-out. */
                             punch_state: number;
+                            /** @description `HH:MM`, local to the terminal (its time zone). */
                             time: string;
                         }[] | null;
+                        /** @description The device it plays (serial `TGSBX…`). */
                         device: {
+                            /** @description The terminal's id, given by the service when it was created and never reused. */
                             id: number;
-                            /** @enum {string} */
+                            /**
+                             * @description `att` for an attendance terminal, `acc` for an access-control terminal (doors, access levels).
+                             * @enum {string}
+                             */
                             mode_type: "att" | "acc";
+                            /** @description The terminal's name, as the console and reports show it. */
                             name: string;
+                            /** @description Unique across the whole service: a terminal reports to one owner only. */
                             serial_number: string;
-                            /** @enum {string} */
+                            /**
+                             * @description Read-only: follows the terminal.
+                             * @enum {string}
+                             */
                             status: "pending" | "online" | "offline";
                         };
+                        /** @description The device it plays. */
                         device_id: number;
+                        /** @description Whether the schedule plays; a disabled terminal still connects, takes commands and carries out triggers. */
                         enabled: boolean;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The real time the schedule's next step is due; null while disabled.
+                         */
                         next_step_at: string | null;
+                        /** @description Punches (badges at a controller) per simulated hour, one person each in turn; null when the daily pattern is the schedule. */
                         punches_per_hour: number | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the schedule was last set: the simulated clock showed the real time then.
+                         */
                         schedule_started_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The schedule's simulated clock now.
+                         */
                         simulated_time: string;
+                        /** @description Simulated seconds per real second (1–3600). */
                         speed: number;
                     };
                 };
@@ -16489,29 +24261,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "device_id": 3,
+                     *       "device": {
+                     *         "id": 42,
+                     *         "name": "Ana",
+                     *         "serial_number": "CKJJ220160123",
+                     *         "mode_type": "att",
+                     *         "status": "pending"
+                     *       },
+                     *       "enabled": true,
+                     *       "punches_per_hour": 1,
+                     *       "daily_pattern": [
+                     *         {
+                     *           "time": "08:00",
+                     *           "punch_state": 1
+                     *         }
+                     *       ],
+                     *       "speed": 600,
+                     *       "schedule_started_at": "2026-11-27T08:02:11Z",
+                     *       "simulated_time": "2026-11-27T08:02:11Z",
+                     *       "next_step_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Each person punches at each of these times of every simulated day; null when punchesPerHour is the schedule. */
                         daily_pattern: {
+                            /** @description The attendance state punched: 0 check-in, 1 check-out, 2 break-out, 3 break-in, 4 overtime-in, 5 overtime-out. */
                             punch_state: number;
+                            /** @description `HH:MM`, local to the terminal (its time zone). */
                             time: string;
                         }[] | null;
+                        /** @description The device it plays (serial `TGSBX…`). */
                         device: {
+                            /** @description The terminal's id, given by the service when it was created and never reused. */
                             id: number;
-                            /** @enum {string} */
+                            /**
+                             * @description `att` for an attendance terminal, `acc` for an access-control terminal (doors, access levels).
+                             * @enum {string}
+                             */
                             mode_type: "att" | "acc";
+                            /** @description The terminal's name, as the console and reports show it. */
                             name: string;
+                            /** @description Unique across the whole service: a terminal reports to one owner only. */
                             serial_number: string;
-                            /** @enum {string} */
+                            /**
+                             * @description Read-only: follows the terminal.
+                             * @enum {string}
+                             */
                             status: "pending" | "online" | "offline";
                         };
+                        /** @description The device it plays. */
                         device_id: number;
+                        /** @description Whether the schedule plays; a disabled terminal still connects, takes commands and carries out triggers. */
                         enabled: boolean;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The real time the schedule's next step is due; null while disabled.
+                         */
                         next_step_at: string | null;
+                        /** @description Punches (badges at a controller) per simulated hour, one person each in turn; null when the daily pattern is the schedule. */
                         punches_per_hour: number | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the schedule was last set: the simulated clock showed the real time then.
+                         */
                         schedule_started_at: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The schedule's simulated clock now.
+                         */
                         simulated_time: string;
+                        /** @description Simulated seconds per real second (1–3600). */
                         speed: number;
                     };
                 };
@@ -16579,11 +24399,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "device_id": 3,
+                     *       "action": "forced_open",
+                     *       "created_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description What happens (see VirtualTerminalTriggerInput.action). */
                         action: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it was asked.
+                         */
                         created_at: string;
+                        /** @description The device it happens at. */
                         device_id: number;
+                        /** @description The trigger. */
                         id: number;
                     };
                 };
@@ -16634,24 +24466,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "name": "Ana",
+                     *         "host_employee_id": 7,
+                     *         "valid_from": "2026-11-27T08:02:11Z",
+                     *         "valid_until": "2026-11-27T08:02:11Z",
+                     *         "door_ids": [
+                     *           2
+                     *         ],
+                     *         "card_no": "text",
+                     *         "pin": "1024",
+                     *         "status": "scheduled",
+                     *         "revoked_at": "2026-11-27T08:02:11Z",
+                     *         "removed_at": "2026-11-27T08:02:11Z",
+                     *         "created_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description The card number given to the visitor. */
                         card_no: string | null;
+                        /** @description The id of the company of this visitor pass. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the visitor pass was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The doors the card opens in that time. */
                         door_ids: number[];
+                        /** @description The id of the employee the visitor comes to see. */
                         host_employee_id: number | null;
+                        /** @description The visitor pass's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The visitor pass's name, as the console and reports show it. */
                         name: string;
+                        /** @description The terminal user id of the visitor (generated when none was given). */
                         pin: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When its rows were queued for deletion from the controllers.
+                         */
                         removed_at: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the pass was revoked before its end (an ISO 8601 date-time in UTC); null otherwise.
+                         */
                         revoked_at: string | null;
+                        /** @description `scheduled`, `active` or `ended` (past its end, or revoked). */
                         status: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description From when the card opens the doors (an ISO 8601 date-time in UTC).
+                         */
                         valid_from: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description Until when (an ISO 8601 date-time in UTC); the pass is removed from the terminals then.
+                         */
                         valid_until: string;
                     }[];
                 };
@@ -16723,24 +24597,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Grace Visitor",
+                     *       "host_employee_id": 7,
+                     *       "valid_from": "2026-11-27T08:02:11Z",
+                     *       "valid_until": "2026-11-27T08:02:11Z",
+                     *       "door_ids": [
+                     *         2
+                     *       ],
+                     *       "card_no": "10293847",
+                     *       "pin": "1024",
+                     *       "status": "scheduled",
+                     *       "revoked_at": "2026-11-27T08:02:11Z",
+                     *       "removed_at": "2026-11-27T08:02:11Z",
+                     *       "created_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The card number given to the visitor. */
                         card_no: string | null;
+                        /** @description The id of the company of this visitor pass. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the visitor pass was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The doors the card opens in that time. */
                         door_ids: number[];
+                        /** @description The id of the employee the visitor comes to see. */
                         host_employee_id: number | null;
+                        /** @description The visitor pass's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The visitor pass's name, as the console and reports show it. */
                         name: string;
+                        /** @description The terminal user id of the visitor (generated when none was given). */
                         pin: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When its rows were queued for deletion from the controllers.
+                         */
                         removed_at: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the pass was revoked before its end (an ISO 8601 date-time in UTC); null otherwise.
+                         */
                         revoked_at: string | null;
+                        /** @description `scheduled`, `active` or `ended` (past its end, or revoked). */
                         status: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description From when the card opens the doors (an ISO 8601 date-time in UTC).
+                         */
                         valid_from: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description Until when (an ISO 8601 date-time in UTC); the pass is removed from the terminals then.
+                         */
                         valid_until: string;
                     };
                 };
@@ -16784,35 +24698,98 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "host_employee_id": 7,
+                     *       "valid_from": "2026-11-27T08:02:11Z",
+                     *       "valid_until": "2026-11-27T08:02:11Z",
+                     *       "door_ids": [
+                     *         2
+                     *       ],
+                     *       "card_no": "text",
+                     *       "pin": "1024",
+                     *       "status": "scheduled",
+                     *       "revoked_at": "2026-11-27T08:02:11Z",
+                     *       "removed_at": "2026-11-27T08:02:11Z",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "uses": [
+                     *         {
+                     *           "id": 42,
+                     *           "device_id": 3,
+                     *           "door": 1,
+                     *           "event_code": 1,
+                     *           "event_class": "granted",
+                     *           "opened": true,
+                     *           "time": "2026-11-27T08:02:11Z",
+                     *           "local_time": "2026-11-27T09:02:11"
+                     *         }
+                     *       ]
+                     *     } */
                     "application/json": {
+                        /** @description The card number given to the visitor. */
                         card_no: string | null;
+                        /** @description The id of the company of this visitor pass. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the visitor pass was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The doors the card opens in that time. */
                         door_ids: number[];
+                        /** @description The id of the employee the visitor comes to see. */
                         host_employee_id: number | null;
+                        /** @description The visitor pass's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The visitor pass's name, as the console and reports show it. */
                         name: string;
+                        /** @description The terminal user id of the visitor (generated when none was given). */
                         pin: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When its rows were queued for deletion from the controllers.
+                         */
                         removed_at: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the pass was revoked before its end (an ISO 8601 date-time in UTC); null otherwise.
+                         */
                         revoked_at: string | null;
+                        /** @description `scheduled`, `active` or `ended` (past its end, or revoked). */
                         status: string;
+                        /** @description Its door events (visitorPass(id) only), oldest first, at most 500. */
                         uses: {
+                            /** @description The id of the terminal (device) of this visitor pass use. */
                             device_id: number | null;
+                            /** @description The door number on its controller. */
                             door: number | null;
+                            /** @description `granted` or `denied`. */
                             event_class: string;
+                            /** @description The rtlog event code (0 opened, 29 outside the validity window, …). */
                             event_code: number;
+                            /** @description The visitor pass use's id, given by the service when it was created and never reused. */
                             id: number;
+                            /** @description The same moment on the terminal's clock, `YYYY-MM-DDTHH:MM:SS` without an offset. */
                             local_time: string;
+                            /** @description Whether the door actually opened. */
                             opened: boolean;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the card was used (an ISO 8601 date-time in UTC).
+                             */
                             time: string;
                         }[] | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description From when the card opens the doors (an ISO 8601 date-time in UTC).
+                         */
                         valid_from: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description Until when (an ISO 8601 date-time in UTC); the pass is removed from the terminals then.
+                         */
                         valid_until: string;
                     };
                 };
@@ -16852,24 +24829,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "company_id": 1,
+                     *       "name": "Ana",
+                     *       "host_employee_id": 7,
+                     *       "valid_from": "2026-11-27T08:02:11Z",
+                     *       "valid_until": "2026-11-27T08:02:11Z",
+                     *       "door_ids": [
+                     *         2
+                     *       ],
+                     *       "card_no": "text",
+                     *       "pin": "1024",
+                     *       "status": "scheduled",
+                     *       "revoked_at": "2026-11-27T08:02:11Z",
+                     *       "removed_at": "2026-11-27T08:02:11Z",
+                     *       "created_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description The card number given to the visitor. */
                         card_no: string | null;
+                        /** @description The id of the company of this visitor pass. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the visitor pass was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The doors the card opens in that time. */
                         door_ids: number[];
+                        /** @description The id of the employee the visitor comes to see. */
                         host_employee_id: number | null;
+                        /** @description The visitor pass's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The visitor pass's name, as the console and reports show it. */
                         name: string;
+                        /** @description The terminal user id of the visitor (generated when none was given). */
                         pin: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When its rows were queued for deletion from the controllers.
+                         */
                         removed_at: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the pass was revoked before its end (an ISO 8601 date-time in UTC); null otherwise.
+                         */
                         revoked_at: string | null;
+                        /** @description `scheduled`, `active` or `ended` (past its end, or revoked). */
                         status: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description From when the card opens the doors (an ISO 8601 date-time in UTC).
+                         */
                         valid_from: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description Until when (an ISO 8601 date-time in UTC); the pass is removed from the terminals then.
+                         */
                         valid_until: string;
                     };
                 };
@@ -16909,31 +24926,84 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "endpoint_id": 7,
+                     *       "event_id": "id",
+                     *       "event_type": "punch.created",
+                     *       "status": "pending",
+                     *       "attempt_count": 3,
+                     *       "next_attempt_at": "2026-11-27T08:02:11Z",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "completed_at": "2026-11-27T08:02:11Z",
+                     *       "attempts": [
+                     *         {
+                     *           "id": 42,
+                     *           "attempted_at": "2026-11-27T08:02:11Z",
+                     *           "status_code": 1,
+                     *           "duration_ms": 1,
+                     *           "response_excerpt": "text",
+                     *           "error": "text",
+                     *           "succeeded": true
+                     *         }
+                     *       ]
+                     *     } */
                     "application/json": {
+                        /** @description Attempts that ended, each listed in `attempts` (one in flight counts once it ends). */
                         attempt_count: number;
+                        /** @description Each attempt, oldest first. */
                         attempts: {
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the attempt was made (an ISO 8601 date-time in UTC).
+                             */
                             attempted_at: string;
+                            /** @description How long the endpoint took to answer, in milliseconds. */
                             duration_ms: number;
+                            /** @description Why the attempt failed (a timeout, a refused connection); null when an answer came. */
                             error: string | null;
-                            /** Format: int64 */
+                            /**
+                             * Format: int64
+                             * @description A 64-bit id (see the `SafeInt` scalar).
+                             */
                             id: number;
+                            /** @description The first 1 KB of the response body. */
                             response_excerpt: string | null;
+                            /** @description Null when no response came (timeout, connection error, refused address). */
                             status_code: number | null;
+                            /** @description Whether the endpoint answered 2xx. */
                             succeeded: boolean;
                         }[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it succeeded or failed for good (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         completed_at: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the webhook delivery was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The id of the endpoint the delivery is for. */
                         endpoint_id: number;
+                        /** @description The `id` of the webhook body and the `webhook-id` header (`evt_...`). */
                         event_id: string;
+                        /** @description The type of the event delivered (`punch.created`...). */
                         event_type: string;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description A 64-bit id (see the `SafeInt` scalar).
+                         */
                         id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the next attempt is due (pending only).
+                         */
                         next_attempt_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `pending`, `succeeded` or `failed`.
+                         * @enum {string}
+                         */
                         status: "pending" | "succeeded" | "failed";
                     };
                 };
@@ -16977,17 +25047,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "url": "https://hooks.example.com/timegate",
+                     *         "description": "Badge left at home.",
+                     *         "event_types": [
+                     *           "text"
+                     *         ],
+                     *         "enabled": true,
+                     *         "disabled_reason": "Badge left at home.",
+                     *         "secret": "whsec_...",
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the webhook endpoint was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description What the endpoint is for, as its owner wrote it. */
                         description: string;
+                        /** @description Why the service disabled the endpoint (continued failure). */
                         disabled_reason: string | null;
+                        /** @description Whether events are sent; a disabled endpoint gets none and keeps its deliveries. */
                         enabled: boolean;
+                        /** @description The event types sent to the endpoint: attendance.created, door.opened, device.online, device.offline, door.action.updated, attendance.day.updated, door.alarm, door.alarm.cleared, access.denied, device.action.updated, device.clock_skew, lockdown.updated, linkage.triggered. */
                         event_types: string[];
+                        /** @description The webhook endpoint's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The signing secret (`whsec_...`): only in the create and rotate responses. */
                         secret: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the webhook endpoint was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description The http(s) URL the events are POSTed to. */
                         url: string;
                     }[];
                 };
@@ -17048,17 +25146,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "url": "https://hooks.example.com/timegate",
+                     *       "description": "HR system",
+                     *       "event_types": [
+                     *         "text"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": "Badge left at home.",
+                     *       "secret": "whsec_...",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the webhook endpoint was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description What the endpoint is for, as its owner wrote it. */
                         description: string;
+                        /** @description Why the service disabled the endpoint (continued failure). */
                         disabled_reason: string | null;
+                        /** @description Whether events are sent; a disabled endpoint gets none and keeps its deliveries. */
                         enabled: boolean;
+                        /** @description The event types sent to the endpoint: attendance.created, door.opened, device.online, device.offline, door.action.updated, attendance.day.updated, door.alarm, door.alarm.cleared, access.denied, device.action.updated, device.clock_skew, lockdown.updated, linkage.triggered. */
                         event_types: string[];
+                        /** @description The webhook endpoint's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The signing secret (`whsec_...`): only in the create and rotate responses. */
                         secret: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the webhook endpoint was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description The http(s) URL the events are POSTed to. */
                         url: string;
                     };
                 };
@@ -17102,17 +25226,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "url": "https://hooks.example.com/timegate",
+                     *       "description": "Badge left at home.",
+                     *       "event_types": [
+                     *         "text"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": "Badge left at home.",
+                     *       "secret": "whsec_...",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the webhook endpoint was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description What the endpoint is for, as its owner wrote it. */
                         description: string;
+                        /** @description Why the service disabled the endpoint (continued failure). */
                         disabled_reason: string | null;
+                        /** @description Whether events are sent; a disabled endpoint gets none and keeps its deliveries. */
                         enabled: boolean;
+                        /** @description The event types sent to the endpoint: attendance.created, door.opened, device.online, device.offline, door.action.updated, attendance.day.updated, door.alarm, door.alarm.cleared, access.denied, device.action.updated, device.clock_skew, lockdown.updated, linkage.triggered. */
                         event_types: string[];
+                        /** @description The webhook endpoint's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The signing secret (`whsec_...`): only in the create and rotate responses. */
                         secret: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the webhook endpoint was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description The http(s) URL the events are POSTed to. */
                         url: string;
                     };
                 };
@@ -17171,17 +25321,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "url": "https://hooks.example.com/timegate",
+                     *       "description": "Badge left at home.",
+                     *       "event_types": [
+                     *         "text"
+                     *       ],
+                     *       "enabled": false,
+                     *       "disabled_reason": "Badge left at home.",
+                     *       "secret": "whsec_...",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the webhook endpoint was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description What the endpoint is for, as its owner wrote it. */
                         description: string;
+                        /** @description Why the service disabled the endpoint (continued failure). */
                         disabled_reason: string | null;
+                        /** @description Whether events are sent; a disabled endpoint gets none and keeps its deliveries. */
                         enabled: boolean;
+                        /** @description The event types sent to the endpoint: attendance.created, door.opened, device.online, device.offline, door.action.updated, attendance.day.updated, door.alarm, door.alarm.cleared, access.denied, device.action.updated, device.clock_skew, lockdown.updated, linkage.triggered. */
                         event_types: string[];
+                        /** @description The webhook endpoint's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The signing secret (`whsec_...`): only in the create and rotate responses. */
                         secret: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the webhook endpoint was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description The http(s) URL the events are POSTed to. */
                         url: string;
                     };
                 };
@@ -17224,17 +25400,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "url": "https://hooks.example.com/timegate",
+                     *       "description": "Badge left at home.",
+                     *       "event_types": [
+                     *         "text"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": "Badge left at home.",
+                     *       "secret": "whsec_...",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the webhook endpoint was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description What the endpoint is for, as its owner wrote it. */
                         description: string;
+                        /** @description Why the service disabled the endpoint (continued failure). */
                         disabled_reason: string | null;
+                        /** @description Whether events are sent; a disabled endpoint gets none and keeps its deliveries. */
                         enabled: boolean;
+                        /** @description The event types sent to the endpoint: attendance.created, door.opened, device.online, device.offline, door.action.updated, attendance.day.updated, door.alarm, door.alarm.cleared, access.denied, device.action.updated, device.clock_skew, lockdown.updated, linkage.triggered. */
                         event_types: string[];
+                        /** @description The webhook endpoint's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The signing secret (`whsec_...`): only in the create and rotate responses. */
                         secret: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the webhook endpoint was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description The http(s) URL the events are POSTed to. */
                         url: string;
                     };
                 };
@@ -17280,31 +25482,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "endpoint_id": 7,
+                     *         "event_id": "id",
+                     *         "event_type": "punch.created",
+                     *         "status": "pending",
+                     *         "attempt_count": 3,
+                     *         "next_attempt_at": "2026-11-27T08:02:11Z",
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "completed_at": "2026-11-27T08:02:11Z",
+                     *         "attempts": [
+                     *           {
+                     *             "id": 42,
+                     *             "attempted_at": "2026-11-27T08:02:11Z",
+                     *             "status_code": 1,
+                     *             "duration_ms": 1,
+                     *             "response_excerpt": "text",
+                     *             "error": "text",
+                     *             "succeeded": true
+                     *           }
+                     *         ]
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description Attempts that ended, each listed in `attempts` (one in flight counts once it ends). */
                         attempt_count: number;
+                        /** @description Each attempt, oldest first. */
                         attempts: {
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the attempt was made (an ISO 8601 date-time in UTC).
+                             */
                             attempted_at: string;
+                            /** @description How long the endpoint took to answer, in milliseconds. */
                             duration_ms: number;
+                            /** @description Why the attempt failed (a timeout, a refused connection); null when an answer came. */
                             error: string | null;
-                            /** Format: int64 */
+                            /**
+                             * Format: int64
+                             * @description A 64-bit id (see the `SafeInt` scalar).
+                             */
                             id: number;
+                            /** @description The first 1 KB of the response body. */
                             response_excerpt: string | null;
+                            /** @description Null when no response came (timeout, connection error, refused address). */
                             status_code: number | null;
+                            /** @description Whether the endpoint answered 2xx. */
                             succeeded: boolean;
                         }[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it succeeded or failed for good (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         completed_at: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the webhook delivery was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The id of the endpoint the delivery is for. */
                         endpoint_id: number;
+                        /** @description The `id` of the webhook body and the `webhook-id` header (`evt_...`). */
                         event_id: string;
+                        /** @description The type of the event delivered (`punch.created`...). */
                         event_type: string;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description A 64-bit id (see the `SafeInt` scalar).
+                         */
                         id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the next attempt is due (pending only).
+                         */
                         next_attempt_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `pending`, `succeeded` or `failed`.
+                         * @enum {string}
+                         */
                         status: "pending" | "succeeded" | "failed";
                     }[];
                 };
@@ -17344,17 +25601,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "url": "https://hooks.example.com/timegate",
+                     *       "description": "Badge left at home.",
+                     *       "event_types": [
+                     *         "text"
+                     *       ],
+                     *       "enabled": true,
+                     *       "disabled_reason": "Badge left at home.",
+                     *       "secret": "whsec_...",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "updated_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the webhook endpoint was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description What the endpoint is for, as its owner wrote it. */
                         description: string;
+                        /** @description Why the service disabled the endpoint (continued failure). */
                         disabled_reason: string | null;
+                        /** @description Whether events are sent; a disabled endpoint gets none and keeps its deliveries. */
                         enabled: boolean;
+                        /** @description The event types sent to the endpoint: attendance.created, door.opened, device.online, device.offline, door.action.updated, attendance.day.updated, door.alarm, door.alarm.cleared, access.denied, device.action.updated, device.clock_skew, lockdown.updated, linkage.triggered. */
                         event_types: string[];
+                        /** @description The webhook endpoint's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description The signing secret (`whsec_...`): only in the create and rotate responses. */
                         secret: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the webhook endpoint was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description The http(s) URL the events are POSTed to. */
                         url: string;
                     };
                 };
@@ -17395,31 +25678,84 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "id": 42,
+                     *       "endpoint_id": 7,
+                     *       "event_id": "id",
+                     *       "event_type": "punch.created",
+                     *       "status": "pending",
+                     *       "attempt_count": 3,
+                     *       "next_attempt_at": "2026-11-27T08:02:11Z",
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "completed_at": "2026-11-27T08:02:11Z",
+                     *       "attempts": [
+                     *         {
+                     *           "id": 42,
+                     *           "attempted_at": "2026-11-27T08:02:11Z",
+                     *           "status_code": 1,
+                     *           "duration_ms": 1,
+                     *           "response_excerpt": "text",
+                     *           "error": "text",
+                     *           "succeeded": true
+                     *         }
+                     *       ]
+                     *     } */
                     "application/json": {
+                        /** @description Attempts that ended, each listed in `attempts` (one in flight counts once it ends). */
                         attempt_count: number;
+                        /** @description Each attempt, oldest first. */
                         attempts: {
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the attempt was made (an ISO 8601 date-time in UTC).
+                             */
                             attempted_at: string;
+                            /** @description How long the endpoint took to answer, in milliseconds. */
                             duration_ms: number;
+                            /** @description Why the attempt failed (a timeout, a refused connection); null when an answer came. */
                             error: string | null;
-                            /** Format: int64 */
+                            /**
+                             * Format: int64
+                             * @description A 64-bit id (see the `SafeInt` scalar).
+                             */
                             id: number;
+                            /** @description The first 1 KB of the response body. */
                             response_excerpt: string | null;
+                            /** @description Null when no response came (timeout, connection error, refused address). */
                             status_code: number | null;
+                            /** @description Whether the endpoint answered 2xx. */
                             succeeded: boolean;
                         }[];
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When it succeeded or failed for good (an ISO 8601 date-time in UTC); null while pending.
+                         */
                         completed_at: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the webhook delivery was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description The id of the endpoint the delivery is for. */
                         endpoint_id: number;
+                        /** @description The `id` of the webhook body and the `webhook-id` header (`evt_...`). */
                         event_id: string;
+                        /** @description The type of the event delivered (`punch.created`...). */
                         event_type: string;
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @description A 64-bit id (see the `SafeInt` scalar).
+                         */
                         id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the next attempt is due (pending only).
+                         */
                         next_attempt_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `pending`, `succeeded` or `failed`.
+                         * @enum {string}
+                         */
                         status: "pending" | "succeeded" | "failed";
                     };
                 };
@@ -17475,34 +25811,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "workspace": {
+                     *         "id": 42,
+                     *         "name": "Ana",
+                     *         "time_zone": "Europe/Berlin",
+                     *         "max_companies": 1,
+                     *         "max_devices": 1,
+                     *         "max_employees": 1,
+                     *         "sandbox": true,
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       },
+                     *       "api_key": {
+                     *         "id": 42,
+                     *         "name": "Ana",
+                     *         "prefix": "text",
+                     *         "last4": "text",
+                     *         "scopes": [
+                     *           "read"
+                     *         ],
+                     *         "key": "text"
+                     *       },
+                     *       "sandbox": {
+                     *         "company_id": 1,
+                     *         "area_id": 4,
+                     *         "shift_id": 5,
+                     *         "employee_ids": [
+                     *           17
+                     *         ],
+                     *         "clock_id": 7,
+                     *         "controller_id": 7
+                     *       }
+                     *     } */
                     "application/json": {
+                        /** @description An admin key of the new workspace (`tg_test_…` for a sandbox); its `key` is shown only here. */
                         api_key: {
+                            /** @description The API key's id, given by the service when it was created and never reused. */
                             id: number;
+                            /** @description The secret key: present only in the response that created it. */
                             key: string | null;
+                            /** @description The last four characters of the key. */
                             last4: string;
+                            /** @description The API key's name, as the console and reports show it. */
                             name: string;
+                            /** @description The public beginning of the key, e.g. `tg_live_AbC1`. */
                             prefix: string;
+                            /** @description Scopes: `read`, `write` (attendance and the directory, people on attendance terminals; includes read), `admin` (everything in the workspace, keys included), `doors:unlock` (door actions, lockdowns, and rules that open, hold open, evacuate or lock down unattended), `doors:manage` (who may pass doors: access levels, schedules and their members, people on access controllers; includes read), `approve` (deciding absence requests, punch corrections and overtime approvals; includes read), `scim` (alone, with `companyId`: a directory's SCIM token, reaching `/scim/v2` of that company and nothing else). */
                             scopes: string[];
                         };
+                        /** @description What a sandbox was created with (its company, employees and virtual terminals' ids); null for a live workspace. */
                         sandbox: {
+                            /** @description The area "Head office", which holds both terminals and the first three employees. */
                             area_id: number;
+                            /** @description The virtual time clock (an attendance terminal, serial `TGSBX…`). */
                             clock_id: number;
+                            /** @description The company "Sandbox Inc". */
                             company_id: number;
+                            /** @description The virtual door controller (an access-control terminal with one door, serial `TGSBX…`). */
                             controller_id: number;
+                            /** @description The four employees (pins 1001–1004); the fourth is on the clock only, so the controller refuses her badge. */
                             employee_ids: number[];
+                            /** @description The company's default shift (09:00–17:00, 30 minutes' break). */
                             shift_id: number;
                         } | null;
+                        /** @description The new workspace. */
                         workspace: {
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the workspace was created (ISO 8601 date-time, UTC).
+                             */
                             created_at: string;
+                            /** @description The workspace's id, given by the service when it was created and never reused. */
                             id: number;
+                            /** @description Plan limit: companies in this workspace. */
                             max_companies: number;
+                            /** @description Plan limit: devices in this workspace. */
                             max_devices: number;
+                            /** @description Plan limit: employees in this workspace. */
                             max_employees: number;
+                            /** @description The workspace's name, as the console and reports show it. */
                             name: string;
+                            /** @description A sandbox (docs/sandbox.md): `tg_test_` keys, virtual terminals only, data that can be reset. Set at creation, never changed. */
                             sandbox: boolean;
+                            /** @description IANA time zone; bare dates are read in it and new devices default to it. */
                             time_zone: string;
-                            /** Format: date-time */
+                            /**
+                             * Format: date-time
+                             * @description When the workspace was last changed (ISO 8601 date-time, UTC).
+                             */
                             updated_at: string;
                         };
                     };
@@ -17551,59 +25948,169 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example [
+                     *       {
+                     *         "id": 42,
+                     *         "company_id": 1,
+                     *         "area_id": 4,
+                     *         "name": "Ana",
+                     *         "serial_number": "CKJJ220160123",
+                     *         "status": "pending",
+                     *         "mode_type": "att",
+                     *         "time_zone": "Europe/Berlin",
+                     *         "last_seen_at": "2026-11-27T08:02:11Z",
+                     *         "firmware": "text",
+                     *         "ip": "text",
+                     *         "model": "text",
+                     *         "protocol": "text",
+                     *         "user_count": 3,
+                     *         "fingerprint_count": 3,
+                     *         "face_count": 3,
+                     *         "attlog_count": 3,
+                     *         "clock_skew_seconds": 5,
+                     *         "clock_checked_at": "2026-11-27T08:02:11Z",
+                     *         "pairing": "unpaired",
+                     *         "paired_at": "2026-11-27T08:02:11Z",
+                     *         "push_comm_key_set": true,
+                     *         "allowed_source_cidrs": [
+                     *           "text"
+                     *         ],
+                     *         "capabilities": {
+                     *           "doors": 1,
+                     *           "access_levels": true,
+                     *           "fingerprint": true,
+                     *           "face": true,
+                     *           "face_photo": true,
+                     *           "user_photo": true,
+                     *           "attendance_backfill": true,
+                     *           "anti_passback": true,
+                     *           "interlock": true,
+                     *           "first_person_in": true,
+                     *           "multi_person": true,
+                     *           "capacity": {
+                     *             "users": 1,
+                     *             "fingerprints": 1,
+                     *             "faces": 1,
+                     *             "records": 1,
+                     *             "user_photos": 1
+                     *           }
+                     *         },
+                     *         "created_at": "2026-11-27T08:02:11Z",
+                     *         "updated_at": "2026-11-27T08:02:11Z"
+                     *       }
+                     *     ] */
                     "application/json": {
+                        /** @description Source addresses (CIDRs) the terminal's requests must come from; null: any. Others are refused and counted. */
                         allowed_source_cidrs: string[] | null;
+                        /** @description The area whose employees the device inherits (at most one). */
                         area_id: number | null;
+                        /** @description Reported by the terminal. */
                         attlog_count: number | null;
+                        /** @description What the terminal reported it can do: its limits of users, templates, records and photos. */
                         capabilities: {
+                            /** @description Whether the terminal enforces access levels: access-control terminals do (schedules, validity windows, per-door rights); attendance terminals do by their PUSH 2.x settings (weekday schedules, up to 3 time zones a person) until they refuse those tables, after which this is false and their members may open at any hour. */
                             access_levels: boolean;
+                            /** @description Anti-passback enforced by the terminal itself (access controllers of 1, 2 or 4 doors: the AntiPassback parameter); set with updateDeviceDoorRules. */
                             anti_passback: boolean;
+                            /** @description Attendance records re-sent for a date range (attendance terminals: DATA QUERY ATTLOG), for attendance.count and attendance.backfill. */
                             attendance_backfill: boolean;
+                            /** @description The limits the terminal reported in its options (users, templates, records, photos). */
                             capacity: {
+                                /** @description How many face templates it holds at most; null when not reported. */
                                 faces: number | null;
+                                /** @description How many fingerprint templates it holds at most; null when not reported. */
                                 fingerprints: number | null;
+                                /** @description How many attendance records it keeps at most before overwriting; null when not reported. */
                                 records: number | null;
+                                /** @description How many user photos it holds at most; null when not reported. */
                                 user_photos: number | null;
+                                /** @description How many users the terminal holds at most, as it reported it; null when not reported. */
                                 users: number | null;
                             };
+                            /** @description Its doors: an access-control terminal's reported LockCount (1–8), one lock output otherwise. */
                             doors: number;
+                            /** @description Face templates (FaceFunOn). */
                             face: boolean;
+                            /** @description Faces enrolled from a photo (BioPhotoFun, VisilightFun, or MultiBioPhotoSupport for visible-light faces). */
                             face_photo: boolean;
+                            /** @description Fingerprint templates (FingerFunOn, or a fingerprint algorithm version reported). */
                             fingerprint: boolean;
+                            /** @description First-person-in enforced by the terminal itself (access controllers of 1 to 4 doors: the firstcard table and Door{N}FirstCardOpenDoor); set with updateDoorOpeningRules. */
                             first_person_in: boolean;
+                            /** @description Interlock enforced by the terminal itself (access controllers of 2 or 4 doors: the InterLock parameter); set with updateDeviceDoorRules. */
                             interlock: boolean;
+                            /** @description The multi-person rule enforced by the terminal itself (access controllers of 1 to 4 doors: the multimcard table, the user Group and Door{N}MultiCardOpenDoor); set with updateDoorOpeningRules. */
                             multi_person: boolean;
+                            /** @description A display photo per user (PhotoFunOn or UserPicURLFunOn). */
                             user_photo: boolean;
                         };
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When clockSkewSeconds was measured.
+                         */
                         clock_checked_at: string | null;
+                        /** @description The terminal's clock minus the real time, in seconds, read from records made just now (two that agree, docs/device-operations.md "Clocks"); null until read. */
                         clock_skew_seconds: number | null;
+                        /** @description The id of the company of this terminal. */
                         company_id: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was created (ISO 8601 date-time, UTC).
+                         */
                         created_at: string;
+                        /** @description Reported by the terminal. */
                         face_count: number | null;
+                        /** @description Reported by the terminal. */
                         fingerprint_count: number | null;
+                        /** @description Reported by the terminal. */
                         firmware: string | null;
+                        /** @description The terminal's id, given by the service when it was created and never reused. */
                         id: number;
+                        /** @description Reported by the terminal. */
                         ip: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal last contacted the service (an ISO 8601 date-time in UTC); null if it never has. Offline after the heartbeat timeout.
+                         */
                         last_seen_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `att` for an attendance terminal, `acc` for an access-control terminal (doors, access levels).
+                         * @enum {string}
+                         */
                         mode_type: "att" | "acc";
+                        /** @description Reported by the terminal. */
                         model: string | null;
+                        /** @description The terminal's name, as the console and reports show it. */
                         name: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the access-control terminal first proved its session (see pairing); null until then.
+                         */
                         paired_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description Whether the terminal is paired: `unpaired`, `registered` (a RegistryCode was issued) or `paired`.
+                         * @enum {string}
+                         */
                         pairing: "unpaired" | "registered" | "paired";
+                        /** @description `att-push` or `acc-push`, as last seen on the wire. */
                         protocol: string | null;
+                        /** @description Whether a pushCommKey is set (its value is never shown). */
                         push_comm_key_set: boolean;
+                        /** @description Unique across the whole service: a terminal reports to one owner only. */
                         serial_number: string;
-                        /** @enum {string} */
+                        /**
+                         * @description Read-only: follows the terminal.
+                         * @enum {string}
+                         */
                         status: "pending" | "online" | "offline";
+                        /** @description IANA zone of the terminal's clock (default: the workspace's). */
                         time_zone: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal was last changed (ISO 8601 date-time, UTC).
+                         */
                         updated_at: string;
+                        /** @description Reported by the terminal. */
                         user_count: number | null;
                     }[];
                 };
@@ -17642,28 +26149,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "action_id": "da_...",
+                     *       "status": "queued",
+                     *       "status_detail": "device_pending",
+                     *       "timestamp": "2026-11-27T08:02:11Z",
+                     *       "device_id": 3,
+                     *       "device_serial": "CKJJ220160123",
+                     *       "device_status": "pending",
+                     *       "door": 1,
+                     *       "duration": 5,
+                     *       "return_code": 1,
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "sent_at": "2026-11-27T08:02:11Z",
+                     *       "completed_at": "2026-11-27T08:02:11Z",
+                     *       "expires_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Public id (`da_...`). */
                         action_id: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal's answer settled the action (an ISO 8601 date-time in UTC); null until then.
+                         */
                         completed_at: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the action was requested.
+                         */
                         created_at: string;
+                        /** @description The id of the terminal (device) of this door action. */
                         device_id: number;
+                        /** @description The serial number of the terminal, as it sends it in the PUSH protocol (`SN`). */
                         device_serial: string;
-                        /** @enum {string} */
+                        /**
+                         * @description The terminal's status now: an `offline` terminal receives the command only if it polls before expiresAt.
+                         * @enum {string}
+                         */
                         device_status: "pending" | "online" | "offline";
+                        /** @description The door's number on its terminal (1 …). */
                         door: number;
+                        /** @description Seconds the lock stays released for an `unlock` (attendance terminals apply their own lock time); 0 for the other actions. */
                         duration: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The deadline (an ISO 8601 date-time in UTC): an action not answered by then ends `expired`.
+                         */
                         expires_at: string;
+                        /** @description The terminal's Return code (negative = failure). */
                         return_code: number | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal first took the command; null while it was never delivered.
+                         */
                         sent_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `queued`, `sent`, `succeeded`, `failed` or `expired`; `statusDetail` says why.
+                         * @enum {string}
+                         */
                         status: "queued" | "sent" | "succeeded" | "failed" | "expired";
-                        /** @enum {string|null} */
+                        /**
+                         * @description Why the action is where it is: `device_pending` (waiting for a terminal that never connected), `device_offline` (waiting for an offline terminal), `no_answer` (the terminal fetched it and did not answer), `device_refused` (the terminal refused it: see the return code), `deadline_passed` (not delivered before its deadline), for clock.sync `awaiting_clock_reading`, `clock_skew_after_sync` or `clock_not_read`; null when nothing needs saying.
+                         * @enum {string|null}
+                         */
                         status_detail: "device_pending" | "device_offline" | "no_answer" | "device_refused" | "deadline_passed" | "awaiting_clock_reading" | "clock_skew_after_sync" | "clock_not_read" | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description Same as createdAt: the field name of the REST unlock reply.
+                         */
                         timestamp: string;
                     };
                 };
@@ -17720,28 +26273,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example {
+                     *       "action_id": "da_...",
+                     *       "status": "queued",
+                     *       "status_detail": "device_pending",
+                     *       "timestamp": "2026-11-27T08:02:11Z",
+                     *       "device_id": 3,
+                     *       "device_serial": "CRJP230860129",
+                     *       "device_status": "pending",
+                     *       "door": 1,
+                     *       "duration": 5,
+                     *       "return_code": 1,
+                     *       "created_at": "2026-11-27T08:02:11Z",
+                     *       "sent_at": "2026-11-27T08:02:11Z",
+                     *       "completed_at": "2026-11-27T08:02:11Z",
+                     *       "expires_at": "2026-11-27T08:02:11Z"
+                     *     } */
                     "application/json": {
+                        /** @description Public id (`da_...`). */
                         action_id: string;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal's answer settled the action (an ISO 8601 date-time in UTC); null until then.
+                         */
                         completed_at: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the action was requested.
+                         */
                         created_at: string;
+                        /** @description The id of the terminal (device) of this door action. */
                         device_id: number;
+                        /** @description The serial number of the terminal, as it sends it in the PUSH protocol (`SN`). */
                         device_serial: string;
-                        /** @enum {string} */
+                        /**
+                         * @description The terminal's status now: an `offline` terminal receives the command only if it polls before expiresAt.
+                         * @enum {string}
+                         */
                         device_status: "pending" | "online" | "offline";
+                        /** @description The door's number on its terminal (1 …). */
                         door: number;
+                        /** @description Seconds the lock stays released for an `unlock` (attendance terminals apply their own lock time); 0 for the other actions. */
                         duration: number;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description The deadline (an ISO 8601 date-time in UTC): an action not answered by then ends `expired`.
+                         */
                         expires_at: string;
+                        /** @description The terminal's Return code (negative = failure). */
                         return_code: number | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description When the terminal first took the command; null while it was never delivered.
+                         */
                         sent_at: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description `queued`, `sent`, `succeeded`, `failed` or `expired`; `statusDetail` says why.
+                         * @enum {string}
+                         */
                         status: "queued" | "sent" | "succeeded" | "failed" | "expired";
-                        /** @enum {string|null} */
+                        /**
+                         * @description Why the action is where it is: `device_pending` (waiting for a terminal that never connected), `device_offline` (waiting for an offline terminal), `no_answer` (the terminal fetched it and did not answer), `device_refused` (the terminal refused it: see the return code), `deadline_passed` (not delivered before its deadline), for clock.sync `awaiting_clock_reading`, `clock_skew_after_sync` or `clock_not_read`; null when nothing needs saying.
+                         * @enum {string|null}
+                         */
                         status_detail: "device_pending" | "device_offline" | "no_answer" | "device_refused" | "deadline_passed" | "awaiting_clock_reading" | "clock_skew_after_sync" | "clock_not_read" | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description Same as createdAt: the field name of the REST unlock reply.
+                         */
                         timestamp: string;
                     };
                 };
