@@ -58,10 +58,15 @@ describe('SCIM resources within bounds (TIMEGATE_SCIM_MAX_RESOURCE_BYTES, _ATTRI
     expectScimError(await scim('PUT', `/Users/${id}`, { ...user(), userName: created.body.userName, title: big }), 413);
     expectScimError(await scim('PATCH', `/Users/${id}`, patchOp({ op: 'replace', path: 'title', value: big })), 413);
     expectScimError(await scim('PATCH', `/Users/${id}`, patchOp({ op: 'add', path: 'emails', value: manyEmails })), 400, 'invalidValue');
-    // A body nested deeper than any SCIM resource.
-    let deep: unknown = 'bottom';
-    for (let i = 0; i < 50; i++) deep = { inner: deep };
-    expectScimError(await scim('PUT', `/Users/${id}`, { ...user(), userName: created.body.userName, title: 'Engineer', nest: deep }), 400, 'invalidValue');
+    // A resource nested deeper than any SCIM resource (8 levels) is an invalid value; a body nested
+    // past the JSON bound of every surface (32 levels) is refused before it is read, as bad syntax.
+    const nested = (levels: number) => {
+      let deep: unknown = 'bottom';
+      for (let i = 0; i < levels; i++) deep = { inner: deep };
+      return { ...user(), userName: created.body.userName, title: 'Engineer', nest: deep };
+    };
+    expectScimError(await scim('PUT', `/Users/${id}`, nested(20)), 400, 'invalidValue');
+    expectScimError(await scim('PUT', `/Users/${id}`, nested(50)), 400, 'invalidSyntax');
     const after = await scim('GET', `/Users/${id}`);
     expect(after.body.title).to.equal('Engineer');
     expect(after.body).to.not.have.property('emails');
