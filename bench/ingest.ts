@@ -131,9 +131,13 @@ async function main(): Promise<void> {
     for (const serial of fleet.serials) await fetch(`${service.url}/iclock/cdata?SN=${serial}&options=all&pushver=2.4.1`);
     baseline = await spawnServer('dist/bench/baseline-ingest-server.js', { DATABASE_URL: db.url });
     const now = new Date();
-    // Run k's 20 days, from the first of last month on: the service keeps the partitions of last
-    // month to three months ahead, so six runs' days all have theirs.
-    const runStart = (k: number) => Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1) + k * DAYS_PER_RUN * DAY_MS;
+    // Run k's 20 days, all in the past and none shared with another run: the last run ends
+    // yesterday. (Punches more than a day ahead of a terminal's clock are quarantined, never
+    // ingested, so runs laid forward from last month stopped measuring once they reached the future.)
+    // Days before last month land in the punch table's default partition, as a fleet's old history does.
+    const totalRuns = 2 + 2 * runs;
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    const runStart = (k: number) => today - (totalRuns - k) * DAYS_PER_RUN * DAY_MS;
     const COUNT = 'select count(*)::int as count, (count(*) filter (where employee_id is not null))::int as attached from punch';
     const counts = () => withClient(db.url, async (c) => (await c.query(COUNT)).rows[0] as { count: number; attached: number });
 
