@@ -4,6 +4,7 @@ import { expectNoPageProblems, launchBrowser, screenshot } from '../support/brow
 import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 const EMPLOYEES = 70;
 const MONTH = '2026-03';
@@ -107,8 +108,14 @@ describe('console in the browser: a month timesheet of more than one page', () =
     await dialog.waitFor();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    for (let i = 0; i < drawn + 5; i++) await page.keyboard.press('ArrowUp');
-    const focused = String(await page.evaluate('document.activeElement?.getAttribute("aria-label")'));
+    // One row at a time: the next key goes to the row the last one focused (drawn on the way).
+    const focusedLabel = async () => String(await page.evaluate('document.activeElement?.getAttribute("aria-label")'));
+    for (let i = 0; i < drawn + 5; i++) {
+      const before = await focusedLabel();
+      await page.keyboard.press('ArrowUp');
+      await waitUntil('the focus moves up a row', focusedLabel, (label) => label !== before);
+    }
+    const focused = await focusedLabel();
     expect(focused).to.match(new RegExp(`^Person ${String(EMPLOYEES - drawn - 5).padStart(3, '0')}, ${MONTH}-31:`));
     await screenshot(page, 'large-timesheet');
     expectNoPageProblems(page);

@@ -14,7 +14,7 @@ describe('contract: REST and GraphQL agree (companies, employees, devices)', () 
   let employeeId: number;
   let deviceId: number;
   const companyFields =
-    'id name code payPolicy { earlyOvertime overtimeMinMinutes dailyOvertimeAfterMinutes weeklyOvertimeAfterMinutes weekStart doubleTimeAfterMinutes nightStart nightEnd holidayWork restDayWork overtimeRequiresApproval overtimeRatePercent doubleTimeRatePercent nightPremiumPercent holidayRatePercent restDayRatePercent } createdAt updatedAt';
+    'id name code payPolicy { earlyOvertime overtimeMinMinutes dailyOvertimeAfterMinutes weeklyOvertimeAfterMinutes weekStart doubleTimeAfterMinutes nightStart nightEnd holidayWork restDayWork overtimeRequiresApproval overtimeRatePercent doubleTimeRatePercent nightPremiumPercent holidayRatePercent restDayRatePercent } settings { mobilePunch mobilePunchAccuracyM managerApprovals } createdAt updatedAt';
   const employeeFields = 'id companyId areaIds name lastname code pin email isActive employmentStartDate employmentEndDate createdAt updatedAt';
   const deviceFields =
     'id companyId areaId name serialNumber status modeType timeZone lastSeenAt firmware ip model protocol userCount fingerprintCount faceCount attlogCount clockSkewSeconds clockCheckedAt pairing pairedAt pushCommKeySet allowedSourceCidrs capabilities { doors accessLevels fingerprint face facePhoto userPhoto attendanceBackfill antiPassback interlock firstPersonIn multiPerson capacity { users fingerprints faces records userPhotos } } createdAt updatedAt';

@@ -4,7 +4,8 @@ import { createCompany, createDevice, createEmployee, createWorkspace, setWorksp
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const fields = `id companyId employeeId deviceId deviceSerial pin punchTime localTime timeZone punchState
-  verifyType verifyCode recordType workCode deviceRecordIndex receivedAt voidedAt voidReason`;
+  verifyType verifyCode recordType workCode deviceRecordIndex receivedAt voidedAt voidReason
+  source latitude longitude accuracyM geofenceId offlineQueued`;
 
 describe('contract: punches (REST = GraphQL)', () => {
   let t: TestApp;

@@ -88,7 +88,9 @@ describe('webhooks: a stopping process takes no new delivery', () => {
   it('only the requests already in flight finish; the rest stay pending for the next process', async function () {
     this.timeout(60_000);
     const t = await startTestApp(
-      { TIMEGATE_WEBHOOK_CONCURRENCY: '2', TIMEGATE_WEBHOOK_ENDPOINT_CONCURRENCY: '2', TIMEGATE_WEBHOOK_TIMEOUT_MS: '300', TIMEGATE_WEBHOOK_POLL_MS: '100' },
+      // The held requests time out after 3 s: long enough that the stop begins while both are still
+      // in flight, however slow the machine (a 300 ms timeout let a third one go out first).
+      { TIMEGATE_WEBHOOK_CONCURRENCY: '2', TIMEGATE_WEBHOOK_ENDPOINT_CONCURRENCY: '2', TIMEGATE_WEBHOOK_TIMEOUT_MS: '3000', TIMEGATE_WEBHOOK_POLL_MS: '100' },
       'webhook-stop',
     );
     const slow = await startReceiver(() => 'hold');
