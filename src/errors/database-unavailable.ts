@@ -7,8 +7,11 @@ import { ConnectionException } from '@mikro-orm/core';
 // errors say the same before PostgreSQL can answer at all.
 const UNAVAILABLE_SQLSTATE = /^(08...|53...|57P0[1-3]|25006)$/;
 const UNAVAILABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
+// knex's "Transaction query already complete" is what a query meets in a transaction whose
+// connection died under it (a failover cutting it mid-request): the transaction is gone, nothing of
+// it committed after the loss, and the client's retry (with its Idempotency-Key) is the answer.
 const UNAVAILABLE_MESSAGE =
-  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i;
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)|Transaction query already complete/i;
 
 /** Seconds a client is asked to wait (Retry-After) when the database is unavailable. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
