@@ -221,7 +221,13 @@ describe('operations metrics: what the alert rules and the dashboard read', func
       GAUGE_WAIT_MS,
     );
     await t.app.attendance.runUntilIdle();
-    const after = await observed(t.app.metrics.attendanceDayDelay);
+    // A batch the worker had begun on its own commits (and observes) after runUntilIdle found it busy.
+    const after = await waitUntil(
+      'both punches are observed in the punch-to-day histogram',
+      () => observed(t.app.metrics.attendanceDayDelay),
+      (seen) => seen.count >= before.count + 2,
+      GAUGE_WAIT_MS,
+    );
     expect(after.count).to.equal(before.count + 2);
     expect(after.sum - before.sum).to.be.closeTo(60, 1e-6);
     await waitUntil(
