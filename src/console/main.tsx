@@ -1,6 +1,6 @@
 // Timegate's operations console: a client of the service's own GraphQL API and subscriptions.
 import { render } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import { Provider, useQuery } from '@urql/preact';
 import { createApiClient, errorCode, errorMessage, type Credential } from './client';
 import { SessionContext } from './app-context';
@@ -81,9 +81,10 @@ function Shell({ signer, onSignOut }: { signer: Signer; onSignOut: (notice: stri
   const view = current ? current.view(id) : <Overview />;
   const title = current?.label ?? 'Overview';
   // On a narrow screen the navigation is folded behind "Menu" (it was 22 links above every page);
-  // choosing a page folds it again.
+  // choosing a page folds it again, before the new page is painted (never a frame with the new
+  // page under a list still open).
   const [menuOpen, setMenuOpen] = useState(false);
-  useEffect(() => setMenuOpen(false), [page, id]);
+  useLayoutEffect(() => setMenuOpen(false), [page, id]);
   return (
     <SessionContext.Provider value={value}>
       <a class="skip" href="#content" onClick={(e) => (e.preventDefault(), document.getElementById('content')?.focus())}>

@@ -13,7 +13,7 @@ const MONTH = '2026-03';
  * A month timesheet larger than one page of the API (70 people × 31 days = 2,170 days, pages of
  * 1,000): the console reads the pages after the first several at a time (slices of days), not one
  * after the other; the grid draws only the rows in view, counts them all (aria-rowcount), draws every
- * row once scrolled to, and a cell of the last row opens its day.
+ * row once scrolled to, in the order of the people's names, and a cell of the last row opens its day.
  */
 describe('console in the browser: a month timesheet of more than one page', () => {
   let t: TestApp;
@@ -26,7 +26,10 @@ describe('console in the browser: a month timesheet of more than one page', () =
     const companyId = (await createCompany(t.url, ws.key, { name: 'Large Co' })).id;
     for (let first = 1; first <= EMPLOYEES; first += 10) {
       await Promise.all(
-        Array.from({ length: 10 }, (_, i) => createEmployee(t.url, ws.key, companyId, { name: 'Person', lastname: String(first + i).padStart(3, '0') })),
+        // Created last name first: the grid must order the people by name, not by id.
+        Array.from({ length: 10 }, (_, i) =>
+          createEmployee(t.url, ws.key, companyId, { name: 'Person', lastname: String(EMPLOYEES + 1 - first - i).padStart(3, '0') }),
+        ),
       );
     }
     browser = await launchBrowser();

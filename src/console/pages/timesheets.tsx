@@ -1,7 +1,7 @@
-// A company's timesheet as a month or a week: one row per employee, one cell per day, coloured by
-// the day's status with the hours worked; a cell opens that person's day (punches, exceptions,
-// late and early minutes, add or void a punch); totals per employee; the same rows as CSV from the
-// REST surface. The grid is windowed: only the rows in view (and a few around them) are in the
+// A company's timesheet as a month or a week: one row per employee (in the order of their names),
+// one cell per day, coloured by the day's status with the hours worked; a cell opens that person's
+// day (punches, exceptions, late and early minutes, add or void a punch); totals per employee; the
+// same rows as CSV from the REST surface. The grid is windowed: only the rows in view (and a few around them) are in the
 // document, in a box that scrolls both ways with its scroll bars in view; the table still says how
 // many rows it has (aria-rowcount) and which each drawn row is (aria-rowindex).
 import { memo } from 'preact/compat';
@@ -14,6 +14,7 @@ import { useDirectory } from '../people';
 import { storedKey } from '../session';
 import { DayDetail } from './day-detail';
 
+const BY_NAME = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
 const WEEKDAY = new Intl.DateTimeFormat(undefined, { weekday: 'short', timeZone: 'UTC' });
 
 /** Every status a day can have, in the legend's order, with what the legend says. */
@@ -321,7 +322,15 @@ export function Timesheets({ month: initialMonth }: { month?: string }) {
     }
     return rows;
   }, [sheet.days]);
-  const withDays = useMemo(() => sheet.employees.filter((e) => byEmployee.has(e.id)), [sheet.employees, byEmployee]);
+  // In the order HR reads a list of people: by last name, then first name (the API lists them by id,
+  // which is the order they were created in).
+  const withDays = useMemo(
+    () =>
+      sheet.employees
+        .filter((e) => byEmployee.has(e.id))
+        .sort((a, b) => BY_NAME.compare(a.lastname, b.lastname) || BY_NAME.compare(a.name, b.name) || a.id - b.id),
+    [sheet.employees, byEmployee],
+  );
   const words = search.trim().toLowerCase();
   const employees = useMemo(
     () => (words ? withDays.filter((e) => `${e.name} ${e.lastname} ${e.code}`.toLowerCase().includes(words)) : withDays),
