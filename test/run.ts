@@ -47,8 +47,6 @@ export const SERIAL: Record<string, string> = {
   'test/integration/drill-kill-during-uploads.test.ts': 'kills a service process while terminals upload',
   'test/integration/drill-postgres-outage.test.ts': 'stops and restarts a PostgreSQL of its own under load',
   'test/integration/drill-postgres-outage-jobs.test.ts': 'stops and restarts a PostgreSQL of its own',
-  'test/integration/partitions.test.ts':
-    "attaches a month while the app's own workers write history rows: beside other files one lands between the move and the attach (a race of createMonthPartition, open)",
   'test/integration/operations-metrics.test.ts':
     "reads gauges before the attendance worker's batch delay (at most 10 s) runs out: on a busy machine the worker comes first",
 };

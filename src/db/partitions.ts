@@ -90,6 +90,11 @@ async function createMonthPartition(em: EntityManager, table: string, column: st
     await tx.execute('select pg_advisory_xact_lock(?)', [PARTITION_LOCK_KEY]);
     const [found] = await tx.execute<{ found: boolean }[]>('select to_regclass(?) is not null as found', [name]);
     if (found.found) return false;
+    // No row may reach the default partition between the move below and the attach (the attach
+    // would find it and fail): writes to the default partition wait for this transaction, reads go
+    // on. An insert that waited re-checks the default partition's new bounds and is refused if its
+    // row now belongs to the new month; a terminal re-sends it.
+    await tx.execute(`lock table "${table}_default" in exclusive mode`);
     // A standalone table first, filled with the month's rows from the default partition, then
     // attached: attaching checks that the default partition no longer holds any of them.
     await tx.execute(`create table "${name}" (like "${table}" including defaults including constraints)`);
