@@ -112,30 +112,70 @@ function intlOffsetMs(zone: string, wholeMs: number): number {
   return localAsUtcMs(intlInstantToLocal(new Date(wholeMs), zone)) - wholeMs;
 }
 
-const HOUR_MS = 3_600_000;
-/** `zone|UTC hour` -> the zone's offset (ms) throughout that hour, or TRANSITION_HOUR when it changes within it. */
-const TRANSITION_HOUR = Number.NaN;
-const hourOffsets = boundedCache<string, number>(200_000);
+const WEEK_MS = 7 * 86_400_000;
+
+/** A zone's offsets through one UTC year: `offsets[k]` holds from `starts[k]` (ms) to the next start. */
+interface YearOffsets {
+  starts: number[];
+  offsets: number[];
+}
+
+/** `zone|year` -> its offsets (a few entries: most zones change twice a year, many never). */
+const yearOffsets = boundedCache<string, YearOffsets>(20_000);
 
 /**
- * UTC offset of `zone` at instant `at`, in milliseconds. Intl is asked once per zone and UTC hour
- * (at its first and last second): when both agree, no transition falls inside the hour (zones change
- * offset at most once within hours of each other) and the answer holds for every instant of it; an
- * hour with a transition asks Intl for the instant itself. Attendance computes thousands of shift
- * starts and punch dates per batch; formatToParts for each would dominate its time.
+ * The offsets of `zone` through UTC year `year`, from Intl: read once a week, and where two
+ * readings differ, the transition is found to the second by bisection (about 100 Intl calls per
+ * zone and year). Assumes no zone changes its offset and changes it back within one week (none has
+ * since 1900: the shortest such period, Morocco's Ramadan suspension of summer time, lasted weeks).
+ */
+function offsetsOfYear(zone: string, year: number): YearOffsets {
+  const from = utcMs(year, 0, 1);
+  const to = utcMs(year + 1, 0, 1);
+  const starts = [from];
+  const offsets = [intlOffsetMs(zone, from)];
+  let known = from;
+  for (let sample = Math.min(from + WEEK_MS, to - 1000); ; sample = Math.min(sample + WEEK_MS, to - 1000)) {
+    let offset = intlOffsetMs(zone, sample);
+    // Each transition between the last known second and this sample (more than one in a week: one after the other).
+    while (offset !== offsets.at(-1)) {
+      const before = offsets.at(-1)!;
+      let lo = known;
+      let hi = sample;
+      let atHi = offset;
+      while (hi - lo > 1000) {
+        const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+        const atMid = intlOffsetMs(zone, mid);
+        if (atMid === before) lo = mid;
+        else [hi, atHi] = [mid, atMid];
+      }
+      starts.push(hi);
+      offsets.push(atHi);
+      known = hi;
+    }
+    known = sample;
+    if (sample === to - 1000) return { starts, offsets };
+  }
+}
+
+/**
+ * UTC offset of `zone` at instant `at`, in milliseconds, from the zone's table of its year (built
+ * once per zone and year). Attendance computes thousands of shift starts and punch dates per batch,
+ * and a terminal may upload a century of dates: a formatToParts call for each would dominate the
+ * time (and the garbage) of both.
  */
 function offsetMs(zone: string, at: Date): number {
   const whole = Math.floor(at.getTime() / 1000) * 1000; // Intl drops milliseconds
-  const hour = Math.floor(whole / HOUR_MS);
-  const key = `${zone}|${hour}`;
-  let offset = hourOffsets.get(key);
-  if (offset === undefined) {
-    const first = intlOffsetMs(zone, hour * HOUR_MS);
-    const last = intlOffsetMs(zone, hour * HOUR_MS + HOUR_MS - 1000);
-    offset = first === last ? first : TRANSITION_HOUR;
-    hourOffsets.set(key, offset);
+  const year = new Date(whole).getUTCFullYear();
+  const key = `${zone}|${year}`;
+  let table = yearOffsets.get(key);
+  if (!table) {
+    table = offsetsOfYear(zone, year);
+    yearOffsets.set(key, table);
   }
-  return Number.isNaN(offset) ? intlOffsetMs(zone, whole) : offset;
+  let k = table.starts.length - 1;
+  while (k > 0 && table.starts[k]! > whole) k--;
+  return table.offsets[k]!;
 }
 
 /** The wall-clock time in `zone` at instant `at` (whole seconds). */

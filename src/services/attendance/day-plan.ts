@@ -4,7 +4,7 @@
 // without PostgreSQL (test/unit/services/day-plan.test.ts). The day arithmetic itself is
 // compute-days.ts.
 import { addDays } from '../../kernel/calendar-date';
-import { type AttendanceDay, computeDays, type DayPunch, settleDays, type ShiftRules } from './compute-days';
+import { type AttendanceDay, computeDays, type DayPunch, DUPLICATE_WINDOW_MS, settleDays, type ShiftRules } from './compute-days';
 import type { DayInputs, EmployeeRow, ShiftRow, AssignmentRow } from './day-inputs';
 import { dayRecordOf, iso, type DayRecord } from './day-record';
 import { scheduledShift, type ScheduleAssignment, type ScheduleRoster } from './schedule';
@@ -50,6 +50,40 @@ export interface DayIndex {
 
 const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => (map.get(key) ?? map.set(key, []).get(key)!).push(value);
 
+const byTime = (a: DayPunch, b: DayPunch) => a.at.getTime() - b.at.getTime() || a.id - b.id;
+
+/**
+ * How far (UTC) from a run's first and last date a punch can still count for the run: its shift
+ * instances start the day before, last up to a day, open their windows up to 12 hours before and
+ * after (shift.service.ts), and a zone is up to 14 hours from UTC. Four days hold all of it.
+ */
+const RUN_MARGIN_MS = 4 * 86_400_000;
+
+/**
+ * The punches (sorted by time) that can count for the dates `from`..`to`: a slice around them, not
+ * the employee's whole history (a run per scattered date over a history of years made planning
+ * quadratic). The slice starts after a gap of a minute or more, so that which punch counts as a
+ * duplicate (DUPLICATE_WINDOW_MS, against the last one kept) is what it is with every punch.
+ */
+export function punchesAround<T extends DayPunch>(sorted: readonly T[], from: string, to: string): readonly T[] {
+  const first = Date.parse(`${from}T00:00:00Z`) - RUN_MARGIN_MS;
+  const last = Date.parse(`${to}T00:00:00Z`) + RUN_MARGIN_MS;
+  const firstAtOrAfter = (ms: number) => {
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid]!.at.getTime() < ms) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  let start = firstAtOrAfter(first);
+  while (start > 0 && start < sorted.length && sorted[start]!.at.getTime() - sorted[start - 1]!.at.getTime() < DUPLICATE_WINDOW_MS) start--;
+  const end = firstAtOrAfter(last + 1);
+  return start === 0 && end === sorted.length ? sorted : sorted.slice(start, end);
+}
+
 export function indexDayInputs(input: DayInputs): DayIndex {
   const holidays = new Map<number, Set<string>>();
   for (const h of input.holidays) (holidays.get(h.company_id) ?? holidays.set(h.company_id, new Set()).get(h.company_id)!).add(h.date);
@@ -64,6 +98,8 @@ export function indexDayInputs(input: DayInputs): DayIndex {
       receivedAt: new Date(p.received_at),
     });
   }
+  // In time order: a run of dates takes the slice of them around it (punchesAround).
+  for (const list of punches.values()) list.sort(byTime);
   const areasOf = new Map<number, Set<number>>();
   for (const m of input.memberships) (areasOf.get(m.employee_id) ?? areasOf.set(m.employee_id, new Set()).get(m.employee_id)!).add(m.area_id);
   const overridesOf = new Map<number, Map<string, number | null>>();
@@ -140,9 +176,9 @@ export function planEmployeeDays(index: DayIndex, employee: EmployeeRow, dates: 
     // The date before runs another shift: the punches its instance holds (a night shift's end) are its own.
     const dayBefore = addDays(dates[i]!, -1);
     const previous = shiftOn(dayBefore);
-    const allPunches = index.punches.get(employee.id) ?? [];
-    const held = previous !== shift ? heldByPrevious(previous, dayBefore, shift, allPunches) : new Set<DayPunch>();
-    const runPunches = held.size === 0 ? allPunches : allPunches.filter((p) => !held.has(p));
+    const around = punchesAround(index.punches.get(employee.id) ?? [], dates[i]!, dates[j]!);
+    const held = previous !== shift ? heldByPrevious(previous, dayBefore, shift, around) : new Set<DayPunch>();
+    const runPunches = held.size === 0 ? around : around.filter((p) => !held.has(p));
     for (const day of computeRun(shift, dates[i]!, dates[j]!, runPunches)) computed.push({ day, shift, runPunches });
     i = j + 1;
   }

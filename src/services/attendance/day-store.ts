@@ -33,13 +33,32 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
   const now = ctx.now();
   const index = indexDayInputs(input);
   const writes: DayWrite[] = [];
-  // A year of days for 200 employees is seconds of CPU: planned in slices, other requests go in between.
+  let announced = 0;
+  let written = 0;
+  // A year of days for 200 employees is seconds of CPU: planned in slices, other requests go in
+  // between; and written WRITE_CHUNK days at a time, so that no statement's JSON (nor the garbage it
+  // leaves) grows with the batch: a century of far-dated punches is tens of thousands of days.
   const slice = new CpuSlice();
   for (const employee of input.employees) {
     if (slice.spent()) await slice.pause();
     writes.push(...planEmployeeDays(index, employee, [...wanted.get(employee.id)!].sort(), now, options));
+    if (writes.length - written >= WRITE_CHUNK) {
+      announced += await writeDays(ctx, writes.slice(written), now);
+      written = writes.length;
+    }
   }
+  announced += await writeDays(ctx, writes.slice(written), now);
+  observeDayDelays(ctx, em, input, writes, now);
+  return announced;
+}
+
+/** Days written by one statement at most (with their events). */
+const WRITE_CHUNK = 1000;
+
+/** Stores planned days and records the events of those to announce; returns how many were announced. */
+async function writeDays(ctx: RequestContext, writes: readonly DayWrite[], now: Date): Promise<number> {
   if (writes.length === 0) return 0;
+  const em = ctx.em;
   await executeBound(
     em,
     `insert into attendance_day (workspace_id, company_id, employee_id, date, shift_id, status, first_in, last_out, scheduled_minutes,
@@ -61,7 +80,6 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
   );
   const events: NewEvent[] = writes.filter((w) => w.announce).map((w) => ({ workspaceId: w.workspaceId, type: DAY_UPDATED_EVENT, data: { ...w.record } }));
   await recordEvents(withEm(ctx, em), events);
-  observeDayDelays(ctx, em, input, writes, now);
   return events.length;
 }
 

@@ -150,4 +150,23 @@ describe('attendance day plan: planEmployeeDays', () => {
     expect(write!.record.scheduled_minutes).to.equal(240);
     expect(write!.record.worked_minutes).to.equal(240);
   });
+
+  it('a day planned alone is the day planned among weeks: the punches around it are a slice of the history that cuts no run of duplicates', () => {
+    // A reader that fires every 50 s for days (a stuck finger): every other punch is a duplicate,
+    // counted from the first. A slice starting inside the run would count the other half.
+    const stuck = [];
+    for (let at = Date.parse('2026-02-25T19:59:10Z'), id = 100; at <= Date.parse('2026-03-02T12:00:00Z'); at += 50_000, id++)
+      stuck.push(punch(id, new Date(at).toISOString(), '0'));
+    const years = [punch(1, '2019-05-06T09:00:00Z', '0'), punch(2, '2019-05-06T17:00:00Z', '1')];
+    const input = inputs({ punches: [...years, ...stuck] });
+    const weeks = Array.from({ length: 11 }, (_, i) => `2026-02-${String(20 + i).padStart(2, '0')}`).filter((d) => d <= '2026-02-28');
+    const among = plan(input, [...weeks, '2026-03-01', '2026-03-02']).find((w) => w.record.date === '2026-03-02')!;
+    const alone = plan(input, ['2026-03-02'])[0]!;
+    expect(alone.record).to.deep.equal(among.record);
+    expect(alone.record.exceptions).to.include('duplicate_ignored');
+    // A day after every punch has none.
+    expect(plan(input, ['2026-03-20'])[0]!.record).to.deep.include({ status: 'absent', punch_ids: [] });
+    // And a day of 2019 still sees its own punches, seven years before the others.
+    expect(plan(input, ['2019-05-06'])[0]!.record).to.deep.include({ status: 'present', worked_minutes: 450 });
+  });
 });
