@@ -1,4 +1,5 @@
-// Step 1: make the sandbox's virtual clock punch every few seconds, and receive its punches live.
+// Getting started, step 4 (docs/getting-started.md):
+// Make the sandbox's virtual clock punch every few seconds, and receive its punches live.
 import WebSocket from 'ws';
 import { createRestClient, PunchCreatedDocument, subscribeWithResume } from '@timegate/client';
 
@@ -11,7 +12,7 @@ async function main() {
   const rest = createRestClient({ baseUrl, apiKey });
   const sped = await rest.PUT('/public/v2/virtual_terminals/{id}', { params: { path: { id: clockId } }, body: { punches_per_hour: 60, speed: 10 } });
   if (sped.error) throw new Error(sped.error.error.message);
-  console.log(`clock ${clockId} punches every ${3600 / 60 / sped.data.speed} s`);
+  console.log(`clock ${clockId} punches every ${3600 / sped.data.punches_per_hour! / sped.data.speed} s`);
 
   // Live punches of that clock (no `after`: from now on).
   const subscription = subscribeWithResume({

@@ -1,4 +1,5 @@
-// Step 3: read today's timesheet: one attendance day per employee, with the punches it counted.
+// Getting started, step 6 (docs/getting-started.md):
+// Read today's timesheet: one attendance day per employee, with the punches it counted.
 import { createRestClient } from '@timegate/client';
 
 const baseUrl = process.env.TIMEGATE_URL ?? 'http://localhost:8080';

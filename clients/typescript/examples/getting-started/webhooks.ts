@@ -1,4 +1,5 @@
-// Step 2: receive the clock's punches as webhooks on a local server, verifying each signature.
+// Getting started, step 5 (docs/getting-started.md):
+// Receive the clock's punches as webhooks on a local server, verifying each signature.
 import http from 'node:http';
 import { createRestClient, verifyWebhook, WebhookVerificationError } from '@timegate/client';
 
