@@ -17,9 +17,12 @@ export interface RestClientOptions {
  * body and answer is checked at compile time.
  *
  *   const { data, error } = await rest.GET('/public/v2/employees/{id}', { params: { path: { id: 21 } } });
+ *
+ * Answers are typed as the JSON the client reads: a route that can also answer CSV (timesheets,
+ * `Accept: text/csv`) has its JSON type as `data`; read the CSV with `parseAs: 'text'` (a string).
  */
-export function createRestClient(options: RestClientOptions): Client<paths> {
-  return createClient<paths>({
+export function createRestClient(options: RestClientOptions): Client<paths, 'application/json'> {
+  return createClient<paths, 'application/json'>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     headers: { Authorization: `Bearer ${options.apiKey}` },
     ...(options.fetch ? { fetch: options.fetch } : {}),
