@@ -3,7 +3,6 @@ import type { RequestContext } from '../context/request-context';
 import * as types from '../services/leave/absence-type.service';
 import * as requests from '../services/leave/absence-request.service';
 import { pageRequest, toConnection } from '../schema/connection';
-import { renameKeys, snakeToCamel } from '../kernel/case';
 import {
   AbsenceBalanceType,
   AbsenceRequestConnection,
@@ -150,11 +149,11 @@ export class AbsenceResolver {
 
   @Authorized('read')
   @Query(() => [AbsenceBalanceType], { description: "An employee's balance per absence type of their company for a year (default: the current year)." })
-  async absenceBalances(
+  absenceBalances(
     @Ctx() ctx: RequestContext,
     @Arg('employeeId', () => Int, { description: "The employee's id; one of another workspace, or none, answers `not_found`." }) employeeId: number,
     @Arg('year', () => Int, { nullable: true, description: 'The calendar year, e.g. 2026; the current year when left out.' }) year?: number | null,
   ) {
-    return (await requests.absenceBalances(ctx, employeeId, year)).map((row) => renameKeys(row, snakeToCamel) as AbsenceBalanceType);
+    return requests.absenceBalances(ctx, employeeId, year);
   }
 }

@@ -27,7 +27,7 @@ import {
   PunchCreatedEvent,
 } from '../schema/event.type';
 import { LockdownUpdatedArgs, LockdownUpdatedEvent } from '../schema/lockdown.type';
-import type { DayRecord } from '../services/attendance/day-record';
+import { dayViewOf, type DayRecord } from '../services/attendance/day-record';
 import { workspaceOf } from '../context/request-context';
 import { attendanceDayObject } from './timesheet.resolver';
 import { absenceRequestObject, punchCorrectionObject } from '../schema/absence.type';
@@ -121,7 +121,7 @@ export class EventResolver {
     subscribe: ({ args, context }) => follow(context, ['attendance.day.updated'], args.after, { company_id: args.companyId, employee_id: args.employeeId }),
   })
   attendanceDayUpdated(@Root() event: StoredEvent, @Args() _args: AttendanceDayUpdatedArgs): AttendanceDayUpdatedEvent {
-    return { ...envelope(event), day: attendanceDayObject(event.data as unknown as DayRecord) };
+    return { ...envelope(event), day: attendanceDayObject(dayViewOf(event.data as unknown as DayRecord)) };
   }
 
   @Authorized('read')

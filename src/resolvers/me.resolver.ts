@@ -2,7 +2,6 @@ import { Arg, Args, Authorized, Ctx, FieldResolver, Int, Mutation, Query, Resolv
 import { Bounded } from '../schema/bounds';
 import type { RequestContext } from '../context/request-context';
 import type { AbsenceRequest, PunchCorrection } from '../entities';
-import { renameKeys, snakeToCamel } from '../kernel/case';
 import { pageRequest, toConnection } from '../schema/connection';
 import {
   AbsenceBalanceType,
@@ -78,8 +77,8 @@ export class MeResolver {
   }
 
   @FieldResolver(() => [AbsenceBalanceType], { description: "The employee's balance per absence type for a year (default: the current year)." })
-  async absenceBalances(@Ctx() ctx: RequestContext, @Arg('year', () => Int, { nullable: true, description: '1900 to 2199.' }) year?: number | null) {
-    return (await me.myAbsenceBalances(ctx, year)).map((row) => renameKeys(row, snakeToCamel) as AbsenceBalanceType);
+  absenceBalances(@Ctx() ctx: RequestContext, @Arg('year', () => Int, { nullable: true, description: '1900 to 2199.' }) year?: number | null) {
+    return me.myAbsenceBalances(ctx, year);
   }
 
   @FieldResolver(() => AbsenceRequestConnection, { description: "The employee's absence requests with their states, by start date." })

@@ -7,11 +7,9 @@ import {
   PayPeriodConnection,
   PayPeriodListArgs,
   PayPeriodType,
-  PayrollExportRowType,
   PayrollExportType,
   UpdatePayPeriodInput,
 } from '../schema/pay-period.type';
-import { renameKeys, snakeToCamel } from '../kernel/case';
 import { exportPayPeriod } from '../services/payroll/payroll-export.service';
 import { Bounded } from '../schema/bounds';
 
@@ -19,7 +17,7 @@ import { Bounded } from '../schema/bounds';
 export class PayPeriodResolver {
   @Authorized('read')
   @Query(() => PayrollExportType, { description: "The period's payroll export: one row per employee and pay code (docs/payroll-export.md)." })
-  async payPeriodExport(
+  payPeriodExport(
     @Ctx() ctx: RequestContext,
     @Arg('id', () => Int, { description: "The pay period's id; an id that is not one of this workspace's answers `not_found`." }) id: number,
     @Arg('columns', () => String, { nullable: true, description: 'CSV columns and headers: `column[:header],...`.' })
@@ -32,8 +30,7 @@ export class PayPeriodResolver {
     @Bounded('exportMapping')
     codes?: string | null,
   ) {
-    const result = await exportPayPeriod(ctx, id, { columns, codes });
-    return { ...result, rows: renameKeys(result.rows, snakeToCamel) as PayrollExportRowType[] };
+    return exportPayPeriod(ctx, id, { columns, codes });
   }
 
   @Authorized('read')

@@ -1,24 +1,17 @@
 import { Args, Authorized, Ctx, Query, Resolver } from 'type-graphql';
-import { renameKeys, snakeToCamel } from '../kernel/case';
 import { pageRequest, toConnection } from '../schema/connection';
-import {
-  AttendanceDayConnection,
-  TimesheetArgs,
-  TimesheetSummaryConnection,
-  type AttendanceDayType,
-  type TimesheetSummaryType,
-} from '../schema/timesheet.type';
-import type { DayRecord } from '../services/attendance/day-record';
+import { AttendanceDayConnection, TimesheetArgs, TimesheetSummaryConnection, type AttendanceDayType } from '../schema/timesheet.type';
+import type { DayView } from '../services/attendance/day-record';
 import { listTimesheetDays, timesheetSummary } from '../services/attendance/timesheet.service';
 import type { RequestContext } from '../context/request-context';
 
-/** A stored day (snake_case, ISO times) as the GraphQL object; also used by the attendanceDayUpdated subscription. */
-export function attendanceDayObject(record: DayRecord): AttendanceDayType {
+/** A day's view as the GraphQL object (its id, times as Dates); also used by the attendanceDayUpdated subscription. */
+export function attendanceDayObject(view: DayView): AttendanceDayType {
   return {
-    ...(renameKeys(record, snakeToCamel) as Omit<AttendanceDayType, 'id' | 'firstIn' | 'lastOut'>),
-    id: `${record.employee_id}:${record.date}`,
-    firstIn: record.first_in ? new Date(record.first_in) : null,
-    lastOut: record.last_out ? new Date(record.last_out) : null,
+    ...view,
+    id: `${view.employeeId}:${view.date}`,
+    firstIn: view.firstIn ? new Date(view.firstIn) : null,
+    lastOut: view.lastOut ? new Date(view.lastOut) : null,
   };
 }
 
@@ -42,7 +35,6 @@ export class TimesheetResolver {
   @Authorized('read')
   @Query(() => TimesheetSummaryConnection, { description: 'One row per employee of the filter: totals over the date range.' })
   async timesheetSummary(@Ctx() ctx: RequestContext, @Args() args: TimesheetArgs) {
-    const page = await timesheetSummary(ctx, filterOf(args), pageRequest(args));
-    return toConnection({ ...page, items: page.items.map((row) => renameKeys(row, snakeToCamel) as TimesheetSummaryType) });
+    return toConnection(await timesheetSummary(ctx, filterOf(args), pageRequest(args)));
   }
 }

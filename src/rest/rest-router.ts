@@ -15,7 +15,7 @@ import { requestFingerprint, runIdempotent } from '../services/common/idempotenc
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/common/pagination';
 import { unstorableError, unstorableStringAt } from '../services/common/validation';
 import { refuseDeepJson } from '../services/common/input-limits';
-import { camelToSnake, renameKeys, snakeToCamel } from '../kernel/case';
+import { restInputOf, restShapeOf } from './rest-shape';
 import { errorBody, sendError, toDomainError } from '../errors/error-response';
 import { toCsv } from './csv';
 import { deprecationHeaders, idParam, MAX_ID, MAX_LONG_ID, type RestRoute } from './route';
@@ -251,9 +251,9 @@ async function run(compiled: CompiledRoute, ctx: RequestContext, variables: Reco
   if (compiled.route.list) {
     const { totalCount, nodes } = data as { totalCount: number; nodes: unknown[] };
     setPagingHeaders(res, totalCount, variables);
-    return { status, payload: renameKeys(nodes, camelToSnake) };
+    return { status, payload: restShapeOf(nodes) };
   }
-  return { status, payload: renameKeys(data, camelToSnake) };
+  return { status, payload: restShapeOf(data) };
 }
 
 type JsonParser = ReturnType<typeof express.json>;
@@ -279,7 +279,7 @@ async function readBody(req: Request, res: Response, jsonParser: JsonParser, com
   const wrapper = compiled.route.body?.wrapper;
   if (wrapper && isObject(body) && Object.keys(body).length === 1 && isObject(body[wrapper])) body = body[wrapper];
   if (!compiled.validateBody!(body)) throw DomainError.invalid(schemaProblems(compiled.validateBody!.errors ?? [], compiled.route.body?.field));
-  return renameKeys(body, snakeToCamel);
+  return restInputOf(body);
 }
 
 function bodyParserError(error: unknown): DomainError {

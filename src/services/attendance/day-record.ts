@@ -1,8 +1,14 @@
-// A stored attendance day in the one shape the APIs and events show it (snake_case, ISO 8601 UTC
-// times), and how a row of attendance_day is read as one.
+// A stored attendance day in its two shapes: the row of attendance_day (DayRecord, snake_case: the
+// column names, and the `attendance.day.updated` payload field for field) that the day engine reads
+// and writes, and the view the service returns (DayView, camelCase, docs/architecture.md "One
+// shape"). The conversions between them are here and nowhere else.
 import type { PayItem } from './pay-rules';
 
-/** A stored day as the APIs and events show it (snake_case, ISO 8601 UTC times). */
+/**
+ * A stored day as a row of attendance_day (snake_case column names, ISO 8601 UTC times): what the
+ * day engine (day-inputs, day-plan, day-store) works on. The `attendance.day.updated` payload has the
+ * same fields (dayPayloadOf).
+ */
 export interface DayRecord {
   employee_id: number;
   company_id: number;
@@ -42,4 +48,81 @@ export function dayRecordOf<T extends Omit<DayRecord, 'first_in' | 'last_out'> &
   row: T,
 ): DayRecord & Omit<T, keyof DayRecord> {
   return { ...row, first_in: iso(row.first_in), last_out: iso(row.last_out) };
+}
+
+/** A stored day as the service returns it (camelCase, ISO 8601 UTC times): the timesheet's rows. */
+export interface DayView {
+  employeeId: number;
+  companyId: number;
+  date: string;
+  shiftId: number | null;
+  status: string;
+  firstIn: string | null;
+  lastOut: string | null;
+  scheduledMinutes: number;
+  workedMinutes: number;
+  breakMinutes: number;
+  lateMinutes: number;
+  earlyLeaveMinutes: number;
+  overtimeMinutes: number;
+  /** Overtime waiting for approval (a company whose policy requires it): not in payItems until approved. */
+  pendingOvertimeMinutes: number;
+  payItems: PayItem[];
+  exceptions: string[];
+  punchIds: number[];
+  absenceTypeId: number | null;
+  absenceCode: string | null;
+  leaveMinutes: number;
+}
+
+/** A row (or an `attendance.day.updated` payload) as the view. */
+export function dayViewOf(row: DayRecord): DayView {
+  return {
+    employeeId: row.employee_id,
+    companyId: row.company_id,
+    date: row.date,
+    shiftId: row.shift_id,
+    status: row.status,
+    firstIn: row.first_in,
+    lastOut: row.last_out,
+    scheduledMinutes: row.scheduled_minutes,
+    workedMinutes: row.worked_minutes,
+    breakMinutes: row.break_minutes,
+    lateMinutes: row.late_minutes,
+    earlyLeaveMinutes: row.early_leave_minutes,
+    overtimeMinutes: row.overtime_minutes,
+    pendingOvertimeMinutes: row.pending_overtime_minutes,
+    payItems: row.pay_items,
+    exceptions: row.exceptions,
+    punchIds: row.punch_ids,
+    absenceTypeId: row.absence_type_id,
+    absenceCode: row.absence_code,
+    leaveMinutes: row.leave_minutes,
+  };
+}
+
+/** The view as the `data` of an `attendance.day.updated` event (docs/events.md): the event edge's one conversion. */
+export function dayPayloadOf(view: DayView): DayRecord {
+  return {
+    employee_id: view.employeeId,
+    company_id: view.companyId,
+    date: view.date,
+    shift_id: view.shiftId,
+    status: view.status,
+    first_in: view.firstIn,
+    last_out: view.lastOut,
+    scheduled_minutes: view.scheduledMinutes,
+    worked_minutes: view.workedMinutes,
+    break_minutes: view.breakMinutes,
+    late_minutes: view.lateMinutes,
+    early_leave_minutes: view.earlyLeaveMinutes,
+    overtime_minutes: view.overtimeMinutes,
+    pending_overtime_minutes: view.pendingOvertimeMinutes,
+    pay_items: view.payItems,
+    exceptions: view.exceptions,
+    punch_ids: view.punchIds,
+    absence_type_id: view.absenceTypeId,
+    absence_code: view.absenceCode,
+    leave_minutes: view.leaveMinutes,
+  };
 }

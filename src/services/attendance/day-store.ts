@@ -14,6 +14,7 @@ import { intArray } from '../common/sql-arrays';
 import { CpuSlice } from '../../kernel/cpu-slice';
 import { loadDayInputs, want, wholeWeeks, type DayInputs, type WantedDays } from './day-inputs';
 import { indexDayInputs, planEmployeeDays, type DayWrite, type PlanOptions } from './day-plan';
+import { dayPayloadOf, dayViewOf } from './day-record';
 
 /** pg_advisory_xact_lock key of the attendance writers (src/kernel/lock-keys.ts). */
 export const ATTENDANCE_LOCK = LOCK_KEYS.attendanceWritersHex;
@@ -78,7 +79,9 @@ async function writeDays(ctx: RequestContext, writes: readonly DayWrite[], now: 
        leave_minutes = excluded.leave_minutes, stale = false, settles_at = excluded.settles_at, updated_at = excluded.updated_at`,
     [now, JSON.stringify(writes.map((w) => ({ ...w.record, workspace_id: w.workspaceId, settles_at: w.settlesAt })))],
   );
-  const events: NewEvent[] = writes.filter((w) => w.announce).map((w) => ({ workspaceId: w.workspaceId, type: DAY_UPDATED_EVENT, data: { ...w.record } }));
+  const events: NewEvent[] = writes
+    .filter((w) => w.announce)
+    .map((w) => ({ workspaceId: w.workspaceId, type: DAY_UPDATED_EVENT, data: { ...dayPayloadOf(dayViewOf(w.record)) } }));
   await recordEvents(withEm(ctx, em), events);
   return events.length;
 }

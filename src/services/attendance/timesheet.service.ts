@@ -14,7 +14,7 @@ import { hasPendingDays, processPendingDays } from './pending-days';
 import { PAY_CODES, type PayItem } from './pay-rules';
 import { refreshDays, takeAttendanceLock } from './day-store';
 import type { WantedDays } from './day-inputs';
-import { DAY_RECORD_COLUMNS, dayRecordOf, type DayRecord } from './day-record';
+import { DAY_RECORD_COLUMNS, dayRecordOf, dayViewOf, type DayView } from './day-record';
 
 export const MAX_TIMESHEET_DAYS = MAX_SPAN_DAYS;
 /**
@@ -31,7 +31,24 @@ export interface TimesheetFilter {
   areaId?: number | null;
 }
 
-export interface SummaryRow {
+/** One employee's totals over a range, as the service returns them (camelCase). */
+export interface SummaryView {
+  employeeId: number;
+  daysPresent: number;
+  daysAbsent: number;
+  daysIncomplete: number;
+  workedMinutes: number;
+  overtimeMinutes: number;
+  lateMinutes: number;
+  daysLeave: number;
+  leaveMinutes: number;
+  payItems: PayItem[];
+  /** Overtime waiting for approval (not in payItems). */
+  pendingOvertimeMinutes: number;
+}
+
+/** A summary row as the SQL below selects it (column names). */
+interface SummaryRow {
   employee_id: number;
   days_present: number;
   days_absent: number;
@@ -41,9 +58,24 @@ export interface SummaryRow {
   late_minutes: number;
   days_leave: number;
   leave_minutes: number;
-  pay_items: PayItem[];
-  /** Overtime waiting for approval (not in pay_items). */
   pending_overtime_minutes: number;
+}
+
+/** A summary row and its pay items as the view. */
+function summaryViewOf(row: SummaryRow, payItems: PayItem[]): SummaryView {
+  return {
+    employeeId: row.employee_id,
+    daysPresent: row.days_present,
+    daysAbsent: row.days_absent,
+    daysIncomplete: row.days_incomplete,
+    workedMinutes: row.worked_minutes,
+    overtimeMinutes: row.overtime_minutes,
+    lateMinutes: row.late_minutes,
+    daysLeave: row.days_leave,
+    leaveMinutes: row.leave_minutes,
+    payItems,
+    pendingOvertimeMinutes: row.pending_overtime_minutes,
+  };
 }
 
 function checkRange(filter: TimesheetFilter): void {
@@ -189,12 +221,12 @@ async function prepare(ctx: RequestContext, workspaceId: number, filter: Timeshe
 }
 
 /** The days of the range, by employee then date. */
-export async function listTimesheetDays(ctx: RequestContext, filter: TimesheetFilter, page: PageRequest): Promise<Page<DayRecord>> {
+export async function listTimesheetDays(ctx: RequestContext, filter: TimesheetFilter, page: PageRequest): Promise<Page<DayView>> {
   return listTimesheetDaysIn(ctx, workspaceOf(ctx), filter, page);
 }
 
 /** The days in a workspace the caller has already decided on (self-service: always its employee's own). */
-export async function listTimesheetDaysIn(ctx: RequestContext, workspaceId: number, filter: TimesheetFilter, page: PageRequest): Promise<Page<DayRecord>> {
+export async function listTimesheetDaysIn(ctx: RequestContext, workspaceId: number, filter: TimesheetFilter, page: PageRequest): Promise<Page<DayView>> {
   const employeeIds = await prepare(ctx, workspaceId, filter);
   if (employeeIds.length === 0) return { items: [], totalCount: 0, offset: page.offset };
   const em = ctx.em;
@@ -207,16 +239,16 @@ export async function listTimesheetDaysIn(ctx: RequestContext, workspaceId: numb
     ),
     em.execute<{ n: string }[]>(`select count(*) as n from attendance_day d where ${where}`, params),
   ]);
-  return { items: items.map(dayRecordOf), totalCount: Number(count!.n), offset: page.offset };
+  return { items: items.map((row) => dayViewOf(dayRecordOf(row))), totalCount: Number(count!.n), offset: page.offset };
 }
 
 /** One row per employee of the filter, totals over the range. */
-export async function timesheetSummary(ctx: RequestContext, filter: TimesheetFilter, page: PageRequest): Promise<Page<SummaryRow>> {
+export async function timesheetSummary(ctx: RequestContext, filter: TimesheetFilter, page: PageRequest): Promise<Page<SummaryView>> {
   const employeeIds = await prepare(ctx, workspaceOf(ctx), filter);
   const window = employeeIds.slice(page.offset, page.offset + page.limit);
   if (window.length === 0) return { items: [], totalCount: employeeIds.length, offset: page.offset };
   const em = ctx.em;
-  const rows = await em.execute<Omit<SummaryRow, 'pay_items'>[]>(
+  const rows = await em.execute<SummaryRow[]>(
     `select e.id as employee_id,
        count(d.id) filter (where d.status = 'present')::int as days_present,
        count(d.id) filter (where d.status = 'absent')::int as days_absent,
@@ -242,11 +274,11 @@ export async function timesheetSummary(ctx: RequestContext, filter: TimesheetFil
     const mine = totals.filter((t) => t.employee_id === row.employee_id && t.minutes > 0);
     // The work codes in their order, then paid leave by absence code (alphabetical).
     const leave = mine.filter((t) => !(PAY_CODES as readonly string[]).includes(t.code)).sort((x, y) => (x.code < y.code ? -1 : 1));
-    const pay_items = [
+    const payItems = [
       ...PAY_CODES.flatMap((code) => mine.filter((t) => t.code === code).map((t) => ({ code, minutes: t.minutes }))),
       ...leave.map((t) => ({ code: t.code, minutes: t.minutes })),
     ];
-    return { ...row, pay_items };
+    return summaryViewOf(row, payItems);
   });
   return { items, totalCount: employeeIds.length, offset: page.offset };
 }

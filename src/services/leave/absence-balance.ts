@@ -4,16 +4,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AbsenceType } from '../../entities';
 
-export interface AbsenceBalance {
-  absence_type_id: number;
+/** One type's balance for one year, as the service returns it (camelCase). */
+export interface BalanceView {
+  absenceTypeId: number;
   year: number;
   unit: string;
   /** Null: the type tracks no allowance (taken and pending are still counted). */
   allowance: number | null;
-  carried_over: number;
+  carriedOver: number;
   taken: number;
   pending: number;
-  /** allowance + carried_over − taken − pending; null without an allowance. */
+  /** allowance + carriedOver − taken − pending; null without an allowance. */
   remaining: number | null;
 }
 
@@ -41,7 +42,7 @@ export async function balancesOf(
   employee: { id: number; createdAt: Date },
   types: readonly AbsenceType[],
   year: number,
-): Promise<AbsenceBalance[]> {
+): Promise<BalanceView[]> {
   const employeeId = employee.id;
   const hadLastYear = new Date(employee.createdAt).toISOString().slice(0, 10) < `${year}-01-01`;
   const used = await usage(em, employeeId, [year - 1, year]);
@@ -51,11 +52,11 @@ export async function balancesOf(
     const taken = used(type.id, year, 'approved');
     const pending = used(type.id, year, 'pending');
     return {
-      absence_type_id: type.id,
+      absenceTypeId: type.id,
       year,
       unit: type.unit,
       allowance,
-      carried_over: carried,
+      carriedOver: carried,
       taken,
       pending,
       remaining: allowance === null ? null : allowance + carried - taken - pending,

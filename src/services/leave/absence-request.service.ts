@@ -190,7 +190,7 @@ async function checkBalance(em: EntityManager, employee: Employee, type: Absence
     if (amount > balance!.remaining!) {
       throw new DomainError(
         'insufficient_balance',
-        `This request takes ${amount} ${type.unit}(s) of "${type.code}" in ${year}; ${balance!.remaining} remain (allowance ${balance!.allowance}, carried over ${balance!.carried_over}, taken ${balance!.taken}, pending ${balance!.pending}).`,
+        `This request takes ${amount} ${type.unit}(s) of "${type.code}" in ${year}; ${balance!.remaining} remain (allowance ${balance!.allowance}, carried over ${balance!.carriedOver}, taken ${balance!.taken}, pending ${balance!.pending}).`,
       );
     }
   }

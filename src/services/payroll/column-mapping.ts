@@ -3,11 +3,11 @@
 // unit-tested in test/unit/services/payroll-export.test.ts.
 import { FieldChecker } from '../common/validation';
 import { PAY_CODES } from '../attendance/pay-rules';
-import { EXPORT_COLUMNS, type ExportRow } from './export-rows';
+import { EXPORT_COLUMNS, EXPORT_FIELDS, type ExportColumn, type ExportRow } from './export-rows';
 
 export interface ColumnMapping {
   /** [column, header] in output order. */
-  columns: [keyof ExportRow, string][];
+  columns: [ExportColumn, string][];
   /** pay code -> the provider's code. */
   codes: Map<string, string>;
 }
@@ -35,7 +35,7 @@ export function parseColumnMapping(
         check.add('columns', 'invalid_value', `Unknown column "${column}"; the columns are ${EXPORT_COLUMNS.join(', ')}.`);
       else if (!NAME.test(header!)) check.add('columns', 'invalid_value', `The header "${header}" must be 1 to 64 letters, digits, spaces or _ . - / # ( ).`);
       else if (mapping.columns.some(([c]) => c === column)) check.add('columns', 'duplicate', `The column "${column}" is named twice.`);
-      else mapping.columns.push([column as keyof ExportRow, header!]);
+      else mapping.columns.push([column as ExportColumn, header!]);
     }
   }
   for (const part of codes == null || codes === '' ? [] : codes.split(',')) {
@@ -50,11 +50,12 @@ export function parseColumnMapping(
   return mapping;
 }
 
-/** The rows under the mapping: the chosen columns, renamed pay codes. */
+/** The rows under the mapping: the chosen columns (each the row field it names), renamed pay codes. */
 export function mappedRows(rows: readonly ExportRow[], mapping: ColumnMapping): Record<string, unknown>[] {
   return rows.map((row) => {
     const out: Record<string, unknown> = {};
-    for (const [column, header] of mapping.columns) out[header] = column === 'pay_code' ? (mapping.codes.get(row.pay_code) ?? row.pay_code) : row[column];
+    for (const [column, header] of mapping.columns)
+      out[header] = column === 'pay_code' ? (mapping.codes.get(row.payCode) ?? row.payCode) : row[EXPORT_FIELDS[column]];
     return out;
   });
 }

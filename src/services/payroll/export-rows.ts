@@ -3,8 +3,54 @@
 // test/unit/services/payroll-export.test.ts.
 import { PAY_CODES } from '../attendance/pay-rules';
 
-/** One row of the export, as the JSON answer shows it and the CSV columns name it. */
+/** One row of the export as the service returns it (camelCase): the GraphQL rows, the REST JSON rows renamed at that edge. */
 export interface ExportRow {
+  employeeId: number;
+  employeeCode: string;
+  employeeName: string;
+  companyCode: string;
+  companyName: string;
+  startDate: string;
+  endDate: string;
+  payCode: string;
+  minutes: number;
+  /** Decimal hours with two places (`7.50`): what most payroll imports take. */
+  hours: string;
+  /** `H:MM` (`7:30`). */
+  hoursMinutes: string;
+  /**
+   * The code's rate in percent of the base rate, from the company's pay policy (`regular` 100,
+   * `overtime` 150...); for `night` the premium paid on top. Absent from the rows of a period frozen
+   * before rates were exported (its CSV cell is empty).
+   */
+  ratePercent?: number | null;
+}
+
+/**
+ * The CSV columns (docs/payroll-export.md) in their default order, each with the field of the row it
+ * shows: the names a column mapping uses, and the keys of a row frozen in pay_period.export_rows.
+ */
+export const EXPORT_FIELDS = {
+  employee_id: 'employeeId',
+  employee_code: 'employeeCode',
+  employee_name: 'employeeName',
+  company_code: 'companyCode',
+  company_name: 'companyName',
+  start_date: 'startDate',
+  end_date: 'endDate',
+  pay_code: 'payCode',
+  minutes: 'minutes',
+  hours: 'hours',
+  hours_minutes: 'hoursMinutes',
+  rate_percent: 'ratePercent',
+} as const satisfies { [C in keyof StoredExportRow]-?: keyof ExportRow };
+
+export type ExportColumn = keyof typeof EXPORT_FIELDS;
+
+export const EXPORT_COLUMNS: readonly ExportColumn[] = Object.keys(EXPORT_FIELDS) as ExportColumn[];
+
+/** A row as frozen in pay_period.export_rows at a lock (snake_case: the CSV column names); kept in this shape for the periods locked before. */
+export interface StoredExportRow {
   employee_id: number;
   employee_code: string;
   employee_name: string;
@@ -14,32 +60,48 @@ export interface ExportRow {
   end_date: string;
   pay_code: string;
   minutes: number;
-  /** Decimal hours with two places (`7.50`): what most payroll imports take. */
   hours: string;
-  /** `H:MM` (`7:30`). */
   hours_minutes: string;
-  /**
-   * The code's rate in percent of the base rate, from the company's pay policy (`regular` 100,
-   * `overtime` 150...); for `night` the premium paid on top. Absent from the rows of a period frozen
-   * before rates were exported (its CSV cell is empty).
-   */
   rate_percent?: number | null;
 }
 
-export const EXPORT_COLUMNS: readonly (keyof ExportRow)[] = [
-  'employee_id',
-  'employee_code',
-  'employee_name',
-  'company_code',
-  'company_name',
-  'start_date',
-  'end_date',
-  'pay_code',
-  'minutes',
-  'hours',
-  'hours_minutes',
-  'rate_percent',
-];
+/** A frozen row as the view; a row frozen before rates were exported stays without ratePercent. */
+export function exportRowOf(stored: StoredExportRow): ExportRow {
+  const row: ExportRow = {
+    employeeId: stored.employee_id,
+    employeeCode: stored.employee_code,
+    employeeName: stored.employee_name,
+    companyCode: stored.company_code,
+    companyName: stored.company_name,
+    startDate: stored.start_date,
+    endDate: stored.end_date,
+    payCode: stored.pay_code,
+    minutes: stored.minutes,
+    hours: stored.hours,
+    hoursMinutes: stored.hours_minutes,
+  };
+  if (stored.rate_percent !== undefined) row.ratePercent = stored.rate_percent;
+  return row;
+}
+
+/** The view as frozen at a lock. */
+export function storedExportRowOf(row: ExportRow): StoredExportRow {
+  const stored: StoredExportRow = {
+    employee_id: row.employeeId,
+    employee_code: row.employeeCode,
+    employee_name: row.employeeName,
+    company_code: row.companyCode,
+    company_name: row.companyName,
+    start_date: row.startDate,
+    end_date: row.endDate,
+    pay_code: row.payCode,
+    minutes: row.minutes,
+    hours: row.hours,
+    hours_minutes: row.hoursMinutes,
+  };
+  if (row.ratePercent !== undefined) stored.rate_percent = row.ratePercent;
+  return stored;
+}
 
 /** Decimal hours rounded half up to two places, computed in whole hundredths (no binary-float drift). */
 export function decimalHours(minutes: number): string {
@@ -79,18 +141,18 @@ export function exportRows(input: {
       const minutes = mine?.get(code) ?? 0;
       if (minutes <= 0) continue;
       rows.push({
-        employee_id: employee.id,
-        employee_code: employee.code,
-        employee_name: `${employee.name} ${employee.lastname}`.trim(),
-        company_code: input.company.code,
-        company_name: input.company.name,
-        start_date: input.startDate,
-        end_date: input.endDate,
-        pay_code: code,
+        employeeId: employee.id,
+        employeeCode: employee.code,
+        employeeName: `${employee.name} ${employee.lastname}`.trim(),
+        companyCode: input.company.code,
+        companyName: input.company.name,
+        startDate: input.startDate,
+        endDate: input.endDate,
+        payCode: code,
         minutes,
         hours: decimalHours(minutes),
-        hours_minutes: hoursMinutes(minutes),
-        rate_percent: input.rateOf(code),
+        hoursMinutes: hoursMinutes(minutes),
+        ratePercent: input.rateOf(code),
       });
     }
   }

@@ -6,6 +6,7 @@ import { withEm, workspaceOf, type RequestContext } from '../../context/request-
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker } from '../common/validation';
 import { periodRows } from './payroll-export.service';
+import { storedExportRowOf } from './export-rows';
 
 export interface PayPeriodInput {
   companyId?: number | null;
@@ -116,7 +117,7 @@ export async function setPayPeriodLock(ctx: RequestContext, id: number, locked: 
       await takeAttendanceLock(em);
       await refreshCompanyDays(withEm(ctx, em), period.companyId, period.startDate, period.endDate);
       // The export is frozen with the days: the same bytes every time until the period is unlocked.
-      const exportRows = await periodRows(em, period);
+      const exportRows = (await periodRows(em, period)).map(storedExportRowOf);
       await em.nativeUpdate(PayPeriod, { id }, { lockedAt: ctx.now(), exportRows });
     } else {
       await em.nativeUpdate(PayPeriod, { id }, { lockedAt: null, exportRows: null });

@@ -10,7 +10,7 @@ import { workspaceOf, type RequestContext } from '../../context/request-context'
 import { prepareTimesheet } from '../attendance/timesheet.service';
 import { PAY_CODES, effectivePolicy, payRatePercent, type PayPolicy } from '../attendance/pay-rules';
 import { exportCsv, parseColumnMapping } from './column-mapping';
-import { exportRows, type ExportEmployee, type ExportRow } from './export-rows';
+import { exportRowOf, exportRows, storedExportRowOf, type ExportEmployee, type ExportRow, type StoredExportRow } from './export-rows';
 
 export interface PayrollExport {
   payPeriodId: number;
@@ -61,17 +61,17 @@ export async function exportPayPeriod(ctx: RequestContext, id: number, shape: { 
   if (!period) throw DomainError.notFound('PayPeriod', id);
   // Paid leave codes may be renamed too: the company's absence codes, and those of rows frozen at a lock.
   const leaveCodes = new Set((await em.find(AbsenceType, { companyId: period.companyId }, { fields: ['code'] })).map((type) => type.code));
-  for (const row of (period.exportRows as ExportRow[] | null) ?? []) leaveCodes.add(row.pay_code);
+  for (const row of (period.exportRows as StoredExportRow[] | null) ?? []) leaveCodes.add(row.pay_code);
   const mapping = parseColumnMapping(shape.columns, shape.codes, leaveCodes);
   const workspace = await em.findOneOrFail(Workspace, { id: workspaceOf(ctx) });
   let rows: ExportRow[];
   if (period.lockedAt) {
     // Locked before exports were frozen at the lock: its locked days give the rows, kept from now on.
     if (!period.exportRows) {
-      period.exportRows = await periodRows(em, period);
+      period.exportRows = (await periodRows(em, period)).map(storedExportRowOf);
       await em.nativeUpdate(PayPeriod, { id: period.id, exportRows: null }, { exportRows: period.exportRows });
     }
-    rows = period.exportRows as ExportRow[];
+    rows = (period.exportRows as StoredExportRow[]).map(exportRowOf);
   } else {
     await prepareTimesheet(ctx, { startDate: period.startDate, endDate: period.endDate, companyId: period.companyId });
     rows = await periodRows(em, period);

@@ -9,7 +9,7 @@ import { AbsenceRequest, AbsenceType, Company, Employee, PunchCorrection, Verifi
 import { DomainError } from '../../errors/domain-error';
 import { employeeOf, type RequestContext } from '../../context/request-context';
 import type { Page, PageRequest } from '../common/pagination';
-import type { DayRecord } from '../attendance/day-record';
+import type { DayView } from '../attendance/day-record';
 import { listTimesheetDaysIn } from '../attendance/timesheet.service';
 import { listPunchesIn, type PunchView } from '../attendance/punch.service';
 import {
@@ -60,7 +60,7 @@ export async function myProfile(ctx: RequestContext): Promise<MyProfile> {
 }
 
 /** The employee's days of a date range (at most 366 days): the rows /public/v2/timesheets gives. */
-export async function myTimesheet(ctx: RequestContext, range: { startDate: string; endDate: string }, page: PageRequest): Promise<Page<DayRecord>> {
+export async function myTimesheet(ctx: RequestContext, range: { startDate: string; endDate: string }, page: PageRequest): Promise<Page<DayView>> {
   const me = employeeOf(ctx);
   return listTimesheetDaysIn(ctx, me.workspaceId, { startDate: range.startDate, endDate: range.endDate, employeeId: me.employeeId }, page);
 }

@@ -40,13 +40,13 @@ describe('payroll export rows and column mapping', () => {
   });
 
   it('one row per employee and non-zero pay code, employees by id, codes in code order', () => {
-    expect(rows().map((r) => [r.employee_id, r.pay_code, r.minutes])).to.deep.equal([
+    expect(rows().map((r) => [r.employeeId, r.payCode, r.minutes])).to.deep.equal([
       [3, 'overtime', 20],
       [3, 'holiday', 480],
       [9, 'regular', 100],
       [9, 'night', 45],
     ]);
-    expect(rows()[0]).to.include({ employee_name: 'Ada Lovelace', company_name: 'Acme, Inc.', start_date: '2026-09-01', end_date: '2026-09-30' });
+    expect(rows()[0]).to.include({ employeeName: 'Ada Lovelace', companyName: 'Acme, Inc.', startDate: '2026-09-01', endDate: '2026-09-30' });
   });
 
   it('the default CSV has every column; a field with a comma is quoted; the same input gives the same bytes', () => {
@@ -59,14 +59,14 @@ describe('payroll export rows and column mapping', () => {
   });
 
   it('each row states its code rate from the policy: regular 100, overtime 150, holiday 200, the night premium as set', () => {
-    expect(rows().map((r) => [r.employee_id, r.pay_code, r.rate_percent])).to.deep.equal([
+    expect(rows().map((r) => [r.employeeId, r.payCode, r.ratePercent])).to.deep.equal([
       [3, 'overtime', 150],
       [3, 'holiday', 200],
       [9, 'regular', 100],
       [9, 'night', 12.5],
     ]);
     // Rows frozen before rates were exported have none: the cell is empty, the rest as it was.
-    const { rate_percent: _rate, ...frozen } = rows()[0]!;
+    const { ratePercent: _rate, ...frozen } = rows()[0]!;
     expect(exportCsv([frozen], parseColumnMapping('pay_code,minutes,rate_percent:Rate', null))).to.equal('pay_code,minutes,Rate\r\novertime,20,\r\n');
   });
 
