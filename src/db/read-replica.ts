@@ -44,19 +44,20 @@ interface StandbyPosition {
   standby: boolean;
   /** Bytes since 0/0 of the last replayed record; null outside recovery. */
   replayed: string | null;
-  /** Commit time (the primary's clock) of the last replayed transaction. */
-  replayed_at: Date | null;
+  /** Commit time (the primary's clock, ms since the epoch) of the last replayed transaction. */
+  replayed_at: number | null;
 }
 
 /** The primary's position and the workspace's mark, in one statement on the primary. */
 interface PrimaryPosition {
   current: string;
-  at: Date;
+  /** The primary's clock, ms since the epoch. */
+  at: number;
   mark: string | null;
 }
 
 const STANDBY_POSITION_SQL = `select pg_is_in_recovery() as standby, (pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::bigint::text as replayed,
-  pg_last_xact_replay_timestamp() as replayed_at`;
+  (extract(epoch from pg_last_xact_replay_timestamp()) * 1000)::float8 as replayed_at`;
 
 /**
  * Milliseconds the replica's data may be behind the primary's at `primary.at`: 0 when it has replayed
@@ -64,11 +65,11 @@ const STANDBY_POSITION_SQL = `select pg_is_in_recovery() as standby, (pg_last_wa
  * (everything it lacks committed after that), measured on the primary's clock; Infinity when it has
  * replayed no transaction since it started.
  */
-export function lagMs(primary: { current: string; at: Date }, standby: StandbyPosition): number {
+export function lagMs(primary: { current: string; at: number }, standby: StandbyPosition): number {
   if (standby.replayed === null) return Infinity;
   if (BigInt(standby.replayed) >= BigInt(primary.current)) return 0;
   if (standby.replayed_at === null) return Infinity;
-  return Math.max(0, primary.at.getTime() - new Date(standby.replayed_at).getTime());
+  return Math.max(0, primary.at - standby.replayed_at);
 }
 
 /** A failure of the replica itself (not of the read's input): the read goes to the primary. */
@@ -120,7 +121,7 @@ export class ReadReplica {
     };
     if (Date.now() < this.downUntil) return onPrimary('unavailable');
     const [position] = await primary.execute<PrimaryPosition[]>(
-      `select (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint::text as current, clock_timestamp() as at,
+      `select (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint::text as current, (extract(epoch from clock_timestamp()) * 1000)::float8 as at,
          (select lsn::text from workspace_write_mark where workspace_id = ?) as mark`,
       [workspaceId],
     );
@@ -160,7 +161,7 @@ export class ReadReplica {
   async lag(primary: EntityManager): Promise<ReplicaLag | null> {
     try {
       const [position] = await primary.execute<PrimaryPosition[]>(
-        `select (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint::text as current, clock_timestamp() as at, null as mark`,
+        `select (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::bigint::text as current, (extract(epoch from clock_timestamp()) * 1000)::float8 as at, null as mark`,
       );
       const [standby] = await this.orm.em.fork().execute<StandbyPosition[]>(STANDBY_POSITION_SQL);
       if (!standby!.standby || standby!.replayed === null) return null;
