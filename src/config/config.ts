@@ -631,7 +631,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const databaseReplicaUrl = str('databaseReplicaUrl');
   if (databaseReplicaUrl && !/^postgres(ql)?:\/\//.test(databaseReplicaUrl)) {
-    problems.push(`DATABASE_REPLICA_URL must start with postgres:// or postgresql:// (got "${databaseReplicaUrl.replace(/:[^:@/]*@/, ':***@').slice(0, 200)}")`);
+    problems.push(
+      `DATABASE_REPLICA_URL must start with postgres:// or postgresql:// (got "${databaseReplicaUrl.replace(/:[^:@/]*@/, ':***@').slice(0, 200)}")`,
+    );
   }
   if (databaseReplicaUrl && !databaseUrl) problems.push('DATABASE_REPLICA_URL needs DATABASE_URL (the embedded PostgreSQL has no replica)');
   const masterKey = str('masterKey');

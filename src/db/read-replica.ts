@@ -93,7 +93,17 @@ export class ReadReplica {
       ormOptions(url, {
         connect: false,
         pool: { min: 0, max: DATABASE_POOL_SIZE },
-        driverOptions: { acquireConnectionTimeout: REPLICA_CONNECT_TIMEOUT_MS + 1000, connection: { connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS } },
+        driverOptions: {
+          acquireConnectionTimeout: REPLICA_CONNECT_TIMEOUT_MS + 1000,
+          connection: { connectionTimeoutMillis: REPLICA_CONNECT_TIMEOUT_MS },
+          // knex's own notices (a pooled connection the replica closed) go to the service's log, not the console.
+          log: {
+            warn: (message: unknown) => logger.warn({ message: String(message) }, 'read replica connection'),
+            error: (message: unknown) => logger.error({ message: String(message) }, 'read replica connection'),
+            deprecate: () => undefined,
+            debug: () => undefined,
+          },
+        },
       }),
     );
     return new ReadReplica(orm, maxLagMs, logger);

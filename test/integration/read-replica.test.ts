@@ -55,7 +55,13 @@ describe('read replica: heavy reads go to a fresh-enough standby, everything els
     const answer = await read();
     expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
     const after = await reads(url, kind, route);
-    if (after !== before + 1) console.log((await metrics(url)).split('\n').filter((l) => l.startsWith('timegate_replica_reads_total')).join('\n'));
+    if (after !== before + 1)
+      console.log(
+        (await metrics(url))
+          .split('\n')
+          .filter((l) => l.startsWith('timegate_replica_reads_total'))
+          .join('\n'),
+      );
     expect(after, `${kind} read counted as ${route}`).to.equal(before + 1);
     return answer.body;
   };
@@ -103,13 +109,20 @@ describe('read replica: heavy reads go to a fresh-enough standby, everything els
     expect((await pair.standby('select pg_is_in_recovery() as standby'))[0]!.standby).to.equal(true);
     expect(await routed(t.url, 'punches', 'fresh', () => punchTimes(t.url, reader))).to.deep.equal([`${DAY}T08:00:00.000Z`]);
     await routed(t.url, 'timesheet', 'fresh', () => timesheet(t.url, reader));
-    await routed(t.url, 'timesheet_summary', 'fresh', () => rest(t.url, 'GET', `/public/v2/timesheets/summary?start_date=${DAY}&end_date=${DAY}`, { key: reader.key }));
+    await routed(t.url, 'timesheet_summary', 'fresh', () =>
+      rest(t.url, 'GET', `/public/v2/timesheets/summary?start_date=${DAY}&end_date=${DAY}`, { key: reader.key }),
+    );
     await routed(t.url, 'door_events', 'fresh', () => rest(t.url, 'GET', '/public/v2/door_events?per_page=10', { key: reader.key }));
-    const period = await rest(t.url, 'POST', '/public/v2/pay_periods', { key: reader.key, body: { company_id: reader.companyId, start_date: DAY, end_date: DAY } });
+    const period = await rest(t.url, 'POST', '/public/v2/pay_periods', {
+      key: reader.key,
+      body: { company_id: reader.companyId, start_date: DAY, end_date: DAY },
+    });
     expect(period.status, period.text).to.equal(201);
     // The period just written: the workspace's own write keeps its export on the primary until replayed.
     await caughtUp();
-    const exported = await routed(t.url, 'payroll_export', 'fresh', () => rest(t.url, 'GET', `/public/v2/pay_periods/${period.body.id}/export`, { key: reader.key }));
+    const exported = await routed(t.url, 'payroll_export', 'fresh', () =>
+      rest(t.url, 'GET', `/public/v2/pay_periods/${period.body.id}/export`, { key: reader.key }),
+    );
     expect(exported).to.have.property('rows');
   });
 

@@ -474,7 +474,14 @@ export async function listPunchesIn(ctx: RequestContext, workspaceId: number, fi
   return readFromReplica(ctx, workspaceId, 'punches', (reader) => punchPage(reader, workspaceId, filter, page, start, end));
 }
 
-async function punchPage(ctx: RequestContext, workspaceId: number, filter: PunchFilter, page: PageRequest, start: IsoDate | null, end: IsoDate | null): Promise<Page<PunchView>> {
+async function punchPage(
+  ctx: RequestContext,
+  workspaceId: number,
+  filter: PunchFilter,
+  page: PageRequest,
+  start: IsoDate | null,
+  end: IsoDate | null,
+): Promise<Page<PunchView>> {
   const conditions = ['p.workspace_id = ?'];
   const params: unknown[] = [workspaceId];
   if (start || end) {

@@ -65,7 +65,7 @@ export async function finishWrite(ctx: RequestContext, auditId: number, outcome:
   // changed is committed by now (a refused one may have committed part of a batch), and the
   // caller's next heavy reads see it.
   const principal = ctx.principal;
-  if ((principal.kind === 'workspace' || principal.kind === 'employee')) await noteWorkspaceWrite(ctx, { workspaceIds: [principal.workspaceId] });
+  if (principal.kind === 'workspace' || principal.kind === 'employee') await noteWorkspaceWrite(ctx, { workspaceIds: [principal.workspaceId] });
 }
 
 /** The workspace's audit log, newest first. */

@@ -13,7 +13,14 @@ import type { RequestContext } from '../../context/request-context';
  */
 export type ContextFactory = (request: { authorization?: string; requestId?: string; origin?: string }) => Promise<RequestContext>;
 
-export function createContextFactory(deps: { orm: MikroORM; config: Config; logger: Logger; metrics?: Metrics; replica?: ReadReplica; now?: () => Date }): ContextFactory {
+export function createContextFactory(deps: {
+  orm: MikroORM;
+  config: Config;
+  logger: Logger;
+  metrics?: Metrics;
+  replica?: ReadReplica;
+  now?: () => Date;
+}): ContextFactory {
   const now = deps.now ?? (() => new Date());
   return async ({ authorization, requestId, origin }) => {
     const em = deps.orm.em.fork();
