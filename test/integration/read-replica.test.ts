@@ -7,6 +7,7 @@ import { createEmployee, createWorkspace, type TestWorkspace } from '../support/
 import { rest } from '../support/http';
 import { startReplicaPair, type ReplicaPair } from '../support/replica-pair';
 import { MASTER_KEY, startTestApp, type TestApp } from '../support/test-app';
+import { query } from '../support/service-process';
 import { createTerminalDevice, iclock } from '../support/terminal';
 import { waitUntil } from '../support/wait-until';
 
@@ -189,5 +190,27 @@ describe('read replica: heavy reads go to a fresh-enough standby, everything els
       },
       REPLICA_RETRY_MS * 6,
     );
+  });
+});
+
+describe('without DATABASE_REPLICA_URL', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({}, 'no-replica');
+  });
+  after(() => t?.stop());
+
+  it('writes no workspace mark, routes nothing and reports no lag', async () => {
+    const ws = await createWorkspace(t.url);
+    const device = await createTerminalDevice(t.url, ws.key);
+    const employee = await createEmployee(t.url, ws.key, (device as unknown as { company_id: number }).company_id);
+    const punches = await rest(t.url, 'GET', `/public/v2/punches?employee_id=${employee.id}`, { key: ws.key });
+    expect(punches.status).to.equal(200);
+    const timesheet = await rest(t.url, 'GET', `/public/v2/timesheets?start_date=${DAY}&end_date=${DAY}`, { key: ws.key });
+    expect(timesheet.status).to.equal(200);
+    expect(await query(t.config.databaseUrl!, 'select count(*)::int as n from workspace_write_mark')).to.deep.equal([{ n: 0 }]);
+    const text = await (await fetch(`${t.url}/metrics`)).text();
+    expect(text.split('\n').filter((line) => line.startsWith('timegate_replica_reads_total'))).to.deep.equal([]);
+    expect(text).to.match(/^timegate_db_replica_lag_seconds nan$/im);
   });
 });
