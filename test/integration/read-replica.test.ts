@@ -89,7 +89,14 @@ describe('read replica: heavy reads go to a fresh-enough standby, everything els
   before(async function () {
     this.timeout(240_000);
     pair = await startReplicaPair();
-    const env = { DATABASE_URL: pair.primaryUrl, DATABASE_REPLICA_URL: pair.replicaUrl, TIMEGATE_REPLICA_MAX_LAG_MS: '600000' };
+    // No attendance worker: days are computed by the reads (and marked before they answer), so no
+    // background batch marks a workspace written between the test's catch-up and its read.
+    const env = {
+      DATABASE_URL: pair.primaryUrl,
+      DATABASE_REPLICA_URL: pair.replicaUrl,
+      TIMEGATE_REPLICA_MAX_LAG_MS: '600000',
+      TIMEGATE_ATTENDANCE_WORKER: 'false',
+    };
     t = await startTestApp(env, 'replica');
     strict = await createApp(
       loadConfig({ ...env, TIMEGATE_REPLICA_MAX_LAG_MS: '0', PORT: '0', HOST: '127.0.0.1', TIMEGATE_MASTER_KEY: MASTER_KEY, LOG_LEVEL: 'silent' }),
@@ -97,6 +104,8 @@ describe('read replica: heavy reads go to a fresh-enough standby, everything els
     );
     writer = await tenant();
     reader = await tenant();
+    // Their days computed now (a write, on the primary), then everything replayed.
+    for (const tenant of [writer, reader]) expect((await timesheet(t.url, tenant)).status).to.equal(200);
     await caughtUp();
   });
   after(async function () {
@@ -149,8 +158,13 @@ describe('read replica: heavy reads go to a fresh-enough standby, everything els
     expect(await routed(t.url, 'punches', 'fresh', () => punchTimes(t.url, reader))).to.have.length(1);
 
     // The lag shows in /metrics: bytes the standby has not replayed, seconds since its last replayed commit.
-    const text = await metrics(t.url);
-    expect(sample(text, 'timegate_db_replica_lag_bytes')).to.be.greaterThan(0);
+    // (A scrape within a second of the previous one shows that one's measurement: waited for.)
+    const text = await waitUntil(
+      'the lag gauges show the paused standby',
+      () => metrics(t.url),
+      (text) => sample(text, 'timegate_db_replica_lag_bytes') > 0,
+      30_000,
+    );
     expect(sample(text, 'timegate_db_replica_lag_seconds')).to.be.greaterThan(0);
 
     // A process whose bound is 0 sends the same read to the primary (route `lag`): fresh, with the upload.
