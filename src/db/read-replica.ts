@@ -136,24 +136,19 @@ export class ReadReplica {
       [workspaceId],
     );
     let route: ReadRoute = 'fresh';
-    let answered = false;
     let value: T | undefined;
     try {
       await this.orm.em.fork().transactional(async (tx) => {
         await tx.execute('set transaction read only');
         const [standby] = await tx.execute<StandbyPosition[]>(STANDBY_POSITION_SQL);
         route = this.route(position!, standby!);
-        if (route !== 'fresh') return;
-        value = await read(tx);
-        answered = true;
+        if (route === 'fresh') value = await read(tx);
       });
     } catch (error) {
       if (!replicaFailure(error)) throw error;
-      if (!answered) {
-        // Down (or failing) before it served anything: skip it for a while.
-        if (Date.now() >= this.downUntil) this.logger.warn({ err: error }, `read replica failed: reads go to the primary for ${REPLICA_RETRY_MS / 1000} s`);
-        this.downUntil = Date.now() + REPLICA_RETRY_MS;
-      }
+      // Down, refusing, or failing a read (a conflict with recovery): rested for a while.
+      this.logger.warn({ err: error }, `read replica failed: reads go to the primary for ${REPLICA_RETRY_MS / 1000} s`);
+      this.downUntil = Date.now() + REPLICA_RETRY_MS;
       return onPrimary('unavailable');
     }
     if (route !== 'fresh') return onPrimary(route);

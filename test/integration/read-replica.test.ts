@@ -35,6 +35,7 @@ describe('read replica: heavy reads go to a fresh-enough standby, everything els
   let strict: App;
   let writer: Tenant;
   let reader: Tenant;
+  let env: Record<string, string>;
 
   const metrics = async (url: string) => (await fetch(`${url}/metrics`)).text();
   const sample = (text: string, name: string, labels: Record<string, string> = {}): number => {
@@ -91,7 +92,7 @@ describe('read replica: heavy reads go to a fresh-enough standby, everything els
     pair = await startReplicaPair();
     // No attendance worker: days are computed by the reads (and marked before they answer), so no
     // background batch marks a workspace written between the test's catch-up and its read.
-    const env = {
+    env = {
       DATABASE_URL: pair.primaryUrl,
       DATABASE_REPLICA_URL: pair.replicaUrl,
       TIMEGATE_REPLICA_MAX_LAG_MS: '600000',
@@ -193,6 +194,15 @@ describe('read replica: heavy reads go to a fresh-enough standby, everything els
       (seconds) => Number.isNaN(seconds),
       30_000,
     );
+    // A process that starts while the replica is down starts, and answers from the primary.
+    const late = await createApp(loadConfig({ ...env, PORT: '0', HOST: '127.0.0.1', TIMEGATE_MASTER_KEY: MASTER_KEY, LOG_LEVEL: 'silent' }), {
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      expect(await routed(late.url, 'punches', 'unavailable', () => punchTimes(late.url, reader))).to.have.length(2);
+    } finally {
+      await late.stop();
+    }
     await pair.startStandby();
     // After REPLICA_RETRY_MS the replica is tried again.
     await waitUntil(
@@ -204,6 +214,19 @@ describe('read replica: heavy reads go to a fresh-enough standby, everything els
       },
       REPLICA_RETRY_MS * 6,
     );
+  });
+
+  it('a DATABASE_REPLICA_URL that reaches a server not in recovery (the primary itself) is never read as a replica', async () => {
+    const wrong = await createApp(
+      loadConfig({ ...env, DATABASE_REPLICA_URL: pair.primaryUrl, PORT: '0', HOST: '127.0.0.1', TIMEGATE_MASTER_KEY: MASTER_KEY, LOG_LEVEL: 'silent' }),
+      { logger: pino({ level: 'silent' }) },
+    );
+    try {
+      expect(await routed(wrong.url, 'punches', 'not_standby', () => punchTimes(wrong.url, reader))).to.have.length(2);
+      expect(sample(await metrics(wrong.url), 'timegate_db_replica_lag_seconds')).to.be.NaN;
+    } finally {
+      await wrong.stop();
+    }
   });
 });
 
