@@ -105,7 +105,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const created = await bootstrapDefaultWorkspace(database.orm.em.fork(), config.defaultWorkspaceName);
     const schema = await buildTimegateSchema();
     const metrics = new Metrics();
-    const contextFactory = createContextFactory({ orm: database.orm, config, logger, metrics, now: options.now });
+    const replica = database.replica ?? undefined;
+    const contextFactory = createContextFactory({ orm: database.orm, config, logger, metrics, replica, now: options.now });
 
     const expressApp = express();
     const now = options.now ?? (() => new Date());
@@ -113,6 +114,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // The operations gauges (terminals by status, backlogs, the pool) are read at each scrape.
     metrics.observeDatabase(operationsSnapshotReader({ orm: database.orm, config, logger, now }));
     metrics.observePool(() => poolUsage(database.orm));
+    // With a read replica: its lag at each scrape, and where each heavy read went.
+    if (replica) metrics.observeReplica(replica, () => replica.lag(database.orm.em.fork()));
     // The secret this process's virtual terminals send: only they may call /iclock with a sandbox serial.
     const sandboxProof = crypto.randomBytes(24).toString('base64url');
     const terminals = new TerminalGateway({ orm: database.orm, config, logger, metrics, now, sandboxProof });

@@ -11,6 +11,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | null;
+  databaseReplicaUrl: string | null;
+  replicaMaxLagMs: number;
   dataDir: string;
   embeddedPgPort: number | null;
   masterKey: string | null;
@@ -108,6 +110,18 @@ export const settings: Record<keyof Config, SettingDescription> = {
     env: 'DATABASE_URL',
     default: '(unset)',
     meaning: 'PostgreSQL connection URL. When unset, an embedded PostgreSQL is started in TIMEGATE_DATA_DIR.',
+  },
+  databaseReplicaUrl: {
+    env: 'DATABASE_REPLICA_URL',
+    default: '(unset)',
+    meaning:
+      'PostgreSQL URL of a streaming read replica (a hot standby of DATABASE_URL). When set, heavy reads (timesheets, summaries, payroll exports of open periods, punch and door-event lists) go to it while it is fresh enough (docs/deployment.md, "Read replica"); everything else stays on DATABASE_URL. Unset: every read goes to DATABASE_URL.',
+  },
+  replicaMaxLagMs: {
+    env: 'TIMEGATE_REPLICA_MAX_LAG_MS',
+    default: '5000',
+    meaning:
+      "The staleness bound of replica reads, 0 to 3600000 ms: a read goes to the replica only when it has replayed the workspace's last write and trails the primary by at most this long; otherwise to DATABASE_URL.",
   },
   dataDir: {
     env: 'TIMEGATE_DATA_DIR',
@@ -615,6 +629,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push(`DATABASE_URL must start with postgres:// or postgresql:// (got "${databaseUrl.replace(/:[^:@/]*@/, ':***@')}")`);
   }
+  const databaseReplicaUrl = str('databaseReplicaUrl');
+  if (databaseReplicaUrl && !/^postgres(ql)?:\/\//.test(databaseReplicaUrl)) {
+    problems.push(
+      `DATABASE_REPLICA_URL must start with postgres:// or postgresql:// (got "${databaseReplicaUrl.replace(/:[^:@/]*@/, ':***@').slice(0, 200)}")`,
+    );
+  }
+  if (databaseReplicaUrl && !databaseUrl) problems.push('DATABASE_REPLICA_URL needs DATABASE_URL (the embedded PostgreSQL has no replica)');
   const masterKey = str('masterKey');
   if (masterKey !== null && masterKey.length < 32) problems.push('TIMEGATE_MASTER_KEY must be at least 32 characters long');
   const logLevel = str('logLevel') ?? 'info';
@@ -663,6 +684,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int('port', 8080, 0, 65535),
     host: str('host') ?? '0.0.0.0',
     databaseUrl,
+    databaseReplicaUrl,
+    replicaMaxLagMs: int('replicaMaxLagMs', 5000, 0, 3_600_000),
     dataDir: path.resolve(str('dataDir') ?? path.join(projectRoot, '.data')),
     embeddedPgPort: embeddedPgPortRaw === null ? null : int('embeddedPgPort', 0, 1, 65535),
     masterKey,

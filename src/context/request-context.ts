@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { Metrics } from '../observability/metrics';
+import type { ReadReplica } from '../db/read-replica';
 import { DomainError } from '../errors/domain-error';
 
 import { hasScope as hasScopeOf, type Scope } from '../kernel/scopes';
@@ -53,6 +54,11 @@ export interface RequestContext {
   config: Config;
   /** The app's Prometheus counters; absent in scripts and hand-made contexts, which count nothing. */
   metrics?: Metrics;
+  /**
+   * The read replica (DATABASE_REPLICA_URL) the heavy reads may go to (services/common/replica-read.ts);
+   * absent without one, and in scripts and hand-made contexts, which read the primary.
+   */
+  replica?: ReadReplica;
   /** Per-request batch loaders (DataLoader), so a field of every node of a list costs one query. */
   loaders?: Map<string, unknown>;
   /**
@@ -76,6 +82,7 @@ export function withEm(ctx: RequestContext, em: EntityManager): RequestContext {
     now: ctx.now,
     config: ctx.config,
     metrics: ctx.metrics,
+    replica: ctx.replica,
     origin: ctx.origin,
   };
 }

@@ -5,10 +5,13 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres';
 import { DATABASE_POOL_SIZE, ormOptions } from './orm-config';
+import { ReadReplica } from './read-replica';
 
 export interface Database {
   orm: MikroORM;
   url: string;
+  /** The read replica of DATABASE_REPLICA_URL, or null without one (read-replica.ts). */
+  replica: ReadReplica | null;
   close(): Promise<void>;
 }
 
@@ -27,10 +30,13 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
   try {
     const orm = await MikroORM.init(ormOptions(url));
     await migrateExclusively(orm, url);
+    const replica = config.databaseReplicaUrl ? await ReadReplica.open(config.databaseReplicaUrl, config.replicaMaxLagMs, logger) : null;
     return {
       orm,
       url,
+      replica,
       close: async () => {
+        await replica?.close();
         await orm.close(true);
         await embedded?.stop();
       },

@@ -39,6 +39,7 @@ import { Event } from './event.entity';
 import { Holiday } from './holiday.entity';
 import { IdempotencyRecord } from './idempotency-record.entity';
 import { JobCursor } from './job-cursor.entity';
+import { WorkspaceWriteMark } from './workspace-write-mark.entity';
 import { PayPeriod } from './pay-period.entity';
 import { LinkageRule } from './linkage-rule.entity';
 import { Lockdown, LockdownDoor } from './lockdown.entity';
@@ -133,6 +134,7 @@ export {
   WebhookDelivery,
   WebhookEndpoint,
   Workspace,
+  WorkspaceWriteMark,
 };
 
 /** Every entity, for the ORM configuration. */
@@ -180,6 +182,7 @@ export const entities = [
   PayPeriod,
   AttendanceDay,
   JobCursor,
+  WorkspaceWriteMark,
   Door,
   AccessSchedule,
   AccessLevel,

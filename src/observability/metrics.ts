@@ -1,5 +1,6 @@
 import client from 'prom-client';
 import type { JobOutcomeSink } from '../jobs/periodic-jobs';
+import type { ReadRoute, ReplicaLag, ReplicaReadKind, ReplicaSink } from '../db/read-replica';
 
 /**
  * Every Prometheus metric of the service, in one registry per app (tests run several apps in one
@@ -267,6 +268,54 @@ export class Metrics {
     registers: [this.registry],
     collect: (): void => this.poolWaiting.set(this.pool().waiting),
   });
+
+  /** Read at scrape time from the replica and the primary (observeReplica); null: no replica, or not measurable. */
+  private replicaLag: (() => Promise<ReplicaLag | null>) | null = null;
+
+  readonly replicaReads = new client.Counter({
+    name: 'timegate_replica_reads_total',
+    help: 'Heavy reads (kind: timesheet, timesheet_summary, payroll_export, punches, door_events) by the server that answered (replica or primary) and why (route: fresh on the replica; own_write, lag, unavailable, not_standby on the primary). Only with DATABASE_REPLICA_URL.',
+    labelNames: ['kind', 'server', 'route'] as const,
+    registers: [this.registry],
+  });
+
+  readonly replicaLagSeconds: client.Gauge = new client.Gauge({
+    name: 'timegate_db_replica_lag_seconds',
+    help: "How far the read replica's data trails the primary's, read at the scrape: 0 when it has replayed all the primary has written, otherwise the time since the last transaction it replayed committed (primary's clock); NaN when it cannot be measured (unreachable, not a standby) or without DATABASE_REPLICA_URL.",
+    registers: [this.registry],
+    collect: async (): Promise<void> => this.replicaLagSeconds.set((await this.readReplicaLag())?.seconds ?? NaN),
+  });
+
+  readonly replicaLagBytes: client.Gauge = new client.Gauge({
+    name: 'timegate_db_replica_lag_bytes',
+    help: 'Write-ahead log bytes the primary has written and the read replica has not replayed, read at the scrape; NaN as timegate_db_replica_lag_seconds.',
+    registers: [this.registry],
+    collect: async (): Promise<void> => this.replicaLagBytes.set((await this.readReplicaLag())?.bytes ?? NaN),
+  });
+
+  /** The replica whose reads the counter counts, and how its lag is read at a scrape. */
+  observeReplica(replica: { observe(sink: ReplicaSink): void }, lag: () => Promise<ReplicaLag | null>): void {
+    this.replicaLag = lag;
+    replica.observe({
+      read: (kind: ReplicaReadKind, route: ReadRoute) => this.replicaReads.inc({ kind, server: route === 'fresh' ? 'replica' : 'primary', route }),
+    });
+  }
+
+  private replicaLagRead: { at: number; value: Promise<ReplicaLag | null> } | null = null;
+
+  /** One measurement serves both gauges of a scrape (as readSnapshot); a later scrape measures again. */
+  private readReplicaLag(): Promise<ReplicaLag | null> {
+    const read = this.replicaLag;
+    if (!read) return Promise.resolve(null);
+    const now = Date.now();
+    if (this.replicaLagRead && now - this.replicaLagRead.at < SNAPSHOT_MAX_AGE_MS) return this.replicaLagRead.value;
+    let timer: NodeJS.Timeout | undefined;
+    const value = Promise.race([read(), new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), SNAPSHOT_TIMEOUT_MS)))])
+      .catch(() => null)
+      .finally(() => clearTimeout(timer));
+    this.replicaLagRead = { at: now, value };
+    return value;
+  }
 
   /** Where the operations gauges read the database's state (app.ts attaches it). */
   observeDatabase(read: () => Promise<OperationsSnapshot>): void {

@@ -36,6 +36,27 @@ describe('configuration', () => {
     }
   });
 
+  it('read replica: off by default, a postgres URL beside DATABASE_URL, a bound from 0 to an hour (5 s by default)', () => {
+    expect(loadConfig({})).to.include({ databaseReplicaUrl: null, replicaMaxLagMs: 5000 });
+    const primary = 'postgres://timegate:secret@db:5432/timegate';
+    const replica = 'postgres://timegate:secret@replica:5432/timegate';
+    expect(loadConfig({ DATABASE_URL: primary, DATABASE_REPLICA_URL: replica, TIMEGATE_REPLICA_MAX_LAG_MS: '0' })).to.include({
+      databaseReplicaUrl: replica,
+      replicaMaxLagMs: 0,
+    });
+    expect(() => loadConfig({ DATABASE_URL: primary, DATABASE_REPLICA_URL: 'mysql://u:pw@replica/db' })).to.throw(
+      ConfigError,
+      'DATABASE_REPLICA_URL must start with postgres:// or postgresql:// (got "mysql://u:***@replica/db")',
+    );
+    expect(() => loadConfig({ DATABASE_REPLICA_URL: replica })).to.throw(ConfigError, 'DATABASE_REPLICA_URL needs DATABASE_URL');
+    for (const bad of ['-1', '3600001', '1.5']) {
+      expect(() => loadConfig({ DATABASE_URL: primary, TIMEGATE_REPLICA_MAX_LAG_MS: bad }), bad).to.throw(
+        ConfigError,
+        `TIMEGATE_REPLICA_MAX_LAG_MS must be an integer from 0 to 3600000 (got "${bad}")`,
+      );
+    }
+  });
+
   it('the README documents every environment variable', () => {
     const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
     for (const setting of Object.values(settings)) expect(readme, setting.env).to.contain(`\`${setting.env}\``);

@@ -1,6 +1,7 @@
 // Door events across devices: the rtlog records stored by the terminal ingestion, filtered by
 // company, door, device, class, refusal reason, person and time range, newest first.
 import type { FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { Door, DoorEvent } from '../../entities';
 import { DoorEventClass } from '../../entities/door-event.entity';
 import { DomainError } from '../../errors/domain-error';
@@ -9,6 +10,7 @@ import { workspaceOf, type RequestContext } from '../../context/request-context'
 import { isoDateMessage, isoToInstant, readIsoDate, startOfNextDay, type IsoDate } from '../../kernel/iso-date';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker } from '../common/validation';
+import { readFromReplica } from '../common/replica-read';
 
 export interface DoorEventFilter {
   companyId?: number | null;
@@ -92,8 +94,20 @@ export async function queryDoorEvents(
   if (filter.eventClass != null) where.push({ eventClass: filter.eventClass });
   if (filter.eventCode != null) where.push({ eventCode: filter.eventCode });
   if (time) where.push({ time });
+  // The rest only reads: it may come from the read replica (src/db/read-replica.ts).
+  return readFromReplica(ctx, workspaceId, 'door_events', ({ em }) => doorEventPage(em, workspaceId, filter, where, page, options));
+}
+
+async function doorEventPage(
+  em: EntityManager,
+  workspaceId: number,
+  filter: DoorEventFilter,
+  where: FilterQuery<DoorEvent>[],
+  page: PageRequest,
+  options: { count: boolean },
+): Promise<Page<DoorEvent>> {
   if (filter.doorId != null) {
-    const door = await ctx.em.findOne(Door, { id: filter.doorId, workspaceId }, { fields: ['deviceId', 'number'] });
+    const door = await em.findOne(Door, { id: filter.doorId, workspaceId }, { fields: ['deviceId', 'number'] });
     if (!door) return { items: [], totalCount: 0, offset: page.offset };
     where.push({ deviceId: door.deviceId, door: door.number });
   }
@@ -109,10 +123,10 @@ export async function queryDoorEvents(
   const orderBy = [{ time: 'desc' as const }, { id: 'desc' as const }];
   if (!options.count) {
     // One row more than the page says whether another page follows, without counting every match.
-    const rows = await ctx.em.find(DoorEvent, { $and: where }, { orderBy, offset: page.offset, limit: page.limit + 1 });
+    const rows = await em.find(DoorEvent, { $and: where }, { orderBy, offset: page.offset, limit: page.limit + 1 });
     const items = rows.slice(0, page.limit);
     return { items, totalCount: page.offset + rows.length, offset: page.offset };
   }
-  const [items, totalCount] = await ctx.em.findAndCount(DoorEvent, { $and: where }, { orderBy, offset: page.offset, limit: page.limit });
+  const [items, totalCount] = await em.findAndCount(DoorEvent, { $and: where }, { orderBy, offset: page.offset, limit: page.limit });
   return { items, totalCount, offset: page.offset };
 }

@@ -10,6 +10,7 @@
 // backlog reaches the same punches later and finds the days unchanged: nothing is announced twice.
 import { withEm, type RequestContext } from '../../context/request-context';
 import { addDays } from '../../kernel/calendar-date';
+import { noteWorkspaceWrite } from '../common/replica-read';
 import { refreshDays, takeAttendanceLock } from './day-store';
 import { want, type WantedDays } from './day-inputs';
 
@@ -30,7 +31,8 @@ export interface LiveResult {
  * goes before the next one.
  */
 export async function processLiveDays(ctx: RequestContext): Promise<LiveResult> {
-  return ctx.em.fork().transactional(async (em) => {
+  let employeeIds: number[] = [];
+  const result = await ctx.em.fork().transactional(async (em) => {
     await takeAttendanceLock(em);
     const now = ctx.now().getTime();
     const window = LIVE_WINDOW_MINUTES * 60_000;
@@ -53,6 +55,10 @@ export async function processLiveDays(ctx: RequestContext): Promise<LiveResult> 
     const wanted: WantedDays = new Map();
     for (const punch of live) want(wanted, punch.employee_id, addDays(punch.date, -1), addDays(punch.date, 1));
     const changed = await refreshDays(withEm(ctx, em), wanted, { announceNew: true });
+    employeeIds = [...wanted.keys()];
     return { punches: live.length, changed };
   });
+  // With a read replica, the days' workspaces are marked written after the COMMIT (src/db/read-replica.ts).
+  if (result.changed > 0) await noteWorkspaceWrite(withEm(ctx, ctx.em.fork()), { employeeIds });
+  return result;
 }

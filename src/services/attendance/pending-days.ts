@@ -8,6 +8,7 @@ import { eventFieldsSql, firstRowAfter, MAX_SPAN } from '../../events/event-batc
 import { DELIVERABLE_BELOW } from '../../events/event-feed';
 import { withEm, type RequestContext } from '../../context/request-context';
 import { addDays } from '../../kernel/calendar-date';
+import { noteWorkspaceWrite } from '../common/replica-read';
 import { refreshDays, takeAttendanceLock, tryAttendanceLock } from './day-store';
 import { want, type WantedDays } from './day-inputs';
 import { inSpan, linksTo, MAX_LINKS, tracingEnabled } from '../../observability/tracing';
@@ -33,7 +34,8 @@ export interface BatchResult {
  */
 export async function processPendingDays(ctx: RequestContext, options: { wait: boolean; eventPage?: number }): Promise<BatchResult> {
   const eventPage = Math.min(Math.max(1, Math.floor(options.eventPage ?? MAX_EVENT_PAGE)), MAX_EVENT_PAGE);
-  return ctx.em.fork().transactional(async (em) => {
+  let employeeIds: number[] = [];
+  const result = await ctx.em.fork().transactional(async (em) => {
     if (options.wait) await takeAttendanceLock(em);
     else if (!(await tryAttendanceLock(em))) return { changed: 0, more: false, events: 0 };
     const [cursorRow] = await em.execute<{ position: string }[]>(`select position from job_cursor where name = ? for update`, [CURSOR]);
@@ -80,6 +82,7 @@ export async function processPendingDays(ctx: RequestContext, options: { wait: b
       [ctx.now()],
     );
     for (const day of [...stale, ...due]) want(wanted, day.employee_id, day.date, day.date);
+    employeeIds = [...wanted.keys()];
     const store = async (): Promise<BatchResult> => {
       const changed = await refreshDays(withEm(ctx, em), wanted, { announceNew: true });
       if (last !== cursor) {
@@ -104,6 +107,10 @@ export async function processPendingDays(ctx: RequestContext, options: { wait: b
       },
     );
   });
+  // With a read replica, the days' workspaces are marked written (after the COMMIT): a timesheet read
+  // of theirs goes to the primary until the replica has these days (src/db/read-replica.ts).
+  if (result.changed > 0) await noteWorkspaceWrite(withEm(ctx, ctx.em.fork()), { employeeIds });
+  return result;
 }
 
 /** True when punches or stale marks wait for the worker (one cheap query when it is caught up). */

@@ -11,6 +11,7 @@ import { workspaceOf, type RequestContext, withEm } from '../../context/request-
 import { isoDateMessage, isoToInstant, readIsoDate, startOfNextDay, type IsoDate } from '../../kernel/iso-date';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker, limits } from '../common/validation';
+import { readFromReplica } from '../common/replica-read';
 import { verificationStateExists } from './verification-state.service';
 
 /** A punch to store, as the terminal service or a manual entry describes it. */
@@ -469,6 +470,18 @@ export async function listPunchesIn(ctx: RequestContext, workspaceId: number, fi
   const end = read('endDate');
   check.done();
 
+  // The whole list may come from the read replica (src/db/read-replica.ts): it only reads.
+  return readFromReplica(ctx, workspaceId, 'punches', (reader) => punchPage(reader, workspaceId, filter, page, start, end));
+}
+
+async function punchPage(
+  ctx: RequestContext,
+  workspaceId: number,
+  filter: PunchFilter,
+  page: PageRequest,
+  start: IsoDate | null,
+  end: IsoDate | null,
+): Promise<Page<PunchView>> {
   const conditions = ['p.workspace_id = ?'];
   const params: unknown[] = [workspaceId];
   if (start || end) {

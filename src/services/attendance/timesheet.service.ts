@@ -10,6 +10,7 @@ import { intArray, textArray } from '../common/sql-arrays';
 import { CpuSlice } from '../../kernel/cpu-slice';
 import { daysBetween } from '../../kernel/calendar-date';
 import { FieldChecker, MAX_SPAN_DAYS } from '../common/validation';
+import { noteWorkspaceWrite, readFromReplica } from '../common/replica-read';
 import { hasPendingDays, processPendingDays } from './pending-days';
 import { PAY_CODES, type PayItem } from './pay-rules';
 import { refreshDays, takeAttendanceLock } from './day-store';
@@ -177,10 +178,20 @@ async function ensureDays(ctx: RequestContext, employees: SheetEmployee[], filte
      group by e.id order by e.id`,
     [intArray(employees.map((e) => e.id)), textArray(employees.map((e) => e.lastDate)), filter.startDate, filter.endDate, ctx.now()],
   );
-  const slice = new CpuSlice();
   // The request's budget for this work: past it, what was computed stays stored and the client is
   // told to come back (each request computes at least one batch, so retries always progress).
   const started = performance.now();
+  try {
+    await fillDays(ctx, todo, started);
+  } finally {
+    // The batches committed are marked written, also when the budget ran out (src/db/read-replica.ts).
+    if (todo.length > 0) await noteWorkspaceWrite(withEm(ctx, em.fork()), { employeeIds: todo.map((row) => row.employee_id) });
+  }
+}
+
+/** Computes the days of `todo`, EMPLOYEES_PER_FILL employees per transaction, within the request's compute budget. */
+async function fillDays(ctx: RequestContext, todo: { employee_id: number; dates: string[] }[], started: number): Promise<void> {
+  const slice = new CpuSlice();
   for (let i = 0; i < todo.length; i += EMPLOYEES_PER_FILL) {
     const elapsed = performance.now() - started;
     if (i > 0 && elapsed > ctx.config.requestComputeBudgetMs) {
@@ -194,7 +205,7 @@ async function ensureDays(ctx: RequestContext, employees: SheetEmployee[], filte
     const wanted: WantedDays = new Map();
     for (const row of todo.slice(i, i + EMPLOYEES_PER_FILL)) wanted.set(row.employee_id, new Set(row.dates));
     if (slice.spent()) await slice.pause();
-    await em.fork().transactional(async (tx) => {
+    await ctx.em.fork().transactional(async (tx) => {
       await takeAttendanceLock(tx);
       await refreshDays(withEm(ctx, tx), wanted, { announceNew: false });
     });
@@ -229,25 +240,43 @@ export async function listTimesheetDays(ctx: RequestContext, filter: TimesheetFi
 export async function listTimesheetDaysIn(ctx: RequestContext, workspaceId: number, filter: TimesheetFilter, page: PageRequest): Promise<Page<DayView>> {
   const employeeIds = await prepare(ctx, workspaceId, filter);
   if (employeeIds.length === 0) return { items: [], totalCount: 0, offset: page.offset };
-  const em = ctx.em;
   const where = `d.employee_id = any(?::int[]) and d.date between ?::date and ?::date`;
   const params = [intArray(employeeIds), filter.startDate, filter.endDate];
-  const [items, [count]] = await Promise.all([
-    em.execute<Parameters<typeof dayRecordOf>[0][]>(
-      `select ${DAY_RECORD_COLUMNS} from attendance_day d where ${where} order by d.employee_id, d.date limit ? offset ?`,
-      [...params, page.limit, page.offset],
-    ),
-    em.execute<{ n: string }[]>(`select count(*) as n from attendance_day d where ${where}`, params),
-  ]);
-  return { items: items.map((row) => dayViewOf(dayRecordOf(row))), totalCount: Number(count!.n), offset: page.offset };
+  // The days are current on the primary now; the replica serves them when it has them (read-replica.ts).
+  return readFromReplica(ctx, workspaceId, 'timesheet', async ({ em }) => {
+    const [items, [count]] = await Promise.all([
+      em.execute<Parameters<typeof dayRecordOf>[0][]>(
+        `select ${DAY_RECORD_COLUMNS} from attendance_day d where ${where} order by d.employee_id, d.date limit ? offset ?`,
+        [...params, page.limit, page.offset],
+      ),
+      em.execute<{ n: string }[]>(`select count(*) as n from attendance_day d where ${where}`, params),
+    ]);
+    return { items: items.map((row) => dayViewOf(dayRecordOf(row))), totalCount: Number(count!.n), offset: page.offset };
+  });
 }
 
 /** One row per employee of the filter, totals over the range. */
 export async function timesheetSummary(ctx: RequestContext, filter: TimesheetFilter, page: PageRequest): Promise<Page<SummaryView>> {
-  const employeeIds = await prepare(ctx, workspaceOf(ctx), filter);
+  const workspaceId = workspaceOf(ctx);
+  const employeeIds = await prepare(ctx, workspaceId, filter);
   const window = employeeIds.slice(page.offset, page.offset + page.limit);
   if (window.length === 0) return { items: [], totalCount: employeeIds.length, offset: page.offset };
-  const em = ctx.em;
+  const { rows, totals } = await readFromReplica(ctx, workspaceId, 'timesheet_summary', ({ em }) => summaryTotals(em, window, filter));
+  const items = rows.map((row) => {
+    const mine = totals.filter((t) => t.employee_id === row.employee_id && t.minutes > 0);
+    // The work codes in their order, then paid leave by absence code (alphabetical).
+    const leave = mine.filter((t) => !(PAY_CODES as readonly string[]).includes(t.code)).sort((x, y) => (x.code < y.code ? -1 : 1));
+    const payItems = [
+      ...PAY_CODES.flatMap((code) => mine.filter((t) => t.code === code).map((t) => ({ code, minutes: t.minutes }))),
+      ...leave.map((t) => ({ code: t.code, minutes: t.minutes })),
+    ];
+    return summaryViewOf(row, payItems);
+  });
+  return { items, totalCount: employeeIds.length, offset: page.offset };
+}
+
+/** The summary's counts and pay-code totals of `window` (employee ids) over the range. */
+async function summaryTotals(em: EntityManager, window: number[], filter: TimesheetFilter) {
   const rows = await em.execute<SummaryRow[]>(
     `select e.id as employee_id,
        count(d.id) filter (where d.status = 'present')::int as days_present,
@@ -270,15 +299,5 @@ export async function timesheetSummary(ctx: RequestContext, filter: TimesheetFil
      where d.employee_id = any(?::int[]) and d.date between ?::date and ?::date group by 1, 2`,
     [intArray(window), filter.startDate, filter.endDate],
   );
-  const items = rows.map((row) => {
-    const mine = totals.filter((t) => t.employee_id === row.employee_id && t.minutes > 0);
-    // The work codes in their order, then paid leave by absence code (alphabetical).
-    const leave = mine.filter((t) => !(PAY_CODES as readonly string[]).includes(t.code)).sort((x, y) => (x.code < y.code ? -1 : 1));
-    const payItems = [
-      ...PAY_CODES.flatMap((code) => mine.filter((t) => t.code === code).map((t) => ({ code, minutes: t.minutes }))),
-      ...leave.map((t) => ({ code: t.code, minutes: t.minutes })),
-    ];
-    return summaryViewOf(row, payItems);
-  });
-  return { items, totalCount: employeeIds.length, offset: page.offset };
+  return { rows, totals };
 }

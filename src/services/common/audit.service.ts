@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AuditEvent } from '../../entities/audit-event.entity';
 import { workspaceOf, type RequestContext } from '../../context/request-context';
 import type { Page, PageRequest } from './pagination';
+import { noteWorkspaceWrite } from './replica-read';
 
 const MAX_ARGUMENT_BYTES = 4096;
 const LONE_SURROGATES = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
@@ -60,6 +61,11 @@ export async function recordWrite(ctx: RequestContext, operation: string, args: 
 /** Sets the outcome of a write recorded by `recordWrite` (`ok` or the error code). */
 export async function finishWrite(ctx: RequestContext, auditId: number, outcome: string): Promise<void> {
   await ctx.em.execute('update audit_event set outcome = ? where id = ?', [outcome, auditId]);
+  // The write marks its workspace (read replica only, src/db/read-replica.ts): what the mutation
+  // changed is committed by now (a refused one may have committed part of a batch), and the
+  // caller's next heavy reads see it.
+  const principal = ctx.principal;
+  if (principal.kind === 'workspace' || principal.kind === 'employee') await noteWorkspaceWrite(ctx, { workspaceIds: [principal.workspaceId] });
 }
 
 /** The workspace's audit log, newest first. */

@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../../config/config';
 import type { Metrics } from '../../observability/metrics';
+import type { ReadReplica } from '../../db/read-replica';
 import { authenticate } from './api-key.service';
 import type { RequestContext } from '../../context/request-context';
 
@@ -12,7 +13,14 @@ import type { RequestContext } from '../../context/request-context';
  */
 export type ContextFactory = (request: { authorization?: string; requestId?: string; origin?: string }) => Promise<RequestContext>;
 
-export function createContextFactory(deps: { orm: MikroORM; config: Config; logger: Logger; metrics?: Metrics; now?: () => Date }): ContextFactory {
+export function createContextFactory(deps: {
+  orm: MikroORM;
+  config: Config;
+  logger: Logger;
+  metrics?: Metrics;
+  replica?: ReadReplica;
+  now?: () => Date;
+}): ContextFactory {
   const now = deps.now ?? (() => new Date());
   return async ({ authorization, requestId, origin }) => {
     const em = deps.orm.em.fork();
@@ -31,6 +39,7 @@ export function createContextFactory(deps: { orm: MikroORM; config: Config; logg
       now,
       config: deps.config,
       metrics: deps.metrics,
+      replica: deps.replica,
       loaders: new Map(),
       origin,
     };

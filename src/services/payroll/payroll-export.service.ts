@@ -8,6 +8,7 @@ import { AbsenceType, Company, PayPeriod, Workspace } from '../../entities';
 import { DomainError } from '../../errors/domain-error';
 import { workspaceOf, type RequestContext } from '../../context/request-context';
 import { prepareTimesheet } from '../attendance/timesheet.service';
+import { readFromReplica } from '../common/replica-read';
 import { PAY_CODES, effectivePolicy, payRatePercent, type PayPolicy } from '../attendance/pay-rules';
 import { exportCsv, parseColumnMapping } from './column-mapping';
 import { exportRowOf, exportRows, storedExportRowOf, type ExportEmployee, type ExportRow, type StoredExportRow } from './export-rows';
@@ -73,8 +74,10 @@ export async function exportPayPeriod(ctx: RequestContext, id: number, shape: { 
     }
     rows = (period.exportRows as StoredExportRow[]).map(exportRowOf);
   } else {
+    // The days are brought up to date on the primary; an open period's rows may then come from the
+    // read replica (src/db/read-replica.ts). A locked period's frozen rows are read above.
     await prepareTimesheet(ctx, { startDate: period.startDate, endDate: period.endDate, companyId: period.companyId });
-    rows = await periodRows(em, period);
+    rows = await readFromReplica(ctx, workspaceOf(ctx), 'payroll_export', (reader) => periodRows(reader.em, period));
   }
   return {
     payPeriodId: period.id,
