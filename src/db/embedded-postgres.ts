@@ -86,7 +86,13 @@ export function closedAncestor(dataDir: string): { dir: string; mode: number } |
   }
 }
 
-export async function startEmbeddedPostgres(options: { dataDir: string; port: number | null; logger?: Logger }): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  port: number | null;
+  logger?: Logger;
+  /** More server settings (`name=value`), after ours: the test server's throwaway durability. */
+  settings?: readonly string[];
+}): Promise<EmbeddedDatabase> {
   const pgDir = path.join(options.dataDir, 'pg');
   fs.mkdirSync(options.dataDir, { recursive: true });
   checkReachable(options.dataDir);
@@ -127,7 +133,15 @@ export async function startEmbeddedPostgres(options: { dataDir: string; port: nu
     persistent: true,
     authMethod: 'scram-sha-256',
     createPostgresUser: true,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=200',
+      ...(options.settings ?? []).flatMap((setting) => ['-c', setting]),
+    ],
     onLog: () => undefined,
     onError: (message: unknown) => options.logger?.debug({ message: String(message) }, 'embedded postgres'),
   });
