@@ -95,7 +95,11 @@ describe('partitioned history and 64-bit punch ids', () => {
       const making = ensurePartitions(t.app.database.orm.em.fork(), new Date('2029-03-15T00:00:00Z'));
       await waitUntil(
         'the partition maintenance waits for the writer',
-        () => sql(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%punch%' and pid <> ?`, [writerPid]),
+        () =>
+          sql(
+            `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%punch%' and pid <> ?`,
+            [writerPid],
+          ),
         (rows) => rows[0].n > 0,
       );
       await writer.query('commit');
