@@ -20,8 +20,19 @@ import { enforceInputBounds } from './input-bounds';
 import { constraintDirective } from '../schema/bounds';
 import { DateTimeISO } from '../schema/date-time-scalar';
 
-/** Builds the executable GraphQL schema from the resolvers (the one schema both APIs run). */
-export async function buildTimegateSchema(): Promise<GraphQLSchema> {
+let built: Promise<GraphQLSchema> | null = null;
+
+/**
+ * The executable GraphQL schema, built from the resolvers once per process (the one schema both APIs
+ * run). It holds no state of an app (the context carries that), so several apps in one process (the
+ * test workers) share it, and with it the REST routes compiled against it (rest-router.ts).
+ */
+export function buildTimegateSchema(): Promise<GraphQLSchema> {
+  built ??= buildFromResolvers();
+  return built;
+}
+
+async function buildFromResolvers(): Promise<GraphQLSchema> {
   const schema = await buildSchema({
     resolvers,
     authChecker,

@@ -51,16 +51,13 @@ export function createRestRouter(deps: {
   config: Config;
   logger: Logger;
 }): (req: Request, res: Response, next: NextFunction) => void {
-  // `verbose` keeps the failing schema with each error: its `x-error-codes` name the code to give.
-  const bodyAjv = withAnnotations(new Ajv({ allErrors: true, strict: true, verbose: true }));
-  const queryAjv = withAnnotations(new Ajv({ allErrors: true, coerceTypes: true, strict: true, verbose: true }));
   const router = FindMyWay<FindMyWay.HTTPVersion.V1>({ caseSensitive: false, ignoreTrailingSlash: true });
   // A body nested deeper than nestingLimits.json is refused from its bytes, before JSON.parse and the schemas walk it.
   const jsonParser = express.json({ limit: deps.config.restBodyLimitBytes, strict: false, type: () => true, verify: refuseDeepJson });
   const debugErrors = deps.config.debugErrors;
 
   for (const route of deps.routes) {
-    const compiled = compileRoute(route, deps.schema, bodyAjv, queryAjv);
+    const compiled = compiledRoute(route, deps.schema);
     const deprecation = deprecationHeaders(route);
     const handler: RouteHandler = async (req, res, params) => {
       const requestId = res.locals.requestId as string;
@@ -222,7 +219,22 @@ function idempotencyKeyOf(req: Request): string | undefined {
   return key;
 }
 
-function compileRoute(route: RestRoute, schema: GraphQLSchema, bodyAjv: Ajv, queryAjv: Ajv): CompiledRoute {
+// `verbose` keeps the failing schema with each error: its `x-error-codes` name the code to give.
+const bodyAjv = withAnnotations(new Ajv({ allErrors: true, strict: true, verbose: true }));
+const queryAjv = withAnnotations(new Ajv({ allErrors: true, coerceTypes: true, strict: true, verbose: true }));
+
+/** Routes compiled against a schema, once per process: compiling the whole table takes most of an app's start. */
+const compiledBySchema = new WeakMap<GraphQLSchema, WeakMap<RestRoute, CompiledRoute>>();
+
+function compiledRoute(route: RestRoute, schema: GraphQLSchema): CompiledRoute {
+  let routes = compiledBySchema.get(schema);
+  if (!routes) compiledBySchema.set(schema, (routes = new WeakMap()));
+  let compiled = routes.get(route);
+  if (!compiled) routes.set(route, (compiled = compileRoute(route, schema)));
+  return compiled;
+}
+
+function compileRoute(route: RestRoute, schema: GraphQLSchema): CompiledRoute {
   const document = parse(route.document);
   const problems = validate(schema, document);
   if (problems.length > 0) throw new Error(`REST route ${route.name}: ${problems.map((p) => p.message).join('; ')}`);
