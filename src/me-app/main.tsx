@@ -380,28 +380,7 @@ function Requests({ me }: { me: Me }) {
           <li key={`a${r.id}`}>
             {typeName(r.absenceTypeId)}, {r.startDate} to {r.endDate}: <strong>{r.state}</strong>
             {r.state === 'pending' && (
-              <button
-                type="button"
-                class="small"
-                onClick={() =>
-                  act(
-                    () =>
-                      graphql(
-                        `
-                          mutation ($id: Int!) {
-                            cancelMyAbsenceRequest(id: $id) {
-                              id
-                            }
-                          }
-                        `,
-                        { id: r.id },
-                      ),
-                    'Request cancelled.',
-                  )
-                }
-              >
-                Cancel<span class="sr-only"> the request from {r.startDate}</span>
-              </button>
+              <CancelButton field="cancelMyAbsenceRequest" id={r.id} what={`the request from ${r.startDate}`} done="Request cancelled." act={act} />
             )}
           </li>
         ))}
@@ -409,28 +388,7 @@ function Requests({ me }: { me: Me }) {
           <li key={`c${c.id}`}>
             Correction of {c.firstDate} ({c.reason}): <strong>{c.state}</strong>
             {c.state === 'pending' && (
-              <button
-                type="button"
-                class="small"
-                onClick={() =>
-                  act(
-                    () =>
-                      graphql(
-                        `
-                          mutation ($id: Int!) {
-                            cancelMyPunchCorrection(id: $id) {
-                              id
-                            }
-                          }
-                        `,
-                        { id: c.id },
-                      ),
-                    'Correction cancelled.',
-                  )
-                }
-              >
-                Cancel<span class="sr-only"> the correction of {c.firstDate}</span>
-              </button>
+              <CancelButton field="cancelMyPunchCorrection" id={c.id} what={`the correction of ${c.firstDate}`} done="Correction cancelled." act={act} />
             )}
           </li>
         ))}
@@ -643,3 +601,21 @@ function App() {
 }
 
 render(<App />, document.getElementById('me')!);
+
+/** Withdraws one of the employee's own pending requests or corrections (named for a screen reader). */
+function CancelButton(props: {
+  field: 'cancelMyAbsenceRequest' | 'cancelMyPunchCorrection';
+  id: number;
+  /** What is cancelled, read after "Cancel" by a screen reader. */
+  what: string;
+  /** The notice once it is done. */
+  done: string;
+  act: (work: () => Promise<unknown>, done: string) => Promise<void>;
+}) {
+  const cancel = () => graphql(`mutation ($id: Int!) { ${props.field}(id: $id) { id } }`, { id: props.id });
+  return (
+    <button type="button" class="small" onClick={() => props.act(cancel, props.done)}>
+      Cancel<span class="sr-only"> {props.what}</span>
+    </button>
+  );
+}
