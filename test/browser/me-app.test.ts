@@ -102,6 +102,19 @@ describe('self-service app in the browser: invitation, punch inside the fence, o
       await page.getByRole('heading', { level: 2 }).first().waitFor();
       await expectAccessible(page);
     }
+    // Time off asked for (the company's first absence type, a week ahead), then withdrawn while it waits, by its own Cancel button.
+    await page.getByRole('button', { name: 'Send request' }).click();
+    await page.getByRole('status').filter({ hasText: 'Request sent.' }).waitFor();
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: /Vacation, .*: pending/ })
+      .waitFor();
+    await page.getByRole('button', { name: /^Cancel the request from \d{4}-\d{2}-\d{2}$/ }).click();
+    await page.getByRole('status').filter({ hasText: 'Request cancelled.' }).waitFor();
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: /Vacation, .*: cancelled/ })
+      .waitFor();
     await screenshot(page, 'me-requests');
 
     // The link was spent: a second browser opening it is not signed in.
