@@ -20,6 +20,12 @@ export const EVENT_CHANNEL = 'timegate_events';
 export const WEBHOOK_CHANNEL = 'timegate_webhooks';
 /** Notified when a change marked attendance days stale: wakes the attendance worker. */
 export const ATTENDANCE_CHANNEL = 'timegate_attendance';
+/**
+ * Notified (payload: device ids, comma-separated) once commands were queued for those devices: wakes
+ * their polls in every process (each process's device cache would otherwise learn it at its next
+ * refresh, TIMEGATE_DEVICE_CACHE_TTL_MS, which put a lockdown behind three processes seconds late).
+ */
+export const COMMAND_CHANNEL = 'timegate_commands';
 
 /**
  * event.id = transaction id * 2^EVENT_ID_SHIFT + rank of the event in its transaction. 2^20 events
