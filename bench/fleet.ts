@@ -355,7 +355,7 @@ async function main(): Promise<void> {
     const expectedPollsPerSecond = clocks / attDelay + controllers / accDelay;
     const history: number[] = [];
     let steady = false;
-    while (!steady && Date.now() - startedAt < numberArg('max-wait', 240) * 1000) {
+    while (!steady && Date.now() - startedAt < numberArg('max-wait', 120) * 1000) {
       await sleep(1000);
       const c = [clockFleet.counters(), controllerFleet.counters()];
       history.push(c[0]!.polls + c[1]!.polls);
@@ -437,6 +437,7 @@ async function main(): Promise<void> {
       loadavg: loadavg(),
     };
 
+    process.stderr.write(`steady state: ${JSON.stringify(steadyFigures)}\n`);
     // Doors of the controllers, as their registries reported them.
     const doorsOf = async (companyId: number) =>
       (
@@ -489,22 +490,29 @@ async function main(): Promise<void> {
       loadavg: loadavg(),
     };
 
+    process.stderr.write(`lockdown: ${JSON.stringify(lockdownFigures)}\n`);
     // --- 4. every controller syncing 500 people, remote opens meanwhile ---
-    const level = async (companyId: number, doors: number[], members: number[]) => {
+    // An access level holds at most 256 doors: one level per 256 doors of a company, the same people on each.
+    const levels: Array<{ id: number; members: Array<{ employee_id: number }> }> = [];
+    for (const [companyId, doors, members] of [
+      [lockdownCompany, lockdownDoors, lockdownPeople],
+      [doorCompany, otherDoors, doorPeople],
+    ] as const) {
       const schedule = await call(lb, key, 'POST', '/public/v2/access_schedules', {
         company_id: companyId,
         name: 'Office',
         intervals: [1, 2, 3, 4, 5].map((weekday) => ({ weekday, start_time: '08:30', end_time: '17:30' })),
       });
-      const created = await call(lb, key, 'POST', '/public/v2/access_levels', {
-        company_id: companyId,
-        name: 'Everyone',
-        schedule_id: schedule.id,
-        door_ids: doors,
-      });
-      return { id: created.id as number, members: members.map((id) => ({ employee_id: id })) };
-    };
-    const levels = [await level(lockdownCompany, lockdownDoors, lockdownPeople), await level(doorCompany, otherDoors, doorPeople)];
+      for (let at = 0; at < doors.length; at += 256) {
+        const created = await call(lb, key, 'POST', '/public/v2/access_levels', {
+          company_id: companyId,
+          name: `Everyone ${at / 256 + 1}`,
+          schedule_id: schedule.id,
+          door_ids: doors.slice(at, at + 256),
+        });
+        levels.push({ id: created.id as number, members: members.map((id) => ({ employee_id: id })) });
+      }
+    }
     const syncBegan = Date.now();
     for (const l of levels) await call(lb, key, 'POST', `/public/v2/access_levels/${l.id}/employees`, l.members);
     const pendingSync = async () =>
@@ -554,6 +562,7 @@ async function main(): Promise<void> {
       loadavg: loadavg(),
     };
 
+    process.stderr.write(`remote open: ${JSON.stringify(openFigures)}\n`);
     // --- 5. morning burst: every clock uploads its people's clock-ins within the window ---
     const { rows: maxRow } = await client.query('select coalesce(max(id), 0)::bigint as id from punch');
     const firstPunchId = BigInt(maxRow[0].id);
