@@ -17,7 +17,7 @@
 // Scaled by --scale (1 = 10,000 terminals: 8,000 clocks, 2,000 controllers); the default fits the
 // shared 2-core reference machine together with its load generator (this process). Prints one JSON
 // line, then the summary. Asserts nothing about time.
-// Run: npm run build && node dist/bench/fleet.js [--scale 0.2] [--balance serial|roundrobin] [--steady 30] [--burst 60] [--rounds 5] [--opens 30] [--people 500]
+// Run: npm run build && node dist/bench/fleet.js [--scale 0.2] [--balance serial|roundrobin] [--steady 30] [--burst 60] [--rounds 5] [--opens 10] [--sync-wait 120] [--people 500]
 //      [--acc-delay <s>] [--att-delay <s>] [--punches-per-clock 4]
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -229,7 +229,7 @@ async function main(): Promise<void> {
   const burstSeconds = numberArg('burst', 60);
   const punchesPerClock = numberArg('punches-per-clock', 4);
   const rounds = numberArg('rounds', 5);
-  const opens = numberArg('opens', 30);
+  const opens = numberArg('opens', 10);
   const people = numberArg('people', 500);
   const at = process.argv.indexOf('--balance');
   const balance = at > 0 ? process.argv[at + 1]! : 'serial';
@@ -328,9 +328,10 @@ async function main(): Promise<void> {
     const probeRate = 20;
 
     // --- 1. idle ---
-    await sleep(3000);
-    const idleProbe = probe(lb, probeSerials, probeRate, 10_000);
-    const idle = await usage(10_000, pids, idleProbe);
+    // After the start's own work (migrations, first jobs, JIT) has settled.
+    await sleep(15_000);
+    const idleProbe = probe(lb, probeSerials, probeRate, 15_000);
+    const idle = await usage(15_000, pids, idleProbe);
     const idleLatency = await idleProbe;
 
     // --- start the fleet ---
@@ -417,6 +418,8 @@ async function main(): Promise<void> {
       /** CPU microseconds per second per terminal beyond idle: services, and services + HAProxy + PostgreSQL. */
       serviceCpuMicrosPerTerminalSecond: Math.round(((serviceCores - sum(idle.cores.services)) * 1e6) / terminals),
       totalCpuMicrosPerTerminalSecond: Math.round(((allCores - sum(idle.cores.services) - idle.cores.haproxy - idle.cores.postgres) * 1e6) / terminals),
+      /** All CPU (services, HAProxy, PostgreSQL) per request, idle work included: an upper bound. */
+      allCpuMicrosPerRequest: Math.round((allCores * 1e6) / (requests / loaded.seconds)),
       serviceCpuMicrosPerRequest: Math.round(((serviceCores - sum(idle.cores.services)) * 1e6) / (requests / loaded.seconds)),
       totalCpuMicrosPerRequest: Math.round(
         ((allCores - sum(idle.cores.services) - idle.cores.haproxy - idle.cores.postgres) * 1e6) / (requests / loaded.seconds),
@@ -544,7 +547,11 @@ async function main(): Promise<void> {
       }
     }
     const stillPending = await pendingSync();
-    await waitFor('every controller holds its 500 people', async () => ((await pendingSync()) === 0 ? true : null), 1_200_000);
+    // The whole sync is waited for at most --sync-wait seconds (it is not what is measured here); its rate is reported.
+    const syncWait = numberArg('sync-wait', 120) * 1000;
+    const syncDeadline = Date.now() + syncWait;
+    while ((await pendingSync()) > 0 && Date.now() < syncDeadline) await sleep(1000);
+    const unsynced = await pendingSync();
     const syncSeconds = (Date.now() - syncBegan) / 1000;
     openLatencies.sort((a, b) => a - b);
     const openFigures = {
@@ -558,7 +565,9 @@ async function main(): Promise<void> {
       p99Ms: ms1(percentile(openLatencies, 99)),
       maxMs: ms1(percentile(openLatencies, 100)),
       withinOnePoll: openLatencies.filter((v) => v <= accDelay * 1000).length,
-      syncedAfterSeconds: Math.round(syncSeconds),
+      syncedAfterSeconds: unsynced === 0 ? Math.round(syncSeconds) : null,
+      syncRowsPerSecond: Math.round((controllers * people - unsynced) / syncSeconds),
+      unsyncedAtEnd: unsynced,
       loadavg: loadavg(),
     };
 
@@ -633,11 +642,11 @@ async function main(): Promise<void> {
       `  3 service processes behind HAProxy (terminals balanced by ${balance === 'serial' ? 'serial number' : 'request, round robin'}) on one PostgreSQL, load generator in this process; load average ${loadAtStart} at start, ${s.loadavg} in the steady state`,
       `  ${s.controllersPairingReset} controllers stuck unpaired after start-up (pairing reset by the bench); steady after ${s.steadyAfterSeconds} s: ${s.pollsPerSecond} polls/s (expected ${s.expectedPollsPerSecond}), ${s.requestsPerSecond} requests/s through HAProxy, ${s.bytesInPerRequest} B in / ${s.bytesOutPerRequest} B out per request, ${s.fleetErrors} fleet errors`,
       `  CPU (cores): services ${s.cores.services.join(' + ')}, HAProxy ${s.cores.haproxy}, PostgreSQL ${s.cores.postgres}, load generator ${s.cores.generator} (idle: services ${s.idleCores.services}, PostgreSQL ${s.idleCores.postgres})`,
-      `    per terminal beyond idle: services ${s.serviceCpuMicrosPerTerminalSecond} µs/s, with HAProxy and PostgreSQL ${s.totalCpuMicrosPerTerminalSecond} µs/s; per request ${s.serviceCpuMicrosPerRequest} / ${s.totalCpuMicrosPerRequest} µs`,
+      `    per terminal beyond idle: services ${s.serviceCpuMicrosPerTerminalSecond} µs/s, with HAProxy and PostgreSQL ${s.totalCpuMicrosPerTerminalSecond} µs/s; per request ${s.serviceCpuMicrosPerRequest} / ${s.totalCpuMicrosPerRequest} µs (all CPU, idle work included: ${s.allCpuMicrosPerRequest} µs)`,
       `  RSS: services ${s.rssIdle.services.map(mb).join(', ')} idle -> ${s.rssLoaded.services.map(mb).join(', ')} loaded: ${s.serviceRssBytesPerTerminal} B per terminal; HAProxy ${s.haproxyRssBytesPerTerminal} B per terminal; PostgreSQL (sum of its processes) ${mb(s.rssLoaded.postgres)}`,
       `  heartbeat probe (${PROBES} terminals, ${probeRate}/s through HAProxy): p50 ${s.heartbeatLoaded.p50Ms} ms, p99 ${s.heartbeatLoaded.p99Ms} ms, max ${s.heartbeatLoaded.maxMs} ms; same probe before the fleet started: p50 ${s.heartbeatIdle.p50Ms} ms, p99 ${s.heartbeatIdle.p99Ms} ms`,
       `  lockdown of ${lockdownFigures.doors} doors (controllers polling every ${accDelay} s), ${rounds} rounds: per door p50 ${lockdownFigures.doorP50Ms} ms, p95 ${lockdownFigures.doorP95Ms} ms, max ${lockdownFigures.doorMaxMs} ms (target p95 <= 2000 ms: ${lockdownFigures.met ? 'met' : 'NOT met'})`,
-      `  remote open while every controller syncs ${people} people: ${opensDuringSync} of ${opens} opens made during the sync: p50 ${openFigures.p50Ms} ms, p99 ${openFigures.p99Ms} ms, max ${openFigures.maxMs} ms; ${openFigures.withinOnePoll} within one poll (${accDelay} s); all synced after ${openFigures.syncedAfterSeconds} s`,
+      `  remote open while every controller syncs ${people} people: ${opensDuringSync} of ${opens} opens made during the sync: p50 ${openFigures.p50Ms} ms, p99 ${openFigures.p99Ms} ms, max ${openFigures.maxMs} ms; ${openFigures.withinOnePoll} within one poll (${accDelay} s); ${openFigures.unsyncedAtEnd === 0 ? `all synced after ${openFigures.syncedAfterSeconds} s` : `${openFigures.unsyncedAtEnd} person-controller rows still unsynced after ${Math.round(syncSeconds)} s`} (${openFigures.syncRowsPerSecond} synced/s)`,
       `  morning burst: ${expectedPunches} punches from ${clocks} clocks in ${burstSeconds} s (${burstFigures.punchesPerSecond}/s): stored after ${burstFigures.storedAfterSeconds} s, days after ${burstFigures.daysAfterSeconds} s; punch -> day p50 ${burstFigures.punchToDayP50Ms} ms, p95 ${burstFigures.punchToDayP95Ms} ms, max ${burstFigures.punchToDayMaxMs} ms`,
       `    CPU during the burst (cores): services ${burstFigures.cores.services}, PostgreSQL ${burstFigures.cores.postgres}, HAProxy ${burstFigures.cores.haproxy}, load generator ${burstFigures.cores.generator}`,
       `  run took ${result.runSeconds} s`,
