@@ -16,7 +16,7 @@ import { EventStream } from './event-stream';
 import { eventsAfter, firstRowAfter, type EventRow } from './event-batch';
 import type { RequestContext } from '../context/request-context';
 import type { StoredEvent } from './event-types';
-import { ATTENDANCE_CHANNEL, COMMAND_CHANNEL, EVENT_CHANNEL, EVENT_ID_SHIFT, WEBHOOK_CHANNEL } from './outbox';
+import { ATTENDANCE_CHANNEL, COMMAND_CHANNEL, COMMAND_SENDER, EVENT_CHANNEL, EVENT_ID_SHIFT, WEBHOOK_CHANNEL } from './outbox';
 
 const PAGE = 500;
 /** A replay reads its next page when the client has fewer than this many events of it left to take. */
@@ -257,7 +257,7 @@ export class EventFeed {
     this.activityListeners.push(listener);
   }
 
-  /** Called with the device ids of a COMMAND_CHANNEL NOTIFY: commands were queued for them (by any process). */
+  /** Called with the device ids of a COMMAND_CHANNEL NOTIFY: another process queued commands for them. */
   onCommandsQueued(listener: (deviceIds: number[]) => void): void {
     this.commandListeners.push(listener);
   }
@@ -388,7 +388,9 @@ export class EventFeed {
     client.on('end', () => retry());
     client.on('notification', (message) => {
       if (message.channel === COMMAND_CHANNEL) {
-        const ids = (message.payload ?? '')
+        const [sender, list] = (message.payload ?? '').split('|');
+        if (sender === COMMAND_SENDER) return;
+        const ids = (list ?? '')
           .split(',')
           .map(Number)
           .filter((id) => Number.isSafeInteger(id) && id > 0);

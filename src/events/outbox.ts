@@ -10,6 +10,7 @@
 // NOTIFY is transactional too (sent at commit only) and is just a wake-up carrying the workspace;
 // a second one, on WEBHOOK_CHANNEL, only when webhook deliveries were queued (so a workspace without
 // endpoints does not make every process look for deliveries at each event).
+import { randomBytes } from 'node:crypto';
 import type { RequestContext } from '../context/request-context';
 import { executeBound } from '../db/prepared-statement';
 import { currentTraceparent } from '../observability/tracing';
@@ -26,6 +27,11 @@ export const ATTENDANCE_CHANNEL = 'timegate_attendance';
  * refresh, TIMEGATE_DEVICE_CACHE_TTL_MS, which put a lockdown behind three processes seconds late).
  */
 export const COMMAND_CHANNEL = 'timegate_commands';
+/**
+ * This process in a COMMAND_CHANNEL payload (`<sender>|<ids>`): a process has already noticed its own
+ * commands in memory and ignores its NOTIFY's echo.
+ */
+export const COMMAND_SENDER = randomBytes(6).toString('hex');
 
 /**
  * event.id = transaction id * 2^EVENT_ID_SHIFT + rank of the event in its transaction. 2^20 events

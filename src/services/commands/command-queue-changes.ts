@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterCommit } from '../../db/after-commit';
-import { COMMAND_CHANNEL } from '../../events/outbox';
+import { COMMAND_CHANNEL, COMMAND_SENDER } from '../../events/outbox';
 
 /**
  * In-process notice that devices have queued commands again (enqueued, or put back for a retry),
@@ -28,7 +28,7 @@ export function notifyCommandsQueued(em: EntityManager, deviceIds: readonly numb
     // costs only the wait for the next cache refresh.
     const connection = em.getConnection();
     for (let at = 0; at < ids.length; at += NOTIFY_CHUNK)
-      connection.execute('select pg_notify(?, ?)', [COMMAND_CHANNEL, ids.slice(at, at + NOTIFY_CHUNK).join(',')]).catch(() => undefined);
+      connection.execute('select pg_notify(?, ?)', [COMMAND_CHANNEL, `${COMMAND_SENDER}|${ids.slice(at, at + NOTIFY_CHUNK).join(',')}`]).catch(() => undefined);
   });
 }
 
