@@ -296,6 +296,52 @@ const SCENARIOS: Scenario[] = [
     ],
   },
   {
+    name: 'fleet',
+    script: 'fleet.js',
+    figures: ({ json: j }) => {
+      const s = j.steadyState ?? {};
+      const scaled = `${s.terminals} terminals (${s.clocks} clocks, ${s.controllers} controllers; scale ${j.scale}), 3 processes behind HAProxy`;
+      return [
+        {
+          scenario: `fleet: ${scaled}, CPU per terminal (services, HAProxy, PostgreSQL)`,
+          measure: 'CPU',
+          value: s.totalCpuMicrosPerTerminalSecond,
+          unit: 'µs/s',
+        },
+        { scenario: 'fleet: service RSS per terminal beyond idle', measure: 'RSS', value: s.serviceRssBytesPerTerminal, unit: 'B' },
+        {
+          scenario: 'fleet: heartbeat p99 through HAProxy while the fleet polls',
+          measure: 'p99',
+          value: s.heartbeatLoaded?.p99Ms ?? null,
+          unit: 'ms',
+          baseline: { what: 'same probe before the fleet started', value: s.heartbeatIdle?.p99Ms ?? null },
+        },
+        {
+          scenario: `fleet: lockdown of ${j.lockdown?.doors} doors at the shipped ${j.accDelaySeconds} s poll, per door p95`,
+          measure: 'p95',
+          value: j.lockdown?.doorP95Ms ?? null,
+          unit: 'ms',
+          target: '<= 2000 ms',
+          met: j.lockdown?.met ?? null,
+        },
+        {
+          scenario: `fleet: remote open while every controller syncs ${j.remoteOpen?.peoplePerController} people, p99 (${j.remoteOpen?.opensDuringSync} opens)`,
+          measure: 'p99',
+          value: j.remoteOpen?.p99Ms ?? null,
+          unit: 'ms',
+          target: `within one poll (${j.accDelaySeconds * 1000} ms) + round trip`,
+          met: null,
+        },
+        {
+          scenario: `fleet: morning burst, ${j.morningBurst?.punches} punches in ${j.morningBurst?.windowSeconds} s, punch -> day p95`,
+          measure: 'p95',
+          value: j.morningBurst?.punchToDayP95Ms ?? null,
+          unit: 'ms',
+        },
+      ];
+    },
+  },
+  {
     name: 'noisy-neighbour',
     script: 'noisy-neighbour.js',
     figures: ({ json: j }) => [

@@ -57,6 +57,7 @@ import { costLimit, costLimitPlugin } from './graphql/operation-limits';
 import type { RequestContext } from './context/request-context';
 import { bootstrapDefaultWorkspace } from './services/directory/workspace.service';
 import { registerCommandEngines } from './devices/command-engines';
+import { commandQueueChanges } from './services/commands/command-queue-changes';
 
 export interface App {
   /** Base URL the server listens on, e.g. `http://127.0.0.1:8080`. */
@@ -212,6 +213,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // Ingestion comes first: a burst of uploads is stored before the days it changes are computed.
     const attendance = new AttendanceWorker({ orm: database.orm, config, logger, now, metrics, ingestionSaturated: () => uploadSlots.saturated });
     events.onActivity(() => attendance.kick());
+    // Commands queued by another process wake this process's polls of those devices at once.
+    events.onCommandsQueued((deviceIds) => commandQueueChanges.emit('queued', deviceIds));
     const subscriptions = startSubscriptionServer({ server, schema, orm: database.orm, config, contextFactory, events, rateLimits, metrics, logger });
     subscriptions.registerJobs(jobs);
 

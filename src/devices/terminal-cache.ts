@@ -13,8 +13,9 @@
 // The entry also carries whether the device has queued commands. A poll queries the queue only
 // while that flag is set: it is set when this process queues a command for the device
 // (`markPending`), cleared after a poll found the queue drained, and re-read from the database by
-// every refresh or reload — so a command queued by ANOTHER process goes out at the latest on the
-// first poll after the next refresh (TTL + the device's poll interval).
+// every refresh or reload. A command queued by ANOTHER process is marked here by that process's
+// NOTIFY (COMMAND_CHANNEL, docs/capacity.md), so it goes out at the device's next poll; if that
+// wake-up is lost, at the latest on the first poll after the next refresh (TTL + the poll interval).
 import type { TerminalDevice } from '../services/terminals/terminal.service';
 
 interface Entry {

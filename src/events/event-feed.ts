@@ -16,7 +16,7 @@ import { EventStream } from './event-stream';
 import { eventsAfter, firstRowAfter, type EventRow } from './event-batch';
 import type { RequestContext } from '../context/request-context';
 import type { StoredEvent } from './event-types';
-import { ATTENDANCE_CHANNEL, EVENT_CHANNEL, EVENT_ID_SHIFT, WEBHOOK_CHANNEL } from './outbox';
+import { ATTENDANCE_CHANNEL, COMMAND_CHANNEL, COMMAND_SENDER, EVENT_CHANNEL, EVENT_ID_SHIFT, WEBHOOK_CHANNEL } from './outbox';
 
 const PAGE = 500;
 /** A replay reads its next page when the client has fewer than this many events of it left to take. */
@@ -234,6 +234,7 @@ export class EventFeed {
   private stopped = false;
   private readonly wakeListeners: Array<() => void> = [];
   private readonly activityListeners: Array<() => void> = [];
+  private readonly commandListeners: Array<(deviceIds: number[]) => void> = [];
 
   constructor(private readonly deps: { orm: MikroORM; databaseUrl: string; pollMs: number; batchMs: number; logger: Logger }) {}
 
@@ -254,6 +255,11 @@ export class EventFeed {
    */
   onActivity(listener: () => void): void {
     this.activityListeners.push(listener);
+  }
+
+  /** Called with the device ids of a COMMAND_CHANNEL NOTIFY: another process queued commands for them. */
+  onCommandsQueued(listener: (deviceIds: number[]) => void): void {
+    this.commandListeners.push(listener);
   }
 
   /** Replays what the subscription missed (`after`), then follows live events, in id order, each once. */
@@ -381,7 +387,15 @@ export class EventFeed {
     client.on('error', retry);
     client.on('end', () => retry());
     client.on('notification', (message) => {
-      if (message.channel === WEBHOOK_CHANNEL) for (const listener of this.wakeListeners) listener();
+      if (message.channel === COMMAND_CHANNEL) {
+        const [sender, list] = (message.payload ?? '').split('|');
+        if (sender === COMMAND_SENDER) return;
+        const ids = (list ?? '')
+          .split(',')
+          .map(Number)
+          .filter((id) => Number.isSafeInteger(id) && id > 0);
+        if (ids.length > 0) for (const listener of this.commandListeners) listener(ids);
+      } else if (message.channel === WEBHOOK_CHANNEL) for (const listener of this.wakeListeners) listener();
       else if (message.channel === ATTENDANCE_CHANNEL) for (const listener of this.activityListeners) listener();
       else {
         this.hubs.get(Number(message.payload))?.wake();
@@ -391,7 +405,7 @@ export class EventFeed {
     this.listener = client;
     try {
       await client.connect();
-      await client.query(`listen ${EVENT_CHANNEL}; listen ${WEBHOOK_CHANNEL}; listen ${ATTENDANCE_CHANNEL}`);
+      await client.query(`listen ${EVENT_CHANNEL}; listen ${WEBHOOK_CHANNEL}; listen ${ATTENDANCE_CHANNEL}; listen ${COMMAND_CHANNEL}`);
     } catch (err) {
       retry(err);
       return;

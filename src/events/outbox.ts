@@ -10,6 +10,7 @@
 // NOTIFY is transactional too (sent at commit only) and is just a wake-up carrying the workspace;
 // a second one, on WEBHOOK_CHANNEL, only when webhook deliveries were queued (so a workspace without
 // endpoints does not make every process look for deliveries at each event).
+import { randomBytes } from 'node:crypto';
 import type { RequestContext } from '../context/request-context';
 import { executeBound } from '../db/prepared-statement';
 import { currentTraceparent } from '../observability/tracing';
@@ -20,6 +21,17 @@ export const EVENT_CHANNEL = 'timegate_events';
 export const WEBHOOK_CHANNEL = 'timegate_webhooks';
 /** Notified when a change marked attendance days stale: wakes the attendance worker. */
 export const ATTENDANCE_CHANNEL = 'timegate_attendance';
+/**
+ * Notified (payload: device ids, comma-separated) once commands were queued for those devices: wakes
+ * their polls in every process (each process's device cache would otherwise learn it at its next
+ * refresh, TIMEGATE_DEVICE_CACHE_TTL_MS, which put a lockdown behind three processes seconds late).
+ */
+export const COMMAND_CHANNEL = 'timegate_commands';
+/**
+ * This process in a COMMAND_CHANNEL payload (`<sender>|<ids>`): a process has already noticed its own
+ * commands in memory and ignores its NOTIFY's echo.
+ */
+export const COMMAND_SENDER = randomBytes(6).toString('hex');
 
 /**
  * event.id = transaction id * 2^EVENT_ID_SHIFT + rank of the event in its transaction. 2^20 events

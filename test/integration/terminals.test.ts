@@ -130,7 +130,7 @@ describe('terminal HTTP adapter (/iclock)', () => {
     // Registered, not yet paired: push hands out the SessionID the terminal needs for its token.
     const push1 = await iclock(t.url, 'POST', `/iclock/push?SN=${sn}`, '');
     const sessionId = /SessionID=(\w+)/.exec(push1.text)![1]!;
-    expect(push1.text).to.include('RequestDelay=5');
+    expect(push1.text).to.include('RequestDelay=1');
     const good = { cookie: `token=${sessionToken(code, sn, sessionId)}` };
     const push2 = await iclock(t.url, 'GET', `/iclock/push?SN=${sn}`, undefined, good);
     expect(push2.text).to.equal(push1.text);
