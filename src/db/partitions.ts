@@ -93,7 +93,9 @@ async function createMonthPartition(em: EntityManager, table: string, column: st
     // No row may reach the default partition between the move below and the attach (the attach
     // would find it and fail): writes to the default partition wait for this transaction, reads go
     // on. An insert that waited re-checks the default partition's new bounds and is refused if its
-    // row now belongs to the new month; a terminal re-sends it.
+    // row now belongs to the new month; a terminal re-sends it. Taken before anything is written, so
+    // that a maintenance waiting for a busy table holds no transaction id: the event feed delivers
+    // only below the oldest running one (event-feed.ts), in every database of the server.
     await tx.execute(`lock table "${table}_default" in exclusive mode`);
     // A standalone table first, filled with the month's rows from the default partition, then
     // attached: attaching checks that the default partition no longer holds any of them.
