@@ -1,36 +1,19 @@
 // The client package (clients/typescript, @timegate/client) against a live service: its README's
 // examples are the files of clients/typescript/examples, compiled by `npm run build`, and run here as
 // an integrator would run them; the subscription helper resumes after a dropped connection.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import WebSocket from 'ws';
 import { createGraphQLClient, createRestClient, EmployeeDocument, GraphQLRequestError, PunchCreatedDocument, subscribeWithResume } from '@timegate/client';
+import { runProcess } from '../support/child-process';
 import { MASTER_KEY, startTestApp, type TestApp } from '../support/test-app';
 import { waitUntil } from '../support/wait-until';
 
 const CLIENT = path.resolve(__dirname, '..', '..', '..', 'clients', 'typescript');
 
 /** Runs a compiled example in its own Node.js process (not blocking this one's event loop: the service runs here). */
-function runExample(name: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(CLIENT, 'dist', 'examples', `${name}.js`)], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const runExample = (name: string, env: Record<string, string>) => runProcess(process.execPath, [path.join(CLIENT, 'dist', 'examples', `${name}.js`)], { env });
 
 describe('@timegate/client against a live service', function () {
   this.timeout(120_000);

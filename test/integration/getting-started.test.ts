@@ -1,11 +1,11 @@
 // docs/getting-started.md, walked as an integrator walks it: its code blocks are the files of
 // clients/typescript/examples/getting-started (compiled by `npm run build`), and each step runs here
 // against a live service, in its own process, with what the previous steps printed.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { createRestClient } from '@timegate/client';
+import { runProcess } from '../support/child-process';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -13,21 +13,7 @@ const GUIDE = path.join(ROOT, 'docs', 'getting-started.md');
 const STEPS = ['punches', 'webhooks', 'timesheet'];
 
 /** Runs a command as the guide's reader would, in the repository's folder; killed after 60 s. */
-function run(command: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const run = (command: string, args: string[], env: Record<string, string>) => runProcess(command, args, { cwd: ROOT, env });
 
 const step = (name: string, env: Record<string, string>) =>
   run(process.execPath, [path.join(ROOT, 'clients', 'typescript', 'dist', 'examples', 'getting-started', `${name}.js`)], env);

@@ -11,7 +11,7 @@ import { createCompany, createDevice, createEmployee, createWorkspace } from '..
 import { gql, gqlData, rest } from '../support/http';
 import { createTerminalDevice, iclock } from '../support/terminal';
 import { MASTER_KEY, startTestApp, type TestApp } from '../support/test-app';
-import { waitUntil } from '../support/wait-until';
+import { waitForLockWait } from '../support/service-process';
 
 /** The migration before the one that partitions the history tables. */
 const PREVIOUS_VERSION = 'Migration20261125155600';
@@ -85,7 +85,6 @@ describe('partitioned history and 64-bit punch ids', () => {
     const writer = new pg.Client({ connectionString: t.config.databaseUrl! });
     await writer.connect();
     try {
-      const writerPid = (await writer.query('select pg_backend_pid() as pid')).rows[0].pid;
       await writer.query('begin');
       const copy = await writer.query(
         `insert into punch select (jsonb_populate_record(null::punch, to_jsonb(p) || jsonb_build_object('id', nextval(pg_get_serial_sequence('punch', 'id')), 'punch_time', '2029-02-11T08:00:00Z'))).* from punch p where p.id = $1 returning id`,
@@ -93,15 +92,7 @@ describe('partitioned history and 64-bit punch ids', () => {
       );
       // February is the first month this run creates (last month of March), so nothing before it takes the locks.
       const making = ensurePartitions(t.app.database.orm.em.fork(), new Date('2029-03-15T00:00:00Z'));
-      await waitUntil(
-        'the partition maintenance waits for the writer',
-        () =>
-          sql(
-            `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%punch%' and pid <> ?`,
-            [writerPid],
-          ),
-        (rows) => rows[0].n > 0,
-      );
+      await waitForLockWait(t.config.databaseUrl!, '%lock table "punch_default"%');
       await writer.query('commit');
       expect(await making).to.include('punch_y2029m02');
       expect(await partitionOf('punch', created.body.id)).to.equal('punch_y2029m02');
