@@ -28,7 +28,11 @@ let built: Promise<GraphQLSchema> | null = null;
  * test workers) share it, and with it the REST routes compiled against it (rest-router.ts).
  */
 export function buildTimegateSchema(): Promise<GraphQLSchema> {
-  built ??= buildFromResolvers();
+  // A failed build is not kept: the next caller tries again.
+  built ??= buildFromResolvers().catch((error: unknown) => {
+    built = null;
+    throw error;
+  });
   return built;
 }
 
