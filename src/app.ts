@@ -9,6 +9,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'pino';
 import type { Config } from './config/config';
+import type { ClientActivity } from './gc-compaction';
 import { openDatabase, poolUsage, type Database } from './db/database';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './errors/database-unavailable';
 import { DATABASE_UNAVAILABLE_MESSAGE, toPublicError } from './errors/public-error';
@@ -84,6 +85,8 @@ export interface App {
   sandboxTerminals: SandboxTerminals;
   /** The admin key of the default workspace, when this start created it (first start only). */
   bootstrapKey: string | null;
+  /** API requests received so far and subscriptions open now: what a compaction's pause must not meet. */
+  clientActivity(): ClientActivity;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database. */
   stop(): Promise<void>;
 }
@@ -122,7 +125,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const terminals = new TerminalGateway({ orm: database.orm, config, logger, metrics, now, sandboxProof });
     // Terminals never go through Express: a heartbeat must cost a fraction of what Express routing
     // and middleware do, and their raw bodies must never meet a JSON or form parser.
-    const server = http.createServer((req, res) => (isIclockRequest(req.url) ? terminals.handle(req, res) : expressApp(req, res)));
+    // API requests are counted: the old generation's compaction waits while API clients are served
+    // (gc-compaction.ts). Probes and scrapes are not clients: a pause does not hurt them.
+    let apiRequests = 0;
+    const server = http.createServer((req, res) => {
+      if (isIclockRequest(req.url)) return terminals.handle(req, res);
+      if (!PROBE_PATH.test(req.url ?? '')) apiRequests += 1;
+      expressApp(req, res);
+    });
     expressApp.disable('x-powered-by');
     // JSON responses are small and per-request; hashing each for an ETag costs more than it saves.
     expressApp.set('etag', false);
@@ -278,6 +288,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       sandboxTerminals,
       jobs,
       bootstrapKey: created?.key ?? null,
+      clientActivity: () => ({ apiRequests, openSubscriptions: events.totalSubscribers() }),
       stop,
     };
   } catch (error) {
@@ -285,6 +296,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     throw error;
   }
 }
+
+/** Health probes and the metrics scrape. */
+const PROBE_PATH = /^\/(healthz|readyz|metrics)(\?|$)/;
 
 function assignRequestId(req: Request, res: Response, next: NextFunction): void {
   const incoming = req.get('X-Request-Id');

@@ -13,11 +13,18 @@
 // no object uses, or when its used bytes grew by more than GROWN_BYTES since the last compaction:
 // a fleet's connection ramp promotes tens of MB of short-lived objects (handshake queries, rows
 // read), and a polling fleet afterwards promotes too little to start a full GC that would collect
-// them, so that garbage would otherwise stay resident for good. A compaction that is due waits
-// while the event loop was more than half busy over the interval (the pause would stall every
-// request in flight), at most MAX_DEFERRED_INTERVALS intervals; after a burst it comes within one
-// interval of the burst's end. A heap that neither fragments nor grows is never paid for. The flag
-// is a plain runtime check in V8's collector, switched on for that one collection only.
+// them, so that garbage would otherwise stay resident for good.
+//
+// The pause of a compaction is a stall for everyone the process serves (100-350 ms for a ~65 MB old
+// space on the reference machine), so it waits for a moment nobody notices:
+// - while API clients are served (an HTTP request other than a terminal's came in the interval, or
+//   a subscription is open), it waits as long as that lasts: their requests must not stall over
+//   100 ms (docs/limits.md), and V8's own collections, incremental and short, still free garbage;
+// - while only terminals are served and the event loop was more than half busy over the interval,
+//   it waits at most MAX_DEFERRED_INTERVALS intervals: a terminal waits out a pause unnoticed, and a
+//   polling fleet never quiets, so it comes within one interval of a burst's end or after that bound.
+// A heap that neither fragments nor grows is never paid for. The flag is a plain runtime check in
+// V8's collector, switched on for that one collection only.
 import v8 from 'node:v8';
 import { performance } from 'node:perf_hooks';
 import vm from 'node:vm';
@@ -58,13 +65,21 @@ export const MAX_DEFERRED_INTERVALS = 6;
  */
 export const FIRST_SPACING = 2;
 
+/** What the process serves that must not wait out a compaction's pause (src/app.ts counts it). */
+export interface ClientActivity {
+  /** HTTP requests other than terminals' received so far (a count that only grows). */
+  apiRequests: number;
+  /** Subscriptions open now: their events must not wait either. */
+  openSubscriptions: number;
+}
+
 /**
  * Compacts the old generation now, and then every `intervalSeconds` when it is fragmented or has
- * grown since the last compaction (above), preferring an interval in which the event loop was
- * less than half busy; 0 makes every full GC compact instead (`--compact-on-every-full-gc`). The
- * timer does not keep the process alive.
+ * grown since the last compaction (above), in an interval without API clients, preferring one in
+ * which the event loop was less than half busy; 0 makes every full GC compact instead
+ * (`--compact-on-every-full-gc`). The timer does not keep the process alive.
  */
-export function compactWhenWorthIt(intervalSeconds: number): void {
+export function compactWhenWorthIt(intervalSeconds: number, clients: () => ClientActivity = () => ({ apiRequests: 0, openSubscriptions: 0 })): void {
   if (intervalSeconds === 0) {
     v8.setFlagsFromString('--compact-on-every-full-gc');
     return;
@@ -76,6 +91,7 @@ export function compactWhenWorthIt(intervalSeconds: number): void {
   let spacing = 0;
   let sinceCompaction = 0;
   let utilisation = performance.eventLoopUtilization();
+  let apiRequestsSeen = clients().apiRequests;
   const compact = () => {
     v8.setFlagsFromString('--compact-on-every-full-gc');
     try {
@@ -90,6 +106,9 @@ export function compactWhenWorthIt(intervalSeconds: number): void {
   const compactIfWorthIt = () => {
     const busy = performance.eventLoopUtilization(utilisation).utilization > BUSY_UTILISATION;
     utilisation = performance.eventLoopUtilization();
+    const { apiRequests, openSubscriptions } = clients();
+    const clientsWaited = apiRequests !== apiRequestsSeen || openSubscriptions > 0;
+    apiRequestsSeen = apiRequests;
     const { size, used } = oldSpace();
     // V8's own full GCs collect garbage too: the growth counts from the lowest use seen.
     usedAfterCompaction = Math.min(usedAfterCompaction, used);
@@ -99,6 +118,7 @@ export function compactWhenWorthIt(intervalSeconds: number): void {
       return;
     }
     if (sinceCompaction <= spacing) return;
+    if (clientsWaited) return;
     if (busy && ++deferred < MAX_DEFERRED_INTERVALS) return;
     const grewBackAtOnce = sinceCompaction === spacing + 1;
     compact();

@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   await checkPortFree(config.port, config.host);
   const logger = createLogger(config);
   const app = await createApp(config, { logger });
-  compactWhenWorthIt(config.gcCompactionSeconds);
+  compactWhenWorthIt(config.gcCompactionSeconds, () => app.clientActivity());
   if (app.bootstrapKey) {
     process.stdout.write(`\nFirst start: created the default workspace. Its admin API key (shown only now, store it safely):\n\n  ${app.bootstrapKey}\n\n`);
   }

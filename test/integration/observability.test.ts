@@ -41,6 +41,19 @@ describe('observability', () => {
     expect(promtool.status).to.equal(0);
   });
 
+  it('counts API requests (not probes, scrapes or terminals) for the compaction that must not stall them', async () => {
+    const before = t.app.clientActivity().apiRequests;
+    await rest(t.url, 'GET', '/healthz');
+    await rest(t.url, 'GET', '/readyz');
+    await rest(t.url, 'GET', '/metrics', { headers: { authorization: 'Bearer metrics-secret' } });
+    await rest(t.url, 'GET', '/iclock/getrequest?SN=NOSUCHSERIAL');
+    expect(t.app.clientActivity().apiRequests, 'probes, scrapes and terminals').to.equal(before);
+    await rest(t.url, 'GET', '/public/v2/companies', { key: t.adminKey });
+    await rest(t.url, 'POST', '/graphql', { key: t.adminKey, body: { query: '{ __typename }' } });
+    expect(t.app.clientActivity().apiRequests).to.equal(before + 2);
+    expect(t.app.clientActivity().openSubscriptions).to.equal(0);
+  });
+
   it('every response carries a request id, the same one as in its error body; a sane client id is kept', async () => {
     const mine = await rest(t.url, 'GET', '/public/v2/nothing', { key: t.adminKey, headers: { 'x-request-id': 'client-abc.123' } });
     expect(mine.headers.get('x-request-id')).to.equal('client-abc.123');

@@ -18,6 +18,8 @@ interface Scenario {
   observeAt: number[];
   /** Keeps the event loop ~80 % busy until this many seconds after the garbage (0: idle). */
   busySeconds?: number;
+  /** API clients are served (a request every check, or one subscription open) until this many seconds after the garbage. */
+  clients?: { until: number; by: 'requests' | 'subscription' };
   nodeFlags?: string[];
 }
 
@@ -53,7 +55,14 @@ function observe(scenario: Scenario): Observed {
     const look = () => { const o = old(); slack.push((o.space_size - o.space_used_size) / 1e6); used.push(o.space_used_size / 1e6); };
     (async () => {
       if (typeof globalThis.gc !== 'undefined') throw new Error('gc is exposed');
-      compactWhenWorthIt(${scenario.intervalSeconds});
+      // Nothing waits until the garbage is made; then the scenario's clients, if any, until their end.
+      let requests = 0;
+      let clientsUntil = 0;
+      const served = () => performance.now() < clientsUntil;
+      compactWhenWorthIt(${scenario.intervalSeconds}, () => ({
+        apiRequests: served() && ${JSON.stringify(scenario.clients?.by)} === 'requests' ? ++requests : requests,
+        openSubscriptions: served() && ${JSON.stringify(scenario.clients?.by)} === 'subscription' ? 1 : 0,
+      }));
       let all = [];
       for (let i = 0; i < 400000; i++) all.push({ a: i, b: i + 1, c: i + 2, d: i + 3 });
       gc(); gc();
@@ -68,6 +77,7 @@ function observe(scenario: Scenario): Observed {
       }
       const start = performance.now();
       countFrom = start;
+      clientsUntil = start + ${(scenario.clients?.until ?? 0) * 1000};
       look();
       const busyUntil = start + ${(scenario.busySeconds ?? 0) * 1000};
       for (const at of ${JSON.stringify(scenario.observeAt)}) {
@@ -122,6 +132,18 @@ describe('old-generation compaction', () => {
     const seen = observe({ intervalSeconds: 1, garbage: 'fragment', observeAt: [2.5, 4.5], busySeconds: 2.6 });
     expect(seen.slack[1], 'deferred while busy').to.be.above(8);
     expect(seen.slack[2], 'compacted once the loop was quiet for an interval').to.be.below(4);
+  });
+
+  it('waits while API requests come in, however long, and compacts at the first check after they stop', () => {
+    const seen = observe({ intervalSeconds: 1, garbage: 'fragment', observeAt: [7.5, 9.5], clients: { until: 8, by: 'requests' } });
+    expect(seen.slack[1], 'seven checks with requests: still deferred').to.be.above(8);
+    expect(seen.slack[2], 'compacted once an interval passed without a request').to.be.below(4);
+  });
+
+  it('waits while a subscription is open', () => {
+    const seen = observe({ intervalSeconds: 1, garbage: 'fragment', observeAt: [2.5, 4.5], clients: { until: 3, by: 'subscription' } });
+    expect(seen.slack[1], 'deferred while the subscription is open').to.be.above(8);
+    expect(seen.slack[2], 'compacted once it closed').to.be.below(4);
   });
 
   it('runs no GC while the old space neither fragments nor grows', () => {
