@@ -402,7 +402,7 @@ export const settings: Record<keyof Config, SettingDescription> = {
     env: 'TIMEGATE_GC_COMPACTION_SECONDS',
     default: '10',
     meaning:
-      'How often the service looks at the old generation and compacts it (returning its emptied pages to the system) when more than 4 MB of it is free but committed, or it grew by more than 4 MB since the last compaction; a compaction waits while API clients are served (requests other than terminals', probes and scrapes; open subscriptions), and while only terminals are served and the event loop was more than half busy, at most six intervals; while the heap keeps growing back after one the next waits two intervals, then up to six; 0 compacts at every full collection instead (longest pauses).',
+      'How often the service looks at the old generation and compacts it (returning its emptied pages to the system) when more than 4 MB of it is free but committed, or it grew by more than 4 MB since the last compaction; a compaction waits while API clients are served (requests other than those of terminals, probes and scrapes; open subscriptions), and while only terminals are served and the event loop was more than half busy, at most six intervals; while the heap keeps growing back after one the next waits two intervals, then up to six; 0 compacts at every full collection instead (longest pauses).',
   },
   attendanceWorker: {
     env: 'TIMEGATE_ATTENDANCE_WORKER',
