@@ -458,18 +458,29 @@ async function main(): Promise<void> {
     // --- 3. lockdown of 100 doors ---
     const perDoor: number[] = [];
     const allDoors: number[] = [];
+    // Where a door's time goes: the request (answered), its command's delivery at a poll, the controller's answer.
+    const requestMs: number[] = [];
+    const toDeliveryMs: number[] = [];
+    const toAnswerMs: number[] = [];
     for (let round = 0; round < rounds; round++) {
       await sleep(Math.random() * accDelay * 1000);
+      const requested = performance.now();
       const lockdown = await call(lb, key, 'POST', '/public/v2/lockdowns', { company_id: lockdownCompany, mode: 'lockdown', reason: `bench round ${round}` });
+      requestMs.push(performance.now() - requested);
       const ms = await waitFor(`lockdown round ${round} confirmed`, async () => {
         const { rows } = await client.query(
           `select count(*) filter (where ld.state = 'confirmed')::int as confirmed, count(*) filter (where ld.state = 'failed')::int as failed,
-             array_agg(extract(epoch from ld.confirmed_at - l.created_at) * 1000) filter (where ld.state = 'confirmed') as ms
-           from lockdown_door ld join lockdown l on l.id = ld.lockdown_id where l.id = $1`,
+             array_agg(extract(epoch from ld.confirmed_at - l.created_at) * 1000) filter (where ld.state = 'confirmed') as ms,
+             array_agg(extract(epoch from dc.sent_at - l.created_at) * 1000) filter (where ld.state = 'confirmed') as delivered,
+             array_agg(extract(epoch from ld.confirmed_at - dc.sent_at) * 1000) filter (where ld.state = 'confirmed') as answered
+           from lockdown_door ld join lockdown l on l.id = ld.lockdown_id left join device_command dc on dc.id = ld.command_id where l.id = $1`,
           [lockdown.id],
         );
         if (rows[0].failed > 0) throw new Error(`lockdown round ${round}: ${rows[0].failed} doors failed`);
-        return rows[0].confirmed === lockdownDoors.length ? (rows[0].ms as string[]).map(Number) : null;
+        if (rows[0].confirmed !== lockdownDoors.length) return null;
+        toDeliveryMs.push(...(rows[0].delivered as string[]).map(Number));
+        toAnswerMs.push(...(rows[0].answered as string[]).map(Number));
+        return (rows[0].ms as string[]).map(Number);
       });
       perDoor.push(...ms);
       allDoors.push(Math.max(...ms));
@@ -489,6 +500,12 @@ async function main(): Promise<void> {
       doorP95Ms: ms1(percentile(perDoor, 95)),
       doorMaxMs: ms1(percentile(perDoor, 100)),
       allDoorsMedianMs: ms1(percentile(allDoors, 50)),
+      requestP50Ms: ms1(percentile(requestMs.sort((a, b) => a - b), 50)),
+      requestMaxMs: ms1(percentile(requestMs, 100)),
+      toDeliveryP50Ms: ms1(percentile(toDeliveryMs.sort((a, b) => a - b), 50)),
+      toDeliveryP95Ms: ms1(percentile(toDeliveryMs, 95)),
+      deliveryToAnswerP50Ms: ms1(percentile(toAnswerMs.sort((a, b) => a - b), 50)),
+      deliveryToAnswerP95Ms: ms1(percentile(toAnswerMs, 95)),
       met: percentile(perDoor, 95) <= 2000,
       loadavg: loadavg(),
     };
