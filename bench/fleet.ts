@@ -500,11 +500,26 @@ async function main(): Promise<void> {
       doorP95Ms: ms1(percentile(perDoor, 95)),
       doorMaxMs: ms1(percentile(perDoor, 100)),
       allDoorsMedianMs: ms1(percentile(allDoors, 50)),
-      requestP50Ms: ms1(percentile(requestMs.sort((a, b) => a - b), 50)),
+      requestP50Ms: ms1(
+        percentile(
+          requestMs.sort((a, b) => a - b),
+          50,
+        ),
+      ),
       requestMaxMs: ms1(percentile(requestMs, 100)),
-      toDeliveryP50Ms: ms1(percentile(toDeliveryMs.sort((a, b) => a - b), 50)),
+      toDeliveryP50Ms: ms1(
+        percentile(
+          toDeliveryMs.sort((a, b) => a - b),
+          50,
+        ),
+      ),
       toDeliveryP95Ms: ms1(percentile(toDeliveryMs, 95)),
-      deliveryToAnswerP50Ms: ms1(percentile(toAnswerMs.sort((a, b) => a - b), 50)),
+      deliveryToAnswerP50Ms: ms1(
+        percentile(
+          toAnswerMs.sort((a, b) => a - b),
+          50,
+        ),
+      ),
       deliveryToAnswerP95Ms: ms1(percentile(toAnswerMs, 95)),
       met: percentile(perDoor, 95) <= 2000,
       loadavg: loadavg(),
