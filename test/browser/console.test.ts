@@ -1,8 +1,16 @@
 import os from 'node:os';
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
-import { accessibilityViolations, expectAccessible, expectNoPageProblems, launchBrowser, recordPageProblems, screenshot } from '../support/browser';
+import {
+  accessibilityViolations,
+  expectAccessible,
+  expectNoPageProblems,
+  launchBrowser,
+  recordPageProblems,
+  screenshot,
+  type TestBrowser,
+} from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData, rest } from '../support/http';
@@ -12,7 +20,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 describe('console in the browser', () => {
   let t: TestApp;
   let ws: TestWorkspace;
-  let browser: Browser;
+  let browser: TestBrowser;
   let companyId: number;
   const terminals: SimulatedTerminal[] = [];
   before(async () => {
