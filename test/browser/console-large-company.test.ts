@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createPunch, createShift } from '../support/attendance-seeding';
-import { accessibilityViolations, expectNoPageProblems, launchBrowser, screenshot, type TestBrowser } from '../support/browser';
+import { accessibilityViolations, expectNoPageProblems, launchBrowser, screenshot, screenshotOfFailure, type TestBrowser } from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
@@ -53,7 +53,8 @@ describe('console in the browser: a company of more than 1,000 people', () => {
   afterEach(async function () {
     if (this.currentTest?.state !== 'failed') return;
     for (const context of browser.contexts())
-      for (const [i, open] of context.pages().entries()) await screenshot(open, `failed-${this.currentTest.title.slice(0, 20).replaceAll(/\W+/g, '-')}-${i}`);
+      for (const [i, open] of context.pages().entries())
+        await screenshotOfFailure(open, `failed-${this.currentTest.title.slice(0, 20).replaceAll(/\W+/g, '-')}-${i}`);
   });
   after(async () => {
     await browser?.close();

@@ -9,6 +9,7 @@ import {
   launchBrowser,
   recordPageProblems,
   screenshot,
+  screenshotOfFailure,
   type TestBrowser,
 } from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
@@ -81,7 +82,7 @@ describe('console in the browser', () => {
       .locator(`.tile[data-serial="${stranger}"]`)
       .waitFor({ timeout: 15_000 })
       .catch(async (error) => {
-        await screenshot(page, 'overview-register-failed');
+        await screenshotOfFailure(page, 'overview-register-failed');
         throw error;
       });
 

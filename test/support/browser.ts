@@ -1,5 +1,6 @@
 // A real Chromium (Debian's `chromium` package, or CHROMIUM_PATH) driven by playwright-core, for
-// tests that look at pages as a person does. Screenshots go to test-results/screenshots (not committed).
+// tests that look at pages as a person does. Screenshots go to test-results/screenshots (not committed):
+// of a failure always, of the pages the tests walk through when TIMEGATE_TEST_SCREENSHOTS=1.
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -76,7 +77,20 @@ export async function launchBrowser(): Promise<TestBrowser> {
   };
 }
 
+/** Whether the tests save screenshots of the pages they walk through (TIMEGATE_TEST_SCREENSHOTS=1); they are for people to look at, nothing compares them. */
+const SAVE_SCREENSHOTS = process.env.TIMEGATE_TEST_SCREENSHOTS === '1';
+
+/** Saves a full-page screenshot as `name`.png when TIMEGATE_TEST_SCREENSHOTS=1 (each costs a few hundred ms of a busy machine). */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (SAVE_SCREENSHOTS) await saveScreenshot(page, name);
+}
+
+/** Saves a full-page screenshot of a page a test failed on, always. */
+export async function screenshotOfFailure(page: Page, name: string): Promise<void> {
+  await saveScreenshot(page, name);
+}
+
+async function saveScreenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
@@ -136,7 +150,7 @@ export async function expectAccessible(page: Page): Promise<void> {
   expectNoPageProblems(page);
 }
 
-/** Nothing runs off the side at 1366 px nor at 390 px (a phone); saves the phone's screenshot. */
+/** Nothing runs off the side at 1366 px nor at 390 px (a phone); saves the phone's screenshot (see screenshot). */
 export async function expectNoHorizontalCutOff(page: Page, name: string): Promise<void> {
   for (const width of [1366, 390]) {
     await page.setViewportSize({ width, height: 900 });
