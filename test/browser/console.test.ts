@@ -296,8 +296,16 @@ describe('console in the browser', () => {
 
     await page.goto(`${t.url}/graphql#query=${encodeURIComponent('subscription { punchCreated { punch { pin } } }')}`);
     await page.reload();
+    // The punch is made once the explorer has sent its subscription over the WebSocket.
+    const subscribed = new Promise<void>((resolve) =>
+      page.on('websocket', (socket) =>
+        socket.on('framesent', (frame) => {
+          if (typeof frame.payload === 'string' && frame.payload.includes('"subscribe"') && frame.payload.includes('punchCreated')) resolve();
+        }),
+      ),
+    );
     await page.locator('.graphiql-execute-button').click();
-    await page.waitForTimeout(500);
+    await subscribed;
     sim.punch({ pin: '5150' });
     await page.locator('.result-window').getByText('5150').waitFor({ timeout: 15_000 });
     await screenshot(page, 'graphiql-subscription');
