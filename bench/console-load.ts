@@ -17,7 +17,7 @@ import http from 'node:http';
 import os from 'node:os';
 import type { Page } from 'playwright-core';
 import { SimulatedTerminal } from '../src/simulator';
-import { launchBrowser } from '../test/support/browser';
+import { closeProcessChromium, launchBrowser } from '../test/support/browser';
 import { benchDatabase, call, createFleet, report, spawnService, withClient } from './support';
 
 const TERMINALS = 50;
@@ -402,6 +402,7 @@ async function main(): Promise<void> {
     await Promise.all(controllers.map((c) => c.stop()));
   } finally {
     await browser.close();
+    await closeProcessChromium();
     await service.stop();
     await database.stop();
   }

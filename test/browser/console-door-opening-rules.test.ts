@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
 import { grantDoorsAtAllHours, waitUntilControllerHolds } from '../support/access-seeding';
-import { accessibilityViolations, expectNoHorizontalCutOff, expectNoPageProblems, launchBrowser, screenshot } from '../support/browser';
+import { accessibilityViolations, expectNoHorizontalCutOff, expectNoPageProblems, launchBrowser, screenshot, type TestBrowser } from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
@@ -14,7 +13,7 @@ import { waitUntil } from '../support/wait-until';
 describe('console in the browser: door opening rules', () => {
   let t: TestApp;
   let ws: TestWorkspace;
-  let browser: Browser;
+  let browser: TestBrowser;
   let companyId: number;
   let sim: SimulatedTerminal;
   let doors: ControllerDoor[];

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
-import { accessibilityViolations, expectAccessible, expectNoPageProblems, launchBrowser, screenshot } from '../support/browser';
+import { accessibilityViolations, expectAccessible, expectNoPageProblems, launchBrowser, screenshot, type TestBrowser } from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
@@ -11,7 +10,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 describe('console in the browser: fleet', () => {
   let t: TestApp;
   let ws: TestWorkspace;
-  let browser: Browser;
+  let browser: TestBrowser;
   let companyId: number;
   let sim: SimulatedTerminal;
   let clock: { id: number; serial_number: string };

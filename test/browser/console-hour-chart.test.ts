@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, recordPageProblems, screenshot } from '../support/browser';
+import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, recordPageProblems, screenshot, type TestBrowser } from '../support/browser';
 import { createCompany, createDevice, createEmployee, createWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { iclock } from '../support/terminal';
@@ -10,7 +9,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 // it drew the punch list's first 1,000, so a busy day was undercounted.
 describe('console in the browser: punches per hour on the overview', () => {
   let t: TestApp;
-  let browser: Browser;
+  let browser: TestBrowser;
   before(async () => {
     t = await startTestApp({}, 'console-hour-chart');
     browser = await launchBrowser();

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
+import type { BrowserContext, Page } from 'playwright-core';
+import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot, type TestBrowser } from '../support/browser';
 import { signInThroughProvider } from '../support/console-sign-in';
 import { createArea, createCompany } from '../support/factories';
 import { gqlData } from '../support/http';
@@ -21,7 +21,7 @@ const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 describe('console in the browser: identity', () => {
   let provider: TestProvider;
   let t: TestApp;
-  let browser: Browser;
+  let browser: TestBrowser;
   const contexts: BrowserContext[] = [];
   const query = (document: string, variables: Record<string, unknown> = {}) => gqlData(t.url, t.adminKey, document, variables);
 

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
 import { createPunch, createShift } from '../support/attendance-seeding';
-import { accessibilityViolations, expectNoPageProblems, launchBrowser, screenshot } from '../support/browser';
+import { accessibilityViolations, expectNoPageProblems, launchBrowser, screenshot, screenshotOfFailure, type TestBrowser } from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
@@ -15,7 +14,7 @@ const PEOPLE = 1001;
 describe('console in the browser: a company of more than 1,000 people', () => {
   let t: TestApp;
   let ws: TestWorkspace;
-  let browser: Browser;
+  let browser: TestBrowser;
   let companyId: number;
   let zed: { id: number };
   const day = lastWeekday();
@@ -54,7 +53,8 @@ describe('console in the browser: a company of more than 1,000 people', () => {
   afterEach(async function () {
     if (this.currentTest?.state !== 'failed') return;
     for (const context of browser.contexts())
-      for (const [i, open] of context.pages().entries()) await screenshot(open, `failed-${this.currentTest.title.slice(0, 20).replaceAll(/\W+/g, '-')}-${i}`);
+      for (const [i, open] of context.pages().entries())
+        await screenshotOfFailure(open, `failed-${this.currentTest.title.slice(0, 20).replaceAll(/\W+/g, '-')}-${i}`);
   });
   after(async () => {
     await browser?.close();

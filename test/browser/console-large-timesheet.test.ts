@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
-import { expectNoPageProblems, launchBrowser, screenshot } from '../support/browser';
+import { expectNoPageProblems, launchBrowser, screenshot, type TestBrowser } from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -18,7 +17,7 @@ const MONTH = '2026-03';
 describe('console in the browser: a month timesheet of more than one page', () => {
   let t: TestApp;
   let ws: TestWorkspace;
-  let browser: Browser;
+  let browser: TestBrowser;
 
   before(async () => {
     t = await startTestApp({}, 'console-large-timesheet');

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
-import { accessibilityViolations, expectNoHorizontalCutOff, expectNoPageProblems, launchBrowser, screenshot } from '../support/browser';
+import { accessibilityViolations, expectNoHorizontalCutOff, expectNoPageProblems, launchBrowser, screenshot, type TestBrowser } from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
@@ -13,7 +12,7 @@ import { waitUntil } from '../support/wait-until';
 describe('console in the browser: linkage rules', () => {
   let t: TestApp;
   let ws: TestWorkspace;
-  let browser: Browser;
+  let browser: TestBrowser;
   let companyId: number;
   let controller: { id: number; serial_number: string };
   let sim: SimulatedTerminal;

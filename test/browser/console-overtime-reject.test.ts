@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
 import { createPunch, createShift } from '../support/attendance-seeding';
-import { expectAccessible, expectNoHorizontalCutOff, expectNoPageProblems, launchBrowser, screenshot } from '../support/browser';
+import { expectAccessible, expectNoHorizontalCutOff, expectNoPageProblems, launchBrowser, screenshot, type TestBrowser } from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
 import { readOutbox } from '../support/events';
 import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
@@ -16,7 +15,7 @@ import { waitUntil } from '../support/wait-until';
 describe('console in the browser: an approve-only approver rejects an unfiled overtime day', () => {
   let t: TestApp;
   let ws: TestWorkspace;
-  let browser: Browser;
+  let browser: TestBrowser;
   let companyId: number;
   let employeeId: number;
   let approverKey: string;

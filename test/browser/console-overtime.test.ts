@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
 import { createPunch, createShift } from '../support/attendance-seeding';
-import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
+import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot, type TestBrowser } from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
@@ -14,7 +13,7 @@ import { waitUntil } from '../support/wait-until';
 describe('console in the browser: overtime approvals', () => {
   let t: TestApp;
   let ws: TestWorkspace;
-  let browser: Browser;
+  let browser: TestBrowser;
   let companyId: number;
   let clockId: number;
   let writeKey: string;

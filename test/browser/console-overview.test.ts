@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
-import { accessibilityViolations, launchBrowser, screenshot } from '../support/browser';
+import type { Page } from 'playwright-core';
+import { accessibilityViolations, launchBrowser, screenshot, type TestBrowser } from '../support/browser';
 import { createCompany, createDevice, createWorkspace, type TestWorkspace } from '../support/factories';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -18,7 +18,7 @@ interface DoorRead {
 describe('console in the browser: overview and door board read in one request', () => {
   let t: TestApp;
   let ws: TestWorkspace;
-  let browser: Browser;
+  let browser: TestBrowser;
   let controllers: Array<{ id: number }>;
   let alarmedDoorId: number;
 

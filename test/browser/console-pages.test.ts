@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { addDays } from '../../src/kernel/calendar-date';
 import { createPunch, createShift } from '../support/attendance-seeding';
-import { accessibilityViolations, expectNoPageProblems, launchBrowser, screenshot } from '../support/browser';
+import { accessibilityViolations, expectNoPageProblems, launchBrowser, screenshot, type TestBrowser } from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
 import { createArea, createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData, rest } from '../support/http';
@@ -18,7 +18,7 @@ const LOADING = /Loading/;
 describe('console in the browser: every page, its heading, its navigation and its accessibility', () => {
   let t: TestApp;
   let ws: TestWorkspace;
-  let browser: Browser;
+  let browser: TestBrowser;
   let companyId: number;
   const controllers: SimulatedController[] = [];
   let ada: { id: number };

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import type { Browser } from 'playwright-core';
 import { addDays } from '../../src/kernel/calendar-date';
 import { createShift } from '../support/attendance-seeding';
-import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot } from '../support/browser';
+import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot, type TestBrowser } from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
 import { createArea, createCompany, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
@@ -13,7 +12,7 @@ import { lastWeekday } from '../support/test-dates';
 describe('console in the browser: rosters and one-day overrides', () => {
   let t: TestApp;
   let ws: TestWorkspace;
-  let browser: Browser;
+  let browser: TestBrowser;
   let companyId: number;
   let dayShiftId: number;
   let lateShiftId: number;

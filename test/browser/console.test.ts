@@ -1,8 +1,17 @@
 import os from 'node:os';
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
-import { accessibilityViolations, expectAccessible, expectNoPageProblems, launchBrowser, recordPageProblems, screenshot } from '../support/browser';
+import {
+  accessibilityViolations,
+  expectAccessible,
+  expectNoPageProblems,
+  launchBrowser,
+  recordPageProblems,
+  screenshot,
+  screenshotOfFailure,
+  type TestBrowser,
+} from '../support/browser';
 import { signInWithKey } from '../support/console-sign-in';
 import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData, rest } from '../support/http';
@@ -12,7 +21,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 describe('console in the browser', () => {
   let t: TestApp;
   let ws: TestWorkspace;
-  let browser: Browser;
+  let browser: TestBrowser;
   let companyId: number;
   const terminals: SimulatedTerminal[] = [];
   before(async () => {
@@ -73,7 +82,7 @@ describe('console in the browser', () => {
       .locator(`.tile[data-serial="${stranger}"]`)
       .waitFor({ timeout: 15_000 })
       .catch(async (error) => {
-        await screenshot(page, 'overview-register-failed');
+        await screenshotOfFailure(page, 'overview-register-failed');
         throw error;
       });
 
@@ -287,8 +296,16 @@ describe('console in the browser', () => {
 
     await page.goto(`${t.url}/graphql#query=${encodeURIComponent('subscription { punchCreated { punch { pin } } }')}`);
     await page.reload();
+    // The punch is made once the explorer has sent its subscription over the WebSocket.
+    const subscribed = new Promise<void>((resolve) =>
+      page.on('websocket', (socket) =>
+        socket.on('framesent', (frame) => {
+          if (typeof frame.payload === 'string' && frame.payload.includes('"subscribe"') && frame.payload.includes('punchCreated')) resolve();
+        }),
+      ),
+    );
     await page.locator('.graphiql-execute-button').click();
-    await page.waitForTimeout(500);
+    await subscribed;
     sim.punch({ pin: '5150' });
     await page.locator('.result-window').getByText('5150').waitFor({ timeout: 15_000 });
     await screenshot(page, 'graphiql-subscription');

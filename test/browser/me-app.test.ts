@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { createShift } from '../support/attendance-seeding';
-import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, recordPageProblems, screenshot } from '../support/browser';
+import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, recordPageProblems, screenshot, type TestBrowser } from '../support/browser';
 import { createCompany, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -16,7 +16,7 @@ import { waitUntil } from '../support/wait-until';
 describe('self-service app in the browser: invitation, punch inside the fence, offline punch queued and sent', () => {
   let t: TestApp;
   let ws: TestWorkspace;
-  let browser: Browser;
+  let browser: TestBrowser;
   let employee: { id: number };
   const depot = { latitude: 52.5219, longitude: 13.4132 };
 

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { accessibilityViolations, launchBrowser, screenshot } from '../support/browser';
+import type { BrowserContext, Page } from 'playwright-core';
+import { accessibilityViolations, launchBrowser, screenshot, type TestBrowser } from '../support/browser';
 import { signInThroughProvider } from '../support/console-sign-in';
 import { createCompany } from '../support/factories';
 import { gqlData } from '../support/http';
@@ -17,7 +17,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 describe('console single sign-on in the browser', () => {
   let provider: TestProvider;
   let t: TestApp;
-  let browser: Browser;
+  let browser: TestBrowser;
   const contexts: BrowserContext[] = [];
 
   before(async () => {

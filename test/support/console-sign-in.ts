@@ -1,6 +1,6 @@
 // Signing in to the console as a person does, in a new page of a real Chromium (see browser.ts).
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { recordPageProblems } from './browser';
+import type { BrowserContext, Page } from 'playwright-core';
+import { recordPageProblems, type TestBrowser } from './browser';
 
 export interface SignInOptions {
   /** Viewport width in px (default 1366, the desktop the console is drawn for; height 900). */
@@ -16,7 +16,7 @@ export interface SignInOptions {
  * navigation is drawn; what the page throws or has refused by the CSP is recorded from the start
  * (expectAccessible / expectNoPageProblems check it).
  */
-export async function signInWithKey(browser: Browser, baseUrl: string, key: string, options: SignInOptions = {}): Promise<Page> {
+export async function signInWithKey(browser: TestBrowser, baseUrl: string, key: string, options: SignInOptions = {}): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: options.width ?? 1366, height: 900 }, acceptDownloads: options.acceptDownloads });
   recordPageProblems(page);
   await page.goto(`${baseUrl}${options.openAt ?? '/console'}`);
