@@ -256,11 +256,15 @@ async function main(): Promise<void> {
   let haproxy: ChildProcess | null = null;
   const fleets: TerminalFleet[] = [];
   const client = new pg.Client({ connectionString: databaseUrl });
+  // Each process's standard output (its log lines, warnings and errors at the shipped LOG_LEVEL of the
+  // bench) goes to a file next to the data folder: kept and named when the run fails, removed when it passes.
+  const logFiles = [1, 2, 3].map((i) => `${dataDir}-service-${i}.log`);
+  let failed = true;
   try {
     await withAdmin(admin.toString(), (c) => c.query(`create database "${dbName}"`));
     // The first migrates; the two others start on the migrated database.
-    services.push(await spawnService(databaseUrl, env));
-    services.push(...(await Promise.all([0, 1].map(() => spawnService(databaseUrl, env)))));
+    services.push(await spawnService(databaseUrl, env, logFiles[0]));
+    services.push(...(await Promise.all([1, 2].map((i) => spawnService(databaseUrl, env, logFiles[i])))));
     const port = await freePort();
     const statsPort = await freePort();
     const cfg = path.join(dataDir, '..', `${path.basename(dataDir)}-haproxy.cfg`);
@@ -655,6 +659,7 @@ async function main(): Promise<void> {
       `    CPU during the burst (cores): services ${burstFigures.cores.services}, PostgreSQL ${burstFigures.cores.postgres}, HAProxy ${burstFigures.cores.haproxy}, load generator ${burstFigures.cores.generator}`,
       `  run took ${result.runSeconds} s`,
     ]);
+    failed = false;
   } finally {
     await Promise.all(fleets.map((f) => f.stop()));
     haproxy?.kill('SIGTERM');
@@ -663,6 +668,8 @@ async function main(): Promise<void> {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.rmSync(`${dataDir}-haproxy.cfg`, { force: true });
+    if (failed) process.stderr.write(`the service processes' logs: ${logFiles.join(' ')}\n`);
+    else for (const f of logFiles) fs.rmSync(f, { force: true });
   }
 }
 
