@@ -4,7 +4,7 @@
 import type { Config } from '../config/config';
 import { isSandboxSerial } from '../kernel/sandbox';
 import type { RequestContext } from '../context/request-context';
-import { recordCommandResults, takeCommandsForDelivery } from '../services/commands/command-queue';
+import { interactiveWaiting, recordCommandResults, takeCommandsForDelivery } from '../services/commands/command-queue';
 import { buildSyncCommands, markDeviceTemplatesPending } from '../services/sync/device-sync.service';
 import { reapplyLockdownsAfterHandshake } from '../services/access/lockdown.service';
 import {
@@ -425,9 +425,15 @@ async function pollAfterInfoChange(ctx: RequestContext, deps: TerminalDeps, devi
 function deliverCommands(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, reported: ReportedInfo): Promise<TerminalReply> {
   return inSpan('terminal.commands.deliver', { attributes: { 'timegate.terminal.serial': device.serialNumber } }, async (span) => {
     const version = deps.cache.pendingVersion(device.serialNumber);
-    await syncBeforeDelivery(ctx, device, reported);
+    // A door or device action waiting goes out in this reply without waiting for the sync build
+    // (hundreds of people's rows, and their row locks, while a level syncs): the next poll (or the
+    // sweep) builds. Nothing is reordered: the build only adds commands behind the queued ones.
+    const urgent = await interactiveWaiting(ctx.em, device.id);
+    if (urgent) span?.setAttribute('timegate.sync.build', 'deferred');
+    else await syncBeforeDelivery(ctx, device, reported);
     const commands = await takeCommandsForDelivery(ctx, device.id, deps.config.commandBatchSize);
-    if (commands.length < deps.config.commandBatchSize) deps.cache.drained(device.serialNumber, version);
+    // Drained only when nothing was left unbuilt: a deferred build keeps the device pending.
+    if (!urgent && commands.length < deps.config.commandBatchSize) deps.cache.drained(device.serialNumber, version);
     span?.setAttributes({ 'timegate.commands.count': commands.length, 'timegate.commands.ids': commands.slice(0, 50).map((c) => String(c.id)) });
     return reply(commandBatchReply(commands));
   });
