@@ -9,8 +9,8 @@ import { startTestApp, type TestApp } from '../support/test-app';
 const TWO_DOORS = 'DeviceType=acc,~DeviceName=inBio260,FirmVer=AC Ver 5.7.8,PushVersion=3.1.2,LockCount=2,ReaderCount=2';
 
 /**
- * Access-level writes against the controllers' sync transactions (issue 51's fleet bench: adding
- * 100 people to a level while every controller synced answered 500). Two real transactions: the
+ * Access-level writes against the controllers' sync transactions (the fleet bench: adding 100
+ * people to a level while every controller synced answered 500). Two real transactions: the
  * sync side is held open on a connection of the test, on the person's terminal row, as a sync build
  * or a command result holds it; the level write is a REST request; `waitForLockWait` lets the held
  * transaction go on at the moment the request waits for it.
