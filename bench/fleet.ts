@@ -531,7 +531,7 @@ async function main(): Promise<void> {
     // timeout on the loaded machine (a 504 from the balancer).
     for (const l of levels)
       for (let at = 0; at < l.members.length; at += 100)
-        await call(lb, key, 'POST', `/public/v2/access_levels/${l.id}/employees`, l.members.slice(at, at + 100));
+        await throughBalancer(() => call(lb, key, 'POST', `/public/v2/access_levels/${l.id}/employees`, l.members.slice(at, at + 100)));
     const pendingSync = async () =>
       Number(
         (
@@ -547,7 +547,7 @@ async function main(): Promise<void> {
       await sleep(Math.random() * accDelay * 1000);
       const serial = `ACC${String(1 + Math.floor(Math.random() * controllers)).padStart(5, '0')}`;
       const syncing = (await pendingSync()) > 0;
-      const action = await call(lb, key, 'POST', '/v1/devices/door/unlock', { device_serial: serial, door: 1, duration: 3 });
+      const action = await throughBalancer(() => call(lb, key, 'POST', '/v1/devices/door/unlock', { device_serial: serial, door: 1, duration: 3 }));
       const ms = await waitFor(`unlock ${action.action_id} delivered`, async () => {
         const { rows } = await client.query('select extract(epoch from sent_at - created_at) * 1000 as ms, status from door_action where action_id = $1', [
           action.action_id,
@@ -582,6 +582,7 @@ async function main(): Promise<void> {
       syncedAfterSeconds: unsynced === 0 ? Math.round(syncSeconds) : null,
       syncRowsPerSecond: Math.round((controllers * people - unsynced) / syncSeconds),
       unsyncedAtEnd: unsynced,
+      balancerRefusals,
       loadavg: loadavg(),
     };
 
@@ -686,6 +687,26 @@ async function withAdmin(url: string, work: (c: pg.Client) => Promise<unknown>):
     await work(c);
   } finally {
     await c.end();
+  }
+}
+
+/** Requests HAProxy answered itself with 503 (every process failing its /readyz check on the loaded machine) and the bench sent again. */
+let balancerRefusals = 0;
+
+/**
+ * Sends again a request that HAProxy refused with its own 503 ("No server is available": no process
+ * passed its health check at that moment, so no process received the request), up to 60 times a
+ * second apart; any other failure ends the bench.
+ */
+async function throughBalancer<T>(request: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await request();
+    } catch (error) {
+      if (attempt >= 60 || !/: 503 <html>.*No server is available/s.test((error as Error).message)) throw error;
+      balancerRefusals++;
+      await sleep(1000);
+    }
   }
 }
 
