@@ -256,11 +256,15 @@ async function main(): Promise<void> {
   let haproxy: ChildProcess | null = null;
   const fleets: TerminalFleet[] = [];
   const client = new pg.Client({ connectionString: databaseUrl });
+  // Each process's standard output (its log lines, warnings and errors at the shipped LOG_LEVEL of the
+  // bench) goes to a file next to the data folder: kept and named when the run fails, removed when it passes.
+  const logFiles = [1, 2, 3].map((i) => `${dataDir}-service-${i}.log`);
+  let failed = true;
   try {
     await withAdmin(admin.toString(), (c) => c.query(`create database "${dbName}"`));
     // The first migrates; the two others start on the migrated database.
-    services.push(await spawnService(databaseUrl, env));
-    services.push(...(await Promise.all([0, 1].map(() => spawnService(databaseUrl, env)))));
+    services.push(await spawnService(databaseUrl, env, logFiles[0]));
+    services.push(...(await Promise.all([1, 2].map((i) => spawnService(databaseUrl, env, logFiles[i])))));
     const port = await freePort();
     const statsPort = await freePort();
     const cfg = path.join(dataDir, '..', `${path.basename(dataDir)}-haproxy.cfg`);
@@ -367,10 +371,14 @@ async function main(): Promise<void> {
     if (process.env.BENCH_FLEET_DEBUG)
       process.stderr.write(`steady ${steady}: connected ${clockFleet.counters().connected} + ${controllerFleet.counters().connected}\n`);
     // A controller whose push reply was lost at start-up (a 503 in the handshake storm) holds no
-    // SessionID: its greeting is refused as unproven and its registry as registered (406), so it
-    // stays out until an operator resets its pairing, which the bench does here, counting them
-    // (docs/capacity.md, "Start-up").
-    const stuck = controllerFleet.terminals.filter((t) => !t.isConnected).map((t) => t.serialNumber);
+    // SessionID; it registers again after its ErrorDelay and gets new codes (docs/security.md). The
+    // ones still out after three ErrorDelays are locked out: counted, and their pairing reset by the
+    // bench (an operator's action) so the phases run on the whole fleet (docs/capacity.md, "Start-up").
+    const outAfterStart = controllerFleet.terminals.filter((t) => !t.isConnected);
+    const recoveryDeadline = Date.now() + 3 * shipped.attendanceErrorDelaySeconds * 1000;
+    while (outAfterStart.some((t) => !t.isConnected) && Date.now() < recoveryDeadline) await sleep(1000);
+    const stuck = outAfterStart.filter((t) => !t.isConnected).map((t) => t.serialNumber);
+    const recoveredAlone = outAfterStart.length - stuck.length;
     if (stuck.length > 0) {
       const { rows } = await client.query('select id from device where serial_number = any($1) and registry_code is not null and paired_at is null', [stuck]);
       for (const row of rows) await call(lb, key, 'POST', `/public/v2/devices/${row.id}/reset_pairing`);
@@ -394,6 +402,8 @@ async function main(): Promise<void> {
     const allCores = serviceCores + loaded.cores.haproxy + loaded.cores.postgres;
     const steadyFigures = {
       terminals,
+      controllersOutAfterStart: outAfterStart.length,
+      controllersRecoveredAlone: recoveredAlone,
       controllersPairingReset: stuck.length,
       clocks,
       controllers,
@@ -553,7 +563,7 @@ async function main(): Promise<void> {
     // timeout on the loaded machine (a 504 from the balancer).
     for (const l of levels)
       for (let at = 0; at < l.members.length; at += 100)
-        await call(lb, key, 'POST', `/public/v2/access_levels/${l.id}/employees`, l.members.slice(at, at + 100));
+        await throughBalancer(() => call(lb, key, 'POST', `/public/v2/access_levels/${l.id}/employees`, l.members.slice(at, at + 100)));
     const pendingSync = async () =>
       Number(
         (
@@ -569,7 +579,7 @@ async function main(): Promise<void> {
       await sleep(Math.random() * accDelay * 1000);
       const serial = `ACC${String(1 + Math.floor(Math.random() * controllers)).padStart(5, '0')}`;
       const syncing = (await pendingSync()) > 0;
-      const action = await call(lb, key, 'POST', '/v1/devices/door/unlock', { device_serial: serial, door: 1, duration: 3 });
+      const action = await throughBalancer(() => call(lb, key, 'POST', '/v1/devices/door/unlock', { device_serial: serial, door: 1, duration: 3 }));
       const ms = await waitFor(`unlock ${action.action_id} delivered`, async () => {
         const { rows } = await client.query('select extract(epoch from sent_at - created_at) * 1000 as ms, status from door_action where action_id = $1', [
           action.action_id,
@@ -604,6 +614,7 @@ async function main(): Promise<void> {
       syncedAfterSeconds: unsynced === 0 ? Math.round(syncSeconds) : null,
       syncRowsPerSecond: Math.round((controllers * people - unsynced) / syncSeconds),
       unsyncedAtEnd: unsynced,
+      balancerRefusals,
       loadavg: loadavg(),
     };
 
@@ -676,7 +687,7 @@ async function main(): Promise<void> {
     report(result, [
       `fleet of ${terminals} terminals (${clocks} clocks polling every ${attDelay} s, ${controllers} access controllers every ${accDelay} s, 2 doors each; scale ${scale} of 10,000),`,
       `  3 service processes behind HAProxy (terminals balanced by ${balance === 'serial' ? 'serial number' : 'request, round robin'}) on one PostgreSQL, load generator in this process; load average ${loadAtStart} at start, ${s.loadavg} in the steady state`,
-      `  ${s.controllersPairingReset} controllers stuck unpaired after start-up (pairing reset by the bench); steady after ${s.steadyAfterSeconds} s: ${s.pollsPerSecond} polls/s (expected ${s.expectedPollsPerSecond}), ${s.requestsPerSecond} requests/s through HAProxy, ${s.bytesInPerRequest} B in / ${s.bytesOutPerRequest} B out per request, ${s.fleetErrors} fleet errors`,
+      `  ${s.controllersOutAfterStart} controllers out after the start-up storm, ${s.controllersRecoveredAlone} back by themselves, ${s.controllersPairingReset} locked out (pairing reset by the bench); steady after ${s.steadyAfterSeconds} s: ${s.pollsPerSecond} polls/s (expected ${s.expectedPollsPerSecond}), ${s.requestsPerSecond} requests/s through HAProxy, ${s.bytesInPerRequest} B in / ${s.bytesOutPerRequest} B out per request, ${s.fleetErrors} fleet errors`,
       `  CPU (cores): services ${s.cores.services.join(' + ')}, HAProxy ${s.cores.haproxy}, PostgreSQL ${s.cores.postgres}, load generator ${s.cores.generator} (idle: services ${s.idleCores.services}, PostgreSQL ${s.idleCores.postgres})`,
       `    per terminal beyond idle: services ${s.serviceCpuMicrosPerTerminalSecond} µs/s, with HAProxy and PostgreSQL ${s.totalCpuMicrosPerTerminalSecond} µs/s; per request ${s.serviceCpuMicrosPerRequest} / ${s.totalCpuMicrosPerRequest} µs (all CPU, idle work included: ${s.allCpuMicrosPerRequest} µs)`,
       `  RSS: services ${s.rssIdle.services.map(mb).join(', ')} idle -> ${s.rssLoaded.services.map(mb).join(', ')} loaded: ${s.serviceRssBytesPerTerminal} B per terminal; HAProxy ${s.haproxyRssBytesPerTerminal} B per terminal; PostgreSQL (sum of its processes) ${mb(s.rssLoaded.postgres)}`,
@@ -687,6 +698,7 @@ async function main(): Promise<void> {
       `    CPU during the burst (cores): services ${burstFigures.cores.services}, PostgreSQL ${burstFigures.cores.postgres}, HAProxy ${burstFigures.cores.haproxy}, load generator ${burstFigures.cores.generator}`,
       `  run took ${result.runSeconds} s`,
     ]);
+    failed = false;
   } finally {
     await Promise.all(fleets.map((f) => f.stop()));
     haproxy?.kill('SIGTERM');
@@ -695,6 +707,8 @@ async function main(): Promise<void> {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.rmSync(`${dataDir}-haproxy.cfg`, { force: true });
+    if (failed) process.stderr.write(`the service processes' logs: ${logFiles.join(' ')}\n`);
+    else for (const f of logFiles) fs.rmSync(f, { force: true });
   }
 }
 
@@ -705,6 +719,26 @@ async function withAdmin(url: string, work: (c: pg.Client) => Promise<unknown>):
     await work(c);
   } finally {
     await c.end();
+  }
+}
+
+/** Requests HAProxy answered itself with 503 (every process failing its /readyz check on the loaded machine) and the bench sent again. */
+let balancerRefusals = 0;
+
+/**
+ * Sends again a request that HAProxy refused with its own 503 ("No server is available": no process
+ * passed its health check at that moment, so no process received the request), up to 60 times a
+ * second apart; any other failure ends the bench.
+ */
+async function throughBalancer<T>(request: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await request();
+    } catch (error) {
+      if (attempt >= 60 || !/: 503 <html>.*No server is available/s.test((error as Error).message)) throw error;
+      balancerRefusals++;
+      await sleep(1000);
+    }
   }
 }
 

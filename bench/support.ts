@@ -59,15 +59,21 @@ export function startCommand(): { env: Record<string, string>; nodeFlags: string
 
 const START = startCommand();
 
-/** `node <script>` with env; resolves once `/healthz` (or `readyPath`) answers 200. BENCH_NODE_ARGS (e.g. `--cpu-prof`) go to the service's node only. */
-export async function spawnServer(script: string, env: Record<string, string>, readyPath = '/healthz'): Promise<ServiceProcess> {
+/**
+ * `node <script>` with env; resolves once `/healthz` (or `readyPath`) answers 200. BENCH_NODE_ARGS (e.g. `--cpu-prof`) go to the service's node only.
+ * `logFile`: the process's standard output (where its logs go) is appended there instead of discarded.
+ */
+export async function spawnServer(script: string, env: Record<string, string>, readyPath = '/healthz', logFile?: string): Promise<ServiceProcess> {
   const port = await freePort();
+  const out = logFile ? fs.openSync(logFile, 'a') : 'ignore';
   const service = script.includes('main.js');
   const nodeArgs = service ? [...START.nodeFlags, ...(process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : [])] : [];
   const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, script)], {
     env: { ...(service ? START.env : {}), ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', out, 'inherit'],
   });
+  // The child holds its own descriptor of the file.
+  if (typeof out === 'number') fs.closeSync(out);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -97,8 +103,13 @@ export async function spawnServer(script: string, env: Record<string, string>, r
 }
 
 /** The Timegate service as its own process against `databaseUrl`. */
-export function spawnService(databaseUrl: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
-  return spawnServer('dist/src/main.js', { DATABASE_URL: databaseUrl, TIMEGATE_MASTER_KEY: MASTER_KEY, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env });
+export function spawnService(databaseUrl: string, env: Record<string, string> = {}, logFile?: string): Promise<ServiceProcess> {
+  return spawnServer(
+    'dist/src/main.js',
+    { DATABASE_URL: databaseUrl, TIMEGATE_MASTER_KEY: MASTER_KEY, LOG_LEVEL: 'warn', NODE_ENV: 'production', ...env },
+    '/healthz',
+    logFile,
+  );
 }
 
 /** A JSON request with a bearer key; throws unless the answer is 2xx. */
@@ -108,7 +119,14 @@ export async function call(url: string, key: string, method: string, pathName: s
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const json = await response.json();
+  const text = await response.text();
+  // A balancer's own answer (503 without a healthy process, 504 past its timeout) is HTML, not JSON.
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new Error(`${method} ${pathName}: ${response.status} ${text.slice(0, 200)}`);
+  }
   if (!response.ok) throw new Error(`${method} ${pathName}: ${response.status} ${JSON.stringify(json)}`);
   return json;
 }

@@ -4,7 +4,7 @@
 import type { Config } from '../config/config';
 import { isSandboxSerial } from '../kernel/sandbox';
 import type { RequestContext } from '../context/request-context';
-import { recordCommandResults, takeCommandsForDelivery } from '../services/commands/command-queue';
+import { interactiveWaiting, recordCommandResults, takeCommandsForDelivery } from '../services/commands/command-queue';
 import { buildSyncCommands, markDeviceTemplatesPending } from '../services/sync/device-sync.service';
 import { reapplyLockdownsAfterHandshake } from '../services/access/lockdown.service';
 import {
@@ -14,6 +14,7 @@ import {
   recordProtocol,
   recordTemplateAlgorithms,
   recordReportedOptions,
+  reissueAccessSession,
   type ReportedInfo,
   type TerminalDevice,
   type TerminalProtocol,
@@ -109,13 +110,15 @@ function refuse(ctx: RequestContext, r: TerminalRequest, reason: RefusalReason, 
 
 /**
  * Whether the request may act for the device (docs/security.md, "Terminals"), or the refusal to
- * answer. Once a RegistryCode is issued the serial is registered: its registry, handshake and
- * options need proof (the session token, or the device's PushCommKey; an unproven attendance upload
- * is stored but does not switch its family, see cdataUpload), and once the terminal has proved its
- * session (paired) every request does. Refusals are the protocol's own: 406 for a registry
- * (SEC-DOC §7.4), `OK` ("not registered") for an access handshake, which leaks
- * nothing and sends a real terminal to a registry that stays refused until an admin resets the
- * pairing, 401 for a session request, 403 for a source address or PushCommKey.
+ * answer. Once a RegistryCode is issued the serial is registered: its handshake and options need
+ * proof (the session token, or the device's PushCommKey; an unproven attendance upload is stored
+ * but does not switch its family, see cdataUpload), and once the terminal has proved its session
+ * (paired) every request does. An unproven registry of a registered serial that has not paired yet
+ * is taken as a new registration (new codes, see registry()): a terminal whose push or registry
+ * reply was lost gets back in without an operator. Refusals are the protocol's own: 406 for a
+ * paired serial's registry (SEC-DOC §7.4), `OK` ("not registered") for an access handshake, which
+ * leaks nothing and sends a real terminal to the registry, 401 for a session request, 403 for a
+ * source address or PushCommKey.
  */
 function admission(ctx: RequestContext, r: TerminalRequest, device: TerminalDevice, proof: TerminalProof): TerminalReply | null {
   if (device.registryCode === null) {
@@ -124,7 +127,8 @@ function admission(ctx: RequestContext, r: TerminalRequest, device: TerminalDevi
     return null;
   }
   if (proof.proven) return null;
-  if (r.endpoint === 'registry') return refuse(ctx, r, 'pairing', reply('Registration refused: this terminal is paired; reset its pairing in Timegate', 406));
+  // Registered but never proven: the registration is taken again, with new codes (see registry()).
+  if (r.endpoint === 'registry') return device.paired ? refusePairedRegistry(ctx, r) : null;
   if (isHandshake(r)) return refuse(ctx, r, 'pairing', reply(OK));
   // Right after registering, the terminal fetches its SessionID here before it can compute a token.
   if (r.endpoint === 'push') return device.paired ? refuse(ctx, r, 'session', reply('token required', 401)) : null;
@@ -134,6 +138,10 @@ function admission(ctx: RequestContext, r: TerminalRequest, device: TerminalDevi
   }
   // Registered but not yet paired (it never sent a token): the serial is its credential.
   return null;
+}
+
+function refusePairedRegistry(ctx: RequestContext, r: TerminalRequest): TerminalReply {
+  return refuse(ctx, r, 'pairing', reply('Registration refused: this terminal is paired; reset its pairing in Timegate', 406));
 }
 
 /**
@@ -207,7 +215,7 @@ function serve(
     case 'devicecmd':
       return commandResults(ctx, deps, device, r);
     case 'registry':
-      return registry(ctx, deps, device, r);
+      return registry(ctx, deps, device, r, proof.proven);
     case 'push':
       return push(ctx, deps, device);
     case 'querydata': {
@@ -244,7 +252,10 @@ async function commandResults(ctx: RequestContext, deps: TerminalDeps, device: T
 
 async function push(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice): Promise<TerminalReply> {
   await detectProtocol(ctx, deps, device, 'acc-push');
-  const session = await accessSession(ctx, deps, device);
+  // Before pairing, the codes are read from the database: another process may have issued new ones
+  // (a registration again) since this one cached the device.
+  const session = device.paired ? await accessSession(ctx, deps, device) : await ensureAccessSession(ctx, device.id);
+  if (!device.paired) deps.cache.patch(device.serialNumber, session);
   return reply(pushConfigReply(accessSettings(deps.config, session.sessionId)));
 }
 
@@ -336,11 +347,28 @@ async function handshake(ctx: RequestContext, deps: TerminalDeps, device: Termin
  */
 const STORED_TRANS_FLAGS = ['AttLog', 'OpLog', 'EnrollUser', 'ChgUser', 'EnrollFP', 'ChgFP', 'FACE', 'WORKCODE'] as const;
 
-async function registry(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, r: TerminalRequest): Promise<TerminalReply> {
+/**
+ * `proven`: the request carries the session's token or the PushCommKey. A registered serial that has
+ * not paired yet and registers again without proof is a terminal that lost a reply of its first
+ * registration (its RegistryCode or its SessionID, e.g. a 503 in a start-up storm) or someone else:
+ * either way it gets new codes, which void the earlier ones (docs/security.md, "Terminals: who may
+ * speak for a serial"). A paired serial never gets here without proof (admission).
+ */
+async function registry(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, r: TerminalRequest, proven: boolean): Promise<TerminalReply> {
   const parsed = parseRegistry(r.body);
   if (parsed.errors.length > 0) ctx.logger.warn({ serial: r.serialNumber, errors: parsed.errors.slice(0, 20) }, 'unreadable registry segments');
   await detectProtocol(ctx, deps, device, 'acc-push');
-  const session = await accessSession(ctx, deps, device);
+  let session: { registryCode: string; sessionId: string };
+  if (device.registryCode !== null && !proven) {
+    const reissued = await reissueAccessSession(ctx, device.id);
+    if (!reissued) return refusePairedRegistry(ctx, r);
+    deps.cache.patch(device.serialNumber, reissued);
+    ctx.logger.warn(
+      { serial: r.serialNumber, remoteAddress: r.remoteAddress },
+      'registered again before pairing: new RegistryCode and SessionID, the earlier ones no longer work',
+    );
+    session = reissued;
+  } else session = await accessSession(ctx, deps, device);
   await recordReportedOptions(ctx, device.id, parsed.options, { model: parsed.deviceName, firmware: parsed.firmwareVersion });
   return reply(registryReply(session.registryCode));
 }
@@ -397,9 +425,15 @@ async function pollAfterInfoChange(ctx: RequestContext, deps: TerminalDeps, devi
 function deliverCommands(ctx: RequestContext, deps: TerminalDeps, device: TerminalDevice, reported: ReportedInfo): Promise<TerminalReply> {
   return inSpan('terminal.commands.deliver', { attributes: { 'timegate.terminal.serial': device.serialNumber } }, async (span) => {
     const version = deps.cache.pendingVersion(device.serialNumber);
-    await syncBeforeDelivery(ctx, device, reported);
+    // A door or device action waiting goes out in this reply without waiting for the sync build
+    // (hundreds of people's rows, and their row locks, while a level syncs): the next poll (or the
+    // sweep) builds. Nothing is reordered: the build only adds commands behind the queued ones.
+    const urgent = await interactiveWaiting(ctx.em, device.id);
+    if (urgent) span?.setAttribute('timegate.sync.build', 'deferred');
+    else await syncBeforeDelivery(ctx, device, reported);
     const commands = await takeCommandsForDelivery(ctx, device.id, deps.config.commandBatchSize);
-    if (commands.length < deps.config.commandBatchSize) deps.cache.drained(device.serialNumber, version);
+    // Drained only when nothing was left unbuilt: a deferred build keeps the device pending.
+    if (!urgent && commands.length < deps.config.commandBatchSize) deps.cache.drained(device.serialNumber, version);
     span?.setAttributes({ 'timegate.commands.count': commands.length, 'timegate.commands.ids': commands.slice(0, 50).map((c) => String(c.id)) });
     return reply(commandBatchReply(commands));
   });

@@ -111,7 +111,8 @@ export const errorCodes = {
   },
   service_unavailable: {
     status: 503,
-    description: 'The database is unavailable for a moment (restart, failover); nothing was changed. Retry after the Retry-After seconds.',
+    description:
+      'The database is unavailable for a moment (restart, failover), or a concurrent change kept conflicting with this one (a deadlock, retried in vain); nothing was changed. Retry after the Retry-After seconds.',
   },
   internal_error: { status: 500, description: 'An unexpected error; the request id identifies it in the logs.' },
 } as const satisfies Record<string, { status: number; description: string }>;

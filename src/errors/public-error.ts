@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { isDatabaseUnavailable } from './database-unavailable';
 import { DomainError } from './domain-error';
+import { isTransactionConflict } from './transaction-conflict';
 
 /**
  * The one mapping from anything thrown to what a client is told, used by REST, GraphQL over HTTP
@@ -13,6 +14,7 @@ import { DomainError } from './domain-error';
  *   service started without NODE_ENV=production once showed them).
  */
 export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable for a moment; nothing was changed. Retry shortly.';
+const CONFLICT_MESSAGE = 'A concurrent change conflicted with this one; nothing was changed. Retry shortly.';
 
 export interface PublicErrorOptions {
   /** TIMEGATE_DEBUG_ERRORS: the cause of an internal error is shown. */
@@ -26,6 +28,12 @@ export function toPublicError(error: unknown, options: PublicErrorOptions): Doma
   if (isDatabaseUnavailable(error)) {
     options.logger?.warn({ err: error }, 'database unavailable');
     return new DomainError('service_unavailable', DATABASE_UNAVAILABLE_MESSAGE);
+  }
+  // Aborted for a concurrent transaction (deadlock, serialization failure): nothing was written and
+  // the request was valid (docs/errors.md, "Concurrent changes").
+  if (isTransactionConflict(error)) {
+    options.logger?.warn({ err: error }, 'transaction aborted by a concurrent one');
+    return new DomainError('service_unavailable', CONFLICT_MESSAGE);
   }
   options.logger?.error({ err: error }, 'unexpected error');
   const cause = error instanceof Error ? error.message : String(error);

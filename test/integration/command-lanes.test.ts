@@ -3,9 +3,11 @@ import { deleteAccessUserCommands, encodeZkTime, instantToLocal, setClockCommand
 import { enqueueCommand, enqueueCommands, registerCommandHandler, registeredCommandHandlers, type NewCommand } from '../../src/services/commands/command-queue';
 import type { RequestContext } from '../../src/context/request-context';
 import { syncLane } from '../../src/services/sync/device-sync.service';
+import pg from 'pg';
 import { createWorkspace } from '../support/factories';
 import { rest } from '../support/http';
-import { createTerminalDevice, iclock } from '../support/terminal';
+import { waitForLockWait } from '../support/service-process';
+import { createTerminalDevice, iclock, registerAccessTerminal } from '../support/terminal';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 describe('command lanes, deadlines and delivery-time payloads', () => {
@@ -67,6 +69,52 @@ describe('command lanes, deadlines and delivery-time payloads', () => {
     expect(reply.slice(1).map(([id]) => id)).to.deep.equal(queued.slice(0, 4).map((q) => q.commandId));
     const read = await rest(t.url, 'GET', `/v1/devices/door/actions/${unlock.body.action_id}`, { key });
     expect(read.body.status).to.equal('sent');
+  });
+
+  it("a remote open queued while a controller has 500 people to sync is in its next poll's reply, even while that sync's rows are locked", async () => {
+    const device = (await createTerminalDevice(t.url, key, { mode_type: 'acc' })) as any;
+    await registerAccessTerminal(t.url, device.serial_number, 'DeviceType=acc,~DeviceName=inBio260,FirmVer=AC Ver 5.7.8,PushVersion=3.1.2,LockCount=2');
+    const doors = (await rest(t.url, 'GET', `/public/v2/devices/${device.id}/doors`, { key })).body as Array<{ id: number }>;
+    const always = (await rest(t.url, 'GET', `/public/v2/access_schedules?company_id=${device.company_id}`, { key })).body[0];
+    const level = await rest(t.url, 'POST', '/public/v2/access_levels', {
+      key,
+      body: { company_id: device.company_id, name: 'Everyone', schedule_id: always.id, door_ids: doors.map((d) => d.id) },
+    });
+    const people = await sql(
+      `insert into employee (workspace_id, company_id, name, lastname, code, pin, created_at, updated_at)
+       select workspace_id, company_id, 'Person' || g, 'Sync', 'SYNC' || id || '-' || g, (70000 + g)::text, now(), now()
+       from device, generate_series(1, 500) g where id = ? returning id`,
+      [device.id],
+    );
+    const added = await rest(t.url, 'POST', `/public/v2/access_levels/${level.body.id}/employees`, {
+      key,
+      body: people.map((p) => ({ employee_id: p.id })),
+    });
+    expect(added.status).to.equal(200);
+    expect((await sql("select count(*)::int as n from device_user where device_id = ? and sync_status = 'pending'", [device.id]))[0].n).to.equal(500);
+    // Another writer of one of those people (a level change, a template upload) holds her row: the
+    // sync build of the next poll would wait for it.
+    const writer = new pg.Client({ connectionString: t.config.databaseUrl! });
+    await writer.connect();
+    await writer.query('begin');
+    await writer.query('update device_user set sent_access = sent_access where id = (select min(id) from device_user where device_id = $1)', [device.id]);
+    try {
+      const unlock = await rest(t.url, 'POST', '/v1/devices/door/unlock', { key, body: { device_serial: device.serial_number, door: 1, duration: 5 } });
+      expect(unlock.status).to.equal(202);
+      const [door] = await sql('select c.command_id from door_action a join device_command c on c.id = a.command_id where a.action_id = ?', [
+        unlock.body.action_id,
+      ]);
+      const stalled = waitForLockWait(t.config.databaseUrl!, '%device_user%').then(() => 'the poll waited for the sync build');
+      const reply = await Promise.race([poll(device.serial_number), stalled]);
+      expect(reply).to.not.equal('the poll waited for the sync build');
+      expect((reply as Array<readonly [string, string]>)[0]).to.deep.equal([door.command_id, 'CONTROL DEVICE 01010105']);
+    } finally {
+      await writer.query('commit');
+      await writer.end();
+    }
+    // The build was only put off: the next poll builds and delivers the people.
+    const next = await poll(device.serial_number);
+    expect(next.map(([, command]) => command.split(' ').slice(0, 3).join(' '))).to.include('DATA UPDATE user');
   });
 
   it('bulk work cannot starve: with interactive commands waiting, every poll still carries one bulk command', async () => {

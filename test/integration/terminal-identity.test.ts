@@ -250,6 +250,51 @@ describe('terminal identity: a request must prove it comes from the terminal', (
     expect(await grantMask(device.id, ada.id)).to.equal(0b1111);
   });
 
+  it('a controller that lost its push reply (registered, never paired) registers again and pairs without an operator; the earlier codes stop working', async () => {
+    const device = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc' });
+    const sn = device.serial_number;
+    // The start-up storm: the registry was answered, the push too, but the push reply never reached
+    // the terminal (a 503 from the balancer, a dropped connection): it holds no SessionID.
+    expect((await iclock(t.url, 'GET', `/iclock/cdata?SN=${sn}&options=all&pushver=3.1.2&DeviceType=acc`)).text).to.equal('OK');
+    const lost = await registerAccessTerminal(t.url, sn, FOUR_DOORS);
+    expect((await call('GET', `/public/v2/devices/${device.id}`)).body.pairing).to.equal('registered');
+
+    // It starts over as the protocol has it (handshake, registry, push, then the token), with real bytes.
+    const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: sn, family: 'acc', lockCount: 4, pollIntervalMs: 50, errorDelayMs: 50 });
+    terminal.start();
+    try {
+      const [handshake] = (await once(terminal, 'handshake')) as [HandshakeEvent];
+      await waitUntil(
+        'the controller is paired',
+        async () => (await call('GET', `/public/v2/devices/${device.id}`)).body.pairing,
+        (v) => v === 'paired',
+      );
+      expect(terminal.stats.errors).to.equal(0);
+      expect(handshake.registryCode).to.not.equal(lost.registryCode);
+      expect(handshake.sessionId).to.not.equal(lost.sessionId);
+      // Whoever held the first codes (the terminal itself, or someone who raced it) is out.
+      expect((await iclock(t.url, 'GET', `/iclock/getrequest?SN=${sn}`, undefined, lost.cookie)).status).to.equal(401);
+
+      // Paired now: an impersonator's registry is refused, with or without the stale token, and learns nothing.
+      for (const headers of [{}, lost.cookie] as Array<Record<string, string>>) {
+        const attack = await iclock(t.url, 'POST', `/iclock/registry?SN=${sn}`, FOUR_DOORS.replace('LockCount=4', 'LockCount=1'), headers);
+        expect(attack.status).to.equal(406);
+        expect(attack.text).to.not.include(handshake.registryCode!);
+      }
+      const [row] = await sql("select registry_code, session_id, reported_options->>'LockCount' as lock_count from device where id = ?", [device.id]);
+      expect(row).to.deep.equal({ registry_code: handshake.registryCode, session_id: handshake.sessionId, lock_count: '4' });
+      const polled = terminal.stats.polls;
+      await waitUntil(
+        'the controller goes on polling with its token',
+        async () => terminal.stats.polls,
+        (n) => n > polled + 2,
+      );
+      expect(terminal.stats.errors).to.equal(0);
+    } finally {
+      await terminal.stop();
+    }
+  });
+
   it('a simulated controller stays paired across a reconnect: its stored cookie proves it on the next handshake', async () => {
     const device = await createTerminalDevice(t.url, ws.key, { mode_type: 'acc' });
     const terminal = new SimulatedTerminal({ serverUrl: t.url, serialNumber: device.serial_number, family: 'acc', pollIntervalMs: 50, errorDelayMs: 50 });

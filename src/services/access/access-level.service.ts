@@ -11,6 +11,7 @@ import { recomputeDeviceUsers } from '../sync/device-user.service';
 import type { Page, PageRequest } from '../common/pagination';
 import { FieldChecker, limits } from '../common/validation';
 import { lockWorkspace } from '../common/workspace-lock';
+import { retryOnConflict } from '../common/transaction-conflict';
 import { openingRulesUsing } from './door-opening-rules.service';
 
 export interface AccessLevelInput {
@@ -130,15 +131,19 @@ export async function updateAccessLevel(ctx: RequestContext, id: number, input: 
   checkLevel(input, false);
   const level = await findLevel(ctx, id);
   await checkReferences(ctx, level.companyId, input);
-  await ctx.em.transactional(async (em) => {
-    await lockWorkspace(em, level.workspaceId);
-    const row = await em.findOneOrFail(AccessLevel, { id });
-    if (input.name != null) row.name = input.name;
-    if (input.scheduleId != null) row.scheduleId = input.scheduleId;
-    await em.flush();
-    if (input.doorIds != null) await setDoors(em, row, input.doorIds);
-    await recomputeDeviceUsers(em, { employeeIds: await memberIds(em, id) }, ctx.now(), ctx.principal);
-  });
+  // Its members' terminal rows are written while their controllers sync: a deadlock with a sync
+  // transaction is retried whole (docs/errors.md, "Concurrent changes").
+  await retryOnConflict(() =>
+    ctx.em.transactional(async (em) => {
+      await lockWorkspace(em, level.workspaceId);
+      const row = await em.findOneOrFail(AccessLevel, { id });
+      if (input.name != null) row.name = input.name;
+      if (input.scheduleId != null) row.scheduleId = input.scheduleId;
+      await em.flush();
+      if (input.doorIds != null) await setDoors(em, row, input.doorIds);
+      await recomputeDeviceUsers(em, { employeeIds: await memberIds(em, id) }, ctx.now(), ctx.principal);
+    }),
+  );
   return getAccessLevel(ctx, id);
 }
 
@@ -151,12 +156,14 @@ export async function deleteAccessLevel(ctx: RequestContext, id: number): Promis
       `Access level ${id} starts the first-person-in of ${doors} door${doors === 1 ? '' : 's'}; change their opening rules first.`,
     );
   const snapshot = { ...view };
-  await ctx.em.transactional(async (em) => {
-    await lockWorkspace(em, view.workspaceId);
-    const members = await memberIds(em, id);
-    await em.nativeDelete(AccessLevel, { id });
-    await recomputeDeviceUsers(em, { employeeIds: members }, ctx.now(), ctx.principal);
-  });
+  await retryOnConflict(() =>
+    ctx.em.transactional(async (em) => {
+      await lockWorkspace(em, view.workspaceId);
+      const members = await memberIds(em, id);
+      await em.nativeDelete(AccessLevel, { id });
+      await recomputeDeviceUsers(em, { employeeIds: members }, ctx.now(), ctx.principal);
+    }),
+  );
   return Object.assign(new AccessLevel(), snapshot);
 }
 
@@ -224,42 +231,46 @@ export async function changeAccessLevelEmployees(ctx: RequestContext, levelId: n
   const ids = checkBulkItems(items, 'employeeId', { allowEmpty: mode === 'sync' });
   if (mode !== 'remove') checkWindows(items);
   await checkOwners(ctx, Employee, ids, 'employeeId', level);
-  return ctx.em.transactional(async (em) => {
-    await lockWorkspace(em, level.workspaceId);
-    const existing = await em.find(AccessLevelEmployee, { accessLevelId: levelId });
-    const touched = new Set<number>();
-    if (mode === 'remove' || mode === 'sync') {
-      for (const row of existing) {
-        if (mode === 'remove' ? ids.includes(row.employeeId) : !ids.includes(row.employeeId)) {
-          em.remove(row);
-          touched.add(row.employeeId);
+  // Computed from what the transaction reads, so a deadlock with a sync transaction (whose rows it
+  // writes) is retried whole (docs/errors.md, "Concurrent changes").
+  return retryOnConflict(() =>
+    ctx.em.transactional(async (em) => {
+      await lockWorkspace(em, level.workspaceId);
+      const existing = await em.find(AccessLevelEmployee, { accessLevelId: levelId });
+      const touched = new Set<number>();
+      if (mode === 'remove' || mode === 'sync') {
+        for (const row of existing) {
+          if (mode === 'remove' ? ids.includes(row.employeeId) : !ids.includes(row.employeeId)) {
+            em.remove(row);
+            touched.add(row.employeeId);
+          }
         }
       }
-    }
-    if (mode !== 'remove') {
-      for (const item of items) {
-        const row = existing.find((r) => r.employeeId === item.employeeId);
-        const window = { startDate: item.startDate ?? null, endDate: item.endDate ?? null };
-        if (row) {
-          if ((row.startDate ?? null) !== window.startDate || (row.endDate ?? null) !== window.endDate) Object.assign(row, window);
-          else continue;
-        } else {
-          em.persist(
-            em.create(AccessLevelEmployee, {
-              workspaceId: level.workspaceId,
-              accessLevelId: levelId,
-              employeeId: item.employeeId,
-              ...window,
-            } as AccessLevelEmployee),
-          );
+      if (mode !== 'remove') {
+        for (const item of items) {
+          const row = existing.find((r) => r.employeeId === item.employeeId);
+          const window = { startDate: item.startDate ?? null, endDate: item.endDate ?? null };
+          if (row) {
+            if ((row.startDate ?? null) !== window.startDate || (row.endDate ?? null) !== window.endDate) Object.assign(row, window);
+            else continue;
+          } else {
+            em.persist(
+              em.create(AccessLevelEmployee, {
+                workspaceId: level.workspaceId,
+                accessLevelId: levelId,
+                employeeId: item.employeeId,
+                ...window,
+              } as AccessLevelEmployee),
+            );
+          }
+          touched.add(item.employeeId);
         }
-        touched.add(item.employeeId);
       }
-    }
-    await em.flush();
-    await recomputeDeviceUsers(em, { employeeIds: [...touched] }, ctx.now(), ctx.principal);
-    return em.find(AccessLevelEmployee, { accessLevelId: levelId }, { orderBy: { employeeId: 'asc' } });
-  });
+      await em.flush();
+      await recomputeDeviceUsers(em, { employeeIds: [...touched] }, ctx.now(), ctx.principal);
+      return em.find(AccessLevelEmployee, { accessLevelId: levelId }, { orderBy: { employeeId: 'asc' } });
+    }),
+  );
 }
 
 /** Adds, removes or sets exactly the level's areas; their employees' terminals follow. */
@@ -267,20 +278,22 @@ export async function changeAccessLevelAreas(ctx: RequestContext, levelId: numbe
   const level = await findLevel(ctx, levelId);
   const ids = checkBulkItems(items, 'areaId', { allowEmpty: mode === 'sync' });
   await checkOwners(ctx, Area, ids, 'areaId', level);
-  return ctx.em.transactional(async (em) => {
-    await lockWorkspace(em, level.workspaceId);
-    const before = await memberIds(em, levelId);
-    const existing = await em.find(AccessLevelArea, { accessLevelId: levelId });
-    for (const row of existing) if (mode === 'remove' ? ids.includes(row.areaId) : mode === 'sync' && !ids.includes(row.areaId)) em.remove(row);
-    if (mode !== 'remove') {
-      for (const areaId of ids) {
-        if (!existing.some((r) => r.areaId === areaId))
-          em.persist(em.create(AccessLevelArea, { workspaceId: level.workspaceId, accessLevelId: levelId, areaId } as AccessLevelArea));
+  return retryOnConflict(() =>
+    ctx.em.transactional(async (em) => {
+      await lockWorkspace(em, level.workspaceId);
+      const before = await memberIds(em, levelId);
+      const existing = await em.find(AccessLevelArea, { accessLevelId: levelId });
+      for (const row of existing) if (mode === 'remove' ? ids.includes(row.areaId) : mode === 'sync' && !ids.includes(row.areaId)) em.remove(row);
+      if (mode !== 'remove') {
+        for (const areaId of ids) {
+          if (!existing.some((r) => r.areaId === areaId))
+            em.persist(em.create(AccessLevelArea, { workspaceId: level.workspaceId, accessLevelId: levelId, areaId } as AccessLevelArea));
+        }
       }
-    }
-    await em.flush();
-    const after = await memberIds(em, levelId);
-    await recomputeDeviceUsers(em, { employeeIds: [...new Set([...before, ...after])] }, ctx.now(), ctx.principal);
-    return em.find(AccessLevelArea, { accessLevelId: levelId }, { orderBy: { areaId: 'asc' } });
-  });
+      await em.flush();
+      const after = await memberIds(em, levelId);
+      await recomputeDeviceUsers(em, { employeeIds: [...new Set([...before, ...after])] }, ctx.now(), ctx.principal);
+      return em.find(AccessLevelArea, { accessLevelId: levelId }, { orderBy: { areaId: 'asc' } });
+    }),
+  );
 }

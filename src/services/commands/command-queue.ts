@@ -309,6 +309,19 @@ function observeDeliveries(ctx: RequestContext, delivered: readonly TakenRow[], 
 }
 
 /**
+ * Whether an interactive command (a door or device action) waits for the device: one probe of the
+ * (device_id, status, priority, id) index. A poll that finds one delivers at once, before any sync
+ * build (devices/terminal-requests.ts; docs/decisions.md, "Command lanes").
+ */
+export async function interactiveWaiting(em: EntityManager, deviceId: number): Promise<boolean> {
+  const [row] = await em.execute<{ waiting: boolean }[]>(
+    `select exists (select 1 from device_command where device_id = ? and status = 'queued' and priority < ?) as waiting`,
+    [deviceId, FIRST_NON_INTERACTIVE_PRIORITY],
+  );
+  return row!.waiting;
+}
+
+/**
  * Picks the commands this poll delivers and marks them sent, atomically (rows another process is
  * delivering are skipped, never delivered twice): by lane and the fair share above, each lane in
  * the order it was queued. Commands past their deadline are expired here, never sent. Commands of a

@@ -183,9 +183,7 @@ export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserS
       continue;
     }
     const sameAccess =
-      JSON.stringify(row.access ?? null) === JSON.stringify(want.access) &&
-      (row.validFrom ?? null) === want.validFrom &&
-      (row.validUntil ?? null) === want.validUntil;
+      sameGrants(row.access ?? null, want.access) && (row.validFrom ?? null) === want.validFrom && (row.validUntil ?? null) === want.validUntil;
     if (row.present && row.pin === want.pin && row.name === want.name && row.privilege === want.privilege && sameAccess) continue;
     const previousPin = row.pin !== want.pin ? (row.previousPin ?? row.pin) : row.previousPin;
     const { workspaceId: _workspaceId, ...content } = want;
@@ -231,6 +229,24 @@ export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserS
   // Wakes this process's heartbeat fast path for those devices; other processes see the pending rows
   // when their device cache entry is reloaded (TIMEGATE_DEVICE_CACHE_TTL_MS).
   notifyCommandsQueued(em, [...changedDevices]);
+}
+
+/**
+ * Whether two grant lists are the same. Not by their JSON text: jsonb keeps an object's keys in its
+ * own order (shorter keys first: `doorMask` before `scheduleId`), so a stored list never reads back
+ * as the text it was written from, and every recompute rewrote (and made pending again) every row
+ * it looked at — rows a controller was syncing at that moment included (docs/errors.md,
+ * "Concurrent changes").
+ */
+function sameGrants(stored: AccessGrant[] | null, wanted: AccessGrant[] | null): boolean {
+  if (stored === null || wanted === null) return stored === wanted;
+  if (stored.length !== wanted.length) return false;
+  const canonical = (grants: AccessGrant[]) =>
+    grants
+      .map((g) => `${g.scheduleId}:${g.doorMask}`)
+      .sort()
+      .join(',');
+  return canonical(stored) === canonical(wanted);
 }
 
 function markPending(row: DeviceUser, change: Partial<DeviceUser>, now: Date): void {

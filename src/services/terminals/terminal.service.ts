@@ -247,6 +247,20 @@ export async function ensureAccessSession(ctx: RequestContext, deviceId: number)
 }
 
 /**
+ * A registration of a registered serial that has not proved its session yet (docs/security.md,
+ * "Terminals: who may speak for a serial"): new RegistryCode and SessionID, so the earlier ones stop
+ * working and only the party that registered last can pair. Null when the device was paired
+ * meanwhile (then a registration needs proof).
+ */
+export async function reissueAccessSession(ctx: RequestContext, deviceId: number): Promise<{ registryCode: string; sessionId: string } | null> {
+  const rows = await ctx.em.execute<{ registry_code: string; session_id: string }[]>(
+    'update device set registry_code = ?, session_id = ? where id = ? and paired_at is null returning registry_code, session_id',
+    [newRegistryCode(), newSessionId(), deviceId],
+  );
+  return rows[0] ? { registryCode: rows[0].registry_code, sessionId: rows[0].session_id } : null;
+}
+
+/**
  * The terminal proved its session (a valid token after registration): it is paired from now on.
  * Idempotent; a pairing reset in between (registry_code cleared) is not undone.
  */

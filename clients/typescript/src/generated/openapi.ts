@@ -2936,7 +2936,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description 503: The database is unavailable for a moment (restart, failover); nothing was changed. Retry after the Retry-After seconds. */
+        /** @description 503: The database is unavailable for a moment (restart, failover), or a concurrent change kept conflicting with this one (a deadlock, retried in vain); nothing was changed. Retry after the Retry-After seconds. */
         service_unavailable: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
