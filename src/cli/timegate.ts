@@ -3,16 +3,12 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config/config';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openDatabase } from '../db/database';
 import { hasEmbeddedData } from '../db/embedded-postgres';
 import { StartupError } from '../errors/startup-error';
 import { DomainError } from '../errors/domain-error';
 import { createLogger } from '../logger';
 import { runSimulateCommand } from '../simulator';
-import { createApiKey, listApiKeys, revokeApiKey } from '../services/identity/api-key.service';
 import type { RequestContext } from '../context/request-context';
-import { listWorkspaces, setWorkspacePlan } from '../services/directory/workspace.service';
-import { createWorkspace } from '../services/sandbox/sandbox.service';
 import { SCOPES } from '../kernel/scopes';
 
 /** The scopes a key may have, as the help lists them (`read,write[,admin,...]`). */
@@ -125,6 +121,12 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
     `timegate: using ${config.databaseUrl ? `the database of DATABASE_URL (${databaseName(config.databaseUrl)})` : `the embedded PostgreSQL in ${path.resolve(config.dataDir)}`}\n`,
   );
   const logger = createLogger({ logLevel: process.env.LOG_LEVEL ?? 'warn' });
+  // The database and the services are loaded by the commands that use them: --version, --help and
+  // usage errors answer without loading them (most of a second of start-up each).
+  const { openDatabase } = require('../db/database') as typeof import('../db/database');
+  const { createApiKey, listApiKeys, revokeApiKey } = require('../services/identity/api-key.service') as typeof import('../services/identity/api-key.service');
+  const { listWorkspaces, setWorkspacePlan } = require('../services/directory/workspace.service') as typeof import('../services/directory/workspace.service');
+  const { createWorkspace } = require('../services/sandbox/sandbox.service') as typeof import('../services/sandbox/sandbox.service');
   const database = await openDatabase(config, logger);
   const ctx: RequestContext = {
     principal: { kind: 'operator' },

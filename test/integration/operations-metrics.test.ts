@@ -2,9 +2,11 @@
 // exposed at /metrics and moves when what it measures happens, on the real service with an injected
 // clock (the delays measured are then exact).
 import http from 'node:http';
+import pg from 'pg';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { Histogram } from 'prom-client';
+import { ATTENDANCE_LOCK } from '../../src/services/attendance/day-store';
 import { createEmployee, createWorkspace } from '../support/factories';
 import { rest } from '../support/http';
 import { query } from '../support/service-process';
@@ -213,36 +215,55 @@ describe('operations metrics: what the alert rules and the dashboard read', func
         `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=9999`,
         lines.map((l) => `4242\t2026-02-03 ${l}\t0\t1\t0\t0\t0\r\n`).join(''),
       );
-    expect((await upload(['07:58:00', '07:59:00'])).text).to.equal('OK: 2');
-    at('2026-02-03T08:00:30Z');
-    await waitUntil(
-      'the attendance backlog gauge reads 30 s',
-      async () => sample(await metricsText(), 'timegate_attendance_backlog_seconds') === 30,
-      GAUGE_WAIT_MS,
-    );
-    await t.app.attendance.runUntilIdle();
-    // A batch the worker had begun on its own commits (and observes) after runUntilIdle found it busy.
-    const after = await waitUntil(
-      'both punches are observed in the punch-to-day histogram',
-      () => observed(t.app.metrics.attendanceDayDelay),
-      (seen) => seen.count >= before.count + 2,
-      GAUGE_WAIT_MS,
-    );
-    expect(after.count).to.equal(before.count + 2);
-    expect(after.sum - before.sum).to.be.closeTo(60, 1e-6);
-    await waitUntil(
-      'the attendance backlog gauge reads 0',
-      async () => sample(await metricsText(), 'timegate_attendance_backlog_seconds') === 0,
-      GAUGE_WAIT_MS,
-    );
+    // The test holds the attendance lock while it reads the backlog: the worker, woken by the upload
+    // after its batch delay, cannot count the punches first (its main job finds the lock taken, its
+    // live lane waits for it), however slowly this test runs beside others.
+    const holder = new pg.Client({ connectionString: t.config.databaseUrl! });
+    await holder.connect();
+    try {
+      await holder.query(`select pg_advisory_lock(x'${ATTENDANCE_LOCK}'::bigint)`);
+      expect((await upload(['07:58:00', '07:59:00'])).text).to.equal('OK: 2');
+      at('2026-02-03T08:00:30Z');
+      await waitUntil(
+        'the attendance backlog gauge reads 30 s',
+        async () => sample(await metricsText(), 'timegate_attendance_backlog_seconds') === 30,
+        GAUGE_WAIT_MS,
+      );
+      await holder.query(`select pg_advisory_unlock(x'${ATTENDANCE_LOCK}'::bigint)`);
+      await t.app.attendance.runUntilIdle();
+      // A batch the worker had begun on its own (or its live lane, once the lock was free) commits
+      // (and observes) after runUntilIdle found it busy.
+      const after = await waitUntil(
+        'both punches are observed in the punch-to-day histogram',
+        () => observed(t.app.metrics.attendanceDayDelay),
+        (seen) => seen.count >= before.count + 2,
+        GAUGE_WAIT_MS,
+      );
+      expect(after.count).to.equal(before.count + 2);
+      expect(after.sum - before.sum).to.be.closeTo(60, 1e-6);
+      await waitUntil(
+        'the attendance backlog gauge reads 0',
+        async () => sample(await metricsText(), 'timegate_attendance_backlog_seconds') === 0,
+        GAUGE_WAIT_MS,
+      );
 
-    // A third punch of the same day: only it is new to the day, the two counted before are not timed again.
-    expect((await upload(['07:57:00'])).text).to.equal('OK: 1');
-    at('2026-02-03T08:00:35Z');
-    await t.app.attendance.runUntilIdle();
-    const third = await observed(t.app.metrics.attendanceDayDelay);
-    expect(third.count).to.equal(after.count + 1);
-    expect(third.sum - after.sum).to.be.closeTo(5, 1e-6);
+      // A third punch of the same day: only it is new to the day, the two counted before are not timed again.
+      await holder.query(`select pg_advisory_lock(x'${ATTENDANCE_LOCK}'::bigint)`);
+      expect((await upload(['07:57:00'])).text).to.equal('OK: 1');
+      at('2026-02-03T08:00:35Z');
+      await holder.query(`select pg_advisory_unlock(x'${ATTENDANCE_LOCK}'::bigint)`);
+      await t.app.attendance.runUntilIdle();
+      const third = await waitUntil(
+        'the third punch is observed in the punch-to-day histogram',
+        () => observed(t.app.metrics.attendanceDayDelay),
+        (seen) => seen.count >= after.count + 1,
+        GAUGE_WAIT_MS,
+      );
+      expect(third.count).to.equal(after.count + 1);
+      expect(third.sum - after.sum).to.be.closeTo(5, 1e-6);
+    } finally {
+      await holder.end();
+    }
   });
 
   it('times accepted webhook deliveries from their event, and shows how long the oldest due delivery has waited', async () => {
