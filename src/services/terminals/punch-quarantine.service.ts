@@ -11,6 +11,7 @@ import { QuarantinedPunch, QuarantineReason } from '../../entities';
 import { workspaceOf, type RequestContext } from '../../context/request-context';
 import type { DevicePunch } from '../attendance/punch.service';
 import type { Page, PageRequest } from '../common/pagination';
+import { executeBound } from '../../db/prepared-statement';
 
 /** Records dated before this local time are quarantined. */
 const EARLIEST_LOCAL_TIME = '2000-01-01 00:00:00';
@@ -92,7 +93,9 @@ export async function quarantinePunches(
       c.clockSkewSeconds,
     ]),
   );
-  const [result] = await ctx.em.execute<{ stored: number; fresh: number; room: number }[]>(
+  // Bound, not inlined: em.execute would escape the rows' JSON character by character (executeBound).
+  const [result] = await executeBound<{ stored: number; fresh: number; room: number }>(
+    ctx.em,
     `with r as materialized (
        select item->>0 as pin, to_timestamp((item->>1)::bigint) as punch_time, item->>2 as local_time, item->>3 as punch_state, item->>4 as verify_type,
               (item->>5)::int as verify_code, item->>6 as work_code, (item->>7)::int as device_record_index, item->>8 as reason,

@@ -98,7 +98,7 @@ export async function ingestAttlog(ctx: RequestContext, device: TerminalDevice, 
     deviceRecordIndex: null,
   }));
   // One statement per chunk: each chunk's punches and their attendance.created events commit
-  // together. A 200,000-line upload is 100 short statements, not one that holds a connection and its
+  // together. A 200,000-line upload is 200 short statements, not one that holds a connection and its
   // locks for seconds while every other workspace waits. A failure after some chunks committed is
   // harmless: the terminal re-sends the batch and the stored punches are duplicates (not counted twice).
   const receivedAt = ctx.now();
@@ -115,7 +115,7 @@ export async function ingestAttlog(ctx: RequestContext, device: TerminalDevice, 
 }
 
 /** Punches written by one statement of an ATTLOG upload. */
-export const ATTLOG_CHUNK = 2_000;
+export const ATTLOG_CHUNK = 1_000;
 
 export interface RtlogIngestResult {
   punches: IngestResult;
