@@ -169,6 +169,7 @@ export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserS
   const seen = new Set<string>();
   const changedDevices = new Set<number>();
   const markedPending: number[] = [];
+  const ruled = await devicesWithPersonRules(em, existing);
   for (const row of existing) {
     const pair = key(row.deviceId, row.employeeId);
     seen.add(pair);
@@ -184,7 +185,12 @@ export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserS
     }
     const sameAccess =
       sameGrants(row.access ?? null, want.access) && (row.validFrom ?? null) === want.validFrom && (row.validUntil ?? null) === want.validUntil;
-    if (row.present && row.pin === want.pin && row.name === want.name && row.privilege === want.privilege && sameAccess) continue;
+    // On a controller whose doors have first-person-in or multi-person rules, a person's part in them
+    // (a firstcard row, the user's multi-card Group) follows their levels, which their grants may not
+    // show (a second level to the same door): their row is written again, and the build that sends it
+    // brings those rows in line.
+    const sameRow = row.present && row.pin === want.pin && row.name === want.name && row.privilege === want.privilege && sameAccess;
+    if (sameRow && !ruled.has(row.deviceId)) continue;
     const previousPin = row.pin !== want.pin ? (row.previousPin ?? row.pin) : row.previousPin;
     const { workspaceId: _workspaceId, ...content } = want;
     // A person coming back to a terminal that deleted them (deactivated, then active again) is
@@ -229,6 +235,16 @@ export async function recomputeDeviceUsers(em: EntityManager, scope: DeviceUserS
   // Wakes this process's heartbeat fast path for those devices; other processes see the pending rows
   // when their device cache entry is reloaded (TIMEGATE_DEVICE_CACHE_TTL_MS).
   notifyCommandsQueued(em, [...changedDevices]);
+}
+
+/** The controllers among these rows' devices with a door's first-person-in or multi-person rule. */
+async function devicesWithPersonRules(em: EntityManager, rows: readonly DeviceUser[]): Promise<Set<number>> {
+  if (rows.length === 0) return new Set();
+  const found = await em.execute<{ device_id: number }[]>(
+    'select distinct device_id from door_opening_rules where device_id = any(?::int[]) and (first_person_in is not null or multi_person is not null)',
+    [intArray(unique(rows.map((r) => r.deviceId)))],
+  );
+  return new Set(found.map((r) => r.device_id));
 }
 
 /**
