@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { uploadSlots } from '../../src/devices/upload-slots';
 import { AttendanceWorker } from '../../src/services/attendance/attendance-worker';
-import { subscribe } from '../support/events';
+import { subscribe, untilEventsDeliverable } from '../support/events';
 import { createArea, createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { rest } from '../support/http';
 import { query } from '../support/service-process';
@@ -516,6 +516,7 @@ describe('attendance worker: stopping with a backlog', () => {
     expect(await cursor(), 'no batch ran').to.equal(before);
     expect(await query(t.config.databaseUrl!, 'select 1 from attendance_day where employee_id = $1', [e.id])).to.have.length(0);
 
+    await untilEventsDeliverable(t.config.databaseUrl!);
     expect(await new AttendanceWorker(deps).runUntilIdle()).to.be.greaterThan(0);
     expect(await cursor()).to.not.equal(before);
     expect(await query(t.config.databaseUrl!, 'select 1 from attendance_day where employee_id = $1', [e.id])).to.have.length.greaterThan(19);
@@ -541,6 +542,7 @@ describe('attendance worker: stopping with a backlog', () => {
     });
 
     await upload(6);
+    await untilEventsDeliverable(t.config.databaseUrl!);
     const released = worker.runUntilIdle();
     await waitUntil('the attendance worker yields to the waiting upload', async () => worker.yieldingToUploads);
     expect(await days(), 'no batch while uploads queue').to.equal(0);
@@ -552,6 +554,7 @@ describe('attendance worker: stopping with a backlog', () => {
     saturated = true;
     const before = await days();
     await upload(20);
+    await untilEventsDeliverable(t.config.databaseUrl!);
     const began = Date.now();
     expect(await worker.runUntilIdle()).to.be.greaterThan(0);
     expect(Date.now() - began).to.be.within(4_900, 15_000);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { PeriodicJobs } from '../../src/jobs/periodic-jobs';
 import { ATTENDANCE_JOB, AttendanceWorker } from '../../src/services/attendance/attendance-worker';
 import { processPendingDays } from '../../src/services/attendance/pending-days';
-import { subscribe } from '../support/events';
+import { subscribe, untilEventsDeliverable } from '../support/events';
 import { createCompany, createDevice, createEmployee, createWorkspace } from '../support/factories';
 import { query } from '../support/service-process';
 import { iclock } from '../support/terminal';
@@ -53,6 +53,7 @@ describe('attendance worker: live punches before the backlog', () => {
   it("the live lane computes and announces a live punch's day while the backfill queued before it waits; the backlog announces it no second time", async () => {
     const { history, live, today, clockIn } = await setup(20, 3000);
     await clockIn();
+    await untilEventsDeliverable(t.config.databaseUrl!);
     const worker = new AttendanceWorker(deps());
 
     expect(await worker.serveLive()).to.be.greaterThan(0);
@@ -109,6 +110,7 @@ describe('attendance worker: live punches before the backlog', () => {
       if (!drained.more && drained.events === 0) break;
     }
     const { history } = await setup(20, 5000); // 20 uploads of 52 punches, one outbox row each
+    await untilEventsDeliverable(t.config.databaseUrl!);
     const first = await processPendingDays(ctx, { wait: false, eventPage: 100 });
     expect(first.events, 'the row reaching 100 events ends the page').to.be.within(100, 151);
     expect(first.more).to.equal(true);

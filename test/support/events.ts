@@ -4,6 +4,8 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { App } from '../../src/app';
 import { waitUntil } from './wait-until';
+import { query } from './service-process';
+import { DELIVERABLE_BELOW } from '../../src/events/event-feed';
 import { expandEventRow, type EventRow } from '../../src/events/event-batch';
 import type { StoredEvent } from '../../src/events/event-types';
 
@@ -120,4 +122,17 @@ export async function readOutbox(execute: (sql: string, params: unknown[]) => Pr
     type ? [workspaceId, type] : [workspaceId],
   );
   return rows.flatMap(expandEventRow);
+}
+
+/**
+ * Waits until every stored event is below the line the outbox's readers stop at (event-feed.ts):
+ * that line is the oldest transaction running anywhere in the PostgreSQL cluster, so a test file
+ * running beside this one can hold it back for a moment, and a batch run just then would rightly
+ * find nothing to do. Tests that assert what one run of a reader did call this first.
+ */
+export async function untilEventsDeliverable(databaseUrl: string): Promise<void> {
+  await waitUntil(
+    'every stored event is deliverable',
+    async () => (await query(databaseUrl, `select coalesce(max(id) < ${DELIVERABLE_BELOW}, true) as ok from event`))[0]!.ok,
+  );
 }
