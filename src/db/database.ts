@@ -6,12 +6,15 @@ import type { Config } from '../config/config';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres';
 import { DATABASE_POOL_SIZE, ormOptions } from './orm-config';
 import { ReadReplica } from './read-replica';
+import { ReadinessProbe } from './readiness-probe';
 
 export interface Database {
   orm: MikroORM;
   url: string;
   /** The read replica of DATABASE_REPLICA_URL, or null without one (read-replica.ts). */
   replica: ReadReplica | null;
+  /** The database's state for /readyz, over a connection of its own (readiness-probe.ts). */
+  readiness: ReadinessProbe;
   close(): Promise<void>;
 }
 
@@ -30,12 +33,16 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
   try {
     const orm = await MikroORM.init(ormOptions(url));
     await migrateExclusively(orm, url);
+    const applied = (await orm.migrator.getExecutedMigrations()).map((m) => m.name);
+    const readiness = new ReadinessProbe(url, applied, READY_PROBE_MS);
     const replica = config.databaseReplicaUrl ? await ReadReplica.open(config.databaseReplicaUrl, config.replicaMaxLagMs, logger) : null;
     return {
       orm,
       url,
       replica,
+      readiness,
       close: async () => {
+        await readiness.close();
         await replica?.close();
         await orm.close(true);
         await embedded?.stop();
@@ -46,6 +53,9 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
     throw error;
   }
 }
+
+/** How long /readyz waits for the database's answer: a connection attempt to a dead primary can hang for seconds. */
+const READY_PROBE_MS = 1500;
 
 /** Arbitrary key of the advisory lock held while migrating. */
 const MIGRATION_LOCK_KEY = LOCK_KEYS.migrations;

@@ -34,49 +34,28 @@ function routeLabel(req: Request, res: Response): string {
   return res.statusCode === 429 ? 'rate_limited' : 'unmatched';
 }
 
-/** How long /readyz waits for the database's answer: a connection attempt to a dead primary can hang for seconds. */
-const READY_PROBE_MS = 1500;
-
 /**
  * Operational endpoints, without API keys: `/healthz` (liveness: the process serves; answered
  * without touching the database, so 200 also while it is unreachable: restarting a process cannot
  * bring a database back, and a failover is waited out, not restarted through), `/readyz`
- * (readiness: the database reachable and writable within READY_PROBE_MS, every migration applied,
+ * (readiness: the database reachable and writable within 1.5 s over a connection of its own, not
+ * the pool's (readiness-probe.ts), every migration of this release recorded in it,
  * no periodic job failing 3 runs in a row) and `/metrics` (Prometheus text format; protected by
  * `TIMEGATE_METRICS_TOKEN` when set).
  */
 export function operationsRouter(deps: { database: Database; metrics: Metrics; metricsToken: string | null; failingJobs: () => string[] }): express.Router {
   const router = express.Router();
-  /** `reachable`, `read_only` (a standby: a demoted primary during a failover) or `unreachable`. */
-  const databaseState = async (): Promise<'reachable' | 'read_only' | 'unreachable'> => {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'unreachable'>((resolve) => {
-      timer = setTimeout(() => resolve('unreachable'), READY_PROBE_MS);
-    });
-    const probe = deps.database.orm.em
-      .getConnection()
-      .execute<{ standby: boolean }[]>('select pg_is_in_recovery() as standby')
-      .then(([row]) => (row?.standby ? ('read_only' as const) : ('reachable' as const)))
-      .catch(() => 'unreachable' as const);
-    try {
-      return await Promise.race([probe, late]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
   router.get('/healthz', (_req, res) => {
     res.status(200).json({ status: 'ok' });
   });
   router.get('/readyz', async (_req, res) => {
-    const database = await databaseState();
-    const connected = database === 'reachable';
-    const pending = connected ? await deps.database.orm.migrator.getPendingMigrations().catch(() => null) : null;
+    const { database, pendingMigrations } = await deps.database.readiness.check();
     const failingJobs = deps.failingJobs();
-    const ready = connected && pending !== null && pending.length === 0 && failingJobs.length === 0;
+    const ready = database === 'reachable' && pendingMigrations !== null && pendingMigrations.length === 0 && failingJobs.length === 0;
     res.status(ready ? 200 : 503).json({
       status: ready ? 'ready' : 'not_ready',
       database,
-      pending_migrations: pending?.map((m) => m.name) ?? null,
+      pending_migrations: pendingMigrations,
       failing_jobs: failingJobs,
     });
   });

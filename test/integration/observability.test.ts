@@ -1,7 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { expect } from 'chai';
+import pg from 'pg';
+import { poolUsage } from '../../src/db/database';
+import { DATABASE_POOL_SIZE } from '../../src/db/orm-config';
 import { rest } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { waitUntil } from '../support/wait-until';
 
 describe('observability', () => {
   let t: TestApp;
@@ -14,6 +18,52 @@ describe('observability', () => {
     const r = await rest(t.url, 'GET', '/readyz');
     expect(r.status).to.equal(200);
     expect(r.body).to.deep.equal({ status: 'ready', database: 'reachable', pending_migrations: [], failing_jobs: [] });
+  });
+
+  it('/readyz asks over a connection of its own: ready while every pool connection is busy and requests wait for one', async () => {
+    // Regression: the probe queued behind the pool, timed out while a fleet's sync held every
+    // connection, and the balancer took every process out at once.
+    const lock = 48_151_623;
+    const holder = new pg.Client({ connectionString: t.config.databaseUrl! });
+    await holder.connect();
+    await holder.query('begin');
+    await holder.query('select pg_advisory_xact_lock($1)', [lock]);
+    const orm = t.app.database.orm;
+    const queued = Array.from({ length: DATABASE_POOL_SIZE + 2 }, () => orm.em.getConnection().execute('select pg_advisory_xact_lock(?)', [lock]));
+    try {
+      await waitUntil(
+        'every pool connection is busy and requests wait for one',
+        () => poolUsage(orm),
+        (p) => p.used === DATABASE_POOL_SIZE && p.waiting >= 1,
+      );
+      const r = await rest(t.url, 'GET', '/readyz');
+      expect(r.status, r.text).to.equal(200);
+      expect(r.body).to.deep.include({ status: 'ready', database: 'reachable' });
+      expect(poolUsage(orm).waiting, 'the pool was still saturated when /readyz answered').to.be.at.least(1);
+    } finally {
+      await holder.query('commit');
+      await holder.end();
+      await Promise.all(queued);
+    }
+  });
+
+  it('/readyz names a migration of this release that the database no longer records (an older backup restored)', async () => {
+    const admin = new pg.Client({ connectionString: t.config.databaseUrl! });
+    await admin.connect();
+    try {
+      const [{ name }] = (await admin.query('select max(name) as name from mikro_orm_migrations')).rows;
+      await admin.query("update mikro_orm_migrations set name = name || '-gone' where name = $1", [name]);
+      try {
+        const r = await rest(t.url, 'GET', '/readyz');
+        expect(r.status).to.equal(503);
+        expect(r.body).to.deep.include({ status: 'not_ready', database: 'reachable', pending_migrations: [name] });
+      } finally {
+        await admin.query("update mikro_orm_migrations set name = $1 where name = $1 || '-gone'", [name]);
+      }
+      expect((await rest(t.url, 'GET', '/readyz')).status).to.equal(200);
+    } finally {
+      await admin.end();
+    }
   });
 
   it('/metrics counts requests by route pattern and status, behind its token', async () => {
