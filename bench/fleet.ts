@@ -53,7 +53,7 @@ function haproxyConfig(port: number, statsPort: number, servers: ServiceProcess[
   const list = servers.map((s, i) => `  server s${i + 1} ${new URL(s.url).host} check`).join('\n');
   const checks = `  option httpchk GET /readyz
   http-check expect status 200
-  default-server inter 1s fall 3 rise 2`;
+  default-server inter 2s fall 2 rise 2`;
   return `global
   maxconn 8000
 
