@@ -20,6 +20,7 @@ import { createCompany, createEmployee, createWorkspace, type TestWorkspace } fr
 import { gql, gqlData, rest } from '../support/http';
 import { workspaceSnapshot } from '../support/snapshot';
 import { iclock } from '../support/terminal';
+import { inBatches } from '../support/in-batches';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -199,14 +200,6 @@ const samples: Record<string, unknown> = {
  * an employee names nothing of anyone else, of their workspace or another (self-service.test.ts).
  */
 const employeeOnly = (route: RestRoute) => /^\/public\/v2\/me(\/|$)/.test(route.path);
-
-/**
- * Runs `check` on every item, a few at a time: B's requests of a sweep change nothing and do not
- * depend on each other (each is checked on its own; A's snapshot after the sweep proves nothing changed).
- */
-async function inBatches<T>(items: readonly T[], check: (item: T) => Promise<void>, size = 6): Promise<void> {
-  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(check));
-}
 
 const isIdName = (name: string) => name === 'id' || name === 'idOrName' || name in idArguments || /Id$|Serial$/.test(name);
 
