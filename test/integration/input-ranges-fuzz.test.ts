@@ -429,7 +429,6 @@ describe('input ranges under extreme and malformed values: every REST route and 
     it('each date, time and number argument and input field of every root field at an extreme is refused (4xx, never 5xx), /healthz alive', async function () {
       this.timeout(300_000);
       const schema = await buildTimegateSchema();
-      let requests = 0;
       let fields = 0;
       for (const kind of ['query', 'mutation'] as const) {
         const root = kind === 'query' ? schema.getQueryType()! : schema.getMutationType()!;
@@ -471,7 +470,6 @@ describe('input ranges under extreme and malformed values: every REST route and 
               'GRAPHQL_VALIDATION_FAILED',
             ]);
             expect(answer.data?.[field.name] ?? null, said).to.equal(null);
-            requests++;
           });
           await healthz(field.name);
         }
