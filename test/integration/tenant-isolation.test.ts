@@ -20,7 +20,6 @@ import { createCompany, createEmployee, createWorkspace, type TestWorkspace } fr
 import { gql, gqlData, rest } from '../support/http';
 import { workspaceSnapshot } from '../support/snapshot';
 import { iclock } from '../support/terminal';
-import { inBatches } from '../support/in-batches';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 /**
@@ -413,58 +412,53 @@ for (const clock of [
     it('every REST route is covered: an id of A in the path is 404 for B, in the body 422; A is unchanged', async () => {
       const before = await workspaceSnapshot(t.config.databaseUrl!, a.id);
       const covered = { path: 0, body: 0 };
-      await inBatches(
-        routeTable.filter((r) => !employeeOnly(r)),
-        async (route) => {
-          const path = pathWithIds(route);
-          const { body, named } = bodyWithIds(route);
-          const what = `${route.method} ${route.path}`;
-          if (path) {
-            // An image body is read before the operation runs: send one, so the id is what decides.
-            const image = route.imageBody ? { rawBody: Buffer.from('image'), headers: { 'content-type': route.imageBody.mediaTypes[0]! } } : {};
-            const r = await rest(t.url, route.method, path, { key: b.key, body, ...image });
-            expect(r.status, what).to.equal(404);
-            expect(r.body.error.code, what).to.equal('not_found');
-            covered.path++;
-          } else if (named > 0) {
-            const r = await rest(t.url, route.method, route.path, { key: b.key, body });
-            expect(r.status, `${what} ${r.text}`).to.equal(422);
-            expect(r.body.error.details.map((d: { field: string }) => d.field).join(), what).to.match(/_id|_serial/);
-            covered.body++;
-          } else if (!route.list && !routesWithoutIds.has(route.name)) {
-            throw new Error(`${route.name} (${what}) names no id the sweep knows: add it to the tables of this sweep`);
-          }
-        },
-      );
+      for (const route of routeTable.filter((r) => !employeeOnly(r))) {
+        const path = pathWithIds(route);
+        const { body, named } = bodyWithIds(route);
+        const what = `${route.method} ${route.path}`;
+        if (path) {
+          // An image body is read before the operation runs: send one, so the id is what decides.
+          const image = route.imageBody ? { rawBody: Buffer.from('image'), headers: { 'content-type': route.imageBody.mediaTypes[0]! } } : {};
+          const r = await rest(t.url, route.method, path, { key: b.key, body, ...image });
+          expect(r.status, what).to.equal(404);
+          expect(r.body.error.code, what).to.equal('not_found');
+          covered.path++;
+        } else if (named > 0) {
+          const r = await rest(t.url, route.method, route.path, { key: b.key, body });
+          expect(r.status, `${what} ${r.text}`).to.equal(422);
+          expect(r.body.error.details.map((d: { field: string }) => d.field).join(), what).to.match(/_id|_serial/);
+          covered.body++;
+        } else if (!route.list && !routesWithoutIds.has(route.name)) {
+          throw new Error(`${route.name} (${what}) names no id the sweep knows: add it to the tables of this sweep`);
+        }
+      }
       expect(covered.path).to.be.at.least(30);
       expect(covered.body).to.be.at.least(4);
       await expectUnchanged(before);
     });
 
     it("B's lists never contain A's rows, with or without A's ids as filters", async () => {
-      const lists = routeTable.filter((r) => r.list && !r.path.includes(':') && !employeeOnly(r));
-      const requests = lists.flatMap((route) => {
+      for (const route of routeTable.filter((r) => r.list && !r.path.includes(':') && !employeeOnly(r))) {
         const filters = Object.keys((route.query?.properties as Record<string, unknown>) ?? {}).filter((k) => k in bodyIds);
         // Timesheets need a date range, and answer a filter naming what B does not have with a 404 (as a path id).
         const range = ((route.query?.required as string[] | undefined) ?? []).includes('start_date') ? 'start_date=2026-01-01&end_date=2026-01-31' : '';
-        return [null, ...filters].map((filter) => ({ route, range, filter }));
-      });
-      await inBatches(requests, async ({ route, range, filter }) => {
-        const params = [range, filter ? `${filter}=${ids[bodyIds[filter]!]}` : ''].filter(Boolean).join('&');
-        const query = params ? `?${params}` : '';
-        const r = await rest(t.url, 'GET', route.path + query, { key: b.key });
-        if (filter && range) {
-          expect(r.status, route.path + query).to.equal(404);
-          return;
+        for (const filter of [null, ...filters]) {
+          const params = [range, filter ? `${filter}=${ids[bodyIds[filter]!]}` : ''].filter(Boolean).join('&');
+          const query = params ? `?${params}` : '';
+          const r = await rest(t.url, 'GET', route.path + query, { key: b.key });
+          if (filter && range) {
+            expect(r.status, route.path + query).to.equal(404);
+            continue;
+          }
+          expect(r.status, route.path + query).to.equal(200);
+          const rows = r.body as { id: number; company_id?: number; employee_id?: number }[];
+          expect(
+            rows.filter((row) => row.company_id === ids.company || (range && row.employee_id === ids.employee)),
+            route.path + query,
+          ).to.deep.equal([]);
+          if (filter) expect(rows, route.path + query).to.deep.equal([]);
         }
-        expect(r.status, route.path + query).to.equal(200);
-        const rows = r.body as { id: number; company_id?: number; employee_id?: number }[];
-        expect(
-          rows.filter((row) => row.company_id === ids.company || (range && row.employee_id === ids.employee)),
-          route.path + query,
-        ).to.deep.equal([]);
-        if (filter) expect(rows, route.path + query).to.deep.equal([]);
-      });
+      }
       expect((await rest(t.url, 'GET', '/public/v2/employees', { key: a.key })).body).to.have.length(1);
     });
 
@@ -505,31 +499,32 @@ for (const clock of [
       const before = await workspaceSnapshot(t.config.databaseUrl!, a.id);
       const roots = [schema.getQueryType()!, schema.getMutationType()!];
       let swept = 0;
-      const fields = roots.flatMap((root) => (Object.values(root.getFields()) as GraphQLField<unknown, unknown>[]).map((field) => ({ root, field })));
-      await inBatches(fields, async ({ root, field }) => {
-        const withIds = field.args.some((arg) => namesAnId(arg.type, arg.name));
-        if (!withIds) {
-          if (!rootFieldsWithoutIds.has(field.name)) throw new Error(`root field ${field.name} is not covered by the isolation sweep: add it to its tables`);
-          return;
+      for (const root of roots) {
+        for (const field of Object.values(root.getFields()) as GraphQLField<unknown, unknown>[]) {
+          const withIds = field.args.some((arg) => namesAnId(arg.type, arg.name));
+          if (!withIds) {
+            if (!rootFieldsWithoutIds.has(field.name)) throw new Error(`root field ${field.name} is not covered by the isolation sweep: add it to its tables`);
+            continue;
+          }
+          const returned = getNamedType(field.type);
+          const args = field.args.filter((arg) => isNonNullType(arg.type) || namesAnId(arg.type, arg.name));
+          const variables = Object.fromEntries(args.map((arg) => [arg.name, valueFor(arg.type, arg.name, `${field.name}:${returned.name}`)]));
+          const selection = isObjectType(returned) && 'totalCount' in returned.getFields() ? '{ totalCount }' : isObjectType(returned) ? '{ __typename }' : '';
+          const operation = `${root === roots[0] ? 'query' : 'mutation'} (${args.map((arg) => `$${arg.name}: ${arg.type}`).join(', ')}) { result: ${field.name}(${args.map((arg) => `${arg.name}: $${arg.name}`).join(', ')}) ${selection} }`;
+          const r = await gql(t.url, b.key, operation, variables);
+          const what = `${field.name} ${JSON.stringify(variables)}: ${JSON.stringify(r.errors ?? r.data)}`;
+          const error = r.errors?.[0]?.extensions;
+          if (error) {
+            expect(error.code, what).to.be.oneOf(['not_found', 'validation_failed', 'forbidden']);
+            if (error.code === 'validation_failed') expect(error.details!.map((d) => d.field).join(), what).to.match(/Id\b|Serial\b/);
+          } else {
+            // Only a list filtered by A's ids may answer, and then with nothing of A.
+            const result = r.data?.result;
+            expect(Array.isArray(result) ? result.length : result?.totalCount, what).to.equal(0);
+          }
+          swept++;
         }
-        const returned = getNamedType(field.type);
-        const args = field.args.filter((arg) => isNonNullType(arg.type) || namesAnId(arg.type, arg.name));
-        const variables = Object.fromEntries(args.map((arg) => [arg.name, valueFor(arg.type, arg.name, `${field.name}:${returned.name}`)]));
-        const selection = isObjectType(returned) && 'totalCount' in returned.getFields() ? '{ totalCount }' : isObjectType(returned) ? '{ __typename }' : '';
-        const operation = `${root === roots[0] ? 'query' : 'mutation'} (${args.map((arg) => `$${arg.name}: ${arg.type}`).join(', ')}) { result: ${field.name}(${args.map((arg) => `${arg.name}: $${arg.name}`).join(', ')}) ${selection} }`;
-        const r = await gql(t.url, b.key, operation, variables);
-        const what = `${field.name} ${JSON.stringify(variables)}: ${JSON.stringify(r.errors ?? r.data)}`;
-        const error = r.errors?.[0]?.extensions;
-        if (error) {
-          expect(error.code, what).to.be.oneOf(['not_found', 'validation_failed', 'forbidden']);
-          if (error.code === 'validation_failed') expect(error.details!.map((d) => d.field).join(), what).to.match(/Id\b|Serial\b/);
-        } else {
-          // Only a list filtered by A's ids may answer, and then with nothing of A.
-          const result = r.data?.result;
-          expect(Array.isArray(result) ? result.length : result?.totalCount, what).to.equal(0);
-        }
-        swept++;
-      });
+      }
       expect(swept).to.be.at.least(45);
       await expectUnchanged(before);
     });
