@@ -20,12 +20,13 @@ describe('the test runner on SIGINT and SIGTERM', () => {
   afterEach(() => fs.rmSync(folder, { recursive: true, force: true }));
 
   /** Starts `args` with the system's temporary folder moved into `folder` (so the data folder lands there). */
-  function start(args: string[]): ChildProcess {
+  function start(args: string[], extraEnv: NodeJS.ProcessEnv = {}): ChildProcess {
     const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: folder, TIMEGATE_FIXTURE_READY: path.join(folder, 'ready') };
     // A run of its own: not the database of the run this test is part of.
     delete env.TEST_DATABASE_URL;
     delete env.TEST_DATABASE_TEMPLATE;
     delete env.TIMEGATE_TEST_NO_DATABASE;
+    Object.assign(env, extraEnv);
     return spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
   }
 
@@ -82,16 +83,22 @@ describe('the test runner on SIGINT and SIGTERM', () => {
 
   it('a parallel mocha run: SIGTERM stops the shared database of its global setup, and no worker is left', async function () {
     this.timeout(180_000);
-    const child = start([
-      require.resolve('mocha/bin/mocha.js'),
-      '--parallel',
-      '--jobs',
-      '2',
-      '--require',
-      'dist/test/support/shared-database.js',
-      fixture,
-      'dist/test/unit/kernel/case.test.js',
-    ]);
+    const child = start(
+      [
+        require.resolve('mocha/bin/mocha.js'),
+        '--parallel',
+        '--jobs',
+        '2',
+        '--require',
+        'dist/test/support/shared-database.js',
+        fixture,
+        'dist/test/unit/kernel/case.test.js',
+      ],
+      // The global setup still starts the shared server; the fixture makes an empty database
+      // (freshDatabaseUrl), never a copy of the migrated template, so PostgreSQL's own template1 is
+      // named as the template and the setup migrates none (every migration: a quarter of a minute).
+      { TEST_DATABASE_TEMPLATE: 'template1' },
+    );
     await waitUntil('the fixture holds the database', () => fs.existsSync(path.join(folder, 'ready')), 120_000);
     const workers = fs
       .readdirSync('/proc')
