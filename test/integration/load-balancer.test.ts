@@ -77,7 +77,8 @@ describe('three processes behind HAProxy, round robin, on one PostgreSQL', funct
     const name = admin.pathname.slice(1);
     admin.pathname = '/postgres';
     await query(admin.toString(), `create database "${name}"`);
-    processes.push(...(await Promise.all([0, 1, 2].map(() => startServiceProcess(databaseUrl, env)))));
+    // The migration of an empty database is the slow part of a start: given more than a warm start's 30 s.
+    processes.push(...(await Promise.all([0, 1, 2].map(() => startServiceProcess(databaseUrl, env, { startMs: 120_000 })))));
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'timegate-haproxy-'));
     const port = await freePort();
     fs.writeFileSync(path.join(folder, 'haproxy.cfg'), haproxyConfig(port, processes));
