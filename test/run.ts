@@ -4,7 +4,10 @@
 //   2. the integration, contract and browser tests in parallel (`--parallel`), on one embedded
 //      PostgreSQL started by the global setup of ./support/shared-database and shared by the
 //      workers, each suite with a database of its own;
-//   3. the files of SERIAL below, one at a time, alone on the machine.
+//   3. the files of SERIAL below that time nothing (`alone: false`), two at a time (`--parallel`,
+//      PAIRED workers, on one embedded PostgreSQL as in pass 2);
+//   4. the files of SERIAL that time what the machine does (`alone: true`), one at a time, alone on
+//      the machine.
 // It ends with one summary of all passes, and exits non-zero when a test failed or a pass did not finish.
 //
 //   node dist/test/run.js all | unit | integration | browser | <file or folder>... [mocha options]
@@ -34,23 +37,35 @@ const LAYERS: Record<string, string[]> = {
 };
 
 /**
- * Test files that cannot run beside others, and why: they time what the machine does (event-loop
- * stalls, garbage collection, throttling pauses) or start several processes of their own. The runner
- * runs them one at a time after the parallel passes.
+ * Test files that cannot run in the parallel pass, and why. Those that time what the machine does
+ * (event-loop stalls, garbage collection, throttling pauses) run `alone`, one at a time, after every
+ * other pass. The others start service processes, HAProxy or PostgreSQL servers of their own, or
+ * hold transactions that would make many files' subscribers wait: beside the parallel pass's files
+ * they would slow them and be slowed; alone, each mostly waits (on its processes, its servers, their
+ * timers) with one core idle. They run two at a time (PAIRED workers) after the parallel pass, handed
+ * out in this order (longest first).
  */
-export const SERIAL: Record<string, string> = {
-  'test/unit/gc-compaction.test.ts': 'times when V8 compacts the old generation while the event loop is busy or idle',
-  'test/integration/input-ranges.test.ts': 'measures the longest /healthz wait during a heavy summary (event-loop stalls)',
-  'test/integration/limits.test.ts': 'times the pauses of a throttled WebSocket (within 4 to 9 s)',
-  'test/integration/load-balancer.test.ts': 'runs three service processes behind HAProxy and kills one',
-  'test/integration/events-multiprocess.test.ts': 'starts and kills service processes',
-  'test/integration/drill-kill-during-uploads.test.ts': 'kills a service process while terminals upload',
-  'test/integration/drill-postgres-outage.test.ts': 'stops and restarts a PostgreSQL of its own under load',
-  'test/integration/drill-postgres-outage-jobs.test.ts': 'stops and restarts a PostgreSQL of its own',
-  'test/integration/read-replica.test.ts': 'starts a PostgreSQL primary and streaming standby of its own, pauses its replay, stops and restarts it',
-  'test/integration/partitions.test.ts':
-    "migrates databases in place and holds a writer's transaction open across a partition's creation: the event feed delivers only below the oldest running transaction id of the whole server, so other files' subscribers would wait",
+export const SERIAL: Record<string, { why: string; alone: boolean }> = {
+  'test/unit/gc-compaction.test.ts': { why: 'times when V8 compacts the old generation while the event loop is busy or idle', alone: true },
+  'test/integration/input-ranges.test.ts': { why: 'measures the longest /healthz wait during a heavy summary (event-loop stalls)', alone: true },
+  'test/integration/limits.test.ts': { why: 'times the pauses of a throttled WebSocket (within 4 to 9 s)', alone: true },
+  'test/integration/read-replica.test.ts': {
+    why: 'starts a PostgreSQL primary and streaming standby of its own, pauses its replay, stops and restarts it',
+    alone: false,
+  },
+  'test/integration/drill-kill-during-uploads.test.ts': { why: 'kills a service process while terminals upload', alone: false },
+  'test/integration/load-balancer.test.ts': { why: 'runs three service processes behind HAProxy and kills one', alone: false },
+  'test/integration/partitions.test.ts': {
+    why: "migrates databases in place and holds a writer's transaction open across a partition's creation: the event feed delivers only below the oldest running transaction id of the whole server, so other files' subscribers would wait",
+    alone: false,
+  },
+  'test/integration/events-multiprocess.test.ts': { why: 'starts and kills service processes', alone: false },
+  'test/integration/drill-postgres-outage.test.ts': { why: 'stops and restarts a PostgreSQL of its own under load', alone: false },
+  'test/integration/drill-postgres-outage-jobs.test.ts': { why: 'stops and restarts a PostgreSQL of its own', alone: false },
 };
+
+/** Workers of the paired pass: the files of SERIAL that time nothing run this many at a time. */
+export const PAIRED = 2;
 
 /**
  * The longest files of the parallel pass, longest first: `mocha --parallel` hands the files to its
@@ -88,12 +103,14 @@ export function longestFirst(files: string[]): string[] {
     .map((x) => x.file);
 }
 
-interface Pass {
+export interface Pass {
   name: string;
   files: string[];
   parallel: boolean;
   /** No database may be asked for: every file is a unit test. */
   noDatabase: boolean;
+  /** Parallel workers of this pass (undefined: TIMEGATE_TEST_JOBS, or JOBS). */
+  jobs?: number;
 }
 
 interface Outcome {
@@ -152,15 +169,21 @@ function testFiles(target: string): string[] {
 const sourceOf = (file: string) => path.relative(DIST, file).replace(/\.js$/, '.ts');
 const isUnit = (file: string) => sourceOf(file).startsWith(`test${path.sep}unit${path.sep}`);
 
-function plan(files: string[]): Pass[] {
+/** The passes that run `files` (compiled paths), in order. */
+export function plan(files: string[]): Pass[] {
   if (files.length === 1) return [{ name: 'one file', files, parallel: false, noDatabase: isUnit(files[0]!) }];
+  const serialOrder = Object.keys(SERIAL);
+  const inOrder = (list: string[]) => list.sort((a, b) => serialOrder.indexOf(sourceOf(a)) - serialOrder.indexOf(sourceOf(b)));
   const serial = files.filter((f) => sourceOf(f) in SERIAL);
+  const alone = inOrder(serial.filter((f) => SERIAL[sourceOf(f)]!.alone));
+  const paired = inOrder(serial.filter((f) => !SERIAL[sourceOf(f)]!.alone));
   const unit = files.filter((f) => isUnit(f) && !serial.includes(f));
   const rest = files.filter((f) => !isUnit(f) && !serial.includes(f));
   const passes: Pass[] = [];
   if (unit.length) passes.push({ name: 'unit', files: unit, parallel: unit.length > 1, noDatabase: true });
   if (rest.length) passes.push({ name: 'parallel', files: longestFirst(rest), parallel: rest.length > 1, noDatabase: false });
-  if (serial.length) passes.push({ name: 'serial', files: serial, parallel: false, noDatabase: serial.every(isUnit) });
+  if (paired.length) passes.push({ name: 'paired', files: paired, parallel: paired.length > 1, noDatabase: paired.every(isUnit), jobs: PAIRED });
+  if (alone.length) passes.push({ name: 'serial', files: alone, parallel: false, noDatabase: alone.every(isUnit) });
   return passes;
 }
 
@@ -264,7 +287,7 @@ async function main(): Promise<void> {
   for (const pass of plan(files)) {
     if (interrupted) break;
     // Unit tests wait for nothing: more workers than cores would only take turns.
-    outcomes.push(await run(pass, mochaOptions, pass.noDatabase ? Math.min(jobs, os.availableParallelism()) : jobs));
+    outcomes.push(await run(pass, mochaOptions, pass.jobs ?? (pass.noDatabase ? Math.min(jobs, os.availableParallelism()) : jobs)));
   }
   const ok = report(outcomes, (Date.now() - started) / 1000);
   process.exitCode = interrupted ? 128 + os.constants.signals[interrupted] : ok ? 0 : 1;

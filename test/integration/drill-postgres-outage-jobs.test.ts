@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/db/embedded-postgres';
+import { FAILING_AFTER } from '../../src/jobs/periodic-jobs';
 import { startReceiver } from '../support/events';
 import { createWorkspace } from '../support/factories';
 import { gql, rest } from '../support/http';
@@ -12,12 +13,16 @@ import { waitUntil } from '../support/wait-until';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const OUTAGE_MS = 10_000;
+/** The jobs the drill sees resume, and the failed runs each must have had in the outage: more than make a job failing (FAILING_AFTER). */
+const OUTAGE_JOBS = ['presence', 'terminal_sweep', 'webhooks'];
+const FAILED_RUNS = FAILING_AFTER + 2;
 
 // Regression for the presence flush that stopped for good after one failed run: PostgreSQL is
-// stopped for 10 s while a terminal keeps polling and uploading; afterwards every periodic job
+// stopped while a terminal keeps polling and uploading, until the presence flush, the terminal
+// sweep and the webhook worker each failed FAILED_RUNS runs for want of it (200-300 ms apart: a
+// second or two; what counts is the failed runs, not the time); afterwards every periodic job
 // (presence, offline marking, command expiry, webhooks) resumes by itself and /readyz is ready.
-describe('fault drill: PostgreSQL stopped for 10 s under terminal load, every periodic job resumes', () => {
+describe('fault drill: PostgreSQL stopped under terminal load until the periodic jobs failed runs, every periodic job resumes', () => {
   let dataDir: string;
   let port: number;
   let database: EmbeddedDatabase;
@@ -77,9 +82,15 @@ describe('fault drill: PostgreSQL stopped for 10 s under terminal load, every pe
       }
     })();
 
+    /** Failed runs of each job so far (the app's timegate_job_runs_total). */
+    const failedRuns = async () => {
+      const counted = new Map<string, number>();
+      for (const { labels, value } of (await t.app.metrics.jobRuns.get()).values) if (labels.outcome === 'failed') counted.set(String(labels.job), value);
+      return counted;
+    };
     try {
+      const failedBefore = await failedRuns();
       await database.stop();
-      const outageStarted = Date.now();
       const unavailable = await waitUntil(
         'the API answers 503 during the outage',
         async () => {
@@ -95,7 +106,15 @@ describe('fault drill: PostgreSQL stopped for 10 s under terminal load, every pe
       expect(viaGraphQL.errors![0]!.extensions!.code).to.equal('service_unavailable');
       const readyz = await rest(t.url, 'GET', '/readyz');
       expect(readyz.status).to.equal(503);
-      await sleep(Math.max(0, OUTAGE_MS - (Date.now() - outageStarted)));
+      await waitUntil(
+        `${OUTAGE_JOBS.join(', ')} each failed ${FAILED_RUNS} runs in the outage`,
+        async () => {
+          const now = await failedRuns();
+          return OUTAGE_JOBS.map((job) => `${job}: ${(now.get(job) ?? 0) - (failedBefore.get(job) ?? 0)}`);
+        },
+        (counts) => counts.every((c) => Number(c.split(': ')[1]) >= FAILED_RUNS),
+        30_000,
+      );
       // While the database was down the jobs failed run after run, for want of the database: /readyz
       // says so, and names none of them as failing (they are not stuck, they wait; counted as
       // failures they would keep the process out of the balancer after the database is back).

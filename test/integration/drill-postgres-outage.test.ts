@@ -32,7 +32,8 @@ describe('fault drill: PostgreSQL stopped and restarted under terminal load', ()
     const port = await freePort();
     database = await startEmbeddedPostgres({ dataDir, port });
     databaseUrl = database.serverUrl('timegate');
-    service = await startServiceProcess(databaseUrl);
+    // Its first start migrates the empty database: given more than a warm start's 30 s.
+    service = await startServiceProcess(databaseUrl, {}, { startMs: 120_000 });
   });
   after(async function () {
     this.timeout(60_000);

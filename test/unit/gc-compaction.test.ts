@@ -1,4 +1,5 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 
@@ -32,10 +33,37 @@ interface Observed {
 }
 
 /**
+ * Runs `script` in a fresh node (with `nodeFlags`) and answers its stdout, parsed. Each scenario is a
+ * process of its own that mostly sleeps between its checks, so several run at once (at most
+ * AT_ONCE): what each observes is its own old space, at times counted from its own start. The
+ * scenarios that keep their event loop busy spin on the clock, so they are as busy beside the others
+ * as alone.
+ */
+const AT_ONCE = Math.max(2, 2 * os.availableParallelism());
+let running = 0;
+const queued: (() => void)[] = [];
+async function runNode<T>(nodeFlags: string[], script: string): Promise<T> {
+  if (running >= AT_ONCE) await new Promise<void>((resolve) => queued.push(resolve));
+  running++;
+  try {
+    const { status, stdout, stderr } = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(process.execPath, [...nodeFlags, '-e', script], { encoding: 'utf8', timeout: 60_000 }, (_error, stdout, stderr) =>
+        resolve({ status: child.exitCode, stdout, stderr }),
+      );
+    });
+    expect(status, stderr).to.equal(0);
+    return JSON.parse(stdout) as T;
+  } finally {
+    running--;
+    queued.shift()?.();
+  }
+}
+
+/**
  * A fresh node, started WITHOUT --expose-gc or --compact-on-every-full-gc, runs compactWhenWorthIt
  * and then the scenario. The script's own `gc` is looked up the way the module does it.
  */
-function observe(scenario: Scenario): Observed {
+function observe(scenario: Scenario): Promise<Observed> {
   const script = `
     const v8 = require('node:v8');
     const vm = require('node:vm');
@@ -93,110 +121,100 @@ function observe(scenario: Scenario): Observed {
       await sleep(10);
       process.stdout.write(JSON.stringify({ slack, used, fullGcs, kept: kept && kept.length }));
     })().catch((error) => { console.error(error); process.exit(1); });`;
-  const run = spawnSync(process.execPath, [...(scenario.nodeFlags ?? []), '-e', script], { encoding: 'utf8', timeout: 60_000 });
-  expect(run.status, run.stderr).to.equal(0);
-  return JSON.parse(run.stdout) as Observed;
+  return runNode<Observed>(scenario.nodeFlags ?? [], script);
 }
 
 describe('old-generation compaction', () => {
-  it("V8's own full GCs do not compact; the check compacts a fragmented old space within an interval", () => {
-    const seen = observe({ intervalSeconds: 1, garbage: 'fragment', observeAt: [1.5] });
-    expect(seen.slack[0], 'a full GC of V8 leaves the half-empty pages').to.be.above(8);
-    expect(seen.slack[1], 'the check compacted them').to.be.below(4);
+  // Every scenario is started before the first test (AT_ONCE at a time, after the one that runs alone); each test awaits its own.
+  const scenarios = {
+    fragmented: { intervalSeconds: 1, garbage: 'fragment', observeAt: [1.5] },
+    startedWithFlag: { intervalSeconds: 1, garbage: 'fragment', observeAt: [], nodeFlags: ['--compact-on-every-full-gc'] },
+    grown: { intervalSeconds: 1, garbage: 'grow', observeAt: [1.5] },
+    grownWithoutCheck: { intervalSeconds: 600, garbage: 'grow', observeAt: [1.5] },
+    busyLong: { intervalSeconds: 1, garbage: 'fragment', observeAt: [2.5, 7.5], busySeconds: 7.5 },
+    busyShort: { intervalSeconds: 1, garbage: 'fragment', observeAt: [2.5, 4.5], busySeconds: 2.6 },
+    requests: { intervalSeconds: 1, garbage: 'fragment', observeAt: [7.5, 9.5], clients: { until: 8, by: 'requests' } },
+    subscription: { intervalSeconds: 1, garbage: 'fragment', observeAt: [2.5, 4.5], clients: { until: 3, by: 'subscription' } },
+    quiet: { intervalSeconds: 1, garbage: 'fragment', observeAt: [1.5, 3] },
+    everyFullGc: { intervalSeconds: 0, garbage: 'fragment', observeAt: [] },
+  } satisfies Record<string, Scenario>;
+  const seen = {} as Record<keyof typeof scenarios, Promise<Observed>>;
+  let fragmentedTwice: Promise<Record<string, number>>;
+  /** The promise, its rejection left to the test that awaits it (not an unhandled one before that). */
+  const started = <T>(promise: Promise<T>): Promise<T> => {
+    promise.catch(() => undefined);
+    return promise;
+  };
+  before(() => {
+    // The scenario whose third check must come within 0.6 s of its time runs first, alone: beside the
+    // others' start-ups its second fragmentation took long enough to push that check past it.
+    fragmentedTwice = started(compactedThenFragmentedAgain());
+    const thenTheOthers = fragmentedTwice.catch(() => undefined);
+    // The longest first, so that the last to start is a short one.
+    for (const name of ['requests', 'busyLong', 'busyShort', 'subscription'] as const) seen[name] = started(thenTheOthers.then(() => observe(scenarios[name])));
+    for (const name of Object.keys(scenarios) as (keyof typeof scenarios)[]) seen[name] ??= started(thenTheOthers.then(() => observe(scenarios[name])));
   });
 
-  it('takes the compaction out of full GCs also when node was started with --compact-on-every-full-gc', () => {
-    expect(observe({ intervalSeconds: 1, garbage: 'fragment', observeAt: [], nodeFlags: ['--compact-on-every-full-gc'] }).slack[0]).to.be.above(8);
+  it("V8's own full GCs do not compact; the check compacts a fragmented old space within an interval", async () => {
+    const { slack } = await seen.fragmented;
+    expect(slack[0], 'a full GC of V8 leaves the half-empty pages').to.be.above(8);
+    expect(slack[1], 'the check compacted them').to.be.below(4);
   });
 
-  it('collects garbage that no full GC of V8 would collect, once the old space grew by more than 4 MB', () => {
-    const seen = observe({ intervalSeconds: 1, garbage: 'grow', observeAt: [1.5] });
-    expect(seen.used[0], 'the dropped objects still count as used').to.be.above(10);
-    expect(seen.slack[0], 'on full pages: not a fragmentation').to.be.below(4);
-    expect(seen.used[0] - seen.used[1], 'the check collected them').to.be.above(8);
+  it('takes the compaction out of full GCs also when node was started with --compact-on-every-full-gc', async () => {
+    expect((await seen.startedWithFlag).slack[0]).to.be.above(8);
   });
 
-  it('(control) without a check in the window, V8 leaves that garbage where it is', () => {
-    const seen = observe({ intervalSeconds: 600, garbage: 'grow', observeAt: [1.5] });
-    expect(seen.used[0] - seen.used[1]).to.be.below(1);
-    expect(seen.fullGcs).to.equal(0);
+  it('collects garbage that no full GC of V8 would collect, once the old space grew by more than 4 MB', async () => {
+    const { slack, used } = await seen.grown;
+    expect(used[0], 'the dropped objects still count as used').to.be.above(10);
+    expect(slack[0], 'on full pages: not a fragmentation').to.be.below(4);
+    expect(used[0]! - used[1]!, 'the check collected them').to.be.above(8);
   });
 
-  it('waits while the event loop is busy, and compacts after at most six busy intervals', () => {
-    const seen = observe({ intervalSeconds: 1, garbage: 'fragment', observeAt: [2.5, 7.5], busySeconds: 7.5 });
-    expect(seen.slack[1], 'two busy checks passed: deferred').to.be.above(8);
-    expect(seen.slack[2], 'the sixth busy check compacts anyway').to.be.below(4);
+  it('(control) without a check in the window, V8 leaves that garbage where it is', async () => {
+    const { used, fullGcs } = await seen.grownWithoutCheck;
+    expect(used[0]! - used[1]!).to.be.below(1);
+    expect(fullGcs).to.equal(0);
   });
 
-  it('compacts at the first check after a busy spell ends', () => {
-    const seen = observe({ intervalSeconds: 1, garbage: 'fragment', observeAt: [2.5, 4.5], busySeconds: 2.6 });
-    expect(seen.slack[1], 'deferred while busy').to.be.above(8);
-    expect(seen.slack[2], 'compacted once the loop was quiet for an interval').to.be.below(4);
+  it('waits while the event loop is busy, and compacts after at most six busy intervals', async () => {
+    const { slack } = await seen.busyLong;
+    expect(slack[1], 'two busy checks passed: deferred').to.be.above(8);
+    expect(slack[2], 'the sixth busy check compacts anyway').to.be.below(4);
   });
 
-  it('waits while API requests come in, however long, and compacts at the first check after they stop', () => {
-    const seen = observe({ intervalSeconds: 1, garbage: 'fragment', observeAt: [7.5, 9.5], clients: { until: 8, by: 'requests' } });
-    expect(seen.slack[1], 'seven checks with requests: still deferred').to.be.above(8);
-    expect(seen.slack[2], 'compacted once an interval passed without a request').to.be.below(4);
+  it('compacts at the first check after a busy spell ends', async () => {
+    const { slack } = await seen.busyShort;
+    expect(slack[1], 'deferred while busy').to.be.above(8);
+    expect(slack[2], 'compacted once the loop was quiet for an interval').to.be.below(4);
   });
 
-  it('waits while a subscription is open', () => {
-    const seen = observe({ intervalSeconds: 1, garbage: 'fragment', observeAt: [2.5, 4.5], clients: { until: 3, by: 'subscription' } });
-    expect(seen.slack[1], 'deferred while the subscription is open').to.be.above(8);
-    expect(seen.slack[2], 'compacted once it closed').to.be.below(4);
+  it('waits while API requests come in, however long, and compacts at the first check after they stop', async () => {
+    const { slack } = await seen.requests;
+    expect(slack[1], 'seven checks with requests: still deferred').to.be.above(8);
+    expect(slack[2], 'compacted once an interval passed without a request').to.be.below(4);
   });
 
-  it('runs no GC while the old space neither fragments nor grows', () => {
-    const seen = observe({ intervalSeconds: 1, garbage: 'fragment', observeAt: [1.5, 3] });
-    expect(seen.slack[1]).to.be.below(4);
+  it('waits while a subscription is open', async () => {
+    const { slack } = await seen.subscription;
+    expect(slack[1], 'deferred while the subscription is open').to.be.above(8);
+    expect(slack[2], 'compacted once it closed').to.be.below(4);
+  });
+
+  it('runs no GC while the old space neither fragments nor grows', async () => {
+    const { slack, fullGcs } = await seen.quiet;
+    expect(slack[1]).to.be.below(4);
     // The compaction between 0 and 1.5 s is the only full GC; none in the quiet 1.5 s after it.
-    expect(seen.fullGcs).to.equal(1);
+    expect(fullGcs).to.equal(1);
   });
 
-  it('with an interval of 0, every full GC compacts', () => {
-    expect(observe({ intervalSeconds: 0, garbage: 'fragment', observeAt: [] }).slack[0]).to.be.below(4);
+  it('with an interval of 0, every full GC compacts', async () => {
+    expect((await seen.everyFullGc).slack[0]).to.be.below(4);
   });
 
-  it('after a compaction, a heap fragmented again at once waits two intervals, then is compacted', () => {
-    // A fresh node: fragment, wait for the check's compaction (slack back under 4 MB), fragment again
-    // at once; the next two checks pass, the third compacts. Times are counted from the moment the
-    // first compaction was seen, so a slow start-up shifts nothing.
-    const script = `
-      const v8 = require('node:v8');
-      const vm = require('node:vm');
-      const { performance } = require('node:perf_hooks');
-      const { compactWhenWorthIt } = require(${JSON.stringify(modulePath)});
-      v8.setFlagsFromString('--expose-gc');
-      const gc = vm.runInNewContext('gc');
-      const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-      const slack = () => { const o = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space'); return (o.space_size - o.space_used_size) / 1e6; };
-      const fragment = () => {
-        let all = [];
-        for (let i = 0; i < 400000; i++) all.push({ a: i, b: i + 1, c: i + 2, d: i + 3 });
-        gc(); gc();
-        const kept = all.filter((_, i) => i % 2 === 0);
-        all = null;
-        gc();
-        return kept;
-      };
-      (async () => {
-        compactWhenWorthIt(1);
-        let kept = fragment();
-        const first = slack();
-        const deadline = performance.now() + 10000;
-        while (slack() > 4 && performance.now() < deadline) await sleep(20);
-        const compactedAt = performance.now();
-        const afterFirst = slack();
-        kept = [kept, fragment()];
-        const again = slack();
-        while (performance.now() < compactedAt + 2500) await sleep(20);
-        const afterTwoChecks = slack();
-        while (performance.now() < compactedAt + 3600) await sleep(20);
-        process.stdout.write(JSON.stringify({ first, afterFirst, again, afterTwoChecks, afterThird: slack(), kept: kept.length }));
-      })().catch((error) => { console.error(error); process.exit(1); });`;
-    const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60_000 });
-    expect(run.status, run.stderr).to.equal(0);
-    const seen = JSON.parse(run.stdout) as Record<string, number>;
+  it('after a compaction, a heap fragmented again at once waits two intervals, then is compacted', async () => {
+    const seen = await fragmentedTwice;
     expect(seen.first, 'fragmented').to.be.above(8);
     expect(seen.afterFirst, 'compacted by a check').to.be.below(4);
     expect(seen.again, 'fragmented again at once').to.be.above(8);
@@ -204,3 +222,45 @@ describe('old-generation compaction', () => {
     expect(seen.afterThird, 'the third compacts').to.be.below(4);
   });
 });
+
+/**
+ * A fresh node: fragment, wait for the check's compaction (slack back under 4 MB), fragment again
+ * at once; the next two checks pass, the third compacts. Times are counted from the moment the
+ * first compaction was seen, so a slow start-up shifts nothing.
+ */
+function compactedThenFragmentedAgain(): Promise<Record<string, number>> {
+  const script = `
+    const v8 = require('node:v8');
+    const vm = require('node:vm');
+    const { performance } = require('node:perf_hooks');
+    const { compactWhenWorthIt } = require(${JSON.stringify(modulePath)});
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc');
+    const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+    const slack = () => { const o = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'old_space'); return (o.space_size - o.space_used_size) / 1e6; };
+    const fragment = () => {
+      let all = [];
+      for (let i = 0; i < 400000; i++) all.push({ a: i, b: i + 1, c: i + 2, d: i + 3 });
+      gc(); gc();
+      const kept = all.filter((_, i) => i % 2 === 0);
+      all = null;
+      gc();
+      return kept;
+    };
+    (async () => {
+      compactWhenWorthIt(1);
+      let kept = fragment();
+      const first = slack();
+      const deadline = performance.now() + 10000;
+      while (slack() > 4 && performance.now() < deadline) await sleep(20);
+      const compactedAt = performance.now();
+      const afterFirst = slack();
+      kept = [kept, fragment()];
+      const again = slack();
+      while (performance.now() < compactedAt + 2500) await sleep(20);
+      const afterTwoChecks = slack();
+      while (performance.now() < compactedAt + 3600) await sleep(20);
+      process.stdout.write(JSON.stringify({ first, afterFirst, again, afterTwoChecks, afterThird: slack(), kept: kept.length }));
+    })().catch((error) => { console.error(error); process.exit(1); });`;
+  return runNode<Record<string, number>>([], script);
+}
