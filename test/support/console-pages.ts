@@ -79,10 +79,12 @@ export async function setUpConsolePages(label: string): Promise<ConsolePagesData
       input: { employeeId: leaver.id, absenceTypeId: vacation, startDate: day, endDate: day },
     });
     await query('mutation ($id: Int!) { approveAbsenceRequest(id: $id) { state } }', { id: request.createAbsenceRequest.id });
-    // Four controllers of four doors in two areas: sixteen doors to choose among.
-    for (const name of ['North gate', 'North side', 'South gate', 'South side']) {
-      controllers.push(await startSimulatedController(t.url, ws.key, companyId, name, { lockCount: 4 }));
-    }
+    // Four controllers of four doors in two areas: sixteen doors to choose among (started side by side).
+    controllers.push(
+      ...(await Promise.all(
+        ['North gate', 'North side', 'South gate', 'South side'].map((name) => startSimulatedController(t.url, ws.key, companyId, name, { lockCount: 4 })),
+      )),
+    );
     for (const [area, members] of [
       ['North wing', controllers.slice(0, 2)],
       ['South wing', controllers.slice(2)],
