@@ -48,6 +48,9 @@ export async function signInThroughProvider(context: BrowserContext, baseUrl: st
   return page;
 }
 
+/** The file's console tab, signed in with `key` (see consoleTab). */
+export type ConsoleTab = (key: string, options?: Omit<SignInOptions, 'acceptDownloads'>) => Promise<Page>;
+
 /** Where the console keeps the key it is signed in with (src/console/session.ts). */
 const CONSOLE_KEY_ITEM = 'timegate.apiKey';
 
@@ -67,11 +70,7 @@ const CONSOLE_KEY_ITEM = 'timegate.apiKey';
  *
  * For tests that are not about signing in; those that are use signInWithKey (a new browser context).
  */
-export function consoleTab(
-  browser: TestBrowser,
-  baseUrl: string,
-  contextOptions: Pick<SignInOptions, 'acceptDownloads'> = {},
-): (key: string, options?: Omit<SignInOptions, 'acceptDownloads'>) => Promise<Page> {
+export function consoleTab(browser: TestBrowser, baseUrl: string, contextOptions: Pick<SignInOptions, 'acceptDownloads'> = {}): ConsoleTab {
   let tab: Page | null = null;
   return async (key, options = {}) => {
     if (!tab || tab.isClosed()) {
