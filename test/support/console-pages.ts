@@ -79,10 +79,15 @@ export async function setUpConsolePages(label: string): Promise<ConsolePagesData
       input: { employeeId: leaver.id, absenceTypeId: vacation, startDate: day, endDate: day },
     });
     await query('mutation ($id: Int!) { approveAbsenceRequest(id: $id) { state } }', { id: request.createAbsenceRequest.id });
-    // Four controllers of four doors in two areas: sixteen doors to choose among (started side by side).
+    // Four controllers of four doors in two areas: sixteen doors to choose among (started side by
+    // side). Nothing here waits on a command, so they poll once a second, not ten times (online for
+    // 60 s after a poll): four controllers at 100 ms sent the app 40 requests a second the whole file
+    // long.
     controllers.push(
       ...(await Promise.all(
-        ['North gate', 'North side', 'South gate', 'South side'].map((name) => startSimulatedController(t.url, ws.key, companyId, name, { lockCount: 4 })),
+        ['North gate', 'North side', 'South gate', 'South side'].map((name) =>
+          startSimulatedController(t.url, ws.key, companyId, name, { lockCount: 4, pollIntervalMs: 1000 }),
+        ),
       )),
     );
     for (const [area, members] of [
