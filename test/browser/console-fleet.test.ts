@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { SimulatedTerminal } from '../../src/simulator';
 import { accessibilityViolations, expectAccessible, expectNoPageProblems, launchBrowser, screenshot, type TestBrowser } from '../support/browser';
-import { signInWithKey } from '../support/console-sign-in';
+import { consoleTab, type ConsoleTab } from '../support/console-sign-in';
 import { createCompany, createDevice, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -27,6 +27,7 @@ describe('console in the browser: fleet', () => {
     sim = new SimulatedTerminal({ serverUrl: t.url, serialNumber: clock.serial_number, family: 'att', pollIntervalMs: 100 });
     sim.start();
     browser = await launchBrowser();
+    tab = consoleTab(browser, t.url);
   });
   after(async () => {
     await sim?.stop();
@@ -34,7 +35,9 @@ describe('console in the browser: fleet', () => {
     await t?.stop();
   });
 
-  const signedIn = () => signInWithKey(browser, t.url, ws.key);
+  /** The file's console tab, signed in once through the form (consoleTab). */
+  let tab: ConsoleTab;
+  const signedIn = () => tab(ws.key);
 
   it('a terminal that never called in says why, and an action waiting for it says what it waits for', async () => {
     const spare = await createDevice(t.url, ws.key, companyId, { name: 'Spare clock', mode_type: 'att' });
@@ -49,7 +52,6 @@ describe('console in the browser: fleet', () => {
     ]);
     await screenshot(page, 'fleet-never-connected');
     await expectAccessible(page);
-    await page.close();
   });
 
   it("backfills a date range, clears logs only after confirming and after the guard is met, with every action's status detail; the table fits at 1366 px and 390 px", async () => {
@@ -106,6 +108,5 @@ describe('console in the browser: fleet', () => {
     expect(await fits(), '390 px').to.equal(true);
     await screenshot(page, 'fleet-device-actions-phone');
     expectNoPageProblems(page);
-    await page.close();
   });
 });

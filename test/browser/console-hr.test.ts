@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createPunch } from '../support/attendance-seeding';
 import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot, type TestBrowser } from '../support/browser';
-import { signInWithKey } from '../support/console-sign-in';
+import { consoleTab, type ConsoleTab } from '../support/console-sign-in';
 import { createArea, createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -27,13 +27,16 @@ describe('console in the browser: HR', () => {
     ada = await createEmployee(t.url, ws.key, companyId, { name: 'Ada', lastname: 'Late', pin: '9401', code: 'AL-1' });
     bob = await createEmployee(t.url, ws.key, companyId, { name: 'Bob', lastname: 'Missing', pin: '9402', code: 'BM-1' });
     browser = await launchBrowser();
+    tab = consoleTab(browser, t.url);
   });
   after(async () => {
     await browser?.close();
     await t?.stop();
   });
 
-  const signedIn = () => signInWithKey(browser, t.url, ws.key);
+  /** The file's console tab, signed in once through the form (consoleTab). */
+  let tab: ConsoleTab;
+  const signedIn = () => tab(ws.key);
 
   const query = (document: string, variables: Record<string, unknown> = {}) => gqlData(t.url, ws.key, document, variables);
 
@@ -99,7 +102,6 @@ describe('console in the browser: HR', () => {
     const left = (await query('query ($s: Int) { shiftAssignments(shiftId: $s) { nodes { areaId } } }', { s: shiftId })).shiftAssignments.nodes;
     expect(left.map((a: any) => a.areaId)).to.deep.equal([null, null]);
     await expectNoHorizontalCutOff(page, 'hr-shifts');
-    await page.close();
   });
 
   it('enters a holiday and deletes it after confirming', async () => {
@@ -118,7 +120,6 @@ describe('console in the browser: HR', () => {
     await page.getByText('No holidays in this company.').waitFor();
     expect((await query('query ($c: Int) { holidays(companyId: $c) { totalCount } }', { c: companyId })).holidays.totalCount).to.equal(0);
     await expectNoHorizontalCutOff(page, 'hr-holidays');
-    await page.close();
   });
 
   it('creates a pay period, locks it and unlocks it, each after confirming', async () => {
@@ -145,7 +146,6 @@ describe('console in the browser: HR', () => {
     await page.getByRole('button', { name: 'Lock 2026-10-01 to 2026-10-31', exact: true }).waitFor();
     expect((await read())[0].lockedAt).to.equal(null);
     await expectNoHorizontalCutOff(page, 'hr-pay-periods');
-    await page.close();
   });
 
   describe('with punches on a workday', () => {
@@ -231,7 +231,6 @@ describe('console in the browser: HR', () => {
       await page.setViewportSize({ width: 1366, height: 900 });
       await detail.getByRole('button', { name: 'Close day' }).click();
       await expectNoHorizontalCutOff(page, 'hr-timesheet');
-      await page.close();
     });
 
     it('the report lists late arrivals and missing punches for a range, filters by kind and person, and exports CSV', async () => {
@@ -274,7 +273,6 @@ describe('console in the browser: HR', () => {
         .waitFor();
       await page.keyboard.press('Escape');
       await expectNoHorizontalCutOff(page, 'hr-report');
-      await page.close();
     });
 
     it('the punch list shows people, terminals and punch types by name, not pins and state numbers', async () => {
@@ -290,7 +288,6 @@ describe('console in the browser: HR', () => {
       await screenshot(page, 'hr-punches');
       await expectAccessible(page);
       await expectNoHorizontalCutOff(page, 'hr-punches');
-      await page.close();
     });
   });
 });

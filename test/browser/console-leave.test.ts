@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { addDays } from '../../src/kernel/calendar-date';
 import { createShift } from '../support/attendance-seeding';
 import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot, type TestBrowser } from '../support/browser';
-import { signInWithKey } from '../support/console-sign-in';
+import { consoleTab, type ConsoleTab } from '../support/console-sign-in';
 import { createCompany, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -37,13 +37,16 @@ describe('console in the browser: absence and correction requests', () => {
     hrKey = await createKey(t.url, ws.key, ['write']);
     approverKey = await createKey(t.url, ws.key, ['approve']);
     browser = await launchBrowser();
+    tab = consoleTab(browser, t.url);
   });
   after(async () => {
     await browser?.close();
     await t?.stop();
   });
 
-  const signedIn = (key: string) => signInWithKey(browser, t.url, key);
+  /** The file's console tab, signed in once through the form (consoleTab). */
+  let tab: ConsoleTab;
+  const signedIn = (key: string) => tab(key);
 
   const fileAbsence = (employeeId: number, startDate: string, endDate: string, note: string) =>
     query(
@@ -104,7 +107,6 @@ describe('console in the browser: absence and correction requests', () => {
     await page.getByText('No punch corrections here.').waitFor();
     expect(await correction(correctionId)).to.deep.include({ state: 'cancelled', decisionComment: 'Filed twice' });
     await expectNoHorizontalCutOff(page, 'hr-requests-read-only');
-    await page.close();
   });
 
   it('an approver approves one request with a comment, rejects two at once and approves corrections in bulk, filtering by status', async () => {
@@ -174,7 +176,6 @@ describe('console in the browser: absence and correction requests', () => {
     await screenshot(page, 'hr-requests-approver');
     await expectAccessible(page);
     await expectNoHorizontalCutOff(page, 'hr-requests-approver');
-    await page.close();
   });
   it("shows an employee's balances for a year, and creates, edits and deletes an absence type", async () => {
     const week = addDays(monday, 7);
@@ -250,6 +251,5 @@ describe('console in the browser: absence and correction requests', () => {
     await types.getByRole('rowheader', { name: 'Training' }).waitFor({ state: 'detached' });
     expect(await readType()).to.equal(undefined);
     await expectNoHorizontalCutOff(page, 'hr-leave-balances');
-    await page.close();
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { SimulatedTerminal } from '../../src/simulator';
 import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot, type TestBrowser } from '../support/browser';
-import { signInWithKey } from '../support/console-sign-in';
+import { consoleTab, type ConsoleTab } from '../support/console-sign-in';
 import { createCompany, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startSimulatedController } from '../support/simulated-controller';
@@ -41,6 +41,7 @@ describe('console in the browser: lockdowns', () => {
     // The side controller loses its network: its door waits for it.
     sideSim.goOffline();
     browser = await launchBrowser();
+    tab = consoleTab(browser, t.url);
   });
   after(async () => {
     await gateSim?.stop();
@@ -49,7 +50,9 @@ describe('console in the browser: lockdowns', () => {
     await t?.stop();
   });
 
-  const signedIn = () => signInWithKey(browser, t.url, ws.key);
+  /** The file's console tab, signed in once through the form (consoleTab). */
+  let tab: ConsoleTab;
+  const signedIn = () => tab(ws.key);
 
   it('locks down the company after confirming, shows each door confirmed, failed (and why) or waiting as its controller answers, marks the doors on the board, releases after confirming', async () => {
     const [gate1, gate2] = await doorsOf(gate.id);
@@ -130,7 +133,6 @@ describe('console in the browser: lockdowns', () => {
     );
     await screenshot(page, 'security-lockdown-released');
     await expectNoHorizontalCutOff(page, 'security-lockdowns');
-    await page.close();
   });
 
   it('evacuates chosen doors: the chosen door is held open by its controller until released', async () => {
@@ -164,6 +166,5 @@ describe('console in the browser: lockdowns', () => {
       () => sideSim.store.emergencyOpenDoors.size,
       (n) => n === 0,
     );
-    await page.close();
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createPunch, createShift } from '../support/attendance-seeding';
 import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot, type TestBrowser } from '../support/browser';
-import { signInWithKey } from '../support/console-sign-in';
+import { consoleTab, type ConsoleTab } from '../support/console-sign-in';
 import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -75,13 +75,16 @@ describe('console in the browser: overtime approvals', () => {
     writeKey = await createKey(t.url, ws.key, ['write']);
     approverKey = await createKey(t.url, ws.key, ['approve']);
     browser = await launchBrowser();
+    tab = consoleTab(browser, t.url);
   });
   after(async () => {
     await browser?.close();
     await t?.stop();
   });
 
-  const signedIn = (key: string) => signInWithKey(browser, t.url, key);
+  /** The file's console tab, signed in once through the form (consoleTab). */
+  let tab: ConsoleTab;
+  const signedIn = (key: string) => tab(key);
 
   const file = (name: string, date: string, note: string) =>
     query(
@@ -109,7 +112,6 @@ describe('console in the browser: overtime approvals', () => {
     expect(await reader.getByRole('region', { name: 'Approve overtime for a period' }).count()).to.equal(0);
     await screenshot(reader, 'hr-overtime-read-only');
     await expectAccessible(reader);
-    await reader.close();
   });
 
   it('an approver approves one with a cap (its pay item counts) and rejects another, each after confirming', async () => {
@@ -167,7 +169,6 @@ describe('console in the browser: overtime approvals', () => {
     await screenshot(page, 'hr-overtime-approved');
     await expectAccessible(page);
     await expectNoHorizontalCutOff(page, 'hr-overtime-requests');
-    await page.close();
   });
 
   it("approves a period's overtime after a confirmation that counts its days; a rejected day stays rejected", async () => {
@@ -197,7 +198,6 @@ describe('console in the browser: overtime approvals', () => {
     await screenshot(page, 'hr-overtime-period');
     await expectAccessible(page);
     await expectNoHorizontalCutOff(page, 'hr-overtime-period');
-    await page.close();
   });
 
   it('the timesheet day shows its overtime waiting; an approver approves one day and rejects another there', async () => {
@@ -233,6 +233,5 @@ describe('console in the browser: overtime approvals', () => {
     expect(pay(day, 'overtime')).to.equal(0);
     expect((await approvalsOf(people.Bob.id, '2026-03-09'))[0]).to.deep.include({ state: 'rejected', decisionComment: 'Left late by choice' });
     await expectNoHorizontalCutOff(page, 'hr-overtime-day');
-    await page.close();
   });
 });

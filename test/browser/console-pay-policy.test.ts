@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createPunch, createShift } from '../support/attendance-seeding';
 import { expectAccessible, expectNoHorizontalCutOff, expectNoPageProblems, launchBrowser, screenshot, type TestBrowser } from '../support/browser';
-import { signInWithKey } from '../support/console-sign-in';
+import { consoleTab, type ConsoleTab } from '../support/console-sign-in';
 import { createCompany, createDevice, createEmployee, createKey, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -64,13 +64,16 @@ describe('console in the browser: a company pay policy', () => {
     hrKey = await createKey(t.url, ws.key, ['write']);
     readKey = await createKey(t.url, ws.key, ['read']);
     browser = await launchBrowser();
+    tab = consoleTab(browser, t.url);
   });
   after(async () => {
     await browser?.close();
     await t?.stop();
   });
 
-  const signedIn = (key: string) => signInWithKey(browser, t.url, key);
+  /** The file's console tab, signed in once through the form (consoleTab). */
+  let tab: ConsoleTab;
+  const signedIn = (key: string) => tab(key);
 
   it('HR reads the policy in words, sees a refusal of the API, and changes it after confirming; the day follows', async () => {
     const page = await signedIn(hrKey);
@@ -128,7 +131,6 @@ describe('console in the browser: a company pay policy', () => {
     await expectAccessible(page);
     await expectNoHorizontalCutOff(page, 'hr-pay-policy');
     expectNoPageProblems(page);
-    await page.close();
   });
 
   it("a read-only signer follows the Pay periods page's link to the chosen company's policy: in words, and no form", async () => {
@@ -148,6 +150,5 @@ describe('console in the browser: a company pay policy', () => {
     expect(await page.getByRole('region', { name: 'Pay policy', exact: true }).count()).to.equal(0);
     await screenshot(page, 'hr-pay-periods-policy-link');
     await expectAccessible(page);
-    await page.close();
   });
 });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { createPunch } from '../support/attendance-seeding';
 import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot, type TestBrowser } from '../support/browser';
-import { signInWithKey } from '../support/console-sign-in';
+import { consoleTab, type ConsoleTab } from '../support/console-sign-in';
 import { createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -32,13 +32,16 @@ describe('console in the browser: payroll export', () => {
     ])
       await createPunch(t.url, ws.key, { employeeId: ada.id, companyId, deviceId: clockId, punchTime: `${day}T${time}`, punchState: state });
     browser = await launchBrowser();
+    tab = consoleTab(browser, t.url, { acceptDownloads: true });
   });
   after(async () => {
     await browser?.close();
     await t?.stop();
   });
 
-  const signedIn = () => signInWithKey(browser, t.url, ws.key, { acceptDownloads: true });
+  /** The file's console tab, signed in once through the form (consoleTab). */
+  let tab: ConsoleTab;
+  const signedIn = () => tab(ws.key);
 
   /** Clicks the period's export button and returns the saved file's name and text. */
   async function exportFile(page: Page): Promise<{ file: string; text: string }> {
@@ -102,7 +105,6 @@ describe('console in the browser: payroll export', () => {
     await screenshot(page, 'payroll-export-pay-periods');
     await expectAccessible(page);
     await expectNoHorizontalCutOff(page, 'payroll-export-pay-periods');
-    await page.close();
   });
 
   it('shows the API refusal when the export is refused', async () => {
@@ -122,6 +124,5 @@ describe('console in the browser: payroll export', () => {
     const refusal = await fetch(`${t.url}/public/v2/pay_periods/${periodId}/export?format=csv`, { headers: { authorization: `Bearer ${ws.key}` } });
     expect(refusal.status).to.equal(404);
     expect(said).to.equal(`Payroll export failed: ${((await refusal.json()) as any).error.message}`);
-    await page.close();
   });
 });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { addDays } from '../../src/kernel/calendar-date';
 import { createShift } from '../support/attendance-seeding';
 import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot, type TestBrowser } from '../support/browser';
-import { signInWithKey } from '../support/console-sign-in';
+import { consoleTab, type ConsoleTab } from '../support/console-sign-in';
 import { createArea, createCompany, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -32,13 +32,16 @@ describe('console in the browser: rosters and one-day overrides', () => {
     dayShiftId = await createShift(t.url, ws.key, companyId, { name: 'Day', startTime: '09:00', endTime: '17:00', isDefault: true });
     lateShiftId = await createShift(t.url, ws.key, companyId, { name: 'Late', startTime: '13:00', endTime: '21:00' });
     browser = await launchBrowser();
+    tab = consoleTab(browser, t.url);
   });
   after(async () => {
     await browser?.close();
     await t?.stop();
   });
 
-  const signedIn = () => signInWithKey(browser, t.url, ws.key);
+  /** The file's console tab, signed in once through the form (consoleTab). */
+  let tab: ConsoleTab;
+  const signedIn = () => tab(ws.key);
 
   const statusOf = async (employeeId: number, date: string) =>
     (
@@ -117,7 +120,6 @@ describe('console in the browser: rosters and one-day overrides', () => {
     const left = (await query('query ($r: Int) { shiftAssignments(rosterId: $r) { nodes { employeeId } } }', { r: created.id })).shiftAssignments.nodes;
     expect(left).to.deep.equal([{ employeeId: ada.id }]);
     await expectNoHorizontalCutOff(page, 'hr-rosters');
-    await page.close();
   });
 
   it('gives a person a day off on a workday, sees it in the timesheet, and removes it after confirming', async () => {
@@ -164,7 +166,6 @@ describe('console in the browser: rosters and one-day overrides', () => {
     expect((await query('query ($e: Int) { scheduleOverrides(employeeId: $e) { totalCount } }', { e: bob.id })).scheduleOverrides.totalCount).to.equal(0);
     expect((await statusOf(bob.id, day)).status).to.equal('absent');
     await expectNoHorizontalCutOff(page, 'hr-overrides');
-    await page.close();
   });
   it("sets and clears an employee's employment dates on their page, and the days before the first are not employed", async () => {
     const page = await signedIn();
@@ -196,6 +197,5 @@ describe('console in the browser: rosters and one-day overrides', () => {
     expect(await read()).to.deep.equal({ employmentStartDate: null, employmentEndDate: null });
     expect((await statusOf(bob.id, before)).status).to.not.equal('not_employed');
     await expectNoHorizontalCutOff(page, 'hr-employment-dates');
-    await page.close();
   });
 });

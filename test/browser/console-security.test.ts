@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { SimulatedTerminal } from '../../src/simulator';
 import { expectAccessible, expectNoHorizontalCutOff, launchBrowser, screenshot, type TestBrowser } from '../support/browser';
-import { signInWithKey } from '../support/console-sign-in';
+import { consoleTab, type ConsoleTab } from '../support/console-sign-in';
 import { createArea, createCompany, createEmployee, createWorkspace, type TestWorkspace } from '../support/factories';
 import { gqlData } from '../support/http';
 import { startSimulatedController } from '../support/simulated-controller';
@@ -46,6 +46,7 @@ describe('console in the browser: security', () => {
       (n) => n === 2,
     );
     browser = await launchBrowser();
+    tab = consoleTab(browser, t.url);
   });
   after(async () => {
     await sim?.stop();
@@ -53,7 +54,9 @@ describe('console in the browser: security', () => {
     await t?.stop();
   });
 
-  const signedIn = () => signInWithKey(browser, t.url, ws.key);
+  /** The file's console tab, signed in once through the form (consoleTab). */
+  let tab: ConsoleTab;
+  const signedIn = () => tab(ws.key);
 
   /** Runs a door command from the page and answers the action id the console got from the API. */
   async function doorCommand(page: Page, click: () => Promise<void>): Promise<string> {
@@ -110,7 +113,6 @@ describe('console in the browser: security', () => {
     expect((await doorNow())[0].state.alarms).to.deep.equal([]);
     await screenshot(page, 'security-door-board-cleared');
     await expectNoHorizontalCutOff(page, 'security-door-board');
-    await page.close();
   });
 
   it('who was refused today, with reasons, filtered by person, door and time; a new refusal appears by itself', async () => {
@@ -149,7 +151,6 @@ describe('console in the browser: security', () => {
       ].sort(),
     );
     await expectNoHorizontalCutOff(page, 'security-refused');
-    await page.close();
   });
 
   it('creates a schedule and an access level with a door, adds a member with a validity and removes one after confirming; the controller lists the people it reaches', async () => {
@@ -208,7 +209,6 @@ describe('console in the browser: security', () => {
     await members.getByText('No person is a member of this level directly.').waitFor();
     expect(await listed()).to.deep.equal([]);
     await expectNoHorizontalCutOff(page, 'security-access');
-    await page.close();
   });
   it('a busy day is complete: a refusal older than the thousand newest door events is listed, found by its reason on the server', async () => {
     const count = async () =>
@@ -228,6 +228,5 @@ describe('console in the browser: security', () => {
     ).doorEvents.nodes;
     expect(refusals).to.deep.equal([{ eventCode: 24 }]);
     await screenshot(page, 'security-refused-busy-day');
-    await page.close();
   });
 });

@@ -127,13 +127,18 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
 
 const problemsOf = new WeakMap<Page, string[]>();
 
-/** Starts recording what the page throws and what its Content Security Policy refuses (see expectNoPageProblems). */
+/**
+ * Starts recording what the page throws and what its Content Security Policy refuses (see
+ * expectNoPageProblems); called again on the same page (a tab handed to the next test), it starts a
+ * new record: what came before is forgotten.
+ */
 export function recordPageProblems(page: Page): void {
-  const seen: string[] = [];
-  problemsOf.set(page, seen);
-  page.on('pageerror', (error) => seen.push(`page error: ${error.message}`));
+  const listening = problemsOf.has(page);
+  problemsOf.set(page, []);
+  if (listening) return;
+  page.on('pageerror', (error) => problemsOf.get(page)!.push(`page error: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) seen.push(message.text());
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) problemsOf.get(page)!.push(message.text());
   });
 }
 
