@@ -85,7 +85,7 @@ describe('terminal uploads: a bad byte costs its line, never the batch', () => {
       "select count(*)::int as n, max(span) as widest from event where type = 'attendance.created' and coalesce(data->'common', data)->>'device_id' = ?",
       [String(device.id)],
     );
-    // Two chunks of 5,000 (20 rows each: 19 of 256, one of 136) and the last line alone.
+    // Two chunks of ATTLOG_CHUNK (outbox rows of 256 and the rest each) and the last line alone.
     expect(rows).to.deep.equal({ n: 2 * Math.ceil(ATTLOG_CHUNK / 256) + 1, widest: 256 });
   });
 

@@ -54,7 +54,7 @@ export async function refreshDays(ctx: RequestContext, wanted: WantedDays, optio
 }
 
 /** Days written by one statement at most (with their events). */
-const WRITE_CHUNK = 1000;
+const WRITE_CHUNK = 500;
 
 /** Stores planned days and records the events of those to announce; returns how many were announced. */
 async function writeDays(ctx: RequestContext, writes: readonly DayWrite[], now: Date): Promise<number> {

@@ -115,7 +115,7 @@ export async function ingestAttlog(ctx: RequestContext, device: TerminalDevice, 
 }
 
 /** Punches written by one statement of an ATTLOG upload. */
-export const ATTLOG_CHUNK = 1_000;
+export const ATTLOG_CHUNK = 500;
 
 export interface RtlogIngestResult {
   punches: IngestResult;
