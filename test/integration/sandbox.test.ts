@@ -1,11 +1,12 @@
 import crypto from 'node:crypto';
 import { expect } from 'chai';
+import pg from 'pg';
 import pino from 'pino';
 import { createApp, type App } from '../../src/app';
 import { startReceiver, subscribe } from '../support/events';
 import { createCompany, createWorkspace, unique, type TestWorkspace } from '../support/factories';
 import { gql, gqlData, rest } from '../support/http';
-import { query } from '../support/service-process';
+import { query, waitForLockWait } from '../support/service-process';
 import { iclock } from '../support/terminal';
 import { waitUntil } from '../support/wait-until';
 import { MASTER_KEY, startTestApp, type TestApp } from '../support/test-app';
@@ -304,6 +305,33 @@ describe('sandbox workspaces', () => {
       expect(await sql("select serial_number from unknown_terminal where serial_number like 'TGSBX%'")).to.deep.equal([]);
     } finally {
       await receiver.close();
+    }
+  });
+  it('a reset that meets a terminal request holding its clock waits for it, then succeeds (never a deadlock answered 503)', async () => {
+    // Regression: the reset deleted the sandbox's rows table by table and its devices late, so a
+    // virtual terminal's request holding a device (an upload's punch refers to it) and then touching
+    // a person met it in a deadlock, and the reset answered 503 service_unavailable.
+    const sandbox = await createSandboxByRest();
+    const terminal = new pg.Client({ connectionString: t.config.databaseUrl! });
+    await terminal.connect();
+    let finished = false;
+    try {
+      await terminal.query('begin');
+      // This side never detects the deadlock first: the reset would, and give up.
+      await terminal.query("set local deadlock_timeout = '30s'");
+      await terminal.query('select 1 from device where id = $1 for key share', [sandbox.seed.clock_id]);
+      const reset = rest(t.url, 'POST', '/public/v2/sandbox/reset', { key: sandbox.key }).finally(() => (finished = true));
+      await waitForLockWait(t.config.databaseUrl!, '%device%');
+      // The request goes on to one of the sandbox's people, as the upload of a punch does.
+      await terminal.query('update employee set name = name where id = $1', [sandbox.seed.employee_ids[0]]);
+      expect(finished, 'the reset waited for the terminal request').to.equal(false);
+      await terminal.query('commit');
+      const answer = await reset;
+      expect(answer.status, answer.text).to.equal(200);
+      expect(answer.body.company_id).to.not.equal(sandbox.seed.company_id);
+    } finally {
+      await terminal.query('rollback').catch(() => undefined);
+      await terminal.end();
     }
   });
 });

@@ -3,7 +3,7 @@
 // (its own tenant, its own plan), so its data never mixes with a live workspace's.
 import crypto from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Device, Workspace } from '../../entities';
+import { Workspace } from '../../entities';
 import { DeviceMode } from '../../entities/device.entity';
 import { withEm, workspaceOf, type RequestContext } from '../../context/request-context';
 import { SANDBOX_SERIAL_PREFIX } from '../../kernel/sandbox';
@@ -13,6 +13,7 @@ import { seedDefaultVerificationStates } from '../attendance/verification-state.
 import type { IssuedApiKey } from '../identity/api-key.service';
 import { notifyDeviceChanged } from '../terminals/device-changes';
 import { createDevice } from '../terminals/device.service';
+import { retryOnConflict } from '../common/transaction-conflict';
 import { changeAreaEmployees, createArea } from '../directory/area.service';
 import { changeEmployeeDevices } from '../directory/assignment.service';
 import { createCompany } from '../directory/company.service';
@@ -175,15 +176,24 @@ async function tablesToEmpty(em: EntityManager): Promise<string[]> {
 export async function resetSandbox(ctx: RequestContext): Promise<SandboxSeed> {
   await requireSandbox(ctx);
   const workspaceId = workspaceOf(ctx);
-  const { seed, serials } = await ctx.em.transactional(async (em) => {
-    // Under the workspace lock: no create of this workspace counts its plan while rows go.
-    await lockWorkspace(em, workspaceId);
-    const old = await em.find(Device, { workspaceId }, { fields: ['serialNumber'] });
-    for (const table of await tablesToEmpty(em)) await em.execute(`delete from "${table}" where workspace_id = ?`, [workspaceId]);
-    await seedDefaultVerificationStates(em, workspaceId);
-    const seeded = await seedSandbox(withEm(ctx, em));
-    return { seed: seeded, serials: old.map((d) => d.serialNumber) };
-  });
+  // The sandbox's virtual terminals keep polling and uploading while the rows go: their requests
+  // and the reset can meet in a deadlock, which PostgreSQL resolves by aborting one; the reset is
+  // then run again whole (it computes everything from what it reads).
+  const { seed, serials } = await retryOnConflict(() =>
+    ctx.em.transactional(async (em) => {
+      // Under the workspace lock: no create of this workspace counts its plan while rows go.
+      await lockWorkspace(em, workspaceId);
+      // The devices first: a terminal request that already holds one finishes before the reset
+      // deletes the rows it writes, and one that comes later waits for the reset.
+      const old = await em.execute<{ serial_number: string }[]>('select serial_number from device where workspace_id = ? order by id for update', [
+        workspaceId,
+      ]);
+      for (const table of await tablesToEmpty(em)) await em.execute(`delete from "${table}" where workspace_id = ?`, [workspaceId]);
+      await seedDefaultVerificationStates(em, workspaceId);
+      const seeded = await seedSandbox(withEm(ctx, em));
+      return { seed: seeded, serials: old.map((d) => d.serial_number) };
+    }),
+  );
   if (serials.length > 0) notifyDeviceChanged(ctx.em, ...serials);
   ctx.logger.info({ workspaceId }, 'sandbox reset');
   return seed;
