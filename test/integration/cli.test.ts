@@ -11,10 +11,10 @@ import { waitUntil } from '../support/wait-until';
 const root = path.resolve(__dirname, '..', '..', '..');
 const version = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
 
-/** `npm start`s entry point in a child process, to its exit: its status and output. */
-function runMain(env: NodeJS.ProcessEnv, timeout: number) {
+/** A compiled script of dist/src in a child node, its output collected (never a blocking spawn: see `cli` below). */
+function runNode(script: string, args: string[], env: NodeJS.ProcessEnv, timeout: number) {
   return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'dist', 'src', 'main.js')], { env, timeout });
+    const child = spawn(process.execPath, [path.join(root, 'dist', 'src', script), ...args], { env, timeout });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -23,6 +23,9 @@ function runMain(env: NodeJS.ProcessEnv, timeout: number) {
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
+
+/** `npm start`s entry point in a child process, to its exit: its status and output. */
+const runMain = (env: NodeJS.ProcessEnv, timeout: number) => runNode('main.js', [], env, timeout);
 
 /** The `timegate` command and the service's start-up refusals, as a person at a shell sees them. */
 describe('timegate command line and start-up', () => {
@@ -39,18 +42,7 @@ describe('timegate command line and start-up', () => {
    * depend on each other run side by side.
    */
   const cli = (args: string[], env: Record<string, string | undefined> = { DATABASE_URL: t.config.databaseUrl ?? undefined }, timeout = 60_000) =>
-    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [path.join(root, 'dist', 'src', 'cli', 'timegate.js'), ...args], {
-        env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: undefined, ...env },
-        timeout,
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk) => (stdout += chunk));
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      child.on('error', reject);
-      child.on('close', (status) => resolve({ status, stdout, stderr }));
-    });
+    runNode(path.join('cli', 'timegate.js'), args, { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: undefined, ...env }, timeout);
 
   it('--version, --help for every command, and one clean line per message', async () => {
     const commands = ['workspace create', 'workspace list', 'workspace plan', 'key create', 'key list', 'key revoke'];
