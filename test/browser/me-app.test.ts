@@ -24,7 +24,18 @@ describe('self-service app in the browser: invitation, punch inside the fence, o
     t = await startTestApp({}, 'me-app');
     ws = await createWorkspace(t.url);
     const company = await createCompany(t.url, ws.key, { name: 'Acme Field', settings: { mobile_punch: true } });
-    await createShift(t.url, ws.key, company.id, { name: 'Day', startTime: '00:00', endTime: '23:59', isDefault: true });
+    // A shift holding any time of any day: one instance a date, whose windows do not reach into the
+    // next date's (with the default four hours, an evening punch is nearer the next date's start and
+    // belongs to that date's day, not to today's).
+    await createShift(t.url, ws.key, company.id, {
+      name: 'Day',
+      startTime: '00:00',
+      endTime: '23:59',
+      workdays: [1, 2, 3, 4, 5, 6, 7],
+      checkInBeforeMinutes: 0,
+      checkOutAfterMinutes: 0,
+      isDefault: true,
+    });
     employee = await createEmployee(t.url, ws.key, company.id, { name: 'Dana', lastname: 'Driver', pin: '7701', code: 'DD-1' });
     const writeKey = await createKey(t.url, ws.key, ['write']);
     const fence = await rest(t.url, 'POST', '/public/v2/geofences', {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import pg from 'pg';
 import { uploadSlots } from '../../src/devices/upload-slots';
 import { AttendanceWorker } from '../../src/services/attendance/attendance-worker';
 import { subscribe, untilEventsDeliverable } from '../support/events';
@@ -580,5 +581,48 @@ describe('attendance worker: stopping with a backlog', () => {
     expect(read.status, read.text).to.equal(200);
     expect(read.body).to.have.length(1);
     expect(read.body[0].punch_ids).to.have.length(2);
+  });
+
+  it('a read counts a punch the outbox cannot hand out yet (an older transaction still runs); the worker later announces the day no second time', async () => {
+    const ws = await createWorkspace(t.url);
+    const c = await createCompany(t.url, ws.key);
+    const device = await createDevice(t.url, ws.key, c.id);
+    const e = await createEmployee(t.url, ws.key, c.id, { pin: '76' });
+    const day = async () => {
+      const read = await rest(t.url, 'GET', `/public/v2/timesheets?employee_id=${e.id}&start_date=2026-03-11&end_date=2026-03-11`, { key: ws.key });
+      expect(read.status, read.text).to.equal(200);
+      return read.body[0] as { status: string; punch_ids: number[] };
+    };
+    const announced = async () =>
+      (
+        await query(
+          t.config.databaseUrl!,
+          `select count(*)::int as n from event where type = 'attendance.day.updated' and data->>'employee_id' = $1 and data->>'date' = '2026-03-11'`,
+          [String(e.id)],
+        )
+      )[0].n;
+    // The day is stored before the punch (a day off: this company has no shift).
+    expect(await day()).to.deep.include({ status: 'off', punch_ids: [] });
+    // Another client's transaction that began before the upload: the upload's events wait behind it.
+    const holder = new pg.Client({ connectionString: t.config.databaseUrl! });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select pg_current_xact_id()');
+      const lines = ['76\t2026-03-11 09:00:00\t0\t1\t0', '76\t2026-03-11 17:00:00\t1\t1\t0'].join('\n');
+      expect((await iclock(t.url, 'POST', `/iclock/cdata?SN=${device.serial_number}&table=ATTLOG&Stamp=1`, lines)).text).to.equal('OK: 2');
+      expect((await day()).punch_ids).to.have.length(2);
+      expect(await announced()).to.equal(1);
+    } finally {
+      await holder.query('commit');
+      await holder.end();
+    }
+    await untilEventsDeliverable(t.config.databaseUrl!);
+    const deps = { orm: t.app.database.orm, config: t.config, logger: t.app.logger, now: () => new Date() };
+    const cursor = async () => Number((await query(t.config.databaseUrl!, `select position from job_cursor where name = 'attendance'`))[0]?.position ?? 0);
+    const taken = await cursor();
+    expect(await new AttendanceWorker(deps).runUntilIdle(), 'no day changed').to.equal(0);
+    expect(await cursor(), 'the worker took the upload').to.be.greaterThan(taken);
+    expect(await announced(), 'the day announced once').to.equal(1);
   });
 });

@@ -6,7 +6,15 @@ export async function createShift(
   baseUrl: string,
   key: string,
   companyId: number,
-  shift: { name: string; startTime: string; endTime: string; workdays?: number[]; isDefault?: boolean },
+  shift: {
+    name: string;
+    startTime: string;
+    endTime: string;
+    workdays?: number[];
+    isDefault?: boolean;
+    checkInBeforeMinutes?: number;
+    checkOutAfterMinutes?: number;
+  },
 ): Promise<number> {
   const input = { companyId, workdays: [1, 2, 3, 4, 5], isDefault: false, ...shift };
   return (await gqlData(baseUrl, key, 'mutation ($input: CreateShiftInput!) { createShift(input: $input) { id } }', { input })).createShift.id;

@@ -9,6 +9,7 @@ import { DELIVERABLE_BELOW } from '../../events/event-feed';
 import { withEm, type RequestContext } from '../../context/request-context';
 import { addDays } from '../../kernel/calendar-date';
 import { noteWorkspaceWrite } from '../common/replica-read';
+import { intArray } from '../common/sql-arrays';
 import { refreshDays, takeAttendanceLock, tryAttendanceLock } from './day-store';
 import { want, type WantedDays } from './day-inputs';
 import { inSpan, linksTo, MAX_LINKS, tracingEnabled } from '../../observability/tracing';
@@ -138,4 +139,30 @@ export async function attendanceBacklogSeconds(em: EntityManager, now: Date): Pr
     [now, CURSOR],
   );
   return Math.max(0, row?.seconds ?? 0);
+}
+
+/**
+ * The days that punches after the worker's cursor touch, for `employeeIds` and punches dated within
+ * the range or a day either side (their neighbours' shift windows may hold them). These are the
+ * punches a batch cannot take yet: it takes the outbox only below every running transaction (so
+ * that none commits behind the cursor), and one older transaction anywhere on the database holds
+ * back every punch committed after it started. A read computes these days itself (read-your-writes);
+ * the worker reaches the same punches later and finds the days unchanged.
+ */
+export async function daysOfUntakenPunches(em: EntityManager, employeeIds: number[], range: { startDate: string; endDate: string }): Promise<WantedDays> {
+  const wanted: WantedDays = new Map();
+  if (employeeIds.length === 0) return wanted;
+  const rows = await em.execute<{ employee_id: number; dates: string[] }[]>(
+    `with untaken as (
+       select e.span, e.type, e.data from event e, (select coalesce((select position from job_cursor where name = ?), 0) as position) cursor
+       where e.id > cursor.position - ${MAX_SPAN} and e.id + e.span - 1 > cursor.position and e.type = 'attendance.created'),
+     punches as (${eventFieldsSql('untaken', ['employee_id', 'local_time'], 'true')})
+     select employee_id::int, array_agg(distinct left(local_time, 10)) as dates
+     from punches
+     where employee_id::int = any(?::int[]) and left(local_time, 10) between ? and ?
+     group by 1`,
+    [CURSOR, intArray(employeeIds), addDays(range.startDate, -1), addDays(range.endDate, 1)],
+  );
+  for (const row of rows) for (const date of row.dates) want(wanted, row.employee_id, addDays(date, -1), addDays(date, 1));
+  return wanted;
 }

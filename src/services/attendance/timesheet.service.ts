@@ -11,7 +11,7 @@ import { CpuSlice } from '../../kernel/cpu-slice';
 import { daysBetween } from '../../kernel/calendar-date';
 import { FieldChecker, MAX_SPAN_DAYS } from '../common/validation';
 import { noteWorkspaceWrite, readFromReplica } from '../common/replica-read';
-import { hasPendingDays, processPendingDays } from './pending-days';
+import { daysOfUntakenPunches, hasPendingDays, processPendingDays } from './pending-days';
 import { PAY_CODES, type PayItem } from './pay-rules';
 import { refreshDays, takeAttendanceLock } from './day-store';
 import type { WantedDays } from './day-inputs';
@@ -227,8 +227,28 @@ async function prepare(ctx: RequestContext, workspaceId: number, filter: Timeshe
   for (let batch = 0; batch < 20 && (await hasPendingDays(ctx.em)); batch += 1) {
     if (!(await processPendingDays(ctx, { wait: true })).more) break;
   }
+  await takeUntakenPunches(ctx, employees, filter);
   await ensureDays(ctx, employees, filter);
   return employees.map((e) => e.id);
+}
+
+/**
+ * Computes the days of the filter's punches that the batches above could not take: those committed
+ * after a transaction that still runs (anywhere on the database) started. Announced as the worker
+ * would (it finds them unchanged later).
+ */
+async function takeUntakenPunches(ctx: RequestContext, employees: SheetEmployee[], filter: TimesheetFilter): Promise<void> {
+  const wanted = await daysOfUntakenPunches(
+    ctx.em,
+    employees.map((e) => e.id),
+    filter,
+  );
+  if (wanted.size === 0) return;
+  const changed = await ctx.em.fork().transactional(async (tx) => {
+    await takeAttendanceLock(tx);
+    return refreshDays(withEm(ctx, tx), wanted, { announceNew: true });
+  });
+  if (changed > 0) await noteWorkspaceWrite(withEm(ctx, ctx.em.fork()), { employeeIds: [...wanted.keys()] });
 }
 
 /** The days of the range, by employee then date. */
