@@ -16,7 +16,7 @@ import { DATABASE_UNAVAILABLE_MESSAGE, toPublicError } from './errors/public-err
 import { DomainError } from './errors/domain-error';
 import { statusOf } from './errors/error-codes';
 import { isIclockRequest } from './devices/iclock-handler';
-import { uploadSlots } from './devices/upload-slots';
+import { ingestionBusy } from './devices/upload-slots';
 import { timeZoneSupportProblem } from './protocol';
 import { TerminalGateway } from './devices/terminal-gateway';
 import { EventFeed } from './events/event-feed';
@@ -221,7 +221,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       .ensurePartitions()
       .catch((error: unknown) => logger.warn({ err: error }, 'history partitions not created at start; the periodic job retries'));
     // Ingestion comes first: a burst of uploads is stored before the days it changes are computed.
-    const attendance = new AttendanceWorker({ orm: database.orm, config, logger, now, metrics, ingestionSaturated: () => uploadSlots.saturated });
+    const attendance = new AttendanceWorker({ orm: database.orm, config, logger, now, metrics, ingestionBusy });
     events.onActivity(() => attendance.kick());
     // Commands queued by another process wake this process's polls of those devices at once.
     events.onCommandsQueued((deviceIds) => commandQueueChanges.emit('queued', deviceIds));

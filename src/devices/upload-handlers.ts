@@ -12,7 +12,7 @@ import { recordReportedUsers } from '../services/fleet/user-reconcile.service';
 import { recordDoorStates, recordReportedOptions, type TerminalDevice } from '../services/terminals/terminal.service';
 import { attachCommandResultFields } from '../services/commands/command-queue';
 import { recordTerminalTemplates } from '../services/sync/employee-template.service';
-import { uploadLane, uploadSlots } from './upload-slots';
+import { storingUpload, uploadLane, uploadSlots } from './upload-slots';
 import { biodataTemplate, operlogTemplates, tableDataTemplates } from './uploaded-templates';
 import {
   OK,
@@ -94,23 +94,25 @@ export async function handleAttlog(u: Upload): Promise<string> {
   // slices, so a long upload takes its turn with the others, and a live punch goes before them.
   const chunks = parseAttlogChunks(u.body, ATTLOG_CHUNK);
   const lane = uploadLane(u.body.length);
-  for (let last = false; !last;) {
-    last = await uploadSlots.run(async () => {
-      stillWanted(u);
-      const { value: chunk } = chunks.next();
-      if (!chunk) return true;
-      errors.push(...chunk.errors);
-      records += chunk.records.length;
-      const ingested = await ingestAttlog(u.ctx, u.device, chunk.records);
-      // A record already stored (a re-send) was not made just now.
-      only = chunk.records.length === 1 && ingested.stored === 1 ? chunk.records[0]!.localTime : null;
-      result.stored += ingested.stored;
-      result.duplicates += ingested.duplicates;
-      result.quarantined += ingested.quarantined;
-      if (chunk.records.length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      return chunk.last;
-    }, lane);
-  }
+  await storingUpload(lane, async () => {
+    for (let last = false; !last;) {
+      last = await uploadSlots.run(async () => {
+        stillWanted(u);
+        const { value: chunk } = chunks.next();
+        if (!chunk) return true;
+        errors.push(...chunk.errors);
+        records += chunk.records.length;
+        const ingested = await ingestAttlog(u.ctx, u.device, chunk.records);
+        // A record already stored (a re-send) was not made just now.
+        only = chunk.records.length === 1 && ingested.stored === 1 ? chunk.records[0]!.localTime : null;
+        result.stored += ingested.stored;
+        result.duplicates += ingested.duplicates;
+        result.quarantined += ingested.quarantined;
+        if (chunk.records.length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+        return chunk.last;
+      }, lane);
+    }
+  });
   logRejected(u, 'ATTLOG', errors);
   u.ctx.logger.debug({ serial: u.device.serialNumber, ...result }, 'ATTLOG stored');
   // One new record: perhaps a punch sent as it happened, a candidate reading of the terminal's clock.
@@ -156,14 +158,17 @@ export async function handleAttPhoto(u: Upload): Promise<string> {
 /** Access-control events: door events and (granted, with a person) punches, deduped on serial + index. */
 export async function handleRtlog(u: Upload): Promise<string> {
   // Parsed and stored holding an upload slot, like ATTLOG (upload-slots.ts).
-  const { only, result } = await uploadSlots.run(async () => {
-    stillWanted(u);
-    const { records, errors } = parseRtlog(u.body);
-    logRejected(u, 'rtlog', errors);
-    const result = await ingestRtlog(u.ctx, u.device, records);
-    // A record already stored (a re-send) was not made just now.
-    return { only: records.length === 1 && result.doorEvents.stored === 1 ? records[0]!.localTime : null, result };
-  }, uploadLane(u.body.length));
+  const lane = uploadLane(u.body.length);
+  const { only, result } = await storingUpload(lane, () =>
+    uploadSlots.run(async () => {
+      stillWanted(u);
+      const { records, errors } = parseRtlog(u.body);
+      logRejected(u, 'rtlog', errors);
+      const result = await ingestRtlog(u.ctx, u.device, records);
+      // A record already stored (a re-send) was not made just now.
+      return { only: records.length === 1 && result.doorEvents.stored === 1 ? records[0]!.localTime : null, result };
+    }, lane),
+  );
   logRejected(
     u,
     'rtlog',

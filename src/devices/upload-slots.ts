@@ -60,3 +60,28 @@ export function uploadLane(bodyBytes: number): UploadLane {
  * so uploads never take the whole pool.
  */
 export const uploadSlots = new Slots(Math.max(1, DATABASE_POOL_SIZE - 2));
+
+let bulkUploads = 0;
+
+/**
+ * Runs an upload's slices; a bulk one (a terminal's backfill) counts as being stored meanwhile, from
+ * its first slice to its last, also between slices, while it holds no slot.
+ */
+export async function storingUpload<T>(lane: UploadLane, work: () => Promise<T>): Promise<T> {
+  if (lane !== 'bulk') return work();
+  bulkUploads += 1;
+  try {
+    return await work();
+  } finally {
+    bulkUploads -= 1;
+  }
+}
+
+/**
+ * Ingestion is busy in this process: uploads queue for a slot, or a backfill is being stored. The
+ * attendance worker's batches wait meanwhile (at most a few seconds): the days of a backfill are
+ * computed after it is stored, and other tenants' requests do not meet both at once.
+ */
+export function ingestionBusy(): boolean {
+  return uploadSlots.saturated || bulkUploads > 0;
+}

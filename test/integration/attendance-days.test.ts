@@ -544,7 +544,7 @@ describe('attendance worker: stopping with a backlog', () => {
       config: t.config,
       logger: t.app.logger,
       now: () => new Date(),
-      ingestionSaturated: () => saturated,
+      ingestionBusy: () => saturated,
     });
 
     await upload(6);

@@ -82,7 +82,7 @@ describe('attendance worker: live punches before the backlog', () => {
     const { ws, live, today, clockIn } = await setup(5, 4000);
     const jobs = new PeriodicJobs({ logger: t.app.logger });
     // Uploads queue for a slot the whole time: the main job's run waits (5 s at most) before its batch.
-    const worker = new AttendanceWorker({ ...deps(), ingestionSaturated: () => true });
+    const worker = new AttendanceWorker({ ...deps(), ingestionBusy: () => true });
     worker.registerJobs(jobs);
     const sub = await subscribe(t.app, ws.id, ws.key, 'subscription ($e: Int) { attendanceDayUpdated(employeeId: $e) { day { date } } }', { e: live.id });
     let mainDone = false;

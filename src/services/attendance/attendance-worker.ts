@@ -41,8 +41,8 @@ export interface AttendanceWorkerDeps {
   now: () => Date;
   /** Where the days' delay behind their punches is observed (timegate_attendance_day_delay_seconds). */
   metrics?: Metrics;
-  /** True while terminal uploads queue for this process's upload slots (ingestion is saturated). */
-  ingestionSaturated?: () => boolean;
+  /** True while terminal uploads queue for this process's upload slots or a backfill is being stored (upload-slots.ts). */
+  ingestionBusy?: () => boolean;
 }
 
 export class AttendanceWorker {
@@ -122,17 +122,17 @@ export class AttendanceWorker {
   }
 
   /**
-   * While terminal uploads queue for a slot, ingestion has the database to itself: a batch waits
-   * until they stop queueing, at most MAX_INGESTION_WAIT_MS, so under a burst the days are computed
-   * after it, once for all its punches, and under a sustained overload a batch still runs every few
-   * seconds (docs/decisions.md, "The attendance worker yields to a burst").
+   * While terminal uploads queue for a slot or a backfill is being stored, ingestion has the database
+   * to itself: a batch waits until that ends, at most MAX_INGESTION_WAIT_MS, so under a burst the
+   * days are computed after it, once for all its punches, and under a sustained overload a batch
+   * still runs every few seconds (docs/decisions.md, "The attendance worker yields to a burst").
    */
   private async waitForIngestion(): Promise<void> {
-    const saturated = this.deps.ingestionSaturated;
-    if (!saturated) return;
+    const busy = this.deps.ingestionBusy;
+    if (!busy) return;
     const until = performance.now() + MAX_INGESTION_WAIT_MS;
     try {
-      while (saturated() && !this.stopping && performance.now() < until) {
+      while (busy() && !this.stopping && performance.now() < until) {
         this.yieldingToUploads = true;
         await new Promise((resolve) => setTimeout(resolve, INGESTION_LOOK_MS));
       }
@@ -141,7 +141,7 @@ export class AttendanceWorker {
     }
   }
 
-  /** True while a batch waits for queued terminal uploads (for the readiness of tests and metrics). */
+  /** True while a batch waits for busy ingestion (for the readiness of tests and metrics). */
   yieldingToUploads = false;
 
   private runBatch() {

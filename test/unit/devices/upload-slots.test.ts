@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { LIVE_UPLOAD_BYTES, Slots, uploadLane } from '../../../src/devices/upload-slots';
+import { ingestionBusy, LIVE_UPLOAD_BYTES, Slots, storingUpload, uploadLane } from '../../../src/devices/upload-slots';
 
 /** A promise and the function that resolves it. */
 function deferred(): { promise: Promise<void>; resolve: () => void } {
@@ -83,5 +83,26 @@ describe('upload slots', () => {
   it('refuses a size that is not a positive integer', () => {
     expect(() => new Slots(0)).to.throw(RangeError);
     expect(() => new Slots(1.5)).to.throw(RangeError);
+  });
+
+  it('ingestion is busy while a backfill is stored, between its slices too, and no longer once it ends or fails; a live upload does not count', async () => {
+    expect(ingestionBusy()).to.equal(false);
+    const gate = deferred();
+    const backfill = storingUpload('bulk', async () => {
+      await gate.promise;
+      return 'stored';
+    });
+    expect(ingestionBusy()).to.equal(true);
+    expect(await storingUpload('live', async () => ingestionBusy())).to.equal(true);
+    gate.resolve();
+    expect(await backfill).to.equal('stored');
+    expect(ingestionBusy()).to.equal(false);
+    expect(await storingUpload('live', async () => ingestionBusy())).to.equal(false);
+    const failed = storingUpload('bulk', async () => {
+      throw new Error('the database went away');
+    });
+    expect(ingestionBusy()).to.equal(true);
+    await failed.catch(() => undefined);
+    expect(ingestionBusy()).to.equal(false);
   });
 });
