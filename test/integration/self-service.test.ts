@@ -25,11 +25,20 @@ describe('self-service: an employee token sees and asks for its own, and punches
   });
   after(() => t.stop());
 
-  async function setup(settings: Record<string, unknown> = { mobile_punch: true }) {
+  /** The company's default shift: 09:00–17:00, Monday to Friday, unless a test says otherwise. */
+  const NINE_TO_FIVE = { start_time: '09:00', end_time: '17:00' };
+  /**
+   * A shift that holds a punch made now, whatever the time and day: one instance a date, all day,
+   * every day, with windows that do not reach into the next date's (with the default four hours, a
+   * punch after 21:00 lies outside 09:00–17:00's window and is listed on its date unpaired).
+   */
+  const ALL_DAY = { start_time: '00:00', end_time: '23:59', workdays: [1, 2, 3, 4, 5, 6, 7], check_in_before_minutes: 0, check_out_after_minutes: 0 };
+
+  async function setup(settings: Record<string, unknown> = { mobile_punch: true }, shiftTimes: Record<string, unknown> = NINE_TO_FIVE) {
     const company = await createCompany(t.url, ws.key, { settings });
     const shift = await rest(t.url, 'POST', '/public/v2/shifts', {
       key: ws.key,
-      body: { company_id: company.id, name: 'Day', start_time: '09:00', end_time: '17:00', is_default: true },
+      body: { company_id: company.id, name: 'Day', ...shiftTimes, is_default: true },
     });
     expect(shift.status, shift.text).to.equal(201);
     const employee = await createEmployee(t.url, ws.key, company.id, { pin: String(pinSeq++) });
@@ -280,7 +289,7 @@ describe('self-service: an employee token sees and asks for its own, and punches
   });
 
   it('a phone punch inside the fence is stored with source, position and fence, feeds the day and the events', async () => {
-    const { employee, fence, token } = await setup();
+    const { employee, fence, token } = await setup({ mobile_punch: true }, ALL_DAY);
     const made = await rest(t.url, 'POST', '/public/v2/me/punches', {
       key: token,
       body: { punch_state: '0', latitude: depot.latitude + 0.001, longitude: depot.longitude, accuracy_m: 15.4 },
