@@ -92,6 +92,14 @@ describe('console in the browser: door rules', () => {
     expect(sim.punch({ pin: '8101', door: 2, status: 0 }).event).to.equal(25);
     sim.closeDoor(1);
     expect(sim.punch({ pin: '8101', door: 1, status: 0 }).event).to.equal(24);
+    // The page reads the day's refusals once, then follows new ones live: refusals stored between its
+    // read and the start of its subscription would be seen only at the next read, so the test opens
+    // it once the controller's two refusals are stored.
+    await waitUntil(
+      "the controller's two refusals are stored",
+      async () => (await query('{ doorEvents(eventClass: denied, first: 10) { totalCount } }')).doorEvents.totalCount,
+      (n) => n === 2,
+    );
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Refused today' }).click();
     const refused = page.getByRole('region', { name: 'Who was refused today' });
     await refused.getByRole('row', { name: new RegExp(`Eve Guard ${door2.name} \\(Hall controller\\) interlock`) }).waitFor({ timeout: 15_000 });
