@@ -128,6 +128,33 @@ describe('lockdown event order: two doors counted at once', () => {
     }
   });
 
+  it("a poll that delivers a lockdown's command is answered while another transaction holds the lockdown: a delivery changes no door and takes no lock", async function () {
+    this.timeout(60_000);
+    const ws = await createWorkspace(t.url, { maxDevices: 10 });
+    const company = await createCompany(t.url, ws.key);
+    const door = await controller(ws.key, company.id);
+    const created = await rest(t.url, 'POST', '/public/v2/lockdowns', { key: ws.key, body: { company_id: company.id, mode: 'lockdown', reason: 'Drill' } });
+    expect(created.status, created.text).to.equal(202);
+    const holder = new Client({ connectionString: t.config.databaseUrl! });
+    await holder.connect();
+    try {
+      // Another controller's answer being counted holds the lockdown's row until its commit.
+      await holder.query('begin');
+      expect((await holder.query('select id from lockdown where id = $1 for update', [created.body.id])).rows).to.have.length(1);
+      const holderPid = (await holder.query('select pg_backend_pid() as pid')).rows[0].pid as number;
+      let answered = false;
+      const poll = iclock(t.url, 'GET', `/iclock/getrequest?SN=${door.serial}`, undefined, door.session.cookie).finally(() => (answered = true));
+      await waitUntil('the poll was answered or waits for the held lockdown', async () => answered || (await blockedBy(holderPid)).length > 0);
+      expect(await blockedBy(holderPid), 'transactions waiting for the held lockdown').to.deep.equal([]);
+      expect((await poll).text).to.match(/^C:\w+:CONTROL DEVICE 06010100$/m);
+      const read = (await rest(t.url, 'GET', `/public/v2/lockdowns/${created.body.id}`, { key: ws.key })).body;
+      expect(read).to.deep.include({ doors_pending: 1, doors_confirmed: 0 });
+    } finally {
+      await holder.query('commit');
+      await holder.end();
+    }
+  });
+
   it('a door failed by the sweep (no answer) and a door confirmed at that moment are delivered in count order: doors_failed never goes back', async function () {
     this.timeout(60_000);
     const ws = await createWorkspace(t.url, { maxDevices: 10 });

@@ -390,6 +390,15 @@ export async function releaseLockdown(ctx: RequestContext, id: number): Promise<
 
 type CommandRow = { id: number; kind: string; status: string; return_code: number | null; completed_at: Date | string | null };
 
+/**
+ * Whether a command's status gives its door a new state or detail. A command merely sent changes
+ * nothing to tell (a door re-sent after a restart keeps its detail until answered).
+ */
+function changesDoor(command: CommandRow, door: { state: string; detail?: string | null }): boolean {
+  const next = nextState(command.kind, command);
+  return !(next.state === door.state && (next.detail === (door.detail ?? null) || next.state === 'pending'));
+}
+
 /** The door's state after its command changed: the apply step, or the release step. */
 function nextState(kind: string, command: CommandRow): { state: string; detail: string | null } {
   const release = kind === 'lockdown_release';
@@ -445,12 +454,19 @@ export async function mirrorLockdownDoors(ctx: RequestContext, commandIds: numbe
     `select id, kind, status, return_code, completed_at from device_command where id = any(?::int[]) order by id`,
     [`{${commandIds.join(',')}}`],
   );
-  const waiting = await em.execute<{ lockdown_id: number }[]>(
-    'select distinct lockdown_id from lockdown_door where command_id = any(?::int[]) order by lockdown_id',
+  // The doors these commands change. A door's state follows its command alone, and this transaction
+  // holds the command's row (it has just changed it), so the state read here without the lockdown's
+  // lock is the current one. A command merely sent changes no door: a poll that delivers a lockdown's
+  // commands takes no lock, and a hundred doors' deliveries do not wait for each other's commits.
+  const byId = new Map(commands.map((c) => [c.id, c]));
+  const waiting = await em.execute<{ lockdown_id: number; command_id: number; state: string; detail: string | null }[]>(
+    'select lockdown_id, command_id, state, detail from lockdown_door where command_id = any(?::int[])',
     [`{${commands.map((c) => c.id).join(',')}}`],
   );
-  if (waiting.length === 0) return;
-  const lockdownIds = waiting.map((w) => w.lockdown_id);
+  const lockdownIds = [...new Set(waiting.filter((door) => changesDoor(byId.get(door.command_id)!, door)).map((door) => door.lockdown_id))].sort(
+    (a, b) => a - b,
+  );
+  if (lockdownIds.length === 0) return;
   await em.execute('select id from lockdown where id = any(?::int[]) order by id for update', [`{${lockdownIds.join(',')}}`]);
   const events: NewEvent[] = [];
   for (const lockdownId of lockdownIds) {
@@ -459,9 +475,8 @@ export async function mirrorLockdownDoors(ctx: RequestContext, commandIds: numbe
     for (const command of commands) {
       const door = all.find((d) => d.commandId === command.id);
       if (!door) continue;
+      if (!changesDoor(command, door)) continue;
       const next = nextState(command.kind, command);
-      // A command merely sent changes nothing to tell (a door re-sent after a restart keeps its detail until answered).
-      if (next.state === door.state && (next.detail === (door.detail ?? null) || next.state === 'pending')) continue;
       const at = command.completed_at ? new Date(command.completed_at) : ctx.now();
       Object.assign(door, { state: next.state, detail: next.detail, returnCode: command.return_code, updatedAt: ctx.now() });
       if (next.state === 'confirmed') door.confirmedAt = at;
