@@ -142,6 +142,13 @@ export async function attendanceBacklogSeconds(em: EntityManager, now: Date): Pr
 }
 
 /**
+ * Outbox rows a read looks through for untaken punches, the newest first: the reader's own punches
+ * are recent. Behind a longer backlog (a backfill the worker is working off) days may lag as
+ * docs/operations.md describes; a read's own batches above take the oldest.
+ */
+const UNTAKEN_ROWS = 1000;
+
+/**
  * The days that punches after the worker's cursor touch, for `employeeIds` and punches dated within
  * the range or a day either side (their neighbours' shift windows may hold them). These are the
  * punches a batch cannot take yet: it takes the outbox only below every running transaction (so
@@ -155,7 +162,8 @@ export async function daysOfUntakenPunches(em: EntityManager, employeeIds: numbe
   const rows = await em.execute<{ employee_id: number; dates: string[] }[]>(
     `with untaken as (
        select e.span, e.type, e.data from event e, (select coalesce((select position from job_cursor where name = ?), 0) as position) cursor
-       where e.id > cursor.position - ${MAX_SPAN} and e.id + e.span - 1 > cursor.position and e.type = 'attendance.created'),
+       where e.id > cursor.position - ${MAX_SPAN} and e.id + e.span - 1 > cursor.position and e.type = 'attendance.created'
+       order by e.id desc limit ${UNTAKEN_ROWS}),
      punches as (${eventFieldsSql('untaken', ['employee_id', 'local_time'], 'true')})
      select employee_id::int, array_agg(distinct left(local_time, 10)) as dates
      from punches
