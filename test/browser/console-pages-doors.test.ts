@@ -1,24 +1,12 @@
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
 import { accessibilityViolations, expectNoPageProblems, screenshot } from '../support/browser';
-import { consoleTab } from '../support/console-sign-in';
-import { setUpConsolePages, PAGE_GROUPS, sweepPages, type ConsolePagesData } from '../support/console-pages';
+import { PAGE_GROUPS, sweepPages, useConsolePages } from '../support/console-pages';
 import { waitUntil } from '../support/wait-until';
 
 /** The doors and administration pages of the console as a person meets them, the lockdown form and the door board (see test/support/console-pages.ts). */
 describe('console in the browser: every page (doors), its heading, its navigation and its accessibility', () => {
-  let f: ConsolePagesData;
-  let signedIn: () => Promise<Page>;
-
-  before(async function () {
-    this.timeout(120_000);
-    f = await setUpConsolePages('console-pages-doors');
-    const tab = consoleTab(f.browser, f.t.url);
-    signedIn = () => tab(f.ws.key);
-  });
-  after(async () => {
-    await f?.stop();
-  });
+  const f = useConsolePages('console-pages-doors');
+  const signedIn = () => f.signedIn();
 
   it(`the pages ${PAGE_GROUPS.doors.join(', ')}: each has one level-one heading (its name), nothing moderate or worse for axe and nothing running off the side; at 390 px "Menu" folds the navigation`, async function () {
     this.timeout(600_000);

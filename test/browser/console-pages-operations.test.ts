@@ -1,23 +1,11 @@
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
 import { accessibilityViolations, expectNoPageProblems } from '../support/browser';
-import { consoleTab } from '../support/console-sign-in';
-import { setUpConsolePages, PAGE_GROUPS, settled, sweepPages, type ConsolePagesData } from '../support/console-pages';
+import { PAGE_GROUPS, settled, sweepPages, useConsolePages } from '../support/console-pages';
 
 /** The operations and first people pages of the console, as a person meets them, and pages by address (see test/support/console-pages.ts). */
 describe('console in the browser: every page (operations), its heading, its navigation and its accessibility', () => {
-  let f: ConsolePagesData;
-  let signedIn: () => Promise<Page>;
-
-  before(async function () {
-    this.timeout(120_000);
-    f = await setUpConsolePages('console-pages-operations');
-    const tab = consoleTab(f.browser, f.t.url);
-    signedIn = () => tab(f.ws.key);
-  });
-  after(async () => {
-    await f?.stop();
-  });
+  const f = useConsolePages('console-pages-operations');
+  const signedIn = () => f.signedIn();
 
   it(`the pages ${PAGE_GROUPS.operations.join(', ')}: each has one level-one heading (its name), nothing moderate or worse for axe and nothing running off the side; at 390 px "Menu" folds the navigation`, async function () {
     this.timeout(600_000);

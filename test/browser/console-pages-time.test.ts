@@ -1,24 +1,12 @@
 import { expect } from 'chai';
-import type { Page } from 'playwright-core';
 import { addDays } from '../../src/kernel/calendar-date';
 import { accessibilityViolations, expectNoPageProblems, screenshot } from '../support/browser';
-import { consoleTab } from '../support/console-sign-in';
-import { setUpConsolePages, PAGE_GROUPS, sweepPages, type ConsolePagesData } from '../support/console-pages';
+import { PAGE_GROUPS, sweepPages, useConsolePages } from '../support/console-pages';
 
 /** The time and leave pages of the console as a person meets them, the folded menu on a phone, and the month timesheet (see test/support/console-pages.ts). */
 describe('console in the browser: every page (time), its heading, its navigation and its accessibility', () => {
-  let f: ConsolePagesData;
-  let signedIn: () => Promise<Page>;
-
-  before(async function () {
-    this.timeout(120_000);
-    f = await setUpConsolePages('console-pages-time');
-    const tab = consoleTab(f.browser, f.t.url);
-    signedIn = () => tab(f.ws.key);
-  });
-  after(async () => {
-    await f?.stop();
-  });
+  const f = useConsolePages('console-pages-time');
+  const signedIn = () => f.signedIn();
 
   it(`the pages ${PAGE_GROUPS.time.join(', ')}: each has one level-one heading (its name), nothing moderate or worse for axe and nothing running off the side; at 390 px "Menu" folds the navigation; unfolded on a phone the links are there, choosing one folds them again, and the keyboard opens it`, async function () {
     this.timeout(600_000);

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { createPunch, createShift } from './attendance-seeding';
 import { accessibilityViolations, launchBrowser, screenshot, type TestBrowser } from './browser';
+import { consoleTab } from './console-sign-in';
 import { createArea, createCompany, createDevice, createEmployee, createWorkspace, type TestWorkspace } from './factories';
 import { gqlData, rest } from './http';
 import { startSimulatedController, type SimulatedController } from './simulated-controller';
@@ -118,6 +119,28 @@ export async function setUpConsolePages(label: string): Promise<ConsolePagesData
     await stop();
     throw error;
   }
+}
+
+/** The data of a sweep file and its console tab, signed in with the workspace's key (consoleTab). */
+export type ConsolePages = ConsolePagesData & { signedIn(): Promise<Page> };
+
+/**
+ * Registers the file's set-up and tear-down (mocha `before` and `after` of the calling describe):
+ * the app and data of setUpConsolePages, and one console tab. The answer is filled in by `before`,
+ * so tests read it, never the describe body.
+ */
+export function useConsolePages(label: string): ConsolePages {
+  const pages = {} as ConsolePages;
+  before(async function () {
+    this.timeout(120_000);
+    const data = await setUpConsolePages(label);
+    const tab = consoleTab(data.browser, data.t.url);
+    Object.assign(pages, data, { signedIn: () => tab(data.ws.key) });
+  });
+  after(async () => {
+    await pages.stop?.();
+  });
+  return pages;
 }
 
 /** Waits until the page has read what it shows (no "Loading…" left). */
